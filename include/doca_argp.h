@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* softdoca: doca_argp.h, written from the DOCA 3.0 interface facts. */
+#ifndef SOFTDOCA_DOCA_ARGP_H
+#define SOFTDOCA_DOCA_ARGP_H
+
+#include <stdarg.h>
+#include "doca_compat.h"
+#include "doca_error.h"
+#include "doca_log.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* opaque types (forward declarations only) */
+struct doca_argp_cmd;
+struct doca_argp_param;
+
+enum doca_argp_type {
+	DOCA_ARGP_TYPE_UNKNOWN = 0,
+	DOCA_ARGP_TYPE_STRING = 1,
+	DOCA_ARGP_TYPE_INT = 2,
+	DOCA_ARGP_TYPE_BOOLEAN = 3,
+	DOCA_ARGP_TYPE_JSON_OBJ = 4,
+};
+
+typedef doca_error_t (*doca_argp_param_cb_t)(void *, void *);
+typedef doca_error_t (*doca_argp_cmd_cb_t)(void *);
+typedef doca_error_t (*doca_argp_dpdk_cb_t)(int argc, char **argv);
+typedef doca_error_t (*doca_argp_validation_cb_t)(void *);
+typedef doca_error_t (*doca_argp_logger_cb_t)(enum doca_log_level level, const char *format, va_list args);
+
+/* functions */
+DOCA_EXPERIMENTAL void doca_argp_usage(void);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_init(const char *program_name, void *program_config);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_register_param(struct doca_argp_param *input_param);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_register_cmd(struct doca_argp_cmd *input_cmd);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_register_version_callback(doca_argp_param_cb_t callback);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_register_validation_callback(doca_argp_validation_cb_t callback);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_register_logger_callback(doca_argp_logger_cb_t callback);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_disable_logger_callback(void);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_start(int argc, char **argv);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_destroy(void);
+DOCA_EXPERIMENTAL void doca_argp_set_dpdk_program(doca_argp_dpdk_cb_t callback);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_param_create(struct doca_argp_param **param);
+DOCA_EXPERIMENTAL void doca_argp_param_set_short_name(struct doca_argp_param *param, const char *name);
+DOCA_EXPERIMENTAL void doca_argp_param_set_long_name(struct doca_argp_param *param, const char *name);
+DOCA_EXPERIMENTAL void doca_argp_param_set_arguments(struct doca_argp_param *param, const char *arguments);
+DOCA_EXPERIMENTAL void doca_argp_param_set_description(struct doca_argp_param *param, const char *description);
+DOCA_EXPERIMENTAL void doca_argp_param_set_callback(struct doca_argp_param *param, doca_argp_param_cb_t callback);
+DOCA_EXPERIMENTAL void doca_argp_param_set_type(struct doca_argp_param *param, enum doca_argp_type type);
+DOCA_EXPERIMENTAL void doca_argp_param_set_mandatory(struct doca_argp_param *param);
+DOCA_EXPERIMENTAL void doca_argp_param_set_cli_only(struct doca_argp_param *param);
+DOCA_EXPERIMENTAL void doca_argp_param_set_multiplicity(struct doca_argp_param *param);
+DOCA_EXPERIMENTAL void doca_argp_param_set_singular(struct doca_argp_param *param);
+DOCA_EXPERIMENTAL void doca_argp_param_set_inherited(struct doca_argp_param *param);
+DOCA_EXPERIMENTAL void doca_argp_param_set_hidden(struct doca_argp_param *param);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_param_destroy(struct doca_argp_param *param);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_cmd_create(struct doca_argp_cmd **cmd);
+DOCA_EXPERIMENTAL void doca_argp_cmd_set_name(struct doca_argp_cmd *cmd, const char *name);
+DOCA_EXPERIMENTAL void doca_argp_cmd_set_description(struct doca_argp_cmd *cmd, const char *description);
+DOCA_EXPERIMENTAL void doca_argp_cmd_set_callback(struct doca_argp_cmd *cmd, doca_argp_cmd_cb_t callback);
+DOCA_EXPERIMENTAL void doca_argp_cmd_set_hidden(struct doca_argp_cmd *cmd);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_cmd_register_param(struct doca_argp_cmd *cmd, struct doca_argp_param *input_param);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_cmd_register_cmd(struct doca_argp_cmd *cmd, struct doca_argp_cmd *input_cmd);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_cmd_destroy(struct doca_argp_cmd *cmd);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_get_log_level(int *log_level);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_get_sdk_log_level(int *log_level);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SOFTDOCA_DOCA_ARGP_H */

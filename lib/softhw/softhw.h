@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softhw: the soft hardware behind the DOCA libraries. This is the only interface the
+ * DOCA-semantics layer (lib/common, lib/dma, ...) has to it: the device model (what cards,
+ * functions and capabilities exist) and the engine (queues of work that the "hardware"
+ * executes). Nothing above this header touches files, sockets or threads of softhw.
+ */
+#ifndef SOFTHW_H
+#define SOFTHW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "doca_error.h"
+#include "doca_types.h"
+
+#define SOFTHW_MAX_STR 64
+
+/* ---------------------------------------------------------------------------------------
+ * Device model (lib/softhw/model)
+ * ------------------------------------------------------------------------------------ */
+
+enum softhw_role {
+	SOFTHW_ROLE_HOST = 0,
+	SOFTHW_ROLE_DPU = 1,
+};
+
+enum softhw_profile {
+	SOFTHW_PROFILE_CX6DX = 0,
+	SOFTHW_PROFILE_CX7,
+	SOFTHW_PROFILE_BF2,
+	SOFTHW_PROFILE_BF3,
+	SOFTHW_PROFILE_COUNT,
+};
+
+/* Capabilities of one function, fixed by the card profile and the side it is seen from. */
+struct softhw_caps {
+	/* DMA */
+	bool dma_memcpy;
+	uint32_t dma_max_buf_list_len;
+	uint64_t dma_max_buf_size;
+	uint32_t dma_max_num_tasks;
+	/* mmap */
+	bool mmap_export_pci;
+	bool mmap_create_from_export_pci;
+	bool mmap_export_rdma;
+	uint32_t mmap_max_num_devices;
+	/* sync event */
+	bool sync_event_export_remote_pci;
+	bool sync_event_create_from_export;
+	bool sync_event_export_remote_net;
+	bool sync_event_remote_net_create_from_export;
+	bool sync_event_tasks;
+	/* devinfo */
+	bool rep_filter_all;
+	bool rep_filter_net;
+	bool rep_filter_emulated;
+	bool hotplug_manager;
+	bool notification_moderation;
+	bool accelerate_resource_reclaim;
+	uint32_t num_completion_vectors;
+	/* later libraries (RDMA, Comch, DPA) append their fields here */
+};
+
+/* A representor: a function of the host side, seen from the DPU side. */
+struct softhw_rep {
+	char vuid[128];
+	char pci_addr[16];
+	char iface_name[SOFTHW_MAX_STR];
+	enum doca_pci_func_type func_type;
+	bool is_hotplug;
+	bool emulated;   /* matches DOCA_DEVINFO_REP_FILTER_EMULATED, else FILTER_NET */
+	uint16_t vhca_id;
+	uint32_t index;  /* host-side function it represents */
+};
+
+/* One PCI function of a card as a process of a given role sees it: a doca_devinfo. */
+struct softhw_function {
+	const struct softhw_card *card;
+	uint32_t index;                 /* within the card's view for this role */
+	char pci_addr[16];              /* "DDDD:BB:DD.F" */
+	char ibdev_name[SOFTHW_MAX_STR];
+	char iface_name[SOFTHW_MAX_STR];
+	uint8_t mac[6];
+	bool has_ipv4;
+	uint8_t ipv4[4];
+	bool has_ipv6;
+	uint8_t ipv6[16];
+	uint8_t gid[16];                /* RoCE v2 GID (IPv4-mapped) */
+	uint16_t vhca_id;
+	uint64_t active_rate;
+	enum doca_pci_func_type func_type;
+	uint32_t sf_index;
+	struct softhw_caps caps;
+	uint32_t num_reps;
+	const struct softhw_rep *reps;  /* only in the DPU view */
+};
+
+struct softhw_card {
+	char name[SOFTHW_MAX_STR];      /* "bf3-0" */
+	enum softhw_profile profile;
+	char instance[SOFTHW_MAX_STR];  /* identifies the run directory; part of every descriptor */
+};
+
+/*
+ * The model of this process: loaded once (embedded default or configuration file), then
+ * read-only. Returns NULL with *err set when the configuration is unusable; the reason was
+ * logged (file and line).
+ */
+const struct softhw_model *softhw_model_get(doca_error_t *err);
+enum softhw_role softhw_model_role(const struct softhw_model *model);
+uint32_t softhw_model_num_functions(const struct softhw_model *model);
+const struct softhw_function *softhw_model_function(const struct softhw_model *model, uint32_t i);
+const char *softhw_model_run_dir(const struct softhw_model *model);
+const char *softhw_profile_name(enum softhw_profile profile);
+
+/* ---------------------------------------------------------------------------------------
+ * Engine (lib/softhw/engine): work queues the soft hardware executes
+ * ------------------------------------------------------------------------------------ */
+
+/* One contiguous piece of memory; local to this process for now. */
+struct softhw_sge {
+	void *addr;
+	uint64_t len;
+};
+
+enum softhw_op {
+	SOFTHW_OP_COPY = 1, /* gather src segments, scatter into dst segments */
+	SOFTHW_OP_CALL,     /* library-defined work: run when ready() says so */
+};
+
+struct softhw_work;
+typedef bool (*softhw_ready_fn)(struct softhw_work *work);
+typedef doca_error_t (*softhw_run_fn)(struct softhw_work *work);
+
+/* A work request. Embedded in the task that asked for it; the engine never allocates. */
+struct softhw_work {
+	struct softhw_work *next;
+	enum softhw_op op;
+	doca_error_t status;      /* set by the engine when the work completes */
+	uint64_t result_len;      /* bytes moved by a COPY */
+	union {
+		struct {
+			const struct softhw_sge *src;
+			uint32_t nsrc;
+			const struct softhw_sge *dst;
+			uint32_t ndst;
+		} copy;
+		struct {
+			softhw_ready_fn ready; /* NULL: always ready */
+			softhw_run_fn run;
+		} call;
+	};
+};
+
+/* A FIFO of work owned by one context; used by one thread (the PE's) at a time. */
+struct softhw_queue {
+	struct softhw_work *head;
+	struct softhw_work *tail;
+	uint32_t depth;
+};
+
+void softhw_queue_init(struct softhw_queue *q);
+void softhw_queue_post(struct softhw_queue *q, struct softhw_work *work);
+/* Executes the first ready work of the queue and returns it completed; NULL if none is ready. */
+struct softhw_work *softhw_queue_execute(struct softhw_queue *q);
+/* Removes the first work without executing it, completing it with `status`. */
+struct softhw_work *softhw_queue_flush(struct softhw_queue *q, doca_error_t status);
+static inline bool softhw_queue_empty(const struct softhw_queue *q)
+{
+	return q->head == NULL;
+}
+
+#endif /* SOFTHW_H */
