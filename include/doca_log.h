@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <time.h>
 #include "doca_compat.h"
 #include "doca_error.h"
 
@@ -57,7 +58,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *
 /*
  * DOCA_LOG_REGISTER(SOURCE) gives the including file a log source named after the token
  * sequence SOURCE (any tokens: "RDMA_SEND::MAIN", "A : B"). It is registered by a constructor
- * of priority 101, so other constructors can already log, and unregistered at exit.
+ * of priority 101, so other constructors can already log, and unregistered by a destructor of
+ * priority 101, which runs after the other destructors, so they can still log.
  */
 #define DOCA_LOG_REGISTER(source) \
 	static int log_source; \
@@ -65,7 +67,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *
 	{ \
 		doca_log_register_source(#source, &log_source); \
 	} \
-	static void __attribute__((destructor, used)) doca_log_unregister_source_dtor(void) \
+	static void __attribute__((destructor(101), used)) doca_log_unregister_source_dtor(void) \
 	{ \
 		doca_log_unregister_source(log_source); \
 	}
@@ -85,6 +87,35 @@ DOCA_EXPERIMENTAL doca_error_t doca_log(uint32_t level, int source, const char *
 	do { \
 	} while (0)
 #endif
+
+/*
+ * Rate-limited logging for hot paths: each call site prints at most DOCA_LOG_RATE_LIMIT_BURST
+ * lines per second (wall-clock second); further calls in the same second are dropped.
+ * The per-call-site state is two statics updated with atomic builtins, so the macros are
+ * thread safe and need no library support beyond doca_log().
+ */
+#define DOCA_LOG_RATE_LIMIT_BURST 10
+
+#define DOCA_LOG_RATE_LIMIT(level, format, ...) \
+	do { \
+		static time_t doca_log_rl_window_; \
+		static unsigned int doca_log_rl_count_; \
+		time_t doca_log_rl_now_ = time(NULL); \
+		time_t doca_log_rl_seen_ = __atomic_load_n(&doca_log_rl_window_, __ATOMIC_RELAXED); \
+		if (doca_log_rl_seen_ != doca_log_rl_now_ && \
+		    __atomic_compare_exchange_n(&doca_log_rl_window_, &doca_log_rl_seen_, doca_log_rl_now_, 0, \
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED)) \
+			__atomic_store_n(&doca_log_rl_count_, 0u, __ATOMIC_RELAXED); \
+		if (__atomic_load_n(&doca_log_rl_count_, __ATOMIC_RELAXED) < DOCA_LOG_RATE_LIMIT_BURST && \
+		    __atomic_fetch_add(&doca_log_rl_count_, 1u, __ATOMIC_RELAXED) < DOCA_LOG_RATE_LIMIT_BURST) \
+			DOCA_LOG(level, format, ##__VA_ARGS__); \
+	} while (0)
+
+#define DOCA_LOG_RATE_LIMIT_CRIT(format, ...) DOCA_LOG_RATE_LIMIT(DOCA_LOG_LEVEL_CRIT, format, ##__VA_ARGS__)
+#define DOCA_LOG_RATE_LIMIT_ERR(format, ...) DOCA_LOG_RATE_LIMIT(DOCA_LOG_LEVEL_ERROR, format, ##__VA_ARGS__)
+#define DOCA_LOG_RATE_LIMIT_WARN(format, ...) DOCA_LOG_RATE_LIMIT(DOCA_LOG_LEVEL_WARNING, format, ##__VA_ARGS__)
+#define DOCA_LOG_RATE_LIMIT_INFO(format, ...) DOCA_LOG_RATE_LIMIT(DOCA_LOG_LEVEL_INFO, format, ##__VA_ARGS__)
+#define DOCA_LOG_RATE_LIMIT_DBG(format, ...) DOCA_LOG_RATE_LIMIT(DOCA_LOG_LEVEL_DEBUG, format, ##__VA_ARGS__)
 
 #ifdef __cplusplus
 }
