@@ -63,6 +63,8 @@ struct softhw_caps {
 	/* later libraries (RDMA, Comch, DPA) append their fields here */
 };
 
+#define SOFTHW_PCI_ADDR_LEN 13 /* "dddd:bb:dd.f" + NUL */
+
 /* A representor: a function of the host side, seen from the DPU side. */
 struct softhw_rep {
 	char vuid[128];
@@ -101,6 +103,8 @@ struct softhw_card {
 	char name[SOFTHW_MAX_STR];      /* "bf3-0" */
 	enum softhw_profile profile;
 	char instance[SOFTHW_MAX_STR];  /* identifies the run directory; part of every descriptor */
+	uint32_t index;                 /* position in the model (configuration order) */
+	bool has_dpu;                   /* BlueField: a DPU side exists (ConnectX: host side only) */
 };
 
 /*
@@ -114,6 +118,18 @@ uint32_t softhw_model_num_functions(const struct softhw_model *model);
 const struct softhw_function *softhw_model_function(const struct softhw_model *model, uint32_t i);
 const char *softhw_model_run_dir(const struct softhw_model *model);
 const char *softhw_profile_name(enum softhw_profile profile);
+/* Creates the run directory (mkdir -p, mode 0700) on first use; OPERATING_SYSTEM if it can't. */
+doca_error_t softhw_model_run_dir_create(const struct softhw_model *model);
+/* Where the model came from: a configuration file path, or "built-in default". */
+const char *softhw_model_source(const struct softhw_model *model);
+/*
+ * Parses a PCI address, "BB:DD.F" or "DDDD:BB:DD.F" (hex, any case), into the canonical
+ * lower-case "dddd:bb:dd.f". Returns false when the string is not a PCI address.
+ */
+bool softhw_pci_addr_parse(const char *str, char out[SOFTHW_PCI_ADDR_LEN]);
+
+/* The role fixed by the flavour libdoca_common was built as (lib/flavour/role.c). */
+extern const enum softhw_role softhw_flavour_role;
 
 /* ---------------------------------------------------------------------------------------
  * Engine (lib/softhw/engine): work queues the soft hardware executes

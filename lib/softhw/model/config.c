@@ -1,0 +1,397 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The device-model configuration file: INI-like, one "key = value" per line, one [card NAME]
+ * section per card. Any mistake stops the whole load with "<file>:<line>: <what to fix>", so a
+ * process never starts with half a model. Format: docs/device-model.md.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/priv/sdk_log.h"
+#include "model_priv.h"
+
+SDK_LOG_REGISTER(SOFTHW_MODEL_CONFIG);
+
+#define LINE_MAX_LEN 1024
+#define IFACE_NAME_MAX 15 /* Linux IFNAMSIZ - 1 */
+
+void model_report(const char *file, unsigned line, const char *fmt, ...)
+{
+	char msg[1024];
+	char where[PATH_MAX + 16];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (file == NULL)
+		snprintf(where, sizeof(where), "device model");
+	else if (line == 0)
+		snprintf(where, sizeof(where), "%s", file);
+	else
+		snprintf(where, sizeof(where), "%s:%u", file, line);
+	/* Straight to stderr as well: the model may load before any log backend exists. */
+	fprintf(stderr, "softdoca: %s: %s\n", where, msg);
+	SDK_LOG_ERR("%s: %s", where, msg);
+}
+
+static const char *const field_keys[MODEL_FIELD_COUNT] = {
+	[MODEL_FIELD_PCI] = "pci",
+	[MODEL_FIELD_IBDEV] = "ibdev",
+	[MODEL_FIELD_IFACE] = "iface",
+	[MODEL_FIELD_MAC] = "mac",
+	[MODEL_FIELD_IPV4] = "ipv4",
+	[MODEL_FIELD_IPV6] = "ipv6",
+	[MODEL_FIELD_GID] = "gid",
+	[MODEL_FIELD_TYPE] = "type",
+	[MODEL_FIELD_SF_INDEX] = "sf_index",
+};
+
+static const char *const side_prefix[MODEL_SIDE_COUNT] = {"host", "dpu"};
+
+#define KNOWN_KEYS \
+	"profile, host.<f> and dpu.<f> with <f> one of pci, ibdev, iface, mac, ipv4, ipv6, gid, " \
+	"type, sf_index"
+
+struct parser {
+	const char *path;
+	unsigned line;
+	struct model_config *cfg;
+	struct model_card_spec *card; /* current section */
+	unsigned profile_line;
+};
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+static bool valid_name(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > max)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.')
+			return false;
+	return true;
+}
+
+static bool parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned v[6];
+	int end = 0;
+
+	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%n", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &end) != 6 ||
+	    s[end] != '\0' || end != 17)
+		return false;
+	for (int i = 0; i < 6; i++)
+		mac[i] = (uint8_t)v[i];
+	return true;
+}
+
+static bool parse_u32(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+/* Parses one list entry of a side field; false after reporting what is wrong. */
+static bool parse_entry(struct parser *p, enum model_field field, struct model_side_spec *side, uint32_t i,
+			const char *key, const char *tok)
+{
+	switch (field) {
+	case MODEL_FIELD_PCI:
+		if (softhw_pci_addr_parse(tok, side->pci[i]))
+			return true;
+		model_report(p->path, p->line, "%s: '%s' is not a PCI address; write BB:DD.F or DDDD:BB:DD.F", key, tok);
+		return false;
+	case MODEL_FIELD_IBDEV:
+		if (valid_name(tok, SOFTHW_MAX_STR - 1)) {
+			strcpy(side->ibdev[i], tok);
+			return true;
+		}
+		model_report(p->path, p->line, "%s: '%s' is not a device name (letters, digits, '-', '_', '.'; at most %d)",
+			     key, tok, SOFTHW_MAX_STR - 1);
+		return false;
+	case MODEL_FIELD_IFACE:
+		if (valid_name(tok, IFACE_NAME_MAX)) {
+			strcpy(side->iface[i], tok);
+			return true;
+		}
+		model_report(p->path, p->line, "%s: '%s' is not an interface name (letters, digits, '-', '_', '.'; at most %d)",
+			     key, tok, IFACE_NAME_MAX);
+		return false;
+	case MODEL_FIELD_MAC:
+		if (parse_mac(tok, side->mac[i]))
+			return true;
+		model_report(p->path, p->line, "%s: '%s' is not a MAC address; write xx:xx:xx:xx:xx:xx", key, tok);
+		return false;
+	case MODEL_FIELD_IPV4:
+		if (strcasecmp(tok, "none") == 0) {
+			side->no_ipv4[i] = true;
+			return true;
+		}
+		if (inet_pton(AF_INET, tok, side->ipv4[i]) == 1)
+			return true;
+		model_report(p->path, p->line, "%s: '%s' is not an IPv4 address (or 'none')", key, tok);
+		return false;
+	case MODEL_FIELD_IPV6:
+		if (inet_pton(AF_INET6, tok, side->ipv6[i]) == 1)
+			return true;
+		model_report(p->path, p->line, "%s: '%s' is not an IPv6 address", key, tok);
+		return false;
+	case MODEL_FIELD_GID:
+		if (inet_pton(AF_INET6, tok, side->gid[i]) == 1)
+			return true;
+		model_report(p->path, p->line, "%s: '%s' is not a GID; write it as an IPv6 address, e.g. ::ffff:127.0.0.1",
+			     key, tok);
+		return false;
+	case MODEL_FIELD_TYPE:
+		if (strcasecmp(tok, "pf") == 0)
+			side->type[i] = DOCA_PCI_FUNC_TYPE_PF;
+		else if (strcasecmp(tok, "vf") == 0)
+			side->type[i] = DOCA_PCI_FUNC_TYPE_VF;
+		else if (strcasecmp(tok, "sf") == 0)
+			side->type[i] = DOCA_PCI_FUNC_TYPE_SF;
+		else {
+			model_report(p->path, p->line, "%s: '%s' is not a function type; use pf, vf or sf", key, tok);
+			return false;
+		}
+		return true;
+	case MODEL_FIELD_SF_INDEX:
+		if (parse_u32(tok, &side->sf_index[i]))
+			return true;
+		model_report(p->path, p->line, "%s: '%s' is not a number", key, tok);
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* "host.pci = b1:00.0, b1:00.1": entries separated by commas and/or blanks. */
+static bool parse_side_key(struct parser *p, const char *key, char *value)
+{
+	const char *dot = strchr(key, '.');
+	struct model_card_spec *card = p->card;
+	enum model_side s;
+	enum model_field f;
+	uint32_t n = 0;
+
+	for (s = 0; s < MODEL_SIDE_COUNT; s++)
+		if (dot && (size_t)(dot - key) == strlen(side_prefix[s]) && strncmp(key, side_prefix[s], dot - key) == 0)
+			break;
+	for (f = 0; f < MODEL_FIELD_COUNT && s < MODEL_SIDE_COUNT; f++)
+		if (strcmp(dot + 1, field_keys[f]) == 0)
+			break;
+	if (s == MODEL_SIDE_COUNT || f == MODEL_FIELD_COUNT) {
+		model_report(p->path, p->line, "unknown key '%s'; known keys: %s", key, KNOWN_KEYS);
+		return false;
+	}
+	if (card->side[s].count[f]) {
+		model_report(p->path, p->line, "'%s' is set twice in card '%s' (first at line %u); keep one", key,
+			     card->name, card->side[s].line[f]);
+		return false;
+	}
+	for (char *save = NULL, *tok = strtok_r(value, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		if (n == MODEL_MAX_SIDE_FUNCS) {
+			model_report(p->path, p->line, "%s: more than %d functions; a side has at most %d", key,
+				     MODEL_MAX_SIDE_FUNCS, MODEL_MAX_SIDE_FUNCS);
+			return false;
+		}
+		if (!parse_entry(p, f, &card->side[s], n, key, tok))
+			return false;
+		n++;
+	}
+	if (n == 0) {
+		model_report(p->path, p->line, "'%s' has no value; give one entry per function", key);
+		return false;
+	}
+	card->side[s].count[f] = n;
+	card->side[s].line[f] = p->line;
+	return true;
+}
+
+static bool parse_section(struct parser *p, char *s)
+{
+	size_t len = strlen(s);
+	char *name;
+
+	if (s[len - 1] != ']') {
+		model_report(p->path, p->line, "section header '%s' lacks its closing ']'", s);
+		return false;
+	}
+	s[len - 1] = '\0';
+	s = trim(s + 1);
+	if (strncmp(s, "card", 4) != 0 || (s[4] != '\0' && !isspace((unsigned char)s[4]))) {
+		model_report(p->path, p->line, "unknown section '[%s]'; sections are [card NAME]", s);
+		return false;
+	}
+	name = trim(s + 4);
+	if (!valid_name(name, MODEL_CARD_NAME_MAX)) {
+		model_report(p->path, p->line, "card name '%s' is not valid; use 1 to %d letters, digits, '-', '_' or '.'",
+			     name, MODEL_CARD_NAME_MAX);
+		return false;
+	}
+	for (uint32_t i = 0; i < p->cfg->num_cards; i++) {
+		if (strcmp(p->cfg->cards[i].name, name) == 0) {
+			model_report(p->path, p->line, "card '%s' is defined twice (first at line %u); rename one", name,
+				     p->cfg->cards[i].line);
+			return false;
+		}
+	}
+	if (p->cfg->num_cards == MODEL_MAX_CARDS) {
+		model_report(p->path, p->line, "more than %d cards; remove some", MODEL_MAX_CARDS);
+		return false;
+	}
+	p->card = &p->cfg->cards[p->cfg->num_cards++];
+	strcpy(p->card->name, name);
+	p->card->line = p->line;
+	return true;
+}
+
+static bool parse_key_value(struct parser *p, char *s)
+{
+	char *eq = strchr(s, '=');
+	char *key, *value;
+
+	if (eq == NULL) {
+		model_report(p->path, p->line, "'%s' is neither 'key = value' nor a [card NAME] header", s);
+		return false;
+	}
+	*eq = '\0';
+	key = trim(s);
+	value = trim(eq + 1);
+	if (p->card == NULL) {
+		model_report(p->path, p->line, "'%s' is outside any card; start the card with a [card NAME] line", key);
+		return false;
+	}
+	if (strcmp(key, "profile") != 0)
+		return parse_side_key(p, key, value);
+	if (p->card->has_profile) {
+		model_report(p->path, p->line, "'profile' is set twice in card '%s'; keep one", p->card->name);
+		return false;
+	}
+	if (!model_profile_lookup(value, &p->card->profile)) {
+		model_report(p->path, p->line, "unknown profile '%s'; profiles: %s", value, model_profile_names());
+		return false;
+	}
+	p->card->has_profile = true;
+	return true;
+}
+
+/* Checks what only a whole card shows: its profile, a DPU side only on BlueField, list lengths. */
+static bool check_card(const char *path, const struct model_card_spec *card)
+{
+	const struct model_profile *prof;
+
+	if (!card->has_profile) {
+		model_report(path, card->line, "card '%s' has no profile; add e.g. 'profile = bf3' (%s)", card->name,
+			     model_profile_names());
+		return false;
+	}
+	prof = model_profile(card->profile);
+	for (int s = 0; s < MODEL_SIDE_COUNT; s++) {
+		const struct model_side_spec *side = &card->side[s];
+		uint32_t n = 0;
+		int first = -1;
+
+		for (int f = 0; f < MODEL_FIELD_COUNT; f++) {
+			if (side->count[f] == 0)
+				continue;
+			if (s == MODEL_SIDE_DPU && !prof->has_dpu) {
+				model_report(path, side->line[f], "dpu.%s: card '%s' is a %s, which has no DPU side; "
+					     "remove the dpu.* keys or use a BlueField profile", field_keys[f], card->name,
+					     prof->name);
+				return false;
+			}
+			if (first < 0) {
+				first = f;
+				n = side->count[f];
+			} else if (side->count[f] != n) {
+				model_report(path, side->line[f], "%s.%s has %u entries but %s.%s has %u; give one entry per "
+					     "function", side_prefix[s], field_keys[f], side->count[f], side_prefix[s],
+					     field_keys[first], n);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+doca_error_t model_config_parse(const char *path, struct model_config *cfg)
+{
+	struct parser p = {.path = path, .cfg = cfg};
+	char buf[LINE_MAX_LEN];
+	bool ok = true;
+	FILE *f;
+
+	memset(cfg, 0, sizeof(*cfg));
+	f = fopen(path, "r");
+	if (f == NULL) {
+		model_report(path, 0, "cannot read the device configuration (%s); fix SOFTDOCA_CONFIG or the file",
+			     strerror(errno));
+		return DOCA_ERROR_BAD_CONFIG;
+	}
+	while (ok && fgets(buf, sizeof(buf), f)) {
+		size_t len = strlen(buf);
+		char *s;
+
+		p.line++;
+		if (len == sizeof(buf) - 1 && buf[len - 1] != '\n' && !feof(f)) {
+			model_report(path, p.line, "line longer than %d characters; split the list", LINE_MAX_LEN - 2);
+			ok = false;
+			break;
+		}
+		s = strchr(buf, '#');
+		if (s)
+			*s = '\0';
+		s = trim(buf);
+		if (*s == '\0' || *s == ';')
+			continue;
+		ok = (*s == '[') ? parse_section(&p, s) : parse_key_value(&p, s);
+	}
+	if (ok && ferror(f)) {
+		model_report(path, p.line, "read error (%s)", strerror(errno));
+		ok = false;
+	}
+	fclose(f);
+	if (ok && cfg->num_cards == 0) {
+		model_report(path, 0, "defines no card; add a [card NAME] section with a 'profile = ...' line");
+		ok = false;
+	}
+	for (uint32_t i = 0; ok && i < cfg->num_cards; i++)
+		ok = check_card(path, &cfg->cards[i]);
+	return ok ? DOCA_SUCCESS : DOCA_ERROR_BAD_CONFIG;
+}
+
+void model_config_default(struct model_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->num_cards = 1;
+	strcpy(cfg->cards[0].name, "bf3-0");
+	cfg->cards[0].has_profile = true;
+	cfg->cards[0].profile = SOFTHW_PROFILE_BF3;
+}

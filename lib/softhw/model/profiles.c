@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Card profiles: what each emulated card can do, per side. The values are plausible, not
+ * measured; docs/device-model.md has them as a table (keep both in step).
+ */
+#include <strings.h>
+
+#include "model_priv.h"
+
+#define GiB (1ULL << 30)
+#define Gbps 1000000000ULL
+
+/* Capabilities every profile shares; profiles below override the rest. */
+#define COMMON_CAPS \
+	.dma_memcpy = true, \
+	.mmap_export_rdma = true, \
+	.mmap_max_num_devices = 16, \
+	.sync_event_export_remote_net = true, \
+	.sync_event_remote_net_create_from_export = true, \
+	.sync_event_tasks = true
+
+/* ConnectX NICs: one host side, no PCIe export to a peer, no representors. */
+#define NIC_CAPS(buf_size, list_len, tasks, moderation, vectors) \
+	{ \
+		COMMON_CAPS, \
+		.dma_max_buf_size = (buf_size), \
+		.dma_max_buf_list_len = (list_len), \
+		.dma_max_num_tasks = (tasks), \
+		.notification_moderation = (moderation), \
+		.accelerate_resource_reclaim = (moderation), \
+		.num_completion_vectors = (vectors), \
+	}
+
+/* BlueField: both sides export over PCIe; only the DPU side manages representors. */
+#define BF_CAPS(dpu, buf_size, list_len, tasks, import, newer, vectors) \
+	{ \
+		COMMON_CAPS, \
+		.dma_max_buf_size = (buf_size), \
+		.dma_max_buf_list_len = (list_len), \
+		.dma_max_num_tasks = (tasks), \
+		.mmap_export_pci = true, \
+		.mmap_create_from_export_pci = (import), \
+		.sync_event_export_remote_pci = true, \
+		.sync_event_create_from_export = true, \
+		.rep_filter_all = (dpu), \
+		.rep_filter_net = (dpu), \
+		.rep_filter_emulated = (dpu), \
+		.hotplug_manager = (dpu), \
+		.notification_moderation = (newer), \
+		.accelerate_resource_reclaim = (newer), \
+		.num_completion_vectors = (vectors), \
+	}
+
+static const struct model_profile profiles[SOFTHW_PROFILE_COUNT] = {
+	[SOFTHW_PROFILE_CX6DX] = {
+		.name = "ConnectX-6 Dx",
+		.aliases = {"cx6dx", "connectx-6dx", "connectx6dx"},
+		.has_dpu = false,
+		.port_rate = 100 * Gbps,
+		.caps = {
+			[MODEL_SIDE_HOST] = NIC_CAPS(1 * GiB, 16, 8192, false, 8),
+		},
+	},
+	[SOFTHW_PROFILE_CX7] = {
+		.name = "ConnectX-7",
+		.aliases = {"cx7", "connectx-7", "connectx7"},
+		.has_dpu = false,
+		.port_rate = 400 * Gbps,
+		.caps = {
+			[MODEL_SIDE_HOST] = NIC_CAPS(2 * GiB, 32, 16384, true, 16),
+		},
+	},
+	[SOFTHW_PROFILE_BF2] = {
+		.name = "BlueField-2",
+		.aliases = {"bf2", "bluefield-2", "bluefield2"},
+		.has_dpu = true,
+		.port_rate = 100 * Gbps,
+		.caps = {
+			/* BlueField-2 hosts cannot map memory the DPU exported over PCIe. */
+			[MODEL_SIDE_HOST] = BF_CAPS(false, 1 * GiB, 32, 16384, false, false, 8),
+			[MODEL_SIDE_DPU] = BF_CAPS(true, 1 * GiB, 32, 16384, true, false, 8),
+		},
+	},
+	[SOFTHW_PROFILE_BF3] = {
+		.name = "BlueField-3",
+		.aliases = {"bf3", "bluefield-3", "bluefield3"},
+		.has_dpu = true,
+		.port_rate = 200 * Gbps,
+		.caps = {
+			[MODEL_SIDE_HOST] = BF_CAPS(false, 2 * GiB, 64, 65536, true, true, 16),
+			[MODEL_SIDE_DPU] = BF_CAPS(true, 2 * GiB, 64, 65536, true, true, 16),
+		},
+	},
+};
+
+const struct model_profile *model_profile(enum softhw_profile profile)
+{
+	if ((unsigned)profile >= SOFTHW_PROFILE_COUNT)
+		return NULL;
+	return &profiles[profile];
+}
+
+static bool profile_matches(const struct model_profile *p, const char *name)
+{
+	if (strcasecmp(name, p->name) == 0)
+		return true;
+	for (unsigned a = 0; a < 3 && p->aliases[a]; a++)
+		if (strcasecmp(name, p->aliases[a]) == 0)
+			return true;
+	return false;
+}
+
+bool model_profile_lookup(const char *name, enum softhw_profile *profile)
+{
+	for (unsigned p = 0; p < SOFTHW_PROFILE_COUNT; p++) {
+		if (profile_matches(&profiles[p], name)) {
+			*profile = (enum softhw_profile)p;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *model_profile_names(void)
+{
+	return "cx6dx (ConnectX-6 Dx), cx7 (ConnectX-7), bf2 (BlueField-2), bf3 (BlueField-3)";
+}
+
+const char *softhw_profile_name(enum softhw_profile profile)
+{
+	const struct model_profile *p = model_profile(profile);
+
+	return p ? p->name : "unknown";
+}
