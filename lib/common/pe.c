@@ -1,1 +1,444 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * doca_pe: the progress engine, and the task API that goes with it (doca_pe.h).
+ *
+ * A PE is single-threaded, as in DOCA. Submitted tasks wait in their context's engine queue;
+ * doca_pe_progress asks the engine to execute one piece of work and runs its callback, so all
+ * callbacks run inside progress. The notification handle is an eventfd: armed by
+ * doca_pe_request_notification, signalled when work becomes available.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "doca_pe.h"
+#include "common/priv/ctx_priv.h"
+#include "common/priv/sdk_log.h"
+
+SDK_LOG_REGISTER(PE);
+
+doca_error_t doca_pe_create(struct doca_pe **pe)
+{
+	struct doca_pe *p;
+
+	if (pe == NULL) {
+		SDK_LOG_ERR("Failed to create PE: pe output pointer is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	p = calloc(1, sizeof(*p));
+	if (p == NULL) {
+		SDK_LOG_ERR("Failed to create PE: out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	p->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (p->event_fd < 0) {
+		SDK_LOG_ERR("Failed to create PE: eventfd: %s", strerror(errno));
+		free(p);
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	p->event_mode = DOCA_PE_EVENT_MODE_PROGRESS_ALL;
+	*pe = p;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_destroy(struct doca_pe *pe)
+{
+	if (pe == NULL) {
+		SDK_LOG_ERR("Failed to destroy PE: pe is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (pe->ctxs != NULL) {
+		SDK_LOG_ERR("Failed to destroy PE: a %s context is still connected; destroy every context "
+			    "connected to the PE first",
+			    pe->ctxs->ops->name);
+		return DOCA_ERROR_IN_USE;
+	}
+	close(pe->event_fd);
+	free(pe);
+	return DOCA_SUCCESS;
+}
+
+/* True when a call to doca_pe_progress would make progress on this context. */
+static bool ctx_has_work(const struct doca_ctx *ctx)
+{
+	if (!softhw_queue_empty(&ctx->queue))
+		return true;
+	return ctx->state == DOCA_CTX_STATE_STOPPING && ctx->inflight == 0 && ctx->allocated == 0;
+}
+
+static bool pe_has_work(const struct doca_pe *pe)
+{
+	for (const struct doca_ctx *c = pe->ctxs; c != NULL; c = c->pe_next)
+		if (ctx_has_work(c))
+			return true;
+	return false;
+}
+
+/* Hands a completed task back to its owner: library post-processing, then the user callback. */
+static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_error_t status)
+{
+	struct softdoca_task_pool *pool = task->pool;
+
+	task->state = SOFTDOCA_TASK_ALLOCATED;
+	task->status = status;
+	ctx->inflight--;
+	ctx->pe->inflight--;
+
+	if (status == DOCA_SUCCESS) {
+		if (ctx->ops->complete != NULL)
+			ctx->ops->complete(task);
+		pool->success_cb(task, task->user_data, ctx->user_data);
+		return;
+	}
+	/* A library that stops on error starts stopping before the user hears of the failure. */
+	if (ctx->ops->stop_on_error && ctx->state == DOCA_CTX_STATE_RUNNING) {
+		SDK_LOG_ERR("%s %s task failed: %s; the context stops and flushes its remaining tasks",
+			    ctx->ops->name, pool->name, doca_error_get_descr(status));
+		if (ctx->ops->stop != NULL)
+			ctx->ops->stop(ctx);
+		softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_STOPPING);
+	}
+	pool->error_cb(task, task->user_data, ctx->user_data);
+}
+
+/* One unit of work on one context; returns true if anything happened. */
+static bool progress_ctx(struct doca_ctx *ctx)
+{
+	struct softhw_work *work;
+
+	if (ctx->state == DOCA_CTX_STATE_STOPPING) {
+		work = softhw_queue_flush(&ctx->queue, SOFTDOCA_FLUSH_STATUS);
+		if (work != NULL) {
+			complete_task(ctx, (struct doca_task *)work, work->status);
+			return true;
+		}
+		if (ctx->inflight == 0 && ctx->allocated == 0) {
+			softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_IDLE);
+			return true;
+		}
+		return false;
+	}
+	work = softhw_queue_execute(&ctx->queue);
+	if (work == NULL)
+		return false;
+	complete_task(ctx, (struct doca_task *)work, work->status);
+	return true;
+}
+
+uint8_t doca_pe_progress(struct doca_pe *pe)
+{
+	struct doca_ctx *start, *c;
+	bool made = false;
+
+	if (pe == NULL || pe->ctxs == NULL)
+		return 0;
+	if (pe->in_progress) {
+		SDK_LOG_ERR("doca_pe_progress called from inside a callback of the same PE; return from the "
+			    "callback instead");
+		return 0;
+	}
+	pe->in_progress = 1;
+	/* Round robin: start after the context served last, so no context starves the others. */
+	start = (pe->cursor != NULL && pe->cursor->pe_next != NULL) ? pe->cursor->pe_next : pe->ctxs;
+	c = start;
+	do {
+		/* Set before the callbacks run: a callback may destroy c, and fini clears the cursor. */
+		pe->cursor = c;
+		struct doca_ctx *next = c->pe_next != NULL ? c->pe_next : pe->ctxs;
+		if (progress_ctx(c)) {
+			made = true;
+			break;
+		}
+		c = next;
+	} while (c != start);
+	pe->in_progress = 0;
+	return made ? 1 : 0;
+}
+
+doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe, doca_notification_handle_t *handle)
+{
+	if (pe == NULL || handle == NULL) {
+		SDK_LOG_ERR("Failed to get notification handle: %s is NULL", pe == NULL ? "pe" : "handle");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*handle = pe->event_fd;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_request_notification(struct doca_pe *pe)
+{
+	if (pe == NULL) {
+		SDK_LOG_ERR("Failed to request notification: pe is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	__atomic_store_n(&pe->armed, 1, __ATOMIC_RELEASE);
+	/* Work already waiting must wake the caller at once, or it would sleep on it forever. */
+	if (pe_has_work(pe))
+		softdoca_pe_notify(pe);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_handle_t handle)
+{
+	uint64_t count;
+
+	if (pe == NULL) {
+		SDK_LOG_ERR("Failed to clear notification: pe is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (handle != pe->event_fd) {
+		SDK_LOG_ERR("Failed to clear notification: handle %d is not this PE's (%d); use the handle "
+			    "from doca_pe_get_notification_handle()",
+			    handle, pe->event_fd);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	__atomic_store_n(&pe->armed, 0, __ATOMIC_RELEASE);
+	if (read(pe->event_fd, &count, sizeof(count)) < 0 && errno != EAGAIN) {
+		SDK_LOG_ERR("Failed to clear notification: read: %s", strerror(errno));
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *num_inflight_tasks)
+{
+	if (pe == NULL || num_inflight_tasks == NULL) {
+		SDK_LOG_ERR("Failed to get PE in-flight tasks: %s is NULL", pe == NULL ? "pe" : "output");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*num_inflight_tasks = pe->inflight;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
+{
+	struct doca_ctx **tail;
+
+	if (pe == NULL || ctx == NULL) {
+		SDK_LOG_ERR("Failed to connect context to PE: %s is NULL", pe == NULL ? "pe" : "ctx");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (ctx->pe != NULL) {
+		SDK_LOG_ERR("Failed to connect %s context to PE: it is already connected to a PE (a context "
+			    "belongs to one PE until it is destroyed)",
+			    ctx->ops->name);
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (ctx->state != DOCA_CTX_STATE_IDLE) {
+		SDK_LOG_ERR("Failed to connect %s context to PE: context is not idle; connect before "
+			    "doca_ctx_start()",
+			    ctx->ops->name);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	for (tail = &pe->ctxs; *tail != NULL; tail = &(*tail)->pe_next)
+		;
+	*tail = ctx;
+	ctx->pe_next = NULL;
+	ctx->pe = pe;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_set_event_mode(struct doca_pe *pe, enum doca_pe_event_mode event_mode)
+{
+	if (pe == NULL || (event_mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE &&
+			   event_mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL)) {
+		SDK_LOG_ERR("Failed to set PE event mode: %s", pe == NULL ? "pe is NULL" : "unknown mode");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	pe->event_mode = event_mode;
+	return DOCA_SUCCESS;
+}
+
+/* ---- tasks ---- */
+
+/* Checks that do not depend on the task's content: who owns it and whether it may run now. */
+static doca_error_t submit_precheck(const struct doca_task *task, const char *call)
+{
+	const struct doca_ctx *ctx;
+
+	if (task == NULL) {
+		SDK_LOG_ERR("%s: task is NULL", call);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	ctx = task->ctx;
+	if (task->state != SOFTDOCA_TASK_ALLOCATED) {
+		SDK_LOG_ERR("%s: %s %s task is %s; submit a task once per completion", call, ctx->ops->name,
+			    task->pool->name, task->state == SOFTDOCA_TASK_SUBMITTED ? "already submitted" : "freed");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (ctx->state != DOCA_CTX_STATE_RUNNING) {
+		SDK_LOG_ERR("%s: %s context is not running (state %d); call doca_ctx_start() and wait for "
+			    "RUNNING before submitting tasks",
+			    call, ctx->ops->name, (int)ctx->state);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t submit(struct doca_task *task)
+{
+	struct doca_ctx *ctx = task->ctx;
+	doca_error_t err = ctx->ops->prepare(task);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	task->state = SOFTDOCA_TASK_SUBMITTED;
+	ctx->inflight++;
+	ctx->pe->inflight++;
+	softhw_queue_post(&ctx->queue, &task->work);
+	softdoca_pe_notify(ctx->pe);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_task_submit(struct doca_task *task)
+{
+	doca_error_t err = submit_precheck(task, "doca_task_submit");
+
+	return err != DOCA_SUCCESS ? err : submit(task);
+}
+
+doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
+{
+	doca_error_t err;
+
+	if (flags & ~(uint32_t)(DOCA_TASK_SUBMIT_FLAG_FLUSH | DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS)) {
+		SDK_LOG_ERR("doca_task_submit_ex: unknown flags 0x%x; use enum doca_task_submit_flag values", flags);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	/* Every submission reaches the engine at once, so FLUSH has nothing more to push. */
+	err = submit_precheck(task, "doca_task_submit_ex");
+	return err != DOCA_SUCCESS ? err : submit(task);
+}
+
+doca_error_t doca_task_try_submit(struct doca_task *task)
+{
+	doca_error_t err = submit_precheck(task, "doca_task_try_submit");
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (task->ctx->ops->check != NULL && task->ctx->ops->check(task) != DOCA_SUCCESS)
+		return DOCA_ERROR_INVALID_VALUE; /* check() logged why */
+	return submit(task);
+}
+
+void doca_task_free(struct doca_task *task)
+{
+	struct softdoca_task_pool *pool;
+
+	if (task == NULL)
+		return;
+	if (task->state != SOFTDOCA_TASK_ALLOCATED) {
+		SDK_LOG_ERR("doca_task_free: %s %s task is %s; free a task only after its completion callback",
+			    task->ctx->ops->name, task->pool->name,
+			    task->state == SOFTDOCA_TASK_SUBMITTED ? "still in flight" : "already free");
+		return;
+	}
+	pool = task->pool;
+	task->state = SOFTDOCA_TASK_FREE;
+	task->free_next = pool->free_list;
+	pool->free_list = task;
+	pool->allocated--;
+	task->ctx->allocated--;
+	/* The last free lets a stopping context reach IDLE on the next progress. */
+	if (task->ctx->state == DOCA_CTX_STATE_STOPPING && task->ctx->allocated == 0 && task->ctx->inflight == 0)
+		softdoca_pe_notify(task->ctx->pe);
+}
+
+doca_error_t doca_task_get_status(const struct doca_task *task)
+{
+	if (task == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	return task->status;
+}
+
+void doca_task_set_user_data(struct doca_task *task, union doca_data user_data)
+{
+	if (task != NULL)
+		task->user_data = user_data;
+}
+
+union doca_data doca_task_get_user_data(const struct doca_task *task)
+{
+	union doca_data none = {.u64 = 0};
+
+	return task != NULL ? task->user_data : none;
+}
+
+struct doca_ctx *doca_task_get_ctx(const struct doca_task *task)
+{
+	return task != NULL ? task->ctx : NULL;
+}
+
+/* ---- task batches: no library of softdoca offers batches yet ---- */
+
+static doca_error_t batch_unsupported(const char *call)
+{
+	SDK_LOG_ERR("%s: task batches are not supported by softdoca yet (no library allocates them); "
+		    "submit tasks one by one",
+		    call);
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_task_batch_submit(struct doca_task_batch *task_batch)
+{
+	(void)task_batch;
+	return batch_unsupported("doca_task_batch_submit");
+}
+
+doca_error_t doca_task_batch_try_submit(struct doca_task_batch *task_batch)
+{
+	(void)task_batch;
+	return batch_unsupported("doca_task_batch_try_submit");
+}
+
+void doca_task_batch_free(struct doca_task_batch *task_batch)
+{
+	(void)task_batch;
+	(void)batch_unsupported("doca_task_batch_free");
+}
+
+doca_error_t doca_task_batch_get_status(const struct doca_task_batch *task_batch)
+{
+	(void)task_batch;
+	return batch_unsupported("doca_task_batch_get_status");
+}
+
+void doca_task_batch_set_user_data(struct doca_task_batch *task_batch, union doca_data user_data)
+{
+	(void)task_batch;
+	(void)user_data;
+	(void)batch_unsupported("doca_task_batch_set_user_data");
+}
+
+union doca_data doca_task_batch_get_user_data(const struct doca_task_batch *task_batch)
+{
+	union doca_data none = {.u64 = 0};
+
+	(void)task_batch;
+	(void)batch_unsupported("doca_task_batch_get_user_data");
+	return none;
+}
+
+struct doca_ctx *doca_task_batch_get_ctx(const struct doca_task_batch *task_batch)
+{
+	(void)task_batch;
+	(void)batch_unsupported("doca_task_batch_get_ctx");
+	return NULL;
+}
+
+union doca_data doca_task_batch_get_ctx_user_data(const struct doca_task_batch *task_batch)
+{
+	union doca_data none = {.u64 = 0};
+
+	(void)task_batch;
+	(void)batch_unsupported("doca_task_batch_get_ctx_user_data");
+	return none;
+}
+
+uint16_t doca_task_batch_get_tasks_num(struct doca_task_batch *task_batch)
+{
+	(void)task_batch;
+	(void)batch_unsupported("doca_task_batch_get_tasks_num");
+	return 0;
+}

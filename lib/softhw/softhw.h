@@ -144,6 +144,7 @@ struct softhw_sge {
 enum softhw_op {
 	SOFTHW_OP_COPY = 1, /* gather src segments, scatter into dst segments */
 	SOFTHW_OP_CALL,     /* library-defined work: run when ready() says so */
+	SOFTHW_OP_FAIL,     /* a fault the hardware reports: completes with the preset status */
 };
 
 struct softhw_work;
@@ -177,7 +178,13 @@ struct softhw_queue {
 	uint32_t depth;
 };
 
-void softhw_queue_init(struct softhw_queue *q);
+static inline void softhw_queue_init(struct softhw_queue *q)
+{
+	q->head = NULL;
+	q->tail = NULL;
+	q->depth = 0;
+}
+
 void softhw_queue_post(struct softhw_queue *q, struct softhw_work *work);
 /* Executes the first ready work of the queue and returns it completed; NULL if none is ready. */
 struct softhw_work *softhw_queue_execute(struct softhw_queue *q);

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "doca_ctx.h"
 #include "doca_pe.h"
@@ -93,11 +94,29 @@ struct doca_pe {
 	struct doca_ctx *ctxs;
 	struct doca_ctx *cursor;           /* round-robin position */
 	int event_fd;                      /* the notification handle (eventfd) */
-	volatile int armed;                /* request_notification called, not yet cleared */
+	int armed;                         /* request_notification called, not yet cleared */
 	size_t inflight;
 	enum doca_pe_event_mode event_mode;
 	int in_progress;                   /* inside doca_pe_progress: callbacks running */
 };
+
+/* Status of tasks flushed by doca_ctx_stop (DOCA does not document the value). */
+#define SOFTDOCA_FLUSH_STATUS DOCA_ERROR_SHUTDOWN
+
+/*
+ * Wakes a PE whose user waits on its notification handle. Safe from any thread: signals
+ * at most once per doca_pe_request_notification.
+ */
+static inline void softdoca_pe_notify(struct doca_pe *pe)
+{
+	if (pe != NULL && __atomic_exchange_n(&pe->armed, 0, __ATOMIC_ACQ_REL)) {
+		uint64_t one = 1;
+
+		if (write(pe->event_fd, &one, sizeof(one)) < 0) {
+			/* eventfd counter saturation is impossible here; nothing to recover */
+		}
+	}
+}
 
 /* ---- context lifetime (called by library create/destroy) ---- */
 
