@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The whole test suite: unit and integration tests, once in a normal build and once under
+# AddressSanitizer + UndefinedBehaviorSanitizer. The last line is "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+./scripts/install-deps.sh || exit 1
+
+jobs=$(nproc)
+run_suite() { # name, build dir, meson setup options...
+	local name=$1 dir=$2
+	shift 2
+	echo "=== $name: configure and build ($dir)"
+	if [ ! -f "$dir/build.ninja" ]; then
+		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; return 1; }
+	fi
+	ninja -C "$dir" -j "$jobs" >"$dir.ninja.log" 2>&1 || { tail -50 "$dir.ninja.log"; return 1; }
+	echo "=== $name: tests"
+	meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs" \
+		--suite unit --suite integration
+}
+
+status=0
+run_suite "normal build" build-test -Dbench=false || status=1
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:verify_asan_link_order=0 \
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	run_suite "ASan+UBSan build" build-san -Dbench=false -Db_sanitize=address,undefined -Db_lundef=false \
+	|| status=1
+
+# Count results from meson's own logs of both runs.
+python3 - "$root/build-test/meson-logs/testlog.json" "$root/build-san/meson-logs/testlog.json" <<'PY'
+import json, sys
+passed = failed = 0
+for path in sys.argv[1:]:
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        failed += 1  # a build that never got to run its tests counts as a failure
+        continue
+    for line in lines:
+        if not line.strip():
+            continue
+        r = json.loads(line).get("result", "")
+        if r in ("OK", "EXPECTEDFAIL"):
+            passed += 1
+        elif r != "SKIP":
+            failed += 1
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
+PY
+[ $? -eq 0 ] || status=1
+exit $status
