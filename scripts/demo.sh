@@ -18,11 +18,11 @@ SOFTDOCA_ROLE=dpu build-demo/tools/doca_caps/doca_caps --list-devs
 SOFTDOCA_ROLE=dpu build-demo/tools/doca_caps/doca_caps --list-rep-devs
 
 step "DMA local copy on the DPU side (doca_dma_local_copy, DPU flavour)"
-build-demo/samples/doca_dma/dma_local_copy/doca_dma_local_copy -p 03:00.0 -t "Hello from the soft BlueField"
+build-demo/samples/doca_dma/doca_dma_local_copy -p 03:00.0 -t "Hello from the soft BlueField"
 
 for s in pe_polling pe_event pe_reactive pe_single_task_comp_cb pe_task_error pe_task_resubmit \
 	pe_task_try_submit pe_multi_context pe_async_stop; do
 	step "Progress engine sample $s (host flavour)"
-	"build-demo/samples/doca_common/$s/doca_$s"
+	"build-demo/samples/doca_common/doca_$s"
 done
 step "Done: every sample printed its DOCA success line"
