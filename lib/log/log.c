@@ -97,6 +97,32 @@ static const char *syslog_ident; /* under log_lock: ident of the last openlog */
 /* Set while this thread writes to backends: a flush callback that logs is not re-entered. */
 static _Thread_local bool in_output;
 
+/*
+ * fork() while another thread holds log_lock would leave the child's lock held forever: hold it
+ * across fork so both sides start with it free. Skipped when forking from inside an output
+ * callback, where this thread already holds it.
+ */
+static _Thread_local bool fork_locked;
+
+static void log_atfork_prepare(void)
+{
+	fork_locked = !in_output;
+	if (fork_locked)
+		pthread_mutex_lock(&log_lock);
+}
+
+static void log_atfork_release(void)
+{
+	if (fork_locked)
+		pthread_mutex_unlock(&log_lock);
+	fork_locked = false;
+}
+
+static void __attribute__((constructor)) log_atfork_init(void)
+{
+	pthread_atfork(log_atfork_prepare, log_atfork_release, log_atfork_release);
+}
+
 static bool level_valid(uint32_t level)
 {
 	return level >= DOCA_LOG_LEVEL_DISABLE && level <= DOCA_LOG_LEVEL_TRACE && level % 10 == 0;

@@ -9,6 +9,7 @@
  */
 #include <fcntl.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/wait.h>
@@ -557,6 +558,70 @@ static void flush_nop(char *buf)
 	(void)buf;
 }
 
+/*
+ * fork() while another thread is inside backend output (holding the log lock): the child must
+ * still be able to log. The flush callback blocks until the forking thread has been started.
+ */
+static sem_t fork_inside, fork_go;
+static char fork_buf[256];
+static int fork_child_status = -1;
+
+static void fork_flush(char *buf)
+{
+	if (strstr(buf, "hold the lock") == NULL)
+		return;
+	sem_post(&fork_inside);
+	sem_wait(&fork_go);
+}
+
+static void *fork_holder(void *arg)
+{
+	DOCA_LOG_ERR("hold the lock");
+	return arg;
+}
+
+static void *fork_forker(void *arg)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		static char buf[128];
+		struct doca_log_backend *be;
+
+		if (doca_log_backend_create_with_buf(buf, sizeof(buf), flush_nop, &be) != DOCA_SUCCESS)
+			_exit(2);
+		_exit(doca_log(DOCA_LOG_LEVEL_ERROR, log_source, __FILE__, __LINE__, __func__, "child") ==
+				      DOCA_SUCCESS ?
+			      0 :
+			      3);
+	}
+	if (pid > 0)
+		waitpid(pid, &fork_child_status, 0);
+	return arg;
+}
+
+static void test_fork_while_logging(void)
+{
+	struct doca_log_backend *be;
+	pthread_t holder, forker;
+
+	CHECK(sem_init(&fork_inside, 0, 0) == 0 && sem_init(&fork_go, 0, 0) == 0);
+	CHECK_OK(doca_log_backend_create_with_buf(fork_buf, sizeof(fork_buf), fork_flush, &be));
+	CHECK(pthread_create(&holder, NULL, fork_holder, NULL) == 0);
+	sem_wait(&fork_inside);
+	CHECK(pthread_create(&forker, NULL, fork_forker, NULL) == 0);
+	sem_post(&fork_go);
+	pthread_join(holder, NULL);
+	pthread_join(forker, NULL);
+	CHECK(WIFEXITED(fork_child_status) && WEXITSTATUS(fork_child_status) == 0);
+	silence(be);
+	sem_destroy(&fork_inside);
+	sem_destroy(&fork_go);
+}
+
 static void test_bad_input(void)
 {
 	struct doca_log_backend *be = NULL, *sdk_be = NULL;
@@ -702,6 +767,7 @@ int main(void)
 	TEST_RUN(test_rate_limit);
 	TEST_RUN(test_reentry);
 	TEST_RUN(test_threads);
+	TEST_RUN(test_fork_while_logging);
 	TEST_RUN(test_bad_input);
 	TEST_RUN(test_syslog);
 	TEST_RUN(test_backend_limit);
