@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Task resubmission: a completed task is the program's again, so its callback may give it
+ * new buffers (doca_dma_task_memcpy_set_src/set_dst) and submit it once more instead of
+ * freeing it and allocating another. 4 tasks copy 16 buffer pairs this way; the task pool
+ * only ever holds 4 tasks. Compare with pe_polling (one task per copy).
+ */
+#include <string.h>
+
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_dma.h>
+#include <doca_log.h>
+#include <doca_pe.h>
+
+#include "pe_common.h"
+
+DOCA_LOG_REGISTER(PE_TASK_RESUBMIT::SAMPLE);
+
+#define NUM_TASKS (4)
+#define NUM_BUFFER_PAIRS (NUM_TASKS * 4)
+#define DMA_BUFFER_SIZE (1024)
+#define BUFFER_SIZE (DMA_BUFFER_SIZE * 2 * NUM_BUFFER_PAIRS)
+#define BUF_INVENTORY_SIZE (NUM_BUFFER_PAIRS * 2)
+
+struct pe_task_resubmit_sample_state {
+	struct pe_sample_state_base base;
+	struct doca_dma *dma;
+	struct doca_ctx *dma_ctx;
+	struct doca_dma_task_memcpy *tasks[NUM_TASKS];
+	uint32_t buff_pair_index; /* next buffer pair to copy */
+	struct doca_buf *src_buffers[NUM_BUFFER_PAIRS];
+	struct doca_buf *dst_buffers[NUM_BUFFER_PAIRS];
+};
+
+/* Give a finished task the next buffer pair and submit it again, or free it when none is left. */
+static void dma_task_resubmit(struct pe_task_resubmit_sample_state *state, struct doca_dma_task_memcpy *dma_task)
+{
+	struct doca_task *task = doca_dma_task_memcpy_as_task(dma_task);
+	union doca_data user_data;
+	doca_error_t status;
+
+	if (state->buff_pair_index >= NUM_BUFFER_PAIRS) {
+		doca_task_free(task);
+		return;
+	}
+
+	DOCA_LOG_INFO("Task %p resubmitting with buffers index %u", (void *)dma_task, state->buff_pair_index);
+
+	/* Source i holds the byte i + 1 */
+	user_data.u64 = state->buff_pair_index + 1;
+	doca_task_set_user_data(task, user_data);
+	doca_dma_task_memcpy_set_src(dma_task, state->src_buffers[state->buff_pair_index]);
+	doca_dma_task_memcpy_set_dst(dma_task, state->dst_buffers[state->buff_pair_index]);
+	state->buff_pair_index++;
+
+	status = doca_task_submit(task);
+	if (status != DOCA_SUCCESS) {
+		/* Not submitted: still ours, and it will never complete, so count it here */
+		DOCA_LOG_ERR("Failed to submit task with status %s", doca_error_get_descr(status));
+		(void)dma_task_free(dma_task);
+		state->base.num_completed_tasks++;
+		state->base.num_failed_tasks++;
+	}
+}
+
+static void dma_memcpy_completed_callback(struct doca_dma_task_memcpy *dma_task, union doca_data task_user_data,
+					  union doca_data ctx_user_data)
+{
+	struct pe_task_resubmit_sample_state *state = ctx_user_data.ptr;
+
+	state->base.num_completed_tasks++;
+	if (process_completed_dma_memcpy_task(dma_task, (uint8_t)task_user_data.u64) != DOCA_SUCCESS)
+		state->base.num_bad_copies++;
+	/* Release this copy's buffers but keep the task for the next pair */
+	(void)free_dma_memcpy_task_buffers(dma_task);
+	dma_task_resubmit(state, dma_task);
+}
+
+static void dma_memcpy_error_callback(struct doca_dma_task_memcpy *dma_task, union doca_data task_user_data,
+				      union doca_data ctx_user_data)
+{
+	struct pe_task_resubmit_sample_state *state = ctx_user_data.ptr;
+	struct doca_task *task = doca_dma_task_memcpy_as_task(dma_task);
+
+	(void)task_user_data;
+	state->base.num_completed_tasks++;
+	state->base.num_failed_tasks++;
+	DOCA_LOG_ERR("Task failed with status %s", doca_error_get_descr(doca_task_get_status(task)));
+	(void)free_dma_memcpy_task_buffers(dma_task);
+	dma_task_resubmit(state, dma_task);
+}
+
+static doca_error_t create_dma(struct pe_task_resubmit_sample_state *state)
+{
+	DOCA_LOG_INFO("Creating DMA");
+	EXIT_ON_FAILURE(create_dma_ctx(&state->base, dma_memcpy_completed_callback, dma_memcpy_error_callback,
+				       NUM_TASKS, state, &state->dma));
+	state->dma_ctx = doca_dma_as_ctx(state->dma);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t allocate_doca_bufs(struct pe_task_resubmit_sample_state *state)
+{
+	struct pe_sample_state_base *base = &state->base;
+
+	DOCA_LOG_INFO("Allocating doca buffers");
+
+	for (uint32_t i = 0; i < NUM_BUFFER_PAIRS; i++) {
+		memset(base->available_buffer, (int)(i + 1), DMA_BUFFER_SIZE);
+		EXIT_ON_FAILURE(doca_buf_inventory_buf_get_by_data(base->inventory, base->mmap, base->available_buffer,
+								   DMA_BUFFER_SIZE, &state->src_buffers[i]));
+		base->available_buffer += DMA_BUFFER_SIZE;
+
+		memset(base->available_buffer, 0, DMA_BUFFER_SIZE);
+		EXIT_ON_FAILURE(doca_buf_inventory_buf_get_by_addr(base->inventory, base->mmap, base->available_buffer,
+								   DMA_BUFFER_SIZE, &state->dst_buffers[i]));
+		base->available_buffer += DMA_BUFFER_SIZE;
+	}
+	return DOCA_SUCCESS;
+}
+
+/* The first NUM_TASKS buffer pairs go to freshly allocated tasks; the rest to resubmissions */
+static doca_error_t allocate_tasks_for_resubmit(struct pe_task_resubmit_sample_state *state)
+{
+	DOCA_LOG_INFO("Allocating tasks");
+
+	for (uint32_t i = 0; i < NUM_TASKS; i++) {
+		union doca_data user_data = {.u64 = state->buff_pair_index + 1};
+
+		EXIT_ON_FAILURE(doca_dma_task_memcpy_alloc_init(state->dma, state->src_buffers[state->buff_pair_index],
+								state->dst_buffers[state->buff_pair_index],
+								user_data, &state->tasks[i]));
+		DOCA_LOG_INFO("Task %p allocated with buffers index %u", (void *)state->tasks[i],
+			      state->buff_pair_index);
+		state->buff_pair_index++;
+	}
+	return DOCA_SUCCESS;
+}
+
+static void cleanup(struct pe_task_resubmit_sample_state *state)
+{
+	if (state->dma_ctx != NULL)
+		(void)doca_ctx_stop(state->dma_ctx);
+	if (state->dma != NULL)
+		(void)doca_dma_destroy(state->dma);
+	pe_sample_base_cleanup(&state->base);
+}
+
+static doca_error_t run(struct pe_task_resubmit_sample_state *state)
+{
+	memset(state, 0, sizeof(*state));
+	state->base.buffer_size = BUFFER_SIZE;
+	state->base.buf_inventory_size = BUF_INVENTORY_SIZE;
+
+	EXIT_ON_FAILURE(allocate_buffer(&state->base));
+	EXIT_ON_FAILURE(open_device(&state->base));
+	EXIT_ON_FAILURE(create_mmap(&state->base));
+	EXIT_ON_FAILURE(create_buf_inventory(&state->base));
+	EXIT_ON_FAILURE(create_pe(&state->base));
+	EXIT_ON_FAILURE(create_dma(state));
+	EXIT_ON_FAILURE(doca_ctx_start(state->dma_ctx));
+	EXIT_ON_FAILURE(allocate_doca_bufs(state));
+	EXIT_ON_FAILURE(allocate_tasks_for_resubmit(state));
+	EXIT_ON_FAILURE(submit_dma_tasks(NUM_TASKS, state->tasks));
+	EXIT_ON_FAILURE(poll_for_completion(&state->base, NUM_BUFFER_PAIRS));
+	EXIT_ON_FAILURE(check_all_tasks_succeeded(&state->base));
+	return DOCA_SUCCESS;
+}
+
+doca_error_t run_pe_task_resubmit_sample(void)
+{
+	struct pe_task_resubmit_sample_state state;
+	doca_error_t status = run(&state);
+
+	cleanup(&state);
+	return status;
+}
