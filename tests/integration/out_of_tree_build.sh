@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# A DOCA program built OUT OF TREE against an installed softdoca, as a DOCA user would:
+#   1. configure softdoca with --prefix=<tmp>/prefix, build it, meson install;
+#   2. copy our dma_local_copy sample (with its DOCA-style meson.build) out of the tree;
+#   3. configure and build it with nothing but PKG_CONFIG_PATH pointing at the DPU flavour;
+#   4. run it, and check with ldd that libdoca_dma.so and libdoca_common.so come from that
+#      flavour's library directory.
+#
+# usage: out_of_tree_build.sh <softdoca source dir> <work dir>
+set -euo pipefail
+
+src=$(cd "$1" && pwd)
+work=$2
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+# Keep the (large) build only when the test fails, for the post-mortem
+trap 'status=$?; if [ $status -eq 0 ]; then rm -rf "$work"; fi' EXIT
+
+# Nothing from the calling environment may help the program find libraries
+unset LD_LIBRARY_PATH PKG_CONFIG_PATH PKG_CONFIG_LIBDIR DESTDIR
+
+echo "== install softdoca into $work/prefix"
+# The project's default build type, as a user would build it; tests and benchmarks are not installed
+meson setup "$work/build" "$src" --prefix="$work/prefix" -Dtests=false -Dbench=false \
+	>"$work/setup.log" 2>&1 || { cat "$work/setup.log"; fail "meson setup of softdoca failed"; }
+ninja -C "$work/build" >"$work/build.log" 2>&1 || { tail -50 "$work/build.log"; fail "softdoca build failed"; }
+meson install -C "$work/build" --no-rebuild >"$work/install.log" 2>&1 ||
+	{ cat "$work/install.log"; fail "meson install failed"; }
+
+pcdir=$(find "$work/prefix" -type d -path '*/softdoca/dpu/pkgconfig' | head -1)
+[ -n "$pcdir" ] || fail "no softdoca/dpu/pkgconfig directory under $work/prefix"
+for pc in doca-common doca-dma doca-argp; do
+	[ -f "$pcdir/$pc.pc" ] || fail "$pc.pc missing from $pcdir"
+done
+export PKG_CONFIG_PATH=$pcdir
+libdir=$(pkg-config --variable=libdir doca-dma)
+[ -d "$libdir" ] || fail "libdir of doca-dma ($libdir) does not exist"
+
+echo "== copy the sample out of the tree (DOCA's layout: samples/doca_dma/<sample>, VERSION at the root)"
+doca="$work/doca"
+mkdir -p "$doca/samples/doca_dma/dma_local_copy"
+cp "$src/VERSION" "$doca/VERSION"
+cp "$src/samples/common.c" "$src/samples/common.h" "$doca/samples/"
+cp "$src/samples/doca_dma/dma_common.c" "$src/samples/doca_dma/dma_common.h" "$doca/samples/doca_dma/"
+sample_dir="$doca/samples/doca_dma/dma_local_copy"
+cp "$src/samples/doca_dma/dma_local_copy/"*.c "$sample_dir/"
+cp "$src/samples/doca_dma/dma_local_copy/meson.build.public" "$sample_dir/meson.build"
+
+echo "== build the sample with PKG_CONFIG_PATH=$pcdir"
+(cd "$sample_dir" && meson setup "$work/sample-build") >"$work/sample-setup.log" 2>&1 ||
+	{ cat "$work/sample-setup.log"; fail "meson setup of the sample failed"; }
+ninja -C "$work/sample-build" >"$work/sample-build.log" 2>&1 ||
+	{ cat "$work/sample-build.log"; fail "the sample did not build"; }
+exe="$work/sample-build/doca_dma_local_copy"
+[ -x "$exe" ] || fail "$exe was not built"
+
+echo "== run it"
+export SOFTDOCA_RUN_DIR="$work/run"
+mkdir -p "$SOFTDOCA_RUN_DIR"
+status=0
+timeout 30 "$exe" -t "built out of tree" </dev/null >"$work/run.out" 2>"$work/run.err" || status=$?
+cat "$work/run.out" "$work/run.err"
+[ "$status" -eq 0 ] || fail "doca_dma_local_copy exited with status $status"
+grep -q "Success, memory copied and verified as correct" "$work/run.out" || fail "no copy verification line"
+grep -q "Sample finished successfully" "$work/run.out" || fail "no success line"
+
+echo "== ldd: DOCA libraries must come from $libdir"
+ldd "$exe" | tee "$work/ldd.out"
+for lib in libdoca_dma.so libdoca_common.so; do
+	line=$(grep -F "$lib" "$work/ldd.out" | head -1)
+	[ -n "$line" ] || fail "ldd does not list $lib"
+	resolved=$(echo "$line" | awk '{print $3}')
+	[ -e "$resolved" ] || fail "$lib is not found: $line"
+	[ "$(cd "$(dirname "$resolved")" && pwd -P)" = "$(cd "$libdir" && pwd -P)" ] ||
+		fail "$lib resolves to $resolved, not into $libdir"
+done
+
+echo "PASS"
