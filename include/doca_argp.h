@@ -4,6 +4,8 @@
 #define SOFTDOCA_DOCA_ARGP_H
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include "doca_compat.h"
 #include "doca_error.h"
 #include "doca_log.h"
@@ -22,6 +24,31 @@ enum doca_argp_type {
 	DOCA_ARGP_TYPE_INT = 2,
 	DOCA_ARGP_TYPE_BOOLEAN = 3,
 	DOCA_ARGP_TYPE_JSON_OBJ = 4,
+};
+
+/*
+ * softdoca extension (not part of NVIDIA's header; a type only, no function): the value a
+ * DOCA_ARGP_TYPE_JSON_OBJ param callback receives is a `const struct softdoca_argp_json *`,
+ * always of type SOFTDOCA_ARGP_JSON_OBJECT. It stays valid until doca_argp_destroy().
+ */
+enum softdoca_argp_json_type {
+	SOFTDOCA_ARGP_JSON_NULL = 0,
+	SOFTDOCA_ARGP_JSON_BOOLEAN = 1,
+	SOFTDOCA_ARGP_JSON_NUMBER = 2,
+	SOFTDOCA_ARGP_JSON_STRING = 3,
+	SOFTDOCA_ARGP_JSON_ARRAY = 4,
+	SOFTDOCA_ARGP_JSON_OBJECT = 5,
+};
+
+struct softdoca_argp_json {
+	enum softdoca_argp_json_type type;
+	const char *key;			/* member name when inside an OBJECT, else NULL */
+	int line;				/* line of the value in its source (1 on the command line) */
+	bool boolean;				/* BOOLEAN */
+	double number;				/* NUMBER */
+	const char *string;			/* STRING: decoded UTF-8; NUMBER: the number as written */
+	size_t count;				/* ARRAY, OBJECT: number of items */
+	const struct softdoca_argp_json *items; /* ARRAY, OBJECT: the members, in source order */
 };
 
 typedef doca_error_t (*doca_argp_param_cb_t)(void *, void *);
