@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * doca_caps: prints the DOCA devices this process sees (the soft device model of the active
+ * configuration and role), their representors, and what each library can do on them, with
+ * the flags of DOCA's tool of the same name.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doca_ctx.h"
+#include "doca_dev.h"
+#include "doca_dma.h"
+#include "doca_error.h"
+#include "doca_mmap.h"
+#include "doca_sync_event.h"
+#include "doca_version.h"
+#include "common/priv/dev_priv.h"
+
+/*
+ * Capability getters of libraries written in parallel with this tool: referenced weakly so
+ * doca_caps links before they exist; until then the device model's table answers.
+ */
+#pragma weak doca_mmap_cap_is_export_pci_supported
+#pragma weak doca_mmap_cap_is_create_from_export_pci_supported
+#pragma weak doca_ctx_cap_get_num_completion_vectors
+#pragma weak doca_sync_event_cap_is_export_to_remote_pci_supported
+#pragma weak doca_sync_event_cap_is_create_from_export_supported
+#pragma weak doca_sync_event_cap_is_export_to_remote_net_supported
+#pragma weak doca_sync_event_cap_remote_net_is_create_from_export_supported
+#pragma weak doca_sync_event_cap_task_get_is_supported
+#pragma weak doca_sync_event_cap_task_notify_set_is_supported
+#pragma weak doca_sync_event_cap_task_notify_add_is_supported
+#pragma weak doca_sync_event_cap_task_wait_eq_is_supported
+#pragma weak doca_sync_event_cap_task_wait_neq_is_supported
+#pragma weak doca_dma_cap_task_memcpy_is_supported
+#pragma weak doca_dma_cap_task_memcpy_get_max_buf_list_len
+#pragma weak doca_dma_cap_task_memcpy_get_max_buf_size
+
+#define NAME_WIDTH 40 /* indent + name column */
+#define CAP_FIELD(field) offsetof(struct softhw_caps, field)
+
+/* A yes/no capability: a DOCA getter writing 1/0, or the model's field when it is absent. */
+struct flag_cap {
+	const char *name;
+	doca_error_t (*get)(const struct doca_devinfo *, uint8_t *);
+	size_t field;
+};
+
+/* A yes/no capability answered by DOCA_SUCCESS / DOCA_ERROR_NOT_SUPPORTED. */
+struct status_cap {
+	const char *name;
+	doca_error_t (*get)(const struct doca_devinfo *);
+	size_t field;
+};
+
+static const struct flag_cap common_caps[] = {
+	{"hotplug_manager", doca_devinfo_cap_is_hotplug_manager_supported, CAP_FIELD(hotplug_manager)},
+	{"notification_moderation", doca_devinfo_cap_is_notification_moderation_supported,
+	 CAP_FIELD(notification_moderation)},
+	{"accelerate_resource_reclaim", doca_devinfo_cap_is_accelerate_resource_reclaim_supported,
+	 CAP_FIELD(accelerate_resource_reclaim)},
+	{"rep_filter_all", doca_devinfo_rep_cap_is_filter_all_supported, CAP_FIELD(rep_filter_all)},
+	{"rep_filter_net", doca_devinfo_rep_cap_is_filter_net_supported, CAP_FIELD(rep_filter_net)},
+	{"rep_filter_emulated", doca_devinfo_rep_cap_is_filter_emulated_supported, CAP_FIELD(rep_filter_emulated)},
+};
+
+static const struct flag_cap mmap_caps[] = {
+	{"export_pci", doca_mmap_cap_is_export_pci_supported, CAP_FIELD(mmap_export_pci)},
+	{"create_from_export_pci", doca_mmap_cap_is_create_from_export_pci_supported,
+	 CAP_FIELD(mmap_create_from_export_pci)},
+};
+
+static const struct status_cap sync_event_caps[] = {
+	{"export_to_remote_pci", doca_sync_event_cap_is_export_to_remote_pci_supported,
+	 CAP_FIELD(sync_event_export_remote_pci)},
+	{"create_from_export", doca_sync_event_cap_is_create_from_export_supported,
+	 CAP_FIELD(sync_event_create_from_export)},
+	{"export_to_remote_net", doca_sync_event_cap_is_export_to_remote_net_supported,
+	 CAP_FIELD(sync_event_export_remote_net)},
+	{"remote_net_create_from_export", doca_sync_event_cap_remote_net_is_create_from_export_supported,
+	 CAP_FIELD(sync_event_remote_net_create_from_export)},
+	{"task_get", doca_sync_event_cap_task_get_is_supported, CAP_FIELD(sync_event_tasks)},
+	{"task_notify_set", doca_sync_event_cap_task_notify_set_is_supported, CAP_FIELD(sync_event_tasks)},
+	{"task_notify_add", doca_sync_event_cap_task_notify_add_is_supported, CAP_FIELD(sync_event_tasks)},
+	{"task_wait_eq", doca_sync_event_cap_task_wait_eq_is_supported, CAP_FIELD(sync_event_tasks)},
+	{"task_wait_neq", doca_sync_event_cap_task_wait_neq_is_supported, CAP_FIELD(sync_event_tasks)},
+};
+
+static bool model_flag(const struct doca_devinfo *info, size_t field)
+{
+	return *(const bool *)((const char *)softdoca_devinfo_caps(info) + field);
+}
+
+static void line(int indent, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* "<indent><name padded> " before a value */
+static void label(int indent, const char *name)
+{
+	printf("%*s%-*s ", indent, "", NAME_WIDTH - indent, name);
+}
+
+static void line(int indent, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	label(indent, name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static const char *yes_no(bool v)
+{
+	return v ? "supported" : "unsupported";
+}
+
+static const char *func_type_name(enum doca_pci_func_type t)
+{
+	return t == DOCA_PCI_FUNC_TYPE_PF ? "PF" : t == DOCA_PCI_FUNC_TYPE_VF ? "VF" : "SF";
+}
+
+/* softhw_profile_name() is internal to the libraries; the tool names profiles itself. */
+static const char *profile_name(enum softhw_profile p)
+{
+	static const char *const names[SOFTHW_PROFILE_COUNT] = {
+		[SOFTHW_PROFILE_CX6DX] = "ConnectX-6 Dx",
+		[SOFTHW_PROFILE_CX7] = "ConnectX-7",
+		[SOFTHW_PROFILE_BF2] = "BlueField-2",
+		[SOFTHW_PROFILE_BF3] = "BlueField-3",
+	};
+
+	return (unsigned)p < SOFTHW_PROFILE_COUNT ? names[p] : "unknown";
+}
+
+static void print_hex16(const uint8_t a[16])
+{
+	for (int i = 0; i < 16; i += 2)
+		printf("%s%02x%02x", i ? ":" : "", a[i], a[i + 1]);
+}
+
+/* ---- devices ------------------------------------------------------------------------------ */
+
+static void print_dev_attrs(const struct doca_devinfo *info)
+{
+	char name[DOCA_DEVINFO_IFACE_NAME_SIZE];
+	uint8_t mac[DOCA_DEVINFO_MAC_ADDR_SIZE], ip4[DOCA_DEVINFO_IPV4_ADDR_SIZE], ip6[DOCA_DEVINFO_IPV6_ADDR_SIZE];
+	enum doca_pci_func_type type;
+	uint64_t rate;
+	uint16_t vhca;
+	const struct softhw_card *card = info->fn->card;
+
+	if (doca_devinfo_get_ibdev_name(info, name, DOCA_DEVINFO_IBDEV_NAME_SIZE) == DOCA_SUCCESS)
+		line(8, "ibdev_name", "%s", name);
+	if (doca_devinfo_get_iface_name(info, name, sizeof(name)) == DOCA_SUCCESS)
+		line(8, "iface_name", "%s", name);
+	if (doca_devinfo_get_pci_func_type(info, &type) == DOCA_SUCCESS)
+		line(8, "pci_func_type", "%s", func_type_name(type));
+	if (doca_devinfo_get_mac_addr(info, mac, sizeof(mac)) == DOCA_SUCCESS)
+		line(8, "mac_addr", "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+	if (doca_devinfo_get_ipv4_addr(info, ip4, sizeof(ip4)) == DOCA_SUCCESS)
+		line(8, "ipv4_addr", "%u.%u.%u.%u", ip4[0], ip4[1], ip4[2], ip4[3]);
+	else
+		line(8, "ipv4_addr", "0.0.0.0");
+	if (doca_devinfo_get_ipv6_addr(info, ip6, sizeof(ip6)) == DOCA_SUCCESS) {
+		label(8, "ipv6_addr");
+		print_hex16(ip6);
+		putchar('\n');
+	}
+	/* RoCE v2 GIDs are read from the model until doca_rdma's getters exist */
+	line(8, "gid_table_size", "1");
+	label(8, "GID[0]");
+	print_hex16(info->fn->gid);
+	putchar('\n');
+	if (doca_devinfo_get_vhca_id(info, &vhca) == DOCA_SUCCESS)
+		line(8, "vhca_id", "%u", vhca);
+	if (doca_devinfo_get_active_rate(info, &rate) == DOCA_SUCCESS)
+		line(8, "active_rate", "%" PRIu64, rate);
+	/* softdoca's own line: which emulated card this is; only a DPU side lists representors */
+	line(8, "soft_card", "%s (%s, %s side)", card->name, profile_name(card->profile),
+	     card->has_dpu && info->fn->caps.rep_filter_all ? "DPU" : "host");
+}
+
+static void print_reps(struct doca_devinfo *info)
+{
+	struct doca_devinfo_rep **reps = NULL;
+	struct doca_dev *dev = NULL;
+	uint8_t can = 0;
+	uint32_t n = 0;
+
+	if (doca_devinfo_rep_cap_is_filter_all_supported(info, &can) != DOCA_SUCCESS || !can) {
+		line(4, "representors", "none (representors are listed on the DPU side)");
+		return;
+	}
+	if (doca_dev_open(info, &dev) != DOCA_SUCCESS ||
+	    doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_ALL, &reps, &n) != DOCA_SUCCESS) {
+		line(4, "representors", "cannot be listed");
+		doca_dev_close(dev);
+		return;
+	}
+	line(4, "representors", "%u", n);
+	for (uint32_t i = 0; i < n; i++) {
+		char pci[DOCA_DEVINFO_REP_PCI_ADDR_SIZE], vuid[DOCA_DEVINFO_REP_VUID_SIZE];
+		char iface[DOCA_DEVINFO_IFACE_NAME_SIZE];
+		enum doca_pci_func_type type;
+		uint8_t hotplug = 0;
+		uint16_t vhca = 0;
+
+		if (doca_devinfo_rep_get_pci_addr_str(reps[i], pci) != DOCA_SUCCESS)
+			continue;
+		printf("    PCI: %s\n", pci);
+		if (doca_devinfo_rep_get_vuid(reps[i], vuid, sizeof(vuid)) == DOCA_SUCCESS)
+			line(8, "vuid", "%s", vuid);
+		if (doca_devinfo_rep_get_iface_name(reps[i], iface, sizeof(iface)) == DOCA_SUCCESS)
+			line(8, "iface_name", "%s", iface);
+		if (doca_devinfo_rep_get_pci_func_type(reps[i], &type) == DOCA_SUCCESS)
+			line(8, "pci_func_type", "%s", func_type_name(type));
+		if (doca_devinfo_rep_get_is_hotplug(reps[i], &hotplug) == DOCA_SUCCESS)
+			line(8, "is_hotplug", "%s", hotplug ? "yes" : "no");
+		if (doca_devinfo_rep_get_vhca_id(reps[i], &vhca) == DOCA_SUCCESS)
+			line(8, "vhca_id", "%u", vhca);
+	}
+	doca_devinfo_rep_destroy_list(reps);
+	doca_dev_close(dev);
+}
+
+/* ---- capabilities per library --------------------------------------------------------- */
+
+static void print_flags(const struct doca_devinfo *info, const struct flag_cap *caps, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint8_t v = 0;
+		bool ok = caps[i].get ? caps[i].get(info, &v) == DOCA_SUCCESS && v : model_flag(info, caps[i].field);
+
+		line(8, caps[i].name, "%s", yes_no(ok));
+	}
+}
+
+static void print_statuses(const struct doca_devinfo *info, const struct status_cap *caps, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool ok = caps[i].get ? caps[i].get(info) == DOCA_SUCCESS : model_flag(info, caps[i].field);
+
+		line(8, caps[i].name, "%s", yes_no(ok));
+	}
+}
+
+static void print_caps(const struct doca_devinfo *info)
+{
+	const struct softhw_caps *model = softdoca_devinfo_caps(info);
+	uint32_t vectors = model->num_completion_vectors, list_len = model->dma_max_buf_list_len;
+	uint64_t buf_size = model->dma_max_buf_size;
+	bool memcpy_ok;
+
+	puts("    common");
+	print_flags(info, common_caps, sizeof(common_caps) / sizeof(common_caps[0]));
+	if (doca_ctx_cap_get_num_completion_vectors)
+		doca_ctx_cap_get_num_completion_vectors(info, &vectors);
+	line(8, "num_completion_vectors", "%u", vectors);
+
+	puts("    mmap");
+	print_flags(info, mmap_caps, sizeof(mmap_caps) / sizeof(mmap_caps[0]));
+
+	puts("    sync_event");
+	print_statuses(info, sync_event_caps, sizeof(sync_event_caps) / sizeof(sync_event_caps[0]));
+
+	puts("    dma");
+	memcpy_ok = doca_dma_cap_task_memcpy_is_supported ? doca_dma_cap_task_memcpy_is_supported(info) == DOCA_SUCCESS
+							  : model->dma_memcpy;
+	line(8, "task_memcpy", "%s", yes_no(memcpy_ok));
+	if (!memcpy_ok)
+		return;
+	if (doca_dma_cap_task_memcpy_get_max_buf_size)
+		doca_dma_cap_task_memcpy_get_max_buf_size(info, &buf_size);
+	if (doca_dma_cap_task_memcpy_get_max_buf_list_len)
+		doca_dma_cap_task_memcpy_get_max_buf_list_len(info, &list_len);
+	line(8, "task_memcpy_max_buf_size", "%" PRIu64, buf_size);
+	line(8, "task_memcpy_max_buf_list_len", "%u", list_len);
+}
+
+/* ---- main ------------------------------------------------------------------------------- */
+
+enum { OPT_LIST_DEVS = 256, OPT_LIST_REP_DEVS, OPT_LIST_LIBS, OPT_PCI_ADDR };
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: doca_caps [options]\n"
+		"Prints the DOCA devices, their representors and their capabilities per DOCA library.\n"
+		"With no option: every device with its attributes, representors and capabilities.\n"
+		"\n"
+		"  --list-devs          list the devices and their attributes\n"
+		"  --list-rep-devs      list the representors of every device (DPU side)\n"
+		"  --list-libs          list the DOCA libraries of this installation\n"
+		"  --pci-addr <addr>    only the device with this PCI address (BB:DD.F or DDDD:BB:DD.F)\n"
+		"  -v, --version        print the DOCA version\n"
+		"  -h, --help           print this help\n"
+		"\n"
+		"The devices come from the softdoca device model: SOFTDOCA_CONFIG selects a configuration\n"
+		"file (see docs/device-model.md), SOFTDOCA_ROLE=host|dpu the side of the cards.\n");
+}
+
+static void list_libs(void)
+{
+	/* The DOCA libraries softdoca builds so far; each later library adds its line. */
+	static const char *const libs[] = {"common", "argp", "dma"};
+
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
+		line(0, libs[i], "supported");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"list-devs", no_argument, NULL, OPT_LIST_DEVS},
+		{"list-rep-devs", no_argument, NULL, OPT_LIST_REP_DEVS},
+		{"list-libs", no_argument, NULL, OPT_LIST_LIBS},
+		{"pci-addr", required_argument, NULL, OPT_PCI_ADDR},
+		{"version", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	bool devs = false, reps = false, libs = false;
+	const char *pci = NULL;
+	struct doca_devinfo **list;
+	uint32_t n = 0, shown = 0;
+	doca_error_t err;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_LIST_DEVS:
+			devs = true;
+			break;
+		case OPT_LIST_REP_DEVS:
+			reps = true;
+			break;
+		case OPT_LIST_LIBS:
+			libs = true;
+			break;
+		case OPT_PCI_ADDR:
+			pci = optarg;
+			break;
+		case 'v':
+			printf("doca_caps version %s (softdoca)\n", doca_version_runtime());
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "doca_caps: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 1;
+	}
+	if (libs) {
+		list_libs();
+		if (!devs && !reps && pci == NULL)
+			return 0;
+	}
+	err = doca_devinfo_create_list(&list, &n);
+	if (err != DOCA_SUCCESS) {
+		fprintf(stderr, "doca_caps: cannot list DOCA devices: %s\n", doca_error_get_descr(err));
+		return 1;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		char addr[DOCA_DEVINFO_PCI_ADDR_SIZE];
+		uint8_t eq = 1;
+
+		if (pci && doca_devinfo_is_equal_pci_addr(list[i], pci, &eq) != DOCA_SUCCESS) {
+			fprintf(stderr, "doca_caps: '%s' is not a PCI address; write BB:DD.F or DDDD:BB:DD.F\n", pci);
+			doca_devinfo_destroy_list(list);
+			return 1;
+		}
+		if (!eq || doca_devinfo_get_pci_addr_str(list[i], addr) != DOCA_SUCCESS)
+			continue;
+		shown++;
+		printf("PCI: %s\n", addr);
+		if (devs || !reps)
+			print_dev_attrs(list[i]);
+		if (reps || !devs)
+			print_reps(list[i]);
+		if (!devs && !reps)
+			print_caps(list[i]);
+	}
+	doca_devinfo_destroy_list(list);
+	if (pci && shown == 0) {
+		fprintf(stderr, "doca_caps: no DOCA device with PCI address '%s'; run doca_caps --list-devs to see them\n",
+			pci);
+		return 1;
+	}
+	return 0;
+}
