@@ -1,1 +1,619 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/* doca_mmap: a registered memory range, its devices, its export descriptors. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "doca_mmap.h"
+#include "common/priv/dev_priv.h"
+#include "common/priv/mmap_priv.h"
+#include "common/priv/sdk_log.h"
+#include "export_desc.h"
+
+SDK_LOG_REGISTER(DOCA_MMAP);
+
+#define PCI_FLAGS (DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)
+#define RDMA_FLAGS (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
+#define ACCESS_FLAGS_ALL 0x7fu
+
+/* One descriptor handed out by export_pci / export_rdma; the mmap owns it until stop. */
+struct softdoca_mmap_export {
+	struct softdoca_mmap_export *next;
+	enum softdoca_mmap_desc_kind kind;
+	const struct softhw_card *card;
+	uint8_t bytes[SOFTDOCA_MMAP_DESC_LEN];
+};
+
+static uint64_t last_export_id;
+
+/*
+ * Setters are allowed only on a local mmap that is not started. `code` is the error DOCA
+ * documents for this setter (BAD_STATE or NOT_PERMITTED).
+ */
+static doca_error_t check_configurable(const struct doca_mmap *mmap, const char *what, doca_error_t code)
+{
+	if (mmap->from_export) {
+		SDK_LOG_ERR("Failed to %s: mmap was created from an export and cannot be configured", what);
+		return code;
+	}
+	if (mmap->started) {
+		SDK_LOG_ERR("Failed to %s: mmap is started; call it before doca_mmap_start() or after doca_mmap_stop()",
+			    what);
+		return code;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_create(struct doca_mmap **mmap)
+{
+	struct doca_mmap *m;
+
+	if (mmap == NULL) {
+		SDK_LOG_ERR("Failed to create mmap: mmap output pointer is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	m = calloc(1, sizeof(*m));
+	if (m == NULL) {
+		SDK_LOG_ERR("Failed to create mmap: out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	m->access = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE;
+	m->max_devs = SOFTDOCA_MMAP_DEFAULT_MAX_DEVS;
+	*mmap = m;
+	return DOCA_SUCCESS;
+}
+
+static void free_exports(struct doca_mmap *m)
+{
+	while (m->exports != NULL) {
+		struct softdoca_mmap_export *e = m->exports;
+
+		m->exports = e->next;
+		free(e);
+	}
+	m->export_pci_desc = NULL;
+	m->export_pci_len = 0;
+	m->export_rdma_desc = NULL;
+	m->export_rdma_len = 0;
+}
+
+/* Why the mmap cannot stop or go away now, or SUCCESS. */
+static doca_error_t check_unused(const struct doca_mmap *m, const char *what)
+{
+	uint32_t bufs = m->thread_safe ? __atomic_load_n(&m->num_bufs, __ATOMIC_RELAXED) : m->num_bufs;
+
+	if (bufs != 0) {
+		SDK_LOG_ERR("Failed to %s mmap: %u doca_bufs still point into it; release them with doca_buf_dec_refcount() first",
+			    what, bufs);
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (m->num_holders != 0) {
+		SDK_LOG_ERR("Failed to %s mmap: %u started doca_buf_pool/doca_buf_arr use it; stop or destroy them first",
+			    what, m->num_holders);
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
+{
+	doca_error_t err;
+
+	if (mmap == NULL) {
+		SDK_LOG_ERR("Failed to destroy mmap: mmap is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = check_unused(mmap, "destroy");
+	if (err != DOCA_SUCCESS)
+		return err;
+	free_exports(mmap);
+	/* The callback frees the user's range: only once the mmap owned it (was started). */
+	if (mmap->free_cb != NULL && mmap->was_started)
+		mmap->free_cb(mmap->addr, mmap->len, mmap->free_cb_opaque);
+	free(mmap->devs);
+	free(mmap);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_start(struct doca_mmap *mmap)
+{
+	if (mmap == NULL) {
+		SDK_LOG_ERR("Failed to start mmap: mmap is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (mmap->from_export) {
+		SDK_LOG_ERR("Failed to start mmap: an mmap created from an export is usable without doca_mmap_start()");
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (mmap->started) {
+		SDK_LOG_ERR("Failed to start mmap: already started; call doca_mmap_stop() first to reconfigure it");
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (!mmap->range_set) {
+		SDK_LOG_ERR("Failed to start mmap: no memory range; call doca_mmap_set_memrange() before doca_mmap_start()");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	mmap->started = true;
+	mmap->was_started = true;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
+{
+	doca_error_t err;
+
+	if (mmap == NULL) {
+		SDK_LOG_ERR("Failed to stop mmap: mmap is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!mmap->started)
+		return DOCA_SUCCESS;
+	err = check_unused(mmap, "stop");
+	if (err != DOCA_SUCCESS)
+		return err;
+	free_exports(mmap);
+	mmap->started = false;
+	mmap->exported = false;
+	return DOCA_SUCCESS;
+}
+
+static int find_dev(const struct doca_mmap *m, const struct doca_dev *dev)
+{
+	for (uint32_t i = 0; i < m->num_devs; i++)
+		if (m->devs[i] == dev)
+			return (int)i;
+	return -1;
+}
+
+doca_error_t doca_mmap_add_dev(struct doca_mmap *mmap, struct doca_dev *dev)
+{
+	doca_error_t err;
+
+	if (mmap == NULL || dev == NULL) {
+		SDK_LOG_ERR("Failed to add device to mmap: %s is NULL", mmap == NULL ? "mmap" : "dev");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = check_configurable(mmap, "add device to mmap", DOCA_ERROR_NOT_PERMITTED);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (find_dev(mmap, dev) >= 0) {
+		SDK_LOG_ERR("Failed to add device to mmap: device was already added");
+		return DOCA_ERROR_ALREADY_EXIST;
+	}
+	if (mmap->num_devs >= mmap->max_devs) {
+		SDK_LOG_ERR("Failed to add device to mmap: %u devices already added; raise the limit with doca_mmap_set_max_num_devices()",
+			    mmap->num_devs);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	if (mmap->devs == NULL) {
+		mmap->devs = calloc(mmap->max_devs, sizeof(*mmap->devs));
+		if (mmap->devs == NULL) {
+			SDK_LOG_ERR("Failed to add device to mmap: out of memory");
+			return DOCA_ERROR_NO_MEMORY;
+		}
+	}
+	mmap->devs[mmap->num_devs++] = dev;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_rm_dev(struct doca_mmap *mmap, struct doca_dev *dev)
+{
+	doca_error_t err;
+	int i;
+
+	if (mmap == NULL || dev == NULL) {
+		SDK_LOG_ERR("Failed to remove device from mmap: %s is NULL", mmap == NULL ? "mmap" : "dev");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = check_configurable(mmap, "remove device from mmap", DOCA_ERROR_NOT_PERMITTED);
+	if (err != DOCA_SUCCESS)
+		return err;
+	i = find_dev(mmap, dev);
+	if (i < 0) {
+		SDK_LOG_ERR("Failed to remove device from mmap: device was never added with doca_mmap_add_dev()");
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	mmap->devs[i] = mmap->devs[--mmap->num_devs];
+	return DOCA_SUCCESS;
+}
+
+/* Common part of export_pci / export_rdma. */
+static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *dev, const void **export_desc,
+				size_t *export_desc_len, enum softdoca_mmap_desc_kind kind)
+{
+	const bool pci = kind == SOFTDOCA_MMAP_DESC_PCI;
+	const char *name = pci ? "doca_mmap_export_pci" : "doca_mmap_export_rdma";
+	const struct softhw_card *card;
+	struct softdoca_mmap_export *e;
+	struct softdoca_mmap_desc d;
+
+	if (mmap == NULL || dev == NULL || export_desc == NULL || export_desc_len == NULL) {
+		SDK_LOG_ERR("Failed to export mmap: %s got a NULL argument", name);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (mmap->from_export) {
+		SDK_LOG_ERR("Failed to export mmap: an mmap created from an export cannot be exported again");
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (!mmap->started) {
+		SDK_LOG_ERR("Failed to export mmap: mmap is not started; call doca_mmap_start() before %s", name);
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (find_dev(mmap, dev) < 0) {
+		SDK_LOG_ERR("Failed to export mmap: device was not added; call doca_mmap_add_dev() before doca_mmap_start()");
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	if (pci ? !softdoca_dev_caps(dev)->mmap_export_pci : !softdoca_dev_caps(dev)->mmap_export_rdma) {
+		SDK_LOG_ERR("Failed to export mmap: device %s cannot export memory over %s; check doca_mmap_cap_is_export_pci_supported()",
+			    dev->devinfo->fn->pci_addr, pci ? "PCI" : "RDMA");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	if (pci && (mmap->access & PCI_FLAGS) == 0) {
+		SDK_LOG_ERR("Failed to export mmap: PCI access not permitted; set DOCA_ACCESS_FLAG_PCI_READ_ONLY or DOCA_ACCESS_FLAG_PCI_READ_WRITE with doca_mmap_set_permissions() before doca_mmap_start()");
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (!pci && (mmap->access & RDMA_FLAGS) == 0) {
+		SDK_LOG_ERR("Failed to export mmap: RDMA access not permitted; set DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_RDMA_WRITE or DOCA_ACCESS_FLAG_RDMA_ATOMIC with doca_mmap_set_permissions() before doca_mmap_start()");
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+
+	/* The same export through the same card gives the same descriptor back. */
+	card = dev->devinfo->fn->card;
+	for (e = mmap->exports; e != NULL; e = e->next)
+		if (e->kind == kind && e->card == card)
+			goto out;
+
+	e = calloc(1, sizeof(*e));
+	if (e == NULL) {
+		SDK_LOG_ERR("Failed to export mmap: out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	memset(&d, 0, sizeof(d));
+	d.kind = kind;
+	d.access = mmap->access;
+	d.exporter_pid = (int32_t)getpid();
+	d.export_id = __atomic_add_fetch(&last_export_id, 1, __ATOMIC_RELAXED);
+	d.addr = (uint64_t)(uintptr_t)mmap->addr;
+	d.len = mmap->len;
+	_Static_assert(sizeof(d.card) == sizeof(card->name) && sizeof(d.instance) == sizeof(card->instance),
+		       "descriptor names and card names have the same size");
+	memcpy(d.card, card->name, sizeof(d.card));
+	memcpy(d.instance, card->instance, sizeof(d.instance));
+	softdoca_mmap_desc_encode(&d, e->bytes);
+	e->kind = kind;
+	e->card = card;
+	e->next = mmap->exports;
+	mmap->exports = e;
+out:
+	if (pci) {
+		mmap->export_pci_desc = e->bytes;
+		mmap->export_pci_len = sizeof(e->bytes);
+	} else {
+		mmap->export_rdma_desc = e->bytes;
+		mmap->export_rdma_len = sizeof(e->bytes);
+	}
+	mmap->exported = true;
+	*export_desc = e->bytes;
+	*export_desc_len = sizeof(e->bytes);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev *dev, const void **export_desc,
+				  size_t *export_desc_len)
+{
+	return mmap_export(mmap, dev, export_desc, export_desc_len, SOFTDOCA_MMAP_DESC_PCI);
+}
+
+doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev *dev, const void **export_desc,
+				   size_t *export_desc_len)
+{
+	return mmap_export(mmap, dev, export_desc, export_desc_len, SOFTDOCA_MMAP_DESC_RDMA);
+}
+
+doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap, const struct doca_dev *dev,
+					  doca_dpa_dev_mmap_t *dpa_mmap_handle)
+{
+	if (mmap == NULL || dev == NULL || dpa_mmap_handle == NULL) {
+		SDK_LOG_ERR("Failed to get DPA handle of mmap: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	SDK_LOG_ERR("Failed to get DPA handle of mmap: softdoca has no DPA yet (see docs/compatibility.md)");
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, const void *export_desc,
+					  size_t export_desc_len, struct doca_dev *dev, struct doca_mmap **mmap)
+{
+	const struct softhw_card *card;
+	struct softdoca_mmap_desc d;
+	struct doca_mmap *m;
+	const char *why = "";
+	doca_error_t err;
+
+	if (export_desc == NULL || dev == NULL || mmap == NULL) {
+		SDK_LOG_ERR("Failed to create mmap from export: %s is NULL",
+			    export_desc == NULL ? "export_desc" : dev == NULL ? "dev" : "mmap output pointer");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = softdoca_mmap_desc_decode(export_desc, export_desc_len, &d, &why);
+	if (err != DOCA_SUCCESS) {
+		SDK_LOG_ERR("Failed to create mmap from export: bad descriptor of %zu bytes: %s; pass the bytes and length doca_mmap_export_pci/rdma() returned, unchanged",
+			    export_desc_len, why);
+		return err;
+	}
+	card = dev->devinfo->fn->card;
+	if (d.kind == SOFTDOCA_MMAP_DESC_PCI) {
+		if (!softdoca_dev_caps(dev)->mmap_create_from_export_pci) {
+			SDK_LOG_ERR("Failed to create mmap from export: device %s cannot import a PCI export; check doca_mmap_cap_is_create_from_export_pci_supported()",
+				    dev->devinfo->fn->pci_addr);
+			return DOCA_ERROR_NOT_SUPPORTED;
+		}
+		/* A PCI export is reachable only from the same card (host <-> its DPU). */
+		if (strcmp(d.card, card->name) != 0 || strcmp(d.instance, card->instance) != 0) {
+			SDK_LOG_ERR("Failed to create mmap from export: descriptor was exported on card %s (instance %s) but dev is on card %s (instance %s); import it with a device of the exporting card",
+				    d.card, d.instance, card->name, card->instance);
+			return DOCA_ERROR_INVALID_VALUE;
+		}
+	}
+	/* RDMA exports reach other cards through the fabric: no card check (issue 4). */
+
+	m = calloc(1, sizeof(*m));
+	if (m != NULL)
+		m->devs = calloc(1, sizeof(*m->devs));
+	if (m == NULL || m->devs == NULL) {
+		free(m);
+		SDK_LOG_ERR("Failed to create mmap from export: out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	m->addr = (void *)(uintptr_t)d.addr;
+	m->len = (size_t)d.len;
+	m->range_set = true;
+	m->access = d.access;
+	m->started = true;
+	m->from_export = true;
+	m->export_kind_pci = d.kind == SOFTDOCA_MMAP_DESC_PCI;
+	m->max_devs = 1;
+	m->num_devs = 1;
+	m->devs[0] = dev;
+	if (user_data != NULL)
+		m->user_data = *user_data;
+	m->exporter_pid = d.exporter_pid;
+	m->export_id = d.export_id;
+	*mmap = m;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_set_memrange(struct doca_mmap *mmap, void *addr, size_t len)
+{
+	if (mmap == NULL || addr == NULL || len == 0) {
+		SDK_LOG_ERR("Failed to set mmap memory range: %s", mmap == NULL ? "mmap is NULL" :
+			    addr == NULL ? "addr is NULL" : "len is 0");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if ((uintptr_t)addr > UINTPTR_MAX - len) {
+		SDK_LOG_ERR("Failed to set mmap memory range: addr %p + len %zu wraps around the address space",
+			    addr, len);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (mmap->from_export) {
+		SDK_LOG_ERR("Failed to set mmap memory range: mmap was created from an export and has the exporter's range");
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (mmap->started) {
+		SDK_LOG_ERR("Failed to set mmap memory range: mmap is started; call it before doca_mmap_start()");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (mmap->range_set) {
+		SDK_LOG_ERR("Failed to set mmap memory range: range already set; the range of an mmap is set once, use another mmap for other memory");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	mmap->addr = addr;
+	mmap->len = len;
+	mmap->range_set = true;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap, int dmabuf_fd, void *addr, size_t dmabuf_offset,
+					   size_t len)
+{
+	if (mmap == NULL) {
+		SDK_LOG_ERR("Failed to set mmap dmabuf memory range: mmap is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	SDK_LOG_ERR("Failed to set mmap dmabuf memory range: softdoca has no dmabuf-exporting devices (GPUs); use doca_mmap_set_memrange() with host memory");
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap, struct doca_dpa *dpa, uint64_t dpa_addr, size_t len)
+{
+	if (mmap == NULL || dpa == NULL) {
+		SDK_LOG_ERR("Failed to set mmap DPA memory range: %s is NULL", mmap == NULL ? "mmap" : "dpa");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	SDK_LOG_ERR("Failed to set mmap DPA memory range: softdoca has no DPA yet (see docs/compatibility.md)");
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, void **addr, size_t *len)
+{
+	if (mmap == NULL || addr == NULL || len == NULL) {
+		SDK_LOG_ERR("Failed to get mmap memory range: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!mmap->range_set) {
+		SDK_LOG_ERR("Failed to get mmap memory range: no range set; call doca_mmap_set_memrange() first");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	*addr = mmap->addr;
+	*len = mmap->len;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap, doca_mmap_memrange_free_cb_t *free_cb, void *opaque)
+{
+	doca_error_t err;
+
+	if (mmap == NULL || free_cb == NULL) {
+		SDK_LOG_ERR("Failed to set mmap free callback: %s is NULL", mmap == NULL ? "mmap" : "free_cb");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = check_configurable(mmap, "set mmap free callback", DOCA_ERROR_BAD_STATE);
+	if (err != DOCA_SUCCESS)
+		return err;
+	mmap->free_cb = free_cb;
+	mmap->free_cb_opaque = opaque;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_get_user_data(const struct doca_mmap *mmap, union doca_data *user_data)
+{
+	if (mmap == NULL || user_data == NULL) {
+		SDK_LOG_ERR("Failed to get mmap user data: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*user_data = mmap->user_data;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_get_max_num_devices(const struct doca_mmap *mmap, uint32_t *max_num_devices)
+{
+	if (mmap == NULL || max_num_devices == NULL) {
+		SDK_LOG_ERR("Failed to get mmap max number of devices: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*max_num_devices = mmap->max_devs;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_get_num_bufs(const struct doca_mmap *mmap, uint32_t *num_bufs)
+{
+	if (mmap == NULL || num_bufs == NULL) {
+		SDK_LOG_ERR("Failed to get mmap number of bufs: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*num_bufs = mmap->thread_safe ? __atomic_load_n(&mmap->num_bufs, __ATOMIC_RELAXED) : mmap->num_bufs;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_get_exported(const struct doca_mmap *mmap, uint8_t *exported)
+{
+	if (mmap == NULL || exported == NULL) {
+		SDK_LOG_ERR("Failed to get mmap exported state: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*exported = mmap->exported;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_get_from_export(const struct doca_mmap *mmap, uint8_t *from_export)
+{
+	if (mmap == NULL || from_export == NULL) {
+		SDK_LOG_ERR("Failed to get mmap from-export state: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*from_export = mmap->from_export;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_set_max_num_devices(struct doca_mmap *mmap, uint32_t max_num_devices)
+{
+	struct doca_dev **devs;
+	doca_error_t err;
+
+	if (mmap == NULL || max_num_devices == 0) {
+		SDK_LOG_ERR("Failed to set mmap max number of devices: %s", mmap == NULL ? "mmap is NULL" : "0 devices");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = check_configurable(mmap, "set mmap max number of devices", DOCA_ERROR_NOT_PERMITTED);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (mmap->was_started) {
+		SDK_LOG_ERR("Failed to set mmap max number of devices: allowed only before the first doca_mmap_start()");
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (max_num_devices < mmap->num_devs) {
+		SDK_LOG_ERR("Failed to set mmap max number of devices: %u devices are already added; remove some with doca_mmap_rm_dev() first",
+			    mmap->num_devs);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (mmap->devs != NULL) {
+		devs = realloc(mmap->devs, max_num_devices * sizeof(*devs));
+		if (devs == NULL) {
+			SDK_LOG_ERR("Failed to set mmap max number of devices: out of memory");
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		mmap->devs = devs;
+	}
+	mmap->max_devs = max_num_devices;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_set_permissions(struct doca_mmap *mmap, uint32_t access_mask)
+{
+	doca_error_t err;
+
+	if (mmap == NULL) {
+		SDK_LOG_ERR("Failed to set mmap permissions: mmap is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if ((access_mask & ~ACCESS_FLAGS_ALL) != 0) {
+		SDK_LOG_ERR("Failed to set mmap permissions: unknown bits 0x%x; use only enum doca_access_flag values",
+			    access_mask & ~ACCESS_FLAGS_ALL);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = check_configurable(mmap, "set mmap permissions", DOCA_ERROR_BAD_STATE);
+	if (err != DOCA_SUCCESS)
+		return err;
+	mmap->access = access_mask;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union doca_data user_data)
+{
+	doca_error_t err;
+
+	if (mmap == NULL) {
+		SDK_LOG_ERR("Failed to set mmap user data: mmap is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = check_configurable(mmap, "set mmap user data", DOCA_ERROR_BAD_STATE);
+	if (err != DOCA_SUCCESS)
+		return err;
+	mmap->user_data = user_data;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo, uint8_t *mmap_export)
+{
+	if (devinfo == NULL || mmap_export == NULL) {
+		SDK_LOG_ERR("Failed to query mmap PCI export capability: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*mmap_export = softdoca_devinfo_caps(devinfo)->mmap_export_pci;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_cap_is_create_from_export_pci_supported(const struct doca_devinfo *devinfo, uint8_t *from_export)
+{
+	if (devinfo == NULL || from_export == NULL) {
+		SDK_LOG_ERR("Failed to query mmap PCI import capability: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*from_export = softdoca_devinfo_caps(devinfo)->mmap_create_from_export_pci;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_mmap_enable_thread_safety(struct doca_mmap *mmap)
+{
+	doca_error_t err;
+
+	if (mmap == NULL) {
+		SDK_LOG_ERR("Failed to enable mmap thread safety: mmap is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = check_configurable(mmap, "enable mmap thread safety", DOCA_ERROR_NOT_PERMITTED);
+	if (err != DOCA_SUCCESS)
+		return err;
+	mmap->thread_safe = true;
+	return DOCA_SUCCESS;
+}

@@ -38,7 +38,41 @@ struct doca_mmap {
 	/* imported mmaps: who exported the memory (for cross-process access, issue 3) */
 	int32_t exporter_pid;
 	uint64_t export_id;
+	/* bookkeeping private to mmap.c / buf_pool.c / buf_array.c */
+	bool was_started;             /* free_cb runs on destroy only if the range was ever in use */
+	uint32_t num_holders;         /* started buf pools / buf arrays carved from this mmap */
+	struct softdoca_mmap_export *exports; /* every descriptor handed out; freed on stop */
 };
+
+/*
+ * An imported mmap (from_export) is created started: bufs may point into it at once, and
+ * doca_mmap_stop() ends that. A local mmap is started by doca_mmap_start().
+ */
+
+/* Bufs pointing into the mmap: plain counting unless doca_mmap_enable_thread_safety(). */
+static inline void softdoca_mmap_bufs_add(struct doca_mmap *m, uint32_t n)
+{
+	if (m->thread_safe)
+		__atomic_fetch_add(&m->num_bufs, n, __ATOMIC_RELAXED);
+	else
+		m->num_bufs += n;
+}
+
+static inline void softdoca_mmap_bufs_sub(struct doca_mmap *m, uint32_t n)
+{
+	if (m->thread_safe)
+		__atomic_fetch_sub(&m->num_bufs, n, __ATOMIC_RELAXED);
+	else
+		m->num_bufs -= n;
+}
+
+/* Is [addr, addr+len) inside the mmap's range? Overflow-safe. */
+static inline bool softdoca_mmap_contains(const struct doca_mmap *m, const void *addr, size_t len)
+{
+	uintptr_t a = (uintptr_t)addr, base = (uintptr_t)m->addr;
+
+	return a >= base && len <= m->len && a - base <= m->len - len;
+}
 
 /* Can memory of this mmap be read / written through a local (same-side) engine? */
 static inline bool softdoca_mmap_local_readable(const struct doca_mmap *m)
