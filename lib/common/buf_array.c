@@ -1,1 +1,155 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * doca_buf_arr: an array of equal bufs over an mmap for GPU or DPA datapaths. softdoca has
+ * no GPU and no DPA yet, so the array is only checked and laid out on the CPU: its lifecycle
+ * and parameter rules hold, its device handles are NOT_SUPPORTED (docs/compatibility.md).
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "doca_buf_array.h"
+#include "common/priv/mmap_priv.h"
+#include "common/priv/sdk_log.h"
+
+SDK_LOG_REGISTER(DOCA_BUF_ARRAY);
+
+struct doca_buf_arr {
+	size_t num_elem;
+	struct doca_mmap *mmap; /* NULL until set_params */
+	size_t elem_size;
+	uint64_t start_offset;
+	bool started;
+};
+
+doca_error_t doca_buf_arr_create(size_t num_elem, struct doca_buf_arr **buf_arr)
+{
+	struct doca_buf_arr *arr;
+
+	if (buf_arr == NULL || num_elem == 0) {
+		SDK_LOG_ERR("Failed to create buf array: %s", buf_arr == NULL ? "buf_arr output pointer is NULL" :
+			    "num_elem must be > 0");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	arr = calloc(1, sizeof(*arr));
+	if (arr == NULL) {
+		SDK_LOG_ERR("Failed to create buf array: out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	arr->num_elem = num_elem;
+	*buf_arr = arr;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_buf_arr_set_target_gpu(struct doca_buf_arr *buf_arr, struct doca_gpu *gpu_handler)
+{
+	if (buf_arr == NULL || gpu_handler == NULL) {
+		SDK_LOG_ERR("Failed to set buf array target GPU: %s is NULL", buf_arr == NULL ? "buf_arr" : "gpu_handler");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	SDK_LOG_ERR("Failed to set buf array target GPU: softdoca has no GPU support (see docs/compatibility.md)");
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_buf_arr_set_target_dpa(struct doca_buf_arr *buf_arr, struct doca_dpa *dpa_handler)
+{
+	if (buf_arr == NULL || dpa_handler == NULL) {
+		SDK_LOG_ERR("Failed to set buf array target DPA: %s is NULL", buf_arr == NULL ? "buf_arr" : "dpa_handler");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	SDK_LOG_ERR("Failed to set buf array target DPA: softdoca has no DPA yet (see docs/compatibility.md)");
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_buf_arr_set_params(struct doca_buf_arr *buf_arr, struct doca_mmap *mmap, size_t elem_size,
+				     uint64_t start_offset)
+{
+	if (buf_arr == NULL || mmap == NULL || elem_size == 0) {
+		SDK_LOG_ERR("Failed to set buf array params: %s", buf_arr == NULL ? "buf_arr is NULL" :
+			    mmap == NULL ? "mmap is NULL" : "elem_size must be > 0");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (buf_arr->started) {
+		SDK_LOG_ERR("Failed to set buf array params: array is started; call it before doca_buf_arr_start()");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	buf_arr->mmap = mmap;
+	buf_arr->elem_size = elem_size;
+	buf_arr->start_offset = start_offset;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_buf_arr_start(struct doca_buf_arr *buf_arr)
+{
+	struct doca_mmap *m;
+
+	if (buf_arr == NULL) {
+		SDK_LOG_ERR("Failed to start buf array: buf_arr is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (buf_arr->started) {
+		SDK_LOG_ERR("Failed to start buf array: already started");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	m = buf_arr->mmap;
+	if (m == NULL) {
+		SDK_LOG_ERR("Failed to start buf array: no mmap; call doca_buf_arr_set_params() before doca_buf_arr_start()");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (!m->started) {
+		SDK_LOG_ERR("Failed to start buf array: mmap is not started; call doca_mmap_start() before doca_buf_arr_start()");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	/* start_offset + num_elem * elem_size must fit in the mmap range */
+	if (buf_arr->start_offset > m->len || buf_arr->elem_size > (m->len - buf_arr->start_offset) / buf_arr->num_elem) {
+		SDK_LOG_ERR("Failed to start buf array: %zu elements of %zu bytes from offset %lu do not fit in the mmap's %zu bytes",
+			    buf_arr->num_elem, buf_arr->elem_size, (unsigned long)buf_arr->start_offset, m->len);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	m->num_holders++;
+	buf_arr->started = true;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_buf_arr_stop(struct doca_buf_arr *buf_arr)
+{
+	if (buf_arr == NULL) {
+		SDK_LOG_ERR("Failed to stop buf array: buf_arr is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (buf_arr->started) {
+		buf_arr->mmap->num_holders--;
+		buf_arr->started = false;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_buf_arr_destroy(struct doca_buf_arr *buf_arr)
+{
+	if (buf_arr == NULL) {
+		SDK_LOG_ERR("Failed to destroy buf array: buf_arr is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	doca_buf_arr_stop(buf_arr);
+	free(buf_arr);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_buf_arr_get_gpu_handle(const struct doca_buf_arr *buf_arr, struct doca_gpu_buf_arr **gpu_buf_arr)
+{
+	if (buf_arr == NULL || gpu_buf_arr == NULL) {
+		SDK_LOG_ERR("Failed to get buf array GPU handle: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	SDK_LOG_ERR("Failed to get buf array GPU handle: softdoca has no GPU support (see docs/compatibility.md)");
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_buf_arr_get_dpa_handle(const struct doca_buf_arr *buf_arr, doca_dpa_dev_buf_arr_t *dpa_buf_arr)
+{
+	if (buf_arr == NULL || dpa_buf_arr == NULL) {
+		SDK_LOG_ERR("Failed to get buf array DPA handle: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	SDK_LOG_ERR("Failed to get buf array DPA handle: softdoca has no DPA yet (see docs/compatibility.md)");
+	return DOCA_ERROR_NOT_SUPPORTED;
+}

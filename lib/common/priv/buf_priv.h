@@ -34,6 +34,21 @@ struct doca_buf {
 	struct doca_buf *free_next; /* owner's free list */
 };
 
+/* Hands a free element out as a standalone buf with one reference (inventory and pool). */
+static inline void softdoca_buf_init(struct doca_buf *b, struct doca_mmap *mmap, void *head, size_t len,
+				     void *data, size_t data_len)
+{
+	b->mmap = mmap;
+	b->head = head;
+	b->len = len;
+	b->data = data;
+	b->data_len = data_len;
+	b->next = NULL;
+	b->list_head = b;
+	b->list_len = 1;
+	b->refcount = 1;
+}
+
 /* Room after the data segment: where a task writing into this buf puts its bytes. */
 static inline size_t softdoca_buf_tailroom(const struct doca_buf *b)
 {
