@@ -166,6 +166,27 @@ doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe, doca_noti
 	return DOCA_SUCCESS;
 }
 
+/*
+ * Windows binds the PE to an I/O completion port with this call; doca_pe.h declares it only
+ * under _WIN32. Exported so that the DOCA ABI is complete; on Linux the handle comes from
+ * doca_pe_get_notification_handle().
+ */
+DOCA_STABLE doca_error_t doca_pe_set_notification_handle(struct doca_pe *pe, doca_notification_handle_t handle,
+							 union doca_data completion_key);
+doca_error_t doca_pe_set_notification_handle(struct doca_pe *pe, doca_notification_handle_t handle,
+					     union doca_data completion_key)
+{
+	(void)handle;
+	(void)completion_key;
+	if (pe == NULL) {
+		SDK_LOG_ERR("Failed to set notification handle: pe is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	SDK_LOG_ERR("doca_pe_set_notification_handle is the Windows (IOCP) binding; on Linux use the eventfd "
+		    "from doca_pe_get_notification_handle()");
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
 doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 {
 	if (pe == NULL) {
