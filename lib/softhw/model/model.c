@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,7 +299,6 @@ doca_error_t model_build(const struct model_config *cfg, const char *file, enum 
 static pthread_once_t model_once = PTHREAD_ONCE_INIT;
 static struct softhw_model *the_model;
 static doca_error_t the_error = DOCA_ERROR_INITIALIZATION;
-static atomic_bool run_dir_ready;
 
 static doca_error_t resolve_role(enum softhw_role *role)
 {
@@ -436,10 +434,8 @@ doca_error_t softhw_model_run_dir_create(const struct softhw_model *model)
 	char path[PATH_MAX];
 	struct stat st;
 
-	if (atomic_load_explicit(&run_dir_ready, memory_order_acquire))
-		return DOCA_SUCCESS;
 	snprintf(path, sizeof(path), "%s", model->run_dir);
-	/* mkdir -p: create each missing component; only the last one is ours (0700). */
+	/* mkdir -p, each call (set-up paths only): only the last component is ours (0700). */
 	for (char *p = path + 1; *p; p++) {
 		if (*p != '/')
 			continue;
@@ -461,6 +457,5 @@ doca_error_t softhw_model_run_dir_create(const struct softhw_model *model)
 			     "one that is", path);
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
-	atomic_store_explicit(&run_dir_ready, true, memory_order_release);
 	return DOCA_SUCCESS;
 }

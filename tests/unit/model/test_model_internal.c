@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The device model's internals, linked in statically: PCI address parsing, every kind of
+ * configuration mistake (each named by file and line), defaults, representor placement,
+ * instance ids and the run directory.
+ */
+#include <errno.h>
+
+#include "softhw/model/model_priv.h"
+#include "child.h"
+
+/* This test is its own "flavour": the model reads the role from here. */
+const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
+
+static char out[CHILD_OUT_MAX];
+
+/* Runs fn with stderr captured into `out`. */
+static doca_error_t captured(doca_error_t (*fn)(void *), void *arg)
+{
+	char path[96];
+	int fd, saved;
+	ssize_t n;
+	doca_error_t err;
+
+	snprintf(path, sizeof(path), "%s/stderr-XXXXXX", scratch_dir);
+	fd = mkstemp(path);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	dup2(fd, STDERR_FILENO);
+	err = fn(arg);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	n = pread(fd, out, sizeof(out) - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+	return err;
+}
+
+static void test_pci_parse(void)
+{
+	static const struct {
+		const char *in, *want;
+	} good[] = {
+		{"b1:00.0", "0000:b1:00.0"},      {"0000:b1:00.1", "0000:b1:00.1"}, {"B1:00.0", "0000:b1:00.0"},
+		{"0000:B1:1F.7", "0000:b1:1f.7"}, {"3:0.0", "0000:03:00.0"},        {"ABCD:ff:1f.7", "abcd:ff:1f.7"},
+	};
+	static const char *const bad[] = {"",        "b1",      "b1:00",    "b1:00.",  "b1:00.8",      "b1:20.0",
+					  "100:00.0", "x1:00.0", "b1:00.0x", ":00.0",   "0:0:0:00.0",   "10000:b1:00.0",
+					  "b1.00.0", " b1:00.0", "b1:00.0 ", "b1::00.0", "b1:00.00"};
+	char canon[SOFTHW_PCI_ADDR_LEN];
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		CHECK(softhw_pci_addr_parse(good[i].in, canon));
+		CHECK(strcmp(canon, good[i].want) == 0);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK(!softhw_pci_addr_parse(bad[i], canon));
+		if (softhw_pci_addr_parse(bad[i], canon))
+			fprintf(stderr, "  accepted '%s'\n", bad[i]);
+	}
+	CHECK(!softhw_pci_addr_parse(NULL, canon));
+}
+
+/* ---- configuration files ------------------------------------------------------------------ */
+
+static struct model_config cfg;
+static struct softhw_model model;
+static const char *conf_path;
+static enum softhw_role build_role;
+static const char *build_run_dir = "/tmp/softdoca-test-run";
+
+static doca_error_t load(void *arg)
+{
+	doca_error_t err = model_config_parse(conf_path, &cfg);
+
+	if (err == DOCA_SUCCESS)
+		err = model_build(&cfg, conf_path, build_role, build_run_dir, &model);
+	return err;
+}
+
+/* Loads `text` as devices.conf for `role`; returns the result, messages in `out`. */
+static doca_error_t load_text(const char *text, enum softhw_role role)
+{
+	conf_path = write_file("devices.conf", text);
+	build_role = role;
+	return captured(load, NULL);
+}
+
+static void test_malformed(void)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{"[card a]\nprofile = bf3\n\nprofle = bf3\n", "devices.conf:4: unknown key 'profle'; known keys: profile,"},
+		{"profile = bf3\n", "devices.conf:1: 'profile' is outside any card; start the card with a [card NAME] line"},
+		{"[card a]\nprofile bf3\n", "devices.conf:2: 'profile bf3' is neither 'key = value' nor a [card NAME] header"},
+		{"[card a\nprofile = bf3\n", "devices.conf:1: section header '[card a' lacks its closing ']'"},
+		{"[host a]\n", "devices.conf:1: unknown section '[host a]'; sections are [card NAME]"},
+		{"[card]\n", "devices.conf:1: card name '' is not valid"},
+		{"[card a b]\n", "devices.conf:1: card name 'a b' is not valid"},
+		{"[card a]\nprofile = bf3\n[card a]\nprofile = bf3\n", "devices.conf:3: card 'a' is defined twice (first at line 1)"},
+		{"[card a]\nprofile = bf4\n", "devices.conf:2: unknown profile 'bf4'; profiles: cx6dx (ConnectX-6 Dx)"},
+		{"[card a]\nprofile = bf3\nprofile = bf2\n", "devices.conf:3: 'profile' is set twice in card 'a'"},
+		{"[card a]\nhost.pci = b1:00.0\n", "devices.conf:1: card 'a' has no profile; add e.g. 'profile = bf3'"},
+		{"[card a]\nprofile = bf3\nhost.pci = zz:00.0\n",
+		 "devices.conf:3: host.pci: 'zz:00.0' is not a PCI address; write BB:DD.F or DDDD:BB:DD.F"},
+		{"[card a]\nprofile = bf3\nhost.mac = 02:00:00:00:00\n", "devices.conf:3: host.mac: '02:00:00:00:00' is not a MAC"},
+		{"[card a]\nprofile = bf3\ndpu.ipv4 = 127.0.0.300\n", "devices.conf:3: dpu.ipv4: '127.0.0.300' is not an IPv4"},
+		{"[card a]\nprofile = bf3\nhost.ipv6 = fe80::g\n", "devices.conf:3: host.ipv6: 'fe80::g' is not an IPv6"},
+		{"[card a]\nprofile = bf3\nhost.gid = 1.2.3.4\n", "devices.conf:3: host.gid: '1.2.3.4' is not a GID"},
+		{"[card a]\nprofile = bf3\nhost.type = pf xf\n", "devices.conf:3: host.type: 'xf' is not a function type"},
+		{"[card a]\nprofile = bf3\nhost.sf_index = -1\n", "devices.conf:3: host.sf_index: '-1' is not a number"},
+		{"[card a]\nprofile = bf3\nhost.iface = a_very_long_interface\n",
+		 "devices.conf:3: host.iface: 'a_very_long_interface' is not an interface name"},
+		{"[card a]\nprofile = bf3\nhost.ibdev =\n", "devices.conf:3: 'host.ibdev' has no value"},
+		{"[card a]\nprofile = bf3\nhost.pci = b1:00.0\nhost.pci = b1:00.1\n",
+		 "devices.conf:4: 'host.pci' is set twice in card 'a' (first at line 3)"},
+		{"[card a]\nprofile = bf3\nhost.pci = 1:0.0 1:0.1 1:0.2 1:0.3 1:0.4 1:0.5 1:0.6 1:0.7 2:0.0\n",
+		 "devices.conf:3: host.pci: more than 8 functions"},
+		{"[card a]\nprofile = bf3\nhost.ibdev = x\nhost.pci = b1:00.0, b1:00.1\n",
+		 "devices.conf:3: host.ibdev has 1 entries but host.pci has 2"},
+		{"[card a]\nprofile = cx6dx\n\ndpu.iface = p0\n", "devices.conf:4: dpu.iface: card 'a' is a ConnectX-6 Dx, which has no DPU side"},
+		{"[card a]\nprofile = bf3\n[card b]\nprofile = bf3\nhost.pci = b1:00.1\n",
+		 "devices.conf:5: PCI address 0000:b1:00.1 of card 'b' (host side) is already used by card 'a'"},
+		{"[card a]\nprofile = bf3\n[card b]\nprofile = bf3\ndpu.ibdev = mlx5_1 mlx5_7\n",
+		 "devices.conf:5: ibdev name mlx5_1 of card 'b' (dpu side) is already used by card 'a'"},
+		{"[card a]\nprofile = bf3\nhost.iface = x x\n", "devices.conf:3: interface name x of card 'a' (host side) is already used by card 'a'"},
+		{"[card a]\nprofile = bf3\ndpu.ipv4 = 127.0.0.1 127.0.0.9\n",
+		 "devices.conf:3: IPv4 address of 0000:03:00.0 (card 'a', dpu side) equals that of 0000:b1:00.0 (card 'a', host side)"},
+		{"[card a]\nprofile = bf3\nhost.mac = 02:00:00:00:00:01 02:00:00:00:00:01\n",
+		 "devices.conf:3: MAC address of 0000:b1:00.1 (card 'a', host side) equals that of 0000:b1:00.0"},
+		{"[card a]\nprofile = bf3\nhost.gid = ::ffff:127.0.0.3 ::1\n",
+		 "devices.conf:1: GID of 0000:03:00.0 (card 'a', dpu side) equals that of 0000:b1:00.0"},
+		{"# nothing but comments\n\n", "devices.conf: defines no card; add a [card NAME] section"},
+	};
+	char long_line[1200];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* a mistake fails the load for either role */
+		for (int role = 0; role < 2; role++) {
+			CHECK_ERR(load_text(cases[i].text, (enum softhw_role)role), DOCA_ERROR_BAD_CONFIG);
+			CHECK(strstr(out, cases[i].msg) != NULL);
+			if (strstr(out, cases[i].msg) == NULL)
+				fprintf(stderr, "  case %zu: expected '%s', got: %s", i, cases[i].msg, out);
+			CHECK(strncmp(out, "softdoca: ", 10) == 0 && strchr(out, '\n') == out + strlen(out) - 1);
+		}
+	}
+	memset(long_line, 'x', sizeof(long_line));
+	memcpy(long_line, "[card a]\nprofile = bf3\n# ", 25);
+	long_line[sizeof(long_line) - 2] = '\n';
+	long_line[sizeof(long_line) - 1] = '\0';
+	CHECK_ERR(load_text(long_line, SOFTHW_ROLE_HOST), DOCA_ERROR_BAD_CONFIG);
+	CHECK(strstr(out, "devices.conf:3: line longer than") != NULL);
+
+	conf_path = "/nonexistent/devices.conf";
+	CHECK_ERR(captured(load, NULL), DOCA_ERROR_BAD_CONFIG);
+	CHECK(strstr(out, "/nonexistent/devices.conf: cannot read the device configuration") != NULL);
+}
+
+static void test_valid_config(void)
+{
+	const struct softhw_function *fn;
+
+	/* comments, blank lines, CRLF, commas and blanks, any case */
+	CHECK_OK(load_text("; a comment\r\n"
+			   "  [ card  edge ]  \r\n"
+			   "profile=BlueField-2\r\n"
+			   "host.pci = 0000:5E:00.0,0000:5e:00.1 ,5e:00.2   # three host PFs\r\n"
+			   "host.type = pf, pf, sf\r\n"
+			   "host.sf_index = 0 0 42\r\n"
+			   "dpu.pci = 06:00.0 06:00.1\r\n"
+			   "dpu.mac = 0a:0b:0c:0d:0e:0f AA:BB:CC:DD:EE:FF\r\n"
+			   "dpu.ipv6 = fd00::1 fd00::2\r\n"
+			   "dpu.gid = fd00::1 fd00::2\r\n",
+			   SOFTHW_ROLE_HOST));
+	CHECK(out[0] == '\0');
+	CHECK(model.num_cards == 1 && strcmp(model.cards[0].name, "edge") == 0);
+	CHECK(model.cards[0].profile == SOFTHW_PROFILE_BF2 && model.cards[0].has_dpu);
+	CHECK(model.num_functions == 3);
+	fn = &model.functions[2];
+	CHECK(strcmp(fn->pci_addr, "0000:5e:00.2") == 0);
+	CHECK(fn->func_type == DOCA_PCI_FUNC_TYPE_SF && fn->sf_index == 42);
+	CHECK(fn->vhca_id == 4); /* after the two DPU functions */
+	CHECK(fn->num_reps == 0 && fn->reps == NULL);
+	CHECK(strcmp(softhw_model_source(&model), conf_path) == 0);
+
+	/* the DPU view: explicit MACs; host PFs 0 and 2 hang off DPU PF 0, host PF 1 off DPU PF 1 */
+	CHECK_OK(load_text("[card edge]\nprofile = bf2\nhost.pci = 5e:00.0 5e:00.1 5e:00.2\n"
+			   "dpu.mac = 0a:0b:0c:0d:0e:0f AA:BB:CC:DD:EE:FF\n",
+			   SOFTHW_ROLE_DPU));
+	CHECK(model.num_functions == 2);
+	fn = &model.functions[1];
+	CHECK(memcmp(fn->mac, (uint8_t[]){0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff}, 6) == 0);
+	CHECK(fn->ipv6[8] == (0xaa ^ 0x02) && fn->ipv6[11] == 0xff && fn->ipv6[12] == 0xfe);
+	CHECK(model.functions[0].num_reps == 2 && model.functions[1].num_reps == 1);
+	CHECK(strcmp(model.functions[0].reps[0].pci_addr, "0000:5e:00.0") == 0);
+	CHECK(strcmp(model.functions[0].reps[1].pci_addr, "0000:5e:00.2") == 0);
+	CHECK(strcmp(model.functions[1].reps[0].pci_addr, "0000:5e:00.1") == 0);
+	CHECK(strcmp(model.functions[0].reps[1].vuid, "softdoca-edge-hpf2") == 0);
+	CHECK(model.functions[0].reps[1].vhca_id == 4);
+	CHECK(softhw_model_role(&model) == SOFTHW_ROLE_DPU);
+	CHECK(softhw_model_num_functions(&model) == 2);
+	CHECK(softhw_model_function(&model, 1) == &model.functions[1]);
+	CHECK(softhw_model_function(&model, 2) == NULL);
+}
+
+static void test_profiles(void)
+{
+	enum softhw_profile p;
+
+	CHECK(model_profile_lookup("cx6dx", &p) && p == SOFTHW_PROFILE_CX6DX);
+	CHECK(model_profile_lookup("ConnectX-6 Dx", &p) && p == SOFTHW_PROFILE_CX6DX);
+	CHECK(model_profile_lookup("CONNECTX-7", &p) && p == SOFTHW_PROFILE_CX7);
+	CHECK(model_profile_lookup("bluefield2", &p) && p == SOFTHW_PROFILE_BF2);
+	CHECK(model_profile_lookup("BlueField-3", &p) && p == SOFTHW_PROFILE_BF3);
+	CHECK(!model_profile_lookup("bf4", &p));
+	CHECK(strcmp(softhw_profile_name(SOFTHW_PROFILE_CX7), "ConnectX-7") == 0);
+	CHECK(strcmp(softhw_profile_name(SOFTHW_PROFILE_COUNT), "unknown") == 0);
+	/* every side that exists can run DMA memcpy: the PE samples need it on the host side */
+	for (int i = 0; i < SOFTHW_PROFILE_COUNT; i++) {
+		const struct model_profile *prof = model_profile((enum softhw_profile)i);
+
+		CHECK(prof->caps[MODEL_SIDE_HOST].dma_memcpy);
+		CHECK(!prof->caps[MODEL_SIDE_HOST].rep_filter_all);
+		CHECK(prof->has_dpu == prof->caps[MODEL_SIDE_DPU].dma_memcpy);
+		CHECK(prof->has_dpu == prof->caps[MODEL_SIDE_DPU].rep_filter_net);
+		CHECK(prof->has_dpu == prof->caps[MODEL_SIDE_HOST].mmap_export_pci);
+	}
+}
+
+static void test_instances(void)
+{
+	char a[SOFTHW_MAX_STR], b[SOFTHW_MAX_STR];
+
+	model_config_default(&cfg);
+	CHECK_OK(model_build(&cfg, NULL, SOFTHW_ROLE_HOST, "/tmp/run-a", &model));
+	strcpy(a, model.cards[0].instance);
+	CHECK(strcmp(softhw_model_source(&model), "built-in default") == 0);
+	CHECK(strcmp(softhw_model_run_dir(&model), "/tmp/run-a") == 0);
+	CHECK_OK(model_build(&cfg, NULL, SOFTHW_ROLE_DPU, "/tmp/run-a", &model));
+	CHECK(strcmp(a, model.cards[0].instance) == 0); /* both sides of a card agree */
+	CHECK_OK(model_build(&cfg, NULL, SOFTHW_ROLE_HOST, "/tmp/run-b", &model));
+	strcpy(b, model.cards[0].instance);
+	CHECK(strcmp(a, b) != 0);
+	CHECK(strncmp(a, "bf3-0@", 6) == 0 && strlen(a) == 6 + 16);
+	/* two cards in one run directory are two instances */
+	CHECK_OK(load_text("[card x]\nprofile = bf3\n[card y]\nprofile = bf3\n", SOFTHW_ROLE_HOST));
+	CHECK(strcmp(model.cards[0].instance, model.cards[1].instance) != 0);
+	CHECK(model.functions[2].card == &model.cards[1] && model.cards[1].index == 1);
+}
+
+static doca_error_t make_run_dir(void *arg)
+{
+	return softhw_model_run_dir_create(arg);
+}
+
+static void test_run_dir_create(void)
+{
+	char dir[256];
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s/run/nested/dir", scratch_dir);
+	model_config_default(&cfg);
+	CHECK_OK(model_build(&cfg, NULL, SOFTHW_ROLE_HOST, dir, &model));
+	CHECK(stat(dir, &st) != 0); /* nothing created before it is needed */
+	CHECK_OK(captured(make_run_dir, &model));
+	CHECK(stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700);
+	CHECK_OK(captured(make_run_dir, &model)); /* again: already there */
+	/* a file in the way is reported, naming the variable to change */
+	write_file("notadir", "");
+	snprintf(dir, sizeof(dir), "%s/notadir", scratch_dir);
+	CHECK_OK(model_build(&cfg, NULL, SOFTHW_ROLE_HOST, dir, &model));
+	CHECK_ERR(captured(make_run_dir, &model), DOCA_ERROR_OPERATING_SYSTEM);
+	CHECK(strstr(out, "set SOFTDOCA_RUN_DIR") != NULL);
+	snprintf(dir, sizeof(dir), "%s/notadir/below", scratch_dir);
+	CHECK_OK(model_build(&cfg, NULL, SOFTHW_ROLE_HOST, dir, &model));
+	CHECK_ERR(captured(make_run_dir, &model), DOCA_ERROR_OPERATING_SYSTEM);
+}
+
+/* The process model: environment variables, checked in children (it loads once). */
+static void run_dir_default_child(void)
+{
+	doca_error_t err = DOCA_ERROR_UNKNOWN;
+	const struct softhw_model *m = softhw_model_get(&err);
+	char want[64];
+
+	snprintf(want, sizeof(want), "/tmp/softdoca-%u", (unsigned)getuid());
+	CHECK_OK(err);
+	CHECK(m && strcmp(softhw_model_run_dir(m), want) == 0);
+	CHECK(m && softhw_model_role(m) == SOFTHW_ROLE_HOST);
+	CHECK(m && softhw_model_get(NULL) == m); /* loaded once */
+}
+
+static void run_dir_relative_child(void)
+{
+	const struct softhw_model *m = softhw_model_get(NULL);
+	char cwd[512], want[600];
+
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	snprintf(want, sizeof(want), "%s/rel/run", cwd);
+	CHECK(m && strcmp(softhw_model_run_dir(m), want) == 0);
+}
+
+static void role_child(void)
+{
+	doca_error_t err = DOCA_SUCCESS;
+
+	CHECK(softhw_model_get(&err) == NULL);
+	CHECK_ERR(err, DOCA_ERROR_BAD_CONFIG);
+}
+
+static void test_process_model(void)
+{
+	CHECK(run_child("run_dir_default", run_dir_default_child,
+			(const char *const[]){"SOFTDOCA_RUN_DIR", "SOFTDOCA_CONFIG=builtin", "SOFTDOCA_ROLE", NULL}, out,
+			sizeof(out)));
+	CHECK(run_child("run_dir_relative", run_dir_relative_child,
+			(const char *const[]){"SOFTDOCA_RUN_DIR=rel/run/", "SOFTDOCA_CONFIG=builtin", NULL}, out,
+			sizeof(out)));
+	CHECK(run_child("bad_role", role_child,
+			(const char *const[]){"SOFTDOCA_CONFIG=builtin", "SOFTDOCA_ROLE=arm", NULL}, out, sizeof(out)));
+	CHECK(strstr(out, "softdoca: device model: SOFTDOCA_ROLE='arm' is not a role") != NULL);
+}
+
+int main(void)
+{
+	scratch_init();
+	TEST_RUN(test_pci_parse);
+	TEST_RUN(test_malformed);
+	TEST_RUN(test_valid_config);
+	TEST_RUN(test_profiles);
+	TEST_RUN(test_instances);
+	TEST_RUN(test_run_dir_create);
+	TEST_RUN(test_process_model);
+	scratch_cleanup();
+	TEST_EXIT();
+}
