@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* doca_mmap: a registered memory range, its devices, its export descriptors. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,12 +20,53 @@ SDK_LOG_REGISTER(DOCA_MMAP);
 /* One descriptor handed out by export_pci / export_rdma; the mmap owns it until stop. */
 struct softdoca_mmap_export {
 	struct softdoca_mmap_export *next;
+	struct softdoca_mmap_export *live_next; /* process-wide list of live exports */
+	uint64_t id;
 	enum softdoca_mmap_desc_kind kind;
 	const struct softhw_card *card;
 	uint8_t bytes[SOFTDOCA_MMAP_DESC_LEN];
 };
 
 static uint64_t last_export_id;
+
+/*
+ * Exports of this process that are still valid (their mmap not stopped). An import of a
+ * descriptor made by this process must name one of them: memory of a stopped or destroyed
+ * mmap may be gone. Exports are rare, so a list under a mutex is plenty.
+ */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct softdoca_mmap_export *live_exports;
+
+static void live_add(struct softdoca_mmap_export *e)
+{
+	pthread_mutex_lock(&live_lock);
+	e->live_next = live_exports;
+	live_exports = e;
+	pthread_mutex_unlock(&live_lock);
+}
+
+static void live_remove(struct softdoca_mmap_export *e)
+{
+	pthread_mutex_lock(&live_lock);
+	for (struct softdoca_mmap_export **p = &live_exports; *p != NULL; p = &(*p)->live_next) {
+		if (*p == e) {
+			*p = e->live_next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&live_lock);
+}
+
+static bool live_find(uint64_t id)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&live_lock);
+	for (struct softdoca_mmap_export *e = live_exports; e != NULL && !found; e = e->live_next)
+		found = e->id == id;
+	pthread_mutex_unlock(&live_lock);
+	return found;
+}
 
 /*
  * Setters are allowed only on a local mmap that is not started. `code` is the error DOCA
@@ -69,6 +111,7 @@ static void free_exports(struct doca_mmap *m)
 		struct softdoca_mmap_export *e = m->exports;
 
 		m->exports = e->next;
+		live_remove(e);
 		free(e);
 	}
 	m->export_pci_desc = NULL;
@@ -280,10 +323,12 @@ static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *d
 	memcpy(d.card, card->name, sizeof(d.card));
 	memcpy(d.instance, card->instance, sizeof(d.instance));
 	softdoca_mmap_desc_encode(&d, e->bytes);
+	e->id = d.export_id;
 	e->kind = kind;
 	e->card = card;
 	e->next = mmap->exports;
 	mmap->exports = e;
+	live_add(e);
 out:
 	if (pci) {
 		mmap->export_pci_desc = e->bytes;
@@ -356,6 +401,10 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 		}
 	}
 	/* RDMA exports reach other cards through the fabric: no card check (issue 4). */
+	if (d.exporter_pid == (int32_t)getpid() && !live_find(d.export_id)) {
+		SDK_LOG_ERR("Failed to create mmap from export: the exporting mmap was stopped or destroyed, which ends its descriptors; export it again after doca_mmap_start()");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
 
 	m = calloc(1, sizeof(*m));
 	if (m != NULL)

@@ -3,8 +3,10 @@
  * mmap export descriptors: export rules (state, device, capability, permissions), import of
  * a good descriptor, and refusal of every truncated, corrupted, foreign or other-version one.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "doca_buf.h"
@@ -186,6 +188,32 @@ static void test_import_rdma(void)
 	CHECK_OK(doca_mmap_destroy(m));
 }
 
+/* Stopping or destroying the exporter ends its descriptors (copies kept by the importer). */
+static void test_import_after_exporter_stop(void)
+{
+	struct fake_dev f;
+	struct doca_dev *dev = fake_dev_init(&f, "bf3-0", "unit", true);
+	struct doca_mmap *m = exporter(dev, DOCA_ACCESS_FLAG_PCI_READ_ONLY), *imp;
+	uint8_t copy[SOFTDOCA_MMAP_DESC_LEN];
+	const void *desc;
+	size_t len;
+
+	CHECK_OK(doca_mmap_export_pci(m, dev, &desc, &len));
+	memcpy(copy, desc, sizeof(copy));
+	CHECK_OK(doca_mmap_stop(m));
+	CHECK_ERR(doca_mmap_create_from_export(NULL, copy, len, dev, &imp), DOCA_ERROR_INVALID_VALUE);
+	/* restarted and exported again: a new descriptor, the old one stays dead */
+	CHECK_OK(doca_mmap_start(m));
+	CHECK_OK(doca_mmap_export_pci(m, dev, &desc, &len));
+	CHECK(memcmp(copy, desc, len) != 0);
+	CHECK_ERR(doca_mmap_create_from_export(NULL, copy, len, dev, &imp), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_mmap_create_from_export(NULL, desc, len, dev, &imp));
+	CHECK_OK(doca_mmap_destroy(imp));
+	memcpy(copy, desc, sizeof(copy));
+	CHECK_OK(doca_mmap_destroy(m));
+	CHECK_ERR(doca_mmap_create_from_export(NULL, copy, len, dev, &imp), DOCA_ERROR_INVALID_VALUE);
+}
+
 /* Every shorter length, a longer one, and every flipped bit: INVALID_VALUE, never a crash. */
 static void test_truncated_and_corrupted(void)
 {
@@ -344,12 +372,77 @@ static void test_model_dev_export(void)
 	CHECK_OK(doca_dev_close(dev));
 }
 
+/*
+ * A descriptor from another instance of the same card: a child process with its own run
+ * directory exports, this process imports. Runs first: the model loads once per process and
+ * the child must load its own after fork.
+ */
+static void test_foreign_instance(void)
+{
+	uint8_t desc[SOFTDOCA_MMAP_DESC_LEN];
+	const char *run_dir = getenv("SOFTDOCA_RUN_DIR");
+	char other[512];
+	struct doca_mmap *imp;
+	struct doca_dev *dev;
+	int fds[2], status;
+	ssize_t got = 0;
+	pid_t pid;
+
+	snprintf(other, sizeof(other), "%s-other", run_dir != NULL ? run_dir : "/tmp/softdoca-unit-core");
+	CHECK(pipe(fds) == 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		const void *d = NULL;
+		struct doca_mmap *m;
+		size_t len = 0;
+
+		close(fds[0]);
+		setenv("SOFTDOCA_RUN_DIR", other, 1);
+		dev = open_model_dev();
+		if (dev == NULL)
+			_exit(2);
+		m = exporter(dev, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
+		if (doca_mmap_export_pci(m, dev, &d, &len) != DOCA_SUCCESS || write(fds[1], d, len) != (ssize_t)len)
+			_exit(3);
+		_exit(0);
+	}
+	close(fds[1]);
+	while (got < (ssize_t)sizeof(desc)) {
+		ssize_t r = read(fds[0], desc + got, sizeof(desc) - (size_t)got);
+
+		if (r <= 0)
+			break;
+		got += r;
+	}
+	close(fds[0]);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(got == (ssize_t)sizeof(desc));
+
+	dev = open_model_dev();
+	CHECK(dev != NULL);
+	if (dev == NULL || got != (ssize_t)sizeof(desc))
+		return;
+	/* same card name, another run directory: refused */
+	struct softdoca_mmap_desc d;
+	const char *why;
+	const struct softhw_card *card = dev->devinfo->fn->card;
+
+	CHECK_OK(softdoca_mmap_desc_decode(desc, sizeof(desc), &d, &why));
+	CHECK(strcmp(d.card, card->name) == 0 && strcmp(d.instance, card->instance) != 0);
+	CHECK(d.exporter_pid == (int32_t)pid);
+	CHECK_ERR(doca_mmap_create_from_export(NULL, desc, sizeof(desc), dev, &imp), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_dev_close(dev));
+}
+
 int main(void)
 {
+	TEST_RUN(test_foreign_instance);
 	TEST_RUN(test_export_rules);
 	TEST_RUN(test_missing_permissions);
 	TEST_RUN(test_import);
 	TEST_RUN(test_import_rdma);
+	TEST_RUN(test_import_after_exporter_stop);
 	TEST_RUN(test_truncated_and_corrupted);
 	TEST_RUN(test_well_formed_but_wrong);
 	TEST_RUN(test_model_dev_export);
