@@ -225,8 +225,10 @@ static void attach_reps(struct softhw_model *m, const struct model_views *v)
 			for (uint32_t j = k; j < host_n; j += dpu_n) {
 				const struct softhw_function *hfn = &v->fn[MODEL_SIDE_HOST][v->first[MODEL_SIDE_HOST][c] + j];
 				struct softhw_rep *rep = &m->reps[r++];
+				char vuid[sizeof(rep->vuid)]; /* a local: GCC would see rep and the name overlap in *m */
 
-				snprintf(rep->vuid, sizeof(rep->vuid), "softdoca-%s-hpf%u", m->cards[c].name, j);
+				snprintf(vuid, sizeof(vuid), "softdoca-%s-hpf%u", m->cards[c].name, j);
+				memcpy(rep->vuid, vuid, sizeof(vuid));
 				memcpy(rep->pci_addr, hfn->pci_addr, SOFTHW_PCI_ADDR_LEN);
 				if (c == 0)
 					snprintf(rep->iface_name, sizeof(rep->iface_name), "pf%uhpf", j);
@@ -241,6 +243,15 @@ static void attach_reps(struct softhw_model *m, const struct model_views *v)
 	}
 }
 
+/* Bounded copy (paths are at most PATH_MAX - 1 already). */
+static void copy_str(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 doca_error_t model_build(const struct model_config *cfg, const char *file, enum softhw_role role,
 			 const char *run_dir, struct softhw_model *m)
 {
@@ -251,8 +262,8 @@ doca_error_t model_build(const struct model_config *cfg, const char *file, enum 
 		return DOCA_ERROR_NO_MEMORY;
 	memset(m, 0, sizeof(*m));
 	m->role = role;
-	snprintf(m->run_dir, sizeof(m->run_dir), "%s", run_dir);
-	snprintf(m->source, sizeof(m->source), "%s", file ? file : "built-in default");
+	copy_str(m->run_dir, sizeof(m->run_dir), run_dir);
+	copy_str(m->source, sizeof(m->source), file ? file : "built-in default");
 	m->num_cards = cfg->num_cards;
 	for (uint32_t c = 0; c < cfg->num_cards; c++) {
 		struct softhw_card *card = &m->cards[c];
