@@ -22,12 +22,9 @@
 #include "common/priv/dev_priv.h"
 
 /*
- * Capability getters of libraries written in parallel with this tool: referenced weakly so
- * doca_caps links before they exist; until then the device model's table answers.
+ * doca_sync_event is being written in parallel with this tool: its getters are referenced
+ * weakly so doca_caps links before they exist; until then the device model's table answers.
  */
-#pragma weak doca_mmap_cap_is_export_pci_supported
-#pragma weak doca_mmap_cap_is_create_from_export_pci_supported
-#pragma weak doca_ctx_cap_get_num_completion_vectors
 #pragma weak doca_sync_event_cap_is_export_to_remote_pci_supported
 #pragma weak doca_sync_event_cap_is_create_from_export_supported
 #pragma weak doca_sync_event_cap_is_export_to_remote_net_supported
@@ -37,21 +34,17 @@
 #pragma weak doca_sync_event_cap_task_notify_add_is_supported
 #pragma weak doca_sync_event_cap_task_wait_eq_is_supported
 #pragma weak doca_sync_event_cap_task_wait_neq_is_supported
-#pragma weak doca_dma_cap_task_memcpy_is_supported
-#pragma weak doca_dma_cap_task_memcpy_get_max_buf_list_len
-#pragma weak doca_dma_cap_task_memcpy_get_max_buf_size
 
 #define NAME_WIDTH 40 /* indent + name column */
 #define CAP_FIELD(field) offsetof(struct softhw_caps, field)
 
-/* A yes/no capability: a DOCA getter writing 1/0, or the model's field when it is absent. */
+/* A yes/no capability: a DOCA getter writing 1/0. */
 struct flag_cap {
 	const char *name;
 	doca_error_t (*get)(const struct doca_devinfo *, uint8_t *);
-	size_t field;
 };
 
-/* A yes/no capability answered by DOCA_SUCCESS / DOCA_ERROR_NOT_SUPPORTED. */
+/* A yes/no capability answered by DOCA_SUCCESS / DOCA_ERROR_NOT_SUPPORTED (else the model's field). */
 struct status_cap {
 	const char *name;
 	doca_error_t (*get)(const struct doca_devinfo *);
@@ -59,20 +52,17 @@ struct status_cap {
 };
 
 static const struct flag_cap common_caps[] = {
-	{"hotplug_manager", doca_devinfo_cap_is_hotplug_manager_supported, CAP_FIELD(hotplug_manager)},
-	{"notification_moderation", doca_devinfo_cap_is_notification_moderation_supported,
-	 CAP_FIELD(notification_moderation)},
-	{"accelerate_resource_reclaim", doca_devinfo_cap_is_accelerate_resource_reclaim_supported,
-	 CAP_FIELD(accelerate_resource_reclaim)},
-	{"rep_filter_all", doca_devinfo_rep_cap_is_filter_all_supported, CAP_FIELD(rep_filter_all)},
-	{"rep_filter_net", doca_devinfo_rep_cap_is_filter_net_supported, CAP_FIELD(rep_filter_net)},
-	{"rep_filter_emulated", doca_devinfo_rep_cap_is_filter_emulated_supported, CAP_FIELD(rep_filter_emulated)},
+	{"hotplug_manager", doca_devinfo_cap_is_hotplug_manager_supported},
+	{"notification_moderation", doca_devinfo_cap_is_notification_moderation_supported},
+	{"accelerate_resource_reclaim", doca_devinfo_cap_is_accelerate_resource_reclaim_supported},
+	{"rep_filter_all", doca_devinfo_rep_cap_is_filter_all_supported},
+	{"rep_filter_net", doca_devinfo_rep_cap_is_filter_net_supported},
+	{"rep_filter_emulated", doca_devinfo_rep_cap_is_filter_emulated_supported},
 };
 
 static const struct flag_cap mmap_caps[] = {
-	{"export_pci", doca_mmap_cap_is_export_pci_supported, CAP_FIELD(mmap_export_pci)},
-	{"create_from_export_pci", doca_mmap_cap_is_create_from_export_pci_supported,
-	 CAP_FIELD(mmap_create_from_export_pci)},
+	{"export_pci", doca_mmap_cap_is_export_pci_supported},
+	{"create_from_export_pci", doca_mmap_cap_is_create_from_export_pci_supported},
 };
 
 static const struct status_cap sync_event_caps[] = {
@@ -235,9 +225,8 @@ static void print_flags(const struct doca_devinfo *info, const struct flag_cap *
 {
 	for (size_t i = 0; i < n; i++) {
 		uint8_t v = 0;
-		bool ok = caps[i].get ? caps[i].get(info, &v) == DOCA_SUCCESS && v : model_flag(info, caps[i].field);
 
-		line(8, caps[i].name, "%s", yes_no(ok));
+		line(8, caps[i].name, "%s", yes_no(caps[i].get(info, &v) == DOCA_SUCCESS && v));
 	}
 }
 
@@ -252,16 +241,13 @@ static void print_statuses(const struct doca_devinfo *info, const struct status_
 
 static void print_caps(const struct doca_devinfo *info)
 {
-	const struct softhw_caps *model = softdoca_devinfo_caps(info);
-	uint32_t vectors = model->num_completion_vectors, list_len = model->dma_max_buf_list_len;
-	uint64_t buf_size = model->dma_max_buf_size;
-	bool memcpy_ok;
+	uint32_t vectors = 0, list_len = 0;
+	uint64_t buf_size = 0;
 
 	puts("    common");
 	print_flags(info, common_caps, sizeof(common_caps) / sizeof(common_caps[0]));
-	if (doca_ctx_cap_get_num_completion_vectors)
-		doca_ctx_cap_get_num_completion_vectors(info, &vectors);
-	line(8, "num_completion_vectors", "%u", vectors);
+	if (doca_ctx_cap_get_num_completion_vectors(info, &vectors) == DOCA_SUCCESS)
+		line(8, "num_completion_vectors", "%u", vectors);
 
 	puts("    mmap");
 	print_flags(info, mmap_caps, sizeof(mmap_caps) / sizeof(mmap_caps[0]));
@@ -270,17 +256,15 @@ static void print_caps(const struct doca_devinfo *info)
 	print_statuses(info, sync_event_caps, sizeof(sync_event_caps) / sizeof(sync_event_caps[0]));
 
 	puts("    dma");
-	memcpy_ok = doca_dma_cap_task_memcpy_is_supported ? doca_dma_cap_task_memcpy_is_supported(info) == DOCA_SUCCESS
-							  : model->dma_memcpy;
-	line(8, "task_memcpy", "%s", yes_no(memcpy_ok));
-	if (!memcpy_ok)
+	if (doca_dma_cap_task_memcpy_is_supported(info) != DOCA_SUCCESS) {
+		line(8, "task_memcpy", "%s", yes_no(false));
 		return;
-	if (doca_dma_cap_task_memcpy_get_max_buf_size)
-		doca_dma_cap_task_memcpy_get_max_buf_size(info, &buf_size);
-	if (doca_dma_cap_task_memcpy_get_max_buf_list_len)
-		doca_dma_cap_task_memcpy_get_max_buf_list_len(info, &list_len);
-	line(8, "task_memcpy_max_buf_size", "%" PRIu64, buf_size);
-	line(8, "task_memcpy_max_buf_list_len", "%u", list_len);
+	}
+	line(8, "task_memcpy", "%s", yes_no(true));
+	if (doca_dma_cap_task_memcpy_get_max_buf_size(info, &buf_size) == DOCA_SUCCESS)
+		line(8, "task_memcpy_max_buf_size", "%" PRIu64, buf_size);
+	if (doca_dma_cap_task_memcpy_get_max_buf_list_len(info, &list_len) == DOCA_SUCCESS)
+		line(8, "task_memcpy_max_buf_list_len", "%u", list_len);
 }
 
 /* ---- main ------------------------------------------------------------------------------- */

@@ -77,8 +77,8 @@ static const struct model_profile profiles[SOFTHW_PROFILE_COUNT] = {
 		.port_rate = 100 * Gbps,
 		.caps = {
 			/* BlueField-2 hosts cannot map memory the DPU exported over PCIe. */
-			[MODEL_SIDE_HOST] = BF_CAPS(false, 1 * GiB, 32, 16384, false, false, 8),
-			[MODEL_SIDE_DPU] = BF_CAPS(true, 1 * GiB, 32, 16384, true, false, 8),
+			[MODEL_SIDE_HOST] = BF_CAPS(false, 1 * GiB, 16, 16384, false, false, 8),
+			[MODEL_SIDE_DPU] = BF_CAPS(true, 1 * GiB, 16, 16384, true, false, 8),
 		},
 	},
 	[SOFTHW_PROFILE_BF3] = {
@@ -87,8 +87,8 @@ static const struct model_profile profiles[SOFTHW_PROFILE_COUNT] = {
 		.has_dpu = true,
 		.port_rate = 200 * Gbps,
 		.caps = {
-			[MODEL_SIDE_HOST] = BF_CAPS(false, 2 * GiB, 64, 65536, true, true, 16),
-			[MODEL_SIDE_DPU] = BF_CAPS(true, 2 * GiB, 64, 65536, true, true, 16),
+			[MODEL_SIDE_HOST] = BF_CAPS(false, 2 * GiB, 32, 65536, true, true, 16),
+			[MODEL_SIDE_DPU] = BF_CAPS(true, 2 * GiB, 32, 65536, true, true, 16),
 		},
 	},
 };

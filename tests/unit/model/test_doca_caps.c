@@ -79,7 +79,7 @@ static void full_print(void)
 	CHECK_HAS("export_to_remote_pci", "supported");
 	CHECK_HAS("task_memcpy", "supported");
 	CHECK_HAS("task_memcpy_max_buf_size", "2147483648");
-	CHECK_HAS("task_memcpy_max_buf_list_len", "64");
+	CHECK_HAS("task_memcpy_max_buf_list_len", "32");
 	CHECK_HAS("soft_card", "bf3-0 (BlueField-3, host side)");
 }
 
@@ -174,6 +174,19 @@ static void configured(void)
 	snprintf(env + strlen(env), sizeof(env) - strlen(env), " SOFTDOCA_ROLE=dpu");
 	CHECK(caps(env, "") == 0);
 	CHECK(strstr(out, "PCI:") == NULL);
+
+	/* the libraries' capability getters agree with the profile table */
+	snprintf(env, sizeof(env), "SOFTDOCA_CONFIG=%s", write_file("devices.conf", "[card old]\nprofile = bf2\n"));
+	CHECK(caps(env, "--pci-addr b1:00.0") == 0);
+	CHECK_HAS("task_memcpy_max_buf_size", "1073741824");
+	CHECK_HAS("task_memcpy_max_buf_list_len", "16");
+	CHECK_HAS("create_from_export_pci", "unsupported");
+	CHECK_HAS("notification_moderation", "unsupported");
+	CHECK_HAS("num_completion_vectors", "8");
+	snprintf(env + strlen(env), sizeof(env) - strlen(env), " SOFTDOCA_ROLE=dpu");
+	CHECK(caps(env, "--pci-addr 03:00.0") == 0);
+	CHECK_HAS("create_from_export_pci", "supported");
+	CHECK_HAS("rep_filter_net", "supported");
 
 	snprintf(env, sizeof(env), "SOFTDOCA_CONFIG=%s", write_file("devices.conf", "[card a]\nprofle = bf3\n"));
 	CHECK(caps(env, "--list-devs") == 1);
