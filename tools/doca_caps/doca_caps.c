@@ -21,22 +21,7 @@
 #include "doca_version.h"
 #include "common/priv/dev_priv.h"
 
-/*
- * doca_sync_event is being written in parallel with this tool: its getters are referenced
- * weakly so doca_caps links before they exist; until then the device model's table answers.
- */
-#pragma weak doca_sync_event_cap_is_export_to_remote_pci_supported
-#pragma weak doca_sync_event_cap_is_create_from_export_supported
-#pragma weak doca_sync_event_cap_is_export_to_remote_net_supported
-#pragma weak doca_sync_event_cap_remote_net_is_create_from_export_supported
-#pragma weak doca_sync_event_cap_task_get_is_supported
-#pragma weak doca_sync_event_cap_task_notify_set_is_supported
-#pragma weak doca_sync_event_cap_task_notify_add_is_supported
-#pragma weak doca_sync_event_cap_task_wait_eq_is_supported
-#pragma weak doca_sync_event_cap_task_wait_neq_is_supported
-
 #define NAME_WIDTH 40 /* indent + name column */
-#define CAP_FIELD(field) offsetof(struct softhw_caps, field)
 
 /* A yes/no capability: a DOCA getter writing 1/0. */
 struct flag_cap {
@@ -44,11 +29,10 @@ struct flag_cap {
 	doca_error_t (*get)(const struct doca_devinfo *, uint8_t *);
 };
 
-/* A yes/no capability answered by DOCA_SUCCESS / DOCA_ERROR_NOT_SUPPORTED (else the model's field). */
+/* A yes/no capability answered by DOCA_SUCCESS / DOCA_ERROR_NOT_SUPPORTED. */
 struct status_cap {
 	const char *name;
 	doca_error_t (*get)(const struct doca_devinfo *);
-	size_t field;
 };
 
 static const struct flag_cap common_caps[] = {
@@ -66,25 +50,16 @@ static const struct flag_cap mmap_caps[] = {
 };
 
 static const struct status_cap sync_event_caps[] = {
-	{"export_to_remote_pci", doca_sync_event_cap_is_export_to_remote_pci_supported,
-	 CAP_FIELD(sync_event_export_remote_pci)},
-	{"create_from_export", doca_sync_event_cap_is_create_from_export_supported,
-	 CAP_FIELD(sync_event_create_from_export)},
-	{"export_to_remote_net", doca_sync_event_cap_is_export_to_remote_net_supported,
-	 CAP_FIELD(sync_event_export_remote_net)},
-	{"remote_net_create_from_export", doca_sync_event_cap_remote_net_is_create_from_export_supported,
-	 CAP_FIELD(sync_event_remote_net_create_from_export)},
-	{"task_get", doca_sync_event_cap_task_get_is_supported, CAP_FIELD(sync_event_tasks)},
-	{"task_notify_set", doca_sync_event_cap_task_notify_set_is_supported, CAP_FIELD(sync_event_tasks)},
-	{"task_notify_add", doca_sync_event_cap_task_notify_add_is_supported, CAP_FIELD(sync_event_tasks)},
-	{"task_wait_eq", doca_sync_event_cap_task_wait_eq_is_supported, CAP_FIELD(sync_event_tasks)},
-	{"task_wait_neq", doca_sync_event_cap_task_wait_neq_is_supported, CAP_FIELD(sync_event_tasks)},
+	{"export_to_remote_pci", doca_sync_event_cap_is_export_to_remote_pci_supported},
+	{"create_from_export", doca_sync_event_cap_is_create_from_export_supported},
+	{"export_to_remote_net", doca_sync_event_cap_is_export_to_remote_net_supported},
+	{"remote_net_create_from_export", doca_sync_event_cap_remote_net_is_create_from_export_supported},
+	{"task_get", doca_sync_event_cap_task_get_is_supported},
+	{"task_notify_set", doca_sync_event_cap_task_notify_set_is_supported},
+	{"task_notify_add", doca_sync_event_cap_task_notify_add_is_supported},
+	{"task_wait_eq", doca_sync_event_cap_task_wait_eq_is_supported},
+	{"task_wait_neq", doca_sync_event_cap_task_wait_neq_is_supported},
 };
-
-static bool model_flag(const struct doca_devinfo *info, size_t field)
-{
-	return *(const bool *)((const char *)softdoca_devinfo_caps(info) + field);
-}
 
 static void line(int indent, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -233,9 +208,7 @@ static void print_flags(const struct doca_devinfo *info, const struct flag_cap *
 static void print_statuses(const struct doca_devinfo *info, const struct status_cap *caps, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		bool ok = caps[i].get ? caps[i].get(info) == DOCA_SUCCESS : model_flag(info, caps[i].field);
-
-		line(8, caps[i].name, "%s", yes_no(ok));
+		line(8, caps[i].name, "%s", yes_no(caps[i].get(info) == DOCA_SUCCESS));
 	}
 }
 
