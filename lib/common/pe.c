@@ -62,7 +62,8 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
 /* True when a call to doca_pe_progress would make progress on this context. */
 static bool ctx_has_work(const struct doca_ctx *ctx)
 {
-	if (!softhw_queue_empty(&ctx->queue))
+	/* Only ready work counts: a wait task whose condition does not hold must let the user sleep. */
+	if (softhw_queue_has_ready(&ctx->queue))
 		return true;
 	return ctx->state == DOCA_CTX_STATE_STOPPING && ctx->inflight == 0 && ctx->allocated == 0;
 }

@@ -186,6 +186,8 @@ static inline void softhw_queue_init(struct softhw_queue *q)
 }
 
 void softhw_queue_post(struct softhw_queue *q, struct softhw_work *work);
+/* True when some work of the queue could execute now (a wait whose condition holds, a copy). */
+bool softhw_queue_has_ready(const struct softhw_queue *q);
 /* Executes the first ready work of the queue and returns it completed; NULL if none is ready. */
 struct softhw_work *softhw_queue_execute(struct softhw_queue *q);
 /* Removes the first work without executing it, completing it with `status`. */

@@ -73,6 +73,14 @@ static bool work_ready(struct softhw_work *work)
 	return work->op != SOFTHW_OP_CALL || work->call.ready == NULL || work->call.ready(work);
 }
 
+bool softhw_queue_has_ready(const struct softhw_queue *q)
+{
+	for (struct softhw_work *w = q->head; w != NULL; w = w->next)
+		if (work_ready(w))
+			return true;
+	return false;
+}
+
 struct softhw_work *softhw_queue_execute(struct softhw_queue *q)
 {
 	struct softhw_work *prev = NULL;

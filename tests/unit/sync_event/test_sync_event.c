@@ -806,6 +806,7 @@ static int epoll_loop(struct doca_pe *pe, const volatile int *done, struct updat
 	}
 	CHECK(errors == 0);
 	fprintf(stderr, "  epoll loop: %d wake-ups\n", rounds);
+	CHECK(rounds <= 3); /* a pending, unready wait task must let the PE thread sleep */
 	close(epfd);
 	return timeouts;
 }
