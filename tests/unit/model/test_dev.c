@@ -671,6 +671,35 @@ static void test_run_dir(void)
 	CHECK(stat("/tmp/softdoca-test-run-b", &st) != 0);
 }
 
+/* With no SOFTDOCA_ROLE the process plays the side of the flavour it was linked with. */
+static void flavour_child(void)
+{
+#ifdef TEST_FLAVOUR_DPU
+	const char *want = "03:00.0", *other = "b1:00.0";
+#else
+	const char *want = "b1:00.0", *other = "03:00.0";
+#endif
+	const char *role = getenv("SOFTDOCA_ROLE");
+
+	list_open(2);
+	if (role && *role) /* overridden: the other side */
+		want = other;
+	CHECK(find(want) == list[0]);
+	CHECK_OK(doca_devinfo_destroy_list(list));
+}
+
+static void test_flavour(void)
+{
+#ifdef TEST_FLAVOUR_DPU
+	const char *override = "SOFTDOCA_ROLE=host";
+#else
+	const char *override = "SOFTDOCA_ROLE=dpu";
+#endif
+	CHECK(run_child("flavour", flavour_child, env_host, out, sizeof(out)));
+	CHECK(run_child("flavour_override", flavour_child,
+			(const char *const[]){"SOFTDOCA_CONFIG=builtin", override, NULL}, out, sizeof(out)));
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -679,7 +708,7 @@ int main(int argc, char **argv)
 	} scenarios[] = {
 		{"default_host", test_default_host}, {"default_dpu", test_default_dpu}, {"refcount", test_refcount},
 		{"config", test_config},             {"malformed", test_malformed},     {"role", test_role},
-		{"run_dir", test_run_dir},
+		{"run_dir", test_run_dir},           {"flavour", test_flavour},
 	};
 
 	scratch_init();
