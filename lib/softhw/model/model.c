@@ -61,7 +61,8 @@ static void make_instance(struct softhw_card *card, const char *run_dir)
 
 	h = fnv1a(h, run_dir, strlen(run_dir) + 1);
 	h = fnv1a(h, card->name, strlen(card->name));
-	snprintf(card->instance, sizeof(card->instance), "%s@%016llx", card->name, (unsigned long long)h);
+	/* The hash makes it unique; the name (cut to fit) keeps it readable. */
+	snprintf(card->instance, sizeof(card->instance), "%.46s@%016llx", card->name, (unsigned long long)h);
 }
 
 /* Fills function k of one side of card c from its spec, defaulting what was not given. */
