@@ -74,9 +74,8 @@ doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 	case DOCA_CTX_STATE_RUNNING:
 		break;
 	}
-	if (ctx->ops->stop != NULL)
-		ctx->ops->stop(ctx);
-	if (ctx->inflight == 0 && ctx->allocated == 0) {
+	ctx->lib_busy = ctx->ops->stop != NULL && ctx->ops->stop(ctx) == DOCA_ERROR_IN_PROGRESS;
+	if (ctx->inflight == 0 && ctx->allocated == 0 && !ctx->lib_busy) {
 		softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_IDLE);
 		return DOCA_SUCCESS;
 	}

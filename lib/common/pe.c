@@ -65,15 +65,21 @@ static bool ctx_has_work(const struct doca_ctx *ctx)
 	/* Only ready work counts: a wait task whose condition does not hold must let the user sleep. */
 	if (softhw_queue_has_ready(&ctx->queue))
 		return true;
-	return ctx->state == DOCA_CTX_STATE_STOPPING && ctx->inflight == 0 && ctx->allocated == 0;
+	return ctx->state == DOCA_CTX_STATE_STOPPING && ctx->inflight == 0 && ctx->allocated == 0 && !ctx->lib_busy;
 }
 
-static bool pe_has_work(const struct doca_pe *pe)
+/* Arms every context for library events; true when work or events are already waiting. */
+static bool pe_arm(struct doca_pe *pe)
 {
-	for (const struct doca_ctx *c = pe->ctxs; c != NULL; c = c->pe_next)
+	bool pending = false;
+
+	for (struct doca_ctx *c = pe->ctxs; c != NULL; c = c->pe_next) {
+		if (c->ops->arm != NULL && c->ops->arm(c))
+			pending = true;
 		if (ctx_has_work(c))
-			return true;
-	return false;
+			pending = true;
+	}
+	return pending;
 }
 
 /* Hands a completed task back to its owner: library post-processing, then the user callback. */
@@ -96,8 +102,7 @@ static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_err
 	if (ctx->ops->stop_on_error && ctx->state == DOCA_CTX_STATE_RUNNING) {
 		SDK_LOG_ERR("%s %s task failed: %s; the context stops and flushes its remaining tasks",
 			    ctx->ops->name, pool->name, doca_error_get_descr(status));
-		if (ctx->ops->stop != NULL)
-			ctx->ops->stop(ctx);
+		ctx->lib_busy = ctx->ops->stop != NULL && ctx->ops->stop(ctx) == DOCA_ERROR_IN_PROGRESS;
 		softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_STOPPING);
 	}
 	pool->error_cb(task, task->user_data, ctx->user_data);
@@ -114,17 +119,21 @@ static bool progress_ctx(struct doca_ctx *ctx)
 			complete_task(ctx, (struct doca_task *)work, work->status);
 			return true;
 		}
-		if (ctx->inflight == 0 && ctx->allocated == 0) {
+		if (ctx->ops->progress != NULL && ctx->ops->progress(ctx))
+			return true;
+		if (ctx->inflight == 0 && ctx->allocated == 0 && !ctx->lib_busy) {
 			softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_IDLE);
 			return true;
 		}
 		return false;
 	}
 	work = softhw_queue_execute(&ctx->queue);
-	if (work == NULL)
-		return false;
-	complete_task(ctx, (struct doca_task *)work, work->status);
-	return true;
+	if (work != NULL) {
+		complete_task(ctx, (struct doca_task *)work, work->status);
+		return true;
+	}
+	/* Library events (messages, connections) only once the context is started. */
+	return ctx->state != DOCA_CTX_STATE_IDLE && ctx->ops->progress != NULL && ctx->ops->progress(ctx);
 }
 
 uint8_t doca_pe_progress(struct doca_pe *pe)
@@ -196,7 +205,7 @@ doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 	}
 	__atomic_store_n(&pe->armed, 1, __ATOMIC_RELEASE);
 	/* Work already waiting must wake the caller at once, or it would sleep on it forever. */
-	if (pe_has_work(pe))
+	if (pe_arm(pe))
 		softdoca_pe_notify(pe);
 	return DOCA_SUCCESS;
 }

@@ -196,12 +196,13 @@ static doca_error_t se_ctx_start(struct doca_ctx *ctx)
 	return DOCA_SUCCESS;
 }
 
-static void se_ctx_stop(struct doca_ctx *ctx)
+static doca_error_t se_ctx_stop(struct doca_ctx *ctx)
 {
 	struct doca_sync_event *ev = (struct doca_sync_event *)ctx;
 
 	__atomic_store_n(&ev->active, false, __ATOMIC_RELEASE);
 	softdoca_se_cell_unwatch(ev->cell, ev);
+	return DOCA_SUCCESS;
 }
 
 static const struct softdoca_ctx_ops se_ops = {

@@ -62,8 +62,16 @@ struct softdoca_ctx_ops {
 	/* Called by doca_ctx_start after the generic checks: SUCCESS (now RUNNING),
 	 * IN_PROGRESS (STARTING; the library moves on with softdoca_ctx_set_state) or an error. */
 	doca_error_t (*start)(struct doca_ctx *ctx);
-	/* Called when the context leaves RUNNING; optional. */
-	void (*stop)(struct doca_ctx *ctx);
+	/* Called when the context leaves RUNNING (doca_ctx_stop or a stop on error); optional.
+	 * Returning IN_PROGRESS keeps the context STOPPING after its tasks drain, until the library
+	 * clears ctx->lib_busy (e.g. once its peers are disconnected). */
+	doca_error_t (*stop)(struct doca_ctx *ctx);
+	/* Delivers one library event (a received message, a connection change, a STARTING->RUNNING
+	 * transition) from inside doca_pe_progress; returns true if it did something. Optional. */
+	bool (*progress)(struct doca_ctx *ctx);
+	/* The user armed the PE's notification handle: make sure the library's future events will
+	 * call softdoca_pe_notify(), and return true if events are already waiting. Optional. */
+	bool (*arm)(struct doca_ctx *ctx);
 	/* Validates a task (doca_task_try_submit and the library's own submit checks). Logs why. */
 	doca_error_t (*check)(struct doca_task *task);
 	/* Turns the task into engine work (task->work); may fail, then nothing was queued. */
@@ -87,7 +95,7 @@ struct doca_ctx {
 	size_t inflight;                   /* submitted, not yet completed */
 	uint32_t allocated;                /* allocated, not yet freed (all types) */
 	struct softhw_queue queue;         /* submitted work, executed by the engine */
-	bool idle_pending;                 /* STOPPING, waiting for tasks to drain */
+	bool lib_busy;                     /* STOPPING, waiting for the library (ops->stop) */
 };
 
 struct doca_pe {
