@@ -65,7 +65,7 @@ doca_error_t dma_task_free(struct doca_dma_task_memcpy *dma_task)
 	return result;
 }
 
-doca_error_t allocate_buffer(struct pe_sample_state_base *state)
+static doca_error_t allocate_buffer(struct pe_sample_state_base *state)
 {
 	DOCA_LOG_INFO("Allocating buffer with size of %zu", state->buffer_size);
 
@@ -81,21 +81,21 @@ static doca_error_t check_dev_dma_capable(struct doca_devinfo *devinfo)
 	return doca_dma_cap_task_memcpy_is_supported(devinfo);
 }
 
-doca_error_t open_device(struct pe_sample_state_base *state)
+static doca_error_t open_device(struct pe_sample_state_base *state)
 {
 	DOCA_LOG_INFO("Opening device");
 	EXIT_ON_FAILURE(open_doca_device_with_capabilities(check_dev_dma_capable, &state->device));
 	return DOCA_SUCCESS;
 }
 
-doca_error_t create_pe(struct pe_sample_state_base *state)
+static doca_error_t create_pe(struct pe_sample_state_base *state)
 {
 	DOCA_LOG_INFO("Creating PE");
 	EXIT_ON_FAILURE(doca_pe_create(&state->pe));
 	return DOCA_SUCCESS;
 }
 
-doca_error_t create_mmap(struct pe_sample_state_base *state)
+static doca_error_t create_mmap(struct pe_sample_state_base *state)
 {
 	DOCA_LOG_INFO("Creating MMAP");
 	EXIT_ON_FAILURE(doca_mmap_create(&state->mmap));
@@ -106,7 +106,7 @@ doca_error_t create_mmap(struct pe_sample_state_base *state)
 	return DOCA_SUCCESS;
 }
 
-doca_error_t create_buf_inventory(struct pe_sample_state_base *state)
+static doca_error_t create_buf_inventory(struct pe_sample_state_base *state)
 {
 	DOCA_LOG_INFO("Creating buf inventory");
 	EXIT_ON_FAILURE(doca_buf_inventory_create(state->buf_inventory_size, &state->inventory));
@@ -114,9 +114,23 @@ doca_error_t create_buf_inventory(struct pe_sample_state_base *state)
 	return DOCA_SUCCESS;
 }
 
+doca_error_t pe_sample_base_setup(struct pe_sample_state_base *state, size_t buffer_size,
+				  size_t buf_inventory_size)
+{
+	state->buffer_size = buffer_size;
+	state->buf_inventory_size = buf_inventory_size;
+
+	EXIT_ON_FAILURE(allocate_buffer(state));
+	EXIT_ON_FAILURE(open_device(state));
+	EXIT_ON_FAILURE(create_mmap(state));
+	EXIT_ON_FAILURE(create_buf_inventory(state));
+	EXIT_ON_FAILURE(create_pe(state));
+	return DOCA_SUCCESS;
+}
+
 doca_error_t create_dma_ctx(struct pe_sample_state_base *state, doca_dma_task_memcpy_completion_cb_t completed_cb,
 			    doca_dma_task_memcpy_completion_cb_t error_cb, uint32_t num_tasks, void *ctx_user_data,
-			    struct doca_dma **dma)
+			    struct doca_dma **dma, struct doca_ctx **dma_ctx)
 {
 	union doca_data user_data = {.ptr = ctx_user_data};
 	struct doca_ctx *ctx;
@@ -130,6 +144,32 @@ doca_error_t create_dma_ctx(struct pe_sample_state_base *state, doca_dma_task_me
 	/* The ctx user data comes back in every callback: it ties them to the sample's state */
 	EXIT_ON_FAILURE(doca_ctx_set_user_data(ctx, user_data));
 	EXIT_ON_FAILURE(doca_dma_task_memcpy_set_conf(*dma, completed_cb, error_cb, num_tasks));
+	*dma_ctx = ctx;
+	return DOCA_SUCCESS;
+}
+
+void destroy_dma_ctx(struct doca_dma *dma, struct doca_ctx *dma_ctx)
+{
+	if (dma_ctx != NULL)
+		(void)doca_ctx_stop(dma_ctx);
+	if (dma != NULL)
+		(void)doca_dma_destroy(dma);
+}
+
+doca_error_t get_buffer_pair(struct pe_sample_state_base *state, size_t size, uint8_t value,
+			     struct doca_buf **source, struct doca_buf **destination)
+{
+	/* The source is all data ... */
+	memset(state->available_buffer, value, size);
+	EXIT_ON_FAILURE(doca_buf_inventory_buf_get_by_data(state->inventory, state->mmap, state->available_buffer,
+							   size, source));
+	state->available_buffer += size;
+
+	/* ... the destination starts empty and the copy fills it */
+	memset(state->available_buffer, 0, size);
+	EXIT_ON_FAILURE(doca_buf_inventory_buf_get_by_addr(state->inventory, state->mmap, state->available_buffer,
+							   size, destination));
+	state->available_buffer += size;
 	return DOCA_SUCCESS;
 }
 
@@ -143,19 +183,7 @@ doca_error_t allocate_dma_tasks(struct pe_sample_state_base *state, struct doca_
 		struct doca_buf *destination = NULL;
 		union doca_data user_data = {.u64 = task_id + 1};
 
-		/* The source is all data ... */
-		memset(state->available_buffer, (int)(task_id + 1), dma_buffer_size);
-		EXIT_ON_FAILURE(doca_buf_inventory_buf_get_by_data(state->inventory, state->mmap,
-								   state->available_buffer, dma_buffer_size, &source));
-		state->available_buffer += dma_buffer_size;
-
-		/* ... the destination starts empty and the copy fills it */
-		memset(state->available_buffer, 0, dma_buffer_size);
-		EXIT_ON_FAILURE(doca_buf_inventory_buf_get_by_addr(state->inventory, state->mmap,
-								   state->available_buffer, dma_buffer_size,
-								   &destination));
-		state->available_buffer += dma_buffer_size;
-
+		EXIT_ON_FAILURE(get_buffer_pair(state, dma_buffer_size, (uint8_t)(task_id + 1), &source, &destination));
 		EXIT_ON_FAILURE(doca_dma_task_memcpy_alloc_init(dma, source, destination, user_data, &tasks[task_id]));
 	}
 	return DOCA_SUCCESS;
@@ -189,6 +217,19 @@ void pe_task_failed(struct pe_sample_state_base *state, struct doca_dma_task_mem
 	state->num_failed_tasks++;
 	DOCA_LOG_ERR("Task failed with status %s", doca_error_get_descr(doca_task_get_status(task)));
 	(void)dma_task_free(dma_task);
+}
+
+void pe_dma_memcpy_completed_cb(struct doca_dma_task_memcpy *dma_task, union doca_data task_user_data,
+				union doca_data ctx_user_data)
+{
+	pe_task_completed(ctx_user_data.ptr, dma_task, task_user_data);
+}
+
+void pe_dma_memcpy_error_cb(struct doca_dma_task_memcpy *dma_task, union doca_data task_user_data,
+			    union doca_data ctx_user_data)
+{
+	(void)task_user_data;
+	pe_task_failed(ctx_user_data.ptr, dma_task);
 }
 
 static double seconds_since(const struct timespec *start)

@@ -53,27 +53,32 @@ doca_error_t free_dma_memcpy_task_buffers(struct doca_dma_task_memcpy *dma_task)
 /* Release the bufs of a task, then the task. */
 doca_error_t dma_task_free(struct doca_dma_task_memcpy *dma_task);
 
-/* Allocate state->buffer_size bytes for sources and destinations. */
-doca_error_t allocate_buffer(struct pe_sample_state_base *state);
-
-/* Open the first device that supports DMA memcpy. */
-doca_error_t open_device(struct pe_sample_state_base *state);
-
-doca_error_t create_pe(struct pe_sample_state_base *state);
-
-/* One mmap over the whole buffer, local read/write, started. */
-doca_error_t create_mmap(struct pe_sample_state_base *state);
-
-/* A started inventory of state->buf_inventory_size bufs. */
-doca_error_t create_buf_inventory(struct pe_sample_state_base *state);
+/*
+ * What every sample does first: allocate buffer_size bytes for sources and destinations,
+ * open the first device that supports DMA memcpy, map the whole buffer on it (local
+ * read/write), start an inventory of buf_inventory_size bufs and create the PE.
+ */
+doca_error_t pe_sample_base_setup(struct pe_sample_state_base *state, size_t buffer_size,
+				  size_t buf_inventory_size);
 
 /*
  * Create a DMA context on state->device, connect it to state->pe and give it a pool of
  * num_tasks memcpy tasks with these callbacks; ctx_user_data reaches every callback.
+ * *dma_ctx is set only once all of it worked, so a cleanup stops only a configured context.
  */
 doca_error_t create_dma_ctx(struct pe_sample_state_base *state, doca_dma_task_memcpy_completion_cb_t completed_cb,
 			    doca_dma_task_memcpy_completion_cb_t error_cb, uint32_t num_tasks, void *ctx_user_data,
-			    struct doca_dma **dma);
+			    struct doca_dma **dma, struct doca_ctx **dma_ctx);
+
+/* Stop the context (if it got that far), then destroy it; both may be NULL. */
+void destroy_dma_ctx(struct doca_dma *dma, struct doca_ctx *dma_ctx);
+
+/*
+ * Take the next source and destination of size bytes out of the buffer: the source holds
+ * size bytes of value, all of them data; the destination starts empty and the copy fills it.
+ */
+doca_error_t get_buffer_pair(struct pe_sample_state_base *state, size_t size, uint8_t value,
+			     struct doca_buf **source, struct doca_buf **destination);
 
 /*
  * Allocate num_tasks memcpy tasks of dma_buffer_size bytes each from dma (not submitted).
@@ -90,6 +95,15 @@ void pe_task_completed(struct pe_sample_state_base *state, struct doca_dma_task_
 
 /* The usual error bookkeeping: log the status, count it, free the task and its bufs. */
 void pe_task_failed(struct pe_sample_state_base *state, struct doca_dma_task_memcpy *dma_task);
+
+/*
+ * Callbacks for samples that need no more than the usual bookkeeping above. Their ctx user
+ * data must be the sample's state, whose first member is its struct pe_sample_state_base.
+ */
+void pe_dma_memcpy_completed_cb(struct doca_dma_task_memcpy *dma_task, union doca_data task_user_data,
+				union doca_data ctx_user_data);
+void pe_dma_memcpy_error_cb(struct doca_dma_task_memcpy *dma_task, union doca_data task_user_data,
+			    union doca_data ctx_user_data);
 
 /* Progress the PE until num_tasks tasks came back (or the PE is stuck for too long). */
 doca_error_t poll_for_completion(struct pe_sample_state_base *state, uint32_t num_tasks);

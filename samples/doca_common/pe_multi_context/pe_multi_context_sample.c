@@ -53,25 +53,14 @@ static void dma_memcpy_completed_callback(struct doca_dma_task_memcpy *dma_task,
 	pe_task_completed(&state->base, dma_task, task_user_data);
 }
 
-static void dma_memcpy_error_callback(struct doca_dma_task_memcpy *dma_task, union doca_data task_user_data,
-				      union doca_data ctx_user_data)
-{
-	struct pe_multi_ctx_sample_state *state = ctx_user_data.ptr;
-
-	(void)task_user_data;
-	pe_task_failed(&state->base, dma_task);
-}
-
 static doca_error_t create_dmas(struct pe_multi_ctx_sample_state *state)
 {
 	DOCA_LOG_INFO("Creating DMA");
 
 	/* Connect every context before starting any: the PE can then size its resources once */
-	for (int i = 0; i < NUM_CTX; i++) {
-		EXIT_ON_FAILURE(create_dma_ctx(&state->base, dma_memcpy_completed_callback, dma_memcpy_error_callback,
-					       NUM_TASKS, state, &state->dma[i]));
-		state->dma_ctx[i] = doca_dma_as_ctx(state->dma[i]);
-	}
+	for (int i = 0; i < NUM_CTX; i++)
+		EXIT_ON_FAILURE(create_dma_ctx(&state->base, dma_memcpy_completed_callback, pe_dma_memcpy_error_cb,
+					       NUM_TASKS, state, &state->dma[i], &state->dma_ctx[i]));
 	return DOCA_SUCCESS;
 }
 
@@ -114,26 +103,15 @@ static doca_error_t check_per_ctx_counts(struct pe_multi_ctx_sample_state *state
 /* Every context is stopped and destroyed before the PE */
 static void cleanup(struct pe_multi_ctx_sample_state *state)
 {
-	for (int i = 0; i < NUM_CTX; i++) {
-		if (state->dma_ctx[i] != NULL)
-			(void)doca_ctx_stop(state->dma_ctx[i]);
-		if (state->dma[i] != NULL)
-			(void)doca_dma_destroy(state->dma[i]);
-	}
+	for (int i = 0; i < NUM_CTX; i++)
+		destroy_dma_ctx(state->dma[i], state->dma_ctx[i]);
 	pe_sample_base_cleanup(&state->base);
 }
 
 static doca_error_t run(struct pe_multi_ctx_sample_state *state)
 {
 	memset(state, 0, sizeof(*state));
-	state->base.buffer_size = BUFFER_SIZE;
-	state->base.buf_inventory_size = BUF_INVENTORY_SIZE;
-
-	EXIT_ON_FAILURE(allocate_buffer(&state->base));
-	EXIT_ON_FAILURE(open_device(&state->base));
-	EXIT_ON_FAILURE(create_mmap(&state->base));
-	EXIT_ON_FAILURE(create_buf_inventory(&state->base));
-	EXIT_ON_FAILURE(create_pe(&state->base));
+	EXIT_ON_FAILURE(pe_sample_base_setup(&state->base, BUFFER_SIZE, BUF_INVENTORY_SIZE));
 	EXIT_ON_FAILURE(create_dmas(state));
 	EXIT_ON_FAILURE(start_dmas(state));
 	EXIT_ON_FAILURE(allocate_tasks_for_multi_context(state));

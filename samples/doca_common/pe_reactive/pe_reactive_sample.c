@@ -97,50 +97,18 @@ static void dma_memcpy_completed_callback(struct doca_dma_task_memcpy *dma_task,
 	}
 }
 
-static void dma_memcpy_error_callback(struct doca_dma_task_memcpy *dma_task, union doca_data task_user_data,
-				      union doca_data ctx_user_data)
-{
-	struct pe_reactive_sample_state *state = ctx_user_data.ptr;
-
-	(void)task_user_data;
-	pe_task_failed(&state->base, dma_task);
-}
-
-static doca_error_t create_dma(struct pe_reactive_sample_state *state)
-{
-	DOCA_LOG_INFO("Creating DMA");
-	EXIT_ON_FAILURE(create_dma_ctx(&state->base, dma_memcpy_completed_callback, dma_memcpy_error_callback,
-				       NUM_TASKS, state, &state->dma));
-	state->dma_ctx = doca_dma_as_ctx(state->dma);
-
-	/* State changes (including those inside doca_pe_progress) drive the sample */
-	EXIT_ON_FAILURE(doca_ctx_set_state_changed_cb(state->dma_ctx, dma_state_changed_callback));
-	return DOCA_SUCCESS;
-}
-
-/* After a successful run the IDLE callback destroyed the context already */
-static void cleanup(struct pe_reactive_sample_state *state)
-{
-	if (state->dma_ctx != NULL)
-		(void)doca_ctx_stop(state->dma_ctx);
-	if (state->dma != NULL)
-		(void)doca_dma_destroy(state->dma);
-	pe_sample_base_cleanup(&state->base);
-}
-
+/* Stops at the first failure; the caller undoes whatever was done */
 static doca_error_t run(struct pe_reactive_sample_state *state)
 {
 	memset(state, 0, sizeof(*state));
 	state->run_main_loop = true;
-	state->base.buffer_size = BUFFER_SIZE;
-	state->base.buf_inventory_size = BUF_INVENTORY_SIZE;
+	EXIT_ON_FAILURE(pe_sample_base_setup(&state->base, BUFFER_SIZE, BUF_INVENTORY_SIZE));
 
-	EXIT_ON_FAILURE(allocate_buffer(&state->base));
-	EXIT_ON_FAILURE(open_device(&state->base));
-	EXIT_ON_FAILURE(create_mmap(&state->base));
-	EXIT_ON_FAILURE(create_buf_inventory(&state->base));
-	EXIT_ON_FAILURE(create_pe(&state->base));
-	EXIT_ON_FAILURE(create_dma(state));
+	DOCA_LOG_INFO("Creating DMA");
+	EXIT_ON_FAILURE(create_dma_ctx(&state->base, dma_memcpy_completed_callback, pe_dma_memcpy_error_cb, NUM_TASKS,
+				       state, &state->dma, &state->dma_ctx));
+	/* State changes (including those inside doca_pe_progress) drive the sample */
+	EXIT_ON_FAILURE(doca_ctx_set_state_changed_cb(state->dma_ctx, dma_state_changed_callback));
 	EXIT_ON_FAILURE(doca_ctx_start(state->dma_ctx));
 
 	DOCA_LOG_INFO("Polling until all tasks are completed");
@@ -162,6 +130,8 @@ doca_error_t run_pe_reactive_sample(void)
 	struct pe_reactive_sample_state state;
 	doca_error_t status = run(&state);
 
-	cleanup(&state);
+	/* After a successful run the IDLE callback destroyed the context already */
+	destroy_dma_ctx(state.dma, state.dma_ctx);
+	pe_sample_base_cleanup(&state.base);
 	return status;
 }

@@ -40,38 +40,16 @@ static void dma_memcpy_task_callback(struct doca_dma_task_memcpy *dma_task, unio
 		pe_task_failed(&state->base, dma_task);
 }
 
-static doca_error_t create_dma(struct pe_single_task_comp_cb_sample_state *state)
-{
-	DOCA_LOG_INFO("Creating DMA");
-	EXIT_ON_FAILURE(create_dma_ctx(&state->base, dma_memcpy_task_callback, dma_memcpy_task_callback, NUM_TASKS,
-				       state, &state->dma));
-	state->dma_ctx = doca_dma_as_ctx(state->dma);
-	return DOCA_SUCCESS;
-}
-
-/* Destroy in reverse order: a context is stopped, then destroyed, before its PE */
-static void cleanup(struct pe_single_task_comp_cb_sample_state *state)
-{
-	if (state->dma_ctx != NULL)
-		(void)doca_ctx_stop(state->dma_ctx);
-	if (state->dma != NULL)
-		(void)doca_dma_destroy(state->dma);
-	pe_sample_base_cleanup(&state->base);
-}
-
-/* Stops at the first failure; cleanup() undoes whatever was done */
+/* Stops at the first failure; the caller undoes whatever was done */
 static doca_error_t run(struct pe_single_task_comp_cb_sample_state *state)
 {
 	memset(state, 0, sizeof(*state));
-	state->base.buffer_size = BUFFER_SIZE;
-	state->base.buf_inventory_size = BUF_INVENTORY_SIZE;
+	EXIT_ON_FAILURE(pe_sample_base_setup(&state->base, BUFFER_SIZE, BUF_INVENTORY_SIZE));
 
-	EXIT_ON_FAILURE(allocate_buffer(&state->base));
-	EXIT_ON_FAILURE(open_device(&state->base));
-	EXIT_ON_FAILURE(create_mmap(&state->base));
-	EXIT_ON_FAILURE(create_buf_inventory(&state->base));
-	EXIT_ON_FAILURE(create_pe(&state->base));
-	EXIT_ON_FAILURE(create_dma(state));
+	/* The same callback for completion and for error */
+	DOCA_LOG_INFO("Creating DMA");
+	EXIT_ON_FAILURE(create_dma_ctx(&state->base, dma_memcpy_task_callback, dma_memcpy_task_callback, NUM_TASKS,
+				       state, &state->dma, &state->dma_ctx));
 	EXIT_ON_FAILURE(doca_ctx_start(state->dma_ctx));
 	EXIT_ON_FAILURE(allocate_dma_tasks(&state->base, state->dma, NUM_TASKS, DMA_BUFFER_SIZE, state->tasks));
 	EXIT_ON_FAILURE(submit_dma_tasks(NUM_TASKS, state->tasks));
@@ -85,6 +63,8 @@ doca_error_t run_pe_single_task_comp_cb_sample(void)
 	struct pe_single_task_comp_cb_sample_state state;
 	doca_error_t status = run(&state);
 
-	cleanup(&state);
+	/* Destroy in reverse order: a context is stopped, then destroyed, before its PE */
+	destroy_dma_ctx(state.dma, state.dma_ctx);
+	pe_sample_base_cleanup(&state.base);
 	return status;
 }

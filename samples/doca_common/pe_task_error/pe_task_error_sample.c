@@ -81,16 +81,6 @@ static void dma_memcpy_error_callback(struct doca_dma_task_memcpy *dma_task, uni
 	(void)dma_task_free(dma_task);
 }
 
-static doca_error_t create_dma(struct pe_task_error_sample_state *state)
-{
-	DOCA_LOG_INFO("Creating DMA");
-	EXIT_ON_FAILURE(create_dma_ctx(&state->base, dma_memcpy_completed_callback, dma_memcpy_error_callback,
-				       NUM_TASKS, state, &state->dma));
-	state->dma_ctx = doca_dma_as_ctx(state->dma);
-	EXIT_ON_FAILURE(doca_ctx_set_state_changed_cb(state->dma_ctx, dma_state_changed_cb));
-	return DOCA_SUCCESS;
-}
-
 /* As allocate_dma_tasks, but the source of task BAD_TASK_INDEX holds no data */
 static doca_error_t allocate_tasks(struct pe_task_error_sample_state *state)
 {
@@ -119,28 +109,17 @@ static doca_error_t poll_for_dma_stop(struct pe_task_error_sample_state *state)
 	return DOCA_SUCCESS;
 }
 
-static void cleanup(struct pe_task_error_sample_state *state)
-{
-	if (state->dma_ctx != NULL)
-		(void)doca_ctx_stop(state->dma_ctx);
-	if (state->dma != NULL)
-		(void)doca_dma_destroy(state->dma);
-	pe_sample_base_cleanup(&state->base);
-}
-
+/* Stops at the first failure; the caller undoes whatever was done */
 static doca_error_t run(struct pe_task_error_sample_state *state)
 {
 	memset(state, 0, sizeof(*state));
 	state->dma_running = true;
-	state->base.buffer_size = BUFFER_SIZE;
-	state->base.buf_inventory_size = BUF_INVENTORY_SIZE;
+	EXIT_ON_FAILURE(pe_sample_base_setup(&state->base, BUFFER_SIZE, BUF_INVENTORY_SIZE));
 
-	EXIT_ON_FAILURE(allocate_buffer(&state->base));
-	EXIT_ON_FAILURE(open_device(&state->base));
-	EXIT_ON_FAILURE(create_mmap(&state->base));
-	EXIT_ON_FAILURE(create_buf_inventory(&state->base));
-	EXIT_ON_FAILURE(create_pe(&state->base));
-	EXIT_ON_FAILURE(create_dma(state));
+	DOCA_LOG_INFO("Creating DMA");
+	EXIT_ON_FAILURE(create_dma_ctx(&state->base, dma_memcpy_completed_callback, dma_memcpy_error_callback,
+				       NUM_TASKS, state, &state->dma, &state->dma_ctx));
+	EXIT_ON_FAILURE(doca_ctx_set_state_changed_cb(state->dma_ctx, dma_state_changed_cb));
 	EXIT_ON_FAILURE(doca_ctx_start(state->dma_ctx));
 	EXIT_ON_FAILURE(allocate_tasks(state));
 	EXIT_ON_FAILURE(submit_dma_tasks(NUM_TASKS, state->tasks));
@@ -166,6 +145,7 @@ doca_error_t run_pe_task_error_sample(void)
 	struct pe_task_error_sample_state state;
 	doca_error_t status = run(&state);
 
-	cleanup(&state);
+	destroy_dma_ctx(state.dma, state.dma_ctx);
+	pe_sample_base_cleanup(&state.base);
 	return status;
 }

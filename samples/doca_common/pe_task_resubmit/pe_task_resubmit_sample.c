@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include <doca_buf.h>
-#include <doca_buf_inventory.h>
 #include <doca_ctx.h>
 #include <doca_dma.h>
 #include <doca_log.h>
@@ -92,32 +91,14 @@ static void dma_memcpy_error_callback(struct doca_dma_task_memcpy *dma_task, uni
 	dma_task_resubmit(state, dma_task);
 }
 
-static doca_error_t create_dma(struct pe_task_resubmit_sample_state *state)
-{
-	DOCA_LOG_INFO("Creating DMA");
-	EXIT_ON_FAILURE(create_dma_ctx(&state->base, dma_memcpy_completed_callback, dma_memcpy_error_callback,
-				       NUM_TASKS, state, &state->dma));
-	state->dma_ctx = doca_dma_as_ctx(state->dma);
-	return DOCA_SUCCESS;
-}
-
+/* Every buffer pair up front: source i holds the byte i + 1 */
 static doca_error_t allocate_doca_bufs(struct pe_task_resubmit_sample_state *state)
 {
-	struct pe_sample_state_base *base = &state->base;
-
 	DOCA_LOG_INFO("Allocating doca buffers");
 
-	for (uint32_t i = 0; i < NUM_BUFFER_PAIRS; i++) {
-		memset(base->available_buffer, (int)(i + 1), DMA_BUFFER_SIZE);
-		EXIT_ON_FAILURE(doca_buf_inventory_buf_get_by_data(base->inventory, base->mmap, base->available_buffer,
-								   DMA_BUFFER_SIZE, &state->src_buffers[i]));
-		base->available_buffer += DMA_BUFFER_SIZE;
-
-		memset(base->available_buffer, 0, DMA_BUFFER_SIZE);
-		EXIT_ON_FAILURE(doca_buf_inventory_buf_get_by_addr(base->inventory, base->mmap, base->available_buffer,
-								   DMA_BUFFER_SIZE, &state->dst_buffers[i]));
-		base->available_buffer += DMA_BUFFER_SIZE;
-	}
+	for (uint32_t i = 0; i < NUM_BUFFER_PAIRS; i++)
+		EXIT_ON_FAILURE(get_buffer_pair(&state->base, DMA_BUFFER_SIZE, (uint8_t)(i + 1), &state->src_buffers[i],
+						&state->dst_buffers[i]));
 	return DOCA_SUCCESS;
 }
 
@@ -139,27 +120,16 @@ static doca_error_t allocate_tasks_for_resubmit(struct pe_task_resubmit_sample_s
 	return DOCA_SUCCESS;
 }
 
-static void cleanup(struct pe_task_resubmit_sample_state *state)
-{
-	if (state->dma_ctx != NULL)
-		(void)doca_ctx_stop(state->dma_ctx);
-	if (state->dma != NULL)
-		(void)doca_dma_destroy(state->dma);
-	pe_sample_base_cleanup(&state->base);
-}
-
+/* Stops at the first failure; the caller undoes whatever was done */
 static doca_error_t run(struct pe_task_resubmit_sample_state *state)
 {
 	memset(state, 0, sizeof(*state));
-	state->base.buffer_size = BUFFER_SIZE;
-	state->base.buf_inventory_size = BUF_INVENTORY_SIZE;
+	EXIT_ON_FAILURE(pe_sample_base_setup(&state->base, BUFFER_SIZE, BUF_INVENTORY_SIZE));
 
-	EXIT_ON_FAILURE(allocate_buffer(&state->base));
-	EXIT_ON_FAILURE(open_device(&state->base));
-	EXIT_ON_FAILURE(create_mmap(&state->base));
-	EXIT_ON_FAILURE(create_buf_inventory(&state->base));
-	EXIT_ON_FAILURE(create_pe(&state->base));
-	EXIT_ON_FAILURE(create_dma(state));
+	/* The task pool holds NUM_TASKS only: fewer tasks than copies */
+	DOCA_LOG_INFO("Creating DMA");
+	EXIT_ON_FAILURE(create_dma_ctx(&state->base, dma_memcpy_completed_callback, dma_memcpy_error_callback,
+				       NUM_TASKS, state, &state->dma, &state->dma_ctx));
 	EXIT_ON_FAILURE(doca_ctx_start(state->dma_ctx));
 	EXIT_ON_FAILURE(allocate_doca_bufs(state));
 	EXIT_ON_FAILURE(allocate_tasks_for_resubmit(state));
@@ -174,6 +144,7 @@ doca_error_t run_pe_task_resubmit_sample(void)
 	struct pe_task_resubmit_sample_state state;
 	doca_error_t status = run(&state);
 
-	cleanup(&state);
+	destroy_dma_ctx(state.dma, state.dma_ctx);
+	pe_sample_base_cleanup(&state.base);
 	return status;
 }

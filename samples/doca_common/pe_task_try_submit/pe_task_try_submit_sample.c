@@ -31,33 +31,6 @@ struct pe_task_try_submit_sample_state {
 	struct doca_dma_task_memcpy *tasks[NUM_TASKS];
 };
 
-/* Callbacks run inside doca_pe_progress, never anywhere else */
-static void dma_memcpy_completed_callback(struct doca_dma_task_memcpy *dma_task, union doca_data task_user_data,
-					  union doca_data ctx_user_data)
-{
-	struct pe_task_try_submit_sample_state *state = ctx_user_data.ptr;
-
-	pe_task_completed(&state->base, dma_task, task_user_data);
-}
-
-static void dma_memcpy_error_callback(struct doca_dma_task_memcpy *dma_task, union doca_data task_user_data,
-				      union doca_data ctx_user_data)
-{
-	struct pe_task_try_submit_sample_state *state = ctx_user_data.ptr;
-
-	(void)task_user_data;
-	pe_task_failed(&state->base, dma_task);
-}
-
-static doca_error_t create_dma(struct pe_task_try_submit_sample_state *state)
-{
-	DOCA_LOG_INFO("Creating DMA");
-	EXIT_ON_FAILURE(create_dma_ctx(&state->base, dma_memcpy_completed_callback, dma_memcpy_error_callback,
-				       NUM_TASKS + 1, state, &state->dma));
-	state->dma_ctx = doca_dma_as_ctx(state->dma);
-	return DOCA_SUCCESS;
-}
-
 static doca_error_t try_submit_dma_tasks(uint32_t num_tasks, struct doca_dma_task_memcpy **tasks)
 {
 	DOCA_LOG_INFO("Submitting tasks");
@@ -105,29 +78,16 @@ static doca_error_t try_submit_invalid_task(struct pe_task_try_submit_sample_sta
 	return DOCA_SUCCESS;
 }
 
-/* Destroy in reverse order: a context is stopped, then destroyed, before its PE */
-static void cleanup(struct pe_task_try_submit_sample_state *state)
-{
-	if (state->dma_ctx != NULL)
-		(void)doca_ctx_stop(state->dma_ctx);
-	if (state->dma != NULL)
-		(void)doca_dma_destroy(state->dma);
-	pe_sample_base_cleanup(&state->base);
-}
-
-/* Stops at the first failure; cleanup() undoes whatever was done */
+/* Stops at the first failure; the caller undoes whatever was done */
 static doca_error_t run(struct pe_task_try_submit_sample_state *state)
 {
 	memset(state, 0, sizeof(*state));
-	state->base.buffer_size = BUFFER_SIZE;
-	state->base.buf_inventory_size = BUF_INVENTORY_SIZE;
+	EXIT_ON_FAILURE(pe_sample_base_setup(&state->base, BUFFER_SIZE, BUF_INVENTORY_SIZE));
 
-	EXIT_ON_FAILURE(allocate_buffer(&state->base));
-	EXIT_ON_FAILURE(open_device(&state->base));
-	EXIT_ON_FAILURE(create_mmap(&state->base));
-	EXIT_ON_FAILURE(create_buf_inventory(&state->base));
-	EXIT_ON_FAILURE(create_pe(&state->base));
-	EXIT_ON_FAILURE(create_dma(state));
+	/* Room in the task pool for the invalid task too */
+	DOCA_LOG_INFO("Creating DMA");
+	EXIT_ON_FAILURE(create_dma_ctx(&state->base, pe_dma_memcpy_completed_cb, pe_dma_memcpy_error_cb,
+				       NUM_TASKS + 1, state, &state->dma, &state->dma_ctx));
 	EXIT_ON_FAILURE(doca_ctx_start(state->dma_ctx));
 	EXIT_ON_FAILURE(allocate_dma_tasks(&state->base, state->dma, NUM_TASKS, DMA_BUFFER_SIZE, state->tasks));
 	EXIT_ON_FAILURE(try_submit_dma_tasks(NUM_TASKS, state->tasks));
@@ -142,6 +102,8 @@ doca_error_t run_pe_task_try_submit_sample(void)
 	struct pe_task_try_submit_sample_state state;
 	doca_error_t status = run(&state);
 
-	cleanup(&state);
+	/* Destroy in reverse order: a context is stopped, then destroyed, before its PE */
+	destroy_dma_ctx(state.dma, state.dma_ctx);
+	pe_sample_base_cleanup(&state.base);
 	return status;
 }
