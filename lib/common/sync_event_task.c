@@ -309,15 +309,31 @@ static struct se_task *alloc_task(struct doca_sync_event *ev, uint32_t type, uni
 	return t;
 }
 
-/* ---- get ---- */
+/* ---- public entry points ---- */
 
-doca_error_t doca_sync_event_task_get_set_conf(struct doca_sync_event *event,
-					       doca_sync_event_task_get_completion_cb_t completion_cb,
-					       doca_sync_event_task_get_completion_cb_t error_cb, uint32_t num_tasks)
-{
-	return conf_tasks(event, SE_TASK_GET, (doca_task_completion_cb_t)completion_cb,
-			  (doca_task_completion_cb_t)error_cb, num_tasks);
-}
+/*
+ * set_conf and as_doca_task are the same for all five task types but for the names: this
+ * defines <prefix>_set_conf and <prefix>_as_doca_task of the task type <prefix>.
+ */
+#define SE_TASK_CONF_AND_AS_TASK(prefix, type) \
+	doca_error_t prefix##_set_conf(struct doca_sync_event *event, prefix##_completion_cb_t completion_cb, \
+				       prefix##_completion_cb_t error_cb, uint32_t num_tasks) \
+	{ \
+		return conf_tasks(event, type, (doca_task_completion_cb_t)completion_cb, \
+				  (doca_task_completion_cb_t)error_cb, num_tasks); \
+	} \
+	struct doca_task *prefix##_as_doca_task(struct prefix *task) \
+	{ \
+		return task != NULL ? &task->t.base : NULL; \
+	}
+
+SE_TASK_CONF_AND_AS_TASK(doca_sync_event_task_get, SE_TASK_GET)
+SE_TASK_CONF_AND_AS_TASK(doca_sync_event_task_notify_set, SE_TASK_NOTIFY_SET)
+SE_TASK_CONF_AND_AS_TASK(doca_sync_event_task_notify_add, SE_TASK_NOTIFY_ADD)
+SE_TASK_CONF_AND_AS_TASK(doca_sync_event_task_wait_eq, SE_TASK_WAIT_EQ)
+SE_TASK_CONF_AND_AS_TASK(doca_sync_event_task_wait_neq, SE_TASK_WAIT_NEQ)
+
+/* ---- get ---- */
 
 doca_error_t doca_sync_event_task_get_alloc_init(struct doca_sync_event *event, uint64_t *ret_val_ptr,
 						 union doca_data user_data, struct doca_sync_event_task_get **task)
@@ -338,11 +354,6 @@ doca_error_t doca_sync_event_task_get_alloc_init(struct doca_sync_event *event, 
 	return DOCA_SUCCESS;
 }
 
-struct doca_task *doca_sync_event_task_get_as_doca_task(struct doca_sync_event_task_get *task)
-{
-	return task != NULL ? &task->t.base : NULL;
-}
-
 void doca_sync_event_task_get_set_ret_val_ptr(struct doca_sync_event_task_get *task, uint64_t *ret_val_ptr)
 {
 	if (task != NULL)
@@ -355,15 +366,6 @@ uint64_t *doca_sync_event_task_get_get_ret_val_ptr(const struct doca_sync_event_
 }
 
 /* ---- notify set ---- */
-
-doca_error_t doca_sync_event_task_notify_set_set_conf(struct doca_sync_event *event,
-						      doca_sync_event_task_notify_set_completion_cb_t completion_cb,
-						      doca_sync_event_task_notify_set_completion_cb_t error_cb,
-						      uint32_t num_tasks)
-{
-	return conf_tasks(event, SE_TASK_NOTIFY_SET, (doca_task_completion_cb_t)completion_cb,
-			  (doca_task_completion_cb_t)error_cb, num_tasks);
-}
 
 doca_error_t doca_sync_event_task_notify_set_alloc_init(struct doca_sync_event *event, uint64_t set_val,
 							union doca_data user_data,
@@ -379,11 +381,6 @@ doca_error_t doca_sync_event_task_notify_set_alloc_init(struct doca_sync_event *
 	return DOCA_SUCCESS;
 }
 
-struct doca_task *doca_sync_event_task_notify_set_as_doca_task(struct doca_sync_event_task_notify_set *task)
-{
-	return task != NULL ? &task->t.base : NULL;
-}
-
 void doca_sync_event_task_notify_set_set_set_val(struct doca_sync_event_task_notify_set *task, uint64_t set_val)
 {
 	if (task != NULL)
@@ -396,15 +393,6 @@ uint64_t doca_sync_event_task_notify_set_get_set_val(const struct doca_sync_even
 }
 
 /* ---- notify add ---- */
-
-doca_error_t doca_sync_event_task_notify_add_set_conf(struct doca_sync_event *event,
-						      doca_sync_event_task_notify_add_completion_cb_t completion_cb,
-						      doca_sync_event_task_notify_add_completion_cb_t error_cb,
-						      uint32_t num_tasks)
-{
-	return conf_tasks(event, SE_TASK_NOTIFY_ADD, (doca_task_completion_cb_t)completion_cb,
-			  (doca_task_completion_cb_t)error_cb, num_tasks);
-}
 
 doca_error_t doca_sync_event_task_notify_add_alloc_init(struct doca_sync_event *event, uint64_t inc_val,
 							uint64_t *fetched_val_ptr, union doca_data user_data,
@@ -419,11 +407,6 @@ doca_error_t doca_sync_event_task_notify_add_alloc_init(struct doca_sync_event *
 	t->out = fetched_val_ptr; /* may be NULL: the previous value is then dropped */
 	*task = (struct doca_sync_event_task_notify_add *)t;
 	return DOCA_SUCCESS;
-}
-
-struct doca_task *doca_sync_event_task_notify_add_as_doca_task(struct doca_sync_event_task_notify_add *task)
-{
-	return task != NULL ? &task->t.base : NULL;
 }
 
 void doca_sync_event_task_notify_add_set_inc_val(struct doca_sync_event_task_notify_add *task, uint64_t inc_val)
@@ -468,96 +451,39 @@ static struct se_task *alloc_wait(struct doca_sync_event *event, uint32_t type, 
 	return t;
 }
 
-doca_error_t doca_sync_event_task_wait_eq_set_conf(struct doca_sync_event *event,
-						   doca_sync_event_task_wait_eq_completion_cb_t completion_cb,
-						   doca_sync_event_task_wait_eq_completion_cb_t error_cb, uint32_t num_tasks)
-{
-	return conf_tasks(event, SE_TASK_WAIT_EQ, (doca_task_completion_cb_t)completion_cb,
-			  (doca_task_completion_cb_t)error_cb, num_tasks);
-}
+/*
+ * wait_eq and wait_neq are one API twice over (wait_ready picks the comparison by type):
+ * this defines <prefix>_alloc_init, _set_wait_val, _get_wait_val, _set_mask and _get_mask.
+ */
+#define SE_WAIT_TASK(prefix, type) \
+	doca_error_t prefix##_alloc_init(struct doca_sync_event *event, uint64_t wait_val, uint64_t mask, \
+					 union doca_data user_data, struct prefix **task) \
+	{ \
+		doca_error_t err; \
+		struct se_task *t = alloc_wait(event, type, wait_val, mask, user_data, task, &err); \
+ \
+		if (t != NULL) \
+			*task = (struct prefix *)t; \
+		return err; \
+	} \
+	void prefix##_set_wait_val(struct prefix *task, uint64_t wait_val) \
+	{ \
+		if (task != NULL) \
+			task->t.val = wait_val; \
+	} \
+	uint64_t prefix##_get_wait_val(const struct prefix *task) \
+	{ \
+		return task != NULL ? task->t.val : 0; \
+	} \
+	void prefix##_set_mask(struct prefix *task, uint64_t mask) \
+	{ \
+		if (task != NULL) \
+			task->t.mask = mask; /* checked at submission */ \
+	} \
+	uint64_t prefix##_get_mask(const struct prefix *task) \
+	{ \
+		return task != NULL ? task->t.mask : 0; \
+	}
 
-doca_error_t doca_sync_event_task_wait_eq_alloc_init(struct doca_sync_event *event, uint64_t wait_val, uint64_t mask,
-						     union doca_data user_data, struct doca_sync_event_task_wait_eq **task)
-{
-	doca_error_t err;
-	struct se_task *t = alloc_wait(event, SE_TASK_WAIT_EQ, wait_val, mask, user_data, task, &err);
-
-	if (t != NULL)
-		*task = (struct doca_sync_event_task_wait_eq *)t;
-	return err;
-}
-
-struct doca_task *doca_sync_event_task_wait_eq_as_doca_task(struct doca_sync_event_task_wait_eq *task)
-{
-	return task != NULL ? &task->t.base : NULL;
-}
-
-void doca_sync_event_task_wait_eq_set_wait_val(struct doca_sync_event_task_wait_eq *task, uint64_t wait_val)
-{
-	if (task != NULL)
-		task->t.val = wait_val;
-}
-
-uint64_t doca_sync_event_task_wait_eq_get_wait_val(const struct doca_sync_event_task_wait_eq *task)
-{
-	return task != NULL ? task->t.val : 0;
-}
-
-void doca_sync_event_task_wait_eq_set_mask(struct doca_sync_event_task_wait_eq *task, uint64_t mask)
-{
-	if (task != NULL)
-		task->t.mask = mask; /* checked at submission */
-}
-
-uint64_t doca_sync_event_task_wait_eq_get_mask(const struct doca_sync_event_task_wait_eq *task)
-{
-	return task != NULL ? task->t.mask : 0;
-}
-
-doca_error_t doca_sync_event_task_wait_neq_set_conf(struct doca_sync_event *event,
-						    doca_sync_event_task_wait_neq_completion_cb_t completion_cb,
-						    doca_sync_event_task_wait_neq_completion_cb_t error_cb,
-						    uint32_t num_tasks)
-{
-	return conf_tasks(event, SE_TASK_WAIT_NEQ, (doca_task_completion_cb_t)completion_cb,
-			  (doca_task_completion_cb_t)error_cb, num_tasks);
-}
-
-doca_error_t doca_sync_event_task_wait_neq_alloc_init(struct doca_sync_event *event, uint64_t wait_val,
-						      uint64_t mask, union doca_data user_data,
-						      struct doca_sync_event_task_wait_neq **task)
-{
-	doca_error_t err;
-	struct se_task *t = alloc_wait(event, SE_TASK_WAIT_NEQ, wait_val, mask, user_data, task, &err);
-
-	if (t != NULL)
-		*task = (struct doca_sync_event_task_wait_neq *)t;
-	return err;
-}
-
-struct doca_task *doca_sync_event_task_wait_neq_as_doca_task(struct doca_sync_event_task_wait_neq *task)
-{
-	return task != NULL ? &task->t.base : NULL;
-}
-
-void doca_sync_event_task_wait_neq_set_wait_val(struct doca_sync_event_task_wait_neq *task, uint64_t wait_val)
-{
-	if (task != NULL)
-		task->t.val = wait_val;
-}
-
-uint64_t doca_sync_event_task_wait_neq_get_wait_val(const struct doca_sync_event_task_wait_neq *task)
-{
-	return task != NULL ? task->t.val : 0;
-}
-
-void doca_sync_event_task_wait_neq_set_mask(struct doca_sync_event_task_wait_neq *task, uint64_t mask)
-{
-	if (task != NULL)
-		task->t.mask = mask; /* checked at submission */
-}
-
-uint64_t doca_sync_event_task_wait_neq_get_mask(const struct doca_sync_event_task_wait_neq *task)
-{
-	return task != NULL ? task->t.mask : 0;
-}
+SE_WAIT_TASK(doca_sync_event_task_wait_eq, SE_TASK_WAIT_EQ)
+SE_WAIT_TASK(doca_sync_event_task_wait_neq, SE_TASK_WAIT_NEQ)
