@@ -84,8 +84,10 @@ static doca_error_t check_configurable(const struct doca_sync_event *ev, const c
 }
 
 static doca_error_t add_location(struct doca_sync_event *ev, bool publisher, uint32_t loc, const void *handle,
-				 bool needs_handle, const char *what)
+				 const char *what)
 {
+	/* CPU, DPA and GPU locations name their device; remote ones have nothing to name */
+	bool needs_handle = (loc & (SE_LOC_REMOTE_PCI | SE_LOC_REMOTE_NET)) == 0;
 	doca_error_t err;
 
 	if (ev == NULL || (needs_handle && handle == NULL)) {
@@ -106,47 +108,47 @@ static doca_error_t add_location(struct doca_sync_event *ev, bool publisher, uin
 
 doca_error_t doca_sync_event_add_publisher_location_cpu(struct doca_sync_event *event, struct doca_dev *dev)
 {
-	return add_location(event, true, SE_LOC_CPU, dev, true, "add CPU publisher location");
+	return add_location(event, true, SE_LOC_CPU, dev, "add CPU publisher location");
 }
 
 doca_error_t doca_sync_event_add_publisher_location_dpa(struct doca_sync_event *event, struct doca_dpa *dpa)
 {
-	return add_location(event, true, SE_LOC_DPA, dpa, true, "add DPA publisher location");
+	return add_location(event, true, SE_LOC_DPA, dpa, "add DPA publisher location");
 }
 
 doca_error_t doca_sync_event_add_publisher_location_gpu(struct doca_sync_event *event, struct doca_gpu *gpu)
 {
-	return add_location(event, true, SE_LOC_GPU, gpu, true, "add GPU publisher location");
+	return add_location(event, true, SE_LOC_GPU, gpu, "add GPU publisher location");
 }
 
 doca_error_t doca_sync_event_add_publisher_location_remote_pci(struct doca_sync_event *event)
 {
-	return add_location(event, true, SE_LOC_REMOTE_PCI, NULL, false, "add remote PCI publisher location");
+	return add_location(event, true, SE_LOC_REMOTE_PCI, NULL, "add remote PCI publisher location");
 }
 
 doca_error_t doca_sync_event_add_publisher_location_remote_net(struct doca_sync_event *event)
 {
-	return add_location(event, true, SE_LOC_REMOTE_NET, NULL, false, "add remote net publisher location");
+	return add_location(event, true, SE_LOC_REMOTE_NET, NULL, "add remote net publisher location");
 }
 
 doca_error_t doca_sync_event_add_subscriber_location_cpu(struct doca_sync_event *event, struct doca_dev *dev)
 {
-	return add_location(event, false, SE_LOC_CPU, dev, true, "add CPU subscriber location");
+	return add_location(event, false, SE_LOC_CPU, dev, "add CPU subscriber location");
 }
 
 doca_error_t doca_sync_event_add_subscriber_location_dpa(struct doca_sync_event *event, struct doca_dpa *dpa)
 {
-	return add_location(event, false, SE_LOC_DPA, dpa, true, "add DPA subscriber location");
+	return add_location(event, false, SE_LOC_DPA, dpa, "add DPA subscriber location");
 }
 
 doca_error_t doca_sync_event_add_subscriber_location_gpu(struct doca_sync_event *event, struct doca_gpu *gpu)
 {
-	return add_location(event, false, SE_LOC_GPU, gpu, true, "add GPU subscriber location");
+	return add_location(event, false, SE_LOC_GPU, gpu, "add GPU subscriber location");
 }
 
 doca_error_t doca_sync_event_add_subscriber_location_remote_pci(struct doca_sync_event *event)
 {
-	return add_location(event, false, SE_LOC_REMOTE_PCI, NULL, false, "add remote PCI subscriber location");
+	return add_location(event, false, SE_LOC_REMOTE_PCI, NULL, "add remote PCI subscriber location");
 }
 
 doca_error_t doca_sync_event_set_addr(struct doca_sync_event *event, uint64_t *addr)
@@ -331,9 +333,9 @@ doca_error_t doca_sync_event_update_set(struct doca_sync_event *event, uint64_t 
 }
 
 static doca_error_t wait_for(struct doca_sync_event *event, enum softdoca_se_cmp cmp, uint64_t value, uint64_t mask,
-			     bool yield, const char *what)
+			     bool yield)
 {
-	doca_error_t err = check_usable(event, false, what);
+	doca_error_t err = check_usable(event, false, "wait on sync event");
 
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -343,32 +345,32 @@ static doca_error_t wait_for(struct doca_sync_event *event, enum softdoca_se_cmp
 
 doca_error_t doca_sync_event_wait_gt(struct doca_sync_event *event, uint64_t value, uint64_t mask)
 {
-	return wait_for(event, SE_CMP_GT, value, mask, false, "wait on sync event");
+	return wait_for(event, SE_CMP_GT, value, mask, false);
 }
 
 doca_error_t doca_sync_event_wait_gt_yield(struct doca_sync_event *event, uint64_t value, uint64_t mask)
 {
-	return wait_for(event, SE_CMP_GT, value, mask, true, "wait on sync event");
+	return wait_for(event, SE_CMP_GT, value, mask, true);
 }
 
 doca_error_t doca_sync_event_wait_eq(struct doca_sync_event *event, uint64_t value, uint64_t mask)
 {
-	return wait_for(event, SE_CMP_EQ, value, mask, false, "wait on sync event");
+	return wait_for(event, SE_CMP_EQ, value, mask, false);
 }
 
 doca_error_t doca_sync_event_wait_eq_yield(struct doca_sync_event *event, uint64_t value, uint64_t mask)
 {
-	return wait_for(event, SE_CMP_EQ, value, mask, true, "wait on sync event");
+	return wait_for(event, SE_CMP_EQ, value, mask, true);
 }
 
 doca_error_t doca_sync_event_wait_neq(struct doca_sync_event *event, uint64_t value, uint64_t mask)
 {
-	return wait_for(event, SE_CMP_NEQ, value, mask, false, "wait on sync event");
+	return wait_for(event, SE_CMP_NEQ, value, mask, false);
 }
 
 doca_error_t doca_sync_event_wait_neq_yield(struct doca_sync_event *event, uint64_t value, uint64_t mask)
 {
-	return wait_for(event, SE_CMP_NEQ, value, mask, true, "wait on sync event");
+	return wait_for(event, SE_CMP_NEQ, value, mask, true);
 }
 
 /* ---- capabilities ---- */
