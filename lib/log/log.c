@@ -240,36 +240,50 @@ doca_error_t doca_log_unregister_source(int source)
 	return ret;
 }
 
-/* Global limits */
+/* Limits: a global one is applied to every backend of its class, a per-backend one to one backend */
 
-doca_error_t doca_log_level_set_global_lower_limit(uint32_t level)
+enum limit_op {
+	SET_LOWER,
+	SET_UPPER,
+	LOCK_LOWER,
+	LOCK_UPPER,
+	SET_SDK,
+};
+
+/* op is SET_LOWER, SET_UPPER or SET_SDK; strict backend locks still clamp the new level. */
+static doca_error_t global_update(enum limit_op op, uint32_t level)
 {
+	_Atomic uint32_t *global = op == SET_LOWER ? &global_lower : (op == SET_UPPER ? &global_upper : &global_sdk);
+	const struct backend_set *set = op == SET_SDK ? &sdk_set : &app_set;
 	unsigned int i;
 
 	if (!level_valid(level))
 		return DOCA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&log_lock);
-	atomic_store(&global_lower, level);
-	for (i = 0; i < app_set.n; i++)
-		app_set.be[i]->lower = clamp_lower(app_set.be[i], level);
+	atomic_store(global, level);
+	for (i = 0; i < set->n; i++) {
+		struct doca_log_backend *be = set->be[i];
+
+		if (op == SET_LOWER)
+			be->lower = clamp_lower(be, level);
+		else if (op == SET_UPPER)
+			be->upper = clamp_upper(be, level);
+		else
+			be->sdk_level = level;
+	}
 	update_max_levels();
 	pthread_mutex_unlock(&log_lock);
 	return DOCA_SUCCESS;
 }
 
+doca_error_t doca_log_level_set_global_lower_limit(uint32_t level)
+{
+	return global_update(SET_LOWER, level);
+}
+
 doca_error_t doca_log_level_set_global_upper_limit(uint32_t upper_limit)
 {
-	unsigned int i;
-
-	if (!level_valid(upper_limit))
-		return DOCA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&log_lock);
-	atomic_store(&global_upper, upper_limit);
-	for (i = 0; i < app_set.n; i++)
-		app_set.be[i]->upper = clamp_upper(app_set.be[i], upper_limit);
-	update_max_levels();
-	pthread_mutex_unlock(&log_lock);
-	return DOCA_SUCCESS;
+	return global_update(SET_UPPER, upper_limit);
 }
 
 uint32_t doca_log_level_get_global_lower_limit(void)
@@ -284,17 +298,7 @@ uint32_t doca_log_level_get_global_upper_limit(void)
 
 doca_error_t doca_log_level_set_global_sdk_limit(uint32_t level)
 {
-	unsigned int i;
-
-	if (!level_valid(level))
-		return DOCA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&log_lock);
-	atomic_store(&global_sdk, level);
-	for (i = 0; i < sdk_set.n; i++)
-		sdk_set.be[i]->sdk_level = level;
-	update_max_levels();
-	pthread_mutex_unlock(&log_lock);
-	return DOCA_SUCCESS;
+	return global_update(SET_SDK, level);
 }
 
 uint32_t doca_log_level_get_global_sdk_limit(void)
@@ -303,14 +307,6 @@ uint32_t doca_log_level_get_global_sdk_limit(void)
 }
 
 /* Per-backend limits */
-
-enum limit_op {
-	SET_LOWER,
-	SET_UPPER,
-	LOCK_LOWER,
-	LOCK_UPPER,
-	SET_SDK,
-};
 
 static doca_error_t backend_update(struct doca_log_backend *backend, enum limit_op op, uint32_t level)
 {
