@@ -415,6 +415,15 @@ static doca_error_t add_builtins(void)
 
 /* Lifecycle */
 
+/* Every call but doca_argp_init needs an initialized argp; says so in the caller's name (fn). */
+static bool initialized(const char *fn)
+{
+	if (argp.initialized)
+		return true;
+	SDK_LOG_ERR("%s: argp is not initialized; call doca_argp_init first", fn);
+	return false;
+}
+
 DOCA_EXPERIMENTAL doca_error_t doca_argp_init(const char *program_name, void *program_config)
 {
 	doca_error_t err;
@@ -448,10 +457,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_init(const char *program_name, void *pr
 
 DOCA_EXPERIMENTAL doca_error_t doca_argp_destroy(void)
 {
-	if (!argp.initialized) {
-		SDK_LOG_ERR("doca_argp_destroy: argp is not initialized; call doca_argp_init first");
+	if (!initialized(__func__))
 		return DOCA_ERROR_BAD_STATE;
-	}
 	argp_reset_run();
 	cmd_free_contents(&argp.root);
 	/* Whatever the program created but never registered. */
@@ -466,10 +473,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_destroy(void)
 
 DOCA_EXPERIMENTAL doca_error_t doca_argp_start(int argc, char **argv)
 {
-	if (!argp.initialized) {
-		SDK_LOG_ERR("doca_argp_start: argp is not initialized; call doca_argp_init first");
+	if (!initialized(__func__))
 		return DOCA_ERROR_BAD_STATE;
-	}
 	if (argp.started) {
 		SDK_LOG_ERR("doca_argp_start: already started; call it once per doca_argp_init");
 		return DOCA_ERROR_BAD_STATE;
@@ -484,28 +489,22 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_start(int argc, char **argv)
 
 DOCA_EXPERIMENTAL void doca_argp_usage(void)
 {
-	if (!argp.initialized) {
-		SDK_LOG_ERR("doca_argp_usage: argp is not initialized; call doca_argp_init first");
+	if (!initialized(__func__))
 		return;
-	}
 	argp_print_usage(&argp.root, true);
 }
 
 DOCA_EXPERIMENTAL void doca_argp_set_dpdk_program(doca_argp_dpdk_cb_t callback)
 {
-	if (!argp.initialized) {
-		SDK_LOG_ERR("doca_argp_set_dpdk_program: argp is not initialized; call doca_argp_init first");
+	if (!initialized(__func__))
 		return;
-	}
 	argp.dpdk_cb = callback;
 }
 
 static doca_error_t check_callback_setter(const char *fn, const void *callback)
 {
-	if (!argp.initialized) {
-		SDK_LOG_ERR("%s: argp is not initialized; call doca_argp_init first", fn);
+	if (!initialized(fn))
 		return DOCA_ERROR_BAD_STATE;
-	}
 	if (callback == NULL) {
 		SDK_LOG_ERR("%s: callback is NULL; pass a function", fn);
 		return DOCA_ERROR_INVALID_VALUE;
@@ -548,10 +547,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_register_logger_callback(doca_argp_logg
 
 DOCA_EXPERIMENTAL doca_error_t doca_argp_disable_logger_callback(void)
 {
-	if (!argp.initialized) {
-		SDK_LOG_ERR("%s: argp is not initialized; call doca_argp_init first", __func__);
+	if (!initialized(__func__))
 		return DOCA_ERROR_BAD_STATE;
-	}
 	argp.logger_cb = NULL;
 	return DOCA_SUCCESS;
 }
@@ -580,10 +577,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_get_sdk_log_level(int *log_level)
 
 DOCA_EXPERIMENTAL doca_error_t doca_argp_param_create(struct doca_argp_param **param)
 {
-	if (!argp.initialized) {
-		SDK_LOG_ERR("%s: argp is not initialized; call doca_argp_init first", __func__);
+	if (!initialized(__func__))
 		return DOCA_ERROR_BAD_STATE;
-	}
 	if (param == NULL) {
 		SDK_LOG_ERR("%s: param is NULL; pass a pointer to receive the param", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
@@ -764,8 +759,7 @@ fail:
 /* Common entry checks of the register calls; false means the call fails with *err. */
 static bool may_register(const char *fn, doca_error_t *err)
 {
-	if (!argp.initialized) {
-		SDK_LOG_ERR("%s: argp is not initialized; call doca_argp_init first", fn);
+	if (!initialized(fn)) {
 		*err = DOCA_ERROR_BAD_STATE;
 		return false;
 	}
@@ -808,10 +802,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_cmd_create(struct doca_argp_cmd **cmd)
 {
 	struct doca_argp_cmd *c;
 
-	if (!argp.initialized) {
-		SDK_LOG_ERR("%s: argp is not initialized; call doca_argp_init first", __func__);
+	if (!initialized(__func__))
 		return DOCA_ERROR_BAD_STATE;
-	}
 	if (cmd == NULL) {
 		SDK_LOG_ERR("%s: cmd is NULL; pass a pointer to receive the command", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
