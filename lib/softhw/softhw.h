@@ -145,6 +145,8 @@ enum softhw_op {
 	SOFTHW_OP_COPY = 1, /* gather src segments, scatter into dst segments */
 	SOFTHW_OP_CALL,     /* library-defined work: run when ready() says so */
 	SOFTHW_OP_FAIL,     /* a fault the hardware reports: completes with the preset status */
+	SOFTHW_OP_DONE,     /* done at submission (a message already on the wire): completes with the
+			     * preset status, even when a stopping context flushes its queue */
 };
 
 struct softhw_work;

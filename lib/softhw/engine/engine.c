@@ -94,7 +94,8 @@ struct softhw_work *softhw_queue_execute(struct softhw_queue *q)
 			w->status = execute_copy(w);
 			break;
 		case SOFTHW_OP_FAIL:
-			break; /* status was set when the fault was detected */
+		case SOFTHW_OP_DONE:
+			break; /* status was set when the fault was detected or the work done */
 		case SOFTHW_OP_CALL:
 			w->status = w->call.run != NULL ? w->call.run(w) : DOCA_SUCCESS;
 			break;
@@ -114,6 +115,7 @@ struct softhw_work *softhw_queue_flush(struct softhw_queue *q, doca_error_t stat
 	if (w == NULL)
 		return NULL;
 	queue_unlink(q, NULL, w);
-	w->status = status;
+	if (w->op != SOFTHW_OP_DONE) /* work already done keeps its own outcome */
+		w->status = status;
 	return w;
 }
