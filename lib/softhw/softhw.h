@@ -60,7 +60,23 @@ struct softhw_caps {
 	bool notification_moderation;
 	bool accelerate_resource_reclaim;
 	uint32_t num_completion_vectors;
-	/* later libraries (RDMA, Comch, DPA) append their fields here */
+	/* Comch control path (BlueField only): servers on the DPU side, clients on the host side */
+	bool comch_server;
+	bool comch_client;
+	uint32_t comch_max_name_len;        /* including the terminating NUL */
+	uint32_t comch_max_msg_size;
+	uint32_t comch_max_recv_queue_size;
+	uint32_t comch_max_clients;         /* per server */
+	uint32_t comch_max_send_tasks;
+	/* Comch fast path: producers and consumers on both sides of a BlueField */
+	bool comch_fast_path;
+	uint32_t comch_fp_max_num_tasks;
+	uint32_t comch_fp_max_buf_size;
+	uint32_t comch_fp_max_buf_list_len;
+	uint32_t comch_max_producers;       /* per connection */
+	uint32_t comch_max_consumers;       /* per connection */
+	uint32_t comch_max_imm_data_len;
+	/* later libraries (RDMA, DPA) append their fields here */
 };
 
 #define SOFTHW_PCI_ADDR_LEN 13 /* "dddd:bb:dd.f" + NUL */
@@ -135,10 +151,16 @@ extern const enum softhw_role softhw_flavour_role;
  * Engine (lib/softhw/engine): work queues the soft hardware executes
  * ------------------------------------------------------------------------------------ */
 
-/* One contiguous piece of memory; local to this process for now. */
+struct softhw_mem_remote; /* memory another process exported (fabric/mem.h) */
+
+/*
+ * One contiguous piece of memory: in this process, or, when `remote` is set, at address
+ * `addr` of the process that exported it (reached through the fabric).
+ */
 struct softhw_sge {
 	void *addr;
 	uint64_t len;
+	struct softhw_mem_remote *remote;
 };
 
 enum softhw_op {

@@ -31,10 +31,28 @@
 		.num_completion_vectors = (vectors), \
 	}
 
+/* Comch on a BlueField: servers on the DPU side, clients on the host side, the fast path on both. */
+#define COMCH_CAPS(dpu, queue, clients, fp_buf_size) \
+	.comch_server = (dpu), \
+	.comch_client = !(dpu), \
+	.comch_max_name_len = 120, \
+	.comch_max_msg_size = 4080, \
+	.comch_max_recv_queue_size = (queue), \
+	.comch_max_clients = (clients), \
+	.comch_max_send_tasks = (queue), \
+	.comch_fast_path = true, \
+	.comch_fp_max_num_tasks = (queue), \
+	.comch_fp_max_buf_size = (fp_buf_size), \
+	.comch_fp_max_buf_list_len = 1, \
+	.comch_max_producers = 64, \
+	.comch_max_consumers = 64, \
+	.comch_max_imm_data_len = 32
+
 /* BlueField: both sides export over PCIe; only the DPU side manages representors. */
 #define BF_CAPS(dpu, buf_size, list_len, tasks, import, newer, vectors) \
 	{ \
 		COMMON_CAPS, \
+		COMCH_CAPS(dpu, (newer) ? 8192 : 4096, (newer) ? 512 : 256, (uint32_t)((buf_size) / 2)), \
 		.dma_max_buf_size = (buf_size), \
 		.dma_max_buf_list_len = (list_len), \
 		.dma_max_num_tasks = (tasks), \
