@@ -133,6 +133,7 @@ void softdoca_mmap_desc_encode(const struct softdoca_mmap_desc *d, void *out)
 	put_u64(p + 24, d->len);
 	put_name(p + 32, d->card);
 	put_name(p + 96, d->instance);
+	put_u64(p + 160, d->token);
 	softdoca_desc_seal(out, SOFTDOCA_MMAP_DESC_LEN, SOFTDOCA_MMAP_DESC_MAGIC, SOFTDOCA_MMAP_DESC_VERSION,
 			   (uint16_t)d->kind);
 }
@@ -161,6 +162,7 @@ doca_error_t softdoca_mmap_desc_decode(const void *buf, size_t len, struct softd
 	d->export_id = get_u64(p + 8);
 	d->addr = get_u64(p + 16);
 	d->len = get_u64(p + 24);
+	d->token = get_u64(p + 160);
 	if ((d->access & ~ACCESS_FLAGS_ALL) != 0) {
 		*why = "unknown access flags";
 		return DOCA_ERROR_INVALID_VALUE;
@@ -175,6 +177,10 @@ doca_error_t softdoca_mmap_desc_decode(const void *buf, size_t len, struct softd
 	}
 	if (get_name(d->card, p + 32) != 0 || get_name(d->instance, p + 96) != 0) {
 		*why = "card name or instance is empty or not terminated";
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (d->token == 0) {
+		*why = "export token is missing";
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	return DOCA_SUCCESS;

@@ -13,7 +13,7 @@
  * The checksum is checked before the version, so a corrupted byte anywhere is INVALID_VALUE
  * and only a well-formed frame of another version is NOT_SUPPORTED.
  *
- * mmap payload, version 1 (160 bytes):
+ * mmap payload, version 2 (168 bytes):
  *        0     4  access flags (enum doca_access_flag)
  *        4     4  exporter pid
  *        8     8  export id (unique within the exporting process)
@@ -21,6 +21,8 @@
  *       24     8  length of the range
  *       32    64  card name, NUL-terminated
  *       96    64  card instance, NUL-terminated
+ *      160     8  export token: random, never 0; the importer proves with it that the process
+ *                 answering for the pid is the exporter, and that the export is still live
  *
  * Pure code: no logging, no allocation. Callers log the reason returned in *why.
  */
@@ -36,8 +38,8 @@
 #define SOFTDOCA_DESC_TRAILER_LEN 4
 
 #define SOFTDOCA_MMAP_DESC_MAGIC 0x50414d53u /* "SMAP" */
-#define SOFTDOCA_MMAP_DESC_VERSION 1
-#define SOFTDOCA_MMAP_DESC_PAYLOAD_LEN 160
+#define SOFTDOCA_MMAP_DESC_VERSION 2
+#define SOFTDOCA_MMAP_DESC_PAYLOAD_LEN 168
 #define SOFTDOCA_MMAP_DESC_LEN (SOFTDOCA_DESC_HEADER_LEN + SOFTDOCA_MMAP_DESC_PAYLOAD_LEN + SOFTDOCA_DESC_TRAILER_LEN)
 #define SOFTDOCA_DESC_NAME_LEN 64
 
@@ -55,6 +57,7 @@ struct softdoca_mmap_desc {
 	uint64_t len;
 	char card[SOFTDOCA_DESC_NAME_LEN];
 	char instance[SOFTDOCA_DESC_NAME_LEN];
+	uint64_t token;
 };
 
 __attribute__((visibility("hidden"))) uint32_t softdoca_crc32(const void *data, size_t len);

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* doca_mmap: a registered memory range, its devices, its export descriptors. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +9,7 @@
 #include "common/priv/mmap_priv.h"
 #include "common/priv/sdk_log.h"
 #include "export_desc.h"
+#include "softhw/fabric/mem.h"
 
 SDK_LOG_REGISTER(DOCA_MMAP);
 
@@ -20,52 +20,29 @@ SDK_LOG_REGISTER(DOCA_MMAP);
 /* One descriptor handed out by export_pci / export_rdma; the mmap owns it until stop. */
 struct softdoca_mmap_export {
 	struct softdoca_mmap_export *next;
-	struct softdoca_mmap_export *live_next; /* process-wide list of live exports */
-	uint64_t id;
+	uint64_t id; /* registered with the fabric (softhw_mem_export_add) */
 	enum softdoca_mmap_desc_kind kind;
 	const struct softhw_card *card;
 	uint8_t bytes[SOFTDOCA_MMAP_DESC_LEN];
 };
 
-static uint64_t last_export_id;
-
-/*
- * Exports of this process that are still valid (their mmap not stopped). An import of a
- * descriptor made by this process must name one of them: memory of a stopped or destroyed
- * mmap may be gone. Exports are rare, so a list under a mutex is plenty.
- */
-static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct softdoca_mmap_export *live_exports;
-
-static void live_add(struct softdoca_mmap_export *e)
+/* What the peer of an export may do with the memory, from the access flags. */
+static uint32_t export_rights(uint32_t access, enum softdoca_mmap_desc_kind kind)
 {
-	pthread_mutex_lock(&live_lock);
-	e->live_next = live_exports;
-	live_exports = e;
-	pthread_mutex_unlock(&live_lock);
-}
+	uint32_t rights = 0;
 
-static void live_remove(struct softdoca_mmap_export *e)
-{
-	pthread_mutex_lock(&live_lock);
-	for (struct softdoca_mmap_export **p = &live_exports; *p != NULL; p = &(*p)->live_next) {
-		if (*p == e) {
-			*p = e->live_next;
-			break;
-		}
+	if (kind == SOFTDOCA_MMAP_DESC_PCI) {
+		if (access & PCI_FLAGS)
+			rights |= SOFTHW_MEM_READ;
+		if (access & DOCA_ACCESS_FLAG_PCI_READ_WRITE)
+			rights |= SOFTHW_MEM_WRITE;
+	} else {
+		if (access & DOCA_ACCESS_FLAG_RDMA_READ)
+			rights |= SOFTHW_MEM_READ;
+		if (access & (DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC))
+			rights |= SOFTHW_MEM_WRITE;
 	}
-	pthread_mutex_unlock(&live_lock);
-}
-
-static bool live_find(uint64_t id)
-{
-	bool found = false;
-
-	pthread_mutex_lock(&live_lock);
-	for (struct softdoca_mmap_export *e = live_exports; e != NULL && !found; e = e->live_next)
-		found = e->id == id;
-	pthread_mutex_unlock(&live_lock);
-	return found;
+	return rights;
 }
 
 /*
@@ -111,7 +88,7 @@ static void free_exports(struct doca_mmap *m)
 		struct softdoca_mmap_export *e = m->exports;
 
 		m->exports = e->next;
-		live_remove(e);
+		softhw_mem_export_remove(e->id);
 		free(e);
 	}
 	m->export_pci_desc = NULL;
@@ -150,6 +127,7 @@ doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 	if (err != DOCA_SUCCESS)
 		return err;
 	free_exports(mmap);
+	softhw_mem_disconnect(mmap->remote);
 	/* The callback frees the user's range: only once the mmap owned it (was started). */
 	if (mmap->free_cb != NULL && mmap->was_started)
 		mmap->free_cb(mmap->addr, mmap->len, mmap->free_cb_opaque);
@@ -195,6 +173,8 @@ doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 	if (err != DOCA_SUCCESS)
 		return err;
 	free_exports(mmap);
+	softhw_mem_disconnect(mmap->remote); /* an imported mmap cannot start again */
+	mmap->remote = NULL;
 	mmap->started = false;
 	mmap->exported = false;
 	return DOCA_SUCCESS;
@@ -269,6 +249,8 @@ static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *d
 	const struct softhw_card *card;
 	struct softdoca_mmap_export *e;
 	struct softdoca_mmap_desc d;
+	const char *why = "";
+	doca_error_t err;
 
 	if (mmap == NULL || dev == NULL || export_desc == NULL || export_desc_len == NULL) {
 		SDK_LOG_ERR("Failed to export mmap: %s got a NULL argument", name);
@@ -312,10 +294,19 @@ static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *d
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	memset(&d, 0, sizeof(d));
+	card = dev->devinfo->fn->card;
+	/* The fabric serves the range to the importing process from now on. */
+	err = softhw_mem_export_add(card->instance, mmap->addr, mmap->len, export_rights(mmap->access, kind),
+				    &d.export_id, &d.token, &why);
+	if (err != DOCA_SUCCESS) {
+		free(e);
+		SDK_LOG_ERR("Failed to export mmap: %s (%s); check the process's file descriptor and thread limits",
+			    why, doca_error_get_name(err));
+		return err;
+	}
 	d.kind = kind;
 	d.access = mmap->access;
 	d.exporter_pid = (int32_t)getpid();
-	d.export_id = __atomic_add_fetch(&last_export_id, 1, __ATOMIC_RELAXED);
 	d.addr = (uint64_t)(uintptr_t)mmap->addr;
 	d.len = mmap->len;
 	_Static_assert(sizeof(d.card) == sizeof(card->name) && sizeof(d.instance) == sizeof(card->instance),
@@ -328,7 +319,6 @@ static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *d
 	e->card = card;
 	e->next = mmap->exports;
 	mmap->exports = e;
-	live_add(e);
 out:
 	if (pci) {
 		mmap->export_pci_desc = e->bytes;
@@ -369,6 +359,7 @@ doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap, const struct d
 doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, const void *export_desc,
 					  size_t export_desc_len, struct doca_dev *dev, struct doca_mmap **mmap)
 {
+	struct softhw_mem_remote *remote = NULL;
 	const struct softhw_card *card;
 	struct softdoca_mmap_desc d;
 	struct doca_mmap *m;
@@ -401,9 +392,28 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 		}
 	}
 	/* RDMA exports reach other cards through the fabric: no card check (issue 4). */
-	if (d.exporter_pid == (int32_t)getpid() && !live_find(d.export_id)) {
-		SDK_LOG_ERR("Failed to create mmap from export: the exporting mmap was stopped or destroyed, which ends its descriptors; export it again after doca_mmap_start()");
-		return DOCA_ERROR_INVALID_VALUE;
+	if (d.exporter_pid == (int32_t)getpid()) {
+		if (!softhw_mem_export_lookup(d.export_id, d.token)) {
+			SDK_LOG_ERR("Failed to create mmap from export: the exporting mmap was stopped or destroyed, which ends its descriptors; export it again after doca_mmap_start()");
+			return DOCA_ERROR_INVALID_VALUE;
+		}
+	} else if (d.kind == SOFTDOCA_MMAP_DESC_PCI) {
+		/* Another process: prove the descriptor against the live export, set up the data path. */
+		struct softhw_mem_peer peer = {
+			.instance = d.instance,
+			.pid = d.exporter_pid,
+			.id = d.export_id,
+			.token = d.token,
+			.addr = d.addr,
+			.len = d.len,
+			.rights = export_rights(d.access, d.kind),
+		};
+
+		err = softhw_mem_connect(&peer, &remote, &why);
+		if (err != DOCA_SUCCESS) {
+			SDK_LOG_ERR("Failed to create mmap from export of process %d: %s", (int)d.exporter_pid, why);
+			return err;
+		}
 	}
 
 	m = calloc(1, sizeof(*m));
@@ -411,6 +421,7 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 		m->devs = calloc(1, sizeof(*m->devs));
 	if (m == NULL || m->devs == NULL) {
 		free(m);
+		softhw_mem_disconnect(remote);
 		SDK_LOG_ERR("Failed to create mmap from export: out of memory");
 		return DOCA_ERROR_NO_MEMORY;
 	}
@@ -428,6 +439,8 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 		m->user_data = *user_data;
 	m->exporter_pid = d.exporter_pid;
 	m->export_id = d.export_id;
+	m->other_process = d.exporter_pid != (int32_t)getpid();
+	m->remote = remote;
 	*mmap = m;
 	return DOCA_SUCCESS;
 }

@@ -7,10 +7,10 @@
  * list, growing each destination's data_len. Faults a real DMA engine reports at completion
  * (a length of zero, a missing permission, too long a list, too large a buffer) complete the
  * task with an error, and the context then stops ("DMA shall stop in case of error");
- * doca_task_try_submit refuses the same tasks up front.
+ * doca_task_try_submit refuses the same tasks up front. A buffer in memory another process
+ * exported carries that mmap's fabric handle in its segment: the engine reaches it from here.
  */
 #include <string.h>
-#include <unistd.h>
 
 #include "doca_buf.h"
 #include "doca_dma.h"
@@ -53,6 +53,17 @@ static uint32_t max_list_len(const struct softhw_caps *caps)
 
 /* ---- task checks: what the engine would fault on ---- */
 
+/* Memory of another process is reachable over PCI only: through an export_pci descriptor. */
+static bool reachable(const struct doca_mmap *m, const char *what)
+{
+	if (!m->other_process || m->remote != NULL)
+		return true;
+	SDK_LOG_ERR("DMA memcpy %s is memory of another process imported from an RDMA export; the DMA engine "
+		    "reaches another process's memory over PCI only: export it with doca_mmap_export_pci()",
+		    what);
+	return false;
+}
+
 static doca_error_t check_memcpy(const struct doca_dma_task_memcpy *t, const struct doca_dma *dma)
 {
 	const struct softhw_caps *caps = dma->caps;
@@ -82,11 +93,8 @@ static doca_error_t check_memcpy(const struct doca_dma_task_memcpy *t, const str
 				    "DOCA_ACCESS_FLAG_PCI_READ_ONLY or DOCA_ACCESS_FLAG_PCI_READ_WRITE");
 			return DOCA_ERROR_NOT_PERMITTED;
 		}
-		if (b->mmap->from_export && b->mmap->exporter_pid != (int32_t)getpid()) {
-			SDK_LOG_ERR("DMA memcpy source lives in another process; cross-process DMA is not "
-				    "implemented yet (docs/compatibility.md)");
+		if (!reachable(b->mmap, "source"))
 			return DOCA_ERROR_NOT_SUPPORTED;
-		}
 		total += b->data_len;
 	}
 	if (total == 0) {
@@ -109,11 +117,8 @@ static doca_error_t check_memcpy(const struct doca_dma_task_memcpy *t, const str
 							 : "DOCA_ACCESS_FLAG_LOCAL_READ_WRITE");
 			return DOCA_ERROR_NOT_PERMITTED;
 		}
-		if (b->mmap->from_export && b->mmap->exporter_pid != (int32_t)getpid()) {
-			SDK_LOG_ERR("DMA memcpy destination lives in another process; cross-process DMA is not "
-				    "implemented yet (docs/compatibility.md)");
+		if (!reachable(b->mmap, "destination"))
 			return DOCA_ERROR_NOT_SUPPORTED;
-		}
 		room += softdoca_buf_tailroom(b);
 	}
 	if (total > room) {
@@ -143,10 +148,11 @@ static doca_error_t dma_prepare(struct doca_task *task)
 		return DOCA_SUCCESS;
 	}
 	for (const struct doca_buf *b = t->src; b != NULL; b = b->next)
-		t->src_sge[ns++] = (struct softhw_sge){.addr = b->data, .len = b->data_len};
+		t->src_sge[ns++] = (struct softhw_sge){.addr = b->data, .len = b->data_len, .remote = b->mmap->remote};
 	for (struct doca_buf *b = t->dst; b != NULL; b = b->next)
 		t->dst_sge[nd++] = (struct softhw_sge){.addr = (char *)b->data + b->data_len,
-						       .len = softdoca_buf_tailroom(b)};
+						       .len = softdoca_buf_tailroom(b),
+						       .remote = b->mmap->remote};
 	task->work.op = SOFTHW_OP_COPY;
 	task->work.copy.src = t->src_sge;
 	task->work.copy.nsrc = ns;

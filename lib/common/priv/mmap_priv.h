@@ -13,6 +13,7 @@
 #define SOFTDOCA_MMAP_DEFAULT_MAX_DEVS 16
 
 struct doca_dev;
+struct softhw_mem_remote;
 
 struct doca_mmap {
 	void *addr;
@@ -35,9 +36,11 @@ struct doca_mmap {
 	size_t export_pci_len;
 	void *export_rdma_desc;
 	size_t export_rdma_len;
-	/* imported mmaps: who exported the memory (for cross-process access, issue 3) */
+	/* imported mmaps: who exported the memory */
 	int32_t exporter_pid;
 	uint64_t export_id;
+	bool other_process;                 /* exported by another process ... */
+	struct softhw_mem_remote *remote;   /* ... and reached through the fabric (PCI exports) */
 	/* bookkeeping private to mmap.c / buf_pool.c / buf_array.c */
 	bool was_started;             /* free_cb runs on destroy only if the range was ever in use */
 	uint32_t num_holders;         /* started buf pools / buf arrays carved from this mmap */

@@ -4,11 +4,13 @@
  *
  * Work is executed when the queue's owner polls it (doca_pe_progress), on the owner's thread.
  * That is the fast path the architecture asks for: a local DMA copy needs no cross-thread hop,
- * and submission never does the work itself. Work that must happen without the owner's help
- * (remote one-sided access, issue 3) is served by the fabric's service thread instead.
+ * and submission never does the work itself. A segment in another process's exported memory
+ * is read or written through the fabric (fabric/mem.h) during that same progress call; the
+ * exporter's help is never needed.
  */
 #include <string.h>
 
+#include "softhw/fabric/mem.h"
 #include "softhw/softhw.h"
 
 void softhw_queue_post(struct softhw_queue *q, struct softhw_work *work)
@@ -34,6 +36,40 @@ static void queue_unlink(struct softhw_queue *q, struct softhw_work *prev, struc
 	q->depth--;
 }
 
+#define REMOTE_TO_REMOTE_CHUNK 16384
+
+/* Moves `len` bytes between two segments, either of which may be in another process. */
+static doca_error_t copy_chunk(const struct softhw_sge *dst, uint64_t doff, const struct softhw_sge *src,
+			       uint64_t soff, uint64_t len)
+{
+	char *d = (char *)dst->addr + doff;
+	const char *s = (const char *)src->addr + soff;
+
+	if (src->remote == NULL && dst->remote == NULL) {
+		memmove(d, s, len);
+		return DOCA_SUCCESS;
+	}
+	if (dst->remote == NULL)
+		return softhw_mem_read(src->remote, d, (uint64_t)(uintptr_t)s, len);
+	if (src->remote == NULL)
+		return softhw_mem_write(dst->remote, (uint64_t)(uintptr_t)d, s, len);
+	/* Between two other processes (rare): through a small buffer of ours. */
+	while (len > 0) {
+		char buf[REMOTE_TO_REMOTE_CHUNK];
+		uint64_t n = len < sizeof(buf) ? len : sizeof(buf);
+		doca_error_t err = softhw_mem_read(src->remote, buf, (uint64_t)(uintptr_t)s, n);
+
+		if (err == DOCA_SUCCESS)
+			err = softhw_mem_write(dst->remote, (uint64_t)(uintptr_t)d, buf, n);
+		if (err != DOCA_SUCCESS)
+			return err;
+		s += n;
+		d += n;
+		len -= n;
+	}
+	return DOCA_SUCCESS;
+}
+
 /* Gathers the source segments into the destination segments, in order. */
 static doca_error_t execute_copy(struct softhw_work *work)
 {
@@ -41,6 +77,7 @@ static doca_error_t execute_copy(struct softhw_work *work)
 	const struct softhw_sge *dst = work->copy.dst;
 	uint32_t si = 0, di = 0;
 	uint64_t soff = 0, doff = 0, moved = 0;
+	doca_error_t err;
 
 	while (si < work->copy.nsrc) {
 		uint64_t chunk;
@@ -59,7 +96,11 @@ static doca_error_t execute_copy(struct softhw_work *work)
 		chunk = src[si].len - soff;
 		if (chunk > dst[di].len - doff)
 			chunk = dst[di].len - doff;
-		memmove((char *)dst[di].addr + doff, (const char *)src[si].addr + soff, chunk);
+		err = copy_chunk(&dst[di], doff, &src[si], soff, chunk);
+		if (err != DOCA_SUCCESS) {
+			work->result_len = moved;
+			return err;
+		}
 		soff += chunk;
 		doff += chunk;
 		moved += chunk;

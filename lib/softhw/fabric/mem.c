@@ -1,0 +1,962 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Cross-process memory access between the processes of a soft card (see mem.h). */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/priv/sdk_log.h"
+#include "softhw/fabric/fabric.h"
+#include "softhw/fabric/mem.h"
+
+SDK_LOG_REGISTER(SOFTHW_FABRIC_MEM);
+
+/* ---- wire protocol between an importer and the exporter's service thread ---- */
+
+#define MEM_MAGIC 0x4d454d53u /* "SMEM" */
+#define MEM_VERSION 1
+
+enum mem_op {
+	MEM_HELLO = 1, /* importer: id + token; reply: status, range, rights, flags */
+	MEM_ATTACH,    /* importer: bounce buffer fd; reply: status */
+	MEM_READ,      /* importer: addr + len; exporter copies them into the bounce buffer */
+	MEM_WRITE,     /* importer: addr + len; exporter copies the bounce buffer there */
+	MEM_REVOKED,   /* exporter: the export ended (sent instead of a reply, or unsolicited) */
+};
+
+#define MEM_FLAG_CMA 0x1u /* HELLO reply: the exporter lets importers use cross-memory attach */
+
+struct mem_msg {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t op;
+	int32_t status; /* replies: a doca_error_t */
+	uint32_t rights;
+	uint32_t flags;
+	uint32_t reserved;
+	uint64_t id;
+	uint64_t token;
+	uint64_t addr;
+	uint64_t len;
+};
+
+static struct mem_msg msg_make(enum mem_op op)
+{
+	return (struct mem_msg){.magic = MEM_MAGIC, .version = MEM_VERSION, .op = (uint16_t)op};
+}
+
+/* Is cross-memory attach switched off for this process (SOFTDOCA_FABRIC_CMA=0)? */
+static bool cma_disabled(void)
+{
+	const char *v = getenv("SOFTDOCA_FABRIC_CMA");
+
+	return v != NULL && (strcmp(v, "0") == 0 || strcmp(v, "off") == 0 || strcmp(v, "no") == 0 ||
+			     strcmp(v, "false") == 0);
+}
+
+/* A card carrying just the instance: all the fabric needs to name a rendezvous point. */
+static void instance_card(struct softhw_card *card, const char *instance)
+{
+	memset(card, 0, sizeof(*card));
+	snprintf(card->instance, sizeof(card->instance), "%s", instance);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Exporter side: the export table and the service thread
+ * ------------------------------------------------------------------------------------ */
+
+struct mem_export {
+	struct mem_export *next;
+	uint64_t id;
+	uint64_t token;
+	char *addr;
+	uint64_t len;
+	uint32_t rights;
+};
+
+struct mem_listener {
+	char instance[SOFTHW_MAX_STR];
+	int fd;
+};
+
+/* One importer connected to the service thread. */
+struct mem_conn {
+	int fd;
+	uint64_t id;   /* export it said HELLO to; 0 before */
+	char *bounce;  /* importer's bounce buffer, mapped here */
+	size_t bounce_len;
+};
+
+#define MAX_LISTENERS 16
+
+/*
+ * Process-wide state. `lock` guards everything, and is held while the service thread copies
+ * an export's memory so that softhw_mem_export_remove() never returns under a running copy.
+ * Only the service thread changes `conns`, under the lock (so fork sees it consistent).
+ */
+static struct {
+	pthread_mutex_t lock;
+	struct mem_export *exports;
+	uint64_t last_id;
+	struct mem_listener listeners[MAX_LISTENERS];
+	unsigned num_listeners;
+	struct mem_conn *conns;
+	unsigned num_conns;
+	unsigned cap_conns;
+	bool started;
+	bool cma;     /* opted into cross-memory attach */
+	int wake_fd;  /* eventfd: listeners added or exports removed */
+	/* removals asked for / handled by the service thread (importers told) */
+	uint64_t revoke_asked;
+	uint64_t revoke_done;
+	pthread_cond_t revoked;
+} svc = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1, .revoked = PTHREAD_COND_INITIALIZER};
+
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void atfork_prepare(void)
+{
+	pthread_mutex_lock(&svc.lock);
+}
+
+static void atfork_parent(void)
+{
+	pthread_mutex_unlock(&svc.lock);
+}
+
+/*
+ * The child has no service thread. Its copies of the parent's sockets must go: an importer
+ * notices the exporter's death by its connection closing, which a child holding a copy
+ * would prevent. The child's exports (if any) start afresh.
+ */
+static void atfork_child(void)
+{
+	for (unsigned i = 0; i < svc.num_listeners; i++)
+		close(svc.listeners[i].fd);
+	svc.num_listeners = 0;
+	for (unsigned i = 0; i < svc.num_conns; i++) {
+		close(svc.conns[i].fd);
+		if (svc.conns[i].bounce != NULL)
+			munmap(svc.conns[i].bounce, svc.conns[i].bounce_len);
+	}
+	free(svc.conns);
+	svc.conns = NULL;
+	svc.num_conns = svc.cap_conns = 0;
+	while (svc.exports != NULL) {
+		struct mem_export *e = svc.exports;
+
+		svc.exports = e->next;
+		free(e);
+	}
+	if (svc.wake_fd >= 0)
+		close(svc.wake_fd);
+	svc.wake_fd = -1;
+	svc.started = false;
+	svc.revoke_asked = svc.revoke_done = 0;
+	pthread_cond_init(&svc.revoked, NULL);
+	pthread_mutex_unlock(&svc.lock);
+}
+
+static void register_atfork(void)
+{
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+}
+
+static struct mem_export *export_find(uint64_t id)
+{
+	for (struct mem_export *e = svc.exports; e != NULL; e = e->next)
+		if (e->id == id)
+			return e;
+	return NULL;
+}
+
+static void wake_service(void)
+{
+	uint64_t one = 1;
+
+	if (svc.wake_fd >= 0 && write(svc.wake_fd, &one, sizeof(one)) < 0) {
+		/* the counter cannot overflow here; a failed wake-up only delays revocation notices */
+	}
+}
+
+static uint64_t make_token(void)
+{
+	uint64_t t = 0;
+
+	if (getrandom(&t, sizeof(t), GRND_NONBLOCK) != (ssize_t)sizeof(t)) {
+		struct timespec ts;
+
+		/* no entropy yet (early boot): time, pid and address are still unique enough */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		t = ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 16) ^
+		    (uint64_t)(uintptr_t)&t;
+	}
+	return t != 0 ? t : 1;
+}
+
+/* Accepts every pending connection of a listener. */
+static void service_accept(int lfd)
+{
+	for (;;) {
+		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0)
+			return; /* EAGAIN, or a connection that went away: nothing to serve */
+		pthread_mutex_lock(&svc.lock);
+		if (svc.num_conns == svc.cap_conns) {
+			unsigned cap = svc.cap_conns ? 2 * svc.cap_conns : 8;
+			struct mem_conn *c = realloc(svc.conns, cap * sizeof(*c));
+
+			if (c == NULL) {
+				pthread_mutex_unlock(&svc.lock);
+				close(fd); /* the importer sees the connection close and reports it */
+				continue;
+			}
+			svc.conns = c;
+			svc.cap_conns = cap;
+		}
+		svc.conns[svc.num_conns++] = (struct mem_conn){.fd = fd};
+		pthread_mutex_unlock(&svc.lock);
+	}
+}
+
+static void conn_close(struct mem_conn *c)
+{
+	close(c->fd);
+	c->fd = -1;
+	if (c->bounce != NULL)
+		munmap(c->bounce, c->bounce_len);
+	c->bounce = NULL;
+}
+
+/* Drops closed connections from the table. */
+static void service_compact(void)
+{
+	unsigned j = 0;
+
+	pthread_mutex_lock(&svc.lock);
+	for (unsigned i = 0; i < svc.num_conns; i++)
+		if (svc.conns[i].fd >= 0)
+			svc.conns[j++] = svc.conns[i];
+	svc.num_conns = j;
+	pthread_mutex_unlock(&svc.lock);
+}
+
+/* Tells importers of exports that ended, and hangs up on them. */
+static void service_revoke(void)
+{
+	pthread_mutex_lock(&svc.lock);
+	svc.revoke_done = svc.revoke_asked;
+	for (unsigned i = 0; i < svc.num_conns; i++) {
+		struct mem_conn *c = &svc.conns[i];
+
+		if (c->fd >= 0 && c->id != 0 && export_find(c->id) == NULL) {
+			struct mem_msg m = msg_make(MEM_REVOKED);
+
+			m.id = c->id;
+			(void)softhw_fabric_send(c->fd, &m, sizeof(m), NULL, 0);
+			conn_close(c);
+		}
+	}
+	pthread_cond_broadcast(&svc.revoked);
+	pthread_mutex_unlock(&svc.lock);
+}
+
+static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct mem_msg *rep)
+{
+	struct mem_export *e;
+
+	pthread_mutex_lock(&svc.lock);
+	e = export_find(req->id);
+	if (e == NULL) {
+		rep->status = DOCA_ERROR_NOT_FOUND;
+	} else if (e->token != req->token) {
+		rep->status = DOCA_ERROR_INVALID_VALUE;
+	} else {
+		c->id = e->id;
+		rep->addr = (uint64_t)(uintptr_t)e->addr;
+		rep->len = e->len;
+		rep->rights = e->rights;
+		rep->flags = svc.cma ? MEM_FLAG_CMA : 0;
+		rep->status = DOCA_SUCCESS;
+	}
+	pthread_mutex_unlock(&svc.lock);
+}
+
+static void serve_attach(struct mem_conn *c, int fd, struct mem_msg *rep)
+{
+	struct stat st;
+	void *p;
+
+	rep->status = DOCA_ERROR_INVALID_VALUE;
+	if (fd < 0 || c->bounce != NULL || fstat(fd, &st) != 0 || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > SOFTHW_MEM_BOUNCE_LEN)
+		return;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		rep->status = DOCA_ERROR_NO_MEMORY;
+		return;
+	}
+	c->bounce = p;
+	c->bounce_len = (size_t)st.st_size;
+	rep->status = DOCA_SUCCESS;
+}
+
+/* A read or write of the service path: checked against the live export, copied under the lock. */
+static void serve_copy(struct mem_conn *c, const struct mem_msg *req, struct mem_msg *rep)
+{
+	const bool write = req->op == MEM_WRITE;
+	struct mem_export *e;
+
+	pthread_mutex_lock(&svc.lock);
+	e = c->id != 0 ? export_find(c->id) : NULL;
+	if (e == NULL) {
+		rep->op = MEM_REVOKED;
+	} else if (c->bounce == NULL || req->len == 0 || req->len > c->bounce_len) {
+		rep->status = DOCA_ERROR_INVALID_VALUE;
+	} else if (req->addr < (uint64_t)(uintptr_t)e->addr || req->len > e->len ||
+		   req->addr - (uint64_t)(uintptr_t)e->addr > e->len - req->len) {
+		rep->status = DOCA_ERROR_INVALID_VALUE;
+	} else if (!(e->rights & (write ? SOFTHW_MEM_WRITE : SOFTHW_MEM_READ))) {
+		rep->status = DOCA_ERROR_NOT_PERMITTED;
+	} else {
+		void *mem = (void *)(uintptr_t)req->addr;
+
+		if (write)
+			memcpy(mem, c->bounce, req->len);
+		else
+			memcpy(c->bounce, mem, req->len);
+		rep->status = DOCA_SUCCESS;
+	}
+	pthread_mutex_unlock(&svc.lock);
+}
+
+/* One request of one importer; a broken or hostile peer is hung up on. */
+static void service_request(struct mem_conn *c)
+{
+	struct mem_msg req, rep;
+	int fd = -1, nfds = 1;
+	ssize_t n = softhw_fabric_recv(c->fd, &req, sizeof(req), &fd, &nfds);
+
+	if (n == -EAGAIN || n == -EINTR)
+		return;
+	if (nfds == 0)
+		fd = -1;
+	if (n != (ssize_t)sizeof(req) || req.magic != MEM_MAGIC || req.version != MEM_VERSION) {
+		if (fd >= 0)
+			close(fd);
+		pthread_mutex_lock(&svc.lock);
+		conn_close(c);
+		pthread_mutex_unlock(&svc.lock);
+		return;
+	}
+	rep = msg_make((enum mem_op)req.op);
+	rep.id = req.id;
+	switch (req.op) {
+	case MEM_HELLO:
+		serve_hello(c, &req, &rep);
+		break;
+	case MEM_ATTACH:
+		pthread_mutex_lock(&svc.lock);
+		serve_attach(c, fd, &rep);
+		pthread_mutex_unlock(&svc.lock);
+		break;
+	case MEM_READ:
+	case MEM_WRITE:
+		serve_copy(c, &req, &rep);
+		break;
+	default:
+		rep.status = DOCA_ERROR_NOT_SUPPORTED;
+		break;
+	}
+	if (fd >= 0)
+		close(fd); /* mapped (or refused): the descriptor itself is not needed */
+	if (softhw_fabric_send(c->fd, &rep, sizeof(rep), NULL, 0) < 0) {
+		pthread_mutex_lock(&svc.lock);
+		conn_close(c);
+		pthread_mutex_unlock(&svc.lock);
+	}
+}
+
+static void *service_main(void *arg)
+{
+	struct pollfd *pfds = NULL;
+	size_t cap = 0;
+
+	(void)arg;
+	for (;;) {
+		unsigned nl, nc;
+		size_t n;
+
+		pthread_mutex_lock(&svc.lock);
+		nl = svc.num_listeners;
+		nc = svc.num_conns;
+		n = 1 + (size_t)nl + nc;
+		if (n > cap) {
+			struct pollfd *p = realloc(pfds, n * sizeof(*p));
+
+			if (p != NULL) {
+				pfds = p;
+				cap = n;
+			}
+		}
+		if (n > cap) { /* out of memory: serve what fits, retry later */
+			n = cap;
+			nc = n > 1 + nl ? (unsigned)(n - 1 - nl) : 0;
+		}
+		pfds[0] = (struct pollfd){.fd = svc.wake_fd, .events = POLLIN};
+		for (unsigned i = 0; i < nl && 1 + i < n; i++)
+			pfds[1 + i] = (struct pollfd){.fd = svc.listeners[i].fd, .events = POLLIN};
+		for (unsigned i = 0; i < nc; i++)
+			pfds[1 + nl + i] = (struct pollfd){.fd = svc.conns[i].fd, .events = POLLIN};
+		pthread_mutex_unlock(&svc.lock);
+
+		if (poll(pfds, n, -1) < 0)
+			continue; /* EINTR */
+		if (pfds[0].revents & POLLIN) {
+			uint64_t v;
+
+			if (read(svc.wake_fd, &v, sizeof(v)) < 0) {
+				/* EAGAIN: another wake-up consumed it */
+			}
+			service_revoke();
+		}
+		for (unsigned i = 0; i < nl; i++)
+			if (pfds[1 + i].revents & POLLIN)
+				service_accept(pfds[1 + i].fd);
+		/* conns only grow at the end between the snapshot and here: indexes stay valid */
+		for (unsigned i = 0; i < nc; i++) {
+			struct mem_conn *c = &svc.conns[i];
+
+			if (c->fd < 0 || c->fd != pfds[1 + nl + i].fd)
+				continue;
+			if (pfds[1 + nl + i].revents & POLLIN)
+				service_request(c);
+			else if (pfds[1 + nl + i].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+				pthread_mutex_lock(&svc.lock);
+				conn_close(c);
+				pthread_mutex_unlock(&svc.lock);
+			}
+		}
+		service_compact();
+	}
+	return NULL;
+}
+
+/* Starts the service thread once per process; lock held. */
+static doca_error_t service_start(const char **why)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t tid;
+	int rc;
+
+	if (svc.started)
+		return DOCA_SUCCESS;
+	svc.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (svc.wake_fd < 0) {
+		*why = "cannot create the service thread's eventfd";
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	svc.cma = !cma_disabled();
+	if (svc.cma) {
+		/* Where Yama restricts ptrace to descendants, let importers attach (EINVAL without Yama). */
+		(void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+	}
+	/* The service thread takes no signals: they stay with the application's threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	rc = pthread_create(&tid, &attr, service_main, NULL);
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		close(svc.wake_fd);
+		svc.wake_fd = -1;
+		*why = "cannot start the memory service thread";
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	svc.started = true;
+	return DOCA_SUCCESS;
+}
+
+/* Listens on "mem"/"<pid>" of the instance unless already; lock held. */
+static doca_error_t listener_ensure(const char *instance, const char **why)
+{
+	struct softhw_card card;
+	char name[24];
+	doca_error_t err;
+	int fd;
+
+	for (unsigned i = 0; i < svc.num_listeners; i++)
+		if (strcmp(svc.listeners[i].instance, instance) == 0)
+			return DOCA_SUCCESS;
+	if (svc.num_listeners == MAX_LISTENERS) {
+		*why = "this process already exports memory through too many card instances";
+		return DOCA_ERROR_FULL;
+	}
+	instance_card(&card, instance);
+	snprintf(name, sizeof(name), "%d", (int)getpid());
+	err = softhw_fabric_listen(&card, "mem", name, &fd);
+	if (err != DOCA_SUCCESS) {
+		*why = err == DOCA_ERROR_ALREADY_EXIST ? "another process holds this process's memory service point"
+						       : "cannot listen on the memory service point";
+		return err;
+	}
+	snprintf(svc.listeners[svc.num_listeners].instance, SOFTHW_MAX_STR, "%s", instance);
+	svc.listeners[svc.num_listeners++].fd = fd;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t softhw_mem_export_add(const char *instance, void *addr, uint64_t len, uint32_t rights, uint64_t *id,
+				   uint64_t *token, const char **why)
+{
+	struct mem_export *e = calloc(1, sizeof(*e));
+	doca_error_t err;
+
+	if (e == NULL) {
+		*why = "out of memory";
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	pthread_once(&atfork_once, register_atfork);
+	pthread_mutex_lock(&svc.lock);
+	err = listener_ensure(instance, why);
+	if (err == DOCA_SUCCESS)
+		err = service_start(why);
+	if (err != DOCA_SUCCESS) {
+		pthread_mutex_unlock(&svc.lock);
+		free(e);
+		return err;
+	}
+	e->id = ++svc.last_id;
+	e->token = make_token();
+	e->addr = addr;
+	e->len = len;
+	e->rights = rights;
+	e->next = svc.exports;
+	svc.exports = e;
+	*id = e->id;
+	*token = e->token;
+	pthread_mutex_unlock(&svc.lock);
+	wake_service(); /* a new listener joins the poll set */
+	return DOCA_SUCCESS;
+}
+
+void softhw_mem_export_remove(uint64_t id)
+{
+	struct mem_export *gone = NULL;
+	struct timespec deadline;
+	uint64_t ticket;
+
+	pthread_mutex_lock(&svc.lock);
+	for (struct mem_export **p = &svc.exports; *p != NULL; p = &(*p)->next) {
+		if ((*p)->id == id) {
+			gone = *p;
+			*p = gone->next;
+			break;
+		}
+	}
+	if (gone == NULL || !svc.started) {
+		pthread_mutex_unlock(&svc.lock);
+		free(gone);
+		return;
+	}
+	free(gone);
+	/*
+	 * Wait until the service thread has told the importers: once the mmap is stopped, their
+	 * next access fails, whichever path it takes. Bounded, in case the thread is wedged.
+	 */
+	ticket = ++svc.revoke_asked;
+	wake_service();
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += SOFTHW_MEM_TIMEOUT_MS / 1000;
+	while (svc.started && svc.revoke_done < ticket)
+		if (pthread_cond_timedwait(&svc.revoked, &svc.lock, &deadline) != 0)
+			break;
+	pthread_mutex_unlock(&svc.lock);
+}
+
+bool softhw_mem_export_lookup(uint64_t id, uint64_t token)
+{
+	struct mem_export *e;
+	bool found;
+
+	pthread_mutex_lock(&svc.lock);
+	e = export_find(id);
+	found = e != NULL && e->token == token;
+	pthread_mutex_unlock(&svc.lock);
+	return found;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Importer side
+ * ------------------------------------------------------------------------------------ */
+
+enum remote_state {
+	REMOTE_LIVE = 0,
+	REMOTE_DEAD,    /* the exporter process exited */
+	REMOTE_REVOKED, /* the export ended (its mmap was stopped or destroyed) */
+};
+
+struct softhw_mem_remote {
+	pthread_mutex_t lock; /* the connection and the bounce buffer */
+	int fd;
+	pid_t pid;
+	uint64_t id;
+	uint64_t addr;
+	uint64_t len;
+	uint32_t rights;
+	bool cma;
+	enum remote_state state;
+	char *bounce;
+	size_t bounce_len;
+};
+
+/* The error an access gets in `state`; logs the change once. Lock held. */
+static doca_error_t remote_fail(struct softhw_mem_remote *r, enum remote_state state)
+{
+	if (r->state == REMOTE_LIVE) {
+		r->state = state;
+		if (state == REMOTE_DEAD)
+			SDK_LOG_ERR("Exporter process %d of remote memory 0x%lx exited: DMA on memory imported from it fails with CONNECTION_ABORTED; start the exporter again and import its new descriptor",
+				    (int)r->pid, (unsigned long)r->addr);
+		else
+			SDK_LOG_ERR("Process %d stopped exporting memory 0x%lx (its doca_mmap was stopped or destroyed): DMA on it fails with IO_FAILED; keep the exporter's mmap started while the peer uses it",
+				    (int)r->pid, (unsigned long)r->addr);
+	}
+	return r->state == REMOTE_DEAD ? DOCA_ERROR_CONNECTION_ABORTED : DOCA_ERROR_IO_FAILED;
+}
+
+/* The exporter hung up: a revocation notice may still wait to be read, else it died. Lock held. */
+static doca_error_t remote_hung_up(struct softhw_mem_remote *r)
+{
+	struct mem_msg m;
+	ssize_t n = softhw_fabric_recv(r->fd, &m, sizeof(m), NULL, NULL);
+
+	if (n == (ssize_t)sizeof(m) && m.magic == MEM_MAGIC && m.op == MEM_REVOKED)
+		return remote_fail(r, REMOTE_REVOKED);
+	return remote_fail(r, REMOTE_DEAD);
+}
+
+/* Sends a request and waits for its reply, bounded by SOFTHW_MEM_TIMEOUT_MS. Lock held. */
+static doca_error_t remote_call(struct softhw_mem_remote *r, struct mem_msg *req, int fd, struct mem_msg *rep)
+{
+	struct pollfd p = {.fd = r->fd};
+	ssize_t n;
+
+	for (;;) {
+		n = softhw_fabric_send(r->fd, req, sizeof(*req), fd >= 0 ? &fd : NULL, fd >= 0 ? 1 : 0);
+		if (n == -EINTR)
+			continue;
+		if (n != -EAGAIN)
+			break;
+		p.events = POLLOUT;
+		if (poll(&p, 1, SOFTHW_MEM_TIMEOUT_MS) == 0)
+			return DOCA_ERROR_TIME_OUT;
+	}
+	if (n == -EPIPE || n == -ECONNRESET || n == -ENOTCONN)
+		return remote_hung_up(r);
+	if (n < 0)
+		return DOCA_ERROR_IO_FAILED;
+	for (;;) {
+		int rc;
+
+		p.events = POLLIN;
+		rc = poll(&p, 1, SOFTHW_MEM_TIMEOUT_MS);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc == 0)
+			return DOCA_ERROR_TIME_OUT;
+		n = softhw_fabric_recv(r->fd, rep, sizeof(*rep), NULL, NULL);
+		if (n == -EAGAIN || n == -EINTR)
+			continue;
+		if (n == 0 || n == -ECONNRESET)
+			return remote_fail(r, REMOTE_DEAD);
+		if (n != (ssize_t)sizeof(*rep) || rep->magic != MEM_MAGIC)
+			return DOCA_ERROR_IO_FAILED;
+		if (rep->op == MEM_REVOKED)
+			return remote_fail(r, REMOTE_REVOKED);
+		return DOCA_SUCCESS;
+	}
+}
+
+/*
+ * Before a cross-memory access: is the exporter still the process we verified? Its death
+ * closes our connection (the pid could be reused after that); the end of the export arrives
+ * as a message. One non-blocking poll. Lock held.
+ */
+static doca_error_t remote_check(struct softhw_mem_remote *r)
+{
+	struct pollfd p = {.fd = r->fd, .events = POLLIN};
+	struct mem_msg m;
+	ssize_t n;
+
+	if (r->state != REMOTE_LIVE)
+		return remote_fail(r, r->state);
+	if (poll(&p, 1, 0) <= 0)
+		return DOCA_SUCCESS;
+	n = softhw_fabric_recv(r->fd, &m, sizeof(m), NULL, NULL);
+	if (n == -EAGAIN || n == -EINTR)
+		return DOCA_SUCCESS;
+	if (n == (ssize_t)sizeof(m) && m.magic == MEM_MAGIC && m.op == MEM_REVOKED)
+		return remote_fail(r, REMOTE_REVOKED);
+	return remote_fail(r, REMOTE_DEAD);
+}
+
+/* Gives the exporter a bounce buffer: the service path. Lock held. */
+static doca_error_t remote_attach(struct softhw_mem_remote *r)
+{
+	struct mem_msg req = msg_make(MEM_ATTACH), rep;
+	doca_error_t err;
+	void *p;
+	int fd;
+
+	if (r->bounce != NULL)
+		return DOCA_SUCCESS;
+	fd = memfd_create("softdoca-mem-bounce", MFD_CLOEXEC);
+	if (fd < 0)
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	if (ftruncate(fd, SOFTHW_MEM_BOUNCE_LEN) != 0) {
+		close(fd);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	p = mmap(NULL, SOFTHW_MEM_BOUNCE_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		close(fd);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	err = remote_call(r, &req, fd, &rep);
+	close(fd);
+	if (err == DOCA_SUCCESS)
+		err = (doca_error_t)rep.status;
+	if (err != DOCA_SUCCESS) {
+		munmap(p, SOFTHW_MEM_BOUNCE_LEN);
+		return err;
+	}
+	r->bounce = p;
+	r->bounce_len = SOFTHW_MEM_BOUNCE_LEN;
+	return DOCA_SUCCESS;
+}
+
+/* Can this process reach the exporter's memory directly? One byte read, discarded. */
+static bool cma_probe(pid_t pid, uint64_t addr)
+{
+	char byte;
+	struct iovec local = {.iov_base = &byte, .iov_len = 1};
+	struct iovec remote = {.iov_base = (void *)(uintptr_t)addr, .iov_len = 1};
+
+	return process_vm_readv(pid, &local, 1, &remote, 1, 0) == 1;
+}
+
+doca_error_t softhw_mem_connect(const struct softhw_mem_peer *peer, struct softhw_mem_remote **remote,
+				const char **why)
+{
+	struct mem_msg req = msg_make(MEM_HELLO), rep;
+	struct softhw_mem_remote *r;
+	struct softhw_card card;
+	struct ucred cred;
+	socklen_t cred_len = sizeof(cred);
+	char name[24];
+	doca_error_t err;
+
+	r = calloc(1, sizeof(*r));
+	if (r == NULL) {
+		*why = "out of memory";
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	pthread_mutex_init(&r->lock, NULL);
+	r->pid = peer->pid;
+	r->id = peer->id;
+	instance_card(&card, peer->instance);
+	snprintf(name, sizeof(name), "%d", (int)peer->pid);
+	err = softhw_fabric_connect(&card, "mem", name, &r->fd);
+	if (err != DOCA_SUCCESS) {
+		*why = err == DOCA_ERROR_NOT_FOUND ?
+			       "the exporting process is not running (it exited, or runs on another soft card); run the exporter again and import its new descriptor" :
+			       "cannot connect to the exporter's memory service point";
+		goto fail_free;
+	}
+	/* The kernel, not the descriptor, says who listens there. */
+	if (getsockopt(r->fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) != 0 || cred.pid != peer->pid) {
+		*why = "another process answers for the exporter's pid; the descriptor is stale";
+		err = DOCA_ERROR_INVALID_VALUE;
+		goto fail_close;
+	}
+	req.id = peer->id;
+	req.token = peer->token;
+	err = remote_call(r, &req, -1, &rep);
+	if (err != DOCA_SUCCESS) {
+		*why = err == DOCA_ERROR_TIME_OUT ? "the exporter's memory service did not answer in time" :
+						    "the exporter closed the connection during the handshake";
+		if (err == DOCA_ERROR_CONNECTION_ABORTED)
+			err = DOCA_ERROR_NOT_FOUND;
+		goto fail_close;
+	}
+	if (rep.status != DOCA_SUCCESS) {
+		*why = rep.status == DOCA_ERROR_NOT_FOUND ?
+			       "the export has ended: the exporter stopped or destroyed that mmap; export it again and pass the new descriptor" :
+			       "the descriptor is stale: it comes from an earlier process with the exporter's pid; pass the current descriptor";
+		err = DOCA_ERROR_INVALID_VALUE;
+		goto fail_close;
+	}
+	if (rep.addr != peer->addr || rep.len != peer->len || rep.rights != peer->rights) {
+		*why = "the descriptor's range or rights differ from the exporter's export; pass the bytes doca_mmap_export_pci() returned, unchanged";
+		err = DOCA_ERROR_INVALID_VALUE;
+		goto fail_close;
+	}
+	r->addr = rep.addr;
+	r->len = rep.len;
+	r->rights = rep.rights;
+	r->cma = (rep.flags & MEM_FLAG_CMA) && !cma_disabled() && cma_probe(r->pid, r->addr);
+	if (!r->cma) {
+		err = remote_attach(r);
+		if (err != DOCA_SUCCESS) {
+			*why = "cannot set up the bounce buffer of the exporter's memory service";
+			goto fail_close;
+		}
+	}
+	*remote = r;
+	return DOCA_SUCCESS;
+
+fail_close:
+	close(r->fd);
+fail_free:
+	pthread_mutex_destroy(&r->lock);
+	free(r);
+	return err;
+}
+
+void softhw_mem_disconnect(struct softhw_mem_remote *r)
+{
+	if (r == NULL)
+		return;
+	close(r->fd);
+	if (r->bounce != NULL)
+		munmap(r->bounce, r->bounce_len);
+	pthread_mutex_destroy(&r->lock);
+	free(r);
+}
+
+bool softhw_mem_uses_cma(const struct softhw_mem_remote *r)
+{
+	return r->cma;
+}
+
+static doca_error_t check_access(const struct softhw_mem_remote *r, uint64_t addr, uint64_t len, uint32_t right)
+{
+	if (addr < r->addr || len > r->len || addr - r->addr > r->len - len)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!(r->rights & right))
+		return DOCA_ERROR_NOT_PERMITTED;
+	return DOCA_SUCCESS;
+}
+
+/* The fast path: process_vm_readv/writev, resumed after partial transfers. Returns 0 or errno. */
+static int cma_copy(pid_t pid, char *local, uint64_t addr, uint64_t len, bool write)
+{
+	while (len > 0) {
+		struct iovec l = {.iov_base = local, .iov_len = len};
+		struct iovec rm = {.iov_base = (void *)(uintptr_t)addr, .iov_len = len};
+		ssize_t n = write ? process_vm_writev(pid, &l, 1, &rm, 1, 0) : process_vm_readv(pid, &l, 1, &rm, 1, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return EFAULT;
+		local += n;
+		addr += (uint64_t)n;
+		len -= (uint64_t)n;
+	}
+	return 0;
+}
+
+/* The service path: bounce-buffer-sized requests to the exporter's service thread. Lock held. */
+static doca_error_t service_copy(struct softhw_mem_remote *r, char *local, uint64_t addr, uint64_t len, bool write)
+{
+	while (len > 0) {
+		uint64_t chunk = len < r->bounce_len ? len : r->bounce_len;
+		struct mem_msg req = msg_make(write ? MEM_WRITE : MEM_READ), rep;
+		doca_error_t err;
+
+		req.addr = addr;
+		req.len = chunk;
+		if (write)
+			memcpy(r->bounce, local, chunk);
+		err = remote_call(r, &req, -1, &rep);
+		if (err == DOCA_SUCCESS)
+			err = (doca_error_t)rep.status;
+		if (err != DOCA_SUCCESS)
+			return err;
+		if (!write)
+			memcpy(local, r->bounce, chunk);
+		local += chunk;
+		addr += chunk;
+		len -= chunk;
+	}
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t remote_copy(struct softhw_mem_remote *r, char *local, uint64_t addr, uint64_t len, bool write)
+{
+	doca_error_t err = check_access(r, addr, len, write ? SOFTHW_MEM_WRITE : SOFTHW_MEM_READ);
+	int e;
+
+	if (err != DOCA_SUCCESS || len == 0)
+		return err;
+	pthread_mutex_lock(&r->lock);
+	if (!r->cma) {
+		err = r->state != REMOTE_LIVE ? remote_fail(r, r->state) : service_copy(r, local, addr, len, write);
+		pthread_mutex_unlock(&r->lock);
+		return err;
+	}
+	err = remote_check(r);
+	pthread_mutex_unlock(&r->lock);
+	if (err != DOCA_SUCCESS)
+		return err;
+	/* The copy itself needs no lock: the kernel moves the bytes. */
+	e = cma_copy(r->pid, local, addr, len, write);
+	if (e == 0)
+		return DOCA_SUCCESS;
+	pthread_mutex_lock(&r->lock);
+	if (e == ESRCH) {
+		err = remote_fail(r, REMOTE_DEAD);
+	} else if (e == EPERM || e == ENOSYS) {
+		/* Permission withdrawn since the probe: carry on through the service thread. */
+		err = remote_attach(r);
+		if (err == DOCA_SUCCESS) {
+			r->cma = false;
+			err = service_copy(r, local, addr, len, write);
+		}
+	} else {
+		SDK_LOG_ERR("DMA %s process %d at 0x%lx (%lu bytes) failed: %s; the exporter no longer maps that memory, keep it allocated while its mmap is exported",
+			    write ? "into" : "from", (int)r->pid, (unsigned long)addr, (unsigned long)len, strerror(e));
+		err = DOCA_ERROR_IO_FAILED;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return err;
+}
+
+doca_error_t softhw_mem_read(struct softhw_mem_remote *r, void *dst, uint64_t src_addr, uint64_t len)
+{
+	return remote_copy(r, dst, src_addr, len, false);
+}
+
+doca_error_t softhw_mem_write(struct softhw_mem_remote *r, uint64_t dst_addr, const void *src, uint64_t len)
+{
+	return remote_copy(r, (char *)src, dst_addr, len, true);
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softhw fabric memory: one process reads and writes memory another process exported, the
+ * way a DPU's DMA engine reaches host memory over PCIe.
+ *
+ * Exporter: softhw_mem_export_add() registers a range and returns an id and a random token
+ * for the descriptor. The first export opts the process into cross-memory attach
+ * (PR_SET_PTRACER where Yama restricts ptrace) and starts the process's service thread, which
+ * blocks in poll() on the rendezvous point "mem"/"<pid>" of the card instance. It answers
+ * importers' handshakes, and serves reads and writes of exported ranges for importers that
+ * cannot use cross-memory attach, so the exporter never has to progress anything.
+ *
+ * Importer: softhw_mem_connect() reaches that service point, proves the descriptor is current
+ * (id + token, and the peer's pid from the kernel) and learns the exporter's own view of the
+ * range and rights. Data then moves by process_vm_readv/writev (the fast path) or, when that
+ * is not permitted or SOFTDOCA_FABRIC_CMA=0, through a shared bounce buffer (memfd passed with
+ * SCM_RIGHTS) that the exporter's service thread fills or drains.
+ *
+ * A remote handle is safe to use from several threads. Everything returns a DOCA error; the
+ * data path logs one SDK line when an exporter goes away, the rest is logged by the caller.
+ */
+#ifndef SOFTHW_FABRIC_MEM_H
+#define SOFTHW_FABRIC_MEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "doca_error.h"
+
+/* Rights the exporter grants on a range. */
+#define SOFTHW_MEM_READ 0x1u
+#define SOFTHW_MEM_WRITE 0x2u
+
+/* Largest bounce buffer (and thus service-path chunk) the exporter accepts. */
+#define SOFTHW_MEM_BOUNCE_LEN (1u << 20)
+
+/* How long an importer waits for the exporter's service thread before giving up. */
+#define SOFTHW_MEM_TIMEOUT_MS 5000
+
+/* ---- exporter side ---- */
+
+/*
+ * Registers [addr, addr + len) with `rights`, reachable through card instance `instance`.
+ * Returns the export's id (unique in this process) and token (random, never 0).
+ * OPERATING_SYSTEM / ALREADY_EXIST when the service point cannot be set up (*why says so).
+ */
+doca_error_t softhw_mem_export_add(const char *instance, void *addr, uint64_t len, uint32_t rights, uint64_t *id,
+				   uint64_t *token, const char **why);
+
+/*
+ * Ends an export: later requests fail and importers connected to it are told (their next
+ * access fails). Waits for a service-path copy of this export that is running.
+ */
+void softhw_mem_export_remove(uint64_t id);
+
+/* Is export `id` with `token` live in this process? (imports within one process) */
+bool softhw_mem_export_lookup(uint64_t id, uint64_t token);
+
+/* ---- importer side ---- */
+
+/* What a descriptor says about the exporter. */
+struct softhw_mem_peer {
+	const char *instance;
+	pid_t pid;
+	uint64_t id;
+	uint64_t token;
+	uint64_t addr;
+	uint64_t len;
+	uint32_t rights;
+};
+
+struct softhw_mem_remote;
+
+/*
+ * Connects to the exporter of `peer` and checks the descriptor against the live export.
+ * NOT_FOUND: no such exporter process (it exited, or never exported); INVALID_VALUE: the
+ * export is not live any more, or the descriptor does not match it; TIME_OUT: no answer.
+ * *why says which, for the caller's log line.
+ */
+doca_error_t softhw_mem_connect(const struct softhw_mem_peer *peer, struct softhw_mem_remote **remote,
+				const char **why);
+
+void softhw_mem_disconnect(struct softhw_mem_remote *remote);
+
+/*
+ * Copies between local memory and the remote range. The remote range must lie inside the
+ * export (INVALID_VALUE) and have the right (NOT_PERMITTED). An exporter that exited gives
+ * CONNECTION_ABORTED; an export that ended, or memory the exporter no longer maps, IO_FAILED.
+ */
+doca_error_t softhw_mem_read(struct softhw_mem_remote *remote, void *dst, uint64_t src_addr, uint64_t len);
+doca_error_t softhw_mem_write(struct softhw_mem_remote *remote, uint64_t dst_addr, const void *src, uint64_t len);
+
+/* Does this remote move data by cross-memory attach (else through the service thread)? */
+bool softhw_mem_uses_cma(const struct softhw_mem_remote *remote);
+
+#endif /* SOFTHW_FABRIC_MEM_H */

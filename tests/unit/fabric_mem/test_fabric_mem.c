@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softhw fabric memory (lib/softhw/fabric/mem.h): a forked child exports a buffer, this
+ * process imports it and reads and writes it, by cross-memory attach and through the
+ * exporter's service thread (SOFTDOCA_FABRIC_CMA=0 on either side). Also: range and
+ * permission checks, forged, stale and foreign descriptors, an export that ends, an exporter
+ * that dies. The child never calls anything after exporting: its service thread does the work.
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "softhw/fabric/mem.h"
+#include "softhw/softhw.h"
+#include "test.h"
+
+/* Linked from the library archive without a flavour. */
+const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
+
+/* Three bounce buffers and a bit: the service path needs several chunks. */
+#define MEM_LEN (3 * SOFTHW_MEM_BOUNCE_LEN + 5)
+
+static char instance[64];
+
+static uint8_t pattern(size_t i)
+{
+	return (uint8_t)(i * 7 + 3);
+}
+
+/* What the exporting child tells the parent. */
+struct export_info {
+	uint64_t id;
+	uint64_t token;
+	uint64_t addr;
+	uint64_t len;
+};
+
+struct exporter {
+	pid_t pid;
+	int cmd;  /* parent -> child: one command byte */
+	int info; /* child -> parent: export_info, acknowledgements, dumps */
+	struct export_info e;
+	uint32_t rights;
+};
+
+static bool read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = read(fd, p, len);
+
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+static bool write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* The child: export, report, then obey commands until the parent closes the pipe. */
+static void exporter_main(int cmd, int info, uint32_t rights, bool cma_off)
+{
+	struct export_info e = {0};
+	const char *why = "";
+	uint8_t *mem = malloc(MEM_LEN);
+	char c;
+
+	if (cma_off)
+		setenv("SOFTDOCA_FABRIC_CMA", "0", 1);
+	else
+		unsetenv("SOFTDOCA_FABRIC_CMA");
+	if (mem == NULL)
+		exit(3);
+	for (size_t i = 0; i < MEM_LEN; i++)
+		mem[i] = pattern(i);
+	if (softhw_mem_export_add(instance, mem, MEM_LEN, rights, &e.id, &e.token, &why) != DOCA_SUCCESS) {
+		fprintf(stderr, "export failed: %s\n", why);
+		exit(4);
+	}
+	e.addr = (uint64_t)(uintptr_t)mem;
+	e.len = MEM_LEN;
+	if (!write_full(info, &e, sizeof(e)))
+		exit(5);
+	while (read(cmd, &c, 1) == 1) {
+		if (c == 'r') { /* end the export */
+			softhw_mem_export_remove(e.id);
+			c = 'k';
+			if (!write_full(info, &c, 1))
+				exit(6);
+		} else if (c == 'd') { /* dump the memory */
+			if (!write_full(info, mem, MEM_LEN))
+				exit(7);
+		}
+	}
+	free(mem);
+	exit(0);
+}
+
+static bool spawn(struct exporter *x, uint32_t rights, bool cma_off)
+{
+	int cmd[2], info[2];
+
+	memset(x, 0, sizeof(*x));
+	if (pipe(cmd) != 0 || pipe(info) != 0)
+		return false;
+	fflush(NULL);
+	x->pid = fork();
+	if (x->pid == 0) {
+		close(cmd[1]);
+		close(info[0]);
+		exporter_main(cmd[0], info[1], rights, cma_off);
+	}
+	close(cmd[0]);
+	close(info[1]);
+	x->cmd = cmd[1];
+	x->info = info[0];
+	x->rights = rights;
+	return x->pid > 0 && read_full(x->info, &x->e, sizeof(x->e));
+}
+
+static bool command(struct exporter *x, char c)
+{
+	char ack;
+
+	return write_full(x->cmd, &c, 1) && (c != 'r' || (read_full(x->info, &ack, 1) && ack == 'k'));
+}
+
+/* Ends the child normally (or reaps it after a kill); true when it exited cleanly. */
+static bool finish(struct exporter *x)
+{
+	int status = 0;
+
+	close(x->cmd);
+	close(x->info);
+	return waitpid(x->pid, &status, 0) == x->pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static struct softhw_mem_peer peer_of(const struct exporter *x)
+{
+	return (struct softhw_mem_peer){
+		.instance = instance,
+		.pid = x->pid,
+		.id = x->e.id,
+		.token = x->e.token,
+		.addr = x->e.addr,
+		.len = x->e.len,
+		.rights = x->rights,
+	};
+}
+
+/* The importer's own switch: cross-memory attach allowed or not. */
+static void importer_cma(bool on)
+{
+	if (on)
+		unsetenv("SOFTDOCA_FABRIC_CMA");
+	else
+		setenv("SOFTDOCA_FABRIC_CMA", "0", 1);
+}
+
+static struct softhw_mem_remote *connect_ok(const struct exporter *x)
+{
+	struct softhw_mem_peer p = peer_of(x);
+	struct softhw_mem_remote *r = NULL;
+	const char *why = "";
+
+	CHECK_OK(softhw_mem_connect(&p, &r, &why));
+	if (r == NULL)
+		fprintf(stderr, "connect failed: %s\n", why);
+	return r;
+}
+
+static bool matches_pattern(const uint8_t *buf, size_t off, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] != pattern(off + i))
+			return false;
+	return true;
+}
+
+/* Reads everything, writes a span across chunk borders, checks it through the child's dump. */
+static void read_write_roundtrip(bool importer_cma_on, bool exporter_cma_off, bool expect_cma)
+{
+	struct exporter x;
+	struct softhw_mem_remote *r;
+	uint8_t *buf = malloc(MEM_LEN);
+	const size_t woff = SOFTHW_MEM_BOUNCE_LEN - 100, wlen = SOFTHW_MEM_BOUNCE_LEN + 300;
+
+	importer_cma(importer_cma_on);
+	CHECK(buf != NULL && spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, exporter_cma_off));
+	r = connect_ok(&x);
+	if (r != NULL && buf != NULL) {
+		CHECK(softhw_mem_uses_cma(r) == expect_cma);
+		memset(buf, 0, MEM_LEN);
+		CHECK_OK(softhw_mem_read(r, buf, x.e.addr, MEM_LEN));
+		CHECK(matches_pattern(buf, 0, MEM_LEN));
+		/* an unaligned piece in the middle */
+		CHECK_OK(softhw_mem_read(r, buf, x.e.addr + 12345, 777));
+		CHECK(matches_pattern(buf, 12345, 777));
+		/* nothing to move is fine */
+		CHECK_OK(softhw_mem_read(r, buf, x.e.addr, 0));
+
+		memset(buf, 0xee, wlen);
+		CHECK_OK(softhw_mem_write(r, x.e.addr + woff, buf, wlen));
+		CHECK(command(&x, 'd') && read_full(x.info, buf, MEM_LEN));
+		CHECK(matches_pattern(buf, 0, woff));
+		bool filled = true;
+		for (size_t i = woff; i < woff + wlen; i++)
+			filled = filled && buf[i] == 0xee;
+		CHECK(filled);
+		CHECK(matches_pattern(buf + woff + wlen, woff + wlen, MEM_LEN - woff - wlen));
+		softhw_mem_disconnect(r);
+	}
+	CHECK(finish(&x));
+	free(buf);
+	importer_cma(true);
+}
+
+static void test_cma_path(void)
+{
+	read_write_roundtrip(true, false, true);
+}
+
+static void test_service_path_importer_off(void)
+{
+	read_write_roundtrip(false, false, false);
+}
+
+static void test_service_path_exporter_off(void)
+{
+	read_write_roundtrip(true, true, false);
+}
+
+/* Outside the export: INVALID_VALUE; without the right: NOT_PERMITTED; on both paths. */
+static void test_range_and_rights(void)
+{
+	for (int cma = 1; cma >= 0; cma--) {
+		struct exporter x;
+		struct softhw_mem_remote *r;
+		uint8_t buf[64];
+
+		importer_cma(cma);
+		CHECK(spawn(&x, SOFTHW_MEM_READ, false));
+		r = connect_ok(&x);
+		if (r != NULL) {
+			CHECK(softhw_mem_uses_cma(r) == (cma == 1));
+			CHECK_OK(softhw_mem_read(r, buf, x.e.addr + MEM_LEN - sizeof(buf), sizeof(buf)));
+			CHECK_ERR(softhw_mem_read(r, buf, x.e.addr + MEM_LEN - 10, sizeof(buf)), DOCA_ERROR_INVALID_VALUE);
+			CHECK_ERR(softhw_mem_read(r, buf, x.e.addr - 1, 2), DOCA_ERROR_INVALID_VALUE);
+			CHECK_ERR(softhw_mem_read(r, buf, UINT64_MAX - 2, sizeof(buf)), DOCA_ERROR_INVALID_VALUE);
+			CHECK_ERR(softhw_mem_write(r, x.e.addr, buf, sizeof(buf)), DOCA_ERROR_NOT_PERMITTED);
+			/* a refused access leaves the connection usable */
+			CHECK_OK(softhw_mem_read(r, buf, x.e.addr, sizeof(buf)));
+			CHECK(matches_pattern(buf, 0, sizeof(buf)));
+			softhw_mem_disconnect(r);
+		}
+		CHECK(finish(&x));
+	}
+	importer_cma(true);
+}
+
+/* A descriptor that does not match the live export is refused at connect. */
+static void test_forged_and_stale(void)
+{
+	struct exporter x;
+	struct softhw_mem_remote *r = NULL;
+	struct softhw_mem_peer p;
+	const char *why;
+
+	CHECK(spawn(&x, SOFTHW_MEM_READ, false));
+	p = peer_of(&x);
+	p.rights |= SOFTHW_MEM_WRITE; /* claims a right the exporter did not grant */
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+	p = peer_of(&x);
+	p.len += 4096; /* a larger range */
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+	p = peer_of(&x);
+	p.token ^= 1; /* an earlier process with the same pid */
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+	CHECK(strstr(why, "stale") != NULL);
+	p = peer_of(&x);
+	p.id += 1000; /* an export that never existed or ended */
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+	p = peer_of(&x);
+	p.instance = "another-card@0000000000000000"; /* another card instance */
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_NOT_FOUND);
+	/* the export ends: its descriptor is refused from then on */
+	CHECK(command(&x, 'r'));
+	p = peer_of(&x);
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+	CHECK(strstr(why, "ended") != NULL);
+	CHECK(r == NULL);
+	CHECK(finish(&x));
+
+	/* the exporter has exited: nobody answers for its pid */
+	p = peer_of(&x);
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_NOT_FOUND);
+	CHECK(strstr(why, "not running") != NULL);
+}
+
+/* The export ends while imported: the next access fails, on both paths. */
+static void test_revoked(void)
+{
+	for (int cma = 1; cma >= 0; cma--) {
+		struct exporter x;
+		struct softhw_mem_remote *r;
+		uint8_t buf[16];
+
+		importer_cma(cma);
+		CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, false));
+		r = connect_ok(&x);
+		if (r != NULL) {
+			CHECK_OK(softhw_mem_read(r, buf, x.e.addr, sizeof(buf)));
+			CHECK(command(&x, 'r'));
+			CHECK_ERR(softhw_mem_read(r, buf, x.e.addr, sizeof(buf)), DOCA_ERROR_IO_FAILED);
+			CHECK_ERR(softhw_mem_write(r, x.e.addr, buf, sizeof(buf)), DOCA_ERROR_IO_FAILED);
+			softhw_mem_disconnect(r);
+		}
+		CHECK(finish(&x));
+	}
+	importer_cma(true);
+}
+
+/* The exporter dies: accesses fail with CONNECTION_ABORTED, on both paths, and never hang. */
+static void test_dead_exporter(void)
+{
+	for (int cma = 1; cma >= 0; cma--) {
+		struct exporter x;
+		struct softhw_mem_remote *r;
+		uint8_t buf[16];
+		int status;
+
+		importer_cma(cma);
+		CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, false));
+		r = connect_ok(&x);
+		if (r != NULL) {
+			CHECK_OK(softhw_mem_read(r, buf, x.e.addr, sizeof(buf)));
+			kill(x.pid, SIGKILL);
+			CHECK(waitpid(x.pid, &status, 0) == x.pid && WIFSIGNALED(status));
+			CHECK_ERR(softhw_mem_read(r, buf, x.e.addr, sizeof(buf)), DOCA_ERROR_CONNECTION_ABORTED);
+			CHECK_ERR(softhw_mem_write(r, x.e.addr, buf, sizeof(buf)), DOCA_ERROR_CONNECTION_ABORTED);
+			softhw_mem_disconnect(r);
+		}
+		close(x.cmd);
+		close(x.info);
+	}
+	importer_cma(true);
+}
+
+/* Several importers of one export, each with its own connection. */
+static void test_several_importers(void)
+{
+	struct exporter x;
+	struct softhw_mem_remote *a, *b;
+	uint8_t buf[256];
+
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, false));
+	importer_cma(false);
+	a = connect_ok(&x);
+	importer_cma(true);
+	b = connect_ok(&x);
+	if (a != NULL && b != NULL) {
+		CHECK(!softhw_mem_uses_cma(a) && softhw_mem_uses_cma(b));
+		memset(buf, 0x5a, sizeof(buf));
+		CHECK_OK(softhw_mem_write(a, x.e.addr + 1000, buf, sizeof(buf)));
+		memset(buf, 0, sizeof(buf));
+		CHECK_OK(softhw_mem_read(b, buf, x.e.addr + 1000, sizeof(buf)));
+		CHECK(buf[0] == 0x5a && buf[sizeof(buf) - 1] == 0x5a);
+	}
+	softhw_mem_disconnect(a);
+	softhw_mem_disconnect(b);
+	CHECK(finish(&x));
+}
+
+/* Exports of this process: looked up by id and token, gone once removed. */
+static void test_same_process(void)
+{
+	static char mem[128];
+	uint64_t id, token, id2, token2;
+	const char *why;
+
+	CHECK_OK(softhw_mem_export_add(instance, mem, sizeof(mem), SOFTHW_MEM_READ, &id, &token, &why));
+	CHECK_OK(softhw_mem_export_add(instance, mem, sizeof(mem), SOFTHW_MEM_READ, &id2, &token2, &why));
+	CHECK(id != id2 && token != 0 && token2 != 0);
+	CHECK(softhw_mem_export_lookup(id, token));
+	CHECK(!softhw_mem_export_lookup(id, token ^ 1));
+	softhw_mem_export_remove(id);
+	CHECK(!softhw_mem_export_lookup(id, token));
+	CHECK(softhw_mem_export_lookup(id2, token2));
+	softhw_mem_export_remove(id2);
+	softhw_mem_export_remove(id2); /* twice: nothing happens */
+	CHECK(!softhw_mem_export_lookup(id2, token2));
+}
+
+int main(void)
+{
+	/* Our own instance name: parallel test runs never meet. */
+	snprintf(instance, sizeof(instance), "fabric-mem-test@%d", (int)getpid());
+	signal(SIGPIPE, SIG_IGN);
+	/* First, so the forked exporters below inherit a running service thread and drop it. */
+	TEST_RUN(test_same_process);
+	TEST_RUN(test_cma_path);
+	TEST_RUN(test_service_path_importer_off);
+	TEST_RUN(test_service_path_exporter_off);
+	TEST_RUN(test_range_and_rights);
+	TEST_RUN(test_forged_and_stale);
+	TEST_RUN(test_revoked);
+	TEST_RUN(test_dead_exporter);
+	TEST_RUN(test_several_importers);
+	TEST_EXIT();
+}
