@@ -115,6 +115,41 @@ doca_error_t open_doca_device_with_capabilities(tasks_check func, struct doca_de
 	return result;
 }
 
+doca_error_t open_doca_device_rep_with_pci(struct doca_dev *local, enum doca_devinfo_rep_filter filter,
+					   const char *pci_addr, struct doca_dev_rep **retval)
+{
+	struct doca_devinfo_rep **list = NULL;
+	uint32_t nb_reps = 0;
+	doca_error_t result;
+
+	if (local == NULL || pci_addr == NULL || retval == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	*retval = NULL;
+
+	result = doca_devinfo_rep_create_list(local, filter, &list, &nb_reps);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to load the representor list: %s", doca_error_get_descr(result));
+		return result;
+	}
+
+	result = DOCA_ERROR_NOT_FOUND;
+	for (uint32_t i = 0; i < nb_reps; i++) {
+		uint8_t is_equal = 0;
+
+		if (doca_devinfo_rep_is_equal_pci_addr(list[i], pci_addr, &is_equal) != DOCA_SUCCESS || !is_equal)
+			continue;
+		result = doca_dev_rep_open(list[i], retval);
+		break;
+	}
+
+	(void)doca_devinfo_rep_destroy_list(list);
+	if (result == DOCA_ERROR_NOT_FOUND)
+		DOCA_LOG_ERR("No representor with PCI address %s on this device: list them with "
+			     "doca_caps --list-rep-devs",
+			     pci_addr);
+	return result;
+}
+
 doca_error_t create_core_objects(struct program_core_objects *state, uint32_t max_bufs)
 {
 	doca_error_t result;

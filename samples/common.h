@@ -39,6 +39,10 @@ doca_error_t open_doca_device_with_pci(const char *pci_addr, tasks_check func, s
 doca_error_t open_doca_device_with_ibdev_name(const uint8_t *value, size_t val_size, tasks_check func,
 					      struct doca_dev **retval);
 
+/* Open the representor of local, among those filter selects, whose PCI address is pci_addr. */
+doca_error_t open_doca_device_rep_with_pci(struct doca_dev *local, enum doca_devinfo_rep_filter filter,
+					   const char *pci_addr, struct doca_dev_rep **retval);
+
 /* Open the first device that passes func. */
 doca_error_t open_doca_device_with_capabilities(tasks_check func, struct doca_dev **retval);
 
