@@ -20,6 +20,26 @@ SOFTDOCA_ROLE=dpu build-demo/tools/doca_caps/doca_caps --list-rep-devs
 step "DMA local copy on the DPU side (doca_dma_local_copy, DPU flavour)"
 build-demo/samples/doca_dma/doca_dma_local_copy -p 03:00.0 -t "Hello from the soft BlueField"
 
+step "DMA from host memory to the DPU: doca_dma_copy_host (host flavour), then doca_dma_copy_dpu (DPU flavour)"
+# Two processes on one soft card, in DOCA's order: the host exports its buffer and waits for
+# Enter; the DPU imports it and copies it over; then Enter ends the host.
+pair_dir=$(mktemp -d /tmp/softdoca-demo-dma.XXXXXX)
+coproc HOST { build-demo/samples/doca_dma/doca_dma_copy_host -p b1:00.0 -t "Hello from the host's memory" \
+	-d "$pair_dir/export_desc.txt" -b "$pair_dir/buffer_info.txt"; }
+host_pid=$HOST_PID
+# our own copies: bash drops HOST[] as soon as the host exits
+exec {host_out}<&"${HOST[0]}" {host_in}>&"${HOST[1]}"
+while IFS= read -r line <&"$host_out"; do
+	echo "$line"
+	[[ $line == *"press enter"* ]] && break
+done
+build-demo/samples/doca_dma/doca_dma_copy_dpu -p 03:00.0 -d "$pair_dir/export_desc.txt" -b "$pair_dir/buffer_info.txt"
+echo >&"$host_in" # the DPU is done: press Enter on the host
+cat <&"$host_out"
+exec {host_in}>&- {host_out}<&-
+wait "$host_pid"
+rm -rf "$pair_dir"
+
 for s in pe_polling pe_event pe_reactive pe_single_task_comp_cb pe_task_error pe_task_resubmit \
 	pe_task_try_submit pe_multi_context pe_async_stop; do
 	step "Progress engine sample $s (host flavour)"

@@ -318,3 +318,53 @@ doca_error_t destroy_dma_resources(struct dma_resources *resources)
 	}
 	return result;
 }
+
+doca_error_t allocate_dma_host_resources(const char *pcie_addr, struct program_core_objects *state)
+{
+	doca_error_t result;
+
+	memset(state, 0, sizeof(*state));
+	result = open_doca_device_with_pci(pcie_addr, dma_task_is_supported, &state->dev);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to open DOCA device for DMA: %s", doca_error_get_descr(result));
+		return result;
+	}
+
+	result = doca_mmap_create(&state->src_mmap);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to create mmap: %s", doca_error_get_descr(result));
+		goto fail;
+	}
+
+	result = doca_mmap_add_dev(state->src_mmap, state->dev);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to add device to mmap: %s", doca_error_get_descr(result));
+		goto fail;
+	}
+	return DOCA_SUCCESS;
+
+fail:
+	(void)destroy_dma_host_resources(state);
+	return result;
+}
+
+doca_error_t destroy_dma_host_resources(struct program_core_objects *state)
+{
+	doca_error_t result = DOCA_SUCCESS, tmp;
+
+	if (state->src_mmap != NULL) {
+		result = doca_mmap_destroy(state->src_mmap);
+		if (result != DOCA_SUCCESS)
+			DOCA_LOG_ERR("Failed to destroy DOCA mmap: %s", doca_error_get_descr(result));
+		state->src_mmap = NULL;
+	}
+	if (state->dev != NULL) {
+		tmp = doca_dev_close(state->dev);
+		if (tmp != DOCA_SUCCESS) {
+			DOCA_ERROR_PROPAGATE(result, tmp);
+			DOCA_LOG_ERR("Failed to close DOCA device: %s", doca_error_get_descr(tmp));
+		}
+		state->dev = NULL;
+	}
+	return result;
+}

@@ -49,6 +49,15 @@ doca_error_t allocate_dma_resources(const char *pcie_addr, int num_buf, struct d
 /* Destroy the DMA context (it must be IDLE), the core objects, and close the device. */
 doca_error_t destroy_dma_resources(struct dma_resources *resources);
 
+/*
+ * Host side of the remote pair: open the device at pcie_addr (it must support DMA memcpy) and
+ * create state->src_mmap with the device added. Nothing else: the DPU does the copy.
+ */
+doca_error_t allocate_dma_host_resources(const char *pcie_addr, struct program_core_objects *state);
+
+/* Destroy what allocate_dma_host_resources made. */
+doca_error_t destroy_dma_host_resources(struct program_core_objects *state);
+
 /* Capability check: can this device run DMA memcpy tasks? */
 doca_error_t dma_task_is_supported(struct doca_devinfo *devinfo);
 
