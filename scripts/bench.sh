@@ -7,3 +7,4 @@ cd "$(dirname "$0")/.."
 ninja -C build-bench >/dev/null
 export SOFTDOCA_RUN_DIR=${SOFTDOCA_RUN_DIR:-$(mktemp -d /tmp/softdoca-bench.XXXXXX)}
 build-bench/bench/dma/dma_bench "$@"
+build-bench/bench/dma_remote/dma_remote_bench "$@"
