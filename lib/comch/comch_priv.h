@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * doca_comch internals: the server and client contexts (one shared "endpoint" core), their
+ * connections, and the wire protocol spoken over the card's rendezvous socket.
+ *
+ * A connection = a SOCK_SEQPACKET socket (set-up, control messages, liveness: a dead peer's
+ * socket reads EOF) + a shared-memory channel (softhw/fabric/channel.h) that carries the
+ * messages themselves, polled by doca_pe_progress.
+ */
+#ifndef SOFTDOCA_COMCH_PRIV_H
+#define SOFTDOCA_COMCH_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "doca_comch.h"
+#include "doca_comch_consumer.h"
+#include "doca_comch_producer.h"
+#include "common/priv/ctx_priv.h"
+#include "common/priv/dev_priv.h"
+#include "softhw/fabric/channel.h"
+
+/* ---- wire protocol (socket messages; both sides are softdoca of the same version) ---- */
+
+#define COMCH_WIRE_MAGIC 0x48434d43u /* "CMCH" */
+#define COMCH_WIRE_VERSION 1
+#define COMCH_REASON_LEN 160
+
+enum comch_wire_type {
+	COMCH_WIRE_HELLO = 1,    /* client -> server: its limits; fd: the client's doorbell */
+	COMCH_WIRE_WELCOME,      /* server -> client: agreed geometry; fds: segment, server's doorbell */
+	COMCH_WIRE_REJECT,       /* server -> client: why not (then the server closes) */
+	COMCH_WIRE_BYE,          /* either way: orderly disconnection */
+	COMCH_WIRE_CONSUMER_NEW, /* a consumer appeared; fds: its data ring, its doorbell */
+	COMCH_WIRE_CONSUMER_ACK, /* the peer registered that consumer: it may start */
+	COMCH_WIRE_CONSUMER_GONE,/* a consumer stopped: producers must not address it any more */
+};
+
+struct comch_wire_hdr {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t type;
+};
+
+struct comch_wire_hello {
+	struct comch_wire_hdr hdr;
+	uint32_t max_msg_size;
+	uint32_t recv_queue_size;
+	int32_t pid;
+};
+
+struct comch_wire_welcome {
+	struct comch_wire_hdr hdr;
+	uint32_t conn_id;
+	struct softhw_chan_geom geom;
+};
+
+struct comch_wire_reject {
+	struct comch_wire_hdr hdr;
+	int32_t error; /* doca_error_t the client reports */
+	char reason[COMCH_REASON_LEN];
+};
+
+struct comch_wire_consumer {
+	struct comch_wire_hdr hdr;
+	uint32_t consumer_id;
+	uint32_t imm_data_len;
+	struct softhw_chan_geom geom; /* CONSUMER_NEW: the consumer's data ring */
+};
+
+union comch_wire_msg {
+	struct comch_wire_hdr hdr;
+	struct comch_wire_hello hello;
+	struct comch_wire_welcome welcome;
+	struct comch_wire_reject reject;
+	struct comch_wire_consumer consumer;
+};
+
+/* ---- objects ---- */
+
+/* How long an orderly disconnection waits for the peer's answer before it gives up. */
+#define COMCH_BYE_TIMEOUT_NS (2ull * 1000000000ull)
+/* How often a client with no server tries to connect again. */
+#define COMCH_RETRY_NS (10ull * 1000000ull)
+/* Sockets and timers are looked at no more than this often while polling. */
+#define COMCH_SERVICE_NS (1000000ull)
+/* Message bytes a send task carries inline; longer ones go to a buffer of the task. */
+#define COMCH_INLINE_MSG 256
+
+enum comch_conn_state {
+	COMCH_CONN_HANDSHAKE = 0, /* socket up, waiting for HELLO (server) or WELCOME (client) */
+	COMCH_CONN_UP,            /* messages flow */
+	COMCH_CONN_CLOSING,       /* we sent BYE; waiting for the peer's BYE or EOF */
+	COMCH_CONN_PEER_GONE,     /* the peer left (BYE or EOF); what it sent is still delivered */
+	COMCH_CONN_DEAD,          /* torn down; the disconnection is reported, then it is freed */
+};
+
+struct comch_remote_consumer;
+struct comch_local_consumer;
+
+struct doca_comch_connection {
+	struct comch_ep *ep;
+	struct doca_comch_connection *next;   /* endpoint's list */
+	enum comch_conn_state state;
+	int sock;
+	struct softhw_chan ch;
+	union doca_data user_data;
+	uint32_t id;
+	uint32_t max_msg;                      /* agreed largest message */
+	uint32_t tx_waiting;                   /* submitted sends waiting for a credit */
+	uint64_t deadline_ns;                  /* CLOSING: give up waiting for the peer */
+	doca_error_t reset_status;             /* why a send on a dead connection fails */
+	bool report_connect;                   /* server: connection callback still to deliver */
+	bool report_disconnect;                /* server: disconnection callback still to deliver */
+	bool drop_rx;                          /* our side is leaving: discard what still arrives */
+	uint64_t counters[5];                  /* live, indexed by enum doca_comch_counter */
+	uint64_t saved[5];                     /* as of the last doca_comch_connection_update_info */
+	struct comch_remote_consumer *remote_consumers; /* consumers on the peer side */
+	struct comch_local_consumer *local_consumers;   /* consumers of this side */
+	uint32_t num_producers;                /* producers created on this connection */
+};
+
+struct doca_comch_event_msg_recv {
+	int unused;
+};
+struct doca_comch_event_connection_status_changed {
+	int unused;
+};
+struct doca_comch_event_consumer {
+	int unused;
+};
+
+/* What a server and a client share: the context, configuration, sockets and connections. */
+struct comch_ep {
+	struct doca_ctx ctx; /* first: the ctx ops receive it */
+	bool is_server;
+	const char *kind;    /* "server" / "client", for log lines */
+	struct doca_dev *dev;
+	const struct softhw_caps *caps;
+	const struct softhw_card *card;
+	char name[128];      /* the server name */
+	char rendezvous[160];/* "<host function PCI>/<name>": unique per card and host function */
+	uint32_t max_msg_size;
+	uint32_t recv_queue_size;
+	doca_comch_event_msg_recv_cb_t recv_cb;
+	doca_comch_event_consumer_cb_t new_consumer_cb;
+	doca_comch_event_consumer_cb_t expired_consumer_cb;
+	/* running state */
+	int epfd;            /* sockets + timer; what the waker watches while the PE sleeps */
+	int timer_fd;        /* retries and deadlines while the PE sleeps */
+	bool timer_on;
+	bool keep_timer;     /* the client retries connecting: the tick must go on */
+	uint32_t waker_id;
+	bool waker_added;
+	int service_due;     /* set by the waker thread: look at sockets on the next progress */
+	uint64_t next_service_ns;
+	struct doca_comch_connection *conns;
+	struct doca_comch_connection *cursor; /* round-robin position for receiving */
+	bool warned_no_recv_cb;
+	struct doca_comch_event_msg_recv recv_event;
+	struct doca_comch_event_connection_status_changed status_event;
+	struct doca_comch_event_consumer consumer_event;
+};
+
+struct doca_comch_server {
+	struct comch_ep ep; /* first */
+	struct doca_dev_rep *rep;
+	int listen_fd;
+	uint32_t num_conns;  /* connections past the handshake, not yet reported gone */
+	uint32_t next_conn_id;
+	doca_comch_event_connection_status_changed_cb_t connect_cb;
+	doca_comch_event_connection_status_changed_cb_t disconnect_cb;
+};
+
+struct doca_comch_client {
+	struct comch_ep ep; /* first */
+	struct doca_comch_connection conn;
+	uint64_t next_retry_ns;
+	bool announced_wait; /* "no server yet" logged once per start */
+	doca_error_t start_failure; /* a refusal that ends STARTING */
+};
+
+enum { COMCH_TASK_SEND = 0 };
+
+struct doca_comch_task_send {
+	struct doca_task base; /* first: doca_comch_task_send_as_task */
+	struct doca_comch_connection *conn;
+	uint32_t len;
+	uint8_t *msg;        /* inline_msg or heap */
+	uint8_t *heap;       /* grows as needed; freed with the pool */
+	uint32_t heap_cap;
+	uint8_t inline_msg[COMCH_INLINE_MSG];
+};
+
+/* ---- shared by the server, the client and the fast path (comch_ep.c) ---- */
+
+extern const struct softdoca_ctx_ops comch_server_ops;
+extern const struct softdoca_ctx_ops comch_client_ops;
+
+uint64_t comch_now_ns(void);
+uint64_t comch_coarse_ns(void);
+
+static inline struct comch_ep *comch_ep_of(struct doca_ctx *ctx)
+{
+	return (struct comch_ep *)ctx;
+}
+
+static inline bool comch_ctx_is_comch(const struct doca_ctx *ctx)
+{
+	return ctx != NULL && (ctx->ops == &comch_server_ops || ctx->ops == &comch_client_ops);
+}
+
+void comch_ep_init(struct comch_ep *ep, struct doca_dev *dev, const char *name, const char *host_pci, bool is_server,
+		   const struct softdoca_ctx_ops *ops);
+void comch_ep_fini(struct comch_ep *ep);
+doca_error_t comch_ep_open(struct comch_ep *ep);
+void comch_ep_close(struct comch_ep *ep);
+void comch_ep_watch(struct comch_ep *ep, int fd, uint64_t tag);
+void comch_ep_unwatch(struct comch_ep *ep, int fd);
+void comch_ep_timer(struct comch_ep *ep, bool on);
+bool comch_ep_arm(struct comch_ep *ep);
+bool comch_ep_service_needed(struct comch_ep *ep);
+typedef void (*comch_handshake_fn)(struct doca_comch_connection *conn, const union comch_wire_msg *m, size_t len,
+				   const int *fds, int nfds);
+/* Handles what sockets and the timer have: accepts (server), control messages, EOFs, deadlines. */
+bool comch_ep_poll(struct comch_ep *ep, void (*on_listen)(struct comch_ep *ep), comch_handshake_fn handshake);
+
+#define COMCH_TAG_TIMER 0
+#define COMCH_TAG_LISTENER 1
+
+/* Connections */
+void comch_conn_init(struct doca_comch_connection *conn, struct comch_ep *ep, int sock);
+doca_error_t comch_conn_send_ctrl(struct doca_comch_connection *conn, const void *msg, size_t len, const int *fds,
+				  int nfds);
+void comch_conn_bye(struct doca_comch_connection *conn);
+void comch_conn_peer_gone(struct doca_comch_connection *conn, doca_error_t why);
+void comch_conn_teardown(struct doca_comch_connection *conn);
+bool comch_conn_deliver(struct comch_ep *ep);
+bool comch_conn_handle_ctrl(struct doca_comch_connection *conn, const union comch_wire_msg *m, size_t len,
+			    const int *fds, int nfds);
+void comch_conn_close_fds(const int *fds, int nfds);
+bool comch_conn_has_rx(struct doca_comch_connection *conn);
+void comch_wire_init(struct comch_wire_hdr *hdr, enum comch_wire_type type);
+bool comch_wire_valid(const union comch_wire_msg *m, size_t len);
+
+/* Send tasks (comch_send.c) */
+doca_error_t comch_send_set_conf(struct comch_ep *ep, doca_comch_task_send_completion_cb_t ok_cb,
+				 doca_comch_task_send_completion_cb_t err_cb, uint32_t num);
+doca_error_t comch_send_alloc(struct comch_ep *ep, struct doca_comch_connection *peer, const void *msg, uint32_t len,
+			      struct doca_comch_task_send **task);
+doca_error_t comch_send_check(struct doca_task *task);
+doca_error_t comch_send_prepare(struct doca_task *task);
+void comch_send_pool_free(struct comch_ep *ep);
+
+/* Fast path hooks (comch_fastpath.c) */
+bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_wire_msg *m, const int *fds, int nfds);
+bool comch_fp_progress(struct comch_ep *ep);
+void comch_fp_conn_gone(struct doca_comch_connection *conn);
+bool comch_fp_conn_busy(const struct doca_comch_connection *conn);
+
+#endif /* SOFTDOCA_COMCH_PRIV_H */

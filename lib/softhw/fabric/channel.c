@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Set-up of shared-memory channels and the process's waker thread (see channel.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "softhw/fabric/channel.h"
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+static uint64_t ring_offset(const struct softhw_chan_geom *g, int dir)
+{
+	uint64_t off = (sizeof(struct softhw_chan_shm) + SOFTHW_CHAN_LINE - 1) & ~(uint64_t)(SOFTHW_CHAN_LINE - 1);
+
+	if (dir == SOFTHW_CHAN_B_TO_A)
+		off += (uint64_t)g->slots[SOFTHW_CHAN_A_TO_B] * g->slot_size;
+	return off;
+}
+
+doca_error_t softhw_chan_geom_make(uint32_t max_msg, uint32_t limit_a2b, uint32_t limit_b2a,
+				   struct softhw_chan_geom *geom)
+{
+	struct softhw_chan_geom g = {0};
+
+	if (max_msg > SOFTHW_CHAN_MAX_MSG || limit_a2b == 0 || limit_b2a == 0 || limit_a2b > SOFTHW_CHAN_MAX_SLOTS ||
+	    limit_b2a > SOFTHW_CHAN_MAX_SLOTS)
+		return DOCA_ERROR_INVALID_VALUE;
+	g.max_msg = max_msg;
+	g.limit[SOFTHW_CHAN_A_TO_B] = limit_a2b;
+	g.limit[SOFTHW_CHAN_B_TO_A] = limit_b2a;
+	g.slots[SOFTHW_CHAN_A_TO_B] = pow2_at_least(limit_a2b);
+	g.slots[SOFTHW_CHAN_B_TO_A] = pow2_at_least(limit_b2a);
+	g.slot_size = (uint32_t)((sizeof(struct softhw_chan_rec) + max_msg + SOFTHW_CHAN_LINE - 1) &
+				 ~(uint32_t)(SOFTHW_CHAN_LINE - 1));
+	g.size = ring_offset(&g, SOFTHW_CHAN_B_TO_A) + (uint64_t)g.slots[SOFTHW_CHAN_B_TO_A] * g.slot_size;
+	*geom = g;
+	return DOCA_SUCCESS;
+}
+
+/* A geometry received from the peer must be exactly what geom_make would produce. */
+static bool geom_valid(const struct softhw_chan_geom *g)
+{
+	struct softhw_chan_geom want;
+
+	if (softhw_chan_geom_make(g->max_msg, g->limit[0], g->limit[1], &want) != DOCA_SUCCESS)
+		return false;
+	return memcmp(&want, g, sizeof(want)) == 0;
+}
+
+/* Points the local ring views into a mapped segment; `side_a` says which way is tx. */
+static void chan_bind(struct softhw_chan *ch, const struct softhw_chan_geom *g, bool side_a)
+{
+	struct softhw_chan_shm *shm = ch->base;
+	int tx = side_a ? SOFTHW_CHAN_A_TO_B : SOFTHW_CHAN_B_TO_A;
+	int rx = 1 - tx;
+	struct softhw_ring *rings[2];
+
+	rings[tx] = &ch->tx;
+	rings[rx] = &ch->rx;
+	for (int d = 0; d < 2; d++) {
+		struct softhw_ring *r = rings[d];
+
+		r->ctl = &shm->ctl[d];
+		r->slots = (uint8_t *)ch->base + ring_offset(g, d);
+		r->mask = g->slots[d] - 1;
+		r->limit = g->limit[d];
+		r->slot_size = g->slot_size;
+		r->max_msg = g->max_msg;
+		r->pos = 0;
+		r->seen = 0;
+	}
+	ch->ctrl_seen = 0;
+}
+
+doca_error_t softhw_chan_create(const struct softhw_chan_geom *geom, struct softhw_chan *ch, int *memfd)
+{
+	struct softhw_chan_shm *shm;
+	void *base;
+	int fd;
+
+	if (!geom_valid(geom))
+		return DOCA_ERROR_INVALID_VALUE;
+	fd = memfd_create("softdoca-channel", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return errno == ENOMEM ? DOCA_ERROR_NO_MEMORY : DOCA_ERROR_OPERATING_SYSTEM;
+	/* Sealed size: the peer cannot shrink the segment under our mapping (no SIGBUS). */
+	if (ftruncate(fd, (off_t)geom->size) != 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+		close(fd);
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	base = mmap(NULL, geom->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) {
+		close(fd);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	shm = base;
+	shm->magic = SOFTHW_CHAN_MAGIC;
+	shm->version = SOFTHW_CHAN_VERSION;
+	shm->geom = *geom;
+	*ch = (struct softhw_chan){.base = base, .size = geom->size, .peer_bell = -1};
+	chan_bind(ch, geom, true);
+	*memfd = fd;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t softhw_chan_attach(int memfd, const struct softhw_chan_geom *geom, struct softhw_chan *ch)
+{
+	const struct softhw_chan_shm *shm;
+	struct stat st;
+	int seals;
+	void *base;
+
+	if (!geom_valid(geom) || fstat(memfd, &st) != 0 || (uint64_t)st.st_size != geom->size)
+		return DOCA_ERROR_INVALID_VALUE;
+	/* Only a segment whose size cannot change under us is safe to map. */
+	seals = fcntl(memfd, F_GET_SEALS);
+	if (seals < 0 || !(seals & F_SEAL_SHRINK))
+		return DOCA_ERROR_INVALID_VALUE;
+	base = mmap(NULL, geom->size, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	if (base == MAP_FAILED)
+		return DOCA_ERROR_NO_MEMORY;
+	shm = base;
+	if (shm->magic != SOFTHW_CHAN_MAGIC || shm->version != SOFTHW_CHAN_VERSION ||
+	    memcmp(&shm->geom, geom, sizeof(*geom)) != 0) {
+		munmap(base, geom->size);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*ch = (struct softhw_chan){.base = base, .size = geom->size, .peer_bell = -1};
+	chan_bind(ch, geom, false);
+	return DOCA_SUCCESS;
+}
+
+void softhw_chan_close(struct softhw_chan *ch)
+{
+	if (ch->base != NULL)
+		munmap(ch->base, ch->size);
+	if (ch->peer_bell >= 0)
+		close(ch->peer_bell);
+	*ch = (struct softhw_chan){.peer_bell = -1};
+}
+
+/* ---- waker ---- */
+
+struct waker_entry {
+	int fd;
+	bool used;
+	bool added; /* in the epoll set (after the first arm) */
+	uint32_t gen;
+	softhw_wake_fn fn;
+	void *arg;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pid_t pid;       /* process that owns the thread (a forked child starts its own) */
+	int epfd;
+	struct waker_entry *entries;
+	uint32_t count;
+} waker = {.lock = PTHREAD_MUTEX_INITIALIZER, .epfd = -1};
+
+static pthread_once_t waker_atfork_once = PTHREAD_ONCE_INIT;
+
+static void waker_prepare(void)
+{
+	pthread_mutex_lock(&waker.lock);
+}
+
+static void waker_parent(void)
+{
+	pthread_mutex_unlock(&waker.lock);
+}
+
+/* The child has no service thread and must not share the parent's epoll set. */
+static void waker_child(void)
+{
+	pthread_mutex_unlock(&waker.lock);
+	if (waker.epfd >= 0)
+		close(waker.epfd);
+	waker.epfd = -1;
+	waker.pid = 0;
+	free(waker.entries);
+	waker.entries = NULL;
+	waker.count = 0;
+}
+
+static void waker_register_atfork(void)
+{
+	pthread_atfork(waker_prepare, waker_parent, waker_child);
+}
+
+static void *waker_main(void *unused)
+{
+	int epfd = waker.epfd;
+
+	(void)unused;
+	for (;;) {
+		struct epoll_event ev[16];
+		int n = epoll_wait(epfd, ev, 16, -1);
+
+		if (n < 0)
+			continue; /* EINTR */
+		pthread_mutex_lock(&waker.lock);
+		for (int i = 0; i < n; i++) {
+			uint32_t idx = (uint32_t)ev[i].data.u64, gen = (uint32_t)(ev[i].data.u64 >> 32);
+
+			/* A stale event of a deleted registration is ignored. */
+			if (idx < waker.count && waker.entries[idx].used && waker.entries[idx].gen == gen)
+				waker.entries[idx].fn(waker.entries[idx].arg);
+		}
+		pthread_mutex_unlock(&waker.lock);
+	}
+	return NULL;
+}
+
+/* Starts the thread on first use; called with the lock held. */
+static doca_error_t waker_start_locked(void)
+{
+	pthread_t thread;
+	pthread_attr_t attr;
+	int rc;
+
+	if (waker.epfd >= 0 && waker.pid == getpid())
+		return DOCA_SUCCESS;
+	waker.epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (waker.epfd < 0)
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	rc = pthread_create(&thread, &attr, waker_main, NULL);
+	pthread_attr_destroy(&attr);
+	if (rc != 0) {
+		close(waker.epfd);
+		waker.epfd = -1;
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	waker.pid = getpid();
+	return DOCA_SUCCESS;
+}
+
+doca_error_t softhw_waker_add(int fd, softhw_wake_fn fn, void *arg, uint32_t *id)
+{
+	doca_error_t err;
+	uint32_t i;
+
+	pthread_once(&waker_atfork_once, waker_register_atfork);
+	pthread_mutex_lock(&waker.lock);
+	err = waker_start_locked();
+	if (err != DOCA_SUCCESS)
+		goto out;
+	for (i = 0; i < waker.count && waker.entries[i].used; i++)
+		;
+	if (i == waker.count) {
+		struct waker_entry *grown = realloc(waker.entries, sizeof(*grown) * (waker.count + 8));
+
+		if (grown == NULL) {
+			err = DOCA_ERROR_NO_MEMORY;
+			goto out;
+		}
+		memset(grown + waker.count, 0, sizeof(*grown) * 8);
+		waker.entries = grown;
+		waker.count += 8;
+	}
+	waker.entries[i].fd = fd;
+	waker.entries[i].used = true;
+	waker.entries[i].added = false;
+	waker.entries[i].gen++;
+	waker.entries[i].fn = fn;
+	waker.entries[i].arg = arg;
+	*id = i;
+out:
+	pthread_mutex_unlock(&waker.lock);
+	return err;
+}
+
+doca_error_t softhw_waker_arm(uint32_t id)
+{
+	doca_error_t err = DOCA_SUCCESS;
+	struct waker_entry *e;
+	struct epoll_event ev;
+
+	pthread_mutex_lock(&waker.lock);
+	if (id >= waker.count || !waker.entries[id].used || waker.pid != getpid()) {
+		err = DOCA_ERROR_NOT_FOUND;
+		goto out;
+	}
+	e = &waker.entries[id];
+	ev.events = EPOLLIN | EPOLLONESHOT;
+	ev.data.u64 = (uint64_t)e->gen << 32 | id;
+	if (epoll_ctl(waker.epfd, e->added ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, e->fd, &ev) != 0)
+		err = DOCA_ERROR_OPERATING_SYSTEM;
+	else
+		e->added = true;
+out:
+	pthread_mutex_unlock(&waker.lock);
+	return err;
+}
+
+void softhw_waker_del(uint32_t id)
+{
+	pthread_mutex_lock(&waker.lock);
+	if (id < waker.count && waker.entries[id].used) {
+		struct waker_entry *e = &waker.entries[id];
+
+		if (e->added && waker.pid == getpid())
+			epoll_ctl(waker.epfd, EPOLL_CTL_DEL, e->fd, NULL);
+		e->used = false;
+		e->added = false;
+	}
+	pthread_mutex_unlock(&waker.lock);
+}
