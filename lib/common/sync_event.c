@@ -57,6 +57,9 @@ doca_error_t doca_sync_event_destroy(struct doca_sync_event *event)
 	/* A started stand-alone event stops with its destruction. */
 	__atomic_store_n(&event->active, false, __ATOMIC_RELEASE);
 	softdoca_ctx_fini(&event->ctx);
+	/* Its descriptors die with it, even while imports keep the value alive. */
+	if (!event->imported && event->cell != NULL)
+		softdoca_se_cell_retire(event->cell);
 	softdoca_se_cell_unbind(event->cell);
 	softdoca_se_exports_free(event);
 	free(event);
@@ -217,22 +220,44 @@ doca_error_t doca_sync_event_set_doca_buf(struct doca_sync_event *event, struct 
 
 /* ---- start / stop ---- */
 
-/* Binds the event to the cell of its backing memory (again, if that changed while stopped). */
+/*
+ * Binds the event to the cell of its backing memory (again, if that changed while stopped).
+ * Without user memory the event holds its value; a remote PCI location puts it in memory the
+ * other side of the card maps too. A value held by the event survives a change of backing.
+ */
 doca_error_t softdoca_se_bind(struct doca_sync_event *ev)
 {
-	struct softdoca_se_cell *cell;
+	bool shared = ev->user_addr == NULL && ((ev->pub | ev->sub) & SE_LOC_REMOTE_PCI);
+	struct softdoca_se_cell *cell, *old = ev->cell;
+	bool carry = old != NULL && softdoca_se_cell_is_private(old);
 
 	if (ev->imported)
 		return DOCA_SUCCESS; /* bound to the exporter's value for life */
-	if (ev->cell != NULL && (ev->user_addr == NULL ? softdoca_se_cell_is_private(ev->cell)
-						       : softdoca_se_cell_addr(ev->cell) == ev->user_addr))
+	if (old != NULL && (ev->user_addr != NULL ? softdoca_se_cell_addr(old) == ev->user_addr
+						  : carry && softdoca_se_cell_is_shared(old) == shared))
 		return DOCA_SUCCESS;
-	cell = softdoca_se_cell_bind(ev->user_addr);
-	if (cell == NULL) {
-		SDK_LOG_ERR("Failed to start sync event: out of memory");
-		return DOCA_ERROR_NO_MEMORY;
+	if (shared) {
+		const char *why = "";
+		doca_error_t err = softdoca_se_cell_create_shared(carry ? softdoca_se_cell_load(old) : 0, &cell, &why);
+
+		if (err != DOCA_SUCCESS) {
+			SDK_LOG_ERR("Failed to start sync event: its value cannot be placed where the PCIe peer reaches "
+				    "it: %s",
+				    why);
+			return err;
+		}
+	} else {
+		cell = softdoca_se_cell_bind(ev->user_addr);
+		if (cell == NULL) {
+			SDK_LOG_ERR("Failed to start sync event: out of memory");
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		if (carry && ev->user_addr == NULL)
+			*softdoca_se_cell_addr(cell) = softdoca_se_cell_load(old); /* not published yet */
 	}
-	softdoca_se_cell_unbind(ev->cell);
+	if (carry)
+		softdoca_se_cell_retire(old);
+	softdoca_se_cell_unbind(old);
 	ev->cell = cell;
 	return DOCA_SUCCESS;
 }

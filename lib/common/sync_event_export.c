@@ -4,7 +4,7 @@
  * handle, and the DPA / GPU handles (not supported yet).
  *
  * A descriptor is one frame of export_desc.h (magic, version, kind, length, CRC-32) around
- * this payload, version 1 (152 bytes, little-endian):
+ * this payload, version 2 (160 bytes, little-endian):
  *
  *   offset  size  field
  *        0     4  exporter pid
@@ -15,10 +15,14 @@
  *       16     8  address of the 64-bit value in the exporter
  *       24    64  card name, NUL-terminated ("-" when unknown)
  *       88    64  card instance, NUL-terminated ("-" when unknown)
+ *      152     8  token of the shared value (0: the value is in the exporter's own memory)
  *
  * Kind 1 is a remote-PCI export (the peer must be on the same card), kind 2 a remote-net
- * export (any peer; RDMA reaches it). Within one process the id and address find the
- * exporter's value, so an import shares it; another process's value is for issue 3.
+ * export (any peer; RDMA reaches it). Within one process the id, address and token find the
+ * exporter's value, so an import shares it. An event with a remote PCI location keeps its
+ * value in a segment of the run directory named after the exporter's pid and the id; a
+ * process on either side of the card maps it after checking the token, so both processes
+ * share one 64-bit word (sync_event_value.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,8 +38,8 @@
 SDK_LOG_REGISTER(SYNC_EVENT_EXPORT);
 
 #define SE_DESC_MAGIC 0x56455353u /* "SSEV" */
-#define SE_DESC_VERSION 1
-#define SE_DESC_PAYLOAD_LEN 152
+#define SE_DESC_VERSION 2
+#define SE_DESC_PAYLOAD_LEN 160
 #define SE_DESC_LEN (SOFTDOCA_DESC_HEADER_LEN + SE_DESC_PAYLOAD_LEN + SOFTDOCA_DESC_TRAILER_LEN)
 #define SE_NAME_UNKNOWN "-"
 
@@ -53,6 +57,7 @@ struct se_desc {
 	uint64_t addr;
 	char card[SOFTDOCA_SE_NAME_LEN];
 	char instance[SOFTDOCA_SE_NAME_LEN];
+	uint64_t token;
 };
 
 struct softdoca_se_export {
@@ -106,6 +111,7 @@ static void desc_encode(const struct se_desc *d, uint8_t out[SE_DESC_LEN])
 	put_le(p + 16, d->addr, 8);
 	put_name(p + 24, d->card);
 	put_name(p + 88, d->instance);
+	put_le(p + 152, d->token, 8);
 	softdoca_desc_seal(out, SE_DESC_LEN, SE_DESC_MAGIC, SE_DESC_VERSION, (uint16_t)d->kind);
 }
 
@@ -132,6 +138,7 @@ static doca_error_t desc_decode(const uint8_t *buf, size_t len, struct se_desc *
 	d->sub = p[5];
 	d->id = get_le(p + 8, 8);
 	d->addr = get_le(p + 16, 8);
+	d->token = get_le(p + 152, 8);
 	if (d->pid <= 0) {
 		*why = "invalid exporter process id";
 		return DOCA_ERROR_INVALID_VALUE;
@@ -163,6 +170,7 @@ static void desc_fill(struct se_desc *d, const struct doca_sync_event *ev, enum 
 	d->sub = (uint8_t)ev->sub;
 	d->id = softdoca_se_cell_id(ev->cell);
 	d->addr = (uint64_t)(uintptr_t)softdoca_se_cell_addr(ev->cell);
+	d->token = softdoca_se_cell_token(ev->cell);
 	strcpy(d->card, SE_NAME_UNKNOWN);
 	strcpy(d->instance, SE_NAME_UNKNOWN);
 	if (dev != NULL) {
@@ -329,6 +337,37 @@ static doca_error_t import_decode(const uint8_t *data, size_t sz, enum se_desc_k
 	return DOCA_SUCCESS;
 }
 
+/* Binds to the value a PCIe descriptor names: this process's, or the peer process's shared one. */
+static doca_error_t import_value(const struct se_desc *d, struct softdoca_se_cell **cell, const char *what)
+{
+	const char *why = "";
+	doca_error_t err;
+
+	if (d->pid == (int32_t)getpid()) {
+		*cell = softdoca_se_cell_find(d->id, d->addr, d->token);
+		if (*cell == NULL) {
+			SDK_LOG_ERR("Failed to %s: the exporting event was destroyed; export a live event again", what);
+			return DOCA_ERROR_INVALID_VALUE;
+		}
+		return DOCA_SUCCESS;
+	}
+	if (d->token == 0) {
+		SDK_LOG_ERR("Failed to %s: process %d exported an event whose value is in its own memory "
+			    "(doca_sync_event_set_addr / set_doca_buf), which softdoca cannot share with another "
+			    "process; let the exporting event hold its value (docs/compatibility.md)",
+			    what, (int)d->pid);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	err = softdoca_se_cell_open_shared(d->pid, d->id, d->token, cell, &why);
+	if (err == DOCA_ERROR_NOT_FOUND)
+		SDK_LOG_ERR("Failed to %s: the event process %d exported is gone: %s; import a descriptor of a live "
+			    "event (export it again)",
+			    what, (int)d->pid, why);
+	else if (err != DOCA_SUCCESS)
+		SDK_LOG_ERR("Failed to %s: cannot map the value process %d shares: %s", what, (int)d->pid, why);
+	return err;
+}
+
 doca_error_t doca_sync_event_create_from_export(struct doca_dev *dev, const uint8_t *data, size_t sz,
 						struct doca_sync_event **event)
 {
@@ -354,28 +393,26 @@ doca_error_t doca_sync_event_create_from_export(struct doca_dev *dev, const uint
 		return err;
 	/* A PCIe export reaches only the other side of the same card. */
 	card = dev->devinfo->fn->card;
-	if (strcmp(d.card, card->name) != 0 || strcmp(d.instance, card->instance) != 0) {
-		SDK_LOG_ERR("Failed to %s: descriptor was exported on card %s (instance %s) but dev is on card %s "
-			    "(instance %s); import it with a device of the exporting card",
-			    what, d.card, d.instance, card->name, card->instance);
+	if (strcmp(d.card, card->name) != 0) {
+		SDK_LOG_ERR("Failed to %s: descriptor was exported on card %s but dev is on card %s; import it with "
+			    "a device of the exporting card",
+			    what, d.card, card->name);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (d.pid != (int32_t)getpid()) {
-		SDK_LOG_ERR("Failed to %s: the event was exported by process %d; cross-process sync events are "
-			    "not implemented yet (docs/compatibility.md)",
-			    what, (int)d.pid);
-		return DOCA_ERROR_NOT_SUPPORTED;
+	if (strcmp(d.instance, card->instance) != 0) {
+		SDK_LOG_ERR("Failed to %s: descriptor was exported on another instance of card %s (%s, this is %s); "
+			    "run both sides of the card with the same SOFTDOCA_RUN_DIR",
+			    what, d.card, d.instance, card->instance);
+		return DOCA_ERROR_INVALID_VALUE;
 	}
+	err = import_value(&d, &cell, what);
+	if (err != DOCA_SUCCESS)
+		return err;
 	ev = calloc(1, sizeof(*ev));
 	if (ev == NULL) {
+		softdoca_se_cell_unbind(cell);
 		SDK_LOG_ERR("Failed to %s: out of memory", what);
 		return DOCA_ERROR_NO_MEMORY;
-	}
-	cell = softdoca_se_cell_find(d.id, d.addr);
-	if (cell == NULL) {
-		free(ev);
-		SDK_LOG_ERR("Failed to %s: the exported event no longer exists (destroyed); export it again", what);
-		return DOCA_ERROR_INVALID_VALUE;
 	}
 	softdoca_se_ctx_init(ev);
 	ev->imported = true;
@@ -409,7 +446,7 @@ doca_error_t doca_sync_event_remote_net_create_from_export(struct doca_dev *dev,
 		return err;
 	/* A remote net export crosses cards and hosts: no card check. Same process: keep the value alive. */
 	if (d.pid == (int32_t)getpid()) {
-		cell = softdoca_se_cell_find(d.id, d.addr);
+		cell = softdoca_se_cell_find(d.id, d.addr, d.token);
 		if (cell == NULL) {
 			SDK_LOG_ERR("Failed to %s: the exported event no longer exists (destroyed); export it again",
 				    what);
@@ -426,6 +463,7 @@ doca_error_t doca_sync_event_remote_net_create_from_export(struct doca_dev *dev,
 	rev->exporter_pid = d.pid;
 	rev->value_id = d.id;
 	rev->value_addr = d.addr;
+	rev->token = d.token;
 	memcpy(rev->card, d.card, sizeof(rev->card));
 	memcpy(rev->instance, d.instance, sizeof(rev->instance));
 	rev->local = cell;

@@ -3,11 +3,12 @@
  * doca_sync_event internals shared by sync_event*.c (private to libdoca_common).
  *
  * An event is a handle on a 64-bit value. The value lives in a "cell": the user's memory
- * (set_addr / set_doca_buf) or storage inside the cell itself. Cells are process-wide and
- * refcounted, so every handle on one value — two events given the same memory, an event and
- * its same-process import — shares one cell, and an update through any of them wakes the
- * waiters of all of them: stand-alone waiters asleep on the cell's futex word and the PEs of
- * running sync-event contexts ("watchers").
+ * (set_addr / set_doca_buf), storage inside the cell itself, or — for an event with a remote
+ * PCI location — a shared segment of the run directory that the other side of the card maps
+ * too. Cells are process-wide and refcounted, so every handle on one value — two events given
+ * the same memory, an event and its imports — shares one cell, and an update through any of
+ * them wakes the waiters of all of them: stand-alone waiters asleep on the cell's futex word
+ * and the PEs of running sync-event contexts ("watchers"), in this process and the other.
  */
 #ifndef SOFTDOCA_SYNC_EVENT_INT_H
 #define SOFTDOCA_SYNC_EVENT_INT_H
@@ -85,17 +86,41 @@ doca_error_t softdoca_se_bind(struct doca_sync_event *ev);
  * cell with its own storage. NULL when out of memory.
  */
 struct softdoca_se_cell *softdoca_se_cell_bind(uint64_t *addr);
-/* Binds to the cell a descriptor names (its id and address); NULL if it no longer exists. */
-struct softdoca_se_cell *softdoca_se_cell_find(uint64_t id, uint64_t addr);
+/*
+ * A new cell whose value (starting at `initial`) lives in a shared segment of the run
+ * directory, for the processes of the other side of the card. On failure *why says why.
+ */
+doca_error_t softdoca_se_cell_create_shared(uint64_t initial, struct softdoca_se_cell **cell, const char **why);
+/*
+ * Binds to the cell a descriptor of this process names (id, address, token); NULL if it no
+ * longer exists or its exporting event was destroyed.
+ */
+struct softdoca_se_cell *softdoca_se_cell_find(uint64_t id, uint64_t addr, uint64_t token);
+/*
+ * Binds to the shared cell that process `pid` exported as `id` with `token`. NOT_FOUND when
+ * that process or its exporting event is gone; *why says which.
+ */
+doca_error_t softdoca_se_cell_open_shared(int32_t pid, uint64_t id, uint64_t token, struct softdoca_se_cell **cell,
+					  const char **why);
+/* Its exporting event is destroyed: no new imports (a shared cell's segment is unlinked). */
+void softdoca_se_cell_retire(struct softdoca_se_cell *cell);
 void softdoca_se_cell_unbind(struct softdoca_se_cell *cell);
 uint64_t *softdoca_se_cell_addr(const struct softdoca_se_cell *cell);
 uint64_t softdoca_se_cell_id(const struct softdoca_se_cell *cell);
-/* True if the cell holds its own storage (no user memory). */
+/* True if the cell holds its own storage, shared or not (no user memory). */
 bool softdoca_se_cell_is_private(const struct softdoca_se_cell *cell);
+bool softdoca_se_cell_is_shared(const struct softdoca_se_cell *cell);
+/* The token that proves a descriptor names this shared cell; 0 for a cell that is not shared. */
+uint64_t softdoca_se_cell_token(const struct softdoca_se_cell *cell);
 
 /* A running sync-event context: its PE is woken by every change of the value. */
 void softdoca_se_cell_watch(struct softdoca_se_cell *cell, struct doca_sync_event *ev);
 void softdoca_se_cell_unwatch(struct softdoca_se_cell *cell, struct doca_sync_event *ev);
+/*
+ * A PE watching the cell armed its notification: make sure the other process's next update
+ * wakes it. Returns true when it cannot (the PE must then be polled).
+ */
+bool softdoca_se_cell_arm(struct softdoca_se_cell *cell);
 
 uint64_t softdoca_se_cell_load(const struct softdoca_se_cell *cell);
 /* Load for a poller that armed a wake-up just before (a PE's notification): no lost wake-up. */

@@ -5,8 +5,9 @@
  *
  * Every task is engine work executed inside doca_pe_progress. A wait task is work whose
  * ready() tests the condition, so it completes on the first progress after the value
- * matches; an update made elsewhere (another thread, another event on the same value) wakes
- * the PE through its notification handle (the context watches its value while it runs).
+ * matches; an update made elsewhere (another thread, another event on the same value, the
+ * PCIe peer's process) wakes the PE through its notification handle (the context watches its
+ * value while it runs).
  */
 #include "sync_event_int.h"
 #include "common/priv/sdk_log.h"
@@ -205,10 +206,19 @@ static doca_error_t se_ctx_stop(struct doca_ctx *ctx)
 	return DOCA_SUCCESS;
 }
 
+/* The user arms the PE: an update from the PCIe peer's process must wake it too. */
+static bool se_ctx_arm(struct doca_ctx *ctx)
+{
+	struct doca_sync_event *ev = (struct doca_sync_event *)ctx;
+
+	return ctx->state == DOCA_CTX_STATE_RUNNING && softdoca_se_cell_arm(ev->cell);
+}
+
 static const struct softdoca_ctx_ops se_ops = {
 	.name = "sync event",
 	.start = se_ctx_start,
 	.stop = se_ctx_stop,
+	.arm = se_ctx_arm,
 	.check = se_check,
 	.prepare = se_prepare,
 };

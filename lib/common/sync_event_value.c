@@ -7,29 +7,86 @@
  * registered, then pokes the PE of every running sync-event context on the cell. Both checks
  * are Dekker pairs (store value, read sleepers/armed vs. register sleeper/arm, read value),
  * made safe by sequentially consistent operations on both sides.
+ *
+ * Shared cells (events with a remote PCI location) keep the value, the futex word and the
+ * sleeper count in a segment of the run directory (fabric/shm.h) that the processes of both
+ * sides of the card map: atomics and futex waits (not private) then work across processes.
+ * The other process's updates cannot poke our PEs; a watcher thread per shared cell does,
+ * but only while a PE waiting on the cell is armed: arming registers the watcher as a
+ * sleeper, the next update wakes it, it wakes the PEs and unregisters. Unarmed, it sleeps on
+ * a private word; it ends when the last context on the cell stops.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "sync_event_int.h"
+#include "common/priv/sdk_log.h"
 #include "common/priv/sync_event_priv.h"
+#include "softhw/fabric/shm.h"
+
+SDK_LOG_REGISTER(SYNC_EVENT_VALUE);
+
+/* The segment of a shared cell: <run_dir>/sync_event/<exporter pid>-<id>. */
+#define SHM_KIND "sync_event"
+#define SHM_MAGIC 0x314c41564553444eull /* "NDSEVAL1" */
+#define SHM_LEN 64
+
+struct se_shared {
+	uint64_t magic;    /* SHM_MAGIC once the exporter filled the segment in */
+	uint64_t token;    /* random, in the descriptor: proves a file is the exported one */
+	uint64_t value;
+	uint32_t seq;      /* futex word, bumped by every update from any process (atomic) */
+	uint32_t sleepers; /* stand-alone waiters and armed watchers asleep on seq, all processes */
+	uint32_t retired;  /* the exporting event was destroyed: no new imports */
+};
+
+_Static_assert(sizeof(struct se_shared) <= SHM_LEN, "shared segment layout");
+
+/* The watcher thread of a shared cell (see the top of the file). */
+struct se_watcher {
+	pthread_mutex_t life;  /* serialises starting and joining the thread */
+	pthread_mutex_t lock;  /* the fields below */
+	pthread_t thread;
+	bool running;
+	bool exit;
+	bool registered;       /* holds one count in shm->sleepers (atomic reads outside lock) */
+	uint32_t reg_seq;      /* shm->seq when registered: any other value is an update */
+	uint32_t kick;         /* private futex word the unregistered watcher sleeps on */
+	bool warned;           /* the thread could not be started: said once */
+};
 
 struct softdoca_se_cell {
 	struct softdoca_se_cell *next;      /* registry list (registry_lock) */
-	uint64_t *addr;                     /* the value: user memory or `storage` */
+	uint64_t *addr;                     /* the value: user memory, `storage` or shm->value */
 	uint64_t storage;
 	uint64_t id;                        /* unique in the process; descriptors carry it */
 	uint32_t refs;                      /* registry_lock */
-	uint32_t seq;                       /* futex word, bumped by every update (atomic) */
-	uint32_t sleepers;                  /* stand-alone waiters asleep on seq (atomic) */
-	uint32_t nwatchers;                 /* running contexts on this cell (atomic) */
+	bool retired;                       /* its exporting event is destroyed (registry_lock) */
+	uint32_t seq;                       /* futex word of a local cell */
+	uint32_t sleepers;                  /* stand-alone waiters of a local cell (atomic) */
+	uint32_t *seqp;                     /* &seq, or &shm->seq */
+	uint32_t *sleepersp;                /* &sleepers, or &shm->sleepers */
+	int futex_private;                  /* FUTEX_PRIVATE_FLAG for local cells, 0 for shared */
+	uint32_t nwatchers;                 /* running contexts on this cell in this process (atomic) */
 	struct doca_sync_event *watchers;   /* registry_lock */
+	/* shared cells */
+	struct se_shared *shm;              /* NULL: local cell */
+	int32_t owner_pid;                  /* exporter: its pid and its id of the cell */
+	uint64_t owner_id;
+	bool owner;                         /* this process created the segment: it unlinks it */
+	struct se_watcher watch;
 };
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -53,6 +110,35 @@ static inline void cpu_relax(void)
 #endif
 }
 
+static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
+{
+	return syscall(SYS_futex, word, op, val, timeout, NULL, 0);
+}
+
+/* ---- registry ---- */
+
+static struct softdoca_se_cell *cell_new(uint64_t *addr)
+{
+	struct softdoca_se_cell *c = calloc(1, sizeof(*c));
+
+	if (c == NULL)
+		return NULL;
+	c->addr = addr != NULL ? addr : &c->storage;
+	c->refs = 1;
+	c->seqp = &c->seq;
+	c->sleepersp = &c->sleepers;
+	c->futex_private = FUTEX_PRIVATE_FLAG;
+	return c;
+}
+
+/* Adds a new cell to the registry and gives it its id; registry_lock held. */
+static void cell_register(struct softdoca_se_cell *c)
+{
+	c->id = ++last_id;
+	c->next = registry;
+	registry = c;
+}
+
 struct softdoca_se_cell *softdoca_se_cell_bind(uint64_t *addr)
 {
 	struct softdoca_se_cell *c;
@@ -67,25 +153,21 @@ struct softdoca_se_cell *softdoca_se_cell_bind(uint64_t *addr)
 			}
 		}
 	}
-	c = calloc(1, sizeof(*c));
-	if (c != NULL) {
-		c->addr = addr != NULL ? addr : &c->storage;
-		c->id = ++last_id;
-		c->refs = 1;
-		c->next = registry;
-		registry = c;
-	}
+	c = cell_new(addr);
+	if (c != NULL)
+		cell_register(c);
 	pthread_mutex_unlock(&registry_lock);
 	return c;
 }
 
-struct softdoca_se_cell *softdoca_se_cell_find(uint64_t id, uint64_t addr)
+struct softdoca_se_cell *softdoca_se_cell_find(uint64_t id, uint64_t addr, uint64_t token)
 {
 	struct softdoca_se_cell *c;
 
 	pthread_mutex_lock(&registry_lock);
 	for (c = registry; c != NULL; c = c->next) {
-		if (c->id == id && (uint64_t)(uintptr_t)c->addr == addr) {
+		if (c->id == id && (uint64_t)(uintptr_t)c->addr == addr && softdoca_se_cell_token(c) == token &&
+		    !c->retired) {
 			c->refs++;
 			break;
 		}
@@ -93,6 +175,8 @@ struct softdoca_se_cell *softdoca_se_cell_find(uint64_t id, uint64_t addr)
 	pthread_mutex_unlock(&registry_lock);
 	return c;
 }
+
+static void watcher_stop(struct softdoca_se_cell *c);
 
 void softdoca_se_cell_unbind(struct softdoca_se_cell *cell)
 {
@@ -110,6 +194,13 @@ void softdoca_se_cell_unbind(struct softdoca_se_cell *cell)
 	if (*pp == cell)
 		*pp = cell->next;
 	pthread_mutex_unlock(&registry_lock);
+	if (cell->shm != NULL) {
+		watcher_stop(cell);
+		softdoca_se_cell_retire(cell);
+		softhw_shm_unmap(cell->shm, SHM_LEN);
+		pthread_mutex_destroy(&cell->watch.lock);
+		pthread_mutex_destroy(&cell->watch.life);
+	}
 	free(cell);
 }
 
@@ -125,8 +216,164 @@ uint64_t softdoca_se_cell_id(const struct softdoca_se_cell *cell)
 
 bool softdoca_se_cell_is_private(const struct softdoca_se_cell *cell)
 {
-	return cell->addr == &cell->storage;
+	return cell->addr == &cell->storage || cell->shm != NULL;
 }
+
+bool softdoca_se_cell_is_shared(const struct softdoca_se_cell *cell)
+{
+	return cell->shm != NULL;
+}
+
+uint64_t softdoca_se_cell_token(const struct softdoca_se_cell *cell)
+{
+	return cell->shm != NULL ? cell->shm->token : 0;
+}
+
+/* ---- shared cells ---- */
+
+static void shm_name(char out[48], int32_t pid, uint64_t id)
+{
+	snprintf(out, 48, "%" PRId32 "-%" PRIu64, pid, id);
+}
+
+static void cell_share(struct softdoca_se_cell *c, struct se_shared *shm)
+{
+	c->shm = shm;
+	c->addr = &shm->value;
+	c->seqp = &shm->seq;
+	c->sleepersp = &shm->sleepers;
+	c->futex_private = 0;
+	pthread_mutex_init(&c->watch.life, NULL);
+	pthread_mutex_init(&c->watch.lock, NULL);
+}
+
+doca_error_t softdoca_se_cell_create_shared(uint64_t initial, struct softdoca_se_cell **out, const char **why)
+{
+	struct softdoca_se_cell *c;
+	struct se_shared *shm;
+	uint64_t token = 0;
+	char name[48];
+	void *p;
+	doca_error_t err;
+
+	while (token == 0) {
+		if (getrandom(&token, sizeof(token), 0) != (ssize_t)sizeof(token)) {
+			*why = "getrandom() failed: no token for the shared value";
+			return DOCA_ERROR_OPERATING_SYSTEM;
+		}
+	}
+	/* A local cell first, for its id; nobody can reach it before its descriptor exists. */
+	c = softdoca_se_cell_bind(NULL);
+	if (c == NULL) {
+		*why = "out of memory";
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	shm_name(name, (int32_t)getpid(), c->id);
+	err = softhw_shm_create(SHM_KIND, name, SHM_LEN, &p, why);
+	if (err != DOCA_SUCCESS) {
+		softdoca_se_cell_unbind(c);
+		return err;
+	}
+	shm = p;
+	shm->value = initial;
+	shm->token = token;
+	__atomic_store_n(&shm->magic, SHM_MAGIC, __ATOMIC_RELEASE);
+	pthread_mutex_lock(&registry_lock); /* the registry reads addr */
+	cell_share(c, shm);
+	c->owner = true;
+	c->owner_pid = (int32_t)getpid();
+	c->owner_id = c->id;
+	pthread_mutex_unlock(&registry_lock);
+	*out = c;
+	return DOCA_SUCCESS;
+}
+
+/* Is a segment still the value the descriptor names? */
+static bool shm_current(const struct se_shared *shm, uint64_t token)
+{
+	return __atomic_load_n(&shm->magic, __ATOMIC_ACQUIRE) == SHM_MAGIC && shm->token == token &&
+	       !__atomic_load_n(&shm->retired, __ATOMIC_ACQUIRE);
+}
+
+doca_error_t softdoca_se_cell_open_shared(int32_t pid, uint64_t id, uint64_t token, struct softdoca_se_cell **out,
+					  const char **why)
+{
+	struct softdoca_se_cell *c;
+	char name[48];
+	void *p;
+	doca_error_t err;
+
+	/* A segment outlives a crashed exporter: only a live one's value is importable. */
+	if (kill(pid, 0) != 0 && errno == ESRCH) {
+		*why = "the exporting process has exited";
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	/* Imported before in this process: one cell, so its waiters and watchers are shared. */
+	pthread_mutex_lock(&registry_lock);
+	for (c = registry; c != NULL; c = c->next) {
+		if (c->shm != NULL && !c->owner && c->owner_pid == pid && c->owner_id == id && c->shm->token == token)
+			break;
+	}
+	if (c != NULL) {
+		if (!shm_current(c->shm, token)) {
+			pthread_mutex_unlock(&registry_lock);
+			*why = "the exporting event was destroyed";
+			return DOCA_ERROR_NOT_FOUND;
+		}
+		c->refs++;
+		pthread_mutex_unlock(&registry_lock);
+		*out = c;
+		return DOCA_SUCCESS;
+	}
+	pthread_mutex_unlock(&registry_lock);
+
+	shm_name(name, pid, id);
+	err = softhw_shm_open(SHM_KIND, name, SHM_LEN, &p, why);
+	if (err == DOCA_ERROR_NOT_FOUND)
+		*why = "the exporting event was destroyed (its value is gone from the run directory)";
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (!shm_current(p, token)) {
+		softhw_shm_unmap(p, SHM_LEN);
+		*why = "the exporting event was destroyed (the run directory holds another value of that name)";
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	c = cell_new(NULL);
+	if (c == NULL) {
+		softhw_shm_unmap(p, SHM_LEN);
+		*why = "out of memory";
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	cell_share(c, p);
+	c->owner_pid = pid;
+	c->owner_id = id;
+	pthread_mutex_lock(&registry_lock);
+	cell_register(c);
+	pthread_mutex_unlock(&registry_lock);
+	*out = c;
+	return DOCA_SUCCESS;
+}
+
+void softdoca_se_cell_retire(struct softdoca_se_cell *cell)
+{
+	bool unlink_it;
+
+	if (!softdoca_se_cell_is_private(cell))
+		return; /* user memory: the value lives as long as any event on it */
+	pthread_mutex_lock(&registry_lock);
+	unlink_it = cell->owner && !cell->retired;
+	cell->retired = true;
+	pthread_mutex_unlock(&registry_lock);
+	if (unlink_it) {
+		char name[48];
+
+		__atomic_store_n(&cell->shm->retired, 1, __ATOMIC_RELEASE);
+		shm_name(name, cell->owner_pid, cell->owner_id);
+		softhw_shm_unlink(SHM_KIND, name);
+	}
+}
+
+/* ---- watchers: running contexts and, for shared cells, the watcher thread ---- */
 
 void softdoca_se_cell_watch(struct softdoca_se_cell *cell, struct doca_sync_event *ev)
 {
@@ -140,6 +387,7 @@ void softdoca_se_cell_watch(struct softdoca_se_cell *cell, struct doca_sync_even
 void softdoca_se_cell_unwatch(struct softdoca_se_cell *cell, struct doca_sync_event *ev)
 {
 	struct doca_sync_event **pp;
+	bool last = false;
 
 	pthread_mutex_lock(&registry_lock);
 	for (pp = &cell->watchers; *pp != NULL && *pp != ev; pp = &(*pp)->watch_next)
@@ -147,28 +395,150 @@ void softdoca_se_cell_unwatch(struct softdoca_se_cell *cell, struct doca_sync_ev
 	if (*pp == ev) {
 		*pp = ev->watch_next;
 		ev->watch_next = NULL;
-		__atomic_sub_fetch(&cell->nwatchers, 1, __ATOMIC_SEQ_CST);
+		last = __atomic_sub_fetch(&cell->nwatchers, 1, __ATOMIC_SEQ_CST) == 0;
 	}
 	pthread_mutex_unlock(&registry_lock);
+	if (last && cell->shm != NULL)
+		watcher_stop(cell);
 }
 
-static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
+/* Wakes the armed PEs of the cell's running contexts. */
+static void notify_watchers(struct softdoca_se_cell *c)
 {
-	return syscall(SYS_futex, word, op, val, timeout, NULL, 0);
-}
-
-/* The value changed: wake sleeping stand-alone waiters and the PEs of running contexts. */
-static void cell_changed(struct softdoca_se_cell *c)
-{
-	__atomic_add_fetch(&c->seq, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&c->sleepers, __ATOMIC_SEQ_CST) > 0)
-		futex(&c->seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
-	if (__atomic_load_n(&c->nwatchers, __ATOMIC_SEQ_CST) == 0)
-		return;
 	pthread_mutex_lock(&registry_lock);
 	for (struct doca_sync_event *w = c->watchers; w != NULL; w = w->watch_next)
 		softdoca_pe_notify(w->ctx.pe);
 	pthread_mutex_unlock(&registry_lock);
+}
+
+static void kick(struct se_watcher *w)
+{
+	__atomic_add_fetch(&w->kick, 1, __ATOMIC_SEQ_CST);
+	futex(&w->kick, FUTEX_WAKE_PRIVATE, 1, NULL);
+}
+
+static void *watcher_main(void *arg)
+{
+	struct softdoca_se_cell *c = arg;
+	struct se_watcher *w = &c->watch;
+
+	pthread_mutex_lock(&w->lock);
+	while (!w->exit) {
+		uint32_t k = __atomic_load_n(&w->kick, __ATOMIC_SEQ_CST);
+		uint32_t s = w->reg_seq;
+		bool reg = w->registered;
+
+		pthread_mutex_unlock(&w->lock);
+		/* Both return at once if the word moved since it was read under the lock. */
+		if (reg)
+			futex(&c->shm->seq, FUTEX_WAIT, s, NULL);
+		else
+			futex(&w->kick, FUTEX_WAIT_PRIVATE, k, NULL);
+		pthread_mutex_lock(&w->lock);
+		if (w->registered && __atomic_load_n(&c->shm->seq, __ATOMIC_SEQ_CST) != w->reg_seq) {
+			/* An update since arming: wake the PEs; they poll and arm again if they still wait. */
+			__atomic_store_n(&w->registered, false, __ATOMIC_SEQ_CST);
+			__atomic_sub_fetch(&c->shm->sleepers, 1, __ATOMIC_SEQ_CST);
+			pthread_mutex_unlock(&w->lock);
+			notify_watchers(c);
+			pthread_mutex_lock(&w->lock);
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* Starts the thread if needed; life held. */
+static bool watcher_start(struct softdoca_se_cell *c)
+{
+	struct se_watcher *w = &c->watch;
+	sigset_t all, old;
+	int rc;
+
+	if (w->running)
+		return true;
+	/* The thread takes no signals: they stay with the application's threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&w->thread, NULL, watcher_main, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		if (!w->warned)
+			SDK_LOG_ERR("Sync event: cannot start the thread that wakes a PE when the PCIe peer updates the "
+				    "value (%s); the PE will not sleep while it waits on this event (raise the thread limit)",
+				    strerror(rc));
+		w->warned = true;
+		return false;
+	}
+	w->running = true;
+	return true;
+}
+
+static void watcher_stop(struct softdoca_se_cell *c)
+{
+	struct se_watcher *w = &c->watch;
+
+	pthread_mutex_lock(&w->life);
+	if (!w->running) {
+		pthread_mutex_unlock(&w->life);
+		return;
+	}
+	pthread_mutex_lock(&w->lock);
+	w->exit = true;
+	if (w->registered) {
+		/* It sleeps on the shared word: only a change of it is sure to end that sleep. */
+		__atomic_store_n(&w->registered, false, __ATOMIC_SEQ_CST);
+		__atomic_sub_fetch(&c->shm->sleepers, 1, __ATOMIC_SEQ_CST);
+		__atomic_add_fetch(&c->shm->seq, 1, __ATOMIC_SEQ_CST);
+		futex(&c->shm->seq, FUTEX_WAKE, INT_MAX, NULL);
+	}
+	kick(w);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	w->running = false;
+	w->exit = false;
+	pthread_mutex_unlock(&w->life);
+}
+
+bool softdoca_se_cell_arm(struct softdoca_se_cell *cell)
+{
+	struct se_watcher *w = &cell->watch;
+	bool ok;
+
+	if (cell->shm == NULL)
+		return false; /* local updates poke the PEs themselves */
+	/* Already registered: the watcher's coming wake-up will poke this PE too. */
+	if (__atomic_load_n(&w->registered, __ATOMIC_SEQ_CST))
+		return false;
+	pthread_mutex_lock(&w->life);
+	ok = watcher_start(cell);
+	if (ok) {
+		pthread_mutex_lock(&w->lock);
+		if (!w->registered) {
+			/* Register, then read seq: an update after this read wakes the watcher; one before
+			 * it is seen by the caller's poll that follows (pe_arm checks for ready work). */
+			__atomic_add_fetch(&cell->shm->sleepers, 1, __ATOMIC_SEQ_CST);
+			__atomic_store_n(&w->registered, true, __ATOMIC_SEQ_CST);
+			w->reg_seq = __atomic_load_n(&cell->shm->seq, __ATOMIC_SEQ_CST);
+			kick(w);
+		}
+		pthread_mutex_unlock(&w->lock);
+	}
+	pthread_mutex_unlock(&w->life);
+	return !ok; /* no watcher: report work pending, so the PE is polled rather than left asleep */
+}
+
+/* ---- access ---- */
+
+/* The value changed: wake sleeping stand-alone waiters and the PEs of running contexts. */
+static void cell_changed(struct softdoca_se_cell *c)
+{
+	__atomic_add_fetch(c->seqp, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(c->sleepersp, __ATOMIC_SEQ_CST) > 0)
+		futex(c->seqp, FUTEX_WAKE | c->futex_private, INT_MAX, NULL);
+	if (__atomic_load_n(&c->nwatchers, __ATOMIC_SEQ_CST) == 0)
+		return;
+	notify_watchers(c);
 }
 
 uint64_t softdoca_se_cell_load(const struct softdoca_se_cell *cell)
@@ -184,7 +554,7 @@ uint64_t softdoca_se_cell_poll(struct softdoca_se_cell *cell)
 	 * before (armed its PE notification), so it wakes it. A fence would do on hardware, but
 	 * ThreadSanitizer does not model fences.
 	 */
-	__atomic_fetch_add(&cell->seq, 0, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(cell->seqp, 0, __ATOMIC_SEQ_CST);
 	return __atomic_load_n(cell->addr, __ATOMIC_SEQ_CST);
 }
 
@@ -219,16 +589,16 @@ void softdoca_se_cell_wait(struct softdoca_se_cell *cell, enum softdoca_se_cmp c
 		sched_yield();
 	}
 	for (;;) {
-		uint32_t seq = __atomic_load_n(&cell->seq, __ATOMIC_SEQ_CST);
+		uint32_t seq = __atomic_load_n(cell->seqp, __ATOMIC_SEQ_CST);
 		struct timespec ts = {.tv_sec = 0, .tv_nsec = sleep_ns};
 		bool done;
 
-		__atomic_add_fetch(&cell->sleepers, 1, __ATOMIC_SEQ_CST);
+		__atomic_add_fetch(cell->sleepersp, 1, __ATOMIC_SEQ_CST);
 		done = softdoca_se_holds(softdoca_se_cell_load(cell), cmp, want, mask);
 		/* Returns at once if an update bumped seq since we read it; else sleeps until one does. */
 		if (!done)
-			futex(&cell->seq, FUTEX_WAIT_PRIVATE, seq, &ts);
-		__atomic_sub_fetch(&cell->sleepers, 1, __ATOMIC_SEQ_CST);
+			futex(cell->seqp, FUTEX_WAIT | cell->futex_private, seq, &ts);
+		__atomic_sub_fetch(cell->sleepersp, 1, __ATOMIC_SEQ_CST);
 		if (done || softdoca_se_holds(softdoca_se_cell_load(cell), cmp, want, mask))
 			return;
 		if (sleep_ns < WAIT_SLEEP_MAX_NS)

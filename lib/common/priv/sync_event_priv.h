@@ -18,6 +18,7 @@ struct doca_sync_event_remote_net {
 	int32_t exporter_pid;              /* process that owns the value */
 	uint64_t value_id;                 /* the value's identity in the exporter */
 	uint64_t value_addr;               /* address of the 64-bit value in the exporter */
+	uint64_t token;                    /* its shared segment's token; 0: not shared (export.c) */
 	char card[SOFTDOCA_SE_NAME_LEN];   /* card and instance the exporter ran on */
 	char instance[SOFTDOCA_SE_NAME_LEN];
 	void *local;                       /* exporter in this process: its value's cell, kept alive */

@@ -26,6 +26,9 @@
 #define OFF_ID (SOFTDOCA_DESC_HEADER_LEN + 8)
 #define OFF_ADDR (SOFTDOCA_DESC_HEADER_LEN + 16)
 #define OFF_CARD (SOFTDOCA_DESC_HEADER_LEN + 24)
+#define OFF_TOKEN (SOFTDOCA_DESC_HEADER_LEN + 152)
+/* The descriptor format version of this softdoca. */
+#define SE_VERSION 2
 
 static struct fake_dev fdev;
 static struct doca_dev *dev;
@@ -290,28 +293,36 @@ static void test_bad_descriptors(void)
 	/* well-formed, another card name */
 	memcpy(copy, data, sz);
 	memcpy(copy + OFF_CARD, "cx7-9", 6);
-	reseal(copy, sz, 1);
+	reseal(copy, sz, SE_VERSION);
 	CHECK_ERR(doca_sync_event_create_from_export(dev, copy, sz, &im), DOCA_ERROR_INVALID_VALUE);
-	/* well-formed, another process: not yet */
+	/* well-formed, another process that exported nothing: no such value */
 	memcpy(copy, data, sz);
 	copy[OFF_PID] ^= 0x55;
 	copy[OFF_PID + 2] ^= 0x01;
-	reseal(copy, sz, 1);
-	CHECK_ERR(doca_sync_event_create_from_export(dev, copy, sz, &im), DOCA_ERROR_NOT_SUPPORTED);
-	/* well-formed, another format version */
+	reseal(copy, sz, SE_VERSION);
+	CHECK_ERR(doca_sync_event_create_from_export(dev, copy, sz, &im), DOCA_ERROR_NOT_FOUND);
+	/* well-formed, this process, another token: not this value */
 	memcpy(copy, data, sz);
-	reseal(copy, sz, 2);
+	copy[OFF_TOKEN + 3] ^= 0x20;
+	reseal(copy, sz, SE_VERSION);
+	CHECK_ERR(doca_sync_event_create_from_export(dev, copy, sz, &im), DOCA_ERROR_INVALID_VALUE);
+	/* well-formed, other format versions (the previous one and a later one) */
+	memcpy(copy, data, sz);
+	reseal(copy, sz, SE_VERSION - 1);
+	CHECK_ERR(doca_sync_event_create_from_export(dev, copy, sz, &im), DOCA_ERROR_NOT_SUPPORTED);
+	memcpy(copy, data, sz);
+	reseal(copy, sz, SE_VERSION + 1);
 	CHECK_ERR(doca_sync_event_create_from_export(dev, copy, sz, &im), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_sync_event_remote_net_create_from_export(dev, copy, sz, &rn), DOCA_ERROR_NOT_SUPPORTED);
 	/* well-formed, names an event that never existed */
 	memcpy(copy, data, sz);
 	copy[OFF_ID + 5] ^= 0x40;
-	reseal(copy, sz, 1);
+	reseal(copy, sz, SE_VERSION);
 	CHECK_ERR(doca_sync_event_create_from_export(dev, copy, sz, &im), DOCA_ERROR_INVALID_VALUE);
 	/* well-formed, misaligned value address */
 	memcpy(copy, data, sz);
 	copy[OFF_ADDR] ^= 0x04;
-	reseal(copy, sz, 1);
+	reseal(copy, sz, SE_VERSION);
 	CHECK_ERR(doca_sync_event_create_from_export(dev, copy, sz, &im), DOCA_ERROR_INVALID_VALUE);
 	/* a PCIe descriptor is no remote net descriptor */
 	CHECK_ERR(doca_sync_event_remote_net_create_from_export(dev, data, sz, &rn), DOCA_ERROR_INVALID_VALUE);
@@ -377,7 +388,7 @@ static void test_remote_net(void)
 	/* another process's export is kept as a handle on it (RDMA reaches it later) */
 	memcpy(copy, data, sz);
 	copy[OFF_PID + 1] ^= 0x10;
-	reseal(copy, sz, 1);
+	reseal(copy, sz, SE_VERSION);
 	CHECK_OK(doca_sync_event_remote_net_create_from_export(dev, copy, sz, &rn2));
 	CHECK(rn2->exporter_pid != (int32_t)getpid() && rn2->local == NULL);
 	CHECK_OK(doca_sync_event_remote_net_destroy(rn2));
