@@ -122,6 +122,9 @@ static struct {
 	uint64_t revoke_asked;
 	uint64_t revoke_done;
 	pthread_cond_t revoked;
+	/* the service thread's poll set (here, not on its stack, so a fork can free it) */
+	struct pollfd *pfds;
+	size_t pfds_cap;
 } svc = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1, .revoked = PTHREAD_COND_INITIALIZER};
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
@@ -154,6 +157,9 @@ static void atfork_child(void)
 	free(svc.conns);
 	svc.conns = NULL;
 	svc.num_conns = svc.cap_conns = 0;
+	free(svc.pfds);
+	svc.pfds = NULL;
+	svc.pfds_cap = 0;
 	while (svc.exports != NULL) {
 		struct mem_export *e = svc.exports;
 
@@ -392,11 +398,9 @@ static void service_request(struct mem_conn *c)
 
 static void *service_main(void *arg)
 {
-	struct pollfd *pfds = NULL;
-	size_t cap = 0;
-
 	(void)arg;
 	for (;;) {
+		struct pollfd *pfds;
 		unsigned nl, nc;
 		size_t n;
 
@@ -404,18 +408,24 @@ static void *service_main(void *arg)
 		nl = svc.num_listeners;
 		nc = svc.num_conns;
 		n = 1 + (size_t)nl + nc;
-		if (n > cap) {
-			struct pollfd *p = realloc(pfds, n * sizeof(*p));
+		if (n > svc.pfds_cap) {
+			struct pollfd *p = realloc(svc.pfds, n * sizeof(*p));
 
 			if (p != NULL) {
-				pfds = p;
-				cap = n;
+				svc.pfds = p;
+				svc.pfds_cap = n;
 			}
 		}
-		if (n > cap) { /* out of memory: serve what fits, retry later */
-			n = cap;
+		if (svc.pfds_cap == 0) { /* out of memory: retry in a while */
+			pthread_mutex_unlock(&svc.lock);
+			(void)poll(NULL, 0, 100);
+			continue;
+		}
+		if (n > svc.pfds_cap) { /* out of memory: serve what fits, retry later */
+			n = svc.pfds_cap;
 			nc = n > 1 + nl ? (unsigned)(n - 1 - nl) : 0;
 		}
+		pfds = svc.pfds;
 		pfds[0] = (struct pollfd){.fd = svc.wake_fd, .events = POLLIN};
 		for (unsigned i = 0; i < nl && 1 + i < n; i++)
 			pfds[1 + i] = (struct pollfd){.fd = svc.listeners[i].fd, .events = POLLIN};

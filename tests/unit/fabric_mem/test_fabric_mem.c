@@ -111,6 +111,18 @@ static void exporter_main(int cmd, int info, uint32_t rights, bool cma_off)
 		} else if (c == 'd') { /* dump the memory */
 			if (!write_full(info, mem, MEM_LEN))
 				exit(7);
+		} else if (c == 'f') { /* fork a child that outlives us, until the parent hangs up */
+			pid_t kid = fork();
+
+			if (kid == 0) {
+				while (read(cmd, &c, 1) == 1) {
+				}
+				free(mem);
+				exit(0);
+			}
+			c = 'k';
+			if (kid < 0 || !write_full(info, &c, 1))
+				exit(8);
 		}
 	}
 	free(mem);
@@ -367,6 +379,34 @@ static void test_dead_exporter(void)
 	importer_cma(true);
 }
 
+/*
+ * The exporter forked a child that lives on, then died: the child must not hold the exporter's
+ * end of our connection, or the service path would wait for an answer instead of failing.
+ */
+static void test_dead_exporter_with_child(void)
+{
+	struct exporter x;
+	struct softhw_mem_remote *r;
+	uint8_t buf[16];
+	char ack = 0;
+	int status;
+
+	importer_cma(false);
+	CHECK(spawn(&x, SOFTHW_MEM_READ, false));
+	r = connect_ok(&x);
+	if (r != NULL) {
+		CHECK(write_full(x.cmd, "f", 1) && read_full(x.info, &ack, 1) && ack == 'k');
+		CHECK_OK(softhw_mem_read(r, buf, x.e.addr, sizeof(buf)));
+		kill(x.pid, SIGKILL);
+		CHECK(waitpid(x.pid, &status, 0) == x.pid);
+		CHECK_ERR(softhw_mem_read(r, buf, x.e.addr, sizeof(buf)), DOCA_ERROR_CONNECTION_ABORTED);
+		softhw_mem_disconnect(r);
+	}
+	close(x.cmd); /* the grandchild sees EOF and exits */
+	close(x.info);
+	importer_cma(true);
+}
+
 /* Several importers of one export, each with its own connection. */
 static void test_several_importers(void)
 {
@@ -412,13 +452,29 @@ static void test_same_process(void)
 	CHECK(!softhw_mem_export_lookup(id2, token2));
 }
 
+/*
+ * A process that already exports forks an exporter: the child has no service thread and must
+ * start its own, without the parent's sockets (which would keep the parent's importers from
+ * seeing the parent die). (Under LeakSanitizer the child warns that the parent's thread
+ * "was not suspended": it does not exist in the child.)
+ */
+static void test_exporter_forked_from_exporter(void)
+{
+	static char mem[64];
+	uint64_t id, token;
+	const char *why;
+
+	CHECK_OK(softhw_mem_export_add(instance, mem, sizeof(mem), SOFTHW_MEM_READ, &id, &token, &why));
+	read_write_roundtrip(true, false, true);
+	read_write_roundtrip(false, false, false);
+	softhw_mem_export_remove(id);
+}
+
 int main(void)
 {
 	/* Our own instance name: parallel test runs never meet. */
 	snprintf(instance, sizeof(instance), "fabric-mem-test@%d", (int)getpid());
 	signal(SIGPIPE, SIG_IGN);
-	/* First, so the forked exporters below inherit a running service thread and drop it. */
-	TEST_RUN(test_same_process);
 	TEST_RUN(test_cma_path);
 	TEST_RUN(test_service_path_importer_off);
 	TEST_RUN(test_service_path_exporter_off);
@@ -426,6 +482,10 @@ int main(void)
 	TEST_RUN(test_forged_and_stale);
 	TEST_RUN(test_revoked);
 	TEST_RUN(test_dead_exporter);
+	TEST_RUN(test_dead_exporter_with_child);
 	TEST_RUN(test_several_importers);
+	TEST_RUN(test_same_process);
+	/* Last: this process now runs a service thread, which a forked exporter must drop. */
+	TEST_RUN(test_exporter_forked_from_exporter);
 	TEST_EXIT();
 }
