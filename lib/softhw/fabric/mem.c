@@ -320,6 +320,27 @@ static void serve_attach(struct mem_conn *c, int fd, struct mem_msg *rep)
 	rep->status = DOCA_SUCCESS;
 }
 
+/*
+ * Copies between the export and the bounce buffer. Through the kernel when it lets us (it
+ * always does for our own process, short of a seccomp filter): memory the application unmapped
+ * or made read-only then fails with EFAULT instead of crashing the exporter.
+ */
+static doca_error_t self_copy(void *dst, const void *src, size_t len, bool into_export)
+{
+	struct iovec local = {.iov_base = into_export ? (void *)src : dst, .iov_len = len};
+	struct iovec remote = {.iov_base = into_export ? dst : (void *)src, .iov_len = len};
+	ssize_t n = into_export ? process_vm_writev(getpid(), &local, 1, &remote, 1, 0)
+				: process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+
+	if (n == (ssize_t)len)
+		return DOCA_SUCCESS;
+	if (n < 0 && (errno == ENOSYS || errno == EPERM)) {
+		memcpy(dst, src, len);
+		return DOCA_SUCCESS;
+	}
+	return DOCA_ERROR_IO_FAILED;
+}
+
 /* A read or write of the service path: checked against the live export, copied under the lock. */
 static void serve_copy(struct mem_conn *c, const struct mem_msg *req, struct mem_msg *rep)
 {
@@ -340,11 +361,7 @@ static void serve_copy(struct mem_conn *c, const struct mem_msg *req, struct mem
 	} else {
 		void *mem = (void *)(uintptr_t)req->addr;
 
-		if (write)
-			memcpy(mem, c->bounce, req->len);
-		else
-			memcpy(c->bounce, mem, req->len);
-		rep->status = DOCA_SUCCESS;
+		rep->status = write ? self_copy(mem, c->bounce, req->len, true) : self_copy(c->bounce, mem, req->len, false);
 	}
 	pthread_mutex_unlock(&svc.lock);
 }
@@ -895,6 +912,12 @@ static int cma_copy(pid_t pid, char *local, uint64_t addr, uint64_t len, bool wr
 	return 0;
 }
 
+static void log_unmapped(const struct softhw_mem_remote *r, uint64_t addr, uint64_t len, bool write, const char *why)
+{
+	SDK_LOG_ERR("DMA %s process %d at 0x%lx (%lu bytes) failed: %s; the exporter must keep the memory of an exported mmap allocated and writable as exported",
+		    write ? "into" : "from", (int)r->pid, (unsigned long)addr, (unsigned long)len, why);
+}
+
 /* The service path: bounce-buffer-sized requests to the exporter's service thread. Lock held. */
 static doca_error_t service_copy(struct softhw_mem_remote *r, char *local, uint64_t addr, uint64_t len, bool write)
 {
@@ -908,8 +931,11 @@ static doca_error_t service_copy(struct softhw_mem_remote *r, char *local, uint6
 		if (write)
 			memcpy(r->bounce, local, chunk);
 		err = remote_call(r, &req, -1, &rep);
-		if (err == DOCA_SUCCESS)
+		if (err == DOCA_SUCCESS) {
 			err = (doca_error_t)rep.status;
+			if (err == DOCA_ERROR_IO_FAILED)
+				log_unmapped(r, addr, chunk, write, "the exporter could not access it");
+		}
 		if (err != DOCA_SUCCESS)
 			return err;
 		if (!write)
@@ -953,8 +979,7 @@ static doca_error_t remote_copy(struct softhw_mem_remote *r, char *local, uint64
 			err = service_copy(r, local, addr, len, write);
 		}
 	} else {
-		SDK_LOG_ERR("DMA %s process %d at 0x%lx (%lu bytes) failed: %s; the exporter no longer maps that memory, keep it allocated while its mmap is exported",
-			    write ? "into" : "from", (int)r->pid, (unsigned long)addr, (unsigned long)len, strerror(e));
+		log_unmapped(r, addr, len, write, strerror(e));
 		err = DOCA_ERROR_IO_FAILED;
 	}
 	pthread_mutex_unlock(&r->lock);

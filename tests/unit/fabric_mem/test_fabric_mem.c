@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -78,6 +79,12 @@ static bool write_full(int fd, const void *buf, size_t len)
 	return true;
 }
 
+/* A whole page inside the exported buffer, for the exporter to take away. */
+static uint8_t *hole_of(uint8_t *mem)
+{
+	return (uint8_t *)(((uintptr_t)mem + 8192) & ~(uintptr_t)4095);
+}
+
 /* The child: export, report, then obey commands until the parent closes the pipe. */
 static void exporter_main(int cmd, int info, uint32_t rights, bool cma_off)
 {
@@ -111,6 +118,11 @@ static void exporter_main(int cmd, int info, uint32_t rights, bool cma_off)
 		} else if (c == 'd') { /* dump the memory */
 			if (!write_full(info, mem, MEM_LEN))
 				exit(7);
+		} else if (c == 'p' || c == 'P') { /* make one page inaccessible / accessible again */
+			if (mprotect(hole_of(mem), 4096, c == 'p' ? PROT_NONE : PROT_READ | PROT_WRITE) != 0)
+				exit(9);
+			if (!write_full(info, "k", 1))
+				exit(10);
 		} else if (c == 'f') { /* fork a child that outlives us, until the parent hangs up */
 			pid_t kid = fork();
 
@@ -330,6 +342,38 @@ static void test_forged_and_stale(void)
 	CHECK(strstr(why, "not running") != NULL);
 }
 
+/*
+ * The exporter took away memory it exports (a bug on its side): accesses there fail with
+ * IO_FAILED on both paths, the exporter survives, and the rest of the range still works.
+ */
+static void test_unmapped_in_exporter(void)
+{
+	for (int cma = 1; cma >= 0; cma--) {
+		struct exporter x;
+		struct softhw_mem_remote *r;
+		uint8_t buf[64];
+		char ack;
+		uint64_t hole;
+
+		importer_cma(cma);
+		CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, false));
+		hole = (uint64_t)(uintptr_t)hole_of((uint8_t *)(uintptr_t)x.e.addr);
+		r = connect_ok(&x);
+		if (r != NULL) {
+			CHECK(write_full(x.cmd, "p", 1) && read_full(x.info, &ack, 1));
+			CHECK_ERR(softhw_mem_read(r, buf, hole + 100, sizeof(buf)), DOCA_ERROR_IO_FAILED);
+			CHECK_ERR(softhw_mem_write(r, hole + 100, buf, sizeof(buf)), DOCA_ERROR_IO_FAILED);
+			CHECK_OK(softhw_mem_read(r, buf, x.e.addr, sizeof(buf)));
+			CHECK(matches_pattern(buf, 0, sizeof(buf)));
+			CHECK(write_full(x.cmd, "P", 1) && read_full(x.info, &ack, 1));
+			CHECK_OK(softhw_mem_read(r, buf, hole + 100, sizeof(buf)));
+			softhw_mem_disconnect(r);
+		}
+		CHECK(finish(&x));
+	}
+	importer_cma(true);
+}
+
 /* The export ends while imported: the next access fails, on both paths. */
 static void test_revoked(void)
 {
@@ -480,6 +524,7 @@ int main(void)
 	TEST_RUN(test_service_path_exporter_off);
 	TEST_RUN(test_range_and_rights);
 	TEST_RUN(test_forged_and_stale);
+	TEST_RUN(test_unmapped_in_exporter);
 	TEST_RUN(test_revoked);
 	TEST_RUN(test_dead_exporter);
 	TEST_RUN(test_dead_exporter_with_child);
