@@ -392,7 +392,7 @@ bool comch_conn_deliver(struct comch_ep *ep)
 }
 
 /* Reads every control message waiting on the socket; false if there was none. */
-static bool conn_read(struct doca_comch_connection *conn, comch_handshake_fn handshake)
+bool comch_conn_read(struct doca_comch_connection *conn, comch_handshake_fn handshake)
 {
 	bool did = false;
 
@@ -457,7 +457,7 @@ bool comch_ep_poll(struct comch_ep *ep, void (*on_listen)(struct comch_ep *ep), 
 				on_listen(ep);
 			did = true;
 		} else {
-			did |= conn_read((struct doca_comch_connection *)(uintptr_t)tag, handshake);
+			did |= comch_conn_read((struct doca_comch_connection *)(uintptr_t)tag, handshake);
 		}
 	}
 	/* Deadlines: a peer that never answers our BYE is given up on. */

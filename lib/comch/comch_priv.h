@@ -107,7 +107,9 @@ struct doca_comch_connection {
 	union doca_data user_data;
 	uint32_t id;
 	uint32_t max_msg;                      /* agreed largest message */
-	uint32_t tx_waiting;                   /* submitted sends waiting for a credit */
+	uint32_t tx_waiting;                   /* submitted sends waiting for a credit ... */
+	struct doca_comch_task_send *wait_head;/* ... oldest first: only the oldest may go next */
+	struct doca_comch_task_send *wait_tail;
 	uint64_t deadline_ns;                  /* CLOSING: give up waiting for the peer */
 	doca_error_t reset_status;             /* why a send on a dead connection fails */
 	bool report_connect;                   /* server: connection callback still to deliver */
@@ -185,6 +187,7 @@ enum { COMCH_TASK_SEND = 0 };
 struct doca_comch_task_send {
 	struct doca_task base; /* first: doca_comch_task_send_as_task */
 	struct doca_comch_connection *conn;
+	struct doca_comch_task_send *wait_next; /* connection's queue of sends waiting for a credit */
 	uint32_t len;
 	uint8_t *msg;        /* inline_msg or heap */
 	uint8_t *heap;       /* grows as needed; freed with the pool */
@@ -224,6 +227,9 @@ typedef void (*comch_handshake_fn)(struct doca_comch_connection *conn, const uni
 				   const int *fds, int nfds);
 /* Handles what sockets and the timer have: accepts (server), control messages, EOFs, deadlines. */
 bool comch_ep_poll(struct comch_ep *ep, void (*on_listen)(struct comch_ep *ep), comch_handshake_fn handshake);
+
+/* Reads every control message waiting on the connection's socket; false if there was none. */
+bool comch_conn_read(struct doca_comch_connection *conn, comch_handshake_fn handshake);
 
 #define COMCH_TAG_TIMER 0
 #define COMCH_TAG_LISTENER 1

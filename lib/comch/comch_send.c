@@ -38,11 +38,16 @@ static void send_now(struct doca_comch_task_send *t)
 	c->counters[DOCA_COMCH_COUNTER_SENT_BYTES] += t->len;
 }
 
+/*
+ * Only the connection's oldest waiting send may go: the receiver frees slots concurrently, so
+ * a younger send could otherwise see room its elders were refused a moment before.
+ */
 static bool send_ready(struct softhw_work *work)
 {
-	struct doca_comch_connection *c = send_of(work)->conn;
+	struct doca_comch_task_send *t = send_of(work);
+	struct doca_comch_connection *c = t->conn;
 
-	return c->state != COMCH_CONN_UP || softhw_chan_can_send(&c->ch);
+	return c->wait_head == t && (c->state != COMCH_CONN_UP || softhw_chan_can_send(&c->ch));
 }
 
 static doca_error_t send_run(struct softhw_work *work)
@@ -50,6 +55,9 @@ static doca_error_t send_run(struct softhw_work *work)
 	struct doca_comch_task_send *t = send_of(work);
 	struct doca_comch_connection *c = t->conn;
 
+	c->wait_head = t->wait_next;
+	if (c->wait_head == NULL)
+		c->wait_tail = NULL;
 	c->tx_waiting--;
 	if (c->state != COMCH_CONN_UP)
 		return c->reset_status;
@@ -100,6 +108,12 @@ doca_error_t comch_send_prepare(struct doca_task *task)
 		return DOCA_SUCCESS;
 	}
 	/* The receiver holds recv_queue_size messages already: wait for a credit, in order. */
+	t->wait_next = NULL;
+	if (c->wait_tail != NULL)
+		c->wait_tail->wait_next = t;
+	else
+		c->wait_head = t;
+	c->wait_tail = t;
 	c->tx_waiting++;
 	task->work.op = SOFTHW_OP_CALL;
 	task->work.call.ready = send_ready;

@@ -120,6 +120,8 @@ static void server_accept(struct comch_ep *ep)
 		conn->next = ep->conns;
 		ep->conns = conn;
 		comch_ep_watch(ep, s, (uint64_t)(uintptr_t)conn);
+		/* The client says HELLO right after connecting: admit it now if it did. */
+		comch_conn_read(conn, server_handshake);
 	}
 }
 
