@@ -636,6 +636,8 @@ enum remote_state {
 	REMOTE_LIVE = 0,
 	REMOTE_DEAD,    /* the exporter process exited */
 	REMOTE_REVOKED, /* the export ended (its mmap was stopped or destroyed) */
+	REMOTE_SILENT,  /* the exporter's service thread stopped answering: a late reply could
+			 * pair with a later request, so the connection is not used again */
 };
 
 struct softhw_mem_remote {
@@ -648,6 +650,7 @@ struct softhw_mem_remote {
 	uint32_t rights;
 	bool cma;
 	enum remote_state state;
+	bool connected; /* handshake done: failures are logged here from then on */
 	char *bounce;
 	size_t bounce_len;
 };
@@ -655,16 +658,28 @@ struct softhw_mem_remote {
 /* The error an access gets in `state`; logs the change once. Lock held. */
 static doca_error_t remote_fail(struct softhw_mem_remote *r, enum remote_state state)
 {
-	if (r->state == REMOTE_LIVE) {
-		r->state = state;
+	/* During the handshake the import fails instead, and its caller logs. */
+	if (r->state == REMOTE_LIVE && r->connected) {
 		if (state == REMOTE_DEAD)
 			SDK_LOG_ERR("Exporter process %d of remote memory 0x%lx exited: DMA on memory imported from it fails with CONNECTION_ABORTED; start the exporter again and import its new descriptor",
 				    (int)r->pid, (unsigned long)r->addr);
-		else
+		else if (state == REMOTE_REVOKED)
 			SDK_LOG_ERR("Process %d stopped exporting memory 0x%lx (its doca_mmap was stopped or destroyed): DMA on it fails with IO_FAILED; keep the exporter's mmap started while the peer uses it",
 				    (int)r->pid, (unsigned long)r->addr);
+		else
+			SDK_LOG_ERR("Exporter process %d of remote memory 0x%lx did not answer within %d ms (stopped or overloaded): DMA on memory imported from it fails with TIME_OUT; import its descriptor again",
+				    (int)r->pid, (unsigned long)r->addr, SOFTHW_MEM_TIMEOUT_MS);
 	}
-	return r->state == REMOTE_DEAD ? DOCA_ERROR_CONNECTION_ABORTED : DOCA_ERROR_IO_FAILED;
+	if (r->state == REMOTE_LIVE)
+		r->state = state;
+	switch (r->state) {
+	case REMOTE_DEAD:
+		return DOCA_ERROR_CONNECTION_ABORTED;
+	case REMOTE_SILENT:
+		return DOCA_ERROR_TIME_OUT;
+	default:
+		return DOCA_ERROR_IO_FAILED;
+	}
 }
 
 /* The exporter hung up: a revocation notice may still wait to be read, else it died. Lock held. */
@@ -692,7 +707,7 @@ static doca_error_t remote_call(struct softhw_mem_remote *r, struct mem_msg *req
 			break;
 		p.events = POLLOUT;
 		if (poll(&p, 1, SOFTHW_MEM_TIMEOUT_MS) == 0)
-			return DOCA_ERROR_TIME_OUT;
+			return remote_fail(r, REMOTE_SILENT);
 	}
 	if (n == -EPIPE || n == -ECONNRESET || n == -ENOTCONN)
 		return remote_hung_up(r);
@@ -706,7 +721,7 @@ static doca_error_t remote_call(struct softhw_mem_remote *r, struct mem_msg *req
 		if (rc < 0 && errno == EINTR)
 			continue;
 		if (rc == 0)
-			return DOCA_ERROR_TIME_OUT;
+			return remote_fail(r, REMOTE_SILENT);
 		n = softhw_fabric_recv(r->fd, rep, sizeof(*rep), NULL, NULL);
 		if (n == -EAGAIN || n == -EINTR)
 			continue;
@@ -855,6 +870,7 @@ doca_error_t softhw_mem_connect(const struct softhw_mem_peer *peer, struct softh
 			goto fail_close;
 		}
 	}
+	r->connected = true;
 	*remote = r;
 	return DOCA_SUCCESS;
 

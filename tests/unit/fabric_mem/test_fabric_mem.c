@@ -451,6 +451,40 @@ static void test_dead_exporter_with_child(void)
 	importer_cma(true);
 }
 
+/*
+ * The exporter is stopped (SIGSTOP) while the service path waits for it: the access fails
+ * with TIME_OUT after SOFTHW_MEM_TIMEOUT_MS, and the import stays failed after the exporter
+ * resumes (a late reply must not pass for the answer to a later request).
+ */
+static void test_silent_exporter(void)
+{
+	struct exporter x;
+	struct softhw_mem_remote *r;
+	uint8_t buf[16];
+
+	importer_cma(false);
+	CHECK(spawn(&x, SOFTHW_MEM_READ, false));
+	r = connect_ok(&x);
+	if (r != NULL) {
+		int status;
+
+		CHECK(!softhw_mem_uses_cma(r));
+		kill(x.pid, SIGSTOP);
+		CHECK(waitpid(x.pid, &status, WUNTRACED) == x.pid && WIFSTOPPED(status));
+		CHECK_ERR(softhw_mem_read(r, buf, x.e.addr, sizeof(buf)), DOCA_ERROR_TIME_OUT);
+		kill(x.pid, SIGCONT);
+		CHECK_ERR(softhw_mem_read(r, buf, x.e.addr, sizeof(buf)), DOCA_ERROR_TIME_OUT);
+		softhw_mem_disconnect(r);
+		/* a new import works again */
+		r = connect_ok(&x);
+		if (r != NULL)
+			CHECK_OK(softhw_mem_read(r, buf, x.e.addr, sizeof(buf)));
+		softhw_mem_disconnect(r);
+	}
+	CHECK(finish(&x));
+	importer_cma(true);
+}
+
 /* Several importers of one export, each with its own connection. */
 static void test_several_importers(void)
 {
@@ -528,6 +562,7 @@ int main(void)
 	TEST_RUN(test_revoked);
 	TEST_RUN(test_dead_exporter);
 	TEST_RUN(test_dead_exporter_with_child);
+	TEST_RUN(test_silent_exporter);
 	TEST_RUN(test_several_importers);
 	TEST_RUN(test_same_process);
 	/* Last: this process now runs a service thread, which a forked exporter must drop. */
