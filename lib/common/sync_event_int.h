@@ -129,7 +129,8 @@ void softdoca_se_cell_store(struct softdoca_se_cell *cell, uint64_t value);
 uint64_t softdoca_se_cell_fetch_add(struct softdoca_se_cell *cell, uint64_t value);
 /*
  * Blocks until the condition holds: spins briefly, then yields, then sleeps on the cell's
- * futex word with timeouts growing to 1 ms (the timeout catches writes that bypass the API).
+ * futex word with timeouts growing to 1 ms for user memory (the timeout catches writes that
+ * bypass the API), to 100 ms for a value the cell holds (every write wakes the sleepers).
  */
 void softdoca_se_cell_wait(struct softdoca_se_cell *cell, enum softdoca_se_cmp cmp, uint64_t want, uint64_t mask,
 			   bool yield);

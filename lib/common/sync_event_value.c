@@ -97,7 +97,8 @@ static uint64_t last_id;
 #define WAIT_SPINS 4096
 #define WAIT_YIELDS 64
 #define WAIT_SLEEP_MIN_NS 20000L
-#define WAIT_SLEEP_MAX_NS 1000000L
+#define WAIT_SLEEP_MAX_NS 1000000L   /* user memory: a plain store into it wakes nobody */
+#define WAIT_SLEEP_OWN_MAX_NS 100000000L /* own storage: every write wakes; a safety net only */
 
 static inline void cpu_relax(void)
 {
@@ -576,6 +577,9 @@ void softdoca_se_cell_wait(struct softdoca_se_cell *cell, enum softdoca_se_cmp c
 			   bool yield)
 {
 	long sleep_ns = WAIT_SLEEP_MIN_NS;
+	/* Only user memory can change behind the API; elsewhere the timeout covers a peer process
+	 * that died between its store and its wake-up. */
+	long sleep_max = softdoca_se_cell_is_private(cell) ? WAIT_SLEEP_OWN_MAX_NS : WAIT_SLEEP_MAX_NS;
 
 	/* The plain variant is documented as a busy-wait: spin a little before backing off. */
 	for (int i = yield ? 0 : WAIT_SPINS; i > 0; i--) {
@@ -601,8 +605,8 @@ void softdoca_se_cell_wait(struct softdoca_se_cell *cell, enum softdoca_se_cmp c
 		__atomic_sub_fetch(cell->sleepersp, 1, __ATOMIC_SEQ_CST);
 		if (done || softdoca_se_holds(softdoca_se_cell_load(cell), cmp, want, mask))
 			return;
-		if (sleep_ns < WAIT_SLEEP_MAX_NS)
-			sleep_ns = sleep_ns * 2 < WAIT_SLEEP_MAX_NS ? sleep_ns * 2 : WAIT_SLEEP_MAX_NS;
+		if (sleep_ns < sleep_max)
+			sleep_ns = sleep_ns * 2 < sleep_max ? sleep_ns * 2 : sleep_max;
 	}
 }
 

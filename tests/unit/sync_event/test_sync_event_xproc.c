@@ -5,8 +5,9 @@
  * child is an agent that runs commands received over a pipe and answers each one, so every
  * test reads as a dialogue. Covered: export on either side and import on the other (and on
  * the same side), set / add / get seen across, stand-alone waits and wait tasks (PE asleep in
- * epoll) woken by the other process, concurrent atomic adds, and the refusals: another card
- * instance, a destroyed or dead exporter, a wrong token, an event in user memory.
+ * epoll) woken by the other process, idle waits that cost (almost) no CPU, many round trips,
+ * concurrent atomic adds, and the refusals: another card instance, a destroyed or dead
+ * exporter, a wrong token, an event in user memory.
  *
  * Every wait is bounded (poll timeouts, epoll timeouts, alarm in the child): a bug fails a
  * check, it never hangs the suite.
@@ -15,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -700,6 +702,52 @@ static void test_standalone_waits(void)
 	CHECK(peer_end(&p) == 0);
 }
 
+struct idle_waiter {
+	struct doca_sync_event *ev;
+	doca_error_t result;
+	double cpu_sec; /* the waiting thread's own CPU time */
+};
+
+static void *idle_wait(void *arg)
+{
+	struct idle_waiter *w = arg;
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	w->result = doca_sync_event_wait_eq_yield(w->ev, 44, ALL);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+	w->cpu_sec = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	return NULL;
+}
+
+/* A stand-alone wait that nobody satisfies for a while costs (almost) nothing. */
+static void test_idle_wait_is_cheap(void)
+{
+	struct side s = {.dev = dev};
+	struct idle_waiter w = {.result = DOCA_ERROR_UNKNOWN};
+	struct timespec idle = {.tv_sec = 0, .tv_nsec = 400 * 1000 * 1000}; /* the window measured */
+	struct peer p;
+	struct msg a;
+	pthread_t th;
+
+	CHECK_OK(side_export(&s, 0));
+	if (!peer_start(&p, "dpu", NULL))
+		return;
+	if (ask(&p, CMD_IMPORT, 0, s.desc, s.desc_len, &a))
+		CHECK_OK((doca_error_t)a.status);
+	w.ev = s.ev;
+	CHECK(pthread_create(&th, NULL, idle_wait, &w) == 0);
+	nanosleep(&idle, NULL);
+	CHECK_OK(ask_status(&p, CMD_SET, 44));
+	pthread_join(th, NULL);
+	CHECK_OK(w.result);
+	fprintf(stderr, "idle wait: %.2f ms of CPU over %.0f ms\n", w.cpu_sec * 1e3, idle.tv_nsec / 1e6);
+	CHECK(w.cpu_sec < 0.01 * 0.4); /* under 1% of a core */
+	CHECK_OK(ask_status(&p, CMD_DESTROY, 0));
+	CHECK_OK(side_destroy(&s));
+	CHECK(peer_end(&p) == 0);
+}
+
 struct updater {
 	struct peer *p;
 	uint32_t tag;
@@ -935,6 +983,7 @@ int main(int argc, char **argv)
 	TEST_RUN(test_host_exports);
 	TEST_RUN(test_dpu_exports);
 	TEST_RUN(test_standalone_waits);
+	TEST_RUN(test_idle_wait_is_cheap);
 	TEST_RUN(test_wait_task_woken_by_peer);
 	TEST_RUN(test_wait_task_exporter);
 	TEST_RUN(test_ping_pong);
