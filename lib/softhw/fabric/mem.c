@@ -440,11 +440,12 @@ static void *service_main(void *arg)
 		}
 		if (n > svc.pfds_cap) { /* out of memory: serve what fits, retry later */
 			n = svc.pfds_cap;
-			nc = n > 1 + nl ? (unsigned)(n - 1 - nl) : 0;
+			nl = nl < n - 1 ? nl : (unsigned)(n - 1);
+			nc = (unsigned)(n - 1 - nl);
 		}
 		pfds = svc.pfds;
 		pfds[0] = (struct pollfd){.fd = svc.wake_fd, .events = POLLIN};
-		for (unsigned i = 0; i < nl && 1 + i < n; i++)
+		for (unsigned i = 0; i < nl; i++)
 			pfds[1 + i] = (struct pollfd){.fd = svc.listeners[i].fd, .events = POLLIN};
 		for (unsigned i = 0; i < nc; i++)
 			pfds[1 + nl + i] = (struct pollfd){.fd = svc.conns[i].fd, .events = POLLIN};
