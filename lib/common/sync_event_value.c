@@ -480,7 +480,8 @@ static void watcher_stop(struct softdoca_se_cell *c)
 	struct se_watcher *w = &c->watch;
 
 	pthread_mutex_lock(&w->life);
-	if (!w->running) {
+	/* A context that started meanwhile (another thread) keeps it. */
+	if (!w->running || __atomic_load_n(&c->nwatchers, __ATOMIC_SEQ_CST) > 0) {
 		pthread_mutex_unlock(&w->life);
 		return;
 	}
