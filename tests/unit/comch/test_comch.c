@@ -1,0 +1,751 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Comch unit tests. The device model loads once per process with its role, so every scenario
+ * runs in a child process of this program (re-executed with its role and configuration in the
+ * environment); pair scenarios run a DPU-side server child and a host-side client child at
+ * once. Children are bounded by alarm(): a hang fails, it never blocks the suite.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "doca_comch.h"
+#include "doca_comch_consumer.h"
+#include "doca_comch_producer.h"
+#include "doca_ctx.h"
+#include "doca_dev.h"
+#include "doca_log.h"
+#include "doca_pe.h"
+#include "test.h"
+
+static FILE *sdk_log_file;
+static char self_path[4096];
+static char scratch[64];
+
+/* ---- helpers for children ---- */
+
+static void child_init(void)
+{
+	struct doca_log_backend *sdk;
+
+	sdk_log_file = tmpfile();
+	doca_log_backend_create_with_file_sdk(sdk_log_file, &sdk);
+	doca_log_backend_set_sdk_level(sdk, DOCA_LOG_LEVEL_DEBUG);
+	alarm(30);
+}
+
+/* True if an SDK line containing `text` was logged since the last call (then forgets them). */
+static bool logged(const char *text)
+{
+	static char buf[1 << 16];
+	size_t n;
+	bool found;
+
+	fflush(sdk_log_file);
+	rewind(sdk_log_file);
+	n = fread(buf, 1, sizeof(buf) - 1, sdk_log_file);
+	buf[n] = '\0';
+	found = strstr(buf, text) != NULL;
+	if (!found)
+		fprintf(stderr, "log lacks '%s'; it has:\n%s", text, buf);
+	if (ftruncate(fileno(sdk_log_file), 0) != 0)
+		perror("ftruncate");
+	rewind(sdk_log_file);
+	return found;
+}
+
+static struct doca_dev *open_pci(const char *pci)
+{
+	struct doca_devinfo **list;
+	struct doca_dev *dev = NULL;
+	uint32_t n;
+
+	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
+		return NULL;
+	for (uint32_t i = 0; i < n && dev == NULL; i++) {
+		uint8_t eq = 0;
+
+		if (doca_devinfo_is_equal_pci_addr(list[i], pci, &eq) == DOCA_SUCCESS && eq)
+			doca_dev_open(list[i], &dev);
+	}
+	doca_devinfo_destroy_list(list);
+	return dev;
+}
+
+static struct doca_dev_rep *open_rep(struct doca_dev *dev, const char *pci)
+{
+	struct doca_devinfo_rep **reps;
+	struct doca_dev_rep *rep = NULL;
+	uint32_t n;
+
+	if (doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &reps, &n) != DOCA_SUCCESS)
+		return NULL;
+	for (uint32_t i = 0; i < n && rep == NULL; i++) {
+		uint8_t eq = 0;
+
+		if (doca_devinfo_rep_is_equal_pci_addr(reps[i], pci, &eq) == DOCA_SUCCESS && eq)
+			doca_dev_rep_open(reps[i], &rep);
+	}
+	doca_devinfo_rep_destroy_list(reps);
+	return rep;
+}
+
+static enum doca_ctx_states state_of(struct doca_ctx *ctx)
+{
+	enum doca_ctx_states s = DOCA_CTX_STATE_IDLE;
+
+	doca_ctx_get_state(ctx, &s);
+	return s;
+}
+
+/* Progresses pe until ctx is in `want` (or the alarm fires). */
+static void progress_until_state(struct doca_pe *pe, struct doca_ctx *ctx, enum doca_ctx_states want)
+{
+	while (state_of(ctx) != want)
+		doca_pe_progress(pe);
+}
+
+static void progress_for_ms(struct doca_pe *pe, long ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		doca_pe_progress(pe);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
+static void send_ok(struct doca_comch_task_send *t, union doca_data a, union doca_data b)
+{
+	(void)a;
+	(void)b;
+	doca_task_free(doca_comch_task_send_as_task(t));
+}
+
+static int send_errors;
+static doca_error_t last_send_error;
+
+static void send_err(struct doca_comch_task_send *t, union doca_data a, union doca_data b)
+{
+	(void)a;
+	(void)b;
+	send_errors++;
+	last_send_error = doca_task_get_status(doca_comch_task_send_as_task(t));
+	doca_task_free(doca_comch_task_send_as_task(t));
+}
+
+static void recv_ignore(struct doca_comch_event_msg_recv *ev, uint8_t *b, uint32_t l, struct doca_comch_connection *c)
+{
+	(void)ev;
+	(void)b;
+	(void)l;
+	(void)c;
+}
+
+/* ---- capabilities per profile and side ---- */
+
+struct caps_want {
+	doca_error_t server, client, limits;
+	uint32_t name_len, msg, queue, clients, tasks;
+};
+
+static void check_caps(const struct caps_want *w)
+{
+	struct doca_devinfo **list;
+	uint32_t n, v;
+
+	CHECK_OK(doca_devinfo_create_list(&list, &n));
+	CHECK(n > 0);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct doca_devinfo *d = list[i];
+
+		CHECK_ERR(doca_comch_cap_server_is_supported(d), w->server);
+		CHECK_ERR(doca_comch_cap_client_is_supported(d), w->client);
+		CHECK_ERR(doca_comch_cap_get_max_name_len(d, &v), w->limits);
+		if (w->limits == DOCA_SUCCESS)
+			CHECK(v == w->name_len);
+		CHECK_ERR(doca_comch_cap_get_max_msg_size(d, &v), w->limits);
+		if (w->limits == DOCA_SUCCESS)
+			CHECK(v == w->msg);
+		CHECK_ERR(doca_comch_cap_get_max_recv_queue_size(d, &v), w->limits);
+		if (w->limits == DOCA_SUCCESS)
+			CHECK(v == w->queue);
+		CHECK_ERR(doca_comch_cap_get_max_clients(d, &v), w->limits);
+		if (w->limits == DOCA_SUCCESS)
+			CHECK(v == w->clients);
+		CHECK_ERR(doca_comch_cap_get_max_send_tasks(d, &v), w->limits);
+		if (w->limits == DOCA_SUCCESS)
+			CHECK(v == w->tasks);
+	}
+	CHECK_ERR(doca_comch_cap_get_max_msg_size(NULL, &v), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_cap_get_max_msg_size(list[0], NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_cap_server_is_supported(NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_cap_client_is_supported(NULL), DOCA_ERROR_INVALID_VALUE);
+	doca_devinfo_destroy_list(list);
+}
+
+static void child_caps_bf3_host(void)
+{
+	struct caps_want w = {DOCA_ERROR_NOT_SUPPORTED, DOCA_SUCCESS, DOCA_SUCCESS, 120, 4080, 8192, 512, 8192};
+
+	check_caps(&w);
+}
+
+static void child_caps_bf3_dpu(void)
+{
+	struct caps_want w = {DOCA_SUCCESS, DOCA_ERROR_NOT_SUPPORTED, DOCA_SUCCESS, 120, 4080, 8192, 512, 8192};
+
+	check_caps(&w);
+}
+
+static void child_caps_bf2_host(void)
+{
+	struct caps_want w = {DOCA_ERROR_NOT_SUPPORTED, DOCA_SUCCESS, DOCA_SUCCESS, 120, 4080, 4096, 256, 4096};
+
+	check_caps(&w);
+}
+
+static void child_caps_bf2_dpu(void)
+{
+	struct caps_want w = {DOCA_SUCCESS, DOCA_ERROR_NOT_SUPPORTED, DOCA_SUCCESS, 120, 4080, 4096, 256, 4096};
+
+	check_caps(&w);
+}
+
+static void child_caps_cx7(void)
+{
+	struct caps_want w = {DOCA_ERROR_NOT_SUPPORTED, DOCA_ERROR_NOT_SUPPORTED, DOCA_ERROR_NOT_SUPPORTED};
+	struct doca_comch_client *cl = NULL;
+	struct doca_dev *dev = open_pci("c1:00.0");
+
+	check_caps(&w);
+	CHECK(dev != NULL);
+	CHECK_ERR(doca_comch_client_create(dev, "x", &cl), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK(logged("clients run on the host side of a BlueField"));
+	doca_dev_close(dev);
+}
+
+/* ---- the client alone (host side) ---- */
+
+static void child_client_api(void)
+{
+	struct doca_dev *dev = open_pci("b1:00.0");
+	struct doca_comch_client *cl = NULL;
+	struct doca_comch_connection *conn = NULL;
+	struct doca_comch_task_send *task = NULL;
+	struct doca_pe *pe = NULL;
+	struct doca_ctx *ctx;
+	char name[200];
+	uint32_t v;
+
+	CHECK(dev != NULL);
+	/* create: arguments and the name length (120 with the NUL) */
+	CHECK_ERR(doca_comch_client_create(NULL, "x", &cl), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_client_create(dev, NULL, &cl), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_client_create(dev, "x", NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_client_create(dev, "", &cl), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("the server name is empty"));
+	memset(name, 'n', sizeof(name));
+	name[120] = '\0';
+	CHECK_ERR(doca_comch_client_create(dev, name, &cl), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("the server name is too long; it must have 1 to 119 characters"));
+	name[119] = '\0';
+	CHECK_OK(doca_comch_client_create(dev, name, &cl));
+	CHECK_OK(doca_comch_client_destroy(cl));
+	CHECK_OK(doca_comch_client_create(dev, "unit_no_server", &cl));
+	ctx = doca_comch_client_as_ctx(cl);
+	CHECK(ctx != NULL);
+	CHECK(doca_comch_client_as_ctx(NULL) == NULL);
+
+	/* limits before start: the device's range */
+	CHECK_OK(doca_comch_client_get_max_msg_size(cl, &v));
+	CHECK(v == 4080);
+	CHECK_ERR(doca_comch_client_set_max_msg_size(cl, 0), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_client_set_max_msg_size(cl, 4081), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("the device allows 1 to 4080"));
+	CHECK_OK(doca_comch_client_set_max_msg_size(cl, 1000));
+	CHECK_OK(doca_comch_client_get_max_msg_size(cl, &v));
+	CHECK(v == 1000);
+	CHECK_ERR(doca_comch_client_set_recv_queue_size(cl, 8193), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_comch_client_set_recv_queue_size(cl, 16));
+	CHECK_OK(doca_comch_client_get_recv_queue_size(cl, &v));
+	CHECK(v == 16);
+	{
+		struct doca_dev *got = NULL;
+
+		CHECK_OK(doca_comch_client_get_device(cl, &got));
+		CHECK(got == dev);
+	}
+	CHECK_ERR(doca_comch_client_task_send_set_conf(cl, send_ok, send_err, 0), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_client_task_send_set_conf(cl, send_ok, send_err, 8193), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_client_task_send_set_conf(cl, NULL, send_err, 8), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_comch_client_task_send_set_conf(cl, send_ok, send_err, 8));
+	CHECK_ERR(doca_comch_client_event_msg_recv_register(cl, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_comch_client_event_msg_recv_register(cl, recv_ignore));
+	CHECK_ERR(doca_comch_client_get_connection(cl, &conn), DOCA_ERROR_BAD_STATE);
+
+	/* no PE: the generic context refuses */
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_NOT_CONNECTED);
+	CHECK_OK(doca_pe_create(&pe));
+	CHECK_OK(doca_pe_connect_ctx(pe, ctx));
+
+	/* no server: IN_PROGRESS, then STARTING for as long as it takes */
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	CHECK(state_of(ctx) == DOCA_CTX_STATE_STARTING);
+	progress_for_ms(pe, 60);
+	CHECK(state_of(ctx) == DOCA_CTX_STATE_STARTING);
+	CHECK_ERR(doca_comch_client_get_connection(cl, &conn), DOCA_ERROR_BAD_STATE);
+	CHECK_ERR(doca_comch_client_set_max_msg_size(cl, 10), DOCA_ERROR_BAD_STATE);
+	CHECK_ERR(doca_comch_client_set_recv_queue_size(cl, 10), DOCA_ERROR_BAD_STATE);
+	CHECK_ERR(doca_comch_client_task_send_set_conf(cl, send_ok, send_err, 8), DOCA_ERROR_BAD_STATE);
+	CHECK_ERR(doca_comch_client_event_msg_recv_register(cl, recv_ignore), DOCA_ERROR_BAD_STATE);
+	CHECK_ERR(doca_comch_client_task_send_alloc_init(cl, NULL, "x", 1, &task), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_client_destroy(cl), DOCA_ERROR_IN_USE);
+	CHECK(logged("it is not idle"));
+
+	/* a sleeping PE is not woken for nothing while the client waits (retries are internal) */
+	{
+		struct epoll_event ev = {.events = EPOLLIN};
+		int fd, ep = epoll_create1(0), woke = 0;
+
+		CHECK_OK(doca_pe_get_notification_handle(pe, &fd));
+		epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+		for (int i = 0; i < 3; i++) {
+			while (doca_pe_progress(pe))
+				;
+			CHECK_OK(doca_pe_request_notification(pe));
+			woke += epoll_wait(ep, &ev, 1, 30);
+			CHECK_OK(doca_pe_clear_notification(pe, fd));
+		}
+		/* each wake-up is a retry tick (10 ms): a few, not a busy loop */
+		CHECK(woke <= 3);
+		close(ep);
+	}
+	CHECK(state_of(ctx) == DOCA_CTX_STATE_STARTING);
+
+	/* stop: back to IDLE at once, with a line saying why it never connected */
+	CHECK_OK(doca_ctx_stop(ctx));
+	CHECK(state_of(ctx) == DOCA_CTX_STATE_IDLE);
+	CHECK(logged("stopped before it connected: no server 'unit_no_server'"));
+	CHECK_OK(doca_ctx_stop(ctx));
+	/* it can start again, and stop again */
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	CHECK_OK(doca_ctx_stop(ctx));
+	CHECK_OK(doca_comch_client_destroy(cl));
+	CHECK_OK(doca_pe_destroy(pe));
+	CHECK_ERR(doca_comch_client_destroy(NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_dev_close(dev));
+}
+
+/* ---- the server alone (DPU side) ---- */
+
+static void child_server_api(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0"), *dev1 = open_pci("03:00.1");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0"), *rep1 = open_rep(dev1, "b1:00.1");
+	struct doca_comch_server *srv = NULL, *twin = NULL;
+	struct doca_comch_connection *bogus = (struct doca_comch_connection *)&srv;
+	struct doca_pe *pe = NULL;
+	struct doca_ctx *ctx;
+	char name[200];
+	uint32_t v;
+
+	CHECK(dev != NULL && dev1 != NULL && rep != NULL && rep1 != NULL);
+	CHECK_ERR(doca_comch_server_create(NULL, rep, "s", &srv), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_server_create(dev, NULL, "s", &srv), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_server_create(dev, rep, NULL, &srv), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_server_create(dev, rep, "s", NULL), DOCA_ERROR_INVALID_VALUE);
+	/* a representor of another device */
+	CHECK_ERR(doca_comch_server_create(dev, rep1, "s", &srv), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("the representor does not belong to device"));
+	memset(name, 's', sizeof(name));
+	name[120] = '\0';
+	CHECK_ERR(doca_comch_server_create(dev, rep, name, &srv), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("too long"));
+
+	CHECK_OK(doca_comch_server_create(dev, rep, "unit_server", &srv));
+	ctx = doca_comch_server_as_ctx(srv);
+	{
+		struct doca_dev *d = NULL;
+		struct doca_dev_rep *r = NULL;
+
+		CHECK_OK(doca_comch_server_get_device(srv, &d));
+		CHECK_OK(doca_comch_server_get_device_rep(srv, &r));
+		CHECK(d == dev && r == rep);
+	}
+	CHECK_ERR(doca_comch_server_set_max_msg_size(srv, 5000), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_comch_server_set_max_msg_size(srv, 512));
+	CHECK_OK(doca_comch_server_get_max_msg_size(srv, &v));
+	CHECK(v == 512);
+	CHECK_ERR(doca_comch_server_set_recv_queue_size(srv, 0), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_comch_server_set_recv_queue_size(srv, 32));
+	CHECK_OK(doca_comch_server_get_recv_queue_size(srv, &v));
+	CHECK(v == 32);
+	CHECK_ERR(doca_comch_server_event_connection_status_changed_register(srv, NULL, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_comch_server_task_send_set_conf(srv, send_ok, send_err, 4));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(srv, recv_ignore));
+	CHECK_OK(doca_pe_create(&pe));
+	CHECK_OK(doca_pe_connect_ctx(pe, ctx));
+
+	/* start: synchronous */
+	CHECK_OK(doca_ctx_start(ctx));
+	CHECK(state_of(ctx) == DOCA_CTX_STATE_RUNNING);
+	CHECK_ERR(doca_comch_server_set_max_msg_size(srv, 100), DOCA_ERROR_BAD_STATE);
+	CHECK_ERR(doca_comch_server_event_msg_recv_register(srv, recv_ignore), DOCA_ERROR_BAD_STATE);
+	CHECK_ERR(doca_comch_server_disconnect(srv, bogus), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_server_disconnect(srv, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_comch_server_destroy(srv), DOCA_ERROR_IN_USE);
+
+	/* a second server of the same name for the same host function cannot start */
+	CHECK_OK(doca_comch_server_create(dev, rep, "unit_server", &twin));
+	{
+		struct doca_pe *pe2 = NULL;
+
+		CHECK_OK(doca_pe_create(&pe2));
+		CHECK_OK(doca_pe_connect_ctx(pe2, doca_comch_server_as_ctx(twin)));
+		CHECK_ERR(doca_ctx_start(doca_comch_server_as_ctx(twin)), DOCA_ERROR_ALREADY_EXIST);
+		CHECK(logged("another server with this name already serves host function"));
+		CHECK(state_of(doca_comch_server_as_ctx(twin)) == DOCA_CTX_STATE_IDLE);
+		CHECK_OK(doca_comch_server_destroy(twin));
+		CHECK_OK(doca_pe_destroy(pe2));
+	}
+	/* the same name behind the other host function is another rendezvous */
+	CHECK_OK(doca_comch_server_create(dev1, rep1, "unit_server", &twin));
+	{
+		struct doca_pe *pe2 = NULL;
+
+		CHECK_OK(doca_pe_create(&pe2));
+		CHECK_OK(doca_pe_connect_ctx(pe2, doca_comch_server_as_ctx(twin)));
+		CHECK_OK(doca_ctx_start(doca_comch_server_as_ctx(twin)));
+		CHECK_OK(doca_ctx_stop(doca_comch_server_as_ctx(twin)));
+		CHECK_OK(doca_comch_server_destroy(twin));
+		CHECK_OK(doca_pe_destroy(pe2));
+	}
+
+	/* no clients: stop is immediate; the name is free again afterwards */
+	CHECK_OK(doca_ctx_stop(ctx));
+	CHECK(state_of(ctx) == DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_ctx_start(ctx));
+	CHECK_OK(doca_ctx_stop(ctx));
+	CHECK_OK(doca_comch_server_destroy(srv));
+	CHECK_OK(doca_pe_destroy(pe));
+	/* a device that holds a server cannot close under it */
+	doca_dev_rep_close(rep);
+	doca_dev_rep_close(rep1);
+	CHECK_OK(doca_dev_close(dev));
+	CHECK_OK(doca_dev_close(dev1));
+}
+
+/* ---- a server and a client in two processes ---- */
+
+static struct {
+	struct doca_comch_server *srv;
+	struct doca_comch_client *cl;
+	struct doca_comch_connection *conn;
+	struct doca_pe *pe;
+	int connects, disconnects;
+	uint64_t echoes;
+	uint32_t last_len;
+	bool user_data_ok;
+} pair;
+
+static void srv_send(struct doca_comch_connection *c, const void *m, uint32_t len)
+{
+	struct doca_comch_task_send *t;
+
+	CHECK_OK(doca_comch_server_task_send_alloc_init(pair.srv, c, m, len, &t));
+	CHECK_OK(doca_task_submit(doca_comch_task_send_as_task(t)));
+}
+
+static void srv_recv(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t len, struct doca_comch_connection *c)
+{
+	(void)ev;
+	CHECK(doca_comch_server_get_server_ctx(c) == pair.srv);
+	CHECK(doca_comch_client_get_client_ctx(c) == NULL);
+	CHECK(doca_comch_connection_get_user_data(c).u64 == 0x5eed);
+	if (len == 10 && memcmp(buf, "disconnect", 10) == 0) {
+		CHECK_OK(doca_comch_server_disconnect(pair.srv, c));
+		CHECK_ERR(doca_comch_server_disconnect(pair.srv, c), DOCA_ERROR_INVALID_VALUE);
+		return;
+	}
+	srv_send(c, buf, len); /* echo */
+}
+
+static void srv_connect(struct doca_comch_event_connection_status_changed *ev, struct doca_comch_connection *c,
+			uint8_t ok)
+{
+	union doca_data ud = {.u64 = 0x5eed};
+
+	(void)ev;
+	CHECK(ok == 1);
+	pair.connects++;
+	CHECK_OK(doca_comch_connection_set_user_data(c, ud));
+}
+
+static void srv_disconnect(struct doca_comch_event_connection_status_changed *ev, struct doca_comch_connection *c,
+			   uint8_t ok)
+{
+	uint64_t v = 0;
+
+	(void)ev;
+	CHECK(ok == 1);
+	pair.disconnects++;
+	/* the counters of the connection as of now: the client sent 52 messages, we echoed 51 */
+	CHECK_OK(doca_comch_connection_update_info(c));
+	CHECK_OK(doca_comch_connection_get_counter(c, DOCA_COMCH_COUNTER_RECV_MESSAGES, &v));
+	CHECK(v == 52);
+	CHECK_OK(doca_comch_connection_get_counter(c, DOCA_COMCH_COUNTER_SENT_MESSAGES, &v));
+	CHECK(v == 51);
+	CHECK_OK(doca_comch_connection_get_counter(c, DOCA_COMCH_COUNTER_RECV_BYTES, &v));
+	CHECK(v == 50 * 64 + 100 + 10);
+	CHECK_ERR(doca_comch_connection_get_counter(c, (enum doca_comch_counter)9, &v), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_ctx_stop(doca_comch_server_as_ctx(pair.srv)));
+}
+
+static void child_pair_server(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	struct doca_ctx *ctx;
+
+	CHECK_OK(doca_comch_server_create(dev, rep, "unit_pair", &pair.srv));
+	ctx = doca_comch_server_as_ctx(pair.srv);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_server_task_send_set_conf(pair.srv, send_ok, send_err, 64));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, srv_recv));
+	CHECK_OK(doca_comch_server_event_connection_status_changed_register(pair.srv, srv_connect, srv_disconnect));
+	CHECK_OK(doca_comch_server_set_max_msg_size(pair.srv, 100)); /* the client asks for 4080 */
+	CHECK_OK(doca_comch_server_set_recv_queue_size(pair.srv, 8));
+	CHECK_OK(doca_ctx_start(ctx));
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK(pair.connects == 1 && pair.disconnects == 1);
+	CHECK(send_errors == 0);
+	CHECK_OK(doca_comch_server_destroy(pair.srv));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_rep_close(rep);
+	doca_dev_close(dev);
+}
+
+static void cl_recv(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t len, struct doca_comch_connection *c)
+{
+	(void)ev;
+	(void)buf;
+	CHECK(c == pair.conn);
+	CHECK(doca_comch_client_get_client_ctx(c) == pair.cl);
+	CHECK(doca_comch_server_get_server_ctx(c) == NULL);
+	pair.user_data_ok = doca_comch_connection_get_user_data(c).u64 == 42;
+	pair.echoes++;
+	pair.last_len = len;
+}
+
+static void cl_send(const void *m, uint32_t len)
+{
+	struct doca_comch_task_send *t;
+
+	CHECK_OK(doca_comch_client_task_send_alloc_init(pair.cl, pair.conn, m, len, &t));
+	CHECK_OK(doca_task_submit(doca_comch_task_send_as_task(t)));
+}
+
+static void child_pair_client(void)
+{
+	struct doca_dev *dev = open_pci("b1:00.0");
+	struct doca_comch_task_send *t = NULL;
+	union doca_data ud = {.u64 = 42};
+	struct epoll_event ev = {.events = EPOLLIN};
+	uint8_t msg[4080];
+	struct doca_ctx *ctx;
+	int fd, ep;
+
+	memset(msg, 'm', sizeof(msg));
+	CHECK_OK(doca_comch_client_create(dev, "unit_pair", &pair.cl));
+	ctx = doca_comch_client_as_ctx(pair.cl);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_client_task_send_set_conf(pair.cl, send_ok, send_err, 64));
+	CHECK_OK(doca_comch_client_event_msg_recv_register(pair.cl, cl_recv));
+	CHECK_OK(doca_comch_client_set_recv_queue_size(pair.cl, 4));
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_RUNNING);
+	CHECK_OK(doca_comch_client_get_connection(pair.cl, &pair.conn));
+	CHECK_OK(doca_comch_connection_set_user_data(pair.conn, ud));
+
+	/* the connection's limit is the smaller of the two sides' (the server said 100) */
+	CHECK_ERR(doca_comch_client_task_send_alloc_init(pair.cl, pair.conn, msg, 101, &t), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("message of 101 bytes exceeds the connection's maximum of 100"));
+	cl_send(msg, 100);
+	while (pair.echoes < 1)
+		doca_pe_progress(pair.pe);
+	CHECK(pair.last_len == 100);
+	CHECK(pair.user_data_ok);
+
+	/* 50 messages at once: the server's queue of 8 holds them back, nothing is lost */
+	for (int i = 0; i < 50; i++)
+		cl_send(msg, 64);
+	while (pair.echoes < 51)
+		doca_pe_progress(pair.pe);
+
+	/* asleep on the notification handle: the echo wakes us */
+	CHECK_OK(doca_pe_get_notification_handle(pair.pe, &fd));
+	ep = epoll_create1(0);
+	epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+	while (doca_pe_progress(pair.pe))
+		;
+	/* idle: no wake-up */
+	CHECK_OK(doca_pe_request_notification(pair.pe));
+	CHECK(epoll_wait(ep, &ev, 1, 100) == 0);
+	CHECK_OK(doca_pe_clear_notification(pair.pe, fd));
+	{
+		uint64_t sent = 0;
+
+		CHECK_OK(doca_comch_connection_update_info(pair.conn));
+		CHECK_OK(doca_comch_connection_get_counter(pair.conn, DOCA_COMCH_COUNTER_SENT_MESSAGES, &sent));
+		CHECK(sent == 51);
+	}
+
+	/* ask the server to disconnect us: our context stops by itself, saying why */
+	cl_send("disconnect", 10);
+	while (state_of(ctx) != DOCA_CTX_STATE_IDLE) {
+		if (doca_pe_progress(pair.pe))
+			continue;
+		CHECK_OK(doca_pe_request_notification(pair.pe));
+		CHECK(epoll_wait(ep, &ev, 1, 5000) == 1);
+		CHECK_OK(doca_pe_clear_notification(pair.pe, fd));
+	}
+	close(ep);
+	CHECK(logged("closed the connection"));
+	CHECK_ERR(doca_comch_client_get_connection(pair.cl, &pair.conn), DOCA_ERROR_BAD_STATE);
+	CHECK(pair.echoes == 51);
+	CHECK(send_errors == 0);
+	CHECK_OK(doca_comch_client_destroy(pair.cl));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_close(dev);
+}
+
+/* ---- the fast path is declared and exported, and says it is not there yet ---- */
+
+static void child_fast_path_stubs(void)
+{
+	struct doca_comch_producer *p = NULL;
+	struct doca_comch_consumer *c = NULL;
+
+	CHECK_ERR(doca_comch_producer_create(NULL, &p), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK(logged("fast path"));
+	CHECK_ERR(doca_comch_consumer_create(NULL, NULL, &c), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK(doca_comch_producer_as_ctx(NULL) == NULL);
+}
+
+/* ---- the parent: runs every scenario in its own process(es) ---- */
+
+struct scenario {
+	const char *name;
+	void (*fn)(void);
+};
+
+static const struct scenario scenarios[] = {
+	{"caps_bf3_host", child_caps_bf3_host}, {"caps_bf3_dpu", child_caps_bf3_dpu},
+	{"caps_bf2_host", child_caps_bf2_host}, {"caps_bf2_dpu", child_caps_bf2_dpu},
+	{"caps_cx7", child_caps_cx7},		{"client_api", child_client_api},
+	{"server_api", child_server_api},	{"pair_server", child_pair_server},
+	{"pair_client", child_pair_client},	{"fast_path_stubs", child_fast_path_stubs},
+};
+
+static pid_t spawn(const char *name, const char *role, const char *config)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		setenv("SOFTDOCA_ROLE", role, 1);
+		setenv("SOFTDOCA_CONFIG", config, 1);
+		execl(self_path, self_path, "child", name, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+static void wait_ok(pid_t pid, const char *name)
+{
+	int status = 0;
+
+	waitpid(pid, &status, 0);
+	test_checks++;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		test_failures++;
+		fprintf(stderr, "scenario %s failed (status 0x%x)\n", name, status);
+	} else {
+		fprintf(stderr, "ok %s\n", name);
+	}
+}
+
+static const char *write_config(const char *name, const char *text)
+{
+	static char path[3][128];
+	static int next;
+	char *p = path[next++ % 3];
+	FILE *f;
+
+	snprintf(p, 128, "%s/%s", scratch, name);
+	f = fopen(p, "w");
+	if (f == NULL || fputs(text, f) < 0 || fclose(f) != 0) {
+		perror(p);
+		exit(1);
+	}
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	const char *bf2, *cx7;
+	ssize_t n;
+
+	if (argc == 3 && strcmp(argv[1], "child") == 0) {
+		for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+			if (strcmp(scenarios[i].name, argv[2]) == 0) {
+				child_init();
+				scenarios[i].fn();
+				fprintf(stderr, "child %s: %d checks, %d failed\n", argv[2], test_checks, test_failures);
+				exit(test_failures ? 1 : test_checks ? 0 : 2);
+			}
+		}
+		return 64;
+	}
+	n = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
+	if (n <= 0)
+		return 1;
+	self_path[n] = '\0';
+	strcpy(scratch, "/tmp/softdoca-comch-test-XXXXXX");
+	if (mkdtemp(scratch) == NULL)
+		return 1;
+	bf2 = write_config("bf2.conf", "[card old]\nprofile = bf2\n");
+	cx7 = write_config("cx7.conf", "[card nic]\nprofile = cx7\nhost.pci = 0000:c1:00.0\n");
+
+	wait_ok(spawn("caps_bf3_host", "host", "builtin"), "caps_bf3_host");
+	wait_ok(spawn("caps_bf3_dpu", "dpu", "builtin"), "caps_bf3_dpu");
+	wait_ok(spawn("caps_bf2_host", "host", bf2), "caps_bf2_host");
+	wait_ok(spawn("caps_bf2_dpu", "dpu", bf2), "caps_bf2_dpu");
+	wait_ok(spawn("caps_cx7", "host", cx7), "caps_cx7");
+	wait_ok(spawn("client_api", "host", "builtin"), "client_api");
+	wait_ok(spawn("server_api", "dpu", "builtin"), "server_api");
+	wait_ok(spawn("fast_path_stubs", "host", "builtin"), "fast_path_stubs");
+	{
+		/* the client may start first: it waits for the server */
+		pid_t client = spawn("pair_client", "host", "builtin");
+		pid_t server = spawn("pair_server", "dpu", "builtin");
+
+		wait_ok(server, "pair_server");
+		wait_ok(client, "pair_client");
+	}
+	unlink(bf2);
+	unlink(cx7);
+	rmdir(scratch);
+	TEST_EXIT();
+}
