@@ -40,6 +40,22 @@ exec {host_in}>&- {host_out}<&-
 wait "$host_pid"
 rm -rf "$pair_dir"
 
+step "Comch: doca_comch_ctrl_path_server (DPU flavour), then doca_comch_ctrl_path_client (host flavour)"
+# The server serves the host function behind representor b1:00.0; once it waits for clients,
+# the client on b1:00.0 connects, sends its text and prints the server's answer.
+coproc SERVER { build-demo/samples/doca_comch/doca_comch_ctrl_path_server -p 03:00.0 -r b1:00.0 \
+	-t "Hello from the DPU's Arm"; }
+server_pid=$SERVER_PID
+exec {server_out}<&"${SERVER[0]}"
+while IFS= read -r line <&"$server_out"; do
+	echo "$line"
+	[[ $line == *"Waiting for clients to connect"* ]] && break
+done
+build-demo/samples/doca_comch/doca_comch_ctrl_path_client -p b1:00.0 -t "Hello from the host"
+cat <&"$server_out"
+exec {server_out}<&-
+wait "$server_pid"
+
 for s in pe_polling pe_event pe_reactive pe_single_task_comp_cb pe_task_error pe_task_resubmit \
 	pe_task_try_submit pe_multi_context pe_async_stop; do
 	step "Progress engine sample $s (host flavour)"
