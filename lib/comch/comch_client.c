@@ -25,6 +25,7 @@ static void client_reset(struct doca_comch_client *cl)
 
 	if (cl->conn.state != COMCH_CONN_DEAD && (cl->conn.sock >= 0 || softhw_chan_mapped(&cl->conn.ch)))
 		comch_conn_teardown(&cl->conn);
+	comch_fp_conn_release(&cl->conn);
 	comch_conn_init(&cl->conn, ep, -1);
 	ep->conns = &cl->conn;
 	ep->cursor = NULL;
@@ -116,8 +117,15 @@ static void client_handshake(struct doca_comch_connection *conn, const union com
 static doca_error_t client_start(struct doca_ctx *ctx)
 {
 	struct doca_comch_client *cl = cl_of(ctx);
-	doca_error_t err = comch_ep_open(&cl->ep);
+	doca_error_t err;
 
+	if (cl->conn.fp_refs > 0) {
+		SDK_LOG_ERR("Failed to start Comch client '%s': producers or consumers of its previous connection still "
+			    "exist; destroy them first",
+			    cl->ep.name);
+		return DOCA_ERROR_IN_USE;
+	}
+	err = comch_ep_open(&cl->ep);
 	if (err != DOCA_SUCCESS)
 		return err;
 	client_reset(cl);
@@ -176,8 +184,9 @@ static bool client_progress(struct doca_ctx *ctx)
 		if (c->state == COMCH_CONN_HANDSHAKE && c->sock < 0 && comch_coarse_ns() >= cl->next_retry_ns &&
 		    client_try_connect(cl))
 			return true;
-		/* Waiting for WELCOME: the server answers from its own progress. */
-		if (comch_ep_service_needed(ep) && comch_ep_poll(ep, NULL, client_handshake)) {
+		/* Waiting for WELCOME (the server answers from its own progress): look at every call,
+		 * set-up is short; without a socket, only as often as the service period. */
+		if ((c->sock >= 0 || comch_ep_service_needed(ep)) && comch_ep_poll(ep, NULL, client_handshake)) {
 			if (c->state == COMCH_CONN_UP) {
 				softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_RUNNING);
 				return true;
@@ -282,6 +291,13 @@ doca_error_t doca_comch_client_destroy(struct doca_comch_client *comch_client)
 			    comch_client->ep.name);
 		return DOCA_ERROR_IN_USE;
 	}
+	if (comch_client->conn.fp_refs > 0) {
+		SDK_LOG_ERR("Failed to destroy Comch client '%s': producers or consumers of its connection still "
+			    "exist; destroy them first",
+			    comch_client->ep.name);
+		return DOCA_ERROR_IN_USE;
+	}
+	comch_fp_conn_release(&comch_client->conn);
 	comch_ep_fini(&comch_client->ep);
 	free(comch_client);
 	return DOCA_SUCCESS;

@@ -219,6 +219,8 @@ bool comch_ep_arm(struct comch_ep *ep)
 				pending = true;
 		}
 	}
+	if (comch_fp_arm(ep))
+		pending = true;
 	if (ep->waker_added && softhw_waker_arm(ep->waker_id) != DOCA_SUCCESS)
 		pending = true; /* cannot sleep safely: keep the user polling */
 	return pending;

@@ -1,444 +1,1210 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Comch fast path: producers and consumers. Not implemented yet: every call fails with
- * DOCA_ERROR_NOT_SUPPORTED and one log line (docs/compatibility.md lists them).
+ * Comch fast path: consumers and producers on an established connection.
+ *
+ * A consumer owns a shared-memory ring (softhw channel, created at start and passed to the
+ * peer with CONSUMER_NEW over the connection's socket); the peer's connection context maps
+ * it, answers CONSUMER_ACK (the consumer becomes RUNNING) and reports the new consumer id to
+ * its user. A producer send writes the buf's bytes (and the immediate data) into one slot of
+ * that ring and completes once the consumer took the message, i.e. wrote it into a buffer it
+ * posted; a post_recv task completes when it received a message. Producers, consumers and
+ * their connection's server or client are used from one thread (each may have its own PE),
+ * as in DOCA's samples.
  */
+#include <string.h>
+
 #include "comch_priv.h"
+#include "common/priv/buf_priv.h"
+#include "common/priv/mmap_priv.h"
 #include "common/priv/sdk_log.h"
 
 SDK_LOG_REGISTER(COMCH_FASTPATH);
 
-static doca_error_t fp_unsupported(const char *call)
+enum { FP_TASK = 0 };
+
+static doca_error_t unsupported(const char *call, const char *what)
 {
-	SDK_LOG_ERR("%s: the Comch fast path (producer/consumer) is not implemented in softdoca yet "
-		    "(docs/compatibility.md); use Comch send tasks on the connection instead", call);
+	SDK_LOG_ERR("%s: %s is not supported by softdoca (docs/compatibility.md)", call, what);
 	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+static struct comch_remote_consumer *rc_find(struct doca_comch_connection *conn, uint32_t id)
+{
+	for (struct comch_remote_consumer *rc = conn->remote_consumers; rc != NULL; rc = rc->next)
+		if (rc->id == id)
+			return rc;
+	return NULL;
+}
+
+/* A consumer of the peer leaves: remember what it consumed, then let go of its ring. */
+static void rc_expire(struct comch_remote_consumer *rc)
+{
+	if (rc->gone)
+		return;
+	rc->final_head = softhw_chan_mapped(&rc->ch) ? __atomic_load_n(&rc->ch.tx.ctl->head, __ATOMIC_ACQUIRE) : 0;
+	softhw_chan_close(&rc->ch);
+	rc->gone = true;
+	rc->report_expired = true;
+}
+
+static bool conn_up(const struct doca_comch_connection *conn)
+{
+	return conn->state == COMCH_CONN_UP;
+}
+
+void comch_fp_conn_release(struct doca_comch_connection *conn)
+{
+	for (struct comch_remote_consumer *rc = conn->remote_consumers, *next; rc != NULL; rc = next) {
+		next = rc->next;
+		softhw_chan_close(&rc->ch);
+		free(rc);
+	}
+	conn->remote_consumers = NULL;
+}
+
+/* The last fast-path object of a connection the server already reported gone frees it. */
+static void conn_unref(struct doca_comch_connection *conn)
+{
+	if (--conn->fp_refs > 0 || !conn->orphan)
+		return;
+	conn->ep->fp_orphans--;
+	comch_fp_conn_release(conn);
+	free(conn);
+}
+
+/* ---- control messages (called by the connection's server / client context) ---- */
+
+static void send_consumer_msg(struct doca_comch_connection *conn, enum comch_wire_type type, uint32_t id,
+			      uint32_t imm_len, const struct softhw_chan_geom *geom, const int *fds, int nfds)
+{
+	struct comch_wire_consumer m = {0};
+
+	comch_wire_init(&m.hdr, type);
+	m.consumer_id = id;
+	m.imm_data_len = imm_len;
+	if (geom != NULL)
+		m.geom = *geom;
+	(void)comch_conn_send_ctrl(conn, &m, sizeof(m), fds, nfds);
 }
 
 bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_wire_msg *m, const int *fds, int nfds)
 {
-	(void)conn;
-	(void)m;
-	comch_conn_close_fds(fds, nfds);
-	return false;
+	const struct comch_wire_consumer *c = &m->consumer;
+	struct comch_remote_consumer *rc;
+
+	switch (m->hdr.type) {
+	case COMCH_WIRE_CONSUMER_NEW: {
+		int bell = conn->ep->ctx.pe->event_fd;
+
+		if (nfds != 2 || rc_find(conn, c->consumer_id) != NULL || c->imm_data_len > COMCH_FP_MAX_IMM ||
+		    c->geom.max_msg < sizeof(struct comch_fp_rec)) {
+			comch_conn_close_fds(fds, nfds);
+			SDK_LOG_ERR("Comch %s '%s': malformed consumer announcement from the peer; ignored",
+				    conn->ep->kind, conn->ep->name);
+			return true;
+		}
+		rc = calloc(1, sizeof(*rc));
+		if (rc == NULL || softhw_chan_attach(fds[0], &c->geom, &rc->ch) != DOCA_SUCCESS) {
+			free(rc);
+			comch_conn_close_fds(fds, nfds);
+			SDK_LOG_ERR("Comch %s '%s': cannot map the ring of remote consumer %u", conn->ep->kind,
+				    conn->ep->name, c->consumer_id);
+			return true;
+		}
+		close(fds[0]);
+		rc->ch.peer_bell = fds[1]; /* the consumer's PE */
+		rc->id = c->consumer_id;
+		rc->imm_data_len = c->imm_data_len;
+		rc->max_msg = c->geom.max_msg - (uint32_t)sizeof(struct comch_fp_rec);
+		rc->report_new = true;
+		rc->next = conn->remote_consumers;
+		conn->remote_consumers = rc;
+		/* Our PE is the one to ring when the consumer frees slots of producers waiting on it. */
+		send_consumer_msg(conn, COMCH_WIRE_CONSUMER_ACK, rc->id, 0, NULL, &bell, 1);
+		return true;
+	}
+	case COMCH_WIRE_CONSUMER_ACK:
+		for (struct doca_comch_consumer *lc = conn->local_consumers; lc != NULL; lc = lc->next) {
+			if (lc->id != c->consumer_id || !softhw_chan_mapped(&lc->ch) || nfds != 1)
+				continue;
+			if (lc->ch.peer_bell >= 0)
+				close(lc->ch.peer_bell);
+			lc->ch.peer_bell = fds[0];
+			nfds = 0;
+			__atomic_store_n(&lc->acked, 1, __ATOMIC_RELEASE);
+			softdoca_pe_notify(lc->ctx.pe);
+			break;
+		}
+		comch_conn_close_fds(fds, nfds);
+		return true;
+	case COMCH_WIRE_CONSUMER_GONE:
+		comch_conn_close_fds(fds, nfds);
+		rc = rc_find(conn, c->consumer_id);
+		if (rc != NULL)
+			rc_expire(rc);
+		return true;
+	default:
+		comch_conn_close_fds(fds, nfds);
+		return false;
+	}
 }
 
 bool comch_fp_progress(struct comch_ep *ep)
 {
-	(void)ep;
+	for (struct doca_comch_connection *conn = ep->conns; conn != NULL; conn = conn->next) {
+		for (struct comch_remote_consumer *rc = conn->remote_consumers; rc != NULL; rc = rc->next) {
+			if (rc->report_new) {
+				rc->report_new = false;
+				if (ep->new_consumer_cb != NULL)
+					ep->new_consumer_cb(&ep->consumer_event, conn, rc->id);
+				return true;
+			}
+			if (rc->report_expired) {
+				rc->report_expired = false;
+				if (ep->expired_consumer_cb != NULL)
+					ep->expired_consumer_cb(&ep->consumer_event, conn, rc->id);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+bool comch_fp_arm(struct comch_ep *ep)
+{
+	for (struct doca_comch_connection *conn = ep->conns; conn != NULL; conn = conn->next)
+		for (struct comch_remote_consumer *rc = conn->remote_consumers; rc != NULL; rc = rc->next)
+			if (rc->report_new || rc->report_expired)
+				return true;
 	return false;
 }
 
 void comch_fp_conn_gone(struct doca_comch_connection *conn)
 {
-	(void)conn;
+	for (struct comch_remote_consumer *rc = conn->remote_consumers; rc != NULL; rc = rc->next)
+		rc_expire(rc);
+	/* Local consumers and producers see the connection's state and fail their tasks. */
+	for (struct doca_comch_consumer *lc = conn->local_consumers; lc != NULL; lc = lc->next)
+		softdoca_pe_notify(lc->ctx.pe);
 }
 
 bool comch_fp_conn_busy(const struct doca_comch_connection *conn)
 {
-	(void)conn;
+	return conn->fp_refs > 0;
+}
+
+/* ---- consumer ---- */
+
+static struct doca_comch_consumer *cons_of(struct doca_ctx *ctx)
+{
+	return (struct doca_comch_consumer *)ctx;
+}
+
+/* The oldest posted receive goes next, once a message waits (or can never come). */
+static bool post_recv_ready(struct softhw_work *work)
+{
+	struct doca_comch_consumer_task_post_recv *t = (struct doca_comch_consumer_task_post_recv *)(void *)work;
+	struct doca_comch_consumer *cons = (struct doca_comch_consumer *)t->base.ctx;
+	struct softhw_chan_msg m;
+
+	if (cons->wait_head != t || !softhw_chan_mapped(&cons->ch))
+		return false;
+	return !conn_up(cons->conn) || softhw_chan_peek(&cons->ch, &m) != 0;
+}
+
+static doca_error_t post_recv_run(struct softhw_work *work)
+{
+	struct doca_comch_consumer_task_post_recv *t = (struct doca_comch_consumer_task_post_recv *)(void *)work;
+	struct doca_comch_consumer *cons = (struct doca_comch_consumer *)t->base.ctx;
+	struct doca_buf *b = t->buf;
+	struct softhw_chan_msg m;
+	struct comch_fp_rec hdr;
+	uint32_t len;
+	int got;
+
+	cons->wait_head = t->wait_next;
+	if (cons->wait_head == NULL)
+		cons->wait_tail = NULL;
+	got = softhw_chan_peek(&cons->ch, &m);
+	if (got == 0)
+		return DOCA_ERROR_CONNECTION_RESET; /* only ready without a message when the connection is gone */
+	if (got < 0 || m.len < sizeof(hdr)) {
+		SDK_LOG_ERR("Comch consumer %u: the producer side corrupted the shared ring", cons->id);
+		softhw_chan_close(&cons->ch);
+		return DOCA_ERROR_CONNECTION_ABORTED;
+	}
+	memcpy(&hdr, m.data, sizeof(hdr));
+	len = m.len - (uint32_t)sizeof(hdr);
+	if (len > softdoca_buf_tailroom(b)) {
+		SDK_LOG_ERR("Comch consumer %u: a message of %u bytes does not fit the posted buffer (%zu bytes free after "
+			    "its data); the message is dropped. Post larger buffers",
+			    cons->id, len, softdoca_buf_tailroom(b));
+		softhw_chan_consume(&cons->ch);
+		return DOCA_ERROR_TOO_BIG;
+	}
+	/* As for every destination buffer: after its data segment, which grows by the message. */
+	memcpy((char *)b->data + b->data_len, m.data + sizeof(hdr), len);
+	b->data_len += len;
+	t->producer_id = hdr.producer_id;
+	t->imm_len = hdr.imm_len <= cons->imm_data_len ? hdr.imm_len : cons->imm_data_len;
+	memcpy(t->imm, hdr.imm, t->imm_len);
+	softhw_chan_consume(&cons->ch);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t post_recv_prepare(struct doca_task *task)
+{
+	struct doca_comch_consumer_task_post_recv *t = (struct doca_comch_consumer_task_post_recv *)task;
+	struct doca_comch_consumer *cons = cons_of(task->ctx);
+
+	if (t->buf == NULL || t->buf->mmap != cons->mmap) {
+		SDK_LOG_ERR("Comch consumer %u: post_recv task needs a buffer of the consumer's mmap", cons->id);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	t->wait_next = NULL;
+	t->producer_id = 0;
+	t->imm_len = 0;
+	if (cons->wait_tail != NULL)
+		cons->wait_tail->wait_next = t;
+	else
+		cons->wait_head = t;
+	cons->wait_tail = t;
+	task->work.op = SOFTHW_OP_CALL;
+	task->work.call.ready = post_recv_ready;
+	task->work.call.run = post_recv_run;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t post_recv_check(struct doca_task *task)
+{
+	struct doca_comch_consumer_task_post_recv *t = (struct doca_comch_consumer_task_post_recv *)task;
+
+	if (t->buf == NULL || t->buf->mmap != cons_of(task->ctx)->mmap) {
+		SDK_LOG_ERR("Comch consumer post_recv task: the buffer must belong to the consumer's mmap");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t consumer_start(struct doca_ctx *ctx)
+{
+	struct doca_comch_consumer *cons = cons_of(ctx);
+	struct doca_comch_connection *conn = cons->conn;
+	struct softhw_chan_geom geom;
+	uint32_t slots = COMCH_FP_MIN_SLOTS, max = conn->ep->caps->comch_fp_max_buf_size;
+	int fds[2], memfd;
+	doca_error_t err;
+
+	if (!conn_up(conn)) {
+		SDK_LOG_ERR("Failed to start Comch consumer: its connection is not established any more");
+		return DOCA_ERROR_NOT_CONNECTED;
+	}
+	/* Slots for the receives it may post (within bounds); each holds what its mmap can take. */
+	while (slots < ctx->pools[FP_TASK].capacity && slots < COMCH_FP_MAX_SLOTS)
+		slots <<= 1;
+	if (cons->mmap->len < max)
+		max = (uint32_t)cons->mmap->len;
+	err = softhw_chan_geom_make((uint32_t)sizeof(struct comch_fp_rec) + max, 1, slots, &geom);
+	if (err == DOCA_SUCCESS)
+		err = softhw_chan_create(&geom, &cons->ch, &memfd);
+	if (err != DOCA_SUCCESS) {
+		SDK_LOG_ERR("Failed to start Comch consumer: cannot create its shared ring (%s)", doca_error_get_name(err));
+		return err;
+	}
+	fds[0] = memfd;
+	fds[1] = ctx->pe->event_fd; /* producers ring our PE when we sleep */
+	__atomic_store_n(&cons->acked, 0, __ATOMIC_RELAXED);
+	send_consumer_msg(conn, COMCH_WIRE_CONSUMER_NEW, cons->id, cons->imm_data_len, &geom, fds, 2);
+	close(memfd);
+	return DOCA_ERROR_IN_PROGRESS; /* RUNNING once the peer registered us */
+}
+
+static doca_error_t consumer_stop(struct doca_ctx *ctx)
+{
+	struct doca_comch_consumer *cons = cons_of(ctx);
+
+	/* Posted receives are flushed by the context; none is "next" any more. */
+	cons->wait_head = NULL;
+	cons->wait_tail = NULL;
+	if (conn_up(cons->conn))
+		send_consumer_msg(cons->conn, COMCH_WIRE_CONSUMER_GONE, cons->id, 0, NULL, NULL, 0);
+	softhw_chan_close(&cons->ch);
+	return DOCA_SUCCESS;
+}
+
+static bool consumer_progress(struct doca_ctx *ctx)
+{
+	struct doca_comch_consumer *cons = cons_of(ctx);
+
+	if (ctx->state != DOCA_CTX_STATE_STARTING)
+		return false;
+	if (__atomic_load_n(&cons->acked, __ATOMIC_ACQUIRE)) {
+		softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_RUNNING);
+		return true;
+	}
+	if (!conn_up(cons->conn)) {
+		SDK_LOG_ERR("Comch consumer %u: the connection closed before the peer registered the consumer; it "
+			    "stops",
+			    cons->id);
+		softhw_chan_close(&cons->ch);
+		softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_STOPPING);
+		return true;
+	}
 	return false;
 }
 
-doca_error_t doca_comch_producer_create(struct doca_comch_connection *comch_connection, struct doca_comch_producer **producer)
+static bool consumer_arm(struct doca_ctx *ctx)
 {
-	(void)comch_connection;
-	(void)producer;
-	return fp_unsupported(__func__);
+	struct doca_comch_consumer *cons = cons_of(ctx);
+
+	if (ctx->state == DOCA_CTX_STATE_STARTING)
+		return __atomic_load_n(&cons->acked, __ATOMIC_ACQUIRE) || !conn_up(cons->conn);
+	if (!softhw_chan_mapped(&cons->ch) || cons->wait_head == NULL)
+		return false;
+	return softhw_chan_arm_rx(&cons->ch);
+}
+
+static const struct softdoca_ctx_ops consumer_ops = {
+	.name = "Comch consumer",
+	.start = consumer_start,
+	.stop = consumer_stop,
+	.progress = consumer_progress,
+	.arm = consumer_arm,
+	.check = post_recv_check,
+	.prepare = post_recv_prepare,
+};
+
+doca_error_t doca_comch_consumer_create(struct doca_comch_connection *comch_connection, struct doca_mmap *buf_mmap,
+					struct doca_comch_consumer **consumer)
+{
+	struct doca_comch_connection *conn = comch_connection;
+	struct doca_comch_consumer *cons;
+
+	if (conn == NULL || buf_mmap == NULL || consumer == NULL) {
+		SDK_LOG_ERR("Failed to create Comch consumer: %s is NULL",
+			    conn == NULL ? "the connection" : buf_mmap == NULL ? "buf_mmap" : "the consumer output pointer");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!conn_up(conn)) {
+		SDK_LOG_ERR("Failed to create Comch consumer: the connection is not established");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (!conn->ep->caps->comch_fast_path) {
+		SDK_LOG_ERR("Failed to create Comch consumer: the device has no Comch fast path");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	if (!buf_mmap->started || !(buf_mmap->access & DOCA_ACCESS_FLAG_PCI_READ_WRITE)) {
+		SDK_LOG_ERR("Failed to create Comch consumer: the mmap must be started with "
+			    "DOCA_ACCESS_FLAG_PCI_READ_WRITE (doca_mmap_set_permissions) so producers may write it");
+		return buf_mmap->started ? DOCA_ERROR_NOT_PERMITTED : DOCA_ERROR_BAD_STATE;
+	}
+	if (conn->num_consumers >= conn->ep->caps->comch_max_consumers) {
+		SDK_LOG_ERR("Failed to create Comch consumer: the connection has its maximum of %u consumers "
+			    "(doca_comch_consumer_cap_get_max_consumers())",
+			    conn->ep->caps->comch_max_consumers);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	cons = calloc(1, sizeof(*cons));
+	if (cons == NULL) {
+		SDK_LOG_ERR("Failed to create Comch consumer: out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	softdoca_ctx_init(&cons->ctx, conn->ep->dev, &consumer_ops);
+	cons->conn = conn;
+	cons->mmap = buf_mmap;
+	cons->id = ++conn->next_consumer_id;
+	cons->ch.peer_bell = -1;
+	cons->next = conn->local_consumers;
+	conn->local_consumers = cons;
+	conn->num_consumers++;
+	conn->fp_refs++;
+	*consumer = cons;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_comch_consumer_destroy(struct doca_comch_consumer *consumer)
+{
+	struct doca_comch_connection *conn;
+
+	if (consumer == NULL) {
+		SDK_LOG_ERR("Failed to destroy Comch consumer: consumer is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (consumer->ctx.state != DOCA_CTX_STATE_IDLE) {
+		SDK_LOG_ERR("Failed to destroy Comch consumer %u: it is not idle; stop it and progress its PE first",
+			    consumer->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	conn = consumer->conn;
+	for (struct doca_comch_consumer **pp = &conn->local_consumers; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == consumer) {
+			*pp = consumer->next;
+			break;
+		}
+	}
+	conn->num_consumers--;
+	softhw_chan_close(&consumer->ch);
+	softdoca_ctx_fini(&consumer->ctx);
+	free(consumer);
+	conn_unref(conn);
+	return DOCA_SUCCESS;
+}
+
+struct doca_ctx *doca_comch_consumer_as_ctx(struct doca_comch_consumer *consumer)
+{
+	return consumer != NULL ? &consumer->ctx : NULL;
+}
+
+doca_error_t doca_comch_consumer_get_id(const struct doca_comch_consumer *consumer, uint32_t *id)
+{
+	if (consumer == NULL || id == NULL) {
+		SDK_LOG_ERR("Failed to get Comch consumer id: %s is NULL", consumer == NULL ? "consumer" : "id");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*id = consumer->id;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_comch_consumer_get_imm_data_len(const struct doca_comch_consumer *consumer, uint32_t *imm_data_len)
+{
+	if (consumer == NULL || imm_data_len == NULL) {
+		SDK_LOG_ERR("Failed to get Comch consumer immediate data length: %s is NULL",
+			    consumer == NULL ? "consumer" : "output");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*imm_data_len = consumer->imm_data_len;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_comch_consumer_set_imm_data_len(struct doca_comch_consumer *consumer, uint32_t imm_data_len)
+{
+	if (consumer == NULL) {
+		SDK_LOG_ERR("Failed to set Comch consumer immediate data length: consumer is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (consumer->ctx.state != DOCA_CTX_STATE_IDLE) {
+		SDK_LOG_ERR("Failed to set Comch consumer immediate data length: set it before doca_ctx_start()");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (imm_data_len > consumer->conn->ep->caps->comch_max_imm_data_len) {
+		SDK_LOG_ERR("Failed to set Comch consumer immediate data length %u: the device allows up to %u "
+			    "(doca_comch_consumer_cap_get_max_imm_data_len())",
+			    imm_data_len, consumer->conn->ep->caps->comch_max_imm_data_len);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	consumer->imm_data_len = imm_data_len;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_comch_consumer_task_post_recv_set_conf(struct doca_comch_consumer *consumer,
+							 doca_comch_consumer_task_post_recv_completion_cb_t task_completion_cb,
+							 doca_comch_consumer_task_post_recv_completion_cb_t task_error_cb,
+							 uint32_t num_post_recv_tasks)
+{
+	doca_error_t err;
+
+	if (consumer == NULL || task_completion_cb == NULL || task_error_cb == NULL) {
+		SDK_LOG_ERR("Failed to configure Comch consumer post_recv tasks: %s is NULL",
+			    consumer == NULL ? "consumer" : "a callback");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (consumer->ctx.state != DOCA_CTX_STATE_IDLE) {
+		SDK_LOG_ERR("Failed to configure Comch consumer post_recv tasks: configure them before doca_ctx_start()");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (num_post_recv_tasks == 0 || num_post_recv_tasks > consumer->conn->ep->caps->comch_fp_max_num_tasks) {
+		SDK_LOG_ERR("Failed to configure Comch consumer post_recv tasks: %u requested, the device allows 1 to %u "
+			    "(doca_comch_consumer_cap_get_max_num_tasks())",
+			    num_post_recv_tasks, consumer->conn->ep->caps->comch_fp_max_num_tasks);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (softdoca_ctx_tasks_configured(&consumer->ctx, FP_TASK) && consumer->ctx.pools[FP_TASK].allocated) {
+		SDK_LOG_ERR("Failed to configure Comch consumer post_recv tasks: free the tasks of the previous "
+			    "configuration first");
+		return DOCA_ERROR_IN_USE;
+	}
+	err = softdoca_ctx_conf_tasks(&consumer->ctx, FP_TASK, "post_recv",
+				      sizeof(struct doca_comch_consumer_task_post_recv),
+				      (doca_task_completion_cb_t)task_completion_cb, (doca_task_completion_cb_t)task_error_cb,
+				      num_post_recv_tasks);
+	if (err != DOCA_SUCCESS)
+		SDK_LOG_ERR("Failed to configure Comch consumer post_recv tasks: out of memory");
+	return err;
+}
+
+doca_error_t doca_comch_consumer_task_post_recv_alloc_init(struct doca_comch_consumer *consumer, struct doca_buf *buf,
+							   struct doca_comch_consumer_task_post_recv **task)
+{
+	union doca_data none = {.u64 = 0};
+	struct doca_comch_consumer_task_post_recv *t;
+
+	if (consumer == NULL || buf == NULL || task == NULL) {
+		SDK_LOG_ERR("Failed to allocate Comch consumer post_recv task: %s is NULL",
+			    consumer == NULL ? "consumer" : buf == NULL ? "buf" : "the task output pointer");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!softdoca_ctx_tasks_configured(&consumer->ctx, FP_TASK)) {
+		SDK_LOG_ERR("Failed to allocate Comch consumer post_recv task: call "
+			    "doca_comch_consumer_task_post_recv_set_conf() before doca_ctx_start()");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (buf->mmap != consumer->mmap) {
+		SDK_LOG_ERR("Failed to allocate Comch consumer post_recv task: the buffer is not in the consumer's mmap "
+			    "(the one given to doca_comch_consumer_create())");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	t = (struct doca_comch_consumer_task_post_recv *)softdoca_task_alloc(&consumer->ctx, FP_TASK, none);
+	if (t == NULL) {
+		SDK_LOG_DBG("Failed to allocate Comch consumer post_recv task: all %u are in use",
+			    consumer->ctx.pools[FP_TASK].capacity);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	t->buf = buf;
+	*task = t;
+	return DOCA_SUCCESS;
+}
+
+struct doca_buf *doca_comch_consumer_task_post_recv_get_buf(const struct doca_comch_consumer_task_post_recv *task)
+{
+	return task != NULL ? task->buf : NULL;
+}
+
+void doca_comch_consumer_task_post_recv_set_buf(struct doca_comch_consumer_task_post_recv *task, struct doca_buf *buf)
+{
+	if (task != NULL)
+		task->buf = buf;
+}
+
+uint32_t doca_comch_consumer_task_post_recv_get_producer_id(const struct doca_comch_consumer_task_post_recv *task)
+{
+	return task != NULL ? task->producer_id : 0;
+}
+
+const uint8_t *doca_comch_consumer_task_post_recv_get_imm_data(const struct doca_comch_consumer_task_post_recv *task)
+{
+	return task != NULL && task->imm_len > 0 ? task->imm : NULL;
+}
+
+uint32_t doca_comch_consumer_task_post_recv_get_imm_data_len(const struct doca_comch_consumer_task_post_recv *task)
+{
+	return task != NULL ? task->imm_len : 0;
+}
+
+struct doca_task *doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task)
+{
+	return task != NULL ? &task->base : NULL;
+}
+
+/* ---- producer ---- */
+
+static struct doca_comch_producer *prod_of(struct doca_ctx *ctx)
+{
+	return (struct doca_comch_producer *)ctx;
+}
+
+/* Writes one message into its consumer's ring; the caller checked that a slot is free. */
+static void producer_write(struct doca_comch_producer *prod, struct doca_comch_producer_task_send *t)
+{
+	struct comch_remote_consumer *rc = t->rc;
+	struct comch_fp_rec *hdr = (struct comch_fp_rec *)softhw_chan_slot(&rc->ch);
+	uint8_t *dst = (uint8_t *)(hdr + 1);
+	uint32_t len = 0;
+
+	/* Straight into the slot: header, immediate data, the buf list's data segments. */
+	hdr->producer_id = prod->id;
+	hdr->imm_len = t->imm_len;
+	if (t->imm_len > 0)
+		memcpy(hdr->imm, t->imm, t->imm_len);
+	for (const struct doca_buf *e = t->buf; e != NULL; e = e->next) {
+		memcpy(dst + len, e->data, e->data_len);
+		len += (uint32_t)e->data_len;
+	}
+	t->rec_idx = rc->ch.tx.pos;
+	softhw_chan_publish(&rc->ch, 1, 0, (uint32_t)sizeof(*hdr) + len);
+	t->written = true;
+	prod->unconsumed++;
+}
+
+static uint32_t buf_list_len_bytes(const struct doca_buf *b)
+{
+	uint64_t len = 0;
+
+	for (; b != NULL; b = b->next)
+		len += b->data_len;
+	return len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+}
+
+/* Done once the consumer took the message (or it never can). */
+static bool producer_send_ready(struct softhw_work *work)
+{
+	struct doca_comch_producer_task_send *t = (struct doca_comch_producer_task_send *)(void *)work;
+
+	if (t->fail != DOCA_SUCCESS)
+		return true;
+	if (!t->written)
+		return false;
+	if (t->rc->gone)
+		return true;
+	return __atomic_load_n(&t->rc->ch.tx.ctl->head, __ATOMIC_ACQUIRE) > t->rec_idx;
+}
+
+static doca_error_t producer_send_run(struct softhw_work *work)
+{
+	struct doca_comch_producer_task_send *t = (struct doca_comch_producer_task_send *)(void *)work;
+	struct doca_comch_producer *prod = prod_of(t->base.ctx);
+
+	if (t->written)
+		prod->unconsumed--;
+	if (t->fail != DOCA_SUCCESS)
+		return t->fail;
+	if (t->rc->gone && t->rc->final_head <= t->rec_idx)
+		return DOCA_ERROR_NOT_CONNECTED; /* the consumer left without taking it */
+	return DOCA_SUCCESS;
+}
+
+/* Checks that do not change while the task waits; the consumer is looked up again at submit. */
+static doca_error_t producer_check_task(struct doca_comch_producer *prod, struct doca_comch_producer_task_send *t,
+					struct comch_remote_consumer **out)
+{
+	struct comch_remote_consumer *rc = rc_find(prod->conn, t->consumer_id);
+	uint32_t len;
+
+	if (t->buf == NULL) {
+		SDK_LOG_ERR("Comch producer %u send task: buf is NULL", prod->id);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (rc == NULL || rc->gone) {
+		SDK_LOG_ERR("Comch producer %u: no consumer %u on the other side of the connection%s; use an id from the "
+			    "new-consumer callback",
+			    prod->id, t->consumer_id, rc != NULL ? " any more (it expired)" : "");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (t->imm_len > rc->imm_data_len) {
+		SDK_LOG_ERR("Comch producer %u: %u bytes of immediate data, consumer %u accepts %u "
+			    "(doca_comch_consumer_set_imm_data_len())",
+			    prod->id, t->imm_len, rc->id, rc->imm_data_len);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	len = buf_list_len_bytes(t->buf);
+	if (len > rc->max_msg) {
+		SDK_LOG_ERR("Comch producer %u: a message of %u bytes exceeds what consumer %u can receive (%u bytes: its "
+			    "mmap, at most doca_comch_producer_cap_get_max_buf_size())",
+			    prod->id, len, rc->id, rc->max_msg);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*out = rc;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t producer_check(struct doca_task *task)
+{
+	struct comch_remote_consumer *rc;
+
+	return producer_check_task(prod_of(task->ctx), (struct doca_comch_producer_task_send *)task, &rc);
+}
+
+static doca_error_t producer_prepare(struct doca_task *task)
+{
+	struct doca_comch_producer_task_send *t = (struct doca_comch_producer_task_send *)task;
+	struct doca_comch_producer *prod = prod_of(task->ctx);
+	doca_error_t err;
+
+	t->written = false;
+	t->fail = DOCA_SUCCESS;
+	t->wait_next = NULL;
+	task->work.op = SOFTHW_OP_CALL;
+	task->work.call.ready = producer_send_ready;
+	task->work.call.run = producer_send_run;
+	if (!conn_up(prod->conn)) {
+		t->fail = prod->conn->reset_status;
+		return DOCA_SUCCESS;
+	}
+	err = producer_check_task(prod, t, &t->rc);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (prod->wait_head == NULL && softhw_chan_can_send(&t->rc->ch)) {
+		producer_write(prod, t);
+		return DOCA_SUCCESS;
+	}
+	if (prod->wait_tail != NULL)
+		prod->wait_tail->wait_next = t;
+	else
+		prod->wait_head = t;
+	prod->wait_tail = t;
+	return DOCA_SUCCESS;
+}
+
+/* Writes the waiting sends that now have a slot, oldest first. */
+static bool producer_progress(struct doca_ctx *ctx)
+{
+	struct doca_comch_producer *prod = prod_of(ctx);
+	bool did = false;
+
+	while (prod->wait_head != NULL) {
+		struct doca_comch_producer_task_send *t = prod->wait_head;
+
+		if (!conn_up(prod->conn))
+			t->fail = prod->conn->reset_status;
+		else if (t->rc->gone)
+			t->fail = DOCA_ERROR_NOT_CONNECTED;
+		else if (softhw_chan_can_send(&t->rc->ch))
+			producer_write(prod, t);
+		else
+			break;
+		prod->wait_head = t->wait_next;
+		if (prod->wait_head == NULL)
+			prod->wait_tail = NULL;
+		did = true;
+	}
+	return did;
+}
+
+static doca_error_t producer_stop(struct doca_ctx *ctx)
+{
+	struct doca_comch_producer *prod = prod_of(ctx);
+
+	prod->wait_head = NULL; /* the context flushes them */
+	prod->wait_tail = NULL;
+	prod->unconsumed = 0;
+	return DOCA_SUCCESS;
+}
+
+/*
+ * A producer sleeps only when nothing it wrote waits for its consumer, or when it shares the
+ * PE of its connection's context: that PE is the one a consumer rings after taking messages.
+ */
+static bool producer_arm(struct doca_ctx *ctx)
+{
+	struct doca_comch_producer *prod = prod_of(ctx);
+	bool pending = prod->wait_head != NULL && !conn_up(prod->conn);
+
+	if (prod->unconsumed == 0 && prod->wait_head == NULL)
+		return pending;
+	if (ctx->pe != prod->conn->ep->ctx.pe)
+		return true;
+	for (struct comch_remote_consumer *rc = prod->conn->remote_consumers; rc != NULL; rc = rc->next)
+		if (!rc->gone && softhw_chan_arm_tx(&rc->ch))
+			pending = true;
+	return pending;
+}
+
+static const struct softdoca_ctx_ops producer_ops = {
+	.name = "Comch producer",
+	.stop = producer_stop,
+	.progress = producer_progress,
+	.arm = producer_arm,
+	.check = producer_check,
+	.prepare = producer_prepare,
+};
+
+doca_error_t doca_comch_producer_create(struct doca_comch_connection *comch_connection,
+					struct doca_comch_producer **producer)
+{
+	struct doca_comch_connection *conn = comch_connection;
+	struct doca_comch_producer *prod;
+
+	if (conn == NULL || producer == NULL) {
+		SDK_LOG_ERR("Failed to create Comch producer: %s is NULL",
+			    conn == NULL ? "the connection" : "the producer output pointer");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!conn_up(conn)) {
+		SDK_LOG_ERR("Failed to create Comch producer: the connection is not established");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (!conn->ep->caps->comch_fast_path) {
+		SDK_LOG_ERR("Failed to create Comch producer: the device has no Comch fast path");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	if (conn->num_producers >= conn->ep->caps->comch_max_producers) {
+		SDK_LOG_ERR("Failed to create Comch producer: the connection has its maximum of %u producers "
+			    "(doca_comch_producer_cap_get_max_producers())",
+			    conn->ep->caps->comch_max_producers);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	prod = calloc(1, sizeof(*prod));
+	if (prod == NULL) {
+		SDK_LOG_ERR("Failed to create Comch producer: out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	softdoca_ctx_init(&prod->ctx, conn->ep->dev, &producer_ops);
+	prod->conn = conn;
+	prod->id = ++conn->next_producer_id;
+	conn->num_producers++;
+	conn->fp_refs++;
+	*producer = prod;
+	return DOCA_SUCCESS;
 }
 
 doca_error_t doca_comch_producer_destroy(struct doca_comch_producer *producer)
 {
-	(void)producer;
-	return fp_unsupported(__func__);
-}
+	struct doca_comch_connection *conn;
 
-doca_error_t doca_comch_producer_cap_is_supported(const struct doca_devinfo *devinfo)
-{
-	(void)devinfo;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_producer_get_id(const struct doca_comch_producer *producer, uint32_t *id)
-{
-	(void)producer;
-	(void)id;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_producer_cap_get_max_num_tasks(const struct doca_devinfo *devinfo, uint32_t *max_num_tasks)
-{
-	(void)devinfo;
-	(void)max_num_tasks;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_producer_cap_get_max_buf_size(const struct doca_devinfo *devinfo, uint32_t *max_buf_size)
-{
-	(void)devinfo;
-	(void)max_buf_size;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_producer_cap_get_max_buf_list_len(const struct doca_devinfo *devinfo, uint32_t *max_buf_list_len)
-{
-	(void)devinfo;
-	(void)max_buf_list_len;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_producer_cap_get_max_producers(const struct doca_devinfo *devinfo, uint32_t *max_producers)
-{
-	(void)devinfo;
-	(void)max_producers;
-	return fp_unsupported(__func__);
+	if (producer == NULL) {
+		SDK_LOG_ERR("Failed to destroy Comch producer: producer is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (producer->ctx.state != DOCA_CTX_STATE_IDLE) {
+		SDK_LOG_ERR("Failed to destroy Comch producer %u: it is not idle; stop it and progress its PE first",
+			    producer->id);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	conn = producer->conn;
+	conn->num_producers--;
+	softdoca_ctx_fini(&producer->ctx);
+	free(producer);
+	conn_unref(conn);
+	return DOCA_SUCCESS;
 }
 
 struct doca_ctx *doca_comch_producer_as_ctx(struct doca_comch_producer *producer)
 {
-	(void)producer;
-	(void)fp_unsupported(__func__);
-	return NULL;
+	return producer != NULL ? &producer->ctx : NULL;
 }
+
+doca_error_t doca_comch_producer_get_id(const struct doca_comch_producer *producer, uint32_t *id)
+{
+	if (producer == NULL || id == NULL) {
+		SDK_LOG_ERR("Failed to get Comch producer id: %s is NULL", producer == NULL ? "producer" : "id");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*id = producer->id;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_comch_producer_task_send_set_conf(struct doca_comch_producer *producer,
+						    doca_comch_producer_task_send_completion_cb_t task_completion_cb,
+						    doca_comch_producer_task_send_completion_cb_t task_error_cb,
+						    uint32_t num_send_tasks)
+{
+	doca_error_t err;
+
+	if (producer == NULL || task_completion_cb == NULL || task_error_cb == NULL) {
+		SDK_LOG_ERR("Failed to configure Comch producer send tasks: %s is NULL",
+			    producer == NULL ? "producer" : "a callback");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (producer->ctx.state != DOCA_CTX_STATE_IDLE) {
+		SDK_LOG_ERR("Failed to configure Comch producer send tasks: configure them before doca_ctx_start()");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (num_send_tasks == 0 || num_send_tasks > producer->conn->ep->caps->comch_fp_max_num_tasks) {
+		SDK_LOG_ERR("Failed to configure Comch producer send tasks: %u requested, the device allows 1 to %u "
+			    "(doca_comch_producer_cap_get_max_num_tasks())",
+			    num_send_tasks, producer->conn->ep->caps->comch_fp_max_num_tasks);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (softdoca_ctx_tasks_configured(&producer->ctx, FP_TASK) && producer->ctx.pools[FP_TASK].allocated) {
+		SDK_LOG_ERR("Failed to configure Comch producer send tasks: free the tasks of the previous "
+			    "configuration first");
+		return DOCA_ERROR_IN_USE;
+	}
+	err = softdoca_ctx_conf_tasks(&producer->ctx, FP_TASK, "send", sizeof(struct doca_comch_producer_task_send),
+				      (doca_task_completion_cb_t)task_completion_cb, (doca_task_completion_cb_t)task_error_cb,
+				      num_send_tasks);
+	if (err != DOCA_SUCCESS)
+		SDK_LOG_ERR("Failed to configure Comch producer send tasks: out of memory");
+	return err;
+}
+
+doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_comch_producer *producer, const struct doca_buf *buf,
+						      uint8_t *imm_data, uint32_t imm_data_len, uint32_t consumer_id,
+						      struct doca_comch_producer_task_send **task)
+{
+	union doca_data none = {.u64 = 0};
+	struct doca_comch_producer_task_send *t, probe = {0};
+	struct comch_remote_consumer *rc;
+	doca_error_t err;
+
+	if (producer == NULL || buf == NULL || task == NULL || (imm_data == NULL && imm_data_len > 0)) {
+		SDK_LOG_ERR("Failed to allocate Comch producer send task: %s is NULL",
+			    producer == NULL ? "producer" : buf == NULL ? "buf" : task == NULL ? "the task output pointer"
+											: "imm_data");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!softdoca_ctx_tasks_configured(&producer->ctx, FP_TASK)) {
+		SDK_LOG_ERR("Failed to allocate Comch producer send task: call doca_comch_producer_task_send_set_conf() "
+			    "before doca_ctx_start()");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	probe.buf = buf;
+	probe.imm_len = imm_data_len;
+	probe.consumer_id = consumer_id;
+	err = producer_check_task(producer, &probe, &rc);
+	if (err != DOCA_SUCCESS)
+		return err;
+	t = (struct doca_comch_producer_task_send *)softdoca_task_alloc(&producer->ctx, FP_TASK, none);
+	if (t == NULL) {
+		SDK_LOG_DBG("Failed to allocate Comch producer send task: all %u are in use",
+			    producer->ctx.pools[FP_TASK].capacity);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	t->buf = buf;
+	t->imm = imm_data;
+	t->imm_len = imm_data_len;
+	t->consumer_id = consumer_id;
+	t->rc = rc;
+	*task = t;
+	return DOCA_SUCCESS;
+}
+
+const struct doca_buf *doca_comch_producer_task_send_get_buf(const struct doca_comch_producer_task_send *task)
+{
+	return task != NULL ? task->buf : NULL;
+}
+
+void doca_comch_producer_task_send_set_buf(struct doca_comch_producer_task_send *task, const struct doca_buf *buf)
+{
+	if (task != NULL)
+		task->buf = buf;
+}
+
+uint32_t doca_comch_producer_task_send_get_consumer_id(const struct doca_comch_producer_task_send *task)
+{
+	return task != NULL ? task->consumer_id : 0;
+}
+
+void doca_comch_producer_task_send_set_consumer_id(struct doca_comch_producer_task_send *task, const uint32_t consumer_id)
+{
+	if (task != NULL)
+		task->consumer_id = consumer_id;
+}
+
+uint8_t *doca_comch_producer_task_send_get_imm_data(const struct doca_comch_producer_task_send *task)
+{
+	return task != NULL ? task->imm : NULL;
+}
+
+uint32_t doca_comch_producer_task_send_get_imm_data_len(const struct doca_comch_producer_task_send *task)
+{
+	return task != NULL ? task->imm_len : 0;
+}
+
+void doca_comch_producer_task_send_set_imm_data(struct doca_comch_producer_task_send *task, uint8_t *imm_data,
+						uint32_t imm_data_len)
+{
+	if (task != NULL) {
+		task->imm = imm_data;
+		task->imm_len = imm_data_len;
+	}
+}
+
+struct doca_task *doca_comch_producer_task_send_as_task(struct doca_comch_producer_task_send *task)
+{
+	return task != NULL ? &task->base : NULL;
+}
+
+/* ---- capabilities ---- */
+
+static doca_error_t fp_cap(const struct doca_devinfo *devinfo, uint32_t *out, uint32_t value, const char *what)
+{
+	if (devinfo == NULL || out == NULL) {
+		SDK_LOG_ERR("Comch fast-path capability query (%s): %s is NULL", what, devinfo == NULL ? "devinfo" : "output");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!softdoca_devinfo_caps(devinfo)->comch_fast_path)
+		return DOCA_ERROR_NOT_SUPPORTED;
+	*out = value;
+	return DOCA_SUCCESS;
+}
+
+#define FP_CAP(devinfo, out, field) \
+	fp_cap(devinfo, out, (devinfo) != NULL ? softdoca_devinfo_caps(devinfo)->field : 0, #field)
+
+doca_error_t doca_comch_producer_cap_is_supported(const struct doca_devinfo *devinfo)
+{
+	uint32_t unused;
+
+	return FP_CAP(devinfo, &unused, comch_fast_path);
+}
+
+doca_error_t doca_comch_producer_cap_get_max_num_tasks(const struct doca_devinfo *devinfo, uint32_t *max_num_tasks)
+{
+	return FP_CAP(devinfo, max_num_tasks, comch_fp_max_num_tasks);
+}
+
+doca_error_t doca_comch_producer_cap_get_max_buf_size(const struct doca_devinfo *devinfo, uint32_t *max_buf_size)
+{
+	return FP_CAP(devinfo, max_buf_size, comch_fp_max_buf_size);
+}
+
+doca_error_t doca_comch_producer_cap_get_max_buf_list_len(const struct doca_devinfo *devinfo, uint32_t *max_buf_list_len)
+{
+	return FP_CAP(devinfo, max_buf_list_len, comch_fp_max_buf_list_len);
+}
+
+doca_error_t doca_comch_producer_cap_get_max_producers(const struct doca_devinfo *devinfo, uint32_t *max_producers)
+{
+	return FP_CAP(devinfo, max_producers, comch_max_producers);
+}
+
+doca_error_t doca_comch_consumer_cap_is_supported(const struct doca_devinfo *devinfo)
+{
+	uint32_t unused;
+
+	return FP_CAP(devinfo, &unused, comch_fast_path);
+}
+
+doca_error_t doca_comch_consumer_cap_get_max_num_tasks(const struct doca_devinfo *devinfo, uint32_t *max_num_tasks)
+{
+	return FP_CAP(devinfo, max_num_tasks, comch_fp_max_num_tasks);
+}
+
+doca_error_t doca_comch_consumer_cap_get_max_buf_size(const struct doca_devinfo *devinfo, uint32_t *max_buf_size)
+{
+	return FP_CAP(devinfo, max_buf_size, comch_fp_max_buf_size);
+}
+
+doca_error_t doca_comch_consumer_cap_get_max_buf_list_len(const struct doca_devinfo *devinfo, uint32_t *max_buf_list_len)
+{
+	return FP_CAP(devinfo, max_buf_list_len, comch_fp_max_buf_list_len);
+}
+
+doca_error_t doca_comch_consumer_cap_get_max_consumers(const struct doca_devinfo *devinfo, uint32_t *max_consumers)
+{
+	return FP_CAP(devinfo, max_consumers, comch_max_consumers);
+}
+
+doca_error_t doca_comch_consumer_cap_get_max_imm_data_len(const struct doca_devinfo *devinfo, uint32_t *max_imm_data_len)
+{
+	return FP_CAP(devinfo, max_imm_data_len, comch_max_imm_data_len);
+}
+
+/* ---- DPA-side fast path: softdoca has no DPA yet ---- */
+
+#define NO_DPA "the DPA fast path (DPA producers, consumers and consumer completions)"
 
 doca_error_t doca_comch_producer_set_dev_max_num_send(struct doca_comch_producer *producer, uint32_t dev_num_send)
 {
 	(void)producer;
 	(void)dev_num_send;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
-doca_error_t doca_comch_producer_dpa_completion_attach(struct doca_comch_producer *producer, struct doca_dpa_completion *dpa_comp)
+doca_error_t doca_comch_producer_dpa_completion_attach(struct doca_comch_producer *producer,
+						       struct doca_dpa_completion *dpa_comp)
 {
 	(void)producer;
 	(void)dpa_comp;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
-doca_error_t doca_comch_producer_get_dpa_handle(struct doca_comch_producer *producer, doca_dpa_dev_comch_producer_t *dpa_producer)
+doca_error_t doca_comch_producer_get_dpa_handle(struct doca_comch_producer *producer,
+						doca_dpa_dev_comch_producer_t *dpa_producer)
 {
 	(void)producer;
 	(void)dpa_producer;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_producer_task_send_set_conf(struct doca_comch_producer *producer, doca_comch_producer_task_send_completion_cb_t task_completion_cb, doca_comch_producer_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks)
-{
-	(void)producer;
-	(void)task_completion_cb;
-	(void)task_error_cb;
-	(void)num_send_tasks;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_comch_producer *producer, const struct doca_buf *buf, uint8_t *imm_data, uint32_t imm_data_len, uint32_t consumer_id, struct doca_comch_producer_task_send **task)
-{
-	(void)producer;
-	(void)buf;
-	(void)imm_data;
-	(void)imm_data_len;
-	(void)consumer_id;
-	(void)task;
-	return fp_unsupported(__func__);
-}
-
-const struct doca_buf *doca_comch_producer_task_send_get_buf(const struct doca_comch_producer_task_send *task)
-{
-	(void)task;
-	(void)fp_unsupported(__func__);
-	return NULL;
-}
-
-void doca_comch_producer_task_send_set_buf(struct doca_comch_producer_task_send *task, const struct doca_buf *buf)
-{
-	(void)task;
-	(void)buf;
-	(void)fp_unsupported(__func__);
-}
-
-uint32_t doca_comch_producer_task_send_get_consumer_id(const struct doca_comch_producer_task_send *task)
-{
-	(void)task;
-	(void)fp_unsupported(__func__);
-	return 0;
-}
-
-void doca_comch_producer_task_send_set_consumer_id(struct doca_comch_producer_task_send *task, const uint32_t consumer_id)
-{
-	(void)task;
-	(void)consumer_id;
-	(void)fp_unsupported(__func__);
-}
-
-uint8_t *doca_comch_producer_task_send_get_imm_data(const struct doca_comch_producer_task_send *task)
-{
-	(void)task;
-	(void)fp_unsupported(__func__);
-	return NULL;
-}
-
-uint32_t doca_comch_producer_task_send_get_imm_data_len(const struct doca_comch_producer_task_send *task)
-{
-	(void)task;
-	(void)fp_unsupported(__func__);
-	return 0;
-}
-
-void doca_comch_producer_task_send_set_imm_data(struct doca_comch_producer_task_send *task, uint8_t *imm_data, uint32_t imm_data_len)
-{
-	(void)task;
-	(void)imm_data;
-	(void)imm_data_len;
-	(void)fp_unsupported(__func__);
-}
-
-struct doca_task *doca_comch_producer_task_send_as_task(struct doca_comch_producer_task_send *task)
-{
-	(void)task;
-	(void)fp_unsupported(__func__);
-	return NULL;
-}
-
-doca_error_t doca_comch_consumer_create(struct doca_comch_connection *comch_connection, struct doca_mmap *buf_mmap, struct doca_comch_consumer **consumer)
-{
-	(void)comch_connection;
-	(void)buf_mmap;
-	(void)consumer;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_consumer_destroy(struct doca_comch_consumer *consumer)
-{
-	(void)consumer;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_consumer_cap_is_supported(const struct doca_devinfo *devinfo)
-{
-	(void)devinfo;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_consumer_get_id(const struct doca_comch_consumer *consumer, uint32_t *id)
-{
-	(void)consumer;
-	(void)id;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_consumer_cap_get_max_num_tasks(const struct doca_devinfo *devinfo, uint32_t *max_num_tasks)
-{
-	(void)devinfo;
-	(void)max_num_tasks;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_consumer_cap_get_max_buf_size(const struct doca_devinfo *devinfo, uint32_t *max_buf_size)
-{
-	(void)devinfo;
-	(void)max_buf_size;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_consumer_cap_get_max_buf_list_len(const struct doca_devinfo *devinfo, uint32_t *max_buf_list_len)
-{
-	(void)devinfo;
-	(void)max_buf_list_len;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_consumer_cap_get_max_consumers(const struct doca_devinfo *devinfo, uint32_t *max_consumers)
-{
-	(void)devinfo;
-	(void)max_consumers;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_consumer_cap_get_max_imm_data_len(const struct doca_devinfo *devinfo, uint32_t *max_imm_data_len)
-{
-	(void)devinfo;
-	(void)max_imm_data_len;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_consumer_get_imm_data_len(const struct doca_comch_consumer *consumer, uint32_t *imm_data_len)
-{
-	(void)consumer;
-	(void)imm_data_len;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_consumer_set_imm_data_len(struct doca_comch_consumer *consumer, uint32_t imm_data_len)
-{
-	(void)consumer;
-	(void)imm_data_len;
-	return fp_unsupported(__func__);
-}
-
-struct doca_ctx *doca_comch_consumer_as_ctx(struct doca_comch_consumer *consumer)
-{
-	(void)consumer;
-	(void)fp_unsupported(__func__);
-	return NULL;
+	return unsupported(__func__, NO_DPA);
 }
 
 doca_error_t doca_comch_consumer_completion_create(struct doca_comch_consumer_completion **consumer_comp)
 {
 	(void)consumer_comp;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
-doca_error_t doca_comch_consumer_completion_set_dpa_thread(struct doca_comch_consumer_completion *consumer_comp, struct doca_dpa_thread *dpa_thread)
+doca_error_t doca_comch_consumer_completion_set_dpa_thread(struct doca_comch_consumer_completion *consumer_comp,
+							   struct doca_dpa_thread *dpa_thread)
 {
 	(void)consumer_comp;
 	(void)dpa_thread;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
 doca_error_t doca_comch_consumer_completion_destroy(struct doca_comch_consumer_completion *consumer_comp)
 {
 	(void)consumer_comp;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
 doca_error_t doca_comch_consumer_completion_start(struct doca_comch_consumer_completion *consumer_comp)
 {
 	(void)consumer_comp;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
 doca_error_t doca_comch_consumer_completion_stop(struct doca_comch_consumer_completion *consumer_comp)
 {
 	(void)consumer_comp;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
-doca_error_t doca_comch_consumer_completion_get_dpa_handle(struct doca_comch_consumer_completion *consumer_comp, doca_dpa_dev_comch_consumer_completion_t *consumer_comp_handle)
+doca_error_t doca_comch_consumer_completion_get_dpa_handle(struct doca_comch_consumer_completion *consumer_comp,
+							   doca_dpa_dev_comch_consumer_completion_t *consumer_comp_handle)
 {
 	(void)consumer_comp;
 	(void)consumer_comp_handle;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
-doca_error_t doca_comch_consumer_completion_set_max_num_consumers(struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_consumers)
+doca_error_t doca_comch_consumer_completion_set_max_num_consumers(struct doca_comch_consumer_completion *consumer_comp,
+								  uint32_t max_num_consumers)
 {
 	(void)consumer_comp;
 	(void)max_num_consumers;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
-doca_error_t doca_comch_consumer_completion_get_max_num_consumers(const struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_consumers)
+doca_error_t doca_comch_consumer_completion_get_max_num_consumers(
+	const struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_consumers)
 {
 	(void)consumer_comp;
 	(void)max_num_consumers;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
-doca_error_t doca_comch_consumer_completion_set_max_num_recv(struct doca_comch_consumer_completion *consumer_comp, uint32_t max_num_recv)
+doca_error_t doca_comch_consumer_completion_set_max_num_recv(struct doca_comch_consumer_completion *consumer_comp,
+							     uint32_t max_num_recv)
 {
 	(void)consumer_comp;
 	(void)max_num_recv;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
-doca_error_t doca_comch_consumer_completion_get_max_num_recv(const struct doca_comch_consumer_completion *consumer_comp, uint32_t *max_num_recv)
+doca_error_t doca_comch_consumer_completion_get_max_num_recv(const struct doca_comch_consumer_completion *consumer_comp,
+							     uint32_t *max_num_recv)
 {
 	(void)consumer_comp;
 	(void)max_num_recv;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
-doca_error_t doca_comch_consumer_completion_set_imm_data_len(struct doca_comch_consumer_completion *consumer_comp, uint32_t imm_data_len)
+doca_error_t doca_comch_consumer_completion_set_imm_data_len(struct doca_comch_consumer_completion *consumer_comp,
+							     uint32_t imm_data_len)
 {
 	(void)consumer_comp;
 	(void)imm_data_len;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
-doca_error_t doca_comch_consumer_completion_get_imm_data_len(const struct doca_comch_consumer_completion *consumer_comp, uint32_t *imm_data_len)
+doca_error_t doca_comch_consumer_completion_get_imm_data_len(const struct doca_comch_consumer_completion *consumer_comp,
+							     uint32_t *imm_data_len)
 {
 	(void)consumer_comp;
 	(void)imm_data_len;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
 doca_error_t doca_comch_consumer_set_dev_max_num_recv(struct doca_comch_consumer *consumer, uint32_t dev_num_recv)
 {
 	(void)consumer;
 	(void)dev_num_recv;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
-doca_error_t doca_comch_consumer_set_completion(struct doca_comch_consumer *consumer, struct doca_comch_consumer_completion *consumer_comp, uint32_t user_data)
+doca_error_t doca_comch_consumer_set_completion(struct doca_comch_consumer *consumer,
+						struct doca_comch_consumer_completion *consumer_comp, uint32_t user_data)
 {
 	(void)consumer;
 	(void)consumer_comp;
 	(void)user_data;
-	return fp_unsupported(__func__);
+	return unsupported(__func__, NO_DPA);
 }
 
-doca_error_t doca_comch_consumer_get_dpa_handle(struct doca_comch_consumer *consumer, doca_dpa_dev_comch_consumer_t *dpa_consumer)
+doca_error_t doca_comch_consumer_get_dpa_handle(struct doca_comch_consumer *consumer,
+						doca_dpa_dev_comch_consumer_t *dpa_consumer)
 {
 	(void)consumer;
 	(void)dpa_consumer;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_consumer_task_post_recv_set_conf(struct doca_comch_consumer *consumer, doca_comch_consumer_task_post_recv_completion_cb_t task_completion_cb, doca_comch_consumer_task_post_recv_completion_cb_t task_error_cb, uint32_t num_post_recv_tasks)
-{
-	(void)consumer;
-	(void)task_completion_cb;
-	(void)task_error_cb;
-	(void)num_post_recv_tasks;
-	return fp_unsupported(__func__);
-}
-
-doca_error_t doca_comch_consumer_task_post_recv_alloc_init(struct doca_comch_consumer *consumer, struct doca_buf *buf, struct doca_comch_consumer_task_post_recv **task)
-{
-	(void)consumer;
-	(void)buf;
-	(void)task;
-	return fp_unsupported(__func__);
-}
-
-struct doca_buf *doca_comch_consumer_task_post_recv_get_buf(const struct doca_comch_consumer_task_post_recv *task)
-{
-	(void)task;
-	(void)fp_unsupported(__func__);
-	return NULL;
-}
-
-void doca_comch_consumer_task_post_recv_set_buf(struct doca_comch_consumer_task_post_recv *task, struct doca_buf *buf)
-{
-	(void)task;
-	(void)buf;
-	(void)fp_unsupported(__func__);
-}
-
-uint32_t doca_comch_consumer_task_post_recv_get_producer_id(const struct doca_comch_consumer_task_post_recv *task)
-{
-	(void)task;
-	(void)fp_unsupported(__func__);
-	return 0;
-}
-
-const uint8_t *doca_comch_consumer_task_post_recv_get_imm_data(const struct doca_comch_consumer_task_post_recv *task)
-{
-	(void)task;
-	(void)fp_unsupported(__func__);
-	return NULL;
-}
-
-uint32_t doca_comch_consumer_task_post_recv_get_imm_data_len(const struct doca_comch_consumer_task_post_recv *task)
-{
-	(void)task;
-	(void)fp_unsupported(__func__);
-	return 0;
-}
-
-struct doca_task *doca_comch_consumer_task_post_recv_as_task(struct doca_comch_consumer_task_post_recv *task)
-{
-	(void)task;
-	(void)fp_unsupported(__func__);
-	return NULL;
+	return unsupported(__func__, NO_DPA);
 }

@@ -96,7 +96,6 @@ enum comch_conn_state {
 };
 
 struct comch_remote_consumer;
-struct comch_local_consumer;
 
 struct doca_comch_connection {
 	struct comch_ep *ep;
@@ -117,9 +116,15 @@ struct doca_comch_connection {
 	bool drop_rx;                          /* our side is leaving: discard what still arrives */
 	uint64_t counters[5];                  /* live, indexed by enum doca_comch_counter */
 	uint64_t saved[5];                     /* as of the last doca_comch_connection_update_info */
+	/* fast path */
 	struct comch_remote_consumer *remote_consumers; /* consumers on the peer side */
-	struct comch_local_consumer *local_consumers;   /* consumers of this side */
-	uint32_t num_producers;                /* producers created on this connection */
+	struct doca_comch_consumer *local_consumers;    /* consumers of this side */
+	uint32_t next_consumer_id;
+	uint32_t next_producer_id;
+	uint32_t num_consumers;
+	uint32_t num_producers;
+	uint32_t fp_refs;                      /* producers + consumers alive: keep the connection */
+	bool orphan;                           /* reported gone; freed by the last fp object */
 };
 
 struct doca_comch_event_msg_recv {
@@ -159,6 +164,7 @@ struct comch_ep {
 	struct doca_comch_connection *conns;
 	struct doca_comch_connection *cursor; /* round-robin position for receiving */
 	bool warned_no_recv_cb;
+	uint32_t fp_orphans; /* connections gone but still used by producers / consumers */
 	struct doca_comch_event_msg_recv recv_event;
 	struct doca_comch_event_connection_status_changed status_event;
 	struct doca_comch_event_consumer consumer_event;
@@ -193,6 +199,74 @@ struct doca_comch_task_send {
 	uint8_t *heap;       /* grows as needed; freed with the pool */
 	uint32_t heap_cap;
 	uint8_t inline_msg[COMCH_INLINE_MSG];
+};
+
+/* ---- fast path (comch_fastpath.c) ---- */
+
+/* Ahead of every producer message in a consumer's ring. */
+struct comch_fp_rec {
+	uint32_t producer_id;
+	uint32_t imm_len;
+	uint8_t imm[32];
+};
+
+#define COMCH_FP_MAX_IMM 32
+#define COMCH_FP_MIN_SLOTS 4
+#define COMCH_FP_MAX_SLOTS 64
+
+/* A consumer of the peer, as producers of this side see it. */
+struct comch_remote_consumer {
+	struct comch_remote_consumer *next;
+	uint32_t id;
+	uint32_t imm_data_len;
+	uint32_t max_msg;        /* largest message its slots hold */
+	struct softhw_chan ch;   /* side B of the consumer's ring: we send B->A */
+	bool gone;               /* expired: unmapped; final_head says what it consumed */
+	uint64_t final_head;
+	bool report_new;
+	bool report_expired;
+};
+
+struct doca_comch_consumer {
+	struct doca_ctx ctx; /* first */
+	struct doca_comch_connection *conn;
+	struct doca_comch_consumer *next; /* conn->local_consumers */
+	struct doca_mmap *mmap;
+	uint32_t id;
+	uint32_t imm_data_len;
+	struct softhw_chan ch;   /* side A of our ring: we receive B->A */
+	int acked;               /* the peer registered us (set by the connection's context) */
+	struct doca_comch_consumer_task_post_recv *wait_head, *wait_tail; /* posted, oldest first */
+};
+
+struct doca_comch_consumer_task_post_recv {
+	struct doca_task base; /* first */
+	struct doca_buf *buf;
+	struct doca_comch_consumer_task_post_recv *wait_next;
+	uint32_t producer_id;
+	uint32_t imm_len;
+	uint8_t imm[COMCH_FP_MAX_IMM];
+};
+
+struct doca_comch_producer {
+	struct doca_ctx ctx; /* first */
+	struct doca_comch_connection *conn;
+	uint32_t id;
+	uint32_t unconsumed; /* written, not yet consumed by their consumer */
+	struct doca_comch_producer_task_send *wait_head, *wait_tail; /* not written yet, oldest first */
+};
+
+struct doca_comch_producer_task_send {
+	struct doca_task base; /* first */
+	const struct doca_buf *buf;
+	uint8_t *imm;
+	uint32_t imm_len;
+	uint32_t consumer_id;
+	struct doca_comch_producer_task_send *wait_next;
+	struct comch_remote_consumer *rc; /* resolved at submission */
+	bool written;
+	uint64_t rec_idx;
+	doca_error_t fail;               /* set when it can no longer be delivered */
 };
 
 /* ---- shared by the server, the client and the fast path (comch_ep.c) ---- */
@@ -260,8 +334,13 @@ void comch_send_pool_free(struct comch_ep *ep);
 
 /* Fast path hooks (comch_fastpath.c) */
 bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_wire_msg *m, const int *fds, int nfds);
+/* New / expired remote consumer callbacks, one per call. */
 bool comch_fp_progress(struct comch_ep *ep);
+/* The connection is torn down: remote consumers expire, local fast-path objects fail their tasks. */
 void comch_fp_conn_gone(struct doca_comch_connection *conn);
 bool comch_fp_conn_busy(const struct doca_comch_connection *conn);
+bool comch_fp_arm(struct comch_ep *ep);
+/* Frees what the fast path keeps per connection (the peer's consumers); before the connection goes. */
+void comch_fp_conn_release(struct doca_comch_connection *conn);
 
 #endif /* SOFTDOCA_COMCH_PRIV_H */

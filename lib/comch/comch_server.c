@@ -214,7 +214,14 @@ static bool server_report(struct doca_comch_server *srv)
 			if (srv->disconnect_cb != NULL)
 				srv->disconnect_cb(&ep->status_event, c, 1);
 		}
-		free(c);
+		if (c->fp_refs > 0) {
+			/* Producers / consumers still point at it: the last of them frees it. */
+			c->orphan = true;
+			ep->fp_orphans++;
+		} else {
+			comch_fp_conn_release(c);
+			free(c);
+		}
 		if (report)
 			return true;
 	}
@@ -322,6 +329,12 @@ doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server)
 	if (comch_server->ep.ctx.state != DOCA_CTX_STATE_IDLE) {
 		SDK_LOG_ERR("Failed to destroy Comch server '%s': it is not idle; call doca_ctx_stop() and progress "
 			    "the PE until the context is IDLE",
+			    comch_server->ep.name);
+		return DOCA_ERROR_IN_USE;
+	}
+	if (comch_server->ep.fp_orphans > 0) {
+		SDK_LOG_ERR("Failed to destroy Comch server '%s': producers or consumers of its connections still "
+			    "exist; destroy them first",
 			    comch_server->ep.name);
 		return DOCA_ERROR_IN_USE;
 	}

@@ -142,8 +142,14 @@ static inline bool softhw_chan_can_send(struct softhw_chan *ch)
 	return r->pos - r->seen < r->limit; /* a head beyond pos (corrupted) wraps: no room */
 }
 
-/* Publishes one record; the caller checked can_send() and len <= max_msg. */
-static inline void softhw_chan_send(struct softhw_chan *ch, uint32_t tag, uint64_t aux, const void *data, uint32_t len)
+/* Where the next record's payload goes (max_msg bytes); the caller checked can_send(). */
+static inline uint8_t *softhw_chan_slot(struct softhw_chan *ch)
+{
+	return (uint8_t *)(softhw_ring_slot(&ch->tx, ch->tx.pos) + 1);
+}
+
+/* Publishes the record whose payload was written at softhw_chan_slot(); len <= max_msg. */
+static inline void softhw_chan_publish(struct softhw_chan *ch, uint32_t tag, uint64_t aux, uint32_t len)
 {
 	struct softhw_ring *r = &ch->tx;
 	struct softhw_chan_rec *rec = softhw_ring_slot(r, r->pos);
@@ -151,8 +157,6 @@ static inline void softhw_chan_send(struct softhw_chan *ch, uint32_t tag, uint64
 	rec->len = len;
 	rec->tag = tag;
 	rec->aux = aux;
-	if (len > 0)
-		memcpy(rec + 1, data, len);
 	r->pos++;
 	__atomic_store_n(&r->ctl->tail, r->pos, __ATOMIC_RELEASE);
 	/* Pairs with softhw_chan_arm_rx(): either the receiver sees the record or we see its flag. */
@@ -160,6 +164,14 @@ static inline void softhw_chan_send(struct softhw_chan *ch, uint32_t tag, uint64
 	if (__atomic_load_n(&r->ctl->rx_armed, __ATOMIC_RELAXED) &&
 	    __atomic_exchange_n(&r->ctl->rx_armed, 0, __ATOMIC_ACQ_REL))
 		softhw_chan_ring_bell(ch->peer_bell);
+}
+
+/* Copies and publishes one record; the caller checked can_send() and len <= max_msg. */
+static inline void softhw_chan_send(struct softhw_chan *ch, uint32_t tag, uint64_t aux, const void *data, uint32_t len)
+{
+	if (len > 0)
+		memcpy(softhw_chan_slot(ch), data, len);
+	softhw_chan_publish(ch, tag, aux, len);
 }
 
 /* The sender is about to sleep waiting for room: true if there is room already. */

@@ -31,7 +31,8 @@
 		.num_completion_vectors = (vectors), \
 	}
 
-/* Comch on a BlueField: servers on the DPU side, clients on the host side, the fast path on both. */
+/* Comch on a BlueField: servers on the DPU side, clients on the host side, the fast path on both
+ * (its largest buffer is what one slot of a consumer's shared ring holds). */
 #define COMCH_CAPS(dpu, queue, clients, fp_buf_size) \
 	.comch_server = (dpu), \
 	.comch_client = !(dpu), \
@@ -52,7 +53,7 @@
 #define BF_CAPS(dpu, buf_size, list_len, tasks, import, newer, vectors) \
 	{ \
 		COMMON_CAPS, \
-		COMCH_CAPS(dpu, (newer) ? 8192 : 4096, (newer) ? 512 : 256, (uint32_t)((buf_size) / 2)), \
+		COMCH_CAPS(dpu, (newer) ? 8192 : 4096, (newer) ? 512 : 256, (newer) ? 32u << 20 : 16u << 20), \
 		.dma_max_buf_size = (buf_size), \
 		.dma_max_buf_list_len = (list_len), \
 		.dma_max_num_tasks = (tasks), \
