@@ -5,10 +5,12 @@
  *
  *   latency: 64 B ping-pong, one-way latency = round trip / 2 (as ucx_perftest reports it)
  *   rate:    64 B messages streamed client -> server with a window of credits
- *   idle:    CPU time of a connected, sleeping (epoll-armed) pair over one second
+ *   fast path: 64 KiB producer (host) -> consumer (DPU) bandwidth, FP_WINDOW buffers posted
+ *   idle:    CPU time of a connected, sleeping (epoll-armed) pair over a few seconds
  *
  * Beside them, from the same run: ucx_perftest ucp_am_lat / ucp_am_bw over shared memory on
- * this machine (skipped with a note when ucx_perftest is not installed), and the ratios.
+ * this machine (skipped with a note when ucx_perftest is not installed), a plain memcpy of the
+ * same size, and the ratios.
  *
  *   comch_bench [-n iterations] [-s size]
  */
@@ -24,7 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
 #include <doca_comch.h>
+#include <doca_comch_consumer.h>
+#include <doca_comch_producer.h>
+#include <doca_mmap.h>
 #include <doca_ctx.h>
 #include <doca_dev.h>
 #include <doca_error.h>
@@ -33,6 +40,8 @@
 
 #define NAME "comch_bench"
 #define WINDOW 256 /* rate test: messages in flight (the server's receive queue) */
+#define FP_SIZE (64 * 1024) /* fast-path message */
+#define FP_WINDOW 64	    /* fast path: buffers the consumer keeps posted, sends in flight */
 
 enum mode { MODE_LATENCY = 1, MODE_RATE = 2, MODE_IDLE = 3 };
 
@@ -57,6 +66,15 @@ static struct {
 	/* server side */
 	uint64_t srv_count, srv_expect;
 	bool srv_sleep; /* idle phase: sleep on the notification handle instead of polling */
+	/* fast path */
+	struct doca_comch_consumer *cons;
+	struct doca_comch_producer *prod;
+	struct doca_mmap *fp_mmap;
+	struct doca_buf_inventory *fp_inv;
+	uint8_t *fp_mem;
+	uint64_t fp_expect, fp_count, fp_done;
+	uint32_t remote_consumer;
+	bool fp_finished;
 	uint8_t buf[4096];
 } B = {.size = 64, .iters = 200000};
 
@@ -101,6 +119,8 @@ static void send_fail(struct doca_comch_task_send *t, union doca_data a, union d
 	die("send", doca_task_get_status(doca_comch_task_send_as_task(t)));
 }
 
+static void fp_consumer_start(struct doca_comch_connection *conn);
+
 /*
  * Server: a message's first byte says what to do. 'L': echo it (latency). 'R': count it;
  * answer once the count announced by 'N' is reached (rate). 'N': expect that many 'R's.
@@ -123,6 +143,11 @@ static void server_recv(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint
 		break;
 	case 'I':
 		B.srv_sleep = true;
+		break;
+	case 'F':
+		memcpy(&B.fp_expect, buf + 1, sizeof(B.fp_expect));
+		B.conn = conn;
+		fp_consumer_start(conn);
 		break;
 	default:
 		break;
@@ -166,6 +191,210 @@ static void server_disconnected(struct doca_comch_event_connection_status_change
 	(void)c;
 	(void)ok;
 	doca_ctx_stop(B.ctx);
+}
+
+/* ---- fast path: a consumer on the server, a producer on the client ---- */
+
+static void fp_memory(size_t len)
+{
+	B.fp_mem = calloc(1, len);
+	if (B.fp_mem == NULL || doca_buf_inventory_create(2 * FP_WINDOW, &B.fp_inv) != DOCA_SUCCESS ||
+	    doca_buf_inventory_start(B.fp_inv) != DOCA_SUCCESS || doca_mmap_create(&B.fp_mmap) != DOCA_SUCCESS ||
+	    doca_mmap_add_dev(B.fp_mmap, B.dev) != DOCA_SUCCESS ||
+	    doca_mmap_set_permissions(B.fp_mmap, DOCA_ACCESS_FLAG_PCI_READ_WRITE) != DOCA_SUCCESS ||
+	    doca_mmap_set_memrange(B.fp_mmap, B.fp_mem, len) != DOCA_SUCCESS || doca_mmap_start(B.fp_mmap) != DOCA_SUCCESS)
+		die("fast-path memory", DOCA_ERROR_NO_MEMORY);
+}
+
+static void fp_post(struct doca_buf *b)
+{
+	struct doca_comch_consumer_task_post_recv *t;
+	doca_error_t err = doca_comch_consumer_task_post_recv_alloc_init(B.cons, b, &t);
+
+	if (err == DOCA_SUCCESS)
+		err = doca_task_submit(doca_comch_consumer_task_post_recv_as_task(t));
+	if (err != DOCA_SUCCESS)
+		die("post_recv", err);
+}
+
+static void fp_recv_done(struct doca_comch_consumer_task_post_recv *t, union doca_data a, union doca_data b)
+{
+	struct doca_buf *buf = doca_comch_consumer_task_post_recv_get_buf(t);
+
+	(void)a;
+	(void)b;
+	doca_task_free(doca_comch_consumer_task_post_recv_as_task(t));
+	if (++B.fp_count == B.fp_expect) {
+		doca_buf_dec_refcount(buf, NULL);
+		send_buf(B.conn, "D", 1);
+		doca_ctx_stop(doca_comch_consumer_as_ctx(B.cons));
+		return;
+	}
+	doca_buf_reset_data_len(buf);
+	if (B.fp_count + FP_WINDOW <= B.fp_expect)
+		fp_post(buf);
+	else
+		doca_buf_dec_refcount(buf, NULL);
+}
+
+static void fp_recv_fail(struct doca_comch_consumer_task_post_recv *t, union doca_data a, union doca_data b)
+{
+	(void)a;
+	(void)b;
+	doca_buf_dec_refcount(doca_comch_consumer_task_post_recv_get_buf(t), NULL);
+	doca_task_free(doca_comch_consumer_task_post_recv_as_task(t));
+}
+
+static void fp_consumer_state(const union doca_data ud, struct doca_ctx *ctx, enum doca_ctx_states prev,
+			      enum doca_ctx_states next)
+{
+	(void)ud;
+	(void)ctx;
+	(void)prev;
+	if (next == DOCA_CTX_STATE_RUNNING) {
+		for (uint32_t i = 0; i < FP_WINDOW; i++) {
+			struct doca_buf *b;
+
+			if (doca_buf_inventory_buf_get_by_addr(B.fp_inv, B.fp_mmap, B.fp_mem + (size_t)i * FP_SIZE, FP_SIZE,
+							       &b) != DOCA_SUCCESS)
+				die("consumer buffers", DOCA_ERROR_NO_MEMORY);
+			fp_post(b);
+		}
+	} else if (next == DOCA_CTX_STATE_IDLE) {
+		B.fp_finished = true;
+	}
+}
+
+static void fp_consumer_start(struct doca_comch_connection *conn)
+{
+	doca_error_t err;
+
+	fp_memory((size_t)FP_WINDOW * FP_SIZE);
+	err = doca_comch_consumer_create(conn, B.fp_mmap, &B.cons);
+	if (err != DOCA_SUCCESS)
+		die("consumer create", err);
+	doca_pe_connect_ctx(B.pe, doca_comch_consumer_as_ctx(B.cons));
+	doca_ctx_set_state_changed_cb(doca_comch_consumer_as_ctx(B.cons), fp_consumer_state);
+	doca_comch_consumer_task_post_recv_set_conf(B.cons, fp_recv_done, fp_recv_fail, FP_WINDOW);
+	err = doca_ctx_start(doca_comch_consumer_as_ctx(B.cons));
+	if (err != DOCA_ERROR_IN_PROGRESS)
+		die("consumer start", err);
+}
+
+/* The consumer's work is done: release it (outside its callbacks). */
+static void fp_consumer_cleanup(void)
+{
+	if (B.cons == NULL || !B.fp_finished)
+		return;
+	doca_comch_consumer_destroy(B.cons);
+	B.cons = NULL;
+	doca_mmap_destroy(B.fp_mmap);
+	doca_buf_inventory_destroy(B.fp_inv);
+	free(B.fp_mem);
+}
+
+static void fp_send_done(struct doca_comch_producer_task_send *t, union doca_data a, union doca_data b)
+{
+	(void)a;
+	(void)b;
+	B.fp_done++;
+	doca_buf_dec_refcount((struct doca_buf *)doca_comch_producer_task_send_get_buf(t), NULL);
+	doca_task_free(doca_comch_producer_task_send_as_task(t));
+}
+
+static void fp_send_fail(struct doca_comch_producer_task_send *t, union doca_data a, union doca_data b)
+{
+	(void)a;
+	(void)b;
+	die("producer send", doca_task_get_status(doca_comch_producer_task_send_as_task(t)));
+}
+
+static void fp_new_consumer(struct doca_comch_event_consumer *ev, struct doca_comch_connection *c, uint32_t id)
+{
+	(void)ev;
+	(void)c;
+	B.remote_consumer = id;
+}
+
+static void fp_expired_consumer(struct doca_comch_event_consumer *ev, struct doca_comch_connection *c, uint32_t id)
+{
+	(void)ev;
+	(void)c;
+	(void)id;
+}
+
+/* Client: N messages of FP_SIZE bytes to the server's consumer; returns MiB/s. */
+static double fp_run(uint64_t n)
+{
+	uint8_t f[1 + sizeof(uint64_t)] = {'F'};
+	uint64_t sent = 0, t0;
+	doca_error_t err;
+
+	memcpy(f + 1, &n, sizeof(n));
+	send_buf(B.conn, f, sizeof(f));
+	while (B.remote_consumer == 0)
+		doca_pe_progress(B.pe);
+	fp_memory(FP_SIZE);
+	memset(B.fp_mem, 0x5a, FP_SIZE);
+	err = doca_comch_producer_create(B.conn, &B.prod);
+	if (err != DOCA_SUCCESS)
+		die("producer create", err);
+	doca_pe_connect_ctx(B.pe, doca_comch_producer_as_ctx(B.prod));
+	doca_comch_producer_task_send_set_conf(B.prod, fp_send_done, fp_send_fail, 2 * FP_WINDOW);
+	if (doca_ctx_start(doca_comch_producer_as_ctx(B.prod)) != DOCA_SUCCESS)
+		die("producer start", DOCA_ERROR_BAD_STATE);
+	B.mode = MODE_RATE;
+	B.done = false;
+	t0 = now_ns();
+	while (!B.done) {
+		if (sent < n && sent - B.fp_done < 2 * FP_WINDOW) {
+			struct doca_comch_producer_task_send *t;
+			struct doca_buf *b;
+
+			if (doca_buf_inventory_buf_get_by_data(B.fp_inv, B.fp_mmap, B.fp_mem, FP_SIZE, &b) != DOCA_SUCCESS)
+				die("producer buffer", DOCA_ERROR_NO_MEMORY);
+			err = doca_comch_producer_task_send_alloc_init(B.prod, b, NULL, 0, B.remote_consumer, &t);
+			if (err == DOCA_SUCCESS)
+				err = doca_task_submit(doca_comch_producer_task_send_as_task(t));
+			if (err != DOCA_SUCCESS)
+				die("producer submit", err);
+			sent++;
+			continue;
+		}
+		doca_pe_progress(B.pe);
+	}
+	{
+		double mib_s = (double)n * FP_SIZE / (1 << 20) / ((double)(now_ns() - t0) / 1e9);
+
+		while (B.fp_done < n)
+			doca_pe_progress(B.pe);
+		doca_ctx_stop(doca_comch_producer_as_ctx(B.prod));
+		doca_comch_producer_destroy(B.prod);
+		doca_mmap_destroy(B.fp_mmap);
+		doca_buf_inventory_destroy(B.fp_inv);
+		free(B.fp_mem);
+		return mib_s;
+	}
+}
+
+/* The same bytes moved by one memcpy per message, in this process: the ceiling of a copy. */
+static double memcpy_mib_s(uint64_t n)
+{
+	uint8_t *a = malloc(FP_SIZE), *b = malloc((size_t)FP_WINDOW * FP_SIZE);
+	uint64_t t0;
+	double r;
+
+	memset(a, 1, FP_SIZE);
+	memset(b, 0, (size_t)FP_WINDOW * FP_SIZE);
+	t0 = now_ns();
+	for (uint64_t i = 0; i < n; i++) {
+		memcpy(b + (i % FP_WINDOW) * FP_SIZE, a, FP_SIZE);
+		__asm__ __volatile__("" : : "r"(b) : "memory");
+	}
+	r = (double)n * FP_SIZE / (1 << 20) / ((double)(now_ns() - t0) / 1e9);
+	free(a);
+	free(b);
+	return r;
 }
 
 static void state_cb(const union doca_data ud, struct doca_ctx *ctx, enum doca_ctx_states prev,
@@ -232,6 +461,7 @@ static void start(void)
 		doca_comch_client_task_send_set_conf(B.cl, send_done, send_fail, 4096);
 		doca_comch_client_event_msg_recv_register(B.cl, client_recv);
 		doca_comch_client_set_recv_queue_size(B.cl, WINDOW);
+		doca_comch_client_event_consumer_register(B.cl, fp_new_consumer, fp_expired_consumer);
 	}
 	doca_pe_connect_ctx(B.pe, B.ctx);
 	doca_ctx_set_state_changed_cb(B.ctx, state_cb);
@@ -263,8 +493,10 @@ static int run_server(void)
 	B.server = true;
 	start();
 	/* Busy-poll while the client measures; sleep once it says the idle phase begins ('I') */
-	while (B.state != DOCA_CTX_STATE_IDLE && !B.srv_sleep)
+	while (B.state != DOCA_CTX_STATE_IDLE && !B.srv_sleep) {
 		doca_pe_progress(B.pe);
+		fp_consumer_cleanup();
+	}
 	sleep_until_idle();
 	doca_comch_server_destroy(B.srv);
 	doca_pe_destroy(B.pe);
@@ -300,7 +532,7 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* ucx_perftest's "Final:" line: iterations, typical latency, average latency, overall latency, ... */
-static bool ucx_run(const char *test, double *typical, double *avg, double *msg_rate)
+static bool ucx_run(const char *test, unsigned size, double *typical, double *avg, double *msg_rate, double *bw)
 {
 	char cmd[256], line[512];
 	bool found = false;
@@ -315,24 +547,28 @@ static bool ucx_run(const char *test, double *typical, double *avg, double *msg_
 
 		dup2(devnull, 1);
 		dup2(devnull, 2);
-		execlp("ucx_perftest", "ucx_perftest", "-p", "13377", "-t", test, "-s", "64", (char *)NULL);
+		char sz[16];
+
+		snprintf(sz, sizeof(sz), "%u", size);
+		execlp("ucx_perftest", "ucx_perftest", "-p", "13377", "-t", test, "-s", sz, (char *)NULL);
 		_exit(127);
 	}
 	/* The ucx_perftest client retries its connection until the server listens. */
 	snprintf(cmd, sizeof(cmd),
-		 "for i in $(seq 50); do ucx_perftest 127.0.0.1 -p 13377 -t %s -s 64 -n %llu 2>/dev/null && break; "
+		 "for i in $(seq 50); do ucx_perftest 127.0.0.1 -p 13377 -t %s -s %u -n %llu 2>/dev/null && break; "
 		 "sleep 0.1; done",
-		 test, (unsigned long long)B.iters);
+		 test, size, (unsigned long long)(size > 4096 ? B.iters / 10 : B.iters));
 	f = popen(cmd, "r");
 	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
 		unsigned long long it;
-		double t50, tavg, tall, bw, bwall, mr, mrall;
+		double t50, tavg, tall, bwavg, bwall, mr, mrall;
 
-		if (sscanf(line, "Final: %llu %lf %lf %lf %lf %lf %lf %lf", &it, &t50, &tavg, &tall, &bw, &bwall, &mr,
+		if (sscanf(line, "Final: %llu %lf %lf %lf %lf %lf %lf %lf", &it, &t50, &tavg, &tall, &bwavg, &bwall, &mr,
 			   &mrall) == 8) {
 			*typical = t50;
 			*avg = tall;
 			*msg_rate = mrall;
+			*bw = bwall;
 			found = true;
 		}
 	}
@@ -347,7 +583,8 @@ int main(int argc, char **argv)
 {
 	double lat_typ, lat_avg, rate, ucx_typ = 0, ucx_avg = 0, ucx_rate = 0, ucx_rate_typ, ucx_rate_avg;
 	double cpu0, cpu1, srv0, srv1, t0, idle_s;
-	bool have_ucx_lat, have_ucx_rate;
+	bool have_ucx_lat, have_ucx_rate, have_ucx_bw;
+	double fp_bw, ucx_bw = 0, ucx_bw_rate, copy;
 	struct doca_log_backend *sdk;
 	uint64_t start_ns, sum = 0;
 	pid_t server;
@@ -425,6 +662,9 @@ int main(int argc, char **argv)
 		doca_pe_progress(B.pe);
 	rate = (double)B.iters / ((double)(now_ns() - start_ns) / 1e9);
 
+	/* Fast path: 64 KiB messages from a producer into the server's consumer */
+	fp_bw = fp_run(B.iters / 10);
+
 	/* Idle: both sides connected and sleeping on their notification handle for a few seconds */
 	send_buf(B.conn, "I", 1);
 	while (doca_pe_progress(B.pe))
@@ -458,8 +698,10 @@ int main(int argc, char **argv)
 	sleep_until_idle();
 	waitpid(server, NULL, 0);
 
-	have_ucx_lat = ucx_run("ucp_am_lat", &ucx_typ, &ucx_avg, &ucx_rate_typ);
-	have_ucx_rate = ucx_run("ucp_am_bw", &ucx_rate_typ, &ucx_rate_avg, &ucx_rate);
+	have_ucx_lat = ucx_run("ucp_am_lat", 64, &ucx_typ, &ucx_avg, &ucx_rate_typ, &ucx_bw);
+	have_ucx_rate = ucx_run("ucp_am_bw", 64, &ucx_rate_typ, &ucx_rate_avg, &ucx_rate, &ucx_bw);
+	have_ucx_bw = ucx_run("ucp_am_bw", FP_SIZE, &ucx_rate_typ, &ucx_rate_avg, &ucx_bw_rate, &ucx_bw);
+	copy = memcpy_mib_s(B.iters / 10);
 
 	printf("Comch control path, %u-byte messages, %llu iterations, client (host) <-> server (DPU) processes\n",
 	       B.size, (unsigned long long)B.iters);
@@ -473,6 +715,10 @@ int main(int argc, char **argv)
 	printf("\n  message rate      softdoca: %.0f msg/s", rate);
 	if (have_ucx_rate)
 		printf(" | ucx_perftest ucp_am_bw: %.0f msg/s | ratio %.2fx", ucx_rate, rate / ucx_rate);
+	printf("\n  fast path 64 KiB  softdoca producer->consumer: %.0f MiB/s", fp_bw);
+	if (have_ucx_bw)
+		printf(" | ucx_perftest ucp_am_bw 64 KiB: %.0f MiB/s | ratio %.2fx", ucx_bw, fp_bw / ucx_bw);
+	printf(" | memcpy 64 KiB, one process: %.0f MiB/s", copy);
 	printf("\n  idle pair (both sleeping on their PE's handle) over %.1f s: client %.2f%%, server %.2f%% of a core "
 	       "(clock tick %ld Hz)\n",
 	       idle_s, 100.0 * (cpu1 - cpu0) / idle_s, 100.0 * (srv1 - srv0) / idle_s, sysconf(_SC_CLK_TCK));
