@@ -56,6 +56,22 @@ cat <&"$server_out"
 exec {server_out}<&-
 wait "$server_pid"
 
+step "Comch fast path: doca_comch_data_path_high_speed_server (DPU), then _client (host)"
+# After a control-path handshake each side's producer writes its text into the other side's
+# consumer.
+coproc SERVER { build-demo/samples/doca_comch/doca_comch_data_path_high_speed_server -p 03:00.0 -r b1:00.0 \
+	-t "Fast path from the DPU"; }
+server_pid=$SERVER_PID
+exec {server_out}<&"${SERVER[0]}"
+while IFS= read -r line <&"$server_out"; do
+	echo "$line"
+	[[ $line == *"Waiting for clients to connect"* ]] && break
+done
+build-demo/samples/doca_comch/doca_comch_data_path_high_speed_client -p b1:00.0 -t "Fast path from the host"
+cat <&"$server_out"
+exec {server_out}<&-
+wait "$server_pid"
+
 for s in pe_polling pe_event pe_reactive pe_single_task_comp_cb pe_task_error pe_task_resubmit \
 	pe_task_try_submit pe_multi_context pe_async_stop; do
 	step "Progress engine sample $s (host flavour)"
