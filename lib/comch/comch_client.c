@@ -104,7 +104,7 @@ static void client_handshake(struct doca_comch_connection *conn, const union com
 		comch_conn_peer_gone(conn, DOCA_ERROR_CONNECTION_ABORTED);
 		return;
 	}
-	conn->ch.peer_bell = fds[1];
+	softhw_chan_set_bell(&conn->ch, fds[1]);
 	conn->max_msg = g->max_msg;
 	conn->id = m->welcome.conn_id;
 	conn->state = COMCH_CONN_UP;

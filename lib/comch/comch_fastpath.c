@@ -112,7 +112,7 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 			return true;
 		}
 		close(fds[0]);
-		rc->ch.peer_bell = fds[1]; /* the consumer's PE */
+		softhw_chan_set_bell(&rc->ch, fds[1]); /* the consumer's PE */
 		rc->id = c->consumer_id;
 		rc->imm_data_len = c->imm_data_len;
 		rc->max_msg = c->geom.max_msg - (uint32_t)sizeof(struct comch_fp_rec);
@@ -127,9 +127,7 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 		for (struct doca_comch_consumer *lc = conn->local_consumers; lc != NULL; lc = lc->next) {
 			if (lc->id != c->consumer_id || !softhw_chan_mapped(&lc->ch) || nfds != 1)
 				continue;
-			if (lc->ch.peer_bell >= 0)
-				close(lc->ch.peer_bell);
-			lc->ch.peer_bell = fds[0];
+			softhw_chan_set_bell(&lc->ch, fds[0]);
 			nfds = 0;
 			__atomic_store_n(&lc->acked, 1, __ATOMIC_RELEASE);
 			softdoca_pe_notify(lc->ctx.pe);

@@ -79,7 +79,7 @@ static void server_handshake(struct doca_comch_connection *conn, const union com
 		reject(conn, err, "the server could not create the shared channel");
 		return;
 	}
-	conn->ch.peer_bell = fds[0];
+	softhw_chan_set_bell(&conn->ch, fds[0]);
 	comch_wire_init(&w.hdr, COMCH_WIRE_WELCOME);
 	conn->id = w.conn_id = srv->next_conn_id++;
 	send_fds[0] = memfd;

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "doca_error.h"
@@ -109,6 +110,21 @@ doca_error_t softhw_chan_create(const struct softhw_chan_geom *geom, struct soft
 doca_error_t softhw_chan_attach(int memfd, const struct softhw_chan_geom *geom, struct softhw_chan *ch);
 /* Unmaps the segment and closes the peer's doorbell. Safe on a zeroed or closed channel. */
 void softhw_chan_close(struct softhw_chan *ch);
+
+/*
+ * Takes the peer's doorbell (an fd received from it). Made non-blocking: a peer that passed
+ * something other than its eventfd must not be able to block our sends.
+ */
+static inline void softhw_chan_set_bell(struct softhw_chan *ch, int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+
+	if (flags >= 0)
+		(void)fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+	if (ch->peer_bell >= 0)
+		close(ch->peer_bell);
+	ch->peer_bell = fd;
+}
 
 static inline bool softhw_chan_mapped(const struct softhw_chan *ch)
 {
