@@ -5,6 +5,7 @@
  * environment); pair scenarios run a DPU-side server child and a host-side client child at
  * once. Children are bounded by alarm(): a hang fails, it never blocks the suite.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -999,6 +1000,72 @@ static void child_fp_client(void)
 	doca_dev_close(dev);
 }
 
+/* ---- the server dies with sends of the client waiting for credits ---- */
+
+static void child_stall_server(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	struct doca_ctx *ctx;
+
+	close(atoi(getenv("TEST_KILL_FD"))); /* only the client writes: the parent then sees EOF if it dies */
+	CHECK_OK(doca_comch_server_create(dev, rep, "unit_stall", &pair.srv));
+	ctx = doca_comch_server_as_ctx(pair.srv);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
+	CHECK_OK(doca_comch_server_event_connection_status_changed_register(pair.srv, srv_connect, srv_disconnect));
+	CHECK_OK(doca_comch_server_set_recv_queue_size(pair.srv, 4));
+	CHECK_OK(doca_ctx_start(ctx));
+	while (pair.connects == 0)
+		doca_pe_progress(pair.pe);
+	/* never progress again: the client's messages stay unconsumed until we are killed */
+	for (;;)
+		pause();
+}
+
+static void child_stall_client(void)
+{
+	struct doca_dev *dev = open_pci("b1:00.0");
+	int kill_fd = atoi(getenv("TEST_KILL_FD"));
+	struct timespec t0, t1;
+	struct doca_ctx *ctx;
+	char go = 'k';
+
+	CHECK_OK(doca_comch_client_create(dev, "unit_stall", &pair.cl));
+	ctx = doca_comch_client_as_ctx(pair.cl);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_client_task_send_set_conf(pair.cl, send_ok, send_err, 16));
+	CHECK_OK(doca_comch_client_event_msg_recv_register(pair.cl, recv_ignore));
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_RUNNING);
+	CHECK_OK(doca_comch_client_get_connection(pair.cl, &pair.conn));
+	/* 4 credits: 4 messages go out, 5 wait */
+	for (int i = 0; i < 9; i++)
+		cl_send("x", 1);
+	progress_for_ms(pair.pe, 20);
+	{
+		size_t inflight = 0;
+
+		CHECK_OK(doca_ctx_get_num_inflight_tasks(ctx, &inflight));
+		CHECK(inflight == 5);
+	}
+	CHECK(send_errors == 0);
+	/* the parent kills the server now */
+	CHECK(write(kill_fd, &go, 1) == 1);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	CHECK(send_errors == 5);
+	CHECK(last_send_error == DOCA_ERROR_CONNECTION_RESET);
+	CHECK(logged("closed the connection"));
+	CHECK(t1.tv_sec - t0.tv_sec < 3); /* noticed within a few seconds */
+	CHECK_OK(doca_comch_client_destroy(pair.cl));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_close(dev);
+}
+
 /* ---- the parent: runs every scenario in its own process(es) ---- */
 
 struct scenario {
@@ -1012,7 +1079,8 @@ static const struct scenario scenarios[] = {
 	{"caps_cx7", child_caps_cx7},		{"client_api", child_client_api},
 	{"server_api", child_server_api},	{"pair_server", child_pair_server},
 	{"pair_client", child_pair_client},	{"fp_server", child_fp_server},
-	{"fp_client", child_fp_client},
+	{"fp_client", child_fp_client},		{"stall_server", child_stall_server},
+	{"stall_client", child_stall_client},
 };
 
 static pid_t spawn(const char *name, const char *role, const char *config)
@@ -1107,6 +1175,25 @@ int main(int argc, char **argv)
 
 		wait_ok(server, "fp_server");
 		wait_ok(client, "fp_client");
+	}
+	{
+		/* the client asks (through a pipe) for the server to be killed, then checks its tasks */
+		int p[2];
+		char buf[16], go;
+		pid_t server, client;
+
+		if (pipe(p) != 0)
+			return 1;
+		snprintf(buf, sizeof(buf), "%d", p[1]);
+		setenv("TEST_KILL_FD", buf, 1);
+		server = spawn("stall_server", "dpu", "builtin");
+		client = spawn("stall_client", "host", "builtin");
+		close(p[1]);
+		if (read(p[0], &go, 1) == 1)
+			kill(server, SIGKILL);
+		close(p[0]);
+		waitpid(server, NULL, 0);
+		wait_ok(client, "stall_client");
 	}
 	unlink(bf2);
 	unlink(cx7);
