@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1066,6 +1067,89 @@ static void child_stall_client(void)
 	doca_dev_close(dev);
 }
 
+/* ---- one more client than the device allows (BlueField-2: 256 per server) ---- */
+
+#define MANY 256
+
+static int many_running, many_idle;
+
+static void many_state(const union doca_data ud, struct doca_ctx *ctx, enum doca_ctx_states prev,
+		       enum doca_ctx_states next)
+{
+	(void)ud;
+	(void)ctx;
+	(void)prev;
+	if (next == DOCA_CTX_STATE_RUNNING)
+		many_running++;
+	if (next == DOCA_CTX_STATE_IDLE)
+		many_idle++;
+}
+
+static void many_disconnect(struct doca_comch_event_connection_status_changed *ev, struct doca_comch_connection *c,
+			    uint8_t ok)
+{
+	(void)ev;
+	(void)c;
+	(void)ok;
+	if (++pair.disconnects == MANY)
+		CHECK_OK(doca_ctx_stop(doca_comch_server_as_ctx(pair.srv)));
+}
+
+static void child_many_server(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	struct doca_ctx *ctx;
+
+	CHECK_OK(doca_comch_server_create(dev, rep, "unit_many", &pair.srv));
+	ctx = doca_comch_server_as_ctx(pair.srv);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
+	CHECK_OK(doca_comch_server_event_connection_status_changed_register(pair.srv, srv_connect, many_disconnect));
+	CHECK_OK(doca_comch_server_set_recv_queue_size(pair.srv, 2));
+	CHECK_OK(doca_ctx_start(ctx));
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK(pair.connects == MANY);
+	CHECK(logged("it serves its maximum of 256 clients"));
+	CHECK_OK(doca_comch_server_destroy(pair.srv));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_rep_close(rep);
+	doca_dev_close(dev);
+}
+
+static void child_many_client(void)
+{
+	static struct doca_comch_client *cl[MANY + 1];
+	struct doca_dev *dev = open_pci("b1:00.0");
+	struct doca_pe *pe = NULL;
+
+	CHECK_OK(doca_pe_create(&pe));
+	for (int i = 0; i <= MANY; i++) {
+		struct doca_ctx *ctx;
+
+		CHECK_OK(doca_comch_client_create(dev, "unit_many", &cl[i]));
+		ctx = doca_comch_client_as_ctx(cl[i]);
+		CHECK_OK(doca_pe_connect_ctx(pe, ctx));
+		CHECK_OK(doca_ctx_set_state_changed_cb(ctx, many_state));
+		CHECK_OK(doca_comch_client_set_recv_queue_size(cl[i], 2));
+		CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	}
+	/* 256 are admitted; the last one is refused and its context stops by itself */
+	while (many_running + many_idle < MANY + 1)
+		doca_pe_progress(pe);
+	CHECK(many_running == MANY && many_idle == 1);
+	CHECK(logged("refused the connection: the server serves its maximum of 256 clients"));
+	for (int i = 0; i <= MANY; i++)
+		doca_ctx_stop(doca_comch_client_as_ctx(cl[i]));
+	while (many_idle < MANY + 1)
+		doca_pe_progress(pe);
+	for (int i = 0; i <= MANY; i++)
+		CHECK_OK(doca_comch_client_destroy(cl[i]));
+	CHECK_OK(doca_pe_destroy(pe));
+	doca_dev_close(dev);
+}
+
 /* ---- the parent: runs every scenario in its own process(es) ---- */
 
 struct scenario {
@@ -1080,7 +1164,8 @@ static const struct scenario scenarios[] = {
 	{"server_api", child_server_api},	{"pair_server", child_pair_server},
 	{"pair_client", child_pair_client},	{"fp_server", child_fp_server},
 	{"fp_client", child_fp_client},		{"stall_server", child_stall_server},
-	{"stall_client", child_stall_client},
+	{"stall_client", child_stall_client},	{"many_server", child_many_server},
+	{"many_client", child_many_client},
 };
 
 static pid_t spawn(const char *name, const char *role, const char *config)
@@ -1194,6 +1279,25 @@ int main(int argc, char **argv)
 		close(p[0]);
 		waitpid(server, NULL, 0);
 		wait_ok(client, "stall_client");
+	}
+	{
+		/* 257 clients hold about 1300 descriptors: raise the soft limit if the hard one allows */
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max >= 2048) {
+			pid_t server, client;
+
+			if (rl.rlim_cur < 2048) {
+				rl.rlim_cur = 2048;
+				setrlimit(RLIMIT_NOFILE, &rl);
+			}
+			server = spawn("many_server", "dpu", bf2);
+			client = spawn("many_client", "host", bf2);
+			wait_ok(server, "many_server");
+			wait_ok(client, "many_client");
+		} else {
+			fprintf(stderr, "skipped many clients: the descriptor limit is below 2048\n");
+		}
 	}
 	unlink(bf2);
 	unlink(cx7);
