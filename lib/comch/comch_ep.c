@@ -210,7 +210,9 @@ bool comch_ep_arm(struct comch_ep *ep)
 	bool pending = false;
 
 	for (struct doca_comch_connection *c = ep->conns; c != NULL; c = c->next) {
-		if (c->report_connect || (c->state == COMCH_CONN_DEAD && c->report_disconnect))
+		/* Callbacks to deliver, or a connection whose peer left, to retire. */
+		if (c->report_connect || c->state == COMCH_CONN_PEER_GONE ||
+		    (c->state == COMCH_CONN_DEAD && c->report_disconnect))
 			pending = true;
 		if (softhw_chan_mapped(&c->ch)) {
 			if (softhw_chan_arm_rx(&c->ch))
