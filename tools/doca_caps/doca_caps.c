@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doca_comch.h"
+#include "doca_comch_consumer.h"
+#include "doca_comch_producer.h"
 #include "doca_ctx.h"
 #include "doca_dev.h"
 #include "doca_dma.h"
@@ -59,6 +62,35 @@ static const struct status_cap sync_event_caps[] = {
 	{"task_notify_add", doca_sync_event_cap_task_notify_add_is_supported},
 	{"task_wait_eq", doca_sync_event_cap_task_wait_eq_is_supported},
 	{"task_wait_neq", doca_sync_event_cap_task_wait_neq_is_supported},
+};
+
+/* A limit: a DOCA getter writing a number, NOT_SUPPORTED where the device lacks the feature. */
+struct u32_cap {
+	const char *name;
+	doca_error_t (*get)(const struct doca_devinfo *, uint32_t *);
+};
+
+static const struct u32_cap comch_limits[] = {
+	{"max_name_len", doca_comch_cap_get_max_name_len},
+	{"max_msg_size", doca_comch_cap_get_max_msg_size},
+	{"max_recv_queue_size", doca_comch_cap_get_max_recv_queue_size},
+	{"max_clients", doca_comch_cap_get_max_clients},
+	{"max_send_tasks", doca_comch_cap_get_max_send_tasks},
+};
+
+static const struct u32_cap producer_limits[] = {
+	{"producer_max_num_tasks", doca_comch_producer_cap_get_max_num_tasks},
+	{"producer_max_buf_size", doca_comch_producer_cap_get_max_buf_size},
+	{"producer_max_buf_list_len", doca_comch_producer_cap_get_max_buf_list_len},
+	{"producer_max_producers", doca_comch_producer_cap_get_max_producers},
+};
+
+static const struct u32_cap consumer_limits[] = {
+	{"consumer_max_num_tasks", doca_comch_consumer_cap_get_max_num_tasks},
+	{"consumer_max_buf_size", doca_comch_consumer_cap_get_max_buf_size},
+	{"consumer_max_buf_list_len", doca_comch_consumer_cap_get_max_buf_list_len},
+	{"consumer_max_consumers", doca_comch_consumer_cap_get_max_consumers},
+	{"consumer_max_imm_data_len", doca_comch_consumer_cap_get_max_imm_data_len},
 };
 
 static void line(int indent, const char *name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -212,6 +244,35 @@ static void print_statuses(const struct doca_devinfo *info, const struct status_
 	}
 }
 
+/* Limits the device does not have (NOT_SUPPORTED) are left out rather than printed as 0. */
+static void print_limits(const struct doca_devinfo *info, const struct u32_cap *caps, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t v = 0;
+
+		if (caps[i].get(info, &v) == DOCA_SUCCESS)
+			line(8, caps[i].name, "%u", v);
+	}
+}
+
+/* Comch: a server on the DPU side, a client on the host side, and the fast path on both. */
+static void print_comch_caps(const struct doca_devinfo *info)
+{
+	bool producer = doca_comch_producer_cap_is_supported(info) == DOCA_SUCCESS;
+	bool consumer = doca_comch_consumer_cap_is_supported(info) == DOCA_SUCCESS;
+
+	puts("    comch");
+	line(8, "server", "%s", yes_no(doca_comch_cap_server_is_supported(info) == DOCA_SUCCESS));
+	line(8, "client", "%s", yes_no(doca_comch_cap_client_is_supported(info) == DOCA_SUCCESS));
+	print_limits(info, comch_limits, sizeof(comch_limits) / sizeof(comch_limits[0]));
+	line(8, "producer", "%s", yes_no(producer));
+	if (producer)
+		print_limits(info, producer_limits, sizeof(producer_limits) / sizeof(producer_limits[0]));
+	line(8, "consumer", "%s", yes_no(consumer));
+	if (consumer)
+		print_limits(info, consumer_limits, sizeof(consumer_limits) / sizeof(consumer_limits[0]));
+}
+
 static void print_caps(const struct doca_devinfo *info)
 {
 	uint32_t vectors = 0, list_len = 0;
@@ -229,15 +290,15 @@ static void print_caps(const struct doca_devinfo *info)
 	print_statuses(info, sync_event_caps, sizeof(sync_event_caps) / sizeof(sync_event_caps[0]));
 
 	puts("    dma");
-	if (doca_dma_cap_task_memcpy_is_supported(info) != DOCA_SUCCESS) {
-		line(8, "task_memcpy", "%s", yes_no(false));
-		return;
+	line(8, "task_memcpy", "%s", yes_no(doca_dma_cap_task_memcpy_is_supported(info) == DOCA_SUCCESS));
+	if (doca_dma_cap_task_memcpy_is_supported(info) == DOCA_SUCCESS) {
+		if (doca_dma_cap_task_memcpy_get_max_buf_size(info, &buf_size) == DOCA_SUCCESS)
+			line(8, "task_memcpy_max_buf_size", "%" PRIu64, buf_size);
+		if (doca_dma_cap_task_memcpy_get_max_buf_list_len(info, &list_len) == DOCA_SUCCESS)
+			line(8, "task_memcpy_max_buf_list_len", "%u", list_len);
 	}
-	line(8, "task_memcpy", "%s", yes_no(true));
-	if (doca_dma_cap_task_memcpy_get_max_buf_size(info, &buf_size) == DOCA_SUCCESS)
-		line(8, "task_memcpy_max_buf_size", "%" PRIu64, buf_size);
-	if (doca_dma_cap_task_memcpy_get_max_buf_list_len(info, &list_len) == DOCA_SUCCESS)
-		line(8, "task_memcpy_max_buf_list_len", "%u", list_len);
+
+	print_comch_caps(info);
 }
 
 /* ---- main ------------------------------------------------------------------------------- */
@@ -265,7 +326,7 @@ static void usage(FILE *f)
 static void list_libs(void)
 {
 	/* The DOCA libraries softdoca builds so far; each later library adds its line. */
-	static const char *const libs[] = {"common", "argp", "dma"};
+	static const char *const libs[] = {"common", "argp", "dma", "comch"};
 
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
 		line(0, libs[i], "supported");

@@ -81,6 +81,41 @@ static void full_print(void)
 	CHECK_HAS("task_memcpy_max_buf_size", "2147483648");
 	CHECK_HAS("task_memcpy_max_buf_list_len", "32");
 	CHECK_HAS("soft_card", "bf3-0 (BlueField-3, host side)");
+	/* Comch on the host side: a client, not a server, and the fast path */
+	CHECK_OUT("    comch\n        server ");
+	CHECK_HAS("server", "unsupported");
+	CHECK_HAS("client", "supported");
+	CHECK_HAS("max_msg_size", "4080");
+	CHECK_HAS("producer", "supported");
+	CHECK_HAS("consumer", "supported");
+}
+
+/* The DPU side of the default card (BlueField-3) hosts Comch servers. */
+static void comch_dpu(void)
+{
+	CHECK(caps("SOFTDOCA_ROLE=dpu", "--pci-addr 03:00.0") == 0);
+	CHECK_OUT("PCI: 0000:03:00.0\n");
+	CHECK_HAS("server", "supported");
+	CHECK_HAS("client", "unsupported");
+	CHECK_HAS("max_name_len", "120");
+	CHECK_HAS("max_msg_size", "4080");
+	CHECK_HAS("max_recv_queue_size", "8192");
+	CHECK_HAS("max_clients", "512");
+	CHECK_HAS("max_send_tasks", "8192");
+	CHECK_HAS("producer", "supported");
+	CHECK_HAS("producer_max_num_tasks", "8192");
+	CHECK_HAS("producer_max_buf_size", "33554432");
+	CHECK_HAS("producer_max_buf_list_len", "1");
+	CHECK_HAS("producer_max_producers", "64");
+	CHECK_HAS("consumer", "supported");
+	CHECK_HAS("consumer_max_num_tasks", "8192");
+	CHECK_HAS("consumer_max_buf_size", "33554432");
+	CHECK_HAS("consumer_max_buf_list_len", "1");
+	CHECK_HAS("consumer_max_consumers", "64");
+	CHECK_HAS("consumer_max_imm_data_len", "32");
+	/* --list-devs prints attributes only */
+	CHECK(caps("SOFTDOCA_ROLE=dpu", "--list-devs") == 0);
+	CHECK(strstr(out, "comch") == NULL);
 }
 
 static void list_devs(void)
@@ -117,6 +152,7 @@ static void list_libs_and_version(void)
 	CHECK_HAS("common", "supported");
 	CHECK_HAS("argp", "supported");
 	CHECK_HAS("dma", "supported");
+	CHECK_HAS("comch", "supported");
 	CHECK(strstr(out, "PCI:") == NULL);
 	CHECK(caps("", "-v") == 0);
 	CHECK_OUT("doca_caps version 3.0.0058");
@@ -169,6 +205,16 @@ static void configured(void)
 	CHECK_HAS("export_to_remote_pci", "unsupported");
 	CHECK_HAS("task_memcpy_max_buf_list_len", "32");
 	CHECK_HAS("soft_card", "nic (ConnectX-7, host side)");
+	/* no Comch on a NIC: every part unsupported, no limits printed */
+	CHECK_OUT("    comch\n");
+	CHECK_HAS("server", "unsupported");
+	CHECK_HAS("client", "unsupported");
+	CHECK_HAS("producer", "unsupported");
+	CHECK_HAS("consumer", "unsupported");
+	CHECK(strstr(out, "max_msg_size") == NULL);
+	CHECK(strstr(out, "max_clients") == NULL);
+	CHECK(strstr(out, "producer_max") == NULL);
+	CHECK(strstr(out, "consumer_max") == NULL);
 	CHECK(caps(env, "--pci-addr c1:00.0") == 0);
 	/* a DPU-side process on a plain NIC sees no device */
 	snprintf(env + strlen(env), sizeof(env) - strlen(env), " SOFTDOCA_ROLE=dpu");
@@ -187,6 +233,9 @@ static void configured(void)
 	CHECK(caps(env, "--pci-addr 03:00.0") == 0);
 	CHECK_HAS("create_from_export_pci", "supported");
 	CHECK_HAS("rep_filter_net", "supported");
+	CHECK_HAS("server", "supported");
+	CHECK_HAS("max_clients", "256"); /* BlueField-2 */
+	CHECK_HAS("max_recv_queue_size", "4096");
 
 	snprintf(env, sizeof(env), "SOFTDOCA_CONFIG=%s", write_file("devices.conf", "[card a]\nprofle = bf3\n"));
 	CHECK(caps(env, "--list-devs") == 1);
@@ -203,6 +252,7 @@ int main(int argc, char **argv)
 	doca_caps = argv[1];
 	scratch_init();
 	TEST_RUN(full_print);
+	TEST_RUN(comch_dpu);
 	TEST_RUN(list_devs);
 	TEST_RUN(list_rep_devs);
 	TEST_RUN(list_libs_and_version);
