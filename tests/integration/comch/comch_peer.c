@@ -11,6 +11,9 @@
  *	sends M messages of S bytes (B at a time) and checks each echo ("client done"); --stream
  *	goes on until the server goes away ("server gone", exit 0); --give-up stops a client
  *	still waiting for a server after MS milliseconds ("gave up", exit 2).
+ *   --idle (either side; implies --event): once connected (a client: once its messages are
+ *	echoed, "idle"), sleep on the PE's notification handle and on stdin; stdin closing stops
+ *	the context, so the idle cost test can measure a connected pair that does nothing.
  * Every run is bounded by an alarm: a hang fails loudly instead of blocking the test suite.
  */
 #include <errno.h>
@@ -43,6 +46,7 @@ struct peer {
 	uint32_t queue;
 	bool stream;
 	bool event;
+	bool idle;
 	long give_up_ms;
 
 	struct doca_dev *dev;
@@ -120,6 +124,13 @@ static void send_err(struct doca_comch_task_send *task, union doca_data tud, uni
 	doca_task_free(doca_comch_task_send_as_task(task));
 }
 
+/* The idle cost test measures from this line on. */
+static void say_idle(void)
+{
+	printf("idle\n");
+	fflush(stdout);
+}
+
 static void recv_cb(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t len,
 		    struct doca_comch_connection *conn)
 {
@@ -143,6 +154,8 @@ static void recv_cb(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t
 	}
 	if (P.stream || P.sent < P.messages)
 		client_send_next();
+	else if (P.echoed == P.messages && P.idle)
+		say_idle();
 	else if (P.echoed == P.messages)
 		(void)doca_ctx_stop(P.ctx);
 }
@@ -185,6 +198,8 @@ static void state_cb(const union doca_data ud, struct doca_ctx *ctx, enum doca_c
 		fflush(stdout);
 		for (uint32_t i = 0; i < P.burst && (P.stream || P.sent < P.messages); i++)
 			client_send_next();
+		if (P.idle && P.messages == 0)
+			say_idle();
 	}
 	if (P.server && next == DOCA_CTX_STATE_RUNNING) {
 		printf("server ready\n");
@@ -269,6 +284,19 @@ static void setup(void)
 		die("ctx start", err);
 }
 
+/* --idle: stdin closing (EOF) ends the idle wait; it is then no longer watched, as EOF stays
+ * readable. */
+static void idle_input(int ep)
+{
+	char buf[64];
+
+	if (read(STDIN_FILENO, buf, sizeof(buf)) > 0)
+		return;
+	epoll_ctl(ep, EPOLL_CTL_DEL, STDIN_FILENO, NULL);
+	if (P.state == DOCA_CTX_STATE_RUNNING || P.state == DOCA_CTX_STATE_STARTING)
+		(void)doca_ctx_stop(P.ctx);
+}
+
 /* Polling (sample style) or sleeping on the PE's notification handle. */
 static void run_until_idle(void)
 {
@@ -282,7 +310,15 @@ static void run_until_idle(void)
 
 		doca_pe_get_notification_handle(P.pe, &fd);
 		ep = epoll_create1(0);
+		ev.data.fd = fd;
 		epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+		if (P.idle) {
+			ev.data.fd = STDIN_FILENO;
+			if (epoll_ctl(ep, EPOLL_CTL_ADD, STDIN_FILENO, &ev) != 0) {
+				printf("FAIL: --idle needs a pipe on stdin: %s\n", strerror(errno));
+				exit(1);
+			}
+		}
 	}
 	while (P.state != DOCA_CTX_STATE_IDLE) {
 		if (P.give_up_ms > 0 && !gave_up && P.state == DOCA_CTX_STATE_STARTING &&
@@ -304,7 +340,8 @@ static void run_until_idle(void)
 		{
 			struct epoll_event ev;
 
-			epoll_wait(ep, &ev, 1, P.give_up_ms > 0 ? 50 : -1);
+			if (epoll_wait(ep, &ev, 1, P.give_up_ms > 0 ? 50 : -1) == 1 && ev.data.fd == STDIN_FILENO)
+				idle_input(ep);
 		}
 		doca_pe_clear_notification(P.pe, fd);
 	}
@@ -372,6 +409,8 @@ int main(int argc, char **argv)
 			P.stream = true;
 		else if (strcmp(argv[i], "--event") == 0)
 			P.event = true;
+		else if (strcmp(argv[i], "--idle") == 0)
+			P.idle = P.event = true;
 		else {
 			fprintf(stderr, "unknown option %s\n", argv[i]);
 			return 64;
