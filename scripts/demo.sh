@@ -72,6 +72,21 @@ cat <&"$server_out"
 exec {server_out}<&-
 wait "$server_pid"
 
+step "Sync event over PCIe: doca_sync_event_remote_pci (DPU flavour), then doca_sync_event_local_pci (host)"
+# The DPU listens on Comch; the host exports its event to it, signals it and waits until the
+# DPU, woken by the host's update, signals back.
+coproc DPU { build-demo/samples/doca_common/doca_sync_event_remote_pci -d 03:00.0 -r b1:00.0; }
+dpu_pid=$DPU_PID
+exec {dpu_out}<&"${DPU[0]}"
+while IFS= read -r line <&"$dpu_out"; do
+	echo "$line"
+	[[ $line == *"Listening to host"* ]] && break
+done
+build-demo/samples/doca_common/doca_sync_event_local_pci -d b1:00.0
+cat <&"$dpu_out"
+exec {dpu_out}<&-
+wait "$dpu_pid"
+
 for s in pe_polling pe_event pe_reactive pe_single_task_comp_cb pe_task_error pe_task_resubmit \
 	pe_task_try_submit pe_multi_context pe_async_stop; do
 	step "Progress engine sample $s (host flavour)"
