@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <doca_argp.h>
 #include <doca_log.h>
 
 #include "common.h"
@@ -367,4 +368,68 @@ fail:
 	if (head != NULL)
 		(void)doca_buf_dec_refcount(head, NULL);
 	return result;
+}
+
+/* Flags then the sample, between argp's init and destroy. */
+static doca_error_t parse_and_run(int argc, char **argv, const struct sample_main_desc *desc)
+{
+	doca_error_t result;
+
+	result = doca_argp_init(NULL, desc->config);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to init ARGP resources: %s", doca_error_get_descr(result));
+		return result;
+	}
+	result = desc->register_params();
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to register %s parameters: %s", desc->params_name, doca_error_get_descr(result));
+		goto argp_cleanup;
+	}
+	result = doca_argp_start(argc, argv);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to parse sample input: %s", doca_error_get_descr(result));
+		goto argp_cleanup;
+	}
+	result = desc->run(desc->config);
+
+argp_cleanup:
+	doca_argp_destroy();
+	return result;
+}
+
+int sample_main(int argc, char **argv, const struct sample_main_desc *desc)
+{
+	struct doca_log_backend *sdk_log;
+	doca_error_t result;
+
+	/* Application messages: INFO and below on stdout, WARNING and above on stderr */
+	result = doca_log_backend_create_standard();
+	if (result != DOCA_SUCCESS)
+		return EXIT_FAILURE;
+
+	/* Library messages: warnings and errors on stderr */
+	result = doca_log_backend_create_with_file_sdk(stderr, &sdk_log);
+	if (result == DOCA_SUCCESS)
+		result = doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
+	if (result != DOCA_SUCCESS)
+		goto sample_exit;
+
+	DOCA_LOG_INFO("Starting the sample");
+
+	if (desc->cannot_run != NULL) {
+		DOCA_LOG_ERR("%s", desc->cannot_run);
+		result = DOCA_ERROR_NOT_SUPPORTED;
+	} else if (desc->register_params == NULL) {
+		result = desc->run(desc->config);
+	} else {
+		result = parse_and_run(argc, argv, desc);
+	}
+
+sample_exit:
+	if (result == DOCA_SUCCESS) {
+		DOCA_LOG_INFO("Sample finished successfully");
+		return EXIT_SUCCESS;
+	}
+	DOCA_LOG_INFO("Sample finished with errors");
+	return EXIT_FAILURE;
 }

@@ -70,4 +70,19 @@ char *hex_dump(const void *data, size_t size);
 doca_error_t allocate_doca_buf_list(struct doca_buf_inventory *buf_inv, struct doca_mmap *mmap, void *addr,
 				    size_t len, int num_buf, bool set_data_pos, struct doca_buf **dbuf);
 
+/* What makes one sample's main different from another's; sample_main runs the rest. */
+struct sample_main_desc {
+	const char *cannot_run;		       /* non-NULL: why this build cannot run the sample */
+	void *config;			       /* the flags' program config, handed to run */
+	doca_error_t (*register_params)(void); /* NULL: the sample takes no flags (argp unused) */
+	const char *params_name;	       /* "Failed to register <params_name> parameters" */
+	doca_error_t (*run)(void *config);     /* the sample itself; logs its own errors */
+};
+
+/*
+ * The main every sample shares: log backends, "Starting the sample", flags, run, then
+ * "Sample finished successfully" (returns EXIT_SUCCESS) or "... with errors" (EXIT_FAILURE).
+ */
+int sample_main(int argc, char **argv, const struct sample_main_desc *desc);
+
 #endif /* SAMPLES_COMMON_H_ */

@@ -13,6 +13,7 @@
 #include <doca_pe.h>
 #include <doca_sync_event.h>
 
+#include "common.h"
 #include "common_common.h"
 
 DOCA_LOG_REGISTER(SYNC_EVENT::COMMON);
@@ -547,4 +548,27 @@ void sync_event_tear_down(struct sync_event_runtime_objects *se_rt_objs)
 	if (se_rt_objs->dev != NULL)
 		(void)doca_dev_close(se_rt_objs->dev);
 	memset(se_rt_objs, 0, sizeof(*se_rt_objs));
+}
+
+/* ---- main ---- */
+
+static doca_error_t run_sync_event_sample(void *config)
+{
+	struct sync_event_runtime_objects se_rt_objs = {0};
+	doca_error_t result = sync_event_run(config, &se_rt_objs);
+
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("sync_event_run() encountered an error: %s", doca_error_get_descr(result));
+	return result;
+}
+
+int sync_event_sample_main(int argc, char **argv)
+{
+	struct sync_event_config se_cfg = {.async_num_tasks = SYNC_EVENT_DEFAULT_NUM_TASKS};
+	const struct sample_main_desc desc = {.config = &se_cfg,
+					      .register_params = sync_event_params_register,
+					      .params_name = "sample",
+					      .run = run_sync_event_sample};
+
+	return sample_main(argc, argv, &desc);
 }

@@ -75,4 +75,10 @@ doca_error_t sync_event_cc_client_send(struct sync_event_runtime_objects *se_rt_
 /* Destroys whatever exists of se_rt_objs (contexts stopped first), closes the devices. */
 void sync_event_tear_down(struct sync_event_runtime_objects *se_rt_objs);
 
+/* Each sample's own logic (sync_event_local_pci_sample.c, sync_event_remote_pci_sample.c). */
+doca_error_t sync_event_run(const struct sync_event_config *se_cfg, struct sync_event_runtime_objects *se_rt_objs);
+
+/* The main() of both samples: their flags, then sync_event_run. Returns the exit status. */
+int sync_event_sample_main(int argc, char **argv);
+
 #endif /* COMMON_COMMON_H_ */

@@ -333,38 +333,27 @@ void pe_sample_base_cleanup(struct pe_sample_state_base *state)
 	memset(state, 0, sizeof(*state));
 }
 
+/* A PE sample's logic and its name, for the error line; sample_main's config. */
+struct pe_sample_run {
+	const char *name;
+	doca_error_t (*run)(void);
+};
+
+static doca_error_t run_pe_sample(void *config)
+{
+	const struct pe_sample_run *sample = config;
+	doca_error_t result = sample->run();
+
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("%s() encountered an error: %s", sample->name, doca_error_get_descr(result));
+	return result;
+}
+
 int pe_sample_main(const char *run_name, doca_error_t (*run_sample)(void))
 {
-	struct doca_log_backend *sdk_log;
-	int exit_status = EXIT_FAILURE;
-	doca_error_t result;
+	struct pe_sample_run sample = {.name = run_name, .run = run_sample};
+	/* No register_params: DOCA's PE samples take no flags and ignore any given */
+	const struct sample_main_desc desc = {.config = &sample, .run = run_pe_sample};
 
-	/* Application messages: INFO and below on stdout, WARNING and above on stderr */
-	result = doca_log_backend_create_standard();
-	if (result != DOCA_SUCCESS)
-		return EXIT_FAILURE;
-
-	/* Library messages: warnings and errors on stderr */
-	result = doca_log_backend_create_with_file_sdk(stderr, &sdk_log);
-	if (result != DOCA_SUCCESS)
-		goto sample_exit;
-	result = doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
-	if (result != DOCA_SUCCESS)
-		goto sample_exit;
-
-	DOCA_LOG_INFO("Starting the sample");
-
-	result = run_sample();
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("%s() encountered an error: %s", run_name, doca_error_get_descr(result));
-		goto sample_exit;
-	}
-	exit_status = EXIT_SUCCESS;
-
-sample_exit:
-	if (exit_status == EXIT_SUCCESS)
-		DOCA_LOG_INFO("Sample finished successfully");
-	else
-		DOCA_LOG_INFO("Sample finished with errors");
-	return exit_status;
+	return sample_main(0, NULL, &desc);
 }

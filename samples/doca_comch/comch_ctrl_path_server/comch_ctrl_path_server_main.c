@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <doca_argp.h>
 #include <doca_error.h>
 #include <doca_log.h>
 
+#include "common.h"
 #include "comch_ctrl_path_common.h"
 
 DOCA_LOG_REGISTER(COMCH_CTRL_PATH_SERVER::MAIN);
@@ -19,61 +19,29 @@ DOCA_LOG_REGISTER(COMCH_CTRL_PATH_SERVER::MAIN);
 doca_error_t start_comch_ctrl_path_server_sample(const char *server_name, const char *dev_pci_addr,
 						 const char *rep_pci_addr, const char *text, uint32_t text_len);
 
+static doca_error_t run(void *config)
+{
+	const struct comch_config *cfg = config;
+	doca_error_t result;
+
+	result = start_comch_ctrl_path_server_sample(SERVER_NAME, cfg->comch_dev_pci_addr, cfg->comch_dev_rep_pci_addr,
+						     cfg->text, cfg->text_size);
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Sample failed: %s", doca_error_get_descr(result));
+	return result;
+}
+
 int main(int argc, char **argv)
 {
 	struct comch_config cfg = {0};
-	struct doca_log_backend *sdk_log;
-	int exit_status = EXIT_FAILURE;
-	doca_error_t result;
+	const struct sample_main_desc desc = {.config = &cfg,
+					      .register_params = register_comch_params,
+					      .params_name = "Comm Channel server sample",
+					      .run = run};
 
 	strcpy(cfg.comch_dev_pci_addr, DEFAULT_PCI_ADDR);
 	strcpy(cfg.comch_dev_rep_pci_addr, DEFAULT_REP_PCI_ADDR);
 	strcpy(cfg.text, DEFAULT_TEXT);
 	cfg.text_size = (uint32_t)strlen(cfg.text);
-
-	result = doca_log_backend_create_standard();
-	if (result != DOCA_SUCCESS)
-		return EXIT_FAILURE;
-	result = doca_log_backend_create_with_file_sdk(stderr, &sdk_log);
-	if (result != DOCA_SUCCESS)
-		goto sample_exit;
-	result = doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
-	if (result != DOCA_SUCCESS)
-		goto sample_exit;
-
-	DOCA_LOG_INFO("Starting the sample");
-
-	result = doca_argp_init(NULL, &cfg);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to init ARGP resources: %s", doca_error_get_descr(result));
-		goto sample_exit;
-	}
-	result = register_comch_params();
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to register Comm Channel server sample parameters: %s",
-			     doca_error_get_descr(result));
-		goto argp_cleanup;
-	}
-	result = doca_argp_start(argc, argv);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to parse sample input: %s", doca_error_get_descr(result));
-		goto argp_cleanup;
-	}
-
-	result = start_comch_ctrl_path_server_sample(SERVER_NAME, cfg.comch_dev_pci_addr, cfg.comch_dev_rep_pci_addr,
-						     cfg.text, cfg.text_size);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Sample failed: %s", doca_error_get_descr(result));
-		goto argp_cleanup;
-	}
-	exit_status = EXIT_SUCCESS;
-
-argp_cleanup:
-	doca_argp_destroy();
-sample_exit:
-	if (exit_status == EXIT_SUCCESS)
-		DOCA_LOG_INFO("Sample finished successfully");
-	else
-		DOCA_LOG_INFO("Sample finished with errors");
-	return exit_status;
+	return sample_main(argc, argv, &desc);
 }

@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <doca_argp.h>
 #include <doca_error.h>
 #include <doca_log.h>
 
@@ -19,82 +18,47 @@ DOCA_LOG_REGISTER(DMA_COPY_HOST::MAIN);
 doca_error_t dma_copy_host(const char *pcie_addr, char *src_buffer, size_t src_buffer_size,
 			   const char *export_desc_file_path, const char *buffer_info_file_path);
 
+static doca_error_t register_params(void)
+{
+	return register_dma_params(true);
+}
+
+static doca_error_t run(void *config)
+{
+	const struct dma_config *dma_conf = config;
+	/* The text travels with its NUL, so the DPU prints exactly this string */
+	size_t length = strlen(dma_conf->cpy_txt) + 1;
+	char *src_buffer = malloc(length);
+	doca_error_t result;
+
+	if (src_buffer == NULL) {
+		DOCA_LOG_ERR("Source buffer allocation failed");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	memcpy(src_buffer, dma_conf->cpy_txt, length);
+
+	result = dma_copy_host(dma_conf->pci_address, src_buffer, length, dma_conf->export_desc_path,
+			       dma_conf->buf_info_path);
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("dma_copy_host() encountered an error: %s", doca_error_get_descr(result));
+	free(src_buffer);
+	return result;
+}
+
 int main(int argc, char **argv)
 {
 	struct dma_config dma_conf = {.num_src_buf = 1, .num_dst_buf = 1};
-	struct doca_log_backend *sdk_log;
-	int exit_status = EXIT_FAILURE;
-	char *src_buffer = NULL;
-	doca_error_t result;
-	size_t length;
+	struct sample_main_desc desc = {.config = &dma_conf,
+					.register_params = register_params,
+					.params_name = "DMA sample",
+					.run = run};
 
 	strcpy(dma_conf.pci_address, DEFAULT_PCI_ADDR);
 	strcpy(dma_conf.cpy_txt, DEFAULT_TEXT);
 	strcpy(dma_conf.export_desc_path, DEFAULT_EXPORT_DESC_PATH);
 	strcpy(dma_conf.buf_info_path, DEFAULT_BUF_INFO_PATH);
-
-	/* Application messages: INFO and below on stdout, WARNING and above on stderr */
-	result = doca_log_backend_create_standard();
-	if (result != DOCA_SUCCESS)
-		return EXIT_FAILURE;
-
-	/* Library messages: warnings and errors on stderr */
-	result = doca_log_backend_create_with_file_sdk(stderr, &sdk_log);
-	if (result != DOCA_SUCCESS)
-		goto sample_exit;
-	result = doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
-	if (result != DOCA_SUCCESS)
-		goto sample_exit;
-
-	DOCA_LOG_INFO("Starting the sample");
-
 #ifndef DOCA_ARCH_HOST
-	DOCA_LOG_ERR("Sample can run only on the Host");
-	goto sample_exit;
+	desc.cannot_run = "Sample can run only on the Host";
 #endif
-
-	result = doca_argp_init(NULL, &dma_conf);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to init ARGP resources: %s", doca_error_get_descr(result));
-		goto sample_exit;
-	}
-	result = register_dma_params(true);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to register DMA sample parameters: %s", doca_error_get_descr(result));
-		goto argp_cleanup;
-	}
-	result = doca_argp_start(argc, argv);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to parse sample input: %s", doca_error_get_descr(result));
-		goto argp_cleanup;
-	}
-
-	/* The text travels with its NUL, so the DPU prints exactly this string */
-	length = strlen(dma_conf.cpy_txt) + 1;
-	src_buffer = malloc(length);
-	if (src_buffer == NULL) {
-		DOCA_LOG_ERR("Source buffer allocation failed");
-		goto argp_cleanup;
-	}
-	memcpy(src_buffer, dma_conf.cpy_txt, length);
-
-	result = dma_copy_host(dma_conf.pci_address, src_buffer, length, dma_conf.export_desc_path,
-			       dma_conf.buf_info_path);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("dma_copy_host() encountered an error: %s", doca_error_get_descr(result));
-		goto buffer_cleanup;
-	}
-
-	exit_status = EXIT_SUCCESS;
-
-buffer_cleanup:
-	free(src_buffer);
-argp_cleanup:
-	doca_argp_destroy();
-sample_exit:
-	if (exit_status == EXIT_SUCCESS)
-		DOCA_LOG_INFO("Sample finished successfully");
-	else
-		DOCA_LOG_INFO("Sample finished with errors");
-	return exit_status;
+	return sample_main(argc, argv, &desc);
 }
