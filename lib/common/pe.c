@@ -65,7 +65,10 @@ static bool ctx_has_work(const struct doca_ctx *ctx)
 	/* Only ready work counts: a wait task whose condition does not hold must let the user sleep. */
 	if (softhw_queue_has_ready(&ctx->queue))
 		return true;
-	return ctx->state == DOCA_CTX_STATE_STOPPING && ctx->inflight == 0 && ctx->allocated == 0 && !ctx->lib_busy;
+	if (ctx->state != DOCA_CTX_STATE_STOPPING)
+		return false;
+	/* A stopping context flushes its queue whether or not the work is ready. */
+	return ctx->queue.head != NULL || (ctx->inflight == 0 && ctx->allocated == 0 && !ctx->lib_busy);
 }
 
 /* Arms every context for library events; true when work or events are already waiting. */

@@ -60,6 +60,28 @@ static const struct softdoca_ctx_ops test_ops = {
 	.complete = test_complete,
 };
 
+/* Work that waits for a condition that never holds (like a sync-event wait task). */
+static bool never_ready(struct softhw_work *w)
+{
+	(void)w;
+	return false;
+}
+
+static doca_error_t test_prepare_wait(struct doca_task *task)
+{
+	task->work.op = SOFTHW_OP_CALL;
+	task->work.call.ready = never_ready;
+	task->work.call.run = run_work;
+	return DOCA_SUCCESS;
+}
+
+static const struct softdoca_ctx_ops test_ops_wait = {
+	.name = "TEST",
+	.check = test_check,
+	.prepare = test_prepare_wait,
+	.complete = test_complete,
+};
+
 static const struct softdoca_ctx_ops test_ops_stop_on_error = {
 	.name = "TEST",
 	.check = test_check,
@@ -419,6 +441,39 @@ static void test_notification(void)
 	CHECK_OK(doca_pe_destroy(pe));
 }
 
+/*
+ * A context stopped (outside progress, PE not armed) with a task whose work is not ready:
+ * the flush is work, so arming the PE afterwards must signal at once. Else a pe_event-style
+ * loop (request, epoll_wait, clear, progress) sleeps forever on a context that never idles.
+ */
+static void test_notification_after_stop_with_waiting_task(void)
+{
+	struct doca_pe *pe;
+	struct test_ctx *t;
+	doca_notification_handle_t fd;
+
+	reset_counters();
+	CHECK_OK(doca_pe_create(&pe));
+	CHECK_OK(doca_pe_get_notification_handle(pe, &fd));
+	t = make_ctx(pe, 1, &test_ops_wait);
+	CHECK_OK(doca_ctx_start(&t->ctx));
+	CHECK_OK(doca_task_submit(&alloc_task(t, 0, DOCA_SUCCESS)->base));
+	CHECK(progress(pe) == 0); /* the condition does not hold */
+	CHECK_OK(doca_pe_request_notification(pe));
+	CHECK(fd_ready(fd) == 0); /* nothing ready: the user may sleep */
+	CHECK_OK(doca_pe_clear_notification(pe, fd));
+	CHECK_ERR(doca_ctx_stop(&t->ctx), DOCA_ERROR_IN_PROGRESS);
+	CHECK_OK(doca_pe_request_notification(pe));
+	CHECK(fd_ready(fd) == 1); /* the flush is pending: wake the user */
+	CHECK_OK(doca_pe_clear_notification(pe, fd));
+	while (progress(pe))
+		;
+	CHECK(errors == 1 && last_error_status == SOFTDOCA_FLUSH_STATUS);
+	CHECK(last_next == DOCA_CTX_STATE_IDLE);
+	destroy_ctx(t);
+	CHECK_OK(doca_pe_destroy(pe));
+}
+
 static void test_round_robin(void)
 {
 	struct doca_pe *pe;
@@ -464,5 +519,6 @@ int main(void)
 	TEST_RUN(test_try_submit);
 	TEST_RUN(test_notification);
 	TEST_RUN(test_round_robin);
+	TEST_RUN(test_notification_after_stop_with_waiting_task);
 	TEST_EXIT();
 }
