@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <doca_argp.h>
@@ -15,6 +16,8 @@
 #include "dma_common.h"
 
 DOCA_LOG_REGISTER(DMA_COMMON);
+
+#define SLEEP_IN_NANOS (10 * 1000) /* idle wait between two empty progress calls */
 
 /* Copy a string flag into dst (capacity cap, NUL included), refusing values that do not fit. */
 static doca_error_t copy_string_arg(char *dst, size_t cap, const char *value, const char *what)
@@ -315,6 +318,113 @@ doca_error_t destroy_dma_resources(struct dma_resources *resources)
 	if (tmp != DOCA_SUCCESS) {
 		DOCA_ERROR_PROPAGATE(result, tmp);
 		DOCA_LOG_ERR("Failed to destroy DOCA core objects: %s", doca_error_get_descr(tmp));
+	}
+	return result;
+}
+
+doca_error_t start_dma_resources(const char *pcie_addr, int num_buf, struct dma_resources *resources)
+{
+	struct program_core_objects *state = &resources->state;
+	doca_error_t result, tmp;
+
+	result = allocate_dma_resources(pcie_addr, num_buf, resources);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to allocate DMA resources: %s", doca_error_get_descr(result));
+		return result;
+	}
+
+	result = doca_pe_connect_ctx(state->pe, state->ctx);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to connect progress engine to context: %s", doca_error_get_descr(result));
+		goto fail;
+	}
+
+	/* DMA starts synchronously: SUCCESS and RUNNING, nothing to wait for */
+	result = doca_ctx_start(state->ctx);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to start context: %s", doca_error_get_descr(result));
+		goto fail;
+	}
+	return DOCA_SUCCESS;
+
+fail:
+	tmp = destroy_dma_resources(resources);
+	if (tmp != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Failed to destroy DMA resources: %s", doca_error_get_descr(tmp));
+	return result;
+}
+
+doca_error_t dma_memcpy_and_wait(struct dma_resources *resources, struct doca_buf *src, struct doca_buf *dst,
+				 doca_error_t *task_result)
+{
+	union doca_data task_user_data = {.ptr = task_result};
+	struct timespec ts = {.tv_sec = 0, .tv_nsec = SLEEP_IN_NANOS};
+	struct doca_dma_task_memcpy *dma_task = NULL;
+	struct doca_task *task;
+	doca_error_t result;
+
+	*task_result = DOCA_ERROR_UNKNOWN;
+	result = doca_dma_task_memcpy_alloc_init(resources->dma_ctx, src, dst, task_user_data, &dma_task);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to allocate DMA memcpy task: %s", doca_error_get_descr(result));
+		return result;
+	}
+	resources->num_remaining_tasks = 1;
+
+	task = doca_dma_task_memcpy_as_task(dma_task);
+	result = doca_task_submit(task);
+	if (result != DOCA_SUCCESS) {
+		/* A task that was not submitted is still ours */
+		DOCA_LOG_ERR("Failed to submit DMA task: %s", doca_error_get_descr(result));
+		doca_task_free(task);
+		return result;
+	}
+
+	/* The callbacks stop the ctx after the task; the state callback ends this loop at IDLE */
+	resources->run_pe_progress = true;
+	while (resources->run_pe_progress) {
+		if (doca_pe_progress(resources->state.pe) == 0)
+			nanosleep(&ts, NULL);
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t release_dma_buf_lists(struct doca_buf *src, struct doca_buf *dst, doca_error_t result)
+{
+	doca_error_t tmp;
+
+	/* Releasing a list head releases the whole list */
+	if (dst != NULL) {
+		tmp = doca_buf_dec_refcount(dst, NULL);
+		if (tmp != DOCA_SUCCESS) {
+			DOCA_ERROR_PROPAGATE(result, tmp);
+			DOCA_LOG_ERR("Failed to release destination buffer list: %s", doca_error_get_descr(tmp));
+		}
+	}
+	if (src != NULL) {
+		tmp = doca_buf_dec_refcount(src, NULL);
+		if (tmp != DOCA_SUCCESS) {
+			DOCA_ERROR_PROPAGATE(result, tmp);
+			DOCA_LOG_ERR("Failed to release source buffer list: %s", doca_error_get_descr(tmp));
+		}
+	}
+	return result;
+}
+
+doca_error_t stop_dma_resources(struct dma_resources *resources, doca_error_t result)
+{
+	doca_error_t tmp;
+
+	/* Already IDLE after a completed task: stopping an IDLE ctx succeeds */
+	tmp = request_stop_ctx(resources->state.pe, resources->state.ctx);
+	if (tmp != DOCA_SUCCESS) {
+		DOCA_ERROR_PROPAGATE(result, tmp);
+		DOCA_LOG_ERR("Unable to stop context: %s", doca_error_get_descr(tmp));
+	}
+	tmp = destroy_dma_resources(resources);
+	if (tmp != DOCA_SUCCESS) {
+		DOCA_ERROR_PROPAGATE(result, tmp);
+		DOCA_LOG_ERR("Failed to destroy DMA resources: %s", doca_error_get_descr(tmp));
 	}
 	return result;
 }

@@ -49,6 +49,22 @@ doca_error_t allocate_dma_resources(const char *pcie_addr, int num_buf, struct d
 /* Destroy the DMA context (it must be IDLE), the core objects, and close the device. */
 doca_error_t destroy_dma_resources(struct dma_resources *resources);
 
+/* allocate_dma_resources, then connect the ctx to the PE and start it; nothing is left on failure. */
+doca_error_t start_dma_resources(const char *pcie_addr, int num_buf, struct dma_resources *resources);
+
+/*
+ * Submit one memcpy task from src to dst and progress the PE until the ctx is IDLE again.
+ * Returns whether the task could be submitted; *task_result is how the task ended.
+ */
+doca_error_t dma_memcpy_and_wait(struct dma_resources *resources, struct doca_buf *src, struct doca_buf *dst,
+				 doca_error_t *task_result);
+
+/* Release both buf lists (NULL ones are skipped); returns result, or the first release error. */
+doca_error_t release_dma_buf_lists(struct doca_buf *src, struct doca_buf *dst, doca_error_t result);
+
+/* Stop the ctx and undo start_dma_resources; returns result, or the first teardown error. */
+doca_error_t stop_dma_resources(struct dma_resources *resources, doca_error_t result);
+
 /*
  * Host side of the remote pair: open the device at pcie_addr (it must support DMA memcpy) and
  * create state->src_mmap with the device added. Nothing else: the DPU does the copy.

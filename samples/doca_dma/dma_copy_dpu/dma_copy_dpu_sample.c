@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <doca_buf.h>
 #include <doca_buf_inventory.h>
@@ -26,7 +25,6 @@
 
 DOCA_LOG_REGISTER(DMA_COPY_DPU);
 
-#define SLEEP_IN_NANOS (10 * 1000) /* idle wait between two empty progress calls */
 #define MAX_DESC_SIZE 1024	   /* larger than any descriptor: a longer file is not one */
 #define MAX_LINE_SIZE 512	   /* one line of the buffer information file */
 
@@ -99,38 +97,18 @@ doca_error_t dma_copy_dpu(const char *export_desc_file_path, const char *buffer_
 {
 	struct dma_resources resources;
 	struct program_core_objects *state = &resources.state;
-	struct doca_dma_task_memcpy *dma_task = NULL;
 	struct doca_buf *src_doca_buf = NULL;
 	struct doca_buf *dst_doca_buf = NULL;
 	struct doca_mmap *remote_mmap = NULL;
-	struct doca_task *task;
-	doca_error_t task_result = DOCA_ERROR_UNKNOWN;
-	union doca_data task_user_data = {.ptr = &task_result};
-	struct timespec ts = {.tv_sec = 0, .tv_nsec = SLEEP_IN_NANOS};
 	char export_desc[MAX_DESC_SIZE];
 	size_t export_desc_len = 0, remote_len = 0, dst_buffer_size;
 	char *remote_addr = NULL, *dpu_buffer = NULL;
 	uint64_t max_buffer_size = 0;
-	doca_error_t result, tmp;
+	doca_error_t result, task_result, tmp;
 
-	result = allocate_dma_resources(pcie_addr, num_src_buf + num_dst_buf, &resources);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to allocate DMA resources: %s", doca_error_get_descr(result));
+	result = start_dma_resources(pcie_addr, num_src_buf + num_dst_buf, &resources);
+	if (result != DOCA_SUCCESS)
 		return result;
-	}
-
-	result = doca_pe_connect_ctx(state->pe, state->ctx);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to connect progress engine to context: %s", doca_error_get_descr(result));
-		goto destroy_resources;
-	}
-
-	/* DMA starts synchronously: SUCCESS and RUNNING, nothing to wait for */
-	result = doca_ctx_start(state->ctx);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to start context: %s", doca_error_get_descr(result));
-		goto destroy_resources;
-	}
 
 	result = doca_dma_cap_task_memcpy_get_max_buf_size(doca_dev_as_devinfo(state->dev), &max_buffer_size);
 	if (result != DOCA_SUCCESS) {
@@ -200,29 +178,9 @@ doca_error_t dma_copy_dpu(const char *export_desc_file_path, const char *buffer_
 		goto release_bufs;
 	}
 
-	result = doca_dma_task_memcpy_alloc_init(resources.dma_ctx, src_doca_buf, dst_doca_buf, task_user_data,
-						 &dma_task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to allocate DMA memcpy task: %s", doca_error_get_descr(result));
+	result = dma_memcpy_and_wait(&resources, src_doca_buf, dst_doca_buf, &task_result);
+	if (result != DOCA_SUCCESS)
 		goto release_bufs;
-	}
-	resources.num_remaining_tasks = 1;
-
-	task = doca_dma_task_memcpy_as_task(dma_task);
-	result = doca_task_submit(task);
-	if (result != DOCA_SUCCESS) {
-		/* A task that was not submitted is still ours */
-		DOCA_LOG_ERR("Failed to submit DMA task: %s", doca_error_get_descr(result));
-		doca_task_free(task);
-		goto release_bufs;
-	}
-
-	/* The callbacks stop the ctx after the task; the state callback ends this loop at IDLE */
-	resources.run_pe_progress = true;
-	while (resources.run_pe_progress) {
-		if (doca_pe_progress(state->pe) == 0)
-			nanosleep(&ts, NULL);
-	}
 
 	result = task_result;
 	if (result == DOCA_SUCCESS) {
@@ -236,21 +194,7 @@ doca_error_t dma_copy_dpu(const char *export_desc_file_path, const char *buffer_
 	DOCA_LOG_INFO("Host sample can be closed, DMA copy ended");
 
 release_bufs:
-	/* Releasing a list head releases the whole list */
-	if (dst_doca_buf != NULL) {
-		tmp = doca_buf_dec_refcount(dst_doca_buf, NULL);
-		if (tmp != DOCA_SUCCESS) {
-			DOCA_ERROR_PROPAGATE(result, tmp);
-			DOCA_LOG_ERR("Failed to release destination buffer list: %s", doca_error_get_descr(tmp));
-		}
-	}
-	if (src_doca_buf != NULL) {
-		tmp = doca_buf_dec_refcount(src_doca_buf, NULL);
-		if (tmp != DOCA_SUCCESS) {
-			DOCA_ERROR_PROPAGATE(result, tmp);
-			DOCA_LOG_ERR("Failed to release source buffer list: %s", doca_error_get_descr(tmp));
-		}
-	}
+	result = release_dma_buf_lists(src_doca_buf, dst_doca_buf, result);
 destroy_remote_mmap:
 	tmp = doca_mmap_destroy(remote_mmap);
 	if (tmp != DOCA_SUCCESS) {
@@ -260,17 +204,5 @@ destroy_remote_mmap:
 free_dpu_buffer:
 	free(dpu_buffer);
 stop_dma:
-	/* Already IDLE after a completed task: stopping an IDLE ctx succeeds */
-	tmp = request_stop_ctx(state->pe, state->ctx);
-	if (tmp != DOCA_SUCCESS) {
-		DOCA_ERROR_PROPAGATE(result, tmp);
-		DOCA_LOG_ERR("Unable to stop context: %s", doca_error_get_descr(tmp));
-	}
-destroy_resources:
-	tmp = destroy_dma_resources(&resources);
-	if (tmp != DOCA_SUCCESS) {
-		DOCA_ERROR_PROPAGATE(result, tmp);
-		DOCA_LOG_ERR("Failed to destroy DMA resources: %s", doca_error_get_descr(tmp));
-	}
-	return result;
+	return stop_dma_resources(&resources, result);
 }

@@ -5,7 +5,6 @@
  */
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #include <doca_buf.h>
 #include <doca_buf_inventory.h>
@@ -19,8 +18,6 @@
 #include "dma_common.h"
 
 DOCA_LOG_REGISTER(DPU_LOCAL_DMA_COPY);
-
-#define SLEEP_IN_NANOS (10 * 1000) /* idle wait between two empty progress calls */
 
 /* The DMA engine copies between distinct ranges only. */
 static bool ranges_overlap(const char *a, const char *b, size_t length)
@@ -42,14 +39,9 @@ doca_error_t dma_local_copy(const char *pcie_addr, char *dst_buffer, char *src_b
 {
 	struct dma_resources resources;
 	struct program_core_objects *state = &resources.state;
-	struct doca_dma_task_memcpy *dma_task = NULL;
 	struct doca_buf *src_doca_buf = NULL;
 	struct doca_buf *dst_doca_buf = NULL;
-	struct doca_task *task;
-	doca_error_t task_result = DOCA_ERROR_UNKNOWN;
-	union doca_data task_user_data = {.ptr = &task_result};
-	struct timespec ts = {.tv_sec = 0, .tv_nsec = SLEEP_IN_NANOS};
-	doca_error_t result, tmp;
+	doca_error_t result, task_result;
 
 	if (dst_buffer == NULL || src_buffer == NULL || length == 0) {
 		DOCA_LOG_ERR("Invalid input values, addresses and sizes must not be 0");
@@ -60,24 +52,9 @@ doca_error_t dma_local_copy(const char *pcie_addr, char *dst_buffer, char *src_b
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 
-	result = allocate_dma_resources(pcie_addr, num_src_buf + num_dst_buf, &resources);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to allocate DMA resources: %s", doca_error_get_descr(result));
+	result = start_dma_resources(pcie_addr, num_src_buf + num_dst_buf, &resources);
+	if (result != DOCA_SUCCESS)
 		return result;
-	}
-
-	result = doca_pe_connect_ctx(state->pe, state->ctx);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to connect progress engine to context: %s", doca_error_get_descr(result));
-		goto destroy_resources;
-	}
-
-	/* DMA starts synchronously: SUCCESS and RUNNING, nothing to wait for */
-	result = doca_ctx_start(state->ctx);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to start context: %s", doca_error_get_descr(result));
-		goto destroy_resources;
-	}
 
 	result = set_range_and_start(state->dst_mmap, dst_buffer, length);
 	if (result != DOCA_SUCCESS) {
@@ -107,29 +84,9 @@ doca_error_t dma_local_copy(const char *pcie_addr, char *dst_buffer, char *src_b
 		goto release_bufs;
 	}
 
-	result = doca_dma_task_memcpy_alloc_init(resources.dma_ctx, src_doca_buf, dst_doca_buf, task_user_data,
-						 &dma_task);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to allocate DMA memcpy task: %s", doca_error_get_descr(result));
+	result = dma_memcpy_and_wait(&resources, src_doca_buf, dst_doca_buf, &task_result);
+	if (result != DOCA_SUCCESS)
 		goto release_bufs;
-	}
-	resources.num_remaining_tasks = 1;
-
-	task = doca_dma_task_memcpy_as_task(dma_task);
-	result = doca_task_submit(task);
-	if (result != DOCA_SUCCESS) {
-		/* A task that was not submitted is still ours */
-		DOCA_LOG_ERR("Failed to submit DMA task: %s", doca_error_get_descr(result));
-		doca_task_free(task);
-		goto release_bufs;
-	}
-
-	/* The callbacks stop the ctx after the task; the state callback ends this loop at IDLE */
-	resources.run_pe_progress = true;
-	while (resources.run_pe_progress) {
-		if (doca_pe_progress(state->pe) == 0)
-			nanosleep(&ts, NULL);
-	}
 
 	result = task_result;
 	if (result == DOCA_SUCCESS && memcmp(dst_buffer, src_buffer, length) != 0) {
@@ -142,33 +99,7 @@ doca_error_t dma_local_copy(const char *pcie_addr, char *dst_buffer, char *src_b
 		DOCA_LOG_ERR("DMA memcpy task failed: %s", doca_error_get_descr(result));
 
 release_bufs:
-	/* Releasing a list head releases the whole list */
-	if (dst_doca_buf != NULL) {
-		tmp = doca_buf_dec_refcount(dst_doca_buf, NULL);
-		if (tmp != DOCA_SUCCESS) {
-			DOCA_ERROR_PROPAGATE(result, tmp);
-			DOCA_LOG_ERR("Failed to release destination buffer list: %s", doca_error_get_descr(tmp));
-		}
-	}
-	if (src_doca_buf != NULL) {
-		tmp = doca_buf_dec_refcount(src_doca_buf, NULL);
-		if (tmp != DOCA_SUCCESS) {
-			DOCA_ERROR_PROPAGATE(result, tmp);
-			DOCA_LOG_ERR("Failed to release source buffer list: %s", doca_error_get_descr(tmp));
-		}
-	}
+	result = release_dma_buf_lists(src_doca_buf, dst_doca_buf, result);
 stop_dma:
-	/* Already IDLE after a completed task: stopping an IDLE ctx succeeds */
-	tmp = request_stop_ctx(state->pe, state->ctx);
-	if (tmp != DOCA_SUCCESS) {
-		DOCA_ERROR_PROPAGATE(result, tmp);
-		DOCA_LOG_ERR("Unable to stop context: %s", doca_error_get_descr(tmp));
-	}
-destroy_resources:
-	tmp = destroy_dma_resources(&resources);
-	if (tmp != DOCA_SUCCESS) {
-		DOCA_ERROR_PROPAGATE(result, tmp);
-		DOCA_LOG_ERR("Failed to destroy DMA resources: %s", doca_error_get_descr(tmp));
-	}
-	return result;
+	return stop_dma_resources(&resources, result);
 }
