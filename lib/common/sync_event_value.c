@@ -93,6 +93,41 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct softdoca_se_cell *registry;
 static uint64_t last_id;
 
+/*
+ * fork(): the child has only the forking thread. The registry lock must not be copied while
+ * another thread (an updater walking the watchers, a watcher thread) holds it, and the
+ * child's shared cells have no watcher thread: their watcher state starts afresh there (the
+ * parent's thread keeps its own registration in the shared segment).
+ */
+static void atfork_prepare(void)
+{
+	pthread_mutex_lock(&registry_lock);
+}
+
+static void atfork_parent(void)
+{
+	pthread_mutex_unlock(&registry_lock);
+}
+
+static void atfork_child(void)
+{
+	for (struct softdoca_se_cell *c = registry; c != NULL; c = c->next) {
+		if (c->shm == NULL)
+			continue;
+		pthread_mutex_init(&c->watch.life, NULL);
+		pthread_mutex_init(&c->watch.lock, NULL);
+		c->watch.running = false;
+		c->watch.exit = false;
+		c->watch.registered = false;
+	}
+	pthread_mutex_unlock(&registry_lock);
+}
+
+__attribute__((constructor)) static void registry_atfork(void)
+{
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+}
+
 /* Spin, then yield, then sleep: the budget of each phase of a wait. */
 #define WAIT_SPINS 4096
 #define WAIT_YIELDS 64

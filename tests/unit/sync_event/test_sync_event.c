@@ -7,7 +7,9 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <signal.h>
 #include <sys/epoll.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "doca_buf.h"
@@ -854,6 +856,71 @@ static void test_ctx_wait_woken_by_other_thread(void)
 	se_ctx_teardown(&s);
 }
 
+/* ---- fork while another thread updates a watched value ---- */
+
+struct hammer {
+	struct doca_sync_event *ev;
+	int stop; /* atomic */
+};
+
+static void *hammer_thread(void *arg)
+{
+	struct hammer *h = arg;
+
+	for (uint64_t i = 0; !__atomic_load_n(&h->stop, __ATOMIC_ACQUIRE); i++)
+		(void)doca_sync_event_update_set(h->ev, i);
+	return NULL;
+}
+
+/*
+ * A process forks while one of its threads updates a value a running context watches (the
+ * update walks the watchers under the process-wide lock of the values). The child, which
+ * has only the forking thread, must still be able to use sync events: a lock copied while
+ * held would block it forever.
+ */
+static void test_fork_while_updating(void)
+{
+	struct hammer h = {0};
+	struct se_ctx s;
+	pthread_t th;
+	int hung = 0, forks = 0;
+	double end;
+
+	se_ctx_setup(&s, NULL, 1);
+	h.ev = s.ev;
+	CHECK(pthread_create(&th, NULL, hammer_thread, &h) == 0);
+	end = now_sec() + 2.0;
+	while (forks < 300 && now_sec() < end && hung == 0) {
+		pid_t pid = fork();
+		int status = 0;
+
+		if (pid == 0) {
+			struct doca_sync_event *ev = NULL;
+
+			alarm(5);
+			if (doca_sync_event_create(&ev) != DOCA_SUCCESS || doca_sync_event_start(ev) != DOCA_SUCCESS ||
+			    doca_sync_event_update_set(ev, 1) != DOCA_SUCCESS || doca_sync_event_destroy(ev) != DOCA_SUCCESS)
+				_exit(2);
+			_exit(0);
+		}
+		CHECK(pid > 0);
+		if (pid < 0)
+			break;
+		forks++;
+		CHECK(waitpid(pid, &status, 0) == pid);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			hung++;
+			fprintf(stderr, "  child %d of %d: %s %d\n", forks, (int)pid,
+				WIFSIGNALED(status) ? "killed by signal" : "exit", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		}
+	}
+	__atomic_store_n(&h.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	fprintf(stderr, "  %d forks\n", forks);
+	CHECK(hung == 0);
+	se_ctx_teardown(&s);
+}
+
 int main(void)
 {
 	struct doca_log_backend *sdk_log;
@@ -874,5 +941,6 @@ int main(void)
 	TEST_RUN(test_ctx_mask_rules);
 	TEST_RUN(test_ctx_stop_flushes_wait);
 	TEST_RUN(test_ctx_wait_woken_by_other_thread);
+	TEST_RUN(test_fork_while_updating);
 	TEST_EXIT();
 }
