@@ -54,6 +54,11 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
 			    pe->ctxs->ops->name);
 		return DOCA_ERROR_IN_USE;
 	}
+	if (pe->in_progress) {
+		/* From inside one of its callbacks: doca_pe_progress frees it on its way out. */
+		pe->destroyed = true;
+		return DOCA_SUCCESS;
+	}
 	close(pe->event_fd);
 	free(pe);
 	return DOCA_SUCCESS;
@@ -166,6 +171,10 @@ uint8_t doca_pe_progress(struct doca_pe *pe)
 		c = next;
 	} while (c != start);
 	pe->in_progress = 0;
+	if (pe->destroyed) {
+		close(pe->event_fd);
+		free(pe);
+	}
 	return made ? 1 : 0;
 }
 

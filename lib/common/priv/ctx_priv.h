@@ -106,6 +106,7 @@ struct doca_pe {
 	size_t inflight;
 	enum doca_pe_event_mode event_mode;
 	int in_progress;                   /* inside doca_pe_progress: callbacks running */
+	bool destroyed;                    /* doca_pe_destroy from a callback: freed when progress returns */
 };
 
 /* Status of tasks flushed by doca_ctx_stop (DOCA does not document the value). */

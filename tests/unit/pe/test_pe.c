@@ -474,6 +474,44 @@ static void test_notification_after_stop_with_waiting_task(void)
 	CHECK_OK(doca_pe_destroy(pe));
 }
 
+/* A completion callback that ends everything: the task, its context and the PE. */
+static struct test_ctx *teardown_ctx;
+static struct doca_pe *teardown_pe;
+static doca_error_t teardown_stop = DOCA_ERROR_UNKNOWN, teardown_destroy = DOCA_ERROR_UNKNOWN;
+
+static void on_success_teardown(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud)
+{
+	(void)task_ud;
+	(void)ctx_ud;
+	doca_task_free(task);
+	teardown_stop = doca_ctx_stop(&teardown_ctx->ctx); /* nothing left: IDLE at once */
+	destroy_ctx(teardown_ctx);
+	teardown_destroy = doca_pe_destroy(teardown_pe);
+}
+
+/*
+ * The PE destroyed from inside one of its callbacks (its contexts destroyed first, as
+ * required): doca_pe_progress must not touch the PE once the callback returns.
+ */
+static void test_pe_destroyed_in_callback(void)
+{
+	struct test_task *task;
+
+	reset_counters();
+	CHECK_OK(doca_pe_create(&teardown_pe));
+	teardown_ctx = calloc(1, sizeof(*teardown_ctx));
+	softdoca_ctx_init(&teardown_ctx->ctx, NULL, &test_ops);
+	CHECK_OK(softdoca_ctx_conf_tasks(&teardown_ctx->ctx, 0, "test", sizeof(struct test_task), on_success_teardown,
+					 on_error, 1));
+	CHECK_OK(doca_pe_connect_ctx(teardown_pe, &teardown_ctx->ctx));
+	CHECK_OK(doca_ctx_start(&teardown_ctx->ctx));
+	task = alloc_task(teardown_ctx, 0, DOCA_SUCCESS);
+	CHECK_OK(doca_task_submit(&task->base));
+	CHECK(doca_pe_progress(teardown_pe) == 1);
+	CHECK_OK(teardown_stop);
+	CHECK_OK(teardown_destroy);
+}
+
 static void test_round_robin(void)
 {
 	struct doca_pe *pe;
@@ -520,5 +558,6 @@ int main(void)
 	TEST_RUN(test_notification);
 	TEST_RUN(test_round_robin);
 	TEST_RUN(test_notification_after_stop_with_waiting_task);
+	TEST_RUN(test_pe_destroyed_in_callback);
 	TEST_EXIT();
 }
