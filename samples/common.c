@@ -370,6 +370,15 @@ fail:
 	return result;
 }
 
+static doca_error_t run_sample(const struct sample_main_desc *desc)
+{
+	doca_error_t result = desc->run(desc->config);
+
+	if (result != DOCA_SUCCESS && desc->run_error != NULL)
+		DOCA_LOG_ERR("%s: %s", desc->run_error, doca_error_get_descr(result));
+	return result;
+}
+
 /* Flags then the sample, between argp's init and destroy. */
 static doca_error_t parse_and_run(int argc, char **argv, const struct sample_main_desc *desc)
 {
@@ -390,7 +399,7 @@ static doca_error_t parse_and_run(int argc, char **argv, const struct sample_mai
 		DOCA_LOG_ERR("Failed to parse sample input: %s", doca_error_get_descr(result));
 		goto argp_cleanup;
 	}
-	result = desc->run(desc->config);
+	result = run_sample(desc);
 
 argp_cleanup:
 	doca_argp_destroy();
@@ -420,7 +429,7 @@ int sample_main(int argc, char **argv, const struct sample_main_desc *desc)
 		DOCA_LOG_ERR("%s", desc->cannot_run);
 		result = DOCA_ERROR_NOT_SUPPORTED;
 	} else if (desc->register_params == NULL) {
-		result = desc->run(desc->config);
+		result = run_sample(desc);
 	} else {
 		result = parse_and_run(argc, argv, desc);
 	}

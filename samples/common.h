@@ -76,7 +76,8 @@ struct sample_main_desc {
 	void *config;			       /* the flags' program config, handed to run */
 	doca_error_t (*register_params)(void); /* NULL: the sample takes no flags (argp unused) */
 	const char *params_name;	       /* "Failed to register <params_name> parameters" */
-	doca_error_t (*run)(void *config);     /* the sample itself; logs its own errors */
+	doca_error_t (*run)(void *config);     /* the sample itself */
+	const char *run_error;		       /* non-NULL: logged as "<run_error>: <error>" if run fails */
 };
 
 /*

@@ -555,11 +555,8 @@ void sync_event_tear_down(struct sync_event_runtime_objects *se_rt_objs)
 static doca_error_t run_sync_event_sample(void *config)
 {
 	struct sync_event_runtime_objects se_rt_objs = {0};
-	doca_error_t result = sync_event_run(config, &se_rt_objs);
 
-	if (result != DOCA_SUCCESS)
-		DOCA_LOG_ERR("sync_event_run() encountered an error: %s", doca_error_get_descr(result));
-	return result;
+	return sync_event_run(config, &se_rt_objs);
 }
 
 int sync_event_sample_main(int argc, char **argv)
@@ -568,7 +565,8 @@ int sync_event_sample_main(int argc, char **argv)
 	const struct sample_main_desc desc = {.config = &se_cfg,
 					      .register_params = sync_event_params_register,
 					      .params_name = "sample",
-					      .run = run_sync_event_sample};
+					      .run = run_sync_event_sample,
+					      .run_error = "sync_event_run() encountered an error"};
 
 	return sample_main(argc, argv, &desc);
 }

@@ -333,27 +333,25 @@ void pe_sample_base_cleanup(struct pe_sample_state_base *state)
 	memset(state, 0, sizeof(*state));
 }
 
-/* A PE sample's logic and its name, for the error line; sample_main's config. */
+/* sample_main's config for a PE sample: its logic, which takes no config. */
 struct pe_sample_run {
-	const char *name;
 	doca_error_t (*run)(void);
 };
 
 static doca_error_t run_pe_sample(void *config)
 {
 	const struct pe_sample_run *sample = config;
-	doca_error_t result = sample->run();
 
-	if (result != DOCA_SUCCESS)
-		DOCA_LOG_ERR("%s() encountered an error: %s", sample->name, doca_error_get_descr(result));
-	return result;
+	return sample->run();
 }
 
 int pe_sample_main(const char *run_name, doca_error_t (*run_sample)(void))
 {
-	struct pe_sample_run sample = {.name = run_name, .run = run_sample};
+	struct pe_sample_run sample = {.run = run_sample};
+	char run_error[128];
 	/* No register_params: DOCA's PE samples take no flags and ignore any given */
-	const struct sample_main_desc desc = {.config = &sample, .run = run_pe_sample};
+	const struct sample_main_desc desc = {.config = &sample, .run = run_pe_sample, .run_error = run_error};
 
+	snprintf(run_error, sizeof(run_error), "%s() encountered an error", run_name);
 	return sample_main(0, NULL, &desc);
 }

@@ -21,12 +21,8 @@ doca_error_t start_comch_ctrl_path_client_sample(const char *server_name, const 
 static doca_error_t run(void *config)
 {
 	const struct comch_config *cfg = config;
-	doca_error_t result;
 
-	result = start_comch_ctrl_path_client_sample(SERVER_NAME, cfg->comch_dev_pci_addr, cfg->text, cfg->text_size);
-	if (result != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Sample failed: %s", doca_error_get_descr(result));
-	return result;
+	return start_comch_ctrl_path_client_sample(SERVER_NAME, cfg->comch_dev_pci_addr, cfg->text, cfg->text_size);
 }
 
 int main(int argc, char **argv)
@@ -35,7 +31,8 @@ int main(int argc, char **argv)
 	const struct sample_main_desc desc = {.config = &cfg,
 					      .register_params = register_comch_params,
 					      .params_name = "Comm Channel client sample",
-					      .run = run};
+					      .run = run,
+					      .run_error = "Sample failed"};
 
 	strcpy(cfg.comch_dev_pci_addr, DEFAULT_PCI_ADDR);
 	strcpy(cfg.text, DEFAULT_TEXT);

@@ -25,13 +25,9 @@ static doca_error_t register_params(void)
 static doca_error_t run(void *config)
 {
 	const struct dma_config *dma_conf = config;
-	doca_error_t result;
 
-	result = dma_copy_dpu(dma_conf->export_desc_path, dma_conf->buf_info_path, dma_conf->pci_address,
-			      dma_conf->num_src_buf, dma_conf->num_dst_buf);
-	if (result != DOCA_SUCCESS)
-		DOCA_LOG_ERR("dma_copy_dpu() encountered an error: %s", doca_error_get_descr(result));
-	return result;
+	return dma_copy_dpu(dma_conf->export_desc_path, dma_conf->buf_info_path, dma_conf->pci_address,
+			    dma_conf->num_src_buf, dma_conf->num_dst_buf);
 }
 
 int main(int argc, char **argv)
@@ -40,7 +36,8 @@ int main(int argc, char **argv)
 	struct sample_main_desc desc = {.config = &dma_conf,
 					.register_params = register_params,
 					.params_name = "DMA sample",
-					.run = run};
+					.run = run,
+					.run_error = "dma_copy_dpu() encountered an error"};
 
 	strcpy(dma_conf.pci_address, DEFAULT_PCI_ADDR);
 	strcpy(dma_conf.export_desc_path, DEFAULT_EXPORT_DESC_PATH);
