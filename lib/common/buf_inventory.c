@@ -136,6 +136,12 @@ static doca_error_t check_ready(const struct doca_buf_inventory *inv, const stru
 		SDK_LOG_ERR("Failed to %s: mmap is not started; call doca_mmap_start() first", what);
 		return DOCA_ERROR_BAD_STATE;
 	}
+	if (!softdoca_mmap_import_live(mmap)) {
+		SDK_LOG_ERR("Failed to %s: the mmap was imported from an export that has ended (its exporter stopped "
+			    "or destroyed it); import the exporter's new descriptor",
+			    what);
+		return DOCA_ERROR_BAD_STATE;
+	}
 	return DOCA_SUCCESS;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* doca_mmap: a registered memory range, its devices, its export descriptors. */
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,7 +21,10 @@ SDK_LOG_REGISTER(DOCA_MMAP);
 /* One descriptor handed out by export_pci / export_rdma; the mmap owns it until stop. */
 struct softdoca_mmap_export {
 	struct softdoca_mmap_export *next;
+	struct softdoca_mmap_export *next_all; /* registry of this process's live exports */
+	struct softdoca_mmap_link *link;       /* shared with same-process imports */
 	uint64_t id; /* registered with the fabric (softhw_mem_export_add) */
+	uint64_t token;
 	enum softdoca_mmap_desc_kind kind;
 	const struct softhw_card *card;
 	uint8_t bytes[SOFTDOCA_MMAP_DESC_LEN];
@@ -82,12 +86,66 @@ doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 	return DOCA_SUCCESS;
 }
 
+/*
+ * Every live export of the process, so that a same-process import can share its export's
+ * liveness link. Imports and exports may live on different threads: one lock.
+ */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct softdoca_mmap_export *registry;
+
+static void link_put(struct softdoca_mmap_link *link)
+{
+	if (link != NULL && --link->refs == 0)
+		free(link);
+}
+
+static void registry_remove(struct softdoca_mmap_export *e)
+{
+	struct softdoca_mmap_export **pp;
+
+	pthread_mutex_lock(&registry_lock);
+	for (pp = &registry; *pp != NULL && *pp != e; pp = &(*pp)->next_all)
+		;
+	if (*pp == e)
+		*pp = e->next_all;
+	__atomic_store_n(&e->link->live, 0, __ATOMIC_RELEASE);
+	link_put(e->link);
+	pthread_mutex_unlock(&registry_lock);
+}
+
+/* The link of live export (id, token) with one more reference, or NULL. */
+static struct softdoca_mmap_link *registry_link(uint64_t id, uint64_t token)
+{
+	struct softdoca_mmap_link *link = NULL;
+
+	pthread_mutex_lock(&registry_lock);
+	for (struct softdoca_mmap_export *e = registry; e != NULL; e = e->next_all)
+		if (e->id == id && e->token == token) {
+			link = e->link;
+			link->refs++;
+			break;
+		}
+	pthread_mutex_unlock(&registry_lock);
+	return link;
+}
+
+static void import_unlink(struct doca_mmap *m)
+{
+	if (m->link == NULL)
+		return;
+	pthread_mutex_lock(&registry_lock);
+	link_put(m->link);
+	pthread_mutex_unlock(&registry_lock);
+	m->link = NULL;
+}
+
 static void free_exports(struct doca_mmap *m)
 {
 	while (m->exports != NULL) {
 		struct softdoca_mmap_export *e = m->exports;
 
 		m->exports = e->next;
+		registry_remove(e); /* same-process imports end here */
 		softhw_mem_export_remove(e->id);
 		free(e);
 	}
@@ -128,6 +186,7 @@ doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 		return err;
 	free_exports(mmap);
 	softhw_mem_disconnect(mmap->remote);
+	import_unlink(mmap);
 	/* The callback frees the user's range: only once the mmap owned it (was started). */
 	if (mmap->free_cb != NULL && mmap->was_started)
 		mmap->free_cb(mmap->addr, mmap->len, mmap->free_cb_opaque);
@@ -289,7 +348,10 @@ static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *d
 			goto out;
 
 	e = calloc(1, sizeof(*e));
-	if (e == NULL) {
+	if (e != NULL)
+		e->link = calloc(1, sizeof(*e->link));
+	if (e == NULL || e->link == NULL) {
+		free(e);
 		SDK_LOG_ERR("Failed to export mmap: out of memory");
 		return DOCA_ERROR_NO_MEMORY;
 	}
@@ -299,6 +361,7 @@ static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *d
 	err = softhw_mem_export_add(card->instance, mmap->addr, mmap->len, export_rights(mmap->access, kind),
 				    &d.export_id, &d.token, &why);
 	if (err != DOCA_SUCCESS) {
+		free(e->link);
 		free(e);
 		SDK_LOG_ERR("Failed to export mmap: %s (%s); check the process's file descriptor and thread limits",
 			    why, doca_error_get_name(err));
@@ -315,10 +378,17 @@ static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *d
 	memcpy(d.instance, card->instance, sizeof(d.instance));
 	softdoca_mmap_desc_encode(&d, e->bytes);
 	e->id = d.export_id;
+	e->token = d.token;
 	e->kind = kind;
 	e->card = card;
 	e->next = mmap->exports;
 	mmap->exports = e;
+	e->link->refs = 1;
+	e->link->live = 1;
+	pthread_mutex_lock(&registry_lock);
+	e->next_all = registry;
+	registry = e;
+	pthread_mutex_unlock(&registry_lock);
 out:
 	if (pci) {
 		mmap->export_pci_desc = e->bytes;
@@ -360,6 +430,7 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 					  size_t export_desc_len, struct doca_dev *dev, struct doca_mmap **mmap)
 {
 	struct softhw_mem_remote *remote = NULL;
+	struct softdoca_mmap_link *link = NULL;
 	const struct softhw_card *card;
 	struct softdoca_mmap_desc d;
 	struct doca_mmap *m;
@@ -393,7 +464,13 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 	}
 	/* RDMA exports reach other cards through the fabric: no card check (issue 4). */
 	if (d.exporter_pid == (int32_t)getpid()) {
-		if (!softhw_mem_export_lookup(d.export_id, d.token)) {
+		link = registry_link(d.export_id, d.token);
+		if (link == NULL || !softhw_mem_export_lookup(d.export_id, d.token)) {
+			if (link != NULL) {
+				pthread_mutex_lock(&registry_lock);
+				link_put(link);
+				pthread_mutex_unlock(&registry_lock);
+			}
 			SDK_LOG_ERR("Failed to create mmap from export: the exporting mmap was stopped or destroyed, which ends its descriptors; export it again after doca_mmap_start()");
 			return DOCA_ERROR_INVALID_VALUE;
 		}
@@ -422,6 +499,11 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 	if (m == NULL || m->devs == NULL) {
 		free(m);
 		softhw_mem_disconnect(remote);
+		if (link != NULL) {
+			pthread_mutex_lock(&registry_lock);
+			link_put(link);
+			pthread_mutex_unlock(&registry_lock);
+		}
 		SDK_LOG_ERR("Failed to create mmap from export: out of memory");
 		return DOCA_ERROR_NO_MEMORY;
 	}
@@ -441,6 +523,7 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 	m->export_id = d.export_id;
 	m->other_process = d.exporter_pid != (int32_t)getpid();
 	m->remote = remote;
+	m->link = link;
 	*mmap = m;
 	return DOCA_SUCCESS;
 }

@@ -53,15 +53,24 @@ static uint32_t max_list_len(const struct softhw_caps *caps)
 
 /* ---- task checks: what the engine would fault on ---- */
 
-/* Memory of another process is reachable over PCI only: through an export_pci descriptor. */
-static bool reachable(const struct doca_mmap *m, const char *what)
+/*
+ * Memory of another process is reachable over PCI only (an export_pci descriptor), and an
+ * import ends when its exporter stops (the exporter may free the memory then).
+ */
+static doca_error_t reachable(const struct doca_mmap *m, const char *what)
 {
+	if (!softdoca_mmap_import_live(m)) {
+		SDK_LOG_ERR("DMA memcpy %s is in an imported mmap whose exporter stopped or destroyed its mmap; "
+			    "export the memory again and import the new descriptor",
+			    what);
+		return DOCA_ERROR_IO_FAILED;
+	}
 	if (!m->other_process || m->remote != NULL)
-		return true;
+		return DOCA_SUCCESS;
 	SDK_LOG_ERR("DMA memcpy %s is memory of another process imported from an RDMA export; the DMA engine "
 		    "reaches another process's memory over PCI only: export it with doca_mmap_export_pci()",
 		    what);
-	return false;
+	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
 static doca_error_t check_memcpy(const struct doca_dma_task_memcpy *t, const struct doca_dma *dma)
@@ -69,6 +78,7 @@ static doca_error_t check_memcpy(const struct doca_dma_task_memcpy *t, const str
 	const struct softhw_caps *caps = dma->caps;
 	uint32_t n = 0, limit = max_list_len(caps);
 	uint64_t total = 0, room = 0;
+	doca_error_t err;
 
 	if (t->src == NULL || t->dst == NULL) {
 		SDK_LOG_ERR("DMA memcpy task has no %s buffer; set it with doca_dma_task_memcpy_set_%s()",
@@ -93,8 +103,9 @@ static doca_error_t check_memcpy(const struct doca_dma_task_memcpy *t, const str
 				    "DOCA_ACCESS_FLAG_PCI_READ_ONLY or DOCA_ACCESS_FLAG_PCI_READ_WRITE");
 			return DOCA_ERROR_NOT_PERMITTED;
 		}
-		if (!reachable(b->mmap, "source"))
-			return DOCA_ERROR_NOT_SUPPORTED;
+		err = reachable(b->mmap, "source");
+		if (err != DOCA_SUCCESS)
+			return err;
 		total += b->data_len;
 	}
 	if (total == 0) {
@@ -117,9 +128,11 @@ static doca_error_t check_memcpy(const struct doca_dma_task_memcpy *t, const str
 							 : "DOCA_ACCESS_FLAG_LOCAL_READ_WRITE");
 			return DOCA_ERROR_NOT_PERMITTED;
 		}
-		if (!reachable(b->mmap, "destination"))
-			return DOCA_ERROR_NOT_SUPPORTED;
-		room += softdoca_buf_tailroom(b);
+		err = reachable(b->mmap, "destination");
+		if (err != DOCA_SUCCESS)
+			return err;
+		/* Saturate: huge (virtual) ranges must not wrap the sum and pass the size check. */
+		room = room + softdoca_buf_tailroom(b) < room ? UINT64_MAX : room + softdoca_buf_tailroom(b);
 	}
 	if (total > room) {
 		SDK_LOG_ERR("DMA memcpy destination has room for %lu bytes after its data, the source holds %lu; "

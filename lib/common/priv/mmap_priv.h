@@ -15,6 +15,16 @@
 struct doca_dev;
 struct softhw_mem_remote;
 
+/*
+ * Liveness shared by an export and its imports in the same process: the exporter's stop or
+ * destroy ends its descriptors, and an import must not reach the memory afterwards (the
+ * exporter may free it). Imports from another process learn this through the fabric instead.
+ */
+struct softdoca_mmap_link {
+	uint32_t refs; /* the export + each same-process import; under mmap.c's registry lock */
+	int live;      /* atomic: 1 until the exporter stops */
+};
+
 struct doca_mmap {
 	void *addr;
 	size_t len;
@@ -41,6 +51,7 @@ struct doca_mmap {
 	uint64_t export_id;
 	bool other_process;                 /* exported by another process ... */
 	struct softhw_mem_remote *remote;   /* ... and reached through the fabric (PCI exports) */
+	struct softdoca_mmap_link *link;    /* same-process import: ends when the exporter stops */
 	/* bookkeeping private to mmap.c / buf_pool.c / buf_array.c */
 	bool was_started;             /* free_cb runs on destroy only if the range was ever in use */
 	uint32_t num_holders;         /* started buf pools / buf arrays carved from this mmap */
@@ -67,6 +78,12 @@ static inline void softdoca_mmap_bufs_sub(struct doca_mmap *m, uint32_t n)
 		__atomic_fetch_sub(&m->num_bufs, n, __ATOMIC_RELAXED);
 	else
 		m->num_bufs -= n;
+}
+
+/* False once an imported mmap's memory stopped being exported (same-process imports). */
+static inline bool softdoca_mmap_import_live(const struct doca_mmap *m)
+{
+	return m->link == NULL || __atomic_load_n(&m->link->live, __ATOMIC_ACQUIRE);
 }
 
 /* Is [addr, addr+len) inside the mmap's range? Overflow-safe. */

@@ -378,6 +378,36 @@ static void test_imported_source(void)
 	env_down(&e);
 }
 
+/* A same-process import ends with its export: no new bufs, and DMA on old ones faults. */
+static void test_import_ends_with_exporter(void)
+{
+	struct env e;
+	char *host_mem = calloc(1, 4096);
+	struct doca_mmap *exp, *imp;
+	struct doca_buf *src, *dst, *late = NULL;
+	const void *desc;
+	size_t desc_len = 0;
+
+	env_up(&e, 2);
+	strcpy(host_mem, "soon gone");
+	exp = make_mmap(e.dev, host_mem, 4096, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	CHECK_OK(doca_mmap_export_pci(exp, e.dev, &desc, &desc_len));
+	CHECK_OK(doca_mmap_create_from_export(NULL, desc, desc_len, e.dev, &imp));
+	src = buf(&e, imp, host_mem, 10, 10);
+	dst = buf(&e, e.mmap, e.mem, 64, 0);
+	CHECK_OK(doca_mmap_stop(exp)); /* ends the descriptor and the import */
+	CHECK_ERR(doca_buf_inventory_buf_get_by_args(e.inv, imp, host_mem, 10, host_mem, 10, &late), DOCA_ERROR_BAD_STATE);
+	expect_fault(&e, src, dst, DOCA_ERROR_IO_FAILED);
+	CHECK(e.mem[0] == 0); /* nothing was read from the ended export */
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+	CHECK_OK(doca_mmap_stop(imp));
+	CHECK_OK(doca_mmap_destroy(imp));
+	CHECK_OK(doca_mmap_destroy(exp));
+	free(host_mem);
+	env_down(&e);
+}
+
 int main(void)
 {
 	TEST_RUN(test_caps_and_create);
@@ -386,5 +416,6 @@ int main(void)
 	TEST_RUN(test_faults);
 	TEST_RUN(test_pool_and_states);
 	TEST_RUN(test_imported_source);
+	TEST_RUN(test_import_ends_with_exporter);
 	TEST_EXIT();
 }
