@@ -451,8 +451,13 @@ static void *service_main(void *arg)
 			pfds[1 + nl + i] = (struct pollfd){.fd = svc.conns[i].fd, .events = POLLIN};
 		pthread_mutex_unlock(&svc.lock);
 
-		if (poll(pfds, n, -1) < 0)
-			continue; /* EINTR */
+		if (poll(pfds, n, -1) < 0) {
+			/* EINTR: go again. Anything else (EINVAL past RLIMIT_NOFILE, ENOMEM) would come
+			 * back at once: back off instead of spinning, and retry with the set as it is then. */
+			if (errno != EINTR)
+				(void)poll(NULL, 0, 100);
+			continue;
+		}
 		if (pfds[0].revents & POLLIN) {
 			uint64_t v;
 
