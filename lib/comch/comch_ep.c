@@ -380,8 +380,13 @@ bool comch_conn_deliver(struct comch_ep *ep)
 				c->counters[DOCA_COMCH_COUNTER_RECV_MESSAGES]++;
 				c->counters[DOCA_COMCH_COUNTER_RECV_BYTES] += m.len;
 				ep->recv_cb(&ep->recv_event, m.data, m.len, c);
-				/* The callback may disconnect or stop, never unmap: the slot is still ours. */
-				softhw_chan_consume(&c->ch);
+				/*
+				 * The callback may disconnect or stop. A client whose server is gone (its
+				 * BYE cannot be sent) tears the connection down inside doca_ctx_stop: the
+				 * ring is unmapped then and there is no slot left to give back.
+				 */
+				if (softhw_chan_mapped(&c->ch))
+					softhw_chan_consume(&c->ch);
 				return true;
 			}
 		}

@@ -1150,6 +1150,87 @@ static void child_many_client(void)
 	doca_dev_close(dev);
 }
 
+/* ---- the client stops from its receive callback after the server died ---- */
+
+static int cbstop_sent;
+
+static void cbstop_send_ok(struct doca_comch_task_send *t, union doca_data a, union doca_data b)
+{
+	cbstop_sent++;
+	send_ok(t, a, b);
+}
+
+/* The client says it is RUNNING: answer, then leave. */
+static void cbstop_srv_recv(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t len,
+			    struct doca_comch_connection *c)
+{
+	(void)ev;
+	CHECK(len == 5 && memcmp(buf, "ready", 5) == 0);
+	srv_send(c, "last words", 10);
+}
+
+static void child_cbstop_server(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	struct doca_ctx *ctx;
+
+	close(atoi(getenv("TEST_DEATH_RFD"))); /* the client sees EOF on it once we are gone */
+	CHECK_OK(doca_comch_server_create(dev, rep, "unit_cbstop", &pair.srv));
+	ctx = doca_comch_server_as_ctx(pair.srv);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_server_task_send_set_conf(pair.srv, cbstop_send_ok, send_err, 4));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, cbstop_srv_recv));
+	CHECK_OK(doca_ctx_start(ctx));
+	while (cbstop_sent == 0)
+		doca_pe_progress(pair.pe);
+	/* the message is in the client's ring: leave without a word (as a killed process would) */
+}
+
+static void cbstop_recv(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t len,
+			struct doca_comch_connection *c)
+{
+	doca_error_t err;
+
+	(void)ev;
+	(void)c;
+	CHECK(len == 10 && memcmp(buf, "last words", 10) == 0);
+	pair.echoes++;
+	/* as the DOCA client sample does: stop once the answer is in */
+	err = doca_ctx_stop(doca_comch_client_as_ctx(pair.cl));
+	CHECK(err == DOCA_SUCCESS || err == DOCA_ERROR_IN_PROGRESS);
+}
+
+static void child_cbstop_client(void)
+{
+	struct doca_dev *dev = open_pci("b1:00.0");
+	int death_fd = atoi(getenv("TEST_DEATH_RFD"));
+	struct doca_ctx *ctx;
+	char c;
+
+	close(atoi(getenv("TEST_DEATH_WFD")));
+	CHECK_OK(doca_comch_client_create(dev, "unit_cbstop", &pair.cl));
+	ctx = doca_comch_client_as_ctx(pair.cl);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_client_task_send_set_conf(pair.cl, send_ok, send_err, 4));
+	CHECK_OK(doca_comch_client_event_msg_recv_register(pair.cl, cbstop_recv));
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_RUNNING);
+	CHECK_OK(doca_comch_client_get_connection(pair.cl, &pair.conn));
+	cl_send("ready", 5); /* in the server's ring at once: no progress needed */
+	/* the server's answer waits in our ring; the server process is gone before we read it */
+	while (read(death_fd, &c, 1) > 0)
+		;
+	close(death_fd);
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK(pair.echoes == 1);
+	CHECK_OK(doca_comch_client_destroy(pair.cl));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_close(dev);
+}
+
 /* ---- the parent: runs every scenario in its own process(es) ---- */
 
 struct scenario {
@@ -1165,7 +1246,8 @@ static const struct scenario scenarios[] = {
 	{"pair_client", child_pair_client},	{"fp_server", child_fp_server},
 	{"fp_client", child_fp_client},		{"stall_server", child_stall_server},
 	{"stall_client", child_stall_client},	{"many_server", child_many_server},
-	{"many_client", child_many_client},
+	{"many_client", child_many_client},	{"cbstop_server", child_cbstop_server},
+	{"cbstop_client", child_cbstop_client},
 };
 
 static pid_t spawn(const char *name, const char *role, const char *config)
@@ -1279,6 +1361,25 @@ int main(int argc, char **argv)
 		close(p[0]);
 		waitpid(server, NULL, 0);
 		wait_ok(client, "stall_client");
+	}
+	{
+		/* the client reads the server's last message after the server process is gone */
+		int p[2];
+		char buf[16];
+		pid_t server, client;
+
+		if (pipe(p) != 0)
+			return 1;
+		snprintf(buf, sizeof(buf), "%d", p[0]);
+		setenv("TEST_DEATH_RFD", buf, 1);
+		snprintf(buf, sizeof(buf), "%d", p[1]);
+		setenv("TEST_DEATH_WFD", buf, 1);
+		server = spawn("cbstop_server", "dpu", "builtin");
+		client = spawn("cbstop_client", "host", "builtin");
+		close(p[0]);
+		close(p[1]);
+		wait_ok(server, "cbstop_server");
+		wait_ok(client, "cbstop_client");
 	}
 	{
 		/* 257 clients hold about 1300 descriptors: raise the soft limit if the hard one allows */
