@@ -416,11 +416,11 @@ bool comch_conn_read(struct doca_comch_connection *conn, comch_handshake_fn hand
 		if (n == -EAGAIN || n == -EINTR)
 			break;
 		did = true;
-		if (n <= 0) { /* EOF: the peer closed or died; an error is the same for us */
+		if (n <= 0 && n != -EMSGSIZE) { /* EOF: the peer closed or died; an error is the same for us */
 			comch_conn_peer_gone(conn, DOCA_ERROR_CONNECTION_RESET);
 			break;
 		}
-		if (!comch_wire_valid(&m, (size_t)n)) {
+		if (n < 0 || !comch_wire_valid(&m, (size_t)n)) { /* -EMSGSIZE: longer than any (fds closed) */
 			comch_conn_close_fds(fds, nfds);
 			SDK_LOG_ERR("Comch %s '%s': malformed control message from the peer; the connection is closed",
 				    conn->ep->kind, conn->ep->name);

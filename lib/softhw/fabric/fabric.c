@@ -138,8 +138,12 @@ ssize_t softhw_fabric_recv(int sock, void *buf, size_t len, int *fds, int *nfds)
 	int room = nfds != NULL ? *nfds : 0, got = 0;
 	ssize_t n = recvmsg(sock, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 
-	if (n < 0)
-		return -errno;
+	if (n < 0) {
+		n = -errno;
+		if (nfds != NULL)
+			*nfds = 0;
+		return n;
+	}
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL; c = CMSG_NXTHDR(&msg, c)) {
 		int count;
 
@@ -156,9 +160,14 @@ ssize_t softhw_fabric_recv(int sock, void *buf, size_t len, int *fds, int *nfds)
 				close(fd); /* more than the caller expects: do not leak them */
 		}
 	}
+	if (msg.msg_flags & MSG_TRUNC) {
+		/* Longer than any message the caller expects: it is dropped, its descriptors with it. */
+		for (int i = 0; i < got; i++)
+			close(fds[i]);
+		got = 0;
+		n = -EMSGSIZE;
+	}
 	if (nfds != NULL)
 		*nfds = got;
-	if (msg.msg_flags & MSG_TRUNC)
-		return -EMSGSIZE;
 	return n;
 }

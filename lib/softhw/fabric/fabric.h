@@ -31,7 +31,10 @@ doca_error_t softhw_fabric_connect(const struct softhw_card *card, const char *k
 
 /* One message with up to SOFTHW_FABRIC_MAX_FDS descriptors attached. Returns bytes or -errno. */
 ssize_t softhw_fabric_send(int sock, const void *buf, size_t len, const int *fds, int nfds);
-/* Receives one message (MSG_DONTWAIT); *nfds in: room, out: received. 0 = peer closed, -errno. */
+/*
+ * Receives one message (MSG_DONTWAIT); *nfds in: room, out: received. 0 = peer closed, -errno
+ * (no descriptor is kept then: -EMSGSIZE for a message longer than len closed them).
+ */
 ssize_t softhw_fabric_recv(int sock, void *buf, size_t len, int *fds, int *nfds);
 
 #endif /* SOFTHW_FABRIC_H */

@@ -11,8 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1231,6 +1235,101 @@ static void child_cbstop_client(void)
 	doca_dev_close(dev);
 }
 
+/* ---- a peer sends a control message larger than any, with descriptors attached ---- */
+
+static int count_fds(void)
+{
+	char path[64];
+	int n = 0;
+
+	for (int fd = 0; fd < 1024; fd++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		if (access(path, F_OK) == 0)
+			n++;
+	}
+	return n;
+}
+
+/* The server's listening address, from /proc/net/unix (abstract: '@' stands for the NUL). */
+static bool find_listener(const char *name, struct sockaddr_un *addr, socklen_t *len)
+{
+	FILE *f = fopen("/proc/net/unix", "r");
+	char line[512];
+	bool found = false;
+
+	if (f == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), f) != NULL) {
+		char *p = strchr(line, '@');
+		size_t n;
+
+		if (p == NULL || strstr(p, "/comch/") == NULL || strstr(p, name) == NULL)
+			continue;
+		n = strcspn(p, "\n");
+		memset(addr, 0, sizeof(*addr));
+		addr->sun_family = AF_UNIX;
+		memcpy(addr->sun_path + 1, p + 1, n - 1);
+		*len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n);
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+static void child_trunc_server(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	union {
+		char buf[CMSG_SPACE(sizeof(int) * 3)];
+		struct cmsghdr align;
+	} ctl;
+	char big[4096];
+	struct iovec iov = {.iov_base = big, .iov_len = sizeof(big)};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf)};
+	struct cmsghdr *cm;
+	struct sockaddr_un addr;
+	socklen_t alen = 0;
+	struct doca_ctx *ctx;
+	int fds[3], s, before;
+
+	CHECK_OK(doca_comch_server_create(dev, rep, "unit_trunc", &pair.srv));
+	ctx = doca_comch_server_as_ctx(pair.srv);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
+	CHECK_OK(doca_ctx_start(ctx));
+	CHECK(find_listener("unit_trunc", &addr, &alen));
+	before = count_fds();
+
+	/* a hostile "client": 4 KiB (no control message is that long) and three descriptors */
+	s = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	CHECK(connect(s, (struct sockaddr *)&addr, alen) == 0);
+	memset(big, 0x5a, sizeof(big));
+	for (int i = 0; i < 3; i++)
+		fds[i] = eventfd(0, 0);
+	cm = CMSG_FIRSTHDR(&msg);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(fds));
+	memcpy(CMSG_DATA(cm), fds, sizeof(fds));
+	CHECK(sendmsg(s, &msg, 0) == (ssize_t)sizeof(big));
+	for (int i = 0; i < 3; i++)
+		close(fds[i]);
+	progress_for_ms(pair.pe, 50);
+	close(s);
+	progress_for_ms(pair.pe, 50);
+	/* the server hung up on it and kept none of its descriptors */
+	CHECK(count_fds() == before);
+	CHECK(logged("malformed control message"));
+	CHECK_OK(doca_ctx_stop(ctx));
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_comch_server_destroy(pair.srv));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_rep_close(rep);
+	doca_dev_close(dev);
+}
+
 /* ---- the parent: runs every scenario in its own process(es) ---- */
 
 struct scenario {
@@ -1247,7 +1346,7 @@ static const struct scenario scenarios[] = {
 	{"fp_client", child_fp_client},		{"stall_server", child_stall_server},
 	{"stall_client", child_stall_client},	{"many_server", child_many_server},
 	{"many_client", child_many_client},	{"cbstop_server", child_cbstop_server},
-	{"cbstop_client", child_cbstop_client},
+	{"cbstop_client", child_cbstop_client},	{"trunc_server", child_trunc_server},
 };
 
 static pid_t spawn(const char *name, const char *role, const char *config)
@@ -1381,6 +1480,7 @@ int main(int argc, char **argv)
 		wait_ok(server, "cbstop_server");
 		wait_ok(client, "cbstop_client");
 	}
+	wait_ok(spawn("trunc_server", "dpu", "builtin"), "trunc_server");
 	{
 		/* 257 clients hold about 1300 descriptors: raise the soft limit if the hard one allows */
 		struct rlimit rl;
