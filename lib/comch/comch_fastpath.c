@@ -198,15 +198,20 @@ static struct doca_comch_consumer *cons_of(struct doca_ctx *ctx)
 	return (struct doca_comch_consumer *)ctx;
 }
 
-/* The oldest posted receive goes next, once a message waits (or can never come). */
+/*
+ * The oldest posted receive goes next, once a message waits (or can never come: the connection
+ * is gone, or the ring was dropped because the producer side corrupted it).
+ */
 static bool post_recv_ready(struct softhw_work *work)
 {
 	struct doca_comch_consumer_task_post_recv *t = (struct doca_comch_consumer_task_post_recv *)(void *)work;
 	struct doca_comch_consumer *cons = (struct doca_comch_consumer *)t->base.ctx;
 	struct softhw_chan_msg m;
 
-	if (cons->wait_head != t || !softhw_chan_mapped(&cons->ch))
+	if (cons->wait_head != t)
 		return false;
+	if (!softhw_chan_mapped(&cons->ch))
+		return true;
 	return !conn_up(cons->conn) || softhw_chan_peek(&cons->ch, &m) != 0;
 }
 
@@ -223,6 +228,8 @@ static doca_error_t post_recv_run(struct softhw_work *work)
 	cons->wait_head = t->wait_next;
 	if (cons->wait_head == NULL)
 		cons->wait_tail = NULL;
+	if (!softhw_chan_mapped(&cons->ch))
+		return DOCA_ERROR_CONNECTION_ABORTED; /* dropped after a corruption: nothing comes any more */
 	got = softhw_chan_peek(&cons->ch, &m);
 	if (got == 0)
 		return DOCA_ERROR_CONNECTION_RESET; /* only ready without a message when the connection is gone */

@@ -31,6 +31,7 @@
 #include "doca_log.h"
 #include "doca_mmap.h"
 #include "doca_pe.h"
+#include "softhw/fabric/channel.h"
 #include "test.h"
 
 static FILE *sdk_log_file;
@@ -1330,6 +1331,112 @@ static void child_trunc_server(void)
 	doca_dev_close(dev);
 }
 
+/* ---- the producer side scribbles over a consumer's ring: posted receives fail, all of them ---- */
+
+/* The ring of our consumer in our own mappings (the one with a single A->B credit), or NULL. */
+static struct softhw_chan_shm *find_consumer_ring(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	struct softhw_chan_shm *found = NULL;
+	char line[512];
+
+	if (f == NULL)
+		return NULL;
+	while (found == NULL && fgets(line, sizeof(line), f) != NULL) {
+		unsigned long start;
+		struct softhw_chan_shm *shm;
+
+		if (strstr(line, "softdoca-channel") == NULL || sscanf(line, "%lx-", &start) != 1)
+			continue;
+		shm = (struct softhw_chan_shm *)start;
+		if (shm->magic == SOFTHW_CHAN_MAGIC && shm->geom.limit[SOFTHW_CHAN_A_TO_B] == 1)
+			found = shm;
+	}
+	fclose(f);
+	return found;
+}
+
+static void child_fpbad_server(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	struct softhw_chan_shm *shm;
+	struct doca_ctx *ctx, *cctx;
+	struct timespec t0, t;
+
+	CHECK_OK(doca_comch_server_create(dev, rep, "unit_fpbad", &fp.srv));
+	ctx = doca_comch_server_as_ctx(fp.srv);
+	CHECK_OK(doca_pe_create(&fp.pe));
+	CHECK_OK(doca_pe_connect_ctx(fp.pe, ctx));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(fp.srv, recv_ignore));
+	CHECK_OK(doca_comch_server_event_connection_status_changed_register(fp.srv, fp_connect, fp_disconnect));
+	CHECK_OK(doca_ctx_start(ctx));
+	while (fp.conn == NULL)
+		doca_pe_progress(fp.pe);
+	fp_mem(FP_NBUF * FP_BUF);
+	CHECK_OK(doca_mmap_set_permissions(fp.mmap, DOCA_ACCESS_FLAG_PCI_READ_WRITE));
+	CHECK_OK(doca_mmap_add_dev(fp.mmap, dev));
+	CHECK_OK(doca_mmap_start(fp.mmap));
+	CHECK_OK(doca_comch_consumer_create(fp.conn, fp.mmap, &fp.cons));
+	cctx = doca_comch_consumer_as_ctx(fp.cons);
+	CHECK_OK(doca_pe_connect_ctx(fp.pe, cctx));
+	CHECK_OK(doca_comch_consumer_task_post_recv_set_conf(fp.cons, fp_recv_ok, fp_recv_err, 2));
+	CHECK_ERR(doca_ctx_start(cctx), DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(fp.pe, cctx, DOCA_CTX_STATE_RUNNING);
+	fp_post(0);
+	fp_post(1);
+	progress_for_ms(fp.pe, 20);
+	CHECK(fp.failed == 0);
+	/* a published count far beyond the ring's credits, as a broken peer would write */
+	shm = find_consumer_ring();
+	CHECK(shm != NULL);
+	if (shm != NULL)
+		__atomic_store_n(&shm->ctl[SOFTHW_CHAN_B_TO_A].tail, 1000, __ATOMIC_RELEASE);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		doca_pe_progress(fp.pe);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (fp.failed < 2 && t.tv_sec - t0.tv_sec < 2);
+	CHECK(fp.failed == 2); /* both receives fail; none waits forever */
+	CHECK(fp.received == 0);
+	CHECK(logged("corrupted the shared ring"));
+	CHECK_OK(doca_ctx_stop(cctx));
+	progress_until_state(fp.pe, cctx, DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_comch_consumer_destroy(fp.cons));
+	fp_mem_free();
+	CHECK_OK(doca_comch_server_disconnect(fp.srv, fp.conn));
+	while (!fp.disconnected)
+		doca_pe_progress(fp.pe);
+	CHECK_OK(doca_ctx_stop(ctx));
+	progress_until_state(fp.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_comch_server_destroy(fp.srv));
+	CHECK_OK(doca_pe_destroy(fp.pe));
+	doca_dev_rep_close(rep);
+	doca_dev_close(dev);
+}
+
+static void child_fpbad_client(void)
+{
+	struct doca_dev *dev = open_pci("b1:00.0");
+	struct doca_ctx *ctx;
+
+	CHECK_OK(doca_comch_client_create(dev, "unit_fpbad", &fp.cl));
+	ctx = doca_comch_client_as_ctx(fp.cl);
+	CHECK_OK(doca_pe_create(&fp.pe));
+	CHECK_OK(doca_pe_connect_ctx(fp.pe, ctx));
+	CHECK_OK(doca_comch_client_event_msg_recv_register(fp.cl, recv_ignore));
+	CHECK_OK(doca_comch_client_event_consumer_register(fp.cl, fp_new_consumer, fp_expired_consumer));
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(fp.pe, ctx, DOCA_CTX_STATE_RUNNING);
+	CHECK_OK(doca_comch_client_get_connection(fp.cl, &fp.conn));
+	/* the server disconnects us when it is done: our context stops by itself */
+	progress_until_state(fp.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK(fp.remote_id == 1);
+	CHECK_OK(doca_comch_client_destroy(fp.cl));
+	CHECK_OK(doca_pe_destroy(fp.pe));
+	doca_dev_close(dev);
+}
+
 /* ---- the parent: runs every scenario in its own process(es) ---- */
 
 struct scenario {
@@ -1347,6 +1454,7 @@ static const struct scenario scenarios[] = {
 	{"stall_client", child_stall_client},	{"many_server", child_many_server},
 	{"many_client", child_many_client},	{"cbstop_server", child_cbstop_server},
 	{"cbstop_client", child_cbstop_client},	{"trunc_server", child_trunc_server},
+	{"fpbad_server", child_fpbad_server},	{"fpbad_client", child_fpbad_client},
 };
 
 static pid_t spawn(const char *name, const char *role, const char *config)
@@ -1481,6 +1589,13 @@ int main(int argc, char **argv)
 		wait_ok(client, "cbstop_client");
 	}
 	wait_ok(spawn("trunc_server", "dpu", "builtin"), "trunc_server");
+	{
+		pid_t server = spawn("fpbad_server", "dpu", "builtin");
+		pid_t client = spawn("fpbad_client", "host", "builtin");
+
+		wait_ok(server, "fpbad_server");
+		wait_ok(client, "fpbad_client");
+	}
 	{
 		/* 257 clients hold about 1300 descriptors: raise the soft limit if the hard one allows */
 		struct rlimit rl;
