@@ -172,7 +172,7 @@ static doca_error_t client_stop(struct doca_ctx *ctx)
 	return DOCA_SUCCESS;
 }
 
-static bool client_progress(struct doca_ctx *ctx)
+static bool client_step(struct doca_ctx *ctx)
 {
 	struct doca_comch_client *cl = cl_of(ctx);
 	struct comch_ep *ep = &cl->ep;
@@ -223,6 +223,11 @@ static bool client_progress(struct doca_ctx *ctx)
 		return true;
 	}
 	return false;
+}
+
+static bool client_progress(struct doca_ctx *ctx)
+{
+	return comch_ep_progress(ctx, client_step);
 }
 
 static bool client_arm(struct doca_ctx *ctx)
@@ -299,7 +304,7 @@ doca_error_t doca_comch_client_destroy(struct doca_comch_client *comch_client)
 	}
 	comch_fp_conn_release(&comch_client->conn);
 	comch_ep_fini(&comch_client->ep);
-	free(comch_client);
+	comch_ep_free(&comch_client->ep); /* from a callback inside its progress: when that returns */
 	return DOCA_SUCCESS;
 }
 

@@ -104,6 +104,36 @@ void comch_ep_fini(struct comch_ep *ep)
 	softdoca_dev_release(ep->dev);
 }
 
+/*
+ * DOCA code stops a context from its callbacks and destroys it from the IDLE state callback,
+ * which doca_ctx_stop may run at once (a client whose server is gone, a server whose last
+ * client left). Callbacks of the endpoint run inside its progress step, whose callers still
+ * look at the endpoint and the connection when the callback returns: the memory is freed when
+ * the step unwinds, as doca_pe_progress does for a PE destroyed inside its own callback.
+ */
+void comch_ep_free(struct comch_ep *ep)
+{
+	if (ep->in_progress > 0) {
+		ep->destroyed = true;
+		return;
+	}
+	free(ep);
+}
+
+bool comch_ep_progress(struct doca_ctx *ctx, bool (*step)(struct doca_ctx *ctx))
+{
+	struct comch_ep *ep = comch_ep_of(ctx);
+	bool did;
+
+	ep->in_progress++;
+	did = step(ctx);
+	if (--ep->in_progress == 0 && ep->destroyed) {
+		free(ep);
+		return true; /* something happened, and the caller must not look at the context again */
+	}
+	return did;
+}
+
 /* Called by the waker thread when a socket or the timer of a sleeping endpoint is readable. */
 static void ep_wake(void *arg)
 {
@@ -383,9 +413,11 @@ bool comch_conn_deliver(struct comch_ep *ep)
 				/*
 				 * The callback may disconnect or stop. A client whose server is gone (its
 				 * BYE cannot be sent) tears the connection down inside doca_ctx_stop: the
-				 * ring is unmapped then and there is no slot left to give back.
+				 * ring is unmapped then and there is no slot left to give back. It may
+				 * even destroy the context from the IDLE state callback (freed once the
+				 * progress step unwinds).
 				 */
-				if (softhw_chan_mapped(&c->ch))
+				if (!ep->destroyed && softhw_chan_mapped(&c->ch))
 					softhw_chan_consume(&c->ch);
 				return true;
 			}

@@ -165,6 +165,8 @@ struct comch_ep {
 	struct doca_comch_connection *cursor; /* round-robin position for receiving */
 	bool warned_no_recv_cb;
 	uint32_t fp_orphans; /* connections gone but still used by producers / consumers */
+	int in_progress;     /* inside its progress step: user callbacks may run, and destroy it */
+	bool destroyed;      /* destroyed from one of them: freed when the progress step returns */
 	struct doca_comch_event_msg_recv recv_event;
 	struct doca_comch_event_connection_status_changed status_event;
 	struct doca_comch_event_consumer consumer_event;
@@ -290,6 +292,10 @@ static inline bool comch_ctx_is_comch(const struct doca_ctx *ctx)
 void comch_ep_init(struct comch_ep *ep, struct doca_dev *dev, const char *name, const char *host_pci, bool is_server,
 		   const struct softdoca_ctx_ops *ops);
 void comch_ep_fini(struct comch_ep *ep);
+/* Frees the server / client the endpoint is the first member of; deferred while it progresses. */
+void comch_ep_free(struct comch_ep *ep);
+/* Runs the context's progress step; a callback inside may stop and destroy the context. */
+bool comch_ep_progress(struct doca_ctx *ctx, bool (*step)(struct doca_ctx *ctx));
 doca_error_t comch_ep_open(struct comch_ep *ep);
 void comch_ep_close(struct comch_ep *ep);
 void comch_ep_watch(struct comch_ep *ep, int fd, uint64_t tag);

@@ -192,7 +192,7 @@ static bool server_report(struct doca_comch_server *srv)
 
 	while (*pp != NULL) {
 		struct doca_comch_connection *c = *pp;
-		bool report;
+		bool report, fp_owned;
 
 		if (c->report_connect) {
 			c->report_connect = false;
@@ -209,16 +209,23 @@ static bool server_report(struct doca_comch_server *srv)
 		*pp = c->next;
 		if (ep->cursor == c)
 			ep->cursor = NULL;
+		/*
+		 * Settled before the callback, which may stop the server and destroy it from the IDLE
+		 * state callback (refused while producers / consumers remain), or destroy the last
+		 * producer / consumer (which then frees the connection).
+		 */
+		fp_owned = c->fp_refs > 0;
+		if (fp_owned) {
+			/* Producers / consumers still point at it: the last of them frees it. */
+			c->orphan = true;
+			ep->fp_orphans++;
+		}
 		if (report) {
 			srv->num_conns--;
 			if (srv->disconnect_cb != NULL)
 				srv->disconnect_cb(&ep->status_event, c, 1);
 		}
-		if (c->fp_refs > 0) {
-			/* Producers / consumers still point at it: the last of them frees it. */
-			c->orphan = true;
-			ep->fp_orphans++;
-		} else {
+		if (!fp_owned) {
 			comch_fp_conn_release(c);
 			free(c);
 		}
@@ -228,7 +235,7 @@ static bool server_report(struct doca_comch_server *srv)
 	return false;
 }
 
-static bool server_progress(struct doca_ctx *ctx)
+static bool server_step(struct doca_ctx *ctx)
 {
 	struct doca_comch_server *srv = srv_of(ctx);
 	struct comch_ep *ep = &srv->ep;
@@ -247,6 +254,11 @@ static bool server_progress(struct doca_ctx *ctx)
 		return true;
 	}
 	return false;
+}
+
+static bool server_progress(struct doca_ctx *ctx)
+{
+	return comch_ep_progress(ctx, server_step);
 }
 
 static bool server_arm(struct doca_ctx *ctx)
@@ -339,7 +351,7 @@ doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server)
 		return DOCA_ERROR_IN_USE;
 	}
 	comch_ep_fini(&comch_server->ep);
-	free(comch_server);
+	comch_ep_free(&comch_server->ep); /* from a callback inside its progress: when that returns */
 	return DOCA_SUCCESS;
 }
 

@@ -1236,6 +1236,243 @@ static void child_cbstop_client(void)
 	doca_dev_close(dev);
 }
 
+/* ---- stopped and destroyed from inside their own callbacks (DOCA samples do this) ---- */
+
+static struct {
+	int mode;          /* which callback stops the context */
+	bool destroyed;    /* the IDLE state callback destroyed it */
+	bool pe_destroyed; /* ... and its PE */
+	doca_error_t stop_err, destroy_err;
+	struct doca_comch_connection *conn;
+} cbd;
+
+enum { CBD_RECV = 1, CBD_SEND_DONE, CBD_DISCONNECT, CBD_SRV_RECV, CBD_DISCONNECT_FP };
+
+/* IDLE: nothing refers to the context any more; destroy it (and its PE) right here. */
+static void cbd_cl_state(const union doca_data ud, struct doca_ctx *ctx, enum doca_ctx_states prev,
+			 enum doca_ctx_states next)
+{
+	(void)ud;
+	(void)ctx;
+	(void)prev;
+	if (next != DOCA_CTX_STATE_IDLE)
+		return;
+	cbd.destroy_err = doca_comch_client_destroy(pair.cl);
+	cbd.destroyed = true;
+	CHECK_OK(doca_pe_destroy(pair.pe)); /* from inside its own progress: freed on the way out */
+	cbd.pe_destroyed = true;
+}
+
+static void cbd_srv_state(const union doca_data ud, struct doca_ctx *ctx, enum doca_ctx_states prev,
+			  enum doca_ctx_states next)
+{
+	(void)ud;
+	(void)ctx;
+	(void)prev;
+	if (next != DOCA_CTX_STATE_IDLE)
+		return;
+	cbd.destroy_err = doca_comch_server_destroy(pair.srv);
+	cbd.destroyed = true;
+	if (cbd.destroy_err != DOCA_SUCCESS)
+		return; /* a consumer of the gone connection still exists */
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	cbd.pe_destroyed = true;
+}
+
+static void cbd_cl_recv(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t len,
+			struct doca_comch_connection *c)
+{
+	(void)ev;
+	(void)c;
+	CHECK(len == 10 && memcmp(buf, "last words", 10) == 0);
+	pair.echoes++;
+	/* the server is gone: the BYE cannot be sent, IDLE (and the destroy) come inside the stop */
+	cbd.stop_err = doca_ctx_stop(doca_comch_client_as_ctx(pair.cl));
+}
+
+static void cbd_cl_send_ok(struct doca_comch_task_send *t, union doca_data a, union doca_data b)
+{
+	send_ok(t, a, b);
+	if (cbd.mode == CBD_SEND_DONE)
+		cbd.stop_err = doca_ctx_stop(doca_comch_client_as_ctx(pair.cl));
+}
+
+/* Against cbstop_server: its answer waits in our ring, then the server process exits. */
+static void cbd_client(int mode)
+{
+	struct doca_dev *dev = open_pci("b1:00.0");
+	int death_fd = atoi(getenv("TEST_DEATH_RFD"));
+	struct doca_ctx *ctx;
+	char c;
+
+	close(atoi(getenv("TEST_DEATH_WFD")));
+	cbd.mode = mode;
+	cbd.stop_err = DOCA_ERROR_UNKNOWN;
+	CHECK_OK(doca_comch_client_create(dev, "unit_cbstop", &pair.cl));
+	ctx = doca_comch_client_as_ctx(pair.cl);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_client_task_send_set_conf(pair.cl, cbd_cl_send_ok, send_err, 4));
+	CHECK_OK(doca_comch_client_event_msg_recv_register(pair.cl, mode == CBD_RECV ? cbd_cl_recv : recv_ignore));
+	CHECK_OK(doca_ctx_set_state_changed_cb(ctx, cbd_cl_state));
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_RUNNING);
+	CHECK_OK(doca_comch_client_get_connection(pair.cl, &pair.conn));
+	cl_send("ready", 5); /* completes on our next progress */
+	while (read(death_fd, &c, 1) > 0)
+		;
+	close(death_fd);
+	while (!cbd.pe_destroyed)
+		doca_pe_progress(pair.pe);
+	CHECK_OK(cbd.stop_err); /* IDLE at once: the server was gone */
+	CHECK_OK(cbd.destroy_err);
+	CHECK(pair.echoes == (mode == CBD_RECV ? 1u : 0u));
+	doca_dev_close(dev);
+}
+
+static void child_cbd_recv_client(void)
+{
+	cbd_client(CBD_RECV);
+}
+
+static void child_cbd_send_client(void)
+{
+	cbd_client(CBD_SEND_DONE);
+}
+
+static void cbd_srv_connect(struct doca_comch_event_connection_status_changed *ev, struct doca_comch_connection *c,
+			    uint8_t ok)
+{
+	srv_connect(ev, c, ok);
+	cbd.conn = c;
+}
+
+/* The server stops from its disconnection callback (IDLE at once) or its receive callback. */
+static void cbd_srv_disconnect(struct doca_comch_event_connection_status_changed *ev,
+			       struct doca_comch_connection *c, uint8_t ok)
+{
+	(void)ev;
+	(void)c;
+	(void)ok;
+	pair.disconnects++;
+	if (cbd.mode == CBD_DISCONNECT || cbd.mode == CBD_DISCONNECT_FP)
+		cbd.stop_err = doca_ctx_stop(doca_comch_server_as_ctx(pair.srv));
+}
+
+static void cbd_srv_recv(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t len,
+			 struct doca_comch_connection *c)
+{
+	(void)ev;
+	(void)c;
+	CHECK(len == 4 && memcmp(buf, "stop", 4) == 0);
+	pair.echoes++;
+	if (cbd.mode == CBD_SRV_RECV)
+		cbd.stop_err = doca_ctx_stop(doca_comch_server_as_ctx(pair.srv));
+}
+
+static void cbd_server(int mode, const char *name)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	struct doca_ctx *ctx;
+
+	cbd.mode = mode;
+	cbd.stop_err = DOCA_ERROR_UNKNOWN;
+	CHECK_OK(doca_comch_server_create(dev, rep, name, &pair.srv));
+	ctx = doca_comch_server_as_ctx(pair.srv);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, cbd_srv_recv));
+	CHECK_OK(doca_comch_server_event_connection_status_changed_register(pair.srv, cbd_srv_connect, cbd_srv_disconnect));
+	CHECK_OK(doca_ctx_set_state_changed_cb(ctx, cbd_srv_state));
+	CHECK_OK(doca_ctx_start(ctx));
+	if (mode == CBD_DISCONNECT_FP) {
+		/* a consumer on the connection outlives it: the server cannot be destroyed before it */
+		while (pair.connects == 0)
+			doca_pe_progress(pair.pe);
+		fp_mem(FP_NBUF * FP_BUF);
+		CHECK_OK(doca_mmap_set_permissions(fp.mmap, DOCA_ACCESS_FLAG_PCI_READ_WRITE));
+		CHECK_OK(doca_mmap_add_dev(fp.mmap, dev));
+		CHECK_OK(doca_mmap_start(fp.mmap));
+		CHECK_OK(doca_comch_consumer_create(cbd.conn, fp.mmap, &fp.cons));
+		while (!cbd.destroyed)
+			doca_pe_progress(pair.pe);
+		CHECK_ERR(cbd.destroy_err, DOCA_ERROR_IN_USE);
+		CHECK(logged("producers or consumers of its connections still exist"));
+		CHECK_OK(doca_comch_consumer_destroy(fp.cons));
+		fp_mem_free();
+		CHECK_OK(doca_comch_server_destroy(pair.srv));
+		CHECK_OK(doca_pe_destroy(pair.pe));
+		cbd.destroy_err = DOCA_SUCCESS;
+	} else {
+		while (!cbd.pe_destroyed)
+			doca_pe_progress(pair.pe);
+	}
+	/* from the disconnection callback: IDLE at once; from a receive callback: the client answers first */
+	CHECK_ERR(cbd.stop_err, mode != CBD_SRV_RECV ? DOCA_SUCCESS : DOCA_ERROR_IN_PROGRESS);
+	CHECK_OK(cbd.destroy_err);
+	CHECK(pair.connects == 1 && pair.disconnects == 1 && pair.echoes == 1);
+	doca_dev_rep_close(rep);
+	doca_dev_close(dev);
+}
+
+static void child_cbd_disc_server(void)
+{
+	cbd_server(CBD_DISCONNECT, "unit_cbd_disc");
+}
+
+static void child_cbd_fp_server(void)
+{
+	cbd_server(CBD_DISCONNECT_FP, "unit_cbd_fp");
+}
+
+static void child_cbd_recv_server(void)
+{
+	cbd_server(CBD_SRV_RECV, "unit_cbd_recv");
+}
+
+/* Says "stop"; then leaves (disc) or waits for the server to disconnect it (recv). */
+static void cbd_peer_client(const char *name, bool leave)
+{
+	struct doca_dev *dev = open_pci("b1:00.0");
+	struct doca_ctx *ctx;
+
+	CHECK_OK(doca_comch_client_create(dev, name, &pair.cl));
+	ctx = doca_comch_client_as_ctx(pair.cl);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_client_task_send_set_conf(pair.cl, send_ok, send_err, 4));
+	CHECK_OK(doca_comch_client_event_msg_recv_register(pair.cl, recv_ignore));
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_RUNNING);
+	CHECK_OK(doca_comch_client_get_connection(pair.cl, &pair.conn));
+	cl_send("stop", 4);
+	if (leave) {
+		progress_for_ms(pair.pe, 20);
+		CHECK_ERR(doca_ctx_stop(ctx), DOCA_ERROR_IN_PROGRESS);
+	}
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK(send_errors == 0);
+	CHECK_OK(doca_comch_client_destroy(pair.cl));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_close(dev);
+}
+
+static void child_cbd_disc_client(void)
+{
+	cbd_peer_client("unit_cbd_disc", true);
+}
+
+static void child_cbd_fp_client(void)
+{
+	cbd_peer_client("unit_cbd_fp", true);
+}
+
+static void child_cbd_recv_peer(void)
+{
+	cbd_peer_client("unit_cbd_recv", false);
+}
+
 /* ---- a peer sends a control message larger than any, with descriptors attached ---- */
 
 static int count_fds(void)
@@ -1455,6 +1692,10 @@ static const struct scenario scenarios[] = {
 	{"many_client", child_many_client},	{"cbstop_server", child_cbstop_server},
 	{"cbstop_client", child_cbstop_client},	{"trunc_server", child_trunc_server},
 	{"fpbad_server", child_fpbad_server},	{"fpbad_client", child_fpbad_client},
+	{"cbd_recv_client", child_cbd_recv_client}, {"cbd_send_client", child_cbd_send_client},
+	{"cbd_disc_server", child_cbd_disc_server}, {"cbd_disc_client", child_cbd_disc_client},
+	{"cbd_recv_server", child_cbd_recv_server}, {"cbd_recv_peer", child_cbd_recv_peer},
+	{"cbd_fp_server", child_cbd_fp_server},	{"cbd_fp_client", child_cbd_fp_client},
 };
 
 static pid_t spawn(const char *name, const char *role, const char *config)
@@ -1587,6 +1828,41 @@ int main(int argc, char **argv)
 		close(p[1]);
 		wait_ok(server, "cbstop_server");
 		wait_ok(client, "cbstop_client");
+	}
+	/* stopped, then destroyed with their PE, from inside their own callbacks */
+	for (int i = 0; i < 2; i++) {
+		const char *name = i == 0 ? "cbd_recv_client" : "cbd_send_client";
+		int p[2];
+		char buf[16];
+		pid_t server, client;
+
+		if (pipe(p) != 0)
+			return 1;
+		snprintf(buf, sizeof(buf), "%d", p[0]);
+		setenv("TEST_DEATH_RFD", buf, 1);
+		snprintf(buf, sizeof(buf), "%d", p[1]);
+		setenv("TEST_DEATH_WFD", buf, 1);
+		server = spawn("cbstop_server", "dpu", "builtin");
+		client = spawn(name, "host", "builtin");
+		close(p[0]);
+		close(p[1]);
+		wait_ok(server, "cbstop_server");
+		wait_ok(client, name);
+	}
+	{
+		pid_t server = spawn("cbd_disc_server", "dpu", "builtin");
+		pid_t client = spawn("cbd_disc_client", "host", "builtin");
+
+		wait_ok(server, "cbd_disc_server");
+		wait_ok(client, "cbd_disc_client");
+		server = spawn("cbd_recv_server", "dpu", "builtin");
+		client = spawn("cbd_recv_peer", "host", "builtin");
+		wait_ok(server, "cbd_recv_server");
+		wait_ok(client, "cbd_recv_peer");
+		server = spawn("cbd_fp_server", "dpu", "builtin");
+		client = spawn("cbd_fp_client", "host", "builtin");
+		wait_ok(server, "cbd_fp_server");
+		wait_ok(client, "cbd_fp_client");
 	}
 	wait_ok(spawn("trunc_server", "dpu", "builtin"), "trunc_server");
 	{
