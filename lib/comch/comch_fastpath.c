@@ -147,9 +147,35 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 	}
 }
 
+bool comch_fp_report_gone(struct doca_comch_connection *conn)
+{
+	struct comch_ep *ep = conn->ep;
+
+	for (struct comch_remote_consumer *rc = conn->remote_consumers; rc != NULL; rc = rc->next) {
+		if (rc->report_new) {
+			/* Never announced to the user: it gets neither event. */
+			rc->report_new = false;
+			rc->report_expired = false;
+			continue;
+		}
+		if (rc->report_expired) {
+			rc->report_expired = false;
+			if (ep->expired_consumer_cb != NULL)
+				ep->expired_consumer_cb(&ep->consumer_event, conn, rc->id);
+			return true; /* the callback may have stopped or destroyed things: look no further */
+		}
+	}
+	return false;
+}
+
 bool comch_fp_progress(struct comch_ep *ep)
 {
 	for (struct doca_comch_connection *conn = ep->conns; conn != NULL; conn = conn->next) {
+		if (conn->state == COMCH_CONN_DEAD) {
+			if (comch_fp_report_gone(conn))
+				return true;
+			continue;
+		}
 		for (struct comch_remote_consumer *rc = conn->remote_consumers; rc != NULL; rc = rc->next) {
 			if (rc->report_new) {
 				rc->report_new = false;

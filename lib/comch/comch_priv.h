@@ -342,6 +342,12 @@ void comch_send_pool_free(struct comch_ep *ep);
 bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_wire_msg *m, const int *fds, int nfds);
 /* New / expired remote consumer callbacks, one per call. */
 bool comch_fp_progress(struct comch_ep *ep);
+/*
+ * A dead connection: one pending expired-consumer callback per call (true if it ran one; the
+ * caller must not touch the connection after it). Due before the disconnection is reported;
+ * consumers whose arrival was never reported get neither event.
+ */
+bool comch_fp_report_gone(struct doca_comch_connection *conn);
 /* The connection is torn down: remote consumers expire, local fast-path objects fail their tasks. */
 void comch_fp_conn_gone(struct doca_comch_connection *conn);
 bool comch_fp_conn_busy(const struct doca_comch_connection *conn);

@@ -184,7 +184,10 @@ static doca_error_t server_stop(struct doca_ctx *ctx)
 	return DOCA_SUCCESS;
 }
 
-/* Connection and disconnection callbacks, one per call; frees what was reported gone. */
+/*
+ * Connection and disconnection callbacks, one per call; frees what was reported gone. The
+ * consumers the peer of a dead connection still had expire first, one callback per call.
+ */
 static bool server_report(struct doca_comch_server *srv)
 {
 	struct comch_ep *ep = &srv->ep;
@@ -204,6 +207,9 @@ static bool server_report(struct doca_comch_server *srv)
 			pp = &c->next;
 			continue;
 		}
+		/* Still linked, so the connection stays valid whatever the callback does. */
+		if (comch_fp_report_gone(c))
+			return true;
 		/* Its queued sends all completed already: they are ready as soon as it is not UP. */
 		report = c->report_disconnect;
 		*pp = c->next;

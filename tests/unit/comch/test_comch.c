@@ -1473,6 +1473,164 @@ static void child_cbd_recv_peer(void)
 	cbd_peer_client("unit_cbd_recv", false);
 }
 
+/* ---- a client dies with its consumers registered: each expires before the disconnection ---- */
+
+#define FPEXP_IDS 8
+
+static struct {
+	struct doca_comch_connection *conn;
+	char order[128];          /* "N1 E1 D": new, expired, disconnected, as the server saw them */
+	bool announced[FPEXP_IDS];
+	bool expired[FPEXP_IDS];
+	bool disconnected, seen;
+} fpexp;
+
+static void fpexp_note(const char *what, uint32_t id)
+{
+	size_t len = strlen(fpexp.order);
+
+	if (id != 0)
+		snprintf(fpexp.order + len, sizeof(fpexp.order) - len, "%s%u ", what, id);
+	else
+		snprintf(fpexp.order + len, sizeof(fpexp.order) - len, "%s", what);
+}
+
+static void fpexp_connect(struct doca_comch_event_connection_status_changed *ev, struct doca_comch_connection *c,
+			  uint8_t ok)
+{
+	(void)ev;
+	CHECK(ok == 1);
+	fpexp.conn = c;
+}
+
+static void fpexp_disconnect(struct doca_comch_event_connection_status_changed *ev, struct doca_comch_connection *c,
+			     uint8_t ok)
+{
+	(void)ev;
+	(void)ok;
+	CHECK(c == fpexp.conn && !fpexp.disconnected);
+	/* every consumer the server heard of expired already */
+	for (uint32_t id = 1; id < FPEXP_IDS; id++)
+		CHECK(fpexp.announced[id] == fpexp.expired[id]);
+	fpexp_note("D", 0);
+	fpexp.disconnected = true;
+}
+
+static void fpexp_new(struct doca_comch_event_consumer *ev, struct doca_comch_connection *c, uint32_t id)
+{
+	(void)ev;
+	CHECK(c == fpexp.conn && !fpexp.disconnected && id > 0 && id < FPEXP_IDS);
+	if (id == 0 || id >= FPEXP_IDS)
+		return;
+	CHECK(!fpexp.announced[id]);
+	fpexp.announced[id] = true;
+	fpexp_note("N", id);
+}
+
+static void fpexp_expired(struct doca_comch_event_consumer *ev, struct doca_comch_connection *c, uint32_t id)
+{
+	(void)ev;
+	CHECK(c == fpexp.conn && !fpexp.disconnected && id > 0 && id < FPEXP_IDS);
+	if (id == 0 || id >= FPEXP_IDS)
+		return;
+	/* never for a consumer whose arrival was not reported, never twice */
+	CHECK(fpexp.announced[id] && !fpexp.expired[id]);
+	fpexp.expired[id] = true;
+	fpexp_note("E", id);
+}
+
+static void child_fpexp_server(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	struct doca_ctx *ctx;
+
+	CHECK_OK(doca_comch_server_create(dev, rep, "unit_fpexp", &pair.srv));
+	ctx = doca_comch_server_as_ctx(pair.srv);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_server_task_send_set_conf(pair.srv, send_ok, send_err, 4));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
+	CHECK_OK(doca_comch_server_event_connection_status_changed_register(pair.srv, fpexp_connect, fpexp_disconnect));
+	CHECK_OK(doca_comch_server_event_consumer_register(pair.srv, fpexp_new, fpexp_expired));
+	CHECK_OK(doca_ctx_start(ctx));
+	while (!fpexp.announced[1])
+		doca_pe_progress(pair.pe);
+	srv_send(fpexp.conn, "seen", 4); /* the client dies once it has this */
+	while (!fpexp.disconnected)
+		doca_pe_progress(pair.pe);
+	fprintf(stderr, "fpexp_server saw: %s\n", fpexp.order);
+	/* consumer 1 was announced: its expiry comes after its arrival, before the disconnection */
+	CHECK(strncmp(fpexp.order, "N1 ", 3) == 0);
+	CHECK(strstr(fpexp.order, "E1 ") != NULL);
+	CHECK(strcmp(fpexp.order + strlen(fpexp.order) - 1, "D") == 0);
+	CHECK(fpexp.expired[1]);
+	CHECK_OK(doca_ctx_stop(ctx));
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK(send_errors == 0);
+	CHECK_OK(doca_comch_server_destroy(pair.srv));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_rep_close(rep);
+	doca_dev_close(dev);
+}
+
+static void fpexp_cl_recv(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t len,
+			  struct doca_comch_connection *c)
+{
+	(void)ev;
+	(void)c;
+	if (len == 4 && memcmp(buf, "seen", 4) == 0)
+		fpexp.seen = true;
+}
+
+static struct doca_comch_consumer *fpexp_consumer(void)
+{
+	struct doca_comch_consumer *cons = NULL;
+	struct doca_ctx *cctx;
+
+	CHECK_OK(doca_comch_consumer_create(pair.conn, fp.mmap, &cons));
+	cctx = doca_comch_consumer_as_ctx(cons);
+	CHECK_OK(doca_pe_connect_ctx(fp.fp_pe, cctx));
+	CHECK_OK(doca_comch_consumer_task_post_recv_set_conf(cons, fp_recv_ok, fp_recv_err, FP_NBUF));
+	CHECK_ERR(doca_ctx_start(cctx), DOCA_ERROR_IN_PROGRESS);
+	return cons;
+}
+
+/* Registers consumer 1 (the server reports it), starts consumer 2, then the process dies. */
+static void child_fpexp_client(void)
+{
+	struct doca_dev *dev = open_pci("b1:00.0");
+	struct doca_comch_consumer *c1;
+	struct doca_ctx *ctx;
+
+	CHECK_OK(doca_comch_client_create(dev, "unit_fpexp", &pair.cl));
+	ctx = doca_comch_client_as_ctx(pair.cl);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_create(&fp.fp_pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_client_task_send_set_conf(pair.cl, send_ok, send_err, 4));
+	CHECK_OK(doca_comch_client_event_msg_recv_register(pair.cl, fpexp_cl_recv));
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_RUNNING);
+	CHECK_OK(doca_comch_client_get_connection(pair.cl, &pair.conn));
+	fp_mem(FP_NBUF * FP_BUF);
+	CHECK_OK(doca_mmap_set_permissions(fp.mmap, DOCA_ACCESS_FLAG_PCI_READ_WRITE));
+	CHECK_OK(doca_mmap_add_dev(fp.mmap, dev));
+	CHECK_OK(doca_mmap_start(fp.mmap));
+	c1 = fpexp_consumer();
+	while (state_of(doca_comch_consumer_as_ctx(c1)) != DOCA_CTX_STATE_RUNNING) {
+		doca_pe_progress(pair.pe);
+		doca_pe_progress(fp.fp_pe);
+	}
+	while (!fpexp.seen)
+		doca_pe_progress(pair.pe);
+	(void)fpexp_consumer(); /* announced, maybe never reported: the server may see neither event */
+	/* dies with both consumers registered: no stop, no BYE, the kernel closes the socket */
+	fprintf(stderr, "child fpexp_client: %d checks, %d failed\n", test_checks, test_failures);
+	fflush(NULL);
+	_exit(test_failures ? 1 : 0);
+}
+
 /* ---- a peer sends a control message larger than any, with descriptors attached ---- */
 
 static int count_fds(void)
@@ -1696,6 +1854,7 @@ static const struct scenario scenarios[] = {
 	{"cbd_disc_server", child_cbd_disc_server}, {"cbd_disc_client", child_cbd_disc_client},
 	{"cbd_recv_server", child_cbd_recv_server}, {"cbd_recv_peer", child_cbd_recv_peer},
 	{"cbd_fp_server", child_cbd_fp_server},	{"cbd_fp_client", child_cbd_fp_client},
+	{"fpexp_server", child_fpexp_server},	{"fpexp_client", child_fpexp_client},
 };
 
 static pid_t spawn(const char *name, const char *role, const char *config)
@@ -1863,6 +2022,14 @@ int main(int argc, char **argv)
 		client = spawn("cbd_fp_client", "host", "builtin");
 		wait_ok(server, "cbd_fp_server");
 		wait_ok(client, "cbd_fp_client");
+	}
+	{
+		/* a client dies with consumers registered: expired-consumer before disconnection */
+		pid_t server = spawn("fpexp_server", "dpu", "builtin");
+		pid_t client = spawn("fpexp_client", "host", "builtin");
+
+		wait_ok(server, "fpexp_server");
+		wait_ok(client, "fpexp_client");
 	}
 	wait_ok(spawn("trunc_server", "dpu", "builtin"), "trunc_server");
 	{
