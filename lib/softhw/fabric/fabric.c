@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Rendezvous and descriptor passing between the processes of a soft card (see fabric.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -56,19 +57,26 @@ static doca_error_t errno_to_doca(int err)
 	}
 }
 
-doca_error_t softhw_fabric_listen(const struct softhw_card *card, const char *kind, const char *name, int *fd)
+/* A non-blocking seqpacket socket at rendezvous point kind/name: bound and listening, or connected. */
+static doca_error_t fabric_socket(const struct softhw_card *card, const char *kind, const char *name, bool listener,
+				  int *fd)
 {
 	struct sockaddr_un addr;
 	socklen_t len;
 	doca_error_t err = softhw_fabric_addr(card, kind, name, &addr, &len);
-	int s;
+	int s, rc;
 
 	if (err != DOCA_SUCCESS)
 		return err;
 	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (s < 0)
 		return errno_to_doca(errno);
-	if (bind(s, (struct sockaddr *)&addr, len) != 0 || listen(s, 64) != 0) {
+	/* Unix sockets connect at once or fail: there is no in-progress state to wait for. */
+	if (listener)
+		rc = bind(s, (struct sockaddr *)&addr, len) != 0 || listen(s, 64) != 0 ? -1 : 0;
+	else
+		rc = connect(s, (struct sockaddr *)&addr, len);
+	if (rc != 0) {
 		err = errno_to_doca(errno);
 		close(s);
 		return err;
@@ -77,26 +85,14 @@ doca_error_t softhw_fabric_listen(const struct softhw_card *card, const char *ki
 	return DOCA_SUCCESS;
 }
 
+doca_error_t softhw_fabric_listen(const struct softhw_card *card, const char *kind, const char *name, int *fd)
+{
+	return fabric_socket(card, kind, name, true, fd);
+}
+
 doca_error_t softhw_fabric_connect(const struct softhw_card *card, const char *kind, const char *name, int *fd)
 {
-	struct sockaddr_un addr;
-	socklen_t len;
-	doca_error_t err = softhw_fabric_addr(card, kind, name, &addr, &len);
-	int s;
-
-	if (err != DOCA_SUCCESS)
-		return err;
-	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (s < 0)
-		return errno_to_doca(errno);
-	/* Unix sockets connect at once or fail: there is no in-progress state to wait for. */
-	if (connect(s, (struct sockaddr *)&addr, len) != 0) {
-		err = errno_to_doca(errno);
-		close(s);
-		return err;
-	}
-	*fd = s;
-	return DOCA_SUCCESS;
+	return fabric_socket(card, kind, name, false, fd);
 }
 
 ssize_t softhw_fabric_send(int sock, const void *buf, size_t len, const int *fds, int nfds)
