@@ -521,6 +521,7 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 		m->user_data = *user_data;
 	m->exporter_pid = d.exporter_pid;
 	m->export_id = d.export_id;
+	m->export_token = d.token;
 	m->other_process = d.exporter_pid != (int32_t)getpid();
 	m->remote = remote;
 	m->link = link;

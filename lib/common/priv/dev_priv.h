@@ -8,6 +8,8 @@
 #include "doca_dev.h"
 #include "../../softhw/softhw.h"
 
+struct softhw_rnic_ops;
+
 /*
  * A devinfo is a view of one soft function. There is one per function for the whole process
  * (every devinfo list points at the same ones), so it outlives any list: doca_dev_as_devinfo()
@@ -24,6 +26,7 @@ struct doca_dev {
 	struct doca_devinfo *devinfo;
 	uint32_t refcount;  /* doca_dev_open calls not yet closed (under dev.c's lock) */
 	uint32_t users;     /* objects that keep a pointer to the device: see softdoca_dev_hold() */
+	const struct softhw_rnic_ops *rnic; /* the device's soft RDMA NIC (lib/softhw/rnic/rnic.h) */
 };
 
 /* One entry of a representor list; freed with the list. */

@@ -49,6 +49,7 @@ struct doca_mmap {
 	/* imported mmaps: who exported the memory */
 	int32_t exporter_pid;
 	uint64_t export_id;
+	uint64_t export_token;              /* with export_id: the "rkey" RDMA targets check */
 	bool other_process;                 /* exported by another process ... */
 	struct softhw_mem_remote *remote;   /* ... and reached through the fabric (PCI exports) */
 	struct softdoca_mmap_link *link;    /* same-process import: ends when the exporter stops */

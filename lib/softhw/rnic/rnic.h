@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softhw rnic: the soft RDMA NIC of a soft device, in the shape of verbs.
+ *
+ * libdoca_rdma (and the RDMA remote-sync-event tasks) reach it through one ops table,
+ * `doca_dev->rnic` (lib/common/priv/dev_priv.h), so nothing above this header knows which
+ * transport moves the bytes and no non-DOCA symbol crosses a library boundary.
+ *
+ * Objects:
+ *   ep  - one per doca_rdma context: its completion queue (CQEs and connection events), its
+ *         shared receive queue, its access rights as a target, and its settings.
+ *   qp  - one per doca_rdma_connection: a reliable, ordered connection to one peer qp.
+ *
+ * Threads: every ep_* / qp_* call comes from the thread that owns the context (the one that
+ * calls doca_pe_progress). Inside, a per-process service thread (the "NIC") owns the sockets:
+ * it executes one-sided operations at the target without the target's CPU (read, write,
+ * atomics, remote sync events: rule 5 of issue 4), places incoming sends into posted receives,
+ * and queues completions on the initiator's ep. It blocks in epoll when there is nothing to do.
+ *
+ * Transports (chosen per qp, invisible above): peers on the same host and network namespace
+ * talk over an abstract unix socket and move read/write payloads with cross-memory attach;
+ * other peers talk TCP. SOFTDOCA_RDMA_TRANSPORT=tcp forces TCP (benchmarks, tests).
+ *
+ * Ordering (RC): operations of one qp execute at the target in post order; a completion means
+ * the operation took effect at the target (a send: placed in a posted receive).
+ */
+#ifndef SOFTHW_RNIC_H
+#define SOFTHW_RNIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "doca_error.h"
+
+struct softhw_function;
+struct softhw_rnic_ep;
+struct softhw_rnic_qp;
+
+/* Local memory: a scatter/gather element (already checked against its mmap by the caller). */
+struct softhw_rnic_sge {
+	void *addr;
+	uint64_t len;
+};
+
+/*
+ * Remote memory, as an imported descriptor names it. For memory: the exporter's pid, the
+ * export's id and token (mmap export_rdma) and the remote virtual address / length of this
+ * operation. For a remote-net sync event: pid, value id, token and the value's address.
+ * The target checks all of it against its live exports; the initiator only carries it.
+ */
+struct softhw_rnic_rkey {
+	int32_t pid;
+	uint64_t id;
+	uint64_t token;
+	uint64_t addr;
+	uint64_t len;
+};
+
+enum softhw_rnic_opcode {
+	SOFTHW_RNIC_OP_SEND = 0,
+	SOFTHW_RNIC_OP_SEND_IMM,
+	SOFTHW_RNIC_OP_WRITE,
+	SOFTHW_RNIC_OP_WRITE_IMM,
+	SOFTHW_RNIC_OP_READ,
+	SOFTHW_RNIC_OP_CMP_SWP,  /* 8 bytes at rkey.addr; old value -> sgl[0] (8 bytes) */
+	SOFTHW_RNIC_OP_FETCH_ADD,
+	SOFTHW_RNIC_OP_SE_GET,   /* remote sync event value -> sgl[0] (8 bytes) */
+	SOFTHW_RNIC_OP_SE_SET,   /* value = arg0 */
+	SOFTHW_RNIC_OP_SE_ADD,   /* value += arg0; old value -> sgl[0] */
+	SOFTHW_RNIC_OP_RECV,     /* completion of a posted receive (CQE only) */
+};
+
+/* A work request. post() copies it (and its sgl): the caller's arrays may be reused at once. */
+struct softhw_rnic_wr {
+	uint64_t wr_id;
+	enum softhw_rnic_opcode op;
+	const struct softhw_rnic_sge *sgl; /* send/write: source; read/atomics/get: destination */
+	uint32_t num_sge;
+	struct softhw_rnic_rkey rkey;      /* read/write/write_imm/atomics/SE ops */
+	uint32_t imm;                      /* send_imm/write_imm: passed through unchanged (be32) */
+	uint64_t arg0;                     /* cmp_swp: compare; fetch_add / SE_ADD: add; SE_SET: value */
+	uint64_t arg1;                     /* cmp_swp: swap */
+};
+
+enum softhw_rnic_cqe_kind {
+	SOFTHW_RNIC_CQE_WR = 0,     /* a posted work request (or receive) finished */
+	SOFTHW_RNIC_CQE_REQUEST,    /* CM: a peer asks to connect; qp is new, accept or reject it */
+	SOFTHW_RNIC_CQE_ESTABLISHED,/* CM: qp is connected (both sides) */
+	SOFTHW_RNIC_CQE_FAILED,     /* qp could not connect, was rejected, or failed (status) */
+	SOFTHW_RNIC_CQE_DISCONNECTED,/* the peer disconnected or went away */
+};
+
+struct softhw_rnic_cqe {
+	enum softhw_rnic_cqe_kind kind;
+	struct softhw_rnic_qp *qp;   /* the qp concerned (for RECV: the one the message came on) */
+	void *qp_user;               /* its user pointer (qp_create / qp_accept) */
+	uint64_t wr_id;              /* CQE_WR */
+	enum softhw_rnic_opcode op;  /* CQE_WR: the wr's opcode, or RECV */
+	enum softhw_rnic_opcode recv_op; /* RECV: SEND, SEND_IMM or WRITE_IMM */
+	doca_error_t status;
+	uint64_t len;                /* RECV: bytes placed; READ: bytes read; SE_GET / atomics: 8 */
+	uint32_t imm;                /* RECV of SEND_IMM / WRITE_IMM */
+};
+
+struct softhw_rnic_ep_attr {
+	const struct softhw_function *fn; /* the device: its GIDs and addresses */
+	uint32_t access;          /* enum doca_access_flag mask: what peers may do to this ep's memory */
+	uint32_t max_qps;         /* doca_rdma_set_max_num_connections */
+	uint32_t max_recv_sge;    /* receive buf list length */
+	uint32_t max_send_sge;
+	uint64_t max_msg_size;
+	uint8_t rnr_retry_count;  /* 7 = retry for ever (as verbs) */
+	uint16_t cm_timeout_ms;   /* connect_addr resolve/connect timeout */
+	bool dc;                  /* transport DC: any peer may connect to an exported qp */
+	/* Called from any thread after CQEs were queued while the ep was armed (ep_arm). */
+	void (*notify)(void *arg);
+	void *notify_arg;
+};
+
+struct softhw_rnic_ops {
+	/* ---- endpoint (doca_rdma start / stop) ---- */
+	doca_error_t (*ep_create)(const struct softhw_rnic_ep_attr *attr, struct softhw_rnic_ep **ep);
+	/* Tears everything down: qps closed (peers see DISCONNECTED), listeners closed, no more CQEs. */
+	void (*ep_destroy)(struct softhw_rnic_ep *ep);
+	/* Takes up to `max` CQEs, in order. Never blocks. */
+	int (*ep_poll)(struct softhw_rnic_ep *ep, struct softhw_rnic_cqe *cqes, int max);
+	/* The owner is going to sleep: call notify once when a CQE arrives. True if CQEs wait already. */
+	bool (*ep_arm)(struct softhw_rnic_ep *ep);
+	/* Posts a receive (shared by all qps of the ep). The sgl is copied. */
+	doca_error_t (*ep_post_recv)(struct softhw_rnic_ep *ep, uint64_t wr_id, const struct softhw_rnic_sge *sgl,
+				     uint32_t num_sge);
+	/*
+	 * Takes back every posted receive no message has claimed (doca_ctx_stop flushes them); each
+	 * comes back as a CQE_WR (op RECV) with status `status` on the next ep_poll.
+	 */
+	void (*ep_flush_recv)(struct softhw_rnic_ep *ep, doca_error_t status);
+
+	/* ---- out-of-band connections (doca_rdma_export / doca_rdma_connect) ---- */
+	doca_error_t (*qp_create)(struct softhw_rnic_ep *ep, void *user, struct softhw_rnic_qp **qp);
+	/* The qp's descriptor (owned by the qp, valid until it is destroyed). */
+	doca_error_t (*qp_export)(struct softhw_rnic_qp *qp, const void **blob, size_t *len);
+	/*
+	 * Connects to the peer a descriptor names. INVALID_VALUE for a corrupted, truncated or
+	 * foreign blob (logged with why); BAD_STATE if already connected. Returns at once; work
+	 * posted before the connection is up waits for it. A peer that cannot be reached fails the
+	 * qp (CQE_FAILED) and its posted work.
+	 */
+	doca_error_t (*qp_connect)(struct softhw_rnic_qp *qp, const void *blob, size_t len);
+
+	/* ---- RDMA-CM ---- */
+	/* Listens on TCP `port` of every address (IPv4 and IPv6). ALREADY_EXIST / IN_USE if taken. */
+	doca_error_t (*listen)(struct softhw_rnic_ep *ep, uint16_t port);
+	doca_error_t (*unlisten)(struct softhw_rnic_ep *ep, uint16_t port);
+	/* Connects to a listener; ESTABLISHED, or FAILED (nobody listens, rejected, time-out). */
+	doca_error_t (*connect_addr)(struct softhw_rnic_ep *ep, const struct sockaddr *addr, socklen_t addr_len,
+				     void *user, struct softhw_rnic_qp **qp);
+	/* Answers a CQE_REQUEST. Accept sets the qp's user pointer; both sides then get ESTABLISHED. */
+	doca_error_t (*qp_accept)(struct softhw_rnic_qp *qp, void *user, const void *private_data, uint8_t len);
+	doca_error_t (*qp_reject)(struct softhw_rnic_qp *qp);
+	/* The peer's address (CM connections); NOT_FOUND for out-of-band ones. */
+	doca_error_t (*qp_peer_addr)(const struct softhw_rnic_qp *qp, struct sockaddr_storage *addr);
+
+	/* ---- data path ---- */
+	/*
+	 * Queues a work request. NOT_CONNECTED once the qp failed or was disconnected (the caller
+	 * logs which call to make); everything else is reported by the wr's CQE: the target's
+	 * refusal (NOT_PERMITTED: the rkey's export or the target ep lacks the right;
+	 * INVALID_VALUE: outside the export / unknown rkey), the peer's death (CONNECTION_ABORTED),
+	 * a receive too small (TOO_BIG, and the receiver's receive fails too), no receive posted
+	 * after the retries (AGAIN), a flush on disconnect (SHUTDOWN). A failed wr moves the qp to
+	 * error (CQE_FAILED follows), as verbs does.
+	 */
+	doca_error_t (*qp_post)(struct softhw_rnic_qp *qp, const struct softhw_rnic_wr *wr);
+	/* Graceful close: the peer gets DISCONNECTED; work still queued completes with SHUTDOWN. */
+	doca_error_t (*qp_disconnect)(struct softhw_rnic_qp *qp);
+	/* Frees the qp (disconnecting it first if needed); no CQE mentions it afterwards. */
+	void (*qp_destroy)(struct softhw_rnic_qp *qp);
+};
+
+/* The soft NIC of every soft device (lib/softhw/rnic/). */
+extern const struct softhw_rnic_ops softhw_rnic_ops;
+
+#endif /* SOFTHW_RNIC_H */
