@@ -24,7 +24,7 @@
 #include "doca_pe.h"
 #include "../../softhw/softhw.h"
 
-#define SOFTDOCA_MAX_TASK_TYPES 8
+#define SOFTDOCA_MAX_TASK_TYPES 12 /* RDMA has eleven task types */
 
 struct doca_dev;
 

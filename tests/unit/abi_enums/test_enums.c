@@ -10,6 +10,7 @@
 #include "doca_error.h"
 #include "doca_log.h"
 #include "doca_pe.h"
+#include "doca_rdma.h"
 #include "doca_types.h"
 #include "test.h"
 
@@ -108,10 +109,18 @@ _Static_assert(DOCA_COMCH_COUNTER_SENT_MESSAGES == 1, "doca_comch.h: DOCA_COMCH_
 _Static_assert(DOCA_COMCH_COUNTER_SENT_BYTES == 2, "doca_comch.h: DOCA_COMCH_COUNTER_SENT_BYTES");
 _Static_assert(DOCA_COMCH_COUNTER_RECV_MESSAGES == 3, "doca_comch.h: DOCA_COMCH_COUNTER_RECV_MESSAGES");
 _Static_assert(DOCA_COMCH_COUNTER_RECV_BYTES == 4, "doca_comch.h: DOCA_COMCH_COUNTER_RECV_BYTES");
+_Static_assert(DOCA_RDMA_TRANSPORT_TYPE_RC == 0, "doca_rdma.h: DOCA_RDMA_TRANSPORT_TYPE_RC");
+_Static_assert(DOCA_RDMA_TRANSPORT_TYPE_DC == 1, "doca_rdma.h: DOCA_RDMA_TRANSPORT_TYPE_DC");
+_Static_assert(DOCA_RDMA_ADDR_TYPE_IPv4 == 0, "doca_rdma.h: DOCA_RDMA_ADDR_TYPE_IPv4");
+_Static_assert(DOCA_RDMA_ADDR_TYPE_IPv6 == 1, "doca_rdma.h: DOCA_RDMA_ADDR_TYPE_IPv6");
+_Static_assert(DOCA_RDMA_ADDR_TYPE_GID == 2, "doca_rdma.h: DOCA_RDMA_ADDR_TYPE_GID");
+_Static_assert(DOCA_RDMA_OPCODE_RECV_SEND == 0, "doca_rdma.h: DOCA_RDMA_OPCODE_RECV_SEND");
+_Static_assert(DOCA_RDMA_OPCODE_RECV_SEND_WITH_IMM == 1, "doca_rdma.h: DOCA_RDMA_OPCODE_RECV_SEND_WITH_IMM");
+_Static_assert(DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM == 2, "doca_rdma.h: DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM");
 
 int main(void)
 {
 	/* The checks above are compile-time; count them so the run reports what was checked. */
-	test_checks = 95;
+	test_checks = 103;
 	TEST_EXIT();
 }
