@@ -3,10 +3,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-# The Comch benchmark runs ucx_perftest beside softdoca (not needed by the tests)
+# The Comch and RDMA benchmarks run ucx_perftest beside softdoca (not needed by the tests)
 if ! command -v ucx_perftest >/dev/null 2>&1; then
 	if [ "$(id -u)" -eq 0 ]; then apt-get install -y ucx-utils >/dev/null; else sudo apt-get install -y ucx-utils >/dev/null; fi ||
-		echo "ucx-utils could not be installed: the Comch benchmark runs without its UCX peer" >&2
+		echo "ucx-utils could not be installed: the Comch and RDMA benchmarks run without their UCX peer" >&2
 fi
 [ -f build-bench/build.ninja ] || meson setup build-bench --buildtype=release -Dtests=false >/dev/null
 ninja -C build-bench >/dev/null
@@ -14,3 +14,4 @@ export SOFTDOCA_RUN_DIR=${SOFTDOCA_RUN_DIR:-$(mktemp -d /tmp/softdoca-bench.XXXX
 build-bench/bench/dma/dma_bench "$@"
 build-bench/bench/dma_remote/dma_remote_bench "$@"
 build-bench/bench/comch/comch_bench
+build-bench/bench/rdma/rdma_bench

@@ -1,0 +1,1038 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * bench/rdma: DOCA RDMA between two processes (initiator and target), beside ucx_perftest.
+ *
+ * The bench (orchestrator) runs each transport of the soft NIC in turn: the same-host one
+ * (default: abstract unix socket + cross-memory attach) and TCP (SOFTDOCA_RDMA_TRANSPORT=tcp).
+ * For each it forks and re-executes itself twice, as the target and as the initiator, joined by
+ * a socketpair that carries the out-of-band descriptors (doca_rdma_export / doca_mmap_export_rdma)
+ * and the phase commands. Only the public DOCA API is used (doca_rdma_*, doca_mmap_*, doca_buf_*,
+ * doca_pe_*). Measured by the initiator:
+ *
+ *   write / read bandwidth   64 KiB and 1 MiB, WINDOW tasks in flight, one local and one remote
+ *                            buffer of that size (as ucx_perftest ucp_put_bw / ucp_get do)
+ *   send/receive latency     8-byte ping-pong, half round trip, median (tag_lat)
+ *   write latency            8-byte write ping-pong: each side writes a sequence number into the
+ *                            other's memory and polls its own memory for the answer; half round
+ *                            trip, median. That is what ucp_put_lat (and perftest ib_write_lat)
+ *                            measure, so it is the row compared. Also shown, without a peer:
+ *                            write + its completion (one write in flight, full round trip).
+ *   fetch-add rate           8-byte atomic fetch-add on the target, WINDOW in flight (ucp_fadd,
+ *                            which UCX runs one at a time; shown for reference, no target)
+ *
+ * The target's CPU takes part only in send/receive and the write ping-pong; during the one-sided
+ * phases it sleeps in read() on the socketpair. Data are checked after the read and write phases
+ * and the atomic counter after the fetch-add phase.
+ *
+ * Beside them, in the same run: ucx_perftest as two processes (server, then client
+ * `ucx_perftest localhost -p PORT -t TEST`) on a free port, over shared memory with UCX's
+ * defaults (no UCX_TLS: UCX picks its shared-memory transports posix/sysv + cma itself), and over
+ * TCP (UCX_TLS=tcp,self UCX_NET_DEVICES=lo). Targets: bandwidth >= 0.8x UCX, latency <= 2x UCX.
+ *
+ *   rdma_bench [-n latency_iterations] [-w window] [-t shm|tcp] [--no-ucx]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_error.h>
+#include <doca_log.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+#include <doca_rdma.h>
+
+#define MAX_SIZE (1u << 20)
+#define PP_OFF MAX_SIZE		  /* ping-pong area: 64 bytes */
+#define AT_OFF (MAX_SIZE + 64)	  /* atomic counter (target) / results (initiator): 8 per task */
+#define MEM_LEN (MAX_SIZE + 4096) /* AT_OFF + 8 * MAX_WINDOW fits */
+#define MAX_WINDOW 256
+#define RECV_POSTED 4 /* receives the target keeps posted */
+
+#define TRY(expr) \
+	do { \
+		doca_error_t err_ = (expr); \
+		if (err_ != DOCA_SUCCESS) \
+			die(#expr, err_); \
+	} while (0)
+
+static struct {
+	bool target;
+	int oob;
+	unsigned window;
+	uint64_t iters;
+	struct doca_dev *dev;
+	struct doca_pe *pe;
+	struct doca_rdma *rdma;
+	struct doca_ctx *ctx;
+	struct doca_rdma_connection *conn;
+	struct doca_mmap *mmap, *remote;
+	struct doca_buf_inventory *inv;
+	uint8_t *mem;
+	uint8_t *remote_addr;
+	size_t remote_len;
+	enum doca_ctx_states state;
+	bool stopping;
+	/* bandwidth / rate phases */
+	uint64_t posted, completed, goal;
+	/* ping-pong */
+	uint64_t received, sends_done;
+	bool recv_done;
+	/* orchestrator: ucx_perftest runs beside softdoca */
+	bool ucx;
+} S = {.window = 32, .iters = 20000};
+
+static void die(const char *what, doca_error_t err)
+{
+	fprintf(stderr, "rdma_bench (%s): %s: %s\n", S.target ? "target" : "initiator", what,
+		doca_error_get_name(err));
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* ---- out of band: length-prefixed blobs and 9-byte commands over the socketpair ---- */
+
+static void oob_write(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+
+	while (len > 0) {
+		ssize_t n = write(S.oob, b, len);
+
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			fprintf(stderr, "rdma_bench: out-of-band write: %s\n", strerror(errno));
+			exit(1);
+		}
+		b += n;
+		len -= (size_t)n;
+	}
+}
+
+static void oob_read(void *p, size_t len)
+{
+	uint8_t *b = p;
+
+	while (len > 0) {
+		ssize_t n = read(S.oob, b, len);
+
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			fprintf(stderr, "rdma_bench (%s): out-of-band peer gone\n", S.target ? "target" : "initiator");
+			exit(1);
+		}
+		b += n;
+		len -= (size_t)n;
+	}
+}
+
+static void send_blob(const void *p, size_t len)
+{
+	uint64_t l = len;
+
+	oob_write(&l, sizeof(l));
+	oob_write(p, len);
+}
+
+static void *recv_blob(size_t *len)
+{
+	uint64_t l;
+	void *p;
+
+	oob_read(&l, sizeof(l));
+	if (l > (1u << 20)) {
+		fprintf(stderr, "rdma_bench: out-of-band blob of %llu bytes\n", (unsigned long long)l);
+		exit(1);
+	}
+	p = malloc(l ? l : 1);
+	oob_read(p, l);
+	*len = l;
+	return p;
+}
+
+static void send_cmd(char c, uint64_t arg)
+{
+	uint8_t m[9];
+
+	m[0] = (uint8_t)c;
+	memcpy(m + 1, &arg, sizeof(arg));
+	oob_write(m, sizeof(m));
+}
+
+static char recv_cmd(uint64_t *arg)
+{
+	uint8_t m[9];
+
+	oob_read(m, sizeof(m));
+	memcpy(arg, m + 1, sizeof(*arg));
+	return (char)m[0];
+}
+
+/* ---- buffers ---- */
+
+static struct doca_buf *buf_data(struct doca_mmap *mm, void *addr, size_t len)
+{
+	struct doca_buf *b;
+
+	TRY(doca_buf_inventory_buf_get_by_data(S.inv, mm, addr, len, &b));
+	return b;
+}
+
+static struct doca_buf *buf_addr(struct doca_mmap *mm, void *addr, size_t len)
+{
+	struct doca_buf *b;
+
+	TRY(doca_buf_inventory_buf_get_by_addr(S.inv, mm, addr, len, &b));
+	return b;
+}
+
+/* ---- task callbacks ---- */
+
+static void task_failed(struct doca_task *t, const char *what)
+{
+	if (S.stopping) { /* flushed by doca_ctx_stop */
+		doca_task_free(t);
+		return;
+	}
+	die(what, doca_task_get_status(t));
+}
+
+static void write_done(struct doca_rdma_task_write *t, union doca_data u, union doca_data c)
+{
+	(void)c;
+	S.completed++;
+	if (u.u64 == 1) { /* a bandwidth task: resubmit while the goal is not reached */
+		if (S.posted < S.goal) {
+			S.posted++;
+			doca_buf_reset_data_len(doca_rdma_task_write_get_dst_buf(t));
+			TRY(doca_task_submit(doca_rdma_task_write_as_task(t)));
+		}
+		return;
+	}
+	/* a latency task (one at a time): freed here */
+	doca_buf_dec_refcount((struct doca_buf *)doca_rdma_task_write_get_src_buf(t), NULL);
+	doca_buf_dec_refcount(doca_rdma_task_write_get_dst_buf(t), NULL);
+	doca_task_free(doca_rdma_task_write_as_task(t));
+}
+
+static void write_fail(struct doca_rdma_task_write *t, union doca_data u, union doca_data c)
+{
+	(void)u;
+	(void)c;
+	task_failed(doca_rdma_task_write_as_task(t), "write task");
+}
+
+static void read_done(struct doca_rdma_task_read *t, union doca_data u, union doca_data c)
+{
+	(void)u;
+	(void)c;
+	S.completed++;
+	if (S.posted < S.goal) {
+		S.posted++;
+		doca_buf_reset_data_len(doca_rdma_task_read_get_dst_buf(t));
+		TRY(doca_task_submit(doca_rdma_task_read_as_task(t)));
+	}
+}
+
+static void read_fail(struct doca_rdma_task_read *t, union doca_data u, union doca_data c)
+{
+	(void)u;
+	(void)c;
+	task_failed(doca_rdma_task_read_as_task(t), "read task");
+}
+
+static void fadd_done(struct doca_rdma_task_atomic_fetch_add *t, union doca_data u, union doca_data c)
+{
+	(void)u;
+	(void)c;
+	S.completed++;
+	if (S.posted < S.goal) {
+		S.posted++;
+		doca_buf_reset_data_len(doca_rdma_task_atomic_fetch_add_get_result_buf(t));
+		TRY(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(t)));
+	}
+}
+
+static void fadd_fail(struct doca_rdma_task_atomic_fetch_add *t, union doca_data u, union doca_data c)
+{
+	(void)u;
+	(void)c;
+	task_failed(doca_rdma_task_atomic_fetch_add_as_task(t), "fetch-add task");
+}
+
+static void send_done(struct doca_rdma_task_send *t, union doca_data u, union doca_data c)
+{
+	(void)u;
+	(void)c;
+	S.sends_done++;
+	if (S.target) { /* an echo: one task per echo */
+		doca_buf_dec_refcount((struct doca_buf *)doca_rdma_task_send_get_src_buf(t), NULL);
+		doca_task_free(doca_rdma_task_send_as_task(t));
+	}
+}
+
+static void send_fail(struct doca_rdma_task_send *t, union doca_data u, union doca_data c)
+{
+	(void)u;
+	(void)c;
+	task_failed(doca_rdma_task_send_as_task(t), "send task");
+}
+
+static void echo(void);
+
+static void recv_done(struct doca_rdma_task_receive *t, union doca_data u, union doca_data c)
+{
+	(void)u;
+	(void)c;
+	S.received++;
+	if (S.target) {
+		echo();
+		/* the receive goes back to the queue at once */
+		doca_buf_reset_data_len(doca_rdma_task_receive_get_dst_buf(t));
+		TRY(doca_task_submit(doca_rdma_task_receive_as_task(t)));
+	} else {
+		S.recv_done = true;
+	}
+}
+
+static void recv_fail(struct doca_rdma_task_receive *t, union doca_data u, union doca_data c)
+{
+	(void)u;
+	(void)c;
+	if (S.stopping) {
+		doca_buf_dec_refcount(doca_rdma_task_receive_get_dst_buf(t), NULL);
+		doca_task_free(doca_rdma_task_receive_as_task(t));
+		return;
+	}
+	die("receive task", doca_task_get_status(doca_rdma_task_receive_as_task(t)));
+}
+
+static void state_cb(const union doca_data ud, struct doca_ctx *ctx, enum doca_ctx_states prev,
+		     enum doca_ctx_states next)
+{
+	(void)ud;
+	(void)ctx;
+	(void)prev;
+	S.state = next;
+}
+
+/* ---- set-up: device, memory, context, connection ---- */
+
+static void open_device(void)
+{
+	struct doca_devinfo **list;
+	uint32_t n;
+
+	TRY(doca_devinfo_create_list(&list, &n));
+	for (uint32_t i = 0; i < n && S.dev == NULL; i++) {
+		if (doca_rdma_cap_task_write_is_supported(list[i]) == DOCA_SUCCESS &&
+		    doca_rdma_cap_task_read_is_supported(list[i]) == DOCA_SUCCESS &&
+		    doca_rdma_cap_task_send_is_supported(list[i]) == DOCA_SUCCESS &&
+		    doca_rdma_cap_task_receive_is_supported(list[i]) == DOCA_SUCCESS &&
+		    doca_rdma_cap_task_atomic_fetch_add_is_supported(list[i]) == DOCA_SUCCESS)
+			TRY(doca_dev_open(list[i], &S.dev));
+	}
+	doca_devinfo_destroy_list(list);
+	if (S.dev == NULL)
+		die("no device with RDMA write, read, send, receive and fetch-add", DOCA_ERROR_NOT_FOUND);
+}
+
+static void setup(void)
+{
+	const uint32_t perm = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ |
+			      DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
+	const void *desc;
+	size_t desc_len, peer_len;
+	void *peer;
+	unsigned tasks = S.window + 8;
+	doca_error_t err;
+
+	open_device();
+	TRY(doca_pe_create(&S.pe));
+	S.mem = aligned_alloc(4096, MEM_LEN);
+	if (S.mem == NULL)
+		die("memory", DOCA_ERROR_NO_MEMORY);
+	memset(S.mem, S.target ? 0x5a : 0xa5, MEM_LEN);
+	memset(S.mem + PP_OFF, 0, MEM_LEN - PP_OFF);
+	TRY(doca_mmap_create(&S.mmap));
+	TRY(doca_mmap_add_dev(S.mmap, S.dev));
+	TRY(doca_mmap_set_memrange(S.mmap, S.mem, MEM_LEN));
+	TRY(doca_mmap_set_permissions(S.mmap, perm));
+	TRY(doca_mmap_start(S.mmap));
+	TRY(doca_buf_inventory_create(4 * tasks + 16, &S.inv));
+	TRY(doca_buf_inventory_start(S.inv));
+
+	TRY(doca_rdma_create(S.dev, &S.rdma));
+	S.ctx = doca_rdma_as_ctx(S.rdma);
+	TRY(doca_rdma_set_permissions(S.rdma, perm));
+	err = doca_rdma_set_send_queue_size(S.rdma, 2 * tasks);
+	if (err != DOCA_SUCCESS)
+		fprintf(stderr, "rdma_bench: doca_rdma_set_send_queue_size(%u): %s (kept the default)\n", 2 * tasks,
+			doca_error_get_name(err));
+	TRY(doca_rdma_task_write_set_conf(S.rdma, write_done, write_fail, tasks));
+	TRY(doca_rdma_task_read_set_conf(S.rdma, read_done, read_fail, tasks));
+	TRY(doca_rdma_task_send_set_conf(S.rdma, send_done, send_fail, tasks));
+	TRY(doca_rdma_task_receive_set_conf(S.rdma, recv_done, recv_fail, tasks));
+	TRY(doca_rdma_task_atomic_fetch_add_set_conf(S.rdma, fadd_done, fadd_fail, tasks));
+	TRY(doca_pe_connect_ctx(S.pe, S.ctx));
+	TRY(doca_ctx_set_state_changed_cb(S.ctx, state_cb));
+	err = doca_ctx_start(S.ctx);
+	if (err != DOCA_SUCCESS && err != DOCA_ERROR_IN_PROGRESS)
+		die("doca_ctx_start", err);
+	while (S.state != DOCA_CTX_STATE_RUNNING)
+		doca_pe_progress(S.pe);
+
+	/* Connection: both export, swap descriptors, both connect */
+	TRY(doca_rdma_export(S.rdma, &desc, &desc_len, &S.conn));
+	send_blob(desc, desc_len);
+	peer = recv_blob(&peer_len);
+	TRY(doca_rdma_connect(S.rdma, peer, peer_len, S.conn));
+	free(peer);
+
+	/* Memory: both export theirs for RDMA (the initiator's is the write ping-pong's target) */
+	TRY(doca_mmap_export_rdma(S.mmap, S.dev, &desc, &desc_len));
+	send_blob(desc, desc_len);
+	peer = recv_blob(&peer_len);
+	TRY(doca_mmap_create_from_export(NULL, peer, peer_len, S.dev, &S.remote));
+	free(peer);
+	{
+		void *addr;
+
+		TRY(doca_mmap_get_memrange(S.remote, &addr, &S.remote_len));
+		S.remote_addr = addr;
+	}
+	if (S.remote_len < MEM_LEN)
+		die("the peer's exported memory is too short", DOCA_ERROR_INVALID_VALUE);
+}
+
+static void teardown(void)
+{
+	doca_error_t err;
+
+	S.stopping = true;
+	err = doca_ctx_stop(S.ctx);
+	if (err != DOCA_SUCCESS && err != DOCA_ERROR_IN_PROGRESS)
+		die("doca_ctx_stop", err);
+	while (S.state != DOCA_CTX_STATE_IDLE)
+		doca_pe_progress(S.pe);
+	TRY(doca_rdma_destroy(S.rdma));
+	TRY(doca_mmap_destroy(S.remote));
+	TRY(doca_buf_inventory_stop(S.inv));
+	TRY(doca_buf_inventory_destroy(S.inv));
+	TRY(doca_mmap_destroy(S.mmap));
+	TRY(doca_pe_destroy(S.pe));
+	TRY(doca_dev_close(S.dev));
+	free(S.mem);
+}
+
+/* ---- target ---- */
+
+static void echo(void)
+{
+	struct doca_rdma_task_send *t;
+
+	TRY(doca_rdma_task_send_allocate_init(S.rdma, S.conn, buf_data(S.mmap, S.mem + PP_OFF + 8, 8),
+					      (union doca_data){.u64 = 0}, &t));
+	TRY(doca_task_submit(doca_rdma_task_send_as_task(t)));
+}
+
+/* Write ping-pong, target side: wait for sequence i in our memory, write i into the initiator's. */
+static void target_write_pingpong(uint64_t n)
+{
+	volatile uint64_t *mine = (volatile uint64_t *)(void *)(S.mem + PP_OFF + 16);
+	uint64_t *src = (uint64_t *)(void *)(S.mem + PP_OFF + 24);
+	uint64_t base = *mine;
+
+	for (uint64_t i = base + 1; i <= base + n; i++) {
+		struct doca_rdma_task_write *t;
+
+		while (__atomic_load_n(mine, __ATOMIC_ACQUIRE) != i)
+			doca_pe_progress(S.pe);
+		*src = i;
+		TRY(doca_rdma_task_write_allocate_init(S.rdma, S.conn, buf_data(S.mmap, src, 8),
+						       buf_addr(S.remote, S.remote_addr + PP_OFF + 16, 8),
+						       (union doca_data){.u64 = 0}, &t));
+		TRY(doca_task_submit(doca_rdma_task_write_as_task(t)));
+	}
+	while (S.completed < n)
+		doca_pe_progress(S.pe);
+}
+
+static int run_target(void)
+{
+	struct doca_rdma_task_receive *recv[RECV_POSTED];
+
+	setup();
+	for (int i = 0; i < RECV_POSTED; i++) {
+		TRY(doca_rdma_task_receive_allocate_init(S.rdma, buf_addr(S.mmap, S.mem + PP_OFF + 32 + 8 * i, 8),
+							 (union doca_data){.u64 = 0}, &recv[i]));
+		TRY(doca_task_submit(doca_rdma_task_receive_as_task(recv[i])));
+	}
+	send_cmd('r', 0); /* receives posted */
+	for (;;) {
+		uint64_t arg, bad = 0;
+		char c = recv_cmd(&arg);
+
+		switch (c) {
+		case 'P': /* send/receive ping-pong: echo `arg` messages */
+			S.received = 0;
+			S.sends_done = 0;
+			send_cmd('k', 0);
+			while (S.received < arg || S.sends_done < arg)
+				doca_pe_progress(S.pe);
+			break;
+		case 'L':
+			S.completed = 0;
+			send_cmd('k', 0);
+			target_write_pingpong(arg);
+			break;
+		case 'V': /* the initiator wrote arg bytes of 0xa5 at offset 0 */
+			for (uint64_t i = 0; i < arg; i++)
+				bad += S.mem[i] != 0xa5;
+			send_cmd('v', bad);
+			break;
+		case 'C': /* the fetch-add counter */
+			send_cmd('c', __atomic_load_n((uint64_t *)(void *)(S.mem + AT_OFF), __ATOMIC_ACQUIRE));
+			break;
+		case 'Q':
+			teardown();
+			return 0;
+		default:
+			fprintf(stderr, "rdma_bench (target): unknown command %d\n", c);
+			return 1;
+		}
+	}
+}
+
+/* ---- initiator ---- */
+
+/* Send/receive ping-pong: returns the median half round trip in us. */
+static double pingpong_send(uint64_t n)
+{
+	struct doca_rdma_task_send *st;
+	struct doca_rdma_task_receive *rt;
+	uint64_t *rtt = calloc(n, sizeof(*rtt)), warm = n / 10 + 1, arg;
+	double med;
+
+	send_cmd('P', n + warm);
+	if (recv_cmd(&arg) != 'k')
+		die("target did not start the ping-pong", DOCA_ERROR_UNEXPECTED);
+	TRY(doca_rdma_task_send_allocate_init(S.rdma, S.conn, buf_data(S.mmap, S.mem + PP_OFF, 8),
+					      (union doca_data){.u64 = 0}, &st));
+	TRY(doca_rdma_task_receive_allocate_init(S.rdma, buf_addr(S.mmap, S.mem + PP_OFF + 8, 8),
+						 (union doca_data){.u64 = 0}, &rt));
+	S.sends_done = 0;
+	for (uint64_t i = 0; i < n + warm; i++) {
+		uint64_t t0;
+
+		S.recv_done = false;
+		doca_buf_reset_data_len(doca_rdma_task_receive_get_dst_buf(rt));
+		TRY(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
+		*(uint64_t *)(void *)(S.mem + PP_OFF) = i;
+		t0 = now_ns();
+		TRY(doca_task_submit(doca_rdma_task_send_as_task(st)));
+		while (!S.recv_done || S.sends_done <= i)
+			doca_pe_progress(S.pe);
+		if (i >= warm)
+			rtt[i - warm] = now_ns() - t0;
+	}
+	doca_buf_dec_refcount((struct doca_buf *)doca_rdma_task_send_get_src_buf(st), NULL);
+	doca_task_free(doca_rdma_task_send_as_task(st));
+	doca_buf_dec_refcount(doca_rdma_task_receive_get_dst_buf(rt), NULL);
+	doca_task_free(doca_rdma_task_receive_as_task(rt));
+	qsort(rtt, n, sizeof(*rtt), cmp_u64);
+	med = (double)rtt[n / 2] / 2000.0;
+	free(rtt);
+	return med;
+}
+
+/* Write ping-pong (as ucp_put_lat): returns the median half round trip in us. */
+static double pingpong_write(uint64_t n)
+{
+	volatile uint64_t *mine = (volatile uint64_t *)(void *)(S.mem + PP_OFF + 16);
+	uint64_t *src = (uint64_t *)(void *)(S.mem + PP_OFF + 24);
+	uint64_t *rtt = calloc(n, sizeof(*rtt)), warm = n / 10 + 1, arg, base = *mine;
+	double med;
+
+	send_cmd('L', n + warm);
+	if (recv_cmd(&arg) != 'k')
+		die("target did not start the write ping-pong", DOCA_ERROR_UNEXPECTED);
+	S.completed = 0;
+	for (uint64_t i = base + 1; i <= base + n + warm; i++) {
+		struct doca_rdma_task_write *t;
+		uint64_t t0 = now_ns();
+
+		*src = i;
+		TRY(doca_rdma_task_write_allocate_init(S.rdma, S.conn, buf_data(S.mmap, src, 8),
+						       buf_addr(S.remote, S.remote_addr + PP_OFF + 16, 8),
+						       (union doca_data){.u64 = 0}, &t));
+		TRY(doca_task_submit(doca_rdma_task_write_as_task(t)));
+		while (__atomic_load_n(mine, __ATOMIC_ACQUIRE) != i)
+			doca_pe_progress(S.pe);
+		if (i - base > warm)
+			rtt[i - base - warm - 1] = now_ns() - t0;
+	}
+	while (S.completed < n + warm)
+		doca_pe_progress(S.pe);
+	qsort(rtt, n, sizeof(*rtt), cmp_u64);
+	med = (double)rtt[n / 2] / 2000.0;
+	free(rtt);
+	return med;
+}
+
+/* One 8-byte write at a time, submit to completion: returns the median in us. */
+static double write_completion(uint64_t n)
+{
+	uint64_t *lat = calloc(n, sizeof(*lat)), warm = n / 10 + 1;
+	double med;
+
+	S.completed = 0;
+	for (uint64_t i = 0; i < n + warm; i++) {
+		struct doca_rdma_task_write *t;
+		uint64_t t0 = now_ns();
+
+		TRY(doca_rdma_task_write_allocate_init(S.rdma, S.conn, buf_data(S.mmap, S.mem + PP_OFF + 32, 8),
+						       buf_addr(S.remote, S.remote_addr + PP_OFF + 56, 8),
+						       (union doca_data){.u64 = 0}, &t));
+		TRY(doca_task_submit(doca_rdma_task_write_as_task(t)));
+		while (S.completed <= i)
+			doca_pe_progress(S.pe);
+		if (i >= warm)
+			lat[i - warm] = now_ns() - t0;
+	}
+	qsort(lat, n, sizeof(*lat), cmp_u64);
+	med = (double)lat[n / 2] / 1000.0;
+	free(lat);
+	return med;
+}
+
+
+enum bw_kind { BW_WRITE, BW_READ, BW_FADD };
+
+/* `n` operations of `size` bytes with the window kept full; returns operations per second. */
+static double window_run(enum bw_kind kind, size_t size, uint64_t n)
+{
+	struct doca_rdma_task_write *wt[MAX_WINDOW];
+	struct doca_rdma_task_read *rt[MAX_WINDOW];
+	struct doca_rdma_task_atomic_fetch_add *ft[MAX_WINDOW];
+	unsigned w = S.window;
+	union doca_data ud = {.u64 = 1};
+	uint64_t t0, t1;
+
+	for (unsigned i = 0; i < w; i++) {
+		if (kind == BW_WRITE)
+			TRY(doca_rdma_task_write_allocate_init(S.rdma, S.conn, buf_data(S.mmap, S.mem, size),
+							       buf_addr(S.remote, S.remote_addr, size), ud, &wt[i]));
+		else if (kind == BW_READ)
+			TRY(doca_rdma_task_read_allocate_init(S.rdma, S.conn, buf_data(S.remote, S.remote_addr, size),
+							      buf_addr(S.mmap, S.mem, size), ud, &rt[i]));
+		else
+			TRY(doca_rdma_task_atomic_fetch_add_allocate_init(
+				S.rdma, S.conn, buf_data(S.remote, S.remote_addr + AT_OFF, 8),
+				buf_addr(S.mmap, S.mem + AT_OFF + 8 * i, 8), 1, ud, &ft[i]));
+	}
+	if (n < w)
+		n = w;
+	S.completed = 0;
+	S.goal = n;
+	S.posted = w;
+	t0 = now_ns();
+	for (unsigned i = 0; i < w; i++)
+		TRY(doca_task_submit(kind == BW_WRITE  ? doca_rdma_task_write_as_task(wt[i])
+				     : kind == BW_READ ? doca_rdma_task_read_as_task(rt[i])
+						       : doca_rdma_task_atomic_fetch_add_as_task(ft[i])));
+	while (S.completed < n)
+		doca_pe_progress(S.pe);
+	t1 = now_ns();
+	for (unsigned i = 0; i < w; i++) {
+		if (kind == BW_WRITE) {
+			doca_buf_dec_refcount((struct doca_buf *)doca_rdma_task_write_get_src_buf(wt[i]), NULL);
+			doca_buf_dec_refcount(doca_rdma_task_write_get_dst_buf(wt[i]), NULL);
+			doca_task_free(doca_rdma_task_write_as_task(wt[i]));
+		} else if (kind == BW_READ) {
+			doca_buf_dec_refcount((struct doca_buf *)doca_rdma_task_read_get_src_buf(rt[i]), NULL);
+			doca_buf_dec_refcount(doca_rdma_task_read_get_dst_buf(rt[i]), NULL);
+			doca_task_free(doca_rdma_task_read_as_task(rt[i]));
+		} else {
+			doca_buf_dec_refcount(doca_rdma_task_atomic_fetch_add_get_dst_buf(ft[i]), NULL);
+			doca_buf_dec_refcount(doca_rdma_task_atomic_fetch_add_get_result_buf(ft[i]), NULL);
+			doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(ft[i]));
+		}
+	}
+	return (double)n / ((double)(t1 - t0) / 1e9);
+}
+
+/* A warm-up tenth, then the measured run; returns MB/s (2^20 bytes, as ucx_perftest). */
+static double bandwidth(enum bw_kind kind, size_t size, uint64_t bytes)
+{
+	uint64_t n = bytes / size;
+
+	window_run(kind, size, n / 10);
+	return window_run(kind, size, n) * (double)size / (1 << 20);
+}
+
+static int run_initiator(int res)
+{
+	FILE *out = fdopen(res, "w");
+	uint64_t arg, bytes = S.iters * 65536, fadd_n = S.iters * 10, total_fadd;
+	double v;
+
+	setup();
+	if (recv_cmd(&arg) != 'r')
+		die("target not ready", DOCA_ERROR_UNEXPECTED);
+
+	fprintf(out, "send_lat %.4f\n", pingpong_send(S.iters));
+	fprintf(out, "write_pp_lat %.4f\n", pingpong_write(S.iters));
+	fprintf(out, "write_comp_lat %.4f\n", write_completion(S.iters));
+
+	/* read: the target's memory holds 0x5a; ours 0xa5 until the reads land */
+	fprintf(out, "read_bw_65536 %.1f\n", bandwidth(BW_READ, 65536, bytes));
+	fprintf(out, "read_bw_1048576 %.1f\n", bandwidth(BW_READ, MAX_SIZE, bytes));
+	for (size_t i = 0; i < MAX_SIZE; i++)
+		if (S.mem[i] != 0x5a)
+			die("read: the local buffer does not hold the target's bytes", DOCA_ERROR_UNEXPECTED);
+	memset(S.mem, 0xa5, MAX_SIZE);
+
+	fprintf(out, "write_bw_65536 %.1f\n", bandwidth(BW_WRITE, 65536, bytes));
+	fprintf(out, "write_bw_1048576 %.1f\n", bandwidth(BW_WRITE, MAX_SIZE, bytes));
+	send_cmd('V', MAX_SIZE);
+	if (recv_cmd(&arg) != 'v' || arg != 0)
+		die("write: the target's buffer does not hold our bytes", DOCA_ERROR_UNEXPECTED);
+
+	window_run(BW_FADD, 8, fadd_n / 10);
+	v = window_run(BW_FADD, 8, fadd_n);
+	total_fadd = (fadd_n / 10 < S.window ? S.window : fadd_n / 10) + fadd_n;
+	send_cmd('C', 0);
+	if (recv_cmd(&arg) != 'c' || arg != total_fadd) {
+		fprintf(stderr, "rdma_bench: fetch-add counter %llu, expected %llu\n", (unsigned long long)arg,
+			(unsigned long long)total_fadd);
+		die("fetch-add", DOCA_ERROR_UNEXPECTED);
+	}
+	fprintf(out, "fadd_rate %.0f\n", v);
+	fflush(out);
+
+	send_cmd('Q', 0);
+	teardown();
+	fclose(out);
+	return 0;
+}
+
+/* ---- orchestrator ---- */
+
+struct figures {
+	bool ok;
+	double send_lat, write_pp_lat, write_comp_lat, read_bw[2], write_bw[2], fadd_rate;
+};
+
+static const char *self_exe;
+
+/* One initiator + target pair over `transport` ("shm": the default, "tcp"). */
+static bool run_pair(const char *transport, struct figures *f)
+{
+	int sv[2], res[2], status, ok = 1;
+	char fd0[16], fd1[16], rfd[16], n[32], w[16], line[256];
+	pid_t target, initiator;
+	FILE *in;
+
+	memset(f, 0, sizeof(*f));
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0 || pipe(res) != 0)
+		return false;
+	snprintf(fd0, sizeof(fd0), "%d", sv[0]);
+	snprintf(fd1, sizeof(fd1), "%d", sv[1]);
+	snprintf(rfd, sizeof(rfd), "%d", res[1]);
+	snprintf(n, sizeof(n), "%llu", (unsigned long long)S.iters);
+	snprintf(w, sizeof(w), "%u", S.window);
+	if (strcmp(transport, "tcp") == 0)
+		setenv("SOFTDOCA_RDMA_TRANSPORT", "tcp", 1);
+	else
+		unsetenv("SOFTDOCA_RDMA_TRANSPORT");
+	target = fork();
+	if (target == 0) {
+		close(sv[0]);
+		close(res[0]);
+		close(res[1]);
+		execl(self_exe, self_exe, "--target", fd1, "-n", n, "-w", w, (char *)NULL);
+		_exit(127);
+	}
+	initiator = fork();
+	if (initiator == 0) {
+		close(sv[1]);
+		close(res[0]);
+		execl(self_exe, self_exe, "--initiator", fd0, rfd, "-n", n, "-w", w, (char *)NULL);
+		_exit(127);
+	}
+	unsetenv("SOFTDOCA_RDMA_TRANSPORT");
+	close(sv[0]);
+	close(sv[1]);
+	close(res[1]);
+	in = fdopen(res[0], "r");
+	while (in != NULL && fgets(line, sizeof(line), in) != NULL) {
+		char key[64];
+		double v;
+
+		if (sscanf(line, "%63s %lf", key, &v) != 2)
+			continue;
+		if (strcmp(key, "send_lat") == 0)
+			f->send_lat = v;
+		else if (strcmp(key, "write_pp_lat") == 0)
+			f->write_pp_lat = v;
+		else if (strcmp(key, "write_comp_lat") == 0)
+			f->write_comp_lat = v;
+		else if (strcmp(key, "read_bw_65536") == 0)
+			f->read_bw[0] = v;
+		else if (strcmp(key, "read_bw_1048576") == 0)
+			f->read_bw[1] = v;
+		else if (strcmp(key, "write_bw_65536") == 0)
+			f->write_bw[0] = v;
+		else if (strcmp(key, "write_bw_1048576") == 0)
+			f->write_bw[1] = v;
+		else if (strcmp(key, "fadd_rate") == 0)
+			f->fadd_rate = v;
+	}
+	if (in != NULL)
+		fclose(in);
+	if (waitpid(initiator, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		ok = 0;
+	if (!ok)
+		kill(target, SIGTERM);
+	if (waitpid(target, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		ok = 0;
+	f->ok = ok;
+	return ok;
+}
+
+/* A free TCP port for ucx_perftest's control connection. */
+static unsigned free_port(void)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof(a);
+	int s = socket(AF_INET, SOCK_STREAM, 0);
+	unsigned port = 13377;
+
+	if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+	    getsockname(s, (struct sockaddr *)&a, &len) == 0)
+		port = ntohs(a.sin_port);
+	if (s >= 0)
+		close(s);
+	return port;
+}
+
+struct ucx {
+	bool ok;
+	double typical_us, bw_mbs, rate;
+};
+
+static bool have_ucx(void)
+{
+	return system("command -v ucx_perftest >/dev/null 2>&1") == 0;
+}
+
+/* ucx_perftest as server + client; tcp: UCX_TLS=tcp,self UCX_NET_DEVICES=lo, else UCX defaults. */
+static struct ucx ucx_run(bool tcp, const char *test, unsigned size, uint64_t iters)
+{
+	struct ucx r = {0};
+	char cmd[512], line[512];
+	unsigned port = free_port();
+	const char *env = tcp ? "UCX_TLS=tcp,self UCX_NET_DEVICES=lo " : "";
+	pid_t server;
+	FILE *f;
+
+	server = fork();
+	if (server == 0) {
+		int devnull = open("/dev/null", O_WRONLY);
+		char p[16];
+
+		dup2(devnull, 1);
+		dup2(devnull, 2);
+		if (tcp) {
+			setenv("UCX_TLS", "tcp,self", 1);
+			setenv("UCX_NET_DEVICES", "lo", 1);
+		}
+		snprintf(p, sizeof(p), "%u", port);
+		execlp("ucx_perftest", "ucx_perftest", "-p", p, (char *)NULL);
+		_exit(127);
+	}
+	/* The client retries until the server listens. */
+	snprintf(cmd, sizeof(cmd),
+		 "for i in $(seq 50); do %stimeout 120 ucx_perftest localhost -p %u -t %s -s %u -n %llu 2>/dev/null "
+		 "&& break; sleep 0.1; done",
+		 env, port, test, size, (unsigned long long)iters);
+	f = popen(cmd, "r");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		unsigned long long it;
+		double t50, tavg, tall, bwavg, bwall, mr, mrall;
+
+		if (sscanf(line, "Final: %llu %lf %lf %lf %lf %lf %lf %lf", &it, &t50, &tavg, &tall, &bwavg, &bwall, &mr,
+			   &mrall) == 8) {
+			r.typical_us = t50;
+			r.bw_mbs = bwall;
+			r.rate = mrall;
+			r.ok = true;
+		}
+	}
+	if (f != NULL)
+		pclose(f);
+	kill(server, SIGTERM);
+	waitpid(server, NULL, 0);
+	return r;
+}
+
+enum goal { GOAL_NONE, GOAL_BW, GOAL_LAT };
+
+static void row(const char *name, const char *unit, double ours, bool ours_ok, const char *ucx_name,
+		const struct ucx *u, double ucx_val, enum goal g)
+{
+	char a[32] = "failed", b[64] = "-", r[16] = "-", t[24] = "-";
+
+	if (ours_ok)
+		snprintf(a, sizeof(a), unit[0] == 'u' ? "%.2f %s" : "%.0f %s", ours, unit);
+	if (u != NULL && u->ok && ucx_val > 0) {
+		snprintf(b, sizeof(b), unit[0] == 'u' ? "%.2f %s (%s)" : "%.0f %s (%s)", ucx_val, unit, ucx_name);
+		if (ours_ok)
+			snprintf(r, sizeof(r), "%.2f", ours / ucx_val);
+	} else if (u != NULL && S.ucx) {
+		snprintf(b, sizeof(b), "failed (%s)", ucx_name);
+	}
+	if (g == GOAL_BW)
+		snprintf(t, sizeof(t), ">= 0.8 %s", r[0] == '-' ? "" : (ours / ucx_val >= 0.8 ? "met" : "MISSED"));
+	else if (g == GOAL_LAT)
+		snprintf(t, sizeof(t), "<= 2 %s", r[0] == '-' ? "" : (ours / ucx_val <= 2.0 ? "met" : "MISSED"));
+	printf("| %-38s | %-16s | %-34s | %-5s | %-12s |\n", name, a, b, r, t);
+}
+
+static void report(const char *transport, const struct figures *f, bool ucx, bool tcp, uint64_t iters)
+{
+	S.ucx = ucx;
+	uint64_t bw_bytes = iters * 65536;
+	struct ucx pb[2], gb[2], tl, pl, fa;
+	const unsigned sizes[2] = {65536, MAX_SIZE};
+	char name[64];
+
+	for (int i = 0; i < 2; i++) {
+		pb[i] = ucx ? ucx_run(tcp, "ucp_put_bw", sizes[i], bw_bytes / sizes[i]) : (struct ucx){0};
+		gb[i] = ucx ? ucx_run(tcp, "ucp_get", sizes[i], bw_bytes / sizes[i]) : (struct ucx){0};
+	}
+	tl = ucx ? ucx_run(tcp, "tag_lat", 8, iters) : (struct ucx){0};
+	pl = ucx ? ucx_run(tcp, "ucp_put_lat", 8, iters) : (struct ucx){0};
+	fa = ucx ? ucx_run(tcp, "ucp_fadd", 8, iters * 10) : (struct ucx){0};
+
+	printf("\nsoftdoca transport: %s | UCX: %s\n", transport,
+	       tcp ? "UCX_TLS=tcp,self UCX_NET_DEVICES=lo" : "defaults (no UCX_TLS: its shared-memory transports)");
+	printf("| %-38s | %-16s | %-34s | %-5s | %-12s |\n", "case", "softdoca", "UCX (ucx_perftest)", "ratio",
+	       "target");
+	printf("|%s|%s|%s|%s|%s|\n", "----------------------------------------", "------------------",
+	       "------------------------------------", "-------", "--------------");
+	for (int i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "write bandwidth %s, %u in flight", i ? "1 MiB" : "64 KiB", S.window);
+		row(name, "MB/s", f->write_bw[i], f->ok, "ucp_put_bw", &pb[i], pb[i].bw_mbs, GOAL_BW);
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "read bandwidth %s, %u in flight", i ? "1 MiB" : "64 KiB", S.window);
+		row(name, "MB/s", f->read_bw[i], f->ok, "ucp_get", &gb[i], gb[i].bw_mbs, GOAL_BW);
+	}
+	row("send/recv 8 B latency (half RTT, med)", "us", f->send_lat, f->ok, "tag_lat", &tl, tl.typical_us, GOAL_LAT);
+	row("write 8 B ping-pong (half RTT, med)", "us", f->write_pp_lat, f->ok, "ucp_put_lat", &pl, pl.typical_us,
+	    GOAL_LAT);
+	row("write 8 B + completion (med)", "us", f->write_comp_lat, f->ok, "", NULL, 0, GOAL_NONE);
+	snprintf(name, sizeof(name), "fetch-add rate, %u in flight", S.window);
+	row(name, "op/s", f->fadd_rate, f->ok, "ucp_fadd", &fa, fa.rate, GOAL_NONE);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: rdma_bench [-n latency_iterations] [-w window (1-%d)] [-t shm|tcp] [--no-ucx]\n",
+		MAX_WINDOW);
+	exit(64);
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = NULL;
+	bool ucx = true;
+	int role_fd = -1, res_fd = -1, i = 1;
+	struct doca_log_backend *sdk;
+
+	self_exe = "/proc/self/exe";
+	if (argc > 2 && strcmp(argv[1], "--target") == 0) {
+		S.target = true;
+		role_fd = atoi(argv[2]);
+		i = 3;
+	} else if (argc > 3 && strcmp(argv[1], "--initiator") == 0) {
+		role_fd = atoi(argv[2]);
+		res_fd = atoi(argv[3]);
+		i = 4;
+	}
+	for (; i < argc; i++) {
+		if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
+			S.iters = strtoull(argv[++i], NULL, 0);
+		else if (strcmp(argv[i], "-w") == 0 && i + 1 < argc)
+			S.window = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
+			only = argv[++i];
+		else if (strcmp(argv[i], "--no-ucx") == 0)
+			ucx = false;
+		else
+			usage();
+	}
+	if (S.iters < 100)
+		S.iters = 100;
+	if (S.window < 1 || S.window > MAX_WINDOW || (only && strcmp(only, "shm") && strcmp(only, "tcp")))
+		usage();
+
+	if (role_fd >= 0) {
+		alarm(600); /* a wedged peer must not hang the bench for ever */
+		doca_log_backend_create_with_file_sdk(stderr, &sdk);
+		doca_log_backend_set_sdk_level(sdk, DOCA_LOG_LEVEL_WARNING);
+		S.oob = role_fd;
+		return S.target ? run_target() : run_initiator(res_fd);
+	}
+
+	if (ucx && !have_ucx()) {
+		fprintf(stderr, "rdma_bench: ucx_perftest not installed (apt-get install ucx-utils): softdoca only\n");
+		ucx = false;
+	}
+	printf("DOCA RDMA, initiator <-> target processes, connected out of band; %llu latency iterations, "
+	       "%llu MiB per bandwidth case, window %u. MB = 2^20 bytes (as ucx_perftest).\n",
+	       (unsigned long long)S.iters, (unsigned long long)(S.iters * 65536 >> 20), S.window);
+	for (int t = 0; t < 2; t++) {
+		const char *transport = t ? "tcp" : "shm";
+		struct figures f;
+
+		if (only && strcmp(only, transport) != 0)
+			continue;
+		if (!run_pair(transport, &f))
+			fprintf(stderr, "rdma_bench: the %s pair failed (see above)\n", transport);
+		report(t ? "TCP (SOFTDOCA_RDMA_TRANSPORT=tcp)" : "same host (default: unix socket + cross-memory attach)",
+		       &f, ucx, t == 1, S.iters);
+		fflush(stdout);
+	}
+	return 0;
+}
