@@ -76,7 +76,35 @@ struct softhw_caps {
 	uint32_t comch_max_producers;       /* per connection */
 	uint32_t comch_max_consumers;       /* per connection */
 	uint32_t comch_max_imm_data_len;
-	/* later libraries (RDMA, DPA) append their fields here */
+	/* RDMA (libdoca_rdma): RC everywhere, DC where the profile has it */
+	bool rdma;                          /* the function has an RDMA NIC (RC transport) */
+	bool rdma_dc;                       /* DC transport */
+	uint32_t rdma_tasks;                /* SOFTHW_RDMA_TASK_* bits the device supports */
+	uint32_t rdma_max_send_queue_size;
+	uint32_t rdma_max_recv_queue_size;
+	uint32_t rdma_max_send_buf_list_len; /* send/send_imm/read/write/write_imm local lists */
+	uint32_t rdma_max_recv_buf_list_len; /* receive destination lists (RC and DC alike) */
+	uint32_t rdma_max_message_size;
+	uint32_t rdma_gid_table_size;
+	uint16_t rdma_max_num_connections;  /* per context */
+	uint32_t rdma_max_num_tasks;        /* per task type of a context */
+	/* later libraries (DPA) append their fields here */
+};
+
+/* RDMA task types (bits of softhw_caps.rdma_tasks). */
+enum {
+	SOFTHW_RDMA_TASK_RECEIVE = 1u << 0,
+	SOFTHW_RDMA_TASK_SEND = 1u << 1,
+	SOFTHW_RDMA_TASK_SEND_IMM = 1u << 2,
+	SOFTHW_RDMA_TASK_READ = 1u << 3,
+	SOFTHW_RDMA_TASK_WRITE = 1u << 4,
+	SOFTHW_RDMA_TASK_WRITE_IMM = 1u << 5,
+	SOFTHW_RDMA_TASK_ATOMIC_CMP_SWP = 1u << 6,
+	SOFTHW_RDMA_TASK_ATOMIC_FETCH_ADD = 1u << 7,
+	SOFTHW_RDMA_TASK_SE_GET = 1u << 8,
+	SOFTHW_RDMA_TASK_SE_NOTIFY_SET = 1u << 9,
+	SOFTHW_RDMA_TASK_SE_NOTIFY_ADD = 1u << 10,
+	SOFTHW_RDMA_TASK_ALL = (1u << 11) - 1,
 };
 
 #define SOFTHW_PCI_ADDR_LEN 13 /* "dddd:bb:dd.f" + NUL */

@@ -20,6 +20,7 @@
 #include "doca_dma.h"
 #include "doca_error.h"
 #include "doca_mmap.h"
+#include "doca_rdma.h"
 #include "doca_sync_event.h"
 #include "doca_version.h"
 #include "common/priv/dev_priv.h"
@@ -255,6 +256,50 @@ static void print_limits(const struct doca_devinfo *info, const struct u32_cap *
 	}
 }
 
+static const struct u32_cap rdma_limits[] = {
+	{"max_send_queue_size", doca_rdma_cap_get_max_send_queue_size},
+	{"max_recv_queue_size", doca_rdma_cap_get_max_recv_queue_size},
+	{"max_send_buf_list_len", doca_rdma_cap_get_max_send_buf_list_len},
+	{"max_message_size", doca_rdma_cap_get_max_message_size},
+	{"gid_table_size", doca_rdma_cap_get_gid_table_size},
+};
+
+static const struct status_cap rdma_tasks[] = {
+	{"task_receive", doca_rdma_cap_task_receive_is_supported},
+	{"task_send", doca_rdma_cap_task_send_is_supported},
+	{"task_send_imm", doca_rdma_cap_task_send_imm_is_supported},
+	{"task_read", doca_rdma_cap_task_read_is_supported},
+	{"task_write", doca_rdma_cap_task_write_is_supported},
+	{"task_write_imm", doca_rdma_cap_task_write_imm_is_supported},
+	{"task_atomic_cmp_swp", doca_rdma_cap_task_atomic_cmp_swp_is_supported},
+	{"task_atomic_fetch_add", doca_rdma_cap_task_atomic_fetch_add_is_supported},
+	{"task_remote_net_se_get", doca_rdma_cap_task_remote_net_sync_event_get_is_supported},
+	{"task_remote_net_se_notify_set", doca_rdma_cap_task_remote_net_sync_event_notify_set_is_supported},
+	{"task_remote_net_se_notify_add", doca_rdma_cap_task_remote_net_sync_event_notify_add_is_supported},
+};
+
+/* RDMA: transports, limits, the receive list length per transport, the tasks. */
+static void print_rdma_caps(const struct doca_devinfo *info)
+{
+	bool rc = doca_rdma_cap_transport_type_is_supported(info, DOCA_RDMA_TRANSPORT_TYPE_RC) == DOCA_SUCCESS;
+	bool dc = doca_rdma_cap_transport_type_is_supported(info, DOCA_RDMA_TRANSPORT_TYPE_DC) == DOCA_SUCCESS;
+	uint32_t len = 0;
+
+	puts("    rdma");
+	line(8, "transport_rc", "%s", yes_no(rc));
+	line(8, "transport_dc", "%s", yes_no(dc));
+	if (!rc)
+		return;
+	print_limits(info, rdma_limits, sizeof(rdma_limits) / sizeof(rdma_limits[0]));
+	if (doca_rdma_cap_task_receive_get_max_dst_buf_list_len(info, DOCA_RDMA_TRANSPORT_TYPE_RC, &len) ==
+	    DOCA_SUCCESS)
+		line(8, "receive_max_dst_buf_list_len_rc", "%u", len);
+	if (doca_rdma_cap_task_receive_get_max_dst_buf_list_len(info, DOCA_RDMA_TRANSPORT_TYPE_DC, &len) ==
+	    DOCA_SUCCESS)
+		line(8, "receive_max_dst_buf_list_len_dc", "%u", len);
+	print_statuses(info, rdma_tasks, sizeof(rdma_tasks) / sizeof(rdma_tasks[0]));
+}
+
 /* Comch: a server on the DPU side, a client on the host side, and the fast path on both. */
 static void print_comch_caps(const struct doca_devinfo *info)
 {
@@ -299,6 +344,7 @@ static void print_caps(const struct doca_devinfo *info)
 	}
 
 	print_comch_caps(info);
+	print_rdma_caps(info);
 }
 
 /* ---- main ------------------------------------------------------------------------------- */
@@ -326,7 +372,7 @@ static void usage(FILE *f)
 static void list_libs(void)
 {
 	/* The DOCA libraries softdoca builds so far; each later library adds its line. */
-	static const char *const libs[] = {"common", "argp", "dma", "comch"};
+	static const char *const libs[] = {"common", "argp", "dma", "comch", "rdma"};
 
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++)
 		line(0, libs[i], "supported");

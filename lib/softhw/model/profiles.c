@@ -17,12 +17,28 @@
 	.mmap_max_num_devices = 16, \
 	.sync_event_export_remote_net = true, \
 	.sync_event_remote_net_create_from_export = true, \
-	.sync_event_tasks = true
+	.sync_event_tasks = true, \
+	.rdma = true, \
+	.rdma_tasks = SOFTHW_RDMA_TASK_ALL, \
+	.rdma_max_send_queue_size = 32768, \
+	.rdma_max_recv_queue_size = 32768, \
+	.rdma_max_message_size = 1u << 30, \
+	.rdma_gid_table_size = 256, \
+	.rdma_max_num_connections = 1024, \
+	.rdma_max_num_tasks = 65536
+
+/* RDMA per generation: ConnectX-7 / BlueField-3 have DC and 32-entry lists, the older ones
+ * RC only and 16 entries. */
+#define RDMA_CAPS(newer) \
+	.rdma_dc = (newer), \
+	.rdma_max_send_buf_list_len = (newer) ? 32 : 16, \
+	.rdma_max_recv_buf_list_len = (newer) ? 32 : 16
 
 /* ConnectX NICs: one host side, no PCIe export to a peer, no representors. */
 #define NIC_CAPS(buf_size, list_len, tasks, moderation, vectors) \
 	{ \
 		COMMON_CAPS, \
+		RDMA_CAPS(moderation), \
 		.dma_max_buf_size = (buf_size), \
 		.dma_max_buf_list_len = (list_len), \
 		.dma_max_num_tasks = (tasks), \
@@ -53,6 +69,7 @@
 #define BF_CAPS(dpu, buf_size, list_len, tasks, import, newer, vectors) \
 	{ \
 		COMMON_CAPS, \
+		RDMA_CAPS(newer), \
 		COMCH_CAPS(dpu, (newer) ? 8192 : 4096, (newer) ? 512 : 256, (newer) ? 32u << 20 : 16u << 20), \
 		.dma_max_buf_size = (buf_size), \
 		.dma_max_buf_list_len = (list_len), \

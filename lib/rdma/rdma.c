@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * doca_rdma: the context, its configuration and how it plugs into the core.
+ *
+ * doca_ctx_start creates the soft NIC endpoint and returns SUCCESS (RUNNING at once, as DOCA's
+ * RDMA does); connections are made while RUNNING. doca_ctx_stop takes the completions already
+ * there, takes back the posted receives, closes every qp and destroys the endpoint, so no
+ * memory of a task is touched after its flush; the core then flushes what is still in flight
+ * through the error callbacks.
+ */
+#include <stdlib.h>
+
+#include "rdma_priv.h"
+#include "common/priv/sdk_log.h"
+
+SDK_LOG_REGISTER(RDMA);
+
+const char *rdma_state_name(enum doca_ctx_states state)
+{
+	switch (state) {
+	case DOCA_CTX_STATE_IDLE:
+		return "IDLE";
+	case DOCA_CTX_STATE_STARTING:
+		return "STARTING";
+	case DOCA_CTX_STATE_RUNNING:
+		return "RUNNING";
+	case DOCA_CTX_STATE_STOPPING:
+		return "STOPPING";
+	}
+	return "UNKNOWN";
+}
+
+bool rdma_not_idle(const struct doca_rdma *rdma, const char *call)
+{
+	if (rdma->ctx.state == DOCA_CTX_STATE_IDLE)
+		return false;
+	SDK_LOG_ERR("%s: the RDMA context is %s; configure it before doca_ctx_start() (or stop it and wait for "
+		    "IDLE)",
+		    call, rdma_state_name(rdma->ctx.state));
+	return true;
+}
+
+static void rdma_notify(void *arg)
+{
+	softdoca_pe_notify((struct doca_pe *)arg);
+}
+
+/* ---- ctx ops ---- */
+
+static doca_error_t rdma_start(struct doca_ctx *ctx)
+{
+	struct doca_rdma *rdma = rdma_of(ctx);
+	const struct softhw_rnic_ops *nic = rdma_nic(rdma);
+	struct softhw_rnic_ep_attr attr;
+	doca_error_t err;
+
+	if (nic == NULL) {
+		SDK_LOG_ERR("Failed to start RDMA context: device %s has no RDMA NIC",
+			    rdma->dev->devinfo->fn->pci_addr);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	rdma_conns_free(rdma); /* connections of a previous run; must be made again (export/connect) */
+	attr = (struct softhw_rnic_ep_attr){
+		.fn = rdma->dev->devinfo->fn,
+		.access = rdma->permissions,
+		.max_qps = rdma->max_num_connections,
+		.max_recv_sge = rdma->recv_buf_list_len,
+		.max_send_sge = rdma->max_send_buf_list_len,
+		.max_msg_size = rdma->caps->rdma_max_message_size,
+		.rnr_retry_count = rdma->rnr_retry_count,
+		.cm_timeout_ms = rdma->cm_timeout_ms,
+		.dc = rdma->transport == DOCA_RDMA_TRANSPORT_TYPE_DC,
+		.notify = rdma_notify,
+		.notify_arg = ctx->pe,
+	};
+	err = nic->ep_create(&attr, &rdma->ep);
+	if (err != DOCA_SUCCESS) {
+		SDK_LOG_ERR("Failed to start RDMA context: the NIC could not create its endpoint: %s",
+			    doca_error_get_descr(err));
+		rdma->ep = NULL;
+		return err;
+	}
+	return DOCA_SUCCESS;
+}
+
+/* Records every completion already queued (their tasks keep their real outcome). */
+static void drain_wr_cqes(struct doca_rdma *rdma)
+{
+	struct softhw_rnic_cqe cqe;
+
+	while (rdma_nic(rdma)->ep_poll(rdma->ep, &cqe, 1) > 0)
+		if (cqe.kind == SOFTHW_RNIC_CQE_WR)
+			rdma_task_cqe(rdma, &cqe);
+}
+
+static doca_error_t rdma_stop(struct doca_ctx *ctx)
+{
+	struct doca_rdma *rdma = rdma_of(ctx);
+	const struct softhw_rnic_ops *nic = rdma_nic(rdma);
+
+	if (rdma->ep == NULL)
+		return DOCA_SUCCESS;
+	drain_wr_cqes(rdma);
+	nic->ep_flush_recv(rdma->ep, SOFTDOCA_FLUSH_STATUS);
+	drain_wr_cqes(rdma);
+	rdma_conns_close(rdma);
+	nic->ep_destroy(rdma->ep);
+	rdma->ep = NULL;
+	rdma->num_ports = 0;
+	return DOCA_SUCCESS;
+}
+
+/*
+ * Work completions mark their tasks done (the core then completes them); a connection event
+ * runs one user callback and returns at once: the callback may stop or destroy the context.
+ */
+static bool rdma_progress(struct doca_ctx *ctx)
+{
+	struct doca_rdma *rdma = rdma_of(ctx);
+	struct softhw_rnic_cqe cqe;
+	bool did = false;
+
+	for (int i = 0; i < 64 && rdma->ep != NULL; i++) {
+		if (rdma_nic(rdma)->ep_poll(rdma->ep, &cqe, 1) <= 0)
+			break;
+		if (cqe.kind == SOFTHW_RNIC_CQE_WR) {
+			rdma_task_cqe(rdma, &cqe);
+			did = true;
+			continue;
+		}
+		rdma_conn_event(rdma, &cqe);
+		return true;
+	}
+	return did;
+}
+
+static bool rdma_arm(struct doca_ctx *ctx)
+{
+	struct doca_rdma *rdma = rdma_of(ctx);
+
+	return rdma->ep != NULL && rdma_nic(rdma)->ep_arm(rdma->ep);
+}
+
+static const struct softdoca_ctx_ops rdma_ops = {
+	.name = "RDMA",
+	.start = rdma_start,
+	.stop = rdma_stop,
+	.progress = rdma_progress,
+	.arm = rdma_arm,
+	.check = rdma_task_check,
+	.prepare = rdma_task_prepare,
+	.complete = rdma_task_complete,
+	.stop_on_error = false,
+};
+
+/* ---- context ---- */
+
+doca_error_t doca_rdma_create(struct doca_dev *dev, struct doca_rdma **rdma)
+{
+	struct doca_rdma *r;
+	const struct softhw_caps *caps;
+
+	if (dev == NULL || rdma == NULL) {
+		SDK_LOG_ERR("Failed to create RDMA context: %s is NULL", dev == NULL ? "dev" : "rdma output pointer");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	caps = softdoca_dev_caps(dev);
+	if (!caps->rdma) {
+		SDK_LOG_ERR("Failed to create RDMA context: device %s has no RDMA support (check "
+			    "doca_rdma_cap_transport_type_is_supported() when choosing the device)",
+			    dev->devinfo->fn->pci_addr);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	r = calloc(1, sizeof(*r));
+	if (r == NULL) {
+		SDK_LOG_ERR("Failed to create RDMA context: out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	softdoca_ctx_init(&r->ctx, dev, &rdma_ops);
+	r->dev = dev;
+	r->caps = caps;
+	r->send_queue_size = RDMA_DEFAULT_QUEUE_SIZE;
+	r->recv_queue_size = RDMA_DEFAULT_QUEUE_SIZE;
+	r->max_send_buf_list_len = RDMA_DEFAULT_BUF_LIST_LEN;
+	r->recv_buf_list_len = RDMA_DEFAULT_BUF_LIST_LEN;
+	r->transport = DOCA_RDMA_TRANSPORT_TYPE_RC;
+	r->mtu = RDMA_DEFAULT_MTU;
+	r->permissions = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE;
+	r->grh_enabled = 1; /* RoCE needs the GRH */
+	r->cm_timeout_ms = RDMA_DEFAULT_CM_TIMEOUT_MS;
+	r->max_num_connections = RDMA_DEFAULT_MAX_CONNECTIONS;
+	r->rnr_retry_count = RDMA_DEFAULT_RNR_RETRY;
+	softdoca_dev_hold(dev);
+	*rdma = r;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_destroy(struct doca_rdma *rdma)
+{
+	if (rdma == NULL) {
+		SDK_LOG_ERR("Failed to destroy RDMA context: rdma is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (rdma->ctx.state != DOCA_CTX_STATE_IDLE) {
+		SDK_LOG_ERR("Failed to destroy RDMA context: it is %s; call doca_ctx_stop() and progress the PE "
+			    "until the context is IDLE",
+			    rdma_state_name(rdma->ctx.state));
+		return DOCA_ERROR_BAD_STATE;
+	}
+	rdma_conns_free(rdma);
+	softdoca_ctx_fini(&rdma->ctx);
+	softdoca_dev_release(rdma->dev);
+	free(rdma);
+	return DOCA_SUCCESS;
+}
+
+struct doca_ctx *doca_rdma_as_ctx(struct doca_rdma *rdma)
+{
+	return rdma != NULL ? &rdma->ctx : NULL;
+}
+
+/* ---- setters (IDLE only) and getters ---- */
+
+static uint32_t round_pow2(uint32_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v && p < (1u << 31))
+		p <<= 1;
+	return p;
+}
+
+#define SETTER_PRE(call) \
+	do { \
+		if (rdma == NULL) { \
+			SDK_LOG_ERR("%s: rdma is NULL", call); \
+			return DOCA_ERROR_INVALID_VALUE; \
+		} \
+		if (rdma_not_idle(rdma, call)) \
+			return DOCA_ERROR_BAD_STATE; \
+	} while (0)
+
+#define GETTER(call, out) \
+	do { \
+		if (rdma == NULL || (out) == NULL) { \
+			SDK_LOG_ERR("%s: %s is NULL", call, rdma == NULL ? "rdma" : "output"); \
+			return DOCA_ERROR_INVALID_VALUE; \
+		} \
+	} while (0)
+
+doca_error_t doca_rdma_set_send_queue_size(struct doca_rdma *rdma, uint32_t send_queue_size)
+{
+	SETTER_PRE("doca_rdma_set_send_queue_size");
+	if (send_queue_size == 0 || send_queue_size > rdma->caps->rdma_max_send_queue_size) {
+		SDK_LOG_ERR("doca_rdma_set_send_queue_size: %u is out of range; the device allows 1 to %u (see "
+			    "doca_rdma_cap_get_max_send_queue_size())",
+			    send_queue_size, rdma->caps->rdma_max_send_queue_size);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	rdma->send_queue_size = round_pow2(send_queue_size);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_set_recv_queue_size(struct doca_rdma *rdma, uint32_t recv_queue_size)
+{
+	SETTER_PRE("doca_rdma_set_recv_queue_size");
+	if (recv_queue_size == 0 || recv_queue_size > rdma->caps->rdma_max_recv_queue_size) {
+		SDK_LOG_ERR("doca_rdma_set_recv_queue_size: %u is out of range; the device allows 1 to %u (see "
+			    "doca_rdma_cap_get_max_recv_queue_size())",
+			    recv_queue_size, rdma->caps->rdma_max_recv_queue_size);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	rdma->recv_queue_size = round_pow2(recv_queue_size);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_set_max_send_buf_list_len(struct doca_rdma *rdma, uint32_t max_send_buf_list_len)
+{
+	SETTER_PRE("doca_rdma_set_max_send_buf_list_len");
+	if (max_send_buf_list_len == 0 || max_send_buf_list_len > rdma->caps->rdma_max_send_buf_list_len) {
+		SDK_LOG_ERR("doca_rdma_set_max_send_buf_list_len: %u is out of range; the device allows 1 to %u "
+			    "(see doca_rdma_cap_get_max_send_buf_list_len())",
+			    max_send_buf_list_len, rdma->caps->rdma_max_send_buf_list_len);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	rdma->max_send_buf_list_len = max_send_buf_list_len;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_set_transport_type(struct doca_rdma *rdma, enum doca_rdma_transport_type transport_type)
+{
+	SETTER_PRE("doca_rdma_set_transport_type");
+	if (transport_type != DOCA_RDMA_TRANSPORT_TYPE_RC && transport_type != DOCA_RDMA_TRANSPORT_TYPE_DC) {
+		SDK_LOG_ERR("doca_rdma_set_transport_type: unknown transport type %d; use "
+			    "DOCA_RDMA_TRANSPORT_TYPE_RC or DOCA_RDMA_TRANSPORT_TYPE_DC",
+			    (int)transport_type);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (transport_type == DOCA_RDMA_TRANSPORT_TYPE_DC && !rdma->caps->rdma_dc) {
+		SDK_LOG_ERR("doca_rdma_set_transport_type: device %s has no DC transport (ConnectX-7 and BlueField-3 "
+			    "have it); use RC (check doca_rdma_cap_transport_type_is_supported())",
+			    rdma->dev->devinfo->fn->pci_addr);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	rdma->transport = transport_type;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_set_mtu(struct doca_rdma *rdma, enum doca_mtu_size mtu)
+{
+	SETTER_PRE("doca_rdma_set_mtu");
+	if ((unsigned)mtu > DOCA_MTU_SIZE_4K_BYTES) {
+		SDK_LOG_ERR("doca_rdma_set_mtu: MTU %d is not an RDMA MTU; use DOCA_MTU_SIZE_256_BYTES to "
+			    "DOCA_MTU_SIZE_4K_BYTES",
+			    (int)mtu);
+		return (unsigned)mtu == DOCA_MTU_SIZE_RAW_ETHERNET ? DOCA_ERROR_NOT_SUPPORTED : DOCA_ERROR_INVALID_VALUE;
+	}
+	rdma->mtu = mtu;
+	return DOCA_SUCCESS;
+}
+
+#define RDMA_PERMISSION_MASK \
+	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | \
+	 DOCA_ACCESS_FLAG_RDMA_ATOMIC)
+
+doca_error_t doca_rdma_set_permissions(struct doca_rdma *rdma, uint32_t permissions)
+{
+	SETTER_PRE("doca_rdma_set_permissions");
+	if (permissions & ~(uint32_t)RDMA_PERMISSION_MASK) {
+		SDK_LOG_ERR("doca_rdma_set_permissions: 0x%x has flags that are not RDMA access flags; use "
+			    "DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, _RDMA_READ, _RDMA_WRITE and _RDMA_ATOMIC only",
+			    permissions);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	rdma->permissions = permissions;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_set_grh_enabled(struct doca_rdma *rdma, uint8_t grh_enabled)
+{
+	SETTER_PRE("doca_rdma_set_grh_enabled");
+	rdma->grh_enabled = grh_enabled ? 1 : 0;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_set_gid_index(struct doca_rdma *rdma, uint32_t gid_index)
+{
+	SETTER_PRE("doca_rdma_set_gid_index");
+	if (gid_index >= rdma->caps->rdma_gid_table_size) {
+		SDK_LOG_ERR("doca_rdma_set_gid_index: index %u is beyond the device's GID table of %u entries (see "
+			    "doca_rdma_cap_get_gid_table_size())",
+			    gid_index, rdma->caps->rdma_gid_table_size);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	rdma->gid_index = gid_index;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_set_sl(struct doca_rdma *rdma, uint32_t sl)
+{
+	SETTER_PRE("doca_rdma_set_sl");
+	if (sl > 15) {
+		SDK_LOG_ERR("doca_rdma_set_sl: service level %u is out of range 0 to 15", sl);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	rdma->sl = sl;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_set_connection_request_timeout(struct doca_rdma *rdma, uint16_t timeout)
+{
+	SETTER_PRE("doca_rdma_set_connection_request_timeout");
+	if (timeout == 0) {
+		SDK_LOG_ERR("doca_rdma_set_connection_request_timeout: a timeout of 0 ms can never be met");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	rdma->cm_timeout_ms = timeout;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_set_max_num_connections(struct doca_rdma *rdma, uint16_t max_num_connections)
+{
+	SETTER_PRE("doca_rdma_set_max_num_connections");
+	if (max_num_connections == 0 || max_num_connections > rdma->caps->rdma_max_num_connections) {
+		SDK_LOG_ERR("doca_rdma_set_max_num_connections: %u is out of range; the device allows 1 to %u",
+			    max_num_connections, rdma->caps->rdma_max_num_connections);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	rdma->max_num_connections = max_num_connections;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_set_rnr_retry_count(struct doca_rdma *rdma, uint8_t rnr_retry_count)
+{
+	SETTER_PRE("doca_rdma_set_rnr_retry_count");
+	if (rnr_retry_count > 7) {
+		SDK_LOG_ERR("doca_rdma_set_rnr_retry_count: %u is out of range 0 to 7 (7 retries for ever)",
+			    rnr_retry_count);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	rdma->rnr_retry_count = rnr_retry_count;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_set_connection_state_callbacks(struct doca_rdma *rdma,
+						      doca_rdma_connection_request_cb_t doca_rdma_connect_request_cb,
+						      doca_rdma_connection_established_cb_t doca_rdma_connect_established_cb,
+						      doca_rdma_connection_failure_cb_t doca_rdma_connect_failure_cb,
+						      doca_rdma_connection_disconnection_cb_t doca_rdma_disconnect_cb)
+{
+	SETTER_PRE("doca_rdma_set_connection_state_callbacks");
+	if (doca_rdma_connect_established_cb == NULL || doca_rdma_connect_failure_cb == NULL ||
+	    doca_rdma_disconnect_cb == NULL) {
+		SDK_LOG_ERR("doca_rdma_set_connection_state_callbacks: the %s callback is NULL; only the request "
+			    "callback may be NULL (a pure client)",
+			    doca_rdma_connect_established_cb == NULL ? "established"
+			    : doca_rdma_connect_failure_cb == NULL   ? "failure"
+								     : "disconnection");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	rdma->request_cb = doca_rdma_connect_request_cb;
+	rdma->established_cb = doca_rdma_connect_established_cb;
+	rdma->failure_cb = doca_rdma_connect_failure_cb;
+	rdma->disconnect_cb = doca_rdma_disconnect_cb;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_send_queue_size(const struct doca_rdma *rdma, uint32_t *send_queue_size)
+{
+	GETTER("doca_rdma_get_send_queue_size", send_queue_size);
+	*send_queue_size = rdma->send_queue_size;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_recv_queue_size(const struct doca_rdma *rdma, uint32_t *recv_queue_size)
+{
+	GETTER("doca_rdma_get_recv_queue_size", recv_queue_size);
+	*recv_queue_size = rdma->recv_queue_size;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_max_send_buf_list_len(const struct doca_rdma *rdma, uint32_t *max_send_buf_list_len)
+{
+	GETTER("doca_rdma_get_max_send_buf_list_len", max_send_buf_list_len);
+	*max_send_buf_list_len = rdma->max_send_buf_list_len;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_transport_type(const struct doca_rdma *rdma, enum doca_rdma_transport_type *transport_type)
+{
+	GETTER("doca_rdma_get_transport_type", transport_type);
+	*transport_type = rdma->transport;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_mtu(const struct doca_rdma *rdma, enum doca_mtu_size *mtu)
+{
+	GETTER("doca_rdma_get_mtu", mtu);
+	*mtu = rdma->mtu;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_permissions(struct doca_rdma *rdma, uint32_t *permissions)
+{
+	GETTER("doca_rdma_get_permissions", permissions);
+	*permissions = rdma->permissions;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_grh_enabled(const struct doca_rdma *rdma, uint8_t *grh_enabled)
+{
+	GETTER("doca_rdma_get_grh_enabled", grh_enabled);
+	*grh_enabled = rdma->grh_enabled;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_gid_index(const struct doca_rdma *rdma, uint32_t *gid_index)
+{
+	GETTER("doca_rdma_get_gid_index", gid_index);
+	*gid_index = rdma->gid_index;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_sl(const struct doca_rdma *rdma, uint32_t *sl)
+{
+	GETTER("doca_rdma_get_sl", sl);
+	*sl = rdma->sl;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_connection_request_timeout(const struct doca_rdma *rdma, uint16_t *timeout)
+{
+	GETTER("doca_rdma_get_connection_request_timeout", timeout);
+	*timeout = rdma->cm_timeout_ms;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_max_num_connections(struct doca_rdma *rdma, uint16_t *max_num_connections)
+{
+	GETTER("doca_rdma_get_max_num_connections", max_num_connections);
+	*max_num_connections = rdma->max_num_connections;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_get_rnr_retry_count(const struct doca_rdma *rdma, uint8_t *rnr_retry_count)
+{
+	GETTER("doca_rdma_get_rnr_retry_count", rnr_retry_count);
+	*rnr_retry_count = rdma->rnr_retry_count;
+	return DOCA_SUCCESS;
+}
+
+/* ---- GPU / DPA datapaths: softdoca emulates neither (docs/compatibility.md) ---- */
+
+doca_error_t doca_rdma_get_dpa_handle(struct doca_rdma *rdma, doca_dpa_dev_rdma_t *dpa_rdma)
+{
+	if (rdma == NULL || dpa_rdma == NULL) {
+		SDK_LOG_ERR("doca_rdma_get_dpa_handle: %s is NULL", rdma == NULL ? "rdma" : "output");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	SDK_LOG_ERR("doca_rdma_get_dpa_handle: DPA datapaths are not implemented (docs/compatibility.md); run "
+		    "the RDMA datapath on the CPU");
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_rdma_get_gpu_handle(struct doca_rdma *rdma, struct doca_gpu_dev_rdma **gpu_rdma)
+{
+	if (rdma == NULL || gpu_rdma == NULL) {
+		SDK_LOG_ERR("doca_rdma_get_gpu_handle: %s is NULL", rdma == NULL ? "rdma" : "output");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	SDK_LOG_ERR("doca_rdma_get_gpu_handle: softdoca emulates no GPU (docs/compatibility.md); run the RDMA "
+		    "datapath on the CPU");
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+doca_error_t doca_rdma_dpa_completion_attach(struct doca_rdma *rdma, struct doca_dpa_completion *dpa_comp)
+{
+	if (rdma == NULL || dpa_comp == NULL) {
+		SDK_LOG_ERR("doca_rdma_dpa_completion_attach: %s is NULL", rdma == NULL ? "rdma" : "dpa_comp");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (rdma_not_idle(rdma, "doca_rdma_dpa_completion_attach"))
+		return DOCA_ERROR_BAD_STATE;
+	SDK_LOG_ERR("doca_rdma_dpa_completion_attach: DPA datapaths are not implemented "
+		    "(docs/compatibility.md); run the RDMA datapath on the CPU");
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
