@@ -11,6 +11,7 @@
 
 #include "common/priv/dev_priv.h"
 #include "common/priv/sdk_log.h"
+#include "softhw/rnic/rnic.h"
 
 SDK_LOG_REGISTER(DOCA_DEV);
 
@@ -141,6 +142,7 @@ doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
 		if (d != NULL) {
 			d->devinfo = devinfo;
 			d->refcount = 1;
+			d->rnic = &softhw_rnic_ops;
 			devinfo->open_dev = d;
 		}
 	}

@@ -43,8 +43,10 @@ static uint32_t export_rights(uint32_t access, enum softdoca_mmap_desc_kind kind
 	} else {
 		if (access & DOCA_ACCESS_FLAG_RDMA_READ)
 			rights |= SOFTHW_MEM_READ;
-		if (access & (DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC))
+		if (access & DOCA_ACCESS_FLAG_RDMA_WRITE)
 			rights |= SOFTHW_MEM_WRITE;
+		if (access & DOCA_ACCESS_FLAG_RDMA_ATOMIC)
+			rights |= SOFTHW_MEM_ATOMIC;
 	}
 	return rights;
 }

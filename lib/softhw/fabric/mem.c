@@ -634,6 +634,34 @@ bool softhw_mem_export_lookup(uint64_t id, uint64_t token)
 	return found;
 }
 
+doca_error_t softhw_mem_export_pin(uint64_t id, uint64_t token, uint64_t addr, uint64_t len, uint32_t right)
+{
+	struct mem_export *e;
+	uint64_t base;
+
+	pthread_mutex_lock(&svc.lock);
+	e = export_find(id);
+	if (e == NULL || e->token != token) {
+		pthread_mutex_unlock(&svc.lock);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	base = (uint64_t)(uintptr_t)e->addr;
+	if (addr < base || len > e->len || addr - base > e->len - len) {
+		pthread_mutex_unlock(&svc.lock);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if ((e->rights & right) != right) {
+		pthread_mutex_unlock(&svc.lock);
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	return DOCA_SUCCESS; /* the lock is the pin: export_remove waits for it */
+}
+
+void softhw_mem_export_unpin(void)
+{
+	pthread_mutex_unlock(&svc.lock);
+}
+
 /* ---------------------------------------------------------------------------------------
  * Importer side
  * ------------------------------------------------------------------------------------ */
@@ -860,7 +888,7 @@ doca_error_t softhw_mem_connect(const struct softhw_mem_peer *peer, struct softh
 		err = DOCA_ERROR_INVALID_VALUE;
 		goto fail_close;
 	}
-	if (rep.addr != peer->addr || rep.len != peer->len || rep.rights != peer->rights) {
+	if (!peer->any_range && (rep.addr != peer->addr || rep.len != peer->len || rep.rights != peer->rights)) {
 		*why = "the descriptor's range or rights differ from the exporter's export; pass the bytes doca_mmap_export_pci() returned, unchanged";
 		err = DOCA_ERROR_INVALID_VALUE;
 		goto fail_close;

@@ -31,6 +31,7 @@
 /* Rights the exporter grants on a range. */
 #define SOFTHW_MEM_READ 0x1u
 #define SOFTHW_MEM_WRITE 0x2u
+#define SOFTHW_MEM_ATOMIC 0x4u /* RDMA atomics (the soft NIC's service thread executes them) */
 
 /* Largest bounce buffer (and thus service-path chunk) the exporter accepts. */
 #define SOFTHW_MEM_BOUNCE_LEN (1u << 20)
@@ -57,6 +58,16 @@ void softhw_mem_export_remove(uint64_t id);
 /* Is export `id` with `token` live in this process? (imports within one process) */
 bool softhw_mem_export_lookup(uint64_t id, uint64_t token);
 
+/*
+ * For a service thread that touches exported memory itself (the soft RDMA NIC): checks that
+ * export `id` with `token` is live and covers [addr, addr + len) with `right`, and keeps it
+ * from ending until softhw_mem_export_unpin(). INVALID_VALUE: unknown or ended export, or a
+ * range outside it; NOT_PERMITTED: the export lacks the right. While pinned, the caller must
+ * not block nor call any other softhw_mem_* function. Nothing stays pinned on failure.
+ */
+doca_error_t softhw_mem_export_pin(uint64_t id, uint64_t token, uint64_t addr, uint64_t len, uint32_t right);
+void softhw_mem_export_unpin(void);
+
 /* ---- importer side ---- */
 
 /* What a descriptor says about the exporter. */
@@ -68,6 +79,8 @@ struct softhw_mem_peer {
 	uint64_t addr;
 	uint64_t len;
 	uint32_t rights;
+	/* Accept the export's own range and rights (an RDMA rkey names only id and token). */
+	bool any_range;
 };
 
 struct softhw_mem_remote;

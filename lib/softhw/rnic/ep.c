@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* An endpoint: its completion queue and its shared receive queue (see rnic.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "softhw/rnic/rnic_int.h"
+
+doca_error_t rnic_ep_create(const struct softhw_rnic_ep_attr *attr, struct softhw_rnic_ep **out)
+{
+	struct rnic_ep *ep;
+	doca_error_t err;
+
+	if (attr == NULL || out == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	ep = calloc(1, sizeof(*ep));
+	if (ep == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	ep->attr = *attr;
+	if (ep->attr.cm_timeout_ms == 0)
+		ep->attr.cm_timeout_ms = RNIC_DIAL_TIMEOUT_MS;
+	pthread_mutex_init(&ep->lock, NULL);
+	err = rnic_nic_ep_add(ep);
+	if (err == DOCA_SUCCESS)
+		err = rnic_nic_oob_ready(attr->fn);
+	if (err != DOCA_SUCCESS) {
+		if (err != DOCA_ERROR_OPERATING_SYSTEM || rnic_nic.running)
+			rnic_nic_ep_remove(ep);
+		pthread_mutex_destroy(&ep->lock);
+		free(ep);
+		return err;
+	}
+	*out = (struct softhw_rnic_ep *)ep;
+	return DOCA_SUCCESS;
+}
+
+static void recv_free_list(struct rnic_recv *r)
+{
+	while (r != NULL) {
+		struct rnic_recv *next = r->next;
+
+		if (r->sgl != r->sgl_inline)
+			free(r->sgl);
+		free(r);
+		r = next;
+	}
+}
+
+void rnic_ep_destroy(struct softhw_rnic_ep *e)
+{
+	struct rnic_ep *ep = rnic_ep_of(e);
+
+	if (ep == NULL)
+		return;
+	/* Every qp and listener goes to the service thread, which frees them. */
+	pthread_mutex_lock(&rnic_nic.lock);
+	while (ep->qps != NULL) {
+		struct rnic_qp *qp = ep->qps;
+
+		ep->qps = qp->next_ep;
+		for (struct rnic_qp **pp = &rnic_nic.qps; *pp != NULL; pp = &(*pp)->next_all)
+			if (*pp == qp) {
+				*pp = qp->next_all;
+				break;
+			}
+		pthread_mutex_lock(&qp->lock);
+		qp->dead = true;
+		pthread_mutex_unlock(&qp->lock);
+		qp->next_ctl = rnic_nic.graveyard;
+		rnic_nic.graveyard = qp;
+	}
+	while (ep->listeners != NULL) {
+		struct rnic_listener *l = ep->listeners;
+
+		ep->listeners = l->next;
+		l->next = rnic_nic.dead_listeners;
+		rnic_nic.dead_listeners = l;
+	}
+	rnic_nic_reap_wait();
+	pthread_mutex_unlock(&rnic_nic.lock);
+	rnic_nic_ep_remove(ep);
+	recv_free_list(ep->rq_head);
+	recv_free_list(ep->free_recvs);
+	free(ep->cq);
+	pthread_mutex_destroy(&ep->lock);
+	free(ep);
+}
+
+/* ep lock held */
+static bool cq_grow(struct rnic_ep *ep)
+{
+	uint32_t cap = ep->cq_cap ? 2 * ep->cq_cap : 64;
+	struct softhw_rnic_cqe *cq = malloc(cap * sizeof(*cq));
+
+	if (cq == NULL)
+		return false;
+	for (uint32_t i = 0; i < ep->cq_count; i++)
+		cq[i] = ep->cq[(ep->cq_head + i) % ep->cq_cap];
+	free(ep->cq);
+	ep->cq = cq;
+	ep->cq_cap = cap;
+	ep->cq_head = 0;
+	return true;
+}
+
+void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
+{
+	bool notify = false;
+
+	pthread_mutex_lock(&ep->lock);
+	if (ep->cq_count == ep->cq_cap && !cq_grow(ep)) {
+		pthread_mutex_unlock(&ep->lock);
+		return; /* out of memory: the completion is lost, as on a CQ overrun */
+	}
+	ep->cq[(ep->cq_head + ep->cq_count) % ep->cq_cap] = *cqe;
+	ep->cq_count++;
+	__atomic_store_n(&ep->cq_avail, ep->cq_count, __ATOMIC_RELEASE);
+	if (ep->armed) {
+		ep->armed = false;
+		notify = ep->attr.notify != NULL;
+	}
+	pthread_mutex_unlock(&ep->lock);
+	if (notify)
+		ep->attr.notify(ep->attr.notify_arg);
+}
+
+int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max)
+{
+	struct rnic_ep *ep = rnic_ep_of(e);
+	int n = 0;
+
+	if (__atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) == 0 || max <= 0)
+		return 0;
+	pthread_mutex_lock(&ep->lock);
+	while (n < max && ep->cq_count > 0) {
+		cqes[n++] = ep->cq[ep->cq_head];
+		ep->cq_head = (ep->cq_head + 1) % ep->cq_cap;
+		ep->cq_count--;
+	}
+	__atomic_store_n(&ep->cq_avail, ep->cq_count, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&ep->lock);
+	return n;
+}
+
+bool rnic_ep_arm(struct softhw_rnic_ep *e)
+{
+	struct rnic_ep *ep = rnic_ep_of(e);
+	bool waiting;
+
+	pthread_mutex_lock(&ep->lock);
+	waiting = ep->cq_count > 0;
+	ep->armed = !waiting;
+	pthread_mutex_unlock(&ep->lock);
+	return waiting;
+}
+
+doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *e, uint64_t wr_id, const struct softhw_rnic_sge *sgl,
+				 uint32_t num_sge)
+{
+	struct rnic_ep *ep = rnic_ep_of(e);
+	struct rnic_recv *r;
+
+	pthread_mutex_lock(&ep->lock);
+	r = ep->free_recvs;
+	if (r != NULL)
+		ep->free_recvs = r->next;
+	pthread_mutex_unlock(&ep->lock);
+	if (r == NULL) {
+		r = calloc(1, sizeof(*r));
+		if (r == NULL)
+			return DOCA_ERROR_NO_MEMORY;
+		r->sgl = r->sgl_inline;
+	}
+	if (num_sge > RNIC_INLINE_SGE) {
+		struct softhw_rnic_sge *s = malloc(num_sge * sizeof(*s));
+
+		if (s == NULL) {
+			recv_free_list(r);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		r->sgl = s;
+	} else {
+		r->sgl = r->sgl_inline;
+	}
+	r->next = NULL;
+	r->wr_id = wr_id;
+	r->num_sge = num_sge;
+	r->bytes = 0;
+	for (uint32_t i = 0; i < num_sge; i++) {
+		r->sgl[i] = sgl[i];
+		r->bytes += sgl[i].len;
+	}
+	pthread_mutex_lock(&ep->lock);
+	if (ep->rq_tail != NULL)
+		ep->rq_tail->next = r;
+	else
+		ep->rq_head = r;
+	ep->rq_tail = r;
+	pthread_mutex_unlock(&ep->lock);
+	/* A message waiting for a receive (receiver not ready) can go on now. */
+	if (__atomic_load_n(&ep->rnr_waiting, __ATOMIC_ACQUIRE) != 0)
+		rnic_nic_kick();
+	return DOCA_SUCCESS;
+}
+
+struct rnic_recv *rnic_ep_take_recv(struct rnic_ep *ep)
+{
+	struct rnic_recv *r;
+
+	pthread_mutex_lock(&ep->lock);
+	r = ep->rq_head;
+	if (r != NULL) {
+		ep->rq_head = r->next;
+		if (ep->rq_head == NULL)
+			ep->rq_tail = NULL;
+	}
+	pthread_mutex_unlock(&ep->lock);
+	return r;
+}
+
+void rnic_ep_recv_done(struct rnic_ep *ep, struct rnic_qp *qp, struct rnic_recv *r, doca_error_t status,
+		       enum softhw_rnic_opcode recv_op, uint64_t len, uint32_t imm)
+{
+	struct softhw_rnic_cqe c = {
+		.kind = SOFTHW_RNIC_CQE_WR,
+		.qp = (struct softhw_rnic_qp *)qp,
+		.qp_user = qp != NULL ? qp->user : NULL,
+		.wr_id = r->wr_id,
+		.op = SOFTHW_RNIC_OP_RECV,
+		.recv_op = recv_op,
+		.status = status,
+		.len = len,
+		.imm = imm,
+	};
+
+	rnic_ep_push(ep, &c);
+	if (r->sgl != r->sgl_inline)
+		free(r->sgl);
+	r->sgl = r->sgl_inline;
+	pthread_mutex_lock(&ep->lock);
+	r->next = ep->free_recvs;
+	ep->free_recvs = r;
+	pthread_mutex_unlock(&ep->lock);
+}
+
+void rnic_ep_flush_recv(struct softhw_rnic_ep *e, doca_error_t status)
+{
+	struct rnic_ep *ep = rnic_ep_of(e);
+	struct rnic_recv *r;
+
+	while ((r = rnic_ep_take_recv(ep)) != NULL)
+		rnic_ep_recv_done(ep, NULL, r, status, SOFTHW_RNIC_OP_SEND, 0, 0);
+}
+
+void rnic_ep_forget_qp(struct rnic_ep *ep, const struct rnic_qp *qp)
+{
+	uint32_t kept = 0;
+
+	pthread_mutex_lock(&ep->lock);
+	for (uint32_t i = 0; i < ep->cq_count; i++) {
+		struct softhw_rnic_cqe c = ep->cq[(ep->cq_head + i) % ep->cq_cap];
+
+		if (c.qp == (const struct softhw_rnic_qp *)qp) {
+			if (c.op != SOFTHW_RNIC_OP_RECV || c.kind != SOFTHW_RNIC_CQE_WR)
+				continue;
+			/* a receive stays the owner's to complete: only its qp is gone */
+			c.qp = NULL;
+			c.qp_user = NULL;
+		}
+		ep->cq[(ep->cq_head + kept++) % ep->cq_cap] = c;
+	}
+	ep->cq_count = kept;
+	__atomic_store_n(&ep->cq_avail, kept, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&ep->lock);
+}

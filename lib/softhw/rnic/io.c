@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A qp's socket: the out-queue (written by whichever thread holds the qp lock, drained by the
+ * service thread on EPOLLOUT) and the receive machine (service thread): a header, then its
+ * payload straight into its destination — a posted receive, exported memory, a read's buffer.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "softhw/fabric/mem.h"
+#include "softhw/rnic/rnic_int.h"
+
+#define RX_BUDGET (8u << 20) /* bytes read from one socket before the others get their turn */
+
+static char discard_buf[64 * 1024]; /* service thread only */
+
+static void iov_advance(struct iovec *iov, int *idx, int cnt, size_t n)
+{
+	while (n > 0 && *idx < cnt) {
+		size_t take = n < iov[*idx].iov_len ? n : iov[*idx].iov_len;
+
+		iov[*idx].iov_base = (char *)iov[*idx].iov_base + take;
+		iov[*idx].iov_len -= take;
+		n -= take;
+		if (iov[*idx].iov_len == 0)
+			(*idx)++;
+	}
+	while (*idx < cnt && iov[*idx].iov_len == 0)
+		(*idx)++;
+}
+
+static ssize_t send_iov(int fd, struct iovec *iov, int cnt)
+{
+	struct msghdr m = {.msg_iov = iov, .msg_iovlen = (size_t)(cnt < IOV_MAX ? cnt : IOV_MAX)};
+
+	/* MSG_NOSIGNAL: a peer that went away must never kill the process with SIGPIPE. */
+	return sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+static void out_broken(struct rnic_qp *qp)
+{
+	qp->broken = true;
+	rnic_nic_kick(); /* the service thread hangs up (it may be us: it checks after this event) */
+}
+
+void rnic_out_flush(struct rnic_qp *qp)
+{
+	while (qp->out_head != NULL && qp->fd >= 0 && !qp->broken) {
+		struct rnic_out *o = qp->out_head;
+		ssize_t n = send_iov(qp->fd, o->iov + o->idx, o->iovcnt - o->idx);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				out_broken(qp);
+			break;
+		}
+		if (n > 0)
+			o->started = true;
+		iov_advance(o->iov, &o->idx, o->iovcnt, (size_t)n);
+		if (o->idx < o->iovcnt)
+			continue;
+		qp->out_head = o->next;
+		if (qp->out_head == NULL)
+			qp->out_tail = NULL;
+		o->next = NULL;
+		if (o->heap) {
+			free(o->owned);
+			free(o);
+		}
+	}
+	rnic_qp_update_events(qp);
+}
+
+void rnic_out_push(struct rnic_qp *qp, struct rnic_out *o)
+{
+	bool first = qp->out_head == NULL;
+
+	o->next = NULL;
+	o->idx = 0;
+	o->started = false;
+	if (qp->out_tail != NULL)
+		qp->out_tail->next = o;
+	else
+		qp->out_head = o;
+	qp->out_tail = o;
+	if (first)
+		rnic_out_flush(qp);
+}
+
+void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *payload, size_t plen)
+{
+	struct iovec iov[2] = {{(void *)h, sizeof(*h)}, {(void *)payload, plen}};
+	size_t total = sizeof(*h) + plen, sent = 0;
+	struct rnic_out *o;
+	char *copy;
+
+	if (qp->fd < 0 || qp->broken)
+		return;
+	if (qp->out_head == NULL) {
+		ssize_t n;
+
+		do {
+			n = send_iov(qp->fd, iov, plen > 0 ? 2 : 1);
+		} while (n < 0 && errno == EINTR);
+		if (n == (ssize_t)total)
+			return;
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+			out_broken(qp);
+			return;
+		}
+		sent = n > 0 ? (size_t)n : 0;
+	}
+	/* The socket is full: the rest waits in a copy (the source may change meanwhile). */
+	o = calloc(1, sizeof(*o));
+	copy = malloc(total - sent);
+	if (o == NULL || copy == NULL) {
+		free(o);
+		free(copy);
+		out_broken(qp); /* a frame cut short would corrupt the stream: hang up instead */
+		return;
+	}
+	for (size_t off = 0, i = 0; i < 2; i++) {
+		size_t skip = sent > off ? sent - off : 0;
+
+		if (skip < iov[i].iov_len)
+			memcpy(copy + (off + skip - sent), (char *)iov[i].iov_base + skip, iov[i].iov_len - skip);
+		off += iov[i].iov_len;
+	}
+	o->heap = true;
+	o->started = sent > 0;
+	o->owned = copy;
+	o->iov = o->iov_inline;
+	o->iov[0] = (struct iovec){copy, total - sent};
+	o->iovcnt = 1;
+	/* the socket just said it is full: queue without trying again; EPOLLOUT drains */
+	if (qp->out_tail != NULL)
+		qp->out_tail->next = o;
+	else
+		qp->out_head = o;
+	qp->out_tail = o;
+	rnic_qp_update_events(qp);
+}
+
+/* ---- receiving ---- */
+
+bool rnic_rx_room(struct rnic_rx *rx, uint32_t n)
+{
+	struct iovec *iov;
+
+	if (n <= (uint32_t)rx->iov_cap)
+		return true;
+	iov = realloc(rx->iov, n * sizeof(*iov));
+	if (iov == NULL)
+		return false;
+	rx->iov = iov;
+	rx->iov_cap = (int)n;
+	return true;
+}
+
+/* The header of a response: the oldest work request in flight is its request. */
+static bool resp_begin(struct rnic_qp *qp)
+{
+	struct rnic_rx *rx = &qp->rx;
+	struct rnic_wr *wr = qp->wq_head;
+
+	if (qp->state != QP_RTS) {
+		/* flushed already (qp failed): the rest of the stream is dropped */
+		rx->dest = RX_DISCARD;
+		rx->left = rx->hdr.plen;
+		return true;
+	}
+	if (wr == NULL || !wr->sent || wr->cma || wr->seq != rx->hdr.seq)
+		return false; /* not a reply to anything we sent: the peer is confused, hang up */
+	if (rx->hdr.status == DOCA_SUCCESS && wr->op == SOFTHW_RNIC_OP_READ) {
+		if (rx->hdr.plen != wr->bytes || !rnic_rx_room(rx, wr->num_sge))
+			return false;
+		rx->dest = RX_PLAIN;
+		rx->iovcnt = 0;
+		for (uint32_t i = 0; i < wr->num_sge; i++)
+			rx->iov[rx->iovcnt++] = (struct iovec){wr->sgl[i].addr, wr->sgl[i].len};
+		rx->idx = 0;
+		rx->left = rx->hdr.plen;
+		return true;
+	}
+	if (rx->hdr.plen != 0)
+		return false;
+	if (rx->hdr.status == DOCA_SUCCESS &&
+	    (wr->op == SOFTHW_RNIC_OP_CMP_SWP || wr->op == SOFTHW_RNIC_OP_FETCH_ADD ||
+	     wr->op == SOFTHW_RNIC_OP_SE_GET || wr->op == SOFTHW_RNIC_OP_SE_ADD) &&
+	    wr->num_sge > 0 && wr->sgl[0].len >= sizeof(uint64_t))
+		memcpy(wr->sgl[0].addr, &rx->hdr.arg0, sizeof(uint64_t));
+	rx->left = 0;
+	return true;
+}
+
+static void resp_end(struct rnic_qp *qp)
+{
+	struct rnic_wr *wr = qp->wq_head;
+	uint64_t len = 0;
+
+	if (qp->state != QP_RTS || wr == NULL)
+		return;
+	switch (wr->op) {
+	case SOFTHW_RNIC_OP_READ:
+		len = qp->rx.hdr.plen;
+		break;
+	case SOFTHW_RNIC_OP_CMP_SWP:
+	case SOFTHW_RNIC_OP_FETCH_ADD:
+	case SOFTHW_RNIC_OP_SE_GET:
+	case SOFTHW_RNIC_OP_SE_ADD:
+		len = sizeof(uint64_t);
+		break;
+	default:
+		len = wr->bytes;
+		break;
+	}
+	rnic_qp_complete_head(qp, (doca_error_t)qp->rx.hdr.status, qp->rx.hdr.status == DOCA_SUCCESS ? len : 0);
+}
+
+/* A whole header is in. False: protocol error. */
+static bool rx_header(struct rnic_qp *qp)
+{
+	struct rnic_rx *rx = &qp->rx;
+
+	rx->status = DOCA_SUCCESS;
+	rx->recv = NULL;
+	rx->left = 0;
+	switch (rx->hdr.type) {
+	case F_REQ:
+		if (qp->state != QP_RTS && qp->state != QP_ERROR)
+			return false;
+		rnic_target_begin(qp);
+		return true;
+	case F_RESP:
+		return resp_begin(qp);
+	case F_HELLO_ACK:
+		if (rx->hdr.plen != sizeof(struct rnic_hello) || qp->state != QP_HANDSHAKE)
+			return false;
+		if (!rnic_rx_room(rx, 1))
+			return false;
+		rx->dest = RX_PLAIN;
+		rx->iov[0] = (struct iovec){rx->hello, sizeof(rx->hello)};
+		rx->iovcnt = 1;
+		rx->idx = 0;
+		rx->left = rx->hdr.plen;
+		return true;
+	case F_BYE:
+		return rx->hdr.plen == 0;
+	default:
+		return false;
+	}
+}
+
+/* A frame is complete (header and payload). */
+static void rx_frame_end(struct rnic_qp *qp)
+{
+	switch (qp->rx.hdr.type) {
+	case F_REQ:
+		rnic_target_end(qp);
+		break;
+	case F_RESP:
+		resp_end(qp);
+		break;
+	case F_HELLO_ACK:
+		rnic_qp_hello_ack(qp);
+		break;
+	case F_BYE:
+		/* the peer disconnected: its queued work is flushed on its side, ours here */
+		if (qp->state == QP_RTS)
+			rnic_qp_fail(qp, SOFTHW_RNIC_CQE_DISCONNECTED, DOCA_SUCCESS, DOCA_ERROR_SHUTDOWN);
+		qp->close_asked = true;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Reads payload bytes. Returns bytes read, 0 at EOF, -1 on EAGAIN, -2 on error. */
+static ssize_t rx_payload(struct rnic_qp *qp)
+{
+	struct rnic_rx *rx = &qp->rx;
+	ssize_t n;
+
+	for (;;) {
+		switch (rx->dest) {
+		case RX_DISCARD:
+			n = recv(qp->fd, discard_buf, rx->left < sizeof(discard_buf) ? rx->left : sizeof(discard_buf),
+				 MSG_DONTWAIT);
+			break;
+		case RX_MEM: {
+			/* The export may end between two reads: pinned only while bytes land in it. */
+			doca_error_t err = softhw_mem_export_pin(rx->hdr.id, rx->hdr.token, rx->mem_addr, rx->left,
+								 SOFTHW_MEM_WRITE);
+
+			if (err != DOCA_SUCCESS) {
+				rx->status = err;
+				rx->dest = RX_DISCARD;
+				continue;
+			}
+			n = recv(qp->fd, (void *)(uintptr_t)rx->mem_addr, rx->left, MSG_DONTWAIT);
+			softhw_mem_export_unpin();
+			if (n > 0)
+				rx->mem_addr += (uint64_t)n;
+			else if (n < 0 && errno == EFAULT) {
+				/* the application unmapped exported memory: drop the rest */
+				rx->status = DOCA_ERROR_INVALID_VALUE;
+				rx->dest = RX_DISCARD;
+				continue;
+			}
+			break;
+		}
+		default:
+			n = readv(qp->fd, rx->iov + rx->idx, rx->iovcnt - rx->idx);
+			if (n > 0)
+				iov_advance(rx->iov, &rx->idx, rx->iovcnt, (size_t)n);
+			break;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? -1 : -2;
+		if (n > 0)
+			rx->left -= (uint64_t)n;
+		return n;
+	}
+}
+
+bool rnic_rx_ready(struct rnic_qp *qp)
+{
+	struct rnic_rx *rx = &qp->rx;
+	size_t budget = RX_BUDGET;
+	bool alive = true;
+
+	pthread_mutex_lock(&qp->lock);
+	while (!qp->dead && qp->fd >= 0 && !rx->stalled && budget > 0 && qp->state != QP_DIALING) {
+		ssize_t n;
+
+		if (!rx->in_payload) {
+			n = recv(qp->fd, (char *)&rx->hdr + rx->hdr_got, sizeof(rx->hdr) - rx->hdr_got, MSG_DONTWAIT);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+				break;
+			if (n <= 0) {
+				alive = false;
+				break;
+			}
+			rx->hdr_got += (size_t)n;
+			if (rx->hdr_got < sizeof(rx->hdr))
+				continue;
+			rx->hdr_got = 0;
+			if (!rx_header(qp)) {
+				alive = false;
+				break;
+			}
+			rx->in_payload = true;
+			if (rx->stalled)
+				break; /* receiver not ready: the payload waits in the socket */
+		} else if (rx->left > 0) {
+			n = rx_payload(qp);
+			if (n == -1)
+				break;
+			if (n == 0 || n == -2) {
+				alive = false;
+				break;
+			}
+			budget = (size_t)n < budget ? budget - (size_t)n : 0;
+		}
+		if (rx->in_payload && rx->left == 0) {
+			rx->in_payload = false;
+			rx_frame_end(qp);
+		}
+	}
+	pthread_mutex_unlock(&qp->lock);
+	return alive;
+}
+
+void rnic_rx_retry(struct rnic_qp *qp, bool timer)
+{
+	(void)timer;
+	rnic_target_begin(qp); /* sees rx.stalled: takes a receive now, or counts a retry */
+	if (!qp->rx.stalled && qp->rx.left == 0 && qp->rx.in_payload) {
+		qp->rx.in_payload = false;
+		rx_frame_end(qp);
+	}
+	rnic_qp_update_events(qp);
+}

@@ -1,0 +1,711 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A queue pair: its life (descriptor, dial or wait, handshake, failure, disconnect) and its
+ * send queue. Work requests complete in post order when the target's answer arrives; a
+ * failure flushes the rest and closes the connection (the peer sees it go), as a verbs QP in
+ * error would stop answering.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/priv/sdk_log.h"
+#include "softhw/fabric/fabric.h"
+#include "softhw/rnic/rnic_int.h"
+
+SDK_LOG_REGISTER(SOFTHW_RNIC);
+
+static uint64_t make_token(void)
+{
+	uint64_t t = 0;
+
+	if (getrandom(&t, sizeof(t), GRND_NONBLOCK) != (ssize_t)sizeof(t))
+		t = rnic_now_ms() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&t;
+	return t != 0 ? t : 1;
+}
+
+struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user)
+{
+	struct rnic_qp *qp = calloc(1, sizeof(*qp));
+
+	if (qp == NULL)
+		return NULL;
+	pthread_mutex_init(&qp->lock, NULL);
+	qp->ep = ep;
+	qp->user = user;
+	qp->fd = -1;
+	qp->token = make_token();
+	qp->next_seq = 1;
+	pthread_mutex_lock(&rnic_nic.lock);
+	qp->id = ++rnic_nic.last_qp_id;
+	qp->next_all = rnic_nic.qps;
+	rnic_nic.qps = qp;
+	qp->next_ep = ep->qps;
+	ep->qps = qp;
+	pthread_mutex_unlock(&rnic_nic.lock);
+	return qp;
+}
+
+static void wr_release(struct rnic_wr *wr)
+{
+	if (wr->sgl != wr->sgl_inline)
+		free(wr->sgl);
+	wr->sgl = wr->sgl_inline;
+	if (wr->out.iov != wr->out.iov_inline)
+		free(wr->out.iov);
+	wr->out.iov = wr->out.iov_inline;
+}
+
+/* Drops the out-queue; true if a frame had started to leave (the stream is cut). */
+static bool out_drop_all(struct rnic_qp *qp)
+{
+	bool cut = qp->out_head != NULL && qp->out_head->started;
+
+	while (qp->out_head != NULL) {
+		struct rnic_out *o = qp->out_head;
+
+		qp->out_head = o->next;
+		if (o->heap) {
+			free(o->owned);
+			free(o);
+		}
+	}
+	qp->out_tail = NULL;
+	return cut;
+}
+
+void rnic_qp_free(struct rnic_qp *qp)
+{
+	struct rnic_wr *lists[2] = {qp->wq_head, qp->free_wrs};
+
+	if (qp->fd >= 0) {
+		rnic_nic_del_fd(qp->fd);
+		close(qp->fd);
+	}
+	out_drop_all(qp);
+	for (int i = 0; i < 2; i++)
+		while (lists[i] != NULL) {
+			struct rnic_wr *wr = lists[i];
+
+			lists[i] = wr->next;
+			wr_release(wr);
+			free(wr);
+		}
+	if (qp->rx.stalled)
+		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
+	if (qp->rx.recv != NULL) /* a receive being filled goes back to its owner, failed */
+		rnic_ep_recv_done(qp->ep, NULL, qp->rx.recv, DOCA_ERROR_SHUTDOWN, (enum softhw_rnic_opcode)qp->rx.hdr.op,
+				  0, 0);
+	free(qp->rx.iov);
+	pthread_mutex_destroy(&qp->lock);
+	free(qp);
+}
+
+void rnic_qp_push_cqe(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error_t status)
+{
+	struct softhw_rnic_cqe c = {
+		.kind = kind, .qp = (struct softhw_rnic_qp *)qp, .qp_user = qp->user, .status = status};
+
+	rnic_ep_push(qp->ep, &c);
+}
+
+/* Pops the oldest work request and queues its completion. qp lock held. */
+static void complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len)
+{
+	struct rnic_wr *wr = qp->wq_head;
+	struct softhw_rnic_cqe c = {
+		.kind = SOFTHW_RNIC_CQE_WR,
+		.qp = (struct softhw_rnic_qp *)qp,
+		.qp_user = qp->user,
+		.wr_id = wr->wr_id,
+		.op = wr->op,
+		.status = status,
+		.len = len,
+	};
+
+	qp->wq_head = wr->next;
+	if (qp->wq_head == NULL)
+		qp->wq_tail = NULL;
+	wr_release(wr);
+	wr->next = qp->free_wrs;
+	qp->free_wrs = wr;
+	rnic_ep_push(qp->ep, &c);
+}
+
+/* Ends the connection's use: no more frames, queued work completes with `flush`. qp lock held. */
+static void qp_shut(struct rnic_qp *qp, enum rnic_qp_state state, doca_error_t flush)
+{
+	qp->state = state;
+	qp->deadline = 0;
+	if (out_drop_all(qp))
+		qp->broken = true; /* a frame cut short: only closing the socket keeps the peer sane */
+	while (qp->wq_head != NULL)
+		complete_head(qp, flush, 0);
+	if (qp->rx.stalled) {
+		qp->rx.stalled = false;
+		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
+	}
+	if (qp->rx.recv != NULL) {
+		rnic_ep_recv_done(qp->ep, qp, qp->rx.recv, flush, (enum softhw_rnic_opcode)qp->rx.hdr.op, 0, 0);
+		qp->rx.recv = NULL;
+	}
+	qp->rx.in_payload = false;
+	qp->rx.hdr_got = 0;
+	qp->close_asked = true;
+	rnic_nic_kick(); /* the service thread closes the socket */
+}
+
+void rnic_qp_fail(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error_t status, doca_error_t flush)
+{
+	if (qp->state == QP_ERROR || qp->state == QP_CLOSED)
+		return;
+	qp_shut(qp, kind == SOFTHW_RNIC_CQE_DISCONNECTED ? QP_CLOSED : QP_ERROR, flush);
+	rnic_qp_push_cqe(qp, kind, status);
+}
+
+void rnic_qp_complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len)
+{
+	if (qp->wq_head == NULL)
+		return;
+	complete_head(qp, status, len);
+	if (status != DOCA_SUCCESS) /* as verbs: the qp moves to error */
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, status, DOCA_ERROR_SHUTDOWN);
+}
+
+void rnic_qp_hangup(struct rnic_qp *qp)
+{
+	rnic_nic_del_fd(qp->fd);
+	close(qp->fd);
+	qp->fd = -1;
+	qp->events = 0;
+	qp->broken = false;
+	switch (qp->state) {
+	case QP_RTS:
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_DISCONNECTED, DOCA_ERROR_CONNECTION_ABORTED,
+			     DOCA_ERROR_CONNECTION_ABORTED);
+		break;
+	case QP_DIALING:
+	case QP_HANDSHAKE:
+	case QP_REQUEST:
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_CONNECTION_ABORTED, DOCA_ERROR_CONNECTION_ABORTED);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- sending work ---- */
+
+static bool op_has_payload(enum softhw_rnic_opcode op)
+{
+	return op == SOFTHW_RNIC_OP_SEND || op == SOFTHW_RNIC_OP_SEND_IMM || op == SOFTHW_RNIC_OP_WRITE ||
+	       op == SOFTHW_RNIC_OP_WRITE_IMM;
+}
+
+/* Frames a work request and hands it to the out-queue. qp lock held. */
+static void wr_send(struct rnic_qp *qp, struct rnic_wr *wr)
+{
+	struct rnic_out *o = &wr->out;
+	struct rnic_hdr *h = &o->hdr;
+
+	memset(h, 0, sizeof(*h));
+	h->type = F_REQ;
+	h->op = (uint8_t)wr->op;
+	h->seq = wr->seq;
+	h->id = wr->rkey.id;
+	h->token = wr->rkey.token;
+	h->addr = wr->rkey.addr;
+	h->len = wr->bytes;
+	h->arg0 = wr->arg0;
+	h->arg1 = wr->arg1;
+	h->imm = wr->imm;
+	o->iovcnt = 0;
+	o->iov[o->iovcnt++] = (struct iovec){h, sizeof(*h)};
+	if (op_has_payload(wr->op)) {
+		h->plen = wr->bytes;
+		for (uint32_t i = 0; i < wr->num_sge; i++)
+			if (wr->sgl[i].len > 0)
+				o->iov[o->iovcnt++] = (struct iovec){wr->sgl[i].addr, wr->sgl[i].len};
+	}
+	o->heap = false;
+	wr->sent = true;
+	rnic_out_push(qp, o);
+}
+
+void rnic_qp_established(struct rnic_qp *qp)
+{
+	qp->state = QP_RTS;
+	qp->deadline = 0;
+	if (qp->cm)
+		rnic_qp_push_cqe(qp, SOFTHW_RNIC_CQE_ESTABLISHED, DOCA_SUCCESS);
+	for (struct rnic_wr *wr = qp->wq_head; wr != NULL && qp->state == QP_RTS; wr = wr->next)
+		if (!wr->sent)
+			wr_send(qp, wr);
+}
+
+static struct rnic_wr *wr_get(struct rnic_qp *qp, uint32_t num_sge)
+{
+	struct rnic_wr *wr = qp->free_wrs;
+
+	if (wr != NULL) {
+		qp->free_wrs = wr->next;
+	} else {
+		wr = calloc(1, sizeof(*wr));
+		if (wr == NULL)
+			return NULL;
+		wr->sgl = wr->sgl_inline;
+		wr->out.iov = wr->out.iov_inline;
+	}
+	if (num_sge > RNIC_INLINE_SGE) {
+		wr->sgl = malloc(num_sge * sizeof(*wr->sgl));
+		wr->out.iov = malloc((num_sge + 1) * sizeof(*wr->out.iov));
+		if (wr->sgl == NULL || wr->out.iov == NULL) {
+			wr_release(wr);
+			wr->next = qp->free_wrs;
+			qp->free_wrs = wr;
+			return NULL;
+		}
+	}
+	return wr;
+}
+
+doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr *in)
+{
+	struct rnic_qp *qp = rnic_qp_of(q);
+	struct rnic_wr *wr;
+
+	pthread_mutex_lock(&qp->lock);
+	if (qp->state == QP_ERROR || qp->state == QP_CLOSED || qp->state == QP_REQUEST) {
+		pthread_mutex_unlock(&qp->lock);
+		return DOCA_ERROR_NOT_CONNECTED;
+	}
+	wr = wr_get(qp, in->num_sge);
+	if (wr == NULL) {
+		pthread_mutex_unlock(&qp->lock);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	wr->next = NULL;
+	wr->wr_id = in->wr_id;
+	wr->op = in->op;
+	wr->rkey = in->rkey;
+	wr->imm = in->imm;
+	wr->arg0 = in->arg0;
+	wr->arg1 = in->arg1;
+	wr->seq = qp->next_seq++;
+	wr->num_sge = in->num_sge;
+	wr->bytes = 0;
+	wr->sent = false;
+	wr->cma = false;
+	for (uint32_t i = 0; i < in->num_sge; i++) {
+		wr->sgl[i] = in->sgl[i];
+		wr->bytes += in->sgl[i].len;
+	}
+	if (qp->wq_tail != NULL)
+		qp->wq_tail->next = wr;
+	else
+		qp->wq_head = wr;
+	qp->wq_tail = wr;
+	if (qp->state == QP_RTS)
+		wr_send(qp, wr);
+	pthread_mutex_unlock(&qp->lock);
+	return DOCA_SUCCESS;
+}
+
+/* ---- connecting ---- */
+
+doca_error_t rnic_qp_create(struct softhw_rnic_ep *e, void *user, struct softhw_rnic_qp **out)
+{
+	struct rnic_ep *ep = rnic_ep_of(e);
+	struct rnic_qp *qp;
+	struct rnic_peer self;
+
+	if (ep == NULL || out == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	qp = rnic_qp_new(ep, user);
+	if (qp == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	rnic_self_peer(ep, qp, &self);
+	rnic_desc_encode(&self, qp->desc);
+	*out = (struct softhw_rnic_qp *)qp;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t rnic_qp_export(struct softhw_rnic_qp *q, const void **blob, size_t *len)
+{
+	struct rnic_qp *qp = rnic_qp_of(q);
+
+	if (qp == NULL || blob == NULL || len == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	*blob = qp->desc;
+	*len = sizeof(qp->desc);
+	return DOCA_SUCCESS;
+}
+
+static bool same_peer(const struct rnic_peer *a, const struct rnic_peer *b)
+{
+	return a->pid == b->pid && a->qp_id == b->qp_id && a->qp_token == b->qp_token &&
+	       memcmp(&a->host, &b->host, sizeof(a->host)) == 0;
+}
+
+/* Which side dials an RC connection: the smaller (host, pid, qp id). */
+static bool we_dial(const struct rnic_qp *qp)
+{
+	const struct rnic_host *me = &rnic_nic.host, *them = &qp->peer.host;
+	int c = memcmp(me->boot_id, them->boot_id, sizeof(me->boot_id));
+
+	if (qp->ep->attr.dc || qp->peer.dc)
+		return true; /* DC: the connecting side always dials */
+	if (c != 0)
+		return c < 0;
+	if (me->netns != them->netns)
+		return me->netns < them->netns;
+	if (getpid() != qp->peer.pid)
+		return getpid() < qp->peer.pid;
+	return qp->id < qp->peer.qp_id;
+}
+
+doca_error_t rnic_qp_connect(struct softhw_rnic_qp *q, const void *blob, size_t len)
+{
+	struct rnic_qp *qp = rnic_qp_of(q);
+	struct rnic_peer peer;
+	const char *why = "";
+	doca_error_t err = rnic_desc_decode(blob, len, &peer, &why);
+	bool dial;
+
+	if (err != DOCA_SUCCESS) {
+		SDK_LOG_ERR("Failed to connect RDMA queue pair: the remote connection descriptor is invalid (%s); pass the bytes doca_rdma_export() returned on the peer, unchanged",
+			    why);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	pthread_mutex_lock(&qp->lock);
+	if (qp->has_desc || qp->cm) {
+		pthread_mutex_unlock(&qp->lock);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (qp->has_peer) {
+		/* the peer dialed in before we were given its descriptor: it must be the same one */
+		bool ok = same_peer(&qp->peer, &peer);
+
+		if (ok)
+			qp->has_desc = true;
+		pthread_mutex_unlock(&qp->lock);
+		if (!ok)
+			SDK_LOG_ERR("Failed to connect RDMA queue pair: another peer is connected to it already; pass the descriptor of the peer that connected");
+		return ok ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
+	}
+	if (qp->state != QP_IDLE) {
+		pthread_mutex_unlock(&qp->lock);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	qp->peer = peer;
+	qp->has_peer = qp->has_desc = true;
+	qp->local = rnic_same_host(&rnic_nic.host, &peer.host);
+	dial = we_dial(qp);
+	qp->dialer = dial;
+	qp->state = dial ? QP_DIALING : QP_WAITING;
+	if (dial)
+		qp->deadline = rnic_now_ms() + RNIC_DIAL_TIMEOUT_MS;
+	pthread_mutex_unlock(&qp->lock);
+	if (dial) {
+		pthread_mutex_lock(&rnic_nic.lock);
+		qp->next_ctl = rnic_nic.dials;
+		rnic_nic.dials = qp;
+		pthread_mutex_unlock(&rnic_nic.lock);
+		rnic_nic_kick();
+	}
+	return DOCA_SUCCESS;
+}
+
+/* TCP: no Nagle, and a vanished host is noticed within about 10 s. */
+void rnic_tcp_tune(int fd)
+{
+	int one = 1, idle = 5, intvl = 1, cnt = 5;
+	unsigned int user_timeout = 10000;
+
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	(void)setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout, sizeof(user_timeout));
+}
+
+/* The address to dial; false if there is none. */
+static bool dial_addr(struct rnic_qp *qp, struct sockaddr_storage *ss, socklen_t *len, bool *is_unix)
+{
+	char forced = rnic_transport_forced();
+
+	*is_unix = false;
+	if (qp->cm) {
+		*ss = qp->peer_addr;
+		*len = ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+		return true;
+	}
+	if (qp->local && forced != 't') {
+		struct softhw_card card;
+		char name[24];
+
+		memset(&card, 0, sizeof(card));
+		snprintf(card.instance, sizeof(card.instance), "%s", qp->peer.instance);
+		snprintf(name, sizeof(name), "%d", (int)qp->peer.pid);
+		*is_unix = true;
+		return softhw_fabric_addr(&card, "rnic", name, (struct sockaddr_un *)ss, len) == DOCA_SUCCESS;
+	}
+	memset(ss, 0, sizeof(*ss));
+	if (qp->peer.family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(qp->peer.tcp_port);
+		memcpy(&sin->sin_addr, qp->peer.tcp_ip, 4);
+		if (qp->local) /* this host: loopback always reaches its listener */
+			sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		*len = sizeof(*sin);
+		return true;
+	}
+	if (qp->peer.family == AF_INET6) {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(qp->peer.tcp_port);
+		memcpy(&sin6->sin6_addr, qp->peer.tcp_ip, 16);
+		*len = sizeof(*sin6);
+		return true;
+	}
+	return false;
+}
+
+static void send_hello(struct rnic_qp *qp)
+{
+	struct rnic_hdr h = {.type = F_HELLO, .plen = sizeof(struct rnic_hello)};
+	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION, .cm = qp->cm};
+
+	hello.want_id = qp->peer.qp_id;
+	hello.want_token = qp->peer.qp_token;
+	rnic_self_peer(qp->ep, qp, &hello.self);
+	qp->state = QP_HANDSHAKE;
+	rnic_send_ctl(qp, &h, &hello, sizeof(hello));
+	rnic_qp_update_events(qp);
+}
+
+void rnic_qp_dial(struct rnic_qp *qp)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = 0;
+	bool is_unix;
+	int err = 0;
+	socklen_t elen = sizeof(err);
+
+	if (qp->dead || qp->state != QP_DIALING)
+		return;
+	if (qp->fd >= 0) {
+		/* EPOLLOUT on a connecting socket: done, one way or the other */
+		if (getsockopt(qp->fd, SOL_SOCKET, SO_ERROR, &err, &elen) != 0)
+			err = errno;
+		if (err == 0) {
+			send_hello(qp);
+			return;
+		}
+	} else if (!dial_addr(qp, &ss, &len, &is_unix)) {
+		err = EINVAL;
+	} else {
+		qp->fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		if (qp->fd < 0) {
+			err = errno;
+		} else {
+			if (!is_unix)
+				rnic_tcp_tune(qp->fd);
+			rnic_nic_timed_add(qp);
+			if (connect(qp->fd, (struct sockaddr *)&ss, len) == 0) {
+				send_hello(qp);
+				return;
+			}
+			err = errno;
+			if (err == EINPROGRESS || err == EAGAIN) {
+				rnic_qp_update_events(qp); /* EPOLLOUT says when */
+				return;
+			}
+		}
+	}
+	if (qp->fd >= 0) {
+		rnic_nic_del_fd(qp->fd);
+		close(qp->fd);
+		qp->fd = -1;
+		qp->events = 0;
+	}
+	if (!qp->cm)
+		SDK_LOG_ERR("RDMA connection to process %d failed: %s; the peer must be running with its doca_rdma context started",
+			    (int)qp->peer.pid, strerror(err));
+	rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_CONNECTION_ABORTED, DOCA_ERROR_CONNECTION_ABORTED);
+}
+
+void rnic_qp_hello_ack(struct rnic_qp *qp)
+{
+	struct rnic_hello hello;
+	doca_error_t status = (doca_error_t)qp->rx.hdr.status;
+
+	memcpy(&hello, qp->rx.hello, sizeof(hello));
+	if (hello.magic != RNIC_HELLO_MAGIC) {
+		qp->broken = true;
+		return;
+	}
+	if (status != DOCA_SUCCESS) {
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, status, DOCA_ERROR_CONNECTION_ABORTED);
+		return;
+	}
+	qp->peer = hello.self;
+	qp->has_peer = true;
+	qp->local = rnic_same_host(&rnic_nic.host, &hello.self.host);
+	rnic_qp_established(qp);
+}
+
+/* Answers a dialer: status and who we are. */
+void rnic_qp_send_ack(struct rnic_qp *qp, doca_error_t status)
+{
+	struct rnic_hdr h = {.type = F_HELLO_ACK, .status = status, .plen = sizeof(struct rnic_hello)};
+	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION, .cm = qp->cm};
+
+	rnic_self_peer(qp->ep, qp, &hello.self);
+	rnic_send_ctl(qp, &h, &hello, sizeof(hello));
+}
+
+static void refuse(int fd)
+{
+	struct rnic_hdr h = {.type = F_HELLO_ACK, .status = DOCA_ERROR_NOT_PERMITTED, .plen = sizeof(struct rnic_hello)};
+	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION};
+	struct iovec iov[2] = {{&h, sizeof(h)}, {&hello, sizeof(hello)}};
+	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2};
+
+	(void)sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+	close(fd);
+}
+
+/* Service thread: an OOB dialer named one of our qps. */
+static void accept_oob(int fd, const struct rnic_hello *h, const struct sockaddr_storage *from)
+{
+	struct rnic_qp *qp;
+	bool ok;
+
+	pthread_mutex_lock(&rnic_nic.lock);
+	qp = rnic_qp_find(h->want_id);
+	if (qp == NULL) {
+		pthread_mutex_unlock(&rnic_nic.lock);
+		refuse(fd);
+		return;
+	}
+	pthread_mutex_lock(&qp->lock);
+	pthread_mutex_unlock(&rnic_nic.lock);
+	ok = !qp->dead && qp->token == h->want_token && qp->fd < 0 && !qp->cm &&
+	     (qp->state == QP_IDLE || (qp->state == QP_WAITING && (qp->ep->attr.dc || same_peer(&qp->peer, &h->self))));
+	if (!ok) {
+		pthread_mutex_unlock(&qp->lock);
+		refuse(fd);
+		return;
+	}
+	qp->fd = fd;
+	if (qp->state == QP_IDLE || qp->ep->attr.dc) {
+		qp->peer = h->self;
+		qp->has_peer = true;
+	}
+	qp->local = rnic_same_host(&rnic_nic.host, &h->self.host);
+	qp->peer_addr = *from;
+	rnic_qp_update_events(qp);
+	rnic_qp_send_ack(qp, DOCA_SUCCESS);
+	rnic_qp_established(qp);
+	pthread_mutex_unlock(&qp->lock);
+}
+
+void rnic_accept_hello(int fd, const struct rnic_hello *h, struct rnic_ep *cm_ep, const struct sockaddr_storage *from)
+{
+	struct rnic_qp *qp;
+
+	if (cm_ep == NULL) {
+		if (h->cm)
+			close(fd);
+		else
+			accept_oob(fd, h, from);
+		return;
+	}
+	if (!h->cm) {
+		close(fd);
+		return;
+	}
+	/* RDMA-CM: a new qp waits for the owner's accept or reject */
+	qp = rnic_qp_new(cm_ep, NULL);
+	if (qp == NULL) {
+		close(fd);
+		return;
+	}
+	pthread_mutex_lock(&qp->lock);
+	qp->fd = fd;
+	qp->cm = true;
+	qp->peer = h->self;
+	qp->has_peer = true;
+	qp->local = rnic_same_host(&rnic_nic.host, &h->self.host);
+	qp->peer_addr = *from;
+	qp->has_peer_addr = true;
+	qp->state = QP_REQUEST;
+	rnic_qp_update_events(qp);
+	rnic_qp_push_cqe(qp, SOFTHW_RNIC_CQE_REQUEST, DOCA_SUCCESS);
+	pthread_mutex_unlock(&qp->lock);
+}
+
+/* ---- ending ---- */
+
+doca_error_t rnic_qp_disconnect(struct softhw_rnic_qp *q)
+{
+	struct rnic_qp *qp = rnic_qp_of(q);
+
+	pthread_mutex_lock(&qp->lock);
+	if (qp->state == QP_RTS) {
+		struct rnic_hdr bye = {.type = F_BYE};
+
+		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
+		rnic_send_ctl(qp, &bye, NULL, 0); /* nothing if a frame was cut: the close says it */
+	} else if (qp->state != QP_ERROR && qp->state != QP_CLOSED) {
+		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
+	}
+	pthread_mutex_unlock(&qp->lock);
+	return DOCA_SUCCESS;
+}
+
+void rnic_qp_destroy(struct softhw_rnic_qp *q)
+{
+	struct rnic_qp *qp = rnic_qp_of(q);
+	struct rnic_ep *ep;
+
+	if (qp == NULL)
+		return;
+	ep = qp->ep;
+	pthread_mutex_lock(&rnic_nic.lock);
+	for (struct rnic_qp **pp = &rnic_nic.qps; *pp != NULL; pp = &(*pp)->next_all)
+		if (*pp == qp) {
+			*pp = qp->next_all;
+			break;
+		}
+	for (struct rnic_qp **pp = &ep->qps; *pp != NULL; pp = &(*pp)->next_ep)
+		if (*pp == qp) {
+			*pp = qp->next_ep;
+			break;
+		}
+	pthread_mutex_lock(&qp->lock);
+	if (qp->state == QP_RTS && qp->out_head == NULL) {
+		struct rnic_hdr bye = {.type = F_BYE};
+
+		rnic_send_ctl(qp, &bye, NULL, 0); /* best effort: else the peer sees the socket close */
+	}
+	qp->dead = true;
+	pthread_mutex_unlock(&qp->lock);
+	qp->next_ctl = rnic_nic.graveyard;
+	rnic_nic.graveyard = qp;
+	rnic_nic_reap_wait();
+	pthread_mutex_unlock(&rnic_nic.lock);
+	rnic_ep_forget_qp(ep, qp);
+}

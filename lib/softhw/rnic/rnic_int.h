@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The soft RDMA NIC's insides (private to lib/softhw/rnic/).
+ *
+ * One service thread per process (nic.c) owns an epoll set with the listeners and every qp's
+ * stream socket. A qp's socket carries frames both ways: a fixed header (struct rnic_hdr)
+ * followed by `plen` payload bytes. Requests are executed by the target's service thread
+ * (target.c); their responses complete the initiator's work requests (qp.c). Writers (the
+ * owner in qp_post, the service thread for responses) append to the qp's out-queue under the
+ * qp lock and write at once when it was empty; the service thread drains the rest on
+ * EPOLLOUT (io.c). Sockets are non-blocking and the service thread always keeps reading, so
+ * two peers sending large messages at each other never deadlock.
+ *
+ * Locks, in order: nic.lock (tables, control lists) -> qp->lock -> ep->lock (CQ, receives).
+ * Only the service thread closes a qp's socket or frees a qp (after qp_destroy marked it dead):
+ * an epoll event never points at freed memory.
+ */
+#ifndef SOFTHW_RNIC_INT_H
+#define SOFTHW_RNIC_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include "softhw/rnic/rnic.h"
+#include "softhw/softhw.h"
+
+#define RNIC_HELLO_MAGIC 0x4f4c4548u /* "HELO" */
+#define RNIC_VERSION 1
+#define RNIC_DESC_MAGIC 0x50515253u /* "SRQP" */
+#define RNIC_DESC_VERSION 1
+#define RNIC_DESC_PAYLOAD_LEN 144
+#define RNIC_DESC_LEN (12 + RNIC_DESC_PAYLOAD_LEN + 4)
+#define RNIC_RNR_INTERVAL_MS 10
+#define RNIC_DIAL_TIMEOUT_MS 5000
+#define RNIC_INLINE_SGE 4
+
+/* ---- wire ---- */
+
+enum rnic_frame {
+	F_HELLO = 1, /* dialer -> acceptor: rnic_hello */
+	F_HELLO_ACK, /* acceptor -> dialer: status + rnic_hello (CM: sent by accept / reject) */
+	F_REQ,       /* a work request, op = softhw_rnic_opcode */
+	F_RESP,      /* its response, same seq */
+	F_BYE,       /* graceful disconnect */
+};
+
+struct rnic_hdr {
+	uint8_t type; /* enum rnic_frame */
+	uint8_t op;   /* enum softhw_rnic_opcode */
+	uint16_t flags;
+	int32_t status; /* RESP / HELLO_ACK: doca_error_t */
+	uint64_t seq;
+	uint64_t id;    /* rkey */
+	uint64_t token;
+	uint64_t addr;
+	uint64_t len;
+	uint64_t arg0;  /* REQ: compare / add / value; RESP: old value */
+	uint64_t arg1;
+	uint32_t imm;
+	uint32_t reserved;
+	uint64_t plen;  /* payload bytes that follow */
+};
+
+/* Who a process is, as far as transport choice goes. */
+struct rnic_host {
+	uint8_t boot_id[16];
+	uint64_t netns;
+};
+
+/* One end of a connection, as a descriptor or a handshake describes it. */
+struct rnic_peer {
+	struct rnic_host host;
+	int32_t pid;
+	uint32_t access;   /* the ep's doca_access_flag mask: what it lets peers do */
+	uint64_t qp_id;
+	uint64_t qp_token;
+	char instance[SOFTHW_MAX_STR]; /* card instance: unix rendezvous and memory service */
+	uint8_t family;    /* AF_INET / AF_INET6 of tcp_ip; 0: none */
+	uint8_t tcp_ip[16];
+	uint16_t tcp_port;
+	uint8_t rnr_retry;
+	bool dc;
+};
+
+struct rnic_hello {
+	uint32_t magic;
+	uint16_t version;
+	uint8_t cm;       /* RDMA-CM request (no target qp) */
+	uint8_t reserved;
+	uint64_t want_id; /* OOB: the acceptor's qp the dialer names */
+	uint64_t want_token;
+	struct rnic_peer self;
+};
+
+/* ---- objects ---- */
+
+/* A frame on its way out: header + payload iovecs, advanced in place as bytes leave. */
+struct rnic_out {
+	struct rnic_out *next;
+	struct rnic_hdr hdr;
+	struct iovec *iov;        /* iov_inline or heap */
+	struct iovec iov_inline[1 + RNIC_INLINE_SGE];
+	int iovcnt;
+	int idx;
+	bool heap;                /* the item (and `owned`) are freed once written */
+	bool started;             /* some bytes left: it must be finished or the stream closed */
+	void *owned;              /* payload copy owned by a heap item */
+};
+
+struct rnic_wr {
+	struct rnic_wr *next;
+	uint64_t wr_id;
+	enum softhw_rnic_opcode op;
+	struct softhw_rnic_rkey rkey;
+	uint32_t imm;
+	uint64_t arg0, arg1;
+	uint64_t seq;
+	uint64_t bytes;           /* sum of the sgl */
+	struct softhw_rnic_sge *sgl;
+	struct softhw_rnic_sge sgl_inline[RNIC_INLINE_SGE];
+	uint32_t num_sge;
+	bool sent;                /* handed to the out-queue (or executed by CMA) */
+	bool cma;                 /* executed locally by cross-memory attach */
+	struct rnic_out out;
+};
+
+struct rnic_recv {
+	struct rnic_recv *next;
+	uint64_t wr_id;
+	struct softhw_rnic_sge *sgl;
+	struct softhw_rnic_sge sgl_inline[RNIC_INLINE_SGE];
+	uint32_t num_sge;
+	uint64_t bytes;
+};
+
+enum rnic_qp_state {
+	QP_IDLE = 0,  /* created, no descriptor yet (OOB: a dialer may still come) */
+	QP_WAITING,   /* descriptor given, the peer dials us */
+	QP_DIALING,   /* the service thread is to dial / is connecting */
+	QP_HANDSHAKE, /* hello sent, waiting for the acceptor's answer */
+	QP_REQUEST,   /* CM server: request queued, waiting for accept / reject */
+	QP_RTS,       /* connected */
+	QP_ERROR,     /* failed: posts fail with NOT_CONNECTED */
+	QP_CLOSED,    /* disconnected (by either side) */
+};
+
+/* What the service thread does with incoming payload bytes. */
+enum rnic_rx_dest {
+	RX_PLAIN,   /* into iov (a receive, a read's destination, the hello buffer) */
+	RX_MEM,     /* into exported memory, pinned around every read */
+	RX_DISCARD,
+};
+
+struct rnic_rx {
+	bool in_payload;
+	bool stalled;             /* receiver not ready: the header waits, EPOLLIN is off */
+	struct rnic_hdr hdr;
+	size_t hdr_got;
+	enum rnic_rx_dest dest;
+	struct iovec *iov;        /* destination pieces (iov_cap of them) */
+	int iov_cap;
+	int iovcnt;
+	int idx;
+	uint64_t left;
+	uint64_t mem_addr;        /* RX_MEM: next byte */
+	doca_error_t status;      /* of the request being received */
+	struct rnic_recv *recv;   /* SEND / WRITE_IMM: the receive it completes */
+	uint8_t hello[sizeof(struct rnic_hello)];
+	uint32_t rnr_tries;
+	uint64_t rnr_deadline;    /* ms, monotonic */
+};
+
+struct rnic_ep;
+
+struct rnic_qp {
+	struct rnic_qp *next_all;  /* nic.qps (nic.lock) */
+	struct rnic_qp *next_ep;   /* ep->qps (nic.lock) */
+	struct rnic_qp *next_ctl;  /* nic.dials / nic.graveyard (nic.lock) */
+	struct rnic_qp *next_timed; /* service thread: stalled / connecting qps */
+	struct rnic_ep *ep;
+	uint64_t id;
+	uint64_t token;
+
+	pthread_mutex_t lock;      /* everything below */
+	void *user;
+	enum rnic_qp_state state;
+	bool dead;                 /* qp_destroy called: the service thread frees it */
+	bool cm;                   /* made by RDMA-CM */
+	bool dialer;
+	bool has_desc;             /* qp_connect was given the peer's descriptor */
+	bool has_peer;             /* peer known (descriptor or hello) */
+	bool local;                /* same host and network namespace */
+	bool broken;               /* a write failed: the service thread handles the hang-up */
+	bool close_asked;          /* the service thread closes the socket once the out-queue drained */
+	bool timed;                /* in the service thread's timed list */
+	struct rnic_peer peer;
+	int fd;
+	uint32_t events;           /* registered epoll events */
+	uint64_t deadline;         /* connect deadline (ms, monotonic), 0: none */
+	struct sockaddr_storage peer_addr;
+	bool has_peer_addr;
+	uint8_t desc[RNIC_DESC_LEN];
+
+	struct rnic_wr *wq_head;   /* posted work, in post order, until its completion */
+	struct rnic_wr *wq_tail;
+	struct rnic_wr *free_wrs;
+	uint64_t next_seq;
+	struct rnic_out *out_head; /* frames not fully written */
+	struct rnic_out *out_tail;
+
+	struct rnic_rx rx;         /* service thread only */
+};
+
+struct rnic_listener {
+	struct rnic_listener *next;
+	struct rnic_ep *ep;        /* CM listener of this ep; NULL: the process's OOB listener */
+	uint16_t port;
+	int fd;
+	bool dead;
+};
+
+struct rnic_ep {
+	struct rnic_ep *next;      /* nic.eps */
+	struct softhw_rnic_ep_attr attr;
+	struct rnic_qp *qps;       /* nic.lock */
+	struct rnic_listener *listeners; /* nic.lock */
+
+	pthread_mutex_t lock;      /* CQ and receive queue */
+	struct softhw_rnic_cqe *cq;
+	uint32_t cq_head;
+	uint32_t cq_count;
+	uint32_t cq_cap;
+	uint32_t cq_avail;         /* atomic copy of cq_count: ep_poll's cheap check */
+	bool armed;
+	struct rnic_recv *rq_head;
+	struct rnic_recv *rq_tail;
+	struct rnic_recv *free_recvs;
+	uint32_t rnr_waiting;      /* atomic: qps of this ep stalled on an empty receive queue */
+};
+
+/* ---- nic.c: the service thread and process-wide state ---- */
+
+enum { RNIC_TAG_QP = 0, RNIC_TAG_LISTENER = 1, RNIC_TAG_PEND = 2, RNIC_TAG_WAKE = 3 };
+
+struct rnic_nic {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool running;
+	bool stop;
+	pthread_t thread;
+	int epfd;
+	int wake_fd;
+	struct rnic_ep *eps;
+	struct rnic_qp *qps;
+	uint64_t last_qp_id;
+	struct rnic_qp *dials;       /* qps to dial */
+	struct rnic_qp *graveyard;   /* destroyed qps to free */
+	struct rnic_listener *dead_listeners;
+	uint64_t reap_asked;
+	uint64_t reap_done;
+	struct rnic_host host;
+	struct rnic_listener oob_unix;
+	struct rnic_listener oob_tcp;
+	char instance[SOFTHW_MAX_STR];
+	uint8_t tcp_family;
+	uint8_t tcp_ip[16];
+	uint16_t tcp_port;
+};
+
+extern struct rnic_nic rnic_nic;
+
+doca_error_t rnic_nic_ep_add(struct rnic_ep *ep);  /* starts the thread with the first ep */
+void rnic_nic_ep_remove(struct rnic_ep *ep);       /* joins it with the last */
+/* The OOB listeners (unix + TCP) of this process, set up once; fills `self`'s addresses. */
+doca_error_t rnic_nic_oob_ready(const struct softhw_function *fn);
+void rnic_nic_kick(void);
+/* Hands dead qps / listeners to the service thread and waits until it freed them. nic.lock held. */
+void rnic_nic_reap_wait(void);
+uint64_t rnic_now_ms(void);
+/* epoll registration of a qp's socket: EPOLLIN unless stalled, EPOLLOUT while output waits. qp lock held. */
+void rnic_qp_update_events(struct rnic_qp *qp);
+/* Registers a socket; tag: RNIC_TAG_* in the low bits of the pointer. */
+void rnic_nic_add_fd(int fd, void *ptr, unsigned tag, uint32_t events);
+void rnic_nic_del_fd(int fd);
+/* Service thread: watch the qp's deadline / stall. */
+void rnic_nic_timed_add(struct rnic_qp *qp);
+struct rnic_qp *rnic_qp_find(uint64_t id); /* nic.lock held */
+
+/* ---- wire.c ---- */
+
+void rnic_host_self(struct rnic_host *host);
+void rnic_desc_encode(const struct rnic_peer *p, uint8_t out[RNIC_DESC_LEN]);
+doca_error_t rnic_desc_decode(const void *buf, size_t len, struct rnic_peer *p, const char **why);
+bool rnic_same_host(const struct rnic_host *a, const struct rnic_host *b);
+/* SOFTDOCA_RDMA_TRANSPORT: 't' (tcp), 'u' (unix) or 0 (automatic). */
+char rnic_transport_forced(void);
+void rnic_self_peer(const struct rnic_ep *ep, const struct rnic_qp *qp, struct rnic_peer *p);
+
+/* ---- ep.c ---- */
+
+doca_error_t rnic_ep_create(const struct softhw_rnic_ep_attr *attr, struct softhw_rnic_ep **ep);
+void rnic_ep_destroy(struct softhw_rnic_ep *ep);
+int rnic_ep_poll(struct softhw_rnic_ep *ep, struct softhw_rnic_cqe *cqes, int max);
+bool rnic_ep_arm(struct softhw_rnic_ep *ep);
+doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *ep, uint64_t wr_id, const struct softhw_rnic_sge *sgl,
+			       uint32_t num_sge);
+void rnic_ep_flush_recv(struct softhw_rnic_ep *ep, doca_error_t status);
+
+/* Queues a CQE (and notifies an armed owner). */
+void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe);
+/* Takes the oldest posted receive, or NULL. */
+struct rnic_recv *rnic_ep_take_recv(struct rnic_ep *ep);
+void rnic_ep_recv_done(struct rnic_ep *ep, struct rnic_qp *qp, struct rnic_recv *r, doca_error_t status,
+		       enum softhw_rnic_opcode recv_op, uint64_t len, uint32_t imm);
+void rnic_ep_forget_qp(struct rnic_ep *ep, const struct rnic_qp *qp);
+
+/* ---- io.c ---- */
+
+/* Appends a frame to the out-queue and writes what the socket takes. qp lock held. */
+void rnic_out_push(struct rnic_qp *qp, struct rnic_out *o);
+/* Writes queued frames until the socket is full. qp lock held. */
+void rnic_out_flush(struct rnic_qp *qp);
+/* Sends a payload-less frame (a heap copy if it cannot go at once). qp lock held. */
+void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *payload, size_t plen);
+/* Service thread: the socket is readable (false: the connection is gone). */
+bool rnic_rx_ready(struct rnic_qp *qp);
+/* Makes room for n destination pieces (false: out of memory). */
+bool rnic_rx_room(struct rnic_rx *rx, uint32_t n);
+/* Service thread: re-tries a stalled header (a receive was posted or the retry time came). */
+void rnic_rx_retry(struct rnic_qp *qp, bool timer);
+
+/* ---- target.c (service thread, qp lock held) ---- */
+
+/* A request header arrived: checks it and sets up where its payload goes. */
+void rnic_target_begin(struct rnic_qp *qp);
+/* Its payload is in: executes and answers. */
+void rnic_target_end(struct rnic_qp *qp);
+
+/* ---- qp.c ---- */
+
+doca_error_t rnic_qp_create(struct softhw_rnic_ep *ep, void *user, struct softhw_rnic_qp **qp);
+doca_error_t rnic_qp_export(struct softhw_rnic_qp *qp, const void **blob, size_t *len);
+doca_error_t rnic_qp_connect(struct softhw_rnic_qp *qp, const void *blob, size_t len);
+doca_error_t rnic_qp_post(struct softhw_rnic_qp *qp, const struct softhw_rnic_wr *wr);
+doca_error_t rnic_qp_disconnect(struct softhw_rnic_qp *qp);
+void rnic_qp_destroy(struct softhw_rnic_qp *qp);
+
+void rnic_qp_complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len);
+/* The qp failed: queued work completes with `flush`, then `kind` (FAILED / DISCONNECTED) with `status`. */
+void rnic_qp_fail(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error_t status, doca_error_t flush);
+/* The handshake finished: send what waited. qp lock held. */
+void rnic_qp_established(struct rnic_qp *qp);
+/* Service thread: dial the peer of a qp in QP_DIALING. */
+void rnic_qp_dial(struct rnic_qp *qp);
+/* Service thread: the connection hung up. */
+void rnic_qp_hangup(struct rnic_qp *qp);
+struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user);
+void rnic_qp_free(struct rnic_qp *qp);
+void rnic_qp_push_cqe(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error_t status);
+/* TCP_NODELAY and keepalive / user time-out (a vanished host is noticed in ~10 s). */
+void rnic_tcp_tune(int fd);
+/* Answers a dialer (OOB at once; CM from accept / reject). qp lock held. */
+void rnic_qp_send_ack(struct rnic_qp *qp, doca_error_t status);
+/* Service thread: a hello (dialer side: the acceptor's answer) arrived. */
+void rnic_qp_hello_ack(struct rnic_qp *qp);
+/* Service thread: a pending connection's hello arrived: attach it to its qp or make one (CM). */
+void rnic_accept_hello(int fd, const struct rnic_hello *h, struct rnic_ep *cm_ep, const struct sockaddr_storage *from);
+
+/* ---- cm.c ---- */
+
+doca_error_t rnic_cm_listen(struct softhw_rnic_ep *ep, uint16_t port);
+doca_error_t rnic_cm_unlisten(struct softhw_rnic_ep *ep, uint16_t port);
+doca_error_t rnic_cm_connect(struct softhw_rnic_ep *ep, const struct sockaddr *addr, socklen_t addr_len, void *user,
+			     struct softhw_rnic_qp **qp);
+doca_error_t rnic_cm_accept(struct softhw_rnic_qp *qp, void *user, const void *private_data, uint8_t len);
+doca_error_t rnic_cm_reject(struct softhw_rnic_qp *qp);
+doca_error_t rnic_cm_peer_addr(const struct softhw_rnic_qp *qp, struct sockaddr_storage *addr);
+
+static inline struct rnic_ep *rnic_ep_of(struct softhw_rnic_ep *ep)
+{
+	return (struct rnic_ep *)ep;
+}
+
+static inline struct rnic_qp *rnic_qp_of(struct softhw_rnic_qp *qp)
+{
+	return (struct rnic_qp *)qp;
+}
+
+#endif /* SOFTHW_RNIC_INT_H */

@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The target side: the service thread executes a peer's request against this process's
+ * memory, receives and sync events, without the owner's help (it may be asleep in read()).
+ * Checks, in order: the ep grants the access, the export (id, token) is live, covers the
+ * range and grants the right, then (two-sided) a receive is posted and large enough.
+ */
+#include <string.h>
+
+#include "common/sync_event_int.h"
+#include "doca_types.h"
+#include "softhw/fabric/mem.h"
+#include "softhw/rnic/rnic_int.h"
+
+#define RNR_FOREVER 7
+
+static void discard(struct rnic_rx *rx, doca_error_t status)
+{
+	if (rx->status == DOCA_SUCCESS)
+		rx->status = status;
+	rx->dest = RX_DISCARD;
+	rx->left = rx->hdr.plen;
+}
+
+static bool ep_grants(const struct rnic_qp *qp, uint32_t flag)
+{
+	return (qp->ep->attr.access & flag) != 0;
+}
+
+static doca_error_t export_check(const struct rnic_hdr *h, uint64_t len, uint32_t right)
+{
+	doca_error_t err = softhw_mem_export_pin(h->id, h->token, h->addr, len, right);
+
+	if (err == DOCA_SUCCESS)
+		softhw_mem_export_unpin();
+	return err;
+}
+
+/* Takes a receive, or stalls the qp (receiver not ready) and counts retries. */
+static bool take_recv(struct rnic_qp *qp)
+{
+	struct rnic_rx *rx = &qp->rx;
+	uint64_t now;
+
+	rx->recv = rnic_ep_take_recv(qp->ep);
+	if (rx->recv != NULL || !rx->stalled)
+		now = 0;
+	else
+		now = rnic_now_ms();
+	if (rx->recv != NULL) {
+		if (rx->stalled) {
+			rx->stalled = false;
+			__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
+		}
+		return true;
+	}
+	if (!rx->stalled) {
+		rx->stalled = true;
+		rx->rnr_tries = 0;
+		rx->rnr_deadline = rnic_now_ms() + RNIC_RNR_INTERVAL_MS;
+		__atomic_fetch_add(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
+		rnic_qp_update_events(qp);
+		rnic_nic_timed_add(qp);
+		return false;
+	}
+	if (now < rx->rnr_deadline)
+		return false;
+	rx->rnr_tries++;
+	if (qp->peer.rnr_retry != RNR_FOREVER && rx->rnr_tries > qp->peer.rnr_retry) {
+		/* retries exhausted: NAK; the sender's work request fails with AGAIN */
+		rx->stalled = false;
+		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
+		return true;
+	}
+	rx->rnr_deadline = now + RNIC_RNR_INTERVAL_MS;
+	rnic_nic_timed_add(qp);
+	return false;
+}
+
+/* Sets the receive's sgl as the payload's destination. */
+static void into_recv(struct rnic_rx *rx)
+{
+	if (!rnic_rx_room(rx, rx->recv->num_sge)) {
+		discard(rx, DOCA_ERROR_NO_MEMORY);
+		return;
+	}
+	rx->dest = RX_PLAIN;
+	rx->iovcnt = 0;
+	rx->idx = 0;
+	for (uint32_t i = 0; i < rx->recv->num_sge; i++)
+		if (rx->recv->sgl[i].len > 0)
+			rx->iov[rx->iovcnt++] = (struct iovec){rx->recv->sgl[i].addr, rx->recv->sgl[i].len};
+	rx->left = rx->hdr.plen;
+}
+
+void rnic_target_begin(struct rnic_qp *qp)
+{
+	struct rnic_rx *rx = &qp->rx;
+	const struct rnic_hdr *h = &rx->hdr;
+	doca_error_t err = DOCA_SUCCESS;
+
+	rx->left = h->plen;
+	rx->dest = RX_DISCARD;
+	if (qp->state != QP_RTS) {
+		discard(rx, DOCA_ERROR_NOT_CONNECTED);
+		return;
+	}
+	switch ((enum softhw_rnic_opcode)h->op) {
+	case SOFTHW_RNIC_OP_SEND:
+	case SOFTHW_RNIC_OP_SEND_IMM:
+		if (!take_recv(qp))
+			return;
+		if (rx->recv == NULL)
+			discard(rx, DOCA_ERROR_AGAIN);
+		else if (h->plen > rx->recv->bytes)
+			discard(rx, DOCA_ERROR_TOO_BIG);
+		else
+			into_recv(rx);
+		return;
+	case SOFTHW_RNIC_OP_WRITE:
+	case SOFTHW_RNIC_OP_WRITE_IMM:
+		if (!ep_grants(qp, DOCA_ACCESS_FLAG_RDMA_WRITE))
+			err = DOCA_ERROR_NOT_PERMITTED;
+		else if (h->plen > 0)
+			err = export_check(h, h->plen, SOFTHW_MEM_WRITE);
+		if (err != DOCA_SUCCESS) {
+			discard(rx, err);
+			return;
+		}
+		if (h->op == SOFTHW_RNIC_OP_WRITE_IMM) {
+			if (!take_recv(qp))
+				return;
+			if (rx->recv == NULL) {
+				discard(rx, DOCA_ERROR_AGAIN);
+				return;
+			}
+		}
+		rx->dest = RX_MEM;
+		rx->mem_addr = h->addr;
+		return;
+	case SOFTHW_RNIC_OP_READ:
+		if (!ep_grants(qp, DOCA_ACCESS_FLAG_RDMA_READ))
+			err = DOCA_ERROR_NOT_PERMITTED;
+		else if (h->len > 0)
+			err = export_check(h, h->len, SOFTHW_MEM_READ);
+		break;
+	case SOFTHW_RNIC_OP_CMP_SWP:
+	case SOFTHW_RNIC_OP_FETCH_ADD:
+		if (!ep_grants(qp, DOCA_ACCESS_FLAG_RDMA_ATOMIC))
+			err = DOCA_ERROR_NOT_PERMITTED;
+		else if (h->addr % sizeof(uint64_t) != 0)
+			err = DOCA_ERROR_INVALID_VALUE;
+		else
+			err = export_check(h, sizeof(uint64_t), SOFTHW_MEM_ATOMIC);
+		break;
+	case SOFTHW_RNIC_OP_SE_GET:
+		if (!ep_grants(qp, DOCA_ACCESS_FLAG_RDMA_READ))
+			err = DOCA_ERROR_NOT_PERMITTED;
+		break;
+	case SOFTHW_RNIC_OP_SE_SET:
+	case SOFTHW_RNIC_OP_SE_ADD:
+		if (!ep_grants(qp, DOCA_ACCESS_FLAG_RDMA_WRITE))
+			err = DOCA_ERROR_NOT_PERMITTED;
+		break;
+	default:
+		err = DOCA_ERROR_NOT_SUPPORTED;
+		break;
+	}
+	discard(rx, err); /* no payload expected: anything sent along is dropped */
+}
+
+/* Executes an atomic on exported memory; the old value goes back. */
+static doca_error_t do_atomic(const struct rnic_hdr *h, uint64_t *old)
+{
+	doca_error_t err = softhw_mem_export_pin(h->id, h->token, h->addr, sizeof(uint64_t), SOFTHW_MEM_ATOMIC);
+	uint64_t *p = (uint64_t *)(uintptr_t)h->addr;
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (h->op == SOFTHW_RNIC_OP_FETCH_ADD) {
+		*old = __atomic_fetch_add(p, h->arg0, __ATOMIC_SEQ_CST);
+	} else {
+		uint64_t expected = h->arg0;
+
+		(void)__atomic_compare_exchange_n(p, &expected, h->arg1, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		*old = expected;
+	}
+	softhw_mem_export_unpin();
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t do_sync_event(const struct rnic_hdr *h, uint64_t *old)
+{
+	struct softdoca_se_cell *cell = softdoca_se_cell_find(h->id, h->addr, h->token);
+
+	if (cell == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (h->op == SOFTHW_RNIC_OP_SE_GET)
+		*old = softdoca_se_cell_load(cell);
+	else if (h->op == SOFTHW_RNIC_OP_SE_SET)
+		softdoca_se_cell_store(cell, h->arg0);
+	else
+		*old = softdoca_se_cell_fetch_add(cell, h->arg0);
+	softdoca_se_cell_unbind(cell);
+	return DOCA_SUCCESS;
+}
+
+void rnic_target_end(struct rnic_qp *qp)
+{
+	struct rnic_rx *rx = &qp->rx;
+	const struct rnic_hdr *h = &rx->hdr;
+	struct rnic_hdr resp = {.type = F_RESP, .op = h->op, .seq = h->seq};
+	doca_error_t err = rx->status;
+
+	if (qp->state != QP_RTS)
+		return; /* failed meanwhile: nothing is answered any more */
+	switch ((enum softhw_rnic_opcode)h->op) {
+	case SOFTHW_RNIC_OP_SEND:
+	case SOFTHW_RNIC_OP_SEND_IMM:
+	case SOFTHW_RNIC_OP_WRITE_IMM:
+		if (rx->recv != NULL)
+			rnic_ep_recv_done(qp->ep, qp, rx->recv, err, (enum softhw_rnic_opcode)h->op,
+					  err == DOCA_SUCCESS ? h->plen : 0, h->imm);
+		rx->recv = NULL;
+		break;
+	case SOFTHW_RNIC_OP_READ:
+		if (err == DOCA_SUCCESS && h->len > 0) {
+			/* pinned while the socket takes the bytes; what it cannot take now is copied */
+			err = softhw_mem_export_pin(h->id, h->token, h->addr, h->len, SOFTHW_MEM_READ);
+			if (err == DOCA_SUCCESS) {
+				resp.plen = h->len;
+				rnic_send_ctl(qp, &resp, (const void *)(uintptr_t)h->addr, h->len);
+				softhw_mem_export_unpin();
+				return;
+			}
+		}
+		break;
+	case SOFTHW_RNIC_OP_CMP_SWP:
+	case SOFTHW_RNIC_OP_FETCH_ADD:
+		if (err == DOCA_SUCCESS)
+			err = do_atomic(h, &resp.arg0);
+		break;
+	case SOFTHW_RNIC_OP_SE_GET:
+	case SOFTHW_RNIC_OP_SE_SET:
+	case SOFTHW_RNIC_OP_SE_ADD:
+		if (err == DOCA_SUCCESS)
+			err = do_sync_event(h, &resp.arg0);
+		break;
+	default:
+		break;
+	}
+	resp.status = err;
+	rnic_send_ctl(qp, &resp, NULL, 0);
+}

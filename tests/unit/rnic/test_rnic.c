@@ -1,0 +1,735 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The soft RDMA NIC (lib/softhw/rnic/rnic.h), driven through its ops table: a forked target
+ * exports memory (doca_mmap_export_rdma) and a queue pair, this process connects and posts.
+ * The target sits blocked in read() on a pipe between commands: one-sided operations are
+ * executed by its service thread. Everything runs over unix sockets, then again over TCP.
+ */
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "doca_dev.h"
+#include "doca_mmap.h"
+#include "common/export_desc.h"
+#include "common/priv/dev_priv.h"
+#include "softhw/rnic/rnic.h"
+#include "softhw/softhw.h"
+#include "test.h"
+
+const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
+
+#define MEM_LEN (8u << 20)
+#define WAIT_MS 5000
+#define ALL_RDMA (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
+
+static const struct softhw_rnic_ops *ops = &softhw_rnic_ops;
+
+/* ---- one process's side ---- */
+
+struct node {
+	struct doca_devinfo **list;
+	struct doca_dev *dev;
+	struct softhw_rnic_ep *ep;
+	int efd; /* notify target */
+};
+
+static void notify(void *arg)
+{
+	uint64_t one = 1;
+
+	if (write(*(int *)arg, &one, sizeof(one)) < 0) {
+	}
+}
+
+static bool node_open(struct node *n, uint32_t access, uint8_t rnr)
+{
+	uint32_t nb = 0;
+	struct softhw_rnic_ep_attr attr = {0};
+
+	memset(n, 0, sizeof(*n));
+	n->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (doca_devinfo_create_list(&n->list, &nb) != DOCA_SUCCESS || nb == 0 ||
+	    doca_dev_open(n->list[0], &n->dev) != DOCA_SUCCESS)
+		return false;
+	attr.fn = n->dev->devinfo->fn;
+	attr.access = access;
+	attr.max_qps = 16;
+	attr.max_recv_sge = 4;
+	attr.max_send_sge = 4;
+	attr.max_msg_size = 1u << 30;
+	attr.rnr_retry_count = rnr;
+	attr.cm_timeout_ms = 2000;
+	attr.notify = notify;
+	attr.notify_arg = &n->efd;
+	return n->dev->rnic == &softhw_rnic_ops && ops->ep_create(&attr, &n->ep) == DOCA_SUCCESS;
+}
+
+static void node_close(struct node *n)
+{
+	ops->ep_destroy(n->ep);
+	doca_dev_close(n->dev);
+	doca_devinfo_destroy_list(n->list);
+	close(n->efd);
+}
+
+/* Waits for one CQE (bounded), sleeping in poll() on the notify eventfd. */
+static bool wait_cqe(struct node *n, struct softhw_rnic_cqe *c, int ms)
+{
+	for (;;) {
+		struct pollfd p = {.fd = n->efd, .events = POLLIN};
+		uint64_t v;
+
+		if (ops->ep_poll(n->ep, c, 1) == 1)
+			return true;
+		if (ops->ep_arm(n->ep))
+			continue;
+		if (poll(&p, 1, ms) <= 0)
+			return ops->ep_poll(n->ep, c, 1) == 1;
+		if (read(n->efd, &v, sizeof(v)) < 0) {
+		}
+	}
+}
+
+/* Waits for the CQE of kind `kind` (skipping none): false on time-out or another kind. */
+static bool expect(struct node *n, enum softhw_rnic_cqe_kind kind, doca_error_t status, struct softhw_rnic_cqe *out)
+{
+	struct softhw_rnic_cqe c;
+
+	if (!wait_cqe(n, &c, WAIT_MS)) {
+		fprintf(stderr, "  no CQE (wanted kind %d)\n", kind);
+		return false;
+	}
+	if (out != NULL)
+		*out = c;
+	if (c.kind != kind || c.status != status)
+		fprintf(stderr, "  CQE kind %d status %s (wanted %d %s)\n", c.kind, doca_error_get_name(c.status), kind,
+			doca_error_get_name(status));
+	return c.kind == kind && c.status == status;
+}
+
+/* ---- pipes ---- */
+
+static bool read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = read(fd, p, len);
+
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+static bool write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* ---- the target ---- */
+
+struct target_info {
+	struct softhw_rnic_rkey mem;   /* whole buffer, rights per the test */
+	struct softhw_rnic_rkey ro;    /* read-only export */
+	uint8_t desc[512];
+	uint32_t desc_len;
+};
+
+struct target_cfg {
+	uint32_t ep_access;
+	uint32_t mem_access;   /* mmap permissions of `mem` */
+	uint8_t rnr;
+};
+
+struct target {
+	pid_t pid;
+	int cmd;
+	int info;
+	struct target_info ti;
+};
+
+static bool export_rkey(struct doca_dev *dev, void *addr, size_t len, uint32_t access, struct doca_mmap **mm,
+			struct softhw_rnic_rkey *k)
+{
+	const void *desc;
+	size_t desc_len;
+	struct softdoca_mmap_desc d;
+	const char *why;
+
+	if (doca_mmap_create(mm) != DOCA_SUCCESS || doca_mmap_set_memrange(*mm, addr, len) != DOCA_SUCCESS ||
+	    doca_mmap_set_permissions(*mm, access) != DOCA_SUCCESS || doca_mmap_add_dev(*mm, dev) != DOCA_SUCCESS ||
+	    doca_mmap_start(*mm) != DOCA_SUCCESS || doca_mmap_export_rdma(*mm, dev, &desc, &desc_len) != DOCA_SUCCESS ||
+	    softdoca_mmap_desc_decode(desc, desc_len, &d, &why) != DOCA_SUCCESS)
+		return false;
+	*k = (struct softhw_rnic_rkey){.pid = d.exporter_pid, .id = d.export_id, .token = d.token, .addr = d.addr,
+				       .len = d.len};
+	return true;
+}
+
+/*
+ * Commands: 'r' len: post a receive of len bytes; 'c': wait for a CQE and report it with the
+ * receive buffer's first 64 bytes; 'm' off: report 64 bytes of mem at off; 'd': disconnect.
+ * EOF: tear down and exit.
+ */
+static void target_main(int cmd, int info, const struct target_cfg *cfg)
+{
+	struct node n;
+	struct doca_mmap *mm = NULL, *rom = NULL;
+	struct target_info ti;
+	struct softhw_rnic_qp *qp;
+	uint8_t *mem = calloc(1, MEM_LEN), *ro = calloc(1, 4096), *rbuf = calloc(1, MEM_LEN);
+	uint8_t peer[512];
+	uint32_t peer_len;
+	const void *blob;
+	size_t blob_len;
+	char c;
+
+	memset(&ti, 0, sizeof(ti));
+	if (mem == NULL || ro == NULL || rbuf == NULL || !node_open(&n, cfg->ep_access, cfg->rnr))
+		_exit(2);
+	for (size_t i = 0; i < 4096; i++)
+		ro[i] = (uint8_t)i;
+	if (!export_rkey(n.dev, mem, MEM_LEN, cfg->mem_access, &mm, &ti.mem) ||
+	    !export_rkey(n.dev, ro, 4096, DOCA_ACCESS_FLAG_RDMA_READ, &rom, &ti.ro))
+		_exit(3);
+	if (ops->qp_create(n.ep, (void *)0x7, &qp) != DOCA_SUCCESS || ops->qp_export(qp, &blob, &blob_len) != DOCA_SUCCESS)
+		_exit(4);
+	memcpy(ti.desc, blob, blob_len);
+	ti.desc_len = (uint32_t)blob_len;
+	if (!write_full(info, &ti, sizeof(ti)) || !read_full(cmd, &peer_len, 4) || peer_len > sizeof(peer) ||
+	    !read_full(cmd, peer, peer_len))
+		_exit(5);
+	if (ops->qp_connect(qp, peer, peer_len) != DOCA_SUCCESS)
+		_exit(6);
+	while (read(cmd, &c, 1) == 1) {
+		uint64_t arg;
+		struct softhw_rnic_cqe cqe;
+		uint8_t out[64];
+
+		if (c == 'r') {
+			struct softhw_rnic_sge s = {rbuf, 0};
+
+			if (!read_full(cmd, &arg, 8))
+				break;
+			s.len = arg;
+			if (ops->ep_post_recv(n.ep, arg, &s, 1) != DOCA_SUCCESS)
+				_exit(7);
+		} else if (c == 'c') {
+			bool ok = wait_cqe(&n, &cqe, WAIT_MS);
+
+			if (!ok)
+				memset(&cqe, 0xff, sizeof(cqe));
+			if (!write_full(info, &cqe, sizeof(cqe)) || !write_full(info, rbuf, 64))
+				_exit(8);
+		} else if (c == 'm') {
+			if (!read_full(cmd, &arg, 8))
+				break;
+			memcpy(out, mem + arg, sizeof(out));
+			if (!write_full(info, out, sizeof(out)))
+				_exit(9);
+		} else if (c == 'd') {
+			ops->qp_disconnect(qp);
+			if (!write_full(info, "k", 1))
+				_exit(10);
+		}
+	}
+	ops->qp_destroy(qp);
+	node_close(&n);
+	doca_mmap_destroy(mm);
+	doca_mmap_destroy(rom);
+	free(mem);
+	free(ro);
+	free(rbuf);
+	_exit(0);
+}
+
+static bool target_start(struct target *t, const struct target_cfg *cfg)
+{
+	int to[2], from[2];
+
+	if (pipe(to) != 0 || pipe(from) != 0)
+		return false;
+	t->pid = fork();
+	if (t->pid == 0) {
+		close(to[1]);
+		close(from[0]);
+		target_main(to[0], from[1], cfg);
+	}
+	close(to[0]);
+	close(from[1]);
+	t->cmd = to[1];
+	t->info = from[0];
+	return t->pid > 0 && read_full(t->info, &t->ti, sizeof(t->ti));
+}
+
+static bool target_end(struct target *t)
+{
+	int st = -1;
+
+	close(t->cmd);
+	close(t->info);
+	return waitpid(t->pid, &st, 0) == t->pid && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+static void target_cmd(struct target *t, char c, uint64_t arg)
+{
+	CHECK(write_full(t->cmd, &c, 1));
+	if (c == 'r' || c == 'm')
+		CHECK(write_full(t->cmd, &arg, 8));
+}
+
+static bool target_cqe(struct target *t, struct softhw_rnic_cqe *cqe, uint8_t data[64])
+{
+	target_cmd(t, 'c', 0);
+	return read_full(t->info, cqe, sizeof(*cqe)) && read_full(t->info, data, 64) && cqe->kind != (enum softhw_rnic_cqe_kind)-1;
+}
+
+static bool target_mem(struct target *t, uint64_t off, uint8_t out[64])
+{
+	target_cmd(t, 'm', off);
+	return read_full(t->info, out, 64);
+}
+
+/* This side: an ep and a qp connected to the target's. */
+struct init {
+	struct node n;
+	struct softhw_rnic_qp *qp;
+};
+
+static bool init_connect(struct init *in, struct target *t)
+{
+	const void *blob;
+	size_t len;
+	uint32_t len32;
+
+	if (!node_open(&in->n, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 7) ||
+	    ops->qp_create(in->n.ep, (void *)0x1, &in->qp) != DOCA_SUCCESS ||
+	    ops->qp_export(in->qp, &blob, &len) != DOCA_SUCCESS)
+		return false;
+	len32 = (uint32_t)len;
+	if (!write_full(t->cmd, &len32, 4) || !write_full(t->cmd, blob, len))
+		return false;
+	return ops->qp_connect(in->qp, t->ti.desc, t->ti.desc_len) == DOCA_SUCCESS;
+}
+
+static void init_close(struct init *in)
+{
+	ops->qp_destroy(in->qp);
+	node_close(&in->n);
+}
+
+static doca_error_t post1(struct init *in, enum softhw_rnic_opcode op, void *buf, uint64_t len,
+			  const struct softhw_rnic_rkey *k, uint64_t off, uint64_t arg0, uint64_t arg1)
+{
+	struct softhw_rnic_sge s = {buf, len};
+	struct softhw_rnic_wr wr = {.wr_id = 100 + op, .op = op, .sgl = &s, .num_sge = 1, .imm = 0xabcd,
+				    .arg0 = arg0, .arg1 = arg1};
+
+	if (k != NULL) {
+		wr.rkey = *k;
+		wr.rkey.addr = k->addr + off;
+		wr.rkey.len = len;
+	}
+	return ops->qp_post(in->qp, &wr);
+}
+
+/* Posts one wr and waits for its completion status. */
+static doca_error_t run1(struct init *in, enum softhw_rnic_opcode op, void *buf, uint64_t len,
+			 const struct softhw_rnic_rkey *k, uint64_t off, uint64_t arg0, uint64_t arg1)
+{
+	struct softhw_rnic_cqe c;
+	doca_error_t err = post1(in, op, buf, len, k, off, arg0, arg1);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (!wait_cqe(&in->n, &c, WAIT_MS))
+		return DOCA_ERROR_TIME_OUT;
+	CHECK(c.kind == SOFTHW_RNIC_CQE_WR && c.wr_id == 100u + op && c.op == op && c.qp == in->qp);
+	return c.status;
+}
+
+static const struct target_cfg full = {ALL_RDMA, ALL_RDMA | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 7};
+
+/* ---- tests ---- */
+
+static void test_every_opcode(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t data[64], out[64];
+	uint8_t *big = malloc(MEM_LEN), *back = malloc(MEM_LEN);
+	uint64_t v = 0;
+
+	CHECK(big != NULL && back != NULL);
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	/* send and send_imm into posted receives */
+	target_cmd(&t, 'r', 4096);
+	memcpy(data, "hello rnic", 11);
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_SEND, data, 11, NULL, 0, 0, 0));
+	CHECK(target_cqe(&t, &c, out));
+	CHECK(c.kind == SOFTHW_RNIC_CQE_WR && c.op == SOFTHW_RNIC_OP_RECV && c.recv_op == SOFTHW_RNIC_OP_SEND &&
+	      c.len == 11 && c.status == DOCA_SUCCESS && c.wr_id == 4096 && c.qp_user == (void *)0x7);
+	CHECK(memcmp(out, "hello rnic", 11) == 0);
+	target_cmd(&t, 'r', 4096);
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_SEND_IMM, data, 5, NULL, 0, 0, 0));
+	CHECK(target_cqe(&t, &c, out));
+	CHECK(c.recv_op == SOFTHW_RNIC_OP_SEND_IMM && c.imm == 0xabcd && c.len == 5);
+	/* write, then read it back; large enough to fill the sockets */
+	for (size_t i = 0; i < MEM_LEN; i++)
+		big[i] = (uint8_t)(i * 13 + 1);
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_WRITE, big, MEM_LEN, &t.ti.mem, 0, 0, 0));
+	CHECK(target_mem(&t, 1000, out) && memcmp(out, big + 1000, 64) == 0);
+	memset(back, 0, MEM_LEN);
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_READ, back, MEM_LEN, &t.ti.mem, 0, 0, 0));
+	CHECK(memcmp(back, big, MEM_LEN) == 0);
+	/* write with immediate: consumes a receive, length = bytes written */
+	target_cmd(&t, 'r', 16);
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_WRITE_IMM, data, 11, &t.ti.mem, 64, 0, 0));
+	CHECK(target_cqe(&t, &c, out));
+	CHECK(c.recv_op == SOFTHW_RNIC_OP_WRITE_IMM && c.len == 11 && c.imm == 0xabcd && c.status == DOCA_SUCCESS);
+	CHECK(target_mem(&t, 64, out) && memcmp(out, "hello rnic", 11) == 0);
+	/* atomics on 8 aligned bytes */
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_WRITE, &(uint64_t){40}, 8, &t.ti.mem, 128, 0, 0));
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_FETCH_ADD, &v, 8, &t.ti.mem, 128, 2, 0));
+	CHECK(v == 40);
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_CMP_SWP, &v, 8, &t.ti.mem, 128, 42, 7));
+	CHECK(v == 42);
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_CMP_SWP, &v, 8, &t.ti.mem, 128, 42, 9));
+	CHECK(v == 7); /* no swap: compare failed */
+	CHECK(target_mem(&t, 128, out) && memcmp(out, &(uint64_t){7}, 8) == 0);
+	/* many small ops in flight, completing in order */
+	for (int i = 0; i < 200; i++)
+		CHECK_OK(post1(&in, SOFTHW_RNIC_OP_WRITE, big + i, 1, &t.ti.mem, (uint64_t)i, 0, 0));
+	for (int i = 0; i < 200; i++)
+		CHECK(expect(&in.n, SOFTHW_RNIC_CQE_WR, DOCA_SUCCESS, NULL));
+	init_close(&in);
+	CHECK(target_end(&t));
+	free(big);
+	free(back);
+}
+
+static void test_rnr_then_posted(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t data[64] = "late", out[64];
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, data, 4, NULL, 0, 0, 0));
+	CHECK(!wait_cqe(&in.n, &c, 100)); /* nobody received it yet: it waits */
+	target_cmd(&t, 'r', 64);
+	CHECK(expect(&in.n, SOFTHW_RNIC_CQE_WR, DOCA_SUCCESS, &c));
+	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4 && memcmp(out, "late", 4) == 0);
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
+static void test_rnr_exhausted(void)
+{
+	const struct target_cfg cfg = {ALL_RDMA, ALL_RDMA, 7};
+	struct target t;
+	struct init in;
+	uint8_t data[8] = {0};
+
+	/* this side allows two retries (its rnr_retry_count travels in its descriptor) */
+	CHECK(target_start(&t, &cfg));
+	{
+		const void *blob;
+		size_t len;
+		uint32_t len32;
+
+		CHECK(node_open(&in.n, 0, 2));
+		CHECK_OK(ops->qp_create(in.n.ep, NULL, &in.qp));
+		CHECK_OK(ops->qp_export(in.qp, &blob, &len));
+		len32 = (uint32_t)len;
+		CHECK(write_full(t.cmd, &len32, 4) && write_full(t.cmd, blob, len));
+		CHECK_OK(ops->qp_connect(in.qp, t.ti.desc, t.ti.desc_len));
+	}
+	CHECK_ERR(run1(&in, SOFTHW_RNIC_OP_SEND, data, 8, NULL, 0, 0, 0), DOCA_ERROR_AGAIN);
+	CHECK(expect(&in.n, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_AGAIN, NULL));
+	CHECK_ERR(post1(&in, SOFTHW_RNIC_OP_SEND, data, 8, NULL, 0, 0, 0), DOCA_ERROR_NOT_CONNECTED);
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
+static void test_too_small(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t data[64] = {0}, out[64];
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	target_cmd(&t, 'r', 8);
+	CHECK_ERR(run1(&in, SOFTHW_RNIC_OP_SEND, data, 64, NULL, 0, 0, 0), DOCA_ERROR_TOO_BIG);
+	CHECK(target_cqe(&t, &c, out) && c.op == SOFTHW_RNIC_OP_RECV && c.status == DOCA_ERROR_TOO_BIG);
+	CHECK(expect(&in.n, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_TOO_BIG, NULL));
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
+/* One failing op on a fresh connection: its status, then the qp is in error. */
+static void one_fault(const struct target_cfg *cfg, enum softhw_rnic_opcode op, bool ro, uint64_t off, uint64_t len,
+		      doca_error_t want)
+{
+	struct target t;
+	struct init in;
+	uint64_t buf[8] = {0};
+
+	CHECK(target_start(&t, cfg));
+	CHECK(init_connect(&in, &t));
+	CHECK_ERR(run1(&in, op, buf, len, ro ? &t.ti.ro : &t.ti.mem, off, 1, 2), want);
+	CHECK(expect(&in.n, SOFTHW_RNIC_CQE_FAILED, want, NULL));
+	CHECK_ERR(post1(&in, op, buf, 8, &t.ti.mem, 0, 0, 0), DOCA_ERROR_NOT_CONNECTED);
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
+static void test_permissions(void)
+{
+	const struct target_cfg no_read_ep = {DOCA_ACCESS_FLAG_RDMA_WRITE, ALL_RDMA, 7};
+	const struct target_cfg no_atomic = {ALL_RDMA, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE, 7};
+
+	one_fault(&full, SOFTHW_RNIC_OP_WRITE, true, 0, 8, DOCA_ERROR_NOT_PERMITTED);   /* export without write */
+	one_fault(&no_read_ep, SOFTHW_RNIC_OP_READ, false, 0, 8, DOCA_ERROR_NOT_PERMITTED); /* ep without read */
+	one_fault(&no_atomic, SOFTHW_RNIC_OP_FETCH_ADD, false, 0, 8, DOCA_ERROR_NOT_PERMITTED);
+	one_fault(&full, SOFTHW_RNIC_OP_CMP_SWP, false, 4, 8, DOCA_ERROR_INVALID_VALUE); /* unaligned */
+	one_fault(&full, SOFTHW_RNIC_OP_READ, true, 4090, 64, DOCA_ERROR_INVALID_VALUE); /* outside */
+}
+
+static void test_descriptors(void)
+{
+	struct node n;
+	struct softhw_rnic_qp *qp;
+	const void *blob;
+	size_t len;
+	uint8_t bad[512];
+
+	CHECK(node_open(&n, 0, 7));
+	CHECK_OK(ops->qp_create(n.ep, NULL, &qp));
+	CHECK_OK(ops->qp_export(qp, &blob, &len));
+	memcpy(bad, blob, len);
+	CHECK_ERR(ops->qp_connect(qp, bad, len - 1), DOCA_ERROR_INVALID_VALUE); /* truncated */
+	bad[20] ^= 1;
+	CHECK_ERR(ops->qp_connect(qp, bad, len), DOCA_ERROR_INVALID_VALUE);     /* corrupted */
+	memset(bad, 0, sizeof(bad));
+	{
+		struct softdoca_mmap_desc d = {.kind = SOFTDOCA_MMAP_DESC_RDMA, .exporter_pid = 1, .token = 1};
+
+		softdoca_mmap_desc_encode(&d, bad);
+		CHECK_ERR(ops->qp_connect(qp, bad, SOFTDOCA_MMAP_DESC_LEN), DOCA_ERROR_INVALID_VALUE); /* foreign */
+	}
+	CHECK_ERR(ops->qp_connect(qp, NULL, 0), DOCA_ERROR_INVALID_VALUE);
+	ops->qp_destroy(qp);
+	node_close(&n);
+}
+
+static void test_peer_killed(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t *big = calloc(1, MEM_LEN);
+	int flushed = 0, aborted = 0;
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_WRITE, big, 8, &t.ti.mem, 0, 0, 0));
+	for (int i = 0; i < 8; i++)
+		CHECK_OK(post1(&in, SOFTHW_RNIC_OP_WRITE, big, MEM_LEN, &t.ti.mem, 0, 0, 0));
+	kill(t.pid, SIGKILL);
+	for (;;) {
+		if (!wait_cqe(&in.n, &c, WAIT_MS)) {
+			CHECK(false);
+			break;
+		}
+		if (c.kind == SOFTHW_RNIC_CQE_WR) {
+			flushed++;
+			aborted += c.status == DOCA_ERROR_CONNECTION_ABORTED;
+			continue;
+		}
+		CHECK(c.kind == SOFTHW_RNIC_CQE_DISCONNECTED || c.kind == SOFTHW_RNIC_CQE_FAILED);
+		break;
+	}
+	CHECK(aborted >= 1);
+	CHECK(flushed == 8 || wait_cqe(&in.n, &c, 0) == false);
+	CHECK_ERR(post1(&in, SOFTHW_RNIC_OP_WRITE, big, 8, &t.ti.mem, 0, 0, 0), DOCA_ERROR_NOT_CONNECTED);
+	init_close(&in);
+	waitpid(t.pid, NULL, 0);
+	close(t.cmd);
+	close(t.info);
+	free(big);
+}
+
+static void test_disconnect(void)
+{
+	struct target t;
+	struct init in;
+	char k;
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_WRITE, &k, 1, &t.ti.mem, 0, 0, 0));
+	target_cmd(&t, 'd', 0);
+	CHECK(read_full(t.info, &k, 1));
+	CHECK(expect(&in.n, SOFTHW_RNIC_CQE_DISCONNECTED, DOCA_SUCCESS, NULL));
+	CHECK_ERR(post1(&in, SOFTHW_RNIC_OP_WRITE, &k, 1, &t.ti.mem, 0, 0, 0), DOCA_ERROR_NOT_CONNECTED);
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
+/* ---- RDMA-CM ---- */
+
+static uint16_t free_port(void)
+{
+	return (uint16_t)(20000 + getpid() % 20000);
+}
+
+static void cm_server(uint16_t port, int ready, bool accept)
+{
+	struct node n;
+	struct softhw_rnic_cqe c;
+	uint8_t buf[64] = {0};
+	struct softhw_rnic_sge s = {buf, sizeof(buf)};
+	char k = 'k';
+
+	if (!node_open(&n, ALL_RDMA, 7) || ops->listen(n.ep, port) != DOCA_SUCCESS ||
+	    ops->listen(n.ep, port) != DOCA_ERROR_ALREADY_EXIST)
+		_exit(2);
+	if (!write_full(ready, &k, 1))
+		_exit(3);
+	if (!wait_cqe(&n, &c, WAIT_MS) || c.kind != SOFTHW_RNIC_CQE_REQUEST)
+		_exit(4);
+	if (!accept) {
+		if (ops->qp_reject(c.qp) != DOCA_SUCCESS)
+			_exit(5);
+		ops->qp_destroy(c.qp);
+		node_close(&n);
+		_exit(0);
+	}
+	ops->ep_post_recv(n.ep, 1, &s, 1);
+	if (ops->qp_accept(c.qp, (void *)0x5, NULL, 0) != DOCA_SUCCESS)
+		_exit(6);
+	if (!wait_cqe(&n, &c, WAIT_MS) || c.kind != SOFTHW_RNIC_CQE_ESTABLISHED || c.qp_user != (void *)0x5)
+		_exit(7);
+	if (!wait_cqe(&n, &c, WAIT_MS) || c.kind != SOFTHW_RNIC_CQE_WR || c.len != 3 || memcmp(buf, "cm!", 3) != 0)
+		_exit(8);
+	if (!wait_cqe(&n, &c, WAIT_MS) || c.kind != SOFTHW_RNIC_CQE_DISCONNECTED)
+		_exit(9);
+	ops->qp_destroy(c.qp);
+	node_close(&n);
+	_exit(0);
+}
+
+static void cm_round(bool accept, bool v6)
+{
+	uint16_t port = (uint16_t)(free_port() + (accept ? 0 : 1) + (v6 ? 2 : 0));
+	int p[2];
+	pid_t pid;
+	char k;
+	struct node n;
+	struct softhw_rnic_qp *qp;
+	struct softhw_rnic_cqe c;
+	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct sockaddr_in6 sin6 = {.sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+	int st = -1;
+
+	CHECK(pipe(p) == 0);
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		cm_server(port, p[1], accept);
+	}
+	close(p[1]);
+	CHECK(read_full(p[0], &k, 1));
+	close(p[0]);
+	CHECK(node_open(&n, 0, 7));
+	if (v6)
+		CHECK_OK(ops->connect_addr(n.ep, (struct sockaddr *)&sin6, sizeof(sin6), (void *)0x9, &qp));
+	else
+		CHECK_OK(ops->connect_addr(n.ep, (struct sockaddr *)&sin, sizeof(sin), (void *)0x9, &qp));
+	if (accept) {
+		struct sockaddr_storage ss;
+
+		CHECK(expect(&n, SOFTHW_RNIC_CQE_ESTABLISHED, DOCA_SUCCESS, &c) && c.qp_user == (void *)0x9);
+		CHECK_OK(ops->qp_peer_addr(qp, &ss));
+		CHECK_OK(run1(&(struct init){n, qp}, SOFTHW_RNIC_OP_SEND, "cm!", 3, NULL, 0, 0, 0));
+		CHECK_OK(ops->qp_disconnect(qp));
+	} else {
+		CHECK(expect(&n, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_CONNECTION_RESET, NULL));
+	}
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ops->qp_destroy(qp);
+	node_close(&n);
+}
+
+static void test_cm(void)
+{
+	struct node n;
+	struct softhw_rnic_qp *qp;
+	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons((uint16_t)(free_port() + 5)),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+
+	cm_round(true, false);
+	cm_round(true, true);
+	cm_round(false, false);
+	/* nobody listens there */
+	CHECK(node_open(&n, 0, 7));
+	CHECK_OK(ops->connect_addr(n.ep, (struct sockaddr *)&sin, sizeof(sin), NULL, &qp));
+	CHECK(expect(&n, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_CONNECTION_ABORTED, NULL));
+	CHECK_ERR(ops->unlisten(n.ep, 1), DOCA_ERROR_NOT_FOUND);
+	ops->qp_destroy(qp);
+	node_close(&n);
+}
+
+static void run_all(const char *transport)
+{
+	fprintf(stderr, "-- transport %s\n", transport);
+	setenv("SOFTDOCA_RDMA_TRANSPORT", transport, 1);
+	TEST_RUN(test_every_opcode);
+	TEST_RUN(test_rnr_then_posted);
+	TEST_RUN(test_rnr_exhausted);
+	TEST_RUN(test_too_small);
+	TEST_RUN(test_permissions);
+	TEST_RUN(test_peer_killed);
+	TEST_RUN(test_disconnect);
+}
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_DFL); /* the NIC must never raise it */
+	alarm(240);               /* bounded, whatever happens */
+	TEST_RUN(test_descriptors);
+	run_all("unix");
+	run_all("tcp");
+	TEST_RUN(test_cm);
+	TEST_EXIT();
+}
