@@ -90,6 +90,7 @@ void rnic_qp_free(struct rnic_qp *qp)
 		close(qp->fd);
 	}
 	out_drop_all(qp);
+	rnic_cma_drop(qp);
 	for (int i = 0; i < 2; i++)
 		while (lists[i] != NULL) {
 			struct rnic_wr *wr = lists[i];
@@ -279,6 +280,7 @@ static struct rnic_wr *wr_get(struct rnic_qp *qp, uint32_t num_sge)
 doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr *in)
 {
 	struct rnic_qp *qp = rnic_qp_of(q);
+	doca_error_t status;
 	struct rnic_wr *wr;
 
 	pthread_mutex_lock(&qp->lock);
@@ -306,6 +308,14 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	for (uint32_t i = 0; i < in->num_sge; i++) {
 		wr->sgl[i] = in->sgl[i];
 		wr->bytes += in->sgl[i].len;
+	}
+	if (rnic_cma_try(qp, wr, &status)) {
+		/* done already: it still completes through the CQ, and a failure fails the qp */
+		wr->sent = wr->cma = true;
+		qp->wq_head = qp->wq_tail = wr;
+		rnic_qp_complete_head(qp, status, status == DOCA_SUCCESS ? wr->bytes : 0);
+		pthread_mutex_unlock(&qp->lock);
+		return DOCA_SUCCESS;
 	}
 	if (qp->wq_tail != NULL)
 		qp->wq_tail->next = wr;

@@ -174,6 +174,17 @@ struct rnic_rx {
 };
 
 struct rnic_ep;
+struct softhw_mem_remote;
+
+#define RNIC_CMA_CACHE 4
+
+/* A remote export reached by cross-memory attach (cma.c); remote NULL: not reachable so. */
+struct rnic_cma {
+	bool used;
+	uint64_t id;
+	uint64_t token;
+	struct softhw_mem_remote *remote;
+};
 
 struct rnic_qp {
 	struct rnic_qp *next_all;  /* nic.qps (nic.lock) */
@@ -212,6 +223,8 @@ struct rnic_qp {
 	struct rnic_out *out_tail;
 
 	struct rnic_rx rx;         /* service thread only */
+	struct rnic_cma cma[RNIC_CMA_CACHE];
+	int cma_next;
 };
 
 struct rnic_listener {
@@ -368,6 +381,12 @@ void rnic_qp_send_ack(struct rnic_qp *qp, doca_error_t status);
 void rnic_qp_hello_ack(struct rnic_qp *qp);
 /* Service thread: a pending connection's hello arrived: attach it to its qp or make one (CM). */
 void rnic_accept_hello(int fd, const struct rnic_hello *h, struct rnic_ep *cm_ep, const struct sockaddr_storage *from);
+
+/* ---- cma.c (qp lock held) ---- */
+
+/* Executes a READ / WRITE by cross-memory attach if it may; false: use the socket. */
+bool rnic_cma_try(struct rnic_qp *qp, const struct rnic_wr *wr, doca_error_t *status);
+void rnic_cma_drop(struct rnic_qp *qp);
 
 /* ---- cm.c ---- */
 
