@@ -501,10 +501,23 @@ doca_error_t rdma_task_prepare(struct doca_task *task)
 		wr.num_sge = t->src != NULL ? sgl_of(t->src, false, sgl) : 0;
 		wr.imm = t->imm;
 		break;
-	case RDMA_TASK_READ:
+	case RDMA_TASK_READ: {
+		uint64_t want = t->src->data_len;
+
+		/* Exactly the remote data: the scatter list stops where it ends. */
 		wr.num_sge = sgl_of(t->dst, true, sgl);
+		for (uint32_t i = 0; i < wr.num_sge; i++) {
+			if (sgl[i].len >= want) {
+				sgl[i].len = want;
+				wr.num_sge = i + 1;
+				break;
+			}
+			want -= sgl[i].len;
+		}
 		wr.rkey = rkey_of(t->src, (uint64_t)(uintptr_t)t->src->data, t->src->data_len);
+		t->done_len = t->src->data_len;
 		break;
+	}
 	case RDMA_TASK_WRITE:
 	case RDMA_TASK_WRITE_IMM: {
 		uint64_t total = 0;
@@ -671,8 +684,12 @@ void rdma_task_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 	if (t == NULL || t->base.state != SOFTDOCA_TASK_SUBMITTED || t->base.work.op != SOFTHW_OP_CALL)
 		return; /* not a task waiting for its completion */
 	type = type_of(t);
-	if (type != RDMA_TASK_WRITE && type != RDMA_TASK_WRITE_IMM)
+	/* Only a receive learns its length from the completion; the others know it from the task. */
+	if (type == RDMA_TASK_RECEIVE)
 		t->done_len = cqe->len;
+	else if (type == RDMA_TASK_CMP_SWP || type == RDMA_TASK_FETCH_ADD || type == RDMA_TASK_SE_GET ||
+		 type == RDMA_TASK_SE_ADD)
+		t->done_len = 8;
 	if (type == RDMA_TASK_RECEIVE) {
 		t->result_opcode = cqe->recv_op == SOFTHW_RNIC_OP_SEND_IMM    ? DOCA_RDMA_OPCODE_RECV_SEND_WITH_IMM
 				   : cqe->recv_op == SOFTHW_RNIC_OP_WRITE_IMM ? DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM
@@ -685,6 +702,8 @@ void rdma_task_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 	}
 	t->base.work.op = SOFTHW_OP_DONE;
 	t->base.work.status = cqe->status;
+	if (cqe->status != DOCA_SUCCESS)
+		t->done_len = 0;
 	if (cqe->status != DOCA_SUCCESS && rdma->ctx.state == DOCA_CTX_STATE_RUNNING) {
 		struct doca_rdma_connection *c = type == RDMA_TASK_RECEIVE ? t->result_conn : t->conn;
 
