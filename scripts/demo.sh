@@ -87,6 +87,36 @@ cat <&"$dpu_out"
 exec {dpu_out}<&-
 wait "$dpu_pid"
 
+step "RDMA send/receive: doca_rdma_receive and doca_rdma_send (host flavour), out of band, on IB device mlx5_0"
+# Two processes, as DOCA documents the pair: each writes its connection descriptor and waits
+# for Enter; the descriptors are "copied" to the peer; Enter on the receiver first (its
+# receive is posted), then on the sender, which sends its text over the soft RDMA NIC.
+pair_dir=$(mktemp -d /tmp/softdoca-demo-rdma.XXXXXX)
+mkfifo "$pair_dir/receiver_in" "$pair_dir/sender_in"
+exec {recv_in}<>"$pair_dir/receiver_in" {send_in}<>"$pair_dir/sender_in"
+exec {recv_out}< <(build-demo/samples/doca_rdma/doca_rdma_receive -d mlx5_0 -ld "$pair_dir/receiver_desc.txt" \
+	-re "$pair_dir/from_sender.txt" <"$pair_dir/receiver_in" 2>&1 | sed -u 's/^/[receiver] /')
+exec {send_out}< <(build-demo/samples/doca_rdma/doca_rdma_send -d mlx5_0 -ld "$pair_dir/sender_desc.txt" \
+	-re "$pair_dir/from_receiver.txt" -s "Hello over the soft RDMA NIC" <"$pair_dir/sender_in" 2>&1 |
+	sed -u 's/^/[sender]   /')
+show_until() { # fd, text: print the fd's lines up to the first one holding text
+	while IFS= read -r line <&"$1"; do
+		echo "$line"
+		[[ $line == *"$2"* ]] && return 0
+	done
+	return 1
+}
+show_until "$recv_out" "Please copy"
+show_until "$send_out" "Please copy"
+cp "$pair_dir/receiver_desc.txt" "$pair_dir/from_receiver.txt"
+cp "$pair_dir/sender_desc.txt" "$pair_dir/from_sender.txt"
+echo >&"$recv_in" # Enter on the receiver, then on the sender
+echo >&"$send_in"
+cat <&"$send_out"
+cat <&"$recv_out"
+exec {recv_in}>&- {send_in}>&- {recv_out}<&- {send_out}<&-
+rm -rf "$pair_dir"
+
 for s in pe_polling pe_event pe_reactive pe_single_task_comp_cb pe_task_error pe_task_resubmit \
 	pe_task_try_submit pe_multi_context pe_async_stop; do
 	step "Progress engine sample $s (host flavour)"
