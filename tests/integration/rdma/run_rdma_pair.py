@@ -4,7 +4,7 @@
 
   run_rdma_pair.py --pair NAME --first BIN --second BIN [--mode oob|cm] [--transport RC|DC]
                    [--scenario ok|garbage_conn|garbage_mmap] [--text TEXT] [--nc N] [--clients N]
-                   [--cm-server first|second] [--port P]
+                   [--cm-server first|second] [--port P] [--cm-addr ADDR] [--cm-addr-type TYPE]
 
 "first" is the side DOCA starts first (receiver / responder), "second" the other one
 (sender / requester). Both use IB device mlx5_0 of the built-in soft card and share
@@ -203,6 +203,7 @@ def main():
     parser.add_argument("--clients", type=int, default=1)
     parser.add_argument("--cm-server", choices=("first", "second"), default="first")
     parser.add_argument("--cm-addr", default="127.0.0.1")
+    parser.add_argument("--cm-addr-type", default=None, help="-sat of the client(s)")
     parser.add_argument("--port", type=int, default=13579)
     parser.add_argument("--device", default="mlx5_0")
     args = parser.parse_args()
@@ -310,6 +311,8 @@ def main():
                 for i in range(args.clients):
                     cmd = command(client_side, binaries[client_side], i) + [
                         "-cm", "-lp", str(args.port), "-sa", args.cm_addr]
+                    if args.cm_addr_type:
+                        cmd += ["-sat", args.cm_addr_type]
                     clients.append(Proc("%s (client %d)" % (client_side, i), cmd, env))
                 procs += clients
             by_side = {server_side: [server], client_side: clients}
