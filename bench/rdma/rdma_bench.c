@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -474,7 +475,8 @@ static void target_write_pingpong(uint64_t n)
 	for (uint64_t i = base + 1; i <= base + n; i++) {
 		struct doca_rdma_task_write *t;
 
-		while (__atomic_load_n(mine, __ATOMIC_ACQUIRE) != i)
+		/* the data may land before its completion comes back: keep the task pool from running dry */
+		while (__atomic_load_n(mine, __ATOMIC_ACQUIRE) != i || i - base - 1 - S.completed >= S.window)
 			doca_pe_progress(S.pe);
 		*src = i;
 		TRY(doca_rdma_task_write_allocate_init(S.rdma, S.conn, buf_data(S.mmap, src, 8),
@@ -522,8 +524,9 @@ static int run_target(void)
 		case 'C': /* the fetch-add counter */
 			send_cmd('c', __atomic_load_n((uint64_t *)(void *)(S.mem + AT_OFF), __ATOMIC_ACQUIRE));
 			break;
-		case 'Q':
+		case 'Q': /* stop first: our posted receives are flushed by our own stop */
 			teardown();
+			send_cmd('q', 0);
 			return 0;
 		default:
 			fprintf(stderr, "rdma_bench (target): unknown command %d\n", c);
@@ -588,8 +591,11 @@ static double pingpong_write(uint64_t n)
 	S.completed = 0;
 	for (uint64_t i = base + 1; i <= base + n + warm; i++) {
 		struct doca_rdma_task_write *t;
-		uint64_t t0 = now_ns();
+		uint64_t t0;
 
+		while (i - base - 1 - S.completed >= S.window)
+			doca_pe_progress(S.pe);
+		t0 = now_ns();
 		*src = i;
 		TRY(doca_rdma_task_write_allocate_init(S.rdma, S.conn, buf_data(S.mmap, src, 8),
 						       buf_addr(S.remote, S.remote_addr + PP_OFF + 16, 8),
@@ -636,6 +642,14 @@ static double write_completion(uint64_t n)
 
 
 enum bw_kind { BW_WRITE, BW_READ, BW_FADD };
+
+/* Bytes per bandwidth case: iterations / 80 MiB (250 MiB by default), at least 16 MiB. */
+static uint64_t bw_bytes(void)
+{
+	uint64_t mib = S.iters / 80;
+
+	return (mib < 16 ? 16 : mib) << 20;
+}
 
 /* `n` operations of `size` bytes with the window kept full; returns operations per second. */
 static double window_run(enum bw_kind kind, size_t size, uint64_t n)
@@ -702,7 +716,7 @@ static double bandwidth(enum bw_kind kind, size_t size, uint64_t bytes)
 static int run_initiator(int res)
 {
 	FILE *out = fdopen(res, "w");
-	uint64_t arg, bytes = S.iters * 65536, fadd_n = S.iters * 10, total_fadd;
+	uint64_t arg, bytes = bw_bytes(), fadd_n = S.iters * 10, total_fadd;
 	double v;
 
 	setup();
@@ -740,6 +754,8 @@ static int run_initiator(int res)
 	fflush(out);
 
 	send_cmd('Q', 0);
+	if (recv_cmd(&arg) != 'q')
+		die("target did not stop", DOCA_ERROR_UNEXPECTED);
 	teardown();
 	fclose(out);
 	return 0;
@@ -793,6 +809,18 @@ static bool run_pair(const char *transport, struct figures *f)
 	close(sv[0]);
 	close(sv[1]);
 	close(res[1]);
+	/* The first to end decides: if it failed, the other (maybe polling for ever) is ended too. */
+	for (int left = 2; left > 0; left--) {
+		pid_t p = wait(&status);
+
+		if (p < 0)
+			break;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+			ok = 0;
+			kill(p == target ? initiator : target, SIGTERM);
+		}
+	}
+	/* the results wait in the pipe (a few lines) */
 	in = fdopen(res[0], "r");
 	while (in != NULL && fgets(line, sizeof(line), in) != NULL) {
 		char key[64];
@@ -819,12 +847,6 @@ static bool run_pair(const char *transport, struct figures *f)
 	}
 	if (in != NULL)
 		fclose(in);
-	if (waitpid(initiator, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		ok = 0;
-	if (!ok)
-		kill(target, SIGTERM);
-	if (waitpid(target, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		ok = 0;
 	f->ok = ok;
 	return ok;
 }
@@ -905,6 +927,50 @@ static struct ucx ucx_run(bool tcp, const char *test, unsigned size, uint64_t it
 	return r;
 }
 
+/*
+ * The kernel's cross-memory-attach copy, which the same-host transport uses for read/write
+ * payloads: one process_vm_writev / process_vm_readv of `size` bytes per operation into (out of)
+ * a child's buffer, one at a time. Returns MB/s (2^20), 0 if CMA is refused.
+ */
+static double cma_mbs(bool write, size_t size, uint64_t bytes)
+{
+	uint8_t *local = aligned_alloc(4096, MAX_SIZE), *remote = aligned_alloc(4096, MAX_SIZE);
+	int p[2];
+	pid_t child;
+	uint64_t n = bytes / size, t0, t1;
+	double r = 0;
+	char c;
+
+	if (local == NULL || remote == NULL || pipe(p) != 0)
+		return 0;
+	memset(local, 1, MAX_SIZE);
+	memset(remote, 2, MAX_SIZE); /* the child's copy of `remote` is the target: same address */
+	child = fork();
+	if (child == 0) {
+		close(p[1]);
+		while (read(p[0], &c, 1) > 0) {
+		}
+		_exit(0);
+	}
+	close(p[0]);
+	t0 = now_ns();
+	for (uint64_t i = 0; i < n; i++) {
+		struct iovec l = {.iov_base = local, .iov_len = size}, rm = {.iov_base = remote, .iov_len = size};
+		ssize_t done = write ? process_vm_writev(child, &l, 1, &rm, 1, 0) : process_vm_readv(child, &l, 1, &rm, 1, 0);
+
+		if (done != (ssize_t)size)
+			goto out;
+	}
+	t1 = now_ns();
+	r = (double)n * (double)size / (1 << 20) / ((double)(t1 - t0) / 1e9);
+out:
+	close(p[1]);
+	waitpid(child, NULL, 0);
+	free(local);
+	free(remote);
+	return r;
+}
+
 enum goal { GOAL_NONE, GOAL_BW, GOAL_LAT };
 
 static void row(const char *name, const char *unit, double ours, bool ours_ok, const char *ucx_name,
@@ -914,7 +980,7 @@ static void row(const char *name, const char *unit, double ours, bool ours_ok, c
 
 	if (ours_ok)
 		snprintf(a, sizeof(a), unit[0] == 'u' ? "%.2f %s" : "%.0f %s", ours, unit);
-	if (u != NULL && u->ok && ucx_val > 0) {
+	if (u != NULL && u->ok && ucx_val > 0 && (S.ucx || ucx_name[0] == 'p')) {
 		snprintf(b, sizeof(b), unit[0] == 'u' ? "%.2f %s (%s)" : "%.0f %s (%s)", ucx_val, unit, ucx_name);
 		if (ours_ok)
 			snprintf(r, sizeof(r), "%.2f", ours / ucx_val);
@@ -931,14 +997,14 @@ static void row(const char *name, const char *unit, double ours, bool ours_ok, c
 static void report(const char *transport, const struct figures *f, bool ucx, bool tcp, uint64_t iters)
 {
 	S.ucx = ucx;
-	uint64_t bw_bytes = iters * 65536;
+	uint64_t bytes = bw_bytes();
 	struct ucx pb[2], gb[2], tl, pl, fa;
 	const unsigned sizes[2] = {65536, MAX_SIZE};
 	char name[64];
 
 	for (int i = 0; i < 2; i++) {
-		pb[i] = ucx ? ucx_run(tcp, "ucp_put_bw", sizes[i], bw_bytes / sizes[i]) : (struct ucx){0};
-		gb[i] = ucx ? ucx_run(tcp, "ucp_get", sizes[i], bw_bytes / sizes[i]) : (struct ucx){0};
+		pb[i] = ucx ? ucx_run(tcp, "ucp_put_bw", sizes[i], bytes / sizes[i]) : (struct ucx){0};
+		gb[i] = ucx ? ucx_run(tcp, "ucp_get", sizes[i], bytes / sizes[i]) : (struct ucx){0};
 	}
 	tl = ucx ? ucx_run(tcp, "tag_lat", 8, iters) : (struct ucx){0};
 	pl = ucx ? ucx_run(tcp, "ucp_put_lat", 8, iters) : (struct ucx){0};
@@ -964,6 +1030,22 @@ static void report(const char *transport, const struct figures *f, bool ucx, boo
 	row("write 8 B + completion (med)", "us", f->write_comp_lat, f->ok, "", NULL, 0, GOAL_NONE);
 	snprintf(name, sizeof(name), "fetch-add rate, %u in flight", S.window);
 	row(name, "op/s", f->fadd_rate, f->ok, "ucp_fadd", &fa, fa.rate, GOAL_NONE);
+	if (!tcp) { /* the copy the same-host transport is built on, for reference */
+		for (int i = 0; i < 2; i++) {
+			struct ucx k = {.ok = true};
+
+			k.bw_mbs = cma_mbs(true, sizes[i], bytes);
+			snprintf(name, sizeof(name), "  write %s vs a CMA copy loop", i ? "1 MiB" : "64 KiB");
+			row(name, "MB/s", f->write_bw[i], f->ok, "process_vm_writev", &k, k.bw_mbs, GOAL_NONE);
+		}
+		for (int i = 0; i < 2; i++) {
+			struct ucx k = {.ok = true};
+
+			k.bw_mbs = cma_mbs(false, sizes[i], bytes);
+			snprintf(name, sizeof(name), "  read %s vs a CMA copy loop", i ? "1 MiB" : "64 KiB");
+			row(name, "MB/s", f->read_bw[i], f->ok, "process_vm_readv", &k, k.bw_mbs, GOAL_NONE);
+		}
+	}
 }
 
 static void usage(void)
@@ -1021,7 +1103,7 @@ int main(int argc, char **argv)
 	}
 	printf("DOCA RDMA, initiator <-> target processes, connected out of band; %llu latency iterations, "
 	       "%llu MiB per bandwidth case, window %u. MB = 2^20 bytes (as ucx_perftest).\n",
-	       (unsigned long long)S.iters, (unsigned long long)(S.iters * 65536 >> 20), S.window);
+	       (unsigned long long)S.iters, (unsigned long long)(bw_bytes() >> 20), S.window);
 	for (int t = 0; t < 2; t++) {
 		const char *transport = t ? "tcp" : "shm";
 		struct figures f;
