@@ -983,7 +983,7 @@ static void row(const char *name, const char *unit, double ours, bool ours_ok, c
 	if (u != NULL && u->ok && ucx_val > 0 && (S.ucx || ucx_name[0] == 'p')) {
 		snprintf(b, sizeof(b), unit[0] == 'u' ? "%.2f %s (%s)" : "%.0f %s (%s)", ucx_val, unit, ucx_name);
 		if (ours_ok)
-			snprintf(r, sizeof(r), "%.2f", ours / ucx_val);
+			snprintf(r, sizeof(r), ours / ucx_val < 0.01 ? "%.4f" : "%.2f", ours / ucx_val);
 	} else if (u != NULL && S.ucx) {
 		snprintf(b, sizeof(b), "failed (%s)", ucx_name);
 	}
@@ -991,7 +991,7 @@ static void row(const char *name, const char *unit, double ours, bool ours_ok, c
 		snprintf(t, sizeof(t), ">= 0.8 %s", r[0] == '-' ? "" : (ours / ucx_val >= 0.8 ? "met" : "MISSED"));
 	else if (g == GOAL_LAT)
 		snprintf(t, sizeof(t), "<= 2 %s", r[0] == '-' ? "" : (ours / ucx_val <= 2.0 ? "met" : "MISSED"));
-	printf("| %-38s | %-16s | %-34s | %-5s | %-12s |\n", name, a, b, r, t);
+	printf("| %-38s | %-16s | %-34s | %-6s | %-13s |\n", name, a, b, r, t);
 }
 
 static void report(const char *transport, const struct figures *f, bool ucx, bool tcp, uint64_t iters)
@@ -1012,10 +1012,10 @@ static void report(const char *transport, const struct figures *f, bool ucx, boo
 
 	printf("\nsoftdoca transport: %s | UCX: %s\n", transport,
 	       tcp ? "UCX_TLS=tcp,self UCX_NET_DEVICES=lo" : "defaults (no UCX_TLS: its shared-memory transports)");
-	printf("| %-38s | %-16s | %-34s | %-5s | %-12s |\n", "case", "softdoca", "UCX (ucx_perftest)", "ratio",
+	printf("| %-38s | %-16s | %-34s | %-6s | %-13s |\n", "case", "softdoca", "UCX (ucx_perftest)", "ratio",
 	       "target");
 	printf("|%s|%s|%s|%s|%s|\n", "----------------------------------------", "------------------",
-	       "------------------------------------", "-------", "--------------");
+	       "------------------------------------", "--------", "---------------");
 	for (int i = 0; i < 2; i++) {
 		snprintf(name, sizeof(name), "write bandwidth %s, %u in flight", i ? "1 MiB" : "64 KiB", S.window);
 		row(name, "MB/s", f->write_bw[i], f->ok, "ucp_put_bw", &pb[i], pb[i].bw_mbs, GOAL_BW);
