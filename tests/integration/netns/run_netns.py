@@ -20,9 +20,11 @@ TCP across the veth (abstract unix sockets do not cross network namespaces).
 Out of band follows DOCA's documented steps: both sides start and write their descriptor files
 (-ld, -m), the test "copies them to the other host" (each side has its own directory), then
 presses Enter on the receiver/responder, then on the sender/requester; a responder's second
-Enter comes once the requester is done. Checked: both exit 0 with their result lines, no
-sanitizer report, and the veth's tx/rx byte counters (/sys/class/net/<veth>/statistics, read
-inside the namespace) grew by at least the payload, which proves the bytes crossed the veth.
+Enter comes once the requester is done. RDMA-CM: the receiver listens (-cm -lp), the sender
+connects with -sa <b's veth address>. The expected lines and the checks (exit 0, "Sample finished
+successfully", result lines, no sanitizer report) are tests/integration/rdma/run_rdma_pair.py's.
+Also checked: the veth's tx/rx byte counters (/sys/class/net/<veth>/statistics, read inside the
+namespace) grew by at least the payload, which proves the bytes crossed the veth.
 Everything (processes, namespaces, veth, files) is removed at the end, also on failure.
 Exit 77 (skipped) when namespaces cannot be created (not root / no CAP_NET_ADMIN, no `ip`).
 """
@@ -193,6 +195,7 @@ def side_env(work, net, i):
     env["SOFTDOCA_CONFIG"] = conf
     env["SOFTDOCA_RUN_DIR"] = os.path.join(work, "run%d" % i)
     env.pop("SOFTDOCA_RDMA_TRANSPORT", None)  # the namespaces alone must make it TCP
+    env.pop("LD_LIBRARY_PATH", None)  # meson lists both flavours; each sample's rpath finds its own
     os.makedirs(env["SOFTDOCA_RUN_DIR"], exist_ok=True)
     return env
 
@@ -251,81 +254,85 @@ def fail(why, procs):
     return None
 
 
-def copy(src, dst):
-    if not os.path.exists(src):
-        raise RuntimeError("descriptor file %s was not written" % src)
-    shutil.copyfile(src, dst)
-
-
-def oob_paths(work, i):
-    d = os.path.join(work, "host%d" % i)
-    os.makedirs(d, exist_ok=True)
-    return {"ld": os.path.join(d, "local_desc"), "re": os.path.join(d, "remote_desc"),
-            "m": os.path.join(d, "resource_desc")}
-
-
-def oob_args(p):
-    return ["-d", DEVICE, "-ld", p["ld"], "-re", p["re"], "-m", p["m"]]
-
-
 def scenario_pair(net, work, args):
-    """A (sender/requester) in namespace a, B (receiver/responder) in namespace b."""
-    kind, text = args.scenario, args.text
-    env = (side_env(work, net, 0), side_env(work, net, 1))
-    pa, pb = oob_paths(work, 0), oob_paths(work, 1)
-    procs = []
-    if kind == "send_receive_cm":
-        b = Proc("doca_rdma_receive (server, b)", net.ns[1], [args.b, "-d", DEVICE, "-cm", "-lp", CM_PORT], env[1])
-        procs.append(b)
-        if not b.wait_line("start_listen_to_port"):
-            return fail("the receiver did not listen", procs)
-        time.sleep(0.2)  # the line comes just before the call
-        a = Proc("doca_rdma_send (client, a)", net.ns[0],
-                 [args.a, "-d", DEVICE, "-cm", "-lp", CM_PORT, "-sa", net.ip[1], "-s", text], env[0])
-        procs.append(a)
-        rc_a, rc_b = a.finish(), b.finish()
-        expect_a, expect_b = "RDMA send task was done successfully", 'Got from sender: "%s"' % text
+    """Sender / requester in namespace a, receiver / responder in namespace b.
+
+    The pair logic (expected lines, the checks) is tests/integration/rdma/run_rdma_pair.py's;
+    here each sample runs under `ip netns exec` with its side's card and run directory.
+    """
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rdma"))
+    import run_rdma_pair as rp  # noqa: E402
+
+    pair_name = {"send_receive": "send", "send_receive_cm": "send", "write": "write", "read": "read"}[args.scenario]
+    pair, text, cm = rp.PAIRS[pair_name], args.text, args.scenario.endswith("_cm")
+    env_a, env_b = side_env(work, net, 0), side_env(work, net, 1)
+
+    def command(side, binary, ns):
+        d = os.path.join(work, side)
+        os.makedirs(d, exist_ok=True)
+        paths = {k: os.path.join(d, k + ".txt") for k in ("ld", "re", "m")}
+        cmd = ["ip", "netns", "exec", ns, binary, "-d", DEVICE, "-ld", paths["ld"], "-re", paths["re"],
+               "-m", paths["m"]]
+        if pair["text_side"] == side:
+            cmd += [pair["text_flag"], text]
+        return cmd, paths
+
+    # "first" = the side DOCA starts first (receiver / responder): namespace b
+    cmd_first, pf = command("first", args.b, net.ns[1])
+    cmd_second, ps = command("second", args.a, net.ns[0])
+    first_lines = [line.format(text=text, nc=1) for line in pair["first"]] + rp.STATE_LINES
+    second_lines = [line.format(text=text, nc=1) for line in pair["second"]] + rp.STATE_LINES
+    problems, procs = [], []
+    if cm:
+        first = rp.Proc("first (server, %s)" % net.ns[1], cmd_first + ["-cm", "-lp", CM_PORT], env_b)
+        procs.append(first)
+        if not first.wait_line("[Server] started connection successfully"):
+            problems.append("the server never printed '[Server] started connection successfully'")
+        else:
+            second = rp.Proc("second (client, %s)" % net.ns[0],
+                             cmd_second + ["-cm", "-lp", CM_PORT, "-sa", net.ip[1]], env_a)
+            procs.append(second)
+            second.finish()
+            if pair["final_enter"]:
+                first.wait_line("Wait till the requester has finished")
+                first.enter()
+        first.finish()
+        first_lines.append("Using RDMA_CM to setup RDMA connection")
+        second_lines.append("Using RDMA_CM to setup RDMA connection")
     else:
-        flags_a = {"send_receive": ["-s", text], "write": ["-w", text], "read": []}[kind]
-        flags_b = {"send_receive": [], "write": [], "read": ["-r", text]}[kind]
-        names = {"send_receive": ("doca_rdma_send", "doca_rdma_receive"),
-                 "write": ("doca_rdma_write_requester", "doca_rdma_write_responder"),
-                 "read": ("doca_rdma_read_requester", "doca_rdma_read_responder")}[kind]
-        b = Proc(names[1] + " (b)", net.ns[1], [args.b] + oob_args(pb) + flags_b, env[1])
-        procs.append(b)
-        a = Proc(names[0] + " (a)", net.ns[0], [args.a] + oob_args(pa) + flags_a, env[0])
-        procs.append(a)
-        for p in (a, b):
-            if not p.wait_line("press enter"):
-                return fail("%s did not ask for Enter" % p.name, procs)
-        # "copy the files to the other host"
-        copy(pa["ld"], pb["re"])
-        copy(pb["ld"], pa["re"])
-        if kind in ("write", "read"):
-            copy(pb["m"], pa["m"])
-        b.enter()  # receiver / responder first, as the samples say
-        time.sleep(0.2)
-        a.enter()
-        rc_a = a.finish()
-        if kind in ("write", "read"):
-            b.enter()  # "Wait till the requester has finished ... and press enter"
-        rc_b = b.finish()
-        expect_a = {"send_receive": "RDMA send task was done successfully",
-                    "write": "RDMA write task was done Successfully",
-                    "read": 'Read from responder: "%s"' % text}[kind]
-        expect_b = {"send_receive": 'Got from sender: "%s"' % text,
-                    "write": 'Requester has written: "%s"' % text,
-                    "read": "Wait till the requester has finished reading"}[kind]
-    if rc_a != 0 or rc_b != 0:
-        return fail("exit status a=%s b=%s" % (rc_a, rc_b), procs)
-    for p, line in ((a, expect_a), (b, expect_b)):
-        if line not in p.output():
-            return fail("%s: no line %r" % (p.name, line), procs)
+        first = rp.Proc("first (%s)" % net.ns[1], cmd_first, env_b)
+        second = rp.Proc("second (%s)" % net.ns[0], cmd_second, env_a)
+        procs += [first, second]
+        if not first.wait_line("Please copy"):
+            problems.append("first side never printed 'Please copy'")
+        elif not second.wait_line("Please copy"):
+            problems.append("second side never printed 'Please copy'")
+        else:
+            # "copy the files to the other host"
+            shutil.copyfile(pf["ld"], ps["re"])
+            shutil.copyfile(ps["ld"], pf["re"])
+            if pair["resource"]:
+                shutil.copyfile(pf["m"], ps["m"])
+            first.enter()
+            second.enter()
+        second.finish()
+        if pair["final_enter"]:
+            if not first.wait_line("Wait till the requester has finished"):
+                problems.append("first side never waited for the requester to finish")
+            first.enter()
+        first.finish()
     for p in procs:
-        for mark in SANITIZER_MARKS:
-            if mark in p.output():
-                return fail("%s: sanitizer report" % p.name, procs)
-    return len(text), procs
+        if p.proc.returncode is None:
+            p.finish()
+    if len(procs) == 2 and not problems:
+        problems += procs[0].check("success", first_lines) + procs[1].check("success", second_lines)
+    if problems:
+        for p in procs:
+            p.report()
+        for problem in problems:
+            print("FAIL: " + problem)
+        return None
+    return len(text), []
 
 
 def main():
@@ -350,7 +357,7 @@ def main():
         before = (net.counters(0), net.counters(1))
         result = (scenario_echo if args.scenario == "echo" else scenario_pair)(net, work, args)
         if result is None:
-            return 1
+            return 1  # the scenario printed what failed
         payload, procs = result
         after = (net.counters(0), net.counters(1))
         a_tx, a_rx = after[0][0] - before[0][0], after[0][1] - before[0][1]
