@@ -1,0 +1,1169 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * doca_rdma faults and bad inputs (issue 4) with two real processes: the peer is a forked child,
+ * connection, mmap and sync-event descriptors cross through pipes, out of band and over RDMA-CM.
+ * Every wait has a deadline (and every process an alarm()), so nothing can hang the suite.
+ * The transport comes from the environment (meson runs this twice: default and
+ * SOFTDOCA_RDMA_TRANSPORT=tcp).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rdma_test.h"
+
+#define MIB (1024 * 1024)
+#define ALL_RDMA (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
+#define LRW DOCA_ACCESS_FLAG_LOCAL_READ_WRITE
+#define NPOOL 128
+#define MAX_ERRS 256
+
+struct side {
+	struct doca_pe *pe;
+	struct doca_rdma *rdma;
+	struct doca_rdma_connection *conn;
+	struct doca_mmap *mmap;
+	char *mem;
+	size_t len;
+	int ok, err;
+	doca_error_t last;
+	doca_error_t errs[MAX_ERRS]; /* status of every error completion, in order */
+	int disc_at_err;             /* disconnection callbacks seen when the first error completed */
+	int est, fail, disc, req;
+};
+
+static struct doca_dev *dev;
+static struct doca_buf_inventory *inv;
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+#define CB(name, type) \
+	static void name##_ok(struct doca_rdma_task_##type *t, union doca_data tu, union doca_data cu) \
+	{ \
+		struct side *s = cu.ptr; \
+		(void)t; \
+		(void)tu; \
+		s->ok++; \
+	} \
+	static void name##_err(struct doca_rdma_task_##type *t, union doca_data tu, union doca_data cu) \
+	{ \
+		struct side *s = cu.ptr; \
+		(void)tu; \
+		s->last = doca_task_get_status(doca_rdma_task_##type##_as_task(t)); \
+		if (s->err == 0) \
+			s->disc_at_err = s->disc; \
+		if (s->err < MAX_ERRS) \
+			s->errs[s->err] = s->last; \
+		s->err++; \
+	}
+
+CB(recv, receive)
+CB(send, send)
+CB(rd, read)
+CB(wr, write)
+CB(cs, atomic_cmp_swp)
+CB(fa, atomic_fetch_add)
+CB(sg, remote_net_sync_event_get)
+CB(ss, remote_net_sync_event_notify_set)
+CB(sa, remote_net_sync_event_notify_add)
+
+static void c_req(struct doca_rdma_connection *c, union doca_data cu)
+{
+	struct side *s = cu.ptr;
+
+	s->req++;
+	s->conn = c;
+	CHECK_OK(doca_rdma_connection_accept(c, NULL, 0));
+}
+static void c_est(struct doca_rdma_connection *c, union doca_data u, union doca_data cu)
+{
+	struct side *s = cu.ptr;
+
+	(void)u;
+	s->conn = c;
+	s->est++;
+}
+static void c_fail(struct doca_rdma_connection *c, union doca_data u, union doca_data cu)
+{
+	(void)c;
+	(void)u;
+	((struct side *)cu.ptr)->fail++;
+}
+static void c_disc(struct doca_rdma_connection *c, union doca_data u, union doca_data cu)
+{
+	(void)c;
+	(void)u;
+	((struct side *)cu.ptr)->disc++;
+}
+
+static void side_up(struct side *s, uint32_t perms, uint32_t mmap_perms, size_t len)
+{
+	struct doca_ctx *ctx;
+
+	memset(s, 0, sizeof(*s));
+	s->len = len;
+	s->mem = calloc(1, len);
+	CHECK(s->mem != NULL);
+	s->mmap = make_mmap(dev, s->mem, len, mmap_perms);
+	CHECK_OK(doca_pe_create(&s->pe));
+	CHECK_OK(doca_rdma_create(dev, &s->rdma));
+	ctx = doca_rdma_as_ctx(s->rdma);
+	CHECK_OK(doca_rdma_set_permissions(s->rdma, perms));
+	CHECK_OK(doca_rdma_set_max_num_connections(s->rdma, 2));
+	CHECK_OK(doca_rdma_set_max_send_buf_list_len(s->rdma, 2));
+	CHECK_OK(doca_rdma_task_receive_set_dst_buf_list_len(s->rdma, 2));
+	CHECK_OK(doca_rdma_set_send_queue_size(s->rdma, 256));
+	CHECK_OK(doca_rdma_set_connection_request_timeout(s->rdma, 2000));
+	CHECK_OK(doca_rdma_set_connection_state_callbacks(s->rdma, c_req, c_est, c_fail, c_disc));
+	CHECK_OK(doca_pe_connect_ctx(s->pe, ctx));
+	CHECK_OK(doca_ctx_set_user_data(ctx, (union doca_data){.ptr = s}));
+	CHECK_OK(doca_rdma_task_receive_set_conf(s->rdma, recv_ok, recv_err, 16));
+	CHECK_OK(doca_rdma_task_send_set_conf(s->rdma, send_ok, send_err, 16));
+	CHECK_OK(doca_rdma_task_read_set_conf(s->rdma, rd_ok, rd_err, 16));
+	CHECK_OK(doca_rdma_task_write_set_conf(s->rdma, wr_ok, wr_err, NPOOL));
+	CHECK_OK(doca_rdma_task_atomic_cmp_swp_set_conf(s->rdma, cs_ok, cs_err, 8));
+	CHECK_OK(doca_rdma_task_atomic_fetch_add_set_conf(s->rdma, fa_ok, fa_err, 8));
+	CHECK_OK(doca_rdma_task_remote_net_sync_event_get_set_conf(s->rdma, sg_ok, sg_err, 8));
+	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_set_set_conf(s->rdma, ss_ok, ss_err, 8));
+	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_add_set_conf(s->rdma, sa_ok, sa_err, 8));
+	CHECK_OK(doca_ctx_start(ctx));
+}
+
+/* Stop (flushing whatever is left) and destroy; IDLE must come within 5 s. */
+static void side_down(struct side *s)
+{
+	struct doca_ctx *ctx = doca_rdma_as_ctx(s->rdma);
+	enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
+	double end = now_s() + 5;
+
+	doca_ctx_stop(ctx);
+	while (st != DOCA_CTX_STATE_IDLE && now_s() < end) {
+		if (doca_pe_progress(s->pe) == 0)
+			nap();
+		CHECK_OK(doca_ctx_get_state(ctx, &st));
+	}
+	CHECK(st == DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_rdma_destroy(s->rdma));
+	CHECK_OK(doca_pe_destroy(s->pe));
+	CHECK_OK(doca_mmap_destroy(s->mmap));
+	free(s->mem);
+}
+
+/* Progress s until cond holds or secs pass; the elapsed time is left in run_elapsed. */
+static double run_elapsed;
+#define RUN_FOR(s, secs, cond) \
+	do { \
+		double t0_ = now_s(), end_ = t0_ + (secs); \
+		while (!(cond) && now_s() < end_) \
+			if ((s) == NULL || doca_pe_progress((s)->pe) == 0) \
+				nap(); \
+		run_elapsed = now_s() - t0_; \
+		CHECK(cond); \
+	} while (0)
+
+/* ---- pipes: length-prefixed messages, read with a deadline while progressing a side ---- */
+
+static void put_msg(int fd, const void *p, uint32_t len)
+{
+	CHECK(write(fd, &len, sizeof(len)) == (ssize_t)sizeof(len));
+	if (len > 0)
+		CHECK(write(fd, p, len) == (ssize_t)len);
+}
+
+static void put_str(int fd, const char *s)
+{
+	put_msg(fd, s, (uint32_t)strlen(s));
+}
+
+/* Reads exactly n bytes within the deadline, progressing s (if any) while waiting. */
+static bool get_exact(int fd, void *p, size_t n, struct side *s, double end)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int r;
+
+		if (now_s() > end)
+			return false;
+		if (s != NULL)
+			doca_pe_progress(s->pe);
+		r = poll(&pfd, 1, s != NULL ? 1 : 100);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			continue;
+		ssize_t k = read(fd, (char *)p + got, n - got);
+		if (k <= 0)
+			return false;
+		got += (size_t)k;
+	}
+	return true;
+}
+
+/* A message into buf (cap bytes, NUL-terminated when room); its length, or -1 (checked). */
+static long get_msg(int fd, void *buf, size_t cap, struct side *s)
+{
+	uint32_t len = 0;
+	double end = now_s() + 15;
+	bool ok = get_exact(fd, &len, sizeof(len), s, end) && len <= cap && get_exact(fd, buf, len, s, end);
+
+	CHECK(ok);
+	if (!ok)
+		return -1;
+	if (len < cap)
+		((char *)buf)[len] = '\0';
+	return (long)len;
+}
+
+static void expect_msg(int fd, const char *what, struct side *s)
+{
+	char buf[64];
+
+	CHECK(get_msg(fd, buf, sizeof(buf) - 1, s) >= 0 && strcmp(buf, what) == 0);
+}
+
+/* A port nobody listens on right now. */
+static uint16_t free_port(void)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t sl = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	CHECK(fd >= 0);
+	CHECK(bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0);
+	CHECK(getsockname(fd, (struct sockaddr *)&sa, &sl) == 0);
+	close(fd);
+	return ntohs(sa.sin_port);
+}
+
+/*
+ * Connects s to the other process. Out of band: export, swap descriptors, connect (no callback).
+ * RDMA-CM: the server listens on port and says "L"; the client connects to 127.0.0.1:port; both
+ * wait for the established callback.
+ */
+static void xconnect(struct side *s, int rfd, int wfd, bool cm, bool server, uint16_t port)
+{
+	if (!cm) {
+		const void *d;
+		size_t l;
+		char blob[2048];
+		long n;
+
+		CHECK_OK(doca_rdma_export(s->rdma, &d, &l, &s->conn));
+		put_msg(wfd, d, (uint32_t)l);
+		n = get_msg(rfd, blob, sizeof(blob), s);
+		CHECK(n > 0);
+		CHECK_OK(doca_rdma_connect(s->rdma, blob, (size_t)n, s->conn));
+		return;
+	}
+	if (server) {
+		CHECK_OK(doca_rdma_start_listen_to_port(s->rdma, port));
+		put_str(wfd, "L");
+	} else {
+		struct doca_rdma_addr *addr;
+
+		expect_msg(rfd, "L", s);
+		CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.0.0.1", port, &addr));
+		CHECK_OK(doca_rdma_connect_to_addr(s->rdma, addr, (union doca_data){.u64 = 7}));
+		RUN_FOR(s, 10, s->est == 1);
+		CHECK_OK(doca_rdma_addr_destroy(addr)); /* in use until established */
+		return;
+	}
+	RUN_FOR(s, 10, s->est == 1);
+}
+
+static struct doca_buf *lbuf(struct side *s, size_t off, size_t len, size_t data_len)
+{
+	struct doca_buf *b = NULL;
+
+	CHECK_OK(doca_buf_inventory_buf_get_by_args(inv, s->mmap, s->mem + off, len, s->mem + off, data_len, &b));
+	return b;
+}
+
+static struct doca_buf *rbuf(struct doca_mmap *m, uint64_t addr, size_t len, size_t data_len)
+{
+	struct doca_buf *b = NULL;
+	void *p = (void *)(uintptr_t)addr;
+
+	CHECK_OK(doca_buf_inventory_buf_get_by_args(inv, m, p, len, p, data_len, &b));
+	return b;
+}
+
+/* The child sends its mmap descriptor and base address; the parent imports it. */
+static void send_mmap(struct side *s, int wfd)
+{
+	const void *d;
+	size_t l;
+	uint64_t base = (uint64_t)(uintptr_t)s->mem;
+
+	CHECK_OK(doca_mmap_export_rdma(s->mmap, dev, &d, &l));
+	put_msg(wfd, d, (uint32_t)l);
+	put_msg(wfd, &base, sizeof(base));
+}
+
+static struct doca_mmap *recv_mmap(int rfd, struct side *s, uint64_t *base)
+{
+	char blob[2048];
+	long n = get_msg(rfd, blob, sizeof(blob), s);
+	struct doca_mmap *m = NULL;
+
+	CHECK(n > 0);
+	CHECK(get_msg(rfd, base, sizeof(*base), s) == (long)sizeof(*base));
+	CHECK_OK(doca_mmap_create_from_export(NULL, blob, (size_t)n, dev, &m));
+	return m;
+}
+
+static void drop_mmap(struct doca_mmap *m)
+{
+	CHECK_OK(doca_mmap_stop(m));
+	CHECK_OK(doca_mmap_destroy(m));
+}
+
+/* fork with pipes both ways; the child runs fn and exits with its verdict. */
+struct duo {
+	int p2c[2], c2p[2];
+	pid_t pid;
+};
+
+typedef void (*child_fn)(int rfd, int wfd, void *arg);
+
+static void duo_start(struct duo *d, child_fn fn, void *arg)
+{
+	CHECK(pipe(d->p2c) == 0 && pipe(d->c2p) == 0);
+	fflush(NULL);
+	d->pid = fork();
+	CHECK(d->pid >= 0);
+	if (d->pid == 0) {
+		test_failures = 0;
+		test_checks = 0;
+		alarm(30);
+		close(d->p2c[1]);
+		close(d->c2p[0]);
+		fn(d->p2c[0], d->c2p[1], arg);
+		fflush(NULL);
+		_exit(test_failures == 0 ? 0 : 1);
+	}
+	close(d->p2c[0]);
+	close(d->c2p[1]);
+	alarm(60);
+}
+
+/* Waits for the child (within 15 s) and checks how it ended. */
+static void duo_end(struct duo *d, bool killed)
+{
+	int status = 0;
+	pid_t r = 0;
+	double end = now_s() + 15;
+
+	while ((r = waitpid(d->pid, &status, WNOHANG)) == 0 && now_s() < end)
+		nap();
+	if (r == 0) {
+		kill(d->pid, SIGKILL);
+		waitpid(d->pid, &status, 0);
+		CHECK(!"child did not finish in time");
+	}
+	if (killed)
+		CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	else
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(d->p2c[1]);
+	close(d->c2p[0]);
+	alarm(0);
+}
+
+static bool tcp_forced(void)
+{
+	const char *t = getenv("SOFTDOCA_RDMA_TRANSPORT");
+
+	return t != NULL && strcmp(t, "tcp") == 0;
+}
+
+static bool is_flush_status(doca_error_t e)
+{
+	return e == DOCA_ERROR_CONNECTION_ABORTED || e == DOCA_ERROR_SHUTDOWN || e == DOCA_ERROR_NOT_CONNECTED;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 1. The peer is SIGKILLed while 64 x 1 MiB writes, reads and sends are in flight. */
+
+#define NWRITES 64
+#define NREADS 8
+#define NSENDS 8
+
+struct cm_arg {
+	bool cm;
+	uint16_t port;
+	uint32_t perms, mmap_perms;
+	int variant;
+};
+
+static void killed_child(int rfd, int wfd, void *argp)
+{
+	struct cm_arg *a = argp;
+	struct side b;
+	char c;
+
+	side_up(&b, ALL_RDMA, LRW | ALL_RDMA, 2 * MIB);
+	xconnect(&b, rfd, wfd, a->cm, true, a->port);
+	send_mmap(&b, wfd);
+	/* No receive is posted (the sends wait for one) and the PE is never progressed again. */
+	put_str(wfd, "K");
+	(void)!read(rfd, &c, 1); /* killed here */
+	_exit(3);
+}
+
+static void test_peer_killed(bool cm, bool mid_stream)
+{
+	struct cm_arg arg = {.cm = cm, .port = free_port()};
+	struct duo d;
+	struct side a;
+	struct doca_mmap *rm;
+	uint64_t base = 0;
+	struct doca_buf *src, *rdst[NREADS], *rsrc, *rwin;
+	struct doca_rdma_task_write *w[NWRITES];
+	struct doca_rdma_task_read *r[NREADS];
+	struct doca_rdma_task_send *s[NSENDS];
+	const int total = NWRITES + NREADS + NSENDS;
+	double t0;
+	int aborted = 0;
+
+	duo_start(&d, killed_child, &arg);
+	side_up(&a, LRW, LRW, MIB + NREADS * 64 * 1024);
+	memset(a.mem, 0xAB, MIB);
+	xconnect(&a, d.c2p[0], d.p2c[1], cm, false, arg.port);
+	rm = recv_mmap(d.c2p[0], &a, &base);
+	expect_msg(d.c2p[0], "K", &a);
+
+	src = lbuf(&a, 0, MIB, MIB);
+	rwin = rbuf(rm, base, MIB, 0);
+	rsrc = rbuf(rm, base + MIB, 64 * 1024, 64 * 1024);
+	/*
+	 * Either a send first: no receive is posted, so it waits, and everything behind it stays
+	 * queued; or (mid_stream) the sends last, and the peer dies once the first write is through.
+	 */
+	if (!mid_stream) {
+		CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, src, (union doca_data){0}, &s[0]));
+		CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(s[0])));
+	}
+	for (int i = 0; i < NWRITES; i++) {
+		CHECK_OK(doca_rdma_task_write_allocate_init(a.rdma, a.conn, src, rwin, (union doca_data){0}, &w[i]));
+		CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w[i])));
+	}
+	for (int i = 0; i < NREADS; i++) {
+		rdst[i] = lbuf(&a, MIB + (size_t)i * 64 * 1024, 64 * 1024, 0);
+		CHECK_OK(doca_rdma_task_read_allocate_init(a.rdma, a.conn, rsrc, rdst[i], (union doca_data){0}, &r[i]));
+		CHECK_OK(doca_task_submit(doca_rdma_task_read_as_task(r[i])));
+	}
+	for (int i = mid_stream ? 0 : 1; i < NSENDS; i++) {
+		CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, src, (union doca_data){0}, &s[i]));
+		CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(s[i])));
+	}
+	if (mid_stream)
+		RUN_FOR(&a, 5, a.ok >= 1);
+	CHECK(kill(d.pid, SIGKILL) == 0);
+	t0 = now_s();
+	RUN_FOR(&a, 5, a.ok + a.err == total);
+	fprintf(stderr, "  peer killed (%s, %s): %d ok, %d failed, all completed %.3f s after the kill\n",
+		cm ? "cm" : "oob", mid_stream ? "after the first write" : "behind a waiting send", a.ok, a.err,
+		now_s() - t0);
+	CHECK(now_s() - t0 < 5);
+	CHECK(a.err >= NSENDS); /* the sends never had a receive: they were in flight for sure */
+	if (!mid_stream)
+		CHECK(a.ok == 0); /* nothing passes the waiting send (RC order) */
+	for (int i = 0; i < a.err && i < MAX_ERRS; i++) {
+		CHECK(is_flush_status(a.errs[i]));
+		aborted += a.errs[i] == DOCA_ERROR_CONNECTION_ABORTED;
+	}
+	CHECK(aborted >= 1); /* what was on the wire: the peer died */
+	if (cm)
+		RUN_FOR(&a, 5, a.fail + a.disc >= 1);
+	else
+		RUN_FOR(&a, 5, a.fail + a.disc >= 1); /* docs: an OOB connection's failure reaches it too */
+	/* later work fails at once */
+	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(s[0])));
+	RUN_FOR(&a, 2, a.ok + a.err == total + 1);
+	CHECK(a.last == DOCA_ERROR_NOT_CONNECTED);
+	duo_end(&d, true);
+
+	for (int i = 0; i < NWRITES; i++)
+		doca_task_free(doca_rdma_task_write_as_task(w[i]));
+	for (int i = 0; i < NREADS; i++) {
+		doca_task_free(doca_rdma_task_read_as_task(r[i]));
+		CHECK_OK(doca_buf_dec_refcount(rdst[i], NULL));
+	}
+	for (int i = 0; i < NSENDS; i++)
+		doca_task_free(doca_rdma_task_send_as_task(s[i]));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	CHECK_OK(doca_buf_dec_refcount(rwin, NULL));
+	CHECK_OK(doca_buf_dec_refcount(rsrc, NULL));
+	drop_mmap(rm);
+	side_down(&a);
+}
+static void test_peer_killed_oob(void)
+{
+	test_peer_killed(false, false);
+	test_peer_killed(false, true);
+}
+static void test_peer_killed_cm(void)
+{
+	test_peer_killed(true, false);
+	test_peer_killed(true, true);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 2. Corrupted, truncated and foreign connection and mmap descriptors from another process. */
+
+static void desc_child(int rfd, int wfd, void *argp)
+{
+	struct side b;
+	char buf[8];
+
+	(void)argp;
+	side_up(&b, ALL_RDMA, LRW | ALL_RDMA, 4096);
+	strcpy(b.mem, "still connectable");
+	xconnect(&b, rfd, wfd, false, false, 0);
+	send_mmap(&b, wfd);
+	CHECK(get_msg(rfd, buf, sizeof(buf) - 1, NULL) >= 0); /* until the parent is done */
+	side_down(&b);
+}
+
+static void test_bad_descriptors(void)
+{
+	struct duo d;
+	struct side a;
+	const void *ld;
+	size_t ll;
+	unsigned char cd[2048], md[2048], bad[2048];
+	long cl, ml;
+	uint64_t base = 0;
+	struct doca_mmap *m = NULL;
+	int bad_conn = 0, bad_mmap = 0;
+
+	duo_start(&d, desc_child, NULL);
+	side_up(&a, LRW, LRW, 4096);
+	CHECK_OK(doca_rdma_export(a.rdma, &ld, &ll, &a.conn));
+	put_msg(d.p2c[1], ld, (uint32_t)ll);
+	cl = get_msg(d.c2p[0], cd, sizeof(cd), &a);
+	ml = get_msg(d.c2p[0], md, sizeof(md), &a);
+	CHECK(get_msg(d.c2p[0], &base, sizeof(base), &a) == (long)sizeof(base));
+	CHECK(cl > 0 && ml > 0);
+	if (cl <= 0 || ml <= 0)
+		goto out;
+
+	/* connection descriptor: every single flipped byte, truncations, foreign and random bytes */
+	for (long i = 0; i < cl; i++) {
+		memcpy(bad, cd, (size_t)cl);
+		bad[i] ^= 0x20;
+		if (doca_rdma_connect(a.rdma, bad, (size_t)cl, a.conn) != DOCA_ERROR_INVALID_VALUE)
+			bad_conn++;
+	}
+	CHECK(bad_conn == 0);
+	CHECK_ERR(doca_rdma_connect(a.rdma, cd, (size_t)cl / 2, a.conn), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_rdma_connect(a.rdma, cd, (size_t)cl - 1, a.conn), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_rdma_connect(a.rdma, cd, 1, a.conn), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_rdma_connect(a.rdma, md, (size_t)ml, a.conn), DOCA_ERROR_INVALID_VALUE); /* an mmap's */
+	srand(42);
+	for (size_t i = 0; i < sizeof(bad); i++)
+		bad[i] = (unsigned char)rand();
+	CHECK_ERR(doca_rdma_connect(a.rdma, bad, (size_t)cl, a.conn), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_rdma_connect(a.rdma, bad, sizeof(bad), a.conn), DOCA_ERROR_INVALID_VALUE);
+
+	/* mmap descriptor: the same */
+	for (long i = 0; i < ml; i++) {
+		memcpy(bad, md, (size_t)ml);
+		bad[i] ^= 0x20;
+		if (doca_mmap_create_from_export(NULL, bad, (size_t)ml, dev, &m) != DOCA_ERROR_INVALID_VALUE) {
+			bad_mmap++;
+			if (m != NULL)
+				doca_mmap_destroy(m);
+		}
+		m = NULL;
+	}
+	CHECK(bad_mmap == 0);
+	CHECK_ERR(doca_mmap_create_from_export(NULL, md, (size_t)ml / 2, dev, &m), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_mmap_create_from_export(NULL, md, (size_t)ml - 1, dev, &m), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_mmap_create_from_export(NULL, cd, (size_t)cl, dev, &m), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_mmap_create_from_export(NULL, bad, (size_t)ml, dev, &m), DOCA_ERROR_INVALID_VALUE);
+
+	/* the right ones still work: read the child's memory */
+	CHECK_OK(doca_rdma_connect(a.rdma, cd, (size_t)cl, a.conn));
+	CHECK_OK(doca_mmap_create_from_export(NULL, md, (size_t)ml, dev, &m));
+	{
+		struct doca_buf *rs = rbuf(m, base, 17, 17), *ld2 = lbuf(&a, 0, 64, 0);
+		struct doca_rdma_task_read *r;
+
+		CHECK_OK(doca_rdma_task_read_allocate_init(a.rdma, a.conn, rs, ld2, (union doca_data){0}, &r));
+		CHECK_OK(doca_task_submit(doca_rdma_task_read_as_task(r)));
+		RUN_FOR(&a, 5, a.ok + a.err == 1);
+		CHECK(a.ok == 1 && memcmp(a.mem, "still connectable", 17) == 0);
+		doca_task_free(doca_rdma_task_read_as_task(r));
+		CHECK_OK(doca_buf_dec_refcount(rs, NULL));
+		CHECK_OK(doca_buf_dec_refcount(ld2, NULL));
+	}
+	drop_mmap(m);
+out:
+	fprintf(stderr, "  descriptors: %ld-byte connection, %ld-byte mmap; %d / %d single-byte flips accepted\n",
+		cl, ml, bad_conn, bad_mmap);
+	put_str(d.p2c[1], "Q");
+	duo_end(&d, false);
+	side_down(&a);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 3. connect_to_addr to a port nobody listens on: the failure callback, within the timeout. */
+
+static void test_connect_nobody(void)
+{
+	struct side a;
+	struct doca_rdma_addr *addr;
+	uint16_t port = free_port();
+	double t0;
+
+	alarm(30);
+	side_up(&a, LRW, LRW, 4096);
+	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.0.0.1", port, &addr));
+	t0 = now_s();
+	CHECK_OK(doca_rdma_connect_to_addr(a.rdma, addr, (union doca_data){.u64 = 1}));
+	RUN_FOR(&a, 2.5, a.fail == 1); /* within the request timeout (2000 ms, set in side_up) */
+	fprintf(stderr, "  connect to nobody: failure callback after %.3f s\n", now_s() - t0);
+	CHECK(a.est == 0 && a.disc == 0);
+	CHECK_OK(doca_rdma_addr_destroy(addr));
+	side_down(&a);
+	alarm(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 4. A receive smaller than the message, across processes: both sides fail with TOO_BIG. */
+
+static void small_recv_child(int rfd, int wfd, void *argp)
+{
+	struct cm_arg *a = argp;
+	struct side b;
+	struct doca_buf *dst;
+	struct doca_rdma_task_receive *r;
+	char buf[8];
+
+	side_up(&b, LRW, LRW, 4096);
+	xconnect(&b, rfd, wfd, a->cm, true, a->port);
+	dst = lbuf(&b, 0, 4, 0);
+	CHECK_OK(doca_rdma_task_receive_allocate_init(b.rdma, dst, (union doca_data){0}, &r));
+	CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(r)));
+	put_str(wfd, "R");
+	RUN_FOR(&b, 5, b.ok + b.err == 1);
+	CHECK(b.err == 1 && b.last == DOCA_ERROR_TOO_BIG);
+	put_msg(wfd, &b.last, sizeof(b.last));
+	CHECK(get_msg(rfd, buf, sizeof(buf) - 1, &b) >= 0);
+	doca_task_free(doca_rdma_task_receive_as_task(r));
+	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+	side_down(&b);
+}
+
+static void test_small_receive(bool cm)
+{
+	struct cm_arg arg = {.cm = cm, .port = free_port()};
+	struct duo d;
+	struct side a;
+	struct doca_buf *src;
+	struct doca_rdma_task_send *s;
+	doca_error_t peer = DOCA_SUCCESS;
+
+	duo_start(&d, small_recv_child, &arg);
+	side_up(&a, LRW, LRW, 4096);
+	xconnect(&a, d.c2p[0], d.p2c[1], cm, false, arg.port);
+	expect_msg(d.c2p[0], "R", &a);
+	memset(a.mem, 'm', 64);
+	src = lbuf(&a, 0, 64, 64);
+	CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, src, (union doca_data){0}, &s));
+	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(s)));
+	RUN_FOR(&a, 5, a.ok + a.err == 1);
+	CHECK(a.err == 1 && a.last == DOCA_ERROR_TOO_BIG);
+	CHECK(get_msg(d.c2p[0], &peer, sizeof(peer), &a) == (long)sizeof(peer));
+	CHECK(peer == DOCA_ERROR_TOO_BIG);
+	fprintf(stderr, "  small receive (%s): sender %s, receiver %s\n", cm ? "cm" : "oob",
+		doca_error_get_name(a.last), doca_error_get_name(peer));
+	RUN_FOR(&a, 5, a.fail + a.disc >= 1); /* the failed send moved the connection to error */
+	put_str(d.p2c[1], "Q");
+	duo_end(&d, false);
+	doca_task_free(doca_rdma_task_send_as_task(s));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	side_down(&a);
+}
+static void test_small_receive_oob(void)
+{
+	test_small_receive(false);
+}
+static void test_small_receive_cm(void)
+{
+	test_small_receive(true);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 5. The peer disconnects (RDMA-CM): the disconnection callback, then tasks fail NOT_CONNECTED. */
+
+static void disc_child(int rfd, int wfd, void *argp)
+{
+	struct cm_arg *a = argp;
+	struct side b;
+	struct doca_buf *src;
+	struct doca_rdma_task_send *s;
+	char buf[8];
+
+	side_up(&b, ALL_RDMA, LRW | ALL_RDMA, 4096);
+	xconnect(&b, rfd, wfd, true, false, a->port);
+	send_mmap(&b, wfd);
+	expect_msg(rfd, "D", &b);
+	CHECK_OK(doca_rdma_connection_disconnect(b.conn));
+	/* the disconnecting side's own later work fails too, and it gets no callback */
+	src = lbuf(&b, 0, 8, 8);
+	CHECK_OK(doca_rdma_task_send_allocate_init(b.rdma, b.conn, src, (union doca_data){0}, &s));
+	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(s)));
+	RUN_FOR(&b, 5, b.err == 1);
+	CHECK(b.last == DOCA_ERROR_NOT_CONNECTED);
+	CHECK(b.disc == 0 && b.fail == 0);
+	put_str(wfd, "d");
+	CHECK(get_msg(rfd, buf, sizeof(buf) - 1, &b) >= 0);
+	doca_task_free(doca_rdma_task_send_as_task(s));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	side_down(&b);
+}
+
+static void test_disconnected(void)
+{
+	struct cm_arg arg = {.cm = true, .port = free_port()};
+	struct duo d;
+	struct side a;
+	struct doca_mmap *rm;
+	uint64_t base = 0;
+	struct doca_buf *src, *rw;
+	struct doca_rdma_task_send *s;
+	struct doca_rdma_task_write *w;
+	doca_error_t e;
+
+	duo_start(&d, disc_child, &arg);
+	side_up(&a, LRW, LRW, 4096);
+	xconnect(&a, d.c2p[0], d.p2c[1], true, true, arg.port);
+	rm = recv_mmap(d.c2p[0], &a, &base);
+	put_str(d.p2c[1], "D");
+	RUN_FOR(&a, 5, a.disc == 1);
+	CHECK(a.fail == 0);
+	src = lbuf(&a, 0, 8, 8);
+	rw = rbuf(rm, base, 64, 0);
+	CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, src, (union doca_data){0}, &s));
+	e = doca_task_submit(doca_rdma_task_send_as_task(s));
+	CHECK_OK(e); /* docs: the error callback says it */
+	RUN_FOR(&a, 5, a.err == 1);
+	CHECK(a.last == DOCA_ERROR_NOT_CONNECTED);
+	CHECK(a.disc_at_err == 1); /* the disconnection callback came first */
+	CHECK_OK(doca_rdma_task_write_allocate_init(a.rdma, a.conn, src, rw, (union doca_data){0}, &w));
+	CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w)));
+	RUN_FOR(&a, 5, a.err == 2);
+	CHECK(a.last == DOCA_ERROR_NOT_CONNECTED && a.ok == 0);
+	expect_msg(d.c2p[0], "d", &a);
+	fprintf(stderr, "  disconnected: disconnection callback %d, then send/write %s\n", a.disc,
+		doca_error_get_name(a.last));
+	put_str(d.p2c[1], "Q");
+	duo_end(&d, false);
+	CHECK_OK(doca_rdma_connection_disconnect(a.conn)); /* already down: fine */
+	doca_task_free(doca_rdma_task_send_as_task(s));
+	doca_task_free(doca_rdma_task_write_as_task(w));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	CHECK_OK(doca_buf_dec_refcount(rw, NULL));
+	drop_mmap(rm);
+	side_down(&a);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 6. Unaligned atomics and buf lists over the caps: refused at submission, INVALID_VALUE. */
+
+static void plain_child(int rfd, int wfd, void *argp)
+{
+	struct cm_arg *a = argp;
+	struct side b;
+	char buf[8];
+
+	side_up(&b, a->perms, a->mmap_perms, 16384);
+	memcpy(b.mem, "pattern!", 8);
+	xconnect(&b, rfd, wfd, a->cm, true, a->port);
+	send_mmap(&b, wfd);
+	CHECK(get_msg(rfd, buf, sizeof(buf) - 1, &b) >= 0);
+	/* the parent's write, if any, must not have landed (variant 1: permission test) */
+	if (a->variant == 1)
+		CHECK(memcmp(b.mem, "pattern!", 8) == 0);
+	side_down(&b);
+}
+
+static void test_invalid_inputs(bool cm)
+{
+	struct cm_arg arg = {.cm = cm, .port = free_port(), .perms = ALL_RDMA, .mmap_perms = LRW | ALL_RDMA};
+	struct duo d;
+	struct side a;
+	struct doca_mmap *rm;
+	uint64_t base = 0, v;
+	struct doca_buf *res, *un, *al, *l1, *l2, *l3, *r1, *r2, *r3;
+	struct doca_rdma_task_atomic_cmp_swp *cs;
+	struct doca_rdma_task_atomic_fetch_add *fa;
+	struct doca_rdma_task_send *s;
+	struct doca_rdma_task_receive *r;
+
+	duo_start(&d, plain_child, &arg);
+	side_up(&a, LRW, LRW, 4096);
+	xconnect(&a, d.c2p[0], d.p2c[1], cm, false, arg.port);
+	rm = recv_mmap(d.c2p[0], &a, &base);
+
+	res = lbuf(&a, 0, 8, 0);
+	un = rbuf(rm, base + 4097, 8, 0);
+	al = rbuf(rm, base + 4096, 8, 0);
+	CHECK_OK(doca_rdma_task_atomic_cmp_swp_allocate_init(a.rdma, a.conn, un, res, 0, 1, (union doca_data){0}, &cs));
+	CHECK_ERR(doca_task_submit(doca_rdma_task_atomic_cmp_swp_as_task(cs)), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_task_try_submit(doca_rdma_task_atomic_cmp_swp_as_task(cs)), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_rdma_task_atomic_fetch_add_allocate_init(a.rdma, a.conn, un, res, 1, (union doca_data){0}, &fa));
+	CHECK_ERR(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(fa)), DOCA_ERROR_INVALID_VALUE);
+	/* every 1..7 misalignment */
+	for (int k = 1; k < 8; k++) {
+		struct doca_buf *u = rbuf(rm, base + 4096 + (uint64_t)k, 8, 0);
+
+		doca_rdma_task_atomic_fetch_add_set_dst_buf(fa, u);
+		CHECK_ERR(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(fa)), DOCA_ERROR_INVALID_VALUE);
+		CHECK_OK(doca_buf_dec_refcount(u, NULL));
+	}
+
+	/* send source list 3 > max_send_buf_list_len 2 */
+	memcpy(a.mem + 100, "abcdefghijkl", 12);
+	l1 = lbuf(&a, 100, 4, 4);
+	l2 = lbuf(&a, 104, 4, 4);
+	l3 = lbuf(&a, 108, 4, 4);
+	CHECK_OK(doca_buf_chain_list(l1, l2));
+	CHECK_OK(doca_buf_chain_list(l1, l3));
+	CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, l1, (union doca_data){0}, &s));
+	CHECK_ERR(doca_task_submit(doca_rdma_task_send_as_task(s)), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_task_try_submit(doca_rdma_task_send_as_task(s)), DOCA_ERROR_INVALID_VALUE);
+	/* receive destination list 3 > dst_buf_list_len 2 */
+	r1 = lbuf(&a, 200, 4, 0);
+	r2 = lbuf(&a, 300, 4, 0);
+	r3 = lbuf(&a, 400, 4, 0);
+	CHECK_OK(doca_buf_chain_list(r1, r2));
+	CHECK_OK(doca_buf_chain_list(r1, r3));
+	CHECK_OK(doca_rdma_task_receive_allocate_init(a.rdma, r1, (union doca_data){0}, &r));
+	CHECK_ERR(doca_task_submit(doca_rdma_task_receive_as_task(r)), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_task_try_submit(doca_rdma_task_receive_as_task(r)), DOCA_ERROR_INVALID_VALUE);
+	CHECK(a.ok == 0 && a.err == 0);
+
+	/* nothing was posted: the connection is fine and an aligned atomic works */
+	doca_rdma_task_atomic_fetch_add_set_dst_buf(fa, al);
+	CHECK_OK(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(fa)));
+	RUN_FOR(&a, 5, a.ok + a.err == 1);
+	CHECK(a.ok == 1);
+	memcpy(&v, a.mem, 8);
+	CHECK(v == 0);
+	CHECK(a.fail == 0 && a.disc == 0);
+	fprintf(stderr, "  invalid inputs (%s): refused at submission, connection intact\n", cm ? "cm" : "oob");
+
+	put_str(d.p2c[1], "Q");
+	duo_end(&d, false);
+	doca_task_free(doca_rdma_task_atomic_cmp_swp_as_task(cs));
+	doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(fa));
+	doca_task_free(doca_rdma_task_send_as_task(s));
+	doca_task_free(doca_rdma_task_receive_as_task(r));
+	CHECK_OK(doca_buf_dec_refcount(l1, NULL));
+	CHECK_OK(doca_buf_dec_refcount(r1, NULL));
+	CHECK_OK(doca_buf_dec_refcount(res, NULL));
+	CHECK_OK(doca_buf_dec_refcount(un, NULL));
+	CHECK_OK(doca_buf_dec_refcount(al, NULL));
+	drop_mmap(rm);
+	side_down(&a);
+}
+static void test_invalid_inputs_oob(void)
+{
+	test_invalid_inputs(false);
+}
+static void test_invalid_inputs_cm(void)
+{
+	test_invalid_inputs(true);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 7. Permission violations across processes: NOT_PERMITTED, then the connection fails. */
+
+enum op { OP_READ, OP_WRITE, OP_ATOMIC };
+static const char *const op_name[] = {"read", "write", "atomic"};
+static const uint32_t op_right[] = {DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_RDMA_WRITE,
+				    DOCA_ACCESS_FLAG_RDMA_ATOMIC};
+
+static void perm_case(bool cm, enum op op, bool ctx_lacks)
+{
+	struct cm_arg arg = {.cm = cm, .port = free_port(), .variant = 1};
+	struct duo d;
+	struct side a;
+	struct doca_mmap *rm;
+	uint64_t base = 0;
+	struct doca_buf *lb, *rb;
+	struct doca_task *t = NULL;
+
+	arg.perms = ctx_lacks ? ALL_RDMA & ~op_right[op] : ALL_RDMA;
+	arg.mmap_perms = LRW | (ctx_lacks ? ALL_RDMA : ALL_RDMA & ~op_right[op]);
+	duo_start(&d, plain_child, &arg);
+	side_up(&a, LRW, LRW, 4096);
+	memcpy(a.mem, "XXXXXXXX", 8);
+	xconnect(&a, d.c2p[0], d.p2c[1], cm, false, arg.port);
+	rm = recv_mmap(d.c2p[0], &a, &base);
+	switch (op) {
+	case OP_READ: {
+		struct doca_rdma_task_read *x;
+
+		rb = rbuf(rm, base, 8, 8);
+		lb = lbuf(&a, 64, 64, 0);
+		CHECK_OK(doca_rdma_task_read_allocate_init(a.rdma, a.conn, rb, lb, (union doca_data){0}, &x));
+		t = doca_rdma_task_read_as_task(x);
+		break;
+	}
+	case OP_WRITE: {
+		struct doca_rdma_task_write *x;
+
+		rb = rbuf(rm, base, 64, 0);
+		lb = lbuf(&a, 0, 8, 8);
+		CHECK_OK(doca_rdma_task_write_allocate_init(a.rdma, a.conn, lb, rb, (union doca_data){0}, &x));
+		t = doca_rdma_task_write_as_task(x);
+		break;
+	}
+	default: {
+		struct doca_rdma_task_atomic_fetch_add *x;
+
+		rb = rbuf(rm, base, 8, 0);
+		lb = lbuf(&a, 64, 8, 0);
+		CHECK_OK(doca_rdma_task_atomic_fetch_add_allocate_init(a.rdma, a.conn, rb, lb, 1, (union doca_data){0},
+								       &x));
+		t = doca_rdma_task_atomic_fetch_add_as_task(x);
+		break;
+	}
+	}
+	CHECK_OK(doca_task_submit(t));
+	RUN_FOR(&a, 5, a.ok + a.err == 1);
+	CHECK(a.err == 1 && a.last == DOCA_ERROR_NOT_PERMITTED);
+	RUN_FOR(&a, 5, a.fail == 1); /* the connection goes to failure */
+	CHECK(a.disc == 0);
+	fprintf(stderr, "  %s without RDMA_%s on the %s (%s): %s, failure callback %d\n", op_name[op],
+		op == OP_READ ? "READ" : op == OP_WRITE ? "WRITE" : "ATOMIC", ctx_lacks ? "rdma ctx" : "mmap",
+		cm ? "cm" : "oob", doca_error_get_name(a.last), a.fail);
+	/* later work on it: NOT_CONNECTED */
+	CHECK_OK(doca_task_submit(t));
+	RUN_FOR(&a, 5, a.err == 2);
+	CHECK(a.last == DOCA_ERROR_NOT_CONNECTED);
+	put_str(d.p2c[1], "Q");
+	duo_end(&d, false); /* the child checks its memory was not written */
+	doca_task_free(t);
+	CHECK_OK(doca_buf_dec_refcount(lb, NULL));
+	CHECK_OK(doca_buf_dec_refcount(rb, NULL));
+	drop_mmap(rm);
+	side_down(&a);
+}
+
+static void test_permissions(bool cm)
+{
+	for (int op = OP_READ; op <= OP_ATOMIC; op++) {
+		perm_case(cm, (enum op)op, false);
+		perm_case(cm, (enum op)op, true);
+	}
+}
+static void test_permissions_oob(void)
+{
+	test_permissions(false);
+}
+static void test_permissions_cm(void)
+{
+	test_permissions(true);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* 8. One-sided operations complete while the target sits in read() and never progresses. */
+
+static void passive_child(int rfd, int wfd, void *argp)
+{
+	struct cm_arg *a = argp;
+	struct side b;
+	struct doca_sync_event *ev;
+	const uint8_t *blob;
+	size_t bl;
+	uint64_t v = 5, now = 0;
+	char c;
+
+	side_up(&b, ALL_RDMA, LRW | ALL_RDMA, 16384);
+	strcpy(b.mem + 4096, "read from a sleeping peer");
+	memcpy(b.mem + 8192, &v, 8); /* CAS 5 -> 9 */
+	v = 100;
+	memcpy(b.mem + 8200, &v, 8); /* fetch-add +7 */
+	CHECK_OK(doca_sync_event_create(&ev));
+	CHECK_OK(doca_sync_event_add_publisher_location_remote_net(ev));
+	CHECK_OK(doca_sync_event_add_subscriber_location_cpu(ev, dev));
+	CHECK_OK(doca_sync_event_start(ev));
+	CHECK_OK(doca_sync_event_export_to_remote_net(ev, &blob, &bl));
+	xconnect(&b, rfd, wfd, a->cm, true, a->port);
+	send_mmap(&b, wfd);
+	put_msg(wfd, blob, (uint32_t)bl);
+	/* blocked: no doca_pe_progress until the parent is done */
+	CHECK(read(rfd, &c, 1) == 1 && c == 'G');
+	CHECK(memcmp(b.mem, "written while asleep", 20) == 0);
+	memcpy(&v, b.mem + 8192, 8);
+	CHECK(v == 9);
+	memcpy(&v, b.mem + 8200, 8);
+	CHECK(v == 107);
+	CHECK_OK(doca_sync_event_get(ev, &now));
+	CHECK(now == 0xD0CA + 2);
+	put_str(wfd, test_failures == 0 ? "ok" : "bad");
+	CHECK(read(rfd, &c, 1) == 1);
+	side_down(&b);
+	CHECK_OK(doca_sync_event_stop(ev));
+	CHECK_OK(doca_sync_event_destroy(ev));
+}
+
+static void test_passive_target(bool cm)
+{
+	struct cm_arg arg = {.cm = cm, .port = free_port()};
+	struct duo d;
+	struct side a;
+	struct doca_mmap *rm;
+	struct doca_sync_event_remote_net *rev;
+	uint64_t base = 0, v;
+	char blob[2048];
+	long bl;
+	struct doca_buf *src, *rw, *rr, *rd, *rc, *rf, *res1, *res2, *val, *got, *res3;
+	struct doca_rdma_task_write *w;
+	struct doca_rdma_task_read *r;
+	struct doca_rdma_task_atomic_cmp_swp *cs;
+	struct doca_rdma_task_atomic_fetch_add *fa;
+	struct doca_rdma_task_remote_net_sync_event_notify_set *ss;
+	struct doca_rdma_task_remote_net_sync_event_notify_add *sa;
+	struct doca_rdma_task_remote_net_sync_event_get *sg;
+
+	duo_start(&d, passive_child, &arg);
+	side_up(&a, LRW, LRW, 4096);
+	xconnect(&a, d.c2p[0], d.p2c[1], cm, false, arg.port);
+	rm = recv_mmap(d.c2p[0], &a, &base);
+	bl = get_msg(d.c2p[0], blob, sizeof(blob), &a);
+	CHECK(bl > 0);
+	CHECK_OK(doca_sync_event_remote_net_create_from_export(dev, (const uint8_t *)blob, (size_t)bl, &rev));
+
+	strcpy(a.mem, "written while asleep");
+	src = lbuf(&a, 0, 20, 20);
+	rw = rbuf(rm, base, 64, 0);
+	rr = rbuf(rm, base + 4096, 25, 25);
+	rd = lbuf(&a, 256, 64, 0);
+	rc = rbuf(rm, base + 8192, 8, 0);
+	rf = rbuf(rm, base + 8200, 8, 0);
+	res1 = lbuf(&a, 512, 8, 0);
+	res2 = lbuf(&a, 520, 8, 0);
+	v = 0xD0CA;
+	memcpy(a.mem + 600, &v, 8);
+	val = lbuf(&a, 600, 8, 8);
+	got = lbuf(&a, 640, 8, 0);
+	res3 = lbuf(&a, 680, 8, 0);
+
+	CHECK_OK(doca_rdma_task_write_allocate_init(a.rdma, a.conn, src, rw, (union doca_data){0}, &w));
+	CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w)));
+	CHECK_OK(doca_rdma_task_read_allocate_init(a.rdma, a.conn, rr, rd, (union doca_data){0}, &r));
+	CHECK_OK(doca_task_submit(doca_rdma_task_read_as_task(r)));
+	CHECK_OK(doca_rdma_task_atomic_cmp_swp_allocate_init(a.rdma, a.conn, rc, res1, 5, 9, (union doca_data){0}, &cs));
+	CHECK_OK(doca_task_submit(doca_rdma_task_atomic_cmp_swp_as_task(cs)));
+	CHECK_OK(doca_rdma_task_atomic_fetch_add_allocate_init(a.rdma, a.conn, rf, res2, 7, (union doca_data){0}, &fa));
+	CHECK_OK(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(fa)));
+	RUN_FOR(&a, 5, a.ok + a.err == 4);
+	CHECK(a.ok == 4);
+	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_set_allocate_init(a.rdma, a.conn, rev, val,
+									       (union doca_data){0}, &ss));
+	CHECK_OK(doca_task_submit(doca_rdma_task_remote_net_sync_event_notify_set_as_task(ss)));
+	RUN_FOR(&a, 5, a.ok + a.err == 5);
+	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_add_allocate_init(a.rdma, a.conn, rev, res3, 2,
+									       (union doca_data){0}, &sa));
+	CHECK_OK(doca_task_submit(doca_rdma_task_remote_net_sync_event_notify_add_as_task(sa)));
+	RUN_FOR(&a, 5, a.ok + a.err == 6);
+	CHECK_OK(doca_rdma_task_remote_net_sync_event_get_allocate_init(a.rdma, a.conn, rev, got, (union doca_data){0},
+									&sg));
+	CHECK_OK(doca_task_submit(doca_rdma_task_remote_net_sync_event_get_as_task(sg)));
+	RUN_FOR(&a, 5, a.ok + a.err == 7);
+	CHECK(a.ok == 7);
+	CHECK(memcmp(a.mem + 256, "read from a sleeping peer", 25) == 0);
+	memcpy(&v, a.mem + 512, 8);
+	CHECK(v == 5);
+	memcpy(&v, a.mem + 520, 8);
+	CHECK(v == 100);
+	memcpy(&v, a.mem + 680, 8);
+	CHECK(v == 0xD0CA);
+	memcpy(&v, a.mem + 640, 8);
+	CHECK(v == 0xD0CA + 2);
+	fprintf(stderr, "  passive target (%s): %d of 7 one-sided tasks done while it slept\n", cm ? "cm" : "oob",
+		a.ok);
+
+	CHECK(write(d.p2c[1], "G", 1) == 1);
+	expect_msg(d.c2p[0], "ok", &a);
+	CHECK(write(d.p2c[1], "Q", 1) == 1);
+	duo_end(&d, false);
+	doca_task_free(doca_rdma_task_write_as_task(w));
+	doca_task_free(doca_rdma_task_read_as_task(r));
+	doca_task_free(doca_rdma_task_atomic_cmp_swp_as_task(cs));
+	doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(fa));
+	doca_task_free(doca_rdma_task_remote_net_sync_event_notify_set_as_task(ss));
+	doca_task_free(doca_rdma_task_remote_net_sync_event_notify_add_as_task(sa));
+	doca_task_free(doca_rdma_task_remote_net_sync_event_get_as_task(sg));
+	struct doca_buf *all[] = {src, rw, rr, rd, rc, rf, res1, res2, val, got, res3};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		CHECK_OK(doca_buf_dec_refcount(all[i], NULL));
+	CHECK_OK(doca_sync_event_remote_net_destroy(rev));
+	drop_mmap(rm);
+	side_down(&a);
+}
+static void test_passive_target_oob(void)
+{
+	test_passive_target(false);
+}
+static void test_passive_target_cm(void)
+{
+	test_passive_target(true);
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = argc > 1 ? argv[1] : NULL;
+
+	signal(SIGPIPE, SIG_IGN);
+	setvbuf(stderr, NULL, _IONBF, 0);
+	dev = open_rdma_dev();
+	CHECK_OK(doca_buf_inventory_create(256, &inv));
+	CHECK_OK(doca_buf_inventory_start(inv));
+	fprintf(stderr, "transport: %s\n", tcp_forced() ? "tcp (forced)" : "default");
+#define RUN(fn) \
+	do { \
+		if (only == NULL || strstr(#fn, only) != NULL) \
+			TEST_RUN(fn); \
+	} while (0)
+	RUN(test_peer_killed_oob);
+	RUN(test_peer_killed_cm);
+	RUN(test_bad_descriptors);
+	RUN(test_connect_nobody);
+	RUN(test_small_receive_oob);
+	RUN(test_small_receive_cm);
+	RUN(test_disconnected);
+	RUN(test_invalid_inputs_oob);
+	RUN(test_invalid_inputs_cm);
+	RUN(test_permissions_oob);
+	RUN(test_permissions_cm);
+	RUN(test_passive_target_oob);
+	RUN(test_passive_target_cm);
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+	CHECK_OK(doca_dev_close(dev));
+	TEST_EXIT();
+}
