@@ -103,6 +103,32 @@ doca_error_t rnic_cm_unlisten(struct softhw_rnic_ep *e, uint16_t port)
 	return DOCA_ERROR_NOT_FOUND;
 }
 
+/*
+ * The soft card's link-local IPv6 addresses (docs/device-model.md) exist only in the model:
+ * no interface carries them, and without a scope they are unreachable. A peer dialled at one
+ * of them is on this host's soft card, whose wire is loopback.
+ */
+static void soft_link_local_to_loopback(struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+	const struct softhw_model *model;
+	doca_error_t err;
+
+	if (ss->ss_family != AF_INET6 || !IN6_IS_ADDR_LINKLOCAL(&sin6->sin6_addr) || sin6->sin6_scope_id != 0)
+		return;
+	model = softhw_model_get(&err);
+	if (model == NULL)
+		return;
+	for (uint32_t i = 0; i < softhw_model_num_functions(model); i++) {
+		const struct softhw_function *fn = softhw_model_function(model, i);
+
+		if (fn->has_ipv6 && memcmp(fn->ipv6, &sin6->sin6_addr, 16) == 0) {
+			sin6->sin6_addr = in6addr_loopback;
+			return;
+		}
+	}
+}
+
 doca_error_t rnic_cm_connect(struct softhw_rnic_ep *e, const struct sockaddr *addr, socklen_t addr_len, void *user,
 			     struct softhw_rnic_qp **out)
 {
@@ -120,6 +146,7 @@ doca_error_t rnic_cm_connect(struct softhw_rnic_ep *e, const struct sockaddr *ad
 	qp->dialer = true;
 	memset(&qp->peer_addr, 0, sizeof(qp->peer_addr));
 	memcpy(&qp->peer_addr, addr, addr_len);
+	soft_link_local_to_loopback(&qp->peer_addr);
 	qp->has_peer_addr = true;
 	qp->state = QP_DIALING;
 	qp->deadline = rnic_now_ms() + ep->attr.cm_timeout_ms;
