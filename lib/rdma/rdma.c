@@ -101,10 +101,12 @@ static doca_error_t rdma_stop(struct doca_ctx *ctx)
 	if (rdma->ep == NULL)
 		return DOCA_SUCCESS;
 	drain_wr_cqes(rdma);
+	rdma->stopping = true;
 	nic->ep_flush_recv(rdma->ep, SOFTDOCA_FLUSH_STATUS);
 	drain_wr_cqes(rdma);
 	rdma_conns_close(rdma);
 	nic->ep_destroy(rdma->ep);
+	rdma->stopping = false;
 	rdma->ep = NULL;
 	rdma->num_ports = 0;
 	return DOCA_SUCCESS;

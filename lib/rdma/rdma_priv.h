@@ -86,6 +86,7 @@ struct doca_rdma_connection {
 struct doca_rdma {
 	struct doca_ctx ctx; /* first: doca_rdma_as_ctx and the ops receive it */
 	struct doca_dev *dev;
+	bool stopping;       /* inside our own stop: flushed tasks are expected, not errors */
 	const struct softhw_caps *caps;
 	/* configuration (IDLE only) */
 	uint32_t send_queue_size;

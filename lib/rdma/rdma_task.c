@@ -704,7 +704,7 @@ void rdma_task_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 	t->base.work.status = cqe->status;
 	if (cqe->status != DOCA_SUCCESS)
 		t->done_len = 0;
-	if (cqe->status != DOCA_SUCCESS && rdma->ctx.state == DOCA_CTX_STATE_RUNNING) {
+	if (cqe->status != DOCA_SUCCESS && rdma->ctx.state == DOCA_CTX_STATE_RUNNING && !rdma->stopping) {
 		struct doca_rdma_connection *c = type == RDMA_TASK_RECEIVE ? t->result_conn : t->conn;
 
 		SDK_LOG_ERR("RDMA %s task failed on connection %d: %s; %s", kinds[type].name,
