@@ -66,6 +66,14 @@ static void c_req(struct doca_rdma_connection *c, union doca_data cu)
 	s->conn = c;
 	CHECK_OK(doca_rdma_connection_accept(c, NULL, 0));
 }
+/* A server that turns every request down. */
+static void c_req_reject(struct doca_rdma_connection *c, union doca_data cu)
+{
+	struct side *s = cu.ptr;
+
+	s->req++;
+	CHECK_OK(doca_rdma_connection_reject(c));
+}
 static void c_est(struct doca_rdma_connection *c, union doca_data u, union doca_data cu)
 {
 	struct side *s = cu.ptr;
@@ -545,6 +553,42 @@ static void test_cm(void)
 	side_down(&b);
 }
 
+/* RDMA-CM refusals: a rejected request, and a port no longer listened on. */
+static void test_cm_reject_and_unlisten(void)
+{
+	struct side a, b;
+	struct doca_rdma_addr *addr;
+	uint16_t port = (uint16_t)(20000 + (getpid() + 7) % 20000);
+
+	/* the server's callbacks are set before start: rebuild a with the rejecting one */
+	side_up(&b, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	memset(&a, 0, sizeof(a));
+	a.mem = calloc(1, MEM);
+	a.mmap = make_mmap(dev, a.mem, MEM, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	CHECK_OK(doca_pe_create(&a.pe));
+	CHECK_OK(doca_rdma_create(dev, &a.rdma));
+	CHECK_OK(doca_rdma_set_max_num_connections(a.rdma, 4));
+	CHECK_OK(doca_rdma_set_connection_state_callbacks(a.rdma, c_req_reject, c_est, c_fail, c_disc));
+	CHECK_OK(doca_pe_connect_ctx(a.pe, doca_rdma_as_ctx(a.rdma)));
+	CHECK_OK(doca_ctx_set_user_data(doca_rdma_as_ctx(a.rdma), (union doca_data){.ptr = &a}));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(a.rdma)));
+
+	CHECK_OK(doca_rdma_start_listen_to_port(a.rdma, port));
+	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.0.0.1", port, &addr));
+	CHECK_OK(doca_rdma_connect_to_addr(b.rdma, addr, (union doca_data){.u64 = 1}));
+	RUN_UNTIL(&a, &b, a.req == 1 && b.fail == 1);
+	CHECK(a.est == 0 && b.est == 0);
+
+	/* no longer listening: the next client fails, the server hears nothing */
+	CHECK_OK(doca_rdma_stop_listen_to_port(a.rdma, port));
+	CHECK_OK(doca_rdma_connect_to_addr(b.rdma, addr, (union doca_data){.u64 = 2}));
+	RUN_UNTIL(&a, &b, b.fail == 2);
+	CHECK(a.req == 1 && b.est == 0);
+	CHECK_OK(doca_rdma_addr_destroy(addr));
+	side_down(&a);
+	side_down(&b);
+}
+
 /* Two processes: the child receives, the parent sends; descriptors cross through pipes. */
 static void test_fork(void)
 {
@@ -618,6 +662,7 @@ int main(void)
 	TEST_RUN(test_sync_event);
 	TEST_RUN(test_bad_descriptors_and_flush);
 	TEST_RUN(test_cm);
+	TEST_RUN(test_cm_reject_and_unlisten);
 	TEST_RUN(test_fork);
 	CHECK_OK(doca_buf_inventory_destroy(inv));
 	CHECK_OK(doca_dev_close(dev));
