@@ -1306,3 +1306,218 @@ doca_error_t rdma_sample_run(struct rdma_resources *resources)
 	}
 	return resources->first_encountered_error;
 }
+
+/* ---- Plumbing every sample shares: main, set-up/teardown, task bookkeeping ---- */
+
+static doca_error_t (*rdma_sample_fn)(struct rdma_config *cfg);
+static unsigned int rdma_sample_params;
+
+static doca_error_t rdma_sample_register_params(void)
+{
+	doca_error_t result = register_rdma_common_params();
+
+	if (result == DOCA_SUCCESS && (rdma_sample_params & RDMA_PARAM_SEND_STRING))
+		result = register_rdma_send_string_param();
+	if (result == DOCA_SUCCESS && (rdma_sample_params & RDMA_PARAM_READ_STRING))
+		result = register_rdma_read_string_param();
+	if (result == DOCA_SUCCESS && (rdma_sample_params & RDMA_PARAM_WRITE_STRING))
+		result = register_rdma_write_string_param();
+	if (result == DOCA_SUCCESS && (rdma_sample_params & RDMA_PARAM_NUM_CONNECTIONS))
+		result = register_rdma_num_connections_param();
+	return result;
+}
+
+static doca_error_t rdma_sample_run_cfg(void *config)
+{
+	return rdma_sample_fn(config);
+}
+
+int rdma_sample_main(int argc, char **argv, doca_error_t (*sample)(struct rdma_config *cfg), unsigned int params,
+		     const char *run_error)
+{
+	struct rdma_config cfg;
+	struct sample_main_desc desc = {.config = &cfg,
+					.register_params = rdma_sample_register_params,
+					.params_name = "RDMA sample",
+					.run = rdma_sample_run_cfg,
+					.run_error = run_error};
+
+	rdma_sample_fn = sample;
+	rdma_sample_params = params;
+	set_default_config_value(&cfg);
+	return sample_main(argc, argv, &desc);
+}
+
+doca_error_t rdma_sample_allocate(struct rdma_config *cfg, uint32_t mmap_permissions, uint32_t rdma_permissions,
+				  tasks_check func, struct rdma_resources *resources)
+{
+	doca_error_t result = allocate_rdma_resources(cfg, mmap_permissions, rdma_permissions, func, resources);
+
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Failed to allocate RDMA resources: %s", doca_error_get_descr(result));
+	return result;
+}
+
+doca_error_t rdma_sample_finish(struct rdma_resources *resources, doca_error_t result)
+{
+	doca_error_t tmp = destroy_rdma_resources(resources, resources->cfg);
+
+	if (tmp != DOCA_SUCCESS) {
+		DOCA_ERROR_PROPAGATE(result, tmp);
+		DOCA_LOG_ERR("Failed to destroy DOCA RDMA resources: %s", doca_error_get_descr(tmp));
+	}
+	return result;
+}
+
+doca_error_t rdma_step_wait(struct rdma_resources *resources)
+{
+	(void)resources;
+	return DOCA_SUCCESS;
+}
+
+void rdma_task_release(struct rdma_resources *resources, struct doca_task *task, struct doca_buf *buf1,
+		       struct doca_buf *buf2)
+{
+	doca_task_free(task);
+	if (buf1 != NULL)
+		(void)doca_buf_dec_refcount(buf1, NULL);
+	if (buf2 != NULL)
+		(void)doca_buf_dec_refcount(buf2, NULL);
+	rdma_task_done(resources);
+}
+
+void rdma_task_failed(struct rdma_resources *resources, struct doca_task *task, const char *task_name,
+		      struct doca_buf *buf1, struct doca_buf *buf2)
+{
+	doca_error_t status = doca_task_get_status(task);
+
+	DOCA_LOG_ERR("%s failed: %s", task_name, doca_error_get_descr(status));
+	DOCA_ERROR_PROPAGATE(resources->first_encountered_error, status);
+	rdma_task_release(resources, task, buf1, buf2);
+}
+
+doca_error_t rdma_submit_task(struct rdma_resources *resources, struct doca_task *task, const char *task_name,
+			      struct doca_buf *buf1, struct doca_buf *buf2)
+{
+	doca_error_t result;
+
+	resources->num_remaining_tasks++;
+	result = doca_task_submit(task);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to submit %s: %s", task_name, doca_error_get_descr(result));
+		resources->num_remaining_tasks--;
+		doca_task_free(task);
+		if (buf1 != NULL)
+			(void)doca_buf_dec_refcount(buf1, NULL);
+		if (buf2 != NULL)
+			(void)doca_buf_dec_refcount(buf2, NULL);
+	}
+	return result;
+}
+
+doca_error_t rdma_get_buf(struct rdma_resources *resources, struct doca_mmap *mmap, void *addr, size_t len,
+			  bool with_data, const char *role, struct doca_buf **buf)
+{
+	doca_error_t result;
+
+	if (with_data)
+		result = doca_buf_inventory_buf_get_by_data(resources->buf_inventory, mmap, addr, len, buf);
+	else
+		result = doca_buf_inventory_buf_get_by_addr(resources->buf_inventory, mmap, addr, len, buf);
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Failed to allocate DOCA buffer to DOCA buffer representing %s buffer: %s", role,
+			     doca_error_get_descr(result));
+	return result;
+}
+
+doca_error_t rdma_remote_memrange(struct rdma_resources *resources, void **addr, size_t *len)
+{
+	doca_error_t result = rdma_import_remote_mmap(resources);
+
+	if (result != DOCA_SUCCESS)
+		return result;
+	result = doca_mmap_get_memrange(resources->remote_mmap, addr, len);
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Failed to get the remote mmap's memory range: %s", doca_error_get_descr(result));
+	return result;
+}
+
+doca_error_t rdma_received_string(struct doca_buf *buf, void **data, size_t *str_len)
+{
+	size_t len = 0;
+	doca_error_t result = doca_buf_get_data(buf, data);
+
+	if (result == DOCA_SUCCESS)
+		result = doca_buf_get_data_len(buf, &len);
+	if (result == DOCA_SUCCESS)
+		result = check_received_string(*data, len, str_len);
+	return result;
+}
+
+/*
+ * One OOB round for connections[index]: export, descriptor files, Enter, connect. A receiver
+ * always writes -ld; with DC it needs nothing from the sender (*finished: no more rounds). A
+ * sender writes -ld with RC only.
+ */
+static doca_error_t oob_connect_one(struct rdma_resources *resources, uint32_t index, bool sender, bool *finished)
+{
+	struct rdma_config *cfg = resources->cfg;
+	bool is_dc = cfg->transport_type == DOCA_RDMA_TRANSPORT_TYPE_DC;
+	doca_error_t result;
+
+	*finished = false;
+	result = rdma_export_connection(resources, index, !(sender && is_dc));
+	if (result != DOCA_SUCCESS)
+		return result;
+	if (!sender) {
+		DOCA_LOG_INFO("You can now copy %s to the sender", cfg->local_connection_desc_path);
+		/* DC: the sender connects to us; we need nothing from it */
+		if (is_dc) {
+			*finished = true;
+			return DOCA_SUCCESS;
+		}
+		DOCA_LOG_INFO("Please copy %s from the sender and then press enter", cfg->remote_connection_desc_path);
+	} else {
+		if (!is_dc)
+			DOCA_LOG_INFO("You can now copy %s to the receiver", cfg->local_connection_desc_path);
+		DOCA_LOG_INFO(
+			"Please copy %s from the receiver and then press enter after pressing enter in the receiver side",
+			cfg->remote_connection_desc_path);
+	}
+	wait_for_enter();
+	return rdma_connect_connection(resources, index);
+}
+
+doca_error_t rdma_receiver_export_and_connect(struct rdma_resources *resources)
+{
+	bool finished;
+
+	return oob_connect_one(resources, 0, false, &finished);
+}
+
+doca_error_t rdma_sender_export_and_connect(struct rdma_resources *resources)
+{
+	bool finished;
+
+	return oob_connect_one(resources, 0, true, &finished);
+}
+
+doca_error_t rdma_multi_conn_export_and_connect(struct rdma_resources *resources, bool sender)
+{
+	struct rdma_config *cfg = resources->cfg;
+	bool finished;
+	doca_error_t result;
+
+	for (uint32_t i = 0; i < cfg->num_connections; i++) {
+		DOCA_LOG_INFO("Start to establish RDMA connection [%u]", i);
+		result = oob_connect_one(resources, i, sender, &finished);
+		if (result != DOCA_SUCCESS || finished)
+			return result;
+		DOCA_LOG_INFO("RDMA connection [%u] is establshed", i);
+		/* This round's descriptors are spent: the next round writes and reads new ones */
+		delete_file(cfg->local_connection_desc_path);
+		delete_file(cfg->remote_connection_desc_path);
+	}
+	DOCA_LOG_INFO("All [%u] RDMA connections have been establshed", cfg->num_connections);
+	return DOCA_SUCCESS;
+}

@@ -232,6 +232,73 @@ doca_error_t rdma_task_read_supported(struct doca_devinfo *devinfo);
 doca_error_t rdma_task_write_supported(struct doca_devinfo *devinfo);
 doca_error_t rdma_task_write_imm_supported(struct doca_devinfo *devinfo);
 
+/* ---- Plumbing every sample shares (main, set-up/teardown, task bookkeeping) ---- */
+
+/*
+ * The main of every RDMA sample: the common flags plus the rdma_sample_params in params, defaults,
+ * then sample(cfg); run_error is logged as "<run_error>: <error>" when it fails.
+ */
+enum rdma_sample_params {
+	RDMA_PARAM_SEND_STRING = 1 << 0,     /* -s */
+	RDMA_PARAM_READ_STRING = 1 << 1,     /* -r */
+	RDMA_PARAM_WRITE_STRING = 1 << 2,    /* -w */
+	RDMA_PARAM_NUM_CONNECTIONS = 1 << 3, /* -nc */
+};
+int rdma_sample_main(int argc, char **argv, doca_error_t (*sample)(struct rdma_config *cfg), unsigned int params,
+		     const char *run_error);
+
+/* allocate_rdma_resources, logging "Failed to allocate RDMA resources" on failure. */
+doca_error_t rdma_sample_allocate(struct rdma_config *cfg, uint32_t mmap_permissions, uint32_t rdma_permissions,
+				  tasks_check func, struct rdma_resources *resources);
+
+/* destroy_rdma_resources (logging its failure); returns result, or the teardown's error. */
+doca_error_t rdma_sample_finish(struct rdma_resources *resources, doca_error_t result);
+
+/* A step with nothing to do (a receiver waits for its posted tasks to complete). */
+doca_error_t rdma_step_wait(struct rdma_resources *resources);
+
+/* Free a finished task and release its bufs (either may be NULL), then rdma_task_done. */
+void rdma_task_release(struct rdma_resources *resources, struct doca_task *task, struct doca_buf *buf1,
+		       struct doca_buf *buf2);
+
+/* A task failed: log "<task_name> failed: <status>", record the status, then rdma_task_release. */
+void rdma_task_failed(struct rdma_resources *resources, struct doca_task *task, const char *task_name,
+		      struct doca_buf *buf1, struct doca_buf *buf2);
+
+/*
+ * Submit task, counted in num_remaining_tasks; on failure log "Failed to submit <task_name>",
+ * free the task and release its bufs (either may be NULL).
+ */
+doca_error_t rdma_submit_task(struct rdma_resources *resources, struct doca_task *task, const char *task_name,
+			      struct doca_buf *buf1, struct doca_buf *buf2);
+
+/*
+ * A doca_buf over [addr, addr + len) of mmap from resources->buf_inventory, holding data
+ * (with_data) or empty; logs "... representing <role> buffer" on failure.
+ */
+doca_error_t rdma_get_buf(struct rdma_resources *resources, struct doca_mmap *mmap, void *addr, size_t len,
+			  bool with_data, const char *role, struct doca_buf **buf);
+
+/* Import the peer's mmap (rdma_import_remote_mmap) and get its memory range. */
+doca_error_t rdma_remote_memrange(struct rdma_resources *resources, void **addr, size_t *len);
+
+/* The string a receive put into buf: its data and length (check_received_string). */
+doca_error_t rdma_received_string(struct doca_buf *buf, void **data, size_t *str_len);
+
+/*
+ * OOB connection of a single-connection receiver: export and write -ld, then (RC only) wait
+ * for Enter and connect with the sender's -re. Of a sender: export (write -ld with RC only),
+ * wait for Enter and connect with the receiver's -re.
+ */
+doca_error_t rdma_receiver_export_and_connect(struct rdma_resources *resources);
+doca_error_t rdma_sender_export_and_connect(struct rdma_resources *resources);
+
+/*
+ * OOB connection of the multi-connection samples: one export / descriptor exchange / connect
+ * round per connection (-nc), as a receiver or a sender would make it.
+ */
+doca_error_t rdma_multi_conn_export_and_connect(struct rdma_resources *resources, bool sender);
+
 /* The first connection (single-connection samples). */
 static inline struct doca_rdma_connection *rdma_connection(struct rdma_resources *resources)
 {

@@ -23,25 +23,19 @@ static void receive_completed(struct doca_rdma_task_receive *task, union doca_da
 	struct doca_buf *dst = doca_rdma_task_receive_get_dst_buf(task);
 	const struct doca_rdma_connection *connection = doca_rdma_task_receive_get_result_rdma_connection(task);
 	void *data = NULL;
-	size_t len = 0, str_len = 0;
+	size_t str_len = 0;
 	doca_error_t result;
 
 	(void)task_user_data;
 	DOCA_LOG_INFO("RDMA receive task was done successfully");
-	result = doca_buf_get_data(dst, &data);
-	if (result == DOCA_SUCCESS)
-		result = doca_buf_get_data_len(dst, &len);
-	if (result == DOCA_SUCCESS)
-		result = check_received_string(data, len, &str_len);
+	result = rdma_received_string(dst, &data, &str_len);
 	if (result == DOCA_SUCCESS)
 		DOCA_LOG_INFO("Got from sender: \"%.*s\", sender's rdma_connection address [%p]", (int)str_len,
 			      (const char *)data, (const void *)connection);
 	else
 		DOCA_ERROR_PROPAGATE(resources->first_encountered_error, result);
 
-	doca_task_free(doca_rdma_task_receive_as_task(task));
-	(void)doca_buf_dec_refcount(dst, NULL);
-	rdma_task_done(resources);
+	rdma_task_release(resources, doca_rdma_task_receive_as_task(task), dst, NULL);
 }
 
 static void receive_failed(struct doca_rdma_task_receive *task, union doca_data task_user_data,
@@ -77,14 +71,10 @@ static doca_error_t multi_conn_receive_submit(struct rdma_resources *resources)
 		struct doca_rdma_task_receive *task = NULL;
 		struct doca_buf *dst = NULL;
 
-		result = doca_buf_inventory_buf_get_by_addr(resources->buf_inventory, resources->mmap,
-							    resources->mmap_memrange + (size_t)i * SLOT_LEN, SLOT_LEN,
-							    &dst);
-		if (result != DOCA_SUCCESS) {
-			DOCA_LOG_ERR("Failed to allocate DOCA buffer to DOCA buffer representing destination buffer: %s",
-				     doca_error_get_descr(result));
+		result = rdma_get_buf(resources, resources->mmap, resources->mmap_memrange + (size_t)i * SLOT_LEN,
+				      SLOT_LEN, false, "destination", &dst);
+		if (result != DOCA_SUCCESS)
 			return result;
-		}
 		result = doca_rdma_task_receive_allocate_init(resources->rdma, dst, task_user_data, &task);
 		if (result != DOCA_SUCCESS) {
 			DOCA_LOG_ERR("Failed to allocate RDMA receive task: %s", doca_error_get_descr(result));
@@ -92,15 +82,10 @@ static doca_error_t multi_conn_receive_submit(struct rdma_resources *resources)
 			return result;
 		}
 		DOCA_LOG_INFO("Submitting RDMA receive task [%u]", i);
-		resources->num_remaining_tasks++;
-		result = doca_task_submit(doca_rdma_task_receive_as_task(task));
-		if (result != DOCA_SUCCESS) {
-			DOCA_LOG_ERR("Failed to submit RDMA receive task: %s", doca_error_get_descr(result));
-			resources->num_remaining_tasks--;
-			doca_task_free(doca_rdma_task_receive_as_task(task));
-			(void)doca_buf_dec_refcount(dst, NULL);
+		result = rdma_submit_task(resources, doca_rdma_task_receive_as_task(task), "RDMA receive task", dst,
+					  NULL);
+		if (result != DOCA_SUCCESS)
 			return result;
-		}
 	}
 	DOCA_LOG_INFO("All RDMA receive tasks have been successfully submitted");
 	return DOCA_SUCCESS;
@@ -109,72 +94,32 @@ static doca_error_t multi_conn_receive_submit(struct rdma_resources *resources)
 /* OOB: one export / descriptor exchange / connect round per connection. */
 static doca_error_t multi_conn_receive_export_and_connect(struct rdma_resources *resources)
 {
-	struct rdma_config *cfg = resources->cfg;
-	doca_error_t result;
-
-	for (uint32_t i = 0; i < cfg->num_connections; i++) {
-		DOCA_LOG_INFO("Start to establish RDMA connection [%u]", i);
-		result = rdma_export_connection(resources, i, true);
-		if (result != DOCA_SUCCESS)
-			return result;
-		DOCA_LOG_INFO("You can now copy %s to the sender", cfg->local_connection_desc_path);
-		/* DC: the sender connects to us; we need nothing from it */
-		if (cfg->transport_type == DOCA_RDMA_TRANSPORT_TYPE_DC)
-			return DOCA_SUCCESS;
-		DOCA_LOG_INFO("Please copy %s from the sender and then press enter", cfg->remote_connection_desc_path);
-		wait_for_enter();
-		result = rdma_connect_connection(resources, i);
-		if (result != DOCA_SUCCESS)
-			return result;
-		DOCA_LOG_INFO("RDMA connection [%u] is establshed", i);
-		/* This round's descriptors are spent: the next round writes and reads new ones */
-		delete_file(cfg->local_connection_desc_path);
-		delete_file(cfg->remote_connection_desc_path);
-	}
-	DOCA_LOG_INFO("All [%u] RDMA connections have been establshed", cfg->num_connections);
-	return DOCA_SUCCESS;
-}
-
-/* Connected: the posted receives complete as the messages arrive. */
-static doca_error_t multi_conn_receive_wait(struct rdma_resources *resources)
-{
-	(void)resources;
-	return DOCA_SUCCESS;
+	return rdma_multi_conn_export_and_connect(resources, false);
 }
 
 doca_error_t rdma_multi_conn_receive(struct rdma_config *cfg)
 {
 	struct rdma_resources resources = {0};
-	doca_error_t result, tmp;
+	doca_error_t result;
 
-	result = allocate_rdma_resources(cfg, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
-					 rdma_task_receive_supported, &resources);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to allocate RDMA resources: %s", doca_error_get_descr(result));
+	result = rdma_sample_allocate(cfg, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
+				      rdma_task_receive_supported, &resources);
+	if (result != DOCA_SUCCESS)
 		return result;
-	}
 
 	result = doca_rdma_task_receive_set_conf(resources.rdma, receive_completed, receive_failed,
 						 cfg->num_connections);
 	if (result != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("Unable to set configurations for RDMA receive task: %s", doca_error_get_descr(result));
-		goto destroy_resources;
+		return rdma_sample_finish(&resources, result);
 	}
 	result = rdma_create_inventory(&resources);
 	if (result != DOCA_SUCCESS)
-		goto destroy_resources;
+		return rdma_sample_finish(&resources, result);
 
 	resources.log_connections = true;
 	resources.before_connect = multi_conn_receive_submit;
 	resources.oob_connect = multi_conn_receive_export_and_connect;
-	resources.on_connected = multi_conn_receive_wait;
-	result = rdma_sample_run(&resources);
-
-destroy_resources:
-	tmp = destroy_rdma_resources(&resources, cfg);
-	if (tmp != DOCA_SUCCESS) {
-		DOCA_ERROR_PROPAGATE(result, tmp);
-		DOCA_LOG_ERR("Failed to destroy DOCA RDMA resources: %s", doca_error_get_descr(tmp));
-	}
-	return result;
+	resources.on_connected = rdma_step_wait; /* the posted receives complete */
+	return rdma_sample_finish(&resources, rdma_sample_run(&resources));
 }

@@ -9,25 +9,7 @@ DOCA_LOG_REGISTER(RDMA_READ_REQUESTER::MAIN);
 /* The sample's logic (rdma_read_requester_sample.c) */
 doca_error_t rdma_read_requester(struct rdma_config *cfg);
 
-static doca_error_t register_params(void)
-{
-	return register_rdma_common_params();
-}
-
-static doca_error_t run(void *config)
-{
-	return rdma_read_requester(config);
-}
-
 int main(int argc, char **argv)
 {
-	struct rdma_config cfg;
-	struct sample_main_desc desc = {.config = &cfg,
-					.register_params = register_params,
-					.params_name = "RDMA sample",
-					.run = run,
-					.run_error = "rdma_read_requester() failed"};
-
-	set_default_config_value(&cfg);
-	return sample_main(argc, argv, &desc);
+	return rdma_sample_main(argc, argv, rdma_read_requester, 0, "rdma_read_requester() failed");
 }

@@ -9,29 +9,8 @@ DOCA_LOG_REGISTER(RDMA_READ_RESPONDER::MAIN);
 /* The sample's logic (rdma_read_responder_sample.c) */
 doca_error_t rdma_read_responder(struct rdma_config *cfg);
 
-static doca_error_t register_params(void)
-{
-	doca_error_t result = register_rdma_common_params();
-
-	if (result == DOCA_SUCCESS)
-		result = register_rdma_read_string_param();
-	return result;
-}
-
-static doca_error_t run(void *config)
-{
-	return rdma_read_responder(config);
-}
-
 int main(int argc, char **argv)
 {
-	struct rdma_config cfg;
-	struct sample_main_desc desc = {.config = &cfg,
-					.register_params = register_params,
-					.params_name = "RDMA sample",
-					.run = run,
-					.run_error = "rdma_read_responder() failed"};
-
-	set_default_config_value(&cfg);
-	return sample_main(argc, argv, &desc);
+	return rdma_sample_main(argc, argv, rdma_read_responder, RDMA_PARAM_READ_STRING,
+				"rdma_read_responder() failed");
 }

@@ -9,29 +9,8 @@ DOCA_LOG_REGISTER(RDMA_SEND_IMMEDIATE::MAIN);
 /* The sample's logic (rdma_send_immediate_sample.c) */
 doca_error_t rdma_send_immediate(struct rdma_config *cfg);
 
-static doca_error_t register_params(void)
-{
-	doca_error_t result = register_rdma_common_params();
-
-	if (result == DOCA_SUCCESS)
-		result = register_rdma_send_string_param();
-	return result;
-}
-
-static doca_error_t run(void *config)
-{
-	return rdma_send_immediate(config);
-}
-
 int main(int argc, char **argv)
 {
-	struct rdma_config cfg;
-	struct sample_main_desc desc = {.config = &cfg,
-					.register_params = register_params,
-					.params_name = "RDMA sample",
-					.run = run,
-					.run_error = "rdma_send_immediate() failed"};
-
-	set_default_config_value(&cfg);
-	return sample_main(argc, argv, &desc);
+	return rdma_sample_main(argc, argv, rdma_send_immediate, RDMA_PARAM_SEND_STRING,
+				"rdma_send_immediate() failed");
 }

@@ -233,43 +233,33 @@ static doca_error_t sync_event_requester_start(struct rdma_resources *resources)
 doca_error_t rdma_sync_event_requester(struct rdma_config *cfg)
 {
 	struct rdma_resources resources = {0};
-	doca_error_t result, tmp;
+	doca_error_t result;
 
-	result = allocate_rdma_resources(cfg, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
-					 sync_event_tasks_supported, &resources);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to allocate RDMA resources: %s", doca_error_get_descr(result));
+	result = rdma_sample_allocate(cfg, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
+				      sync_event_tasks_supported, &resources);
+	if (result != DOCA_SUCCESS)
 		return result;
-	}
 
 	result = doca_rdma_task_remote_net_sync_event_notify_set_set_conf(resources.rdma, notify_set_completed,
 									  notify_set_failed, NUM_RDMA_TASKS);
 	if (result != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("Unable to set configurations for RDMA remote net sync event notify set task: %s",
 			     doca_error_get_descr(result));
-		goto destroy_resources;
+		return rdma_sample_finish(&resources, result);
 	}
 	result = doca_rdma_task_remote_net_sync_event_get_set_conf(resources.rdma, get_completed, get_failed,
 								   NUM_RDMA_TASKS);
 	if (result != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("Unable to set configurations for RDMA remote net sync event get task: %s",
 			     doca_error_get_descr(result));
-		goto destroy_resources;
+		return rdma_sample_finish(&resources, result);
 	}
 	result = rdma_create_inventory(&resources);
 	if (result != DOCA_SUCCESS)
-		goto destroy_resources;
+		return rdma_sample_finish(&resources, result);
 
 	resources.negotiation = RDMA_NEGOTIATION_RECV_DESC;
 	resources.oob_connect = rdma_requester_export_and_connect;
 	resources.on_connected = sync_event_requester_start;
-	result = rdma_sample_run(&resources);
-
-destroy_resources:
-	tmp = destroy_rdma_resources(&resources, cfg);
-	if (tmp != DOCA_SUCCESS) {
-		DOCA_ERROR_PROPAGATE(result, tmp);
-		DOCA_LOG_ERR("Failed to destroy DOCA RDMA resources: %s", doca_error_get_descr(tmp));
-	}
-	return result;
+	return rdma_sample_finish(&resources, rdma_sample_run(&resources));
 }

@@ -38,21 +38,14 @@ static void receive_completed(struct doca_rdma_task_receive *task, union doca_da
 	else
 		DOCA_ERROR_PROPAGATE(resources->first_encountered_error, result);
 
-	doca_task_free(doca_rdma_task_receive_as_task(task));
-	rdma_task_done(resources);
+	rdma_task_release(resources, doca_rdma_task_receive_as_task(task), NULL, NULL);
 }
 
 static void receive_failed(struct doca_rdma_task_receive *task, union doca_data task_user_data,
 			   union doca_data ctx_user_data)
 {
-	struct rdma_resources *resources = ctx_user_data.ptr;
-	doca_error_t status = doca_task_get_status(doca_rdma_task_receive_as_task(task));
-
 	(void)task_user_data;
-	DOCA_LOG_ERR("RDMA receive task failed: %s", doca_error_get_descr(status));
-	DOCA_ERROR_PROPAGATE(resources->first_encountered_error, status);
-	doca_task_free(doca_rdma_task_receive_as_task(task));
-	rdma_task_done(resources);
+	rdma_task_failed(ctx_user_data.ptr, doca_rdma_task_receive_as_task(task), "RDMA receive task", NULL, NULL);
 }
 
 /* The write with immediate consumes a receive: it must be posted before the requester writes. */
@@ -68,55 +61,31 @@ static doca_error_t receive_submit(struct rdma_resources *resources)
 		return result;
 	}
 	DOCA_LOG_INFO("Submitting RDMA receive task");
-	resources->num_remaining_tasks++;
-	result = doca_task_submit(doca_rdma_task_receive_as_task(task));
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to submit RDMA receive task: %s", doca_error_get_descr(result));
-		resources->num_remaining_tasks--;
-		doca_task_free(doca_rdma_task_receive_as_task(task));
-	}
-	return result;
-}
-
-/* Connected and the export handed over: the receive completes when the requester wrote. */
-static doca_error_t write_immediate_responder_wait(struct rdma_resources *resources)
-{
-	(void)resources;
-	return DOCA_SUCCESS;
+	return rdma_submit_task(resources, doca_rdma_task_receive_as_task(task), "RDMA receive task", NULL, NULL);
 }
 
 doca_error_t rdma_write_immediate_responder(struct rdma_config *cfg)
 {
 	struct rdma_resources resources = {0};
-	doca_error_t result, tmp;
+	doca_error_t result;
 
-	result = allocate_rdma_resources(cfg, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE,
-					 DOCA_ACCESS_FLAG_RDMA_WRITE, rdma_task_receive_supported, &resources);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to allocate RDMA resources: %s", doca_error_get_descr(result));
+	result = rdma_sample_allocate(cfg, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE,
+				      DOCA_ACCESS_FLAG_RDMA_WRITE, rdma_task_receive_supported, &resources);
+	if (result != DOCA_SUCCESS)
 		return result;
-	}
 
 	result = doca_rdma_task_receive_set_conf(resources.rdma, receive_completed, receive_failed, NUM_RDMA_TASKS);
 	if (result != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("Unable to set configurations for RDMA receive task: %s", doca_error_get_descr(result));
-		goto destroy_resources;
+		return rdma_sample_finish(&resources, result);
 	}
 	result = rdma_export_local_mmap(&resources);
 	if (result != DOCA_SUCCESS)
-		goto destroy_resources;
+		return rdma_sample_finish(&resources, result);
 
 	resources.negotiation = RDMA_NEGOTIATION_SEND_DESC;
 	resources.before_connect = receive_submit;
 	resources.oob_connect = rdma_responder_export_and_connect;
-	resources.on_connected = write_immediate_responder_wait;
-	result = rdma_sample_run(&resources);
-
-destroy_resources:
-	tmp = destroy_rdma_resources(&resources, cfg);
-	if (tmp != DOCA_SUCCESS) {
-		DOCA_ERROR_PROPAGATE(result, tmp);
-		DOCA_LOG_ERR("Failed to destroy DOCA RDMA resources: %s", doca_error_get_descr(tmp));
-	}
-	return result;
+	resources.on_connected = rdma_step_wait; /* the receive completes when the requester wrote */
+	return rdma_sample_finish(&resources, rdma_sample_run(&resources));
 }

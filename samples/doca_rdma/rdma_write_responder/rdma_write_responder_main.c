@@ -9,25 +9,7 @@ DOCA_LOG_REGISTER(RDMA_WRITE_RESPONDER::MAIN);
 /* The sample's logic (rdma_write_responder_sample.c) */
 doca_error_t rdma_write_responder(struct rdma_config *cfg);
 
-static doca_error_t register_params(void)
-{
-	return register_rdma_common_params();
-}
-
-static doca_error_t run(void *config)
-{
-	return rdma_write_responder(config);
-}
-
 int main(int argc, char **argv)
 {
-	struct rdma_config cfg;
-	struct sample_main_desc desc = {.config = &cfg,
-					.register_params = register_params,
-					.params_name = "RDMA sample",
-					.run = run,
-					.run_error = "rdma_write_responder() failed"};
-
-	set_default_config_value(&cfg);
-	return sample_main(argc, argv, &desc);
+	return rdma_sample_main(argc, argv, rdma_write_responder, 0, "rdma_write_responder() failed");
 }

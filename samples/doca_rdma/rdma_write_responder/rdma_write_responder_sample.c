@@ -31,29 +31,19 @@ static doca_error_t write_responder_wait(struct rdma_resources *resources)
 doca_error_t rdma_write_responder(struct rdma_config *cfg)
 {
 	struct rdma_resources resources = {0};
-	doca_error_t result, tmp;
+	doca_error_t result;
 
-	result = allocate_rdma_resources(cfg, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE,
-					 DOCA_ACCESS_FLAG_RDMA_WRITE, NULL, &resources);
-	if (result != DOCA_SUCCESS) {
-		DOCA_LOG_ERR("Failed to allocate RDMA resources: %s", doca_error_get_descr(result));
+	result = rdma_sample_allocate(cfg, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE,
+				      DOCA_ACCESS_FLAG_RDMA_WRITE, NULL, &resources);
+	if (result != DOCA_SUCCESS)
 		return result;
-	}
 
 	result = rdma_export_local_mmap(&resources);
 	if (result != DOCA_SUCCESS)
-		goto destroy_resources;
+		return rdma_sample_finish(&resources, result);
 
 	resources.negotiation = RDMA_NEGOTIATION_SEND_DESC;
 	resources.oob_connect = rdma_responder_export_and_connect;
 	resources.on_connected = write_responder_wait;
-	result = rdma_sample_run(&resources);
-
-destroy_resources:
-	tmp = destroy_rdma_resources(&resources, cfg);
-	if (tmp != DOCA_SUCCESS) {
-		DOCA_ERROR_PROPAGATE(result, tmp);
-		DOCA_LOG_ERR("Failed to destroy DOCA RDMA resources: %s", doca_error_get_descr(tmp));
-	}
-	return result;
+	return rdma_sample_finish(&resources, rdma_sample_run(&resources));
 }
