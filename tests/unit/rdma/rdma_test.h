@@ -4,6 +4,8 @@
 #define RDMA_TEST_H
 
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "doca_buf.h"
@@ -46,6 +48,138 @@ static inline struct doca_mmap *make_mmap(struct doca_dev *dev, void *addr, size
 static inline void nap(void)
 {
 	nanosleep(&(struct timespec){0, 20000}, NULL);
+}
+
+static inline double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+#define SIDE_MAX_ERRS 256
+
+/* One RDMA context with its PE and local memory, and what its callbacks have seen. */
+struct side {
+	struct doca_pe *pe;
+	struct doca_rdma *rdma;
+	struct doca_rdma_connection *conn;
+	struct doca_mmap *mmap;
+	char *mem;
+	size_t len;
+	int ok, err;
+	doca_error_t last;	     /* last error status (and DOCA_SUCCESS on success if success_clears_last) */
+	bool success_clears_last;
+	struct doca_task *last_task; /* the task of the last completion */
+	doca_error_t errs[SIDE_MAX_ERRS]; /* status of every error completion, in order */
+	int disc_at_err;		  /* disconnection callbacks seen when the first error completed */
+	int est, fail, disc, req;
+};
+
+static inline void side_task_ok(struct side *s, struct doca_task *task)
+{
+	s->ok++;
+	if (s->success_clears_last)
+		s->last = DOCA_SUCCESS;
+	s->last_task = task;
+}
+
+static inline void side_task_err(struct side *s, struct doca_task *task)
+{
+	s->last = doca_task_get_status(task);
+	s->last_task = task;
+	if (s->err == 0)
+		s->disc_at_err = s->disc;
+	if (s->err < SIDE_MAX_ERRS)
+		s->errs[s->err] = s->last;
+	s->err++;
+}
+
+/* name_ok / name_err: the completion callbacks of task type, counted in the side (ctx user data). */
+#define SIDE_CB(name, type) \
+	static void name##_ok(struct doca_rdma_task_##type *t, union doca_data tu, union doca_data cu) \
+	{ \
+		(void)tu; \
+		side_task_ok(cu.ptr, doca_rdma_task_##type##_as_task(t)); \
+	} \
+	static void name##_err(struct doca_rdma_task_##type *t, union doca_data tu, union doca_data cu) \
+	{ \
+		(void)tu; \
+		side_task_err(cu.ptr, doca_rdma_task_##type##_as_task(t)); \
+	}
+
+/* Connection callbacks: a server accepts every request; the side counts what happens. */
+static inline void c_req(struct doca_rdma_connection *c, union doca_data cu)
+{
+	struct side *s = cu.ptr;
+
+	s->req++;
+	s->conn = c;
+	CHECK_OK(doca_rdma_connection_accept(c, NULL, 0));
+}
+static inline void c_est(struct doca_rdma_connection *c, union doca_data u, union doca_data cu)
+{
+	struct side *s = cu.ptr;
+
+	(void)u;
+	s->conn = c;
+	s->est++;
+}
+static inline void c_fail(struct doca_rdma_connection *c, union doca_data u, union doca_data cu)
+{
+	(void)c;
+	(void)u;
+	((struct side *)cu.ptr)->fail++;
+}
+static inline void c_disc(struct doca_rdma_connection *c, union doca_data u, union doca_data cu)
+{
+	(void)c;
+	(void)u;
+	((struct side *)cu.ptr)->disc++;
+}
+
+/*
+ * A side over dev: len zeroed bytes in an mmap with mmap_perms, a PE and an RDMA context with
+ * perms, the connection callbacks above and the side as the ctx user data. Not started: the
+ * caller sets its task confs and limits, then doca_ctx_start.
+ */
+static inline void side_create(struct side *s, struct doca_dev *dev, uint32_t perms, uint32_t mmap_perms, size_t len)
+{
+	struct doca_ctx *ctx;
+
+	memset(s, 0, sizeof(*s));
+	s->len = len;
+	s->mem = calloc(1, len);
+	CHECK(s->mem != NULL);
+	s->mmap = make_mmap(dev, s->mem, len, mmap_perms);
+	CHECK_OK(doca_pe_create(&s->pe));
+	CHECK_OK(doca_rdma_create(dev, &s->rdma));
+	ctx = doca_rdma_as_ctx(s->rdma);
+	CHECK_OK(doca_rdma_set_permissions(s->rdma, perms));
+	CHECK_OK(doca_rdma_set_connection_state_callbacks(s->rdma, c_req, c_est, c_fail, c_disc));
+	CHECK_OK(doca_pe_connect_ctx(s->pe, ctx));
+	CHECK_OK(doca_ctx_set_user_data(ctx, (union doca_data){.ptr = s}));
+}
+
+/* Stop (flushing whatever is left) and destroy; IDLE must come within 5 s. */
+static inline void side_down(struct side *s)
+{
+	struct doca_ctx *ctx = doca_rdma_as_ctx(s->rdma);
+	enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
+	double end = now_s() + 5;
+
+	doca_ctx_stop(ctx);
+	while (st != DOCA_CTX_STATE_IDLE && now_s() < end) {
+		if (doca_pe_progress(s->pe) == 0)
+			nap();
+		CHECK_OK(doca_ctx_get_state(ctx, &st));
+	}
+	CHECK(st == DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_rdma_destroy(s->rdma));
+	CHECK_OK(doca_pe_destroy(s->pe));
+	CHECK_OK(doca_mmap_destroy(s->mmap));
+	free(s->mem);
 }
 
 #endif /* RDMA_TEST_H */

@@ -13,59 +13,21 @@
 
 #define MEM 4096
 
-struct side {
-	struct doca_pe *pe;
-	struct doca_rdma *rdma;
-	struct doca_rdma_connection *conn;
-	struct doca_mmap *mmap;
-	char *mem;
-	int ok, err;
-	doca_error_t last;
-	struct doca_task *last_task;
-	int est, fail, disc, req;
-};
-
 static struct doca_dev *dev;
 static struct doca_buf_inventory *inv;
 
-#define CB(name, type) \
-	static void name##_ok(struct doca_rdma_task_##type *t, union doca_data tu, union doca_data cu) \
-	{ \
-		struct side *s = cu.ptr; \
-		(void)tu; \
-		s->ok++; \
-		s->last = DOCA_SUCCESS; \
-		s->last_task = doca_rdma_task_##type##_as_task(t); \
-	} \
-	static void name##_err(struct doca_rdma_task_##type *t, union doca_data tu, union doca_data cu) \
-	{ \
-		struct side *s = cu.ptr; \
-		(void)tu; \
-		s->err++; \
-		s->last = doca_task_get_status(doca_rdma_task_##type##_as_task(t)); \
-		s->last_task = doca_rdma_task_##type##_as_task(t); \
-	}
+SIDE_CB(recv, receive)
+SIDE_CB(send, send)
+SIDE_CB(sendi, send_imm)
+SIDE_CB(rd, read)
+SIDE_CB(wr, write)
+SIDE_CB(wri, write_imm)
+SIDE_CB(cs, atomic_cmp_swp)
+SIDE_CB(fa, atomic_fetch_add)
+SIDE_CB(sg, remote_net_sync_event_get)
+SIDE_CB(ss, remote_net_sync_event_notify_set)
+SIDE_CB(sa, remote_net_sync_event_notify_add)
 
-CB(recv, receive)
-CB(send, send)
-CB(sendi, send_imm)
-CB(rd, read)
-CB(wr, write)
-CB(wri, write_imm)
-CB(cs, atomic_cmp_swp)
-CB(fa, atomic_fetch_add)
-CB(sg, remote_net_sync_event_get)
-CB(ss, remote_net_sync_event_notify_set)
-CB(sa, remote_net_sync_event_notify_add)
-
-static void c_req(struct doca_rdma_connection *c, union doca_data cu)
-{
-	struct side *s = cu.ptr;
-
-	s->req++;
-	s->conn = c;
-	CHECK_OK(doca_rdma_connection_accept(c, NULL, 0));
-}
 /* A server that turns every request down. */
 static void c_req_reject(struct doca_rdma_connection *c, union doca_data cu)
 {
@@ -74,44 +36,14 @@ static void c_req_reject(struct doca_rdma_connection *c, union doca_data cu)
 	s->req++;
 	CHECK_OK(doca_rdma_connection_reject(c));
 }
-static void c_est(struct doca_rdma_connection *c, union doca_data u, union doca_data cu)
-{
-	struct side *s = cu.ptr;
-
-	(void)u;
-	s->conn = c;
-	s->est++;
-}
-static void c_fail(struct doca_rdma_connection *c, union doca_data u, union doca_data cu)
-{
-	(void)c;
-	(void)u;
-	((struct side *)cu.ptr)->fail++;
-}
-static void c_disc(struct doca_rdma_connection *c, union doca_data u, union doca_data cu)
-{
-	(void)c;
-	(void)u;
-	((struct side *)cu.ptr)->disc++;
-}
 
 static void side_up(struct side *s, uint32_t perms, uint32_t mmap_perms)
 {
-	struct doca_ctx *ctx;
-
-	memset(s, 0, sizeof(*s));
-	s->mem = calloc(1, MEM);
-	s->mmap = make_mmap(dev, s->mem, MEM, mmap_perms);
-	CHECK_OK(doca_pe_create(&s->pe));
-	CHECK_OK(doca_rdma_create(dev, &s->rdma));
-	ctx = doca_rdma_as_ctx(s->rdma);
-	CHECK_OK(doca_rdma_set_permissions(s->rdma, perms));
+	side_create(s, dev, perms, mmap_perms, MEM);
+	s->success_clears_last = true;
 	CHECK_OK(doca_rdma_set_max_num_connections(s->rdma, 4));
 	CHECK_OK(doca_rdma_set_max_send_buf_list_len(s->rdma, 2));
 	CHECK_OK(doca_rdma_set_rnr_retry_count(s->rdma, 1)); /* a missing receive fails fast */
-	CHECK_OK(doca_rdma_set_connection_state_callbacks(s->rdma, c_req, c_est, c_fail, c_disc));
-	CHECK_OK(doca_pe_connect_ctx(s->pe, ctx));
-	CHECK_OK(doca_ctx_set_user_data(ctx, (union doca_data){.ptr = s}));
 	CHECK_OK(doca_rdma_task_receive_set_conf(s->rdma, recv_ok, recv_err, 8));
 	CHECK_OK(doca_rdma_task_send_set_conf(s->rdma, send_ok, send_err, 8));
 	CHECK_OK(doca_rdma_task_send_imm_set_conf(s->rdma, sendi_ok, sendi_err, 8));
@@ -123,25 +55,7 @@ static void side_up(struct side *s, uint32_t perms, uint32_t mmap_perms)
 	CHECK_OK(doca_rdma_task_remote_net_sync_event_get_set_conf(s->rdma, sg_ok, sg_err, 8));
 	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_set_set_conf(s->rdma, ss_ok, ss_err, 8));
 	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_add_set_conf(s->rdma, sa_ok, sa_err, 8));
-	CHECK_OK(doca_ctx_start(ctx));
-}
-
-static void side_down(struct side *s)
-{
-	struct doca_ctx *ctx = doca_rdma_as_ctx(s->rdma);
-	enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
-
-	doca_ctx_stop(ctx);
-	for (int i = 0; i < 100000 && st != DOCA_CTX_STATE_IDLE; i++) {
-		if (doca_pe_progress(s->pe) == 0)
-			nap();
-		CHECK_OK(doca_ctx_get_state(ctx, &st));
-	}
-	CHECK(st == DOCA_CTX_STATE_IDLE);
-	CHECK_OK(doca_rdma_destroy(s->rdma));
-	CHECK_OK(doca_pe_destroy(s->pe));
-	CHECK_OK(doca_mmap_destroy(s->mmap));
-	free(s->mem);
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(s->rdma)));
 }
 
 /* Progress both sides until cond holds or ~5 s pass. */

@@ -25,113 +25,29 @@
 #define ALL_RDMA (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 #define LRW DOCA_ACCESS_FLAG_LOCAL_READ_WRITE
 #define NPOOL 128
-#define MAX_ERRS 256
-
-struct side {
-	struct doca_pe *pe;
-	struct doca_rdma *rdma;
-	struct doca_rdma_connection *conn;
-	struct doca_mmap *mmap;
-	char *mem;
-	size_t len;
-	int ok, err;
-	doca_error_t last;
-	doca_error_t errs[MAX_ERRS]; /* status of every error completion, in order */
-	int disc_at_err;             /* disconnection callbacks seen when the first error completed */
-	int est, fail, disc, req;
-};
 
 static struct doca_dev *dev;
 static struct doca_buf_inventory *inv;
 
-static double now_s(void)
-{
-	struct timespec ts;
+SIDE_CB(recv, receive)
+SIDE_CB(send, send)
+SIDE_CB(rd, read)
+SIDE_CB(wr, write)
+SIDE_CB(cs, atomic_cmp_swp)
+SIDE_CB(fa, atomic_fetch_add)
+SIDE_CB(sg, remote_net_sync_event_get)
+SIDE_CB(ss, remote_net_sync_event_notify_set)
+SIDE_CB(sa, remote_net_sync_event_notify_add)
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-#define CB(name, type) \
-	static void name##_ok(struct doca_rdma_task_##type *t, union doca_data tu, union doca_data cu) \
-	{ \
-		struct side *s = cu.ptr; \
-		(void)t; \
-		(void)tu; \
-		s->ok++; \
-	} \
-	static void name##_err(struct doca_rdma_task_##type *t, union doca_data tu, union doca_data cu) \
-	{ \
-		struct side *s = cu.ptr; \
-		(void)tu; \
-		s->last = doca_task_get_status(doca_rdma_task_##type##_as_task(t)); \
-		if (s->err == 0) \
-			s->disc_at_err = s->disc; \
-		if (s->err < MAX_ERRS) \
-			s->errs[s->err] = s->last; \
-		s->err++; \
-	}
-
-CB(recv, receive)
-CB(send, send)
-CB(rd, read)
-CB(wr, write)
-CB(cs, atomic_cmp_swp)
-CB(fa, atomic_fetch_add)
-CB(sg, remote_net_sync_event_get)
-CB(ss, remote_net_sync_event_notify_set)
-CB(sa, remote_net_sync_event_notify_add)
-
-static void c_req(struct doca_rdma_connection *c, union doca_data cu)
-{
-	struct side *s = cu.ptr;
-
-	s->req++;
-	s->conn = c;
-	CHECK_OK(doca_rdma_connection_accept(c, NULL, 0));
-}
-static void c_est(struct doca_rdma_connection *c, union doca_data u, union doca_data cu)
-{
-	struct side *s = cu.ptr;
-
-	(void)u;
-	s->conn = c;
-	s->est++;
-}
-static void c_fail(struct doca_rdma_connection *c, union doca_data u, union doca_data cu)
-{
-	(void)c;
-	(void)u;
-	((struct side *)cu.ptr)->fail++;
-}
-static void c_disc(struct doca_rdma_connection *c, union doca_data u, union doca_data cu)
-{
-	(void)c;
-	(void)u;
-	((struct side *)cu.ptr)->disc++;
-}
 
 static void side_up(struct side *s, uint32_t perms, uint32_t mmap_perms, size_t len)
 {
-	struct doca_ctx *ctx;
-
-	memset(s, 0, sizeof(*s));
-	s->len = len;
-	s->mem = calloc(1, len);
-	CHECK(s->mem != NULL);
-	s->mmap = make_mmap(dev, s->mem, len, mmap_perms);
-	CHECK_OK(doca_pe_create(&s->pe));
-	CHECK_OK(doca_rdma_create(dev, &s->rdma));
-	ctx = doca_rdma_as_ctx(s->rdma);
-	CHECK_OK(doca_rdma_set_permissions(s->rdma, perms));
+	side_create(s, dev, perms, mmap_perms, len);
 	CHECK_OK(doca_rdma_set_max_num_connections(s->rdma, 2));
 	CHECK_OK(doca_rdma_set_max_send_buf_list_len(s->rdma, 2));
 	CHECK_OK(doca_rdma_task_receive_set_dst_buf_list_len(s->rdma, 2));
 	CHECK_OK(doca_rdma_set_send_queue_size(s->rdma, 256));
 	CHECK_OK(doca_rdma_set_connection_request_timeout(s->rdma, 2000));
-	CHECK_OK(doca_rdma_set_connection_state_callbacks(s->rdma, c_req, c_est, c_fail, c_disc));
-	CHECK_OK(doca_pe_connect_ctx(s->pe, ctx));
-	CHECK_OK(doca_ctx_set_user_data(ctx, (union doca_data){.ptr = s}));
 	CHECK_OK(doca_rdma_task_receive_set_conf(s->rdma, recv_ok, recv_err, 16));
 	CHECK_OK(doca_rdma_task_send_set_conf(s->rdma, send_ok, send_err, 16));
 	CHECK_OK(doca_rdma_task_read_set_conf(s->rdma, rd_ok, rd_err, 16));
@@ -141,27 +57,7 @@ static void side_up(struct side *s, uint32_t perms, uint32_t mmap_perms, size_t 
 	CHECK_OK(doca_rdma_task_remote_net_sync_event_get_set_conf(s->rdma, sg_ok, sg_err, 8));
 	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_set_set_conf(s->rdma, ss_ok, ss_err, 8));
 	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_add_set_conf(s->rdma, sa_ok, sa_err, 8));
-	CHECK_OK(doca_ctx_start(ctx));
-}
-
-/* Stop (flushing whatever is left) and destroy; IDLE must come within 5 s. */
-static void side_down(struct side *s)
-{
-	struct doca_ctx *ctx = doca_rdma_as_ctx(s->rdma);
-	enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
-	double end = now_s() + 5;
-
-	doca_ctx_stop(ctx);
-	while (st != DOCA_CTX_STATE_IDLE && now_s() < end) {
-		if (doca_pe_progress(s->pe) == 0)
-			nap();
-		CHECK_OK(doca_ctx_get_state(ctx, &st));
-	}
-	CHECK(st == DOCA_CTX_STATE_IDLE);
-	CHECK_OK(doca_rdma_destroy(s->rdma));
-	CHECK_OK(doca_pe_destroy(s->pe));
-	CHECK_OK(doca_mmap_destroy(s->mmap));
-	free(s->mem);
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(s->rdma)));
 }
 
 /* Progress s until cond holds or secs pass; the elapsed time is left in run_elapsed. */
@@ -486,7 +382,7 @@ static void test_peer_killed(bool cm, bool mid_stream)
 	CHECK(a.err >= NSENDS); /* the sends never had a receive: they were in flight for sure */
 	if (!mid_stream)
 		CHECK(a.ok == 0); /* nothing passes the waiting send (RC order) */
-	for (int i = 0; i < a.err && i < MAX_ERRS; i++) {
+	for (int i = 0; i < a.err && i < SIDE_MAX_ERRS; i++) {
 		CHECK(is_flush_status(a.errs[i]));
 		aborted += a.errs[i] == DOCA_ERROR_CONNECTION_ABORTED;
 	}
