@@ -19,6 +19,7 @@ doca_error_t rnic_ep_create(const struct softhw_rnic_ep_attr *attr, struct softh
 	if (ep->attr.cm_timeout_ms == 0)
 		ep->attr.cm_timeout_ms = RNIC_DIAL_TIMEOUT_MS;
 	pthread_mutex_init(&ep->lock, NULL);
+	pthread_mutex_init(&ep->qps_lock, NULL);
 	err = rnic_nic_ep_add(ep);
 	if (err == DOCA_SUCCESS)
 		err = rnic_nic_oob_ready(attr->fn);
@@ -26,6 +27,7 @@ doca_error_t rnic_ep_create(const struct softhw_rnic_ep_attr *attr, struct softh
 		if (err != DOCA_ERROR_OPERATING_SYSTEM || rnic_nic.running)
 			rnic_nic_ep_remove(ep);
 		pthread_mutex_destroy(&ep->lock);
+		pthread_mutex_destroy(&ep->qps_lock);
 		free(ep);
 		return err;
 	}
@@ -56,7 +58,9 @@ void rnic_ep_destroy(struct softhw_rnic_ep *e)
 	while (ep->qps != NULL) {
 		struct rnic_qp *qp = ep->qps;
 
+		pthread_mutex_lock(&ep->qps_lock);
 		ep->qps = qp->next_ep;
+		pthread_mutex_unlock(&ep->qps_lock);
 		for (struct rnic_qp **pp = &rnic_nic.qps; *pp != NULL; pp = &(*pp)->next_all)
 			if (*pp == qp) {
 				*pp = qp->next_all;
@@ -82,6 +86,7 @@ void rnic_ep_destroy(struct softhw_rnic_ep *e)
 	recv_free_list(ep->free_recvs);
 	free(ep->cq);
 	pthread_mutex_destroy(&ep->lock);
+	pthread_mutex_destroy(&ep->qps_lock);
 	free(ep);
 }
 
@@ -115,7 +120,7 @@ void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 	ep->cq_count++;
 	__atomic_store_n(&ep->cq_avail, ep->cq_count, __ATOMIC_RELEASE);
 	if (ep->armed) {
-		ep->armed = false;
+		__atomic_store_n(&ep->armed, false, __ATOMIC_RELEASE);
 		notify = ep->attr.notify != NULL;
 	}
 	pthread_mutex_unlock(&ep->lock);
@@ -128,6 +133,9 @@ int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max
 	struct rnic_ep *ep = rnic_ep_of(e);
 	int n = 0;
 
+	/* same-host rings: messages and ACKs are taken here, by the owner, with no thread hop */
+	if (__atomic_load_n(&ep->ring_qps, __ATOMIC_ACQUIRE) != 0)
+		rnic_ring_poll_ep(ep);
 	if (__atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) == 0 || max <= 0)
 		return 0;
 	pthread_mutex_lock(&ep->lock);
@@ -148,8 +156,11 @@ bool rnic_ep_arm(struct softhw_rnic_ep *e)
 
 	pthread_mutex_lock(&ep->lock);
 	waiting = ep->cq_count > 0;
-	ep->armed = !waiting;
+	__atomic_store_n(&ep->armed, !waiting, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&ep->lock);
+	/* rings: the peer rings our doorbell after publishing / consuming; the service thread wakes us */
+	if (!waiting && __atomic_load_n(&ep->ring_qps, __ATOMIC_ACQUIRE) != 0 && rnic_ring_arm_ep(ep))
+		waiting = true;
 	return waiting;
 }
 

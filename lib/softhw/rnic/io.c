@@ -273,6 +273,7 @@ static void rx_frame_end(struct rnic_qp *qp)
 		break;
 	case F_BYE:
 		/* the peer disconnected: its queued work is flushed on its side, ours here */
+		rnic_ring_service(qp); /* what it consumed (our ACKs) or published before it said bye */
 		if (qp->state == QP_RTS)
 			rnic_qp_fail(qp, SOFTHW_RNIC_CQE_DISCONNECTED, DOCA_SUCCESS, DOCA_ERROR_SHUTDOWN);
 		qp->close_asked = true;
@@ -332,6 +333,38 @@ static ssize_t rx_payload(struct rnic_qp *qp)
 	}
 }
 
+/* Dialer, during the handshake: the acceptor's answer may carry the ring's descriptors. */
+static ssize_t recv_hs(struct rnic_qp *qp, void *buf, size_t len)
+{
+	union {
+		char buf[CMSG_SPACE(4 * sizeof(int))];
+		struct cmsghdr align;
+	} c;
+	struct iovec iov = {buf, len};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.buf, .msg_controllen = sizeof(c.buf)};
+	ssize_t n = recvmsg(qp->fd, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+
+	if (n < 0)
+		return n;
+	for (struct cmsghdr *cm = CMSG_FIRSTHDR(&m); cm != NULL; cm = CMSG_NXTHDR(&m, cm)) {
+		size_t nfds;
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len < CMSG_LEN(0))
+			continue;
+		nfds = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < nfds; i++) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(fd));
+			if (qp->hs_nfds < 3)
+				qp->hs_fds[qp->hs_nfds++] = fd;
+			else
+				close(fd);
+		}
+	}
+	return n;
+}
+
 bool rnic_rx_ready(struct rnic_qp *qp)
 {
 	struct rnic_rx *rx = &qp->rx;
@@ -343,7 +376,11 @@ bool rnic_rx_ready(struct rnic_qp *qp)
 		ssize_t n;
 
 		if (!rx->in_payload) {
-			n = recv(qp->fd, (char *)&rx->hdr + rx->hdr_got, sizeof(rx->hdr) - rx->hdr_got, MSG_DONTWAIT);
+			if (qp->state == QP_HANDSHAKE)
+				n = recv_hs(qp, (char *)&rx->hdr + rx->hdr_got, sizeof(rx->hdr) - rx->hdr_got);
+			else
+				n = recv(qp->fd, (char *)&rx->hdr + rx->hdr_got, sizeof(rx->hdr) - rx->hdr_got,
+					 MSG_DONTWAIT);
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))

@@ -197,6 +197,8 @@ static int next_timeout(uint64_t now)
 	for (struct rnic_qp *qp = timed; qp != NULL; qp = qp->next_timed) {
 		if (qp->rx.stalled && qp->rx.rnr_deadline < first)
 			first = qp->rx.rnr_deadline;
+		if (qp->ring_stalled && qp->ring_deadline != 0 && qp->ring_deadline < first)
+			first = qp->ring_deadline;
 		if (qp->deadline != 0 && qp->deadline < first)
 			first = qp->deadline;
 	}
@@ -221,6 +223,8 @@ static void run_timers(bool woken)
 		if (!qp->dead) {
 			if (qp->rx.stalled && (woken || qp->rx.rnr_deadline <= now))
 				rnic_rx_retry(qp, qp->rx.rnr_deadline <= now);
+			if (qp->ring_stalled && (woken || (qp->ring_deadline != 0 && qp->ring_deadline <= now)))
+				rnic_ring_rx(qp);
 			if (qp->deadline != 0 && qp->deadline <= now) {
 				qp->deadline = 0;
 				if (qp->state == QP_DIALING || qp->state == QP_HANDSHAKE)
@@ -228,7 +232,7 @@ static void run_timers(bool woken)
 						     DOCA_ERROR_CONNECTION_ABORTED);
 			}
 		}
-		if (qp->dead || (!qp->rx.stalled && qp->deadline == 0)) {
+		if (qp->dead || (!qp->rx.stalled && !qp->ring_stalled && qp->deadline == 0)) {
 			qp->timed = false;
 			*pp = qp->next_timed;
 		} else {
@@ -326,6 +330,25 @@ static void qp_event(struct rnic_qp *qp, uint32_t events)
 	pthread_mutex_unlock(&qp->lock);
 }
 
+/* The peer rang our doorbell: it published (we were armed), consumed (we wait), or nudges. */
+static void bell_event(struct rnic_qp *qp)
+{
+	uint64_t c;
+
+	pthread_mutex_lock(&qp->lock);
+	if (!qp->dead && qp->bell_fd >= 0) {
+		if (read(qp->bell_fd, &c, sizeof(c)) < 0) {
+			/* EAGAIN: consumed already */
+		}
+		rnic_ring_service(qp);
+		if (qp->ring_stalled)
+			rnic_nic_timed_add(qp);
+		if (qp->broken && qp->fd >= 0)
+			rnic_qp_hangup(qp);
+	}
+	pthread_mutex_unlock(&qp->lock);
+}
+
 static void *nic_main(void *arg)
 {
 	struct epoll_event evs[64];
@@ -342,9 +365,9 @@ static void *nic_main(void *arg)
 		}
 		for (int i = 0; i < n; i++) {
 			uint64_t v = evs[i].data.u64;
-			void *ptr = (void *)(uintptr_t)(v & ~(uint64_t)3);
+			void *ptr = (void *)(uintptr_t)(v & ~(uint64_t)RNIC_TAG_MASK);
 
-			switch ((unsigned)(v & 3)) {
+			switch ((unsigned)(v & RNIC_TAG_MASK)) {
 			case RNIC_TAG_WAKE: {
 				uint64_t c;
 
@@ -360,6 +383,9 @@ static void *nic_main(void *arg)
 			case RNIC_TAG_PEND:
 				pend_read(ptr);
 				break;
+			case RNIC_TAG_BELL:
+				bell_event(ptr);
+				break;
 			default:
 				qp_event(ptr, evs[i].events);
 				break;
@@ -374,6 +400,8 @@ static void *nic_main(void *arg)
 				if (qp->fd >= 0 && !qp->dead &&
 				    (qp->broken || (qp->close_asked && qp->out_head == NULL)))
 					rnic_qp_hangup(qp);
+				if (qp->ring_stalled && !qp->dead)
+					rnic_nic_timed_add(qp); /* an owner's poll found no receive: keep its time */
 				pthread_mutex_unlock(&qp->lock);
 			}
 			pthread_mutex_unlock(&rnic_nic.lock);
@@ -523,9 +551,14 @@ static void nic_close_all(void)
  */
 static void atfork_child(void)
 {
-	for (struct rnic_qp *qp = rnic_nic.qps; qp != NULL; qp = qp->next_all)
+	for (struct rnic_qp *qp = rnic_nic.qps; qp != NULL; qp = qp->next_all) {
 		if (qp->fd >= 0)
 			close(qp->fd);
+		if (qp->bell_fd >= 0)
+			close(qp->bell_fd);
+		if (qp->ch.peer_bell >= 0)
+			close(qp->ch.peer_bell);
+	}
 	for (struct rnic_ep *ep = rnic_nic.eps; ep != NULL; ep = ep->next)
 		for (struct rnic_listener *l = ep->listeners; l != NULL; l = l->next)
 			close(l->fd);

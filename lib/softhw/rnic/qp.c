@@ -41,14 +41,18 @@ struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user)
 	qp->ep = ep;
 	qp->user = user;
 	qp->fd = -1;
+	qp->bell_fd = -1;
+	qp->ch.peer_bell = -1;
 	qp->token = make_token();
 	qp->next_seq = 1;
 	pthread_mutex_lock(&rnic_nic.lock);
 	qp->id = ++rnic_nic.last_qp_id;
 	qp->next_all = rnic_nic.qps;
 	rnic_nic.qps = qp;
+	pthread_mutex_lock(&ep->qps_lock);
 	qp->next_ep = ep->qps;
 	ep->qps = qp;
+	pthread_mutex_unlock(&ep->qps_lock);
 	pthread_mutex_unlock(&rnic_nic.lock);
 	return qp;
 }
@@ -91,6 +95,7 @@ void rnic_qp_free(struct rnic_qp *qp)
 	}
 	out_drop_all(qp);
 	rnic_cma_drop(qp);
+	rnic_ring_free(qp);
 	for (int i = 0; i < 2; i++)
 		while (lists[i] != NULL) {
 			struct rnic_wr *wr = lists[i];
@@ -134,6 +139,12 @@ static void complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len)
 	qp->wq_head = wr->next;
 	if (qp->wq_head == NULL)
 		qp->wq_tail = NULL;
+	if (qp->wq_next == wr)
+		qp->wq_next = wr->next;
+	if (wr->sent && wr->path == RNIC_PATH_SOCK && qp->sock_inflight > 0)
+		qp->sock_inflight--;
+	else if (wr->sent && wr->path == RNIC_PATH_RING && qp->ring_inflight > 0)
+		qp->ring_inflight--;
 	wr_release(wr);
 	wr->next = qp->free_wrs;
 	qp->free_wrs = wr;
@@ -149,6 +160,9 @@ static void qp_shut(struct rnic_qp *qp, enum rnic_qp_state state, doca_error_t f
 		qp->broken = true; /* a frame cut short: only closing the socket keeps the peer sane */
 	while (qp->wq_head != NULL)
 		complete_head(qp, flush, 0);
+	qp->wq_next = NULL;
+	qp->sock_inflight = qp->ring_inflight = 0;
+	rnic_ring_off(qp);
 	if (qp->rx.stalled) {
 		qp->rx.stalled = false;
 		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
@@ -178,10 +192,18 @@ void rnic_qp_complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len
 	complete_head(qp, status, len);
 	if (status != DOCA_SUCCESS) /* as verbs: the qp moves to error */
 		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, status, DOCA_ERROR_SHUTDOWN);
+	else
+		rnic_qp_pump(qp);
 }
 
 void rnic_qp_hangup(struct rnic_qp *qp)
 {
+	/*
+	 * What the peer did on the ring before it went counts, as the socket's bytes before EOF do:
+	 * records it consumed are ACKs, records it published are delivered.
+	 */
+	if (qp->state == QP_RTS && !qp->broken)
+		rnic_ring_service(qp);
 	rnic_nic_del_fd(qp->fd);
 	close(qp->fd);
 	qp->fd = -1;
@@ -211,7 +233,7 @@ static bool op_has_payload(enum softhw_rnic_opcode op)
 }
 
 /* Frames a work request and hands it to the out-queue. qp lock held. */
-static void wr_send(struct rnic_qp *qp, struct rnic_wr *wr)
+void rnic_wr_send(struct rnic_qp *qp, struct rnic_wr *wr)
 {
 	struct rnic_out *o = &wr->out;
 	struct rnic_hdr *h = &o->hdr;
@@ -237,7 +259,36 @@ static void wr_send(struct rnic_qp *qp, struct rnic_wr *wr)
 	}
 	o->heap = false;
 	wr->sent = true;
+	wr->path = RNIC_PATH_SOCK;
+	qp->sock_inflight++;
 	rnic_out_push(qp, o);
+}
+
+/*
+ * RC order across the two paths: a wr goes on the ring only when nothing is outstanding on the
+ * socket, and on the socket only when nothing is outstanding on the ring; otherwise it waits
+ * (in post order) until the other path drained.
+ */
+void rnic_qp_pump(struct rnic_qp *qp)
+{
+	while (qp->state == QP_RTS && qp->wq_next != NULL) {
+		struct rnic_wr *wr = qp->wq_next;
+		bool ring = rnic_ring_wants(qp, wr);
+
+		if (ring && qp->sock_inflight == 0 && qp->ring_inflight == 0 && !softhw_chan_can_send(&qp->ch)) {
+			/* an empty ring without room: the peer rewrote its head; hang up */
+			qp->broken = true;
+			rnic_nic_kick();
+			break;
+		}
+		if (ring ? (qp->sock_inflight > 0 || !softhw_chan_can_send(&qp->ch)) : qp->ring_inflight > 0)
+			break;
+		qp->wq_next = wr->next;
+		if (ring)
+			rnic_ring_send(qp, wr);
+		else
+			rnic_wr_send(qp, wr);
+	}
 }
 
 void rnic_qp_established(struct rnic_qp *qp)
@@ -246,9 +297,7 @@ void rnic_qp_established(struct rnic_qp *qp)
 	qp->deadline = 0;
 	if (qp->cm)
 		rnic_qp_push_cqe(qp, SOFTHW_RNIC_CQE_ESTABLISHED, DOCA_SUCCESS);
-	for (struct rnic_wr *wr = qp->wq_head; wr != NULL && qp->state == QP_RTS; wr = wr->next)
-		if (!wr->sent)
-			wr_send(qp, wr);
+	rnic_qp_pump(qp);
 }
 
 static struct rnic_wr *wr_get(struct rnic_qp *qp, uint32_t num_sge)
@@ -305,6 +354,7 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	wr->bytes = 0;
 	wr->sent = false;
 	wr->cma = false;
+	wr->path = RNIC_PATH_NONE;
 	for (uint32_t i = 0; i < in->num_sge; i++) {
 		wr->sgl[i] = in->sgl[i];
 		wr->bytes += in->sgl[i].len;
@@ -322,8 +372,10 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	else
 		qp->wq_head = wr;
 	qp->wq_tail = wr;
+	if (qp->wq_next == NULL)
+		qp->wq_next = wr;
 	if (qp->state == QP_RTS)
-		wr_send(qp, wr);
+		rnic_qp_pump(qp);
 	pthread_mutex_unlock(&qp->lock);
 	return DOCA_SUCCESS;
 }
@@ -563,16 +615,25 @@ void rnic_qp_hello_ack(struct rnic_qp *qp)
 
 	memcpy(&hello, qp->rx.hello, sizeof(hello));
 	if (hello.magic != RNIC_HELLO_MAGIC) {
+		rnic_ring_drop_hs(qp);
 		qp->broken = true;
 		return;
 	}
 	if (status != DOCA_SUCCESS) {
+		rnic_ring_drop_hs(qp);
 		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, status, DOCA_ERROR_CONNECTION_ABORTED);
 		return;
 	}
 	qp->peer = hello.self;
 	qp->has_peer = true;
 	qp->local = rnic_same_host(&rnic_nic.host, &hello.self.host);
+	if ((qp->rx.hdr.flags & RNIC_HF_RING) && !rnic_ring_join(qp)) {
+		/* the acceptor uses the ring already: without it we cannot talk */
+		rnic_ring_drop_hs(qp);
+		qp->broken = true;
+		return;
+	}
+	rnic_ring_drop_hs(qp);
 	rnic_qp_established(qp);
 }
 
@@ -627,7 +688,8 @@ static void accept_oob(int fd, const struct rnic_hello *h, const struct sockaddr
 	qp->local = rnic_same_host(&rnic_nic.host, &h->self.host);
 	qp->peer_addr = *from;
 	rnic_qp_update_events(qp);
-	rnic_qp_send_ack(qp, DOCA_SUCCESS);
+	if (!rnic_ring_accept(qp, from))
+		rnic_qp_send_ack(qp, DOCA_SUCCESS);
 	rnic_qp_established(qp);
 	pthread_mutex_unlock(&qp->lock);
 }
@@ -700,11 +762,13 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 			*pp = qp->next_all;
 			break;
 		}
+	pthread_mutex_lock(&ep->qps_lock);
 	for (struct rnic_qp **pp = &ep->qps; *pp != NULL; pp = &(*pp)->next_ep)
 		if (*pp == qp) {
 			*pp = qp->next_ep;
 			break;
 		}
+	pthread_mutex_unlock(&ep->qps_lock);
 	pthread_mutex_lock(&qp->lock);
 	if (qp->state == QP_RTS && qp->out_head == NULL) {
 		struct rnic_hdr bye = {.type = F_BYE};

@@ -16,6 +16,9 @@
  * it executes one-sided operations at the target without the target's CPU (read, write,
  * atomics, remote sync events: rule 5 of issue 4), places incoming sends into posted receives,
  * and queues completions on the initiator's ep. It blocks in epoll when there is nothing to do.
+ * Exception (same host): two-sided messages travel on a shared-memory ring per qp that ep_poll
+ * itself takes, without a thread hop; the service thread takes them only for an owner that is
+ * asleep (armed) or does not progress (ring.c).
  *
  * Transports (chosen per qp, invisible above): peers on the same host and network namespace
  * talk over an abstract unix socket and move read/write payloads with cross-memory attach;

@@ -11,6 +11,9 @@
  * EPOLLOUT (io.c). Sockets are non-blocking and the service thread always keeps reading, so
  * two peers sending large messages at each other never deadlock.
  *
+ * Same host: two-sided messages of up to one record go on a shared-memory ring per qp instead
+ * (ring.c), taken by the owner's ep_poll; a qp never has work outstanding on both paths.
+ *
  * Locks, in order: nic.lock (tables, control lists) -> qp->lock -> ep->lock (CQ, receives).
  * Only the service thread closes a qp's socket or frees a qp (after qp_destroy marked it dead):
  * an epoll event never points at freed memory.
@@ -24,6 +27,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include "softhw/fabric/channel.h"
 #include "softhw/rnic/rnic.h"
 #include "softhw/softhw.h"
 
@@ -36,6 +40,10 @@
 #define RNIC_RNR_INTERVAL_MS 10
 #define RNIC_DIAL_TIMEOUT_MS 5000
 #define RNIC_INLINE_SGE 4
+/* Same-host ring (ring.c): records of RNIC_RING_REC bytes, RNIC_RING_SLOTS per direction. */
+#define RNIC_RING_REC 4080 /* + the 16-byte record header: one 4 KiB slot */
+#define RNIC_RING_SLOTS 64
+#define RNIC_HF_RING 1u    /* HELLO_ACK flag: the ring's memfd and doorbells ride along (SCM_RIGHTS) */
 
 /* ---- wire ---- */
 
@@ -122,10 +130,13 @@ struct rnic_wr {
 	struct softhw_rnic_sge *sgl;
 	struct softhw_rnic_sge sgl_inline[RNIC_INLINE_SGE];
 	uint32_t num_sge;
-	bool sent;                /* handed to the out-queue (or executed by CMA) */
+	bool sent;                /* handed to the out-queue or the ring (or executed by CMA) */
+	uint8_t path;             /* RNIC_PATH_*: where it went */
 	bool cma;                 /* executed locally by cross-memory attach */
 	struct rnic_out out;
 };
+
+enum { RNIC_PATH_NONE = 0, RNIC_PATH_SOCK, RNIC_PATH_RING };
 
 struct rnic_recv {
 	struct rnic_recv *next;
@@ -217,6 +228,26 @@ struct rnic_qp {
 
 	struct rnic_wr *wq_head;   /* posted work, in post order, until its completion */
 	struct rnic_wr *wq_tail;
+	struct rnic_wr *wq_next;   /* first wr not issued yet (waits for RTS or for the other path) */
+	uint32_t sock_inflight;    /* issued on the socket, not answered */
+	uint32_t ring_inflight;    /* published on the ring, not consumed by the peer */
+
+	/*
+	 * Same-host fast path (ring.c): two-sided messages travel on a shared-memory channel
+	 * consumed by the receiver's ep_poll (or its service thread on the doorbell); the
+	 * receiver consuming a record is its ACK, a NAK comes back as an F_RESP on the socket.
+	 */
+	struct softhw_chan ch;
+	int bell_fd;               /* our doorbell (eventfd): the peer rings it, the service thread watches it */
+	int hs_fds[3];             /* dialer: descriptors that came with the hello ack */
+	int hs_nfds;
+	bool ring_on;              /* atomic for ep_poll's look: the ring is usable */
+	bool ring_halt;            /* rx: a message was refused (NAK): nothing more is consumed */
+	bool ring_stalled;         /* rx: the oldest message waits for a receive */
+	uint64_t ring_deadline;    /* rx: NAK with AGAIN then (ms, monotonic); 0: retry for ever */
+	uint64_t ring_acked;       /* tx: records the peer consumed */
+	uint32_t ring_idle;        /* tx: polls without progress (a nudge now and then) */
+	uint64_t ring_nudged;      /* tx: ms of the last nudge */
 	struct rnic_wr *free_wrs;
 	uint64_t next_seq;
 	struct rnic_out *out_head; /* frames not fully written */
@@ -238,7 +269,9 @@ struct rnic_listener {
 struct rnic_ep {
 	struct rnic_ep *next;      /* nic.eps */
 	struct softhw_rnic_ep_attr attr;
-	struct rnic_qp *qps;       /* nic.lock */
+	struct rnic_qp *qps;       /* changed under nic.lock and qps_lock; ep_poll walks it under qps_lock */
+	pthread_mutex_t qps_lock;  /* order: nic.lock -> qps_lock -> qp->lock */
+	uint32_t ring_qps;         /* atomic: qps with a usable ring (ep_poll's cheap check) */
 	struct rnic_listener *listeners; /* nic.lock */
 
 	pthread_mutex_t lock;      /* CQ and receive queue */
@@ -256,7 +289,8 @@ struct rnic_ep {
 
 /* ---- nic.c: the service thread and process-wide state ---- */
 
-enum { RNIC_TAG_QP = 0, RNIC_TAG_LISTENER = 1, RNIC_TAG_PEND = 2, RNIC_TAG_WAKE = 3 };
+enum { RNIC_TAG_QP = 0, RNIC_TAG_LISTENER = 1, RNIC_TAG_PEND = 2, RNIC_TAG_WAKE = 3, RNIC_TAG_BELL = 4 };
+#define RNIC_TAG_MASK 7u
 
 struct rnic_nic {
 	pthread_mutex_t lock;
@@ -381,6 +415,36 @@ void rnic_qp_send_ack(struct rnic_qp *qp, doca_error_t status);
 void rnic_qp_hello_ack(struct rnic_qp *qp);
 /* Service thread: a pending connection's hello arrived: attach it to its qp or make one (CM). */
 void rnic_accept_hello(int fd, const struct rnic_hello *h, struct rnic_ep *cm_ep, const struct sockaddr_storage *from);
+
+/* Issues waiting work requests in post order while the path each needs is free. qp lock held. */
+void rnic_qp_pump(struct rnic_qp *qp);
+/* Frames a work request on the socket. qp lock held. */
+void rnic_wr_send(struct rnic_qp *qp, struct rnic_wr *wr);
+
+/* ---- ring.c (qp lock held unless said) ---- */
+
+/* Acceptor: sets the ring up and answers the hello with its descriptors; false: answer plainly. */
+bool rnic_ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from);
+/* Dialer: maps the ring the hello ack brought; false: it is unusable (hang up). */
+bool rnic_ring_join(struct rnic_qp *qp);
+/* Closes descriptors a hello ack brought that were not taken. */
+void rnic_ring_drop_hs(struct rnic_qp *qp);
+/* Stops using the ring (qp failed or closed). */
+void rnic_ring_off(struct rnic_qp *qp);
+/* Unmaps it and closes the doorbells (rnic_qp_free). */
+void rnic_ring_free(struct rnic_qp *qp);
+/* True if this wr goes on the ring. */
+bool rnic_ring_wants(const struct rnic_qp *qp, const struct rnic_wr *wr);
+/* Publishes a wr (can_send checked). */
+void rnic_ring_send(struct rnic_qp *qp, struct rnic_wr *wr);
+/* Takes ACKs and incoming messages. */
+void rnic_ring_service(struct rnic_qp *qp);
+/* Incoming messages only. */
+void rnic_ring_rx(struct rnic_qp *qp);
+/* ep_poll: services every ring qp of the ep (no lock held). */
+void rnic_ring_poll_ep(struct rnic_ep *ep);
+/* ep_arm: arms every ring; true if something waits already (no lock held). */
+bool rnic_ring_arm_ep(struct rnic_ep *ep);
 
 /* ---- cma.c (qp lock held) ---- */
 

@@ -84,12 +84,19 @@ static void into_recv(struct rnic_rx *rx)
 		discard(rx, DOCA_ERROR_NO_MEMORY);
 		return;
 	}
+	uint64_t want = rx->hdr.plen;
+
 	rx->dest = RX_PLAIN;
 	rx->iovcnt = 0;
 	rx->idx = 0;
-	for (uint32_t i = 0; i < rx->recv->num_sge; i++)
-		if (rx->recv->sgl[i].len > 0)
-			rx->iov[rx->iovcnt++] = (struct iovec){rx->recv->sgl[i].addr, rx->recv->sgl[i].len};
+	/* only the message's bytes: the next frame may follow it in the socket already */
+	for (uint32_t i = 0; i < rx->recv->num_sge && want > 0; i++)
+		if (rx->recv->sgl[i].len > 0) {
+			uint64_t take = rx->recv->sgl[i].len < want ? rx->recv->sgl[i].len : want;
+
+			rx->iov[rx->iovcnt++] = (struct iovec){rx->recv->sgl[i].addr, take};
+			want -= take;
+		}
 	rx->left = rx->hdr.plen;
 }
 

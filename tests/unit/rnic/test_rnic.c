@@ -3,7 +3,9 @@
  * The soft RDMA NIC (lib/softhw/rnic/rnic.h), driven through its ops table: a forked target
  * exports memory (doca_mmap_export_rdma) and a queue pair, this process connects and posts.
  * The target sits blocked in read() on a pipe between commands: one-sided operations are
- * executed by its service thread. Everything runs over unix sockets, then again over TCP.
+ * executed by its service thread. Everything runs over unix sockets (two-sided messages on the
+ * same-host ring, taken by the target's service thread when the sender nudges it), then again
+ * over TCP.
  */
 #include <poll.h>
 #include <signal.h>
@@ -712,6 +714,180 @@ static void test_cm(void)
 	node_close(&n);
 }
 
+/* ---- two-sided messages on the same-host ring (unix transport) ---- */
+
+/* Waits for `n` work completions of this side and checks their opcodes, in order. */
+static void expect_ops(struct init *in, const enum softhw_rnic_opcode *ops_in_order, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct softhw_rnic_cqe c;
+
+		CHECK(wait_cqe(&in->n, &c, WAIT_MS));
+		CHECK(c.kind == SOFTHW_RNIC_CQE_WR && c.status == DOCA_SUCCESS && c.op == ops_in_order[i]);
+		if (c.kind != SOFTHW_RNIC_CQE_WR || c.op != ops_in_order[i] || c.status != DOCA_SUCCESS)
+			fprintf(stderr, "  completion %d: kind %d op %d status %s (wanted op %d)\n", i, c.kind, c.op,
+				doca_error_get_name(c.status), ops_in_order[i]);
+	}
+}
+
+/* Socket work (an atomic, a write) posted before a send: the send waits for them (RC order). */
+static void test_ring_write_then_send(void)
+{
+	static const enum softhw_rnic_opcode order[] = {SOFTHW_RNIC_OP_FETCH_ADD, SOFTHW_RNIC_OP_WRITE,
+							SOFTHW_RNIC_OP_SEND};
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t *big = malloc(1u << 20), out[64];
+	uint64_t v = 0;
+
+	CHECK(big != NULL);
+	for (size_t i = 0; i < (1u << 20); i++)
+		big[i] = (uint8_t)(i * 7 + 3);
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	target_cmd(&t, 'r', 64);
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_FETCH_ADD, &v, 8, &t.ti.mem, 4096, 1, 0));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_WRITE, big, 1u << 20, &t.ti.mem, 8192, 0, 0));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "after", 5, NULL, 0, 0, 0));
+	expect_ops(&in, order, 3);
+	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 5 && memcmp(out, "after", 5) == 0);
+	/* the write took effect before the send was received */
+	CHECK(target_mem(&t, 8192 + 4000, out) && memcmp(out, big + 4000, 64) == 0);
+	CHECK(target_mem(&t, 4096, out) && memcmp(out, &(uint64_t){1}, 8) == 0);
+	init_close(&in);
+	CHECK(target_end(&t));
+	free(big);
+}
+
+/* A send and a write with immediate on the ring, then reads: the reads see what they wrote. */
+static void test_ring_send_then_read(void)
+{
+	static const enum softhw_rnic_opcode order[] = {SOFTHW_RNIC_OP_SEND, SOFTHW_RNIC_OP_WRITE_IMM,
+							SOFTHW_RNIC_OP_READ, SOFTHW_RNIC_OP_SEND_IMM};
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t back[64] = {0}, out[64];
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	target_cmd(&t, 'r', 64);
+	target_cmd(&t, 'r', 64);
+	target_cmd(&t, 'r', 64);
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "one", 3, NULL, 0, 0, 0));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_WRITE_IMM, "written by imm", 14, &t.ti.mem, 256, 0, 0));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_READ, back, 14, &t.ti.mem, 256, 0, 0));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND_IMM, "two", 3, NULL, 0, 0, 0));
+	expect_ops(&in, order, 4);
+	CHECK(memcmp(back, "written by imm", 14) == 0);
+	CHECK(target_cqe(&t, &c, out) && c.recv_op == SOFTHW_RNIC_OP_SEND && c.len == 3);
+	CHECK(target_cqe(&t, &c, out) && c.recv_op == SOFTHW_RNIC_OP_WRITE_IMM && c.len == 14 && c.imm == 0xabcd);
+	CHECK(target_cqe(&t, &c, out) && c.recv_op == SOFTHW_RNIC_OP_SEND_IMM && c.len == 3 &&
+	      memcmp(out, "two", 3) == 0);
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
+/* More sends in flight than the ring has slots: they wait for room and complete in order. */
+static void test_ring_many(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t out[64];
+	enum { N = 200 };
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	for (int i = 0; i < N; i++)
+		target_cmd(&t, 'r', 64);
+	static uint32_t xs[N]; /* sources stay valid until their completion, as with verbs */
+
+	for (int i = 0; i < N; i++) {
+		struct softhw_rnic_sge sg = {&xs[i], sizeof(xs[i])};
+		struct softhw_rnic_wr wr = {.wr_id = (uint64_t)i, .op = SOFTHW_RNIC_OP_SEND, .sgl = &sg, .num_sge = 1};
+
+		xs[i] = (uint32_t)i;
+		CHECK_OK(ops->qp_post(in.qp, &wr));
+	}
+	for (int i = 0; i < N; i++) {
+		CHECK(wait_cqe(&in.n, &c, WAIT_MS));
+		CHECK(c.kind == SOFTHW_RNIC_CQE_WR && c.status == DOCA_SUCCESS && c.wr_id == (uint64_t)i);
+	}
+	for (int i = 0; i < N; i++) /* (every receive shares the target's buffer) */
+		CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4 && c.wr_id == 64);
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
+/* Several ring sends nobody receives, then the target is killed: all fail, then the qp. */
+static void test_ring_peer_killed(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t data[64] = {0};
+	int flushed = 0, aborted = 0;
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	for (int i = 0; i < 5; i++)
+		CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, data, 64, NULL, 0, 0, 0));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_READ, data, 8, &t.ti.mem, 0, 0, 0)); /* held behind them */
+	CHECK(!wait_cqe(&in.n, &c, 50));
+	kill(t.pid, SIGKILL);
+	for (;;) {
+		if (!wait_cqe(&in.n, &c, WAIT_MS)) {
+			CHECK(false);
+			break;
+		}
+		if (c.kind == SOFTHW_RNIC_CQE_WR) {
+			flushed++;
+			aborted += c.status == DOCA_ERROR_CONNECTION_ABORTED;
+			continue;
+		}
+		CHECK(c.kind == SOFTHW_RNIC_CQE_DISCONNECTED);
+		break;
+	}
+	CHECK(aborted == 6 && flushed == 6);
+	CHECK_ERR(post1(&in, SOFTHW_RNIC_OP_SEND, data, 8, NULL, 0, 0, 0), DOCA_ERROR_NOT_CONNECTED);
+	init_close(&in);
+	waitpid(t.pid, NULL, 0);
+	close(t.cmd);
+	close(t.info);
+}
+
+/* The target sleeps armed (poll on its notify fd); a send wakes it, the sender busy-polls. */
+static void test_ring_wakes_armed(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t out[64];
+	int got = 0;
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	/* connected both ways first (a write completes only once the qp is up) */
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_WRITE, out, 8, &t.ti.mem, 0, 0, 0));
+	target_cmd(&t, 'r', 64);
+	target_cmd(&t, 'c', 0); /* the target now sleeps in poll(), armed */
+	usleep(100 * 1000);
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "wake", 4, NULL, 0, 0, 0));
+	for (int i = 0; i < 5000 && got == 0; i++) { /* busy: this side never arms */
+		for (int j = 0; j < 1000 && got == 0; j++)
+			got = ops->ep_poll(in.n.ep, &c, 1);
+		if (got == 0)
+			usleep(1000);
+	}
+	CHECK(got == 1 && c.kind == SOFTHW_RNIC_CQE_WR && c.status == DOCA_SUCCESS);
+	CHECK(read_full(t.info, &c, sizeof(c)) && read_full(t.info, out, 64));
+	CHECK(c.kind == SOFTHW_RNIC_CQE_WR && c.status == DOCA_SUCCESS && c.len == 4 && memcmp(out, "wake", 4) == 0);
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
 static void run_all(const char *transport)
 {
 	fprintf(stderr, "-- transport %s\n", transport);
@@ -723,6 +899,11 @@ static void run_all(const char *transport)
 	TEST_RUN(test_permissions);
 	TEST_RUN(test_peer_killed);
 	TEST_RUN(test_disconnect);
+	TEST_RUN(test_ring_write_then_send);
+	TEST_RUN(test_ring_send_then_read);
+	TEST_RUN(test_ring_many);
+	TEST_RUN(test_ring_peer_killed);
+	TEST_RUN(test_ring_wakes_armed);
 }
 
 int main(void)
