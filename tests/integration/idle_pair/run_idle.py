@@ -12,6 +12,13 @@ Scenarios (BIN: the host-flavour and DPU-flavour build of the peer, or the sampl
   sync_event_blocking   the same with a blocking doca_sync_event_wait_gt on the DPU side
   dma_host     doca_dma_copy_host (host) waiting for Enter, its exported memory served (no DPU
                side: nothing touches the memory)
+  rdma         rdma_idle_peer receiver and sender (both --host, two processes on one host):
+               connected out of band (the runner relays each side's "desc HEX" line to the
+               other's stdin), 10 messages sent and received, then both asleep on their PE's
+               notification handle with 4 receives still posted; the soft NIC's same-host path
+               (a shared-memory ring per connection, doorbells)
+  rdma_tcp     the same over TCP (SOFTDOCA_RDMA_TRANSPORT=tcp)
+  rdma_cm      the same connected by RDMA-CM (listen / connect_to_addr on 127.0.0.1, a free port)
 
 Each process is started once the previous one said it is ready; once every process has said
 so (their lines, not a sleep, are the synchronisation), the CPU time of each (utime + stime of
@@ -22,6 +29,7 @@ timeouts; a crash or a sanitizer report fails the run.
 """
 import argparse
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -75,6 +83,19 @@ class Proc:
                 self.cond.wait(left)
             return True
 
+    def line(self, prefix):
+        """The first stdout line that starts with prefix (None if none)."""
+        with self.cond:
+            for line in "".join(self.out).splitlines():
+                if line.startswith(prefix):
+                    return line
+        return None
+
+    def send(self, data):
+        """Writes data to stdin, which stays open."""
+        self.p.stdin.write(data)
+        self.p.stdin.flush()
+
     def cpu_sec(self):
         """utime + stime of every thread of the process, live or ended."""
         with open("/proc/%d/stat" % self.p.pid) as f:
@@ -100,9 +121,17 @@ class Proc:
         return rc
 
 
+def free_port():
+    """A TCP port nobody listens on right now (the RDMA-CM server binds it on [::])."""
+    with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
+        s.bind(("::", 0))
+        return s.getsockname()[1]
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("scenario", choices=("comch", "sync_event", "sync_event_blocking", "dma_host"))
+    parser.add_argument("scenario", choices=("comch", "sync_event", "sync_event_blocking", "dma_host", "rdma", "rdma_tcp",
+                                             "rdma_cm"))
     parser.add_argument("--host", required=True)
     parser.add_argument("--dpu", default=None)
     parser.add_argument("--window", type=float, default=2.0)
@@ -121,6 +150,9 @@ def main():
 
     # Per scenario: the processes in start order as (name, cmd, ready line), then how each is
     # ended and the lines it must print. Processes end in reverse start order unless said.
+    # relay: (from, to, prefix): once all are started, from's line starting with prefix, the
+    # prefix cut, goes to to's stdin as one line.
+    relay = []
     if args.scenario == "comch":
         procs = [("server", [args.dpu, "server", "--idle", "--clients", "1"], "server ready"),
                  ("client", [args.host, "client", "--idle", "--messages", "10"], "idle")]
@@ -140,6 +172,26 @@ def main():
         lines = {"exporter": ["signaling the DPU", "woken by the DPU", "done"],
                  "importer": ["woken by the host", "done"]}
         enter = {}
+    elif args.scenario.startswith("rdma"):
+        if args.scenario == "rdma_tcp":
+            env["SOFTDOCA_RDMA_TRANSPORT"] = "tcp"
+        else:
+            env.pop("SOFTDOCA_RDMA_TRANSPORT", None)  # the soft NIC's choice: the same-host ring
+        if args.scenario == "rdma_cm":
+            port = str(free_port())
+            procs = [("receiver", [args.host, "receiver", "cm", port], "listening"),
+                     ("sender", [args.host, "sender", "cm", port], "connected")]
+        else:
+            procs = [("receiver", [args.host, "receiver", "oob"], "desc "),
+                     ("sender", [args.host, "sender", "oob"], "desc ")]
+            relay = [("receiver", "sender", "desc "), ("sender", "receiver", "desc ")]
+        ready_too = [("receiver", "idle"), ("sender", "idle")]
+        # the receiver first: its stop flushes its posted receives; the sender, idle, takes the
+        # disconnection calmly
+        end_order = ["receiver", "sender"]
+        lines = {"receiver": ["connected", "received 10", "idle", "done"],
+                 "sender": ["connected", "sent 10", "idle", "done"]}
+        enter = {}
     else:
         procs = [("host", [args.host, "-p", "b1:00.0", "-d", os.path.join(tmp, "export_desc.txt"),
                            "-b", os.path.join(tmp, "buffer_info.txt")],
@@ -155,6 +207,13 @@ def main():
         if not started[name].wait_for(ready):
             problems.append("%s never printed %r" % (name, ready))
             break
+    for src, dst, prefix in relay:
+        if not problems:
+            line = started[src].line(prefix)
+            try:
+                started[dst].send((line[len(prefix):] + "\n").encode())
+            except (BrokenPipeError, TypeError) as e:
+                problems.append("cannot relay %s's %r line to %s: %s" % (src, prefix, dst, e))
     for name, text in ready_too:
         if not problems and not started[name].wait_for(text):
             problems.append("%s never printed %r" % (name, text))
