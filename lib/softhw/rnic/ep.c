@@ -136,6 +136,9 @@ int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max
 	/* same-host rings: messages and ACKs are taken here, by the owner, with no thread hop */
 	if (__atomic_load_n(&ep->ring_qps, __ATOMIC_ACQUIRE) != 0)
 		rnic_ring_poll_ep(ep);
+	/* TCP message sockets: the same, one non-blocking recv per qp with traffic pending */
+	if (__atomic_load_n(&ep->m_qps, __ATOMIC_ACQUIRE) != 0)
+		rnic_msock_poll_ep(ep);
 	if (__atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) == 0 || max <= 0)
 		return 0;
 	pthread_mutex_lock(&ep->lock);
@@ -161,6 +164,9 @@ bool rnic_ep_arm(struct softhw_rnic_ep *e)
 	/* rings: the peer rings our doorbell after publishing / consuming; the service thread wakes us */
 	if (!waiting && __atomic_load_n(&ep->ring_qps, __ATOMIC_ACQUIRE) != 0 && rnic_ring_arm_ep(ep))
 		waiting = true;
+	/* message sockets: the service thread reads them while we sleep */
+	if (!waiting && __atomic_load_n(&ep->m_qps, __ATOMIC_ACQUIRE) != 0)
+		rnic_msock_arm_ep(ep);
 	return waiting;
 }
 
@@ -206,6 +212,7 @@ doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *e, uint64_t wr_id, const s
 	else
 		ep->rq_head = r;
 	ep->rq_tail = r;
+	__atomic_fetch_add(&ep->rq_posted, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&ep->lock);
 	/* A message waiting for a receive (receiver not ready) can go on now. */
 	if (__atomic_load_n(&ep->rnr_waiting, __ATOMIC_ACQUIRE) != 0)
@@ -223,6 +230,7 @@ struct rnic_recv *rnic_ep_take_recv(struct rnic_ep *ep)
 		ep->rq_head = r->next;
 		if (ep->rq_head == NULL)
 			ep->rq_tail = NULL;
+		__atomic_fetch_sub(&ep->rq_posted, 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&ep->lock);
 	return r;

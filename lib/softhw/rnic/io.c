@@ -252,6 +252,7 @@ static bool rx_header(struct rnic_qp *qp)
 		rx->left = rx->hdr.plen;
 		return true;
 	case F_BYE:
+	case F_NUDGE:
 		return rx->hdr.plen == 0;
 	default:
 		return false;
@@ -274,9 +275,14 @@ static void rx_frame_end(struct rnic_qp *qp)
 	case F_BYE:
 		/* the peer disconnected: its queued work is flushed on its side, ours here */
 		rnic_ring_service(qp); /* what it consumed (our ACKs) or published before it said bye */
+		rnic_msock_service(qp); /* the same on the message socket */
 		if (qp->state == QP_RTS)
 			rnic_qp_fail(qp, SOFTHW_RNIC_CQE_DISCONNECTED, DOCA_SUCCESS, DOCA_ERROR_SHUTDOWN);
 		qp->close_asked = true;
+		break;
+	case F_NUDGE:
+		if (qp->state == QP_RTS)
+			rnic_msock_nudged(qp);
 		break;
 	default:
 		break;

@@ -182,9 +182,15 @@ static void pend_read(struct rnic_pend *p)
 		int fd = p->fd;
 		struct rnic_ep *ep = p->cm_ep;
 		struct sockaddr_storage from = p->from;
+		bool msock = (h->flags & RNIC_HF_MSOCK) != 0;
 
 		pend_drop(p, false);
-		rnic_accept_hello(fd, &hello, ep, &from);
+		if (msock && ep == NULL && !hello.cm)
+			rnic_msock_accept(fd, &hello); /* a qp's message socket (msock.c) */
+		else if (msock)
+			close(fd);
+		else
+			rnic_accept_hello(fd, &hello, ep, &from);
 	}
 }
 
@@ -199,6 +205,8 @@ static int next_timeout(uint64_t now)
 			first = qp->rx.rnr_deadline;
 		if (qp->ring_stalled && qp->ring_deadline != 0 && qp->ring_deadline < first)
 			first = qp->ring_deadline;
+		if (qp->m_stalled && qp->m_deadline != 0 && qp->m_deadline < first)
+			first = qp->m_deadline;
 		if (qp->deadline != 0 && qp->deadline < first)
 			first = qp->deadline;
 	}
@@ -225,6 +233,8 @@ static void run_timers(bool woken)
 				rnic_rx_retry(qp, qp->rx.rnr_deadline <= now);
 			if (qp->ring_stalled && (woken || (qp->ring_deadline != 0 && qp->ring_deadline <= now)))
 				rnic_ring_rx(qp);
+			if (qp->m_stalled && (woken || (qp->m_deadline != 0 && qp->m_deadline <= now)))
+				rnic_msock_service(qp);
 			if (qp->deadline != 0 && qp->deadline <= now) {
 				qp->deadline = 0;
 				if (qp->state == QP_DIALING || qp->state == QP_HANDSHAKE)
@@ -232,7 +242,7 @@ static void run_timers(bool woken)
 						     DOCA_ERROR_CONNECTION_ABORTED);
 			}
 		}
-		if (qp->dead || (!qp->rx.stalled && !qp->ring_stalled && qp->deadline == 0)) {
+		if (qp->dead || (!qp->rx.stalled && !qp->ring_stalled && !qp->m_stalled && qp->deadline == 0)) {
 			qp->timed = false;
 			*pp = qp->next_timed;
 		} else {
@@ -386,6 +396,9 @@ static void *nic_main(void *arg)
 			case RNIC_TAG_BELL:
 				bell_event(ptr);
 				break;
+			case RNIC_TAG_MSOCK:
+				rnic_msock_event(ptr);
+				break;
 			default:
 				qp_event(ptr, evs[i].events);
 				break;
@@ -400,7 +413,7 @@ static void *nic_main(void *arg)
 				if (qp->fd >= 0 && !qp->dead &&
 				    (qp->broken || (qp->close_asked && qp->out_head == NULL)))
 					rnic_qp_hangup(qp);
-				if (qp->ring_stalled && !qp->dead)
+				if ((qp->ring_stalled || qp->m_stalled) && !qp->dead)
 					rnic_nic_timed_add(qp); /* an owner's poll found no receive: keep its time */
 				pthread_mutex_unlock(&qp->lock);
 			}
@@ -556,6 +569,8 @@ static void atfork_child(void)
 			close(qp->fd);
 		if (qp->bell_fd >= 0)
 			close(qp->bell_fd);
+		if (qp->mfd >= 0)
+			close(qp->mfd);
 		if (qp->ch.peer_bell >= 0)
 			close(qp->ch.peer_bell);
 	}

@@ -42,6 +42,7 @@ struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user)
 	qp->user = user;
 	qp->fd = -1;
 	qp->bell_fd = -1;
+	qp->mfd = -1;
 	qp->ch.peer_bell = -1;
 	qp->token = make_token();
 	qp->next_seq = 1;
@@ -96,6 +97,7 @@ void rnic_qp_free(struct rnic_qp *qp)
 	out_drop_all(qp);
 	rnic_cma_drop(qp);
 	rnic_ring_free(qp);
+	rnic_msock_free(qp);
 	for (int i = 0; i < 2; i++)
 		while (lists[i] != NULL) {
 			struct rnic_wr *wr = lists[i];
@@ -145,6 +147,8 @@ static void complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len)
 		qp->sock_inflight--;
 	else if (wr->sent && wr->path == RNIC_PATH_RING && qp->ring_inflight > 0)
 		qp->ring_inflight--;
+	else if (wr->sent && wr->path == RNIC_PATH_MSOCK && qp->m_inflight > 0)
+		qp->m_inflight--;
 	wr_release(wr);
 	wr->next = qp->free_wrs;
 	qp->free_wrs = wr;
@@ -163,6 +167,7 @@ static void qp_shut(struct rnic_qp *qp, enum rnic_qp_state state, doca_error_t f
 	qp->wq_next = NULL;
 	qp->sock_inflight = qp->ring_inflight = 0;
 	rnic_ring_off(qp);
+	rnic_msock_off(qp);
 	if (qp->rx.stalled) {
 		qp->rx.stalled = false;
 		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
@@ -202,8 +207,11 @@ void rnic_qp_hangup(struct rnic_qp *qp)
 	 * What the peer did on the ring before it went counts, as the socket's bytes before EOF do:
 	 * records it consumed are ACKs, records it published are delivered.
 	 */
-	if (qp->state == QP_RTS && !qp->broken)
+	if (qp->state == QP_RTS && !qp->broken) {
 		rnic_ring_service(qp);
+		rnic_msock_service(qp); /* the same for what arrived on the message socket */
+	}
+	rnic_msock_close(qp);
 	rnic_nic_del_fd(qp->fd);
 	close(qp->fd);
 	qp->fd = -1;
@@ -265,15 +273,25 @@ void rnic_wr_send(struct rnic_qp *qp, struct rnic_wr *wr)
 }
 
 /*
- * RC order across the two paths: a wr goes on the ring only when nothing is outstanding on the
- * socket, and on the socket only when nothing is outstanding on the ring; otherwise it waits
- * (in post order) until the other path drained.
+ * RC order across the two paths: a wr goes on the fast path (the ring, or over TCP the message
+ * socket) only when nothing is outstanding on the socket, and on the socket only when nothing
+ * is outstanding on the fast path; otherwise it waits (in post order) until the other drained.
  */
 void rnic_qp_pump(struct rnic_qp *qp)
 {
 	while (qp->state == QP_RTS && qp->wq_next != NULL) {
 		struct rnic_wr *wr = qp->wq_next;
 		bool ring = rnic_ring_wants(qp, wr);
+
+		if (!ring && rnic_msock_wants(qp, wr)) {
+			if (qp->sock_inflight > 0)
+				break;
+			qp->wq_next = wr->next;
+			rnic_msock_send(qp, wr);
+			continue;
+		}
+		if (!ring && qp->m_inflight > 0)
+			break;
 
 		if (ring && qp->sock_inflight == 0 && qp->ring_inflight == 0 && !softhw_chan_can_send(&qp->ch)) {
 			/* an empty ring without room: the peer rewrote its head; hang up */
@@ -635,6 +653,15 @@ void rnic_qp_hello_ack(struct rnic_qp *qp)
 	}
 	rnic_ring_drop_hs(qp);
 	rnic_qp_established(qp);
+	if (!(qp->rx.hdr.flags & RNIC_HF_RING) && qp->state == QP_RTS) {
+		/* TCP: the message socket, read by the owners' ep_poll (msock.c) */
+		struct sockaddr_storage ss;
+		socklen_t len = 0;
+		bool is_unix;
+
+		if (dial_addr(qp, &ss, &len, &is_unix) && !is_unix)
+			rnic_msock_dial(qp, &ss, len);
+	}
 }
 
 /* Answers a dialer: status and who we are. */

@@ -12,7 +12,9 @@
  * two peers sending large messages at each other never deadlock.
  *
  * Same host: two-sided messages of up to one record go on a shared-memory ring per qp instead
- * (ring.c), taken by the owner's ep_poll; a qp never has work outstanding on both paths.
+ * (ring.c), taken by the owner's ep_poll; over TCP on a second connection per qp, the message
+ * socket (msock.c), read by the owner's ep_poll too; a qp never has work outstanding on both
+ * paths.
  *
  * Locks, in order: nic.lock (tables, control lists) -> qp->lock -> ep->lock (CQ, receives).
  * Only the service thread closes a qp's socket or frees a qp (after qp_destroy marked it dead):
@@ -44,6 +46,10 @@
 #define RNIC_RING_REC 4080 /* + the 16-byte record header: one 4 KiB slot */
 #define RNIC_RING_SLOTS 64
 #define RNIC_HF_RING 1u    /* HELLO_ACK flag: the ring's memfd and doorbells ride along (SCM_RIGHTS) */
+#define RNIC_HF_MSOCK 2u   /* HELLO flag: this connection is the message socket of the qp it names */
+/* TCP fast path (msock.c): messages of up to RNIC_MSOCK_DATA bytes travel on the message socket. */
+#define RNIC_MSOCK_DATA 4048
+#define RNIC_MSOCK_BUF (64 * 1024) /* reassembly buffer */
 
 /* ---- wire ---- */
 
@@ -53,6 +59,7 @@ enum rnic_frame {
 	F_REQ,       /* a work request, op = softhw_rnic_opcode */
 	F_RESP,      /* its response, same seq */
 	F_BYE,       /* graceful disconnect */
+	F_NUDGE,     /* a sender waits for its ACK: the service thread reads the message socket */
 };
 
 struct rnic_hdr {
@@ -136,7 +143,7 @@ struct rnic_wr {
 	struct rnic_out out;
 };
 
-enum { RNIC_PATH_NONE = 0, RNIC_PATH_SOCK, RNIC_PATH_RING };
+enum { RNIC_PATH_NONE = 0, RNIC_PATH_SOCK, RNIC_PATH_RING, RNIC_PATH_MSOCK };
 
 struct rnic_recv {
 	struct rnic_recv *next;
@@ -231,6 +238,7 @@ struct rnic_qp {
 	struct rnic_wr *wq_next;   /* first wr not issued yet (waits for RTS or for the other path) */
 	uint32_t sock_inflight;    /* issued on the socket, not answered */
 	uint32_t ring_inflight;    /* published on the ring, not consumed by the peer */
+	uint32_t m_inflight;       /* sent on the message socket, not answered */
 
 	/*
 	 * Same-host fast path (ring.c): two-sided messages travel on a shared-memory channel
@@ -248,6 +256,30 @@ struct rnic_qp {
 	uint64_t ring_acked;       /* tx: records the peer consumed */
 	uint32_t ring_idle;        /* tx: polls without progress (a nudge now and then) */
 	uint64_t ring_nudged;      /* tx: ms of the last nudge */
+	/*
+	 * TCP fast path (msock.c): a second connection per qp carries two-sided messages and their
+	 * ACK / NAK, read by the owner's ep_poll; the service thread reads it (EPOLLONESHOT) only
+	 * while the ep is armed or after the peer's F_NUDGE. m_reading says who reads it (msock.c).
+	 */
+	int mfd;
+	bool m_on;                 /* atomic for ep_poll's look: the message socket is usable */
+	bool m_thread;             /* the service thread reads it (armed owner or nudged) */
+	bool m_halt;               /* rx: a message was refused (NAK): nothing more is read */
+	bool m_stalled;            /* rx: the oldest message waits for a receive */
+	bool m_eof;                /* the peer closed it: the main socket tells how the qp ends */
+	bool m_full;               /* tx: the socket took less than offered: EPOLLOUT drains */
+	bool m_shut;               /* hung up (shutdown): closed with the qp */
+	int m_reading;             /* atomic flag: its holder reads the socket and owns m_buf / m_got */
+	uint32_t m_events;         /* registered epoll events (0: disabled) */
+	uint32_t m_idle;           /* tx: polls without an ACK */
+	uint64_t m_deadline;       /* rx: NAK with AGAIN then (ms); 0: retry for ever */
+	uint64_t m_since;          /* tx: ms of the last ACK or first send */
+	uint64_t m_nudged;         /* tx: ms of the last nudge */
+	uint64_t m_gap;            /* tx: ms between nudges (doubles up to 100) */
+	uint8_t *m_buf;            /* rx: reassembly buffer (RNIC_MSOCK_BUF) */
+	size_t m_got;
+	uint8_t *m_obuf;           /* tx: bytes the socket did not take yet */
+	size_t m_olen, m_ocap;
 	struct rnic_wr *free_wrs;
 	uint64_t next_seq;
 	struct rnic_out *out_head; /* frames not fully written */
@@ -272,6 +304,8 @@ struct rnic_ep {
 	struct rnic_qp *qps;       /* changed under nic.lock and qps_lock; ep_poll walks it under qps_lock */
 	pthread_mutex_t qps_lock;  /* order: nic.lock -> qps_lock -> qp->lock */
 	uint32_t ring_qps;         /* atomic: qps with a usable ring (ep_poll's cheap check) */
+	uint32_t m_qps;            /* atomic: qps with a usable message socket */
+	uint32_t rq_posted;        /* atomic: receives posted and not taken */
 	struct rnic_listener *listeners; /* nic.lock */
 
 	pthread_mutex_t lock;      /* CQ and receive queue */
@@ -289,7 +323,7 @@ struct rnic_ep {
 
 /* ---- nic.c: the service thread and process-wide state ---- */
 
-enum { RNIC_TAG_QP = 0, RNIC_TAG_LISTENER = 1, RNIC_TAG_PEND = 2, RNIC_TAG_WAKE = 3, RNIC_TAG_BELL = 4 };
+enum { RNIC_TAG_QP = 0, RNIC_TAG_LISTENER = 1, RNIC_TAG_PEND = 2, RNIC_TAG_WAKE = 3, RNIC_TAG_BELL = 4, RNIC_TAG_MSOCK = 5 };
 #define RNIC_TAG_MASK 7u
 
 struct rnic_nic {
@@ -445,6 +479,30 @@ void rnic_ring_rx(struct rnic_qp *qp);
 void rnic_ring_poll_ep(struct rnic_ep *ep);
 /* ep_arm: arms every ring; true if something waits already (no lock held). */
 bool rnic_ring_arm_ep(struct rnic_ep *ep);
+
+/* ---- msock.c: TCP fast path (qp lock held unless said) ---- */
+
+bool rnic_msock_enabled(void);
+/* Dialer, once established over TCP: opens the message socket (failure: none, no harm). */
+void rnic_msock_dial(struct rnic_qp *qp, const struct sockaddr_storage *ss, socklen_t len);
+/* Service thread: an accepted connection says it is a qp's message socket (no lock held). */
+void rnic_msock_accept(int fd, const struct rnic_hello *h);
+bool rnic_msock_wants(const struct rnic_qp *qp, const struct rnic_wr *wr);
+void rnic_msock_send(struct rnic_qp *qp, struct rnic_wr *wr);
+/* Service thread: writes what waits, takes ACKs and messages (unless the owner is reading). */
+void rnic_msock_service(struct rnic_qp *qp);
+/* The peer's F_NUDGE: the service thread reads the message socket until the owner polls. */
+void rnic_msock_nudged(struct rnic_qp *qp);
+/* Stops using it (qp failed or closed). */
+void rnic_msock_off(struct rnic_qp *qp);
+/* Hangs it up (shutdown: the owner may be reading it); rnic_qp_free closes and frees it. */
+void rnic_msock_close(struct rnic_qp *qp);
+void rnic_msock_free(struct rnic_qp *qp);
+/* Service thread: its event. */
+void rnic_msock_event(struct rnic_qp *qp);
+/* ep_poll / ep_arm (no lock held). */
+void rnic_msock_poll_ep(struct rnic_ep *ep);
+void rnic_msock_arm_ep(struct rnic_ep *ep);
 
 /* ---- cma.c (qp lock held) ---- */
 

@@ -5,8 +5,10 @@
  * The target sits blocked in read() on a pipe between commands: one-sided operations are
  * executed by its service thread. Everything runs over unix sockets (two-sided messages on the
  * same-host ring, taken by the target's service thread when the sender nudges it), then again
- * over TCP.
+ * over TCP (two-sided messages on the qp's message socket, read by the owner's ep_poll or, once
+ * the sender nudges or while the owner sleeps armed, by the service thread).
  */
+#include <dirent.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -888,6 +890,55 @@ static void test_ring_wakes_armed(void)
 	CHECK(target_end(&t));
 }
 
+/* Sockets this process has open. */
+static int count_sockets(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		char path[300], link[64];
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len > 0) {
+			link[len] = '\0';
+			n += strncmp(link, "socket:", 7) == 0;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* A TCP qp has its message socket (and a unix one none); messages complete over it. */
+static void test_msock_in_use(void)
+{
+	bool tcp = strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "tcp") == 0;
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t out[64];
+	int with, without;
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	target_cmd(&t, 'r', 64);
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_SEND, "sock", 4, NULL, 0, 0, 0));
+	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4 && memcmp(out, "sock", 4) == 0);
+	with = count_sockets();
+	ops->qp_destroy(in.qp); /* the service thread closed its sockets when this returns */
+	without = count_sockets();
+	CHECK(with - without == (tcp ? 2 : 1));
+	if (with - without != (tcp ? 2 : 1))
+		fprintf(stderr, "  the qp had %d sockets\n", with - without);
+	node_close(&in.n);
+	CHECK(target_end(&t));
+}
+
 static void run_all(const char *transport)
 {
 	fprintf(stderr, "-- transport %s\n", transport);
@@ -904,6 +955,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_many);
 	TEST_RUN(test_ring_peer_killed);
 	TEST_RUN(test_ring_wakes_armed);
+	TEST_RUN(test_msock_in_use);
 }
 
 int main(void)
