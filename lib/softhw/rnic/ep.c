@@ -159,10 +159,10 @@ bool rnic_ep_arm(struct softhw_rnic_ep *e)
 
 	pthread_mutex_lock(&ep->lock);
 	waiting = ep->cq_count > 0;
-	__atomic_store_n(&ep->armed, !waiting, __ATOMIC_RELEASE);
+	__atomic_store_n(&ep->armed, !waiting, __ATOMIC_SEQ_CST); /* pairs with ring.c ring_on() */
 	pthread_mutex_unlock(&ep->lock);
 	/* rings: the peer rings our doorbell after publishing / consuming; the service thread wakes us */
-	if (!waiting && __atomic_load_n(&ep->ring_qps, __ATOMIC_ACQUIRE) != 0 && rnic_ring_arm_ep(ep))
+	if (!waiting && __atomic_load_n(&ep->ring_qps, __ATOMIC_SEQ_CST) != 0 && rnic_ring_arm_ep(ep))
 		waiting = true;
 	/* message sockets: the service thread reads them while we sleep */
 	if (!waiting && __atomic_load_n(&ep->m_qps, __ATOMIC_ACQUIRE) != 0)

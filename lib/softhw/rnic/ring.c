@@ -68,10 +68,17 @@ static bool ring_geom(struct softhw_chan_geom *g)
 	return softhw_chan_geom_make(RNIC_RING_REC, RNIC_RING_SLOTS, RNIC_RING_SLOTS, g) == DOCA_SUCCESS;
 }
 
+/*
+ * The ring comes up in the service thread, possibly while the owner sleeps armed: ep_arm saw
+ * no ring then, so arm its receive side here (ep_arm and this pair up like Dekker's: each
+ * stores, then loads the other's flag, all SEQ_CST) and take what already waits ourselves.
+ */
 static void ring_on(struct rnic_qp *qp)
 {
-	__atomic_store_n(&qp->ring_on, true, __ATOMIC_RELEASE);
-	__atomic_fetch_add(&qp->ep->ring_qps, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&qp->ring_on, true, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&qp->ep->ring_qps, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST) && softhw_chan_arm_rx(&qp->ch))
+		softhw_chan_ring_bell(qp->bell_fd);
 }
 
 static void unstall(struct rnic_qp *qp)
@@ -225,6 +232,9 @@ void rnic_ring_send(struct rnic_qp *qp, struct rnic_wr *wr)
 	wr->path = RNIC_PATH_RING;
 	if (qp->ring_inflight++ == 0)
 		qp->ring_idle = 0;
+	/* Our owner sleeps: its ACK (the receiver consuming the record) must ring our bell. */
+	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST))
+		__atomic_store_n(&qp->ch.tx.ctl->tx_armed, 1, __ATOMIC_SEQ_CST);
 	softhw_chan_publish(&qp->ch, RING_TAG_MSG, wr->seq, (uint32_t)off);
 	/*
 	 * Published while our owner sleeps (the service thread issued it once the connection was
@@ -407,7 +417,7 @@ void rnic_ring_poll_ep(struct rnic_ep *ep)
 {
 	pthread_mutex_lock(&ep->qps_lock);
 	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
-		if (!__atomic_load_n(&qp->ring_on, __ATOMIC_ACQUIRE))
+		if (!__atomic_load_n(&qp->ring_on, __ATOMIC_SEQ_CST))
 			continue;
 		if (pthread_mutex_trylock(&qp->lock) != 0)
 			continue; /* the service thread is at it */
@@ -423,7 +433,7 @@ bool rnic_ring_arm_ep(struct rnic_ep *ep)
 
 	pthread_mutex_lock(&ep->qps_lock);
 	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
-		if (!__atomic_load_n(&qp->ring_on, __ATOMIC_ACQUIRE))
+		if (!__atomic_load_n(&qp->ring_on, __ATOMIC_SEQ_CST))
 			continue;
 		pthread_mutex_lock(&qp->lock);
 		if (qp->ring_on && qp->state == QP_RTS) {

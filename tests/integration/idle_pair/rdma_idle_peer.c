@@ -301,11 +301,9 @@ static void pe_sleep(bool (*done)(void))
 }
 
 /*
- * Progresses the PE until done() holds (the exchange: a few messages, bounded by the alarm).
- * Not asleep on purpose: on the same-host ring, a send posted before the out-of-band connection
- * is up is published by the service thread (lib/softhw/rnic/ring.c, rnic_ring_send) without
- * arming the ring's tx side, so its consumption rings no doorbell and a sleeping sender is never
- * notified. The idle phase, which is what the test measures, sleeps.
+ * Progresses the PE until done() holds (the exchange: a few messages, bounded by the alarm),
+ * polling as DOCA's samples do. Only the idle phase, which is what the test measures, sleeps.
+ * (A sender that sleeps from the start is covered by tests/unit/rnic.)
  */
 static void pe_run(bool (*done)(void))
 {

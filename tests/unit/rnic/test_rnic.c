@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/eventfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -939,6 +940,36 @@ static void test_msock_in_use(void)
 	CHECK(target_end(&t));
 }
 
+/*
+ * A send posted before the connection is up, then this side sleeps armed (the way a PE in
+ * notification mode does): the service thread issues it once connected, and its ACK must
+ * still wake this side.
+ */
+static void test_sender_sleeps_from_the_start(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	struct timespec t0, t1;
+	uint8_t out[64];
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "early", 5, NULL, 0, 0, 0));
+	target_cmd(&t, 'r', 64);
+	target_cmd(&t, 'c', 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* a lost wake-up shows as the poll() time-out: the CQE is found only after it */
+	CHECK(wait_cqe(&in.n, &c, 3000));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	CHECK((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 2000);
+	CHECK(c.kind == SOFTHW_RNIC_CQE_WR && c.status == DOCA_SUCCESS);
+	CHECK(read_full(t.info, &c, sizeof(c)) && read_full(t.info, out, 64));
+	CHECK(c.kind == SOFTHW_RNIC_CQE_WR && c.status == DOCA_SUCCESS && c.len == 5 && memcmp(out, "early", 5) == 0);
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
 static void run_all(const char *transport)
 {
 	fprintf(stderr, "-- transport %s\n", transport);
@@ -956,6 +987,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_peer_killed);
 	TEST_RUN(test_ring_wakes_armed);
 	TEST_RUN(test_msock_in_use);
+	TEST_RUN(test_sender_sleeps_from_the_start);
 }
 
 int main(void)
