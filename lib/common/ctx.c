@@ -13,21 +13,6 @@
 
 SDK_LOG_REGISTER(CTX);
 
-static const char *state_name(enum doca_ctx_states s)
-{
-	switch (s) {
-	case DOCA_CTX_STATE_IDLE:
-		return "IDLE";
-	case DOCA_CTX_STATE_STARTING:
-		return "STARTING";
-	case DOCA_CTX_STATE_RUNNING:
-		return "RUNNING";
-	case DOCA_CTX_STATE_STOPPING:
-		return "STOPPING";
-	}
-	return "UNKNOWN";
-}
-
 doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 {
 	doca_error_t err;
@@ -38,7 +23,7 @@ doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 	}
 	if (ctx->state != DOCA_CTX_STATE_IDLE) {
 		SDK_LOG_ERR("Failed to start %s context: it is %s; stop it and wait for IDLE before starting again",
-			    ctx->ops->name, state_name(ctx->state));
+			    ctx->ops->name, softdoca_ctx_state_name(ctx->state));
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (ctx->pe == NULL) {
@@ -178,7 +163,7 @@ doca_error_t doca_ctx_set_completion_vector(struct doca_ctx *ctx, uint32_t comp_
 	if (ctx->state != DOCA_CTX_STATE_IDLE) {
 		SDK_LOG_ERR("Failed to set completion vector of %s context: context is %s; set it before "
 			    "doca_ctx_start()",
-			    ctx->ops->name, state_name(ctx->state));
+			    ctx->ops->name, softdoca_ctx_state_name(ctx->state));
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (ctx->dev == NULL) {

@@ -15,28 +15,13 @@
 
 SDK_LOG_REGISTER(RDMA);
 
-const char *rdma_state_name(enum doca_ctx_states state)
-{
-	switch (state) {
-	case DOCA_CTX_STATE_IDLE:
-		return "IDLE";
-	case DOCA_CTX_STATE_STARTING:
-		return "STARTING";
-	case DOCA_CTX_STATE_RUNNING:
-		return "RUNNING";
-	case DOCA_CTX_STATE_STOPPING:
-		return "STOPPING";
-	}
-	return "UNKNOWN";
-}
-
 bool rdma_not_idle(const struct doca_rdma *rdma, const char *call)
 {
 	if (rdma->ctx.state == DOCA_CTX_STATE_IDLE)
 		return false;
 	SDK_LOG_ERR("%s: the RDMA context is %s; configure it before doca_ctx_start() (or stop it and wait for "
 		    "IDLE)",
-		    call, rdma_state_name(rdma->ctx.state));
+		    call, softdoca_ctx_state_name(rdma->ctx.state));
 	return true;
 }
 
@@ -206,7 +191,7 @@ doca_error_t doca_rdma_destroy(struct doca_rdma *rdma)
 	if (rdma->ctx.state != DOCA_CTX_STATE_IDLE) {
 		SDK_LOG_ERR("Failed to destroy RDMA context: it is %s; call doca_ctx_stop() and progress the PE "
 			    "until the context is IDLE",
-			    rdma_state_name(rdma->ctx.state));
+			    softdoca_ctx_state_name(rdma->ctx.state));
 		return DOCA_ERROR_BAD_STATE;
 	}
 	rdma_conns_free(rdma);

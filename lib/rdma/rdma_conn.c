@@ -32,7 +32,7 @@ static bool running(const struct doca_rdma *rdma, const char *call)
 		return true;
 	SDK_LOG_ERR("%s: the RDMA context is %s; call it once the context is RUNNING (from the state callback "
 		    "after doca_ctx_start())",
-		    call, rdma_state_name(rdma->ctx.state));
+		    call, softdoca_ctx_state_name(rdma->ctx.state));
 	return false;
 }
 
@@ -158,7 +158,7 @@ doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_c
 	if (rdma->ctx.state != DOCA_CTX_STATE_RUNNING && rdma->ctx.state != DOCA_CTX_STATE_STARTING) {
 		SDK_LOG_ERR("doca_rdma_connect: the RDMA context is %s; start it and connect the connection "
 			    "doca_rdma_export() returned",
-			    rdma_state_name(rdma->ctx.state));
+			    softdoca_ctx_state_name(rdma->ctx.state));
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (!rdma_conn_belongs(rdma, rdma_connection) || rdma_connection->qp == NULL) {

@@ -161,7 +161,6 @@ static inline const struct softhw_rnic_ops *rdma_nic(const struct doca_rdma *rdm
 }
 
 /* Names for log lines. */
-const char *rdma_state_name(enum doca_ctx_states state);
 const char *rdma_task_name(enum rdma_task_type type);
 
 /* True (after logging "<call>: ... is <state>") unless the context is IDLE. */

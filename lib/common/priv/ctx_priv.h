@@ -219,6 +219,22 @@ static inline struct doca_task *softdoca_task_alloc(struct doca_ctx *ctx, uint32
 
 /* ---- state changes (library-driven transitions, e.g. STARTING -> RUNNING) ---- */
 
+/* The state's name, for log lines that say which state refused a call. */
+static inline const char *softdoca_ctx_state_name(enum doca_ctx_states s)
+{
+	switch (s) {
+	case DOCA_CTX_STATE_IDLE:
+		return "IDLE";
+	case DOCA_CTX_STATE_STARTING:
+		return "STARTING";
+	case DOCA_CTX_STATE_RUNNING:
+		return "RUNNING";
+	case DOCA_CTX_STATE_STOPPING:
+		return "STOPPING";
+	}
+	return "UNKNOWN";
+}
+
 static inline void softdoca_ctx_set_state(struct doca_ctx *ctx, enum doca_ctx_states next)
 {
 	enum doca_ctx_states prev = ctx->state;
