@@ -37,7 +37,6 @@
 #include "softhw/fabric/mem.h"
 #include "softhw/rnic/rnic_int.h"
 
-#define RNR_FOREVER 7
 #define NUDGE_MS 2
 #define NUDGE_MAX_MS 100
 #define CONNECT_MS 2000
@@ -346,23 +345,6 @@ static void answer(struct rnic_qp *qp, uint64_t seq, uint8_t op, doca_error_t st
 	}
 }
 
-/* No receive posted: true once the sender's retries are exhausted. */
-static bool rnr_exhausted(struct rnic_qp *qp)
-{
-	uint64_t now = rnic_now_ms();
-
-	if (!qp->m_stalled) {
-		qp->m_stalled = true;
-		qp->m_deadline = qp->peer.rnr_retry == RNR_FOREVER
-					 ? 0
-					 : now + ((uint64_t)qp->peer.rnr_retry + 1) * RNIC_RNR_INTERVAL_MS;
-		__atomic_fetch_add(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
-		rnic_nic_kick(); /* the service thread keeps the time (and retries on a posted receive) */
-		return false;
-	}
-	return qp->m_deadline != 0 && now >= qp->m_deadline;
-}
-
 /* A message frame is whole at the buffer's start: false if it waits for a receive. */
 static bool m_request(struct rnic_qp *qp, const struct rnic_hdr *h)
 {
@@ -386,7 +368,7 @@ static bool m_request(struct rnic_qp *qp, const struct rnic_hdr *h)
 	}
 	r = rnic_ep_take_recv(qp->ep);
 	if (r == NULL) {
-		if (rnr_exhausted(qp)) {
+		if (rnic_rnr_exhausted(qp, &qp->m_stalled, &qp->m_deadline)) {
 			consume(qp, HDR + len);
 			answer(qp, h->seq, h->op, DOCA_ERROR_AGAIN);
 			return true;

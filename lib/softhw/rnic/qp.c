@@ -810,3 +810,25 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 	pthread_mutex_unlock(&rnic_nic.lock);
 	rnic_ep_forget_qp(ep, qp);
 }
+
+/*
+ * A message found no posted receive: the first time, start the sender's retry clock (the
+ * service thread keeps the time and retries on a posted receive); later, true once the
+ * sender's retries are exhausted (NAK it). `stalled` and `deadline` belong to the path (ring
+ * or message socket) the message waits on.
+ */
+bool rnic_rnr_exhausted(struct rnic_qp *qp, bool *stalled, uint64_t *deadline)
+{
+	uint64_t now = rnic_now_ms();
+
+	if (!*stalled) {
+		*stalled = true;
+		*deadline = qp->peer.rnr_retry == RNIC_RNR_FOREVER
+				    ? 0
+				    : now + ((uint64_t)qp->peer.rnr_retry + 1) * RNIC_RNR_INTERVAL_MS;
+		__atomic_fetch_add(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
+		rnic_nic_kick();
+		return false;
+	}
+	return *deadline != 0 && now >= *deadline;
+}

@@ -34,7 +34,6 @@
 #include "softhw/rnic/rnic_int.h"
 
 #define RING_TAG_MSG 0x4d534731u /* "1GSM" */
-#define RNR_FOREVER 7
 #define NUDGE_MS 2
 
 /* Head of a message record; the payload follows. */
@@ -304,23 +303,6 @@ static void nak(struct rnic_qp *qp, uint64_t seq, uint8_t op, doca_error_t err)
 	rnic_send_ctl(qp, &resp, NULL, 0);
 }
 
-/* No receive posted: true once the sender's retries are exhausted (NAK). */
-static bool rnr_exhausted(struct rnic_qp *qp)
-{
-	uint64_t now = rnic_now_ms();
-
-	if (!qp->ring_stalled) {
-		qp->ring_stalled = true;
-		qp->ring_deadline = qp->peer.rnr_retry == RNR_FOREVER
-					    ? 0
-					    : now + ((uint64_t)qp->peer.rnr_retry + 1) * RNIC_RNR_INTERVAL_MS;
-		__atomic_fetch_add(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
-		rnic_nic_kick(); /* the service thread keeps the time (and retries on a posted receive) */
-		return false;
-	}
-	return qp->ring_deadline != 0 && now >= qp->ring_deadline;
-}
-
 static doca_error_t write_mem(const struct ring_hdr *h, const uint8_t *data, uint64_t len)
 {
 	doca_error_t err;
@@ -377,7 +359,7 @@ void rnic_ring_rx(struct rnic_qp *qp)
 		}
 		r = rnic_ep_take_recv(qp->ep);
 		if (r == NULL) {
-			if (rnr_exhausted(qp))
+			if (rnic_rnr_exhausted(qp, &qp->ring_stalled, &qp->ring_deadline))
 				nak(qp, m.aux, h.op, DOCA_ERROR_AGAIN);
 			return; /* the record waits: a later poll, a posted receive or the timer retries */
 		}

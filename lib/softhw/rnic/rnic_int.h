@@ -40,6 +40,7 @@
 #define RNIC_DESC_PAYLOAD_LEN 144
 #define RNIC_DESC_LEN (12 + RNIC_DESC_PAYLOAD_LEN + 4)
 #define RNIC_RNR_INTERVAL_MS 10
+#define RNIC_RNR_FOREVER 7 /* rnr_retry_count that retries for ever (as verbs) */
 #define RNIC_DIAL_TIMEOUT_MS 5000
 #define RNIC_INLINE_SGE 4
 /* Same-host ring (ring.c): records of RNIC_RING_REC bytes, RNIC_RING_SLOTS per direction. */
@@ -438,6 +439,8 @@ void rnic_qp_established(struct rnic_qp *qp);
 void rnic_qp_dial(struct rnic_qp *qp);
 /* Service thread: the connection hung up. */
 void rnic_qp_hangup(struct rnic_qp *qp);
+/* A message found no posted receive: start the retry clock, or true once retries are exhausted. */
+bool rnic_rnr_exhausted(struct rnic_qp *qp, bool *stalled, uint64_t *deadline);
 struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user);
 void rnic_qp_free(struct rnic_qp *qp);
 void rnic_qp_push_cqe(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error_t status);
