@@ -6,7 +6,9 @@
 #   2. copy our dma_local_copy sample (with its DOCA-style meson.build) out of the tree;
 #   3. configure and build it with nothing but PKG_CONFIG_PATH pointing at the DPU flavour;
 #   4. run it, and check with ldd that libdoca_dma.so and libdoca_common.so come from that
-#      flavour's library directory.
+#      flavour's library directory;
+#   5. the same for the rdma_receive / rdma_send pair against the host flavour, run over
+#      RDMA-CM (no descriptor files, no Enter key), with libdoca_rdma.so from that flavour.
 #
 # usage: out_of_tree_build.sh <softdoca source dir> <work dir>
 set -euo pipefail
@@ -83,5 +85,53 @@ for lib in libdoca_dma.so libdoca_common.so; do
 	[ "$(cd "$(dirname "$resolved")" && pwd -P)" = "$(cd "$libdir" && pwd -P)" ] ||
 		fail "$lib resolves to $resolved, not into $libdir"
 done
+
+echo "== RDMA: rdma_receive and rdma_send out of the tree, host flavour"
+hpcdir=$(find "$work/prefix" -type d -path '*/softdoca/host/pkgconfig' | head -1)
+[ -n "$hpcdir" ] || fail "no softdoca/host/pkgconfig directory under $work/prefix"
+export PKG_CONFIG_PATH=$hpcdir
+pkg-config --exists doca-rdma || fail "pkg-config does not find doca-rdma in $hpcdir"
+hlibdir=$(pkg-config --variable=libdir doca-rdma)
+mkdir -p "$doca/samples/doca_rdma"
+cp "$src/samples/doca_rdma/rdma_common.c" "$src/samples/doca_rdma/rdma_common.h" "$doca/samples/doca_rdma/"
+for s in rdma_receive rdma_send; do
+	mkdir -p "$doca/samples/doca_rdma/$s"
+	cp "$src/samples/doca_rdma/$s/"*.c "$doca/samples/doca_rdma/$s/"
+	cp "$src/samples/doca_rdma/$s/meson.build.public" "$doca/samples/doca_rdma/$s/meson.build"
+	(cd "$doca/samples/doca_rdma/$s" && meson setup "$work/build-$s") >"$work/setup-$s.log" 2>&1 ||
+		{ cat "$work/setup-$s.log"; fail "meson setup of $s failed"; }
+	ninja -C "$work/build-$s" >"$work/build-$s.log" 2>&1 || { cat "$work/build-$s.log"; fail "$s did not build"; }
+	ldd "$work/build-$s/doca_$s" | tee "$work/ldd-$s.out"
+	for lib in libdoca_rdma.so libdoca_common.so; do
+		line=$(grep -F "$lib" "$work/ldd-$s.out" | head -1)
+		[ -n "$line" ] || fail "ldd does not list $lib for doca_$s"
+		resolved=$(echo "$line" | awk '{print $3}')
+		[ "$(cd "$(dirname "$resolved")" && pwd -P)" = "$(cd "$hlibdir" && pwd -P)" ] ||
+			fail "$lib of doca_$s resolves to $resolved, not into $hlibdir"
+	done
+done
+# a port of our own: free now (bound and released), then used by the receiver
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("", 0)); print(s.getsockname()[1])')
+timeout 30 "$work/build-rdma_receive/doca_rdma_receive" -d mlx5_0 -cm -lp "$port" </dev/null \
+	>"$work/recv.out" 2>"$work/recv.err" &
+recv_pid=$!
+# the receiver's own line says it listens; bounded by the deadline, not by a fixed sleep
+deadline=$((SECONDS + 20))
+until grep -q "started connection successfully" "$work/recv.out" 2>/dev/null; do
+	kill -0 $recv_pid 2>/dev/null || { cat "$work/recv.out" "$work/recv.err"; fail "rdma_receive ended early"; }
+	[ $SECONDS -lt $deadline ] || { cat "$work/recv.out" "$work/recv.err"; fail "rdma_receive never listened"; }
+	sleep 0.05
+done
+status=0
+timeout 30 "$work/build-rdma_send/doca_rdma_send" -d mlx5_0 -cm -sa 127.0.0.1 -lp "$port" \
+	-s "sent out of tree" </dev/null >"$work/send.out" 2>"$work/send.err" || status=$?
+cat "$work/send.out" "$work/send.err"
+[ "$status" -eq 0 ] || fail "doca_rdma_send exited with status $status"
+rstatus=0
+wait $recv_pid || rstatus=$?
+cat "$work/recv.out" "$work/recv.err"
+[ "$rstatus" -eq 0 ] || fail "doca_rdma_receive exited with status $rstatus"
+grep -q 'Got from sender: "sent out of tree"' "$work/recv.out" || fail "the receiver did not get the text"
+grep -q "Sample finished successfully" "$work/send.out" || fail "no success line from the sender"
 
 echo "PASS"
