@@ -6,7 +6,8 @@
  * executed by its service thread. Everything runs over unix sockets (two-sided messages on the
  * same-host ring, taken by the target's service thread when the sender nudges it), then again
  * over TCP (two-sided messages on the qp's message socket, read by the owner's ep_poll or, once
- * the sender nudges or while the owner sleeps armed, by the service thread).
+ * the sender nudges or while the owner sleeps armed, by the service thread). On the unix
+ * transport a target also scribbles over its qp's shared ring segment: only that qp breaks.
  */
 #include <dirent.h>
 #include <poll.h>
@@ -28,6 +29,7 @@
 #include "common/export_desc.h"
 #include "common/priv/dev_priv.h"
 #include "softhw/rnic/rnic.h"
+#include "softhw/rnic/rnic_int.h" /* the corrupting peer reaches its qp's shared ring segment */
 #include "softhw/softhw.h"
 #include "test.h"
 
@@ -194,10 +196,66 @@ static bool export_rkey(struct doca_dev *dev, void *addr, size_t len, uint32_t a
 	return true;
 }
 
+/* How the corrupting peer breaks the segment (test_ring_corrupt). */
+enum corrupt {
+	CORRUPT_LEN,       /* publishes a record longer than a slot */
+	CORRUPT_TAIL,      /* moves its tail far beyond the credits */
+	CORRUPT_HEAD_FWD,  /* claims it consumed far more than was published */
+	CORRUPT_HEAD_BACK, /* moves its head backwards */
+	CORRUPT_RANDOM,    /* random bytes over the whole segment */
+	CORRUPT_N,
+};
+
+static const char *const corrupt_name[CORRUPT_N] = {"record length", "tail", "head forward", "head backward",
+						    "random bytes"};
+
+/*
+ * The peer side of test_ring_corrupt: rewrites the shared segment of its (established, ring)
+ * qp under the qp lock, then rings the victim's doorbell in case it sleeps armed.
+ */
+static bool corrupt_ring(struct rnic_qp *q, int how)
+{
+	struct softhw_chan *ch = &q->ch;
+	bool ok;
+
+	pthread_mutex_lock(&q->lock);
+	ok = q->ring_on && softhw_chan_mapped(ch);
+	if (ok) {
+		switch (how) {
+		case CORRUPT_LEN:
+			/* our tx ring is the victim's rx ring: a record claiming far more than a slot */
+			softhw_chan_publish(ch, 0x4d534731u /* ring.c's message tag */, 0, 0xfffffff0u);
+			break;
+		case CORRUPT_TAIL:
+			__atomic_store_n(&ch->tx.ctl->tail, ch->tx.pos + 1000000, __ATOMIC_RELEASE);
+			break;
+		case CORRUPT_HEAD_FWD:
+			/* our rx ring is the victim's tx ring: its head is the victim's ACK count */
+			__atomic_store_n(&ch->rx.ctl->head, ch->rx.pos + 1000000, __ATOMIC_RELEASE);
+			break;
+		case CORRUPT_HEAD_BACK:
+			__atomic_store_n(&ch->rx.ctl->head, ch->rx.pos - 5, __ATOMIC_RELEASE);
+			break;
+		default: {
+			unsigned seed = 12345;
+			uint8_t *b = ch->base;
+
+			for (size_t i = 0; i < ch->size; i++)
+				b[i] = (uint8_t)rand_r(&seed);
+			break;
+		}
+		}
+		softhw_chan_ring_bell(ch->peer_bell);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return ok;
+}
+
 /*
  * Commands: 'r' len: post a receive of len bytes; 'c': wait for a CQE and report it with the
- * receive buffer's first 64 bytes; 'm' off: report 64 bytes of mem at off; 'd': disconnect.
- * EOF: tear down and exit.
+ * receive buffer's first 64 bytes; 'm' off: report 64 bytes of mem at off; 'd': disconnect;
+ * 'x' how: scribble over the qp's shared ring segment (corrupt_ring), answer 'k' (done) or 'n'
+ * (no ring). EOF: tear down and exit.
  */
 static void target_main(int cmd, int info, const struct target_cfg *cfg)
 {
@@ -259,6 +317,11 @@ static void target_main(int cmd, int info, const struct target_cfg *cfg)
 			ops->qp_disconnect(qp);
 			if (!write_full(info, "k", 1))
 				_exit(10);
+		} else if (c == 'x') {
+			if (!read_full(cmd, &arg, 8))
+				break;
+			if (!write_full(info, corrupt_ring(rnic_qp_of(qp), (int)arg) ? "k" : "n", 1))
+				_exit(11);
 		}
 	}
 	ops->qp_destroy(qp);
@@ -302,7 +365,7 @@ static bool target_end(struct target *t)
 static void target_cmd(struct target *t, char c, uint64_t arg)
 {
 	CHECK(write_full(t->cmd, &c, 1));
-	if (c == 'r' || c == 'm')
+	if (c == 'r' || c == 'm' || c == 'x')
 		CHECK(write_full(t->cmd, &arg, 8));
 }
 
@@ -970,6 +1033,120 @@ static void test_sender_sleeps_from_the_start(void)
 	CHECK(target_end(&t));
 }
 
+/* ---- a peer that scribbles over the shared ring segment (unix transport only) ---- */
+
+/* A second qp on an open node, connected to target t. */
+static bool qp_connect_on(struct node *n, struct softhw_rnic_qp **qp, void *user, struct target *t)
+{
+	const void *blob;
+	size_t len;
+	uint32_t len32;
+
+	if (ops->qp_create(n->ep, user, qp) != DOCA_SUCCESS || ops->qp_export(*qp, &blob, &len) != DOCA_SUCCESS)
+		return false;
+	len32 = (uint32_t)len;
+	if (!write_full(t->cmd, &len32, 4) || !write_full(t->cmd, blob, len))
+		return false;
+	return ops->qp_connect(*qp, t->ti.desc, t->ti.desc_len) == DOCA_SUCCESS;
+}
+
+/* A send on qp into a receive the target posts, checked on both sides. */
+static void healthy_send(struct init *in, struct target *t, const char *msg)
+{
+	struct softhw_rnic_cqe c;
+	uint8_t out[64];
+	uint32_t len = (uint32_t)strlen(msg);
+
+	target_cmd(t, 'r', 64);
+	CHECK_OK(run1(in, SOFTHW_RNIC_OP_SEND, (void *)msg, len, NULL, 0, 0, 0));
+	CHECK(target_cqe(t, &c, out) && c.status == DOCA_SUCCESS && c.len == len && memcmp(out, msg, len) == 0);
+}
+
+/*
+ * This process (the victim) has one ep with two ring qps: `bad` to a peer that corrupts the
+ * shared segment, `good` to a healthy peer. With sends in flight on `bad` (`busy`), or idle
+ * and posting one after the corruption, the victim neither crashes nor hangs: every send of
+ * `bad` completes with an error (nothing lost), then a CQE_DISCONNECTED / CQE_FAILED; later
+ * posts are refused; `good` keeps working, sends and one-sided work alike.
+ */
+static void ring_corrupt_case(enum corrupt how, bool busy)
+{
+	struct target tb, tg;
+	struct init bad, good;
+	struct softhw_rnic_cqe c;
+	uint8_t data[64] = "doomed", back[64];
+	int posted = 0, failed = 0;
+	bool ended = false;
+	char k = 0;
+
+	fprintf(stderr, "  corrupt %s, %s\n", corrupt_name[how], busy ? "sends in flight" : "idle");
+	CHECK(target_start(&tb, &full));
+	CHECK(target_start(&tg, &full));
+	CHECK(node_open(&bad.n, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 7));
+	CHECK(qp_connect_on(&bad.n, &bad.qp, (void *)0xbad, &tb));
+	good.n = bad.n;
+	CHECK(qp_connect_on(&good.n, &good.qp, (void *)0x600d, &tg));
+	/* both rings up and working */
+	healthy_send(&bad, &tb, "before");
+	healthy_send(&good, &tg, "healthy");
+	if (busy) {
+		/* no receive on the bad peer: they stay on the ring, unconsumed */
+		for (; posted < 3; posted++)
+			CHECK_OK(post1(&bad, SOFTHW_RNIC_OP_SEND, data, 16, NULL, 0, 0, 0));
+	}
+	target_cmd(&tb, 'x', (uint64_t)how);
+	CHECK(read_full(tb.info, &k, 1) && k == 'k');
+	if (!busy) {
+		/* the victim may have hung up already (refused) or not yet (then the send fails) */
+		doca_error_t err = post1(&bad, SOFTHW_RNIC_OP_SEND, data, 16, NULL, 0, 0, 0);
+
+		CHECK(err == DOCA_SUCCESS || err == DOCA_ERROR_NOT_CONNECTED);
+		posted += err == DOCA_SUCCESS;
+	}
+	while (!ended) {
+		if (!wait_cqe(&bad.n, &c, WAIT_MS)) {
+			fprintf(stderr, "  no CQE: %d of %d sends failed, qp not ended\n", failed, posted);
+			CHECK(false);
+			break;
+		}
+		CHECK(c.qp == bad.qp);
+		if (c.kind == SOFTHW_RNIC_CQE_WR) {
+			CHECK(c.op == SOFTHW_RNIC_OP_SEND && c.status != DOCA_SUCCESS);
+			failed++;
+			continue;
+		}
+		CHECK(c.kind == SOFTHW_RNIC_CQE_DISCONNECTED || c.kind == SOFTHW_RNIC_CQE_FAILED);
+		ended = true;
+	}
+	CHECK(failed == posted);
+	CHECK_ERR(post1(&bad, SOFTHW_RNIC_OP_SEND, data, 16, NULL, 0, 0, 0), DOCA_ERROR_NOT_CONNECTED);
+	CHECK_ERR(post1(&bad, SOFTHW_RNIC_OP_WRITE, data, 8, &tb.ti.mem, 0, 0, 0), DOCA_ERROR_NOT_CONNECTED);
+	CHECK(!wait_cqe(&bad.n, &c, 0)); /* nothing more for the broken qp */
+	/* the other connection of the same ep is unharmed */
+	healthy_send(&good, &tg, "still fine");
+	CHECK_OK(run1(&good, SOFTHW_RNIC_OP_WRITE, data, 64, &tg.ti.mem, 512, 0, 0));
+	memset(back, 0, sizeof(back));
+	CHECK_OK(run1(&good, SOFTHW_RNIC_OP_READ, back, 64, &tg.ti.mem, 512, 0, 0));
+	CHECK(memcmp(back, data, 64) == 0);
+	ops->qp_destroy(bad.qp);
+	ops->qp_destroy(good.qp);
+	node_close(&bad.n);
+	CHECK(target_end(&tg));
+	CHECK(target_end(&tb)); /* the corrupting peer only broke its own connection too */
+}
+
+static void test_ring_corrupt(void)
+{
+	if (strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "unix") != 0) {
+		fprintf(stderr, "  skipped: the ring exists on the unix transport only\n");
+		return;
+	}
+	for (int how = 0; how < CORRUPT_N; how++) {
+		ring_corrupt_case((enum corrupt)how, true);
+		ring_corrupt_case((enum corrupt)how, false);
+	}
+}
+
 static void run_all(const char *transport)
 {
 	fprintf(stderr, "-- transport %s\n", transport);
@@ -988,6 +1165,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_wakes_armed);
 	TEST_RUN(test_msock_in_use);
 	TEST_RUN(test_sender_sleeps_from_the_start);
+	TEST_RUN(test_ring_corrupt);
 }
 
 int main(void)
