@@ -314,6 +314,8 @@ void rnic_msock_send(struct rnic_qp *qp, struct rnic_wr *wr)
 
 static void m_corrupt(struct rnic_qp *qp)
 {
+	if (!qp->m_halt)
+		rnic_qp_log_broken_peer(qp, "message socket");
 	qp->m_halt = true;
 	qp->broken = true;
 	rnic_nic_kick();

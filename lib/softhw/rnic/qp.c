@@ -832,3 +832,10 @@ bool rnic_rnr_exhausted(struct rnic_qp *qp, bool *stalled, uint64_t *deadline)
 	}
 	return *deadline != 0 && now >= *deadline;
 }
+
+void rnic_qp_log_broken_peer(const struct rnic_qp *qp, const char *path)
+{
+	SDK_LOG_ERR("RDMA connection to process %d dropped: the peer broke the rules of the connection's %s "
+		    "(a corrupted record or counter); only this connection ends: check the peer process",
+		    (int)qp->peer.pid, path);
+}

@@ -248,6 +248,8 @@ void rnic_ring_send(struct rnic_qp *qp, struct rnic_wr *wr)
 /* The peer broke the segment's rules: stop reading it and hang up. */
 static void ring_corrupt(struct rnic_qp *qp)
 {
+	if (!qp->ring_halt)
+		rnic_qp_log_broken_peer(qp, "shared-memory ring");
 	qp->ring_halt = true;
 	qp->broken = true;
 	rnic_nic_kick();
@@ -389,7 +391,8 @@ void rnic_ring_rx(struct rnic_qp *qp)
 
 void rnic_ring_service(struct rnic_qp *qp)
 {
-	if (!qp->ring_on || qp->state != QP_RTS)
+	/* a halted ring is the service thread's to hang up: reading it again would only spin */
+	if (!qp->ring_on || qp->state != QP_RTS || qp->ring_halt)
 		return;
 	ring_acks(qp);
 	rnic_ring_rx(qp);
@@ -418,7 +421,7 @@ bool rnic_ring_arm_ep(struct rnic_ep *ep)
 		if (!__atomic_load_n(&qp->ring_on, __ATOMIC_SEQ_CST))
 			continue;
 		pthread_mutex_lock(&qp->lock);
-		if (qp->ring_on && qp->state == QP_RTS) {
+		if (qp->ring_on && qp->state == QP_RTS && !qp->ring_halt) {
 			/* a message the owner cannot take yet (no receive) is the service thread's */
 			if (softhw_chan_arm_rx(&qp->ch) && !qp->ring_stalled && !qp->ring_halt)
 				waiting = true;

@@ -441,6 +441,8 @@ void rnic_qp_dial(struct rnic_qp *qp);
 void rnic_qp_hangup(struct rnic_qp *qp);
 /* A message found no posted receive: start the retry clock, or true once retries are exhausted. */
 bool rnic_rnr_exhausted(struct rnic_qp *qp, bool *stalled, uint64_t *deadline);
+/* One SDK line: the peer broke a fast path's rules (`path`), so this connection ends. */
+void rnic_qp_log_broken_peer(const struct rnic_qp *qp, const char *path);
 struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user);
 void rnic_qp_free(struct rnic_qp *qp);
 void rnic_qp_push_cqe(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error_t status);

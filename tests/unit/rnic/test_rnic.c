@@ -25,6 +25,7 @@
 #include <netinet/in.h>
 
 #include "doca_dev.h"
+#include "doca_log.h"
 #include "doca_mmap.h"
 #include "common/export_desc.h"
 #include "common/priv/dev_priv.h"
@@ -1170,6 +1171,11 @@ static void run_all(const char *transport)
 
 int main(void)
 {
+	struct doca_log_backend *sdk_log;
+
+	/* the NIC's own lines (bad descriptors, dropped connections) go to the test log */
+	if (doca_log_backend_create_with_file_sdk(stderr, &sdk_log) == DOCA_SUCCESS)
+		(void)doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
 	signal(SIGPIPE, SIG_DFL); /* the NIC must never raise it */
 	alarm(240);               /* bounded, whatever happens */
 	TEST_RUN(test_descriptors);
