@@ -487,8 +487,19 @@ static void m_closed(struct rnic_qp *qp)
 	rnic_nic_kick();
 }
 
-/* A sender whose receiver does not progress: its service thread takes the message. qp lock held. */
-static void m_nudge_check(struct rnic_qp *qp)
+/*
+ * A sender whose receiver does not progress: its service thread takes the message. qp lock
+ * held; from the owner's polls, and from the service thread's timers while the owner sleeps
+ * (one nudge can be lost: the receiver's owner may take its socket back just after it).
+ */
+uint64_t rnic_msock_next_nudge(const struct rnic_qp *qp)
+{
+	uint64_t a = qp->m_since + NUDGE_MS, b = qp->m_nudged + qp->m_gap;
+
+	return a > b ? a : b;
+}
+
+void rnic_msock_nudge_check(struct rnic_qp *qp)
 {
 	uint64_t now;
 
@@ -528,7 +539,7 @@ void rnic_msock_service(struct rnic_qp *qp)
 	m_release(qp);
 	if (qp->m_olen > 0)
 		m_flush(qp);
-	m_nudge_check(qp);
+	rnic_msock_nudge_check(qp);
 }
 
 void rnic_msock_nudged(struct rnic_qp *qp)
@@ -633,7 +644,7 @@ void rnic_msock_poll_ep(struct rnic_ep *ep)
 			}
 			if (n < 0)
 				m_closed(qp);
-			m_nudge_check(qp);
+			rnic_msock_nudge_check(qp);
 			pthread_mutex_unlock(&qp->lock);
 		}
 		m_release(qp);
@@ -644,6 +655,7 @@ void rnic_msock_poll_ep(struct rnic_ep *ep)
 void rnic_msock_arm_ep(struct rnic_ep *ep)
 {
 	uint64_t now = rnic_now_ms();
+	bool kick = false;
 
 	pthread_mutex_lock(&ep->qps_lock);
 	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
@@ -656,10 +668,14 @@ void rnic_msock_arm_ep(struct rnic_ep *ep)
 				m_flush(qp);
 			m_events(qp, false);
 			/* the receiver may not progress: its service thread takes the messages */
-			if (qp->m_inflight > 0)
+			if (qp->m_inflight > 0) {
 				nudge(qp, now);
+				kick = true; /* and our service thread keeps nudging while we sleep */
+			}
 		}
 		pthread_mutex_unlock(&qp->lock);
 	}
 	pthread_mutex_unlock(&ep->qps_lock);
+	if (kick)
+		rnic_nic_kick();
 }

@@ -205,6 +205,8 @@ static int next_timeout(uint64_t now)
 			first = qp->rx.rnr_deadline;
 		if (qp->ring_stalled && qp->ring_deadline != 0 && qp->ring_deadline < first)
 			first = qp->ring_deadline;
+		if (rnic_msock_waiting(qp) && rnic_msock_next_nudge(qp) < first)
+			first = rnic_msock_next_nudge(qp);
 		if (qp->m_stalled && qp->m_deadline != 0 && qp->m_deadline < first)
 			first = qp->m_deadline;
 		if (qp->deadline != 0 && qp->deadline < first)
@@ -235,6 +237,8 @@ static void run_timers(bool woken)
 				rnic_ring_rx(qp);
 			if (qp->m_stalled && (woken || (qp->m_deadline != 0 && qp->m_deadline <= now)))
 				rnic_msock_service(qp);
+			if (rnic_msock_waiting(qp))
+				rnic_msock_nudge_check(qp);
 			if (qp->deadline != 0 && qp->deadline <= now) {
 				qp->deadline = 0;
 				if (qp->state == QP_DIALING || qp->state == QP_HANDSHAKE)
@@ -242,7 +246,8 @@ static void run_timers(bool woken)
 						     DOCA_ERROR_CONNECTION_ABORTED);
 			}
 		}
-		if (qp->dead || (!qp->rx.stalled && !qp->ring_stalled && !qp->m_stalled && qp->deadline == 0)) {
+		if (qp->dead || (!qp->rx.stalled && !qp->ring_stalled && !qp->m_stalled && !rnic_msock_waiting(qp) &&
+				 qp->deadline == 0)) {
 			qp->timed = false;
 			*pp = qp->next_timed;
 		} else {
@@ -413,8 +418,8 @@ static void *nic_main(void *arg)
 				if (qp->fd >= 0 && !qp->dead &&
 				    (qp->broken || (qp->close_asked && qp->out_head == NULL)))
 					rnic_qp_hangup(qp);
-				if ((qp->ring_stalled || qp->m_stalled) && !qp->dead)
-					rnic_nic_timed_add(qp); /* an owner's poll found no receive: keep its time */
+				if ((qp->ring_stalled || qp->m_stalled || rnic_msock_waiting(qp)) && !qp->dead)
+					rnic_nic_timed_add(qp); /* keep its time: no receive yet, or ACKs awaited */
 				pthread_mutex_unlock(&qp->lock);
 			}
 			pthread_mutex_unlock(&rnic_nic.lock);

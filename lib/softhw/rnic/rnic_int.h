@@ -443,6 +443,15 @@ void rnic_qp_hangup(struct rnic_qp *qp);
 bool rnic_rnr_exhausted(struct rnic_qp *qp, bool *stalled, uint64_t *deadline);
 /* One SDK line: the peer broke a fast path's rules (`path`), so this connection ends. */
 void rnic_qp_log_broken_peer(const struct rnic_qp *qp, const char *path);
+/* Message socket: nudge the peer again if our messages wait too long for their ACKs (qp lock held). */
+void rnic_msock_nudge_check(struct rnic_qp *qp);
+/* When rnic_msock_nudge_check() would nudge next (ms, monotonic). */
+uint64_t rnic_msock_next_nudge(const struct rnic_qp *qp);
+/* Work in flight on the message socket: the service thread keeps its nudge clock. */
+static inline bool rnic_msock_waiting(const struct rnic_qp *qp)
+{
+	return qp->m_on && qp->m_inflight > 0 && qp->state == QP_RTS;
+}
 struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user);
 void rnic_qp_free(struct rnic_qp *qp);
 void rnic_qp_push_cqe(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error_t status);
