@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "doca_buf.h"
 #include "doca_buf_inventory.h"
@@ -43,6 +47,20 @@ static inline struct doca_mmap *make_mmap(struct doca_dev *dev, void *addr, size
 	CHECK_OK(doca_mmap_add_dev(m, dev));
 	CHECK_OK(doca_mmap_start(m));
 	return m;
+}
+
+/* A port nobody listens on right now (the kernel picks it: parallel tests never collide). */
+static inline uint16_t free_port(void)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t sl = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	CHECK(fd >= 0);
+	CHECK(bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0);
+	CHECK(getsockname(fd, (struct sockaddr *)&sa, &sl) == 0);
+	close(fd);
+	return ntohs(sa.sin_port);
 }
 
 static inline void nap(void)

@@ -430,7 +430,7 @@ static void test_cm(void)
 {
 	struct side a, b;
 	struct doca_rdma_addr *addr, *peer;
-	uint16_t port = (uint16_t)(20000 + getpid() % 20000);
+	uint16_t port = free_port();
 	struct doca_rdma_task_receive *r;
 	struct doca_rdma_task_send *s;
 	struct doca_buf *dst, *src;
@@ -472,7 +472,7 @@ static void test_cm_reject_and_unlisten(void)
 {
 	struct side a, b;
 	struct doca_rdma_addr *addr;
-	uint16_t port = (uint16_t)(20000 + (getpid() + 7) % 20000);
+	uint16_t port = free_port();
 
 	/* the server's callbacks are set before start: rebuild a with the rejecting one */
 	side_up(&b, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);

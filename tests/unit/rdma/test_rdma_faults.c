@@ -134,20 +134,6 @@ static void expect_msg(int fd, const char *what, struct side *s)
 	CHECK(get_msg(fd, buf, sizeof(buf) - 1, s) >= 0 && strcmp(buf, what) == 0);
 }
 
-/* A port nobody listens on right now. */
-static uint16_t free_port(void)
-{
-	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-	socklen_t sl = sizeof(sa);
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-	CHECK(fd >= 0);
-	CHECK(bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0);
-	CHECK(getsockname(fd, (struct sockaddr *)&sa, &sl) == 0);
-	close(fd);
-	return ntohs(sa.sin_port);
-}
-
 /*
  * Connects s to the other process. Out of band: export, swap descriptors, connect (no callback).
  * RDMA-CM: the server listens on port and says "L"; the client connects to 127.0.0.1:port; both
