@@ -267,7 +267,8 @@ queue:
 bool rnic_msock_wants(const struct rnic_qp *qp, const struct rnic_wr *wr)
 {
 	return qp->m_on && wr->bytes <= RNIC_MSOCK_DATA &&
-	       (wr->op == SOFTHW_RNIC_OP_SEND || wr->op == SOFTHW_RNIC_OP_SEND_IMM || wr->op == SOFTHW_RNIC_OP_WRITE_IMM);
+	       (wr->op == SOFTHW_RNIC_OP_SEND || wr->op == SOFTHW_RNIC_OP_SEND_IMM || wr->op == SOFTHW_RNIC_OP_WRITE_IMM ||
+		wr->op == SOFTHW_RNIC_OP_WRITE);
 }
 
 static void nudge(struct rnic_qp *qp, uint64_t now)
@@ -286,7 +287,7 @@ void rnic_msock_send(struct rnic_qp *qp, struct rnic_wr *wr)
 	struct iovec *v = iov;
 	int cnt = 0;
 
-	if (wr->op == SOFTHW_RNIC_OP_WRITE_IMM) {
+	if (wr->op == SOFTHW_RNIC_OP_WRITE_IMM || wr->op == SOFTHW_RNIC_OP_WRITE) {
 		h.id = wr->rkey.id;
 		h.token = wr->rkey.token;
 		h.addr = wr->rkey.addr;
@@ -355,6 +356,20 @@ static bool m_request(struct rnic_qp *qp, const struct rnic_hdr *h)
 	doca_error_t err = DOCA_SUCCESS;
 	struct rnic_recv *r;
 
+	/* A small write: placed at once, as the service thread would (checked the same way). */
+	if (h->op == SOFTHW_RNIC_OP_WRITE) {
+		if (!(qp->ep->attr.access & DOCA_ACCESS_FLAG_RDMA_WRITE))
+			err = DOCA_ERROR_NOT_PERMITTED;
+		else if (len > 0)
+			err = softhw_mem_export_pin(h->id, h->token, h->addr, len, SOFTHW_MEM_WRITE);
+		if (err == DOCA_SUCCESS && len > 0) {
+			memcpy((void *)(uintptr_t)h->addr, data, len);
+			softhw_mem_export_unpin();
+		}
+		consume(qp, HDR + len);
+		answer(qp, h->seq, h->op, err);
+		return true;
+	}
 	if (h->op == SOFTHW_RNIC_OP_WRITE_IMM) {
 		if (!(qp->ep->attr.access & DOCA_ACCESS_FLAG_RDMA_WRITE))
 			err = DOCA_ERROR_NOT_PERMITTED;
@@ -431,7 +446,7 @@ static void m_frames(struct rnic_qp *qp)
 			rnic_qp_complete_head(qp, (doca_error_t)h.status, h.status == DOCA_SUCCESS ? wr->bytes : 0);
 		} else if (h.type == F_REQ &&
 			   (h.op == SOFTHW_RNIC_OP_SEND || h.op == SOFTHW_RNIC_OP_SEND_IMM ||
-			    h.op == SOFTHW_RNIC_OP_WRITE_IMM)) {
+			    h.op == SOFTHW_RNIC_OP_WRITE_IMM || h.op == SOFTHW_RNIC_OP_WRITE)) {
 			if (!m_request(qp, &h))
 				return;
 		} else {
@@ -606,7 +621,6 @@ void rnic_msock_event(struct rnic_qp *qp)
 
 void rnic_msock_poll_ep(struct rnic_ep *ep)
 {
-	bool recvs = __atomic_load_n(&ep->rq_posted, __ATOMIC_ACQUIRE) != 0;
 	bool armed = __atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE);
 
 	pthread_mutex_lock(&ep->qps_lock);
@@ -625,7 +639,8 @@ void rnic_msock_poll_ep(struct rnic_ep *ep)
 		inflight = __atomic_load_n(&qp->m_inflight, __ATOMIC_RELAXED) != 0;
 		stalled = __atomic_load_n(&qp->m_stalled, __ATOMIC_RELAXED);
 		out = __atomic_load_n(&qp->m_olen, __ATOMIC_RELAXED) != 0;
-		if (!(recvs || inflight || stalled || out) || !m_grab(qp))
+		/* every connected qp is read: small writes come with no receive posted */
+		if (!m_grab(qp))
 			continue;
 		if (!stalled && !__atomic_load_n(&qp->m_eof, __ATOMIC_RELAXED) &&
 		    !__atomic_load_n(&qp->m_halt, __ATOMIC_RELAXED))

@@ -1157,6 +1157,31 @@ static void test_ring_corrupt(void)
 	}
 }
 
+/*
+ * Small writes to a target whose owner never polls nor sleeps armed (blocked on its command
+ * pipe): over TCP they travel on the message socket, so the writer's service thread has to
+ * nudge the target's into taking them; on one host they go by cross-memory attach.
+ */
+static void test_small_writes_idle_target(void)
+{
+	struct target t;
+	struct init in;
+	uint8_t out[64], v[8];
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	for (int i = 0; i < 3; i++) {
+		memset(v, 0x30 + i, sizeof(v));
+		CHECK_OK(run1(&in, SOFTHW_RNIC_OP_WRITE, v, sizeof(v), &t.ti.mem, 64 * (uint64_t)i, 0, 0));
+	}
+	for (int i = 0; i < 3; i++) {
+		memset(v, 0x30 + i, sizeof(v));
+		CHECK(target_mem(&t, 64 * (uint64_t)i, out) && memcmp(out, v, sizeof(v)) == 0);
+	}
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
 static void run_all(const char *transport)
 {
 	fprintf(stderr, "-- transport %s\n", transport);
@@ -1175,6 +1200,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_wakes_armed);
 	TEST_RUN(test_msock_in_use);
 	TEST_RUN(test_sender_sleeps_from_the_start);
+	TEST_RUN(test_small_writes_idle_target);
 	TEST_RUN(test_ring_corrupt);
 }
 
