@@ -147,7 +147,6 @@ doca_error_t rnic_cm_connect(struct softhw_rnic_ep *e, const struct sockaddr *ad
 	memset(&qp->peer_addr, 0, sizeof(qp->peer_addr));
 	memcpy(&qp->peer_addr, addr, addr_len);
 	soft_link_local_to_loopback(&qp->peer_addr);
-	qp->has_peer_addr = true;
 	qp->state = QP_DIALING;
 	qp->deadline = rnic_now_ms() + ep->attr.cm_timeout_ms;
 	pthread_mutex_unlock(&qp->lock);
@@ -201,7 +200,7 @@ doca_error_t rnic_cm_peer_addr(const struct softhw_rnic_qp *q, struct sockaddr_s
 	doca_error_t err = DOCA_ERROR_NOT_FOUND;
 
 	pthread_mutex_lock(&qp->lock);
-	if (qp->cm && qp->has_peer_addr) {
+	if (qp->cm) {
 		*addr = qp->peer_addr;
 		err = DOCA_SUCCESS;
 	}

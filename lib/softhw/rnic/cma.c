@@ -55,8 +55,9 @@ bool rnic_cma_try(struct rnic_qp *qp, const struct rnic_wr *wr, doca_error_t *st
 	struct softhw_mem_remote *r;
 	uint64_t addr = wr->rkey.addr;
 
-	if (!qp->local || rnic_transport_forced() == 't' || qp->state != QP_RTS || qp->wq_head != NULL ||
-	    (wr->op != SOFTHW_RNIC_OP_WRITE && wr->op != SOFTHW_RNIC_OP_READ) || wr->rkey.pid != qp->peer.pid)
+	if (!qp->local || qp->state != QP_RTS || qp->wq_head != NULL ||
+	    (wr->op != SOFTHW_RNIC_OP_WRITE && wr->op != SOFTHW_RNIC_OP_READ) || wr->rkey.pid != qp->peer.pid ||
+	    rnic_transport_forced() == 't') /* (a getenv: last, only where it decides) */
 		return false;
 	/* the target ep's grant first, as the target itself would check */
 	if (!(qp->peer.access & (write ? DOCA_ACCESS_FLAG_RDMA_WRITE : DOCA_ACCESS_FLAG_RDMA_READ))) {

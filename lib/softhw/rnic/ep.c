@@ -212,7 +212,6 @@ doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *e, uint64_t wr_id, const s
 	else
 		ep->rq_head = r;
 	ep->rq_tail = r;
-	__atomic_fetch_add(&ep->rq_posted, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&ep->lock);
 	/* A message waiting for a receive (receiver not ready) can go on now. */
 	if (__atomic_load_n(&ep->rnr_waiting, __ATOMIC_ACQUIRE) != 0)
@@ -230,7 +229,6 @@ struct rnic_recv *rnic_ep_take_recv(struct rnic_ep *ep)
 		ep->rq_head = r->next;
 		if (ep->rq_head == NULL)
 			ep->rq_tail = NULL;
-		__atomic_fetch_sub(&ep->rq_posted, 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&ep->lock);
 	return r;

@@ -425,9 +425,8 @@ bool rnic_rx_ready(struct rnic_qp *qp)
 	return alive;
 }
 
-void rnic_rx_retry(struct rnic_qp *qp, bool timer)
+void rnic_rx_retry(struct rnic_qp *qp)
 {
-	(void)timer;
 	rnic_target_begin(qp); /* sees rx.stalled: takes a receive now, or counts a retry */
 	if (!qp->rx.stalled && qp->rx.left == 0 && qp->rx.in_payload) {
 		qp->rx.in_payload = false;

@@ -137,12 +137,6 @@ fail:
 	close(fd);
 }
 
-static bool same_peer(const struct rnic_peer *a, const struct rnic_peer *b)
-{
-	return a->pid == b->pid && a->qp_id == b->qp_id && a->qp_token == b->qp_token &&
-	       memcmp(&a->host, &b->host, sizeof(a->host)) == 0;
-}
-
 void rnic_msock_accept(int fd, const struct rnic_hello *h)
 {
 	struct rnic_qp *qp;
@@ -157,7 +151,7 @@ void rnic_msock_accept(int fd, const struct rnic_hello *h)
 	pthread_mutex_lock(&qp->lock);
 	pthread_mutex_unlock(&rnic_nic.lock);
 	if (!qp->dead && qp->token == h->want_token && qp->state == QP_RTS && !qp->cm && !qp->dialer &&
-	    qp->mfd < 0 && qp->fd >= 0 && same_peer(&qp->peer, &h->self))
+	    qp->mfd < 0 && qp->fd >= 0 && rnic_same_peer(&qp->peer, &h->self))
 		m_attach(qp, fd);
 	else
 		close(fd); /* the dialer's messages never leave; its main socket ends the qp */
@@ -322,14 +316,6 @@ static void m_corrupt(struct rnic_qp *qp)
 	rnic_nic_kick();
 }
 
-static void unstall(struct rnic_qp *qp)
-{
-	if (qp->m_stalled) {
-		qp->m_stalled = false;
-		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
-	}
-}
-
 static void consume(struct rnic_qp *qp, size_t n)
 {
 	memmove(qp->m_buf, qp->m_buf + n, qp->m_got - n);
@@ -343,7 +329,7 @@ static void answer(struct rnic_qp *qp, uint64_t seq, uint8_t op, doca_error_t st
 
 	m_write(qp, &iov, 1);
 	if (status != DOCA_SUCCESS) {
-		unstall(qp);
+		rnic_rnr_unstall(qp, &qp->m_stalled);
 		qp->m_halt = true; /* the sender's qp fails on it: read no more */
 	}
 }
@@ -352,7 +338,7 @@ static void answer(struct rnic_qp *qp, uint64_t seq, uint8_t op, doca_error_t st
 static bool m_request(struct rnic_qp *qp, const struct rnic_hdr *h)
 {
 	const uint8_t *data = qp->m_buf + HDR;
-	uint64_t len = h->plen, off = 0;
+	uint64_t len = h->plen;
 	doca_error_t err = DOCA_SUCCESS;
 	struct rnic_recv *r;
 
@@ -360,23 +346,14 @@ static bool m_request(struct rnic_qp *qp, const struct rnic_hdr *h)
 	if (h->op == SOFTHW_RNIC_OP_WRITE) {
 		if (!(qp->ep->attr.access & DOCA_ACCESS_FLAG_RDMA_WRITE))
 			err = DOCA_ERROR_NOT_PERMITTED;
-		else if (len > 0)
-			err = softhw_mem_export_pin(h->id, h->token, h->addr, len, SOFTHW_MEM_WRITE);
-		if (err == DOCA_SUCCESS && len > 0) {
-			memcpy((void *)(uintptr_t)h->addr, data, len);
-			softhw_mem_export_unpin();
-		}
+		else
+			err = rnic_write_place(h->id, h->token, h->addr, data, len);
 		consume(qp, HDR + len);
 		answer(qp, h->seq, h->op, err);
 		return true;
 	}
 	if (h->op == SOFTHW_RNIC_OP_WRITE_IMM) {
-		if (!(qp->ep->attr.access & DOCA_ACCESS_FLAG_RDMA_WRITE))
-			err = DOCA_ERROR_NOT_PERMITTED;
-		else if (len > 0)
-			err = softhw_mem_export_pin(h->id, h->token, h->addr, len, SOFTHW_MEM_WRITE);
-		if (err == DOCA_SUCCESS && len > 0)
-			softhw_mem_export_unpin();
+		err = rnic_write_check(qp, h->id, h->token, h->addr, len);
 		if (err != DOCA_SUCCESS) {
 			consume(qp, HDR + len);
 			answer(qp, h->seq, h->op, err);
@@ -392,25 +369,11 @@ static bool m_request(struct rnic_qp *qp, const struct rnic_hdr *h)
 		}
 		return false; /* the frame waits: a later poll, a posted receive or the timer retries */
 	}
-	unstall(qp);
-	if (h->op == SOFTHW_RNIC_OP_WRITE_IMM) {
-		if (len > 0) {
-			err = softhw_mem_export_pin(h->id, h->token, h->addr, len, SOFTHW_MEM_WRITE);
-			if (err == DOCA_SUCCESS) {
-				memcpy((void *)(uintptr_t)h->addr, data, len);
-				softhw_mem_export_unpin();
-			}
-		}
-	} else if (len > r->bytes) {
-		err = DOCA_ERROR_TOO_BIG;
-	} else {
-		for (uint32_t i = 0; i < r->num_sge && off < len; i++) {
-			uint64_t take = len - off < r->sgl[i].len ? len - off : r->sgl[i].len;
-
-			memcpy(r->sgl[i].addr, data + off, take);
-			off += take;
-		}
-	}
+	rnic_rnr_unstall(qp, &qp->m_stalled);
+	if (h->op == SOFTHW_RNIC_OP_WRITE_IMM)
+		err = rnic_write_place(h->id, h->token, h->addr, data, len);
+	else
+		err = rnic_recv_fill(r, data, len);
 	consume(qp, HDR + len);
 	answer(qp, h->seq, h->op, err); /* the ACK (or NAK) first: the sender may be waiting */
 	/* a refused message fails the receive too, as on the socket path */
@@ -570,7 +533,7 @@ void rnic_msock_off(struct rnic_qp *qp)
 {
 	if (qp->mfd >= 0 && qp->m_olen > 0 && !qp->m_full && !qp->broken)
 		m_flush(qp); /* ACKs of what we delivered: it completes on the sender's side */
-	unstall(qp);
+	rnic_rnr_unstall(qp, &qp->m_stalled);
 	if (qp->m_on) {
 		__atomic_store_n(&qp->m_on, false, __ATOMIC_RELEASE);
 		__atomic_fetch_sub(&qp->ep->m_qps, 1, __ATOMIC_RELEASE);

@@ -232,7 +232,7 @@ static void run_timers(bool woken)
 		pthread_mutex_lock(&qp->lock);
 		if (!qp->dead) {
 			if (qp->rx.stalled && (woken || qp->rx.rnr_deadline <= now))
-				rnic_rx_retry(qp, qp->rx.rnr_deadline <= now);
+				rnic_rx_retry(qp);
 			if (qp->ring_stalled && (woken || (qp->ring_deadline != 0 && qp->ring_deadline <= now)))
 				rnic_ring_rx(qp);
 			if (qp->m_stalled && (woken || (qp->m_deadline != 0 && qp->m_deadline <= now)))

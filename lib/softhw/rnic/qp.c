@@ -428,11 +428,6 @@ doca_error_t rnic_qp_export(struct softhw_rnic_qp *q, const void **blob, size_t 
 	return DOCA_SUCCESS;
 }
 
-static bool same_peer(const struct rnic_peer *a, const struct rnic_peer *b)
-{
-	return a->pid == b->pid && a->qp_id == b->qp_id && a->qp_token == b->qp_token &&
-	       memcmp(&a->host, &b->host, sizeof(a->host)) == 0;
-}
 
 /* Which side dials an RC connection: the smaller (host, pid, qp id). */
 static bool we_dial(const struct rnic_qp *qp)
@@ -471,7 +466,7 @@ doca_error_t rnic_qp_connect(struct softhw_rnic_qp *q, const void *blob, size_t 
 	}
 	if (qp->has_peer) {
 		/* the peer dialed in before we were given its descriptor: it must be the same one */
-		bool ok = same_peer(&qp->peer, &peer);
+		bool ok = rnic_same_peer(&qp->peer, &peer);
 
 		if (ok)
 			qp->has_desc = true;
@@ -701,7 +696,7 @@ static void accept_oob(int fd, const struct rnic_hello *h, const struct sockaddr
 	pthread_mutex_lock(&qp->lock);
 	pthread_mutex_unlock(&rnic_nic.lock);
 	ok = !qp->dead && qp->token == h->want_token && qp->fd < 0 && !qp->cm &&
-	     (qp->state == QP_IDLE || (qp->state == QP_WAITING && (qp->ep->attr.dc || same_peer(&qp->peer, &h->self))));
+	     (qp->state == QP_IDLE || (qp->state == QP_WAITING && (qp->ep->attr.dc || rnic_same_peer(&qp->peer, &h->self))));
 	if (!ok) {
 		pthread_mutex_unlock(&qp->lock);
 		refuse(fd);
@@ -749,7 +744,6 @@ void rnic_accept_hello(int fd, const struct rnic_hello *h, struct rnic_ep *cm_ep
 	qp->has_peer = true;
 	qp->local = rnic_same_host(&rnic_nic.host, &h->self.host);
 	qp->peer_addr = *from;
-	qp->has_peer_addr = true;
 	qp->state = QP_REQUEST;
 	rnic_qp_update_events(qp);
 	rnic_qp_push_cqe(qp, SOFTHW_RNIC_CQE_REQUEST, DOCA_SUCCESS);
@@ -838,4 +832,12 @@ void rnic_qp_log_broken_peer(const struct rnic_qp *qp, const char *path)
 	SDK_LOG_ERR("RDMA connection to process %d dropped: the peer broke the rules of the connection's %s "
 		    "(a corrupted record or counter); only this connection ends: check the peer process",
 		    (int)qp->peer.pid, path);
+}
+
+void rnic_rnr_unstall(struct rnic_qp *qp, bool *stalled)
+{
+	if (*stalled) {
+		*stalled = false;
+		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
+	}
 }

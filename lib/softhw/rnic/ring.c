@@ -80,17 +80,9 @@ static void ring_on(struct rnic_qp *qp)
 		softhw_chan_ring_bell(qp->bell_fd);
 }
 
-static void unstall(struct rnic_qp *qp)
-{
-	if (qp->ring_stalled) {
-		qp->ring_stalled = false;
-		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
-	}
-}
-
 void rnic_ring_off(struct rnic_qp *qp)
 {
-	unstall(qp);
+	rnic_rnr_unstall(qp, &qp->ring_stalled);
 	if (qp->ring_on) {
 		__atomic_store_n(&qp->ring_on, false, __ATOMIC_RELEASE);
 		__atomic_fetch_sub(&qp->ep->ring_qps, 1, __ATOMIC_RELEASE);
@@ -300,23 +292,9 @@ static void nak(struct rnic_qp *qp, uint64_t seq, uint8_t op, doca_error_t err)
 {
 	struct rnic_hdr resp = {.type = F_RESP, .op = op, .seq = seq, .status = err};
 
-	unstall(qp);
+	rnic_rnr_unstall(qp, &qp->ring_stalled);
 	qp->ring_halt = true;
 	rnic_send_ctl(qp, &resp, NULL, 0);
-}
-
-static doca_error_t write_mem(const struct ring_hdr *h, const uint8_t *data, uint64_t len)
-{
-	doca_error_t err;
-
-	if (len == 0)
-		return DOCA_SUCCESS;
-	err = softhw_mem_export_pin(h->id, h->token, h->addr, len, SOFTHW_MEM_WRITE);
-	if (err != DOCA_SUCCESS)
-		return err;
-	memcpy((void *)(uintptr_t)h->addr, data, len);
-	softhw_mem_export_unpin();
-	return DOCA_SUCCESS;
 }
 
 void rnic_ring_rx(struct rnic_qp *qp)
@@ -326,7 +304,7 @@ void rnic_ring_rx(struct rnic_qp *qp)
 		struct ring_hdr h;
 		struct rnic_recv *r;
 		const uint8_t *data;
-		uint64_t len, off = 0;
+		uint64_t len;
 		doca_error_t err = DOCA_SUCCESS;
 		int got = softhw_chan_peek(&qp->ch, &m);
 
@@ -344,12 +322,7 @@ void rnic_ring_rx(struct rnic_qp *qp)
 		case SOFTHW_RNIC_OP_SEND_IMM:
 			break;
 		case SOFTHW_RNIC_OP_WRITE_IMM:
-			if (!(qp->ep->attr.access & DOCA_ACCESS_FLAG_RDMA_WRITE))
-				err = DOCA_ERROR_NOT_PERMITTED;
-			else if (len > 0)
-				err = softhw_mem_export_pin(h.id, h.token, h.addr, len, SOFTHW_MEM_WRITE);
-			if (err == DOCA_SUCCESS && len > 0)
-				softhw_mem_export_unpin();
+			err = rnic_write_check(qp, h.id, h.token, h.addr, len);
 			break;
 		default:
 			ring_corrupt(qp);
@@ -365,19 +338,11 @@ void rnic_ring_rx(struct rnic_qp *qp)
 				nak(qp, m.aux, h.op, DOCA_ERROR_AGAIN);
 			return; /* the record waits: a later poll, a posted receive or the timer retries */
 		}
-		unstall(qp);
-		if (h.op == SOFTHW_RNIC_OP_WRITE_IMM) {
-			err = write_mem(&h, data, len);
-		} else if (len > r->bytes) {
-			err = DOCA_ERROR_TOO_BIG;
-		} else {
-			for (uint32_t i = 0; i < r->num_sge && off < len; i++) {
-				uint64_t take = len - off < r->sgl[i].len ? len - off : r->sgl[i].len;
-
-				memcpy(r->sgl[i].addr, data + off, take);
-				off += take;
-			}
-		}
+		rnic_rnr_unstall(qp, &qp->ring_stalled);
+		if (h.op == SOFTHW_RNIC_OP_WRITE_IMM)
+			err = rnic_write_place(h.id, h.token, h.addr, data, len);
+		else
+			err = rnic_recv_fill(r, data, len);
 		if (err != DOCA_SUCCESS) {
 			/* the receive fails too, as on the socket path */
 			rnic_ep_recv_done(qp->ep, qp, r, err, (enum softhw_rnic_opcode)h.op, 0, 0);

@@ -231,7 +231,6 @@ struct rnic_qp {
 	uint32_t events;           /* registered epoll events */
 	uint64_t deadline;         /* connect deadline (ms, monotonic), 0: none */
 	struct sockaddr_storage peer_addr;
-	bool has_peer_addr;
 	uint8_t desc[RNIC_DESC_LEN];
 
 	struct rnic_wr *wq_head;   /* posted work, in post order, until its completion */
@@ -306,7 +305,6 @@ struct rnic_ep {
 	pthread_mutex_t qps_lock;  /* order: nic.lock -> qps_lock -> qp->lock */
 	uint32_t ring_qps;         /* atomic: qps with a usable ring (ep_poll's cheap check) */
 	uint32_t m_qps;            /* atomic: qps with a usable message socket */
-	uint32_t rq_posted;        /* atomic: receives posted and not taken */
 	struct rnic_listener *listeners; /* nic.lock */
 
 	pthread_mutex_t lock;      /* CQ and receive queue */
@@ -377,6 +375,8 @@ void rnic_host_self(struct rnic_host *host);
 void rnic_desc_encode(const struct rnic_peer *p, uint8_t out[RNIC_DESC_LEN]);
 doca_error_t rnic_desc_decode(const void *buf, size_t len, struct rnic_peer *p, const char **why);
 bool rnic_same_host(const struct rnic_host *a, const struct rnic_host *b);
+/* The same qp of the same process on the same host (descriptor or hello). */
+bool rnic_same_peer(const struct rnic_peer *a, const struct rnic_peer *b);
 /* SOFTDOCA_RDMA_TRANSPORT: 't' (tcp), 'u' (unix) or 0 (automatic). */
 char rnic_transport_forced(void);
 void rnic_self_peer(const struct rnic_ep *ep, const struct rnic_qp *qp, struct rnic_peer *p);
@@ -412,7 +412,7 @@ bool rnic_rx_ready(struct rnic_qp *qp);
 /* Makes room for n destination pieces (false: out of memory). */
 bool rnic_rx_room(struct rnic_rx *rx, uint32_t n);
 /* Service thread: re-tries a stalled header (a receive was posted or the retry time came). */
-void rnic_rx_retry(struct rnic_qp *qp, bool timer);
+void rnic_rx_retry(struct rnic_qp *qp);
 
 /* ---- target.c (service thread, qp lock held) ---- */
 
@@ -441,6 +441,14 @@ void rnic_qp_dial(struct rnic_qp *qp);
 void rnic_qp_hangup(struct rnic_qp *qp);
 /* A message found no posted receive: start the retry clock, or true once retries are exhausted. */
 bool rnic_rnr_exhausted(struct rnic_qp *qp, bool *stalled, uint64_t *deadline);
+/* The message that waited for a receive got one (or was refused): stop its clock. */
+void rnic_rnr_unstall(struct rnic_qp *qp, bool *stalled);
+/* A write the target's ep and the rkey's export allow? (NOT_PERMITTED / the export's error) */
+doca_error_t rnic_write_check(const struct rnic_qp *qp, uint64_t id, uint64_t token, uint64_t addr, uint64_t len);
+/* Places a write into this process's exported memory, checked against the live export. */
+doca_error_t rnic_write_place(uint64_t id, uint64_t token, uint64_t addr, const void *data, uint64_t len);
+/* Scatters a message into a posted receive; TOO_BIG if it does not fit. */
+doca_error_t rnic_recv_fill(const struct rnic_recv *r, const uint8_t *data, uint64_t len);
 /* One SDK line: the peer broke a fast path's rules (`path`), so this connection ends. */
 void rnic_qp_log_broken_peer(const struct rnic_qp *qp, const char *path);
 /* Message socket: nudge the peer again if our messages wait too long for their ACKs (qp lock held). */

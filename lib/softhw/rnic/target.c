@@ -12,7 +12,6 @@
 #include "softhw/fabric/mem.h"
 #include "softhw/rnic/rnic_int.h"
 
-#define RNR_FOREVER 7
 
 static void discard(struct rnic_rx *rx, doca_error_t status)
 {
@@ -66,7 +65,7 @@ static bool take_recv(struct rnic_qp *qp)
 	if (now < rx->rnr_deadline)
 		return false;
 	rx->rnr_tries++;
-	if (qp->peer.rnr_retry != RNR_FOREVER && rx->rnr_tries > qp->peer.rnr_retry) {
+	if (qp->peer.rnr_retry != RNIC_RNR_FOREVER && rx->rnr_tries > qp->peer.rnr_retry) {
 		/* retries exhausted: NAK; the sender's work request fails with AGAIN */
 		rx->stalled = false;
 		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
@@ -126,10 +125,7 @@ void rnic_target_begin(struct rnic_qp *qp)
 		return;
 	case SOFTHW_RNIC_OP_WRITE:
 	case SOFTHW_RNIC_OP_WRITE_IMM:
-		if (!ep_grants(qp, DOCA_ACCESS_FLAG_RDMA_WRITE))
-			err = DOCA_ERROR_NOT_PERMITTED;
-		else if (h->plen > 0)
-			err = export_check(h, h->plen, SOFTHW_MEM_WRITE);
+		err = rnic_write_check(qp, h->id, h->token, h->addr, h->plen);
 		if (err != DOCA_SUCCESS) {
 			discard(rx, err);
 			return;
@@ -258,4 +254,49 @@ void rnic_target_end(struct rnic_qp *qp)
 	}
 	resp.status = err;
 	rnic_send_ctl(qp, &resp, NULL, 0);
+}
+
+/* ---- checks and placement shared with the fast paths (ring.c, msock.c) ---- */
+
+doca_error_t rnic_write_check(const struct rnic_qp *qp, uint64_t id, uint64_t token, uint64_t addr, uint64_t len)
+{
+	doca_error_t err;
+
+	if (!ep_grants(qp, DOCA_ACCESS_FLAG_RDMA_WRITE))
+		return DOCA_ERROR_NOT_PERMITTED;
+	if (len == 0)
+		return DOCA_SUCCESS;
+	err = softhw_mem_export_pin(id, token, addr, len, SOFTHW_MEM_WRITE);
+	if (err == DOCA_SUCCESS)
+		softhw_mem_export_unpin();
+	return err;
+}
+
+doca_error_t rnic_write_place(uint64_t id, uint64_t token, uint64_t addr, const void *data, uint64_t len)
+{
+	doca_error_t err;
+
+	if (len == 0)
+		return DOCA_SUCCESS;
+	err = softhw_mem_export_pin(id, token, addr, len, SOFTHW_MEM_WRITE);
+	if (err != DOCA_SUCCESS)
+		return err;
+	memcpy((void *)(uintptr_t)addr, data, len);
+	softhw_mem_export_unpin();
+	return DOCA_SUCCESS;
+}
+
+doca_error_t rnic_recv_fill(const struct rnic_recv *r, const uint8_t *data, uint64_t len)
+{
+	uint64_t off = 0;
+
+	if (len > r->bytes)
+		return DOCA_ERROR_TOO_BIG;
+	for (uint32_t i = 0; i < r->num_sge && off < len; i++) {
+		uint64_t take = len - off < r->sgl[i].len ? len - off : r->sgl[i].len;
+
+		memcpy(r->sgl[i].addr, data + off, take);
+		off += take;
+	}
+	return DOCA_SUCCESS;
 }

@@ -73,6 +73,12 @@ void rnic_host_self(struct rnic_host *host)
 		host->netns = (uint64_t)st.st_ino;
 }
 
+bool rnic_same_peer(const struct rnic_peer *a, const struct rnic_peer *b)
+{
+	return a->pid == b->pid && a->qp_id == b->qp_id && a->qp_token == b->qp_token &&
+	       memcmp(&a->host, &b->host, sizeof(a->host)) == 0;
+}
+
 bool rnic_same_host(const struct rnic_host *a, const struct rnic_host *b)
 {
 	static const uint8_t zero[16];
