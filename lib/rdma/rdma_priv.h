@@ -160,9 +160,6 @@ static inline const struct softhw_rnic_ops *rdma_nic(const struct doca_rdma *rdm
 	return rdma->dev->rnic;
 }
 
-/* Names for log lines. */
-const char *rdma_task_name(enum rdma_task_type type);
-
 /* True (after logging "<call>: ... is <state>") unless the context is IDLE. */
 bool rdma_not_idle(const struct doca_rdma *rdma, const char *call);
 

@@ -52,11 +52,6 @@ static const struct task_kind kinds[RDMA_NUM_TASK_TYPES] = {
 			      SOFTHW_RNIC_OP_SE_ADD},
 };
 
-const char *rdma_task_name(enum rdma_task_type type)
-{
-	return (unsigned)type < RDMA_NUM_TASK_TYPES ? kinds[type].name : "unknown";
-}
-
 static enum rdma_task_type type_of(const struct rdma_task *t)
 {
 	const struct doca_ctx *ctx = t->base.ctx;
@@ -178,7 +173,7 @@ static doca_error_t check_local(const struct rdma_task *t, const struct doca_buf
 				    task, what);
 			return DOCA_ERROR_INVALID_VALUE;
 		}
-		if (writes && !(b->mmap->access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE)) {
+		if (writes && !softdoca_mmap_local_writable(b->mmap)) {
 			SDK_LOG_ERR("RDMA %s task: the %s buffer's mmap is not writable; give it "
 				    "DOCA_ACCESS_FLAG_LOCAL_READ_WRITE with doca_mmap_set_permissions()",
 				    task, what);
@@ -685,12 +680,10 @@ void rdma_task_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 		return; /* not a task waiting for its completion */
 	type = type_of(t);
 	/* Only a receive learns its length from the completion; the others know it from the task. */
-	if (type == RDMA_TASK_RECEIVE)
-		t->done_len = cqe->len;
-	else if (type == RDMA_TASK_CMP_SWP || type == RDMA_TASK_FETCH_ADD || type == RDMA_TASK_SE_GET ||
-		 type == RDMA_TASK_SE_ADD)
+	if (type == RDMA_TASK_SE_GET)
 		t->done_len = 8;
 	if (type == RDMA_TASK_RECEIVE) {
+		t->done_len = cqe->len;
 		t->result_opcode = cqe->recv_op == SOFTHW_RNIC_OP_SEND_IMM    ? DOCA_RDMA_OPCODE_RECV_SEND_WITH_IMM
 				   : cqe->recv_op == SOFTHW_RNIC_OP_WRITE_IMM ? DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM
 									      : DOCA_RDMA_OPCODE_RECV_SEND;
