@@ -90,6 +90,15 @@
 		return err; \
 	*task = (struct doca_rdma_task_##name *)(void *)t
 
+/*
+ * Bytes a finished task moved; 0 after a failure, including a flush at stop or a failed
+ * resubmission, which reach the task without a completion that would clear it.
+ */
+static uint32_t result_len(const struct rdma_task *t)
+{
+	return t->base.status == DOCA_SUCCESS ? (uint32_t)t->done_len : 0;
+}
+
 /* ---- receive ---- */
 
 SET_CONF(receive, RDMA_TASK_RECEIVE)
@@ -111,7 +120,7 @@ enum doca_rdma_opcode doca_rdma_task_receive_get_result_opcode(const struct doca
 
 uint32_t doca_rdma_task_receive_get_result_len(const struct doca_rdma_task_receive *task)
 {
-	return task != NULL ? (uint32_t)task->t.done_len : 0;
+	return task != NULL ? result_len(&task->t) : 0;
 }
 
 doca_be32_t doca_rdma_task_receive_get_result_immediate_data(const struct doca_rdma_task_receive *task)
@@ -179,7 +188,7 @@ doca_error_t doca_rdma_task_read_allocate_init(struct doca_rdma *rdma, struct do
 
 uint32_t doca_rdma_task_read_get_result_len(const struct doca_rdma_task_read *task)
 {
-	return task != NULL ? (uint32_t)task->t.done_len : 0;
+	return task != NULL ? result_len(&task->t) : 0;
 }
 
 /* ---- write ---- */
@@ -288,7 +297,7 @@ doca_error_t doca_rdma_task_remote_net_sync_event_get_allocate_init(
 
 uint32_t doca_rdma_task_remote_net_sync_event_get_get_result_len(const struct doca_rdma_task_remote_net_sync_event_get *task)
 {
-	return task != NULL ? (uint32_t)task->t.done_len : 0;
+	return task != NULL ? result_len(&task->t) : 0;
 }
 
 /* ---- remote net sync event notify set ---- */

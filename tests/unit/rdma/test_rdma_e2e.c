@@ -289,6 +289,15 @@ static void test_one_sided(void)
 		CHECK_OK(doca_mmap_destroy(ro));
 	}
 
+	/* the read again, after the peer disconnected: it fails and reports no bytes read */
+	CHECK_OK(doca_rdma_connection_disconnect(b.conn));
+	RUN_UNTIL(&a, &b, a.disc + a.fail >= 1);
+	a.err = 0;
+	CHECK_OK(doca_task_submit(doca_rdma_task_read_as_task(rd)));
+	RUN_UNTIL(&a, &b, a.err == 1);
+	CHECK(a.last == DOCA_ERROR_NOT_CONNECTED);
+	CHECK(doca_rdma_task_read_get_result_len(rd) == 0);
+
 	doca_task_free(doca_rdma_task_write_as_task(w));
 	doca_task_free(doca_rdma_task_read_as_task(rd));
 	doca_task_free(doca_rdma_task_write_imm_as_task(wi));

@@ -386,6 +386,9 @@ static void test_peer_killed(bool cm, bool mid_stream)
 	for (int i = 0; i < NWRITES; i++)
 		doca_task_free(doca_rdma_task_write_as_task(w[i]));
 	for (int i = 0; i < NREADS; i++) {
+		/* a read that failed read nothing, whether its error came from the NIC or a flush */
+		if (doca_task_get_status(doca_rdma_task_read_as_task(r[i])) != DOCA_SUCCESS)
+			CHECK(doca_rdma_task_read_get_result_len(r[i]) == 0);
 		doca_task_free(doca_rdma_task_read_as_task(r[i]));
 		CHECK_OK(doca_buf_dec_refcount(rdst[i], NULL));
 	}
