@@ -217,24 +217,6 @@ static uint32_t round_pow2(uint32_t v)
 	return p;
 }
 
-#define SETTER_PRE(call) \
-	do { \
-		if (rdma == NULL) { \
-			SDK_LOG_ERR("%s: rdma is NULL", call); \
-			return DOCA_ERROR_INVALID_VALUE; \
-		} \
-		if (rdma_not_idle(rdma, call)) \
-			return DOCA_ERROR_BAD_STATE; \
-	} while (0)
-
-#define GETTER(call, out) \
-	do { \
-		if (rdma == NULL || (out) == NULL) { \
-			SDK_LOG_ERR("%s: %s is NULL", call, rdma == NULL ? "rdma" : "output"); \
-			return DOCA_ERROR_INVALID_VALUE; \
-		} \
-	} while (0)
-
 doca_error_t doca_rdma_set_send_queue_size(struct doca_rdma *rdma, uint32_t send_queue_size)
 {
 	SETTER_PRE("doca_rdma_set_send_queue_size");

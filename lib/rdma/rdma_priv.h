@@ -163,6 +163,25 @@ static inline const struct softhw_rnic_ops *rdma_nic(const struct doca_rdma *rdm
 /* True (after logging "<call>: ... is <state>") unless the context is IDLE. */
 bool rdma_not_idle(const struct doca_rdma *rdma, const char *call);
 
+/* First lines of a context setter / getter named `call` (on `rdma`); log from the caller's file. */
+#define SETTER_PRE(call) \
+	do { \
+		if (rdma == NULL) { \
+			SDK_LOG_ERR("%s: rdma is NULL", call); \
+			return DOCA_ERROR_INVALID_VALUE; \
+		} \
+		if (rdma_not_idle(rdma, call)) \
+			return DOCA_ERROR_BAD_STATE; \
+	} while (0)
+
+#define GETTER(call, out) \
+	do { \
+		if (rdma == NULL || (out) == NULL) { \
+			SDK_LOG_ERR("%s: %s is NULL", call, rdma == NULL ? "rdma" : "output"); \
+			return DOCA_ERROR_INVALID_VALUE; \
+		} \
+	} while (0)
+
 /* ---- tasks (rdma_task.c) ---- */
 doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_type type,
 				       doca_task_completion_cb_t ok_cb,

@@ -561,9 +561,8 @@ doca_error_t rdma_task_prepare(struct doca_task *task)
 		return DOCA_SUCCESS;
 	}
 	if (err != DOCA_SUCCESS)
-		SDK_LOG_ERR("RDMA %s task: the NIC refused it: %s; keep fewer tasks in flight than the send queue "
-			    "(doca_rdma_set_send_queue_size())",
-			    kinds[type].name, doca_error_get_descr(err));
+		SDK_LOG_ERR("RDMA %s task: the soft NIC could not queue it: %s", kinds[type].name,
+			    doca_error_get_descr(err));
 	return err;
 }
 
@@ -709,12 +708,7 @@ void rdma_task_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 
 doca_error_t doca_rdma_task_receive_set_dst_buf_list_len(struct doca_rdma *rdma, uint32_t buf_list_len)
 {
-	if (rdma == NULL) {
-		SDK_LOG_ERR("doca_rdma_task_receive_set_dst_buf_list_len: rdma is NULL");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (rdma_not_idle(rdma, "doca_rdma_task_receive_set_dst_buf_list_len"))
-		return DOCA_ERROR_BAD_STATE;
+	SETTER_PRE("doca_rdma_task_receive_set_dst_buf_list_len");
 	if (buf_list_len == 0 || buf_list_len > rdma->caps->rdma_max_recv_buf_list_len) {
 		SDK_LOG_ERR("doca_rdma_task_receive_set_dst_buf_list_len: %u is out of range; the device allows 1 to "
 			    "%u (see doca_rdma_cap_task_receive_get_max_dst_buf_list_len())",
@@ -727,10 +721,7 @@ doca_error_t doca_rdma_task_receive_set_dst_buf_list_len(struct doca_rdma *rdma,
 
 doca_error_t doca_rdma_task_receive_get_dst_buf_list_len(const struct doca_rdma *rdma, uint32_t *buf_list_len)
 {
-	if (rdma == NULL || buf_list_len == NULL) {
-		SDK_LOG_ERR("doca_rdma_task_receive_get_dst_buf_list_len: %s is NULL", rdma == NULL ? "rdma" : "output");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	GETTER("doca_rdma_task_receive_get_dst_buf_list_len", buf_list_len);
 	*buf_list_len = rdma->recv_buf_list_len;
 	return DOCA_SUCCESS;
 }
