@@ -35,6 +35,7 @@
 #include "common/priv/sdk_log.h"
 #include "common/priv/sync_event_priv.h"
 #include "softhw/fabric/shm.h"
+#include "softhw/fabric/threads.h"
 
 SDK_LOG_REGISTER(SYNC_EVENT_VALUE);
 
@@ -496,7 +497,7 @@ static bool watcher_start(struct softdoca_se_cell *c)
 	/* The thread takes no signals: they stay with the application's threads. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&w->thread, NULL, watcher_main, c);
+	rc = softhw_thread_create(&w->thread, NULL, watcher_main, c);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		if (!w->warned)

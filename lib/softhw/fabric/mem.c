@@ -20,13 +20,15 @@
 #include "common/priv/sdk_log.h"
 #include "softhw/fabric/fabric.h"
 #include "softhw/fabric/mem.h"
+#include "softhw/fabric/share.h"
+#include "softhw/fabric/threads.h"
 
 SDK_LOG_REGISTER(SOFTHW_FABRIC_MEM);
 
 /* ---- wire protocol between an importer and the exporter's service thread ---- */
 
 #define MEM_MAGIC 0x4d454d53u /* "SMEM" */
-#define MEM_VERSION 1
+#define MEM_VERSION 2
 
 enum mem_op {
 	MEM_HELLO = 1, /* importer: id + token; reply: status, range, rights, flags */
@@ -34,9 +36,12 @@ enum mem_op {
 	MEM_READ,      /* importer: addr + len; exporter copies them into the bounce buffer */
 	MEM_WRITE,     /* importer: addr + len; exporter copies the bounce buffer there */
 	MEM_REVOKED,   /* exporter: the export ended (sent instead of a reply, or unsolicited) */
+	MEM_SHARE,     /* importer: id; reply: the shared window (addr, len, offset, slot) and
+			* two fds, the window's memfd and the control segment (share.h) */
 };
 
-#define MEM_FLAG_CMA 0x1u /* HELLO reply: the exporter lets importers use cross-memory attach */
+#define MEM_FLAG_CMA 0x1u    /* HELLO reply: the exporter lets importers use cross-memory attach */
+#define MEM_FLAG_SHARED 0x2u /* HELLO reply: the export has a shared window (MEM_SHARE) */
 
 struct mem_msg {
 	uint32_t magic;
@@ -45,11 +50,12 @@ struct mem_msg {
 	int32_t status; /* replies: a doca_error_t */
 	uint32_t rights;
 	uint32_t flags;
-	uint32_t reserved;
+	uint32_t slot;   /* MEM_SHARE reply: liveness slot */
 	uint64_t id;
 	uint64_t token;
 	uint64_t addr;
 	uint64_t len;
+	uint64_t offset; /* MEM_SHARE reply: the window's offset in its memfd */
 };
 
 static struct mem_msg msg_make(enum mem_op op)
@@ -84,6 +90,8 @@ struct mem_export {
 	char *addr;
 	uint64_t len;
 	uint32_t rights;
+	bool shared; /* has a window (share) */
+	struct softhw_share_grant share;
 };
 
 struct mem_listener {
@@ -166,6 +174,7 @@ static void atfork_child(void)
 		svc.exports = e->next;
 		free(e);
 	}
+	softhw_share_fork_child();
 	if (svc.wake_fd >= 0)
 		close(svc.wake_fd);
 	svc.wake_fd = -1;
@@ -295,7 +304,31 @@ static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct me
 		rep->addr = (uint64_t)(uintptr_t)e->addr;
 		rep->len = e->len;
 		rep->rights = e->rights;
-		rep->flags = svc.cma ? MEM_FLAG_CMA : 0;
+		rep->flags = (svc.cma ? MEM_FLAG_CMA : 0) | (e->shared ? MEM_FLAG_SHARED : 0);
+		rep->status = DOCA_SUCCESS;
+	}
+	pthread_mutex_unlock(&svc.lock);
+}
+
+/* The window of the export the importer said HELLO to; *fds gets its memfd and the control. */
+static void serve_share(struct mem_conn *c, struct mem_msg *rep, int fds[2])
+{
+	struct mem_export *e;
+
+	pthread_mutex_lock(&svc.lock);
+	e = c->id != 0 ? export_find(c->id) : NULL;
+	if (e == NULL) {
+		rep->op = MEM_REVOKED;
+	} else if (!e->shared) {
+		rep->status = DOCA_ERROR_NOT_SUPPORTED;
+	} else {
+		softhw_share_hold_owner(); /* before any importer can look at it */
+		rep->addr = (uint64_t)(uintptr_t)e->share.base;
+		rep->len = e->share.len;
+		rep->offset = e->share.offset;
+		rep->slot = e->share.slot;
+		fds[0] = e->share.fd;
+		fds[1] = softhw_share_ctl_fd();
 		rep->status = DOCA_SUCCESS;
 	}
 	pthread_mutex_unlock(&svc.lock);
@@ -370,7 +403,7 @@ static void serve_copy(struct mem_conn *c, const struct mem_msg *req, struct mem
 static void service_request(struct mem_conn *c)
 {
 	struct mem_msg req, rep;
-	int fd = -1, nfds = 1;
+	int fd = -1, nfds = 1, out_fds[2] = {-1, -1};
 	ssize_t n = softhw_fabric_recv(c->fd, &req, sizeof(req), &fd, &nfds);
 
 	if (n == -EAGAIN || n == -EINTR)
@@ -400,13 +433,18 @@ static void service_request(struct mem_conn *c)
 	case MEM_WRITE:
 		serve_copy(c, &req, &rep);
 		break;
+	case MEM_SHARE:
+		serve_share(c, &rep, out_fds);
+		break;
 	default:
 		rep.status = DOCA_ERROR_NOT_SUPPORTED;
 		break;
 	}
 	if (fd >= 0)
 		close(fd); /* mapped (or refused): the descriptor itself is not needed */
-	if (softhw_fabric_send(c->fd, &rep, sizeof(rep), NULL, 0) < 0) {
+	/* (the window's fds stay open here: the share registry owns them) */
+	if (softhw_fabric_send(c->fd, &rep, sizeof(rep), out_fds[0] >= 0 ? out_fds : NULL, out_fds[0] >= 0 ? 2 : 0) <
+	    0) {
 		pthread_mutex_lock(&svc.lock);
 		conn_close(c);
 		pthread_mutex_unlock(&svc.lock);
@@ -513,7 +551,7 @@ static doca_error_t service_start(const char **why)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	rc = pthread_create(&tid, &attr, service_main, NULL);
+	rc = softhw_thread_create(&tid, &attr, service_main, NULL);
 	pthread_attr_destroy(&attr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
@@ -554,9 +592,33 @@ static doca_error_t listener_ensure(const char *instance, const char **why)
 	return DOCA_SUCCESS;
 }
 
+static bool spans_overlap(uint64_t a_lo, uint64_t a_hi, uint64_t b_lo, uint64_t b_hi)
+{
+	return a_lo < b_hi && b_lo < a_hi;
+}
+
+/*
+ * Could an importer be reaching [lo, hi) by cross-memory attach? It could through any part of
+ * a live export outside that export's window. Lock held.
+ */
+static bool unshared_export_overlaps(uint64_t lo, uint64_t hi)
+{
+	for (const struct mem_export *e = svc.exports; e != NULL; e = e->next) {
+		uint64_t a = (uint64_t)(uintptr_t)e->addr, b = a + e->len;
+		uint64_t wa = e->shared ? (uint64_t)(uintptr_t)e->share.base : b;
+		uint64_t wb = e->shared ? wa + e->share.len : b;
+
+		if (spans_overlap(a, wa, lo, hi) || spans_overlap(wb, b, lo, hi))
+			return true;
+	}
+	return false;
+}
+
 doca_error_t softhw_mem_export_add(const char *instance, void *addr, uint64_t len, uint32_t rights, uint64_t *id,
 				   uint64_t *token, const char **why)
 {
+	const char *no_window = "";
+
 	struct mem_export *e = calloc(1, sizeof(*e));
 	doca_error_t err;
 
@@ -579,6 +641,10 @@ doca_error_t softhw_mem_export_add(const char *instance, void *addr, uint64_t le
 	e->addr = addr;
 	e->len = len;
 	e->rights = rights;
+	e->shared = softhw_share_export(addr, len, e->id, unshared_export_overlaps, &e->share, &no_window);
+	if (!e->shared)
+		SDK_LOG_DBG("Memory %p (%lu bytes) is exported without a shared window (%s): importers on this host reach it by cross-memory attach",
+			    addr, (unsigned long)len, no_window);
 	e->next = svc.exports;
 	svc.exports = e;
 	*id = e->id;
@@ -602,6 +668,8 @@ void softhw_mem_export_remove(uint64_t id)
 			break;
 		}
 	}
+	if (gone != NULL && gone->shared)
+		softhw_share_unexport(&gone->share); /* no importer store lands after this */
 	if (gone == NULL || !svc.started) {
 		pthread_mutex_unlock(&svc.lock);
 		free(gone);
@@ -687,6 +755,10 @@ struct softhw_mem_remote {
 	bool connected; /* handshake done: failures are logged here from then on */
 	char *bounce;
 	size_t bounce_len;
+	/* the export's shared window, if it has one: [win_addr, win_addr + win_len) */
+	struct softhw_share_view *view;
+	uint64_t win_addr;
+	uint64_t win_len;
 };
 
 /* The error an access gets in `state`; logs the change once. Lock held. */
@@ -727,8 +799,12 @@ static doca_error_t remote_hung_up(struct softhw_mem_remote *r)
 	return remote_fail(r, REMOTE_DEAD);
 }
 
-/* Sends a request and waits for its reply, bounded by SOFTHW_MEM_TIMEOUT_MS. Lock held. */
-static doca_error_t remote_call(struct softhw_mem_remote *r, struct mem_msg *req, int fd, struct mem_msg *rep)
+/*
+ * Sends a request and waits for its reply, bounded by SOFTHW_MEM_TIMEOUT_MS; fds that come
+ * with the reply land in rfds (room for *nrfds, then how many; NULL: none expected). Lock held.
+ */
+static doca_error_t remote_call_fds(struct softhw_mem_remote *r, struct mem_msg *req, int fd, struct mem_msg *rep,
+				    int *rfds, int *nrfds)
 {
 	struct pollfd p = {.fd = r->fd};
 	ssize_t n;
@@ -756,7 +832,7 @@ static doca_error_t remote_call(struct softhw_mem_remote *r, struct mem_msg *req
 			continue;
 		if (rc == 0)
 			return remote_fail(r, REMOTE_SILENT);
-		n = softhw_fabric_recv(r->fd, rep, sizeof(*rep), NULL, NULL);
+		n = softhw_fabric_recv(r->fd, rep, sizeof(*rep), rfds, nrfds);
 		if (n == -EAGAIN || n == -EINTR)
 			continue;
 		if (n == 0 || n == -ECONNRESET)
@@ -767,6 +843,34 @@ static doca_error_t remote_call(struct softhw_mem_remote *r, struct mem_msg *req
 			return remote_fail(r, REMOTE_REVOKED);
 		return DOCA_SUCCESS;
 	}
+}
+
+static doca_error_t remote_call(struct softhw_mem_remote *r, struct mem_msg *req, int fd, struct mem_msg *rep)
+{
+	return remote_call_fds(r, req, fd, rep, NULL, NULL);
+}
+
+/*
+ * Maps the export's shared window. Not having one is no error: the access then goes by
+ * cross-memory attach or the service thread, as without it. Lock held.
+ */
+static void remote_share(struct softhw_mem_remote *r)
+{
+	struct mem_msg req = msg_make(MEM_SHARE), rep;
+	int fds[2] = {-1, -1}, nfds = 2;
+	uint64_t end;
+
+	req.id = r->id;
+	if (remote_call_fds(r, &req, -1, &rep, fds, &nfds) == DOCA_SUCCESS && rep.status == DOCA_SUCCESS &&
+	    nfds == 2 && rep.addr >= r->addr && !__builtin_add_overflow(rep.addr, rep.len, &end) &&
+	    end <= r->addr + r->len &&
+	    softhw_share_view_open(fds[0], rep.offset, rep.len, (r->rights & (SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC)) != 0,
+				   fds[1], rep.slot, r->id, &r->view) == DOCA_SUCCESS) {
+		r->win_addr = rep.addr;
+		r->win_len = rep.len;
+	}
+	for (int i = 0; i < nfds; i++)
+		close(fds[i]);
 }
 
 /*
@@ -897,6 +1001,8 @@ doca_error_t softhw_mem_connect(const struct softhw_mem_peer *peer, struct softh
 	r->len = rep.len;
 	r->rights = rep.rights;
 	r->cma = (rep.flags & MEM_FLAG_CMA) && !cma_disabled() && cma_probe(r->pid, r->addr);
+	if (rep.flags & MEM_FLAG_SHARED)
+		remote_share(r);
 	if (!r->cma) {
 		err = remote_attach(r);
 		if (err != DOCA_SUCCESS) {
@@ -923,6 +1029,7 @@ void softhw_mem_disconnect(struct softhw_mem_remote *r)
 	close(r->fd);
 	if (r->bounce != NULL)
 		munmap(r->bounce, r->bounce_len);
+	softhw_share_view_close(r->view);
 	pthread_mutex_destroy(&r->lock);
 	free(r);
 }
@@ -930,6 +1037,26 @@ void softhw_mem_disconnect(struct softhw_mem_remote *r)
 bool softhw_mem_uses_cma(const struct softhw_mem_remote *r)
 {
 	return r->cma;
+}
+
+/* Is [addr, addr + len) inside the shared window? */
+static bool in_window(const struct softhw_mem_remote *r, uint64_t addr, uint64_t len)
+{
+	return r->view != NULL && addr >= r->win_addr && len <= r->win_len && addr - r->win_addr <= r->win_len - len;
+}
+
+bool softhw_mem_direct(const struct softhw_mem_remote *r, uint64_t addr, uint64_t len)
+{
+	return r->cma || in_window(r, addr, len);
+}
+
+/* A window access failed: the remote takes that state, as the other paths would. */
+static doca_error_t window_failed(struct softhw_mem_remote *r, doca_error_t err)
+{
+	pthread_mutex_lock(&r->lock);
+	err = remote_fail(r, err == DOCA_ERROR_CONNECTION_ABORTED ? REMOTE_DEAD : REMOTE_REVOKED);
+	pthread_mutex_unlock(&r->lock);
+	return err;
 }
 
 static doca_error_t check_access(const struct softhw_mem_remote *r, uint64_t addr, uint64_t len, uint32_t right)
@@ -1004,6 +1131,10 @@ static doca_error_t remote_copy(struct softhw_mem_remote *r, char *local, uint64
 
 	if (err != DOCA_SUCCESS || len == 0)
 		return err;
+	if (in_window(r, addr, len) && __atomic_load_n(&r->state, __ATOMIC_RELAXED) == REMOTE_LIVE) {
+		err = softhw_share_view_copy(r->view, addr - r->win_addr, local, len, write);
+		return err == DOCA_SUCCESS ? err : window_failed(r, err);
+	}
 	pthread_mutex_lock(&r->lock);
 	if (!r->cma) {
 		err = r->state != REMOTE_LIVE ? remote_fail(r, r->state) : service_copy(r, local, addr, len, write);
@@ -1044,4 +1175,25 @@ doca_error_t softhw_mem_read(struct softhw_mem_remote *r, void *dst, uint64_t sr
 doca_error_t softhw_mem_write(struct softhw_mem_remote *r, uint64_t dst_addr, const void *src, uint64_t len)
 {
 	return remote_copy(r, (char *)src, dst_addr, len, true);
+}
+
+doca_error_t softhw_mem_atomic(struct softhw_mem_remote *r, uint64_t addr, bool cmp_swap, uint64_t arg0, uint64_t arg1,
+			       uint64_t *old)
+{
+	doca_error_t err = check_access(r, addr, sizeof(uint64_t), SOFTHW_MEM_ATOMIC);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (addr % sizeof(uint64_t) != 0)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!in_window(r, addr, sizeof(uint64_t)))
+		return DOCA_ERROR_NOT_SUPPORTED;
+	if (__atomic_load_n(&r->state, __ATOMIC_RELAXED) != REMOTE_LIVE) {
+		pthread_mutex_lock(&r->lock);
+		err = remote_fail(r, r->state);
+		pthread_mutex_unlock(&r->lock);
+		return err;
+	}
+	err = softhw_share_view_atomic(r->view, addr - r->win_addr, cmp_swap, arg0, arg1, old);
+	return err == DOCA_SUCCESS ? err : window_failed(r, err);
 }

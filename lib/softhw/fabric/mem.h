@@ -8,11 +8,13 @@
  * (PR_SET_PTRACER where Yama restricts ptrace) and starts the process's service thread, which
  * blocks in poll() on the rendezvous point "mem"/"<pid>" of the card instance. It answers
  * importers' handshakes, and serves reads and writes of exported ranges for importers that
- * cannot use cross-memory attach, so the exporter never has to progress anything.
+ * cannot use cross-memory attach, so the exporter never has to progress anything. The whole
+ * pages of an export may also be moved onto shared memory that importers map (share.h).
  *
  * Importer: softhw_mem_connect() reaches that service point, proves the descriptor is current
  * (id + token, and the peer's pid from the kernel) and learns the exporter's own view of the
- * range and rights. Data then moves by process_vm_readv/writev (the fast path) or, when that
+ * range and rights. Data then moves with memcpy inside the export's shared window if it has
+ * one, else by process_vm_readv/writev (the fast path) or, when that
  * is not permitted or SOFTDOCA_FABRIC_CMA=0, through a shared bounce buffer (memfd passed with
  * SCM_RIGHTS) that the exporter's service thread fills or drains.
  *
@@ -106,5 +108,20 @@ doca_error_t softhw_mem_write(struct softhw_mem_remote *remote, uint64_t dst_add
 
 /* Does this remote move data by cross-memory attach (else through the service thread)? */
 bool softhw_mem_uses_cma(const struct softhw_mem_remote *remote);
+
+/*
+ * Can it reach [addr, addr + len) without the exporter's service thread: by cross-memory
+ * attach, or with plain loads and stores through the export's shared window (share.h)?
+ */
+bool softhw_mem_direct(const struct softhw_mem_remote *remote, uint64_t addr, uint64_t len);
+
+/*
+ * An 8-byte atomic at addr (8-aligned) through the shared window: fetch-and-add of arg0, or
+ * compare-and-swap (arg0 expected, arg1 new); *old gets the previous value. Needs
+ * SOFTHW_MEM_ATOMIC. NOT_SUPPORTED when addr is outside the window (the caller then has the
+ * exporter do it); otherwise as softhw_mem_write.
+ */
+doca_error_t softhw_mem_atomic(struct softhw_mem_remote *remote, uint64_t addr, bool cmp_swap, uint64_t arg0,
+			       uint64_t arg1, uint64_t *old);
 
 #endif /* SOFTHW_FABRIC_MEM_H */

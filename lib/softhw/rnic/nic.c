@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "softhw/fabric/fabric.h"
+#include "softhw/fabric/threads.h"
 #include "softhw/rnic/rnic_int.h"
 
 struct rnic_nic rnic_nic = {
@@ -636,7 +637,7 @@ static doca_error_t nic_start(void)
 	/* The NIC takes no signals: they stay with the application's threads. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&rnic_nic.thread, NULL, nic_main, NULL);
+	rc = softhw_thread_create(&rnic_nic.thread, NULL, nic_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		nic_close_all();

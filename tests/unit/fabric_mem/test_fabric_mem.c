@@ -5,7 +5,11 @@
  * exporter's service thread (SOFTDOCA_FABRIC_CMA=0 on either side). Also: range and
  * permission checks, forged, stale and foreign descriptors, an export that ends, an exporter
  * that dies. The child never calls anything after exporting: its service thread does the work.
+ * Shared windows (share.h): the whole pages of an export reached with plain loads, stores and
+ * atomics, their liveness (export ended, exporter died), a fork of the exporter keeping its
+ * own copy, and no window while another application thread runs in the exporter.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,6 +31,17 @@ const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
 #define MEM_LEN (3 * SOFTHW_MEM_BOUNCE_LEN + 5)
 
 static char instance[64];
+
+/* The next exporter starts an application thread of its own before it exports. */
+static bool exporter_with_thread;
+
+static void *idle_thread(void *arg)
+{
+	char c;
+
+	/* blocks until the exporter exits (nobody writes the pipe) */
+	return read(*(int *)arg, &c, 1) < 0 ? NULL : arg;
+}
 
 static uint8_t pattern(size_t i)
 {
@@ -101,6 +116,13 @@ static void exporter_main(int cmd, int info, uint32_t rights, bool cma_off)
 		exit(3);
 	for (size_t i = 0; i < MEM_LEN; i++)
 		mem[i] = pattern(i);
+	if (exporter_with_thread) {
+		static int p[2];
+		pthread_t t;
+
+		if (pipe(p) != 0 || pthread_create(&t, NULL, idle_thread, &p[0]) != 0)
+			exit(11);
+	}
 	if (softhw_mem_export_add(instance, mem, MEM_LEN, rights, &e.id, &e.token, &why) != DOCA_SUCCESS) {
 		fprintf(stderr, "export failed: %s\n", why);
 		exit(4);
@@ -123,6 +145,17 @@ static void exporter_main(int cmd, int info, uint32_t rights, bool cma_off)
 				exit(9);
 			if (!write_full(info, "k", 1))
 				exit(10);
+		} else if (c == 'F') { /* fork a child that scribbles over its copy, and wait for it */
+			pid_t kid = fork();
+			int status;
+
+			if (kid == 0) {
+				memset(mem, 0xcc, MEM_LEN);
+				_exit(0);
+			}
+			c = 'k';
+			if (kid < 0 || waitpid(kid, &status, 0) != kid || !write_full(info, &c, 1))
+				exit(12);
 		} else if (c == 'f') { /* fork a child that outlives us, until the parent hangs up */
 			pid_t kid = fork();
 
@@ -356,7 +389,10 @@ static void test_unmapped_in_exporter(void)
 		uint64_t hole;
 
 		importer_cma(cma);
+		/* (a shared window would not notice: like a NIC, it keeps the pages it was given) */
+		setenv("SOFTDOCA_FABRIC_SHARE", "0", 1);
 		CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, false));
+		unsetenv("SOFTDOCA_FABRIC_SHARE");
 		hole = (uint64_t)(uintptr_t)hole_of((uint8_t *)(uintptr_t)x.e.addr);
 		r = connect_ok(&x);
 		if (r != NULL) {
@@ -371,6 +407,180 @@ static void test_unmapped_in_exporter(void)
 		}
 		CHECK(finish(&x));
 	}
+	importer_cma(true);
+}
+
+/* Whole pages of the export, well inside it (malloc's buffer starts past a page boundary). */
+#define WIN_OFF 8192u
+
+static uint64_t u64_at(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/*
+ * With cross-memory attach off on both sides, accesses inside the window are still direct
+ * (plain memcpy through the shared window), and their bytes reach the exporter; an access
+ * that reaches past the window goes through the service thread instead.
+ */
+static void test_window_roundtrip(void)
+{
+	struct exporter x;
+	struct softhw_mem_remote *r;
+	uint8_t *buf = malloc(MEM_LEN);
+
+	importer_cma(false);
+	CHECK(buf != NULL && spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, true));
+	r = connect_ok(&x);
+	if (r != NULL && buf != NULL) {
+		CHECK(softhw_mem_direct(r, x.e.addr + WIN_OFF, MEM_LEN - 2 * WIN_OFF));
+		CHECK(!softhw_mem_direct(r, x.e.addr, 8)); /* the partial first page */
+		CHECK(!softhw_mem_direct(r, x.e.addr + WIN_OFF, MEM_LEN)); /* past the window */
+		CHECK_OK(softhw_mem_read(r, buf, x.e.addr + WIN_OFF + 3, 100000));
+		CHECK(matches_pattern(buf, WIN_OFF + 3, 100000));
+		memset(buf, 0xee, 6000);
+		CHECK_OK(softhw_mem_write(r, x.e.addr + WIN_OFF + 1, buf, 5000));
+		/* and one across the window's end, by the service thread */
+		CHECK_OK(softhw_mem_write(r, x.e.addr + MEM_LEN - 6000, buf, 6000));
+		CHECK(command(&x, 'd') && read_full(x.info, buf, MEM_LEN));
+		CHECK(matches_pattern(buf, 0, WIN_OFF + 1));
+		bool filled = true;
+		for (size_t i = WIN_OFF + 1; i < WIN_OFF + 5001; i++)
+			filled = filled && buf[i] == 0xee;
+		CHECK(filled);
+		for (size_t i = MEM_LEN - 6000; i < MEM_LEN; i++)
+			filled = filled && buf[i] == 0xee;
+		CHECK(filled);
+		CHECK(matches_pattern(buf + WIN_OFF + 5001, WIN_OFF + 5001, MEM_LEN - 6000 - WIN_OFF - 5001));
+		softhw_mem_disconnect(r);
+	}
+	CHECK(finish(&x));
+	free(buf);
+	importer_cma(true);
+}
+
+/* Atomics execute in the window; outside it the caller is told to have the exporter do them. */
+static void test_window_atomics(void)
+{
+	struct exporter x;
+	struct softhw_mem_remote *r;
+	uint8_t *buf = malloc(MEM_LEN);
+	uint64_t old = 0, a = 0;
+
+	CHECK(buf != NULL && spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC, false));
+	r = connect_ok(&x);
+	if (r != NULL && buf != NULL) {
+		a = (x.e.addr + WIN_OFF) & ~(uint64_t)7;
+		uint8_t init[8];
+		for (size_t i = 0; i < sizeof(init); i++)
+			init[i] = pattern(a - x.e.addr + i);
+		CHECK_OK(softhw_mem_atomic(r, a, false, 5, 0, &old)); /* fetch-add */
+		CHECK(old == u64_at(init));
+		CHECK_OK(softhw_mem_atomic(r, a, true, u64_at(init) + 5, 42, &old)); /* matches: swapped */
+		CHECK(old == u64_at(init) + 5);
+		CHECK_OK(softhw_mem_atomic(r, a, true, 7, 99, &old)); /* does not match: unchanged */
+		CHECK(old == 42);
+		CHECK_ERR(softhw_mem_atomic(r, a + 4, false, 1, 0, &old), DOCA_ERROR_INVALID_VALUE);
+		CHECK_ERR(softhw_mem_atomic(r, x.e.addr + MEM_LEN + 8, false, 1, 0, &old), DOCA_ERROR_INVALID_VALUE);
+		CHECK_ERR(softhw_mem_atomic(r, (x.e.addr + 8) & ~(uint64_t)7, false, 1, 0, &old), DOCA_ERROR_NOT_SUPPORTED);
+		CHECK(command(&x, 'd') && read_full(x.info, buf, MEM_LEN));
+		CHECK(u64_at(buf + (a - x.e.addr)) == 42);
+		softhw_mem_disconnect(r);
+	}
+	CHECK(finish(&x));
+
+	/* without the right */
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, false));
+	r = connect_ok(&x);
+	if (r != NULL) {
+		CHECK_ERR(softhw_mem_atomic(r, (x.e.addr + WIN_OFF) & ~(uint64_t)7, false, 1, 0, &old),
+			  DOCA_ERROR_NOT_PERMITTED);
+		softhw_mem_disconnect(r);
+	}
+	CHECK(finish(&x));
+	free(buf);
+}
+
+/* The export ends, or the exporter dies: window accesses fail as the other paths do. */
+static void test_window_revoked_and_dead(void)
+{
+	for (int dead = 0; dead <= 1; dead++) {
+		struct exporter x;
+		struct softhw_mem_remote *r;
+		uint8_t buf[16];
+		uint64_t old;
+		int status;
+		doca_error_t want = dead ? DOCA_ERROR_CONNECTION_ABORTED : DOCA_ERROR_IO_FAILED;
+
+		CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC, false));
+		r = connect_ok(&x);
+		if (r != NULL) {
+			CHECK(softhw_mem_direct(r, x.e.addr + WIN_OFF, sizeof(buf)));
+			CHECK_OK(softhw_mem_read(r, buf, x.e.addr + WIN_OFF, sizeof(buf)));
+			if (dead) {
+				kill(x.pid, SIGKILL);
+				CHECK(waitpid(x.pid, &status, 0) == x.pid && WIFSIGNALED(status));
+			} else {
+				CHECK(command(&x, 'r'));
+			}
+			CHECK_ERR(softhw_mem_write(r, x.e.addr + WIN_OFF, buf, sizeof(buf)), want);
+			CHECK_ERR(softhw_mem_read(r, buf, x.e.addr + WIN_OFF, sizeof(buf)), want);
+			CHECK_ERR(softhw_mem_atomic(r, (x.e.addr + WIN_OFF) & ~(uint64_t)7, false, 1, 0, &old), want);
+			softhw_mem_disconnect(r);
+		}
+		if (dead) {
+			close(x.cmd);
+			close(x.info);
+		} else {
+			CHECK(finish(&x));
+		}
+	}
+}
+
+/* A fork() of the exporter writes its own copy: the exporter's memory, and the window, keep theirs. */
+static void test_window_fork_private(void)
+{
+	struct exporter x;
+	struct softhw_mem_remote *r;
+	uint8_t *buf = malloc(MEM_LEN);
+
+	CHECK(buf != NULL && spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, false));
+	r = connect_ok(&x);
+	if (r != NULL && buf != NULL) {
+		CHECK(softhw_mem_direct(r, x.e.addr + WIN_OFF, 4096));
+		CHECK(command(&x, 'F') && read_full(x.info, buf, 1) && buf[0] == 'k');
+		CHECK_OK(softhw_mem_read(r, buf, x.e.addr + WIN_OFF, 4096));
+		CHECK(matches_pattern(buf, WIN_OFF, 4096));
+		CHECK(command(&x, 'd') && read_full(x.info, buf, MEM_LEN));
+		CHECK(matches_pattern(buf, 0, MEM_LEN));
+		softhw_mem_disconnect(r);
+	}
+	CHECK(finish(&x));
+	free(buf);
+}
+
+/* Another application thread in the exporter: no window (its stores could be lost in the move). */
+static void test_window_refused_with_threads(void)
+{
+	struct exporter x;
+	struct softhw_mem_remote *r;
+	uint8_t buf[64];
+
+	exporter_with_thread = true;
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, false));
+	exporter_with_thread = false;
+	importer_cma(false);
+	r = connect_ok(&x);
+	if (r != NULL) {
+		CHECK(!softhw_mem_direct(r, x.e.addr + WIN_OFF, 4096));
+		CHECK_OK(softhw_mem_read(r, buf, x.e.addr + WIN_OFF, sizeof(buf)));
+		CHECK(matches_pattern(buf, WIN_OFF, sizeof(buf)));
+		softhw_mem_disconnect(r);
+	}
+	CHECK(finish(&x));
 	importer_cma(true);
 }
 
@@ -561,6 +771,11 @@ int main(void)
 	TEST_RUN(test_unmapped_in_exporter);
 	TEST_RUN(test_revoked);
 	TEST_RUN(test_dead_exporter);
+	TEST_RUN(test_window_roundtrip);
+	TEST_RUN(test_window_atomics);
+	TEST_RUN(test_window_revoked_and_dead);
+	TEST_RUN(test_window_fork_private);
+	TEST_RUN(test_window_refused_with_threads);
 	TEST_RUN(test_dead_exporter_with_child);
 	TEST_RUN(test_silent_exporter);
 	TEST_RUN(test_several_importers);

@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Shared windows of exported memory (see share.h). */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/priv/sdk_log.h"
+#include "softhw/fabric/share.h"
+#include "softhw/fabric/threads.h"
+
+SDK_LOG_REGISTER(SOFTHW_FABRIC_SHARE);
+
+#define PAGE 4096u
+#define SHARE_SLOTS 1024u
+#define UNEXPORT_WAIT_MS 1000 /* for an importer that died inside an access */
+
+/* One cache line per slot: importers of different exports do not share lines. */
+struct share_slot {
+	uint64_t live;  /* the export's id while live, else 0 */
+	uint32_t busy;  /* importer accesses in progress (a futex word) */
+	uint32_t unused;
+	char pad[48];
+};
+
+struct share_ctl {
+	union {
+		pthread_mutex_t owner; /* robust; held by the memory service thread for life */
+		char line[64];
+	} o;
+	struct share_slot slots[SHARE_SLOTS];
+};
+
+#define CTL_LEN ((sizeof(struct share_ctl) + PAGE - 1) / PAGE * PAGE)
+
+/* A range this process moved onto a memfd; memfd offset 0 is `base`. */
+struct region {
+	struct region *next;
+	char *base;
+	uint64_t len;
+	int fd;
+	ino_t ino;
+};
+
+/* Exporter state; the caller (mem.c) serialises every call with its export lock. */
+static struct {
+	struct region *regions;
+	int ctl_fd;
+	struct share_ctl *ctl;
+	bool held;
+	uint8_t slot_state[SHARE_SLOTS]; /* 0 free, 1 used, 2 retired (an importer died inside) */
+} ex = {.ctl_fd = -1};
+
+static bool share_disabled(void)
+{
+	const char *v = getenv("SOFTDOCA_FABRIC_SHARE");
+
+	return v != NULL && (strcmp(v, "0") == 0 || strcmp(v, "off") == 0 || strcmp(v, "no") == 0 ||
+			     strcmp(v, "false") == 0);
+}
+
+static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *ts)
+{
+	return syscall(SYS_futex, word, op, val, ts, NULL, 0);
+}
+
+/* ---- /proc/self/maps ---- */
+
+struct vma {
+	uint64_t lo, hi, offset;
+	ino_t ino;
+	char perms[5];
+	bool anon; /* private anonymous memory the move may take (heap, anonymous mmap) */
+};
+
+/* The mappings of this process in address order; NULL when /proc cannot be read. */
+static struct vma *maps_read(size_t *n)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	struct vma *v = NULL;
+	size_t cap = 0, len = 0;
+	char *line = NULL;
+	size_t line_cap = 0;
+
+	*n = 0;
+	if (f == NULL)
+		return NULL;
+	while (getline(&line, &line_cap, f) > 0) {
+		struct vma m = {0};
+		unsigned long lo, hi, off, ino;
+		int path = 0;
+		const char *p;
+
+		if (sscanf(line, "%lx-%lx %4s %lx %*x:%*x %lu %n", &lo, &hi, m.perms, &off, &ino, &path) < 5)
+			continue;
+		m.lo = lo;
+		m.hi = hi;
+		m.offset = off;
+		m.ino = (ino_t)ino;
+		p = line + path;
+		m.anon = strcmp(m.perms, "rw-p") == 0 && ino == 0 &&
+			 (*p == '\n' || *p == '\0' || strncmp(p, "[heap]", 6) == 0 || strncmp(p, "[anon:", 6) == 0);
+		if (len == cap) {
+			struct vma *nv = realloc(v, (cap ? 2 * cap : 64) * sizeof(*v));
+
+			if (nv == NULL) {
+				free(v);
+				v = NULL;
+				break;
+			}
+			v = nv;
+			cap = cap ? 2 * cap : 64;
+		}
+		v[len++] = m;
+	}
+	free(line);
+	fclose(f);
+	*n = v != NULL ? len : 0;
+	return v;
+}
+
+/* Do the mappings cover [lo, hi) without a gap, each passing `ok`? */
+static bool maps_cover(const struct vma *v, size_t n, uint64_t lo, uint64_t hi,
+		       bool (*ok)(const struct vma *m, const void *arg), const void *arg)
+{
+	uint64_t at = lo;
+
+	for (size_t i = 0; i < n && at < hi; i++) {
+		if (v[i].hi <= at)
+			continue;
+		if (v[i].lo > at || !ok(&v[i], arg))
+			return false;
+		at = v[i].hi;
+	}
+	return at >= hi;
+}
+
+static bool is_anon(const struct vma *m, const void *arg)
+{
+	(void)arg;
+	return m->anon;
+}
+
+/* A mapping of region `arg` at the offset its address implies. */
+static bool is_region(const struct vma *m, const void *arg)
+{
+	const struct region *r = arg;
+
+	return m->ino == r->ino && m->perms[3] == 's' && m->lo >= (uint64_t)(uintptr_t)r->base &&
+	       m->offset == m->lo - (uint64_t)(uintptr_t)r->base;
+}
+
+/* Does any mapping of the process still show the region? */
+static bool region_mapped(const struct vma *v, size_t n, const struct region *r)
+{
+	for (size_t i = 0; i < n; i++)
+		if (is_region(&v[i], r))
+			return true;
+	return false;
+}
+
+/* ---- the move ---- */
+
+static bool page_is_zero(const char *p)
+{
+	const uint64_t *q = (const uint64_t *)(const void *)p;
+
+	for (size_t i = 0; i < PAGE / sizeof(*q); i++)
+		if (q[i] != 0)
+			return false;
+	return true;
+}
+
+/* Copies the pages that hold data (untouched pages stay unallocated on both sides). */
+static void copy_pages(char *dst, const char *src, uint64_t len)
+{
+	for (uint64_t o = 0; o < len; o += PAGE)
+		if (!page_is_zero(src + o))
+			memcpy(dst + o, src + o, PAGE);
+}
+
+/* Moves [lo, lo + len) of private anonymous memory onto a new memfd. */
+static struct region *move_to_memfd(char *lo, uint64_t len, const char **why)
+{
+	struct region *r = calloc(1, sizeof(*r));
+	sigset_t all, old;
+	struct stat st;
+	void *tmp;
+
+	if (r == NULL) {
+		*why = "out of memory";
+		return NULL;
+	}
+	r->fd = memfd_create("softdoca-export", MFD_CLOEXEC);
+	if (r->fd < 0 || ftruncate(r->fd, (off_t)len) != 0 || fstat(r->fd, &st) != 0) {
+		*why = "cannot create a memfd of that size";
+		goto fail;
+	}
+	tmp = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	if (tmp == MAP_FAILED) {
+		*why = "cannot map the memfd";
+		goto fail;
+	}
+	/* No signal handler of this thread may store into the pages between copy and swap. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	copy_pages(tmp, lo, len);
+	if (mremap(tmp, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, lo) == MAP_FAILED) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		munmap(tmp, len);
+		*why = "mremap over the exported pages failed";
+		goto fail;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	r->base = lo;
+	r->len = len;
+	r->ino = st.st_ino;
+	return r;
+
+fail:
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r);
+	return NULL;
+}
+
+/* Gives a mapping of a region back private pages with the same contents and protection. */
+static void make_private(const struct vma *m)
+{
+	uint64_t len = m->hi - m->lo;
+	char *at = (char *)(uintptr_t)m->lo;
+	int prot = (m->perms[0] == 'r' ? PROT_READ : 0) | (m->perms[1] == 'w' ? PROT_WRITE : 0) |
+		   (m->perms[2] == 'x' ? PROT_EXEC : 0);
+	void *tmp = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (tmp == MAP_FAILED)
+		return; /* stays shared with the parent: better than losing its contents */
+	if (m->perms[0] == 'r')
+		copy_pages(tmp, at, len);
+	if (mremap(tmp, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED) {
+		munmap(tmp, len);
+		return;
+	}
+	if (prot != (PROT_READ | PROT_WRITE))
+		(void)mprotect(at, len, prot);
+}
+
+/* ---- the control segment ---- */
+
+static bool ctl_ensure(const char **why)
+{
+	pthread_mutexattr_t a;
+	void *p;
+
+	if (ex.ctl != NULL)
+		return true;
+	ex.ctl_fd = memfd_create("softdoca-share-ctl", MFD_CLOEXEC);
+	if (ex.ctl_fd < 0 || ftruncate(ex.ctl_fd, CTL_LEN) != 0)
+		goto fail;
+	p = mmap(NULL, CTL_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, ex.ctl_fd, 0);
+	if (p == MAP_FAILED)
+		goto fail;
+	ex.ctl = p;
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	pthread_mutex_init(&ex.ctl->o.owner, &a);
+	pthread_mutexattr_destroy(&a);
+	return true;
+
+fail:
+	if (ex.ctl_fd >= 0)
+		close(ex.ctl_fd);
+	ex.ctl_fd = -1;
+	*why = "cannot create the control segment";
+	return false;
+}
+
+int softhw_share_ctl_fd(void)
+{
+	return ex.ctl_fd;
+}
+
+void softhw_share_hold_owner(void)
+{
+	if (ex.ctl != NULL && !ex.held) {
+		pthread_mutex_lock(&ex.ctl->o.owner);
+		ex.held = true;
+	}
+}
+
+/*
+ * The kernel writes the robust futex word on the owner's exit: owner tid 0 with
+ * FUTEX_OWNER_DIED (glibc keeps that word first in pthread_mutex_t).
+ */
+static bool owner_gone(struct share_ctl *c)
+{
+	uint32_t w = __atomic_load_n((uint32_t *)(void *)&c->o.owner, __ATOMIC_ACQUIRE);
+
+	return (w & FUTEX_TID_MASK) == 0 || (w & FUTEX_OWNER_DIED) != 0;
+}
+
+/* ---- exporter ---- */
+
+/* Forgets regions no mapping shows any more (the application unmapped them). */
+static void regions_prune(const struct vma *v, size_t n)
+{
+	for (struct region **pp = &ex.regions; *pp != NULL;) {
+		struct region *r = *pp;
+
+		if (region_mapped(v, n, r)) {
+			pp = &r->next;
+			continue;
+		}
+		*pp = r->next;
+		close(r->fd);
+		free(r);
+	}
+}
+
+bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)(uint64_t lo, uint64_t hi),
+			 struct softhw_share_grant *g, const char **why)
+{
+	uint64_t lo = ((uint64_t)(uintptr_t)addr + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+	uint64_t hi = ((uint64_t)(uintptr_t)addr + len) & ~(uint64_t)(PAGE - 1);
+	struct region *r = NULL;
+	struct vma *v;
+	size_t n;
+	uint32_t slot;
+
+#ifndef __GLIBC__
+	*why = "needs glibc's robust mutexes";
+	return false;
+#endif
+	if (hi <= lo || (uint64_t)(uintptr_t)addr + len < (uint64_t)(uintptr_t)addr) {
+		*why = "holds no whole page";
+		return false;
+	}
+	if (share_disabled()) {
+		*why = "SOFTDOCA_FABRIC_SHARE=0";
+		return false;
+	}
+	for (slot = 0; slot < SHARE_SLOTS && ex.slot_state[slot] != 0; slot++) {
+	}
+	if (slot == SHARE_SLOTS) {
+		*why = "every liveness slot is taken";
+		return false;
+	}
+	if (!ctl_ensure(why))
+		return false;
+	v = maps_read(&n);
+	if (v == NULL) {
+		*why = "cannot read /proc/self/maps";
+		return false;
+	}
+	regions_prune(v, n);
+	for (struct region *q = ex.regions; q != NULL && r == NULL; q = q->next)
+		if (maps_cover(v, n, lo, hi, is_region, q))
+			r = q; /* already moved (another export of the same pages) */
+	if (r == NULL) {
+		if (conflict(lo, hi))
+			*why = "an export without a window covers these pages";
+		else if (!maps_cover(v, n, lo, hi, is_anon, NULL))
+			*why = "not private anonymous memory";
+		else if (!softhw_threads_only_caller())
+			*why = "other application threads run";
+		else if ((r = move_to_memfd((char *)(uintptr_t)lo, hi - lo, why)) != NULL) {
+			r->next = ex.regions;
+			ex.regions = r;
+		}
+	}
+	free(v);
+	if (r == NULL)
+		return false;
+	g->base = (void *)(uintptr_t)lo;
+	g->len = hi - lo;
+	g->fd = r->fd;
+	g->offset = lo - (uint64_t)(uintptr_t)r->base;
+	g->slot = slot;
+	ex.slot_state[slot] = 1;
+	__atomic_store_n(&ex.ctl->slots[slot].busy, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&ex.ctl->slots[slot].live, id, __ATOMIC_RELEASE);
+	return true;
+}
+
+void softhw_share_unexport(const struct softhw_share_grant *g)
+{
+	struct share_slot *s = &ex.ctl->slots[g->slot];
+	struct timespec start, now, step = {.tv_nsec = 10 * 1000 * 1000};
+	uint32_t b;
+
+	/* Dekker with the importers: they count themselves in, then look at `live`. */
+	__atomic_store_n(&s->live, 0, __ATOMIC_SEQ_CST);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while ((b = __atomic_load_n(&s->busy, __ATOMIC_SEQ_CST)) != 0) {
+		(void)futex(&s->busy, FUTEX_WAIT, b, &step);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 > UNEXPORT_WAIT_MS) {
+			SDK_LOG_WARN("An importer of shared memory at %p stopped inside an access (it died?); the export ends without it",
+				     g->base);
+			ex.slot_state[g->slot] = 2;
+			return;
+		}
+	}
+	ex.slot_state[g->slot] = 0;
+}
+
+void softhw_share_fork_child(void)
+{
+	size_t n;
+	struct vma *v = ex.regions != NULL ? maps_read(&n) : NULL;
+
+	while (ex.regions != NULL) {
+		struct region *r = ex.regions;
+
+		for (size_t i = 0; v != NULL && i < n; i++)
+			if (is_region(&v[i], r))
+				make_private(&v[i]);
+		ex.regions = r->next;
+		close(r->fd);
+		free(r);
+	}
+	free(v);
+	if (ex.ctl != NULL)
+		munmap(ex.ctl, CTL_LEN);
+	if (ex.ctl_fd >= 0)
+		close(ex.ctl_fd);
+	ex.ctl = NULL;
+	ex.ctl_fd = -1;
+	ex.held = false;
+	memset(ex.slot_state, 0, sizeof(ex.slot_state));
+}
+
+/* ---- importer ---- */
+
+struct softhw_share_view {
+	char *win;
+	uint64_t len;
+	struct share_ctl *ctl;
+	struct share_slot *slot;
+	uint64_t id;
+};
+
+doca_error_t softhw_share_view_open(int win_fd, uint64_t offset, uint64_t len, bool writable, int ctl_fd,
+				    uint32_t slot, uint64_t id, struct softhw_share_view **view)
+{
+	struct softhw_share_view *v;
+	struct stat st;
+
+	if (slot >= SHARE_SLOTS || len == 0 || len % PAGE != 0 || offset % PAGE != 0 || fstat(win_fd, &st) != 0 ||
+	    offset > (uint64_t)st.st_size || len > (uint64_t)st.st_size - offset || fstat(ctl_fd, &st) != 0 ||
+	    (uint64_t)st.st_size < CTL_LEN)
+		return DOCA_ERROR_INVALID_VALUE;
+	v = calloc(1, sizeof(*v));
+	if (v == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	v->win = mmap(NULL, len, PROT_READ | (writable ? PROT_WRITE : 0), MAP_SHARED, win_fd, (off_t)offset);
+	v->ctl = mmap(NULL, CTL_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, ctl_fd, 0);
+	if (v->win == MAP_FAILED || v->ctl == MAP_FAILED) {
+		if (v->win != MAP_FAILED)
+			munmap(v->win, len);
+		if (v->ctl != MAP_FAILED)
+			munmap(v->ctl, CTL_LEN);
+		free(v);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	v->len = len;
+	v->slot = &v->ctl->slots[slot];
+	v->id = id;
+	*view = v;
+	return DOCA_SUCCESS;
+}
+
+void softhw_share_view_close(struct softhw_share_view *v)
+{
+	if (v == NULL)
+		return;
+	munmap(v->win, v->len);
+	munmap(v->ctl, CTL_LEN);
+	free(v);
+}
+
+/* Counts an access in; fails it when the export ended or the exporter is gone. */
+static doca_error_t view_enter(struct softhw_share_view *v)
+{
+	__atomic_fetch_add(&v->slot->busy, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&v->slot->live, __ATOMIC_SEQ_CST) == v->id && !owner_gone(v->ctl))
+		return DOCA_SUCCESS;
+	__atomic_fetch_sub(&v->slot->busy, 1, __ATOMIC_SEQ_CST);
+	return owner_gone(v->ctl) ? DOCA_ERROR_CONNECTION_ABORTED : DOCA_ERROR_IO_FAILED;
+}
+
+static void view_leave(struct softhw_share_view *v)
+{
+	__atomic_fetch_sub(&v->slot->busy, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&v->slot->live, __ATOMIC_SEQ_CST) != v->id)
+		(void)futex(&v->slot->busy, FUTEX_WAKE, INT_MAX, NULL); /* the exporter waits */
+}
+
+doca_error_t softhw_share_view_copy(struct softhw_share_view *v, uint64_t off, void *local, uint64_t len, bool write)
+{
+	doca_error_t err = view_enter(v);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (write)
+		memcpy(v->win + off, local, len);
+	else
+		memcpy(local, v->win + off, len);
+	view_leave(v);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t softhw_share_view_atomic(struct softhw_share_view *v, uint64_t off, bool cmp_swap, uint64_t arg0,
+				      uint64_t arg1, uint64_t *old)
+{
+	uint64_t *p = (uint64_t *)(void *)(v->win + off);
+	doca_error_t err = view_enter(v);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (cmp_swap) {
+		uint64_t expected = arg0;
+
+		(void)__atomic_compare_exchange_n(p, &expected, arg1, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		*old = expected;
+	} else {
+		*old = __atomic_fetch_add(p, arg0, __ATOMIC_SEQ_CST);
+	}
+	view_leave(v);
+	return DOCA_SUCCESS;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softhw fabric shared windows: exported memory that importers on the same host reach with
+ * plain loads, stores and atomics, as a NIC reaches host memory without the owner's CPU.
+ *
+ * Cross-memory attach costs a system call per access. When an export holds whole pages of
+ * private anonymous memory (malloc, anonymous mmap), the exporter moves those pages onto a
+ * memfd once, when it exports: same addresses, same contents, now MAP_SHARED. Importers get
+ * the memfd (SCM_RIGHTS, mem.c), map it, and copy with memcpy. Bytes of the export outside
+ * the window (partial first and last pages) stay on cross-memory attach.
+ *
+ * The move copies the pages and swaps the copy in with one mremap(); a store by another
+ * thread in between would be lost. So it is done only when no thread but the caller and
+ * softdoca's own runs (threads.h), with the caller's signals blocked, under the export lock
+ * (softdoca's threads touch exports only under it), and never over memory that a live export
+ * without a window covers (an importer may be writing there by cross-memory attach).
+ * Otherwise the export simply has no window. A fork() child takes private copies of the
+ * windows (pthread_atfork), so that parent and child do not share their heaps.
+ *
+ * Liveness without a system call on the data path: each exporter has a control segment with
+ *  - a robust mutex that its memory service thread holds for life: the kernel marks it
+ *    owner-died when the process ends, and importers read that (CONNECTION_ABORTED);
+ *  - a slot per shared export: the export's id while it is live, 0 once it ended, and the
+ *    number of importer accesses in progress, which the end of the export waits out, so that
+ *    no store lands once doca_mmap_stop() / destroy has returned (IO_FAILED afterwards).
+ */
+#ifndef SOFTHW_FABRIC_SHARE_H
+#define SOFTHW_FABRIC_SHARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "doca_error.h"
+
+/* ---- exporter side (mem.c calls these under its export lock) ---- */
+
+struct softhw_share_grant {
+	void *base;      /* the window: whole pages inside the export */
+	uint64_t len;
+	int fd;          /* memfd holding them (owned by the share registry) */
+	uint64_t offset; /* of base in the memfd */
+	uint32_t slot;   /* liveness slot in the control segment */
+};
+
+/*
+ * The whole pages of [addr, addr + len) on shared memory, for export `id`: false when the
+ * export gets no window (*why says why, for a debug line). `conflict(lo, hi)` says whether a
+ * live export without a window overlaps [lo, hi).
+ */
+bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)(uint64_t lo, uint64_t hi),
+			 struct softhw_share_grant *g, const char **why);
+
+/* Ends the window's liveness slot and waits for importer accesses in progress (bounded). */
+void softhw_share_unexport(const struct softhw_share_grant *g);
+
+/* The control segment's fd, for importers; -1 before the first window. */
+int softhw_share_ctl_fd(void);
+
+/* Called by the memory service thread before it hands out the control segment. */
+void softhw_share_hold_owner(void);
+
+/* A fork() child: private copies of every window, no control segment (from mem.c's atfork). */
+void softhw_share_fork_child(void);
+
+/* ---- importer side ---- */
+
+struct softhw_share_view;
+
+/* Maps an exporter's window (win_fd at offset, len bytes) and control segment. */
+doca_error_t softhw_share_view_open(int win_fd, uint64_t offset, uint64_t len, bool writable, int ctl_fd,
+				    uint32_t slot, uint64_t id, struct softhw_share_view **view);
+void softhw_share_view_close(struct softhw_share_view *view);
+
+/*
+ * Copies between local memory and [off, off + len) of the window (the caller checked the
+ * range and the right). IO_FAILED: the export ended; CONNECTION_ABORTED: the exporter exited.
+ */
+doca_error_t softhw_share_view_copy(struct softhw_share_view *view, uint64_t off, void *local, uint64_t len,
+				    bool write);
+
+/* 8-byte atomic at `off` (8-aligned): fetch-and-add (cmp_swap false) or compare-and-swap. */
+doca_error_t softhw_share_view_atomic(struct softhw_share_view *view, uint64_t off, bool cmp_swap, uint64_t arg0,
+				      uint64_t arg1, uint64_t *old);
+
+#endif /* SOFTHW_FABRIC_SHARE_H */
