@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Local fast path: a READ or WRITE to a peer on this host and network namespace moves its
- * bytes by cross-memory attach (lib/softhw/fabric/mem.h), from the posting thread, when the
- * qp is idle (nothing posted before it waits, so RC order holds). The exporter's memory
+ * Local fast path: a READ, WRITE or atomic to a peer on this host and network namespace
+ * executes from the posting thread when the qp is idle (nothing posted before it waits, so RC
+ * order holds): with plain loads, stores and atomics inside the export's shared window, or
+ * by cross-memory attach (reads and writes; lib/softhw/fabric/mem.h). The exporter's memory
  * service checks the rkey (id, token) and returns the export's range and rights; the target
  * ep's access flags came in the descriptor or handshake. Anything that path cannot prove
- * (another process's rkey, no memory service, CMA refused) goes over the socket instead,
- * where the target decides.
+ * (another process's rkey, no memory service, CMA refused, an atomic outside the window) goes
+ * over the socket instead, where the target decides.
  */
 #include <string.h>
 
@@ -42,37 +43,61 @@ static struct softhw_mem_remote *remote_for(struct rnic_qp *qp, const struct sof
 	slot->token = k->token;
 	if (softhw_mem_connect(&peer, &slot->remote, &why) != DOCA_SUCCESS)
 		slot->remote = NULL; /* remembered: the socket path reports the target's verdict */
-	else if (!softhw_mem_uses_cma(slot->remote)) {
-		softhw_mem_disconnect(slot->remote);
-		slot->remote = NULL;
-	}
 	return slot->remote;
+}
+
+/* The right the target ep must grant for op (0: not an op of this path). */
+static uint32_t op_right(enum softhw_rnic_opcode op)
+{
+	switch (op) {
+	case SOFTHW_RNIC_OP_WRITE:
+		return DOCA_ACCESS_FLAG_RDMA_WRITE;
+	case SOFTHW_RNIC_OP_READ:
+		return DOCA_ACCESS_FLAG_RDMA_READ;
+	case SOFTHW_RNIC_OP_FETCH_ADD:
+	case SOFTHW_RNIC_OP_CMP_SWP:
+		return DOCA_ACCESS_FLAG_RDMA_ATOMIC;
+	default:
+		return 0;
+	}
 }
 
 bool rnic_cma_try(struct rnic_qp *qp, const struct rnic_wr *wr, doca_error_t *status)
 {
-	const bool write = wr->op == SOFTHW_RNIC_OP_WRITE;
+	const uint32_t right = op_right(wr->op);
+	const bool atomic = right == DOCA_ACCESS_FLAG_RDMA_ATOMIC;
 	struct softhw_mem_remote *r;
 	uint64_t addr = wr->rkey.addr;
 
-	if (!qp->local || qp->state != QP_RTS || qp->wq_head != NULL ||
-	    (wr->op != SOFTHW_RNIC_OP_WRITE && wr->op != SOFTHW_RNIC_OP_READ) || wr->rkey.pid != qp->peer.pid ||
+	if (!qp->local || qp->state != QP_RTS || qp->wq_head != NULL || right == 0 || wr->rkey.pid != qp->peer.pid ||
 	    rnic_transport_forced() == 't') /* (a getenv: last, only where it decides) */
 		return false;
 	/* the target ep's grant first, as the target itself would check */
-	if (!(qp->peer.access & (write ? DOCA_ACCESS_FLAG_RDMA_WRITE : DOCA_ACCESS_FLAG_RDMA_READ))) {
+	if (!(qp->peer.access & right)) {
 		*status = DOCA_ERROR_NOT_PERMITTED;
 		return true;
 	}
 	r = remote_for(qp, &wr->rkey);
-	if (r == NULL)
+	if (r == NULL || !softhw_mem_direct(r, addr, atomic ? sizeof(uint64_t) : wr->bytes))
 		return false;
-	*status = DOCA_SUCCESS;
-	for (uint32_t i = 0; i < wr->num_sge && *status == DOCA_SUCCESS; i++) {
-		const struct softhw_rnic_sge *s = &wr->sgl[i];
+	if (atomic) {
+		uint64_t old;
 
-		*status = write ? softhw_mem_write(r, addr, s->addr, s->len) : softhw_mem_read(r, s->addr, addr, s->len);
-		addr += s->len;
+		*status = softhw_mem_atomic(r, addr, wr->op == SOFTHW_RNIC_OP_CMP_SWP, wr->arg0, wr->arg1, &old);
+		if (*status == DOCA_ERROR_NOT_SUPPORTED)
+			return false; /* outside the window: the target executes it */
+		if (*status == DOCA_SUCCESS)
+			memcpy(wr->sgl[0].addr, &old, sizeof(old));
+	} else {
+		const bool write = wr->op == SOFTHW_RNIC_OP_WRITE;
+
+		*status = DOCA_SUCCESS;
+		for (uint32_t i = 0; i < wr->num_sge && *status == DOCA_SUCCESS; i++) {
+			const struct softhw_rnic_sge *s = &wr->sgl[i];
+
+			*status = write ? softhw_mem_write(r, addr, s->addr, s->len) : softhw_mem_read(r, s->addr, addr, s->len);
+			addr += s->len;
+		}
 	}
 	if (*status == DOCA_ERROR_IO_FAILED)
 		*status = DOCA_ERROR_INVALID_VALUE; /* the export ended: as the target reports it */

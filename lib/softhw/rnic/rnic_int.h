@@ -528,7 +528,7 @@ void rnic_msock_arm_ep(struct rnic_ep *ep);
 
 /* ---- cma.c (qp lock held) ---- */
 
-/* Executes a READ / WRITE by cross-memory attach if it may; false: use the socket. */
+/* Executes a READ / WRITE / atomic from the posting thread if it may; false: use the socket. */
 bool rnic_cma_try(struct rnic_qp *qp, const struct rnic_wr *wr, doca_error_t *status);
 void rnic_cma_drop(struct rnic_qp *qp);
 
