@@ -456,7 +456,7 @@ doca_error_t rdma_task_prepare(struct doca_task *task)
 	const struct softhw_rnic_ops *nic = rdma_nic(rdma);
 	enum rdma_task_type type = type_of(t);
 	struct softhw_rnic_sge sgl[RDMA_MAX_SGE];
-	struct softhw_rnic_wr wr = {.wr_id = (uint64_t)(uintptr_t)t, .op = kinds[type].op, .sgl = sgl};
+	struct softhw_rnic_wr wr;
 	doca_error_t err = check_task(t);
 
 	if (err != DOCA_SUCCESS)
@@ -464,6 +464,15 @@ doca_error_t rdma_task_prepare(struct doca_task *task)
 	task->work.op = SOFTHW_OP_CALL;
 	task->work.call.ready = never_ready;
 	task->work.call.run = NULL;
+	/* field by field: an aggregate initializer becomes a rep stos, a fifth of a small write */
+	wr.wr_id = (uint64_t)(uintptr_t)t;
+	wr.op = kinds[type].op;
+	wr.sgl = sgl;
+	wr.num_sge = 0;
+	wr.rkey.pid = 0;
+	wr.rkey.id = wr.rkey.token = wr.rkey.addr = wr.rkey.len = 0;
+	wr.imm = 0;
+	wr.arg0 = wr.arg1 = 0;
 	if (type == RDMA_TASK_RECEIVE) {
 		err = nic->ep_post_recv(rdma->ep, wr.wr_id, sgl, t->dst != NULL ? sgl_of(t->dst, true, sgl) : 0);
 		if (err != DOCA_SUCCESS)

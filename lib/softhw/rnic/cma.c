@@ -69,8 +69,11 @@ bool rnic_cma_try(struct rnic_qp *qp, const struct rnic_wr *wr, doca_error_t *st
 	struct softhw_mem_remote *r;
 	uint64_t addr = wr->rkey.addr;
 
-	if (!qp->local || qp->state != QP_RTS || qp->wq_head != NULL || right == 0 || wr->rkey.pid != qp->peer.pid ||
-	    rnic_transport_forced() == 't') /* (a getenv: last, only where it decides) */
+	if (qp->state != QP_RTS || qp->wq_head != NULL || right == 0 || wr->rkey.pid != qp->peer.pid)
+		return false;
+	if (qp->direct == 0) /* once per connected qp: a getenv costs as much as a small write */
+		qp->direct = qp->local && rnic_transport_forced() != 't' ? 1 : 2;
+	if (qp->direct != 1)
 		return false;
 	/* the target ep's grant first, as the target itself would check */
 	if (!(qp->peer.access & right)) {

@@ -128,10 +128,30 @@ void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 		ep->attr.notify(ep->attr.notify_arg);
 }
 
+void rnic_ep_push_owner(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
+{
+	if (ep->own_count == RNIC_OWN_CQ || __atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) != 0 ||
+	    __atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE)) {
+		rnic_ep_push(ep, cqe); /* behind what waits there, or with the owner's wake-up */
+		return;
+	}
+	ep->own[(ep->own_head + ep->own_count) % RNIC_OWN_CQ] = *cqe;
+	ep->own_count++;
+}
+
 int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max)
 {
 	struct rnic_ep *ep = rnic_ep_of(e);
 	int n = 0;
+
+	/* the owner's own completions are the oldest (rnic_ep_push_owner) */
+	while (n < max && ep->own_count > 0) {
+		cqes[n++] = ep->own[ep->own_head];
+		ep->own_head = (ep->own_head + 1) % RNIC_OWN_CQ;
+		ep->own_count--;
+	}
+	if (n > 0 && n == max)
+		return n;
 
 	/* same-host rings: messages and ACKs are taken here, by the owner, with no thread hop */
 	if (__atomic_load_n(&ep->ring_qps, __ATOMIC_ACQUIRE) != 0)
@@ -139,8 +159,8 @@ int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max
 	/* TCP message sockets: the same, one non-blocking recv per qp with traffic pending */
 	if (__atomic_load_n(&ep->m_qps, __ATOMIC_ACQUIRE) != 0)
 		rnic_msock_poll_ep(ep);
-	if (__atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) == 0 || max <= 0)
-		return 0;
+	if (__atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) == 0 || max <= n)
+		return n;
 	pthread_mutex_lock(&ep->lock);
 	while (n < max && ep->cq_count > 0) {
 		cqes[n++] = ep->cq[ep->cq_head];
@@ -158,7 +178,7 @@ bool rnic_ep_arm(struct softhw_rnic_ep *e)
 	bool waiting;
 
 	pthread_mutex_lock(&ep->lock);
-	waiting = ep->cq_count > 0;
+	waiting = ep->cq_count > 0 || ep->own_count > 0;
 	__atomic_store_n(&ep->armed, !waiting, __ATOMIC_SEQ_CST); /* pairs with ring.c ring_on() */
 	pthread_mutex_unlock(&ep->lock);
 	/* rings: the peer rings our doorbell after publishing / consuming; the service thread wakes us */

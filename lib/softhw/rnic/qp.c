@@ -124,8 +124,8 @@ void rnic_qp_push_cqe(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_e
 	rnic_ep_push(qp->ep, &c);
 }
 
-/* Pops the oldest work request and queues its completion. qp lock held. */
-static void complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len)
+/* Pops the oldest work request and queues its completion (owner: from qp_post). qp lock held. */
+static void complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len, bool owner)
 {
 	struct rnic_wr *wr = qp->wq_head;
 	struct softhw_rnic_cqe c = {
@@ -152,7 +152,10 @@ static void complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len)
 	wr_release(wr);
 	wr->next = qp->free_wrs;
 	qp->free_wrs = wr;
-	rnic_ep_push(qp->ep, &c);
+	if (owner)
+		rnic_ep_push_owner(qp->ep, &c);
+	else
+		rnic_ep_push(qp->ep, &c);
 }
 
 /* Ends the connection's use: no more frames, queued work completes with `flush`. qp lock held. */
@@ -163,7 +166,7 @@ static void qp_shut(struct rnic_qp *qp, enum rnic_qp_state state, doca_error_t f
 	if (out_drop_all(qp))
 		qp->broken = true; /* a frame cut short: only closing the socket keeps the peer sane */
 	while (qp->wq_head != NULL)
-		complete_head(qp, flush, 0);
+		complete_head(qp, flush, 0, false);
 	qp->wq_next = NULL;
 	qp->sock_inflight = qp->ring_inflight = 0;
 	rnic_ring_off(qp);
@@ -194,7 +197,7 @@ void rnic_qp_complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len
 {
 	if (qp->wq_head == NULL)
 		return;
-	complete_head(qp, status, len);
+	complete_head(qp, status, len, false);
 	if (status != DOCA_SUCCESS) /* as verbs: the qp moves to error */
 		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, status, DOCA_ERROR_SHUTDOWN);
 	else
@@ -381,7 +384,10 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 		/* done already: it still completes through the CQ, and a failure fails the qp */
 		wr->sent = wr->cma = true;
 		qp->wq_head = qp->wq_tail = wr;
-		rnic_qp_complete_head(qp, status, status == DOCA_SUCCESS ? wr->bytes : 0);
+		if (status == DOCA_SUCCESS)
+			complete_head(qp, status, wr->bytes, true); /* nothing else was queued */
+		else
+			rnic_qp_complete_head(qp, status, 0);
 		pthread_mutex_unlock(&qp->lock);
 		return DOCA_SUCCESS;
 	}

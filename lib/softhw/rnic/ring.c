@@ -363,14 +363,34 @@ void rnic_ring_service(struct rnic_qp *qp)
 	rnic_ring_rx(qp);
 }
 
+/*
+ * Has the peer published or consumed a record since the owner's last locked look? Only the
+ * peer's words in the shared segment are read (the segment stays mapped while the qp is on the
+ * ep's list, which qps_lock holds). Every 64th poll looks anyway: a record waiting for a
+ * receive, and the nudge of a receiver that does not progress, are not changes of those words.
+ */
+static bool ring_changed(struct rnic_qp *qp)
+{
+	uint64_t rx_tail = __atomic_load_n(&qp->ch.rx.ctl->tail, __ATOMIC_ACQUIRE);
+	uint64_t tx_head = __atomic_load_n(&qp->ch.tx.ctl->head, __ATOMIC_ACQUIRE);
+
+	if (rx_tail == qp->poll_rx_tail && tx_head == qp->poll_tx_head && (++qp->poll_skipped & 63) != 0)
+		return false;
+	qp->poll_rx_tail = rx_tail;
+	qp->poll_tx_head = tx_head;
+	return true;
+}
+
 void rnic_ring_poll_ep(struct rnic_ep *ep)
 {
 	pthread_mutex_lock(&ep->qps_lock);
 	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
-		if (!__atomic_load_n(&qp->ring_on, __ATOMIC_SEQ_CST))
+		if (!__atomic_load_n(&qp->ring_on, __ATOMIC_SEQ_CST) || !ring_changed(qp))
 			continue;
-		if (pthread_mutex_trylock(&qp->lock) != 0)
-			continue; /* the service thread is at it */
+		if (pthread_mutex_trylock(&qp->lock) != 0) {
+			qp->poll_skipped = 63; /* the service thread is at it: look again next time */
+			continue;
+		}
 		rnic_ring_service(qp);
 		pthread_mutex_unlock(&qp->lock);
 	}

@@ -196,6 +196,7 @@ struct rnic_ep;
 struct softhw_mem_remote;
 
 #define RNIC_CMA_CACHE 4
+#define RNIC_OWN_CQ 32
 
 /* A remote export reached by cross-memory attach (cma.c); remote NULL: not reachable so. */
 struct rnic_cma {
@@ -255,6 +256,9 @@ struct rnic_qp {
 	uint64_t ring_deadline;    /* rx: NAK with AGAIN then (ms, monotonic); 0: retry for ever */
 	uint64_t ring_acked;       /* tx: records the peer consumed */
 	uint32_t ring_idle;        /* tx: polls without progress (a nudge now and then) */
+	/* owner only (ep_poll): the peer's ring words at its last locked look, and looks skipped */
+	uint64_t poll_rx_tail, poll_tx_head;
+	uint32_t poll_skipped;
 	uint64_t ring_nudged;      /* tx: ms of the last nudge */
 	/*
 	 * TCP fast path (msock.c): a second connection per qp carries two-sided messages and their
@@ -288,6 +292,7 @@ struct rnic_qp {
 	struct rnic_rx rx;         /* service thread only */
 	struct rnic_cma cma[RNIC_CMA_CACHE];
 	int cma_next;
+	uint8_t direct;            /* cma.c may run work from the poster: 0 not asked yet, 1 yes, 2 no */
 };
 
 struct rnic_listener {
@@ -314,6 +319,14 @@ struct rnic_ep {
 	uint32_t cq_cap;
 	uint32_t cq_avail;         /* atomic copy of cq_count: ep_poll's cheap check */
 	bool armed;
+	/*
+	 * The owner's own completions (work the poster executed itself), without the lock. Used
+	 * only while the CQ above is empty and the ep not armed, so everything here is older than
+	 * everything there: ep_poll takes these first.
+	 */
+	struct softhw_rnic_cqe own[RNIC_OWN_CQ];
+	uint32_t own_head;
+	uint32_t own_count;
 	struct rnic_recv *rq_head;
 	struct rnic_recv *rq_tail;
 	struct rnic_recv *free_recvs;
@@ -393,6 +406,8 @@ void rnic_ep_flush_recv(struct softhw_rnic_ep *ep, doca_error_t status);
 
 /* Queues a CQE (and notifies an armed owner). */
 void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe);
+/* The same, from the owner's thread (qp_post): without the lock when it can. */
+void rnic_ep_push_owner(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe);
 /* Takes the oldest posted receive, or NULL. */
 struct rnic_recv *rnic_ep_take_recv(struct rnic_ep *ep);
 void rnic_ep_recv_done(struct rnic_ep *ep, struct rnic_qp *qp, struct rnic_recv *r, doca_error_t status,
