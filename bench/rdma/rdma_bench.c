@@ -15,8 +15,10 @@
  *   write latency            8-byte write ping-pong: each side writes a sequence number into the
  *                            other's memory and polls its own memory for the answer; half round
  *                            trip, median. That is what ucp_put_lat (and perftest ib_write_lat)
- *                            measure, so it is the row compared. Also shown, without a peer:
- *                            write + its completion (one write in flight, full round trip).
+ *                            measure, so it is the row compared. Each side submits one write
+ *                            task again and again (as ucx_perftest keeps its buffers). Also
+ *                            shown, without a peer: write + its completion, one at a time, with
+ *                            two doca_bufs and a task allocated and freed per write.
  *   fetch-add rate           8-byte atomic fetch-add on the target, WINDOW in flight (ucp_fadd,
  *                            which UCX runs one at a time; shown for reference, no target)
  *
@@ -238,6 +240,8 @@ static void write_done(struct doca_rdma_task_write *t, union doca_data u, union 
 		}
 		return;
 	}
+	if (u.u64 == 2) /* a ping-pong task: its owner submits it again */
+		return;
 	/* a latency task (one at a time): freed here */
 	doca_buf_dec_refcount((struct doca_buf *)doca_rdma_task_write_get_src_buf(t), NULL);
 	doca_buf_dec_refcount(doca_rdma_task_write_get_dst_buf(t), NULL);
@@ -465,27 +469,53 @@ static void echo(void)
 	TRY(doca_task_submit(doca_rdma_task_send_as_task(t)));
 }
 
+/*
+ * One write task per side for the whole ping-pong, submitted again for each round, as
+ * ucx_perftest keeps its buffers and needs no request per put. Returns it ready: the caller's
+ * first submit waits for nothing.
+ */
+static struct doca_rdma_task_write *pingpong_task(void)
+{
+	struct doca_rdma_task_write *t;
+
+	TRY(doca_rdma_task_write_allocate_init(S.rdma, S.conn, buf_data(S.mmap, S.mem + PP_OFF + 24, 8),
+					       buf_addr(S.remote, S.remote_addr + PP_OFF + 16, 8),
+					       (union doca_data){.u64 = 2}, &t));
+	return t;
+}
+
+/* Writes sequence number i into the peer's ping-pong word with the (completed) task t. */
+static void pingpong_put(struct doca_rdma_task_write *t, uint64_t i)
+{
+	*(uint64_t *)(void *)(S.mem + PP_OFF + 24) = i;
+	doca_buf_reset_data_len(doca_rdma_task_write_get_dst_buf(t));
+	TRY(doca_task_submit(doca_rdma_task_write_as_task(t)));
+}
+
+static void pingpong_task_free(struct doca_rdma_task_write *t)
+{
+	doca_buf_dec_refcount((struct doca_buf *)doca_rdma_task_write_get_src_buf(t), NULL);
+	doca_buf_dec_refcount(doca_rdma_task_write_get_dst_buf(t), NULL);
+	doca_task_free(doca_rdma_task_write_as_task(t));
+}
+
 /* Write ping-pong, target side: wait for sequence i in our memory, write i into the initiator's. */
 static void target_write_pingpong(uint64_t n)
 {
 	volatile uint64_t *mine = (volatile uint64_t *)(void *)(S.mem + PP_OFF + 16);
-	uint64_t *src = (uint64_t *)(void *)(S.mem + PP_OFF + 24);
+	struct doca_rdma_task_write *t = pingpong_task();
 	uint64_t base = *mine;
 
+	S.completed = 0;
 	for (uint64_t i = base + 1; i <= base + n; i++) {
-		struct doca_rdma_task_write *t;
-
-		/* the data may land before its completion comes back: keep the task pool from running dry */
-		while (__atomic_load_n(mine, __ATOMIC_ACQUIRE) != i || i - base - 1 - S.completed >= S.window)
+		/* our word, and our previous write's completion (the task is submitted again) */
+		while (__atomic_load_n(mine, __ATOMIC_ACQUIRE) != i || S.completed < i - base - 1)
 			doca_pe_progress(S.pe);
-		*src = i;
-		TRY(doca_rdma_task_write_allocate_init(S.rdma, S.conn, buf_data(S.mmap, src, 8),
-						       buf_addr(S.remote, S.remote_addr + PP_OFF + 16, 8),
-						       (union doca_data){.u64 = 0}, &t));
-		TRY(doca_task_submit(doca_rdma_task_write_as_task(t)));
+		pingpong_put(t, i);
 	}
 	while (S.completed < n)
 		doca_pe_progress(S.pe);
+	pingpong_task_free(t);
 }
 
 static int run_target(void)
@@ -581,26 +611,22 @@ static double pingpong_send(uint64_t n)
 static double pingpong_write(uint64_t n)
 {
 	volatile uint64_t *mine = (volatile uint64_t *)(void *)(S.mem + PP_OFF + 16);
-	uint64_t *src = (uint64_t *)(void *)(S.mem + PP_OFF + 24);
 	uint64_t *rtt = calloc(n, sizeof(*rtt)), warm = n / 10 + 1, arg, base = *mine;
+	struct doca_rdma_task_write *t;
 	double med;
 
 	send_cmd('L', n + warm);
 	if (recv_cmd(&arg) != 'k')
 		die("target did not start the write ping-pong", DOCA_ERROR_UNEXPECTED);
+	t = pingpong_task();
 	S.completed = 0;
 	for (uint64_t i = base + 1; i <= base + n + warm; i++) {
-		struct doca_rdma_task_write *t;
 		uint64_t t0;
 
-		while (i - base - 1 - S.completed >= S.window)
+		while (S.completed < i - base - 1) /* the task is submitted again */
 			doca_pe_progress(S.pe);
 		t0 = now_ns();
-		*src = i;
-		TRY(doca_rdma_task_write_allocate_init(S.rdma, S.conn, buf_data(S.mmap, src, 8),
-						       buf_addr(S.remote, S.remote_addr + PP_OFF + 16, 8),
-						       (union doca_data){.u64 = 0}, &t));
-		TRY(doca_task_submit(doca_rdma_task_write_as_task(t)));
+		pingpong_put(t, i);
 		while (__atomic_load_n(mine, __ATOMIC_ACQUIRE) != i)
 			doca_pe_progress(S.pe);
 		if (i - base > warm)
@@ -608,6 +634,7 @@ static double pingpong_write(uint64_t n)
 	}
 	while (S.completed < n + warm)
 		doca_pe_progress(S.pe);
+	pingpong_task_free(t);
 	qsort(rtt, n, sizeof(*rtt), cmp_u64);
 	med = (double)rtt[n / 2] / 2000.0;
 	free(rtt);
