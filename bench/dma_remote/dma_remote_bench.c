@@ -7,7 +7,9 @@
  * and runs DMA memcpy tasks reading 1 MiB pieces of the host's memory into its own, with a
  * window of tasks in flight; the peer is process_vm_readv() over the same pieces, same count,
  * in the same run. Printed: both bandwidths and their ratio (target >= 0.8), for the
- * cross-memory-attach path, and the service-thread path (SOFTDOCA_FABRIC_CMA=0) for reference.
+ * shared-window path (the host's pages moved onto shared memory at export), then, with a second
+ * host that exports without a window (SOFTDOCA_FABRIC_SHARE=0), the cross-memory-attach path and
+ * the service-thread path (SOFTDOCA_FABRIC_CMA=0) for reference.
  */
 #include <signal.h>
 #include <stdbool.h>
@@ -222,34 +224,58 @@ static void bandwidth(struct bench *b, struct doca_mmap *remote, size_t size, ui
 	       peer / ours);
 }
 
-int main(int argc, char **argv)
+/* Forks a host side that exports `len` bytes (with a shared window or not); reads its descriptor. */
+static int host_start(struct bench *b, size_t len, bool window, int *to_host_w)
 {
-	const size_t size = 1 << 20, len = (size_t)WINDOW * size;
-	double scale = argc > 1 ? atof(argv[1]) : 1.0;
 	int to_host[2], from_host[2];
-	struct doca_mmap *remote;
-	struct bench b;
-	int status;
 
-	if (scale <= 0)
-		scale = 1.0;
-	memset(&b, 0, sizeof(b));
 	if (pipe(to_host) != 0 || pipe(from_host) != 0)
-		return EXIT_FAILURE;
-	b.host_pid = fork();
-	if (b.host_pid == 0) {
+		return -1;
+	fflush(NULL);
+	b->host_pid = fork();
+	if (b->host_pid == 0) {
 		close(to_host[1]);
 		close(from_host[0]);
+		if (!window)
+			setenv("SOFTDOCA_FABRIC_SHARE", "0", 1);
 		host_main(from_host[1], to_host[0], len);
 	}
 	close(to_host[0]);
 	close(from_host[1]);
-	if (read(from_host[0], &b.desc_len, sizeof(b.desc_len)) != sizeof(b.desc_len) || b.desc_len > sizeof(b.desc) ||
-	    read(from_host[0], b.desc, b.desc_len) != (ssize_t)b.desc_len ||
-	    read(from_host[0], &b.host_addr, sizeof(b.host_addr)) != sizeof(b.host_addr)) {
+	if (read(from_host[0], &b->desc_len, sizeof(b->desc_len)) != sizeof(b->desc_len) ||
+	    b->desc_len > sizeof(b->desc) || read(from_host[0], b->desc, b->desc_len) != (ssize_t)b->desc_len ||
+	    read(from_host[0], &b->host_addr, sizeof(b->host_addr)) != sizeof(b->host_addr)) {
 		fprintf(stderr, "the host side did not export\n");
-		return EXIT_FAILURE;
+		return -1;
 	}
+	close(from_host[0]);
+	*to_host_w = to_host[1];
+	return 0;
+}
+
+/* Lets the host side go; true if it exited cleanly. */
+static bool host_stop(struct bench *b, int to_host_w)
+{
+	int status = 0;
+
+	close(to_host_w);
+	return waitpid(b->host_pid, &status, 0) == b->host_pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int main(int argc, char **argv)
+{
+	const size_t size = 1 << 20, len = (size_t)WINDOW * size;
+	double scale = argc > 1 ? atof(argv[1]) : 1.0;
+	int to_host;
+	struct doca_mmap *remote;
+	struct bench b;
+	bool hosts_ok = true;
+
+	if (scale <= 0)
+		scale = 1.0;
+	memset(&b, 0, sizeof(b));
+	if (host_start(&b, len, true, &to_host) != 0)
+		return EXIT_FAILURE;
 
 	b.dev = open_dev(false);
 	b.mem = aligned_alloc(4096, len);
@@ -272,12 +298,23 @@ int main(int argc, char **argv)
 	remote = import(&b, true);
 	(void)run_tasks(&b, remote, size, WINDOW); /* warm-up: every page touched on both sides */
 	(void)run_readv(&b, size, WINDOW);
+	bandwidth(&b, remote, size, (uint64_t)(3000 * scale), "host->DPU 1 MiB (shared window)");
+	bandwidth(&b, remote, 64 << 10, (uint64_t)(40000 * scale), "host->DPU 64 KiB (shared window)");
+	TRY(doca_mmap_destroy(remote));
+	hosts_ok = host_stop(&b, to_host) && hosts_ok;
+
+	if (host_start(&b, len, false, &to_host) != 0)
+		return EXIT_FAILURE;
+	remote = import(&b, true);
+	(void)run_tasks(&b, remote, size, WINDOW);
+	(void)run_readv(&b, size, WINDOW);
 	bandwidth(&b, remote, size, (uint64_t)(3000 * scale), "host->DPU 1 MiB (cma)");
 	bandwidth(&b, remote, 64 << 10, (uint64_t)(40000 * scale), "host->DPU 64 KiB (cma)");
 	TRY(doca_mmap_destroy(remote));
 	remote = import(&b, false);
 	bandwidth(&b, remote, size, (uint64_t)(1000 * scale), "host->DPU 1 MiB (service thread)");
 	TRY(doca_mmap_destroy(remote));
+	hosts_ok = host_stop(&b, to_host) && hosts_ok;
 
 	TRY(doca_ctx_stop(doca_dma_as_ctx(b.dma)));
 	TRY(doca_dma_destroy(b.dma));
@@ -286,7 +323,5 @@ int main(int argc, char **argv)
 	TRY(doca_mmap_destroy(b.local));
 	TRY(doca_dev_close(b.dev));
 	free(b.mem);
-	close(to_host[1]);
-	waitpid(b.host_pid, &status, 0);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return hosts_ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }
