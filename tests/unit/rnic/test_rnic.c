@@ -677,6 +677,31 @@ static void test_disconnect(void)
 	CHECK(target_end(&t));
 }
 
+/*
+ * A write the poster ran itself (same host, idle qp) completes on the owner's CQ lane: that
+ * completion must still come before the disconnection that follows it, and an arm must see it.
+ */
+static void test_own_completion_order(void)
+{
+	struct target t;
+	struct init in;
+	char k = 'w';
+
+	if (strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "unix") != 0)
+		return; /* over TCP the target runs the write (and may see the disconnect first) */
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_WRITE, &k, 1, &t.ti.mem, 0, 0, 0)); /* connected and idle */
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_WRITE, &k, 1, &t.ti.mem, 64, 0, 0));
+	CHECK(ops->ep_arm(in.n.ep)); /* done already: nothing to sleep for */
+	target_cmd(&t, 'd', 0);
+	CHECK(read_full(t.info, &k, 1));
+	CHECK(expect(&in.n, SOFTHW_RNIC_CQE_WR, DOCA_SUCCESS, NULL));
+	CHECK(expect(&in.n, SOFTHW_RNIC_CQE_DISCONNECTED, DOCA_SUCCESS, NULL));
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
 /* ---- RDMA-CM ---- */
 
 /* A port nobody listens on right now (the kernel picks it: parallel tests never collide). */
@@ -1193,6 +1218,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_permissions);
 	TEST_RUN(test_peer_killed);
 	TEST_RUN(test_disconnect);
+	TEST_RUN(test_own_completion_order);
 	TEST_RUN(test_ring_write_then_send);
 	TEST_RUN(test_ring_send_then_read);
 	TEST_RUN(test_ring_many);
