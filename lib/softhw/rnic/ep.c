@@ -54,6 +54,7 @@ void rnic_ep_destroy(struct softhw_rnic_ep *e)
 	if (ep == NULL)
 		return;
 	/* Every qp and listener goes to the service thread, which frees them. */
+	ep->own_qps = NULL;
 	pthread_mutex_lock(&rnic_nic.lock);
 	while (ep->qps != NULL) {
 		struct rnic_qp *qp = ep->qps;

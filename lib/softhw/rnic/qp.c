@@ -417,6 +417,8 @@ doca_error_t rnic_qp_create(struct softhw_rnic_ep *e, void *user, struct softhw_
 	qp = rnic_qp_new(ep, user);
 	if (qp == NULL)
 		return DOCA_ERROR_NO_MEMORY;
+	qp->next_own = ep->own_qps;
+	ep->own_qps = qp;
 	rnic_self_peer(ep, qp, &self);
 	rnic_desc_encode(&self, qp->desc);
 	*out = (struct softhw_rnic_qp *)qp;
@@ -783,6 +785,11 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 	if (qp == NULL)
 		return;
 	ep = qp->ep;
+	for (struct rnic_qp **pp = &ep->own_qps; *pp != NULL; pp = &(*pp)->next_own)
+		if (*pp == qp) {
+			*pp = qp->next_own;
+			break;
+		}
 	pthread_mutex_lock(&rnic_nic.lock);
 	for (struct rnic_qp **pp = &rnic_nic.qps; *pp != NULL; pp = &(*pp)->next_all)
 		if (*pp == qp) {

@@ -365,9 +365,9 @@ void rnic_ring_service(struct rnic_qp *qp)
 
 /*
  * Has the peer published or consumed a record since the owner's last locked look? Only the
- * peer's words in the shared segment are read (the segment stays mapped while the qp is on the
- * ep's list, which qps_lock holds). Every 64th poll looks anyway: a record waiting for a
- * receive, and the nudge of a receiver that does not progress, are not changes of those words.
+ * peer's words in the shared segment are read (it stays mapped until the qp is freed, after the
+ * owner destroyed it). Every 64th poll looks anyway: a record waiting for a receive, and the
+ * nudge of a receiver that does not progress, are not changes of those words.
  */
 static bool ring_changed(struct rnic_qp *qp)
 {
@@ -383,8 +383,8 @@ static bool ring_changed(struct rnic_qp *qp)
 
 void rnic_ring_poll_ep(struct rnic_ep *ep)
 {
-	pthread_mutex_lock(&ep->qps_lock);
-	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
+	/* rings exist only on out-of-band qps: the owner's own list, walked without a lock */
+	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
 		if (!__atomic_load_n(&qp->ring_on, __ATOMIC_SEQ_CST) || !ring_changed(qp))
 			continue;
 		if (pthread_mutex_trylock(&qp->lock) != 0) {
@@ -394,7 +394,6 @@ void rnic_ring_poll_ep(struct rnic_ep *ep)
 		rnic_ring_service(qp);
 		pthread_mutex_unlock(&qp->lock);
 	}
-	pthread_mutex_unlock(&ep->qps_lock);
 }
 
 bool rnic_ring_arm_ep(struct rnic_ep *ep)

@@ -209,6 +209,7 @@ struct rnic_cma {
 struct rnic_qp {
 	struct rnic_qp *next_all;  /* nic.qps (nic.lock) */
 	struct rnic_qp *next_ep;   /* ep->qps (nic.lock) */
+	struct rnic_qp *next_own;  /* ep->own_qps (owner thread only) */
 	struct rnic_qp *next_ctl;  /* nic.dials / nic.graveyard (nic.lock) */
 	struct rnic_qp *next_timed; /* service thread: stalled / connecting qps */
 	struct rnic_ep *ep;
@@ -307,6 +308,12 @@ struct rnic_ep {
 	struct rnic_ep *next;      /* nic.eps */
 	struct softhw_rnic_ep_attr attr;
 	struct rnic_qp *qps;       /* changed under nic.lock and qps_lock; ep_poll walks it under qps_lock */
+	/*
+	 * The out-of-band qps (the only ones with a ring), listed by the owner's qp_create and
+	 * unlisted by its qp_destroy: ep_poll walks them without a lock (a qp is freed, and its
+	 * ring unmapped, only after the owner destroyed it).
+	 */
+	struct rnic_qp *own_qps;
 	pthread_mutex_t qps_lock;  /* order: nic.lock -> qps_lock -> qp->lock */
 	uint32_t ring_qps;         /* atomic: qps with a usable ring (ep_poll's cheap check) */
 	uint32_t m_qps;            /* atomic: qps with a usable message socket */
