@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Cross-process memory access between the processes of a soft card (see mem.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -140,10 +141,12 @@ static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&svc.lock);
+	softhw_share_fork_prepare();
 }
 
 static void atfork_parent(void)
 {
+	softhw_share_fork_parent();
 	pthread_mutex_unlock(&svc.lock);
 }
 
@@ -154,6 +157,8 @@ static void atfork_parent(void)
  */
 static void atfork_child(void)
 {
+	/* first: until then the child shares the windows' pages with the parent */
+	softhw_share_fork_child();
 	for (unsigned i = 0; i < svc.num_listeners; i++)
 		close(svc.listeners[i].fd);
 	svc.num_listeners = 0;
@@ -174,7 +179,6 @@ static void atfork_child(void)
 		svc.exports = e->next;
 		free(e);
 	}
-	softhw_share_fork_child();
 	if (svc.wake_fd >= 0)
 		close(svc.wake_fd);
 	svc.wake_fd = -1;
@@ -310,7 +314,11 @@ static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct me
 	pthread_mutex_unlock(&svc.lock);
 }
 
-/* The window of the export the importer said HELLO to; *fds gets its memfd and the control. */
+/*
+ * The window of the export the importer said HELLO to. fds get copies of its memfd (read-only
+ * for an export without write or atomic rights) and of the control segment's: the caller
+ * sends and closes them after the lock is gone, while the export may end.
+ */
 static void serve_share(struct mem_conn *c, struct mem_msg *rep, int fds[2])
 {
 	struct mem_export *e;
@@ -322,14 +330,22 @@ static void serve_share(struct mem_conn *c, struct mem_msg *rep, int fds[2])
 	} else if (!e->shared) {
 		rep->status = DOCA_ERROR_NOT_SUPPORTED;
 	} else {
-		softhw_share_hold_owner(); /* before any importer can look at it */
-		rep->addr = (uint64_t)(uintptr_t)e->share.base;
-		rep->len = e->share.len;
-		rep->offset = e->share.offset;
-		rep->slot = e->share.slot;
-		fds[0] = e->share.fd;
-		fds[1] = softhw_share_ctl_fd();
-		rep->status = DOCA_SUCCESS;
+		char path[40];
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", e->share.fd);
+		fds[0] = (e->rights & (SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC)) ? fcntl(e->share.fd, F_DUPFD_CLOEXEC, 0)
+									       : open(path, O_RDONLY | O_CLOEXEC);
+		fds[1] = fcntl(softhw_share_ctl_fd(), F_DUPFD_CLOEXEC, 0);
+		if (fds[0] < 0 || fds[1] < 0) {
+			rep->status = DOCA_ERROR_OPERATING_SYSTEM;
+		} else {
+			softhw_share_hold_owner(); /* before any importer can look at it */
+			rep->addr = (uint64_t)(uintptr_t)e->share.base;
+			rep->len = e->share.len;
+			rep->offset = e->share.offset;
+			rep->slot = e->share.slot;
+			rep->status = DOCA_SUCCESS;
+		}
 	}
 	pthread_mutex_unlock(&svc.lock);
 }
@@ -442,13 +458,15 @@ static void service_request(struct mem_conn *c)
 	}
 	if (fd >= 0)
 		close(fd); /* mapped (or refused): the descriptor itself is not needed */
-	/* (the window's fds stay open here: the share registry owns them) */
-	if (softhw_fabric_send(c->fd, &rep, sizeof(rep), out_fds[0] >= 0 ? out_fds : NULL, out_fds[0] >= 0 ? 2 : 0) <
-	    0) {
+	if (softhw_fabric_send(c->fd, &rep, sizeof(rep), rep.status == DOCA_SUCCESS && out_fds[0] >= 0 ? out_fds : NULL,
+			       rep.status == DOCA_SUCCESS && out_fds[0] >= 0 ? 2 : 0) < 0) {
 		pthread_mutex_lock(&svc.lock);
 		conn_close(c);
 		pthread_mutex_unlock(&svc.lock);
 	}
+	for (int i = 0; i < 2; i++)
+		if (out_fds[i] >= 0)
+			close(out_fds[i]);
 }
 
 static void *service_main(void *arg)
@@ -777,7 +795,7 @@ static doca_error_t remote_fail(struct softhw_mem_remote *r, enum remote_state s
 				    (int)r->pid, (unsigned long)r->addr, SOFTHW_MEM_TIMEOUT_MS);
 	}
 	if (r->state == REMOTE_LIVE)
-		r->state = state;
+		__atomic_store_n(&r->state, state, __ATOMIC_RELAXED); /* (the window path reads it unlocked) */
 	switch (r->state) {
 	case REMOTE_DEAD:
 		return DOCA_ERROR_CONNECTION_ABORTED;
@@ -807,6 +825,7 @@ static doca_error_t remote_call_fds(struct softhw_mem_remote *r, struct mem_msg 
 				    int *rfds, int *nrfds)
 {
 	struct pollfd p = {.fd = r->fd};
+	const int room = nrfds != NULL ? *nrfds : 0;
 	ssize_t n;
 
 	for (;;) {
@@ -832,6 +851,8 @@ static doca_error_t remote_call_fds(struct softhw_mem_remote *r, struct mem_msg 
 			continue;
 		if (rc == 0)
 			return remote_fail(r, REMOTE_SILENT);
+		if (nrfds != NULL)
+			*nrfds = room; /* a recv that found nothing said 0 */
 		n = softhw_fabric_recv(r->fd, rep, sizeof(*rep), rfds, nrfds);
 		if (n == -EAGAIN || n == -EINTR)
 			continue;
@@ -841,7 +862,7 @@ static doca_error_t remote_call_fds(struct softhw_mem_remote *r, struct mem_msg 
 			return DOCA_ERROR_IO_FAILED;
 		if (rep->op == MEM_REVOKED)
 			return remote_fail(r, REMOTE_REVOKED);
-		return DOCA_SUCCESS;
+		return rep->op == req->op ? DOCA_SUCCESS : DOCA_ERROR_IO_FAILED;
 	}
 }
 
@@ -1003,6 +1024,11 @@ doca_error_t softhw_mem_connect(const struct softhw_mem_peer *peer, struct softh
 	r->cma = (rep.flags & MEM_FLAG_CMA) && !cma_disabled() && cma_probe(r->pid, r->addr);
 	if (rep.flags & MEM_FLAG_SHARED)
 		remote_share(r);
+	if (r->state != REMOTE_LIVE) {
+		*why = "the exporter's memory service stopped answering during the handshake";
+		err = DOCA_ERROR_TIME_OUT;
+		goto fail_close;
+	}
 	if (!r->cma) {
 		err = remote_attach(r);
 		if (err != DOCA_SUCCESS) {
@@ -1015,6 +1041,7 @@ doca_error_t softhw_mem_connect(const struct softhw_mem_peer *peer, struct softh
 	return DOCA_SUCCESS;
 
 fail_close:
+	softhw_share_view_close(r->view);
 	close(r->fd);
 fail_free:
 	pthread_mutex_destroy(&r->lock);

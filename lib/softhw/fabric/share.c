@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared windows of exported memory (see share.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -11,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,7 +22,6 @@
 
 SDK_LOG_REGISTER(SOFTHW_FABRIC_SHARE);
 
-#define PAGE 4096u
 #define SHARE_SLOTS 1024u
 #define UNEXPORT_WAIT_MS 1000 /* for an importer that died inside an access */
 
@@ -40,20 +41,45 @@ struct share_ctl {
 	struct share_slot slots[SHARE_SLOTS];
 };
 
-#define CTL_LEN ((sizeof(struct share_ctl) + PAGE - 1) / PAGE * PAGE)
+/* The kernel's page size (4 KiB, 16 KiB, 64 KiB): what mremap moves. */
+static uint64_t page_size(void)
+{
+	static uint64_t size;
+
+	if (size == 0) {
+		long v = sysconf(_SC_PAGESIZE);
+
+		size = v > 0 ? (uint64_t)v : 4096;
+	}
+	return size;
+}
+
+static uint64_t ctl_len(void)
+{
+	return (sizeof(struct share_ctl) + page_size() - 1) / page_size() * page_size();
+}
 
 /* A range this process moved onto a memfd; memfd offset 0 is `base`. */
-struct region {
-	struct region *next;
+struct softhw_share_region {
+	struct softhw_share_region *next;
 	char *base;
 	uint64_t len;
 	int fd;
 	ino_t ino;
+	dev_t dev;
+	unsigned grants; /* live exports using it */
 };
+
+/*
+ * Softdoca's service threads store into application memory outside exports (a posted
+ * receive, a read's destination, an atomic's result) under the read side; a move takes the
+ * write side, so no such store falls between its copy and its swap.
+ */
+static pthread_rwlock_t store_lock = PTHREAD_RWLOCK_INITIALIZER;
 
 /* Exporter state; the caller (mem.c) serialises every call with its export lock. */
 static struct {
-	struct region *regions;
+	struct softhw_share_region *regions;
 	int ctl_fd;
 	struct share_ctl *ctl;
 	bool held;
@@ -78,6 +104,7 @@ static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *t
 struct vma {
 	uint64_t lo, hi, offset;
 	ino_t ino;
+	dev_t dev;
 	char perms[5];
 	bool anon; /* private anonymous memory the move may take (heap, anonymous mmap) */
 };
@@ -97,15 +124,17 @@ static struct vma *maps_read(size_t *n)
 	while (getline(&line, &line_cap, f) > 0) {
 		struct vma m = {0};
 		unsigned long lo, hi, off, ino;
+		unsigned int dmaj, dmin;
 		int path = 0;
 		const char *p;
 
-		if (sscanf(line, "%lx-%lx %4s %lx %*x:%*x %lu %n", &lo, &hi, m.perms, &off, &ino, &path) < 5)
+		if (sscanf(line, "%lx-%lx %4s %lx %x:%x %lu %n", &lo, &hi, m.perms, &off, &dmaj, &dmin, &ino, &path) < 7)
 			continue;
 		m.lo = lo;
 		m.hi = hi;
 		m.offset = off;
 		m.ino = (ino_t)ino;
+		m.dev = makedev(dmaj, dmin);
 		p = line + path;
 		m.anon = strcmp(m.perms, "rw-p") == 0 && ino == 0 &&
 			 (*p == '\n' || *p == '\0' || strncmp(p, "[heap]", 6) == 0 || strncmp(p, "[anon:", 6) == 0);
@@ -153,14 +182,14 @@ static bool is_anon(const struct vma *m, const void *arg)
 /* A mapping of region `arg` at the offset its address implies. */
 static bool is_region(const struct vma *m, const void *arg)
 {
-	const struct region *r = arg;
+	const struct softhw_share_region *r = arg;
 
-	return m->ino == r->ino && m->perms[3] == 's' && m->lo >= (uint64_t)(uintptr_t)r->base &&
+	return m->ino == r->ino && m->dev == r->dev && m->perms[3] == 's' && m->lo >= (uint64_t)(uintptr_t)r->base &&
 	       m->offset == m->lo - (uint64_t)(uintptr_t)r->base;
 }
 
 /* Does any mapping of the process still show the region? */
-static bool region_mapped(const struct vma *v, size_t n, const struct region *r)
+static bool region_mapped(const struct vma *v, size_t n, const struct softhw_share_region *r)
 {
 	for (size_t i = 0; i < n; i++)
 		if (is_region(&v[i], r))
@@ -174,24 +203,40 @@ static bool page_is_zero(const char *p)
 {
 	const uint64_t *q = (const uint64_t *)(const void *)p;
 
-	for (size_t i = 0; i < PAGE / sizeof(*q); i++)
+	for (size_t i = 0; i < page_size() / sizeof(*q); i++)
 		if (q[i] != 0)
 			return false;
 	return true;
 }
 
-/* Copies the pages that hold data (untouched pages stay unallocated on both sides). */
-static void copy_pages(char *dst, const char *src, uint64_t len)
+/*
+ * Copies the pages that hold data (untouched pages stay unallocated on both sides). With a
+ * memfd destination, its pages are allocated first, run by run: running out of memory is then
+ * an error here, not a SIGBUS in the middle of the copy.
+ */
+static bool copy_pages(char *dst, int dst_fd, const char *src, uint64_t len)
 {
-	for (uint64_t o = 0; o < len; o += PAGE)
-		if (!page_is_zero(src + o))
-			memcpy(dst + o, src + o, PAGE);
+	const uint64_t pg = page_size();
+
+	for (uint64_t o = 0; o < len;) {
+		uint64_t end = o;
+
+		while (end < len && !page_is_zero(src + end))
+			end += pg;
+		if (end > o) {
+			if (dst_fd >= 0 && fallocate(dst_fd, 0, (off_t)o, (off_t)(end - o)) != 0)
+				return false;
+			memcpy(dst + o, src + o, end - o);
+		}
+		o = end + pg;
+	}
+	return true;
 }
 
 /* Moves [lo, lo + len) of private anonymous memory onto a new memfd. */
-static struct region *move_to_memfd(char *lo, uint64_t len, const char **why)
+static struct softhw_share_region *move_to_memfd(char *lo, uint64_t len, const char **why)
 {
-	struct region *r = calloc(1, sizeof(*r));
+	struct softhw_share_region *r = calloc(1, sizeof(*r));
 	sigset_t all, old;
 	struct stat st;
 	void *tmp;
@@ -200,8 +245,10 @@ static struct region *move_to_memfd(char *lo, uint64_t len, const char **why)
 		*why = "out of memory";
 		return NULL;
 	}
-	r->fd = memfd_create("softdoca-export", MFD_CLOEXEC);
-	if (r->fd < 0 || ftruncate(r->fd, (off_t)len) != 0 || fstat(r->fd, &st) != 0) {
+	/* sealed at this size: an importer's mapping can never lose pages under it */
+	r->fd = memfd_create("softdoca-export", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (r->fd < 0 || ftruncate(r->fd, (off_t)len) != 0 ||
+	    fcntl(r->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0 || fstat(r->fd, &st) != 0) {
 		*why = "cannot create a memfd of that size";
 		goto fail;
 	}
@@ -210,20 +257,27 @@ static struct region *move_to_memfd(char *lo, uint64_t len, const char **why)
 		*why = "cannot map the memfd";
 		goto fail;
 	}
-	/* No signal handler of this thread may store into the pages between copy and swap. */
+	/* No signal handler of this thread, no service thread may store into the pages meanwhile. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	copy_pages(tmp, lo, len);
-	if (mremap(tmp, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, lo) == MAP_FAILED) {
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-		munmap(tmp, len);
+	pthread_rwlock_wrlock(&store_lock);
+	if (!copy_pages(tmp, r->fd, lo, len)) {
+		*why = "out of memory for the shared copy";
+	} else if (mremap(tmp, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, lo) == MAP_FAILED) {
 		*why = "mremap over the exported pages failed";
+	} else {
+		tmp = NULL;
+	}
+	pthread_rwlock_unlock(&store_lock);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (tmp != NULL) {
+		munmap(tmp, len);
 		goto fail;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	r->base = lo;
 	r->len = len;
 	r->ino = st.st_ino;
+	r->dev = st.st_dev;
 	return r;
 
 fail:
@@ -245,7 +299,7 @@ static void make_private(const struct vma *m)
 	if (tmp == MAP_FAILED)
 		return; /* stays shared with the parent: better than losing its contents */
 	if (m->perms[0] == 'r')
-		copy_pages(tmp, at, len);
+		(void)copy_pages(tmp, -1, at, len);
 	if (mremap(tmp, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED) {
 		munmap(tmp, len);
 		return;
@@ -263,10 +317,11 @@ static bool ctl_ensure(const char **why)
 
 	if (ex.ctl != NULL)
 		return true;
-	ex.ctl_fd = memfd_create("softdoca-share-ctl", MFD_CLOEXEC);
-	if (ex.ctl_fd < 0 || ftruncate(ex.ctl_fd, CTL_LEN) != 0)
+	ex.ctl_fd = memfd_create("softdoca-share-ctl", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (ex.ctl_fd < 0 || ftruncate(ex.ctl_fd, (off_t)ctl_len()) != 0 ||
+	    fcntl(ex.ctl_fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
 		goto fail;
-	p = mmap(NULL, CTL_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, ex.ctl_fd, 0);
+	p = mmap(NULL, ctl_len(), PROT_READ | PROT_WRITE, MAP_SHARED, ex.ctl_fd, 0);
 	if (p == MAP_FAILED)
 		goto fail;
 	ex.ctl = p;
@@ -311,28 +366,63 @@ static bool owner_gone(struct share_ctl *c)
 
 /* ---- exporter ---- */
 
-/* Forgets regions no mapping shows any more (the application unmapped them). */
-static void regions_prune(const struct vma *v, size_t n)
+/* Forgets a region no export uses: gives its pages back private memory when that is safe. */
+static void region_drop(struct softhw_share_region *r, const struct vma *v, size_t n)
 {
-	for (struct region **pp = &ex.regions; *pp != NULL;) {
-		struct region *r = *pp;
+	bool mapped = region_mapped(v, n, r);
 
-		if (region_mapped(v, n, r)) {
-			pp = &r->next;
-			continue;
-		}
-		*pp = r->next;
-		close(r->fd);
-		free(r);
+	if (mapped && !softhw_threads_only_caller())
+		return; /* another thread might store meanwhile: the pages stay shared, and listed */
+	if (mapped) {
+		sigset_t all, old;
+
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		pthread_rwlock_wrlock(&store_lock);
+		for (size_t i = 0; i < n; i++)
+			if (is_region(&v[i], r))
+				make_private(&v[i]);
+		pthread_rwlock_unlock(&store_lock);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
+	for (struct softhw_share_region **pp = &ex.regions; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == r) {
+			*pp = r->next;
+			break;
+		}
+	close(r->fd);
+	free(r);
+}
+
+/* Regions without exports: private again where possible (an unmapped one just goes). */
+static void regions_tidy(void)
+{
+	struct softhw_share_region *r = ex.regions, *next;
+	size_t n;
+	struct vma *v;
+
+	while (r != NULL && r->grants != 0)
+		r = r->next;
+	if (r == NULL)
+		return;
+	v = maps_read(&n);
+	if (v == NULL)
+		return;
+	for (r = ex.regions; r != NULL; r = next) {
+		next = r->next;
+		if (r->grants == 0)
+			region_drop(r, v, n);
+	}
+	free(v);
 }
 
 bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)(uint64_t lo, uint64_t hi),
 			 struct softhw_share_grant *g, const char **why)
 {
-	uint64_t lo = ((uint64_t)(uintptr_t)addr + PAGE - 1) & ~(uint64_t)(PAGE - 1);
-	uint64_t hi = ((uint64_t)(uintptr_t)addr + len) & ~(uint64_t)(PAGE - 1);
-	struct region *r = NULL;
+	const uint64_t pg = page_size();
+	uint64_t lo = ((uint64_t)(uintptr_t)addr + pg - 1) & ~(pg - 1);
+	uint64_t hi = ((uint64_t)(uintptr_t)addr + len) & ~(pg - 1);
+	struct softhw_share_region *r = NULL;
 	struct vma *v;
 	size_t n;
 	uint32_t slot;
@@ -340,8 +430,8 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 #ifndef __GLIBC__
 	*why = "needs glibc's robust mutexes";
 	return false;
-#endif
-	if (hi <= lo || (uint64_t)(uintptr_t)addr + len < (uint64_t)(uintptr_t)addr) {
+#else
+	if ((uint64_t)(uintptr_t)addr + len < (uint64_t)(uintptr_t)addr || hi <= lo) {
 		*why = "holds no whole page";
 		return false;
 	}
@@ -357,13 +447,13 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 	}
 	if (!ctl_ensure(why))
 		return false;
+	regions_tidy();
 	v = maps_read(&n);
 	if (v == NULL) {
 		*why = "cannot read /proc/self/maps";
 		return false;
 	}
-	regions_prune(v, n);
-	for (struct region *q = ex.regions; q != NULL && r == NULL; q = q->next)
+	for (struct softhw_share_region *q = ex.regions; q != NULL && r == NULL; q = q->next)
 		if (maps_cover(v, n, lo, hi, is_region, q))
 			r = q; /* already moved (another export of the same pages) */
 	if (r == NULL) {
@@ -381,15 +471,17 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 	free(v);
 	if (r == NULL)
 		return false;
+	r->grants++;
+	g->region = r;
 	g->base = (void *)(uintptr_t)lo;
 	g->len = hi - lo;
 	g->fd = r->fd;
 	g->offset = lo - (uint64_t)(uintptr_t)r->base;
 	g->slot = slot;
-	ex.slot_state[slot] = 1;
-	__atomic_store_n(&ex.ctl->slots[slot].busy, 0, __ATOMIC_RELAXED);
+	ex.slot_state[slot] = 1; /* (its busy count is 0: every access counted in was counted out) */
 	__atomic_store_n(&ex.ctl->slots[slot].live, id, __ATOMIC_RELEASE);
 	return true;
+#endif
 }
 
 void softhw_share_unexport(const struct softhw_share_grant *g)
@@ -401,17 +493,20 @@ void softhw_share_unexport(const struct softhw_share_grant *g)
 	/* Dekker with the importers: they count themselves in, then look at `live`. */
 	__atomic_store_n(&s->live, 0, __ATOMIC_SEQ_CST);
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	ex.slot_state[g->slot] = 0;
 	while ((b = __atomic_load_n(&s->busy, __ATOMIC_SEQ_CST)) != 0) {
 		(void)futex(&s->busy, FUTEX_WAIT, b, &step);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 > UNEXPORT_WAIT_MS) {
-			SDK_LOG_WARN("An importer of shared memory at %p stopped inside an access (it died?); the export ends without it",
+			SDK_LOG_WARN("An importer of shared memory at %p stopped inside an access (it died, or is stopped); the export ends without it",
 				     g->base);
-			ex.slot_state[g->slot] = 2;
-			return;
+			ex.slot_state[g->slot] = 2; /* retired: its count may never come back to 0 */
+			break;
 		}
 	}
-	ex.slot_state[g->slot] = 0;
+	g->region->grants--;
+	if (g->region->grants == 0)
+		regions_tidy(); /* windows do not outlive their exports */
 }
 
 void softhw_share_fork_child(void)
@@ -420,7 +515,7 @@ void softhw_share_fork_child(void)
 	struct vma *v = ex.regions != NULL ? maps_read(&n) : NULL;
 
 	while (ex.regions != NULL) {
-		struct region *r = ex.regions;
+		struct softhw_share_region *r = ex.regions;
 
 		for (size_t i = 0; v != NULL && i < n; i++)
 			if (is_region(&v[i], r))
@@ -431,13 +526,36 @@ void softhw_share_fork_child(void)
 	}
 	free(v);
 	if (ex.ctl != NULL)
-		munmap(ex.ctl, CTL_LEN);
+		munmap(ex.ctl, ctl_len());
 	if (ex.ctl_fd >= 0)
 		close(ex.ctl_fd);
 	ex.ctl = NULL;
 	ex.ctl_fd = -1;
 	ex.held = false;
 	memset(ex.slot_state, 0, sizeof(ex.slot_state));
+	pthread_rwlock_init(&store_lock, NULL);
+}
+
+void softhw_share_fork_prepare(void)
+{
+	pthread_rwlock_wrlock(&store_lock); /* no service thread inside a store at the fork */
+}
+
+void softhw_share_fork_parent(void)
+{
+	pthread_rwlock_unlock(&store_lock);
+}
+
+void softhw_share_store_begin(void)
+{
+	if (softhw_thread_is_service())
+		pthread_rwlock_rdlock(&store_lock);
+}
+
+void softhw_share_store_end(void)
+{
+	if (softhw_thread_is_service())
+		pthread_rwlock_unlock(&store_lock);
 }
 
 /* ---- importer ---- */
@@ -456,20 +574,27 @@ doca_error_t softhw_share_view_open(int win_fd, uint64_t offset, uint64_t len, b
 	struct softhw_share_view *v;
 	struct stat st;
 
-	if (slot >= SHARE_SLOTS || len == 0 || len % PAGE != 0 || offset % PAGE != 0 || fstat(win_fd, &st) != 0 ||
+	int seals = fcntl(win_fd, F_GET_SEALS), ctl_seals = fcntl(ctl_fd, F_GET_SEALS);
+	const int need = F_SEAL_SHRINK | F_SEAL_GROW;
+
+	/* sealed sizes: the exporter cannot take pages away under our mappings (SIGBUS) */
+	if (seals < 0 || ctl_seals < 0 || (seals & need) != need || (ctl_seals & need) != need)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (slot >= SHARE_SLOTS || len == 0 || len % page_size() != 0 || offset % page_size() != 0 ||
+	    fstat(win_fd, &st) != 0 ||
 	    offset > (uint64_t)st.st_size || len > (uint64_t)st.st_size - offset || fstat(ctl_fd, &st) != 0 ||
-	    (uint64_t)st.st_size < CTL_LEN)
+	    (uint64_t)st.st_size < ctl_len())
 		return DOCA_ERROR_INVALID_VALUE;
 	v = calloc(1, sizeof(*v));
 	if (v == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	v->win = mmap(NULL, len, PROT_READ | (writable ? PROT_WRITE : 0), MAP_SHARED, win_fd, (off_t)offset);
-	v->ctl = mmap(NULL, CTL_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, ctl_fd, 0);
+	v->ctl = mmap(NULL, ctl_len(), PROT_READ | PROT_WRITE, MAP_SHARED, ctl_fd, 0);
 	if (v->win == MAP_FAILED || v->ctl == MAP_FAILED) {
 		if (v->win != MAP_FAILED)
 			munmap(v->win, len);
 		if (v->ctl != MAP_FAILED)
-			munmap(v->ctl, CTL_LEN);
+			munmap(v->ctl, ctl_len());
 		free(v);
 		return DOCA_ERROR_NO_MEMORY;
 	}
@@ -485,7 +610,7 @@ void softhw_share_view_close(struct softhw_share_view *v)
 	if (v == NULL)
 		return;
 	munmap(v->win, v->len);
-	munmap(v->ctl, CTL_LEN);
+	munmap(v->ctl, ctl_len());
 	free(v);
 }
 

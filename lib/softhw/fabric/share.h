@@ -12,9 +12,11 @@
  * The move copies the pages and swaps the copy in with one mremap(); a store by another
  * thread in between would be lost. So it is done only when no thread but the caller and
  * softdoca's own runs (threads.h), with the caller's signals blocked, under the export lock
- * (softdoca's threads touch exports only under it), and never over memory that a live export
- * without a window covers (an importer may be writing there by cross-memory attach).
- * Otherwise the export simply has no window. A fork() child takes private copies of the
+ * (softdoca's threads store into exports only under it) and the store lock (their stores into
+ * other application memory: softhw_share_store_begin), and never over memory that a live
+ * export without a window covers (an importer may be writing there by cross-memory attach).
+ * Otherwise the export simply has no window. When the last export of a window ends, its pages
+ * become private again under the same conditions. A fork() child takes private copies of the
  * windows (pthread_atfork), so that parent and child do not share their heaps.
  *
  * Liveness without a system call on the data path: each exporter has a control segment with
@@ -34,7 +36,10 @@
 
 /* ---- exporter side (mem.c calls these under its export lock) ---- */
 
+struct softhw_share_region;
+
 struct softhw_share_grant {
+	struct softhw_share_region *region;
 	void *base;      /* the window: whole pages inside the export */
 	uint64_t len;
 	int fd;          /* memfd holding them (owned by the share registry) */
@@ -50,7 +55,11 @@ struct softhw_share_grant {
 bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)(uint64_t lo, uint64_t hi),
 			 struct softhw_share_grant *g, const char **why);
 
-/* Ends the window's liveness slot and waits for importer accesses in progress (bounded). */
+/*
+ * Ends the window's liveness slot and waits for importer accesses in progress (bounded). The
+ * last export of a region gives its pages back private memory (when no other application
+ * thread runs; otherwise they stay shared until a later export or their unmapping).
+ */
 void softhw_share_unexport(const struct softhw_share_grant *g);
 
 /* The control segment's fd, for importers; -1 before the first window. */
@@ -59,8 +68,19 @@ int softhw_share_ctl_fd(void);
 /* Called by the memory service thread before it hands out the control segment. */
 void softhw_share_hold_owner(void);
 
-/* A fork() child: private copies of every window, no control segment (from mem.c's atfork). */
+/* fork(): no service thread is inside a store; the child gets private copies of every window
+ * and no control segment (mem.c's atfork handlers; the child's runs first). */
+void softhw_share_fork_prepare(void);
+void softhw_share_fork_parent(void);
 void softhw_share_fork_child(void);
+
+/*
+ * Around a store by one of softdoca's service threads into application memory outside an
+ * export (a posted receive, a read's destination, an atomic's result): a move of pages onto
+ * a window never runs in between. No other softhw_* call may be made in between.
+ */
+void softhw_share_store_begin(void);
+void softhw_share_store_end(void);
 
 /* ---- importer side ---- */
 

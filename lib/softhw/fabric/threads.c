@@ -17,6 +17,7 @@ static struct {
 } reg = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+static _Thread_local bool is_service;
 
 /* A fork() child has none of the parent's service threads. */
 static void atfork_child(void)
@@ -70,6 +71,7 @@ static void *trampoline(void *p)
 	void *arg = st->arg, *ret;
 
 	thread_enter();
+	is_service = true;
 	sem_post(&st->known); /* st lives on the creator's stack: not touched after this */
 	ret = fn(arg);
 	thread_leave();
@@ -89,6 +91,11 @@ int softhw_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*
 		}
 	sem_destroy(&st.known);
 	return rc;
+}
+
+bool softhw_thread_is_service(void)
+{
+	return is_service;
 }
 
 static bool known(pid_t tid)

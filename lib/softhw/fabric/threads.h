@@ -19,6 +19,9 @@
  */
 int softhw_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg);
 
+/* Is the calling thread one of softdoca's service threads? */
+bool softhw_thread_is_service(void);
+
 /*
  * True when every thread of the process is the caller or an announced service thread.
  * False when unsure (a thread starting or ending, /proc unreadable).

@@ -89,7 +89,7 @@ bool rnic_cma_try(struct rnic_qp *qp, const struct rnic_wr *wr, doca_error_t *st
 		*status = softhw_mem_atomic(r, addr, wr->op == SOFTHW_RNIC_OP_CMP_SWP, wr->arg0, wr->arg1, &old);
 		if (*status == DOCA_ERROR_NOT_SUPPORTED)
 			return false; /* outside the window: the target executes it */
-		if (*status == DOCA_SUCCESS)
+		if (*status == DOCA_SUCCESS && wr->num_sge > 0 && wr->sgl[0].len >= sizeof(old))
 			memcpy(wr->sgl[0].addr, &old, sizeof(old));
 	} else {
 		const bool write = wr->op == SOFTHW_RNIC_OP_WRITE;

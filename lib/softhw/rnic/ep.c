@@ -235,8 +235,11 @@ doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *e, uint64_t wr_id, const s
 	ep->rq_tail = r;
 	pthread_mutex_unlock(&ep->lock);
 	/* A message waiting for a receive (receiver not ready) can go on now. */
-	if (__atomic_load_n(&ep->rnr_waiting, __ATOMIC_ACQUIRE) != 0)
+	if (__atomic_load_n(&ep->rnr_waiting, __ATOMIC_ACQUIRE) != 0) {
 		rnic_nic_kick();
+		for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own)
+			qp->poll_skipped = 63; /* a ring record waiting for it: the next ep_poll looks */
+	}
 	return DOCA_SUCCESS;
 }
 
@@ -293,6 +296,20 @@ void rnic_ep_forget_qp(struct rnic_ep *ep, const struct rnic_qp *qp)
 {
 	uint32_t kept = 0;
 
+	/* the owner's lane: the same (the owner calls this) */
+	for (uint32_t i = 0, n = ep->own_count; i < n; i++) {
+		struct softhw_rnic_cqe c = ep->own[(ep->own_head + i) % RNIC_OWN_CQ];
+
+		ep->own_count--;
+		ep->own_head = (ep->own_head + 1) % RNIC_OWN_CQ;
+		if (c.qp == (const struct softhw_rnic_qp *)qp) {
+			if (c.op != SOFTHW_RNIC_OP_RECV || c.kind != SOFTHW_RNIC_CQE_WR)
+				continue;
+			c.qp = NULL;
+			c.qp_user = NULL;
+		}
+		ep->own[(ep->own_head + ep->own_count++) % RNIC_OWN_CQ] = c;
+	}
 	pthread_mutex_lock(&ep->lock);
 	for (uint32_t i = 0; i < ep->cq_count; i++) {
 		struct softhw_rnic_cqe c = ep->cq[(ep->cq_head + i) % ep->cq_cap];

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "softhw/fabric/mem.h"
+#include "softhw/fabric/share.h"
 #include "softhw/rnic/rnic_int.h"
 
 #define RX_BUDGET (8u << 20) /* bytes read from one socket before the others get their turn */
@@ -194,8 +195,11 @@ static bool resp_begin(struct rnic_qp *qp)
 	if (rx->hdr.status == DOCA_SUCCESS &&
 	    (wr->op == SOFTHW_RNIC_OP_CMP_SWP || wr->op == SOFTHW_RNIC_OP_FETCH_ADD ||
 	     wr->op == SOFTHW_RNIC_OP_SE_GET || wr->op == SOFTHW_RNIC_OP_SE_ADD) &&
-	    wr->num_sge > 0 && wr->sgl[0].len >= sizeof(uint64_t))
+	    wr->num_sge > 0 && wr->sgl[0].len >= sizeof(uint64_t)) {
+		softhw_share_store_begin();
 		memcpy(wr->sgl[0].addr, &rx->hdr.arg0, sizeof(uint64_t));
+		softhw_share_store_end();
+	}
 	rx->left = 0;
 	return true;
 }
@@ -323,8 +327,10 @@ static ssize_t rx_payload(struct rnic_qp *qp)
 			}
 			break;
 		}
-		default:
+		default: /* a posted receive, a read's destination: application memory */
+			softhw_share_store_begin();
 			n = readv(qp->fd, rx->iov + rx->idx, rx->iovcnt - rx->idx);
+			softhw_share_store_end();
 			if (n > 0)
 				iov_advance(rx->iov, &rx->idx, rx->iovcnt, (size_t)n);
 			break;

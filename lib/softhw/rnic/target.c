@@ -10,6 +10,7 @@
 #include "common/sync_event_int.h"
 #include "doca_types.h"
 #include "softhw/fabric/mem.h"
+#include "softhw/fabric/share.h"
 #include "softhw/rnic/rnic_int.h"
 
 
@@ -292,11 +293,13 @@ doca_error_t rnic_recv_fill(const struct rnic_recv *r, const uint8_t *data, uint
 
 	if (len > r->bytes)
 		return DOCA_ERROR_TOO_BIG;
+	softhw_share_store_begin();
 	for (uint32_t i = 0; i < r->num_sge && off < len; i++) {
 		uint64_t take = len - off < r->sgl[i].len ? len - off : r->sgl[i].len;
 
 		memcpy(r->sgl[i].addr, data + off, take);
 		off += take;
 	}
+	softhw_share_store_end();
 	return DOCA_SUCCESS;
 }

@@ -145,6 +145,20 @@ static void exporter_main(int cmd, int info, uint32_t rights, bool cma_off)
 				exit(9);
 			if (!write_full(info, "k", 1))
 				exit(10);
+		} else if (c == 'U') { /* unmap the exported pages (a bug), export new memory of 0x77 */
+			uint8_t *lo = (uint8_t *)(((uintptr_t)mem + 4095) & ~(uintptr_t)4095);
+			uint8_t *other = mmap(NULL, MEM_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			uint64_t id2, token2;
+
+			if (munmap(lo, (MEM_LEN - 8192) & ~(size_t)4095) != 0 || other == MAP_FAILED)
+				exit(13);
+			memset(other, 0x77, MEM_LEN);
+			if (softhw_mem_export_add(instance, other, MEM_LEN, rights, &id2, &token2, &why) != DOCA_SUCCESS ||
+			    !write_full(info, "k", 1))
+				exit(14);
+			while (read(cmd, &c, 1) == 1) {
+			}
+			_exit(0); /* (mem is no longer malloc's to free) */
 		} else if (c == 'F') { /* fork a child that scribbles over its copy, and wait for it */
 			pid_t kid = fork();
 			int status;
@@ -562,6 +576,92 @@ static void test_window_fork_private(void)
 	free(buf);
 }
 
+/*
+ * The exporter unmaps memory it still exports, then exports other memory: the first export's
+ * importers never reach the second's bytes (its window keeps its own pages, as a NIC would).
+ */
+static void test_window_outlives_free(void)
+{
+	struct exporter x;
+	struct softhw_mem_remote *r;
+	uint8_t buf[64];
+	char ack = 0;
+
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, false));
+	CHECK(write_full(x.cmd, "U", 1) && read_full(x.info, &ack, 1) && ack == 'k');
+	/* (a window's memfd closed with the pages' unmapping would have been reused by the next) */
+	r = connect_ok(&x);
+	if (r != NULL) {
+		CHECK(softhw_mem_direct(r, x.e.addr + WIN_OFF, sizeof(buf)));
+		CHECK_OK(softhw_mem_read(r, buf, x.e.addr + WIN_OFF, sizeof(buf)));
+		CHECK(matches_pattern(buf, WIN_OFF, sizeof(buf)));
+		softhw_mem_disconnect(r);
+	}
+	CHECK(finish(&x));
+}
+
+/* A read-only export gets a read-only window: reads are direct, writes refused. */
+static void test_window_read_only(void)
+{
+	struct exporter x;
+	struct softhw_mem_remote *r;
+	uint8_t buf[64];
+
+	CHECK(spawn(&x, SOFTHW_MEM_READ, false));
+	r = connect_ok(&x);
+	if (r != NULL) {
+		CHECK(softhw_mem_direct(r, x.e.addr + WIN_OFF, sizeof(buf)));
+		CHECK_OK(softhw_mem_read(r, buf, x.e.addr + WIN_OFF, sizeof(buf)));
+		CHECK(matches_pattern(buf, WIN_OFF, sizeof(buf)));
+		CHECK_ERR(softhw_mem_write(r, x.e.addr + WIN_OFF, buf, sizeof(buf)), DOCA_ERROR_NOT_PERMITTED);
+		softhw_mem_disconnect(r);
+	}
+	CHECK(finish(&x));
+}
+
+/* Does /proc/self/maps show addr on one of softdoca's export memfds? */
+static bool on_window(const void *addr)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	bool found = false;
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && (uintptr_t)addr >= lo && (uintptr_t)addr < hi)
+			found = strstr(line, "softdoca-export") != NULL;
+	}
+	if (f != NULL)
+		fclose(f);
+	return found;
+}
+
+/* In this process: the pages move onto a window at export, and back when the export ends. */
+static void test_window_given_back(void)
+{
+	const size_t len = 16 * 65536;
+	uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t id, token;
+	const char *why;
+
+	CHECK(m != MAP_FAILED);
+	if (m == MAP_FAILED)
+		return;
+	for (size_t i = 0; i < len; i += 4096)
+		m[i] = (uint8_t)(i >> 12);
+	CHECK_OK(softhw_mem_export_add(instance, m, len, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, &id, &token, &why));
+	CHECK(on_window(m) && on_window(m + len - 1));
+	m[4096] = 0xab; /* still this process's memory, at the same address */
+	softhw_mem_export_remove(id);
+	CHECK(!on_window(m) && !on_window(m + len - 1));
+	bool same = m[4096] == 0xab;
+	for (size_t i = 2 * 4096; i < len; i += 4096)
+		same = same && m[i] == (uint8_t)(i >> 12);
+	CHECK(same);
+	munmap(m, len);
+}
+
 /* Another application thread in the exporter: no window (its stores could be lost in the move). */
 static void test_window_refused_with_threads(void)
 {
@@ -776,10 +876,13 @@ int main(void)
 	TEST_RUN(test_window_revoked_and_dead);
 	TEST_RUN(test_window_fork_private);
 	TEST_RUN(test_window_refused_with_threads);
+	TEST_RUN(test_window_outlives_free);
+	TEST_RUN(test_window_read_only);
 	TEST_RUN(test_dead_exporter_with_child);
 	TEST_RUN(test_silent_exporter);
 	TEST_RUN(test_several_importers);
 	TEST_RUN(test_same_process);
+	TEST_RUN(test_window_given_back);
 	/* Last: this process now runs a service thread, which a forked exporter must drop. */
 	TEST_RUN(test_exporter_forked_from_exporter);
 	TEST_EXIT();
