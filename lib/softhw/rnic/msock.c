@@ -616,9 +616,12 @@ void rnic_msock_poll_ep(struct rnic_ep *ep)
 			if (n < 0)
 				m_closed(qp);
 			while (m_readable(qp)) {
+				/* a read that stopped short of the buffer's end took all there was */
+				bool more = qp->m_got == RNIC_MSOCK_BUF;
+
 				m_frames(qp);
-				if (qp->m_stalled || n <= 0 || (n = m_recv(qp)) <= 0)
-					break; /* (a full buffer read: more may wait) */
+				if (qp->m_stalled || n <= 0 || !more || (n = m_recv(qp)) <= 0)
+					break;
 			}
 			if (n < 0)
 				m_closed(qp);
