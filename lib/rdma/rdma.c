@@ -98,27 +98,26 @@ static doca_error_t rdma_stop(struct doca_ctx *ctx)
 }
 
 /*
- * Work completions mark their tasks done (the core then completes them); a connection event
- * runs one user callback and returns at once: the callback may stop or destroy the context.
+ * One poll of the NIC per progress (each poll reads its sockets): work completions mark their
+ * tasks done (the core then completes them); a connection event, always the batch's last, runs
+ * one user callback, which may stop or destroy the context.
  */
 static bool rdma_progress(struct doca_ctx *ctx)
 {
 	struct doca_rdma *rdma = rdma_of(ctx);
-	struct softhw_rnic_cqe cqe;
-	bool did = false;
+	struct softhw_rnic_cqe cqes[64];
+	int n;
 
-	for (int i = 0; i < 64 && rdma->ep != NULL; i++) {
-		if (rdma_nic(rdma)->ep_poll(rdma->ep, &cqe, 1) <= 0)
-			break;
-		if (cqe.kind == SOFTHW_RNIC_CQE_WR) {
-			rdma_task_cqe(rdma, &cqe);
-			did = true;
-			continue;
-		}
-		rdma_conn_event(rdma, &cqe);
-		return true;
+	if (rdma->ep == NULL)
+		return false;
+	n = rdma_nic(rdma)->ep_poll(rdma->ep, cqes, (int)(sizeof(cqes) / sizeof(cqes[0])));
+	for (int i = 0; i < n; i++) {
+		if (cqes[i].kind == SOFTHW_RNIC_CQE_WR)
+			rdma_task_cqe(rdma, &cqes[i]);
+		else
+			rdma_conn_event(rdma, &cqes[i]);
 	}
-	return did;
+	return n > 0;
 }
 
 static bool rdma_arm(struct doca_ctx *ctx)

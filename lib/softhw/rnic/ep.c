@@ -164,9 +164,11 @@ int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max
 		return n;
 	pthread_mutex_lock(&ep->lock);
 	while (n < max && ep->cq_count > 0) {
-		cqes[n++] = ep->cq[ep->cq_head];
+		cqes[n] = ep->cq[ep->cq_head];
 		ep->cq_head = (ep->cq_head + 1) % ep->cq_cap;
 		ep->cq_count--;
+		if (cqes[n++].kind != SOFTHW_RNIC_CQE_WR)
+			break; /* its callback may destroy qps whose CQEs follow (rnic_ep_forget_qp) */
 	}
 	__atomic_store_n(&ep->cq_avail, ep->cq_count, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&ep->lock);

@@ -6,7 +6,8 @@
  * wake-ups per message). A TCP qp therefore gets a second connection, the message socket: the
  * dialer opens it to the acceptor's listener right after the handshake, with a hello that has
  * RNIC_HF_MSOCK and names the qp (id + token). It carries only messages (F_REQ) and their
- * answers (F_RESP: the ACK, or the NAK with the error), framed as on the main socket. The
+ * answers (F_RESP: the ACK, or the NAK with the error; they ride on the receiver's next frame,
+ * see answer()), framed as on the main socket. The
  * owner's ep_poll reads it with a non-blocking recv into a reassembly buffer (frames may come
  * in pieces) whenever the qp has messages in flight, the ep has receives posted, or a message
  * waits for a receive; one system call per such qp per poll, none while idle.
@@ -185,54 +186,13 @@ static void m_flush(struct rnic_qp *qp)
 	m_events(qp, false);
 }
 
-/* Writes a frame after what waits (one system call), or keeps what the socket did not take. */
-static void m_write(struct rnic_qp *qp, struct iovec *iov, int cnt)
+/* Keeps a frame's bytes past `sent` after what waits (out of memory: the qp hangs up). */
+static void m_keep(struct rnic_qp *qp, const struct iovec *iov, int cnt, size_t sent)
 {
-	size_t total = 0, sent = 0;
+	size_t total = 0;
 
 	for (int i = 0; i < cnt; i++)
 		total += iov[i].iov_len;
-	if (!qp->m_full) {
-		struct iovec all[2 + RNIC_INLINE_SGE];
-		struct iovec *v = iov;
-		int vc = cnt;
-		size_t pend = qp->m_olen;
-		struct msghdr m;
-		ssize_t n;
-
-		if (pend > 0 && cnt < (int)(sizeof(all) / sizeof(all[0]))) {
-			all[0] = (struct iovec){qp->m_obuf, pend};
-			memcpy(all + 1, iov, (size_t)cnt * sizeof(*iov));
-			v = all;
-			vc = cnt + 1;
-		} else if (pend > 0) {
-			m_flush(qp);
-			pend = qp->m_olen;
-			if (pend > 0)
-				goto queue;
-		}
-		m = (struct msghdr){.msg_iov = v, .msg_iovlen = (size_t)vc};
-		do {
-			n = sendmsg(qp->mfd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
-		} while (n < 0 && errno == EINTR);
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			qp->m_full = true;
-		if (n > 0 && pend > 0) {
-			size_t done = (size_t)n < pend ? (size_t)n : pend;
-
-			memmove(qp->m_obuf, qp->m_obuf + done, pend - done);
-			qp->m_olen -= done;
-			n -= (ssize_t)done;
-		}
-		if (qp->m_olen == 0 && n == (ssize_t)total) {
-			m_events(qp, false);
-			return;
-		}
-		if (n > 0 && (size_t)n < total)
-			qp->m_full = true;
-		sent = n > 0 ? (size_t)n : 0;
-	}
-queue:
 	if (qp->m_olen + total - sent > qp->m_ocap) {
 		size_t cap = qp->m_ocap ? qp->m_ocap : 16384;
 		uint8_t *b;
@@ -256,6 +216,58 @@ queue:
 		qp->m_olen += iov[i].iov_len - skip;
 	}
 	m_events(qp, false); /* full: EPOLLOUT, the service thread drains it if the owner does not */
+}
+
+/* Writes a frame after what waits (one system call), or keeps what the socket did not take. */
+static void m_write(struct rnic_qp *qp, struct iovec *iov, int cnt)
+{
+	size_t total = 0, sent = 0;
+
+	for (int i = 0; i < cnt; i++)
+		total += iov[i].iov_len;
+	if (!qp->m_full) {
+		struct iovec all[2 + RNIC_INLINE_SGE];
+		struct iovec *v = iov;
+		int vc = cnt;
+		size_t pend = qp->m_olen;
+		struct msghdr m;
+		ssize_t n;
+
+		if (pend > 0 && cnt < (int)(sizeof(all) / sizeof(all[0]))) {
+			all[0] = (struct iovec){qp->m_obuf, pend};
+			memcpy(all + 1, iov, (size_t)cnt * sizeof(*iov));
+			v = all;
+			vc = cnt + 1;
+		} else if (pend > 0) {
+			m_flush(qp);
+			pend = qp->m_olen;
+			if (pend > 0) {
+				m_keep(qp, iov, cnt, 0);
+				return;
+			}
+		}
+		m = (struct msghdr){.msg_iov = v, .msg_iovlen = (size_t)vc};
+		do {
+			n = sendmsg(qp->mfd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+		} while (n < 0 && errno == EINTR);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			qp->m_full = true;
+		if (n > 0 && pend > 0) {
+			size_t done = (size_t)n < pend ? (size_t)n : pend;
+
+			memmove(qp->m_obuf, qp->m_obuf + done, pend - done);
+			qp->m_olen -= done;
+			n -= (ssize_t)done;
+		}
+		if (qp->m_olen == 0 && n == (ssize_t)total) {
+			m_events(qp, false);
+			return;
+		}
+		if (n > 0 && (size_t)n < total)
+			qp->m_full = true;
+		sent = n > 0 ? (size_t)n : 0;
+	}
+	m_keep(qp, iov, cnt, sent);
 }
 
 bool rnic_msock_wants(const struct rnic_qp *qp, const struct rnic_wr *wr)
@@ -322,12 +334,18 @@ static void consume(struct rnic_qp *qp, size_t n)
 	qp->m_got -= n;
 }
 
+/*
+ * The ACK (or NAK) of a message waits to ride on our next frame: a reply sent from the
+ * receive's callback then costs one system call for both (a separate one costs as much as
+ * the message). Whoever read the message sends it at the latest when done: the service thread
+ * at the end of its pass, the owner at its next poll or arm (rnic_msock_flush before a BYE).
+ */
 static void answer(struct rnic_qp *qp, uint64_t seq, uint8_t op, doca_error_t status)
 {
 	struct rnic_hdr resp = {.type = F_RESP, .op = op, .seq = seq, .status = status};
 	struct iovec iov = {&resp, sizeof(resp)};
 
-	m_write(qp, &iov, 1);
+	m_keep(qp, &iov, 1, 0);
 	if (status != DOCA_SUCCESS) {
 		rnic_rnr_unstall(qp, &qp->m_stalled);
 		qp->m_halt = true; /* the sender's qp fails on it: read no more */
@@ -529,10 +547,15 @@ void rnic_msock_nudged(struct rnic_qp *qp)
 	m_events(qp, false);
 }
 
-void rnic_msock_off(struct rnic_qp *qp)
+void rnic_msock_flush(struct rnic_qp *qp)
 {
 	if (qp->mfd >= 0 && qp->m_olen > 0 && !qp->m_full && !qp->broken)
-		m_flush(qp); /* ACKs of what we delivered: it completes on the sender's side */
+		m_flush(qp);
+}
+
+void rnic_msock_off(struct rnic_qp *qp)
+{
+	rnic_msock_flush(qp); /* ACKs of what we delivered: it completes on the sender's side */
 	rnic_rnr_unstall(qp, &qp->m_stalled);
 	if (qp->m_on) {
 		__atomic_store_n(&qp->m_on, false, __ATOMIC_RELEASE);
@@ -616,12 +639,17 @@ void rnic_msock_poll_ep(struct rnic_ep *ep)
 			if (n < 0)
 				m_closed(qp);
 			while (m_readable(qp)) {
+				/* a read that stopped short of the buffer's end took all there was */
+				bool more = qp->m_got == RNIC_MSOCK_BUF;
+
 				m_frames(qp);
-				if (qp->m_stalled || n <= 0 || (n = m_recv(qp)) <= 0)
-					break; /* (a full buffer read: more may wait) */
+				if (qp->m_stalled || n <= 0 || !more || (n = m_recv(qp)) <= 0)
+					break;
 			}
 			if (n < 0)
 				m_closed(qp);
+			if (armed)
+				rnic_msock_flush(qp); /* we may sleep next: the ACKs cannot wait for our next poll */
 			rnic_msock_nudge_check(qp);
 			pthread_mutex_unlock(&qp->lock);
 		}

@@ -807,6 +807,7 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 	if (qp->state == QP_RTS && qp->out_head == NULL) {
 		struct rnic_hdr bye = {.type = F_BYE};
 
+		rnic_msock_flush(qp); /* the ACKs of what we received count before the BYE */
 		rnic_send_ctl(qp, &bye, NULL, 0); /* best effort: else the peer sees the socket close */
 	}
 	qp->dead = true;

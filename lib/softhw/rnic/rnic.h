@@ -127,7 +127,7 @@ struct softhw_rnic_ops {
 	doca_error_t (*ep_create)(const struct softhw_rnic_ep_attr *attr, struct softhw_rnic_ep **ep);
 	/* Tears everything down: qps closed (peers see DISCONNECTED), listeners closed, no more CQEs. */
 	void (*ep_destroy)(struct softhw_rnic_ep *ep);
-	/* Takes up to `max` CQEs, in order. Never blocks. */
+	/* Takes up to `max` CQEs, in order; a connection event (not CQE_WR) ends the batch. Never blocks. */
 	int (*ep_poll)(struct softhw_rnic_ep *ep, struct softhw_rnic_cqe *cqes, int max);
 	/* The owner is going to sleep: call notify once when a CQE arrives. True if CQEs wait already. */
 	bool (*ep_arm)(struct softhw_rnic_ep *ep);

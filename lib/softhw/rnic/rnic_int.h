@@ -537,6 +537,8 @@ void rnic_msock_send(struct rnic_qp *qp, struct rnic_wr *wr);
 void rnic_msock_service(struct rnic_qp *qp);
 /* The peer's F_NUDGE: the service thread reads the message socket until the owner polls. */
 void rnic_msock_nudged(struct rnic_qp *qp);
+/* Sends the ACKs that wait for our next frame (before anything that ends the qp). */
+void rnic_msock_flush(struct rnic_qp *qp);
 /* Stops using it (qp failed or closed). */
 void rnic_msock_off(struct rnic_qp *qp);
 /* Hangs it up (shutdown: the owner may be reading it); rnic_qp_free closes and frees it. */

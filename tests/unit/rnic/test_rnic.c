@@ -108,6 +108,20 @@ static bool wait_cqe(struct node *n, struct softhw_rnic_cqe *c, int ms)
 	}
 }
 
+/* Waits for one CQE (bounded), polling without ever sleeping armed. */
+static bool spin_cqe(struct node *n, struct softhw_rnic_cqe *c, int ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		if (ops->ep_poll(n->ep, c, 1) == 1)
+			return true;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+	return false;
+}
+
 /* Waits for the CQE of kind `kind` (skipping none): false on time-out or another kind. */
 static bool expect(struct node *n, enum softhw_rnic_cqe_kind kind, doca_error_t status, struct softhw_rnic_cqe *out)
 {
@@ -254,7 +268,8 @@ static bool corrupt_ring(struct rnic_qp *q, int how)
 
 /*
  * Commands: 'r' len: post a receive of len bytes; 'c': wait for a CQE and report it with the
- * receive buffer's first 64 bytes; 'm' off: report 64 bytes of mem at off; 'd': disconnect;
+ * receive buffer's first 64 bytes; 'p': the same, polling without sleeping armed; 'm' off:
+ * report 64 bytes of mem at off; 'd': disconnect;
  * 'x' how: scribble over the qp's shared ring segment (corrupt_ring), answer 'k' (done) or 'n'
  * (no ring). EOF: tear down and exit.
  */
@@ -301,8 +316,8 @@ static void target_main(int cmd, int info, const struct target_cfg *cfg)
 			s.len = arg;
 			if (ops->ep_post_recv(n.ep, arg, &s, 1) != DOCA_SUCCESS)
 				_exit(7);
-		} else if (c == 'c') {
-			bool ok = wait_cqe(&n, &cqe, WAIT_MS);
+		} else if (c == 'c' || c == 'p') {
+			bool ok = c == 'c' ? wait_cqe(&n, &cqe, WAIT_MS) : spin_cqe(&n, &cqe, WAIT_MS);
 
 			if (!ok)
 				memset(&cqe, 0xff, sizeof(cqe));
@@ -1068,6 +1083,37 @@ static void test_sender_sleeps_from_the_start(void)
 	CHECK(target_end(&t));
 }
 
+/*
+ * A receiver that takes a message in its own poll, then stops polling without sleeping armed
+ * (blocked on its command pipe): the ACK that waited to ride on its next frame still comes,
+ * sent by its service thread once this side nudges: after 2 ms while this side keeps polling,
+ * at once when it sleeps armed. (The first send may go before the message socket is up.)
+ */
+static void test_receiver_stops_after_poll(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t out[64];
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	for (int i = 0; i < 3; i++) {
+		bool armed = i == 2;
+
+		target_cmd(&t, 'r', 64);
+		target_cmd(&t, 'p', 0);
+		CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "last", 4, NULL, 0, 0, 0));
+		CHECK(read_full(t.info, &c, sizeof(c)) && read_full(t.info, out, 64));
+		CHECK(c.kind == SOFTHW_RNIC_CQE_WR && c.status == DOCA_SUCCESS && c.len == 4 &&
+		      memcmp(out, "last", 4) == 0);
+		CHECK(armed ? wait_cqe(&in.n, &c, WAIT_MS) : spin_cqe(&in.n, &c, WAIT_MS));
+		CHECK(c.kind == SOFTHW_RNIC_CQE_WR && c.op == SOFTHW_RNIC_OP_SEND && c.status == DOCA_SUCCESS);
+	}
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
 /* ---- a peer that scribbles over the shared ring segment (unix transport only) ---- */
 
 /* A second qp on an open node, connected to target t. */
@@ -1227,6 +1273,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_msock_in_use);
 	TEST_RUN(test_sender_sleeps_from_the_start);
 	TEST_RUN(test_small_writes_idle_target);
+	TEST_RUN(test_receiver_stops_after_poll);
 	TEST_RUN(test_ring_corrupt);
 }
 
