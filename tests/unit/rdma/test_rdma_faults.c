@@ -136,8 +136,8 @@ static void expect_msg(int fd, const char *what, struct side *s)
 
 /*
  * Connects s to the other process. Out of band: export, swap descriptors, connect (no callback).
- * RDMA-CM: the server listens on port and says "L"; the client connects to 127.0.0.1:port; both
- * wait for the established callback.
+ * RDMA-CM: the server listens on port (or another free one if it was taken meanwhile) and says
+ * "L<port>"; the client connects to 127.0.0.1:<port>; both wait for the established callback.
  */
 static void xconnect(struct side *s, int rfd, int wfd, bool cm, bool server, uint16_t port)
 {
@@ -155,12 +155,21 @@ static void xconnect(struct side *s, int rfd, int wfd, bool cm, bool server, uin
 		return;
 	}
 	if (server) {
-		CHECK_OK(doca_rdma_start_listen_to_port(s->rdma, port));
-		put_str(wfd, "L");
+		char msg[16];
+		doca_error_t err = doca_rdma_start_listen_to_port(s->rdma, port);
+
+		/* a free port can be taken meanwhile (an outgoing connection of a parallel test): another */
+		for (int i = 0; i < 20 && err == DOCA_ERROR_CONNECTION_ABORTED; i++)
+			err = doca_rdma_start_listen_to_port(s->rdma, port = free_port());
+		CHECK_OK(err);
+		snprintf(msg, sizeof(msg), "L%u", port);
+		put_str(wfd, msg);
 	} else {
 		struct doca_rdma_addr *addr;
+		char msg[16];
 
-		expect_msg(rfd, "L", s);
+		CHECK(get_msg(rfd, msg, sizeof(msg) - 1, s) > 1 && msg[0] == 'L');
+		port = (uint16_t)atoi(msg + 1);
 		CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.0.0.1", port, &addr));
 		CHECK_OK(doca_rdma_connect_to_addr(s->rdma, addr, (union doca_data){.u64 = 7}));
 		RUN_FOR(s, 10, s->est == 1);
