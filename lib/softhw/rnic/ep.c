@@ -108,7 +108,10 @@ static bool cq_grow(struct rnic_ep *ep)
 	return true;
 }
 
-void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
+/* Set while the owner's ep_poll takes rings and message sockets: what it completes is its own. */
+static _Thread_local bool owner_polling __attribute__((tls_model("initial-exec")));
+
+static void push_shared(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 {
 	bool notify = false;
 
@@ -129,11 +132,19 @@ void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 		ep->attr.notify(ep->attr.notify_arg);
 }
 
+void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
+{
+	if (owner_polling)
+		rnic_ep_push_owner(ep, cqe);
+	else
+		push_shared(ep, cqe);
+}
+
 void rnic_ep_push_owner(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 {
 	if (ep->own_count == RNIC_OWN_CQ || __atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) != 0 ||
 	    __atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE)) {
-		rnic_ep_push(ep, cqe); /* behind what waits there, or with the owner's wake-up */
+		push_shared(ep, cqe); /* behind what waits there, or with the owner's wake-up */
 		return;
 	}
 	ep->own[(ep->own_head + ep->own_count) % RNIC_OWN_CQ] = *cqe;
@@ -145,21 +156,24 @@ int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max
 	struct rnic_ep *ep = rnic_ep_of(e);
 	int n = 0;
 
-	/* the owner's own completions are the oldest (rnic_ep_push_owner) */
-	while (n < max && ep->own_count > 0) {
-		cqes[n++] = ep->own[ep->own_head];
-		ep->own_head = (ep->own_head + 1) % RNIC_OWN_CQ;
-		ep->own_count--;
-	}
-	if (n > 0 && n == max)
-		return n;
-
-	/* same-host rings: messages and ACKs are taken here, by the owner, with no thread hop */
+	/*
+	 * Same-host rings, then TCP message sockets: messages and ACKs are taken here, by the
+	 * owner, with no thread hop; their completions go to the owner's lane when they can.
+	 */
+	owner_polling = true;
 	if (__atomic_load_n(&ep->ring_qps, __ATOMIC_ACQUIRE) != 0)
 		rnic_ring_poll_ep(ep);
-	/* TCP message sockets: the same, one non-blocking recv per qp with traffic pending */
 	if (__atomic_load_n(&ep->m_qps, __ATOMIC_ACQUIRE) != 0)
 		rnic_msock_poll_ep(ep);
+	owner_polling = false;
+	/* the owner's own completions are the oldest (rnic_ep_push_owner) */
+	while (n < max && ep->own_count > 0) {
+		cqes[n] = ep->own[ep->own_head];
+		ep->own_head = (ep->own_head + 1) % RNIC_OWN_CQ;
+		ep->own_count--;
+		if (cqes[n++].kind != SOFTHW_RNIC_CQE_WR)
+			return n; /* as below */
+	}
 	if (__atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) == 0 || max <= n)
 		return n;
 	pthread_mutex_lock(&ep->lock);
@@ -279,7 +293,7 @@ void rnic_ep_recv_done(struct rnic_ep *ep, struct rnic_qp *qp, struct rnic_recv 
 	if (r->sgl != r->sgl_inline)
 		free(r->sgl);
 	r->sgl = r->sgl_inline;
-	pthread_mutex_lock(&ep->lock);
+	pthread_mutex_lock(&ep->lock); /* (the free list: the service thread takes from it too) */
 	r->next = ep->free_recvs;
 	ep->free_recvs = r;
 	pthread_mutex_unlock(&ep->lock);
