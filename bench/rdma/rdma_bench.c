@@ -11,7 +11,8 @@
  *
  *   write / read bandwidth   64 KiB and 1 MiB, WINDOW tasks in flight, one local and one remote
  *                            buffer of that size (as ucx_perftest ucp_put_bw / ucp_get do)
- *   send/receive latency     8-byte ping-pong, half round trip, median (tag_lat)
+ *   send/receive latency     8-byte ping-pong, half round trip, median (tag_lat); both sides
+ *                            submit their send task again each round
  *   write latency            8-byte write ping-pong: each side writes a sequence number into the
  *                            other's memory and polls its own memory for the answer; half round
  *                            trip, median. That is what ucp_put_lat (and perftest ib_write_lat)
@@ -92,6 +93,8 @@ static struct {
 	uint64_t posted, completed, goal;
 	/* ping-pong */
 	uint64_t received, sends_done;
+	struct doca_rdma_task_send *echo_task; /* the target's reply, submitted again (tag_lat's server keeps its buffers) */
+	bool echo_busy;
 	bool recv_done;
 	/* orchestrator: ucx_perftest runs beside softdoca */
 	bool ucx;
@@ -298,7 +301,9 @@ static void send_done(struct doca_rdma_task_send *t, union doca_data u, union do
 	(void)u;
 	(void)c;
 	S.sends_done++;
-	if (S.target) { /* an echo: one task per echo */
+	if (S.target && t == S.echo_task) {
+		S.echo_busy = false;
+	} else if (S.target) { /* an echo sent while the kept one was still out */
 		doca_buf_dec_refcount((struct doca_buf *)doca_rdma_task_send_get_src_buf(t), NULL);
 		doca_task_free(doca_rdma_task_send_as_task(t));
 	}
@@ -462,10 +467,13 @@ static void teardown(void)
 
 static void echo(void)
 {
-	struct doca_rdma_task_send *t;
+	struct doca_rdma_task_send *t = S.echo_task;
 
-	TRY(doca_rdma_task_send_allocate_init(S.rdma, S.conn, buf_data(S.mmap, S.mem + PP_OFF + 8, 8),
-					      (union doca_data){.u64 = 0}, &t));
+	if (S.echo_busy) /* (its completion has not come back yet: another task) */
+		TRY(doca_rdma_task_send_allocate_init(S.rdma, S.conn, buf_data(S.mmap, S.mem + PP_OFF + 8, 8),
+						      (union doca_data){.u64 = 0}, &t));
+	else
+		S.echo_busy = true;
 	TRY(doca_task_submit(doca_rdma_task_send_as_task(t)));
 }
 
@@ -537,9 +545,14 @@ static int run_target(void)
 		case 'P': /* send/receive ping-pong: echo `arg` messages */
 			S.received = 0;
 			S.sends_done = 0;
+			TRY(doca_rdma_task_send_allocate_init(S.rdma, S.conn, buf_data(S.mmap, S.mem + PP_OFF + 8, 8),
+							      (union doca_data){.u64 = 0}, &S.echo_task));
 			send_cmd('k', 0);
 			while (S.received < arg || S.sends_done < arg)
 				doca_pe_progress(S.pe);
+			doca_buf_dec_refcount((struct doca_buf *)doca_rdma_task_send_get_src_buf(S.echo_task), NULL);
+			doca_task_free(doca_rdma_task_send_as_task(S.echo_task));
+			S.echo_task = NULL;
 			break;
 		case 'L':
 			S.completed = 0;
