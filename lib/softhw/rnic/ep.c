@@ -108,8 +108,8 @@ static bool cq_grow(struct rnic_ep *ep)
 	return true;
 }
 
-/* Set while the owner's ep_poll takes rings and message sockets: what it completes is its own. */
-static _Thread_local bool owner_polling __attribute__((tls_model("initial-exec")));
+/* The ep whose owner's ep_poll takes its rings and message sockets now: what it completes is its own. */
+static _Thread_local struct rnic_ep *owner_polling __attribute__((tls_model("initial-exec")));
 
 static void push_shared(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 {
@@ -134,7 +134,7 @@ static void push_shared(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 
 void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 {
-	if (owner_polling)
+	if (owner_polling == ep)
 		rnic_ep_push_owner(ep, cqe);
 	else
 		push_shared(ep, cqe);
@@ -160,12 +160,12 @@ int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max
 	 * Same-host rings, then TCP message sockets: messages and ACKs are taken here, by the
 	 * owner, with no thread hop; their completions go to the owner's lane when they can.
 	 */
-	owner_polling = true;
+	owner_polling = ep;
 	if (__atomic_load_n(&ep->ring_qps, __ATOMIC_ACQUIRE) != 0)
 		rnic_ring_poll_ep(ep);
 	if (__atomic_load_n(&ep->m_qps, __ATOMIC_ACQUIRE) != 0)
 		rnic_msock_poll_ep(ep);
-	owner_polling = false;
+	owner_polling = NULL;
 	/* the owner's own completions are the oldest (rnic_ep_push_owner) */
 	while (n < max && ep->own_count > 0) {
 		cqes[n] = ep->own[ep->own_head];
@@ -313,19 +313,19 @@ void rnic_ep_forget_qp(struct rnic_ep *ep, const struct rnic_qp *qp)
 	uint32_t kept = 0;
 
 	/* the owner's lane: the same (the owner calls this) */
-	for (uint32_t i = 0, n = ep->own_count; i < n; i++) {
+	for (uint32_t i = 0; i < ep->own_count; i++) {
 		struct softhw_rnic_cqe c = ep->own[(ep->own_head + i) % RNIC_OWN_CQ];
 
-		ep->own_count--;
-		ep->own_head = (ep->own_head + 1) % RNIC_OWN_CQ;
 		if (c.qp == (const struct softhw_rnic_qp *)qp) {
 			if (c.op != SOFTHW_RNIC_OP_RECV || c.kind != SOFTHW_RNIC_CQE_WR)
 				continue;
 			c.qp = NULL;
 			c.qp_user = NULL;
 		}
-		ep->own[(ep->own_head + ep->own_count++) % RNIC_OWN_CQ] = c;
+		ep->own[(ep->own_head + kept++) % RNIC_OWN_CQ] = c;
 	}
+	ep->own_count = kept;
+	kept = 0;
 	pthread_mutex_lock(&ep->lock);
 	for (uint32_t i = 0; i < ep->cq_count; i++) {
 		struct softhw_rnic_cqe c = ep->cq[(ep->cq_head + i) % ep->cq_cap];

@@ -90,6 +90,7 @@ void rnic_qp_free(struct rnic_qp *qp)
 {
 	struct rnic_wr *lists[2] = {qp->wq_head, qp->free_wrs};
 
+	rnic_msock_flush(qp); /* ACKs still held go before the peer sees the main socket close */
 	if (qp->fd >= 0) {
 		rnic_nic_del_fd(qp->fd);
 		close(qp->fd);
@@ -804,10 +805,11 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 		}
 	pthread_mutex_unlock(&ep->qps_lock);
 	pthread_mutex_lock(&qp->lock);
+	if (qp->state == QP_RTS)
+		rnic_msock_flush(qp); /* the ACKs of what we received count before the BYE or the close */
 	if (qp->state == QP_RTS && qp->out_head == NULL) {
 		struct rnic_hdr bye = {.type = F_BYE};
 
-		rnic_msock_flush(qp); /* the ACKs of what we received count before the BYE */
 		rnic_send_ctl(qp, &bye, NULL, 0); /* best effort: else the peer sees the socket close */
 	}
 	qp->dead = true;

@@ -363,34 +363,40 @@ void rnic_ring_service(struct rnic_qp *qp)
 	rnic_ring_rx(qp);
 }
 
+enum ring_look { LOOK_SKIP = 0, LOOK_CHANGED, LOOK_PERIODIC };
+
 /*
  * Has the peer published or consumed a record since the owner's last locked look? Only the
  * peer's words in the shared segment are read (it stays mapped until the qp is freed, after the
  * owner destroyed it). Every 64th poll looks anyway: a record waiting for a receive, and the
  * nudge of a receiver that does not progress, are not changes of those words.
  */
-static bool ring_changed(struct rnic_qp *qp)
+static enum ring_look ring_changed(struct rnic_qp *qp)
 {
 	uint64_t rx_tail = __atomic_load_n(&qp->ch.rx.ctl->tail, __ATOMIC_ACQUIRE);
 	uint64_t tx_head = __atomic_load_n(&qp->ch.tx.ctl->head, __ATOMIC_ACQUIRE);
 
-	if (rx_tail == qp->poll_rx_tail && tx_head == qp->poll_tx_head && (++qp->poll_skipped & 63) != 0)
-		return false;
+	if (rx_tail == qp->poll_rx_tail && tx_head == qp->poll_tx_head)
+		return (++qp->poll_skipped & 63) != 0 ? LOOK_SKIP : LOOK_PERIODIC;
 	qp->poll_rx_tail = rx_tail;
 	qp->poll_tx_head = tx_head;
-	return true;
+	return LOOK_CHANGED;
 }
 
 void rnic_ring_poll_ep(struct rnic_ep *ep)
 {
 	/* rings exist only on out-of-band qps: the owner's own list, walked without a lock */
 	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
-		if (!__atomic_load_n(&qp->ring_on, __ATOMIC_SEQ_CST) || !ring_changed(qp))
+		enum ring_look look;
+
+		if (!__atomic_load_n(&qp->ring_on, __ATOMIC_SEQ_CST) || (look = ring_changed(qp)) == LOOK_SKIP)
 			continue;
 		if (pthread_mutex_trylock(&qp->lock) != 0) {
 			qp->poll_skipped = 63; /* the service thread is at it: look again next time */
 			continue;
 		}
+		if (look == LOOK_PERIODIC)
+			qp->ring_idle += 63; /* the polls skipped count towards the nudge (ring_acks) */
 		rnic_ring_service(qp);
 		pthread_mutex_unlock(&qp->lock);
 	}

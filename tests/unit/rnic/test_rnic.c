@@ -717,6 +717,43 @@ static void test_own_completion_order(void)
 	CHECK(target_end(&t));
 }
 
+/*
+ * Three writes the poster ran itself wait on the owner's lane when another qp of the ep is
+ * destroyed: each still comes back exactly once, in order.
+ */
+static void test_own_lane_survives_destroy(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_qp *other;
+	struct softhw_rnic_cqe c[8];
+	struct softhw_rnic_sge s;
+	char k = 'w';
+	int n;
+
+	if (strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "unix") != 0)
+		return; /* over TCP the writes complete through the target */
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_WRITE, &k, 1, &t.ti.mem, 0, 0, 0)); /* connected and idle */
+	CHECK_OK(ops->qp_create(in.n.ep, (void *)0x2, &other));
+	s = (struct softhw_rnic_sge){&k, 1};
+	for (int i = 0; i < 3; i++) {
+		struct softhw_rnic_wr wr = {.wr_id = 1000 + (uint64_t)i, .op = SOFTHW_RNIC_OP_WRITE, .sgl = &s, .num_sge = 1,
+					    .rkey = t.ti.mem};
+
+		wr.rkey.addr += 64;
+		wr.rkey.len = 1;
+		CHECK_OK(ops->qp_post(in.qp, &wr));
+	}
+	ops->qp_destroy(other);
+	n = ops->ep_poll(in.n.ep, c, 8);
+	CHECK(n == 3 && c[0].wr_id == 1000 && c[1].wr_id == 1001 && c[2].wr_id == 1002);
+	CHECK(!wait_cqe(&in.n, &c[0], 0));
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
 /* ---- RDMA-CM ---- */
 
 /* A port nobody listens on right now (the kernel picks it: parallel tests never collide). */
@@ -1265,6 +1302,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_peer_killed);
 	TEST_RUN(test_disconnect);
 	TEST_RUN(test_own_completion_order);
+	TEST_RUN(test_own_lane_survives_destroy);
 	TEST_RUN(test_ring_write_then_send);
 	TEST_RUN(test_ring_send_then_read);
 	TEST_RUN(test_ring_many);
