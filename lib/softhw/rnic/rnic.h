@@ -21,8 +21,9 @@
  * asleep (armed) or does not progress (ring.c).
  *
  * Transports (chosen per qp, invisible above): peers on the same host and network namespace
- * talk over an abstract unix socket and move read/write payloads with cross-memory attach;
- * other peers talk TCP. SOFTDOCA_RDMA_TRANSPORT=tcp forces TCP (benchmarks, tests).
+ * talk over an abstract unix socket and move read/write payloads (and atomics) from the
+ * poster through the target's shared window, else by cross-memory attach (cma.c); other
+ * peers talk TCP. SOFTDOCA_RDMA_TRANSPORT=tcp forces TCP (benchmarks, tests).
  *
  * Ordering (RC): operations of one qp execute at the target in post order; a completion means
  * the operation took effect at the target (a send: placed in a posted receive).
