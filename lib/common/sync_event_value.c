@@ -35,6 +35,7 @@
 #include "common/priv/sdk_log.h"
 #include "common/priv/sync_event_priv.h"
 #include "softhw/fabric/shm.h"
+#include "softhw/fabric/share.h"
 #include "softhw/fabric/threads.h"
 
 SDK_LOG_REGISTER(SYNC_EVENT_VALUE);
@@ -596,16 +597,22 @@ uint64_t softdoca_se_cell_poll(struct softdoca_se_cell *cell)
 	return __atomic_load_n(cell->addr, __ATOMIC_SEQ_CST);
 }
 
+/* (a remote notify runs on the soft NIC's thread: the value may be application memory being moved) */
 void softdoca_se_cell_store(struct softdoca_se_cell *cell, uint64_t value)
 {
+	softhw_share_store_begin();
 	__atomic_store_n(cell->addr, value, __ATOMIC_SEQ_CST);
+	softhw_share_store_end();
 	cell_changed(cell);
 }
 
 uint64_t softdoca_se_cell_fetch_add(struct softdoca_se_cell *cell, uint64_t value)
 {
-	uint64_t prev = __atomic_fetch_add(cell->addr, value, __ATOMIC_SEQ_CST);
+	uint64_t prev;
 
+	softhw_share_store_begin();
+	prev = __atomic_fetch_add(cell->addr, value, __ATOMIC_SEQ_CST);
+	softhw_share_store_end();
 	cell_changed(cell);
 	return prev;
 }

@@ -141,12 +141,10 @@ static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&svc.lock);
-	softhw_share_fork_prepare();
 }
 
 static void atfork_parent(void)
 {
-	softhw_share_fork_parent();
 	pthread_mutex_unlock(&svc.lock);
 }
 
@@ -157,8 +155,6 @@ static void atfork_parent(void)
  */
 static void atfork_child(void)
 {
-	/* first: until then the child shares the windows' pages with the parent */
-	softhw_share_fork_child();
 	for (unsigned i = 0; i < svc.num_listeners; i++)
 		close(svc.listeners[i].fd);
 	svc.num_listeners = 0;

@@ -247,7 +247,8 @@ static struct softhw_share_region *move_to_memfd(char *lo, uint64_t len, const c
 	}
 	/* sealed at this size: an importer's mapping can never lose pages under it */
 	r->fd = memfd_create("softdoca-export", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (r->fd < 0 || ftruncate(r->fd, (off_t)len) != 0 ||
+	/* 0600: another user's process cannot reopen it through /proc (memfds start as 0777) */
+	if (r->fd < 0 || fchmod(r->fd, 0600) != 0 || ftruncate(r->fd, (off_t)len) != 0 ||
 	    fcntl(r->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0 || fstat(r->fd, &st) != 0) {
 		*why = "cannot create a memfd of that size";
 		goto fail;
@@ -298,14 +299,15 @@ static void make_private(const struct vma *m)
 
 	if (tmp == MAP_FAILED)
 		return; /* stays shared with the parent: better than losing its contents */
-	if (m->perms[0] == 'r')
-		(void)copy_pages(tmp, -1, at, len);
+	if (m->perms[0] != 'r')
+		(void)mprotect(at, len, PROT_READ); /* (restored below) */
+	(void)copy_pages(tmp, -1, at, len);
 	if (mremap(tmp, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED) {
 		munmap(tmp, len);
 		return;
 	}
 	if (prot != (PROT_READ | PROT_WRITE))
-		(void)mprotect(at, len, prot);
+		(void)mprotect(at, len, prot); /* (the original's protection, on the new pages) */
 }
 
 /* ---- the control segment ---- */
@@ -318,7 +320,7 @@ static bool ctl_ensure(const char **why)
 	if (ex.ctl != NULL)
 		return true;
 	ex.ctl_fd = memfd_create("softdoca-share-ctl", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (ex.ctl_fd < 0 || ftruncate(ex.ctl_fd, (off_t)ctl_len()) != 0 ||
+	if (ex.ctl_fd < 0 || fchmod(ex.ctl_fd, 0600) != 0 || ftruncate(ex.ctl_fd, (off_t)ctl_len()) != 0 ||
 	    fcntl(ex.ctl_fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
 		goto fail;
 	p = mmap(NULL, ctl_len(), PROT_READ | PROT_WRITE, MAP_SHARED, ex.ctl_fd, 0);
@@ -366,25 +368,8 @@ static bool owner_gone(struct share_ctl *c)
 
 /* ---- exporter ---- */
 
-/* Forgets a region no export uses: gives its pages back private memory when that is safe. */
-static void region_drop(struct softhw_share_region *r, const struct vma *v, size_t n)
+static void region_unlist(struct softhw_share_region *r)
 {
-	bool mapped = region_mapped(v, n, r);
-
-	if (mapped && !softhw_threads_only_caller())
-		return; /* another thread might store meanwhile: the pages stay shared, and listed */
-	if (mapped) {
-		sigset_t all, old;
-
-		sigfillset(&all);
-		pthread_sigmask(SIG_BLOCK, &all, &old);
-		pthread_rwlock_wrlock(&store_lock);
-		for (size_t i = 0; i < n; i++)
-			if (is_region(&v[i], r))
-				make_private(&v[i]);
-		pthread_rwlock_unlock(&store_lock);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
 	for (struct softhw_share_region **pp = &ex.regions; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == r) {
 			*pp = r->next;
@@ -394,26 +379,47 @@ static void region_drop(struct softhw_share_region *r, const struct vma *v, size
 	free(r);
 }
 
-/* Regions without exports: private again where possible (an unmapped one just goes). */
-static void regions_tidy(void)
+/*
+ * The last export of r just ended: its pages are still the application's exported buffer, so
+ * they can become private again, when no other application thread runs (as for the move).
+ * Otherwise they stay shared, and listed so that a fork child still privatizes them. Giving
+ * them back later would not be safe: by then they may hold anybody's heap objects, which
+ * softdoca's own threads store into without the store lock.
+ */
+static void region_give_back(struct softhw_share_region *r)
 {
-	struct softhw_share_region *r = ex.regions, *next;
 	size_t n;
-	struct vma *v;
+	struct vma *v = maps_read(&n);
+	sigset_t all, old;
 
-	while (r != NULL && r->grants != 0)
-		r = r->next;
-	if (r == NULL)
-		return;
-	v = maps_read(&n);
 	if (v == NULL)
 		return;
-	for (r = ex.regions; r != NULL; r = next) {
-		next = r->next;
-		if (r->grants == 0)
-			region_drop(r, v, n);
+	if (region_mapped(v, n, r) && softhw_threads_only_caller()) {
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		pthread_rwlock_wrlock(&store_lock);
+		for (size_t i = 0; i < n; i++)
+			if (is_region(&v[i], r))
+				make_private(&v[i]);
+		pthread_rwlock_unlock(&store_lock);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		region_unlist(r);
+	} else if (!region_mapped(v, n, r)) {
+		region_unlist(r);
 	}
 	free(v);
+}
+
+/* Regions without exports that no mapping shows any more (the application unmapped them). */
+static void regions_prune(const struct vma *v, size_t n)
+{
+	struct softhw_share_region *r = ex.regions, *next;
+
+	for (; r != NULL; r = next) {
+		next = r->next;
+		if (r->grants == 0 && !region_mapped(v, n, r))
+			region_unlist(r);
+	}
 }
 
 bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)(uint64_t lo, uint64_t hi),
@@ -447,12 +453,12 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 	}
 	if (!ctl_ensure(why))
 		return false;
-	regions_tidy();
 	v = maps_read(&n);
 	if (v == NULL) {
 		*why = "cannot read /proc/self/maps";
 		return false;
 	}
+	regions_prune(v, n);
 	for (struct softhw_share_region *q = ex.regions; q != NULL && r == NULL; q = q->next)
 		if (maps_cover(v, n, lo, hi, is_region, q))
 			r = q; /* already moved (another export of the same pages) */
@@ -506,10 +512,11 @@ void softhw_share_unexport(const struct softhw_share_grant *g)
 	}
 	g->region->grants--;
 	if (g->region->grants == 0)
-		regions_tidy(); /* windows do not outlive their exports */
+		region_give_back(g->region); /* windows do not outlive their exports */
 }
 
-void softhw_share_fork_child(void)
+/* The fork child: private copies of every window, no control segment, a fresh store lock. */
+static void fork_child(void)
 {
 	size_t n;
 	struct vma *v = ex.regions != NULL ? maps_read(&n) : NULL;
@@ -536,14 +543,25 @@ void softhw_share_fork_child(void)
 	pthread_rwlock_init(&store_lock, NULL);
 }
 
-void softhw_share_fork_prepare(void)
+/* The last prepare handler: no service thread is inside a store while the process forks. */
+static void fork_prepare(void)
 {
-	pthread_rwlock_wrlock(&store_lock); /* no service thread inside a store at the fork */
+	pthread_rwlock_wrlock(&store_lock);
 }
 
-void softhw_share_fork_parent(void)
+static void fork_parent(void)
 {
 	pthread_rwlock_unlock(&store_lock);
+}
+
+/*
+ * Registered before any other handler (glibc runs prepare handlers in reverse order and child
+ * handlers in order): the store lock is taken after every other handler's locks, and the child
+ * privatizes its windows before any other handler touches memory.
+ */
+__attribute__((constructor)) static void fork_handlers(void)
+{
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 void softhw_share_store_begin(void)

@@ -16,8 +16,10 @@
  * other application memory: softhw_share_store_begin), and never over memory that a live
  * export without a window covers (an importer may be writing there by cross-memory attach).
  * Otherwise the export simply has no window. When the last export of a window ends, its pages
- * become private again under the same conditions. A fork() child takes private copies of the
- * windows (pthread_atfork), so that parent and child do not share their heaps.
+ * become private again under the same conditions (else they stay shared, listed until they are
+ * unmapped). A fork() child takes private copies of the windows in the first atfork child
+ * handler (registered by a constructor, before any other), so that parent and child do not
+ * share their heaps; its prepare handler, the last, waits for service threads' stores.
  *
  * Liveness without a system call on the data path: each exporter has a control segment with
  *  - a robust mutex that its memory service thread holds for life: the kernel marks it
@@ -68,11 +70,6 @@ int softhw_share_ctl_fd(void);
 /* Called by the memory service thread before it hands out the control segment. */
 void softhw_share_hold_owner(void);
 
-/* fork(): no service thread is inside a store; the child gets private copies of every window
- * and no control segment (mem.c's atfork handlers; the child's runs first). */
-void softhw_share_fork_prepare(void);
-void softhw_share_fork_parent(void);
-void softhw_share_fork_child(void);
 
 /*
  * Around a store by one of softdoca's service threads into application memory outside an
