@@ -391,10 +391,12 @@ static void region_give_back(struct softhw_share_region *r)
 	size_t n;
 	struct vma *v = maps_read(&n);
 	sigset_t all, old;
+	bool mapped;
 
 	if (v == NULL)
 		return;
-	if (region_mapped(v, n, r) && softhw_threads_only_caller()) {
+	mapped = region_mapped(v, n, r);
+	if (mapped && softhw_threads_only_caller()) {
 		sigfillset(&all);
 		pthread_sigmask(SIG_BLOCK, &all, &old);
 		pthread_rwlock_wrlock(&store_lock);
@@ -404,7 +406,7 @@ static void region_give_back(struct softhw_share_region *r)
 		pthread_rwlock_unlock(&store_lock);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		region_unlist(r);
-	} else if (!region_mapped(v, n, r)) {
+	} else if (!mapped) {
 		region_unlist(r);
 	}
 	free(v);

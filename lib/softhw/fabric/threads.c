@@ -17,7 +17,8 @@ static struct {
 } reg = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-static _Thread_local bool is_service;
+/* (read on the owner's receive path: initial-exec, no __tls_get_addr call) */
+static _Thread_local bool is_service __attribute__((tls_model("initial-exec")));
 
 /* A fork() child has none of the parent's service threads. */
 static void atfork_child(void)

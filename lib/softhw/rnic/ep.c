@@ -308,13 +308,17 @@ void rnic_ep_flush_recv(struct softhw_rnic_ep *e, doca_error_t status)
 		rnic_ep_recv_done(ep, NULL, r, status, SOFTHW_RNIC_OP_SEND, 0, 0);
 }
 
-void rnic_ep_forget_qp(struct rnic_ep *ep, const struct rnic_qp *qp)
+/*
+ * Drops the CQEs of qp from the ring q[head .. head + count) (cap slots), in place and in
+ * order; returns how many stay. A receive stays the owner's to complete: only its qp is gone.
+ */
+static uint32_t cq_forget(struct softhw_rnic_cqe *q, uint32_t head, uint32_t count, uint32_t cap,
+			  const struct rnic_qp *qp)
 {
 	uint32_t kept = 0;
 
-	/* the owner's lane: the same (the owner calls this) */
-	for (uint32_t i = 0; i < ep->own_count; i++) {
-		struct softhw_rnic_cqe c = ep->own[(ep->own_head + i) % RNIC_OWN_CQ];
+	for (uint32_t i = 0; i < count; i++) {
+		struct softhw_rnic_cqe c = q[(head + i) % cap];
 
 		if (c.qp == (const struct softhw_rnic_qp *)qp) {
 			if (c.op != SOFTHW_RNIC_OP_RECV || c.kind != SOFTHW_RNIC_CQE_WR)
@@ -322,24 +326,17 @@ void rnic_ep_forget_qp(struct rnic_ep *ep, const struct rnic_qp *qp)
 			c.qp = NULL;
 			c.qp_user = NULL;
 		}
-		ep->own[(ep->own_head + kept++) % RNIC_OWN_CQ] = c;
+		q[(head + kept++) % cap] = c;
 	}
-	ep->own_count = kept;
-	kept = 0;
+	return kept;
+}
+
+void rnic_ep_forget_qp(struct rnic_ep *ep, const struct rnic_qp *qp)
+{
+	/* the owner's lane (the owner calls this), then the locked CQ */
+	ep->own_count = cq_forget(ep->own, ep->own_head, ep->own_count, RNIC_OWN_CQ, qp);
 	pthread_mutex_lock(&ep->lock);
-	for (uint32_t i = 0; i < ep->cq_count; i++) {
-		struct softhw_rnic_cqe c = ep->cq[(ep->cq_head + i) % ep->cq_cap];
-
-		if (c.qp == (const struct softhw_rnic_qp *)qp) {
-			if (c.op != SOFTHW_RNIC_OP_RECV || c.kind != SOFTHW_RNIC_CQE_WR)
-				continue;
-			/* a receive stays the owner's to complete: only its qp is gone */
-			c.qp = NULL;
-			c.qp_user = NULL;
-		}
-		ep->cq[(ep->cq_head + kept++) % ep->cq_cap] = c;
-	}
-	ep->cq_count = kept;
-	__atomic_store_n(&ep->cq_avail, kept, __ATOMIC_RELEASE);
+	ep->cq_count = cq_forget(ep->cq, ep->cq_head, ep->cq_count, ep->cq_cap, qp);
+	__atomic_store_n(&ep->cq_avail, ep->cq_count, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&ep->lock);
 }
