@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "argp_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(ARGP);
 

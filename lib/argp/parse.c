@@ -17,7 +17,7 @@
 
 #include "argp_priv.h"
 #include "doca_version.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(ARGP_PARSE);
 

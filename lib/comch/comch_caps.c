@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* doca_comch_cap_*: what the device model says about Comch on this function (profiles.c). */
 #include "comch_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(COMCH_CAPS);
 

@@ -16,7 +16,7 @@
 #include "comch_priv.h"
 #include "common/priv/buf_priv.h"
 #include "common/priv/mmap_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(COMCH_FASTPATH);
 

@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 
 #include "comch_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 #include "softhw/fabric/fabric.h"
 
 SDK_LOG_REGISTER(COMCH_SERVER);

@@ -9,7 +9,7 @@
 
 #include "doca_buf_array.h"
 #include "common/priv/mmap_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(DOCA_BUF_ARRAY);
 

@@ -10,7 +10,7 @@
 #include "doca_buf_pool.h"
 #include "common/priv/buf_priv.h"
 #include "common/priv/mmap_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(DOCA_BUF_POOL);
 

@@ -9,7 +9,7 @@
 #include "doca_ctx.h"
 #include "common/priv/ctx_priv.h"
 #include "common/priv/dev_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(CTX);
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common/priv/dev_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 #include "softhw/rnic/rnic.h"
 
 SDK_LOG_REGISTER(DOCA_DEV);

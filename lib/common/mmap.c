@@ -8,8 +8,8 @@
 #include "doca_mmap.h"
 #include "common/priv/dev_priv.h"
 #include "common/priv/mmap_priv.h"
-#include "common/priv/sdk_log.h"
-#include "export_desc.h"
+#include "softhw/base/sdk_log.h"
+#include "softhw/base/export_desc.h"
 #include "softhw/fabric/mem.h"
 
 SDK_LOG_REGISTER(DOCA_MMAP);

@@ -14,7 +14,7 @@
 
 #include "doca_pe.h"
 #include "common/priv/ctx_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(PE);
 

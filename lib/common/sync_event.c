@@ -3,7 +3,7 @@
  * doca_sync_event: creation, configuration (locations, backing memory), the stand-alone use
  * (start/stop, get, update, wait) and the capability queries. The context use and its tasks
  * are in sync_event_task.c, export descriptors in sync_event_export.c, the value itself in
- * sync_event_value.c.
+ * softhw/fabric/value.c.
  *
  * An event is used one way or the other: doca_sync_event_start makes it a stand-alone
  * object; doca_sync_event_as_ctx makes it a context for good. Either way the value is
@@ -16,7 +16,7 @@
 #include "common/priv/buf_priv.h"
 #include "common/priv/dev_priv.h"
 #include "common/priv/mmap_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(SYNC_EVENT);
 

@@ -22,17 +22,17 @@
  * exporter's value, so an import shares it. An event with a remote PCI location keeps its
  * value in a segment of the run directory named after the exporter's pid and the id; a
  * process on either side of the card maps it after checking the token, so both processes
- * share one 64-bit word (sync_event_value.c).
+ * share one 64-bit word (softhw/fabric/value.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "export_desc.h"
+#include "softhw/base/export_desc.h"
 #include "sync_event_int.h"
 #include "common/priv/dev_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 #include "common/priv/sync_event_priv.h"
 
 SDK_LOG_REGISTER(SYNC_EVENT_EXPORT);

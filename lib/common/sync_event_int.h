@@ -79,7 +79,7 @@ void softdoca_se_ctx_init(struct doca_sync_event *ev);
 /* Binds the event to the cell of its backing memory; logs and fails only when out of memory. */
 doca_error_t softdoca_se_bind(struct doca_sync_event *ev);
 
-/* ---- cells (sync_event_value.c) ---- */
+/* ---- cells (softhw/fabric/value.c) ---- */
 
 /*
  * Binds to the cell of `addr` (user memory), creating it if needed; addr NULL makes a new

@@ -10,7 +10,7 @@
  * value while it runs).
  */
 #include "sync_event_int.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(SYNC_EVENT_TASK);
 

@@ -18,7 +18,7 @@
 #include "common/priv/ctx_priv.h"
 #include "common/priv/dev_priv.h"
 #include "common/priv/mmap_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(DMA);
 

@@ -6,7 +6,7 @@
  * Two message classes, as in DOCA: application messages (sources registered by
  * DOCA_LOG_REGISTER) go only to application backends, each with a window
  * upper <= level <= lower; SDK messages (sources whose name starts with
- * SOFTDOCA_SDK_SOURCE_PREFIX, see common/priv/sdk_log.h) go only to SDK backends, each with one
+ * SOFTDOCA_SDK_SOURCE_PREFIX, see softhw/base/sdk_log.h) go only to SDK backends, each with one
  * limit level <= sdk_level.
  *
  * Everything lives in static storage behind a statically initialised mutex, so sources can be
@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "doca_log.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 #define MAX_SOURCES 4096
 #define MAX_BACKENDS 64 /* per class */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "rdma_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(RDMA);
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "rdma_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(RDMA_CAPS);
 

@@ -17,7 +17,7 @@
 #include "rdma_priv.h"
 #include "common/priv/buf_priv.h"
 #include "common/priv/mmap_priv.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 #include "common/priv/sync_event_priv.h"
 
 SDK_LOG_REGISTER(RDMA_TASK);

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 #include "softhw/fabric/fabric.h"
 #include "softhw/fabric/mem.h"
 #include "softhw/fabric/share.h"

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 #include "softhw/fabric/share.h"
 #include "softhw/fabric/threads.h"
 

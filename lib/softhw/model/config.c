@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 #include "model_priv.h"
 
 SDK_LOG_REGISTER(SOFTHW_MODEL_CONFIG);

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 #include "model_priv.h"
 
 SDK_LOG_REGISTER(SOFTHW_MODEL);

@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 #include "softhw/fabric/fabric.h"
 #include "softhw/rnic/rnic_int.h"
 

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/export_desc.h"
+#include "softhw/base/export_desc.h"
 #include "softhw/rnic/rnic_int.h"
 
 enum { DESC_RC = 1, DESC_DC = 2 };

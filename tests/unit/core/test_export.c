@@ -12,7 +12,7 @@
 #include "doca_buf.h"
 #include "doca_buf_inventory.h"
 #include "doca_mmap.h"
-#include "common/export_desc.h"
+#include "softhw/base/export_desc.h"
 #include "common/priv/mmap_priv.h"
 #include "core_test.h"
 #include "test.h"

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "doca_log.h"
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 #include "test.h"
 
 DOCA_LOG_REGISTER(TEST_LOG::MAIN : any tokens);

@@ -27,7 +27,7 @@
 #include "doca_dev.h"
 #include "doca_log.h"
 #include "doca_mmap.h"
-#include "common/export_desc.h"
+#include "softhw/base/export_desc.h"
 #include "common/priv/dev_priv.h"
 #include "softhw/rnic/rnic.h"
 #include "softhw/rnic/rnic_int.h" /* the corrupting peer reaches its qp's shared ring segment */

@@ -34,7 +34,7 @@
 #include "doca_log.h"
 #include "doca_pe.h"
 #include "doca_sync_event.h"
-#include "common/export_desc.h"
+#include "softhw/base/export_desc.h"
 #include "se_test.h"
 #include "test.h"
 

@@ -31,8 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sync_event_int.h"
-#include "common/priv/sdk_log.h"
+#include "common/sync_event_int.h"
+#include "softhw/base/sdk_log.h"
 #include "common/priv/sync_event_priv.h"
 #include "softhw/fabric/shm.h"
 #include "softhw/fabric/share.h"

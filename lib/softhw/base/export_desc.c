@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "doca_types.h"
-#include "export_desc.h"
+#include "softhw/base/export_desc.h"
 
 #define ACCESS_FLAGS_ALL 0x7fu /* every enum doca_access_flag bit */
 
