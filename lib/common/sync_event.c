@@ -59,8 +59,8 @@ doca_error_t doca_sync_event_destroy(struct doca_sync_event *event)
 	softdoca_ctx_fini(&event->ctx);
 	/* Its descriptors die with it, even while imports keep the value alive. */
 	if (!event->imported && event->cell != NULL)
-		softdoca_se_cell_retire(event->cell);
-	softdoca_se_cell_unbind(event->cell);
+		softhw_value_retire(event->cell);
+	softhw_value_unbind(event->cell);
 	softdoca_se_exports_free(event);
 	free(event);
 	return DOCA_SUCCESS;
@@ -228,17 +228,17 @@ doca_error_t doca_sync_event_set_doca_buf(struct doca_sync_event *event, struct 
 doca_error_t softdoca_se_bind(struct doca_sync_event *ev)
 {
 	bool shared = ev->user_addr == NULL && ((ev->pub | ev->sub) & SE_LOC_REMOTE_PCI);
-	struct softdoca_se_cell *cell, *old = ev->cell;
-	bool carry = old != NULL && softdoca_se_cell_is_private(old);
+	struct softhw_value *cell, *old = ev->cell;
+	bool carry = old != NULL && softhw_value_is_private(old);
 
 	if (ev->imported)
 		return DOCA_SUCCESS; /* bound to the exporter's value for life */
-	if (old != NULL && (ev->user_addr != NULL ? softdoca_se_cell_addr(old) == ev->user_addr
-						  : carry && softdoca_se_cell_is_shared(old) == shared))
+	if (old != NULL && (ev->user_addr != NULL ? softhw_value_addr(old) == ev->user_addr
+						  : carry && softhw_value_is_shared(old) == shared))
 		return DOCA_SUCCESS;
 	if (shared) {
 		const char *why = "";
-		doca_error_t err = softdoca_se_cell_create_shared(carry ? softdoca_se_cell_load(old) : 0, &cell, &why);
+		doca_error_t err = softhw_value_create_shared(carry ? softhw_value_load(old) : 0, &cell, &why);
 
 		if (err != DOCA_SUCCESS) {
 			SDK_LOG_ERR("Failed to start sync event: its value cannot be placed where the PCIe peer reaches "
@@ -247,17 +247,17 @@ doca_error_t softdoca_se_bind(struct doca_sync_event *ev)
 			return err;
 		}
 	} else {
-		cell = softdoca_se_cell_bind(ev->user_addr);
+		cell = softhw_value_bind(ev->user_addr);
 		if (cell == NULL) {
 			SDK_LOG_ERR("Failed to start sync event: out of memory");
 			return DOCA_ERROR_NO_MEMORY;
 		}
 		if (carry && ev->user_addr == NULL)
-			*softdoca_se_cell_addr(cell) = softdoca_se_cell_load(old); /* not published yet */
+			*softhw_value_addr(cell) = softhw_value_load(old); /* not published yet */
 	}
 	if (carry)
-		softdoca_se_cell_retire(old);
-	softdoca_se_cell_unbind(old);
+		softhw_value_retire(old);
+	softhw_value_unbind(old);
 	ev->cell = cell;
 	return DOCA_SUCCESS;
 }
@@ -333,7 +333,7 @@ doca_error_t doca_sync_event_get(struct doca_sync_event *event, uint64_t *value)
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	*value = softdoca_se_cell_load(event->cell);
+	*value = softhw_value_load(event->cell);
 	return DOCA_SUCCESS;
 }
 
@@ -343,7 +343,7 @@ doca_error_t doca_sync_event_update_add(struct doca_sync_event *event, uint64_t 
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	*fetched = softdoca_se_cell_fetch_add(event->cell, value);
+	*fetched = softhw_value_fetch_add(event->cell, value);
 	return DOCA_SUCCESS;
 }
 
@@ -353,49 +353,49 @@ doca_error_t doca_sync_event_update_set(struct doca_sync_event *event, uint64_t 
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	softdoca_se_cell_store(event->cell, value);
+	softhw_value_store(event->cell, value);
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t wait_for(struct doca_sync_event *event, enum softdoca_se_cmp cmp, uint64_t value, uint64_t mask,
+static doca_error_t wait_for(struct doca_sync_event *event, enum softhw_value_cmp cmp, uint64_t value, uint64_t mask,
 			     bool yield)
 {
 	doca_error_t err = check_usable(event, false, "wait on sync event");
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	softdoca_se_cell_wait(event->cell, cmp, value, mask, yield);
+	softhw_value_wait(event->cell, cmp, value, mask, yield);
 	return DOCA_SUCCESS;
 }
 
 doca_error_t doca_sync_event_wait_gt(struct doca_sync_event *event, uint64_t value, uint64_t mask)
 {
-	return wait_for(event, SE_CMP_GT, value, mask, false);
+	return wait_for(event, SOFTHW_VALUE_GT, value, mask, false);
 }
 
 doca_error_t doca_sync_event_wait_gt_yield(struct doca_sync_event *event, uint64_t value, uint64_t mask)
 {
-	return wait_for(event, SE_CMP_GT, value, mask, true);
+	return wait_for(event, SOFTHW_VALUE_GT, value, mask, true);
 }
 
 doca_error_t doca_sync_event_wait_eq(struct doca_sync_event *event, uint64_t value, uint64_t mask)
 {
-	return wait_for(event, SE_CMP_EQ, value, mask, false);
+	return wait_for(event, SOFTHW_VALUE_EQ, value, mask, false);
 }
 
 doca_error_t doca_sync_event_wait_eq_yield(struct doca_sync_event *event, uint64_t value, uint64_t mask)
 {
-	return wait_for(event, SE_CMP_EQ, value, mask, true);
+	return wait_for(event, SOFTHW_VALUE_EQ, value, mask, true);
 }
 
 doca_error_t doca_sync_event_wait_neq(struct doca_sync_event *event, uint64_t value, uint64_t mask)
 {
-	return wait_for(event, SE_CMP_NEQ, value, mask, false);
+	return wait_for(event, SOFTHW_VALUE_NEQ, value, mask, false);
 }
 
 doca_error_t doca_sync_event_wait_neq_yield(struct doca_sync_event *event, uint64_t value, uint64_t mask)
 {
-	return wait_for(event, SE_CMP_NEQ, value, mask, true);
+	return wait_for(event, SOFTHW_VALUE_NEQ, value, mask, true);
 }
 
 /* ---- capabilities ---- */

@@ -168,9 +168,9 @@ static void desc_fill(struct se_desc *d, const struct doca_sync_event *ev, enum 
 	d->pid = (int32_t)getpid();
 	d->pub = (uint8_t)ev->pub;
 	d->sub = (uint8_t)ev->sub;
-	d->id = softdoca_se_cell_id(ev->cell);
-	d->addr = (uint64_t)(uintptr_t)softdoca_se_cell_addr(ev->cell);
-	d->token = softdoca_se_cell_token(ev->cell);
+	d->id = softhw_value_id(ev->cell);
+	d->addr = (uint64_t)(uintptr_t)softhw_value_addr(ev->cell);
+	d->token = softhw_value_token(ev->cell);
 	strcpy(d->card, SE_NAME_UNKNOWN);
 	strcpy(d->instance, SE_NAME_UNKNOWN);
 	if (dev != NULL) {
@@ -338,13 +338,13 @@ static doca_error_t import_decode(const uint8_t *data, size_t sz, enum se_desc_k
 }
 
 /* Binds to the value a PCIe descriptor names: this process's, or the peer process's shared one. */
-static doca_error_t import_value(const struct se_desc *d, struct softdoca_se_cell **cell, const char *what)
+static doca_error_t import_value(const struct se_desc *d, struct softhw_value **cell, const char *what)
 {
 	const char *why = "";
 	doca_error_t err;
 
 	if (d->pid == (int32_t)getpid()) {
-		*cell = softdoca_se_cell_find(d->id, d->addr, d->token);
+		*cell = softhw_value_find(d->id, d->addr, d->token);
 		if (*cell == NULL) {
 			SDK_LOG_ERR("Failed to %s: the exporting event was destroyed; export a live event again", what);
 			return DOCA_ERROR_INVALID_VALUE;
@@ -358,7 +358,7 @@ static doca_error_t import_value(const struct se_desc *d, struct softdoca_se_cel
 			    what, (int)d->pid);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	err = softdoca_se_cell_open_shared(d->pid, d->id, d->token, cell, &why);
+	err = softhw_value_open_shared(d->pid, d->id, d->token, cell, &why);
 	if (err == DOCA_ERROR_NOT_FOUND)
 		SDK_LOG_ERR("Failed to %s: the event process %d exported is gone: %s; import a descriptor of a live "
 			    "event (export it again)",
@@ -373,7 +373,7 @@ doca_error_t doca_sync_event_create_from_export(struct doca_dev *dev, const uint
 {
 	static const char what[] = "create sync event from export";
 	const struct softhw_card *card;
-	struct softdoca_se_cell *cell;
+	struct softhw_value *cell;
 	struct doca_sync_event *ev;
 	struct se_desc d;
 	doca_error_t err;
@@ -410,7 +410,7 @@ doca_error_t doca_sync_event_create_from_export(struct doca_dev *dev, const uint
 		return err;
 	ev = calloc(1, sizeof(*ev));
 	if (ev == NULL) {
-		softdoca_se_cell_unbind(cell);
+		softhw_value_unbind(cell);
 		SDK_LOG_ERR("Failed to %s: out of memory", what);
 		return DOCA_ERROR_NO_MEMORY;
 	}
@@ -427,7 +427,7 @@ doca_error_t doca_sync_event_remote_net_create_from_export(struct doca_dev *dev,
 {
 	static const char what[] = "create remote net sync event from export";
 	struct doca_sync_event_remote_net *rev;
-	struct softdoca_se_cell *cell = NULL;
+	struct softhw_value *cell = NULL;
 	struct se_desc d;
 	doca_error_t err;
 
@@ -446,7 +446,7 @@ doca_error_t doca_sync_event_remote_net_create_from_export(struct doca_dev *dev,
 		return err;
 	/* A remote net export crosses cards and hosts: no card check. Same process: keep the value alive. */
 	if (d.pid == (int32_t)getpid()) {
-		cell = softdoca_se_cell_find(d.id, d.addr, d.token);
+		cell = softhw_value_find(d.id, d.addr, d.token);
 		if (cell == NULL) {
 			SDK_LOG_ERR("Failed to %s: the exported event no longer exists (destroyed); export it again",
 				    what);
@@ -455,7 +455,7 @@ doca_error_t doca_sync_event_remote_net_create_from_export(struct doca_dev *dev,
 	}
 	rev = calloc(1, sizeof(*rev));
 	if (rev == NULL) {
-		softdoca_se_cell_unbind(cell);
+		softhw_value_unbind(cell);
 		SDK_LOG_ERR("Failed to %s: out of memory", what);
 		return DOCA_ERROR_NO_MEMORY;
 	}
@@ -477,7 +477,7 @@ doca_error_t doca_sync_event_remote_net_destroy(struct doca_sync_event_remote_ne
 		SDK_LOG_ERR("Failed to destroy remote net sync event: event is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	softdoca_se_cell_unbind(event->local);
+	softhw_value_unbind(event->local);
 	free(event);
 	return DOCA_SUCCESS;
 }

@@ -105,7 +105,7 @@ static doca_error_t run_get(struct softhw_work *w)
 {
 	struct se_task *t = (struct se_task *)w;
 
-	*t->out = softdoca_se_cell_load(task_event(&t->base)->cell);
+	*t->out = softhw_value_load(task_event(&t->base)->cell);
 	return DOCA_SUCCESS;
 }
 
@@ -113,14 +113,14 @@ static doca_error_t run_set(struct softhw_work *w)
 {
 	struct se_task *t = (struct se_task *)w;
 
-	softdoca_se_cell_store(task_event(&t->base)->cell, t->val);
+	softhw_value_store(task_event(&t->base)->cell, t->val);
 	return DOCA_SUCCESS;
 }
 
 static doca_error_t run_add(struct softhw_work *w)
 {
 	struct se_task *t = (struct se_task *)w;
-	uint64_t prev = softdoca_se_cell_fetch_add(task_event(&t->base)->cell, t->val);
+	uint64_t prev = softhw_value_fetch_add(task_event(&t->base)->cell, t->val);
 
 	if (t->out != NULL)
 		*t->out = prev;
@@ -130,9 +130,9 @@ static doca_error_t run_add(struct softhw_work *w)
 static bool wait_ready(struct softhw_work *w)
 {
 	struct se_task *t = (struct se_task *)w;
-	enum softdoca_se_cmp cmp = task_type(&t->base) == SE_TASK_WAIT_EQ ? SE_CMP_EQ : SE_CMP_NEQ;
+	enum softhw_value_cmp cmp = task_type(&t->base) == SE_TASK_WAIT_EQ ? SOFTHW_VALUE_EQ : SOFTHW_VALUE_NEQ;
 
-	return softdoca_se_holds(softdoca_se_cell_poll(task_event(&t->base)->cell), cmp, t->val, t->mask);
+	return softhw_value_holds(softhw_value_poll(task_event(&t->base)->cell), cmp, t->val, t->mask);
 }
 
 /* ---- context ops ---- */
@@ -185,6 +185,14 @@ static doca_error_t se_prepare(struct doca_task *task)
 	return DOCA_SUCCESS;
 }
 
+/* The value changed (any thread): wake the context's PE. */
+static void se_ctx_notify(struct softhw_value_watcher *w)
+{
+	struct doca_sync_event *ev = (struct doca_sync_event *)((char *)w - offsetof(struct doca_sync_event, watcher));
+
+	softdoca_pe_notify(ev->ctx.pe);
+}
+
 static doca_error_t se_ctx_start(struct doca_ctx *ctx)
 {
 	struct doca_sync_event *ev = (struct doca_sync_event *)ctx;
@@ -192,7 +200,8 @@ static doca_error_t se_ctx_start(struct doca_ctx *ctx)
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	softdoca_se_cell_watch(ev->cell, ev);
+	ev->watcher.notify = se_ctx_notify;
+	softhw_value_watch(ev->cell, &ev->watcher);
 	__atomic_store_n(&ev->active, true, __ATOMIC_RELEASE);
 	return DOCA_SUCCESS;
 }
@@ -202,7 +211,7 @@ static doca_error_t se_ctx_stop(struct doca_ctx *ctx)
 	struct doca_sync_event *ev = (struct doca_sync_event *)ctx;
 
 	__atomic_store_n(&ev->active, false, __ATOMIC_RELEASE);
-	softdoca_se_cell_unwatch(ev->cell, ev);
+	softhw_value_unwatch(ev->cell, &ev->watcher);
 	return DOCA_SUCCESS;
 }
 
@@ -211,7 +220,7 @@ static bool se_ctx_arm(struct doca_ctx *ctx)
 {
 	struct doca_sync_event *ev = (struct doca_sync_event *)ctx;
 
-	return ctx->state == DOCA_CTX_STATE_RUNNING && softdoca_se_cell_arm(ev->cell);
+	return ctx->state == DOCA_CTX_STATE_RUNNING && softhw_value_arm(ev->cell);
 }
 
 static const struct softdoca_ctx_ops se_ops = {

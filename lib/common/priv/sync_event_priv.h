@@ -24,10 +24,4 @@ struct doca_sync_event_remote_net {
 	void *local;                       /* exporter in this process: its value's cell, kept alive */
 };
 
-/*
- * For softhw inside libdoca_common (e.g. a remote write landing in this process): the
- * 64-bit value at `addr` changed behind the API, wake whoever waits on it. Not exported.
- */
-__attribute__((visibility("hidden"))) void softdoca_sync_event_value_changed(uint64_t *addr);
-
 #endif /* SOFTDOCA_SYNC_EVENT_PRIV_H */

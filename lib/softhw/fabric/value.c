@@ -31,12 +31,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/sync_event_int.h"
 #include "softhw/base/sdk_log.h"
-#include "common/priv/sync_event_priv.h"
-#include "softhw/fabric/shm.h"
 #include "softhw/fabric/share.h"
+#include "softhw/fabric/shm.h"
 #include "softhw/fabric/threads.h"
+#include "softhw/fabric/value.h"
 
 SDK_LOG_REGISTER(SYNC_EVENT_VALUE);
 
@@ -69,8 +68,8 @@ struct se_watcher {
 	bool warned;           /* the thread could not be started: said once */
 };
 
-struct softdoca_se_cell {
-	struct softdoca_se_cell *next;      /* registry list (registry_lock) */
+struct softhw_value {
+	struct softhw_value *next;      /* registry list (registry_lock) */
 	uint64_t *addr;                     /* the value: user memory, `storage` or shm->value */
 	uint64_t storage;
 	uint64_t id;                        /* unique in the process; descriptors carry it */
@@ -82,7 +81,7 @@ struct softdoca_se_cell {
 	uint32_t *sleepersp;                /* &sleepers, or &shm->sleepers */
 	int futex_private;                  /* FUTEX_PRIVATE_FLAG for local cells, 0 for shared */
 	uint32_t nwatchers;                 /* running contexts on this cell in this process (atomic) */
-	struct doca_sync_event *watchers;   /* registry_lock */
+	struct softhw_value_watcher *watchers; /* registry_lock */
 	/* shared cells */
 	struct se_shared *shm;              /* NULL: local cell */
 	int32_t owner_pid;                  /* exporter: its pid and its id of the cell */
@@ -92,7 +91,7 @@ struct softdoca_se_cell {
 };
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct softdoca_se_cell *registry;
+static struct softhw_value *registry;
 static uint64_t last_id;
 
 /*
@@ -113,7 +112,7 @@ static void atfork_parent(void)
 
 static void atfork_child(void)
 {
-	for (struct softdoca_se_cell *c = registry; c != NULL; c = c->next) {
+	for (struct softhw_value *c = registry; c != NULL; c = c->next) {
 		if (c->shm == NULL)
 			continue;
 		pthread_mutex_init(&c->watch.life, NULL);
@@ -155,9 +154,9 @@ static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *t
 
 /* ---- registry ---- */
 
-static struct softdoca_se_cell *cell_new(uint64_t *addr)
+static struct softhw_value *cell_new(uint64_t *addr)
 {
-	struct softdoca_se_cell *c = calloc(1, sizeof(*c));
+	struct softhw_value *c = calloc(1, sizeof(*c));
 
 	if (c == NULL)
 		return NULL;
@@ -170,16 +169,16 @@ static struct softdoca_se_cell *cell_new(uint64_t *addr)
 }
 
 /* Adds a new cell to the registry and gives it its id; registry_lock held. */
-static void cell_register(struct softdoca_se_cell *c)
+static void cell_register(struct softhw_value *c)
 {
 	c->id = ++last_id;
 	c->next = registry;
 	registry = c;
 }
 
-struct softdoca_se_cell *softdoca_se_cell_bind(uint64_t *addr)
+struct softhw_value *softhw_value_bind(uint64_t *addr)
 {
-	struct softdoca_se_cell *c;
+	struct softhw_value *c;
 
 	pthread_mutex_lock(&registry_lock);
 	if (addr != NULL) {
@@ -198,13 +197,13 @@ struct softdoca_se_cell *softdoca_se_cell_bind(uint64_t *addr)
 	return c;
 }
 
-struct softdoca_se_cell *softdoca_se_cell_find(uint64_t id, uint64_t addr, uint64_t token)
+struct softhw_value *softhw_value_find(uint64_t id, uint64_t addr, uint64_t token)
 {
-	struct softdoca_se_cell *c;
+	struct softhw_value *c;
 
 	pthread_mutex_lock(&registry_lock);
 	for (c = registry; c != NULL; c = c->next) {
-		if (c->id == id && (uint64_t)(uintptr_t)c->addr == addr && softdoca_se_cell_token(c) == token &&
+		if (c->id == id && (uint64_t)(uintptr_t)c->addr == addr && softhw_value_token(c) == token &&
 		    !c->retired) {
 			c->refs++;
 			break;
@@ -214,11 +213,11 @@ struct softdoca_se_cell *softdoca_se_cell_find(uint64_t id, uint64_t addr, uint6
 	return c;
 }
 
-static void watcher_stop(struct softdoca_se_cell *c);
+static void watcher_stop(struct softhw_value *c);
 
-void softdoca_se_cell_unbind(struct softdoca_se_cell *cell)
+void softhw_value_unbind(struct softhw_value *cell)
 {
-	struct softdoca_se_cell **pp;
+	struct softhw_value **pp;
 
 	if (cell == NULL)
 		return;
@@ -234,7 +233,7 @@ void softdoca_se_cell_unbind(struct softdoca_se_cell *cell)
 	pthread_mutex_unlock(&registry_lock);
 	if (cell->shm != NULL) {
 		watcher_stop(cell);
-		softdoca_se_cell_retire(cell);
+		softhw_value_retire(cell);
 		softhw_shm_unmap(cell->shm, SHM_LEN);
 		pthread_mutex_destroy(&cell->watch.lock);
 		pthread_mutex_destroy(&cell->watch.life);
@@ -242,27 +241,27 @@ void softdoca_se_cell_unbind(struct softdoca_se_cell *cell)
 	free(cell);
 }
 
-uint64_t *softdoca_se_cell_addr(const struct softdoca_se_cell *cell)
+uint64_t *softhw_value_addr(const struct softhw_value *cell)
 {
 	return cell->addr;
 }
 
-uint64_t softdoca_se_cell_id(const struct softdoca_se_cell *cell)
+uint64_t softhw_value_id(const struct softhw_value *cell)
 {
 	return cell->id;
 }
 
-bool softdoca_se_cell_is_private(const struct softdoca_se_cell *cell)
+bool softhw_value_is_private(const struct softhw_value *cell)
 {
 	return cell->addr == &cell->storage || cell->shm != NULL;
 }
 
-bool softdoca_se_cell_is_shared(const struct softdoca_se_cell *cell)
+bool softhw_value_is_shared(const struct softhw_value *cell)
 {
 	return cell->shm != NULL;
 }
 
-uint64_t softdoca_se_cell_token(const struct softdoca_se_cell *cell)
+uint64_t softhw_value_token(const struct softhw_value *cell)
 {
 	return cell->shm != NULL ? cell->shm->token : 0;
 }
@@ -274,7 +273,7 @@ static void shm_name(char out[48], int32_t pid, uint64_t id)
 	snprintf(out, 48, "%" PRId32 "-%" PRIu64, pid, id);
 }
 
-static void cell_share(struct softdoca_se_cell *c, struct se_shared *shm)
+static void cell_share(struct softhw_value *c, struct se_shared *shm)
 {
 	c->shm = shm;
 	c->addr = &shm->value;
@@ -285,9 +284,9 @@ static void cell_share(struct softdoca_se_cell *c, struct se_shared *shm)
 	pthread_mutex_init(&c->watch.lock, NULL);
 }
 
-doca_error_t softdoca_se_cell_create_shared(uint64_t initial, struct softdoca_se_cell **out, const char **why)
+doca_error_t softhw_value_create_shared(uint64_t initial, struct softhw_value **out, const char **why)
 {
-	struct softdoca_se_cell *c;
+	struct softhw_value *c;
 	struct se_shared *shm;
 	uint64_t token = 0;
 	char name[48];
@@ -301,7 +300,7 @@ doca_error_t softdoca_se_cell_create_shared(uint64_t initial, struct softdoca_se
 		}
 	}
 	/* A local cell first, for its id; nobody can reach it before its descriptor exists. */
-	c = softdoca_se_cell_bind(NULL);
+	c = softhw_value_bind(NULL);
 	if (c == NULL) {
 		*why = "out of memory";
 		return DOCA_ERROR_NO_MEMORY;
@@ -309,7 +308,7 @@ doca_error_t softdoca_se_cell_create_shared(uint64_t initial, struct softdoca_se
 	shm_name(name, (int32_t)getpid(), c->id);
 	err = softhw_shm_create(SHM_KIND, name, SHM_LEN, &p, why);
 	if (err != DOCA_SUCCESS) {
-		softdoca_se_cell_unbind(c);
+		softhw_value_unbind(c);
 		return err;
 	}
 	shm = p;
@@ -333,10 +332,10 @@ static bool shm_current(const struct se_shared *shm, uint64_t token)
 	       !__atomic_load_n(&shm->retired, __ATOMIC_ACQUIRE);
 }
 
-doca_error_t softdoca_se_cell_open_shared(int32_t pid, uint64_t id, uint64_t token, struct softdoca_se_cell **out,
+doca_error_t softhw_value_open_shared(int32_t pid, uint64_t id, uint64_t token, struct softhw_value **out,
 					  const char **why)
 {
-	struct softdoca_se_cell *c;
+	struct softhw_value *c;
 	char name[48];
 	void *p;
 	doca_error_t err;
@@ -392,11 +391,11 @@ doca_error_t softdoca_se_cell_open_shared(int32_t pid, uint64_t id, uint64_t tok
 	return DOCA_SUCCESS;
 }
 
-void softdoca_se_cell_retire(struct softdoca_se_cell *cell)
+void softhw_value_retire(struct softhw_value *cell)
 {
 	bool unlink_it;
 
-	if (!softdoca_se_cell_is_private(cell))
+	if (!softhw_value_is_private(cell))
 		return; /* user memory: the value lives as long as any event on it */
 	pthread_mutex_lock(&registry_lock);
 	unlink_it = cell->owner && !cell->retired;
@@ -413,26 +412,26 @@ void softdoca_se_cell_retire(struct softdoca_se_cell *cell)
 
 /* ---- watchers: running contexts and, for shared cells, the watcher thread ---- */
 
-void softdoca_se_cell_watch(struct softdoca_se_cell *cell, struct doca_sync_event *ev)
+void softhw_value_watch(struct softhw_value *cell, struct softhw_value_watcher *watcher)
 {
 	pthread_mutex_lock(&registry_lock);
-	ev->watch_next = cell->watchers;
-	cell->watchers = ev;
+	watcher->next = cell->watchers;
+	cell->watchers = watcher;
 	__atomic_add_fetch(&cell->nwatchers, 1, __ATOMIC_SEQ_CST);
 	pthread_mutex_unlock(&registry_lock);
 }
 
-void softdoca_se_cell_unwatch(struct softdoca_se_cell *cell, struct doca_sync_event *ev)
+void softhw_value_unwatch(struct softhw_value *cell, struct softhw_value_watcher *watcher)
 {
-	struct doca_sync_event **pp;
+	struct softhw_value_watcher **pp;
 	bool last = false;
 
 	pthread_mutex_lock(&registry_lock);
-	for (pp = &cell->watchers; *pp != NULL && *pp != ev; pp = &(*pp)->watch_next)
+	for (pp = &cell->watchers; *pp != NULL && *pp != watcher; pp = &(*pp)->next)
 		;
-	if (*pp == ev) {
-		*pp = ev->watch_next;
-		ev->watch_next = NULL;
+	if (*pp == watcher) {
+		*pp = watcher->next;
+		watcher->next = NULL;
 		last = __atomic_sub_fetch(&cell->nwatchers, 1, __ATOMIC_SEQ_CST) == 0;
 	}
 	pthread_mutex_unlock(&registry_lock);
@@ -440,12 +439,12 @@ void softdoca_se_cell_unwatch(struct softdoca_se_cell *cell, struct doca_sync_ev
 		watcher_stop(cell);
 }
 
-/* Wakes the armed PEs of the cell's running contexts. */
-static void notify_watchers(struct softdoca_se_cell *c)
+/* Tells the cell's watchers (the PEs of running contexts: they wake only if armed). */
+static void notify_watchers(struct softhw_value *c)
 {
 	pthread_mutex_lock(&registry_lock);
-	for (struct doca_sync_event *w = c->watchers; w != NULL; w = w->watch_next)
-		softdoca_pe_notify(w->ctx.pe);
+	for (struct softhw_value_watcher *w = c->watchers; w != NULL; w = w->next)
+		w->notify(w);
 	pthread_mutex_unlock(&registry_lock);
 }
 
@@ -457,7 +456,7 @@ static void kick(struct se_watcher *w)
 
 static void *watcher_main(void *arg)
 {
-	struct softdoca_se_cell *c = arg;
+	struct softhw_value *c = arg;
 	struct se_watcher *w = &c->watch;
 
 	pthread_mutex_lock(&w->lock);
@@ -487,7 +486,7 @@ static void *watcher_main(void *arg)
 }
 
 /* Starts the thread if needed; life held. */
-static bool watcher_start(struct softdoca_se_cell *c)
+static bool watcher_start(struct softhw_value *c)
 {
 	struct se_watcher *w = &c->watch;
 	sigset_t all, old;
@@ -512,7 +511,7 @@ static bool watcher_start(struct softdoca_se_cell *c)
 	return true;
 }
 
-static void watcher_stop(struct softdoca_se_cell *c)
+static void watcher_stop(struct softhw_value *c)
 {
 	struct se_watcher *w = &c->watch;
 
@@ -539,7 +538,7 @@ static void watcher_stop(struct softdoca_se_cell *c)
 	pthread_mutex_unlock(&w->life);
 }
 
-bool softdoca_se_cell_arm(struct softdoca_se_cell *cell)
+bool softhw_value_arm(struct softhw_value *cell)
 {
 	struct se_watcher *w = &cell->watch;
 	bool ok;
@@ -570,7 +569,7 @@ bool softdoca_se_cell_arm(struct softdoca_se_cell *cell)
 /* ---- access ---- */
 
 /* The value changed: wake sleeping stand-alone waiters and the PEs of running contexts. */
-static void cell_changed(struct softdoca_se_cell *c)
+static void cell_changed(struct softhw_value *c)
 {
 	__atomic_add_fetch(c->seqp, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(c->sleepersp, __ATOMIC_SEQ_CST) > 0)
@@ -580,12 +579,12 @@ static void cell_changed(struct softdoca_se_cell *c)
 	notify_watchers(c);
 }
 
-uint64_t softdoca_se_cell_load(const struct softdoca_se_cell *cell)
+uint64_t softhw_value_load(const struct softhw_value *cell)
 {
 	return __atomic_load_n(cell->addr, __ATOMIC_SEQ_CST);
 }
 
-uint64_t softdoca_se_cell_poll(struct softdoca_se_cell *cell)
+uint64_t softhw_value_poll(struct softhw_value *cell)
 {
 	/*
 	 * The RMW on seq orders this poll against every update's RMW on seq: either the update
@@ -598,7 +597,7 @@ uint64_t softdoca_se_cell_poll(struct softdoca_se_cell *cell)
 }
 
 /* (a remote notify runs on the soft NIC's thread: the value may be application memory being moved) */
-void softdoca_se_cell_store(struct softdoca_se_cell *cell, uint64_t value)
+void softhw_value_store(struct softhw_value *cell, uint64_t value)
 {
 	softhw_share_store_begin();
 	__atomic_store_n(cell->addr, value, __ATOMIC_SEQ_CST);
@@ -606,7 +605,7 @@ void softdoca_se_cell_store(struct softdoca_se_cell *cell, uint64_t value)
 	cell_changed(cell);
 }
 
-uint64_t softdoca_se_cell_fetch_add(struct softdoca_se_cell *cell, uint64_t value)
+uint64_t softhw_value_fetch_add(struct softhw_value *cell, uint64_t value)
 {
 	uint64_t prev;
 
@@ -617,22 +616,22 @@ uint64_t softdoca_se_cell_fetch_add(struct softdoca_se_cell *cell, uint64_t valu
 	return prev;
 }
 
-void softdoca_se_cell_wait(struct softdoca_se_cell *cell, enum softdoca_se_cmp cmp, uint64_t want, uint64_t mask,
+void softhw_value_wait(struct softhw_value *cell, enum softhw_value_cmp cmp, uint64_t want, uint64_t mask,
 			   bool yield)
 {
 	long sleep_ns = WAIT_SLEEP_MIN_NS;
 	/* Only user memory can change behind the API; elsewhere the timeout covers a peer process
 	 * that died between its store and its wake-up. */
-	long sleep_max = softdoca_se_cell_is_private(cell) ? WAIT_SLEEP_OWN_MAX_NS : WAIT_SLEEP_MAX_NS;
+	long sleep_max = softhw_value_is_private(cell) ? WAIT_SLEEP_OWN_MAX_NS : WAIT_SLEEP_MAX_NS;
 
 	/* The plain variant is documented as a busy-wait: spin a little before backing off. */
 	for (int i = yield ? 0 : WAIT_SPINS; i > 0; i--) {
-		if (softdoca_se_holds(softdoca_se_cell_load(cell), cmp, want, mask))
+		if (softhw_value_holds(softhw_value_load(cell), cmp, want, mask))
 			return;
 		cpu_relax();
 	}
 	for (int i = 0; i < WAIT_YIELDS; i++) {
-		if (softdoca_se_holds(softdoca_se_cell_load(cell), cmp, want, mask))
+		if (softhw_value_holds(softhw_value_load(cell), cmp, want, mask))
 			return;
 		sched_yield();
 	}
@@ -642,21 +641,21 @@ void softdoca_se_cell_wait(struct softdoca_se_cell *cell, enum softdoca_se_cmp c
 		bool done;
 
 		__atomic_add_fetch(cell->sleepersp, 1, __ATOMIC_SEQ_CST);
-		done = softdoca_se_holds(softdoca_se_cell_load(cell), cmp, want, mask);
+		done = softhw_value_holds(softhw_value_load(cell), cmp, want, mask);
 		/* Returns at once if an update bumped seq since we read it; else sleeps until one does. */
 		if (!done)
 			futex(cell->seqp, FUTEX_WAIT | cell->futex_private, seq, &ts);
 		__atomic_sub_fetch(cell->sleepersp, 1, __ATOMIC_SEQ_CST);
-		if (done || softdoca_se_holds(softdoca_se_cell_load(cell), cmp, want, mask))
+		if (done || softhw_value_holds(softhw_value_load(cell), cmp, want, mask))
 			return;
 		if (sleep_ns < sleep_max)
 			sleep_ns = sleep_ns * 2 < sleep_max ? sleep_ns * 2 : sleep_max;
 	}
 }
 
-void softdoca_sync_event_value_changed(uint64_t *addr)
+void softhw_value_changed(uint64_t *addr)
 {
-	struct softdoca_se_cell *c;
+	struct softhw_value *c;
 
 	pthread_mutex_lock(&registry_lock);
 	for (c = registry; c != NULL && c->addr != addr; c = c->next)
@@ -667,5 +666,5 @@ void softdoca_sync_event_value_changed(uint64_t *addr)
 	if (c == NULL)
 		return;
 	cell_changed(c);
-	softdoca_se_cell_unbind(c);
+	softhw_value_unbind(c);
 }

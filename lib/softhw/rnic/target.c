@@ -7,10 +7,10 @@
  */
 #include <string.h>
 
-#include "common/sync_event_int.h"
 #include "doca_types.h"
 #include "softhw/fabric/mem.h"
 #include "softhw/fabric/share.h"
+#include "softhw/fabric/value.h"
 #include "softhw/rnic/rnic_int.h"
 
 
@@ -195,17 +195,17 @@ static doca_error_t do_atomic(const struct rnic_hdr *h, uint64_t *old)
 
 static doca_error_t do_sync_event(const struct rnic_hdr *h, uint64_t *old)
 {
-	struct softdoca_se_cell *cell = softdoca_se_cell_find(h->id, h->addr, h->token);
+	struct softhw_value *cell = softhw_value_find(h->id, h->addr, h->token);
 
 	if (cell == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (h->op == SOFTHW_RNIC_OP_SE_GET)
-		*old = softdoca_se_cell_load(cell);
+		*old = softhw_value_load(cell);
 	else if (h->op == SOFTHW_RNIC_OP_SE_SET)
-		softdoca_se_cell_store(cell, h->arg0);
+		softhw_value_store(cell, h->arg0);
 	else
-		*old = softdoca_se_cell_fetch_add(cell, h->arg0);
-	softdoca_se_cell_unbind(cell);
+		*old = softhw_value_fetch_add(cell, h->arg0);
+	softhw_value_unbind(cell);
 	return DOCA_SUCCESS;
 }
 
