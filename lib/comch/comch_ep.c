@@ -19,6 +19,7 @@
 #include "comch_priv.h"
 #include "softhw/base/sdk_log.h"
 #include "softhw/fabric/fabric.h"
+#include "softhw/fabric/waker.h"
 
 SDK_LOG_REGISTER(COMCH);
 

@@ -11,8 +11,8 @@
  * the other way for a sender waiting for room. Everything read from the segment is untrusted:
  * a peer that scribbles over it can only break its own channel, never crash this process.
  *
- * The ring operations are inline (the Comch library calls them per message); set-up and the
- * waker live in channel.c, which libdoca_comch compiles in (no export from libdoca_common).
+ * The ring operations are inline (the Comch library calls them per message); set-up lives in
+ * channel.c, which libdoca_comch reaches through its ops table (softhw/comch/comch.h).
  */
 #ifndef SOFTHW_CHANNEL_H
 #define SOFTHW_CHANNEL_H
@@ -269,20 +269,5 @@ static inline bool softhw_chan_ctrl_hinted(struct softhw_chan *ch)
 	ch->ctrl_seen = seq;
 	return true;
 }
-
-/* ---------------------------------------------------------------------------------------
- * Waker: one service thread per process that turns "this fd became readable" into a call,
- * for sleepers that must also wake on socket events (a peer connecting, leaving or dying).
- * It is started on first use and sleeps in epoll_wait otherwise: idle costs nothing.
- * ------------------------------------------------------------------------------------ */
-
-typedef void (*softhw_wake_fn)(void *arg);
-
-/* Registers fd (not yet watched); *id names the registration. */
-doca_error_t softhw_waker_add(int fd, softhw_wake_fn fn, void *arg, uint32_t *id);
-/* One shot: fn(arg) runs once, on the service thread, when fd is (or becomes) readable. */
-doca_error_t softhw_waker_arm(uint32_t id);
-/* After it returns, fn(arg) of this registration neither runs nor will run. */
-void softhw_waker_del(uint32_t id);
 
 #endif /* SOFTHW_CHANNEL_H */
