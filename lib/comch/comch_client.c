@@ -9,7 +9,6 @@
 
 #include "comch_priv.h"
 #include "softhw/base/sdk_log.h"
-#include "softhw/fabric/fabric.h"
 
 SDK_LOG_REGISTER(COMCH_CLIENT);
 
@@ -42,7 +41,7 @@ static bool client_try_connect(struct doca_comch_client *cl)
 	int s;
 
 	cl->next_retry_ns = comch_coarse_ns() + COMCH_RETRY_NS;
-	err = softhw_fabric_connect(ep->card, "comch", ep->rendezvous, &s);
+	err = ep->hw->connect(ep->card, ep->rendezvous, &s);
 	if (err != DOCA_SUCCESS) {
 		if (!cl->announced_wait) {
 			SDK_LOG_DBG("Comch client: no server '%s' yet behind host function %s; retrying every %llu ms",
@@ -58,7 +57,7 @@ static bool client_try_connect(struct doca_comch_client *cl)
 	h.recv_queue_size = ep->recv_queue_size;
 	h.pid = (int32_t)getpid();
 	if (comch_conn_send_ctrl(&cl->conn, &h, sizeof(h), &bell, 1) != DOCA_SUCCESS) {
-		close(s);
+		ep->hw->close(s);
 		cl->conn.sock = -1;
 		return false;
 	}
@@ -76,12 +75,12 @@ static void client_handshake(struct doca_comch_connection *conn, const union com
 
 	(void)len;
 	if (conn->state != COMCH_CONN_HANDSHAKE || m->hdr.type == COMCH_WIRE_HELLO) {
-		comch_conn_close_fds(fds, nfds);
+		comch_conn_close_fds(conn, fds, nfds);
 		comch_conn_peer_gone(conn, DOCA_ERROR_CONNECTION_ABORTED);
 		return;
 	}
 	if (m->hdr.type == COMCH_WIRE_REJECT) {
-		comch_conn_close_fds(fds, nfds);
+		comch_conn_close_fds(conn, fds, nfds);
 		SDK_LOG_ERR("Comch client: server '%s' refused the connection: %.*s", ep->name,
 			    (int)sizeof(m->reject.reason), m->reject.reason);
 		cl->start_failure = m->reject.error != DOCA_SUCCESS ? (doca_error_t)m->reject.error
@@ -91,15 +90,15 @@ static void client_handshake(struct doca_comch_connection *conn, const union com
 	}
 	/* WELCOME: map the segment the server made for us, if it is what we asked for. */
 	if (nfds != 2 || g->max_msg > ep->max_msg_size || g->limit[SOFTHW_CHAN_A_TO_B] != ep->recv_queue_size) {
-		comch_conn_close_fds(fds, nfds);
+		comch_conn_close_fds(conn, fds, nfds);
 		SDK_LOG_ERR("Comch client: server '%s' answered with an unexpected channel; not connecting", ep->name);
 		comch_conn_peer_gone(conn, DOCA_ERROR_CONNECTION_ABORTED);
 		return;
 	}
-	err = softhw_chan_attach(fds[0], g, &conn->ch);
-	close(fds[0]);
+	err = ep->hw->chan_attach(fds[0], g, &conn->ch);
+	ep->hw->close(fds[0]);
 	if (err != DOCA_SUCCESS) {
-		close(fds[1]);
+		ep->hw->close(fds[1]);
 		SDK_LOG_ERR("Comch client: cannot map the channel of server '%s' (%s)", ep->name, doca_error_get_name(err));
 		comch_conn_peer_gone(conn, DOCA_ERROR_CONNECTION_ABORTED);
 		return;

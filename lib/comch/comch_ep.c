@@ -1,25 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The endpoint core shared by the Comch server and client: its sockets and timer, sleeping
- * with the PE, connections (control messages, liveness, teardown) and message delivery.
+ * The endpoint core shared by the Comch server and client: its port (links and timer of the
+ * Comch transport, softhw/comch/comch.h), sleeping with the PE, connections (control messages,
+ * liveness, teardown) and message delivery.
  *
  * Hot path: a message is a record in the connection's shared-memory ring; delivering it is a
- * few loads and stores inside doca_pe_progress. Sockets carry only set-up and control, and are
+ * few loads and stores inside doca_pe_progress. Links carry only set-up and control, and are
  * looked at no more than once per COMCH_SERVICE_NS while polling, at once when a peer hints
  * through the ring that it sent a control message, and through the waker thread while the PE
- * sleeps (a peer's death closes its socket, which wakes us).
+ * sleeps (a peer's death closes its link, which wakes us).
  */
 #include <errno.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/socket.h>
-#include <sys/timerfd.h>
 #include <time.h>
 
 #include "comch_priv.h"
 #include "softhw/base/sdk_log.h"
-#include "softhw/fabric/fabric.h"
-#include "softhw/fabric/waker.h"
 
 SDK_LOG_REGISTER(COMCH);
 
@@ -89,12 +85,12 @@ void comch_ep_init(struct comch_ep *ep, struct doca_dev *dev, const char *name, 
 	ep->dev = dev;
 	ep->caps = softdoca_dev_caps(dev);
 	ep->card = dev->devinfo->fn->card;
+	ep->hw = dev->comch;
 	snprintf(ep->name, sizeof(ep->name), "%s", name);
 	snprintf(ep->rendezvous, sizeof(ep->rendezvous), "%s/%s", host_pci, name);
 	ep->max_msg_size = ep->caps->comch_max_msg_size;
 	ep->recv_queue_size = ep->caps->comch_max_recv_queue_size < 64 ? ep->caps->comch_max_recv_queue_size : 64;
-	ep->epfd = -1;
-	ep->timer_fd = -1;
+	ep->port = NULL;
 	softdoca_dev_hold(dev);
 }
 
@@ -135,7 +131,7 @@ bool comch_ep_progress(struct doca_ctx *ctx, bool (*step)(struct doca_ctx *ctx))
 	return did;
 }
 
-/* Called by the waker thread when a socket or the timer of a sleeping endpoint is readable. */
+/* Called by the waker thread when a link or the timer of a sleeping endpoint is readable. */
 static void ep_wake(void *arg)
 {
 	struct comch_ep *ep = arg;
@@ -144,27 +140,18 @@ static void ep_wake(void *arg)
 	softdoca_pe_notify(ep->ctx.pe);
 }
 
-/* Resources of a started endpoint: the epoll set, the timer, the waker registration. */
+/* The port of a started endpoint: its links, its timer, its waker registration (failures are logged). */
 doca_error_t comch_ep_open(struct comch_ep *ep)
 {
-	struct epoll_event ev = {.events = EPOLLIN, .data.u64 = 0};
+	char label[200];
 	doca_error_t err;
 
-	ep->epfd = epoll_create1(EPOLL_CLOEXEC);
-	ep->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (ep->epfd < 0 || ep->timer_fd < 0 || epoll_ctl(ep->epfd, EPOLL_CTL_ADD, ep->timer_fd, &ev) != 0) {
-		SDK_LOG_ERR("Failed to start Comch %s '%s': epoll/timerfd: %s", ep->kind, ep->name, strerror(errno));
-		comch_ep_close(ep);
-		return DOCA_ERROR_OPERATING_SYSTEM;
-	}
-	err = softhw_waker_add(ep->epfd, ep_wake, ep, &ep->waker_id);
+	snprintf(label, sizeof(label), "Comch %s '%s'", ep->kind, ep->name);
+	err = ep->hw->port_open(label, ep_wake, ep, &ep->port);
 	if (err != DOCA_SUCCESS) {
-		SDK_LOG_ERR("Failed to start Comch %s '%s': cannot start the wake-up thread", ep->kind, ep->name);
-		comch_ep_close(ep);
+		ep->port = NULL;
 		return err;
 	}
-	ep->waker_added = true;
-	ep->timer_on = false;
 	ep->service_due = 0;
 	ep->next_service_ns = 0;
 	ep->cursor = NULL;
@@ -173,49 +160,32 @@ doca_error_t comch_ep_open(struct comch_ep *ep)
 
 void comch_ep_close(struct comch_ep *ep)
 {
-	if (ep->waker_added)
-		softhw_waker_del(ep->waker_id);
-	ep->waker_added = false;
-	if (ep->timer_fd >= 0)
-		close(ep->timer_fd);
-	if (ep->epfd >= 0)
-		close(ep->epfd);
-	ep->timer_fd = -1;
-	ep->epfd = -1;
+	if (ep->port != NULL)
+		ep->hw->port_close(ep->port);
+	ep->port = NULL;
 }
 
-/* tag: 0 = timer, 1 = listener, else a connection pointer. */
+/* tag: COMCH_TAG_LISTENER is the server's listener, else a connection pointer. */
 void comch_ep_watch(struct comch_ep *ep, int fd, uint64_t tag)
 {
-	struct epoll_event ev = {.events = EPOLLIN, .data.u64 = tag};
-
-	if (epoll_ctl(ep->epfd, EPOLL_CTL_ADD, fd, &ev) != 0)
-		SDK_LOG_ERR("Comch %s '%s': cannot watch a socket (%s); a sleeping PE may miss its events", ep->kind,
-			    ep->name, strerror(errno));
+	if (ep->port != NULL)
+		ep->hw->port_watch(ep->port, fd, tag);
 }
 
 void comch_ep_unwatch(struct comch_ep *ep, int fd)
 {
-	if (ep->epfd >= 0 && fd >= 0)
-		epoll_ctl(ep->epfd, EPOLL_CTL_DEL, fd, NULL);
+	if (ep->port != NULL && fd >= 0)
+		ep->hw->port_unwatch(ep->port, fd);
 }
 
 /* A periodic tick while something waits on time (a retry, a deadline); off otherwise. */
 void comch_ep_timer(struct comch_ep *ep, bool on)
 {
-	struct itimerspec its = {0};
-
-	if (on == ep->timer_on || ep->timer_fd < 0)
-		return;
-	if (on) {
-		its.it_value.tv_nsec = (long)COMCH_RETRY_NS;
-		its.it_interval.tv_nsec = (long)COMCH_RETRY_NS;
-	}
-	timerfd_settime(ep->timer_fd, 0, &its, NULL);
-	ep->timer_on = on;
+	if (ep->port != NULL)
+		ep->hw->port_timer(ep->port, on ? COMCH_RETRY_NS : 0);
 }
 
-/* True when sockets and timers should be looked at now (and books the next look). */
+/* True when links and timers should be looked at now (and books the next look). */
 bool comch_ep_service_needed(struct comch_ep *ep)
 {
 	uint64_t now;
@@ -254,7 +224,7 @@ bool comch_ep_arm(struct comch_ep *ep)
 	}
 	if (comch_fp_arm(ep))
 		pending = true;
-	if (ep->waker_added && softhw_waker_arm(ep->waker_id) != DOCA_SUCCESS)
+	if (ep->port != NULL && ep->hw->port_arm(ep->port) != DOCA_SUCCESS)
 		pending = true; /* cannot sleep safely: keep the user polling */
 	return pending;
 }
@@ -271,11 +241,10 @@ void comch_conn_init(struct doca_comch_connection *conn, struct comch_ep *ep, in
 	conn->reset_status = DOCA_ERROR_CONNECTION_RESET;
 }
 
-void comch_conn_close_fds(const int *fds, int nfds)
+void comch_conn_close_fds(struct doca_comch_connection *conn, const int *fds, int nfds)
 {
 	for (int i = 0; i < nfds; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
+		conn->ep->hw->close(fds[i]);
 }
 
 doca_error_t comch_conn_send_ctrl(struct doca_comch_connection *conn, const void *msg, size_t len, const int *fds,
@@ -285,9 +254,9 @@ doca_error_t comch_conn_send_ctrl(struct doca_comch_connection *conn, const void
 
 	if (conn->sock < 0)
 		return DOCA_ERROR_NOT_CONNECTED;
-	n = softhw_fabric_send(conn->sock, msg, len, fds, nfds);
+	n = conn->ep->hw->send(conn->sock, msg, len, fds, nfds);
 	if (n == (ssize_t)len) {
-		/* The peer polls its ring, not its socket: tell it to look now. */
+		/* The peer polls its ring, not its link: tell it to look now. */
 		if (softhw_chan_mapped(&conn->ch))
 			softhw_chan_hint_ctrl(&conn->ch);
 		return DOCA_SUCCESS;
@@ -324,16 +293,16 @@ void comch_conn_peer_gone(struct doca_comch_connection *conn, doca_error_t why)
 		conn->state = COMCH_CONN_PEER_GONE;
 }
 
-/* Releases the socket and the channel; the connection is DEAD and reported next. */
+/* Releases the link and the channel; the connection is DEAD and reported next. */
 void comch_conn_teardown(struct doca_comch_connection *conn)
 {
 	if (conn->sock >= 0) {
 		comch_ep_unwatch(conn->ep, conn->sock);
-		close(conn->sock);
+		conn->ep->hw->close(conn->sock);
 		conn->sock = -1;
 	}
 	comch_fp_conn_gone(conn);
-	softhw_chan_close(&conn->ch);
+	conn->ep->hw->chan_close(&conn->ch);
 	conn->state = COMCH_CONN_DEAD;
 }
 
@@ -351,19 +320,19 @@ bool comch_conn_handle_ctrl(struct doca_comch_connection *conn, const union comc
 	(void)len;
 	switch (m->hdr.type) {
 	case COMCH_WIRE_BYE:
-		comch_conn_close_fds(fds, nfds);
+		comch_conn_close_fds(conn, fds, nfds);
 		comch_conn_peer_gone(conn, DOCA_ERROR_CONNECTION_RESET);
 		return true;
 	case COMCH_WIRE_CONSUMER_NEW:
 	case COMCH_WIRE_CONSUMER_ACK:
 	case COMCH_WIRE_CONSUMER_GONE:
 		if (conn->state != COMCH_CONN_UP) {
-			comch_conn_close_fds(fds, nfds);
+			comch_conn_close_fds(conn, fds, nfds);
 			return true;
 		}
 		return comch_fp_handle_ctrl(conn, m, fds, nfds);
 	default:
-		comch_conn_close_fds(fds, nfds);
+		comch_conn_close_fds(conn, fds, nfds);
 		return false;
 	}
 }
@@ -433,7 +402,7 @@ bool comch_conn_deliver(struct comch_ep *ep)
 	return false;
 }
 
-/* Reads every control message waiting on the socket; false if there was none. */
+/* Reads every control message waiting on the link; false if there was none. */
 bool comch_conn_read(struct doca_comch_connection *conn, comch_handshake_fn handshake)
 {
 	bool did = false;
@@ -443,8 +412,8 @@ bool comch_conn_read(struct doca_comch_connection *conn, comch_handshake_fn hand
 			conn->state != COMCH_CONN_DEAD;
 	     i++) {
 		union comch_wire_msg m;
-		int fds[SOFTHW_FABRIC_MAX_FDS], nfds = SOFTHW_FABRIC_MAX_FDS;
-		ssize_t n = softhw_fabric_recv(conn->sock, &m, sizeof(m), fds, &nfds);
+		int fds[SOFTHW_COMCH_MAX_FDS], nfds = SOFTHW_COMCH_MAX_FDS;
+		ssize_t n = conn->ep->hw->recv(conn->sock, &m, sizeof(m), fds, &nfds);
 
 		if (n == -EAGAIN || n == -EINTR)
 			break;
@@ -454,7 +423,7 @@ bool comch_conn_read(struct doca_comch_connection *conn, comch_handshake_fn hand
 			break;
 		}
 		if (n < 0 || !comch_wire_valid(&m, (size_t)n)) { /* -EMSGSIZE: longer than any (fds closed) */
-			comch_conn_close_fds(fds, nfds);
+			comch_conn_close_fds(conn, fds, nfds);
 			SDK_LOG_ERR("Comch %s '%s': malformed control message from the peer; the connection is closed",
 				    conn->ep->kind, conn->ep->name);
 			comch_conn_peer_gone(conn, DOCA_ERROR_CONNECTION_ABORTED);
@@ -477,24 +446,18 @@ bool comch_conn_read(struct doca_comch_connection *conn, comch_handshake_fn hand
 
 bool comch_ep_poll(struct comch_ep *ep, void (*on_listen)(struct comch_ep *ep), comch_handshake_fn handshake)
 {
-	struct epoll_event ev[32];
+	uint64_t tags[32];
 	bool did = false, closing = false;
 	uint64_t now;
 	int n;
 
-	if (ep->epfd < 0)
+	if (ep->port == NULL)
 		return false;
-	n = epoll_wait(ep->epfd, ev, 32, 0);
+	n = ep->hw->port_poll(ep->port, tags, 32);
 	for (int i = 0; i < n; i++) {
-		uint64_t tag = ev[i].data.u64;
+		uint64_t tag = tags[i];
 
-		if (tag == COMCH_TAG_TIMER) {
-			uint64_t ticks;
-
-			if (read(ep->timer_fd, &ticks, sizeof(ticks)) < 0) {
-				/* EAGAIN: already read */
-			}
-		} else if (tag == COMCH_TAG_LISTENER) {
+		if (tag == COMCH_TAG_LISTENER) {
 			if (on_listen != NULL)
 				on_listen(ep);
 			did = true;

@@ -37,12 +37,12 @@ static struct comch_remote_consumer *rc_find(struct doca_comch_connection *conn,
 }
 
 /* A consumer of the peer leaves: remember what it consumed, then let go of its ring. */
-static void rc_expire(struct comch_remote_consumer *rc)
+static void rc_expire(struct doca_comch_connection *conn, struct comch_remote_consumer *rc)
 {
 	if (rc->gone)
 		return;
 	rc->final_head = softhw_chan_mapped(&rc->ch) ? __atomic_load_n(&rc->ch.tx.ctl->head, __ATOMIC_ACQUIRE) : 0;
-	softhw_chan_close(&rc->ch);
+	conn->ep->hw->chan_close(&rc->ch);
 	rc->gone = true;
 	rc->report_expired = true;
 }
@@ -56,7 +56,7 @@ void comch_fp_conn_release(struct doca_comch_connection *conn)
 {
 	for (struct comch_remote_consumer *rc = conn->remote_consumers, *next; rc != NULL; rc = next) {
 		next = rc->next;
-		softhw_chan_close(&rc->ch);
+		conn->ep->hw->chan_close(&rc->ch);
 		free(rc);
 	}
 	conn->remote_consumers = NULL;
@@ -98,20 +98,20 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 
 		if (nfds != 2 || rc_find(conn, c->consumer_id) != NULL || c->imm_data_len > COMCH_FP_MAX_IMM ||
 		    c->geom.max_msg < sizeof(struct comch_fp_rec)) {
-			comch_conn_close_fds(fds, nfds);
+			comch_conn_close_fds(conn, fds, nfds);
 			SDK_LOG_ERR("Comch %s '%s': malformed consumer announcement from the peer; ignored",
 				    conn->ep->kind, conn->ep->name);
 			return true;
 		}
 		rc = calloc(1, sizeof(*rc));
-		if (rc == NULL || softhw_chan_attach(fds[0], &c->geom, &rc->ch) != DOCA_SUCCESS) {
+		if (rc == NULL || conn->ep->hw->chan_attach(fds[0], &c->geom, &rc->ch) != DOCA_SUCCESS) {
 			free(rc);
-			comch_conn_close_fds(fds, nfds);
+			comch_conn_close_fds(conn, fds, nfds);
 			SDK_LOG_ERR("Comch %s '%s': cannot map the ring of remote consumer %u", conn->ep->kind,
 				    conn->ep->name, c->consumer_id);
 			return true;
 		}
-		close(fds[0]);
+		conn->ep->hw->close(fds[0]);
 		softhw_chan_set_bell(&rc->ch, fds[1]); /* the consumer's PE */
 		rc->id = c->consumer_id;
 		rc->imm_data_len = c->imm_data_len;
@@ -133,16 +133,16 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 			softdoca_pe_notify(lc->ctx.pe);
 			break;
 		}
-		comch_conn_close_fds(fds, nfds);
+		comch_conn_close_fds(conn, fds, nfds);
 		return true;
 	case COMCH_WIRE_CONSUMER_GONE:
-		comch_conn_close_fds(fds, nfds);
+		comch_conn_close_fds(conn, fds, nfds);
 		rc = rc_find(conn, c->consumer_id);
 		if (rc != NULL)
-			rc_expire(rc);
+			rc_expire(conn, rc);
 		return true;
 	default:
-		comch_conn_close_fds(fds, nfds);
+		comch_conn_close_fds(conn, fds, nfds);
 		return false;
 	}
 }
@@ -206,7 +206,7 @@ bool comch_fp_arm(struct comch_ep *ep)
 void comch_fp_conn_gone(struct doca_comch_connection *conn)
 {
 	for (struct comch_remote_consumer *rc = conn->remote_consumers; rc != NULL; rc = rc->next)
-		rc_expire(rc);
+		rc_expire(conn, rc);
 	/* Local consumers and producers see the connection's state and fail their tasks. */
 	for (struct doca_comch_consumer *lc = conn->local_consumers; lc != NULL; lc = lc->next)
 		softdoca_pe_notify(lc->ctx.pe);
@@ -261,7 +261,7 @@ static doca_error_t post_recv_run(struct softhw_work *work)
 		return DOCA_ERROR_CONNECTION_RESET; /* only ready without a message when the connection is gone */
 	if (got < 0 || m.len < sizeof(hdr)) {
 		SDK_LOG_ERR("Comch consumer %u: the producer side corrupted the shared ring", cons->id);
-		softhw_chan_close(&cons->ch);
+		cons->conn->ep->hw->chan_close(&cons->ch);
 		return DOCA_ERROR_CONNECTION_ABORTED;
 	}
 	memcpy(&hdr, m.data, sizeof(hdr));
@@ -335,9 +335,9 @@ static doca_error_t consumer_start(struct doca_ctx *ctx)
 		slots <<= 1;
 	if (cons->mmap->len < max)
 		max = (uint32_t)cons->mmap->len;
-	err = softhw_chan_geom_make((uint32_t)sizeof(struct comch_fp_rec) + max, 1, slots, &geom);
+	err = conn->ep->hw->chan_geom((uint32_t)sizeof(struct comch_fp_rec) + max, 1, slots, &geom);
 	if (err == DOCA_SUCCESS)
-		err = softhw_chan_create(&geom, &cons->ch, &memfd);
+		err = conn->ep->hw->chan_create(&geom, &cons->ch, &memfd);
 	if (err != DOCA_SUCCESS) {
 		SDK_LOG_ERR("Failed to start Comch consumer: cannot create its shared ring (%s)", doca_error_get_name(err));
 		return err;
@@ -346,7 +346,7 @@ static doca_error_t consumer_start(struct doca_ctx *ctx)
 	fds[1] = ctx->pe->event_fd; /* producers ring our PE when we sleep */
 	__atomic_store_n(&cons->acked, 0, __ATOMIC_RELAXED);
 	send_consumer_msg(conn, COMCH_WIRE_CONSUMER_NEW, cons->id, cons->imm_data_len, &geom, fds, 2);
-	close(memfd);
+	conn->ep->hw->close(memfd);
 	return DOCA_ERROR_IN_PROGRESS; /* RUNNING once the peer registered us */
 }
 
@@ -359,7 +359,7 @@ static doca_error_t consumer_stop(struct doca_ctx *ctx)
 	cons->wait_tail = NULL;
 	if (conn_up(cons->conn))
 		send_consumer_msg(cons->conn, COMCH_WIRE_CONSUMER_GONE, cons->id, 0, NULL, NULL, 0);
-	softhw_chan_close(&cons->ch);
+	cons->conn->ep->hw->chan_close(&cons->ch);
 	return DOCA_SUCCESS;
 }
 
@@ -377,7 +377,7 @@ static bool consumer_progress(struct doca_ctx *ctx)
 		SDK_LOG_ERR("Comch consumer %u: the connection closed before the peer registered the consumer; it "
 			    "stops",
 			    cons->id);
-		softhw_chan_close(&cons->ch);
+		cons->conn->ep->hw->chan_close(&cons->ch);
 		softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_STOPPING);
 		return true;
 	}
@@ -474,7 +474,7 @@ doca_error_t doca_comch_consumer_destroy(struct doca_comch_consumer *consumer)
 		}
 	}
 	conn->num_consumers--;
-	softhw_chan_close(&consumer->ch);
+	conn->ep->hw->chan_close(&consumer->ch);
 	softdoca_ctx_fini(&consumer->ctx);
 	free(consumer);
 	conn_unref(conn);

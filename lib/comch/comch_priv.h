@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_comch internals: the server and client contexts (one shared "endpoint" core), their
- * connections, and the wire protocol spoken over the card's rendezvous socket.
+ * connections, and the wire protocol spoken over the links of the card's Comch transport.
  *
- * A connection = a SOCK_SEQPACKET socket (set-up, control messages, liveness: a dead peer's
- * socket reads EOF) + a shared-memory channel (softhw/fabric/channel.h) that carries the
- * messages themselves, polled by doca_pe_progress.
+ * A connection = a link of the transport (set-up, control messages, liveness: a dead peer's
+ * link reads EOF) + a shared-memory channel that carries the messages themselves, polled by
+ * doca_pe_progress. Both belong to softhw (softhw/comch/comch.h), reached through the
+ * device's ops table (doca_dev->comch); this library keeps the DOCA semantics.
  */
 #ifndef SOFTDOCA_COMCH_PRIV_H
 #define SOFTDOCA_COMCH_PRIV_H
@@ -18,7 +19,7 @@
 #include "doca_comch_producer.h"
 #include "common/priv/ctx_priv.h"
 #include "common/priv/dev_priv.h"
-#include "softhw/fabric/channel.h"
+#include "softhw/comch/comch.h"
 
 /* ---- wire protocol (socket messages; both sides are softdoca of the same version) ---- */
 
@@ -82,7 +83,7 @@ union comch_wire_msg {
 #define COMCH_BYE_TIMEOUT_NS (2ull * 1000000000ull)
 /* How often a client with no server tries to connect again. */
 #define COMCH_RETRY_NS (10ull * 1000000ull)
-/* Sockets and timers are looked at no more than this often while polling. */
+/* Links and timers are looked at no more than this often while polling. */
 #define COMCH_SERVICE_NS (1000000ull)
 /* Message bytes a send task carries inline; longer ones go to a buffer of the task. */
 #define COMCH_INLINE_MSG 256
@@ -101,7 +102,7 @@ struct doca_comch_connection {
 	struct comch_ep *ep;
 	struct doca_comch_connection *next;   /* endpoint's list */
 	enum comch_conn_state state;
-	int sock;
+	int sock;                              /* the transport's link; -1: none */
 	struct softhw_chan ch;
 	union doca_data user_data;
 	uint32_t id;
@@ -137,7 +138,7 @@ struct doca_comch_event_consumer {
 	int unused;
 };
 
-/* What a server and a client share: the context, configuration, sockets and connections. */
+/* What a server and a client share: the context, configuration, transport and connections. */
 struct comch_ep {
 	struct doca_ctx ctx; /* first: the ctx ops receive it */
 	bool is_server;
@@ -145,6 +146,7 @@ struct comch_ep {
 	struct doca_dev *dev;
 	const struct softhw_caps *caps;
 	const struct softhw_card *card;
+	const struct softhw_comch_ops *hw; /* the device's Comch transport */
 	char name[128];      /* the server name */
 	char rendezvous[160];/* "<host function PCI>/<name>": unique per card and host function */
 	uint32_t max_msg_size;
@@ -153,13 +155,9 @@ struct comch_ep {
 	doca_comch_event_consumer_cb_t new_consumer_cb;
 	doca_comch_event_consumer_cb_t expired_consumer_cb;
 	/* running state */
-	int epfd;            /* sockets + timer; what the waker watches while the PE sleeps */
-	int timer_fd;        /* retries and deadlines while the PE sleeps */
-	bool timer_on;
+	struct softhw_comch_port *port; /* links + listener + timer; wakes a sleeping PE */
 	bool keep_timer;     /* the client retries connecting: the tick must go on */
-	uint32_t waker_id;
-	bool waker_added;
-	int service_due;     /* set by the waker thread: look at sockets on the next progress */
+	int service_due;     /* set by the waker thread: look at the port on the next progress */
 	uint64_t next_service_ns;
 	struct doca_comch_connection *conns;
 	struct doca_comch_connection *cursor; /* round-robin position for receiving */
@@ -175,7 +173,6 @@ struct comch_ep {
 struct doca_comch_server {
 	struct comch_ep ep; /* first */
 	struct doca_dev_rep *rep;
-	int listen_fd;
 	uint32_t num_conns;  /* connections past the handshake, not yet reported gone */
 	uint32_t next_conn_id;
 	doca_comch_event_connection_status_changed_cb_t connect_cb;
@@ -305,14 +302,13 @@ bool comch_ep_arm(struct comch_ep *ep);
 bool comch_ep_service_needed(struct comch_ep *ep);
 typedef void (*comch_handshake_fn)(struct doca_comch_connection *conn, const union comch_wire_msg *m, size_t len,
 				   const int *fds, int nfds);
-/* Handles what sockets and the timer have: accepts (server), control messages, EOFs, deadlines. */
+/* Handles what the port has: accepts (server), control messages, EOFs, deadlines. */
 bool comch_ep_poll(struct comch_ep *ep, void (*on_listen)(struct comch_ep *ep), comch_handshake_fn handshake);
 
-/* Reads every control message waiting on the connection's socket; false if there was none. */
+/* Reads every control message waiting on the connection's link; false if there was none. */
 bool comch_conn_read(struct doca_comch_connection *conn, comch_handshake_fn handshake);
 
-#define COMCH_TAG_TIMER 0
-#define COMCH_TAG_LISTENER 1
+#define COMCH_TAG_LISTENER SOFTHW_COMCH_TAG_LISTENER
 
 /* Connections */
 void comch_conn_init(struct doca_comch_connection *conn, struct comch_ep *ep, int sock);
@@ -324,7 +320,7 @@ void comch_conn_teardown(struct doca_comch_connection *conn);
 bool comch_conn_deliver(struct comch_ep *ep);
 bool comch_conn_handle_ctrl(struct doca_comch_connection *conn, const union comch_wire_msg *m, size_t len,
 			    const int *fds, int nfds);
-void comch_conn_close_fds(const int *fds, int nfds);
+void comch_conn_close_fds(struct doca_comch_connection *conn, const int *fds, int nfds);
 bool comch_conn_has_rx(struct doca_comch_connection *conn);
 void comch_wire_init(struct comch_wire_hdr *hdr, enum comch_wire_type type);
 bool comch_wire_valid(const union comch_wire_msg *m, size_t len);

@@ -4,13 +4,10 @@
  * (host function, name) pair, accepts clients up to the device's limit, creates one shared
  * channel per client and reports connections and disconnections through its callbacks.
  */
-#include <errno.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include "comch_priv.h"
 #include "softhw/base/sdk_log.h"
-#include "softhw/fabric/fabric.h"
 
 SDK_LOG_REGISTER(COMCH_SERVER);
 
@@ -45,17 +42,17 @@ static void server_handshake(struct doca_comch_connection *conn, const union com
 
 	(void)len;
 	if (m->hdr.type != COMCH_WIRE_HELLO || conn->state != COMCH_CONN_HANDSHAKE || nfds != 1) {
-		comch_conn_close_fds(fds, nfds);
+		comch_conn_close_fds(conn, fds, nfds);
 		comch_conn_peer_gone(conn, DOCA_ERROR_CONNECTION_ABORTED);
 		return;
 	}
 	if (ep->ctx.state != DOCA_CTX_STATE_RUNNING) {
-		comch_conn_close_fds(fds, nfds);
+		comch_conn_close_fds(conn, fds, nfds);
 		reject(conn, DOCA_ERROR_NOT_CONNECTED, "the server is stopping");
 		return;
 	}
 	if (srv->num_conns >= ep->caps->comch_max_clients) {
-		comch_conn_close_fds(fds, nfds);
+		comch_conn_close_fds(conn, fds, nfds);
 		snprintf(reason, sizeof(reason), "the server serves its maximum of %u clients "
 			 "(doca_comch_cap_get_max_clients())", ep->caps->comch_max_clients);
 		SDK_LOG_ERR("Comch server '%s' refused a client: it serves its maximum of %u clients", ep->name,
@@ -64,16 +61,16 @@ static void server_handshake(struct doca_comch_connection *conn, const union com
 		return;
 	}
 	if (h->max_msg_size == 0 || h->recv_queue_size == 0 || h->recv_queue_size > ep->caps->comch_max_recv_queue_size) {
-		comch_conn_close_fds(fds, nfds);
+		comch_conn_close_fds(conn, fds, nfds);
 		reject(conn, DOCA_ERROR_INVALID_VALUE, "the client asked for limits the device does not support");
 		return;
 	}
 	conn->max_msg = h->max_msg_size < ep->max_msg_size ? h->max_msg_size : ep->max_msg_size;
-	err = softhw_chan_geom_make(conn->max_msg, h->recv_queue_size, ep->recv_queue_size, &w.geom);
+	err = ep->hw->chan_geom(conn->max_msg, h->recv_queue_size, ep->recv_queue_size, &w.geom);
 	if (err == DOCA_SUCCESS)
-		err = softhw_chan_create(&w.geom, &conn->ch, &memfd);
+		err = ep->hw->chan_create(&w.geom, &conn->ch, &memfd);
 	if (err != DOCA_SUCCESS) {
-		comch_conn_close_fds(fds, nfds);
+		comch_conn_close_fds(conn, fds, nfds);
 		SDK_LOG_ERR("Comch server '%s' refused a client: cannot create its shared channel (%s)", ep->name,
 			    doca_error_get_name(err));
 		reject(conn, err, "the server could not create the shared channel");
@@ -85,7 +82,7 @@ static void server_handshake(struct doca_comch_connection *conn, const union com
 	send_fds[0] = memfd;
 	send_fds[1] = ep->ctx.pe->event_fd; /* the client rings our PE when we sleep */
 	err = comch_conn_send_ctrl(conn, &w, sizeof(w), send_fds, 2);
-	close(memfd);
+	ep->hw->close(memfd);
 	if (err != DOCA_SUCCESS) {
 		comch_conn_peer_gone(conn, DOCA_ERROR_CONNECTION_RESET);
 		return;
@@ -99,21 +96,16 @@ static void server_handshake(struct doca_comch_connection *conn, const union com
 /* New clients: accepted now, admitted when their HELLO arrives. */
 static void server_accept(struct comch_ep *ep)
 {
-	struct doca_comch_server *srv = (struct doca_comch_server *)ep;
-
 	for (;;) {
 		struct doca_comch_connection *conn;
-		int s = accept4(srv->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		int s;
 
-		if (s < 0) {
-			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED)
-				SDK_LOG_ERR("Comch server '%s': accept: %s", ep->name, strerror(errno));
-			return;
-		}
+		if (ep->hw->accept(ep->port, &s) != DOCA_SUCCESS)
+			return; /* none waits any more (the transport logged a failure) */
 		conn = malloc(sizeof(*conn));
 		if (conn == NULL) {
 			SDK_LOG_ERR("Comch server '%s' dropped a client: out of memory", ep->name);
-			close(s);
+			ep->hw->close(s);
 			continue;
 		}
 		comch_conn_init(conn, ep, s);
@@ -127,11 +119,8 @@ static void server_accept(struct comch_ep *ep)
 
 static void close_listener(struct doca_comch_server *srv)
 {
-	if (srv->listen_fd >= 0) {
-		comch_ep_unwatch(&srv->ep, srv->listen_fd);
-		close(srv->listen_fd);
-		srv->listen_fd = -1;
-	}
+	if (srv->ep.port != NULL)
+		srv->ep.hw->unlisten(srv->ep.port);
 }
 
 /* ---- context ops ---- */
@@ -142,7 +131,12 @@ static doca_error_t server_start(struct doca_ctx *ctx)
 	struct comch_ep *ep = &srv->ep;
 	doca_error_t err;
 
-	err = softhw_fabric_listen(ep->card, "comch", ep->rendezvous, &srv->listen_fd);
+	err = comch_ep_open(ep);
+	if (err != DOCA_SUCCESS)
+		return err;
+	err = ep->hw->listen(ep->port, ep->card, ep->rendezvous);
+	if (err != DOCA_SUCCESS)
+		comch_ep_close(ep);
 	if (err == DOCA_ERROR_ALREADY_EXIST) {
 		SDK_LOG_ERR("Failed to start Comch server '%s': another server with this name already serves host "
 			    "function %s of this card; choose another name or stop the other server",
@@ -154,13 +148,6 @@ static doca_error_t server_start(struct doca_ctx *ctx)
 			    ep->name, doca_error_get_name(err));
 		return DOCA_ERROR_INITIALIZATION;
 	}
-	err = comch_ep_open(ep);
-	if (err != DOCA_SUCCESS) {
-		close(srv->listen_fd);
-		srv->listen_fd = -1;
-		return err;
-	}
-	comch_ep_watch(ep, srv->listen_fd, COMCH_TAG_LISTENER);
 	srv->num_conns = 0;
 	return DOCA_SUCCESS;
 }
@@ -333,7 +320,6 @@ doca_error_t doca_comch_server_create(struct doca_dev *dev, struct doca_dev_rep 
 	}
 	comch_ep_init(&srv->ep, dev, name, repr->info.rep->pci_addr, true, &comch_server_ops);
 	srv->rep = repr;
-	srv->listen_fd = -1;
 	*comch_server = srv;
 	return DOCA_SUCCESS;
 }

@@ -8,6 +8,7 @@
 #include "doca_dev.h"
 #include "../../softhw/softhw.h"
 
+struct softhw_comch_ops;
 struct softhw_rnic_ops;
 
 /*
@@ -27,6 +28,7 @@ struct doca_dev {
 	uint32_t refcount;  /* doca_dev_open calls not yet closed (under dev.c's lock) */
 	uint32_t users;     /* objects that keep a pointer to the device: see softdoca_dev_hold() */
 	const struct softhw_rnic_ops *rnic; /* the device's soft RDMA NIC (lib/softhw/rnic/rnic.h) */
+	const struct softhw_comch_ops *comch; /* its Comch transport (lib/softhw/comch/comch.h) */
 };
 
 /* One entry of a representor list; freed with the list. */
