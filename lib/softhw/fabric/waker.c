@@ -7,6 +7,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "softhw/fabric/threads.h"
 #include "softhw/fabric/waker.h"
 
 struct waker_entry {
@@ -95,7 +96,8 @@ static doca_error_t waker_start_locked(void)
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, 64 * 1024);
-	rc = pthread_create(&thread, &attr, waker_main, NULL);
+	/* A known service thread: its presence must not keep exported pages off shared windows. */
+	rc = softhw_thread_create(&thread, &attr, waker_main, NULL);
 	pthread_attr_destroy(&attr);
 	if (rc != 0) {
 		close(waker.epfd);
