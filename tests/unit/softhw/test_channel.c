@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softhw channel (lib/softhw/fabric/channel.[ch]): the shared-memory rings under Comch and the
+ * soft NIC's same-host path. Both sides in one process (the segment mapped twice), then across
+ * a fork. Credits, doorbells, control hints, a corrupting peer and segments that must not be
+ * mapped. Links softhw alone.
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "softhw/fabric/channel.h"
+#include "softhw/softhw.h"
+#include "support.h"
+#include "test.h"
+
+const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
+
+/* Side A creates, side B attaches the same segment. */
+static bool pair(uint32_t max_msg, uint32_t a2b, uint32_t b2a, struct softhw_chan *a, struct softhw_chan *b)
+{
+	struct softhw_chan_geom g;
+	int fd;
+	bool ok;
+
+	if (softhw_chan_geom_make(max_msg, a2b, b2a, &g) != DOCA_SUCCESS || softhw_chan_create(&g, a, &fd) != DOCA_SUCCESS)
+		return false;
+	ok = softhw_chan_attach(fd, &g, b) == DOCA_SUCCESS;
+	close(fd);
+	if (!ok)
+		softhw_chan_close(a);
+	return ok;
+}
+
+static uint64_t bell_count(int efd)
+{
+	uint64_t v = 0;
+
+	if (read(efd, &v, sizeof(v)) != sizeof(v))
+		return 0;
+	return v;
+}
+
+static void test_geometry(void)
+{
+	struct softhw_chan_geom g;
+
+	CHECK_ERR(softhw_chan_geom_make(64, 0, 1, &g), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(softhw_chan_geom_make(SOFTHW_CHAN_MAX_MSG + 1, 1, 1, &g), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(softhw_chan_geom_make(64, SOFTHW_CHAN_MAX_SLOTS + 1, 1, &g), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(softhw_chan_geom_make(100, 5, 3, &g));
+	CHECK(g.slots[SOFTHW_CHAN_A_TO_B] == 8 && g.slots[SOFTHW_CHAN_B_TO_A] == 4);
+	CHECK(g.slot_size % SOFTHW_CHAN_LINE == 0 && g.slot_size >= 100 + sizeof(struct softhw_chan_rec));
+}
+
+/* Records arrive in order, both ways; a full ring refuses until the receiver consumes. */
+static void test_order_and_credits(void)
+{
+	struct softhw_chan a, b;
+	struct softhw_chan_msg m;
+
+	CHECK(pair(32, 3, 2, &a, &b));
+	if (!softhw_chan_mapped(&a))
+		return;
+	for (uint32_t i = 0; i < 3; i++) {
+		CHECK(softhw_chan_can_send(&a));
+		softhw_chan_send(&a, 7, i, &i, sizeof(i));
+	}
+	CHECK(!softhw_chan_can_send(&a)); /* three credits a->b */
+	for (uint32_t i = 0; i < 3; i++) {
+		uint32_t v = ~0u;
+
+		CHECK(softhw_chan_peek(&b, &m) == 1);
+		memcpy(&v, m.data, sizeof(v));
+		CHECK(m.tag == 7 && m.aux == i && m.len == sizeof(v) && v == i);
+		softhw_chan_consume(&b);
+		CHECK(softhw_chan_can_send(&a));
+	}
+	CHECK(softhw_chan_peek(&b, &m) == 0);
+	softhw_chan_send(&b, 1, 2, "back", 4);
+	CHECK(softhw_chan_peek(&a, &m) == 1 && m.len == 4 && memcmp(m.data, "back", 4) == 0);
+	softhw_chan_consume(&a);
+	softhw_chan_close(&a);
+	softhw_chan_close(&b);
+	CHECK(!softhw_chan_mapped(&a));
+	softhw_chan_close(&a); /* closing twice is harmless */
+}
+
+/* A sleeping receiver gets one ring after the next record; a waiting sender one after a consume. */
+static void test_doorbells(void)
+{
+	struct softhw_chan a, b;
+	struct softhw_chan_msg m;
+	int bell_a = eventfd(0, EFD_NONBLOCK), bell_b = eventfd(0, EFD_NONBLOCK);
+
+	CHECK(pair(16, 1, 1, &a, &b));
+	if (!softhw_chan_mapped(&a))
+		return;
+	softhw_chan_set_bell(&a, dup(bell_b)); /* A rings B */
+	softhw_chan_set_bell(&b, dup(bell_a));
+	softhw_chan_send(&a, 0, 0, "x", 1);
+	CHECK(bell_count(bell_b) == 0); /* B polls: no system call for it */
+	CHECK(softhw_chan_arm_rx(&b));  /* something waits already: do not sleep */
+	softhw_chan_consume(&b);
+	CHECK(!softhw_chan_arm_rx(&b)); /* nothing: B sleeps */
+	CHECK(softhw_chan_arm_tx(&a)); /* the credit came back */
+	softhw_chan_send(&a, 0, 0, "y", 1);
+	CHECK(bell_count(bell_b) == 1);
+	CHECK(!softhw_chan_arm_tx(&a)); /* no credit left: A sleeps */
+	CHECK(softhw_chan_peek(&b, &m) == 1);
+	softhw_chan_consume(&b);
+	CHECK(bell_count(bell_a) >= 1);
+	/* Control hints: one per message sent beside the ring, and they wake a sleeper too. */
+	CHECK(!softhw_chan_ctrl_hinted(&b));
+	softhw_chan_hint_ctrl(&a);
+	CHECK(softhw_chan_arm_rx(&b));
+	CHECK(softhw_chan_ctrl_hinted(&b) && !softhw_chan_ctrl_hinted(&b));
+	softhw_chan_close(&a);
+	softhw_chan_close(&b);
+	close(bell_a);
+	close(bell_b);
+}
+
+/* A peer that scribbles over the segment breaks only the channel: the receiver sees -1. */
+static void test_corrupt_peer(void)
+{
+	struct softhw_chan a, b;
+	struct softhw_chan_msg m;
+
+	CHECK(pair(16, 4, 4, &a, &b));
+	if (!softhw_chan_mapped(&a))
+		return;
+	__atomic_store_n(&a.tx.ctl->tail, a.tx.pos + 1000, __ATOMIC_RELEASE);
+	CHECK(softhw_chan_peek(&b, &m) == -1);
+	softhw_chan_close(&a);
+	softhw_chan_close(&b);
+
+	CHECK(pair(16, 4, 4, &a, &b));
+	if (!softhw_chan_mapped(&a))
+		return;
+	softhw_chan_publish(&a, 0, 0, 0xfffffff0u); /* longer than a slot */
+	CHECK(softhw_chan_peek(&b, &m) == -1);
+	softhw_chan_close(&a);
+	softhw_chan_close(&b);
+}
+
+/* Segments that are not what was agreed are refused before they are used. */
+static void test_attach_refused(void)
+{
+	struct softhw_chan_geom g, other;
+	struct softhw_chan a, b;
+	int fd, plain;
+
+	CHECK_OK(softhw_chan_geom_make(64, 2, 2, &g));
+	CHECK_OK(softhw_chan_geom_make(64, 2, 4, &other));
+	CHECK_OK(softhw_chan_create(&g, &a, &fd));
+	CHECK_ERR(softhw_chan_attach(fd, &other, &b), DOCA_ERROR_INVALID_VALUE); /* another geometry */
+	other = g;
+	other.slot_size += SOFTHW_CHAN_LINE; /* not what geom_make makes */
+	CHECK_ERR(softhw_chan_attach(fd, &other, &b), DOCA_ERROR_INVALID_VALUE);
+	((struct softhw_chan_shm *)a.base)->magic = 0; /* not a channel */
+	CHECK_ERR(softhw_chan_attach(fd, &g, &b), DOCA_ERROR_INVALID_VALUE);
+	close(fd);
+	softhw_chan_close(&a);
+	/* A memfd whose size is not sealed could shrink under the mapping. */
+	plain = memfd_create("unsealed", MFD_CLOEXEC);
+	CHECK(plain >= 0 && ftruncate(plain, (off_t)g.size) == 0);
+	CHECK_ERR(softhw_chan_attach(plain, &g, &b), DOCA_ERROR_INVALID_VALUE);
+	close(plain);
+}
+
+/* Two processes: the child attaches the inherited segment and streams records; none is lost. */
+static void test_across_fork(void)
+{
+	enum { N = 100000 };
+	struct softhw_chan_geom g;
+	struct softhw_chan a;
+	uint64_t next = 0;
+	int fd, status = -1;
+	pid_t pid;
+
+	CHECK_OK(softhw_chan_geom_make(8, 16, 16, &g));
+	CHECK_OK(softhw_chan_create(&g, &a, &fd));
+	pid = fork();
+	if (pid == 0) {
+		struct softhw_chan b;
+
+		alarm(30);
+		if (softhw_chan_attach(fd, &g, &b) != DOCA_SUCCESS)
+			_exit(2);
+		for (uint64_t i = 0; i < N; i++) {
+			while (!softhw_chan_can_send(&b))
+				;
+			softhw_chan_send(&b, 0, i, &i, sizeof(i));
+		}
+		_exit(0);
+	}
+	alarm(30);
+	while (next < N) {
+		struct softhw_chan_msg m;
+		int got = softhw_chan_peek(&a, &m);
+		uint64_t v;
+
+		if (got == 0)
+			continue;
+		if (got < 0)
+			break;
+		memcpy(&v, m.data, sizeof(v));
+		if (m.aux != next || v != next)
+			break;
+		softhw_chan_consume(&a);
+		next++;
+	}
+	alarm(0);
+	CHECK(next == N);
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(fd);
+	softhw_chan_close(&a);
+}
+
+int main(void)
+{
+	TEST_RUN(test_geometry);
+	TEST_RUN(test_order_and_credits);
+	TEST_RUN(test_doorbells);
+	TEST_RUN(test_corrupt_peer);
+	TEST_RUN(test_attach_refused);
+	TEST_RUN(test_across_fork);
+	TEST_EXIT();
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softhw engine (lib/softhw/engine): a context's work queue executes in order what is ready,
+ * copies gather and scatter, library-defined work waits for its condition, and a flush keeps
+ * the outcome of work that was already done. Links softhw alone.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "softhw/softhw.h"
+#include "support.h"
+#include "test.h"
+
+const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
+
+static void test_copy_in_order(void)
+{
+	uint8_t src[3][64], dst[3][64];
+	struct softhw_sge s[3], d[3];
+	struct softhw_work w[3];
+	struct softhw_queue q;
+
+	softhw_queue_init(&q);
+	for (int i = 0; i < 3; i++) {
+		memset(src[i], 'a' + i, sizeof(src[i]));
+		memset(dst[i], 0, sizeof(dst[i]));
+		s[i] = (struct softhw_sge){src[i], sizeof(src[i]), NULL};
+		d[i] = (struct softhw_sge){dst[i], sizeof(dst[i]), NULL};
+		w[i] = (struct softhw_work){.op = SOFTHW_OP_COPY, .copy = {&s[i], 1, &d[i], 1}};
+		softhw_queue_post(&q, &w[i]);
+	}
+	CHECK(q.depth == 3 && softhw_queue_has_ready(&q));
+	for (int i = 0; i < 3; i++) {
+		struct softhw_work *done = softhw_queue_execute(&q);
+
+		CHECK(done == &w[i]);
+		CHECK(done != NULL && done->status == DOCA_SUCCESS && done->result_len == 64);
+		CHECK(memcmp(dst[i], src[i], 64) == 0);
+	}
+	CHECK(softhw_queue_empty(&q) && q.depth == 0 && softhw_queue_execute(&q) == NULL);
+}
+
+/* Three source pieces into two destination pieces, in order; a destination too small fails. */
+static void test_gather_scatter(void)
+{
+	uint8_t a[10], b[1], c[21], x[16], y[16];
+	struct softhw_sge src[3] = {{a, sizeof(a), NULL}, {b, sizeof(b), NULL}, {c, sizeof(c), NULL}};
+	struct softhw_sge dst[2] = {{x, sizeof(x), NULL}, {y, sizeof(y), NULL}};
+	uint8_t want[32], got[32];
+	struct softhw_work w = {.op = SOFTHW_OP_COPY, .copy = {src, 3, dst, 2}};
+	struct softhw_queue q;
+
+	for (int i = 0; i < 32; i++)
+		want[i] = (uint8_t)(i * 7 + 1);
+	memcpy(a, want, 10);
+	memcpy(b, want + 10, 1);
+	memcpy(c, want + 11, 21);
+	softhw_queue_init(&q);
+	softhw_queue_post(&q, &w);
+	CHECK(softhw_queue_execute(&q) == &w);
+	CHECK_OK(w.status);
+	CHECK(w.result_len == 32);
+	memcpy(got, x, 16);
+	memcpy(got + 16, y, 16);
+	CHECK(memcmp(got, want, 32) == 0);
+
+	w = (struct softhw_work){.op = SOFTHW_OP_COPY, .copy = {src, 3, dst, 1}};
+	softhw_queue_post(&q, &w);
+	CHECK(softhw_queue_execute(&q) == &w);
+	CHECK_ERR(w.status, DOCA_ERROR_TOO_BIG);
+}
+
+struct call {
+	struct softhw_work work; /* first: the engine hands it back */
+	bool ready;
+	int runs;
+	doca_error_t outcome;
+};
+
+static bool call_ready(struct softhw_work *w)
+{
+	return ((struct call *)w)->ready;
+}
+
+static doca_error_t call_run(struct softhw_work *w)
+{
+	struct call *c = (struct call *)w;
+
+	c->runs++;
+	return c->outcome;
+}
+
+/* Work that is not ready lets the work behind it go first, and runs once its condition holds. */
+static void test_call_waits(void)
+{
+	struct call c = {.work = {.op = SOFTHW_OP_CALL, .call = {call_ready, call_run}},
+			 .outcome = DOCA_ERROR_IO_FAILED};
+	struct softhw_work fail = {.op = SOFTHW_OP_FAIL, .status = DOCA_ERROR_NOT_PERMITTED};
+	struct softhw_queue q;
+
+	softhw_queue_init(&q);
+	softhw_queue_post(&q, &c.work);
+	CHECK(!softhw_queue_has_ready(&q) && softhw_queue_execute(&q) == NULL && c.runs == 0);
+	softhw_queue_post(&q, &fail);
+	CHECK(softhw_queue_has_ready(&q));
+	CHECK(softhw_queue_execute(&q) == &fail);
+	CHECK_ERR(fail.status, DOCA_ERROR_NOT_PERMITTED); /* a fault keeps its preset status */
+	CHECK(softhw_queue_execute(&q) == NULL);
+	c.ready = true;
+	CHECK(softhw_queue_execute(&q) == &c.work);
+	CHECK(c.runs == 1);
+	CHECK_ERR(c.work.status, DOCA_ERROR_IO_FAILED);
+	CHECK(softhw_queue_empty(&q));
+}
+
+/* A flush (stopping context) fails what is queued, except work already done on the wire. */
+static void test_flush(void)
+{
+	struct softhw_work done = {.op = SOFTHW_OP_DONE, .status = DOCA_SUCCESS};
+	struct softhw_work copy = {.op = SOFTHW_OP_COPY};
+	struct softhw_queue q;
+
+	softhw_queue_init(&q);
+	softhw_queue_post(&q, &done);
+	softhw_queue_post(&q, &copy);
+	CHECK(softhw_queue_flush(&q, DOCA_ERROR_SHUTDOWN) == &done);
+	CHECK_OK(done.status);
+	CHECK(softhw_queue_flush(&q, DOCA_ERROR_SHUTDOWN) == &copy);
+	CHECK_ERR(copy.status, DOCA_ERROR_SHUTDOWN);
+	CHECK(softhw_queue_flush(&q, DOCA_ERROR_SHUTDOWN) == NULL && q.depth == 0);
+}
+
+int main(void)
+{
+	TEST_RUN(test_copy_in_order);
+	TEST_RUN(test_gather_scatter);
+	TEST_RUN(test_call_waits);
+	TEST_RUN(test_flush);
+	TEST_EXIT();
+}
