@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The soft RDMA NIC (lib/softhw/rnic/rnic.h), driven through its ops table: a forked target
- * exports memory (doca_mmap_export_rdma) and a queue pair, this process connects and posts.
+ * exports memory (softhw_mem_export_add, as doca_mmap_export_rdma does) and a queue pair, this
+ * process connects and posts. Links softhw alone (no DOCA library).
  * The target sits blocked in read() on a pipe between commands: one-sided operations are
  * executed by its service thread. Everything runs over unix sockets (two-sided messages on the
  * same-host ring, taken by the target's service thread when the sender nudges it), then again
@@ -24,14 +25,14 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
-#include "doca_dev.h"
 #include "doca_log.h"
-#include "doca_mmap.h"
+#include "doca_types.h"
 #include "softhw/base/export_desc.h"
-#include "common/priv/dev_priv.h"
+#include "softhw/fabric/mem.h"
 #include "softhw/rnic/rnic.h"
 #include "softhw/rnic/rnic_int.h" /* the corrupting peer reaches its qp's shared ring segment */
 #include "softhw/softhw.h"
+#include "support.h"
 #include "test.h"
 
 const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
@@ -45,8 +46,7 @@ static const struct softhw_rnic_ops *ops = &softhw_rnic_ops;
 /* ---- one process's side ---- */
 
 struct node {
-	struct doca_devinfo **list;
-	struct doca_dev *dev;
+	const struct softhw_function *fn; /* the soft device (the first function of the model) */
 	struct softhw_rnic_ep *ep;
 	int efd; /* notify target */
 };
@@ -61,15 +61,17 @@ static void notify(void *arg)
 
 static bool node_open(struct node *n, uint32_t access, uint8_t rnr)
 {
-	uint32_t nb = 0;
 	struct softhw_rnic_ep_attr attr = {0};
+	const struct softhw_model *model;
+	doca_error_t err;
 
 	memset(n, 0, sizeof(*n));
 	n->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (doca_devinfo_create_list(&n->list, &nb) != DOCA_SUCCESS || nb == 0 ||
-	    doca_dev_open(n->list[0], &n->dev) != DOCA_SUCCESS)
+	model = softhw_model_get(&err);
+	if (model == NULL || softhw_model_num_functions(model) == 0)
 		return false;
-	attr.fn = n->dev->devinfo->fn;
+	n->fn = softhw_model_function(model, 0);
+	attr.fn = n->fn;
 	attr.access = access;
 	attr.max_qps = 16;
 	attr.max_recv_sge = 4;
@@ -79,14 +81,12 @@ static bool node_open(struct node *n, uint32_t access, uint8_t rnr)
 	attr.cm_timeout_ms = 2000;
 	attr.notify = notify;
 	attr.notify_arg = &n->efd;
-	return n->dev->rnic == &softhw_rnic_ops && ops->ep_create(&attr, &n->ep) == DOCA_SUCCESS;
+	return ops->ep_create(&attr, &n->ep) == DOCA_SUCCESS;
 }
 
 static void node_close(struct node *n)
 {
 	ops->ep_destroy(n->ep);
-	doca_dev_close(n->dev);
-	doca_devinfo_destroy_list(n->list);
 	close(n->efd);
 }
 
@@ -193,21 +193,24 @@ struct target {
 	struct target_info ti;
 };
 
-static bool export_rkey(struct doca_dev *dev, void *addr, size_t len, uint32_t access, struct doca_mmap **mm,
+/* Exports memory for RDMA as doca_mmap_export_rdma does, and names it as its descriptor would. */
+static bool export_rkey(const struct softhw_function *fn, void *addr, size_t len, uint32_t access, uint64_t *id,
 			struct softhw_rnic_rkey *k)
 {
-	const void *desc;
-	size_t desc_len;
-	struct softdoca_mmap_desc d;
+	uint32_t rights = 0;
+	uint64_t token;
 	const char *why;
 
-	if (doca_mmap_create(mm) != DOCA_SUCCESS || doca_mmap_set_memrange(*mm, addr, len) != DOCA_SUCCESS ||
-	    doca_mmap_set_permissions(*mm, access) != DOCA_SUCCESS || doca_mmap_add_dev(*mm, dev) != DOCA_SUCCESS ||
-	    doca_mmap_start(*mm) != DOCA_SUCCESS || doca_mmap_export_rdma(*mm, dev, &desc, &desc_len) != DOCA_SUCCESS ||
-	    softdoca_mmap_desc_decode(desc, desc_len, &d, &why) != DOCA_SUCCESS)
+	if (access & DOCA_ACCESS_FLAG_RDMA_READ)
+		rights |= SOFTHW_MEM_READ;
+	if (access & DOCA_ACCESS_FLAG_RDMA_WRITE)
+		rights |= SOFTHW_MEM_WRITE;
+	if (access & DOCA_ACCESS_FLAG_RDMA_ATOMIC)
+		rights |= SOFTHW_MEM_ATOMIC;
+	if (softhw_mem_export_add(fn->card->instance, addr, len, rights, id, &token, &why) != DOCA_SUCCESS)
 		return false;
-	*k = (struct softhw_rnic_rkey){.pid = d.exporter_pid, .id = d.export_id, .token = d.token, .addr = d.addr,
-				       .len = d.len};
+	*k = (struct softhw_rnic_rkey){.pid = (int32_t)getpid(), .id = *id, .token = token,
+				       .addr = (uint64_t)(uintptr_t)addr, .len = len};
 	return true;
 }
 
@@ -276,7 +279,7 @@ static bool corrupt_ring(struct rnic_qp *q, int how)
 static void target_main(int cmd, int info, const struct target_cfg *cfg)
 {
 	struct node n;
-	struct doca_mmap *mm = NULL, *rom = NULL;
+	uint64_t mm = 0, rom = 0;
 	struct target_info ti;
 	struct softhw_rnic_qp *qp;
 	uint8_t *mem = calloc(1, MEM_LEN), *ro = calloc(1, 4096), *rbuf = calloc(1, MEM_LEN);
@@ -291,8 +294,8 @@ static void target_main(int cmd, int info, const struct target_cfg *cfg)
 		_exit(2);
 	for (size_t i = 0; i < 4096; i++)
 		ro[i] = (uint8_t)i;
-	if (!export_rkey(n.dev, mem, MEM_LEN, cfg->mem_access, &mm, &ti.mem) ||
-	    !export_rkey(n.dev, ro, 4096, DOCA_ACCESS_FLAG_RDMA_READ, &rom, &ti.ro))
+	if (!export_rkey(n.fn, mem, MEM_LEN, cfg->mem_access, &mm, &ti.mem) ||
+	    !export_rkey(n.fn, ro, 4096, DOCA_ACCESS_FLAG_RDMA_READ, &rom, &ti.ro))
 		_exit(3);
 	if (ops->qp_create(n.ep, (void *)0x7, &qp) != DOCA_SUCCESS || ops->qp_export(qp, &blob, &blob_len) != DOCA_SUCCESS)
 		_exit(4);
@@ -342,8 +345,8 @@ static void target_main(int cmd, int info, const struct target_cfg *cfg)
 	}
 	ops->qp_destroy(qp);
 	node_close(&n);
-	doca_mmap_destroy(mm);
-	doca_mmap_destroy(rom);
+	softhw_mem_export_remove(mm);
+	softhw_mem_export_remove(rom);
 	free(mem);
 	free(ro);
 	free(rbuf);
@@ -1317,11 +1320,8 @@ static void run_all(const char *transport)
 
 int main(void)
 {
-	struct doca_log_backend *sdk_log;
-
 	/* the NIC's own lines (bad descriptors, dropped connections) go to the test log */
-	if (doca_log_backend_create_with_file_sdk(stderr, &sdk_log) == DOCA_SUCCESS)
-		(void)doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
+	softhw_test_log_print(DOCA_LOG_LEVEL_WARNING);
 	signal(SIGPIPE, SIG_DFL); /* the NIC must never raise it */
 	alarm(240);               /* bounded, whatever happens */
 	TEST_RUN(test_descriptors);

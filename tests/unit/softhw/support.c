@@ -14,6 +14,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char kept[1 << 16];
 static size_t kept_len;
 static int num_sources;
+static uint32_t print_level; /* lines at this level or more severe go to stderr; 0: none */
 
 doca_error_t doca_log_register_source(const char *source_name, int *source)
 {
@@ -38,7 +39,7 @@ doca_error_t doca_log(uint32_t level, int source, const char *fname, int line, c
 	va_end(ap);
 	if (n < 0)
 		return DOCA_ERROR_INVALID_VALUE;
-	if (getenv("SOFTHW_TEST_LOG") != NULL)
+	if (level <= __atomic_load_n(&print_level, __ATOMIC_RELAXED) || getenv("SOFTHW_TEST_LOG") != NULL)
 		fprintf(stderr, "[softhw %u %s:%d] %s\n", level, fname, line, msg);
 	pthread_mutex_lock(&lock);
 	/* Full: the oldest lines go, the newest stay. */
@@ -70,6 +71,11 @@ bool softhw_test_logged(const char *text)
 	if (!found)
 		fprintf(stderr, "no log line contains '%s'\n", text);
 	return found;
+}
+
+void softhw_test_log_print(uint32_t level)
+{
+	__atomic_store_n(&print_level, level, __ATOMIC_RELAXED);
 }
 
 void softhw_test_log_clear(void)

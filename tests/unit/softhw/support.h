@@ -11,9 +11,12 @@
 #define SOFTHW_TEST_SUPPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* True if a line containing `text` was logged since the last softhw_test_log_clear(). */
 bool softhw_test_logged(const char *text);
 void softhw_test_log_clear(void);
+/* Lines at `level` (a DOCA_LOG_LEVEL_*) or more severe also go to stderr. */
+void softhw_test_log_print(uint32_t level);
 
 #endif /* SOFTHW_TEST_SUPPORT_H */
