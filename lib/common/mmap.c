@@ -464,7 +464,7 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 			return DOCA_ERROR_INVALID_VALUE;
 		}
 	}
-	/* RDMA exports reach other cards through the fabric: no card check (issue 4). */
+	/* RDMA exports reach other cards through the fabric: no card check. */
 	if (d.exporter_pid == (int32_t)getpid()) {
 		link = registry_link(d.export_id, d.token);
 		if (link == NULL || !softhw_mem_export_lookup(d.export_id, d.token)) {

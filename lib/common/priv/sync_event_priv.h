@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Layout of doca_sync_event_remote_net shared by the softdoca libraries (private): an imported
- * handle on another event's value, used by RDMA remote-sync-event tasks (issue 4). It names
+ * handle on another event's value, used by RDMA remote-sync-event tasks. It names
  * the exporter and the value's address there; it never touches the memory itself.
  */
 #ifndef SOFTDOCA_SYNC_EVENT_PRIV_H

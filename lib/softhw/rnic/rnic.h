@@ -14,7 +14,7 @@
  * Threads: every ep_* / qp_* call comes from the thread that owns the context (the one that
  * calls doca_pe_progress). Inside, a per-process service thread (the "NIC") owns the sockets:
  * it executes one-sided operations at the target without the target's CPU (read, write,
- * atomics, remote sync events: rule 5 of issue 4), places incoming sends into posted receives,
+ * atomics, remote sync events, as a NIC does), places incoming sends into posted receives,
  * and queues completions on the initiator's ep. It blocks in epoll when there is nothing to do.
  * Exception (same host): two-sided messages travel on a shared-memory ring per qp that ep_poll
  * itself takes, without a thread hop; the service thread takes them only for an owner that is

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Idle cost: a started, connected and idle host/DPU pair uses under 1% of a core (issue 3).
+"""Idle cost: a started, connected and idle host/DPU pair uses under 1% of a core.
 
   run_idle.py SCENARIO --host BIN [--dpu BIN] [--window SEC] [--limit FRACTION]
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * doca_rdma faults and bad inputs (issue 4) with two real processes: the peer is a forked child,
+ * doca_rdma faults and bad inputs with two real processes: the peer is a forked child,
  * connection, mmap and sync-event descriptors cross through pipes, out of band and over RDMA-CM.
  * Every wait has a deadline (and every process an alarm()), so nothing can hang the suite.
  * The transport comes from the environment (meson runs this twice: default and
