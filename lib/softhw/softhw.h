@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * softhw: the soft hardware behind the DOCA libraries. This is the only interface the
- * DOCA-semantics layer (lib/common, lib/dma, ...) has to it: the device model (what cards,
+ * softhw: the soft hardware behind the DOCA libraries. This header is the DOCA-semantics
+ * layer's (lib/common, lib/dma, ...) main interface to it: the device model (what cards,
  * functions and capabilities exist) and the engine (queues of work that the "hardware"
- * executes). Nothing above this header touches files, sockets or threads of softhw.
+ * executes). The others are as narrow: the ops tables a doca_dev carries (rnic/rnic.h,
+ * comch/comch.h), fabric/mem.h (exports and imports) and fabric/value.h (sync-event values).
+ * Nothing above these headers touches files, sockets or threads of softhw (docs/hacking.md).
  */
 #ifndef SOFTHW_H
 #define SOFTHW_H

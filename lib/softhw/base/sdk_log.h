@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * SDK logging for every softdoca library. SDK messages go only to SDK backends
- * (doca_log_backend_create_*_sdk), as in DOCA. A library registers its source through the
- * public doca_log_register_source() with a name that starts with SOFTDOCA_SDK_SOURCE_PREFIX;
+ * SDK logging for every softdoca library and for softhw (hence softhw's base: both layers
+ * include it, and softhw never includes a library's header). SDK messages go only to SDK
+ * backends (doca_log_backend_create_*_sdk), as in DOCA. A library registers its source through
+ * the public doca_log_register_source() with a name that starts with SOFTDOCA_SDK_SOURCE_PREFIX;
  * the log module marks such sources as SDK sources. This keeps the libraries' exported ABI
  * exactly the DOCA API: no private logging entry point is exported.
  */
