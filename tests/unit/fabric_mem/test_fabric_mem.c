@@ -390,6 +390,101 @@ static void test_forged_and_stale(void)
 }
 
 /*
+ * The descriptor's claims against the export: a narrower range and fewer rights are fine (the
+ * remote is still held to the export's own), a wider or moved range, another right or another
+ * use (DMA vs NIC) are not. softhw_mem_verify says the same without a data path, and NOT_FOUND
+ * where it cannot ask anybody.
+ */
+static void test_claims_checked(void)
+{
+	struct exporter x;
+	struct softhw_mem_remote *r = NULL;
+	struct softhw_mem_peer p;
+	const char *why = "";
+	uint8_t buf[16];
+
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_VIA_DMA, false));
+	p = peer_of(&x);
+	CHECK_OK(softhw_mem_verify(&p, &why));
+	p.addr += 100;
+	p.len = 200;
+	p.rights = SOFTHW_MEM_READ;
+	CHECK_OK(softhw_mem_verify(&p, &why));
+	CHECK_OK(softhw_mem_connect(&p, &r, &why));
+	if (r != NULL) {
+		CHECK_OK(softhw_mem_read(r, buf, x.e.addr, sizeof(buf)));
+		CHECK(matches_pattern(buf, 0, sizeof(buf)));
+		CHECK_ERR(softhw_mem_write(r, x.e.addr + 100, buf, 8), DOCA_ERROR_NOT_PERMITTED);
+		CHECK_ERR(softhw_mem_read(r, buf, x.e.addr + MEM_LEN - 8, sizeof(buf)), DOCA_ERROR_INVALID_VALUE);
+		softhw_mem_disconnect(r);
+		r = NULL;
+	}
+	p = peer_of(&x); /* moved a byte: inside at the start, outside at the end */
+	p.addr += 1;
+	CHECK_ERR(softhw_mem_verify(&p, &why), DOCA_ERROR_INVALID_VALUE);
+	CHECK(strstr(why, "range") != NULL);
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+	p = peer_of(&x); /* before the export */
+	p.addr -= 4096;
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+	p = peer_of(&x);
+	p.rights |= SOFTHW_MEM_WRITE;
+	CHECK_ERR(softhw_mem_verify(&p, &why), DOCA_ERROR_INVALID_VALUE);
+	CHECK(strstr(why, "write") != NULL);
+	p = peer_of(&x); /* a DMA export used as the NIC's rkey, or claimed for the NIC */
+	p.any_range = true;
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+	CHECK(strstr(why, "rkey") != NULL);
+	p = peer_of(&x);
+	p.rights = SOFTHW_MEM_READ | SOFTHW_MEM_VIA_NIC;
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+	CHECK(strstr(why, "kind") != NULL);
+	CHECK(r == NULL);
+	/* nobody to ask: the export ended, then the exporter is gone */
+	CHECK(command(&x, 'r'));
+	p = peer_of(&x);
+	CHECK_ERR(softhw_mem_verify(&p, &why), DOCA_ERROR_NOT_FOUND);
+	CHECK(finish(&x));
+	CHECK_ERR(softhw_mem_verify(&p, &why), DOCA_ERROR_NOT_FOUND);
+
+	/* the NIC's view: an export for it is reached by id and token alone */
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_VIA_NIC, false));
+	p = (struct softhw_mem_peer){.instance = instance, .pid = x.pid, .id = x.e.id, .token = x.e.token, .any_range = true};
+	CHECK_OK(softhw_mem_connect(&p, &r, &why));
+	if (r != NULL) {
+		CHECK_OK(softhw_mem_read(r, buf, x.e.addr + MEM_LEN - sizeof(buf), sizeof(buf)));
+		CHECK_ERR(softhw_mem_read(r, buf, x.e.addr + MEM_LEN - 8, sizeof(buf)), DOCA_ERROR_INVALID_VALUE);
+		softhw_mem_disconnect(r);
+	}
+	CHECK(finish(&x));
+}
+
+/* Pinning (the NIC's target side) is for NIC exports only, inside their range and rights. */
+static void test_pin_checks(void)
+{
+	static char mem[256];
+	uint64_t id, token, nid, ntoken;
+	const char *why;
+
+	CHECK_OK(softhw_mem_export_add(instance, mem, sizeof(mem), SOFTHW_MEM_READ | SOFTHW_MEM_WRITE | SOFTHW_MEM_VIA_DMA,
+				       &id, &token, &why));
+	CHECK_OK(softhw_mem_export_add(instance, mem + 64, 64, SOFTHW_MEM_READ | SOFTHW_MEM_VIA_NIC, &nid, &ntoken, &why));
+	CHECK_ERR(softhw_mem_export_pin(id, token, (uint64_t)(uintptr_t)mem, 8, SOFTHW_MEM_READ), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(softhw_mem_export_pin(nid, ntoken, (uint64_t)(uintptr_t)mem + 64, 64, SOFTHW_MEM_READ));
+	softhw_mem_export_unpin();
+	CHECK_ERR(softhw_mem_export_pin(nid, ntoken, (uint64_t)(uintptr_t)mem + 64, 8, SOFTHW_MEM_WRITE),
+		  DOCA_ERROR_NOT_PERMITTED);
+	CHECK_ERR(softhw_mem_export_pin(nid, ntoken, (uint64_t)(uintptr_t)mem + 63, 8, SOFTHW_MEM_READ),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(softhw_mem_export_pin(nid, ntoken, (uint64_t)(uintptr_t)mem + 120, 9, SOFTHW_MEM_READ),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(softhw_mem_export_pin(nid, ntoken ^ 1, (uint64_t)(uintptr_t)mem + 64, 8, SOFTHW_MEM_READ),
+		  DOCA_ERROR_INVALID_VALUE);
+	softhw_mem_export_remove(id);
+	softhw_mem_export_remove(nid);
+}
+
+/*
  * The exporter took away memory it exports (a bug on its side): accesses there fail with
  * IO_FAILED on both paths, the exporter survives, and the rest of the range still works.
  */
@@ -868,6 +963,7 @@ int main(void)
 	TEST_RUN(test_service_path_exporter_off);
 	TEST_RUN(test_range_and_rights);
 	TEST_RUN(test_forged_and_stale);
+	TEST_RUN(test_claims_checked);
 	TEST_RUN(test_unmapped_in_exporter);
 	TEST_RUN(test_revoked);
 	TEST_RUN(test_dead_exporter);
@@ -882,6 +978,7 @@ int main(void)
 	TEST_RUN(test_silent_exporter);
 	TEST_RUN(test_several_importers);
 	TEST_RUN(test_same_process);
+	TEST_RUN(test_pin_checks);
 	TEST_RUN(test_window_given_back);
 	/* Last: this process now runs a service thread, which a forked exporter must drop. */
 	TEST_RUN(test_exporter_forked_from_exporter);
