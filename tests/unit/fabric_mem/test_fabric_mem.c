@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -732,6 +733,125 @@ static bool on_window(const void *addr)
 	return found;
 }
 
+/*
+ * Importers of an export get the memfd of its window, all of it: a window is never shared with
+ * an export of fewer pages (it would reach pages outside its export); the same pages are fine.
+ */
+static void test_window_never_larger(void)
+{
+	const size_t pg = 4096, len = 16 * pg;
+	uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t id, token, sid, stoken, eid, etoken;
+	struct softhw_mem_peer p = {.instance = instance, .pid = getpid(), .any_range = false};
+	struct softhw_mem_remote *r = NULL;
+	const char *why = "";
+	const uint32_t rights = SOFTHW_MEM_READ | SOFTHW_MEM_WRITE;
+
+	CHECK(m != MAP_FAILED);
+	if (m == MAP_FAILED)
+		return;
+	memset(m, 0x5a, len);
+	importer_cma(false); /* what is not in a window goes through the service thread */
+	CHECK_OK(softhw_mem_export_add(instance, m, len, rights, &id, &token, &why));
+	CHECK(on_window(m));
+	CHECK_OK(softhw_mem_export_add(instance, m + 2 * pg, 4 * pg, rights, &sid, &stoken, &why));
+	CHECK_OK(softhw_mem_export_add(instance, m, len, rights, &eid, &etoken, &why));
+	p = (struct softhw_mem_peer){.instance = instance, .pid = getpid(), .id = sid, .token = stoken,
+				     .addr = (uint64_t)(uintptr_t)(m + 2 * pg), .len = 4 * pg, .rights = rights};
+	CHECK_OK(softhw_mem_connect(&p, &r, &why));
+	if (r != NULL) {
+		uint8_t buf[8];
+
+		CHECK(!softhw_mem_direct(r, p.addr, pg)); /* no window: the larger one is not its to give */
+		CHECK_OK(softhw_mem_read(r, buf, p.addr, sizeof(buf)));
+		CHECK(buf[0] == 0x5a);
+		softhw_mem_disconnect(r);
+		r = NULL;
+	}
+	p.id = eid; /* the same pages: the same window */
+	p.token = etoken;
+	p.addr = (uint64_t)(uintptr_t)m;
+	p.len = len;
+	CHECK_OK(softhw_mem_connect(&p, &r, &why));
+	if (r != NULL) {
+		CHECK(softhw_mem_direct(r, p.addr, len));
+		softhw_mem_disconnect(r);
+	}
+	softhw_mem_export_remove(sid);
+	softhw_mem_export_remove(eid);
+	softhw_mem_export_remove(id);
+	importer_cma(true);
+	munmap(m, len);
+}
+
+/*
+ * A window's memfd cannot be opened again for writing through /proc: an importer of a
+ * read-only export of the same user cannot turn the read-only fd it gets into a writable one.
+ * Runs as another uid in a child (root would pass any file mode).
+ */
+static void test_window_fd_stays_read_only(void)
+{
+	int status = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		const size_t len = 4 * 4096;
+		uint8_t *m;
+		uint64_t id, token;
+		const char *why = "";
+		char path[64], link[128];
+		int ro, rw, fd = -1;
+
+		alarm(20);
+		if (setresgid(65534, 65534, 65534) != 0 || setresuid(65534, 65534, 65534) != 0)
+			_exit(77);
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			_exit(2);
+		memset(m, 1, len);
+		snprintf(instance, sizeof(instance), "fabric-mem-ro@%d", (int)getpid());
+		setenv("SOFTDOCA_RUN_DIR", "/tmp", 1); /* the run directory of the tests is root's */
+		if (softhw_mem_export_add(instance, m, len, SOFTHW_MEM_READ, &id, &token, &why) != DOCA_SUCCESS) {
+			fprintf(stderr, "export as uid 65534 failed: %s\n", why);
+			_exit(3);
+		}
+		if (!on_window(m))
+			_exit(4);
+		for (int i = 0; i < 1024 && fd < 0; i++) {
+			ssize_t n;
+
+			snprintf(path, sizeof(path), "/proc/self/fd/%d", i);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n > 0) {
+				link[n] = '\0';
+				if (strstr(link, "softdoca-export") != NULL)
+					fd = i;
+			}
+		}
+		if (fd < 0)
+			_exit(5);
+		ro = open(path, O_RDONLY | O_CLOEXEC); /* what an importer of a read-only export gets */
+		if (ro < 0)
+			_exit(6);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", ro);
+		rw = open(path, O_RDWR | O_CLOEXEC);
+		if (rw >= 0) {
+			fprintf(stderr, "a read-only window fd was opened again read-write\n");
+			_exit(7);
+		}
+		softhw_mem_export_remove(id);
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+		fprintf(stderr, "  skipped: cannot switch to uid 65534 (not root)\n");
+		return;
+	}
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 /* In this process: the pages move onto a window at export, and back when the export ends. */
 static void test_window_given_back(void)
 {
@@ -980,6 +1100,8 @@ int main(void)
 	TEST_RUN(test_same_process);
 	TEST_RUN(test_pin_checks);
 	TEST_RUN(test_window_given_back);
+	TEST_RUN(test_window_never_larger);
+	TEST_RUN(test_window_fd_stays_read_only);
 	/* Last: this process now runs a service thread, which a forked exporter must drop. */
 	TEST_RUN(test_exporter_forked_from_exporter);
 	TEST_EXIT();
