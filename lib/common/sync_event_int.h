@@ -96,12 +96,15 @@ doca_error_t softdoca_se_cell_create_shared(uint64_t initial, struct softdoca_se
  * longer exists or its exporting event was destroyed.
  */
 struct softdoca_se_cell *softdoca_se_cell_find(uint64_t id, uint64_t addr, uint64_t token);
+/* Why softdoca_se_cell_find() found nothing: which of the descriptor's claims is wrong. */
+const char *softdoca_se_cell_why_not(uint64_t id, uint64_t addr, uint64_t token);
 /*
- * Binds to the shared cell that process `pid` exported as `id` with `token`. NOT_FOUND when
- * that process or its exporting event is gone; *why says which.
+ * Binds to the shared cell that process `pid` exported as `id` at `addr` with `token`.
+ * NOT_FOUND when that process or its exporting event is gone; INVALID_VALUE when its live
+ * value has another token or address (a forged descriptor); *why says which.
  */
-doca_error_t softdoca_se_cell_open_shared(int32_t pid, uint64_t id, uint64_t token, struct softdoca_se_cell **cell,
-					  const char **why);
+doca_error_t softdoca_se_cell_open_shared(int32_t pid, uint64_t id, uint64_t addr, uint64_t token,
+					  struct softdoca_se_cell **cell, const char **why);
 /* Its exporting event is destroyed: no new imports (a shared cell's segment is unlinked). */
 void softdoca_se_cell_retire(struct softdoca_se_cell *cell);
 void softdoca_se_cell_unbind(struct softdoca_se_cell *cell);

@@ -531,8 +531,8 @@ static bool log_says(const char *needle)
 	fseek(log_capture, log_seen, SEEK_SET);
 	n = fread(text, 1, sizeof(text) - 1, log_capture);
 	text[n] = '\0';
+	fseek(log_capture, 0, SEEK_END); /* (a longer text between two calls is not looked at) */
 	log_seen = ftell(log_capture);
-	fseek(log_capture, 0, SEEK_END);
 	if (strstr(text, needle) == NULL) {
 		fprintf(stderr, "the log lacks \"%s\"; it says: %s\n", needle, text);
 		return false;

@@ -80,8 +80,8 @@ static bool log_says(const char *needle)
 	fseek(log_file, log_seen, SEEK_SET);
 	n = fread(text, 1, sizeof(text) - 1, log_file);
 	text[n] = '\0';
+	fseek(log_file, 0, SEEK_END); /* (a longer text between two calls is not looked at) */
 	log_seen = ftell(log_file);
-	fseek(log_file, 0, SEEK_END);
 	if (strstr(text, needle) == NULL) {
 		fprintf(stderr, "log lacks \"%s\"; it says: %s\n", needle, text);
 		return false;
