@@ -91,6 +91,7 @@ struct mem_export {
 	char *addr;
 	uint64_t len;
 	uint32_t rights;
+	char instance[SOFTHW_MAX_STR]; /* the card instance it was exported through */
 	bool shared; /* has a window (share) */
 	struct softhw_share_grant share;
 };
@@ -289,6 +290,24 @@ static void service_revoke(void)
 	pthread_mutex_unlock(&svc.lock);
 }
 
+/*
+ * Did connection fd come in through the service point of `instance`? A DMA engine reaches
+ * only the exports of its own card: the descriptor's instance must be the export's.
+ */
+static bool came_through(int fd, const char *instance)
+{
+	struct sockaddr_un want, got;
+	socklen_t want_len, got_len = sizeof(got);
+	struct softhw_card card;
+	char name[24];
+
+	instance_card(&card, instance);
+	snprintf(name, sizeof(name), "%d", (int)getpid());
+	return softhw_fabric_addr(&card, "mem", name, &want, &want_len) == DOCA_SUCCESS &&
+	       getsockname(fd, (struct sockaddr *)&got, &got_len) == 0 && got_len == want_len &&
+	       memcmp(&got, &want, want_len) == 0;
+}
+
 static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct mem_msg *rep)
 {
 	struct mem_export *e;
@@ -299,6 +318,8 @@ static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct me
 		rep->status = DOCA_ERROR_NOT_FOUND;
 	} else if (e->token != req->token) {
 		rep->status = DOCA_ERROR_INVALID_VALUE;
+	} else if ((e->rights & SOFTHW_MEM_VIA_DMA) && !came_through(c->fd, e->instance)) {
+		rep->status = DOCA_ERROR_NOT_PERMITTED;
 	} else {
 		c->id = e->id;
 		rep->addr = (uint64_t)(uintptr_t)e->addr;
@@ -652,6 +673,7 @@ doca_error_t softhw_mem_export_add(const char *instance, void *addr, uint64_t le
 	}
 	e->id = ++svc.last_id;
 	e->token = make_token();
+	snprintf(e->instance, sizeof(e->instance), "%s", instance);
 	e->addr = addr;
 	e->len = len;
 	e->rights = rights;
@@ -1016,6 +1038,11 @@ static doca_error_t remote_hello(const struct softhw_mem_peer *peer, struct soft
 		*why = err == DOCA_ERROR_TIME_OUT ? "the exporter's memory service did not answer in time" :
 						    "the exporter closed the connection during the handshake";
 		return err == DOCA_ERROR_CONNECTION_ABORTED ? DOCA_ERROR_NOT_FOUND : err;
+	}
+	if (rep.status == DOCA_ERROR_NOT_PERMITTED) {
+		*answered = true;
+		*why = "its card instance is not the one the export was made through";
+		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (rep.status != DOCA_SUCCESS) {
 		*why = rep.status == DOCA_ERROR_NOT_FOUND ?

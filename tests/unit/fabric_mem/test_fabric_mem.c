@@ -138,6 +138,16 @@ static void exporter_main(int cmd, int info, uint32_t rights, bool cma_off)
 			c = 'k';
 			if (!write_full(info, &c, 1))
 				exit(6);
+		} else if (c == 'i') { /* export a few bytes through another card instance too */
+			static char other_mem[64];
+			char other[80];
+			uint64_t id2, token2;
+
+			snprintf(other, sizeof(other), "%s-2", instance);
+			if (softhw_mem_export_add(other, other_mem, sizeof(other_mem), rights, &id2, &token2, &why) !=
+				    DOCA_SUCCESS ||
+			    !write_full(info, "k", 1))
+				exit(15);
 		} else if (c == 'd') { /* dump the memory */
 			if (!write_full(info, mem, MEM_LEN))
 				exit(7);
@@ -440,6 +450,17 @@ static void test_claims_checked(void)
 	p.rights = SOFTHW_MEM_READ | SOFTHW_MEM_VIA_NIC;
 	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
 	CHECK(strstr(why, "kind") != NULL);
+	/* a DMA export through another card instance of the same exporter */
+	CHECK(command(&x, 'i') && read_full(x.info, buf, 1) && buf[0] == 'k');
+	{
+		char other[80];
+
+		snprintf(other, sizeof(other), "%s-2", instance);
+		p = peer_of(&x);
+		p.instance = other;
+		CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+		CHECK(strstr(why, "instance") != NULL);
+	}
 	CHECK(r == NULL);
 	/* nobody to ask: the export ended, then the exporter is gone */
 	CHECK(command(&x, 'r'));
