@@ -13,10 +13,11 @@
  *
  * Importer: softhw_mem_connect() reaches that service point, proves the descriptor is current
  * (id + token, and the peer's pid from the kernel) and learns the exporter's own view of the
- * range and rights. Data then moves with memcpy inside the export's shared window if it has
- * one, else by process_vm_readv/writev (the fast path) or, when that
- * is not permitted or SOFTDOCA_FABRIC_CMA=0, through a shared bounce buffer (memfd passed with
- * SCM_RIGHTS) that the exporter's service thread fills or drains.
+ * range and rights, which the descriptor may not exceed and every access is held to. Data
+ * then moves with memcpy inside the export's shared window if it has one, else by
+ * process_vm_readv/writev (the fast path) or, when that is not permitted or
+ * SOFTDOCA_FABRIC_CMA=0, through a shared bounce buffer (memfd passed with SCM_RIGHTS) that the
+ * exporter's service thread fills or drains (checking each request against the export).
  *
  * A remote handle is safe to use from several threads. Everything returns a DOCA error; the
  * data path logs one SDK line when an exporter goes away, the rest is logged by the caller.
