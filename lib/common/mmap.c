@@ -27,20 +27,23 @@ struct softdoca_mmap_export {
 	uint64_t token;
 	enum softdoca_mmap_desc_kind kind;
 	const struct softhw_card *card;
+	struct softdoca_mmap_desc desc; /* what was exported: imports are checked against it */
 	uint8_t bytes[SOFTDOCA_MMAP_DESC_LEN];
 };
 
-/* What the peer of an export may do with the memory, from the access flags. */
+/* What the peer of an export may do with the memory, and through what, from the access flags. */
 static uint32_t export_rights(uint32_t access, enum softdoca_mmap_desc_kind kind)
 {
 	uint32_t rights = 0;
 
 	if (kind == SOFTDOCA_MMAP_DESC_PCI) {
+		rights |= SOFTHW_MEM_VIA_DMA;
 		if (access & PCI_FLAGS)
 			rights |= SOFTHW_MEM_READ;
 		if (access & DOCA_ACCESS_FLAG_PCI_READ_WRITE)
 			rights |= SOFTHW_MEM_WRITE;
 	} else {
+		rights |= SOFTHW_MEM_VIA_NIC;
 		if (access & DOCA_ACCESS_FLAG_RDMA_READ)
 			rights |= SOFTHW_MEM_READ;
 		if (access & DOCA_ACCESS_FLAG_RDMA_WRITE)
@@ -115,8 +118,8 @@ static void registry_remove(struct softdoca_mmap_export *e)
 	pthread_mutex_unlock(&registry_lock);
 }
 
-/* The link of live export (id, token) with one more reference, or NULL. */
-static struct softdoca_mmap_link *registry_link(uint64_t id, uint64_t token)
+/* The link of live export (id, token) with one more reference, and what it exported; or NULL. */
+static struct softdoca_mmap_link *registry_link(uint64_t id, uint64_t token, struct softdoca_mmap_desc *real)
 {
 	struct softdoca_mmap_link *link = NULL;
 
@@ -125,10 +128,87 @@ static struct softdoca_mmap_link *registry_link(uint64_t id, uint64_t token)
 		if (e->id == id && e->token == token) {
 			link = e->link;
 			link->refs++;
+			*real = e->desc;
 			break;
 		}
 	pthread_mutex_unlock(&registry_lock);
 	return link;
+}
+
+/*
+ * Capabilities an access mask gives an importer: PCI read and write, RDMA read, write and
+ * atomic (the exporter's own LOCAL_READ_WRITE is no import's business).
+ */
+static uint32_t import_caps(uint32_t access)
+{
+	uint32_t caps = access & RDMA_FLAGS;
+
+	if (access & PCI_FLAGS)
+		caps |= DOCA_ACCESS_FLAG_PCI_READ_ONLY;
+	if (access & DOCA_ACCESS_FLAG_PCI_READ_WRITE)
+		caps |= DOCA_ACCESS_FLAG_PCI_READ_WRITE;
+	return caps;
+}
+
+/* The capabilities of import_caps() in words, for a log line. */
+static const char *caps_names(uint32_t caps, char *buf, size_t size)
+{
+	static const struct {
+		uint32_t cap;
+		const char *name;
+	} names[] = {
+		{DOCA_ACCESS_FLAG_PCI_READ_ONLY, "PCI read"},   {DOCA_ACCESS_FLAG_PCI_READ_WRITE, "PCI write"},
+		{DOCA_ACCESS_FLAG_RDMA_READ, "RDMA read"},      {DOCA_ACCESS_FLAG_RDMA_WRITE, "RDMA write"},
+		{DOCA_ACCESS_FLAG_RDMA_ATOMIC, "RDMA atomic"},
+	};
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((caps & names[i].cap) && used < size)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s", used ? ", " : "", names[i].name);
+	return buf;
+}
+
+static const char *kind_name(enum softdoca_mmap_desc_kind kind)
+{
+	return kind == SOFTDOCA_MMAP_DESC_PCI ? "PCI" : "RDMA";
+}
+
+/*
+ * A descriptor of this process against the export it names: same kind and card, a range
+ * inside the exported one, no right the export lacks. Logs what differs.
+ */
+static doca_error_t check_claims(const struct softdoca_mmap_desc *d, const struct softdoca_mmap_desc *real)
+{
+	static const char fix[] = "pass the bytes doca_mmap_export_pci/rdma() returned, unchanged";
+	uint32_t extra = import_caps(d->access) & ~import_caps(real->access);
+
+	if (d->kind != real->kind) {
+		SDK_LOG_ERR("Failed to create mmap from export: forged descriptor: its kind is %s, but export %lu was made with doca_mmap_export_%s(); %s",
+			    kind_name(d->kind), (unsigned long)d->export_id, real->kind == SOFTDOCA_MMAP_DESC_PCI ? "pci" : "rdma",
+			    fix);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (strcmp(d->card, real->card) != 0 || strcmp(d->instance, real->instance) != 0) {
+		SDK_LOG_ERR("Failed to create mmap from export: forged descriptor: it names card %s instance %s, but export %lu was made through card %s instance %s; %s",
+			    d->card, d->instance, (unsigned long)d->export_id, real->card, real->instance, fix);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (d->addr < real->addr || d->len > real->len || d->addr - real->addr > real->len - d->len) {
+		SDK_LOG_ERR("Failed to create mmap from export: forged descriptor: its range 0x%lx..0x%lx (%lu bytes) is not inside the exported range 0x%lx..0x%lx (%lu bytes); %s",
+			    (unsigned long)d->addr, (unsigned long)(d->addr + d->len), (unsigned long)d->len,
+			    (unsigned long)real->addr, (unsigned long)(real->addr + real->len), (unsigned long)real->len, fix);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (extra != 0) {
+		char names[64];
+
+		SDK_LOG_ERR("Failed to create mmap from export: forged descriptor: its access flags 0x%x claim %s, which the export (access flags 0x%x) does not grant; %s",
+			    d->access, caps_names(extra, names, sizeof(names)), real->access, fix);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
 }
 
 static void import_unlink(struct doca_mmap *m)
@@ -379,6 +459,7 @@ static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *d
 	memcpy(d.card, card->name, sizeof(d.card));
 	memcpy(d.instance, card->instance, sizeof(d.instance));
 	softdoca_mmap_desc_encode(&d, e->bytes);
+	e->desc = d;
 	e->id = d.export_id;
 	e->token = d.token;
 	e->kind = kind;
@@ -466,18 +547,24 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 	}
 	/* RDMA exports reach other cards through the fabric: no card check. */
 	if (d.exporter_pid == (int32_t)getpid()) {
-		link = registry_link(d.export_id, d.token);
-		if (link == NULL || !softhw_mem_export_lookup(d.export_id, d.token)) {
+		/* This process exported it: the export is at hand to check the claims against. */
+		struct softdoca_mmap_desc real;
+
+		link = registry_link(d.export_id, d.token, &real);
+		err = link != NULL && softhw_mem_export_lookup(d.export_id, d.token) ? check_claims(&d, &real)
+										     : DOCA_ERROR_NOT_FOUND;
+		if (err != DOCA_SUCCESS) {
 			if (link != NULL) {
 				pthread_mutex_lock(&registry_lock);
 				link_put(link);
 				pthread_mutex_unlock(&registry_lock);
 			}
-			SDK_LOG_ERR("Failed to create mmap from export: the exporting mmap was stopped or destroyed, which ends its descriptors; export it again after doca_mmap_start()");
+			if (err == DOCA_ERROR_NOT_FOUND)
+				SDK_LOG_ERR("Failed to create mmap from export: the exporting mmap was stopped or destroyed, which ends its descriptors; export it again after doca_mmap_start()");
 			return DOCA_ERROR_INVALID_VALUE;
 		}
-	} else if (d.kind == SOFTDOCA_MMAP_DESC_PCI) {
-		/* Another process: prove the descriptor against the live export, set up the data path. */
+	} else {
+		/* Another process: its memory service says what it really exported. */
 		struct softhw_mem_peer peer = {
 			.instance = d.instance,
 			.pid = d.exporter_pid,
@@ -488,11 +575,22 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 			.rights = export_rights(d.access, d.kind),
 		};
 
-		err = softhw_mem_connect(&peer, &remote, &why);
-		if (err != DOCA_SUCCESS) {
-			SDK_LOG_ERR("Failed to create mmap from export of process %d: %s", (int)d.exporter_pid, why);
+		/* PCI: prove the descriptor and set up the data path. RDMA: check it if its exporter
+		 * runs on this host; else the target checks every access against its export. */
+		if (d.kind == SOFTDOCA_MMAP_DESC_PCI)
+			err = softhw_mem_connect(&peer, &remote, &why);
+		else
+			err = softhw_mem_verify(&peer, &why);
+		if (err != DOCA_SUCCESS && (d.kind == SOFTDOCA_MMAP_DESC_PCI || err == DOCA_ERROR_INVALID_VALUE)) {
+			SDK_LOG_ERR("Failed to create mmap from export of process %d: %s (the descriptor says %s export %lu of 0x%lx..0x%lx, access flags 0x%x)%s",
+				    (int)d.exporter_pid, why, kind_name(d.kind), (unsigned long)d.export_id,
+				    (unsigned long)d.addr, (unsigned long)(d.addr + d.len), d.access,
+				    err == DOCA_ERROR_INVALID_VALUE ? "; pass the bytes the export returned, unchanged" : "");
 			return err;
 		}
+		if (err != DOCA_SUCCESS)
+			SDK_LOG_DBG("RDMA export %lu of process %d not checked at import (%s): its target checks every access",
+				    (unsigned long)d.export_id, (int)d.exporter_pid, why);
 	}
 
 	m = calloc(1, sizeof(*m));

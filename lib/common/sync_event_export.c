@@ -346,7 +346,7 @@ static doca_error_t import_value(const struct se_desc *d, struct softhw_value **
 	if (d->pid == (int32_t)getpid()) {
 		*cell = softhw_value_find(d->id, d->addr, d->token);
 		if (*cell == NULL) {
-			SDK_LOG_ERR("Failed to %s: the exporting event was destroyed; export a live event again", what);
+			SDK_LOG_ERR("Failed to %s: %s", what, softhw_value_why_not(d->id, d->addr, d->token));
 			return DOCA_ERROR_INVALID_VALUE;
 		}
 		return DOCA_SUCCESS;
@@ -358,8 +358,11 @@ static doca_error_t import_value(const struct se_desc *d, struct softhw_value **
 			    what, (int)d->pid);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	err = softhw_value_open_shared(d->pid, d->id, d->token, cell, &why);
-	if (err == DOCA_ERROR_NOT_FOUND)
+	err = softhw_value_open_shared(d->pid, d->id, d->addr, d->token, cell, &why);
+	if (err == DOCA_ERROR_INVALID_VALUE)
+		SDK_LOG_ERR("Failed to %s of process %d: %s; pass the bytes the export returned, unchanged", what,
+			    (int)d->pid, why);
+	else if (err == DOCA_ERROR_NOT_FOUND)
 		SDK_LOG_ERR("Failed to %s: the event process %d exported is gone: %s; import a descriptor of a live "
 			    "event (export it again)",
 			    what, (int)d->pid, why);
@@ -448,8 +451,7 @@ doca_error_t doca_sync_event_remote_net_create_from_export(struct doca_dev *dev,
 	if (d.pid == (int32_t)getpid()) {
 		cell = softhw_value_find(d.id, d.addr, d.token);
 		if (cell == NULL) {
-			SDK_LOG_ERR("Failed to %s: the exported event no longer exists (destroyed); export it again",
-				    what);
+			SDK_LOG_ERR("Failed to %s: %s", what, softhw_value_why_not(d.id, d.addr, d.token));
 			return DOCA_ERROR_INVALID_VALUE;
 		}
 	}

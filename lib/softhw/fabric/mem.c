@@ -91,6 +91,7 @@ struct mem_export {
 	char *addr;
 	uint64_t len;
 	uint32_t rights;
+	char instance[SOFTHW_MAX_STR]; /* the card instance it was exported through */
 	bool shared; /* has a window (share) */
 	struct softhw_share_grant share;
 };
@@ -289,6 +290,24 @@ static void service_revoke(void)
 	pthread_mutex_unlock(&svc.lock);
 }
 
+/*
+ * Did connection fd come in through the service point of `instance`? A DMA engine reaches
+ * only the exports of its own card: the descriptor's instance must be the export's.
+ */
+static bool came_through(int fd, const char *instance)
+{
+	struct sockaddr_un want, got;
+	socklen_t want_len, got_len = sizeof(got);
+	struct softhw_card card;
+	char name[24];
+
+	instance_card(&card, instance);
+	snprintf(name, sizeof(name), "%d", (int)getpid());
+	return softhw_fabric_addr(&card, "mem", name, &want, &want_len) == DOCA_SUCCESS &&
+	       getsockname(fd, (struct sockaddr *)&got, &got_len) == 0 && got_len == want_len &&
+	       memcmp(&got, &want, want_len) == 0;
+}
+
 static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct mem_msg *rep)
 {
 	struct mem_export *e;
@@ -299,6 +318,8 @@ static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct me
 		rep->status = DOCA_ERROR_NOT_FOUND;
 	} else if (e->token != req->token) {
 		rep->status = DOCA_ERROR_INVALID_VALUE;
+	} else if ((e->rights & SOFTHW_MEM_VIA_DMA) && !came_through(c->fd, e->instance)) {
+		rep->status = DOCA_ERROR_NOT_PERMITTED;
 	} else {
 		c->id = e->id;
 		rep->addr = (uint64_t)(uintptr_t)e->addr;
@@ -652,6 +673,7 @@ doca_error_t softhw_mem_export_add(const char *instance, void *addr, uint64_t le
 	}
 	e->id = ++svc.last_id;
 	e->token = make_token();
+	snprintf(e->instance, sizeof(e->instance), "%s", instance);
 	e->addr = addr;
 	e->len = len;
 	e->rights = rights;
@@ -728,7 +750,7 @@ doca_error_t softhw_mem_export_pin(uint64_t id, uint64_t token, uint64_t addr, u
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	base = (uint64_t)(uintptr_t)e->addr;
-	if (addr < base || len > e->len || addr - base > e->len - len) {
+	if (!(e->rights & SOFTHW_MEM_VIA_NIC) || addr < base || len > e->len || addr - base > e->len - len) {
 		pthread_mutex_unlock(&svc.lock);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
@@ -764,6 +786,7 @@ struct softhw_mem_remote {
 	uint64_t addr;
 	uint64_t len;
 	uint32_t rights;
+	uint32_t flags; /* MEM_FLAG_* of the HELLO reply */
 	bool cma;
 	enum remote_state state;
 	bool connected; /* handshake done: failures are logged here from then on */
@@ -958,39 +981,55 @@ static bool cma_probe(pid_t pid, uint64_t addr)
 	return process_vm_readv(pid, &local, 1, &remote, 1, 0) == 1;
 }
 
-doca_error_t softhw_mem_connect(const struct softhw_mem_peer *peer, struct softhw_mem_remote **remote,
-				const char **why)
+/* What the descriptor claims beyond the export the exporter reported, or NULL. */
+static const char *claims_exceed(const struct softhw_mem_peer *p, const struct mem_msg *rep)
+{
+	uint32_t missing = p->rights & ~rep->rights;
+
+	if (p->any_range)
+		return (rep->rights & SOFTHW_MEM_VIA_NIC) ? NULL : "the export is no RDMA export: its id and token are no rkey";
+	if (p->addr < rep->addr || p->len > rep->len || p->addr - rep->addr > rep->len - p->len)
+		return "its range is not inside the exported range (widened or moved)";
+	if (missing & (SOFTHW_MEM_VIA_DMA | SOFTHW_MEM_VIA_NIC))
+		return "its kind differs from the export's (a PCI export passed off as an RDMA one, or the other way)";
+	if (missing & SOFTHW_MEM_WRITE)
+		return "it claims write access the export does not grant (read-only turned into read-write)";
+	if (missing != 0)
+		return "it claims rights the export does not grant";
+	return NULL;
+}
+
+/*
+ * Reaches the exporter's service point, checks who answers and says HELLO with the id and
+ * token; then the export's range and rights are in r and the claims are checked. *answered:
+ * the export itself answered (a failure after that is the descriptor's, not the reachability's).
+ */
+static doca_error_t remote_hello(const struct softhw_mem_peer *peer, struct softhw_mem_remote *r, bool *answered,
+				 const char **why)
 {
 	struct mem_msg req = msg_make(MEM_HELLO), rep;
-	struct softhw_mem_remote *r;
 	struct softhw_card card;
 	struct ucred cred;
 	socklen_t cred_len = sizeof(cred);
+	const char *exceeds;
 	char name[24];
 	doca_error_t err;
 
-	r = calloc(1, sizeof(*r));
-	if (r == NULL) {
-		*why = "out of memory";
-		return DOCA_ERROR_NO_MEMORY;
-	}
-	pthread_mutex_init(&r->lock, NULL);
-	r->pid = peer->pid;
-	r->id = peer->id;
+	*answered = false;
 	instance_card(&card, peer->instance);
 	snprintf(name, sizeof(name), "%d", (int)peer->pid);
 	err = softhw_fabric_connect(&card, "mem", name, &r->fd);
 	if (err != DOCA_SUCCESS) {
+		r->fd = -1;
 		*why = err == DOCA_ERROR_NOT_FOUND ?
 			       "the exporting process is not running (it exited, or runs on another soft card); run the exporter again and import its new descriptor" :
 			       "cannot connect to the exporter's memory service point";
-		goto fail_free;
+		return err;
 	}
 	/* The kernel, not the descriptor, says who listens there. */
 	if (getsockopt(r->fd, SOL_SOCKET, SO_PEERCRED, &cred, &cred_len) != 0 || cred.pid != peer->pid) {
 		*why = "another process answers for the exporter's pid; the descriptor is stale";
-		err = DOCA_ERROR_INVALID_VALUE;
-		goto fail_close;
+		return DOCA_ERROR_INVALID_VALUE;
 	}
 	req.id = peer->id;
 	req.token = peer->token;
@@ -998,50 +1037,97 @@ doca_error_t softhw_mem_connect(const struct softhw_mem_peer *peer, struct softh
 	if (err != DOCA_SUCCESS) {
 		*why = err == DOCA_ERROR_TIME_OUT ? "the exporter's memory service did not answer in time" :
 						    "the exporter closed the connection during the handshake";
-		if (err == DOCA_ERROR_CONNECTION_ABORTED)
-			err = DOCA_ERROR_NOT_FOUND;
-		goto fail_close;
+		return err == DOCA_ERROR_CONNECTION_ABORTED ? DOCA_ERROR_NOT_FOUND : err;
+	}
+	if (rep.status == DOCA_ERROR_NOT_PERMITTED) {
+		*answered = true;
+		*why = "its card instance is not the one the export was made through";
+		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (rep.status != DOCA_SUCCESS) {
 		*why = rep.status == DOCA_ERROR_NOT_FOUND ?
 			       "the export has ended: the exporter stopped or destroyed that mmap; export it again and pass the new descriptor" :
 			       "the descriptor is stale: it comes from an earlier process with the exporter's pid; pass the current descriptor";
-		err = DOCA_ERROR_INVALID_VALUE;
-		goto fail_close;
+		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (!peer->any_range && (rep.addr != peer->addr || rep.len != peer->len || rep.rights != peer->rights)) {
-		*why = "the descriptor's range or rights differ from the exporter's export; pass the bytes doca_mmap_export_pci() returned, unchanged";
-		err = DOCA_ERROR_INVALID_VALUE;
-		goto fail_close;
+	*answered = true;
+	exceeds = claims_exceed(peer, &rep);
+	if (exceeds != NULL) {
+		*why = exceeds;
+		return DOCA_ERROR_INVALID_VALUE;
 	}
 	r->addr = rep.addr;
 	r->len = rep.len;
 	r->rights = rep.rights;
-	r->cma = (rep.flags & MEM_FLAG_CMA) && !cma_disabled() && cma_probe(r->pid, r->addr);
-	if (rep.flags & MEM_FLAG_SHARED)
+	r->flags = rep.flags;
+	return DOCA_SUCCESS;
+}
+
+static struct softhw_mem_remote *remote_new(const struct softhw_mem_peer *peer)
+{
+	struct softhw_mem_remote *r = calloc(1, sizeof(*r));
+
+	if (r == NULL)
+		return NULL;
+	pthread_mutex_init(&r->lock, NULL);
+	r->fd = -1;
+	r->pid = peer->pid;
+	r->id = peer->id;
+	return r;
+}
+
+doca_error_t softhw_mem_connect(const struct softhw_mem_peer *peer, struct softhw_mem_remote **remote,
+				const char **why)
+{
+	struct softhw_mem_remote *r = remote_new(peer);
+	bool answered;
+	doca_error_t err;
+
+	if (r == NULL) {
+		*why = "out of memory";
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	err = remote_hello(peer, r, &answered, why);
+	if (err != DOCA_SUCCESS)
+		goto fail;
+	r->cma = (r->flags & MEM_FLAG_CMA) && !cma_disabled() && cma_probe(r->pid, r->addr);
+	if (r->flags & MEM_FLAG_SHARED)
 		remote_share(r);
 	if (r->state != REMOTE_LIVE) {
 		*why = "the exporter's memory service stopped answering during the handshake";
 		err = DOCA_ERROR_TIME_OUT;
-		goto fail_close;
+		goto fail;
 	}
 	if (!r->cma) {
 		err = remote_attach(r);
 		if (err != DOCA_SUCCESS) {
 			*why = "cannot set up the bounce buffer of the exporter's memory service";
-			goto fail_close;
+			goto fail;
 		}
 	}
 	r->connected = true;
 	*remote = r;
 	return DOCA_SUCCESS;
 
-fail_close:
-	softhw_share_view_close(r->view);
-	close(r->fd);
-fail_free:
-	pthread_mutex_destroy(&r->lock);
-	free(r);
+fail:
+	softhw_mem_disconnect(r);
+	return err;
+}
+
+doca_error_t softhw_mem_verify(const struct softhw_mem_peer *peer, const char **why)
+{
+	struct softhw_mem_remote *r = remote_new(peer);
+	bool answered;
+	doca_error_t err;
+
+	if (r == NULL) {
+		*why = "out of memory";
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	err = remote_hello(peer, r, &answered, why);
+	softhw_mem_disconnect(r);
+	if (err != DOCA_SUCCESS && !answered)
+		return DOCA_ERROR_NOT_FOUND;
 	return err;
 }
 
@@ -1049,7 +1135,8 @@ void softhw_mem_disconnect(struct softhw_mem_remote *r)
 {
 	if (r == NULL)
 		return;
-	close(r->fd);
+	if (r->fd >= 0)
+		close(r->fd);
 	if (r->bounce != NULL)
 		munmap(r->bounce, r->bounce_len);
 	softhw_share_view_close(r->view);

@@ -13,10 +13,11 @@
  *
  * Importer: softhw_mem_connect() reaches that service point, proves the descriptor is current
  * (id + token, and the peer's pid from the kernel) and learns the exporter's own view of the
- * range and rights. Data then moves with memcpy inside the export's shared window if it has
- * one, else by process_vm_readv/writev (the fast path) or, when that
- * is not permitted or SOFTDOCA_FABRIC_CMA=0, through a shared bounce buffer (memfd passed with
- * SCM_RIGHTS) that the exporter's service thread fills or drains.
+ * range and rights, which the descriptor may not exceed and every access is held to. Data
+ * then moves with memcpy inside the export's shared window if it has one, else by
+ * process_vm_readv/writev (the fast path) or, when that is not permitted or
+ * SOFTDOCA_FABRIC_CMA=0, through a shared bounce buffer (memfd passed with SCM_RIGHTS) that the
+ * exporter's service thread fills or drains (checking each request against the export).
  *
  * A remote handle is safe to use from several threads. Everything returns a DOCA error; the
  * data path logs one SDK line when an exporter goes away, the rest is logged by the caller.
@@ -34,6 +35,9 @@
 #define SOFTHW_MEM_READ 0x1u
 #define SOFTHW_MEM_WRITE 0x2u
 #define SOFTHW_MEM_ATOMIC 0x4u /* RDMA atomics (the soft NIC's service thread executes them) */
+/* Who may use them: a DMA engine (a PCI export), the soft NIC (an RDMA export's rkeys). */
+#define SOFTHW_MEM_VIA_DMA 0x8u
+#define SOFTHW_MEM_VIA_NIC 0x10u
 
 /* Largest bounce buffer (and thus service-path chunk) the exporter accepts. */
 #define SOFTHW_MEM_BOUNCE_LEN (1u << 20)
@@ -62,17 +66,22 @@ bool softhw_mem_export_lookup(uint64_t id, uint64_t token);
 
 /*
  * For a service thread that touches exported memory itself (the soft RDMA NIC): checks that
- * export `id` with `token` is live and covers [addr, addr + len) with `right`, and keeps it
- * from ending until softhw_mem_export_unpin(). INVALID_VALUE: unknown or ended export, or a
- * range outside it; NOT_PERMITTED: the export lacks the right. While pinned, the caller must
- * not block nor call any other softhw_mem_* function. Nothing stays pinned on failure.
+ * export `id` with `token` is live, is reachable by the NIC (SOFTHW_MEM_VIA_NIC) and covers
+ * [addr, addr + len) with `right`, and keeps it from ending until softhw_mem_export_unpin().
+ * INVALID_VALUE: unknown or ended export, one the NIC may not use, or a range outside it;
+ * NOT_PERMITTED: the export lacks the right. While pinned, the caller must not block nor call
+ * any other softhw_mem_* function. Nothing stays pinned on failure.
  */
 doca_error_t softhw_mem_export_pin(uint64_t id, uint64_t token, uint64_t addr, uint64_t len, uint32_t right);
 void softhw_mem_export_unpin(void);
 
 /* ---- importer side ---- */
 
-/* What a descriptor says about the exporter. */
+/*
+ * What a descriptor says about the exporter. Its claims are checked against the export the
+ * exporter's service reports, which is the truth: the range must lie inside the export's and
+ * the rights (SOFTHW_MEM_VIA_* included) be a subset of its rights.
+ */
 struct softhw_mem_peer {
 	const char *instance;
 	pid_t pid;
@@ -81,7 +90,10 @@ struct softhw_mem_peer {
 	uint64_t addr;
 	uint64_t len;
 	uint32_t rights;
-	/* Accept the export's own range and rights (an RDMA rkey names only id and token). */
+	/*
+	 * The soft NIC's rkey names only id and token: take the export's own range and rights
+	 * (it must be SOFTHW_MEM_VIA_NIC); range and rights above are not looked at.
+	 */
 	bool any_range;
 };
 
@@ -90,11 +102,19 @@ struct softhw_mem_remote;
 /*
  * Connects to the exporter of `peer` and checks the descriptor against the live export.
  * NOT_FOUND: no such exporter process (it exited, or never exported); INVALID_VALUE: the
- * export is not live any more, or the descriptor does not match it; TIME_OUT: no answer.
- * *why says which, for the caller's log line.
+ * export is not live any more, or the descriptor claims more than it (a wider or another
+ * range, a right or a use it does not grant); TIME_OUT: no answer. *why says which, for the
+ * caller's log line. Accesses through the remote are held to the export's own range and rights.
  */
 doca_error_t softhw_mem_connect(const struct softhw_mem_peer *peer, struct softhw_mem_remote **remote,
 				const char **why);
+
+/*
+ * Checks the claims of `peer` against its export as softhw_mem_connect does, without setting
+ * up a data path. NOT_FOUND when nobody on this host answers for the export (a descriptor of
+ * another host, or of an exporter that is gone): the caller cannot check it here.
+ */
+doca_error_t softhw_mem_verify(const struct softhw_mem_peer *peer, const char **why);
 
 void softhw_mem_disconnect(struct softhw_mem_remote *remote);
 

@@ -247,8 +247,12 @@ static struct softhw_share_region *move_to_memfd(char *lo, uint64_t len, const c
 	}
 	/* sealed at this size: an importer's mapping can never lose pages under it */
 	r->fd = memfd_create("softdoca-export", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	/* 0600: another user's process cannot reopen it through /proc (memfds start as 0777) */
-	if (r->fd < 0 || fchmod(r->fd, 0600) != 0 || ftruncate(r->fd, (off_t)len) != 0 ||
+	/*
+	 * 0400 once sized: nobody can open it again for writing through /proc (memfds start as
+	 * 0777), not another user, nor an importer of a read-only export turning the read-only
+	 * descriptor it was given into a writable one. This fd stays writable.
+	 */
+	if (r->fd < 0 || ftruncate(r->fd, (off_t)len) != 0 || fchmod(r->fd, 0400) != 0 ||
 	    fcntl(r->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0 || fstat(r->fd, &st) != 0) {
 		*why = "cannot create a memfd of that size";
 		goto fail;
@@ -464,7 +468,11 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 	for (struct softhw_share_region *q = ex.regions; q != NULL && r == NULL; q = q->next)
 		if (maps_cover(v, n, lo, hi, is_region, q))
 			r = q; /* already moved (another export of the same pages) */
-	if (r == NULL) {
+	if (r != NULL && ((uint64_t)(uintptr_t)r->base != lo || r->len != hi - lo)) {
+		/* Its importers would get the whole memfd, and with it pages outside this export. */
+		*why = "its pages are part of a larger window of another export";
+		r = NULL;
+	} else if (r == NULL) {
 		if (conflict(lo, hi))
 			*why = "an export without a window covers these pages";
 		else if (!maps_cover(v, n, lo, hi, is_anon, NULL))

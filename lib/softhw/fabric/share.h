@@ -7,7 +7,10 @@
  * private anonymous memory (malloc, anonymous mmap), the exporter moves those pages onto a
  * memfd once, when it exports: same addresses, same contents, now MAP_SHARED. Importers get
  * the memfd (SCM_RIGHTS, mem.c), map it, and copy with memcpy. Bytes of the export outside
- * the window (partial first and last pages) stay on cross-memory attach.
+ * the window (partial first and last pages) stay on cross-memory attach. An importer holds
+ * the whole memfd, so a window holds exactly the pages of its exports' range: an export of
+ * fewer pages inside a window gets none. Importers of a read-only export get a read-only fd,
+ * and the memfd's mode (0400) keeps them from opening it again for writing through /proc.
  *
  * The move copies the pages and swaps the copy in with one mremap(); a store by another
  * thread in between would be lost. So it is done only when no thread but the caller and

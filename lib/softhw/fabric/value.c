@@ -51,6 +51,7 @@ struct se_shared {
 	uint32_t seq;      /* futex word, bumped by every update from any process (atomic) */
 	uint32_t sleepers; /* stand-alone waiters and armed watchers asleep on seq, all processes */
 	uint32_t retired;  /* the exporting event was destroyed: no new imports */
+	uint64_t value_addr; /* the value's address in the exporter: descriptors carry it too */
 };
 
 _Static_assert(sizeof(struct se_shared) <= SHM_LEN, "shared segment layout");
@@ -213,6 +214,24 @@ struct softhw_value *softhw_value_find(uint64_t id, uint64_t addr, uint64_t toke
 	return c;
 }
 
+const char *softhw_value_why_not(uint64_t id, uint64_t addr, uint64_t token)
+{
+	const char *why = "no event of this process has that value id: the exporting event was destroyed (or the id is forged); export a live event again";
+
+	pthread_mutex_lock(&registry_lock);
+	for (struct softhw_value *c = registry; c != NULL; c = c->next) {
+		if (c->id != id || c->retired)
+			continue;
+		if ((uint64_t)(uintptr_t)c->addr != addr)
+			why = "forged descriptor: its value address differs from the address of the value the event exported";
+		else if (softhw_value_token(c) != token)
+			why = "forged descriptor: its token differs from the token of the value the event exported";
+		break;
+	}
+	pthread_mutex_unlock(&registry_lock);
+	return why;
+}
+
 static void watcher_stop(struct softhw_value *c);
 
 void softhw_value_unbind(struct softhw_value *cell)
@@ -314,6 +333,7 @@ doca_error_t softhw_value_create_shared(uint64_t initial, struct softhw_value **
 	shm = p;
 	shm->value = initial;
 	shm->token = token;
+	shm->value_addr = (uint64_t)(uintptr_t)&shm->value;
 	__atomic_store_n(&shm->magic, SHM_MAGIC, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&registry_lock); /* the registry reads addr */
 	cell_share(c, shm);
@@ -332,9 +352,26 @@ static bool shm_current(const struct se_shared *shm, uint64_t token)
 	       !__atomic_load_n(&shm->retired, __ATOMIC_ACQUIRE);
 }
 
-doca_error_t softhw_value_open_shared(int32_t pid, uint64_t id, uint64_t token, struct softhw_value **out,
-					  const char **why)
+/*
+ * A live value whose token or address is not the descriptor's: the descriptor was forged (or
+ * comes from an earlier process with the exporter's pid). NULL when the segment is not live.
+ */
+static const char *shm_mismatch(const struct se_shared *shm, uint64_t addr, uint64_t token)
 {
+	if (__atomic_load_n(&shm->magic, __ATOMIC_ACQUIRE) != SHM_MAGIC || __atomic_load_n(&shm->retired, __ATOMIC_ACQUIRE))
+		return NULL;
+	if (shm->token != token)
+		return "the descriptor's token differs from the token of the value that process exports with this id (forged, or a descriptor of an earlier process with its pid)";
+	if (shm->value_addr != addr)
+		return "the descriptor's value address differs from the address of the value that process exported (forged)";
+	return NULL;
+}
+
+doca_error_t softhw_value_open_shared(int32_t pid, uint64_t id, uint64_t addr, uint64_t token,
+					  struct softhw_value **out, const char **why)
+{
+	const char *mismatch;
+
 	struct softhw_value *c;
 	char name[48];
 	void *p;
@@ -357,6 +394,11 @@ doca_error_t softhw_value_open_shared(int32_t pid, uint64_t id, uint64_t token, 
 			*why = "the exporting event was destroyed";
 			return DOCA_ERROR_NOT_FOUND;
 		}
+		if (c->shm->value_addr != addr) {
+			pthread_mutex_unlock(&registry_lock);
+			*why = shm_mismatch(c->shm, addr, token);
+			return DOCA_ERROR_INVALID_VALUE;
+		}
 		c->refs++;
 		pthread_mutex_unlock(&registry_lock);
 		*out = c;
@@ -370,10 +412,11 @@ doca_error_t softhw_value_open_shared(int32_t pid, uint64_t id, uint64_t token, 
 		*why = "the exporting event was destroyed (its value is gone from the run directory)";
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (!shm_current(p, token)) {
+	mismatch = shm_mismatch(p, addr, token);
+	if (mismatch != NULL || !shm_current(p, token)) {
 		softhw_shm_unmap(p, SHM_LEN);
-		*why = "the exporting event was destroyed (the run directory holds another value of that name)";
-		return DOCA_ERROR_NOT_FOUND;
+		*why = mismatch != NULL ? mismatch : "the exporting event was destroyed (its value is retired)";
+		return mismatch != NULL ? DOCA_ERROR_INVALID_VALUE : DOCA_ERROR_NOT_FOUND;
 	}
 	c = cell_new(NULL);
 	if (c == NULL) {

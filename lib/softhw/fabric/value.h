@@ -60,12 +60,15 @@ doca_error_t softhw_value_create_shared(uint64_t initial, struct softhw_value **
  * longer exists or was retired.
  */
 struct softhw_value *softhw_value_find(uint64_t id, uint64_t addr, uint64_t token);
+/* Why softhw_value_find() found nothing: which of the descriptor's claims is wrong. */
+const char *softhw_value_why_not(uint64_t id, uint64_t addr, uint64_t token);
 /*
- * Binds to the shared value that process `pid` exported as `id` with `token`. NOT_FOUND when
- * that process is gone or retired the value; *why says which.
+ * Binds to the shared value that process `pid` exported as `id` at `addr` with `token`.
+ * NOT_FOUND when that process is gone or retired the value; INVALID_VALUE when its live value
+ * has another token or address (a forged descriptor); *why says which.
  */
-doca_error_t softhw_value_open_shared(int32_t pid, uint64_t id, uint64_t token, struct softhw_value **value,
-				      const char **why);
+doca_error_t softhw_value_open_shared(int32_t pid, uint64_t id, uint64_t addr, uint64_t token,
+				      struct softhw_value **value, const char **why);
 /* Its exporter is done with it: no new imports (a shared value's segment is unlinked). */
 void softhw_value_retire(struct softhw_value *value);
 void softhw_value_unbind(struct softhw_value *value);

@@ -7,17 +7,22 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "softhw/base/sdk_log.h"
 #include "model_priv.h"
 
 SDK_LOG_REGISTER(SOFTHW_MODEL_CONFIG);
 
-#define LINE_MAX_LEN 1024
+/* Limits of the file: far above any real configuration, so that a wrong path fails at once. */
+#define CONFIG_MAX_BYTES (1u << 20)
+#define CONFIG_MAX_LINE 4096 /* characters, the line end not counted */
 #define IFACE_NAME_MAX 15 /* Linux IFNAMSIZ - 1 */
 
 void model_report(const char *file, unsigned line, const char *fmt, ...)
@@ -341,27 +346,121 @@ static bool check_card(const char *path, const struct model_card_spec *card)
 	return true;
 }
 
-doca_error_t model_config_parse(const char *path, struct model_config *cfg)
+static const char *file_kind(mode_t mode)
 {
-	struct parser p = {.path = path, .cfg = cfg};
-	char buf[LINE_MAX_LEN];
-	bool ok = true;
-	FILE *f;
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return "a device";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
 
-	memset(cfg, 0, sizeof(*cfg));
-	f = fopen(path, "r");
-	if (f == NULL) {
+/*
+ * The whole file, NUL-terminated, into *text (to free). Only a regular file of at most
+ * CONFIG_MAX_BYTES, without NUL bytes: a FIFO, a device such as /dev/zero or a huge file is
+ * refused at once instead of being read forever. Reports why and returns BAD_CONFIG.
+ */
+static doca_error_t config_read(const char *path, char **text)
+{
+	/* O_NONBLOCK: opening a FIFO that nobody writes to returns at once (and is refused) */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	const char *nul;
+	struct stat st;
+	size_t size, got = 0;
+	char *buf;
+
+	if (fd < 0) {
 		model_report(path, 0, "cannot read the device configuration (%s); fix SOFTDOCA_CONFIG or the file",
 			     strerror(errno));
 		return DOCA_ERROR_BAD_CONFIG;
 	}
-	while (ok && fgets(buf, sizeof(buf), f)) {
-		size_t len = strlen(buf);
-		char *s;
+	if (fstat(fd, &st) != 0) {
+		model_report(path, 0, "cannot read the device configuration (%s); fix SOFTDOCA_CONFIG or the file",
+			     strerror(errno));
+		close(fd);
+		return DOCA_ERROR_BAD_CONFIG;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		model_report(path, 0, "the device configuration is %s; SOFTDOCA_CONFIG must name a regular file (of at most %u bytes)",
+			     file_kind(st.st_mode), CONFIG_MAX_BYTES);
+		close(fd);
+		return DOCA_ERROR_BAD_CONFIG;
+	}
+	if (st.st_size > (off_t)CONFIG_MAX_BYTES) {
+		model_report(path, 0, "the device configuration is %lld bytes, more than the limit of %u bytes; fix SOFTDOCA_CONFIG or the file",
+			     (long long)st.st_size, CONFIG_MAX_BYTES);
+		close(fd);
+		return DOCA_ERROR_BAD_CONFIG;
+	}
+	size = (size_t)st.st_size;
+	buf = malloc(size + 2);
+	if (buf == NULL) {
+		model_report(path, 0, "out of memory for the device configuration");
+		close(fd);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	/* one byte more than its size: a file that grows meanwhile is noticed */
+	while (got < size + 1) {
+		ssize_t n = read(fd, buf + got, size + 1 - got);
 
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			model_report(path, 0, "read error (%s)", strerror(errno));
+			close(fd);
+			free(buf);
+			return DOCA_ERROR_BAD_CONFIG;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (got > size) {
+		model_report(path, 0, "the device configuration changed while it was read; load it again once it is written");
+		free(buf);
+		return DOCA_ERROR_BAD_CONFIG;
+	}
+	buf[got] = '\0';
+	nul = memchr(buf, '\0', got);
+	if (nul != NULL) {
+		unsigned line = 1;
+
+		for (const char *c = buf; c < nul; c++)
+			line += *c == '\n';
+		model_report(path, line, "holds a NUL byte: not a text file; fix SOFTDOCA_CONFIG or the file");
+		free(buf);
+		return DOCA_ERROR_BAD_CONFIG;
+	}
+	*text = buf;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t model_config_parse(const char *path, struct model_config *cfg)
+{
+	struct parser p = {.path = path, .cfg = cfg};
+	char *text = NULL, *next;
+	bool ok = true;
+	doca_error_t err;
+
+	memset(cfg, 0, sizeof(*cfg));
+	err = config_read(path, &text);
+	if (err != DOCA_SUCCESS)
+		return err;
+	for (char *buf = text; ok && *buf != '\0'; buf = next) {
+		char *s = strchr(buf, '\n');
+
+		next = s != NULL ? s + 1 : buf + strlen(buf);
+		if (s != NULL)
+			*s = '\0';
 		p.line++;
-		if (len == sizeof(buf) - 1 && buf[len - 1] != '\n' && !feof(f)) {
-			model_report(path, p.line, "line longer than %d characters; split the list", LINE_MAX_LEN - 2);
+		if (strlen(buf) > CONFIG_MAX_LINE) {
+			model_report(path, p.line, "line longer than the limit of %d characters; split the list",
+				     CONFIG_MAX_LINE);
 			ok = false;
 			break;
 		}
@@ -373,11 +472,7 @@ doca_error_t model_config_parse(const char *path, struct model_config *cfg)
 			continue;
 		ok = (*s == '[') ? parse_section(&p, s) : parse_key_value(&p, s);
 	}
-	if (ok && ferror(f)) {
-		model_report(path, p.line, "read error (%s)", strerror(errno));
-		ok = false;
-	}
-	fclose(f);
+	free(text);
 	if (ok && cfg->num_cards == 0) {
 		model_report(path, 0, "defines no card; add a [card NAME] section with a 'profile = ...' line");
 		ok = false;

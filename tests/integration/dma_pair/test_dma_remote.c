@@ -13,8 +13,10 @@
  * Scenarios: read_only (reads work, a write is refused with NOT_PERMITTED), read_write (both
  * directions, checked in the exporter's memory), killed (the exporter dies mid-stream: the
  * tasks complete with errors, none hangs), stopped (the exporter stops its mmap: IO_FAILED),
- * gone (importing the descriptor of an exporter that exited: NOT_FOUND).
+ * gone (importing the descriptor of an exporter that exited: NOT_FOUND), forged (descriptors
+ * with a recomputed checksum that claim more than the export: INVALID_VALUE at import).
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,6 +36,7 @@
 #include "doca_log.h"
 #include "doca_mmap.h"
 #include "doca_pe.h"
+#include "softhw/base/export_desc.h"
 #include "test.h"
 
 #define MEM_LEN (4u << 20)
@@ -100,7 +103,10 @@ static struct doca_dev *open_dev(bool exporter)
 
 static int exporter_main(const char *access)
 {
-	uint32_t perm = strcmp(access, "rw") == 0 ? DOCA_ACCESS_FLAG_PCI_READ_WRITE : DOCA_ACCESS_FLAG_PCI_READ_ONLY;
+	const bool rdma = strcmp(access, "rdma") == 0; /* an RDMA export (read and write) instead */
+	uint32_t perm = rdma ? DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE :
+			strcmp(access, "rw") == 0 ? DOCA_ACCESS_FLAG_PCI_READ_WRITE :
+						    DOCA_ACCESS_FLAG_PCI_READ_ONLY;
 	struct doca_dev *dev = open_dev(true);
 	uint8_t *mem = malloc(MEM_LEN);
 	struct doca_mmap *mmap;
@@ -116,7 +122,8 @@ static int exporter_main(const char *access)
 		mem[i] = pattern(i);
 	if (doca_mmap_create(&mmap) != DOCA_SUCCESS || doca_mmap_set_permissions(mmap, perm) != DOCA_SUCCESS ||
 	    doca_mmap_set_memrange(mmap, mem, MEM_LEN) != DOCA_SUCCESS || doca_mmap_add_dev(mmap, dev) != DOCA_SUCCESS ||
-	    doca_mmap_start(mmap) != DOCA_SUCCESS || doca_mmap_export_pci(mmap, dev, &desc, &desc_len) != DOCA_SUCCESS)
+	    doca_mmap_start(mmap) != DOCA_SUCCESS ||
+	    (rdma ? doca_mmap_export_rdma : doca_mmap_export_pci)(mmap, dev, &desc, &desc_len) != DOCA_SUCCESS)
 		return 4;
 	dlen = (uint32_t)desc_len;
 	if (!write_full(1, &dlen, sizeof(dlen)) || !write_full(1, desc, desc_len) || !write_full(1, &addr, 8) ||
@@ -152,7 +159,8 @@ static bool exporter_start(struct exporter *x, const char *access)
 	uint32_t dlen = 0;
 
 	memset(x, 0, sizeof(*x));
-	if (pipe(to) != 0 || pipe(from) != 0)
+	/* close-on-exec: a second exporter must not hold the first one's pipes open */
+	if (pipe2(to, O_CLOEXEC) != 0 || pipe2(from, O_CLOEXEC) != 0)
 		return false;
 	fflush(NULL);
 	x->pid = fork();
@@ -510,6 +518,132 @@ static void scenario_gone(void)
 	importer_fini(&im);
 }
 
+/* Did the SDK log (captured since the last call) say `needle`? */
+static FILE *log_capture;
+static long log_seen;
+
+static bool log_says(const char *needle)
+{
+	char text[8192];
+	size_t n;
+
+	fflush(log_capture);
+	fseek(log_capture, log_seen, SEEK_SET);
+	n = fread(text, 1, sizeof(text) - 1, log_capture);
+	text[n] = '\0';
+	fseek(log_capture, 0, SEEK_END); /* (a longer text between two calls is not looked at) */
+	log_seen = ftell(log_capture);
+	if (strstr(text, needle) == NULL) {
+		fprintf(stderr, "the log lacks \"%s\"; it says: %s\n", needle, text);
+		return false;
+	}
+	return true;
+}
+
+/* A forged variant of x's descriptor (checksum recomputed) is refused; the log names `what`. */
+static void expect_forged_refused(struct importer *im, const struct softdoca_mmap_desc *f, const char *what)
+{
+	uint8_t bytes[SOFTDOCA_MMAP_DESC_LEN];
+	struct doca_mmap *m = NULL;
+
+	softdoca_mmap_desc_encode(f, bytes);
+	CHECK_ERR(doca_mmap_create_from_export(NULL, bytes, sizeof(bytes), im->dev, &m), DOCA_ERROR_INVALID_VALUE);
+	if (m == NULL)
+		CHECK(log_says(what));
+	else
+		CHECK_OK(doca_mmap_destroy(m));
+}
+
+/*
+ * Forged descriptors of another process's exports: the range widened or moved, read-only
+ * turned into read-write, an RDMA export passed off as a PCI one (which DMA would use), each
+ * re-encoded with a valid checksum. The exporter's memory service says what it exported: each
+ * import is refused. A narrower claim is no forgery: it imports and holds.
+ */
+static void scenario_forged(void)
+{
+	struct softdoca_mmap_desc real, f;
+	struct doca_log_backend *capture;
+	struct exporter x, y;
+	struct importer im;
+	const char *why = "";
+	uint8_t *dump = malloc(MEM_LEN);
+
+	log_capture = tmpfile();
+	CHECK(log_capture != NULL && dump != NULL);
+	CHECK_OK(doca_log_backend_create_with_file_sdk(log_capture, &capture));
+	CHECK_OK(doca_log_backend_set_sdk_level(capture, DOCA_LOG_LEVEL_ERROR));
+	CHECK(exporter_start(&x, "ro"));
+	CHECK(exporter_start(&y, "rdma"));
+	CHECK(importer_init(&im));
+	CHECK_OK(doca_ctx_start(im.ctx));
+
+	CHECK_OK(softdoca_mmap_desc_decode(x.desc, x.desc_len, &real, &why));
+	f = real; /* widened past the end */
+	f.len += 4096;
+	expect_forged_refused(&im, &f, "range");
+	f = real; /* moved: same length, starting a page later */
+	f.addr += 4096;
+	expect_forged_refused(&im, &f, "range");
+	f = real; /* moved before the export */
+	f.addr -= 4096;
+	expect_forged_refused(&im, &f, "range");
+	f = real; /* read-only turned into read-write */
+	f.access = DOCA_ACCESS_FLAG_PCI_READ_WRITE;
+	expect_forged_refused(&im, &f, "write access");
+
+	/* narrower: a part of the range, read-only as exported */
+	f = real;
+	f.addr += 4096;
+	f.len = 8192;
+	{
+		uint8_t bytes[SOFTDOCA_MMAP_DESC_LEN];
+
+		softdoca_mmap_desc_encode(&f, bytes);
+		CHECK_OK(doca_mmap_create_from_export(NULL, bytes, sizeof(bytes), im.dev, &im.remote));
+	}
+	if (im.remote != NULL) {
+		struct doca_buf *b = NULL;
+
+		CHECK_OK(copy_once(&im, im.remote, x.addr + 4096, im.local, (uint64_t)(uintptr_t)im.mem, 8192));
+		CHECK(matches(im.mem, 4096, 8192));
+		CHECK_ERR(doca_buf_inventory_buf_get_by_data(im.inv, im.remote, (void *)(uintptr_t)x.addr, 16, &b),
+			  DOCA_ERROR_INVALID_VALUE);
+		CHECK_ERR(copy_once(&im, im.local, (uint64_t)(uintptr_t)im.mem, im.remote, x.addr + 4096, 64),
+			  DOCA_ERROR_NOT_PERMITTED);
+		CHECK_OK(doca_mmap_destroy(im.remote));
+		im.remote = NULL;
+	}
+
+	/* the RDMA export: no DMA through it, and its own claims are checked too */
+	CHECK_OK(softdoca_mmap_desc_decode(y.desc, y.desc_len, &real, &why));
+	f = real;
+	f.kind = SOFTDOCA_MMAP_DESC_PCI;
+	f.access = DOCA_ACCESS_FLAG_PCI_READ_WRITE;
+	expect_forged_refused(&im, &f, "kind");
+	f = real;
+	f.len += 4096;
+	expect_forged_refused(&im, &f, "range");
+	f = real;
+	f.access |= DOCA_ACCESS_FLAG_RDMA_ATOMIC;
+	expect_forged_refused(&im, &f, "rights");
+	{
+		struct doca_mmap *m = NULL;
+
+		CHECK_OK(doca_mmap_create_from_export(NULL, y.desc, y.desc_len, im.dev, &m));
+		if (m != NULL)
+			CHECK_OK(doca_mmap_destroy(m));
+	}
+
+	/* neither exporter's memory changed */
+	CHECK(write_full(x.to, "d", 1) && read_full(x.from, dump, MEM_LEN) && matches(dump, 0, MEM_LEN));
+	CHECK(write_full(y.to, "d", 1) && read_full(y.from, dump, MEM_LEN) && matches(dump, 0, MEM_LEN));
+	importer_fini(&im);
+	CHECK(exporter_finish(&x));
+	CHECK(exporter_finish(&y));
+	free(dump);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -517,7 +651,7 @@ int main(int argc, char **argv)
 		void (*fn)(void);
 	} scenarios[] = {
 		{"read_only", scenario_read_only}, {"read_write", scenario_read_write}, {"killed", scenario_killed},
-		{"stopped", scenario_stopped},     {"gone", scenario_gone},
+		{"stopped", scenario_stopped},     {"gone", scenario_gone},        {"forged", scenario_forged},
 	};
 	struct doca_log_backend *sdk;
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -137,6 +138,16 @@ static void exporter_main(int cmd, int info, uint32_t rights, bool cma_off)
 			c = 'k';
 			if (!write_full(info, &c, 1))
 				exit(6);
+		} else if (c == 'i') { /* export a few bytes through another card instance too */
+			static char other_mem[64];
+			char other[80];
+			uint64_t id2, token2;
+
+			snprintf(other, sizeof(other), "%s-2", instance);
+			if (softhw_mem_export_add(other, other_mem, sizeof(other_mem), rights, &id2, &token2, &why) !=
+				    DOCA_SUCCESS ||
+			    !write_full(info, "k", 1))
+				exit(15);
 		} else if (c == 'd') { /* dump the memory */
 			if (!write_full(info, mem, MEM_LEN))
 				exit(7);
@@ -390,6 +401,112 @@ static void test_forged_and_stale(void)
 }
 
 /*
+ * The descriptor's claims against the export: a narrower range and fewer rights are fine (the
+ * remote is still held to the export's own), a wider or moved range, another right or another
+ * use (DMA vs NIC) are not. softhw_mem_verify says the same without a data path, and NOT_FOUND
+ * where it cannot ask anybody.
+ */
+static void test_claims_checked(void)
+{
+	struct exporter x;
+	struct softhw_mem_remote *r = NULL;
+	struct softhw_mem_peer p;
+	const char *why = "";
+	uint8_t buf[16];
+
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_VIA_DMA, false));
+	p = peer_of(&x);
+	CHECK_OK(softhw_mem_verify(&p, &why));
+	p.addr += 100;
+	p.len = 200;
+	p.rights = SOFTHW_MEM_READ;
+	CHECK_OK(softhw_mem_verify(&p, &why));
+	CHECK_OK(softhw_mem_connect(&p, &r, &why));
+	if (r != NULL) {
+		CHECK_OK(softhw_mem_read(r, buf, x.e.addr, sizeof(buf)));
+		CHECK(matches_pattern(buf, 0, sizeof(buf)));
+		CHECK_ERR(softhw_mem_write(r, x.e.addr + 100, buf, 8), DOCA_ERROR_NOT_PERMITTED);
+		CHECK_ERR(softhw_mem_read(r, buf, x.e.addr + MEM_LEN - 8, sizeof(buf)), DOCA_ERROR_INVALID_VALUE);
+		softhw_mem_disconnect(r);
+		r = NULL;
+	}
+	p = peer_of(&x); /* moved a byte: inside at the start, outside at the end */
+	p.addr += 1;
+	CHECK_ERR(softhw_mem_verify(&p, &why), DOCA_ERROR_INVALID_VALUE);
+	CHECK(strstr(why, "range") != NULL);
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+	p = peer_of(&x); /* before the export */
+	p.addr -= 4096;
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+	p = peer_of(&x);
+	p.rights |= SOFTHW_MEM_WRITE;
+	CHECK_ERR(softhw_mem_verify(&p, &why), DOCA_ERROR_INVALID_VALUE);
+	CHECK(strstr(why, "write") != NULL);
+	p = peer_of(&x); /* a DMA export used as the NIC's rkey, or claimed for the NIC */
+	p.any_range = true;
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+	CHECK(strstr(why, "rkey") != NULL);
+	p = peer_of(&x);
+	p.rights = SOFTHW_MEM_READ | SOFTHW_MEM_VIA_NIC;
+	CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+	CHECK(strstr(why, "kind") != NULL);
+	/* a DMA export through another card instance of the same exporter */
+	CHECK(command(&x, 'i') && read_full(x.info, buf, 1) && buf[0] == 'k');
+	{
+		char other[80];
+
+		snprintf(other, sizeof(other), "%s-2", instance);
+		p = peer_of(&x);
+		p.instance = other;
+		CHECK_ERR(softhw_mem_connect(&p, &r, &why), DOCA_ERROR_INVALID_VALUE);
+		CHECK(strstr(why, "instance") != NULL);
+	}
+	CHECK(r == NULL);
+	/* nobody to ask: the export ended, then the exporter is gone */
+	CHECK(command(&x, 'r'));
+	p = peer_of(&x);
+	CHECK_ERR(softhw_mem_verify(&p, &why), DOCA_ERROR_NOT_FOUND);
+	CHECK(finish(&x));
+	CHECK_ERR(softhw_mem_verify(&p, &why), DOCA_ERROR_NOT_FOUND);
+
+	/* the NIC's view: an export for it is reached by id and token alone */
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_VIA_NIC, false));
+	p = (struct softhw_mem_peer){.instance = instance, .pid = x.pid, .id = x.e.id, .token = x.e.token, .any_range = true};
+	CHECK_OK(softhw_mem_connect(&p, &r, &why));
+	if (r != NULL) {
+		CHECK_OK(softhw_mem_read(r, buf, x.e.addr + MEM_LEN - sizeof(buf), sizeof(buf)));
+		CHECK_ERR(softhw_mem_read(r, buf, x.e.addr + MEM_LEN - 8, sizeof(buf)), DOCA_ERROR_INVALID_VALUE);
+		softhw_mem_disconnect(r);
+	}
+	CHECK(finish(&x));
+}
+
+/* Pinning (the NIC's target side) is for NIC exports only, inside their range and rights. */
+static void test_pin_checks(void)
+{
+	static char mem[256];
+	uint64_t id, token, nid, ntoken;
+	const char *why;
+
+	CHECK_OK(softhw_mem_export_add(instance, mem, sizeof(mem), SOFTHW_MEM_READ | SOFTHW_MEM_WRITE | SOFTHW_MEM_VIA_DMA,
+				       &id, &token, &why));
+	CHECK_OK(softhw_mem_export_add(instance, mem + 64, 64, SOFTHW_MEM_READ | SOFTHW_MEM_VIA_NIC, &nid, &ntoken, &why));
+	CHECK_ERR(softhw_mem_export_pin(id, token, (uint64_t)(uintptr_t)mem, 8, SOFTHW_MEM_READ), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(softhw_mem_export_pin(nid, ntoken, (uint64_t)(uintptr_t)mem + 64, 64, SOFTHW_MEM_READ));
+	softhw_mem_export_unpin();
+	CHECK_ERR(softhw_mem_export_pin(nid, ntoken, (uint64_t)(uintptr_t)mem + 64, 8, SOFTHW_MEM_WRITE),
+		  DOCA_ERROR_NOT_PERMITTED);
+	CHECK_ERR(softhw_mem_export_pin(nid, ntoken, (uint64_t)(uintptr_t)mem + 63, 8, SOFTHW_MEM_READ),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(softhw_mem_export_pin(nid, ntoken, (uint64_t)(uintptr_t)mem + 120, 9, SOFTHW_MEM_READ),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(softhw_mem_export_pin(nid, ntoken ^ 1, (uint64_t)(uintptr_t)mem + 64, 8, SOFTHW_MEM_READ),
+		  DOCA_ERROR_INVALID_VALUE);
+	softhw_mem_export_remove(id);
+	softhw_mem_export_remove(nid);
+}
+
+/*
  * The exporter took away memory it exports (a bug on its side): accesses there fail with
  * IO_FAILED on both paths, the exporter survives, and the rest of the range still works.
  */
@@ -637,6 +754,125 @@ static bool on_window(const void *addr)
 	return found;
 }
 
+/*
+ * Importers of an export get the memfd of its window, all of it: a window is never shared with
+ * an export of fewer pages (it would reach pages outside its export); the same pages are fine.
+ */
+static void test_window_never_larger(void)
+{
+	const size_t pg = 4096, len = 16 * pg;
+	uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t id, token, sid, stoken, eid, etoken;
+	struct softhw_mem_peer p = {.instance = instance, .pid = getpid(), .any_range = false};
+	struct softhw_mem_remote *r = NULL;
+	const char *why = "";
+	const uint32_t rights = SOFTHW_MEM_READ | SOFTHW_MEM_WRITE;
+
+	CHECK(m != MAP_FAILED);
+	if (m == MAP_FAILED)
+		return;
+	memset(m, 0x5a, len);
+	importer_cma(false); /* what is not in a window goes through the service thread */
+	CHECK_OK(softhw_mem_export_add(instance, m, len, rights, &id, &token, &why));
+	CHECK(on_window(m));
+	CHECK_OK(softhw_mem_export_add(instance, m + 2 * pg, 4 * pg, rights, &sid, &stoken, &why));
+	CHECK_OK(softhw_mem_export_add(instance, m, len, rights, &eid, &etoken, &why));
+	p = (struct softhw_mem_peer){.instance = instance, .pid = getpid(), .id = sid, .token = stoken,
+				     .addr = (uint64_t)(uintptr_t)(m + 2 * pg), .len = 4 * pg, .rights = rights};
+	CHECK_OK(softhw_mem_connect(&p, &r, &why));
+	if (r != NULL) {
+		uint8_t buf[8];
+
+		CHECK(!softhw_mem_direct(r, p.addr, pg)); /* no window: the larger one is not its to give */
+		CHECK_OK(softhw_mem_read(r, buf, p.addr, sizeof(buf)));
+		CHECK(buf[0] == 0x5a);
+		softhw_mem_disconnect(r);
+		r = NULL;
+	}
+	p.id = eid; /* the same pages: the same window */
+	p.token = etoken;
+	p.addr = (uint64_t)(uintptr_t)m;
+	p.len = len;
+	CHECK_OK(softhw_mem_connect(&p, &r, &why));
+	if (r != NULL) {
+		CHECK(softhw_mem_direct(r, p.addr, len));
+		softhw_mem_disconnect(r);
+	}
+	softhw_mem_export_remove(sid);
+	softhw_mem_export_remove(eid);
+	softhw_mem_export_remove(id);
+	importer_cma(true);
+	munmap(m, len);
+}
+
+/*
+ * A window's memfd cannot be opened again for writing through /proc: an importer of a
+ * read-only export of the same user cannot turn the read-only fd it gets into a writable one.
+ * Runs as another uid in a child (root would pass any file mode).
+ */
+static void test_window_fd_stays_read_only(void)
+{
+	int status = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		const size_t len = 4 * 4096;
+		uint8_t *m;
+		uint64_t id, token;
+		const char *why = "";
+		char path[64], link[128];
+		int ro, rw, fd = -1;
+
+		alarm(20);
+		if (setresgid(65534, 65534, 65534) != 0 || setresuid(65534, 65534, 65534) != 0)
+			_exit(77);
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			_exit(2);
+		memset(m, 1, len);
+		snprintf(instance, sizeof(instance), "fabric-mem-ro@%d", (int)getpid());
+		setenv("SOFTDOCA_RUN_DIR", "/tmp", 1); /* the run directory of the tests is root's */
+		if (softhw_mem_export_add(instance, m, len, SOFTHW_MEM_READ, &id, &token, &why) != DOCA_SUCCESS) {
+			fprintf(stderr, "export as uid 65534 failed: %s\n", why);
+			_exit(3);
+		}
+		if (!on_window(m))
+			_exit(4);
+		for (int i = 0; i < 1024 && fd < 0; i++) {
+			ssize_t n;
+
+			snprintf(path, sizeof(path), "/proc/self/fd/%d", i);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n > 0) {
+				link[n] = '\0';
+				if (strstr(link, "softdoca-export") != NULL)
+					fd = i;
+			}
+		}
+		if (fd < 0)
+			_exit(5);
+		ro = open(path, O_RDONLY | O_CLOEXEC); /* what an importer of a read-only export gets */
+		if (ro < 0)
+			_exit(6);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", ro);
+		rw = open(path, O_RDWR | O_CLOEXEC);
+		if (rw >= 0) {
+			fprintf(stderr, "a read-only window fd was opened again read-write\n");
+			_exit(7);
+		}
+		softhw_mem_export_remove(id);
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+		fprintf(stderr, "  skipped: cannot switch to uid 65534 (not root)\n");
+		return;
+	}
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 /* In this process: the pages move onto a window at export, and back when the export ends. */
 static void test_window_given_back(void)
 {
@@ -868,6 +1104,7 @@ int main(void)
 	TEST_RUN(test_service_path_exporter_off);
 	TEST_RUN(test_range_and_rights);
 	TEST_RUN(test_forged_and_stale);
+	TEST_RUN(test_claims_checked);
 	TEST_RUN(test_unmapped_in_exporter);
 	TEST_RUN(test_revoked);
 	TEST_RUN(test_dead_exporter);
@@ -882,7 +1119,10 @@ int main(void)
 	TEST_RUN(test_silent_exporter);
 	TEST_RUN(test_several_importers);
 	TEST_RUN(test_same_process);
+	TEST_RUN(test_pin_checks);
 	TEST_RUN(test_window_given_back);
+	TEST_RUN(test_window_never_larger);
+	TEST_RUN(test_window_fd_stays_read_only);
 	/* Last: this process now runs a service thread, which a forked exporter must drop. */
 	TEST_RUN(test_exporter_forked_from_exporter);
 	TEST_EXIT();

@@ -514,6 +514,7 @@ static void model_fails(void)
 	struct doca_devinfo **l = (struct doca_devinfo **)&l;
 	uint32_t n = 77;
 
+	alarm(10); /* a load that hangs (a FIFO, /dev/zero) ends the child: a failure */
 	/* twice: the failure sticks, there is never half a model */
 	for (int i = 0; i < 2; i++) {
 		CHECK_ERR(doca_devinfo_create_list(&l, &n), expected_failure);
@@ -595,6 +596,13 @@ static void test_malformed(void)
 
 	snprintf(env, sizeof(env), "SOFTDOCA_CONFIG=%s/missing.conf", scratch_dir);
 	expect_fail("missing_file", e, DOCA_ERROR_BAD_CONFIG, "missing.conf: cannot read the device configuration");
+
+	/* what is no configuration file is refused at once, the limit named */
+	expect_fail("dev_zero", (const char *const[]){"SOFTDOCA_CONFIG=/dev/zero", "SOFTDOCA_ROLE=host", NULL},
+		    DOCA_ERROR_BAD_CONFIG, "/dev/zero: the device configuration is a device; SOFTDOCA_CONFIG must name a regular file");
+	snprintf(env, sizeof(env), "SOFTDOCA_CONFIG=%s/fifo.conf", scratch_dir);
+	CHECK(mkfifo(env + strlen("SOFTDOCA_CONFIG="), 0600) == 0); /* nobody ever writes to it */
+	expect_fail("fifo", e, DOCA_ERROR_BAD_CONFIG, "fifo.conf: the device configuration is a FIFO");
 
 	/* a malformed file is refused whatever the role */
 	snprintf(env, sizeof(env), "SOFTDOCA_CONFIG=%s", write_file("devices.conf", "[card a]\nprofile = cx7\ndpu.pci = 03:00.0\n"));

@@ -5,6 +5,7 @@
  * instance ids and the run directory.
  */
 #include <errno.h>
+#include <time.h>
 
 #include "softhw/model/model_priv.h"
 #include "child.h"
@@ -135,7 +136,7 @@ static void test_malformed(void)
 		 "devices.conf:1: GID of 0000:03:00.0 (card 'a', dpu side) equals that of 0000:b1:00.0"},
 		{"# nothing but comments\n\n", "devices.conf: defines no card; add a [card NAME] section"},
 	};
-	char long_line[1200];
+	char long_line[4200];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		/* a mistake fails the load for either role */
@@ -152,11 +153,123 @@ static void test_malformed(void)
 	long_line[sizeof(long_line) - 2] = '\n';
 	long_line[sizeof(long_line) - 1] = '\0';
 	CHECK_ERR(load_text(long_line, SOFTHW_ROLE_HOST), DOCA_ERROR_BAD_CONFIG);
-	CHECK(strstr(out, "devices.conf:3: line longer than") != NULL);
+	CHECK(strstr(out, "devices.conf:3: line longer than the limit of 4096 characters") != NULL);
 
 	conf_path = "/nonexistent/devices.conf";
 	CHECK_ERR(captured(load, NULL), DOCA_ERROR_BAD_CONFIG);
 	CHECK(strstr(out, "/nonexistent/devices.conf: cannot read the device configuration") != NULL);
+}
+
+/* Loads the file at `path` (not written by the test) and says how long that took. */
+static doca_error_t load_path(const char *path, double *secs)
+{
+	struct timespec t0, t1;
+	doca_error_t err;
+
+	conf_path = path;
+	build_role = SOFTHW_ROLE_HOST;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	err = captured(load, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	return err;
+}
+
+/* A text of exactly `size` bytes: one card, then comment lines of `line_len` characters. */
+static char *config_of_size(size_t size, size_t line_len)
+{
+	static const char head[] = "[card a]\nprofile = bf3\n";
+	char *t = malloc(size + 1);
+	size_t at = sizeof(head) - 1;
+
+	if (t == NULL)
+		return NULL;
+	memcpy(t, head, at);
+	while (at < size) {
+		size_t n = size - at < line_len + 1 ? size - at : line_len + 1;
+
+		memset(t + at, 'x', n);
+		t[at] = '#';
+		t[at + n - 1] = '\n';
+		at += n;
+	}
+	t[size] = '\0';
+	return t;
+}
+
+/*
+ * What is no configuration file is refused at once, with the limit named: a device that never
+ * ends (/dev/zero), a FIFO nobody writes to (it would block the open), a directory, a file
+ * over the size limit (a sparse 100 MB one), NUL bytes, a line over the line limit. The limits
+ * themselves are fine. A hang would end with SIGALRM (a failure).
+ */
+static void test_file_limits(void)
+{
+	char fifo[128], *text;
+	double secs = 0;
+
+	alarm(30);
+	CHECK_ERR(load_path("/dev/zero", &secs), DOCA_ERROR_BAD_CONFIG);
+	CHECK(strstr(out, "/dev/zero: the device configuration is a device; SOFTDOCA_CONFIG must name a regular file (of at most 1048576 bytes)") != NULL);
+	CHECK(secs < 1);
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo.conf", scratch_dir);
+	CHECK(mkfifo(fifo, 0600) == 0);
+	CHECK_ERR(load_path(fifo, &secs), DOCA_ERROR_BAD_CONFIG);
+	CHECK(strstr(out, "fifo.conf: the device configuration is a FIFO; SOFTDOCA_CONFIG must name a regular file") != NULL);
+	CHECK(secs < 1);
+	unlink(fifo);
+
+	CHECK_ERR(load_path(scratch_dir, &secs), DOCA_ERROR_BAD_CONFIG);
+	CHECK(strstr(out, "the device configuration is a directory") != NULL);
+
+	/* 100 MB: a valid card, then (sparse) zeros */
+	conf_path = write_file("huge.conf", "[card a]\nprofile = bf3\n");
+	CHECK(truncate(conf_path, 100 << 20) == 0);
+	CHECK_ERR(load_path(conf_path, &secs), DOCA_ERROR_BAD_CONFIG);
+	CHECK(strstr(out, "huge.conf: the device configuration is 104857600 bytes, more than the limit of 1048576 bytes") != NULL);
+	CHECK(secs < 1);
+	unlink(conf_path);
+
+	/* exactly the size limit is fine, a byte more is not */
+	text = config_of_size(1u << 20, 200);
+	CHECK(text != NULL);
+	if (text != NULL) {
+		CHECK_OK(load_text(text, SOFTHW_ROLE_HOST));
+		free(text);
+	}
+	text = config_of_size((1u << 20) + 1, 200);
+	if (text != NULL) {
+		CHECK_ERR(load_text(text, SOFTHW_ROLE_HOST), DOCA_ERROR_BAD_CONFIG);
+		CHECK(strstr(out, "is 1048577 bytes, more than the limit of 1048576 bytes") != NULL);
+		free(text);
+	}
+	/* a line of 4096 characters is fine, one of 4097 is not */
+	text = config_of_size(23 + 4097, 4096);
+	if (text != NULL) {
+		CHECK_OK(load_text(text, SOFTHW_ROLE_HOST));
+		free(text);
+	}
+	text = config_of_size(23 + 4098, 4097);
+	if (text != NULL) {
+		CHECK_ERR(load_text(text, SOFTHW_ROLE_HOST), DOCA_ERROR_BAD_CONFIG);
+		CHECK(strstr(out, "devices.conf:3: line longer than the limit of 4096 characters") != NULL);
+		free(text);
+	}
+	/* a NUL byte: not a text file (and not the end of it) */
+	{
+		static const char nul_text[] = "[card a]\nprofile = bf3\n# a\0b\n[card b]\n";
+		FILE *f;
+
+		conf_path = write_file("nul.conf", "");
+		f = fopen(conf_path, "w");
+		CHECK(f != NULL && fwrite(nul_text, 1, sizeof(nul_text) - 1, f) == sizeof(nul_text) - 1);
+		if (f != NULL)
+			fclose(f);
+		CHECK_ERR(load_path(conf_path, &secs), DOCA_ERROR_BAD_CONFIG);
+		CHECK(strstr(out, "nul.conf:3: holds a NUL byte") != NULL);
+	}
+	alarm(0);
 }
 
 static void test_valid_config(void)
@@ -329,6 +442,7 @@ int main(void)
 	scratch_init();
 	TEST_RUN(test_pci_parse);
 	TEST_RUN(test_malformed);
+	TEST_RUN(test_file_limits);
 	TEST_RUN(test_valid_config);
 	TEST_RUN(test_profiles);
 	TEST_RUN(test_instances);

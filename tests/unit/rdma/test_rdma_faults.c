@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "softhw/base/export_desc.h"
+#include "common/priv/mmap_priv.h"
 #include "rdma_test.h"
 
 #define MIB (1024 * 1024)
@@ -517,6 +519,213 @@ out:
 	put_str(d.p2c[1], "Q");
 	duo_end(&d, false);
 	side_down(&a);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/*
+ * 2b. Forged mmap descriptors: the child exports one page (RDMA read only, and over PCI) between
+ * a secret page and another page. Forged descriptors (range widened or moved, write added, a PCI
+ * export passed off as an RDMA one; checksum recomputed) are refused at import. An importer
+ * that bypasses the import (an mmap edited after import) is refused by the target: no byte
+ * outside the export is read, nothing is written. On every path (socket, CMA, window, TCP).
+ */
+
+#define PG 4096
+
+static void forged_child(int rfd, int wfd, void *argp)
+{
+	struct side b;
+	struct doca_mmap *exp;
+	uint64_t base;
+	const void *d;
+	size_t l;
+	char c[8];
+
+	(void)argp;
+	side_up(&b, ALL_RDMA, LRW | ALL_RDMA, 3 * PG);
+	strcpy(b.mem, "secret: never exported");
+	strcpy(b.mem + PG, "exported");
+	strcpy(b.mem + 2 * PG, "also secret");
+	exp = make_mmap(dev, b.mem + PG, PG, LRW | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_PCI_READ_ONLY);
+	xconnect(&b, rfd, wfd, false, false, 0);
+	CHECK_OK(doca_mmap_export_rdma(exp, dev, &d, &l));
+	put_msg(wfd, d, (uint32_t)l);
+	CHECK_OK(doca_mmap_export_pci(exp, dev, &d, &l));
+	put_msg(wfd, d, (uint32_t)l);
+	base = (uint64_t)(uintptr_t)b.mem;
+	put_msg(wfd, &base, sizeof(base));
+	CHECK(get_msg(rfd, c, sizeof(c) - 1, NULL) >= 0); /* the parent is done: show the memory */
+	put_msg(wfd, b.mem, 3 * PG);
+	CHECK(get_msg(rfd, c, sizeof(c) - 1, NULL) >= 0);
+	CHECK_OK(doca_mmap_destroy(exp));
+	side_down(&b);
+}
+
+/* One read (or write) of len bytes at addr of m; its completion status. */
+static doca_error_t rdma_once(struct side *a, struct doca_mmap *m, uint64_t addr, size_t len, bool write)
+{
+	struct doca_buf *r = rbuf(m, addr, len, write ? 0 : len), *l = lbuf(a, 0, len, write ? len : 0);
+	int before = a->ok + a->err, ok_before = a->ok;
+	doca_error_t err;
+
+	if (write) {
+		struct doca_rdma_task_write *t;
+
+		CHECK_OK(doca_rdma_task_write_allocate_init(a->rdma, a->conn, l, r, (union doca_data){0}, &t));
+		CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(t)));
+		RUN_FOR(a, 5, a->ok + a->err == before + 1);
+		doca_task_free(doca_rdma_task_write_as_task(t));
+	} else {
+		struct doca_rdma_task_read *t;
+
+		CHECK_OK(doca_rdma_task_read_allocate_init(a->rdma, a->conn, r, l, (union doca_data){0}, &t));
+		CHECK_OK(doca_task_submit(doca_rdma_task_read_as_task(t)));
+		RUN_FOR(a, 5, a->ok + a->err == before + 1);
+		doca_task_free(doca_rdma_task_read_as_task(t));
+	}
+	err = a->ok > ok_before ? DOCA_SUCCESS : a->last;
+	CHECK_OK(doca_buf_dec_refcount(r, NULL));
+	CHECK_OK(doca_buf_dec_refcount(l, NULL));
+	return err;
+}
+
+static void expect_import_refused(const struct softdoca_mmap_desc *f)
+{
+	uint8_t bytes[SOFTDOCA_MMAP_DESC_LEN];
+	struct doca_mmap *m = NULL;
+
+	softdoca_mmap_desc_encode(f, bytes);
+	CHECK_ERR(doca_mmap_create_from_export(NULL, bytes, sizeof(bytes), dev, &m), DOCA_ERROR_INVALID_VALUE);
+	if (m != NULL)
+		drop_mmap(m);
+}
+
+/* The parent's end of forged_child: connected, with the child's two descriptors decoded. */
+struct forged_peer {
+	struct duo d;
+	struct side a;
+	char rd[2048];
+	long rl;
+	struct softdoca_mmap_desc real, pci;
+	uint64_t base, exp;
+};
+
+static bool forged_begin(struct forged_peer *p)
+{
+	char pd[2048];
+	const char *why = "";
+	long pl;
+
+	duo_start(&p->d, forged_child, NULL);
+	side_up(&p->a, LRW, LRW, 3 * PG);
+	p->a.success_clears_last = true;
+	xconnect(&p->a, p->d.c2p[0], p->d.p2c[1], false, true, 0);
+	p->rl = get_msg(p->d.c2p[0], p->rd, sizeof(p->rd), &p->a);
+	pl = get_msg(p->d.c2p[0], pd, sizeof(pd), &p->a);
+	CHECK(get_msg(p->d.c2p[0], &p->base, sizeof(p->base), &p->a) == (long)sizeof(p->base));
+	if (p->rl <= 0 || pl <= 0)
+		return false;
+	CHECK_OK(softdoca_mmap_desc_decode(p->rd, (size_t)p->rl, &p->real, &why));
+	CHECK_OK(softdoca_mmap_desc_decode(pd, (size_t)pl, &p->pci, &why));
+	p->exp = p->base + PG;
+	CHECK(p->real.addr == p->exp && p->real.len == PG);
+	return true;
+}
+
+/* The child's memory is as it was; the child ends. */
+static void forged_end(struct forged_peer *p)
+{
+	char mem[3 * PG];
+
+	put_str(p->d.p2c[1], "D");
+	CHECK(get_msg(p->d.c2p[0], mem, sizeof(mem), &p->a) == (long)sizeof(mem));
+	CHECK(strcmp(mem, "secret: never exported") == 0 && strcmp(mem + PG, "exported") == 0 &&
+	      strcmp(mem + 2 * PG, "also secret") == 0);
+	put_str(p->d.p2c[1], "Q");
+	duo_end(&p->d, false);
+	side_down(&p->a);
+}
+
+static void test_forged_mmap(void)
+{
+	struct forged_peer p;
+	struct softdoca_mmap_desc f;
+	struct doca_mmap *m = NULL;
+
+	if (forged_begin(&p)) {
+		/* forged at import: the exporter runs on this host and says what it exported */
+		f = p.real; /* widened over both neighbours */
+		f.addr = p.base;
+		f.len = 3 * PG;
+		expect_import_refused(&f);
+		f = p.real; /* moved onto the secret */
+		f.addr = p.base;
+		expect_import_refused(&f);
+		f = p.real; /* write added to a read-only export */
+		f.access |= DOCA_ACCESS_FLAG_RDMA_WRITE;
+		expect_import_refused(&f);
+		f = p.pci; /* the PCI export passed off as an RDMA export */
+		f.kind = SOFTDOCA_MMAP_DESC_RDMA;
+		f.access |= DOCA_ACCESS_FLAG_RDMA_READ;
+		expect_import_refused(&f);
+		/* the real one imports, and reads work */
+		CHECK_OK(doca_mmap_create_from_export(NULL, p.rd, (size_t)p.rl, dev, &m));
+		if (m != NULL) {
+			CHECK_OK(rdma_once(&p.a, m, p.exp, 9, false));
+			CHECK(strcmp(p.a.mem, "exported") == 0);
+			drop_mmap(m);
+		}
+	}
+	forged_end(&p);
+}
+
+/*
+ * An importer that edits its mmap after the import (range, rights, or a PCI export's id and
+ * token as the rkey): the target holds every access to the export. One connection per case:
+ * a refused access fails the connection, as on an RC qp.
+ */
+static void test_forged_mmap_edited(void)
+{
+	static const struct {
+		int lo_page;  /* the mmap's new range: pages lo_page..2 of the child's three */
+		int at;       /* the access: offset from the exported page */
+		int len;
+		bool write;
+		bool pci_key; /* the PCI export's id and token instead of the RDMA export's */
+		doca_error_t want;
+	} cases[] = {
+		{0, -PG, 23, false, false, DOCA_ERROR_INVALID_VALUE},  /* the secret before */
+		{0, PG - 8, 16, false, false, DOCA_ERROR_INVALID_VALUE}, /* across the end */
+		{0, PG, 11, false, false, DOCA_ERROR_INVALID_VALUE},   /* the page after */
+		{1, 0, 8, true, false, DOCA_ERROR_NOT_PERMITTED},      /* a write into read-only */
+		{0, -PG, 8, true, false, DOCA_ERROR_INVALID_VALUE},    /* a write outside */
+		{1, 0, 9, false, true, DOCA_ERROR_INVALID_VALUE},      /* a PCI export as an rkey */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct forged_peer p;
+		struct doca_mmap *m = NULL;
+
+		if (forged_begin(&p))
+			CHECK_OK(doca_mmap_create_from_export(NULL, p.rd, (size_t)p.rl, dev, &m));
+		if (m != NULL) {
+			m->addr = (void *)(uintptr_t)(p.base + (uint64_t)cases[i].lo_page * PG);
+			m->len = (size_t)(3 - cases[i].lo_page) * PG;
+			m->access |= DOCA_ACCESS_FLAG_RDMA_WRITE;
+			if (cases[i].pci_key) {
+				m->export_id = p.pci.export_id;
+				m->export_token = p.pci.token;
+			}
+			memset(p.a.mem, cases[i].write ? 'W' : 0, 64);
+			CHECK_ERR(rdma_once(&p.a, m, p.exp + (uint64_t)(int64_t)cases[i].at, (size_t)cases[i].len,
+					    cases[i].write),
+				  cases[i].want);
+			if (!cases[i].write)
+				CHECK(p.a.mem[0] == 0); /* no byte came back */
+			drop_mmap(m);
+		}
+		forged_end(&p);
+	}
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1047,6 +1256,8 @@ int main(int argc, char **argv)
 	RUN(test_peer_killed_oob);
 	RUN(test_peer_killed_cm);
 	RUN(test_bad_descriptors);
+	RUN(test_forged_mmap);
+	RUN(test_forged_mmap_edited);
 	RUN(test_connect_nobody);
 	RUN(test_small_receive_oob);
 	RUN(test_small_receive_cm);

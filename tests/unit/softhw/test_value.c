@@ -126,7 +126,7 @@ static void test_shared_across_processes(void)
 	struct softhw_value *v = NULL, *again = NULL;
 	const char *why = "";
 	int go[2], status = -1;
-	uint64_t token, id;
+	uint64_t token, id, addr;
 	pid_t pid;
 	char ch = 0;
 
@@ -137,8 +137,11 @@ static void test_shared_across_processes(void)
 	}
 	token = softhw_value_token(v);
 	id = softhw_value_id(v);
+	addr = (uint64_t)(uintptr_t)softhw_value_addr(v);
 	CHECK(softhw_value_is_shared(v) && token != 0 && softhw_value_load(v) == 3);
-	CHECK_ERR(softhw_value_open_shared((int32_t)getpid(), id, token + 1, &again, &why), DOCA_ERROR_NOT_FOUND);
+	/* a live value named with another token or address: a forged descriptor */
+	CHECK_ERR(softhw_value_open_shared((int32_t)getpid(), id, addr, token + 1, &again, &why), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(softhw_value_open_shared((int32_t)getpid(), id, addr + 8, token, &again, &why), DOCA_ERROR_INVALID_VALUE);
 	softhw_value_watch(v, &c.w);
 	CHECK(!softhw_value_arm(v)); /* the watcher thread is started and registered */
 	CHECK(softhw_threads_only_caller()); /* ... and it is a known service thread */
@@ -149,7 +152,7 @@ static void test_shared_across_processes(void)
 
 		alarm(30);
 		if (read(go[0], &ch, 1) != 1 ||
-		    softhw_value_open_shared((int32_t)getppid(), id, token, &mine, &why) != DOCA_SUCCESS)
+		    softhw_value_open_shared((int32_t)getppid(), id, addr, token, &mine, &why) != DOCA_SUCCESS)
 			_exit(2);
 		if (softhw_value_load(mine) != 3)
 			_exit(3);
@@ -167,7 +170,7 @@ static void test_shared_across_processes(void)
 	softhw_value_unwatch(v, &c.w);
 	/* Retired by its exporter: nobody can open it any more. */
 	softhw_value_retire(v);
-	CHECK_ERR(softhw_value_open_shared((int32_t)getpid(), id, token, &again, &why), DOCA_ERROR_NOT_FOUND);
+	CHECK_ERR(softhw_value_open_shared((int32_t)getpid(), id, addr, token, &again, &why), DOCA_ERROR_NOT_FOUND);
 	softhw_value_unbind(v);
 	close(go[0]);
 	close(go[1]);

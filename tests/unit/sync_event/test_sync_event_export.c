@@ -338,6 +338,74 @@ static void test_bad_descriptors(void)
 	CHECK_OK(doca_sync_event_destroy(ex));
 }
 
+/* Did the SDK log say `needle` since the last call? (a second backend, into a file) */
+static FILE *log_capture;
+
+static bool log_says(const char *needle)
+{
+	static long seen;
+	char text[4096];
+	size_t n;
+
+	if (log_capture == NULL)
+		return false;
+	fflush(log_capture);
+	fseek(log_capture, seen, SEEK_SET);
+	n = fread(text, 1, sizeof(text) - 1, log_capture);
+	text[n] = '\0';
+	fseek(log_capture, 0, SEEK_END); /* (a longer text between two calls is not looked at) */
+	seen = ftell(log_capture);
+	if (strstr(text, needle) == NULL)
+		fprintf(stderr, "the log lacks \"%s\"; it says: %s\n", needle, text);
+	return strstr(text, needle) != NULL;
+}
+
+/* Forged descriptors of a live event of this process: refused, and the log says which claim. */
+static void test_forged_in_process(void)
+{
+	struct doca_sync_event *ex = pci_exporter(NULL), *im = NULL;
+	struct doca_sync_event_remote_net *rn = NULL;
+	struct doca_sync_event *net = NULL;
+	const uint8_t *data;
+	uint8_t copy[512];
+	size_t sz;
+
+	CHECK_OK(doca_sync_event_export_to_remote_pci(ex, dev, &data, &sz));
+	CHECK(sz <= sizeof(copy));
+	(void)log_says(""); /* skip what came before */
+	memcpy(copy, data, sz);
+	copy[OFF_ADDR + 1] ^= 0x01; /* another (aligned) value address */
+	reseal(copy, sz, SE_VERSION);
+	CHECK_ERR(doca_sync_event_create_from_export(dev, copy, sz, &im), DOCA_ERROR_INVALID_VALUE);
+	CHECK(log_says("value address differs"));
+	memcpy(copy, data, sz);
+	copy[OFF_TOKEN] ^= 0x01;
+	reseal(copy, sz, SE_VERSION);
+	CHECK_ERR(doca_sync_event_create_from_export(dev, copy, sz, &im), DOCA_ERROR_INVALID_VALUE);
+	CHECK(log_says("token differs"));
+	memcpy(copy, data, sz);
+	copy[OFF_ID + 2] ^= 0x01;
+	reseal(copy, sz, SE_VERSION);
+	CHECK_ERR(doca_sync_event_create_from_export(dev, copy, sz, &im), DOCA_ERROR_INVALID_VALUE);
+	CHECK(log_says("no event of this process has that value id"));
+	CHECK(im == NULL);
+	CHECK_OK(doca_sync_event_destroy(ex));
+
+	/* the same for a remote net descriptor imported in its own process */
+	CHECK_OK(doca_sync_event_create(&net));
+	CHECK_OK(doca_sync_event_add_publisher_location_remote_net(net));
+	CHECK_OK(doca_sync_event_add_subscriber_location_cpu(net, dev));
+	CHECK_OK(doca_sync_event_start(net));
+	CHECK_OK(doca_sync_event_export_to_remote_net(net, &data, &sz));
+	memcpy(copy, data, sz);
+	copy[OFF_ADDR + 1] ^= 0x01;
+	reseal(copy, sz, SE_VERSION);
+	CHECK_ERR(doca_sync_event_remote_net_create_from_export(dev, copy, sz, &rn), DOCA_ERROR_INVALID_VALUE);
+	CHECK(log_says("value address differs"));
+	CHECK(rn == NULL);
+	CHECK_OK(doca_sync_event_destroy(net));
+}
+
 /* ---- remote net ---- */
 
 static void test_remote_net(void)
@@ -499,11 +567,19 @@ int main(void)
 {
 	if (doca_log_backend_create_with_file_sdk(stderr, &sdk_log) == DOCA_SUCCESS)
 		(void)doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING);
+	log_capture = tmpfile();
+	if (log_capture != NULL) {
+		struct doca_log_backend *capture;
+
+		if (doca_log_backend_create_with_file_sdk(log_capture, &capture) == DOCA_SUCCESS)
+			(void)doca_log_backend_set_sdk_level(capture, DOCA_LOG_LEVEL_ERROR);
+	}
 	dev = fake_dev_init(&fdev, "bf3-0", "unit", true);
 	TEST_RUN(test_export_rules);
 	TEST_RUN(test_pci_round_trip);
 	TEST_RUN(test_import_as_ctx);
 	TEST_RUN(test_bad_descriptors);
+	TEST_RUN(test_forged_in_process);
 	TEST_RUN(test_remote_net);
 	TEST_RUN(test_dpa_gpu_and_caps);
 	TEST_RUN(test_model_devices);

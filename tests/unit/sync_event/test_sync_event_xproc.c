@@ -7,7 +7,7 @@
  * the same side), set / add / get seen across, stand-alone waits and wait tasks (PE asleep in
  * epoll) woken by the other process, idle waits that cost (almost) no CPU, many round trips,
  * concurrent atomic adds, and the refusals: another card instance, a destroyed or dead
- * exporter, a wrong token, an event in user memory.
+ * exporter, a forged token, value address or id, an event in user memory.
  *
  * Every wait is bounded (poll timeouts, epoll timeouts, alarm in the child): a bug fails a
  * check, it never hangs the suite.
@@ -45,6 +45,7 @@
 #define SE_VERSION 2        /* descriptor format (lib/common/sync_event_export.c) */
 #define OFF_PID (SOFTDOCA_DESC_HEADER_LEN + 0)
 #define OFF_ID (SOFTDOCA_DESC_HEADER_LEN + 8)
+#define OFF_ADDR (SOFTDOCA_DESC_HEADER_LEN + 16)
 #define OFF_TOKEN (SOFTDOCA_DESC_HEADER_LEN + 152)
 #define SHM_SLEEPERS 28     /* offset of the sleeper count in a shared value's segment */
 
@@ -925,12 +926,22 @@ static void test_refusals(void)
 	if (peer_export(&p, EXP_USER_MEM, desc, &len))
 		CHECK_ERR(doca_sync_event_create_from_export(dev, desc, len, &im), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_OK(ask_status(&p, CMD_DESTROY, 0));
-	/* a live export with another token: not that value */
+	/* forged descriptors of a live export (checksum recomputed): another token or value address
+	 * is refused as forged, another id names no value (as if destroyed) */
 	if (peer_export(&p, 0, desc, &len)) {
 		memcpy(copy, desc, len);
 		copy[OFF_TOKEN] ^= 0x01;
 		reseal(copy, len);
+		CHECK_ERR(doca_sync_event_create_from_export(dev, copy, len, &im), DOCA_ERROR_INVALID_VALUE);
+		memcpy(copy, desc, len);
+		copy[OFF_ADDR + 1] ^= 0x01;
+		reseal(copy, len);
+		CHECK_ERR(doca_sync_event_create_from_export(dev, copy, len, &im), DOCA_ERROR_INVALID_VALUE);
+		memcpy(copy, desc, len);
+		copy[OFF_ID] ^= 0x40;
+		reseal(copy, len);
 		CHECK_ERR(doca_sync_event_create_from_export(dev, copy, len, &im), DOCA_ERROR_NOT_FOUND);
+		CHECK(im == NULL);
 		/* the good one works, then the exporter destroys its event: refused, the value file is gone */
 		CHECK_OK(side_import(&s, desc, len, 0));
 		CHECK_OK(ask_status(&p, CMD_DESTROY, 0));
