@@ -266,9 +266,11 @@ doca_error_t model_build(const struct model_config *cfg, const char *file, enum 
 	copy_str(m->run_dir, sizeof(m->run_dir), run_dir);
 	copy_str(m->source, sizeof(m->source), file ? file : "built-in default");
 	m->num_cards = cfg->num_cards;
+	m->access = cfg->access;
 	for (uint32_t c = 0; c < cfg->num_cards; c++) {
 		struct softhw_card *card = &m->cards[c];
 
+		card->access = &m->access;
 		strcpy(card->name, cfg->cards[c].name);
 		card->profile = cfg->cards[c].profile;
 		card->index = c;
@@ -414,6 +416,13 @@ const struct softhw_model *softhw_model_get(doca_error_t *err)
 	if (err)
 		*err = the_error;
 	return the_model;
+}
+
+const struct softhw_access *softhw_access_policy(void)
+{
+	const struct softhw_model *m = softhw_model_get(NULL);
+
+	return m != NULL ? &m->access : NULL;
 }
 
 enum softhw_role softhw_model_role(const struct softhw_model *model)
