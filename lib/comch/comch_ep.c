@@ -330,6 +330,9 @@ void comch_conn_teardown(struct doca_comch_connection *conn)
 		comch_ep_unwatch(conn->ep, conn->sock);
 		close(conn->sock);
 		conn->sock = -1;
+		if (conn->guard != NULL)
+			softhw_guard_release(conn->guard, &conn->peer);
+		conn->guard = NULL;
 	}
 	comch_fp_conn_gone(conn);
 	softhw_chan_close(&conn->ch);

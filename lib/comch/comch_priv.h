@@ -19,6 +19,7 @@
 #include "common/priv/ctx_priv.h"
 #include "common/priv/dev_priv.h"
 #include "softhw/fabric/channel.h"
+#include "softhw/fabric/peer.h"
 
 /* ---- wire protocol (socket messages; both sides are softdoca of the same version) ---- */
 
@@ -125,6 +126,8 @@ struct doca_comch_connection {
 	uint32_t num_producers;
 	uint32_t fp_refs;                      /* producers + consumers alive: keep the connection */
 	bool orphan;                           /* reported gone; freed by the last fp object */
+	struct softhw_guard *guard;            /* server: the guard that admitted it (released at teardown) */
+	struct softhw_peer peer;               /* server: the client process */
 };
 
 struct doca_comch_event_msg_recv {
@@ -176,6 +179,9 @@ struct doca_comch_server {
 	struct comch_ep ep; /* first */
 	struct doca_dev_rep *rep;
 	int listen_fd;
+	struct softhw_guard guard; /* who may connect, how many: credentials, caps, backoff */
+	char guard_what[160];      /* "Comch server 'name'" for its log lines */
+	bool accept_paused;        /* out of descriptors: the listener is not watched for a while */
 	uint32_t num_conns;  /* connections past the handshake, not yet reported gone */
 	uint32_t next_conn_id;
 	doca_comch_event_connection_status_changed_cb_t connect_cb;

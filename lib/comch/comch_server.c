@@ -91,38 +91,81 @@ static void server_handshake(struct doca_comch_connection *conn, const union com
 		return;
 	}
 	conn->state = COMCH_CONN_UP;
+	if (conn->guard != NULL)
+		softhw_guard_settle(conn->guard, &conn->peer); /* a client now: max_clients bounds it */
 	conn->report_connect = true;
 	conn->report_disconnect = true;
 	srv->num_conns++;
 }
 
-/* New clients: accepted now, admitted when their HELLO arrives. */
+/* A client the guard refused (another user, too many connections) learns why before it closes. */
+static void server_refuse(int fd, doca_error_t why, const char *reason)
+{
+	struct comch_wire_reject r = {0};
+
+	comch_wire_init(&r.hdr, COMCH_WIRE_REJECT);
+	r.error = why;
+	snprintf(r.reason, sizeof(r.reason), "%s", reason);
+	(void)softhw_fabric_send(fd, &r, sizeof(r), NULL, 0);
+}
+
+/*
+ * Connections the server keeps at most: its clients and some still in their handshake; and
+ * connections one client process may have in their handshake (it says HELLO at once).
+ */
+#define SERVER_PENDING_MAX 64
+#define SERVER_PENDING_PER_PEER 32
+
+/* New clients: accepted now (as many as the guard admits), admitted when their HELLO arrives. */
 static void server_accept(struct comch_ep *ep)
 {
 	struct doca_comch_server *srv = (struct doca_comch_server *)ep;
 
-	for (;;) {
+	for (int i = 0; i < SOFTHW_GUARD_BATCH; i++) {
 		struct doca_comch_connection *conn;
-		int s = accept4(srv->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		struct softhw_peer peer;
+		doca_error_t err;
+		int s;
 
-		if (s < 0) {
-			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != ECONNABORTED)
-				SDK_LOG_ERR("Comch server '%s': accept: %s", ep->name, strerror(errno));
-			return;
-		}
+		err = softhw_guard_accept(&srv->guard, srv->listen_fd, &s, &peer);
+		if (err == DOCA_ERROR_AGAIN)
+			break;
+		if (err != DOCA_SUCCESS)
+			continue; /* refused (logged), or gone before we took it */
 		conn = malloc(sizeof(*conn));
 		if (conn == NULL) {
 			SDK_LOG_ERR("Comch server '%s' dropped a client: out of memory", ep->name);
+			softhw_guard_release(&srv->guard, &peer);
 			close(s);
 			continue;
 		}
 		comch_conn_init(conn, ep, s);
+		conn->guard = &srv->guard;
+		conn->peer = peer;
 		conn->next = ep->conns;
 		ep->conns = conn;
 		comch_ep_watch(ep, s, (uint64_t)(uintptr_t)conn);
 		/* The client says HELLO right after connecting: admit it now if it did. */
 		comch_conn_read(conn, server_handshake);
 	}
+	if (softhw_guard_paused_ms(&srv->guard) > 0 && !srv->accept_paused) {
+		/* Out of descriptors: the listener stays readable; leave it alone, the tick brings us back. */
+		comch_ep_unwatch(ep, srv->listen_fd);
+		srv->accept_paused = true;
+		ep->keep_timer = true;
+		comch_ep_timer(ep, true);
+	}
+}
+
+/* The backoff is over: watch the listener again and take what waits. */
+static void server_resume_accept(struct doca_comch_server *srv)
+{
+	if (!srv->accept_paused || srv->listen_fd < 0 || softhw_guard_paused_ms(&srv->guard) > 0)
+		return;
+	srv->accept_paused = false;
+	srv->ep.keep_timer = false;
+	comch_ep_watch(&srv->ep, srv->listen_fd, COMCH_TAG_LISTENER);
+	server_accept(&srv->ep);
 }
 
 static void close_listener(struct doca_comch_server *srv)
@@ -132,6 +175,7 @@ static void close_listener(struct doca_comch_server *srv)
 		close(srv->listen_fd);
 		srv->listen_fd = -1;
 	}
+	srv->accept_paused = false;
 }
 
 /* ---- context ops ---- */
@@ -162,6 +206,10 @@ static doca_error_t server_start(struct doca_ctx *ctx)
 	}
 	comch_ep_watch(ep, srv->listen_fd, COMCH_TAG_LISTENER);
 	srv->num_conns = 0;
+	snprintf(srv->guard_what, sizeof(srv->guard_what), "Comch server '%s'", ep->name);
+	softhw_guard_fini(&srv->guard); /* a restart: every connection of the last run is gone */
+	softhw_guard_init(&srv->guard, srv->guard_what, ep->card->access, SERVER_PENDING_PER_PEER,
+			  ep->caps->comch_max_clients + SERVER_PENDING_MAX, server_refuse);
 	return DOCA_SUCCESS;
 }
 
@@ -250,8 +298,11 @@ static bool server_step(struct doca_ctx *ctx)
 		return true;
 	if (comch_conn_deliver(ep))
 		return true;
-	if (comch_ep_service_needed(ep) && comch_ep_poll(ep, server_accept, server_handshake))
-		return true;
+	if (comch_ep_service_needed(ep)) {
+		server_resume_accept(srv);
+		if (comch_ep_poll(ep, server_accept, server_handshake))
+			return true;
+	}
 	if (comch_fp_progress(ep))
 		return true;
 	if (ctx->state == DOCA_CTX_STATE_STOPPING && ctx->lib_busy && ep->conns == NULL) {
@@ -356,6 +407,7 @@ doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server)
 			    comch_server->ep.name);
 		return DOCA_ERROR_IN_USE;
 	}
+	softhw_guard_fini(&comch_server->guard);
 	comch_ep_fini(&comch_server->ep);
 	comch_ep_free(&comch_server->ep); /* from a callback inside its progress: when that returns */
 	return DOCA_SUCCESS;
