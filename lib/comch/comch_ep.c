@@ -448,6 +448,13 @@ bool comch_conn_read(struct doca_comch_connection *conn, comch_handshake_fn hand
 		int fds[SOFTHW_FABRIC_MAX_FDS], nfds = SOFTHW_FABRIC_MAX_FDS;
 		ssize_t n = softhw_fabric_recv(conn->sock, &m, sizeof(m), fds, &nfds);
 
+		if (n == -ECONNRESET) {
+			/* The peer closed with our message unread: its last one (a REJECT) may still wait. */
+			nfds = SOFTHW_FABRIC_MAX_FDS;
+			n = softhw_fabric_recv(conn->sock, &m, sizeof(m), fds, &nfds);
+			if (n == -EAGAIN)
+				n = 0;
+		}
 		if (n == -EAGAIN || n == -EINTR)
 			break;
 		did = true;

@@ -884,7 +884,9 @@ static doca_error_t remote_call_fds(struct softhw_mem_remote *r, struct mem_msg 
 		n = softhw_fabric_recv(r->fd, rep, sizeof(*rep), rfds, nrfds);
 		if (n == -EAGAIN || n == -EINTR)
 			continue;
-		if (n == 0 || n == -ECONNRESET)
+		if (n == -ECONNRESET) /* the exporter closed with our request unread: its last word may still wait */
+			return remote_hung_up(r);
+		if (n == 0)
 			return remote_fail(r, REMOTE_DEAD);
 		if (n != (ssize_t)sizeof(*rep) || rep->magic != MEM_MAGIC)
 			return DOCA_ERROR_IO_FAILED;

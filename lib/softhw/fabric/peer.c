@@ -275,8 +275,16 @@ static void peer_name(const struct softhw_peer *p, char *buf, size_t len)
 
 static void guard_refuse(struct softhw_guard *g, int fd, doca_error_t why, const char *reason)
 {
+	char drain[512];
+
 	if (g->refuse != NULL)
 		g->refuse(fd, why, reason);
+	/*
+	 * What the peer sent already (its hello) is dropped first: closing with unread data makes
+	 * its next read fail with ECONNRESET before it sees our answer.
+	 */
+	for (int i = 0; i < 4 && recv(fd, drain, sizeof(drain), MSG_DONTWAIT) > 0; i++)
+		;
 	close(fd);
 }
 
