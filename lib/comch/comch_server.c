@@ -116,39 +116,35 @@ static void server_refuse(int fd, doca_error_t why, const char *reason)
 #define SERVER_PENDING_MAX 64
 #define SERVER_PENDING_PER_PEER 32
 
+/* A connection the guard let in: a client once its HELLO arrives. */
+static void server_admit(void *arg, int s, const struct softhw_peer *peer)
+{
+	struct doca_comch_server *srv = arg;
+	struct comch_ep *ep = &srv->ep;
+	struct doca_comch_connection *conn = malloc(sizeof(*conn));
+
+	if (conn == NULL) {
+		SDK_LOG_ERR("Comch server '%s' dropped a client: out of memory", ep->name);
+		softhw_guard_release(&srv->guard, peer);
+		close(s);
+		return;
+	}
+	comch_conn_init(conn, ep, s);
+	conn->guard = &srv->guard;
+	conn->peer = *peer;
+	conn->next = ep->conns;
+	ep->conns = conn;
+	comch_ep_watch(ep, s, (uint64_t)(uintptr_t)conn);
+	/* The client says HELLO right after connecting: admit it now if it did. */
+	comch_conn_read(conn, server_handshake);
+}
+
 /* New clients: accepted now (as many as the guard admits), admitted when their HELLO arrives. */
 static void server_accept(struct comch_ep *ep)
 {
 	struct doca_comch_server *srv = (struct doca_comch_server *)ep;
 
-	for (int i = 0; i < SOFTHW_GUARD_BATCH; i++) {
-		struct doca_comch_connection *conn;
-		struct softhw_peer peer;
-		doca_error_t err;
-		int s;
-
-		err = softhw_guard_accept(&srv->guard, srv->listen_fd, &s, &peer);
-		if (err == DOCA_ERROR_AGAIN)
-			break;
-		if (err != DOCA_SUCCESS)
-			continue; /* refused (logged), or gone before we took it */
-		conn = malloc(sizeof(*conn));
-		if (conn == NULL) {
-			SDK_LOG_ERR("Comch server '%s' dropped a client: out of memory", ep->name);
-			softhw_guard_release(&srv->guard, &peer);
-			close(s);
-			continue;
-		}
-		comch_conn_init(conn, ep, s);
-		conn->guard = &srv->guard;
-		conn->peer = peer;
-		conn->next = ep->conns;
-		ep->conns = conn;
-		comch_ep_watch(ep, s, (uint64_t)(uintptr_t)conn);
-		/* The client says HELLO right after connecting: admit it now if it did. */
-		comch_conn_read(conn, server_handshake);
-	}
-	if (softhw_guard_paused_ms(&srv->guard) > 0 && !srv->accept_paused) {
+	if (softhw_guard_accept_all(&srv->guard, srv->listen_fd, server_admit, srv) > 0 && !srv->accept_paused) {
 		/* Out of descriptors: the listener stays readable; leave it alone, the tick brings us back. */
 		comch_ep_unwatch(ep, srv->listen_fd);
 		srv->accept_paused = true;
@@ -175,6 +171,8 @@ static void close_listener(struct doca_comch_server *srv)
 		close(srv->listen_fd);
 		srv->listen_fd = -1;
 	}
+	if (srv->accept_paused)
+		srv->ep.keep_timer = false; /* the backoff's tick */
 	srv->accept_paused = false;
 }
 

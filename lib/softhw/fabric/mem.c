@@ -229,38 +229,31 @@ static void service_refuse(int fd, doca_error_t why, const char *reason)
 	(void)softhw_fabric_send(fd, &m, sizeof(m), NULL, 0);
 }
 
+/* A connection the guard admitted joins the table. Lock held. */
+static void service_admit(void *arg, int fd, const struct softhw_peer *peer)
+{
+	(void)arg;
+	if (svc.num_conns == svc.cap_conns) {
+		unsigned cap = svc.cap_conns ? 2 * svc.cap_conns : 8;
+		struct mem_conn *c = realloc(svc.conns, cap * sizeof(*c));
+
+		if (c == NULL) {
+			softhw_guard_release(&svc.guard, peer);
+			close(fd); /* the importer sees the connection close and reports it */
+			return;
+		}
+		svc.conns = c;
+		svc.cap_conns = cap;
+	}
+	svc.conns[svc.num_conns++] = (struct mem_conn){.fd = fd, .peer = *peer};
+}
+
 /* Accepts the pending connections of a listener that the guard admits (a batch at a time). */
 static void service_accept(int lfd)
 {
-	for (int i = 0; i < SOFTHW_GUARD_BATCH; i++) {
-		struct softhw_peer peer;
-		doca_error_t err;
-		int fd;
-
-		pthread_mutex_lock(&svc.lock);
-		err = softhw_guard_accept(&svc.guard, lfd, &fd, &peer);
-		pthread_mutex_unlock(&svc.lock);
-		if (err == DOCA_ERROR_AGAIN)
-			return;
-		if (err != DOCA_SUCCESS)
-			continue; /* refused (logged), or gone before we took it */
-		pthread_mutex_lock(&svc.lock);
-		if (svc.num_conns == svc.cap_conns) {
-			unsigned cap = svc.cap_conns ? 2 * svc.cap_conns : 8;
-			struct mem_conn *c = realloc(svc.conns, cap * sizeof(*c));
-
-			if (c == NULL) {
-				softhw_guard_release(&svc.guard, &peer);
-				pthread_mutex_unlock(&svc.lock);
-				close(fd); /* the importer sees the connection close and reports it */
-				continue;
-			}
-			svc.conns = c;
-			svc.cap_conns = cap;
-		}
-		svc.conns[svc.num_conns++] = (struct mem_conn){.fd = fd, .peer = peer};
-		pthread_mutex_unlock(&svc.lock);
-	}
+	pthread_mutex_lock(&svc.lock);
+	(void)softhw_guard_accept_all(&svc.guard, lfd, service_admit, NULL); /* a backoff shows in the poll set */
+	pthread_mutex_unlock(&svc.lock);
 }
 
 /* Lock held. */

@@ -365,6 +365,23 @@ doca_error_t softhw_guard_accept(struct softhw_guard *g, int lfd, int *out, stru
 	return DOCA_SUCCESS;
 }
 
+int softhw_guard_accept_all(struct softhw_guard *g, int lfd, softhw_admit_fn admit, void *arg)
+{
+	for (int i = 0; i < SOFTHW_GUARD_BATCH; i++) {
+		struct softhw_peer peer;
+		doca_error_t err;
+		int fd;
+
+		err = softhw_guard_accept(g, lfd, &fd, &peer);
+		if (err == DOCA_ERROR_AGAIN)
+			break;
+		if (err == DOCA_SUCCESS)
+			admit(arg, fd, &peer);
+		/* else refused (logged), or gone before we took it: the next one */
+	}
+	return softhw_guard_paused_ms(g);
+}
+
 /* One unsettled connection of `peer` less. */
 static void guard_uncount(struct softhw_guard *g, const struct softhw_peer *peer)
 {

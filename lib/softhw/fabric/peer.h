@@ -134,6 +134,17 @@ doca_error_t softhw_guard_accept(struct softhw_guard *g, int lfd, int *fd, struc
 /* The connection of `peer` proved itself (a valid hello): it stops counting against its peer. */
 void softhw_guard_settle(struct softhw_guard *g, struct softhw_peer *peer);
 
+/* Takes over a connection the guard admitted: fd is the callee's from then on. */
+typedef void (*softhw_admit_fn)(void *arg, int fd, const struct softhw_peer *peer);
+
+/*
+ * What a listening service calls when its listener is readable: accepts what waits (at most
+ * SOFTHW_GUARD_BATCH) through softhw_guard_accept and hands each admitted connection to
+ * admit. Returns 0, or the milliseconds the listener must now be left alone (out of
+ * descriptors: stop watching it, and call again when they have passed).
+ */
+int softhw_guard_accept_all(struct softhw_guard *g, int lfd, softhw_admit_fn admit, void *arg);
+
 /* A connection softhw_guard_accept admitted has closed. */
 void softhw_guard_release(struct softhw_guard *g, const struct softhw_peer *peer);
 

@@ -159,43 +159,39 @@ void rnic_listener_guard(struct rnic_listener *l, const char *what, const struct
 	l->paused = false;
 }
 
+/* A socket the guard let in waits for its hello. */
+static void listener_admit(void *arg, int fd, const struct softhw_peer *peer)
+{
+	struct rnic_listener *l = arg;
+	struct sockaddr_storage from;
+	socklen_t from_len = sizeof(from);
+	struct rnic_pend *p;
+
+	memset(&from, 0, sizeof(from));
+	if (getpeername(fd, (struct sockaddr *)&from, &from_len) != 0)
+		from.ss_family = (sa_family_t)peer->family;
+	if (from.ss_family == AF_INET || from.ss_family == AF_INET6)
+		rnic_tcp_tune(fd);
+	p = calloc(1, sizeof(*p));
+	if (p == NULL) {
+		softhw_guard_release(&l->guard, peer);
+		close(fd); /* the dialer sees the connection close and fails its qp */
+		return;
+	}
+	p->fd = fd;
+	p->l = l;
+	p->peer = *peer;
+	p->cm_ep = l->ep;
+	p->from = from;
+	p->deadline = rnic_now_ms() + RNIC_DIAL_TIMEOUT_MS;
+	p->next = pends;
+	pends = p;
+	rnic_nic_add_fd(fd, p, RNIC_TAG_PEND, EPOLLIN | EPOLLRDHUP);
+}
+
 static void listener_accept(struct rnic_listener *l)
 {
-	for (int i = 0; i < SOFTHW_GUARD_BATCH; i++) {
-		struct sockaddr_storage from;
-		socklen_t from_len = sizeof(from);
-		struct softhw_peer peer;
-		struct rnic_pend *p;
-		doca_error_t err;
-		int fd;
-
-		err = softhw_guard_accept(&l->guard, l->fd, &fd, &peer);
-		if (err == DOCA_ERROR_AGAIN)
-			break;
-		if (err != DOCA_SUCCESS)
-			continue; /* refused (logged), or gone before we took it */
-		memset(&from, 0, sizeof(from));
-		if (getpeername(fd, (struct sockaddr *)&from, &from_len) != 0)
-			from.ss_family = (sa_family_t)peer.family;
-		if (from.ss_family == AF_INET || from.ss_family == AF_INET6)
-			rnic_tcp_tune(fd);
-		p = calloc(1, sizeof(*p));
-		if (p == NULL) {
-			softhw_guard_release(&l->guard, &peer);
-			close(fd); /* the dialer sees the connection close and fails its qp */
-			continue;
-		}
-		p->fd = fd;
-		p->l = l;
-		p->peer = peer;
-		p->cm_ep = l->ep;
-		p->from = from;
-		p->deadline = rnic_now_ms() + RNIC_DIAL_TIMEOUT_MS;
-		p->next = pends;
-		pends = p;
-		rnic_nic_add_fd(fd, p, RNIC_TAG_PEND, EPOLLIN | EPOLLRDHUP);
-	}
-	if (softhw_guard_paused_ms(&l->guard) > 0 && !l->paused) {
+	if (softhw_guard_accept_all(&l->guard, l->fd, listener_admit, l) > 0 && !l->paused) {
 		/* Out of descriptors: the listener stays readable; leave it alone until the backoff ends. */
 		rnic_nic_del_fd(l->fd);
 		l->paused = true;
