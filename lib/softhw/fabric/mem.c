@@ -368,7 +368,8 @@ static void serve_attach(struct mem_conn *c, int fd, struct mem_msg *rep)
 	void *p;
 
 	rep->status = DOCA_ERROR_INVALID_VALUE;
-	if (fd < 0 || c->bounce != NULL || fstat(fd, &st) != 0 || st.st_size <= 0 ||
+	/* only after a HELLO proved the token: an unproven connection maps nothing here */
+	if (fd < 0 || c->id == 0 || c->bounce != NULL || fstat(fd, &st) != 0 || st.st_size <= 0 ||
 	    (uint64_t)st.st_size > SOFTHW_MEM_BOUNCE_LEN)
 		return;
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
