@@ -37,10 +37,11 @@ static pthread_mutex_t life_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
  * Pending sockets (accepted, no hello yet) a listener keeps at most, per peer (its pid on
- * unix, its address on TCP) and in all; they also expire after RNIC_DIAL_TIMEOUT_MS.
+ * unix, its address on TCP, which the processes of a host share) and in all; they also expire
+ * after RNIC_DIAL_TIMEOUT_MS. A dialer says hello as soon as it is connected.
  */
-#define PEND_PER_PEER_MAX 32
-#define PEND_MAX 256
+#define PEND_PER_PEER_MAX 64
+#define PEND_MAX 512
 
 /* An accepted socket that has not sent its hello yet (service thread only). */
 struct rnic_pend {
@@ -58,6 +59,8 @@ struct rnic_pend {
 static struct rnic_pend *pends;    /* service thread only */
 static struct rnic_qp *timed;      /* service thread only */
 static struct rnic_listener *paused; /* service thread only: listeners backing off */
+
+static void pend_read(struct rnic_pend *p);
 
 uint64_t rnic_now_ms(void)
 {
@@ -187,6 +190,7 @@ static void listener_admit(void *arg, int fd, const struct softhw_peer *peer)
 	p->next = pends;
 	pends = p;
 	rnic_nic_add_fd(fd, p, RNIC_TAG_PEND, EPOLLIN | EPOLLRDHUP);
+	pend_read(p); /* its hello may be here already: then it stops counting as pending at once */
 }
 
 static void listener_accept(struct rnic_listener *l)

@@ -581,7 +581,7 @@ static void test_rnic_forged_tcp(void)
 /* Pending (no hello yet) sockets of one process are capped at the NIC's unix listener too. */
 static void test_rnic_pending_flood(void)
 {
-	const int n = 50, cap = pending_cap(32, 256);
+	const int n = 100, cap = pending_cap(64, 512);
 	struct sockaddr_un addr;
 	struct kid target, flood;
 	struct rnic_peer p;
