@@ -270,13 +270,14 @@ doca_error_t model_build(const struct model_config *cfg, const char *file, enum 
 	for (uint32_t c = 0; c < cfg->num_cards; c++) {
 		struct softhw_card *card = &m->cards[c];
 
-		card->access = &m->access;
 		strcpy(card->name, cfg->cards[c].name);
 		card->profile = cfg->cards[c].profile;
 		card->index = c;
 		card->has_dpu = model_profile(card->profile)->has_dpu;
 		make_instance(card, m->run_dir);
 	}
+	for (uint32_t c = 0; c < cfg->num_cards; c++)
+		m->cards[c].access = &m->access;
 	for (int s = 0; s < MODEL_SIDE_COUNT && err == DOCA_SUCCESS; s++) {
 		for (uint32_t c = 0; c < cfg->num_cards && err == DOCA_SUCCESS; c++) {
 			uint32_t n = side_count(&cfg->cards[c], s);
