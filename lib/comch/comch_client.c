@@ -42,6 +42,11 @@ static bool client_try_connect(struct doca_comch_client *cl)
 
 	cl->next_retry_ns = comch_coarse_ns() + COMCH_RETRY_NS;
 	err = ep->hw->connect(ep->card, ep->rendezvous, &s);
+	if (err == DOCA_ERROR_NOT_PERMITTED) { /* another user's process holds the name (logged): STARTING ends */
+		cl->start_failure = err;
+		comch_conn_peer_gone(&cl->conn, err);
+		return false;
+	}
 	if (err != DOCA_SUCCESS) {
 		if (!cl->announced_wait) {
 			SDK_LOG_DBG("Comch client: no server '%s' yet behind host function %s; retrying every %llu ms",

@@ -300,6 +300,9 @@ void comch_conn_teardown(struct doca_comch_connection *conn)
 		comch_ep_unwatch(conn->ep, conn->sock);
 		conn->ep->hw->close(conn->sock);
 		conn->sock = -1;
+		if (conn->admitted && conn->ep->port != NULL)
+			conn->ep->hw->release(conn->ep->port, &conn->peer);
+		conn->admitted = false;
 	}
 	comch_fp_conn_gone(conn);
 	conn->ep->hw->chan_close(&conn->ch);
@@ -415,6 +418,13 @@ bool comch_conn_read(struct doca_comch_connection *conn, comch_handshake_fn hand
 		int fds[SOFTHW_COMCH_MAX_FDS], nfds = SOFTHW_COMCH_MAX_FDS;
 		ssize_t n = conn->ep->hw->recv(conn->sock, &m, sizeof(m), fds, &nfds);
 
+		if (n == -ECONNRESET) {
+			/* The peer closed with our message unread: its last one (a REJECT) may still wait. */
+			nfds = SOFTHW_COMCH_MAX_FDS;
+			n = conn->ep->hw->recv(conn->sock, &m, sizeof(m), fds, &nfds);
+			if (n == -EAGAIN)
+				n = 0;
+		}
 		if (n == -EAGAIN || n == -EINTR)
 			break;
 		did = true;

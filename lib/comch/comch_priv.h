@@ -126,6 +126,8 @@ struct doca_comch_connection {
 	uint32_t num_producers;
 	uint32_t fp_refs;                      /* producers + consumers alive: keep the connection */
 	bool orphan;                           /* reported gone; freed by the last fp object */
+	bool admitted;                         /* server: its port's guard counts it (released at teardown) */
+	struct softhw_peer peer;               /* server: the client process */
 };
 
 struct doca_comch_event_msg_recv {
@@ -173,6 +175,7 @@ struct comch_ep {
 struct doca_comch_server {
 	struct comch_ep ep; /* first */
 	struct doca_dev_rep *rep;
+	struct softhw_comch_admission admission; /* who its listener admits, how many */
 	uint32_t num_conns;  /* connections past the handshake, not yet reported gone */
 	uint32_t next_conn_id;
 	doca_comch_event_connection_status_changed_cb_t connect_cb;

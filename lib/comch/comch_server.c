@@ -88,27 +88,54 @@ static void server_handshake(struct doca_comch_connection *conn, const union com
 		return;
 	}
 	conn->state = COMCH_CONN_UP;
+	if (conn->admitted)
+		ep->hw->settle(ep->port, &conn->peer); /* a client now: max_clients bounds it */
 	conn->report_connect = true;
 	conn->report_disconnect = true;
 	srv->num_conns++;
 }
 
-/* New clients: accepted now, admitted when their HELLO arrives. */
+/* A client the port's guard refused (another user, too many connections) reads why before it closes. */
+static size_t server_reject_msg(void *buf, size_t room, doca_error_t why, const char *reason)
+{
+	struct comch_wire_reject r = {0};
+
+	if (room < sizeof(r))
+		return 0;
+	comch_wire_init(&r.hdr, COMCH_WIRE_REJECT);
+	r.error = why;
+	snprintf(r.reason, sizeof(r.reason), "%s", reason);
+	memcpy(buf, &r, sizeof(r));
+	return sizeof(r);
+}
+
+/*
+ * Connections the server keeps at most: its clients and some still in their handshake; and
+ * connections one client process may have in their handshake (it says HELLO at once).
+ */
+#define SERVER_PENDING_MAX 64
+#define SERVER_PENDING_PER_PEER 32
+
+/* New clients: accepted now (as many as the port's guard admits), clients once their HELLO arrives. */
 static void server_accept(struct comch_ep *ep)
 {
 	for (;;) {
 		struct doca_comch_connection *conn;
+		struct softhw_peer peer;
 		int s;
 
-		if (ep->hw->accept(ep->port, &s) != DOCA_SUCCESS)
-			return; /* none waits any more (the transport logged a failure) */
+		if (ep->hw->accept(ep->port, &s, &peer) != DOCA_SUCCESS)
+			return; /* none waits any more, or the port backs off (it logged why) */
 		conn = malloc(sizeof(*conn));
 		if (conn == NULL) {
 			SDK_LOG_ERR("Comch server '%s' dropped a client: out of memory", ep->name);
+			ep->hw->release(ep->port, &peer);
 			ep->hw->close(s);
 			continue;
 		}
 		comch_conn_init(conn, ep, s);
+		conn->admitted = true;
+		conn->peer = peer;
 		conn->next = ep->conns;
 		ep->conns = conn;
 		comch_ep_watch(ep, s, (uint64_t)(uintptr_t)conn);
@@ -134,7 +161,12 @@ static doca_error_t server_start(struct doca_ctx *ctx)
 	err = comch_ep_open(ep);
 	if (err != DOCA_SUCCESS)
 		return err;
-	err = ep->hw->listen(ep->port, ep->card, ep->rendezvous);
+	srv->admission = (struct softhw_comch_admission){
+		.max_pending_per_peer = SERVER_PENDING_PER_PEER,
+		.max_links = ep->caps->comch_max_clients + SERVER_PENDING_MAX,
+		.reject_msg = server_reject_msg,
+	};
+	err = ep->hw->listen(ep->port, ep->card, ep->rendezvous, &srv->admission);
 	if (err != DOCA_SUCCESS)
 		comch_ep_close(ep);
 	if (err == DOCA_ERROR_ALREADY_EXIST) {
@@ -237,8 +269,10 @@ static bool server_step(struct doca_ctx *ctx)
 		return true;
 	if (comch_conn_deliver(ep))
 		return true;
-	if (comch_ep_service_needed(ep) && comch_ep_poll(ep, server_accept, server_handshake))
-		return true;
+	if (comch_ep_service_needed(ep)) {
+		if (comch_ep_poll(ep, server_accept, server_handshake))
+			return true;
+	}
 	if (comch_fp_progress(ep))
 		return true;
 	if (ctx->state == DOCA_CTX_STATE_STOPPING && ctx->lib_busy && ep->conns == NULL) {

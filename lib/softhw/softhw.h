@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "doca_error.h"
 #include "doca_types.h"
@@ -145,12 +146,27 @@ struct softhw_function {
 	const struct softhw_rep *reps;  /* only in the DPU view */
 };
 
+#define SOFTHW_ACCESS_MAX_UIDS 16
+
+/*
+ * Who besides the process's own user may reach its rendezvous points (memory service, Comch,
+ * the soft NIC's unix listener) and be reached by it: the [access] section of the
+ * configuration (docs/device-model.md). Empty: the same user only.
+ */
+struct softhw_access {
+	uint32_t num_uids;
+	uid_t uids[SOFTHW_ACCESS_MAX_UIDS]; /* allow_uids */
+	bool has_group;
+	gid_t gid;                          /* allow_group: a peer with it as primary or supplementary group */
+};
+
 struct softhw_card {
 	char name[SOFTHW_MAX_STR];      /* "bf3-0" */
 	enum softhw_profile profile;
 	char instance[SOFTHW_MAX_STR];  /* identifies the run directory; part of every descriptor */
 	uint32_t index;                 /* position in the model (configuration order) */
 	bool has_dpu;                   /* BlueField: a DPU side exists (ConnectX: host side only) */
+	const struct softhw_access *access; /* the model's [access]; NULL: the same user only */
 };
 
 /*
@@ -173,6 +189,12 @@ const char *softhw_model_source(const struct softhw_model *model);
  * lower-case "dddd:bb:dd.f". Returns false when the string is not a PCI address.
  */
 bool softhw_pci_addr_parse(const char *str, char out[SOFTHW_PCI_ADDR_LEN]);
+
+/*
+ * The access policy of this process's model (loads the model on first use); NULL when the
+ * model did not load: then only the same user is let in.
+ */
+const struct softhw_access *softhw_access_policy(void);
 
 /* The role fixed by the flavour libdoca_common was built as (lib/flavour/role.c). */
 extern const enum softhw_role softhw_flavour_role;

@@ -35,7 +35,11 @@ struct softhw_comch_port {
 	int epfd;            /* links + listener + timer; what the waker watches while the PE sleeps */
 	int timer_fd;        /* retries and deadlines while the PE sleeps */
 	int listen_fd;
-	uint64_t period_ns;  /* of the timer; 0: off */
+	const struct softhw_comch_admission *adm;
+	struct softhw_guard guard; /* who may connect, how many: credentials, caps, backoff */
+	bool accept_paused;  /* out of descriptors: the listener is not watched until the backoff ends */
+	uint64_t period_ns;  /* of the timer as set; 0: off */
+	uint64_t lib_period_ns; /* what the library asked for (a backoff may tick faster) */
 	uint32_t waker_id;
 	bool waker_added;
 };
@@ -49,6 +53,7 @@ static void port_close(struct softhw_comch_port *port)
 	if (port == NULL)
 		return;
 	port_unlisten(port);
+	softhw_guard_fini(&port->guard);
 	if (port->waker_added)
 		softhw_waker_del(port->waker_id);
 	if (port->timer_fd >= 0)
@@ -103,10 +108,16 @@ static void port_unwatch(struct softhw_comch_port *port, int fd)
 		epoll_ctl(port->epfd, EPOLL_CTL_DEL, fd, NULL);
 }
 
-static void port_timer(struct softhw_comch_port *port, uint64_t period_ns)
+/* The backoff's tick while accepting is paused: the port looks at the guard again then. */
+#define ACCEPT_RETRY_NS (SOFTHW_GUARD_BACKOFF_MIN_MS * 1000000ull)
+
+static void timer_set(struct softhw_comch_port *port)
 {
 	struct itimerspec its = {0};
+	uint64_t period_ns = port->lib_period_ns;
 
+	if (port->accept_paused && (period_ns == 0 || period_ns > ACCEPT_RETRY_NS))
+		period_ns = ACCEPT_RETRY_NS;
 	if (period_ns == port->period_ns)
 		return;
 	its.it_value.tv_sec = (time_t)(period_ns / 1000000000ull);
@@ -114,6 +125,23 @@ static void port_timer(struct softhw_comch_port *port, uint64_t period_ns)
 	its.it_interval = its.it_value;
 	timerfd_settime(port->timer_fd, 0, &its, NULL);
 	port->period_ns = period_ns;
+}
+
+static void port_timer(struct softhw_comch_port *port, uint64_t period_ns)
+{
+	port->lib_period_ns = period_ns;
+	timer_set(port);
+}
+
+/* The backoff is over: watch the listener again and say clients may wait there. */
+static bool accept_resume(struct softhw_comch_port *port)
+{
+	if (!port->accept_paused || port->listen_fd < 0 || softhw_guard_paused_ms(&port->guard) > 0)
+		return false;
+	port->accept_paused = false;
+	port_watch(port, port->listen_fd, SOFTHW_COMCH_TAG_LISTENER);
+	timer_set(port);
+	return true;
 }
 
 static int port_poll(struct softhw_comch_port *port, uint64_t *tags, int max)
@@ -133,6 +161,8 @@ static int port_poll(struct softhw_comch_port *port, uint64_t *tags, int max)
 		}
 		tags[got++] = ev[i].data.u64;
 	}
+	if (got < max && accept_resume(port))
+		tags[got++] = SOFTHW_COMCH_TAG_LISTENER;
 	return got;
 }
 
@@ -143,7 +173,19 @@ static doca_error_t port_arm(struct softhw_comch_port *port)
 
 /* ---- rendezvous ---- */
 
-static doca_error_t port_listen(struct softhw_comch_port *port, const struct softhw_card *card, const char *name)
+/* A refused client reads why (the library's REJECT) before its link closes. */
+static void port_refuse(void *arg, int fd, doca_error_t why, const char *reason)
+{
+	struct softhw_comch_port *port = arg;
+	char msg[512];
+	size_t len = port->adm->reject_msg != NULL ? port->adm->reject_msg(msg, sizeof(msg), why, reason) : 0;
+
+	if (len > 0)
+		(void)softhw_fabric_send(fd, msg, len, NULL, 0);
+}
+
+static doca_error_t port_listen(struct softhw_comch_port *port, const struct softhw_card *card, const char *name,
+				const struct softhw_comch_admission *adm)
 {
 	doca_error_t err = softhw_fabric_listen(card, RENDEZVOUS_KIND, name, &port->listen_fd);
 
@@ -151,6 +193,11 @@ static doca_error_t port_listen(struct softhw_comch_port *port, const struct sof
 		port->listen_fd = -1;
 		return err;
 	}
+	port->adm = adm;
+	softhw_guard_fini(&port->guard);
+	softhw_guard_init(&port->guard, port->label, card->access, adm->max_pending_per_peer, adm->max_links,
+			  port_refuse, port);
+	port->accept_paused = false;
 	port_watch(port, port->listen_fd, SOFTHW_COMCH_TAG_LISTENER);
 	return DOCA_SUCCESS;
 }
@@ -158,27 +205,47 @@ static doca_error_t port_listen(struct softhw_comch_port *port, const struct sof
 static void port_unlisten(struct softhw_comch_port *port)
 {
 	if (port->listen_fd >= 0) {
-		port_unwatch(port, port->listen_fd);
+		if (!port->accept_paused)
+			port_unwatch(port, port->listen_fd);
 		close(port->listen_fd);
 		port->listen_fd = -1;
 	}
+	if (port->accept_paused) {
+		port->accept_paused = false;
+		timer_set(port);
+	}
 }
 
-static doca_error_t port_accept(struct softhw_comch_port *port, int *link)
+static doca_error_t port_accept(struct softhw_comch_port *port, int *link, struct softhw_peer *peer)
 {
-	int s;
-
-	if (port->listen_fd < 0)
+	if (port->listen_fd < 0 || port->accept_paused)
 		return DOCA_ERROR_AGAIN;
-	s = accept4(port->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (s < 0) {
-		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED)
-			return DOCA_ERROR_AGAIN;
-		SDK_LOG_ERR("%s: accept: %s", port->label, strerror(errno));
-		return DOCA_ERROR_OPERATING_SYSTEM;
+	/* Bounded: refused connections are consumed here, and a flood does not starve the PE. */
+	for (int i = 0; i < SOFTHW_GUARD_BATCH; i++) {
+		doca_error_t err = softhw_guard_accept(&port->guard, port->listen_fd, link, peer);
+
+		if (err == DOCA_SUCCESS)
+			return DOCA_SUCCESS;
+		if (err == DOCA_ERROR_AGAIN)
+			break;
 	}
-	*link = s;
-	return DOCA_SUCCESS;
+	if (softhw_guard_paused_ms(&port->guard) > 0) {
+		/* Out of descriptors: the listener stays readable; leave it alone, the tick brings us back. */
+		port_unwatch(port, port->listen_fd);
+		port->accept_paused = true;
+		timer_set(port);
+	}
+	return DOCA_ERROR_AGAIN;
+}
+
+static void port_settle(struct softhw_comch_port *port, struct softhw_peer *peer)
+{
+	softhw_guard_settle(&port->guard, peer);
+}
+
+static void port_release(struct softhw_comch_port *port, const struct softhw_peer *peer)
+{
+	softhw_guard_release(&port->guard, peer);
 }
 
 static doca_error_t link_connect(const struct softhw_card *card, const char *name, int *link)
@@ -205,6 +272,8 @@ const struct softhw_comch_ops softhw_comch_ops = {
 	.listen = port_listen,
 	.unlisten = port_unlisten,
 	.accept = port_accept,
+	.settle = port_settle,
+	.release = port_release,
 	.connect = link_connect,
 	.send = softhw_fabric_send,
 	.recv = softhw_fabric_recv,

@@ -32,6 +32,7 @@
 
 #include "doca_error.h"
 #include "softhw/fabric/channel.h"
+#include "softhw/fabric/peer.h"
 
 struct softhw_card;
 struct softhw_comch_port;
@@ -40,6 +41,17 @@ struct softhw_comch_port;
 #define SOFTHW_COMCH_MAX_FDS 4
 /* The tag port_poll reports for a listener with clients waiting; port_watch tags are >= 2. */
 #define SOFTHW_COMCH_TAG_LISTENER 1
+
+/*
+ * How a server's listener admits clients (fabric/peer.h's guard): only processes the access
+ * policy allows, capped per process and in all, backing off while descriptors run out.
+ */
+struct softhw_comch_admission {
+	uint32_t max_pending_per_peer; /* links of one process that have not finished their handshake */
+	uint32_t max_links;            /* all links of the listener */
+	/* Writes what a refused client reads before its link closes; returns its length (0: nothing). */
+	size_t (*reject_msg)(void *buf, size_t room, doca_error_t why, const char *reason);
+};
 
 struct softhw_comch_ops {
 	/* ---- port (doca_ctx_start / stop of a server or client) ---- */
@@ -62,12 +74,27 @@ struct softhw_comch_ops {
 	doca_error_t (*port_arm)(struct softhw_comch_port *port);
 
 	/* ---- rendezvous ---- */
-	/* Listens at the card's point for `name` (reported as SOFTHW_COMCH_TAG_LISTENER). ALREADY_EXIST if taken. */
-	doca_error_t (*listen)(struct softhw_comch_port *port, const struct softhw_card *card, const char *name);
+	/*
+	 * Listens at the card's point for `name` (reported as SOFTHW_COMCH_TAG_LISTENER), admitting
+	 * clients as `adm` says (kept by reference). ALREADY_EXIST if taken.
+	 */
+	doca_error_t (*listen)(struct softhw_comch_port *port, const struct softhw_card *card, const char *name,
+			       const struct softhw_comch_admission *adm);
 	void (*unlisten)(struct softhw_comch_port *port);
-	/* One waiting client's link; AGAIN when none waits (other failures are logged). */
-	doca_error_t (*accept)(struct softhw_comch_port *port, int *link);
-	/* A link to the listener of `name`; NOT_FOUND while nobody listens. */
+	/*
+	 * One waiting client's link, admitted for `peer` (refused ones are answered, closed and
+	 * logged here); AGAIN when none waits, or while out of descriptors (the port then leaves
+	 * the listener alone and reports it again when the backoff ends).
+	 */
+	doca_error_t (*accept)(struct softhw_comch_port *port, int *link, struct softhw_peer *peer);
+	/* The client of an admitted link finished its handshake: it no longer counts as pending. */
+	void (*settle)(struct softhw_comch_port *port, struct softhw_peer *peer);
+	/* An admitted link closed. */
+	void (*release)(struct softhw_comch_port *port, const struct softhw_peer *peer);
+	/*
+	 * A link to the listener of `name`; NOT_FOUND while nobody listens, NOT_PERMITTED when
+	 * the listener is a process of another user (logged).
+	 */
 	doca_error_t (*connect)(const struct softhw_card *card, const char *name, int *link);
 
 	/* ---- links ---- */

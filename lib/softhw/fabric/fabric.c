@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "softhw/fabric/fabric.h"
+#include "softhw/fabric/peer.h"
 
 static uint64_t fnv1a(const char *s)
 {
@@ -49,6 +50,9 @@ static doca_error_t errno_to_doca(int err)
 		return DOCA_ERROR_NOT_FOUND;
 	case EAGAIN:
 		return DOCA_ERROR_AGAIN;
+	case EACCES:
+	case EPERM:
+		return DOCA_ERROR_NOT_PERMITTED;
 	case ENOMEM:
 	case ENOBUFS:
 		return DOCA_ERROR_NO_MEMORY;
@@ -80,6 +84,17 @@ static doca_error_t fabric_socket(const struct softhw_card *card, const char *ki
 		err = errno_to_doca(errno);
 		close(s);
 		return err;
+	}
+	if (!listener) {
+		/* The name is no secret: whoever bound it first listens there. Is it someone we trust? */
+		char what[sizeof(addr.sun_path) + 32];
+
+		snprintf(what, sizeof(what), "The %s point '%s' of card instance %s", kind, name, card->instance);
+		err = softhw_peer_check_listener(s, card->access, what, NULL);
+		if (err != DOCA_SUCCESS) {
+			close(s);
+			return err;
+		}
 	}
 	*fd = s;
 	return DOCA_SUCCESS;

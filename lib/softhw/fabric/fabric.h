@@ -26,7 +26,11 @@ doca_error_t softhw_fabric_addr(const struct softhw_card *card, const char *kind
 /* A non-blocking SOCK_SEQPACKET listener; ALREADY_EXIST if someone listens there already. */
 doca_error_t softhw_fabric_listen(const struct softhw_card *card, const char *kind, const char *name, int *fd);
 
-/* A non-blocking connection to a listener; NOT_FOUND if nobody listens (yet). */
+/*
+ * A non-blocking connection to a listener; NOT_FOUND if nobody listens (yet), NOT_PERMITTED
+ * (logged) if the process listening there is of a user card->access does not let in
+ * (fabric/peer.h). Listeners check their side with a guard (softhw_guard_accept).
+ */
 doca_error_t softhw_fabric_connect(const struct softhw_card *card, const char *kind, const char *name, int *fd);
 
 /* One message with up to SOFTHW_FABRIC_MAX_FDS descriptors attached. Returns bytes or -errno. */

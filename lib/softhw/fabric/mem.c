@@ -11,7 +11,6 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -21,6 +20,7 @@
 #include "softhw/base/sdk_log.h"
 #include "softhw/fabric/fabric.h"
 #include "softhw/fabric/mem.h"
+#include "softhw/fabric/peer.h"
 #include "softhw/fabric/share.h"
 #include "softhw/fabric/threads.h"
 
@@ -39,6 +39,7 @@ enum mem_op {
 	MEM_REVOKED,   /* exporter: the export ended (sent instead of a reply, or unsolicited) */
 	MEM_SHARE,     /* importer: id; reply: the shared window (addr, len, offset, slot) and
 			* two fds, the window's memfd and the control segment (share.h) */
+	MEM_REFUSED,   /* exporter: the connection is not admitted (status why), then it closes */
 };
 
 #define MEM_FLAG_CMA 0x1u    /* HELLO reply: the exporter lets importers use cross-memory attach */
@@ -73,12 +74,21 @@ static bool cma_disabled(void)
 			     strcmp(v, "false") == 0);
 }
 
-/* A card carrying just the instance: all the fabric needs to name a rendezvous point. */
+/* A card carrying just the instance (all the fabric needs to name a rendezvous point) and the access policy. */
 static void instance_card(struct softhw_card *card, const char *instance)
 {
 	memset(card, 0, sizeof(*card));
 	snprintf(card->instance, sizeof(card->instance), "%s", instance);
+	card->access = softhw_access_policy();
 }
+
+/*
+ * Connections the memory service keeps at most, in all, and per importing process before
+ * their HELLO proved the token (lowered to fit RLIMIT_NOFILE, peer.h). An importer holds one
+ * per mmap it imported from us, and says HELLO at once.
+ */
+#define MEM_MAX_CONNS 1024
+#define MEM_MAX_PENDING_PER_PEER 32
 
 /* ---------------------------------------------------------------------------------------
  * Exporter side: the export table and the service thread
@@ -104,6 +114,7 @@ struct mem_listener {
 /* One importer connected to the service thread. */
 struct mem_conn {
 	int fd;
+	struct softhw_peer peer; /* who, for the guard's counts */
 	uint64_t id;   /* export it said HELLO to; 0 before */
 	char *bounce;  /* importer's bounce buffer, mapped here */
 	size_t bounce_len;
@@ -126,6 +137,7 @@ static struct {
 	unsigned num_conns;
 	unsigned cap_conns;
 	bool started;
+	struct softhw_guard guard; /* admission to every listener (service thread) */
 	bool cma;     /* opted into cross-memory attach */
 	int wake_fd;  /* eventfd: listeners added or exports removed */
 	/* removals asked for / handled by the service thread (importers told) */
@@ -167,6 +179,7 @@ static void atfork_child(void)
 	free(svc.conns);
 	svc.conns = NULL;
 	svc.num_conns = svc.cap_conns = 0;
+	softhw_guard_fini(&svc.guard);
 	free(svc.pfds);
 	svc.pfds = NULL;
 	svc.pfds_cap = 0;
@@ -207,49 +220,47 @@ static void wake_service(void)
 	}
 }
 
-static uint64_t make_token(void)
+/* The guard refused a connection: the importer learns why before it closes. */
+static void service_refuse(void *arg, int fd, doca_error_t why, const char *reason)
 {
-	uint64_t t = 0;
+	struct mem_msg m = msg_make(MEM_REFUSED);
 
-	if (getrandom(&t, sizeof(t), GRND_NONBLOCK) != (ssize_t)sizeof(t)) {
-		struct timespec ts;
-
-		/* no entropy yet (early boot): time, pid and address are still unique enough */
-		clock_gettime(CLOCK_REALTIME, &ts);
-		t = ((uint64_t)ts.tv_sec << 32) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 16) ^
-		    (uint64_t)(uintptr_t)&t;
-	}
-	return t != 0 ? t : 1;
+	(void)reason;
+	m.status = why;
+	(void)softhw_fabric_send(fd, &m, sizeof(m), NULL, 0);
 }
 
-/* Accepts every pending connection of a listener. */
+/* A connection the guard admitted joins the table. Lock held. */
+static void service_admit(void *arg, int fd, const struct softhw_peer *peer)
+{
+	(void)arg;
+	if (svc.num_conns == svc.cap_conns) {
+		unsigned cap = svc.cap_conns ? 2 * svc.cap_conns : 8;
+		struct mem_conn *c = realloc(svc.conns, cap * sizeof(*c));
+
+		if (c == NULL) {
+			softhw_guard_release(&svc.guard, peer);
+			close(fd); /* the importer sees the connection close and reports it */
+			return;
+		}
+		svc.conns = c;
+		svc.cap_conns = cap;
+	}
+	svc.conns[svc.num_conns++] = (struct mem_conn){.fd = fd, .peer = *peer};
+}
+
+/* Accepts the pending connections of a listener that the guard admits (a batch at a time). */
 static void service_accept(int lfd)
 {
-	for (;;) {
-		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-
-		if (fd < 0)
-			return; /* EAGAIN, or a connection that went away: nothing to serve */
-		pthread_mutex_lock(&svc.lock);
-		if (svc.num_conns == svc.cap_conns) {
-			unsigned cap = svc.cap_conns ? 2 * svc.cap_conns : 8;
-			struct mem_conn *c = realloc(svc.conns, cap * sizeof(*c));
-
-			if (c == NULL) {
-				pthread_mutex_unlock(&svc.lock);
-				close(fd); /* the importer sees the connection close and reports it */
-				continue;
-			}
-			svc.conns = c;
-			svc.cap_conns = cap;
-		}
-		svc.conns[svc.num_conns++] = (struct mem_conn){.fd = fd};
-		pthread_mutex_unlock(&svc.lock);
-	}
+	pthread_mutex_lock(&svc.lock);
+	(void)softhw_guard_accept_all(&svc.guard, lfd, service_admit, NULL); /* a backoff shows in the poll set */
+	pthread_mutex_unlock(&svc.lock);
 }
 
+/* Lock held. */
 static void conn_close(struct mem_conn *c)
 {
+	softhw_guard_release(&svc.guard, &c->peer);
 	close(c->fd);
 	c->fd = -1;
 	if (c->bounce != NULL)
@@ -310,6 +321,7 @@ static bool came_through(int fd, const char *instance)
 
 static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct mem_msg *rep)
 {
+	static struct softhw_ratelimit rl;
 	struct mem_export *e;
 
 	pthread_mutex_lock(&svc.lock);
@@ -317,10 +329,14 @@ static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct me
 	if (e == NULL) {
 		rep->status = DOCA_ERROR_NOT_FOUND;
 	} else if (e->token != req->token) {
+		SOFTHW_LOG_LIMITED(&rl, SDK_LOG_WARN,
+				   "Memory service: process %d named export %llu with a wrong token (a stale or forged descriptor); connection closed",
+				   (int)c->peer.pid, (unsigned long long)req->id);
 		rep->status = DOCA_ERROR_INVALID_VALUE;
 	} else if ((e->rights & SOFTHW_MEM_VIA_DMA) && !came_through(c->fd, e->instance)) {
 		rep->status = DOCA_ERROR_NOT_PERMITTED;
 	} else {
+		softhw_guard_settle(&svc.guard, &c->peer);
 		c->id = e->id;
 		rep->addr = (uint64_t)(uintptr_t)e->addr;
 		rep->len = e->len;
@@ -373,7 +389,8 @@ static void serve_attach(struct mem_conn *c, int fd, struct mem_msg *rep)
 	void *p;
 
 	rep->status = DOCA_ERROR_INVALID_VALUE;
-	if (fd < 0 || c->bounce != NULL || fstat(fd, &st) != 0 || st.st_size <= 0 ||
+	/* only after a HELLO proved the token: an unproven connection maps nothing here */
+	if (fd < 0 || c->id == 0 || c->bounce != NULL || fstat(fd, &st) != 0 || st.st_size <= 0 ||
 	    (uint64_t)st.st_size > SOFTHW_MEM_BOUNCE_LEN)
 		return;
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -476,7 +493,8 @@ static void service_request(struct mem_conn *c)
 	if (fd >= 0)
 		close(fd); /* mapped (or refused): the descriptor itself is not needed */
 	if (softhw_fabric_send(c->fd, &rep, sizeof(rep), rep.status == DOCA_SUCCESS && out_fds[0] >= 0 ? out_fds : NULL,
-			       rep.status == DOCA_SUCCESS && out_fds[0] >= 0 ? 2 : 0) < 0) {
+			       rep.status == DOCA_SUCCESS && out_fds[0] >= 0 ? 2 : 0) < 0 ||
+	    (req.op == MEM_HELLO && rep.status != DOCA_SUCCESS)) { /* no second guess on the same connection */
 		pthread_mutex_lock(&svc.lock);
 		conn_close(c);
 		pthread_mutex_unlock(&svc.lock);
@@ -493,6 +511,7 @@ static void *service_main(void *arg)
 		struct pollfd *pfds;
 		unsigned nl, nc;
 		size_t n;
+		int paused;
 
 		pthread_mutex_lock(&svc.lock);
 		nl = svc.num_listeners;
@@ -518,13 +537,15 @@ static void *service_main(void *arg)
 		}
 		pfds = svc.pfds;
 		pfds[0] = (struct pollfd){.fd = svc.wake_fd, .events = POLLIN};
+		/* Out of descriptors: the listeners stay readable, so they are left out for a while. */
+		paused = softhw_guard_paused_ms(&svc.guard);
 		for (unsigned i = 0; i < nl; i++)
-			pfds[1 + i] = (struct pollfd){.fd = svc.listeners[i].fd, .events = POLLIN};
+			pfds[1 + i] = (struct pollfd){.fd = paused > 0 ? -1 : svc.listeners[i].fd, .events = POLLIN};
 		for (unsigned i = 0; i < nc; i++)
 			pfds[1 + nl + i] = (struct pollfd){.fd = svc.conns[i].fd, .events = POLLIN};
 		pthread_mutex_unlock(&svc.lock);
 
-		if (poll(pfds, n, -1) < 0) {
+		if (poll(pfds, n, paused > 0 ? paused : -1) < 0) {
 			/* EINTR: go again. Anything else (EINVAL past RLIMIT_NOFILE, ENOMEM) would come
 			 * back at once: back off instead of spinning, and retry with the set as it is then. */
 			if (errno != EINTR)
@@ -540,8 +561,8 @@ static void *service_main(void *arg)
 			service_revoke();
 		}
 		for (unsigned i = 0; i < nl; i++)
-			if (pfds[1 + i].revents & POLLIN)
-				service_accept(pfds[1 + i].fd);
+			if (pfds[1 + i].revents & POLLIN || (paused > 0 && softhw_guard_paused_ms(&svc.guard) == 0))
+				service_accept(svc.listeners[i].fd);
 		/* conns only grow at the end between the snapshot and here: indexes stay valid */
 		for (unsigned i = 0; i < nc; i++) {
 			struct mem_conn *c = &svc.conns[i];
@@ -576,6 +597,8 @@ static doca_error_t service_start(const char **why)
 		*why = "cannot create the service thread's eventfd";
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
+	softhw_guard_init(&svc.guard, "The memory service of this process", softhw_access_policy(),
+			  MEM_MAX_PENDING_PER_PEER, MEM_MAX_CONNS, service_refuse, NULL);
 	svc.cma = !cma_disabled();
 	if (svc.cma) {
 		/* Where Yama restricts ptrace to descendants, let importers attach (EINVAL without Yama). */
@@ -672,7 +695,7 @@ doca_error_t softhw_mem_export_add(const char *instance, void *addr, uint64_t le
 		return err;
 	}
 	e->id = ++svc.last_id;
-	e->token = make_token();
+	e->token = softhw_token_new();
 	snprintf(e->instance, sizeof(e->instance), "%s", instance);
 	e->addr = addr;
 	e->len = len;
@@ -833,6 +856,9 @@ static doca_error_t remote_hung_up(struct softhw_mem_remote *r)
 
 	if (n == (ssize_t)sizeof(m) && m.magic == MEM_MAGIC && m.op == MEM_REVOKED)
 		return remote_fail(r, REMOTE_REVOKED);
+	if (n == (ssize_t)sizeof(m) && m.magic == MEM_MAGIC && m.op == MEM_REFUSED &&
+	    (m.status == DOCA_ERROR_NOT_PERMITTED || m.status == DOCA_ERROR_FULL))
+		return (doca_error_t)m.status; /* a new connection the exporter did not admit */
 	return remote_fail(r, REMOTE_DEAD);
 }
 
@@ -875,12 +901,18 @@ static doca_error_t remote_call_fds(struct softhw_mem_remote *r, struct mem_msg 
 		n = softhw_fabric_recv(r->fd, rep, sizeof(*rep), rfds, nrfds);
 		if (n == -EAGAIN || n == -EINTR)
 			continue;
-		if (n == 0 || n == -ECONNRESET)
+		if (n == -ECONNRESET) /* the exporter closed with our request unread: its last word may still wait */
+			return remote_hung_up(r);
+		if (n == 0)
 			return remote_fail(r, REMOTE_DEAD);
 		if (n != (ssize_t)sizeof(*rep) || rep->magic != MEM_MAGIC)
 			return DOCA_ERROR_IO_FAILED;
 		if (rep->op == MEM_REVOKED)
 			return remote_fail(r, REMOTE_REVOKED);
+		if (rep->op == MEM_REFUSED) /* only ever the answer to a new connection */
+			return rep->status == DOCA_ERROR_NOT_PERMITTED || rep->status == DOCA_ERROR_FULL
+				       ? (doca_error_t)rep->status
+				       : DOCA_ERROR_IO_FAILED;
 		return rep->op == req->op ? DOCA_SUCCESS : DOCA_ERROR_IO_FAILED;
 	}
 }
@@ -1023,6 +1055,8 @@ static doca_error_t remote_hello(const struct softhw_mem_peer *peer, struct soft
 		r->fd = -1;
 		*why = err == DOCA_ERROR_NOT_FOUND ?
 			       "the exporting process is not running (it exited, or runs on another soft card); run the exporter again and import its new descriptor" :
+		       err == DOCA_ERROR_NOT_PERMITTED ?
+			       "the process that listens at the exporter's memory service point runs as another user (see the line before); this process does not talk to it" :
 			       "cannot connect to the exporter's memory service point";
 		return err;
 	}
@@ -1036,6 +1070,10 @@ static doca_error_t remote_hello(const struct softhw_mem_peer *peer, struct soft
 	err = remote_call(r, &req, -1, &rep);
 	if (err != DOCA_SUCCESS) {
 		*why = err == DOCA_ERROR_TIME_OUT ? "the exporter's memory service did not answer in time" :
+		       err == DOCA_ERROR_NOT_PERMITTED ?
+						    "the exporter refused this process: it runs as another user (the exporter's log names the [access] key that would allow it)" :
+		       err == DOCA_ERROR_FULL ?
+						    "the exporter's memory service holds as many connections as it takes (from this process, or in all); release imported mmaps, or try again later" :
 						    "the exporter closed the connection during the handshake";
 		return err == DOCA_ERROR_CONNECTION_ABORTED ? DOCA_ERROR_NOT_FOUND : err;
 	}

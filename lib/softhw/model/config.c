@@ -8,6 +8,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +71,7 @@ struct parser {
 	struct model_config *cfg;
 	struct model_card_spec *card; /* current section */
 	unsigned profile_line;
+	bool in_access;               /* inside [access] */
 };
 
 static char *trim(char *s)
@@ -239,6 +242,94 @@ static bool parse_side_key(struct parser *p, const char *key, char *value)
 	return true;
 }
 
+/* ---- [access]: who besides this user may reach the card's rendezvous points ---- */
+
+#define ACCESS_KEYS "allow_uids, allow_group"
+
+/* A user or group: a number, or a name looked up in the system's databases. */
+static bool lookup_id(const char *tok, bool group, uint32_t *id)
+{
+	char buf[4096];
+
+	if (parse_u32(tok, id))
+		return true;
+	if (group) {
+		struct group gr, *res = NULL;
+
+		if (getgrnam_r(tok, &gr, buf, sizeof(buf), &res) != 0 || res == NULL)
+			return false;
+		*id = (uint32_t)res->gr_gid;
+	} else {
+		struct passwd pw, *res = NULL;
+
+		if (getpwnam_r(tok, &pw, buf, sizeof(buf), &res) != 0 || res == NULL)
+			return false;
+		*id = (uint32_t)res->pw_uid;
+	}
+	return true;
+}
+
+static bool parse_access_section(struct parser *p)
+{
+	if (p->cfg->access_line != 0) {
+		model_report(p->path, p->line, "[access] appears twice (first at line %u); keep one", p->cfg->access_line);
+		return false;
+	}
+	p->cfg->access_line = p->line;
+	p->card = NULL;
+	p->in_access = true;
+	return true;
+}
+
+/* "allow_uids = 1001, alice" and "allow_group = softdoca" (or a gid). */
+static bool parse_access_key(struct parser *p, const char *key, char *value)
+{
+	struct softhw_access *a = &p->cfg->access;
+	bool group = strcmp(key, "allow_group") == 0;
+	unsigned *line = group ? &p->cfg->group_line : &p->cfg->uids_line;
+	uint32_t n = 0;
+
+	if (!group && strcmp(key, "allow_uids") != 0) {
+		model_report(p->path, p->line, "unknown key '%s' in [access]; known keys: %s", key, ACCESS_KEYS);
+		return false;
+	}
+	if (*line != 0) {
+		model_report(p->path, p->line, "'%s' is set twice in [access] (first at line %u); keep one", key, *line);
+		return false;
+	}
+	for (char *save = NULL, *tok = strtok_r(value, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		uint32_t id;
+
+		if (group && n == 1) {
+			model_report(p->path, p->line, "allow_group takes one group; give the others' users in allow_uids");
+			return false;
+		}
+		if (!group && n == SOFTHW_ACCESS_MAX_UIDS) {
+			model_report(p->path, p->line, "allow_uids: more than %d users; use allow_group", SOFTHW_ACCESS_MAX_UIDS);
+			return false;
+		}
+		if (!lookup_id(tok, group, &id)) {
+			model_report(p->path, p->line, "%s: '%s' is neither a number nor a known %s", key, tok,
+				     group ? "group" : "user");
+			return false;
+		}
+		if (group) {
+			a->has_group = true;
+			a->gid = (gid_t)id;
+		} else {
+			a->uids[a->num_uids++] = (uid_t)id;
+		}
+		n++;
+	}
+	if (n == 0) {
+		model_report(p->path, p->line, "'%s' has no value; give %s", key, group ? "a group name or gid" :
+			     "user names or uids");
+		return false;
+	}
+	*line = p->line;
+	return true;
+}
+
 static bool parse_section(struct parser *p, char *s)
 {
 	size_t len = strlen(s);
@@ -250,10 +341,13 @@ static bool parse_section(struct parser *p, char *s)
 	}
 	s[len - 1] = '\0';
 	s = trim(s + 1);
+	if (strcmp(s, "access") == 0)
+		return parse_access_section(p);
 	if (strncmp(s, "card", 4) != 0 || (s[4] != '\0' && !isspace((unsigned char)s[4]))) {
-		model_report(p->path, p->line, "unknown section '[%s]'; sections are [card NAME]", s);
+		model_report(p->path, p->line, "unknown section '[%s]'; sections are [card NAME] and [access]", s);
 		return false;
 	}
+	p->in_access = false;
 	name = trim(s + 4);
 	if (!valid_name(name, MODEL_CARD_NAME_MAX)) {
 		model_report(p->path, p->line, "card name '%s' is not valid; use 1 to %d letters, digits, '-', '_' or '.'",
@@ -289,6 +383,8 @@ static bool parse_key_value(struct parser *p, char *s)
 	*eq = '\0';
 	key = trim(s);
 	value = trim(eq + 1);
+	if (p->in_access)
+		return parse_access_key(p, key, value);
 	if (p->card == NULL) {
 		model_report(p->path, p->line, "'%s' is outside any card; start the card with a [card NAME] line", key);
 		return false;

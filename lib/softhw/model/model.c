@@ -266,6 +266,7 @@ doca_error_t model_build(const struct model_config *cfg, const char *file, enum 
 	copy_str(m->run_dir, sizeof(m->run_dir), run_dir);
 	copy_str(m->source, sizeof(m->source), file ? file : "built-in default");
 	m->num_cards = cfg->num_cards;
+	m->access = cfg->access;
 	for (uint32_t c = 0; c < cfg->num_cards; c++) {
 		struct softhw_card *card = &m->cards[c];
 
@@ -275,6 +276,8 @@ doca_error_t model_build(const struct model_config *cfg, const char *file, enum 
 		card->has_dpu = model_profile(card->profile)->has_dpu;
 		make_instance(card, m->run_dir);
 	}
+	for (uint32_t c = 0; c < cfg->num_cards; c++)
+		m->cards[c].access = &m->access;
 	for (int s = 0; s < MODEL_SIDE_COUNT && err == DOCA_SUCCESS; s++) {
 		for (uint32_t c = 0; c < cfg->num_cards && err == DOCA_SUCCESS; c++) {
 			uint32_t n = side_count(&cfg->cards[c], s);
@@ -414,6 +417,13 @@ const struct softhw_model *softhw_model_get(doca_error_t *err)
 	if (err)
 		*err = the_error;
 	return the_model;
+}
+
+const struct softhw_access *softhw_access_policy(void)
+{
+	const struct softhw_model *m = softhw_model_get(NULL);
+
+	return m != NULL ? &m->access : NULL;
 }
 
 enum softhw_role softhw_model_role(const struct softhw_model *model)

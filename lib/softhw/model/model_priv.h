@@ -78,6 +78,9 @@ struct model_card_spec {
 struct model_config {
 	uint32_t num_cards;
 	struct model_card_spec cards[MODEL_MAX_CARDS];
+	unsigned access_line;          /* of its [access] header; 0: none */
+	unsigned uids_line, group_line; /* where allow_uids / allow_group were set; 0: not */
+	struct softhw_access access;
 };
 
 /*
@@ -100,6 +103,7 @@ struct softhw_model {
 	uint32_t num_functions;
 	struct softhw_function functions[MODEL_MAX_FUNCS];
 	struct softhw_rep reps[MODEL_MAX_FUNCS];
+	struct softhw_access access;   /* every card's `access` points here */
 };
 
 /*

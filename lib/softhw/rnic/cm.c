@@ -74,6 +74,7 @@ doca_error_t rnic_cm_listen(struct softhw_rnic_ep *e, uint16_t port)
 	l->ep = ep;
 	l->port = port;
 	l->fd = fd;
+	rnic_listener_guard(l, "An RDMA-CM listener of this process", NULL);
 	pthread_mutex_lock(&rnic_nic.lock);
 	l->next = ep->listeners;
 	ep->listeners = l;

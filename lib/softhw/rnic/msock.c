@@ -35,8 +35,12 @@
 #include <unistd.h>
 
 #include "doca_types.h"
+#include "softhw/base/sdk_log.h"
 #include "softhw/fabric/mem.h"
+#include "softhw/fabric/peer.h"
 #include "softhw/rnic/rnic_int.h"
+
+SDK_LOG_REGISTER(SOFTHW_RNIC_MSOCK);
 
 #define NUDGE_MS 2
 #define NUDGE_MAX_MS 100
@@ -138,8 +142,9 @@ fail:
 	close(fd);
 }
 
-void rnic_msock_accept(int fd, const struct rnic_hello *h)
+void rnic_msock_accept(int fd, const struct rnic_hello *h, const struct sockaddr_storage *from)
 {
+	static struct softhw_ratelimit rl;
 	struct rnic_qp *qp;
 
 	pthread_mutex_lock(&rnic_nic.lock);
@@ -151,7 +156,18 @@ void rnic_msock_accept(int fd, const struct rnic_hello *h)
 	}
 	pthread_mutex_lock(&qp->lock);
 	pthread_mutex_unlock(&rnic_nic.lock);
-	if (!qp->dead && qp->token == h->want_token && qp->state == QP_RTS && !qp->cm && !qp->dialer &&
+	if (qp->token != h->want_token) {
+		char who[80];
+
+		pthread_mutex_unlock(&qp->lock);
+		rnic_peer_name(from, h, who, sizeof(who));
+		SOFTHW_LOG_LIMITED(&rl, SDK_LOG_ERR,
+				   "RDMA: %s tried to attach a message socket to queue pair %llu with a wrong token; dropped",
+				   who, (unsigned long long)h->want_id);
+		close(fd);
+		return;
+	}
+	if (!qp->dead && qp->state == QP_RTS && !qp->cm && !qp->dialer &&
 	    qp->mfd < 0 && qp->fd >= 0 && rnic_same_peer(&qp->peer, &h->self))
 		m_attach(qp, fd);
 	else

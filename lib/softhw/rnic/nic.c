@@ -35,10 +35,20 @@ struct rnic_nic rnic_nic = {
 /* ep_create / ep_destroy of several owner threads: start and join never overlap. */
 static pthread_mutex_t life_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/*
+ * Pending sockets (accepted, no hello yet) a listener keeps at most, per peer (its pid on
+ * unix, its address on TCP, which the processes of a host share) and in all; they also expire
+ * after RNIC_DIAL_TIMEOUT_MS. A dialer says hello as soon as it is connected.
+ */
+#define PEND_PER_PEER_MAX 64
+#define PEND_MAX 512
+
 /* An accepted socket that has not sent its hello yet (service thread only). */
 struct rnic_pend {
 	struct rnic_pend *next;
 	int fd;
+	struct rnic_listener *l;   /* accepted on it: its guard counts us */
+	struct softhw_peer peer;
 	struct rnic_ep *cm_ep; /* accepted on a CM listener of this ep */
 	struct sockaddr_storage from;
 	uint8_t buf[sizeof(struct rnic_hdr) + sizeof(struct rnic_hello)];
@@ -48,6 +58,9 @@ struct rnic_pend {
 
 static struct rnic_pend *pends;    /* service thread only */
 static struct rnic_qp *timed;      /* service thread only */
+static struct rnic_listener *paused; /* service thread only: listeners backing off */
+
+static void pend_read(struct rnic_pend *p);
 
 uint64_t rnic_now_ms(void)
 {
@@ -127,34 +140,100 @@ static void pend_drop(struct rnic_pend *p, bool close_fd)
 	rnic_nic_del_fd(p->fd);
 	if (close_fd)
 		close(p->fd);
+	softhw_guard_release(&p->l->guard, &p->peer);
 	free(p);
+}
+
+/* A dialer the guard refused (another user, too many pending sockets) learns why before it closes. */
+static void listener_refuse(void *arg, int fd, doca_error_t why, const char *reason)
+{
+	struct rnic_hdr h = {.type = F_HELLO_ACK, .status = why, .plen = sizeof(struct rnic_hello)};
+	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION};
+	struct iovec iov[2] = {{&h, sizeof(h)}, {&hello, sizeof(hello)}};
+	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2};
+
+	(void)reason;
+	(void)sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+void rnic_listener_guard(struct rnic_listener *l, const char *what, const struct softhw_access *access)
+{
+	softhw_guard_init(&l->guard, what, access, PEND_PER_PEER_MAX, PEND_MAX, listener_refuse, NULL);
+	l->paused = false;
+}
+
+/* A socket the guard let in waits for its hello. */
+static void listener_admit(void *arg, int fd, const struct softhw_peer *peer)
+{
+	struct rnic_listener *l = arg;
+	struct sockaddr_storage from;
+	socklen_t from_len = sizeof(from);
+	struct rnic_pend *p;
+
+	memset(&from, 0, sizeof(from));
+	if (getpeername(fd, (struct sockaddr *)&from, &from_len) != 0)
+		from.ss_family = (sa_family_t)peer->family;
+	if (from.ss_family == AF_INET || from.ss_family == AF_INET6)
+		rnic_tcp_tune(fd);
+	p = calloc(1, sizeof(*p));
+	if (p == NULL) {
+		softhw_guard_release(&l->guard, peer);
+		close(fd); /* the dialer sees the connection close and fails its qp */
+		return;
+	}
+	p->fd = fd;
+	p->l = l;
+	p->peer = *peer;
+	p->cm_ep = l->ep;
+	p->from = from;
+	p->deadline = rnic_now_ms() + RNIC_DIAL_TIMEOUT_MS;
+	p->next = pends;
+	pends = p;
+	rnic_nic_add_fd(fd, p, RNIC_TAG_PEND, EPOLLIN | EPOLLRDHUP);
+	pend_read(p); /* its hello may be here already: then it stops counting as pending at once */
 }
 
 static void listener_accept(struct rnic_listener *l)
 {
-	for (;;) {
-		struct sockaddr_storage from;
-		socklen_t from_len = sizeof(from);
-		int fd = accept4(l->fd, (struct sockaddr *)&from, &from_len, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		struct rnic_pend *p;
+	if (softhw_guard_accept_all(&l->guard, l->fd, listener_admit, l) > 0 && !l->paused) {
+		/* Out of descriptors: the listener stays readable; leave it alone until the backoff ends. */
+		rnic_nic_del_fd(l->fd);
+		l->paused = true;
+		l->next_paused = paused;
+		paused = l;
+	}
+}
 
-		if (fd < 0)
-			return;
-		if (from.ss_family == AF_INET || from.ss_family == AF_INET6)
-			rnic_tcp_tune(fd);
-		p = calloc(1, sizeof(*p));
-		if (p == NULL) {
-			close(fd); /* the dialer sees the connection close and fails its qp */
+/* Listeners whose backoff ended are watched again (and accept what waits). */
+static void listeners_resume(void)
+{
+	for (struct rnic_listener **pp = &paused; *pp != NULL;) {
+		struct rnic_listener *l = *pp;
+
+		if (softhw_guard_paused_ms(&l->guard) > 0) {
+			pp = &l->next_paused;
 			continue;
 		}
-		p->fd = fd;
-		p->cm_ep = l->ep;
-		p->from = from;
-		p->deadline = rnic_now_ms() + RNIC_DIAL_TIMEOUT_MS;
-		p->next = pends;
-		pends = p;
-		rnic_nic_add_fd(fd, p, RNIC_TAG_PEND, EPOLLIN | EPOLLRDHUP);
+		*pp = l->next_paused;
+		l->paused = false;
+		rnic_nic_add_fd(l->fd, l, RNIC_TAG_LISTENER, EPOLLIN);
 	}
+}
+
+/* A listener goes: its pending sockets with it, and out of the paused list. */
+static void listener_forget(struct rnic_listener *l)
+{
+	for (struct rnic_pend *p = pends, *next; p != NULL; p = next) {
+		next = p->next;
+		if (p->l == l)
+			pend_drop(p, true);
+	}
+	for (struct rnic_listener **pp = &paused; *pp != NULL; pp = &(*pp)->next_paused)
+		if (*pp == l) {
+			*pp = l->next_paused;
+			break;
+		}
+	softhw_guard_fini(&l->guard);
 }
 
 /* A pending socket is readable: collect the hello frame, then hand the socket over. */
@@ -187,7 +266,7 @@ static void pend_read(struct rnic_pend *p)
 
 		pend_drop(p, false);
 		if (msock && ep == NULL && !hello.cm)
-			rnic_msock_accept(fd, &hello); /* a qp's message socket (msock.c) */
+			rnic_msock_accept(fd, &hello, &from); /* a qp's message socket (msock.c) */
 		else if (msock)
 			close(fd);
 		else
@@ -216,6 +295,9 @@ static int next_timeout(uint64_t now)
 	for (struct rnic_pend *p = pends; p != NULL; p = p->next)
 		if (p->deadline < first)
 			first = p->deadline;
+	for (struct rnic_listener *l = paused; l != NULL; l = l->next_paused)
+		if (now + (uint64_t)softhw_guard_paused_ms(&l->guard) < first)
+			first = now + (uint64_t)softhw_guard_paused_ms(&l->guard);
 	if (first == UINT64_MAX)
 		return -1;
 	return first <= now ? 0 : (int)(first - now > 60000 ? 60000 : first - now);
@@ -261,6 +343,7 @@ static void run_timers(bool woken)
 		if (p->deadline <= now)
 			pend_drop(p, true);
 	}
+	listeners_resume();
 }
 
 /* Frees what owners destroyed; they wait for reap_done. */
@@ -292,7 +375,9 @@ static void reap(void)
 		struct rnic_listener *l = ls;
 
 		ls = l->next;
-		rnic_nic_del_fd(l->fd);
+		listener_forget(l);
+		if (!l->paused)
+			rnic_nic_del_fd(l->fd);
 		close(l->fd);
 		free(l);
 	}
@@ -438,6 +523,7 @@ static void *nic_main(void *arg)
 	while (pends != NULL)
 		pend_drop(pends, true);
 	timed = NULL;
+	paused = NULL;
 	return NULL;
 }
 
@@ -499,6 +585,8 @@ static doca_error_t oob_tcp_listen(const struct softhw_function *fn)
 	memset(rnic_nic.tcp_ip, 0, sizeof(rnic_nic.tcp_ip));
 	memcpy(rnic_nic.tcp_ip, &adv.s_addr, 4);
 	rnic_nic.tcp_port = ntohs(sin.sin_port);
+	/* Across hosts there is no uid: the qp's token in the hello is the capability (qp.c). */
+	rnic_listener_guard(&rnic_nic.oob_tcp, "The RDMA listener (TCP) of this process", NULL);
 	rnic_nic_add_fd(fd, &rnic_nic.oob_tcp, RNIC_TAG_LISTENER, EPOLLIN);
 	return DOCA_SUCCESS;
 }
@@ -526,6 +614,7 @@ static doca_error_t oob_unix_listen(void)
 		return err;
 	}
 	rnic_nic.oob_unix.fd = fd;
+	rnic_listener_guard(&rnic_nic.oob_unix, "The RDMA listener (unix) of this process", softhw_access_policy());
 	rnic_nic_add_fd(fd, &rnic_nic.oob_unix, RNIC_TAG_LISTENER, EPOLLIN);
 	return DOCA_SUCCESS;
 }
@@ -555,6 +644,8 @@ static void nic_close_all(void)
 	if (rnic_nic.oob_tcp.fd >= 0)
 		close(rnic_nic.oob_tcp.fd);
 	rnic_nic.oob_unix.fd = rnic_nic.oob_tcp.fd = -1;
+	softhw_guard_fini(&rnic_nic.oob_unix.guard);
+	softhw_guard_fini(&rnic_nic.oob_tcp.guard);
 	if (rnic_nic.epfd >= 0)
 		close(rnic_nic.epfd);
 	if (rnic_nic.wake_fd >= 0)
@@ -587,6 +678,7 @@ static void atfork_child(void)
 		close(p->fd);
 	pends = NULL;
 	timed = NULL;
+	paused = NULL;
 	nic_close_all();
 	/* the parent's objects are not ours to free: forget them */
 	rnic_nic.eps = NULL;

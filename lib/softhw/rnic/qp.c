@@ -12,24 +12,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "softhw/base/sdk_log.h"
 #include "softhw/fabric/fabric.h"
+#include "softhw/fabric/peer.h"
 #include "softhw/rnic/rnic_int.h"
 
 SDK_LOG_REGISTER(SOFTHW_RNIC);
-
-static uint64_t make_token(void)
-{
-	uint64_t t = 0;
-
-	if (getrandom(&t, sizeof(t), GRND_NONBLOCK) != (ssize_t)sizeof(t))
-		t = rnic_now_ms() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)&t;
-	return t != 0 ? t : 1;
-}
 
 struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user)
 {
@@ -44,7 +35,7 @@ struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user)
 	qp->bell_fd = -1;
 	qp->mfd = -1;
 	qp->ch.peer_bell = -1;
-	qp->token = make_token();
+	qp->token = softhw_token_new(); /* a dialer must name it: on TCP, the only proof it holds our descriptor */
 	qp->next_seq = 1;
 	pthread_mutex_lock(&rnic_nic.lock);
 	qp->id = ++rnic_nic.last_qp_id;
@@ -579,6 +570,22 @@ static void send_hello(struct rnic_qp *qp)
 	rnic_qp_update_events(qp);
 }
 
+/*
+ * Same host (unix): the process listening at the peer's point must be one we may talk to; an
+ * impostor of another user may have bound the name first. Logged when not.
+ */
+static bool dial_peer_trusted(struct rnic_qp *qp)
+{
+	int domain = 0;
+	socklen_t len = sizeof(domain);
+	char what[96];
+
+	if (getsockopt(qp->fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) != 0 || domain != AF_UNIX)
+		return true;
+	snprintf(what, sizeof(what), "The RDMA point of process %d", (int)qp->peer.pid);
+	return softhw_peer_check_listener(qp->fd, softhw_access_policy(), what, NULL) == DOCA_SUCCESS;
+}
+
 void rnic_qp_dial(struct rnic_qp *qp)
 {
 	struct sockaddr_storage ss;
@@ -593,6 +600,8 @@ void rnic_qp_dial(struct rnic_qp *qp)
 		/* EPOLLOUT on a connecting socket: done, one way or the other */
 		if (getsockopt(qp->fd, SOL_SOCKET, SO_ERROR, &err, &elen) != 0)
 			err = errno;
+		if (err == 0 && !dial_peer_trusted(qp))
+			err = EPERM;
 		if (err == 0) {
 			send_hello(qp);
 			return;
@@ -608,8 +617,11 @@ void rnic_qp_dial(struct rnic_qp *qp)
 				rnic_tcp_tune(qp->fd);
 			rnic_nic_timed_add(qp);
 			if (connect(qp->fd, (struct sockaddr *)&ss, len) == 0) {
-				send_hello(qp);
-				return;
+				if (dial_peer_trusted(qp)) {
+					send_hello(qp);
+					return;
+				}
+				errno = EPERM;
 			}
 			err = errno;
 			if (err == EINPROGRESS || err == EAGAIN) {
@@ -623,6 +635,10 @@ void rnic_qp_dial(struct rnic_qp *qp)
 		close(qp->fd);
 		qp->fd = -1;
 		qp->events = 0;
+	}
+	if (err == EPERM) { /* logged by the check: the listener is of another user */
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_NOT_PERMITTED, DOCA_ERROR_CONNECTION_ABORTED);
+		return;
 	}
 	if (!qp->cm)
 		SDK_LOG_ERR("RDMA connection to process %d failed: %s; the peer must be running with its doca_rdma context started",
@@ -689,22 +705,57 @@ static void refuse(int fd)
 	close(fd);
 }
 
+void rnic_peer_name(const struct sockaddr_storage *from, const struct rnic_hello *h, char *buf, size_t len)
+{
+	char ip[INET6_ADDRSTRLEN] = "?";
+
+	if (from->ss_family == AF_INET) {
+		const struct sockaddr_in *sin = (const struct sockaddr_in *)from;
+
+		inet_ntop(AF_INET, &sin->sin_addr, ip, sizeof(ip));
+		snprintf(buf, len, "%s:%u", ip, (unsigned)ntohs(sin->sin_port));
+	} else if (from->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)from;
+
+		inet_ntop(AF_INET6, &sin6->sin6_addr, ip, sizeof(ip));
+		snprintf(buf, len, "[%s]:%u", ip, (unsigned)ntohs(sin6->sin6_port));
+	} else {
+		snprintf(buf, len, "a local process (it says pid %d)", (int)h->self.pid);
+	}
+}
+
 /* Service thread: an OOB dialer named one of our qps. */
 static void accept_oob(int fd, const struct rnic_hello *h, const struct sockaddr_storage *from)
 {
+	static struct softhw_ratelimit rl_unknown, rl_token;
 	struct rnic_qp *qp;
+	char who[80];
 	bool ok;
 
 	pthread_mutex_lock(&rnic_nic.lock);
 	qp = rnic_qp_find(h->want_id);
 	if (qp == NULL) {
 		pthread_mutex_unlock(&rnic_nic.lock);
+		rnic_peer_name(from, h, who, sizeof(who));
+		SOFTHW_LOG_LIMITED(&rl_unknown, SDK_LOG_WARN,
+				   "RDMA: %s asked for queue pair %llu, which does not exist (destroyed?); connection dropped",
+				   who, (unsigned long long)h->want_id);
 		refuse(fd);
 		return;
 	}
 	pthread_mutex_lock(&qp->lock);
 	pthread_mutex_unlock(&rnic_nic.lock);
-	ok = !qp->dead && qp->token == h->want_token && qp->fd < 0 && !qp->cm &&
+	if (qp->token != h->want_token) {
+		/* Only a holder of the qp's descriptor knows the token: anyone else gets nothing. */
+		pthread_mutex_unlock(&qp->lock);
+		rnic_peer_name(from, h, who, sizeof(who));
+		SOFTHW_LOG_LIMITED(&rl_token, SDK_LOG_ERR,
+				   "RDMA: %s named queue pair %llu with a wrong token (it does not hold the qp's descriptor); connection dropped",
+				   who, (unsigned long long)h->want_id);
+		refuse(fd);
+		return;
+	}
+	ok = !qp->dead && qp->fd < 0 && !qp->cm &&
 	     (qp->state == QP_IDLE || (qp->state == QP_WAITING && (qp->ep->attr.dc || rnic_same_peer(&qp->peer, &h->self))));
 	if (!ok) {
 		pthread_mutex_unlock(&qp->lock);

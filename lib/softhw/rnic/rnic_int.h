@@ -30,6 +30,7 @@
 #include <sys/uio.h>
 
 #include "softhw/fabric/channel.h"
+#include "softhw/fabric/peer.h"
 #include "softhw/rnic/rnic.h"
 #include "softhw/softhw.h"
 
@@ -302,6 +303,10 @@ struct rnic_listener {
 	uint16_t port;
 	int fd;
 	bool dead;
+	/* service thread only (set up before the listener is watched) */
+	struct softhw_guard guard; /* who may connect (unix: credentials), pending sockets per peer and in all */
+	bool paused;               /* out of descriptors: not watched until the guard's backoff ends */
+	struct rnic_listener *next_paused;
 };
 
 struct rnic_ep {
@@ -382,6 +387,10 @@ void rnic_nic_reap_wait(void);
 uint64_t rnic_now_ms(void);
 /* epoll registration of a qp's socket: EPOLLIN unless stalled, EPOLLOUT while output waits. qp lock held. */
 void rnic_qp_update_events(struct rnic_qp *qp);
+/* "10.0.0.1:4791", or the pid a local hello claims: for log lines about a dialer. */
+void rnic_peer_name(const struct sockaddr_storage *from, const struct rnic_hello *h, char *buf, size_t len);
+/* Sets up the guard of a listener: `what` names it in log lines; access NULL for TCP. */
+void rnic_listener_guard(struct rnic_listener *l, const char *what, const struct softhw_access *access);
 /* Registers a socket; tag: RNIC_TAG_* in the low bits of the pointer. */
 void rnic_nic_add_fd(int fd, void *ptr, unsigned tag, uint32_t events);
 void rnic_nic_del_fd(int fd);
@@ -530,7 +539,7 @@ bool rnic_msock_enabled(void);
 /* Dialer, once established over TCP: opens the message socket (failure: none, no harm). */
 void rnic_msock_dial(struct rnic_qp *qp, const struct sockaddr_storage *ss, socklen_t len);
 /* Service thread: an accepted connection says it is a qp's message socket (no lock held). */
-void rnic_msock_accept(int fd, const struct rnic_hello *h);
+void rnic_msock_accept(int fd, const struct rnic_hello *h, const struct sockaddr_storage *from);
 bool rnic_msock_wants(const struct rnic_qp *qp, const struct rnic_wr *wr);
 void rnic_msock_send(struct rnic_qp *qp, struct rnic_wr *wr);
 /* Service thread: writes what waits, takes ACKs and messages (unless the owner is reading). */

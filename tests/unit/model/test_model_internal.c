@@ -319,6 +319,48 @@ static void test_valid_config(void)
 	CHECK(softhw_model_function(&model, 2) == NULL);
 }
 
+/* [access]: who besides this user may reach the rendezvous points (fabric/peer.h). */
+static void test_access(void)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{"[card a]\nprofile = bf3\n[access]\nallow = 1\n",
+		 "devices.conf:4: unknown key 'allow' in [access]; known keys: allow_uids, allow_group"},
+		{"[card a]\nprofile = bf3\n[access]\nallow_uids = 1\nallow_uids = 2\n",
+		 "devices.conf:5: 'allow_uids' is set twice in [access] (first at line 4)"},
+		{"[card a]\nprofile = bf3\n[access]\n[access]\n", "devices.conf:4: [access] appears twice (first at line 3)"},
+		{"[card a]\nprofile = bf3\n[access]\nallow_uids =\n", "devices.conf:4: 'allow_uids' has no value"},
+		{"[card a]\nprofile = bf3\n[access]\nallow_uids = 1 no-such-user-here\n",
+		 "devices.conf:4: allow_uids: 'no-such-user-here' is neither a number nor a known user"},
+		{"[card a]\nprofile = bf3\n[access]\nallow_group = 1 2\n", "devices.conf:4: allow_group takes one group"},
+		{"[card a]\nprofile = bf3\n[access]\nallow_group = no-such-group-here\n",
+		 "devices.conf:4: allow_group: 'no-such-group-here' is neither a number nor a known group"},
+		{"[card a]\nprofile = bf3\n[access]\nallow_uids = 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n",
+		 "devices.conf:4: allow_uids: more than 16 users; use allow_group"},
+		{"[access]\nallow_uids = 1\nprofile = bf3\n", "devices.conf:3: unknown key 'profile' in [access]"},
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_ERR(load_text(bad[i].text, SOFTHW_ROLE_HOST), DOCA_ERROR_BAD_CONFIG);
+		CHECK(strstr(out, bad[i].msg) != NULL);
+		if (strstr(out, bad[i].msg) == NULL)
+			fprintf(stderr, "  case %zu: expected '%s', got: %s", i, bad[i].msg, out);
+	}
+	/* numbers and names (root is 0 everywhere), before or after the cards */
+	CHECK_OK(load_text("[access]\nallow_uids = 1001, root 65534\nallow_group = root\n[card a]\nprofile = bf3\n",
+			   SOFTHW_ROLE_HOST));
+	CHECK(model.access.num_uids == 3 && model.access.uids[0] == 1001 && model.access.uids[1] == 0 &&
+	      model.access.uids[2] == 65534);
+	CHECK(model.access.has_group && model.access.gid == 0);
+	CHECK(model.cards[0].access == &model.access);
+	CHECK_OK(load_text("[card a]\nprofile = bf3\n[access]\nallow_group = 4242\n", SOFTHW_ROLE_HOST));
+	CHECK(model.access.num_uids == 0 && model.access.has_group && model.access.gid == 4242);
+	/* none: the same user only */
+	CHECK_OK(load_text("[card a]\nprofile = bf3\n", SOFTHW_ROLE_HOST));
+	CHECK(model.access.num_uids == 0 && !model.access.has_group);
+}
+
 static void test_profiles(void)
 {
 	enum softhw_profile p;
@@ -444,6 +486,7 @@ int main(void)
 	TEST_RUN(test_malformed);
 	TEST_RUN(test_file_limits);
 	TEST_RUN(test_valid_config);
+	TEST_RUN(test_access);
 	TEST_RUN(test_profiles);
 	TEST_RUN(test_instances);
 	TEST_RUN(test_run_dir_create);

@@ -207,6 +207,7 @@ static bool export_rkey(const struct softhw_function *fn, void *addr, size_t len
 		rights |= SOFTHW_MEM_WRITE;
 	if (access & DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 		rights |= SOFTHW_MEM_ATOMIC;
+	rights |= SOFTHW_MEM_VIA_NIC; /* an RDMA export: the NIC reaches it, DMA does not */
 	if (softhw_mem_export_add(fn->card->instance, addr, len, rights, id, &token, &why) != DOCA_SUCCESS)
 		return false;
 	*k = (struct softhw_rnic_rkey){.pid = (int32_t)getpid(), .id = *id, .token = token,

@@ -79,6 +79,8 @@ static void test_rendezvous_and_links(void)
 	int cl = -1, s = -1, again = -1, fds[SOFTHW_COMCH_MAX_FDS], nfds = SOFTHW_COMCH_MAX_FDS;
 	int bell = eventfd(0, EFD_NONBLOCK);
 	char buf[64];
+	struct softhw_peer peer;
+	static const struct softhw_comch_admission adm = {.max_pending_per_peer = 4, .max_links = 8};
 
 	CHECK(c != NULL);
 	if (c == NULL)
@@ -88,13 +90,14 @@ static void test_rendezvous_and_links(void)
 	if (srv == NULL || other == NULL)
 		return;
 	CHECK_ERR(hw->connect(c, "b1:00.0/transport", &cl), DOCA_ERROR_NOT_FOUND); /* nobody listens yet */
-	CHECK_OK(hw->listen(srv, c, "b1:00.0/transport"));
-	CHECK_ERR(hw->listen(other, c, "b1:00.0/transport"), DOCA_ERROR_ALREADY_EXIST);
-	CHECK_ERR(hw->accept(srv, &s), DOCA_ERROR_AGAIN);
+	CHECK_OK(hw->listen(srv, c, "b1:00.0/transport", &adm));
+	CHECK_ERR(hw->listen(other, c, "b1:00.0/transport", &adm), DOCA_ERROR_ALREADY_EXIST);
+	CHECK_ERR(hw->accept(srv, &s, &peer), DOCA_ERROR_AGAIN);
 	CHECK_OK(hw->connect(c, "b1:00.0/transport", &cl));
 	CHECK(polled(srv, SOFTHW_COMCH_TAG_LISTENER));
-	CHECK_OK(hw->accept(srv, &s));
-	CHECK_ERR(hw->accept(srv, &again), DOCA_ERROR_AGAIN);
+	CHECK_OK(hw->accept(srv, &s, &peer));
+	CHECK(peer.uid == getuid() && peer.pid == getpid()); /* the kernel's word on who connected */
+	CHECK_ERR(hw->accept(srv, &again, &peer), DOCA_ERROR_AGAIN);
 	hw->port_watch(srv, s, 5);
 
 	/* A control message with a descriptor attached. */
@@ -133,13 +136,14 @@ static void test_rendezvous_and_links(void)
 	nfds = SOFTHW_COMCH_MAX_FDS;
 	CHECK(hw->recv(s, buf, sizeof(buf), fds, &nfds) == 0);
 	hw->port_unwatch(srv, s);
+	hw->release(srv, &peer);
 	hw->close(s);
 
 	/* After unlisten (a stopping server) nobody reaches the name; after close, another may listen. */
 	hw->unlisten(srv);
 	CHECK_ERR(hw->connect(c, "b1:00.0/transport", &cl), DOCA_ERROR_NOT_FOUND);
 	hw->port_close(srv);
-	CHECK_OK(hw->listen(other, c, "b1:00.0/transport"));
+	CHECK_OK(hw->listen(other, c, "b1:00.0/transport", &adm));
 	hw->port_close(other);
 	close(bell);
 	close(probe.efd);
