@@ -3,7 +3,7 @@
 # Skips apt entirely when everything is already there.
 set -euo pipefail
 
-packages=(meson ninja-build gcc pkg-config python3 libc6-dev iproute2)
+packages=(meson ninja-build gcc pkg-config python3 libc6-dev iproute2 liburing-dev)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared windows of exported memory (see share.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -106,7 +107,9 @@ struct vma {
 	ino_t ino;
 	dev_t dev;
 	char perms[5];
-	bool anon; /* private anonymous memory the move may take (heap, anonymous mmap) */
+	bool anon;  /* private anonymous memory the move may take (heap, anonymous mmap) */
+	bool uring; /* an io_uring instance's rings */
+	bool aio;   /* an AIO context's ring (io_setup) */
 };
 
 /* The mappings of this process in address order; NULL when /proc cannot be read. */
@@ -138,6 +141,8 @@ static struct vma *maps_read(size_t *n)
 		p = line + path;
 		m.anon = strcmp(m.perms, "rw-p") == 0 && ino == 0 &&
 			 (*p == '\n' || *p == '\0' || strncmp(p, "[heap]", 6) == 0 || strncmp(p, "[anon:", 6) == 0);
+		m.uring = strncmp(p, "anon_inode:[io_uring]", 21) == 0;
+		m.aio = strncmp(p, "/[aio]", 6) == 0;
 		if (len == cap) {
 			struct vma *nv = realloc(v, (cap ? 2 * cap : 64) * sizeof(*v));
 
@@ -195,6 +200,165 @@ static bool region_mapped(const struct vma *v, size_t n, const struct softhw_sha
 		if (is_region(&v[i], r))
 			return true;
 	return false;
+}
+
+/* ---- stores a move could lose ---- */
+
+/* Why a move is not safe, with the details that help to avoid it (serialised by the export lock). */
+static char unsafe_text[400];
+
+/* Kinds of reasons, each logged once at INFO (then at DEBUG): the application can act on them. */
+enum unsafe_kind {
+	UNSAFE_THREADS, /* other application threads run: the usual case, DEBUG only */
+	UNSAFE_URING,
+	UNSAFE_AIO,
+	UNSAFE_SHARER,
+	UNSAFE_UNSURE,
+	UNSAFE_KINDS
+};
+
+/*
+ * A fixed buffer of ring `fd` that overlaps [lo, hi): its address (and *len), else 0. Recent
+ * kernels list them in the ring's fdinfo ("UserBufs:", then "<index>: 0x<addr>/<len>").
+ */
+static uint64_t uring_fixed_buffer(int fd, uint64_t lo, uint64_t hi, unsigned *len)
+{
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	bool listing = false;
+	uint64_t found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return 0;
+	while (found == 0 && getline(&line, &cap, f) > 0) {
+		unsigned long long addr;
+		unsigned index, l;
+
+		if (strncmp(line, "UserBufs:", 9) == 0)
+			listing = true;
+		else if (!listing || sscanf(line, " %u: 0x%llx/%u", &index, &addr, &l) != 3)
+			listing = false;
+		else if (addr < hi && addr + l > lo) {
+			found = addr;
+			*len = l;
+		}
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/*
+ * The io_uring instances' fds of this process: the first one, or the first with a fixed buffer
+ * over [lo, hi) (*buf, *len); -1 when there is none, -2 when unsure.
+ */
+static int uring_fd(uint64_t lo, uint64_t hi, uint64_t *buf, unsigned *len)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	int found = -1;
+
+	if (d == NULL)
+		return -2;
+	while (*buf == 0 && (de = readdir(d)) != NULL) {
+		char link[32];
+		ssize_t n;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		n = readlinkat(dirfd(d), de->d_name, link, sizeof(link) - 1);
+		if (n <= 0 || (link[n] = '\0', strcmp(link, "anon_inode:[io_uring]") != 0))
+			continue;
+		*buf = uring_fixed_buffer(atoi(de->d_name), lo, hi, len);
+		if (found < 0 || *buf != 0)
+			found = atoi(de->d_name);
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * The kernel completing I/O into the pages: an io_uring read in flight completes by a task_work
+ * that runs on any return to user space (between the move's copy and its swap, say), AIO
+ * direct I/O and io_uring fixed buffers hold the old pages. None of it can be seen or held off
+ * from here, so a process with a ring or an AIO context gets no move. NULL when it has none.
+ */
+static const char *io_hazard(const struct vma *v, size_t n, uint64_t lo, uint64_t hi, enum unsafe_kind *kind)
+{
+	bool mapped_ring = false;
+	unsigned len = 0;
+	uint64_t buf = 0;
+	int ring;
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].aio) {
+			*kind = UNSAFE_AIO;
+			return "this process has an AIO context (io_setup): direct I/O in flight into these pages would complete into the old copy and be lost (export before io_setup(), or after io_destroy())";
+		}
+		mapped_ring = mapped_ring || v[i].uring;
+	}
+	ring = uring_fd(lo, hi, &buf, &len);
+	*kind = UNSAFE_URING;
+	if (ring == -2)
+		return "cannot list /proc/self/fd to look for io_uring instances";
+	if (buf != 0) {
+		snprintf(unsafe_text, sizeof(unsafe_text),
+			 "io_uring fixed buffer 0x%llx (%u bytes, ring fd %d) covers these pages: moved, they would go stale (the ring keeps the old pages); register fixed buffers after exporting",
+			 (unsigned long long)buf, len, ring);
+		return unsafe_text;
+	}
+	if (ring >= 0 || mapped_ring) {
+		char where[32] = "its rings are mapped";
+
+		if (ring >= 0)
+			snprintf(where, sizeof(where), "fd %d", ring);
+		snprintf(unsafe_text, sizeof(unsafe_text),
+			 "this process has an io_uring instance (%s): a read in flight into these pages would complete into the old copy and be lost; create rings after exporting",
+			 where);
+		return unsafe_text;
+	}
+	return NULL;
+}
+
+/*
+ * Why moving [lo, hi) now (onto a window or back) could lose a store that no lock of ours
+ * holds off, or NULL: another application thread, the kernel's I/O, or another process on our
+ * memory (checked in that order: the cheapest and most common first). v: the maps.
+ */
+static const char *move_unsafe(const struct vma *v, size_t n, uint64_t lo, uint64_t hi, enum unsafe_kind *kind)
+{
+	const char *why, *unsure = "";
+	pid_t sharer;
+
+	*kind = UNSAFE_THREADS;
+	if (!softhw_threads_only_caller())
+		return "other application threads run";
+	why = io_hazard(v, n, lo, hi, kind);
+	if (why != NULL)
+		return why;
+	sharer = softhw_threads_mm_sharer(&unsure);
+	*kind = sharer > 0 ? UNSAFE_SHARER : UNSAFE_UNSURE;
+	if (sharer > 0)
+		snprintf(unsafe_text, sizeof(unsafe_text),
+			 "process %d runs on this process's memory (clone(CLONE_VM) without CLONE_THREAD) and is not in /proc/self/task: its stores during the move would be lost; export before starting it",
+			 (int)sharer);
+	else if (sharer < 0)
+		snprintf(unsafe_text, sizeof(unsafe_text),
+			 "cannot tell whether another process runs on this process's memory (clone(CLONE_VM)): %s", unsure);
+	return sharer == 0 ? NULL : unsafe_text;
+}
+
+/* A reason the application can act on is logged at INFO the first time, later at DEBUG. */
+static bool unsafe_first(enum unsafe_kind kind)
+{
+	static bool logged[UNSAFE_KINDS];
+	bool first = kind != UNSAFE_THREADS && !logged[kind];
+
+	logged[kind] = true;
+	return first;
 }
 
 /* ---- the move ---- */
@@ -260,6 +424,12 @@ static struct softhw_share_region *move_to_memfd(char *lo, uint64_t len, const c
 	tmp = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
 	if (tmp == MAP_FAILED) {
 		*why = "cannot map the memfd";
+		goto fail;
+	}
+	/* a child that runs no atfork handler (_Fork) must not share the window: it gets none */
+	if (madvise(tmp, len, MADV_DONTFORK) != 0) {
+		munmap(tmp, len);
+		*why = "cannot keep the window out of fork children (MADV_DONTFORK)";
 		goto fail;
 	}
 	/* No signal handler of this thread, no service thread may store into the pages meanwhile. */
@@ -385,22 +555,27 @@ static void region_unlist(struct softhw_share_region *r)
 
 /*
  * The last export of r just ended: its pages are still the application's exported buffer, so
- * they can become private again, when no other application thread runs (as for the move).
+ * they can become private again when a move is safe (as for the move onto the window).
  * Otherwise they stay shared, and listed so that a fork child still privatizes them. Giving
  * them back later would not be safe: by then they may hold anybody's heap objects, which
- * softdoca's own threads store into without the store lock.
+ * softdoca's own threads store into without the store lock. Nor can fork children do without
+ * them (MADV_DONTFORK): glibc's fork touches some of its heap objects before any handler runs.
  */
 static void region_give_back(struct softhw_share_region *r)
 {
 	size_t n;
 	struct vma *v = maps_read(&n);
+	enum unsafe_kind kind = UNSAFE_THREADS;
+	const char *unsafe = NULL;
 	sigset_t all, old;
 	bool mapped;
 
 	if (v == NULL)
 		return;
 	mapped = region_mapped(v, n, r);
-	if (mapped && softhw_threads_only_caller()) {
+	if (mapped)
+		unsafe = move_unsafe(v, n, (uint64_t)(uintptr_t)r->base, (uint64_t)(uintptr_t)r->base + r->len, &kind);
+	if (mapped && unsafe == NULL) {
 		sigfillset(&all);
 		pthread_sigmask(SIG_BLOCK, &all, &old);
 		pthread_rwlock_wrlock(&store_lock);
@@ -412,6 +587,16 @@ static void region_give_back(struct softhw_share_region *r)
 		region_unlist(r);
 	} else if (!mapped) {
 		region_unlist(r);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			if (is_region(&v[i], r))
+				(void)madvise((void *)(uintptr_t)v[i].lo, v[i].hi - v[i].lo, MADV_DOFORK);
+		if (unsafe_first(kind))
+			SDK_LOG_INFO("Shared memory at %p (%lu bytes) stays shared after its last export, so that no store is lost (fork() children still get a private copy; _Fork() children share it): %s",
+				     r->base, (unsigned long)r->len, unsafe);
+		else
+			SDK_LOG_DBG("Shared memory at %p (%lu bytes) stays shared after its last export: %s", r->base,
+				    (unsigned long)r->len, unsafe);
 	}
 	free(v);
 }
@@ -435,6 +620,8 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 	uint64_t lo = ((uint64_t)(uintptr_t)addr + pg - 1) & ~(pg - 1);
 	uint64_t hi = ((uint64_t)(uintptr_t)addr + len) & ~(pg - 1);
 	struct softhw_share_region *r = NULL;
+	enum unsafe_kind kind;
+	const char *unsafe;
 	struct vma *v;
 	size_t n;
 	uint32_t slot;
@@ -472,17 +659,21 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 		/* Its importers would get the whole memfd, and with it pages outside this export. */
 		*why = "its pages are part of a larger window of another export";
 		r = NULL;
-	} else if (r == NULL) {
-		if (conflict(lo, hi))
-			*why = "an export without a window covers these pages";
-		else if (!maps_cover(v, n, lo, hi, is_anon, NULL))
-			*why = "not private anonymous memory";
-		else if (!softhw_threads_only_caller())
-			*why = "other application threads run";
-		else if ((r = move_to_memfd((char *)(uintptr_t)lo, hi - lo, why)) != NULL) {
-			r->next = ex.regions;
-			ex.regions = r;
-		}
+	} else if (r != NULL) {
+		/* (pages of a window that outlived its exports went back to fork children) */
+		(void)madvise((void *)(uintptr_t)lo, hi - lo, MADV_DONTFORK);
+	} else if (conflict(lo, hi)) {
+		*why = "an export without a window covers these pages";
+	} else if (!maps_cover(v, n, lo, hi, is_anon, NULL)) {
+		*why = "not private anonymous memory";
+	} else if ((unsafe = move_unsafe(v, n, lo, hi, &kind)) != NULL) {
+		*why = unsafe;
+		if (unsafe_first(kind))
+			SDK_LOG_INFO("Memory at %p (%lu bytes) stays private memory, without a shared window, so that no store is lost: %s. Importers on this host reach it by cross-memory attach (slower)",
+				     addr, (unsigned long)len, unsafe);
+	} else if ((r = move_to_memfd((char *)(uintptr_t)lo, hi - lo, why)) != NULL) {
+		r->next = ex.regions;
+		ex.regions = r;
 	}
 	free(v);
 	if (r == NULL)
@@ -525,23 +716,92 @@ void softhw_share_unexport(const struct softhw_share_grant *g)
 		region_give_back(g->region); /* windows do not outlive their exports */
 }
 
+/*
+ * The windows' mappings at a fork, recorded by the prepare handler (the export lock is held
+ * then: mem.c's prepare handler runs before ours) for the child, which has no pages there
+ * (MADV_DONTFORK) or, for windows that outlived their exports, still shares them.
+ */
+struct fork_window {
+	uint64_t lo, hi, offset;
+	int fd;
+	char perms[5];
+};
+static struct fork_window *fork_windows;
+static size_t fork_windows_n;
+
+static void fork_record_windows(void)
+{
+	size_t n, count = 0;
+	struct vma *v = maps_read(&n);
+
+	if (v == NULL)
+		return; /* (the child's windows then stay holes or shared: nothing is copied wrongly) */
+	for (size_t i = 0; i < n; i++)
+		for (struct softhw_share_region *r = ex.regions; r != NULL; r = r->next)
+			count += is_region(&v[i], r);
+	fork_windows = count > 0 ? calloc(count, sizeof(*fork_windows)) : NULL;
+	for (size_t i = 0; i < n && fork_windows != NULL; i++)
+		for (struct softhw_share_region *r = ex.regions; r != NULL; r = r->next)
+			if (is_region(&v[i], r)) {
+				struct fork_window *w = &fork_windows[fork_windows_n++];
+
+				w->lo = v[i].lo;
+				w->hi = v[i].hi;
+				w->offset = v[i].offset;
+				w->fd = r->fd;
+				memcpy(w->perms, v[i].perms, sizeof(w->perms));
+			}
+	free(v);
+}
+
+/*
+ * Gives the child private pages at a window with its contents now. Where the window is a hole
+ * (MADV_DONTFORK), from the memfd the child still holds; where it is still shared, in place.
+ * If memory runs out the hole stays: a fault is better than bytes shared with the parent.
+ */
+static void fork_privatize(const struct fork_window *w)
+{
+	uint64_t len = w->hi - w->lo;
+	char *at = (char *)(uintptr_t)w->lo;
+	int prot = (w->perms[0] == 'r' ? PROT_READ : 0) | (w->perms[1] == 'w' ? PROT_WRITE : 0) |
+		   (w->perms[2] == 'x' ? PROT_EXEC : 0);
+	void *p = mmap(at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	struct vma m = {.lo = w->lo, .hi = w->hi};
+	void *src;
+
+	if (p != at) { /* something is mapped there: the window, still shared */
+		if (p != MAP_FAILED)
+			munmap(p, len); /* (a kernel without MAP_FIXED_NOREPLACE put it elsewhere) */
+		memcpy(m.perms, w->perms, sizeof(m.perms));
+		make_private(&m);
+		return;
+	}
+	src = mmap(NULL, len, PROT_READ, MAP_SHARED, w->fd, (off_t)w->offset);
+	if (src == MAP_FAILED) {
+		munmap(at, len);
+		return;
+	}
+	(void)copy_pages(at, -1, src, len);
+	munmap(src, len);
+	if (prot != (PROT_READ | PROT_WRITE))
+		(void)mprotect(at, len, prot);
+}
+
 /* The fork child: private copies of every window, no control segment, a fresh store lock. */
 static void fork_child(void)
 {
-	size_t n;
-	struct vma *v = ex.regions != NULL ? maps_read(&n) : NULL;
-
+	for (size_t i = 0; i < fork_windows_n; i++)
+		fork_privatize(&fork_windows[i]);
+	free(fork_windows);
+	fork_windows = NULL;
+	fork_windows_n = 0;
 	while (ex.regions != NULL) {
 		struct softhw_share_region *r = ex.regions;
 
-		for (size_t i = 0; v != NULL && i < n; i++)
-			if (is_region(&v[i], r))
-				make_private(&v[i]);
 		ex.regions = r->next;
 		close(r->fd);
 		free(r);
 	}
-	free(v);
 	if (ex.ctl != NULL)
 		munmap(ex.ctl, ctl_len());
 	if (ex.ctl_fd >= 0)
@@ -553,14 +813,22 @@ static void fork_child(void)
 	pthread_rwlock_init(&store_lock, NULL);
 }
 
-/* The last prepare handler: no service thread is inside a store while the process forks. */
+/*
+ * The last prepare handler: no service thread is inside a store while the process forks, and
+ * the windows' mappings are recorded for the child.
+ */
 static void fork_prepare(void)
 {
 	pthread_rwlock_wrlock(&store_lock);
+	if (ex.regions != NULL)
+		fork_record_windows();
 }
 
 static void fork_parent(void)
 {
+	free(fork_windows);
+	fork_windows = NULL;
+	fork_windows_n = 0;
 	pthread_rwlock_unlock(&store_lock);
 }
 

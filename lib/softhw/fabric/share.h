@@ -14,15 +14,18 @@
  *
  * The move copies the pages and swaps the copy in with one mremap(); a store by another
  * thread in between would be lost. So it is done only when no thread but the caller and
- * softdoca's own runs (threads.h), with the caller's signals blocked, under the export lock
- * (softdoca's threads store into exports only under it) and the store lock (their stores into
- * other application memory: softhw_share_store_begin), and never over memory that a live
- * export without a window covers (an importer may be writing there by cross-memory attach).
- * Otherwise the export simply has no window. When the last export of a window ends, its pages
- * become private again under the same conditions (else they stay shared, listed until they are
- * unmapped). A fork() child takes private copies of the windows in the first atfork child
- * handler (registered by a constructor, before any other), so that parent and child do not
- * share their heaps; its prepare handler, the last, waits for service threads' stores.
+ * softdoca's own runs (threads.h), no other process runs on our memory (clone(CLONE_VM)), and
+ * the kernel completes no I/O into it (no io_uring instance, no AIO context), with the
+ * caller's signals blocked, under the export lock (softdoca's threads store into exports only
+ * under it) and the store lock (their stores into other application memory:
+ * softhw_share_store_begin), and never over memory that a live export without a window covers
+ * (an importer may be writing there by cross-memory attach). Otherwise the export simply has
+ * no window. When the last export of a window ends, its pages become private again under the
+ * same conditions (else they stay shared, listed until they are unmapped). Windows are
+ * MADV_DONTFORK: a fork() child gets private copies in the first atfork child handler
+ * (registered by a constructor, before any other), so that parent and child do not share their
+ * heaps, and a _Fork() child, which runs no handler, gets none; the prepare handler, the last,
+ * waits for service threads' stores and records the windows' mappings for the child.
  *
  * Liveness without a system call on the data path: each exporter has a control segment with
  *  - a robust mutex that its memory service thread holds for life: the kernel marks it

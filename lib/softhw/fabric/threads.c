@@ -2,9 +2,14 @@
 /* softdoca's own service threads, and whether any other thread runs (see threads.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <linux/kcmp.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "softhw/fabric/threads.h"
@@ -128,4 +133,86 @@ bool softhw_threads_only_caller(void)
 	pthread_mutex_unlock(&reg.lock);
 	closedir(d);
 	return only;
+}
+
+/* Processes created since boot (/proc/stat "processes"), or 0 when it cannot be read. */
+static unsigned long forks_since_boot(void)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned long n = 0;
+
+	while (f != NULL && getline(&line, &cap, f) > 0)
+		if (strncmp(line, "processes ", 10) == 0) {
+			n = strtoul(line + 10, NULL, 10);
+			break;
+		}
+	free(line);
+	if (f != NULL)
+		fclose(f);
+	return n;
+}
+
+/*
+ * The last scan found no process on our memory when the system had made this many processes
+ * (0: no such scan). While the count stays, none was made since, so none runs on our memory.
+ * (A fork child's count differs: its own fork made one.)
+ */
+static unsigned long mm_scan_forks;
+
+/* kcmp(KCMP_VM) against every process of /proc: the first on our memory, 0, or -1 (unsure). */
+static pid_t mm_sharer_scan(const char **unsure)
+{
+	pid_t me = getpid(), found = 0;
+	char self[32];
+	ssize_t n = readlink("/proc/self", self, sizeof(self) - 1);
+	struct dirent *de;
+	DIR *d;
+
+	if (n <= 0 || (self[n] = '\0', atoi(self) != me)) {
+		*unsure = "/proc does not show this process's pid namespace";
+		return -1;
+	}
+	/*
+	 * A process on our memory is as dumpable as we are (the flag belongs to the memory):
+	 * while we are, kcmp() may inspect it. One it refuses (EPERM) is another user's, or one
+	 * that changed its credentials after it was cloned (not detected).
+	 */
+	if (prctl(PR_GET_DUMPABLE) != 1) {
+		*unsure = "the process is not dumpable, so kcmp() cannot compare it with others";
+		return -1;
+	}
+	if (syscall(SYS_kcmp, me, me, KCMP_VM, 0, 0) != 0) {
+		*unsure = "kcmp() is not available";
+		return -1;
+	}
+	d = opendir("/proc");
+	if (d == NULL) {
+		*unsure = "cannot list /proc";
+		return -1;
+	}
+	while (found == 0 && (de = readdir(d)) != NULL) {
+		pid_t pid;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		pid = (pid_t)atoi(de->d_name);
+		if (pid != me && syscall(SYS_kcmp, me, pid, KCMP_VM, 0, 0) == 0)
+			found = pid;
+	}
+	closedir(d);
+	return found;
+}
+
+pid_t softhw_threads_mm_sharer(const char **unsure)
+{
+	unsigned long forks = forks_since_boot();
+	pid_t found;
+
+	if (forks != 0 && forks == mm_scan_forks)
+		return 0;
+	found = mm_sharer_scan(unsure); /* (after reading the count: a process made meanwhile changes it) */
+	mm_scan_forks = found == 0 ? forks : 0;
+	return found;
 }

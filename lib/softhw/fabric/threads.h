@@ -3,13 +3,15 @@
  * softhw threads: which threads of this process are softdoca's own service threads.
  *
  * Moving exported pages onto shared memory (share.h) is safe only while no application
- * thread but the caller can store into them; softdoca's own threads touch exported memory
- * only under the export lock. Each service thread of libdoca_common is started here.
+ * thread but the caller can store into them, nor another process on the same memory;
+ * softdoca's own threads touch exported memory only under the export lock. Each service
+ * thread of libdoca_common is started here.
  */
 #ifndef SOFTHW_FABRIC_THREADS_H
 #define SOFTHW_FABRIC_THREADS_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include <pthread.h>
 
@@ -27,5 +29,13 @@ bool softhw_thread_is_service(void);
  * False when unsure (a thread starting or ending, /proc unreadable).
  */
 bool softhw_threads_only_caller(void);
+
+/*
+ * A process other than this one that runs on this process's memory (clone(CLONE_VM) without
+ * CLONE_THREAD: it is not in /proc/self/task, and it stores as a thread would): its pid, 0
+ * when there is none, -1 when unsure (*unsure says why). Costs a kcmp() per process, unless
+ * no process was made since the last call that found none. Callers serialise (the export lock).
+ */
+pid_t softhw_threads_mm_sharer(const char **unsure);
 
 #endif /* SOFTHW_FABRIC_THREADS_H */

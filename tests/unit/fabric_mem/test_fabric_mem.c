@@ -18,6 +18,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -828,6 +829,9 @@ static void test_window_fd_stays_read_only(void)
 		alarm(20);
 		if (setresgid(65534, 65534, 65534) != 0 || setresuid(65534, 65534, 65534) != 0)
 			_exit(77);
+		/* A process that changed its uid is not dumpable: its /proc entries stay root's, and
+		 * the export could not tell which processes share its memory (no window then). */
+		(void)prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (m == MAP_FAILED)
 			_exit(2);
