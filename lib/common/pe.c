@@ -230,12 +230,8 @@ doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_ha
 		SDK_LOG_ERR("Failed to clear notification: pe is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (handle != pe->event_fd) {
-		SDK_LOG_ERR("Failed to clear notification: handle %d is not this PE's (%d); use the handle "
-			    "from doca_pe_get_notification_handle()",
-			    handle, pe->event_fd);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	/* As on DOCA for Linux the handle is not used: samples pass 0 or the PE's own fd. */
+	(void)handle;
 	__atomic_store_n(&pe->armed, 0, __ATOMIC_RELEASE);
 	if (read(pe->event_fd, &count, sizeof(count)) < 0 && errno != EAGAIN) {
 		SDK_LOG_ERR("Failed to clear notification: read: %s", strerror(errno));
