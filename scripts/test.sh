@@ -8,28 +8,48 @@ root=$(pwd)
 ./scripts/install-deps.sh || exit 1
 
 jobs=$(nproc)
-run_suite() { # name, build dir, meson setup options...
-	local name=$1 dir=$2
-	shift 2
+run_suite() { # name, build dir, test suites ("unit integration"), meson setup options...
+	local name=$1 dir=$2 suites=()
+	for t in $3; do suites+=(--suite "$t"); done
+	shift 3
 	echo "=== $name: configure and build ($dir)"
 	if [ ! -f "$dir/build.ninja" ]; then
 		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; return 1; }
 	fi
 	ninja -C "$dir" -j "$jobs" >"$dir.ninja.log" 2>&1 || { tail -50 "$dir.ninja.log"; return 1; }
 	echo "=== $name: tests"
-	meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs" \
-		--suite unit --suite integration
+	meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs" "${suites[@]}"
 }
 
 status=0
-run_suite "normal build" build-test -Dbench=false || status=1
+run_suite "normal build" build-test "unit integration" -Dbench=false || status=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:verify_asan_link_order=0 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	run_suite "ASan+UBSan build" build-san -Dbench=false -Db_sanitize=address,undefined -Db_lundef=false \
+	run_suite "ASan+UBSan build" build-san "unit integration" -Dbench=false -Db_sanitize=address,undefined -Db_lundef=false \
 	|| status=1
 
-# Count results from meson's own logs of both runs.
-python3 - "$root/build-test/meson-logs/testlog.json" "$root/build-san/meson-logs/testlog.json" <<'PY'
+# DOCA's doca_rdma.h includes <rdma/rdma_cma.h> when librdmacm's headers are there, as on every
+# RDMA developer's machine: build once more with rdma-core's headers (unpacked from Debian's
+# packages into the build tree, so the machine's own /usr/include stays as it is) and run the
+# RDMA tests there too.
+rdmacm_headers() {
+	local dir=$root/build-rdmacm.hdr
+	[ -f "$dir/usr/include/rdma/rdma_cma.h" ] && return 0
+	mkdir -p "$dir/deb" && (cd "$dir/deb" && apt-get download librdmacm-dev libibverbs-dev >/dev/null 2>&1) || return 1
+	for deb in "$dir"/deb/*.deb; do dpkg -x "$deb" "$dir" || return 1; done
+	[ -f "$dir/usr/include/rdma/rdma_cma.h" ]
+}
+if rdmacm_headers; then
+	run_suite "build with rdma-core's headers" build-rdmacm rdma -Dbench=false \
+		"-Dc_args=-I$root/build-rdmacm.hdr/usr/include" || status=1
+else
+	echo "=== rdma-core's headers could not be fetched (apt-get download librdmacm-dev): that build is skipped"
+fi
+
+# Count results from meson's own logs of every run.
+logs=("$root/build-test/meson-logs/testlog.json" "$root/build-san/meson-logs/testlog.json")
+[ -f build-rdmacm/build.ninja ] && logs+=("$root/build-rdmacm/meson-logs/testlog.json")
+python3 - "${logs[@]}" <<'PY'
 import json, sys
 passed = failed = 0
 for path in sys.argv[1:]:

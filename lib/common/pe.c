@@ -90,6 +90,31 @@ static bool pe_arm(struct doca_pe *pe)
 	return pending;
 }
 
+static void task_release(struct doca_task *task)
+{
+	struct softdoca_task_pool *pool = task->pool;
+
+	task->state = SOFTDOCA_TASK_FREE;
+	task->free_next = pool->free_list;
+	pool->free_list = task;
+	pool->allocated--;
+	task->ctx->allocated--;
+	/* The last free lets a stopping context reach IDLE on the next progress. */
+	if (task->ctx->state == DOCA_CTX_STATE_STOPPING && task->ctx->allocated == 0 && task->ctx->inflight == 0)
+		softdoca_pe_notify(task->ctx->pe);
+}
+
+/*
+ * A task the user freed while it was in flight goes back to its pool once its callback has run,
+ * unless the callback submitted it again (it is released at its next completion then) or
+ * freed it itself (the flag was cleared when the pool gave it out again).
+ */
+static void release_if_freed(struct doca_task *task)
+{
+	if (task->free_on_completion && task->state == SOFTDOCA_TASK_ALLOCATED)
+		task_release(task);
+}
+
 /* Hands a completed task back to its owner: library post-processing, then the user callback. */
 static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_error_t status)
 {
@@ -104,6 +129,7 @@ static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_err
 		if (ctx->ops->complete != NULL)
 			ctx->ops->complete(task);
 		pool->success_cb(task, task->user_data, ctx->user_data);
+		release_if_freed(task);
 		return;
 	}
 	/* A library that stops on error starts stopping before the user hears of the failure. */
@@ -114,6 +140,7 @@ static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_err
 		softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_STOPPING);
 	}
 	pool->error_cb(task, task->user_data, ctx->user_data);
+	release_if_freed(task);
 }
 
 /* One unit of work on one context; returns true if anything happened. */
@@ -230,12 +257,8 @@ doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_ha
 		SDK_LOG_ERR("Failed to clear notification: pe is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (handle != pe->event_fd) {
-		SDK_LOG_ERR("Failed to clear notification: handle %d is not this PE's (%d); use the handle "
-			    "from doca_pe_get_notification_handle()",
-			    handle, pe->event_fd);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	/* As on DOCA for Linux the handle is not used: samples pass 0 or the PE's own fd. */
+	(void)handle;
 	__atomic_store_n(&pe->armed, 0, __ATOMIC_RELEASE);
 	if (read(pe->event_fd, &count, sizeof(count)) < 0 && errno != EAGAIN) {
 		SDK_LOG_ERR("Failed to clear notification: read: %s", strerror(errno));
@@ -367,25 +390,22 @@ doca_error_t doca_task_try_submit(struct doca_task *task)
 
 void doca_task_free(struct doca_task *task)
 {
-	struct softdoca_task_pool *pool;
-
 	if (task == NULL)
 		return;
-	if (task->state != SOFTDOCA_TASK_ALLOCATED) {
-		SDK_LOG_ERR("doca_task_free: %s %s task is %s; free a task only after its completion callback",
-			    task->ctx->ops->name, task->pool->name,
-			    task->state == SOFTDOCA_TASK_SUBMITTED ? "still in flight" : "already free");
+	if (task->state == SOFTDOCA_TASK_SUBMITTED) {
+		/* DOCA programs do this before doca_ctx_stop() (NVIDIA's secure_channel): the stop
+		 * flushes the task, and it goes back to its pool after its error callback. */
+		SDK_LOG_WARN("doca_task_free: %s %s task is still in flight; it is released when it completes "
+			     "(doca_ctx_stop() flushes it); free a task only after its completion callback",
+			     task->ctx->ops->name, task->pool->name);
+		task->free_on_completion = true;
 		return;
 	}
-	pool = task->pool;
-	task->state = SOFTDOCA_TASK_FREE;
-	task->free_next = pool->free_list;
-	pool->free_list = task;
-	pool->allocated--;
-	task->ctx->allocated--;
-	/* The last free lets a stopping context reach IDLE on the next progress. */
-	if (task->ctx->state == DOCA_CTX_STATE_STOPPING && task->ctx->allocated == 0 && task->ctx->inflight == 0)
-		softdoca_pe_notify(task->ctx->pe);
+	if (task->state != SOFTDOCA_TASK_ALLOCATED) {
+		SDK_LOG_ERR("doca_task_free: %s %s task is already free", task->ctx->ops->name, task->pool->name);
+		return;
+	}
+	task_release(task);
 }
 
 doca_error_t doca_task_get_status(const struct doca_task *task)

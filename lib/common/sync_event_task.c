@@ -314,6 +314,13 @@ static struct se_task *alloc_task(struct doca_sync_event *ev, uint32_t type, uni
 		return NULL;
 	}
 	t = (struct se_task *)softdoca_task_alloc(&ev->ctx, type, user_data);
+	if (t == NULL && ev->ctx.pools[type].capacity == 0) {
+		SDK_LOG_ERR("Failed to allocate sync event %s task: none configured (num_tasks 0); call "
+			    "doca_sync_event_task_%s_set_conf() with num_tasks > 0 before doca_ctx_start()",
+			    name, name);
+		*err = DOCA_ERROR_NO_MEMORY;
+		return NULL;
+	}
 	if (t == NULL) {
 		SDK_LOG_DBG("Failed to allocate sync event %s task: all %u tasks are in use; free tasks with "
 			    "doca_task_free() or configure more in doca_sync_event_task_%s_set_conf()",

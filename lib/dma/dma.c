@@ -125,7 +125,7 @@ static doca_error_t check_memcpy(const struct doca_dma_task_memcpy *t, const str
 			SDK_LOG_ERR("DMA memcpy destination memory is not writable; give its mmap %s with "
 				    "doca_mmap_set_permissions()",
 				    b->mmap->from_export ? "DOCA_ACCESS_FLAG_PCI_READ_WRITE (exporter side)"
-							 : "DOCA_ACCESS_FLAG_LOCAL_READ_WRITE");
+							 : "DOCA_ACCESS_FLAG_LOCAL_READ_WRITE or DOCA_ACCESS_FLAG_PCI_READ_WRITE");
 			return DOCA_ERROR_NOT_PERMITTED;
 		}
 		err = reachable(b->mmap, "destination");

@@ -15,7 +15,7 @@
 
 SDK_LOG_REGISTER(RDMA);
 
-bool rdma_not_idle(const struct doca_rdma *rdma, const char *call)
+bool drdma_not_idle(const struct doca_rdma *rdma, const char *call)
 {
 	if (rdma->ctx.state == DOCA_CTX_STATE_IDLE)
 		return false;
@@ -25,17 +25,17 @@ bool rdma_not_idle(const struct doca_rdma *rdma, const char *call)
 	return true;
 }
 
-static void rdma_notify(void *arg)
+static void drdma_notify(void *arg)
 {
 	softdoca_pe_notify((struct doca_pe *)arg);
 }
 
 /* ---- ctx ops ---- */
 
-static doca_error_t rdma_start(struct doca_ctx *ctx)
+static doca_error_t drdma_start(struct doca_ctx *ctx)
 {
-	struct doca_rdma *rdma = rdma_of(ctx);
-	const struct softhw_rnic_ops *nic = rdma_nic(rdma);
+	struct doca_rdma *rdma = drdma_of(ctx);
+	const struct softhw_rnic_ops *nic = drdma_nic(rdma);
 	struct softhw_rnic_ep_attr attr;
 	doca_error_t err;
 
@@ -44,7 +44,7 @@ static doca_error_t rdma_start(struct doca_ctx *ctx)
 			    rdma->dev->devinfo->fn->pci_addr);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	rdma_conns_free(rdma); /* connections of a previous run; must be made again (export/connect) */
+	drdma_conns_free(rdma); /* connections of a previous run; must be made again (export/connect) */
 	attr = (struct softhw_rnic_ep_attr){
 		.fn = rdma->dev->devinfo->fn,
 		.access = rdma->permissions,
@@ -55,7 +55,7 @@ static doca_error_t rdma_start(struct doca_ctx *ctx)
 		.rnr_retry_count = rdma->rnr_retry_count,
 		.cm_timeout_ms = rdma->cm_timeout_ms,
 		.dc = rdma->transport == DOCA_RDMA_TRANSPORT_TYPE_DC,
-		.notify = rdma_notify,
+		.notify = drdma_notify,
 		.notify_arg = ctx->pe,
 	};
 	err = nic->ep_create(&attr, &rdma->ep);
@@ -73,15 +73,15 @@ static void drain_wr_cqes(struct doca_rdma *rdma)
 {
 	struct softhw_rnic_cqe cqe;
 
-	while (rdma_nic(rdma)->ep_poll(rdma->ep, &cqe, 1) > 0)
+	while (drdma_nic(rdma)->ep_poll(rdma->ep, &cqe, 1) > 0)
 		if (cqe.kind == SOFTHW_RNIC_CQE_WR)
-			rdma_task_cqe(rdma, &cqe);
+			drdma_task_cqe(rdma, &cqe);
 }
 
-static doca_error_t rdma_stop(struct doca_ctx *ctx)
+static doca_error_t drdma_stop(struct doca_ctx *ctx)
 {
-	struct doca_rdma *rdma = rdma_of(ctx);
-	const struct softhw_rnic_ops *nic = rdma_nic(rdma);
+	struct doca_rdma *rdma = drdma_of(ctx);
+	const struct softhw_rnic_ops *nic = drdma_nic(rdma);
 
 	if (rdma->ep == NULL)
 		return DOCA_SUCCESS;
@@ -89,7 +89,7 @@ static doca_error_t rdma_stop(struct doca_ctx *ctx)
 	rdma->stopping = true;
 	nic->ep_flush_recv(rdma->ep, SOFTDOCA_FLUSH_STATUS);
 	drain_wr_cqes(rdma);
-	rdma_conns_close(rdma);
+	drdma_conns_close(rdma);
 	nic->ep_destroy(rdma->ep);
 	rdma->stopping = false;
 	rdma->ep = NULL;
@@ -102,40 +102,40 @@ static doca_error_t rdma_stop(struct doca_ctx *ctx)
  * tasks done (the core then completes them); a connection event, always the batch's last, runs
  * one user callback, which may stop or destroy the context.
  */
-static bool rdma_progress(struct doca_ctx *ctx)
+static bool drdma_progress(struct doca_ctx *ctx)
 {
-	struct doca_rdma *rdma = rdma_of(ctx);
+	struct doca_rdma *rdma = drdma_of(ctx);
 	struct softhw_rnic_cqe cqes[64];
 	int n;
 
 	if (rdma->ep == NULL)
 		return false;
-	n = rdma_nic(rdma)->ep_poll(rdma->ep, cqes, (int)(sizeof(cqes) / sizeof(cqes[0])));
+	n = drdma_nic(rdma)->ep_poll(rdma->ep, cqes, (int)(sizeof(cqes) / sizeof(cqes[0])));
 	for (int i = 0; i < n; i++) {
 		if (cqes[i].kind == SOFTHW_RNIC_CQE_WR)
-			rdma_task_cqe(rdma, &cqes[i]);
+			drdma_task_cqe(rdma, &cqes[i]);
 		else
-			rdma_conn_event(rdma, &cqes[i]);
+			drdma_conn_event(rdma, &cqes[i]);
 	}
 	return n > 0;
 }
 
-static bool rdma_arm(struct doca_ctx *ctx)
+static bool drdma_arm(struct doca_ctx *ctx)
 {
-	struct doca_rdma *rdma = rdma_of(ctx);
+	struct doca_rdma *rdma = drdma_of(ctx);
 
-	return rdma->ep != NULL && rdma_nic(rdma)->ep_arm(rdma->ep);
+	return rdma->ep != NULL && drdma_nic(rdma)->ep_arm(rdma->ep);
 }
 
 static const struct softdoca_ctx_ops rdma_ops = {
 	.name = "RDMA",
-	.start = rdma_start,
-	.stop = rdma_stop,
-	.progress = rdma_progress,
-	.arm = rdma_arm,
-	.check = rdma_task_check,
-	.prepare = rdma_task_prepare,
-	.complete = rdma_task_complete,
+	.start = drdma_start,
+	.stop = drdma_stop,
+	.progress = drdma_progress,
+	.arm = drdma_arm,
+	.check = drdma_task_check,
+	.prepare = drdma_task_prepare,
+	.complete = drdma_task_complete,
 	.stop_on_error = false,
 };
 
@@ -165,17 +165,17 @@ doca_error_t doca_rdma_create(struct doca_dev *dev, struct doca_rdma **rdma)
 	softdoca_ctx_init(&r->ctx, dev, &rdma_ops);
 	r->dev = dev;
 	r->caps = caps;
-	r->send_queue_size = RDMA_DEFAULT_QUEUE_SIZE;
-	r->recv_queue_size = RDMA_DEFAULT_QUEUE_SIZE;
-	r->max_send_buf_list_len = RDMA_DEFAULT_BUF_LIST_LEN;
-	r->recv_buf_list_len = RDMA_DEFAULT_BUF_LIST_LEN;
+	r->send_queue_size = DRDMA_DEFAULT_QUEUE_SIZE;
+	r->recv_queue_size = DRDMA_DEFAULT_QUEUE_SIZE;
+	r->max_send_buf_list_len = DRDMA_DEFAULT_BUF_LIST_LEN;
+	r->recv_buf_list_len = DRDMA_DEFAULT_BUF_LIST_LEN;
 	r->transport = DOCA_RDMA_TRANSPORT_TYPE_RC;
-	r->mtu = RDMA_DEFAULT_MTU;
+	r->mtu = DRDMA_DEFAULT_MTU;
 	r->permissions = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE;
 	r->grh_enabled = 1; /* RoCE needs the GRH */
-	r->cm_timeout_ms = RDMA_DEFAULT_CM_TIMEOUT_MS;
-	r->max_num_connections = RDMA_DEFAULT_MAX_CONNECTIONS;
-	r->rnr_retry_count = RDMA_DEFAULT_RNR_RETRY;
+	r->cm_timeout_ms = DRDMA_DEFAULT_CM_TIMEOUT_MS;
+	r->max_num_connections = DRDMA_DEFAULT_MAX_CONNECTIONS;
+	r->rnr_retry_count = DRDMA_DEFAULT_RNR_RETRY;
 	softdoca_dev_hold(dev);
 	*rdma = r;
 	return DOCA_SUCCESS;
@@ -193,7 +193,7 @@ doca_error_t doca_rdma_destroy(struct doca_rdma *rdma)
 			    softdoca_ctx_state_name(rdma->ctx.state));
 		return DOCA_ERROR_BAD_STATE;
 	}
-	rdma_conns_free(rdma);
+	drdma_conns_free(rdma);
 	softdoca_ctx_fini(&rdma->ctx);
 	softdoca_dev_release(rdma->dev);
 	free(rdma);
@@ -287,14 +287,14 @@ doca_error_t doca_rdma_set_mtu(struct doca_rdma *rdma, enum doca_mtu_size mtu)
 	return DOCA_SUCCESS;
 }
 
-#define RDMA_PERMISSION_MASK \
+#define DRDMA_PERMISSION_MASK \
 	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | \
 	 DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 
 doca_error_t doca_rdma_set_permissions(struct doca_rdma *rdma, uint32_t permissions)
 {
 	SETTER_PRE("doca_rdma_set_permissions");
-	if (permissions & ~(uint32_t)RDMA_PERMISSION_MASK) {
+	if (permissions & ~(uint32_t)DRDMA_PERMISSION_MASK) {
 		SDK_LOG_ERR("doca_rdma_set_permissions: 0x%x has flags that are not RDMA access flags; use "
 			    "DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, _RDMA_READ, _RDMA_WRITE and _RDMA_ATOMIC only",
 			    permissions);
@@ -507,7 +507,7 @@ doca_error_t doca_rdma_dpa_completion_attach(struct doca_rdma *rdma, struct doca
 		SDK_LOG_ERR("doca_rdma_dpa_completion_attach: %s is NULL", rdma == NULL ? "rdma" : "dpa_comp");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (rdma_not_idle(rdma, "doca_rdma_dpa_completion_attach"))
+	if (drdma_not_idle(rdma, "doca_rdma_dpa_completion_attach"))
 		return DOCA_ERROR_BAD_STATE;
 	SDK_LOG_ERR("doca_rdma_dpa_completion_attach: DPA datapaths are not implemented "
 		    "(docs/compatibility.md); run the RDMA datapath on the CPU");

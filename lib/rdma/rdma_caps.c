@@ -113,17 +113,17 @@ doca_error_t doca_rdma_cap_task_receive_get_max_dst_buf_list_len(const struct do
 #define TASK_CAP(fn, type) \
 	doca_error_t fn(const struct doca_devinfo *devinfo) \
 	{ \
-		return rdma_task_cap(devinfo, type); \
+		return drdma_task_cap(devinfo, type); \
 	}
 
-TASK_CAP(doca_rdma_cap_task_receive_is_supported, RDMA_TASK_RECEIVE)
-TASK_CAP(doca_rdma_cap_task_send_is_supported, RDMA_TASK_SEND)
-TASK_CAP(doca_rdma_cap_task_send_imm_is_supported, RDMA_TASK_SEND_IMM)
-TASK_CAP(doca_rdma_cap_task_read_is_supported, RDMA_TASK_READ)
-TASK_CAP(doca_rdma_cap_task_write_is_supported, RDMA_TASK_WRITE)
-TASK_CAP(doca_rdma_cap_task_write_imm_is_supported, RDMA_TASK_WRITE_IMM)
-TASK_CAP(doca_rdma_cap_task_atomic_cmp_swp_is_supported, RDMA_TASK_CMP_SWP)
-TASK_CAP(doca_rdma_cap_task_atomic_fetch_add_is_supported, RDMA_TASK_FETCH_ADD)
-TASK_CAP(doca_rdma_cap_task_remote_net_sync_event_get_is_supported, RDMA_TASK_SE_GET)
-TASK_CAP(doca_rdma_cap_task_remote_net_sync_event_notify_set_is_supported, RDMA_TASK_SE_SET)
-TASK_CAP(doca_rdma_cap_task_remote_net_sync_event_notify_add_is_supported, RDMA_TASK_SE_ADD)
+TASK_CAP(doca_rdma_cap_task_receive_is_supported, DRDMA_TASK_RECEIVE)
+TASK_CAP(doca_rdma_cap_task_send_is_supported, DRDMA_TASK_SEND)
+TASK_CAP(doca_rdma_cap_task_send_imm_is_supported, DRDMA_TASK_SEND_IMM)
+TASK_CAP(doca_rdma_cap_task_read_is_supported, DRDMA_TASK_READ)
+TASK_CAP(doca_rdma_cap_task_write_is_supported, DRDMA_TASK_WRITE)
+TASK_CAP(doca_rdma_cap_task_write_imm_is_supported, DRDMA_TASK_WRITE_IMM)
+TASK_CAP(doca_rdma_cap_task_atomic_cmp_swp_is_supported, DRDMA_TASK_CMP_SWP)
+TASK_CAP(doca_rdma_cap_task_atomic_fetch_add_is_supported, DRDMA_TASK_FETCH_ADD)
+TASK_CAP(doca_rdma_cap_task_remote_net_sync_event_get_is_supported, DRDMA_TASK_SE_GET)
+TASK_CAP(doca_rdma_cap_task_remote_net_sync_event_notify_set_is_supported, DRDMA_TASK_SE_SET)
+TASK_CAP(doca_rdma_cap_task_remote_net_sync_event_notify_add_is_supported, DRDMA_TASK_SE_ADD)

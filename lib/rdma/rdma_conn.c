@@ -18,7 +18,7 @@
 
 SDK_LOG_REGISTER(RDMA_CONN);
 
-bool rdma_conn_belongs(const struct doca_rdma *rdma, const struct doca_rdma_connection *conn)
+bool drdma_conn_belongs(const struct doca_rdma *rdma, const struct doca_rdma_connection *conn)
 {
 	for (const struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next)
 		if (c == conn)
@@ -83,25 +83,25 @@ static void conn_unlink_free(struct doca_rdma *rdma, struct doca_rdma_connection
 	free(conn);
 }
 
-void rdma_conns_close(struct doca_rdma *rdma)
+void drdma_conns_close(struct doca_rdma *rdma)
 {
 	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
 		if (c->qp != NULL)
-			rdma_nic(rdma)->qp_destroy(c->qp);
+			drdma_nic(rdma)->qp_destroy(c->qp);
 		c->qp = NULL;
 		addr_release(c);
-		if (c->state != RDMA_CONN_FAILED)
-			c->state = RDMA_CONN_DISCONNECTED;
+		if (c->state != DRDMA_CONN_FAILED)
+			c->state = DRDMA_CONN_DISCONNECTED;
 	}
 }
 
-void rdma_conns_free(struct doca_rdma *rdma)
+void drdma_conns_free(struct doca_rdma *rdma)
 {
 	while (rdma->conns != NULL) {
 		struct doca_rdma_connection *c = rdma->conns;
 
 		if (c->qp != NULL)
-			rdma_nic(rdma)->qp_destroy(c->qp);
+			drdma_nic(rdma)->qp_destroy(c->qp);
 		c->qp = NULL;
 		conn_unlink_free(rdma, c);
 	}
@@ -128,11 +128,11 @@ doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_co
 	err = conn_new(rdma, "doca_rdma_export", &c);
 	if (err != DOCA_SUCCESS)
 		return err;
-	err = rdma_nic(rdma)->qp_create(rdma->ep, c, &c->qp);
+	err = drdma_nic(rdma)->qp_create(rdma->ep, c, &c->qp);
 	if (err == DOCA_SUCCESS) {
-		err = rdma_nic(rdma)->qp_export(c->qp, local_rdma_conn_details, local_rdma_conn_details_size);
+		err = drdma_nic(rdma)->qp_export(c->qp, local_rdma_conn_details, local_rdma_conn_details_size);
 		if (err != DOCA_SUCCESS)
-			rdma_nic(rdma)->qp_destroy(c->qp);
+			drdma_nic(rdma)->qp_destroy(c->qp);
 	}
 	if (err != DOCA_SUCCESS) {
 		SDK_LOG_ERR("doca_rdma_export: the NIC could not create the connection: %s",
@@ -141,7 +141,7 @@ doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_co
 		conn_unlink_free(rdma, c);
 		return err == DOCA_ERROR_NO_MEMORY || err == DOCA_ERROR_FULL ? err : DOCA_ERROR_CONNECTION_ABORTED;
 	}
-	c->state = RDMA_CONN_EXPORTED;
+	c->state = DRDMA_CONN_EXPORTED;
 	*rdma_connection = c;
 	return DOCA_SUCCESS;
 }
@@ -161,12 +161,12 @@ doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_c
 			    softdoca_ctx_state_name(rdma->ctx.state));
 		return DOCA_ERROR_BAD_STATE;
 	}
-	if (!rdma_conn_belongs(rdma, rdma_connection) || rdma_connection->qp == NULL) {
+	if (!drdma_conn_belongs(rdma, rdma_connection) || rdma_connection->qp == NULL) {
 		SDK_LOG_ERR("doca_rdma_connect: the connection is not one doca_rdma_export() returned on this "
 			    "context since it started; export again after a stop/start");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (rdma_connection->state != RDMA_CONN_EXPORTED) {
+	if (rdma_connection->state != DRDMA_CONN_EXPORTED) {
 		SDK_LOG_ERR("doca_rdma_connect: connection %u is already connected (or connecting, or failed); "
 			    "each doca_rdma_export() connection connects once",
 			    rdma_connection->id);
@@ -178,7 +178,7 @@ doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_c
 			    remote_rdma_conn_details == NULL ? "NULL" : "empty");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	err = rdma_nic(rdma)->qp_connect(rdma_connection->qp, remote_rdma_conn_details, remote_rdma_conn_details_size);
+	err = drdma_nic(rdma)->qp_connect(rdma_connection->qp, remote_rdma_conn_details, remote_rdma_conn_details_size);
 	if (err != DOCA_SUCCESS) {
 		/* The NIC logged what is wrong with the blob. */
 		SDK_LOG_ERR("doca_rdma_connect: connection %u: %s; pass the peer's doca_rdma_export() descriptor "
@@ -186,7 +186,7 @@ doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_c
 			    rdma_connection->id, doca_error_get_descr(err), remote_rdma_conn_details_size);
 		return err;
 	}
-	rdma_connection->state = RDMA_CONN_CONNECTING;
+	rdma_connection->state = DRDMA_CONN_CONNECTING;
 	return DOCA_SUCCESS;
 }
 
@@ -203,7 +203,7 @@ doca_error_t doca_rdma_addr_create(enum doca_rdma_addr_type addr_type, const cha
 		SDK_LOG_ERR("doca_rdma_addr_create: %s is NULL", address == NULL ? "address" : "addr output");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (strlen(address) >= RDMA_ADDR_TEXT_LEN) {
+	if (strlen(address) >= DRDMA_ADDR_TEXT_LEN) {
 		SDK_LOG_ERR("doca_rdma_addr_create: address \"%.16s...\" is too long", address);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
@@ -319,12 +319,12 @@ doca_error_t doca_rdma_start_listen_to_port(struct doca_rdma *rdma, uint16_t por
 			return DOCA_ERROR_BAD_STATE;
 		}
 	}
-	if (rdma->num_ports == RDMA_MAX_LISTEN_PORTS) {
+	if (rdma->num_ports == DRDMA_MAX_LISTEN_PORTS) {
 		SDK_LOG_ERR("doca_rdma_start_listen_to_port: the context listens on %u ports already",
-			    RDMA_MAX_LISTEN_PORTS);
+			    DRDMA_MAX_LISTEN_PORTS);
 		return DOCA_ERROR_FULL;
 	}
-	err = rdma_nic(rdma)->listen(rdma->ep, port);
+	err = drdma_nic(rdma)->listen(rdma->ep, port);
 	if (err != DOCA_SUCCESS) {
 		SDK_LOG_ERR("doca_rdma_start_listen_to_port: cannot listen on port %u: %s%s", port,
 			    doca_error_get_descr(err),
@@ -350,7 +350,7 @@ doca_error_t doca_rdma_stop_listen_to_port(struct doca_rdma *rdma, uint16_t port
 	for (uint32_t i = 0; i < rdma->num_ports; i++) {
 		if (rdma->ports[i] != port)
 			continue;
-		err = rdma_nic(rdma)->unlisten(rdma->ep, port);
+		err = drdma_nic(rdma)->unlisten(rdma->ep, port);
 		rdma->ports[i] = rdma->ports[--rdma->num_ports];
 		if (err != DOCA_SUCCESS) {
 			SDK_LOG_ERR("doca_rdma_stop_listen_to_port: port %u: %s", port, doca_error_get_descr(err));
@@ -375,18 +375,18 @@ doca_error_t doca_rdma_connection_accept(struct doca_rdma_connection *rdma_conne
 			    c == NULL ? "rdma_connection is NULL" : "private_data is NULL but its length is not 0");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (c->state != RDMA_CONN_REQUESTED || c->qp == NULL) {
+	if (c->state != DRDMA_CONN_REQUESTED || c->qp == NULL) {
 		SDK_LOG_ERR("doca_rdma_connection_accept: connection %u is not a pending request; accept it from "
 			    "the connection request callback",
 			    c->id);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	err = rdma_nic(c->rdma)->qp_accept(c->qp, c, private_data, private_data_len);
+	err = drdma_nic(c->rdma)->qp_accept(c->qp, c, private_data, private_data_len);
 	if (err != DOCA_SUCCESS) {
 		SDK_LOG_ERR("doca_rdma_connection_accept: connection %u: %s", c->id, doca_error_get_descr(err));
 		return err == DOCA_ERROR_NO_MEMORY ? err : DOCA_ERROR_CONNECTION_ABORTED;
 	}
-	c->state = RDMA_CONN_ACCEPTED;
+	c->state = DRDMA_CONN_ACCEPTED;
 	return DOCA_SUCCESS;
 }
 
@@ -399,14 +399,14 @@ doca_error_t doca_rdma_connection_reject(struct doca_rdma_connection *rdma_conne
 		SDK_LOG_ERR("doca_rdma_connection_reject: rdma_connection is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (c->state != RDMA_CONN_REQUESTED || c->qp == NULL) {
+	if (c->state != DRDMA_CONN_REQUESTED || c->qp == NULL) {
 		SDK_LOG_ERR("doca_rdma_connection_reject: connection %u is not a pending request; reject it from "
 			    "the connection request callback",
 			    c->id);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	err = rdma_nic(c->rdma)->qp_reject(c->qp);
-	rdma_nic(c->rdma)->qp_destroy(c->qp);
+	err = drdma_nic(c->rdma)->qp_reject(c->qp);
+	drdma_nic(c->rdma)->qp_destroy(c->qp);
 	c->qp = NULL;
 	conn_unlink_free(c->rdma, c);
 	if (err != DOCA_SUCCESS) {
@@ -446,7 +446,7 @@ doca_error_t doca_rdma_connect_to_addr(struct doca_rdma *rdma, struct doca_rdma_
 		return err;
 	c->cm = true;
 	c->user_data = connection_user_data;
-	err = rdma_nic(rdma)->connect_addr(rdma->ep, (const struct sockaddr *)&addr->sa, addr->sa_len, c, &c->qp);
+	err = drdma_nic(rdma)->connect_addr(rdma->ep, (const struct sockaddr *)&addr->sa, addr->sa_len, c, &c->qp);
 	if (err != DOCA_SUCCESS) {
 		SDK_LOG_ERR("doca_rdma_connect_to_addr: cannot connect to %s port %u: %s", addr->text, addr->port,
 			    doca_error_get_descr(err));
@@ -454,7 +454,7 @@ doca_error_t doca_rdma_connect_to_addr(struct doca_rdma *rdma, struct doca_rdma_
 		conn_unlink_free(rdma, c);
 		return err == DOCA_ERROR_NO_MEMORY || err == DOCA_ERROR_FULL ? err : DOCA_ERROR_CONNECTION_ABORTED;
 	}
-	c->state = RDMA_CONN_CONNECTING;
+	c->state = DRDMA_CONN_CONNECTING;
 	c->addr = addr;
 	addr->users++;
 	return DOCA_SUCCESS;
@@ -470,18 +470,18 @@ doca_error_t doca_rdma_connection_disconnect(struct doca_rdma_connection *rdma_c
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	/* Already down (the peer left, it failed, or the context stopped): nothing more to do. */
-	if (c->qp == NULL || c->state == RDMA_CONN_DISCONNECTED || c->state == RDMA_CONN_FAILED) {
-		c->state = c->state == RDMA_CONN_FAILED ? RDMA_CONN_FAILED : RDMA_CONN_DISCONNECTED;
+	if (c->qp == NULL || c->state == DRDMA_CONN_DISCONNECTED || c->state == DRDMA_CONN_FAILED) {
+		c->state = c->state == DRDMA_CONN_FAILED ? DRDMA_CONN_FAILED : DRDMA_CONN_DISCONNECTED;
 		return DOCA_SUCCESS;
 	}
-	if (c->state == RDMA_CONN_REQUESTED) {
+	if (c->state == DRDMA_CONN_REQUESTED) {
 		SDK_LOG_ERR("doca_rdma_connection_disconnect: connection %u is a pending request; use "
 			    "doca_rdma_connection_reject()",
 			    c->id);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	err = rdma_nic(c->rdma)->qp_disconnect(c->qp);
-	c->state = RDMA_CONN_DISCONNECTED;
+	err = drdma_nic(c->rdma)->qp_disconnect(c->qp);
+	c->state = DRDMA_CONN_DISCONNECTED;
 	addr_release(c);
 	if (err != DOCA_SUCCESS && err != DOCA_ERROR_NOT_CONNECTED) {
 		SDK_LOG_ERR("doca_rdma_connection_disconnect: connection %u: %s", c->id, doca_error_get_descr(err));
@@ -548,7 +548,7 @@ doca_error_t doca_rdma_connection_get_addr(const struct doca_rdma_connection *rd
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	memset(&ss, 0, sizeof(ss));
-	err = rdma_nic(c->rdma)->qp_peer_addr(c->qp, &ss);
+	err = drdma_nic(c->rdma)->qp_peer_addr(c->qp, &ss);
 	if (err != DOCA_SUCCESS) {
 		SDK_LOG_ERR("doca_rdma_connection_get_addr: connection %u: %s", c->id, doca_error_get_descr(err));
 		return DOCA_ERROR_INVALID_VALUE;
@@ -599,7 +599,7 @@ static const char *fail_hint(doca_error_t status)
 	}
 }
 
-void rdma_conn_event(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
+void drdma_conn_event(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 {
 	struct doca_rdma_connection *c = cqe->qp_user;
 	union doca_data ctx_ud = rdma->ctx.user_data;
@@ -613,31 +613,31 @@ void rdma_conn_event(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 					    "doca_rdma_set_connection_state_callbacks() to accept connections");
 				conn_unlink_free(rdma, c);
 			}
-			rdma_nic(rdma)->qp_reject(cqe->qp);
-			rdma_nic(rdma)->qp_destroy(cqe->qp);
+			drdma_nic(rdma)->qp_reject(cqe->qp);
+			drdma_nic(rdma)->qp_destroy(cqe->qp);
 			return;
 		}
 		c->cm = true;
 		c->qp = cqe->qp;
-		c->state = RDMA_CONN_REQUESTED;
+		c->state = DRDMA_CONN_REQUESTED;
 		rdma->request_cb(c, ctx_ud);
 		return;
 	}
-	if (c == NULL || !rdma_conn_belongs(rdma, c))
+	if (c == NULL || !drdma_conn_belongs(rdma, c))
 		return; /* a qp already destroyed (rejected, stopped) */
 	switch (cqe->kind) {
 	case SOFTHW_RNIC_CQE_ESTABLISHED:
-		if (c->state == RDMA_CONN_DISCONNECTED || c->state == RDMA_CONN_FAILED)
+		if (c->state == DRDMA_CONN_DISCONNECTED || c->state == DRDMA_CONN_FAILED)
 			return;
-		c->state = RDMA_CONN_ESTABLISHED;
+		c->state = DRDMA_CONN_ESTABLISHED;
 		addr_release(c);
 		if (rdma->established_cb != NULL)
 			rdma->established_cb(c, c->user_data, ctx_ud);
 		return;
 	case SOFTHW_RNIC_CQE_FAILED:
-		if (c->state == RDMA_CONN_DISCONNECTED || c->state == RDMA_CONN_FAILED)
+		if (c->state == DRDMA_CONN_DISCONNECTED || c->state == DRDMA_CONN_FAILED)
 			return;
-		c->state = RDMA_CONN_FAILED;
+		c->state = DRDMA_CONN_FAILED;
 		addr_release(c);
 		SDK_LOG_ERR("RDMA connection %u failed: %s; %s", c->id, doca_error_get_descr(cqe->status),
 			    fail_hint(cqe->status));
@@ -645,9 +645,9 @@ void rdma_conn_event(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 			rdma->failure_cb(c, c->user_data, ctx_ud);
 		return;
 	case SOFTHW_RNIC_CQE_DISCONNECTED:
-		if (c->state == RDMA_CONN_DISCONNECTED)
+		if (c->state == DRDMA_CONN_DISCONNECTED)
 			return;
-		c->state = RDMA_CONN_DISCONNECTED;
+		c->state = DRDMA_CONN_DISCONNECTED;
 		addr_release(c);
 		if (rdma->disconnect_cb != NULL)
 			rdma->disconnect_cb(c, c->user_data, ctx_ud);

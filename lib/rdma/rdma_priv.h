@@ -6,7 +6,7 @@
  * soft NIC (softhw_rnic_ep: completion queue, shared receive queue, access rights) and one qp
  * per connection. Everything reaches the NIC through ctx.dev->rnic (lib/softhw/rnic/rnic.h).
  *
- * Tasks: every RDMA task type shares one layout (struct rdma_task); the public task structs
+ * Tasks: every RDMA task type shares one layout (struct drdma_task); the public task structs
  * only wrap it. Submission validates and posts a work request to the connection's qp (or a
  * receive to the endpoint); the task then waits in the context's queue until the progress op
  * polls its completion and marks the work done, and the core completes it from there.
@@ -24,36 +24,36 @@
 #include "softhw/rnic/rnic.h"
 
 /* Upper bound of any profile's buf-list lengths; sizes the scatter/gather arrays. */
-#define RDMA_MAX_SGE 32
-#define RDMA_MAX_LISTEN_PORTS 16
-#define RDMA_ADDR_TEXT_LEN 64
+#define DRDMA_MAX_SGE 32
+#define DRDMA_MAX_LISTEN_PORTS 16
+#define DRDMA_ADDR_TEXT_LEN 64
 
 /* Defaults (DOCA documents none of them; docs/compatibility.md lists them). */
-#define RDMA_DEFAULT_QUEUE_SIZE 64
-#define RDMA_DEFAULT_BUF_LIST_LEN 1
-#define RDMA_DEFAULT_MAX_CONNECTIONS 1
-#define RDMA_DEFAULT_RNR_RETRY 7 /* retry for ever, as verbs */
-#define RDMA_DEFAULT_CM_TIMEOUT_MS 5000
-#define RDMA_DEFAULT_MTU DOCA_MTU_SIZE_1K_BYTES
+#define DRDMA_DEFAULT_QUEUE_SIZE 64
+#define DRDMA_DEFAULT_BUF_LIST_LEN 1
+#define DRDMA_DEFAULT_MAX_CONNECTIONS 1
+#define DRDMA_DEFAULT_RNR_RETRY 7 /* retry for ever, as verbs */
+#define DRDMA_DEFAULT_CM_TIMEOUT_MS 5000
+#define DRDMA_DEFAULT_MTU DOCA_MTU_SIZE_1K_BYTES
 
-enum rdma_task_type {
-	RDMA_TASK_RECEIVE = 0,
-	RDMA_TASK_SEND,
-	RDMA_TASK_SEND_IMM,
-	RDMA_TASK_READ,
-	RDMA_TASK_WRITE,
-	RDMA_TASK_WRITE_IMM,
-	RDMA_TASK_CMP_SWP,
-	RDMA_TASK_FETCH_ADD,
-	RDMA_TASK_SE_GET,
-	RDMA_TASK_SE_SET,
-	RDMA_TASK_SE_ADD,
-	RDMA_NUM_TASK_TYPES,
+enum drdma_task_type {
+	DRDMA_TASK_RECEIVE = 0,
+	DRDMA_TASK_SEND,
+	DRDMA_TASK_SEND_IMM,
+	DRDMA_TASK_READ,
+	DRDMA_TASK_WRITE,
+	DRDMA_TASK_WRITE_IMM,
+	DRDMA_TASK_CMP_SWP,
+	DRDMA_TASK_FETCH_ADD,
+	DRDMA_TASK_SE_GET,
+	DRDMA_TASK_SE_SET,
+	DRDMA_TASK_SE_ADD,
+	DRDMA_NUM_TASK_TYPES,
 };
 
 struct doca_rdma_addr {
 	enum doca_rdma_addr_type type;
-	char text[RDMA_ADDR_TEXT_LEN]; /* as given (doca_rdma_addr_get_params returns it) */
+	char text[DRDMA_ADDR_TEXT_LEN]; /* as given (doca_rdma_addr_get_params returns it) */
 	uint16_t port;
 	struct sockaddr_storage sa;    /* what the NIC connects to (IPv4-mapped GIDs: IPv4) */
 	socklen_t sa_len;
@@ -61,21 +61,21 @@ struct doca_rdma_addr {
 	bool owned;                    /* made by doca_rdma_connection_get_addr: freed with the connection */
 };
 
-enum rdma_conn_state {
-	RDMA_CONN_EXPORTED = 0,  /* doca_rdma_export: waits for doca_rdma_connect */
-	RDMA_CONN_CONNECTING,    /* connect / connect_to_addr called, not yet established */
-	RDMA_CONN_REQUESTED,     /* CM request delivered: waits for accept / reject */
-	RDMA_CONN_ACCEPTED,      /* accepted, not yet established */
-	RDMA_CONN_ESTABLISHED,
-	RDMA_CONN_FAILED,
-	RDMA_CONN_DISCONNECTED,
+enum drdma_conn_state {
+	DRDMA_CONN_EXPORTED = 0,  /* doca_rdma_export: waits for doca_rdma_connect */
+	DRDMA_CONN_CONNECTING,    /* connect / connect_to_addr called, not yet established */
+	DRDMA_CONN_REQUESTED,     /* CM request delivered: waits for accept / reject */
+	DRDMA_CONN_ACCEPTED,      /* accepted, not yet established */
+	DRDMA_CONN_ESTABLISHED,
+	DRDMA_CONN_FAILED,
+	DRDMA_CONN_DISCONNECTED,
 };
 
 struct doca_rdma_connection {
 	struct doca_rdma *rdma;
 	struct softhw_rnic_qp *qp;          /* NULL once the context stopped */
 	uint32_t id;
-	enum rdma_conn_state state;
+	enum drdma_conn_state state;
 	bool cm;                            /* made by RDMA-CM (listen / connect_to_addr) */
 	union doca_data user_data;
 	struct doca_rdma_addr *addr;        /* connect_to_addr's address (users held while connecting) */
@@ -111,12 +111,12 @@ struct doca_rdma {
 	struct doca_rdma_connection *conns;  /* every connection of this start (freed at next start / destroy) */
 	uint32_t num_conns;                  /* counted against max_num_connections */
 	uint32_t next_conn_id;
-	uint16_t ports[RDMA_MAX_LISTEN_PORTS];
+	uint16_t ports[DRDMA_MAX_LISTEN_PORTS];
 	uint32_t num_ports;
 };
 
 /* One layout for every task type; the public task structs wrap it. */
-struct rdma_task {
+struct drdma_task {
 	struct doca_task base; /* first: *_as_task */
 	struct doca_rdma_connection *conn;
 	const struct doca_buf *src;   /* send, send_imm, write, write_imm: local; read: remote; SE set: value */
@@ -133,35 +133,35 @@ struct rdma_task {
 	struct doca_rdma_connection *result_conn;
 };
 
-#define RDMA_TASK_WRAPPER(name) \
+#define DRDMA_TASK_WRAPPER(name) \
 	struct doca_rdma_task_##name { \
-		struct rdma_task t; \
+		struct drdma_task t; \
 	}
 
-RDMA_TASK_WRAPPER(receive);
-RDMA_TASK_WRAPPER(send);
-RDMA_TASK_WRAPPER(send_imm);
-RDMA_TASK_WRAPPER(read);
-RDMA_TASK_WRAPPER(write);
-RDMA_TASK_WRAPPER(write_imm);
-RDMA_TASK_WRAPPER(atomic_cmp_swp);
-RDMA_TASK_WRAPPER(atomic_fetch_add);
-RDMA_TASK_WRAPPER(remote_net_sync_event_get);
-RDMA_TASK_WRAPPER(remote_net_sync_event_notify_set);
-RDMA_TASK_WRAPPER(remote_net_sync_event_notify_add);
+DRDMA_TASK_WRAPPER(receive);
+DRDMA_TASK_WRAPPER(send);
+DRDMA_TASK_WRAPPER(send_imm);
+DRDMA_TASK_WRAPPER(read);
+DRDMA_TASK_WRAPPER(write);
+DRDMA_TASK_WRAPPER(write_imm);
+DRDMA_TASK_WRAPPER(atomic_cmp_swp);
+DRDMA_TASK_WRAPPER(atomic_fetch_add);
+DRDMA_TASK_WRAPPER(remote_net_sync_event_get);
+DRDMA_TASK_WRAPPER(remote_net_sync_event_notify_set);
+DRDMA_TASK_WRAPPER(remote_net_sync_event_notify_add);
 
-static inline struct doca_rdma *rdma_of(struct doca_ctx *ctx)
+static inline struct doca_rdma *drdma_of(struct doca_ctx *ctx)
 {
 	return (struct doca_rdma *)(void *)ctx;
 }
 
-static inline const struct softhw_rnic_ops *rdma_nic(const struct doca_rdma *rdma)
+static inline const struct softhw_rnic_ops *drdma_nic(const struct doca_rdma *rdma)
 {
 	return rdma->dev->rnic;
 }
 
 /* True (after logging "<call>: ... is <state>") unless the context is IDLE. */
-bool rdma_not_idle(const struct doca_rdma *rdma, const char *call);
+bool drdma_not_idle(const struct doca_rdma *rdma, const char *call);
 
 /* First lines of a context setter / getter named `call` (on `rdma`); log from the caller's file. */
 #define SETTER_PRE(call) \
@@ -170,7 +170,7 @@ bool rdma_not_idle(const struct doca_rdma *rdma, const char *call);
 			SDK_LOG_ERR("%s: rdma is NULL", call); \
 			return DOCA_ERROR_INVALID_VALUE; \
 		} \
-		if (rdma_not_idle(rdma, call)) \
+		if (drdma_not_idle(rdma, call)) \
 			return DOCA_ERROR_BAD_STATE; \
 	} while (0)
 
@@ -183,31 +183,31 @@ bool rdma_not_idle(const struct doca_rdma *rdma, const char *call);
 	} while (0)
 
 /* ---- tasks (rdma_task.c) ---- */
-doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_type type,
+doca_error_t drdma_task_set_conf(struct doca_rdma *rdma, enum drdma_task_type type,
 				       doca_task_completion_cb_t ok_cb,
 				       doca_task_completion_cb_t err_cb, uint32_t num_tasks,
 				       const char *call);
-doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_type type,
+doca_error_t drdma_task_alloc(struct doca_rdma *rdma, enum drdma_task_type type,
 								  struct doca_rdma_connection *conn,
 								  union doca_data user_data, const char *call,
-								  struct rdma_task **task);
-doca_error_t rdma_task_cap(const struct doca_devinfo *devinfo,
-								enum rdma_task_type type);
-doca_error_t rdma_task_check(struct doca_task *task);
-doca_error_t rdma_task_prepare(struct doca_task *task);
-void rdma_task_complete(struct doca_task *task);
+								  struct drdma_task **task);
+doca_error_t drdma_task_cap(const struct doca_devinfo *devinfo,
+								enum drdma_task_type type);
+doca_error_t drdma_task_check(struct doca_task *task);
+doca_error_t drdma_task_prepare(struct doca_task *task);
+void drdma_task_complete(struct doca_task *task);
 /* A work-request completion polled from the endpoint. */
-void rdma_task_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe);
+void drdma_task_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe);
 
 /* ---- connections (rdma_conn.c) ---- */
-bool rdma_conn_belongs(const struct doca_rdma *rdma,
+bool drdma_conn_belongs(const struct doca_rdma *rdma,
 							    const struct doca_rdma_connection *conn);
 /* A connection event polled from the endpoint: runs the user's callback; the context may be
  * stopped or destroyed when this returns. */
-void rdma_conn_event(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe);
+void drdma_conn_event(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe);
 /* At stop: qps destroyed (the endpoint goes next); the objects stay until the next start. */
-void rdma_conns_close(struct doca_rdma *rdma);
+void drdma_conns_close(struct doca_rdma *rdma);
 /* At start and destroy: frees the connection objects of the previous run. */
-void rdma_conns_free(struct doca_rdma *rdma);
+void drdma_conns_free(struct doca_rdma *rdma);
 
 #endif /* SOFTDOCA_RDMA_PRIV_H */

@@ -29,39 +29,39 @@ struct task_kind {
 	enum softhw_rnic_opcode op;
 };
 
-static const struct task_kind kinds[RDMA_NUM_TASK_TYPES] = {
-	[RDMA_TASK_RECEIVE] = {"receive", "doca_rdma_task_receive_set_conf", SOFTHW_RDMA_TASK_RECEIVE, SOFTHW_RNIC_OP_RECV},
-	[RDMA_TASK_SEND] = {"send", "doca_rdma_task_send_set_conf", SOFTHW_RDMA_TASK_SEND, SOFTHW_RNIC_OP_SEND},
-	[RDMA_TASK_SEND_IMM] = {"send_imm", "doca_rdma_task_send_imm_set_conf", SOFTHW_RDMA_TASK_SEND_IMM,
+static const struct task_kind kinds[DRDMA_NUM_TASK_TYPES] = {
+	[DRDMA_TASK_RECEIVE] = {"receive", "doca_rdma_task_receive_set_conf", SOFTHW_RDMA_TASK_RECEIVE, SOFTHW_RNIC_OP_RECV},
+	[DRDMA_TASK_SEND] = {"send", "doca_rdma_task_send_set_conf", SOFTHW_RDMA_TASK_SEND, SOFTHW_RNIC_OP_SEND},
+	[DRDMA_TASK_SEND_IMM] = {"send_imm", "doca_rdma_task_send_imm_set_conf", SOFTHW_RDMA_TASK_SEND_IMM,
 				SOFTHW_RNIC_OP_SEND_IMM},
-	[RDMA_TASK_READ] = {"read", "doca_rdma_task_read_set_conf", SOFTHW_RDMA_TASK_READ, SOFTHW_RNIC_OP_READ},
-	[RDMA_TASK_WRITE] = {"write", "doca_rdma_task_write_set_conf", SOFTHW_RDMA_TASK_WRITE, SOFTHW_RNIC_OP_WRITE},
-	[RDMA_TASK_WRITE_IMM] = {"write_imm", "doca_rdma_task_write_imm_set_conf", SOFTHW_RDMA_TASK_WRITE_IMM,
+	[DRDMA_TASK_READ] = {"read", "doca_rdma_task_read_set_conf", SOFTHW_RDMA_TASK_READ, SOFTHW_RNIC_OP_READ},
+	[DRDMA_TASK_WRITE] = {"write", "doca_rdma_task_write_set_conf", SOFTHW_RDMA_TASK_WRITE, SOFTHW_RNIC_OP_WRITE},
+	[DRDMA_TASK_WRITE_IMM] = {"write_imm", "doca_rdma_task_write_imm_set_conf", SOFTHW_RDMA_TASK_WRITE_IMM,
 				 SOFTHW_RNIC_OP_WRITE_IMM},
-	[RDMA_TASK_CMP_SWP] = {"atomic_cmp_swp", "doca_rdma_task_atomic_cmp_swp_set_conf",
+	[DRDMA_TASK_CMP_SWP] = {"atomic_cmp_swp", "doca_rdma_task_atomic_cmp_swp_set_conf",
 			       SOFTHW_RDMA_TASK_ATOMIC_CMP_SWP, SOFTHW_RNIC_OP_CMP_SWP},
-	[RDMA_TASK_FETCH_ADD] = {"atomic_fetch_add", "doca_rdma_task_atomic_fetch_add_set_conf",
+	[DRDMA_TASK_FETCH_ADD] = {"atomic_fetch_add", "doca_rdma_task_atomic_fetch_add_set_conf",
 				 SOFTHW_RDMA_TASK_ATOMIC_FETCH_ADD, SOFTHW_RNIC_OP_FETCH_ADD},
-	[RDMA_TASK_SE_GET] = {"remote_net_sync_event_get", "doca_rdma_task_remote_net_sync_event_get_set_conf",
+	[DRDMA_TASK_SE_GET] = {"remote_net_sync_event_get", "doca_rdma_task_remote_net_sync_event_get_set_conf",
 			      SOFTHW_RDMA_TASK_SE_GET, SOFTHW_RNIC_OP_SE_GET},
-	[RDMA_TASK_SE_SET] = {"remote_net_sync_event_notify_set",
+	[DRDMA_TASK_SE_SET] = {"remote_net_sync_event_notify_set",
 			      "doca_rdma_task_remote_net_sync_event_notify_set_set_conf", SOFTHW_RDMA_TASK_SE_NOTIFY_SET,
 			      SOFTHW_RNIC_OP_SE_SET},
-	[RDMA_TASK_SE_ADD] = {"remote_net_sync_event_notify_add",
+	[DRDMA_TASK_SE_ADD] = {"remote_net_sync_event_notify_add",
 			      "doca_rdma_task_remote_net_sync_event_notify_add_set_conf", SOFTHW_RDMA_TASK_SE_NOTIFY_ADD,
 			      SOFTHW_RNIC_OP_SE_ADD},
 };
 
-static enum rdma_task_type type_of(const struct rdma_task *t)
+static enum drdma_task_type type_of(const struct drdma_task *t)
 {
 	const struct doca_ctx *ctx = t->base.ctx;
 
-	return (enum rdma_task_type)(t->base.pool - ctx->pools);
+	return (enum drdma_task_type)(t->base.pool - ctx->pools);
 }
 
 /* ---- configuration and allocation ---- */
 
-doca_error_t rdma_task_cap(const struct doca_devinfo *devinfo, enum rdma_task_type type)
+doca_error_t drdma_task_cap(const struct doca_devinfo *devinfo, enum drdma_task_type type)
 {
 	const struct softhw_caps *caps;
 
@@ -73,7 +73,7 @@ doca_error_t rdma_task_cap(const struct doca_devinfo *devinfo, enum rdma_task_ty
 	return caps->rdma && (caps->rdma_tasks & kinds[type].cap_bit) ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
 }
 
-doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_type type, doca_task_completion_cb_t ok_cb,
+doca_error_t drdma_task_set_conf(struct doca_rdma *rdma, enum drdma_task_type type, doca_task_completion_cb_t ok_cb,
 				doca_task_completion_cb_t err_cb, uint32_t num_tasks, const char *call)
 {
 	doca_error_t err;
@@ -83,7 +83,7 @@ doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_type type
 			    rdma == NULL ? "rdma" : ok_cb == NULL ? "the completion callback" : "the error callback");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (rdma_not_idle(rdma, call))
+	if (drdma_not_idle(rdma, call))
 		return DOCA_ERROR_BAD_STATE;
 	if (!(rdma->caps->rdma_tasks & kinds[type].cap_bit)) {
 		SDK_LOG_ERR("%s: the device does not support RDMA %s tasks (doca_rdma_cap_task_%s_is_supported())",
@@ -101,23 +101,23 @@ doca_error_t rdma_task_set_conf(struct doca_rdma *rdma, enum rdma_task_type type
 			    call);
 		return DOCA_ERROR_IN_USE;
 	}
-	err = softdoca_ctx_conf_tasks(&rdma->ctx, type, kinds[type].name, sizeof(struct rdma_task), ok_cb, err_cb,
+	err = softdoca_ctx_conf_tasks(&rdma->ctx, type, kinds[type].name, sizeof(struct drdma_task), ok_cb, err_cb,
 				      num_tasks);
 	if (err != DOCA_SUCCESS)
 		SDK_LOG_ERR("%s: out of memory for %u tasks", call, num_tasks);
 	return err;
 }
 
-doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_type type, struct doca_rdma_connection *conn,
-			     union doca_data user_data, const char *call, struct rdma_task **task)
+doca_error_t drdma_task_alloc(struct doca_rdma *rdma, enum drdma_task_type type, struct doca_rdma_connection *conn,
+			     union doca_data user_data, const char *call, struct drdma_task **task)
 {
-	struct rdma_task *t;
+	struct drdma_task *t;
 
 	if (rdma == NULL || task == NULL) {
 		SDK_LOG_ERR("%s: %s is NULL", call, rdma == NULL ? "rdma" : "task output pointer");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (type != RDMA_TASK_RECEIVE && conn == NULL) {
+	if (type != DRDMA_TASK_RECEIVE && conn == NULL) {
 		SDK_LOG_ERR("%s: rdma_connection is NULL; pass the connection from doca_rdma_export() or the "
 			    "connection callbacks",
 			    call);
@@ -128,7 +128,7 @@ doca_error_t rdma_task_alloc(struct doca_rdma *rdma, enum rdma_task_type type, s
 			    kinds[type].name, kinds[type].set_conf);
 		return DOCA_ERROR_BAD_STATE;
 	}
-	t = (struct rdma_task *)softdoca_task_alloc(&rdma->ctx, type, user_data);
+	t = (struct drdma_task *)softdoca_task_alloc(&rdma->ctx, type, user_data);
 	if (t == NULL) {
 		SDK_LOG_DBG("%s: all %u tasks are in use; free tasks with doca_task_free() or configure more with "
 			    "%s()",
@@ -153,7 +153,7 @@ static size_t room_from_data(const struct doca_buf *b)
  * writable when the task writes into it. *bytes gets the data (sources) or the room after the
  * data (destinations).
  */
-static doca_error_t check_local(const struct rdma_task *t, const struct doca_buf *head, const char *what, bool writes,
+static doca_error_t check_local(const struct drdma_task *t, const struct doca_buf *head, const char *what, bool writes,
 				uint32_t limit, const char *setter, uint32_t cap, uint64_t *bytes)
 {
 	const char *task = kinds[type_of(t)].name;
@@ -185,7 +185,7 @@ static doca_error_t check_local(const struct rdma_task *t, const struct doca_buf
 }
 
 /* One buffer with 8 bytes of room after its data: an atomic's or a sync-event get's result. */
-static doca_error_t check_result8(const struct rdma_task *t, const struct doca_buf *b, const char *what)
+static doca_error_t check_result8(const struct drdma_task *t, const struct doca_buf *b, const char *what)
 {
 	const char *task = kinds[type_of(t)].name;
 	uint64_t room;
@@ -212,7 +212,7 @@ static doca_error_t check_result8(const struct rdma_task *t, const struct doca_b
 }
 
 /* Remote memory: a single buffer of an mmap imported from an RDMA export, still exported. */
-static doca_error_t check_remote(const struct rdma_task *t, const struct doca_buf *b, const char *what)
+static doca_error_t check_remote(const struct drdma_task *t, const struct doca_buf *b, const char *what)
 {
 	const char *task = kinds[type_of(t)].name;
 
@@ -240,7 +240,7 @@ static doca_error_t check_remote(const struct rdma_task *t, const struct doca_bu
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t check_atomic_target(const struct rdma_task *t)
+static doca_error_t check_atomic_target(const struct drdma_task *t)
 {
 	const char *task = kinds[type_of(t)].name;
 	doca_error_t err = check_remote(t, t->dst, "destination");
@@ -260,7 +260,7 @@ static doca_error_t check_atomic_target(const struct rdma_task *t)
 	return check_result8(t, t->result, "result");
 }
 
-static doca_error_t check_event(const struct rdma_task *t)
+static doca_error_t check_event(const struct drdma_task *t)
 {
 	if (t->event == NULL) {
 		SDK_LOG_ERR("RDMA %s task has no remote sync event; create it with "
@@ -271,7 +271,7 @@ static doca_error_t check_event(const struct rdma_task *t)
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t check_size(const struct rdma_task *t, const struct doca_rdma *rdma, uint64_t len)
+static doca_error_t check_size(const struct drdma_task *t, const struct doca_rdma *rdma, uint64_t len)
 {
 	if (len <= rdma->caps->rdma_max_message_size)
 		return DOCA_SUCCESS;
@@ -281,36 +281,36 @@ static doca_error_t check_size(const struct rdma_task *t, const struct doca_rdma
 	return DOCA_ERROR_INVALID_VALUE;
 }
 
-static doca_error_t check_task(struct rdma_task *t)
+static doca_error_t check_task(struct drdma_task *t)
 {
-	struct doca_rdma *rdma = rdma_of(t->base.ctx);
-	enum rdma_task_type type = type_of(t);
+	struct doca_rdma *rdma = drdma_of(t->base.ctx);
+	enum drdma_task_type type = type_of(t);
 	const char *task = kinds[type].name;
 	uint32_t slen = rdma->max_send_buf_list_len, scap = rdma->caps->rdma_max_send_buf_list_len;
 	const char *sset = "doca_rdma_set_max_send_buf_list_len";
 	uint64_t bytes = 0, room = 0;
 	doca_error_t err;
 
-	if (type != RDMA_TASK_RECEIVE && (t->conn == NULL || !rdma_conn_belongs(rdma, t->conn))) {
+	if (type != DRDMA_TASK_RECEIVE && (t->conn == NULL || !drdma_conn_belongs(rdma, t->conn))) {
 		SDK_LOG_ERR("RDMA %s task: %s; use a connection of this context from this run (export/connect again "
 			    "after a stop/start)",
 			    task, t->conn == NULL ? "no connection" : "the connection is not one of this context's");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	switch (type) {
-	case RDMA_TASK_RECEIVE:
+	case DRDMA_TASK_RECEIVE:
 		if (t->dst == NULL)
 			return DOCA_SUCCESS; /* empty messages (or immediates) only */
 		return check_local(t, t->dst, "destination", true, rdma->recv_buf_list_len,
 				   "doca_rdma_task_receive_set_dst_buf_list_len", rdma->caps->rdma_max_recv_buf_list_len,
 				   &room);
-	case RDMA_TASK_SEND:
-	case RDMA_TASK_SEND_IMM:
+	case DRDMA_TASK_SEND:
+	case DRDMA_TASK_SEND_IMM:
 		if (t->src == NULL)
 			return DOCA_SUCCESS;
 		err = check_local(t, t->src, "source", false, slen, sset, scap, &bytes);
 		return err != DOCA_SUCCESS ? err : check_size(t, rdma, bytes);
-	case RDMA_TASK_READ:
+	case DRDMA_TASK_READ:
 		err = check_remote(t, t->src, "source");
 		if (err == DOCA_SUCCESS && t->dst == NULL) {
 			SDK_LOG_ERR("RDMA read task has no destination buffer");
@@ -328,8 +328,8 @@ static doca_error_t check_task(struct rdma_task *t)
 			err = DOCA_ERROR_INVALID_VALUE;
 		}
 		return err;
-	case RDMA_TASK_WRITE:
-	case RDMA_TASK_WRITE_IMM:
+	case DRDMA_TASK_WRITE:
+	case DRDMA_TASK_WRITE_IMM:
 		if (t->src == NULL) {
 			SDK_LOG_ERR("RDMA %s task has no source buffer", task);
 			return DOCA_ERROR_INVALID_VALUE;
@@ -346,13 +346,13 @@ static doca_error_t check_task(struct rdma_task *t)
 			err = DOCA_ERROR_INVALID_VALUE;
 		}
 		return err;
-	case RDMA_TASK_CMP_SWP:
-	case RDMA_TASK_FETCH_ADD:
+	case DRDMA_TASK_CMP_SWP:
+	case DRDMA_TASK_FETCH_ADD:
 		return check_atomic_target(t);
-	case RDMA_TASK_SE_GET:
+	case DRDMA_TASK_SE_GET:
 		err = check_event(t);
 		return err != DOCA_SUCCESS ? err : check_result8(t, t->dst, "destination");
-	case RDMA_TASK_SE_SET:
+	case DRDMA_TASK_SE_SET:
 		err = check_event(t);
 		if (err != DOCA_SUCCESS)
 			return err;
@@ -372,18 +372,18 @@ static doca_error_t check_task(struct rdma_task *t)
 			err = DOCA_ERROR_INVALID_VALUE;
 		}
 		return err;
-	case RDMA_TASK_SE_ADD:
+	case DRDMA_TASK_SE_ADD:
 		err = check_event(t);
 		return err != DOCA_SUCCESS ? err : check_result8(t, t->result, "result");
-	case RDMA_NUM_TASK_TYPES:
+	case DRDMA_NUM_TASK_TYPES:
 		break;
 	}
 	return DOCA_ERROR_INVALID_VALUE;
 }
 
-doca_error_t rdma_task_check(struct doca_task *task)
+doca_error_t drdma_task_check(struct doca_task *task)
 {
-	return check_task((struct rdma_task *)task);
+	return check_task((struct drdma_task *)task);
 }
 
 /* ---- submission ---- */
@@ -398,7 +398,7 @@ static uint32_t sgl_of(const struct doca_buf *head, bool tail, struct softhw_rni
 {
 	uint32_t n = 0;
 
-	for (const struct doca_buf *b = head; b != NULL && n < RDMA_MAX_SGE; b = b->next) {
+	for (const struct doca_buf *b = head; b != NULL && n < DRDMA_MAX_SGE; b = b->next) {
 		if (tail)
 			sgl[n++] = (struct softhw_rnic_sge){.addr = (char *)b->data + b->data_len,
 							    .len = softdoca_buf_tailroom(b)};
@@ -422,40 +422,40 @@ static struct softhw_rnic_rkey rkey_of_event(const struct doca_sync_event_remote
 		.pid = ev->exporter_pid, .id = ev->value_id, .token = ev->token, .addr = ev->value_addr, .len = 8};
 }
 
-static void fail_later(struct rdma_task *t, doca_error_t status)
+static void fail_later(struct drdma_task *t, doca_error_t status)
 {
 	t->base.work.op = SOFTHW_OP_FAIL;
 	t->base.work.status = status;
 }
 
-static const char *conn_state_name(enum rdma_conn_state s)
+static const char *conn_state_name(enum drdma_conn_state s)
 {
 	switch (s) {
-	case RDMA_CONN_EXPORTED:
+	case DRDMA_CONN_EXPORTED:
 		return "exported but not connected";
-	case RDMA_CONN_CONNECTING:
+	case DRDMA_CONN_CONNECTING:
 		return "connecting";
-	case RDMA_CONN_REQUESTED:
+	case DRDMA_CONN_REQUESTED:
 		return "a pending request";
-	case RDMA_CONN_ACCEPTED:
+	case DRDMA_CONN_ACCEPTED:
 		return "accepted";
-	case RDMA_CONN_ESTABLISHED:
+	case DRDMA_CONN_ESTABLISHED:
 		return "established";
-	case RDMA_CONN_FAILED:
+	case DRDMA_CONN_FAILED:
 		return "failed";
-	case RDMA_CONN_DISCONNECTED:
+	case DRDMA_CONN_DISCONNECTED:
 		return "disconnected";
 	}
 	return "unknown";
 }
 
-doca_error_t rdma_task_prepare(struct doca_task *task)
+doca_error_t drdma_task_prepare(struct doca_task *task)
 {
-	struct rdma_task *t = (struct rdma_task *)task;
-	struct doca_rdma *rdma = rdma_of(task->ctx);
-	const struct softhw_rnic_ops *nic = rdma_nic(rdma);
-	enum rdma_task_type type = type_of(t);
-	struct softhw_rnic_sge sgl[RDMA_MAX_SGE];
+	struct drdma_task *t = (struct drdma_task *)task;
+	struct doca_rdma *rdma = drdma_of(task->ctx);
+	const struct softhw_rnic_ops *nic = drdma_nic(rdma);
+	enum drdma_task_type type = type_of(t);
+	struct softhw_rnic_sge sgl[DRDMA_MAX_SGE];
 	struct softhw_rnic_wr wr;
 	doca_error_t err = check_task(t);
 
@@ -474,7 +474,7 @@ doca_error_t rdma_task_prepare(struct doca_task *task)
 	wr.rkey.id = wr.rkey.token = wr.rkey.addr = wr.rkey.len = 0;
 	wr.imm = 0;
 	wr.arg0 = wr.arg1 = 0;
-	if (type == RDMA_TASK_RECEIVE) {
+	if (type == DRDMA_TASK_RECEIVE) {
 		err = nic->ep_post_recv(rdma->ep, wr.wr_id, sgl, t->dst != NULL ? sgl_of(t->dst, true, sgl) : 0);
 		if (err != DOCA_SUCCESS)
 			SDK_LOG_ERR("RDMA receive task: the NIC refused the receive: %s; post fewer receives at once",
@@ -482,15 +482,15 @@ doca_error_t rdma_task_prepare(struct doca_task *task)
 		return err;
 	}
 	switch (t->conn->state) {
-	case RDMA_CONN_EXPORTED:
-	case RDMA_CONN_REQUESTED:
+	case DRDMA_CONN_EXPORTED:
+	case DRDMA_CONN_REQUESTED:
 		SDK_LOG_ERR("RDMA %s task on connection %u, which is %s; %s first", kinds[type].name, t->conn->id,
 			    conn_state_name(t->conn->state),
-			    t->conn->state == RDMA_CONN_EXPORTED ? "call doca_rdma_connect() with the peer's descriptor"
+			    t->conn->state == DRDMA_CONN_EXPORTED ? "call doca_rdma_connect() with the peer's descriptor"
 								 : "accept it with doca_rdma_connection_accept()");
 		return DOCA_ERROR_NOT_CONNECTED;
-	case RDMA_CONN_FAILED:
-	case RDMA_CONN_DISCONNECTED:
+	case DRDMA_CONN_FAILED:
+	case DRDMA_CONN_DISCONNECTED:
 		SDK_LOG_ERR("RDMA %s task on connection %u, which is %s: the task fails with NOT_CONNECTED; "
 			    "reconnect (export/connect or connect_to_addr again) and watch the connection state "
 			    "callbacks",
@@ -501,12 +501,12 @@ doca_error_t rdma_task_prepare(struct doca_task *task)
 		break;
 	}
 	switch (type) {
-	case RDMA_TASK_SEND_IMM:
-	case RDMA_TASK_SEND:
+	case DRDMA_TASK_SEND_IMM:
+	case DRDMA_TASK_SEND:
 		wr.num_sge = t->src != NULL ? sgl_of(t->src, false, sgl) : 0;
 		wr.imm = t->imm;
 		break;
-	case RDMA_TASK_READ: {
+	case DRDMA_TASK_READ: {
 		uint64_t want = t->src->data_len;
 
 		/* Exactly the remote data: the scatter list stops where it ends. */
@@ -523,8 +523,8 @@ doca_error_t rdma_task_prepare(struct doca_task *task)
 		t->done_len = t->src->data_len;
 		break;
 	}
-	case RDMA_TASK_WRITE:
-	case RDMA_TASK_WRITE_IMM: {
+	case DRDMA_TASK_WRITE:
+	case DRDMA_TASK_WRITE_IMM: {
 		uint64_t total = 0;
 
 		wr.num_sge = sgl_of(t->src, false, sgl);
@@ -535,24 +535,24 @@ doca_error_t rdma_task_prepare(struct doca_task *task)
 		t->done_len = total; /* appended to the remote buffer's data on success */
 		break;
 	}
-	case RDMA_TASK_CMP_SWP:
-	case RDMA_TASK_FETCH_ADD:
+	case DRDMA_TASK_CMP_SWP:
+	case DRDMA_TASK_FETCH_ADD:
 		wr.num_sge = sgl_of(t->result, true, sgl);
 		sgl[0].len = 8;
 		wr.rkey = rkey_of(t->dst, (uint64_t)(uintptr_t)t->dst->data, 8);
 		wr.arg0 = t->arg0;
 		wr.arg1 = t->arg1;
 		break;
-	case RDMA_TASK_SE_GET:
+	case DRDMA_TASK_SE_GET:
 		wr.num_sge = sgl_of(t->dst, true, sgl);
 		sgl[0].len = 8;
 		wr.rkey = rkey_of_event(t->event);
 		break;
-	case RDMA_TASK_SE_SET:
+	case DRDMA_TASK_SE_SET:
 		memcpy(&wr.arg0, t->src->data, sizeof(wr.arg0));
 		wr.rkey = rkey_of_event(t->event);
 		break;
-	case RDMA_TASK_SE_ADD:
+	case DRDMA_TASK_SE_ADD:
 		wr.num_sge = sgl_of(t->result, true, sgl);
 		sgl[0].len = 8;
 		wr.rkey = rkey_of_event(t->event);
@@ -566,7 +566,7 @@ doca_error_t rdma_task_prepare(struct doca_task *task)
 		SDK_LOG_ERR("RDMA %s task on connection %u, which is no longer connected: the task fails with "
 			    "NOT_CONNECTED; reconnect and watch the connection state callbacks",
 			    kinds[type].name, t->conn->id);
-		t->conn->state = RDMA_CONN_FAILED;
+		t->conn->state = DRDMA_CONN_FAILED;
 		fail_later(t, err);
 		return DOCA_SUCCESS;
 	}
@@ -589,23 +589,23 @@ static void append(struct doca_buf *head, uint64_t len)
 	}
 }
 
-void rdma_task_complete(struct doca_task *task)
+void drdma_task_complete(struct doca_task *task)
 {
-	struct rdma_task *t = (struct rdma_task *)task;
+	struct drdma_task *t = (struct drdma_task *)task;
 
 	switch (type_of(t)) {
-	case RDMA_TASK_RECEIVE:
-	case RDMA_TASK_READ:
-	case RDMA_TASK_WRITE:
-	case RDMA_TASK_WRITE_IMM:
+	case DRDMA_TASK_RECEIVE:
+	case DRDMA_TASK_READ:
+	case DRDMA_TASK_WRITE:
+	case DRDMA_TASK_WRITE_IMM:
 		append(t->dst, t->done_len);
 		break;
-	case RDMA_TASK_SE_GET:
+	case DRDMA_TASK_SE_GET:
 		append(t->dst, 8);
 		break;
-	case RDMA_TASK_CMP_SWP:
-	case RDMA_TASK_FETCH_ADD:
-	case RDMA_TASK_SE_ADD:
+	case DRDMA_TASK_CMP_SWP:
+	case DRDMA_TASK_FETCH_ADD:
+	case DRDMA_TASK_SE_ADD:
 		append(t->result, 8);
 		break;
 	default:
@@ -614,25 +614,25 @@ void rdma_task_complete(struct doca_task *task)
 }
 
 /* The fix for a completion error, by operation. */
-static const char *hint(enum rdma_task_type type, doca_error_t status)
+static const char *hint(enum drdma_task_type type, doca_error_t status)
 {
 	switch (status) {
 	case DOCA_ERROR_NOT_PERMITTED:
 		switch (type) {
-		case RDMA_TASK_READ:
+		case DRDMA_TASK_READ:
 			return "remote mmap lacks DOCA_ACCESS_FLAG_RDMA_READ: the responder must set it with "
 			       "doca_mmap_set_permissions() and doca_rdma_set_permissions()";
-		case RDMA_TASK_WRITE:
-		case RDMA_TASK_WRITE_IMM:
+		case DRDMA_TASK_WRITE:
+		case DRDMA_TASK_WRITE_IMM:
 			return "remote mmap lacks DOCA_ACCESS_FLAG_RDMA_WRITE: the responder must set it with "
 			       "doca_mmap_set_permissions() and doca_rdma_set_permissions()";
-		case RDMA_TASK_CMP_SWP:
-		case RDMA_TASK_FETCH_ADD:
+		case DRDMA_TASK_CMP_SWP:
+		case DRDMA_TASK_FETCH_ADD:
 			return "remote mmap lacks DOCA_ACCESS_FLAG_RDMA_ATOMIC: the responder must set it with "
 			       "doca_mmap_set_permissions() and doca_rdma_set_permissions()";
-		case RDMA_TASK_SE_GET:
-		case RDMA_TASK_SE_SET:
-		case RDMA_TASK_SE_ADD:
+		case DRDMA_TASK_SE_GET:
+		case DRDMA_TASK_SE_SET:
+		case DRDMA_TASK_SE_ADD:
 			return "the remote sync event refuses it: the responder's RDMA context needs "
 			       "DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE (doca_rdma_set_permissions()) "
 			       "and the event must be exported with doca_sync_event_export_to_remote_net()";
@@ -646,7 +646,7 @@ static const char *hint(enum rdma_task_type type, doca_error_t status)
 		return "the peer went away or the connection broke; reconnect (export/connect or connect_to_addr) and "
 		       "watch the connection state callbacks";
 	case DOCA_ERROR_TOO_BIG:
-		return type == RDMA_TASK_RECEIVE
+		return type == DRDMA_TASK_RECEIVE
 			       ? "the message is larger than this receive's destination room; post a larger buffer "
 				 "(or reset its data length with doca_buf_reset_data_len())"
 			       : "the receiver's posted receive is smaller than the message; the receiver must post "
@@ -663,7 +663,7 @@ static const char *hint(enum rdma_task_type type, doca_error_t status)
 	}
 }
 
-static struct rdma_task *task_of_wr(struct doca_rdma *rdma, uint64_t wr_id)
+static struct drdma_task *task_of_wr(struct doca_rdma *rdma, uint64_t wr_id)
 {
 	uintptr_t p = (uintptr_t)wr_id;
 
@@ -675,29 +675,29 @@ static struct rdma_task *task_of_wr(struct doca_rdma *rdma, uint64_t wr_id)
 			continue;
 		if ((p - base) % pool->task_size != 0)
 			return NULL;
-		return (struct rdma_task *)p;
+		return (struct drdma_task *)p;
 	}
 	return NULL;
 }
 
-void rdma_task_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
+void drdma_task_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 {
-	struct rdma_task *t = task_of_wr(rdma, cqe->wr_id);
-	enum rdma_task_type type;
+	struct drdma_task *t = task_of_wr(rdma, cqe->wr_id);
+	enum drdma_task_type type;
 
 	if (t == NULL || t->base.state != SOFTDOCA_TASK_SUBMITTED || t->base.work.op != SOFTHW_OP_CALL)
 		return; /* not a task waiting for its completion */
 	type = type_of(t);
 	/* Only a receive learns its length from the completion; the others know it from the task. */
-	if (type == RDMA_TASK_SE_GET)
+	if (type == DRDMA_TASK_SE_GET)
 		t->done_len = 8;
-	if (type == RDMA_TASK_RECEIVE) {
+	if (type == DRDMA_TASK_RECEIVE) {
 		t->done_len = cqe->len;
 		t->result_opcode = cqe->recv_op == SOFTHW_RNIC_OP_SEND_IMM    ? DOCA_RDMA_OPCODE_RECV_SEND_WITH_IMM
 				   : cqe->recv_op == SOFTHW_RNIC_OP_WRITE_IMM ? DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM
 									      : DOCA_RDMA_OPCODE_RECV_SEND;
 		t->result_imm = cqe->imm;
-		t->result_conn = cqe->qp_user != NULL && rdma_conn_belongs(rdma, cqe->qp_user) ? cqe->qp_user : NULL;
+		t->result_conn = cqe->qp_user != NULL && drdma_conn_belongs(rdma, cqe->qp_user) ? cqe->qp_user : NULL;
 		/* A write with immediate places its bytes remotely; the receive itself carries none. */
 		if (t->result_opcode == DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM)
 			t->done_len = 0;
@@ -707,7 +707,7 @@ void rdma_task_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 	if (cqe->status != DOCA_SUCCESS)
 		t->done_len = 0;
 	if (cqe->status != DOCA_SUCCESS && rdma->ctx.state == DOCA_CTX_STATE_RUNNING && !rdma->stopping) {
-		struct doca_rdma_connection *c = type == RDMA_TASK_RECEIVE ? t->result_conn : t->conn;
+		struct doca_rdma_connection *c = type == DRDMA_TASK_RECEIVE ? t->result_conn : t->conn;
 
 		SDK_LOG_ERR("RDMA %s task failed on connection %d: %s; %s", kinds[type].name,
 			    c != NULL ? (int)c->id : -1, doca_error_get_name(cqe->status), hint(type, cqe->status));

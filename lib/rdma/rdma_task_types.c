@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The eleven RDMA task types' public functions: set_conf, allocate_init, as_task and the field
- * accessors. They only fill struct rdma_task; rdma_task.c does the work.
+ * accessors. They only fill struct drdma_task; rdma_task.c does the work.
  */
 #include "rdma_priv.h"
 
@@ -13,7 +13,7 @@
 						      doca_rdma_task_##name##_completion_cb_t error_task_completion_cb, \
 						      uint32_t num_tasks) \
 	{ \
-		return rdma_task_set_conf(rdma, type, (doca_task_completion_cb_t)successful_task_completion_cb, \
+		return drdma_task_set_conf(rdma, type, (doca_task_completion_cb_t)successful_task_completion_cb, \
 					  (doca_task_completion_cb_t)error_task_completion_cb, num_tasks, \
 					  "doca_rdma_task_" #name "_set_conf"); \
 	}
@@ -84,8 +84,8 @@
 	}
 
 #define ALLOC(name, type, conn) \
-	struct rdma_task *t; \
-	doca_error_t err = rdma_task_alloc(rdma, type, conn, user_data, "doca_rdma_task_" #name "_allocate_init", &t); \
+	struct drdma_task *t; \
+	doca_error_t err = drdma_task_alloc(rdma, type, conn, user_data, "doca_rdma_task_" #name "_allocate_init", &t); \
 	if (err != DOCA_SUCCESS) \
 		return err; \
 	*task = (struct doca_rdma_task_##name *)(void *)t
@@ -94,21 +94,21 @@
  * Bytes a finished task moved; 0 after a failure, including a flush at stop or a failed
  * resubmission, which reach the task without a completion that would clear it.
  */
-static uint32_t result_len(const struct rdma_task *t)
+static uint32_t result_len(const struct drdma_task *t)
 {
 	return t->base.status == DOCA_SUCCESS ? (uint32_t)t->done_len : 0;
 }
 
 /* ---- receive ---- */
 
-SET_CONF(receive, RDMA_TASK_RECEIVE)
+SET_CONF(receive, DRDMA_TASK_RECEIVE)
 AS_TASK(receive)
 BUF_ACCESSORS(receive, dst_buf, dst)
 
 doca_error_t doca_rdma_task_receive_allocate_init(struct doca_rdma *rdma, struct doca_buf *dst_buf,
 						  union doca_data user_data, struct doca_rdma_task_receive **task)
 {
-	ALLOC(receive, RDMA_TASK_RECEIVE, NULL);
+	ALLOC(receive, DRDMA_TASK_RECEIVE, NULL);
 	t->dst = dst_buf;
 	return DOCA_SUCCESS;
 }
@@ -136,7 +136,7 @@ const struct doca_rdma_connection *doca_rdma_task_receive_get_result_rdma_connec
 
 /* ---- send ---- */
 
-SET_CONF(send, RDMA_TASK_SEND)
+SET_CONF(send, DRDMA_TASK_SEND)
 AS_TASK(send)
 SRC_ACCESSORS(send)
 CONN_ACCESSORS(send)
@@ -145,14 +145,14 @@ doca_error_t doca_rdma_task_send_allocate_init(struct doca_rdma *rdma, struct do
 					       const struct doca_buf *src_buf, union doca_data user_data,
 					       struct doca_rdma_task_send **task)
 {
-	ALLOC(send, RDMA_TASK_SEND, rdma_connection);
+	ALLOC(send, DRDMA_TASK_SEND, rdma_connection);
 	t->src = src_buf;
 	return DOCA_SUCCESS;
 }
 
 /* ---- send with immediate ---- */
 
-SET_CONF(send_imm, RDMA_TASK_SEND_IMM)
+SET_CONF(send_imm, DRDMA_TASK_SEND_IMM)
 AS_TASK(send_imm)
 SRC_ACCESSORS(send_imm)
 CONN_ACCESSORS(send_imm)
@@ -162,7 +162,7 @@ doca_error_t doca_rdma_task_send_imm_allocate_init(struct doca_rdma *rdma, struc
 						   const struct doca_buf *src_buf, doca_be32_t immediate_data,
 						   union doca_data user_data, struct doca_rdma_task_send_imm **task)
 {
-	ALLOC(send_imm, RDMA_TASK_SEND_IMM, rdma_connection);
+	ALLOC(send_imm, DRDMA_TASK_SEND_IMM, rdma_connection);
 	t->src = src_buf;
 	t->imm = immediate_data;
 	return DOCA_SUCCESS;
@@ -170,7 +170,7 @@ doca_error_t doca_rdma_task_send_imm_allocate_init(struct doca_rdma *rdma, struc
 
 /* ---- read ---- */
 
-SET_CONF(read, RDMA_TASK_READ)
+SET_CONF(read, DRDMA_TASK_READ)
 AS_TASK(read)
 SRC_ACCESSORS(read)
 BUF_ACCESSORS(read, dst_buf, dst)
@@ -180,7 +180,7 @@ doca_error_t doca_rdma_task_read_allocate_init(struct doca_rdma *rdma, struct do
 					       const struct doca_buf *src_buf, struct doca_buf *dst_buf,
 					       union doca_data user_data, struct doca_rdma_task_read **task)
 {
-	ALLOC(read, RDMA_TASK_READ, rdma_connection);
+	ALLOC(read, DRDMA_TASK_READ, rdma_connection);
 	t->src = src_buf;
 	t->dst = dst_buf;
 	return DOCA_SUCCESS;
@@ -193,7 +193,7 @@ uint32_t doca_rdma_task_read_get_result_len(const struct doca_rdma_task_read *ta
 
 /* ---- write ---- */
 
-SET_CONF(write, RDMA_TASK_WRITE)
+SET_CONF(write, DRDMA_TASK_WRITE)
 AS_TASK(write)
 SRC_ACCESSORS(write)
 BUF_ACCESSORS(write, dst_buf, dst)
@@ -203,7 +203,7 @@ doca_error_t doca_rdma_task_write_allocate_init(struct doca_rdma *rdma, struct d
 						const struct doca_buf *src_buf, struct doca_buf *dst_buf,
 						union doca_data user_data, struct doca_rdma_task_write **task)
 {
-	ALLOC(write, RDMA_TASK_WRITE, rdma_connection);
+	ALLOC(write, DRDMA_TASK_WRITE, rdma_connection);
 	t->src = src_buf;
 	t->dst = dst_buf;
 	return DOCA_SUCCESS;
@@ -211,7 +211,7 @@ doca_error_t doca_rdma_task_write_allocate_init(struct doca_rdma *rdma, struct d
 
 /* ---- write with immediate ---- */
 
-SET_CONF(write_imm, RDMA_TASK_WRITE_IMM)
+SET_CONF(write_imm, DRDMA_TASK_WRITE_IMM)
 AS_TASK(write_imm)
 SRC_ACCESSORS(write_imm)
 BUF_ACCESSORS(write_imm, dst_buf, dst)
@@ -223,7 +223,7 @@ doca_error_t doca_rdma_task_write_imm_allocate_init(struct doca_rdma *rdma, stru
 						    doca_be32_t immediate_data, union doca_data user_data,
 						    struct doca_rdma_task_write_imm **task)
 {
-	ALLOC(write_imm, RDMA_TASK_WRITE_IMM, rdma_connection);
+	ALLOC(write_imm, DRDMA_TASK_WRITE_IMM, rdma_connection);
 	t->src = src_buf;
 	t->dst = dst_buf;
 	t->imm = immediate_data;
@@ -232,7 +232,7 @@ doca_error_t doca_rdma_task_write_imm_allocate_init(struct doca_rdma *rdma, stru
 
 /* ---- atomic compare and swap ---- */
 
-SET_CONF(atomic_cmp_swp, RDMA_TASK_CMP_SWP)
+SET_CONF(atomic_cmp_swp, DRDMA_TASK_CMP_SWP)
 AS_TASK(atomic_cmp_swp)
 BUF_ACCESSORS(atomic_cmp_swp, dst_buf, dst)
 BUF_ACCESSORS(atomic_cmp_swp, result_buf, result)
@@ -246,7 +246,7 @@ doca_error_t doca_rdma_task_atomic_cmp_swp_allocate_init(struct doca_rdma *rdma,
 							 uint64_t cmp_data, uint64_t swap_data, union doca_data user_data,
 							 struct doca_rdma_task_atomic_cmp_swp **task)
 {
-	ALLOC(atomic_cmp_swp, RDMA_TASK_CMP_SWP, rdma_connection);
+	ALLOC(atomic_cmp_swp, DRDMA_TASK_CMP_SWP, rdma_connection);
 	t->dst = dst_buf;
 	t->result = result_buf;
 	t->arg0 = cmp_data;
@@ -256,7 +256,7 @@ doca_error_t doca_rdma_task_atomic_cmp_swp_allocate_init(struct doca_rdma *rdma,
 
 /* ---- atomic fetch and add ---- */
 
-SET_CONF(atomic_fetch_add, RDMA_TASK_FETCH_ADD)
+SET_CONF(atomic_fetch_add, DRDMA_TASK_FETCH_ADD)
 AS_TASK(atomic_fetch_add)
 BUF_ACCESSORS(atomic_fetch_add, dst_buf, dst)
 BUF_ACCESSORS(atomic_fetch_add, result_buf, result)
@@ -269,7 +269,7 @@ doca_error_t doca_rdma_task_atomic_fetch_add_allocate_init(struct doca_rdma *rdm
 							   uint64_t add_data, union doca_data user_data,
 							   struct doca_rdma_task_atomic_fetch_add **task)
 {
-	ALLOC(atomic_fetch_add, RDMA_TASK_FETCH_ADD, rdma_connection);
+	ALLOC(atomic_fetch_add, DRDMA_TASK_FETCH_ADD, rdma_connection);
 	t->dst = dst_buf;
 	t->result = result_buf;
 	t->arg0 = add_data;
@@ -278,7 +278,7 @@ doca_error_t doca_rdma_task_atomic_fetch_add_allocate_init(struct doca_rdma *rdm
 
 /* ---- remote net sync event get ---- */
 
-SET_CONF(remote_net_sync_event_get, RDMA_TASK_SE_GET)
+SET_CONF(remote_net_sync_event_get, DRDMA_TASK_SE_GET)
 AS_TASK(remote_net_sync_event_get)
 EVENT_ACCESSORS(remote_net_sync_event_get, const)
 BUF_ACCESSORS(remote_net_sync_event_get, dst_buf, dst)
@@ -289,7 +289,7 @@ doca_error_t doca_rdma_task_remote_net_sync_event_get_allocate_init(
 	const struct doca_sync_event_remote_net *event, struct doca_buf *dst_buf, union doca_data user_data,
 	struct doca_rdma_task_remote_net_sync_event_get **task)
 {
-	ALLOC(remote_net_sync_event_get, RDMA_TASK_SE_GET, rdma_connection);
+	ALLOC(remote_net_sync_event_get, DRDMA_TASK_SE_GET, rdma_connection);
 	t->event = (struct doca_sync_event_remote_net *)(uintptr_t)event;
 	t->dst = dst_buf;
 	return DOCA_SUCCESS;
@@ -302,7 +302,7 @@ uint32_t doca_rdma_task_remote_net_sync_event_get_get_result_len(const struct do
 
 /* ---- remote net sync event notify set ---- */
 
-SET_CONF(remote_net_sync_event_notify_set, RDMA_TASK_SE_SET)
+SET_CONF(remote_net_sync_event_notify_set, DRDMA_TASK_SE_SET)
 AS_TASK(remote_net_sync_event_notify_set)
 EVENT_ACCESSORS(remote_net_sync_event_notify_set, )
 SRC_ACCESSORS(remote_net_sync_event_notify_set)
@@ -313,7 +313,7 @@ doca_error_t doca_rdma_task_remote_net_sync_event_notify_set_allocate_init(
 	const struct doca_buf *src_buf, union doca_data user_data,
 	struct doca_rdma_task_remote_net_sync_event_notify_set **task)
 {
-	ALLOC(remote_net_sync_event_notify_set, RDMA_TASK_SE_SET, rdma_connection);
+	ALLOC(remote_net_sync_event_notify_set, DRDMA_TASK_SE_SET, rdma_connection);
 	t->event = event;
 	t->src = src_buf;
 	return DOCA_SUCCESS;
@@ -321,7 +321,7 @@ doca_error_t doca_rdma_task_remote_net_sync_event_notify_set_allocate_init(
 
 /* ---- remote net sync event notify add ---- */
 
-SET_CONF(remote_net_sync_event_notify_add, RDMA_TASK_SE_ADD)
+SET_CONF(remote_net_sync_event_notify_add, DRDMA_TASK_SE_ADD)
 AS_TASK(remote_net_sync_event_notify_add)
 EVENT_ACCESSORS(remote_net_sync_event_notify_add, )
 BUF_ACCESSORS(remote_net_sync_event_notify_add, result_buf, result)
@@ -333,7 +333,7 @@ doca_error_t doca_rdma_task_remote_net_sync_event_notify_add_allocate_init(
 	struct doca_buf *result_buf, uint64_t add_data, union doca_data user_data,
 	struct doca_rdma_task_remote_net_sync_event_notify_add **task)
 {
-	ALLOC(remote_net_sync_event_notify_add, RDMA_TASK_SE_ADD, rdma_connection);
+	ALLOC(remote_net_sync_event_notify_add, DRDMA_TASK_SE_ADD, rdma_connection);
 	t->event = event;
 	t->result = result_buf;
 	t->arg0 = add_data;

@@ -38,6 +38,11 @@ ninja -C "$work/build" >"$work/build.log" 2>&1 || { tail -50 "$work/build.log"; 
 meson install -C "$work/build" --no-rebuild >"$work/install.log" 2>&1 ||
 	{ cat "$work/install.log"; fail "meson install failed"; }
 
+echo "== installed tools run without LD_LIBRARY_PATH (rpath)"
+"$work/prefix/bin/doca_caps" --list-devs >"$work/doca_caps.out" 2>&1 ||
+	{ cat "$work/doca_caps.out"; fail "installed doca_caps does not run without LD_LIBRARY_PATH"; }
+grep -q 'mlx5_0' "$work/doca_caps.out" || { cat "$work/doca_caps.out"; fail "installed doca_caps lists no device"; }
+
 pcdir=$(find "$work/prefix" -type d -path '*/softdoca/dpu/pkgconfig' | head -1)
 [ -n "$pcdir" ] || fail "no softdoca/dpu/pkgconfig directory under $work/prefix"
 for pc in doca-common doca-dma doca-argp; do

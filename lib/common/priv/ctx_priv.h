@@ -42,6 +42,7 @@ struct doca_task {
 	union doca_data user_data;
 	doca_error_t status;
 	enum softdoca_task_state state;
+	bool free_on_completion; /* freed by the user while in flight: released once it completes */
 	struct doca_task *free_next;
 };
 
@@ -213,6 +214,7 @@ static inline struct doca_task *softdoca_task_alloc(struct doca_ctx *ctx, uint32
 	t->user_data = user_data;
 	t->status = DOCA_SUCCESS;
 	t->state = SOFTDOCA_TASK_ALLOCATED;
+	t->free_on_completion = false;
 	t->work = (struct softhw_work){0};
 	return t;
 }

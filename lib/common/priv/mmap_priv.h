@@ -107,7 +107,8 @@ static inline bool softdoca_mmap_local_writable(const struct doca_mmap *m)
 {
 	if (m->from_export)
 		return (m->access & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0;
-	return (m->access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) != 0;
+	/* The device writes local memory through PCI too: PCI_READ_WRITE grants it, as on DOCA. */
+	return (m->access & (DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_PCI_READ_WRITE)) != 0;
 }
 
 #endif /* SOFTDOCA_MMAP_PRIV_H */

@@ -540,7 +540,9 @@ static bool dial_addr(struct rnic_qp *qp, struct sockaddr_storage *ss, socklen_t
 		sin->sin_family = AF_INET;
 		sin->sin_port = htons(qp->peer.tcp_port);
 		memcpy(&sin->sin_addr, qp->peer.tcp_ip, 4);
-		if (qp->local) /* this host: loopback always reaches its listener */
+		/* This host: a listener bound to a loopback address (a DPU function's 127.0.0.3) is
+		 * reached there; one bound to every address (or a host address) through 127.0.0.1. */
+		if (qp->local && (ntohl(sin->sin_addr.s_addr) >> 24) != 127)
 			sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 		*len = sizeof(*sin);
 		return true;

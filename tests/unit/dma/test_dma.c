@@ -191,6 +191,34 @@ static void test_simple_copy(void)
 	env_down(&e);
 }
 
+/* Local memory given only DOCA_ACCESS_FLAG_PCI_READ_WRITE is read and written by the DMA engine
+ * (third-party code on a BlueField-2 relies on it). */
+static void test_pci_rw_local(void)
+{
+	struct env e;
+	struct doca_mmap *pm;
+	char *pmem = calloc(1, 8192);
+	struct doca_dma_task_memcpy *t;
+	struct doca_buf *src, *dst;
+
+	env_up(&e, 4);
+	pm = make_mmap(e.dev, pmem, 8192, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	memcpy(pmem, "pci rw", 6);
+	src = buf(&e, pm, pmem, 6, 6);
+	dst = buf(&e, pm, pmem + 4096, 64, 0);
+	CHECK_OK(doca_dma_task_memcpy_alloc_init(e.dma, src, dst, (union doca_data){.u64 = 0}, &t));
+	CHECK_OK(doca_task_submit(doca_dma_task_memcpy_as_task(t)));
+	drain(&e);
+	CHECK(done == 1 && last_status == DOCA_SUCCESS);
+	CHECK(memcmp(pmem + 4096, "pci rw", 6) == 0);
+	doca_task_free(doca_dma_task_memcpy_as_task(t));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+	CHECK_OK(doca_mmap_destroy(pm));
+	env_down(&e);
+	free(pmem);
+}
+
 static void test_lists(void)
 {
 	struct env e;
@@ -414,6 +442,7 @@ int main(void)
 	TEST_RUN(test_simple_copy);
 	TEST_RUN(test_lists);
 	TEST_RUN(test_faults);
+	TEST_RUN(test_pci_rw_local);
 	TEST_RUN(test_pool_and_states);
 	TEST_RUN(test_imported_source);
 	TEST_RUN(test_import_ends_with_exporter);

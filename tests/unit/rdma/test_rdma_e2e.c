@@ -435,6 +435,27 @@ static void test_bad_descriptors_and_flush(void)
 	side_down(&b);
 }
 
+/* Posted receives freed by the application before doca_ctx_stop(): flushed, back in the pool,
+ * and the context reaches IDLE (no hang). */
+static void test_free_posted_receives_then_stop(void)
+{
+	struct side b;
+	struct doca_rdma_task_receive *r[2];
+	enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
+
+	side_up(&b, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	for (int i = 0; i < 2; i++) {
+		CHECK_OK(doca_rdma_task_receive_allocate_init(b.rdma, NULL, (union doca_data){0}, &r[i]));
+		CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(r[i])));
+		doca_task_free(doca_rdma_task_receive_as_task(r[i]));
+	}
+	CHECK_ERR(doca_ctx_stop(doca_rdma_as_ctx(b.rdma)), DOCA_ERROR_IN_PROGRESS);
+	RUN_UNTIL(&b, NULL,
+		  doca_ctx_get_state(doca_rdma_as_ctx(b.rdma), &st) == DOCA_SUCCESS && st == DOCA_CTX_STATE_IDLE);
+	CHECK(b.err == 2);
+	side_down(&b);
+}
+
 static void test_cm(void)
 {
 	struct side a, b;
@@ -584,6 +605,7 @@ int main(void)
 	TEST_RUN(test_remote_permission);
 	TEST_RUN(test_sync_event);
 	TEST_RUN(test_bad_descriptors_and_flush);
+	TEST_RUN(test_free_posted_receives_then_stop);
 	TEST_RUN(test_cm);
 	TEST_RUN(test_cm_reject_and_unlisten);
 	TEST_RUN(test_fork);

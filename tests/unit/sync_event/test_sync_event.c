@@ -675,6 +675,34 @@ static void test_ctx_pool_exhaustion(void)
 	se_ctx_teardown(&s);
 }
 
+/* Tasks configured with num_tasks 0: allocation fails with NO_MEMORY and an error-level line
+ * that names the call to fix. */
+static void test_ctx_zero_tasks(void)
+{
+	struct doca_sync_event_task_notify_add *t;
+	union doca_data ud = {.u64 = 0};
+	struct doca_log_backend *be;
+	FILE *log = tmpfile();
+	char line[1024];
+	bool named = false;
+	struct se_ctx s;
+	uint64_t fetched;
+
+	CHECK(log != NULL);
+	CHECK_OK(doca_log_backend_create_with_file_sdk(log, &be));
+	CHECK_OK(doca_log_backend_set_sdk_level(be, DOCA_LOG_LEVEL_ERROR));
+	se_ctx_setup(&s, NULL, 0);
+	CHECK_ERR(doca_sync_event_task_notify_add_alloc_init(s.ev, 1, &fetched, ud, &t), DOCA_ERROR_NO_MEMORY);
+	fflush(log);
+	rewind(log);
+	while (fgets(line, sizeof(line), log) != NULL)
+		named |= strstr(line, "doca_sync_event_task_notify_add_set_conf()") != NULL &&
+			 strstr(line, "num_tasks") != NULL;
+	CHECK(named);
+	(void)doca_log_backend_set_sdk_level(be, DOCA_LOG_LEVEL_DISABLE);
+	se_ctx_teardown(&s);
+}
+
 static void test_ctx_mask_rules(void)
 {
 	static const uint64_t good[] = {0, 0xff, 0xff00, 0xff00000000000000ull, 0xffff, 0xffff0000ull,
@@ -938,6 +966,7 @@ int main(void)
 	TEST_RUN(test_ctx_every_task);
 	TEST_RUN(test_ctx_mode_rules);
 	TEST_RUN(test_ctx_pool_exhaustion);
+	TEST_RUN(test_ctx_zero_tasks);
 	TEST_RUN(test_ctx_mask_rules);
 	TEST_RUN(test_ctx_stop_flushes_wait);
 	TEST_RUN(test_ctx_wait_woken_by_other_thread);
