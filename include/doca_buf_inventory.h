@@ -30,6 +30,15 @@ DOCA_STABLE doca_error_t doca_buf_inventory_get_num_elements(const struct doca_b
 DOCA_STABLE doca_error_t doca_buf_inventory_get_num_free_elements(const struct doca_buf_inventory *inventory, uint32_t *num_of_free_elements);
 DOCA_STABLE doca_error_t doca_buf_inventory_get_user_data(const struct doca_buf_inventory *inventory, union doca_data *user_data);
 DOCA_EXPERIMENTAL doca_error_t doca_buf_inventory_expand(struct doca_buf_inventory *inventory, uint32_t num_elements);
+/*
+ * DOCA 3.1+ (NVIDIA's 3.3 storage application calls the _by_data and _by_addr forms): point a
+ * buf taken from an inventory at another region of the same mmap, keeping the descriptor
+ * (no release and get). The prototypes are [inferred] from their use; softdoca exports all three.
+ */
+DOCA_EXPERIMENTAL doca_error_t doca_buf_inventory_buf_reuse_by_args(struct doca_buf *buf, void *addr, size_t len, void *data,
+								    size_t data_len);
+DOCA_EXPERIMENTAL doca_error_t doca_buf_inventory_buf_reuse_by_addr(struct doca_buf *buf, void *addr, size_t len);
+DOCA_EXPERIMENTAL doca_error_t doca_buf_inventory_buf_reuse_by_data(struct doca_buf *buf, void *data, size_t data_len);
 /* Region [addr, addr+len) with an empty data segment at addr: the usual destination buffer. */
 static inline doca_error_t doca_buf_inventory_buf_get_by_addr(struct doca_buf_inventory *inventory, struct doca_mmap *mmap,
 							      void *addr, size_t len, struct doca_buf **buf)

@@ -184,6 +184,59 @@ doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inven
 	return DOCA_SUCCESS;
 }
 
+/*
+ * Repoints one descriptor (a standalone buf or one element of a list) at another region of its
+ * own mmap. Only the descriptor changes: its refcount, its list and its holders stay.
+ */
+doca_error_t doca_buf_inventory_buf_reuse_by_args(struct doca_buf *buf, void *addr, size_t len, void *data,
+						  size_t data_len)
+{
+	uintptr_t a = (uintptr_t)addr, d = (uintptr_t)data;
+	const struct doca_buf *head;
+
+	if (buf == NULL) {
+		SDK_LOG_ERR("Failed to reuse buf: buf is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (buf->owner == NULL || buf->owner->ops != &inventory_ops) {
+		SDK_LOG_ERR("Failed to reuse buf: it does not come from a doca_buf_inventory (a buf pool's elements "
+			    "keep their region); take it with doca_buf_inventory_buf_get_by_args()");
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	head = buf->list_head != NULL ? buf->list_head : buf;
+	if (head->refcount == 0) {
+		SDK_LOG_ERR("Failed to reuse buf: it was already released to its inventory; take a new one");
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (!softdoca_mmap_contains(buf->mmap, addr, len)) {
+		SDK_LOG_ERR("Failed to reuse buf: region [%p, +%zu) is outside its mmap range [%p, +%zu); a reused buf "
+			    "stays in its mmap (take a buf of the other mmap instead)",
+			    addr, len, buf->mmap->addr, buf->mmap->len);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (d < a || data_len > len || d - a > len - data_len) {
+		SDK_LOG_ERR("Failed to reuse buf: data [%p, +%zu) is outside the region [%p, +%zu); keep data and "
+			    "data_len inside addr and len",
+			    data, data_len, addr, len);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	buf->head = addr;
+	buf->len = len;
+	buf->data = data;
+	buf->data_len = data_len;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_buf_inventory_buf_reuse_by_addr(struct doca_buf *buf, void *addr, size_t len)
+{
+	return doca_buf_inventory_buf_reuse_by_args(buf, addr, len, addr, 0);
+}
+
+doca_error_t doca_buf_inventory_buf_reuse_by_data(struct doca_buf *buf, void *data, size_t data_len)
+{
+	return doca_buf_inventory_buf_reuse_by_args(buf, data, data_len, data, data_len);
+}
+
 doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory, const struct doca_buf *src_buf,
 					struct doca_buf **dst_buf)
 {

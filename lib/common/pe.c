@@ -14,6 +14,7 @@
 
 #include "doca_pe.h"
 #include "common/priv/ctx_priv.h"
+#include "common/priv/graph_priv.h"
 #include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(PE);
@@ -128,7 +129,10 @@ static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_err
 	if (status == DOCA_SUCCESS) {
 		if (ctx->ops->complete != NULL)
 			ctx->ops->complete(task);
-		pool->success_cb(task, task->user_data, ctx->user_data);
+		if (task->graph_slot != NULL) /* a graph's task: the graph hears of it, not the task's callback */
+			softdoca_graph_task_done(task);
+		else
+			pool->success_cb(task, task->user_data, ctx->user_data);
 		release_if_freed(task);
 		return;
 	}
@@ -139,7 +143,10 @@ static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_err
 		ctx->lib_busy = ctx->ops->stop != NULL && ctx->ops->stop(ctx) == DOCA_ERROR_IN_PROGRESS;
 		softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_STOPPING);
 	}
-	pool->error_cb(task, task->user_data, ctx->user_data);
+	if (task->graph_slot != NULL)
+		softdoca_graph_task_done(task);
+	else
+		pool->error_cb(task, task->user_data, ctx->user_data);
 	release_if_freed(task);
 }
 

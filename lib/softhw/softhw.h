@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "doca_error.h"
 #include "doca_types.h"
@@ -91,6 +92,13 @@ struct softhw_caps {
 	uint32_t rdma_gid_table_size;
 	uint16_t rdma_max_num_connections;  /* per context */
 	uint32_t rdma_max_num_tasks;        /* per task type of a context */
+	/* mmap advise: the cache-invalidate task */
+	bool mmap_advise_cache_invalidate;
+	uint64_t mmap_advise_max_buf_size;
+	/* clocks of the card (doca_clock) */
+	bool clock_nic_free_running;
+	bool clock_nic_real_time;
+	bool clock_nic_dpa_timer;
 	/* later libraries (DPA) append their fields here */
 };
 
@@ -221,6 +229,7 @@ enum softhw_op {
 	SOFTHW_OP_FAIL,     /* a fault the hardware reports: completes with the preset status */
 	SOFTHW_OP_DONE,     /* done at submission (a message already on the wire): completes with the
 			     * preset status, even when a stopping context flushes its queue */
+	SOFTHW_OP_INVALIDATE, /* make the CPU read `inval.sge` from memory (cache invalidate) */
 };
 
 struct softhw_work;
@@ -244,6 +253,9 @@ struct softhw_work {
 			softhw_ready_fn ready; /* NULL: always ready */
 			softhw_run_fn run;
 		} call;
+		struct {
+			const struct softhw_sge *sge;
+		} inval;
 	};
 };
 
@@ -272,5 +284,23 @@ static inline bool softhw_queue_empty(const struct softhw_queue *q)
 {
 	return q->head == NULL;
 }
+
+/* ---------------------------------------------------------------------------------------
+ * Clocks of a card (lib/softhw/engine/clock.c)
+ * ------------------------------------------------------------------------------------ */
+
+enum softhw_clock {
+	SOFTHW_CLOCK_NIC_FREE_RUNNING,
+	SOFTHW_CLOCK_NIC_REAL_TIME,
+	SOFTHW_CLOCK_NIC_DPA_TIMER,
+};
+
+/* The host clock a clock of the soft card follows: clocks of one source read the same time. */
+clockid_t softhw_clock_source(enum softhw_clock clock);
+/*
+ * Reads a clock of the card of `fn`; NOT_SUPPORTED when its profile lacks that clock,
+ * OPERATING_SYSTEM when the host clock behind it cannot be read.
+ */
+doca_error_t softhw_clock_read(const struct softhw_function *fn, enum softhw_clock clock, struct timespec *ts);
 
 #endif /* SOFTHW_H */

@@ -27,6 +27,7 @@
 #define SOFTDOCA_MAX_TASK_TYPES 12 /* RDMA has eleven task types */
 
 struct doca_dev;
+struct softdoca_graph_slot; /* one node of a doca_graph instance (graph.c) */
 
 enum softdoca_task_state {
 	SOFTDOCA_TASK_FREE = 0,
@@ -44,6 +45,9 @@ struct doca_task {
 	enum softdoca_task_state state;
 	bool free_on_completion; /* freed by the user while in flight: released once it completes */
 	struct doca_task *free_next;
+	/* Set while a graph node runs this task: its completion goes to the graph, not the
+	 * task's callbacks (pe.c hands it to softdoca_graph_task_done). */
+	struct softdoca_graph_slot *graph_slot;
 };
 
 /* One task type of a context: its callbacks and its preallocated pool (from set_conf). */
@@ -56,6 +60,16 @@ struct softdoca_task_pool {
 	struct doca_task *free_list;
 	doca_task_completion_cb_t success_cb;
 	doca_task_completion_cb_t error_cb;
+};
+
+/*
+ * A graph node's hold on a context. Destroying the context clears `ctx` (softdoca_ctx_fini),
+ * so a graph that outlives one of its contexts finds NULL and refuses, instead of reading
+ * freed memory.
+ */
+struct softdoca_ctx_link {
+	struct softdoca_ctx_link *next;
+	struct doca_ctx *ctx;
 };
 
 struct softdoca_ctx_ops {
@@ -97,6 +111,7 @@ struct doca_ctx {
 	uint32_t allocated;                /* allocated, not yet freed (all types) */
 	struct softhw_queue queue;         /* submitted work, executed by the engine */
 	bool lib_busy;                     /* STOPPING, waiting for the library (ops->stop) */
+	struct softdoca_ctx_link *graph_nodes; /* graph nodes that run tasks of this context */
 };
 
 struct doca_pe {
@@ -156,6 +171,9 @@ static inline void softdoca_ctx_fini(struct doca_ctx *ctx)
 		free(ctx->pools[i].mem);
 		ctx->pools[i].mem = NULL;
 	}
+	for (struct softdoca_ctx_link *l = ctx->graph_nodes; l != NULL; l = l->next)
+		l->ctx = NULL;
+	ctx->graph_nodes = NULL;
 }
 
 /* ---- task types and pools (called by <lib>_task_<type>_set_conf / _alloc_init) ---- */
@@ -215,6 +233,7 @@ static inline struct doca_task *softdoca_task_alloc(struct doca_ctx *ctx, uint32
 	t->status = DOCA_SUCCESS;
 	t->state = SOFTDOCA_TASK_ALLOCATED;
 	t->free_on_completion = false;
+	t->graph_slot = NULL;
 	t->work = (struct softhw_work){0};
 	return t;
 }

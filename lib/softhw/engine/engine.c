@@ -140,6 +140,14 @@ struct softhw_work *softhw_queue_execute(struct softhw_queue *q)
 		case SOFTHW_OP_CALL:
 			w->status = w->call.run != NULL ? w->call.run(w) : DOCA_SUCCESS;
 			break;
+		case SOFTHW_OP_INVALIDATE:
+			/* The soft card writes memory through the CPU's own coherent caches: no line
+			 * can be stale. What remains of an invalidate is the ordering, a full barrier
+			 * between the card's earlier writes and the reads that follow. */
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+			w->result_len = w->inval.sge->len;
+			w->status = DOCA_SUCCESS;
+			break;
 		default:
 			w->status = DOCA_ERROR_NOT_SUPPORTED;
 			break;

@@ -25,7 +25,16 @@
 	.rdma_max_message_size = 1u << 30, \
 	.rdma_gid_table_size = 256, \
 	.rdma_max_num_connections = 1024, \
-	.rdma_max_num_tasks = 65536
+	.rdma_max_num_tasks = 65536, \
+	.clock_nic_free_running = true, \
+	.clock_nic_real_time = true
+
+/* Per generation: ConnectX-7 / BlueField-3 have a DPA (and its timer) and the cache-invalidate
+ * task of doca_mmap_advise, up to the DMA engine's largest buffer. */
+#define GEN_CAPS(newer, buf_size) \
+	.clock_nic_dpa_timer = (newer), \
+	.mmap_advise_cache_invalidate = (newer), \
+	.mmap_advise_max_buf_size = (newer) ? (buf_size) : 0
 
 /* RDMA per generation: ConnectX-7 / BlueField-3 have DC and 32-entry lists, the older ones
  * RC only and 16 entries. */
@@ -39,6 +48,7 @@
 	{ \
 		COMMON_CAPS, \
 		RDMA_CAPS(moderation), \
+		GEN_CAPS(moderation, buf_size), \
 		.dma_max_buf_size = (buf_size), \
 		.dma_max_buf_list_len = (list_len), \
 		.dma_max_num_tasks = (tasks), \
@@ -70,6 +80,7 @@
 	{ \
 		COMMON_CAPS, \
 		RDMA_CAPS(newer), \
+		GEN_CAPS(newer, buf_size), \
 		COMCH_CAPS(dpu, (newer) ? 8192 : 4096, (newer) ? 512 : 256, (newer) ? 32u << 20 : 16u << 20), \
 		.dma_max_buf_size = (buf_size), \
 		.dma_max_buf_list_len = (list_len), \

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* doca_buf_inventory: lifecycle, get rules, exhaustion, expand, counts, user data. */
+/* doca_buf_inventory: lifecycle, get rules, exhaustion, expand, counts, user data, reuse. */
 #include <stdint.h>
 
 #include "doca_buf.h"
 #include "doca_buf_inventory.h"
+#include "doca_buf_pool.h"
 #include "doca_mmap.h"
 #include "test.h"
 
@@ -195,6 +196,95 @@ static void test_two_mmaps(void)
 	CHECK_OK(doca_mmap_destroy(m1));
 }
 
+/* Reuse repoints one descriptor within its own mmap; nothing else of the buf changes. */
+static void test_reuse(void)
+{
+	static char other[64];
+	struct doca_buf_inventory *inv;
+	struct doca_buf_pool *pool;
+	struct doca_mmap *m = started_mmap(), *m2;
+	struct doca_buf *a, *b, *next, *pooled, *freed;
+	void *p;
+	size_t len;
+	uint16_t rc;
+	uint32_t nbufs, nfree;
+
+	CHECK_OK(doca_buf_inventory_create(4, &inv));
+	CHECK_OK(doca_buf_inventory_start(inv));
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, m, mem, 16, &a));
+	CHECK_OK(doca_buf_inc_refcount(a, NULL));
+
+	/* by_data: the whole region is data */
+	CHECK_OK(doca_buf_inventory_buf_reuse_by_data(a, mem + 100, 50));
+	CHECK_OK(doca_buf_get_head(a, &p));
+	CHECK(p == mem + 100);
+	CHECK_OK(doca_buf_get_len(a, &len));
+	CHECK(len == 50);
+	CHECK_OK(doca_buf_get_data(a, &p));
+	CHECK(p == mem + 100);
+	CHECK_OK(doca_buf_get_data_len(a, &len));
+	CHECK(len == 50);
+	/* by_addr: an empty data segment at the start */
+	CHECK_OK(doca_buf_inventory_buf_reuse_by_addr(a, mem + 200, 30));
+	CHECK_OK(doca_buf_get_head(a, &p));
+	CHECK(p == mem + 200);
+	CHECK_OK(doca_buf_get_data(a, &p));
+	CHECK(p == mem + 200);
+	CHECK_OK(doca_buf_get_data_len(a, &len));
+	CHECK(len == 0);
+	/* by_args: data inside the region */
+	CHECK_OK(doca_buf_inventory_buf_reuse_by_args(a, mem, 100, mem + 10, 20));
+	CHECK_OK(doca_buf_get_data(a, &p));
+	CHECK(p == mem + 10);
+	/* The refcount, the inventory's and the mmap's counts stay */
+	CHECK_OK(doca_buf_get_refcount(a, &rc));
+	CHECK(rc == 2);
+	CHECK_OK(doca_buf_inventory_get_num_free_elements(inv, &nfree));
+	CHECK(nfree == 3);
+	CHECK_OK(doca_mmap_get_num_bufs(m, &nbufs));
+	CHECK(nbufs == 1);
+
+	/* Bad regions leave the buf as it was */
+	CHECK_ERR(doca_buf_inventory_buf_reuse_by_data(NULL, mem, 1), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_buf_inventory_buf_reuse_by_data(a, other, 8), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_buf_inventory_buf_reuse_by_data(a, mem + sizeof(mem) - 4, 8), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_buf_inventory_buf_reuse_by_args(a, mem, 10, mem + 8, 4), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_buf_inventory_buf_reuse_by_args(a, mem + 8, 10, mem, 4), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_buf_get_data(a, &p));
+	CHECK(p == mem + 10);
+
+	/* One element of a list is repointed alone */
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, m, mem + 64, 8, &b));
+	CHECK_OK(doca_buf_chain_list(a, b));
+	CHECK_OK(doca_buf_get_next_in_list(a, &next));
+	CHECK_OK(doca_buf_inventory_buf_reuse_by_data(next, mem + 1000, 8));
+	CHECK_OK(doca_buf_get_data(b, &p));
+	CHECK(p == mem + 1000);
+	CHECK_OK(doca_buf_get_data(a, &p));
+	CHECK(p == mem + 10);
+
+	/* A released buf, and a buf pool's element, are not the inventory's to reuse */
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, m, mem, 8, &freed));
+	CHECK_OK(doca_buf_dec_refcount(freed, NULL));
+	CHECK_ERR(doca_buf_inventory_buf_reuse_by_data(freed, mem, 8), DOCA_ERROR_NOT_PERMITTED);
+	CHECK_OK(doca_mmap_create(&m2));
+	CHECK_OK(doca_mmap_set_memrange(m2, other, sizeof(other)));
+	CHECK_OK(doca_mmap_start(m2));
+	CHECK_OK(doca_buf_pool_create(2, 16, m2, &pool));
+	CHECK_OK(doca_buf_pool_start(pool));
+	CHECK_OK(doca_buf_pool_buf_alloc(pool, &pooled));
+	CHECK_ERR(doca_buf_inventory_buf_reuse_by_data(pooled, other, 8), DOCA_ERROR_NOT_PERMITTED);
+	CHECK_OK(doca_buf_dec_refcount(pooled, NULL));
+	CHECK_OK(doca_buf_pool_stop(pool));
+	CHECK_OK(doca_buf_pool_destroy(pool));
+	CHECK_OK(doca_mmap_destroy(m2));
+
+	CHECK_OK(doca_buf_dec_refcount(a, NULL));
+	CHECK_OK(doca_buf_dec_refcount(a, NULL));
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+	CHECK_OK(doca_mmap_destroy(m));
+}
+
 int main(void)
 {
 	TEST_RUN(test_lifecycle);
@@ -202,5 +292,6 @@ int main(void)
 	TEST_RUN(test_exhaustion_and_destroy);
 	TEST_RUN(test_expand);
 	TEST_RUN(test_two_mmaps);
+	TEST_RUN(test_reuse);
 	TEST_EXIT();
 }
