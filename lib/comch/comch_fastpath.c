@@ -28,22 +28,33 @@ static doca_error_t unsupported(const char *call, const char *what)
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
+/* The connection's thread adds consumers at the head; producers of other PEs look them up. */
 static struct comch_remote_consumer *rc_find(struct doca_comch_connection *conn, uint32_t id)
 {
-	for (struct comch_remote_consumer *rc = conn->remote_consumers; rc != NULL; rc = rc->next)
+	for (struct comch_remote_consumer *rc = __atomic_load_n(&conn->remote_consumers, __ATOMIC_ACQUIRE); rc != NULL;
+	     rc = rc->next)
 		if (rc->id == id)
 			return rc;
 	return NULL;
 }
 
-/* A consumer of the peer leaves: remember what it consumed, then let go of its ring. */
+static bool rc_gone(const struct comch_remote_consumer *rc)
+{
+	return __atomic_load_n(&rc->gone, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * A consumer of the peer leaves (or the peer died): remember what it consumed. Its ring is
+ * unmapped only when the connection is released: producers run on their own PEs, maybe other
+ * threads, and may be reading it right now.
+ */
 static void rc_expire(struct doca_comch_connection *conn, struct comch_remote_consumer *rc)
 {
+	(void)conn;
 	if (rc->gone)
 		return;
 	rc->final_head = softhw_chan_mapped(&rc->ch) ? __atomic_load_n(&rc->ch.tx.ctl->head, __ATOMIC_ACQUIRE) : 0;
-	conn->ep->hw->chan_close(&rc->ch);
-	rc->gone = true;
+	__atomic_store_n(&rc->gone, true, __ATOMIC_RELEASE);
 	rc->report_expired = true;
 }
 
@@ -118,7 +129,7 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 		rc->max_msg = c->geom.max_msg - (uint32_t)sizeof(struct comch_fp_rec);
 		rc->report_new = true;
 		rc->next = conn->remote_consumers;
-		conn->remote_consumers = rc;
+		__atomic_store_n(&conn->remote_consumers, rc, __ATOMIC_RELEASE);
 		/* Our PE is the one to ring when the consumer frees slots of producers waiting on it. */
 		send_consumer_msg(conn, COMCH_WIRE_CONSUMER_ACK, rc->id, 0, NULL, &bell, 1);
 		return true;
@@ -674,7 +685,7 @@ static bool producer_send_ready(struct softhw_work *work)
 		return true;
 	if (!t->written)
 		return false;
-	if (t->rc->gone)
+	if (rc_gone(t->rc))
 		return true;
 	return __atomic_load_n(&t->rc->ch.tx.ctl->head, __ATOMIC_ACQUIRE) > t->rec_idx;
 }
@@ -688,7 +699,7 @@ static doca_error_t producer_send_run(struct softhw_work *work)
 		prod->unconsumed--;
 	if (t->fail != DOCA_SUCCESS)
 		return t->fail;
-	if (t->rc->gone && t->rc->final_head <= t->rec_idx)
+	if (rc_gone(t->rc) && t->rc->final_head <= t->rec_idx)
 		return DOCA_ERROR_NOT_CONNECTED; /* the consumer left without taking it */
 	return DOCA_SUCCESS;
 }
@@ -704,7 +715,7 @@ static doca_error_t producer_check_task(struct doca_comch_producer *prod, struct
 		SDK_LOG_ERR("Comch producer %u send task: buf is NULL", prod->id);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (rc == NULL || rc->gone) {
+	if (rc == NULL || rc_gone(rc)) {
 		SDK_LOG_ERR("Comch producer %u: no consumer %u on the other side of the connection%s; use an id from the "
 			    "new-consumer callback",
 			    prod->id, t->consumer_id, rc != NULL ? " any more (it expired)" : "");
@@ -776,7 +787,7 @@ static bool producer_progress(struct doca_ctx *ctx)
 
 		if (!conn_up(prod->conn))
 			t->fail = prod->conn->reset_status;
-		else if (t->rc->gone)
+		else if (rc_gone(t->rc))
 			t->fail = DOCA_ERROR_NOT_CONNECTED;
 		else if (softhw_chan_can_send(&t->rc->ch))
 			producer_write(prod, t);
@@ -814,7 +825,7 @@ static bool producer_arm(struct doca_ctx *ctx)
 	if (ctx->pe != prod->conn->ep->ctx.pe)
 		return true;
 	for (struct comch_remote_consumer *rc = prod->conn->remote_consumers; rc != NULL; rc = rc->next)
-		if (!rc->gone && softhw_chan_arm_tx(&rc->ch))
+		if (!rc_gone(rc) && softhw_chan_arm_tx(&rc->ch))
 			pending = true;
 	return pending;
 }

@@ -223,7 +223,12 @@ struct comch_remote_consumer {
 	uint32_t imm_data_len;
 	uint32_t max_msg;        /* largest message its slots hold */
 	struct softhw_chan ch;   /* side B of the consumer's ring: we send B->A */
-	bool gone;               /* expired: unmapped; final_head says what it consumed */
+	/*
+	 * Expired (atomic: producers on other PEs' threads read it); final_head says what it
+	 * consumed. Its ring stays mapped until the connection is released, so a producer that
+	 * has not seen `gone` yet still reads mapped memory.
+	 */
+	bool gone;
 	uint64_t final_head;
 	bool report_new;
 	bool report_expired;

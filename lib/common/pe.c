@@ -402,9 +402,12 @@ void doca_task_free(struct doca_task *task)
 	if (task->state == SOFTDOCA_TASK_SUBMITTED) {
 		/* DOCA programs do this before doca_ctx_stop() (NVIDIA's secure_channel): the stop
 		 * flushes the task, and it goes back to its pool after its error callback. */
-		SDK_LOG_WARN("doca_task_free: %s %s task is still in flight; it is released when it completes "
-			     "(doca_ctx_stop() flushes it); free a task only after its completion callback",
-			     task->ctx->ops->name, task->pool->name);
+		if (!task->pool->freed_in_flight_told)
+			SDK_LOG_WARN("doca_task_free: %s %s task is still in flight; it is released when it completes "
+				     "(doca_ctx_stop() flushes it); free a task only after its completion callback "
+				     "(said once per task type of a context)",
+				     task->ctx->ops->name, task->pool->name);
+		task->pool->freed_in_flight_told = true;
 		task->free_on_completion = true;
 		return;
 	}

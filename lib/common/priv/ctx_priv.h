@@ -56,6 +56,7 @@ struct softdoca_task_pool {
 	size_t task_size;            /* sizeof the library's task struct */
 	uint32_t capacity;           /* num_tasks given to set_conf */
 	uint32_t allocated;
+	bool freed_in_flight_told; /* the warning about tasks freed in flight was logged (once a pool) */
 	unsigned char *mem;
 	struct doca_task *free_list;
 	doca_task_completion_cb_t success_cb;

@@ -5,6 +5,7 @@
  * environment); pair scenarios run a DPU-side server child and a host-side client child at
  * once. Children are bounded by alarm(): a hang fails, it never blocks the suite.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1006,6 +1007,165 @@ static void child_fp_client(void)
 	doca_dev_close(dev);
 }
 
+/*
+ * ---- the server dies while the client's producer sends from a thread of its own ----
+ * DOCA lets a producer run on another PE (and thread) than its client, as NVIDIA's
+ * secure_channel does: the client's thread learns of the death (and retires the remote
+ * consumer) while the producer's thread is looking at the consumer's ring.
+ */
+#define FPK_KILL_AFTER 300
+
+static void fpk_recv_ok(struct doca_comch_consumer_task_post_recv *t, union doca_data tud, union doca_data cud)
+{
+	(void)cud;
+	doca_buf_dec_refcount(doca_comch_consumer_task_post_recv_get_buf(t), NULL);
+	doca_task_free(doca_comch_consumer_task_post_recv_as_task(t));
+	fp_post((uint32_t)tud.u64);
+}
+
+static void child_fpkill_server(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	struct doca_ctx *cctx;
+
+	CHECK_OK(doca_comch_server_create(dev, rep, "unit_fpkill", &fp.srv));
+	CHECK_OK(doca_pe_create(&fp.pe));
+	CHECK_OK(doca_pe_connect_ctx(fp.pe, doca_comch_server_as_ctx(fp.srv)));
+	CHECK_OK(doca_comch_server_task_send_set_conf(fp.srv, send_ok, send_err, 8));
+	CHECK_OK(doca_comch_server_event_connection_status_changed_register(fp.srv, fp_connect, fp_disconnect));
+	CHECK_OK(doca_ctx_start(doca_comch_server_as_ctx(fp.srv)));
+	while (fp.conn == NULL)
+		doca_pe_progress(fp.pe);
+	fp_mem(FP_NBUF * FP_BUF);
+	CHECK_OK(doca_mmap_set_permissions(fp.mmap, DOCA_ACCESS_FLAG_PCI_READ_WRITE));
+	CHECK_OK(doca_mmap_add_dev(fp.mmap, dev));
+	CHECK_OK(doca_mmap_start(fp.mmap));
+	CHECK_OK(doca_comch_consumer_create(fp.conn, fp.mmap, &fp.cons));
+	cctx = doca_comch_consumer_as_ctx(fp.cons);
+	CHECK_OK(doca_pe_connect_ctx(fp.pe, cctx));
+	CHECK_OK(doca_comch_consumer_task_post_recv_set_conf(fp.cons, fpk_recv_ok, fp_recv_err, FP_NBUF));
+	CHECK_ERR(doca_ctx_start(cctx), DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(fp.pe, cctx, DOCA_CTX_STATE_RUNNING);
+	for (uint32_t i = 0; i < FP_NBUF; i++)
+		fp_post(i);
+	for (;;) /* until the test kills us */
+		doca_pe_progress(fp.pe);
+}
+
+static struct {
+	uint32_t completed, failed; /* atomic: the producer's thread counts, the client's reads */
+	bool stop;
+} fpk;
+
+static void fpk_send_ok(struct doca_comch_producer_task_send *t, union doca_data tud, union doca_data cud)
+{
+	(void)tud;
+	(void)cud;
+	__atomic_add_fetch(&fpk.completed, 1, __ATOMIC_RELAXED);
+	doca_buf_dec_refcount((struct doca_buf *)doca_comch_producer_task_send_get_buf(t), NULL);
+	doca_task_free(doca_comch_producer_task_send_as_task(t));
+}
+
+static void fpk_send_err(struct doca_comch_producer_task_send *t, union doca_data tud, union doca_data cud)
+{
+	(void)tud;
+	(void)cud;
+	__atomic_add_fetch(&fpk.failed, 1, __ATOMIC_RELAXED);
+	doca_buf_dec_refcount((struct doca_buf *)doca_comch_producer_task_send_get_buf(t), NULL);
+	doca_task_free(doca_comch_producer_task_send_as_task(t));
+}
+
+/* The producer's thread: keeps eight sends in flight until told to stop and all came back. */
+static double fpk_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *fpk_producer(void *arg)
+{
+	struct doca_ctx *pctx = arg;
+	uint32_t sent = 0;
+	size_t inflight = 1;
+
+	while (!__atomic_load_n(&fpk.stop, __ATOMIC_ACQUIRE) || inflight > 0) {
+		doca_ctx_get_num_inflight_tasks(pctx, &inflight);
+		if (!__atomic_load_n(&fpk.stop, __ATOMIC_ACQUIRE) && __atomic_load_n(&fpk.failed, __ATOMIC_RELAXED) == 0 &&
+		    inflight < 8) {
+			struct doca_comch_producer_task_send *t;
+			struct doca_buf *b;
+
+			if (doca_buf_inventory_buf_get_by_data(fp.inv, fp.mmap, fp.mem + (size_t)(sent % 8) * FP_BUF, 64,
+							       &b) == DOCA_SUCCESS) {
+				if (doca_comch_producer_task_send_alloc_init(fp.prod, b, NULL, 0, fp.remote_id, &t) ==
+					    DOCA_SUCCESS &&
+				    doca_task_submit(doca_comch_producer_task_send_as_task(t)) == DOCA_SUCCESS)
+					sent++;
+				else
+					doca_buf_dec_refcount(b, NULL); /* the consumer expired meanwhile: refused */
+			}
+		}
+		doca_pe_progress(fp.fp_pe);
+	}
+	return NULL;
+}
+
+static void child_fpkill_client(void)
+{
+	struct doca_dev *dev = open_pci("b1:00.0");
+	int kill_fd = atoi(getenv("TEST_KILL_FD"));
+	struct doca_ctx *ctx, *pctx;
+	pthread_t th;
+	char go = 'k';
+	bool asked = false;
+	double end;
+
+	CHECK_OK(doca_comch_client_create(dev, "unit_fpkill", &fp.cl));
+	ctx = doca_comch_client_as_ctx(fp.cl);
+	CHECK_OK(doca_pe_create(&fp.pe));
+	CHECK_OK(doca_pe_create(&fp.fp_pe));
+	CHECK_OK(doca_pe_connect_ctx(fp.pe, ctx));
+	CHECK_OK(doca_comch_client_task_send_set_conf(fp.cl, send_ok, send_err, 8));
+	CHECK_OK(doca_comch_client_event_consumer_register(fp.cl, fp_new_consumer, fp_expired_consumer));
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(fp.pe, ctx, DOCA_CTX_STATE_RUNNING);
+	CHECK_OK(doca_comch_client_get_connection(fp.cl, &fp.conn));
+	while (fp.remote_id == 0)
+		doca_pe_progress(fp.pe);
+	CHECK_OK(doca_comch_producer_create(fp.conn, &fp.prod));
+	pctx = doca_comch_producer_as_ctx(fp.prod);
+	CHECK_OK(doca_pe_connect_ctx(fp.fp_pe, pctx));
+	CHECK_OK(doca_comch_producer_task_send_set_conf(fp.prod, fpk_send_ok, fpk_send_err, 8));
+	CHECK_OK(doca_ctx_start(pctx));
+	fp_mem(8 * FP_BUF);
+	CHECK_OK(doca_mmap_add_dev(fp.mmap, dev));
+	CHECK_OK(doca_mmap_start(fp.mmap));
+	CHECK(pthread_create(&th, NULL, fpk_producer, pctx) == 0);
+	/* This thread progresses the client: it hears of the server's death and retires its consumer. */
+	end = fpk_now() + 30;
+	while (state_of(ctx) != DOCA_CTX_STATE_IDLE && fpk_now() < end) {
+		if (!asked && __atomic_load_n(&fpk.completed, __ATOMIC_RELAXED) >= FPK_KILL_AFTER) {
+			CHECK(write(kill_fd, &go, 1) == 1);
+			asked = true;
+		}
+		doca_pe_progress(fp.pe);
+	}
+	CHECK(asked && state_of(ctx) == DOCA_CTX_STATE_IDLE); /* the client stopped by itself */
+	__atomic_store_n(&fpk.stop, true, __ATOMIC_RELEASE);
+	CHECK(pthread_join(th, NULL) == 0);
+	CHECK(fpk.completed >= FPK_KILL_AFTER);
+	CHECK_OK(doca_ctx_stop(pctx));
+	CHECK_OK(doca_comch_producer_destroy(fp.prod));
+	fp_mem_free();
+	CHECK_OK(doca_comch_client_destroy(fp.cl));
+	CHECK_OK(doca_pe_destroy(fp.fp_pe));
+	CHECK_OK(doca_pe_destroy(fp.pe));
+	doca_dev_close(dev);
+}
+
 /* ---- the server dies with sends of the client waiting for credits ---- */
 
 static void child_stall_server(void)
@@ -1855,6 +2015,7 @@ static const struct scenario scenarios[] = {
 	{"cbd_recv_server", child_cbd_recv_server}, {"cbd_recv_peer", child_cbd_recv_peer},
 	{"cbd_fp_server", child_cbd_fp_server},	{"cbd_fp_client", child_cbd_fp_client},
 	{"fpexp_server", child_fpexp_server},	{"fpexp_client", child_fpexp_client},
+	{"fpkill_server", child_fpkill_server},	{"fpkill_client", child_fpkill_client},
 };
 
 static pid_t spawn(const char *name, const char *role, const char *config)
@@ -1968,6 +2129,27 @@ int main(int argc, char **argv)
 		close(p[0]);
 		waitpid(server, NULL, 0);
 		wait_ok(client, "stall_client");
+	}
+	/* the server is killed while the client's producer sends from its own thread (a race: four rounds) */
+	for (int round = 0; round < 4; round++) {
+		int p[2];
+		char buf[16], go;
+		pid_t server, client;
+
+		if (pipe(p) != 0)
+			return 1;
+		snprintf(buf, sizeof(buf), "%d", p[1]);
+		setenv("TEST_KILL_FD", buf, 1);
+		server = spawn("fpkill_server", "dpu", "builtin");
+		client = spawn("fpkill_client", "host", "builtin");
+		close(p[1]);
+		if (read(p[0], &go, 1) == 1)
+			kill(server, SIGKILL);
+		else
+			kill(server, SIGKILL); /* the client died first: the check below says so */
+		close(p[0]);
+		waitpid(server, NULL, 0);
+		wait_ok(client, "fpkill_client");
 	}
 	{
 		/* the client reads the server's last message after the server process is gone */
