@@ -10,25 +10,24 @@
 
 #include "common/priv/sdk_log.h"
 
-#define STUB_LOG(level) \
-	SDK_LOG_##level("%s: %s is not implemented by softdoca, returning DOCA_ERROR_NOT_SUPPORTED", __func__, \
-			STUB_LIBRARY)
+#define STUB_LOG(level, result) \
+	SDK_LOG_##level("%s: %s is not implemented by softdoca, " result, __func__, STUB_LIBRARY)
 
 #define STUB_RETURN_NOT_SUPPORTED(level) \
 	{ \
-		STUB_LOG(level); \
+		STUB_LOG(level, "returning DOCA_ERROR_NOT_SUPPORTED"); \
 		return DOCA_ERROR_NOT_SUPPORTED; \
 	}
 
 #define STUB_RETURN_VOID(level) \
 	{ \
-		STUB_LOG(level); \
+		STUB_LOG(level, "the call has no effect"); \
 	}
 
 /* NULL, 0 or false, whatever the return type */
 #define STUB_RETURN_ZERO(level, type) \
 	{ \
-		STUB_LOG(level); \
+		STUB_LOG(level, "returning NULL / 0"); \
 		return (type){0}; \
 	}
 

@@ -53,16 +53,18 @@ static int count_lines(const char *s)
 	return n;
 }
 
-/* One line that names the function and the library (its title and its .so name). */
-#define CHECK_LOGGED(func, title, lib) \
+/* One line that names the function, the library (its title and its .so name) and the result. */
+#define CHECK_LOGGED_AS(func, title, lib, result) \
 	do { \
 		const char *l_ = sdk_lines(); \
 		CHECK(count_lines(l_) == 1); \
-		CHECK(strstr(l_, #func) != NULL); \
-		CHECK(strstr(l_, title) != NULL); \
-		CHECK(strstr(l_, lib) != NULL); \
-		CHECK(strstr(l_, "DOCA_ERROR_NOT_SUPPORTED") != NULL); \
+		CHECK(strstr(l_, #func ": ") != NULL); \
+		CHECK(strstr(l_, title " (" lib ") is not implemented by softdoca") != NULL); \
+		CHECK(strstr(l_, result) != NULL); \
 	} while (0)
+#define CHECK_LOGGED(func, title, lib) CHECK_LOGGED_AS(func, title, lib, "returning DOCA_ERROR_NOT_SUPPORTED")
+#define CHECK_LOGGED_ZERO(func, title, lib) CHECK_LOGGED_AS(func, title, lib, "returning NULL / 0")
+#define CHECK_LOGGED_VOID(func, title, lib) CHECK_LOGGED_AS(func, title, lib, "the call has no effect")
 
 static void test_error_returning_calls(void)
 {
@@ -116,26 +118,28 @@ static void test_capability_probes(void)
 static void test_pointer_and_value_returning_calls(void)
 {
 	CHECK(doca_compress_as_ctx((struct doca_compress *)0x1) == NULL);
-	CHECK_LOGGED(doca_compress_as_ctx, "DOCA Compress", "libdoca_compress");
+	CHECK_LOGGED_ZERO(doca_compress_as_ctx, "DOCA Compress", "libdoca_compress");
 	CHECK(doca_ec_as_ctx((struct doca_ec *)0x1) == NULL);
-	CHECK_LOGGED(doca_ec_as_ctx, "DOCA Erasure Coding", "libdoca_erasure_coding");
+	CHECK_LOGGED_ZERO(doca_ec_as_ctx, "DOCA Erasure Coding", "libdoca_erasure_coding");
 	CHECK(doca_eth_txq_as_doca_ctx((struct doca_eth_txq *)0x1) == NULL);
-	CHECK_LOGGED(doca_eth_txq_as_doca_ctx, "DOCA Ethernet", "libdoca_eth");
+	CHECK_LOGGED_ZERO(doca_eth_txq_as_doca_ctx, "DOCA Ethernet", "libdoca_eth");
 	CHECK(doca_apsh_create() == NULL);
-	CHECK_LOGGED(doca_apsh_create, "DOCA App Shield", "libdoca_apsh");
+	CHECK_LOGGED_ZERO(doca_apsh_create, "DOCA App Shield", "libdoca_apsh");
 	CHECK(doca_flow_port_switch_get(NULL) == NULL);
-	CHECK_LOGGED(doca_flow_port_switch_get, "DOCA Flow", "libdoca_flow");
+	CHECK_LOGGED_ZERO(doca_flow_port_switch_get, "DOCA Flow", "libdoca_flow");
 	CHECK(doca_flow_aging_handle(NULL, 0, 0, 0) == 0);
-	CHECK_LOGGED(doca_flow_aging_handle, "DOCA Flow", "libdoca_flow");
+	CHECK_LOGGED_ZERO(doca_flow_aging_handle, "DOCA Flow", "libdoca_flow");
 	CHECK(doca_compress_task_compress_deflate_get_crc_cs((struct doca_compress_task_compress_deflate *)0x1) == 0);
-	CHECK_LOGGED(doca_compress_task_compress_deflate_get_crc_cs, "DOCA Compress", "libdoca_compress");
+	CHECK_LOGGED_ZERO(doca_compress_task_compress_deflate_get_crc_cs, "DOCA Compress", "libdoca_compress");
 }
 
 static void test_void_calls(void)
 {
 	doca_flow_destroy();
-	CHECK_LOGGED(doca_flow_destroy, "DOCA Flow", "libdoca_flow");
-	doca_sha_task_hash_set_src((struct doca_sha_task_hash *)0x1, NULL);
+	CHECK_LOGGED_VOID(doca_flow_destroy, "DOCA Flow", "libdoca_flow");
+	doca_compress_task_compress_deflate_set_src((struct doca_compress_task_compress_deflate *)0x1, NULL);
+	CHECK_LOGGED_VOID(doca_compress_task_compress_deflate_set_src, "DOCA Compress", "libdoca_compress");
+	CHECK_ERR(doca_sha_task_hash_set_src((struct doca_sha_task_hash *)0x1, NULL), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_LOGGED(doca_sha_task_hash_set_src, "DOCA SHA", "libdoca_sha");
 }
 
