@@ -89,7 +89,8 @@ def write_map(path, library, names):
 
 
 def body(ret, name):
-    level = 'WARN' if '_cap_' in name else 'ERR'
+    # capability probes and calls that cannot fail (void) warn; everything else is an error
+    level = 'WARN' if '_cap_' in name or ret == 'void' else 'ERR'
     if ret == 'doca_error_t':
         return 'STUB_RETURN_NOT_SUPPORTED(%s)' % level
     if ret == 'void':

@@ -3,7 +3,8 @@
  * Bodies of the stub DOCA libraries (lib/stubs/gen_stubs.py writes one function per DOCA
  * prototype). Each call logs one SDK line that names the function (__func__) and the library,
  * then returns DOCA_ERROR_NOT_SUPPORTED, nothing, or a zero value. Capability queries log at
- * warning level: programs probe them on every device before they pick one.
+ * warning level (programs probe them on every device before they pick one), and so do void calls
+ * (mostly destroys in a program's cleanup after the first call failed).
  */
 #ifndef SOFTDOCA_STUBS_STUB_H
 #define SOFTDOCA_STUBS_STUB_H
