@@ -60,6 +60,8 @@ enum doca_flow_shared_resource_type {
 	DOCA_FLOW_SHARED_RESOURCE_ENCAP,
 	DOCA_FLOW_SHARED_RESOURCE_DECAP,
 	DOCA_FLOW_SHARED_RESOURCE_IPSEC_SA,
+	/* DOCA 3.0's mirror resource (3.0 numbers it 3, 3.3 dropped it), kept for older programs */
+	DOCA_FLOW_SHARED_RESOURCE_MIRROR,
 };
 
 /* DOCA 3.3 entry flags; at most one of NO_WAIT and WAIT_FOR_BATCH. */
@@ -189,6 +191,7 @@ enum doca_flow_pipe_hash_map_algorithm {
 struct doca_flow_meta {
 	doca_be32_t pkt_meta;
 	doca_be32_t u32[DOCA_FLOW_META_SCRATCH_PAD_MAX];
+	doca_be32_t mark; /* DOCA 3.0 only, kept for older programs */
 };
 
 struct doca_flow_parser_meta {
@@ -269,6 +272,7 @@ struct doca_flow_match {
 	struct doca_flow_header_format outer;
 	struct doca_flow_tun tun;
 	struct doca_flow_header_format inner;
+	uint32_t flags; /* DOCA 3.0 only, kept for older programs */
 };
 
 enum doca_flow_compare_op {
@@ -382,6 +386,9 @@ struct doca_flow_actions {
 	bool has_crypto_encap;
 	struct doca_flow_crypto_encap_action crypto_encap;
 	struct doca_flow_crypto_action crypto;
+	/* DOCA 3.0 only (3.3 passes action_idx and flags to the entry calls), kept for older programs */
+	uint8_t action_idx;
+	uint32_t flags;
 };
 
 struct doca_flow_crypto {
@@ -506,6 +513,19 @@ struct doca_flow_resource_ipsec_sa_cfg {
 	uint32_t lifetime_threshold;
 };
 
+/* DOCA 3.0's mirror resource, kept for older programs */
+struct doca_flow_mirror_target {
+	bool has_encap;
+	struct doca_flow_encap_action encap;
+	struct doca_flow_fwd fwd;
+};
+
+struct doca_flow_resource_mirror_cfg {
+	int nr_targets;
+	struct doca_flow_mirror_target *target;
+	struct doca_flow_fwd fwd;
+};
+
 struct doca_flow_shared_resource_cfg {
 	union {
 		struct doca_flow_resource_meter_cfg meter_cfg;
@@ -514,6 +534,7 @@ struct doca_flow_shared_resource_cfg {
 		struct doca_flow_resource_encap_cfg encap_cfg;
 		struct doca_flow_resource_decap_cfg decap_cfg;
 		struct doca_flow_resource_ipsec_sa_cfg ipsec_sa_cfg;
+		struct doca_flow_resource_mirror_cfg mirror_cfg; /* DOCA 3.0 only */
 	};
 };
 
@@ -539,6 +560,7 @@ struct doca_flow_monitor {
 	};
 
 	uint32_t aging_sec;
+	uint32_t shared_mirror_id; /* DOCA 3.0 only, kept for older programs */
 };
 
 enum doca_flow_action_type {
@@ -754,7 +776,59 @@ DOCA_STABLE doca_error_t doca_flow_pipe_cfg_set_user_ctx(struct doca_flow_pipe_c
 DOCA_EXPERIMENTAL doca_error_t doca_flow_pipe_cfg_set_hash_map_algorithm(struct doca_flow_pipe_cfg *cfg, uint32_t algorithm_flags);
 
 #ifdef __cplusplus
+} /* extern "C" */
+
+/*
+ * DOCA 3.0's shapes of the entry calls that 3.3 changed (3.3 adds action_idx, takes uint32_t
+ * entry flags and moves the control entry's priority). C has one shape per name, the 3.3 one
+ * above; C++ programs written against 3.0 get these overloads, which call the 3.3 functions with
+ * action index 0. They are experimental like the functions they call.
+ */
+extern "C++" {
+#ifdef DOCA_ALLOW_EXPERIMENTAL_API
+#define SOFTDOCA_FLOW_3_0_CALL
+#else
+#define SOFTDOCA_FLOW_3_0_CALL __attribute__((deprecated("Symbol is defined as experimental")))
+#endif
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static inline uint32_t softdoca_flow_entry_flags_from_3_0(enum doca_flow_flags_type flags)
+{
+	return flags == DOCA_FLOW_WAIT_FOR_BATCH ? DOCA_FLOW_ENTRY_FLAGS_WAIT_FOR_BATCH : DOCA_FLOW_ENTRY_FLAGS_NO_WAIT;
 }
+
+static inline SOFTDOCA_FLOW_3_0_CALL doca_error_t doca_flow_pipe_control_add_entry(uint16_t pipe_queue, uint32_t priority, struct doca_flow_pipe *pipe, const struct doca_flow_match *match, const struct doca_flow_match *match_mask, const struct doca_flow_match_condition *condition, const struct doca_flow_actions *actions, const struct doca_flow_actions *actions_mask, const struct doca_flow_action_descs *action_descs, const struct doca_flow_monitor *monitor, const struct doca_flow_fwd *fwd, void *usr_ctx, struct doca_flow_pipe_entry **entry)
+{
+	return doca_flow_pipe_control_add_entry(pipe_queue, pipe, match, match_mask, condition, actions, actions_mask, action_descs, monitor, priority, fwd, usr_ctx, entry);
+}
+
+static inline SOFTDOCA_FLOW_3_0_CALL doca_error_t doca_flow_pipe_lpm_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe, const struct doca_flow_match *match, const struct doca_flow_match *match_mask, const struct doca_flow_actions *actions, const struct doca_flow_monitor *monitor, const struct doca_flow_fwd *fwd, const enum doca_flow_flags_type flag, void *usr_ctx, struct doca_flow_pipe_entry **entry)
+{
+	return doca_flow_pipe_lpm_add_entry(pipe_queue, pipe, match, match_mask, 0, actions, monitor, fwd, softdoca_flow_entry_flags_from_3_0(flag), usr_ctx, entry);
+}
+
+static inline SOFTDOCA_FLOW_3_0_CALL doca_error_t doca_flow_pipe_lpm_update_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe, const struct doca_flow_actions *actions, const struct doca_flow_monitor *monitor, const struct doca_flow_fwd *fwd, const enum doca_flow_flags_type flags, struct doca_flow_pipe_entry *entry)
+{
+	return doca_flow_pipe_lpm_update_entry(pipe_queue, pipe, 0, actions, monitor, fwd, softdoca_flow_entry_flags_from_3_0(flags), entry);
+}
+
+static inline SOFTDOCA_FLOW_3_0_CALL doca_error_t doca_flow_pipe_ordered_list_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe, uint32_t idx, const struct doca_flow_ordered_list *ordered_list, const struct doca_flow_fwd *fwd, enum doca_flow_flags_type flags, void *user_ctx, struct doca_flow_pipe_entry **entry)
+{
+	return doca_flow_pipe_ordered_list_add_entry(pipe_queue, pipe, idx, ordered_list, fwd, softdoca_flow_entry_flags_from_3_0(flags), user_ctx, entry);
+}
+
+static inline SOFTDOCA_FLOW_3_0_CALL doca_error_t doca_flow_pipe_acl_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe, const struct doca_flow_match *match, const struct doca_flow_match *match_mask, const uint32_t priority, const struct doca_flow_fwd *fwd, const enum doca_flow_flags_type flag, void *usr_ctx, struct doca_flow_pipe_entry **entry)
+{
+	return doca_flow_pipe_acl_add_entry(pipe_queue, pipe, match, match_mask, 0, NULL, priority, fwd, softdoca_flow_entry_flags_from_3_0(flag), usr_ctx, entry);
+}
+
+static inline SOFTDOCA_FLOW_3_0_CALL doca_error_t doca_flow_pipe_hash_add_entry(uint16_t pipe_queue, struct doca_flow_pipe *pipe, uint32_t entry_index, const struct doca_flow_actions *actions, const struct doca_flow_monitor *monitor, const struct doca_flow_fwd *fwd, const enum doca_flow_flags_type flags, void *usr_ctx, struct doca_flow_pipe_entry **entry)
+{
+	return doca_flow_pipe_hash_add_entry(pipe_queue, pipe, entry_index, 0, actions, monitor, fwd, softdoca_flow_entry_flags_from_3_0(flags), usr_ctx, entry);
+}
+#pragma GCC diagnostic pop
+#undef SOFTDOCA_FLOW_3_0_CALL
+} /* extern "C++" */
 #endif
 
 #endif /* SOFTDOCA_DOCA_FLOW_H */
