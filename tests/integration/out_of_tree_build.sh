@@ -8,7 +8,10 @@
 #   4. run it, and check with ldd that libdoca_dma.so and libdoca_common.so come from that
 #      flavour's library directory;
 #   5. the same for the rdma_receive / rdma_send pair against the host flavour, run over
-#      RDMA-CM (no descriptor files, no Enter key), with libdoca_rdma.so from that flavour.
+#      RDMA-CM (no descriptor files, no Enter key), with libdoca_rdma.so from that flavour;
+#   6. a program that asks for every stub module (doca-compress, doca-flow, ...) in its build
+#      file configures and builds against the DPU flavour, and every probe and create it makes
+#      returns NOT_SUPPORTED with the stub library's SDK line.
 #
 # usage: out_of_tree_build.sh <softdoca source dir> <work dir>
 set -euo pipefail
@@ -138,5 +141,26 @@ cat "$work/recv.out" "$work/recv.err"
 [ "$rstatus" -eq 0 ] || fail "doca_rdma_receive exited with status $rstatus"
 grep -q 'Got from sender: "sent out of tree"' "$work/recv.out" || fail "the receiver did not get the text"
 grep -q "Sample finished successfully" "$work/send.out" || fail "no success line from the sender"
+
+echo "== stub modules: a program that asks for all of them, DPU flavour"
+export PKG_CONFIG_PATH=$pcdir
+(cd "$src/tests/integration/stub_modules" && meson setup "$work/build-stubs") >"$work/setup-stubs.log" 2>&1 ||
+	{ cat "$work/setup-stubs.log"; fail "meson setup of the stub-modules program failed"; }
+ninja -C "$work/build-stubs" >"$work/build-stubs.log" 2>&1 || { cat "$work/build-stubs.log"; fail "the stub-modules program did not build"; }
+status=0
+timeout 30 "$work/build-stubs/stub_modules" </dev/null >"$work/stubs.out" 2>"$work/stubs.err" || status=$?
+cat "$work/stubs.out"
+[ "$status" -eq 0 ] || { cat "$work/stubs.err"; fail "stub_modules exited with status $status"; }
+grep -q "every probe and create on .* devices returned DOCA_ERROR_NOT_SUPPORTED" "$work/stubs.out" ||
+	fail "no result line from stub_modules"
+grep -q "doca_compress_create: DOCA Compress (libdoca_compress) is not implemented by softdoca" "$work/stubs.err" ||
+	{ cat "$work/stubs.err"; fail "no SDK line from libdoca_compress"; }
+ldd "$work/build-stubs/stub_modules" >"$work/ldd-stubs.out"
+for lib in libdoca_compress.so libdoca_erasure_coding.so libdoca_flow.so libdoca_devemu.so; do
+	resolved=$(grep -F "$lib" "$work/ldd-stubs.out" | head -1 | awk '{print $3}')
+	[ -n "$resolved" ] || fail "ldd does not list $lib for stub_modules"
+	[ "$(cd "$(dirname "$resolved")" && pwd -P)" = "$(cd "$libdir" && pwd -P)" ] ||
+		fail "$lib of stub_modules resolves to $resolved, not into $libdir"
+done
 
 echo "PASS"

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softdoca: doca_compress.h — DOCA Compress, declarations from the DOCA 3.0 interface facts.
+ * softdoca ships the declarations; the library is a stub (every call returns
+ * DOCA_ERROR_NOT_SUPPORTED, docs/compatibility.md).
+ */
+#ifndef SOFTDOCA_DOCA_COMPRESS_H
+#define SOFTDOCA_DOCA_COMPRESS_H
+
+#include <inttypes.h>
+
+#include "doca_compat.h"
+#include "doca_error.h"
+#include "doca_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct doca_buf;
+struct doca_ctx;
+struct doca_dev;
+struct doca_devinfo;
+struct doca_compress;
+
+DOCA_EXPERIMENTAL doca_error_t doca_compress_create(struct doca_dev *dev, struct doca_compress **compress);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_destroy(struct doca_compress *compress);
+DOCA_EXPERIMENTAL struct doca_ctx *doca_compress_as_ctx(struct doca_compress *compress);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_cap_get_max_num_tasks(struct doca_compress *compress, uint32_t *max_num_tasks);
+
+struct doca_compress_task_compress_deflate;
+
+typedef void (*doca_compress_task_compress_deflate_completion_cb_t)(struct doca_compress_task_compress_deflate *task, union doca_data task_user_data, union doca_data ctx_user_data);
+
+DOCA_EXPERIMENTAL doca_error_t doca_compress_cap_task_compress_deflate_is_supported(const struct doca_devinfo *devinfo);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_cap_task_compress_deflate_get_max_buf_size(const struct doca_devinfo *devinfo, uint64_t *max_buffer_size);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_cap_task_compress_deflate_get_max_buf_list_len(const struct doca_devinfo *devinfo, uint32_t *max_buf_list_len);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_task_compress_deflate_set_conf(struct doca_compress *compress, doca_compress_task_compress_deflate_completion_cb_t task_completion_cb, doca_compress_task_compress_deflate_completion_cb_t task_error_cb, uint32_t num_tasks);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_task_compress_deflate_alloc_init(struct doca_compress *compress, struct doca_buf const *src_buff, struct doca_buf *dst_buff, union doca_data user_data, struct doca_compress_task_compress_deflate **task);
+DOCA_EXPERIMENTAL struct doca_task *doca_compress_task_compress_deflate_as_task(struct doca_compress_task_compress_deflate *task);
+DOCA_EXPERIMENTAL void doca_compress_task_compress_deflate_set_src(struct doca_compress_task_compress_deflate *task, struct doca_buf const *src_buff);
+DOCA_EXPERIMENTAL struct doca_buf const *doca_compress_task_compress_deflate_get_src(const struct doca_compress_task_compress_deflate *task);
+DOCA_EXPERIMENTAL void doca_compress_task_compress_deflate_set_dst(struct doca_compress_task_compress_deflate *task, struct doca_buf *dst_buff);
+DOCA_EXPERIMENTAL struct doca_buf *doca_compress_task_compress_deflate_get_dst(const struct doca_compress_task_compress_deflate *task);
+DOCA_EXPERIMENTAL uint32_t doca_compress_task_compress_deflate_get_crc_cs(const struct doca_compress_task_compress_deflate *task);
+DOCA_EXPERIMENTAL uint32_t doca_compress_task_compress_deflate_get_adler_cs(const struct doca_compress_task_compress_deflate *task);
+
+struct doca_compress_task_decompress_deflate;
+
+typedef void (*doca_compress_task_decompress_deflate_completion_cb_t)(struct doca_compress_task_decompress_deflate *task, union doca_data task_user_data, union doca_data ctx_user_data);
+
+DOCA_EXPERIMENTAL doca_error_t doca_compress_cap_task_decompress_deflate_is_supported(const struct doca_devinfo *devinfo);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_cap_task_decompress_deflate_get_max_buf_size(const struct doca_devinfo *devinfo, uint64_t *max_buffer_size);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_cap_task_decompress_deflate_get_max_buf_list_len(const struct doca_devinfo *devinfo, uint32_t *max_buf_list_len);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_task_decompress_deflate_set_conf(struct doca_compress *compress, doca_compress_task_decompress_deflate_completion_cb_t task_completion_cb, doca_compress_task_decompress_deflate_completion_cb_t task_error_cb, uint32_t num_tasks);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_task_decompress_deflate_alloc_init(struct doca_compress *compress, struct doca_buf const *src_buff, struct doca_buf *dst_buff, union doca_data user_data, struct doca_compress_task_decompress_deflate **task);
+DOCA_EXPERIMENTAL struct doca_task *doca_compress_task_decompress_deflate_as_task(struct doca_compress_task_decompress_deflate *task);
+DOCA_EXPERIMENTAL void doca_compress_task_decompress_deflate_set_src(struct doca_compress_task_decompress_deflate *task, struct doca_buf const *src_buff);
+DOCA_EXPERIMENTAL struct doca_buf const *doca_compress_task_decompress_deflate_get_src(const struct doca_compress_task_decompress_deflate *task);
+DOCA_EXPERIMENTAL void doca_compress_task_decompress_deflate_set_dst(struct doca_compress_task_decompress_deflate *task, struct doca_buf *dst_buff);
+DOCA_EXPERIMENTAL struct doca_buf *doca_compress_task_decompress_deflate_get_dst(const struct doca_compress_task_decompress_deflate *task);
+DOCA_EXPERIMENTAL uint32_t doca_compress_task_decompress_deflate_get_crc_cs(const struct doca_compress_task_decompress_deflate *task);
+DOCA_EXPERIMENTAL uint32_t doca_compress_task_decompress_deflate_get_adler_cs(const struct doca_compress_task_decompress_deflate *task);
+
+struct doca_compress_task_decompress_lz4_stream;
+
+typedef void (*doca_compress_task_decompress_lz4_stream_completion_cb_t)(struct doca_compress_task_decompress_lz4_stream *task, union doca_data task_user_data, union doca_data ctx_user_data);
+
+DOCA_EXPERIMENTAL doca_error_t doca_compress_cap_task_decompress_lz4_stream_is_supported(const struct doca_devinfo *devinfo);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_cap_task_decompress_lz4_stream_get_max_buf_size(const struct doca_devinfo *devinfo, uint64_t *max_buffer_size);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_cap_task_decompress_lz4_stream_get_max_buf_list_len(const struct doca_devinfo *devinfo, uint32_t *max_buf_list_len);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_task_decompress_lz4_stream_set_conf(struct doca_compress *compress, doca_compress_task_decompress_lz4_stream_completion_cb_t task_completion_cb, doca_compress_task_decompress_lz4_stream_completion_cb_t task_error_cb, uint32_t num_tasks);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_task_decompress_lz4_stream_alloc_init(struct doca_compress *compress, uint8_t has_block_checksum, uint8_t are_blocks_independent, struct doca_buf const *src_buff, struct doca_buf *dst_buff, union doca_data user_data, struct doca_compress_task_decompress_lz4_stream **task);
+DOCA_EXPERIMENTAL struct doca_task *doca_compress_task_decompress_lz4_stream_as_task(struct doca_compress_task_decompress_lz4_stream *task);
+DOCA_EXPERIMENTAL void doca_compress_task_decompress_lz4_stream_set_has_block_checksum(struct doca_compress_task_decompress_lz4_stream *task, uint8_t has_block_checksum);
+DOCA_EXPERIMENTAL uint8_t doca_compress_task_decompress_lz4_stream_get_has_block_checksum(const struct doca_compress_task_decompress_lz4_stream *task);
+DOCA_EXPERIMENTAL void doca_compress_task_decompress_lz4_stream_set_are_blocks_independent(struct doca_compress_task_decompress_lz4_stream *task, uint8_t are_blocks_independent);
+DOCA_EXPERIMENTAL uint8_t doca_compress_task_decompress_lz4_stream_get_are_blocks_independent(const struct doca_compress_task_decompress_lz4_stream *task);
+DOCA_EXPERIMENTAL void doca_compress_task_decompress_lz4_stream_set_src(struct doca_compress_task_decompress_lz4_stream *task, struct doca_buf const *src_buff);
+DOCA_EXPERIMENTAL struct doca_buf const *doca_compress_task_decompress_lz4_stream_get_src(const struct doca_compress_task_decompress_lz4_stream *task);
+DOCA_EXPERIMENTAL void doca_compress_task_decompress_lz4_stream_set_dst(struct doca_compress_task_decompress_lz4_stream *task, struct doca_buf *dst_buff);
+DOCA_EXPERIMENTAL struct doca_buf *doca_compress_task_decompress_lz4_stream_get_dst(const struct doca_compress_task_decompress_lz4_stream *task);
+DOCA_EXPERIMENTAL uint32_t doca_compress_task_decompress_lz4_stream_get_crc_cs(const struct doca_compress_task_decompress_lz4_stream *task);
+DOCA_EXPERIMENTAL uint32_t doca_compress_task_decompress_lz4_stream_get_xxh_cs(const struct doca_compress_task_decompress_lz4_stream *task);
+
+struct doca_compress_task_decompress_lz4_block;
+
+typedef void (*doca_compress_task_decompress_lz4_block_completion_cb_t)(struct doca_compress_task_decompress_lz4_block *task, union doca_data task_user_data, union doca_data ctx_user_data);
+
+DOCA_EXPERIMENTAL doca_error_t doca_compress_cap_task_decompress_lz4_block_is_supported(const struct doca_devinfo *devinfo);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_cap_task_decompress_lz4_block_get_max_buf_size(const struct doca_devinfo *devinfo, uint64_t *max_buffer_size);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_cap_task_decompress_lz4_block_get_max_buf_list_len(const struct doca_devinfo *devinfo, uint32_t *max_buf_list_len);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_task_decompress_lz4_block_set_conf(struct doca_compress *compress, doca_compress_task_decompress_lz4_block_completion_cb_t task_completion_cb, doca_compress_task_decompress_lz4_block_completion_cb_t task_error_cb, uint32_t num_tasks);
+DOCA_EXPERIMENTAL doca_error_t doca_compress_task_decompress_lz4_block_alloc_init(struct doca_compress *compress, struct doca_buf const *src_buff, struct doca_buf *dst_buff, union doca_data user_data, struct doca_compress_task_decompress_lz4_block **task);
+DOCA_EXPERIMENTAL struct doca_task *doca_compress_task_decompress_lz4_block_as_task(struct doca_compress_task_decompress_lz4_block *task);
+DOCA_EXPERIMENTAL void doca_compress_task_decompress_lz4_block_set_src(struct doca_compress_task_decompress_lz4_block *task, struct doca_buf const *src_buff);
+DOCA_EXPERIMENTAL struct doca_buf const *doca_compress_task_decompress_lz4_block_get_src(const struct doca_compress_task_decompress_lz4_block *task);
+DOCA_EXPERIMENTAL void doca_compress_task_decompress_lz4_block_set_dst(struct doca_compress_task_decompress_lz4_block *task, struct doca_buf *dst_buff);
+DOCA_EXPERIMENTAL struct doca_buf *doca_compress_task_decompress_lz4_block_get_dst(const struct doca_compress_task_decompress_lz4_block *task);
+DOCA_EXPERIMENTAL uint32_t doca_compress_task_decompress_lz4_block_get_crc_cs(const struct doca_compress_task_decompress_lz4_block *task);
+DOCA_EXPERIMENTAL uint32_t doca_compress_task_decompress_lz4_block_get_xxh_cs(const struct doca_compress_task_decompress_lz4_block *task);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SOFTDOCA_DOCA_COMPRESS_H */

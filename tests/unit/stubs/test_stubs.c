@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The stub libraries (lib/stubs): a call returns DOCA_ERROR_NOT_SUPPORTED (or NULL / 0 / nothing
+ * when the DOCA function returns no doca_error_t), writes nothing through its out-parameters, and
+ * logs one SDK line naming the function and the library. One call of each kind per library.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "doca_aes_gcm.h"
+#include "doca_apsh.h"
+#include "doca_compress.h"
+#include "doca_devemu_pci_type.h"
+#include "doca_devemu_vfs_dev.h"
+#include "doca_devemu_vfs_type.h"
+#include "doca_erasure_coding.h"
+#include "doca_eth_rxq.h"
+#include "doca_eth_txq.h"
+#include "doca_flow.h"
+#include "doca_log.h"
+#include "doca_sha.h"
+#include "doca_telemetry_diag.h"
+#include "doca_telemetry_exporter.h"
+#include "doca_telemetry_pcc.h"
+#include "test.h"
+
+static FILE *sdk_file;
+static char sdk_text[4096];
+
+/* The SDK lines logged since the previous call. */
+static const char *sdk_lines(void)
+{
+	size_t n;
+
+	fflush(sdk_file);
+	rewind(sdk_file);
+	n = fread(sdk_text, 1, sizeof(sdk_text) - 1, sdk_file);
+	sdk_text[n] = '\0';
+	rewind(sdk_file);
+	if (ftruncate(fileno(sdk_file), 0) != 0)
+		sdk_text[0] = '\0';
+	return sdk_text;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* One line that names the function, the library (its title and its .so name) and the result. */
+#define CHECK_LOGGED_AS(func, title, lib, result) \
+	do { \
+		const char *l_ = sdk_lines(); \
+		CHECK(count_lines(l_) == 1); \
+		CHECK(strstr(l_, #func ": ") != NULL); \
+		CHECK(strstr(l_, title " (" lib ") is not implemented by softdoca") != NULL); \
+		CHECK(strstr(l_, result) != NULL); \
+	} while (0)
+#define CHECK_LOGGED(func, title, lib) CHECK_LOGGED_AS(func, title, lib, "returning DOCA_ERROR_NOT_SUPPORTED")
+#define CHECK_LOGGED_ZERO(func, title, lib) CHECK_LOGGED_AS(func, title, lib, "returning NULL / 0")
+#define CHECK_LOGGED_VOID(func, title, lib) CHECK_LOGGED_AS(func, title, lib, "the call has no effect")
+
+static void test_error_returning_calls(void)
+{
+	struct doca_compress *compress = (struct doca_compress *)0x1;
+	struct doca_ec *ec = (struct doca_ec *)0x1;
+	struct doca_aes_gcm *aes = (struct doca_aes_gcm *)0x1;
+	struct doca_sha *sha = (struct doca_sha *)0x1;
+	struct doca_eth_rxq *rxq = (struct doca_eth_rxq *)0x1;
+	struct doca_devemu_pci_type *pci_type = (struct doca_devemu_pci_type *)0x1;
+	struct doca_telemetry_exporter_schema *schema = (struct doca_telemetry_exporter_schema *)0x1;
+	struct doca_telemetry_pcc *pcc = (struct doca_telemetry_pcc *)0x1;
+
+	CHECK_ERR(doca_compress_create(NULL, &compress), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK(compress == (struct doca_compress *)0x1); /* out-parameters untouched */
+	CHECK_LOGGED(doca_compress_create, "DOCA Compress", "libdoca_compress");
+	CHECK_ERR(doca_ec_create(NULL, &ec), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_ec_create, "DOCA Erasure Coding", "libdoca_erasure_coding");
+	CHECK_ERR(doca_aes_gcm_create(NULL, &aes), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_aes_gcm_create, "DOCA AES-GCM", "libdoca_aes_gcm");
+	CHECK_ERR(doca_sha_create(NULL, &sha), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_sha_create, "DOCA SHA", "libdoca_sha");
+	CHECK_ERR(doca_eth_rxq_create(NULL, 32, 1500, &rxq), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_eth_rxq_create, "DOCA Ethernet", "libdoca_eth");
+	CHECK_ERR(doca_flow_init(NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_init, "DOCA Flow", "libdoca_flow");
+	CHECK_ERR(doca_devemu_pci_type_create("t", &pci_type), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_pci_type_create, "DOCA DevEmu", "libdoca_devemu");
+	CHECK_ERR(doca_telemetry_exporter_schema_init("s", &schema), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_schema_init, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_pcc_create(NULL, &pcc), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_pcc_create, "DOCA Telemetry", "libdoca_telemetry");
+	CHECK(compress == (struct doca_compress *)0x1 && ec == (struct doca_ec *)0x1 && pcc == (struct doca_telemetry_pcc *)0x1);
+}
+
+/* A program probes capabilities before it opens anything: the probe says "not supported". */
+static void test_capability_probes(void)
+{
+	uint64_t max_size = 7;
+
+	CHECK_ERR(doca_compress_cap_task_compress_deflate_is_supported(NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_compress_cap_task_compress_deflate_is_supported, "DOCA Compress", "libdoca_compress");
+	CHECK_ERR(doca_ec_cap_task_create_is_supported(NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_ec_cap_task_create_is_supported, "DOCA Erasure Coding", "libdoca_erasure_coding");
+	CHECK_ERR(doca_sha_cap_task_hash_get_supported(NULL, DOCA_SHA_ALGORITHM_SHA256), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_sha_cap_task_hash_get_supported, "DOCA SHA", "libdoca_sha");
+	CHECK_ERR(doca_compress_cap_task_compress_deflate_get_max_buf_size(NULL, &max_size), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK(max_size == 7);
+	sdk_lines();
+}
+
+static void test_pointer_and_value_returning_calls(void)
+{
+	CHECK(doca_compress_as_ctx((struct doca_compress *)0x1) == NULL);
+	CHECK_LOGGED_ZERO(doca_compress_as_ctx, "DOCA Compress", "libdoca_compress");
+	CHECK(doca_ec_as_ctx((struct doca_ec *)0x1) == NULL);
+	CHECK_LOGGED_ZERO(doca_ec_as_ctx, "DOCA Erasure Coding", "libdoca_erasure_coding");
+	CHECK(doca_eth_txq_as_doca_ctx((struct doca_eth_txq *)0x1) == NULL);
+	CHECK_LOGGED_ZERO(doca_eth_txq_as_doca_ctx, "DOCA Ethernet", "libdoca_eth");
+	CHECK(doca_apsh_create() == NULL);
+	CHECK_LOGGED_ZERO(doca_apsh_create, "DOCA App Shield", "libdoca_apsh");
+	CHECK(doca_flow_port_switch_get(NULL) == NULL);
+	CHECK_LOGGED_ZERO(doca_flow_port_switch_get, "DOCA Flow", "libdoca_flow");
+	CHECK(doca_flow_aging_handle(NULL, 0, 0, 0) == 0);
+	CHECK_LOGGED_ZERO(doca_flow_aging_handle, "DOCA Flow", "libdoca_flow");
+	CHECK(doca_compress_task_compress_deflate_get_crc_cs((struct doca_compress_task_compress_deflate *)0x1) == 0);
+	CHECK_LOGGED_ZERO(doca_compress_task_compress_deflate_get_crc_cs, "DOCA Compress", "libdoca_compress");
+}
+
+static void test_void_calls(void)
+{
+	doca_flow_destroy();
+	CHECK_LOGGED_VOID(doca_flow_destroy, "DOCA Flow", "libdoca_flow");
+	doca_compress_task_compress_deflate_set_src((struct doca_compress_task_compress_deflate *)0x1, NULL);
+	CHECK_LOGGED_VOID(doca_compress_task_compress_deflate_set_src, "DOCA Compress", "libdoca_compress");
+	CHECK_ERR(doca_sha_task_hash_set_src((struct doca_sha_task_hash *)0x1, NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_sha_task_hash_set_src, "DOCA SHA", "libdoca_sha");
+}
+
+/* The calls newer DOCA added, whose prototypes are inferred from NVIDIA's 3.3 samples, exist too. */
+static void test_newer_calls(void)
+{
+	struct doca_devemu_vfs_type *vfs_type = NULL;
+	struct doca_dev_rep *rep = NULL;
+
+	CHECK_ERR(doca_eth_rxq_apply_queue_id((struct doca_eth_rxq *)0x1, 0), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_eth_rxq_apply_queue_id, "DOCA Ethernet", "libdoca_eth");
+	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, NULL, NULL, 0, NULL, NULL, NULL, DOCA_FLOW_ENTRY_FLAGS_NO_WAIT, NULL, NULL),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_pipe_basic_add_entry, "DOCA Flow", "libdoca_flow");
+	CHECK_ERR(doca_devemu_vfs_find_default_vfs_type_by_dev(NULL, &vfs_type), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_vfs_find_default_vfs_type_by_dev, "DOCA DevEmu", "libdoca_devemu");
+	CHECK_ERR(doca_devemu_pci_type_create_rep(NULL, &rep), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_pci_type_create_rep, "DOCA DevEmu", "libdoca_devemu");
+	CHECK(vfs_type == NULL && rep == NULL);
+}
+
+int main(void)
+{
+	struct doca_log_backend *sdk_log = NULL;
+
+	sdk_file = tmpfile();
+	if (sdk_file == NULL || doca_log_backend_create_with_file_sdk(sdk_file, &sdk_log) != DOCA_SUCCESS ||
+	    doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_WARNING) != DOCA_SUCCESS) {
+		fprintf(stderr, "cannot set up the SDK log file\n");
+		return 1;
+	}
+	TEST_RUN(test_error_returning_calls);
+	TEST_RUN(test_capability_probes);
+	TEST_RUN(test_pointer_and_value_returning_calls);
+	TEST_RUN(test_void_calls);
+	TEST_RUN(test_newer_calls);
+	TEST_EXIT();
+}
