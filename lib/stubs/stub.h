@@ -9,7 +9,7 @@
 #ifndef SOFTDOCA_STUBS_STUB_H
 #define SOFTDOCA_STUBS_STUB_H
 
-#include "common/priv/sdk_log.h"
+#include "softhw/base/sdk_log.h"
 
 #define STUB_LOG(level, result) \
 	SDK_LOG_##level("%s: %s is not implemented by softdoca, " result, __func__, STUB_LIBRARY)
