@@ -106,13 +106,19 @@ static void task_release(struct doca_task *task)
 }
 
 /*
- * A task the user freed while it was in flight goes back to its pool once its callback has run,
- * unless the callback submitted it again (it is released at its next completion then) or
- * freed it itself (the flag was cleared when the pool gave it out again).
+ * The task whose callback runs now, when the user freed it while it was in flight: it goes
+ * back to its pool once the callback returns, unless the callback freed it itself or submitted
+ * it again (then at its next completion). Kept outside the task: a callback may free the task
+ * and destroy its context. Thread-local: callbacks run on the progressing thread, never nested.
  */
-static void release_if_freed(struct doca_task *task)
+static __thread struct doca_task *release_after_cb;
+
+static void release_after_callback(void)
 {
-	if (task->free_on_completion && task->state == SOFTDOCA_TASK_ALLOCATED)
+	struct doca_task *task = release_after_cb;
+
+	release_after_cb = NULL;
+	if (task != NULL)
 		task_release(task);
 }
 
@@ -126,6 +132,7 @@ static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_err
 	ctx->inflight--;
 	ctx->pe->inflight--;
 
+	release_after_cb = task->free_on_completion ? task : NULL;
 	if (status == DOCA_SUCCESS) {
 		if (ctx->ops->complete != NULL)
 			ctx->ops->complete(task);
@@ -133,7 +140,7 @@ static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_err
 			softdoca_graph_task_done(task);
 		else
 			pool->success_cb(task, task->user_data, ctx->user_data);
-		release_if_freed(task);
+		release_after_callback();
 		return;
 	}
 	/* A library that stops on error starts stopping before the user hears of the failure. */
@@ -147,7 +154,7 @@ static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_err
 		softdoca_graph_task_done(task);
 	else
 		pool->error_cb(task, task->user_data, ctx->user_data);
-	release_if_freed(task);
+	release_after_callback();
 }
 
 /* One unit of work on one context; returns true if anything happened. */
@@ -357,6 +364,8 @@ static doca_error_t submit(struct doca_task *task)
 	if (err != DOCA_SUCCESS)
 		return err;
 	task->state = SOFTDOCA_TASK_SUBMITTED;
+	if (task == release_after_cb)
+		release_after_cb = NULL; /* submitted again from its callback: released at its next completion */
 	ctx->inflight++;
 	ctx->pe->inflight++;
 	softhw_queue_post(&ctx->queue, &task->work);
@@ -415,6 +424,8 @@ void doca_task_free(struct doca_task *task)
 		SDK_LOG_ERR("doca_task_free: %s %s task is already free", task->ctx->ops->name, task->pool->name);
 		return;
 	}
+	if (task == release_after_cb)
+		release_after_cb = NULL; /* its callback frees it: once */
 	task_release(task);
 }
 
