@@ -310,7 +310,10 @@ doca_error_t doca_sync_event_export_to_remote_net(struct doca_sync_event *event,
 	if (err != DOCA_SUCCESS)
 		return err;
 	desc_fill(&d, event, SE_DESC_REMOTE_NET, event->dev);
-	return hand_out(event, &d, data, sz, what);
+	err = hand_out(event, &d, data, sz, what);
+	if (err == DOCA_SUCCESS)
+		softhw_value_export_net(event->cell); /* now the soft NIC may reach it */
+	return err;
 }
 
 /* ---- import ---- */
@@ -452,6 +455,13 @@ doca_error_t doca_sync_event_remote_net_create_from_export(struct doca_dev *dev,
 		cell = softhw_value_find(d.id, d.addr, d.token);
 		if (cell == NULL) {
 			SDK_LOG_ERR("Failed to %s: %s", what, softhw_value_why_not(d.id, d.addr, d.token));
+			return DOCA_ERROR_INVALID_VALUE;
+		}
+		if (!softhw_value_net_exported(cell)) {
+			softhw_value_unbind(cell);
+			SDK_LOG_ERR("Failed to %s: forged descriptor: the event was exported to the remote PCI peer, "
+				    "not to remote net; export it with doca_sync_event_export_to_remote_net()",
+				    what);
 			return DOCA_ERROR_INVALID_VALUE;
 		}
 	}

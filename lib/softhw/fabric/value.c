@@ -76,6 +76,7 @@ struct softhw_value {
 	uint64_t id;                        /* unique in the process; descriptors carry it */
 	uint32_t refs;                      /* registry_lock */
 	bool retired;                       /* its exporting event is destroyed (registry_lock) */
+	bool net_exported;                  /* exported for remote net: the soft NIC may reach it (atomic) */
 	uint32_t seq;                       /* futex word of a local cell */
 	uint32_t sleepers;                  /* stand-alone waiters of a local cell (atomic) */
 	uint32_t *seqp;                     /* &seq, or &shm->seq */
@@ -278,6 +279,16 @@ bool softhw_value_is_private(const struct softhw_value *cell)
 bool softhw_value_is_shared(const struct softhw_value *cell)
 {
 	return cell->shm != NULL;
+}
+
+void softhw_value_export_net(struct softhw_value *cell)
+{
+	__atomic_store_n(&cell->net_exported, true, __ATOMIC_RELEASE);
+}
+
+bool softhw_value_net_exported(const struct softhw_value *cell)
+{
+	return __atomic_load_n(&cell->net_exported, __ATOMIC_ACQUIRE);
 }
 
 uint64_t softhw_value_token(const struct softhw_value *cell)

@@ -60,6 +60,13 @@ doca_error_t softhw_value_create_shared(uint64_t initial, struct softhw_value **
  * longer exists or was retired.
  */
 struct softhw_value *softhw_value_find(uint64_t id, uint64_t addr, uint64_t token);
+/*
+ * The value was exported for remote net access (doca_sync_event_export_to_remote_net): only
+ * then does the soft NIC reach it, and a descriptor of another kind re-sealed as remote net
+ * gets nothing.
+ */
+void softhw_value_export_net(struct softhw_value *value);
+bool softhw_value_net_exported(const struct softhw_value *value);
 /* Why softhw_value_find() found nothing: which of the descriptor's claims is wrong. */
 const char *softhw_value_why_not(uint64_t id, uint64_t addr, uint64_t token);
 /*

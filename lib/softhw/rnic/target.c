@@ -199,6 +199,10 @@ static doca_error_t do_sync_event(const struct rnic_hdr *h, uint64_t *old)
 
 	if (cell == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
+	if (!softhw_value_net_exported(cell)) { /* a remote-PCI descriptor passed off as remote net */
+		softhw_value_unbind(cell);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
 	if (h->op == SOFTHW_RNIC_OP_SE_GET)
 		*old = softhw_value_load(cell);
 	else if (h->op == SOFTHW_RNIC_OP_SE_SET)

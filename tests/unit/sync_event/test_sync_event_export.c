@@ -389,6 +389,14 @@ static void test_forged_in_process(void)
 	CHECK_ERR(doca_sync_event_create_from_export(dev, copy, sz, &im), DOCA_ERROR_INVALID_VALUE);
 	CHECK(log_says("no event of this process has that value id"));
 	CHECK(im == NULL);
+	/* a remote-PCI descriptor re-sealed as remote net: the value was never exported to the net */
+	memcpy(copy, data, sz);
+	copy[6] = 2; /* kind: remote net */
+	copy[7] = 0;
+	reseal(copy, sz, SE_VERSION);
+	CHECK_ERR(doca_sync_event_remote_net_create_from_export(dev, copy, sz, &rn), DOCA_ERROR_INVALID_VALUE);
+	CHECK(log_says("not to remote net"));
+	CHECK(rn == NULL);
 	CHECK_OK(doca_sync_event_destroy(ex));
 
 	/* the same for a remote net descriptor imported in its own process */
