@@ -38,10 +38,14 @@
 		*(doca_be32_t *)(_p) = DOCA_BE32_GENMASK(_h, _l); \
 	} while (0)
 
-/* The value _v placed in the field _m; the _p forms OR it into the field at _p. */
-#define DOCA_U8_SET(_m, _v) (((_v) << DOCA_SHIFT(_m)) & (_m))
-#define DOCA_BE16_SET(_m, _v) ((DOCA_HTOBE16((_v) << DOCA_SHIFT(DOCA_BETOH16(_m)))) & (_m))
-#define DOCA_BE32_SET(_m, _v) ((DOCA_HTOBE32((_v) << DOCA_SHIFT(DOCA_BETOH32(_m)))) & (_m))
+/*
+ * The value _v placed in the field _m; the _p forms OR it into the field at _p. The value is
+ * shifted as an unsigned number, so a field reaching the top bit (a VXLAN VNI) is no signed
+ * overflow when _v is a plain int.
+ */
+#define DOCA_U8_SET(_m, _v) (((unsigned int)(_v) << DOCA_SHIFT(_m)) & (_m))
+#define DOCA_BE16_SET(_m, _v) ((DOCA_HTOBE16((uint16_t)((uint32_t)(_v) << DOCA_SHIFT(DOCA_BETOH16(_m))))) & (_m))
+#define DOCA_BE32_SET(_m, _v) ((DOCA_HTOBE32((uint32_t)(_v) << DOCA_SHIFT(DOCA_BETOH32(_m)))) & (_m))
 #define DOCA_U8P_SET(_m, _v, _p) \
 	do { \
 		*(_p) = (uint8_t)(*(uint8_t *)(_p) | DOCA_U8_SET(_m, _v)); \
