@@ -111,12 +111,15 @@ static void task_release(struct doca_task *task)
  * it again (then at its next completion). Kept outside the task: a callback may free the task
  * and destroy its context. Thread-local: callbacks run on the progressing thread, never nested.
  */
-static __thread struct doca_task *release_after_cb;
+static __thread struct doca_task *release_after_cb __attribute__((tls_model("initial-exec")));
 
-static void release_after_callback(void)
+static void release_after_callback(bool freed)
 {
-	struct doca_task *task = release_after_cb;
+	struct doca_task *task;
 
+	if (!freed) /* the common case touches no thread-local */
+		return;
+	task = release_after_cb;
 	release_after_cb = NULL;
 	if (task != NULL)
 		task_release(task);
@@ -126,13 +129,14 @@ static void release_after_callback(void)
 static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_error_t status)
 {
 	struct softdoca_task_pool *pool = task->pool;
+	bool freed = task->free_on_completion;
 
 	task->state = SOFTDOCA_TASK_ALLOCATED;
 	task->status = status;
 	ctx->inflight--;
 	ctx->pe->inflight--;
-
-	release_after_cb = task->free_on_completion ? task : NULL;
+	if (freed)
+		release_after_cb = task;
 	if (status == DOCA_SUCCESS) {
 		if (ctx->ops->complete != NULL)
 			ctx->ops->complete(task);
@@ -140,7 +144,7 @@ static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_err
 			softdoca_graph_task_done(task);
 		else
 			pool->success_cb(task, task->user_data, ctx->user_data);
-		release_after_callback();
+		release_after_callback(freed);
 		return;
 	}
 	/* A library that stops on error starts stopping before the user hears of the failure. */
@@ -154,7 +158,7 @@ static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_err
 		softdoca_graph_task_done(task);
 	else
 		pool->error_cb(task, task->user_data, ctx->user_data);
-	release_after_callback();
+	release_after_callback(freed);
 }
 
 /* One unit of work on one context; returns true if anything happened. */
@@ -364,7 +368,7 @@ static doca_error_t submit(struct doca_task *task)
 	if (err != DOCA_SUCCESS)
 		return err;
 	task->state = SOFTDOCA_TASK_SUBMITTED;
-	if (task == release_after_cb)
+	if (task->free_on_completion && task == release_after_cb)
 		release_after_cb = NULL; /* submitted again from its callback: released at its next completion */
 	ctx->inflight++;
 	ctx->pe->inflight++;
@@ -424,7 +428,7 @@ void doca_task_free(struct doca_task *task)
 		SDK_LOG_ERR("doca_task_free: %s %s task is already free", task->ctx->ops->name, task->pool->name);
 		return;
 	}
-	if (task == release_after_cb)
+	if (task->free_on_completion && task == release_after_cb)
 		release_after_cb = NULL; /* its callback frees it: once */
 	task_release(task);
 }
