@@ -2063,6 +2063,33 @@ static const char *write_config(const char *name, const char *text)
 	return p;
 }
 
+/*
+ * A server and a client; the client writes a byte to TEST_KILL_FD when the server is to be
+ * killed (SIGKILL). The server is killed then, or when the client exits without asking (so the
+ * test never waits on it), and the client's checks decide.
+ */
+static bool killed_pair(const char *server_name, const char *client_name)
+{
+	int p[2];
+	char buf[16], go;
+	pid_t server, client;
+
+	if (pipe(p) != 0)
+		return false;
+	snprintf(buf, sizeof(buf), "%d", p[1]);
+	setenv("TEST_KILL_FD", buf, 1);
+	server = spawn(server_name, "dpu", "builtin");
+	client = spawn(client_name, "host", "builtin");
+	close(p[1]);
+	if (read(p[0], &go, 1) != 1)
+		fprintf(stderr, "%s exited without asking for the kill\n", client_name);
+	kill(server, SIGKILL);
+	close(p[0]);
+	waitpid(server, NULL, 0);
+	wait_ok(client, client_name);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	const char *bf2, *cx7;
@@ -2111,46 +2138,13 @@ int main(int argc, char **argv)
 		wait_ok(server, "fp_server");
 		wait_ok(client, "fp_client");
 	}
-	{
-		/* the client asks (through a pipe) for the server to be killed, then checks its tasks */
-		int p[2];
-		char buf[16], go;
-		pid_t server, client;
-
-		if (pipe(p) != 0)
-			return 1;
-		snprintf(buf, sizeof(buf), "%d", p[1]);
-		setenv("TEST_KILL_FD", buf, 1);
-		server = spawn("stall_server", "dpu", "builtin");
-		client = spawn("stall_client", "host", "builtin");
-		close(p[1]);
-		if (read(p[0], &go, 1) == 1)
-			kill(server, SIGKILL);
-		close(p[0]);
-		waitpid(server, NULL, 0);
-		wait_ok(client, "stall_client");
-	}
+	/* the client asks (through a pipe) for the server to be killed, then checks its tasks */
+	if (!killed_pair("stall_server", "stall_client"))
+		return 1;
 	/* the server is killed while the client's producer sends from its own thread (a race: four rounds) */
-	for (int round = 0; round < 4; round++) {
-		int p[2];
-		char buf[16], go;
-		pid_t server, client;
-
-		if (pipe(p) != 0)
+	for (int round = 0; round < 4; round++)
+		if (!killed_pair("fpkill_server", "fpkill_client"))
 			return 1;
-		snprintf(buf, sizeof(buf), "%d", p[1]);
-		setenv("TEST_KILL_FD", buf, 1);
-		server = spawn("fpkill_server", "dpu", "builtin");
-		client = spawn("fpkill_client", "host", "builtin");
-		close(p[1]);
-		if (read(p[0], &go, 1) == 1)
-			kill(server, SIGKILL);
-		else
-			kill(server, SIGKILL); /* the client died first: the check below says so */
-		close(p[0]);
-		waitpid(server, NULL, 0);
-		wait_ok(client, "fpkill_client");
-	}
 	{
 		/* the client reads the server's last message after the server process is gone */
 		int p[2];
