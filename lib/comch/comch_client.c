@@ -172,8 +172,13 @@ static doca_error_t client_stop(struct doca_ctx *ctx)
 	case COMCH_CONN_DEAD:
 		break;
 	}
-	comch_ep_close(ep);
-	return DOCA_SUCCESS;
+	if (ctx->state == DOCA_CTX_STATE_STARTING) {
+		comch_ep_close(ep);
+		return DOCA_SUCCESS;
+	}
+	/* A connected client always passes through STOPPING, as on DOCA, even when the server
+	 * left first: progress closes the endpoint and IDLE follows. */
+	return DOCA_ERROR_IN_PROGRESS;
 }
 
 static bool client_step(struct doca_ctx *ctx)
