@@ -857,9 +857,13 @@ doca_error_t doca_mmap_enable_thread_safety(struct doca_mmap *mmap)
 		SDK_LOG_ERR("Failed to enable mmap thread safety: mmap is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	err = check_configurable(mmap, "enable mmap thread safety", DOCA_ERROR_NOT_PERMITTED);
-	if (err != DOCA_SUCCESS)
-		return err;
+	/* An import may be made thread-safe too: it configures no range or device (NVIDIA's
+	 * storage target does this to the initiator's memory it imports). */
+	if (!mmap->from_export) {
+		err = check_configurable(mmap, "enable mmap thread safety", DOCA_ERROR_NOT_PERMITTED);
+		if (err != DOCA_SUCCESS)
+			return err;
+	}
 	mmap->thread_safe = true;
 	return DOCA_SUCCESS;
 }

@@ -145,6 +145,9 @@ static void test_import(void)
 	CHECK_ERR(doca_mmap_add_dev(imp, dev), DOCA_ERROR_NOT_PERMITTED);
 	CHECK_ERR(doca_mmap_set_user_data(imp, ud), DOCA_ERROR_BAD_STATE);
 	CHECK_ERR(doca_mmap_export_pci(imp, dev, &d2, &l2), DOCA_ERROR_NOT_PERMITTED);
+	/* ... but may be made thread-safe (NVIDIA's storage target does it to an import) */
+	CHECK_OK(doca_mmap_enable_thread_safety(imp));
+	CHECK(imp->thread_safe);
 
 	CHECK_OK(doca_buf_inventory_create(2, &inv));
 	CHECK_OK(doca_buf_inventory_start(inv));
