@@ -28,6 +28,7 @@ struct softdoca_mmap_export {
 	enum softdoca_mmap_desc_kind kind;
 	const struct softhw_card *card;
 	struct softdoca_mmap_desc desc; /* what was exported: imports are checked against it */
+	bool reexport; /* of memory imported from another process: not this process's memory */
 	uint8_t bytes[SOFTDOCA_MMAP_DESC_LEN];
 };
 
@@ -119,7 +120,8 @@ static void registry_remove(struct softdoca_mmap_export *e)
 }
 
 /* The link of live export (id, token) with one more reference, and what it exported; or NULL. */
-static struct softdoca_mmap_link *registry_link(uint64_t id, uint64_t token, struct softdoca_mmap_desc *real)
+static struct softdoca_mmap_link *registry_link(uint64_t id, uint64_t token, struct softdoca_mmap_desc *real,
+						bool *reexport)
 {
 	struct softdoca_mmap_link *link = NULL;
 
@@ -129,6 +131,7 @@ static struct softdoca_mmap_link *registry_link(uint64_t id, uint64_t token, str
 			link = e->link;
 			link->refs++;
 			*real = e->desc;
+			*reexport = e->reexport;
 			break;
 		}
 	pthread_mutex_unlock(&registry_lock);
@@ -397,9 +400,17 @@ static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *d
 		SDK_LOG_ERR("Failed to export mmap: %s got a NULL argument", name);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (mmap->from_export) {
-		SDK_LOG_ERR("Failed to export mmap: an mmap created from an export cannot be exported again");
+	/*
+	 * DOCA lets a DPU re-export for RDMA the host memory it imported over PCI (NVIDIA's
+	 * storage zero-copy application hands the initiator's memory to its target this way).
+	 */
+	if (mmap->from_export && (pci || !mmap->export_kind_pci)) {
+		SDK_LOG_ERR("Failed to export mmap: an mmap created from an export can be exported again only with doca_mmap_export_rdma(), and only when it was imported from doca_mmap_export_pci()");
 		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (mmap->from_export && mmap->remote == NULL) {
+		SDK_LOG_ERR("Failed to export mmap: it was imported from this process's own export; softdoca re-exports only another process's memory: export the original mmap with doca_mmap_export_rdma() instead");
+		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	if (!mmap->started) {
 		SDK_LOG_ERR("Failed to export mmap: mmap is not started; call doca_mmap_start() before %s", name);
@@ -439,9 +450,15 @@ static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *d
 	}
 	memset(&d, 0, sizeof(d));
 	card = dev->devinfo->fn->card;
-	/* The fabric serves the range to the importing process from now on. */
-	err = softhw_mem_export_add(card->instance, mmap->addr, mmap->len, export_rights(mmap->access, kind),
-				    &d.export_id, &d.token, &why);
+	/* The fabric serves the range to the importing process from now on (a re-export: this
+	 * process's soft NIC serves it, through the import, held to the original export's rights). */
+	if (mmap->from_export)
+		err = softhw_mem_export_add_proxy(card->instance, mmap->remote, (uint64_t)(uintptr_t)mmap->addr,
+						  mmap->len, export_rights(mmap->access, kind), &d.export_id, &d.token,
+						  &why);
+	else
+		err = softhw_mem_export_add(card->instance, mmap->addr, mmap->len, export_rights(mmap->access, kind),
+					    &d.export_id, &d.token, &why);
 	if (err != DOCA_SUCCESS) {
 		free(e->link);
 		free(e);
@@ -450,7 +467,8 @@ static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *d
 		return err;
 	}
 	d.kind = kind;
-	d.access = mmap->access;
+	/* a re-export grants the original's RDMA flags, not its PCI ones */
+	d.access = mmap->from_export ? (mmap->access & RDMA_FLAGS) | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE : mmap->access;
 	d.exporter_pid = (int32_t)getpid();
 	d.addr = (uint64_t)(uintptr_t)mmap->addr;
 	d.len = mmap->len;
@@ -464,6 +482,7 @@ static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *d
 	e->token = d.token;
 	e->kind = kind;
 	e->card = card;
+	e->reexport = mmap->from_export;
 	e->next = mmap->exports;
 	mmap->exports = e;
 	e->link->refs = 1;
@@ -549,10 +568,19 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 	if (d.exporter_pid == (int32_t)getpid()) {
 		/* This process exported it: the export is at hand to check the claims against. */
 		struct softdoca_mmap_desc real;
+		bool reexport = false;
 
-		link = registry_link(d.export_id, d.token, &real);
+		link = registry_link(d.export_id, d.token, &real, &reexport);
 		err = link != NULL && softhw_mem_export_lookup(d.export_id, d.token) ? check_claims(&d, &real)
 										     : DOCA_ERROR_NOT_FOUND;
+		if (err == DOCA_SUCCESS && reexport) {
+			/* its memory is another process's: only a peer's RDMA reaches it */
+			SDK_LOG_ERR("Failed to create mmap from export: the descriptor is this process's own re-export of memory it imported; import it in the RDMA peer, and use the import itself here");
+			pthread_mutex_lock(&registry_lock);
+			link_put(link);
+			pthread_mutex_unlock(&registry_lock);
+			return DOCA_ERROR_NOT_SUPPORTED;
+		}
 		if (err != DOCA_SUCCESS) {
 			if (link != NULL) {
 				pthread_mutex_lock(&registry_lock);

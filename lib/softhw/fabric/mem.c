@@ -102,6 +102,9 @@ struct mem_export {
 	uint64_t len;
 	uint32_t rights;
 	char instance[SOFTHW_MAX_STR]; /* the card instance it was exported through */
+	/* A re-export: the memory is another process's, reached through this import of ours;
+	 * addr is in that process. Only softhw_mem_export_copy() touches it. */
+	struct softhw_mem_remote *via;
 	bool shared; /* has a window (share) */
 	struct softhw_share_grant share;
 };
@@ -341,7 +344,8 @@ static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct me
 		rep->addr = (uint64_t)(uintptr_t)e->addr;
 		rep->len = e->len;
 		rep->rights = e->rights;
-		rep->flags = (svc.cma ? MEM_FLAG_CMA : 0) | (e->shared ? MEM_FLAG_SHARED : 0);
+		/* a re-export's memory is not in this process: no cross-memory attach into it */
+		rep->flags = (svc.cma && e->via == NULL ? MEM_FLAG_CMA : 0) | (e->shared ? MEM_FLAG_SHARED : 0);
 		rep->status = DOCA_SUCCESS;
 	}
 	pthread_mutex_unlock(&svc.lock);
@@ -434,6 +438,8 @@ static void serve_copy(struct mem_conn *c, const struct mem_msg *req, struct mem
 	e = c->id != 0 ? export_find(c->id) : NULL;
 	if (e == NULL) {
 		rep->op = MEM_REVOKED;
+	} else if (e->via != NULL) {
+		rep->status = DOCA_ERROR_NOT_SUPPORTED; /* only the soft NIC serves a re-export */
 	} else if (c->bounce == NULL || req->len == 0 || req->len > c->bounce_len) {
 		rep->status = DOCA_ERROR_INVALID_VALUE;
 	} else if (req->addr < (uint64_t)(uintptr_t)e->addr || req->len > e->len ||
@@ -663,6 +669,9 @@ static bool unshared_export_overlaps(uint64_t lo, uint64_t hi)
 {
 	for (const struct mem_export *e = svc.exports; e != NULL; e = e->next) {
 		uint64_t a = (uint64_t)(uintptr_t)e->addr, b = a + e->len;
+
+		if (e->via != NULL)
+			continue; /* another process's addresses */
 		uint64_t wa = e->shared ? (uint64_t)(uintptr_t)e->share.base : b;
 		uint64_t wb = e->shared ? wa + e->share.len : b;
 
@@ -672,8 +681,8 @@ static bool unshared_export_overlaps(uint64_t lo, uint64_t hi)
 	return false;
 }
 
-doca_error_t softhw_mem_export_add(const char *instance, void *addr, uint64_t len, uint32_t rights, uint64_t *id,
-				   uint64_t *token, const char **why)
+static doca_error_t export_add(const char *instance, struct softhw_mem_remote *via, void *addr, uint64_t len,
+			       uint32_t rights, uint64_t *id, uint64_t *token, const char **why)
 {
 	const char *no_window = "";
 
@@ -700,8 +709,12 @@ doca_error_t softhw_mem_export_add(const char *instance, void *addr, uint64_t le
 	e->addr = addr;
 	e->len = len;
 	e->rights = rights;
-	e->shared = softhw_share_export(addr, len, e->id, unshared_export_overlaps, &e->share, &no_window);
-	if (!e->shared)
+	e->via = via;
+	if (via != NULL)
+		no_window = "a re-export of another process's memory";
+	else
+		e->shared = softhw_share_export(addr, len, e->id, unshared_export_overlaps, &e->share, &no_window);
+	if (!e->shared && via == NULL)
 		SDK_LOG_DBG("Memory %p (%lu bytes) is exported without a shared window (%s): importers on this host reach it by cross-memory attach",
 			    addr, (unsigned long)len, no_window);
 	e->next = svc.exports;
@@ -711,6 +724,22 @@ doca_error_t softhw_mem_export_add(const char *instance, void *addr, uint64_t le
 	pthread_mutex_unlock(&svc.lock);
 	wake_service(); /* a new listener joins the poll set */
 	return DOCA_SUCCESS;
+}
+
+doca_error_t softhw_mem_export_add(const char *instance, void *addr, uint64_t len, uint32_t rights, uint64_t *id,
+				   uint64_t *token, const char **why)
+{
+	return export_add(instance, NULL, addr, len, rights, id, token, why);
+}
+
+doca_error_t softhw_mem_export_add_proxy(const char *instance, struct softhw_mem_remote *via, uint64_t addr,
+					 uint64_t len, uint32_t rights, uint64_t *id, uint64_t *token, const char **why)
+{
+	if (via == NULL) {
+		*why = "no import to re-export";
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return export_add(instance, via, (void *)(uintptr_t)addr, len, rights, id, token, why);
 }
 
 void softhw_mem_export_remove(uint64_t id)
@@ -781,12 +810,57 @@ doca_error_t softhw_mem_export_pin(uint64_t id, uint64_t token, uint64_t addr, u
 		pthread_mutex_unlock(&svc.lock);
 		return DOCA_ERROR_NOT_PERMITTED;
 	}
+	if (e->via != NULL) {
+		pthread_mutex_unlock(&svc.lock);
+		return DOCA_ERROR_NOT_SUPPORTED; /* no memory here: softhw_mem_export_copy() */
+	}
 	return DOCA_SUCCESS; /* the lock is the pin: export_remove waits for it */
 }
 
 void softhw_mem_export_unpin(void)
 {
 	pthread_mutex_unlock(&svc.lock);
+}
+
+doca_error_t softhw_mem_export_check(uint64_t id, uint64_t token, uint64_t addr, uint64_t len, uint32_t right)
+{
+	doca_error_t err = softhw_mem_export_pin(id, token, addr, len, right);
+
+	if (err == DOCA_SUCCESS)
+		softhw_mem_export_unpin();
+	return err == DOCA_ERROR_NOT_SUPPORTED ? DOCA_SUCCESS : err; /* a re-export passed the checks */
+}
+
+doca_error_t softhw_mem_export_copy(uint64_t id, uint64_t token, uint64_t addr, void *buf, uint64_t len, bool write)
+{
+	doca_error_t err = softhw_mem_export_pin(id, token, addr, len, write ? SOFTHW_MEM_WRITE : SOFTHW_MEM_READ);
+	struct mem_export *e;
+
+	if (err == DOCA_SUCCESS) {
+		if (write)
+			memcpy((void *)(uintptr_t)addr, buf, len);
+		else
+			memcpy(buf, (const void *)(uintptr_t)addr, len);
+		softhw_mem_export_unpin();
+		return DOCA_SUCCESS;
+	}
+	if (err != DOCA_ERROR_NOT_SUPPORTED)
+		return err;
+	/*
+	 * A re-export: through the import, under the lock so that softhw_mem_export_remove() (and
+	 * then the import's disconnect) waits for this copy. The import talks to another process
+	 * only, never to this process's service thread, which therefore cannot wait on us.
+	 */
+	pthread_mutex_lock(&svc.lock);
+	e = export_find(id);
+	if (e == NULL || e->token != token || e->via == NULL)
+		err = DOCA_ERROR_INVALID_VALUE; /* ended meanwhile */
+	else
+		err = write ? softhw_mem_write(e->via, addr, buf, len) : softhw_mem_read(e->via, buf, addr, len);
+	pthread_mutex_unlock(&svc.lock);
+	if (err == DOCA_ERROR_IO_FAILED || err == DOCA_ERROR_CONNECTION_ABORTED)
+		err = DOCA_ERROR_INVALID_VALUE; /* the memory is gone: as for an export that ended */
+	return err;
 }
 
 /* ---------------------------------------------------------------------------------------

@@ -61,6 +61,20 @@ doca_error_t softhw_mem_export_add(const char *instance, void *addr, uint64_t le
  */
 void softhw_mem_export_remove(uint64_t id);
 
+struct softhw_mem_remote;
+
+/*
+ * A re-export: a DPU process makes host memory it imported over PCI (`via`, from
+ * softhw_mem_connect) reachable by RDMA, as DOCA's doca_mmap_export_rdma() does for an mmap
+ * created from a PCI export. [addr, addr + len) is in the exporting process; `rights` must
+ * include SOFTHW_MEM_VIA_NIC. Importers are told its range and rights as for any export, but
+ * get no cross-memory attach or shared window: this process's soft NIC serves every access,
+ * with softhw_mem_export_copy(), and `via` holds it to the original export's rights. The
+ * caller keeps `via` connected until softhw_mem_export_remove() returned.
+ */
+doca_error_t softhw_mem_export_add_proxy(const char *instance, struct softhw_mem_remote *via, uint64_t addr,
+					 uint64_t len, uint32_t rights, uint64_t *id, uint64_t *token, const char **why);
+
 /* Is export `id` with `token` live in this process? (imports within one process) */
 bool softhw_mem_export_lookup(uint64_t id, uint64_t token);
 
@@ -74,6 +88,19 @@ bool softhw_mem_export_lookup(uint64_t id, uint64_t token);
  */
 doca_error_t softhw_mem_export_pin(uint64_t id, uint64_t token, uint64_t addr, uint64_t len, uint32_t right);
 void softhw_mem_export_unpin(void);
+/* softhw_mem_export_pin() of a re-export that passes every check returns NOT_SUPPORTED, pins
+ * nothing: its memory is not in this process. The two calls below serve both kinds. */
+
+/* The checks of softhw_mem_export_pin(), nothing kept pinned; a re-export passes them. */
+doca_error_t softhw_mem_export_check(uint64_t id, uint64_t token, uint64_t addr, uint64_t len, uint32_t right);
+
+/*
+ * Copies between buf and export `id` (checked as by softhw_mem_export_pin, with
+ * SOFTHW_MEM_WRITE or SOFTHW_MEM_READ): memcpy for this process's memory, through the import
+ * for a re-export (which may wait for the other process, up to SOFTHW_MEM_TIMEOUT_MS). Memory
+ * of a re-export that is gone gives INVALID_VALUE, as an export that ended.
+ */
+doca_error_t softhw_mem_export_copy(uint64_t id, uint64_t token, uint64_t addr, void *buf, uint64_t len, bool write);
 
 /* ---- importer side ---- */
 
@@ -96,8 +123,6 @@ struct softhw_mem_peer {
 	 */
 	bool any_range;
 };
-
-struct softhw_mem_remote;
 
 /*
  * Connects to the exporter of `peer` and checks the descriptor against the live export.

@@ -310,6 +310,21 @@ static ssize_t rx_payload(struct rnic_qp *qp)
 			doca_error_t err = softhw_mem_export_pin(rx->hdr.id, rx->hdr.token, rx->mem_addr, rx->left,
 								 SOFTHW_MEM_WRITE);
 
+			if (err == DOCA_ERROR_NOT_SUPPORTED) {
+				/* a re-export: the bytes land here first, then go on through its import */
+				n = recv(qp->fd, discard_buf,
+					 rx->left < sizeof(discard_buf) ? rx->left : sizeof(discard_buf), MSG_DONTWAIT);
+				if (n > 0) {
+					err = softhw_mem_export_copy(rx->hdr.id, rx->hdr.token, rx->mem_addr, discard_buf,
+								     (uint64_t)n, true);
+					rx->mem_addr += (uint64_t)n;
+					if (err != DOCA_SUCCESS) {
+						rx->status = err; /* the rest is dropped */
+						rx->dest = RX_DISCARD;
+					}
+				}
+				break;
+			}
 			if (err != DOCA_SUCCESS) {
 				rx->status = err;
 				rx->dest = RX_DISCARD;

@@ -5,6 +5,7 @@
  * Checks, in order: the ep grants the access, the export (id, token) is live, covers the
  * range and grants the right, then (two-sided) a receive is posted and large enough.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "doca_types.h"
@@ -29,11 +30,7 @@ static bool ep_grants(const struct rnic_qp *qp, uint32_t flag)
 
 static doca_error_t export_check(const struct rnic_hdr *h, uint64_t len, uint32_t right)
 {
-	doca_error_t err = softhw_mem_export_pin(h->id, h->token, h->addr, len, right);
-
-	if (err == DOCA_SUCCESS)
-		softhw_mem_export_unpin();
-	return err;
+	return softhw_mem_export_check(h->id, h->token, h->addr, len, right);
 }
 
 /* Takes a receive, or stalls the qp (receiver not ready) and counts retries. */
@@ -213,6 +210,23 @@ static doca_error_t do_sync_event(const struct rnic_hdr *h, uint64_t *old)
 	return DOCA_SUCCESS;
 }
 
+/* A READ of a re-export: its bytes come through the import into a buffer, then go out. */
+static doca_error_t read_reexport(struct rnic_qp *qp, const struct rnic_hdr *h, struct rnic_hdr *resp)
+{
+	void *buf = malloc(h->len);
+	doca_error_t err;
+
+	if (buf == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	err = softhw_mem_export_copy(h->id, h->token, h->addr, buf, h->len, false);
+	if (err == DOCA_SUCCESS) {
+		resp->plen = h->len;
+		rnic_send_ctl(qp, resp, buf, h->len); /* what the socket cannot take now is copied */
+	}
+	free(buf);
+	return err;
+}
+
 void rnic_target_end(struct rnic_qp *qp)
 {
 	struct rnic_rx *rx = &qp->rx;
@@ -241,6 +255,10 @@ void rnic_target_end(struct rnic_qp *qp)
 				softhw_mem_export_unpin();
 				return;
 			}
+			if (err == DOCA_ERROR_NOT_SUPPORTED) /* a re-export: read through its import */
+				err = read_reexport(qp, h, &resp);
+			if (err == DOCA_SUCCESS)
+				return;
 		}
 		break;
 	case SOFTHW_RNIC_OP_CMP_SWP:
@@ -265,30 +283,18 @@ void rnic_target_end(struct rnic_qp *qp)
 
 doca_error_t rnic_write_check(const struct rnic_qp *qp, uint64_t id, uint64_t token, uint64_t addr, uint64_t len)
 {
-	doca_error_t err;
-
 	if (!ep_grants(qp, DOCA_ACCESS_FLAG_RDMA_WRITE))
 		return DOCA_ERROR_NOT_PERMITTED;
 	if (len == 0)
 		return DOCA_SUCCESS;
-	err = softhw_mem_export_pin(id, token, addr, len, SOFTHW_MEM_WRITE);
-	if (err == DOCA_SUCCESS)
-		softhw_mem_export_unpin();
-	return err;
+	return softhw_mem_export_check(id, token, addr, len, SOFTHW_MEM_WRITE);
 }
 
 doca_error_t rnic_write_place(uint64_t id, uint64_t token, uint64_t addr, const void *data, uint64_t len)
 {
-	doca_error_t err;
-
 	if (len == 0)
 		return DOCA_SUCCESS;
-	err = softhw_mem_export_pin(id, token, addr, len, SOFTHW_MEM_WRITE);
-	if (err != DOCA_SUCCESS)
-		return err;
-	memcpy((void *)(uintptr_t)addr, data, len);
-	softhw_mem_export_unpin();
-	return DOCA_SUCCESS;
+	return softhw_mem_export_copy(id, token, addr, (void *)data, len, true);
 }
 
 doca_error_t rnic_recv_fill(const struct rnic_recv *r, const uint8_t *data, uint64_t len)
