@@ -187,7 +187,7 @@ static bool client_step(struct doca_ctx *ctx)
 	struct comch_ep *ep = &cl->ep;
 	struct doca_comch_connection *c = &cl->conn;
 
-	if (comch_conn_deliver(ep))
+	if (comch_conn_deliver(ep, client_handshake))
 		return true;
 	if (ctx->state == DOCA_CTX_STATE_STARTING) {
 		if (c->state == COMCH_CONN_HANDSHAKE && c->sock < 0 && comch_coarse_ns() >= cl->next_retry_ns &&

@@ -329,6 +329,7 @@ bool comch_conn_handle_ctrl(struct doca_comch_connection *conn, const union comc
 	case COMCH_WIRE_CONSUMER_NEW:
 	case COMCH_WIRE_CONSUMER_ACK:
 	case COMCH_WIRE_CONSUMER_GONE:
+		conn->fp_ctrl_seen++; /* counted as the peer counted it, whatever becomes of it */
 		if (conn->state != COMCH_CONN_UP) {
 			comch_conn_close_fds(conn, fds, nfds);
 			return true;
@@ -344,7 +345,22 @@ bool comch_conn_handle_ctrl(struct doca_comch_connection *conn, const union comc
  * Delivers one received message of any connection (round robin), or retires a connection whose
  * peer left once everything it sent was delivered. Returns true if it did something.
  */
-bool comch_conn_deliver(struct comch_ep *ep)
+/*
+ * Before message m of conn: the consumer messages its sender had sent first are read from the
+ * link (they are there: counted once sent) and their events reported. True if it did one of
+ * these (the message waits for the next call); the callback may have stopped things.
+ */
+static bool deliver_after_ctrl(struct doca_comch_connection *conn, const struct softhw_chan_msg *m,
+			       comch_handshake_fn handshake)
+{
+	if (conn->state != COMCH_CONN_UP)
+		return false; /* the link is gone: what is on the ring is still delivered */
+	if (m->aux > conn->fp_ctrl_seen && comch_conn_read(conn, handshake))
+		return true;
+	return comch_fp_report_conn(conn);
+}
+
+bool comch_conn_deliver(struct comch_ep *ep, comch_handshake_fn handshake)
 {
 	struct doca_comch_connection *start = ep->cursor != NULL ? ep->cursor : ep->conns;
 	struct doca_comch_connection *c = start;
@@ -377,6 +393,11 @@ bool comch_conn_deliver(struct comch_ep *ep)
 				comch_conn_teardown(c);
 				ep->cursor = next;
 				return true;
+			}
+			if (got == 1) {
+				ep->cursor = c; /* its message is next (set first: a callback may remove c) */
+				if (deliver_after_ctrl(c, &m, handshake))
+					return true;
 			}
 			if (got == 1) {
 				ep->cursor = next;

@@ -95,7 +95,8 @@ static void send_consumer_msg(struct doca_comch_connection *conn, enum comch_wir
 	m.imm_data_len = imm_len;
 	if (geom != NULL)
 		m.geom = *geom;
-	(void)comch_conn_send_ctrl(conn, &m, sizeof(m), fds, nfds);
+	if (comch_conn_send_ctrl(conn, &m, sizeof(m), fds, nfds) == DOCA_SUCCESS)
+		__atomic_fetch_add(&conn->fp_ctrl_sent, 1, __ATOMIC_RELEASE); /* after: it is on the link */
 }
 
 bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_wire_msg *m, const int *fds, int nfds)
@@ -179,6 +180,27 @@ bool comch_fp_report_gone(struct doca_comch_connection *conn)
 	return false;
 }
 
+bool comch_fp_report_conn(struct doca_comch_connection *conn)
+{
+	struct comch_ep *ep = conn->ep;
+
+	for (struct comch_remote_consumer *rc = conn->remote_consumers; rc != NULL; rc = rc->next) {
+		if (rc->report_new) {
+			rc->report_new = false;
+			if (ep->new_consumer_cb != NULL)
+				ep->new_consumer_cb(&ep->consumer_event, conn, rc->id);
+			return true;
+		}
+		if (rc->report_expired) {
+			rc->report_expired = false;
+			if (ep->expired_consumer_cb != NULL)
+				ep->expired_consumer_cb(&ep->consumer_event, conn, rc->id);
+			return true;
+		}
+	}
+	return false;
+}
+
 bool comch_fp_progress(struct comch_ep *ep)
 {
 	for (struct doca_comch_connection *conn = ep->conns; conn != NULL; conn = conn->next) {
@@ -187,20 +209,8 @@ bool comch_fp_progress(struct comch_ep *ep)
 				return true;
 			continue;
 		}
-		for (struct comch_remote_consumer *rc = conn->remote_consumers; rc != NULL; rc = rc->next) {
-			if (rc->report_new) {
-				rc->report_new = false;
-				if (ep->new_consumer_cb != NULL)
-					ep->new_consumer_cb(&ep->consumer_event, conn, rc->id);
-				return true;
-			}
-			if (rc->report_expired) {
-				rc->report_expired = false;
-				if (ep->expired_consumer_cb != NULL)
-					ep->expired_consumer_cb(&ep->consumer_event, conn, rc->id);
-				return true;
-			}
-		}
+		if (comch_fp_report_conn(conn))
+			return true;
 	}
 	return false;
 }

@@ -125,6 +125,14 @@ struct doca_comch_connection {
 	uint32_t num_consumers;
 	uint32_t num_producers;
 	uint32_t fp_refs;                      /* producers + consumers alive: keep the connection */
+	/*
+	 * Order between the link and the ring: consumer announcements and retirements travel on
+	 * the link, messages on the ring. Each message carries how many of those its sender had
+	 * sent (aux of its ring record); the receiver reports the consumer events first, as DOCA
+	 * does (NVIDIA's storage application relies on it).
+	 */
+	uint64_t fp_ctrl_sent;                 /* atomic: consumer PEs send them too */
+	uint64_t fp_ctrl_seen;                 /* the peer's, received */
 	bool orphan;                           /* reported gone; freed by the last fp object */
 	bool admitted;                         /* server: its port's guard counts it (released at teardown) */
 	struct softhw_peer peer;               /* server: the client process */
@@ -325,7 +333,7 @@ doca_error_t comch_conn_send_ctrl(struct doca_comch_connection *conn, const void
 void comch_conn_bye(struct doca_comch_connection *conn);
 void comch_conn_peer_gone(struct doca_comch_connection *conn, doca_error_t why);
 void comch_conn_teardown(struct doca_comch_connection *conn);
-bool comch_conn_deliver(struct comch_ep *ep);
+bool comch_conn_deliver(struct comch_ep *ep, comch_handshake_fn handshake);
 bool comch_conn_handle_ctrl(struct doca_comch_connection *conn, const union comch_wire_msg *m, size_t len,
 			    const int *fds, int nfds);
 void comch_conn_close_fds(struct doca_comch_connection *conn, const int *fds, int nfds);
@@ -346,6 +354,8 @@ void comch_send_pool_free(struct comch_ep *ep);
 bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_wire_msg *m, const int *fds, int nfds);
 /* New / expired remote consumer callbacks, one per call. */
 bool comch_fp_progress(struct comch_ep *ep);
+/* The same for one live connection: true if it ran a callback (look no further then). */
+bool comch_fp_report_conn(struct doca_comch_connection *conn);
 /*
  * A dead connection: one pending expired-consumer callback per call (true if it ran one; the
  * caller must not touch the connection after it). Due before the disconnection is reported;

@@ -33,7 +33,8 @@ static void send_now(struct doca_comch_task_send *t)
 {
 	struct doca_comch_connection *c = t->conn;
 
-	softhw_chan_send(&c->ch, 0, 0, t->msg, t->len);
+	/* the consumer messages sent before it are due first at the receiver */
+	softhw_chan_send(&c->ch, 0, __atomic_load_n(&c->fp_ctrl_sent, __ATOMIC_ACQUIRE), t->msg, t->len);
 	c->counters[DOCA_COMCH_COUNTER_SENT_MESSAGES]++;
 	c->counters[DOCA_COMCH_COUNTER_SENT_BYTES] += t->len;
 }

@@ -267,7 +267,7 @@ static bool server_step(struct doca_ctx *ctx)
 
 	if (server_report(srv))
 		return true;
-	if (comch_conn_deliver(ep))
+	if (comch_conn_deliver(ep, server_handshake))
 		return true;
 	if (comch_ep_service_needed(ep)) {
 		if (comch_ep_poll(ep, server_accept, server_handshake))

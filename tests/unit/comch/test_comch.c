@@ -1753,6 +1753,192 @@ static void child_fpexp_client(void)
 	_exit(test_failures ? 1 : 0);
 }
 
+/*
+ * ---- consumer events come before the messages the peer sent after them ----
+ *
+ * The client registers a consumer, then sends a message; later it stops the consumer, then
+ * sends another. The server does not progress meanwhile (it waits on a pipe), so both are
+ * pending when it looks: it must report the new consumer before the first message and the
+ * expiry before the second, as DOCA does (NVIDIA's storage application relies on the second).
+ */
+static struct {
+	char order[64]; /* "N M1 E M2 ": new, message 1, expired, message 2, as the server saw them */
+	bool connected, disconnected, done;
+	int sent;
+} ord;
+
+static void ord_note(const char *what)
+{
+	size_t len = strlen(ord.order);
+
+	snprintf(ord.order + len, sizeof(ord.order) - len, "%s ", what);
+}
+
+static void ord_srv_recv(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t len,
+			 struct doca_comch_connection *c)
+{
+	(void)ev;
+	(void)c;
+	ord_note(len == 2 && buf[0] == 'M' ? (buf[1] == '1' ? "M1" : "M2") : "?");
+}
+
+static void ord_connect(struct doca_comch_event_connection_status_changed *ev, struct doca_comch_connection *c,
+			uint8_t ok)
+{
+	(void)ev;
+	(void)ok;
+	pair.conn = c;
+	ord.connected = true;
+}
+
+static void ord_disconnect(struct doca_comch_event_connection_status_changed *ev, struct doca_comch_connection *c,
+			   uint8_t ok)
+{
+	(void)ev;
+	(void)c;
+	(void)ok;
+	ord.disconnected = true;
+}
+
+static void ord_new(struct doca_comch_event_consumer *ev, struct doca_comch_connection *c, uint32_t id)
+{
+	(void)ev;
+	(void)c;
+	(void)id;
+	ord_note("N");
+}
+
+static void ord_expired(struct doca_comch_event_consumer *ev, struct doca_comch_connection *c, uint32_t id)
+{
+	(void)ev;
+	(void)c;
+	(void)id;
+	ord_note("E");
+}
+
+/* Waits for the client's byte on the pipe, without progressing anything. */
+static void ord_wait_client(char want)
+{
+	char c = 0;
+
+	CHECK(read(atoi(getenv("TEST_ORDER_RFD")), &c, 1) == 1 && c == want);
+}
+
+static void child_fporder_server(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	struct doca_ctx *ctx;
+
+	CHECK_OK(doca_comch_server_create(dev, rep, "unit_fporder", &pair.srv));
+	ctx = doca_comch_server_as_ctx(pair.srv);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_server_task_send_set_conf(pair.srv, send_ok, send_err, 4));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, ord_srv_recv));
+	CHECK_OK(doca_comch_server_event_connection_status_changed_register(pair.srv, ord_connect, ord_disconnect));
+	CHECK_OK(doca_comch_server_event_consumer_register(pair.srv, ord_new, ord_expired));
+	CHECK_OK(doca_ctx_start(ctx));
+	while (!ord.connected)
+		doca_pe_progress(pair.pe);
+	ord_wait_client('1'); /* consumer announced, then message 1 sent */
+	while (strstr(ord.order, "M1") == NULL)
+		doca_pe_progress(pair.pe);
+	srv_send(pair.conn, "ok", 2); /* the client's consumer runs once we registered it */
+	ord_wait_client('2'); /* consumer stopped, then message 2 sent */
+	while (strstr(ord.order, "M2") == NULL)
+		doca_pe_progress(pair.pe);
+	fprintf(stderr, "fporder_server saw: %s\n", ord.order);
+	CHECK(strcmp(ord.order, "N M1 E M2 ") == 0);
+	srv_send(pair.conn, "ok", 2); /* the client may leave */
+	while (!ord.disconnected)
+		doca_pe_progress(pair.pe);
+	CHECK_OK(doca_ctx_stop(ctx));
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK(send_errors == 0);
+	CHECK_OK(doca_comch_server_destroy(pair.srv));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_rep_close(rep);
+	doca_dev_close(dev);
+}
+
+static void ord_cl_recv(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t len,
+			struct doca_comch_connection *c)
+{
+	(void)ev;
+	(void)buf;
+	(void)len;
+	(void)c;
+	ord.done = true;
+}
+
+static void ord_send_ok(struct doca_comch_task_send *t, union doca_data a, union doca_data b)
+{
+	send_ok(t, a, b);
+	ord.sent++;
+}
+
+/* Sends a 2-byte message and waits until it is on its way (the server does not progress). */
+static void ord_cl_send(const char *m)
+{
+	struct doca_comch_task_send *t;
+	int before = ord.sent;
+
+	CHECK_OK(doca_comch_client_task_send_alloc_init(pair.cl, pair.conn, m, 2, &t));
+	CHECK_OK(doca_task_submit(doca_comch_task_send_as_task(t)));
+	while (ord.sent == before && send_errors == 0)
+		doca_pe_progress(pair.pe);
+}
+
+static void child_fporder_client(void)
+{
+	struct doca_dev *dev = open_pci("b1:00.0");
+	int go = atoi(getenv("TEST_ORDER_WFD"));
+	struct doca_comch_consumer *cons;
+	struct doca_ctx *ctx, *cctx;
+
+	CHECK_OK(doca_comch_client_create(dev, "unit_fporder", &pair.cl));
+	ctx = doca_comch_client_as_ctx(pair.cl);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_create(&fp.fp_pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_client_task_send_set_conf(pair.cl, ord_send_ok, send_err, 4));
+	CHECK_OK(doca_comch_client_event_msg_recv_register(pair.cl, ord_cl_recv));
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_RUNNING);
+	CHECK_OK(doca_comch_client_get_connection(pair.cl, &pair.conn));
+	fp_mem(FP_NBUF * FP_BUF);
+	CHECK_OK(doca_mmap_set_permissions(fp.mmap, DOCA_ACCESS_FLAG_PCI_READ_WRITE));
+	CHECK_OK(doca_mmap_add_dev(fp.mmap, dev));
+	CHECK_OK(doca_mmap_start(fp.mmap));
+
+	cons = fpexp_consumer(); /* announced to the server */
+	cctx = doca_comch_consumer_as_ctx(cons);
+	ord_cl_send("M1");
+	CHECK(write(go, "1", 1) == 1);
+	while (!ord.done || state_of(cctx) != DOCA_CTX_STATE_RUNNING) {
+		doca_pe_progress(pair.pe);
+		doca_pe_progress(fp.fp_pe);
+	}
+	ord.done = false;
+	CHECK_OK(doca_ctx_stop(cctx)); /* retired: the server is told */
+	progress_until_state(fp.fp_pe, cctx, DOCA_CTX_STATE_IDLE);
+	ord_cl_send("M2");
+	CHECK(write(go, "2", 1) == 1);
+	while (!ord.done)
+		doca_pe_progress(pair.pe);
+
+	CHECK_OK(doca_comch_consumer_destroy(cons));
+	CHECK_ERR(doca_ctx_stop(ctx), DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK(send_errors == 0);
+	CHECK_OK(doca_comch_client_destroy(pair.cl));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	CHECK_OK(doca_pe_destroy(fp.fp_pe));
+	fp_mem_free();
+	doca_dev_close(dev);
+}
+
 /* ---- a peer sends a control message larger than any, with descriptors attached ---- */
 
 static int count_fds(void)
@@ -1978,6 +2164,7 @@ static const struct scenario scenarios[] = {
 	{"cbd_fp_server", child_cbd_fp_server},	{"cbd_fp_client", child_cbd_fp_client},
 	{"fpexp_server", child_fpexp_server},	{"fpexp_client", child_fpexp_client},
 	{"fpkill_server", child_fpkill_server},	{"fpkill_client", child_fpkill_client},
+	{"fporder_server", child_fporder_server}, {"fporder_client", child_fporder_client},
 };
 
 static pid_t spawn(const char *name, const char *role, const char *config)
@@ -2099,6 +2286,25 @@ int main(int argc, char **argv)
 
 		wait_ok(server, "fp_server");
 		wait_ok(client, "fp_client");
+	}
+	{
+		/* consumer events before the messages sent after them: the client paces the server */
+		int p[2];
+		char buf[16];
+		pid_t server, client;
+
+		if (pipe(p) != 0)
+			return 1;
+		snprintf(buf, sizeof(buf), "%d", p[0]);
+		setenv("TEST_ORDER_RFD", buf, 1);
+		snprintf(buf, sizeof(buf), "%d", p[1]);
+		setenv("TEST_ORDER_WFD", buf, 1);
+		server = spawn("fporder_server", "dpu", "builtin");
+		client = spawn("fporder_client", "host", "builtin");
+		close(p[0]);
+		close(p[1]);
+		wait_ok(server, "fporder_server");
+		wait_ok(client, "fporder_client");
 	}
 	/* the client asks (through a pipe) for the server to be killed, then checks its tasks */
 	if (!killed_pair("stall_server", "stall_client"))
