@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """dpacc's command line and its errors, as a DPA developer meets them.
 
-usage: test_dpacc.py <dpacc> <host cc> <device runtime libdir>
+usage: test_dpacc.py <dpacc> <host cc> <device runtime libdir> <dpa-app-attributes2blob>
 """
 import os
 import subprocess
@@ -24,7 +24,7 @@ def check(cond, what, proc=None):
 
 
 def main():
-    dpacc, hostcc, libdir = sys.argv[1:4]
+    dpacc, hostcc, libdir, attr2blob = sys.argv[1:5]
 
     def run(args, cwd):
         return subprocess.run([sys.executable, dpacc] + args, cwd=cwd, capture_output=True, text=True, timeout=60)
@@ -92,6 +92,27 @@ def main():
         write('dup.c', '#include <doca_dpa_dev.h>\n__dpa_global__ void k(uint32_t a)\n{\n\t(void)a;\n}\n')
         p = run(['good.c', 'dup.c', '-o', 'dup.a'] + base, d)
         check(p.returncode != 0 and 'defined in two device sources' in p.stderr, 'duplicate entry refused', p)
+
+        # dpa-app-attributes2blob: YAML -> blob -> YAML, and a feature it does not know
+        def blob(args):
+            return subprocess.run([sys.executable, attr2blob] + args, cwd=d, capture_output=True, text=True,
+                                  timeout=60)
+
+        write('attr.yaml', 'Feature_list:\n  Generating_Empty_CQE: true\n  Device_Emulation: false\n')
+        p = blob(['attr.yaml', 'attr.bin'])
+        check(p.returncode == 0 and os.path.getsize(os.path.join(d, 'attr.bin')) == 8, 'yaml2bin writes 8 bytes', p)
+        p = blob(['--bin2yaml', 'attr.bin', 'back.yaml'])
+        back = open(os.path.join(d, 'back.yaml')).read() if p.returncode == 0 else ''
+        check('Generating_Empty_CQE: true' in back and 'Device_Emulation: false' in back, 'bin2yaml round trip', p)
+        write('empty.yaml', '# This sample requires no attributes\nFeature_list:\n')
+        check(blob(['empty.yaml', 'empty.bin']).returncode == 0, 'an empty Feature_list is fine')
+        write('unknown.yaml', 'Feature_list:\n  Teleport: true\n')
+        p = blob(['unknown.yaml', 'u.bin'])
+        check(p.returncode != 0 and 'unknown.yaml:2: unknown feature Teleport' in p.stderr, 'unknown feature refused', p)
+        p = blob(['--notification', 'unknown.yaml', 'u.bin'])
+        check(p.returncode == 0 and 'ignored' in p.stderr, '--notification only reports it', p)
+        p = blob(['--blob-size', '6', 'attr.yaml', 'x.bin'])
+        check(p.returncode != 0 and 'multiple of 4' in p.stderr, 'bad --blob-size refused', p)
 
     print('%d checks, %d failed' % (checks, failures))
     return 1 if failures else 0
