@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The parts of doca_dpa.h softdoca does not implement yet (docs/compatibility.md): DPA
- * threads, thread groups, completions, notification completions, async ops, hash tables, EU
- * affinity, extended contexts, log and trace files, the UAR id and buffer copies. Each
+ * threads, thread groups, completions, notification completions, async ops, hash tables,
+ * extended contexts, log and trace files, the UAR id and buffer copies. Each
  * returns DOCA_ERROR_NOT_SUPPORTED with a line that names the call.
  */
 #include "doca_dpa.h"
@@ -69,31 +69,6 @@ doca_error_t doca_dpa_hash_table_destroy(struct doca_dpa_hash_table *ht)
 doca_error_t doca_dpa_hash_table_get_dpa_handle(struct doca_dpa_hash_table *ht, doca_dpa_dev_hash_table_t *ht_handle)
 {
 	NOT_YET("doca_dpa_hash_table_get_dpa_handle");
-}
-
-doca_error_t doca_dpa_eu_affinity_create(struct doca_dpa *dpa, struct doca_dpa_eu_affinity **affinity)
-{
-	NOT_YET("doca_dpa_eu_affinity_create");
-}
-
-doca_error_t doca_dpa_eu_affinity_destroy(struct doca_dpa_eu_affinity *affinity)
-{
-	NOT_YET("doca_dpa_eu_affinity_destroy");
-}
-
-doca_error_t doca_dpa_eu_affinity_set(struct doca_dpa_eu_affinity *affinity, unsigned int eu_id)
-{
-	NOT_YET("doca_dpa_eu_affinity_set");
-}
-
-doca_error_t doca_dpa_eu_affinity_clear(struct doca_dpa_eu_affinity *affinity)
-{
-	NOT_YET("doca_dpa_eu_affinity_clear");
-}
-
-doca_error_t doca_dpa_eu_affinity_get(struct doca_dpa_eu_affinity *affinity, unsigned int *eu_id)
-{
-	NOT_YET("doca_dpa_eu_affinity_get");
 }
 
 doca_error_t doca_dpa_thread_create(struct doca_dpa *dpa, struct doca_dpa_thread **dpa_thread)

@@ -333,6 +333,28 @@ static void test_stop_with_pending_launch(void)
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
+/* EU affinity objects: one EU id each, within the card's EUs. */
+static void test_eu_affinity(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa_eu_affinity *aff = NULL;
+	unsigned int cores = 0, per_core = 0, eu = 0;
+
+	CHECK_OK(doca_dpa_get_core_num(dpa, &cores));
+	CHECK_OK(doca_dpa_get_num_eus_per_core(dpa, &per_core));
+	CHECK_OK(doca_dpa_eu_affinity_create(dpa, &aff));
+	CHECK_ERR(doca_dpa_eu_affinity_get(aff, &eu), DOCA_ERROR_BAD_STATE);
+	CHECK_OK(doca_dpa_eu_affinity_set(aff, cores * per_core - 1));
+	CHECK_OK(doca_dpa_eu_affinity_get(aff, &eu));
+	CHECK(eu == cores * per_core - 1);
+	CHECK_ERR(doca_dpa_eu_affinity_set(aff, cores * per_core), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("does not exist; the DPA has EUs 0 to"));
+	CHECK_OK(doca_dpa_eu_affinity_clear(aff));
+	CHECK_ERR(doca_dpa_eu_affinity_get(aff, &eu), DOCA_ERROR_BAD_STATE);
+	CHECK_OK(doca_dpa_eu_affinity_destroy(aff));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
 /* A card without a DPA (BlueField-2): every DPA-capable query says no, create names the profile. */
 static int run_bf2(void)
 {
@@ -385,6 +407,7 @@ int main(int argc, char **argv)
 	TEST_RUN(test_unsupported_device_call);
 	TEST_RUN(test_many_launches);
 	TEST_RUN(test_stop_with_pending_launch);
+	TEST_RUN(test_eu_affinity);
 	CHECK_OK(doca_dev_close(dev));
 	CHECK_OK(doca_devinfo_destroy_list(list));
 	TEST_EXIT();

@@ -104,7 +104,7 @@ def main():
         p = blob(['--bin2yaml', 'attr.bin', 'back.yaml'])
         back = open(os.path.join(d, 'back.yaml')).read() if p.returncode == 0 else ''
         check('Generating_Empty_CQE: true' in back and 'Device_Emulation: false' in back, 'bin2yaml round trip', p)
-        write('empty.yaml', '# This sample requires no attributes\nFeature_list:\n')
+        write('empty.yaml', '# an indented top level, as in DOCA\'s files\n Feature_list:\n# none\n')
         check(blob(['empty.yaml', 'empty.bin']).returncode == 0, 'an empty Feature_list is fine')
         write('unknown.yaml', 'Feature_list:\n  Teleport: true\n')
         p = blob(['unknown.yaml', 'u.bin'])
