@@ -181,8 +181,10 @@ static void *eu_main(void *arg)
 		job->run(job, rank);
 		pthread_mutex_lock(&dpa->lock);
 		if (--job->ranks_left == 0) {
+			doca_error_t status = job->cancelled ? DOCA_ERROR_AGAIN : DOCA_SUCCESS;
+
 			pthread_mutex_unlock(&dpa->lock);
-			job_finish(job, DOCA_SUCCESS);
+			job_finish(job, status);
 			pthread_mutex_lock(&dpa->lock);
 		}
 	}
@@ -236,6 +238,7 @@ static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 	job->next = NULL;
 	job->next_rank = 0;
 	job->ranks_left = job->num_ranks;
+	job->cancelled = false;
 	if (job->wait_value != NULL) {
 		job->watcher.notify = job_notify;
 		softhw_value_watch(job->wait_value, &job->watcher);
@@ -317,6 +320,7 @@ static void dpa_close(struct softhw_dpa *dpa)
 		struct softhw_dpa_job *job = dpa->head;
 
 		dpa->head = job->next;
+		job->cancelled = true;
 		job->ranks_left -= job->num_ranks - job->next_rank;
 		job->num_ranks = job->next_rank;
 		if (job->ranks_left == 0) {

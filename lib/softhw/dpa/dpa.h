@@ -64,6 +64,7 @@ struct softhw_dpa_job {
 	struct softhw_dpa_job *next;
 	unsigned int next_rank;
 	unsigned int ranks_left;
+	bool cancelled;                   /* its context closed before every rank started */
 	struct softhw_dpa *dpa;
 	struct softhw_value_watcher watcher; /* wakes the EUs when the wait value changes */
 };

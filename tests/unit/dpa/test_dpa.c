@@ -21,7 +21,7 @@
 
 extern struct doca_dpa_app *test_dpa_app;
 extern doca_dpa_func_t fill_ranks, hello_kernel, bump_event, mixed_rpc, same_name_rpc, unsupported_rpc,
-	wait_then_set;
+	wait_then_set, signal_then_wait;
 
 static FILE *sdk_log_file;
 static struct doca_dev *dev;
@@ -333,6 +333,24 @@ static void test_stop_with_pending_launch(void)
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
+/* Stopping with a kernel blocked in a device wait returns: the wait is abandoned, with a line. */
+static void test_stop_with_running_kernel(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_sync_event *started = event_for(dpa), *never = event_for(dpa);
+	doca_dpa_dev_sync_event_t hs = 0, hn = 0;
+
+	CHECK_OK(doca_sync_event_get_dpa_handle(started, dpa, &hs));
+	CHECK_OK(doca_sync_event_get_dpa_handle(never, dpa, &hn));
+	CHECK_OK(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &signal_then_wait, hs, hn));
+	CHECK_OK(doca_sync_event_wait_gt(started, 0, ~0ULL)); /* the kernel runs and is about to wait */
+	CHECK_OK(doca_dpa_stop(dpa));
+	CHECK(logged("abandoned: the DPA context stops"));
+	CHECK_OK(doca_sync_event_destroy(started));
+	CHECK_OK(doca_sync_event_destroy(never));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
 /* EU affinity objects: one EU id each, within the card's EUs. */
 static void test_eu_affinity(void)
 {
@@ -408,6 +426,7 @@ int main(int argc, char **argv)
 	TEST_RUN(test_many_launches);
 	TEST_RUN(test_stop_with_pending_launch);
 	TEST_RUN(test_eu_affinity);
+	TEST_RUN(test_stop_with_running_kernel);
 	CHECK_OK(doca_dev_close(dev));
 	CHECK_OK(doca_devinfo_destroy_list(list));
 	TEST_EXIT();

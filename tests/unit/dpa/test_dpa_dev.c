@@ -69,3 +69,10 @@ __dpa_global__ void wait_then_set(doca_dpa_dev_sync_event_t wait_ev, doca_dpa_de
 	doca_dpa_dev_sync_event_get(wait_ev, &v);
 	doca_dpa_dev_sync_event_update_set(done_ev, v * 10);
 }
+
+/* Tells the host it runs, then waits on an event nobody sets: the context's stop must end it. */
+__dpa_global__ void signal_then_wait(doca_dpa_dev_sync_event_t started, doca_dpa_dev_sync_event_t never)
+{
+	doca_dpa_dev_sync_event_update_set(started, 1);
+	doca_dpa_dev_sync_event_wait_gt(never, 0, ~0ULL);
+}
