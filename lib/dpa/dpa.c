@@ -65,6 +65,17 @@ doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
 	return DOCA_SUCCESS;
 }
 
+/* DOCA refuses to stop a context whose threads or notification completions still exist. */
+static doca_error_t check_no_users(const struct doca_dpa *dpa, const char *what)
+{
+	if (dpa->num_threads == 0 && dpa->num_notify_comps == 0)
+		return DOCA_SUCCESS;
+	SDK_LOG_ERR("Failed to %s DPA context: %u DPA threads and %u notification completions of it still exist; "
+		    "stop and destroy them first",
+		    what, dpa->num_threads, dpa->num_notify_comps);
+	return DOCA_ERROR_IN_USE;
+}
+
 static void stop_hw(struct doca_dpa *dpa)
 {
 	const struct softhw_dpa_ops *hw = dpa->base.dev->dpa;
@@ -84,6 +95,8 @@ doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 		SDK_LOG_ERR("Failed to destroy DPA context: dpa is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	if (check_no_users(dpa, "destroy") != DOCA_SUCCESS)
+		return DOCA_ERROR_IN_USE;
 	/* a started context stops with its destruction, as on DOCA (the samples do not stop first) */
 	if (dpa->started)
 		stop_hw(dpa);
@@ -224,6 +237,8 @@ doca_error_t doca_dpa_stop(struct doca_dpa *dpa)
 		SDK_LOG_ERR("Failed to stop DPA context: it is not started");
 		return DOCA_ERROR_BAD_STATE;
 	}
+	if (check_no_users(dpa, "stop") != DOCA_SUCCESS)
+		return DOCA_ERROR_IN_USE;
 	stop_hw(dpa);
 	return DOCA_SUCCESS;
 }

@@ -41,6 +41,10 @@ struct softdoca_dpa_host_ops {
 	void (*sync_event_update_add)(uint64_t handle, uint64_t value);
 	void (*sync_event_wait_gt)(uint64_t handle, uint64_t value, uint64_t mask);
 	uint64_t (*cycles)(void);
+	/* DPA threads: these two never return to the caller (they end the thread's activation) */
+	void (*thread_reschedule)(void);
+	void (*thread_finish)(void);
+	void (*thread_notify)(uint64_t notification_completion_handle);
 };
 
 /* One kernel or RPC of the image. */

@@ -26,6 +26,11 @@ void softdoca_dpa_set_current(const struct softdoca_dpa_current *cur)
 		memset(&current, 0, sizeof(current));
 }
 
+const struct softdoca_dpa_current *softdoca_dpa_get_current(void)
+{
+	return current.dpa != NULL ? &current : NULL;
+}
+
 static unsigned int thread_rank(void)
 {
 	return current.rank;
@@ -39,7 +44,23 @@ static unsigned int num_threads(void)
 static uint64_t thread_local_storage(void)
 {
 	/* only DPA threads have local storage; a kernel launch's threads read 0 */
-	return 0;
+	return current.thread != NULL ? softdoca_dpa_thread_local_storage(current.thread) : 0;
+}
+
+static void thread_reschedule(void)
+{
+	softdoca_dpa_thread_end(false);
+}
+
+static void thread_finish(void)
+{
+	softdoca_dpa_thread_end(true);
+}
+
+static void thread_notify(uint64_t handle)
+{
+	if (current.dpa != NULL)
+		softdoca_dpa_thread_notify(current.dpa, handle);
 }
 
 /*
@@ -153,4 +174,7 @@ const struct softdoca_dpa_host_ops softdoca_dpa_host_ops = {
 	.sync_event_update_add = sync_event_update_add,
 	.sync_event_wait_gt = sync_event_wait_gt,
 	.cycles = cycles,
+	.thread_reschedule = thread_reschedule,
+	.thread_finish = thread_finish,
+	.thread_notify = thread_notify,
 };

@@ -20,6 +20,9 @@ struct doca_dpa {
 	bool started;
 	doca_dpa_dev_log_level_t log_level;
 	doca_error_t fatal;                    /* atomic: a device-side error made the context unusable */
+	uint32_t num_threads;                  /* doca_dpa_thread objects not destroyed: stop is IN_USE */
+	uint32_t num_notify_comps;             /* notification completions not destroyed */
+	uint32_t next_thread_id;
 };
 
 /* The host callbacks handed to every image (dpa_device.c). */
@@ -30,8 +33,18 @@ struct softdoca_dpa_current {
 	struct doca_dpa *dpa;
 	unsigned int rank;
 	unsigned int num_threads;
+	struct doca_dpa_thread *thread; /* a DPA thread's activation; NULL in a kernel launch or RPC */
+	void *exit;                     /* its jmp_buf: reschedule / finish end the activation there */
 };
 void softdoca_dpa_set_current(const struct softdoca_dpa_current *cur);
+
+/* The calling EU's current context (NULL outside device code). */
+const struct softdoca_dpa_current *softdoca_dpa_get_current(void);
+
+/* DPA threads (dpa_thread.c), called by the host callbacks on an EU. */
+uint64_t softdoca_dpa_thread_local_storage(const struct doca_dpa_thread *thread);
+void softdoca_dpa_thread_end(bool finish);
+void softdoca_dpa_thread_notify(struct doca_dpa *dpa, uint64_t handle);
 
 /* Marks the context fatal (the first error stays): doca_dpa_peek_at_last_error reports it. */
 void softdoca_dpa_set_fatal(struct doca_dpa *dpa, doca_error_t err);

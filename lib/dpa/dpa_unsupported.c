@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The parts of doca_dpa.h softdoca does not implement yet (docs/compatibility.md): DPA
- * threads, thread groups, completions, notification completions, async ops, hash tables,
- * extended contexts, log and trace files, the UAR id and buffer copies. Each
+ * The parts of doca_dpa.h softdoca does not implement yet (docs/compatibility.md): thread
+ * groups, completions, async ops, hash tables, extended contexts, log and trace files, the UAR id and buffer copies. Each
  * returns DOCA_ERROR_NOT_SUPPORTED with a line that names the call.
  */
 #include "doca_dpa.h"
@@ -69,66 +68,6 @@ doca_error_t doca_dpa_hash_table_destroy(struct doca_dpa_hash_table *ht)
 doca_error_t doca_dpa_hash_table_get_dpa_handle(struct doca_dpa_hash_table *ht, doca_dpa_dev_hash_table_t *ht_handle)
 {
 	NOT_YET("doca_dpa_hash_table_get_dpa_handle");
-}
-
-doca_error_t doca_dpa_thread_create(struct doca_dpa *dpa, struct doca_dpa_thread **dpa_thread)
-{
-	NOT_YET("doca_dpa_thread_create");
-}
-
-doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *dpa_thread)
-{
-	NOT_YET("doca_dpa_thread_destroy");
-}
-
-doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thread *dpa_thread, doca_dpa_func_t *func, uint64_t arg)
-{
-	NOT_YET("doca_dpa_thread_set_func_arg");
-}
-
-doca_error_t doca_dpa_thread_get_func_arg(struct doca_dpa_thread *dpa_thread, doca_dpa_func_t **func, uint64_t *arg)
-{
-	NOT_YET("doca_dpa_thread_get_func_arg");
-}
-
-doca_error_t doca_dpa_thread_set_local_storage(struct doca_dpa_thread *dpa_thread, doca_dpa_dev_uintptr_t dev_ptr)
-{
-	NOT_YET("doca_dpa_thread_set_local_storage");
-}
-
-doca_error_t doca_dpa_thread_get_local_storage(struct doca_dpa_thread *dpa_thread, doca_dpa_dev_uintptr_t *dev_ptr)
-{
-	NOT_YET("doca_dpa_thread_get_local_storage");
-}
-
-doca_error_t doca_dpa_thread_set_affinity(struct doca_dpa_thread *dpa_thread, const struct doca_dpa_eu_affinity *affinity)
-{
-	NOT_YET("doca_dpa_thread_set_affinity");
-}
-
-doca_error_t doca_dpa_thread_get_affinity(struct doca_dpa_thread *dpa_thread, const struct doca_dpa_eu_affinity **affinity)
-{
-	NOT_YET("doca_dpa_thread_get_affinity");
-}
-
-doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa_thread)
-{
-	NOT_YET("doca_dpa_thread_start");
-}
-
-doca_error_t doca_dpa_thread_stop(struct doca_dpa_thread *dpa_thread)
-{
-	NOT_YET("doca_dpa_thread_stop");
-}
-
-doca_error_t doca_dpa_thread_run(struct doca_dpa_thread *dpa_thread)
-{
-	NOT_YET("doca_dpa_thread_run");
-}
-
-doca_error_t doca_dpa_thread_get_id(struct doca_dpa_thread *dpa_thread, uint32_t *dpa_thread_id)
-{
-	NOT_YET("doca_dpa_thread_get_id");
 }
 
 doca_error_t doca_dpa_thread_group_create(struct doca_dpa *dpa, unsigned int num_threads, struct doca_dpa_tg **tg)
@@ -241,32 +180,3 @@ doca_error_t doca_dpa_async_ops_get_dpa_handle(struct doca_dpa_async_ops *async_
 	NOT_YET("doca_dpa_async_ops_get_dpa_handle");
 }
 
-doca_error_t doca_dpa_notification_completion_create(struct doca_dpa *dpa, struct doca_dpa_thread *dpa_thread, struct doca_dpa_notification_completion **notify_comp)
-{
-	NOT_YET("doca_dpa_notification_completion_create");
-}
-
-doca_error_t doca_dpa_notification_completion_destroy(struct doca_dpa_notification_completion *notify_comp)
-{
-	NOT_YET("doca_dpa_notification_completion_destroy");
-}
-
-doca_error_t doca_dpa_notification_completion_get_thread(struct doca_dpa_notification_completion *notify_comp, struct doca_dpa_thread **dpa_thread)
-{
-	NOT_YET("doca_dpa_notification_completion_get_thread");
-}
-
-doca_error_t doca_dpa_notification_completion_start(struct doca_dpa_notification_completion *notify_comp)
-{
-	NOT_YET("doca_dpa_notification_completion_start");
-}
-
-doca_error_t doca_dpa_notification_completion_stop(struct doca_dpa_notification_completion *notify_comp)
-{
-	NOT_YET("doca_dpa_notification_completion_stop");
-}
-
-doca_error_t doca_dpa_notification_completion_get_dpa_handle(struct doca_dpa_notification_completion *notify_comp, doca_dpa_dev_notification_completion_t *handle)
-{
-	NOT_YET("doca_dpa_notification_completion_get_dpa_handle");
-}

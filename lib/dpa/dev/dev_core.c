@@ -47,6 +47,24 @@ void doca_dpa_dev_yield(void)
 {
 }
 
+/* Ends the thread's activation: the next notification runs its function again from the start. */
+void doca_dpa_dev_thread_reschedule(void)
+{
+	softdoca_dpa_dev_host->thread_reschedule();
+	/* reached only outside a DPA thread: the host logged it and put the context in error */
+}
+
+/* Ends the thread for good. */
+void doca_dpa_dev_thread_finish(void)
+{
+	softdoca_dpa_dev_host->thread_finish();
+}
+
+void doca_dpa_dev_thread_notify(doca_dpa_dev_notification_completion_t comp_handle)
+{
+	softdoca_dpa_dev_host->thread_notify(comp_handle);
+}
+
 void doca_dpa_dev_log(doca_dpa_dev_log_level_t log_level, const char *format, ...)
 {
 	va_list ap;

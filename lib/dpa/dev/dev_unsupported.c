@@ -10,21 +10,6 @@
 #include "doca_dpa_dev_sync_event.h"
 #include "dev_runtime.h"
 
-void doca_dpa_dev_thread_reschedule(void)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_thread_reschedule");
-}
-
-void doca_dpa_dev_thread_finish(void)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_thread_finish");
-}
-
-void doca_dpa_dev_thread_notify(doca_dpa_dev_notification_completion_t comp_handle)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_thread_notify");
-}
-
 void doca_dpa_dev_trace(uint64_t arg1, uint64_t arg2, uint64_t arg3, uint64_t arg4, uint64_t arg5)
 {
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_trace");

@@ -28,6 +28,8 @@ SDK_LOG_REGISTER(SOFTHW_DPA);
 /* A handle names its context's table slot; the high bits make a stray number unlikely to match. */
 #define HANDLE_TAG 0x5d9a000000000000ULL
 #define HANDLE_MASK 0x0000ffffffffffffULL
+#define OBJ_TAG 0x5d9b000000000000ULL
+#define OBJ_KIND_SHIFT 32
 /* How often an idle EU looks at wait values whose updates may not notify it (user memory, the
  * other process's stores), and the safety net for those that do. */
 #define POLL_NS 1000000L
@@ -67,6 +69,12 @@ struct softhw_dpa {
 	struct softhw_value **values;
 	uint32_t num_values;
 	uint32_t cap_values;
+	/* objects by handle: kind 0 is a free slot */
+	struct obj_slot {
+		uint32_t kind;
+		void *object;
+	} *objects;
+	uint32_t num_objects;
 };
 
 struct softhw_dpa_image {
@@ -353,6 +361,7 @@ static void dpa_close(struct softhw_dpa *dpa)
 	for (uint32_t i = 0; i < dpa->num_values; i++)
 		softhw_value_unbind(dpa->values[i]);
 	free(dpa->values);
+	free(dpa->objects);
 	pthread_cond_destroy(&dpa->work);
 	pthread_cond_destroy(&dpa->flags);
 	pthread_mutex_destroy(&dpa->lock);
@@ -526,6 +535,62 @@ static bool dpa_value_wait_gt(struct softhw_dpa *dpa, struct softhw_value *value
 	return ok;
 }
 
+/* ---- objects by handle ---- */
+
+static doca_error_t dpa_handle_add(struct softhw_dpa *dpa, uint32_t kind, void *object, uint64_t *handle)
+{
+	uint32_t i;
+
+	if (kind == 0 || kind > 255)
+		return DOCA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&dpa->lock);
+	for (i = 0; i < dpa->num_objects && dpa->objects[i].kind != 0; i++)
+		;
+	if (i == dpa->num_objects) {
+		uint32_t n = dpa->num_objects ? dpa->num_objects * 2 : 16;
+		struct obj_slot *o = realloc(dpa->objects, n * sizeof(*o));
+
+		if (o == NULL) {
+			pthread_mutex_unlock(&dpa->lock);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		memset(o + dpa->num_objects, 0, (n - dpa->num_objects) * sizeof(*o));
+		dpa->objects = o;
+		dpa->num_objects = n;
+	}
+	dpa->objects[i].kind = kind;
+	dpa->objects[i].object = object;
+	pthread_mutex_unlock(&dpa->lock);
+	*handle = OBJ_TAG | ((uint64_t)kind << OBJ_KIND_SHIFT) | (i + 1);
+	return DOCA_SUCCESS;
+}
+
+static void *dpa_handle_lookup(struct softhw_dpa *dpa, uint32_t kind, uint64_t handle)
+{
+	uint64_t i = handle & 0xffffffffULL;
+	void *object = NULL;
+
+	if ((handle & ~HANDLE_MASK) != OBJ_TAG || ((handle >> OBJ_KIND_SHIFT) & 0xffff) != kind || i == 0)
+		return NULL;
+	pthread_mutex_lock(&dpa->lock);
+	if (i <= dpa->num_objects && dpa->objects[i - 1].kind == kind)
+		object = dpa->objects[i - 1].object;
+	pthread_mutex_unlock(&dpa->lock);
+	return object;
+}
+
+static void dpa_handle_remove(struct softhw_dpa *dpa, uint64_t handle)
+{
+	uint64_t i = handle & 0xffffffffULL;
+
+	if ((handle & ~HANDLE_MASK) != OBJ_TAG || i == 0)
+		return;
+	pthread_mutex_lock(&dpa->lock);
+	if (i <= dpa->num_objects)
+		dpa->objects[i - 1].kind = 0;
+	pthread_mutex_unlock(&dpa->lock);
+}
+
 /* ---- images ---- */
 
 static doca_error_t dpa_image_load(const void *bytes, size_t len, const char *name, struct softhw_dpa_image **out,
@@ -611,6 +676,9 @@ const struct softhw_dpa_ops softhw_dpa_ops = {
 	.value_store = softhw_value_store,
 	.value_fetch_add = softhw_value_fetch_add,
 	.value_wait_gt = dpa_value_wait_gt,
+	.handle_add = dpa_handle_add,
+	.handle_lookup = dpa_handle_lookup,
+	.handle_remove = dpa_handle_remove,
 	.image_load = dpa_image_load,
 	.image_sym = dpa_image_sym,
 	.image_unload = dpa_image_unload,

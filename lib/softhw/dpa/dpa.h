@@ -118,6 +118,13 @@ struct softhw_dpa_ops {
 	 */
 	bool (*value_wait_gt)(struct softhw_dpa *dpa, struct softhw_value *value, uint64_t want, uint64_t mask);
 
+	/* ---- objects of the context the device names by handle (notification completions, ...) ---- */
+	/* A handle for `object` of type `kind` (the caller's numbering, 1..255). */
+	doca_error_t (*handle_add)(struct softhw_dpa *dpa, uint32_t kind, void *object, uint64_t *handle);
+	/* The object behind a handle of this context and kind; NULL for anything else. */
+	void *(*handle_lookup)(struct softhw_dpa *dpa, uint32_t kind, uint64_t handle);
+	void (*handle_remove)(struct softhw_dpa *dpa, uint64_t handle);
+
 	/* ---- images ---- */
 	/* Loads a device image (a self-contained shared object) into a namespace of its own. */
 	doca_error_t (*image_load)(const void *bytes, size_t len, const char *name, struct softhw_dpa_image **image,

@@ -21,7 +21,7 @@
 
 extern struct doca_dpa_app *test_dpa_app;
 extern doca_dpa_func_t fill_ranks, hello_kernel, bump_event, mixed_rpc, same_name_rpc, unsupported_rpc,
-	wait_then_set, signal_then_wait;
+	wait_then_set, signal_then_wait, counter_thread, notify_rpc;
 
 static FILE *sdk_log_file;
 static struct doca_dev *dev;
@@ -351,6 +351,58 @@ static void test_stop_with_running_kernel(void)
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
+/* A DPA thread runs once per notification, from the start; reschedule and finish never return. */
+static void test_thread_notifications(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_sync_event *ev = event_for(dpa);
+	struct doca_dpa_thread *t = NULL;
+	struct doca_dpa_notification_completion *nc = NULL;
+	doca_dpa_dev_notification_completion_t h = 0;
+	struct test_dpa_counter c = {.finish_at = 3};
+	doca_dpa_dev_uintptr_t dev_c = 0, dev_tls = 0;
+	uint64_t ret = 0, tls = 0;
+	uint32_t id = 0;
+
+	CHECK_OK(doca_sync_event_get_dpa_handle(ev, dpa, &c.event));
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(c), &dev_c));
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(tls), &dev_tls));
+	CHECK_OK(doca_dpa_h2d_memcpy(dpa, dev_c, &c, sizeof(c)));
+	CHECK_OK(doca_dpa_thread_create(dpa, &t));
+	CHECK_ERR(doca_dpa_thread_start(t), DOCA_ERROR_BAD_STATE); /* no function yet */
+	CHECK(logged("no function"));
+	CHECK_OK(doca_dpa_thread_set_func_arg(t, &counter_thread, dev_c));
+	CHECK_OK(doca_dpa_thread_set_local_storage(t, dev_tls));
+	CHECK_OK(doca_dpa_thread_start(t));
+	CHECK_ERR(doca_dpa_thread_set_func_arg(t, &counter_thread, dev_c), DOCA_ERROR_BAD_STATE);
+	CHECK_OK(doca_dpa_thread_get_id(t, &id));
+	CHECK_OK(doca_dpa_notification_completion_create(dpa, t, &nc));
+	CHECK_OK(doca_dpa_notification_completion_start(nc));
+	CHECK_OK(doca_dpa_notification_completion_get_dpa_handle(nc, &h));
+	CHECK_OK(doca_dpa_thread_run(t));
+	for (uint64_t i = 1; i <= 3; i++) {
+		CHECK_OK(doca_dpa_rpc(dpa, &notify_rpc, &ret, h));
+		CHECK_OK(doca_sync_event_wait_gt(ev, i - 1, ~0ULL));
+	}
+	/* the context cannot stop under its thread */
+	CHECK_ERR(doca_dpa_stop(dpa), DOCA_ERROR_IN_USE);
+	CHECK(logged("DPA threads and 1 notification completions of it still exist"));
+	CHECK_OK(doca_dpa_thread_stop(t));
+	CHECK_OK(doca_dpa_d2h_memcpy(dpa, &c, dev_c, sizeof(c)));
+	CHECK(c.count == 3); /* three activations, none went past reschedule or finish */
+	CHECK_OK(doca_dpa_d2h_memcpy(dpa, &tls, dev_tls, sizeof(tls)));
+	CHECK(tls == 0x5704a9e);
+	/* a handle that is not a notification completion of this context */
+	CHECK_ERR(doca_dpa_rpc(dpa, &notify_rpc, &ret, h + 1), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("not a started notification completion of this DPA context"));
+	CHECK_ERR(doca_dpa_notification_completion_destroy(nc), DOCA_ERROR_IN_USE);
+	CHECK_OK(doca_dpa_notification_completion_stop(nc));
+	CHECK_OK(doca_dpa_notification_completion_destroy(nc));
+	CHECK_OK(doca_dpa_thread_destroy(t));
+	CHECK_OK(doca_sync_event_destroy(ev));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
 /* EU affinity objects: one EU id each, within the card's EUs. */
 static void test_eu_affinity(void)
 {
@@ -427,6 +479,7 @@ int main(int argc, char **argv)
 	TEST_RUN(test_stop_with_pending_launch);
 	TEST_RUN(test_eu_affinity);
 	TEST_RUN(test_stop_with_running_kernel);
+	TEST_RUN(test_thread_notifications);
 	CHECK_OK(doca_dev_close(dev));
 	CHECK_OK(doca_devinfo_destroy_list(list));
 	TEST_EXIT();

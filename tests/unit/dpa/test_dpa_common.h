@@ -20,6 +20,13 @@ struct test_dpa_small {
 	double z;
 };
 
+/* What counter_thread works on, in device memory. */
+struct test_dpa_counter {
+	uint64_t count;
+	uint64_t event;     /* doca_dpa_dev_sync_event_t */
+	uint64_t finish_at;
+};
+
 static inline uint64_t test_dpa_checksum(uint8_t u8, int16_t s16, _Bool flag, int32_t s32, uint64_t u64, float f,
 					 double d, const struct test_dpa_big *big, const struct test_dpa_small *small)
 {

@@ -76,3 +76,25 @@ __dpa_global__ void signal_then_wait(doca_dpa_dev_sync_event_t started, doca_dpa
 	doca_dpa_dev_sync_event_update_set(started, 1);
 	doca_dpa_dev_sync_event_wait_gt(never, 0, ~0ULL);
 }
+
+/* A DPA thread: counts its activations, publishes the count, finishes at the limit. */
+__dpa_global__ void counter_thread(uint64_t arg)
+{
+	struct test_dpa_counter *c = (struct test_dpa_counter *)arg;
+	uint64_t *seen_storage = (uint64_t *)doca_dpa_dev_thread_get_local_storage();
+
+	*seen_storage = 0x5704a9e;
+	c->count++;
+	doca_dpa_dev_sync_event_update_set(c->event, c->count);
+	if (c->count >= c->finish_at)
+		doca_dpa_dev_thread_finish();
+	doca_dpa_dev_thread_reschedule();
+	c->count += 1000; /* never reached: reschedule does not return */
+}
+
+/* Wakes a DPA thread through its notification completion. */
+__dpa_rpc__ uint64_t notify_rpc(doca_dpa_dev_notification_completion_t handle)
+{
+	doca_dpa_dev_thread_notify(handle);
+	return 1;
+}
