@@ -12,6 +12,7 @@
 #include "common/priv/dev_priv.h"
 #include "softhw/base/sdk_log.h"
 #include "softhw/comch/comch.h"
+#include "softhw/dpa/dpa.h"
 #include "softhw/rnic/rnic.h"
 
 SDK_LOG_REGISTER(DOCA_DEV);
@@ -145,6 +146,7 @@ doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
 			d->refcount = 1;
 			d->rnic = &softhw_rnic_ops;
 			d->comch = &softhw_comch_ops;
+			d->dpa = &softhw_dpa_ops;
 			devinfo->open_dev = d;
 		}
 	}

@@ -432,10 +432,10 @@ doca_error_t doca_sync_event_cap_is_export_to_remote_net_supported(const struct 
 	return CAP(devinfo, sync_event_export_remote_net, "export to remote net");
 }
 
-/* No DPA and no GPU yet (docs/compatibility.md): every such export is unsupported. */
+/* Events reach the DPA where the profile has one; no GPU (docs/compatibility.md). */
 doca_error_t doca_sync_event_cap_is_export_to_dpa_supported(const struct doca_devinfo *devinfo)
 {
-	return cap(devinfo, false, "export to DPA");
+	return CAP(devinfo, dpa, "export to DPA");
 }
 
 doca_error_t doca_sync_event_cap_is_export_to_gpu_supported(const struct doca_devinfo *devinfo)

@@ -32,6 +32,8 @@
 #include "softhw/base/export_desc.h"
 #include "sync_event_int.h"
 #include "common/priv/dev_priv.h"
+#include "common/priv/dpa_priv.h"
+#include "softhw/dpa/dpa.h"
 #include "softhw/base/sdk_log.h"
 #include "common/priv/sync_event_priv.h"
 
@@ -508,13 +510,42 @@ static doca_error_t no_handle(const void *event, const void *unit, const void *o
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
-#define NO_DPA "DPA is not implemented yet (docs/compatibility.md); use the event from the CPU"
+#define NO_DPA "DPA handles of remote net events are not implemented yet (docs/compatibility.md)"
 #define NO_GPU "softdoca emulates no GPU (docs/compatibility.md); use the event from the CPU"
 
+/*
+ * The handle device code names the event by: the event's value registered with the soft DPA
+ * of that context (softhw/dpa/dpa.h), which looks every handle up before use.
+ */
 doca_error_t doca_sync_event_get_dpa_handle(struct doca_sync_event *event, struct doca_dpa *dpa,
 					    doca_dpa_dev_sync_event_t *dpa_dev_se_handle)
 {
-	return no_handle(event, dpa, dpa_dev_se_handle, "sync event DPA handle", "dpa", NO_DPA);
+	struct softdoca_dpa_base *base;
+	doca_error_t err;
+
+	if (event == NULL || dpa == NULL || dpa_dev_se_handle == NULL)
+		return no_handle(event, dpa, dpa_dev_se_handle, "sync event DPA handle", "dpa", "");
+	if (((event->pub | event->sub) & SE_LOC_DPA) == 0) {
+		SDK_LOG_ERR("Failed to get sync event DPA handle: the event has no DPA location; add one with "
+			    "doca_sync_event_add_publisher_location_dpa() or doca_sync_event_add_subscriber_location_dpa() "
+			    "before starting it");
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (!softdoca_se_is_active(event)) {
+		SDK_LOG_ERR("Failed to get sync event DPA handle: the event is not started; call "
+			    "doca_sync_event_start() first");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	base = softdoca_dpa_base(dpa);
+	if (base->hw == NULL) {
+		SDK_LOG_ERR("Failed to get sync event DPA handle: the DPA context is not started; call "
+			    "doca_dpa_start() first");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	err = base->dev->dpa->value_handle(base->hw, event->cell, dpa_dev_se_handle);
+	if (err != DOCA_SUCCESS)
+		SDK_LOG_ERR("Failed to get sync event DPA handle: %s", doca_error_get_name(err));
+	return err;
 }
 
 doca_error_t doca_sync_event_get_gpu_handle(struct doca_sync_event *event, struct doca_gpu *gpu,

@@ -99,7 +99,15 @@ struct softhw_caps {
 	bool clock_nic_free_running;
 	bool clock_nic_real_time;
 	bool clock_nic_dpa_timer;
-	/* later libraries (DPA) append their fields here */
+	/* DPA (ConnectX-7 / BlueField-3): execution units and memory of one DPA context */
+	bool dpa;
+	uint32_t dpa_num_cores;
+	uint32_t dpa_eus_per_core;
+	uint32_t dpa_eus_available;         /* EUs a context may run on (some are the firmware's) */
+	uint32_t dpa_max_threads_per_kernel;
+	uint32_t dpa_kernel_max_run_time_sec;
+	uint64_t dpa_mem_size;              /* device memory of one context */
+	/* later libraries append their fields here */
 };
 
 /* RDMA task types (bits of softhw_caps.rdma_tasks). */

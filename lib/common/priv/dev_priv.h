@@ -9,6 +9,7 @@
 #include "../../softhw/softhw.h"
 
 struct softhw_comch_ops;
+struct softhw_dpa_ops;
 struct softhw_rnic_ops;
 
 /*
@@ -29,6 +30,7 @@ struct doca_dev {
 	uint32_t users;     /* objects that keep a pointer to the device: see softdoca_dev_hold() */
 	const struct softhw_rnic_ops *rnic; /* the device's soft RDMA NIC (lib/softhw/rnic/rnic.h) */
 	const struct softhw_comch_ops *comch; /* its Comch transport (lib/softhw/comch/comch.h) */
+	const struct softhw_dpa_ops *dpa;    /* its DPA, if the profile has one (lib/softhw/dpa/dpa.h) */
 };
 
 /* One entry of a representor list; freed with the list. */

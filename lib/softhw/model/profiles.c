@@ -30,9 +30,17 @@
 	.clock_nic_real_time = true
 
 /* Per generation: ConnectX-7 / BlueField-3 have a DPA (and its timer) and the cache-invalidate
- * task of doca_mmap_advise, up to the DMA engine's largest buffer. */
+ * task of doca_mmap_advise, up to the DMA engine's largest buffer. Their DPA: 16 cores of 16
+ * EUs, 190 of them available to applications (as observed on a BlueField-3). */
 #define GEN_CAPS(newer, buf_size) \
 	.clock_nic_dpa_timer = (newer), \
+	.dpa = (newer), \
+	.dpa_num_cores = (newer) ? 16 : 0, \
+	.dpa_eus_per_core = (newer) ? 16 : 0, \
+	.dpa_eus_available = (newer) ? 190 : 0, \
+	.dpa_max_threads_per_kernel = (newer) ? 190 : 0, \
+	.dpa_kernel_max_run_time_sec = (newer) ? 60 : 0, \
+	.dpa_mem_size = (newer) ? 256ULL << 20 : 0, \
 	.mmap_advise_cache_invalidate = (newer), \
 	.mmap_advise_max_buf_size = (newer) ? (buf_size) : 0
 

@@ -33,6 +33,7 @@ static inline struct doca_dev *fake_dev_init(struct fake_dev *f, const char *nam
 	f->fn.caps.sync_event_export_remote_net = caps;
 	f->fn.caps.sync_event_remote_net_create_from_export = caps;
 	f->fn.caps.sync_event_tasks = caps;
+	f->fn.caps.dpa = caps;
 	f->devinfo.fn = &f->fn;
 	f->dev.devinfo = &f->devinfo;
 	f->dev.refcount = 1;

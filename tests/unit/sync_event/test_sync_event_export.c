@@ -505,9 +505,9 @@ static void test_dpa_gpu_and_caps(void)
 
 	CHECK_OK(doca_sync_event_create(&ev));
 	CHECK_OK(doca_sync_event_add_publisher_location_gpu(ev, (struct doca_gpu *)&token));
-	CHECK_OK(doca_sync_event_add_subscriber_location_dpa(ev, (struct doca_dpa *)&token));
 	CHECK_OK(doca_sync_event_start(ev));
-	CHECK_ERR(doca_sync_event_get_dpa_handle(ev, (struct doca_dpa *)&token, &dh), DOCA_ERROR_NOT_SUPPORTED);
+	/* DPA handles need a DPA location (tests/unit/dpa covers the handles themselves) */
+	CHECK_ERR(doca_sync_event_get_dpa_handle(ev, (struct doca_dpa *)&token, &dh), DOCA_ERROR_NOT_PERMITTED);
 	CHECK_ERR(doca_sync_event_get_gpu_handle(ev, (struct doca_gpu *)&token, &gh), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_sync_event_get_dpa_handle(ev, NULL, &dh), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_sync_event_get_gpu_handle(ev, (struct doca_gpu *)&token, NULL), DOCA_ERROR_INVALID_VALUE);
@@ -531,8 +531,9 @@ static void test_dpa_gpu_and_caps(void)
 	CHECK_ERR(doca_sync_event_cap_task_notify_add_is_supported(no), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_sync_event_cap_task_wait_eq_is_supported(no), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_sync_event_cap_task_wait_neq_is_supported(no), DOCA_ERROR_NOT_SUPPORTED);
-	/* no DPA, no GPU, on any device */
-	CHECK_ERR(doca_sync_event_cap_is_export_to_dpa_supported(yes), DOCA_ERROR_NOT_SUPPORTED);
+	/* a DPA where the profile has one; no GPU, on any device */
+	CHECK_OK(doca_sync_event_cap_is_export_to_dpa_supported(yes));
+	CHECK_ERR(doca_sync_event_cap_is_export_to_dpa_supported(no), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_sync_event_cap_is_export_to_gpu_supported(yes), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_sync_event_cap_remote_net_is_export_to_dpa_supported(yes), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_sync_event_cap_remote_net_is_export_to_gpu_supported(yes), DOCA_ERROR_NOT_SUPPORTED);

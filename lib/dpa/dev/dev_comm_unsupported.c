@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Device runtime (libdoca_dpa_dev_comm.a): the calls softdoca's DPA does not implement yet
+ * (docs/compatibility.md). Each one is reported, never silently wrong: the host logs the call
+ * and the DPA context turns fatal (doca_dpa_peek_at_last_error); it returns 0.
+ */
+#include "doca_dpa_dev_comch_msgq.h"
+#include "doca_dpa_dev_rdma.h"
+#include "dev_runtime.h"
+
+void doca_dpa_dev_rdma_post_read(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_mmap_t dst_mmap_handle, uint64_t dst_addr, doca_dpa_dev_mmap_t src_mmap_handle, uint64_t src_addr, size_t length, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_read");
+}
+
+void doca_dpa_dev_rdma_post_buf_read(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t dst_buf_handle, doca_dpa_dev_buf_t src_buf_handle, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_read");
+}
+
+void doca_dpa_dev_rdma_post_write(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_mmap_t dst_mmap_handle, uint64_t dst_addr, doca_dpa_dev_mmap_t src_mmap_handle, uint64_t src_addr, size_t length, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_write");
+}
+
+void doca_dpa_dev_rdma_post_buf_write(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t dst_buf_handle, doca_dpa_dev_buf_t src_buf_handle, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_write");
+}
+
+void doca_dpa_dev_rdma_post_write_imm(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_mmap_t dst_mmap_handle, uint64_t dst_addr, doca_dpa_dev_mmap_t src_mmap_handle, uint64_t src_addr, size_t length, uint32_t immediate, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_write_imm");
+}
+
+void doca_dpa_dev_rdma_post_buf_write_imm(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t dst_buf_handle, doca_dpa_dev_buf_t src_buf_handle, uint32_t immediate, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_write_imm");
+}
+
+void doca_dpa_dev_rdma_post_send(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_mmap_t mmap_handle, uint64_t addr, size_t length, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_send");
+}
+
+void doca_dpa_dev_rdma_post_buf_send(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t send_buf_handle, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_send");
+}
+
+void doca_dpa_dev_rdma_post_send_imm(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_mmap_t mmap_handle, uint64_t addr, size_t length, uint32_t immediate, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_send_imm");
+}
+
+void doca_dpa_dev_rdma_post_buf_send_imm(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t send_buf_handle, uint32_t immediate, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_send_imm");
+}
+
+void doca_dpa_dev_rdma_post_receive(doca_dpa_dev_rdma_t rdma, doca_dpa_dev_mmap_t mmap_handle, uint64_t addr, size_t length)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_receive");
+}
+
+void doca_dpa_dev_rdma_post_buf_receive(doca_dpa_dev_rdma_t rdma, doca_dpa_dev_buf_t receive_buf_handle)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_receive");
+}
+
+void doca_dpa_dev_rdma_receive_ack(doca_dpa_dev_rdma_t rdma, uint32_t num_acked)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_receive_ack");
+}
+
+uint32_t doca_dpa_dev_rdma_completion_get_wr_index(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_completion_get_wr_index");
+	return 0;
+}
+
+void doca_dpa_dev_rdma_post_atomic_fetch_add(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_mmap_t dst_mmap_handle, uint64_t dst_addr, uint64_t value, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_atomic_fetch_add");
+}
+
+void doca_dpa_dev_rdma_post_buf_atomic_fetch_add(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t dst_buf_handle, uint64_t value, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_atomic_fetch_add");
+}
+
+void doca_dpa_dev_rdma_signal_set(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_sync_event_remote_net_t remote_sync_event, uint64_t count)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_signal_set");
+}
+
+void doca_dpa_dev_rdma_signal_add(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_sync_event_remote_net_t remote_sync_event, uint64_t count)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_signal_add");
+}
+
+void doca_dpa_dev_comch_consumer_ack(doca_dpa_dev_comch_consumer_t consumer, uint32_t num_msg)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_comch_consumer_ack");
+}
+
+int doca_dpa_dev_comch_consumer_get_completion(doca_dpa_dev_comch_consumer_completion_t consumer_comp_handle, doca_dpa_dev_comch_consumer_completion_element_t *comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_comch_consumer_get_completion");
+	return 0;
+}
+
+const uint8_t *doca_dpa_dev_comch_consumer_get_completion_imm(doca_dpa_dev_comch_consumer_completion_element_t comp_element, uint32_t *imm_length)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_comch_consumer_get_completion_imm");
+	return 0;
+}
+
+uint32_t doca_dpa_dev_comch_consumer_get_completion_producer_id(doca_dpa_dev_comch_consumer_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_comch_consumer_get_completion_producer_id");
+	return 0;
+}
+
+void doca_dpa_dev_comch_consumer_completion_ack(doca_dpa_dev_comch_consumer_completion_t consumer_comp_handle, uint64_t num_comp)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_comch_consumer_completion_ack");
+}
+
+void doca_dpa_dev_comch_consumer_completion_request_notification(doca_dpa_dev_comch_consumer_completion_t consumer_comp_handle)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_comch_consumer_completion_request_notification");
+}
+
+int doca_dpa_dev_comch_producer_is_consumer_empty(doca_dpa_dev_comch_producer_t producer, uint32_t consumer_id)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_comch_producer_is_consumer_empty");
+	return 0;
+}
+
+void doca_dpa_dev_comch_producer_post_send_imm_only(doca_dpa_dev_comch_producer_t producer, uint32_t consumer_id, const uint8_t *imm, uint32_t imm_length, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_comch_producer_post_send_imm_only");
+}
+
+void doca_dpa_dev_comch_producer_dma_copy(doca_dpa_dev_comch_producer_t producer, uint32_t consumer_id, doca_dpa_dev_mmap_t dst_mmap, uint64_t dst_addr, doca_dpa_dev_mmap_t src_mmap, uint64_t src_addr, size_t length, const uint8_t *imm, uint32_t imm_length, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_comch_producer_dma_copy");
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Device runtime, core (libdoca_dpa_dev.a): image initialisation, thread rank and count,
+ * logs, sync events. Every call goes to the host callbacks (dev_runtime.h).
+ */
+#include <stdarg.h>
+
+#include "doca_dpa_dev.h"
+#include "doca_dpa_dev_sync_event.h"
+#include "dev_runtime.h"
+
+DEV_HIDDEN const struct softdoca_dpa_host_ops *softdoca_dpa_dev_host;
+
+/* Called by the host once the image is loaded (dpacc's image descriptor points here). */
+DEV_HIDDEN void __softdoca_dpa_dev_init(const struct softdoca_dpa_host_ops *ops)
+{
+	softdoca_dpa_dev_host = ops;
+}
+
+DEV_HIDDEN void softdoca_dpa_dev_unsupported(const char *function)
+{
+	softdoca_dpa_dev_host->unsupported(function);
+}
+
+void doca_dpa_dev_device_set(doca_dpa_dev_t dpa_handle)
+{
+	softdoca_dpa_dev_host->device_set(dpa_handle);
+}
+
+unsigned int doca_dpa_dev_thread_rank(void)
+{
+	return softdoca_dpa_dev_host->thread_rank();
+}
+
+unsigned int doca_dpa_dev_num_threads(void)
+{
+	return softdoca_dpa_dev_host->num_threads();
+}
+
+doca_dpa_dev_uintptr_t doca_dpa_dev_thread_get_local_storage(void)
+{
+	return softdoca_dpa_dev_host->thread_local_storage();
+}
+
+/* EUs are preemptive host threads: a kernel that yields needs nothing more. */
+void doca_dpa_dev_yield(void)
+{
+}
+
+/* Ends the thread's activation: the next notification runs its function again from the start. */
+void doca_dpa_dev_thread_reschedule(void)
+{
+	softdoca_dpa_dev_host->thread_reschedule();
+	/* reached only outside a DPA thread: the host logged it and put the context in error */
+}
+
+/* Ends the thread for good. */
+void doca_dpa_dev_thread_finish(void)
+{
+	softdoca_dpa_dev_host->thread_finish();
+}
+
+void doca_dpa_dev_thread_notify(doca_dpa_dev_notification_completion_t comp_handle)
+{
+	softdoca_dpa_dev_host->thread_notify(comp_handle);
+}
+
+void doca_dpa_dev_log(doca_dpa_dev_log_level_t log_level, const char *format, ...)
+{
+	va_list ap;
+
+	va_start(ap, format);
+	softdoca_dpa_dev_host->log((int)log_level, format, ap);
+	va_end(ap);
+}
+
+void doca_dpa_dev_sync_event_get(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t *value)
+{
+	softdoca_dpa_dev_host->sync_event_get(dpa_dev_se_handle, value);
+}
+
+void doca_dpa_dev_sync_event_update_add(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t value)
+{
+	softdoca_dpa_dev_host->sync_event_update_add(dpa_dev_se_handle, value);
+}
+
+void doca_dpa_dev_sync_event_update_set(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t value)
+{
+	softdoca_dpa_dev_host->sync_event_update_set(dpa_dev_se_handle, value);
+}
+
+void doca_dpa_dev_sync_event_wait_gt(doca_dpa_dev_sync_event_t dpa_dev_se_handle, uint64_t value, uint64_t mask)
+{
+	softdoca_dpa_dev_host->sync_event_wait_gt(dpa_dev_se_handle, value, mask);
+}
+
+/* dpaintrin.h's __dpa_thread_cycles() */
+DEV_HIDDEN uint64_t __softdoca_dpa_dev_cycles(void)
+{
+	return softdoca_dpa_dev_host->cycles();
+}

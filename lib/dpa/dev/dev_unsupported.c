@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Device runtime (libdoca_dpa_dev.a): the calls softdoca's DPA does not implement yet
+ * (docs/compatibility.md). Each one is reported, never silently wrong: the host logs the call
+ * and the DPA context turns fatal (doca_dpa_peek_at_last_error); it returns 0.
+ */
+#include "doca_dpa_dev.h"
+#include "doca_dpa_dev_buf.h"
+#include "doca_dpa_dev_devemu_pci.h"
+#include "doca_dpa_dev_sync_event.h"
+#include "dev_runtime.h"
+
+void doca_dpa_dev_trace(uint64_t arg1, uint64_t arg2, uint64_t arg3, uint64_t arg4, uint64_t arg5)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_trace");
+}
+
+void doca_dpa_dev_trace_flush(void)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_trace_flush");
+}
+
+void doca_dpa_dev_hash_table_add(doca_dpa_dev_hash_table_t ht_handle, uint32_t key, uint64_t value)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_hash_table_add");
+}
+
+void doca_dpa_dev_hash_table_remove(doca_dpa_dev_hash_table_t ht_handle, uint32_t key)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_hash_table_remove");
+}
+
+int doca_dpa_dev_hash_table_find(doca_dpa_dev_hash_table_t ht_handle, uint32_t key, uint64_t *value)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_hash_table_find");
+	return 0;
+}
+
+int doca_dpa_dev_get_completion(doca_dpa_dev_completion_t dpa_comp_handle, doca_dpa_dev_completion_element_t *comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_get_completion");
+	return 0;
+}
+
+doca_dpa_dev_completion_type_t doca_dpa_dev_get_completion_type(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_get_completion_type");
+	return 0;
+}
+
+uint32_t doca_dpa_dev_get_completion_user_data(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_get_completion_user_data");
+	return 0;
+}
+
+uint32_t doca_dpa_dev_get_completion_immediate(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_get_completion_immediate");
+	return 0;
+}
+
+void doca_dpa_dev_completion_ack(doca_dpa_dev_completion_t dpa_comp_handle, uint64_t num_comp)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_ack");
+}
+
+void doca_dpa_dev_completion_request_notification(doca_dpa_dev_completion_t dpa_comp_handle)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_request_notification");
+}
+
+uint32_t doca_dpa_dev_completion_element_get_swqe_opcode(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_swqe_opcode");
+	return 0;
+}
+
+uint32_t doca_dpa_dev_completion_element_get_srqn(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_srqn");
+	return 0;
+}
+
+uint32_t doca_dpa_dev_completion_element_get_qpn(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_qpn");
+	return 0;
+}
+
+uint32_t doca_dpa_dev_completion_element_get_wqe_counter(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_wqe_counter");
+	return 0;
+}
+
+uint32_t doca_dpa_dev_completion_element_get_received_bytes(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_received_bytes");
+	return 0;
+}
+
+uint32_t doca_dpa_dev_completion_element_get_error_syndrome(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_error_syndrome");
+	return 0;
+}
+
+uint32_t doca_dpa_dev_completion_element_get_vendor_error_syndrome(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_vendor_error_syndrome");
+	return 0;
+}
+
+uint64_t doca_dpa_dev_completion_element_get_timestamp(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_timestamp");
+	return 0;
+}
+
+void doca_dpa_dev_sync_event_post_wait_gt(doca_dpa_dev_async_ops_t async_ops_handle, doca_dpa_dev_sync_event_t wait_se_handle, uint64_t value)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_sync_event_post_wait_gt");
+}
+
+void doca_dpa_dev_sync_event_post_wait_ne(doca_dpa_dev_async_ops_t async_ops_handle, doca_dpa_dev_sync_event_t wait_se_handle, uint64_t value)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_sync_event_post_wait_ne");
+}
+
+doca_dpa_dev_uintptr_t doca_dpa_dev_buf_get_external_ptr(doca_dpa_dev_buf_t buf)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_buf_get_external_ptr");
+	return 0;
+}
+
+void doca_dpa_dev_post_buf_memcpy(doca_dpa_dev_async_ops_t async_ops_handle, doca_dpa_dev_buf_t dst_buf_handle, doca_dpa_dev_buf_t src_buf_handle, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_post_buf_memcpy");
+}
+
+void doca_dpa_dev_post_memcpy(doca_dpa_dev_async_ops_t async_ops_handle, doca_dpa_dev_mmap_t dst_mmap_handle, uint64_t dst_addr, doca_dpa_dev_mmap_t src_mmap_handle, uint64_t src_addr, size_t length, uint32_t flags)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_post_memcpy");
+}
+
+doca_dpa_dev_uintptr_t doca_dpa_dev_mmap_get_external_ptr(doca_dpa_dev_mmap_t mmap_handle, uint64_t addr)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_mmap_get_external_ptr");
+	return 0;
+}
+
+int doca_dpa_dev_devemu_pci_get_db_completion(doca_dpa_dev_devemu_pci_db_completion_t comp, doca_dpa_dev_devemu_pci_db_completion_element_t *comp_element)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_devemu_pci_get_db_completion");
+	return 0;
+}
+
+void doca_dpa_dev_devemu_pci_db_completion_ack(doca_dpa_dev_devemu_pci_db_completion_t comp, uint64_t num_comp)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_devemu_pci_db_completion_ack");
+}
+
+void doca_dpa_dev_devemu_pci_db_completion_request_notification(doca_dpa_dev_devemu_pci_db_completion_t comp)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_devemu_pci_db_completion_request_notification");
+}
+
+int doca_dpa_dev_devemu_pci_db_completion_bind_db(doca_dpa_dev_devemu_pci_db_completion_t comp, doca_dpa_dev_devemu_pci_db_t db)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_devemu_pci_db_completion_bind_db");
+	return 0;
+}
+
+int doca_dpa_dev_devemu_pci_db_completion_unbind_db(doca_dpa_dev_devemu_pci_db_completion_t comp, doca_dpa_dev_devemu_pci_db_t db)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_devemu_pci_db_completion_unbind_db");
+	return 0;
+}
+
+void doca_dpa_dev_devemu_pci_db_completion_element_get_db_properties(doca_dpa_dev_devemu_pci_db_completion_t comp, doca_dpa_dev_devemu_pci_db_completion_element_t comp_element, doca_dpa_dev_devemu_pci_db_t *db, doca_dpa_dev_uintptr_t *db_user_data)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_devemu_pci_db_completion_element_get_db_properties");
+}
+
+void doca_dpa_dev_devemu_pci_db_request_notification(doca_dpa_dev_devemu_pci_db_t db)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_devemu_pci_db_request_notification");
+}
+
+uint32_t doca_dpa_dev_devemu_pci_db_get_value(doca_dpa_dev_devemu_pci_db_t db)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_devemu_pci_db_get_value");
+	return 0;
+}
+
+void doca_dpa_dev_devemu_pci_msix_raise(doca_dpa_dev_devemu_pci_msix_t msix)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_devemu_pci_msix_raise");
+}
+
+doca_dpa_dev_uintptr_t doca_dpa_dev_devemu_pci_msix_get_user_data(doca_dpa_dev_devemu_pci_msix_t msix)
+{
+	softdoca_dpa_dev_unsupported("doca_dpa_dev_devemu_pci_msix_get_user_data");
+	return 0;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The contract between dpacc's output, the device runtime (lib/dpa/dev) and libdoca_dpa
+ * (docs/dpa.md). Not installed: dpacc writes the same definitions into the code it
+ * generates (tools/dpacc/dpacc, keep both in step and bump SOFTDOCA_DPA_ABI on any change).
+ *
+ * Host side: a dpacc archive defines `struct doca_dpa_app *<app-name>` pointing at a
+ * struct softdoca_dpa_app, and one host stub function per kernel / RPC.
+ * Device side: the image (a self-contained shared object) exports one symbol,
+ * SOFTDOCA_DPA_IMAGE_SYMBOL, a struct softdoca_dpa_image.
+ */
+#ifndef SOFTDOCA_DPA_ABI_H
+#define SOFTDOCA_DPA_ABI_H
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#define SOFTDOCA_DPA_ABI 1
+#define SOFTDOCA_DPA_APP_MAGIC 0x7070614150446f53ULL   /* "SoDPApp" */
+#define SOFTDOCA_DPA_IMAGE_MAGIC 0x676d4941504464f5ULL
+#define SOFTDOCA_DPA_IMAGE_SYMBOL "__softdoca_dpa_image"
+
+enum softdoca_dpa_entry_kind {
+	SOFTDOCA_DPA_KERNEL = 1, /* __dpa_global__ */
+	SOFTDOCA_DPA_RPC = 2,    /* __dpa_rpc__ */
+};
+
+/* The host callbacks the device runtime runs on; handed to the image's init(). */
+struct softdoca_dpa_host_ops {
+	uint32_t abi;
+	uint32_t size; /* sizeof this table: later members are appended */
+	unsigned int (*thread_rank)(void);
+	unsigned int (*num_threads)(void);
+	uint64_t (*thread_local_storage)(void);
+	void (*log)(int level, const char *format, va_list ap);
+	/* a device function softdoca does not implement was called: logged, the context turns fatal */
+	void (*unsupported)(const char *function);
+	void (*device_set)(uint64_t dpa_handle);
+	void (*sync_event_get)(uint64_t handle, uint64_t *value);
+	void (*sync_event_update_set)(uint64_t handle, uint64_t value);
+	void (*sync_event_update_add)(uint64_t handle, uint64_t value);
+	void (*sync_event_wait_gt)(uint64_t handle, uint64_t value, uint64_t mask);
+	uint64_t (*cycles)(void);
+	/* DPA threads: these two never return to the caller (they end the thread's activation) */
+	void (*thread_reschedule)(void);
+	void (*thread_finish)(void);
+	void (*thread_notify)(uint64_t notification_completion_handle);
+};
+
+/* One kernel or RPC of the image. */
+struct softdoca_dpa_entry {
+	const char *name;
+	uint32_t kind;       /* enum softdoca_dpa_entry_kind */
+	uint32_t reserved;
+	/*
+	 * Reads the arguments from the host's varargs, each with its own type, into buf (at most
+	 * `room` bytes: those that fit). Returns the bytes they need; when that is more than room,
+	 * the caller packs again into a buffer that large.
+	 */
+	uint32_t (*pack)(va_list *ap, unsigned char *buf, uint32_t room);
+	/* Calls the entry with the arguments in buf; an RPC's return value, 0 for a kernel. */
+	uint64_t (*call)(const unsigned char *buf);
+};
+
+struct softdoca_dpa_image {
+	uint64_t magic;
+	uint32_t abi;
+	uint32_t num_entries;
+	const char *dpacc_version;
+	const char *app_name;
+	const struct softdoca_dpa_entry *entries;
+	void (*init)(const struct softdoca_dpa_host_ops *ops);
+};
+
+/* What `struct doca_dpa_app *<app-name>` points at. */
+struct softdoca_dpa_app_func {
+	const char *name;
+	void (*host_stub)(void); /* the address host code passes as doca_dpa_func_t * */
+};
+
+struct softdoca_dpa_app {
+	uint64_t magic;
+	uint32_t abi;
+	uint32_t num_funcs;
+	const char *dpacc_version;
+	const char *name;
+	const unsigned char *image;
+	uint64_t image_size;
+	const struct softdoca_dpa_app_func *funcs;
+};
+
+#endif /* SOFTDOCA_DPA_ABI_H */

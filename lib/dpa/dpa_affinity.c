@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * doca_dpa_eu_affinity: one EU id, checked against the card's EUs (cores × EUs per core).
+ * DPA threads, which would be placed by it, are not supported yet (docs/compatibility.md).
+ */
+#include <stdlib.h>
+
+#include "dpa_priv.h"
+#include "common/priv/dev_priv.h"
+#include "softhw/base/sdk_log.h"
+#include "softhw/dpa/dpa.h"
+
+SDK_LOG_REGISTER(DPA_AFFINITY);
+
+struct doca_dpa_eu_affinity {
+	struct doca_dpa *dpa;
+	unsigned int num_eus; /* valid ids: 0 .. num_eus - 1 */
+	bool is_set;
+	unsigned int eu_id;
+};
+
+doca_error_t doca_dpa_eu_affinity_create(struct doca_dpa *dpa, struct doca_dpa_eu_affinity **affinity)
+{
+	struct softhw_dpa_caps caps;
+	struct doca_dpa_eu_affinity *a;
+
+	if (dpa == NULL || affinity == NULL) {
+		SDK_LOG_ERR("Failed to create DPA EU affinity: %s is NULL", dpa == NULL ? "dpa" : "affinity");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	a = calloc(1, sizeof(*a));
+	if (a == NULL) {
+		SDK_LOG_ERR("Failed to create DPA EU affinity: out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	dpa->base.dev->dpa->caps(dpa->base.dev->devinfo->fn, &caps);
+	a->dpa = dpa;
+	a->num_eus = caps.num_cores * caps.eus_per_core;
+	*affinity = a;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_eu_affinity_destroy(struct doca_dpa_eu_affinity *affinity)
+{
+	if (affinity == NULL) {
+		SDK_LOG_ERR("Failed to destroy DPA EU affinity: affinity is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	free(affinity);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_eu_affinity_set(struct doca_dpa_eu_affinity *affinity, unsigned int eu_id)
+{
+	if (affinity == NULL) {
+		SDK_LOG_ERR("Failed to set DPA EU affinity: affinity is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (eu_id >= affinity->num_eus) {
+		SDK_LOG_ERR("Failed to set DPA EU affinity: EU %u does not exist; the DPA has EUs 0 to %u "
+			    "(doca_dpa_get_core_num() × doca_dpa_get_num_eus_per_core())",
+			    eu_id, affinity->num_eus - 1);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	affinity->eu_id = eu_id;
+	affinity->is_set = true;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_eu_affinity_clear(struct doca_dpa_eu_affinity *affinity)
+{
+	if (affinity == NULL) {
+		SDK_LOG_ERR("Failed to clear DPA EU affinity: affinity is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	affinity->is_set = false;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dpa_eu_affinity_get(struct doca_dpa_eu_affinity *affinity, unsigned int *eu_id)
+{
+	if (affinity == NULL || eu_id == NULL) {
+		SDK_LOG_ERR("Failed to get DPA EU affinity: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!affinity->is_set) {
+		SDK_LOG_ERR("Failed to get DPA EU affinity: no EU is set; call doca_dpa_eu_affinity_set() first");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	*eu_id = affinity->eu_id;
+	return DOCA_SUCCESS;
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The host callbacks device code runs on (struct softdoca_dpa_host_ops, dpa_abi.h): the
+ * device runtime (lib/dpa/dev) reaches the soft card only through them. They run on an EU,
+ * inside a kernel or RPC, where the current context is known (set by dpa_launch.c).
+ * Anything a device passes in (a handle) is looked up, never trusted.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "dpa_priv.h"
+#include "common/priv/dev_priv.h"
+#include "softhw/base/sdk_log.h"
+#include "softhw/dpa/dpa.h"
+
+SDK_LOG_REGISTER(DPA_DEVICE);
+
+static __thread struct softdoca_dpa_current current;
+
+void softdoca_dpa_set_current(const struct softdoca_dpa_current *cur)
+{
+	if (cur != NULL)
+		current = *cur;
+	else
+		memset(&current, 0, sizeof(current));
+}
+
+const struct softdoca_dpa_current *softdoca_dpa_get_current(void)
+{
+	return current.dpa != NULL ? &current : NULL;
+}
+
+static unsigned int thread_rank(void)
+{
+	return current.rank;
+}
+
+static unsigned int num_threads(void)
+{
+	return current.num_threads;
+}
+
+static uint64_t thread_local_storage(void)
+{
+	/* only DPA threads have local storage; a kernel launch's threads read 0 */
+	return current.thread != NULL ? softdoca_dpa_thread_local_storage(current.thread) : 0;
+}
+
+static void thread_reschedule(void)
+{
+	softdoca_dpa_thread_end(false);
+}
+
+static void thread_finish(void)
+{
+	softdoca_dpa_thread_end(true);
+}
+
+static void thread_notify(uint64_t handle)
+{
+	if (current.dpa != NULL)
+		softdoca_dpa_thread_notify(current.dpa, handle);
+}
+
+/*
+ * A device log line goes to the host process's stdout as the device formatted it, in one
+ * write, filtered by the context's level (doca_dpa_set_log_level).
+ */
+static void device_log(int level, const char *format, va_list ap)
+{
+	struct doca_dpa *dpa = current.dpa;
+	char line[1024];
+	int n;
+
+	if (dpa != NULL && (dpa->log_level == DOCA_DPA_DEV_LOG_LEVEL_DISABLE || level > (int)dpa->log_level))
+		return;
+	n = vsnprintf(line, sizeof(line), format, ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	flockfile(stdout);
+	fwrite(line, 1, (size_t)n, stdout);
+	fflush(stdout);
+	funlockfile(stdout);
+}
+
+static void unsupported(const char *function)
+{
+	SDK_LOG_ERR("DPA device code called %s(), which softdoca's DPA does not support yet "
+		    "(docs/compatibility.md); the DPA context is now in error (doca_dpa_peek_at_last_error)",
+		    function);
+	if (current.dpa != NULL)
+		softdoca_dpa_set_fatal(current.dpa, DOCA_ERROR_NOT_SUPPORTED);
+}
+
+static void device_set(uint64_t dpa_handle)
+{
+	if (current.dpa != NULL && dpa_handle != (uint64_t)(uintptr_t)current.dpa)
+		unsupported("doca_dpa_dev_device_set (on an extended DPA context)");
+}
+
+/* The value of a device sync-event handle; NULL (logged, context in error) for a bad one. */
+static struct softhw_value *event_value(uint64_t handle, const char *what)
+{
+	struct doca_dpa *dpa = current.dpa;
+	struct softhw_value *v;
+
+	if (dpa == NULL)
+		return NULL;
+	v = dpa->base.dev->dpa->value_lookup(dpa->base.hw, handle);
+	if (v == NULL) {
+		SDK_LOG_ERR("DPA device code passed 0x%llx to %s(): not a sync event handle of this DPA context (get "
+			    "one with doca_sync_event_get_dpa_handle()); the DPA context is now in error",
+			    (unsigned long long)handle, what);
+		softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
+	}
+	return v;
+}
+
+static void sync_event_get(uint64_t handle, uint64_t *value)
+{
+	struct softhw_value *v = event_value(handle, "doca_dpa_dev_sync_event_get");
+
+	*value = v != NULL ? current.dpa->base.dev->dpa->value_load(v) : 0;
+}
+
+static void sync_event_update_set(uint64_t handle, uint64_t value)
+{
+	struct softhw_value *v = event_value(handle, "doca_dpa_dev_sync_event_update_set");
+
+	if (v != NULL)
+		current.dpa->base.dev->dpa->value_store(v, value);
+}
+
+static void sync_event_update_add(uint64_t handle, uint64_t value)
+{
+	struct softhw_value *v = event_value(handle, "doca_dpa_dev_sync_event_update_add");
+
+	if (v != NULL)
+		current.dpa->base.dev->dpa->value_fetch_add(v, value);
+}
+
+static void sync_event_wait_gt(uint64_t handle, uint64_t value, uint64_t mask)
+{
+	struct softhw_value *v = event_value(handle, "doca_dpa_dev_sync_event_wait_gt");
+	struct doca_dpa *dpa = current.dpa;
+
+	if (v != NULL && !dpa->base.dev->dpa->value_wait_gt(dpa->base.hw, v, value, mask))
+		SDK_LOG_WARN("DPA device wait on sync event 0x%llx for a value > %llu abandoned: the DPA context stops",
+			     (unsigned long long)handle, (unsigned long long)value);
+}
+
+static uint64_t cycles(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+const struct softdoca_dpa_host_ops softdoca_dpa_host_ops = {
+	.abi = SOFTDOCA_DPA_ABI,
+	.size = sizeof(struct softdoca_dpa_host_ops),
+	.thread_rank = thread_rank,
+	.num_threads = num_threads,
+	.thread_local_storage = thread_local_storage,
+	.log = device_log,
+	.unsupported = unsupported,
+	.device_set = device_set,
+	.sync_event_get = sync_event_get,
+	.sync_event_update_set = sync_event_update_set,
+	.sync_event_update_add = sync_event_update_add,
+	.sync_event_wait_gt = sync_event_wait_gt,
+	.cycles = cycles,
+	.thread_reschedule = thread_reschedule,
+	.thread_finish = thread_finish,
+	.thread_notify = thread_notify,
+};

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* libdoca_dpa internals shared by its files (docs/dpa.md). */
+#ifndef SOFTDOCA_LIB_DPA_PRIV_H
+#define SOFTDOCA_LIB_DPA_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "doca_dpa.h"
+#include "common/priv/dpa_priv.h"
+#include "dpa_abi.h"
+
+struct softhw_dpa_image;
+
+struct doca_dpa {
+	struct softdoca_dpa_base base;         /* first: libdoca_common reaches dev and hw through it */
+	const struct softdoca_dpa_app *app;    /* set_app */
+	struct softhw_dpa_image *image;        /* loaded at start */
+	const struct softdoca_dpa_image *img;  /* the image's descriptor */
+	bool started;
+	doca_dpa_dev_log_level_t log_level;
+	doca_error_t fatal;                    /* atomic: a device-side error made the context unusable */
+	uint32_t num_threads;                  /* doca_dpa_thread objects not destroyed: stop is IN_USE */
+	uint32_t num_notify_comps;             /* notification completions not destroyed */
+	uint32_t next_thread_id;
+};
+
+/* The host callbacks handed to every image (dpa_device.c). */
+extern const struct softdoca_dpa_host_ops softdoca_dpa_host_ops;
+
+/* The device context of the calling EU thread while it runs device code (dpa_device.c). */
+struct softdoca_dpa_current {
+	struct doca_dpa *dpa;
+	unsigned int rank;
+	unsigned int num_threads;
+	struct doca_dpa_thread *thread; /* a DPA thread's activation; NULL in a kernel launch or RPC */
+	void *exit;                     /* its jmp_buf: reschedule / finish end the activation there */
+};
+void softdoca_dpa_set_current(const struct softdoca_dpa_current *cur);
+
+/* The calling EU's current context (NULL outside device code). */
+const struct softdoca_dpa_current *softdoca_dpa_get_current(void);
+
+/* DPA threads (dpa_thread.c), called by the host callbacks on an EU. */
+uint64_t softdoca_dpa_thread_local_storage(const struct doca_dpa_thread *thread);
+void softdoca_dpa_thread_end(bool finish);
+void softdoca_dpa_thread_notify(struct doca_dpa *dpa, uint64_t handle);
+
+/* Marks the context fatal (the first error stays): doca_dpa_peek_at_last_error reports it. */
+void softdoca_dpa_set_fatal(struct doca_dpa *dpa, doca_error_t err);
+
+#endif /* SOFTDOCA_LIB_DPA_PRIV_H */

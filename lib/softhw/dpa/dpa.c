@@ -1,0 +1,685 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softhw dpa: execution units, device memory and value handles of one DPA context, and the
+ * image loader (dpa.h, docs/dpa.md).
+ *
+ * Locking: dpa->lock guards the job queue, the EU counts, the memory list and the handle
+ * table. A value's watchers are notified under the value registry's lock, and notify takes
+ * dpa->lock: so nothing here calls a value function that takes the registry lock (watch,
+ * unwatch, store, fetch_add, find, unbind) while holding dpa->lock.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "softhw/dpa/dpa.h"
+#include "softhw/softhw.h"
+#include "softhw/base/sdk_log.h"
+
+SDK_LOG_REGISTER(SOFTHW_DPA);
+
+#define MEM_ALIGN 64
+/* A handle names its context's table slot; the high bits make a stray number unlikely to match. */
+#define HANDLE_TAG 0x5d9a000000000000ULL
+#define HANDLE_MASK 0x0000ffffffffffffULL
+#define OBJ_TAG 0x5d9b000000000000ULL
+#define OBJ_KIND_SHIFT 32
+/* How often an idle EU looks at wait values whose updates may not notify it (user memory, the
+ * other process's stores), and the safety net for those that do. */
+#define POLL_NS 1000000L
+#define SAFETY_NS 100000000L
+
+struct mem_block {
+	struct mem_block *next; /* sorted by address */
+	uint64_t addr;
+	uint64_t size;
+};
+
+struct eu {
+	struct eu *next;
+	pthread_t thread;
+	struct softhw_dpa *dpa;
+};
+
+struct softhw_dpa {
+	pthread_mutex_t lock;
+	pthread_cond_t work;      /* EUs: a job arrived, a value changed, closing */
+	pthread_cond_t flags;     /* flag_wait: a flag was raised */
+	struct softhw_dpa_caps caps;
+	bool closing;
+	/* EUs */
+	struct eu *eus;
+	uint32_t num_eus;
+	uint32_t idle_eus;
+	/* jobs with ranks not yet started, in submission order */
+	struct softhw_dpa_job *head, *tail;
+	/* device memory */
+	uint8_t *mem;
+	uint64_t mem_size;
+	struct mem_block *blocks;
+	uint64_t mem_used;
+	uint32_t mem_count;
+	/* values the device reaches by handle; each slot holds a reference */
+	struct softhw_value **values;
+	uint32_t num_values;
+	uint32_t cap_values;
+	/* objects by handle: kind 0 is a free slot */
+	struct obj_slot {
+		uint32_t kind;
+		void *object;
+	} *objects;
+	uint32_t num_objects;
+};
+
+struct softhw_dpa_image {
+	void *handle;
+};
+
+static bool dpa_caps(const struct softhw_function *fn, struct softhw_dpa_caps *caps)
+{
+	const struct softhw_caps *c = &fn->caps;
+
+	memset(caps, 0, sizeof(*caps));
+	if (!c->dpa)
+		return false;
+	caps->num_cores = c->dpa_num_cores;
+	caps->eus_per_core = c->dpa_eus_per_core;
+	caps->eus_available = c->dpa_eus_available;
+	caps->max_threads_per_kernel = c->dpa_max_threads_per_kernel;
+	caps->kernel_max_run_time_sec = c->dpa_kernel_max_run_time_sec;
+	caps->mem_size = c->dpa_mem_size;
+	return true;
+}
+
+static const char *dpa_profile_name(const struct softhw_function *fn)
+{
+	return softhw_profile_name(fn->card->profile);
+}
+
+/* ---- execution units ---- */
+
+/* Is the job's wait condition met? (value_load takes no lock) */
+static bool job_runnable(const struct softhw_dpa_job *job)
+{
+	return job->wait_value == NULL || softhw_value_load(job->wait_value) >= job->wait_threshold;
+}
+
+static void unlink_job(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
+{
+	struct softhw_dpa_job **pp, *prev = NULL;
+
+	for (pp = &dpa->head; *pp != NULL && *pp != job; pp = &(*pp)->next)
+		prev = *pp;
+	if (*pp == NULL)
+		return;
+	*pp = job->next;
+	if (dpa->tail == job)
+		dpa->tail = prev;
+	job->next = NULL;
+}
+
+/* The job's last rank is over (or it was cancelled): completion, then the owner's callback. */
+static void job_finish(struct softhw_dpa_job *job, doca_error_t status)
+{
+	if (job->wait_value != NULL)
+		softhw_value_unwatch(job->wait_value, &job->watcher);
+	if (status == DOCA_SUCCESS && job->comp_value != NULL) {
+		if (job->comp_add)
+			softhw_value_fetch_add(job->comp_value, job->comp_count);
+		else
+			softhw_value_store(job->comp_value, job->comp_count);
+	}
+	job->done(job, status);
+}
+
+static void spawn_eu(struct softhw_dpa *dpa);
+
+/* First rank ready to run, taken off the queue's accounting; dpa->lock held. */
+static struct softhw_dpa_job *pick(struct softhw_dpa *dpa, unsigned int *rank, bool *must_poll)
+{
+	*must_poll = false;
+	for (struct softhw_dpa_job *job = dpa->head; job != NULL; job = job->next) {
+		if (!job_runnable(job)) {
+			/* user memory and the other process's stores do not always notify us */
+			if (!softhw_value_is_private(job->wait_value) || softhw_value_is_shared(job->wait_value))
+				*must_poll = true;
+			continue;
+		}
+		*rank = job->next_rank++;
+		if (job->next_rank == job->num_ranks)
+			unlink_job(dpa, job);
+		return job;
+	}
+	return NULL;
+}
+
+static void *eu_main(void *arg)
+{
+	struct eu *eu = arg;
+	struct softhw_dpa *dpa = eu->dpa;
+
+	pthread_mutex_lock(&dpa->lock);
+	while (!dpa->closing) {
+		unsigned int rank;
+		bool must_poll;
+		struct softhw_dpa_job *job = pick(dpa, &rank, &must_poll);
+
+		if (job == NULL) {
+			struct timespec until;
+
+			clock_gettime(CLOCK_MONOTONIC, &until);
+			until.tv_nsec += must_poll ? POLL_NS : SAFETY_NS;
+			until.tv_sec += until.tv_nsec / 1000000000L;
+			until.tv_nsec %= 1000000000L;
+			dpa->idle_eus++;
+			pthread_cond_timedwait(&dpa->work, &dpa->lock, &until);
+			dpa->idle_eus--;
+			continue;
+		}
+		/* more ranks waiting and nobody idle to take them: one more EU, up to the cap */
+		if (dpa->head != NULL && dpa->idle_eus == 0)
+			spawn_eu(dpa);
+		pthread_mutex_unlock(&dpa->lock);
+		job->run(job, rank);
+		pthread_mutex_lock(&dpa->lock);
+		if (--job->ranks_left == 0) {
+			doca_error_t status = job->cancelled ? DOCA_ERROR_AGAIN : DOCA_SUCCESS;
+
+			pthread_mutex_unlock(&dpa->lock);
+			job_finish(job, status);
+			pthread_mutex_lock(&dpa->lock);
+		}
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	return NULL;
+}
+
+/*
+ * Starts one more EU if the cap allows; dpa->lock held. EUs are plain threads of this
+ * process, not softhw service threads (fabric/threads.h): they run the application's device
+ * code, which may store into memory like any application thread.
+ */
+static void spawn_eu(struct softhw_dpa *dpa)
+{
+	struct eu *eu;
+	int rc;
+
+	if (dpa->closing || dpa->num_eus >= dpa->caps.eus_available)
+		return;
+	eu = calloc(1, sizeof(*eu));
+	if (eu == NULL) {
+		SDK_LOG_ERR("DPA: cannot start an execution unit: out of memory; the EUs already running go on");
+		return;
+	}
+	eu->dpa = dpa;
+	rc = pthread_create(&eu->thread, NULL, eu_main, eu);
+	if (rc != 0) {
+		SDK_LOG_ERR("DPA: cannot start execution unit #%u: %s; the EUs already running go on", dpa->num_eus,
+			    strerror(rc));
+		free(eu);
+		return;
+	}
+	eu->next = dpa->eus;
+	dpa->eus = eu;
+	dpa->num_eus++;
+}
+
+static void job_notify(struct softhw_value_watcher *w)
+{
+	struct softhw_dpa_job *job = (struct softhw_dpa_job *)((char *)w - offsetof(struct softhw_dpa_job, watcher));
+	struct softhw_dpa *dpa = job->dpa;
+
+	pthread_mutex_lock(&dpa->lock);
+	pthread_cond_broadcast(&dpa->work);
+	pthread_mutex_unlock(&dpa->lock);
+}
+
+static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
+{
+	job->dpa = dpa;
+	job->next = NULL;
+	job->next_rank = 0;
+	job->ranks_left = job->num_ranks;
+	job->cancelled = false;
+	if (job->wait_value != NULL) {
+		job->watcher.notify = job_notify;
+		softhw_value_watch(job->wait_value, &job->watcher);
+	}
+	pthread_mutex_lock(&dpa->lock);
+	if (dpa->closing) {
+		pthread_mutex_unlock(&dpa->lock);
+		job_finish(job, DOCA_ERROR_AGAIN);
+		return;
+	}
+	if (dpa->tail != NULL)
+		dpa->tail->next = job;
+	else
+		dpa->head = job;
+	dpa->tail = job;
+	if (dpa->idle_eus == 0)
+		spawn_eu(dpa);
+	pthread_cond_broadcast(&dpa->work);
+	pthread_mutex_unlock(&dpa->lock);
+}
+
+static void dpa_flag_raise(struct softhw_dpa *dpa, uint32_t *flag)
+{
+	pthread_mutex_lock(&dpa->lock);
+	*flag = 1;
+	pthread_cond_broadcast(&dpa->flags);
+	pthread_mutex_unlock(&dpa->lock);
+}
+
+static void dpa_flag_wait(struct softhw_dpa *dpa, uint32_t *flag)
+{
+	pthread_mutex_lock(&dpa->lock);
+	while (*flag == 0)
+		pthread_cond_wait(&dpa->flags, &dpa->lock);
+	pthread_mutex_unlock(&dpa->lock);
+}
+
+/* ---- open / close ---- */
+
+static doca_error_t dpa_open(const struct softhw_function *fn, struct softhw_dpa **out)
+{
+	struct softhw_dpa *dpa;
+	pthread_condattr_t attr;
+
+	dpa = calloc(1, sizeof(*dpa));
+	if (dpa == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	if (!dpa_caps(fn, &dpa->caps)) {
+		free(dpa);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	dpa->mem_size = dpa->caps.mem_size;
+	dpa->mem = mmap(NULL, dpa->mem_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+			0);
+	if (dpa->mem == MAP_FAILED) {
+		SDK_LOG_ERR("DPA: cannot reserve %llu MiB of device memory: %s",
+			    (unsigned long long)(dpa->mem_size >> 20), strerror(errno));
+		free(dpa);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	pthread_mutex_init(&dpa->lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&dpa->work, &attr);
+	pthread_condattr_destroy(&attr);
+	pthread_cond_init(&dpa->flags, NULL);
+	*out = dpa;
+	return DOCA_SUCCESS;
+}
+
+static void dpa_close(struct softhw_dpa *dpa)
+{
+	struct softhw_dpa_job *cancelled = NULL;
+
+	pthread_mutex_lock(&dpa->lock);
+	dpa->closing = true;
+	/* ranks not started never will: a job whose started ranks are all over ends here */
+	while (dpa->head != NULL) {
+		struct softhw_dpa_job *job = dpa->head;
+
+		dpa->head = job->next;
+		job->cancelled = true;
+		job->ranks_left -= job->num_ranks - job->next_rank;
+		job->num_ranks = job->next_rank;
+		if (job->ranks_left == 0) {
+			job->next = cancelled;
+			cancelled = job;
+		}
+	}
+	dpa->tail = NULL;
+	pthread_cond_broadcast(&dpa->work);
+	pthread_mutex_unlock(&dpa->lock);
+	while (cancelled != NULL) {
+		struct softhw_dpa_job *job = cancelled;
+
+		cancelled = job->next;
+		job_finish(job, DOCA_ERROR_AGAIN);
+	}
+	/* the EUs finish the rank they run (a cancelled device wait returns) and exit */
+	while (dpa->eus != NULL) {
+		struct eu *eu = dpa->eus;
+
+		dpa->eus = eu->next;
+		pthread_join(eu->thread, NULL);
+		free(eu);
+	}
+	for (struct mem_block *b = dpa->blocks, *n; b != NULL; b = n) {
+		n = b->next;
+		free(b);
+	}
+	munmap(dpa->mem, dpa->mem_size);
+	for (uint32_t i = 0; i < dpa->num_values; i++)
+		softhw_value_unbind(dpa->values[i]);
+	free(dpa->values);
+	free(dpa->objects);
+	pthread_cond_destroy(&dpa->work);
+	pthread_cond_destroy(&dpa->flags);
+	pthread_mutex_destroy(&dpa->lock);
+	free(dpa);
+}
+
+/* ---- device memory: first fit, bookkeeping outside the device's reach ---- */
+
+static doca_error_t dpa_mem_alloc(struct softhw_dpa *dpa, size_t size, uint64_t *addr)
+{
+	uint64_t base = (uint64_t)(uintptr_t)dpa->mem, at = base, need;
+	struct mem_block **pp, *b;
+
+	*addr = 0;
+	if (size == 0 || size > dpa->mem_size)
+		return DOCA_ERROR_NO_MEMORY;
+	need = (size + MEM_ALIGN - 1) & ~(uint64_t)(MEM_ALIGN - 1);
+	b = malloc(sizeof(*b));
+	if (b == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	pthread_mutex_lock(&dpa->lock);
+	for (pp = &dpa->blocks; *pp != NULL; pp = &(*pp)->next) {
+		if ((*pp)->addr - at >= need)
+			break;
+		at = (*pp)->addr + (((*pp)->size + MEM_ALIGN - 1) & ~(uint64_t)(MEM_ALIGN - 1));
+	}
+	if (*pp == NULL && base + dpa->mem_size - at < need) {
+		pthread_mutex_unlock(&dpa->lock);
+		free(b);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	b->addr = at;
+	b->size = size;
+	b->next = *pp;
+	*pp = b;
+	dpa->mem_used += size;
+	dpa->mem_count++;
+	pthread_mutex_unlock(&dpa->lock);
+	*addr = at;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t dpa_mem_free(struct softhw_dpa *dpa, uint64_t addr)
+{
+	struct mem_block **pp, *b;
+
+	pthread_mutex_lock(&dpa->lock);
+	for (pp = &dpa->blocks; *pp != NULL && (*pp)->addr != addr; pp = &(*pp)->next)
+		;
+	b = *pp;
+	if (b == NULL) {
+		pthread_mutex_unlock(&dpa->lock);
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	*pp = b->next;
+	dpa->mem_used -= b->size;
+	dpa->mem_count--;
+	pthread_mutex_unlock(&dpa->lock);
+	/* the whole pages of a freed block go back to the kernel: a long run's footprint stays flat */
+	{
+		uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+		uint64_t from = (b->addr + page - 1) & ~(page - 1), to = (b->addr + b->size) & ~(page - 1);
+
+		if (to > from)
+			madvise((void *)(uintptr_t)from, to - from, MADV_DONTNEED);
+	}
+	free(b);
+	return DOCA_SUCCESS;
+}
+
+static void *dpa_mem_ptr(struct softhw_dpa *dpa, uint64_t addr, size_t len)
+{
+	void *p = NULL;
+
+	pthread_mutex_lock(&dpa->lock);
+	for (struct mem_block *b = dpa->blocks; b != NULL && b->addr <= addr; b = b->next) {
+		if (addr - b->addr <= b->size && len <= b->size - (addr - b->addr)) {
+			p = (void *)(uintptr_t)addr;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	return p;
+}
+
+static void dpa_mem_usage(struct softhw_dpa *dpa, uint64_t *bytes, uint32_t *count)
+{
+	pthread_mutex_lock(&dpa->lock);
+	*bytes = dpa->mem_used;
+	*count = dpa->mem_count;
+	pthread_mutex_unlock(&dpa->lock);
+}
+
+/* ---- values by handle ---- */
+
+static doca_error_t dpa_value_handle(struct softhw_dpa *dpa, struct softhw_value *value, uint64_t *handle)
+{
+	struct softhw_value *ref;
+	uint32_t i;
+
+	pthread_mutex_lock(&dpa->lock);
+	for (i = 0; i < dpa->num_values && dpa->values[i] != value; i++)
+		;
+	pthread_mutex_unlock(&dpa->lock);
+	if (i == dpa->num_values) {
+		/* the table keeps the value alive as long as the context may name it */
+		ref = softhw_value_find(softhw_value_id(value), (uint64_t)(uintptr_t)softhw_value_addr(value),
+					softhw_value_token(value));
+		if (ref == NULL)
+			return DOCA_ERROR_NOT_FOUND;
+		pthread_mutex_lock(&dpa->lock);
+		if (dpa->num_values == dpa->cap_values) {
+			uint32_t cap = dpa->cap_values ? dpa->cap_values * 2 : 16;
+			struct softhw_value **v = realloc(dpa->values, cap * sizeof(*v));
+
+			if (v == NULL) {
+				pthread_mutex_unlock(&dpa->lock);
+				softhw_value_unbind(ref);
+				return DOCA_ERROR_NO_MEMORY;
+			}
+			dpa->values = v;
+			dpa->cap_values = cap;
+		}
+		i = dpa->num_values++;
+		dpa->values[i] = ref;
+		pthread_mutex_unlock(&dpa->lock);
+	}
+	*handle = HANDLE_TAG | (i + 1);
+	return DOCA_SUCCESS;
+}
+
+static struct softhw_value *dpa_value_lookup(struct softhw_dpa *dpa, uint64_t handle)
+{
+	struct softhw_value *v = NULL;
+	uint64_t i = handle & HANDLE_MASK;
+
+	if ((handle & ~HANDLE_MASK) != HANDLE_TAG || i == 0)
+		return NULL;
+	pthread_mutex_lock(&dpa->lock);
+	if (i <= dpa->num_values)
+		v = dpa->values[i - 1];
+	pthread_mutex_unlock(&dpa->lock);
+	return v;
+}
+
+static bool dpa_value_wait_gt(struct softhw_dpa *dpa, struct softhw_value *value, uint64_t want, uint64_t mask)
+{
+	/* a job only for its watcher: an update wakes this EU as it wakes idle ones */
+	struct softhw_dpa_job waiter = {.dpa = dpa};
+	bool poll = !softhw_value_is_private(value) || softhw_value_is_shared(value);
+	bool ok = true;
+
+	waiter.watcher.notify = job_notify;
+	softhw_value_watch(value, &waiter.watcher);
+	pthread_mutex_lock(&dpa->lock);
+	while (!softhw_value_holds(softhw_value_load(value), SOFTHW_VALUE_GT, want, mask)) {
+		struct timespec until;
+
+		if (dpa->closing) {
+			ok = false;
+			break;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += poll ? POLL_NS : SAFETY_NS;
+		until.tv_sec += until.tv_nsec / 1000000000L;
+		until.tv_nsec %= 1000000000L;
+		pthread_cond_timedwait(&dpa->work, &dpa->lock, &until);
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	softhw_value_unwatch(value, &waiter.watcher);
+	return ok;
+}
+
+/* ---- objects by handle ---- */
+
+static doca_error_t dpa_handle_add(struct softhw_dpa *dpa, uint32_t kind, void *object, uint64_t *handle)
+{
+	uint32_t i;
+
+	if (kind == 0 || kind > 255)
+		return DOCA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&dpa->lock);
+	for (i = 0; i < dpa->num_objects && dpa->objects[i].kind != 0; i++)
+		;
+	if (i == dpa->num_objects) {
+		uint32_t n = dpa->num_objects ? dpa->num_objects * 2 : 16;
+		struct obj_slot *o = realloc(dpa->objects, n * sizeof(*o));
+
+		if (o == NULL) {
+			pthread_mutex_unlock(&dpa->lock);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		memset(o + dpa->num_objects, 0, (n - dpa->num_objects) * sizeof(*o));
+		dpa->objects = o;
+		dpa->num_objects = n;
+	}
+	dpa->objects[i].kind = kind;
+	dpa->objects[i].object = object;
+	pthread_mutex_unlock(&dpa->lock);
+	*handle = OBJ_TAG | ((uint64_t)kind << OBJ_KIND_SHIFT) | (i + 1);
+	return DOCA_SUCCESS;
+}
+
+static void *dpa_handle_lookup(struct softhw_dpa *dpa, uint32_t kind, uint64_t handle)
+{
+	uint64_t i = handle & 0xffffffffULL;
+	void *object = NULL;
+
+	if ((handle & ~HANDLE_MASK) != OBJ_TAG || ((handle >> OBJ_KIND_SHIFT) & 0xffff) != kind || i == 0)
+		return NULL;
+	pthread_mutex_lock(&dpa->lock);
+	if (i <= dpa->num_objects && dpa->objects[i - 1].kind == kind)
+		object = dpa->objects[i - 1].object;
+	pthread_mutex_unlock(&dpa->lock);
+	return object;
+}
+
+static void dpa_handle_remove(struct softhw_dpa *dpa, uint64_t handle)
+{
+	uint64_t i = handle & 0xffffffffULL;
+
+	if ((handle & ~HANDLE_MASK) != OBJ_TAG || i == 0)
+		return;
+	pthread_mutex_lock(&dpa->lock);
+	if (i <= dpa->num_objects)
+		dpa->objects[i - 1].kind = 0;
+	pthread_mutex_unlock(&dpa->lock);
+}
+
+/* ---- images ---- */
+
+static doca_error_t dpa_image_load(const void *bytes, size_t len, const char *name, struct softhw_dpa_image **out,
+				   const char **why)
+{
+	static __thread char reason[256];
+	struct softhw_dpa_image *image;
+	char path[64];
+	const char *p = bytes;
+	size_t done = 0;
+	int fd;
+
+	image = calloc(1, sizeof(*image));
+	if (image == NULL) {
+		*why = "out of memory";
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	/* a fresh file each time: dlopen() of the same file would share one copy of the globals */
+	fd = memfd_create(name, MFD_CLOEXEC);
+	if (fd < 0) {
+		snprintf(reason, sizeof(reason), "memfd_create: %s", strerror(errno));
+		*why = reason;
+		free(image);
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	while (done < len) {
+		ssize_t n = write(fd, p + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			snprintf(reason, sizeof(reason), "writing the image: %s", n < 0 ? strerror(errno) : "short write");
+			*why = reason;
+			close(fd);
+			free(image);
+			return DOCA_ERROR_OPERATING_SYSTEM;
+		}
+		done += (size_t)n;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	image->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	close(fd);
+	if (image->handle == NULL) {
+		const char *e = dlerror();
+
+		snprintf(reason, sizeof(reason), "%s", e != NULL ? e : "dlopen failed");
+		*why = reason;
+		free(image);
+		return DOCA_ERROR_DRIVER;
+	}
+	*out = image;
+	return DOCA_SUCCESS;
+}
+
+static void *dpa_image_sym(struct softhw_dpa_image *image, const char *symbol)
+{
+	return dlsym(image->handle, symbol);
+}
+
+static void dpa_image_unload(struct softhw_dpa_image *image)
+{
+	if (image == NULL)
+		return;
+	dlclose(image->handle);
+	free(image);
+}
+
+const struct softhw_dpa_ops softhw_dpa_ops = {
+	.caps = dpa_caps,
+	.profile_name = dpa_profile_name,
+	.open = dpa_open,
+	.close = dpa_close,
+	.submit = dpa_submit,
+	.flag_raise = dpa_flag_raise,
+	.flag_wait = dpa_flag_wait,
+	.mem_alloc = dpa_mem_alloc,
+	.mem_free = dpa_mem_free,
+	.mem_ptr = dpa_mem_ptr,
+	.mem_usage = dpa_mem_usage,
+	.value_handle = dpa_value_handle,
+	.value_lookup = dpa_value_lookup,
+	.value_load = softhw_value_load,
+	.value_store = softhw_value_store,
+	.value_fetch_add = softhw_value_fetch_add,
+	.value_wait_gt = dpa_value_wait_gt,
+	.handle_add = dpa_handle_add,
+	.handle_lookup = dpa_handle_lookup,
+	.handle_remove = dpa_handle_remove,
+	.image_load = dpa_image_load,
+	.image_sym = dpa_image_sym,
+	.image_unload = dpa_image_unload,
+};

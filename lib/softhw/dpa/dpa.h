@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softhw dpa: the DPA of the soft card (docs/dpa.md). libdoca_dpa reaches it through one ops
+ * table, `doca_dev->dpa` (lib/common/priv/dev_priv.h); libdoca_common uses it directly for the
+ * DPA handles of its objects (sync events).
+ *
+ * One `struct softhw_dpa` per doca_dpa context holds:
+ *  - its execution units (EUs): host threads started on demand, at most the profile's EU
+ *    count, blocked while idle. They run jobs: a job is N ranks of one function (a kernel
+ *    launch: N threads; an RPC: one), started once its wait value reaches a threshold;
+ *  - its device memory: a private mapping with out-of-band bookkeeping, so device code that
+ *    overruns an allocation cannot corrupt the allocator;
+ *  - a table of the values (sync events) the device may reach, by handle.
+ * Images (dpacc-built device code) are loaded here too: memfd + dlopen(RTLD_LOCAL).
+ *
+ * Threads: every call may come from any thread; job callbacks run on the EUs.
+ */
+#ifndef SOFTHW_DPA_H
+#define SOFTHW_DPA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "doca_error.h"
+#include "softhw/fabric/value.h"
+
+struct softhw_function;
+struct softhw_dpa;
+struct softhw_dpa_image;
+
+/* What the profile gives a function's DPA (all 0 when it has none). */
+struct softhw_dpa_caps {
+	uint32_t num_cores;
+	uint32_t eus_per_core;
+	uint32_t eus_available;          /* EUs a context may run on: the EU threads' cap */
+	uint32_t max_threads_per_kernel;
+	uint64_t kernel_max_run_time_sec;
+	uint64_t mem_size;               /* device memory per context */
+};
+
+struct softhw_dpa_job;
+/* Runs rank `rank` of the job on an EU. */
+typedef void (*softhw_dpa_run_fn)(struct softhw_dpa_job *job, unsigned int rank);
+/*
+ * The job is over: every rank returned (status SUCCESS) or it was cancelled before starting
+ * (AGAIN: its context stopped). Runs once, on an EU or in the stopping thread; the job may be
+ * freed from here, and is not touched by softhw after.
+ */
+typedef void (*softhw_dpa_done_fn)(struct softhw_dpa_job *job, doca_error_t status);
+
+/* A unit of work for the EUs, embedded in the caller's object; softhw never allocates it. */
+struct softhw_dpa_job {
+	/* set by the caller */
+	softhw_dpa_run_fn run;
+	softhw_dpa_done_fn done;
+	unsigned int num_ranks;
+	struct softhw_value *wait_value;  /* NULL: runnable at once */
+	uint64_t wait_threshold;          /* runnable once the value is >= this */
+	struct softhw_value *comp_value;  /* NULL: none; else set to / added comp_count when done */
+	uint64_t comp_count;
+	bool comp_add;
+	/* softhw's */
+	struct softhw_dpa_job *next;
+	unsigned int next_rank;
+	unsigned int ranks_left;
+	bool cancelled;                   /* its context closed before every rank started */
+	struct softhw_dpa *dpa;
+	struct softhw_value_watcher watcher; /* wakes the EUs when the wait value changes */
+};
+
+struct softhw_dpa_ops {
+	/* The DPA caps of `fn`'s profile; false (and *caps zeroed) when it has none. */
+	bool (*caps)(const struct softhw_function *fn, struct softhw_dpa_caps *caps);
+	/* The name of the card profile of `fn` ("BlueField-2"), for log lines. */
+	const char *(*profile_name)(const struct softhw_function *fn);
+
+	/* ---- a context's DPA: doca_dpa_start / stop ---- */
+	/* NOT_SUPPORTED when the function's card has no DPA (the caller logs the profile). */
+	doca_error_t (*open)(const struct softhw_function *fn, struct softhw_dpa **dpa);
+	/*
+	 * Cancels the jobs that did not start, waits for the ranks running, stops the EUs, frees
+	 * the memory and the handles. The image, if any, is the caller's to unload after.
+	 */
+	void (*close)(struct softhw_dpa *dpa);
+
+	/* ---- execution ---- */
+	/* Queues the job; the EUs start it when its wait value allows. */
+	void (*submit)(struct softhw_dpa *dpa, struct softhw_dpa_job *job);
+	/*
+	 * A one-shot flag for a caller that blocks on a job (an RPC): job->done raises it with
+	 * flag_raise, the caller sleeps in flag_wait until it is raised. *flag starts at 0.
+	 */
+	void (*flag_raise)(struct softhw_dpa *dpa, uint32_t *flag);
+	void (*flag_wait)(struct softhw_dpa *dpa, uint32_t *flag);
+
+	/* ---- device memory ---- */
+	/* NO_MEMORY when it does not fit; *addr is then 0. */
+	doca_error_t (*mem_alloc)(struct softhw_dpa *dpa, size_t size, uint64_t *addr);
+	/* NOT_FOUND when addr is not the start of an allocation. */
+	doca_error_t (*mem_free)(struct softhw_dpa *dpa, uint64_t addr);
+	/* The host address of [addr, addr + len) when it lies inside one allocation; else NULL. */
+	void *(*mem_ptr)(struct softhw_dpa *dpa, uint64_t addr, size_t len);
+	/* Device memory in use (bytes) and allocations. */
+	void (*mem_usage)(struct softhw_dpa *dpa, uint64_t *bytes, uint32_t *count);
+
+	/* ---- values the device reaches by handle (sync events) ---- */
+	/* The handle of `value` in this context (the same one for the same value). */
+	doca_error_t (*value_handle)(struct softhw_dpa *dpa, struct softhw_value *value, uint64_t *handle);
+	/* The value behind a handle of this context; NULL for anything else. */
+	struct softhw_value *(*value_lookup)(struct softhw_dpa *dpa, uint64_t handle);
+	uint64_t (*value_load)(const struct softhw_value *value);
+	void (*value_store)(struct softhw_value *value, uint64_t v);
+	uint64_t (*value_fetch_add)(struct softhw_value *value, uint64_t v);
+	/*
+	 * Blocks an EU until (value & mask) > want; returns false without waiting further when
+	 * the context is closing.
+	 */
+	bool (*value_wait_gt)(struct softhw_dpa *dpa, struct softhw_value *value, uint64_t want, uint64_t mask);
+
+	/* ---- objects of the context the device names by handle (notification completions, ...) ---- */
+	/* A handle for `object` of type `kind` (the caller's numbering, 1..255). */
+	doca_error_t (*handle_add)(struct softhw_dpa *dpa, uint32_t kind, void *object, uint64_t *handle);
+	/* The object behind a handle of this context and kind; NULL for anything else. */
+	void *(*handle_lookup)(struct softhw_dpa *dpa, uint32_t kind, uint64_t handle);
+	void (*handle_remove)(struct softhw_dpa *dpa, uint64_t handle);
+
+	/* ---- images ---- */
+	/* Loads a device image (a self-contained shared object) into a namespace of its own. */
+	doca_error_t (*image_load)(const void *bytes, size_t len, const char *name, struct softhw_dpa_image **image,
+				   const char **why);
+	void *(*image_sym)(struct softhw_dpa_image *image, const char *symbol);
+	void (*image_unload)(struct softhw_dpa_image *image);
+};
+
+extern const struct softhw_dpa_ops softhw_dpa_ops;
+
+#endif /* SOFTHW_DPA_H */

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <doca_argp.h>
+#include <doca_log.h>
+
+#include "dpa_common.h"
+
+DOCA_LOG_REGISTER(DPA_COMMON);
+
+/* Copies a string flag into dst (size bytes), refusing one that does not fit. */
+static doca_error_t copy_flag(char *dst, size_t size, const char *value, const char *what)
+{
+	if (strnlen(value, size) >= size) {
+		DOCA_LOG_ERR("Entered %s exceeding the maximum size of %zu", what, size - 1);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	strcpy(dst, value);
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t pf_device_param_callback(void *param, void *config)
+{
+	return copy_flag(((struct dpa_config *)config)->pf_device_name, DOCA_DEVINFO_IBDEV_NAME_SIZE, param,
+			 "device name");
+}
+
+static doca_error_t rdma_device_param_callback(void *param, void *config)
+{
+	return copy_flag(((struct dpa_config *)config)->rdma_device_name, DOCA_DEVINFO_IBDEV_NAME_SIZE, param,
+			 "device name");
+}
+
+static doca_error_t dpa_resources_param_callback(void *param, void *config)
+{
+	return copy_flag(((struct dpa_config *)config)->dpa_resources_file, DPA_RESOURCES_PATH_MAX_SIZE, param,
+			 "DPA resources file path");
+}
+
+static doca_error_t dpa_app_key_param_callback(void *param, void *config)
+{
+	return copy_flag(((struct dpa_config *)config)->dpa_app_key, DPA_APP_KEY_MAX_SIZE, param,
+			 "DPA application key");
+}
+
+static doca_error_t gid_index_param_callback(void *param, void *config)
+{
+	int value = *(int *)param;
+
+	if (value < 0) {
+		DOCA_LOG_ERR("GID index for DOCA RDMA must be non-negative");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	((struct dpa_config *)config)->gid_index = value;
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t register_one(const char *short_name, const char *long_name, const char *arguments,
+				 const char *description, doca_argp_param_cb_t callback, enum doca_argp_type type)
+{
+	struct doca_argp_param *param;
+	doca_error_t result = doca_argp_param_create(&param);
+
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to create ARGP param: %s", doca_error_get_descr(result));
+		return result;
+	}
+	if (short_name != NULL)
+		doca_argp_param_set_short_name(param, short_name);
+	doca_argp_param_set_long_name(param, long_name);
+	if (arguments != NULL)
+		doca_argp_param_set_arguments(param, arguments);
+	doca_argp_param_set_description(param, description);
+	doca_argp_param_set_callback(param, callback);
+	doca_argp_param_set_type(param, type);
+	result = doca_argp_register_param(param);
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Failed to register program param: %s", doca_error_get_descr(result));
+	return result;
+}
+
+doca_error_t register_dpa_params(void)
+{
+	doca_error_t result;
+
+	result = register_one("pf_dev", "pf-device", "<PF DOCA device name>",
+			      "PF device name that supports DPA (optional). If not provided then a random device will be "
+			      "chosen",
+			      pf_device_param_callback, DOCA_ARGP_TYPE_STRING);
+	if (result == DOCA_SUCCESS)
+		result = register_one(NULL, "dpa-resources", "<DPA resources file>",
+				      "Path to a DPA resources .yaml file", dpa_resources_param_callback,
+				      DOCA_ARGP_TYPE_STRING);
+	if (result == DOCA_SUCCESS)
+		result = register_one(NULL, "dpa-app-key", "<DPA application key>",
+				      "Application key in specified DPA resources .yaml file", dpa_app_key_param_callback,
+				      DOCA_ARGP_TYPE_STRING);
+	if (result == DOCA_SUCCESS)
+		result = register_one("rdma_dev", "rdma-device", "<RDMA DOCA device name>",
+				      "device name that supports RDMA (optional), used only when the PF device must be "
+				      "extended (running on the DPU)",
+				      rdma_device_param_callback, DOCA_ARGP_TYPE_STRING);
+	if (result == DOCA_SUCCESS)
+		result = register_one("g", "gid-index", NULL, "GID index for DOCA RDMA (optional)",
+				      gid_index_param_callback, DOCA_ARGP_TYPE_INT);
+	return result;
+}
+
+/* The first DPA-capable PF, or the one named. */
+static doca_error_t open_dpa_device(const char *pf_device_name, struct doca_dev **pf_device)
+{
+	struct doca_devinfo **list = NULL;
+	char ibdev_name[DOCA_DEVINFO_IBDEV_NAME_SIZE];
+	bool any = strcmp(pf_device_name, DEVICE_DEFAULT_NAME) == 0;
+	doca_error_t result;
+	uint32_t n = 0;
+
+	*pf_device = NULL;
+	result = doca_devinfo_create_list(&list, &n);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to load DOCA devices list: %s", doca_error_get_descr(result));
+		return result;
+	}
+	for (uint32_t i = 0; i < n && *pf_device == NULL; i++) {
+		enum doca_pci_func_type type;
+
+		if (doca_dpa_cap_is_supported(list[i]) != DOCA_SUCCESS)
+			continue;
+		if (doca_devinfo_get_pci_func_type(list[i], &type) != DOCA_SUCCESS || type != DOCA_PCI_FUNC_TYPE_PF)
+			continue;
+		if (doca_devinfo_get_ibdev_name(list[i], ibdev_name, sizeof(ibdev_name)) != DOCA_SUCCESS)
+			continue;
+		if (!any && strcmp(ibdev_name, pf_device_name) != 0)
+			continue;
+		result = doca_dev_open(list[i], pf_device);
+		if (result != DOCA_SUCCESS) {
+			DOCA_LOG_ERR("Failed to open DOCA device %s: %s", ibdev_name, doca_error_get_descr(result));
+			break;
+		}
+	}
+	doca_devinfo_destroy_list(list);
+	if (*pf_device == NULL) {
+		DOCA_LOG_ERR("Couldn't find PF DOCA device");
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t allocate_dpa_resources(struct dpa_config *cfg, struct dpa_resources *resources)
+{
+	doca_error_t result;
+
+	memset(resources, 0, sizeof(*resources));
+	if (cfg->dpa_resources_file[0] != '\0') {
+		DOCA_LOG_ERR("DPA resources file %s: EU selection from a resources file needs libflexio, which "
+			     "softdoca does not provide yet",
+			     cfg->dpa_resources_file);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	if (strcmp(cfg->rdma_device_name, DEVICE_DEFAULT_NAME) != 0) {
+		DOCA_LOG_ERR("RDMA DOCA device is provided, but PF DOCA device is not extendable");
+		return DOCA_ERROR_BAD_CONFIG;
+	}
+	result = open_dpa_device(cfg->pf_device_name, &resources->pf_doca_device);
+	if (result != DOCA_SUCCESS)
+		return result;
+	resources->rdma_doca_device = resources->pf_doca_device;
+
+	result = doca_dpa_create(resources->pf_doca_device, &resources->pf_dpa_ctx);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to create DOCA DPA context: %s", doca_error_get_descr(result));
+		goto close_dev;
+	}
+	result = doca_dpa_set_app(resources->pf_dpa_ctx, dpa_sample_app);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to set DOCA DPA app: %s", doca_error_get_descr(result));
+		goto destroy_dpa;
+	}
+	result = doca_dpa_start(resources->pf_dpa_ctx);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to start DOCA DPA context: %s", doca_error_get_descr(result));
+		goto destroy_dpa;
+	}
+	resources->rdma_dpa_ctx = resources->pf_dpa_ctx;
+	return DOCA_SUCCESS;
+
+destroy_dpa:
+	doca_dpa_destroy(resources->pf_dpa_ctx);
+	resources->pf_dpa_ctx = NULL;
+close_dev:
+	doca_dev_close(resources->pf_doca_device);
+	resources->pf_doca_device = NULL;
+	return result;
+}
+
+doca_error_t destroy_dpa_resources(struct dpa_resources *resources)
+{
+	doca_error_t result = DOCA_SUCCESS, tmp;
+
+	if (resources->pf_dpa_ctx != NULL) {
+		tmp = doca_dpa_destroy(resources->pf_dpa_ctx);
+		if (tmp != DOCA_SUCCESS) {
+			DOCA_LOG_ERR("Function doca_dpa_destroy() failed: %s", doca_error_get_descr(tmp));
+			result = tmp;
+		}
+	}
+	if (resources->pf_doca_device != NULL) {
+		tmp = doca_dev_close(resources->pf_doca_device);
+		if (tmp != DOCA_SUCCESS) {
+			DOCA_LOG_ERR("Function doca_dev_close() failed: %s", doca_error_get_descr(tmp));
+			result = tmp;
+		}
+	}
+	memset(resources, 0, sizeof(*resources));
+	return result;
+}
+
+/* A started event with the CPU and the DPA in the given roles. */
+static doca_error_t create_event(struct doca_dpa *dpa, struct doca_dev *dev, bool cpu_publishes,
+				 struct doca_sync_event **event)
+{
+	doca_error_t result = doca_sync_event_create(event);
+
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to create DOCA sync event: %s", doca_error_get_descr(result));
+		return result;
+	}
+	if (cpu_publishes) {
+		result = doca_sync_event_add_publisher_location_cpu(*event, dev);
+		if (result != DOCA_SUCCESS)
+			DOCA_LOG_ERR("Failed to set CPU as publisher for DOCA sync event: %s",
+				     doca_error_get_descr(result));
+		else if ((result = doca_sync_event_add_subscriber_location_dpa(*event, dpa)) != DOCA_SUCCESS)
+			DOCA_LOG_ERR("Failed to set DPA as subscriber for DOCA sync event: %s",
+				     doca_error_get_descr(result));
+	} else {
+		result = doca_sync_event_add_publisher_location_dpa(*event, dpa);
+		if (result != DOCA_SUCCESS)
+			DOCA_LOG_ERR("Failed to set DPA as publisher for DOCA sync event: %s",
+				     doca_error_get_descr(result));
+		else if ((result = doca_sync_event_add_subscriber_location_cpu(*event, dev)) != DOCA_SUCCESS)
+			DOCA_LOG_ERR("Failed to set CPU as subscriber for DOCA sync event: %s",
+				     doca_error_get_descr(result));
+	}
+	if (result == DOCA_SUCCESS && (result = doca_sync_event_start(*event)) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Failed to start DOCA sync event: %s", doca_error_get_descr(result));
+	if (result != DOCA_SUCCESS) {
+		doca_sync_event_destroy(*event);
+		*event = NULL;
+	}
+	return result;
+}
+
+doca_error_t create_doca_dpa_wait_sync_event(struct doca_dpa *doca_dpa, struct doca_dev *doca_device,
+					     struct doca_sync_event **wait_event)
+{
+	return create_event(doca_dpa, doca_device, true, wait_event);
+}
+
+doca_error_t create_doca_dpa_completion_sync_event(struct doca_dpa *doca_dpa, struct doca_dev *doca_device,
+						   struct doca_sync_event **comp_event,
+						   doca_dpa_dev_sync_event_t *handle)
+{
+	doca_error_t result = create_event(doca_dpa, doca_device, false, comp_event);
+
+	if (result != DOCA_SUCCESS || handle == NULL)
+		return result;
+	result = doca_sync_event_get_dpa_handle(*comp_event, doca_dpa, handle);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to export DOCA sync event to DPA: %s", doca_error_get_descr(result));
+		doca_sync_event_destroy(*comp_event);
+		*comp_event = NULL;
+	}
+	return result;
+}

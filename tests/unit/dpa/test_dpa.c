@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * DOCA DPA, host API against device code built by dpacc (test_dpa_dev.c): kernel launches with
+ * wait and completion events, RPCs returning values with every argument kind, device memory,
+ * the errors a DPA developer meets first, and 200 launches with flat memory.
+ *   test_dpa          the BlueField-3 of the built-in model
+ *   test_dpa bf2      a BlueField-2 (SOFTDOCA_CONFIG set by meson): no DPA
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "doca_dev.h"
+#include "doca_dpa.h"
+#include "doca_log.h"
+#include "doca_sync_event.h"
+
+#include "test.h"
+#include "test_dpa_common.h"
+
+extern struct doca_dpa_app *test_dpa_app;
+extern doca_dpa_func_t fill_ranks, hello_kernel, bump_event, mixed_rpc, same_name_rpc, unsupported_rpc,
+	wait_then_set, signal_then_wait, counter_thread, notify_rpc;
+
+static FILE *sdk_log_file;
+static struct doca_dev *dev;
+
+/* The host's own function of the name the device code also defines. */
+uint64_t test_dpa_same_name(void);
+uint64_t test_dpa_same_name(void)
+{
+	return 2222;
+}
+
+/* True if an SDK line containing `text` was logged since the last call (then forgets them). */
+static bool logged(const char *text)
+{
+	static char buf[1 << 16];
+	size_t n;
+	bool found;
+
+	fflush(sdk_log_file);
+	rewind(sdk_log_file);
+	n = fread(buf, 1, sizeof(buf) - 1, sdk_log_file);
+	buf[n] = '\0';
+	found = strstr(buf, text) != NULL;
+	if (!found)
+		fprintf(stderr, "log lacks '%s'; it has:\n%s", text, buf);
+	if (ftruncate(fileno(sdk_log_file), 0) != 0)
+		perror("ftruncate");
+	rewind(sdk_log_file);
+	return found;
+}
+
+static struct doca_dpa *started_dpa(void)
+{
+	struct doca_dpa *dpa = NULL;
+
+	CHECK_OK(doca_dpa_create(dev, &dpa));
+	CHECK_OK(doca_dpa_set_app(dpa, test_dpa_app));
+	CHECK_OK(doca_dpa_start(dpa));
+	return dpa;
+}
+
+/* An event the CPU and the DPA both use, started. */
+static struct doca_sync_event *event_for(struct doca_dpa *dpa)
+{
+	struct doca_sync_event *ev = NULL;
+
+	CHECK_OK(doca_sync_event_create(&ev));
+	CHECK_OK(doca_sync_event_add_publisher_location_cpu(ev, dev));
+	CHECK_OK(doca_sync_event_add_subscriber_location_dpa(ev, dpa));
+	CHECK_OK(doca_sync_event_add_publisher_location_dpa(ev, dpa));
+	CHECK_OK(doca_sync_event_start(ev));
+	return ev;
+}
+
+static void test_caps_and_app(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa_app *app = NULL;
+	unsigned long long run_time = 0;
+	unsigned int v = 0;
+	char name[64];
+	uint32_t len = sizeof(name);
+
+	CHECK_OK(doca_dpa_cap_is_supported(doca_dev_as_devinfo(dev)));
+	CHECK_OK(doca_dpa_get_max_threads_per_kernel(dpa, &v));
+	CHECK(v > 1);
+	CHECK_OK(doca_dpa_get_total_num_eus_available(dpa, &v));
+	CHECK(v > 1);
+	CHECK_OK(doca_dpa_get_kernel_max_run_time(dpa, &run_time));
+	CHECK(run_time > 0);
+	CHECK_OK(doca_dpa_get_app(dpa, &app));
+	CHECK(app == test_dpa_app);
+	CHECK_OK(doca_dpa_app_get_name(app, name, &len));
+	CHECK(strcmp(name, "test_dpa_app") == 0 && len == sizeof("test_dpa_app"));
+	len = 4;
+	CHECK_ERR(doca_dpa_app_get_name(app, name, &len), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_dpa_set_app(dpa, test_dpa_app), DOCA_ERROR_BAD_STATE);
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* N threads each see their rank and the count; the completion event is set when all are done. */
+static void test_launch_ranks(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_sync_event *wait_ev = event_for(dpa), *comp_ev = event_for(dpa);
+	const unsigned int n = 8;
+	uint64_t slots[16], value = 0;
+	doca_dpa_dev_uintptr_t dev_slots = 0;
+
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(slots), &dev_slots));
+	CHECK_OK(doca_dpa_memset(dpa, dev_slots, 0, sizeof(slots)));
+	/* the kernel waits until the wait event reaches 4 */
+	CHECK_OK(doca_dpa_kernel_launch_update_set(dpa, wait_ev, 4, comp_ev, 10, n, &fill_ranks, dev_slots,
+						   (uint64_t)1000));
+	CHECK_OK(doca_sync_event_update_set(wait_ev, 3));
+	CHECK_OK(doca_sync_event_get(comp_ev, &value));
+	CHECK(value == 0); /* still waiting: 3 < 4 */
+	CHECK_OK(doca_sync_event_update_set(wait_ev, 4));
+	CHECK_OK(doca_sync_event_wait_gt(comp_ev, 9, ~0ULL));
+	CHECK_OK(doca_dpa_d2h_memcpy(dpa, slots, dev_slots, sizeof(slots)));
+	for (unsigned int r = 0; r < n; r++)
+		CHECK(slots[2 * r] == r + 1 + 1000 && slots[2 * r + 1] == n);
+	CHECK_OK(doca_dpa_mem_free(dpa, dev_slots));
+	CHECK_OK(doca_sync_event_destroy(wait_ev));
+	CHECK_OK(doca_sync_event_destroy(comp_ev));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* Device code updates an event through its DPA handle, and waits on one. */
+static void test_device_sync_events(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_sync_event *a = event_for(dpa), *b = event_for(dpa);
+	doca_dpa_dev_sync_event_t ha = 0, hb = 0;
+
+	CHECK_OK(doca_sync_event_get_dpa_handle(a, dpa, &ha));
+	CHECK_OK(doca_sync_event_get_dpa_handle(b, dpa, &hb));
+	CHECK_OK(doca_dpa_kernel_launch_update_add(dpa, NULL, 0, NULL, 0, 3, &bump_event, ha, (uint64_t)5));
+	CHECK_OK(doca_sync_event_wait_gt(a, 14, ~0ULL));
+	/* the device waits for a > 2 ... it already is 15: set it back, release it later */
+	CHECK_OK(doca_sync_event_update_set(a, 0));
+	CHECK_OK(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &wait_then_set, ha, hb));
+	CHECK_OK(doca_sync_event_update_set(a, 3));
+	CHECK_OK(doca_sync_event_wait_gt(b, 29, ~0ULL));
+	CHECK_OK(doca_sync_event_destroy(a));
+	CHECK_OK(doca_sync_event_destroy(b));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* An RPC returns its value; every argument arrives with its type; device globals are per context. */
+static void test_rpc(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct test_dpa_big big = {.a = 1ULL << 40, .b = 77, .c = 12.0};
+	struct test_dpa_small small = {.x = 9, .y = 1.5f, .z = 300.0};
+	uint64_t host_val = 42, ret = 0, expect;
+	doca_dpa_dev_uintptr_t dev_val = 0;
+
+	big.tail[12] = 200;
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(host_val), &dev_val));
+	CHECK_OK(doca_dpa_h2d_memcpy(dpa, dev_val, &host_val, sizeof(host_val)));
+	expect = test_dpa_checksum(250, -300, 1, -70000, 1ULL << 50, 2.25f, 0.125, &big, &small) + 42 * 1000000;
+	CHECK_OK(doca_dpa_rpc(dpa, &mixed_rpc, &ret, (uint8_t)250, (int16_t)-300, (_Bool)1, (int32_t)-70000,
+			      (uint64_t)1 << 50, 2.25f, 0.125, big, small, dev_val));
+	CHECK(ret == expect + 7);
+	CHECK_OK(doca_dpa_rpc(dpa, &mixed_rpc, &ret, (uint8_t)250, (int16_t)-300, (_Bool)1, (int32_t)-70000,
+			      (uint64_t)1 << 50, 2.25f, 0.125, big, small, dev_val));
+	CHECK(ret == expect + 14); /* the device global counted both calls */
+	/* the same name on both sides: each side calls its own */
+	CHECK_OK(doca_dpa_rpc(dpa, &same_name_rpc, &ret));
+	CHECK(ret == 1111 && test_dpa_same_name() == 2222);
+	CHECK_OK(doca_dpa_mem_free(dpa, dev_val));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* Device logs reach the host's stdout (the test's output shows them; here: no crash, no loss of the context). */
+static void test_device_log(void)
+{
+	struct doca_dpa *dpa = NULL;
+	struct doca_sync_event *comp = NULL;
+
+	CHECK_OK(doca_dpa_create(dev, &dpa));
+	CHECK_OK(doca_dpa_set_log_level(dpa, DOCA_DPA_DEV_LOG_LEVEL_DEBUG));
+	CHECK_OK(doca_dpa_set_app(dpa, test_dpa_app));
+	CHECK_OK(doca_dpa_start(dpa));
+	CHECK_ERR(doca_dpa_set_log_level(dpa, DOCA_DPA_DEV_LOG_LEVEL_INFO), DOCA_ERROR_BAD_STATE);
+	comp = event_for(dpa);
+	CHECK_OK(doca_dpa_kernel_launch_update_add(dpa, NULL, 0, comp, 1, 2, &hello_kernel));
+	CHECK_OK(doca_sync_event_wait_gt(comp, 0, ~0ULL));
+	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
+	CHECK_OK(doca_sync_event_destroy(comp));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+static void test_bad_launches(void)
+{
+	struct doca_dpa *dpa = NULL;
+	unsigned int max = 0;
+	uint64_t ret = 0;
+
+	CHECK_OK(doca_dpa_create(dev, &dpa));
+	CHECK_OK(doca_dpa_set_app(dpa, test_dpa_app));
+	/* before start */
+	CHECK_ERR(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &hello_kernel), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("not started; call doca_dpa_set_app() and doca_dpa_start() first"));
+	CHECK_ERR(doca_dpa_rpc(dpa, &same_name_rpc, &ret), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("not started"));
+	CHECK_OK(doca_dpa_start(dpa));
+	/* not a kernel of the app: a host function */
+	CHECK_ERR(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, (doca_dpa_func_t *)(void *)&started_dpa),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("is not a __dpa_global__ or __dpa_rpc__ function of application 'test_dpa_app'"));
+	/* an RPC launched as a kernel, a kernel called as an RPC */
+	CHECK_ERR(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &same_name_rpc), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("'same_name_rpc' is a RPC (__dpa_rpc__), not a kernel (__dpa_global__)"));
+	CHECK_ERR(doca_dpa_rpc(dpa, &hello_kernel, &ret), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("'hello_kernel' is a kernel (__dpa_global__), not a RPC (__dpa_rpc__)"));
+	/* too many threads, none */
+	CHECK_OK(doca_dpa_get_max_threads_per_kernel(dpa, &max));
+	CHECK_ERR(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, max + 1, &hello_kernel),
+		  DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("threads requested, the DPA runs 1 to"));
+	CHECK_ERR(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 0, &hello_kernel), DOCA_ERROR_INVALID_VALUE);
+	/* an event without a DPA location */
+	{
+		struct doca_sync_event *cpu_only = NULL;
+
+		CHECK_OK(doca_sync_event_create(&cpu_only));
+		CHECK_OK(doca_sync_event_add_publisher_location_cpu(cpu_only, dev));
+		CHECK_OK(doca_sync_event_start(cpu_only));
+		CHECK_ERR(doca_dpa_kernel_launch_update_set(dpa, cpu_only, 1, NULL, 0, 1, &hello_kernel),
+			  DOCA_ERROR_NOT_PERMITTED);
+		CHECK(logged("the event has no DPA location"));
+		CHECK_OK(doca_sync_event_destroy(cpu_only));
+	}
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+static void test_device_memory_errors(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	doca_dpa_dev_uintptr_t p = 0;
+	uint64_t host[4] = {0};
+
+	CHECK_OK(doca_dpa_mem_alloc(dpa, 16, &p));
+	CHECK_ERR(doca_dpa_h2d_memcpy(dpa, p, host, sizeof(host)), DOCA_ERROR_INVALID_VALUE); /* 32 > 16 */
+	CHECK(logged("is not inside one allocation"));
+	CHECK_ERR(doca_dpa_d2h_memcpy(dpa, host, (doca_dpa_dev_uintptr_t)(uintptr_t)host, 8), DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(doca_dpa_memset(dpa, p + 8, 0, 9), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_dpa_memset(dpa, p + 8, 0, 8));
+	CHECK_ERR(doca_dpa_mem_free(dpa, p + 8), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("is not an allocation of this DPA context"));
+	CHECK_OK(doca_dpa_mem_free(dpa, p));
+	CHECK_ERR(doca_dpa_mem_free(dpa, p), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_dpa_destroy(dpa));
+	CHECK_ERR(doca_dpa_create(dev, &dpa), DOCA_SUCCESS);
+	CHECK_ERR(doca_dpa_mem_alloc(dpa, 16, &p), DOCA_ERROR_BAD_STATE);
+	CHECK(p == 0);
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* A device call softdoca lacks is reported and the context turns fatal: never silently wrong. */
+static void test_unsupported_device_call(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	uint64_t ret = 0;
+
+	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
+	CHECK_ERR(doca_dpa_rpc(dpa, &unsupported_rpc, &ret, (uint64_t)0), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("doca_dpa_dev_hash_table_add(), which softdoca's DPA does not support yet"));
+	CHECK_ERR(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_BAD_STATE);
+	CHECK_ERR(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &hello_kernel), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("fatal device-side error"));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* Resident set size in KiB. */
+static long rss_kib(void)
+{
+	long pages = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f == NULL)
+		return -1;
+	if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+		resident = -1;
+	fclose(f);
+	return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* 200 launches, each with its completion: no leak, memory flat. */
+static void test_many_launches(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_sync_event *comp = event_for(dpa);
+	doca_dpa_dev_uintptr_t slots = 0;
+	long before = 0, after;
+
+	CHECK_OK(doca_dpa_mem_alloc(dpa, 64 * 16, &slots));
+	for (uint64_t i = 0; i < 200; i++) {
+		if (i == 20)
+			before = rss_kib(); /* after the EUs and the allocator warmed up */
+		CHECK_OK(doca_dpa_kernel_launch_update_add(dpa, NULL, 0, comp, 1, 4, &fill_ranks, slots, i));
+		CHECK_OK(doca_sync_event_wait_gt(comp, i, ~0ULL));
+	}
+	after = rss_kib();
+	fprintf(stderr, "rss after 20 launches %ld KiB, after 200 %ld KiB\n", before, after);
+	CHECK(before > 0 && after - before < 512);
+	CHECK_OK(doca_dpa_mem_free(dpa, slots));
+	CHECK_OK(doca_sync_event_destroy(comp));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* Stopping with a kernel still waiting for its event neither hangs nor runs it. */
+static void test_stop_with_pending_launch(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_sync_event *wait_ev = event_for(dpa), *comp = event_for(dpa);
+	uint64_t v = 1;
+
+	CHECK_OK(doca_dpa_kernel_launch_update_set(dpa, wait_ev, 9, comp, 7, 2, &hello_kernel));
+	CHECK_OK(doca_dpa_stop(dpa));
+	CHECK(logged("did not run: its DPA context stopped first"));
+	CHECK_OK(doca_sync_event_get(comp, &v));
+	CHECK(v == 0);
+	CHECK_ERR(doca_dpa_stop(dpa), DOCA_ERROR_BAD_STATE);
+	CHECK_OK(doca_sync_event_destroy(wait_ev));
+	CHECK_OK(doca_sync_event_destroy(comp));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* Stopping with a kernel blocked in a device wait returns: the wait is abandoned, with a line. */
+static void test_stop_with_running_kernel(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_sync_event *started = event_for(dpa), *never = event_for(dpa);
+	doca_dpa_dev_sync_event_t hs = 0, hn = 0;
+
+	CHECK_OK(doca_sync_event_get_dpa_handle(started, dpa, &hs));
+	CHECK_OK(doca_sync_event_get_dpa_handle(never, dpa, &hn));
+	CHECK_OK(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &signal_then_wait, hs, hn));
+	CHECK_OK(doca_sync_event_wait_gt(started, 0, ~0ULL)); /* the kernel runs and is about to wait */
+	CHECK_OK(doca_dpa_stop(dpa));
+	CHECK(logged("abandoned: the DPA context stops"));
+	CHECK_OK(doca_sync_event_destroy(started));
+	CHECK_OK(doca_sync_event_destroy(never));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* A DPA thread runs once per notification, from the start; reschedule and finish never return. */
+static void test_thread_notifications(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_sync_event *ev = event_for(dpa);
+	struct doca_dpa_thread *t = NULL;
+	struct doca_dpa_notification_completion *nc = NULL;
+	doca_dpa_dev_notification_completion_t h = 0;
+	struct test_dpa_counter c = {.finish_at = 3};
+	doca_dpa_dev_uintptr_t dev_c = 0, dev_tls = 0;
+	uint64_t ret = 0, tls = 0;
+	uint32_t id = 0;
+
+	CHECK_OK(doca_sync_event_get_dpa_handle(ev, dpa, &c.event));
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(c), &dev_c));
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(tls), &dev_tls));
+	CHECK_OK(doca_dpa_h2d_memcpy(dpa, dev_c, &c, sizeof(c)));
+	CHECK_OK(doca_dpa_thread_create(dpa, &t));
+	CHECK_ERR(doca_dpa_thread_start(t), DOCA_ERROR_BAD_STATE); /* no function yet */
+	CHECK(logged("no function"));
+	CHECK_OK(doca_dpa_thread_set_func_arg(t, &counter_thread, dev_c));
+	CHECK_OK(doca_dpa_thread_set_local_storage(t, dev_tls));
+	CHECK_OK(doca_dpa_thread_start(t));
+	CHECK_ERR(doca_dpa_thread_set_func_arg(t, &counter_thread, dev_c), DOCA_ERROR_BAD_STATE);
+	CHECK_OK(doca_dpa_thread_get_id(t, &id));
+	CHECK_OK(doca_dpa_notification_completion_create(dpa, t, &nc));
+	CHECK_OK(doca_dpa_notification_completion_start(nc));
+	CHECK_OK(doca_dpa_notification_completion_get_dpa_handle(nc, &h));
+	CHECK_OK(doca_dpa_thread_run(t));
+	for (uint64_t i = 1; i <= 3; i++) {
+		CHECK_OK(doca_dpa_rpc(dpa, &notify_rpc, &ret, h));
+		CHECK_OK(doca_sync_event_wait_gt(ev, i - 1, ~0ULL));
+	}
+	/* the context cannot stop under its thread */
+	CHECK_ERR(doca_dpa_stop(dpa), DOCA_ERROR_IN_USE);
+	CHECK(logged("DPA threads and 1 notification completions of it still exist"));
+	CHECK_OK(doca_dpa_thread_stop(t));
+	CHECK_OK(doca_dpa_d2h_memcpy(dpa, &c, dev_c, sizeof(c)));
+	CHECK(c.count == 3); /* three activations, none went past reschedule or finish */
+	CHECK_OK(doca_dpa_d2h_memcpy(dpa, &tls, dev_tls, sizeof(tls)));
+	CHECK(tls == 0x5704a9e);
+	/* a handle that is not a notification completion of this context */
+	CHECK_ERR(doca_dpa_rpc(dpa, &notify_rpc, &ret, h + 1), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("not a started notification completion of this DPA context"));
+	CHECK_ERR(doca_dpa_notification_completion_destroy(nc), DOCA_ERROR_IN_USE);
+	CHECK_OK(doca_dpa_notification_completion_stop(nc));
+	CHECK_OK(doca_dpa_notification_completion_destroy(nc));
+	CHECK_OK(doca_dpa_thread_destroy(t));
+	CHECK_OK(doca_sync_event_destroy(ev));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* EU affinity objects: one EU id each, within the card's EUs. */
+static void test_eu_affinity(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa_eu_affinity *aff = NULL;
+	unsigned int cores = 0, per_core = 0, eu = 0;
+
+	CHECK_OK(doca_dpa_get_core_num(dpa, &cores));
+	CHECK_OK(doca_dpa_get_num_eus_per_core(dpa, &per_core));
+	CHECK_OK(doca_dpa_eu_affinity_create(dpa, &aff));
+	CHECK_ERR(doca_dpa_eu_affinity_get(aff, &eu), DOCA_ERROR_BAD_STATE);
+	CHECK_OK(doca_dpa_eu_affinity_set(aff, cores * per_core - 1));
+	CHECK_OK(doca_dpa_eu_affinity_get(aff, &eu));
+	CHECK(eu == cores * per_core - 1);
+	CHECK_ERR(doca_dpa_eu_affinity_set(aff, cores * per_core), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("does not exist; the DPA has EUs 0 to"));
+	CHECK_OK(doca_dpa_eu_affinity_clear(aff));
+	CHECK_ERR(doca_dpa_eu_affinity_get(aff, &eu), DOCA_ERROR_BAD_STATE);
+	CHECK_OK(doca_dpa_eu_affinity_destroy(aff));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* A card without a DPA (BlueField-2): every DPA-capable query says no, create names the profile. */
+static int run_bf2(void)
+{
+	struct doca_devinfo **list = NULL;
+	struct doca_dpa *dpa = NULL;
+	uint32_t n = 0;
+
+	CHECK_OK(doca_devinfo_create_list(&list, &n));
+	CHECK(n > 0);
+	for (uint32_t i = 0; i < n; i++)
+		CHECK_ERR(doca_dpa_cap_is_supported(list[i]), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_OK(doca_dev_open(list[0], &dev));
+	CHECK_ERR(doca_dpa_create(dev, &dpa), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK(logged("which has no DPA"));
+	CHECK_ERR(doca_dpa_create(dev, &dpa), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK(logged("BlueField-2"));
+	CHECK_ERR(doca_sync_event_cap_is_export_to_dpa_supported(list[0]), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_OK(doca_dev_close(dev));
+	CHECK_OK(doca_devinfo_destroy_list(list));
+	TEST_EXIT();
+}
+
+int main(int argc, char **argv)
+{
+	struct doca_log_backend *sdk;
+	struct doca_devinfo **list = NULL;
+	uint32_t n = 0;
+
+	sdk_log_file = tmpfile();
+	doca_log_backend_create_with_file_sdk(sdk_log_file, &sdk);
+	doca_log_backend_set_sdk_level(sdk, DOCA_LOG_LEVEL_DEBUG);
+	alarm(60);
+	if (argc > 1 && strcmp(argv[1], "bf2") == 0)
+		return run_bf2();
+
+	CHECK_OK(doca_devinfo_create_list(&list, &n));
+	for (uint32_t i = 0; i < n && dev == NULL; i++)
+		if (doca_dpa_cap_is_supported(list[i]) == DOCA_SUCCESS)
+			CHECK_OK(doca_dev_open(list[i], &dev));
+	CHECK(dev != NULL);
+	if (dev == NULL)
+		TEST_EXIT();
+	TEST_RUN(test_caps_and_app);
+	TEST_RUN(test_launch_ranks);
+	TEST_RUN(test_device_sync_events);
+	TEST_RUN(test_rpc);
+	TEST_RUN(test_device_log);
+	TEST_RUN(test_bad_launches);
+	TEST_RUN(test_device_memory_errors);
+	TEST_RUN(test_unsupported_device_call);
+	TEST_RUN(test_many_launches);
+	TEST_RUN(test_stop_with_pending_launch);
+	TEST_RUN(test_eu_affinity);
+	TEST_RUN(test_stop_with_running_kernel);
+	TEST_RUN(test_thread_notifications);
+	CHECK_OK(doca_dev_close(dev));
+	CHECK_OK(doca_devinfo_destroy_list(list));
+	TEST_EXIT();
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Device code of test_dpa (built by dpacc): kernels and RPCs whose arguments cover the
+ * promoted integers, floats, device pointers and structs by value, and device calls to check.
+ */
+#include <doca_dpa_dev.h>
+#include <doca_dpa_dev_sync_event.h>
+
+#include "test_dpa_common.h"
+
+/* The same name as a function of the host test: each side must see its own. */
+uint64_t test_dpa_same_name(void)
+{
+	return 1111;
+}
+
+static uint64_t rpc_calls; /* device global: one per DPA context */
+
+/* Each thread writes rank + 1 and the thread count into its slot of a device array. */
+__dpa_global__ void fill_ranks(doca_dpa_dev_uintptr_t slots, uint64_t magic)
+{
+	uint64_t *s = (uint64_t *)slots;
+	unsigned int rank = doca_dpa_dev_thread_rank();
+
+	s[2 * rank] = rank + 1 + magic;
+	s[2 * rank + 1] = doca_dpa_dev_num_threads();
+}
+
+/* A kernel that logs, for the log-routing check. */
+__dpa_global__ void hello_kernel(void)
+{
+	DOCA_DPA_DEV_LOG_INFO("Hello from kernel rank %u\n", doca_dpa_dev_thread_rank());
+}
+
+/* Adds to a sync event from the device. */
+__dpa_global__ void bump_event(doca_dpa_dev_sync_event_t event, uint64_t by)
+{
+	doca_dpa_dev_sync_event_update_add(event, by);
+}
+
+/* Every argument kind the host passes through varargs; returns a checksum of them all. */
+__dpa_rpc__ uint64_t mixed_rpc(uint8_t u8, int16_t s16, _Bool flag, int32_t s32, uint64_t u64, float f, double d,
+			       struct test_dpa_big big, struct test_dpa_small small, doca_dpa_dev_uintptr_t ptr)
+{
+	const uint64_t *p = (const uint64_t *)ptr;
+
+	rpc_calls++;
+	return test_dpa_checksum(u8, s16, flag, s32, u64, f, d, &big, &small) + p[0] * 1000000 + rpc_calls * 7;
+}
+
+__dpa_rpc__ uint64_t same_name_rpc(void)
+{
+	return test_dpa_same_name();
+}
+
+/* Calls a device function softdoca does not implement: it must be reported, not ignored. */
+__dpa_rpc__ uint64_t unsupported_rpc(doca_dpa_dev_hash_table_t ht)
+{
+	doca_dpa_dev_hash_table_add(ht, 1, 2);
+	return 5;
+}
+
+/* A device wait on an event the host releases. */
+__dpa_global__ void wait_then_set(doca_dpa_dev_sync_event_t wait_ev, doca_dpa_dev_sync_event_t done_ev)
+{
+	uint64_t v = 0;
+
+	doca_dpa_dev_sync_event_wait_gt(wait_ev, 2, ~0ULL);
+	doca_dpa_dev_sync_event_get(wait_ev, &v);
+	doca_dpa_dev_sync_event_update_set(done_ev, v * 10);
+}
+
+/* Tells the host it runs, then waits on an event nobody sets: the context's stop must end it. */
+__dpa_global__ void signal_then_wait(doca_dpa_dev_sync_event_t started, doca_dpa_dev_sync_event_t never)
+{
+	doca_dpa_dev_sync_event_update_set(started, 1);
+	doca_dpa_dev_sync_event_wait_gt(never, 0, ~0ULL);
+}
+
+/* A DPA thread: counts its activations, publishes the count, finishes at the limit. */
+__dpa_global__ void counter_thread(uint64_t arg)
+{
+	struct test_dpa_counter *c = (struct test_dpa_counter *)arg;
+	uint64_t *seen_storage = (uint64_t *)doca_dpa_dev_thread_get_local_storage();
+
+	*seen_storage = 0x5704a9e;
+	c->count++;
+	doca_dpa_dev_sync_event_update_set(c->event, c->count);
+	if (c->count >= c->finish_at)
+		doca_dpa_dev_thread_finish();
+	doca_dpa_dev_thread_reschedule();
+	c->count += 1000; /* never reached: reschedule does not return */
+}
+
+/* Wakes a DPA thread through its notification completion. */
+__dpa_rpc__ uint64_t notify_rpc(doca_dpa_dev_notification_completion_t handle)
+{
+	doca_dpa_dev_thread_notify(handle);
+	return 1;
+}
