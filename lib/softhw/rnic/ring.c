@@ -33,20 +33,9 @@
 #include "softhw/fabric/mem.h"
 #include "softhw/rnic/rnic_int.h"
 
-#define RING_TAG_MSG 0x4d534731u /* "1GSM" */
 #define NUDGE_MS 2
 
-/* Head of a message record; the payload follows. */
-struct ring_hdr {
-	uint8_t op;
-	uint8_t reserved[3];
-	uint32_t imm;
-	uint64_t id; /* WRITE_IMM: rkey */
-	uint64_t token;
-	uint64_t addr;
-};
-
-#define RING_DATA_MAX (RNIC_RING_REC - sizeof(struct ring_hdr))
+#define RING_DATA_MAX (RNIC_RING_REC - sizeof(struct rnic_ring_hdr))
 
 static bool ring_enabled(void)
 {
@@ -205,7 +194,7 @@ bool rnic_ring_wants(const struct rnic_qp *qp, const struct rnic_wr *wr)
 void rnic_ring_send(struct rnic_qp *qp, struct rnic_wr *wr)
 {
 	uint8_t *slot = softhw_chan_slot(&qp->ch);
-	struct ring_hdr h = {.op = (uint8_t)wr->op, .imm = wr->imm};
+	struct rnic_ring_hdr h = {.op = (uint8_t)wr->op, .imm = wr->imm};
 	size_t off = sizeof(h);
 
 	if (wr->op == SOFTHW_RNIC_OP_WRITE_IMM) {
@@ -226,7 +215,7 @@ void rnic_ring_send(struct rnic_qp *qp, struct rnic_wr *wr)
 	/* Our owner sleeps: its ACK (the receiver consuming the record) must ring our bell. */
 	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST))
 		__atomic_store_n(&qp->ch.tx.ctl->tx_armed, 1, __ATOMIC_SEQ_CST);
-	softhw_chan_publish(&qp->ch, RING_TAG_MSG, wr->seq, (uint32_t)off);
+	softhw_chan_publish(&qp->ch, RNIC_RING_TAG_MSG, wr->seq, (uint32_t)off);
 	/*
 	 * Published while our owner sleeps (the service thread issued it once the connection was
 	 * up or the socket path drained): nobody would nudge a receiver that does not progress.
@@ -301,7 +290,7 @@ void rnic_ring_rx(struct rnic_qp *qp)
 {
 	while (qp->ring_on && qp->state == QP_RTS && !qp->ring_halt) {
 		struct softhw_chan_msg m;
-		struct ring_hdr h;
+		struct rnic_ring_hdr h;
 		struct rnic_recv *r;
 		const uint8_t *data;
 		uint64_t len;
@@ -310,7 +299,7 @@ void rnic_ring_rx(struct rnic_qp *qp)
 
 		if (got == 0)
 			return;
-		if (got < 0 || m.tag != RING_TAG_MSG || m.len < sizeof(h)) {
+		if (got < 0 || m.tag != RNIC_RING_TAG_MSG || m.len < sizeof(h)) {
 			ring_corrupt(qp);
 			return;
 		}
