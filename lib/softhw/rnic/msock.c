@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * TCP fast path for two-sided messages (SEND, SEND_IMM, WRITE_IMM up to MSOCK_DATA bytes).
+ * TCP fast path for two-sided messages (SEND, SEND_IMM, WRITE_IMM up to RNIC_MSOCK_DATA bytes).
  *
  * Over TCP every frame on a qp's socket crosses both processes' service threads (two thread
  * wake-ups per message). A TCP qp therefore gets a second connection, the message socket: the
@@ -46,7 +46,6 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_MSOCK);
 #define NUDGE_MAX_MS 100
 #define CONNECT_MS 2000
 #define HDR sizeof(struct rnic_hdr)
-#define MSOCK_DATA 4048        /* messages of up to this many bytes travel here */
 #define MSOCK_BUF (64 * 1024)  /* reassembly buffer */
 
 /*
@@ -340,7 +339,7 @@ static bool msock_wants(const struct rnic_qp *qp, const struct rnic_wr *wr)
 {
 	const struct msock *m = qp->path[RNIC_PATH_MSOCK]; /* qp lock held */
 
-	return m != NULL && m->on && wr->bytes <= MSOCK_DATA &&
+	return m != NULL && m->on && wr->bytes <= RNIC_MSOCK_DATA &&
 	       (wr->op == SOFTHW_RNIC_OP_SEND || wr->op == SOFTHW_RNIC_OP_SEND_IMM || wr->op == SOFTHW_RNIC_OP_WRITE_IMM ||
 		wr->op == SOFTHW_RNIC_OP_WRITE);
 }
@@ -483,7 +482,7 @@ static void m_frames(struct rnic_qp *qp)
 		struct rnic_hdr h;
 
 		memcpy(&h, m->buf, HDR);
-		if (h.plen > MSOCK_DATA || (h.type == F_RESP && h.plen != 0)) {
+		if (h.plen > RNIC_MSOCK_DATA || (h.type == F_RESP && h.plen != 0)) {
 			m_corrupt(qp);
 			return;
 		}

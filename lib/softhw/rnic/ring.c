@@ -34,10 +34,6 @@
 #include "softhw/rnic/rnic_int.h"
 
 #define NUDGE_MS 2
-/* Records of RNIC_RING_REC bytes, RING_SLOTS per direction. */
-#define RNIC_RING_REC 4080 /* + the 16-byte record header: one 4 KiB slot */
-#define RING_SLOTS 64
-
 /* A qp's ring (qp->path[RNIC_PATH_RING]): from the handshake until the qp is freed. */
 struct ring {
 	struct rnic_path_link link; /* first: the doorbell's epoll tag points here */
@@ -84,7 +80,7 @@ static bool ring_enabled(void)
 
 static bool ring_geom(struct softhw_chan_geom *g)
 {
-	return softhw_chan_geom_make(RNIC_RING_REC, RING_SLOTS, RING_SLOTS, g) == DOCA_SUCCESS;
+	return softhw_chan_geom_make(RNIC_RING_REC, RNIC_RING_SLOTS, RNIC_RING_SLOTS, g) == DOCA_SUCCESS;
 }
 
 /*

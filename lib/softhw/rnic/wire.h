@@ -84,7 +84,16 @@ struct rnic_hello {
 	struct rnic_peer self;
 };
 
-/* Same-host ring: the head of a message record (RNIC_RING_REC bytes with its payload). */
+/* TCP message socket: the most payload bytes a frame on it carries (more is a broken peer). */
+#define RNIC_MSOCK_DATA 4048
+
+/*
+ * Same-host ring: a channel of RNIC_RING_SLOTS records of RNIC_RING_REC bytes per direction
+ * (the acceptor creates it, the dialer maps it with the same geometry). A record is the head
+ * below and the payload.
+ */
+#define RNIC_RING_REC 4080 /* + the channel's 16-byte record header: one 4 KiB slot */
+#define RNIC_RING_SLOTS 64
 #define RNIC_RING_TAG_MSG 0x4d534731u /* "1GSM": the channel record's tag */
 struct rnic_ring_hdr {
 	uint8_t op;
