@@ -157,14 +157,13 @@ int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max
 	int n = 0;
 
 	/*
-	 * Same-host rings, then TCP message sockets: messages and ACKs are taken here, by the
-	 * owner, with no thread hop; their completions go to the owner's lane when they can.
+	 * Paths the owner polls (same-host rings, TCP message sockets): messages and ACKs are taken
+	 * here, by the owner, with no thread hop; their completions go to the owner's lane when they can.
 	 */
 	owner_polling = ep;
-	if (__atomic_load_n(&ep->ring_qps, __ATOMIC_ACQUIRE) != 0)
-		rnic_ring_poll_ep(ep);
-	if (__atomic_load_n(&ep->m_qps, __ATOMIC_ACQUIRE) != 0)
-		rnic_msock_poll_ep(ep);
+	for (int p = 0; p < RNIC_PATH_COUNT; p++)
+		if (rnic_paths[p]->poll != NULL && __atomic_load_n(&ep->path_qps[p], __ATOMIC_ACQUIRE) != 0)
+			rnic_paths[p]->poll(ep);
 	owner_polling = NULL;
 	/* the owner's own completions are the oldest (rnic_ep_push_owner) */
 	while (n < max && ep->own_count > 0) {
@@ -198,12 +197,11 @@ bool rnic_ep_arm(struct softhw_rnic_ep *e)
 	waiting = ep->cq_count > 0 || ep->own_count > 0;
 	__atomic_store_n(&ep->armed, !waiting, __ATOMIC_SEQ_CST); /* pairs with ring.c ring_on() */
 	pthread_mutex_unlock(&ep->lock);
-	/* rings: the peer rings our doorbell after publishing / consuming; the service thread wakes us */
-	if (!waiting && __atomic_load_n(&ep->ring_qps, __ATOMIC_SEQ_CST) != 0 && rnic_ring_arm_ep(ep))
-		waiting = true;
-	/* message sockets: the service thread reads them while we sleep */
-	if (!waiting && __atomic_load_n(&ep->m_qps, __ATOMIC_ACQUIRE) != 0)
-		rnic_msock_arm_ep(ep);
+	/* the paths the owner polls: the service thread takes their traffic while we sleep */
+	for (int p = 0; p < RNIC_PATH_COUNT && !waiting; p++)
+		if (rnic_paths[p]->arm != NULL && __atomic_load_n(&ep->path_qps[p], __ATOMIC_SEQ_CST) != 0 &&
+		    rnic_paths[p]->arm(ep))
+			waiting = true;
 	return waiting;
 }
 
@@ -253,8 +251,7 @@ doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *e, uint64_t wr_id, const s
 	/* A message waiting for a receive (receiver not ready) can go on now. */
 	if (__atomic_load_n(&ep->rnr_waiting, __ATOMIC_ACQUIRE) != 0) {
 		rnic_nic_kick();
-		for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own)
-			qp->poll_skipped = 63; /* a ring record waiting for it: the next ep_poll looks */
+		RNIC_PATHS_EACH(recv_posted, ep);
 	}
 	return DOCA_SUCCESS;
 }

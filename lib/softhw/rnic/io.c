@@ -278,15 +278,14 @@ static void rx_frame_end(struct rnic_qp *qp)
 		break;
 	case F_BYE:
 		/* the peer disconnected: its queued work is flushed on its side, ours here */
-		rnic_ring_service(qp); /* what it consumed (our ACKs) or published before it said bye */
-		rnic_msock_service(qp); /* the same on the message socket */
+		RNIC_PATHS_EACH(pump, qp); /* what it took (our ACKs) or sent on the other paths before its bye */
 		if (qp->state == QP_RTS)
 			rnic_qp_fail(qp, SOFTHW_RNIC_CQE_DISCONNECTED, DOCA_SUCCESS, DOCA_ERROR_SHUTDOWN);
 		qp->close_asked = true;
 		break;
 	case F_NUDGE:
 		if (qp->state == QP_RTS)
-			rnic_msock_nudged(qp);
+			RNIC_PATHS_EACH(nudged, qp);
 		break;
 	default:
 		break;
@@ -455,3 +454,74 @@ void rnic_rx_retry(struct rnic_qp *qp)
 	}
 	rnic_qp_update_events(qp);
 }
+
+/* ---- the stream as a path: what no other path wants goes here, framed (path.h) ---- */
+
+static bool op_has_payload(enum softhw_rnic_opcode op)
+{
+	return op == SOFTHW_RNIC_OP_SEND || op == SOFTHW_RNIC_OP_SEND_IMM || op == SOFTHW_RNIC_OP_WRITE ||
+	       op == SOFTHW_RNIC_OP_WRITE_IMM;
+}
+
+/* Frames a work request and hands it to the out-queue. */
+static void stream_post(struct rnic_qp *qp, struct rnic_wr *wr)
+{
+	struct rnic_out *o = &wr->out;
+	struct rnic_hdr *h = &o->hdr;
+
+	memset(h, 0, sizeof(*h));
+	h->type = F_REQ;
+	h->op = (uint8_t)wr->op;
+	h->seq = wr->seq;
+	h->id = wr->rkey.id;
+	h->token = wr->rkey.token;
+	h->addr = wr->rkey.addr;
+	h->len = wr->bytes;
+	h->arg0 = wr->arg0;
+	h->arg1 = wr->arg1;
+	h->imm = wr->imm;
+	o->iovcnt = 0;
+	o->iov[o->iovcnt++] = (struct iovec){h, sizeof(*h)};
+	if (op_has_payload(wr->op)) {
+		h->plen = wr->bytes;
+		for (uint32_t i = 0; i < wr->num_sge; i++)
+			if (wr->sgl[i].len > 0)
+				o->iov[o->iovcnt++] = (struct iovec){wr->sgl[i].addr, wr->sgl[i].len};
+	}
+	o->heap = false;
+	rnic_out_push(qp, o);
+}
+
+/* The service thread reads the stream itself (qp_event); the hang-up and the BYE are the qp's. */
+static void stream_nothing(struct rnic_qp *qp)
+{
+	(void)qp;
+}
+
+/* A request waits for a receive (target.c): the service thread retries it on time or when woken. */
+static bool stream_timed(const struct rnic_qp *qp)
+{
+	return qp->rx.stalled;
+}
+
+static uint64_t stream_next_time(const struct rnic_qp *qp)
+{
+	return qp->rx.stalled ? qp->rx.rnr_deadline : UINT64_MAX;
+}
+
+static void stream_timer(struct rnic_qp *qp, uint64_t now, bool woken)
+{
+	if (qp->rx.stalled && (woken || qp->rx.rnr_deadline <= now))
+		rnic_rx_retry(qp);
+}
+
+const struct rnic_path_ops rnic_stream_path = {
+	.name = "stream",
+	.post = stream_post,
+	.pump = stream_nothing,
+	.timed = stream_timed,
+	.next_time = stream_next_time,
+	.timer = stream_timer,
+	.off = stream_nothing,
+	.free = stream_nothing,
+};

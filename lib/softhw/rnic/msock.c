@@ -46,8 +46,43 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_MSOCK);
 #define NUDGE_MAX_MS 100
 #define CONNECT_MS 2000
 #define HDR sizeof(struct rnic_hdr)
+#define MSOCK_BUF (64 * 1024)  /* reassembly buffer */
 
-bool rnic_msock_enabled(void)
+/*
+ * A qp's message socket (qp->path[RNIC_PATH_MSOCK]): from its attach until the qp is freed.
+ * It is read by the owner's ep_poll; the service thread reads it (EPOLLONESHOT) only while
+ * the ep is armed or after the peer's F_NUDGE. `reading` says who reads it (m_grab).
+ */
+struct msock {
+	struct rnic_path_link link; /* first: the socket's epoll tag points here */
+	int fd;
+	bool on;                   /* atomic for ep_poll's look: the message socket is usable */
+	bool thread;               /* the service thread reads it (armed owner or nudged) */
+	bool halt;                 /* rx: a message was refused (NAK): nothing more is read */
+	bool stalled;              /* rx: the oldest message waits for a receive */
+	bool eof;                  /* the peer closed it: the main socket tells how the qp ends */
+	bool full;                 /* tx: the socket took less than offered: EPOLLOUT drains */
+	bool shut;                 /* hung up (shutdown): closed with the qp */
+	int reading;               /* atomic flag: its holder reads the socket and owns buf / got */
+	uint32_t events;           /* registered epoll events (0: disabled) */
+	uint32_t idle;             /* tx: polls without an ACK */
+	uint64_t deadline;         /* rx: NAK with AGAIN then (ms); 0: retry for ever */
+	uint64_t since;            /* tx: ms of the last ACK or first send */
+	uint64_t nudged;           /* tx: ms of the last nudge */
+	uint64_t gap;              /* tx: ms between nudges (doubles up to 100) */
+	uint8_t *buf;              /* rx: reassembly buffer (MSOCK_BUF) */
+	size_t got;
+	uint8_t *obuf;             /* tx: bytes the socket did not take yet */
+	size_t olen, ocap;
+};
+
+/* The qp's message socket, or NULL (lock-free readers: set once, before `on`, freed with the qp). */
+static inline struct msock *ms_of(const struct rnic_qp *qp)
+{
+	return __atomic_load_n((struct msock *const *)&qp->path[RNIC_PATH_MSOCK], __ATOMIC_ACQUIRE);
+}
+
+static bool msock_enabled(void)
 {
 	static int enabled = -1;
 	int e = __atomic_load_n(&enabled, __ATOMIC_RELAXED);
@@ -64,56 +99,66 @@ bool rnic_msock_enabled(void)
 /* epoll interest: EPOLLIN while the service thread reads it, EPOLLOUT while output waits. */
 static void m_events(struct rnic_qp *qp, bool fired)
 {
+	struct msock *m = ms_of(qp);
 	uint32_t want = 0;
 	struct epoll_event ev;
 
 	if (fired)
-		qp->m_events = 0; /* EPOLLONESHOT: disabled by the event */
-	if (qp->mfd < 0 || qp->m_shut)
+		m->events = 0; /* EPOLLONESHOT: disabled by the event */
+	if (m->shut)
 		return;
-	if (qp->m_thread && !qp->m_eof)
+	if (m->thread && !m->eof)
 		want |= EPOLLIN | EPOLLRDHUP;
-	if (qp->m_olen > 0 && qp->m_full)
+	if (m->olen > 0 && m->full)
 		want |= EPOLLOUT;
-	if (want == qp->m_events)
+	if (want == m->events)
 		return;
 	ev.events = want | EPOLLONESHOT;
-	ev.data.u64 = (uint64_t)(uintptr_t)qp | RNIC_TAG_MSOCK;
-	(void)epoll_ctl(rnic_nic.epfd, EPOLL_CTL_MOD, qp->mfd, &ev);
-	qp->m_events = want;
+	ev.data.u64 = (uint64_t)(uintptr_t)&m->link | RNIC_TAG_PATH;
+	(void)epoll_ctl(rnic_nic.epfd, EPOLL_CTL_MOD, m->fd, &ev);
+	m->events = want;
 }
 
 static void m_attach(struct rnic_qp *qp, int fd)
 {
-	qp->mfd = fd;
-	qp->m_buf = malloc(RNIC_MSOCK_BUF);
-	if (qp->m_buf == NULL) {
+	struct msock *m = calloc(1, sizeof(*m));
+
+	if (m == NULL || (m->buf = malloc(MSOCK_BUF)) == NULL) {
+		free(m);
 		close(fd);
-		qp->mfd = -1;
 		return;
 	}
-	qp->m_got = 0;
-	qp->m_events = 0;
-	qp->m_gap = NUDGE_MS;
-	rnic_nic_add_fd(fd, qp, RNIC_TAG_MSOCK, EPOLLONESHOT); /* nothing until asked */
-	qp->m_thread = __atomic_load_n(&qp->ep->armed, __ATOMIC_ACQUIRE);
+	m->link = (struct rnic_path_link){.qp = qp, .id = RNIC_PATH_MSOCK};
+	m->fd = fd;
+	m->gap = NUDGE_MS;
+	rnic_nic_add_fd(fd, &m->link, RNIC_TAG_PATH, EPOLLONESHOT); /* nothing until asked */
+	m->thread = __atomic_load_n(&qp->ep->armed, __ATOMIC_ACQUIRE);
+	__atomic_store_n((struct msock **)&qp->path[RNIC_PATH_MSOCK], m, __ATOMIC_RELEASE);
 	m_events(qp, false);
-	__atomic_store_n(&qp->m_on, true, __ATOMIC_RELEASE);
-	__atomic_fetch_add(&qp->ep->m_qps, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&m->on, true, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&qp->ep->path_qps[RNIC_PATH_MSOCK], 1, __ATOMIC_RELEASE);
 }
 
-void rnic_msock_dial(struct rnic_qp *qp, const struct sockaddr_storage *ss, socklen_t len)
+/* Dialer, once established over TCP: opens the message socket (failure: none, no harm). */
+static void msock_dialed(struct rnic_qp *qp)
 {
+	struct sockaddr_storage addr;
+	const struct sockaddr_storage *ss = &addr;
+	socklen_t len = 0;
+	bool is_unix;
 	struct rnic_hdr h = {.type = F_HELLO, .flags = RNIC_HF_MSOCK, .plen = sizeof(struct rnic_hello)};
 	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION};
 	struct iovec iov[2] = {{&h, sizeof(h)}, {&hello, sizeof(hello)}};
-	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2};
+	struct msghdr msg = {.msg_iov = iov, .msg_iovlen = 2};
 	struct pollfd pfd;
 	int fd, err = 0;
 	socklen_t elen = sizeof(err);
 	ssize_t n;
 
-	if (!rnic_msock_enabled() || qp->mfd >= 0 || qp->cm || qp->ep->attr.dc || qp->peer.dc ||
+	if (!msock_enabled() || ms_of(qp) != NULL || qp->cm || qp->ep->attr.dc || qp->peer.dc)
+		return;
+	/* the stream's address: TCP only (on a unix stream the ring, if any, carries messages) */
+	if (!rnic_qp_dial_addr(qp, &addr, &len, &is_unix) || is_unix ||
 	    (ss->ss_family != AF_INET && ss->ss_family != AF_INET6))
 		return;
 	fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -132,7 +177,7 @@ void rnic_msock_dial(struct rnic_qp *qp, const struct sockaddr_storage *ss, sock
 	hello.want_token = qp->peer.qp_token;
 	rnic_self_peer(qp->ep, qp, &hello.self);
 	do {
-		n = sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+		n = sendmsg(fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
 	} while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)(sizeof(h) + sizeof(hello)))
 		goto fail; /* an empty socket takes 240 bytes: the peer sees a cut hello and drops it */
@@ -142,7 +187,8 @@ fail:
 	close(fd);
 }
 
-void rnic_msock_accept(int fd, const struct rnic_hello *h, const struct sockaddr_storage *from)
+/* Service thread: an accepted connection says it is a qp's message socket (no lock held). */
+static void msock_attach(int fd, const struct rnic_hello *h, const struct sockaddr_storage *from)
 {
 	static struct softhw_ratelimit rl;
 	struct rnic_qp *qp;
@@ -168,7 +214,7 @@ void rnic_msock_accept(int fd, const struct rnic_hello *h, const struct sockaddr
 		return;
 	}
 	if (!qp->dead && qp->state == QP_RTS && !qp->cm && !qp->dialer &&
-	    qp->mfd < 0 && qp->fd >= 0 && rnic_same_peer(&qp->peer, &h->self))
+	    ms_of(qp) == NULL && qp->fd >= 0 && rnic_same_peer(&qp->peer, &h->self))
 		m_attach(qp, fd);
 	else
 		close(fd); /* the dialer's messages never leave; its main socket ends the qp */
@@ -180,56 +226,58 @@ void rnic_msock_accept(int fd, const struct rnic_hello *h, const struct sockaddr
 /* Sends what a full socket did not take. */
 static void m_flush(struct rnic_qp *qp)
 {
+	struct msock *m = ms_of(qp);
 	size_t off = 0;
 
-	while (off < qp->m_olen) {
-		ssize_t n = send(qp->mfd, qp->m_obuf + off, qp->m_olen - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+	while (off < m->olen) {
+		ssize_t n = send(m->fd, m->obuf + off, m->olen - off, MSG_NOSIGNAL | MSG_DONTWAIT);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			qp->m_full = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK); /* EPOLLOUT drains */
+			m->full = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK); /* EPOLLOUT drains */
 			break; /* or gone: the main socket tells */
 		}
 		off += (size_t)n;
 	}
 	if (off > 0) {
-		memmove(qp->m_obuf, qp->m_obuf + off, qp->m_olen - off);
-		qp->m_olen -= off;
+		memmove(m->obuf, m->obuf + off, m->olen - off);
+		m->olen -= off;
 	}
-	if (qp->m_olen == 0)
-		qp->m_full = false;
+	if (m->olen == 0)
+		m->full = false;
 	m_events(qp, false);
 }
 
 /* Keeps a frame's bytes past `sent` after what waits (out of memory: the qp hangs up). */
 static void m_keep(struct rnic_qp *qp, const struct iovec *iov, int cnt, size_t sent)
 {
+	struct msock *m = ms_of(qp);
 	size_t total = 0;
 
 	for (int i = 0; i < cnt; i++)
 		total += iov[i].iov_len;
-	if (qp->m_olen + total - sent > qp->m_ocap) {
-		size_t cap = qp->m_ocap ? qp->m_ocap : 16384;
+	if (m->olen + total - sent > m->ocap) {
+		size_t cap = m->ocap ? m->ocap : 16384;
 		uint8_t *b;
 
-		while (cap < qp->m_olen + total - sent)
+		while (cap < m->olen + total - sent)
 			cap *= 2;
-		b = realloc(qp->m_obuf, cap);
+		b = realloc(m->obuf, cap);
 		if (b == NULL) {
 			qp->broken = true; /* a cut frame would corrupt the stream: hang up */
 			rnic_nic_kick();
 			return;
 		}
-		qp->m_obuf = b;
-		qp->m_ocap = cap;
+		m->obuf = b;
+		m->ocap = cap;
 	}
 	for (int i = 0; i < cnt; i++) {
 		size_t skip = sent < iov[i].iov_len ? sent : iov[i].iov_len;
 
 		sent -= skip;
-		memcpy(qp->m_obuf + qp->m_olen, (char *)iov[i].iov_base + skip, iov[i].iov_len - skip);
-		qp->m_olen += iov[i].iov_len - skip;
+		memcpy(m->obuf + m->olen, (char *)iov[i].iov_base + skip, iov[i].iov_len - skip);
+		m->olen += iov[i].iov_len - skip;
 	}
 	m_events(qp, false); /* full: EPOLLOUT, the service thread drains it if the owner does not */
 }
@@ -237,72 +285,77 @@ static void m_keep(struct rnic_qp *qp, const struct iovec *iov, int cnt, size_t 
 /* Writes a frame after what waits (one system call), or keeps what the socket did not take. */
 static void m_write(struct rnic_qp *qp, struct iovec *iov, int cnt)
 {
+	struct msock *m = ms_of(qp);
 	size_t total = 0, sent = 0;
 
 	for (int i = 0; i < cnt; i++)
 		total += iov[i].iov_len;
-	if (!qp->m_full) {
+	if (!m->full) {
 		struct iovec all[2 + RNIC_INLINE_SGE];
 		struct iovec *v = iov;
 		int vc = cnt;
-		size_t pend = qp->m_olen;
-		struct msghdr m;
+		size_t pend = m->olen;
+		struct msghdr msg;
 		ssize_t n;
 
 		if (pend > 0 && cnt < (int)(sizeof(all) / sizeof(all[0]))) {
-			all[0] = (struct iovec){qp->m_obuf, pend};
+			all[0] = (struct iovec){m->obuf, pend};
 			memcpy(all + 1, iov, (size_t)cnt * sizeof(*iov));
 			v = all;
 			vc = cnt + 1;
 		} else if (pend > 0) {
 			m_flush(qp);
-			pend = qp->m_olen;
+			pend = m->olen;
 			if (pend > 0) {
 				m_keep(qp, iov, cnt, 0);
 				return;
 			}
 		}
-		m = (struct msghdr){.msg_iov = v, .msg_iovlen = (size_t)vc};
+		msg = (struct msghdr){.msg_iov = v, .msg_iovlen = (size_t)vc};
 		do {
-			n = sendmsg(qp->mfd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+			n = sendmsg(m->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
 		} while (n < 0 && errno == EINTR);
 		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			qp->m_full = true;
+			m->full = true;
 		if (n > 0 && pend > 0) {
 			size_t done = (size_t)n < pend ? (size_t)n : pend;
 
-			memmove(qp->m_obuf, qp->m_obuf + done, pend - done);
-			qp->m_olen -= done;
+			memmove(m->obuf, m->obuf + done, pend - done);
+			m->olen -= done;
 			n -= (ssize_t)done;
 		}
-		if (qp->m_olen == 0 && n == (ssize_t)total) {
+		if (m->olen == 0 && n == (ssize_t)total) {
 			m_events(qp, false);
 			return;
 		}
 		if (n > 0 && (size_t)n < total)
-			qp->m_full = true;
+			m->full = true;
 		sent = n > 0 ? (size_t)n : 0;
 	}
 	m_keep(qp, iov, cnt, sent);
 }
 
-bool rnic_msock_wants(const struct rnic_qp *qp, const struct rnic_wr *wr)
+static bool msock_wants(const struct rnic_qp *qp, const struct rnic_wr *wr)
 {
-	return qp->m_on && wr->bytes <= RNIC_MSOCK_DATA &&
+	const struct msock *m = qp->path[RNIC_PATH_MSOCK]; /* qp lock held */
+
+	return m != NULL && m->on && wr->bytes <= RNIC_MSOCK_DATA &&
 	       (wr->op == SOFTHW_RNIC_OP_SEND || wr->op == SOFTHW_RNIC_OP_SEND_IMM || wr->op == SOFTHW_RNIC_OP_WRITE_IMM ||
 		wr->op == SOFTHW_RNIC_OP_WRITE);
 }
 
 static void nudge(struct rnic_qp *qp, uint64_t now)
 {
+	struct msock *m = ms_of(qp);
 	struct rnic_hdr h = {.type = F_NUDGE};
 
-	qp->m_nudged = now;
+	m->nudged = now;
 	rnic_send_ctl(qp, &h, NULL, 0);
 }
 
-void rnic_msock_send(struct rnic_qp *qp, struct rnic_wr *wr)
+static void msock_post(struct rnic_qp *qp, struct rnic_wr *wr)
 {
+	struct msock *m = ms_of(qp);
 	struct rnic_hdr h = {.type = F_REQ, .op = (uint8_t)wr->op, .seq = wr->seq, .len = wr->bytes,
 			     .imm = wr->imm, .plen = wr->bytes};
 	struct iovec iov[1 + RNIC_INLINE_SGE];
@@ -321,11 +374,9 @@ void rnic_msock_send(struct rnic_qp *qp, struct rnic_wr *wr)
 	for (uint32_t i = 0; i < wr->num_sge; i++)
 		if (wr->sgl[i].len > 0)
 			v[cnt++] = (struct iovec){wr->sgl[i].addr, wr->sgl[i].len};
-	wr->sent = true;
-	wr->path = RNIC_PATH_MSOCK;
-	if (qp->m_inflight++ == 0) {
-		qp->m_since = rnic_now_ms();
-		qp->m_gap = NUDGE_MS;
+	if (qp->inflight[RNIC_PATH_MSOCK] == 1) { /* (counted by the core) */
+		m->since = rnic_now_ms();
+		m->gap = NUDGE_MS;
 	}
 	m_write(qp, v, cnt);
 	/* sent while our owner sleeps: nobody would nudge a receiver that does not progress */
@@ -337,41 +388,47 @@ void rnic_msock_send(struct rnic_qp *qp, struct rnic_wr *wr)
 
 static void m_corrupt(struct rnic_qp *qp)
 {
-	if (!qp->m_halt)
+	struct msock *m = ms_of(qp);
+
+	if (!m->halt)
 		rnic_qp_log_broken_peer(qp, "message socket");
-	qp->m_halt = true;
+	m->halt = true;
 	qp->broken = true;
 	rnic_nic_kick();
 }
 
 static void consume(struct rnic_qp *qp, size_t n)
 {
-	memmove(qp->m_buf, qp->m_buf + n, qp->m_got - n);
-	qp->m_got -= n;
+	struct msock *m = ms_of(qp);
+
+	memmove(m->buf, m->buf + n, m->got - n);
+	m->got -= n;
 }
 
 /*
  * The ACK (or NAK) of a message waits to ride on our next frame: a reply sent from the
  * receive's callback then costs one system call for both (a separate one costs as much as
  * the message). Whoever read the message sends it at the latest when done: the service thread
- * at the end of its pass, the owner at its next poll or arm (rnic_msock_flush before a BYE).
+ * at the end of its pass, the owner at its next poll or arm (the flush op before a BYE).
  */
 static void answer(struct rnic_qp *qp, uint64_t seq, uint8_t op, doca_error_t status)
 {
+	struct msock *m = ms_of(qp);
 	struct rnic_hdr resp = {.type = F_RESP, .op = op, .seq = seq, .status = status};
 	struct iovec iov = {&resp, sizeof(resp)};
 
 	m_keep(qp, &iov, 1, 0);
 	if (status != DOCA_SUCCESS) {
-		rnic_rnr_unstall(qp, &qp->m_stalled);
-		qp->m_halt = true; /* the sender's qp fails on it: read no more */
+		rnic_rnr_unstall(qp, &m->stalled);
+		m->halt = true; /* the sender's qp fails on it: read no more */
 	}
 }
 
 /* A message frame is whole at the buffer's start: false if it waits for a receive. */
 static bool m_request(struct rnic_qp *qp, const struct rnic_hdr *h)
 {
-	const uint8_t *data = qp->m_buf + HDR;
+	struct msock *m = ms_of(qp);
+	const uint8_t *data = m->buf + HDR;
 	uint64_t len = h->plen;
 	doca_error_t err = DOCA_SUCCESS;
 	struct rnic_recv *r;
@@ -396,14 +453,14 @@ static bool m_request(struct rnic_qp *qp, const struct rnic_hdr *h)
 	}
 	r = rnic_ep_take_recv(qp->ep);
 	if (r == NULL) {
-		if (rnic_rnr_exhausted(qp, &qp->m_stalled, &qp->m_deadline)) {
+		if (rnic_rnr_exhausted(qp, &m->stalled, &m->deadline)) {
 			consume(qp, HDR + len);
 			answer(qp, h->seq, h->op, DOCA_ERROR_AGAIN);
 			return true;
 		}
 		return false; /* the frame waits: a later poll, a posted receive or the timer retries */
 	}
-	rnic_rnr_unstall(qp, &qp->m_stalled);
+	rnic_rnr_unstall(qp, &m->stalled);
 	if (h->op == SOFTHW_RNIC_OP_WRITE_IMM)
 		err = rnic_write_place(h->id, h->token, h->addr, data, len);
 	else
@@ -419,15 +476,17 @@ static bool m_request(struct rnic_qp *qp, const struct rnic_hdr *h)
 /* Works through the whole frames in the buffer. */
 static void m_frames(struct rnic_qp *qp)
 {
-	while (qp->m_on && qp->state == QP_RTS && !qp->m_halt && qp->m_got >= HDR) {
+	struct msock *m = ms_of(qp);
+
+	while (m->on && qp->state == QP_RTS && !m->halt && m->got >= HDR) {
 		struct rnic_hdr h;
 
-		memcpy(&h, qp->m_buf, HDR);
+		memcpy(&h, m->buf, HDR);
 		if (h.plen > RNIC_MSOCK_DATA || (h.type == F_RESP && h.plen != 0)) {
 			m_corrupt(qp);
 			return;
 		}
-		if (qp->m_got < HDR + h.plen)
+		if (m->got < HDR + h.plen)
 			return;
 		if (h.type == F_RESP) {
 			struct rnic_wr *wr = qp->wq_head;
@@ -437,9 +496,9 @@ static void m_frames(struct rnic_qp *qp)
 				return;
 			}
 			consume(qp, HDR);
-			qp->m_since = rnic_now_ms();
-			qp->m_idle = 0;
-			qp->m_gap = NUDGE_MS;
+			m->since = rnic_now_ms();
+			m->idle = 0;
+			m->gap = NUDGE_MS;
 			rnic_qp_complete_head(qp, (doca_error_t)h.status, h.status == DOCA_SUCCESS ? wr->bytes : 0);
 		} else if (h.type == F_REQ &&
 			   (h.op == SOFTHW_RNIC_OP_SEND || h.op == SOFTHW_RNIC_OP_SEND_IMM ||
@@ -462,39 +521,46 @@ static void m_frames(struct rnic_qp *qp)
  */
 static bool m_grab(struct rnic_qp *qp)
 {
-	return __atomic_exchange_n(&qp->m_reading, 1, __ATOMIC_ACQUIRE) == 0;
+	struct msock *m = ms_of(qp);
+
+	return __atomic_exchange_n(&m->reading, 1, __ATOMIC_ACQUIRE) == 0;
 }
 
 static void m_release(struct rnic_qp *qp)
 {
-	__atomic_store_n(&qp->m_reading, 0, __ATOMIC_RELEASE);
+	struct msock *m = ms_of(qp);
+
+	__atomic_store_n(&m->reading, 0, __ATOMIC_RELEASE);
 }
 
 /* One recv into the buffer (m_reading held): bytes read, 0 none, -1 closed or reset. */
 static ssize_t m_recv(struct rnic_qp *qp)
 {
-	size_t ask = RNIC_MSOCK_BUF - qp->m_got;
+	struct msock *m = ms_of(qp);
+	size_t ask = MSOCK_BUF - m->got;
 	ssize_t n;
 
 	if (ask == 0)
 		return 0;
 	do {
-		n = recv(qp->mfd, qp->m_buf + qp->m_got, ask, MSG_DONTWAIT);
+		n = recv(m->fd, m->buf + m->got, ask, MSG_DONTWAIT);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 		return 0;
 	if (n <= 0)
 		return -1;
-	qp->m_got += (size_t)n;
+	m->got += (size_t)n;
 	return n;
 }
 
 /* The peer closed it: the main socket says how the qp ends (F_BYE or EOF). qp lock held. */
 static void m_closed(struct rnic_qp *qp)
 {
-	if (qp->m_eof)
+	struct msock *m = ms_of(qp);
+
+	if (m->eof)
 		return;
-	qp->m_eof = true;
+	m->eof = true;
 	m_events(qp, false);
 	rnic_nic_kick();
 }
@@ -504,42 +570,44 @@ static void m_closed(struct rnic_qp *qp)
  * held; from the owner's polls, and from the service thread's timers while the owner sleeps
  * (one nudge can be lost: the receiver's owner may take its socket back just after it).
  */
-uint64_t rnic_msock_next_nudge(const struct rnic_qp *qp)
+static uint64_t next_nudge(const struct msock *m)
 {
-	uint64_t a = qp->m_since + NUDGE_MS, b = qp->m_nudged + qp->m_gap;
+	uint64_t a = m->since + NUDGE_MS, b = m->nudged + m->gap;
 
 	return a > b ? a : b;
 }
 
-void rnic_msock_nudge_check(struct rnic_qp *qp)
+static void nudge_check(struct rnic_qp *qp, struct msock *m)
 {
 	uint64_t now;
 
-	if (qp->m_inflight == 0 || !qp->m_on || qp->state != QP_RTS)
+	if (qp->inflight[RNIC_PATH_MSOCK] == 0 || !m->on || qp->state != QP_RTS)
 		return;
 	now = rnic_now_ms();
-	if (now >= qp->m_since + NUDGE_MS && now >= qp->m_nudged + qp->m_gap) {
+	if (now >= m->since + NUDGE_MS && now >= m->nudged + m->gap) {
 		nudge(qp, now);
-		qp->m_gap = qp->m_gap * 2 < NUDGE_MAX_MS ? qp->m_gap * 2 : NUDGE_MAX_MS;
+		m->gap = m->gap * 2 < NUDGE_MAX_MS ? m->gap * 2 : NUDGE_MAX_MS;
 	}
 }
 
-static bool m_readable(const struct rnic_qp *qp)
+static bool m_readable(const struct rnic_qp *qp, const struct msock *m)
 {
-	return qp->mfd >= 0 && !qp->m_shut && qp->m_on && qp->state == QP_RTS && !qp->m_halt && !qp->m_eof;
+	return !m->shut && m->on && qp->state == QP_RTS && !m->halt && !m->eof;
 }
 
-/* Service thread (qp lock held): writes what waits, takes ACKs and messages. */
-void rnic_msock_service(struct rnic_qp *qp)
+/* Writes what waits, takes ACKs and messages (service thread, or before the qp ends). */
+static void msock_pump(struct rnic_qp *qp)
 {
-	if (qp->mfd < 0)
+	struct msock *m = qp->path[RNIC_PATH_MSOCK];
+
+	if (m == NULL)
 		return;
-	if (qp->m_olen > 0)
+	if (m->olen > 0)
 		m_flush(qp);
-	if (!m_readable(qp) || !m_grab(qp))
+	if (!m_readable(qp, m) || !m_grab(qp))
 		return;
 	m_frames(qp);
-	while (m_readable(qp) && !qp->m_stalled) {
+	while (m_readable(qp, m) && !m->stalled) {
 		ssize_t n = m_recv(qp);
 
 		if (n < 0)
@@ -549,70 +617,98 @@ void rnic_msock_service(struct rnic_qp *qp)
 		m_frames(qp);
 	}
 	m_release(qp);
-	if (qp->m_olen > 0)
+	if (m->olen > 0)
 		m_flush(qp);
-	rnic_msock_nudge_check(qp);
+	nudge_check(qp, m);
 }
 
-void rnic_msock_nudged(struct rnic_qp *qp)
+/* The peer's F_NUDGE: the service thread reads the message socket until the owner polls. */
+static void msock_nudged(struct rnic_qp *qp)
 {
-	if (qp->mfd < 0 || qp->m_shut)
+	struct msock *m = qp->path[RNIC_PATH_MSOCK];
+
+	if (m == NULL || m->shut)
 		return;
-	qp->m_thread = true;
-	rnic_msock_service(qp);
+	m->thread = true;
+	msock_pump(qp);
 	m_events(qp, false);
 }
 
-void rnic_msock_flush(struct rnic_qp *qp)
+/* Sends the ACKs that wait for our next frame (before anything that ends the qp). */
+static void msock_flush(struct rnic_qp *qp)
 {
-	if (qp->mfd >= 0 && qp->m_olen > 0 && !qp->m_full && !qp->broken)
+	struct msock *m = qp->path[RNIC_PATH_MSOCK];
+
+	if (m != NULL && m->olen > 0 && !m->full && !qp->broken)
 		m_flush(qp);
 }
 
-void rnic_msock_off(struct rnic_qp *qp)
+static void msock_off(struct rnic_qp *qp)
 {
-	rnic_msock_flush(qp); /* ACKs of what we delivered: it completes on the sender's side */
-	rnic_rnr_unstall(qp, &qp->m_stalled);
-	if (qp->m_on) {
-		__atomic_store_n(&qp->m_on, false, __ATOMIC_RELEASE);
-		__atomic_fetch_sub(&qp->ep->m_qps, 1, __ATOMIC_RELEASE);
+	struct msock *m = qp->path[RNIC_PATH_MSOCK];
+
+	if (m == NULL)
+		return;
+	msock_flush(qp); /* ACKs of what we delivered: it completes on the sender's side */
+	rnic_rnr_unstall(qp, &m->stalled);
+	if (m->on) {
+		__atomic_store_n(&m->on, false, __ATOMIC_RELEASE);
+		__atomic_fetch_sub(&qp->ep->path_qps[RNIC_PATH_MSOCK], 1, __ATOMIC_RELEASE);
 	}
-	qp->m_olen = 0; /* (m_got is m_reading's: nothing reads it once m_on is off) */
-	qp->m_full = false;
-	qp->m_inflight = 0;
+	m->olen = 0; /* (got is reading's: nothing reads it once `on` is off) */
+	m->full = false;
 }
 
-void rnic_msock_close(struct rnic_qp *qp)
+/* Hangs it up (shutdown: the owner may be reading it); msock_free closes and frees it. */
+static void msock_close(struct rnic_qp *qp)
 {
-	rnic_msock_off(qp);
-	if (qp->mfd >= 0 && !qp->m_shut) {
-		/* the owner may be in recv on it (m_reading): the descriptor closes with the qp */
-		rnic_nic_del_fd(qp->mfd);
-		(void)shutdown(qp->mfd, SHUT_RDWR);
-		qp->m_shut = true;
-		qp->m_events = 0;
+	struct msock *m = qp->path[RNIC_PATH_MSOCK];
+
+	if (m == NULL)
+		return;
+	msock_off(qp);
+	if (!m->shut) {
+		/* the owner may be in recv on it (reading): the descriptor closes with the qp */
+		rnic_nic_del_fd(m->fd);
+		(void)shutdown(m->fd, SHUT_RDWR);
+		m->shut = true;
+		m->events = 0;
 	}
 }
 
-void rnic_msock_free(struct rnic_qp *qp)
+static void msock_free(struct rnic_qp *qp)
 {
-	rnic_msock_close(qp);
-	if (qp->mfd >= 0)
-		close(qp->mfd);
-	qp->mfd = -1;
-	free(qp->m_buf);
-	free(qp->m_obuf);
-	qp->m_buf = qp->m_obuf = NULL;
-	qp->m_ocap = 0;
+	struct msock *m = qp->path[RNIC_PATH_MSOCK];
+
+	if (m == NULL)
+		return;
+	msock_close(qp);
+	close(m->fd);
+	free(m->buf);
+	free(m->obuf);
+	qp->path[RNIC_PATH_MSOCK] = NULL;
+	free(m);
 }
 
-void rnic_msock_event(struct rnic_qp *qp)
+static void msock_atfork(struct rnic_qp *qp)
 {
+	struct msock *m = qp->path[RNIC_PATH_MSOCK];
+
+	if (m != NULL)
+		close(m->fd);
+}
+
+/* Service thread: the socket's event. */
+static void msock_event(struct rnic_qp *qp, uint32_t events)
+{
+	struct msock *m = qp->path[RNIC_PATH_MSOCK];
+
+	(void)events;
 	pthread_mutex_lock(&qp->lock);
-	if (!qp->dead && qp->mfd >= 0 && !qp->m_shut) {
+	if (!qp->dead && !m->shut) {
 		m_events(qp, true);
-		rnic_msock_service(qp);
-		if (qp->m_stalled)
+		msock_pump(qp);
+		if (m->stalled)
 			rnic_nic_timed_add(qp);
 		m_events(qp, false);
 		if (qp->broken && qp->fd >= 0)
@@ -621,52 +717,54 @@ void rnic_msock_event(struct rnic_qp *qp)
 	pthread_mutex_unlock(&qp->lock);
 }
 
-void rnic_msock_poll_ep(struct rnic_ep *ep)
+/* Owner (no lock): takes ACKs and messages of every message socket of the ep. */
+static void msock_poll(struct rnic_ep *ep)
 {
 	bool armed = __atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE);
 
 	pthread_mutex_lock(&ep->qps_lock);
 	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
+		struct msock *m = ms_of(qp);
 		bool inflight, stalled, out, lock;
 		ssize_t n = 0;
 
-		if (!__atomic_load_n(&qp->m_on, __ATOMIC_ACQUIRE))
+		if (m == NULL || !__atomic_load_n(&m->on, __ATOMIC_ACQUIRE))
 			continue;
-		if (__atomic_load_n(&qp->m_thread, __ATOMIC_RELAXED) && !armed &&
+		if (__atomic_load_n(&m->thread, __ATOMIC_RELAXED) && !armed &&
 		    pthread_mutex_trylock(&qp->lock) == 0) {
-			qp->m_thread = false; /* the owner polls again: the socket is ours */
+			m->thread = false; /* the owner polls again: the socket is ours */
 			m_events(qp, false);
 			pthread_mutex_unlock(&qp->lock);
 		}
-		inflight = __atomic_load_n(&qp->m_inflight, __ATOMIC_RELAXED) != 0;
-		stalled = __atomic_load_n(&qp->m_stalled, __ATOMIC_RELAXED);
-		out = __atomic_load_n(&qp->m_olen, __ATOMIC_RELAXED) != 0;
+		inflight = __atomic_load_n(&qp->inflight[RNIC_PATH_MSOCK], __ATOMIC_RELAXED) != 0;
+		stalled = __atomic_load_n(&m->stalled, __ATOMIC_RELAXED);
+		out = __atomic_load_n(&m->olen, __ATOMIC_RELAXED) != 0;
 		/* every connected qp is read: small writes come with no receive posted */
 		if (!m_grab(qp))
 			continue;
-		if (!stalled && !__atomic_load_n(&qp->m_eof, __ATOMIC_RELAXED) &&
-		    !__atomic_load_n(&qp->m_halt, __ATOMIC_RELAXED))
+		if (!stalled && !__atomic_load_n(&m->eof, __ATOMIC_RELAXED) &&
+		    !__atomic_load_n(&m->halt, __ATOMIC_RELAXED))
 			n = m_recv(qp); /* no qp lock: the service thread never waits for an idle poll */
-		lock = n != 0 || stalled || out || (inflight && (++qp->m_idle & 63) == 0);
+		lock = n != 0 || stalled || out || (inflight && (++m->idle & 63) == 0);
 		if (lock) {
 			pthread_mutex_lock(&qp->lock);
-			if (qp->m_olen > 0)
+			if (m->olen > 0)
 				m_flush(qp);
 			if (n < 0)
 				m_closed(qp);
-			while (m_readable(qp)) {
+			while (m_readable(qp, m)) {
 				/* a read that stopped short of the buffer's end took all there was */
-				bool more = qp->m_got == RNIC_MSOCK_BUF;
+				bool more = m->got == MSOCK_BUF;
 
 				m_frames(qp);
-				if (qp->m_stalled || n <= 0 || !more || (n = m_recv(qp)) <= 0)
+				if (m->stalled || n <= 0 || !more || (n = m_recv(qp)) <= 0)
 					break;
 			}
 			if (n < 0)
 				m_closed(qp);
 			if (armed)
-				rnic_msock_flush(qp); /* we may sleep next: the ACKs cannot wait for our next poll */
-			rnic_msock_nudge_check(qp);
+				msock_flush(qp); /* we may sleep next: the ACKs cannot wait for our next poll */
+			nudge_check(qp, m);
 			pthread_mutex_unlock(&qp->lock);
 		}
 		m_release(qp);
@@ -674,23 +772,26 @@ void rnic_msock_poll_ep(struct rnic_ep *ep)
 	pthread_mutex_unlock(&ep->qps_lock);
 }
 
-void rnic_msock_arm_ep(struct rnic_ep *ep)
+/* Owner going to sleep: the service thread reads the message sockets meanwhile. */
+static bool msock_arm(struct rnic_ep *ep)
 {
 	uint64_t now = rnic_now_ms();
 	bool kick = false;
 
 	pthread_mutex_lock(&ep->qps_lock);
 	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
-		if (!__atomic_load_n(&qp->m_on, __ATOMIC_ACQUIRE))
+		struct msock *m = ms_of(qp);
+
+		if (m == NULL || !__atomic_load_n(&m->on, __ATOMIC_ACQUIRE))
 			continue;
 		pthread_mutex_lock(&qp->lock);
-		if (qp->m_on && qp->state == QP_RTS) {
-			qp->m_thread = true; /* EPOLLIN: what arrives now wakes the service thread */
-			if (qp->m_olen > 0)
+		if (m->on && qp->state == QP_RTS) {
+			m->thread = true; /* EPOLLIN: what arrives now wakes the service thread */
+			if (m->olen > 0)
 				m_flush(qp);
 			m_events(qp, false);
 			/* the receiver may not progress: its service thread takes the messages */
-			if (qp->m_inflight > 0) {
+			if (qp->inflight[RNIC_PATH_MSOCK] > 0) {
 				nudge(qp, now);
 				kick = true; /* and our service thread keeps nudging while we sleep */
 			}
@@ -700,4 +801,66 @@ void rnic_msock_arm_ep(struct rnic_ep *ep)
 	pthread_mutex_unlock(&ep->qps_lock);
 	if (kick)
 		rnic_nic_kick();
+	return false;
 }
+
+/* Work in flight here: the service thread keeps the nudge clock. */
+static bool msock_waiting(const struct rnic_qp *qp, const struct msock *m)
+{
+	return m != NULL && m->on && qp->inflight[RNIC_PATH_MSOCK] > 0 && qp->state == QP_RTS;
+}
+
+static bool msock_timed(const struct rnic_qp *qp)
+{
+	const struct msock *m = qp->path[RNIC_PATH_MSOCK];
+
+	return m != NULL && (m->stalled || msock_waiting(qp, m));
+}
+
+static uint64_t msock_next_time(const struct rnic_qp *qp)
+{
+	const struct msock *m = qp->path[RNIC_PATH_MSOCK];
+	uint64_t first = UINT64_MAX;
+
+	if (m == NULL)
+		return first;
+	if (msock_waiting(qp, m))
+		first = next_nudge(m);
+	if (m->stalled && m->deadline != 0 && m->deadline < first)
+		first = m->deadline;
+	return first;
+}
+
+static void msock_timer(struct rnic_qp *qp, uint64_t now, bool woken)
+{
+	struct msock *m = qp->path[RNIC_PATH_MSOCK];
+
+	if (m == NULL)
+		return;
+	if (m->stalled && (woken || (m->deadline != 0 && m->deadline <= now)))
+		msock_pump(qp);
+	if (msock_waiting(qp, m))
+		nudge_check(qp, m);
+}
+
+const struct rnic_path_ops rnic_msock_path = {
+	.name = "msock",
+	.hello_flag = RNIC_HF_MSOCK,
+	.attach = msock_attach,
+	.dialed = msock_dialed,
+	.wants = msock_wants,
+	.post = msock_post,
+	.pump = msock_pump,
+	.nudged = msock_nudged,
+	.event = msock_event,
+	.poll = msock_poll,
+	.arm = msock_arm,
+	.timed = msock_timed,
+	.next_time = msock_next_time,
+	.timer = msock_timer,
+	.flush = msock_flush,
+	.off = msock_off,
+	.close = msock_close,
+	.free = msock_free,
+	.atfork = msock_atfork,
+};

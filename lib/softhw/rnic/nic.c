@@ -262,12 +262,15 @@ static void pend_read(struct rnic_pend *p)
 		int fd = p->fd;
 		struct rnic_ep *ep = p->cm_ep;
 		struct sockaddr_storage from = p->from;
-		bool msock = (h->flags & RNIC_HF_MSOCK) != 0;
+		const struct rnic_path_ops *second = NULL;
 
+		for (int i = 0; i < RNIC_PATH_COUNT && second == NULL; i++)
+			if (rnic_paths[i]->hello_flag & h->flags) /* (h is in p: before p goes) */
+				second = rnic_paths[i];
 		pend_drop(p, false);
-		if (msock && ep == NULL && !hello.cm)
-			rnic_msock_accept(fd, &hello, &from); /* a qp's message socket (msock.c) */
-		else if (msock)
+		if (second != NULL && ep == NULL && !hello.cm)
+			second->attach(fd, &hello, &from); /* a path's own connection (the message socket) */
+		else if (second != NULL)
 			close(fd);
 		else
 			rnic_accept_hello(fd, &hello, ep, &from);
@@ -281,14 +284,12 @@ static int next_timeout(uint64_t now)
 	uint64_t first = UINT64_MAX;
 
 	for (struct rnic_qp *qp = timed; qp != NULL; qp = qp->next_timed) {
-		if (qp->rx.stalled && qp->rx.rnr_deadline < first)
-			first = qp->rx.rnr_deadline;
-		if (qp->ring_stalled && qp->ring_deadline != 0 && qp->ring_deadline < first)
-			first = qp->ring_deadline;
-		if (rnic_msock_waiting(qp) && rnic_msock_next_nudge(qp) < first)
-			first = rnic_msock_next_nudge(qp);
-		if (qp->m_stalled && qp->m_deadline != 0 && qp->m_deadline < first)
-			first = qp->m_deadline;
+		for (int i = 0; i < RNIC_PATH_COUNT; i++) {
+			uint64_t t = rnic_paths[i]->next_time(qp);
+
+			if (t < first)
+				first = t;
+		}
 		if (qp->deadline != 0 && qp->deadline < first)
 			first = qp->deadline;
 	}
@@ -314,14 +315,7 @@ static void run_timers(bool woken)
 
 		pthread_mutex_lock(&qp->lock);
 		if (!qp->dead) {
-			if (qp->rx.stalled && (woken || qp->rx.rnr_deadline <= now))
-				rnic_rx_retry(qp);
-			if (qp->ring_stalled && (woken || (qp->ring_deadline != 0 && qp->ring_deadline <= now)))
-				rnic_ring_rx(qp);
-			if (qp->m_stalled && (woken || (qp->m_deadline != 0 && qp->m_deadline <= now)))
-				rnic_msock_service(qp);
-			if (rnic_msock_waiting(qp))
-				rnic_msock_nudge_check(qp);
+			RNIC_PATHS_EACH(timer, qp, now, woken);
 			if (qp->deadline != 0 && qp->deadline <= now) {
 				qp->deadline = 0;
 				if (qp->state == QP_DIALING || qp->state == QP_HANDSHAKE)
@@ -329,8 +323,7 @@ static void run_timers(bool woken)
 						     DOCA_ERROR_CONNECTION_ABORTED);
 			}
 		}
-		if (qp->dead || (!qp->rx.stalled && !qp->ring_stalled && !qp->m_stalled && !rnic_msock_waiting(qp) &&
-				 qp->deadline == 0)) {
+		if (qp->dead || (!rnic_qp_paths_timed(qp) && qp->deadline == 0)) {
 			qp->timed = false;
 			*pp = qp->next_timed;
 		} else {
@@ -431,25 +424,6 @@ static void qp_event(struct rnic_qp *qp, uint32_t events)
 	pthread_mutex_unlock(&qp->lock);
 }
 
-/* The peer rang our doorbell: it published (we were armed), consumed (we wait), or nudges. */
-static void bell_event(struct rnic_qp *qp)
-{
-	uint64_t c;
-
-	pthread_mutex_lock(&qp->lock);
-	if (!qp->dead && qp->bell_fd >= 0) {
-		if (read(qp->bell_fd, &c, sizeof(c)) < 0) {
-			/* EAGAIN: consumed already */
-		}
-		rnic_ring_service(qp);
-		if (qp->ring_stalled)
-			rnic_nic_timed_add(qp);
-		if (qp->broken && qp->fd >= 0)
-			rnic_qp_hangup(qp);
-	}
-	pthread_mutex_unlock(&qp->lock);
-}
-
 static void *nic_main(void *arg)
 {
 	struct epoll_event evs[64];
@@ -484,12 +458,12 @@ static void *nic_main(void *arg)
 			case RNIC_TAG_PEND:
 				pend_read(ptr);
 				break;
-			case RNIC_TAG_BELL:
-				bell_event(ptr);
+			case RNIC_TAG_PATH: {
+				const struct rnic_path_link *link = ptr;
+
+				rnic_paths[link->id]->event(link->qp, evs[i].events);
 				break;
-			case RNIC_TAG_MSOCK:
-				rnic_msock_event(ptr);
-				break;
+			}
 			default:
 				qp_event(ptr, evs[i].events);
 				break;
@@ -504,7 +478,7 @@ static void *nic_main(void *arg)
 				if (qp->fd >= 0 && !qp->dead &&
 				    (qp->broken || (qp->close_asked && qp->out_head == NULL)))
 					rnic_qp_hangup(qp);
-				if ((qp->ring_stalled || qp->m_stalled || rnic_msock_waiting(qp)) && !qp->dead)
+				if (!qp->dead && rnic_qp_paths_timed(qp))
 					rnic_nic_timed_add(qp); /* keep its time: no receive yet, or ACKs awaited */
 				pthread_mutex_unlock(&qp->lock);
 			}
@@ -664,12 +638,7 @@ static void atfork_child(void)
 	for (struct rnic_qp *qp = rnic_nic.qps; qp != NULL; qp = qp->next_all) {
 		if (qp->fd >= 0)
 			close(qp->fd);
-		if (qp->bell_fd >= 0)
-			close(qp->bell_fd);
-		if (qp->mfd >= 0)
-			close(qp->mfd);
-		if (qp->ch.peer_bell >= 0)
-			close(qp->ch.peer_bell);
+		RNIC_PATHS_EACH(atfork, qp);
 	}
 	for (struct rnic_ep *ep = rnic_nic.eps; ep != NULL; ep = ep->next)
 		for (struct rnic_listener *l = ep->listeners; l != NULL; l = l->next)

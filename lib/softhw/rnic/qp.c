@@ -32,9 +32,6 @@ struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user)
 	qp->ep = ep;
 	qp->user = user;
 	qp->fd = -1;
-	qp->bell_fd = -1;
-	qp->mfd = -1;
-	qp->ch.peer_bell = -1;
 	qp->token = softhw_token_new(); /* a dialer must name it: on TCP, the only proof it holds our descriptor */
 	qp->next_seq = 1;
 	pthread_mutex_lock(&rnic_nic.lock);
@@ -81,15 +78,15 @@ void rnic_qp_free(struct rnic_qp *qp)
 {
 	struct rnic_wr *lists[2] = {qp->wq_head, qp->free_wrs};
 
-	rnic_msock_flush(qp); /* ACKs still held go before the peer sees the main socket close */
+	RNIC_PATHS_EACH(flush, qp); /* ACKs still held go before the peer sees the main socket close */
 	if (qp->fd >= 0) {
 		rnic_nic_del_fd(qp->fd);
 		close(qp->fd);
 	}
 	out_drop_all(qp);
 	rnic_cma_drop(qp);
-	rnic_ring_free(qp);
-	rnic_msock_free(qp);
+	rnic_qp_drop_hs(qp);
+	RNIC_PATHS_EACH(free, qp);
 	for (int i = 0; i < 2; i++)
 		while (lists[i] != NULL) {
 			struct rnic_wr *wr = lists[i];
@@ -135,12 +132,8 @@ static void complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len,
 		qp->wq_tail = NULL;
 	if (qp->wq_next == wr)
 		qp->wq_next = wr->next;
-	if (wr->sent && wr->path == RNIC_PATH_SOCK && qp->sock_inflight > 0)
-		qp->sock_inflight--;
-	else if (wr->sent && wr->path == RNIC_PATH_RING && qp->ring_inflight > 0)
-		qp->ring_inflight--;
-	else if (wr->sent && wr->path == RNIC_PATH_MSOCK && qp->m_inflight > 0)
-		qp->m_inflight--;
+	if (wr->sent && wr->path < RNIC_PATH_COUNT && qp->inflight[wr->path] > 0)
+		qp->inflight[wr->path]--;
 	wr_release(wr);
 	wr->next = qp->free_wrs;
 	qp->free_wrs = wr;
@@ -160,9 +153,8 @@ static void qp_shut(struct rnic_qp *qp, enum rnic_qp_state state, doca_error_t f
 	while (qp->wq_head != NULL)
 		complete_head(qp, flush, 0, false);
 	qp->wq_next = NULL;
-	qp->sock_inflight = qp->ring_inflight = 0;
-	rnic_ring_off(qp);
-	rnic_msock_off(qp);
+	RNIC_PATHS_EACH(off, qp);
+	memset(qp->inflight, 0, sizeof(qp->inflight));
 	if (qp->rx.stalled) {
 		qp->rx.stalled = false;
 		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
@@ -199,14 +191,12 @@ void rnic_qp_complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len
 void rnic_qp_hangup(struct rnic_qp *qp)
 {
 	/*
-	 * What the peer did on the ring before it went counts, as the socket's bytes before EOF do:
-	 * records it consumed are ACKs, records it published are delivered.
+	 * What the peer did on the other paths before it went counts, as the socket's bytes before
+	 * EOF do: messages it consumed are ACKs, messages it published are delivered.
 	 */
-	if (qp->state == QP_RTS && !qp->broken) {
-		rnic_ring_service(qp);
-		rnic_msock_service(qp); /* the same for what arrived on the message socket */
-	}
-	rnic_msock_close(qp);
+	if (qp->state == QP_RTS && !qp->broken)
+		RNIC_PATHS_EACH(pump, qp);
+	RNIC_PATHS_EACH(close, qp);
 	rnic_nic_del_fd(qp->fd);
 	close(qp->fd);
 	qp->fd = -1;
@@ -229,78 +219,51 @@ void rnic_qp_hangup(struct rnic_qp *qp)
 
 /* ---- sending work ---- */
 
-static bool op_has_payload(enum softhw_rnic_opcode op)
+/* The path that carries this wr: the first in the registry that wants it (the last takes all). */
+static int path_for(const struct rnic_qp *qp, const struct rnic_wr *wr)
 {
-	return op == SOFTHW_RNIC_OP_SEND || op == SOFTHW_RNIC_OP_SEND_IMM || op == SOFTHW_RNIC_OP_WRITE ||
-	       op == SOFTHW_RNIC_OP_WRITE_IMM;
+	int p = 0;
+
+	while (p < RNIC_PATH_COUNT - 1 && !rnic_paths[p]->wants(qp, wr))
+		p++;
+	return p;
 }
 
-/* Frames a work request and hands it to the out-queue. qp lock held. */
-void rnic_wr_send(struct rnic_qp *qp, struct rnic_wr *wr)
+/* Work in flight on a path other than p. */
+static bool other_inflight(const struct rnic_qp *qp, int p)
 {
-	struct rnic_out *o = &wr->out;
-	struct rnic_hdr *h = &o->hdr;
-
-	memset(h, 0, sizeof(*h));
-	h->type = F_REQ;
-	h->op = (uint8_t)wr->op;
-	h->seq = wr->seq;
-	h->id = wr->rkey.id;
-	h->token = wr->rkey.token;
-	h->addr = wr->rkey.addr;
-	h->len = wr->bytes;
-	h->arg0 = wr->arg0;
-	h->arg1 = wr->arg1;
-	h->imm = wr->imm;
-	o->iovcnt = 0;
-	o->iov[o->iovcnt++] = (struct iovec){h, sizeof(*h)};
-	if (op_has_payload(wr->op)) {
-		h->plen = wr->bytes;
-		for (uint32_t i = 0; i < wr->num_sge; i++)
-			if (wr->sgl[i].len > 0)
-				o->iov[o->iovcnt++] = (struct iovec){wr->sgl[i].addr, wr->sgl[i].len};
-	}
-	o->heap = false;
-	wr->sent = true;
-	wr->path = RNIC_PATH_SOCK;
-	qp->sock_inflight++;
-	rnic_out_push(qp, o);
+	for (int i = 0; i < RNIC_PATH_COUNT; i++)
+		if (i != p && qp->inflight[i] > 0)
+			return true;
+	return false;
 }
 
 /*
- * RC order across the two paths: a wr goes on the fast path (the ring, or over TCP the message
- * socket) only when nothing is outstanding on the socket, and on the socket only when nothing
- * is outstanding on the fast path; otherwise it waits (in post order) until the other drained.
+ * RC order across paths: a wr goes on its path only when nothing is outstanding on another
+ * path; otherwise it waits (in post order) until the other drained.
  */
 void rnic_qp_pump(struct rnic_qp *qp)
 {
 	while (qp->state == QP_RTS && qp->wq_next != NULL) {
 		struct rnic_wr *wr = qp->wq_next;
-		bool ring = rnic_ring_wants(qp, wr);
+		int p = path_for(qp, wr);
+		const struct rnic_path_ops *ops = rnic_paths[p];
 
-		if (!ring && rnic_msock_wants(qp, wr)) {
-			if (qp->sock_inflight > 0)
-				break;
-			qp->wq_next = wr->next;
-			rnic_msock_send(qp, wr);
-			continue;
-		}
-		if (!ring && qp->m_inflight > 0)
+		if (other_inflight(qp, p))
 			break;
-
-		if (ring && qp->sock_inflight == 0 && qp->ring_inflight == 0 && !softhw_chan_can_send(&qp->ch)) {
-			/* an empty ring without room: the peer rewrote its head; hang up */
-			qp->broken = true;
-			rnic_nic_kick();
+		if (ops->can_post != NULL && !ops->can_post(qp)) {
+			if (qp->inflight[p] == 0) {
+				/* no room with nothing in flight: the peer broke the path; hang up */
+				qp->broken = true;
+				rnic_nic_kick();
+			}
 			break;
 		}
-		if (ring ? (qp->sock_inflight > 0 || !softhw_chan_can_send(&qp->ch)) : qp->ring_inflight > 0)
-			break;
 		qp->wq_next = wr->next;
-		if (ring)
-			rnic_ring_send(qp, wr);
-		else
-			rnic_wr_send(qp, wr);
+		wr->sent = true;
+		wr->path = (uint8_t)p;
+		qp->inflight[p]++;
+		ops->post(qp, wr);
 	}
 }
 
@@ -512,8 +475,7 @@ void rnic_tcp_tune(int fd)
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout, sizeof(user_timeout));
 }
 
-/* The address to dial; false if there is none. */
-static bool dial_addr(struct rnic_qp *qp, struct sockaddr_storage *ss, socklen_t *len, bool *is_unix)
+bool rnic_qp_dial_addr(struct rnic_qp *qp, struct sockaddr_storage *ss, socklen_t *len, bool *is_unix)
 {
 	char forced = rnic_transport_forced();
 
@@ -608,7 +570,7 @@ void rnic_qp_dial(struct rnic_qp *qp)
 			send_hello(qp);
 			return;
 		}
-	} else if (!dial_addr(qp, &ss, &len, &is_unix)) {
+	} else if (!rnic_qp_dial_addr(qp, &ss, &len, &is_unix)) {
 		err = EINVAL;
 	} else {
 		qp->fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -655,35 +617,29 @@ void rnic_qp_hello_ack(struct rnic_qp *qp)
 
 	memcpy(&hello, qp->rx.hello, sizeof(hello));
 	if (hello.magic != RNIC_HELLO_MAGIC) {
-		rnic_ring_drop_hs(qp);
+		rnic_qp_drop_hs(qp);
 		qp->broken = true;
 		return;
 	}
 	if (status != DOCA_SUCCESS) {
-		rnic_ring_drop_hs(qp);
+		rnic_qp_drop_hs(qp);
 		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, status, DOCA_ERROR_CONNECTION_ABORTED);
 		return;
 	}
 	qp->peer = hello.self;
 	qp->has_peer = true;
 	qp->local = rnic_same_host(&rnic_nic.host, &hello.self.host);
-	if ((qp->rx.hdr.flags & RNIC_HF_RING) && !rnic_ring_join(qp)) {
-		/* the acceptor uses the ring already: without it we cannot talk */
-		rnic_ring_drop_hs(qp);
-		qp->broken = true;
-		return;
-	}
-	rnic_ring_drop_hs(qp);
+	for (int p = 0; p < RNIC_PATH_COUNT; p++)
+		if (rnic_paths[p]->join != NULL && !rnic_paths[p]->join(qp, qp->rx.hdr.flags)) {
+			/* the acceptor uses that path already: without it we cannot talk */
+			rnic_qp_drop_hs(qp);
+			qp->broken = true;
+			return;
+		}
+	rnic_qp_drop_hs(qp);
 	rnic_qp_established(qp);
-	if (!(qp->rx.hdr.flags & RNIC_HF_RING) && qp->state == QP_RTS) {
-		/* TCP: the message socket, read by the owners' ep_poll (msock.c) */
-		struct sockaddr_storage ss;
-		socklen_t len = 0;
-		bool is_unix;
-
-		if (dial_addr(qp, &ss, &len, &is_unix) && !is_unix)
-			rnic_msock_dial(qp, &ss, len);
-	}
+	if (qp->state == QP_RTS)
+		RNIC_PATHS_EACH(dialed, qp); /* TCP: the message socket (msock.c) */
 }
 
 /* Answers a dialer: status and who we are. */
@@ -724,6 +680,15 @@ void rnic_peer_name(const struct sockaddr_storage *from, const struct rnic_hello
 	} else {
 		snprintf(buf, len, "a local process (it says pid %d)", (int)h->self.pid);
 	}
+}
+
+/* A path answers the dialer itself (the ring: its descriptors ride along); false: none did. */
+static bool paths_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
+{
+	for (int p = 0; p < RNIC_PATH_COUNT; p++)
+		if (rnic_paths[p]->accept != NULL && rnic_paths[p]->accept(qp, from))
+			return true;
+	return false;
 }
 
 /* Service thread: an OOB dialer named one of our qps. */
@@ -772,7 +737,7 @@ static void accept_oob(int fd, const struct rnic_hello *h, const struct sockaddr
 	qp->local = rnic_same_host(&rnic_nic.host, &h->self.host);
 	qp->peer_addr = *from;
 	rnic_qp_update_events(qp);
-	if (!rnic_ring_accept(qp, from))
+	if (!paths_accept(qp, from))
 		rnic_qp_send_ack(qp, DOCA_SUCCESS);
 	rnic_qp_established(qp);
 	pthread_mutex_unlock(&qp->lock);
@@ -859,7 +824,7 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 	pthread_mutex_unlock(&ep->qps_lock);
 	pthread_mutex_lock(&qp->lock);
 	if (qp->state == QP_RTS)
-		rnic_msock_flush(qp); /* the ACKs of what we received count before the BYE or the close */
+		RNIC_PATHS_EACH(flush, qp); /* the ACKs of what we received count before the BYE or the close */
 	if (qp->state == QP_RTS && qp->out_head == NULL) {
 		struct rnic_hdr bye = {.type = F_BYE};
 
@@ -909,4 +874,19 @@ void rnic_rnr_unstall(struct rnic_qp *qp, bool *stalled)
 		*stalled = false;
 		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
 	}
+}
+
+void rnic_qp_drop_hs(struct rnic_qp *qp)
+{
+	for (int i = 0; i < qp->hs_nfds; i++)
+		close(qp->hs_fds[i]);
+	qp->hs_nfds = 0;
+}
+
+bool rnic_qp_paths_timed(const struct rnic_qp *qp)
+{
+	for (int p = 0; p < RNIC_PATH_COUNT; p++)
+		if (rnic_paths[p]->timed(qp))
+			return true;
+	return false;
 }

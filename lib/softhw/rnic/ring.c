@@ -33,20 +33,36 @@
 #include "softhw/fabric/mem.h"
 #include "softhw/rnic/rnic_int.h"
 
-#define RING_TAG_MSG 0x4d534731u /* "1GSM" */
 #define NUDGE_MS 2
-
-/* Head of a message record; the payload follows. */
-struct ring_hdr {
-	uint8_t op;
-	uint8_t reserved[3];
-	uint32_t imm;
-	uint64_t id; /* WRITE_IMM: rkey */
-	uint64_t token;
-	uint64_t addr;
+/* A qp's ring (qp->path[RNIC_PATH_RING]): from the handshake until the qp is freed. */
+struct ring {
+	struct rnic_path_link link; /* first: the doorbell's epoll tag points here */
+	/*
+	 * Two-sided messages travel on a shared-memory channel consumed by the receiver's ep_poll
+	 * (or its service thread on the doorbell); the receiver consuming a record is its ACK, a
+	 * NAK comes back as an F_RESP on the stream.
+	 */
+	struct softhw_chan ch;
+	int bell_fd;               /* our doorbell (eventfd): the peer rings it, the service thread watches it */
+	bool on;                   /* atomic for ep_poll's look: the ring is usable */
+	bool halt;                 /* rx: a message was refused (NAK): nothing more is consumed */
+	bool stalled;              /* rx: the oldest message waits for a receive */
+	uint64_t deadline;         /* rx: NAK with AGAIN then (ms, monotonic); 0: retry for ever */
+	uint64_t acked;            /* tx: records the peer consumed */
+	uint32_t idle;             /* tx: polls without progress (a nudge now and then) */
+	/* owner only (ep_poll): the peer's ring words at its last locked look, and looks skipped */
+	uint64_t poll_rx_tail, poll_tx_head;
+	uint32_t poll_skipped;
+	uint64_t nudged;           /* tx: ms of the last nudge */
 };
 
-#define RING_DATA_MAX (RNIC_RING_REC - sizeof(struct ring_hdr))
+/* The qp's ring, or NULL (lock-free readers: it is set once, before `on`, and freed with the qp). */
+static inline struct ring *ring_of(const struct rnic_qp *qp)
+{
+	return __atomic_load_n((struct ring *const *)&qp->path[RNIC_PATH_RING], __ATOMIC_ACQUIRE);
+}
+
+#define RING_DATA_MAX (RNIC_RING_REC - sizeof(struct rnic_ring_hdr))
 
 static bool ring_enabled(void)
 {
@@ -72,43 +88,63 @@ static bool ring_geom(struct softhw_chan_geom *g)
  * no ring then, so arm its receive side here (ep_arm and this pair up like Dekker's: each
  * stores, then loads the other's flag, all SEQ_CST) and take what already waits ourselves.
  */
-static void ring_on(struct rnic_qp *qp)
+static void ring_on(struct rnic_qp *qp, struct ring *r)
 {
-	__atomic_store_n(&qp->ring_on, true, __ATOMIC_SEQ_CST);
-	__atomic_fetch_add(&qp->ep->ring_qps, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST) && softhw_chan_arm_rx(&qp->ch))
-		softhw_chan_ring_bell(qp->bell_fd);
+	r->link = (struct rnic_path_link){.qp = qp, .id = RNIC_PATH_RING};
+	rnic_nic_add_fd(r->bell_fd, &r->link, RNIC_TAG_PATH, EPOLLIN);
+	__atomic_store_n((struct ring **)&qp->path[RNIC_PATH_RING], r, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->on, true, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&qp->ep->path_qps[RNIC_PATH_RING], 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST) && softhw_chan_arm_rx(&r->ch))
+		softhw_chan_ring_bell(r->bell_fd);
 }
 
-void rnic_ring_off(struct rnic_qp *qp)
+static void ring_off(struct rnic_qp *qp)
 {
-	rnic_rnr_unstall(qp, &qp->ring_stalled);
-	if (qp->ring_on) {
-		__atomic_store_n(&qp->ring_on, false, __ATOMIC_RELEASE);
-		__atomic_fetch_sub(&qp->ep->ring_qps, 1, __ATOMIC_RELEASE);
+	struct ring *r = ring_of(qp);
+
+	if (r == NULL)
+		return;
+	rnic_rnr_unstall(qp, &r->stalled);
+	if (r->on) {
+		__atomic_store_n(&r->on, false, __ATOMIC_RELEASE);
+		__atomic_fetch_sub(&qp->ep->path_qps[RNIC_PATH_RING], 1, __ATOMIC_RELEASE);
 	}
 }
 
-void rnic_ring_drop_hs(struct rnic_qp *qp)
+static void ring_free(struct rnic_qp *qp)
 {
-	for (int i = 0; i < qp->hs_nfds; i++)
-		close(qp->hs_fds[i]);
-	qp->hs_nfds = 0;
+	struct ring *r = ring_of(qp);
+
+	if (r == NULL)
+		return;
+	ring_off(qp);
+	rnic_nic_del_fd(r->bell_fd);
+	close(r->bell_fd);
+	softhw_chan_close(&r->ch);
+	qp->path[RNIC_PATH_RING] = NULL;
+	free(r);
 }
 
-void rnic_ring_free(struct rnic_qp *qp)
+static void ring_atfork(struct rnic_qp *qp)
 {
-	rnic_ring_off(qp);
-	rnic_ring_drop_hs(qp);
-	if (qp->bell_fd >= 0) {
-		rnic_nic_del_fd(qp->bell_fd);
-		close(qp->bell_fd);
-		qp->bell_fd = -1;
+	struct ring *r = ring_of(qp);
+
+	if (r != NULL) {
+		close(r->bell_fd);
+		if (r->ch.peer_bell >= 0)
+			close(r->ch.peer_bell);
 	}
-	softhw_chan_close(&qp->ch);
 }
 
-bool rnic_ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
+struct softhw_chan *rnic_ring_chan(struct rnic_qp *qp)
+{
+	struct ring *r = ring_of(qp);
+
+	return r != NULL && r->on && softhw_chan_mapped(&r->ch) ? &r->ch : NULL;
+}
+
+static bool ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
 {
 	struct softhw_chan_geom g;
 	struct softhw_chan ch;
@@ -123,13 +159,19 @@ bool rnic_ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
 	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2, .msg_control = c.buf, .msg_controllen = sizeof(c.buf)};
 	struct cmsghdr *cm;
 	int fds[3] = {-1, -1, -1}; /* memfd, the dialer's bell, ours */
+	struct ring *r;
 	ssize_t n;
 
 	if (!ring_enabled() || !qp->local || qp->cm || from->ss_family != AF_UNIX || rnic_transport_forced() == 't' ||
-	    qp->fd < 0 || qp->out_head != NULL || !ring_geom(&g))
+	    qp->fd < 0 || qp->out_head != NULL || ring_of(qp) != NULL || !ring_geom(&g))
 		return false;
-	if (softhw_chan_create(&g, &ch, &fds[0]) != DOCA_SUCCESS)
+	r = calloc(1, sizeof(*r));
+	if (r == NULL)
 		return false;
+	if (softhw_chan_create(&g, &ch, &fds[0]) != DOCA_SUCCESS) {
+		free(r);
+		return false;
+	}
 	fds[1] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	fds[2] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (fds[1] < 0 || fds[2] < 0)
@@ -152,12 +194,11 @@ bool rnic_ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
 		goto fail_sent;
 	}
 	close(fds[0]);
-	qp->ch = ch;
-	qp->ch.peer_bell = -1;
-	softhw_chan_set_bell(&qp->ch, fds[1]);
-	qp->bell_fd = fds[2];
-	rnic_nic_add_fd(qp->bell_fd, qp, RNIC_TAG_BELL, EPOLLIN);
-	ring_on(qp);
+	r->ch = ch;
+	r->ch.peer_bell = -1;
+	softhw_chan_set_bell(&r->ch, fds[1]);
+	r->bell_fd = fds[2];
+	ring_on(qp, r);
 	return true;
 fail:
 	n = 0;
@@ -166,46 +207,65 @@ fail_sent:
 		if (fds[i] >= 0)
 			close(fds[i]);
 	softhw_chan_close(&ch);
+	free(r);
 	return n > 0;
 }
 
-bool rnic_ring_join(struct rnic_qp *qp)
+/* Dialer: maps the ring the hello ack brought (false: it is unusable, hang up). */
+static bool ring_join(struct rnic_qp *qp, uint16_t ack_flags)
 {
 	struct softhw_chan_geom g;
 	struct softhw_chan ch;
+	struct ring *r;
 
-	if (qp->hs_nfds != 3 || !ring_geom(&g) || softhw_chan_attach(qp->hs_fds[0], &g, &ch) != DOCA_SUCCESS)
+	if (!(ack_flags & RNIC_HF_RING))
+		return true; /* no ring on this qp */
+	if (qp->hs_nfds != 3 || ring_of(qp) != NULL || !ring_geom(&g))
 		return false;
+	r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return false;
+	if (softhw_chan_attach(qp->hs_fds[0], &g, &ch) != DOCA_SUCCESS) {
+		free(r);
+		return false;
+	}
 	close(qp->hs_fds[0]);
-	qp->ch = ch;
-	qp->ch.peer_bell = -1;
-	softhw_chan_set_bell(&qp->ch, qp->hs_fds[2]);
-	qp->bell_fd = qp->hs_fds[1];
+	r->ch = ch;
+	r->ch.peer_bell = -1;
+	softhw_chan_set_bell(&r->ch, qp->hs_fds[2]);
+	r->bell_fd = qp->hs_fds[1];
 	{
 		/* our doorbell came from the peer: make sure reading it never blocks */
-		int fl = fcntl(qp->bell_fd, F_GETFL);
+		int fl = fcntl(r->bell_fd, F_GETFL);
 
 		if (fl >= 0)
-			(void)fcntl(qp->bell_fd, F_SETFL, fl | O_NONBLOCK);
+			(void)fcntl(r->bell_fd, F_SETFL, fl | O_NONBLOCK);
 	}
 	qp->hs_nfds = 0;
-	rnic_nic_add_fd(qp->bell_fd, qp, RNIC_TAG_BELL, EPOLLIN);
-	ring_on(qp);
+	ring_on(qp, r);
 	return true;
 }
 
 /* ---- sending ---- */
 
-bool rnic_ring_wants(const struct rnic_qp *qp, const struct rnic_wr *wr)
+static bool ring_wants(const struct rnic_qp *qp, const struct rnic_wr *wr)
 {
-	return qp->ring_on && wr->bytes <= RING_DATA_MAX &&
+	const struct ring *r = qp->path[RNIC_PATH_RING]; /* qp lock held */
+
+	return r != NULL && r->on && wr->bytes <= RING_DATA_MAX &&
 	       (wr->op == SOFTHW_RNIC_OP_SEND || wr->op == SOFTHW_RNIC_OP_SEND_IMM || wr->op == SOFTHW_RNIC_OP_WRITE_IMM);
 }
 
-void rnic_ring_send(struct rnic_qp *qp, struct rnic_wr *wr)
+static bool ring_can_post(struct rnic_qp *qp)
 {
-	uint8_t *slot = softhw_chan_slot(&qp->ch);
-	struct ring_hdr h = {.op = (uint8_t)wr->op, .imm = wr->imm};
+	return softhw_chan_can_send(&((struct ring *)qp->path[RNIC_PATH_RING])->ch);
+}
+
+static void ring_post(struct rnic_qp *qp, struct rnic_wr *wr)
+{
+	struct ring *r = qp->path[RNIC_PATH_RING];
+	uint8_t *slot = softhw_chan_slot(&r->ch);
+	struct rnic_ring_hdr h = {.op = (uint8_t)wr->op, .imm = wr->imm};
 	size_t off = sizeof(h);
 
 	if (wr->op == SOFTHW_RNIC_OP_WRITE_IMM) {
@@ -219,66 +279,64 @@ void rnic_ring_send(struct rnic_qp *qp, struct rnic_wr *wr)
 			memcpy(slot + off, wr->sgl[i].addr, wr->sgl[i].len);
 		off += wr->sgl[i].len;
 	}
-	wr->sent = true;
-	wr->path = RNIC_PATH_RING;
-	if (qp->ring_inflight++ == 0)
-		qp->ring_idle = 0;
+	if (qp->inflight[RNIC_PATH_RING] == 1) /* (counted by the core) */
+		r->idle = 0;
 	/* Our owner sleeps: its ACK (the receiver consuming the record) must ring our bell. */
 	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST))
-		__atomic_store_n(&qp->ch.tx.ctl->tx_armed, 1, __ATOMIC_SEQ_CST);
-	softhw_chan_publish(&qp->ch, RING_TAG_MSG, wr->seq, (uint32_t)off);
+		__atomic_store_n(&r->ch.tx.ctl->tx_armed, 1, __ATOMIC_SEQ_CST);
+	softhw_chan_publish(&r->ch, RNIC_RING_TAG_MSG, wr->seq, (uint32_t)off);
 	/*
 	 * Published while our owner sleeps (the service thread issued it once the connection was
 	 * up or the socket path drained): nobody would nudge a receiver that does not progress.
 	 */
 	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_ACQUIRE)) {
-		qp->ring_nudged = rnic_now_ms();
-		softhw_chan_ring_bell(qp->ch.peer_bell);
+		r->nudged = rnic_now_ms();
+		softhw_chan_ring_bell(r->ch.peer_bell);
 	}
 }
 
 /* The peer broke the segment's rules: stop reading it and hang up. */
-static void ring_corrupt(struct rnic_qp *qp)
+static void ring_corrupt(struct rnic_qp *qp, struct ring *r)
 {
-	if (!qp->ring_halt)
+	if (!r->halt)
 		rnic_qp_log_broken_peer(qp, "shared-memory ring");
-	qp->ring_halt = true;
+	r->halt = true;
 	qp->broken = true;
 	rnic_nic_kick();
 }
 
 /* Consumed records are our ACKs: complete that many ring work requests, in order. */
-static void ring_acks(struct rnic_qp *qp)
+static void ring_acks(struct rnic_qp *qp, struct ring *r)
 {
 	uint64_t head, n;
 
-	if (qp->ring_inflight == 0)
+	if (qp->inflight[RNIC_PATH_RING] == 0)
 		return;
-	head = __atomic_load_n(&qp->ch.tx.ctl->head, __ATOMIC_ACQUIRE);
-	n = head - qp->ring_acked;
+	head = __atomic_load_n(&r->ch.tx.ctl->head, __ATOMIC_ACQUIRE);
+	n = head - r->acked;
 	if (n == 0) {
 		/* a receiver that does not progress: its service thread takes the message (rare look) */
-		if ((++qp->ring_idle & 1023) == 0) {
+		if ((++r->idle & 1023) == 0) {
 			uint64_t now = rnic_now_ms();
 
-			if (qp->ring_nudged + NUDGE_MS <= now) {
-				qp->ring_nudged = now;
-				softhw_chan_ring_bell(qp->ch.peer_bell);
+			if (r->nudged + NUDGE_MS <= now) {
+				r->nudged = now;
+				softhw_chan_ring_bell(r->ch.peer_bell);
 			}
 		}
 		return;
 	}
-	if (n > qp->ring_inflight || head > qp->ch.tx.pos) {
-		ring_corrupt(qp);
+	if (n > qp->inflight[RNIC_PATH_RING] || head > r->ch.tx.pos) {
+		ring_corrupt(qp, r);
 		return;
 	}
-	qp->ring_acked = head;
-	qp->ring_idle = 0;
+	r->acked = head;
+	r->idle = 0;
 	while (n-- > 0 && qp->state == QP_RTS) {
 		struct rnic_wr *wr = qp->wq_head;
 
 		if (wr == NULL || wr->path != RNIC_PATH_RING) {
-			ring_corrupt(qp);
+			ring_corrupt(qp, r);
 			return;
 		}
 		rnic_qp_complete_head(qp, DOCA_SUCCESS, wr->bytes);
@@ -288,30 +346,30 @@ static void ring_acks(struct rnic_qp *qp)
 /* ---- receiving ---- */
 
 /* Refuses the oldest message: its sender's wr fails with `err`; the ring is read no more. */
-static void nak(struct rnic_qp *qp, uint64_t seq, uint8_t op, doca_error_t err)
+static void nak(struct rnic_qp *qp, struct ring *r, uint64_t seq, uint8_t op, doca_error_t err)
 {
 	struct rnic_hdr resp = {.type = F_RESP, .op = op, .seq = seq, .status = err};
 
-	rnic_rnr_unstall(qp, &qp->ring_stalled);
-	qp->ring_halt = true;
+	rnic_rnr_unstall(qp, &r->stalled);
+	r->halt = true;
 	rnic_send_ctl(qp, &resp, NULL, 0);
 }
 
-void rnic_ring_rx(struct rnic_qp *qp)
+static void ring_rx(struct rnic_qp *qp, struct ring *r)
 {
-	while (qp->ring_on && qp->state == QP_RTS && !qp->ring_halt) {
+	while (r->on && qp->state == QP_RTS && !r->halt) {
 		struct softhw_chan_msg m;
-		struct ring_hdr h;
-		struct rnic_recv *r;
+		struct rnic_ring_hdr h;
+		struct rnic_recv *rv;
 		const uint8_t *data;
 		uint64_t len;
 		doca_error_t err = DOCA_SUCCESS;
-		int got = softhw_chan_peek(&qp->ch, &m);
+		int got = softhw_chan_peek(&r->ch, &m);
 
 		if (got == 0)
 			return;
-		if (got < 0 || m.tag != RING_TAG_MSG || m.len < sizeof(h)) {
-			ring_corrupt(qp);
+		if (got < 0 || m.tag != RNIC_RING_TAG_MSG || m.len < sizeof(h)) {
+			ring_corrupt(qp, r);
 			return;
 		}
 		memcpy(&h, m.data, sizeof(h));
@@ -325,42 +383,45 @@ void rnic_ring_rx(struct rnic_qp *qp)
 			err = rnic_write_check(qp, h.id, h.token, h.addr, len);
 			break;
 		default:
-			ring_corrupt(qp);
+			ring_corrupt(qp, r);
 			return;
 		}
 		if (err != DOCA_SUCCESS) {
-			nak(qp, m.aux, h.op, err);
+			nak(qp, r, m.aux, h.op, err);
 			return;
 		}
-		r = rnic_ep_take_recv(qp->ep);
-		if (r == NULL) {
-			if (rnic_rnr_exhausted(qp, &qp->ring_stalled, &qp->ring_deadline))
-				nak(qp, m.aux, h.op, DOCA_ERROR_AGAIN);
+		rv = rnic_ep_take_recv(qp->ep);
+		if (rv == NULL) {
+			if (rnic_rnr_exhausted(qp, &r->stalled, &r->deadline))
+				nak(qp, r, m.aux, h.op, DOCA_ERROR_AGAIN);
 			return; /* the record waits: a later poll, a posted receive or the timer retries */
 		}
-		rnic_rnr_unstall(qp, &qp->ring_stalled);
+		rnic_rnr_unstall(qp, &r->stalled);
 		if (h.op == SOFTHW_RNIC_OP_WRITE_IMM)
 			err = rnic_write_place(h.id, h.token, h.addr, data, len);
 		else
-			err = rnic_recv_fill(r, data, len);
+			err = rnic_recv_fill(rv, data, len);
 		if (err != DOCA_SUCCESS) {
 			/* the receive fails too, as on the socket path */
-			rnic_ep_recv_done(qp->ep, qp, r, err, (enum softhw_rnic_opcode)h.op, 0, 0);
-			nak(qp, m.aux, h.op, err);
+			rnic_ep_recv_done(qp->ep, qp, rv, err, (enum softhw_rnic_opcode)h.op, 0, 0);
+			nak(qp, r, m.aux, h.op, err);
 			return;
 		}
-		softhw_chan_consume(&qp->ch); /* the ACK */
-		rnic_ep_recv_done(qp->ep, qp, r, DOCA_SUCCESS, (enum softhw_rnic_opcode)h.op, len, h.imm);
+		softhw_chan_consume(&r->ch); /* the ACK */
+		rnic_ep_recv_done(qp->ep, qp, rv, DOCA_SUCCESS, (enum softhw_rnic_opcode)h.op, len, h.imm);
 	}
 }
 
-void rnic_ring_service(struct rnic_qp *qp)
+/* Takes ACKs and incoming messages (qp lock held). */
+static void ring_pump(struct rnic_qp *qp)
 {
+	struct ring *r = qp->path[RNIC_PATH_RING];
+
 	/* a halted ring is the service thread's to hang up: reading it again would only spin */
-	if (!qp->ring_on || qp->state != QP_RTS || qp->ring_halt)
+	if (r == NULL || !r->on || qp->state != QP_RTS || r->halt)
 		return;
-	ring_acks(qp);
-	rnic_ring_rx(qp);
+	ring_acks(qp, r);
+	ring_rx(qp, r);
 }
 
 enum ring_look { LOOK_SKIP = 0, LOOK_CHANGED, LOOK_PERIODIC };
@@ -371,58 +432,61 @@ enum ring_look { LOOK_SKIP = 0, LOOK_CHANGED, LOOK_PERIODIC };
  * owner destroyed it). Every 64th poll looks anyway: a record waiting for a receive, and the
  * nudge of a receiver that does not progress, are not changes of those words.
  */
-static enum ring_look ring_changed(struct rnic_qp *qp)
+static enum ring_look ring_changed(struct ring *r)
 {
-	uint64_t rx_tail = __atomic_load_n(&qp->ch.rx.ctl->tail, __ATOMIC_ACQUIRE);
-	uint64_t tx_head = __atomic_load_n(&qp->ch.tx.ctl->head, __ATOMIC_ACQUIRE);
+	uint64_t rx_tail = __atomic_load_n(&r->ch.rx.ctl->tail, __ATOMIC_ACQUIRE);
+	uint64_t tx_head = __atomic_load_n(&r->ch.tx.ctl->head, __ATOMIC_ACQUIRE);
 
-	if (rx_tail == qp->poll_rx_tail && tx_head == qp->poll_tx_head)
-		return (++qp->poll_skipped & 63) != 0 ? LOOK_SKIP : LOOK_PERIODIC;
-	qp->poll_rx_tail = rx_tail;
-	qp->poll_tx_head = tx_head;
+	if (rx_tail == r->poll_rx_tail && tx_head == r->poll_tx_head)
+		return (++r->poll_skipped & 63) != 0 ? LOOK_SKIP : LOOK_PERIODIC;
+	r->poll_rx_tail = rx_tail;
+	r->poll_tx_head = tx_head;
 	return LOOK_CHANGED;
 }
 
-void rnic_ring_poll_ep(struct rnic_ep *ep)
+static void ring_poll(struct rnic_ep *ep)
 {
 	/* rings exist only on out-of-band qps: the owner's own list, walked without a lock */
 	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
+		struct ring *r = ring_of(qp);
 		enum ring_look look;
 
-		if (!__atomic_load_n(&qp->ring_on, __ATOMIC_SEQ_CST) || (look = ring_changed(qp)) == LOOK_SKIP)
+		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_SEQ_CST) || (look = ring_changed(r)) == LOOK_SKIP)
 			continue;
 		if (pthread_mutex_trylock(&qp->lock) != 0) {
-			qp->poll_skipped = 63; /* the service thread is at it: look again next time */
+			r->poll_skipped = 63; /* the service thread is at it: look again next time */
 			continue;
 		}
 		if (look == LOOK_PERIODIC)
-			qp->ring_idle += 63; /* the polls skipped count towards the nudge (ring_acks) */
-		rnic_ring_service(qp);
+			r->idle += 63; /* the polls skipped count towards the nudge (ring_acks) */
+		ring_pump(qp);
 		pthread_mutex_unlock(&qp->lock);
 	}
 }
 
-bool rnic_ring_arm_ep(struct rnic_ep *ep)
+static bool ring_arm(struct rnic_ep *ep)
 {
 	bool waiting = false;
 
 	pthread_mutex_lock(&ep->qps_lock);
 	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
-		if (!__atomic_load_n(&qp->ring_on, __ATOMIC_SEQ_CST))
+		struct ring *r = ring_of(qp);
+
+		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_SEQ_CST))
 			continue;
 		pthread_mutex_lock(&qp->lock);
-		if (qp->ring_on && qp->state == QP_RTS && !qp->ring_halt) {
+		if (r->on && qp->state == QP_RTS && !r->halt) {
 			/* a message the owner cannot take yet (no receive) is the service thread's */
-			if (softhw_chan_arm_rx(&qp->ch) && !qp->ring_stalled && !qp->ring_halt)
+			if (softhw_chan_arm_rx(&r->ch) && !r->stalled && !r->halt)
 				waiting = true;
-			if (qp->ring_inflight > 0) {
-				__atomic_store_n(&qp->ch.tx.ctl->tx_armed, 1, __ATOMIC_SEQ_CST);
-				if (__atomic_load_n(&qp->ch.tx.ctl->head, __ATOMIC_SEQ_CST) != qp->ring_acked) {
+			if (qp->inflight[RNIC_PATH_RING] > 0) {
+				__atomic_store_n(&r->ch.tx.ctl->tx_armed, 1, __ATOMIC_SEQ_CST);
+				if (__atomic_load_n(&r->ch.tx.ctl->head, __ATOMIC_SEQ_CST) != r->acked) {
 					waiting = true;
 				} else {
 					/* the receiver may not progress: its service thread takes the message */
-					qp->ring_nudged = rnic_now_ms();
-					softhw_chan_ring_bell(qp->ch.peer_bell);
+					r->nudged = rnic_now_ms();
+					softhw_chan_ring_bell(r->ch.peer_bell);
 				}
 			}
 		}
@@ -431,3 +495,76 @@ bool rnic_ring_arm_ep(struct rnic_ep *ep)
 	pthread_mutex_unlock(&ep->qps_lock);
 	return waiting;
 }
+
+static void ring_recv_posted(struct rnic_ep *ep)
+{
+	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
+		struct ring *r = ring_of(qp);
+
+		if (r != NULL)
+			r->poll_skipped = 63; /* a record waiting for it: the next ep_poll looks */
+	}
+}
+
+/* The peer rang our doorbell: it published (we were armed), consumed (we wait), or nudges. */
+static void ring_event(struct rnic_qp *qp, uint32_t events)
+{
+	struct ring *r = ring_of(qp);
+	uint64_t c;
+
+	(void)events;
+	pthread_mutex_lock(&qp->lock);
+	if (!qp->dead) {
+		if (read(r->bell_fd, &c, sizeof(c)) < 0) {
+			/* EAGAIN: consumed already */
+		}
+		ring_pump(qp);
+		if (r->stalled)
+			rnic_nic_timed_add(qp);
+		if (qp->broken && qp->fd >= 0)
+			rnic_qp_hangup(qp);
+	}
+	pthread_mutex_unlock(&qp->lock);
+}
+
+static bool ring_timed(const struct rnic_qp *qp)
+{
+	const struct ring *r = qp->path[RNIC_PATH_RING];
+
+	return r != NULL && r->stalled;
+}
+
+static uint64_t ring_next_time(const struct rnic_qp *qp)
+{
+	const struct ring *r = qp->path[RNIC_PATH_RING];
+
+	return r != NULL && r->stalled && r->deadline != 0 ? r->deadline : UINT64_MAX;
+}
+
+static void ring_timer(struct rnic_qp *qp, uint64_t now, bool woken)
+{
+	struct ring *r = qp->path[RNIC_PATH_RING];
+
+	if (r != NULL && r->stalled && (woken || (r->deadline != 0 && r->deadline <= now)))
+		ring_rx(qp, r);
+}
+
+const struct rnic_path_ops rnic_ring_path = {
+	.name = "ring",
+	.accept = ring_accept,
+	.join = ring_join,
+	.wants = ring_wants,
+	.can_post = ring_can_post,
+	.post = ring_post,
+	.pump = ring_pump,
+	.event = ring_event,
+	.poll = ring_poll,
+	.arm = ring_arm,
+	.recv_posted = ring_recv_posted,
+	.timed = ring_timed,
+	.next_time = ring_next_time,
+	.timer = ring_timer,
+	.off = ring_off,
+	.free = ring_free,
+	.atfork = ring_atfork,
+};

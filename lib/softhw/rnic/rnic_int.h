@@ -11,10 +11,10 @@
  * EPOLLOUT (io.c). Sockets are non-blocking and the service thread always keeps reading, so
  * two peers sending large messages at each other never deadlock.
  *
- * Same host: two-sided messages of up to one record go on a shared-memory ring per qp instead
- * (ring.c), taken by the owner's ep_poll; over TCP on a second connection per qp, the message
- * socket (msock.c), read by the owner's ep_poll too; a qp never has work outstanding on both
- * paths.
+ * Paths (path.h): the socket above is the stream path, the connection itself. Two-sided
+ * messages (and small writes over TCP) may go on a faster path instead, taken by the owner's
+ * ep_poll: on the same host a shared-memory ring per qp (ring.c), over TCP a second socket per
+ * qp, the message socket (msock.c). The qp core names no path: it asks the registry.
  *
  * Locks, in order: nic.lock (tables, control lists) -> qp->lock -> ep->lock (CQ, receives).
  * Only the service thread closes a qp's socket or frees a qp (after qp_destroy marked it dead):
@@ -31,86 +31,15 @@
 
 #include "softhw/fabric/channel.h"
 #include "softhw/fabric/peer.h"
+#include "softhw/rnic/path.h"
 #include "softhw/rnic/rnic.h"
+#include "softhw/rnic/wire.h"
 #include "softhw/softhw.h"
 
-#define RNIC_HELLO_MAGIC 0x4f4c4548u /* "HELO" */
-#define RNIC_VERSION 1
-#define RNIC_DESC_MAGIC 0x50515253u /* "SRQP" */
-#define RNIC_DESC_VERSION 1
-#define RNIC_DESC_PAYLOAD_LEN 144
-#define RNIC_DESC_LEN (12 + RNIC_DESC_PAYLOAD_LEN + 4)
 #define RNIC_RNR_INTERVAL_MS 10
 #define RNIC_RNR_FOREVER 7 /* rnr_retry_count that retries for ever (as verbs) */
 #define RNIC_DIAL_TIMEOUT_MS 5000
 #define RNIC_INLINE_SGE 4
-/* Same-host ring (ring.c): records of RNIC_RING_REC bytes, RNIC_RING_SLOTS per direction. */
-#define RNIC_RING_REC 4080 /* + the 16-byte record header: one 4 KiB slot */
-#define RNIC_RING_SLOTS 64
-#define RNIC_HF_RING 1u    /* HELLO_ACK flag: the ring's memfd and doorbells ride along (SCM_RIGHTS) */
-#define RNIC_HF_MSOCK 2u   /* HELLO flag: this connection is the message socket of the qp it names */
-/* TCP fast path (msock.c): messages of up to RNIC_MSOCK_DATA bytes travel on the message socket. */
-#define RNIC_MSOCK_DATA 4048
-#define RNIC_MSOCK_BUF (64 * 1024) /* reassembly buffer */
-
-/* ---- wire ---- */
-
-enum rnic_frame {
-	F_HELLO = 1, /* dialer -> acceptor: rnic_hello */
-	F_HELLO_ACK, /* acceptor -> dialer: status + rnic_hello (CM: sent by accept / reject) */
-	F_REQ,       /* a work request, op = softhw_rnic_opcode */
-	F_RESP,      /* its response, same seq */
-	F_BYE,       /* graceful disconnect */
-	F_NUDGE,     /* a sender waits for its ACK: the service thread reads the message socket */
-};
-
-struct rnic_hdr {
-	uint8_t type; /* enum rnic_frame */
-	uint8_t op;   /* enum softhw_rnic_opcode */
-	uint16_t flags;
-	int32_t status; /* RESP / HELLO_ACK: doca_error_t */
-	uint64_t seq;
-	uint64_t id;    /* rkey */
-	uint64_t token;
-	uint64_t addr;
-	uint64_t len;
-	uint64_t arg0;  /* REQ: compare / add / value; RESP: old value */
-	uint64_t arg1;
-	uint32_t imm;
-	uint32_t reserved;
-	uint64_t plen;  /* payload bytes that follow */
-};
-
-/* Who a process is, as far as transport choice goes. */
-struct rnic_host {
-	uint8_t boot_id[16];
-	uint64_t netns;
-};
-
-/* One end of a connection, as a descriptor or a handshake describes it. */
-struct rnic_peer {
-	struct rnic_host host;
-	int32_t pid;
-	uint32_t access;   /* the ep's doca_access_flag mask: what it lets peers do */
-	uint64_t qp_id;
-	uint64_t qp_token;
-	char instance[SOFTHW_MAX_STR]; /* card instance: unix rendezvous and memory service */
-	uint8_t family;    /* AF_INET / AF_INET6 of tcp_ip; 0: none */
-	uint8_t tcp_ip[16];
-	uint16_t tcp_port;
-	uint8_t rnr_retry;
-	bool dc;
-};
-
-struct rnic_hello {
-	uint32_t magic;
-	uint16_t version;
-	uint8_t cm;       /* RDMA-CM request (no target qp) */
-	uint8_t reserved;
-	uint64_t want_id; /* OOB: the acceptor's qp the dialer names */
-	uint64_t want_token;
-	struct rnic_peer self;
-};
 
 /* ---- objects ---- */
 
@@ -139,13 +68,11 @@ struct rnic_wr {
 	struct softhw_rnic_sge *sgl;
 	struct softhw_rnic_sge sgl_inline[RNIC_INLINE_SGE];
 	uint32_t num_sge;
-	bool sent;                /* handed to the out-queue or the ring (or executed by CMA) */
-	uint8_t path;             /* RNIC_PATH_*: where it went */
+	bool sent;                /* handed to a path (or executed by CMA) */
+	uint8_t path;             /* enum rnic_path_id: where it went */
 	bool cma;                 /* executed locally by cross-memory attach */
 	struct rnic_out out;
 };
-
-enum { RNIC_PATH_NONE = 0, RNIC_PATH_SOCK, RNIC_PATH_RING, RNIC_PATH_MSOCK };
 
 struct rnic_recv {
 	struct rnic_recv *next;
@@ -239,53 +166,11 @@ struct rnic_qp {
 	struct rnic_wr *wq_head;   /* posted work, in post order, until its completion */
 	struct rnic_wr *wq_tail;
 	struct rnic_wr *wq_next;   /* first wr not issued yet (waits for RTS or for the other path) */
-	uint32_t sock_inflight;    /* issued on the socket, not answered */
-	uint32_t ring_inflight;    /* published on the ring, not consumed by the peer */
-	uint32_t m_inflight;       /* sent on the message socket, not answered */
+	uint32_t inflight[RNIC_PATH_COUNT]; /* issued on each path, not answered (RC order: one path at a time) */
+	void *path[RNIC_PATH_COUNT]; /* each path's own state (path.h), NULL until it comes up on this qp */
 
-	/*
-	 * Same-host fast path (ring.c): two-sided messages travel on a shared-memory channel
-	 * consumed by the receiver's ep_poll (or its service thread on the doorbell); the
-	 * receiver consuming a record is its ACK, a NAK comes back as an F_RESP on the socket.
-	 */
-	struct softhw_chan ch;
-	int bell_fd;               /* our doorbell (eventfd): the peer rings it, the service thread watches it */
-	int hs_fds[3];             /* dialer: descriptors that came with the hello ack */
+	int hs_fds[3];             /* dialer: descriptors that came with the hello ack (a path's join takes them) */
 	int hs_nfds;
-	bool ring_on;              /* atomic for ep_poll's look: the ring is usable */
-	bool ring_halt;            /* rx: a message was refused (NAK): nothing more is consumed */
-	bool ring_stalled;         /* rx: the oldest message waits for a receive */
-	uint64_t ring_deadline;    /* rx: NAK with AGAIN then (ms, monotonic); 0: retry for ever */
-	uint64_t ring_acked;       /* tx: records the peer consumed */
-	uint32_t ring_idle;        /* tx: polls without progress (a nudge now and then) */
-	/* owner only (ep_poll): the peer's ring words at its last locked look, and looks skipped */
-	uint64_t poll_rx_tail, poll_tx_head;
-	uint32_t poll_skipped;
-	uint64_t ring_nudged;      /* tx: ms of the last nudge */
-	/*
-	 * TCP fast path (msock.c): a second connection per qp carries two-sided messages and their
-	 * ACK / NAK, read by the owner's ep_poll; the service thread reads it (EPOLLONESHOT) only
-	 * while the ep is armed or after the peer's F_NUDGE. m_reading says who reads it (msock.c).
-	 */
-	int mfd;
-	bool m_on;                 /* atomic for ep_poll's look: the message socket is usable */
-	bool m_thread;             /* the service thread reads it (armed owner or nudged) */
-	bool m_halt;               /* rx: a message was refused (NAK): nothing more is read */
-	bool m_stalled;            /* rx: the oldest message waits for a receive */
-	bool m_eof;                /* the peer closed it: the main socket tells how the qp ends */
-	bool m_full;               /* tx: the socket took less than offered: EPOLLOUT drains */
-	bool m_shut;               /* hung up (shutdown): closed with the qp */
-	int m_reading;             /* atomic flag: its holder reads the socket and owns m_buf / m_got */
-	uint32_t m_events;         /* registered epoll events (0: disabled) */
-	uint32_t m_idle;           /* tx: polls without an ACK */
-	uint64_t m_deadline;       /* rx: NAK with AGAIN then (ms); 0: retry for ever */
-	uint64_t m_since;          /* tx: ms of the last ACK or first send */
-	uint64_t m_nudged;         /* tx: ms of the last nudge */
-	uint64_t m_gap;            /* tx: ms between nudges (doubles up to 100) */
-	uint8_t *m_buf;            /* rx: reassembly buffer (RNIC_MSOCK_BUF) */
-	size_t m_got;
-	uint8_t *m_obuf;           /* tx: bytes the socket did not take yet */
-	size_t m_olen, m_ocap;
 	struct rnic_wr *free_wrs;
 	uint64_t next_seq;
 	struct rnic_out *out_head; /* frames not fully written */
@@ -320,8 +205,7 @@ struct rnic_ep {
 	 */
 	struct rnic_qp *own_qps;
 	pthread_mutex_t qps_lock;  /* order: nic.lock -> qps_lock -> qp->lock */
-	uint32_t ring_qps;         /* atomic: qps with a usable ring (ep_poll's cheap check) */
-	uint32_t m_qps;            /* atomic: qps with a usable message socket */
+	uint32_t path_qps[RNIC_PATH_COUNT]; /* atomic: qps on which each path is up (ep_poll's cheap check) */
 	struct rnic_listener *listeners; /* nic.lock */
 
 	pthread_mutex_t lock;      /* CQ and receive queue */
@@ -347,7 +231,7 @@ struct rnic_ep {
 
 /* ---- nic.c: the service thread and process-wide state ---- */
 
-enum { RNIC_TAG_QP = 0, RNIC_TAG_LISTENER = 1, RNIC_TAG_PEND = 2, RNIC_TAG_WAKE = 3, RNIC_TAG_BELL = 4, RNIC_TAG_MSOCK = 5 };
+enum { RNIC_TAG_QP = 0, RNIC_TAG_LISTENER = 1, RNIC_TAG_PEND = 2, RNIC_TAG_WAKE = 3, RNIC_TAG_PATH = 4 };
 #define RNIC_TAG_MASK 7u
 
 struct rnic_nic {
@@ -482,15 +366,6 @@ doca_error_t rnic_write_place(uint64_t id, uint64_t token, uint64_t addr, const 
 doca_error_t rnic_recv_fill(const struct rnic_recv *r, const uint8_t *data, uint64_t len);
 /* One SDK line: the peer broke a fast path's rules (`path`), so this connection ends. */
 void rnic_qp_log_broken_peer(const struct rnic_qp *qp, const char *path);
-/* Message socket: nudge the peer again if our messages wait too long for their ACKs (qp lock held). */
-void rnic_msock_nudge_check(struct rnic_qp *qp);
-/* When rnic_msock_nudge_check() would nudge next (ms, monotonic). */
-uint64_t rnic_msock_next_nudge(const struct rnic_qp *qp);
-/* Work in flight on the message socket: the service thread keeps its nudge clock. */
-static inline bool rnic_msock_waiting(const struct rnic_qp *qp)
-{
-	return qp->m_on && qp->m_inflight > 0 && qp->state == QP_RTS;
-}
 struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user);
 void rnic_qp_free(struct rnic_qp *qp);
 void rnic_qp_push_cqe(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error_t status);
@@ -505,59 +380,24 @@ void rnic_accept_hello(int fd, const struct rnic_hello *h, struct rnic_ep *cm_ep
 
 /* Issues waiting work requests in post order while the path each needs is free. qp lock held. */
 void rnic_qp_pump(struct rnic_qp *qp);
-/* Frames a work request on the socket. qp lock held. */
-void rnic_wr_send(struct rnic_qp *qp, struct rnic_wr *wr);
+/* Closes descriptors a hello ack brought that no path took. */
+void rnic_qp_drop_hs(struct rnic_qp *qp);
+/* The address the stream dials (is_unix: a unix socket); false if there is none. */
+bool rnic_qp_dial_addr(struct rnic_qp *qp, struct sockaddr_storage *ss, socklen_t *len, bool *is_unix);
+/* Every path's op `what`, in registry order, where the path has one. */
+#define RNIC_PATHS_EACH(what, ...) \
+	do { \
+		for (int path_i_ = 0; path_i_ < RNIC_PATH_COUNT; path_i_++) \
+			if (rnic_paths[path_i_]->what != NULL) \
+				rnic_paths[path_i_]->what(__VA_ARGS__); \
+	} while (0)
+/* A path keeps the qp's time (the service thread's timed list). */
+bool rnic_qp_paths_timed(const struct rnic_qp *qp);
 
-/* ---- ring.c (qp lock held unless said) ---- */
+/* ---- ring.c ---- */
 
-/* Acceptor: sets the ring up and answers the hello with its descriptors; false: answer plainly. */
-bool rnic_ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from);
-/* Dialer: maps the ring the hello ack brought; false: it is unusable (hang up). */
-bool rnic_ring_join(struct rnic_qp *qp);
-/* Closes descriptors a hello ack brought that were not taken. */
-void rnic_ring_drop_hs(struct rnic_qp *qp);
-/* Stops using the ring (qp failed or closed). */
-void rnic_ring_off(struct rnic_qp *qp);
-/* Unmaps it and closes the doorbells (rnic_qp_free). */
-void rnic_ring_free(struct rnic_qp *qp);
-/* True if this wr goes on the ring. */
-bool rnic_ring_wants(const struct rnic_qp *qp, const struct rnic_wr *wr);
-/* Publishes a wr (can_send checked). */
-void rnic_ring_send(struct rnic_qp *qp, struct rnic_wr *wr);
-/* Takes ACKs and incoming messages. */
-void rnic_ring_service(struct rnic_qp *qp);
-/* Incoming messages only. */
-void rnic_ring_rx(struct rnic_qp *qp);
-/* ep_poll: services every ring qp of the ep (no lock held). */
-void rnic_ring_poll_ep(struct rnic_ep *ep);
-/* ep_arm: arms every ring; true if something waits already (no lock held). */
-bool rnic_ring_arm_ep(struct rnic_ep *ep);
-
-/* ---- msock.c: TCP fast path (qp lock held unless said) ---- */
-
-bool rnic_msock_enabled(void);
-/* Dialer, once established over TCP: opens the message socket (failure: none, no harm). */
-void rnic_msock_dial(struct rnic_qp *qp, const struct sockaddr_storage *ss, socklen_t len);
-/* Service thread: an accepted connection says it is a qp's message socket (no lock held). */
-void rnic_msock_accept(int fd, const struct rnic_hello *h, const struct sockaddr_storage *from);
-bool rnic_msock_wants(const struct rnic_qp *qp, const struct rnic_wr *wr);
-void rnic_msock_send(struct rnic_qp *qp, struct rnic_wr *wr);
-/* Service thread: writes what waits, takes ACKs and messages (unless the owner is reading). */
-void rnic_msock_service(struct rnic_qp *qp);
-/* The peer's F_NUDGE: the service thread reads the message socket until the owner polls. */
-void rnic_msock_nudged(struct rnic_qp *qp);
-/* Sends the ACKs that wait for our next frame (before anything that ends the qp). */
-void rnic_msock_flush(struct rnic_qp *qp);
-/* Stops using it (qp failed or closed). */
-void rnic_msock_off(struct rnic_qp *qp);
-/* Hangs it up (shutdown: the owner may be reading it); rnic_qp_free closes and frees it. */
-void rnic_msock_close(struct rnic_qp *qp);
-void rnic_msock_free(struct rnic_qp *qp);
-/* Service thread: its event. */
-void rnic_msock_event(struct rnic_qp *qp);
-/* ep_poll / ep_arm (no lock held). */
-void rnic_msock_poll_ep(struct rnic_ep *ep);
-void rnic_msock_arm_ep(struct rnic_ep *ep);
+/* Tests (a peer that corrupts the segment): the qp's ring channel, NULL without one (qp lock held). */
+struct softhw_chan *rnic_ring_chan(struct rnic_qp *qp);
 
 /* ---- cma.c (qp lock held) ---- */
 

@@ -234,11 +234,12 @@ static const char *const corrupt_name[CORRUPT_N] = {"record length", "tail", "he
  */
 static bool corrupt_ring(struct rnic_qp *q, int how)
 {
-	struct softhw_chan *ch = &q->ch;
+	struct softhw_chan *ch;
 	bool ok;
 
 	pthread_mutex_lock(&q->lock);
-	ok = q->ring_on && softhw_chan_mapped(ch);
+	ch = rnic_ring_chan(q);
+	ok = ch != NULL;
 	if (ok) {
 		switch (how) {
 		case CORRUPT_LEN:
@@ -1294,6 +1295,44 @@ static void test_small_writes_idle_target(void)
 	CHECK(target_end(&t));
 }
 
+/*
+ * The registry of paths (path.h): every registered table has the ops the qp core calls without
+ * looking, under a name of its own; a name nobody registered is refused with a line that says
+ * which names exist. A table that lacks an op is told apart from a complete one.
+ */
+static void test_paths_registered(void)
+{
+	struct rnic_path_ops partial;
+
+	for (int i = 0; i < RNIC_PATH_COUNT; i++) {
+		const char *why = rnic_path_check(rnic_paths[i], i == RNIC_PATH_COUNT - 1);
+
+		if (why != NULL)
+			fprintf(stderr, "path %d (%s): %s\n", i, rnic_paths[i]->name, why);
+		CHECK(why == NULL);
+		CHECK(rnic_path_find(rnic_paths[i]->name) == rnic_paths[i]);
+		for (int j = 0; j < i; j++)
+			CHECK(strcmp(rnic_paths[i]->name, rnic_paths[j]->name) != 0);
+	}
+	/* only the last path may take every work request (no wants) */
+	CHECK(rnic_paths[RNIC_PATH_COUNT - 1]->wants == NULL);
+	partial = *rnic_paths[RNIC_PATH_RING];
+	partial.timer = NULL;
+	CHECK(rnic_path_check(&partial, false) != NULL);
+	partial = *rnic_paths[RNIC_PATH_RING];
+	partial.wants = NULL;
+	CHECK(rnic_path_check(&partial, false) != NULL);
+	CHECK(rnic_path_check(&partial, true) == NULL);
+	partial = *rnic_paths[RNIC_PATH_MSOCK];
+	partial.attach = NULL;
+	CHECK(rnic_path_check(&partial, false) != NULL);
+
+	softhw_test_log_clear();
+	CHECK(rnic_path_find("rocev2") == NULL);
+	CHECK(softhw_test_logged("no path named \"rocev2\"; the registered paths are ring, msock, stream"));
+	CHECK(rnic_path_find(NULL) == NULL);
+}
+
 static void run_all(const char *transport)
 {
 	fprintf(stderr, "-- transport %s\n", transport);
@@ -1325,6 +1364,7 @@ int main(void)
 	softhw_test_log_print(DOCA_LOG_LEVEL_WARNING);
 	signal(SIGPIPE, SIG_DFL); /* the NIC must never raise it */
 	alarm(240);               /* bounded, whatever happens */
+	TEST_RUN(test_paths_registered);
 	TEST_RUN(test_descriptors);
 	run_all("unix");
 	run_all("tcp");

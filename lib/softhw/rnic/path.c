@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The registry of the soft NIC's paths (path.h): the one place that lists them. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "softhw/base/sdk_log.h"
+#include "softhw/rnic/rnic_int.h"
+
+SDK_LOG_REGISTER(SOFTHW_RNIC_PATH);
+
+/* In the order a work request tries them; the last takes everything. */
+const struct rnic_path_ops *const rnic_paths[RNIC_PATH_COUNT] = {
+	[RNIC_PATH_RING] = &rnic_ring_path,
+	[RNIC_PATH_MSOCK] = &rnic_msock_path,
+	[RNIC_PATH_STREAM] = &rnic_stream_path,
+};
+
+const char *rnic_path_check(const struct rnic_path_ops *ops, bool last)
+{
+	if (ops == NULL)
+		return "no table";
+	if (ops->name == NULL || ops->name[0] == '\0')
+		return "no name";
+	if (ops->wants == NULL && !last)
+		return "no wants (only the last path takes every work request)";
+	if (ops->post == NULL || ops->pump == NULL || ops->off == NULL || ops->free == NULL)
+		return "no post, pump, off or free";
+	if (ops->timed == NULL || ops->next_time == NULL || ops->timer == NULL)
+		return "no timed, next_time or timer";
+	if ((ops->poll == NULL) != (ops->arm == NULL))
+		return "poll without arm or arm without poll";
+	if ((ops->hello_flag == 0) != (ops->attach == NULL))
+		return "hello_flag without attach or attach without hello_flag";
+	return NULL;
+}
+
+const struct rnic_path_ops *rnic_path_find(const char *name)
+{
+	char known[128] = "";
+	size_t len = 0;
+
+	for (int i = 0; i < RNIC_PATH_COUNT; i++)
+		if (name != NULL && strcmp(rnic_paths[i]->name, name) == 0)
+			return rnic_paths[i];
+	for (int i = 0; i < RNIC_PATH_COUNT && len < sizeof(known); i++)
+		len += (size_t)snprintf(known + len, sizeof(known) - len, "%s%s", i ? ", " : "", rnic_paths[i]->name);
+	SDK_LOG_ERR("soft RDMA NIC: no path named \"%s\"; the registered paths are %s", name != NULL ? name : "(null)",
+		    known);
+	return NULL;
+}
