@@ -15,6 +15,7 @@
 #include "doca_devemu_pci_type.h"
 #include "doca_devemu_vfs_dev.h"
 #include "doca_devemu_vfs_type.h"
+#include "doca_dpdk.h"
 #include "doca_erasure_coding.h"
 #include "doca_eth_rxq.h"
 #include "doca_eth_txq.h"
@@ -161,6 +162,24 @@ static void test_newer_calls(void)
 	CHECK(vfs_type == NULL && rep == NULL);
 }
 
+/* The DPDK bridge (NVIDIA's Flow samples and DPDK applications probe their ports through it). */
+static void test_dpdk_bridge(void)
+{
+	struct doca_dev *dev = (struct doca_dev *)0x1;
+	struct doca_dev_rep *reps[1] = {NULL};
+	uint8_t supported = 7;
+
+	CHECK_ERR(doca_dpdk_port_probe(NULL, "dv_flow_en=2"), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_dpdk_port_probe, "DOCA DPDK Bridge", "libdoca_dpdk_bridge");
+	CHECK_ERR(doca_dpdk_port_probe_with_representors(NULL, "dv_flow_en=2", reps, 1), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_dpdk_port_probe_with_representors, "DOCA DPDK Bridge", "libdoca_dpdk_bridge");
+	CHECK_ERR(doca_dpdk_port_as_dev(0, &dev), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_dpdk_port_as_dev, "DOCA DPDK Bridge", "libdoca_dpdk_bridge");
+	CHECK_ERR(doca_dpdk_cap_is_rep_port_supported(NULL, &supported), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_dpdk_cap_is_rep_port_supported, "DOCA DPDK Bridge", "libdoca_dpdk_bridge");
+	CHECK(dev == (struct doca_dev *)0x1 && supported == 7);
+}
+
 int main(void)
 {
 	struct doca_log_backend *sdk_log = NULL;
@@ -176,5 +195,6 @@ int main(void)
 	TEST_RUN(test_pointer_and_value_returning_calls);
 	TEST_RUN(test_void_calls);
 	TEST_RUN(test_newer_calls);
+	TEST_RUN(test_dpdk_bridge);
 	TEST_EXIT();
 }
