@@ -39,13 +39,22 @@ static char *cut_field(char *s)
 	return NULL;
 }
 
+/* BB:DD.F or DDDD:BB:DD.F; anything else is a name (the PCI comparisons log an error for names). */
+static bool looks_like_pci(const char *id)
+{
+	unsigned int a, b, c, d;
+	char end;
+
+	return sscanf(id, "%x:%x:%x.%x%c", &a, &b, &c, &d, &end) == 4 || sscanf(id, "%x:%x.%x%c", &a, &b, &c, &end) == 3;
+}
+
 static bool devinfo_matches(struct doca_devinfo *info, const char *id)
 {
 	char name[NAME_LEN];
 	uint8_t eq = 0;
 
-	if (doca_devinfo_is_equal_pci_addr(info, id, &eq) == DOCA_SUCCESS && eq)
-		return true;
+	if (looks_like_pci(id))
+		return doca_devinfo_is_equal_pci_addr(info, id, &eq) == DOCA_SUCCESS && eq;
 	if (doca_devinfo_get_ibdev_name(info, name, sizeof(name)) == DOCA_SUCCESS && strcmp(name, id) == 0)
 		return true;
 	return doca_devinfo_get_iface_name(info, name, sizeof(name)) == DOCA_SUCCESS && strcmp(name, id) == 0;
@@ -56,8 +65,8 @@ static bool rep_matches(struct doca_devinfo_rep *info, const char *id)
 	char name[NAME_LEN];
 	uint8_t eq = 0;
 
-	if (doca_devinfo_rep_is_equal_pci_addr(info, id, &eq) == DOCA_SUCCESS && eq)
-		return true;
+	if (looks_like_pci(id))
+		return doca_devinfo_rep_is_equal_pci_addr(info, id, &eq) == DOCA_SUCCESS && eq;
 	return doca_devinfo_rep_get_iface_name(info, name, sizeof(name)) == DOCA_SUCCESS && strcmp(name, id) == 0;
 }
 
