@@ -20,6 +20,7 @@
 #include "doca_eth_rxq.h"
 #include "doca_eth_txq.h"
 #include "doca_flow.h"
+#include "doca_flow_ct.h"
 #include "doca_log.h"
 #include "doca_sha.h"
 #include "doca_telemetry_diag.h"
@@ -162,6 +163,34 @@ static void test_newer_calls(void)
 	CHECK(vfs_type == NULL && rep == NULL);
 }
 
+/* DOCA 3.3's CT declarations that NVIDIA's CT samples use: ct_meta, the iterator, get_entry's hashes. */
+static void iterate_cb(uint16_t queue, struct doca_flow_pipe *pipe, struct doca_flow_pipe_entry *entry, void *ctx)
+{
+	(void)queue;
+	(void)pipe;
+	(void)entry;
+	(void)ctx;
+}
+
+static void test_flow_ct_3_3(void)
+{
+	struct doca_flow_ct_meta modify_mask = {.flow = {.pkt_meta = UINT32_MAX}, .mark = UINT32_MAX};
+	struct doca_flow_ct_actions actions = {.data = {.meta = modify_mask}};
+	uint32_t hash_origin = 7, hash_reply = 7;
+	uint64_t entry_flags = 7;
+
+	CHECK(DOCA_FLOW_CT_FLAG_ITERATOR == (1u << 5) && DOCA_FLOW_CT_FLAG_REPLY_WIRE == (1u << 8));
+	CHECK(actions.data.meta.mark == UINT32_MAX);
+	CHECK_ERR(doca_flow_ct_cfg_set_direction(NULL, false, false, NULL, &modify_mask), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_ct_cfg_set_direction, "DOCA Flow", "libdoca_flow");
+	CHECK_ERR(doca_flow_ct_get_entry(0, NULL, 0, NULL, NULL, NULL, &entry_flags, &hash_origin, &hash_reply),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_ct_get_entry, "DOCA Flow", "libdoca_flow");
+	CHECK(entry_flags == 7 && hash_origin == 7 && hash_reply == 7);
+	CHECK_ERR(doca_flow_ct_pipe_iterate(NULL, iterate_cb, NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_ct_pipe_iterate, "DOCA Flow", "libdoca_flow");
+}
+
 /* The DPDK bridge (NVIDIA's Flow samples and DPDK applications probe their ports through it). */
 static void test_dpdk_bridge(void)
 {
@@ -196,5 +225,6 @@ int main(void)
 	TEST_RUN(test_void_calls);
 	TEST_RUN(test_newer_calls);
 	TEST_RUN(test_dpdk_bridge);
+	TEST_RUN(test_flow_ct_3_3);
 	TEST_EXIT();
 }
