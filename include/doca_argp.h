@@ -24,6 +24,30 @@ enum doca_argp_type {
 	DOCA_ARGP_TYPE_INT = 2,
 	DOCA_ARGP_TYPE_BOOLEAN = 3,
 	DOCA_ARGP_TYPE_JSON_OBJ = 4,
+	/*
+	 * DOCA 3.1+ (NVIDIA's 3.3 samples and applications use them). DOCA 3.3 numbers them 4, 5
+	 * and 6 and has no JSON_OBJ; softdoca keeps 3.0's JSON_OBJ = 4 and numbers these after it
+	 * (programs use the names; docs/compatibility.md).
+	 */
+	DOCA_ARGP_TYPE_DEVICE = 5,	/* "[pci/]<PCI address | IB device | interface>[,<devargs>]" */
+	DOCA_ARGP_TYPE_DEVICE_REP = 6,	/* "[pci/]<device>,<representor>[,<devargs>]" */
+	DOCA_ARGP_TYPE_DOUBLE = 7,
+};
+
+struct doca_dev;
+struct doca_dev_rep;
+struct doca_devinfo;
+
+/* The value a DOCA_ARGP_TYPE_DEVICE callback receives: the opened device and its device arguments. */
+struct doca_argp_device_ctx {
+	struct doca_dev *dev;	/* opened by argp; the program closes it */
+	const char *devargs;	/* text after the identifier's first ',', or NULL */
+};
+
+/* The value a DOCA_ARGP_TYPE_DEVICE_REP callback receives, once per representor the value names. */
+struct doca_argp_device_rep_ctx {
+	struct doca_argp_device_ctx dev_ctx; /* the device the representor belongs to */
+	struct doca_dev_rep *dev_rep;	     /* opened by argp; the program closes it */
 };
 
 /*
@@ -56,6 +80,8 @@ typedef doca_error_t (*doca_argp_cmd_cb_t)(void *);
 typedef doca_error_t (*doca_argp_dpdk_cb_t)(int argc, char **argv);
 typedef doca_error_t (*doca_argp_validation_cb_t)(void *);
 typedef doca_error_t (*doca_argp_logger_cb_t)(enum doca_log_level level, const char *format, va_list args);
+/* Opens the device argp found for a DEVICE / DEVICE_REP value (DOCA 3.1+); may refuse it. */
+typedef doca_error_t (*doca_argp_dev_open_cb_t)(struct doca_devinfo *devinfo, void *usr_ctx, struct doca_dev **dev);
 
 /* functions */
 DOCA_EXPERIMENTAL void doca_argp_usage(void);
@@ -65,6 +91,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_register_cmd(struct doca_argp_cmd *inpu
 DOCA_EXPERIMENTAL doca_error_t doca_argp_register_version_callback(doca_argp_param_cb_t callback);
 DOCA_EXPERIMENTAL doca_error_t doca_argp_register_validation_callback(doca_argp_validation_cb_t callback);
 DOCA_EXPERIMENTAL doca_error_t doca_argp_register_logger_callback(doca_argp_logger_cb_t callback);
+DOCA_EXPERIMENTAL doca_error_t doca_argp_register_dev_open_callback(doca_argp_dev_open_cb_t callback, void *usr_ctx);
 DOCA_EXPERIMENTAL doca_error_t doca_argp_disable_logger_callback(void);
 DOCA_EXPERIMENTAL doca_error_t doca_argp_start(int argc, char **argv);
 DOCA_EXPERIMENTAL doca_error_t doca_argp_destroy(void);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * softdoca: doca_flow_ct.h — DOCA Flow connection tracking, declarations from the DOCA 3.0
- * interface facts. softdoca ships the declarations; the library is a stub (every call returns
+ * interface facts, updated to DOCA 3.3 where NVIDIA's 3.3 CT samples need it (struct
+ * doca_flow_ct_meta, the iterator, doca_flow_ct_get_entry's hashes). softdoca ships the declarations; the library is a stub (every call returns
  * DOCA_ERROR_NOT_SUPPORTED, docs/compatibility.md).
  */
 #ifndef SOFTDOCA_DOCA_FLOW_CT_H
@@ -32,8 +33,17 @@ enum doca_flow_ct_flags {
 	DOCA_FLOW_CT_FLAG_NO_AGING = 1u << 2,
 	DOCA_FLOW_CT_FLAG_ASYMMETRIC_TUNNEL = 1u << 3,
 	DOCA_FLOW_CT_FLAG_NO_COUNTER = 1u << 4,
-	DOCA_FLOW_CT_FLAG_WIRE_TO_WIRE = 1u << 5,
+	DOCA_FLOW_CT_FLAG_WIRE_TO_WIRE = 1u << 5, /* DOCA 3.0; 3.3 gives the bit to ITERATOR */
+	DOCA_FLOW_CT_FLAG_ITERATOR = 1u << 5,
 	DOCA_FLOW_CT_FLAG_DUP_FILTER_UDP_ONLY = 1u << 6,
+	DOCA_FLOW_CT_FLAG_ORIGIN_WIRE = 1u << 7,
+	DOCA_FLOW_CT_FLAG_REPLY_WIRE = 1u << 8,
+};
+
+/* DOCA 3.3: flow metadata plus a write-only mark (CT modify masks and actions). */
+struct doca_flow_ct_meta {
+	struct doca_flow_meta flow;
+	doca_be32_t mark;
 };
 
 typedef void (*doca_flow_ct_entry_finalize_cb)(struct doca_flow_pipe *pipe, void *entry, uint16_t queue, void *usr_ctx);
@@ -91,7 +101,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_cfg_set_aging_core(struct doca_flow_
 DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_cfg_set_aging_query_delay(struct doca_flow_ct_cfg *cfg, uint32_t aging_query_delay_s);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_cfg_set_aging_plugin_ops(struct doca_flow_ct_cfg *cfg, struct doca_flow_ct_aging_ops *aging_ops);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_cfg_set_dup_filter_size(struct doca_flow_ct_cfg *cfg, uint32_t dup_filter_sz);
-DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_cfg_set_direction(struct doca_flow_ct_cfg *cfg, bool direction, bool match_inner, struct doca_flow_meta *zone_match_mask, struct doca_flow_meta *meta_modify_mask);
+DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_cfg_set_direction(struct doca_flow_ct_cfg *cfg, bool direction, bool match_inner, struct doca_flow_meta *zone_match_mask, struct doca_flow_ct_meta *meta_modify_mask);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_init(const struct doca_flow_ct_cfg *cfg);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_cap_is_dev_supported(const struct doca_devinfo *devinfo);
 DOCA_EXPERIMENTAL void doca_flow_ct_destroy(void);
@@ -133,7 +143,7 @@ struct doca_flow_ct_actions {
 		uint32_t action_handle;
 		struct {
 			uint8_t action_idx;
-			struct doca_flow_meta meta;
+			struct doca_flow_ct_meta meta;
 			struct doca_flow_header_l4_port l4_port;
 			union {
 				struct doca_flow_ct_ip4 ip4;
@@ -189,7 +199,7 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_add_entry(uint16_t queue, struct doc
 DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_entry_add_dir(uint16_t queue, struct doca_flow_pipe *pipe, uint32_t flags, struct doca_flow_ct_match *match, const struct doca_flow_ct_actions *actions, uint32_t fwd_handle, struct doca_flow_pipe_entry *entry);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_update_entry(uint16_t queue, struct doca_flow_pipe *pipe, uint32_t flags, struct doca_flow_pipe_entry *entry, const struct doca_flow_ct_actions *actions_origin, const struct doca_flow_ct_actions *actions_reply, uint32_t fwd_handle_origin, uint32_t fwd_handle_reply, uint32_t timeout_s);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_rm_entry(uint16_t queue, struct doca_flow_pipe *pipe, uint32_t flags, struct doca_flow_pipe_entry *entry);
-DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_get_entry(uint16_t queue, struct doca_flow_pipe *pipe, uint32_t flags, struct doca_flow_pipe_entry *entry, struct doca_flow_ct_match *match_origin, struct doca_flow_ct_match *match_reply, uint64_t *entry_flags);
+DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_get_entry(uint16_t queue, struct doca_flow_pipe *pipe, uint32_t flags, struct doca_flow_pipe_entry *entry, struct doca_flow_ct_match *match_origin, struct doca_flow_ct_match *match_reply, uint64_t *entry_flags, uint32_t *hash_origin, uint32_t *hash_reply);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_query_entry(uint16_t queue, struct doca_flow_pipe *pipe, uint32_t flags, struct doca_flow_pipe_entry *entry, struct doca_flow_resource_query *stats_origin, struct doca_flow_resource_query *stats_reply, uint64_t *last_hit_s);
 DOCA_EXPERIMENTAL void *doca_flow_ct_entry_get_priv_data(uint16_t queue, struct doca_flow_pipe *pipe, struct doca_flow_pipe_entry *entry);
 DOCA_EXPERIMENTAL uint32_t doca_flow_ct_entry_get_conn_id(uint16_t queue, struct doca_flow_pipe *pipe, struct doca_flow_pipe_entry *entry);
@@ -199,6 +209,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_actions_add_shared(uint16_t ctrl_que
 DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_actions_update_shared(uint16_t ctrl_queue, struct doca_flow_pipe *pipe, const struct doca_flow_ct_actions actions[], uint32_t nb_actions, uint32_t actions_handles[]);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_actions_rm_shared(uint16_t ctrl_queue, struct doca_flow_pipe *pipe, uint32_t actions_handles[], uint32_t nb_actions);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_fwd_register(struct doca_flow_port *port, uint32_t fwd_count, struct doca_flow_fwd fwd[], uint32_t fwd_handle[]);
+
+/* DOCA 3.3: iterate a CT pipe's entries (needs DOCA_FLOW_CT_FLAG_ITERATOR). */
+typedef void (*doca_flow_ct_pipe_iterate_cb)(uint16_t pipe_queue, struct doca_flow_pipe *pipe, struct doca_flow_pipe_entry *entry, void *iterate_usr_ctx);
+DOCA_EXPERIMENTAL doca_error_t doca_flow_ct_pipe_iterate(struct doca_flow_pipe *pipe, doca_flow_ct_pipe_iterate_cb iterate_cb, void *iterate_usr_ctx);
 
 #ifdef __cplusplus
 }

@@ -545,6 +545,17 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_register_logger_callback(doca_argp_logg
 	return DOCA_SUCCESS;
 }
 
+DOCA_EXPERIMENTAL doca_error_t doca_argp_register_dev_open_callback(doca_argp_dev_open_cb_t callback, void *usr_ctx)
+{
+	doca_error_t err = check_callback_setter(__func__, (const void *)callback);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	argp.dev_open_cb = callback;
+	argp.dev_open_ctx = usr_ctx;
+	return DOCA_SUCCESS;
+}
+
 DOCA_EXPERIMENTAL doca_error_t doca_argp_disable_logger_callback(void)
 {
 	if (!initialized(__func__))
@@ -725,7 +736,7 @@ static doca_error_t register_param_in(struct doca_argp_cmd *scope, struct doca_a
 		err = DOCA_ERROR_INITIALIZATION;
 		goto fail;
 	}
-	if (param->type < DOCA_ARGP_TYPE_STRING || param->type > DOCA_ARGP_TYPE_JSON_OBJ) {
+	if (param->type < DOCA_ARGP_TYPE_STRING || param->type > DOCA_ARGP_TYPE_DOUBLE) {
 		SDK_LOG_ERR("%s: param %s has no valid type; call doca_argp_param_set_type", fn, buf);
 		err = DOCA_ERROR_INITIALIZATION;
 		goto fail;

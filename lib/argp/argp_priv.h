@@ -50,7 +50,8 @@ struct argp_event {
 	struct doca_argp_cmd *cmd;
 	int int_value;
 	bool bool_value;
-	char *str_value;				/* STRING: owned copy */
+	double double_value;
+	char *str_value;				/* STRING, DEVICE, DEVICE_REP: owned copy */
 	const struct softdoca_argp_json *json_value;	/* JSON_OBJ: node of a tree in argp.trees */
 	struct argp_event *next;
 };
@@ -73,6 +74,8 @@ struct argp_state {
 	doca_argp_validation_cb_t validation_cb;
 	doca_argp_logger_cb_t logger_cb;
 	doca_argp_dpdk_cb_t dpdk_cb;
+	doca_argp_dev_open_cb_t dev_open_cb;	/* NULL: DEVICE values are opened with doca_dev_open */
+	void *dev_open_ctx;
 	struct doca_argp_param *p_help, *p_version, *p_log, *p_sdk_log, *p_json;
 	int log_level;		/* 0 until -l is given */
 	int sdk_log_level;	/* 0 until --sdk-log-level is given */
@@ -101,5 +104,15 @@ const char *argp_prog_name(void);
 void argp_reset_run(void);
 
 doca_error_t argp_run(int argc, char **argv);
+
+/*
+ * DEVICE / DEVICE_REP values (device.c): opens what the value names and calls the param's
+ * callback with a struct doca_argp_device_ctx, or once per representor with a struct
+ * doca_argp_device_rep_ctx. value is the event's own copy: it is cut in place, and the devargs
+ * handed to the program point into it (valid until doca_argp_destroy). Messages go through
+ * argp_msg; a value that names nothing is DOCA_ERROR_INVALID_VALUE. *by_program tells whether the
+ * error (if any) is the callback's.
+ */
+doca_error_t argp_call_device(struct doca_argp_param *p, char *value, bool *by_program);
 
 #endif /* SOFTDOCA_ARGP_PRIV_H */

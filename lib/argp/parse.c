@@ -245,6 +245,31 @@ static doca_error_t record_string(struct doca_argp_param *p, const char *text)
 	return DOCA_SUCCESS;
 }
 
+static doca_error_t record_double(struct doca_argp_param *p, double v)
+{
+	struct argp_event *ev = push_event();
+
+	if (ev == NULL)
+		return out_of_memory();
+	ev->param = p;
+	ev->double_value = v;
+	return DOCA_SUCCESS;
+}
+
+/* A whole finite number, as strtod reads it. */
+static bool parse_double(const char *text, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || *end != '\0' || errno == ERANGE || v != v || v - v != 0)
+		return false;
+	*out = v;
+	return true;
+}
+
 static doca_error_t record_json(struct doca_argp_param *p, const struct softdoca_argp_json *v)
 {
 	struct argp_event *ev = push_event();
@@ -263,6 +288,7 @@ static doca_error_t take_text(const struct run *r, struct doca_argp_param *p, co
 	struct argp_json_error jerr;
 	char name[256];
 	doca_error_t err;
+	double dv;
 	int v;
 
 	argp_flag_name(p, name, sizeof(name));
@@ -285,7 +311,14 @@ static doca_error_t take_text(const struct run *r, struct doca_argp_param *p, co
 					   text);
 		return record_int(r, p, v, NULL);
 	case DOCA_ARGP_TYPE_STRING:
+	case DOCA_ARGP_TYPE_DEVICE:
+	case DOCA_ARGP_TYPE_DEVICE_REP:
 		return record_string(p, text);
+	case DOCA_ARGP_TYPE_DOUBLE:
+		if (!parse_double(text, &dv))
+			return input_error(r, DOCA_ERROR_INVALID_VALUE, "flag %s expects a number, got \"%s\"", name,
+					   text);
+		return record_double(p, dv);
 	case DOCA_ARGP_TYPE_JSON_OBJ:
 		tree = argp_json_parse(text, strlen(text), &jerr);
 		if (tree == NULL && jerr.line == 0)
@@ -313,12 +346,18 @@ static doca_error_t take_json_one(const struct run *r, struct doca_argp_param *p
 		[DOCA_ARGP_TYPE_INT] = SOFTDOCA_ARGP_JSON_NUMBER,
 		[DOCA_ARGP_TYPE_BOOLEAN] = SOFTDOCA_ARGP_JSON_BOOLEAN,
 		[DOCA_ARGP_TYPE_JSON_OBJ] = SOFTDOCA_ARGP_JSON_OBJECT,
+		[DOCA_ARGP_TYPE_DEVICE] = SOFTDOCA_ARGP_JSON_STRING,
+		[DOCA_ARGP_TYPE_DEVICE_REP] = SOFTDOCA_ARGP_JSON_STRING,
+		[DOCA_ARGP_TYPE_DOUBLE] = SOFTDOCA_ARGP_JSON_NUMBER,
 	};
 	static const char *const want_text[] = {
 		[DOCA_ARGP_TYPE_STRING] = "a string",
 		[DOCA_ARGP_TYPE_INT] = "an integer",
 		[DOCA_ARGP_TYPE_BOOLEAN] = "true or false",
 		[DOCA_ARGP_TYPE_JSON_OBJ] = "an object",
+		[DOCA_ARGP_TYPE_DEVICE] = "a device (string)",
+		[DOCA_ARGP_TYPE_DEVICE_REP] = "a representor (string)",
+		[DOCA_ARGP_TYPE_DOUBLE] = "a number",
 	};
 	char name[256];
 	doca_error_t err;
@@ -343,7 +382,11 @@ static doca_error_t take_json_one(const struct run *r, struct doca_argp_param *p
 	case DOCA_ARGP_TYPE_INT:
 		return record_int(r, p, iv, where);
 	case DOCA_ARGP_TYPE_STRING:
+	case DOCA_ARGP_TYPE_DEVICE:
+	case DOCA_ARGP_TYPE_DEVICE_REP:
 		return record_string(p, v->string);
+	case DOCA_ARGP_TYPE_DOUBLE:
+		return record_double(p, v->number);
 	default:
 		return record_json(p, v);
 	}
@@ -730,6 +773,7 @@ static doca_error_t apply_log_levels(void)
 static doca_error_t call_program(const struct run *r)
 {
 	struct argp_event *ev;
+	bool by_program;
 	char name[256];
 	doca_error_t err;
 
@@ -756,6 +800,16 @@ static doca_error_t call_program(const struct run *r)
 			break;
 		case DOCA_ARGP_TYPE_BOOLEAN:
 			err = ev->param->callback(&ev->bool_value, argp.config);
+			break;
+		case DOCA_ARGP_TYPE_DOUBLE:
+			err = ev->param->callback(&ev->double_value, argp.config);
+			break;
+		case DOCA_ARGP_TYPE_DEVICE:
+		case DOCA_ARGP_TYPE_DEVICE_REP:
+			err = argp_call_device(ev->param, ev->str_value, &by_program);
+			if (err != DOCA_SUCCESS && !by_program)
+				return input_error(r, err, "flag %s: invalid device \"%s\"",
+						   argp_flag_name(ev->param, name, sizeof(name)), ev->str_value);
 			break;
 		default:
 			err = ev->param->callback((void *)ev->json_value, argp.config);

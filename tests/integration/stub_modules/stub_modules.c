@@ -13,6 +13,7 @@
 #include "doca_devemu_pci.h"
 #include "doca_devemu_vfs_dev.h"
 #include "doca_devemu_vfs_type.h"
+#include "doca_dpdk.h"
 #include "doca_erasure_coding.h"
 #include "doca_eth_rxq.h"
 #include "doca_eth_txq.h"
@@ -76,6 +77,7 @@ int main(void)
 				     doca_devemu_vfs_find_default_vfs_type_by_dev(dev, &vfs_type));
 		expect_not_supported("doca_telemetry_pcc_create", doca_telemetry_pcc_create(dev, &pcc));
 		expect_not_supported("doca_flow_cfg_create", doca_flow_cfg_create(&flow_cfg));
+		expect_not_supported("doca_dpdk_port_probe", doca_dpdk_port_probe(dev, "dv_flow_en=2"));
 		if (doca_apsh_create() != NULL) {
 			fprintf(stderr, "doca_apsh_create returned an object\n");
 			failures++;

@@ -105,6 +105,10 @@ _Static_assert(DOCA_ARGP_TYPE_STRING == 1, "doca_argp.h: DOCA_ARGP_TYPE_STRING")
 _Static_assert(DOCA_ARGP_TYPE_INT == 2, "doca_argp.h: DOCA_ARGP_TYPE_INT");
 _Static_assert(DOCA_ARGP_TYPE_BOOLEAN == 3, "doca_argp.h: DOCA_ARGP_TYPE_BOOLEAN");
 _Static_assert(DOCA_ARGP_TYPE_JSON_OBJ == 4, "doca_argp.h: DOCA_ARGP_TYPE_JSON_OBJ");
+/* DOCA 3.3 numbers these 4, 5, 6 (it has no JSON_OBJ); softdoca keeps 3.0's JSON_OBJ = 4 */
+_Static_assert(DOCA_ARGP_TYPE_DEVICE == 5, "doca_argp.h: DOCA_ARGP_TYPE_DEVICE");
+_Static_assert(DOCA_ARGP_TYPE_DEVICE_REP == 6, "doca_argp.h: DOCA_ARGP_TYPE_DEVICE_REP");
+_Static_assert(DOCA_ARGP_TYPE_DOUBLE == 7, "doca_argp.h: DOCA_ARGP_TYPE_DOUBLE");
 _Static_assert(DOCA_COMCH_COUNTER_SENT_MESSAGES == 1, "doca_comch.h: DOCA_COMCH_COUNTER_SENT_MESSAGES");
 _Static_assert(DOCA_COMCH_COUNTER_SENT_BYTES == 2, "doca_comch.h: DOCA_COMCH_COUNTER_SENT_BYTES");
 _Static_assert(DOCA_COMCH_COUNTER_RECV_MESSAGES == 3, "doca_comch.h: DOCA_COMCH_COUNTER_RECV_MESSAGES");

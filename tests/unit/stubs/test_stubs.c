@@ -15,10 +15,12 @@
 #include "doca_devemu_pci_type.h"
 #include "doca_devemu_vfs_dev.h"
 #include "doca_devemu_vfs_type.h"
+#include "doca_dpdk.h"
 #include "doca_erasure_coding.h"
 #include "doca_eth_rxq.h"
 #include "doca_eth_txq.h"
 #include "doca_flow.h"
+#include "doca_flow_ct.h"
 #include "doca_log.h"
 #include "doca_sha.h"
 #include "doca_telemetry_diag.h"
@@ -161,6 +163,52 @@ static void test_newer_calls(void)
 	CHECK(vfs_type == NULL && rep == NULL);
 }
 
+/* DOCA 3.3's CT declarations that NVIDIA's CT samples use: ct_meta, the iterator, get_entry's hashes. */
+static void iterate_cb(uint16_t queue, struct doca_flow_pipe *pipe, struct doca_flow_pipe_entry *entry, void *ctx)
+{
+	(void)queue;
+	(void)pipe;
+	(void)entry;
+	(void)ctx;
+}
+
+static void test_flow_ct_3_3(void)
+{
+	struct doca_flow_ct_meta modify_mask = {.flow = {.pkt_meta = UINT32_MAX}, .mark = UINT32_MAX};
+	struct doca_flow_ct_actions actions = {.data = {.meta = modify_mask}};
+	uint32_t hash_origin = 7, hash_reply = 7;
+	uint64_t entry_flags = 7;
+
+	CHECK(DOCA_FLOW_CT_FLAG_ITERATOR == (1u << 5) && DOCA_FLOW_CT_FLAG_REPLY_WIRE == (1u << 8));
+	CHECK(actions.data.meta.mark == UINT32_MAX);
+	CHECK_ERR(doca_flow_ct_cfg_set_direction(NULL, false, false, NULL, &modify_mask), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_ct_cfg_set_direction, "DOCA Flow", "libdoca_flow");
+	CHECK_ERR(doca_flow_ct_get_entry(0, NULL, 0, NULL, NULL, NULL, &entry_flags, &hash_origin, &hash_reply),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_ct_get_entry, "DOCA Flow", "libdoca_flow");
+	CHECK(entry_flags == 7 && hash_origin == 7 && hash_reply == 7);
+	CHECK_ERR(doca_flow_ct_pipe_iterate(NULL, iterate_cb, NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_ct_pipe_iterate, "DOCA Flow", "libdoca_flow");
+}
+
+/* The DPDK bridge (NVIDIA's Flow samples and DPDK applications probe their ports through it). */
+static void test_dpdk_bridge(void)
+{
+	struct doca_dev *dev = (struct doca_dev *)0x1;
+	struct doca_dev_rep *reps[1] = {NULL};
+	uint8_t supported = 7;
+
+	CHECK_ERR(doca_dpdk_port_probe(NULL, "dv_flow_en=2"), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_dpdk_port_probe, "DOCA DPDK Bridge", "libdoca_dpdk_bridge");
+	CHECK_ERR(doca_dpdk_port_probe_with_representors(NULL, "dv_flow_en=2", reps, 1), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_dpdk_port_probe_with_representors, "DOCA DPDK Bridge", "libdoca_dpdk_bridge");
+	CHECK_ERR(doca_dpdk_port_as_dev(0, &dev), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_dpdk_port_as_dev, "DOCA DPDK Bridge", "libdoca_dpdk_bridge");
+	CHECK_ERR(doca_dpdk_cap_is_rep_port_supported(NULL, &supported), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_dpdk_cap_is_rep_port_supported, "DOCA DPDK Bridge", "libdoca_dpdk_bridge");
+	CHECK(dev == (struct doca_dev *)0x1 && supported == 7);
+}
+
 int main(void)
 {
 	struct doca_log_backend *sdk_log = NULL;
@@ -176,5 +224,7 @@ int main(void)
 	TEST_RUN(test_pointer_and_value_returning_calls);
 	TEST_RUN(test_void_calls);
 	TEST_RUN(test_newer_calls);
+	TEST_RUN(test_dpdk_bridge);
+	TEST_RUN(test_flow_ct_3_3);
 	TEST_EXIT();
 }
