@@ -72,6 +72,20 @@ static bool logged(const char *text)
 	return found;
 }
 
+/* True if an SDK line containing `text` was logged since the last logged(); forgets nothing. */
+static bool sdk_log_has(const char *text)
+{
+	static char buf[1 << 16];
+	size_t n;
+
+	fflush(sdk_log_file);
+	rewind(sdk_log_file);
+	n = fread(buf, 1, sizeof(buf) - 1, sdk_log_file);
+	buf[n] = '\0';
+	fseek(sdk_log_file, 0, SEEK_END); /* a read must be followed by a seek before the next write */
+	return strstr(buf, text) != NULL;
+}
+
 /* Progresses pe until ctx is in `want` (or the alarm fires). */
 static void progress_until_state(struct doca_pe *pe, struct doca_ctx *ctx, enum doca_ctx_states want)
 {
@@ -1046,11 +1060,16 @@ static void *fpk_producer(void *arg)
 {
 	struct doca_ctx *pctx = arg;
 	uint32_t sent = 0;
-	size_t inflight = 1;
+	size_t inflight;
 
-	while (!__atomic_load_n(&fpk.stop, __ATOMIC_ACQUIRE) || inflight > 0) {
+	for (;;) {
+		/* stop is read before the count: a send submitted after it was set cannot exist */
+		bool stop = __atomic_load_n(&fpk.stop, __ATOMIC_ACQUIRE);
+
 		doca_ctx_get_num_inflight_tasks(pctx, &inflight);
-		if (!__atomic_load_n(&fpk.stop, __ATOMIC_ACQUIRE) && __atomic_load_n(&fpk.failed, __ATOMIC_RELAXED) == 0 &&
+		if (stop && inflight == 0)
+			break;
+		if (!stop && __atomic_load_n(&fpk.failed, __ATOMIC_RELAXED) == 0 &&
 		    inflight < 8) {
 			struct doca_comch_producer_task_send *t;
 			struct doca_buf *b;
@@ -1078,6 +1097,7 @@ static void child_fpkill_client(void)
 	pthread_t th;
 	char go = 'k';
 	bool asked = false;
+	doca_error_t err;
 	double end;
 
 	CHECK_OK(doca_comch_client_create(dev, "unit_fpkill", &fp.cl));
@@ -1114,7 +1134,11 @@ static void child_fpkill_client(void)
 	__atomic_store_n(&fpk.stop, true, __ATOMIC_RELEASE);
 	CHECK(pthread_join(th, NULL) == 0);
 	CHECK(fpk.completed >= FPK_KILL_AFTER);
-	CHECK_OK(doca_ctx_stop(pctx));
+	/* Sends the producer thread submitted last may still be in flight: then the stop passes
+	 * through STOPPING, and progress flushes them (with an error: the consumer is gone). */
+	err = doca_ctx_stop(pctx);
+	CHECK(err == DOCA_SUCCESS || err == DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(fp.fp_pe, pctx, DOCA_CTX_STATE_IDLE);
 	CHECK_OK(doca_comch_producer_destroy(fp.prod));
 	fp_mem_free();
 	CHECK_OK(doca_comch_client_destroy(fp.cl));
@@ -1167,10 +1191,18 @@ static void child_stall_client(void)
 	/* 4 credits: 4 messages go out, 5 wait */
 	for (int i = 0; i < 9; i++)
 		cl_send("x", 1);
-	progress_for_ms(pair.pe, 20);
 	{
 		size_t inflight = 0;
 
+		/* the four that went out complete one per progress call: wait for them (bounded),
+		 * then the other five must still wait for credits */
+		for (int i = 0; i < 1000; i++) {
+			CHECK_OK(doca_ctx_get_num_inflight_tasks(ctx, &inflight));
+			if (inflight <= 5)
+				break;
+			progress_for_ms(pair.pe, 10);
+		}
+		progress_for_ms(pair.pe, 20);
 		CHECK_OK(doca_ctx_get_num_inflight_tasks(ctx, &inflight));
 		CHECK(inflight == 5);
 	}
@@ -1997,13 +2029,17 @@ static void child_trunc_server(void)
 	struct doca_ctx *ctx;
 	int fds[3], s, before;
 
-	CHECK_OK(doca_comch_server_create(dev, rep, "unit_trunc", &pair.srv));
+	char name[64];
+
+	/* a name of this process alone: find_listener must not find another run's server */
+	snprintf(name, sizeof(name), "unit_trunc_%ld", (long)getpid());
+	CHECK_OK(doca_comch_server_create(dev, rep, name, &pair.srv));
 	ctx = doca_comch_server_as_ctx(pair.srv);
 	CHECK_OK(doca_pe_create(&pair.pe));
 	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
 	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
 	CHECK_OK(doca_ctx_start(ctx));
-	CHECK(find_listener("unit_trunc", &addr, &alen));
+	CHECK(find_listener(name, &addr, &alen));
 	before = count_fds();
 
 	/* a hostile "client": 4 KiB (no control message is that long) and three descriptors */
@@ -2020,9 +2056,13 @@ static void child_trunc_server(void)
 	CHECK(sendmsg(s, &msg, 0) == (ssize_t)sizeof(big));
 	for (int i = 0; i < 3; i++)
 		close(fds[i]);
-	progress_for_ms(pair.pe, 50);
+	/* Progress until the server has judged the message (bounded: a loaded machine is slow),
+	 * then until it has let go of the socket and the descriptors. */
+	for (int i = 0; i < 1000 && !sdk_log_has("malformed control message"); i++)
+		progress_for_ms(pair.pe, 10);
 	close(s);
-	progress_for_ms(pair.pe, 50);
+	for (int i = 0; i < 1000 && count_fds() != before; i++)
+		progress_for_ms(pair.pe, 10);
 	/* the server hung up on it and kept none of its descriptors */
 	CHECK(count_fds() == before);
 	CHECK(logged("malformed control message"));
