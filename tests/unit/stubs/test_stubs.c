@@ -28,6 +28,7 @@
 #include "doca_telemetry_adp_retx.h"
 #include "doca_telemetry_pcc.h"
 #include "doca_telemetry_pci.h"
+#include "doca_telemetry_phy.h"
 #include "test.h"
 
 static FILE *sdk_file;
@@ -212,8 +213,8 @@ static void test_dpdk_bridge(void)
 }
 
 /*
- * The DOCA 3.3 Telemetry PCI and Adaptive Retransmission readers (NVIDIA's telemetry_pci and
- * telemetry_adp_retx samples): structures passed by value and out-parameters stay untouched.
+ * The DOCA 3.3 Telemetry PCI, Adaptive Retransmission and PHY readers (NVIDIA's telemetry_pci,
+ * telemetry_adp_retx and telemetry_phy samples): structures passed by value and out-parameters stay untouched.
  */
 static void test_telemetry_3_3(void)
 {
@@ -223,6 +224,8 @@ static void test_telemetry_3_3(void)
 	struct doca_telemetry_adp_retx *adp = (struct doca_telemetry_adp_retx *)0x1;
 	uint32_t time_units = 7, populated = 7;
 	uint64_t bins[2] = {7, 7};
+	struct doca_telemetry_phy *phy = (struct doca_telemetry_phy *)0x1;
+	struct doca_telemetry_phy_module_info module = {.number_of_lanes = 7};
 
 	CHECK_ERR(doca_telemetry_pci_create(NULL, &pci), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_LOGGED(doca_telemetry_pci_create, "DOCA Telemetry", "libdoca_telemetry");
@@ -235,11 +238,17 @@ static void test_telemetry_3_3(void)
 	CHECK_LOGGED(doca_telemetry_adp_retx_set_hist_time_unit, "DOCA Telemetry", "libdoca_telemetry");
 	CHECK_ERR(doca_telemetry_adp_retx_read_hist_bins(adp, &populated, bins), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_LOGGED(doca_telemetry_adp_retx_read_hist_bins, "DOCA Telemetry", "libdoca_telemetry");
+	CHECK_ERR(doca_telemetry_phy_create(NULL, &phy), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_phy_create, "DOCA Telemetry", "libdoca_telemetry");
+	CHECK_ERR(doca_telemetry_phy_get_module_info(phy, &module), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_phy_get_module_info, "DOCA Telemetry", "libdoca_telemetry");
+	CHECK(phy == (struct doca_telemetry_phy *)0x1 && module.number_of_lanes == 7);
 	CHECK(pci == (struct doca_telemetry_pci *)0x1 && info.num_of_pfs == 7 && time_units == 7 && populated == 7 &&
 	      bins[0] == 7 && bins[1] == 7);
 	/* values programs test as bits or print as sizes */
 	CHECK(DOCA_TELEMETRY_ADP_RETX_HIST_TIME_UNIT_MSEC == 0x8 && DOCA_TELEMETRY_PCI_DATA_SIZE_4096B == 4096 &&
-	      DOCA_TELEMETRY_PCI_PORT_TYPE_PCIE_DOWNSTREAM == 6);
+	      DOCA_TELEMETRY_PCI_PORT_TYPE_PCIE_DOWNSTREAM == 6 && DOCA_TELEMETRY_PHY_PROTOCOL_ETH == 0x4 &&
+	      DOCA_TELEMETRY_PHY_ETH_LINK_SPEED_400G == 0x100000);
 }
 
 int main(void)
