@@ -25,7 +25,10 @@
 #include "doca_sha.h"
 #include "doca_telemetry_diag.h"
 #include "doca_telemetry_exporter.h"
+#include "doca_telemetry_adp_retx.h"
 #include "doca_telemetry_pcc.h"
+#include "doca_telemetry_pci.h"
+#include "doca_telemetry_phy.h"
 #include "test.h"
 
 static FILE *sdk_file;
@@ -209,6 +212,45 @@ static void test_dpdk_bridge(void)
 	CHECK(dev == (struct doca_dev *)0x1 && supported == 7);
 }
 
+/*
+ * The DOCA 3.3 Telemetry PCI, Adaptive Retransmission and PHY readers (NVIDIA's telemetry_pci,
+ * telemetry_adp_retx and telemetry_phy samples): structures passed by value and out-parameters stay untouched.
+ */
+static void test_telemetry_3_3(void)
+{
+	struct doca_telemetry_pci *pci = (struct doca_telemetry_pci *)0x1;
+	struct doca_telemetry_pci_dpn dpn = {.depth = 0, .pci_index = 0, .node = 0};
+	struct doca_telemetry_pci_management_info info = {.num_of_pfs = 7};
+	struct doca_telemetry_adp_retx *adp = (struct doca_telemetry_adp_retx *)0x1;
+	uint32_t time_units = 7, populated = 7;
+	uint64_t bins[2] = {7, 7};
+	struct doca_telemetry_phy *phy = (struct doca_telemetry_phy *)0x1;
+	struct doca_telemetry_phy_module_info module = {.number_of_lanes = 7};
+
+	CHECK_ERR(doca_telemetry_pci_create(NULL, &pci), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_pci_create, "DOCA Telemetry", "libdoca_telemetry");
+	CHECK_ERR(doca_telemetry_pci_read_management_info(pci, dpn, &info), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_pci_read_management_info, "DOCA Telemetry", "libdoca_telemetry");
+	CHECK_ERR(doca_telemetry_adp_retx_cap_get_hist_time_units(NULL, &time_units), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_adp_retx_cap_get_hist_time_units, "DOCA Telemetry", "libdoca_telemetry");
+	CHECK_ERR(doca_telemetry_adp_retx_set_hist_time_unit(adp, DOCA_TELEMETRY_ADP_RETX_HIST_TIME_UNIT_USEC_100),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_adp_retx_set_hist_time_unit, "DOCA Telemetry", "libdoca_telemetry");
+	CHECK_ERR(doca_telemetry_adp_retx_read_hist_bins(adp, &populated, bins), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_adp_retx_read_hist_bins, "DOCA Telemetry", "libdoca_telemetry");
+	CHECK_ERR(doca_telemetry_phy_create(NULL, &phy), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_phy_create, "DOCA Telemetry", "libdoca_telemetry");
+	CHECK_ERR(doca_telemetry_phy_get_module_info(phy, &module), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_phy_get_module_info, "DOCA Telemetry", "libdoca_telemetry");
+	CHECK(phy == (struct doca_telemetry_phy *)0x1 && module.number_of_lanes == 7);
+	CHECK(pci == (struct doca_telemetry_pci *)0x1 && info.num_of_pfs == 7 && time_units == 7 && populated == 7 &&
+	      bins[0] == 7 && bins[1] == 7);
+	/* values programs test as bits or print as sizes */
+	CHECK(DOCA_TELEMETRY_ADP_RETX_HIST_TIME_UNIT_MSEC == 0x8 && DOCA_TELEMETRY_PCI_DATA_SIZE_4096B == 4096 &&
+	      DOCA_TELEMETRY_PCI_PORT_TYPE_PCIE_DOWNSTREAM == 6 && DOCA_TELEMETRY_PHY_PROTOCOL_ETH == 0x4 &&
+	      DOCA_TELEMETRY_PHY_ETH_LINK_SPEED_400G == 0x100000);
+}
+
 int main(void)
 {
 	struct doca_log_backend *sdk_log = NULL;
@@ -226,5 +268,6 @@ int main(void)
 	TEST_RUN(test_newer_calls);
 	TEST_RUN(test_dpdk_bridge);
 	TEST_RUN(test_flow_ct_3_3);
+	TEST_RUN(test_telemetry_3_3);
 	TEST_EXIT();
 }
