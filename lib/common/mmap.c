@@ -287,8 +287,8 @@ doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 	free_exports(mmap);
 	softhw_mem_disconnect(mmap->remote);
 	import_unlink(mmap);
-	/* The callback frees the user's range: only once the mmap owned it (was started). */
 	release_dpa_handles(mmap);
+	/* The callback frees the user's range: only once the mmap owned it (was started). */
 	if (mmap->free_cb != NULL && mmap->was_started)
 		mmap->free_cb(mmap->addr, mmap->len, mmap->free_cb_opaque);
 	free(mmap->devs);
