@@ -11,6 +11,7 @@
 #include "softhw/base/sdk_log.h"
 #include "softhw/base/export_desc.h"
 #include "softhw/fabric/mem.h"
+#include "softhw/dpa/dpa.h"
 
 SDK_LOG_REGISTER(DOCA_MMAP);
 
@@ -258,6 +259,20 @@ static doca_error_t check_unused(const struct doca_mmap *m, const char *what)
 	return DOCA_SUCCESS;
 }
 
+/* The DPA handles of a stopping mmap: device code can no longer reach its memory. */
+static void release_dpa_handles(struct doca_mmap *m)
+{
+	if (m->dpa_handles == NULL)
+		return;
+	for (uint32_t i = 0; i < m->num_devs; i++)
+		if (m->dpa_handles[i] != 0) {
+			m->devs[i]->dpa->mmap_unregister(m->dpa_handles[i]);
+			m->dpa_handles[i] = 0;
+		}
+	free(m->dpa_handles); /* the devices may change before the next start */
+	m->dpa_handles = NULL;
+}
+
 doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 {
 	doca_error_t err;
@@ -272,6 +287,7 @@ doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 	free_exports(mmap);
 	softhw_mem_disconnect(mmap->remote);
 	import_unlink(mmap);
+	release_dpa_handles(mmap);
 	/* The callback frees the user's range: only once the mmap owned it (was started). */
 	if (mmap->free_cb != NULL && mmap->was_started)
 		mmap->free_cb(mmap->addr, mmap->len, mmap->free_cb_opaque);
@@ -317,6 +333,7 @@ doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 	if (err != DOCA_SUCCESS)
 		return err;
 	free_exports(mmap);
+	release_dpa_handles(mmap);
 	softhw_mem_disconnect(mmap->remote); /* an imported mmap cannot start again */
 	mmap->remote = NULL;
 	mmap->started = false;
@@ -517,15 +534,60 @@ doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev
 	return mmap_export(mmap, dev, export_desc, export_desc_len, SOFTDOCA_MMAP_DESC_RDMA);
 }
 
+/*
+ * The handle device code reaches the mmap's memory by, on the DPA of `dev`: registered with
+ * the soft DPA (softhw/dpa/dpa.h), which checks every device access against the range and the
+ * permission recorded here, and refuses it from the DPA of any other device.
+ */
 doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap, const struct doca_dev *dev,
 					  doca_dpa_dev_mmap_t *dpa_mmap_handle)
 {
+	doca_error_t err;
+	int i;
+
 	if (mmap == NULL || dev == NULL || dpa_mmap_handle == NULL) {
-		SDK_LOG_ERR("Failed to get DPA handle of mmap: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA handle of mmap: %s is NULL",
+			    mmap == NULL ? "mmap" : dev == NULL ? "dev" : "output pointer");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	SDK_LOG_ERR("Failed to get DPA handle of mmap: softdoca has no DPA yet (see docs/compatibility.md)");
-	return DOCA_ERROR_NOT_SUPPORTED;
+	if (mmap->from_export) {
+		SDK_LOG_ERR("Failed to get DPA handle of mmap: the mmap was created from an export; softdoca's DPA "
+			    "reaches only local memory (docs/compatibility.md)");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	if (!mmap->started) {
+		SDK_LOG_ERR("Failed to get DPA handle of mmap: the mmap is not started; call doca_mmap_start() first");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	i = find_dev(mmap, dev);
+	if (i < 0) {
+		SDK_LOG_ERR("Failed to get DPA handle of mmap: the device was not added to the mmap; call "
+			    "doca_mmap_add_dev() before doca_mmap_start()");
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (dev->dpa == NULL || !dev->dpa->caps(dev->devinfo->fn, &(struct softhw_dpa_caps){0})) {
+		SDK_LOG_ERR("Failed to get DPA handle of mmap: the device (%s) has no DPA",
+			    dev->dpa != NULL ? dev->dpa->profile_name(dev->devinfo->fn) : "no DPA support");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	if (mmap->dpa_handles == NULL) {
+		mmap->dpa_handles = calloc(mmap->num_devs, sizeof(uint32_t));
+		if (mmap->dpa_handles == NULL) {
+			SDK_LOG_ERR("Failed to get DPA handle of mmap: out of memory");
+			return DOCA_ERROR_NO_MEMORY;
+		}
+	}
+	if (mmap->dpa_handles[i] == 0) {
+		err = dev->dpa->mmap_register(dev->devinfo->fn, mmap->addr, mmap->len,
+					      (mmap->access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) != 0,
+					      &mmap->dpa_handles[i]);
+		if (err != DOCA_SUCCESS) {
+			SDK_LOG_ERR("Failed to get DPA handle of mmap: %s", doca_error_get_name(err));
+			return err;
+		}
+	}
+	*dpa_mmap_handle = mmap->dpa_handles[i];
+	return DOCA_SUCCESS;
 }
 
 doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, const void *export_desc,

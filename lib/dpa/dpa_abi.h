@@ -45,6 +45,9 @@ struct softdoca_dpa_host_ops {
 	void (*thread_reschedule)(void);
 	void (*thread_finish)(void);
 	void (*thread_notify)(uint64_t notification_completion_handle);
+	/* host memory through mmap handles (checked: handle, range, permission) */
+	void (*mmap_memcpy)(uint32_t dst_mmap, uint64_t dst_addr, uint32_t src_mmap, uint64_t src_addr, uint64_t length);
+	uint64_t (*mmap_external_ptr)(uint32_t mmap, uint64_t addr);
 };
 
 /* One kernel or RPC of the image. */

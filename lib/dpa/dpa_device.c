@@ -152,6 +152,47 @@ static void sync_event_wait_gt(uint64_t handle, uint64_t value, uint64_t mask)
 			     (unsigned long long)handle, (unsigned long long)value);
 }
 
+/*
+ * Device memcpy of host memory: done before the call returns (a copy that is posted and
+ * complete at once). A bad handle, range or permission copies nothing, is logged and puts the
+ * context in error, as a faulting DMA would.
+ */
+static void mmap_memcpy(uint32_t dst, uint64_t dst_addr, uint32_t src, uint64_t src_addr, uint64_t length)
+{
+	struct doca_dpa *dpa = current.dpa;
+	char why[256];
+	doca_error_t err;
+
+	if (dpa == NULL)
+		return;
+	err = dpa->base.dev->dpa->mmap_copy(dpa->base.hw, dst, dst_addr, src, src_addr, length, why, sizeof(why));
+	if (err != DOCA_SUCCESS) {
+		SDK_LOG_ERR("DPA device code's doca_dpa_dev_post_memcpy() of %llu bytes refused: %s (get handles with "
+			    "doca_mmap_dev_get_dpa_handle() for this DPA's device); nothing copied, the DPA context is "
+			    "now in error",
+			    (unsigned long long)length, why);
+		softdoca_dpa_set_fatal(dpa, err);
+	}
+}
+
+static uint64_t mmap_external_ptr(uint32_t handle, uint64_t addr)
+{
+	struct doca_dpa *dpa = current.dpa;
+	char why[256];
+	uint64_t p;
+
+	if (dpa == NULL)
+		return 0;
+	p = dpa->base.dev->dpa->mmap_external_ptr(dpa->base.hw, handle, addr, why, sizeof(why));
+	if (p == 0) {
+		SDK_LOG_ERR("DPA device code's doca_dpa_dev_mmap_get_external_ptr() refused: %s; the DPA context is "
+			    "now in error",
+			    why);
+		softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
+	}
+	return p;
+}
+
 static uint64_t cycles(void)
 {
 	struct timespec ts;
@@ -177,4 +218,6 @@ const struct softdoca_dpa_host_ops softdoca_dpa_host_ops = {
 	.thread_reschedule = thread_reschedule,
 	.thread_finish = thread_finish,
 	.thread_notify = thread_notify,
+	.mmap_memcpy = mmap_memcpy,
+	.mmap_external_ptr = mmap_external_ptr,
 };

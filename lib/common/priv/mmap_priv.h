@@ -57,6 +57,7 @@ struct doca_mmap {
 	bool was_started;             /* free_cb runs on destroy only if the range was ever in use */
 	uint32_t num_holders;         /* started buf pools / buf arrays carved from this mmap */
 	struct softdoca_mmap_export *exports; /* every descriptor handed out; freed on stop */
+	uint32_t *dpa_handles;        /* per devs[i]: its DPA handle, 0 for none; released on stop */
 };
 
 /*

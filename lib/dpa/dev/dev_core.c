@@ -7,6 +7,7 @@
 
 #include "doca_dpa_dev.h"
 #include "doca_dpa_dev_sync_event.h"
+#include "doca_dpa_dev_buf.h"
 #include "dev_runtime.h"
 
 DEV_HIDDEN const struct softdoca_dpa_host_ops *softdoca_dpa_dev_host;
@@ -98,4 +99,24 @@ void doca_dpa_dev_sync_event_wait_gt(doca_dpa_dev_sync_event_t dpa_dev_se_handle
 DEV_HIDDEN uint64_t __softdoca_dpa_dev_cycles(void)
 {
 	return softdoca_dpa_dev_host->cycles();
+}
+
+/*
+ * Host memory through mmap handles. The copy is done when post_memcpy returns; async ops
+ * (and so the completion a post may request) are not implemented yet: the handle is not
+ * used, and device code that waits for the completion reports that as unsupported.
+ */
+void doca_dpa_dev_post_memcpy(doca_dpa_dev_async_ops_t async_ops_handle, doca_dpa_dev_mmap_t dst_mmap_handle,
+			      uint64_t dst_addr, doca_dpa_dev_mmap_t src_mmap_handle, uint64_t src_addr, size_t length,
+			      uint32_t flags)
+{
+	(void)async_ops_handle;
+	(void)flags;
+	softdoca_dpa_dev_host->mmap_memcpy(dst_mmap_handle, dst_addr, src_mmap_handle, src_addr, length);
+}
+
+/* The EUs run in the host process: the external pointer is the host address itself. */
+doca_dpa_dev_uintptr_t doca_dpa_dev_mmap_get_external_ptr(doca_dpa_dev_mmap_t mmap_handle, uint64_t addr)
+{
+	return softdoca_dpa_dev_host->mmap_external_ptr(mmap_handle, addr);
 }

@@ -139,17 +139,6 @@ void doca_dpa_dev_post_buf_memcpy(doca_dpa_dev_async_ops_t async_ops_handle, doc
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_post_buf_memcpy");
 }
 
-void doca_dpa_dev_post_memcpy(doca_dpa_dev_async_ops_t async_ops_handle, doca_dpa_dev_mmap_t dst_mmap_handle, uint64_t dst_addr, doca_dpa_dev_mmap_t src_mmap_handle, uint64_t src_addr, size_t length, uint32_t flags)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_post_memcpy");
-}
-
-doca_dpa_dev_uintptr_t doca_dpa_dev_mmap_get_external_ptr(doca_dpa_dev_mmap_t mmap_handle, uint64_t addr)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_mmap_get_external_ptr");
-	return 0;
-}
-
 int doca_dpa_dev_devemu_pci_get_db_completion(doca_dpa_dev_devemu_pci_db_completion_t comp, doca_dpa_dev_devemu_pci_db_completion_element_t *comp_element)
 {
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_devemu_pci_get_db_completion");

@@ -49,6 +49,7 @@ struct eu {
 
 struct softhw_dpa {
 	pthread_mutex_t lock;
+	const struct softhw_function *fn; /* the function (device) the context runs on */
 	pthread_cond_t work;      /* EUs: a job arrived, a value changed, closing */
 	pthread_cond_t flags;     /* flag_wait: a flag was raised */
 	struct softhw_dpa_caps caps;
@@ -298,6 +299,7 @@ static doca_error_t dpa_open(const struct softhw_function *fn, struct softhw_dpa
 		free(dpa);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
+	dpa->fn = fn;
 	dpa->mem_size = dpa->caps.mem_size;
 	dpa->mem = mmap(NULL, dpa->mem_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
 			0);
@@ -591,6 +593,143 @@ static void dpa_handle_remove(struct softhw_dpa *dpa, uint64_t handle)
 	pthread_mutex_unlock(&dpa->lock);
 }
 
+/* ---- host memory by mmap handle ---- */
+
+/*
+ * The mmaps device code may reach, process-wide: doca_mmap_dev_get_dpa_handle takes a device,
+ * not a DPA context, so a handle is good for every context on that device and for no other.
+ * A handle is 0x8 | generation (7 bits) | slot + 1 (24 bits): a stale or made-up number is
+ * unlikely to name a live entry.
+ */
+#define MMAP_HANDLE_TAG 0x80000000U
+#define MMAP_GEN_SHIFT 24
+#define MMAP_SLOT_MASK 0x00ffffffU
+
+struct mmap_entry {
+	const struct softhw_function *fn; /* NULL: a free slot */
+	uint8_t *addr;
+	size_t len;
+	bool writable;
+	uint8_t gen;
+};
+
+static pthread_mutex_t mmap_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct mmap_entry *mmaps;
+static uint32_t num_mmaps;
+
+static doca_error_t dpa_mmap_register(const struct softhw_function *fn, void *addr, size_t len, bool writable,
+				      uint32_t *handle)
+{
+	uint32_t i;
+
+	pthread_mutex_lock(&mmap_lock);
+	for (i = 0; i < num_mmaps && mmaps[i].fn != NULL; i++)
+		;
+	if (i == num_mmaps) {
+		uint32_t n = num_mmaps ? num_mmaps * 2 : 16;
+		struct mmap_entry *m = n <= MMAP_SLOT_MASK ? realloc(mmaps, n * sizeof(*m)) : NULL;
+
+		if (m == NULL) {
+			pthread_mutex_unlock(&mmap_lock);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		memset(m + num_mmaps, 0, (n - num_mmaps) * sizeof(*m));
+		mmaps = m;
+		num_mmaps = n;
+	}
+	mmaps[i].fn = fn;
+	mmaps[i].addr = addr;
+	mmaps[i].len = len;
+	mmaps[i].writable = writable;
+	mmaps[i].gen = (uint8_t)((mmaps[i].gen + 1) & 0x7f);
+	*handle = MMAP_HANDLE_TAG | ((uint32_t)mmaps[i].gen << MMAP_GEN_SHIFT) | (i + 1);
+	pthread_mutex_unlock(&mmap_lock);
+	return DOCA_SUCCESS;
+}
+
+/* The live entry of a handle; NULL for anything else. Under mmap_lock. */
+static struct mmap_entry *mmap_find(uint32_t handle)
+{
+	uint32_t i = handle & MMAP_SLOT_MASK;
+
+	if ((handle & MMAP_HANDLE_TAG) == 0 || i == 0 || i > num_mmaps || mmaps[i - 1].fn == NULL ||
+	    mmaps[i - 1].gen != ((handle >> MMAP_GEN_SHIFT) & 0x7f))
+		return NULL;
+	return &mmaps[i - 1];
+}
+
+static void dpa_mmap_unregister(uint32_t handle)
+{
+	struct mmap_entry *e;
+
+	pthread_mutex_lock(&mmap_lock);
+	e = mmap_find(handle);
+	if (e != NULL)
+		e->fn = NULL;
+	pthread_mutex_unlock(&mmap_lock);
+}
+
+/* The host address of [addr, addr + len) of a handle of dpa's device; NULL and *why when not. Under mmap_lock. */
+static uint8_t *mmap_range(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, uint64_t len, bool write,
+			   const char *role, char *why, size_t why_len, doca_error_t *err)
+{
+	struct mmap_entry *e = mmap_find(handle);
+	uint64_t start;
+
+	*err = DOCA_ERROR_INVALID_VALUE;
+	if (e == NULL) {
+		snprintf(why, why_len, "%s mmap handle 0x%x is not a live mmap DPA handle", role, handle);
+		return NULL;
+	}
+	if (e->fn != dpa->fn) {
+		snprintf(why, why_len, "%s mmap handle 0x%x belongs to another device's DPA", role, handle);
+		return NULL;
+	}
+	start = (uint64_t)(uintptr_t)e->addr;
+	if (addr < start || addr - start > e->len || len > e->len - (addr - start)) {
+		snprintf(why, why_len, "%s range [0x%llx, +%llu) is outside mmap handle 0x%x [0x%llx, +%zu)", role,
+			 (unsigned long long)addr, (unsigned long long)len, handle, (unsigned long long)start, e->len);
+		return NULL;
+	}
+	if (write && !e->writable) {
+		snprintf(why, why_len, "%s mmap handle 0x%x is not writable (the mmap lacks DOCA_ACCESS_FLAG_LOCAL_READ_WRITE)",
+			 role, handle);
+		*err = DOCA_ERROR_NOT_PERMITTED;
+		return NULL;
+	}
+	*err = DOCA_SUCCESS;
+	return e->addr + (addr - start);
+}
+
+static doca_error_t dpa_mmap_copy(struct softhw_dpa *dpa, uint32_t dst, uint64_t dst_addr, uint32_t src,
+				  uint64_t src_addr, size_t len, char *why, size_t why_len)
+{
+	doca_error_t err;
+	uint8_t *to, *from = NULL;
+
+	pthread_mutex_lock(&mmap_lock);
+	to = mmap_range(dpa, dst, dst_addr, len, true, "destination", why, why_len, &err);
+	if (to != NULL)
+		from = mmap_range(dpa, src, src_addr, len, false, "source", why, why_len, &err);
+	/* under the lock: the range stays registered (its mmap started) while it is copied */
+	if (from != NULL && len > 0)
+		memmove(to, from, len);
+	pthread_mutex_unlock(&mmap_lock);
+	return err;
+}
+
+static uint64_t dpa_mmap_external_ptr(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, char *why,
+				      size_t why_len)
+{
+	doca_error_t err;
+	uint8_t *p;
+
+	pthread_mutex_lock(&mmap_lock);
+	p = mmap_range(dpa, handle, addr, 1, false, "external pointer", why, why_len, &err);
+	pthread_mutex_unlock(&mmap_lock);
+	return (uint64_t)(uintptr_t)p;
+}
+
 /* ---- images ---- */
 
 static doca_error_t dpa_image_load(const void *bytes, size_t len, const char *name, struct softhw_dpa_image **out,
@@ -679,6 +818,10 @@ const struct softhw_dpa_ops softhw_dpa_ops = {
 	.handle_add = dpa_handle_add,
 	.handle_lookup = dpa_handle_lookup,
 	.handle_remove = dpa_handle_remove,
+	.mmap_register = dpa_mmap_register,
+	.mmap_unregister = dpa_mmap_unregister,
+	.mmap_copy = dpa_mmap_copy,
+	.mmap_external_ptr = dpa_mmap_external_ptr,
 	.image_load = dpa_image_load,
 	.image_sym = dpa_image_sym,
 	.image_unload = dpa_image_unload,

@@ -125,6 +125,27 @@ struct softhw_dpa_ops {
 	void *(*handle_lookup)(struct softhw_dpa *dpa, uint32_t kind, uint64_t handle);
 	void (*handle_remove)(struct softhw_dpa *dpa, uint64_t handle);
 
+	/* ---- host memory the DPA reaches through an mmap handle (doca_mmap_dev_get_dpa_handle) ---- */
+	/*
+	 * A 32-bit handle for [addr, addr + len) of host memory, valid for the DPA contexts of
+	 * function `fn`; `writable` when the mmap grants local write access. Handles are
+	 * process-wide: a handle names one (mmap, device) pair until mmap_unregister.
+	 */
+	doca_error_t (*mmap_register)(const struct softhw_function *fn, void *addr, size_t len, bool writable,
+				      uint32_t *handle);
+	void (*mmap_unregister)(uint32_t handle);
+	/*
+	 * Copies len bytes of host memory between two mmap handles, from a context's device code.
+	 * Each handle must be one of this context's device, [addr, addr + len) inside its range,
+	 * and the destination writable. On failure nothing is copied and *why says what was
+	 * wrong (INVALID_VALUE: handle or range; NOT_PERMITTED: permission).
+	 */
+	doca_error_t (*mmap_copy)(struct softhw_dpa *dpa, uint32_t dst, uint64_t dst_addr, uint32_t src,
+				  uint64_t src_addr, size_t len, char *why, size_t why_len);
+	/* The host address of addr in an mmap handle of this context's device; 0 and *why when not. */
+	uint64_t (*mmap_external_ptr)(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, char *why,
+				      size_t why_len);
+
 	/* ---- images ---- */
 	/* Loads a device image (a self-contained shared object) into a namespace of its own. */
 	doca_error_t (*image_load)(const void *bytes, size_t len, const char *name, struct softhw_dpa_image **image,

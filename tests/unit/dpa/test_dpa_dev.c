@@ -4,6 +4,7 @@
  * promoted integers, floats, device pointers and structs by value, and device calls to check.
  */
 #include <doca_dpa_dev.h>
+#include <doca_dpa_dev_buf.h>
 #include <doca_dpa_dev_sync_event.h>
 
 #include "test_dpa_common.h"
@@ -97,4 +98,29 @@ __dpa_rpc__ uint64_t notify_rpc(doca_dpa_dev_notification_completion_t handle)
 {
 	doca_dpa_dev_thread_notify(handle);
 	return 1;
+}
+
+/* Each thread copies its chunk of host memory between two mmap handles. */
+__dpa_global__ void copy_chunks(doca_dpa_dev_mmap_t dst, uint64_t dst_addr, doca_dpa_dev_mmap_t src,
+				uint64_t src_addr, uint64_t chunk)
+{
+	uint64_t off = (uint64_t)doca_dpa_dev_thread_rank() * chunk;
+
+	doca_dpa_dev_post_memcpy(0, dst, dst_addr + off, src, src_addr + off, chunk, DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+}
+
+/* One copy between mmap handles; returns 1 once the call returned. */
+__dpa_rpc__ uint64_t copy_rpc(doca_dpa_dev_mmap_t dst, uint64_t dst_addr, doca_dpa_dev_mmap_t src, uint64_t src_addr,
+			      uint64_t len)
+{
+	doca_dpa_dev_post_memcpy(0, dst, dst_addr, src, src_addr, len, DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+	return 1;
+}
+
+/* Reads a host word through an mmap handle's external pointer. */
+__dpa_rpc__ uint64_t external_read_rpc(doca_dpa_dev_mmap_t mmap, uint64_t addr)
+{
+	doca_dpa_dev_uintptr_t p = doca_dpa_dev_mmap_get_external_ptr(mmap, addr);
+
+	return p != 0 ? *(volatile const uint64_t *)p : 0;
 }
