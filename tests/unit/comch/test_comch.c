@@ -33,6 +33,7 @@
 #include "doca_mmap.h"
 #include "doca_pe.h"
 #include "softhw/fabric/channel.h"
+#include "log_test.h"
 #include "test.h"
 #include "dev_test.h"
 
@@ -55,35 +56,13 @@ static void child_init(void)
 /* True if an SDK line containing `text` was logged since the last call (then forgets them). */
 static bool logged(const char *text)
 {
-	static char buf[1 << 16];
-	size_t n;
-	bool found;
-
-	fflush(sdk_log_file);
-	rewind(sdk_log_file);
-	n = fread(buf, 1, sizeof(buf) - 1, sdk_log_file);
-	buf[n] = '\0';
-	found = strstr(buf, text) != NULL;
-	if (!found)
-		fprintf(stderr, "log lacks '%s'; it has:\n%s", text, buf);
-	if (ftruncate(fileno(sdk_log_file), 0) != 0)
-		perror("ftruncate");
-	rewind(sdk_log_file);
-	return found;
+	return log_take(sdk_log_file, text);
 }
 
 /* True if an SDK line containing `text` was logged since the last logged(); forgets nothing. */
 static bool sdk_log_has(const char *text)
 {
-	static char buf[1 << 16];
-	size_t n;
-
-	fflush(sdk_log_file);
-	rewind(sdk_log_file);
-	n = fread(buf, 1, sizeof(buf) - 1, sdk_log_file);
-	buf[n] = '\0';
-	fseek(sdk_log_file, 0, SEEK_END); /* a read must be followed by a seek before the next write */
-	return strstr(buf, text) != NULL;
+	return strstr(log_read(sdk_log_file), text) != NULL;
 }
 
 /* Progresses pe until ctx is in `want` (or the alarm fires). */

@@ -17,6 +17,7 @@
 #include "doca_mmap.h"
 #include "doca_sync_event.h"
 
+#include "log_test.h"
 #include "test.h"
 
 #define LEN 4096
@@ -32,21 +33,7 @@ static uint8_t src_buf[LEN], dst_buf[LEN];
 /* True if an SDK line containing `text` was logged since the last call (then forgets them). */
 static bool logged(const char *text)
 {
-	static char buf[1 << 16];
-	size_t n;
-	bool found;
-
-	fflush(sdk_log_file);
-	rewind(sdk_log_file);
-	n = fread(buf, 1, sizeof(buf) - 1, sdk_log_file);
-	buf[n] = '\0';
-	found = strstr(buf, text) != NULL;
-	if (!found)
-		fprintf(stderr, "log lacks '%s'; it has:\n%s", text, buf);
-	if (ftruncate(fileno(sdk_log_file), 0) != 0)
-		perror("ftruncate");
-	rewind(sdk_log_file);
-	return found;
+	return log_take(sdk_log_file, text);
 }
 
 static struct doca_dpa *started_dpa(void)
