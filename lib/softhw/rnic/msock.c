@@ -70,6 +70,7 @@ struct msock {
 	uint64_t since;            /* tx: ms of the last ACK or first send */
 	uint64_t nudged;           /* tx: ms of the last nudge */
 	uint64_t gap;              /* tx: ms between nudges (doubles up to 100) */
+	uint64_t delivered;        /* rx: seq + 1 of the last message ACKed (our BYE says it) */
 	uint8_t *buf;              /* rx: reassembly buffer (MSOCK_BUF) */
 	size_t got;
 	uint8_t *obuf;             /* tx: bytes the socket did not take yet */
@@ -418,7 +419,9 @@ static void answer(struct rnic_qp *qp, uint64_t seq, uint8_t op, doca_error_t st
 	struct iovec iov = {&resp, sizeof(resp)};
 
 	m_keep(qp, &iov, 1, 0);
-	if (status != DOCA_SUCCESS) {
+	if (status == DOCA_SUCCESS)
+		m->delivered = seq + 1;
+	else {
 		rnic_rnr_unstall(qp, &m->stalled);
 		m->halt = true; /* the sender's qp fails on it: read no more */
 	}
@@ -643,6 +646,27 @@ static void msock_flush(struct rnic_qp *qp)
 		m_flush(qp);
 }
 
+/*
+ * Our BYE goes on the main socket, our last ACKs on this one: two TCP connections, so the peer
+ * may read the BYE first (seen under load). The BYE names the last message we ACKed (arg0 =
+ * its seq + 1); the peer completes up to there what the ACKs would have completed.
+ */
+static void msock_bye_note(const struct rnic_qp *qp, struct rnic_hdr *bye)
+{
+	const struct msock *m = qp->path[RNIC_PATH_MSOCK];
+
+	bye->arg0 = m != NULL ? m->delivered : 0;
+}
+
+static void msock_peer_bye(struct rnic_qp *qp, const struct rnic_hdr *bye)
+{
+	struct rnic_wr *wr;
+
+	while (qp->state == QP_RTS && (wr = qp->wq_head) != NULL && wr->sent && wr->path == RNIC_PATH_MSOCK &&
+	       wr->seq < bye->arg0)
+		rnic_qp_complete_head(qp, DOCA_SUCCESS, wr->bytes);
+}
+
 static void msock_off(struct rnic_qp *qp)
 {
 	struct msock *m = qp->path[RNIC_PATH_MSOCK];
@@ -859,6 +883,8 @@ const struct rnic_path_ops rnic_msock_path = {
 	.next_time = msock_next_time,
 	.timer = msock_timer,
 	.flush = msock_flush,
+	.bye_note = msock_bye_note,
+	.peer_bye = msock_peer_bye,
 	.off = msock_off,
 	.close = msock_close,
 	.free = msock_free,

@@ -37,6 +37,7 @@ struct rnic_qp;
 struct rnic_ep;
 struct rnic_wr;
 struct rnic_hello;
+struct rnic_hdr;
 
 /*
  * A path's registered descriptor (epoll, tag RNIC_TAG_PATH) points at this, the first member of
@@ -93,6 +94,12 @@ struct rnic_path_ops {
 	/* ---- ending ---- */
 	/* optional: send what is held back (ACKs) before the stream says BYE or closes */
 	void (*flush)(struct rnic_qp *qp);
+	/*
+	 * optional: note in our BYE what this path delivered, and on the peer's BYE complete what it
+	 * says was delivered: a path with its own socket has its ACKs race the BYE on the stream
+	 */
+	void (*bye_note)(const struct rnic_qp *qp, struct rnic_hdr *bye);
+	void (*peer_bye)(struct rnic_qp *qp, const struct rnic_hdr *bye);
 	/* the qp failed or closed: stop using the path (work in flight is flushed by the core) */
 	void (*off)(struct rnic_qp *qp);
 	/* optional; service thread: the stream hung up */

@@ -788,6 +788,7 @@ doca_error_t rnic_qp_disconnect(struct softhw_rnic_qp *q)
 		struct rnic_hdr bye = {.type = F_BYE};
 
 		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
+		RNIC_PATHS_EACH(bye_note, qp, &bye);
 		rnic_send_ctl(qp, &bye, NULL, 0); /* nothing if a frame was cut: the close says it */
 	} else if (qp->state != QP_ERROR && qp->state != QP_CLOSED) {
 		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
@@ -828,6 +829,7 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 	if (qp->state == QP_RTS && qp->out_head == NULL) {
 		struct rnic_hdr bye = {.type = F_BYE};
 
+		RNIC_PATHS_EACH(bye_note, qp, &bye);
 		rnic_send_ctl(qp, &bye, NULL, 0); /* best effort: else the peer sees the socket close */
 	}
 	qp->dead = true;

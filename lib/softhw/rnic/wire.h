@@ -46,7 +46,7 @@ struct rnic_hdr {
 	uint64_t token;
 	uint64_t addr;
 	uint64_t len;
-	uint64_t arg0;  /* REQ: compare / add / value; RESP: old value */
+	uint64_t arg0;  /* REQ: compare / add / value; RESP: old value; BYE: see msock.c */
 	uint64_t arg1;
 	uint32_t imm;
 	uint32_t reserved;

@@ -63,6 +63,21 @@ static inline uint16_t free_port(void)
 	return ntohs(sa.sin_port);
 }
 
+/*
+ * Listens on a port that was free a moment ago; another test running in parallel may take it
+ * meanwhile (its outgoing connection, its own listener): then another one. Returns the port.
+ */
+static inline uint16_t listen_on_free_port(struct doca_rdma *rdma)
+{
+	uint16_t port = free_port();
+	doca_error_t err = doca_rdma_start_listen_to_port(rdma, port);
+
+	for (int i = 0; i < 20 && err == DOCA_ERROR_CONNECTION_ABORTED; i++)
+		err = doca_rdma_start_listen_to_port(rdma, port = free_port());
+	CHECK_OK(err);
+	return port;
+}
+
 static inline void nap(void)
 {
 	nanosleep(&(struct timespec){0, 20000}, NULL);

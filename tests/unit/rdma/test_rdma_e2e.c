@@ -460,14 +460,14 @@ static void test_cm(void)
 {
 	struct side a, b;
 	struct doca_rdma_addr *addr, *peer;
-	uint16_t port = free_port();
+	uint16_t port;
 	struct doca_rdma_task_receive *r;
 	struct doca_rdma_task_send *s;
 	struct doca_buf *dst, *src;
 
 	side_up(&a, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	side_up(&b, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	CHECK_OK(doca_rdma_start_listen_to_port(a.rdma, port));
+	port = listen_on_free_port(a.rdma);
 	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_GID, "::ffff:127.0.0.1", port, &addr));
 	CHECK_OK(doca_rdma_connect_to_addr(b.rdma, addr, (union doca_data){.u64 = 3}));
 	RUN_UNTIL(&a, &b, a.est == 1 && b.est == 1);
@@ -502,7 +502,7 @@ static void test_cm_reject_and_unlisten(void)
 {
 	struct side a, b;
 	struct doca_rdma_addr *addr;
-	uint16_t port = free_port();
+	uint16_t port;
 
 	/* the server's callbacks are set before start: rebuild a with the rejecting one */
 	side_up(&b, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
@@ -517,7 +517,7 @@ static void test_cm_reject_and_unlisten(void)
 	CHECK_OK(doca_ctx_set_user_data(doca_rdma_as_ctx(a.rdma), (union doca_data){.ptr = &a}));
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(a.rdma)));
 
-	CHECK_OK(doca_rdma_start_listen_to_port(a.rdma, port));
+	port = listen_on_free_port(a.rdma);
 	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.0.0.1", port, &addr));
 	CHECK_OK(doca_rdma_connect_to_addr(b.rdma, addr, (union doca_data){.u64 = 1}));
 	RUN_UNTIL(&a, &b, a.req == 1 && b.fail == 1);

@@ -158,12 +158,7 @@ static void xconnect(struct side *s, int rfd, int wfd, bool cm, bool server, uin
 	}
 	if (server) {
 		char msg[16];
-		doca_error_t err = doca_rdma_start_listen_to_port(s->rdma, port);
-
-		/* a free port can be taken meanwhile (an outgoing connection of a parallel test): another */
-		for (int i = 0; i < 20 && err == DOCA_ERROR_CONNECTION_ABORTED; i++)
-			err = doca_rdma_start_listen_to_port(s->rdma, port = free_port());
-		CHECK_OK(err);
+		port = listen_on_free_port(s->rdma);
 		snprintf(msg, sizeof(msg), "L%u", port);
 		put_str(wfd, msg);
 	} else {
