@@ -326,7 +326,9 @@ bool roce_cm_service_parse(uint64_t sid, uint16_t *ps, uint16_t *port)
 {
 	uint16_t space = (uint16_t)(sid >> 16);
 
-	if ((sid >> 32) != 0 || (space != ROCE_PS_TCP && space != ROCE_PS_UDP && space != ROCE_PS_IB))
+	if ((sid >> 32) != 0)
+		return false;
+	if (space != ROCE_PS_TCP && space != ROCE_PS_UDP && space != ROCE_PS_IB)
 		return false;
 	*ps = space;
 	*port = (uint16_t)sid;

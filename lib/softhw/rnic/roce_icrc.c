@@ -92,6 +92,11 @@ __attribute__((target("pclmul,sse2"))) static inline __m128i fold(__m128i v, __m
 
 static uint32_t crc_update_tables(uint32_t crc, const uint8_t *p, size_t len);
 
+__attribute__((target("sse2"))) static inline __m128i load16(const uint8_t *p)
+{
+	return _mm_loadu_si128((const __m128i *)p);
+}
+
 __attribute__((target("pclmul,sse2"))) static uint32_t crc_update_clmul(uint32_t crc,
 	const uint8_t *p, size_t len)
 {
@@ -99,17 +104,17 @@ __attribute__((target("pclmul,sse2"))) static uint32_t crc_update_clmul(uint32_t
 	uint8_t last[16];
 
 	/* The register's start value enters as four message bytes XORed in. */
-	x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)crc));
-	x1 = _mm_loadu_si128((const __m128i *)(p + 16));
-	x2 = _mm_loadu_si128((const __m128i *)(p + 32));
-	x3 = _mm_loadu_si128((const __m128i *)(p + 48));
+	x0 = _mm_xor_si128(load16(p), _mm_cvtsi32_si128((int)crc));
+	x1 = load16(p + 16);
+	x2 = load16(p + 32);
+	x3 = load16(p + 48);
 	p += 64;
 	len -= 64;
 	while (len >= 64) {
-		x0 = _mm_xor_si128(fold(x0, fold_by_512), _mm_loadu_si128((const __m128i *)p));
-		x1 = _mm_xor_si128(fold(x1, fold_by_512), _mm_loadu_si128((const __m128i *)(p + 16)));
-		x2 = _mm_xor_si128(fold(x2, fold_by_512), _mm_loadu_si128((const __m128i *)(p + 32)));
-		x3 = _mm_xor_si128(fold(x3, fold_by_512), _mm_loadu_si128((const __m128i *)(p + 48)));
+		x0 = _mm_xor_si128(fold(x0, fold_by_512), load16(p));
+		x1 = _mm_xor_si128(fold(x1, fold_by_512), load16(p + 16));
+		x2 = _mm_xor_si128(fold(x2, fold_by_512), load16(p + 32));
+		x3 = _mm_xor_si128(fold(x3, fold_by_512), load16(p + 48));
 		p += 64;
 		len -= 64;
 	}
@@ -117,7 +122,7 @@ __attribute__((target("pclmul,sse2"))) static uint32_t crc_update_clmul(uint32_t
 	x2 = _mm_xor_si128(fold(x1, fold_by_128), x2);
 	x3 = _mm_xor_si128(fold(x2, fold_by_128), x3);
 	while (len >= 16) {
-		x3 = _mm_xor_si128(fold(x3, fold_by_128), _mm_loadu_si128((const __m128i *)p));
+		x3 = _mm_xor_si128(fold(x3, fold_by_128), load16(p));
 		p += 16;
 		len -= 16;
 	}
@@ -126,8 +131,13 @@ __attribute__((target("pclmul,sse2"))) static uint32_t crc_update_clmul(uint32_t
 }
 #endif
 
+/* Once per process: the tables, the powers of x, the fold constants and the choice of code. */
 static void tables_init(void)
 {
+#ifdef HAVE_CLMUL_PATH
+	const char *force = getenv("SOFTDOCA_ROCE_CRC"); /* "slice8": the tables only */
+#endif
+
 	for (uint32_t n = 0; n < 256; n++) {
 		uint32_t c = n;
 
@@ -143,9 +153,8 @@ static void tables_init(void)
 #ifdef HAVE_CLMUL_PATH
 	fold_by_512 = fold_constants(512);
 	fold_by_128 = fold_constants(128);
-	/* SOFTDOCA_ROCE_CRC=slice8 keeps the table code (to compare the two). */
 	clmul_ok = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse2") &&
-		(getenv("SOFTDOCA_ROCE_CRC") == NULL || strcmp(getenv("SOFTDOCA_ROCE_CRC"), "slice8") != 0);
+		(force == NULL || strcmp(force, "slice8") != 0);
 #endif
 }
 
@@ -168,8 +177,9 @@ static uint32_t crc_update_tables(uint32_t crc, const uint8_t *p, size_t len)
 		uint32_t hi = le32(p + 4);
 
 		crc = tables[7][lo & 0xff] ^ tables[6][(lo >> 8) & 0xff] ^
-			tables[5][(lo >> 16) & 0xff] ^ tables[4][lo >> 24] ^ tables[3][hi & 0xff] ^
-			tables[2][(hi >> 8) & 0xff] ^ tables[1][(hi >> 16) & 0xff] ^ tables[0][hi >> 24];
+			tables[5][(lo >> 16) & 0xff] ^ tables[4][lo >> 24] ^
+			tables[3][hi & 0xff] ^ tables[2][(hi >> 8) & 0xff] ^
+			tables[1][(hi >> 16) & 0xff] ^ tables[0][hi >> 24];
 		p += 8;
 		len -= 8;
 	}

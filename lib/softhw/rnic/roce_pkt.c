@@ -106,6 +106,29 @@ bool roce_payload_ok(uint8_t opcode, size_t payload_len, uint32_t pmtu)
 	return false;
 }
 
+int roce_ack_credits(uint8_t code)
+{
+	/* IBTA's credit table: 1, 2, 3, 4, then alternately x1.5 and x1.33 up to 32768. */
+	static const uint16_t credits[31] = {
+		0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768,
+		1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768,
+	};
+
+	code &= ROCE_AETH_VALUE;
+	return code < 31 ? credits[code] : -1;
+}
+
+uint32_t roce_rnr_timer_us(uint8_t code)
+{
+	static const uint32_t us[32] = {
+		655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960, 1280, 1920,
+		2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720, 40960, 61440, 81920, 122880,
+		163840, 245760, 327680, 491520,
+	};
+
+	return us[code & ROCE_AETH_VALUE];
+}
+
 const char *roce_parse_err_name(enum roce_parse_err err)
 {
 	switch (err) {

@@ -137,6 +137,21 @@ struct roce_aeth {
 #define ROCE_NAK_REM_ACCESS 2
 #define ROCE_NAK_REM_OP 3
 
+/* Credits an ACK's credit code announces; -1 for 31, "no end-to-end credits" (rxe's). */
+int roce_ack_credits(uint8_t code);
+
+/* Microseconds an RNR NAK's timer code asks for (code 0 is the longest: 655.36 ms). */
+uint32_t roce_rnr_timer_us(uint8_t code);
+
+/*
+ * The UDP source port rxe gives a QP's packets: 0xc000 plus the top 14 bits of
+ * qpn * 0x61c88647 (a multiplicative hash; only for spreading flows, nobody checks it).
+ */
+static inline uint16_t roce_udp_sport(uint32_t qpn)
+{
+	return (uint16_t)(0xc000 + ((uint32_t)(qpn * 0x61c88647u) >> 18));
+}
+
 /*
  * A packet, parsed or to build. Only the headers the opcode calls for (hdrs) mean anything.
  * Numeric fields are host values (the wire's big-endian decoded); imm is the 32-bit value of

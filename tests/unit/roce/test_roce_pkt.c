@@ -377,6 +377,26 @@ static void test_psn(void)
 	CHECK(roce_psn_add(10, 0) == 10);
 }
 
+static void test_aeth_codes(void)
+{
+	CHECK(roce_ack_credits(0) == 0 && roce_ack_credits(4) == 4 && roce_ack_credits(5) == 6);
+	CHECK(roce_ack_credits(8) == 16 && roce_ack_credits(9) == 24 && roce_ack_credits(30) == 32768);
+	CHECK(roce_ack_credits(31) == -1);
+	CHECK(roce_ack_credits(ROCE_AETH_ACK | 0x1f) == -1); /* what rxe sends: syndrome 0x1f */
+	CHECK(roce_rnr_timer_us(0) == 655360 && roce_rnr_timer_us(1) == 10);
+	CHECK(roce_rnr_timer_us(14) == 1280 && roce_rnr_timer_us(25) == 61440);
+	CHECK(roce_rnr_timer_us(31) == 491520);
+	CHECK(roce_rnr_timer_us(ROCE_AETH_RNR | 12) == 640); /* the syndrome's low bits */
+	/* Each timer at least the one before (code 0 aside), each credit count too. */
+	for (uint8_t c = 2; c < 32; c++)
+		CHECK(roce_rnr_timer_us(c) > roce_rnr_timer_us((uint8_t)(c - 1)));
+	for (uint8_t c = 1; c < 31; c++)
+		CHECK(roce_ack_credits(c) > roce_ack_credits((uint8_t)(c - 1)));
+	/* rxe's UDP source ports: QP1 (the CM's) and QPN 17. */
+	CHECK(roce_udp_sport(1) == 0xd872 && roce_udp_sport(17) == 0xdf94);
+	CHECK(roce_udp_sport(0xffffff) >= 0xc000);
+}
+
 int main(void)
 {
 	TEST_RUN(test_vector_a_parse);
@@ -386,5 +406,6 @@ int main(void)
 	TEST_RUN(test_parse_refusals);
 	TEST_RUN(test_payload_rules);
 	TEST_RUN(test_psn);
+	TEST_RUN(test_aeth_codes);
 	TEST_EXIT();
 }
