@@ -322,6 +322,17 @@ void roce_cm_dreq_get(const uint8_t *mad, struct roce_cm_dreq *dreq)
 	memcpy(dreq->private_data, d + 12, ROCE_CM_DREQ_PDATA);
 }
 
+uint8_t roce_cm_ack_timeout(uint8_t ca_ack_delay, uint8_t packet_life_time)
+{
+	unsigned int t = packet_life_time + 1u;
+
+	if (t >= ca_ack_delay)
+		t += ca_ack_delay >= t - 1 ? 1 : 0;
+	else
+		t = ca_ack_delay + (t >= ca_ack_delay - 1u ? 1 : 0);
+	return (uint8_t)(t > 31 ? 31 : t);
+}
+
 bool roce_cm_service_parse(uint64_t sid, uint16_t *ps, uint16_t *port)
 {
 	uint16_t space = (uint16_t)(sid >> 16);

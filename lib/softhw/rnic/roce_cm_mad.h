@@ -189,6 +189,19 @@ void roce_cm_rtu_get(const uint8_t *mad, struct roce_cm_rtu *rtu);
 void roce_cm_dreq_put(uint8_t *mad, uint64_t tid, const struct roce_cm_dreq *dreq);
 void roce_cm_dreq_get(const uint8_t *mad, struct roce_cm_dreq *dreq);
 
+/* A 5-bit IB time value t (CM response timeouts, ACK timeouts): 4.096 us x 2^t, in ns. */
+static inline uint64_t roce_time_ns(uint8_t t)
+{
+	return 4096ull << (t & 0x1f);
+}
+
+/*
+ * The QP ACK timeout Linux's CM derives from a CA ACK delay and a packet lifetime (both 5-bit
+ * time values): lifetime + 1, nudged up by one when the two are within one of each other,
+ * never below the delay, at most 31. rxe (delay 15) with RDMA-CM's lifetime 16 gives 17.
+ */
+uint8_t roce_cm_ack_timeout(uint8_t ca_ack_delay, uint8_t packet_life_time);
+
 /* ---- RDMA-CM over IB CM ---- */
 
 #define ROCE_PS_TCP 0x0106 /* RC */

@@ -335,6 +335,25 @@ static void test_service_and_ip(void)
 	CHECK(!roce_cma_hdr_get(pdata, &cma));
 }
 
+static void test_times(void)
+{
+	CHECK(roce_time_ns(0) == 4096);
+	CHECK(roce_time_ns(20) == 4096ull << 20); /* CM response timeout 20: 4.29 s */
+	CHECK(roce_time_ns(17) / 1000 == 536870);  /* ACK timeout 17: 537 ms */
+	/* rxe's CA ACK delay 15 with RDMA-CM's packet lifetimes 16 (newer) and 18 (older). */
+	CHECK(roce_cm_ack_timeout(15, 16) == 17);
+	CHECK(roce_cm_ack_timeout(15, 18) == 19);
+	/* Lifetime + 1 equal to or one above the delay: one more. */
+	CHECK(roce_cm_ack_timeout(15, 14) == 16);
+	CHECK(roce_cm_ack_timeout(15, 15) == 17);
+	/* Far below the delay: the delay itself; just below it: one more. */
+	CHECK(roce_cm_ack_timeout(15, 0) == 15);
+	CHECK(roce_cm_ack_timeout(15, 13) == 16);
+	CHECK(roce_cm_ack_timeout(0, 0) == 2);
+	CHECK(roce_cm_ack_timeout(31, 31) == 31);
+	CHECK(roce_cm_ack_timeout(10, 30) == 31);
+}
+
 /* The REQ inside its datagram: UD SEND_ONLY to QP1, 280 bytes of UDP payload, valid ICRC. */
 static void test_req_datagram(void)
 {
@@ -395,6 +414,7 @@ int main(void)
 	TEST_RUN(test_rej_mra_dreq);
 	TEST_RUN(test_mad_check);
 	TEST_RUN(test_service_and_ip);
+	TEST_RUN(test_times);
 	TEST_RUN(test_req_datagram);
 	TEST_EXIT();
 }
