@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * IB CM MADs over RoCEv2 (lib/softhw/rnic/roce_cm_mad.c): byte offsets of every message,
+ * round trips, the MAD checks Linux's MAD layer makes, RDMA-CM's service ID and IP header,
+ * and a whole REQ datagram to QP1 as Linux 6.1 rdma_cm sends it.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "softhw/rnic/roce_cm_mad.h"
+#include "softhw/rnic/roce_pkt.h"
+#include "test.h"
+
+#define CM(off) (ROCE_MAD_HDR_LEN + (off)) /* MAD offset of a CM data offset */
+
+/* A REQ with the values measured from Linux 6.1 rdma_cm (active side, port 7471, rxe). */
+static void linux_req(struct roce_cm_req *req)
+{
+	struct roce_cma_hdr cma = { .cma_version = 0, .ip_version = 4, .src_port = 0xa1b2 };
+
+	memset(req, 0, sizeof(*req));
+	req->local_comm_id = 0x8badf00d;
+	req->service_id = roce_cm_service_id(ROCE_PS_TCP, 7471);
+	req->local_ca_guid = 0x505400fffe123456ull; /* EUI-64 of MAC 52:54:00:12:34:56 */
+	req->local_qpn = 0x000011;
+	req->responder_resources = 128;
+	req->initiator_depth = 128;
+	req->remote_cm_timeout = 20;
+	req->transport = ROCE_CM_TRANSPORT_RC;
+	req->flow_control = false;
+	req->starting_psn = 0x3c4d5e;
+	req->local_cm_timeout = 20;
+	req->retry_count = 7;
+	req->pkey = 0xffff;
+	req->path_mtu = 3; /* 1024 */
+	req->rnr_retry_count = 7;
+	req->max_cm_retries = 15;
+	req->primary.local_lid = 0xffff;
+	req->primary.remote_lid = 0xffff;
+	roce_gid_from_ip4(req->primary.local_gid, 0x0a000001);
+	roce_gid_from_ip4(req->primary.remote_gid, 0x0a000002);
+	req->primary.hop_limit = 64;
+	req->primary.local_ack_timeout = 17;
+	roce_put32(cma.src + 12, 0x0a000001);
+	roce_put32(cma.dst + 12, 0x0a000002);
+	roce_cma_hdr_put(req->private_data, &cma);
+	memcpy(req->private_data + ROCE_CMA_HDR_LEN, "user", 4);
+}
+
+static void test_req_bytes(void)
+{
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_cm_req req, back;
+	struct roce_mad_hdr hdr;
+
+	linux_req(&req);
+	CHECK(req.service_id == 0x0000000001061d2full);
+	roce_cm_req_put(mad, 0x0000000a8badf00dull, &req);
+	{
+		static const uint8_t want_hdr[ROCE_MAD_HDR_LEN] = {
+			0x01, 0x07, 0x02, 0x03, 0x00, 0x00, 0x00, 0x00,
+			0x00, 0x00, 0x00, 0x0a, 0x8b, 0xad, 0xf0, 0x0d,
+			0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		};
+		CHECK(memcmp(mad, want_hdr, sizeof(want_hdr)) == 0);
+	}
+	{
+		/* CM data bytes 0..95: IDs, the connection fields and the primary path. */
+		static const uint8_t want[96] = {
+			0x8b, 0xad, 0xf0, 0x0d, 0x00, 0x00, 0x00, 0x00,             /* comm ID, vendor */
+			0x00, 0x00, 0x00, 0x00, 0x01, 0x06, 0x1d, 0x2f,             /* service ID */
+			0x50, 0x54, 0x00, 0xff, 0xfe, 0x12, 0x34, 0x56,             /* CA GUID */
+			0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,             /* rsvd, Q_Key */
+			0x00, 0x00, 0x11, 0x80, 0x00, 0x00, 0x00, 0x80,             /* QPN, RR, EECN, ID */
+			0x00, 0x00, 0x00, 0xa0, 0x3c, 0x4d, 0x5e, 0xa7,             /* rEECN, tmo/RC, PSN, tmo/retry */
+			0xff, 0xff, 0x37, 0xf0,                                     /* P_Key, MTU/RNR, CM retries */
+			0xff, 0xff, 0xff, 0xff,                                     /* LIDs */
+			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0x0a, 0x00, 0x00, 0x01,
+			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0x0a, 0x00, 0x00, 0x02,
+			0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00, 0x88,             /* flow/rate, TC, hop, SL, ACK tmo */
+		};
+		CHECK(memcmp(mad + CM(0), want, sizeof(want)) == 0);
+	}
+	/* No alternate path; private data at CM offset 140 = MAD 164: the IP CM header. */
+	for (int i = 96; i < 140; i++)
+		CHECK(mad[CM(i)] == 0);
+	{
+		static const uint8_t want_cma[40] = {
+			0x00, 0x40, 0xa1, 0xb2,
+			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0a, 0x00, 0x00, 0x01,
+			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0a, 0x00, 0x00, 0x02,
+			'u', 's', 'e', 'r',
+		};
+		CHECK(memcmp(mad + 164, want_cma, sizeof(want_cma)) == 0);
+	}
+	CHECK(roce_cm_mad_check(mad, sizeof(mad), &hdr));
+	CHECK(hdr.attr_id == ROCE_CM_REQ && hdr.tid == 0x0000000a8badf00dull);
+	roce_cm_req_get(mad, &back);
+	CHECK(memcmp(&back, &req, sizeof(req)) == 0);
+	{
+		struct roce_cma_hdr cma;
+		uint16_t ps = 0, port = 0;
+
+		CHECK(roce_cma_hdr_get(back.private_data, &cma));
+		CHECK(cma.ip_version == 4 && cma.src_port == 0xa1b2 && cma.dst[15] == 2);
+		CHECK(roce_cm_service_parse(back.service_id, &ps, &port));
+		CHECK(ps == ROCE_PS_TCP && port == 7471);
+	}
+}
+
+/* Every bit field at its extreme, both ways, so no two fields overlap. */
+static void test_req_fields(void)
+{
+	uint8_t mad[ROCE_MAD_LEN], mad2[ROCE_MAD_LEN];
+	struct roce_cm_req req, back;
+
+	memset(&req, 0, sizeof(req));
+	req.vendor_id = 0xabcdef;
+	req.local_qkey = 0x01234567;
+	req.local_eecn = 0xfffffe;
+	req.remote_eecn = 0x7fffff;
+	req.transport = 3;
+	req.flow_control = true;
+	req.rdc_exists = true;
+	req.srq = true;
+	req.ext_transport = 1;
+	req.alternate.local_lid = 0x1234;
+	req.alternate.flow_label = 0xfffff;
+	req.alternate.packet_rate = 0x3f;
+	req.alternate.sl = 0xf;
+	req.alternate.subnet_local = true;
+	req.alternate.local_ack_timeout = 31;
+	req.alternate.traffic_class = 0xb8;
+	roce_cm_req_put(mad, 1, &req);
+	CHECK(mad[CM(4)] == 0 && roce_get24(mad + CM(5)) == 0xabcdef);
+	CHECK(mad[CM(43)] == 0x07);
+	CHECK(mad[CM(50)] == 0x08 && mad[CM(51)] == 0x09);
+	CHECK(roce_get32(mad + CM(96 + 36)) == 0xfffff03f);
+	CHECK(mad[CM(96 + 40)] == 0xb8 && mad[CM(96 + 42)] == 0xf8 && mad[CM(96 + 43)] == 0xf8);
+	roce_cm_req_get(mad, &back);
+	CHECK(memcmp(&back, &req, sizeof(req)) == 0);
+	/* Over-wide values are cut to their fields and spill into no neighbour. */
+	req.local_qpn = 0xff000001;
+	req.retry_count = 0xff;
+	req.local_cm_timeout = 0;
+	req.path_mtu = 0x13;
+	req.rnr_retry_count = 0;
+	req.rdc_exists = false;
+	roce_cm_req_put(mad2, 1, &req);
+	CHECK(roce_get24(mad2 + CM(32)) == 1 && mad2[CM(31)] == 0x67 && mad2[CM(35)] == 0);
+	CHECK(mad2[CM(47)] == 0x07 && mad2[CM(50)] == 0x30);
+}
+
+static void test_rep(void)
+{
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_cm_rep rep, back;
+	struct roce_mad_hdr hdr;
+
+	memset(&rep, 0, sizeof(rep)); /* padding too: compared with memcmp */
+	rep.local_comm_id = 0x11111111;
+	rep.remote_comm_id = 0x8badf00d;
+	rep.local_qpn = 0x000012;
+	rep.starting_psn = 0xabcdef;
+	rep.responder_resources = 128;
+	rep.initiator_depth = 128;
+	rep.target_ack_delay = 15;
+	rep.rnr_retry_count = 7;
+	rep.local_ca_guid = 0x505400fffe654321ull;
+	memcpy(rep.private_data, "rep", 3);
+	roce_cm_rep_put(mad, 0x0000000a8badf00dull, &rep);
+	CHECK(roce_cm_mad_check(mad, sizeof(mad), &hdr) && hdr.attr_id == ROCE_CM_REP);
+	{
+		static const uint8_t want[40] = {
+			0x11, 0x11, 0x11, 0x11, 0x8b, 0xad, 0xf0, 0x0d, 0x00, 0x00, 0x00, 0x00,
+			0x00, 0x00, 0x12, 0x00, 0x00, 0x00, 0x00, 0x00, 0xab, 0xcd, 0xef, 0x00,
+			0x80, 0x80, 0x78, 0xe0,
+			0x50, 0x54, 0x00, 0xff, 0xfe, 0x65, 0x43, 0x21,
+			'r', 'e', 'p', 0,
+		};
+		CHECK(memcmp(mad + CM(0), want, sizeof(want)) == 0);
+	}
+	roce_cm_rep_get(mad, &back);
+	CHECK(memcmp(&back, &rep, sizeof(rep)) == 0);
+	/* The ECE vendor ID sits in the three bytes after the 24-bit fields. */
+	rep.vendor_id = 0x0a0b0c;
+	rep.failover_accepted = 1;
+	rep.flow_control = true;
+	rep.srq = true;
+	roce_cm_rep_put(mad, 2, &rep);
+	CHECK(mad[CM(15)] == 0x0a && mad[CM(19)] == 0x0b && mad[CM(23)] == 0x0c);
+	CHECK(roce_get24(mad + CM(12)) == 0x12 && roce_get24(mad + CM(20)) == 0xabcdef);
+	CHECK(mad[CM(26)] == 0x7b && mad[CM(27)] == 0xf0);
+	roce_cm_rep_get(mad, &back);
+	CHECK(memcmp(&back, &rep, sizeof(rep)) == 0);
+}
+
+static void test_rtu_drep(void)
+{
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_cm_rtu rtu = { .local_comm_id = 1, .remote_comm_id = 2 }, back;
+	struct roce_mad_hdr hdr;
+
+	memset(rtu.private_data, 0x5a, sizeof(rtu.private_data));
+	roce_cm_rtu_put(mad, ROCE_CM_RTU, 7, &rtu);
+	CHECK(roce_cm_mad_check(mad, sizeof(mad), &hdr) && hdr.attr_id == ROCE_CM_RTU);
+	CHECK(roce_get32(mad + CM(0)) == 1 && roce_get32(mad + CM(4)) == 2);
+	CHECK(mad[CM(8)] == 0x5a && mad[ROCE_MAD_LEN - 1] == 0x5a);
+	roce_cm_rtu_get(mad, &back);
+	CHECK(memcmp(&back, &rtu, sizeof(rtu)) == 0);
+	roce_cm_rtu_put(mad, ROCE_CM_DREP, 8, &rtu);
+	CHECK(roce_cm_mad_check(mad, sizeof(mad), &hdr) && hdr.attr_id == ROCE_CM_DREP);
+	CHECK(hdr.tid == 8);
+}
+
+static void test_rej_mra_dreq(void)
+{
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr;
+
+	{
+		struct roce_cm_rej rej = { 0 }, back;
+
+		rej.remote_comm_id = 0x8badf00d;
+		rej.msg_rejected = ROCE_CM_MSG_REQ;
+		rej.reason = ROCE_CM_REJ_INVALID_SERVICE_ID;
+		rej.private_data[147] = 0xee;
+		roce_cm_rej_put(mad, 3, &rej);
+		CHECK(roce_cm_mad_check(mad, sizeof(mad), &hdr) && hdr.attr_id == ROCE_CM_REJ);
+		CHECK(roce_get32(mad + CM(0)) == 0 && roce_get32(mad + CM(4)) == 0x8badf00d);
+		CHECK(mad[CM(8)] == 0 && mad[CM(9)] == 0 && roce_get16(mad + CM(10)) == 8);
+		CHECK(mad[ROCE_MAD_LEN - 1] == 0xee);
+		rej.msg_rejected = ROCE_CM_MSG_OTHER;
+		rej.ari_len = 16;
+		rej.reason = ROCE_CM_REJ_INVALID_GID;
+		rej.ari[0] = 0xfe;
+		rej.private_data[0] = 0x44;
+		roce_cm_rej_put(mad, 3, &rej);
+		CHECK(mad[CM(8)] == 0x80 && mad[CM(9)] == 0x20 && mad[CM(12)] == 0xfe);
+		CHECK(mad[CM(84)] == 0x44);
+		roce_cm_rej_get(mad, &back);
+		CHECK(memcmp(&back, &rej, sizeof(rej)) == 0);
+	}
+	{
+		struct roce_cm_mra mra = { 0 }, back;
+
+		mra.local_comm_id = 5;
+		mra.remote_comm_id = 6;
+		mra.msg_mraed = ROCE_CM_MSG_REP;
+		mra.service_timeout = 24;
+		mra.private_data[0] = 0x77;
+		roce_cm_mra_put(mad, 4, &mra);
+		CHECK(roce_cm_mad_check(mad, sizeof(mad), &hdr) && hdr.attr_id == ROCE_CM_MRA);
+		CHECK(mad[CM(8)] == 0x40 && mad[CM(9)] == 0xc0 && mad[CM(10)] == 0x77);
+		roce_cm_mra_get(mad, &back);
+		CHECK(memcmp(&back, &mra, sizeof(mra)) == 0);
+	}
+	{
+		struct roce_cm_dreq dreq = { 0 }, back;
+
+		dreq.local_comm_id = 9;
+		dreq.remote_comm_id = 10;
+		dreq.remote_qpn = 0x000012;
+		dreq.private_data[219] = 1;
+		roce_cm_dreq_put(mad, 5, &dreq);
+		CHECK(roce_cm_mad_check(mad, sizeof(mad), &hdr) && hdr.attr_id == ROCE_CM_DREQ);
+		CHECK(roce_get24(mad + CM(8)) == 0x12 && mad[CM(11)] == 0);
+		CHECK(mad[ROCE_MAD_LEN - 1] == 1);
+		roce_cm_dreq_get(mad, &back);
+		CHECK(memcmp(&back, &dreq, sizeof(dreq)) == 0);
+	}
+}
+
+/* What Linux's MAD layer would drop. */
+static void test_mad_check(void)
+{
+	uint8_t mad[ROCE_MAD_LEN + 1];
+	struct roce_mad_hdr hdr;
+	struct roce_cm_rtu rtu = { 0 };
+
+	roce_cm_rtu_put(mad, ROCE_CM_RTU, 1, &rtu);
+	CHECK(roce_cm_mad_check(mad, ROCE_MAD_LEN, &hdr));
+	CHECK(!roce_cm_mad_check(mad, ROCE_MAD_LEN - 1, &hdr));
+	CHECK(!roce_cm_mad_check(mad, ROCE_MAD_LEN + 1, &hdr));
+	CHECK(!roce_cm_mad_check(mad, 10, &hdr));
+	for (int byte = 0; byte < 4; byte++) {
+		mad[byte] ^= 0x80;
+		CHECK(!roce_cm_mad_check(mad, ROCE_MAD_LEN, &hdr));
+		mad[byte] ^= 0x80;
+	}
+	/* Header round trip with every field set. */
+	{
+		struct roce_mad_hdr h = { 1, 0x81, 3, 0x81, 0x1c, 0xbeef, 0x0102030405060708ull,
+			0x0019, 0xa0b0c0d0 }, back;
+
+		roce_mad_hdr_put(mad, &h);
+		roce_mad_hdr_get(mad, &back);
+		CHECK(back.base_version == 1 && back.mgmt_class == 0x81 && back.class_version == 3);
+		CHECK(back.method == 0x81 && back.status == 0x1c && back.class_specific == 0xbeef);
+		CHECK(back.tid == h.tid && back.attr_id == 0x19 && back.attr_mod == 0xa0b0c0d0);
+		CHECK(mad[18] == 0 && mad[19] == 0 && mad[20] == 0xa0);
+	}
+}
+
+static void test_service_and_ip(void)
+{
+	uint16_t ps = 0, port = 0;
+	uint8_t gid[16];
+	uint32_t addr = 0;
+	struct roce_cma_hdr cma;
+	uint8_t pdata[ROCE_CMA_HDR_LEN] = { 0 };
+
+	CHECK(roce_cm_service_id(ROCE_PS_TCP, 4420) == 0x0000000001061144ull);
+	CHECK(roce_cm_service_id(ROCE_PS_UDP, 1) == 0x0000000001110001ull);
+	CHECK(roce_cm_service_parse(0x0000000001061144ull, &ps, &port) && ps == ROCE_PS_TCP &&
+		port == 4420);
+	CHECK(roce_cm_service_parse(0x00000000013f0007ull, &ps, &port) && ps == ROCE_PS_IB);
+	CHECK(!roce_cm_service_parse(0x0000000000021d2full, &ps, &port)); /* IPoIB: no IP CM */
+	CHECK(!roce_cm_service_parse(0x1000000001061d2full, &ps, &port));
+	roce_gid_from_ip4(gid, 0xc0a80007);
+	{
+		static const uint8_t want[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 192, 168, 0, 7 };
+		CHECK(memcmp(gid, want, 16) == 0);
+	}
+	CHECK(roce_gid_to_ip4(gid, &addr) && addr == 0xc0a80007);
+	gid[10] = 0;
+	CHECK(!roce_gid_to_ip4(gid, &addr));
+	/* The header Linux RDMA-CM refuses (REJ 28): version not 0, IP version not 4/6. */
+	pdata[1] = 0x60;
+	CHECK(roce_cma_hdr_get(pdata, &cma) && cma.ip_version == 6);
+	pdata[1] = 0x50;
+	CHECK(!roce_cma_hdr_get(pdata, &cma));
+	pdata[1] = 0x40;
+	pdata[0] = 1;
+	CHECK(!roce_cma_hdr_get(pdata, &cma));
+}
+
+static void test_times(void)
+{
+	CHECK(roce_time_ns(0) == 4096);
+	CHECK(roce_time_ns(20) == 4096ull << 20); /* CM response timeout 20: 4.29 s */
+	CHECK(roce_time_ns(17) / 1000 == 536870);  /* ACK timeout 17: 537 ms */
+	/* rxe's CA ACK delay 15 with RDMA-CM's packet lifetimes 16 (newer) and 18 (older). */
+	CHECK(roce_cm_ack_timeout(15, 16) == 17);
+	CHECK(roce_cm_ack_timeout(15, 18) == 19);
+	/* Lifetime + 1 equal to or one above the delay: one more. */
+	CHECK(roce_cm_ack_timeout(15, 14) == 16);
+	CHECK(roce_cm_ack_timeout(15, 15) == 17);
+	/* Far below the delay: the delay itself; just below it: one more. */
+	CHECK(roce_cm_ack_timeout(15, 0) == 15);
+	CHECK(roce_cm_ack_timeout(15, 13) == 16);
+	CHECK(roce_cm_ack_timeout(0, 0) == 2);
+	CHECK(roce_cm_ack_timeout(31, 31) == 31);
+	CHECK(roce_cm_ack_timeout(10, 30) == 31);
+}
+
+/* The REQ inside its datagram: UD SEND_ONLY to QP1, 280 bytes of UDP payload, valid ICRC. */
+static void test_req_datagram(void)
+{
+	uint8_t mad[ROCE_MAD_LEN], udp[512], ip[20 + 8 + 512];
+	struct roce_pkt pkt = { 0 }, got;
+	struct roce_cm_req req, back;
+	struct roce_ip4 v4 = { .src = 0x0a000001, .dst = 0x0a000002, .id = 0, .frag = ROCE_IP4_DF };
+	struct roce_mad_hdr hdr;
+	uint32_t icrc = 0;
+	uint16_t id = 0xffff;
+	size_t n;
+
+	linux_req(&req);
+	roce_cm_req_put(mad, 0x1234, &req);
+	pkt.bth.opcode = ROCE_UD_SEND_ONLY;
+	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
+	pkt.bth.dqpn = 1;
+	pkt.bth.ack_req = true; /* QP1 (GSI) keeps AckReq */
+	pkt.bth.psn = 0x10;
+	pkt.deth.qkey = ROCE_QP1_QKEY;
+	pkt.deth.sqpn = 1;
+	n = roce_pkt_build(udp, sizeof(udp), &pkt, mad, sizeof(mad));
+	CHECK(n == 280);
+	roce_icrc_store(udp, n, roce_icrc_ip4(&v4, 0xd872, ROCE_UDP_PORT, udp, n));
+
+	/* As the receiver sees it: parse, QP1 checks, the MAD. */
+	CHECK(roce_pkt_parse(udp, n, &got) == ROCE_PARSE_OK);
+	CHECK(got.bth.dqpn == 1 && got.deth.qkey == ROCE_QP1_QKEY && got.deth.sqpn == 1);
+	CHECK(got.bth.pad == 0 && got.payload_len == ROCE_MAD_LEN);
+	CHECK(roce_cm_mad_check(got.payload, got.payload_len, &hdr) && hdr.attr_id == ROCE_CM_REQ);
+	roce_cm_req_get(got.payload, &back);
+	CHECK(memcmp(&back, &req, sizeof(req)) == 0);
+	CHECK(roce_icrc_solve_ip4_id(&v4, 0xd872, ROCE_UDP_PORT, udp, n, &id) && id == 0);
+
+	/* The whole IPv4 packet: total length 308, UDP length 288. */
+	memset(ip, 0, 28);
+	ip[0] = 0x45;
+	roce_put16(ip + 2, (uint16_t)(28 + n));
+	roce_put16(ip + 6, ROCE_IP4_DF);
+	ip[8] = 64;
+	ip[9] = 17;
+	roce_put32(ip + 12, v4.src);
+	roce_put32(ip + 16, v4.dst);
+	roce_put16(ip + 20, 0xd872);
+	roce_put16(ip + 22, ROCE_UDP_PORT);
+	roce_put16(ip + 24, (uint16_t)(8 + n));
+	memcpy(ip + 28, udp, n);
+	CHECK(roce_get16(ip + 2) == 308 && roce_get16(ip + 24) == 288);
+	CHECK(roce_icrc_ip_packet(ip, 28 + n, &icrc) && icrc == roce_icrc_load(udp, n));
+}
+
+int main(void)
+{
+	TEST_RUN(test_req_bytes);
+	TEST_RUN(test_req_fields);
+	TEST_RUN(test_rep);
+	TEST_RUN(test_rtu_drep);
+	TEST_RUN(test_rej_mra_dreq);
+	TEST_RUN(test_mad_check);
+	TEST_RUN(test_service_and_ip);
+	TEST_RUN(test_times);
+	TEST_RUN(test_req_datagram);
+	TEST_EXIT();
+}
