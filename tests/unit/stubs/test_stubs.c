@@ -22,6 +22,11 @@
 #include "doca_flow.h"
 #include "doca_flow_ct.h"
 #include "doca_log.h"
+#include "doca_mgmt.h"
+#include "doca_mgmt_cc_global_status.h"
+#include "doca_mgmt_device_caps_general.h"
+#include "doca_mgmt_icm_quota.h"
+#include "doca_rmax.h"
 #include "doca_sha.h"
 #include "doca_telemetry_diag.h"
 #include "doca_telemetry_exporter.h"
@@ -29,6 +34,7 @@
 #include "doca_telemetry_pcc.h"
 #include "doca_telemetry_pci.h"
 #include "doca_telemetry_phy.h"
+#include "doca_urom.h"
 #include "test.h"
 
 static FILE *sdk_file;
@@ -251,6 +257,98 @@ static void test_telemetry_3_3(void)
 	      DOCA_TELEMETRY_PHY_ETH_LINK_SPEED_400G == 0x100000);
 }
 
+/* DOCA Management (NVIDIA's 3.3 mgmt_* samples): the device context is where they stop. */
+static void test_mgmt(void)
+{
+	struct doca_mgmt_dev_ctx *ctx = (struct doca_mgmt_dev_ctx *)0x1;
+	struct doca_mgmt_icm_quota *quota = (struct doca_mgmt_icm_quota *)0x1;
+	struct doca_mgmt_cc_global_status *cc = (struct doca_mgmt_cc_global_status *)0x1;
+	struct doca_mgmt_device_caps_general *caps = (struct doca_mgmt_device_caps_general *)0x1;
+	uint32_t max_limit = 7;
+	uint8_t out[4] = {7, 7, 7, 7};
+
+	CHECK_ERR(doca_mgmt_dev_ctx_create(NULL, &ctx), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_mgmt_dev_ctx_create, "DOCA Management", "libdoca_mgmt");
+	CHECK_ERR(doca_mgmt_cap_icm_quota_get_max_limit(ctx, &max_limit), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_mgmt_cap_icm_quota_get_max_limit, "DOCA Management", "libdoca_mgmt");
+	CHECK_ERR(doca_mgmt_icm_quota_create_for_dev(ctx, &quota), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_mgmt_icm_quota_create_for_dev, "DOCA Management", "libdoca_mgmt");
+	CHECK_ERR(doca_mgmt_cc_global_status_create(&cc), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_mgmt_cc_global_status_create, "DOCA Management", "libdoca_mgmt");
+	CHECK_ERR(doca_mgmt_device_caps_general_create(&caps), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_mgmt_device_caps_general_create, "DOCA Management", "libdoca_mgmt");
+	CHECK_ERR(doca_mgmt_raw_cmd(ctx, "q", DOCA_MGMT_CMD_SCOPE_DEBUG_READ_ONLY, "in", 2, out, sizeof(out)),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_mgmt_raw_cmd, "DOCA Management", "libdoca_mgmt");
+	CHECK(doca_mgmt_dev_ctx_get_doca_dev(ctx) == NULL);
+	CHECK_LOGGED_ZERO(doca_mgmt_dev_ctx_get_doca_dev, "DOCA Management", "libdoca_mgmt");
+	CHECK(ctx == (struct doca_mgmt_dev_ctx *)0x1 && quota == (struct doca_mgmt_icm_quota *)0x1 &&
+	      cc == (struct doca_mgmt_cc_global_status *)0x1 && caps == (struct doca_mgmt_device_caps_general *)0x1);
+	CHECK(max_limit == 7 && out[0] == 7 && out[3] == 7);
+	CHECK(DOCA_MGMT_ICM_QUOTA_LIMIT_UNLIMITED == UINT32_MAX && DOCA_MGMT_CC_GLOBAL_STATUS_PROTOCOL_NP == 1 &&
+	      DOCA_MGMT_CMD_SCOPE_DEBUG_WRITE_FULL == 3);
+}
+
+/* DOCA Rivermax (NVIDIA's rmax_* samples): init is where they stop; the 3.3 calls exist. */
+static void test_rmax(void)
+{
+	struct doca_rmax_cpu_affinity *affinity = (struct doca_rmax_cpu_affinity *)0x1;
+	struct doca_rmax_in_stream *stream = (struct doca_rmax_in_stream *)0x1;
+	uint16_t stride = 7;
+
+	CHECK_ERR(doca_rmax_init(), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_rmax_init, "DOCA Rivermax", "libdoca_rmax");
+	CHECK_ERR(doca_rmax_cpu_affinity_create(&affinity), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_rmax_cpu_affinity_create, "DOCA Rivermax", "libdoca_rmax");
+	CHECK_ERR(doca_rmax_in_stream_create(NULL, &stream), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_rmax_in_stream_create, "DOCA Rivermax", "libdoca_rmax");
+	CHECK_ERR(doca_rmax_in_stream_set_scatter_type_ulp(stream), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_rmax_in_stream_set_scatter_type_ulp, "DOCA Rivermax", "libdoca_rmax");
+	CHECK_ERR(doca_rmax_in_stream_get_memblk_stride_size(stream, &stride), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_rmax_in_stream_get_memblk_stride_size, "DOCA Rivermax", "libdoca_rmax");
+	CHECK_ERR(doca_rmax_get_packet_placement_order_rtp_seqn_supported(NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_rmax_get_packet_placement_order_rtp_seqn_supported, "DOCA Rivermax", "libdoca_rmax");
+	CHECK(doca_rmax_in_stream_as_ctx(stream) == NULL);
+	CHECK_LOGGED_ZERO(doca_rmax_in_stream_as_ctx, "DOCA Rivermax", "libdoca_rmax");
+	CHECK(doca_rmax_in_stream_event_rx_data_get_result(NULL) == NULL);
+	CHECK_LOGGED_ZERO(doca_rmax_in_stream_event_rx_data_get_result, "DOCA Rivermax", "libdoca_rmax");
+	doca_rmax_interrupt();
+	CHECK_LOGGED_VOID(doca_rmax_interrupt, "DOCA Rivermax", "libdoca_rmax");
+	CHECK(affinity == (struct doca_rmax_cpu_affinity *)0x1 && stream == (struct doca_rmax_in_stream *)0x1 &&
+	      stride == 7);
+	CHECK(DOCA_RMAX_IN_STREAM_SCATTER_TYPE_PAYLOAD == 2 && DOCA_RMAX_IN_STREAM_TS_FMT_TYPE_SYNCED == 2);
+}
+
+/* DOCA UROM (NVIDIA's urom_* samples and plugins): the service is where they stop. */
+static void test_urom(void)
+{
+	struct doca_urom_service *service = (struct doca_urom_service *)0x1;
+	struct doca_urom_worker *worker = (struct doca_urom_worker *)0x1;
+	doca_cpu_set_t cpus;
+	uint64_t id = 7;
+
+	DOCA_CPU_ZERO(&cpus);
+	DOCA_CPU_SET(3, &cpus);
+	CHECK(doca_cpu_is_set(3, &cpus) && !doca_cpu_is_set(2, &cpus));
+	CHECK_ERR(doca_urom_service_create(&service), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_urom_service_create, "DOCA UROM", "libdoca_urom");
+	CHECK_ERR(doca_urom_service_get_cpuset(service, &cpus), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_urom_service_get_cpuset, "DOCA UROM", "libdoca_urom");
+	CHECK_ERR(doca_urom_worker_create(&worker), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_urom_worker_create, "DOCA UROM", "libdoca_urom");
+	CHECK_ERR(doca_urom_worker_set_cpuset(worker, cpus), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_urom_worker_set_cpuset, "DOCA UROM", "libdoca_urom");
+	CHECK_ERR(doca_urom_worker_get_id(worker, &id), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_urom_worker_get_id, "DOCA UROM", "libdoca_urom");
+	CHECK(doca_urom_service_get_workers_by_gid_task_get_workers_count(NULL) == 0);
+	CHECK_LOGGED_ZERO(doca_urom_service_get_workers_by_gid_task_get_workers_count, "DOCA UROM", "libdoca_urom");
+	doca_urom_worker_cmd_task_set_plugin(NULL, 1);
+	CHECK_LOGGED_VOID(doca_urom_worker_cmd_task_set_plugin, "DOCA UROM", "libdoca_urom");
+	CHECK(service == (struct doca_urom_service *)0x1 && worker == (struct doca_urom_worker *)0x1 && id == 7);
+	CHECK(doca_cpu_is_set(3, &cpus));
+	CHECK(sizeof(struct doca_urom_service_plugin_info) == 16 + DOCA_UROM_PLUGIN_NAME_MAX_LEN);
+}
+
 int main(void)
 {
 	struct doca_log_backend *sdk_log = NULL;
@@ -269,5 +367,8 @@ int main(void)
 	TEST_RUN(test_dpdk_bridge);
 	TEST_RUN(test_flow_ct_3_3);
 	TEST_RUN(test_telemetry_3_3);
+	TEST_RUN(test_mgmt);
+	TEST_RUN(test_rmax);
+	TEST_RUN(test_urom);
 	TEST_EXIT();
 }
