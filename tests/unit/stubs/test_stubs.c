@@ -4,6 +4,7 @@
  * when the DOCA function returns no doca_error_t), writes nothing through its out-parameters, and
  * logs one SDK line naming the function and the library. One call of each kind per library.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,7 +35,10 @@
 #include "doca_telemetry_pcc.h"
 #include "doca_telemetry_pci.h"
 #include "doca_telemetry_phy.h"
+#include "doca_uar.h"
 #include "doca_urom.h"
+#include "doca_verbs.h"
+#include "doca_verbs_bridge.h"
 #include "test.h"
 
 static FILE *sdk_file;
@@ -349,6 +353,59 @@ static void test_urom(void)
 	CHECK(sizeof(struct doca_urom_service_plugin_info) == 16 + DOCA_UROM_PLUGIN_NAME_MAX_LEN);
 }
 
+/* DOCA Verbs (NVIDIA's verbs_server_client and verbs_wait_cq_wr): the context is where they stop. */
+static void test_verbs(void)
+{
+	struct doca_verbs_context *ctx = (struct doca_verbs_context *)0x1;
+	struct doca_verbs_qp_init_attr *init_attr = (struct doca_verbs_qp_init_attr *)0x1;
+	struct doca_verbs_gid gid = {{0}};
+
+	CHECK_ERR(doca_verbs_context_create(NULL, DOCA_VERBS_CONTEXT_CREATE_FLAGS_NONE, &ctx), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_verbs_context_create, "DOCA Verbs", "libdoca_verbs");
+	CHECK_ERR(doca_verbs_bridge_verbs_context_import(NULL, 0, &ctx), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_verbs_bridge_verbs_context_import, "DOCA Verbs", "libdoca_verbs");
+	CHECK_ERR(doca_verbs_qp_init_attr_create(&init_attr), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_verbs_qp_init_attr_create, "DOCA Verbs", "libdoca_verbs");
+	CHECK_ERR(doca_verbs_ah_attr_set_gid(NULL, gid), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_verbs_ah_attr_set_gid, "DOCA Verbs", "libdoca_verbs");
+	CHECK(doca_verbs_qp_get_qpn(NULL) == 0);
+	CHECK_LOGGED_ZERO(doca_verbs_qp_get_qpn, "DOCA Verbs", "libdoca_verbs");
+	gid = doca_verbs_ah_attr_get_gid(NULL);
+	CHECK(gid.raw[0] == 0 && gid.raw[DOCA_GID_BYTE_LENGTH - 1] == 0);
+	CHECK_LOGGED_ZERO(doca_verbs_ah_attr_get_gid, "DOCA Verbs", "libdoca_verbs");
+	doca_verbs_ack_cq_events(NULL, 1);
+	CHECK_LOGGED_VOID(doca_verbs_ack_cq_events, "DOCA Verbs", "libdoca_verbs");
+	CHECK(ctx == (struct doca_verbs_context *)0x1 && init_attr == (struct doca_verbs_qp_init_attr *)0x1);
+	CHECK(DOCA_VERBS_QP_ATTR_CC_GROUP == (1 << 18) && DOCA_VERBS_QP_STATE_RTS == 3 &&
+	      DOCA_VERBS_ADDR_TYPE_IB_NO_GRH == 3 && DOCA_VERBS_CQ_ENTRY_SIZE_128 == 1);
+}
+
+/* The bridge's data path never answers 0 (success, or "no completion" that a poll loop would spin on). */
+static void test_verbs_bridge_data_path(void)
+{
+	CHECK(doca_verbs_bridge_post_send(NULL, NULL, NULL) == EOPNOTSUPP);
+	CHECK_LOGGED_AS(doca_verbs_bridge_post_send, "DOCA Verbs", "libdoca_verbs", "returning EOPNOTSUPP");
+	CHECK(doca_verbs_bridge_post_recv(NULL, NULL, NULL) == EOPNOTSUPP);
+	CHECK_LOGGED_AS(doca_verbs_bridge_post_recv, "DOCA Verbs", "libdoca_verbs", "returning EOPNOTSUPP");
+	CHECK(doca_verbs_bridge_poll_cq(NULL, 1, NULL) < 0);
+	CHECK_LOGGED_AS(doca_verbs_bridge_poll_cq, "DOCA Verbs", "libdoca_verbs", "returning -EOPNOTSUPP");
+	CHECK(doca_verbs_bridge_set_wait_cq_pi_wr(NULL, 1, NULL) == EOPNOTSUPP);
+	CHECK_LOGGED_AS(doca_verbs_bridge_set_wait_cq_pi_wr, "DOCA Verbs", "libdoca_verbs", "returning EOPNOTSUPP");
+}
+
+/* DOCA Core UAR lives in libdoca_common, as in DOCA, and says NOT_SUPPORTED the same way. */
+static void test_uar(void)
+{
+	struct doca_uar *uar = (struct doca_uar *)0x1;
+	uint32_t id = 7;
+
+	CHECK_ERR(doca_uar_create(NULL, DOCA_UAR_ALLOCATION_TYPE_NONCACHE, &uar), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_uar_create, "DOCA Core UAR", "libdoca_common");
+	CHECK_ERR(doca_uar_id_get(uar, &id), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_uar_id_get, "DOCA Core UAR", "libdoca_common");
+	CHECK(uar == (struct doca_uar *)0x1 && id == 7);
+}
+
 int main(void)
 {
 	struct doca_log_backend *sdk_log = NULL;
@@ -370,5 +427,8 @@ int main(void)
 	TEST_RUN(test_mgmt);
 	TEST_RUN(test_rmax);
 	TEST_RUN(test_urom);
+	TEST_RUN(test_verbs);
+	TEST_RUN(test_verbs_bridge_data_path);
+	TEST_RUN(test_uar);
 	TEST_EXIT();
 }
