@@ -27,6 +27,7 @@
 #include "doca_mgmt_cc_global_status.h"
 #include "doca_mgmt_device_caps_general.h"
 #include "doca_mgmt_icm_quota.h"
+#include "doca_rdma_bridge.h"
 #include "doca_rmax.h"
 #include "doca_sha.h"
 #include "doca_telemetry_diag.h"
@@ -406,6 +407,16 @@ static void test_uar(void)
 	CHECK(uar == (struct doca_uar *)0x1 && id == 7);
 }
 
+/* DOCA Core's RDMA bridge is in libdoca_common (this test does not link libdoca_rdma). */
+static void test_rdma_bridge_in_common(void)
+{
+	struct ibv_pd *pd = (struct ibv_pd *)0x1;
+
+	CHECK_ERR(doca_rdma_bridge_get_dev_pd((const struct doca_dev *)0x1, &pd), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK(pd == (struct ibv_pd *)0x1);
+	CHECK(strstr(sdk_lines(), "doca_rdma_bridge_get_dev_pd: a soft device has no ibv_pd") != NULL);
+}
+
 int main(void)
 {
 	struct doca_log_backend *sdk_log = NULL;
@@ -430,5 +441,6 @@ int main(void)
 	TEST_RUN(test_verbs);
 	TEST_RUN(test_verbs_bridge_data_path);
 	TEST_RUN(test_uar);
+	TEST_RUN(test_rdma_bridge_in_common);
 	TEST_EXIT();
 }
