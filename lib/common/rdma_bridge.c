@@ -16,7 +16,8 @@ doca_error_t doca_rdma_bridge_get_dev_pd(const struct doca_dev *dev, struct ibv_
 		SDK_LOG_ERR("doca_rdma_bridge_get_dev_pd: %s is NULL", dev == NULL ? "dev" : "output");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	SDK_LOG_ERR("doca_rdma_bridge_get_dev_pd: a soft device has no ibv_pd (docs/compatibility.md)");
+	SDK_LOG_ERR("doca_rdma_bridge_get_dev_pd: a soft device has no ibv_pd"
+		    "; DOCA Core's RDMA bridge (libdoca_common) is not implemented by softdoca (docs/compatibility.md)");
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
@@ -26,8 +27,9 @@ doca_error_t doca_rdma_bridge_open_dev_from_pd(struct ibv_pd *pd, struct doca_de
 		SDK_LOG_ERR("doca_rdma_bridge_open_dev_from_pd: %s is NULL", pd == NULL ? "pd" : "output");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	SDK_LOG_ERR("doca_rdma_bridge_open_dev_from_pd: softdoca cannot open a device on an rdma-core ibv_pd "
-		    "(docs/compatibility.md); open a device with doca_dev_open()");
+	SDK_LOG_ERR("doca_rdma_bridge_open_dev_from_pd: softdoca cannot open a device on an rdma-core ibv_pd"
+		    "; DOCA Core's RDMA bridge (libdoca_common) is not implemented by softdoca (docs/compatibility.md); "
+		    "open a device with doca_dev_open()");
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
@@ -37,7 +39,8 @@ doca_error_t doca_rdma_bridge_get_buf_mkey(const struct doca_buf *buf, struct do
 		SDK_LOG_ERR("doca_rdma_bridge_get_buf_mkey: %s is NULL", buf == NULL ? "buf" : dev == NULL ? "dev" : "output");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	SDK_LOG_ERR("doca_rdma_bridge_get_buf_mkey: soft memory has no mlx5 mkey (docs/compatibility.md)");
+	SDK_LOG_ERR("doca_rdma_bridge_get_buf_mkey: soft memory has no mlx5 mkey"
+		    "; DOCA Core's RDMA bridge (libdoca_common) is not implemented by softdoca (docs/compatibility.md)");
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
@@ -48,6 +51,7 @@ doca_error_t doca_rdma_bridge_get_mmap_mkey_from_pd(const struct doca_mmap *mmap
 			    mmap == NULL ? "mmap" : pd == NULL ? "pd" : "output");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	SDK_LOG_ERR("doca_rdma_bridge_get_mmap_mkey_from_pd: soft memory has no mlx5 mkey (docs/compatibility.md)");
+	SDK_LOG_ERR("doca_rdma_bridge_get_mmap_mkey_from_pd: soft memory has no mlx5 mkey"
+		    "; DOCA Core's RDMA bridge (libdoca_common) is not implemented by softdoca (docs/compatibility.md)");
 	return DOCA_ERROR_NOT_SUPPORTED;
 }

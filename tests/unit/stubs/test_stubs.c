@@ -414,7 +414,7 @@ static void test_rdma_bridge_in_common(void)
 
 	CHECK_ERR(doca_rdma_bridge_get_dev_pd((const struct doca_dev *)0x1, &pd), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK(pd == (struct ibv_pd *)0x1);
-	CHECK(strstr(sdk_lines(), "doca_rdma_bridge_get_dev_pd: a soft device has no ibv_pd") != NULL);
+	CHECK(strstr(sdk_lines(), "doca_rdma_bridge_get_dev_pd: a soft device has no ibv_pd; DOCA Core's RDMA bridge (libdoca_common)") != NULL);
 }
 
 int main(void)
