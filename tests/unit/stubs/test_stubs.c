@@ -13,6 +13,8 @@
 #include "doca_aes_gcm.h"
 #include "doca_apsh.h"
 #include "doca_compress.h"
+#include "doca_devemu_pci.h"
+#include "doca_devemu_pci_ep.h"
 #include "doca_devemu_pci_type.h"
 #include "doca_devemu_vfs_dev.h"
 #include "doca_devemu_vfs_type.h"
@@ -175,6 +177,21 @@ static void test_newer_calls(void)
 	CHECK_ERR(doca_devemu_pci_type_create_rep(NULL, &rep), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_LOGGED(doca_devemu_pci_type_create_rep, "DOCA DevEmu", "libdoca_devemu");
 	CHECK(vfs_type == NULL && rep == NULL);
+}
+
+/* DOCA 3.3's PCI endpoint (the DPU halves of NVIDIA's devemu_pci_device_db, _dma, _msix samples) */
+static void test_devemu_pci_ep(void)
+{
+	struct doca_devemu_pci_db *db = (struct doca_devemu_pci_db *)0x1;
+	struct doca_mmap *mmap = (struct doca_mmap *)0x1;
+
+	CHECK(doca_devemu_pci_dev_as_ep(NULL) == NULL);
+	CHECK_LOGGED_ZERO(doca_devemu_pci_dev_as_ep, "DOCA DevEmu", "libdoca_devemu");
+	CHECK_ERR(doca_devemu_pci_ep_create_db_on_dpa(NULL, NULL, 0, 0x1000, 0, 7, &db), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_pci_ep_create_db_on_dpa, "DOCA DevEmu", "libdoca_devemu");
+	CHECK_ERR(doca_devemu_pci_ep_mmap_create(NULL, &mmap), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_pci_ep_mmap_create, "DOCA DevEmu", "libdoca_devemu");
+	CHECK(db == (struct doca_devemu_pci_db *)0x1 && mmap == (struct doca_mmap *)0x1);
 }
 
 /* DOCA 3.3's CT declarations that NVIDIA's CT samples use: ct_meta, the iterator, get_entry's hashes. */
@@ -432,6 +449,7 @@ int main(void)
 	TEST_RUN(test_pointer_and_value_returning_calls);
 	TEST_RUN(test_void_calls);
 	TEST_RUN(test_newer_calls);
+	TEST_RUN(test_devemu_pci_ep);
 	TEST_RUN(test_dpdk_bridge);
 	TEST_RUN(test_flow_ct_3_3);
 	TEST_RUN(test_telemetry_3_3);
