@@ -24,6 +24,8 @@
 #include "doca_eth_txq.h"
 #include "doca_flow.h"
 #include "doca_flow_ct.h"
+#include "doca_flow_custom_header.h"
+#include "doca_flow_custom_header_graph.h"
 #include "doca_log.h"
 #include "doca_mgmt.h"
 #include "doca_mgmt_cc_global_status.h"
@@ -220,6 +222,24 @@ static void test_flow_ct_3_3(void)
 	CHECK(entry_flags == 7 && hash_origin == 7 && hash_reply == 7);
 	CHECK_ERR(doca_flow_ct_pipe_iterate(NULL, iterate_cb, NULL), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_LOGGED(doca_flow_ct_pipe_iterate, "DOCA Flow", "libdoca_flow");
+}
+
+/* DOCA 3.3's Flow custom headers and parse graph (NVIDIA's flow_custom_header sample) */
+static void test_flow_custom_header(void)
+{
+	struct doca_flow_custom_header *hdr = (struct doca_flow_custom_header *)0x1;
+	struct doca_flow_custom_header_graph_arc *arc = (struct doca_flow_custom_header_graph_arc *)0x1;
+	const char *opcode = "x";
+
+	CHECK_ERR(doca_flow_custom_header_create(&hdr), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_custom_header_create, "DOCA Flow", "libdoca_flow");
+	CHECK_ERR(doca_flow_custom_header_sampler_get_match_definition(NULL, &opcode), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_custom_header_sampler_get_match_definition, "DOCA Flow", "libdoca_flow");
+	CHECK_ERR(doca_flow_custom_header_graph_arc_set_src(arc, DOCA_FLOW_CUSTOM_HEADER_GRAPH_NODE_UDP, 4789, NULL),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_custom_header_graph_arc_set_src, "DOCA Flow", "libdoca_flow");
+	CHECK(hdr == (struct doca_flow_custom_header *)0x1 && opcode[0] == 'x');
+	CHECK(DOCA_FLOW_CUSTOM_HEADER_GRAPH_NODE_FLEX == 55 && DOCA_FLOW_CUSTOM_HEADER_SAMPLER_TUNNEL_MODE_FIRST == 2);
 }
 
 /* The DPDK bridge (NVIDIA's Flow samples and DPDK applications probe their ports through it). */
@@ -452,6 +472,7 @@ int main(void)
 	TEST_RUN(test_devemu_pci_ep);
 	TEST_RUN(test_dpdk_bridge);
 	TEST_RUN(test_flow_ct_3_3);
+	TEST_RUN(test_flow_custom_header);
 	TEST_RUN(test_telemetry_3_3);
 	TEST_RUN(test_mgmt);
 	TEST_RUN(test_rmax);
