@@ -117,6 +117,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_rmax_in_stream_set_scatter_type_ulp(struct d
 /* 3.3 [inferred] */
 DOCA_EXPERIMENTAL doca_error_t doca_rmax_in_stream_set_packet_placement_order_rtp_seqn(struct doca_rmax_in_stream *stream);
 DOCA_EXPERIMENTAL doca_error_t doca_rmax_in_stream_set_timestamp_format(struct doca_rmax_in_stream *stream, enum doca_rmax_in_stream_ts_fmt_type value);
+/* 3.3 [inferred] from stream_receive_perf: one setter per timestamp format */
+DOCA_EXPERIMENTAL doca_error_t doca_rmax_in_stream_set_timestamp_format_raw_counter(struct doca_rmax_in_stream *stream);
+/* 3.3 [inferred] */
+DOCA_EXPERIMENTAL doca_error_t doca_rmax_in_stream_set_timestamp_format_free_running(struct doca_rmax_in_stream *stream);
+/* 3.3 [inferred] */
+DOCA_EXPERIMENTAL doca_error_t doca_rmax_in_stream_set_timestamp_format_ptp_synced(struct doca_rmax_in_stream *stream);
 DOCA_EXPERIMENTAL doca_error_t doca_rmax_in_stream_set_elements_count(struct doca_rmax_in_stream *stream, uint32_t value);
 DOCA_EXPERIMENTAL doca_error_t doca_rmax_in_stream_set_memblks_count(struct doca_rmax_in_stream *stream, uint32_t value);
 DOCA_EXPERIMENTAL doca_error_t doca_rmax_in_stream_memblk_desc_set_min_size(struct doca_rmax_in_stream *stream, const uint16_t *value);
