@@ -58,6 +58,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_devemu_pci_dev_modify_bar_stateful_region_de
 DOCA_EXPERIMENTAL doca_error_t doca_devemu_pci_dev_modify_bar_stateful_region_values(struct doca_devemu_pci_dev *pci_dev, uint8_t id, uint64_t offset, void *values, uint64_t size);
 DOCA_EXPERIMENTAL doca_error_t doca_devemu_pci_dev_query_bar_stateful_region_values(struct doca_devemu_pci_dev *pci_dev, uint8_t id, uint64_t offset, void *out_values, uint64_t size);
 DOCA_EXPERIMENTAL struct doca_ctx *doca_devemu_pci_dev_as_ctx(struct doca_devemu_pci_dev *pci_dev);
+/* DOCA 3.3: the device's PCI endpoint (doca_devemu_pci_ep.h) */
+struct doca_devemu_pci_ep;
+DOCA_EXPERIMENTAL struct doca_devemu_pci_ep *doca_devemu_pci_dev_as_ep(struct doca_devemu_pci_dev *pci_dev);
 DOCA_EXPERIMENTAL doca_error_t doca_devemu_pci_dev_is_flr(const struct doca_devemu_pci_dev *pci_dev, uint8_t *flr);
 
 enum doca_devemu_pci_hotplug_state {

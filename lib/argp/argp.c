@@ -690,14 +690,18 @@ static bool names_clash(const char *a, const char *b)
 	return a != NULL && b != NULL && strcmp(a, b) == 0;
 }
 
-/* A param of list (or a built-in DOCA flag) already using one of p's names. */
-static const struct doca_argp_param *find_clash(const struct doca_argp_param *list, const struct doca_argp_param *p)
+/*
+ * A param of scope (or, for the program's own flags, a built-in DOCA flag) already using one of
+ * p's names. A command's flag may reuse a DOCA flag's name: after the command word it shadows the
+ * DOCA flag (NVIDIA's 3.3 mgmt_data_direct sample gives its set command -v/--vf-pci-addr).
+ */
+static const struct doca_argp_param *find_clash(const struct doca_argp_cmd *scope, const struct doca_argp_param *p)
 {
 	const struct doca_argp_param *q;
 	int pass;
 
-	for (pass = 0; pass < 2; pass++) {
-		for (q = pass ? argp.root.params : list; q != NULL; q = q->next) {
+	for (pass = 0; pass < (scope == &argp.root ? 2 : 1); pass++) {
+		for (q = pass ? argp.root.params : scope->params; q != NULL; q = q->next) {
 			if (pass && !q->builtin)
 				continue;
 			if (names_clash(q->short_name, p->short_name) || names_clash(q->long_name, p->long_name))
@@ -747,7 +751,7 @@ static doca_error_t register_param_in(struct doca_argp_cmd *scope, struct doca_a
 		err = DOCA_ERROR_INVALID_VALUE;
 		goto fail;
 	}
-	clash = find_clash(scope->params, param);
+	clash = find_clash(scope, param);
 	if (clash != NULL) {
 		char other[256];
 

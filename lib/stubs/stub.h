@@ -2,9 +2,10 @@
 /*
  * Bodies of the stub DOCA libraries (lib/stubs/gen_stubs.py writes one function per DOCA
  * prototype). Each call logs one SDK line that names the function (__func__) and the library,
- * then returns DOCA_ERROR_NOT_SUPPORTED, nothing, or a zero value. Capability queries log at
- * warning level (programs probe them on every device before they pick one), and so do void calls
- * (mostly destroys in a program's cleanup after the first call failed).
+ * then returns DOCA_ERROR_NOT_SUPPORTED, nothing, or a zero value (a failure value for the few
+ * int calls whose 0 means success). Capability queries log at warning level (programs probe them
+ * on every device before they pick one), and so do void calls (mostly destroys in a program's
+ * cleanup after the first call failed).
  */
 #ifndef SOFTDOCA_STUBS_STUB_H
 #define SOFTDOCA_STUBS_STUB_H
@@ -30,6 +31,13 @@
 	{ \
 		STUB_LOG(level, "returning NULL / 0"); \
 		return (type){0}; \
+	}
+
+/* a failure value of an int call whose 0 would mean success (gen_stubs.py ERRNO_RESULTS) */
+#define STUB_RETURN_VALUE(level, value) \
+	{ \
+		STUB_LOG(level, "returning " #value); \
+		return value; \
 	}
 
 #endif /* SOFTDOCA_STUBS_STUB_H */

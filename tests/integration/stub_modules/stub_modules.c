@@ -19,9 +19,14 @@
 #include "doca_eth_txq.h"
 #include "doca_flow.h"
 #include "doca_log.h"
+#include "doca_mgmt.h"
+#include "doca_rmax.h"
 #include "doca_sha.h"
 #include "doca_telemetry_exporter.h"
 #include "doca_telemetry_pcc.h"
+#include "doca_uar.h"
+#include "doca_urom.h"
+#include "doca_verbs.h"
 
 static int failures;
 
@@ -66,6 +71,10 @@ int main(void)
 		struct doca_devemu_vfs_type *vfs_type;
 		struct doca_telemetry_pcc *pcc;
 		struct doca_flow_cfg *flow_cfg;
+		struct doca_mgmt_dev_ctx *mgmt;
+		struct doca_urom_service *urom;
+		struct doca_verbs_context *verbs;
+		struct doca_uar *uar;
 
 		expect_not_supported("doca_compress_create", doca_compress_create(dev, &compress));
 		expect_not_supported("doca_ec_create", doca_ec_create(dev, &ec));
@@ -78,6 +87,11 @@ int main(void)
 		expect_not_supported("doca_telemetry_pcc_create", doca_telemetry_pcc_create(dev, &pcc));
 		expect_not_supported("doca_flow_cfg_create", doca_flow_cfg_create(&flow_cfg));
 		expect_not_supported("doca_dpdk_port_probe", doca_dpdk_port_probe(dev, "dv_flow_en=2"));
+		expect_not_supported("doca_mgmt_dev_ctx_create", doca_mgmt_dev_ctx_create(dev, &mgmt));
+		expect_not_supported("doca_rmax_init", doca_rmax_init());
+		expect_not_supported("doca_urom_service_create", doca_urom_service_create(&urom));
+		expect_not_supported("doca_verbs_context_create", doca_verbs_context_create(list[0], 0, &verbs));
+		expect_not_supported("doca_uar_create", doca_uar_create(dev, DOCA_UAR_ALLOCATION_TYPE_NONCACHE, &uar));
 		if (doca_apsh_create() != NULL) {
 			fprintf(stderr, "doca_apsh_create returned an object\n");
 			failures++;

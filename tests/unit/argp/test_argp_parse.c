@@ -482,6 +482,25 @@ static void test_commands(void)
 	CHECK_OK(START("prog", "run", "-l", "50"));
 	CHECK(doca_log_level_get_global_lower_limit() == 50);
 	CHECK_OK(doca_argp_destroy());
+
+	/*
+	 * A command's flag may reuse a DOCA flag's name and shadows it after the command word
+	 * (NVIDIA's mgmt_data_direct: set -v/--vf-pci-addr); a program flag may not (test_argp_api).
+	 */
+	{
+		struct doca_argp_cmd *set;
+
+		setup("prog");
+		CHECK_OK(doca_argp_cmd_create(&set));
+		doca_argp_cmd_set_name(set, "set");
+		doca_argp_cmd_set_description(set, "Set it");
+		doca_argp_cmd_set_callback(set, run_cmd_cb);
+		CHECK_OK(add_param(set, "v", "vf-pci-addr", "<addr>", "VF", DOCA_ARGP_TYPE_STRING, ld_cb, 0));
+		CHECK_OK(doca_argp_register_cmd(set));
+		CHECK_OK(START("prog", "set", "-v", "b1:00.2"));
+		CHECK(strcmp(cfg.ld, "b1:00.2") == 0);
+		CHECK_OK(doca_argp_destroy());
+	}
 }
 
 static int dpdk_argc;

@@ -4,6 +4,7 @@
  * when the DOCA function returns no doca_error_t), writes nothing through its out-parameters, and
  * logs one SDK line naming the function and the library. One call of each kind per library.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include "doca_aes_gcm.h"
 #include "doca_apsh.h"
 #include "doca_compress.h"
+#include "doca_devemu_pci.h"
+#include "doca_devemu_pci_ep.h"
 #include "doca_devemu_pci_type.h"
 #include "doca_devemu_vfs_dev.h"
 #include "doca_devemu_vfs_type.h"
@@ -21,7 +24,15 @@
 #include "doca_eth_txq.h"
 #include "doca_flow.h"
 #include "doca_flow_ct.h"
+#include "doca_flow_custom_header.h"
+#include "doca_flow_custom_header_graph.h"
 #include "doca_log.h"
+#include "doca_mgmt.h"
+#include "doca_mgmt_cc_global_status.h"
+#include "doca_mgmt_device_caps_general.h"
+#include "doca_mgmt_icm_quota.h"
+#include "doca_rdma_bridge.h"
+#include "doca_rmax.h"
 #include "doca_sha.h"
 #include "doca_telemetry_diag.h"
 #include "doca_telemetry_exporter.h"
@@ -29,6 +40,10 @@
 #include "doca_telemetry_pcc.h"
 #include "doca_telemetry_pci.h"
 #include "doca_telemetry_phy.h"
+#include "doca_uar.h"
+#include "doca_urom.h"
+#include "doca_verbs.h"
+#include "doca_verbs_bridge.h"
 #include "test.h"
 
 static FILE *sdk_file;
@@ -166,6 +181,21 @@ static void test_newer_calls(void)
 	CHECK(vfs_type == NULL && rep == NULL);
 }
 
+/* DOCA 3.3's PCI endpoint (the DPU halves of NVIDIA's devemu_pci_device_db, _dma, _msix samples) */
+static void test_devemu_pci_ep(void)
+{
+	struct doca_devemu_pci_db *db = (struct doca_devemu_pci_db *)0x1;
+	struct doca_mmap *mmap = (struct doca_mmap *)0x1;
+
+	CHECK(doca_devemu_pci_dev_as_ep(NULL) == NULL);
+	CHECK_LOGGED_ZERO(doca_devemu_pci_dev_as_ep, "DOCA DevEmu", "libdoca_devemu");
+	CHECK_ERR(doca_devemu_pci_ep_create_db_on_dpa(NULL, NULL, 0, 0x1000, 0, 7, &db), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_pci_ep_create_db_on_dpa, "DOCA DevEmu", "libdoca_devemu");
+	CHECK_ERR(doca_devemu_pci_ep_mmap_create(NULL, &mmap), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_pci_ep_mmap_create, "DOCA DevEmu", "libdoca_devemu");
+	CHECK(db == (struct doca_devemu_pci_db *)0x1 && mmap == (struct doca_mmap *)0x1);
+}
+
 /* DOCA 3.3's CT declarations that NVIDIA's CT samples use: ct_meta, the iterator, get_entry's hashes. */
 static void iterate_cb(uint16_t queue, struct doca_flow_pipe *pipe, struct doca_flow_pipe_entry *entry, void *ctx)
 {
@@ -192,6 +222,24 @@ static void test_flow_ct_3_3(void)
 	CHECK(entry_flags == 7 && hash_origin == 7 && hash_reply == 7);
 	CHECK_ERR(doca_flow_ct_pipe_iterate(NULL, iterate_cb, NULL), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_LOGGED(doca_flow_ct_pipe_iterate, "DOCA Flow", "libdoca_flow");
+}
+
+/* DOCA 3.3's Flow custom headers and parse graph (NVIDIA's flow_custom_header sample) */
+static void test_flow_custom_header(void)
+{
+	struct doca_flow_custom_header *hdr = (struct doca_flow_custom_header *)0x1;
+	struct doca_flow_custom_header_graph_arc *arc = (struct doca_flow_custom_header_graph_arc *)0x1;
+	const char *opcode = "x";
+
+	CHECK_ERR(doca_flow_custom_header_create(&hdr), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_custom_header_create, "DOCA Flow", "libdoca_flow");
+	CHECK_ERR(doca_flow_custom_header_sampler_get_match_definition(NULL, &opcode), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_custom_header_sampler_get_match_definition, "DOCA Flow", "libdoca_flow");
+	CHECK_ERR(doca_flow_custom_header_graph_arc_set_src(arc, DOCA_FLOW_CUSTOM_HEADER_GRAPH_NODE_UDP, 4789, NULL),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_custom_header_graph_arc_set_src, "DOCA Flow", "libdoca_flow");
+	CHECK(hdr == (struct doca_flow_custom_header *)0x1 && opcode[0] == 'x');
+	CHECK(DOCA_FLOW_CUSTOM_HEADER_GRAPH_NODE_FLEX == 55 && DOCA_FLOW_CUSTOM_HEADER_SAMPLER_TUNNEL_MODE_FIRST == 2);
 }
 
 /* The DPDK bridge (NVIDIA's Flow samples and DPDK applications probe their ports through it). */
@@ -251,6 +299,161 @@ static void test_telemetry_3_3(void)
 	      DOCA_TELEMETRY_PHY_ETH_LINK_SPEED_400G == 0x100000);
 }
 
+/* DOCA Management (NVIDIA's 3.3 mgmt_* samples): the device context is where they stop. */
+static void test_mgmt(void)
+{
+	struct doca_mgmt_dev_ctx *ctx = (struct doca_mgmt_dev_ctx *)0x1;
+	struct doca_mgmt_icm_quota *quota = (struct doca_mgmt_icm_quota *)0x1;
+	struct doca_mgmt_cc_global_status *cc = (struct doca_mgmt_cc_global_status *)0x1;
+	struct doca_mgmt_device_caps_general *caps = (struct doca_mgmt_device_caps_general *)0x1;
+	uint32_t max_limit = 7;
+	uint8_t out[4] = {7, 7, 7, 7};
+
+	CHECK_ERR(doca_mgmt_dev_ctx_create(NULL, &ctx), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_mgmt_dev_ctx_create, "DOCA Management", "libdoca_mgmt");
+	CHECK_ERR(doca_mgmt_cap_icm_quota_get_max_limit(ctx, &max_limit), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_mgmt_cap_icm_quota_get_max_limit, "DOCA Management", "libdoca_mgmt");
+	CHECK_ERR(doca_mgmt_icm_quota_create_for_dev(ctx, &quota), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_mgmt_icm_quota_create_for_dev, "DOCA Management", "libdoca_mgmt");
+	CHECK_ERR(doca_mgmt_cc_global_status_create(&cc), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_mgmt_cc_global_status_create, "DOCA Management", "libdoca_mgmt");
+	CHECK_ERR(doca_mgmt_device_caps_general_create(&caps), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_mgmt_device_caps_general_create, "DOCA Management", "libdoca_mgmt");
+	CHECK_ERR(doca_mgmt_raw_cmd(ctx, "q", DOCA_MGMT_CMD_SCOPE_DEBUG_READ_ONLY, "in", 2, out, sizeof(out)),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_mgmt_raw_cmd, "DOCA Management", "libdoca_mgmt");
+	CHECK(doca_mgmt_dev_ctx_get_doca_dev(ctx) == NULL);
+	CHECK_LOGGED_ZERO(doca_mgmt_dev_ctx_get_doca_dev, "DOCA Management", "libdoca_mgmt");
+	CHECK(ctx == (struct doca_mgmt_dev_ctx *)0x1 && quota == (struct doca_mgmt_icm_quota *)0x1 &&
+	      cc == (struct doca_mgmt_cc_global_status *)0x1 && caps == (struct doca_mgmt_device_caps_general *)0x1);
+	CHECK(max_limit == 7 && out[0] == 7 && out[3] == 7);
+	CHECK(DOCA_MGMT_ICM_QUOTA_LIMIT_UNLIMITED == UINT32_MAX && DOCA_MGMT_CC_GLOBAL_STATUS_PROTOCOL_NP == 1 &&
+	      DOCA_MGMT_CMD_SCOPE_DEBUG_WRITE_FULL == 3);
+}
+
+/* DOCA Rivermax (NVIDIA's rmax_* samples): init is where they stop; the 3.3 calls exist. */
+static void test_rmax(void)
+{
+	struct doca_rmax_cpu_affinity *affinity = (struct doca_rmax_cpu_affinity *)0x1;
+	struct doca_rmax_in_stream *stream = (struct doca_rmax_in_stream *)0x1;
+	uint16_t stride = 7;
+
+	CHECK_ERR(doca_rmax_init(), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_rmax_init, "DOCA Rivermax", "libdoca_rmax");
+	CHECK_ERR(doca_rmax_cpu_affinity_create(&affinity), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_rmax_cpu_affinity_create, "DOCA Rivermax", "libdoca_rmax");
+	CHECK_ERR(doca_rmax_in_stream_create(NULL, &stream), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_rmax_in_stream_create, "DOCA Rivermax", "libdoca_rmax");
+	CHECK_ERR(doca_rmax_in_stream_set_scatter_type_ulp(stream), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_rmax_in_stream_set_scatter_type_ulp, "DOCA Rivermax", "libdoca_rmax");
+	CHECK_ERR(doca_rmax_in_stream_get_memblk_stride_size(stream, &stride), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_rmax_in_stream_get_memblk_stride_size, "DOCA Rivermax", "libdoca_rmax");
+	CHECK_ERR(doca_rmax_get_packet_placement_order_rtp_seqn_supported(NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_rmax_get_packet_placement_order_rtp_seqn_supported, "DOCA Rivermax", "libdoca_rmax");
+	CHECK(doca_rmax_in_stream_as_ctx(stream) == NULL);
+	CHECK_LOGGED_ZERO(doca_rmax_in_stream_as_ctx, "DOCA Rivermax", "libdoca_rmax");
+	CHECK(doca_rmax_in_stream_event_rx_data_get_result(NULL) == NULL);
+	CHECK_LOGGED_ZERO(doca_rmax_in_stream_event_rx_data_get_result, "DOCA Rivermax", "libdoca_rmax");
+	doca_rmax_interrupt();
+	CHECK_LOGGED_VOID(doca_rmax_interrupt, "DOCA Rivermax", "libdoca_rmax");
+	CHECK(affinity == (struct doca_rmax_cpu_affinity *)0x1 && stream == (struct doca_rmax_in_stream *)0x1 &&
+	      stride == 7);
+	CHECK(DOCA_RMAX_IN_STREAM_SCATTER_TYPE_PAYLOAD == 2 && DOCA_RMAX_IN_STREAM_TS_FMT_TYPE_SYNCED == 2);
+}
+
+/* DOCA UROM (NVIDIA's urom_* samples and plugins): the service is where they stop. */
+static void test_urom(void)
+{
+	struct doca_urom_service *service = (struct doca_urom_service *)0x1;
+	struct doca_urom_worker *worker = (struct doca_urom_worker *)0x1;
+	doca_cpu_set_t cpus;
+	uint64_t id = 7;
+
+	DOCA_CPU_ZERO(&cpus);
+	DOCA_CPU_SET(3, &cpus);
+	CHECK(doca_cpu_is_set(3, &cpus) && !doca_cpu_is_set(2, &cpus));
+	CHECK_ERR(doca_urom_service_create(&service), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_urom_service_create, "DOCA UROM", "libdoca_urom");
+	CHECK_ERR(doca_urom_service_get_cpuset(service, &cpus), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_urom_service_get_cpuset, "DOCA UROM", "libdoca_urom");
+	CHECK_ERR(doca_urom_worker_create(&worker), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_urom_worker_create, "DOCA UROM", "libdoca_urom");
+	CHECK_ERR(doca_urom_worker_set_cpuset(worker, cpus), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_urom_worker_set_cpuset, "DOCA UROM", "libdoca_urom");
+	CHECK_ERR(doca_urom_worker_get_id(worker, &id), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_urom_worker_get_id, "DOCA UROM", "libdoca_urom");
+	CHECK(doca_urom_service_get_workers_by_gid_task_get_workers_count(NULL) == 0);
+	CHECK_LOGGED_ZERO(doca_urom_service_get_workers_by_gid_task_get_workers_count, "DOCA UROM", "libdoca_urom");
+	doca_urom_worker_cmd_task_set_plugin(NULL, 1);
+	CHECK_LOGGED_VOID(doca_urom_worker_cmd_task_set_plugin, "DOCA UROM", "libdoca_urom");
+	CHECK(service == (struct doca_urom_service *)0x1 && worker == (struct doca_urom_worker *)0x1 && id == 7);
+	CHECK(doca_cpu_is_set(3, &cpus));
+	CHECK(sizeof(struct doca_urom_service_plugin_info) == 16 + DOCA_UROM_PLUGIN_NAME_MAX_LEN);
+}
+
+/* DOCA Verbs (NVIDIA's verbs_server_client and verbs_wait_cq_wr): the context is where they stop. */
+static void test_verbs(void)
+{
+	struct doca_verbs_context *ctx = (struct doca_verbs_context *)0x1;
+	struct doca_verbs_qp_init_attr *init_attr = (struct doca_verbs_qp_init_attr *)0x1;
+	struct doca_verbs_gid gid = {{0}};
+
+	CHECK_ERR(doca_verbs_context_create(NULL, DOCA_VERBS_CONTEXT_CREATE_FLAGS_NONE, &ctx), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_verbs_context_create, "DOCA Verbs", "libdoca_verbs");
+	CHECK_ERR(doca_verbs_bridge_verbs_context_import(NULL, 0, &ctx), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_verbs_bridge_verbs_context_import, "DOCA Verbs", "libdoca_verbs");
+	CHECK_ERR(doca_verbs_qp_init_attr_create(&init_attr), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_verbs_qp_init_attr_create, "DOCA Verbs", "libdoca_verbs");
+	CHECK_ERR(doca_verbs_ah_attr_set_gid(NULL, gid), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_verbs_ah_attr_set_gid, "DOCA Verbs", "libdoca_verbs");
+	CHECK(doca_verbs_qp_get_qpn(NULL) == 0);
+	CHECK_LOGGED_ZERO(doca_verbs_qp_get_qpn, "DOCA Verbs", "libdoca_verbs");
+	gid = doca_verbs_ah_attr_get_gid(NULL);
+	CHECK(gid.raw[0] == 0 && gid.raw[DOCA_GID_BYTE_LENGTH - 1] == 0);
+	CHECK_LOGGED_ZERO(doca_verbs_ah_attr_get_gid, "DOCA Verbs", "libdoca_verbs");
+	doca_verbs_ack_cq_events(NULL, 1);
+	CHECK_LOGGED_VOID(doca_verbs_ack_cq_events, "DOCA Verbs", "libdoca_verbs");
+	CHECK(ctx == (struct doca_verbs_context *)0x1 && init_attr == (struct doca_verbs_qp_init_attr *)0x1);
+	CHECK(DOCA_VERBS_QP_ATTR_CC_GROUP == (1 << 18) && DOCA_VERBS_QP_STATE_RTS == 3 &&
+	      DOCA_VERBS_ADDR_TYPE_IB_NO_GRH == 3 && DOCA_VERBS_CQ_ENTRY_SIZE_128 == 1);
+}
+
+/* The bridge's data path never answers 0 (success, or "no completion" that a poll loop would spin on). */
+static void test_verbs_bridge_data_path(void)
+{
+	CHECK(doca_verbs_bridge_post_send(NULL, NULL, NULL) == EOPNOTSUPP);
+	CHECK_LOGGED_AS(doca_verbs_bridge_post_send, "DOCA Verbs", "libdoca_verbs", "returning EOPNOTSUPP");
+	CHECK(doca_verbs_bridge_post_recv(NULL, NULL, NULL) == EOPNOTSUPP);
+	CHECK_LOGGED_AS(doca_verbs_bridge_post_recv, "DOCA Verbs", "libdoca_verbs", "returning EOPNOTSUPP");
+	CHECK(doca_verbs_bridge_poll_cq(NULL, 1, NULL) < 0);
+	CHECK_LOGGED_AS(doca_verbs_bridge_poll_cq, "DOCA Verbs", "libdoca_verbs", "returning -EOPNOTSUPP");
+	CHECK(doca_verbs_bridge_set_wait_cq_pi_wr(NULL, 1, NULL) == EOPNOTSUPP);
+	CHECK_LOGGED_AS(doca_verbs_bridge_set_wait_cq_pi_wr, "DOCA Verbs", "libdoca_verbs", "returning EOPNOTSUPP");
+}
+
+/* DOCA Core UAR lives in libdoca_common, as in DOCA, and says NOT_SUPPORTED the same way. */
+static void test_uar(void)
+{
+	struct doca_uar *uar = (struct doca_uar *)0x1;
+	uint32_t id = 7;
+
+	CHECK_ERR(doca_uar_create(NULL, DOCA_UAR_ALLOCATION_TYPE_NONCACHE, &uar), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_uar_create, "DOCA Core UAR", "libdoca_common");
+	CHECK_ERR(doca_uar_id_get(uar, &id), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_uar_id_get, "DOCA Core UAR", "libdoca_common");
+	CHECK(uar == (struct doca_uar *)0x1 && id == 7);
+}
+
+/* DOCA Core's RDMA bridge is in libdoca_common (this test does not link libdoca_rdma). */
+static void test_rdma_bridge_in_common(void)
+{
+	struct ibv_pd *pd = (struct ibv_pd *)0x1;
+
+	CHECK_ERR(doca_rdma_bridge_get_dev_pd((const struct doca_dev *)0x1, &pd), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK(pd == (struct ibv_pd *)0x1);
+	CHECK(strstr(sdk_lines(), "doca_rdma_bridge_get_dev_pd: a soft device has no ibv_pd; DOCA Core's RDMA bridge (libdoca_common)") != NULL);
+}
+
 int main(void)
 {
 	struct doca_log_backend *sdk_log = NULL;
@@ -266,8 +469,17 @@ int main(void)
 	TEST_RUN(test_pointer_and_value_returning_calls);
 	TEST_RUN(test_void_calls);
 	TEST_RUN(test_newer_calls);
+	TEST_RUN(test_devemu_pci_ep);
 	TEST_RUN(test_dpdk_bridge);
 	TEST_RUN(test_flow_ct_3_3);
+	TEST_RUN(test_flow_custom_header);
 	TEST_RUN(test_telemetry_3_3);
+	TEST_RUN(test_mgmt);
+	TEST_RUN(test_rmax);
+	TEST_RUN(test_urom);
+	TEST_RUN(test_verbs);
+	TEST_RUN(test_verbs_bridge_data_path);
+	TEST_RUN(test_uar);
+	TEST_RUN(test_rdma_bridge_in_common);
 	TEST_EXIT();
 }
