@@ -80,10 +80,14 @@ static void stop_hw(struct doca_dpa *dpa)
 {
 	const struct softhw_dpa_ops *hw = dpa->base.dev->dpa;
 
-	/* no EU runs device code once close returns: the image can go */
-	hw->close(dpa->base.hw);
+	/* no EU runs device code once close returns, unless one was abandoned: its image stays */
+	if (hw->close(dpa->base.hw))
+		SDK_LOG_WARN("DPA context of application '%s' stopped with device code still running: its image stays "
+			     "loaded until the process exits",
+			     dpa->app->name);
+	else
+		hw->image_unload(dpa->image);
 	dpa->base.hw = NULL;
-	hw->image_unload(dpa->image);
 	dpa->image = NULL;
 	dpa->img = NULL;
 	dpa->started = false;
@@ -249,7 +253,12 @@ doca_error_t doca_dpa_peek_at_last_error(const struct doca_dpa *dpa)
 		SDK_LOG_ERR("Failed to peek at DPA error: dpa is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	return __atomic_load_n(&dpa->fatal, __ATOMIC_ACQUIRE) == DOCA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_BAD_STATE;
+	if (__atomic_load_n(&dpa->fatal, __ATOMIC_ACQUIRE) != DOCA_SUCCESS)
+		return DOCA_ERROR_BAD_STATE;
+	/* a kernel past its max run time (the watchdog logged it) is fatal, as on the DPA */
+	if (dpa->started && dpa->base.dev->dpa->overruns(dpa->base.hw) > 0)
+		return DOCA_ERROR_BAD_STATE;
+	return DOCA_SUCCESS;
 }
 
 /* ---- logging of device code ---- */

@@ -34,7 +34,8 @@ struct softdoca_dpa_current {
 	unsigned int rank;
 	unsigned int num_threads;
 	struct doca_dpa_thread *thread; /* a DPA thread's activation; NULL in a kernel launch or RPC */
-	void *exit;                     /* its jmp_buf: reschedule / finish end the activation there */
+	void *exit;                     /* its jmp_buf: reschedule / finish / a stopped rank end there */
+	const uint32_t *stop;           /* the EU's stop flag (softhw stop_flag): watchdog or stop */
 };
 void softdoca_dpa_set_current(const struct softdoca_dpa_current *cur);
 

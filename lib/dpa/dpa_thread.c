@@ -65,6 +65,7 @@ static void thread_run_rank(struct softhw_dpa_job *job, unsigned int rank)
 
 	(void)rank;
 	cur.exit = &exit_point;
+	cur.stop = t->dpa->base.dev->dpa->stop_flag(t->dpa->base.hw);
 	softdoca_dpa_set_current(&cur);
 	if (setjmp(exit_point) == 0)
 		t->entry->call(t->args);
@@ -98,6 +99,7 @@ static void activate(struct doca_dpa_thread *t)
 	__atomic_store_n(&t->pending, 0, __ATOMIC_SEQ_CST);
 	t->job.run = thread_run_rank;
 	t->job.done = thread_done;
+	t->job.name = t->entry != NULL ? t->entry->name : NULL;
 	t->job.num_ranks = 1;
 	t->job.wait_value = NULL;
 	t->job.comp_value = NULL;

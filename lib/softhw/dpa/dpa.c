@@ -34,6 +34,9 @@ SDK_LOG_REGISTER(SOFTHW_DPA);
  * other process's stores), and the safety net for those that do. */
 #define POLL_NS 1000000L
 #define SAFETY_NS 100000000L
+/* How long doca_dpa_stop waits for device code that is not in a DPA call to return. */
+#define STOP_GRACE_NS 1000000000LL
+#define NS 1000000000LL
 
 struct mem_block {
 	struct mem_block *next; /* sorted by address */
@@ -45,19 +48,38 @@ struct eu {
 	struct eu *next;
 	pthread_t thread;
 	struct softhw_dpa *dpa;
+	/* the rank it runs (dpa->lock); job NULL while idle */
+	struct softhw_dpa_job *job;
+	unsigned int rank;
+	int64_t started_ns;
+	/* atomic: the rank must end at its next DPA call (watchdog or close); stays set once abandoned */
+	uint32_t stop;
+	bool reporting;                   /* the watchdog reports this rank: the job stays alive */
+	/* what the rank waits on in a device wait (dpa->lock); NULL outside one */
+	struct softhw_value *wait_value;
+	uint64_t wait_want, wait_mask;
 };
 
 struct softhw_dpa {
 	pthread_mutex_t lock;
 	const struct softhw_function *fn; /* the function (device) the context runs on */
-	pthread_cond_t work;      /* EUs: a job arrived, a value changed, closing */
+	pthread_cond_t work;      /* idle EUs: a job arrived, a value changed, closing */
+	pthread_cond_t waits;     /* EUs in a device wait: a value changed, a rank is stopped, closing */
 	pthread_cond_t flags;     /* flag_wait: a flag was raised */
+	pthread_cond_t idle;      /* close: an EU ended its rank; the watchdog: a rank started */
 	struct softhw_dpa_caps caps;
 	bool closing;
 	/* EUs */
 	struct eu *eus;
 	uint32_t num_eus;
 	uint32_t idle_eus;
+	uint32_t busy_eus;        /* running a rank */
+	/* watchdog: ranks running longer than the kernel max run time (0: none) */
+	int64_t max_run_ns;
+	pthread_t watchdog;
+	bool has_watchdog;
+	bool watchdog_idle;       /* waits for a rank to start, without a timeout */
+	uint32_t overruns;
 	/* jobs with ranks not yet started, in submission order */
 	struct softhw_dpa_job *head, *tail;
 	/* device memory */
@@ -94,6 +116,15 @@ static bool dpa_caps(const struct softhw_function *fn, struct softhw_dpa_caps *c
 	caps->eus_available = c->dpa_eus_available;
 	caps->max_threads_per_kernel = c->dpa_max_threads_per_kernel;
 	caps->kernel_max_run_time_sec = c->dpa_kernel_max_run_time_sec;
+	/* tests and impatient users shorten the watchdog (docs/dpa.md) */
+	{
+		const char *env = getenv("SOFTDOCA_DPA_KERNEL_MAX_RUN_TIME");
+		char *end;
+		unsigned long long v = env != NULL ? strtoull(env, &end, 10) : 0;
+
+		if (env != NULL && *env != '\0' && *end == '\0' && v > 0)
+			caps->kernel_max_run_time_sec = v;
+	}
 	caps->mem_size = c->dpa_mem_size;
 	return true;
 }
@@ -141,6 +172,24 @@ static void job_finish(struct softhw_dpa_job *job, doca_error_t status)
 
 static void spawn_eu(struct softhw_dpa *dpa);
 
+/* The EU running on this thread (NULL on any other thread): device waits find their rank here. */
+static __thread struct eu *self_eu;
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NS + ts.tv_nsec;
+}
+
+static struct timespec ts_at(int64_t ns)
+{
+	struct timespec ts = {.tv_sec = ns / NS, .tv_nsec = ns % NS};
+
+	return ts;
+}
+
 /* First rank ready to run, taken off the queue's accounting; dpa->lock held. */
 static struct softhw_dpa_job *pick(struct softhw_dpa *dpa, unsigned int *rank, bool *must_poll)
 {
@@ -160,11 +209,27 @@ static struct softhw_dpa_job *pick(struct softhw_dpa *dpa, unsigned int *rank, b
 	return NULL;
 }
 
+/* Idle: sleeps until a job arrives (or, with jobs waiting on values, until it may look again). */
+static void eu_idle(struct softhw_dpa *dpa, bool must_poll)
+{
+	dpa->idle_eus++;
+	if (dpa->head == NULL) {
+		/* nothing queued: a submit or close wakes us; no timer while idle */
+		pthread_cond_wait(&dpa->work, &dpa->lock);
+	} else {
+		struct timespec until = ts_at(now_ns() + (must_poll ? POLL_NS : SAFETY_NS));
+
+		pthread_cond_timedwait(&dpa->work, &dpa->lock, &until);
+	}
+	dpa->idle_eus--;
+}
+
 static void *eu_main(void *arg)
 {
 	struct eu *eu = arg;
 	struct softhw_dpa *dpa = eu->dpa;
 
+	self_eu = eu;
 	pthread_mutex_lock(&dpa->lock);
 	while (!dpa->closing) {
 		unsigned int rank;
@@ -172,30 +237,40 @@ static void *eu_main(void *arg)
 		struct softhw_dpa_job *job = pick(dpa, &rank, &must_poll);
 
 		if (job == NULL) {
-			struct timespec until;
-
-			clock_gettime(CLOCK_MONOTONIC, &until);
-			until.tv_nsec += must_poll ? POLL_NS : SAFETY_NS;
-			until.tv_sec += until.tv_nsec / 1000000000L;
-			until.tv_nsec %= 1000000000L;
-			dpa->idle_eus++;
-			pthread_cond_timedwait(&dpa->work, &dpa->lock, &until);
-			dpa->idle_eus--;
+			eu_idle(dpa, must_poll);
 			continue;
 		}
 		/* more ranks waiting and nobody idle to take them: one more EU, up to the cap */
 		if (dpa->head != NULL && dpa->idle_eus == 0)
 			spawn_eu(dpa);
+		eu->job = job;
+		eu->rank = rank;
+		eu->started_ns = now_ns();
+		dpa->busy_eus++;
+		if (dpa->watchdog_idle)
+			pthread_cond_broadcast(&dpa->idle);
 		pthread_mutex_unlock(&dpa->lock);
 		job->run(job, rank);
 		pthread_mutex_lock(&dpa->lock);
+		/* the watchdog may be reporting this rank: the job must outlive its report */
+		while (eu->reporting)
+			pthread_cond_wait(&dpa->idle, &dpa->lock);
+		eu->job = NULL;
+		dpa->busy_eus--;
+		if (dpa->closing)
+			pthread_cond_broadcast(&dpa->idle);
 		if (--job->ranks_left == 0) {
-			doca_error_t status = job->cancelled ? DOCA_ERROR_AGAIN : DOCA_SUCCESS;
+			doca_error_t status = job->cancelled ? DOCA_ERROR_AGAIN
+					      : job->overran ? DOCA_ERROR_TIME_OUT
+							     : DOCA_SUCCESS;
 
 			pthread_mutex_unlock(&dpa->lock);
 			job_finish(job, status);
 			pthread_mutex_lock(&dpa->lock);
 		}
+		/* a rank the watchdog stopped leaves its EU usable for the next one */
+		if (!dpa->closing)
+			__atomic_store_n(&eu->stop, 0, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&dpa->lock);
 	return NULL;
@@ -231,6 +306,7 @@ static void spawn_eu(struct softhw_dpa *dpa)
 	dpa->num_eus++;
 }
 
+/* A job's wait value changed: idle EUs look at the queue again. */
 static void job_notify(struct softhw_value_watcher *w)
 {
 	struct softhw_dpa_job *job = (struct softhw_dpa_job *)((char *)w - offsetof(struct softhw_dpa_job, watcher));
@@ -241,6 +317,17 @@ static void job_notify(struct softhw_value_watcher *w)
 	pthread_mutex_unlock(&dpa->lock);
 }
 
+/* A value a device wait watches changed: the EUs in device waits look again. */
+static void wait_notify(struct softhw_value_watcher *w)
+{
+	struct softhw_dpa_job *job = (struct softhw_dpa_job *)((char *)w - offsetof(struct softhw_dpa_job, watcher));
+	struct softhw_dpa *dpa = job->dpa;
+
+	pthread_mutex_lock(&dpa->lock);
+	pthread_cond_broadcast(&dpa->waits);
+	pthread_mutex_unlock(&dpa->lock);
+}
+
 static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 {
 	job->dpa = dpa;
@@ -248,6 +335,7 @@ static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 	job->next_rank = 0;
 	job->ranks_left = job->num_ranks;
 	job->cancelled = false;
+	job->overran = false;
 	if (job->wait_value != NULL) {
 		job->watcher.notify = job_notify;
 		softhw_value_watch(job->wait_value, &job->watcher);
@@ -265,7 +353,12 @@ static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 	dpa->tail = job;
 	if (dpa->idle_eus == 0)
 		spawn_eu(dpa);
-	pthread_cond_broadcast(&dpa->work);
+	/* wake as many idle EUs as there are ranks, not the whole pool */
+	if (job->num_ranks >= dpa->idle_eus)
+		pthread_cond_broadcast(&dpa->work);
+	else
+		for (unsigned int i = 0; i < job->num_ranks; i++)
+			pthread_cond_signal(&dpa->work);
 	pthread_mutex_unlock(&dpa->lock);
 }
 
@@ -285,12 +378,115 @@ static void dpa_flag_wait(struct softhw_dpa *dpa, uint32_t *flag)
 	pthread_mutex_unlock(&dpa->lock);
 }
 
+/* ---- the watchdog: ranks past the kernel max run time ---- */
+
+/* The handle device code knows a value by (0 if the context has none); dpa->lock held. */
+static uint64_t handle_of(const struct softhw_dpa *dpa, const struct softhw_value *value)
+{
+	for (uint32_t i = 0; i < dpa->num_values; i++)
+		if (dpa->values[i] == value)
+			return HANDLE_TAG | (i + 1);
+	return 0;
+}
+
+/* Logs what an overrunning rank is doing and stops it at its next DPA call; dpa->lock held, dropped around the log. */
+static void overrun(struct softhw_dpa *dpa, struct eu *eu, int64_t now)
+{
+	struct softhw_dpa_job *job = eu->job;
+	char waits[256];
+	bool first = !job->overran;
+
+	job->overran = true;
+	dpa->overruns++;
+	__atomic_store_n(&eu->stop, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&dpa->waits);
+	if (eu->wait_value != NULL)
+		snprintf(waits, sizeof(waits),
+			 "it waits in doca_dpa_dev_sync_event_wait_gt() for sync event 0x%llx to exceed %llu (mask "
+			 "0x%llx), which holds %llu: nothing has updated it; its wait is interrupted and the rank ends",
+			 (unsigned long long)handle_of(dpa, eu->wait_value), (unsigned long long)eu->wait_want,
+			 (unsigned long long)eu->wait_mask, (unsigned long long)softhw_value_load(eu->wait_value));
+	else
+		snprintf(waits, sizeof(waits),
+			 "it is in no DPA call: it computes or spins in device code, which cannot be interrupted; it ends "
+			 "at its next DPA call, and doca_dpa_stop() abandons its EU if it has not returned by then");
+	eu->reporting = true;
+	pthread_mutex_unlock(&dpa->lock);
+	SDK_LOG_ERR("DPA watchdog: %s '%s' (thread %u of %u) has run for %lld s, past the kernel max run time of %llu s "
+		    "(doca_dpa_get_kernel_max_run_time()): %s. The DPA context is now in error "
+		    "(doca_dpa_peek_at_last_error()); the launch will not signal its completion event",
+		    job->num_ranks == 1 && job->name == NULL ? "job" : "kernel", job->name != NULL ? job->name : "?",
+		    eu->rank, job->num_ranks, (long long)((now - eu->started_ns) / NS),
+		    (unsigned long long)dpa->caps.kernel_max_run_time_sec, waits);
+	if (first && job->overrun != NULL)
+		job->overrun(job);
+	pthread_mutex_lock(&dpa->lock);
+	eu->reporting = false;
+	pthread_cond_broadcast(&dpa->idle);
+}
+
+/*
+ * One per context while it is started. Sleeps until the earliest deadline of a running rank,
+ * or, with none running, until a rank starts: an idle context costs no wake-ups.
+ */
+static void *watchdog_main(void *arg)
+{
+	struct softhw_dpa *dpa = arg;
+
+	pthread_mutex_lock(&dpa->lock);
+	while (!dpa->closing) {
+		int64_t now = now_ns(), next = 0;
+		struct eu *eu;
+
+		for (eu = dpa->eus; eu != NULL; eu = eu->next) {
+			if (eu->job == NULL || __atomic_load_n(&eu->stop, __ATOMIC_ACQUIRE))
+				continue;
+			if (now - eu->started_ns >= dpa->max_run_ns)
+				break;
+			if (next == 0 || eu->started_ns + dpa->max_run_ns < next)
+				next = eu->started_ns + dpa->max_run_ns;
+		}
+		if (eu != NULL) {
+			overrun(dpa, eu, now);
+			continue; /* the lock was dropped: look at the EUs again */
+		}
+		if (next == 0) {
+			dpa->watchdog_idle = true;
+			pthread_cond_wait(&dpa->idle, &dpa->lock);
+			dpa->watchdog_idle = false;
+		} else {
+			struct timespec until = ts_at(next);
+
+			pthread_cond_timedwait(&dpa->idle, &dpa->lock, &until);
+		}
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	return NULL;
+}
+
+static uint32_t dpa_overruns(struct softhw_dpa *dpa)
+{
+	uint32_t n;
+
+	pthread_mutex_lock(&dpa->lock);
+	n = dpa->overruns;
+	pthread_mutex_unlock(&dpa->lock);
+	return n;
+}
+
+static const uint32_t *dpa_stop_flag(struct softhw_dpa *dpa)
+{
+	(void)dpa;
+	return self_eu != NULL ? &self_eu->stop : NULL;
+}
+
 /* ---- open / close ---- */
 
 static doca_error_t dpa_open(const struct softhw_function *fn, struct softhw_dpa **out)
 {
 	struct softhw_dpa *dpa;
 	pthread_condattr_t attr;
+	int rc;
 
 	dpa = calloc(1, sizeof(*dpa));
 	if (dpa == NULL)
@@ -313,15 +509,28 @@ static doca_error_t dpa_open(const struct softhw_function *fn, struct softhw_dpa
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&dpa->work, &attr);
+	pthread_cond_init(&dpa->waits, &attr);
+	pthread_cond_init(&dpa->idle, &attr);
 	pthread_condattr_destroy(&attr);
 	pthread_cond_init(&dpa->flags, NULL);
+	dpa->max_run_ns = (int64_t)dpa->caps.kernel_max_run_time_sec * NS;
+	if (dpa->max_run_ns > 0) {
+		rc = pthread_create(&dpa->watchdog, NULL, watchdog_main, dpa);
+		if (rc == 0)
+			dpa->has_watchdog = true;
+		else
+			SDK_LOG_WARN("DPA: cannot start the kernel watchdog: %s; kernels run without a time limit",
+				     strerror(rc));
+	}
 	*out = dpa;
 	return DOCA_SUCCESS;
 }
 
-static void dpa_close(struct softhw_dpa *dpa)
+static bool dpa_close(struct softhw_dpa *dpa)
 {
 	struct softhw_dpa_job *cancelled = NULL;
+	struct timespec until = ts_at(now_ns() + STOP_GRACE_NS);
+	bool abandoned = false;
 
 	pthread_mutex_lock(&dpa->lock);
 	dpa->closing = true;
@@ -339,22 +548,50 @@ static void dpa_close(struct softhw_dpa *dpa)
 		}
 	}
 	dpa->tail = NULL;
+	/* ranks running end at their next DPA call (a device wait returns at once) */
+	for (struct eu *eu = dpa->eus; eu != NULL; eu = eu->next)
+		if (eu->job != NULL) {
+			eu->job->cancelled = true;
+			__atomic_store_n(&eu->stop, 1, __ATOMIC_RELEASE);
+		}
 	pthread_cond_broadcast(&dpa->work);
+	pthread_cond_broadcast(&dpa->waits);
+	pthread_cond_broadcast(&dpa->idle);
 	pthread_mutex_unlock(&dpa->lock);
+	if (dpa->has_watchdog)
+		pthread_join(dpa->watchdog, NULL);
 	while (cancelled != NULL) {
 		struct softhw_dpa_job *job = cancelled;
 
 		cancelled = job->next;
 		job_finish(job, DOCA_ERROR_AGAIN);
 	}
-	/* the EUs finish the rank they run (a cancelled device wait returns) and exit */
-	while (dpa->eus != NULL) {
-		struct eu *eu = dpa->eus;
-
-		dpa->eus = eu->next;
+	/* device code in no DPA call cannot be stopped: it gets a bounded time to return */
+	pthread_mutex_lock(&dpa->lock);
+	while (dpa->busy_eus > 0 && pthread_cond_timedwait(&dpa->idle, &dpa->lock, &until) != ETIMEDOUT)
+		;
+	for (struct eu *eu = dpa->eus; eu != NULL; eu = eu->next) {
+		if (eu->job == NULL)
+			continue;
+		SDK_LOG_ERR("DPA: stopping the context while '%s' (thread %u of %u) still runs device code that makes no "
+			    "DPA call (it cannot be interrupted): its EU thread is abandoned, and the context's device "
+			    "memory and image stay mapped until the process exits",
+			    eu->job->name != NULL ? eu->job->name : "?", eu->rank, eu->job->num_ranks);
+		abandoned = true;
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	for (struct eu *eu = dpa->eus, *next; eu != NULL; eu = next) {
+		next = eu->next;
+		if (abandoned) {
+			/* an abandoned EU may come back into dpa: nothing of it is freed */
+			pthread_detach(eu->thread);
+			continue;
+		}
 		pthread_join(eu->thread, NULL);
 		free(eu);
 	}
+	if (abandoned)
+		return true;
 	for (struct mem_block *b = dpa->blocks, *n; b != NULL; b = n) {
 		n = b->next;
 		free(b);
@@ -365,9 +602,12 @@ static void dpa_close(struct softhw_dpa *dpa)
 	free(dpa->values);
 	free(dpa->objects);
 	pthread_cond_destroy(&dpa->work);
+	pthread_cond_destroy(&dpa->waits);
+	pthread_cond_destroy(&dpa->idle);
 	pthread_cond_destroy(&dpa->flags);
 	pthread_mutex_destroy(&dpa->lock);
 	free(dpa);
+	return false;
 }
 
 /* ---- device memory: first fit, bookkeeping outside the device's reach ---- */
@@ -511,27 +751,33 @@ static struct softhw_value *dpa_value_lookup(struct softhw_dpa *dpa, uint64_t ha
 
 static bool dpa_value_wait_gt(struct softhw_dpa *dpa, struct softhw_value *value, uint64_t want, uint64_t mask)
 {
-	/* a job only for its watcher: an update wakes this EU as it wakes idle ones */
+	/* a job only for its watcher: an update wakes the EUs in device waits */
 	struct softhw_dpa_job waiter = {.dpa = dpa};
 	bool poll = !softhw_value_is_private(value) || softhw_value_is_shared(value);
+	struct eu *eu = self_eu != NULL && self_eu->dpa == dpa ? self_eu : NULL;
 	bool ok = true;
 
-	waiter.watcher.notify = job_notify;
+	waiter.watcher.notify = wait_notify;
 	softhw_value_watch(value, &waiter.watcher);
 	pthread_mutex_lock(&dpa->lock);
+	if (eu != NULL) {
+		/* what the watchdog names if the wait outlasts the kernel max run time */
+		eu->wait_value = value;
+		eu->wait_want = want;
+		eu->wait_mask = mask;
+	}
 	while (!softhw_value_holds(softhw_value_load(value), SOFTHW_VALUE_GT, want, mask)) {
 		struct timespec until;
 
-		if (dpa->closing) {
+		if (dpa->closing || (eu != NULL && __atomic_load_n(&eu->stop, __ATOMIC_ACQUIRE))) {
 			ok = false;
 			break;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_nsec += poll ? POLL_NS : SAFETY_NS;
-		until.tv_sec += until.tv_nsec / 1000000000L;
-		until.tv_nsec %= 1000000000L;
-		pthread_cond_timedwait(&dpa->work, &dpa->lock, &until);
+		until = ts_at(now_ns() + (poll ? POLL_NS : SAFETY_NS));
+		pthread_cond_timedwait(&dpa->waits, &dpa->lock, &until);
 	}
+	if (eu != NULL)
+		eu->wait_value = NULL;
 	pthread_mutex_unlock(&dpa->lock);
 	softhw_value_unwatch(value, &waiter.watcher);
 	return ok;
@@ -805,6 +1051,8 @@ const struct softhw_dpa_ops softhw_dpa_ops = {
 	.submit = dpa_submit,
 	.flag_raise = dpa_flag_raise,
 	.flag_wait = dpa_flag_wait,
+	.overruns = dpa_overruns,
+	.stop_flag = dpa_stop_flag,
 	.mem_alloc = dpa_mem_alloc,
 	.mem_free = dpa_mem_free,
 	.mem_ptr = dpa_mem_ptr,

@@ -124,3 +124,29 @@ __dpa_rpc__ uint64_t external_read_rpc(doca_dpa_dev_mmap_t mmap, uint64_t addr)
 
 	return p != 0 ? *(volatile const uint64_t *)p : 0;
 }
+
+/* Tells the host it runs, then spins on device memory without a DPA call: nothing can stop it. */
+__dpa_global__ void spin_kernel(doca_dpa_dev_sync_event_t started, doca_dpa_dev_uintptr_t release)
+{
+	doca_dpa_dev_sync_event_update_set(started, 1);
+	while (*(volatile const uint64_t *)release == 0)
+		;
+}
+
+/* The same in an RPC. */
+__dpa_rpc__ uint64_t spin_rpc(doca_dpa_dev_uintptr_t release)
+{
+	while (*(volatile const uint64_t *)release == 0)
+		;
+	return 3;
+}
+
+/* Polls an event nobody sets: each poll is a DPA call, where a stopped kernel ends. */
+__dpa_global__ void poll_kernel(doca_dpa_dev_sync_event_t started, doca_dpa_dev_sync_event_t never)
+{
+	uint64_t v = 0;
+
+	doca_dpa_dev_sync_event_update_set(started, 1);
+	while (v == 0)
+		doca_dpa_dev_sync_event_get(never, &v);
+}
