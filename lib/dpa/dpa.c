@@ -209,6 +209,17 @@ doca_error_t doca_dpa_start(struct doca_dpa *dpa)
 		return err;
 	}
 	img = hw->image_sym(dpa->image, SOFTDOCA_DPA_IMAGE_SYMBOL);
+	if (img != NULL && img->magic == SOFTDOCA_DPA_IMAGE_MAGIC &&
+	    (img->abi != SOFTDOCA_DPA_ABI || strcmp(img->dpacc_version, SOFTDOCA_VERSION) != 0)) {
+		/* the image inside the application, not only its host descriptor, must be this dpacc's */
+		SDK_LOG_ERR("Failed to start DPA context: the device image of application '%s' was built by dpacc %s "
+			    "(image format %u), this libdoca_dpa is %s (image format %u); rebuild the device code with "
+			    "this installation's dpacc",
+			    dpa->app->name, img->dpacc_version, img->abi, SOFTDOCA_VERSION, SOFTDOCA_DPA_ABI);
+		hw->image_unload(dpa->image);
+		dpa->image = NULL;
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	if (img == NULL || img->magic != SOFTDOCA_DPA_IMAGE_MAGIC || img->abi != SOFTDOCA_DPA_ABI) {
 		SDK_LOG_ERR("Failed to start DPA context: application '%s' carries no device image of format %u; "
 			    "rebuild it with this installation's dpacc",

@@ -102,6 +102,12 @@ struct softhw_dpa {
 
 struct softhw_dpa_image {
 	void *handle;
+	/*
+	 * The memfd it was loaded from stays open while it is loaded: the dynamic loader knows
+	 * the image by the name "/proc/self/fd/N", and would hand a later image loaded through
+	 * the same fd number this one instead.
+	 */
+	int fd;
 };
 
 static bool dpa_caps(const struct softhw_function *fn, struct softhw_dpa_caps *caps)
@@ -1017,15 +1023,16 @@ static doca_error_t dpa_image_load(const void *bytes, size_t len, const char *na
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	image->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	close(fd);
 	if (image->handle == NULL) {
 		const char *e = dlerror();
 
 		snprintf(reason, sizeof(reason), "%s", e != NULL ? e : "dlopen failed");
 		*why = reason;
+		close(fd);
 		free(image);
 		return DOCA_ERROR_DRIVER;
 	}
+	image->fd = fd;
 	*out = image;
 	return DOCA_SUCCESS;
 }
@@ -1040,6 +1047,7 @@ static void dpa_image_unload(struct softhw_dpa_image *image)
 	if (image == NULL)
 		return;
 	dlclose(image->handle);
+	close(image->fd);
 	free(image);
 }
 

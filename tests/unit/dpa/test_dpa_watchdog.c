@@ -11,6 +11,7 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -224,6 +225,41 @@ static void test_version_mismatch(void)
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
+/* The same check on the device image itself: its version string patched, start refuses it. */
+static void test_image_version_mismatch(void)
+{
+	struct softdoca_dpa_app other = *(const struct softdoca_dpa_app *)test_dpa_app;
+	const char *ver = doca_version_runtime();
+	size_t vlen = strlen(ver), n = other.image_size, at, found = 0;
+	unsigned char *image = malloc(n);
+	struct doca_dpa *dpa = NULL;
+	char patched[64], expect[200];
+
+	CHECK(image != NULL && vlen + 1 < sizeof(patched));
+	if (image == NULL)
+		return;
+	memcpy(image, other.image, n);
+	/* the descriptor's version string (and any other copy): the version, NUL */
+	memcpy(patched, ver, vlen + 1);
+	patched[0] = patched[0] == '7' ? '8' : '7';
+	for (at = 0; at + vlen < n; at++) {
+		if (memcmp(image + at, ver, vlen) == 0 && image[at + vlen] == '\0') {
+			memcpy(image + at, patched, vlen);
+			found++;
+		}
+	}
+	CHECK(found > 0);
+	other.image = image;
+	CHECK_OK(doca_dpa_create(dev, &dpa));
+	CHECK_OK(doca_dpa_set_app(dpa, (struct doca_dpa_app *)&other));
+	CHECK_ERR(doca_dpa_start(dpa), DOCA_ERROR_NOT_SUPPORTED);
+	snprintf(expect, sizeof(expect), "was built by dpacc %s (image format %u), this libdoca_dpa is %s", patched,
+		 SOFTDOCA_DPA_ABI, ver);
+	CHECK(logged(expect));
+	CHECK_OK(doca_dpa_destroy(dpa));
+	free(image);
+}
+
 int main(void)
 {
 	struct doca_log_backend *sdk;
@@ -247,6 +283,7 @@ int main(void)
 	TEST_RUN(test_spin_overrun);
 	TEST_RUN(test_rpc_overrun);
 	TEST_RUN(test_version_mismatch);
+	TEST_RUN(test_image_version_mismatch);
 	CHECK_OK(doca_dev_close(dev));
 	CHECK_OK(doca_devinfo_destroy_list(list));
 	TEST_EXIT();
