@@ -9,6 +9,7 @@
  *    stop returns within its bound and abandons the EU with a line;
  *  - an application built by another dpacc version: set_app and start name both versions.
  */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,8 @@
 #include "doca_dev.h"
 #include "doca_dpa.h"
 #include "doca_log.h"
+#include "doca_pe.h"
+#include "doca_ctx.h"
 #include "doca_sync_event.h"
 #include "doca_version.h"
 #include "dpa/dpa_abi.h"
@@ -207,6 +210,75 @@ static void test_rpc_overrun(void)
 	__atomic_store_n((uint64_t *)(uintptr_t)release, 1, __ATOMIC_RELEASE);
 }
 
+/* Completion waiting in a PE nobody progresses: the blocked host wait names the PE. */
+static struct doca_sync_event *rescue_event;
+static bool delivered;
+
+static void *rescuer(void *arg)
+{
+	double until = now_s() + 30;
+
+	(void)arg;
+	/* the line comes while the main thread blocks; then let it go */
+	while (strstr(log_read(sdk_log_file), "has not been progressed meanwhile") == NULL && now_s() < until)
+		usleep(10000);
+	doca_sync_event_update_set(rescue_event, 1);
+	return NULL;
+}
+
+static void wait_done(struct doca_sync_event_task_wait_eq *task, union doca_data task_user_data,
+		      union doca_data ctx_user_data)
+{
+	(void)task_user_data;
+	(void)ctx_user_data;
+	delivered = true;
+	/* what the application meant to do here: release the host */
+	doca_sync_event_update_set(rescue_event, 1);
+	doca_task_free(doca_sync_event_task_wait_eq_as_doca_task(task));
+}
+
+static void test_completion_in_unprogressed_pe(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_sync_event *comp = NULL;
+	struct doca_sync_event_task_wait_eq *task = NULL;
+	struct doca_pe *pe = NULL;
+	char expect[64];
+	pthread_t t;
+	double until;
+
+	rescue_event = event_for(dpa, NULL);
+	/* the completion event runs as a context (its tasks), not stand-alone */
+	CHECK_OK(doca_sync_event_create(&comp));
+	CHECK_OK(doca_sync_event_add_publisher_location_dpa(comp, dpa));
+	CHECK_OK(doca_sync_event_add_subscriber_location_cpu(comp, dev));
+	CHECK_OK(doca_pe_create(&pe));
+	CHECK_OK(doca_pe_connect_ctx(pe, doca_sync_event_as_ctx(comp)));
+	CHECK_OK(doca_sync_event_task_wait_eq_set_conf(comp, wait_done, wait_done, 4));
+	CHECK_OK(doca_ctx_start(doca_sync_event_as_ctx(comp)));
+	CHECK_OK(doca_sync_event_task_wait_eq_alloc_init(comp, 1, ~0ULL, (union doca_data){0}, &task));
+	CHECK_OK(doca_task_submit(doca_sync_event_task_wait_eq_as_doca_task(task)));
+	CHECK_OK(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, comp, 1, 1, &hello_kernel));
+	/* the mistake: block on what the completion callback would release, without progressing */
+	CHECK(pthread_create(&t, NULL, rescuer, NULL) == 0);
+	CHECK_OK(doca_sync_event_wait_gt(rescue_event, 0, ~0ULL));
+	pthread_join(t, NULL);
+	snprintf(expect, sizeof(expect), "PE %p, which holds 1 task(s) in flight", (void *)pe);
+	CHECK(logged_too(expect));
+	CHECK(logged("doca_sync_event_wait_gt() on sync event"));
+	/* progressing the PE delivers the completion that waited there */
+	until = now_s() + 30;
+	while (!delivered && now_s() < until)
+		doca_pe_progress(pe);
+	CHECK(delivered);
+	CHECK_OK(doca_ctx_stop(doca_sync_event_as_ctx(comp)));
+	CHECK_OK(doca_sync_event_destroy(comp));
+	CHECK_OK(doca_pe_destroy(pe));
+	CHECK_OK(doca_sync_event_destroy(rescue_event));
+	CHECK_OK(doca_dpa_destroy(dpa));
+	logged("");
+}
+
 /* An application whose dpacc version is not this installation's: both versions named. */
 static void test_version_mismatch(void)
 {
@@ -282,6 +354,7 @@ int main(void)
 	TEST_RUN(test_poll_overrun);
 	TEST_RUN(test_spin_overrun);
 	TEST_RUN(test_rpc_overrun);
+	TEST_RUN(test_completion_in_unprogressed_pe);
 	TEST_RUN(test_version_mismatch);
 	TEST_RUN(test_image_version_mismatch);
 	CHECK_OK(doca_dev_close(dev));
