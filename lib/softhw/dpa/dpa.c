@@ -10,11 +10,13 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -65,7 +67,6 @@ struct softhw_dpa {
 	const struct softhw_function *fn; /* the function (device) the context runs on */
 	pthread_cond_t work;      /* idle EUs: a job arrived, a value changed, closing */
 	pthread_cond_t waits;     /* EUs in a device wait: a value changed, a rank is stopped, closing */
-	pthread_cond_t flags;     /* flag_wait: a flag was raised */
 	pthread_cond_t idle;      /* close: an EU ended its rank; the watchdog: a rank started */
 	struct softhw_dpa_caps caps;
 	bool closing;
@@ -336,6 +337,9 @@ static void wait_notify(struct softhw_value_watcher *w)
 
 static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 {
+	uint32_t wake;
+	bool all;
+
 	job->dpa = dpa;
 	job->next = NULL;
 	job->next_rank = 0;
@@ -359,29 +363,36 @@ static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 	dpa->tail = job;
 	if (dpa->idle_eus == 0)
 		spawn_eu(dpa);
-	/* wake as many idle EUs as there are ranks, not the whole pool */
-	if (job->num_ranks >= dpa->idle_eus)
+	wake = job->num_ranks < dpa->idle_eus ? job->num_ranks : dpa->idle_eus;
+	all = wake == dpa->idle_eus;
+	pthread_mutex_unlock(&dpa->lock);
+	/*
+	 * Wake as many idle EUs as there are ranks, not the whole pool, after unlocking: a woken
+	 * EU finds the lock free instead of sleeping on it again.
+	 */
+	if (all && wake > 1)
 		pthread_cond_broadcast(&dpa->work);
 	else
-		for (unsigned int i = 0; i < job->num_ranks; i++)
+		for (uint32_t i = 0; i < wake; i++)
 			pthread_cond_signal(&dpa->work);
-	pthread_mutex_unlock(&dpa->lock);
 }
 
+/*
+ * The flag is a futex word: raise stores and wakes, wait sleeps while it is 0. No lock, so
+ * the waiter wakes straight into its caller (an RPC's return path).
+ */
 static void dpa_flag_raise(struct softhw_dpa *dpa, uint32_t *flag)
 {
-	pthread_mutex_lock(&dpa->lock);
-	*flag = 1;
-	pthread_cond_broadcast(&dpa->flags);
-	pthread_mutex_unlock(&dpa->lock);
+	(void)dpa;
+	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, flag, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 }
 
 static void dpa_flag_wait(struct softhw_dpa *dpa, uint32_t *flag)
 {
-	pthread_mutex_lock(&dpa->lock);
-	while (*flag == 0)
-		pthread_cond_wait(&dpa->flags, &dpa->lock);
-	pthread_mutex_unlock(&dpa->lock);
+	(void)dpa;
+	while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0)
+		syscall(SYS_futex, flag, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
 }
 
 /* ---- the watchdog: ranks past the kernel max run time ---- */
@@ -403,7 +414,7 @@ static void overrun(struct softhw_dpa *dpa, struct eu *eu, int64_t now)
 	bool first = !job->overran;
 
 	job->overran = true;
-	dpa->overruns++;
+	__atomic_add_fetch(&dpa->overruns, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&eu->stop, 1, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&dpa->waits);
 	if (eu->wait_value != NULL)
@@ -472,12 +483,8 @@ static void *watchdog_main(void *arg)
 
 static uint32_t dpa_overruns(struct softhw_dpa *dpa)
 {
-	uint32_t n;
-
-	pthread_mutex_lock(&dpa->lock);
-	n = dpa->overruns;
-	pthread_mutex_unlock(&dpa->lock);
-	return n;
+	/* read on every launch and RPC: no lock */
+	return __atomic_load_n(&dpa->overruns, __ATOMIC_ACQUIRE);
 }
 
 static const uint32_t *dpa_stop_flag(struct softhw_dpa *dpa)
@@ -518,7 +525,6 @@ static doca_error_t dpa_open(const struct softhw_function *fn, struct softhw_dpa
 	pthread_cond_init(&dpa->waits, &attr);
 	pthread_cond_init(&dpa->idle, &attr);
 	pthread_condattr_destroy(&attr);
-	pthread_cond_init(&dpa->flags, NULL);
 	dpa->max_run_ns = (int64_t)dpa->caps.kernel_max_run_time_sec * NS;
 	if (dpa->max_run_ns > 0) {
 		rc = pthread_create(&dpa->watchdog, NULL, watchdog_main, dpa);
@@ -610,7 +616,6 @@ static bool dpa_close(struct softhw_dpa *dpa)
 	pthread_cond_destroy(&dpa->work);
 	pthread_cond_destroy(&dpa->waits);
 	pthread_cond_destroy(&dpa->idle);
-	pthread_cond_destroy(&dpa->flags);
 	pthread_mutex_destroy(&dpa->lock);
 	free(dpa);
 	return false;
