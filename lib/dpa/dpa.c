@@ -66,8 +66,14 @@ doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
 }
 
 /* DOCA refuses to stop a context whose threads or notification completions still exist. */
-static doca_error_t check_no_users(const struct doca_dpa *dpa, const char *what)
+static doca_error_t check_no_users(struct doca_dpa *dpa, const char *what)
 {
+	if (softdoca_dpa_has_extended(dpa)) {
+		SDK_LOG_ERR("Failed to %s DPA context: contexts extended from it (doca_dpa_device_extend) still exist; "
+			    "destroy them first",
+			    what);
+		return DOCA_ERROR_IN_USE;
+	}
 	if (dpa->num_threads == 0 && dpa->num_notify_comps == 0)
 		return DOCA_SUCCESS;
 	SDK_LOG_ERR("Failed to %s DPA context: %u DPA threads and %u notification completions of it still exist; "
@@ -98,6 +104,10 @@ doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 	if (dpa == NULL) {
 		SDK_LOG_ERR("Failed to destroy DPA context: dpa is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (dpa->parent != NULL) {
+		softdoca_dpa_extended_destroy(dpa);
+		return DOCA_SUCCESS;
 	}
 	if (check_no_users(dpa, "destroy") != DOCA_SUCCESS)
 		return DOCA_ERROR_IN_USE;
@@ -192,8 +202,9 @@ doca_error_t doca_dpa_start(struct doca_dpa *dpa)
 		SDK_LOG_ERR("Failed to start DPA context: dpa is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (dpa->started) {
-		SDK_LOG_ERR("Failed to start DPA context: it is already started");
+	if (dpa->started || dpa->parent != NULL) {
+		SDK_LOG_ERR("Failed to start DPA context: it is %s", dpa->started ? "already started"
+				: "an extended context (doca_dpa_device_extend), started by its extension only");
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (dpa->app == NULL) {
@@ -252,6 +263,11 @@ doca_error_t doca_dpa_stop(struct doca_dpa *dpa)
 		SDK_LOG_ERR("Failed to stop DPA context: it is not started");
 		return DOCA_ERROR_BAD_STATE;
 	}
+	if (dpa->parent != NULL) {
+		/* an extended context runs on its parent's DPA: only this handle on it stops */
+		dpa->started = false;
+		return DOCA_SUCCESS;
+	}
 	if (check_no_users(dpa, "stop") != DOCA_SUCCESS)
 		return DOCA_ERROR_IN_USE;
 	stop_hw(dpa);
@@ -264,7 +280,8 @@ doca_error_t doca_dpa_peek_at_last_error(const struct doca_dpa *dpa)
 		SDK_LOG_ERR("Failed to peek at DPA error: dpa is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (__atomic_load_n(&dpa->fatal, __ATOMIC_ACQUIRE) != DOCA_SUCCESS)
+	if (__atomic_load_n(&dpa->fatal, __ATOMIC_ACQUIRE) != DOCA_SUCCESS ||
+	    (dpa->parent != NULL && __atomic_load_n(&dpa->parent->fatal, __ATOMIC_ACQUIRE) != DOCA_SUCCESS))
 		return DOCA_ERROR_BAD_STATE;
 	/* a kernel past its max run time (the watchdog logged it) is fatal, as on the DPA */
 	if (dpa->started && dpa->base.dev->dpa->overruns(dpa->base.hw) > 0)

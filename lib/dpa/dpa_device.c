@@ -122,8 +122,14 @@ static void unsupported(const char *function)
 static void device_set(uint64_t dpa_handle)
 {
 	stop_point();
-	if (current.dpa != NULL && dpa_handle != (uint64_t)(uintptr_t)current.dpa)
-		unsupported("doca_dpa_dev_device_set (on an extended DPA context)");
+	/* every context of the family runs on this DPA: the call only checks the handle */
+	if (current.dpa != NULL && !softdoca_dpa_handle_in_family(current.dpa, dpa_handle)) {
+		SDK_LOG_ERR("DPA device code passed 0x%llx to doca_dpa_dev_device_set(): not the handle "
+			    "(doca_dpa_get_dpa_handle) of this DPA context or of a context extended from it; the DPA "
+			    "context is now in error",
+			    (unsigned long long)dpa_handle);
+		softdoca_dpa_set_fatal(current.dpa, DOCA_ERROR_INVALID_VALUE);
+	}
 }
 
 /* The value of a device sync-event handle; NULL (logged, context in error) for a bad one. */

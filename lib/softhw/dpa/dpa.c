@@ -81,6 +81,9 @@ struct softhw_dpa {
 	bool has_watchdog;
 	bool watchdog_idle;       /* waits for a rank to start, without a timeout */
 	uint32_t overruns;
+	/* devices the context was extended to (doca_dpa_device_extend): their mmap handles count too */
+	const struct softhw_function *ext_fns[SOFTHW_DPA_MAX_EXTEND];
+	uint32_t num_ext;
 	/* jobs with ranks not yet started, in submission order */
 	struct softhw_dpa_job *head, *tail;
 	/* device memory */
@@ -926,6 +929,43 @@ static void dpa_mmap_unregister(uint32_t handle)
 	pthread_mutex_unlock(&mmap_lock);
 }
 
+/* Is fn a device the context was extended to? */
+static bool extended_to(struct softhw_dpa *dpa, const struct softhw_function *fn)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&dpa->lock);
+	for (uint32_t i = 0; i < dpa->num_ext && !found; i++)
+		found = dpa->ext_fns[i] == fn;
+	pthread_mutex_unlock(&dpa->lock);
+	return found;
+}
+
+static doca_error_t dpa_extend(struct softhw_dpa *dpa, const struct softhw_function *fn)
+{
+	doca_error_t err = DOCA_ERROR_FULL;
+
+	pthread_mutex_lock(&dpa->lock);
+	if (dpa->num_ext < SOFTHW_DPA_MAX_EXTEND) {
+		dpa->ext_fns[dpa->num_ext++] = fn;
+		err = DOCA_SUCCESS;
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	return err;
+}
+
+static void dpa_unextend(struct softhw_dpa *dpa, const struct softhw_function *fn)
+{
+	pthread_mutex_lock(&dpa->lock);
+	for (uint32_t i = 0; i < dpa->num_ext; i++) {
+		if (dpa->ext_fns[i] == fn) {
+			dpa->ext_fns[i] = dpa->ext_fns[--dpa->num_ext];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&dpa->lock);
+}
+
 /* The host address of [addr, addr + len) of a handle of dpa's device; NULL and *why when not. Under mmap_lock. */
 static uint8_t *mmap_range(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, uint64_t len, bool write,
 			   const char *role, char *why, size_t why_len, doca_error_t *err)
@@ -938,7 +978,7 @@ static uint8_t *mmap_range(struct softhw_dpa *dpa, uint32_t handle, uint64_t add
 		snprintf(why, why_len, "%s mmap handle 0x%x is not a live mmap DPA handle", role, handle);
 		return NULL;
 	}
-	if (e->fn != dpa->fn) {
+	if (e->fn != dpa->fn && !extended_to(dpa, e->fn)) {
 		snprintf(why, why_len, "%s mmap handle 0x%x belongs to another device's DPA", role, handle);
 		return NULL;
 	}
@@ -1066,6 +1106,8 @@ const struct softhw_dpa_ops softhw_dpa_ops = {
 	.flag_wait = dpa_flag_wait,
 	.overruns = dpa_overruns,
 	.stop_flag = dpa_stop_flag,
+	.extend = dpa_extend,
+	.unextend = dpa_unextend,
 	.mem_alloc = dpa_mem_alloc,
 	.mem_free = dpa_mem_free,
 	.mem_ptr = dpa_mem_ptr,

@@ -27,6 +27,9 @@
 
 struct softhw_function;
 struct softhw_dpa;
+
+/* Devices one context may be extended to (doca_dpa_device_extend). */
+#define SOFTHW_DPA_MAX_EXTEND 8
 struct softhw_dpa_image;
 
 /* What the profile gives a function's DPA (all 0 when it has none). */
@@ -113,6 +116,11 @@ struct softhw_dpa_ops {
 	 * The flag outlives the context if the EU is abandoned. NULL on any other thread.
 	 */
 	const uint32_t *(*stop_flag)(struct softhw_dpa *dpa);
+
+	/* ---- extension to another device of the card (doca_dpa_device_extend) ---- */
+	/* The context also accepts mmap handles of fn's device; FULL past SOFTHW_DPA_MAX_EXTEND. */
+	doca_error_t (*extend)(struct softhw_dpa *dpa, const struct softhw_function *fn);
+	void (*unextend)(struct softhw_dpa *dpa, const struct softhw_function *fn);
 
 	/* ---- device memory ---- */
 	/* NO_MEMORY when it does not fit; *addr is then 0. */

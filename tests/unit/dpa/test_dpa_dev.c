@@ -150,3 +150,13 @@ __dpa_global__ void poll_kernel(doca_dpa_dev_sync_event_t started, doca_dpa_dev_
 	while (v == 0)
 		doca_dpa_dev_sync_event_get(never, &v);
 }
+
+/* Names a context of the family (doca_dpa_dev_device_set), then reads a host word through an mmap handle. */
+__dpa_rpc__ uint64_t device_set_read_rpc(doca_dpa_dev_t dpa_handle, doca_dpa_dev_mmap_t mmap, uint64_t addr)
+{
+	doca_dpa_dev_uintptr_t p;
+
+	doca_dpa_dev_device_set(dpa_handle);
+	p = doca_dpa_dev_mmap_get_external_ptr(mmap, addr);
+	return p != 0 ? *(volatile const uint64_t *)p : 0;
+}
