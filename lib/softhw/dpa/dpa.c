@@ -74,6 +74,8 @@ struct softhw_dpa {
 	struct eu *eus;
 	uint32_t num_eus;
 	uint32_t idle_eus;
+	uint32_t starting_eus;    /* spawned, not yet looking for work */
+	uint64_t queued_ranks;    /* ranks of queued jobs not started yet */
 	uint32_t busy_eus;        /* running a rank */
 	/* watchdog: ranks running longer than the kernel max run time (0: none) */
 	int64_t max_run_ns;
@@ -182,6 +184,25 @@ static void job_finish(struct softhw_dpa_job *job, doca_error_t status)
 
 static void spawn_eu(struct softhw_dpa *dpa);
 
+/*
+ * As many new EUs as queued ranks lack one (idle or starting EUs take the others), up to the
+ * cap; dpa->lock held. All at once: a wide launch does not wait for a chain of EUs to each
+ * get scheduled and spawn the next.
+ */
+static void spawn_eus(struct softhw_dpa *dpa)
+{
+	uint64_t have = (uint64_t)dpa->idle_eus + dpa->starting_eus;
+
+	while (dpa->queued_ranks > have && dpa->num_eus < dpa->caps.eus_available && !dpa->closing) {
+		uint32_t before = dpa->num_eus;
+
+		spawn_eu(dpa);
+		if (dpa->num_eus == before)
+			break; /* could not: logged */
+		have++;
+	}
+}
+
 /* The EU running on this thread (NULL on any other thread): device waits find their rank here. */
 static __thread struct eu *self_eu;
 
@@ -212,6 +233,7 @@ static struct softhw_dpa_job *pick(struct softhw_dpa *dpa, unsigned int *rank, b
 			continue;
 		}
 		*rank = job->next_rank++;
+		dpa->queued_ranks--;
 		if (job->next_rank == job->num_ranks)
 			unlink_job(dpa, job);
 		return job;
@@ -241,6 +263,7 @@ static void *eu_main(void *arg)
 
 	self_eu = eu;
 	pthread_mutex_lock(&dpa->lock);
+	dpa->starting_eus--;
 	while (!dpa->closing) {
 		unsigned int rank;
 		bool must_poll;
@@ -250,9 +273,8 @@ static void *eu_main(void *arg)
 			eu_idle(dpa, must_poll);
 			continue;
 		}
-		/* more ranks waiting and nobody idle to take them: one more EU, up to the cap */
-		if (dpa->head != NULL && dpa->idle_eus == 0)
-			spawn_eu(dpa);
+		/* more ranks waiting than EUs to take them: more EUs, up to the cap */
+		spawn_eus(dpa);
 		eu->job = job;
 		eu->rank = rank;
 		eu->started_ns = now_ns();
@@ -314,6 +336,7 @@ static void spawn_eu(struct softhw_dpa *dpa)
 	eu->next = dpa->eus;
 	dpa->eus = eu;
 	dpa->num_eus++;
+	dpa->starting_eus++;
 }
 
 /* A job's wait value changed: idle EUs look at the queue again. */
@@ -364,8 +387,8 @@ static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 	else
 		dpa->head = job;
 	dpa->tail = job;
-	if (dpa->idle_eus == 0)
-		spawn_eu(dpa);
+	dpa->queued_ranks += job->num_ranks;
+	spawn_eus(dpa);
 	wake = job->num_ranks < dpa->idle_eus ? job->num_ranks : dpa->idle_eus;
 	all = wake == dpa->idle_eus;
 	pthread_mutex_unlock(&dpa->lock);
@@ -563,6 +586,7 @@ static bool dpa_close(struct softhw_dpa *dpa)
 		}
 	}
 	dpa->tail = NULL;
+	dpa->queued_ranks = 0;
 	/* ranks running end at their next DPA call (a device wait returns at once) */
 	for (struct eu *eu = dpa->eus; eu != NULL; eu = eu->next)
 		if (eu->job != NULL) {
