@@ -183,7 +183,7 @@ static void sync_event_wait_gt(uint64_t handle, uint64_t value, uint64_t mask)
 		/* the watchdog logged its own line; a stop is worth one too */
 		if (dpa->base.dev->dpa->overruns(dpa->base.hw) == 0)
 			SDK_LOG_WARN("DPA device wait on sync event 0x%llx for a value > %llu abandoned: the DPA context "
-				     "stops",
+				     "stops (or its DPA thread does)",
 				     (unsigned long long)handle, (unsigned long long)value);
 		leave_rank();
 	}

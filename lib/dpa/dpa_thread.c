@@ -44,7 +44,11 @@ struct doca_dpa_thread {
 	uint32_t pending;                    /* atomic: notified while active */
 	uint32_t stopping;                   /* atomic: thread_stop waits for the activation to end */
 	uint32_t stopped;                    /* flag (softhw flag_raise) thread_stop waits on */
+	bool abandoned;                      /* stop gave up on an activation spinning in device code */
 };
+
+/* How long doca_dpa_thread_stop waits for an activation in no DPA call to return. */
+#define THREAD_STOP_GRACE_NS 1000000000LL
 
 struct doca_dpa_notification_completion {
 	struct doca_dpa *dpa;
@@ -273,8 +277,10 @@ doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa_thread)
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	dpa = dpa_thread->dpa;
-	if (dpa_thread->state != THREAD_CREATED) {
-		SDK_LOG_ERR("Failed to start DPA thread: it is already started");
+	if (dpa_thread->state != THREAD_CREATED || dpa_thread->abandoned) {
+		SDK_LOG_ERR("Failed to start DPA thread: %s",
+			    dpa_thread->abandoned ? "it was abandoned while spinning in device code; destroy it"
+						  : "it is already started");
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (!dpa->started) {
@@ -340,10 +346,27 @@ doca_error_t doca_dpa_thread_stop(struct doca_dpa_thread *dpa_thread)
 		SDK_LOG_ERR("Failed to stop DPA thread: it is not started");
 		return DOCA_ERROR_BAD_STATE;
 	}
-	/* no new activation; wait for the one queued or running */
+	if (dpa_thread->abandoned) {
+		SDK_LOG_ERR("Failed to stop DPA thread: it was abandoned (logged earlier)");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	/* no new activation; the one queued never runs, the one running ends at its next DPA call */
 	__atomic_store_n(&dpa_thread->stopping, 1, __ATOMIC_SEQ_CST);
-	if (!__atomic_compare_exchange_n(&dpa_thread->active, &idle, 2, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-		dpa_thread->dpa->base.dev->dpa->flag_wait(dpa_thread->dpa->base.hw, &dpa_thread->stopped);
+	if (!__atomic_compare_exchange_n(&dpa_thread->active, &idle, 2, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+		const struct softhw_dpa_ops *hw = dpa_thread->dpa->base.dev->dpa;
+
+		hw->job_stop(dpa_thread->dpa->base.hw, &dpa_thread->job);
+		if (!hw->flag_wait_for(dpa_thread->dpa->base.hw, &dpa_thread->stopped, THREAD_STOP_GRACE_NS)) {
+			/* device code in no DPA call: the EU may come back into this thread object one day */
+			SDK_LOG_ERR("DPA thread %u ('%s') still runs device code that makes no DPA call (it cannot be "
+				    "interrupted): the thread is abandoned; its object stays allocated and destroying it "
+				    "only forgets it",
+				    dpa_thread->id, dpa_thread->job.name != NULL ? dpa_thread->job.name : "?");
+			dpa_thread->abandoned = true;
+			__atomic_store_n(&dpa_thread->state, THREAD_CREATED, __ATOMIC_RELEASE);
+			return DOCA_SUCCESS;
+		}
+	}
 	__atomic_store_n(&dpa_thread->active, 0, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&dpa_thread->pending, 0, __ATOMIC_SEQ_CST);
 	dpa_thread->entry = NULL;
@@ -362,7 +385,8 @@ doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *dpa_thread)
 		return DOCA_ERROR_IN_USE;
 	}
 	dpa_thread->dpa->num_threads--;
-	free(dpa_thread);
+	if (!dpa_thread->abandoned)
+		free(dpa_thread);
 	return DOCA_SUCCESS;
 }
 

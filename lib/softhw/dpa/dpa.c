@@ -421,6 +421,53 @@ static void dpa_flag_wait(struct softhw_dpa *dpa, uint32_t *flag)
 		syscall(SYS_futex, flag, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
 }
 
+static bool dpa_flag_wait_for(struct softhw_dpa *dpa, uint32_t *flag, int64_t timeout_ns)
+{
+	int64_t until = now_ns() + timeout_ns;
+
+	(void)dpa;
+	while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0) {
+		int64_t left = until - now_ns();
+		struct timespec ts;
+
+		if (left <= 0)
+			return false;
+		ts.tv_sec = left / NS;
+		ts.tv_nsec = left % NS;
+		syscall(SYS_futex, flag, FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
+	}
+	return true;
+}
+
+/* Ends one job early: its ranks not started never start, those running end at their next DPA call. */
+static void dpa_job_stop(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
+{
+	bool finished = false;
+
+	pthread_mutex_lock(&dpa->lock);
+	for (struct softhw_dpa_job *j = dpa->head; j != NULL; j = j->next) {
+		if (j != job)
+			continue;
+		unlink_job(dpa, job);
+		dpa->queued_ranks -= job->num_ranks - job->next_rank;
+		job->ranks_left -= job->num_ranks - job->next_rank;
+		job->num_ranks = job->next_rank;
+		job->cancelled = true;
+		finished = job->ranks_left == 0;
+		break;
+	}
+	for (struct eu *eu = dpa->eus; eu != NULL; eu = eu->next) {
+		if (eu->job == job) {
+			job->cancelled = true;
+			__atomic_store_n(&eu->stop, 1, __ATOMIC_RELEASE);
+		}
+	}
+	pthread_cond_broadcast(&dpa->waits);
+	pthread_mutex_unlock(&dpa->lock);
+	if (finished)
+		job_finish(job, DOCA_ERROR_AGAIN);
+}
+
 /* ---- the watchdog: ranks past the kernel max run time ---- */
 
 /* The handle device code knows a value by (0 if the context has none); dpa->lock held. */
@@ -1130,6 +1177,8 @@ const struct softhw_dpa_ops softhw_dpa_ops = {
 	.flag_wait = dpa_flag_wait,
 	.overruns = dpa_overruns,
 	.stop_flag = dpa_stop_flag,
+	.flag_wait_for = dpa_flag_wait_for,
+	.job_stop = dpa_job_stop,
 	.extend = dpa_extend,
 	.unextend = dpa_unextend,
 	.mem_alloc = dpa_mem_alloc,

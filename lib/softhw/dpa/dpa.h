@@ -108,6 +108,13 @@ struct softhw_dpa_ops {
 	 */
 	void (*flag_raise)(struct softhw_dpa *dpa, uint32_t *flag);
 	void (*flag_wait)(struct softhw_dpa *dpa, uint32_t *flag);
+	/* flag_wait for at most timeout_ns; false if the flag was not raised by then. */
+	bool (*flag_wait_for)(struct softhw_dpa *dpa, uint32_t *flag, int64_t timeout_ns);
+	/*
+	 * Ends a submitted job early: ranks not started never start (done gets AGAIN once the
+	 * others are over), ranks running end at their next DPA call (stop flag).
+	 */
+	void (*job_stop)(struct softhw_dpa *dpa, struct softhw_dpa_job *job);
 	/* Ranks that ran past the kernel max run time since open (the watchdog logged each). */
 	uint32_t (*overruns)(struct softhw_dpa *dpa);
 	/*

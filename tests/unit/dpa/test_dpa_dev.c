@@ -160,3 +160,18 @@ __dpa_rpc__ uint64_t device_set_read_rpc(doca_dpa_dev_t dpa_handle, doca_dpa_dev
 	p = doca_dpa_dev_mmap_get_external_ptr(mmap, addr);
 	return p != 0 ? *(volatile const uint64_t *)p : 0;
 }
+
+/* A DPA thread: tells the host it runs, then waits (arg[1] nonzero: spins) forever. arg: 3 words
+ * in device memory: started event, never event, spin release word address (0: wait instead). */
+__dpa_global__ void stuck_thread(uint64_t arg)
+{
+	const uint64_t *a = (const uint64_t *)arg;
+
+	doca_dpa_dev_sync_event_update_set(a[0], 1);
+	if (a[2] != 0)
+		while (*(volatile const uint64_t *)a[2] == 0)
+			;
+	else
+		doca_dpa_dev_sync_event_wait_gt(a[1], 0, ~0ULL);
+	doca_dpa_dev_thread_reschedule();
+}

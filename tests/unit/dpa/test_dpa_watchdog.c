@@ -30,7 +30,7 @@
 #include "test.h"
 
 extern struct doca_dpa_app *test_dpa_app;
-extern doca_dpa_func_t signal_then_wait, spin_kernel, spin_rpc, poll_kernel, hello_kernel;
+extern doca_dpa_func_t signal_then_wait, spin_kernel, spin_rpc, poll_kernel, hello_kernel, stuck_thread, notify_rpc;
 
 static FILE *sdk_log_file;
 static struct doca_dev *dev;
@@ -210,6 +210,74 @@ static void test_rpc_overrun(void)
 	__atomic_store_n((uint64_t *)(uintptr_t)release, 1, __ATOMIC_RELEASE);
 }
 
+/* A DPA thread whose activation waits (spin = false) or spins: doca_dpa_thread_stop is bounded. */
+static void stuck_thread_stop(bool spin)
+{
+	struct doca_dpa *dpa = started_dpa();
+	doca_dpa_dev_sync_event_t hs = 0, hn = 0;
+	struct doca_sync_event *started = event_for(dpa, &hs), *never = event_for(dpa, &hn);
+	struct doca_dpa_notification_completion *nc = NULL;
+	doca_dpa_dev_notification_completion_t h = 0;
+	doca_dpa_dev_uintptr_t args = 0, release = 0;
+	struct doca_dpa_thread *t = NULL;
+	uint64_t words[3], zero = 0, ret = 0;
+	double t0;
+
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(words), &args));
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(uint64_t), &release));
+	CHECK_OK(doca_dpa_h2d_memcpy(dpa, release, &zero, sizeof(zero)));
+	words[0] = hs;
+	words[1] = hn;
+	words[2] = spin ? release : 0;
+	CHECK_OK(doca_dpa_h2d_memcpy(dpa, args, words, sizeof(words)));
+	CHECK_OK(doca_dpa_thread_create(dpa, &t));
+	CHECK_OK(doca_dpa_thread_set_func_arg(t, &stuck_thread, args));
+	CHECK_OK(doca_dpa_thread_start(t));
+	CHECK_OK(doca_dpa_notification_completion_create(dpa, t, &nc));
+	CHECK_OK(doca_dpa_notification_completion_start(nc));
+	CHECK_OK(doca_dpa_notification_completion_get_dpa_handle(nc, &h));
+	CHECK_OK(doca_dpa_thread_run(t));
+	CHECK_OK(doca_dpa_rpc(dpa, &notify_rpc, &ret, h));
+	CHECK_OK(doca_sync_event_wait_gt(started, 0, ~0ULL));
+	t0 = now_s();
+	CHECK_OK(doca_dpa_thread_stop(t));
+	CHECK(now_s() - t0 < 10);
+	if (spin) {
+		CHECK(logged("('stuck_thread') still runs device code that makes no DPA call"));
+		CHECK_ERR(doca_dpa_thread_start(t), DOCA_ERROR_BAD_STATE);
+		logged("");
+	} else {
+		CHECK(strstr(log_read(sdk_log_file), "still runs device code") == NULL);
+	}
+	CHECK_OK(doca_dpa_notification_completion_stop(nc));
+	CHECK_OK(doca_dpa_notification_completion_destroy(nc));
+	CHECK_OK(doca_dpa_thread_destroy(t));
+	t0 = now_s();
+	CHECK_OK(doca_dpa_stop(dpa));
+	CHECK(now_s() - t0 < 10);
+	if (spin) {
+		CHECK(logged("'stuck_thread' (thread 0 of 1) still runs device code"));
+		__atomic_store_n((uint64_t *)(uintptr_t)release, 1, __ATOMIC_RELEASE);
+	} else {
+		CHECK(strstr(log_read(sdk_log_file), "still runs device code") == NULL);
+		CHECK_OK(doca_dpa_start(dpa)); /* a context stopped cleanly starts again */
+	}
+	CHECK_OK(doca_sync_event_destroy(started));
+	CHECK_OK(doca_sync_event_destroy(never));
+	CHECK_OK(doca_dpa_destroy(dpa));
+	logged("");
+}
+
+static void test_thread_stop_waiting(void)
+{
+	stuck_thread_stop(false);
+}
+
+static void test_thread_stop_spinning(void)
+{
+	stuck_thread_stop(true);
+}
+
 /* Completion waiting in a PE nobody progresses: the blocked host wait names the PE. */
 static struct doca_sync_event *rescue_event;
 static bool delivered;
@@ -354,6 +422,8 @@ int main(void)
 	TEST_RUN(test_poll_overrun);
 	TEST_RUN(test_spin_overrun);
 	TEST_RUN(test_rpc_overrun);
+	TEST_RUN(test_thread_stop_waiting);
+	TEST_RUN(test_thread_stop_spinning);
 	TEST_RUN(test_completion_in_unprogressed_pe);
 	TEST_RUN(test_version_mismatch);
 	TEST_RUN(test_image_version_mismatch);
