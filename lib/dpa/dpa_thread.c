@@ -45,6 +45,7 @@ struct doca_dpa_thread {
 	uint32_t stopping;                   /* atomic: thread_stop waits for the activation to end */
 	uint32_t stopped;                    /* flag (softhw flag_raise) thread_stop waits on */
 	bool abandoned;                      /* stop gave up on an activation spinning in device code */
+	const struct softhw_dpa_ops *hw_ops; /* of its activations (thread_done may outlive dpa) */
 };
 
 /* How long doca_dpa_thread_stop waits for an activation in no DPA call to return. */
@@ -82,7 +83,9 @@ static void thread_done(struct softhw_dpa_job *job, doca_error_t status)
 
 	__atomic_store_n(&t->active, 0, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&t->stopping, __ATOMIC_SEQ_CST)) {
-		t->dpa->base.dev->dpa->flag_raise(t->dpa->base.hw, &t->stopped);
+		/* not through t->dpa: an abandoned activation may end after its context is gone (the
+		 * soft DPA it ran on stays allocated then) */
+		t->hw_ops->flag_raise(t->job.dpa, &t->stopped);
 		return;
 	}
 	if (status == DOCA_SUCCESS && __atomic_exchange_n(&t->pending, 0, __ATOMIC_SEQ_CST))
@@ -107,7 +110,8 @@ static void activate(struct doca_dpa_thread *t)
 	t->job.num_ranks = 1;
 	t->job.wait_value = NULL;
 	t->job.comp_value = NULL;
-	t->dpa->base.dev->dpa->submit(t->dpa->base.hw, &t->job);
+	t->hw_ops = t->dpa->base.dev->dpa;
+	t->hw_ops->submit(t->dpa->base.hw, &t->job);
 }
 
 uint64_t softdoca_dpa_thread_local_storage(const struct doca_dpa_thread *thread)

@@ -54,6 +54,15 @@ struct eu {
 	struct softhw_dpa_job *job;
 	unsigned int rank;
 	int64_t started_ns;
+	/*
+	 * The rank's DPA time, what the watchdog measures: its thread's CPU time since it started
+	 * plus the time it spent in device waits. Wall time would charge a rank for the other
+	 * threads of an oversubscribed host (a DPA runs each rank on an EU of its own).
+	 */
+	clockid_t cpu_clock;
+	int64_t cpu_start_ns;
+	int64_t waited_ns;                /* device waits ended (dpa->lock) */
+	int64_t wait_since_ns;            /* the device wait in progress started (dpa->lock) */
 	/* atomic: the rank must end at its next DPA call (watchdog or close); stays set once abandoned */
 	uint32_t stop;
 	bool reporting;                   /* the watchdog reports this rank: the job stays alive */
@@ -214,6 +223,26 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * NS + ts.tv_nsec;
 }
 
+/* CPU time of an EU's thread (0 if the clock cannot be read: wall time alone then counts). */
+static int64_t cpu_ns(const struct eu *eu)
+{
+	struct timespec ts;
+
+	if (clock_gettime(eu->cpu_clock, &ts) != 0)
+		return 0;
+	return (int64_t)ts.tv_sec * NS + ts.tv_nsec;
+}
+
+/* The DPA time a running rank has used (see struct eu); dpa->lock held. */
+static int64_t used_ns(const struct eu *eu, int64_t now)
+{
+	int64_t used = cpu_ns(eu) - eu->cpu_start_ns + eu->waited_ns;
+
+	if (eu->wait_value != NULL)
+		used += now - eu->wait_since_ns;
+	return used;
+}
+
 static struct timespec ts_at(int64_t ns)
 {
 	struct timespec ts = {.tv_sec = ns / NS, .tv_nsec = ns % NS};
@@ -262,6 +291,8 @@ static void *eu_main(void *arg)
 	struct softhw_dpa *dpa = eu->dpa;
 
 	self_eu = eu;
+	if (pthread_getcpuclockid(pthread_self(), &eu->cpu_clock) != 0)
+		eu->cpu_clock = CLOCK_THREAD_CPUTIME_ID; /* read by the watchdog: 0 then, see cpu_ns */
 	pthread_mutex_lock(&dpa->lock);
 	dpa->starting_eus--;
 	while (!dpa->closing) {
@@ -278,6 +309,8 @@ static void *eu_main(void *arg)
 		eu->job = job;
 		eu->rank = rank;
 		eu->started_ns = now_ns();
+		eu->cpu_start_ns = cpu_ns(eu);
+		eu->waited_ns = 0;
 		dpa->busy_eus++;
 		if (dpa->watchdog_idle)
 			pthread_cond_broadcast(&dpa->idle);
@@ -483,6 +516,7 @@ static uint64_t handle_of(const struct softhw_dpa *dpa, const struct softhw_valu
 static void overrun(struct softhw_dpa *dpa, struct eu *eu, int64_t now)
 {
 	struct softhw_dpa_job *job = eu->job;
+	int64_t used = used_ns(eu, now);
 	char waits[256];
 	bool first = !job->overran;
 
@@ -502,11 +536,12 @@ static void overrun(struct softhw_dpa *dpa, struct eu *eu, int64_t now)
 			 "at its next DPA call, and doca_dpa_stop() abandons its EU if it has not returned by then");
 	eu->reporting = true;
 	pthread_mutex_unlock(&dpa->lock);
-	SDK_LOG_ERR("DPA watchdog: %s '%s' (thread %u of %u) has run for %lld s, past the kernel max run time of %llu s "
-		    "(doca_dpa_get_kernel_max_run_time()): %s. The DPA context is now in error "
-		    "(doca_dpa_peek_at_last_error()); the launch will not signal its completion event",
+	SDK_LOG_ERR("DPA watchdog: %s '%s' (thread %u of %u) has run for %lld s (its EU's CPU time and device waits; "
+		    "%lld s of wall time), past the kernel max run time of %llu s (doca_dpa_get_kernel_max_run_time()): "
+		    "%s. The DPA context is now in error (doca_dpa_peek_at_last_error()); the launch will not signal "
+		    "its completion event",
 		    job->num_ranks == 1 && job->name == NULL ? "job" : "kernel", job->name != NULL ? job->name : "?",
-		    eu->rank, job->num_ranks, (long long)((now - eu->started_ns) / NS),
+		    eu->rank, job->num_ranks, (long long)(used / NS), (long long)((now - eu->started_ns) / NS),
 		    (unsigned long long)dpa->caps.kernel_max_run_time_sec, waits);
 	if (first && job->overrun != NULL)
 		job->overrun(job);
@@ -529,12 +564,19 @@ static void *watchdog_main(void *arg)
 		struct eu *eu;
 
 		for (eu = dpa->eus; eu != NULL; eu = eu->next) {
+			int64_t used, at;
+
 			if (eu->job == NULL || __atomic_load_n(&eu->stop, __ATOMIC_ACQUIRE))
 				continue;
-			if (now - eu->started_ns >= dpa->max_run_ns)
+			/* DPA time grows no faster than wall time: nothing to check before at */
+			used = now - eu->started_ns < dpa->max_run_ns ? 0 : used_ns(eu, now);
+			if (used >= dpa->max_run_ns)
 				break;
-			if (next == 0 || eu->started_ns + dpa->max_run_ns < next)
-				next = eu->started_ns + dpa->max_run_ns;
+			at = now + dpa->max_run_ns - used;
+			if (used == 0)
+				at = eu->started_ns + dpa->max_run_ns;
+			if (next == 0 || at < next)
+				next = at;
 		}
 		if (eu != NULL) {
 			overrun(dpa, eu, now);
@@ -848,6 +890,7 @@ static bool dpa_value_wait_gt(struct softhw_dpa *dpa, struct softhw_value *value
 	if (eu != NULL) {
 		/* what the watchdog names if the wait outlasts the kernel max run time */
 		eu->wait_value = value;
+		eu->wait_since_ns = now_ns();
 		eu->wait_want = want;
 		eu->wait_mask = mask;
 	}
@@ -861,8 +904,10 @@ static bool dpa_value_wait_gt(struct softhw_dpa *dpa, struct softhw_value *value
 		until = ts_at(now_ns() + (poll ? POLL_NS : SAFETY_NS));
 		pthread_cond_timedwait(&dpa->waits, &dpa->lock, &until);
 	}
-	if (eu != NULL)
+	if (eu != NULL) {
+		eu->waited_ns += now_ns() - eu->wait_since_ns;
 		eu->wait_value = NULL;
+	}
 	pthread_mutex_unlock(&dpa->lock);
 	softhw_value_unwatch(value, &waiter.watcher);
 	return ok;
