@@ -4,6 +4,7 @@
  * capabilities from the card's profile, and device memory. Launches and RPCs are in
  * dpa_launch.c, the callbacks device code runs on in dpa_device.c (docs/dpa.md).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,16 +83,39 @@ static doca_error_t check_no_users(struct doca_dpa *dpa, const char *what)
 	return DOCA_ERROR_IN_USE;
 }
 
+/* Images of contexts stopped with device code still running: kept loaded (and listed) for good. */
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct softhw_dpa_image **kept;
+static size_t num_kept, cap_kept;
+
+static void keep_image(struct softhw_dpa_image *image)
+{
+	pthread_mutex_lock(&kept_lock);
+	if (num_kept == cap_kept) {
+		size_t cap = cap_kept ? cap_kept * 2 : 4;
+		struct softhw_dpa_image **k = realloc(kept, cap * sizeof(*k));
+
+		if (k != NULL) {
+			kept = k;
+			cap_kept = cap;
+		}
+	}
+	if (num_kept < cap_kept)
+		kept[num_kept++] = image;
+	pthread_mutex_unlock(&kept_lock);
+}
+
 static void stop_hw(struct doca_dpa *dpa)
 {
 	const struct softhw_dpa_ops *hw = dpa->base.dev->dpa;
 
 	/* no EU runs device code once close returns, unless one was abandoned: its image stays */
-	if (hw->close(dpa->base.hw))
+	if (hw->close(dpa->base.hw)) {
 		SDK_LOG_WARN("DPA context of application '%s' stopped with device code still running: its image stays "
 			     "loaded until the process exits",
 			     dpa->app->name);
-	else
+		keep_image(dpa->image);
+	} else
 		hw->image_unload(dpa->image);
 	dpa->base.hw = NULL;
 	dpa->image = NULL;

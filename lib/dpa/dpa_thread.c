@@ -8,6 +8,7 @@
  * EU's entry of the activation. Notifications that arrive while it runs coalesce into one
  * more activation.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,11 @@ struct doca_dpa_thread {
 	uint32_t stopped;                    /* flag (softhw flag_raise) thread_stop waits on */
 	bool abandoned;                      /* stop gave up on an activation spinning in device code */
 	const struct softhw_dpa_ops *hw_ops; /* of its activations (thread_done may outlive dpa) */
+	struct doca_dpa_thread *abandoned_next;
 };
+
+static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct doca_dpa_thread *abandoned_threads;
 
 /* How long doca_dpa_thread_stop waits for an activation in no DPA call to return. */
 #define THREAD_STOP_GRACE_NS 1000000000LL
@@ -389,8 +394,15 @@ doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *dpa_thread)
 		return DOCA_ERROR_IN_USE;
 	}
 	dpa_thread->dpa->num_threads--;
-	if (!dpa_thread->abandoned)
+	if (!dpa_thread->abandoned) {
 		free(dpa_thread);
+	} else {
+		/* kept (and listed) for good: its activation may still come back into it */
+		pthread_mutex_lock(&abandoned_lock);
+		dpa_thread->abandoned_next = abandoned_threads;
+		abandoned_threads = dpa_thread;
+		pthread_mutex_unlock(&abandoned_lock);
+	}
 	return DOCA_SUCCESS;
 }
 

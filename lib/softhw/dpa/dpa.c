@@ -95,6 +95,7 @@ struct softhw_dpa {
 	/* devices the context was extended to (doca_dpa_device_extend): their mmap handles count too */
 	const struct softhw_function *ext_fns[SOFTHW_DPA_MAX_EXTEND];
 	uint32_t num_ext;
+	struct softhw_dpa *grave_next;    /* abandoned contexts stay listed (and reachable) for good */
 	/* jobs with ranks not yet started, in submission order */
 	struct softhw_dpa_job *head, *tail;
 	/* device memory */
@@ -653,6 +654,10 @@ static doca_error_t dpa_open(const struct softhw_function *fn, struct softhw_dpa
 	return DOCA_SUCCESS;
 }
 
+/* Contexts whose EUs were abandoned: never freed, an abandoned EU may come back into them. */
+static pthread_mutex_t grave_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct softhw_dpa *graveyard;
+
 static bool dpa_close(struct softhw_dpa *dpa)
 {
 	struct softhw_dpa_job *cancelled = NULL;
@@ -718,8 +723,13 @@ static bool dpa_close(struct softhw_dpa *dpa)
 		pthread_join(eu->thread, NULL);
 		free(eu);
 	}
-	if (abandoned)
+	if (abandoned) {
+		pthread_mutex_lock(&grave_lock);
+		dpa->grave_next = graveyard;
+		graveyard = dpa;
+		pthread_mutex_unlock(&grave_lock);
 		return true;
+	}
 	for (struct mem_block *b = dpa->blocks, *n; b != NULL; b = n) {
 		n = b->next;
 		free(b);
