@@ -38,6 +38,8 @@ SDK_LOG_REGISTER(SOFTHW_DPA);
 #define SAFETY_NS 100000000L
 /* How long doca_dpa_stop waits for device code that is not in a DPA call to return. */
 #define STOP_GRACE_NS 1000000000LL
+/* While ranks run, the watchdog looks at least this many times per kernel max run time. */
+#define WATCHDOG_PERIODS 8
 #define NS 1000000000LL
 
 struct mem_block {
@@ -60,9 +62,16 @@ struct eu {
 	 * threads of an oversubscribed host (a DPA runs each rank on an EU of its own).
 	 */
 	clockid_t cpu_clock;
-	int64_t cpu_start_ns;
 	int64_t waited_ns;                /* device waits ended (dpa->lock) */
 	int64_t wait_since_ns;            /* the device wait in progress started (dpa->lock) */
+	/*
+	 * No clock is read when a rank starts (it would cost every launch a system call): the
+	 * watchdog takes its baseline when it first sees the rank, and charges the wall time
+	 * before that in full (its first look comes at once when it was idle, else within
+	 * WATCHDOG_PERIOD).
+	 */
+	uint64_t seq, seen_seq;           /* ranks started; the last one the watchdog has seen */
+	int64_t cpu_base_ns, wait_base_ns, used_base_ns;
 	/* atomic: the rank must end at its next DPA call (watchdog or close); stays set once abandoned */
 	uint32_t stop;
 	bool reporting;                   /* the watchdog reports this rank: the job stays alive */
@@ -234,14 +243,23 @@ static int64_t cpu_ns(const struct eu *eu)
 	return (int64_t)ts.tv_sec * NS + ts.tv_nsec;
 }
 
-/* The DPA time a running rank has used (see struct eu); dpa->lock held. */
-static int64_t used_ns(const struct eu *eu, int64_t now)
+/* Time a running rank spent in device waits; dpa->lock held. */
+static int64_t waited_ns(const struct eu *eu, int64_t now)
 {
-	int64_t used = cpu_ns(eu) - eu->cpu_start_ns + eu->waited_ns;
+	return eu->waited_ns + (eu->wait_value != NULL ? now - eu->wait_since_ns : 0);
+}
 
-	if (eu->wait_value != NULL)
-		used += now - eu->wait_since_ns;
-	return used;
+/* The DPA time a running rank has used (see struct eu); the watchdog, dpa->lock held. */
+static int64_t used_ns(struct eu *eu, int64_t now)
+{
+	if (eu->seen_seq != eu->seq) {
+		/* first look at this rank: everything so far counts, from here on CPU time and waits */
+		eu->seen_seq = eu->seq;
+		eu->cpu_base_ns = cpu_ns(eu);
+		eu->wait_base_ns = waited_ns(eu, now);
+		eu->used_base_ns = now - eu->started_ns;
+	}
+	return eu->used_base_ns + (cpu_ns(eu) - eu->cpu_base_ns) + (waited_ns(eu, now) - eu->wait_base_ns);
 }
 
 static struct timespec ts_at(int64_t ns)
@@ -310,8 +328,8 @@ static void *eu_main(void *arg)
 		eu->job = job;
 		eu->rank = rank;
 		eu->started_ns = now_ns();
-		eu->cpu_start_ns = cpu_ns(eu);
 		eu->waited_ns = 0;
+		eu->seq++;
 		dpa->busy_eus++;
 		if (dpa->watchdog_idle)
 			pthread_cond_broadcast(&dpa->idle);
@@ -569,13 +587,13 @@ static void *watchdog_main(void *arg)
 
 			if (eu->job == NULL || __atomic_load_n(&eu->stop, __ATOMIC_ACQUIRE))
 				continue;
-			/* DPA time grows no faster than wall time: nothing to check before at */
-			used = now - eu->started_ns < dpa->max_run_ns ? 0 : used_ns(eu, now);
+			used = used_ns(eu, now);
 			if (used >= dpa->max_run_ns)
 				break;
-			at = now + dpa->max_run_ns - used;
-			if (used == 0)
-				at = eu->started_ns + dpa->max_run_ns;
+			/* DPA time grows no faster than wall time; a rank starting meanwhile is seen soon */
+			at = now + (dpa->max_run_ns - used < dpa->max_run_ns / WATCHDOG_PERIODS
+					    ? dpa->max_run_ns - used
+					    : dpa->max_run_ns / WATCHDOG_PERIODS);
 			if (next == 0 || at < next)
 				next = at;
 		}
