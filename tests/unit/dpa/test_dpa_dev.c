@@ -175,3 +175,11 @@ __dpa_global__ void stuck_thread(uint64_t arg)
 		doca_dpa_dev_sync_event_wait_gt(a[1], 0, ~0ULL);
 	doca_dpa_dev_thread_reschedule();
 }
+
+/* Yields until released: each yield is a DPA call, where a stopped kernel ends. */
+__dpa_global__ void yield_kernel(doca_dpa_dev_sync_event_t started, doca_dpa_dev_uintptr_t release)
+{
+	doca_dpa_dev_sync_event_update_set(started, 1);
+	while (*(volatile const uint64_t *)release == 0)
+		doca_dpa_dev_yield();
+}

@@ -30,7 +30,7 @@
 #include "test.h"
 
 extern struct doca_dpa_app *test_dpa_app;
-extern doca_dpa_func_t signal_then_wait, spin_kernel, spin_rpc, poll_kernel, hello_kernel, stuck_thread, notify_rpc;
+extern doca_dpa_func_t signal_then_wait, spin_kernel, spin_rpc, poll_kernel, hello_kernel, stuck_thread, notify_rpc, yield_kernel;
 
 static FILE *sdk_log_file;
 static struct doca_dev *dev;
@@ -154,6 +154,28 @@ static void test_poll_overrun(void)
 	CHECK(strstr(log_read(sdk_log_file), "abandoned") == NULL);
 	CHECK_OK(doca_sync_event_destroy(started));
 	CHECK_OK(doca_sync_event_destroy(never));
+	CHECK_OK(doca_dpa_destroy(dpa));
+	logged("");
+}
+
+/* A kernel looping on doca_dpa_dev_yield() ends at a yield once stopped: nothing abandoned. */
+static void test_yield_overrun(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	doca_dpa_dev_sync_event_t hs = 0;
+	struct doca_sync_event *started = event_for(dpa, &hs);
+	doca_dpa_dev_uintptr_t release = 0;
+	uint64_t zero = 0;
+
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(uint64_t), &release));
+	CHECK_OK(doca_dpa_h2d_memcpy(dpa, release, &zero, sizeof(zero)));
+	CHECK_OK(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &yield_kernel, hs, release));
+	CHECK_OK(doca_sync_event_wait_gt(started, 0, ~0ULL));
+	CHECK(becomes_fatal(dpa));
+	CHECK(logged_too("DPA watchdog: kernel 'yield_kernel'"));
+	CHECK_OK(doca_dpa_stop(dpa));
+	CHECK(strstr(log_read(sdk_log_file), "still runs device code") == NULL);
+	CHECK_OK(doca_sync_event_destroy(started));
 	CHECK_OK(doca_dpa_destroy(dpa));
 	logged("");
 }
@@ -420,6 +442,7 @@ int main(void)
 	TEST_RUN(test_max_run_time_from_env);
 	TEST_RUN(test_wait_overrun);
 	TEST_RUN(test_poll_overrun);
+	TEST_RUN(test_yield_overrun);
 	TEST_RUN(test_spin_overrun);
 	TEST_RUN(test_rpc_overrun);
 	TEST_RUN(test_thread_stop_waiting);
