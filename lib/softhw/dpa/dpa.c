@@ -135,6 +135,27 @@ struct softhw_dpa_image {
 	int fd;
 };
 
+/*
+ * SOFTDOCA_DPA_KERNEL_MAX_RUN_TIME=<seconds>: tests and impatient users shorten the watchdog
+ * (docs/dpa.md). Read once: caps are asked for on every launch.
+ */
+static long long max_run_time_override(void)
+{
+	static long long cached = -1;
+	long long v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+
+	if (v < 0) {
+		const char *env = getenv("SOFTDOCA_DPA_KERNEL_MAX_RUN_TIME");
+		char *end = NULL;
+
+		v = env != NULL ? strtoll(env, &end, 10) : 0;
+		if (env == NULL || *env == '\0' || *end != '\0' || v < 0)
+			v = 0;
+		__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
 static bool dpa_caps(const struct softhw_function *fn, struct softhw_dpa_caps *caps)
 {
 	const struct softhw_caps *c = &fn->caps;
@@ -147,15 +168,8 @@ static bool dpa_caps(const struct softhw_function *fn, struct softhw_dpa_caps *c
 	caps->eus_available = c->dpa_eus_available;
 	caps->max_threads_per_kernel = c->dpa_max_threads_per_kernel;
 	caps->kernel_max_run_time_sec = c->dpa_kernel_max_run_time_sec;
-	/* tests and impatient users shorten the watchdog (docs/dpa.md) */
-	{
-		const char *env = getenv("SOFTDOCA_DPA_KERNEL_MAX_RUN_TIME");
-		char *end;
-		unsigned long long v = env != NULL ? strtoull(env, &end, 10) : 0;
-
-		if (env != NULL && *env != '\0' && *end == '\0' && v > 0)
-			caps->kernel_max_run_time_sec = v;
-	}
+	if (max_run_time_override() > 0)
+		caps->kernel_max_run_time_sec = (uint64_t)max_run_time_override();
 	caps->mem_size = c->dpa_mem_size;
 	return true;
 }
