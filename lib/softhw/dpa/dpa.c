@@ -569,12 +569,12 @@ static void overrun(struct softhw_dpa *dpa, struct eu *eu, int64_t now)
 			 "at its next DPA call, and doca_dpa_stop() abandons its EU if it has not returned by then");
 	eu->reporting = true;
 	pthread_mutex_unlock(&dpa->lock);
-	SDK_LOG_ERR("DPA watchdog: %s '%s' (thread %u of %u) has run for %lld s (its EU's CPU time and device waits; "
-		    "%lld s of wall time), past the kernel max run time of %llu s (doca_dpa_get_kernel_max_run_time()): "
+	SDK_LOG_ERR("DPA watchdog: %s '%s' (thread %u of %u) has run for %.1f s (its EU's CPU time and device waits; "
+		    "%.1f s of wall time), past the kernel max run time of %llu s (doca_dpa_get_kernel_max_run_time()): "
 		    "%s. The DPA context is now in error (doca_dpa_peek_at_last_error()); the launch will not signal "
 		    "its completion event",
 		    job->num_ranks == 1 && job->name == NULL ? "job" : "kernel", job->name != NULL ? job->name : "?",
-		    eu->rank, job->num_ranks, (long long)(used / NS), (long long)((now - eu->started_ns) / NS),
+		    eu->rank, job->num_ranks, (double)used / NS, (double)(now - eu->started_ns) / NS,
 		    (unsigned long long)dpa->caps.kernel_max_run_time_sec, waits);
 	if (first && job->overrun != NULL)
 		job->overrun(job);
