@@ -15,3 +15,4 @@ build-bench/bench/dma/dma_bench "$@"
 build-bench/bench/dma_remote/dma_remote_bench "$@"
 build-bench/bench/comch/comch_bench
 build-bench/bench/rdma/rdma_bench
+build-bench/bench/dpa/dpa_bench

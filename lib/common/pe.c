@@ -8,6 +8,8 @@
  * doca_pe_request_notification, signalled when work becomes available.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -18,6 +20,98 @@
 #include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(PE);
+
+/* Every PE of the process, for the stall report of a blocked wait. */
+static pthread_mutex_t all_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct doca_pe *all_pes;
+
+static void all_add(struct doca_pe *pe)
+{
+	pthread_mutex_lock(&all_lock);
+	pe->all_next = all_pes;
+	all_pes = pe;
+	pthread_mutex_unlock(&all_lock);
+}
+
+static void all_remove(struct doca_pe *pe)
+{
+	pthread_mutex_lock(&all_lock);
+	for (struct doca_pe **pp = &all_pes; *pp != NULL; pp = &(*pp)->all_next) {
+		if (*pp == pe) {
+			*pp = pe->all_next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&all_lock);
+}
+
+struct softdoca_pe_stall {
+	uint32_t n;
+	struct {
+		struct doca_pe *pe;
+		uint64_t calls;
+	} pes[];
+};
+
+struct softdoca_pe_stall *softdoca_pe_stall_begin(void)
+{
+	struct softdoca_pe_stall *note;
+	uint32_t n = 0;
+
+	pthread_mutex_lock(&all_lock);
+	for (struct doca_pe *pe = all_pes; pe != NULL; pe = pe->all_next)
+		n++;
+	note = malloc(sizeof(*note) + n * sizeof(note->pes[0]));
+	if (note != NULL) {
+		note->n = 0;
+		for (struct doca_pe *pe = all_pes; pe != NULL && note->n < n; pe = pe->all_next) {
+			note->pes[note->n].pe = pe;
+			note->pes[note->n++].calls = __atomic_load_n(&pe->progress_calls, __ATOMIC_RELAXED);
+		}
+	}
+	pthread_mutex_unlock(&all_lock);
+	return note;
+}
+
+unsigned int softdoca_pe_stall_report(struct softdoca_pe_stall *note, const char *waiter)
+{
+	unsigned int logged = 0;
+
+	if (note == NULL)
+		return 0;
+	pthread_mutex_lock(&all_lock);
+	for (struct doca_pe *pe = all_pes; pe != NULL; pe = pe->all_next) {
+		char what[256] = "";
+		size_t len = 0;
+		uint32_t i;
+
+		for (i = 0; i < note->n && note->pes[i].pe != pe; i++)
+			;
+		/* counters only: the PE's owner may touch its queues meanwhile */
+		if (i == note->n || __atomic_load_n(&pe->progress_calls, __ATOMIC_RELAXED) != note->pes[i].calls ||
+		    pe->inflight == 0)
+			continue;
+		for (struct doca_ctx *c = pe->ctxs; c != NULL && len < sizeof(what) - 1; c = c->pe_next) {
+			int k;
+
+			if (c->inflight == 0)
+				continue;
+			k = snprintf(what + len, sizeof(what) - len, "%s%s context %p: %zu", len ? ", " : "", c->ops->name,
+				     (void *)c, c->inflight);
+			if (k > 0)
+				len += (size_t)k;
+		}
+		SDK_LOG_WARN("%s has blocked for a while and PE %p, which holds %zu task(s) in flight (%s), has not been "
+			     "progressed meanwhile: a completion waiting in that PE (a sync event wait task on a DPA "
+			     "kernel's completion event, for one) reaches its callback only inside doca_pe_progress(); "
+			     "if what this thread waits for depends on it, progress that PE instead of blocking",
+			     waiter, (void *)pe, pe->inflight, what);
+		logged++;
+	}
+	pthread_mutex_unlock(&all_lock);
+	free(note);
+	return logged;
+}
 
 doca_error_t doca_pe_create(struct doca_pe **pe)
 {
@@ -39,6 +133,7 @@ doca_error_t doca_pe_create(struct doca_pe **pe)
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
 	p->event_mode = DOCA_PE_EVENT_MODE_PROGRESS_ALL;
+	all_add(p);
 	*pe = p;
 	return DOCA_SUCCESS;
 }
@@ -55,6 +150,7 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
 			    pe->ctxs->ops->name);
 		return DOCA_ERROR_IN_USE;
 	}
+	all_remove(pe);
 	if (pe->in_progress) {
 		/* From inside one of its callbacks: doca_pe_progress frees it on its way out. */
 		pe->destroyed = true;
@@ -202,6 +298,7 @@ uint8_t doca_pe_progress(struct doca_pe *pe)
 		return 0;
 	}
 	pe->in_progress = 1;
+	__atomic_store_n(&pe->progress_calls, pe->progress_calls + 1, __ATOMIC_RELAXED);
 	/* Round robin: start after the context served last, so no context starves the others. */
 	start = (pe->cursor != NULL && pe->cursor->pe_next != NULL) ? pe->cursor->pe_next : pe->ctxs;
 	c = start;

@@ -9,11 +9,13 @@
  * object; doca_sync_event_as_ctx makes it a context for good. Either way the value is
  * usable ("active") only between start and stop.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "doca_buf.h"
 #include "sync_event_int.h"
 #include "common/priv/buf_priv.h"
+#include "common/priv/ctx_priv.h"
 #include "common/priv/dev_priv.h"
 #include "common/priv/mmap_priv.h"
 #include "softhw/base/sdk_log.h"
@@ -21,6 +23,10 @@
 SDK_LOG_REGISTER(SYNC_EVENT);
 
 /* What an mmap backing a sync event must allow (doca_sync_event_set_doca_buf). */
+/* A host wait blocked this long looks at the PEs, and this long later names the stalled ones. */
+#define STALL_NOTE_NS 1000000000LL
+#define STALL_REPORT_NS 1000000000LL
+
 #define BUF_ACCESS_NEEDED \
 	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | \
 	 DOCA_ACCESS_FLAG_RDMA_ATOMIC)
@@ -362,9 +368,25 @@ static doca_error_t wait_for(struct doca_sync_event *event, enum softhw_value_cm
 {
 	doca_error_t err = check_usable(event, false, "wait on sync event");
 
+	struct softdoca_pe_stall *note;
+
 	if (err != DOCA_SUCCESS)
 		return err;
-	softhw_value_wait(event->cell, cmp, value, mask, yield);
+	if (softhw_value_wait_for(event->cell, cmp, value, mask, yield, STALL_NOTE_NS))
+		return DOCA_SUCCESS;
+	/* still blocked: name the PEs nobody progresses meanwhile, once, then wait on */
+	note = softdoca_pe_stall_begin();
+	if (!softhw_value_wait_for(event->cell, cmp, value, mask, yield, STALL_REPORT_NS)) {
+		char waiter[160];
+
+		snprintf(waiter, sizeof(waiter), "doca_sync_event_wait_%s() on sync event %p (for a value %s %llu)",
+			 cmp == SOFTHW_VALUE_GT ? "gt" : cmp == SOFTHW_VALUE_EQ ? "eq" : "neq", (void *)event,
+			 cmp == SOFTHW_VALUE_GT ? ">" : cmp == SOFTHW_VALUE_EQ ? "==" : "!=", (unsigned long long)value);
+		softdoca_pe_stall_report(note, waiter);
+		softhw_value_wait(event->cell, cmp, value, mask, yield);
+	} else {
+		free(note);
+	}
 	return DOCA_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
  * capabilities from the card's profile, and device memory. Launches and RPCs are in
  * dpa_launch.c, the callbacks device code runs on in dpa_device.c (docs/dpa.md).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,8 +67,14 @@ doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
 }
 
 /* DOCA refuses to stop a context whose threads or notification completions still exist. */
-static doca_error_t check_no_users(const struct doca_dpa *dpa, const char *what)
+static doca_error_t check_no_users(struct doca_dpa *dpa, const char *what)
 {
+	if (softdoca_dpa_has_extended(dpa)) {
+		SDK_LOG_ERR("Failed to %s DPA context: contexts extended from it (doca_dpa_device_extend) still exist; "
+			    "destroy them first",
+			    what);
+		return DOCA_ERROR_IN_USE;
+	}
 	if (dpa->num_threads == 0 && dpa->num_notify_comps == 0)
 		return DOCA_SUCCESS;
 	SDK_LOG_ERR("Failed to %s DPA context: %u DPA threads and %u notification completions of it still exist; "
@@ -76,14 +83,41 @@ static doca_error_t check_no_users(const struct doca_dpa *dpa, const char *what)
 	return DOCA_ERROR_IN_USE;
 }
 
+/* Images of contexts stopped with device code still running: kept loaded (and listed) for good. */
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct softhw_dpa_image **kept;
+static size_t num_kept, cap_kept;
+
+static void keep_image(struct softhw_dpa_image *image)
+{
+	pthread_mutex_lock(&kept_lock);
+	if (num_kept == cap_kept) {
+		size_t cap = cap_kept ? cap_kept * 2 : 4;
+		struct softhw_dpa_image **k = realloc(kept, cap * sizeof(*k));
+
+		if (k != NULL) {
+			kept = k;
+			cap_kept = cap;
+		}
+	}
+	if (num_kept < cap_kept)
+		kept[num_kept++] = image;
+	pthread_mutex_unlock(&kept_lock);
+}
+
 static void stop_hw(struct doca_dpa *dpa)
 {
 	const struct softhw_dpa_ops *hw = dpa->base.dev->dpa;
 
-	/* no EU runs device code once close returns: the image can go */
-	hw->close(dpa->base.hw);
+	/* no EU runs device code once close returns, unless one was abandoned: its image stays */
+	if (hw->close(dpa->base.hw)) {
+		SDK_LOG_WARN("DPA context of application '%s' stopped with device code still running: its image stays "
+			     "loaded until the process exits",
+			     dpa->app->name);
+		keep_image(dpa->image);
+	} else
+		hw->image_unload(dpa->image);
 	dpa->base.hw = NULL;
-	hw->image_unload(dpa->image);
 	dpa->image = NULL;
 	dpa->img = NULL;
 	dpa->started = false;
@@ -94,6 +128,10 @@ doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 	if (dpa == NULL) {
 		SDK_LOG_ERR("Failed to destroy DPA context: dpa is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (dpa->parent != NULL) {
+		softdoca_dpa_extended_destroy(dpa);
+		return DOCA_SUCCESS;
 	}
 	if (check_no_users(dpa, "destroy") != DOCA_SUCCESS)
 		return DOCA_ERROR_IN_USE;
@@ -188,8 +226,9 @@ doca_error_t doca_dpa_start(struct doca_dpa *dpa)
 		SDK_LOG_ERR("Failed to start DPA context: dpa is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (dpa->started) {
-		SDK_LOG_ERR("Failed to start DPA context: it is already started");
+	if (dpa->started || dpa->parent != NULL) {
+		SDK_LOG_ERR("Failed to start DPA context: it is %s", dpa->started ? "already started"
+				: "an extended context (doca_dpa_device_extend), started by its extension only");
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (dpa->app == NULL) {
@@ -205,6 +244,17 @@ doca_error_t doca_dpa_start(struct doca_dpa *dpa)
 		return err;
 	}
 	img = hw->image_sym(dpa->image, SOFTDOCA_DPA_IMAGE_SYMBOL);
+	if (img != NULL && img->magic == SOFTDOCA_DPA_IMAGE_MAGIC &&
+	    (img->abi != SOFTDOCA_DPA_ABI || strcmp(img->dpacc_version, SOFTDOCA_VERSION) != 0)) {
+		/* the image inside the application, not only its host descriptor, must be this dpacc's */
+		SDK_LOG_ERR("Failed to start DPA context: the device image of application '%s' was built by dpacc %s "
+			    "(image format %u), this libdoca_dpa is %s (image format %u); rebuild the device code with "
+			    "this installation's dpacc",
+			    dpa->app->name, img->dpacc_version, img->abi, SOFTDOCA_VERSION, SOFTDOCA_DPA_ABI);
+		hw->image_unload(dpa->image);
+		dpa->image = NULL;
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	if (img == NULL || img->magic != SOFTDOCA_DPA_IMAGE_MAGIC || img->abi != SOFTDOCA_DPA_ABI) {
 		SDK_LOG_ERR("Failed to start DPA context: application '%s' carries no device image of format %u; "
 			    "rebuild it with this installation's dpacc",
@@ -237,6 +287,11 @@ doca_error_t doca_dpa_stop(struct doca_dpa *dpa)
 		SDK_LOG_ERR("Failed to stop DPA context: it is not started");
 		return DOCA_ERROR_BAD_STATE;
 	}
+	if (dpa->parent != NULL) {
+		/* an extended context runs on its parent's DPA: only this handle on it stops */
+		dpa->started = false;
+		return DOCA_SUCCESS;
+	}
 	if (check_no_users(dpa, "stop") != DOCA_SUCCESS)
 		return DOCA_ERROR_IN_USE;
 	stop_hw(dpa);
@@ -249,7 +304,13 @@ doca_error_t doca_dpa_peek_at_last_error(const struct doca_dpa *dpa)
 		SDK_LOG_ERR("Failed to peek at DPA error: dpa is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	return __atomic_load_n(&dpa->fatal, __ATOMIC_ACQUIRE) == DOCA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_BAD_STATE;
+	if (__atomic_load_n(&dpa->fatal, __ATOMIC_ACQUIRE) != DOCA_SUCCESS ||
+	    (dpa->parent != NULL && __atomic_load_n(&dpa->parent->fatal, __ATOMIC_ACQUIRE) != DOCA_SUCCESS))
+		return DOCA_ERROR_BAD_STATE;
+	/* a kernel past its max run time (the watchdog logged it) is fatal, as on the DPA */
+	if (dpa->started && dpa->base.dev->dpa->overruns(dpa->base.hw) > 0)
+		return DOCA_ERROR_BAD_STATE;
+	return DOCA_SUCCESS;
 }
 
 /* ---- logging of device code ---- */

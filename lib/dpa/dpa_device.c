@@ -5,6 +5,7 @@
  * inside a kernel or RPC, where the current context is known (set by dpa_launch.c).
  * Anything a device passes in (a handle) is looked up, never trusted.
  */
+#include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -31,18 +32,39 @@ const struct softdoca_dpa_current *softdoca_dpa_get_current(void)
 	return current.dpa != NULL ? &current : NULL;
 }
 
+/*
+ * The rank was stopped (the watchdog found it past the kernel max run time, or the context
+ * stops): it ends here, at a DPA call, as the DPA would kill it. Never returns.
+ */
+static void leave_rank(void)
+{
+	if (current.thread != NULL)
+		softdoca_dpa_thread_end(true); /* a DPA thread is not activated again */
+	longjmp(*(jmp_buf *)current.exit, 1);
+}
+
+/* Every DPA call of device code is a point where a stopped rank ends. */
+static inline void stop_point(void)
+{
+	if (current.stop != NULL && __atomic_load_n(current.stop, __ATOMIC_ACQUIRE) && current.exit != NULL)
+		leave_rank();
+}
+
 static unsigned int thread_rank(void)
 {
+	stop_point();
 	return current.rank;
 }
 
 static unsigned int num_threads(void)
 {
+	stop_point();
 	return current.num_threads;
 }
 
 static uint64_t thread_local_storage(void)
 {
+	stop_point();
 	/* only DPA threads have local storage; a kernel launch's threads read 0 */
 	return current.thread != NULL ? softdoca_dpa_thread_local_storage(current.thread) : 0;
 }
@@ -59,6 +81,7 @@ static void thread_finish(void)
 
 static void thread_notify(uint64_t handle)
 {
+	stop_point();
 	if (current.dpa != NULL)
 		softdoca_dpa_thread_notify(current.dpa, handle);
 }
@@ -73,6 +96,7 @@ static void device_log(int level, const char *format, va_list ap)
 	char line[1024];
 	int n;
 
+	stop_point();
 	if (dpa != NULL && (dpa->log_level == DOCA_DPA_DEV_LOG_LEVEL_DISABLE || level > (int)dpa->log_level))
 		return;
 	n = vsnprintf(line, sizeof(line), format, ap);
@@ -97,8 +121,15 @@ static void unsupported(const char *function)
 
 static void device_set(uint64_t dpa_handle)
 {
-	if (current.dpa != NULL && dpa_handle != (uint64_t)(uintptr_t)current.dpa)
-		unsupported("doca_dpa_dev_device_set (on an extended DPA context)");
+	stop_point();
+	/* every context of the family runs on this DPA: the call only checks the handle */
+	if (current.dpa != NULL && !softdoca_dpa_handle_in_family(current.dpa, dpa_handle)) {
+		SDK_LOG_ERR("DPA device code passed 0x%llx to doca_dpa_dev_device_set(): not the handle "
+			    "(doca_dpa_get_dpa_handle) of this DPA context or of a context extended from it; the DPA "
+			    "context is now in error",
+			    (unsigned long long)dpa_handle);
+		softdoca_dpa_set_fatal(current.dpa, DOCA_ERROR_INVALID_VALUE);
+	}
 }
 
 /* The value of a device sync-event handle; NULL (logged, context in error) for a bad one. */
@@ -107,6 +138,7 @@ static struct softhw_value *event_value(uint64_t handle, const char *what)
 	struct doca_dpa *dpa = current.dpa;
 	struct softhw_value *v;
 
+	stop_point();
 	if (dpa == NULL)
 		return NULL;
 	v = dpa->base.dev->dpa->value_lookup(dpa->base.hw, handle);
@@ -147,9 +179,14 @@ static void sync_event_wait_gt(uint64_t handle, uint64_t value, uint64_t mask)
 	struct softhw_value *v = event_value(handle, "doca_dpa_dev_sync_event_wait_gt");
 	struct doca_dpa *dpa = current.dpa;
 
-	if (v != NULL && !dpa->base.dev->dpa->value_wait_gt(dpa->base.hw, v, value, mask))
-		SDK_LOG_WARN("DPA device wait on sync event 0x%llx for a value > %llu abandoned: the DPA context stops",
-			     (unsigned long long)handle, (unsigned long long)value);
+	if (v != NULL && !dpa->base.dev->dpa->value_wait_gt(dpa->base.hw, v, value, mask)) {
+		/* the watchdog logged its own line; a stop is worth one too */
+		if (dpa->base.dev->dpa->overruns(dpa->base.hw) == 0)
+			SDK_LOG_WARN("DPA device wait on sync event 0x%llx for a value > %llu abandoned: the DPA context "
+				     "stops (or its DPA thread does)",
+				     (unsigned long long)handle, (unsigned long long)value);
+		leave_rank();
+	}
 }
 
 /*
@@ -163,6 +200,7 @@ static void mmap_memcpy(uint32_t dst, uint64_t dst_addr, uint32_t src, uint64_t 
 	char why[256];
 	doca_error_t err;
 
+	stop_point();
 	if (dpa == NULL)
 		return;
 	err = dpa->base.dev->dpa->mmap_copy(dpa->base.hw, dst, dst_addr, src, src_addr, length, why, sizeof(why));
@@ -181,6 +219,7 @@ static uint64_t mmap_external_ptr(uint32_t handle, uint64_t addr)
 	char why[256];
 	uint64_t p;
 
+	stop_point();
 	if (dpa == NULL)
 		return 0;
 	p = dpa->base.dev->dpa->mmap_external_ptr(dpa->base.hw, handle, addr, why, sizeof(why));
@@ -197,6 +236,7 @@ static uint64_t cycles(void)
 {
 	struct timespec ts;
 
+	stop_point();
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }

@@ -4,6 +4,8 @@
  * the image packs the varargs with the entry's own parameter types (dpa_abi.h); the soft DPA
  * runs the ranks on its EUs (softhw/dpa/dpa.h).
  */
+#include <pthread.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +27,9 @@ struct launch {
 	unsigned char *args;
 	uint64_t ret;               /* an RPC's return value */
 	uint32_t finished;          /* an RPC's caller waits for it (flag_raise) */
-	bool owned;                 /* freed by done (a kernel launch); else the caller's */
+	bool owned;                 /* freed by done (a kernel launch, an abandoned RPC); else the caller's */
+	bool done;                  /* an RPC ended (rpc_lock) */
+	doca_error_t status;        /* how it ended */
 	unsigned char inline_args[INLINE_ARGS];
 };
 
@@ -100,30 +104,61 @@ static void args_free(struct launch *l)
 		free(l->args);
 }
 
+/*
+ * An RPC whose caller gave up (the watchdog stopped it while it ran device code that makes no
+ * DPA call) is handed over to the EU: rpc_lock orders the caller's hand-over against done.
+ */
+static pthread_mutex_t rpc_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void launch_run(struct softhw_dpa_job *job, unsigned int rank)
 {
 	struct launch *l = (struct launch *)job;
 	struct softdoca_dpa_current cur = {.dpa = l->dpa, .rank = rank, .num_threads = job->num_ranks};
+	jmp_buf exit_point;
 
+	cur.exit = &exit_point;
+	cur.stop = l->dpa->base.dev->dpa->stop_flag(l->dpa->base.hw);
 	softdoca_dpa_set_current(&cur);
-	l->ret = l->entry->call(l->args);
+	/* a rank the watchdog or stop ends comes back here from its next DPA call */
+	if (setjmp(exit_point) == 0)
+		l->ret = l->entry->call(l->args);
 	softdoca_dpa_set_current(NULL);
+}
+
+static void launch_free(struct launch *l)
+{
+	args_free(l);
+	free(l);
 }
 
 static void launch_done(struct softhw_dpa_job *job, doca_error_t status)
 {
 	struct launch *l = (struct launch *)job;
+	bool owned;
 
-	if (status != DOCA_SUCCESS)
-		SDK_LOG_WARN("DPA %s '%s' did not run: its DPA context stopped first", kind_name(l->entry->kind),
-			     l->entry->name);
-	if (l->owned) {
-		args_free(l);
-		free(l);
-		return;
+	if (status == DOCA_ERROR_AGAIN)
+		SDK_LOG_WARN("DPA %s '%s' did not run: its DPA context stopped first",
+			     kind_name(l->entry->kind), l->entry->name);
+	pthread_mutex_lock(&rpc_lock);
+	owned = l->owned;
+	l->done = true;
+	l->status = status;
+	if (!owned) {
+		if (status != DOCA_SUCCESS)
+			l->ret = 0;
+		/* under rpc_lock: the caller frees l only after it saw done under the lock */
+		l->dpa->base.dev->dpa->flag_raise(l->dpa->base.hw, &l->finished);
 	}
-	if (status != DOCA_SUCCESS)
-		l->ret = 0;
+	pthread_mutex_unlock(&rpc_lock);
+	if (owned)
+		launch_free(l);
+}
+
+/* The watchdog stopped an RPC: its caller stops waiting (the context is in error). */
+static void rpc_overrun(struct softhw_dpa_job *job)
+{
+	struct launch *l = (struct launch *)job;
+
 	l->dpa->base.dev->dpa->flag_raise(l->dpa->base.hw, &l->finished);
 }
 
@@ -208,6 +243,7 @@ static doca_error_t launch(struct doca_dpa *dpa, struct doca_sync_event *wait_ev
 	}
 	l->job.run = launch_run;
 	l->job.done = launch_done;
+	l->job.name = entry->name;
 	l->job.num_ranks = num_threads;
 	l->job.wait_value = wait_value;
 	l->job.wait_threshold = wait_threshold;
@@ -249,9 +285,11 @@ doca_error_t doca_dpa_kernel_launch_update_add(struct doca_dpa *dpa, struct doca
 doca_error_t doca_dpa_rpc(struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t *retval, ...)
 {
 	const char *what = "call DPA RPC";
-	struct launch l = {0};
+	struct launch *l;
 	doca_error_t err;
+	const char *name;
 	va_list ap;
+	bool done;
 
 	if (dpa == NULL || func == NULL || retval == NULL) {
 		SDK_LOG_ERR("Failed to call DPA RPC: %s is NULL", dpa == NULL ? "dpa" : func == NULL ? "func" : "retval");
@@ -267,21 +305,45 @@ doca_error_t doca_dpa_rpc(struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t 
 			    "destroy it");
 		return DOCA_ERROR_BAD_STATE;
 	}
-	l.entry = find_entry(dpa, func, SOFTDOCA_DPA_RPC, what);
-	if (l.entry == NULL)
+	l = calloc(1, sizeof(*l));
+	if (l == NULL) {
+		SDK_LOG_ERR("Failed to call DPA RPC: out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	l->entry = find_entry(dpa, func, SOFTDOCA_DPA_RPC, what);
+	if (l->entry == NULL) {
+		free(l);
 		return DOCA_ERROR_INVALID_VALUE;
-	l.dpa = dpa;
+	}
+	l->dpa = dpa;
 	va_start(ap, retval);
-	err = pack_args(&l, ap, what);
+	err = pack_args(l, ap, what);
 	va_end(ap);
-	if (err != DOCA_SUCCESS)
+	if (err != DOCA_SUCCESS) {
+		free(l);
 		return err;
-	l.job.run = launch_run;
-	l.job.done = launch_done;
-	l.job.num_ranks = 1;
-	dpa->base.dev->dpa->submit(dpa->base.hw, &l.job);
-	dpa->base.dev->dpa->flag_wait(dpa->base.hw, &l.finished);
-	args_free(&l);
-	*retval = l.ret;
+	}
+	l->job.run = launch_run;
+	l->job.done = launch_done;
+	l->job.overrun = rpc_overrun;
+	l->job.name = l->entry->name;
+	l->job.num_ranks = 1;
+	dpa->base.dev->dpa->submit(dpa->base.hw, &l->job);
+	dpa->base.dev->dpa->flag_wait(dpa->base.hw, &l->finished);
+	name = l->entry->name;
+	pthread_mutex_lock(&rpc_lock);
+	done = l->done;
+	if (!done)
+		l->owned = true; /* still running device code: the EU frees it when it returns */
+	pthread_mutex_unlock(&rpc_lock);
+	if (!done) {
+		SDK_LOG_ERR("DPA RPC '%s' gave no result: it ran past the kernel max run time (logged above); the DPA "
+			    "context is in error",
+			    name);
+		*retval = 0;
+		return DOCA_ERROR_BAD_STATE;
+	}
+	*retval = l->ret;
+	launch_free(l);
 	return doca_dpa_peek_at_last_error(dpa) == DOCA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_BAD_STATE;
 }

@@ -23,6 +23,10 @@ struct doca_dpa {
 	uint32_t num_threads;                  /* doca_dpa_thread objects not destroyed: stop is IN_USE */
 	uint32_t num_notify_comps;             /* notification completions not destroyed */
 	uint32_t next_thread_id;
+	/* doca_dpa_device_extend: an extended context shares its parent's soft DPA and image */
+	struct doca_dpa *parent;               /* the context it extends; NULL for a context of its own */
+	struct doca_dpa *extended;             /* a parent's extended contexts (dpa_extend.c's lock) */
+	struct doca_dpa *ext_next;
 };
 
 /* The host callbacks handed to every image (dpa_device.c). */
@@ -34,7 +38,8 @@ struct softdoca_dpa_current {
 	unsigned int rank;
 	unsigned int num_threads;
 	struct doca_dpa_thread *thread; /* a DPA thread's activation; NULL in a kernel launch or RPC */
-	void *exit;                     /* its jmp_buf: reschedule / finish end the activation there */
+	void *exit;                     /* its jmp_buf: reschedule / finish / a stopped rank end there */
+	const uint32_t *stop;           /* the EU's stop flag (softhw stop_flag): watchdog or stop */
 };
 void softdoca_dpa_set_current(const struct softdoca_dpa_current *cur);
 
@@ -45,6 +50,12 @@ const struct softdoca_dpa_current *softdoca_dpa_get_current(void);
 uint64_t softdoca_dpa_thread_local_storage(const struct doca_dpa_thread *thread);
 void softdoca_dpa_thread_end(bool finish);
 void softdoca_dpa_thread_notify(struct doca_dpa *dpa, uint64_t handle);
+
+/* Extended contexts (dpa_extend.c). */
+bool softdoca_dpa_has_extended(struct doca_dpa *dpa);
+void softdoca_dpa_extended_destroy(struct doca_dpa *ext);
+/* Is handle (doca_dpa_get_dpa_handle) dpa's, its parent's or one of their extended contexts'? */
+bool softdoca_dpa_handle_in_family(struct doca_dpa *dpa, uint64_t handle);
 
 /* Marks the context fatal (the first error stays): doca_dpa_peek_at_last_error reports it. */
 void softdoca_dpa_set_fatal(struct doca_dpa *dpa, doca_error_t err);

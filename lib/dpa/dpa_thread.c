@@ -8,6 +8,7 @@
  * EU's entry of the activation. Notifications that arrive while it runs coalesce into one
  * more activation.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,16 @@ struct doca_dpa_thread {
 	uint32_t pending;                    /* atomic: notified while active */
 	uint32_t stopping;                   /* atomic: thread_stop waits for the activation to end */
 	uint32_t stopped;                    /* flag (softhw flag_raise) thread_stop waits on */
+	bool abandoned;                      /* stop gave up on an activation spinning in device code */
+	const struct softhw_dpa_ops *hw_ops; /* of its activations (thread_done may outlive dpa) */
+	struct doca_dpa_thread *abandoned_next;
 };
+
+static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct doca_dpa_thread *abandoned_threads;
+
+/* How long doca_dpa_thread_stop waits for an activation in no DPA call to return. */
+#define THREAD_STOP_GRACE_NS 1000000000LL
 
 struct doca_dpa_notification_completion {
 	struct doca_dpa *dpa;
@@ -65,6 +75,7 @@ static void thread_run_rank(struct softhw_dpa_job *job, unsigned int rank)
 
 	(void)rank;
 	cur.exit = &exit_point;
+	cur.stop = t->dpa->base.dev->dpa->stop_flag(t->dpa->base.hw);
 	softdoca_dpa_set_current(&cur);
 	if (setjmp(exit_point) == 0)
 		t->entry->call(t->args);
@@ -77,7 +88,9 @@ static void thread_done(struct softhw_dpa_job *job, doca_error_t status)
 
 	__atomic_store_n(&t->active, 0, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&t->stopping, __ATOMIC_SEQ_CST)) {
-		t->dpa->base.dev->dpa->flag_raise(t->dpa->base.hw, &t->stopped);
+		/* not through t->dpa: an abandoned activation may end after its context is gone (the
+		 * soft DPA it ran on stays allocated then) */
+		t->hw_ops->flag_raise(t->job.dpa, &t->stopped);
 		return;
 	}
 	if (status == DOCA_SUCCESS && __atomic_exchange_n(&t->pending, 0, __ATOMIC_SEQ_CST))
@@ -98,10 +111,12 @@ static void activate(struct doca_dpa_thread *t)
 	__atomic_store_n(&t->pending, 0, __ATOMIC_SEQ_CST);
 	t->job.run = thread_run_rank;
 	t->job.done = thread_done;
+	t->job.name = t->entry != NULL ? t->entry->name : NULL;
 	t->job.num_ranks = 1;
 	t->job.wait_value = NULL;
 	t->job.comp_value = NULL;
-	t->dpa->base.dev->dpa->submit(t->dpa->base.hw, &t->job);
+	t->hw_ops = t->dpa->base.dev->dpa;
+	t->hw_ops->submit(t->dpa->base.hw, &t->job);
 }
 
 uint64_t softdoca_dpa_thread_local_storage(const struct doca_dpa_thread *thread)
@@ -271,8 +286,10 @@ doca_error_t doca_dpa_thread_start(struct doca_dpa_thread *dpa_thread)
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	dpa = dpa_thread->dpa;
-	if (dpa_thread->state != THREAD_CREATED) {
-		SDK_LOG_ERR("Failed to start DPA thread: it is already started");
+	if (dpa_thread->state != THREAD_CREATED || dpa_thread->abandoned) {
+		SDK_LOG_ERR("Failed to start DPA thread: %s",
+			    dpa_thread->abandoned ? "it was abandoned while spinning in device code; destroy it"
+						  : "it is already started");
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (!dpa->started) {
@@ -338,10 +355,27 @@ doca_error_t doca_dpa_thread_stop(struct doca_dpa_thread *dpa_thread)
 		SDK_LOG_ERR("Failed to stop DPA thread: it is not started");
 		return DOCA_ERROR_BAD_STATE;
 	}
-	/* no new activation; wait for the one queued or running */
+	if (dpa_thread->abandoned) {
+		SDK_LOG_ERR("Failed to stop DPA thread: it was abandoned (logged earlier)");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	/* no new activation; the one queued never runs, the one running ends at its next DPA call */
 	__atomic_store_n(&dpa_thread->stopping, 1, __ATOMIC_SEQ_CST);
-	if (!__atomic_compare_exchange_n(&dpa_thread->active, &idle, 2, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
-		dpa_thread->dpa->base.dev->dpa->flag_wait(dpa_thread->dpa->base.hw, &dpa_thread->stopped);
+	if (!__atomic_compare_exchange_n(&dpa_thread->active, &idle, 2, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+		const struct softhw_dpa_ops *hw = dpa_thread->dpa->base.dev->dpa;
+
+		hw->job_stop(dpa_thread->dpa->base.hw, &dpa_thread->job);
+		if (!hw->flag_wait_for(dpa_thread->dpa->base.hw, &dpa_thread->stopped, THREAD_STOP_GRACE_NS)) {
+			/* device code in no DPA call: the EU may come back into this thread object one day */
+			SDK_LOG_ERR("DPA thread %u ('%s') still runs device code that makes no DPA call (it cannot be "
+				    "interrupted): the thread is abandoned; its object stays allocated and destroying it "
+				    "only forgets it",
+				    dpa_thread->id, dpa_thread->job.name != NULL ? dpa_thread->job.name : "?");
+			dpa_thread->abandoned = true;
+			__atomic_store_n(&dpa_thread->state, THREAD_CREATED, __ATOMIC_RELEASE);
+			return DOCA_SUCCESS;
+		}
+	}
 	__atomic_store_n(&dpa_thread->active, 0, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&dpa_thread->pending, 0, __ATOMIC_SEQ_CST);
 	dpa_thread->entry = NULL;
@@ -360,7 +394,15 @@ doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *dpa_thread)
 		return DOCA_ERROR_IN_USE;
 	}
 	dpa_thread->dpa->num_threads--;
-	free(dpa_thread);
+	if (!dpa_thread->abandoned) {
+		free(dpa_thread);
+	} else {
+		/* kept (and listed) for good: its activation may still come back into it */
+		pthread_mutex_lock(&abandoned_lock);
+		dpa_thread->abandoned_next = abandoned_threads;
+		abandoned_threads = dpa_thread;
+		pthread_mutex_unlock(&abandoned_lock);
+	}
 	return DOCA_SUCCESS;
 }
 

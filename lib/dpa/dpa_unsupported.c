@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The parts of doca_dpa.h softdoca does not implement yet (docs/compatibility.md): thread
- * groups, completions, async ops, hash tables, extended contexts, log and trace files, the UAR id and buffer copies. Each
+ * groups, completions, async ops, hash tables, log and trace files, the UAR id and buffer copies. Each
  * returns DOCA_ERROR_NOT_SUPPORTED with a line that names the call.
  */
 #include "doca_dpa.h"
@@ -33,11 +33,6 @@ doca_error_t doca_dpa_trace_file_set_path(struct doca_dpa *dpa, const char *file
 doca_error_t doca_dpa_trace_file_get_path(struct doca_dpa *dpa, char *file_path, uint32_t *file_path_len)
 {
 	NOT_YET("doca_dpa_trace_file_get_path");
-}
-
-doca_error_t doca_dpa_device_extend(struct doca_dpa *dpa, struct doca_dev *other_dev, struct doca_dpa **extended_dpa)
-{
-	NOT_YET("doca_dpa_device_extend");
 }
 
 doca_error_t doca_dpa_get_uar_id(const struct doca_dpa *dpa, uint32_t *uar_id)

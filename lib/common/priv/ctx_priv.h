@@ -124,7 +124,20 @@ struct doca_pe {
 	enum doca_pe_event_mode event_mode;
 	int in_progress;                   /* inside doca_pe_progress: callbacks running */
 	bool destroyed;                    /* doca_pe_destroy from a callback: freed when progress returns */
+	uint64_t progress_calls;           /* atomic: doca_pe_progress calls, for the stall report */
+	struct doca_pe *all_next;          /* every PE of the process (pe.c), for the stall report */
 };
+
+/*
+ * A thread blocked in a DOCA wait (doca_sync_event_wait_*) for a while: the PEs with tasks in
+ * flight that nobody progresses may hold what it waits for (a task completion whose callback
+ * would update its event). softdoca_pe_stall_begin notes each PE's progress count;
+ * softdoca_pe_stall_report, a while later, logs the PEs that were not progressed since and
+ * have tasks in flight, naming them, and frees the note. Returns how many it logged.
+ */
+struct softdoca_pe_stall;
+struct softdoca_pe_stall *softdoca_pe_stall_begin(void);
+unsigned int softdoca_pe_stall_report(struct softdoca_pe_stall *note, const char *waiter);
 
 /* Status of tasks flushed by doca_ctx_stop (DOCA does not document the value). */
 #define SOFTDOCA_FLUSH_STATUS DOCA_ERROR_SHUTDOWN

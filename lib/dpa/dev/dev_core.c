@@ -43,9 +43,14 @@ doca_dpa_dev_uintptr_t doca_dpa_dev_thread_get_local_storage(void)
 	return softdoca_dpa_dev_host->thread_local_storage();
 }
 
-/* EUs are preemptive host threads: a kernel that yields needs nothing more. */
+/*
+ * EUs are preemptive host threads: a kernel that yields needs no scheduling. It still makes a
+ * host call (every host call is a stop point): a loop that only yields ends when the watchdog
+ * or a stop ends its rank, without a new member in the host table.
+ */
 void doca_dpa_dev_yield(void)
 {
+	(void)softdoca_dpa_dev_host->cycles();
 }
 
 /* Ends the thread's activation: the next notification runs its function again from the start. */

@@ -10,11 +10,13 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +36,11 @@ SDK_LOG_REGISTER(SOFTHW_DPA);
  * other process's stores), and the safety net for those that do. */
 #define POLL_NS 1000000L
 #define SAFETY_NS 100000000L
+/* How long doca_dpa_stop waits for device code that is not in a DPA call to return. */
+#define STOP_GRACE_NS 1000000000LL
+/* While ranks run, the watchdog looks at least this many times per kernel max run time. */
+#define WATCHDOG_PERIODS 8
+#define NS 1000000000LL
 
 struct mem_block {
 	struct mem_block *next; /* sorted by address */
@@ -45,19 +52,59 @@ struct eu {
 	struct eu *next;
 	pthread_t thread;
 	struct softhw_dpa *dpa;
+	/* the rank it runs (dpa->lock); job NULL while idle */
+	struct softhw_dpa_job *job;
+	unsigned int rank;
+	int64_t started_ns;
+	/*
+	 * The rank's DPA time, what the watchdog measures: its thread's CPU time since it started
+	 * plus the time it spent in device waits. Wall time would charge a rank for the other
+	 * threads of an oversubscribed host (a DPA runs each rank on an EU of its own).
+	 */
+	clockid_t cpu_clock;
+	int64_t waited_ns;                /* device waits ended (dpa->lock) */
+	int64_t wait_since_ns;            /* the device wait in progress started (dpa->lock) */
+	/*
+	 * No clock is read when a rank starts (it would cost every launch a system call): the
+	 * watchdog takes its baseline when it first sees the rank, and charges the wall time
+	 * before that in full (its first look comes at once when it was idle, else within
+	 * WATCHDOG_PERIOD).
+	 */
+	uint64_t seq, seen_seq;           /* ranks started; the last one the watchdog has seen */
+	int64_t cpu_base_ns, wait_base_ns, used_base_ns;
+	/* atomic: the rank must end at its next DPA call (watchdog or close); stays set once abandoned */
+	uint32_t stop;
+	bool reporting;                   /* the watchdog reports this rank: the job stays alive */
+	/* what the rank waits on in a device wait (dpa->lock); NULL outside one */
+	struct softhw_value *wait_value;
+	uint64_t wait_want, wait_mask;
 };
 
 struct softhw_dpa {
 	pthread_mutex_t lock;
 	const struct softhw_function *fn; /* the function (device) the context runs on */
-	pthread_cond_t work;      /* EUs: a job arrived, a value changed, closing */
-	pthread_cond_t flags;     /* flag_wait: a flag was raised */
+	pthread_cond_t work;      /* idle EUs: a job arrived, a value changed, closing */
+	pthread_cond_t waits;     /* EUs in a device wait: a value changed, a rank is stopped, closing */
+	pthread_cond_t idle;      /* close: an EU ended its rank; the watchdog: a rank started */
 	struct softhw_dpa_caps caps;
 	bool closing;
 	/* EUs */
 	struct eu *eus;
 	uint32_t num_eus;
 	uint32_t idle_eus;
+	uint32_t starting_eus;    /* spawned, not yet looking for work */
+	uint64_t queued_ranks;    /* ranks of queued jobs not started yet */
+	uint32_t busy_eus;        /* running a rank */
+	/* watchdog: ranks running longer than the kernel max run time (0: none) */
+	int64_t max_run_ns;
+	pthread_t watchdog;
+	bool has_watchdog;
+	bool watchdog_idle;       /* waits for a rank to start, without a timeout */
+	uint32_t overruns;
+	/* devices the context was extended to (doca_dpa_device_extend): their mmap handles count too */
+	const struct softhw_function *ext_fns[SOFTHW_DPA_MAX_EXTEND];
+	uint32_t num_ext;
+	struct softhw_dpa *grave_next;    /* abandoned contexts stay listed (and reachable) for good */
 	/* jobs with ranks not yet started, in submission order */
 	struct softhw_dpa_job *head, *tail;
 	/* device memory */
@@ -80,7 +127,34 @@ struct softhw_dpa {
 
 struct softhw_dpa_image {
 	void *handle;
+	/*
+	 * The memfd it was loaded from stays open while it is loaded: the dynamic loader knows
+	 * the image by the name "/proc/self/fd/N", and would hand a later image loaded through
+	 * the same fd number this one instead.
+	 */
+	int fd;
 };
+
+/*
+ * SOFTDOCA_DPA_KERNEL_MAX_RUN_TIME=<seconds>: tests and impatient users shorten the watchdog
+ * (docs/dpa.md). Read once: caps are asked for on every launch.
+ */
+static long long max_run_time_override(void)
+{
+	static long long cached = -1;
+	long long v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+
+	if (v < 0) {
+		const char *env = getenv("SOFTDOCA_DPA_KERNEL_MAX_RUN_TIME");
+		char *end = NULL;
+
+		v = env != NULL ? strtoll(env, &end, 10) : 0;
+		if (env == NULL || *env == '\0' || *end != '\0' || v < 0)
+			v = 0;
+		__atomic_store_n(&cached, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
 
 static bool dpa_caps(const struct softhw_function *fn, struct softhw_dpa_caps *caps)
 {
@@ -94,6 +168,8 @@ static bool dpa_caps(const struct softhw_function *fn, struct softhw_dpa_caps *c
 	caps->eus_available = c->dpa_eus_available;
 	caps->max_threads_per_kernel = c->dpa_max_threads_per_kernel;
 	caps->kernel_max_run_time_sec = c->dpa_kernel_max_run_time_sec;
+	if (max_run_time_override() > 0)
+		caps->kernel_max_run_time_sec = (uint64_t)max_run_time_override();
 	caps->mem_size = c->dpa_mem_size;
 	return true;
 }
@@ -141,6 +217,72 @@ static void job_finish(struct softhw_dpa_job *job, doca_error_t status)
 
 static void spawn_eu(struct softhw_dpa *dpa);
 
+/*
+ * As many new EUs as queued ranks lack one (idle or starting EUs take the others), up to the
+ * cap; dpa->lock held. All at once: a wide launch does not wait for a chain of EUs to each
+ * get scheduled and spawn the next.
+ */
+static void spawn_eus(struct softhw_dpa *dpa)
+{
+	uint64_t have = (uint64_t)dpa->idle_eus + dpa->starting_eus;
+
+	while (dpa->queued_ranks > have && dpa->num_eus < dpa->caps.eus_available && !dpa->closing) {
+		uint32_t before = dpa->num_eus;
+
+		spawn_eu(dpa);
+		if (dpa->num_eus == before)
+			break; /* could not: logged */
+		have++;
+	}
+}
+
+/* The EU running on this thread (NULL on any other thread): device waits find their rank here. */
+static __thread struct eu *self_eu;
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NS + ts.tv_nsec;
+}
+
+/* CPU time of an EU's thread (0 if the clock cannot be read: wall time alone then counts). */
+static int64_t cpu_ns(const struct eu *eu)
+{
+	struct timespec ts;
+
+	if (clock_gettime(eu->cpu_clock, &ts) != 0)
+		return 0;
+	return (int64_t)ts.tv_sec * NS + ts.tv_nsec;
+}
+
+/* Time a running rank spent in device waits; dpa->lock held. */
+static int64_t waited_ns(const struct eu *eu, int64_t now)
+{
+	return eu->waited_ns + (eu->wait_value != NULL ? now - eu->wait_since_ns : 0);
+}
+
+/* The DPA time a running rank has used (see struct eu); the watchdog, dpa->lock held. */
+static int64_t used_ns(struct eu *eu, int64_t now)
+{
+	if (eu->seen_seq != eu->seq) {
+		/* first look at this rank: everything so far counts, from here on CPU time and waits */
+		eu->seen_seq = eu->seq;
+		eu->cpu_base_ns = cpu_ns(eu);
+		eu->wait_base_ns = waited_ns(eu, now);
+		eu->used_base_ns = now - eu->started_ns;
+	}
+	return eu->used_base_ns + (cpu_ns(eu) - eu->cpu_base_ns) + (waited_ns(eu, now) - eu->wait_base_ns);
+}
+
+static struct timespec ts_at(int64_t ns)
+{
+	struct timespec ts = {.tv_sec = ns / NS, .tv_nsec = ns % NS};
+
+	return ts;
+}
+
 /* First rank ready to run, taken off the queue's accounting; dpa->lock held. */
 static struct softhw_dpa_job *pick(struct softhw_dpa *dpa, unsigned int *rank, bool *must_poll)
 {
@@ -153,6 +295,7 @@ static struct softhw_dpa_job *pick(struct softhw_dpa *dpa, unsigned int *rank, b
 			continue;
 		}
 		*rank = job->next_rank++;
+		dpa->queued_ranks--;
 		if (job->next_rank == job->num_ranks)
 			unlink_job(dpa, job);
 		return job;
@@ -160,42 +303,72 @@ static struct softhw_dpa_job *pick(struct softhw_dpa *dpa, unsigned int *rank, b
 	return NULL;
 }
 
+/* Idle: sleeps until a job arrives (or, with jobs waiting on values, until it may look again). */
+static void eu_idle(struct softhw_dpa *dpa, bool must_poll)
+{
+	dpa->idle_eus++;
+	if (dpa->head == NULL) {
+		/* nothing queued: a submit or close wakes us; no timer while idle */
+		pthread_cond_wait(&dpa->work, &dpa->lock);
+	} else {
+		struct timespec until = ts_at(now_ns() + (must_poll ? POLL_NS : SAFETY_NS));
+
+		pthread_cond_timedwait(&dpa->work, &dpa->lock, &until);
+	}
+	dpa->idle_eus--;
+}
+
 static void *eu_main(void *arg)
 {
 	struct eu *eu = arg;
 	struct softhw_dpa *dpa = eu->dpa;
 
+	self_eu = eu;
+	if (pthread_getcpuclockid(pthread_self(), &eu->cpu_clock) != 0)
+		eu->cpu_clock = CLOCK_THREAD_CPUTIME_ID; /* read by the watchdog: 0 then, see cpu_ns */
 	pthread_mutex_lock(&dpa->lock);
+	dpa->starting_eus--;
 	while (!dpa->closing) {
 		unsigned int rank;
 		bool must_poll;
 		struct softhw_dpa_job *job = pick(dpa, &rank, &must_poll);
 
 		if (job == NULL) {
-			struct timespec until;
-
-			clock_gettime(CLOCK_MONOTONIC, &until);
-			until.tv_nsec += must_poll ? POLL_NS : SAFETY_NS;
-			until.tv_sec += until.tv_nsec / 1000000000L;
-			until.tv_nsec %= 1000000000L;
-			dpa->idle_eus++;
-			pthread_cond_timedwait(&dpa->work, &dpa->lock, &until);
-			dpa->idle_eus--;
+			eu_idle(dpa, must_poll);
 			continue;
 		}
-		/* more ranks waiting and nobody idle to take them: one more EU, up to the cap */
-		if (dpa->head != NULL && dpa->idle_eus == 0)
-			spawn_eu(dpa);
+		/* more ranks waiting than EUs to take them: more EUs, up to the cap */
+		spawn_eus(dpa);
+		eu->job = job;
+		eu->rank = rank;
+		eu->started_ns = now_ns();
+		eu->waited_ns = 0;
+		eu->seq++;
+		dpa->busy_eus++;
+		if (dpa->watchdog_idle)
+			pthread_cond_broadcast(&dpa->idle);
 		pthread_mutex_unlock(&dpa->lock);
 		job->run(job, rank);
 		pthread_mutex_lock(&dpa->lock);
+		/* the watchdog may be reporting this rank: the job must outlive its report */
+		while (eu->reporting)
+			pthread_cond_wait(&dpa->idle, &dpa->lock);
+		eu->job = NULL;
+		dpa->busy_eus--;
+		if (dpa->closing)
+			pthread_cond_broadcast(&dpa->idle);
 		if (--job->ranks_left == 0) {
-			doca_error_t status = job->cancelled ? DOCA_ERROR_AGAIN : DOCA_SUCCESS;
+			doca_error_t status = job->cancelled ? DOCA_ERROR_AGAIN
+					      : job->overran ? DOCA_ERROR_TIME_OUT
+							     : DOCA_SUCCESS;
 
 			pthread_mutex_unlock(&dpa->lock);
 			job_finish(job, status);
 			pthread_mutex_lock(&dpa->lock);
 		}
+		/* a rank the watchdog stopped leaves its EU usable for the next one */
+		if (!dpa->closing)
+			__atomic_store_n(&eu->stop, 0, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&dpa->lock);
 	return NULL;
@@ -229,8 +402,10 @@ static void spawn_eu(struct softhw_dpa *dpa)
 	eu->next = dpa->eus;
 	dpa->eus = eu;
 	dpa->num_eus++;
+	dpa->starting_eus++;
 }
 
+/* A job's wait value changed: idle EUs look at the queue again. */
 static void job_notify(struct softhw_value_watcher *w)
 {
 	struct softhw_dpa_job *job = (struct softhw_dpa_job *)((char *)w - offsetof(struct softhw_dpa_job, watcher));
@@ -241,13 +416,28 @@ static void job_notify(struct softhw_value_watcher *w)
 	pthread_mutex_unlock(&dpa->lock);
 }
 
+/* A value a device wait watches changed: the EUs in device waits look again. */
+static void wait_notify(struct softhw_value_watcher *w)
+{
+	struct softhw_dpa_job *job = (struct softhw_dpa_job *)((char *)w - offsetof(struct softhw_dpa_job, watcher));
+	struct softhw_dpa *dpa = job->dpa;
+
+	pthread_mutex_lock(&dpa->lock);
+	pthread_cond_broadcast(&dpa->waits);
+	pthread_mutex_unlock(&dpa->lock);
+}
+
 static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 {
+	uint32_t wake;
+	bool all;
+
 	job->dpa = dpa;
 	job->next = NULL;
 	job->next_rank = 0;
 	job->ranks_left = job->num_ranks;
 	job->cancelled = false;
+	job->overran = false;
 	if (job->wait_value != NULL) {
 		job->watcher.notify = job_notify;
 		softhw_value_watch(job->wait_value, &job->watcher);
@@ -263,26 +453,192 @@ static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 	else
 		dpa->head = job;
 	dpa->tail = job;
-	if (dpa->idle_eus == 0)
-		spawn_eu(dpa);
-	pthread_cond_broadcast(&dpa->work);
+	dpa->queued_ranks += job->num_ranks;
+	spawn_eus(dpa);
+	wake = job->num_ranks < dpa->idle_eus ? job->num_ranks : dpa->idle_eus;
+	all = wake == dpa->idle_eus;
 	pthread_mutex_unlock(&dpa->lock);
+	/*
+	 * Wake as many idle EUs as there are ranks, not the whole pool, after unlocking: a woken
+	 * EU finds the lock free instead of sleeping on it again.
+	 */
+	if (all && wake > 1)
+		pthread_cond_broadcast(&dpa->work);
+	else
+		for (uint32_t i = 0; i < wake; i++)
+			pthread_cond_signal(&dpa->work);
 }
 
+/*
+ * The flag is a futex word: raise stores and wakes, wait sleeps while it is 0. No lock, so
+ * the waiter wakes straight into its caller (an RPC's return path).
+ */
 static void dpa_flag_raise(struct softhw_dpa *dpa, uint32_t *flag)
 {
-	pthread_mutex_lock(&dpa->lock);
-	*flag = 1;
-	pthread_cond_broadcast(&dpa->flags);
-	pthread_mutex_unlock(&dpa->lock);
+	(void)dpa;
+	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, flag, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 }
 
 static void dpa_flag_wait(struct softhw_dpa *dpa, uint32_t *flag)
 {
+	(void)dpa;
+	while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0)
+		syscall(SYS_futex, flag, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+}
+
+static bool dpa_flag_wait_for(struct softhw_dpa *dpa, uint32_t *flag, int64_t timeout_ns)
+{
+	int64_t until = now_ns() + timeout_ns;
+
+	(void)dpa;
+	while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0) {
+		int64_t left = until - now_ns();
+		struct timespec ts;
+
+		if (left <= 0)
+			return false;
+		ts.tv_sec = left / NS;
+		ts.tv_nsec = left % NS;
+		syscall(SYS_futex, flag, FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
+	}
+	return true;
+}
+
+/* Ends one job early: its ranks not started never start, those running end at their next DPA call. */
+static void dpa_job_stop(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
+{
+	bool finished = false;
+
 	pthread_mutex_lock(&dpa->lock);
-	while (*flag == 0)
-		pthread_cond_wait(&dpa->flags, &dpa->lock);
+	for (struct softhw_dpa_job *j = dpa->head; j != NULL; j = j->next) {
+		if (j != job)
+			continue;
+		unlink_job(dpa, job);
+		dpa->queued_ranks -= job->num_ranks - job->next_rank;
+		job->ranks_left -= job->num_ranks - job->next_rank;
+		job->num_ranks = job->next_rank;
+		job->cancelled = true;
+		finished = job->ranks_left == 0;
+		break;
+	}
+	for (struct eu *eu = dpa->eus; eu != NULL; eu = eu->next) {
+		if (eu->job == job) {
+			job->cancelled = true;
+			__atomic_store_n(&eu->stop, 1, __ATOMIC_RELEASE);
+		}
+	}
+	pthread_cond_broadcast(&dpa->waits);
 	pthread_mutex_unlock(&dpa->lock);
+	if (finished)
+		job_finish(job, DOCA_ERROR_AGAIN);
+}
+
+/* ---- the watchdog: ranks past the kernel max run time ---- */
+
+/* The handle device code knows a value by (0 if the context has none); dpa->lock held. */
+static uint64_t handle_of(const struct softhw_dpa *dpa, const struct softhw_value *value)
+{
+	for (uint32_t i = 0; i < dpa->num_values; i++)
+		if (dpa->values[i] == value)
+			return HANDLE_TAG | (i + 1);
+	return 0;
+}
+
+/* Logs what an overrunning rank is doing and stops it at its next DPA call; dpa->lock held, dropped around the log. */
+static void overrun(struct softhw_dpa *dpa, struct eu *eu, int64_t now)
+{
+	struct softhw_dpa_job *job = eu->job;
+	int64_t used = used_ns(eu, now);
+	char waits[256];
+	bool first = !job->overran;
+
+	job->overran = true;
+	__atomic_add_fetch(&dpa->overruns, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&eu->stop, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&dpa->waits);
+	if (eu->wait_value != NULL)
+		snprintf(waits, sizeof(waits),
+			 "it waits in doca_dpa_dev_sync_event_wait_gt() for sync event 0x%llx to exceed %llu (mask "
+			 "0x%llx), which holds %llu: nothing has updated it; its wait is interrupted and the rank ends",
+			 (unsigned long long)handle_of(dpa, eu->wait_value), (unsigned long long)eu->wait_want,
+			 (unsigned long long)eu->wait_mask, (unsigned long long)softhw_value_load(eu->wait_value));
+	else
+		snprintf(waits, sizeof(waits),
+			 "it is in no DPA call: it computes or spins in device code, which cannot be interrupted; it ends "
+			 "at its next DPA call, and doca_dpa_stop() abandons its EU if it has not returned by then");
+	eu->reporting = true;
+	pthread_mutex_unlock(&dpa->lock);
+	SDK_LOG_ERR("DPA watchdog: %s '%s' (thread %u of %u) has run for %.1f s (its EU's CPU time and device waits; "
+		    "%.1f s of wall time), past the kernel max run time of %llu s (doca_dpa_get_kernel_max_run_time()): "
+		    "%s. The DPA context is now in error (doca_dpa_peek_at_last_error()); the launch will not signal "
+		    "its completion event",
+		    job->num_ranks == 1 && job->name == NULL ? "job" : "kernel", job->name != NULL ? job->name : "?",
+		    eu->rank, job->num_ranks, (double)used / NS, (double)(now - eu->started_ns) / NS,
+		    (unsigned long long)dpa->caps.kernel_max_run_time_sec, waits);
+	if (first && job->overrun != NULL)
+		job->overrun(job);
+	pthread_mutex_lock(&dpa->lock);
+	eu->reporting = false;
+	pthread_cond_broadcast(&dpa->idle);
+}
+
+/*
+ * One per context while it is started. Sleeps until the earliest deadline of a running rank,
+ * or, with none running, until a rank starts: an idle context costs no wake-ups.
+ */
+static void *watchdog_main(void *arg)
+{
+	struct softhw_dpa *dpa = arg;
+
+	pthread_mutex_lock(&dpa->lock);
+	while (!dpa->closing) {
+		int64_t now = now_ns(), next = 0;
+		struct eu *eu;
+
+		for (eu = dpa->eus; eu != NULL; eu = eu->next) {
+			int64_t used, at;
+
+			if (eu->job == NULL || __atomic_load_n(&eu->stop, __ATOMIC_ACQUIRE))
+				continue;
+			used = used_ns(eu, now);
+			if (used >= dpa->max_run_ns)
+				break;
+			/* DPA time grows no faster than wall time; a rank starting meanwhile is seen soon */
+			at = now + (dpa->max_run_ns - used < dpa->max_run_ns / WATCHDOG_PERIODS
+					    ? dpa->max_run_ns - used
+					    : dpa->max_run_ns / WATCHDOG_PERIODS);
+			if (next == 0 || at < next)
+				next = at;
+		}
+		if (eu != NULL) {
+			overrun(dpa, eu, now);
+			continue; /* the lock was dropped: look at the EUs again */
+		}
+		if (next == 0) {
+			dpa->watchdog_idle = true;
+			pthread_cond_wait(&dpa->idle, &dpa->lock);
+			dpa->watchdog_idle = false;
+		} else {
+			struct timespec until = ts_at(next);
+
+			pthread_cond_timedwait(&dpa->idle, &dpa->lock, &until);
+		}
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	return NULL;
+}
+
+static uint32_t dpa_overruns(struct softhw_dpa *dpa)
+{
+	/* read on every launch and RPC: no lock */
+	return __atomic_load_n(&dpa->overruns, __ATOMIC_ACQUIRE);
+}
+
+static const uint32_t *dpa_stop_flag(struct softhw_dpa *dpa)
+{
+	(void)dpa;
+	return self_eu != NULL ? &self_eu->stop : NULL;
 }
 
 /* ---- open / close ---- */
@@ -291,6 +647,7 @@ static doca_error_t dpa_open(const struct softhw_function *fn, struct softhw_dpa
 {
 	struct softhw_dpa *dpa;
 	pthread_condattr_t attr;
+	int rc;
 
 	dpa = calloc(1, sizeof(*dpa));
 	if (dpa == NULL)
@@ -313,15 +670,31 @@ static doca_error_t dpa_open(const struct softhw_function *fn, struct softhw_dpa
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&dpa->work, &attr);
+	pthread_cond_init(&dpa->waits, &attr);
+	pthread_cond_init(&dpa->idle, &attr);
 	pthread_condattr_destroy(&attr);
-	pthread_cond_init(&dpa->flags, NULL);
+	dpa->max_run_ns = (int64_t)dpa->caps.kernel_max_run_time_sec * NS;
+	if (dpa->max_run_ns > 0) {
+		rc = pthread_create(&dpa->watchdog, NULL, watchdog_main, dpa);
+		if (rc == 0)
+			dpa->has_watchdog = true;
+		else
+			SDK_LOG_WARN("DPA: cannot start the kernel watchdog: %s; kernels run without a time limit",
+				     strerror(rc));
+	}
 	*out = dpa;
 	return DOCA_SUCCESS;
 }
 
-static void dpa_close(struct softhw_dpa *dpa)
+/* Contexts whose EUs were abandoned: never freed, an abandoned EU may come back into them. */
+static pthread_mutex_t grave_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct softhw_dpa *graveyard;
+
+static bool dpa_close(struct softhw_dpa *dpa)
 {
 	struct softhw_dpa_job *cancelled = NULL;
+	struct timespec until = ts_at(now_ns() + STOP_GRACE_NS);
+	bool abandoned = false;
 
 	pthread_mutex_lock(&dpa->lock);
 	dpa->closing = true;
@@ -339,21 +712,55 @@ static void dpa_close(struct softhw_dpa *dpa)
 		}
 	}
 	dpa->tail = NULL;
+	dpa->queued_ranks = 0;
+	/* ranks running end at their next DPA call (a device wait returns at once) */
+	for (struct eu *eu = dpa->eus; eu != NULL; eu = eu->next)
+		if (eu->job != NULL) {
+			eu->job->cancelled = true;
+			__atomic_store_n(&eu->stop, 1, __ATOMIC_RELEASE);
+		}
 	pthread_cond_broadcast(&dpa->work);
+	pthread_cond_broadcast(&dpa->waits);
+	pthread_cond_broadcast(&dpa->idle);
 	pthread_mutex_unlock(&dpa->lock);
+	if (dpa->has_watchdog)
+		pthread_join(dpa->watchdog, NULL);
 	while (cancelled != NULL) {
 		struct softhw_dpa_job *job = cancelled;
 
 		cancelled = job->next;
 		job_finish(job, DOCA_ERROR_AGAIN);
 	}
-	/* the EUs finish the rank they run (a cancelled device wait returns) and exit */
-	while (dpa->eus != NULL) {
-		struct eu *eu = dpa->eus;
-
-		dpa->eus = eu->next;
+	/* device code in no DPA call cannot be stopped: it gets a bounded time to return */
+	pthread_mutex_lock(&dpa->lock);
+	while (dpa->busy_eus > 0 && pthread_cond_timedwait(&dpa->idle, &dpa->lock, &until) != ETIMEDOUT)
+		;
+	for (struct eu *eu = dpa->eus; eu != NULL; eu = eu->next) {
+		if (eu->job == NULL)
+			continue;
+		SDK_LOG_ERR("DPA: stopping the context while '%s' (thread %u of %u) still runs device code that makes no "
+			    "DPA call (it cannot be interrupted): its EU thread is abandoned, and the context's device "
+			    "memory and image stay mapped until the process exits",
+			    eu->job->name != NULL ? eu->job->name : "?", eu->rank, eu->job->num_ranks);
+		abandoned = true;
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	for (struct eu *eu = dpa->eus, *next; eu != NULL; eu = next) {
+		next = eu->next;
+		if (abandoned) {
+			/* an abandoned EU may come back into dpa: nothing of it is freed */
+			pthread_detach(eu->thread);
+			continue;
+		}
 		pthread_join(eu->thread, NULL);
 		free(eu);
+	}
+	if (abandoned) {
+		pthread_mutex_lock(&grave_lock);
+		dpa->grave_next = graveyard;
+		graveyard = dpa;
+		pthread_mutex_unlock(&grave_lock);
+		return true;
 	}
 	for (struct mem_block *b = dpa->blocks, *n; b != NULL; b = n) {
 		n = b->next;
@@ -365,9 +772,11 @@ static void dpa_close(struct softhw_dpa *dpa)
 	free(dpa->values);
 	free(dpa->objects);
 	pthread_cond_destroy(&dpa->work);
-	pthread_cond_destroy(&dpa->flags);
+	pthread_cond_destroy(&dpa->waits);
+	pthread_cond_destroy(&dpa->idle);
 	pthread_mutex_destroy(&dpa->lock);
 	free(dpa);
+	return false;
 }
 
 /* ---- device memory: first fit, bookkeeping outside the device's reach ---- */
@@ -511,26 +920,35 @@ static struct softhw_value *dpa_value_lookup(struct softhw_dpa *dpa, uint64_t ha
 
 static bool dpa_value_wait_gt(struct softhw_dpa *dpa, struct softhw_value *value, uint64_t want, uint64_t mask)
 {
-	/* a job only for its watcher: an update wakes this EU as it wakes idle ones */
+	/* a job only for its watcher: an update wakes the EUs in device waits */
 	struct softhw_dpa_job waiter = {.dpa = dpa};
 	bool poll = !softhw_value_is_private(value) || softhw_value_is_shared(value);
+	struct eu *eu = self_eu != NULL && self_eu->dpa == dpa ? self_eu : NULL;
 	bool ok = true;
 
-	waiter.watcher.notify = job_notify;
+	waiter.watcher.notify = wait_notify;
 	softhw_value_watch(value, &waiter.watcher);
 	pthread_mutex_lock(&dpa->lock);
+	if (eu != NULL) {
+		/* what the watchdog names if the wait outlasts the kernel max run time */
+		eu->wait_value = value;
+		eu->wait_since_ns = now_ns();
+		eu->wait_want = want;
+		eu->wait_mask = mask;
+	}
 	while (!softhw_value_holds(softhw_value_load(value), SOFTHW_VALUE_GT, want, mask)) {
 		struct timespec until;
 
-		if (dpa->closing) {
+		if (dpa->closing || (eu != NULL && __atomic_load_n(&eu->stop, __ATOMIC_ACQUIRE))) {
 			ok = false;
 			break;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_nsec += poll ? POLL_NS : SAFETY_NS;
-		until.tv_sec += until.tv_nsec / 1000000000L;
-		until.tv_nsec %= 1000000000L;
-		pthread_cond_timedwait(&dpa->work, &dpa->lock, &until);
+		until = ts_at(now_ns() + (poll ? POLL_NS : SAFETY_NS));
+		pthread_cond_timedwait(&dpa->waits, &dpa->lock, &until);
+	}
+	if (eu != NULL) {
+		eu->waited_ns += now_ns() - eu->wait_since_ns;
+		eu->wait_value = NULL;
 	}
 	pthread_mutex_unlock(&dpa->lock);
 	softhw_value_unwatch(value, &waiter.watcher);
@@ -669,6 +1087,43 @@ static void dpa_mmap_unregister(uint32_t handle)
 	pthread_mutex_unlock(&mmap_lock);
 }
 
+/* Is fn a device the context was extended to? */
+static bool extended_to(struct softhw_dpa *dpa, const struct softhw_function *fn)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&dpa->lock);
+	for (uint32_t i = 0; i < dpa->num_ext && !found; i++)
+		found = dpa->ext_fns[i] == fn;
+	pthread_mutex_unlock(&dpa->lock);
+	return found;
+}
+
+static doca_error_t dpa_extend(struct softhw_dpa *dpa, const struct softhw_function *fn)
+{
+	doca_error_t err = DOCA_ERROR_FULL;
+
+	pthread_mutex_lock(&dpa->lock);
+	if (dpa->num_ext < SOFTHW_DPA_MAX_EXTEND) {
+		dpa->ext_fns[dpa->num_ext++] = fn;
+		err = DOCA_SUCCESS;
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	return err;
+}
+
+static void dpa_unextend(struct softhw_dpa *dpa, const struct softhw_function *fn)
+{
+	pthread_mutex_lock(&dpa->lock);
+	for (uint32_t i = 0; i < dpa->num_ext; i++) {
+		if (dpa->ext_fns[i] == fn) {
+			dpa->ext_fns[i] = dpa->ext_fns[--dpa->num_ext];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&dpa->lock);
+}
+
 /* The host address of [addr, addr + len) of a handle of dpa's device; NULL and *why when not. Under mmap_lock. */
 static uint8_t *mmap_range(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, uint64_t len, bool write,
 			   const char *role, char *why, size_t why_len, doca_error_t *err)
@@ -681,7 +1136,7 @@ static uint8_t *mmap_range(struct softhw_dpa *dpa, uint32_t handle, uint64_t add
 		snprintf(why, why_len, "%s mmap handle 0x%x is not a live mmap DPA handle", role, handle);
 		return NULL;
 	}
-	if (e->fn != dpa->fn) {
+	if (e->fn != dpa->fn && !extended_to(dpa, e->fn)) {
 		snprintf(why, why_len, "%s mmap handle 0x%x belongs to another device's DPA", role, handle);
 		return NULL;
 	}
@@ -771,15 +1226,16 @@ static doca_error_t dpa_image_load(const void *bytes, size_t len, const char *na
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	image->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	close(fd);
 	if (image->handle == NULL) {
 		const char *e = dlerror();
 
 		snprintf(reason, sizeof(reason), "%s", e != NULL ? e : "dlopen failed");
 		*why = reason;
+		close(fd);
 		free(image);
 		return DOCA_ERROR_DRIVER;
 	}
+	image->fd = fd;
 	*out = image;
 	return DOCA_SUCCESS;
 }
@@ -794,6 +1250,7 @@ static void dpa_image_unload(struct softhw_dpa_image *image)
 	if (image == NULL)
 		return;
 	dlclose(image->handle);
+	close(image->fd);
 	free(image);
 }
 
@@ -805,6 +1262,12 @@ const struct softhw_dpa_ops softhw_dpa_ops = {
 	.submit = dpa_submit,
 	.flag_raise = dpa_flag_raise,
 	.flag_wait = dpa_flag_wait,
+	.overruns = dpa_overruns,
+	.stop_flag = dpa_stop_flag,
+	.flag_wait_for = dpa_flag_wait_for,
+	.job_stop = dpa_job_stop,
+	.extend = dpa_extend,
+	.unextend = dpa_unextend,
 	.mem_alloc = dpa_mem_alloc,
 	.mem_free = dpa_mem_free,
 	.mem_ptr = dpa_mem_ptr,

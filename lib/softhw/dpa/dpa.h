@@ -27,6 +27,9 @@
 
 struct softhw_function;
 struct softhw_dpa;
+
+/* Devices one context may be extended to (doca_dpa_device_extend). */
+#define SOFTHW_DPA_MAX_EXTEND 8
 struct softhw_dpa_image;
 
 /* What the profile gives a function's DPA (all 0 when it has none). */
@@ -48,12 +51,20 @@ typedef void (*softhw_dpa_run_fn)(struct softhw_dpa_job *job, unsigned int rank)
  * freed from here, and is not touched by softhw after.
  */
 typedef void (*softhw_dpa_done_fn)(struct softhw_dpa_job *job, doca_error_t status);
+/*
+ * A rank of the job ran past the kernel max run time (the watchdog logged it and stops the
+ * rank at its next DPA call). Runs at most once per job, on the watchdog's thread, while the
+ * job is still alive; it must not call back into the soft DPA except flag_raise.
+ */
+typedef void (*softhw_dpa_overrun_fn)(struct softhw_dpa_job *job);
 
 /* A unit of work for the EUs, embedded in the caller's object; softhw never allocates it. */
 struct softhw_dpa_job {
 	/* set by the caller */
 	softhw_dpa_run_fn run;
 	softhw_dpa_done_fn done;
+	softhw_dpa_overrun_fn overrun;    /* optional */
+	const char *name;                 /* for log lines (the kernel's name); may be NULL */
 	unsigned int num_ranks;
 	struct softhw_value *wait_value;  /* NULL: runnable at once */
 	uint64_t wait_threshold;          /* runnable once the value is >= this */
@@ -65,6 +76,7 @@ struct softhw_dpa_job {
 	unsigned int next_rank;
 	unsigned int ranks_left;
 	bool cancelled;                   /* its context closed before every rank started */
+	bool overran;                     /* a rank ran past the kernel max run time: done gets TIME_OUT */
 	struct softhw_dpa *dpa;
 	struct softhw_value_watcher watcher; /* wakes the EUs when the wait value changes */
 };
@@ -79,10 +91,13 @@ struct softhw_dpa_ops {
 	/* NOT_SUPPORTED when the function's card has no DPA (the caller logs the profile). */
 	doca_error_t (*open)(const struct softhw_function *fn, struct softhw_dpa **dpa);
 	/*
-	 * Cancels the jobs that did not start, waits for the ranks running, stops the EUs, frees
-	 * the memory and the handles. The image, if any, is the caller's to unload after.
+	 * Cancels the jobs that did not start, stops the ranks running at their next DPA call (a
+	 * device wait returns at once), stops the EUs, frees the memory and the handles. Device
+	 * code that makes no DPA call cannot be stopped: after a grace period (1 s) its EU is
+	 * abandoned (logged) and close returns true: the caller must then leave the image loaded,
+	 * as the abandoned EU may still run it. Else false: the image is the caller's to unload.
 	 */
-	void (*close)(struct softhw_dpa *dpa);
+	bool (*close)(struct softhw_dpa *dpa);
 
 	/* ---- execution ---- */
 	/* Queues the job; the EUs start it when its wait value allows. */
@@ -93,6 +108,26 @@ struct softhw_dpa_ops {
 	 */
 	void (*flag_raise)(struct softhw_dpa *dpa, uint32_t *flag);
 	void (*flag_wait)(struct softhw_dpa *dpa, uint32_t *flag);
+	/* flag_wait for at most timeout_ns; false if the flag was not raised by then. */
+	bool (*flag_wait_for)(struct softhw_dpa *dpa, uint32_t *flag, int64_t timeout_ns);
+	/*
+	 * Ends a submitted job early: ranks not started never start (done gets AGAIN once the
+	 * others are over), ranks running end at their next DPA call (stop flag).
+	 */
+	void (*job_stop)(struct softhw_dpa *dpa, struct softhw_dpa_job *job);
+	/* Ranks that ran past the kernel max run time since open (the watchdog logged each). */
+	uint32_t (*overruns)(struct softhw_dpa *dpa);
+	/*
+	 * On an EU: its stop flag (atomic, non-zero once the running rank must end: watchdog or
+	 * close). The caller checks it at each DPA call of device code and leaves the rank then.
+	 * The flag outlives the context if the EU is abandoned. NULL on any other thread.
+	 */
+	const uint32_t *(*stop_flag)(struct softhw_dpa *dpa);
+
+	/* ---- extension to another device of the card (doca_dpa_device_extend) ---- */
+	/* The context also accepts mmap handles of fn's device; FULL past SOFTHW_DPA_MAX_EXTEND. */
+	doca_error_t (*extend)(struct softhw_dpa *dpa, const struct softhw_function *fn);
+	void (*unextend)(struct softhw_dpa *dpa, const struct softhw_function *fn);
 
 	/* ---- device memory ---- */
 	/* NO_MEMORY when it does not fit; *addr is then 0. */
@@ -114,7 +149,7 @@ struct softhw_dpa_ops {
 	uint64_t (*value_fetch_add)(struct softhw_value *value, uint64_t v);
 	/*
 	 * Blocks an EU until (value & mask) > want; returns false without waiting further when
-	 * the context is closing.
+	 * the context is closing or the watchdog stopped the rank (the caller ends the rank).
 	 */
 	bool (*value_wait_gt)(struct softhw_dpa *dpa, struct softhw_value *value, uint64_t want, uint64_t mask);
 

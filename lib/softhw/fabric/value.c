@@ -673,6 +673,13 @@ uint64_t softhw_value_fetch_add(struct softhw_value *cell, uint64_t value)
 void softhw_value_wait(struct softhw_value *cell, enum softhw_value_cmp cmp, uint64_t want, uint64_t mask,
 			   bool yield)
 {
+	softhw_value_wait_for(cell, cmp, want, mask, yield, -1);
+}
+
+bool softhw_value_wait_for(struct softhw_value *cell, enum softhw_value_cmp cmp, uint64_t want, uint64_t mask,
+			   bool yield, long long timeout_ns)
+{
+	struct timespec start;
 	long sleep_ns = WAIT_SLEEP_MIN_NS;
 	/* Only user memory can change behind the API; elsewhere the timeout covers a peer process
 	 * that died between its store and its wake-up. */
@@ -681,14 +688,16 @@ void softhw_value_wait(struct softhw_value *cell, enum softhw_value_cmp cmp, uin
 	/* The plain variant is documented as a busy-wait: spin a little before backing off. */
 	for (int i = yield ? 0 : WAIT_SPINS; i > 0; i--) {
 		if (softhw_value_holds(softhw_value_load(cell), cmp, want, mask))
-			return;
+			return true;
 		cpu_relax();
 	}
 	for (int i = 0; i < WAIT_YIELDS; i++) {
 		if (softhw_value_holds(softhw_value_load(cell), cmp, want, mask))
-			return;
+			return true;
 		sched_yield();
 	}
+	if (timeout_ns >= 0)
+		clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		uint32_t seq = __atomic_load_n(cell->seqp, __ATOMIC_SEQ_CST);
 		struct timespec ts = {.tv_sec = 0, .tv_nsec = sleep_ns};
@@ -701,7 +710,14 @@ void softhw_value_wait(struct softhw_value *cell, enum softhw_value_cmp cmp, uin
 			futex(cell->seqp, FUTEX_WAIT | cell->futex_private, seq, &ts);
 		__atomic_sub_fetch(cell->sleepersp, 1, __ATOMIC_SEQ_CST);
 		if (done || softhw_value_holds(softhw_value_load(cell), cmp, want, mask))
-			return;
+			return true;
+		if (timeout_ns >= 0) {
+			struct timespec now;
+
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if ((now.tv_sec - start.tv_sec) * 1000000000LL + (now.tv_nsec - start.tv_nsec) >= timeout_ns)
+				return false;
+		}
 		if (sleep_ns < sleep_max)
 			sleep_ns = sleep_ns * 2 < sleep_max ? sleep_ns * 2 : sleep_max;
 	}

@@ -108,6 +108,9 @@ uint64_t softhw_value_fetch_add(struct softhw_value *value, uint64_t v);
  */
 void softhw_value_wait(struct softhw_value *value, enum softhw_value_cmp cmp, uint64_t want, uint64_t mask,
 		       bool yield);
+/* The same, giving up after about timeout_ns (one sleep more at most); false then. */
+bool softhw_value_wait_for(struct softhw_value *value, enum softhw_value_cmp cmp, uint64_t want, uint64_t mask,
+			   bool yield, long long timeout_ns);
 /* The 64-bit value at `addr` changed behind this API: wake whoever waits on it. */
 void softhw_value_changed(uint64_t *addr);
 

@@ -124,3 +124,62 @@ __dpa_rpc__ uint64_t external_read_rpc(doca_dpa_dev_mmap_t mmap, uint64_t addr)
 
 	return p != 0 ? *(volatile const uint64_t *)p : 0;
 }
+
+/* Tells the host it runs, then spins on device memory without a DPA call: nothing can stop it. */
+__dpa_global__ void spin_kernel(doca_dpa_dev_sync_event_t started, doca_dpa_dev_uintptr_t release)
+{
+	doca_dpa_dev_sync_event_update_set(started, 1);
+	while (*(volatile const uint64_t *)release == 0)
+		;
+}
+
+/* The same in an RPC. */
+__dpa_rpc__ uint64_t spin_rpc(doca_dpa_dev_uintptr_t release)
+{
+	while (*(volatile const uint64_t *)release == 0)
+		;
+	return 3;
+}
+
+/* Polls an event nobody sets: each poll is a DPA call, where a stopped kernel ends. */
+__dpa_global__ void poll_kernel(doca_dpa_dev_sync_event_t started, doca_dpa_dev_sync_event_t never)
+{
+	uint64_t v = 0;
+
+	doca_dpa_dev_sync_event_update_set(started, 1);
+	while (v == 0)
+		doca_dpa_dev_sync_event_get(never, &v);
+}
+
+/* Names a context of the family (doca_dpa_dev_device_set), then reads a host word through an mmap handle. */
+__dpa_rpc__ uint64_t device_set_read_rpc(doca_dpa_dev_t dpa_handle, doca_dpa_dev_mmap_t mmap, uint64_t addr)
+{
+	doca_dpa_dev_uintptr_t p;
+
+	doca_dpa_dev_device_set(dpa_handle);
+	p = doca_dpa_dev_mmap_get_external_ptr(mmap, addr);
+	return p != 0 ? *(volatile const uint64_t *)p : 0;
+}
+
+/* A DPA thread: tells the host it runs, then waits (arg[1] nonzero: spins) forever. arg: 3 words
+ * in device memory: started event, never event, spin release word address (0: wait instead). */
+__dpa_global__ void stuck_thread(uint64_t arg)
+{
+	const uint64_t *a = (const uint64_t *)arg;
+
+	doca_dpa_dev_sync_event_update_set(a[0], 1);
+	if (a[2] != 0)
+		while (*(volatile const uint64_t *)a[2] == 0)
+			;
+	else
+		doca_dpa_dev_sync_event_wait_gt(a[1], 0, ~0ULL);
+	doca_dpa_dev_thread_reschedule();
+}
+
+/* Yields until released: each yield is a DPA call, where a stopped kernel ends. */
+__dpa_global__ void yield_kernel(doca_dpa_dev_sync_event_t started, doca_dpa_dev_uintptr_t release)
+{
+	doca_dpa_dev_sync_event_update_set(started, 1);
+	while (*(volatile const uint64_t *)release == 0)
+		doca_dpa_dev_yield();
+}
