@@ -11,6 +11,7 @@
 #include "softhw/base/sdk_log.h"
 #include "softhw/base/export_desc.h"
 #include "softhw/fabric/mem.h"
+#include "common/priv/dpa_priv.h"
 #include "softhw/dpa/dpa.h"
 
 SDK_LOG_REGISTER(DOCA_MMAP);
@@ -760,14 +761,46 @@ doca_error_t doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap, int dmabuf_fd
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
+/*
+ * DPA memory: the soft DPA's device memory is a mapping of this process, and a device address
+ * is its host address (softhw/dpa/dpa.h), so the range is an ordinary one after a check that
+ * it lies inside one allocation of that started DPA context. The DPA's device is added to the
+ * mmap: the RDMA exports and DPA handles of that device then name it.
+ */
 doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap, struct doca_dpa *dpa, uint64_t dpa_addr, size_t len)
 {
+	struct softdoca_dpa_base *base;
+	doca_error_t err;
+
 	if (mmap == NULL || dpa == NULL) {
 		SDK_LOG_ERR("Failed to set mmap DPA memory range: %s is NULL", mmap == NULL ? "mmap" : "dpa");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	SDK_LOG_ERR("Failed to set mmap DPA memory range: softdoca has no DPA yet (see docs/compatibility.md)");
-	return DOCA_ERROR_NOT_SUPPORTED;
+	base = softdoca_dpa_base(dpa);
+	if (base->hw == NULL) {
+		SDK_LOG_ERR("Failed to set mmap DPA memory range: the DPA context is not started; call doca_dpa_start() "
+			    "and allocate the memory with doca_dpa_mem_alloc() first");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (len == 0 || base->dev->dpa->mem_ptr(base->hw, dpa_addr, len) == NULL) {
+		SDK_LOG_ERR("Failed to set mmap DPA memory range: [0x%llx, +%zu) is not inside one doca_dpa_mem_alloc() "
+			    "allocation of this DPA context",
+			    (unsigned long long)dpa_addr, len);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = doca_mmap_set_memrange(mmap, (void *)(uintptr_t)dpa_addr, len);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (find_dev(mmap, base->dev) < 0) {
+		err = doca_mmap_add_dev(mmap, base->dev);
+		if (err != DOCA_SUCCESS) {
+			mmap->range_set = false;
+			mmap->addr = NULL;
+			mmap->len = 0;
+			return err;
+		}
+	}
+	return DOCA_SUCCESS;
 }
 
 doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, void **addr, size_t *len)

@@ -68,11 +68,11 @@ doca_error_t doca_dpa_create(struct doca_dev *dev, struct doca_dpa **dpa)
 /* DOCA refuses to stop a context whose threads or notification completions still exist. */
 static doca_error_t check_no_users(const struct doca_dpa *dpa, const char *what)
 {
-	if (dpa->num_threads == 0 && dpa->num_notify_comps == 0)
+	if (dpa->num_threads == 0 && dpa->num_notify_comps == 0 && dpa->num_comps == 0)
 		return DOCA_SUCCESS;
-	SDK_LOG_ERR("Failed to %s DPA context: %u DPA threads and %u notification completions of it still exist; "
-		    "stop and destroy them first",
-		    what, dpa->num_threads, dpa->num_notify_comps);
+	SDK_LOG_ERR("Failed to %s DPA context: %u DPA threads, %u notification completions and %u completion "
+		    "contexts of it still exist; stop and destroy them first",
+		    what, dpa->num_threads, dpa->num_notify_comps, dpa->num_comps);
 	return DOCA_ERROR_IN_USE;
 }
 

@@ -48,6 +48,32 @@ struct softdoca_dpa_host_ops {
 	/* host memory through mmap handles (checked: handle, range, permission) */
 	void (*mmap_memcpy)(uint32_t dst_mmap, uint64_t dst_addr, uint32_t src_mmap, uint64_t src_addr, uint64_t length);
 	uint64_t (*mmap_external_ptr)(uint32_t mmap, uint64_t addr);
+	/* completion contexts (dpardma): get returns 1 and *elem, or 0; field reads one of an element */
+	int (*completion_get)(uint64_t comp, uint64_t *elem);
+	uint64_t (*completion_field)(uint64_t elem, uint32_t field); /* enum softdoca_dpa_comp_field */
+	void (*completion_ack)(uint64_t comp, uint64_t num);
+	void (*completion_request_notification)(uint64_t comp);
+	/* RDMA contexts whose datapath is on the DPA: op is enum softdoca_dpa_dev_rdma_op */
+	void (*rdma_post)(uint64_t rdma, uint32_t op, uint32_t connection_id, uint32_t mmap, uint64_t addr,
+			  uint64_t length, uint32_t imm, uint32_t flags);
+};
+
+enum softdoca_dpa_comp_field {
+	SOFTDOCA_DPA_FIELD_TYPE = 0,
+	SOFTDOCA_DPA_FIELD_USER_DATA,
+	SOFTDOCA_DPA_FIELD_IMM,
+	SOFTDOCA_DPA_FIELD_WR_INDEX,
+	SOFTDOCA_DPA_FIELD_BYTES,
+	SOFTDOCA_DPA_FIELD_SYNDROME,
+	SOFTDOCA_DPA_FIELD_QPN,
+	SOFTDOCA_DPA_FIELD_OPCODE,
+};
+
+/* The same numbers as enum softdoca_dpa_rdma_op (lib/common/priv/dpa_priv.h). */
+enum softdoca_dpa_dev_rdma_op {
+	SOFTDOCA_DPA_DEV_RDMA_SEND = 1,
+	SOFTDOCA_DPA_DEV_RDMA_SEND_IMM,
+	SOFTDOCA_DPA_DEV_RDMA_RECV,
 };
 
 /* One kernel or RPC of the image. */

@@ -193,6 +193,108 @@ static uint64_t mmap_external_ptr(uint32_t handle, uint64_t addr)
 	return p;
 }
 
+/* ---- completion contexts (dpa_completion.c checks handles and elements) ---- */
+
+static int completion_get(uint64_t comp, uint64_t *elem)
+{
+	*elem = 0;
+	return current.dpa != NULL ? softdoca_dpa_completion_get(current.dpa, comp, elem) : 0;
+}
+
+static uint64_t completion_field(uint64_t elem, uint32_t field)
+{
+	struct softdoca_dpa_comp_elem e;
+
+	if (current.dpa == NULL || !softdoca_dpa_completion_elem(current.dpa, elem, &e))
+		return 0;
+	switch (field) {
+	case SOFTDOCA_DPA_FIELD_TYPE:
+		return e.type;
+	case SOFTDOCA_DPA_FIELD_USER_DATA:
+		return e.user_data;
+	case SOFTDOCA_DPA_FIELD_IMM:
+		return e.imm;
+	case SOFTDOCA_DPA_FIELD_WR_INDEX:
+		return e.wr_index;
+	case SOFTDOCA_DPA_FIELD_BYTES:
+		return e.bytes;
+	case SOFTDOCA_DPA_FIELD_SYNDROME:
+		return e.syndrome;
+	case SOFTDOCA_DPA_FIELD_QPN:
+		return e.qpn;
+	case SOFTDOCA_DPA_FIELD_OPCODE:
+		return e.opcode;
+	}
+	return 0;
+}
+
+static void completion_ack(uint64_t comp, uint64_t num)
+{
+	if (current.dpa != NULL)
+		softdoca_dpa_completion_ack(current.dpa, comp, num);
+}
+
+static void completion_request_notification(uint64_t comp)
+{
+	if (current.dpa != NULL)
+		softdoca_dpa_completion_request_notification(current.dpa, comp);
+}
+
+/* ---- RDMA from the DPA: the RDMA context (libdoca_rdma) checks the connection and posts ---- */
+
+static const char *rdma_call(uint32_t op)
+{
+	switch (op) {
+	case SOFTDOCA_DPA_DEV_RDMA_SEND:
+		return "doca_dpa_dev_rdma_post_send";
+	case SOFTDOCA_DPA_DEV_RDMA_SEND_IMM:
+		return "doca_dpa_dev_rdma_post_send_imm";
+	case SOFTDOCA_DPA_DEV_RDMA_RECV:
+		return "doca_dpa_dev_rdma_post_receive";
+	}
+	return "doca_dpa_dev_rdma_post_*";
+}
+
+static void rdma_post(uint64_t rdma, uint32_t op, uint32_t connection_id, uint32_t mmap, uint64_t addr,
+		      uint64_t length, uint32_t imm, uint32_t flags)
+{
+	struct doca_dpa *dpa = current.dpa;
+	struct softdoca_dpa_rdma *r;
+	struct softdoca_dpa_rdma_wr wr;
+	char why[256];
+	doca_error_t err;
+
+	if (dpa == NULL)
+		return;
+	r = dpa->base.dev->dpa->handle_lookup(dpa->base.hw, SOFTDOCA_DPA_HANDLE_RDMA, rdma);
+	if (r == NULL) {
+		SDK_LOG_ERR("DPA device code passed 0x%llx to %s(): not the DPA handle of a started RDMA context whose "
+			    "datapath is on this DPA context (doca_ctx_set_datapath_on_dpa() with this doca_dpa, then "
+			    "doca_rdma_get_dpa_handle()); nothing posted, the DPA context is now in error",
+			    (unsigned long long)rdma, rdma_call(op));
+		softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
+		return;
+	}
+	wr = (struct softdoca_dpa_rdma_wr){.op = op, .connection_id = connection_id, .flags = flags, .imm = imm,
+					   .length = length};
+	wr.local = dpa->base.dev->dpa->mmap_ptr(dpa->base.hw, mmap, addr, length, op == SOFTDOCA_DPA_DEV_RDMA_RECV,
+						why, sizeof(why));
+	if (wr.local == NULL) {
+		SDK_LOG_ERR("DPA device code's %s() of %llu bytes refused: %s (get handles with "
+			    "doca_mmap_dev_get_dpa_handle() for this DPA's device); nothing posted, the DPA context is "
+			    "now in error",
+			    rdma_call(op), (unsigned long long)length, why);
+		softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
+		return;
+	}
+	err = r->post(r, &wr, why, sizeof(why));
+	if (err != DOCA_SUCCESS) {
+		SDK_LOG_ERR("DPA device code's %s() refused: %s; nothing posted, the DPA context is now in error",
+			    rdma_call(op), why);
+		softdoca_dpa_set_fatal(dpa, err);
+	}
+}
+
 static uint64_t cycles(void)
 {
 	struct timespec ts;
@@ -220,4 +322,9 @@ const struct softdoca_dpa_host_ops softdoca_dpa_host_ops = {
 	.thread_notify = thread_notify,
 	.mmap_memcpy = mmap_memcpy,
 	.mmap_external_ptr = mmap_external_ptr,
+	.completion_get = completion_get,
+	.completion_field = completion_field,
+	.completion_ack = completion_ack,
+	.completion_request_notification = completion_request_notification,
+	.rdma_post = rdma_post,
 };

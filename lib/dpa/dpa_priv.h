@@ -22,6 +22,7 @@ struct doca_dpa {
 	doca_error_t fatal;                    /* atomic: a device-side error made the context unusable */
 	uint32_t num_threads;                  /* doca_dpa_thread objects not destroyed: stop is IN_USE */
 	uint32_t num_notify_comps;             /* notification completions not destroyed */
+	uint32_t num_comps;                    /* completion contexts and async ops not destroyed */
 	uint32_t next_thread_id;
 };
 
@@ -45,6 +46,18 @@ const struct softdoca_dpa_current *softdoca_dpa_get_current(void);
 uint64_t softdoca_dpa_thread_local_storage(const struct doca_dpa_thread *thread);
 void softdoca_dpa_thread_end(bool finish);
 void softdoca_dpa_thread_notify(struct doca_dpa *dpa, uint64_t handle);
+/* One activation of a run thread (coalesced with one queued or running); any thread. */
+void softdoca_dpa_thread_activate(struct doca_dpa_thread *thread);
+bool softdoca_dpa_thread_started(const struct doca_dpa_thread *thread);
+struct doca_dpa *softdoca_dpa_thread_dpa(const struct doca_dpa_thread *thread);
+/* In a DPA thread being stopped: ends the activation (does not return). Else returns. */
+void softdoca_dpa_thread_poll_point(void);
+
+/* Completion contexts (dpa_completion.c), called by the host callbacks on an EU. */
+int softdoca_dpa_completion_get(struct doca_dpa *dpa, uint64_t handle, uint64_t *elem);
+bool softdoca_dpa_completion_elem(struct doca_dpa *dpa, uint64_t elem, struct softdoca_dpa_comp_elem *out);
+void softdoca_dpa_completion_ack(struct doca_dpa *dpa, uint64_t handle, uint64_t num);
+void softdoca_dpa_completion_request_notification(struct doca_dpa *dpa, uint64_t handle);
 
 /* Marks the context fatal (the first error stays): doca_dpa_peek_at_last_error reports it. */
 void softdoca_dpa_set_fatal(struct doca_dpa *dpa, doca_error_t err);

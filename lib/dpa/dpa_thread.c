@@ -19,8 +19,7 @@
 
 SDK_LOG_REGISTER(DPA_THREAD);
 
-/* Kinds of the soft DPA's handle table (softhw_dpa_ops.handle_add). */
-#define HANDLE_NOTIFY_COMP 1
+#define HANDLE_NOTIFY_COMP SOFTDOCA_DPA_HANDLE_NOTIFY_COMP
 
 enum thread_state {
 	THREAD_CREATED,
@@ -104,6 +103,21 @@ static void activate(struct doca_dpa_thread *t)
 	t->dpa->base.dev->dpa->submit(t->dpa->base.hw, &t->job);
 }
 
+void softdoca_dpa_thread_activate(struct doca_dpa_thread *thread)
+{
+	activate(thread);
+}
+
+struct doca_dpa *softdoca_dpa_thread_dpa(const struct doca_dpa_thread *thread)
+{
+	return thread->dpa;
+}
+
+bool softdoca_dpa_thread_started(const struct doca_dpa_thread *thread)
+{
+	return __atomic_load_n(&thread->state, __ATOMIC_ACQUIRE) != THREAD_CREATED;
+}
+
 uint64_t softdoca_dpa_thread_local_storage(const struct doca_dpa_thread *thread)
 {
 	return thread->local_storage;
@@ -124,6 +138,19 @@ void softdoca_dpa_thread_end(bool finish)
 	if (finish)
 		__atomic_store_n(&cur->thread->state, THREAD_FINISHED, __ATOMIC_RELEASE);
 	longjmp(*(jmp_buf *)cur->exit, 1);
+}
+
+/*
+ * A DPA thread that polls (a device loop around doca_dpa_dev_get_completion) would keep its
+ * EU for ever: when the thread is being stopped, a poll that found nothing ends the
+ * activation here, as a DPA that takes the EU back would.
+ */
+void softdoca_dpa_thread_poll_point(void)
+{
+	const struct softdoca_dpa_current *cur = softdoca_dpa_get_current();
+
+	if (cur != NULL && cur->thread != NULL && __atomic_load_n(&cur->thread->stopping, __ATOMIC_SEQ_CST))
+		longjmp(*(jmp_buf *)cur->exit, 1);
 }
 
 void softdoca_dpa_thread_notify(struct doca_dpa *dpa, uint64_t handle)

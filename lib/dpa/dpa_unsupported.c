@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The parts of doca_dpa.h softdoca does not implement yet (docs/compatibility.md): thread
- * groups, completions, async ops, hash tables, extended contexts, log and trace files, the UAR id and buffer copies. Each
+ * groups, async ops, hash tables, extended contexts, log and trace files, the UAR id and buffer copies. Each
  * returns DOCA_ERROR_NOT_SUPPORTED with a line that names the call.
  */
 #include "doca_dpa.h"
@@ -98,46 +98,6 @@ doca_error_t doca_dpa_thread_group_start(struct doca_dpa_tg *tg)
 doca_error_t doca_dpa_thread_group_stop(struct doca_dpa_tg *tg)
 {
 	NOT_YET("doca_dpa_thread_group_stop");
-}
-
-doca_error_t doca_dpa_completion_create(struct doca_dpa *dpa, unsigned int queue_size, struct doca_dpa_completion **dpa_comp)
-{
-	NOT_YET("doca_dpa_completion_create");
-}
-
-doca_error_t doca_dpa_completion_destroy(struct doca_dpa_completion *dpa_comp)
-{
-	NOT_YET("doca_dpa_completion_destroy");
-}
-
-doca_error_t doca_dpa_completion_get_queue_size(struct doca_dpa_completion *dpa_comp, unsigned int *queue_size)
-{
-	NOT_YET("doca_dpa_completion_get_queue_size");
-}
-
-doca_error_t doca_dpa_completion_set_thread(struct doca_dpa_completion *dpa_comp, struct doca_dpa_thread *dpa_thread)
-{
-	NOT_YET("doca_dpa_completion_set_thread");
-}
-
-doca_error_t doca_dpa_completion_get_thread(struct doca_dpa_completion *dpa_comp, struct doca_dpa_thread **dpa_thread)
-{
-	NOT_YET("doca_dpa_completion_get_thread");
-}
-
-doca_error_t doca_dpa_completion_start(struct doca_dpa_completion *dpa_comp)
-{
-	NOT_YET("doca_dpa_completion_start");
-}
-
-doca_error_t doca_dpa_completion_stop(struct doca_dpa_completion *dpa_comp)
-{
-	NOT_YET("doca_dpa_completion_stop");
-}
-
-doca_error_t doca_dpa_completion_get_dpa_handle(struct doca_dpa_completion *dpa_comp, doca_dpa_dev_completion_t *handle)
-{
-	NOT_YET("doca_dpa_completion_get_dpa_handle");
 }
 
 doca_error_t doca_dpa_async_ops_create(struct doca_dpa *dpa, unsigned int queue_size, uint64_t user_data, struct doca_dpa_async_ops **async_ops)

@@ -111,8 +111,8 @@ void drdma_conns_free(struct doca_rdma *rdma)
 
 /* ---- out-of-band: export / connect ---- */
 
-doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_conn_details,
-			      size_t *local_rdma_conn_details_size, struct doca_rdma_connection **rdma_connection)
+static doca_error_t oob_export(struct doca_rdma *rdma, const void **local_rdma_conn_details,
+			       size_t *local_rdma_conn_details_size, struct doca_rdma_connection **rdma_connection)
 {
 	struct doca_rdma_connection *c;
 	doca_error_t err;
@@ -146,8 +146,8 @@ doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_co
 	return DOCA_SUCCESS;
 }
 
-doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_conn_details,
-			       size_t remote_rdma_conn_details_size, struct doca_rdma_connection *rdma_connection)
+static doca_error_t oob_connect(struct doca_rdma *rdma, const void *remote_rdma_conn_details,
+				size_t remote_rdma_conn_details_size, struct doca_rdma_connection *rdma_connection)
 {
 	doca_error_t err;
 
@@ -188,6 +188,33 @@ doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_c
 	}
 	rdma_connection->state = DRDMA_CONN_CONNECTING;
 	return DOCA_SUCCESS;
+}
+
+/* A DPA datapath may post or poll meanwhile: the endpoint takes one caller at a time (rdma_dpa.c). */
+doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_conn_details,
+			      size_t *local_rdma_conn_details_size, struct doca_rdma_connection **rdma_connection)
+{
+	doca_error_t err;
+
+	if (rdma != NULL)
+		drdma_dpa_lock(rdma);
+	err = oob_export(rdma, local_rdma_conn_details, local_rdma_conn_details_size, rdma_connection);
+	if (rdma != NULL)
+		drdma_dpa_unlock(rdma);
+	return err;
+}
+
+doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_conn_details,
+			       size_t remote_rdma_conn_details_size, struct doca_rdma_connection *rdma_connection)
+{
+	doca_error_t err;
+
+	if (rdma != NULL)
+		drdma_dpa_lock(rdma);
+	err = oob_connect(rdma, remote_rdma_conn_details, remote_rdma_conn_details_size, rdma_connection);
+	if (rdma != NULL)
+		drdma_dpa_unlock(rdma);
+	return err;
 }
 
 /* ---- RDMA-CM addresses ---- */

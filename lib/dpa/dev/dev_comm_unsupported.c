@@ -38,19 +38,9 @@ void doca_dpa_dev_rdma_post_buf_write_imm(doca_dpa_dev_rdma_t rdma, uint32_t con
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_write_imm");
 }
 
-void doca_dpa_dev_rdma_post_send(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_mmap_t mmap_handle, uint64_t addr, size_t length, uint32_t flags)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_send");
-}
-
 void doca_dpa_dev_rdma_post_buf_send(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t send_buf_handle, uint32_t flags)
 {
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_send");
-}
-
-void doca_dpa_dev_rdma_post_send_imm(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_mmap_t mmap_handle, uint64_t addr, size_t length, uint32_t immediate, uint32_t flags)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_send_imm");
 }
 
 void doca_dpa_dev_rdma_post_buf_send_imm(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t send_buf_handle, uint32_t immediate, uint32_t flags)
@@ -58,25 +48,9 @@ void doca_dpa_dev_rdma_post_buf_send_imm(doca_dpa_dev_rdma_t rdma, uint32_t conn
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_send_imm");
 }
 
-void doca_dpa_dev_rdma_post_receive(doca_dpa_dev_rdma_t rdma, doca_dpa_dev_mmap_t mmap_handle, uint64_t addr, size_t length)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_receive");
-}
-
 void doca_dpa_dev_rdma_post_buf_receive(doca_dpa_dev_rdma_t rdma, doca_dpa_dev_buf_t receive_buf_handle)
 {
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_receive");
-}
-
-void doca_dpa_dev_rdma_receive_ack(doca_dpa_dev_rdma_t rdma, uint32_t num_acked)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_receive_ack");
-}
-
-uint32_t doca_dpa_dev_rdma_completion_get_wr_index(doca_dpa_dev_completion_element_t comp_element)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_completion_get_wr_index");
-	return 0;
 }
 
 void doca_dpa_dev_rdma_post_atomic_fetch_add(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_mmap_t dst_mmap_handle, uint64_t dst_addr, uint64_t value, uint32_t flags)

@@ -120,3 +120,56 @@ doca_dpa_dev_uintptr_t doca_dpa_dev_mmap_get_external_ptr(doca_dpa_dev_mmap_t mm
 {
 	return softdoca_dpa_dev_host->mmap_external_ptr(mmap_handle, addr);
 }
+
+/* ---- completion contexts: the host keeps the queue and checks every handle and element ---- */
+
+int doca_dpa_dev_get_completion(doca_dpa_dev_completion_t dpa_comp_handle, doca_dpa_dev_completion_element_t *comp_element)
+{
+	return softdoca_dpa_dev_host->completion_get(dpa_comp_handle, comp_element);
+}
+
+doca_dpa_dev_completion_type_t doca_dpa_dev_get_completion_type(doca_dpa_dev_completion_element_t comp_element)
+{
+	return (doca_dpa_dev_completion_type_t)softdoca_dpa_dev_host->completion_field(comp_element,
+										       SOFTDOCA_DPA_FIELD_TYPE);
+}
+
+uint32_t doca_dpa_dev_get_completion_user_data(doca_dpa_dev_completion_element_t comp_element)
+{
+	return (uint32_t)softdoca_dpa_dev_host->completion_field(comp_element, SOFTDOCA_DPA_FIELD_USER_DATA);
+}
+
+uint32_t doca_dpa_dev_get_completion_immediate(doca_dpa_dev_completion_element_t comp_element)
+{
+	return (uint32_t)softdoca_dpa_dev_host->completion_field(comp_element, SOFTDOCA_DPA_FIELD_IMM);
+}
+
+void doca_dpa_dev_completion_ack(doca_dpa_dev_completion_t dpa_comp_handle, uint64_t num_comp)
+{
+	softdoca_dpa_dev_host->completion_ack(dpa_comp_handle, num_comp);
+}
+
+void doca_dpa_dev_completion_request_notification(doca_dpa_dev_completion_t dpa_comp_handle)
+{
+	softdoca_dpa_dev_host->completion_request_notification(dpa_comp_handle);
+}
+
+uint32_t doca_dpa_dev_completion_element_get_qpn(doca_dpa_dev_completion_element_t comp_element)
+{
+	return (uint32_t)softdoca_dpa_dev_host->completion_field(comp_element, SOFTDOCA_DPA_FIELD_QPN);
+}
+
+uint32_t doca_dpa_dev_completion_element_get_wqe_counter(doca_dpa_dev_completion_element_t comp_element)
+{
+	return (uint32_t)softdoca_dpa_dev_host->completion_field(comp_element, SOFTDOCA_DPA_FIELD_WR_INDEX);
+}
+
+uint32_t doca_dpa_dev_completion_element_get_received_bytes(doca_dpa_dev_completion_element_t comp_element)
+{
+	return (uint32_t)softdoca_dpa_dev_host->completion_field(comp_element, SOFTDOCA_DPA_FIELD_BYTES);
+}
+
+uint32_t doca_dpa_dev_completion_element_get_error_syndrome(doca_dpa_dev_completion_element_t comp_element)
+{
+	return (uint32_t)softdoca_dpa_dev_host->completion_field(comp_element, SOFTDOCA_DPA_FIELD_SYNDROME);
+}

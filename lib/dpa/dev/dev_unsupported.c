@@ -36,40 +36,6 @@ int doca_dpa_dev_hash_table_find(doca_dpa_dev_hash_table_t ht_handle, uint32_t k
 	return 0;
 }
 
-int doca_dpa_dev_get_completion(doca_dpa_dev_completion_t dpa_comp_handle, doca_dpa_dev_completion_element_t *comp_element)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_get_completion");
-	return 0;
-}
-
-doca_dpa_dev_completion_type_t doca_dpa_dev_get_completion_type(doca_dpa_dev_completion_element_t comp_element)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_get_completion_type");
-	return 0;
-}
-
-uint32_t doca_dpa_dev_get_completion_user_data(doca_dpa_dev_completion_element_t comp_element)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_get_completion_user_data");
-	return 0;
-}
-
-uint32_t doca_dpa_dev_get_completion_immediate(doca_dpa_dev_completion_element_t comp_element)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_get_completion_immediate");
-	return 0;
-}
-
-void doca_dpa_dev_completion_ack(doca_dpa_dev_completion_t dpa_comp_handle, uint64_t num_comp)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_ack");
-}
-
-void doca_dpa_dev_completion_request_notification(doca_dpa_dev_completion_t dpa_comp_handle)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_request_notification");
-}
-
 uint32_t doca_dpa_dev_completion_element_get_swqe_opcode(doca_dpa_dev_completion_element_t comp_element)
 {
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_swqe_opcode");
@@ -79,30 +45,6 @@ uint32_t doca_dpa_dev_completion_element_get_swqe_opcode(doca_dpa_dev_completion
 uint32_t doca_dpa_dev_completion_element_get_srqn(doca_dpa_dev_completion_element_t comp_element)
 {
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_srqn");
-	return 0;
-}
-
-uint32_t doca_dpa_dev_completion_element_get_qpn(doca_dpa_dev_completion_element_t comp_element)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_qpn");
-	return 0;
-}
-
-uint32_t doca_dpa_dev_completion_element_get_wqe_counter(doca_dpa_dev_completion_element_t comp_element)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_wqe_counter");
-	return 0;
-}
-
-uint32_t doca_dpa_dev_completion_element_get_received_bytes(doca_dpa_dev_completion_element_t comp_element)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_received_bytes");
-	return 0;
-}
-
-uint32_t doca_dpa_dev_completion_element_get_error_syndrome(doca_dpa_dev_completion_element_t comp_element)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_error_syndrome");
 	return 0;
 }
 

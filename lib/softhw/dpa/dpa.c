@@ -730,6 +730,18 @@ static uint64_t dpa_mmap_external_ptr(struct softhw_dpa *dpa, uint32_t handle, u
 	return (uint64_t)(uintptr_t)p;
 }
 
+static void *dpa_mmap_ptr(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, uint64_t len, bool write,
+			  char *why, size_t why_len)
+{
+	doca_error_t err;
+	uint8_t *p;
+
+	pthread_mutex_lock(&mmap_lock);
+	p = mmap_range(dpa, handle, addr, len, write, write ? "destination" : "source", why, why_len, &err);
+	pthread_mutex_unlock(&mmap_lock);
+	return p;
+}
+
 /* ---- images ---- */
 
 static doca_error_t dpa_image_load(const void *bytes, size_t len, const char *name, struct softhw_dpa_image **out,
@@ -822,6 +834,7 @@ const struct softhw_dpa_ops softhw_dpa_ops = {
 	.mmap_unregister = dpa_mmap_unregister,
 	.mmap_copy = dpa_mmap_copy,
 	.mmap_external_ptr = dpa_mmap_external_ptr,
+	.mmap_ptr = dpa_mmap_ptr,
 	.image_load = dpa_image_load,
 	.image_sym = dpa_image_sym,
 	.image_unload = dpa_image_unload,

@@ -145,6 +145,14 @@ struct softhw_dpa_ops {
 	/* The host address of addr in an mmap handle of this context's device; 0 and *why when not. */
 	uint64_t (*mmap_external_ptr)(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, char *why,
 				      size_t why_len);
+	/*
+	 * The host address of [addr, addr + len) in an mmap handle of this context's device, for
+	 * the soft NIC to read (or, `write`, to fill) later: NULL and *why when the handle, the
+	 * range or the permission is wrong. The memory stays the mmap owner's to keep registered
+	 * until the work completes, as with any DMA.
+	 */
+	void *(*mmap_ptr)(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, uint64_t len, bool write,
+			  char *why, size_t why_len);
 
 	/* ---- images ---- */
 	/* Loads a device image (a self-contained shared object) into a namespace of its own. */

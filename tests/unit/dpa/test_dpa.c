@@ -373,7 +373,7 @@ static void test_thread_notifications(void)
 	}
 	/* the context cannot stop under its thread */
 	CHECK_ERR(doca_dpa_stop(dpa), DOCA_ERROR_IN_USE);
-	CHECK(logged("DPA threads and 1 notification completions of it still exist"));
+	CHECK(logged("DPA threads, 1 notification completions and 0 completion contexts of it still exist"));
 	CHECK_OK(doca_dpa_thread_stop(t));
 	CHECK_OK(doca_dpa_d2h_memcpy(dpa, &c, dev_c, sizeof(c)));
 	CHECK(c.count == 3); /* three activations, none went past reschedule or finish */

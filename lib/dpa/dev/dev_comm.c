@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Device runtime (libdoca_dpa_dev_comm.a): RDMA from the DPA. Each post goes to the host
+ * callbacks, which check the RDMA handle, the connection and the mmap range and hand the work
+ * request to the soft NIC; its completion arrives in the completion context attached to the
+ * RDMA context (doca_rdma_dpa_completion_attach).
+ */
+#include "doca_dpa_dev_rdma.h"
+#include "dev_runtime.h"
+
+void doca_dpa_dev_rdma_post_send(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_mmap_t mmap_handle,
+				 uint64_t addr, size_t length, uint32_t flags)
+{
+	softdoca_dpa_dev_host->rdma_post(rdma, SOFTDOCA_DPA_DEV_RDMA_SEND, connection_id, mmap_handle, addr, length, 0,
+					 flags);
+}
+
+void doca_dpa_dev_rdma_post_send_imm(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_mmap_t mmap_handle,
+				     uint64_t addr, size_t length, uint32_t immediate, uint32_t flags)
+{
+	softdoca_dpa_dev_host->rdma_post(rdma, SOFTDOCA_DPA_DEV_RDMA_SEND_IMM, connection_id, mmap_handle, addr, length,
+					 immediate, flags);
+}
+
+void doca_dpa_dev_rdma_post_receive(doca_dpa_dev_rdma_t rdma, doca_dpa_dev_mmap_t mmap_handle, uint64_t addr,
+				    size_t length)
+{
+	softdoca_dpa_dev_host->rdma_post(rdma, SOFTDOCA_DPA_DEV_RDMA_RECV, 0, mmap_handle, addr, length, 0, 0);
+}
+
+/* Receives are posted one by one (doca_dpa_dev_rdma_post_receive): there is nothing to hand back. */
+void doca_dpa_dev_rdma_receive_ack(doca_dpa_dev_rdma_t rdma, uint32_t num_acked)
+{
+	(void)rdma;
+	(void)num_acked;
+}
+
+uint32_t doca_dpa_dev_rdma_completion_get_wr_index(doca_dpa_dev_completion_element_t comp_element)
+{
+	return (uint32_t)softdoca_dpa_dev_host->completion_field(comp_element, SOFTDOCA_DPA_FIELD_WR_INDEX);
+}
