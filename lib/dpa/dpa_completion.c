@@ -135,17 +135,15 @@ doca_error_t doca_dpa_completion_destroy(struct doca_dpa_completion *dpa_comp)
 		SDK_LOG_ERR("Failed to destroy DPA completion context: dpa_comp is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (dpa_comp->base.started) {
-		SDK_LOG_ERR("Failed to destroy DPA completion context: it is started; call doca_dpa_completion_stop() "
-			    "first");
-		return DOCA_ERROR_IN_USE;
-	}
 	if (__atomic_load_n(&dpa_comp->base.users, __ATOMIC_ACQUIRE) != 0) {
 		SDK_LOG_ERR("Failed to destroy DPA completion context: %u RDMA contexts or async ops are attached to "
 			    "it; destroy them first",
 			    dpa_comp->base.users);
 		return DOCA_ERROR_IN_USE;
 	}
+	/* destroying a started one stops it first (NVIDIA's DPA samples destroy without a stop) */
+	if (dpa_comp->base.started)
+		doca_dpa_completion_stop(dpa_comp);
 	dpa_comp->dpa->num_comps--;
 	pthread_cond_destroy(&dpa_comp->arrived);
 	pthread_mutex_destroy(&dpa_comp->lock);

@@ -382,10 +382,9 @@ doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *dpa_thread)
 		SDK_LOG_ERR("Failed to destroy DPA thread: dpa_thread is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (dpa_thread->state != THREAD_CREATED) {
-		SDK_LOG_ERR("Failed to destroy DPA thread: it is started; call doca_dpa_thread_stop() first");
-		return DOCA_ERROR_IN_USE;
-	}
+	/* destroying a started thread stops it first (NVIDIA's DPA samples destroy without a stop) */
+	if (dpa_thread->state != THREAD_CREATED)
+		doca_dpa_thread_stop(dpa_thread);
 	dpa_thread->dpa->num_threads--;
 	free(dpa_thread);
 	return DOCA_SUCCESS;
@@ -493,11 +492,9 @@ doca_error_t doca_dpa_notification_completion_destroy(struct doca_dpa_notificati
 		SDK_LOG_ERR("Failed to destroy DPA notification completion: notify_comp is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (notify_comp->started) {
-		SDK_LOG_ERR("Failed to destroy DPA notification completion: it is started; call "
-			    "doca_dpa_notification_completion_stop() first");
-		return DOCA_ERROR_IN_USE;
-	}
+	/* destroying a started one stops it first, as for threads */
+	if (notify_comp->started)
+		doca_dpa_notification_completion_stop(notify_comp);
 	notify_comp->dpa->num_notify_comps--;
 	free(notify_comp);
 	return DOCA_SUCCESS;

@@ -11,10 +11,16 @@
  *
  * The soft NIC expects one caller at a time per endpoint: `lock` serialises the EUs' posts,
  * the poll job and the host's export / connect / stop.
+ *
+ * Small sends are inline: their payload (up to INLINE_MAX bytes) is copied into a slot of the
+ * context when posted, as a NIC copies an inline send into its work queue, so the source may
+ * change as soon as the post returns (NVIDIA's dpa_initiator_target counts on it). The slot is
+ * free again when the send completes; with none free, the send reads the source later.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rdma_priv.h"
 #include "common/priv/dpa_priv.h"
@@ -22,6 +28,14 @@
 #include "softhw/dpa/dpa.h"
 
 SDK_LOG_REGISTER(RDMA_DPA);
+
+#define INLINE_MAX 64
+#define INLINE_SLOTS 256 /* a power of two: slot = work request index % INLINE_SLOTS */
+
+struct inline_slot {
+	uint8_t data[INLINE_MAX];
+	bool busy; /* under the lock */
+};
 
 struct drdma_dpa {
 	struct softdoca_dpa_rdma base;   /* first: the object behind the DPA handle */
@@ -34,6 +48,7 @@ struct drdma_dpa {
 	uint32_t stopping;               /* atomic: no more polls */
 	uint32_t stopped;                /* flag: the last poll is over */
 	uint32_t next_wr;                /* work request index */
+	struct inline_slot *slots;       /* INLINE_SLOTS, allocated at start */
 };
 
 static const struct softhw_dpa_ops *hw_of(const struct doca_rdma *rdma)
@@ -46,25 +61,30 @@ static struct softhw_dpa *hwdpa_of(const struct doca_rdma *rdma)
 	return softdoca_dpa_base(rdma->ctx.dpa)->hw;
 }
 
-/* wr_id of a send: connection id, flags and index */
-static uint64_t send_wr_id(uint32_t conn_id, uint32_t flags, uint32_t index)
+/* wr_id of a send: connection id, flags, inline bit and index */
+#define WR_INLINE (1U << 23)
+static uint64_t send_wr_id(uint32_t conn_id, uint32_t flags, bool inl, uint32_t index)
 {
-	return ((uint64_t)conn_id << 32) | ((uint64_t)(flags & 0xff) << 24) | (index & 0xffffff);
+	return ((uint64_t)conn_id << 32) | ((uint64_t)(flags & 0xff) << 24) | (inl ? WR_INLINE : 0) |
+	       (index & 0x7fffff);
 }
 
 /* ---- completions: NIC CQE -> DPA completion element ---- */
 
+/* Under the lock (the poll job holds it). */
 static void push_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 {
 	struct softdoca_dpa_comp_base *comp = (struct softdoca_dpa_comp_base *)rdma->dpa_comp;
 	struct softdoca_dpa_comp_elem e = {0};
 	bool ok = cqe->status == DOCA_SUCCESS;
 
+	if (cqe->op != SOFTHW_RNIC_OP_RECV && (cqe->wr_id & WR_INLINE))
+		rdma->dpa->slots[(cqe->wr_id & 0x7fffff) % INLINE_SLOTS].busy = false;
+	if (cqe->status == SOFTDOCA_FLUSH_STATUS)
+		return; /* flushed by a stop (ours or the peer's): nobody waits for it */
 	if (cqe->op == SOFTHW_RNIC_OP_RECV) {
 		const struct doca_rdma_connection *c = cqe->qp_user;
 
-		if (cqe->status == SOFTDOCA_FLUSH_STATUS)
-			return; /* taken back at stop: nobody waits for it */
 		e.type = !ok ? SOFTDOCA_DPA_COMP_RECV_ERR :
 			 cqe->recv_op == SOFTHW_RNIC_OP_SEND_IMM ? SOFTDOCA_DPA_COMP_RECV_SEND_IMM :
 			 cqe->recv_op == SOFTHW_RNIC_OP_WRITE_IMM ? SOFTDOCA_DPA_COMP_RECV_RDMA_WRITE_IMM :
@@ -81,7 +101,7 @@ static void push_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 			return;
 		e.type = ok ? SOFTDOCA_DPA_COMP_SEND : SOFTDOCA_DPA_COMP_SEND_ERR;
 		e.user_data = (uint32_t)(cqe->wr_id >> 32);
-		e.wr_index = (uint32_t)cqe->wr_id & 0xffffff;
+		e.wr_index = (uint32_t)cqe->wr_id & 0x7fffff;
 		e.opcode = cqe->op;
 	}
 	e.syndrome = (uint32_t)cqe->status;
@@ -185,7 +205,10 @@ static doca_error_t dpa_post(struct softdoca_dpa_rdma *r, const struct softdoca_
 	struct softhw_rnic_sge sge = {.addr = wr->local, .len = wr->length};
 	struct softhw_rnic_wr nwr = {.sgl = &sge, .num_sge = 1};
 	struct doca_rdma_connection *c;
+	struct inline_slot *slot;
+	uint32_t index;
 	doca_error_t err;
+	bool inl;
 
 	pthread_mutex_lock(&d->lock);
 	if (rdma->ep == NULL || __atomic_load_n(&d->stopping, __ATOMIC_SEQ_CST)) {
@@ -215,8 +238,18 @@ static doca_error_t dpa_post(struct softdoca_dpa_rdma *r, const struct softdoca_
 	}
 	nwr.op = wr->op == SOFTDOCA_DPA_RDMA_SEND_IMM ? SOFTHW_RNIC_OP_SEND_IMM : SOFTHW_RNIC_OP_SEND;
 	nwr.imm = wr->imm;
-	nwr.wr_id = send_wr_id(c->id, wr->flags, d->next_wr++);
+	index = d->next_wr++ & 0x7fffff;
+	slot = &d->slots[index % INLINE_SLOTS];
+	inl = wr->length <= INLINE_MAX && !slot->busy;
+	if (inl) {
+		memcpy(slot->data, wr->local, wr->length);
+		sge.addr = slot->data;
+		slot->busy = true;
+	}
+	nwr.wr_id = send_wr_id(c->id, wr->flags, inl, index);
 	err = drdma_nic(rdma)->qp_post(c->qp, &nwr);
+	if (err != DOCA_SUCCESS && inl)
+		slot->busy = false;
 	rearm(d);
 	pthread_mutex_unlock(&d->lock);
 	if (err != DOCA_SUCCESS)
@@ -244,6 +277,12 @@ doca_error_t drdma_dpa_start(struct doca_rdma *rdma, struct softhw_rnic_ep_attr 
 	}
 	d = calloc(1, sizeof(*d));
 	if (d == NULL) {
+		SDK_LOG_ERR("Failed to start RDMA context: out of memory");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	d->slots = calloc(INLINE_SLOTS, sizeof(*d->slots));
+	if (d->slots == NULL) {
+		free(d);
 		SDK_LOG_ERR("Failed to start RDMA context: out of memory");
 		return DOCA_ERROR_NO_MEMORY;
 	}
@@ -282,6 +321,7 @@ void drdma_dpa_free(struct doca_rdma *rdma)
 	if (rdma->dpa == NULL)
 		return;
 	pthread_mutex_destroy(&rdma->dpa->lock);
+	free(rdma->dpa->slots);
 	free(rdma->dpa);
 	rdma->dpa = NULL;
 }
