@@ -25,11 +25,19 @@
 SDK_LOG_REGISTER(SOFTHW_DPA);
 
 #define MEM_ALIGN 64
-/* A handle names its context's table slot; the high bits make a stray number unlikely to match. */
+/*
+ * A handle names its context's table slot: tag (16 bits) | context id (16) | kind (8, objects
+ * only) | slot + 1. The tag makes a stray number unlikely to match; the context id makes a
+ * handle of one context a wrong one in every other (their slots are numbered alike).
+ */
 #define HANDLE_TAG 0x5d9a000000000000ULL
 #define HANDLE_MASK 0x0000ffffffffffffULL
 #define OBJ_TAG 0x5d9b000000000000ULL
-#define OBJ_KIND_SHIFT 32
+#define CTX_SHIFT 32
+#define CTX_MASK 0xffffULL
+#define OBJ_KIND_SHIFT 24
+#define OBJ_SLOT_MASK 0xffffffULL
+#define VALUE_SLOT_MASK 0xffffffffULL
 /* How often an idle EU looks at wait values whose updates may not notify it (user memory, the
  * other process's stores), and the safety net for those that do. */
 #define POLL_NS 1000000L
@@ -49,6 +57,7 @@ struct eu {
 
 struct softhw_dpa {
 	pthread_mutex_t lock;
+	uint64_t id;                      /* in every handle of this context (CTX_MASK bits, never 0) */
 	const struct softhw_function *fn; /* the function (device) the context runs on */
 	pthread_cond_t work;      /* EUs: a job arrived, a value changed, closing */
 	pthread_cond_t flags;     /* flag_wait: a flag was raised */
@@ -299,6 +308,15 @@ static doca_error_t dpa_open(const struct softhw_function *fn, struct softhw_dpa
 		free(dpa);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
+	{
+		static uint32_t next_id;
+		uint32_t id;
+
+		do
+			id = __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED) & CTX_MASK;
+		while (id == 0);
+		dpa->id = id;
+	}
 	dpa->fn = fn;
 	dpa->mem_size = dpa->caps.mem_size;
 	dpa->mem = mmap(NULL, dpa->mem_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
@@ -491,16 +509,16 @@ static doca_error_t dpa_value_handle(struct softhw_dpa *dpa, struct softhw_value
 		dpa->values[i] = ref;
 		pthread_mutex_unlock(&dpa->lock);
 	}
-	*handle = HANDLE_TAG | (i + 1);
+	*handle = HANDLE_TAG | (dpa->id << CTX_SHIFT) | (i + 1);
 	return DOCA_SUCCESS;
 }
 
 static struct softhw_value *dpa_value_lookup(struct softhw_dpa *dpa, uint64_t handle)
 {
 	struct softhw_value *v = NULL;
-	uint64_t i = handle & HANDLE_MASK;
+	uint64_t i = handle & VALUE_SLOT_MASK;
 
-	if ((handle & ~HANDLE_MASK) != HANDLE_TAG || i == 0)
+	if ((handle & ~HANDLE_MASK) != HANDLE_TAG || ((handle >> CTX_SHIFT) & CTX_MASK) != dpa->id || i == 0)
 		return NULL;
 	pthread_mutex_lock(&dpa->lock);
 	if (i <= dpa->num_values)
@@ -545,12 +563,13 @@ static doca_error_t dpa_handle_add(struct softhw_dpa *dpa, uint32_t kind, void *
 
 	if (kind == 0 || kind > 255)
 		return DOCA_ERROR_INVALID_VALUE;
+	/* (slots beyond OBJ_SLOT_MASK would not fit a handle) */
 	pthread_mutex_lock(&dpa->lock);
 	for (i = 0; i < dpa->num_objects && dpa->objects[i].kind != 0; i++)
 		;
 	if (i == dpa->num_objects) {
 		uint32_t n = dpa->num_objects ? dpa->num_objects * 2 : 16;
-		struct obj_slot *o = realloc(dpa->objects, n * sizeof(*o));
+		struct obj_slot *o = n <= OBJ_SLOT_MASK ? realloc(dpa->objects, n * sizeof(*o)) : NULL;
 
 		if (o == NULL) {
 			pthread_mutex_unlock(&dpa->lock);
@@ -563,16 +582,17 @@ static doca_error_t dpa_handle_add(struct softhw_dpa *dpa, uint32_t kind, void *
 	dpa->objects[i].kind = kind;
 	dpa->objects[i].object = object;
 	pthread_mutex_unlock(&dpa->lock);
-	*handle = OBJ_TAG | ((uint64_t)kind << OBJ_KIND_SHIFT) | (i + 1);
+	*handle = OBJ_TAG | (dpa->id << CTX_SHIFT) | ((uint64_t)kind << OBJ_KIND_SHIFT) | (i + 1);
 	return DOCA_SUCCESS;
 }
 
 static void *dpa_handle_lookup(struct softhw_dpa *dpa, uint32_t kind, uint64_t handle)
 {
-	uint64_t i = handle & 0xffffffffULL;
+	uint64_t i = handle & OBJ_SLOT_MASK;
 	void *object = NULL;
 
-	if ((handle & ~HANDLE_MASK) != OBJ_TAG || ((handle >> OBJ_KIND_SHIFT) & 0xffff) != kind || i == 0)
+	if ((handle & ~HANDLE_MASK) != OBJ_TAG || ((handle >> CTX_SHIFT) & CTX_MASK) != dpa->id ||
+	    ((handle >> OBJ_KIND_SHIFT) & 0xff) != kind || i == 0)
 		return NULL;
 	pthread_mutex_lock(&dpa->lock);
 	if (i <= dpa->num_objects && dpa->objects[i - 1].kind == kind)
@@ -583,9 +603,9 @@ static void *dpa_handle_lookup(struct softhw_dpa *dpa, uint32_t kind, uint64_t h
 
 static void dpa_handle_remove(struct softhw_dpa *dpa, uint64_t handle)
 {
-	uint64_t i = handle & 0xffffffffULL;
+	uint64_t i = handle & OBJ_SLOT_MASK;
 
-	if ((handle & ~HANDLE_MASK) != OBJ_TAG || i == 0)
+	if ((handle & ~HANDLE_MASK) != OBJ_TAG || ((handle >> CTX_SHIFT) & CTX_MASK) != dpa->id || i == 0)
 		return;
 	pthread_mutex_lock(&dpa->lock);
 	if (i <= dpa->num_objects)

@@ -5,6 +5,7 @@
  */
 #include <doca_dpa_dev.h>
 #include <doca_dpa_dev_buf.h>
+#include <doca_dpa_dev_rdma.h>
 #include <doca_dpa_dev_sync_event.h>
 
 #include "test_dpa_common.h"
@@ -123,4 +124,63 @@ __dpa_rpc__ uint64_t external_read_rpc(doca_dpa_dev_mmap_t mmap, uint64_t addr)
 	doca_dpa_dev_uintptr_t p = doca_dpa_dev_mmap_get_external_ptr(mmap, addr);
 
 	return p != 0 ? *(volatile const uint64_t *)p : 0;
+}
+
+/* ---- RDMA from the DPA and completion contexts (test_dpa_rdma.c) ---- */
+
+__dpa_rpc__ uint64_t rdma_recv_rpc(doca_dpa_dev_rdma_t rdma, doca_dpa_dev_mmap_t mmap, uint64_t addr, uint64_t len)
+{
+	doca_dpa_dev_rdma_post_receive(rdma, mmap, addr, len);
+	return 1;
+}
+
+__dpa_rpc__ uint64_t rdma_send_rpc(doca_dpa_dev_rdma_t rdma, uint32_t conn, doca_dpa_dev_mmap_t mmap, uint64_t addr,
+				   uint64_t len, uint32_t flags)
+{
+	doca_dpa_dev_rdma_post_send(rdma, conn, mmap, addr, len, flags);
+	return 1;
+}
+
+__dpa_rpc__ uint64_t rdma_send_imm_rpc(doca_dpa_dev_rdma_t rdma, uint32_t conn, doca_dpa_dev_mmap_t mmap,
+				       uint64_t addr, uint64_t len, uint32_t imm)
+{
+	doca_dpa_dev_rdma_post_send_imm(rdma, conn, mmap, addr, len, imm, DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+	return 1;
+}
+
+/* One completion, if any, packed: 1 | type << 8 | user_data << 16 | imm << 32; 0 for none. */
+__dpa_rpc__ uint64_t comp_take_rpc(doca_dpa_dev_completion_t comp)
+{
+	doca_dpa_dev_completion_element_t e;
+	uint64_t packed;
+
+	if (!doca_dpa_dev_get_completion(comp, &e))
+		return 0;
+	packed = 1 | ((uint64_t)doca_dpa_dev_get_completion_type(e) << 8) |
+		 ((uint64_t)(doca_dpa_dev_get_completion_user_data(e) & 0xffff) << 16) |
+		 ((uint64_t)doca_dpa_dev_get_completion_immediate(e) << 32);
+	doca_dpa_dev_completion_ack(comp, 1);
+	return packed;
+}
+
+__dpa_rpc__ uint64_t comp_ack_rpc(doca_dpa_dev_completion_t comp, uint64_t n)
+{
+	doca_dpa_dev_completion_ack(comp, n);
+	return 1;
+}
+
+__dpa_rpc__ uint64_t comp_elem_rpc(uint64_t elem)
+{
+	return doca_dpa_dev_get_completion_type((doca_dpa_dev_completion_element_t)elem);
+}
+
+/* A DPA thread that polls a completion context (its handle at arg) for ever: only a stop ends it. */
+__dpa_global__ void poll_forever(uint64_t arg)
+{
+	doca_dpa_dev_completion_t comp = *(volatile uint64_t *)arg;
+	doca_dpa_dev_completion_element_t e;
+
+	for (;;)
+		if (doca_dpa_dev_get_completion(comp, &e))
+			doca_dpa_dev_completion_ack(comp, 1);
 }

@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RDMA contexts whose datapath is on the DPA, and DPA completion contexts: device code
+ * (test_dpa_dev.c) posts receives and sends and reads completions through RPCs. The bad
+ * inputs: handles of another DPA context, an RDMA context whose datapath is on the CPU, an
+ * RDMA context started without a completion context, acknowledging more than arrived. Each is
+ * refused with a line that names the fix; a device-side one puts the DPA context in error.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "doca_ctx.h"
+#include "doca_dev.h"
+#include "doca_dpa.h"
+#include "doca_log.h"
+#include "doca_mmap.h"
+#include "doca_pe.h"
+#include "doca_rdma.h"
+
+#include "log_test.h"
+#include "test.h"
+
+/* doca_dpa_dev_completion_type_t (a device header) */
+#define COMP_SEND 0x0
+#define COMP_RECV_SEND 0x2
+#define COMP_RECV_SEND_IMM 0x3
+#define SUBMIT_FLUSH 1U
+
+extern struct doca_dpa_app *test_dpa_app;
+extern doca_dpa_func_t rdma_recv_rpc, rdma_send_rpc, rdma_send_imm_rpc, comp_take_rpc, comp_ack_rpc, comp_elem_rpc,
+	poll_forever, notify_rpc;
+
+static FILE *sdk_log_file;
+static struct doca_dev *dev;
+static uint64_t send_buf[4], recv_buf[4];
+
+static bool logged(const char *text)
+{
+	return log_take(sdk_log_file, text);
+}
+
+static struct doca_dpa *started_dpa(void)
+{
+	struct doca_dpa *dpa = NULL;
+
+	CHECK_OK(doca_dpa_create(dev, &dpa));
+	CHECK_OK(doca_dpa_set_app(dpa, test_dpa_app));
+	CHECK_OK(doca_dpa_start(dpa));
+	return dpa;
+}
+
+static struct doca_dpa_completion *started_comp(struct doca_dpa *dpa, doca_dpa_dev_completion_t *h)
+{
+	struct doca_dpa_completion *c = NULL;
+
+	CHECK_OK(doca_dpa_completion_create(dpa, 4, &c));
+	CHECK_OK(doca_dpa_completion_start(c));
+	CHECK_OK(doca_dpa_completion_get_dpa_handle(c, h));
+	return c;
+}
+
+/* An RDMA context whose datapath is on dpa, completing into comp, started, with one connection exported. */
+static struct doca_rdma *dpa_rdma(struct doca_dpa *dpa, struct doca_dpa_completion *comp,
+				  struct doca_rdma_connection **conn, const void **blob, size_t *len)
+{
+	struct doca_rdma *r = NULL;
+
+	CHECK_OK(doca_rdma_create(dev, &r));
+	CHECK_OK(doca_rdma_set_permissions(r, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE));
+	CHECK_OK(doca_ctx_set_datapath_on_dpa(doca_rdma_as_ctx(r), dpa));
+	CHECK_OK(doca_rdma_dpa_completion_attach(r, comp));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(r)));
+	CHECK_OK(doca_rdma_export(r, blob, len, conn));
+	return r;
+}
+
+static void rdma_destroy(struct doca_rdma *r)
+{
+	CHECK_OK(doca_ctx_stop(doca_rdma_as_ctx(r)));
+	CHECK_OK(doca_rdma_destroy(r));
+}
+
+static struct doca_mmap *host_mmap(void *buf, size_t len, doca_dpa_dev_mmap_t *h)
+{
+	struct doca_mmap *m = NULL;
+
+	CHECK_OK(doca_mmap_create(&m));
+	CHECK_OK(doca_mmap_set_memrange(m, buf, len));
+	CHECK_OK(doca_mmap_add_dev(m, dev));
+	CHECK_OK(doca_mmap_start(m));
+	CHECK_OK(doca_mmap_dev_get_dpa_handle(m, dev, h));
+	return m;
+}
+
+/* Takes one completion through the device, waiting up to 10 s for it. */
+static uint64_t take(struct doca_dpa *dpa, doca_dpa_dev_completion_t comp)
+{
+	struct timespec start, now;
+	uint64_t packed = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		CHECK_OK(doca_dpa_rpc(dpa, &comp_take_rpc, &packed, comp));
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (packed == 0 && now.tv_sec - start.tv_sec < 10);
+	return packed;
+}
+
+/*
+ * Two connected contexts on one DPA, completions read by device code (no thread): a send
+ * arrives as RECV_SEND with the receiver's connection id, a send with immediate as
+ * RECV_SEND_IMM, and a send without OPTIMIZE_REPORTS completes at the sender too.
+ */
+static void test_send_receive(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	doca_dpa_dev_completion_t hca, hcb;
+	struct doca_dpa_completion *ca = started_comp(dpa, &hca), *cb = started_comp(dpa, &hcb);
+	struct doca_rdma_connection *conn_a, *conn_b;
+	const void *blob_a, *blob_b;
+	size_t len_a, len_b;
+	struct doca_rdma *a = dpa_rdma(dpa, ca, &conn_a, &blob_a, &len_a);
+	struct doca_rdma *b = dpa_rdma(dpa, cb, &conn_b, &blob_b, &len_b);
+	doca_dpa_dev_rdma_t ha, hb;
+	doca_dpa_dev_mmap_t hs, hr;
+	struct doca_mmap *ms = host_mmap(send_buf, sizeof(send_buf), &hs);
+	struct doca_mmap *mr = host_mmap(recv_buf, sizeof(recv_buf), &hr);
+	uint32_t id_a, id_b;
+	uint64_t ret = 0, packed;
+
+	CHECK_OK(doca_rdma_connect(a, blob_b, len_b, conn_a));
+	CHECK_OK(doca_rdma_connect(b, blob_a, len_a, conn_b));
+	CHECK_OK(doca_rdma_connection_get_id(conn_a, &id_a));
+	CHECK_OK(doca_rdma_connection_get_id(conn_b, &id_b));
+	CHECK_OK(doca_rdma_get_dpa_handle(a, &ha));
+	CHECK_OK(doca_rdma_get_dpa_handle(b, &hb));
+	send_buf[0] = 0x1234;
+	send_buf[1] = 0x5678;
+	memset(recv_buf, 0, sizeof(recv_buf));
+	CHECK_OK(doca_dpa_rpc(dpa, &rdma_recv_rpc, &ret, hb, hr, (uint64_t)(uintptr_t)&recv_buf[0], (uint64_t)8));
+	CHECK_OK(doca_dpa_rpc(dpa, &rdma_recv_rpc, &ret, hb, hr, (uint64_t)(uintptr_t)&recv_buf[1], (uint64_t)8));
+	CHECK_OK(doca_dpa_rpc(dpa, &rdma_send_rpc, &ret, ha, id_a, hs, (uint64_t)(uintptr_t)&send_buf[0], (uint64_t)8,
+			      SUBMIT_FLUSH));
+	packed = take(dpa, hcb);
+	CHECK((packed & 0xff) == 1 && ((packed >> 8) & 0xff) == COMP_RECV_SEND && ((packed >> 16) & 0xffff) == id_b);
+	CHECK(recv_buf[0] == 0x1234);
+	packed = take(dpa, hca);
+	CHECK((packed & 0xff) == 1 && ((packed >> 8) & 0xff) == COMP_SEND && ((packed >> 16) & 0xffff) == id_a);
+	CHECK_OK(doca_dpa_rpc(dpa, &rdma_send_imm_rpc, &ret, ha, id_a, hs, (uint64_t)(uintptr_t)&send_buf[1],
+			      (uint64_t)8, (uint32_t)77));
+	packed = take(dpa, hcb);
+	CHECK(((packed >> 8) & 0xff) == COMP_RECV_SEND_IMM && (packed >> 32) == 77);
+	CHECK(recv_buf[1] == 0x5678);
+	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
+	/* the context cannot stop while they exist */
+	CHECK_ERR(doca_dpa_completion_destroy(ca), DOCA_ERROR_IN_USE);
+	CHECK(logged("RDMA contexts or async ops are attached to it; destroy them first"));
+	rdma_destroy(a);
+	rdma_destroy(b);
+	CHECK_OK(doca_mmap_destroy(ms));
+	CHECK_OK(doca_mmap_destroy(mr));
+	CHECK_OK(doca_dpa_completion_destroy(ca));
+	CHECK_OK(doca_dpa_completion_destroy(cb));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* Handles of one DPA context given to another: refused on the host and on the device. */
+static void test_foreign_handles(void)
+{
+	struct doca_dpa *dpa = started_dpa(), *other = started_dpa();
+	doca_dpa_dev_completion_t hc, hco; /* co's handle is never used: only co itself */
+	struct doca_dpa_completion *c = started_comp(dpa, &hc), *co = started_comp(other, &hco);
+	struct doca_dpa_thread *t = NULL;
+	struct doca_rdma_connection *conn;
+	struct doca_rdma *r = NULL;
+	const void *blob;
+	size_t len;
+	doca_dpa_dev_rdma_t hr;
+	uint64_t ret = 0;
+
+	/* host: a completion of another context for an RDMA datapath, a thread of another context */
+	CHECK_OK(doca_rdma_create(dev, &r));
+	CHECK_OK(doca_ctx_set_datapath_on_dpa(doca_rdma_as_ctx(r), dpa));
+	CHECK_ERR(doca_rdma_dpa_completion_attach(r, co), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("the completion context belongs to another DPA context than the RDMA datapath's"));
+	CHECK_OK(doca_rdma_destroy(r));
+	CHECK_OK(doca_dpa_thread_create(other, &t));
+	CHECK_OK(doca_dpa_completion_destroy(c));
+	CHECK_OK(doca_dpa_completion_create(dpa, 2, &c));
+	CHECK_ERR(doca_dpa_completion_set_thread(c, t), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("the thread belongs to another DPA context"));
+	CHECK_OK(doca_dpa_completion_start(c));
+	CHECK_OK(doca_dpa_completion_get_dpa_handle(c, &hc));
+	CHECK_OK(doca_dpa_thread_destroy(t));
+	/* device: the other context's completion handle */
+	CHECK_ERR(doca_dpa_rpc(other, &comp_take_rpc, &ret, hc), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("not a started completion context of this DPA context"));
+	/* a context in error is destroyed; its completion context first */
+	CHECK_ERR(doca_dpa_destroy(other), DOCA_ERROR_IN_USE);
+	CHECK_OK(doca_dpa_completion_destroy(co));
+	CHECK_OK(doca_dpa_destroy(other));
+	/* device: an RDMA handle of the first context's datapath, posted from another context */
+	other = started_dpa();
+	r = dpa_rdma(dpa, c, &conn, &blob, &len);
+	CHECK_OK(doca_rdma_get_dpa_handle(r, &hr));
+	CHECK_ERR(doca_dpa_rpc(other, &rdma_recv_rpc, &ret, hr, (uint32_t)0, (uint64_t)0, (uint64_t)8),
+		  DOCA_ERROR_BAD_STATE);
+	CHECK(logged("not the DPA handle of a started RDMA context whose datapath is on this DPA context"));
+	/* device: an element that no get_completion returned */
+	CHECK_ERR(doca_dpa_rpc(dpa, &comp_elem_rpc, &ret, (uint64_t)(uintptr_t)&ret), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("not an element doca_dpa_dev_get_completion() returned in this DPA context"));
+	rdma_destroy(r);
+	CHECK_OK(doca_dpa_completion_destroy(c));
+	CHECK_OK(doca_dpa_destroy(other));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* An RDMA context whose datapath is on the CPU has no DPA handle and takes no completion context. */
+static void test_datapath_not_on_dpa(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	doca_dpa_dev_completion_t hc;
+	struct doca_dpa_completion *c = started_comp(dpa, &hc);
+	struct doca_rdma_connection *conn;
+	struct doca_rdma *r = NULL;
+	struct doca_pe *pe = NULL;
+	doca_dpa_dev_rdma_t h;
+	const void *blob;
+	size_t len;
+
+	CHECK_OK(doca_pe_create(&pe));
+	CHECK_OK(doca_rdma_create(dev, &r));
+	CHECK_OK(doca_pe_connect_ctx(pe, doca_rdma_as_ctx(r)));
+	CHECK_ERR(doca_rdma_dpa_completion_attach(r, c), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("datapath is on the CPU; call doca_ctx_set_datapath_on_dpa() first"));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(r)));
+	CHECK_ERR(doca_rdma_get_dpa_handle(r, &h), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("datapath is on the CPU; call doca_ctx_set_datapath_on_dpa() before doca_ctx_start()"));
+	/* and a started context cannot move its datapath */
+	CHECK_ERR(doca_ctx_set_datapath_on_dpa(doca_rdma_as_ctx(r), dpa), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("set it before doca_ctx_start()"));
+	rdma_destroy(r);
+	CHECK_OK(doca_pe_destroy(pe));
+	/* the handle of a context that is stopped is refused on the device */
+	r = dpa_rdma(dpa, c, &conn, &blob, &len);
+	CHECK_OK(doca_rdma_get_dpa_handle(r, &h));
+	rdma_destroy(r);
+	{
+		uint64_t ret = 0;
+
+		CHECK_ERR(doca_dpa_rpc(dpa, &rdma_recv_rpc, &ret, h, (uint32_t)0, (uint64_t)0, (uint64_t)8),
+			  DOCA_ERROR_BAD_STATE);
+		CHECK(logged("not the DPA handle of a started RDMA context"));
+	}
+	CHECK_OK(doca_dpa_completion_destroy(c));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* A DPA datapath needs a started completion context attached before the RDMA context starts. */
+static void test_completion_not_attached(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa_completion *c = NULL;
+	struct doca_rdma *r = NULL;
+	doca_dpa_dev_completion_t h;
+	uint64_t ret = 0;
+
+	CHECK_OK(doca_rdma_create(dev, &r));
+	CHECK_OK(doca_ctx_set_datapath_on_dpa(doca_rdma_as_ctx(r), dpa));
+	CHECK_ERR(doca_ctx_start(doca_rdma_as_ctx(r)), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("no DPA completion context is attached; call doca_rdma_dpa_completion_attach() before "
+		     "doca_ctx_start()"));
+	CHECK_OK(doca_dpa_completion_create(dpa, 2, &c));
+	CHECK_ERR(doca_dpa_completion_get_dpa_handle(c, &h), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("it is not started; call doca_dpa_completion_start() first"));
+	CHECK_OK(doca_rdma_dpa_completion_attach(r, c));
+	CHECK_ERR(doca_ctx_start(doca_rdma_as_ctx(r)), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("its DPA completion context is not started; start them before doca_ctx_start()"));
+	CHECK_OK(doca_dpa_completion_start(c));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(r)));
+	rdma_destroy(r);
+	/* acknowledging more than arrived */
+	CHECK_OK(doca_dpa_completion_get_dpa_handle(c, &h));
+	CHECK_ERR(doca_dpa_rpc(dpa, &comp_ack_rpc, &ret, h, (uint64_t)1), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("acknowledged 1 completions but only 0 arrived unacknowledged"));
+	CHECK_OK(doca_dpa_completion_destroy(c));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* A DPA thread polling an empty completion context for ever still stops (its EU is taken back). */
+static void test_stop_polling_thread(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa_notification_completion *nc = NULL;
+	doca_dpa_dev_notification_completion_t hn;
+	struct doca_dpa_completion *c = NULL;
+	doca_dpa_dev_completion_t hc;
+	struct doca_dpa_thread *t = NULL;
+	doca_dpa_dev_uintptr_t arg = 0;
+	uint64_t ret = 0;
+
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(uint64_t), &arg));
+	CHECK_OK(doca_dpa_thread_create(dpa, &t));
+	CHECK_OK(doca_dpa_thread_set_func_arg(t, &poll_forever, arg));
+	CHECK_OK(doca_dpa_thread_start(t));
+	CHECK_OK(doca_dpa_completion_create(dpa, 2, &c));
+	CHECK_OK(doca_dpa_completion_set_thread(c, t));
+	CHECK_OK(doca_dpa_completion_start(c));
+	CHECK_OK(doca_dpa_completion_get_dpa_handle(c, &hc));
+	CHECK_OK(doca_dpa_h2d_memcpy(dpa, arg, &hc, sizeof(hc)));
+	CHECK_OK(doca_dpa_notification_completion_create(dpa, t, &nc));
+	CHECK_OK(doca_dpa_notification_completion_start(nc));
+	CHECK_OK(doca_dpa_notification_completion_get_dpa_handle(nc, &hn));
+	CHECK_OK(doca_dpa_thread_run(t));
+	CHECK_OK(doca_dpa_rpc(dpa, &notify_rpc, &ret, hn));
+	/* it polls now; the stop returns once a poll finds nothing */
+	CHECK_OK(doca_dpa_thread_stop(t));
+	CHECK_OK(doca_dpa_notification_completion_destroy(nc));
+	CHECK_OK(doca_dpa_completion_destroy(c));
+	CHECK_OK(doca_dpa_thread_destroy(t));
+	CHECK_OK(doca_dpa_mem_free(dpa, arg));
+	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+int main(void)
+{
+	struct doca_log_backend *sdk;
+	struct doca_devinfo **list;
+	uint32_t n = 0;
+
+	sdk_log_file = tmpfile();
+	doca_log_backend_create_with_file_sdk(sdk_log_file, &sdk);
+	doca_log_backend_set_sdk_level(sdk, DOCA_LOG_LEVEL_DEBUG);
+	alarm(120); /* a hang fails the test */
+	CHECK_OK(doca_devinfo_create_list(&list, &n));
+	for (uint32_t i = 0; i < n && dev == NULL; i++)
+		if (doca_dpa_cap_is_supported(list[i]) == DOCA_SUCCESS)
+			CHECK_OK(doca_dev_open(list[i], &dev));
+	CHECK_OK(doca_devinfo_destroy_list(list));
+	CHECK(dev != NULL);
+	if (dev == NULL)
+		TEST_EXIT();
+	TEST_RUN(test_send_receive);
+	TEST_RUN(test_foreign_handles);
+	TEST_RUN(test_datapath_not_on_dpa);
+	TEST_RUN(test_completion_not_attached);
+	TEST_RUN(test_stop_polling_thread);
+	CHECK_OK(doca_dev_close(dev));
+	TEST_EXIT();
+}
