@@ -551,9 +551,9 @@ doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap, const struct d
 			    mmap == NULL ? "mmap" : dev == NULL ? "dev" : "output pointer");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (mmap->from_export) {
-		SDK_LOG_ERR("Failed to get DPA handle of mmap: the mmap was created from an export; softdoca's DPA "
-			    "reaches only local memory (docs/compatibility.md)");
+	if (mmap->from_export && mmap->export_kind_pci) {
+		SDK_LOG_ERR("Failed to get DPA handle of mmap: the mmap was created from a PCI export; softdoca's DPA "
+			    "reaches local memory and, by RDMA, imported RDMA exports (docs/compatibility.md)");
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	if (!mmap->started) {
@@ -579,9 +579,15 @@ doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap, const struct d
 		}
 	}
 	if (mmap->dpa_handles[i] == 0) {
-		err = dev->dpa->mmap_register(dev->devinfo->fn, mmap->addr, mmap->len,
-					      (mmap->access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) != 0,
-					      &mmap->dpa_handles[i]);
+		/* an imported RDMA export is the peer's memory: the handle carries its rkey for the NIC */
+		if (mmap->from_export)
+			err = dev->dpa->mmap_register_remote(dev->devinfo->fn, (uint64_t)(uintptr_t)mmap->addr,
+							     mmap->len, mmap->exporter_pid, mmap->export_id,
+							     mmap->export_token, &mmap->dpa_handles[i]);
+		else
+			err = dev->dpa->mmap_register(dev->devinfo->fn, mmap->addr, mmap->len,
+						      (mmap->access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) != 0,
+						      &mmap->dpa_handles[i]);
 		if (err != DOCA_SUCCESS) {
 			SDK_LOG_ERR("Failed to get DPA handle of mmap: %s", doca_error_get_name(err));
 			return err;

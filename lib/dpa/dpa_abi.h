@@ -56,6 +56,10 @@ struct softdoca_dpa_host_ops {
 	/* RDMA contexts whose datapath is on the DPA: op is enum softdoca_dpa_dev_rdma_op */
 	void (*rdma_post)(uint64_t rdma, uint32_t op, uint32_t connection_id, uint32_t mmap, uint64_t addr,
 			  uint64_t length, uint32_t imm, uint32_t flags);
+	/* one-sided: local (mmap, addr) and the peer's (remote_mmap, remote_addr); value for atomics */
+	void (*rdma_post_remote)(uint64_t rdma, uint32_t op, uint32_t connection_id, uint32_t mmap, uint64_t addr,
+				 uint32_t remote_mmap, uint64_t remote_addr, uint64_t length, uint32_t imm,
+				 uint64_t value, uint32_t flags);
 };
 
 enum softdoca_dpa_comp_field {
@@ -74,6 +78,10 @@ enum softdoca_dpa_dev_rdma_op {
 	SOFTDOCA_DPA_DEV_RDMA_SEND = 1,
 	SOFTDOCA_DPA_DEV_RDMA_SEND_IMM,
 	SOFTDOCA_DPA_DEV_RDMA_RECV,
+	SOFTDOCA_DPA_DEV_RDMA_WRITE,
+	SOFTDOCA_DPA_DEV_RDMA_WRITE_IMM,
+	SOFTDOCA_DPA_DEV_RDMA_READ,
+	SOFTDOCA_DPA_DEV_RDMA_FETCH_ADD,
 };
 
 /* One kernel or RPC of the image. */

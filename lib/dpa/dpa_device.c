@@ -251,8 +251,43 @@ static const char *rdma_call(uint32_t op)
 		return "doca_dpa_dev_rdma_post_send_imm";
 	case SOFTDOCA_DPA_DEV_RDMA_RECV:
 		return "doca_dpa_dev_rdma_post_receive";
+	case SOFTDOCA_DPA_DEV_RDMA_WRITE:
+		return "doca_dpa_dev_rdma_post_write";
+	case SOFTDOCA_DPA_DEV_RDMA_WRITE_IMM:
+		return "doca_dpa_dev_rdma_post_write_imm";
+	case SOFTDOCA_DPA_DEV_RDMA_READ:
+		return "doca_dpa_dev_rdma_post_read";
+	case SOFTDOCA_DPA_DEV_RDMA_FETCH_ADD:
+		return "doca_dpa_dev_rdma_post_atomic_fetch_add";
 	}
 	return "doca_dpa_dev_rdma_post_*";
+}
+
+/* The RDMA context behind a device handle; NULL (logged, context in error) for a bad one. */
+static struct softdoca_dpa_rdma *rdma_lookup(struct doca_dpa *dpa, uint64_t rdma, uint32_t op)
+{
+	struct softdoca_dpa_rdma *r = dpa->base.dev->dpa->handle_lookup(dpa->base.hw, SOFTDOCA_DPA_HANDLE_RDMA, rdma);
+
+	if (r == NULL) {
+		SDK_LOG_ERR("DPA device code passed 0x%llx to %s(): not the DPA handle of a started RDMA context whose "
+			    "datapath is on this DPA context (doca_ctx_set_datapath_on_dpa() with this doca_dpa, then "
+			    "doca_rdma_get_dpa_handle()); nothing posted, the DPA context is now in error",
+			    (unsigned long long)rdma, rdma_call(op));
+		softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
+	}
+	return r;
+}
+
+static void rdma_submit(struct doca_dpa *dpa, struct softdoca_dpa_rdma *r, const struct softdoca_dpa_rdma_wr *wr)
+{
+	char why[256];
+	doca_error_t err = r->post(r, wr, why, sizeof(why));
+
+	if (err != DOCA_SUCCESS) {
+		SDK_LOG_ERR("DPA device code's %s() refused: %s; nothing posted, the DPA context is now in error",
+			    rdma_call(wr->op), why);
+		softdoca_dpa_set_fatal(dpa, err);
+	}
 }
 
 static void rdma_post(uint64_t rdma, uint32_t op, uint32_t connection_id, uint32_t mmap, uint64_t addr,
@@ -262,19 +297,9 @@ static void rdma_post(uint64_t rdma, uint32_t op, uint32_t connection_id, uint32
 	struct softdoca_dpa_rdma *r;
 	struct softdoca_dpa_rdma_wr wr;
 	char why[256];
-	doca_error_t err;
 
-	if (dpa == NULL)
+	if (dpa == NULL || (r = rdma_lookup(dpa, rdma, op)) == NULL)
 		return;
-	r = dpa->base.dev->dpa->handle_lookup(dpa->base.hw, SOFTDOCA_DPA_HANDLE_RDMA, rdma);
-	if (r == NULL) {
-		SDK_LOG_ERR("DPA device code passed 0x%llx to %s(): not the DPA handle of a started RDMA context whose "
-			    "datapath is on this DPA context (doca_ctx_set_datapath_on_dpa() with this doca_dpa, then "
-			    "doca_rdma_get_dpa_handle()); nothing posted, the DPA context is now in error",
-			    (unsigned long long)rdma, rdma_call(op));
-		softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
-		return;
-	}
 	wr = (struct softdoca_dpa_rdma_wr){.op = op, .connection_id = connection_id, .flags = flags, .imm = imm,
 					   .length = length};
 	wr.local = dpa->base.dev->dpa->mmap_ptr(dpa->base.hw, mmap, addr, length, op == SOFTDOCA_DPA_DEV_RDMA_RECV,
@@ -287,12 +312,40 @@ static void rdma_post(uint64_t rdma, uint32_t op, uint32_t connection_id, uint32
 		softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
 		return;
 	}
-	err = r->post(r, &wr, why, sizeof(why));
-	if (err != DOCA_SUCCESS) {
-		SDK_LOG_ERR("DPA device code's %s() refused: %s; nothing posted, the DPA context is now in error",
-			    rdma_call(op), why);
-		softdoca_dpa_set_fatal(dpa, err);
+	rdma_submit(dpa, r, &wr);
+}
+
+/* One-sided operations: the local buffer (none for an atomic) and the peer's memory, both checked. */
+static void rdma_post_remote(uint64_t rdma, uint32_t op, uint32_t connection_id, uint32_t mmap, uint64_t addr,
+			     uint32_t remote_mmap, uint64_t remote_addr, uint64_t length, uint32_t imm, uint64_t value,
+			     uint32_t flags)
+{
+	const struct softhw_dpa_ops *hw;
+	struct doca_dpa *dpa = current.dpa;
+	struct softdoca_dpa_rdma *r;
+	struct softdoca_dpa_rdma_wr wr;
+	char why[256];
+
+	if (dpa == NULL || (r = rdma_lookup(dpa, rdma, op)) == NULL)
+		return;
+	hw = dpa->base.dev->dpa;
+	wr = (struct softdoca_dpa_rdma_wr){.op = op, .connection_id = connection_id, .flags = flags, .imm = imm,
+					   .length = length, .value = value, .remote_addr = remote_addr};
+	if (op != SOFTDOCA_DPA_DEV_RDMA_FETCH_ADD) {
+		wr.local = hw->mmap_ptr(dpa->base.hw, mmap, addr, length, op == SOFTDOCA_DPA_DEV_RDMA_READ, why,
+					sizeof(why));
+		if (wr.local == NULL)
+			goto refused;
 	}
+	if (!hw->mmap_remote(dpa->base.hw, remote_mmap, remote_addr, length, &wr.remote_pid, &wr.remote_id,
+			     &wr.remote_token, why, sizeof(why)))
+		goto refused;
+	rdma_submit(dpa, r, &wr);
+	return;
+refused:
+	SDK_LOG_ERR("DPA device code's %s() of %llu bytes refused: %s; nothing posted, the DPA context is now in error",
+		    rdma_call(op), (unsigned long long)length, why);
+	softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
 }
 
 static uint64_t cycles(void)
@@ -327,4 +380,5 @@ const struct softdoca_dpa_host_ops softdoca_dpa_host_ops = {
 	.completion_ack = completion_ack,
 	.completion_request_notification = completion_request_notification,
 	.rdma_post = rdma_post,
+	.rdma_post_remote = rdma_post_remote,
 };

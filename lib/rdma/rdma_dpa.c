@@ -12,10 +12,11 @@
  * The soft NIC expects one caller at a time per endpoint: `lock` serialises the EUs' posts,
  * the poll job and the host's export / connect / stop.
  *
- * Small sends are inline: their payload (up to INLINE_MAX bytes) is copied into a slot of the
- * context when posted, as a NIC copies an inline send into its work queue, so the source may
- * change as soon as the post returns (NVIDIA's dpa_initiator_target counts on it). The slot is
- * free again when the send completes; with none free, the send reads the source later.
+ * Small sends and writes are inline: their payload (up to INLINE_MAX bytes) is copied into a
+ * slot of the context when posted, as a NIC copies an inline send into its work queue, so the
+ * source may change as soon as the post returns (NVIDIA's dpa_initiator_target counts on it).
+ * The slot is free again when the work request completes; with none free, the NIC reads the
+ * source later. An atomic's fetched value lands in a slot (the device call has no buffer).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -179,6 +180,23 @@ static void poll_notify(void *arg)
 
 /* ---- posting (on an EU, from the DPA's host callbacks) ---- */
 
+static enum softhw_rnic_opcode rnic_op(uint32_t op)
+{
+	switch (op) {
+	case SOFTDOCA_DPA_RDMA_SEND_IMM:
+		return SOFTHW_RNIC_OP_SEND_IMM;
+	case SOFTDOCA_DPA_RDMA_WRITE:
+		return SOFTHW_RNIC_OP_WRITE;
+	case SOFTDOCA_DPA_RDMA_WRITE_IMM:
+		return SOFTHW_RNIC_OP_WRITE_IMM;
+	case SOFTDOCA_DPA_RDMA_READ:
+		return SOFTHW_RNIC_OP_READ;
+	case SOFTDOCA_DPA_RDMA_FETCH_ADD:
+		return SOFTHW_RNIC_OP_FETCH_ADD;
+	}
+	return SOFTHW_RNIC_OP_SEND;
+}
+
 /*
  * After a post, under the lock: arm again, so that the endpoint also watches what this post
  * started (a message waiting for its acknowledgement); if something is already there, poll.
@@ -236,15 +254,27 @@ static doca_error_t dpa_post(struct softdoca_dpa_rdma *r, const struct softdoca_
 			 wr->connection_id);
 		return c == NULL ? DOCA_ERROR_INVALID_VALUE : DOCA_ERROR_NOT_CONNECTED;
 	}
-	nwr.op = wr->op == SOFTDOCA_DPA_RDMA_SEND_IMM ? SOFTHW_RNIC_OP_SEND_IMM : SOFTHW_RNIC_OP_SEND;
+	nwr.op = rnic_op(wr->op);
 	nwr.imm = wr->imm;
+	nwr.arg0 = wr->value;
+	if (wr->op != SOFTDOCA_DPA_RDMA_SEND && wr->op != SOFTDOCA_DPA_RDMA_SEND_IMM)
+		nwr.rkey = (struct softhw_rnic_rkey){.pid = wr->remote_pid, .id = wr->remote_id,
+						     .token = wr->remote_token, .addr = wr->remote_addr,
+						     .len = wr->length};
 	index = d->next_wr++ & 0x7fffff;
 	slot = &d->slots[index % INLINE_SLOTS];
-	inl = wr->length <= INLINE_MAX && !slot->busy;
+	/* what the NIC reads from local memory is taken now; an atomic's fetched value lands in the slot */
+	inl = !slot->busy && (wr->op == SOFTDOCA_DPA_RDMA_FETCH_ADD ||
+			      (wr->op != SOFTDOCA_DPA_RDMA_READ && wr->length <= INLINE_MAX));
 	if (inl) {
-		memcpy(slot->data, wr->local, wr->length);
+		if (wr->op != SOFTDOCA_DPA_RDMA_FETCH_ADD)
+			memcpy(slot->data, wr->local, wr->length);
 		sge.addr = slot->data;
 		slot->busy = true;
+	} else if (wr->op == SOFTDOCA_DPA_RDMA_FETCH_ADD) {
+		pthread_mutex_unlock(&d->lock);
+		snprintf(why, why_len, "%u atomics are in flight on this RDMA context already", INLINE_SLOTS);
+		return DOCA_ERROR_FULL;
 	}
 	nwr.wr_id = send_wr_id(c->id, wr->flags, inl, index);
 	err = drdma_nic(rdma)->qp_post(c->qp, &nwr);

@@ -82,15 +82,24 @@ struct softdoca_dpa_rdma_wr {
 	uint32_t connection_id;
 	uint32_t flags;        /* enum doca_dpa_dev_submit_flag */
 	uint32_t imm;
-	void *local;           /* host address of the local buffer (checked against its mmap) */
+	void *local;           /* host address of the local buffer (checked against its mmap); NULL for an atomic */
 	uint64_t length;
 	uint64_t value;        /* atomics */
+	/* one-sided ops: the peer's memory, as its imported RDMA export names it */
+	int32_t remote_pid;
+	uint64_t remote_id;
+	uint64_t remote_token;
+	uint64_t remote_addr;
 };
 
 enum softdoca_dpa_rdma_op {
 	SOFTDOCA_DPA_RDMA_SEND = 1,
 	SOFTDOCA_DPA_RDMA_SEND_IMM,
 	SOFTDOCA_DPA_RDMA_RECV,
+	SOFTDOCA_DPA_RDMA_WRITE,
+	SOFTDOCA_DPA_RDMA_WRITE_IMM,
+	SOFTDOCA_DPA_RDMA_READ,
+	SOFTDOCA_DPA_RDMA_FETCH_ADD,
 };
 
 /*

@@ -28,6 +28,41 @@ void doca_dpa_dev_rdma_post_receive(doca_dpa_dev_rdma_t rdma, doca_dpa_dev_mmap_
 	softdoca_dpa_dev_host->rdma_post(rdma, SOFTDOCA_DPA_DEV_RDMA_RECV, 0, mmap_handle, addr, length, 0, 0);
 }
 
+void doca_dpa_dev_rdma_post_write(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_mmap_t dst_mmap_handle,
+				  uint64_t dst_addr, doca_dpa_dev_mmap_t src_mmap_handle, uint64_t src_addr, size_t length,
+				  uint32_t flags)
+{
+	softdoca_dpa_dev_host->rdma_post_remote(rdma, SOFTDOCA_DPA_DEV_RDMA_WRITE, connection_id, src_mmap_handle,
+						src_addr, dst_mmap_handle, dst_addr, length, 0, 0, flags);
+}
+
+void doca_dpa_dev_rdma_post_write_imm(doca_dpa_dev_rdma_t rdma, uint32_t connection_id,
+				      doca_dpa_dev_mmap_t dst_mmap_handle, uint64_t dst_addr,
+				      doca_dpa_dev_mmap_t src_mmap_handle, uint64_t src_addr, size_t length,
+				      uint32_t immediate, uint32_t flags)
+{
+	softdoca_dpa_dev_host->rdma_post_remote(rdma, SOFTDOCA_DPA_DEV_RDMA_WRITE_IMM, connection_id, src_mmap_handle,
+						src_addr, dst_mmap_handle, dst_addr, length, immediate, 0, flags);
+}
+
+/* Read: the destination is local, the source the peer's. */
+void doca_dpa_dev_rdma_post_read(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_mmap_t dst_mmap_handle,
+				 uint64_t dst_addr, doca_dpa_dev_mmap_t src_mmap_handle, uint64_t src_addr, size_t length,
+				 uint32_t flags)
+{
+	softdoca_dpa_dev_host->rdma_post_remote(rdma, SOFTDOCA_DPA_DEV_RDMA_READ, connection_id, dst_mmap_handle,
+						dst_addr, src_mmap_handle, src_addr, length, 0, 0, flags);
+}
+
+/* The fetched value is not returned to the device (the call has no local buffer). */
+void doca_dpa_dev_rdma_post_atomic_fetch_add(doca_dpa_dev_rdma_t rdma, uint32_t connection_id,
+					     doca_dpa_dev_mmap_t dst_mmap_handle, uint64_t dst_addr, uint64_t value,
+					     uint32_t flags)
+{
+	softdoca_dpa_dev_host->rdma_post_remote(rdma, SOFTDOCA_DPA_DEV_RDMA_FETCH_ADD, connection_id, 0, 0,
+						dst_mmap_handle, dst_addr, 8, 0, value, flags);
+}
+
 /* Receives are posted one by one (doca_dpa_dev_rdma_post_receive): there is nothing to hand back. */
 void doca_dpa_dev_rdma_receive_ack(doca_dpa_dev_rdma_t rdma, uint32_t num_acked)
 {

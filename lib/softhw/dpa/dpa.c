@@ -627,9 +627,12 @@ static void dpa_handle_remove(struct softhw_dpa *dpa, uint64_t handle)
 
 struct mmap_entry {
 	const struct softhw_function *fn; /* NULL: a free slot */
-	uint8_t *addr;
+	uint8_t *addr;                    /* remote: the peer's address */
 	size_t len;
 	bool writable;
+	bool remote;                      /* a peer's memory (an imported RDMA export) */
+	int32_t pid;                      /* remote: the rkey */
+	uint64_t id, token;
 	uint8_t gen;
 };
 
@@ -637,8 +640,7 @@ static pthread_mutex_t mmap_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct mmap_entry *mmaps;
 static uint32_t num_mmaps;
 
-static doca_error_t dpa_mmap_register(const struct softhw_function *fn, void *addr, size_t len, bool writable,
-				      uint32_t *handle)
+static doca_error_t mmap_add(const struct mmap_entry *e, uint32_t *handle)
 {
 	uint32_t i;
 
@@ -657,14 +659,32 @@ static doca_error_t dpa_mmap_register(const struct softhw_function *fn, void *ad
 		mmaps = m;
 		num_mmaps = n;
 	}
-	mmaps[i].fn = fn;
-	mmaps[i].addr = addr;
-	mmaps[i].len = len;
-	mmaps[i].writable = writable;
-	mmaps[i].gen = (uint8_t)((mmaps[i].gen + 1) & 0x7f);
+	{
+		uint8_t gen = (uint8_t)((mmaps[i].gen + 1) & 0x7f);
+
+		mmaps[i] = *e;
+		mmaps[i].gen = gen;
+	}
 	*handle = MMAP_HANDLE_TAG | ((uint32_t)mmaps[i].gen << MMAP_GEN_SHIFT) | (i + 1);
 	pthread_mutex_unlock(&mmap_lock);
 	return DOCA_SUCCESS;
+}
+
+static doca_error_t dpa_mmap_register(const struct softhw_function *fn, void *addr, size_t len, bool writable,
+				      uint32_t *handle)
+{
+	struct mmap_entry e = {.fn = fn, .addr = addr, .len = len, .writable = writable};
+
+	return mmap_add(&e, handle);
+}
+
+static doca_error_t dpa_mmap_register_remote(const struct softhw_function *fn, uint64_t addr, size_t len,
+					     int32_t pid, uint64_t id, uint64_t token, uint32_t *handle)
+{
+	struct mmap_entry e = {.fn = fn, .addr = (uint8_t *)(uintptr_t)addr, .len = len, .remote = true,
+			       .pid = pid, .id = id, .token = token};
+
+	return mmap_add(&e, handle);
 }
 
 /* The live entry of a handle; NULL for anything else. Under mmap_lock. */
@@ -703,6 +723,11 @@ static uint8_t *mmap_range(struct softhw_dpa *dpa, uint32_t handle, uint64_t add
 	}
 	if (e->fn != dpa->fn) {
 		snprintf(why, why_len, "%s mmap handle 0x%x belongs to another device's DPA", role, handle);
+		return NULL;
+	}
+	if (e->remote) {
+		snprintf(why, why_len, "%s mmap handle 0x%x names a peer's memory (an imported RDMA export); only "
+			 "RDMA write / read / atomics reach it", role, handle);
 		return NULL;
 	}
 	start = (uint64_t)(uintptr_t)e->addr;
@@ -760,6 +785,35 @@ static void *dpa_mmap_ptr(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr
 	p = mmap_range(dpa, handle, addr, len, write, write ? "destination" : "source", why, why_len, &err);
 	pthread_mutex_unlock(&mmap_lock);
 	return p;
+}
+
+static bool dpa_mmap_remote(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, uint64_t len, int32_t *pid,
+			    uint64_t *id, uint64_t *token, char *why, size_t why_len)
+{
+	struct mmap_entry *e;
+	bool ok = false;
+	uint64_t start;
+
+	pthread_mutex_lock(&mmap_lock);
+	e = mmap_find(handle);
+	if (e == NULL)
+		snprintf(why, why_len, "remote mmap handle 0x%x is not a live mmap DPA handle", handle);
+	else if (e->fn != dpa->fn)
+		snprintf(why, why_len, "remote mmap handle 0x%x belongs to another device's DPA", handle);
+	else if (!e->remote)
+		snprintf(why, why_len, "mmap handle 0x%x is local memory; the remote side needs the handle of an mmap "
+			 "created with doca_mmap_create_from_export() from the peer's doca_mmap_export_rdma()", handle);
+	else if (start = (uint64_t)(uintptr_t)e->addr, addr < start || addr - start > e->len || len > e->len - (addr - start))
+		snprintf(why, why_len, "remote range [0x%llx, +%llu) is outside remote mmap handle 0x%x [0x%llx, +%zu)",
+			 (unsigned long long)addr, (unsigned long long)len, handle, (unsigned long long)start, e->len);
+	else {
+		*pid = e->pid;
+		*id = e->id;
+		*token = e->token;
+		ok = true;
+	}
+	pthread_mutex_unlock(&mmap_lock);
+	return ok;
 }
 
 /* ---- images ---- */
@@ -855,6 +909,8 @@ const struct softhw_dpa_ops softhw_dpa_ops = {
 	.mmap_copy = dpa_mmap_copy,
 	.mmap_external_ptr = dpa_mmap_external_ptr,
 	.mmap_ptr = dpa_mmap_ptr,
+	.mmap_register_remote = dpa_mmap_register_remote,
+	.mmap_remote = dpa_mmap_remote,
 	.image_load = dpa_image_load,
 	.image_sym = dpa_image_sym,
 	.image_unload = dpa_image_unload,

@@ -153,6 +153,16 @@ struct softhw_dpa_ops {
 	 */
 	void *(*mmap_ptr)(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, uint64_t len, bool write,
 			  char *why, size_t why_len);
+	/*
+	 * A handle for a peer's memory (an mmap imported from an RDMA export): its range in the
+	 * peer's address space and the rkey the NIC carries (exporter pid, export id, token). Such a
+	 * handle names no local memory: only mmap_remote accepts it.
+	 */
+	doca_error_t (*mmap_register_remote)(const struct softhw_function *fn, uint64_t addr, size_t len, int32_t pid,
+					     uint64_t id, uint64_t token, uint32_t *handle);
+	/* The rkey of [addr, addr + len) in a remote handle of this context's device; false and *why when not. */
+	bool (*mmap_remote)(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, uint64_t len, int32_t *pid,
+			    uint64_t *id, uint64_t *token, char *why, size_t why_len);
 
 	/* ---- images ---- */
 	/* Loads a device image (a self-contained shared object) into a namespace of its own. */

@@ -184,3 +184,24 @@ __dpa_global__ void poll_forever(uint64_t arg)
 		if (doca_dpa_dev_get_completion(comp, &e))
 			doca_dpa_dev_completion_ack(comp, 1);
 }
+
+/* One-sided: op 0 write, 1 write with immediate 99, 2 read, 3 fetch-and-add of len. */
+__dpa_rpc__ uint64_t rdma_one_sided_rpc(doca_dpa_dev_rdma_t rdma, uint32_t conn, uint32_t op, doca_dpa_dev_mmap_t local,
+					uint64_t local_addr, doca_dpa_dev_mmap_t remote, uint64_t remote_addr, uint64_t len)
+{
+	switch (op) {
+	case 0:
+		doca_dpa_dev_rdma_post_write(rdma, conn, remote, remote_addr, local, local_addr, len, 0);
+		break;
+	case 1:
+		doca_dpa_dev_rdma_post_write_imm(rdma, conn, remote, remote_addr, local, local_addr, len, 99, 0);
+		break;
+	case 2:
+		doca_dpa_dev_rdma_post_read(rdma, conn, local, local_addr, remote, remote_addr, len, 0);
+		break;
+	default:
+		doca_dpa_dev_rdma_post_atomic_fetch_add(rdma, conn, remote, remote_addr, len, 0);
+		break;
+	}
+	return 1;
+}

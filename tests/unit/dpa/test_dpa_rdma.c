@@ -27,10 +27,11 @@
 #define COMP_SEND 0x0
 #define COMP_RECV_SEND 0x2
 #define COMP_RECV_SEND_IMM 0x3
+#define COMP_RECV_WRITE_IMM 0x1
 #define SUBMIT_FLUSH 1U
 
 extern struct doca_dpa_app *test_dpa_app;
-extern doca_dpa_func_t rdma_recv_rpc, rdma_send_rpc, rdma_send_imm_rpc, comp_take_rpc, comp_ack_rpc, comp_elem_rpc,
+extern doca_dpa_func_t rdma_one_sided_rpc, rdma_recv_rpc, rdma_send_rpc, rdma_send_imm_rpc, comp_take_rpc, comp_ack_rpc, comp_elem_rpc,
 	poll_forever, notify_rpc;
 
 static FILE *sdk_log_file;
@@ -162,6 +163,100 @@ static void test_send_receive(void)
 	rdma_destroy(b);
 	CHECK_OK(doca_mmap_destroy(ms));
 	CHECK_OK(doca_mmap_destroy(mr));
+	CHECK_OK(doca_dpa_completion_destroy(ca));
+	CHECK_OK(doca_dpa_completion_destroy(cb));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/*
+ * One-sided operations from the DPA on a peer's memory (an mmap imported from its RDMA
+ * export): write, write with immediate (consumes a receive at the peer), read, fetch-and-add.
+ * A local mmap handle as the remote side is refused.
+ */
+static void test_one_sided(void)
+{
+	const uint32_t rights = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE |
+				DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
+	struct doca_dpa *dpa = started_dpa();
+	doca_dpa_dev_completion_t hca, hcb;
+	struct doca_dpa_completion *ca = started_comp(dpa, &hca), *cb = started_comp(dpa, &hcb);
+	struct doca_rdma_connection *conn_a, *conn_b;
+	const void *blob_a, *blob_b, *exp;
+	size_t len_a, len_b, exp_len;
+	struct doca_rdma *a = NULL, *b = NULL;
+	struct doca_mmap *target = NULL, *imported = NULL, *local;
+	doca_dpa_dev_mmap_t hl, hremote, hr;
+	doca_dpa_dev_rdma_t ha, hb;
+	uint64_t ret = 0, packed;
+	uint32_t id_a;
+
+	for (int i = 0; i < 2; i++) {
+		struct doca_rdma **r = i == 0 ? &a : &b;
+
+		CHECK_OK(doca_rdma_create(dev, r));
+		CHECK_OK(doca_rdma_set_permissions(*r, rights));
+		CHECK_OK(doca_ctx_set_datapath_on_dpa(doca_rdma_as_ctx(*r), dpa));
+		CHECK_OK(doca_rdma_dpa_completion_attach(*r, i == 0 ? ca : cb));
+		CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(*r)));
+	}
+	CHECK_OK(doca_rdma_export(a, &blob_a, &len_a, &conn_a));
+	CHECK_OK(doca_rdma_export(b, &blob_b, &len_b, &conn_b));
+	CHECK_OK(doca_rdma_connect(a, blob_b, len_b, conn_a));
+	CHECK_OK(doca_rdma_connect(b, blob_a, len_a, conn_b));
+	CHECK_OK(doca_rdma_connection_get_id(conn_a, &id_a));
+	CHECK_OK(doca_rdma_get_dpa_handle(a, &ha));
+	CHECK_OK(doca_rdma_get_dpa_handle(b, &hb));
+	/* the target's memory (recv_buf), exported and imported back as the peer's */
+	CHECK_OK(doca_mmap_create(&target));
+	CHECK_OK(doca_mmap_set_memrange(target, recv_buf, sizeof(recv_buf)));
+	CHECK_OK(doca_mmap_set_permissions(target, rights));
+	CHECK_OK(doca_mmap_add_dev(target, dev));
+	CHECK_OK(doca_mmap_start(target));
+	CHECK_OK(doca_mmap_export_rdma(target, dev, &exp, &exp_len));
+	CHECK_OK(doca_mmap_create_from_export(NULL, exp, exp_len, dev, &imported));
+	CHECK_OK(doca_mmap_dev_get_dpa_handle(imported, dev, &hremote));
+	local = host_mmap(send_buf, sizeof(send_buf), &hl);
+	CHECK_OK(doca_mmap_dev_get_dpa_handle(target, dev, &hr));
+	memset(recv_buf, 0, sizeof(recv_buf));
+	send_buf[0] = 0xabc;
+	send_buf[1] = 0xdef;
+	/* write */
+	CHECK_OK(doca_dpa_rpc(dpa, &rdma_one_sided_rpc, &ret, ha, id_a, (uint32_t)0, hl, (uint64_t)(uintptr_t)&send_buf[0],
+			      hremote, (uint64_t)(uintptr_t)&recv_buf[0], (uint64_t)8));
+	packed = take(dpa, hca);
+	CHECK(((packed >> 8) & 0xff) == COMP_SEND && recv_buf[0] == 0xabc);
+	/* write with immediate: a receive at the target takes the immediate */
+	CHECK_OK(doca_dpa_rpc(dpa, &rdma_recv_rpc, &ret, hb, hr, (uint64_t)(uintptr_t)&recv_buf[3], (uint64_t)8));
+	CHECK_OK(doca_dpa_rpc(dpa, &rdma_one_sided_rpc, &ret, ha, id_a, (uint32_t)1, hl, (uint64_t)(uintptr_t)&send_buf[1],
+			      hremote, (uint64_t)(uintptr_t)&recv_buf[1], (uint64_t)8));
+	packed = take(dpa, hcb);
+	CHECK(((packed >> 8) & 0xff) == COMP_RECV_WRITE_IMM && (packed >> 32) == 99 && recv_buf[1] == 0xdef);
+	packed = take(dpa, hca);
+	CHECK(((packed >> 8) & 0xff) == COMP_SEND);
+	/* read back into send_buf[2] */
+	recv_buf[2] = 0x777;
+	CHECK_OK(doca_dpa_rpc(dpa, &rdma_one_sided_rpc, &ret, ha, id_a, (uint32_t)2, hl, (uint64_t)(uintptr_t)&send_buf[2],
+			      hremote, (uint64_t)(uintptr_t)&recv_buf[2], (uint64_t)8));
+	packed = take(dpa, hca);
+	CHECK(((packed >> 8) & 0xff) == COMP_SEND && send_buf[2] == 0x777);
+	/* fetch-and-add 5 */
+	CHECK_OK(doca_dpa_rpc(dpa, &rdma_one_sided_rpc, &ret, ha, id_a, (uint32_t)3, (uint32_t)0, (uint64_t)0, hremote,
+			      (uint64_t)(uintptr_t)&recv_buf[2], (uint64_t)5));
+	packed = take(dpa, hca);
+	CHECK(((packed >> 8) & 0xff) == COMP_SEND && recv_buf[2] == 0x777 + 5);
+	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
+	/* a local handle as the remote side */
+	CHECK_ERR(doca_dpa_rpc(dpa, &rdma_one_sided_rpc, &ret, ha, id_a, (uint32_t)0, hl, (uint64_t)(uintptr_t)&send_buf[0],
+			       hr, (uint64_t)(uintptr_t)&recv_buf[0], (uint64_t)8),
+		  DOCA_ERROR_BAD_STATE);
+	CHECK(logged("is local memory; the remote side needs the handle of an mmap created with "
+		     "doca_mmap_create_from_export()"));
+	rdma_destroy(a);
+	rdma_destroy(b);
+	CHECK_OK(doca_mmap_destroy(local));
+	CHECK_OK(doca_mmap_destroy(imported));
+	CHECK_OK(doca_mmap_stop(target));
+	CHECK_OK(doca_mmap_destroy(target));
 	CHECK_OK(doca_dpa_completion_destroy(ca));
 	CHECK_OK(doca_dpa_completion_destroy(cb));
 	CHECK_OK(doca_dpa_destroy(dpa));
@@ -345,6 +440,7 @@ int main(void)
 	if (dev == NULL)
 		TEST_EXIT();
 	TEST_RUN(test_send_receive);
+	TEST_RUN(test_one_sided);
 	TEST_RUN(test_foreign_handles);
 	TEST_RUN(test_datapath_not_on_dpa);
 	TEST_RUN(test_completion_not_attached);
