@@ -60,6 +60,10 @@ struct softdoca_dpa_host_ops {
 	void (*rdma_post_remote)(uint64_t rdma, uint32_t op, uint32_t connection_id, uint32_t mmap, uint64_t addr,
 				 uint32_t remote_mmap, uint64_t remote_addr, uint64_t length, uint32_t imm,
 				 uint64_t value, uint32_t flags);
+	/* async ops: a copy whose completion goes to the ops' completion context; waits on sync events */
+	void (*async_memcpy)(uint64_t async_ops, uint32_t dst_mmap, uint64_t dst_addr, uint32_t src_mmap,
+			     uint64_t src_addr, uint64_t length, uint32_t flags);
+	void (*async_wait)(uint64_t async_ops, uint64_t sync_event, uint64_t value, int not_equal);
 };
 
 enum softdoca_dpa_comp_field {

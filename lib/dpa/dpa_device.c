@@ -348,6 +348,24 @@ refused:
 	softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
 }
 
+/* ---- async ops (dpa_async.c) ---- */
+
+static void async_memcpy(uint64_t ops, uint32_t dst, uint64_t dst_addr, uint32_t src, uint64_t src_addr,
+			 uint64_t length, uint32_t flags)
+{
+	if (current.dpa != NULL)
+		softdoca_dpa_async_memcpy(current.dpa, ops, dst, dst_addr, src, src_addr, length, flags);
+}
+
+static void async_wait(uint64_t ops, uint64_t sync_event, uint64_t value, int not_equal)
+{
+	struct softhw_value *v = event_value(sync_event, not_equal ? "doca_dpa_dev_sync_event_post_wait_ne" :
+								     "doca_dpa_dev_sync_event_post_wait_gt");
+
+	if (v != NULL)
+		softdoca_dpa_async_wait(current.dpa, ops, v, value, not_equal != 0);
+}
+
 static uint64_t cycles(void)
 {
 	struct timespec ts;
@@ -381,4 +399,6 @@ const struct softdoca_dpa_host_ops softdoca_dpa_host_ops = {
 	.completion_request_notification = completion_request_notification,
 	.rdma_post = rdma_post,
 	.rdma_post_remote = rdma_post_remote,
+	.async_memcpy = async_memcpy,
+	.async_wait = async_wait,
 };

@@ -59,6 +59,13 @@ bool softdoca_dpa_completion_elem(struct doca_dpa *dpa, uint64_t elem, struct so
 void softdoca_dpa_completion_ack(struct doca_dpa *dpa, uint64_t handle, uint64_t num);
 void softdoca_dpa_completion_request_notification(struct doca_dpa *dpa, uint64_t handle);
 
+/* Async ops (dpa_async.c), called by the host callbacks on an EU. */
+struct softhw_value;
+void softdoca_dpa_async_memcpy(struct doca_dpa *dpa, uint64_t handle, uint32_t dst, uint64_t dst_addr, uint32_t src,
+			       uint64_t src_addr, uint64_t length, uint32_t flags);
+void softdoca_dpa_async_wait(struct doca_dpa *dpa, uint64_t handle, struct softhw_value *value, uint64_t threshold,
+			     bool not_equal);
+
 /* Marks the context fatal (the first error stays): doca_dpa_peek_at_last_error reports it. */
 void softdoca_dpa_set_fatal(struct doca_dpa *dpa, doca_error_t err);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The parts of doca_dpa.h softdoca does not implement yet (docs/compatibility.md): thread
- * groups, async ops, hash tables, extended contexts, log and trace files, the UAR id and buffer copies. Each
+ * groups, hash tables, extended contexts, log and trace files, the UAR id and buffer copies. Each
  * returns DOCA_ERROR_NOT_SUPPORTED with a line that names the call.
  */
 #include "doca_dpa.h"
@@ -98,45 +98,5 @@ doca_error_t doca_dpa_thread_group_start(struct doca_dpa_tg *tg)
 doca_error_t doca_dpa_thread_group_stop(struct doca_dpa_tg *tg)
 {
 	NOT_YET("doca_dpa_thread_group_stop");
-}
-
-doca_error_t doca_dpa_async_ops_create(struct doca_dpa *dpa, unsigned int queue_size, uint64_t user_data, struct doca_dpa_async_ops **async_ops)
-{
-	NOT_YET("doca_dpa_async_ops_create");
-}
-
-doca_error_t doca_dpa_async_ops_destroy(struct doca_dpa_async_ops *async_ops)
-{
-	NOT_YET("doca_dpa_async_ops_destroy");
-}
-
-doca_error_t doca_dpa_async_ops_get_queue_size(struct doca_dpa_async_ops *async_ops, unsigned int *queue_size)
-{
-	NOT_YET("doca_dpa_async_ops_get_queue_size");
-}
-
-doca_error_t doca_dpa_async_ops_get_user_data(struct doca_dpa_async_ops *async_ops, uint64_t *user_data)
-{
-	NOT_YET("doca_dpa_async_ops_get_user_data");
-}
-
-doca_error_t doca_dpa_async_ops_attach(struct doca_dpa_async_ops *async_ops, struct doca_dpa_completion *dpa_comp)
-{
-	NOT_YET("doca_dpa_async_ops_attach");
-}
-
-doca_error_t doca_dpa_async_ops_start(struct doca_dpa_async_ops *async_ops)
-{
-	NOT_YET("doca_dpa_async_ops_start");
-}
-
-doca_error_t doca_dpa_async_ops_stop(struct doca_dpa_async_ops *async_ops)
-{
-	NOT_YET("doca_dpa_async_ops_stop");
-}
-
-doca_error_t doca_dpa_async_ops_get_dpa_handle(struct doca_dpa_async_ops *async_ops, doca_dpa_dev_async_ops_t *handle)
-{
-	NOT_YET("doca_dpa_async_ops_get_dpa_handle");
 }
 

@@ -102,17 +102,31 @@ DEV_HIDDEN uint64_t __softdoca_dpa_dev_cycles(void)
 }
 
 /*
- * Host memory through mmap handles. The copy is done when post_memcpy returns; async ops
- * (and so the completion a post may request) are not implemented yet: the handle is not
- * used, and device code that waits for the completion reports that as unsupported.
+ * Host memory through mmap handles. The copy is done when post_memcpy returns; with async ops
+ * (a non-zero handle) its completion is then delivered to their completion context.
  */
 void doca_dpa_dev_post_memcpy(doca_dpa_dev_async_ops_t async_ops_handle, doca_dpa_dev_mmap_t dst_mmap_handle,
 			      uint64_t dst_addr, doca_dpa_dev_mmap_t src_mmap_handle, uint64_t src_addr, size_t length,
 			      uint32_t flags)
 {
-	(void)async_ops_handle;
-	(void)flags;
-	softdoca_dpa_dev_host->mmap_memcpy(dst_mmap_handle, dst_addr, src_mmap_handle, src_addr, length);
+	if (async_ops_handle == 0)
+		softdoca_dpa_dev_host->mmap_memcpy(dst_mmap_handle, dst_addr, src_mmap_handle, src_addr, length);
+	else
+		softdoca_dpa_dev_host->async_memcpy(async_ops_handle, dst_mmap_handle, dst_addr, src_mmap_handle,
+						    src_addr, length, flags);
+}
+
+/* Non-blocking: the completion arrives when the event's value is > value (or != value). */
+void doca_dpa_dev_sync_event_post_wait_gt(doca_dpa_dev_async_ops_t async_ops_handle,
+					  doca_dpa_dev_sync_event_t wait_se_handle, uint64_t value)
+{
+	softdoca_dpa_dev_host->async_wait(async_ops_handle, wait_se_handle, value, 0);
+}
+
+void doca_dpa_dev_sync_event_post_wait_ne(doca_dpa_dev_async_ops_t async_ops_handle,
+					  doca_dpa_dev_sync_event_t wait_se_handle, uint64_t value)
+{
+	softdoca_dpa_dev_host->async_wait(async_ops_handle, wait_se_handle, value, 1);
 }
 
 /* The EUs run in the host process: the external pointer is the host address itself. */

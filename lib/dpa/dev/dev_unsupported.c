@@ -60,16 +60,6 @@ uint64_t doca_dpa_dev_completion_element_get_timestamp(doca_dpa_dev_completion_e
 	return 0;
 }
 
-void doca_dpa_dev_sync_event_post_wait_gt(doca_dpa_dev_async_ops_t async_ops_handle, doca_dpa_dev_sync_event_t wait_se_handle, uint64_t value)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_sync_event_post_wait_gt");
-}
-
-void doca_dpa_dev_sync_event_post_wait_ne(doca_dpa_dev_async_ops_t async_ops_handle, doca_dpa_dev_sync_event_t wait_se_handle, uint64_t value)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_sync_event_post_wait_ne");
-}
-
 doca_dpa_dev_uintptr_t doca_dpa_dev_buf_get_external_ptr(doca_dpa_dev_buf_t buf)
 {
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_buf_get_external_ptr");

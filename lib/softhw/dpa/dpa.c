@@ -117,7 +117,11 @@ static const char *dpa_profile_name(const struct softhw_function *fn)
 /* Is the job's wait condition met? (value_load takes no lock) */
 static bool job_runnable(const struct softhw_dpa_job *job)
 {
-	return job->wait_value == NULL || softhw_value_load(job->wait_value) >= job->wait_threshold;
+	if (job->wait_value == NULL)
+		return true;
+	if (job->wait_ne)
+		return softhw_value_load(job->wait_value) != job->wait_threshold;
+	return softhw_value_load(job->wait_value) >= job->wait_threshold;
 }
 
 static void unlink_job(struct softhw_dpa *dpa, struct softhw_dpa_job *job)

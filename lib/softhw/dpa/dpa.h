@@ -56,10 +56,11 @@ struct softhw_dpa_job {
 	softhw_dpa_done_fn done;
 	unsigned int num_ranks;
 	struct softhw_value *wait_value;  /* NULL: runnable at once */
-	uint64_t wait_threshold;          /* runnable once the value is >= this */
+	uint64_t wait_threshold;          /* runnable once the value is >= this (or != this: wait_ne) */
 	struct softhw_value *comp_value;  /* NULL: none; else set to / added comp_count when done */
 	uint64_t comp_count;
 	bool comp_add;
+	bool wait_ne;                     /* runnable once the value differs from wait_threshold */
 	/* softhw's */
 	struct softhw_dpa_job *next;
 	unsigned int next_rank;

@@ -205,3 +205,22 @@ __dpa_rpc__ uint64_t rdma_one_sided_rpc(doca_dpa_dev_rdma_t rdma, uint32_t conn,
 	}
 	return 1;
 }
+
+/* ---- async ops ---- */
+
+__dpa_rpc__ uint64_t async_copy_rpc(doca_dpa_dev_async_ops_t ops, doca_dpa_dev_mmap_t dst, uint64_t dst_addr,
+				    doca_dpa_dev_mmap_t src, uint64_t src_addr, uint64_t len, uint32_t flags)
+{
+	doca_dpa_dev_post_memcpy(ops, dst, dst_addr, src, src_addr, len, flags);
+	return 1;
+}
+
+__dpa_rpc__ uint64_t async_wait_rpc(doca_dpa_dev_async_ops_t ops, doca_dpa_dev_sync_event_t event, uint64_t value,
+				    uint32_t not_equal)
+{
+	if (not_equal)
+		doca_dpa_dev_sync_event_post_wait_ne(ops, event, value);
+	else
+		doca_dpa_dev_sync_event_post_wait_gt(ops, event, value);
+	return 1;
+}

@@ -19,6 +19,7 @@
 #include "doca_mmap.h"
 #include "doca_pe.h"
 #include "doca_rdma.h"
+#include "doca_sync_event.h"
 
 #include "log_test.h"
 #include "test.h"
@@ -31,7 +32,7 @@
 #define SUBMIT_FLUSH 1U
 
 extern struct doca_dpa_app *test_dpa_app;
-extern doca_dpa_func_t rdma_one_sided_rpc, rdma_recv_rpc, rdma_send_rpc, rdma_send_imm_rpc, comp_take_rpc, comp_ack_rpc, comp_elem_rpc,
+extern doca_dpa_func_t async_copy_rpc, async_wait_rpc, rdma_one_sided_rpc, rdma_recv_rpc, rdma_send_rpc, rdma_send_imm_rpc, comp_take_rpc, comp_ack_rpc, comp_elem_rpc,
 	poll_forever, notify_rpc;
 
 static FILE *sdk_log_file;
@@ -262,6 +263,82 @@ static void test_one_sided(void)
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
+/*
+ * Async ops: a device copy completes into the ops' completion context with their user data
+ * (none with OPTIMIZE_REPORTS); a post-wait completes only once the event's value passes.
+ */
+static void test_async_ops(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	doca_dpa_dev_completion_t hc;
+	struct doca_dpa_completion *c = started_comp(dpa, &hc);
+	struct doca_dpa_async_ops *ops = NULL, *bad = NULL;
+	struct doca_sync_event *ev = NULL;
+	doca_dpa_dev_sync_event_t hev;
+	doca_dpa_dev_async_ops_t hops;
+	doca_dpa_dev_mmap_t hs, hr;
+	struct doca_mmap *ms = host_mmap(send_buf, sizeof(send_buf), &hs);
+	struct doca_mmap *mr = host_mmap(recv_buf, sizeof(recv_buf), &hr);
+	uint64_t ret = 0, packed, ud = 0;
+
+	CHECK_ERR(doca_dpa_async_ops_create(dpa, 4, 1ULL << 24, &bad), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("user_data does not fit DOCA_DPA_COMPLETION_LOG_MAX_USER_DATA (24) bits"));
+	CHECK_OK(doca_dpa_async_ops_create(dpa, 4, 0x1234, &ops));
+	CHECK_ERR(doca_dpa_async_ops_start(ops), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("no completion context; call doca_dpa_async_ops_attach() first"));
+	CHECK_OK(doca_dpa_async_ops_attach(ops, c));
+	CHECK_OK(doca_dpa_async_ops_start(ops));
+	CHECK_OK(doca_dpa_async_ops_get_dpa_handle(ops, &hops));
+	CHECK_OK(doca_dpa_async_ops_get_user_data(ops, &ud));
+	CHECK(ud == 0x1234);
+	/* a copy: done on return, its completion carries the user data */
+	send_buf[3] = 0x5151;
+	recv_buf[3] = 0;
+	CHECK_OK(doca_dpa_rpc(dpa, &async_copy_rpc, &ret, hops, hr, (uint64_t)(uintptr_t)&recv_buf[3], hs,
+			      (uint64_t)(uintptr_t)&send_buf[3], (uint64_t)8, (uint32_t)1));
+	CHECK(recv_buf[3] == 0x5151);
+	packed = take(dpa, hc);
+	CHECK((packed & 0xff) == 1 && ((packed >> 8) & 0xff) == COMP_SEND && ((packed >> 16) & 0xffff) == 0x1234);
+	/* with OPTIMIZE_REPORTS: no element */
+	CHECK_OK(doca_dpa_rpc(dpa, &async_copy_rpc, &ret, hops, hr, (uint64_t)(uintptr_t)&recv_buf[3], hs,
+			      (uint64_t)(uintptr_t)&send_buf[3], (uint64_t)8, (uint32_t)2));
+	CHECK_OK(doca_dpa_rpc(dpa, &comp_take_rpc, &packed, hc));
+	CHECK(packed == 0);
+	/* a wait for the event to pass 5: nothing until the CPU sets 6 */
+	CHECK_OK(doca_sync_event_create(&ev));
+	CHECK_OK(doca_sync_event_add_publisher_location_cpu(ev, dev));
+	CHECK_OK(doca_sync_event_add_subscriber_location_dpa(ev, dpa));
+	CHECK_OK(doca_sync_event_start(ev));
+	CHECK_OK(doca_sync_event_get_dpa_handle(ev, dpa, &hev));
+	CHECK_OK(doca_sync_event_update_set(ev, 5));
+	CHECK_OK(doca_dpa_rpc(dpa, &async_wait_rpc, &ret, hops, hev, (uint64_t)5, (uint32_t)0));
+	CHECK_OK(doca_dpa_rpc(dpa, &comp_take_rpc, &packed, hc));
+	CHECK(packed == 0);
+	CHECK_ERR(doca_dpa_async_ops_stop(ops), DOCA_ERROR_IN_USE);
+	CHECK(logged("sync-event waits posted on them are not over"));
+	CHECK_OK(doca_sync_event_update_set(ev, 6));
+	packed = take(dpa, hc);
+	CHECK((packed & 0xff) == 1 && ((packed >> 16) & 0xffff) == 0x1234);
+	/* a wait for a value other than 6 */
+	CHECK_OK(doca_dpa_rpc(dpa, &async_wait_rpc, &ret, hops, hev, (uint64_t)6, (uint32_t)1));
+	CHECK_OK(doca_sync_event_update_set(ev, 7));
+	packed = take(dpa, hc);
+	CHECK((packed & 0xff) == 1);
+	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
+	/* a handle that is not started async ops of this context */
+	CHECK_ERR(doca_dpa_rpc(dpa, &async_copy_rpc, &ret, hc, hr, (uint64_t)(uintptr_t)&recv_buf[3], hs,
+			       (uint64_t)(uintptr_t)&send_buf[3], (uint64_t)8, (uint32_t)1),
+		  DOCA_ERROR_BAD_STATE);
+	CHECK(logged("not started async ops of this DPA context"));
+	CHECK_ERR(doca_dpa_completion_destroy(c), DOCA_ERROR_IN_USE);
+	CHECK_OK(doca_dpa_async_ops_destroy(ops));
+	CHECK_OK(doca_dpa_completion_destroy(c));
+	CHECK_OK(doca_sync_event_destroy(ev));
+	CHECK_OK(doca_mmap_destroy(ms));
+	CHECK_OK(doca_mmap_destroy(mr));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
 /* Handles of one DPA context given to another: refused on the host and on the device. */
 static void test_foreign_handles(void)
 {
@@ -441,6 +518,7 @@ int main(void)
 		TEST_EXIT();
 	TEST_RUN(test_send_receive);
 	TEST_RUN(test_one_sided);
+	TEST_RUN(test_async_ops);
 	TEST_RUN(test_foreign_handles);
 	TEST_RUN(test_datapath_not_on_dpa);
 	TEST_RUN(test_completion_not_attached);
