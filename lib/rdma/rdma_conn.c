@@ -335,6 +335,11 @@ doca_error_t doca_rdma_start_listen_to_port(struct doca_rdma *rdma, uint16_t por
 	}
 	if (!running(rdma, "doca_rdma_start_listen_to_port"))
 		return DOCA_ERROR_BAD_STATE;
+	if (rdma->dpa != NULL) {
+		SDK_LOG_ERR("doca_rdma_start_listen_to_port: RDMA-CM connections of a datapath on the DPA are not supported yet "
+			    "(docs/compatibility.md); use doca_rdma_export() and doca_rdma_connect()");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	if (rdma->transport == DOCA_RDMA_TRANSPORT_TYPE_DC) {
 		SDK_LOG_ERR("doca_rdma_start_listen_to_port: DC transport works with export/connect only; use RC "
 			    "for RDMA-CM");
@@ -457,6 +462,11 @@ doca_error_t doca_rdma_connect_to_addr(struct doca_rdma *rdma, struct doca_rdma_
 	}
 	if (!running(rdma, "doca_rdma_connect_to_addr"))
 		return DOCA_ERROR_BAD_STATE;
+	if (rdma->dpa != NULL) {
+		SDK_LOG_ERR("doca_rdma_connect_to_addr: RDMA-CM connections of a datapath on the DPA are not supported yet "
+			    "(docs/compatibility.md); use doca_rdma_export() and doca_rdma_connect()");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	if (rdma->transport == DOCA_RDMA_TRANSPORT_TYPE_DC) {
 		SDK_LOG_ERR("doca_rdma_connect_to_addr: DC transport works with export/connect only; use RC for "
 			    "RDMA-CM");
@@ -507,7 +517,9 @@ doca_error_t doca_rdma_connection_disconnect(struct doca_rdma_connection *rdma_c
 			    c->id);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	drdma_dpa_lock(c->rdma);
 	err = drdma_nic(c->rdma)->qp_disconnect(c->qp);
+	drdma_dpa_unlock(c->rdma);
 	c->state = DRDMA_CONN_DISCONNECTED;
 	addr_release(c);
 	if (err != DOCA_SUCCESS && err != DOCA_ERROR_NOT_CONNECTED) {

@@ -42,7 +42,7 @@ struct drdma_dpa {
 	struct softdoca_dpa_rdma base;   /* first: the object behind the DPA handle */
 	struct softhw_dpa_job poll_job;  /* one poll of the endpoint on an EU */
 	struct doca_rdma *rdma;
-	pthread_mutex_t lock;            /* every NIC call of the endpoint */
+	pthread_mutex_t lock;            /* every NIC call of the endpoint (recursive) */
 	uint64_t handle;                 /* 0: none yet */
 	uint32_t active;                 /* atomic: the poll job is queued or running */
 	uint32_t pending;                /* atomic: notified meanwhile */
@@ -319,7 +319,15 @@ doca_error_t drdma_dpa_start(struct doca_rdma *rdma, struct softhw_rnic_ep_attr 
 	d->base.dpa = rdma->ctx.dpa;
 	d->base.post = dpa_post;
 	d->rdma = rdma;
-	pthread_mutex_init(&d->lock, NULL);
+	{
+		/* recursive: a connection callback the poll job runs may call export / disconnect */
+		pthread_mutexattr_t attr;
+
+		pthread_mutexattr_init(&attr);
+		pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+		pthread_mutex_init(&d->lock, &attr);
+		pthread_mutexattr_destroy(&attr);
+	}
 	rdma->dpa = d;
 	attr->notify = poll_notify;
 	attr->notify_arg = d;

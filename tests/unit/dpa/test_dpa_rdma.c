@@ -157,7 +157,10 @@ static void test_send_receive(void)
 	CHECK(((packed >> 8) & 0xff) == COMP_RECV_SEND_IMM && (packed >> 32) == 77);
 	CHECK(recv_buf[1] == 0x5678);
 	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
-	/* the context cannot stop while they exist */
+	/* RDMA-CM is not offered on a DPA datapath */
+	CHECK_ERR(doca_rdma_start_listen_to_port(a, 17777), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK(logged("RDMA-CM connections of a datapath on the DPA are not supported yet"));
+	/* a completion context cannot go while an RDMA context is attached */
 	CHECK_ERR(doca_dpa_completion_destroy(ca), DOCA_ERROR_IN_USE);
 	CHECK(logged("RDMA contexts or async ops are attached to it; destroy them first"));
 	rdma_destroy(a);
