@@ -64,6 +64,8 @@ struct softdoca_dpa_host_ops {
 	void (*async_memcpy)(uint64_t async_ops, uint32_t dst_mmap, uint64_t dst_addr, uint32_t src_mmap,
 			     uint64_t src_addr, uint64_t length, uint32_t flags);
 	void (*async_wait)(uint64_t async_ops, uint64_t sync_event, uint64_t value, int not_equal);
+	/* a peer's sync event (remote net handle) set to / added count, by RDMA */
+	void (*rdma_signal)(uint64_t rdma, uint32_t connection_id, uint64_t remote_event, uint64_t count, int add);
 };
 
 enum softdoca_dpa_comp_field {
@@ -86,6 +88,8 @@ enum softdoca_dpa_dev_rdma_op {
 	SOFTDOCA_DPA_DEV_RDMA_WRITE_IMM,
 	SOFTDOCA_DPA_DEV_RDMA_READ,
 	SOFTDOCA_DPA_DEV_RDMA_FETCH_ADD,
+	SOFTDOCA_DPA_DEV_RDMA_SIGNAL_SET,
+	SOFTDOCA_DPA_DEV_RDMA_SIGNAL_ADD,
 };
 
 /* One kernel or RPC of the image. */

@@ -259,6 +259,10 @@ static const char *rdma_call(uint32_t op)
 		return "doca_dpa_dev_rdma_post_read";
 	case SOFTDOCA_DPA_DEV_RDMA_FETCH_ADD:
 		return "doca_dpa_dev_rdma_post_atomic_fetch_add";
+	case SOFTDOCA_DPA_DEV_RDMA_SIGNAL_SET:
+		return "doca_dpa_dev_rdma_signal_set";
+	case SOFTDOCA_DPA_DEV_RDMA_SIGNAL_ADD:
+		return "doca_dpa_dev_rdma_signal_add";
 	}
 	return "doca_dpa_dev_rdma_post_*";
 }
@@ -348,6 +352,29 @@ refused:
 	softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
 }
 
+/* A peer's sync event set to / added count: the handle is a copy of its rkey (softhw rkey_handle). */
+static void rdma_signal(uint64_t rdma, uint32_t connection_id, uint64_t remote_event, uint64_t count, int add)
+{
+	uint32_t op = add ? SOFTDOCA_DPA_DEV_RDMA_SIGNAL_ADD : SOFTDOCA_DPA_DEV_RDMA_SIGNAL_SET;
+	struct doca_dpa *dpa = current.dpa;
+	struct softdoca_dpa_rdma *r;
+	struct softdoca_dpa_rdma_wr wr;
+
+	if (dpa == NULL || (r = rdma_lookup(dpa, rdma, op)) == NULL)
+		return;
+	wr = (struct softdoca_dpa_rdma_wr){.op = op, .connection_id = connection_id, .length = 8, .value = count};
+	if (!dpa->base.dev->dpa->rkey_lookup(dpa->base.hw, remote_event, &wr.remote_pid, &wr.remote_id,
+					     &wr.remote_token, &wr.remote_addr)) {
+		SDK_LOG_ERR("DPA device code passed 0x%llx to %s(): not a remote net sync event handle of this DPA "
+			    "context (doca_sync_event_remote_net_get_dpa_handle()); nothing posted, the DPA context is "
+			    "now in error",
+			    (unsigned long long)remote_event, rdma_call(op));
+		softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
+		return;
+	}
+	rdma_submit(dpa, r, &wr);
+}
+
 /* ---- async ops (dpa_async.c) ---- */
 
 static void async_memcpy(uint64_t ops, uint32_t dst, uint64_t dst_addr, uint32_t src, uint64_t src_addr,
@@ -401,4 +428,5 @@ const struct softdoca_dpa_host_ops softdoca_dpa_host_ops = {
 	.rdma_post_remote = rdma_post_remote,
 	.async_memcpy = async_memcpy,
 	.async_wait = async_wait,
+	.rdma_signal = rdma_signal,
 };

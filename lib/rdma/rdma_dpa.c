@@ -193,6 +193,10 @@ static enum softhw_rnic_opcode rnic_op(uint32_t op)
 		return SOFTHW_RNIC_OP_READ;
 	case SOFTDOCA_DPA_RDMA_FETCH_ADD:
 		return SOFTHW_RNIC_OP_FETCH_ADD;
+	case SOFTDOCA_DPA_RDMA_SIGNAL_SET:
+		return SOFTHW_RNIC_OP_SE_SET;
+	case SOFTDOCA_DPA_RDMA_SIGNAL_ADD:
+		return SOFTHW_RNIC_OP_SE_ADD;
 	}
 	return SOFTHW_RNIC_OP_SEND;
 }
@@ -226,7 +230,7 @@ static doca_error_t dpa_post(struct softdoca_dpa_rdma *r, const struct softdoca_
 	struct inline_slot *slot;
 	uint32_t index;
 	doca_error_t err;
-	bool inl;
+	bool inl, no_local;
 
 	pthread_mutex_lock(&d->lock);
 	if (rdma->ep == NULL || __atomic_load_n(&d->stopping, __ATOMIC_SEQ_CST)) {
@@ -263,19 +267,24 @@ static doca_error_t dpa_post(struct softdoca_dpa_rdma *r, const struct softdoca_
 						     .len = wr->length};
 	index = d->next_wr++ & 0x7fffff;
 	slot = &d->slots[index % INLINE_SLOTS];
-	/* what the NIC reads from local memory is taken now; an atomic's fetched value lands in the slot */
-	inl = !slot->busy && (wr->op == SOFTDOCA_DPA_RDMA_FETCH_ADD ||
-			      (wr->op != SOFTDOCA_DPA_RDMA_READ && wr->length <= INLINE_MAX));
+	/*
+	 * What the NIC reads from local memory is taken now; the old value an atomic (or a signal
+	 * add) fetches lands in the slot: those device calls have no local buffer.
+	 */
+	no_local = wr->local == NULL;
+	inl = !slot->busy && (no_local || (wr->op != SOFTDOCA_DPA_RDMA_READ && wr->length <= INLINE_MAX));
 	if (inl) {
-		if (wr->op != SOFTDOCA_DPA_RDMA_FETCH_ADD)
+		if (!no_local)
 			memcpy(slot->data, wr->local, wr->length);
 		sge.addr = slot->data;
 		slot->busy = true;
-	} else if (wr->op == SOFTDOCA_DPA_RDMA_FETCH_ADD) {
+	} else if (no_local) {
 		pthread_mutex_unlock(&d->lock);
-		snprintf(why, why_len, "%u atomics are in flight on this RDMA context already", INLINE_SLOTS);
+		snprintf(why, why_len, "%u work requests are in flight on this RDMA context already", INLINE_SLOTS);
 		return DOCA_ERROR_FULL;
 	}
+	if (wr->op == SOFTDOCA_DPA_RDMA_SIGNAL_SET)
+		nwr.num_sge = 0; /* the value travels in the work request */
 	nwr.wr_id = send_wr_id(c->id, wr->flags, inl, index);
 	err = drdma_nic(rdma)->qp_post(c->qp, &nwr);
 	if (err != DOCA_SUCCESS && inl)

@@ -82,7 +82,7 @@ struct softdoca_dpa_rdma_wr {
 	uint32_t connection_id;
 	uint32_t flags;        /* enum doca_dpa_dev_submit_flag */
 	uint32_t imm;
-	void *local;           /* host address of the local buffer (checked against its mmap); NULL for an atomic */
+	void *local;           /* host address of the local buffer (checked against its mmap); NULL for atomics and signals */
 	uint64_t length;
 	uint64_t value;        /* atomics */
 	/* one-sided ops: the peer's memory, as its imported RDMA export names it */
@@ -100,6 +100,8 @@ enum softdoca_dpa_rdma_op {
 	SOFTDOCA_DPA_RDMA_WRITE_IMM,
 	SOFTDOCA_DPA_RDMA_READ,
 	SOFTDOCA_DPA_RDMA_FETCH_ADD,
+	SOFTDOCA_DPA_RDMA_SIGNAL_SET,
+	SOFTDOCA_DPA_RDMA_SIGNAL_ADD,
 };
 
 /*

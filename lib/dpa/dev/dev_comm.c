@@ -63,6 +63,18 @@ void doca_dpa_dev_rdma_post_atomic_fetch_add(doca_dpa_dev_rdma_t rdma, uint32_t 
 						dst_mmap_handle, dst_addr, 8, 0, value, flags);
 }
 
+void doca_dpa_dev_rdma_signal_set(doca_dpa_dev_rdma_t rdma, uint32_t connection_id,
+				  doca_dpa_dev_sync_event_remote_net_t remote_sync_event, uint64_t count)
+{
+	softdoca_dpa_dev_host->rdma_signal(rdma, connection_id, remote_sync_event, count, 0);
+}
+
+void doca_dpa_dev_rdma_signal_add(doca_dpa_dev_rdma_t rdma, uint32_t connection_id,
+				  doca_dpa_dev_sync_event_remote_net_t remote_sync_event, uint64_t count)
+{
+	softdoca_dpa_dev_host->rdma_signal(rdma, connection_id, remote_sync_event, count, 1);
+}
+
 /* Receives are posted one by one (doca_dpa_dev_rdma_post_receive): there is nothing to hand back. */
 void doca_dpa_dev_rdma_receive_ack(doca_dpa_dev_rdma_t rdma, uint32_t num_acked)
 {

@@ -43,16 +43,6 @@ void doca_dpa_dev_rdma_post_buf_atomic_fetch_add(doca_dpa_dev_rdma_t rdma, uint3
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_atomic_fetch_add");
 }
 
-void doca_dpa_dev_rdma_signal_set(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_sync_event_remote_net_t remote_sync_event, uint64_t count)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_signal_set");
-}
-
-void doca_dpa_dev_rdma_signal_add(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_sync_event_remote_net_t remote_sync_event, uint64_t count)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_signal_add");
-}
-
 void doca_dpa_dev_comch_consumer_ack(doca_dpa_dev_comch_consumer_t consumer, uint32_t num_msg)
 {
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_comch_consumer_ack");

@@ -38,6 +38,7 @@ SDK_LOG_REGISTER(SOFTHW_DPA);
 #define OBJ_KIND_SHIFT 24
 #define OBJ_SLOT_MASK 0xffffffULL
 #define VALUE_SLOT_MASK 0xffffffffULL
+#define RKEY_TAG 0x5d9c000000000000ULL
 /* How often an idle EU looks at wait values whose updates may not notify it (user memory, the
  * other process's stores), and the safety net for those that do. */
 #define POLL_NS 1000000L
@@ -79,6 +80,12 @@ struct softhw_dpa {
 	struct softhw_value **values;
 	uint32_t num_values;
 	uint32_t cap_values;
+	/* peers' sync events by handle: copies of their rkeys */
+	struct rkey {
+		int32_t pid;
+		uint64_t id, token, addr;
+	} *rkeys;
+	uint32_t num_rkeys;
 	/* objects by handle: kind 0 is a free slot */
 	struct obj_slot {
 		uint32_t kind;
@@ -385,6 +392,7 @@ static void dpa_close(struct softhw_dpa *dpa)
 	for (uint32_t i = 0; i < dpa->num_values; i++)
 		softhw_value_unbind(dpa->values[i]);
 	free(dpa->values);
+	free(dpa->rkeys);
 	free(dpa->objects);
 	pthread_cond_destroy(&dpa->work);
 	pthread_cond_destroy(&dpa->flags);
@@ -556,6 +564,54 @@ static bool dpa_value_wait_gt(struct softhw_dpa *dpa, struct softhw_value *value
 	}
 	pthread_mutex_unlock(&dpa->lock);
 	softhw_value_unwatch(value, &waiter.watcher);
+	return ok;
+}
+
+/* ---- peers' sync events by handle ---- */
+
+static doca_error_t dpa_rkey_handle(struct softhw_dpa *dpa, int32_t pid, uint64_t id, uint64_t token, uint64_t addr,
+				    uint64_t *handle)
+{
+	uint32_t i;
+
+	pthread_mutex_lock(&dpa->lock);
+	for (i = 0; i < dpa->num_rkeys; i++)
+		if (dpa->rkeys[i].pid == pid && dpa->rkeys[i].id == id && dpa->rkeys[i].token == token &&
+		    dpa->rkeys[i].addr == addr)
+			break;
+	if (i == dpa->num_rkeys) {
+		struct rkey *r = realloc(dpa->rkeys, (i + 1) * sizeof(*r));
+
+		if (r == NULL) {
+			pthread_mutex_unlock(&dpa->lock);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		dpa->rkeys = r;
+		dpa->rkeys[i] = (struct rkey){.pid = pid, .id = id, .token = token, .addr = addr};
+		dpa->num_rkeys++;
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	*handle = RKEY_TAG | (dpa->id << CTX_SHIFT) | (i + 1);
+	return DOCA_SUCCESS;
+}
+
+static bool dpa_rkey_lookup(struct softhw_dpa *dpa, uint64_t handle, int32_t *pid, uint64_t *id, uint64_t *token,
+			    uint64_t *addr)
+{
+	uint64_t i = handle & VALUE_SLOT_MASK;
+	bool ok = false;
+
+	if ((handle & ~HANDLE_MASK) != RKEY_TAG || ((handle >> CTX_SHIFT) & CTX_MASK) != dpa->id || i == 0)
+		return false;
+	pthread_mutex_lock(&dpa->lock);
+	if (i <= dpa->num_rkeys) {
+		*pid = dpa->rkeys[i - 1].pid;
+		*id = dpa->rkeys[i - 1].id;
+		*token = dpa->rkeys[i - 1].token;
+		*addr = dpa->rkeys[i - 1].addr;
+		ok = true;
+	}
+	pthread_mutex_unlock(&dpa->lock);
 	return ok;
 }
 
@@ -915,6 +971,8 @@ const struct softhw_dpa_ops softhw_dpa_ops = {
 	.mmap_ptr = dpa_mmap_ptr,
 	.mmap_register_remote = dpa_mmap_register_remote,
 	.mmap_remote = dpa_mmap_remote,
+	.rkey_handle = dpa_rkey_handle,
+	.rkey_lookup = dpa_rkey_lookup,
 	.image_load = dpa_image_load,
 	.image_sym = dpa_image_sym,
 	.image_unload = dpa_image_unload,

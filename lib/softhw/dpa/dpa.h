@@ -165,6 +165,13 @@ struct softhw_dpa_ops {
 	bool (*mmap_remote)(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, uint64_t len, int32_t *pid,
 			    uint64_t *id, uint64_t *token, char *why, size_t why_len);
 
+	/* ---- a peer's sync event (remote net) the device signals by RDMA: a copy of its rkey ---- */
+	/* The same handle for the same rkey; the copy lives as long as the context. */
+	doca_error_t (*rkey_handle)(struct softhw_dpa *dpa, int32_t pid, uint64_t id, uint64_t token, uint64_t addr,
+				    uint64_t *handle);
+	bool (*rkey_lookup)(struct softhw_dpa *dpa, uint64_t handle, int32_t *pid, uint64_t *id, uint64_t *token,
+			    uint64_t *addr);
+
 	/* ---- images ---- */
 	/* Loads a device image (a self-contained shared object) into a namespace of its own. */
 	doca_error_t (*image_load)(const void *bytes, size_t len, const char *name, struct softhw_dpa_image **image,

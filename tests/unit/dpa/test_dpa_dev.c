@@ -224,3 +224,13 @@ __dpa_rpc__ uint64_t async_wait_rpc(doca_dpa_dev_async_ops_t ops, doca_dpa_dev_s
 		doca_dpa_dev_sync_event_post_wait_gt(ops, event, value);
 	return 1;
 }
+
+__dpa_rpc__ uint64_t rdma_signal_rpc(doca_dpa_dev_rdma_t rdma, uint32_t conn, doca_dpa_dev_sync_event_remote_net_t ev,
+				     uint64_t count, uint32_t add)
+{
+	if (add)
+		doca_dpa_dev_rdma_signal_add(rdma, conn, ev, count);
+	else
+		doca_dpa_dev_rdma_signal_set(rdma, conn, ev, count);
+	return 1;
+}

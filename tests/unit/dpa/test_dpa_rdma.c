@@ -32,7 +32,7 @@
 #define SUBMIT_FLUSH 1U
 
 extern struct doca_dpa_app *test_dpa_app;
-extern doca_dpa_func_t async_copy_rpc, async_wait_rpc, rdma_one_sided_rpc, rdma_recv_rpc, rdma_send_rpc, rdma_send_imm_rpc, comp_take_rpc, comp_ack_rpc, comp_elem_rpc,
+extern doca_dpa_func_t rdma_signal_rpc, async_copy_rpc, async_wait_rpc, rdma_one_sided_rpc, rdma_recv_rpc, rdma_send_rpc, rdma_send_imm_rpc, comp_take_rpc, comp_ack_rpc, comp_elem_rpc,
 	poll_forever, notify_rpc;
 
 static FILE *sdk_log_file;
@@ -71,7 +71,8 @@ static struct doca_rdma *dpa_rdma(struct doca_dpa *dpa, struct doca_dpa_completi
 	struct doca_rdma *r = NULL;
 
 	CHECK_OK(doca_rdma_create(dev, &r));
-	CHECK_OK(doca_rdma_set_permissions(r, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE));
+	CHECK_OK(doca_rdma_set_permissions(r, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE |
+						      DOCA_ACCESS_FLAG_RDMA_READ));
 	CHECK_OK(doca_ctx_set_datapath_on_dpa(doca_rdma_as_ctx(r), dpa));
 	CHECK_OK(doca_rdma_dpa_completion_attach(r, comp));
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(r)));
@@ -342,6 +343,71 @@ static void test_async_ops(void)
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
+/* Waits up to 10 s for the event's value to become want. */
+static bool event_reaches(struct doca_sync_event *ev, uint64_t want)
+{
+	struct timespec start, now;
+	uint64_t v = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		CHECK_OK(doca_sync_event_get(ev, &v));
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (v != want && now.tv_sec - start.tv_sec < 10);
+	return v == want;
+}
+
+/* A peer's sync event (remote net) set and added to from the DPA by RDMA. */
+static void test_signal(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	doca_dpa_dev_completion_t hca, hcb;
+	struct doca_dpa_completion *ca = started_comp(dpa, &hca), *cb = started_comp(dpa, &hcb);
+	struct doca_rdma_connection *conn_a, *conn_b;
+	const void *blob_a, *blob_b;
+	size_t len_a, len_b, bl;
+	struct doca_rdma *a = dpa_rdma(dpa, ca, &conn_a, &blob_a, &len_a);
+	struct doca_rdma *b = dpa_rdma(dpa, cb, &conn_b, &blob_b, &len_b);
+	struct doca_sync_event_remote_net *rev = NULL;
+	doca_dpa_dev_sync_event_remote_net_t hrev;
+	struct doca_sync_event *ev = NULL;
+	doca_dpa_dev_rdma_t ha;
+	const uint8_t *blob;
+	uint64_t ret = 0;
+	uint32_t id_a;
+
+	CHECK_OK(doca_rdma_connect(a, blob_b, len_b, conn_a));
+	CHECK_OK(doca_rdma_connect(b, blob_a, len_a, conn_b));
+	CHECK_OK(doca_rdma_connection_get_id(conn_a, &id_a));
+	CHECK_OK(doca_rdma_get_dpa_handle(a, &ha));
+	CHECK_OK(doca_sync_event_create(&ev));
+	CHECK_OK(doca_sync_event_add_publisher_location_remote_net(ev));
+	CHECK_OK(doca_sync_event_add_subscriber_location_cpu(ev, dev));
+	CHECK_OK(doca_sync_event_start(ev));
+	CHECK_OK(doca_sync_event_export_to_remote_net(ev, &blob, &bl));
+	CHECK_OK(doca_sync_event_remote_net_create_from_export(dev, blob, bl, &rev));
+	CHECK_OK(doca_sync_event_remote_net_get_dpa_handle(rev, dpa, &hrev));
+	CHECK_OK(doca_dpa_rpc(dpa, &rdma_signal_rpc, &ret, ha, id_a, hrev, (uint64_t)0xD0CA, (uint32_t)0));
+	CHECK(event_reaches(ev, 0xD0CA));
+	CHECK_OK(doca_dpa_rpc(dpa, &rdma_signal_rpc, &ret, ha, id_a, hrev, (uint64_t)2, (uint32_t)1));
+	CHECK(event_reaches(ev, 0xD0CC));
+	CHECK(((take(dpa, hca) >> 8) & 0xff) == COMP_SEND);
+	CHECK(((take(dpa, hca) >> 8) & 0xff) == COMP_SEND);
+	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
+	/* something that is not a remote net event handle */
+	CHECK_ERR(doca_dpa_rpc(dpa, &rdma_signal_rpc, &ret, ha, id_a, hrev + 1, (uint64_t)1, (uint32_t)0),
+		  DOCA_ERROR_BAD_STATE);
+	CHECK(logged("not a remote net sync event handle of this DPA context"));
+	rdma_destroy(a);
+	rdma_destroy(b);
+	CHECK_OK(doca_sync_event_remote_net_destroy(rev));
+	CHECK_OK(doca_sync_event_stop(ev));
+	CHECK_OK(doca_sync_event_destroy(ev));
+	CHECK_OK(doca_dpa_completion_destroy(ca));
+	CHECK_OK(doca_dpa_completion_destroy(cb));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
 /* Handles of one DPA context given to another: refused on the host and on the device. */
 static void test_foreign_handles(void)
 {
@@ -522,6 +588,7 @@ int main(void)
 	TEST_RUN(test_send_receive);
 	TEST_RUN(test_one_sided);
 	TEST_RUN(test_async_ops);
+	TEST_RUN(test_signal);
 	TEST_RUN(test_foreign_handles);
 	TEST_RUN(test_datapath_not_on_dpa);
 	TEST_RUN(test_completion_not_attached);
