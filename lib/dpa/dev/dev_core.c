@@ -137,7 +137,8 @@ doca_dpa_dev_uintptr_t doca_dpa_dev_mmap_get_external_ptr(doca_dpa_dev_mmap_t mm
 
 /* ---- completion contexts: the host keeps the queue and checks every handle and element ---- */
 
-int doca_dpa_dev_get_completion(doca_dpa_dev_completion_t dpa_comp_handle, doca_dpa_dev_completion_element_t *comp_element)
+int doca_dpa_dev_get_completion(doca_dpa_dev_completion_t dpa_comp_handle,
+				doca_dpa_dev_completion_element_t *comp_element)
 {
 	return softdoca_dpa_dev_host->completion_get(dpa_comp_handle, comp_element);
 }

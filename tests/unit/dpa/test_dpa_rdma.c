@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * RDMA contexts whose datapath is on the DPA, and DPA completion contexts: device code
- * (test_dpa_dev.c) posts receives and sends and reads completions through RPCs. The bad
- * inputs: handles of another DPA context, an RDMA context whose datapath is on the CPU, an
- * RDMA context started without a completion context, acknowledging more than arrived. Each is
- * refused with a line that names the fix; a device-side one puts the DPA context in error.
+ * RDMA contexts whose datapath is on the DPA, DPA completion contexts and async ops: device
+ * code (test_dpa_dev.c) posts receives, sends, one-sided operations and signals, copies and
+ * waits, and reads the completions through RPCs. The bad inputs: handles of another DPA
+ * context, an RDMA context whose datapath is on the CPU, an RDMA context started without a
+ * completion context, acknowledging more than arrived, a local mmap as the remote side. Each
+ * is refused with a line that names the fix; a device-side one puts the DPA context in error.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -32,8 +33,8 @@
 #define SUBMIT_FLUSH 1U
 
 extern struct doca_dpa_app *test_dpa_app;
-extern doca_dpa_func_t rdma_signal_rpc, async_copy_rpc, async_wait_rpc, rdma_one_sided_rpc, rdma_recv_rpc, rdma_send_rpc, rdma_send_imm_rpc, comp_take_rpc, comp_ack_rpc, comp_elem_rpc,
-	poll_forever, notify_rpc;
+extern doca_dpa_func_t rdma_signal_rpc, async_copy_rpc, async_wait_rpc, rdma_one_sided_rpc, rdma_recv_rpc,
+	rdma_send_rpc, rdma_send_imm_rpc, comp_take_rpc, comp_ack_rpc, comp_elem_rpc, poll_forever, notify_rpc;
 
 static FILE *sdk_log_file;
 static struct doca_dev *dev;
