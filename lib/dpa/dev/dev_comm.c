@@ -75,6 +75,62 @@ void doca_dpa_dev_rdma_signal_add(doca_dpa_dev_rdma_t rdma, uint32_t connection_
 	softdoca_dpa_dev_host->rdma_signal(rdma, connection_id, remote_sync_event, count, 1);
 }
 
+/* ---- the same on bufs (doca_buf_arr with a DPA target): the data length is the source buf's ---- */
+
+#define BUF_MMAP(b) doca_dpa_dev_buf_get_mmap(b)
+#define BUF_ADDR(b) doca_dpa_dev_buf_get_addr(b)
+#define BUF_LEN(b) doca_dpa_dev_buf_get_len(b)
+
+void doca_dpa_dev_rdma_post_buf_read(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t dst_buf_handle,
+				     doca_dpa_dev_buf_t src_buf_handle, uint32_t flags)
+{
+	doca_dpa_dev_rdma_post_read(rdma, connection_id, BUF_MMAP(dst_buf_handle), BUF_ADDR(dst_buf_handle),
+				    BUF_MMAP(src_buf_handle), BUF_ADDR(src_buf_handle), BUF_LEN(src_buf_handle), flags);
+}
+
+void doca_dpa_dev_rdma_post_buf_write(doca_dpa_dev_rdma_t rdma, uint32_t connection_id,
+				      doca_dpa_dev_buf_t dst_buf_handle, doca_dpa_dev_buf_t src_buf_handle, uint32_t flags)
+{
+	doca_dpa_dev_rdma_post_write(rdma, connection_id, BUF_MMAP(dst_buf_handle), BUF_ADDR(dst_buf_handle),
+				     BUF_MMAP(src_buf_handle), BUF_ADDR(src_buf_handle), BUF_LEN(src_buf_handle), flags);
+}
+
+void doca_dpa_dev_rdma_post_buf_write_imm(doca_dpa_dev_rdma_t rdma, uint32_t connection_id,
+					  doca_dpa_dev_buf_t dst_buf_handle, doca_dpa_dev_buf_t src_buf_handle,
+					  uint32_t immediate, uint32_t flags)
+{
+	doca_dpa_dev_rdma_post_write_imm(rdma, connection_id, BUF_MMAP(dst_buf_handle), BUF_ADDR(dst_buf_handle),
+					 BUF_MMAP(src_buf_handle), BUF_ADDR(src_buf_handle), BUF_LEN(src_buf_handle),
+					 immediate, flags);
+}
+
+void doca_dpa_dev_rdma_post_buf_send(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t send_buf_handle,
+				     uint32_t flags)
+{
+	doca_dpa_dev_rdma_post_send(rdma, connection_id, BUF_MMAP(send_buf_handle), BUF_ADDR(send_buf_handle),
+				    BUF_LEN(send_buf_handle), flags);
+}
+
+void doca_dpa_dev_rdma_post_buf_send_imm(doca_dpa_dev_rdma_t rdma, uint32_t connection_id,
+					 doca_dpa_dev_buf_t send_buf_handle, uint32_t immediate, uint32_t flags)
+{
+	doca_dpa_dev_rdma_post_send_imm(rdma, connection_id, BUF_MMAP(send_buf_handle), BUF_ADDR(send_buf_handle),
+					BUF_LEN(send_buf_handle), immediate, flags);
+}
+
+void doca_dpa_dev_rdma_post_buf_receive(doca_dpa_dev_rdma_t rdma, doca_dpa_dev_buf_t receive_buf_handle)
+{
+	doca_dpa_dev_rdma_post_receive(rdma, BUF_MMAP(receive_buf_handle), BUF_ADDR(receive_buf_handle),
+				       BUF_LEN(receive_buf_handle));
+}
+
+void doca_dpa_dev_rdma_post_buf_atomic_fetch_add(doca_dpa_dev_rdma_t rdma, uint32_t connection_id,
+						 doca_dpa_dev_buf_t dst_buf_handle, uint64_t value, uint32_t flags)
+{
+	doca_dpa_dev_rdma_post_atomic_fetch_add(rdma, connection_id, BUF_MMAP(dst_buf_handle), BUF_ADDR(dst_buf_handle),
+						value, flags);
+}
+
 /* Receives are posted one by one (doca_dpa_dev_rdma_post_receive): there is nothing to hand back. */
 void doca_dpa_dev_rdma_receive_ack(doca_dpa_dev_rdma_t rdma, uint32_t num_acked)
 {

@@ -8,41 +8,6 @@
 #include "doca_dpa_dev_rdma.h"
 #include "dev_runtime.h"
 
-void doca_dpa_dev_rdma_post_buf_read(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t dst_buf_handle, doca_dpa_dev_buf_t src_buf_handle, uint32_t flags)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_read");
-}
-
-void doca_dpa_dev_rdma_post_buf_write(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t dst_buf_handle, doca_dpa_dev_buf_t src_buf_handle, uint32_t flags)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_write");
-}
-
-void doca_dpa_dev_rdma_post_buf_write_imm(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t dst_buf_handle, doca_dpa_dev_buf_t src_buf_handle, uint32_t immediate, uint32_t flags)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_write_imm");
-}
-
-void doca_dpa_dev_rdma_post_buf_send(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t send_buf_handle, uint32_t flags)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_send");
-}
-
-void doca_dpa_dev_rdma_post_buf_send_imm(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t send_buf_handle, uint32_t immediate, uint32_t flags)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_send_imm");
-}
-
-void doca_dpa_dev_rdma_post_buf_receive(doca_dpa_dev_rdma_t rdma, doca_dpa_dev_buf_t receive_buf_handle)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_receive");
-}
-
-void doca_dpa_dev_rdma_post_buf_atomic_fetch_add(doca_dpa_dev_rdma_t rdma, uint32_t connection_id, doca_dpa_dev_buf_t dst_buf_handle, uint64_t value, uint32_t flags)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_rdma_post_buf_atomic_fetch_add");
-}
-
 void doca_dpa_dev_comch_consumer_ack(doca_dpa_dev_comch_consumer_t consumer, uint32_t num_msg)
 {
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_comch_consumer_ack");

@@ -129,6 +129,25 @@ void doca_dpa_dev_sync_event_post_wait_ne(doca_dpa_dev_async_ops_t async_ops_han
 	softdoca_dpa_dev_host->async_wait(async_ops_handle, wait_se_handle, value, 1);
 }
 
+/*
+ * Buffers (doca_buf_arr with a DPA target): a buf is a struct doca_dpa_dev_buf in DPA memory
+ * (address, length, mmap handle); the calls are those of its mmap handle, checked as they are.
+ */
+doca_dpa_dev_uintptr_t doca_dpa_dev_buf_get_external_ptr(doca_dpa_dev_buf_t buf)
+{
+	return softdoca_dpa_dev_host->mmap_external_ptr(doca_dpa_dev_buf_get_mmap(buf), doca_dpa_dev_buf_get_addr(buf));
+}
+
+/* Copies the source buf's length. */
+void doca_dpa_dev_post_buf_memcpy(doca_dpa_dev_async_ops_t async_ops_handle, doca_dpa_dev_buf_t dst_buf_handle,
+				  doca_dpa_dev_buf_t src_buf_handle, uint32_t flags)
+{
+	doca_dpa_dev_post_memcpy(async_ops_handle, doca_dpa_dev_buf_get_mmap(dst_buf_handle),
+				 doca_dpa_dev_buf_get_addr(dst_buf_handle), doca_dpa_dev_buf_get_mmap(src_buf_handle),
+				 doca_dpa_dev_buf_get_addr(src_buf_handle), doca_dpa_dev_buf_get_len(src_buf_handle),
+				 flags);
+}
+
 /* The EUs run in the host process: the external pointer is the host address itself. */
 doca_dpa_dev_uintptr_t doca_dpa_dev_mmap_get_external_ptr(doca_dpa_dev_mmap_t mmap_handle, uint64_t addr)
 {

@@ -60,17 +60,6 @@ uint64_t doca_dpa_dev_completion_element_get_timestamp(doca_dpa_dev_completion_e
 	return 0;
 }
 
-doca_dpa_dev_uintptr_t doca_dpa_dev_buf_get_external_ptr(doca_dpa_dev_buf_t buf)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_buf_get_external_ptr");
-	return 0;
-}
-
-void doca_dpa_dev_post_buf_memcpy(doca_dpa_dev_async_ops_t async_ops_handle, doca_dpa_dev_buf_t dst_buf_handle, doca_dpa_dev_buf_t src_buf_handle, uint32_t flags)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_post_buf_memcpy");
-}
-
 int doca_dpa_dev_devemu_pci_get_db_completion(doca_dpa_dev_devemu_pci_db_completion_t comp, doca_dpa_dev_devemu_pci_db_completion_element_t *comp_element)
 {
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_devemu_pci_get_db_completion");

@@ -234,3 +234,21 @@ __dpa_rpc__ uint64_t rdma_signal_rpc(doca_dpa_dev_rdma_t rdma, uint32_t conn, do
 		doca_dpa_dev_rdma_signal_set(rdma, conn, ev, count);
 	return 1;
 }
+
+/* ---- bufs of a doca_buf_arr with a DPA target ---- */
+
+/* Copies buf src of the array into buf dst (no async ops); returns the word dst then holds. */
+__dpa_rpc__ uint64_t buf_copy_rpc(doca_dpa_dev_buf_arr_t arr, uint64_t dst, uint64_t src)
+{
+	doca_dpa_dev_buf_t d = doca_dpa_dev_buf_array_get_buf(arr, dst), s = doca_dpa_dev_buf_array_get_buf(arr, src);
+
+	doca_dpa_dev_post_buf_memcpy(0, d, s, 0);
+	return *(volatile const uint64_t *)doca_dpa_dev_buf_get_external_ptr(d);
+}
+
+/* Sends buf i of the array on a connection. */
+__dpa_rpc__ uint64_t buf_send_rpc(doca_dpa_dev_rdma_t rdma, uint32_t conn, doca_dpa_dev_buf_arr_t arr, uint64_t i)
+{
+	doca_dpa_dev_rdma_post_buf_send(rdma, conn, doca_dpa_dev_buf_array_get_buf(arr, i), DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+	return doca_dpa_dev_buf_get_len(doca_dpa_dev_buf_array_get_buf(arr, i));
+}

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "doca_buf_array.h"
 #include "doca_ctx.h"
 #include "doca_dev.h"
 #include "doca_dpa.h"
@@ -33,7 +34,7 @@
 #define SUBMIT_FLUSH 1U
 
 extern struct doca_dpa_app *test_dpa_app;
-extern doca_dpa_func_t rdma_signal_rpc, async_copy_rpc, async_wait_rpc, rdma_one_sided_rpc, rdma_recv_rpc,
+extern doca_dpa_func_t buf_copy_rpc, buf_send_rpc, rdma_signal_rpc, async_copy_rpc, async_wait_rpc, rdma_one_sided_rpc, rdma_recv_rpc,
 	rdma_send_rpc, rdma_send_imm_rpc, comp_take_rpc, comp_ack_rpc, comp_elem_rpc, poll_forever, notify_rpc;
 
 static FILE *sdk_log_file;
@@ -409,6 +410,60 @@ static void test_signal(void)
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
+/* A doca_buf_arr with a DPA target: device copies between its bufs and a send of one. */
+static void test_buf_array(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	doca_dpa_dev_completion_t hca, hcb;
+	struct doca_dpa_completion *ca = started_comp(dpa, &hca), *cb = started_comp(dpa, &hcb);
+	struct doca_rdma_connection *conn_a, *conn_b;
+	const void *blob_a, *blob_b;
+	size_t len_a, len_b;
+	struct doca_rdma *a = dpa_rdma(dpa, ca, &conn_a, &blob_a, &len_a);
+	struct doca_rdma *b = dpa_rdma(dpa, cb, &conn_b, &blob_b, &len_b);
+	struct doca_buf_arr *arr = NULL;
+	doca_dpa_dev_buf_arr_t harr;
+	doca_dpa_dev_rdma_t ha, hb;
+	doca_dpa_dev_mmap_t hs, hr;
+	struct doca_mmap *ms = host_mmap(send_buf, sizeof(send_buf), &hs);
+	struct doca_mmap *mr = host_mmap(recv_buf, sizeof(recv_buf), &hr);
+	uint64_t ret = 0, packed;
+	uint32_t id_a;
+
+	CHECK_OK(doca_buf_arr_create(4, &arr));
+	CHECK_OK(doca_buf_arr_set_params(arr, ms, 8, 0));
+	CHECK_OK(doca_buf_arr_set_target_dpa(arr, dpa));
+	CHECK_ERR(doca_buf_arr_get_dpa_handle(arr, &harr), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("array is not started; call doca_buf_arr_start() first"));
+	CHECK_OK(doca_buf_arr_start(arr));
+	CHECK_OK(doca_buf_arr_get_dpa_handle(arr, &harr));
+	send_buf[0] = 0x600d;
+	send_buf[2] = 0;
+	CHECK_OK(doca_dpa_rpc(dpa, &buf_copy_rpc, &ret, harr, (uint64_t)2, (uint64_t)0));
+	CHECK(ret == 0x600d && send_buf[2] == 0x600d);
+	/* buf 2 sent into a receive of the peer */
+	CHECK_OK(doca_rdma_connect(a, blob_b, len_b, conn_a));
+	CHECK_OK(doca_rdma_connect(b, blob_a, len_a, conn_b));
+	CHECK_OK(doca_rdma_connection_get_id(conn_a, &id_a));
+	CHECK_OK(doca_rdma_get_dpa_handle(a, &ha));
+	CHECK_OK(doca_rdma_get_dpa_handle(b, &hb));
+	recv_buf[0] = 0;
+	CHECK_OK(doca_dpa_rpc(dpa, &rdma_recv_rpc, &ret, hb, hr, (uint64_t)(uintptr_t)&recv_buf[0], (uint64_t)8));
+	CHECK_OK(doca_dpa_rpc(dpa, &buf_send_rpc, &ret, ha, id_a, harr, (uint64_t)2));
+	CHECK(ret == 8);
+	packed = take(dpa, hcb);
+	CHECK(((packed >> 8) & 0xff) == COMP_RECV_SEND && recv_buf[0] == 0x600d);
+	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
+	CHECK_OK(doca_buf_arr_destroy(arr));
+	rdma_destroy(a);
+	rdma_destroy(b);
+	CHECK_OK(doca_mmap_destroy(ms));
+	CHECK_OK(doca_mmap_destroy(mr));
+	CHECK_OK(doca_dpa_completion_destroy(ca));
+	CHECK_OK(doca_dpa_completion_destroy(cb));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
 /* Handles of one DPA context given to another: refused on the host and on the device. */
 static void test_foreign_handles(void)
 {
@@ -590,6 +645,7 @@ int main(void)
 	TEST_RUN(test_one_sided);
 	TEST_RUN(test_async_ops);
 	TEST_RUN(test_signal);
+	TEST_RUN(test_buf_array);
 	TEST_RUN(test_foreign_handles);
 	TEST_RUN(test_datapath_not_on_dpa);
 	TEST_RUN(test_completion_not_attached);
