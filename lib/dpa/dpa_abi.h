@@ -77,6 +77,7 @@ enum softdoca_dpa_comp_field {
 	SOFTDOCA_DPA_FIELD_SYNDROME,
 	SOFTDOCA_DPA_FIELD_QPN,
 	SOFTDOCA_DPA_FIELD_OPCODE,
+	SOFTDOCA_DPA_FIELD_TIMESTAMP,
 };
 
 /* The same numbers as enum softdoca_dpa_rdma_op (lib/common/priv/dpa_priv.h). */

@@ -60,8 +60,12 @@ static bool comp_push(struct softdoca_dpa_comp_base *b, const struct softdoca_dp
 {
 	struct doca_dpa_completion *c = (struct doca_dpa_completion *)b;
 	struct doca_dpa_thread *wake = NULL;
+	struct timespec ts;
+	uint64_t now;
 	bool told;
 
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 	pthread_mutex_lock(&c->lock);
 	if (c->produced - c->acked >= c->queue_size) {
 		told = c->overrun_told;
@@ -76,6 +80,7 @@ static bool comp_push(struct softdoca_dpa_comp_base *b, const struct softdoca_dp
 		return false;
 	}
 	c->ring[c->produced % c->queue_size] = *elem;
+	c->ring[c->produced % c->queue_size].timestamp = now;
 	c->produced++;
 	if (c->armed && c->thread != NULL) {
 		c->armed = false;

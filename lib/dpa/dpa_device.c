@@ -224,6 +224,8 @@ static uint64_t completion_field(uint64_t elem, uint32_t field)
 		return e.qpn;
 	case SOFTDOCA_DPA_FIELD_OPCODE:
 		return e.opcode;
+	case SOFTDOCA_DPA_FIELD_TIMESTAMP:
+		return e.timestamp;
 	}
 	return 0;
 }

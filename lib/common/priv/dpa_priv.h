@@ -61,6 +61,7 @@ struct softdoca_dpa_comp_elem {
 	uint32_t syndrome;  /* errors: the doca_error_t of the failure */
 	uint32_t qpn;
 	uint32_t opcode;    /* the send side's work request kind */
+	uint64_t timestamp; /* set by push: CLOCK_MONOTONIC nanoseconds */
 };
 
 /*

@@ -207,3 +207,23 @@ uint32_t doca_dpa_dev_completion_element_get_error_syndrome(doca_dpa_dev_complet
 {
 	return (uint32_t)softdoca_dpa_dev_host->completion_field(comp_element, SOFTDOCA_DPA_FIELD_SYNDROME);
 }
+
+/* The soft NIC has no vendor-specific syndrome: 0 (the element is still checked). */
+uint32_t doca_dpa_dev_completion_element_get_vendor_error_syndrome(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_host->completion_field(comp_element, SOFTDOCA_DPA_FIELD_TYPE);
+	return 0;
+}
+
+/* Receives of a DPA datapath do not come from a shared receive queue: 0. */
+uint32_t doca_dpa_dev_completion_element_get_srqn(doca_dpa_dev_completion_element_t comp_element)
+{
+	softdoca_dpa_dev_host->completion_field(comp_element, SOFTDOCA_DPA_FIELD_TYPE);
+	return 0;
+}
+
+/* When the element was queued: CLOCK_MONOTONIC nanoseconds (the clock of __dpa_thread_cycles). */
+uint64_t doca_dpa_dev_completion_element_get_timestamp(doca_dpa_dev_completion_element_t comp_element)
+{
+	return softdoca_dpa_dev_host->completion_field(comp_element, SOFTDOCA_DPA_FIELD_TIMESTAMP);
+}

@@ -42,24 +42,6 @@ uint32_t doca_dpa_dev_completion_element_get_swqe_opcode(doca_dpa_dev_completion
 	return 0;
 }
 
-uint32_t doca_dpa_dev_completion_element_get_srqn(doca_dpa_dev_completion_element_t comp_element)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_srqn");
-	return 0;
-}
-
-uint32_t doca_dpa_dev_completion_element_get_vendor_error_syndrome(doca_dpa_dev_completion_element_t comp_element)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_vendor_error_syndrome");
-	return 0;
-}
-
-uint64_t doca_dpa_dev_completion_element_get_timestamp(doca_dpa_dev_completion_element_t comp_element)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_timestamp");
-	return 0;
-}
-
 int doca_dpa_dev_devemu_pci_get_db_completion(doca_dpa_dev_devemu_pci_db_completion_t comp, doca_dpa_dev_devemu_pci_db_completion_element_t *comp_element)
 {
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_devemu_pci_get_db_completion");

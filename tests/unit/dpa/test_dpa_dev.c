@@ -252,3 +252,19 @@ __dpa_rpc__ uint64_t buf_send_rpc(doca_dpa_dev_rdma_t rdma, uint32_t conn, doca_
 	doca_dpa_dev_rdma_post_buf_send(rdma, conn, doca_dpa_dev_buf_array_get_buf(arr, i), DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
 	return doca_dpa_dev_buf_get_len(doca_dpa_dev_buf_array_get_buf(arr, i));
 }
+
+/* The timestamp of the next completion (acknowledged), or 0 when there is none. */
+__dpa_rpc__ uint64_t comp_stamp_rpc(doca_dpa_dev_completion_t comp)
+{
+	doca_dpa_dev_completion_element_t e;
+	uint64_t t;
+
+	if (!doca_dpa_dev_get_completion(comp, &e))
+		return 0;
+	t = doca_dpa_dev_completion_element_get_timestamp(e);
+	if (doca_dpa_dev_completion_element_get_srqn(e) != 0 ||
+	    doca_dpa_dev_completion_element_get_vendor_error_syndrome(e) != 0)
+		t = 1;
+	doca_dpa_dev_completion_ack(comp, 1);
+	return t;
+}

@@ -34,7 +34,7 @@
 #define SUBMIT_FLUSH 1U
 
 extern struct doca_dpa_app *test_dpa_app;
-extern doca_dpa_func_t buf_copy_rpc, buf_send_rpc, rdma_signal_rpc, async_copy_rpc, async_wait_rpc, rdma_one_sided_rpc, rdma_recv_rpc,
+extern doca_dpa_func_t comp_stamp_rpc, buf_copy_rpc, buf_send_rpc, rdma_signal_rpc, async_copy_rpc, async_wait_rpc, rdma_one_sided_rpc, rdma_recv_rpc,
 	rdma_send_rpc, rdma_send_imm_rpc, comp_take_rpc, comp_ack_rpc, comp_elem_rpc, poll_forever, notify_rpc;
 
 static FILE *sdk_log_file;
@@ -305,6 +305,19 @@ static void test_async_ops(void)
 	CHECK(recv_buf[3] == 0x5151);
 	packed = take(dpa, hc);
 	CHECK((packed & 0xff) == 1 && ((packed >> 8) & 0xff) == COMP_SEND && ((packed >> 16) & 0xffff) == 0x1234);
+	/* an element's timestamp is when it was queued (CLOCK_MONOTONIC ns) */
+	{
+		struct timespec t0, t1;
+		uint64_t stamp = 0;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		CHECK_OK(doca_dpa_rpc(dpa, &async_copy_rpc, &ret, hops, hr, (uint64_t)(uintptr_t)&recv_buf[3], hs,
+				      (uint64_t)(uintptr_t)&send_buf[3], (uint64_t)8, (uint32_t)1));
+		CHECK_OK(doca_dpa_rpc(dpa, &comp_stamp_rpc, &stamp, hc));
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		CHECK(stamp >= (uint64_t)t0.tv_sec * 1000000000ULL + (uint64_t)t0.tv_nsec &&
+		      stamp <= (uint64_t)t1.tv_sec * 1000000000ULL + (uint64_t)t1.tv_nsec);
+	}
 	/* with OPTIMIZE_REPORTS: no element */
 	CHECK_OK(doca_dpa_rpc(dpa, &async_copy_rpc, &ret, hops, hr, (uint64_t)(uintptr_t)&recv_buf[3], hs,
 			      (uint64_t)(uintptr_t)&send_buf[3], (uint64_t)8, (uint32_t)2));
