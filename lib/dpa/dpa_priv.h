@@ -50,6 +50,14 @@ void softdoca_dpa_thread_notify(struct doca_dpa *dpa, uint64_t handle);
 void softdoca_dpa_thread_activate(struct doca_dpa_thread *thread);
 bool softdoca_dpa_thread_started(const struct doca_dpa_thread *thread);
 struct doca_dpa *softdoca_dpa_thread_dpa(const struct doca_dpa_thread *thread);
+/* Thread groups (dpa_thread_group.c): BAD_STATE once the thread is started. */
+doca_error_t softdoca_dpa_thread_join_group(struct doca_dpa_thread *thread, struct doca_dpa_tg *group,
+					    unsigned int rank);
+/* A member thread is destroyed: its rank is empty again. */
+void softdoca_dpa_thread_group_forget(struct doca_dpa_tg *group, const struct doca_dpa_thread *thread);
+void softdoca_dpa_thread_leave_group(struct doca_dpa_thread *thread, const struct doca_dpa_tg *group);
+bool softdoca_dpa_thread_group_started(const struct doca_dpa_tg *group);
+unsigned int softdoca_dpa_thread_group_size(const struct doca_dpa_tg *group);
 /* In a DPA thread being stopped: ends the activation (does not return). Else returns. */
 void softdoca_dpa_thread_poll_point(void);
 

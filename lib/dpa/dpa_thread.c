@@ -43,6 +43,9 @@ struct doca_dpa_thread {
 	uint32_t pending;                    /* atomic: notified while active */
 	uint32_t stopping;                   /* atomic: thread_stop waits for the activation to end */
 	uint32_t stopped;                    /* flag (softhw flag_raise) thread_stop waits on */
+	/* thread group (dpa_thread_group.c): rank and size the device sees once the group started */
+	struct doca_dpa_tg *group;
+	unsigned int group_rank;
 };
 
 struct doca_dpa_notification_completion {
@@ -60,6 +63,11 @@ static void thread_run_rank(struct softhw_dpa_job *job, unsigned int rank)
 {
 	struct doca_dpa_thread *t = (struct doca_dpa_thread *)job;
 	struct softdoca_dpa_current cur = {.dpa = t->dpa, .rank = 0, .num_threads = 1, .thread = t};
+
+	if (t->group != NULL && softdoca_dpa_thread_group_started(t->group)) {
+		cur.rank = t->group_rank;
+		cur.num_threads = softdoca_dpa_thread_group_size(t->group);
+	}
 	jmp_buf exit_point;
 
 	(void)rank;
@@ -106,6 +114,22 @@ static void activate(struct doca_dpa_thread *t)
 void softdoca_dpa_thread_activate(struct doca_dpa_thread *thread)
 {
 	activate(thread);
+}
+
+doca_error_t softdoca_dpa_thread_join_group(struct doca_dpa_thread *thread, struct doca_dpa_tg *group,
+					    unsigned int rank)
+{
+	if (thread->state != THREAD_CREATED)
+		return DOCA_ERROR_BAD_STATE;
+	thread->group = group;
+	thread->group_rank = rank;
+	return DOCA_SUCCESS;
+}
+
+void softdoca_dpa_thread_leave_group(struct doca_dpa_thread *thread, const struct doca_dpa_tg *group)
+{
+	if (thread->group == group)
+		thread->group = NULL;
 }
 
 struct doca_dpa *softdoca_dpa_thread_dpa(const struct doca_dpa_thread *thread)
@@ -385,6 +409,8 @@ doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *dpa_thread)
 	/* destroying a started thread stops it first (NVIDIA's DPA samples destroy without a stop) */
 	if (dpa_thread->state != THREAD_CREATED)
 		doca_dpa_thread_stop(dpa_thread);
+	if (dpa_thread->group != NULL)
+		softdoca_dpa_thread_group_forget(dpa_thread->group, dpa_thread);
 	dpa_thread->dpa->num_threads--;
 	free(dpa_thread);
 	return DOCA_SUCCESS;

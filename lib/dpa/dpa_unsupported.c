@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The parts of doca_dpa.h softdoca does not implement yet (docs/compatibility.md): thread
- * groups, hash tables, extended contexts, log and trace files, the UAR id and buffer copies. Each
- * returns DOCA_ERROR_NOT_SUPPORTED with a line that names the call.
+ * The parts of doca_dpa.h softdoca does not implement yet (docs/compatibility.md): hash
+ * tables, extended contexts, log and trace files, the UAR id and buffer copies. Each returns
+ * DOCA_ERROR_NOT_SUPPORTED with a line that names the call.
  */
 #include "doca_dpa.h"
 #include "softhw/base/sdk_log.h"
@@ -68,35 +68,5 @@ doca_error_t doca_dpa_hash_table_destroy(struct doca_dpa_hash_table *ht)
 doca_error_t doca_dpa_hash_table_get_dpa_handle(struct doca_dpa_hash_table *ht, doca_dpa_dev_hash_table_t *ht_handle)
 {
 	NOT_YET("doca_dpa_hash_table_get_dpa_handle");
-}
-
-doca_error_t doca_dpa_thread_group_create(struct doca_dpa *dpa, unsigned int num_threads, struct doca_dpa_tg **tg)
-{
-	NOT_YET("doca_dpa_thread_group_create");
-}
-
-doca_error_t doca_dpa_thread_group_destroy(struct doca_dpa_tg *tg)
-{
-	NOT_YET("doca_dpa_thread_group_destroy");
-}
-
-doca_error_t doca_dpa_thread_group_get_num_threads(struct doca_dpa_tg *tg, unsigned int *num_threads)
-{
-	NOT_YET("doca_dpa_thread_group_get_num_threads");
-}
-
-doca_error_t doca_dpa_thread_group_set_thread(struct doca_dpa_tg *tg, struct doca_dpa_thread *thread, unsigned int rank)
-{
-	NOT_YET("doca_dpa_thread_group_set_thread");
-}
-
-doca_error_t doca_dpa_thread_group_start(struct doca_dpa_tg *tg)
-{
-	NOT_YET("doca_dpa_thread_group_start");
-}
-
-doca_error_t doca_dpa_thread_group_stop(struct doca_dpa_tg *tg)
-{
-	NOT_YET("doca_dpa_thread_group_stop");
 }
 

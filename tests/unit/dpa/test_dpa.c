@@ -21,7 +21,7 @@
 #include "test_dpa_common.h"
 
 extern struct doca_dpa_app *test_dpa_app;
-extern doca_dpa_func_t fill_ranks, hello_kernel, bump_event, mixed_rpc, same_name_rpc, unsupported_rpc,
+extern doca_dpa_func_t tg_member, fill_ranks, hello_kernel, bump_event, mixed_rpc, same_name_rpc, unsupported_rpc,
 	wait_then_set, signal_then_wait, counter_thread, notify_rpc;
 
 static FILE *sdk_log_file;
@@ -389,6 +389,67 @@ static void test_thread_notifications(void)
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
+/* A thread group of 3: each member sees its rank and the group's size once the group started. */
+static void test_thread_group(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_sync_event *ev = event_for(dpa);
+	struct doca_dpa_thread *t[3] = {NULL};
+	struct doca_dpa_notification_completion *nc[3] = {NULL};
+	doca_dpa_dev_notification_completion_t h[3];
+	doca_dpa_dev_uintptr_t dev_arg = 0, dev_slots = 0;
+	uint64_t arg[2], slots[6] = {0}, ret = 0;
+	struct doca_dpa_tg *tg = NULL;
+	unsigned int n = 0;
+
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(slots), &dev_slots));
+	CHECK_OK(doca_dpa_memset(dpa, dev_slots, 0, sizeof(slots)));
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(arg), &dev_arg));
+	arg[0] = dev_slots;
+	CHECK_OK(doca_sync_event_get_dpa_handle(ev, dpa, &arg[1]));
+	CHECK_OK(doca_dpa_h2d_memcpy(dpa, dev_arg, arg, sizeof(arg)));
+	CHECK_ERR(doca_dpa_thread_group_create(dpa, 0, &tg), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_dpa_thread_group_create(dpa, 3, &tg));
+	CHECK_OK(doca_dpa_thread_group_get_num_threads(tg, &n));
+	CHECK(n == 3);
+	for (int i = 0; i < 3; i++) {
+		CHECK_OK(doca_dpa_thread_create(dpa, &t[i]));
+		CHECK_OK(doca_dpa_thread_set_func_arg(t[i], &tg_member, dev_arg));
+	}
+	CHECK_ERR(doca_dpa_thread_group_set_thread(tg, t[0], 3), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("rank 3 is not below the group's 3 threads"));
+	/* ranks in another order than creation */
+	CHECK_OK(doca_dpa_thread_group_set_thread(tg, t[0], 2));
+	CHECK_OK(doca_dpa_thread_group_set_thread(tg, t[1], 0));
+	CHECK_ERR(doca_dpa_thread_group_start(tg), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("rank 1 has no thread"));
+	CHECK_OK(doca_dpa_thread_group_set_thread(tg, t[2], 1));
+	for (int i = 0; i < 3; i++) {
+		CHECK_OK(doca_dpa_thread_start(t[i]));
+		CHECK_OK(doca_dpa_notification_completion_create(dpa, t[i], &nc[i]));
+		CHECK_OK(doca_dpa_notification_completion_start(nc[i]));
+		CHECK_OK(doca_dpa_notification_completion_get_dpa_handle(nc[i], &h[i]));
+		CHECK_OK(doca_dpa_thread_run(t[i]));
+	}
+	CHECK_ERR(doca_dpa_thread_group_set_thread(tg, t[0], 2), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("the thread is started; set it before doca_dpa_thread_start()"));
+	CHECK_OK(doca_dpa_thread_group_start(tg));
+	for (int i = 0; i < 3; i++)
+		CHECK_OK(doca_dpa_rpc(dpa, &notify_rpc, &ret, h[i]));
+	CHECK_OK(doca_sync_event_wait_gt(ev, 2, ~0ULL));
+	CHECK_OK(doca_dpa_d2h_memcpy(dpa, slots, dev_slots, sizeof(slots)));
+	for (int r = 0; r < 3; r++)
+		CHECK(slots[2 * r] == (uint64_t)r + 1 && slots[2 * r + 1] == 3);
+	CHECK_OK(doca_dpa_thread_group_stop(tg));
+	CHECK_OK(doca_dpa_thread_group_destroy(tg));
+	for (int i = 0; i < 3; i++) {
+		CHECK_OK(doca_dpa_notification_completion_destroy(nc[i]));
+		CHECK_OK(doca_dpa_thread_destroy(t[i]));
+	}
+	CHECK_OK(doca_sync_event_destroy(ev));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
 /* EU affinity objects: one EU id each, within the card's EUs. */
 static void test_eu_affinity(void)
 {
@@ -466,6 +527,7 @@ int main(int argc, char **argv)
 	TEST_RUN(test_eu_affinity);
 	TEST_RUN(test_stop_with_running_kernel);
 	TEST_RUN(test_thread_notifications);
+	TEST_RUN(test_thread_group);
 	CHECK_OK(doca_dev_close(dev));
 	CHECK_OK(doca_devinfo_destroy_list(list));
 	TEST_EXIT();

@@ -268,3 +268,16 @@ __dpa_rpc__ uint64_t comp_stamp_rpc(doca_dpa_dev_completion_t comp)
 	doca_dpa_dev_completion_ack(comp, 1);
 	return t;
 }
+
+/* A member of a thread group: writes its rank + 1 and the group's size into its slot, counts itself. */
+__dpa_global__ void tg_member(uint64_t arg)
+{
+	const uint64_t *a = (const uint64_t *)arg; /* slots, sync event */
+	uint64_t *s = (uint64_t *)a[0];
+	unsigned int rank = doca_dpa_dev_thread_rank();
+
+	s[2 * rank] = rank + 1;
+	s[2 * rank + 1] = doca_dpa_dev_num_threads();
+	doca_dpa_dev_sync_event_update_add(a[1], 1);
+	doca_dpa_dev_thread_finish();
+}
