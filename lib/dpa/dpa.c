@@ -71,7 +71,7 @@ static doca_error_t check_no_users(const struct doca_dpa *dpa, const char *what)
 	if (dpa->num_threads == 0 && dpa->num_notify_comps == 0 && dpa->num_comps == 0)
 		return DOCA_SUCCESS;
 	SDK_LOG_ERR("Failed to %s DPA context: %u DPA threads, %u notification completions and %u completion "
-		    "contexts of it still exist; stop and destroy them first",
+		    "contexts, async ops or hash tables of it still exist; stop and destroy them first",
 		    what, dpa->num_threads, dpa->num_notify_comps, dpa->num_comps);
 	return DOCA_ERROR_IN_USE;
 }

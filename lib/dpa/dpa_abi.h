@@ -66,6 +66,14 @@ struct softdoca_dpa_host_ops {
 	void (*async_wait)(uint64_t async_ops, uint64_t sync_event, uint64_t value, int not_equal);
 	/* a peer's sync event (remote net handle) set to / added count, by RDMA */
 	void (*rdma_signal)(uint64_t rdma, uint32_t connection_id, uint64_t remote_event, uint64_t count, int add);
+	/* hash tables: op is enum softdoca_dpa_ht_op; find returns 1 and *value when the key is there */
+	int (*hash_table)(uint64_t table, uint32_t op, uint32_t key, uint64_t *value);
+};
+
+enum softdoca_dpa_ht_op {
+	SOFTDOCA_DPA_HT_ADD = 1,
+	SOFTDOCA_DPA_HT_REMOVE,
+	SOFTDOCA_DPA_HT_FIND,
 };
 
 enum softdoca_dpa_comp_field {

@@ -377,6 +377,11 @@ static void rdma_signal(uint64_t rdma, uint32_t connection_id, uint64_t remote_e
 	rdma_submit(dpa, r, &wr);
 }
 
+static int hash_table(uint64_t table, uint32_t op, uint32_t key, uint64_t *value)
+{
+	return current.dpa != NULL ? softdoca_dpa_hash_table_op(current.dpa, table, op, key, value) : 0;
+}
+
 /* ---- async ops (dpa_async.c) ---- */
 
 static void async_memcpy(uint64_t ops, uint32_t dst, uint64_t dst_addr, uint32_t src, uint64_t src_addr,
@@ -431,4 +436,5 @@ const struct softdoca_dpa_host_ops softdoca_dpa_host_ops = {
 	.async_memcpy = async_memcpy,
 	.async_wait = async_wait,
 	.rdma_signal = rdma_signal,
+	.hash_table = hash_table,
 };

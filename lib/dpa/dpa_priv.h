@@ -22,7 +22,7 @@ struct doca_dpa {
 	doca_error_t fatal;                    /* atomic: a device-side error made the context unusable */
 	uint32_t num_threads;                  /* doca_dpa_thread objects not destroyed: stop is IN_USE */
 	uint32_t num_notify_comps;             /* notification completions not destroyed */
-	uint32_t num_comps;                    /* completion contexts and async ops not destroyed */
+	uint32_t num_comps;                    /* completion contexts, async ops, hash tables not destroyed */
 	uint32_t next_thread_id;
 };
 
@@ -73,6 +73,9 @@ void softdoca_dpa_async_memcpy(struct doca_dpa *dpa, uint64_t handle, uint32_t d
 			       uint64_t src_addr, uint64_t length, uint32_t flags);
 void softdoca_dpa_async_wait(struct doca_dpa *dpa, uint64_t handle, struct softhw_value *value, uint64_t threshold,
 			     bool not_equal);
+
+/* Hash tables (dpa_hash_table.c), on an EU: op is enum softdoca_dpa_ht_op. */
+int softdoca_dpa_hash_table_op(struct doca_dpa *dpa, uint64_t handle, uint32_t op, uint32_t key, uint64_t *value);
 
 /* Marks the context fatal (the first error stays): doca_dpa_peek_at_last_error reports it. */
 void softdoca_dpa_set_fatal(struct doca_dpa *dpa, doca_error_t err);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The parts of doca_dpa.h softdoca does not implement yet (docs/compatibility.md): hash
- * tables, extended contexts, log and trace files, the UAR id and buffer copies. Each returns
+ * The parts of doca_dpa.h softdoca does not implement yet (docs/compatibility.md): extended
+ * contexts, log and trace files, the UAR id and buffer copies. Each returns
  * DOCA_ERROR_NOT_SUPPORTED with a line that names the call.
  */
 #include "doca_dpa.h"
@@ -53,20 +53,5 @@ doca_error_t doca_dpa_h2d_buf_memcpy(struct doca_dpa *dpa, doca_dpa_dev_uintptr_
 doca_error_t doca_dpa_d2h_buf_memcpy(struct doca_dpa *dpa, struct doca_buf *buf, doca_dpa_dev_uintptr_t src_ptr, size_t size)
 {
 	NOT_YET("doca_dpa_d2h_buf_memcpy");
-}
-
-doca_error_t doca_dpa_hash_table_create(struct doca_dpa *dpa, unsigned int num_entries, struct doca_dpa_hash_table **ht)
-{
-	NOT_YET("doca_dpa_hash_table_create");
-}
-
-doca_error_t doca_dpa_hash_table_destroy(struct doca_dpa_hash_table *ht)
-{
-	NOT_YET("doca_dpa_hash_table_destroy");
-}
-
-doca_error_t doca_dpa_hash_table_get_dpa_handle(struct doca_dpa_hash_table *ht, doca_dpa_dev_hash_table_t *ht_handle)
-{
-	NOT_YET("doca_dpa_hash_table_get_dpa_handle");
 }
 

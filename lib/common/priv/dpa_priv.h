@@ -35,6 +35,7 @@ enum softdoca_dpa_handle_kind {
 	SOFTDOCA_DPA_HANDLE_COMP = 2,        /* doca_dpa_completion (libdoca_dpa) */
 	SOFTDOCA_DPA_HANDLE_RDMA = 3,        /* struct softdoca_dpa_rdma (libdoca_rdma) */
 	SOFTDOCA_DPA_HANDLE_ASYNC_OPS = 4,   /* doca_dpa_async_ops (libdoca_dpa) */
+	SOFTDOCA_DPA_HANDLE_HASH_TABLE = 5,  /* doca_dpa_hash_table (libdoca_dpa) */
 };
 
 /* doca_dpa_dev_completion_type_t's values (doca_dpa_dev.h is a device header). */

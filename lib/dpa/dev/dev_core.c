@@ -95,6 +95,23 @@ void doca_dpa_dev_sync_event_wait_gt(doca_dpa_dev_sync_event_t dpa_dev_se_handle
 	softdoca_dpa_dev_host->sync_event_wait_gt(dpa_dev_se_handle, value, mask);
 }
 
+/* ---- hash tables: kept by the host, which checks the handle ---- */
+
+void doca_dpa_dev_hash_table_add(doca_dpa_dev_hash_table_t ht_handle, uint32_t key, uint64_t value)
+{
+	softdoca_dpa_dev_host->hash_table(ht_handle, SOFTDOCA_DPA_HT_ADD, key, &value);
+}
+
+void doca_dpa_dev_hash_table_remove(doca_dpa_dev_hash_table_t ht_handle, uint32_t key)
+{
+	softdoca_dpa_dev_host->hash_table(ht_handle, SOFTDOCA_DPA_HT_REMOVE, key, 0);
+}
+
+int doca_dpa_dev_hash_table_find(doca_dpa_dev_hash_table_t ht_handle, uint32_t key, uint64_t *value)
+{
+	return softdoca_dpa_dev_host->hash_table(ht_handle, SOFTDOCA_DPA_HT_FIND, key, value);
+}
+
 /* dpaintrin.h's __dpa_thread_cycles() */
 DEV_HIDDEN uint64_t __softdoca_dpa_dev_cycles(void)
 {

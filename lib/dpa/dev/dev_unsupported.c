@@ -20,22 +20,6 @@ void doca_dpa_dev_trace_flush(void)
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_trace_flush");
 }
 
-void doca_dpa_dev_hash_table_add(doca_dpa_dev_hash_table_t ht_handle, uint32_t key, uint64_t value)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_hash_table_add");
-}
-
-void doca_dpa_dev_hash_table_remove(doca_dpa_dev_hash_table_t ht_handle, uint32_t key)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_hash_table_remove");
-}
-
-int doca_dpa_dev_hash_table_find(doca_dpa_dev_hash_table_t ht_handle, uint32_t key, uint64_t *value)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_hash_table_find");
-	return 0;
-}
-
 uint32_t doca_dpa_dev_completion_element_get_swqe_opcode(doca_dpa_dev_completion_element_t comp_element)
 {
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_swqe_opcode");

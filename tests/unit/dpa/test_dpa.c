@@ -21,7 +21,7 @@
 #include "test_dpa_common.h"
 
 extern struct doca_dpa_app *test_dpa_app;
-extern doca_dpa_func_t tg_member, fill_ranks, hello_kernel, bump_event, mixed_rpc, same_name_rpc, unsupported_rpc,
+extern doca_dpa_func_t ht_rpc, tg_member, fill_ranks, hello_kernel, bump_event, mixed_rpc, same_name_rpc, unsupported_rpc,
 	wait_then_set, signal_then_wait, counter_thread, notify_rpc;
 
 static FILE *sdk_log_file;
@@ -258,7 +258,7 @@ static void test_unsupported_device_call(void)
 
 	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
 	CHECK_ERR(doca_dpa_rpc(dpa, &unsupported_rpc, &ret, (uint64_t)0), DOCA_ERROR_BAD_STATE);
-	CHECK(logged("doca_dpa_dev_hash_table_add(), which softdoca's DPA does not support yet"));
+	CHECK(logged("doca_dpa_dev_trace_flush(), which softdoca's DPA does not support yet"));
 	CHECK_ERR(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_BAD_STATE);
 	CHECK_ERR(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &hello_kernel), DOCA_ERROR_BAD_STATE);
 	CHECK(logged("fatal device-side error"));
@@ -373,7 +373,7 @@ static void test_thread_notifications(void)
 	}
 	/* the context cannot stop under its thread */
 	CHECK_ERR(doca_dpa_stop(dpa), DOCA_ERROR_IN_USE);
-	CHECK(logged("DPA threads, 1 notification completions and 0 completion contexts of it still exist"));
+	CHECK(logged("DPA threads, 1 notification completions and 0 completion contexts, async ops or hash tables"));
 	CHECK_OK(doca_dpa_thread_stop(t));
 	CHECK_OK(doca_dpa_d2h_memcpy(dpa, &c, dev_c, sizeof(c)));
 	CHECK(c.count == 3); /* three activations, none went past reschedule or finish */
@@ -447,6 +447,43 @@ static void test_thread_group(void)
 		CHECK_OK(doca_dpa_thread_destroy(t[i]));
 	}
 	CHECK_OK(doca_sync_event_destroy(ev));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* Hash tables: device add / find / remove; a full table refuses a new key. */
+static void test_hash_table(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa_hash_table *ht = NULL;
+	doca_dpa_dev_hash_table_t h = 0;
+	uint64_t ret = 0;
+
+	CHECK_ERR(doca_dpa_hash_table_create(dpa, 0, &ht), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_dpa_hash_table_create(dpa, 3, &ht)); /* 4 entries */
+	CHECK_OK(doca_dpa_hash_table_get_dpa_handle(ht, &h));
+	for (uint32_t k = 10; k < 14; k++)
+		CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)0, k, (uint64_t)k * 100));
+	for (uint32_t k = 10; k < 14; k++) {
+		CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)2, k, (uint64_t)0));
+		CHECK(ret == (uint64_t)k * 100 + 1);
+	}
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)2, (uint32_t)99, (uint64_t)0));
+	CHECK(ret == 0);
+	/* replace, remove, add again in the freed slot */
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)0, (uint32_t)11, (uint64_t)7));
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)2, (uint32_t)11, (uint64_t)0));
+	CHECK(ret == 8);
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)1, (uint32_t)12, (uint64_t)0));
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)2, (uint32_t)12, (uint64_t)0));
+	CHECK(ret == 0);
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)0, (uint32_t)20, (uint64_t)5));
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)2, (uint32_t)20, (uint64_t)0));
+	CHECK(ret == 6);
+	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
+	/* full: a fifth key */
+	CHECK_ERR(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)0, (uint32_t)30, (uint64_t)1), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("added key 30 to a full hash table (4 entries)"));
+	CHECK_OK(doca_dpa_hash_table_destroy(ht));
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
@@ -528,6 +565,7 @@ int main(int argc, char **argv)
 	TEST_RUN(test_stop_with_running_kernel);
 	TEST_RUN(test_thread_notifications);
 	TEST_RUN(test_thread_group);
+	TEST_RUN(test_hash_table);
 	CHECK_OK(doca_dev_close(dev));
 	CHECK_OK(doca_devinfo_destroy_list(list));
 	TEST_EXIT();

@@ -56,9 +56,10 @@ __dpa_rpc__ uint64_t same_name_rpc(void)
 }
 
 /* Calls a device function softdoca does not implement: it must be reported, not ignored. */
-__dpa_rpc__ uint64_t unsupported_rpc(doca_dpa_dev_hash_table_t ht)
+__dpa_rpc__ uint64_t unsupported_rpc(uint64_t unused)
 {
-	doca_dpa_dev_hash_table_add(ht, 1, 2);
+	(void)unused;
+	doca_dpa_dev_trace_flush();
 	return 5;
 }
 
@@ -280,4 +281,18 @@ __dpa_global__ void tg_member(uint64_t arg)
 	s[2 * rank + 1] = doca_dpa_dev_num_threads();
 	doca_dpa_dev_sync_event_update_add(a[1], 1);
 	doca_dpa_dev_thread_finish();
+}
+
+/* op 0 add (key, value), 1 remove (key), 2 find (key): value + 1 when found, else 0. */
+__dpa_rpc__ uint64_t ht_rpc(doca_dpa_dev_hash_table_t ht, uint32_t op, uint32_t key, uint64_t value)
+{
+	uint64_t v = 0;
+
+	if (op == 0)
+		doca_dpa_dev_hash_table_add(ht, key, value);
+	else if (op == 1)
+		doca_dpa_dev_hash_table_remove(ht, key);
+	else if (doca_dpa_dev_hash_table_find(ht, key, &v))
+		return v + 1;
+	return 0;
 }
