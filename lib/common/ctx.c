@@ -9,6 +9,7 @@
 #include "doca_ctx.h"
 #include "common/priv/ctx_priv.h"
 #include "common/priv/dev_priv.h"
+#include "common/priv/dpa_priv.h"
 #include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(CTX);
@@ -26,7 +27,8 @@ doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 			    ctx->ops->name, softdoca_ctx_state_name(ctx->state));
 		return DOCA_ERROR_BAD_STATE;
 	}
-	if (ctx->pe == NULL) {
+	/* a datapath on the DPA completes into DPA completion contexts: no progress engine */
+	if (ctx->pe == NULL && ctx->dpa == NULL) {
 		SDK_LOG_ERR("Failed to start %s context: no progress engine; call doca_pe_connect_ctx() before "
 			    "doca_ctx_start()",
 			    ctx->ops->name);
@@ -139,17 +141,36 @@ doca_error_t doca_ctx_set_datapath_on_gpu(struct doca_ctx *ctx, struct doca_gpu 
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
+/*
+ * Only libraries whose ops say so (RDMA) run a datapath on the DPA; the DPA context must be on
+ * the context's own device (an extended DPA context is not implemented: docs/compatibility.md).
+ */
 doca_error_t doca_ctx_set_datapath_on_dpa(struct doca_ctx *ctx, struct doca_dpa *dpa_dev)
 {
-	(void)dpa_dev;
-	if (ctx == NULL) {
-		SDK_LOG_ERR("Failed to set DPA datapath: ctx is NULL");
+	if (ctx == NULL || dpa_dev == NULL) {
+		SDK_LOG_ERR("Failed to set DPA datapath: %s is NULL", ctx == NULL ? "ctx" : "dpa_dev");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	SDK_LOG_ERR("Failed to set DPA datapath on %s context: DPA datapaths are not implemented yet "
-		    "(docs/compatibility.md); run the datapath on the CPU",
-		    ctx->ops->name);
-	return DOCA_ERROR_NOT_SUPPORTED;
+	if (!ctx->ops->dpa_datapath) {
+		SDK_LOG_ERR("Failed to set DPA datapath on %s context: softdoca runs only RDMA datapaths on the DPA "
+			    "(docs/compatibility.md); run this one on the CPU",
+			    ctx->ops->name);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	if (ctx->state != DOCA_CTX_STATE_IDLE) {
+		SDK_LOG_ERR("Failed to set DPA datapath on %s context: it is %s; set it before doca_ctx_start()",
+			    ctx->ops->name, softdoca_ctx_state_name(ctx->state));
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (softdoca_dpa_base(dpa_dev)->dev != ctx->dev) {
+		SDK_LOG_ERR("Failed to set DPA datapath on %s context: the DPA context was created on another device; "
+			    "create it on the context's device (extended DPA contexts are not supported yet, "
+			    "docs/compatibility.md)",
+			    ctx->ops->name);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	ctx->dpa = dpa_dev;
+	return DOCA_SUCCESS;
 }
 
 doca_error_t doca_ctx_set_completion_vector(struct doca_ctx *ctx, uint32_t comp_vector)

@@ -11,6 +11,7 @@
 #include "softhw/base/sdk_log.h"
 #include "softhw/base/export_desc.h"
 #include "softhw/fabric/mem.h"
+#include "common/priv/dpa_priv.h"
 #include "softhw/dpa/dpa.h"
 
 SDK_LOG_REGISTER(DOCA_MMAP);
@@ -550,9 +551,9 @@ doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap, const struct d
 			    mmap == NULL ? "mmap" : dev == NULL ? "dev" : "output pointer");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (mmap->from_export) {
-		SDK_LOG_ERR("Failed to get DPA handle of mmap: the mmap was created from an export; softdoca's DPA "
-			    "reaches only local memory (docs/compatibility.md)");
+	if (mmap->from_export && mmap->export_kind_pci) {
+		SDK_LOG_ERR("Failed to get DPA handle of mmap: the mmap was created from a PCI export; softdoca's DPA "
+			    "reaches local memory and, by RDMA, imported RDMA exports (docs/compatibility.md)");
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	if (!mmap->started) {
@@ -578,9 +579,15 @@ doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap, const struct d
 		}
 	}
 	if (mmap->dpa_handles[i] == 0) {
-		err = dev->dpa->mmap_register(dev->devinfo->fn, mmap->addr, mmap->len,
-					      (mmap->access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) != 0,
-					      &mmap->dpa_handles[i]);
+		/* an imported RDMA export is the peer's memory: the handle carries its rkey for the NIC */
+		if (mmap->from_export)
+			err = dev->dpa->mmap_register_remote(dev->devinfo->fn, (uint64_t)(uintptr_t)mmap->addr,
+							     mmap->len, mmap->exporter_pid, mmap->export_id,
+							     mmap->export_token, &mmap->dpa_handles[i]);
+		else
+			err = dev->dpa->mmap_register(dev->devinfo->fn, mmap->addr, mmap->len,
+						      (mmap->access & DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) != 0,
+						      &mmap->dpa_handles[i]);
 		if (err != DOCA_SUCCESS) {
 			SDK_LOG_ERR("Failed to get DPA handle of mmap: %s", doca_error_get_name(err));
 			return err;
@@ -760,14 +767,46 @@ doca_error_t doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap, int dmabuf_fd
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
+/*
+ * DPA memory: the soft DPA's device memory is a mapping of this process, and a device address
+ * is its host address (softhw/dpa/dpa.h), so the range is an ordinary one after a check that
+ * it lies inside one allocation of that started DPA context. The DPA's device is added to the
+ * mmap: the RDMA exports and DPA handles of that device then name it.
+ */
 doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap, struct doca_dpa *dpa, uint64_t dpa_addr, size_t len)
 {
+	struct softdoca_dpa_base *base;
+	doca_error_t err;
+
 	if (mmap == NULL || dpa == NULL) {
 		SDK_LOG_ERR("Failed to set mmap DPA memory range: %s is NULL", mmap == NULL ? "mmap" : "dpa");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	SDK_LOG_ERR("Failed to set mmap DPA memory range: softdoca has no DPA yet (see docs/compatibility.md)");
-	return DOCA_ERROR_NOT_SUPPORTED;
+	base = softdoca_dpa_base(dpa);
+	if (base->hw == NULL) {
+		SDK_LOG_ERR("Failed to set mmap DPA memory range: the DPA context is not started; call doca_dpa_start() "
+			    "and allocate the memory with doca_dpa_mem_alloc() first");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (len == 0 || base->dev->dpa->mem_ptr(base->hw, dpa_addr, len) == NULL) {
+		SDK_LOG_ERR("Failed to set mmap DPA memory range: [0x%llx, +%zu) is not inside one doca_dpa_mem_alloc() "
+			    "allocation of this DPA context",
+			    (unsigned long long)dpa_addr, len);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = doca_mmap_set_memrange(mmap, (void *)(uintptr_t)dpa_addr, len);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (find_dev(mmap, base->dev) < 0) {
+		err = doca_mmap_add_dev(mmap, base->dev);
+		if (err != DOCA_SUCCESS) {
+			mmap->range_set = false;
+			mmap->addr = NULL;
+			mmap->len = 0;
+			return err;
+		}
+	}
+	return DOCA_SUCCESS;
 }
 
 doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, void **addr, size_t *len)

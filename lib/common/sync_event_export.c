@@ -510,7 +510,6 @@ static doca_error_t no_handle(const void *event, const void *unit, const void *o
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
-#define NO_DPA "DPA handles of remote net events are not implemented yet (docs/compatibility.md)"
 #define NO_GPU "softdoca emulates no GPU (docs/compatibility.md); use the event from the CPU"
 
 /*
@@ -554,10 +553,31 @@ doca_error_t doca_sync_event_get_gpu_handle(struct doca_sync_event *event, struc
 	return no_handle(event, gpu, gpu_dev_se, "sync event GPU handle", "gpu", NO_GPU);
 }
 
+/*
+ * A peer's event for device code to signal by RDMA (doca_dpa_dev_rdma_signal_set / _add): the
+ * soft DPA keeps a copy of its rkey for as long as the DPA context lives, so the handle never
+ * outlives what it names; a signal after the exporter went fails at the target, as a stale
+ * rkey does.
+ */
 doca_error_t doca_sync_event_remote_net_get_dpa_handle(struct doca_sync_event_remote_net *event, struct doca_dpa *dpa,
 						       doca_dpa_dev_sync_event_remote_net_t *dpa_remote_event)
 {
-	return no_handle(event, dpa, dpa_remote_event, "remote net sync event DPA handle", "dpa", NO_DPA);
+	struct softdoca_dpa_base *base;
+	doca_error_t err;
+
+	if (event == NULL || dpa == NULL || dpa_remote_event == NULL)
+		return no_handle(event, dpa, dpa_remote_event, "remote net sync event DPA handle", "dpa", "");
+	base = softdoca_dpa_base(dpa);
+	if (base->hw == NULL) {
+		SDK_LOG_ERR("Failed to get remote net sync event DPA handle: the DPA context is not started; call "
+			    "doca_dpa_start() first");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	err = base->dev->dpa->rkey_handle(base->hw, event->exporter_pid, event->value_id, event->token,
+					  event->value_addr, dpa_remote_event);
+	if (err != DOCA_SUCCESS)
+		SDK_LOG_ERR("Failed to get remote net sync event DPA handle: %s", doca_error_get_name(err));
+	return err;
 }
 
 doca_error_t doca_sync_event_remote_net_get_gpu_handle(struct doca_sync_event_remote_net *event, struct doca_gpu *gpu,

@@ -75,11 +75,11 @@ static doca_error_t check_no_users(struct doca_dpa *dpa, const char *what)
 			    what);
 		return DOCA_ERROR_IN_USE;
 	}
-	if (dpa->num_threads == 0 && dpa->num_notify_comps == 0)
+	if (dpa->num_threads == 0 && dpa->num_notify_comps == 0 && dpa->num_comps == 0)
 		return DOCA_SUCCESS;
-	SDK_LOG_ERR("Failed to %s DPA context: %u DPA threads and %u notification completions of it still exist; "
-		    "stop and destroy them first",
-		    what, dpa->num_threads, dpa->num_notify_comps);
+	SDK_LOG_ERR("Failed to %s DPA context: %u DPA threads, %u notification completions and %u completion "
+		    "contexts, async ops or hash tables of it still exist; stop and destroy them first",
+		    what, dpa->num_threads, dpa->num_notify_comps, dpa->num_comps);
 	return DOCA_ERROR_IN_USE;
 }
 

@@ -48,6 +48,57 @@ struct softdoca_dpa_host_ops {
 	/* host memory through mmap handles (checked: handle, range, permission) */
 	void (*mmap_memcpy)(uint32_t dst_mmap, uint64_t dst_addr, uint32_t src_mmap, uint64_t src_addr, uint64_t length);
 	uint64_t (*mmap_external_ptr)(uint32_t mmap, uint64_t addr);
+	/* completion contexts (dpardma): get returns 1 and *elem, or 0; field reads one of an element */
+	int (*completion_get)(uint64_t comp, uint64_t *elem);
+	uint64_t (*completion_field)(uint64_t elem, uint32_t field); /* enum softdoca_dpa_comp_field */
+	void (*completion_ack)(uint64_t comp, uint64_t num);
+	void (*completion_request_notification)(uint64_t comp);
+	/* RDMA contexts whose datapath is on the DPA: op is enum softdoca_dpa_dev_rdma_op */
+	void (*rdma_post)(uint64_t rdma, uint32_t op, uint32_t connection_id, uint32_t mmap, uint64_t addr,
+			  uint64_t length, uint32_t imm, uint32_t flags);
+	/* one-sided: local (mmap, addr) and the peer's (remote_mmap, remote_addr); value for atomics */
+	void (*rdma_post_remote)(uint64_t rdma, uint32_t op, uint32_t connection_id, uint32_t mmap, uint64_t addr,
+				 uint32_t remote_mmap, uint64_t remote_addr, uint64_t length, uint32_t imm,
+				 uint64_t value, uint32_t flags);
+	/* async ops: a copy whose completion goes to the ops' completion context; waits on sync events */
+	void (*async_memcpy)(uint64_t async_ops, uint32_t dst_mmap, uint64_t dst_addr, uint32_t src_mmap,
+			     uint64_t src_addr, uint64_t length, uint32_t flags);
+	void (*async_wait)(uint64_t async_ops, uint64_t sync_event, uint64_t value, int not_equal);
+	/* a peer's sync event (remote net handle) set to / added count, by RDMA */
+	void (*rdma_signal)(uint64_t rdma, uint32_t connection_id, uint64_t remote_event, uint64_t count, int add);
+	/* hash tables: op is enum softdoca_dpa_ht_op; find returns 1 and *value when the key is there */
+	int (*hash_table)(uint64_t table, uint32_t op, uint32_t key, uint64_t *value);
+};
+
+enum softdoca_dpa_ht_op {
+	SOFTDOCA_DPA_HT_ADD = 1,
+	SOFTDOCA_DPA_HT_REMOVE,
+	SOFTDOCA_DPA_HT_FIND,
+};
+
+enum softdoca_dpa_comp_field {
+	SOFTDOCA_DPA_FIELD_TYPE = 0,
+	SOFTDOCA_DPA_FIELD_USER_DATA,
+	SOFTDOCA_DPA_FIELD_IMM,
+	SOFTDOCA_DPA_FIELD_WR_INDEX,
+	SOFTDOCA_DPA_FIELD_BYTES,
+	SOFTDOCA_DPA_FIELD_SYNDROME,
+	SOFTDOCA_DPA_FIELD_QPN,
+	SOFTDOCA_DPA_FIELD_OPCODE,
+	SOFTDOCA_DPA_FIELD_TIMESTAMP,
+};
+
+/* The same numbers as enum softdoca_dpa_rdma_op (lib/common/priv/dpa_priv.h). */
+enum softdoca_dpa_dev_rdma_op {
+	SOFTDOCA_DPA_DEV_RDMA_SEND = 1,
+	SOFTDOCA_DPA_DEV_RDMA_SEND_IMM,
+	SOFTDOCA_DPA_DEV_RDMA_RECV,
+	SOFTDOCA_DPA_DEV_RDMA_WRITE,
+	SOFTDOCA_DPA_DEV_RDMA_WRITE_IMM,
+	SOFTDOCA_DPA_DEV_RDMA_READ,
+	SOFTDOCA_DPA_DEV_RDMA_FETCH_ADD,
+	SOFTDOCA_DPA_DEV_RDMA_SIGNAL_SET,
+	SOFTDOCA_DPA_DEV_RDMA_SIGNAL_ADD,
 };
 
 /* One kernel or RPC of the image. */

@@ -232,6 +232,213 @@ static uint64_t mmap_external_ptr(uint32_t handle, uint64_t addr)
 	return p;
 }
 
+/* ---- completion contexts (dpa_completion.c checks handles and elements) ---- */
+
+static int completion_get(uint64_t comp, uint64_t *elem)
+{
+	*elem = 0;
+	return current.dpa != NULL ? softdoca_dpa_completion_get(current.dpa, comp, elem) : 0;
+}
+
+static uint64_t completion_field(uint64_t elem, uint32_t field)
+{
+	struct softdoca_dpa_comp_elem e;
+
+	if (current.dpa == NULL || !softdoca_dpa_completion_elem(current.dpa, elem, &e))
+		return 0;
+	switch (field) {
+	case SOFTDOCA_DPA_FIELD_TYPE:
+		return e.type;
+	case SOFTDOCA_DPA_FIELD_USER_DATA:
+		return e.user_data;
+	case SOFTDOCA_DPA_FIELD_IMM:
+		return e.imm;
+	case SOFTDOCA_DPA_FIELD_WR_INDEX:
+		return e.wr_index;
+	case SOFTDOCA_DPA_FIELD_BYTES:
+		return e.bytes;
+	case SOFTDOCA_DPA_FIELD_SYNDROME:
+		return e.syndrome;
+	case SOFTDOCA_DPA_FIELD_QPN:
+		return e.qpn;
+	case SOFTDOCA_DPA_FIELD_OPCODE:
+		return e.opcode;
+	case SOFTDOCA_DPA_FIELD_TIMESTAMP:
+		return e.timestamp;
+	}
+	return 0;
+}
+
+static void completion_ack(uint64_t comp, uint64_t num)
+{
+	if (current.dpa != NULL)
+		softdoca_dpa_completion_ack(current.dpa, comp, num);
+}
+
+static void completion_request_notification(uint64_t comp)
+{
+	if (current.dpa != NULL)
+		softdoca_dpa_completion_request_notification(current.dpa, comp);
+}
+
+/* ---- RDMA from the DPA: the RDMA context (libdoca_rdma) checks the connection and posts ---- */
+
+static const char *rdma_call(uint32_t op)
+{
+	switch (op) {
+	case SOFTDOCA_DPA_DEV_RDMA_SEND:
+		return "doca_dpa_dev_rdma_post_send";
+	case SOFTDOCA_DPA_DEV_RDMA_SEND_IMM:
+		return "doca_dpa_dev_rdma_post_send_imm";
+	case SOFTDOCA_DPA_DEV_RDMA_RECV:
+		return "doca_dpa_dev_rdma_post_receive";
+	case SOFTDOCA_DPA_DEV_RDMA_WRITE:
+		return "doca_dpa_dev_rdma_post_write";
+	case SOFTDOCA_DPA_DEV_RDMA_WRITE_IMM:
+		return "doca_dpa_dev_rdma_post_write_imm";
+	case SOFTDOCA_DPA_DEV_RDMA_READ:
+		return "doca_dpa_dev_rdma_post_read";
+	case SOFTDOCA_DPA_DEV_RDMA_FETCH_ADD:
+		return "doca_dpa_dev_rdma_post_atomic_fetch_add";
+	case SOFTDOCA_DPA_DEV_RDMA_SIGNAL_SET:
+		return "doca_dpa_dev_rdma_signal_set";
+	case SOFTDOCA_DPA_DEV_RDMA_SIGNAL_ADD:
+		return "doca_dpa_dev_rdma_signal_add";
+	}
+	return "doca_dpa_dev_rdma_post_*";
+}
+
+/* The RDMA context behind a device handle; NULL (logged, context in error) for a bad one. */
+static struct softdoca_dpa_rdma *rdma_lookup(struct doca_dpa *dpa, uint64_t rdma, uint32_t op)
+{
+	struct softdoca_dpa_rdma *r = dpa->base.dev->dpa->handle_lookup(dpa->base.hw, SOFTDOCA_DPA_HANDLE_RDMA, rdma);
+
+	if (r == NULL) {
+		SDK_LOG_ERR("DPA device code passed 0x%llx to %s(): not the DPA handle of a started RDMA context whose "
+			    "datapath is on this DPA context (doca_ctx_set_datapath_on_dpa() with this doca_dpa, then "
+			    "doca_rdma_get_dpa_handle()); nothing posted, the DPA context is now in error",
+			    (unsigned long long)rdma, rdma_call(op));
+		softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
+	}
+	return r;
+}
+
+static void rdma_submit(struct doca_dpa *dpa, struct softdoca_dpa_rdma *r, const struct softdoca_dpa_rdma_wr *wr)
+{
+	char why[256];
+	doca_error_t err = r->post(r, wr, why, sizeof(why));
+
+	if (err != DOCA_SUCCESS) {
+		SDK_LOG_ERR("DPA device code's %s() refused: %s; nothing posted, the DPA context is now in error",
+			    rdma_call(wr->op), why);
+		softdoca_dpa_set_fatal(dpa, err);
+	}
+}
+
+static void rdma_post(uint64_t rdma, uint32_t op, uint32_t connection_id, uint32_t mmap, uint64_t addr,
+		      uint64_t length, uint32_t imm, uint32_t flags)
+{
+	struct doca_dpa *dpa = current.dpa;
+	struct softdoca_dpa_rdma *r;
+	struct softdoca_dpa_rdma_wr wr;
+	char why[256];
+
+	if (dpa == NULL || (r = rdma_lookup(dpa, rdma, op)) == NULL)
+		return;
+	wr = (struct softdoca_dpa_rdma_wr){.op = op, .connection_id = connection_id, .flags = flags, .imm = imm,
+					   .length = length};
+	wr.local = dpa->base.dev->dpa->mmap_ptr(dpa->base.hw, mmap, addr, length, op == SOFTDOCA_DPA_DEV_RDMA_RECV,
+						why, sizeof(why));
+	if (wr.local == NULL) {
+		SDK_LOG_ERR("DPA device code's %s() of %llu bytes refused: %s (get handles with "
+			    "doca_mmap_dev_get_dpa_handle() for this DPA's device); nothing posted, the DPA context is "
+			    "now in error",
+			    rdma_call(op), (unsigned long long)length, why);
+		softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
+		return;
+	}
+	rdma_submit(dpa, r, &wr);
+}
+
+/* One-sided operations: the local buffer (none for an atomic) and the peer's memory, both checked. */
+static void rdma_post_remote(uint64_t rdma, uint32_t op, uint32_t connection_id, uint32_t mmap, uint64_t addr,
+			     uint32_t remote_mmap, uint64_t remote_addr, uint64_t length, uint32_t imm, uint64_t value,
+			     uint32_t flags)
+{
+	const struct softhw_dpa_ops *hw;
+	struct doca_dpa *dpa = current.dpa;
+	struct softdoca_dpa_rdma *r;
+	struct softdoca_dpa_rdma_wr wr;
+	char why[256];
+
+	if (dpa == NULL || (r = rdma_lookup(dpa, rdma, op)) == NULL)
+		return;
+	hw = dpa->base.dev->dpa;
+	wr = (struct softdoca_dpa_rdma_wr){.op = op, .connection_id = connection_id, .flags = flags, .imm = imm,
+					   .length = length, .value = value, .remote_addr = remote_addr};
+	if (op != SOFTDOCA_DPA_DEV_RDMA_FETCH_ADD) {
+		wr.local = hw->mmap_ptr(dpa->base.hw, mmap, addr, length, op == SOFTDOCA_DPA_DEV_RDMA_READ, why,
+					sizeof(why));
+		if (wr.local == NULL)
+			goto refused;
+	}
+	if (!hw->mmap_remote(dpa->base.hw, remote_mmap, remote_addr, length, &wr.remote_pid, &wr.remote_id,
+			     &wr.remote_token, why, sizeof(why)))
+		goto refused;
+	rdma_submit(dpa, r, &wr);
+	return;
+refused:
+	SDK_LOG_ERR("DPA device code's %s() of %llu bytes refused: %s; nothing posted, the DPA context is now in error",
+		    rdma_call(op), (unsigned long long)length, why);
+	softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
+}
+
+/* A peer's sync event set to / added count: the handle is a copy of its rkey (softhw rkey_handle). */
+static void rdma_signal(uint64_t rdma, uint32_t connection_id, uint64_t remote_event, uint64_t count, int add)
+{
+	uint32_t op = add ? SOFTDOCA_DPA_DEV_RDMA_SIGNAL_ADD : SOFTDOCA_DPA_DEV_RDMA_SIGNAL_SET;
+	struct doca_dpa *dpa = current.dpa;
+	struct softdoca_dpa_rdma *r;
+	struct softdoca_dpa_rdma_wr wr;
+
+	if (dpa == NULL || (r = rdma_lookup(dpa, rdma, op)) == NULL)
+		return;
+	wr = (struct softdoca_dpa_rdma_wr){.op = op, .connection_id = connection_id, .length = 8, .value = count};
+	if (!dpa->base.dev->dpa->rkey_lookup(dpa->base.hw, remote_event, &wr.remote_pid, &wr.remote_id,
+					     &wr.remote_token, &wr.remote_addr)) {
+		SDK_LOG_ERR("DPA device code passed 0x%llx to %s(): not a remote net sync event handle of this DPA "
+			    "context (doca_sync_event_remote_net_get_dpa_handle()); nothing posted, the DPA context is "
+			    "now in error",
+			    (unsigned long long)remote_event, rdma_call(op));
+		softdoca_dpa_set_fatal(dpa, DOCA_ERROR_INVALID_VALUE);
+		return;
+	}
+	rdma_submit(dpa, r, &wr);
+}
+
+static int hash_table(uint64_t table, uint32_t op, uint32_t key, uint64_t *value)
+{
+	return current.dpa != NULL ? softdoca_dpa_hash_table_op(current.dpa, table, op, key, value) : 0;
+}
+
+/* ---- async ops (dpa_async.c) ---- */
+
+static void async_memcpy(uint64_t ops, uint32_t dst, uint64_t dst_addr, uint32_t src, uint64_t src_addr,
+			 uint64_t length, uint32_t flags)
+{
+	if (current.dpa != NULL)
+		softdoca_dpa_async_memcpy(current.dpa, ops, dst, dst_addr, src, src_addr, length, flags);
+}
+
+static void async_wait(uint64_t ops, uint64_t sync_event, uint64_t value, int not_equal)
+{
+	struct softhw_value *v = event_value(sync_event, not_equal ? "doca_dpa_dev_sync_event_post_wait_ne" :
+								     "doca_dpa_dev_sync_event_post_wait_gt");
+
+	if (v != NULL)
+		softdoca_dpa_async_wait(current.dpa, ops, v, value, not_equal != 0);
+}
+
 static uint64_t cycles(void)
 {
 	struct timespec ts;
@@ -260,4 +467,14 @@ const struct softdoca_dpa_host_ops softdoca_dpa_host_ops = {
 	.thread_notify = thread_notify,
 	.mmap_memcpy = mmap_memcpy,
 	.mmap_external_ptr = mmap_external_ptr,
+	.completion_get = completion_get,
+	.completion_field = completion_field,
+	.completion_ack = completion_ack,
+	.completion_request_notification = completion_request_notification,
+	.rdma_post = rdma_post,
+	.rdma_post_remote = rdma_post_remote,
+	.async_memcpy = async_memcpy,
+	.async_wait = async_wait,
+	.rdma_signal = rdma_signal,
+	.hash_table = hash_table,
 };

@@ -22,6 +22,7 @@ struct doca_dpa {
 	doca_error_t fatal;                    /* atomic: a device-side error made the context unusable */
 	uint32_t num_threads;                  /* doca_dpa_thread objects not destroyed: stop is IN_USE */
 	uint32_t num_notify_comps;             /* notification completions not destroyed */
+	uint32_t num_comps;                    /* completion contexts, async ops, hash tables not destroyed */
 	uint32_t next_thread_id;
 	/* doca_dpa_device_extend: an extended context shares its parent's soft DPA and image */
 	struct doca_dpa *parent;               /* the context it extends; NULL for a context of its own */
@@ -50,6 +51,36 @@ const struct softdoca_dpa_current *softdoca_dpa_get_current(void);
 uint64_t softdoca_dpa_thread_local_storage(const struct doca_dpa_thread *thread);
 void softdoca_dpa_thread_end(bool finish);
 void softdoca_dpa_thread_notify(struct doca_dpa *dpa, uint64_t handle);
+/* One activation of a run thread (coalesced with one queued or running); any thread. */
+void softdoca_dpa_thread_activate(struct doca_dpa_thread *thread);
+bool softdoca_dpa_thread_started(const struct doca_dpa_thread *thread);
+struct doca_dpa *softdoca_dpa_thread_dpa(const struct doca_dpa_thread *thread);
+/* Thread groups (dpa_thread_group.c): BAD_STATE once the thread is started. */
+doca_error_t softdoca_dpa_thread_join_group(struct doca_dpa_thread *thread, struct doca_dpa_tg *group,
+					    unsigned int rank);
+/* A member thread is destroyed: its rank is empty again. */
+void softdoca_dpa_thread_group_forget(struct doca_dpa_tg *group, const struct doca_dpa_thread *thread);
+void softdoca_dpa_thread_leave_group(struct doca_dpa_thread *thread, const struct doca_dpa_tg *group);
+bool softdoca_dpa_thread_group_started(const struct doca_dpa_tg *group);
+unsigned int softdoca_dpa_thread_group_size(const struct doca_dpa_tg *group);
+/* In a DPA thread being stopped: ends the activation (does not return). Else returns. */
+void softdoca_dpa_thread_poll_point(void);
+
+/* Completion contexts (dpa_completion.c), called by the host callbacks on an EU. */
+int softdoca_dpa_completion_get(struct doca_dpa *dpa, uint64_t handle, uint64_t *elem);
+bool softdoca_dpa_completion_elem(struct doca_dpa *dpa, uint64_t elem, struct softdoca_dpa_comp_elem *out);
+void softdoca_dpa_completion_ack(struct doca_dpa *dpa, uint64_t handle, uint64_t num);
+void softdoca_dpa_completion_request_notification(struct doca_dpa *dpa, uint64_t handle);
+
+/* Async ops (dpa_async.c), called by the host callbacks on an EU. */
+struct softhw_value;
+void softdoca_dpa_async_memcpy(struct doca_dpa *dpa, uint64_t handle, uint32_t dst, uint64_t dst_addr, uint32_t src,
+			       uint64_t src_addr, uint64_t length, uint32_t flags);
+void softdoca_dpa_async_wait(struct doca_dpa *dpa, uint64_t handle, struct softhw_value *value, uint64_t threshold,
+			     bool not_equal);
+
+/* Hash tables (dpa_hash_table.c), on an EU: op is enum softdoca_dpa_ht_op. */
+int softdoca_dpa_hash_table_op(struct doca_dpa *dpa, uint64_t handle, uint32_t op, uint32_t key, uint64_t *value);
 
 /* Extended contexts (dpa_extend.c). */
 bool softdoca_dpa_has_extended(struct doca_dpa *dpa);

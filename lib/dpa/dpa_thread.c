@@ -20,8 +20,7 @@
 
 SDK_LOG_REGISTER(DPA_THREAD);
 
-/* Kinds of the soft DPA's handle table (softhw_dpa_ops.handle_add). */
-#define HANDLE_NOTIFY_COMP 1
+#define HANDLE_NOTIFY_COMP SOFTDOCA_DPA_HANDLE_NOTIFY_COMP
 
 enum thread_state {
 	THREAD_CREATED,
@@ -48,6 +47,9 @@ struct doca_dpa_thread {
 	bool abandoned;                      /* stop gave up on an activation spinning in device code */
 	const struct softhw_dpa_ops *hw_ops; /* of its activations (thread_done may outlive dpa) */
 	struct doca_dpa_thread *abandoned_next;
+	/* thread group (dpa_thread_group.c): rank and size the device sees once the group started */
+	struct doca_dpa_tg *group;
+	unsigned int group_rank;
 };
 
 static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -71,6 +73,11 @@ static void thread_run_rank(struct softhw_dpa_job *job, unsigned int rank)
 {
 	struct doca_dpa_thread *t = (struct doca_dpa_thread *)job;
 	struct softdoca_dpa_current cur = {.dpa = t->dpa, .rank = 0, .num_threads = 1, .thread = t};
+
+	if (t->group != NULL && softdoca_dpa_thread_group_started(t->group)) {
+		cur.rank = t->group_rank;
+		cur.num_threads = softdoca_dpa_thread_group_size(t->group);
+	}
 	jmp_buf exit_point;
 
 	(void)rank;
@@ -119,6 +126,37 @@ static void activate(struct doca_dpa_thread *t)
 	t->hw_ops->submit(t->dpa->base.hw, &t->job);
 }
 
+void softdoca_dpa_thread_activate(struct doca_dpa_thread *thread)
+{
+	activate(thread);
+}
+
+doca_error_t softdoca_dpa_thread_join_group(struct doca_dpa_thread *thread, struct doca_dpa_tg *group,
+					    unsigned int rank)
+{
+	if (thread->state != THREAD_CREATED)
+		return DOCA_ERROR_BAD_STATE;
+	thread->group = group;
+	thread->group_rank = rank;
+	return DOCA_SUCCESS;
+}
+
+void softdoca_dpa_thread_leave_group(struct doca_dpa_thread *thread, const struct doca_dpa_tg *group)
+{
+	if (thread->group == group)
+		thread->group = NULL;
+}
+
+struct doca_dpa *softdoca_dpa_thread_dpa(const struct doca_dpa_thread *thread)
+{
+	return thread->dpa;
+}
+
+bool softdoca_dpa_thread_started(const struct doca_dpa_thread *thread)
+{
+	return __atomic_load_n(&thread->state, __ATOMIC_ACQUIRE) != THREAD_CREATED;
+}
+
 uint64_t softdoca_dpa_thread_local_storage(const struct doca_dpa_thread *thread)
 {
 	return thread->local_storage;
@@ -139,6 +177,19 @@ void softdoca_dpa_thread_end(bool finish)
 	if (finish)
 		__atomic_store_n(&cur->thread->state, THREAD_FINISHED, __ATOMIC_RELEASE);
 	longjmp(*(jmp_buf *)cur->exit, 1);
+}
+
+/*
+ * A DPA thread that polls (a device loop around doca_dpa_dev_get_completion) would keep its
+ * EU for ever: when the thread is being stopped, a poll that found nothing ends the
+ * activation here, as a DPA that takes the EU back would.
+ */
+void softdoca_dpa_thread_poll_point(void)
+{
+	const struct softdoca_dpa_current *cur = softdoca_dpa_get_current();
+
+	if (cur != NULL && cur->thread != NULL && __atomic_load_n(&cur->thread->stopping, __ATOMIC_SEQ_CST))
+		longjmp(*(jmp_buf *)cur->exit, 1);
 }
 
 void softdoca_dpa_thread_notify(struct doca_dpa *dpa, uint64_t handle)
@@ -389,10 +440,11 @@ doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *dpa_thread)
 		SDK_LOG_ERR("Failed to destroy DPA thread: dpa_thread is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (dpa_thread->state != THREAD_CREATED) {
-		SDK_LOG_ERR("Failed to destroy DPA thread: it is started; call doca_dpa_thread_stop() first");
-		return DOCA_ERROR_IN_USE;
-	}
+	/* destroying a started thread stops it first (NVIDIA's DPA samples destroy without a stop) */
+	if (dpa_thread->state != THREAD_CREATED)
+		doca_dpa_thread_stop(dpa_thread);
+	if (dpa_thread->group != NULL)
+		softdoca_dpa_thread_group_forget(dpa_thread->group, dpa_thread);
 	dpa_thread->dpa->num_threads--;
 	if (!dpa_thread->abandoned) {
 		free(dpa_thread);
@@ -508,11 +560,9 @@ doca_error_t doca_dpa_notification_completion_destroy(struct doca_dpa_notificati
 		SDK_LOG_ERR("Failed to destroy DPA notification completion: notify_comp is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (notify_comp->started) {
-		SDK_LOG_ERR("Failed to destroy DPA notification completion: it is started; call "
-			    "doca_dpa_notification_completion_stop() first");
-		return DOCA_ERROR_IN_USE;
-	}
+	/* destroying a started one stops it first, as for threads */
+	if (notify_comp->started)
+		doca_dpa_notification_completion_stop(notify_comp);
 	notify_comp->dpa->num_notify_comps--;
 	free(notify_comp);
 	return DOCA_SUCCESS;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The parts of doca_dpa.h softdoca does not implement yet (docs/compatibility.md): thread
- * groups, completions, async ops, hash tables, log and trace files, the UAR id and buffer copies. Each
- * returns DOCA_ERROR_NOT_SUPPORTED with a line that names the call.
+ * The parts of doca_dpa.h softdoca does not implement yet (docs/compatibility.md): log and
+ * trace files, the UAR id and buffer copies. Each returns DOCA_ERROR_NOT_SUPPORTED with a line
+ * that names the call.
  */
 #include "doca_dpa.h"
 #include "softhw/base/sdk_log.h"
@@ -48,130 +48,5 @@ doca_error_t doca_dpa_h2d_buf_memcpy(struct doca_dpa *dpa, doca_dpa_dev_uintptr_
 doca_error_t doca_dpa_d2h_buf_memcpy(struct doca_dpa *dpa, struct doca_buf *buf, doca_dpa_dev_uintptr_t src_ptr, size_t size)
 {
 	NOT_YET("doca_dpa_d2h_buf_memcpy");
-}
-
-doca_error_t doca_dpa_hash_table_create(struct doca_dpa *dpa, unsigned int num_entries, struct doca_dpa_hash_table **ht)
-{
-	NOT_YET("doca_dpa_hash_table_create");
-}
-
-doca_error_t doca_dpa_hash_table_destroy(struct doca_dpa_hash_table *ht)
-{
-	NOT_YET("doca_dpa_hash_table_destroy");
-}
-
-doca_error_t doca_dpa_hash_table_get_dpa_handle(struct doca_dpa_hash_table *ht, doca_dpa_dev_hash_table_t *ht_handle)
-{
-	NOT_YET("doca_dpa_hash_table_get_dpa_handle");
-}
-
-doca_error_t doca_dpa_thread_group_create(struct doca_dpa *dpa, unsigned int num_threads, struct doca_dpa_tg **tg)
-{
-	NOT_YET("doca_dpa_thread_group_create");
-}
-
-doca_error_t doca_dpa_thread_group_destroy(struct doca_dpa_tg *tg)
-{
-	NOT_YET("doca_dpa_thread_group_destroy");
-}
-
-doca_error_t doca_dpa_thread_group_get_num_threads(struct doca_dpa_tg *tg, unsigned int *num_threads)
-{
-	NOT_YET("doca_dpa_thread_group_get_num_threads");
-}
-
-doca_error_t doca_dpa_thread_group_set_thread(struct doca_dpa_tg *tg, struct doca_dpa_thread *thread, unsigned int rank)
-{
-	NOT_YET("doca_dpa_thread_group_set_thread");
-}
-
-doca_error_t doca_dpa_thread_group_start(struct doca_dpa_tg *tg)
-{
-	NOT_YET("doca_dpa_thread_group_start");
-}
-
-doca_error_t doca_dpa_thread_group_stop(struct doca_dpa_tg *tg)
-{
-	NOT_YET("doca_dpa_thread_group_stop");
-}
-
-doca_error_t doca_dpa_completion_create(struct doca_dpa *dpa, unsigned int queue_size, struct doca_dpa_completion **dpa_comp)
-{
-	NOT_YET("doca_dpa_completion_create");
-}
-
-doca_error_t doca_dpa_completion_destroy(struct doca_dpa_completion *dpa_comp)
-{
-	NOT_YET("doca_dpa_completion_destroy");
-}
-
-doca_error_t doca_dpa_completion_get_queue_size(struct doca_dpa_completion *dpa_comp, unsigned int *queue_size)
-{
-	NOT_YET("doca_dpa_completion_get_queue_size");
-}
-
-doca_error_t doca_dpa_completion_set_thread(struct doca_dpa_completion *dpa_comp, struct doca_dpa_thread *dpa_thread)
-{
-	NOT_YET("doca_dpa_completion_set_thread");
-}
-
-doca_error_t doca_dpa_completion_get_thread(struct doca_dpa_completion *dpa_comp, struct doca_dpa_thread **dpa_thread)
-{
-	NOT_YET("doca_dpa_completion_get_thread");
-}
-
-doca_error_t doca_dpa_completion_start(struct doca_dpa_completion *dpa_comp)
-{
-	NOT_YET("doca_dpa_completion_start");
-}
-
-doca_error_t doca_dpa_completion_stop(struct doca_dpa_completion *dpa_comp)
-{
-	NOT_YET("doca_dpa_completion_stop");
-}
-
-doca_error_t doca_dpa_completion_get_dpa_handle(struct doca_dpa_completion *dpa_comp, doca_dpa_dev_completion_t *handle)
-{
-	NOT_YET("doca_dpa_completion_get_dpa_handle");
-}
-
-doca_error_t doca_dpa_async_ops_create(struct doca_dpa *dpa, unsigned int queue_size, uint64_t user_data, struct doca_dpa_async_ops **async_ops)
-{
-	NOT_YET("doca_dpa_async_ops_create");
-}
-
-doca_error_t doca_dpa_async_ops_destroy(struct doca_dpa_async_ops *async_ops)
-{
-	NOT_YET("doca_dpa_async_ops_destroy");
-}
-
-doca_error_t doca_dpa_async_ops_get_queue_size(struct doca_dpa_async_ops *async_ops, unsigned int *queue_size)
-{
-	NOT_YET("doca_dpa_async_ops_get_queue_size");
-}
-
-doca_error_t doca_dpa_async_ops_get_user_data(struct doca_dpa_async_ops *async_ops, uint64_t *user_data)
-{
-	NOT_YET("doca_dpa_async_ops_get_user_data");
-}
-
-doca_error_t doca_dpa_async_ops_attach(struct doca_dpa_async_ops *async_ops, struct doca_dpa_completion *dpa_comp)
-{
-	NOT_YET("doca_dpa_async_ops_attach");
-}
-
-doca_error_t doca_dpa_async_ops_start(struct doca_dpa_async_ops *async_ops)
-{
-	NOT_YET("doca_dpa_async_ops_start");
-}
-
-doca_error_t doca_dpa_async_ops_stop(struct doca_dpa_async_ops *async_ops)
-{
-	NOT_YET("doca_dpa_async_ops_stop");
-}
-
-doca_error_t doca_dpa_async_ops_get_dpa_handle(struct doca_dpa_async_ops *async_ops, doca_dpa_dev_async_ops_t *handle)
-{
-	NOT_YET("doca_dpa_async_ops_get_dpa_handle");
 }
 

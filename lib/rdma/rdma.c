@@ -58,13 +58,21 @@ static doca_error_t drdma_start(struct doca_ctx *ctx)
 		.notify = drdma_notify,
 		.notify_arg = ctx->pe,
 	};
+	if (ctx->dpa != NULL) {
+		err = drdma_dpa_start(rdma, &attr);
+		if (err != DOCA_SUCCESS)
+			return err;
+	}
 	err = nic->ep_create(&attr, &rdma->ep);
 	if (err != DOCA_SUCCESS) {
 		SDK_LOG_ERR("Failed to start RDMA context: the NIC could not create its endpoint: %s",
 			    doca_error_get_descr(err));
 		rdma->ep = NULL;
+		drdma_dpa_free(rdma);
 		return err;
 	}
+	if (rdma->dpa != NULL)
+		drdma_dpa_started(rdma);
 	return DOCA_SUCCESS;
 }
 
@@ -85,6 +93,24 @@ static doca_error_t drdma_stop(struct doca_ctx *ctx)
 
 	if (rdma->ep == NULL)
 		return DOCA_SUCCESS;
+	if (rdma->dpa != NULL) {
+		/* no poll runs any more; what is left concerns nobody (the DPA threads read no more) */
+		struct softhw_rnic_cqe cqe;
+
+		drdma_dpa_stop(rdma);
+		drdma_dpa_lock(rdma); /* a device post in progress finishes first */
+		nic->ep_flush_recv(rdma->ep, SOFTDOCA_FLUSH_STATUS);
+		while (nic->ep_poll(rdma->ep, &cqe, 1) > 0)
+			if (cqe.kind != SOFTHW_RNIC_CQE_WR)
+				drdma_conn_event(rdma, &cqe);
+		drdma_conns_close(rdma);
+		nic->ep_destroy(rdma->ep);
+		rdma->ep = NULL;
+		rdma->num_ports = 0;
+		drdma_dpa_unlock(rdma);
+		drdma_dpa_free(rdma);
+		return DOCA_SUCCESS;
+	}
 	drain_wr_cqes(rdma);
 	rdma->stopping = true;
 	nic->ep_flush_recv(rdma->ep, SOFTDOCA_FLUSH_STATUS);
@@ -108,8 +134,8 @@ static bool drdma_progress(struct doca_ctx *ctx)
 	struct softhw_rnic_cqe cqes[64];
 	int n;
 
-	if (rdma->ep == NULL)
-		return false;
+	if (rdma->ep == NULL || rdma->dpa != NULL)
+		return false; /* a DPA datapath completes on the DPA (rdma_dpa.c) */
 	n = drdma_nic(rdma)->ep_poll(rdma->ep, cqes, (int)(sizeof(cqes) / sizeof(cqes[0])));
 	for (int i = 0; i < n; i++) {
 		if (cqes[i].kind == SOFTHW_RNIC_CQE_WR)
@@ -124,7 +150,7 @@ static bool drdma_arm(struct doca_ctx *ctx)
 {
 	struct doca_rdma *rdma = drdma_of(ctx);
 
-	return rdma->ep != NULL && drdma_nic(rdma)->ep_arm(rdma->ep);
+	return rdma->ep != NULL && rdma->dpa == NULL && drdma_nic(rdma)->ep_arm(rdma->ep);
 }
 
 static const struct softdoca_ctx_ops rdma_ops = {
@@ -137,6 +163,7 @@ static const struct softdoca_ctx_ops rdma_ops = {
 	.prepare = drdma_task_prepare,
 	.complete = drdma_task_complete,
 	.stop_on_error = false,
+	.dpa_datapath = true,
 };
 
 /* ---- context ---- */
@@ -194,6 +221,7 @@ doca_error_t doca_rdma_destroy(struct doca_rdma *rdma)
 		return DOCA_ERROR_BAD_STATE;
 	}
 	drdma_conns_free(rdma);
+	drdma_dpa_detach(rdma);
 	softdoca_ctx_fini(&rdma->ctx);
 	softdoca_dev_release(rdma->dev);
 	free(rdma);
@@ -477,18 +505,7 @@ doca_error_t doca_rdma_get_rnr_retry_count(const struct doca_rdma *rdma, uint8_t
 	return DOCA_SUCCESS;
 }
 
-/* ---- GPU / DPA datapaths: softdoca emulates neither (docs/compatibility.md) ---- */
-
-doca_error_t doca_rdma_get_dpa_handle(struct doca_rdma *rdma, doca_dpa_dev_rdma_t *dpa_rdma)
-{
-	if (rdma == NULL || dpa_rdma == NULL) {
-		SDK_LOG_ERR("doca_rdma_get_dpa_handle: %s is NULL", rdma == NULL ? "rdma" : "output");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	SDK_LOG_ERR("doca_rdma_get_dpa_handle: DPA datapaths are not implemented (docs/compatibility.md); run "
-		    "the RDMA datapath on the CPU");
-	return DOCA_ERROR_NOT_SUPPORTED;
-}
+/* ---- GPU datapath: not emulated (docs/compatibility.md); the DPA one is rdma_dpa.c ---- */
 
 doca_error_t doca_rdma_get_gpu_handle(struct doca_rdma *rdma, struct doca_gpu_dev_rdma **gpu_rdma)
 {
@@ -498,18 +515,5 @@ doca_error_t doca_rdma_get_gpu_handle(struct doca_rdma *rdma, struct doca_gpu_de
 	}
 	SDK_LOG_ERR("doca_rdma_get_gpu_handle: softdoca emulates no GPU (docs/compatibility.md); run the RDMA "
 		    "datapath on the CPU");
-	return DOCA_ERROR_NOT_SUPPORTED;
-}
-
-doca_error_t doca_rdma_dpa_completion_attach(struct doca_rdma *rdma, struct doca_dpa_completion *dpa_comp)
-{
-	if (rdma == NULL || dpa_comp == NULL) {
-		SDK_LOG_ERR("doca_rdma_dpa_completion_attach: %s is NULL", rdma == NULL ? "rdma" : "dpa_comp");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (drdma_not_idle(rdma, "doca_rdma_dpa_completion_attach"))
-		return DOCA_ERROR_BAD_STATE;
-	SDK_LOG_ERR("doca_rdma_dpa_completion_attach: DPA datapaths are not implemented "
-		    "(docs/compatibility.md); run the RDMA datapath on the CPU");
 	return DOCA_ERROR_NOT_SUPPORTED;
 }

@@ -111,8 +111,8 @@ void drdma_conns_free(struct doca_rdma *rdma)
 
 /* ---- out-of-band: export / connect ---- */
 
-doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_conn_details,
-			      size_t *local_rdma_conn_details_size, struct doca_rdma_connection **rdma_connection)
+static doca_error_t oob_export(struct doca_rdma *rdma, const void **local_rdma_conn_details,
+			       size_t *local_rdma_conn_details_size, struct doca_rdma_connection **rdma_connection)
 {
 	struct doca_rdma_connection *c;
 	doca_error_t err;
@@ -146,8 +146,8 @@ doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_co
 	return DOCA_SUCCESS;
 }
 
-doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_conn_details,
-			       size_t remote_rdma_conn_details_size, struct doca_rdma_connection *rdma_connection)
+static doca_error_t oob_connect(struct doca_rdma *rdma, const void *remote_rdma_conn_details,
+				size_t remote_rdma_conn_details_size, struct doca_rdma_connection *rdma_connection)
 {
 	doca_error_t err;
 
@@ -188,6 +188,33 @@ doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_c
 	}
 	rdma_connection->state = DRDMA_CONN_CONNECTING;
 	return DOCA_SUCCESS;
+}
+
+/* A DPA datapath may post or poll meanwhile: the endpoint takes one caller at a time (rdma_dpa.c). */
+doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_conn_details,
+			      size_t *local_rdma_conn_details_size, struct doca_rdma_connection **rdma_connection)
+{
+	doca_error_t err;
+
+	if (rdma != NULL)
+		drdma_dpa_lock(rdma);
+	err = oob_export(rdma, local_rdma_conn_details, local_rdma_conn_details_size, rdma_connection);
+	if (rdma != NULL)
+		drdma_dpa_unlock(rdma);
+	return err;
+}
+
+doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_conn_details,
+			       size_t remote_rdma_conn_details_size, struct doca_rdma_connection *rdma_connection)
+{
+	doca_error_t err;
+
+	if (rdma != NULL)
+		drdma_dpa_lock(rdma);
+	err = oob_connect(rdma, remote_rdma_conn_details, remote_rdma_conn_details_size, rdma_connection);
+	if (rdma != NULL)
+		drdma_dpa_unlock(rdma);
+	return err;
 }
 
 /* ---- RDMA-CM addresses ---- */
@@ -308,6 +335,11 @@ doca_error_t doca_rdma_start_listen_to_port(struct doca_rdma *rdma, uint16_t por
 	}
 	if (!running(rdma, "doca_rdma_start_listen_to_port"))
 		return DOCA_ERROR_BAD_STATE;
+	if (rdma->dpa != NULL) {
+		SDK_LOG_ERR("doca_rdma_start_listen_to_port: RDMA-CM connections of a datapath on the DPA are not supported yet "
+			    "(docs/compatibility.md); use doca_rdma_export() and doca_rdma_connect()");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	if (rdma->transport == DOCA_RDMA_TRANSPORT_TYPE_DC) {
 		SDK_LOG_ERR("doca_rdma_start_listen_to_port: DC transport works with export/connect only; use RC "
 			    "for RDMA-CM");
@@ -430,6 +462,11 @@ doca_error_t doca_rdma_connect_to_addr(struct doca_rdma *rdma, struct doca_rdma_
 	}
 	if (!running(rdma, "doca_rdma_connect_to_addr"))
 		return DOCA_ERROR_BAD_STATE;
+	if (rdma->dpa != NULL) {
+		SDK_LOG_ERR("doca_rdma_connect_to_addr: RDMA-CM connections of a datapath on the DPA are not supported yet "
+			    "(docs/compatibility.md); use doca_rdma_export() and doca_rdma_connect()");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	if (rdma->transport == DOCA_RDMA_TRANSPORT_TYPE_DC) {
 		SDK_LOG_ERR("doca_rdma_connect_to_addr: DC transport works with export/connect only; use RC for "
 			    "RDMA-CM");
@@ -480,7 +517,9 @@ doca_error_t doca_rdma_connection_disconnect(struct doca_rdma_connection *rdma_c
 			    c->id);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	drdma_dpa_lock(c->rdma);
 	err = drdma_nic(c->rdma)->qp_disconnect(c->qp);
+	drdma_dpa_unlock(c->rdma);
 	c->state = DRDMA_CONN_DISCONNECTED;
 	addr_release(c);
 	if (err != DOCA_SUCCESS && err != DOCA_ERROR_NOT_CONNECTED) {

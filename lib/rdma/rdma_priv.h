@@ -113,6 +113,9 @@ struct doca_rdma {
 	uint32_t next_conn_id;
 	uint16_t ports[DRDMA_MAX_LISTEN_PORTS];
 	uint32_t num_ports;
+	/* datapath on a DPA (ctx.dpa set): rdma_dpa.c */
+	struct doca_dpa_completion *dpa_comp; /* doca_rdma_dpa_completion_attach */
+	struct drdma_dpa *dpa;                /* while started */
 };
 
 /* One layout for every task type; the public task structs wrap it. */
@@ -209,5 +212,17 @@ void drdma_conn_event(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 void drdma_conns_close(struct doca_rdma *rdma);
 /* At start and destroy: frees the connection objects of the previous run. */
 void drdma_conns_free(struct doca_rdma *rdma);
+
+/* ---- datapath on a DPA (rdma_dpa.c) ---- */
+/* At start, before the endpoint exists: checks, and sets the endpoint's notify. */
+doca_error_t drdma_dpa_start(struct doca_rdma *rdma, struct softhw_rnic_ep_attr *attr);
+void drdma_dpa_started(struct doca_rdma *rdma);
+/* At stop: no poll runs after this returns; then the caller tears the endpoint down. */
+void drdma_dpa_stop(struct doca_rdma *rdma);
+void drdma_dpa_free(struct doca_rdma *rdma);
+void drdma_dpa_detach(struct doca_rdma *rdma);
+/* Host calls that touch the endpoint (export, connect, stop) while the DPA may post or poll. */
+void drdma_dpa_lock(struct doca_rdma *rdma);
+void drdma_dpa_unlock(struct doca_rdma *rdma);
 
 #endif /* SOFTDOCA_RDMA_PRIV_H */

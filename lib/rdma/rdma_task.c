@@ -383,6 +383,13 @@ static doca_error_t check_task(struct drdma_task *t)
 
 doca_error_t drdma_task_check(struct doca_task *task)
 {
+	struct doca_rdma *rdma = drdma_of(task->ctx);
+
+	if (rdma->ctx.dpa != NULL) {
+		SDK_LOG_ERR("Failed to submit RDMA task: the context's datapath is on a DPA "
+			    "(doca_ctx_set_datapath_on_dpa); post from device code with doca_dpa_dev_rdma_post_*()");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
 	return check_task((struct drdma_task *)task);
 }
 

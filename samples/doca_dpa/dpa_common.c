@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <doca_argp.h>
+#include <doca_ctx.h>
 #include <doca_log.h>
 
 #include "dpa_common.h"
@@ -272,6 +273,248 @@ doca_error_t create_doca_dpa_completion_sync_event(struct doca_dpa *doca_dpa, st
 		DOCA_LOG_ERR("Failed to export DOCA sync event to DPA: %s", doca_error_get_descr(result));
 		doca_sync_event_destroy(*comp_event);
 		*comp_event = NULL;
+	}
+	return result;
+}
+
+/* ---- the RDMA samples' objects ---- */
+
+doca_error_t dpa_thread_setup(struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t arg, doca_dpa_dev_uintptr_t tls,
+			      struct doca_dpa_thread **thread)
+{
+	doca_error_t result = doca_dpa_thread_create(dpa, thread);
+
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_dpa_thread_create failed (%s)", doca_error_get_descr(result));
+		return result;
+	}
+	result = doca_dpa_thread_set_func_arg(*thread, func, arg);
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_dpa_thread_set_func_arg failed (%s)", doca_error_get_descr(result));
+	else if (tls != 0 && (result = doca_dpa_thread_set_local_storage(*thread, tls)) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_dpa_thread_set_local_storage failed (%s)", doca_error_get_descr(result));
+	else if ((result = doca_dpa_thread_start(*thread)) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_dpa_thread_start failed (%s)", doca_error_get_descr(result));
+	if (result != DOCA_SUCCESS) {
+		doca_dpa_thread_destroy(*thread);
+		*thread = NULL;
+	}
+	return result;
+}
+
+void dpa_thread_teardown(struct doca_dpa_thread *thread)
+{
+	doca_error_t result;
+
+	if (thread == NULL)
+		return;
+	result = doca_dpa_thread_stop(thread);
+	if (result == DOCA_SUCCESS)
+		result = doca_dpa_thread_destroy(thread);
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Failed to tear down DPA thread: %s", doca_error_get_descr(result));
+}
+
+doca_error_t dpa_completion_setup(struct doca_dpa *dpa, unsigned int queue_size, struct doca_dpa_thread *thread,
+				  struct doca_dpa_completion **comp, doca_dpa_dev_completion_t *handle)
+{
+	doca_error_t result = doca_dpa_completion_create(dpa, queue_size, comp);
+
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_dpa_completion_create failed (%s)", doca_error_get_descr(result));
+		return result;
+	}
+	if (thread != NULL && (result = doca_dpa_completion_set_thread(*comp, thread)) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_dpa_completion_set_thread failed (%s)", doca_error_get_descr(result));
+	else if ((result = doca_dpa_completion_start(*comp)) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_dpa_completion_start failed (%s)", doca_error_get_descr(result));
+	else if ((result = doca_dpa_completion_get_dpa_handle(*comp, handle)) != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_dpa_completion_get_dpa_handle failed (%s)", doca_error_get_descr(result));
+		doca_dpa_completion_stop(*comp);
+	}
+	if (result != DOCA_SUCCESS) {
+		doca_dpa_completion_destroy(*comp);
+		*comp = NULL;
+	}
+	return result;
+}
+
+void dpa_completion_teardown(struct doca_dpa_completion *comp)
+{
+	doca_error_t result;
+
+	if (comp == NULL)
+		return;
+	result = doca_dpa_completion_stop(comp);
+	if (result == DOCA_SUCCESS)
+		result = doca_dpa_completion_destroy(comp);
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Failed to tear down DPA completion context: %s", doca_error_get_descr(result));
+}
+
+doca_error_t dpa_notification_setup(struct doca_dpa *dpa, struct doca_dpa_thread *thread,
+				    struct doca_dpa_notification_completion **notify,
+				    doca_dpa_dev_notification_completion_t *handle)
+{
+	doca_error_t result = doca_dpa_notification_completion_create(dpa, thread, notify);
+
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_dpa_notification_completion_create failed (%s)",
+			     doca_error_get_descr(result));
+		return result;
+	}
+	result = doca_dpa_notification_completion_start(*notify);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_dpa_notification_completion_start failed (%s)",
+			     doca_error_get_descr(result));
+	} else if ((result = doca_dpa_notification_completion_get_dpa_handle(*notify, handle)) != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_dpa_notification_completion_get_dpa_handle failed (%s)",
+			     doca_error_get_descr(result));
+		doca_dpa_notification_completion_stop(*notify);
+	}
+	if (result != DOCA_SUCCESS) {
+		doca_dpa_notification_completion_destroy(*notify);
+		*notify = NULL;
+	}
+	return result;
+}
+
+void dpa_notification_teardown(struct doca_dpa_notification_completion *notify)
+{
+	doca_error_t result;
+
+	if (notify == NULL)
+		return;
+	result = doca_dpa_notification_completion_stop(notify);
+	if (result == DOCA_SUCCESS)
+		result = doca_dpa_notification_completion_destroy(notify);
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Failed to tear down DPA notification completion: %s", doca_error_get_descr(result));
+}
+
+static doca_error_t rdma_configure(struct doca_rdma *rdma, struct doca_dpa *dpa, struct doca_dpa_completion *comp,
+				   uint32_t recv_queue_size, uint32_t num_connections)
+{
+	doca_error_t result = doca_rdma_set_permissions(rdma, DPA_RDMA_PERMISSIONS);
+
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_rdma_set_permissions failed (%s)", doca_error_get_descr(result));
+		return result;
+	}
+	result = doca_rdma_set_grh_enabled(rdma, true);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_rdma_set_grh_enabled failed (%s)", doca_error_get_descr(result));
+		return result;
+	}
+	result = doca_ctx_set_datapath_on_dpa(doca_rdma_as_ctx(rdma), dpa);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_ctx_set_datapath_on_dpa failed (%s)", doca_error_get_descr(result));
+		return result;
+	}
+	result = doca_rdma_set_recv_queue_size(rdma, recv_queue_size);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_rdma_set_recv_queue_size failed (%s)", doca_error_get_descr(result));
+		return result;
+	}
+	result = doca_rdma_set_max_num_connections(rdma, (uint16_t)num_connections);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_rdma_set_max_num_connections failed (%s)", doca_error_get_descr(result));
+		return result;
+	}
+	result = doca_rdma_dpa_completion_attach(rdma, comp);
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_rdma_dpa_completion_attach failed (%s)", doca_error_get_descr(result));
+	return result;
+}
+
+doca_error_t dpa_rdma_setup(struct doca_dev *dev, struct doca_dpa *dpa, struct doca_dpa_completion *comp,
+			    uint32_t recv_queue_size, uint32_t num_connections, struct dpa_rdma *r)
+{
+	doca_error_t result;
+
+	memset(r, 0, sizeof(*r));
+	result = doca_rdma_create(dev, &r->rdma);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("RDMA create failed (%s)", doca_error_get_descr(result));
+		return result;
+	}
+	result = rdma_configure(r->rdma, dpa, comp, recv_queue_size, num_connections);
+	if (result == DOCA_SUCCESS && (result = doca_ctx_start(doca_rdma_as_ctx(r->rdma))) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_ctx_start failed (%s)", doca_error_get_descr(result));
+	if (result == DOCA_SUCCESS && (result = doca_rdma_get_dpa_handle(r->rdma, &r->handle)) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_rdma_get_dpa_handle failed (%s)", doca_error_get_descr(result));
+	for (uint32_t i = 0; result == DOCA_SUCCESS && i < num_connections; i++) {
+		result = doca_rdma_export(r->rdma, &r->details[i], &r->details_len[i], &r->conn[i]);
+		if (result != DOCA_SUCCESS)
+			DOCA_LOG_ERR("Function doca_rdma_export failed (%s)", doca_error_get_descr(result));
+		else if ((result = doca_rdma_connection_get_id(r->conn[i], &r->conn_id[i])) != DOCA_SUCCESS)
+			DOCA_LOG_ERR("Function doca_rdma_connection_get_id failed (%s)", doca_error_get_descr(result));
+		else
+			r->num_connections++;
+	}
+	if (result != DOCA_SUCCESS)
+		dpa_rdma_teardown(r);
+	return result;
+}
+
+doca_error_t dpa_rdma_connect_pair(struct dpa_rdma *a, struct dpa_rdma *b)
+{
+	for (uint32_t i = 0; i < a->num_connections && i < b->num_connections; i++) {
+		doca_error_t result = doca_rdma_connect(a->rdma, b->details[i], b->details_len[i], a->conn[i]);
+
+		if (result == DOCA_SUCCESS)
+			result = doca_rdma_connect(b->rdma, a->details[i], a->details_len[i], b->conn[i]);
+		if (result != DOCA_SUCCESS) {
+			DOCA_LOG_ERR("Function doca_rdma_connect failed (%s)", doca_error_get_descr(result));
+			return result;
+		}
+	}
+	return DOCA_SUCCESS;
+}
+
+void dpa_rdma_teardown(struct dpa_rdma *r)
+{
+	doca_error_t result;
+
+	if (r->rdma == NULL)
+		return;
+	result = doca_ctx_stop(doca_rdma_as_ctx(r->rdma));
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_ctx_stop failed (%s)", doca_error_get_descr(result));
+	result = doca_rdma_destroy(r->rdma);
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_rdma_destroy failed (%s)", doca_error_get_descr(result));
+	memset(r, 0, sizeof(*r));
+}
+
+doca_error_t dpa_mmap_setup(struct doca_dpa *dpa, struct doca_dev *dev, uint64_t addr, size_t len,
+			    struct doca_mmap **mmap, doca_dpa_dev_mmap_t *handle)
+{
+	doca_error_t result = doca_mmap_create(mmap);
+
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_mmap_create failed (%s)", doca_error_get_descr(result));
+		return result;
+	}
+	result = doca_mmap_set_permissions(*mmap, DPA_RDMA_PERMISSIONS);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_mmap_set_permissions failed (%s)", doca_error_get_descr(result));
+	} else if (dpa != NULL) {
+		result = doca_mmap_set_dpa_memrange(*mmap, dpa, addr, len);
+		if (result != DOCA_SUCCESS)
+			DOCA_LOG_ERR("Function doca_mmap_set_dpa_memrange failed (%s)", doca_error_get_descr(result));
+	} else if ((result = doca_mmap_set_memrange(*mmap, (void *)(uintptr_t)addr, len)) != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_mmap_set_memrange failed (%s)", doca_error_get_descr(result));
+	} else if ((result = doca_mmap_add_dev(*mmap, dev)) != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Function doca_mmap_add_dev failed (%s)", doca_error_get_descr(result));
+	}
+	if (result == DOCA_SUCCESS && (result = doca_mmap_start(*mmap)) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_mmap_start failed (%s)", doca_error_get_descr(result));
+	if (result == DOCA_SUCCESS && (result = doca_mmap_dev_get_dpa_handle(*mmap, dev, handle)) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_mmap_dev_get_dpa_handle failed (%s)", doca_error_get_descr(result));
+	if (result != DOCA_SUCCESS) {
+		doca_mmap_destroy(*mmap);
+		*mmap = NULL;
 	}
 	return result;
 }

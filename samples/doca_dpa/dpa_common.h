@@ -12,6 +12,8 @@
 #include <doca_dev.h>
 #include <doca_dpa.h>
 #include <doca_error.h>
+#include <doca_mmap.h>
+#include <doca_rdma.h>
 #include <doca_sync_event.h>
 
 #define DEVICE_DEFAULT_NAME "NOT_SET"
@@ -52,5 +54,46 @@ doca_error_t create_doca_dpa_wait_sync_event(struct doca_dpa *doca_dpa, struct d
 doca_error_t create_doca_dpa_completion_sync_event(struct doca_dpa *doca_dpa, struct doca_dev *doca_device,
 						   struct doca_sync_event **comp_event,
 						   doca_dpa_dev_sync_event_t *handle);
+
+/* ---- the RDMA samples' objects (dpa_basic_initiator_target, dpa_initiator_target, dpa_ping_pong) ---- */
+
+#define DPA_RDMA_PERMISSIONS \
+	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_READ)
+
+/* A DPA thread running func(arg), with local storage tls (0: none), started (not yet run). */
+doca_error_t dpa_thread_setup(struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t arg, doca_dpa_dev_uintptr_t tls,
+			      struct doca_dpa_thread **thread);
+void dpa_thread_teardown(struct doca_dpa_thread *thread);
+
+/* A started completion context of queue_size elements, activating thread (NULL: none). */
+doca_error_t dpa_completion_setup(struct doca_dpa *dpa, unsigned int queue_size, struct doca_dpa_thread *thread,
+				  struct doca_dpa_completion **comp, doca_dpa_dev_completion_t *handle);
+void dpa_completion_teardown(struct doca_dpa_completion *comp);
+
+/* A started notification completion of thread. */
+doca_error_t dpa_notification_setup(struct doca_dpa *dpa, struct doca_dpa_thread *thread,
+				    struct doca_dpa_notification_completion **notify,
+				    doca_dpa_dev_notification_completion_t *handle);
+void dpa_notification_teardown(struct doca_dpa_notification_completion *notify);
+
+/* An RDMA context on dev whose datapath is on dpa, completing into comp, started. */
+struct dpa_rdma {
+	struct doca_rdma *rdma;
+	doca_dpa_dev_rdma_t handle;
+	uint32_t num_connections;
+	struct doca_rdma_connection *conn[2];
+	const void *details[2];
+	size_t details_len[2];
+	uint32_t conn_id[2];
+};
+doca_error_t dpa_rdma_setup(struct doca_dev *dev, struct doca_dpa *dpa, struct doca_dpa_completion *comp,
+			    uint32_t recv_queue_size, uint32_t num_connections, struct dpa_rdma *r);
+/* Connects connection i of a to connection i of b and the other way round. */
+doca_error_t dpa_rdma_connect_pair(struct dpa_rdma *a, struct dpa_rdma *b);
+void dpa_rdma_teardown(struct dpa_rdma *r);
+
+/* A started mmap of [addr, addr + len): DPA memory of dpa when dpa is not NULL, else host memory. */
+doca_error_t dpa_mmap_setup(struct doca_dpa *dpa, struct doca_dev *dev, uint64_t addr, size_t len,
+			    struct doca_mmap **mmap, doca_dpa_dev_mmap_t *handle);
 
 #endif /* DPA_COMMON_H_ */

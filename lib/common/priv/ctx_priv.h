@@ -96,6 +96,8 @@ struct softdoca_ctx_ops {
 	void (*complete)(struct doca_task *task);
 	/* "DMA shall stop in case of error": a failed task stops the context. */
 	bool stop_on_error;
+	/* The library can run its datapath on a DPA (doca_ctx_set_datapath_on_dpa). */
+	bool dpa_datapath;
 };
 
 struct doca_ctx {
@@ -113,6 +115,7 @@ struct doca_ctx {
 	struct softhw_queue queue;         /* submitted work, executed by the engine */
 	bool lib_busy;                     /* STOPPING, waiting for the library (ops->stop) */
 	struct softdoca_ctx_link *graph_nodes; /* graph nodes that run tasks of this context */
+	struct doca_dpa *dpa;              /* doca_ctx_set_datapath_on_dpa: NULL for the CPU */
 };
 
 struct doca_pe {

@@ -27,11 +27,20 @@
 SDK_LOG_REGISTER(SOFTHW_DPA);
 
 #define MEM_ALIGN 64
-/* A handle names its context's table slot; the high bits make a stray number unlikely to match. */
+/*
+ * A handle names its context's table slot: tag (16 bits) | context id (16) | kind (8, objects
+ * only) | slot + 1. The tag makes a stray number unlikely to match; the context id makes a
+ * handle of one context a wrong one in every other (their slots are numbered alike).
+ */
 #define HANDLE_TAG 0x5d9a000000000000ULL
 #define HANDLE_MASK 0x0000ffffffffffffULL
 #define OBJ_TAG 0x5d9b000000000000ULL
-#define OBJ_KIND_SHIFT 32
+#define CTX_SHIFT 32
+#define CTX_MASK 0xffffULL
+#define OBJ_KIND_SHIFT 24
+#define OBJ_SLOT_MASK 0xffffffULL
+#define VALUE_SLOT_MASK 0xffffffffULL
+#define RKEY_TAG 0x5d9c000000000000ULL
 /* How often an idle EU looks at wait values whose updates may not notify it (user memory, the
  * other process's stores), and the safety net for those that do. */
 #define POLL_NS 1000000L
@@ -82,6 +91,7 @@ struct eu {
 
 struct softhw_dpa {
 	pthread_mutex_t lock;
+	uint64_t id;                      /* in every handle of this context (CTX_MASK bits, never 0) */
 	const struct softhw_function *fn; /* the function (device) the context runs on */
 	pthread_cond_t work;      /* idle EUs: a job arrived, a value changed, closing */
 	pthread_cond_t waits;     /* EUs in a device wait: a value changed, a rank is stopped, closing */
@@ -117,6 +127,12 @@ struct softhw_dpa {
 	struct softhw_value **values;
 	uint32_t num_values;
 	uint32_t cap_values;
+	/* peers' sync events by handle: copies of their rkeys */
+	struct rkey {
+		int32_t pid;
+		uint64_t id, token, addr;
+	} *rkeys;
+	uint32_t num_rkeys;
 	/* objects by handle: kind 0 is a free slot */
 	struct obj_slot {
 		uint32_t kind;
@@ -184,7 +200,11 @@ static const char *dpa_profile_name(const struct softhw_function *fn)
 /* Is the job's wait condition met? (value_load takes no lock) */
 static bool job_runnable(const struct softhw_dpa_job *job)
 {
-	return job->wait_value == NULL || softhw_value_load(job->wait_value) >= job->wait_threshold;
+	if (job->wait_value == NULL)
+		return true;
+	if (job->wait_ne)
+		return softhw_value_load(job->wait_value) != job->wait_threshold;
+	return softhw_value_load(job->wait_value) >= job->wait_threshold;
 }
 
 static void unlink_job(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
@@ -541,7 +561,7 @@ static uint64_t handle_of(const struct softhw_dpa *dpa, const struct softhw_valu
 {
 	for (uint32_t i = 0; i < dpa->num_values; i++)
 		if (dpa->values[i] == value)
-			return HANDLE_TAG | (i + 1);
+			return HANDLE_TAG | ((uint64_t)dpa->id << CTX_SHIFT) | (i + 1);
 	return 0;
 }
 
@@ -655,6 +675,15 @@ static doca_error_t dpa_open(const struct softhw_function *fn, struct softhw_dpa
 	if (!dpa_caps(fn, &dpa->caps)) {
 		free(dpa);
 		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	{
+		static uint32_t next_id;
+		uint32_t id;
+
+		do
+			id = __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED) & CTX_MASK;
+		while (id == 0);
+		dpa->id = id;
 	}
 	dpa->fn = fn;
 	dpa->mem_size = dpa->caps.mem_size;
@@ -770,6 +799,7 @@ static bool dpa_close(struct softhw_dpa *dpa)
 	for (uint32_t i = 0; i < dpa->num_values; i++)
 		softhw_value_unbind(dpa->values[i]);
 	free(dpa->values);
+	free(dpa->rkeys);
 	free(dpa->objects);
 	pthread_cond_destroy(&dpa->work);
 	pthread_cond_destroy(&dpa->waits);
@@ -900,16 +930,16 @@ static doca_error_t dpa_value_handle(struct softhw_dpa *dpa, struct softhw_value
 		dpa->values[i] = ref;
 		pthread_mutex_unlock(&dpa->lock);
 	}
-	*handle = HANDLE_TAG | (i + 1);
+	*handle = HANDLE_TAG | (dpa->id << CTX_SHIFT) | (i + 1);
 	return DOCA_SUCCESS;
 }
 
 static struct softhw_value *dpa_value_lookup(struct softhw_dpa *dpa, uint64_t handle)
 {
 	struct softhw_value *v = NULL;
-	uint64_t i = handle & HANDLE_MASK;
+	uint64_t i = handle & VALUE_SLOT_MASK;
 
-	if ((handle & ~HANDLE_MASK) != HANDLE_TAG || i == 0)
+	if ((handle & ~HANDLE_MASK) != HANDLE_TAG || ((handle >> CTX_SHIFT) & CTX_MASK) != dpa->id || i == 0)
 		return NULL;
 	pthread_mutex_lock(&dpa->lock);
 	if (i <= dpa->num_values)
@@ -955,6 +985,54 @@ static bool dpa_value_wait_gt(struct softhw_dpa *dpa, struct softhw_value *value
 	return ok;
 }
 
+/* ---- peers' sync events by handle ---- */
+
+static doca_error_t dpa_rkey_handle(struct softhw_dpa *dpa, int32_t pid, uint64_t id, uint64_t token, uint64_t addr,
+				    uint64_t *handle)
+{
+	uint32_t i;
+
+	pthread_mutex_lock(&dpa->lock);
+	for (i = 0; i < dpa->num_rkeys; i++)
+		if (dpa->rkeys[i].pid == pid && dpa->rkeys[i].id == id && dpa->rkeys[i].token == token &&
+		    dpa->rkeys[i].addr == addr)
+			break;
+	if (i == dpa->num_rkeys) {
+		struct rkey *r = realloc(dpa->rkeys, (i + 1) * sizeof(*r));
+
+		if (r == NULL) {
+			pthread_mutex_unlock(&dpa->lock);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+		dpa->rkeys = r;
+		dpa->rkeys[i] = (struct rkey){.pid = pid, .id = id, .token = token, .addr = addr};
+		dpa->num_rkeys++;
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	*handle = RKEY_TAG | (dpa->id << CTX_SHIFT) | (i + 1);
+	return DOCA_SUCCESS;
+}
+
+static bool dpa_rkey_lookup(struct softhw_dpa *dpa, uint64_t handle, int32_t *pid, uint64_t *id, uint64_t *token,
+			    uint64_t *addr)
+{
+	uint64_t i = handle & VALUE_SLOT_MASK;
+	bool ok = false;
+
+	if ((handle & ~HANDLE_MASK) != RKEY_TAG || ((handle >> CTX_SHIFT) & CTX_MASK) != dpa->id || i == 0)
+		return false;
+	pthread_mutex_lock(&dpa->lock);
+	if (i <= dpa->num_rkeys) {
+		*pid = dpa->rkeys[i - 1].pid;
+		*id = dpa->rkeys[i - 1].id;
+		*token = dpa->rkeys[i - 1].token;
+		*addr = dpa->rkeys[i - 1].addr;
+		ok = true;
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	return ok;
+}
+
 /* ---- objects by handle ---- */
 
 static doca_error_t dpa_handle_add(struct softhw_dpa *dpa, uint32_t kind, void *object, uint64_t *handle)
@@ -963,12 +1041,13 @@ static doca_error_t dpa_handle_add(struct softhw_dpa *dpa, uint32_t kind, void *
 
 	if (kind == 0 || kind > 255)
 		return DOCA_ERROR_INVALID_VALUE;
+	/* (slots beyond OBJ_SLOT_MASK would not fit a handle) */
 	pthread_mutex_lock(&dpa->lock);
 	for (i = 0; i < dpa->num_objects && dpa->objects[i].kind != 0; i++)
 		;
 	if (i == dpa->num_objects) {
 		uint32_t n = dpa->num_objects ? dpa->num_objects * 2 : 16;
-		struct obj_slot *o = realloc(dpa->objects, n * sizeof(*o));
+		struct obj_slot *o = n <= OBJ_SLOT_MASK ? realloc(dpa->objects, n * sizeof(*o)) : NULL;
 
 		if (o == NULL) {
 			pthread_mutex_unlock(&dpa->lock);
@@ -981,16 +1060,17 @@ static doca_error_t dpa_handle_add(struct softhw_dpa *dpa, uint32_t kind, void *
 	dpa->objects[i].kind = kind;
 	dpa->objects[i].object = object;
 	pthread_mutex_unlock(&dpa->lock);
-	*handle = OBJ_TAG | ((uint64_t)kind << OBJ_KIND_SHIFT) | (i + 1);
+	*handle = OBJ_TAG | (dpa->id << CTX_SHIFT) | ((uint64_t)kind << OBJ_KIND_SHIFT) | (i + 1);
 	return DOCA_SUCCESS;
 }
 
 static void *dpa_handle_lookup(struct softhw_dpa *dpa, uint32_t kind, uint64_t handle)
 {
-	uint64_t i = handle & 0xffffffffULL;
+	uint64_t i = handle & OBJ_SLOT_MASK;
 	void *object = NULL;
 
-	if ((handle & ~HANDLE_MASK) != OBJ_TAG || ((handle >> OBJ_KIND_SHIFT) & 0xffff) != kind || i == 0)
+	if ((handle & ~HANDLE_MASK) != OBJ_TAG || ((handle >> CTX_SHIFT) & CTX_MASK) != dpa->id ||
+	    ((handle >> OBJ_KIND_SHIFT) & 0xff) != kind || i == 0)
 		return NULL;
 	pthread_mutex_lock(&dpa->lock);
 	if (i <= dpa->num_objects && dpa->objects[i - 1].kind == kind)
@@ -1001,9 +1081,9 @@ static void *dpa_handle_lookup(struct softhw_dpa *dpa, uint32_t kind, uint64_t h
 
 static void dpa_handle_remove(struct softhw_dpa *dpa, uint64_t handle)
 {
-	uint64_t i = handle & 0xffffffffULL;
+	uint64_t i = handle & OBJ_SLOT_MASK;
 
-	if ((handle & ~HANDLE_MASK) != OBJ_TAG || i == 0)
+	if ((handle & ~HANDLE_MASK) != OBJ_TAG || ((handle >> CTX_SHIFT) & CTX_MASK) != dpa->id || i == 0)
 		return;
 	pthread_mutex_lock(&dpa->lock);
 	if (i <= dpa->num_objects)
@@ -1025,9 +1105,12 @@ static void dpa_handle_remove(struct softhw_dpa *dpa, uint64_t handle)
 
 struct mmap_entry {
 	const struct softhw_function *fn; /* NULL: a free slot */
-	uint8_t *addr;
+	uint8_t *addr;                    /* remote: the peer's address */
 	size_t len;
 	bool writable;
+	bool remote;                      /* a peer's memory (an imported RDMA export) */
+	int32_t pid;                      /* remote: the rkey */
+	uint64_t id, token;
 	uint8_t gen;
 };
 
@@ -1035,8 +1118,7 @@ static pthread_mutex_t mmap_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct mmap_entry *mmaps;
 static uint32_t num_mmaps;
 
-static doca_error_t dpa_mmap_register(const struct softhw_function *fn, void *addr, size_t len, bool writable,
-				      uint32_t *handle)
+static doca_error_t mmap_add(const struct mmap_entry *e, uint32_t *handle)
 {
 	uint32_t i;
 
@@ -1055,14 +1137,32 @@ static doca_error_t dpa_mmap_register(const struct softhw_function *fn, void *ad
 		mmaps = m;
 		num_mmaps = n;
 	}
-	mmaps[i].fn = fn;
-	mmaps[i].addr = addr;
-	mmaps[i].len = len;
-	mmaps[i].writable = writable;
-	mmaps[i].gen = (uint8_t)((mmaps[i].gen + 1) & 0x7f);
+	{
+		uint8_t gen = (uint8_t)((mmaps[i].gen + 1) & 0x7f);
+
+		mmaps[i] = *e;
+		mmaps[i].gen = gen;
+	}
 	*handle = MMAP_HANDLE_TAG | ((uint32_t)mmaps[i].gen << MMAP_GEN_SHIFT) | (i + 1);
 	pthread_mutex_unlock(&mmap_lock);
 	return DOCA_SUCCESS;
+}
+
+static doca_error_t dpa_mmap_register(const struct softhw_function *fn, void *addr, size_t len, bool writable,
+				      uint32_t *handle)
+{
+	struct mmap_entry e = {.fn = fn, .addr = addr, .len = len, .writable = writable};
+
+	return mmap_add(&e, handle);
+}
+
+static doca_error_t dpa_mmap_register_remote(const struct softhw_function *fn, uint64_t addr, size_t len,
+					     int32_t pid, uint64_t id, uint64_t token, uint32_t *handle)
+{
+	struct mmap_entry e = {.fn = fn, .addr = (uint8_t *)(uintptr_t)addr, .len = len, .remote = true,
+			       .pid = pid, .id = id, .token = token};
+
+	return mmap_add(&e, handle);
 }
 
 /* The live entry of a handle; NULL for anything else. Under mmap_lock. */
@@ -1140,6 +1240,11 @@ static uint8_t *mmap_range(struct softhw_dpa *dpa, uint32_t handle, uint64_t add
 		snprintf(why, why_len, "%s mmap handle 0x%x belongs to another device's DPA", role, handle);
 		return NULL;
 	}
+	if (e->remote) {
+		snprintf(why, why_len, "%s mmap handle 0x%x names a peer's memory (an imported RDMA export); only "
+			 "RDMA write / read / atomics reach it", role, handle);
+		return NULL;
+	}
 	start = (uint64_t)(uintptr_t)e->addr;
 	if (addr < start || addr - start > e->len || len > e->len - (addr - start)) {
 		snprintf(why, why_len, "%s range [0x%llx, +%llu) is outside mmap handle 0x%x [0x%llx, +%zu)", role,
@@ -1183,6 +1288,47 @@ static uint64_t dpa_mmap_external_ptr(struct softhw_dpa *dpa, uint32_t handle, u
 	p = mmap_range(dpa, handle, addr, 1, false, "external pointer", why, why_len, &err);
 	pthread_mutex_unlock(&mmap_lock);
 	return (uint64_t)(uintptr_t)p;
+}
+
+static void *dpa_mmap_ptr(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, uint64_t len, bool write,
+			  char *why, size_t why_len)
+{
+	doca_error_t err;
+	uint8_t *p;
+
+	pthread_mutex_lock(&mmap_lock);
+	p = mmap_range(dpa, handle, addr, len, write, write ? "destination" : "source", why, why_len, &err);
+	pthread_mutex_unlock(&mmap_lock);
+	return p;
+}
+
+static bool dpa_mmap_remote(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, uint64_t len, int32_t *pid,
+			    uint64_t *id, uint64_t *token, char *why, size_t why_len)
+{
+	struct mmap_entry *e;
+	bool ok = false;
+	uint64_t start;
+
+	pthread_mutex_lock(&mmap_lock);
+	e = mmap_find(handle);
+	if (e == NULL)
+		snprintf(why, why_len, "remote mmap handle 0x%x is not a live mmap DPA handle", handle);
+	else if (e->fn != dpa->fn)
+		snprintf(why, why_len, "remote mmap handle 0x%x belongs to another device's DPA", handle);
+	else if (!e->remote)
+		snprintf(why, why_len, "mmap handle 0x%x is local memory; the remote side needs the handle of an mmap "
+			 "created with doca_mmap_create_from_export() from the peer's doca_mmap_export_rdma()", handle);
+	else if (start = (uint64_t)(uintptr_t)e->addr, addr < start || addr - start > e->len || len > e->len - (addr - start))
+		snprintf(why, why_len, "remote range [0x%llx, +%llu) is outside remote mmap handle 0x%x [0x%llx, +%zu)",
+			 (unsigned long long)addr, (unsigned long long)len, handle, (unsigned long long)start, e->len);
+	else {
+		*pid = e->pid;
+		*id = e->id;
+		*token = e->token;
+		ok = true;
+	}
+	pthread_mutex_unlock(&mmap_lock);
+	return ok;
 }
 
 /* ---- images ---- */
@@ -1285,6 +1431,11 @@ const struct softhw_dpa_ops softhw_dpa_ops = {
 	.mmap_unregister = dpa_mmap_unregister,
 	.mmap_copy = dpa_mmap_copy,
 	.mmap_external_ptr = dpa_mmap_external_ptr,
+	.mmap_ptr = dpa_mmap_ptr,
+	.mmap_register_remote = dpa_mmap_register_remote,
+	.mmap_remote = dpa_mmap_remote,
+	.rkey_handle = dpa_rkey_handle,
+	.rkey_lookup = dpa_rkey_lookup,
 	.image_load = dpa_image_load,
 	.image_sym = dpa_image_sym,
 	.image_unload = dpa_image_unload,

@@ -67,10 +67,11 @@ struct softhw_dpa_job {
 	const char *name;                 /* for log lines (the kernel's name); may be NULL */
 	unsigned int num_ranks;
 	struct softhw_value *wait_value;  /* NULL: runnable at once */
-	uint64_t wait_threshold;          /* runnable once the value is >= this */
+	uint64_t wait_threshold;          /* runnable once the value is >= this (or != this: wait_ne) */
 	struct softhw_value *comp_value;  /* NULL: none; else set to / added comp_count when done */
 	uint64_t comp_count;
 	bool comp_add;
+	bool wait_ne;                     /* runnable once the value differs from wait_threshold */
 	/* softhw's */
 	struct softhw_dpa_job *next;
 	unsigned int next_rank;
@@ -180,6 +181,31 @@ struct softhw_dpa_ops {
 	/* The host address of addr in an mmap handle of this context's device; 0 and *why when not. */
 	uint64_t (*mmap_external_ptr)(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, char *why,
 				      size_t why_len);
+	/*
+	 * The host address of [addr, addr + len) in an mmap handle of this context's device, for
+	 * the soft NIC to read (or, `write`, to fill) later: NULL and *why when the handle, the
+	 * range or the permission is wrong. The memory stays the mmap owner's to keep registered
+	 * until the work completes, as with any DMA.
+	 */
+	void *(*mmap_ptr)(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, uint64_t len, bool write,
+			  char *why, size_t why_len);
+	/*
+	 * A handle for a peer's memory (an mmap imported from an RDMA export): its range in the
+	 * peer's address space and the rkey the NIC carries (exporter pid, export id, token). Such a
+	 * handle names no local memory: only mmap_remote accepts it.
+	 */
+	doca_error_t (*mmap_register_remote)(const struct softhw_function *fn, uint64_t addr, size_t len, int32_t pid,
+					     uint64_t id, uint64_t token, uint32_t *handle);
+	/* The rkey of [addr, addr + len) in a remote handle of this context's device; false and *why when not. */
+	bool (*mmap_remote)(struct softhw_dpa *dpa, uint32_t handle, uint64_t addr, uint64_t len, int32_t *pid,
+			    uint64_t *id, uint64_t *token, char *why, size_t why_len);
+
+	/* ---- a peer's sync event (remote net) the device signals by RDMA: a copy of its rkey ---- */
+	/* The same handle for the same rkey; the copy lives as long as the context. */
+	doca_error_t (*rkey_handle)(struct softhw_dpa *dpa, int32_t pid, uint64_t id, uint64_t token, uint64_t addr,
+				    uint64_t *handle);
+	bool (*rkey_lookup)(struct softhw_dpa *dpa, uint64_t handle, int32_t *pid, uint64_t *id, uint64_t *token,
+			    uint64_t *addr);
 
 	/* ---- images ---- */
 	/* Loads a device image (a self-contained shared object) into a namespace of its own. */

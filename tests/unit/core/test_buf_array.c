@@ -57,10 +57,11 @@ static void test_not_supported(void)
 
 	CHECK_OK(doca_buf_arr_create(4, &arr));
 	CHECK_ERR(doca_buf_arr_set_target_gpu(arr, (struct doca_gpu *)&dummy), DOCA_ERROR_NOT_SUPPORTED);
-	CHECK_ERR(doca_buf_arr_set_target_dpa(arr, (struct doca_dpa *)&dummy), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_buf_arr_set_target_gpu(arr, NULL), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_buf_arr_get_gpu_handle(arr, &gpu_arr), DOCA_ERROR_NOT_SUPPORTED);
-	CHECK_ERR(doca_buf_arr_get_dpa_handle(arr, &dpa_arr), DOCA_ERROR_NOT_SUPPORTED);
+	/* a DPA handle needs a DPA target and a start (tests/unit/dpa/test_dpa_rdma.c) */
+	CHECK_ERR(doca_buf_arr_get_dpa_handle(arr, &dpa_arr), DOCA_ERROR_BAD_STATE);
+	CHECK_ERR(doca_buf_arr_set_target_dpa(arr, NULL), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_buf_arr_get_dpa_handle(arr, NULL), DOCA_ERROR_INVALID_VALUE);
 	CHECK_OK(doca_buf_arr_destroy(arr));
 }

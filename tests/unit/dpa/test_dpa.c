@@ -22,7 +22,7 @@
 #include "test_dpa_common.h"
 
 extern struct doca_dpa_app *test_dpa_app;
-extern doca_dpa_func_t fill_ranks, hello_kernel, bump_event, mixed_rpc, same_name_rpc, unsupported_rpc,
+extern doca_dpa_func_t ht_rpc, tg_member, fill_ranks, hello_kernel, bump_event, mixed_rpc, same_name_rpc, unsupported_rpc,
 	wait_then_set, signal_then_wait, counter_thread, notify_rpc;
 
 static FILE *sdk_log_file;
@@ -259,7 +259,7 @@ static void test_unsupported_device_call(void)
 
 	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
 	CHECK_ERR(doca_dpa_rpc(dpa, &unsupported_rpc, &ret, (uint64_t)0), DOCA_ERROR_BAD_STATE);
-	CHECK(logged("doca_dpa_dev_hash_table_add(), which softdoca's DPA does not support yet"));
+	CHECK(logged("doca_dpa_dev_trace_flush(), which softdoca's DPA does not support yet"));
 	CHECK_ERR(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_BAD_STATE);
 	CHECK_ERR(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &hello_kernel), DOCA_ERROR_BAD_STATE);
 	CHECK(logged("fatal device-side error"));
@@ -396,7 +396,7 @@ static void test_thread_notifications(void)
 	}
 	/* the context cannot stop under its thread */
 	CHECK_ERR(doca_dpa_stop(dpa), DOCA_ERROR_IN_USE);
-	CHECK(logged("DPA threads and 1 notification completions of it still exist"));
+	CHECK(logged("DPA threads, 1 notification completions and 0 completion contexts, async ops or hash tables"));
 	CHECK_OK(doca_dpa_thread_stop(t));
 	CHECK_OK(doca_dpa_d2h_memcpy(dpa, &c, dev_c, sizeof(c)));
 	CHECK(c.count == 3); /* three activations, none went past reschedule or finish */
@@ -405,11 +405,108 @@ static void test_thread_notifications(void)
 	/* a handle that is not a notification completion of this context */
 	CHECK_ERR(doca_dpa_rpc(dpa, &notify_rpc, &ret, h + 1), DOCA_ERROR_BAD_STATE);
 	CHECK(logged("not a started notification completion of this DPA context"));
-	CHECK_ERR(doca_dpa_notification_completion_destroy(nc), DOCA_ERROR_IN_USE);
-	CHECK_OK(doca_dpa_notification_completion_stop(nc));
+	/* destroying a started notification completion stops it (as NVIDIA's samples expect) */
 	CHECK_OK(doca_dpa_notification_completion_destroy(nc));
 	CHECK_OK(doca_dpa_thread_destroy(t));
 	CHECK_OK(doca_sync_event_destroy(ev));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* A thread group of 3: each member sees its rank and the group's size once the group started. */
+static void test_thread_group(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_sync_event *ev = event_for(dpa);
+	struct doca_dpa_thread *t[3] = {NULL};
+	struct doca_dpa_notification_completion *nc[3] = {NULL};
+	doca_dpa_dev_notification_completion_t h[3];
+	doca_dpa_dev_uintptr_t dev_arg = 0, dev_slots = 0;
+	uint64_t arg[2], slots[6] = {0}, ret = 0;
+	struct doca_dpa_tg *tg = NULL;
+	unsigned int n = 0;
+
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(slots), &dev_slots));
+	CHECK_OK(doca_dpa_memset(dpa, dev_slots, 0, sizeof(slots)));
+	CHECK_OK(doca_dpa_mem_alloc(dpa, sizeof(arg), &dev_arg));
+	arg[0] = dev_slots;
+	CHECK_OK(doca_sync_event_get_dpa_handle(ev, dpa, &arg[1]));
+	CHECK_OK(doca_dpa_h2d_memcpy(dpa, dev_arg, arg, sizeof(arg)));
+	CHECK_ERR(doca_dpa_thread_group_create(dpa, 0, &tg), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_dpa_thread_group_create(dpa, 3, &tg));
+	CHECK_OK(doca_dpa_thread_group_get_num_threads(tg, &n));
+	CHECK(n == 3);
+	for (int i = 0; i < 3; i++) {
+		CHECK_OK(doca_dpa_thread_create(dpa, &t[i]));
+		CHECK_OK(doca_dpa_thread_set_func_arg(t[i], &tg_member, dev_arg));
+	}
+	CHECK_ERR(doca_dpa_thread_group_set_thread(tg, t[0], 3), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("rank 3 is not below the group's 3 threads"));
+	/* ranks in another order than creation */
+	CHECK_OK(doca_dpa_thread_group_set_thread(tg, t[0], 2));
+	CHECK_OK(doca_dpa_thread_group_set_thread(tg, t[1], 0));
+	CHECK_ERR(doca_dpa_thread_group_start(tg), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("rank 1 has no thread"));
+	CHECK_OK(doca_dpa_thread_group_set_thread(tg, t[2], 1));
+	for (int i = 0; i < 3; i++) {
+		CHECK_OK(doca_dpa_thread_start(t[i]));
+		CHECK_OK(doca_dpa_notification_completion_create(dpa, t[i], &nc[i]));
+		CHECK_OK(doca_dpa_notification_completion_start(nc[i]));
+		CHECK_OK(doca_dpa_notification_completion_get_dpa_handle(nc[i], &h[i]));
+		CHECK_OK(doca_dpa_thread_run(t[i]));
+	}
+	CHECK_ERR(doca_dpa_thread_group_set_thread(tg, t[0], 2), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("the thread is started; set it before doca_dpa_thread_start()"));
+	CHECK_OK(doca_dpa_thread_group_start(tg));
+	for (int i = 0; i < 3; i++)
+		CHECK_OK(doca_dpa_rpc(dpa, &notify_rpc, &ret, h[i]));
+	CHECK_OK(doca_sync_event_wait_gt(ev, 2, ~0ULL));
+	CHECK_OK(doca_dpa_d2h_memcpy(dpa, slots, dev_slots, sizeof(slots)));
+	for (int r = 0; r < 3; r++)
+		CHECK(slots[2 * r] == (uint64_t)r + 1 && slots[2 * r + 1] == 3);
+	CHECK_OK(doca_dpa_thread_group_stop(tg));
+	CHECK_OK(doca_dpa_thread_group_destroy(tg));
+	for (int i = 0; i < 3; i++) {
+		CHECK_OK(doca_dpa_notification_completion_destroy(nc[i]));
+		CHECK_OK(doca_dpa_thread_destroy(t[i]));
+	}
+	CHECK_OK(doca_sync_event_destroy(ev));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* Hash tables: device add / find / remove; a full table refuses a new key. */
+static void test_hash_table(void)
+{
+	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa_hash_table *ht = NULL;
+	doca_dpa_dev_hash_table_t h = 0;
+	uint64_t ret = 0;
+
+	CHECK_ERR(doca_dpa_hash_table_create(dpa, 0, &ht), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_dpa_hash_table_create(dpa, 3, &ht)); /* 4 entries */
+	CHECK_OK(doca_dpa_hash_table_get_dpa_handle(ht, &h));
+	for (uint32_t k = 10; k < 14; k++)
+		CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)0, k, (uint64_t)k * 100));
+	for (uint32_t k = 10; k < 14; k++) {
+		CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)2, k, (uint64_t)0));
+		CHECK(ret == (uint64_t)k * 100 + 1);
+	}
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)2, (uint32_t)99, (uint64_t)0));
+	CHECK(ret == 0);
+	/* replace, remove, add again in the freed slot */
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)0, (uint32_t)11, (uint64_t)7));
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)2, (uint32_t)11, (uint64_t)0));
+	CHECK(ret == 8);
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)1, (uint32_t)12, (uint64_t)0));
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)2, (uint32_t)12, (uint64_t)0));
+	CHECK(ret == 0);
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)0, (uint32_t)20, (uint64_t)5));
+	CHECK_OK(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)2, (uint32_t)20, (uint64_t)0));
+	CHECK(ret == 6);
+	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
+	/* full: a fifth key */
+	CHECK_ERR(doca_dpa_rpc(dpa, &ht_rpc, &ret, h, (uint32_t)0, (uint32_t)30, (uint64_t)1), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("added key 30 to a full hash table (4 entries)"));
+	CHECK_OK(doca_dpa_hash_table_destroy(ht));
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
@@ -490,6 +587,8 @@ int main(int argc, char **argv)
 	TEST_RUN(test_eu_affinity);
 	TEST_RUN(test_stop_with_running_kernel);
 	TEST_RUN(test_thread_notifications);
+	TEST_RUN(test_thread_group);
+	TEST_RUN(test_hash_table);
 	CHECK_OK(doca_dev_close(dev));
 	CHECK_OK(doca_devinfo_destroy_list(list));
 	TEST_EXIT();

@@ -5,6 +5,7 @@
  */
 #include <doca_dpa_dev.h>
 #include <doca_dpa_dev_buf.h>
+#include <doca_dpa_dev_rdma.h>
 #include <doca_dpa_dev_sync_event.h>
 
 #include "test_dpa_common.h"
@@ -55,9 +56,10 @@ __dpa_rpc__ uint64_t same_name_rpc(void)
 }
 
 /* Calls a device function softdoca does not implement: it must be reported, not ignored. */
-__dpa_rpc__ uint64_t unsupported_rpc(doca_dpa_dev_hash_table_t ht)
+__dpa_rpc__ uint64_t unsupported_rpc(uint64_t unused)
 {
-	doca_dpa_dev_hash_table_add(ht, 1, 2);
+	(void)unused;
+	doca_dpa_dev_trace_flush();
 	return 5;
 }
 
@@ -182,4 +184,174 @@ __dpa_global__ void yield_kernel(doca_dpa_dev_sync_event_t started, doca_dpa_dev
 	doca_dpa_dev_sync_event_update_set(started, 1);
 	while (*(volatile const uint64_t *)release == 0)
 		doca_dpa_dev_yield();
+}
+
+/* ---- RDMA from the DPA and completion contexts (test_dpa_rdma.c) ---- */
+
+__dpa_rpc__ uint64_t rdma_recv_rpc(doca_dpa_dev_rdma_t rdma, doca_dpa_dev_mmap_t mmap, uint64_t addr, uint64_t len)
+{
+	doca_dpa_dev_rdma_post_receive(rdma, mmap, addr, len);
+	return 1;
+}
+
+__dpa_rpc__ uint64_t rdma_send_rpc(doca_dpa_dev_rdma_t rdma, uint32_t conn, doca_dpa_dev_mmap_t mmap, uint64_t addr,
+				   uint64_t len, uint32_t flags)
+{
+	doca_dpa_dev_rdma_post_send(rdma, conn, mmap, addr, len, flags);
+	return 1;
+}
+
+__dpa_rpc__ uint64_t rdma_send_imm_rpc(doca_dpa_dev_rdma_t rdma, uint32_t conn, doca_dpa_dev_mmap_t mmap,
+				       uint64_t addr, uint64_t len, uint32_t imm)
+{
+	doca_dpa_dev_rdma_post_send_imm(rdma, conn, mmap, addr, len, imm, DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+	return 1;
+}
+
+/* One completion, if any, packed: 1 | type << 8 | user_data << 16 | imm << 32; 0 for none. */
+__dpa_rpc__ uint64_t comp_take_rpc(doca_dpa_dev_completion_t comp)
+{
+	doca_dpa_dev_completion_element_t e;
+	uint64_t packed;
+
+	if (!doca_dpa_dev_get_completion(comp, &e))
+		return 0;
+	packed = 1 | ((uint64_t)doca_dpa_dev_get_completion_type(e) << 8) |
+		 ((uint64_t)(doca_dpa_dev_get_completion_user_data(e) & 0xffff) << 16) |
+		 ((uint64_t)doca_dpa_dev_get_completion_immediate(e) << 32);
+	doca_dpa_dev_completion_ack(comp, 1);
+	return packed;
+}
+
+__dpa_rpc__ uint64_t comp_ack_rpc(doca_dpa_dev_completion_t comp, uint64_t n)
+{
+	doca_dpa_dev_completion_ack(comp, n);
+	return 1;
+}
+
+__dpa_rpc__ uint64_t comp_elem_rpc(uint64_t elem)
+{
+	return doca_dpa_dev_get_completion_type((doca_dpa_dev_completion_element_t)elem);
+}
+
+/* A DPA thread that polls a completion context (its handle at arg) for ever: only a stop ends it. */
+__dpa_global__ void poll_forever(uint64_t arg)
+{
+	doca_dpa_dev_completion_t comp = *(volatile uint64_t *)arg;
+	doca_dpa_dev_completion_element_t e;
+
+	for (;;)
+		if (doca_dpa_dev_get_completion(comp, &e))
+			doca_dpa_dev_completion_ack(comp, 1);
+}
+
+/* One-sided: op 0 write, 1 write with immediate 99, 2 read, 3 fetch-and-add of len. */
+__dpa_rpc__ uint64_t rdma_one_sided_rpc(doca_dpa_dev_rdma_t rdma, uint32_t conn, uint32_t op, doca_dpa_dev_mmap_t local,
+					uint64_t local_addr, doca_dpa_dev_mmap_t remote, uint64_t remote_addr, uint64_t len)
+{
+	switch (op) {
+	case 0:
+		doca_dpa_dev_rdma_post_write(rdma, conn, remote, remote_addr, local, local_addr, len, 0);
+		break;
+	case 1:
+		doca_dpa_dev_rdma_post_write_imm(rdma, conn, remote, remote_addr, local, local_addr, len, 99, 0);
+		break;
+	case 2:
+		doca_dpa_dev_rdma_post_read(rdma, conn, local, local_addr, remote, remote_addr, len, 0);
+		break;
+	default:
+		doca_dpa_dev_rdma_post_atomic_fetch_add(rdma, conn, remote, remote_addr, len, 0);
+		break;
+	}
+	return 1;
+}
+
+/* ---- async ops ---- */
+
+__dpa_rpc__ uint64_t async_copy_rpc(doca_dpa_dev_async_ops_t ops, doca_dpa_dev_mmap_t dst, uint64_t dst_addr,
+				    doca_dpa_dev_mmap_t src, uint64_t src_addr, uint64_t len, uint32_t flags)
+{
+	doca_dpa_dev_post_memcpy(ops, dst, dst_addr, src, src_addr, len, flags);
+	return 1;
+}
+
+__dpa_rpc__ uint64_t async_wait_rpc(doca_dpa_dev_async_ops_t ops, doca_dpa_dev_sync_event_t event, uint64_t value,
+				    uint32_t not_equal)
+{
+	if (not_equal)
+		doca_dpa_dev_sync_event_post_wait_ne(ops, event, value);
+	else
+		doca_dpa_dev_sync_event_post_wait_gt(ops, event, value);
+	return 1;
+}
+
+__dpa_rpc__ uint64_t rdma_signal_rpc(doca_dpa_dev_rdma_t rdma, uint32_t conn, doca_dpa_dev_sync_event_remote_net_t ev,
+				     uint64_t count, uint32_t add)
+{
+	if (add)
+		doca_dpa_dev_rdma_signal_add(rdma, conn, ev, count);
+	else
+		doca_dpa_dev_rdma_signal_set(rdma, conn, ev, count);
+	return 1;
+}
+
+/* ---- bufs of a doca_buf_arr with a DPA target ---- */
+
+/* Copies buf src of the array into buf dst (no async ops); returns the word dst then holds. */
+__dpa_rpc__ uint64_t buf_copy_rpc(doca_dpa_dev_buf_arr_t arr, uint64_t dst, uint64_t src)
+{
+	doca_dpa_dev_buf_t d = doca_dpa_dev_buf_array_get_buf(arr, dst), s = doca_dpa_dev_buf_array_get_buf(arr, src);
+
+	doca_dpa_dev_post_buf_memcpy(0, d, s, 0);
+	return *(volatile const uint64_t *)doca_dpa_dev_buf_get_external_ptr(d);
+}
+
+/* Sends buf i of the array on a connection. */
+__dpa_rpc__ uint64_t buf_send_rpc(doca_dpa_dev_rdma_t rdma, uint32_t conn, doca_dpa_dev_buf_arr_t arr, uint64_t i)
+{
+	doca_dpa_dev_rdma_post_buf_send(rdma, conn, doca_dpa_dev_buf_array_get_buf(arr, i), DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+	return doca_dpa_dev_buf_get_len(doca_dpa_dev_buf_array_get_buf(arr, i));
+}
+
+/* The timestamp of the next completion (acknowledged), or 0 when there is none. */
+__dpa_rpc__ uint64_t comp_stamp_rpc(doca_dpa_dev_completion_t comp)
+{
+	doca_dpa_dev_completion_element_t e;
+	uint64_t t;
+
+	if (!doca_dpa_dev_get_completion(comp, &e))
+		return 0;
+	t = doca_dpa_dev_completion_element_get_timestamp(e);
+	if (doca_dpa_dev_completion_element_get_srqn(e) != 0 ||
+	    doca_dpa_dev_completion_element_get_vendor_error_syndrome(e) != 0)
+		t = 1;
+	doca_dpa_dev_completion_ack(comp, 1);
+	return t;
+}
+
+/* A member of a thread group: writes its rank + 1 and the group's size into its slot, counts itself. */
+__dpa_global__ void tg_member(uint64_t arg)
+{
+	const uint64_t *a = (const uint64_t *)arg; /* slots, sync event */
+	uint64_t *s = (uint64_t *)a[0];
+	unsigned int rank = doca_dpa_dev_thread_rank();
+
+	s[2 * rank] = rank + 1;
+	s[2 * rank + 1] = doca_dpa_dev_num_threads();
+	doca_dpa_dev_sync_event_update_add(a[1], 1);
+	doca_dpa_dev_thread_finish();
+}
+
+/* op 0 add (key, value), 1 remove (key), 2 find (key): value + 1 when found, else 0. */
+__dpa_rpc__ uint64_t ht_rpc(doca_dpa_dev_hash_table_t ht, uint32_t op, uint32_t key, uint64_t value)
+{
+	uint64_t v = 0;
+
+	if (op == 0)
+		doca_dpa_dev_hash_table_add(ht, key, value);
+	else if (op == 1)
+		doca_dpa_dev_hash_table_remove(ht, key);
+	else if (doca_dpa_dev_hash_table_find(ht, key, &v))
+		return v + 1;
+	return 0;
 }

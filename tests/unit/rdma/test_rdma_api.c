@@ -152,12 +152,12 @@ static void test_setters_getters(void)
 	CHECK_ERR(doca_rdma_get_sl(NULL, &u32), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_rdma_set_sl(NULL, 1), DOCA_ERROR_INVALID_VALUE);
 
-	/* GPU / DPA datapaths are not emulated */
+	/* no GPU datapath; a DPA handle only for a datapath on the DPA (tests/unit/dpa/test_dpa_rdma.c) */
 	{
 		doca_dpa_dev_rdma_t h;
 		struct doca_gpu_dev_rdma *g;
 
-		CHECK_ERR(doca_rdma_get_dpa_handle(rdma, &h), DOCA_ERROR_NOT_SUPPORTED);
+		CHECK_ERR(doca_rdma_get_dpa_handle(rdma, &h), DOCA_ERROR_BAD_STATE);
 		CHECK_ERR(doca_rdma_get_gpu_handle(rdma, &g), DOCA_ERROR_NOT_SUPPORTED);
 	}
 	CHECK_OK(doca_rdma_destroy(rdma));

@@ -452,8 +452,9 @@ static void test_remote_net(void)
 	CHECK(rn->value_addr == (uint64_t)(uintptr_t)&word);
 	CHECK(strcmp(rn->card, "bf3-0") == 0 && strcmp(rn->instance, "unit") == 0);
 	CHECK(rn->dev == other_card);
-	CHECK_ERR(doca_sync_event_remote_net_get_dpa_handle(rn, (struct doca_dpa *)&dpa_token, &dh),
-		  DOCA_ERROR_NOT_SUPPORTED);
+	/* (DPA handles of remote net events: tests/unit/dpa/test_dpa_rdma.c) */
+	CHECK_ERR(doca_sync_event_remote_net_get_dpa_handle(rn, (struct doca_dpa *)&dpa_token, NULL),
+		  DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_sync_event_remote_net_get_gpu_handle(rn, (struct doca_gpu *)&dpa_token, &gh),
 		  DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_sync_event_remote_net_get_dpa_handle(NULL, (struct doca_dpa *)&dpa_token, &dh),
