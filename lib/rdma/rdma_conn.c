@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "doca_rdma_bridge.h"
+#include "common/priv/soft_verbs.h"
 #include "rdma_priv.h"
 #include "softhw/base/sdk_log.h"
 
@@ -713,8 +714,11 @@ doca_error_t doca_rdma_bridge_open_dev_from_pd(struct ibv_pd *pd, struct doca_de
 		SDK_LOG_ERR("doca_rdma_bridge_open_dev_from_pd: %s is NULL", pd == NULL ? "pd" : "output");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	/* the pd of an rdma_cm_id of softdoca's librdmacm: its soft device */
+	if (softdoca_verbs_tag_of_pd(pd) != NULL)
+		return doca_dev_open(softdoca_verbs_tag_of_pd(pd)->devinfo, dev);
 	SDK_LOG_ERR("doca_rdma_bridge_open_dev_from_pd: softdoca cannot open a device on an rdma-core ibv_pd "
-		    "(docs/compatibility.md); open a device with doca_dev_open()");
+		    "(docs/compatibility.md); open a device with doca_dev_open(), or use softdoca's librdmacm");
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 

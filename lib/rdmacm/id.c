@@ -6,12 +6,14 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "common/priv/dev_priv.h"
+#include "common/priv/soft_verbs.h"
 #include "doca_dev.h"
 #include "rdmacm_int.h"
 #include "softhw/base/sdk_log.h"
@@ -23,7 +25,10 @@ struct cm_verbs {
 	struct ibv_context ctx;
 	struct ibv_device dev;
 	struct ibv_pd pd;
+	struct softdoca_verbs_tag pd_tag; /* doca_rdma_bridge_open_dev_from_pd finds the device here */
 };
+_Static_assert(offsetof(struct cm_verbs, pd_tag) - offsetof(struct cm_verbs, pd) == SOFTDOCA_VERBS_TAG_OFFSET,
+	       "the tag follows the ibv_pd where libdoca_rdma looks");
 
 int cm_dev_get(void)
 {
@@ -70,6 +75,8 @@ int cm_dev_get(void)
 	v->ctx.num_comp_vectors = 1;
 	pthread_mutex_init(&v->ctx.mutex, NULL);
 	v->pd.context = &v->ctx;
+	v->pd_tag.magic = SOFTDOCA_VERBS_TAG_MAGIC;
+	v->pd_tag.devinfo = g.dev->devinfo;
 	g.verbs = &v->ctx;
 	g.pd = &v->pd;
 	g.nic = g.dev->rnic;

@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include <rdma/rdma_cma.h>
 
+#include "doca_dev.h"
+#include "doca_rdma_bridge.h"
 #include "../test.h"
 
 /* The layout applications are compiled against (x86_64 LP64, rocev2.md §6.2). */
@@ -256,6 +258,17 @@ static void test_accepted(uint16_t port)
 	CHECK(ev->id == id && ev->status == 0);
 	CHECK(id->verbs != NULL && id->pd != NULL && id->pd->context == id->verbs);
 	CHECK(id->verbs->device != NULL && id->verbs->device->name[0] != '\0');
+	{ /* the id's pd leads DOCA back to the soft device */
+		struct doca_dev *dev = NULL;
+		char name[64] = "";
+
+		CHECK(doca_rdma_bridge_open_dev_from_pd(id->pd, &dev) == DOCA_SUCCESS && dev != NULL);
+		if (dev != NULL) {
+			CHECK(doca_devinfo_get_ibdev_name(doca_dev_as_devinfo(dev), name, sizeof(name)) == DOCA_SUCCESS);
+			CHECK(strcmp(name, id->verbs->device->name) == 0);
+			CHECK(doca_dev_close(dev) == DOCA_SUCCESS);
+		}
+	}
 	CHECK(rdma_get_dst_port(id) == htons(port) && rdma_get_src_port(id) != 0);
 	CHECK(is_loopback(rdma_get_peer_addr(id)) && is_loopback(rdma_get_local_addr(id)));
 	/* an id with an event not acked stays (librdmacm would block; we refuse) */
