@@ -310,13 +310,13 @@ static void test_accepted(uint16_t port)
 
 static void test_rejected(uint16_t port)
 {
-	struct rdma_event_channel *ch = nonblocking_channel();
+	struct rdma_event_channel *ch = rdma_create_event_channel(); /* blocking: get waits for the NIC */
 	struct rdma_cm_id *id = resolved(ch, port);
-	struct rdma_cm_event *ev;
+	struct rdma_cm_event *ev = NULL;
 
 	connect_with(id, "reject");
-	ev = expect(ch, RDMA_CM_EVENT_REJECTED);
-	if (ev != NULL) {
+	CHECK(rdma_get_cm_event(ch, &ev) == 0 && ev != NULL && ev->event == RDMA_CM_EVENT_REJECTED);
+	if (ev != NULL && ev->event == RDMA_CM_EVENT_REJECTED) {
 		const char *pd = ev->param.conn.private_data;
 
 		CHECK(ev->status == 28); /* consumer defined */
@@ -389,6 +389,21 @@ static void test_calls_alone(uint16_t port)
 	CHECK(rdma_destroy_id(a) == 0);
 	CHECK(rdma_destroy_id(a) == -1 && errno == EINVAL); /* gone */
 
+	{ /* IPv6: addresses and ports where the inlines read them */
+		struct sockaddr_in6 six = {.sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+		struct rdma_cm_id *c = NULL;
+
+		CHECK(rdma_create_id(ch, &c, NULL, RDMA_PS_TCP) == 0);
+		CHECK(rdma_resolve_addr(c, NULL, (struct sockaddr *)&six, 2000) == 0);
+		ev = expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED);
+		if (ev != NULL)
+			CHECK(rdma_ack_cm_event(ev) == 0);
+		CHECK(rdma_get_peer_addr(c)->sa_family == AF_INET6 && rdma_get_local_addr(c)->sa_family == AF_INET6);
+		CHECK(memcmp(&((struct sockaddr_in6 *)rdma_get_peer_addr(c))->sin6_addr, &in6addr_loopback, 16) == 0);
+		CHECK(rdma_get_dst_port(c) == htons(port) && rdma_get_src_port(c) != 0);
+		CHECK(memcmp(c->route.addr.addr.ibaddr.dgid.raw, &in6addr_loopback, 16) == 0);
+		CHECK(rdma_destroy_id(c) == 0);
+	}
 	devs = rdma_get_devices(&n);
 	CHECK(devs != NULL && n == 1 && devs[0] != NULL && devs[1] == NULL);
 	rdma_free_devices(devs);
