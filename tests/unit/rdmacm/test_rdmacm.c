@@ -207,6 +207,55 @@ static int server(uint16_t port, int ready_fd)
 	return test_failures == 0 ? 0 : 1;
 }
 
+/* A listener that dies on the first request, before answering it. */
+static int vanishing_server(uint16_t port, int ready_fd)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	struct rdma_cm_id *listener = NULL;
+	struct sockaddr_in sin = loopback(port);
+	struct rdma_cm_event *ev;
+
+	CHECK(rdma_create_id(ch, &listener, NULL, RDMA_PS_TCP) == 0);
+	CHECK(rdma_bind_addr(listener, (struct sockaddr *)&sin) == 0);
+	CHECK(rdma_listen(listener, 8) == 0);
+	(void)!write(ready_fd, "R", 1);
+	close(ready_fd);
+	ev = expect(ch, RDMA_CM_EVENT_CONNECT_REQUEST);
+	_exit(ev != NULL && test_failures == 0 ? 0 : 1);
+}
+
+/* Runs this program as a listener process ("server" or "vanish") and waits until it listens. */
+static pid_t spawn(const char *argv0, const char *mode, uint16_t port)
+{
+	int ready[2];
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(ready) != 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char fd[16], p[8];
+
+		close(ready[0]);
+		snprintf(fd, sizeof(fd), "%d", ready[1]);
+		snprintf(p, sizeof(p), "%u", port);
+		execl("/proc/self/exe", argv0, p, mode, fd, (char *)NULL);
+		_exit(127);
+	}
+	close(ready[1]);
+	CHECK(read(ready[0], &c, 1) == 1 && c == 'R');
+	close(ready[0]);
+	return pid;
+}
+
+static bool exited_ok(pid_t pid)
+{
+	int status = -1;
+
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 /* ---- the connector (this process) ---- */
 
 static struct rdma_cm_id *resolved(struct rdma_event_channel *ch, uint16_t port)
@@ -345,6 +394,25 @@ static void test_nobody_listens(uint16_t port)
 	rdma_destroy_event_channel(ch);
 }
 
+static void test_peer_dies(uint16_t port, const char *argv0)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	pid_t pid = spawn(argv0, "vanish", port);
+	struct rdma_cm_id *id = resolved(ch, port);
+	struct rdma_cm_event *ev;
+
+	connect_with(id, "accept");
+	ev = expect(ch, RDMA_CM_EVENT_REJECTED); /* Linux: the dying side's CM rejects (28) */
+	if (ev != NULL) {
+		CHECK(ev->status == 28);
+		CHECK(rdma_ack_cm_event(ev) == 0);
+	}
+	CHECK(rdma_get_cm_event(ch, &ev) == -1 && errno == EAGAIN); /* nothing more */
+	CHECK(exited_ok(pid));
+	CHECK(rdma_destroy_id(id) == 0);
+	rdma_destroy_event_channel(ch);
+}
+
 static void test_calls_alone(uint16_t port)
 {
 	struct rdma_event_channel *ch = nonblocking_channel();
@@ -416,34 +484,19 @@ static void test_calls_alone(uint16_t port)
 int main(int argc, char **argv)
 {
 	uint16_t port = argc > 1 ? (uint16_t)atoi(argv[1]) : 13790;
-	int ready[2], status = -1;
-	char c = 0;
 	pid_t pid;
 
 	if (argc > 3 && strcmp(argv[2], "server") == 0)
 		return server(port, atoi(argv[3]));
+	if (argc > 3 && strcmp(argv[2], "vanish") == 0)
+		return vanishing_server(port, atoi(argv[3]));
 	TEST_RUN_PORT(test_calls_alone, (uint16_t)(port + 2));
-
-	if (pipe(ready) != 0)
-		return 1;
-	pid = fork();
-	if (pid == 0) {
-		char fd[16];
-
-		close(ready[0]);
-		snprintf(fd, sizeof(fd), "%d", ready[1]);
-		char p[8];
-
-		snprintf(p, sizeof(p), "%u", port);
-		execl("/proc/self/exe", argv[0], p, "server", fd, (char *)NULL);
-		_exit(127);
-	}
-	close(ready[1]);
-	CHECK(read(ready[0], &c, 1) == 1 && c == 'R'); /* the listener listens */
-	close(ready[0]);
+	pid = spawn(argv[0], "server", port);
 	TEST_RUN_PORT(test_accepted, port);
 	TEST_RUN_PORT(test_rejected, port);
 	TEST_RUN_PORT(test_nobody_listens, (uint16_t)(port + 1));
-	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(exited_ok(pid));
+	test_peer_dies((uint16_t)(port + 3), argv[0]);
+	fprintf(stderr, "%s test_peer_dies\n", test_failures == 0 ? "ok" : "FAIL");
 	TEST_EXIT();
 }
