@@ -211,8 +211,10 @@ int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event *
 		if (g.nic != NULL)
 			cm_pump();
 		fd_drain(ch->pub.fd);
-		if (g.nic != NULL)
+		if (g.nic != NULL) {
 			cm_arm_all_or_pump();
+			cm_reap_orphans();
+		}
 		if (ch->head != NULL) {
 			struct cm_event *ev = ch->head;
 
@@ -223,6 +225,7 @@ int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event *
 				cm_ring(ch); /* more to take: stay readable */
 			ev->next = ch->given;
 			ch->given = ev;
+			((struct cm_id *)ev->pub.id)->known = true;
 			if (ev->counted != NULL)
 				ev->counted->unacked++;
 			*event = &ev->pub;

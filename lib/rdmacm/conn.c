@@ -226,6 +226,7 @@ static void peer_gone(struct cm_id *id, doca_error_t status)
 		break;
 	case ST_REQ_WAIT: /* the application never heard of it */
 		id->state = ST_REJECTED;
+		id->orphan = true;
 		break;
 	default:
 		break;
@@ -260,8 +261,32 @@ static void new_request(struct cm_ep *ep, struct softhw_rnic_qp *qp)
 	id->listener = l;
 	id->next = g.ids;
 	g.ids = id;
-	if (g.nic->qp_accept(qp, id, NULL, 0) != DOCA_SUCCESS)
+	if (g.nic->qp_accept(qp, id, NULL, 0) != DOCA_SUCCESS) {
 		id->state = ST_REJECTED;
+		id->orphan = true;
+	}
+}
+
+/*
+ * Frees the passive ids the application never heard of and that are dead (their peer left, or
+ * their listener went before the request came). Not during cm_pump: it walks the endpoints.
+ */
+void cm_reap_orphans(void)
+{
+	for (struct cm_id **pp = &g.ids; *pp != NULL;) {
+		struct cm_id *id = *pp;
+
+		if (!id->orphan || id->known) {
+			pp = &id->next;
+			continue;
+		}
+		*pp = id->next;
+		cm_drop_queued(id);
+		if (id->qp != NULL)
+			g.nic->qp_destroy(id->qp);
+		cm_ep_put(id->ep);
+		free(id);
+	}
 }
 
 static void on_msg(struct cm_id *id, const struct cm_msg *m)
@@ -278,7 +303,7 @@ static void on_msg(struct cm_id *id, const struct cm_msg *m)
 			return;
 		if (id->listener == NULL) { /* the listener is gone: nobody to tell */
 			id->state = ST_REJECTED;
-			(void)g.nic->qp_disconnect(id->qp);
+			id->orphan = true;
 			return;
 		}
 		/* our address is the one the peer asked for, on the listener's port */

@@ -148,7 +148,7 @@ int rdma_create_id(struct rdma_event_channel *channel, struct rdma_cm_id **out, 
 }
 
 /* Drops queued (not yet taken) events that name the id. */
-static void drop_queued(struct cm_id *id)
+void cm_drop_queued(struct cm_id *id)
 {
 	for (struct cm_chan *ch = g.chans; ch != NULL; ch = ch->next) {
 		ch->tail = NULL;
@@ -181,13 +181,16 @@ int rdma_destroy_id(struct rdma_cm_id *pub)
 	if (id->state == ST_LISTEN)
 		(void)g.nic->unlisten(id->ep->ep, id->nic_port);
 	for (struct cm_id *c = g.ids; c != NULL; c = c->next)
-		if (c->listener == id)
+		if (c->listener == id) {
 			c->listener = NULL;
+			if (!c->known) /* its request never reached the application: nobody will answer */
+				c->orphan = true;
+		}
 	if (id->qp != NULL) {
 		cm_wait_sends(id, 2000); /* a REP or RTU just posted reaches the peer */
 		g.nic->qp_destroy(id->qp);
 	}
-	drop_queued(id);
+	cm_drop_queued(id);
 	for (struct cm_id **pp = &g.ids; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == id) {
 			*pp = id->next;
@@ -197,6 +200,7 @@ int rdma_destroy_id(struct rdma_cm_id *pub)
 		cm_ep_put(id->ep);
 	free(id->pub.route.path_rec);
 	free(id->req);
+	cm_reap_orphans();
 	pthread_mutex_unlock(&g.lock);
 	free(id);
 	return 0;

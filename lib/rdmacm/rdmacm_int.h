@@ -90,6 +90,8 @@ struct cm_id {
 	uint16_t nic_port;             /* listening on this port of the NIC */
 	uint32_t unacked;              /* events given to the application, not yet acked */
 	uint32_t sends;                /* our messages on the qp not yet completed */
+	bool known;                    /* an event named it: the application may hold it */
+	bool orphan;                   /* passive, never known and dead: the library frees it */
 	uint8_t req_resp_res;          /* passive: what the REQ asked for */
 	uint8_t req_init_depth;
 	struct cm_msg *req;            /* active: REQ to send once the NIC connected */
@@ -151,5 +153,7 @@ void cm_set_port(struct sockaddr *sa, uint16_t port);
 uint16_t cm_port_of(const struct sockaddr *sa);
 void cm_sockaddr_copy(struct sockaddr_storage *dst, const struct sockaddr *src);
 void cm_wait_sends(struct cm_id *id, int timeout_ms);
+void cm_reap_orphans(void);
+void cm_drop_queued(struct cm_id *id);
 
 #endif /* SOFTDOCA_RDMACM_INT_H */

@@ -413,6 +413,65 @@ static void test_peer_dies(uint16_t port, const char *argv0)
 	rdma_destroy_event_channel(ch);
 }
 
+/* One process, both ends: a connection, then a listener destroyed under a request nobody took. */
+static void test_same_process(uint16_t port)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	struct sockaddr_in sin = loopback(port);
+	struct rdma_cm_id *l = NULL, *a, *b, *child = NULL;
+	struct rdma_cm_event *ev;
+	struct rdma_conn_param p = {.private_data = "hi", .private_data_len = 3, .responder_resources = 1,
+				    .initiator_depth = 1};
+
+	CHECK(rdma_create_id(ch, &l, NULL, RDMA_PS_TCP) == 0);
+	CHECK(rdma_bind_addr(l, (struct sockaddr *)&sin) == 0);
+	CHECK(rdma_listen(l, 4) == 0);
+	a = resolved(ch, port);
+	CHECK(rdma_connect(a, &p) == 0);
+	ev = expect(ch, RDMA_CM_EVENT_CONNECT_REQUEST);
+	if (ev != NULL) {
+		child = ev->id;
+		CHECK(strcmp(ev->param.conn.private_data, "hi") == 0);
+		CHECK(rdma_destroy_id(l) == -1 && errno == EBUSY); /* its request is not acked */
+		CHECK(rdma_ack_cm_event(ev) == 0);
+		CHECK(rdma_accept(child, &p) == 0);
+	}
+	ev = expect(ch, RDMA_CM_EVENT_CONNECT_RESPONSE);
+	if (ev != NULL) {
+		CHECK(ev->id == a && strcmp(ev->param.conn.private_data, "hi") == 0);
+		CHECK(rdma_ack_cm_event(ev) == 0);
+		CHECK(rdma_establish(a) == 0);
+	}
+	ev = expect(ch, RDMA_CM_EVENT_ESTABLISHED);
+	if (ev != NULL) {
+		CHECK(ev->id == child);
+		CHECK(rdma_ack_cm_event(ev) == 0);
+	}
+	CHECK(rdma_disconnect(a) == 0);
+	for (int seen = 0; seen < 2;) { /* both ends, in either order */
+		ev = expect(ch, RDMA_CM_EVENT_DISCONNECTED);
+		if (ev == NULL)
+			break;
+		CHECK(ev->id == a || ev->id == child);
+		CHECK(rdma_ack_cm_event(ev) == 0);
+		seen++;
+	}
+	CHECK(rdma_destroy_id(a) == 0);
+	CHECK(rdma_destroy_id(child) == 0);
+
+	/* a request arrives, its listener goes before anyone took it: the connector is refused */
+	b = resolved(ch, port);
+	CHECK(rdma_connect(b, &p) == 0);
+	CHECK(rdma_destroy_id(l) == 0);
+	ev = expect(ch, RDMA_CM_EVENT_REJECTED);
+	if (ev != NULL) {
+		CHECK(ev->id == b && (ev->status == 8 || ev->status == 28));
+		CHECK(rdma_ack_cm_event(ev) == 0);
+	}
+	CHECK(rdma_destroy_id(b) == 0);
+	rdma_destroy_event_channel(ch);
+}
+
 static void test_calls_alone(uint16_t port)
 {
 	struct rdma_event_channel *ch = nonblocking_channel();
@@ -491,6 +550,7 @@ int main(int argc, char **argv)
 	if (argc > 3 && strcmp(argv[2], "vanish") == 0)
 		return vanishing_server(port, atoi(argv[3]));
 	TEST_RUN_PORT(test_calls_alone, (uint16_t)(port + 2));
+	TEST_RUN_PORT(test_same_process, (uint16_t)(port + 4));
 	pid = spawn(argv[0], "server", port);
 	TEST_RUN_PORT(test_accepted, port);
 	TEST_RUN_PORT(test_rejected, port);
