@@ -31,7 +31,7 @@ UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 # DOCA's doca_rdma.h includes <rdma/rdma_cma.h> when librdmacm's headers are there, as on every
 # RDMA developer's machine: build once more with rdma-core's headers (unpacked from Debian's
 # packages into the build tree, so the machine's own /usr/include stays as it is) and run the
-# RDMA tests there too.
+# RDMA tests there too, with softdoca's own librdmacm.so.1 (lib/rdmacm), which needs them.
 rdmacm_headers() {
 	local dir=$root/build-rdmacm.hdr
 	[ -f "$dir/usr/include/rdma/rdma_cma.h" ] && return 0
@@ -40,7 +40,7 @@ rdmacm_headers() {
 	[ -f "$dir/usr/include/rdma/rdma_cma.h" ]
 }
 if rdmacm_headers; then
-	run_suite "build with rdma-core's headers" build-rdmacm rdma -Dbench=false \
+	run_suite "build with rdma-core's headers" build-rdmacm rdma -Dbench=false -Drdmacm=enabled \
 		"-Dc_args=-I$root/build-rdmacm.hdr/usr/include" || status=1
 else
 	echo "=== rdma-core's headers could not be fetched (apt-get download librdmacm-dev): that build is skipped"

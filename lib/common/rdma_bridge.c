@@ -5,7 +5,9 @@
  * NVIDIA's 3.3 Verbs samples call doca_rdma_bridge_get_dev_pd linking only doca-common and
  * doca-verbs). A soft device has no ibv_pd and soft memory no mkey: NOT_SUPPORTED, logged.
  */
+#include "doca_dev.h"
 #include "doca_rdma_bridge.h"
+#include "common/priv/soft_verbs.h"
 #include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(DOCA_RDMA_BRIDGE);
@@ -27,9 +29,12 @@ doca_error_t doca_rdma_bridge_open_dev_from_pd(struct ibv_pd *pd, struct doca_de
 		SDK_LOG_ERR("doca_rdma_bridge_open_dev_from_pd: %s is NULL", pd == NULL ? "pd" : "output");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	/* the pd of an rdma_cm_id of softdoca's librdmacm: its soft device */
+	if (softdoca_verbs_tag_of_pd(pd) != NULL)
+		return doca_dev_open(softdoca_verbs_tag_of_pd(pd)->devinfo, dev);
 	SDK_LOG_ERR("doca_rdma_bridge_open_dev_from_pd: softdoca cannot open a device on an rdma-core ibv_pd"
 		    "; DOCA Core's RDMA bridge (libdoca_common) is not implemented by softdoca (docs/compatibility.md); "
-		    "open a device with doca_dev_open()");
+		    "open a device with doca_dev_open(), or use softdoca's librdmacm");
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 

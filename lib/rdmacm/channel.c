@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Event channels: a real file descriptor (an eventfd) applications poll, select or make
+ * non-blocking; events queued per channel; rdma_get_cm_event / rdma_ack_cm_event.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "rdmacm_int.h"
+#include "softhw/base/sdk_log.h"
+
+SDK_LOG_REGISTER(RDMACM_CHANNEL);
+
+struct cm_lib g = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.fd_lock = PTHREAD_MUTEX_INITIALIZER,
+	.wake_fd = -1,
+};
+
+int cm_fail(int err)
+{
+	errno = err;
+	return -1;
+}
+
+static void fd_add(int fd)
+{
+	uint64_t one = 1;
+
+	if (fd >= 0)
+		(void)!write(fd, &one, sizeof(one));
+}
+
+/* Empties an eventfd without blocking, whatever O_NONBLOCK the application set on it. */
+static void fd_drain(int fd)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+	uint64_t v;
+
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLIN))
+		(void)!read(fd, &v, sizeof(v));
+}
+
+void cm_ring(struct cm_chan *ch)
+{
+	fd_add(ch->pub.fd);
+}
+
+/* NIC notify (any thread): some endpoint has CQEs; whoever waits pumps them. */
+void cm_ring_all(void)
+{
+	pthread_mutex_lock(&g.fd_lock);
+	fd_add(g.wake_fd);
+	for (struct cm_chan *ch = g.chans; ch != NULL; ch = ch->next)
+		fd_add(ch->pub.fd);
+	pthread_mutex_unlock(&g.fd_lock);
+}
+
+struct rdma_event_channel *rdma_create_event_channel(void)
+{
+	struct cm_chan *ch = calloc(1, sizeof(*ch));
+
+	if (ch == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ch->pub.fd = eventfd(0, EFD_CLOEXEC);
+	if (ch->pub.fd < 0) {
+		int e = errno;
+
+		SDK_LOG_ERR("rdma_create_event_channel: eventfd failed: %s", strerror(e));
+		free(ch);
+		errno = e;
+		return NULL;
+	}
+	pthread_mutex_lock(&g.lock);
+	pthread_mutex_lock(&g.fd_lock);
+	ch->next = g.chans;
+	g.chans = ch;
+	pthread_mutex_unlock(&g.fd_lock);
+	pthread_mutex_unlock(&g.lock);
+	return &ch->pub;
+}
+
+static bool chan_known(const struct cm_chan *ch)
+{
+	for (const struct cm_chan *c = g.chans; c != NULL; c = c->next)
+		if (c == ch)
+			return true;
+	return false;
+}
+
+void rdma_destroy_event_channel(struct rdma_event_channel *channel)
+{
+	struct cm_chan *ch = (struct cm_chan *)channel;
+
+	if (ch == NULL)
+		return;
+	pthread_mutex_lock(&g.lock);
+	if (!chan_known(ch)) {
+		pthread_mutex_unlock(&g.lock);
+		SDK_LOG_ERR("rdma_destroy_event_channel: %p is not an event channel (destroyed twice?)", (void *)ch);
+		return;
+	}
+	for (struct cm_id *id = g.ids; id != NULL; id = id->next)
+		if (id->pub.channel == channel)
+			SDK_LOG_WARN("rdma_destroy_event_channel: id %p still uses the channel; destroy ids first", (void *)id);
+	pthread_mutex_lock(&g.fd_lock);
+	for (struct cm_chan **pp = &g.chans; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == ch) {
+			*pp = ch->next;
+			break;
+		}
+	pthread_mutex_unlock(&g.fd_lock);
+	while (ch->head != NULL) {
+		struct cm_event *ev = ch->head;
+
+		ch->head = ev->next;
+		free(ev);
+	}
+	while (ch->given != NULL) { /* given, never acked: the channel takes them along */
+		struct cm_event *ev = ch->given;
+
+		ch->given = ev->next;
+		if (ev->counted != NULL)
+			ev->counted->unacked--;
+		free(ev);
+	}
+	pthread_mutex_unlock(&g.lock);
+	close(ch->pub.fd);
+	free(ch);
+}
+
+struct cm_event *cm_event_new(struct cm_id *id, enum rdma_cm_event_type type, int status)
+{
+	struct cm_event *ev = calloc(1, sizeof(*ev));
+
+	if (ev == NULL)
+		return NULL;
+	ev->pub.id = &id->pub;
+	ev->pub.event = type;
+	ev->pub.status = status;
+	ev->counted = id;
+	return ev;
+}
+
+/* Queues on the id's channel (under g.lock) and makes its fd readable. */
+void cm_event_queue(struct cm_event *ev)
+{
+	struct cm_chan *ch = (struct cm_chan *)ev->pub.id->channel;
+
+	if (ev->pub.param.conn.private_data_len > 0)
+		ev->pub.param.conn.private_data = ev->pdata;
+	ev->next = NULL;
+	if (ch->tail != NULL)
+		ch->tail->next = ev;
+	else
+		ch->head = ev;
+	ch->tail = ev;
+	cm_ring(ch);
+}
+
+/* Takes every CQE of every endpoint (under g.lock). */
+void cm_pump(void)
+{
+	struct softhw_rnic_cqe cqes[16];
+
+	for (struct cm_ep *ep = g.eps; ep != NULL; ep = ep->next) {
+		int n;
+
+		while ((n = g.nic->ep_poll(ep->ep, cqes, 16)) > 0)
+			for (int i = 0; i < n; i++)
+				cm_cqe(ep, &cqes[i]);
+	}
+}
+
+/* Arms every endpoint; if one has CQEs already, pumps and tries again (under g.lock). */
+void cm_arm_all_or_pump(void)
+{
+	for (;;) {
+		bool waiting = false;
+
+		for (struct cm_ep *ep = g.eps; ep != NULL; ep = ep->next)
+			waiting |= g.nic->ep_arm(ep->ep);
+		if (!waiting)
+			return;
+		cm_pump();
+	}
+}
+
+int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event **event)
+{
+	struct cm_chan *ch = (struct cm_chan *)channel;
+
+	if (ch == NULL || event == NULL)
+		return cm_fail(EINVAL);
+	for (;;) {
+		struct pollfd p = {.fd = ch->pub.fd, .events = POLLIN};
+		int flags;
+
+		pthread_mutex_lock(&g.lock);
+		if (!chan_known(ch)) {
+			pthread_mutex_unlock(&g.lock);
+			return cm_fail(EINVAL);
+		}
+		if (g.nic != NULL)
+			cm_pump();
+		fd_drain(ch->pub.fd);
+		if (g.nic != NULL) {
+			cm_arm_all_or_pump();
+			cm_reap_orphans();
+		}
+		if (ch->head != NULL) {
+			struct cm_event *ev = ch->head;
+
+			ch->head = ev->next;
+			if (ch->head == NULL)
+				ch->tail = NULL;
+			else
+				cm_ring(ch); /* more to take: stay readable */
+			ev->next = ch->given;
+			ch->given = ev;
+			((struct cm_id *)ev->pub.id)->known = true;
+			if (ev->counted != NULL)
+				ev->counted->unacked++;
+			*event = &ev->pub;
+			pthread_mutex_unlock(&g.lock);
+			return 0;
+		}
+		pthread_mutex_unlock(&g.lock);
+		flags = fcntl(ch->pub.fd, F_GETFL);
+		if (flags >= 0 && (flags & O_NONBLOCK))
+			return cm_fail(EAGAIN);
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+			return -1;
+	}
+}
+
+int rdma_ack_cm_event(struct rdma_cm_event *event)
+{
+	struct cm_event *ev = (struct cm_event *)event;
+
+	if (ev == NULL)
+		return cm_fail(EINVAL);
+	pthread_mutex_lock(&g.lock);
+	for (struct cm_chan *ch = g.chans; ch != NULL; ch = ch->next)
+		for (struct cm_event **pp = &ch->given; *pp != NULL; pp = &(*pp)->next)
+			if (*pp == ev) {
+				*pp = ev->next;
+				if (ev->counted != NULL)
+					ev->counted->unacked--;
+				pthread_mutex_unlock(&g.lock);
+				free(ev);
+				return 0;
+			}
+	pthread_mutex_unlock(&g.lock);
+	SDK_LOG_ERR("rdma_ack_cm_event: %p is not an event awaiting its ack (acked twice?)", (void *)ev);
+	return cm_fail(EINVAL);
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Checks softdoca's librdmacm.so.1: its soname, and that it exports exactly the functions of
+# lib/rdmacm/librdmacm.map, each under the version node the map puts it in (RDMACM_1.0 ... 1.4).
+# usage: check_rdmacm_exports.sh LIBRARY.so VERSION.map
+set -euo pipefail
+lib=$1 map=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+objdump -T "$lib" | awk '$4 == ".text" || $3 == "DF" { print $NF "@" $(NF-1) }' | grep '@RDMACM_' | sort -u >"$tmp/exported" || true
+objdump -T "$lib" | awk '$3 == "DF" && $(NF-1) !~ /^RDMACM_/ && $4 != "*UND*" { print $NF }' >"$tmp/unversioned" || true
+awk '/^RDMACM_[0-9.]+ *\{/ { node = $1 } /^[[:space:]]+[A-Za-z_][A-Za-z0-9_]*;/ { gsub(/[;[:space:]]/, ""); if ($0 != "") print $0 "@" node }' \
+	"$map" | sort -u >"$tmp/expected"
+status=0
+if objdump -p "$lib" | grep -q 'SONAME *librdmacm.so.1$'; then :; else
+	echo "$(basename "$lib"): soname is not librdmacm.so.1"
+	status=1
+fi
+if ! diff -u "$tmp/expected" "$tmp/exported" >"$tmp/diff"; then
+	echo "$(basename "$lib"): exports differ from the map (- expected, + exported):"
+	grep '^[-+][a-z]' "$tmp/diff" | sed 's/^/  /'
+	status=1
+fi
+if [ -s "$tmp/unversioned" ]; then
+	echo "$(basename "$lib"): functions exported without a version node:"
+	sed 's/^/  /' "$tmp/unversioned"
+	status=1
+fi
+[ $status -eq 0 ] && echo "$(basename "$lib"): exports exactly the $(wc -l <"$tmp/expected") functions of its map, each in its RDMACM node"
+exit $status

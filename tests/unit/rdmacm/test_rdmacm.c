@@ -1,0 +1,562 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softdoca's librdmacm: the ABI it is built against (offsets of rocev2.md §6.2), the calls
+ * alone (bad input, acks, getters, migrate_id), and two real processes: a listener on a
+ * non-blocking channel that accepts one request and rejects another, and a connector that
+ * also dials a port nobody listens on.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <rdma/rdma_cma.h>
+
+#include "doca_dev.h"
+#include "doca_rdma_bridge.h"
+#include "../test.h"
+
+/* The layout applications are compiled against (x86_64 LP64, rocev2.md §6.2). */
+#if defined(__x86_64__)
+_Static_assert(sizeof(struct rdma_event_channel) == 4 && offsetof(struct rdma_event_channel, fd) == 0, "channel");
+_Static_assert(sizeof(struct rdma_cm_id) == 416, "rdma_cm_id size");
+_Static_assert(offsetof(struct rdma_cm_id, verbs) == 0, "verbs");
+_Static_assert(offsetof(struct rdma_cm_id, channel) == 8, "channel");
+_Static_assert(offsetof(struct rdma_cm_id, context) == 16, "context");
+_Static_assert(offsetof(struct rdma_cm_id, qp) == 24, "qp");
+_Static_assert(offsetof(struct rdma_cm_id, route) == 32, "route");
+_Static_assert(offsetof(struct rdma_cm_id, ps) == 344, "ps");
+_Static_assert(offsetof(struct rdma_cm_id, port_num) == 348, "port_num");
+_Static_assert(offsetof(struct rdma_cm_id, event) == 352, "event");
+_Static_assert(offsetof(struct rdma_cm_id, pd) == 400, "pd");
+_Static_assert(offsetof(struct rdma_cm_id, qp_type) == 408, "qp_type");
+_Static_assert(sizeof(struct rdma_route) == 312 && offsetof(struct rdma_route, path_rec) == 296 &&
+		       offsetof(struct rdma_route, num_paths) == 304, "route");
+_Static_assert(sizeof(struct rdma_addr) == 296 && offsetof(struct rdma_addr, dst_addr) == 128 &&
+		       offsetof(struct rdma_addr, addr) == 256, "rdma_addr");
+_Static_assert(sizeof(struct rdma_conn_param) == 24 && offsetof(struct rdma_conn_param, private_data_len) == 8 &&
+		       offsetof(struct rdma_conn_param, responder_resources) == 9 &&
+		       offsetof(struct rdma_conn_param, initiator_depth) == 10 &&
+		       offsetof(struct rdma_conn_param, rnr_retry_count) == 13 &&
+		       offsetof(struct rdma_conn_param, qp_num) == 16, "conn_param");
+_Static_assert(sizeof(struct rdma_cm_event) == 80 && offsetof(struct rdma_cm_event, listen_id) == 8 &&
+		       offsetof(struct rdma_cm_event, event) == 16 && offsetof(struct rdma_cm_event, status) == 20 &&
+		       offsetof(struct rdma_cm_event, param) == 24, "rdma_cm_event");
+#endif
+_Static_assert(RDMA_CM_EVENT_CONNECT_REQUEST == 4 && RDMA_CM_EVENT_REJECTED == 8 &&
+		       RDMA_CM_EVENT_DISCONNECTED == 10 && RDMA_CM_EVENT_TIMEWAIT_EXIT == 15, "event values");
+_Static_assert(RDMA_PS_TCP == 0x0106 && RDMA_PS_UDP == 0x0111, "port spaces");
+
+#define WAIT_MS 30000
+
+#define TEST_RUN_PORT(fn, port) \
+	do { \
+		int before_ = test_failures; \
+		fn(port); \
+		fprintf(stderr, "%s %s\n", test_failures == before_ ? "ok" : "FAIL", #fn); \
+	} while (0)
+
+static long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000L + t.tv_nsec / 1000000L;
+}
+
+/* Next event of a non-blocking channel, polling its fd; NULL after WAIT_MS. */
+static struct rdma_cm_event *next_event(struct rdma_event_channel *ch)
+{
+	long end = now_ms() + WAIT_MS;
+
+	for (;;) {
+		struct pollfd p = {.fd = ch->fd, .events = POLLIN};
+		struct rdma_cm_event *ev;
+		long left = end - now_ms();
+
+		if (rdma_get_cm_event(ch, &ev) == 0)
+			return ev;
+		if (errno != EAGAIN || left <= 0) {
+			fprintf(stderr, "next_event: %s\n", left <= 0 ? "timed out" : strerror(errno));
+			return NULL;
+		}
+		(void)poll(&p, 1, (int)left);
+	}
+}
+
+static struct rdma_cm_event *expect(struct rdma_event_channel *ch, enum rdma_cm_event_type type)
+{
+	struct rdma_cm_event *ev = next_event(ch);
+
+	CHECK(ev != NULL);
+	if (ev != NULL && ev->event != type)
+		fprintf(stderr, "expected %s, got %s (status %d)\n", rdma_event_str(type), rdma_event_str(ev->event),
+			ev->status);
+	CHECK(ev != NULL && ev->event == type);
+	return ev != NULL && ev->event == type ? ev : NULL;
+}
+
+static struct rdma_event_channel *nonblocking_channel(void)
+{
+	struct rdma_event_channel *ch = rdma_create_event_channel();
+
+	CHECK(ch != NULL);
+	if (ch != NULL)
+		CHECK(fcntl(ch->fd, F_SETFL, fcntl(ch->fd, F_GETFL) | O_NONBLOCK) == 0);
+	return ch;
+}
+
+static struct sockaddr_in loopback(uint16_t port)
+{
+	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(port)};
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	return sin;
+}
+
+static bool is_loopback(const struct sockaddr *sa)
+{
+	return sa->sa_family == AF_INET &&
+	       ((const struct sockaddr_in *)sa)->sin_addr.s_addr == htonl(INADDR_LOOPBACK);
+}
+
+/* ---- the listener process ---- */
+
+static int server(uint16_t port, int ready_fd)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	struct rdma_cm_id *listener = NULL, *conn = NULL;
+	struct sockaddr_in sin = loopback(port);
+	bool accepted = false, rejected = false;
+	int cookie;
+
+	CHECK(rdma_create_id(ch, &listener, &cookie, RDMA_PS_TCP) == 0);
+	CHECK(rdma_bind_addr(listener, (struct sockaddr *)&sin) == 0);
+	CHECK(rdma_listen(listener, 8) == 0);
+	CHECK(rdma_get_src_port(listener) == htons(port));
+	CHECK(listener->verbs != NULL && listener->pd != NULL);
+	(void)!write(ready_fd, "R", 1);
+	close(ready_fd);
+	while (!(accepted && rejected)) {
+		struct rdma_cm_event *ev = next_event(ch);
+		char pdata[56];
+
+		CHECK(ev != NULL);
+		if (ev == NULL)
+			break;
+		switch (ev->event) {
+		case RDMA_CM_EVENT_CONNECT_REQUEST: {
+			struct rdma_cm_id *id = ev->id;
+			uint16_t peer_port;
+
+			CHECK(ev->listen_id == listener);
+			CHECK(id != listener && id->context == &cookie && id->ps == RDMA_PS_TCP);
+			CHECK(ev->param.conn.private_data_len == 56); /* the REQ's field, past the IP CM header */
+			CHECK(ev->param.conn.private_data != NULL);
+			memcpy(pdata, ev->param.conn.private_data, sizeof(pdata));
+			CHECK(ev->param.conn.responder_resources == 3 && ev->param.conn.initiator_depth == 5); /* swapped */
+			CHECK(rdma_ack_cm_event(ev) == 0);
+			memcpy(&peer_port, pdata + 8, 2);
+			CHECK(rdma_get_src_port(id) == htons(port));
+			CHECK(rdma_get_dst_port(id) == peer_port);
+			CHECK(is_loopback(rdma_get_peer_addr(id)) && is_loopback(rdma_get_local_addr(id)));
+			if (memcmp(pdata, "accept", 7) == 0) {
+				struct rdma_conn_param p = {.private_data = "welcome", .private_data_len = 8, .qp_num = 0x1234,
+							    .responder_resources = 1, .initiator_depth = 1, .rnr_retry_count = 7};
+
+				CHECK(rdma_accept(id, &p) == 0);
+				CHECK(rdma_accept(id, &p) == -1 && errno == EINVAL); /* once */
+				conn = id;
+			} else {
+				CHECK(rdma_reject(id, "go away", 8) == 0);
+				CHECK(rdma_destroy_id(id) == 0);
+				rejected = true;
+			}
+			break;
+		}
+		case RDMA_CM_EVENT_ESTABLISHED:
+			CHECK(ev->id == conn);
+			CHECK(ev->param.conn.private_data_len == 0); /* RTU: nothing for the user */
+			CHECK(rdma_ack_cm_event(ev) == 0);
+			CHECK(rdma_disconnect(conn) == 0);
+			break;
+		case RDMA_CM_EVENT_DISCONNECTED:
+			CHECK(ev->id == conn && ev->status == 0);
+			CHECK(rdma_ack_cm_event(ev) == 0);
+			CHECK(rdma_destroy_id(conn) == 0);
+			accepted = true;
+			break;
+		default:
+			fprintf(stderr, "server: unexpected %s\n", rdma_event_str(ev->event));
+			CHECK(0);
+			rdma_ack_cm_event(ev);
+			break;
+		}
+	}
+	CHECK(rdma_destroy_id(listener) == 0);
+	rdma_destroy_event_channel(ch);
+	fprintf(stderr, "server: %d checks, %d failed\n", test_checks, test_failures);
+	return test_failures == 0 ? 0 : 1;
+}
+
+/* A listener that dies on the first request, before answering it. */
+static int vanishing_server(uint16_t port, int ready_fd)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	struct rdma_cm_id *listener = NULL;
+	struct sockaddr_in sin = loopback(port);
+	struct rdma_cm_event *ev;
+
+	CHECK(rdma_create_id(ch, &listener, NULL, RDMA_PS_TCP) == 0);
+	CHECK(rdma_bind_addr(listener, (struct sockaddr *)&sin) == 0);
+	CHECK(rdma_listen(listener, 8) == 0);
+	(void)!write(ready_fd, "R", 1);
+	close(ready_fd);
+	ev = expect(ch, RDMA_CM_EVENT_CONNECT_REQUEST);
+	_exit(ev != NULL && test_failures == 0 ? 0 : 1);
+}
+
+/* Runs this program as a listener process ("server" or "vanish") and waits until it listens. */
+static pid_t spawn(const char *argv0, const char *mode, uint16_t port)
+{
+	int ready[2];
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(ready) != 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char fd[16], p[8];
+
+		close(ready[0]);
+		snprintf(fd, sizeof(fd), "%d", ready[1]);
+		snprintf(p, sizeof(p), "%u", port);
+		execl("/proc/self/exe", argv0, p, mode, fd, (char *)NULL);
+		_exit(127);
+	}
+	close(ready[1]);
+	CHECK(read(ready[0], &c, 1) == 1 && c == 'R');
+	close(ready[0]);
+	return pid;
+}
+
+static bool exited_ok(pid_t pid)
+{
+	int status = -1;
+
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* ---- the connector (this process) ---- */
+
+static struct rdma_cm_id *resolved(struct rdma_event_channel *ch, uint16_t port)
+{
+	struct sockaddr_in dst = loopback(port);
+	struct rdma_cm_id *id = NULL;
+	struct rdma_cm_event *ev;
+
+	CHECK(rdma_create_id(ch, &id, NULL, RDMA_PS_TCP) == 0);
+	CHECK(rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst, 2000) == 0);
+	ev = expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED);
+	if (ev != NULL)
+		CHECK(rdma_ack_cm_event(ev) == 0);
+	CHECK(rdma_resolve_route(id, 2000) == 0);
+	ev = expect(ch, RDMA_CM_EVENT_ROUTE_RESOLVED);
+	if (ev != NULL)
+		CHECK(rdma_ack_cm_event(ev) == 0);
+	return id;
+}
+
+static void connect_with(struct rdma_cm_id *id, const char *word)
+{
+	char pdata[16] = {0};
+	uint16_t src_port = rdma_get_src_port(id);
+	struct rdma_conn_param p = {.private_data = pdata, .private_data_len = sizeof(pdata), .responder_resources = 5,
+				    .initiator_depth = 3, .retry_count = 7, .rnr_retry_count = 7, .qp_num = 0x42};
+
+	strcpy(pdata, word);
+	memcpy(pdata + 8, &src_port, 2);
+	CHECK(rdma_connect(id, &p) == 0);
+}
+
+static void test_accepted(uint16_t port)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	struct rdma_event_channel *ch2 = rdma_create_event_channel(); /* blocking */
+	struct sockaddr_in dst = loopback(port);
+	struct rdma_cm_event *ev, *ev2;
+	struct rdma_cm_id *id = NULL;
+	int cookie;
+
+	CHECK(rdma_create_id(ch, &id, &cookie, RDMA_PS_TCP) == 0);
+	CHECK(id->verbs == NULL && id->context == &cookie && id->qp_type == IBV_QPT_RC && id->channel == ch);
+	CHECK(rdma_resolve_route(id, 2000) == -1 && errno == EINVAL); /* before the address */
+	CHECK(rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst, 2000) == 0);
+	ev = expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED);
+	if (ev == NULL)
+		return;
+	CHECK(ev->id == id && ev->status == 0);
+	CHECK(id->verbs != NULL && id->pd != NULL && id->pd->context == id->verbs);
+	CHECK(id->verbs->device != NULL && id->verbs->device->name[0] != '\0');
+	{ /* the id's pd leads DOCA back to the soft device */
+		struct doca_dev *dev = NULL;
+		char name[64] = "";
+
+		CHECK(doca_rdma_bridge_open_dev_from_pd(id->pd, &dev) == DOCA_SUCCESS && dev != NULL);
+		if (dev != NULL) {
+			CHECK(doca_devinfo_get_ibdev_name(doca_dev_as_devinfo(dev), name, sizeof(name)) == DOCA_SUCCESS);
+			CHECK(strcmp(name, id->verbs->device->name) == 0);
+			CHECK(doca_dev_close(dev) == DOCA_SUCCESS);
+		}
+	}
+	CHECK(rdma_get_dst_port(id) == htons(port) && rdma_get_src_port(id) != 0);
+	CHECK(is_loopback(rdma_get_peer_addr(id)) && is_loopback(rdma_get_local_addr(id)));
+	/* an id with an event not acked stays (librdmacm would block; we refuse) */
+	CHECK(rdma_destroy_id(id) == -1 && errno == EBUSY);
+	CHECK(rdma_migrate_id(id, ch2) == -1 && errno == EBUSY);
+	CHECK(rdma_ack_cm_event(ev) == 0);
+	CHECK(rdma_ack_cm_event(ev) == -1 && errno == EINVAL); /* twice */
+
+	/* migrate: the route's event comes on the new (blocking) channel, none on the old one */
+	CHECK(rdma_migrate_id(id, ch2) == 0 && id->channel == ch2);
+	CHECK(rdma_resolve_route(id, 2000) == 0);
+	CHECK(rdma_get_cm_event(ch, &ev) == -1 && errno == EAGAIN);
+	CHECK(rdma_get_cm_event(ch2, &ev2) == 0 && ev2->event == RDMA_CM_EVENT_ROUTE_RESOLVED && ev2->id == id);
+	CHECK(id->route.num_paths == 1 && id->route.path_rec != NULL);
+	CHECK(rdma_ack_cm_event(ev2) == 0);
+	CHECK(rdma_migrate_id(id, ch) == 0);
+
+	connect_with(id, "accept");
+	ev = expect(ch, RDMA_CM_EVENT_CONNECT_RESPONSE); /* no QP on the id: the application establishes */
+	if (ev != NULL) {
+		const char *pd = ev->param.conn.private_data;
+
+		CHECK(ev->param.conn.private_data_len == 196); /* the whole REP field */
+		CHECK(pd != NULL && strcmp(pd, "welcome") == 0 && pd[8] == 0 && pd[195] == 0);
+		CHECK(ev->param.conn.qp_num == 0x1234);
+		CHECK(rdma_ack_cm_event(ev) == 0);
+		CHECK(rdma_establish(id) == 0);
+		ev = expect(ch, RDMA_CM_EVENT_DISCONNECTED); /* the listener disconnects once established */
+		if (ev != NULL) {
+			CHECK(ev->id == id && ev->status == 0);
+			CHECK(rdma_ack_cm_event(ev) == 0);
+		}
+		CHECK(rdma_disconnect(id) == 0);
+	}
+	CHECK(rdma_destroy_id(id) == 0);
+	rdma_destroy_event_channel(ch2);
+	rdma_destroy_event_channel(ch);
+}
+
+static void test_rejected(uint16_t port)
+{
+	struct rdma_event_channel *ch = rdma_create_event_channel(); /* blocking: get waits for the NIC */
+	struct rdma_cm_id *id = resolved(ch, port);
+	struct rdma_cm_event *ev = NULL;
+
+	connect_with(id, "reject");
+	CHECK(rdma_get_cm_event(ch, &ev) == 0 && ev != NULL && ev->event == RDMA_CM_EVENT_REJECTED);
+	if (ev != NULL && ev->event == RDMA_CM_EVENT_REJECTED) {
+		const char *pd = ev->param.conn.private_data;
+
+		CHECK(ev->status == 28); /* consumer defined */
+		CHECK(ev->param.conn.private_data_len == 148);
+		CHECK(pd != NULL && strcmp(pd, "go away") == 0);
+		CHECK(rdma_ack_cm_event(ev) == 0);
+	}
+	CHECK(rdma_destroy_id(id) == 0);
+	rdma_destroy_event_channel(ch);
+}
+
+static void test_nobody_listens(uint16_t port)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	struct rdma_cm_id *id = resolved(ch, port);
+	struct rdma_cm_event *ev;
+
+	connect_with(id, "accept");
+	ev = expect(ch, RDMA_CM_EVENT_REJECTED); /* REJ 8: no listener for the service ID */
+	if (ev != NULL) {
+		CHECK(ev->status == 8);
+		CHECK(ev->param.conn.private_data_len == 148);
+		CHECK(rdma_ack_cm_event(ev) == 0);
+	}
+	CHECK(rdma_destroy_id(id) == 0);
+	rdma_destroy_event_channel(ch);
+}
+
+static void test_peer_dies(uint16_t port, const char *argv0)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	pid_t pid = spawn(argv0, "vanish", port);
+	struct rdma_cm_id *id = resolved(ch, port);
+	struct rdma_cm_event *ev;
+
+	connect_with(id, "accept");
+	ev = expect(ch, RDMA_CM_EVENT_REJECTED); /* Linux: the dying side's CM rejects (28) */
+	if (ev != NULL) {
+		CHECK(ev->status == 28);
+		CHECK(rdma_ack_cm_event(ev) == 0);
+	}
+	CHECK(rdma_get_cm_event(ch, &ev) == -1 && errno == EAGAIN); /* nothing more */
+	CHECK(exited_ok(pid));
+	CHECK(rdma_destroy_id(id) == 0);
+	rdma_destroy_event_channel(ch);
+}
+
+/* One process, both ends: a connection, then a listener destroyed under a request nobody took. */
+static void test_same_process(uint16_t port)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	struct sockaddr_in sin = loopback(port);
+	struct rdma_cm_id *l = NULL, *a, *b, *child = NULL;
+	struct rdma_cm_event *ev;
+	struct rdma_conn_param p = {.private_data = "hi", .private_data_len = 3, .responder_resources = 1,
+				    .initiator_depth = 1};
+
+	CHECK(rdma_create_id(ch, &l, NULL, RDMA_PS_TCP) == 0);
+	CHECK(rdma_bind_addr(l, (struct sockaddr *)&sin) == 0);
+	CHECK(rdma_listen(l, 4) == 0);
+	a = resolved(ch, port);
+	CHECK(rdma_connect(a, &p) == 0);
+	ev = expect(ch, RDMA_CM_EVENT_CONNECT_REQUEST);
+	if (ev != NULL) {
+		child = ev->id;
+		CHECK(strcmp(ev->param.conn.private_data, "hi") == 0);
+		CHECK(rdma_destroy_id(l) == -1 && errno == EBUSY); /* its request is not acked */
+		CHECK(rdma_ack_cm_event(ev) == 0);
+		CHECK(rdma_accept(child, &p) == 0);
+	}
+	ev = expect(ch, RDMA_CM_EVENT_CONNECT_RESPONSE);
+	if (ev != NULL) {
+		CHECK(ev->id == a && strcmp(ev->param.conn.private_data, "hi") == 0);
+		CHECK(rdma_ack_cm_event(ev) == 0);
+		CHECK(rdma_establish(a) == 0);
+	}
+	ev = expect(ch, RDMA_CM_EVENT_ESTABLISHED);
+	if (ev != NULL) {
+		CHECK(ev->id == child);
+		CHECK(rdma_ack_cm_event(ev) == 0);
+	}
+	CHECK(rdma_disconnect(a) == 0);
+	for (int seen = 0; seen < 2;) { /* both ends, in either order */
+		ev = expect(ch, RDMA_CM_EVENT_DISCONNECTED);
+		if (ev == NULL)
+			break;
+		CHECK(ev->id == a || ev->id == child);
+		CHECK(rdma_ack_cm_event(ev) == 0);
+		seen++;
+	}
+	CHECK(rdma_destroy_id(a) == 0);
+	CHECK(rdma_destroy_id(child) == 0);
+
+	/* a request arrives, its listener goes before anyone took it: the connector is refused */
+	b = resolved(ch, port);
+	CHECK(rdma_connect(b, &p) == 0);
+	CHECK(rdma_destroy_id(l) == 0);
+	ev = expect(ch, RDMA_CM_EVENT_REJECTED);
+	if (ev != NULL) {
+		CHECK(ev->id == b && (ev->status == 8 || ev->status == 28));
+		CHECK(rdma_ack_cm_event(ev) == 0);
+	}
+	CHECK(rdma_destroy_id(b) == 0);
+	rdma_destroy_event_channel(ch);
+}
+
+static void test_calls_alone(uint16_t port)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	struct sockaddr_in sin = loopback(port);
+	struct rdma_cm_id *a = NULL, *b = NULL;
+	struct rdma_cm_event *ev;
+	struct rdma_conn_param big = {.private_data = "x", .private_data_len = 57};
+	struct ibv_context **devs;
+	struct rdma_addrinfo hints = {.ai_flags = RAI_PASSIVE | RAI_NUMERICHOST}, *res = NULL;
+	int n = 0;
+
+	CHECK(strcmp(rdma_event_str(RDMA_CM_EVENT_ESTABLISHED), "RDMA_CM_EVENT_ESTABLISHED") == 0);
+	CHECK(strcmp(rdma_event_str(RDMA_CM_EVENT_CONNECT_REQUEST), "RDMA_CM_EVENT_CONNECT_REQUEST") == 0);
+	CHECK(strcmp(rdma_event_str((enum rdma_cm_event_type)99), "UNKNOWN EVENT") == 0);
+
+	CHECK(rdma_create_id(ch, NULL, NULL, RDMA_PS_TCP) == -1 && errno == EINVAL);
+	CHECK(rdma_destroy_id(NULL) == -1 && errno == EINVAL);
+	CHECK(rdma_ack_cm_event(NULL) == -1 && errno == EINVAL);
+	CHECK(rdma_get_cm_event(NULL, &ev) == -1 && errno == EINVAL);
+	CHECK(rdma_get_cm_event(ch, &ev) == -1 && errno == EAGAIN); /* nothing yet, non-blocking */
+	CHECK(rdma_connect(NULL, NULL) == -1 && errno == EINVAL);
+	CHECK(rdma_accept(NULL, NULL) == -1 && errno == EINVAL);
+	CHECK(rdma_reject(NULL, NULL, 0) == -1 && errno == EINVAL);
+	CHECK(rdma_disconnect(NULL) == -1 && errno == EINVAL);
+	CHECK(rdma_listen(NULL, 1) == -1 && errno == EINVAL);
+	CHECK(rdma_resolve_addr(NULL, NULL, (struct sockaddr *)&sin, 1) == -1 && errno == EINVAL);
+	CHECK(rdma_get_src_port(NULL) == 0);
+
+	CHECK(rdma_create_id(ch, &a, NULL, RDMA_PS_TCP) == 0);
+	CHECK(rdma_create_id(ch, &b, NULL, RDMA_PS_TCP) == 0);
+	CHECK(rdma_connect(a, &big) == -1 && errno == EINVAL);  /* over 56 bytes */
+	CHECK(rdma_connect(a, NULL) == -1 && errno == EINVAL);  /* no QP, no parameters */
+	CHECK(rdma_connect(a, &(struct rdma_conn_param){0}) == -1 && errno == EINVAL); /* no route */
+	CHECK(rdma_accept(a, &(struct rdma_conn_param){0}) == -1 && errno == EINVAL); /* not a request */
+	CHECK(rdma_create_qp(a, NULL, NULL) == -1 && errno == ENOSYS);
+	CHECK(rdma_bind_addr(a, (struct sockaddr *)&sin) == 0);
+	CHECK(rdma_bind_addr(a, (struct sockaddr *)&sin) == -1 && errno == EINVAL);
+	CHECK(rdma_listen(a, 1) == 0);
+	CHECK(rdma_bind_addr(b, (struct sockaddr *)&sin) == 0);
+	CHECK(rdma_listen(b, 1) == -1 && errno == EADDRINUSE);
+	CHECK(rdma_destroy_id(b) == 0);
+	CHECK(rdma_destroy_id(a) == 0);
+	CHECK(rdma_destroy_id(a) == -1 && errno == EINVAL); /* gone */
+
+	{ /* IPv6: addresses and ports where the inlines read them */
+		struct sockaddr_in6 six = {.sin6_family = AF_INET6, .sin6_port = htons(port), .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+		struct rdma_cm_id *c = NULL;
+
+		CHECK(rdma_create_id(ch, &c, NULL, RDMA_PS_TCP) == 0);
+		CHECK(rdma_resolve_addr(c, NULL, (struct sockaddr *)&six, 2000) == 0);
+		ev = expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED);
+		if (ev != NULL)
+			CHECK(rdma_ack_cm_event(ev) == 0);
+		CHECK(rdma_get_peer_addr(c)->sa_family == AF_INET6 && rdma_get_local_addr(c)->sa_family == AF_INET6);
+		CHECK(memcmp(&((struct sockaddr_in6 *)rdma_get_peer_addr(c))->sin6_addr, &in6addr_loopback, 16) == 0);
+		CHECK(rdma_get_dst_port(c) == htons(port) && rdma_get_src_port(c) != 0);
+		CHECK(memcmp(c->route.addr.addr.ibaddr.dgid.raw, &in6addr_loopback, 16) == 0);
+		CHECK(rdma_destroy_id(c) == 0);
+	}
+	devs = rdma_get_devices(&n);
+	CHECK(devs != NULL && n == 1 && devs[0] != NULL && devs[1] == NULL);
+	rdma_free_devices(devs);
+	CHECK(rdma_getaddrinfo("127.0.0.1", "7471", &hints, &res) == 0);
+	CHECK(res != NULL && res->ai_src_addr != NULL && is_loopback(res->ai_src_addr) && res->ai_port_space == RDMA_PS_TCP);
+	rdma_freeaddrinfo(res);
+	rdma_destroy_event_channel(ch);
+}
+
+int main(int argc, char **argv)
+{
+	uint16_t port = argc > 1 ? (uint16_t)atoi(argv[1]) : 13790;
+	pid_t pid;
+
+	if (argc > 3 && strcmp(argv[2], "server") == 0)
+		return server(port, atoi(argv[3]));
+	if (argc > 3 && strcmp(argv[2], "vanish") == 0)
+		return vanishing_server(port, atoi(argv[3]));
+	TEST_RUN_PORT(test_calls_alone, (uint16_t)(port + 2));
+	TEST_RUN_PORT(test_same_process, (uint16_t)(port + 4));
+	pid = spawn(argv[0], "server", port);
+	TEST_RUN_PORT(test_accepted, port);
+	TEST_RUN_PORT(test_rejected, port);
+	TEST_RUN_PORT(test_nobody_listens, (uint16_t)(port + 1));
+	CHECK(exited_ok(pid));
+	test_peer_dies((uint16_t)(port + 3), argv[0]);
+	fprintf(stderr, "%s test_peer_dies\n", test_failures == 0 ? "ok" : "FAIL");
+	TEST_EXIT();
+}
