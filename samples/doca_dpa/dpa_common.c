@@ -7,6 +7,7 @@
 #include <doca_ctx.h>
 #include <doca_log.h>
 
+#include "common.h"
 #include "dpa_common.h"
 
 DOCA_LOG_REGISTER(DPA_COMMON);
@@ -517,4 +518,44 @@ doca_error_t dpa_mmap_setup(struct doca_dpa *dpa, struct doca_dev *dev, uint64_t
 		*mmap = NULL;
 	}
 	return result;
+}
+
+/* The sample dpa_sample_main runs (one per process). */
+static const char *sample_logic_name;
+static doca_error_t (*sample_logic)(struct dpa_resources *);
+
+static doca_error_t run_sample_logic(void *config)
+{
+	struct dpa_resources resources;
+	doca_error_t result, tmp;
+
+	result = allocate_dpa_resources(config, &resources);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to Allocate DPA Resources: %s", doca_error_get_descr(result));
+		return result;
+	}
+	result = sample_logic(&resources);
+	if (result != DOCA_SUCCESS)
+		DOCA_LOG_ERR("%s() encountered an error: %s", sample_logic_name, doca_error_get_descr(result));
+	tmp = destroy_dpa_resources(&resources);
+	if (tmp != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to destroy DOCA DPA resources: %s", doca_error_get_descr(tmp));
+		DOCA_ERROR_PROPAGATE(result, tmp);
+	}
+	return result;
+}
+
+int dpa_sample_main(int argc, char **argv, const char *logic_name, doca_error_t (*logic)(struct dpa_resources *))
+{
+	static struct dpa_config cfg;
+	struct sample_main_desc desc = {.config = &cfg,
+					.register_params = register_dpa_params,
+					.params_name = "sample",
+					.run = run_sample_logic};
+
+	sample_logic_name = logic_name;
+	sample_logic = logic;
+	strcpy(cfg.pf_device_name, DEVICE_DEFAULT_NAME);
+	strcpy(cfg.rdma_device_name, DEVICE_DEFAULT_NAME);
+	return sample_main(argc, argv, &desc);
 }

@@ -96,4 +96,10 @@ void dpa_rdma_teardown(struct dpa_rdma *r);
 doca_error_t dpa_mmap_setup(struct doca_dpa *dpa, struct doca_dev *dev, uint64_t addr, size_t len,
 			    struct doca_mmap **mmap, doca_dpa_dev_mmap_t *handle);
 
+/*
+ * The main of a DPA sample: flags (register_dpa_params), resources, then `logic` on them;
+ * `logic_name` names it in the error line ("<logic_name>() encountered an error").
+ */
+int dpa_sample_main(int argc, char **argv, const char *logic_name, doca_error_t (*logic)(struct dpa_resources *));
+
 #endif /* DPA_COMMON_H_ */

@@ -19,9 +19,9 @@
 
 #include "log_test.h"
 #include "test.h"
+#include "dpa_test.h"
 #include "test_dpa_common.h"
 
-extern struct doca_dpa_app *test_dpa_app;
 extern doca_dpa_func_t ht_rpc, tg_member, fill_ranks, hello_kernel, bump_event, mixed_rpc, same_name_rpc, unsupported_rpc,
 	wait_then_set, signal_then_wait, counter_thread, notify_rpc;
 
@@ -41,16 +41,6 @@ static bool logged(const char *text)
 	return log_take(sdk_log_file, text);
 }
 
-static struct doca_dpa *started_dpa(void)
-{
-	struct doca_dpa *dpa = NULL;
-
-	CHECK_OK(doca_dpa_create(dev, &dpa));
-	CHECK_OK(doca_dpa_set_app(dpa, test_dpa_app));
-	CHECK_OK(doca_dpa_start(dpa));
-	return dpa;
-}
-
 /* An event the CPU and the DPA both use, started. */
 static struct doca_sync_event *event_for(struct doca_dpa *dpa)
 {
@@ -66,7 +56,7 @@ static struct doca_sync_event *event_for(struct doca_dpa *dpa)
 
 static void test_caps_and_app(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_dpa_app *app = NULL;
 	unsigned long long run_time = 0;
 	unsigned int v = 0;
@@ -93,7 +83,7 @@ static void test_caps_and_app(void)
 /* N threads each see their rank and the count; the completion event is set when all are done. */
 static void test_launch_ranks(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_sync_event *wait_ev = event_for(dpa), *comp_ev = event_for(dpa);
 	const unsigned int n = 8;
 	uint64_t slots[16], value = 0;
@@ -121,7 +111,7 @@ static void test_launch_ranks(void)
 /* Device code updates an event through its DPA handle, and waits on one. */
 static void test_device_sync_events(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_sync_event *a = event_for(dpa), *b = event_for(dpa);
 	doca_dpa_dev_sync_event_t ha = 0, hb = 0;
 
@@ -142,7 +132,7 @@ static void test_device_sync_events(void)
 /* An RPC returns its value; every argument arrives with its type; device globals are per context. */
 static void test_rpc(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct test_dpa_big big = {.a = 1ULL << 40, .b = 77, .c = 12.0};
 	struct test_dpa_small small = {.x = 9, .y = 1.5f, .z = 300.0};
 	uint64_t host_val = 42, ret = 0, expect;
@@ -199,7 +189,7 @@ static void test_bad_launches(void)
 	CHECK(logged("not started"));
 	CHECK_OK(doca_dpa_start(dpa));
 	/* not a kernel of the app: a host function */
-	CHECK_ERR(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, (doca_dpa_func_t *)(void *)&started_dpa),
+	CHECK_ERR(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, (doca_dpa_func_t *)(void *)&test_caps_and_app),
 		  DOCA_ERROR_INVALID_VALUE);
 	CHECK(logged("is not a __dpa_global__ or __dpa_rpc__ function of application 'test_dpa_app'"));
 	/* an RPC launched as a kernel, a kernel called as an RPC */
@@ -230,7 +220,7 @@ static void test_bad_launches(void)
 
 static void test_device_memory_errors(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	doca_dpa_dev_uintptr_t p = 0;
 	uint64_t host[4] = {0};
 
@@ -254,7 +244,7 @@ static void test_device_memory_errors(void)
 /* A device call softdoca lacks is reported and the context turns fatal: never silently wrong. */
 static void test_unsupported_device_call(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	uint64_t ret = 0;
 
 	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
@@ -297,7 +287,7 @@ static int fd_count(void)
 /* 200 launches, each with its completion, and 200 RPCs: no leak, memory and fds flat. */
 static void test_many_launches(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_sync_event *comp = event_for(dpa);
 	doca_dpa_dev_uintptr_t slots = 0;
 	long before = 0, after;
@@ -328,7 +318,7 @@ static void test_many_launches(void)
 /* Stopping with a kernel still waiting for its event neither hangs nor runs it. */
 static void test_stop_with_pending_launch(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_sync_event *wait_ev = event_for(dpa), *comp = event_for(dpa);
 	uint64_t v = 1;
 
@@ -346,7 +336,7 @@ static void test_stop_with_pending_launch(void)
 /* Stopping with a kernel blocked in a device wait returns: the wait is abandoned, with a line. */
 static void test_stop_with_running_kernel(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_sync_event *started = event_for(dpa), *never = event_for(dpa);
 	doca_dpa_dev_sync_event_t hs = 0, hn = 0;
 
@@ -364,7 +354,7 @@ static void test_stop_with_running_kernel(void)
 /* A DPA thread runs once per notification, from the start; reschedule and finish never return. */
 static void test_thread_notifications(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_sync_event *ev = event_for(dpa);
 	struct doca_dpa_thread *t = NULL;
 	struct doca_dpa_notification_completion *nc = NULL;
@@ -415,7 +405,7 @@ static void test_thread_notifications(void)
 /* A thread group of 3: each member sees its rank and the group's size once the group started. */
 static void test_thread_group(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_sync_event *ev = event_for(dpa);
 	struct doca_dpa_thread *t[3] = {NULL};
 	struct doca_dpa_notification_completion *nc[3] = {NULL};
@@ -476,7 +466,7 @@ static void test_thread_group(void)
 /* Hash tables: device add / find / remove; a full table refuses a new key. */
 static void test_hash_table(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_dpa_hash_table *ht = NULL;
 	doca_dpa_dev_hash_table_t h = 0;
 	uint64_t ret = 0;
@@ -513,7 +503,7 @@ static void test_hash_table(void)
 /* EU affinity objects: one EU id each, within the card's EUs. */
 static void test_eu_affinity(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_dpa_eu_affinity *aff = NULL;
 	unsigned int cores = 0, per_core = 0, eu = 0;
 
@@ -556,21 +546,12 @@ static int run_bf2(void)
 
 int main(int argc, char **argv)
 {
-	struct doca_log_backend *sdk;
-	struct doca_devinfo **list = NULL;
-	uint32_t n = 0;
-
-	sdk_log_file = tmpfile();
-	doca_log_backend_create_with_file_sdk(sdk_log_file, &sdk);
-	doca_log_backend_set_sdk_level(sdk, DOCA_LOG_LEVEL_DEBUG);
+	sdk_log_file = dpa_test_sdk_log();
 	alarm(60);
 	if (argc > 1 && strcmp(argv[1], "bf2") == 0)
 		return run_bf2();
 
-	CHECK_OK(doca_devinfo_create_list(&list, &n));
-	for (uint32_t i = 0; i < n && dev == NULL; i++)
-		if (doca_dpa_cap_is_supported(list[i]) == DOCA_SUCCESS)
-			CHECK_OK(doca_dev_open(list[i], &dev));
+	dpa_test_open_devs(&dev, 1);
 	CHECK(dev != NULL);
 	if (dev == NULL)
 		TEST_EXIT();
@@ -590,6 +571,5 @@ int main(int argc, char **argv)
 	TEST_RUN(test_thread_group);
 	TEST_RUN(test_hash_table);
 	CHECK_OK(doca_dev_close(dev));
-	CHECK_OK(doca_devinfo_destroy_list(list));
 	TEST_EXIT();
 }

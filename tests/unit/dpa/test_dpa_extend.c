@@ -19,8 +19,8 @@
 
 #include "log_test.h"
 #include "test.h"
+#include "dpa_test.h"
 
-extern struct doca_dpa_app *test_dpa_app;
 extern doca_dpa_func_t device_set_read_rpc, fill_ranks;
 
 static FILE *sdk_log_file;
@@ -161,20 +161,13 @@ static void test_flexio_resources(void)
 
 int main(void)
 {
-	struct doca_log_backend *sdk;
-	struct doca_devinfo **list = NULL;
-	uint32_t n = 0;
+	struct doca_dev *devs[2] = {NULL, NULL};
 
-	sdk_log_file = tmpfile();
-	doca_log_backend_create_with_file_sdk(sdk_log_file, &sdk);
-	doca_log_backend_set_sdk_level(sdk, DOCA_LOG_LEVEL_DEBUG);
+	sdk_log_file = dpa_test_sdk_log();
 	alarm(60);
-	CHECK_OK(doca_devinfo_create_list(&list, &n));
-	for (uint32_t i = 0; i < n && dev2 == NULL; i++) {
-		if (doca_dpa_cap_is_supported(list[i]) != DOCA_SUCCESS)
-			continue;
-		CHECK_OK(doca_dev_open(list[i], dev == NULL ? &dev : &dev2));
-	}
+	dpa_test_open_devs(devs, 2);
+	dev = devs[0];
+	dev2 = devs[1];
 	CHECK(dev != NULL && dev2 != NULL);
 	if (dev == NULL || dev2 == NULL)
 		TEST_EXIT();
@@ -182,6 +175,5 @@ int main(void)
 	TEST_RUN(test_flexio_resources);
 	CHECK_OK(doca_dev_close(dev2));
 	CHECK_OK(doca_dev_close(dev));
-	CHECK_OK(doca_devinfo_destroy_list(list));
 	TEST_EXIT();
 }

@@ -19,11 +19,11 @@
 
 #include "log_test.h"
 #include "test.h"
+#include "dpa_test.h"
 
 #define LEN 4096
 #define THREADS 4
 
-extern struct doca_dpa_app *test_dpa_app;
 extern doca_dpa_func_t copy_chunks, copy_rpc, external_read_rpc;
 
 static FILE *sdk_log_file;
@@ -34,16 +34,6 @@ static uint8_t src_buf[LEN], dst_buf[LEN];
 static bool logged(const char *text)
 {
 	return log_take(sdk_log_file, text);
-}
-
-static struct doca_dpa *started_dpa(void)
-{
-	struct doca_dpa *dpa = NULL;
-
-	CHECK_OK(doca_dpa_create(dev, &dpa));
-	CHECK_OK(doca_dpa_set_app(dpa, test_dpa_app));
-	CHECK_OK(doca_dpa_start(dpa));
-	return dpa;
 }
 
 /* A started mmap over buf for device d, with the given permissions. */
@@ -101,7 +91,7 @@ static void test_handle_rules(void)
 /* A kernel of THREADS threads copies src to dst through mmap handles; the host sees the bytes. */
 static void test_kernel_copies(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_sync_event *comp = NULL;
 	/* the source only needs to be readable */
 	struct doca_mmap *src = mmap_over(src_buf, LEN, dev, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY);
@@ -138,7 +128,7 @@ static void test_kernel_copies(void)
 static void refused_copy(doca_dpa_dev_mmap_t hd, uint64_t dst_addr, doca_dpa_dev_mmap_t hs, uint64_t src_addr,
 			 uint64_t len, const char *why)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	uint64_t ret = 0;
 
 	memset(dst_buf, 0xee, sizeof(dst_buf));
@@ -168,12 +158,12 @@ static void test_out_of_range(void)
 	/* a length that wraps around */
 	refused_copy(hd, d, hs, s, ~0ULL, "outside mmap handle");
 	/* the external pointer of an address outside the range */
-	dpa = started_dpa();
+	dpa = dpa_test_started(dev);
 	CHECK_ERR(doca_dpa_rpc(dpa, &external_read_rpc, &ret, hs, s + LEN / 2), DOCA_ERROR_BAD_STATE);
 	CHECK(logged("doca_dpa_dev_mmap_get_external_ptr() refused"));
 	CHECK_OK(doca_dpa_destroy(dpa));
 	/* the last byte of the range is inside: that copy works */
-	dpa = started_dpa();
+	dpa = dpa_test_started(dev);
 	memset(dst_buf, 0xee, sizeof(dst_buf));
 	CHECK_OK(doca_dpa_rpc(dpa, &copy_rpc, &ret, hd, d + LEN - 1, hs, s + LEN / 2 - 1, (uint64_t)1));
 	CHECK(ret == 1 && dst_buf[LEN - 1] == src_buf[LEN / 2 - 1] && dst_buf[0] == 0xee);
@@ -239,18 +229,13 @@ static void test_foreign_handles(void)
 
 int main(void)
 {
-	struct doca_log_backend *sdk;
-	struct doca_devinfo **list = NULL;
-	uint32_t n = 0;
+	struct doca_dev *devs[2] = {NULL, NULL};
 
-	sdk_log_file = tmpfile();
-	doca_log_backend_create_with_file_sdk(sdk_log_file, &sdk);
-	doca_log_backend_set_sdk_level(sdk, DOCA_LOG_LEVEL_DEBUG);
+	sdk_log_file = dpa_test_sdk_log();
 	alarm(60);
-	CHECK_OK(doca_devinfo_create_list(&list, &n));
-	for (uint32_t i = 0; i < n && other_dev == NULL; i++)
-		if (doca_dpa_cap_is_supported(list[i]) == DOCA_SUCCESS)
-			CHECK_OK(doca_dev_open(list[i], dev == NULL ? &dev : &other_dev));
+	dpa_test_open_devs(devs, 2);
+	dev = devs[0];
+	other_dev = devs[1];
 	CHECK(dev != NULL);
 	if (dev == NULL)
 		TEST_EXIT();
@@ -262,6 +247,5 @@ int main(void)
 	if (other_dev != NULL)
 		CHECK_OK(doca_dev_close(other_dev));
 	CHECK_OK(doca_dev_close(dev));
-	CHECK_OK(doca_devinfo_destroy_list(list));
 	TEST_EXIT();
 }

@@ -25,6 +25,7 @@
 
 #include "log_test.h"
 #include "test.h"
+#include "dpa_test.h"
 
 /* doca_dpa_dev_completion_type_t (a device header) */
 #define COMP_SEND 0x0
@@ -33,7 +34,6 @@
 #define COMP_RECV_WRITE_IMM 0x1
 #define SUBMIT_FLUSH 1U
 
-extern struct doca_dpa_app *test_dpa_app;
 extern doca_dpa_func_t comp_stamp_rpc, buf_copy_rpc, buf_send_rpc, rdma_signal_rpc, async_copy_rpc, async_wait_rpc, rdma_one_sided_rpc, rdma_recv_rpc,
 	rdma_send_rpc, rdma_send_imm_rpc, comp_take_rpc, comp_ack_rpc, comp_elem_rpc, poll_forever, notify_rpc;
 
@@ -44,16 +44,6 @@ static uint64_t send_buf[4], recv_buf[4];
 static bool logged(const char *text)
 {
 	return log_take(sdk_log_file, text);
-}
-
-static struct doca_dpa *started_dpa(void)
-{
-	struct doca_dpa *dpa = NULL;
-
-	CHECK_OK(doca_dpa_create(dev, &dpa));
-	CHECK_OK(doca_dpa_set_app(dpa, test_dpa_app));
-	CHECK_OK(doca_dpa_start(dpa));
-	return dpa;
 }
 
 static struct doca_dpa_completion *started_comp(struct doca_dpa *dpa, doca_dpa_dev_completion_t *h)
@@ -121,7 +111,7 @@ static uint64_t take(struct doca_dpa *dpa, doca_dpa_dev_completion_t comp)
  */
 static void test_send_receive(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	doca_dpa_dev_completion_t hca, hcb;
 	struct doca_dpa_completion *ca = started_comp(dpa, &hca), *cb = started_comp(dpa, &hcb);
 	struct doca_rdma_connection *conn_a, *conn_b;
@@ -184,7 +174,7 @@ static void test_one_sided(void)
 {
 	const uint32_t rights = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE |
 				DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	doca_dpa_dev_completion_t hca, hcb;
 	struct doca_dpa_completion *ca = started_comp(dpa, &hca), *cb = started_comp(dpa, &hcb);
 	struct doca_rdma_connection *conn_a, *conn_b;
@@ -275,7 +265,7 @@ static void test_one_sided(void)
  */
 static void test_async_ops(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	doca_dpa_dev_completion_t hc;
 	struct doca_dpa_completion *c = started_comp(dpa, &hc);
 	struct doca_dpa_async_ops *ops = NULL, *bad = NULL;
@@ -375,7 +365,7 @@ static bool event_reaches(struct doca_sync_event *ev, uint64_t want)
 /* A peer's sync event (remote net) set and added to from the DPA by RDMA. */
 static void test_signal(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	doca_dpa_dev_completion_t hca, hcb;
 	struct doca_dpa_completion *ca = started_comp(dpa, &hca), *cb = started_comp(dpa, &hcb);
 	struct doca_rdma_connection *conn_a, *conn_b;
@@ -426,7 +416,7 @@ static void test_signal(void)
 /* A doca_buf_arr with a DPA target: device copies between its bufs and a send of one. */
 static void test_buf_array(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	doca_dpa_dev_completion_t hca, hcb;
 	struct doca_dpa_completion *ca = started_comp(dpa, &hca), *cb = started_comp(dpa, &hcb);
 	struct doca_rdma_connection *conn_a, *conn_b;
@@ -480,7 +470,7 @@ static void test_buf_array(void)
 /* Handles of one DPA context given to another: refused on the host and on the device. */
 static void test_foreign_handles(void)
 {
-	struct doca_dpa *dpa = started_dpa(), *other = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev), *other = dpa_test_started(dev);
 	doca_dpa_dev_completion_t hc, hco; /* co's handle is never used: only co itself */
 	struct doca_dpa_completion *c = started_comp(dpa, &hc), *co = started_comp(other, &hco);
 	struct doca_dpa_thread *t = NULL;
@@ -513,7 +503,7 @@ static void test_foreign_handles(void)
 	CHECK_OK(doca_dpa_completion_destroy(co));
 	CHECK_OK(doca_dpa_destroy(other));
 	/* device: an RDMA handle of the first context's datapath, posted from another context */
-	other = started_dpa();
+	other = dpa_test_started(dev);
 	r = dpa_rdma(dpa, c, &conn, &blob, &len);
 	CHECK_OK(doca_rdma_get_dpa_handle(r, &hr));
 	CHECK_ERR(doca_dpa_rpc(other, &rdma_recv_rpc, &ret, hr, (uint32_t)0, (uint64_t)0, (uint64_t)8),
@@ -531,7 +521,7 @@ static void test_foreign_handles(void)
 /* An RDMA context whose datapath is on the CPU has no DPA handle and takes no completion context. */
 static void test_datapath_not_on_dpa(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	doca_dpa_dev_completion_t hc;
 	struct doca_dpa_completion *c = started_comp(dpa, &hc);
 	struct doca_rdma_connection *conn;
@@ -572,7 +562,7 @@ static void test_datapath_not_on_dpa(void)
 /* A DPA datapath needs a started completion context attached before the RDMA context starts. */
 static void test_completion_not_attached(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_dpa_completion *c = NULL;
 	struct doca_rdma *r = NULL;
 	doca_dpa_dev_completion_t h;
@@ -603,7 +593,7 @@ static void test_completion_not_attached(void)
 /* A DPA thread polling an empty completion context for ever still stops (its EU is taken back). */
 static void test_stop_polling_thread(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_dpa_notification_completion *nc = NULL;
 	doca_dpa_dev_notification_completion_t hn;
 	struct doca_dpa_completion *c = NULL;
@@ -638,19 +628,9 @@ static void test_stop_polling_thread(void)
 
 int main(void)
 {
-	struct doca_log_backend *sdk;
-	struct doca_devinfo **list;
-	uint32_t n = 0;
-
-	sdk_log_file = tmpfile();
-	doca_log_backend_create_with_file_sdk(sdk_log_file, &sdk);
-	doca_log_backend_set_sdk_level(sdk, DOCA_LOG_LEVEL_DEBUG);
+	sdk_log_file = dpa_test_sdk_log();
 	alarm(120); /* a hang fails the test */
-	CHECK_OK(doca_devinfo_create_list(&list, &n));
-	for (uint32_t i = 0; i < n && dev == NULL; i++)
-		if (doca_dpa_cap_is_supported(list[i]) == DOCA_SUCCESS)
-			CHECK_OK(doca_dev_open(list[i], &dev));
-	CHECK_OK(doca_devinfo_destroy_list(list));
+	dpa_test_open_devs(&dev, 1);
 	CHECK(dev != NULL);
 	if (dev == NULL)
 		TEST_EXIT();

@@ -28,8 +28,8 @@
 
 #include "log_test.h"
 #include "test.h"
+#include "dpa_test.h"
 
-extern struct doca_dpa_app *test_dpa_app;
 extern doca_dpa_func_t signal_then_wait, spin_kernel, spin_rpc, poll_kernel, hello_kernel, stuck_thread, notify_rpc, yield_kernel;
 
 static FILE *sdk_log_file;
@@ -56,16 +56,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static struct doca_dpa *started_dpa(void)
-{
-	struct doca_dpa *dpa = NULL;
-
-	CHECK_OK(doca_dpa_create(dev, &dpa));
-	CHECK_OK(doca_dpa_set_app(dpa, test_dpa_app));
-	CHECK_OK(doca_dpa_start(dpa));
-	return dpa;
 }
 
 static struct doca_sync_event *event_for(struct doca_dpa *dpa, doca_dpa_dev_sync_event_t *handle)
@@ -97,7 +87,7 @@ static bool becomes_fatal(struct doca_dpa *dpa)
 
 static void test_max_run_time_from_env(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	unsigned long long t = 0;
 
 	CHECK_OK(doca_dpa_get_kernel_max_run_time(dpa, &t));
@@ -108,7 +98,7 @@ static void test_max_run_time_from_env(void)
 /* A kernel waiting on an event nobody updates: named with its event, fatal, clean stop. */
 static void test_wait_overrun(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	doca_dpa_dev_sync_event_t hs = 0, hn = 0;
 	struct doca_sync_event *started = event_for(dpa, &hs), *never = event_for(dpa, &hn), *comp = event_for(dpa, NULL);
 	char expect[96];
@@ -142,7 +132,7 @@ static void test_wait_overrun(void)
 /* A kernel polling an event ends at its next DPA call once stopped. */
 static void test_poll_overrun(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	doca_dpa_dev_sync_event_t hs = 0, hn = 0;
 	struct doca_sync_event *started = event_for(dpa, &hs), *never = event_for(dpa, &hn);
 
@@ -161,7 +151,7 @@ static void test_poll_overrun(void)
 /* A kernel looping on doca_dpa_dev_yield() ends at a yield once stopped: nothing abandoned. */
 static void test_yield_overrun(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	doca_dpa_dev_sync_event_t hs = 0;
 	struct doca_sync_event *started = event_for(dpa, &hs);
 	doca_dpa_dev_uintptr_t release = 0;
@@ -183,7 +173,7 @@ static void test_yield_overrun(void)
 /* A kernel spinning without a DPA call: the watchdog says so; stop returns within its bound. */
 static void test_spin_overrun(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	doca_dpa_dev_sync_event_t hs = 0;
 	struct doca_sync_event *started = event_for(dpa, &hs);
 	doca_dpa_dev_uintptr_t release = 0;
@@ -211,7 +201,7 @@ static void test_spin_overrun(void)
 /* An RPC spinning without a DPA call: the caller gets BAD_STATE after the max run time. */
 static void test_rpc_overrun(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	doca_dpa_dev_uintptr_t release = 0;
 	uint64_t zero = 0, ret = 9;
 	double t0;
@@ -235,7 +225,7 @@ static void test_rpc_overrun(void)
 /* A DPA thread whose activation waits (spin = false) or spins: doca_dpa_thread_stop is bounded. */
 static void stuck_thread_stop(bool spin)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	doca_dpa_dev_sync_event_t hs = 0, hn = 0;
 	struct doca_sync_event *started = event_for(dpa, &hs), *never = event_for(dpa, &hn);
 	struct doca_dpa_notification_completion *nc = NULL;
@@ -329,7 +319,7 @@ static void wait_done(struct doca_sync_event_task_wait_eq *task, union doca_data
 
 static void test_completion_in_unprogressed_pe(void)
 {
-	struct doca_dpa *dpa = started_dpa();
+	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_sync_event *comp = NULL;
 	struct doca_sync_event_task_wait_eq *task = NULL;
 	struct doca_pe *pe = NULL;
@@ -424,18 +414,9 @@ static void test_image_version_mismatch(void)
 
 int main(void)
 {
-	struct doca_log_backend *sdk;
-	struct doca_devinfo **list = NULL;
-	uint32_t n = 0;
-
-	sdk_log_file = tmpfile();
-	doca_log_backend_create_with_file_sdk(sdk_log_file, &sdk);
-	doca_log_backend_set_sdk_level(sdk, DOCA_LOG_LEVEL_DEBUG);
+	sdk_log_file = dpa_test_sdk_log();
 	alarm(120);
-	CHECK_OK(doca_devinfo_create_list(&list, &n));
-	for (uint32_t i = 0; i < n && dev == NULL; i++)
-		if (doca_dpa_cap_is_supported(list[i]) == DOCA_SUCCESS)
-			CHECK_OK(doca_dev_open(list[i], &dev));
+	dpa_test_open_devs(&dev, 1);
 	CHECK(dev != NULL);
 	if (dev == NULL)
 		TEST_EXIT();
@@ -451,6 +432,5 @@ int main(void)
 	TEST_RUN(test_version_mismatch);
 	TEST_RUN(test_image_version_mismatch);
 	CHECK_OK(doca_dev_close(dev));
-	CHECK_OK(doca_devinfo_destroy_list(list));
 	TEST_EXIT();
 }
