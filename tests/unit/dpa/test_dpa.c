@@ -22,7 +22,7 @@
 #include "dpa_test.h"
 #include "test_dpa_common.h"
 
-extern doca_dpa_func_t ht_rpc, tg_member, fill_ranks, hello_kernel, bump_event, mixed_rpc, same_name_rpc, unsupported_rpc,
+extern doca_dpa_func_t verbs_wr_rpc, verbs_qp_rpc, ht_rpc, tg_member, fill_ranks, hello_kernel, bump_event, mixed_rpc, same_name_rpc, unsupported_rpc,
 	wait_then_set, signal_then_wait, counter_thread, notify_rpc;
 
 static FILE *sdk_log_file;
@@ -253,6 +253,20 @@ static void test_unsupported_device_call(void)
 	CHECK_ERR(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_BAD_STATE);
 	CHECK_ERR(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &hello_kernel), DOCA_ERROR_BAD_STATE);
 	CHECK(logged("fatal device-side error"));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+/* Verbs work requests built on the DPA keep their fields; a queue call is reported (no DOCA Verbs). */
+static void test_device_verbs(void)
+{
+	struct doca_dpa *dpa = dpa_test_started(dev);
+	uint64_t ret = 0;
+
+	CHECK_OK(doca_dpa_rpc(dpa, &verbs_wr_rpc, &ret, (uint64_t)0x1000));
+	CHECK(ret == 1);
+	CHECK_ERR(doca_dpa_rpc(dpa, &verbs_qp_rpc, &ret, (uint64_t)1), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("doca_dpa_dev_verbs_qp_get_qpn(), which softdoca's DPA does not support yet"));
+	CHECK_ERR(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_BAD_STATE);
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
@@ -563,6 +577,7 @@ int main(int argc, char **argv)
 	TEST_RUN(test_bad_launches);
 	TEST_RUN(test_device_memory_errors);
 	TEST_RUN(test_unsupported_device_call);
+	TEST_RUN(test_device_verbs);
 	TEST_RUN(test_many_launches);
 	TEST_RUN(test_stop_with_pending_launch);
 	TEST_RUN(test_eu_affinity);

@@ -7,6 +7,7 @@
 #include <doca_dpa_dev_buf.h>
 #include <doca_dpa_dev_rdma.h>
 #include <doca_dpa_dev_sync_event.h>
+#include <doca_dpa_dev_verbs.h>
 
 #include "test_dpa_common.h"
 
@@ -61,6 +62,47 @@ __dpa_rpc__ uint64_t unsupported_rpc(uint64_t unused)
 	(void)unused;
 	doca_dpa_dev_trace_flush();
 	return 5;
+}
+
+/* Verbs work requests filled and read back: 1 when every field holds what was set. */
+__dpa_rpc__ uint64_t verbs_wr_rpc(uint64_t seed)
+{
+	struct doca_dpa_dev_verbs_sge sge[2] = {{seed, 64, 7}, {seed + 64, 32, DOCA_DPA_DEV_VERBS_SGE_TERMINATING_LKEY}};
+	struct doca_dpa_dev_verbs_send_wr s;
+	struct doca_dpa_dev_verbs_recv_wr r;
+	uint64_t ok = 1;
+
+	doca_dpa_dev_verbs_send_wr_set_sg_list(&s, sge);
+	doca_dpa_dev_verbs_send_wr_set_sg_num_sge(&s, 2);
+	doca_dpa_dev_verbs_send_wr_set_opcode(&s, DOCA_DPA_DEV_VERBS_SEND_WR_OPCODE_ATOMIC_FETCH_ADD);
+	doca_dpa_dev_verbs_send_wr_set_send_flags(&s, DOCA_DPA_DEV_VERBS_SEND_WR_FLAGS_SIGNALED);
+	doca_dpa_dev_verbs_send_wr_set_fence_mode(&s, DOCA_DPA_DEV_VERBS_SEND_WR_FM_FENCE);
+	doca_dpa_dev_verbs_send_wr_set_imm_data(&s, 0x1234);
+	doca_dpa_dev_verbs_send_wr_set_atomic_remote_addr(&s, seed * 3);
+	doca_dpa_dev_verbs_send_wr_set_atomic_rkey(&s, 99);
+	doca_dpa_dev_verbs_send_wr_set_atomic_compare_add(&s, seed + 1);
+	doca_dpa_dev_verbs_send_wr_set_atomic_swap(&s, seed + 2);
+	ok &= doca_dpa_dev_verbs_send_wr_get_sg_list(&s) == sge && doca_dpa_dev_verbs_send_wr_get_sg_num_sge(&s) == 2;
+	ok &= doca_dpa_dev_verbs_send_wr_get_opcode(&s) == DOCA_DPA_DEV_VERBS_SEND_WR_OPCODE_ATOMIC_FETCH_ADD;
+	ok &= doca_dpa_dev_verbs_send_wr_get_send_flags(&s) == DOCA_DPA_DEV_VERBS_SEND_WR_FLAGS_SIGNALED;
+	ok &= doca_dpa_dev_verbs_send_wr_get_fence_mode(&s) == DOCA_DPA_DEV_VERBS_SEND_WR_FM_FENCE;
+	ok &= doca_dpa_dev_verbs_send_wr_get_imm_data(&s) == 0x1234;
+	/* an atomic's remote address and rkey are the RDMA ones (one segment of the request) */
+	ok &= doca_dpa_dev_verbs_send_wr_get_rdma_remote_addr(&s) == seed * 3 && doca_dpa_dev_verbs_send_wr_get_rdma_rkey(&s) == 99;
+	ok &= doca_dpa_dev_verbs_send_wr_get_atomic_compare_add(&s) == seed + 1;
+	ok &= doca_dpa_dev_verbs_send_wr_get_atomic_swap(&s) == seed + 2;
+	doca_dpa_dev_verbs_send_wr_set_invalidate_rkey(&s, 42);
+	ok &= doca_dpa_dev_verbs_send_wr_get_invalidate_rkey(&s) == 42;
+	doca_dpa_dev_verbs_recv_wr_set_sg_list(&r, &sge[1]);
+	doca_dpa_dev_verbs_recv_wr_set_sg_num_sge(&r, 1);
+	ok &= doca_dpa_dev_verbs_recv_wr_get_sg_list(&r) == &sge[1] && doca_dpa_dev_verbs_recv_wr_get_sg_num_sge(&r) == 1;
+	return ok;
+}
+
+/* A verbs queue call: the host's DOCA Verbs is not implemented, so no handle is real. */
+__dpa_rpc__ uint64_t verbs_qp_rpc(doca_dpa_dev_verbs_qp_t qp)
+{
+	return doca_dpa_dev_verbs_qp_get_qpn(qp) + 10;
 }
 
 /* A device wait on an event the host releases. */
