@@ -16,10 +16,20 @@
 /* Position of the lowest set bit of a mask. */
 #define DOCA_SHIFT(_x) (__builtin_ffsll(_x) - 1)
 
-#define DOCA_HTOBE16(_x) htons(_x)
-#define DOCA_HTOBE32(_x) htonl(_x)
-#define DOCA_BETOH16(_x) ntohs(_x)
-#define DOCA_BETOH32(_x) ntohl(_x)
+/*
+ * Byte-order conversions that stay constant expressions for constant arguments: DOCA programs
+ * use them in static initializers (NVIDIA's flow_mult_flooding_cases fills a file-scope table
+ * with BE_IPV4_ADDR, i.e. DOCA_HTOBE32), where htonl() is a function call.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define DOCA_HTOBE16(_x) ((uint16_t)(_x))
+#define DOCA_HTOBE32(_x) ((uint32_t)(_x))
+#else
+#define DOCA_HTOBE16(_x) ((uint16_t)__builtin_bswap16((uint16_t)(_x)))
+#define DOCA_HTOBE32(_x) ((uint32_t)__builtin_bswap32((uint32_t)(_x)))
+#endif
+#define DOCA_BETOH16(_x) DOCA_HTOBE16(_x)
+#define DOCA_BETOH32(_x) DOCA_HTOBE32(_x)
 
 /* Masks of bits _l.._h (inclusive, _h >= _l); the _p forms store the mask at _p. */
 #define DOCA_U8_GENMASK(_h, _l) ((uint8_t)((0xffu << (_l)) & (0xffu >> (7 - (_h)))))

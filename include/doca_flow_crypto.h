@@ -86,6 +86,8 @@ DOCA_EXPERIMENTAL doca_error_t doca_flow_crypto_psp_spi_key_bulk_clear(struct do
 DOCA_EXPERIMENTAL doca_error_t doca_flow_crypto_psp_spi_key_bulk_free(struct doca_flow_crypto_psp_spi_key_bulk *spi_key_bulk);
 DOCA_EXPERIMENTAL int doca_flow_crypto_ipsec_resource_handle(struct doca_flow_port *port, uint64_t quota, uint32_t max_processed_resources);
 DOCA_EXPERIMENTAL doca_error_t doca_flow_crypto_ipsec_update_sn(uint32_t shared_res_id, uint64_t sequence_number);
+/* 3.3: the sequence number of an IPsec SA, by the port that holds it [inferred from NVIDIA's ipsec_security_gw] */
+DOCA_EXPERIMENTAL doca_error_t doca_flow_port_crypto_ipsec_update_sn(struct doca_flow_port *port, uint32_t shared_res_id, uint64_t sequence_number);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,25 @@
 #include "doca_bitfield.h"
 #include "test.h"
 
+/* DOCA programs fill file-scope tables with these: they must be constant expressions. */
+static const doca_be32_t static_addr = DOCA_HTOBE32(((uint32_t)1 << 24) + (2 << 16) + (3 << 8) + 4);
+static const doca_be16_t static_port = DOCA_HTOBE16(4789);
+static const doca_be32_t static_mask = DOCA_BE32_GENMASK(31, 8);
+
+static void test_byte_order(void)
+{
+	uint32_t v32 = 0x01020304; /* not constant: the same macros at run time */
+	uint16_t v16 = 4789;
+
+	CHECK(static_addr == htonl(0x01020304));
+	CHECK(static_port == htons(4789));
+	CHECK(static_mask == htonl(0xffffff00));
+	CHECK(DOCA_HTOBE32(v32) == htonl(v32));
+	CHECK(DOCA_BETOH32(DOCA_HTOBE32(v32)) == v32);
+	CHECK(DOCA_HTOBE16(v16) == htons(v16));
+	CHECK(DOCA_BETOH16(htons(v16)) == v16);
+}
+
 static void test_shift_and_masks(void)
 {
 	uint8_t u8 = 0;
@@ -58,6 +77,7 @@ static void test_set_and_get(void)
 
 int main(void)
 {
+	TEST_RUN(test_byte_order);
 	TEST_RUN(test_shift_and_masks);
 	TEST_RUN(test_set_and_get);
 	TEST_EXIT();

@@ -23,6 +23,7 @@
 #include "doca_eth_rxq.h"
 #include "doca_eth_txq.h"
 #include "doca_flow.h"
+#include "doca_flow_crypto.h"
 #include "doca_flow_ct.h"
 #include "doca_flow_custom_header.h"
 #include "doca_flow_custom_header_graph.h"
@@ -174,6 +175,8 @@ static void test_newer_calls(void)
 	CHECK_ERR(doca_flow_pipe_basic_add_entry(0, NULL, NULL, 0, NULL, NULL, NULL, DOCA_FLOW_ENTRY_FLAGS_NO_WAIT, NULL, NULL),
 		  DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_LOGGED(doca_flow_pipe_basic_add_entry, "DOCA Flow", "libdoca_flow");
+	CHECK_ERR(doca_flow_port_crypto_ipsec_update_sn(NULL, 3, UINT64_C(1) << 32), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_flow_port_crypto_ipsec_update_sn, "DOCA Flow", "libdoca_flow");
 	CHECK_ERR(doca_devemu_vfs_find_default_vfs_type_by_dev(NULL, &vfs_type), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_LOGGED(doca_devemu_vfs_find_default_vfs_type_by_dev, "DOCA DevEmu", "libdoca_devemu");
 	CHECK_ERR(doca_devemu_pci_type_create_rep(NULL, &rep), DOCA_ERROR_NOT_SUPPORTED);
