@@ -393,7 +393,7 @@ static int fwd_conn(struct roce_port *p, int owner)
 	struct sockaddr_un un = { .sun_family = AF_UNIX };
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
-	int fd;
+	int fd, sndbuf = RCVBUF;
 
 	if (p->fwd[owner] >= 0)
 		return p->fwd[owner];
@@ -404,6 +404,8 @@ static int fwd_conn(struct roce_port *p, int owner)
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
+	/* A unix sender's buffer bounds what waits for the owner: room for bursts as the UDP socket has. */
+	(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 	if (connect(fd, (struct sockaddr *)&un, sizeof(un)) != 0) {
 		int e = errno;
 

@@ -64,7 +64,8 @@ struct roce_port_stats {
 	uint64_t drop_dead;      /* its owner had died (its entries were then reclaimed) */
 	uint64_t drop_fwd_full;  /* the owner's channel was full or broke */
 	uint64_t drop_stray;     /* forwarded to us, but not ours (ownership changed meanwhile) */
-	uint64_t refused;        /* forwarding connections from another user, closed unread */
+	uint64_t refused;        /* forwarding connections from another user, closed unread; a forward
+	                            not sent because the listener was not the registered owner of this user */
 	uint64_t learned;        /* QP receive sockets connected from a first datagram */
 	uint64_t reclaimed;      /* dead owners whose entries this process freed */
 	uint64_t tx;             /* datagrams sent */
