@@ -667,7 +667,24 @@ static void test_ip_header(void)
 		fprintf(stderr, "  a connected socket sent IPv4 ID 0x%04x (ours: 0, which the ICRC assumes)\n", id);
 		close(fd);
 	}
-	roce_port_close(p);
+	/* Closing the port gives back its QPN, its owner id and its socket file. */
+	{
+		struct roce_reg *look = NULL;
+		char sock[108];
+		int self = roce_reg_self(roce_port_reg(p));
+		uint32_t pip = 0;
+		uint16_t pport = 0;
+
+		CHECK(roce_port_qp_connected(p, qpn, &pip, &pport) && pip == peer_ip && pport == roce_udp_sport(0x11));
+		CHECK(roce_reg_owner_path(roce_port_reg(p), self, sock, sizeof(sock)) && access(sock, F_OK) == 0);
+		roce_port_close(p);
+		CHECK(roce_reg_open(run_dir, ip, false, &look, &why) == DOCA_SUCCESS);
+		if (look != NULL) {
+			CHECK(roce_reg_qpn_owner(look, qpn) == 0 && roce_reg_owner_pid(look, self) == 0);
+			roce_reg_close(look);
+		}
+		CHECK(access(sock, F_OK) != 0);
+	}
 	close(raw);
 	close(sink);
 }
