@@ -366,7 +366,7 @@ unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, ui
  * Who owns a datagram: its QPN's owner, or for QP1 (CM) the listener of a REQ's service ID or
  * the process named by a reply's remote comm ID (ours, given in our REQ or REP). -1: malformed.
  */
-static int route(const struct roce_port *p, const uint8_t *buf, size_t len, uint32_t *qpn)
+static int route(const struct roce_port *p, const uint8_t *buf, size_t len, uint32_t *qpn, bool *req)
 {
 	struct roce_mad_hdr hdr;
 	struct roce_pkt pkt;
@@ -376,12 +376,14 @@ static int route(const struct roce_port *p, const uint8_t *buf, size_t len, uint
 	if (roce_pkt_parse(buf, len, &pkt) != ROCE_PARSE_OK)
 		return -1;
 	*qpn = pkt.bth.dqpn;
+	*req = false;
 	if (*qpn != 1)
 		return roce_reg_qpn_owner(p->reg, *qpn);
 	if (!roce_cm_mad_check(pkt.payload, pkt.payload_len, &hdr))
 		return -1;
 	cm = pkt.payload + ROCE_MAD_HDR_LEN;
-	if (hdr.attr_id == ROCE_CM_REQ)
+	*req = hdr.attr_id == ROCE_CM_REQ;
+	if (*req)
 		return roce_reg_listener_owner(p->reg, roce_get64(cm + 8));
 	owner = roce_reg_comm_id_owner(roce_get32(cm + 4)); /* every reply keeps the remote comm ID at 4 */
 	return roce_reg_owner_pid(p->reg, owner) != 0 ? owner : 0;
@@ -474,7 +476,7 @@ static void learn(struct roce_port *p, uint32_t qpn, const struct sockaddr_in *f
 }
 
 static void keep(struct roce_port_msg *msgs, unsigned *out, unsigned i, uint32_t qpn, uint32_t len,
-		 enum roce_port_via via)
+		 enum roce_port_via via, bool unclaimed)
 {
 	struct roce_port_msg *m = &msgs[*out];
 
@@ -485,6 +487,7 @@ static void keep(struct roce_port_msg *msgs, unsigned *out, unsigned i, uint32_t
 	m->qpn = qpn;
 	m->len = len;
 	m->via = via;
+	m->unclaimed = unclaimed;
 	(*out)++;
 }
 
@@ -518,15 +521,20 @@ static void drain_udp(struct roce_port *p, int fd, enum roce_port_via via, struc
 		for (unsigned i = 0; i < (unsigned)n; i++) {
 			struct roce_port_msg *m = &msgs[base + i];
 			uint32_t len = mm[i].msg_len, qpn = 0;
+			bool req = false;
 			int owner;
 
 			if (mm[i].msg_hdr.msg_flags & MSG_TRUNC) {
 				p->st.drop_malformed++;
 				continue;
 			}
-			owner = route(p, m->buf, len, &qpn);
+			owner = route(p, m->buf, len, &qpn, &req);
 			if (owner < 0) {
 				p->st.drop_malformed++;
+			} else if (owner == 0 && req) {
+				/* A REQ nobody listens to: whoever got it answers (REJ), as Linux's CM would. */
+				p->st.cm_unclaimed++;
+				keep(msgs, out, base + i, qpn, len, via, true);
 			} else if (owner == 0) {
 				p->st.drop_no_owner++;
 			} else if (owner != roce_reg_self(p->reg) || (qpn != 1 && qp_find(p, qpn) == NULL)) {
@@ -539,7 +547,7 @@ static void drain_udp(struct roce_port *p, int fd, enum roce_port_via via, struc
 					p->st.rx_qp++;
 				else
 					p->st.rx_shared++;
-				keep(msgs, out, base + i, qpn, len, via);
+				keep(msgs, out, base + i, qpn, len, via, false);
 				if (via == ROCE_PORT_VIA_SHARED)
 					learn(p, qpn, &m->from);
 			}
@@ -605,7 +613,7 @@ static void drain_conn(struct roce_port *p, int fd, struct roce_port_msg *msgs, 
 		}
 		m->from = sin4(ntohl(h.from_ip), ntohs(h.from_port));
 		p->st.rx_forwarded++;
-		keep(msgs, out, *out, h.qpn, (uint32_t)((size_t)n - sizeof(h)), ROCE_PORT_VIA_FORWARD);
+		keep(msgs, out, *out, h.qpn, (uint32_t)((size_t)n - sizeof(h)), ROCE_PORT_VIA_FORWARD, false);
 		learn(p, h.qpn, &m->from);
 	}
 }

@@ -51,6 +51,8 @@ struct roce_port_msg {
 	uint32_t len;
 	struct sockaddr_in from;   /* the sender's address and UDP port */
 	enum roce_port_via via;
+	bool unclaimed;            /* a CM REQ for a service nobody on this address listens to: answer
+	                              it with a REJ (invalid service ID), so the peer fails at once */
 	uint8_t buf[ROCE_PORT_DGRAM_MAX]; /* the UDP payload: BTH ... ICRC (not checked here) */
 };
 
@@ -60,7 +62,8 @@ struct roce_port_stats {
 	uint64_t rx_forwarded;
 	uint64_t fwd_out;        /* handed to another process */
 	uint64_t drop_malformed; /* not a RoCEv2 packet the parser takes, or a QP1 packet that is no CM MAD */
-	uint64_t drop_no_owner;  /* nobody on this address holds the QPN, service ID or comm ID */
+	uint64_t drop_no_owner;  /* nobody on this address holds the QPN or comm ID */
+	uint64_t cm_unclaimed;   /* REQs for a service nobody listens to, delivered here marked unclaimed */
 	uint64_t drop_dead;      /* its owner had died (its entries were then reclaimed) */
 	uint64_t drop_fwd_full;  /* the owner's channel was full or broke */
 	uint64_t drop_stray;     /* forwarded to us, but not ours (ownership changed meanwhile) */

@@ -207,6 +207,7 @@ struct report {
 	uint32_t cm;       /* CM MADs that are ours */
 	uint32_t bad;      /* misdelivered: not our QPN, payload naming another QP, a CM MAD not ours */
 	uint32_t dup;
+	uint32_t unclaimed; /* CM REQs for nobody's service, handed to us to answer */
 	uint32_t connected; /* our QPs whose receive socket is connected */
 };
 
@@ -230,6 +231,10 @@ static void worker_take(struct roce_port *p, const struct hello *h, const struct
 
 	if (roce_pkt_parse(m->buf, m->len, &pkt) != ROCE_PARSE_OK || pkt.bth.dqpn != m->qpn) {
 		rep->bad++;
+		return;
+	}
+	if (m->qpn == 1 && m->unclaimed) {
+		rep->unclaimed++;
 		return;
 	}
 	if (m->qpn == 1) {
@@ -467,6 +472,11 @@ static void test_share(void)
 		uint8_t buf[512];
 
 		peer_send(strays[0], buf, cm_dgram(buf, sizeof(buf), roce_cm_service_id(ROCE_PS_TCP, 9), 0));
+		/* Markers behind it from the same source, so the same socket queue: once they are in, it was read. */
+		for (int w = 0; w < 2; w++) {
+			send_data(strays[0], wks[w].h.qpn[0], seq[w][0]++);
+			wks[w].expect++;
+		}
 	}
 	CHECK(reports_ok(wks, 2));
 	for (int w = 0; w < 2; w++) {
@@ -474,17 +484,20 @@ static void test_share(void)
 
 		CHECK(wks[w].rep.got + wks[w].rep.cm == wks[w].expect && wks[w].rep.cm == 16);
 		CHECK(wks[w].rep.bad == 0 && wks[w].rep.dup == 0 && st->drop_fwd_full == 0 && st->drop_stray == 0);
-		CHECK(st->rx_qp + st->rx_shared + st->rx_forwarded == wks[w].expect);
+		CHECK(st->rx_qp + st->rx_shared + st->rx_forwarded == wks[w].expect); /* the unclaimed REQ is in cm_unclaimed */
 		fwd_out += st->fwd_out;
 		fwd_in += st->rx_forwarded;
-		fprintf(stderr, "  worker %d: %u datagrams + %u CM: rx_qp %llu rx_shared %llu rx_forwarded %llu fwd_out %llu "
-			"drop_no_owner %llu\n", w, wks[w].rep.got, wks[w].rep.cm, (unsigned long long)st->rx_qp,
-			(unsigned long long)st->rx_shared, (unsigned long long)st->rx_forwarded,
-			(unsigned long long)st->fwd_out, (unsigned long long)st->drop_no_owner);
+		fprintf(stderr, "  worker %d: %u datagrams + %u CM (+%u unclaimed REQ): rx_qp %llu rx_shared %llu "
+			"rx_forwarded %llu fwd_out %llu\n", w, wks[w].rep.got, wks[w].rep.cm, wks[w].rep.unclaimed,
+			(unsigned long long)st->rx_qp, (unsigned long long)st->rx_shared,
+			(unsigned long long)st->rx_forwarded, (unsigned long long)st->fwd_out);
 	}
 	/* Every stray source sent to both workers' QPs: whoever got it, half had to be forwarded. */
 	CHECK(fwd_out == fwd_in && fwd_out >= 8 * 4 * NQ + 16);
-	CHECK(wks[0].rep.st.drop_no_owner + wks[1].rep.st.drop_no_owner == 1); /* the unknown service */
+	/* The REQ for an unknown service went to whoever got it, to be answered with a REJ. */
+	CHECK(wks[0].rep.unclaimed + wks[1].rep.unclaimed == 1);
+	CHECK(wks[0].rep.st.cm_unclaimed + wks[1].rep.st.cm_unclaimed == 1);
+	CHECK(wks[0].rep.st.drop_no_owner + wks[1].rep.st.drop_no_owner == 0);
 	CHECK(wks[0].rep.st.drop_malformed + wks[1].rep.st.drop_malformed == 0);
 
 	/* 4: worker 1 dies; datagrams to its QPNs (from its learned sources and a stray) end as counted drops. */
