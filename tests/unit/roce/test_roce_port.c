@@ -471,7 +471,16 @@ static void test_share(void)
 	{
 		uint8_t buf[512];
 
+		static uint8_t big[ROCE_PORT_DGRAM_MAX + 100];
+
 		peer_send(strays[0], buf, cm_dgram(buf, sizeof(buf), roce_cm_service_id(ROCE_PS_TCP, 9), 0));
+		/* Malformed: shorter than a BTH, a BTH of version 1, longer than any RoCE datagram. */
+		peer_send(strays[0], buf, 7);
+		data_dgram(buf, sizeof(buf), wks[0].h.qpn[0], 0);
+		buf[1] |= 1;
+		peer_send(strays[0], buf, 24);
+		data_dgram(big, sizeof(big), wks[0].h.qpn[0], 0);
+		peer_send(strays[0], big, sizeof(big));
 		/* Markers behind it from the same source, so the same socket queue: once they are in, it was read. */
 		for (int w = 0; w < 2; w++) {
 			send_data(strays[0], wks[w].h.qpn[0], seq[w][0]++);
@@ -498,7 +507,7 @@ static void test_share(void)
 	CHECK(wks[0].rep.unclaimed + wks[1].rep.unclaimed == 1);
 	CHECK(wks[0].rep.st.cm_unclaimed + wks[1].rep.st.cm_unclaimed == 1);
 	CHECK(wks[0].rep.st.drop_no_owner + wks[1].rep.st.drop_no_owner == 0);
-	CHECK(wks[0].rep.st.drop_malformed + wks[1].rep.st.drop_malformed == 0);
+	CHECK(wks[0].rep.st.drop_malformed + wks[1].rep.st.drop_malformed == 3);
 
 	/* 4: worker 1 dies; datagrams to its QPNs (from its learned sources and a stray) end as counted drops. */
 	kill(wks[1].pid, SIGKILL);
