@@ -17,7 +17,7 @@
 #include "softhw/rnic/roce_reg.h"
 
 #define QP_BUCKETS 1024
-#define RECV_BATCH 32       /* datagrams per recvmmsg */
+#define MMSG_BATCH 32       /* datagrams per recvmmsg or sendmmsg */
 #define SOCKET_BUDGET 256   /* datagrams read from one socket per roce_port_recv: others get their turn */
 #define MAX_CONNS (2 * ROCE_REG_OWNERS)
 #define RCVBUF (4 << 20)    /* asked for; the kernel caps it at net.core.rmem_max */
@@ -335,11 +335,11 @@ unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, ui
 			      const struct iovec *dgrams, unsigned n)
 {
 	struct sockaddr_in a = sin4(ip, udp_port ? udp_port : ROCE_UDP_PORT);
-	struct mmsghdr mm[RECV_BATCH];
+	struct mmsghdr mm[MMSG_BATCH];
 	unsigned sent = 0;
 
 	while (sent < n) {
-		unsigned k = n - sent < RECV_BATCH ? n - sent : RECV_BATCH;
+		unsigned k = n - sent < MMSG_BATCH ? n - sent : MMSG_BATCH;
 		int r;
 
 		memset(mm, 0, sizeof(mm[0]) * k);
@@ -495,16 +495,16 @@ static void keep(struct roce_port_msg *msgs, unsigned *out, unsigned i, uint32_t
 static void drain_udp(struct roce_port *p, int fd, enum roce_port_via via, struct roce_port_msg *msgs,
 		      unsigned *out, unsigned max)
 {
-	struct mmsghdr mm[RECV_BATCH];
-	struct iovec iov[RECV_BATCH];
+	struct mmsghdr mm[MMSG_BATCH];
+	struct iovec iov[MMSG_BATCH];
 	unsigned budget = SOCKET_BUDGET;
 
 	while (*out < max && budget > 0) {
 		unsigned k = max - *out, base = *out;
 		int n;
 
-		if (k > RECV_BATCH)
-			k = RECV_BATCH;
+		if (k > MMSG_BATCH)
+			k = MMSG_BATCH;
 		memset(mm, 0, sizeof(mm[0]) * k);
 		for (unsigned i = 0; i < k; i++) {
 			iov[i].iov_base = msgs[base + i].buf;
