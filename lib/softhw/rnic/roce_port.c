@@ -1,0 +1,649 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The RoCEv2 UDP port of one process on one IPv4 address (see roce_port.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "softhw/rnic/roce_cm_mad.h"
+#include "softhw/rnic/roce_pkt.h"
+#include "softhw/rnic/roce_port.h"
+#include "softhw/rnic/roce_reg.h"
+
+#define QP_BUCKETS 1024
+#define MMSG_BATCH 32       /* datagrams per recvmmsg or sendmmsg */
+#define SOCKET_BUDGET 256   /* datagrams read from one socket per roce_port_recv: others get their turn */
+#define MAX_CONNS (2 * ROCE_REG_OWNERS)
+#define RCVBUF (4 << 20)    /* asked for; the kernel caps it at net.core.rmem_max */
+#define FWD_MAGIC 0x52464744u
+
+/* epoll tags: kind in the high half, a QPN or descriptor in the low one */
+enum { TAG_SHARED = 1, TAG_LISTEN, TAG_CONN, TAG_QP };
+#define TAG(kind, v) ((uint64_t)(kind) << 32 | (uint32_t)(v))
+
+/* What precedes a forwarded datagram on the unix channel. */
+struct fwd_hdr {
+	uint32_t magic;
+	uint32_t qpn;
+	uint32_t from_ip;   /* network order, as in sockaddr_in */
+	uint16_t from_port; /* network order */
+	uint16_t pad;
+};
+
+struct rp_qp {
+	uint32_t qpn;
+	int tx_fd;          /* unconnected, bound to <ip>:roce_udp_sport(qpn); -1: send from the shared one */
+	int rx_fd;          /* bound to <ip>:port, connected to the peer; -1: not yet */
+	uint32_t peer_ip;   /* host order, where rx_fd is connected */
+	uint16_t peer_port;
+	struct rp_qp *next;
+};
+
+struct roce_port {
+	struct roce_reg *reg;
+	uint32_t ip;        /* host order */
+	uint16_t port;
+	int ep;
+	int ufd;            /* the shared unconnected socket */
+	int lfd;            /* forwarding listener */
+	char lpath[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int fwd[ROCE_REG_OWNERS]; /* our connections to other owners, -1 */
+	int conns[MAX_CONNS];     /* accepted forwarding connections */
+	unsigned nconns;
+	struct rp_qp *qps[QP_BUCKETS];
+	struct roce_port_stats st;
+};
+
+#define STAT_ADD(p, field) __atomic_fetch_add(&(p)->st.field, 1, __ATOMIC_RELAXED)
+
+static struct rp_qp *qp_find(const struct roce_port *p, uint32_t qpn)
+{
+	for (struct rp_qp *q = p->qps[(qpn & 0xffff) % QP_BUCKETS]; q; q = q->next)
+		if (q->qpn == qpn)
+			return q;
+	return NULL;
+}
+
+static struct sockaddr_in sin4(uint32_t ip, uint16_t port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(ip) };
+
+	return a;
+}
+
+/* A UDP socket in the port group of ip:port (SO_REUSEPORT), DF set so IPv4 ID is 0 when unconnected. */
+static int udp_socket(uint32_t ip, uint16_t port, int rcvbuf)
+{
+	struct sockaddr_in a = sin4(ip, port);
+	int one = 1, pmtu = IP_PMTUDISC_DO;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) != 0 ||
+	    setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu, sizeof(pmtu)) != 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)) != 0 ||
+	    bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+static int ep_add(struct roce_port *p, int fd, uint64_t tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = tag };
+
+	return epoll_ctl(p->ep, EPOLL_CTL_ADD, fd, &ev);
+}
+
+static void ep_del_close(struct roce_port *p, int fd)
+{
+	(void)epoll_ctl(p->ep, EPOLL_CTL_DEL, fd, NULL);
+	close(fd);
+}
+
+/* ---- open and close ---- */
+
+doca_error_t roce_port_open(const char *run_dir, uint32_t ip, uint16_t udp_port, struct roce_port **out,
+			    const char **why)
+{
+	struct roce_port *p = calloc(1, sizeof(*p));
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	doca_error_t err;
+
+	*out = NULL;
+	if (p == NULL) {
+		*why = "out of memory";
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	p->ip = ip;
+	p->port = udp_port ? udp_port : ROCE_UDP_PORT;
+	p->ep = p->ufd = p->lfd = -1;
+	for (int i = 0; i < ROCE_REG_OWNERS; i++)
+		p->fwd[i] = -1;
+	err = roce_reg_open(run_dir, ip, true, &p->reg, why);
+	if (err != DOCA_SUCCESS)
+		goto fail;
+	err = DOCA_ERROR_OPERATING_SYSTEM;
+	p->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (p->ep < 0) {
+		*why = "epoll_create1 failed";
+		goto fail;
+	}
+	p->ufd = udp_socket(ip, p->port, RCVBUF);
+	if (p->ufd < 0) {
+		*why = errno == EADDRINUSE ? "the UDP port is taken on this address by another user or by a socket without "
+					     "SO_REUSEPORT (rdma_rxe, another program)"
+					   : "cannot bind the UDP port on this address (is it a local address?)";
+		err = errno == EADDRINUSE ? DOCA_ERROR_IN_USE : DOCA_ERROR_OPERATING_SYSTEM;
+		goto fail;
+	}
+	if (!roce_reg_owner_path(p->reg, roce_reg_self(p->reg), un.sun_path, sizeof(un.sun_path))) {
+		*why = "the run directory path is too long for a unix socket; set SOFTDOCA_RUN_DIR to a shorter one";
+		goto fail;
+	}
+	memcpy(p->lpath, un.sun_path, sizeof(p->lpath));
+	(void)unlink(un.sun_path); /* a leftover of a dead process that had our owner id */
+	p->lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (p->lfd < 0 || bind(p->lfd, (struct sockaddr *)&un, sizeof(un)) != 0 || listen(p->lfd, 128) != 0) {
+		*why = "cannot listen on the forwarding socket in the run directory";
+		goto fail;
+	}
+	if (ep_add(p, p->ufd, TAG(TAG_SHARED, 0)) != 0 || ep_add(p, p->lfd, TAG(TAG_LISTEN, 0)) != 0) {
+		*why = "epoll_ctl failed";
+		goto fail;
+	}
+	*out = p;
+	return DOCA_SUCCESS;
+fail:
+	roce_port_close(p);
+	return err;
+}
+
+void roce_port_close(struct roce_port *p)
+{
+	if (p == NULL)
+		return;
+	for (unsigned b = 0; b < QP_BUCKETS; b++)
+		while (p->qps[b])
+			roce_port_qp_remove(p, p->qps[b]->qpn);
+	for (int i = 0; i < ROCE_REG_OWNERS; i++)
+		if (p->fwd[i] >= 0)
+			close(p->fwd[i]);
+	for (unsigned i = 0; i < p->nconns; i++)
+		close(p->conns[i]);
+	if (p->lfd >= 0) {
+		close(p->lfd);
+		(void)unlink(p->lpath);
+	}
+	if (p->ufd >= 0)
+		close(p->ufd);
+	if (p->ep >= 0)
+		close(p->ep);
+	roce_reg_close(p->reg); /* after the unlink: the id may go to another process at once */
+	free(p);
+}
+
+int roce_port_fd(const struct roce_port *p)
+{
+	return p->ep;
+}
+
+struct roce_reg *roce_port_reg(const struct roce_port *p)
+{
+	return p->reg;
+}
+
+void roce_port_get_stats(const struct roce_port *p, struct roce_port_stats *st)
+{
+	*st = p->st;
+	st->tx = __atomic_load_n(&p->st.tx, __ATOMIC_RELAXED);
+	st->tx_err = __atomic_load_n(&p->st.tx_err, __ATOMIC_RELAXED);
+}
+
+/* ---- queue pairs ---- */
+
+doca_error_t roce_port_qp_add(struct roce_port *p, uint32_t *qpn)
+{
+	struct rp_qp *q = calloc(1, sizeof(*q));
+	doca_error_t err;
+
+	if (q == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	err = roce_reg_qpn_alloc(p->reg, &q->qpn);
+	if (err != DOCA_SUCCESS) {
+		free(q);
+		return err;
+	}
+	/* Nothing is sent to this port: a small buffer bounds what a stray sender can park there. */
+	q->tx_fd = udp_socket(p->ip, roce_udp_sport(q->qpn), 1);
+	q->rx_fd = -1;
+	q->next = p->qps[(q->qpn & 0xffff) % QP_BUCKETS];
+	p->qps[(q->qpn & 0xffff) % QP_BUCKETS] = q;
+	*qpn = q->qpn;
+	return DOCA_SUCCESS;
+}
+
+void roce_port_qp_remove(struct roce_port *p, uint32_t qpn)
+{
+	struct rp_qp **pp = &p->qps[(qpn & 0xffff) % QP_BUCKETS];
+
+	for (; *pp; pp = &(*pp)->next) {
+		struct rp_qp *q = *pp;
+
+		if (q->qpn != qpn)
+			continue;
+		*pp = q->next;
+		if (q->rx_fd >= 0)
+			ep_del_close(p, q->rx_fd);
+		if (q->tx_fd >= 0)
+			close(q->tx_fd);
+		roce_reg_qpn_free(p->reg, qpn);
+		free(q);
+		return;
+	}
+}
+
+doca_error_t roce_port_qp_connect(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port)
+{
+	struct rp_qp *q = qp_find(p, qpn);
+	struct sockaddr_in a = sin4(ip, udp_port);
+
+	if (q == NULL)
+		return DOCA_ERROR_NOT_FOUND;
+	if (q->rx_fd < 0) {
+		/* Until connect() it is one more unconnected member: what it gets meanwhile is read like the rest. */
+		q->rx_fd = udp_socket(p->ip, p->port, RCVBUF);
+		if (q->rx_fd < 0)
+			return DOCA_ERROR_OPERATING_SYSTEM;
+		if (ep_add(p, q->rx_fd, TAG(TAG_QP, qpn)) != 0) {
+			close(q->rx_fd);
+			q->rx_fd = -1;
+			return DOCA_ERROR_OPERATING_SYSTEM;
+		}
+	}
+	if (connect(q->rx_fd, (struct sockaddr *)&a, sizeof(a)) != 0)
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	q->peer_ip = ip;
+	q->peer_port = udp_port;
+	return DOCA_SUCCESS;
+}
+
+bool roce_port_qp_connected(const struct roce_port *p, uint32_t qpn, uint32_t *ip, uint16_t *udp_port)
+{
+	const struct rp_qp *q = qp_find(p, qpn);
+
+	if (q == NULL || q->rx_fd < 0 || q->peer_port == 0)
+		return false;
+	if (ip)
+		*ip = q->peer_ip;
+	if (udp_port)
+		*udp_port = q->peer_port;
+	return true;
+}
+
+doca_error_t roce_port_listen(struct roce_port *p, uint64_t sid)
+{
+	return roce_reg_listen(p->reg, sid);
+}
+
+void roce_port_unlisten(struct roce_port *p, uint64_t sid)
+{
+	roce_reg_unlisten(p->reg, sid);
+}
+
+uint32_t roce_port_comm_id(const struct roce_port *p, uint32_t seq)
+{
+	return roce_reg_comm_id(p->reg, seq);
+}
+
+/* ---- sending ---- */
+
+static int tx_fd(const struct roce_port *p, uint32_t qpn)
+{
+	const struct rp_qp *q = qpn == 1 ? NULL : qp_find(p, qpn);
+
+	return q && q->tx_fd >= 0 ? q->tx_fd : p->ufd;
+}
+
+doca_error_t roce_port_send(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
+			    const struct iovec *iov, int iovcnt)
+{
+	struct sockaddr_in a = sin4(ip, udp_port ? udp_port : ROCE_UDP_PORT);
+	struct msghdr mh = { .msg_name = &a, .msg_namelen = sizeof(a), .msg_iov = (struct iovec *)iov,
+			     .msg_iovlen = (size_t)iovcnt };
+
+	if (sendmsg(tx_fd(p, qpn), &mh, MSG_DONTWAIT) < 0) {
+		STAT_ADD(p, tx_err);
+		return errno == EAGAIN || errno == ENOBUFS ? DOCA_ERROR_AGAIN : DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	STAT_ADD(p, tx);
+	return DOCA_SUCCESS;
+}
+
+unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
+			      const struct iovec *dgrams, unsigned n)
+{
+	struct sockaddr_in a = sin4(ip, udp_port ? udp_port : ROCE_UDP_PORT);
+	struct mmsghdr mm[MMSG_BATCH];
+	unsigned sent = 0;
+
+	while (sent < n) {
+		unsigned k = n - sent < MMSG_BATCH ? n - sent : MMSG_BATCH;
+		int r;
+
+		memset(mm, 0, sizeof(mm[0]) * k);
+		for (unsigned i = 0; i < k; i++) {
+			mm[i].msg_hdr.msg_name = &a;
+			mm[i].msg_hdr.msg_namelen = sizeof(a);
+			mm[i].msg_hdr.msg_iov = (struct iovec *)&dgrams[sent + i];
+			mm[i].msg_hdr.msg_iovlen = 1;
+		}
+		r = sendmmsg(tx_fd(p, qpn), mm, k, MSG_DONTWAIT);
+		if (r <= 0) {
+			STAT_ADD(p, tx_err);
+			break;
+		}
+		__atomic_fetch_add(&p->st.tx, (uint64_t)r, __ATOMIC_RELAXED);
+		sent += (unsigned)r;
+	}
+	return n - sent;
+}
+
+/* ---- routing ---- */
+
+/*
+ * Who owns a datagram: its QPN's owner, or for QP1 (CM) the listener of a REQ's service ID or
+ * the process named by a reply's remote comm ID (ours, given in our REQ or REP). -1: malformed.
+ */
+static int route(const struct roce_port *p, const uint8_t *buf, size_t len, uint32_t *qpn, bool *req)
+{
+	struct roce_mad_hdr hdr;
+	struct roce_pkt pkt;
+	const uint8_t *cm;
+	int owner;
+
+	if (roce_pkt_parse(buf, len, &pkt) != ROCE_PARSE_OK)
+		return -1;
+	*qpn = pkt.bth.dqpn;
+	*req = false;
+	if (*qpn != 1)
+		return roce_reg_qpn_owner(p->reg, *qpn);
+	if (!roce_cm_mad_check(pkt.payload, pkt.payload_len, &hdr))
+		return -1;
+	cm = pkt.payload + ROCE_MAD_HDR_LEN;
+	*req = hdr.attr_id == ROCE_CM_REQ;
+	if (*req)
+		return roce_reg_listener_owner(p->reg, roce_get64(cm + 8));
+	owner = roce_reg_comm_id_owner(roce_get32(cm + 4)); /* every reply keeps the remote comm ID at 4 */
+	return roce_reg_owner_pid(p->reg, owner) != 0 ? owner : 0;
+}
+
+/* Our connection to owner's forwarding socket, made now if needed; -1 with errno. */
+static int fwd_conn(struct roce_port *p, int owner)
+{
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
+	int fd, sndbuf = RCVBUF;
+
+	if (p->fwd[owner] >= 0)
+		return p->fwd[owner];
+	if (!roce_reg_owner_path(p->reg, owner, un.sun_path, sizeof(un.sun_path))) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	/* A unix sender's buffer bounds what waits for the owner: room for bursts as the UDP socket has. */
+	(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	if (connect(fd, (struct sockaddr *)&un, sizeof(un)) != 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	/* The listener must be the registered owner, of this user (not an impostor on the name). */
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) != 0 || cred.uid != geteuid() ||
+	    cred.pid != roce_reg_owner_pid(p->reg, owner)) {
+		close(fd);
+		errno = EPERM;
+		return -1;
+	}
+	p->fwd[owner] = fd;
+	return fd;
+}
+
+static void forward(struct roce_port *p, int owner, uint32_t qpn, const uint8_t *buf, size_t len,
+		    const struct sockaddr_in *from)
+{
+	struct fwd_hdr h = { .magic = FWD_MAGIC, .qpn = qpn, .from_ip = from->sin_addr.s_addr,
+			     .from_port = from->sin_port };
+	struct iovec iov[2] = { { &h, sizeof(h) }, { (void *)buf, len } };
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
+
+	for (int attempt = 0; attempt < 2; attempt++) {
+		int fd = fwd_conn(p, owner);
+
+		if (fd < 0) {
+			if (errno == EPERM) {
+				p->st.refused++;
+			} else if ((errno == ECONNREFUSED || errno == ENOENT) && roce_reg_reclaim(p->reg, owner)) {
+				p->st.reclaimed++;
+				p->st.drop_dead++;
+			} else if (roce_reg_owner_pid(p->reg, owner) == 0) {
+				p->st.drop_dead++; /* someone else reclaimed it first */
+			} else {
+				p->st.drop_fwd_full++;
+			}
+			return;
+		}
+		if (sendmsg(fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL) >= 0) {
+			p->st.fwd_out++;
+			return;
+		}
+		if (errno == EAGAIN || errno == ENOBUFS) {
+			p->st.drop_fwd_full++; /* as a full switch queue: the sender retransmits */
+			return;
+		}
+		/* The owner went away (or the id changed hands): one new connection. */
+		close(fd);
+		p->fwd[owner] = -1;
+	}
+	p->st.drop_fwd_full++;
+}
+
+/* A datagram for one of our QPs (or QP1): learn its source if the QP has no peer socket yet. */
+static void learn(struct roce_port *p, uint32_t qpn, const struct sockaddr_in *from)
+{
+	struct rp_qp *q = qpn == 1 ? NULL : qp_find(p, qpn);
+
+	if (q != NULL && q->rx_fd < 0 &&
+	    roce_port_qp_connect(p, qpn, ntohl(from->sin_addr.s_addr), ntohs(from->sin_port)) == DOCA_SUCCESS)
+		p->st.learned++;
+}
+
+static void keep(struct roce_port_msg *msgs, unsigned *out, unsigned i, uint32_t qpn, uint32_t len,
+		 enum roce_port_via via, bool unclaimed)
+{
+	struct roce_port_msg *m = &msgs[*out];
+
+	if (*out != i) {
+		m->from = msgs[i].from;
+		memcpy(m->buf, msgs[i].buf, len);
+	}
+	m->qpn = qpn;
+	m->len = len;
+	m->via = via;
+	m->unclaimed = unclaimed;
+	(*out)++;
+}
+
+/* Reads a UDP socket into msgs[*out..max): keeps ours, forwards or drops the rest. */
+static void drain_udp(struct roce_port *p, int fd, enum roce_port_via via, struct roce_port_msg *msgs,
+		      unsigned *out, unsigned max)
+{
+	struct mmsghdr mm[MMSG_BATCH];
+	struct iovec iov[MMSG_BATCH];
+	unsigned budget = SOCKET_BUDGET;
+
+	while (*out < max && budget > 0) {
+		unsigned k = max - *out, base = *out;
+		int n;
+
+		if (k > MMSG_BATCH)
+			k = MMSG_BATCH;
+		memset(mm, 0, sizeof(mm[0]) * k);
+		for (unsigned i = 0; i < k; i++) {
+			iov[i].iov_base = msgs[base + i].buf;
+			iov[i].iov_len = sizeof(msgs[base + i].buf);
+			mm[i].msg_hdr.msg_iov = &iov[i];
+			mm[i].msg_hdr.msg_iovlen = 1;
+			mm[i].msg_hdr.msg_name = &msgs[base + i].from;
+			mm[i].msg_hdr.msg_namelen = sizeof(msgs[base + i].from);
+		}
+		n = recvmmsg(fd, mm, k, MSG_DONTWAIT, NULL);
+		if (n <= 0)
+			return;
+		budget = budget > (unsigned)n ? budget - (unsigned)n : 0;
+		for (unsigned i = 0; i < (unsigned)n; i++) {
+			struct roce_port_msg *m = &msgs[base + i];
+			uint32_t len = mm[i].msg_len, qpn = 0;
+			bool req = false;
+			int owner;
+
+			if (mm[i].msg_hdr.msg_flags & MSG_TRUNC) {
+				p->st.drop_malformed++;
+				continue;
+			}
+			owner = route(p, m->buf, len, &qpn, &req);
+			if (owner < 0) {
+				p->st.drop_malformed++;
+			} else if (owner == 0 && req) {
+				/* A REQ nobody listens to: whoever got it answers (REJ), as Linux's CM would. */
+				p->st.cm_unclaimed++;
+				keep(msgs, out, base + i, qpn, len, via, true);
+			} else if (owner == 0) {
+				p->st.drop_no_owner++;
+			} else if (owner != roce_reg_self(p->reg) || (qpn != 1 && qp_find(p, qpn) == NULL)) {
+				if (owner == roce_reg_self(p->reg))
+					p->st.drop_stray++; /* the registry says ours, we do not know it: being removed */
+				else
+					forward(p, owner, qpn, m->buf, len, &m->from);
+			} else {
+				if (via == ROCE_PORT_VIA_QP)
+					p->st.rx_qp++;
+				else
+					p->st.rx_shared++;
+				keep(msgs, out, base + i, qpn, len, via, false);
+				if (via == ROCE_PORT_VIA_SHARED)
+					learn(p, qpn, &m->from);
+			}
+		}
+		if ((unsigned)n < k)
+			return; /* drained */
+	}
+}
+
+static void conn_close(struct roce_port *p, int fd)
+{
+	for (unsigned i = 0; i < p->nconns; i++)
+		if (p->conns[i] == fd) {
+			p->conns[i] = p->conns[--p->nconns];
+			break;
+		}
+	ep_del_close(p, fd);
+}
+
+static void accept_all(struct roce_port *p)
+{
+	for (int n = 0; n < 64; n++) {
+		struct ucred cred;
+		socklen_t clen = sizeof(cred);
+		int fd = accept4(p->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0)
+			return; /* EAGAIN; out of descriptors: the next call tries again */
+		/* Same user only, as the UDP port group itself; closed before anything is read. */
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) != 0 || cred.uid != geteuid() ||
+		    p->nconns == MAX_CONNS || ep_add(p, fd, TAG(TAG_CONN, fd)) != 0) {
+			p->st.refused++;
+			close(fd);
+			continue;
+		}
+		p->conns[p->nconns++] = fd;
+	}
+}
+
+/* Reads forwarded datagrams of one connection into msgs[*out..max). */
+static void drain_conn(struct roce_port *p, int fd, struct roce_port_msg *msgs, unsigned *out, unsigned max)
+{
+	for (unsigned budget = SOCKET_BUDGET; *out < max && budget > 0; budget--) {
+		struct roce_port_msg *m = &msgs[*out];
+		struct fwd_hdr h;
+		struct iovec iov[2] = { { &h, sizeof(h) }, { m->buf, sizeof(m->buf) } };
+		struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
+		ssize_t n = recvmsg(fd, &mh, MSG_DONTWAIT);
+
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		if (n <= 0) {
+			conn_close(p, fd); /* the other process closed or died */
+			return;
+		}
+		if ((size_t)n < sizeof(h) || h.magic != FWD_MAGIC || (mh.msg_flags & MSG_TRUNC)) {
+			p->st.drop_malformed++;
+			continue;
+		}
+		if (h.qpn != 1 && qp_find(p, h.qpn) == NULL) {
+			p->st.drop_stray++;
+			continue;
+		}
+		m->from = sin4(ntohl(h.from_ip), ntohs(h.from_port));
+		p->st.rx_forwarded++;
+		keep(msgs, out, *out, h.qpn, (uint32_t)((size_t)n - sizeof(h)), ROCE_PORT_VIA_FORWARD, false);
+		learn(p, h.qpn, &m->from);
+	}
+}
+
+unsigned roce_port_recv(struct roce_port *p, struct roce_port_msg *msgs, unsigned max)
+{
+	struct epoll_event ev[16];
+	unsigned out = 0;
+	int n = epoll_wait(p->ep, ev, 16, 0);
+
+	for (int i = 0; i < n && out < max; i++) {
+		uint32_t v = (uint32_t)ev[i].data.u64;
+		struct rp_qp *q;
+
+		switch (ev[i].data.u64 >> 32) {
+		case TAG_SHARED:
+			drain_udp(p, p->ufd, ROCE_PORT_VIA_SHARED, msgs, &out, max);
+			break;
+		case TAG_QP:
+			q = qp_find(p, v);
+			if (q != NULL && q->rx_fd >= 0)
+				drain_udp(p, q->rx_fd, ROCE_PORT_VIA_QP, msgs, &out, max);
+			break;
+		case TAG_LISTEN:
+			accept_all(p);
+			break;
+		case TAG_CONN:
+			drain_conn(p, (int)v, msgs, &out, max);
+			break;
+		}
+	}
+	return out;
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The RoCEv2 UDP port of one process on one local IPv4 address (private to lib/softhw/rnic/).
+ *
+ * Several softdoca processes of a user share UDP port 4791 on an address without a daemon and
+ * without privileges (docs/rocev2.md, "The path over UDP"):
+ *   - each process keeps one unconnected socket bound to <ip>:4791 with SO_REUSEPORT (the
+ *     kernel lets only sockets of the same user into that group);
+ *   - each QP whose peer is known gets a receive socket bound the same way and connect()ed to
+ *     the peer's address and UDP source port: Linux prefers the exact 4-tuple, so that peer's
+ *     packets reach the QP's process directly;
+ *   - each QP sends from an unconnected socket bound to <ip>:roce_udp_sport(qpn), the source
+ *     port rxe would use: unconnected with IP_PMTUDISC_DO, Linux sends IPv4 ID 0 with DF, which
+ *     the ICRC needs (a connected socket numbers its packets from a random start), and the
+ *     port is one a peer can predict and connect() to;
+ *   - whatever lands on a socket but belongs to another process (destination QPN, or for QP1
+ *     the REQ's service ID or the reply's comm ID, looked up in roce_reg.h) is forwarded to
+ *     that process over a unix SOCK_SEQPACKET connection in the run directory, whose other end
+ *     must be of this user (SO_PEERCRED, checked at accept and at connect).
+ * The owner of a QP that is not connected yet connect()s its receive socket to the source of
+ * the first datagram it gets for it (learning), so later ones come directly.
+ *
+ * Everything a process reads comes out of one epoll descriptor (roce_port_fd) for the soft
+ * NIC's service thread; roce_port_recv() drains what is ready and returns only datagrams for
+ * this process. Nothing here spins, starts a thread or logs: counters say what happened.
+ * One thread calls recv and changes QPs; sends may come from others meanwhile.
+ */
+#ifndef SOFTHW_RNIC_ROCE_PORT_H
+#define SOFTHW_RNIC_ROCE_PORT_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "doca_error.h"
+
+#define ROCE_PORT_DGRAM_MAX 4608 /* BTH + headers + 4096-byte payload + pad + ICRC, rounded up */
+
+struct roce_port;
+
+/* How a received datagram came in. */
+enum roce_port_via {
+	ROCE_PORT_VIA_QP,      /* the QP's connected socket */
+	ROCE_PORT_VIA_SHARED,  /* this process's unconnected socket */
+	ROCE_PORT_VIA_FORWARD, /* another process of this user received it and handed it over */
+};
+
+struct roce_port_msg {
+	uint32_t qpn;              /* destination QPN (1: a CM MAD) */
+	uint32_t len;
+	struct sockaddr_in from;   /* the sender's address and UDP port */
+	enum roce_port_via via;
+	bool unclaimed;            /* a CM REQ for a service nobody on this address listens to: answer
+	                              it with a REJ (invalid service ID), so the peer fails at once */
+	uint8_t buf[ROCE_PORT_DGRAM_MAX]; /* the UDP payload: BTH ... ICRC (not checked here) */
+};
+
+struct roce_port_stats {
+	uint64_t rx_qp;          /* delivered here, by way of */
+	uint64_t rx_shared;
+	uint64_t rx_forwarded;
+	uint64_t fwd_out;        /* handed to another process */
+	uint64_t drop_malformed; /* not a RoCEv2 packet the parser takes, or a QP1 packet that is no CM MAD */
+	uint64_t drop_no_owner;  /* nobody on this address holds the QPN or comm ID */
+	uint64_t cm_unclaimed;   /* REQs for a service nobody listens to, delivered here marked unclaimed */
+	uint64_t drop_dead;      /* its owner had died (its entries were then reclaimed) */
+	uint64_t drop_fwd_full;  /* the owner's channel was full or broke */
+	uint64_t drop_stray;     /* forwarded to us, but not ours (ownership changed meanwhile) */
+	uint64_t refused;        /* forwarding connections from another user, closed unread; a forward
+	                            not sent because the listener was not the registered owner of this user */
+	uint64_t learned;        /* QP receive sockets connected from a first datagram */
+	uint64_t reclaimed;      /* dead owners whose entries this process freed */
+	uint64_t tx;             /* datagrams sent */
+	uint64_t tx_err;
+};
+
+/*
+ * Opens the port of this process on IPv4 address ip (host order), UDP port udp_port (0: 4791),
+ * with its registry under run_dir (roce_reg.h). IN_USE when the port is held by another user
+ * or without SO_REUSEPORT (rdma_rxe bound to 4791, another program); *why says what failed.
+ */
+doca_error_t roce_port_open(const char *run_dir, uint32_t ip, uint16_t udp_port, struct roce_port **out,
+			    const char **why);
+void roce_port_close(struct roce_port *p);
+
+/* Readable when roce_port_recv has something to do (level-triggered: put it in an epoll). */
+int roce_port_fd(const struct roce_port *p);
+
+/* A new QP: a QPN unique on the address, and its send socket. */
+doca_error_t roce_port_qp_add(struct roce_port *p, uint32_t *qpn);
+void roce_port_qp_remove(struct roce_port *p, uint32_t qpn);
+
+/*
+ * The QP's peer is ip:udp_port (host order; a Linux or softdoca peer sends from
+ * roce_udp_sport(its QPN)): its receive socket connects there now instead of learning.
+ */
+doca_error_t roce_port_qp_connect(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port);
+
+/* Is the QP's receive socket connected? To which source (host order, may be NULL)? */
+bool roce_port_qp_connected(const struct roce_port *p, uint32_t qpn, uint32_t *ip, uint16_t *udp_port);
+
+/* QP1: REQs for RDMA-CM service ID sid come to this process. IN_USE if another listens. */
+doca_error_t roce_port_listen(struct roce_port *p, uint64_t sid);
+void roce_port_unlisten(struct roce_port *p, uint64_t sid);
+
+/* A CM local communication ID whose replies come back to this process. */
+uint32_t roce_port_comm_id(const struct roce_port *p, uint32_t seq);
+
+/*
+ * Sends one datagram (the UDP payload, ICRC computed for IPv4 ID 0 and DF) for QP qpn (1: from
+ * the shared socket) to ip:udp_port (host order; udp_port 0: 4791). AGAIN when the socket
+ * buffer is full, OPERATING_SYSTEM otherwise.
+ */
+doca_error_t roce_port_send(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
+			    const struct iovec *iov, int iovcnt);
+
+/* Several datagrams of one QP to one peer in one system call (sendmmsg); how many left. */
+unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
+			      const struct iovec *dgrams, unsigned n);
+
+/*
+ * Drains what is ready (recvmmsg on each ready socket; accepts and forwards on the way) and
+ * puts up to max datagrams for this process in msgs; how many. 0: nothing for us now (wait on
+ * roce_port_fd). What is left stays readable.
+ */
+unsigned roce_port_recv(struct roce_port *p, struct roce_port_msg *msgs, unsigned max);
+
+void roce_port_get_stats(const struct roce_port *p, struct roce_port_stats *st);
+
+/* The registry it uses (lookups for tools and tests). */
+struct roce_reg *roce_port_reg(const struct roce_port *p);
+
+#endif /* SOFTHW_RNIC_ROCE_PORT_H */

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The per-host RoCEv2 registry of one IPv4 address (see roce_reg.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "softhw/rnic/roce_reg.h"
+
+#define REG_MAGIC 0x52434552u /* "RECR" */
+#define REG_VERSION 1
+
+struct reg_owner {
+	int32_t pid;    /* 0: free */
+	uint32_t pad;
+	uint64_t start; /* the process's start time (/proc/<pid>/stat field 22) */
+};
+
+struct reg_listener {
+	uint64_t word; /* owner << 48 | service ID (48 bits: RDMA-CM's are port space << 16 | port) */
+};
+
+struct reg_file {
+	uint32_t magic;
+	uint32_t version;
+	uint32_t rotor; /* next slot to try: spreads reuse, so a QPN comes back late */
+	uint32_t pad;
+	struct reg_owner owners[ROCE_REG_OWNERS];
+	struct reg_listener listeners[ROCE_REG_LISTENERS];
+	uint64_t slots[ROCE_REG_SLOTS]; /* owner << 32 | qpn (the last one given, kept when freed) */
+};
+
+struct roce_reg {
+	struct reg_file *f;
+	int fd;
+	int self;
+	uint32_t ip;
+	char dir[PATH_MAX];
+};
+
+#define SID_MASK 0xffffffffffffull
+
+static uint64_t load64(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void store64(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+/* Start time of pid, 0 if it does not exist; UINT64_MAX if /proc cannot tell. */
+static uint64_t proc_start(pid_t pid)
+{
+	char path[64], buf[1024];
+	unsigned long long start;
+	ssize_t n;
+	char *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : UINT64_MAX;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0; /* a zombie being reaped */
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+	if (p == NULL)
+		return UINT64_MAX;
+	/* after ")": state is field 3; start time is field 22, 19 fields on */
+	for (int field = 2; field < 22 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (p == NULL || sscanf(p + 1, "%llu", &start) != 1)
+		return UINT64_MAX;
+	return start;
+}
+
+static bool owner_alive(const struct reg_owner *o)
+{
+	uint64_t start;
+
+	if (o->pid <= 0)
+		return false;
+	start = proc_start(o->pid);
+	if (start == UINT64_MAX) /* no /proc: the pid alone */
+		return kill(o->pid, 0) == 0 || errno == EPERM;
+	return start != 0 && start == o->start;
+}
+
+static void lock(struct roce_reg *r)
+{
+	while (flock(r->fd, LOCK_EX) != 0 && errno == EINTR)
+		;
+}
+
+static void unlock(struct roce_reg *r)
+{
+	(void)flock(r->fd, LOCK_UN);
+}
+
+/* Under the lock: frees what owner holds and its id. */
+static void release_owner(struct roce_reg *r, int owner)
+{
+	struct reg_file *f = r->f;
+	char path[PATH_MAX];
+
+	for (uint32_t s = 0; s < ROCE_REG_SLOTS; s++) {
+		uint64_t w = load64(&f->slots[s]);
+
+		if ((int)(w >> 32) == owner)
+			store64(&f->slots[s], (uint32_t)w);
+	}
+	for (uint32_t i = 0; i < ROCE_REG_LISTENERS; i++)
+		if ((int)(load64(&f->listeners[i].word) >> 48) == owner)
+			store64(&f->listeners[i].word, 0);
+	if (roce_reg_owner_path(r, owner, path, sizeof(path)))
+		(void)unlink(path);
+	f->owners[owner].start = 0;
+	__atomic_store_n(&f->owners[owner].pid, 0, __ATOMIC_RELEASE);
+}
+
+/* Under the lock: reclaims every owner whose process is gone; how many. */
+static unsigned reclaim_dead(struct roce_reg *r)
+{
+	unsigned n = 0;
+
+	for (int i = 1; i < ROCE_REG_OWNERS; i++)
+		if (r->f->owners[i].pid != 0 && i != r->self && !owner_alive(&r->f->owners[i])) {
+			release_owner(r, i);
+			n++;
+		}
+	return n;
+}
+
+static doca_error_t check_ours(int fd, bool dir, const char **why)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0) {
+		*why = "cannot stat the RoCE registry";
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	if (st.st_uid != geteuid() || (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))) {
+		*why = dir ? "the run directory's roce folder belongs to another user"
+			   : "the RoCE registry file belongs to another user";
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t join(struct roce_reg *r, const char **why)
+{
+	uint64_t start = proc_start(getpid());
+
+	lock(r);
+	reclaim_dead(r);
+	for (int i = 1; i < ROCE_REG_OWNERS; i++) {
+		if (r->f->owners[i].pid != 0)
+			continue;
+		r->f->owners[i].start = start == UINT64_MAX ? 0 : start;
+		__atomic_store_n(&r->f->owners[i].pid, (int32_t)getpid(), __ATOMIC_RELEASE);
+		r->self = i;
+		unlock(r);
+		return DOCA_SUCCESS;
+	}
+	unlock(r);
+	*why = "1023 live processes already use RoCE on this address";
+	return DOCA_ERROR_FULL;
+}
+
+doca_error_t roce_reg_open(const char *run_dir, uint32_t ip, bool do_join, struct roce_reg **out, const char **why)
+{
+	struct roce_reg *r = calloc(1, sizeof(*r));
+	char path[PATH_MAX];
+	doca_error_t err = DOCA_ERROR_OPERATING_SYSTEM;
+	struct stat st;
+	int dfd = -1;
+	void *map;
+
+	*out = NULL;
+	if (r == NULL) {
+		*why = "out of memory";
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	r->fd = -1;
+	r->ip = ip;
+	if ((size_t)snprintf(r->dir, sizeof(r->dir), "%s/roce", run_dir) >= sizeof(r->dir) ||
+	    (size_t)snprintf(path, sizeof(path), "%s/%u.%u.%u.%u.reg", r->dir, ip >> 24, (ip >> 16) & 0xff,
+			     (ip >> 8) & 0xff, ip & 0xff) >= sizeof(path)) {
+		*why = "the run directory path is too long";
+		goto fail;
+	}
+	if (mkdir(r->dir, 0700) != 0 && errno != EEXIST) {
+		*why = "cannot create the roce folder in the run directory";
+		goto fail;
+	}
+	dfd = open(r->dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		*why = "cannot open the roce folder of the run directory";
+		err = errno == EACCES ? DOCA_ERROR_NOT_PERMITTED : DOCA_ERROR_OPERATING_SYSTEM;
+		goto fail;
+	}
+	err = check_ours(dfd, true, why);
+	if (err != DOCA_SUCCESS)
+		goto fail;
+	r->fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (r->fd < 0) {
+		*why = "cannot open the RoCE registry file";
+		err = errno == EACCES ? DOCA_ERROR_NOT_PERMITTED : DOCA_ERROR_OPERATING_SYSTEM;
+		goto fail;
+	}
+	err = check_ours(r->fd, false, why);
+	if (err != DOCA_SUCCESS)
+		goto fail;
+	err = DOCA_ERROR_OPERATING_SYSTEM;
+	lock(r);
+	/* Growing it is idempotent; a file of the full size that is all zeros is a new one. */
+	if (fstat(r->fd, &st) != 0 || ((size_t)st.st_size < sizeof(struct reg_file) &&
+				       ftruncate(r->fd, sizeof(struct reg_file)) != 0)) {
+		unlock(r);
+		*why = "cannot size the RoCE registry file";
+		goto fail;
+	}
+	map = mmap(NULL, sizeof(struct reg_file), PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	if (map == MAP_FAILED) {
+		unlock(r);
+		*why = "cannot map the RoCE registry file";
+		goto fail;
+	}
+	r->f = map;
+	if (r->f->magic == 0) {
+		r->f->version = REG_VERSION;
+		__atomic_store_n(&r->f->magic, REG_MAGIC, __ATOMIC_RELEASE);
+	}
+	unlock(r);
+	if (r->f->magic != REG_MAGIC || r->f->version != REG_VERSION) {
+		*why = "the RoCE registry file is of another softdoca version; remove it when no process uses it";
+		err = DOCA_ERROR_NOT_SUPPORTED;
+		goto fail;
+	}
+	if (do_join) {
+		err = join(r, why);
+		if (err != DOCA_SUCCESS)
+			goto fail;
+	}
+	close(dfd);
+	*out = r;
+	return DOCA_SUCCESS;
+fail:
+	if (dfd >= 0)
+		close(dfd);
+	if (r->f)
+		munmap(r->f, sizeof(struct reg_file));
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r);
+	return err;
+}
+
+void roce_reg_close(struct roce_reg *r)
+{
+	if (r == NULL)
+		return;
+	if (r->self != 0) {
+		lock(r);
+		release_owner(r, r->self);
+		unlock(r);
+	}
+	munmap(r->f, sizeof(struct reg_file));
+	close(r->fd);
+	free(r);
+}
+
+int roce_reg_self(const struct roce_reg *r)
+{
+	return r->self;
+}
+
+bool roce_reg_owner_path(const struct roce_reg *r, int owner, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/%u.%u.%u.%u.%d.sock", r->dir, r->ip >> 24, (r->ip >> 16) & 0xff,
+			 (r->ip >> 8) & 0xff, r->ip & 0xff, owner);
+
+	return n > 0 && (size_t)n < len;
+}
+
+pid_t roce_reg_owner_pid(const struct roce_reg *r, int owner)
+{
+	if (owner <= 0 || owner >= ROCE_REG_OWNERS)
+		return 0;
+	return __atomic_load_n(&r->f->owners[owner].pid, __ATOMIC_ACQUIRE);
+}
+
+static bool try_alloc(struct roce_reg *r, uint32_t *qpn)
+{
+	struct reg_file *f = r->f;
+
+	for (uint32_t n = 0; n < ROCE_REG_SLOTS; n++) {
+		uint32_t s = (f->rotor + n) % ROCE_REG_SLOTS;
+		uint64_t w = load64(&f->slots[s]);
+		uint32_t gen, q;
+
+		if ((w >> 32) != 0)
+			continue;
+		gen = (((uint32_t)w >> 16) & 0xff) + 1;
+		if (gen > 0xff)
+			gen = 1; /* generation 0 would give QPNs 0 and 1 */
+		q = gen << 16 | s;
+		if (q == 0xffffff) /* the multicast QPN */
+			continue;
+		store64(&f->slots[s], (uint64_t)r->self << 32 | q);
+		f->rotor = (s + 1) % ROCE_REG_SLOTS;
+		*qpn = q;
+		return true;
+	}
+	return false;
+}
+
+doca_error_t roce_reg_qpn_alloc(struct roce_reg *r, uint32_t *qpn)
+{
+	bool ok;
+
+	if (r->self == 0)
+		return DOCA_ERROR_BAD_STATE;
+	lock(r);
+	ok = try_alloc(r, qpn) || (reclaim_dead(r) > 0 && try_alloc(r, qpn));
+	unlock(r);
+	return ok ? DOCA_SUCCESS : DOCA_ERROR_FULL;
+}
+
+void roce_reg_qpn_free(struct roce_reg *r, uint32_t qpn)
+{
+	uint64_t *slot = &r->f->slots[qpn & 0xffff];
+
+	lock(r);
+	if (load64(slot) == ((uint64_t)r->self << 32 | qpn))
+		store64(slot, qpn);
+	unlock(r);
+}
+
+int roce_reg_qpn_owner(const struct roce_reg *r, uint32_t qpn)
+{
+	uint64_t w = load64(&r->f->slots[qpn & 0xffff]);
+
+	return (uint32_t)w == qpn ? (int)(w >> 32) : 0;
+}
+
+/* Under the lock: the entry holding sid (-1: none), and the first free one in *free_i. */
+static int find_listener(const struct roce_reg *r, uint64_t sid, int *free_i)
+{
+	*free_i = -1;
+	for (int i = 0; i < ROCE_REG_LISTENERS; i++) {
+		uint64_t w = load64(&r->f->listeners[i].word);
+
+		if (w != 0 && (w & SID_MASK) == sid)
+			return i;
+		if (w == 0 && *free_i < 0)
+			*free_i = i;
+	}
+	return -1;
+}
+
+doca_error_t roce_reg_listen(struct roce_reg *r, uint64_t sid)
+{
+	doca_error_t err = DOCA_ERROR_FULL;
+	int held, free_i;
+
+	if (r->self == 0 || sid == 0 || (sid & ~SID_MASK) != 0)
+		return DOCA_ERROR_INVALID_VALUE;
+	lock(r);
+	/* A second pass only after reclaiming the dead: the holder or the lack of room may be theirs. */
+	for (int pass = 0; pass < 2; pass++) {
+		held = find_listener(r, sid, &free_i);
+		if (held < 0 && free_i >= 0) {
+			store64(&r->f->listeners[free_i].word, (uint64_t)r->self << 48 | sid);
+			err = DOCA_SUCCESS;
+			break;
+		}
+		err = held >= 0 ? DOCA_ERROR_IN_USE : DOCA_ERROR_FULL;
+		if (pass > 0 || reclaim_dead(r) == 0)
+			break;
+	}
+	unlock(r);
+	return err;
+}
+
+void roce_reg_unlisten(struct roce_reg *r, uint64_t sid)
+{
+	lock(r);
+	for (int i = 0; i < ROCE_REG_LISTENERS; i++)
+		if (load64(&r->f->listeners[i].word) == ((uint64_t)r->self << 48 | sid))
+			store64(&r->f->listeners[i].word, 0);
+	unlock(r);
+}
+
+int roce_reg_listener_owner(const struct roce_reg *r, uint64_t sid)
+{
+	for (int i = 0; i < ROCE_REG_LISTENERS; i++) {
+		uint64_t w = load64(&r->f->listeners[i].word);
+
+		if (w != 0 && (w & SID_MASK) == (sid & SID_MASK) && (sid & ~SID_MASK) == 0)
+			return (int)(w >> 48);
+	}
+	return 0;
+}
+
+bool roce_reg_reclaim(struct roce_reg *r, int owner)
+{
+	bool done = false;
+
+	if (owner <= 0 || owner >= ROCE_REG_OWNERS || owner == r->self)
+		return false;
+	lock(r);
+	if (r->f->owners[owner].pid != 0 && !owner_alive(&r->f->owners[owner])) {
+		release_owner(r, owner);
+		done = true;
+	}
+	unlock(r);
+	return done;
+}

@@ -1,0 +1,750 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The RoCEv2 UDP port shared by processes (lib/softhw/rnic/roce_port.c, roce_reg.c), on a
+ * loopback address of its own (127.x.y.16, from the pid) with a fresh run directory:
+ *   - the registry alone: QPNs, generations, listeners, comm IDs;
+ *   - two worker processes share port 4791; a plain UDP socket plays the peer and sends RC
+ *     SENDs with crafted BTHs to every QPN from many source ports, and CM MADs to QP1: each
+ *     datagram reaches its owner once (directly or forwarded), and after the first datagram
+ *     of a source each QP is connected to it and gets the rest on its own socket;
+ *   - a worker is killed: its QPNs are reclaimed, datagrams to them are dropped and counted;
+ *   - root only: a process of another user is kept out of the registry, the port and the
+ *     forwarding channel; packets sent for a QP leave with IPv4 ID 0, DF and rxe's source port.
+ * Synchronisation is by pipes and counts, bounded by timeouts; nothing sleeps.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "softhw/rnic/roce_cm_mad.h"
+#include "softhw/rnic/roce_pkt.h"
+#include "softhw/rnic/roce_port.h"
+#include "softhw/rnic/roce_reg.h"
+#include "test.h"
+
+#define NQ 8          /* QPs per worker */
+#define MAX_SEQ 1024
+#define TIMEOUT_MS 30000
+
+static char run_dir[64];
+static uint32_t ip;      /* the port's address (host order) */
+static uint32_t peer_ip; /* the peer's */
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static bool read_full(int fd, void *buf, size_t len, int timeout_ms)
+{
+	uint64_t end = now_ms() + (uint64_t)timeout_ms;
+
+	for (size_t got = 0; got < len;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		uint64_t t = now_ms();
+		ssize_t n;
+
+		if (t >= end || poll(&pf, 1, (int)(end - t)) <= 0)
+			return false;
+		n = read(fd, (char *)buf + got, len - got);
+		if (n <= 0)
+			return false;
+		got += (size_t)n;
+	}
+	return true;
+}
+
+static void write_full(int fd, const void *buf, size_t len)
+{
+	if (write(fd, buf, len) != (ssize_t)len)
+		abort();
+}
+
+/* ---- datagrams ---- */
+
+/* An RC SEND_ONLY to qpn whose payload says (qpn, seq). */
+static size_t data_dgram(uint8_t *buf, size_t cap, uint32_t qpn, uint32_t seq)
+{
+	struct roce_pkt pkt = { 0 };
+	uint8_t pl[8];
+
+	roce_put32(pl, qpn);
+	roce_put32(pl + 4, seq);
+	pkt.bth.opcode = ROCE_RC_SEND_ONLY;
+	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
+	pkt.bth.dqpn = qpn;
+	pkt.bth.psn = seq;
+	return roce_pkt_build(buf, cap, &pkt, pl, sizeof(pl));
+}
+
+/* A CM MAD to QP1: a REQ for sid, or (sid 0) an RTU whose remote comm ID is comm_id. */
+static size_t cm_dgram(uint8_t *buf, size_t cap, uint64_t sid, uint32_t comm_id)
+{
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_pkt pkt = { 0 };
+
+	if (sid != 0) {
+		struct roce_cm_req req = { .local_comm_id = 0x1234, .service_id = sid, .local_qpn = 0x11,
+					   .pkey = 0xffff, .path_mtu = 3 };
+
+		roce_cm_req_put(mad, 1, &req);
+	} else {
+		struct roce_cm_rtu rtu = { .local_comm_id = 0x1234, .remote_comm_id = comm_id };
+
+		roce_cm_rtu_put(mad, ROCE_CM_RTU, 2, &rtu);
+	}
+	pkt.bth.opcode = ROCE_UD_SEND_ONLY;
+	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
+	pkt.bth.dqpn = 1;
+	pkt.deth.qkey = ROCE_QP1_QKEY;
+	pkt.deth.sqpn = 1;
+	return roce_pkt_build(buf, cap, &pkt, mad, sizeof(mad));
+}
+
+/* A plain UDP socket of the peer, on an ephemeral port. */
+static int peer_socket(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(peer_ip) };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0)
+		abort();
+	return fd;
+}
+
+static void peer_send(int fd, const uint8_t *buf, size_t len)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT),
+				  .sin_addr.s_addr = htonl(ip) };
+
+	if (sendto(fd, buf, len, 0, (struct sockaddr *)&to, sizeof(to)) != (ssize_t)len)
+		abort();
+}
+
+static void send_data(int fd, uint32_t qpn, uint32_t seq)
+{
+	uint8_t buf[64];
+
+	peer_send(fd, buf, data_dgram(buf, sizeof(buf), qpn, seq));
+}
+
+/* ---- the registry alone ---- */
+
+static void test_registry(void)
+{
+	struct roce_reg *r = NULL, *look = NULL;
+	uint32_t q[64], again;
+	const char *why = "";
+	bool distinct = true, valid = true;
+
+	CHECK(roce_reg_open(run_dir, 0x7f000063, true, &r, &why) == DOCA_SUCCESS);
+	CHECK(roce_reg_open(run_dir, 0x7f000063, false, &look, &why) == DOCA_SUCCESS);
+	if (r == NULL || look == NULL)
+		return;
+	CHECK(roce_reg_self(r) > 0 && roce_reg_self(look) == 0);
+	CHECK(roce_reg_owner_pid(look, roce_reg_self(r)) == getpid());
+	for (int i = 0; i < 64; i++) {
+		CHECK(roce_reg_qpn_alloc(r, &q[i]) == DOCA_SUCCESS);
+		valid &= q[i] > 1 && q[i] < 0xffffff && roce_reg_qpn_owner(look, q[i]) == roce_reg_self(r);
+		for (int j = 0; j < i; j++)
+			distinct &= q[i] != q[j];
+	}
+	CHECK(valid && distinct);
+	CHECK(roce_reg_qpn_alloc(look, &again) == DOCA_ERROR_BAD_STATE); /* only owners allocate */
+	/* A freed QPN does not come back soon: the next use of its slot is another generation. */
+	roce_reg_qpn_free(r, q[0]);
+	CHECK(roce_reg_qpn_owner(look, q[0]) == 0);
+	again = 0;
+	for (int i = 0; i < ROCE_REG_SLOTS && (again & 0xffff) != (q[0] & 0xffff); i++)
+		if (roce_reg_qpn_alloc(r, &again) != DOCA_SUCCESS)
+			break;
+	CHECK((again & 0xffff) == (q[0] & 0xffff) && again != q[0]);
+	/* Listeners and comm IDs. */
+	CHECK(roce_reg_listen(r, roce_cm_service_id(ROCE_PS_TCP, 7471)) == DOCA_SUCCESS);
+	CHECK(roce_reg_listen(r, roce_cm_service_id(ROCE_PS_TCP, 7471)) == DOCA_ERROR_IN_USE);
+	CHECK(roce_reg_listener_owner(look, roce_cm_service_id(ROCE_PS_TCP, 7471)) == roce_reg_self(r));
+	CHECK(roce_reg_listener_owner(look, roce_cm_service_id(ROCE_PS_TCP, 7472)) == 0);
+	roce_reg_unlisten(r, roce_cm_service_id(ROCE_PS_TCP, 7471));
+	CHECK(roce_reg_listener_owner(look, roce_cm_service_id(ROCE_PS_TCP, 7471)) == 0);
+	CHECK(roce_reg_comm_id_owner(roce_reg_comm_id(r, 0x3fffff)) == roce_reg_self(r));
+	CHECK(roce_reg_comm_id(r, 0) != 0);
+	/* Closing gives everything back. */
+	roce_reg_close(r);
+	CHECK(roce_reg_qpn_owner(look, q[1]) == 0);
+	roce_reg_close(look);
+}
+
+/* ---- workers ---- */
+
+struct hello {
+	pid_t pid;
+	int self;
+	uint32_t qpn[NQ];
+	uint32_t comm_id;
+	uint64_t sid;
+	char sock[108];
+};
+
+struct report {
+	struct roce_port_stats st;
+	uint32_t got;      /* data datagrams for our QPs, each (qpn, seq) once */
+	uint32_t cm;       /* CM MADs that are ours */
+	uint32_t bad;      /* misdelivered: not our QPN, payload naming another QP, a CM MAD not ours */
+	uint32_t dup;
+	uint32_t unclaimed; /* CM REQs for nobody's service, handed to us to answer */
+	uint32_t connected; /* our QPs whose receive socket is connected */
+};
+
+struct cmd {
+	char op;           /* 'W': report when got + cm reaches want; 'Q': exit */
+	uint32_t want;
+};
+
+static bool port_readable(int fd)
+{
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+
+	return poll(&pf, 1, 0) > 0;
+}
+
+static void worker_take(struct roce_port *p, const struct hello *h, const struct roce_port_msg *m,
+			struct report *rep, uint8_t seen[NQ][MAX_SEQ / 8])
+{
+	struct roce_pkt pkt;
+	int i;
+
+	if (roce_pkt_parse(m->buf, m->len, &pkt) != ROCE_PARSE_OK || pkt.bth.dqpn != m->qpn) {
+		rep->bad++;
+		return;
+	}
+	if (m->qpn == 1 && m->unclaimed) {
+		rep->unclaimed++;
+		return;
+	}
+	if (m->qpn == 1) {
+		struct roce_mad_hdr hdr;
+		bool ours = roce_cm_mad_check(pkt.payload, pkt.payload_len, &hdr) &&
+			    (hdr.attr_id == ROCE_CM_REQ ? roce_get64(pkt.payload + ROCE_MAD_HDR_LEN + 8) == h->sid
+							: roce_get32(pkt.payload + ROCE_MAD_HDR_LEN + 4) == h->comm_id);
+
+		if (ours)
+			rep->cm++;
+		else
+			rep->bad++;
+		return;
+	}
+	for (i = 0; i < NQ && h->qpn[i] != m->qpn; i++)
+		;
+	if (i == NQ || pkt.payload_len != 8 || roce_get32(pkt.payload) != m->qpn ||
+	    roce_get32(pkt.payload + 4) >= MAX_SEQ) {
+		rep->bad++;
+		return;
+	}
+	uint32_t seq = roce_get32(pkt.payload + 4);
+
+	if (seen[i][seq / 8] & (1u << (seq % 8))) {
+		rep->dup++;
+		return;
+	}
+	seen[i][seq / 8] |= (uint8_t)(1u << (seq % 8));
+	rep->got++;
+	(void)p;
+}
+
+static void worker(int cmd_fd, int res_fd, uint64_t sid)
+{
+	static uint8_t seen[NQ][MAX_SEQ / 8];
+	struct roce_port_msg *msgs = calloc(16, sizeof(*msgs));
+	struct report rep = { 0 };
+	struct hello h = { .pid = getpid(), .sid = sid };
+	struct roce_port *p = NULL;
+	const char *why = "";
+	uint32_t want = UINT32_MAX;
+	uint64_t deadline = 0;
+
+	if (msgs == NULL || roce_port_open(run_dir, ip, 0, &p, &why) != DOCA_SUCCESS) {
+		fprintf(stderr, "worker %d: cannot open the port: %s\n", (int)getpid(), why);
+		_exit(2);
+	}
+	for (int i = 0; i < NQ; i++)
+		if (roce_port_qp_add(p, &h.qpn[i]) != DOCA_SUCCESS)
+			_exit(3);
+	if (roce_port_listen(p, sid) != DOCA_SUCCESS)
+		_exit(4);
+	h.self = roce_reg_self(roce_port_reg(p));
+	h.comm_id = roce_port_comm_id(p, 5);
+	roce_reg_owner_path(roce_port_reg(p), h.self, h.sock, sizeof(h.sock));
+	write_full(res_fd, &h, sizeof(h));
+	for (;;) {
+		struct pollfd pf[2] = { { .fd = roce_port_fd(p), .events = POLLIN }, { .fd = cmd_fd, .events = POLLIN } };
+		unsigned n;
+
+		if (poll(pf, 2, want == UINT32_MAX ? TIMEOUT_MS : 100) < 0 && errno != EINTR)
+			_exit(5);
+		if (pf[1].revents) {
+			struct cmd c;
+
+			if (!read_full(cmd_fd, &c, sizeof(c), TIMEOUT_MS) || c.op == 'Q')
+				break;
+			want = c.want;
+			deadline = now_ms() + TIMEOUT_MS;
+		}
+		/* Drain all that is ready (accepts and forwards too), then report if asked. */
+		do {
+			n = roce_port_recv(p, msgs, 16);
+			for (unsigned i = 0; i < n; i++)
+				worker_take(p, &h, &msgs[i], &rep, seen);
+		} while (n > 0 || port_readable(roce_port_fd(p)));
+		if (want != UINT32_MAX && (rep.got + rep.cm >= want || now_ms() >= deadline)) {
+			roce_port_get_stats(p, &rep.st);
+			rep.connected = 0;
+			for (int i = 0; i < NQ; i++)
+				rep.connected += roce_port_qp_connected(p, h.qpn[i], NULL, NULL);
+			write_full(res_fd, &rep, sizeof(rep));
+			want = UINT32_MAX;
+		}
+	}
+	roce_port_close(p);
+	free(msgs);
+	_exit(0);
+}
+
+struct wk {
+	pid_t pid;
+	int cmd, res;
+	struct hello h;
+	uint32_t expect; /* got + cm it should have by now */
+	struct report rep;
+};
+
+static bool worker_start(struct wk *w, uint64_t sid)
+{
+	int c[2], r[2];
+
+	if (pipe2(c, O_CLOEXEC) != 0 || pipe2(r, O_CLOEXEC) != 0)
+		return false;
+	w->pid = fork();
+	if (w->pid == 0) {
+		close(c[1]);
+		close(r[0]);
+		worker(c[0], r[1], sid);
+	}
+	close(c[0]);
+	close(r[1]);
+	w->cmd = c[1];
+	w->res = r[0];
+	w->expect = 0;
+	return w->pid > 0 && read_full(w->res, &w->h, sizeof(w->h), TIMEOUT_MS);
+}
+
+/* Asks for a report once everything expected has arrived (or the timeout passed). */
+static bool worker_report(struct wk *w)
+{
+	struct cmd c = { .op = 'W', .want = w->expect };
+
+	write_full(w->cmd, &c, sizeof(c));
+	return read_full(w->res, &w->rep, sizeof(w->rep), 2 * TIMEOUT_MS);
+}
+
+static void worker_stop(struct wk *w)
+{
+	struct cmd c = { .op = 'Q' };
+	int status = -1;
+
+	if (w->pid <= 0)
+		return;
+	write_full(w->cmd, &c, sizeof(c));
+	waitpid(w->pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(w->cmd);
+	close(w->res);
+	w->pid = 0;
+}
+
+static bool reports_ok(struct wk *w, int n)
+{
+	bool ok = true;
+
+	for (int i = 0; i < n; i++)
+		ok &= worker_report(&w[i]);
+	return ok;
+}
+
+/* ---- two processes share the port ---- */
+
+static struct wk wks[2];
+static int learned_src[2][NQ]; /* the peer socket each QP first heard from */
+
+static void test_share(void)
+{
+	struct roce_reg *look = NULL;
+	const char *why = "";
+	uint32_t seq[2][NQ] = { { 0 } };
+	int strays[8];
+	bool distinct = true, owners = true;
+	uint64_t fwd_out = 0, fwd_in = 0;
+
+	for (int w = 0; w < 2; w++)
+		CHECK(worker_start(&wks[w], roce_cm_service_id(ROCE_PS_TCP, (uint16_t)(7000 + w))));
+	if (wks[0].pid <= 0 || wks[1].pid <= 0)
+		return;
+	CHECK(roce_reg_open(run_dir, ip, false, &look, &why) == DOCA_SUCCESS);
+	if (look == NULL)
+		return;
+	for (int w = 0; w < 2; w++)
+		for (int i = 0; i < NQ; i++) {
+			owners &= roce_reg_qpn_owner(look, wks[w].h.qpn[i]) == wks[w].h.self &&
+				  roce_reg_owner_pid(look, wks[w].h.self) == wks[w].pid;
+			for (int j = 0; j < NQ; j++)
+				distinct &= wks[0].h.qpn[i] != wks[1].h.qpn[j];
+		}
+	CHECK(distinct && owners && wks[0].h.self != wks[1].h.self);
+
+	/* 1: one datagram per QP from a source of its own: each reaches its owner, which learns the source. */
+	for (int w = 0; w < 2; w++)
+		for (int i = 0; i < NQ; i++) {
+			learned_src[w][i] = peer_socket();
+			send_data(learned_src[w][i], wks[w].h.qpn[i], seq[w][i]++);
+			wks[w].expect++;
+		}
+	CHECK(reports_ok(wks, 2));
+	for (int w = 0; w < 2; w++) {
+		CHECK(wks[w].rep.got == NQ && wks[w].rep.bad == 0 && wks[w].rep.dup == 0);
+		CHECK(wks[w].rep.st.learned == NQ && wks[w].rep.connected == NQ);
+	}
+
+	/* 2: from the learned sources, 50 datagrams a QP, in windows of 10 per QP: all on the QPs' own sockets. */
+	for (int round = 0; round < 50 / 10; round++) {
+		for (int k = 0; k < 10; k++)
+			for (int w = 0; w < 2; w++)
+				for (int i = 0; i < NQ; i++) {
+					send_data(learned_src[w][i], wks[w].h.qpn[i], seq[w][i]++);
+					wks[w].expect++;
+				}
+		CHECK(reports_ok(wks, 2));
+	}
+	for (int w = 0; w < 2; w++) {
+		CHECK(wks[w].rep.got == wks[w].expect && wks[w].rep.bad == 0 && wks[w].rep.dup == 0);
+		CHECK(wks[w].rep.st.rx_qp == 50 * NQ);
+		fprintf(stderr, "  worker %d after direct round: rx_qp %llu rx_shared %llu rx_forwarded %llu\n", w,
+			(unsigned long long)wks[w].rep.st.rx_qp, (unsigned long long)wks[w].rep.st.rx_shared,
+			(unsigned long long)wks[w].rep.st.rx_forwarded);
+	}
+
+	/* 3: eight other sources send to every QP: shared sockets and forwarding, still each once to its owner. */
+	for (int s = 0; s < 8; s++)
+		strays[s] = peer_socket();
+	for (int k = 0; k < 4; k++) {
+		for (int s = 0; s < 8; s++)
+			for (int w = 0; w < 2; w++)
+				for (int i = 0; i < NQ; i++) {
+					send_data(strays[s], wks[w].h.qpn[i], seq[w][i]++);
+					wks[w].expect++;
+				}
+		CHECK(reports_ok(wks, 2));
+	}
+	/* CM: REQs for each listener and RTUs carrying each worker's comm ID, from the strays; an unknown service. */
+	for (int s = 0; s < 8; s++)
+		for (int w = 0; w < 2; w++) {
+			uint8_t buf[512];
+
+			peer_send(strays[s], buf, cm_dgram(buf, sizeof(buf), wks[w].h.sid, 0));
+			peer_send(strays[s], buf, cm_dgram(buf, sizeof(buf), 0, wks[w].h.comm_id));
+			wks[w].expect += 2;
+		}
+	{
+		uint8_t buf[512];
+
+		static uint8_t big[ROCE_PORT_DGRAM_MAX + 100];
+
+		peer_send(strays[0], buf, cm_dgram(buf, sizeof(buf), roce_cm_service_id(ROCE_PS_TCP, 9), 0));
+		/* Malformed: shorter than a BTH, a BTH of version 1, longer than any RoCE datagram. */
+		peer_send(strays[0], buf, 7);
+		data_dgram(buf, sizeof(buf), wks[0].h.qpn[0], 0);
+		buf[1] |= 1;
+		peer_send(strays[0], buf, 24);
+		data_dgram(big, sizeof(big), wks[0].h.qpn[0], 0);
+		peer_send(strays[0], big, sizeof(big));
+		/* Markers behind it from the same source, so the same socket queue: once they are in, it was read. */
+		for (int w = 0; w < 2; w++) {
+			send_data(strays[0], wks[w].h.qpn[0], seq[w][0]++);
+			wks[w].expect++;
+		}
+	}
+	CHECK(reports_ok(wks, 2));
+	for (int w = 0; w < 2; w++) {
+		struct roce_port_stats *st = &wks[w].rep.st;
+
+		CHECK(wks[w].rep.got + wks[w].rep.cm == wks[w].expect && wks[w].rep.cm == 16);
+		CHECK(wks[w].rep.bad == 0 && wks[w].rep.dup == 0 && st->drop_fwd_full == 0 && st->drop_stray == 0);
+		CHECK(st->rx_qp + st->rx_shared + st->rx_forwarded == wks[w].expect); /* the unclaimed REQ is in cm_unclaimed */
+		fwd_out += st->fwd_out;
+		fwd_in += st->rx_forwarded;
+		fprintf(stderr, "  worker %d: %u datagrams + %u CM (+%u unclaimed REQ): rx_qp %llu rx_shared %llu "
+			"rx_forwarded %llu fwd_out %llu\n", w, wks[w].rep.got, wks[w].rep.cm, wks[w].rep.unclaimed,
+			(unsigned long long)st->rx_qp, (unsigned long long)st->rx_shared,
+			(unsigned long long)st->rx_forwarded, (unsigned long long)st->fwd_out);
+	}
+	/* Every stray source sent to both workers' QPs: whoever got it, half had to be forwarded. */
+	CHECK(fwd_out == fwd_in && fwd_out >= 8 * 4 * NQ + 16);
+	/* The REQ for an unknown service went to whoever got it, to be answered with a REJ. */
+	CHECK(wks[0].rep.unclaimed + wks[1].rep.unclaimed == 1);
+	CHECK(wks[0].rep.st.cm_unclaimed + wks[1].rep.st.cm_unclaimed == 1);
+	CHECK(wks[0].rep.st.drop_no_owner + wks[1].rep.st.drop_no_owner == 0);
+	CHECK(wks[0].rep.st.drop_malformed + wks[1].rep.st.drop_malformed == 3);
+
+	/* 4: worker 1 dies; datagrams to its QPNs (from its learned sources and a stray) end as counted drops. */
+	kill(wks[1].pid, SIGKILL);
+	waitpid(wks[1].pid, NULL, 0);
+	close(wks[1].cmd);
+	close(wks[1].res);
+	wks[1].pid = 0;
+	CHECK(roce_reg_qpn_owner(look, wks[1].h.qpn[0]) == wks[1].h.self); /* nobody noticed yet */
+	uint64_t before = wks[0].rep.st.drop_dead + wks[0].rep.st.drop_no_owner;
+
+	for (int i = 0; i < NQ; i++) {
+		send_data(learned_src[1][i], wks[1].h.qpn[i], 9999);
+		send_data(strays[3], wks[1].h.qpn[i], 9999);
+	}
+	/* A marker behind them, on the same (shared) socket queue: once it is in, the rest was read. */
+	send_data(strays[3], wks[0].h.qpn[0], seq[0][0]++);
+	wks[0].expect++;
+	CHECK(reports_ok(wks, 1));
+	CHECK(wks[0].rep.got + wks[0].rep.cm == wks[0].expect && wks[0].rep.bad == 0);
+	CHECK(wks[0].rep.st.drop_dead + wks[0].rep.st.drop_no_owner - before == 2 * NQ);
+	CHECK(wks[0].rep.st.drop_dead >= 1 && wks[0].rep.st.reclaimed == 1);
+	for (int i = 0; i < NQ; i++)
+		CHECK(roce_reg_qpn_owner(look, wks[1].h.qpn[i]) == 0);
+	CHECK(roce_reg_owner_pid(look, wks[1].h.self) == 0);
+	CHECK(roce_reg_listener_owner(look, wks[1].h.sid) == 0);
+	CHECK(access(wks[1].h.sock, F_OK) != 0);
+	fprintf(stderr, "  after the death: drop_dead %llu drop_no_owner %llu reclaimed %llu\n",
+		(unsigned long long)wks[0].rep.st.drop_dead, (unsigned long long)wks[0].rep.st.drop_no_owner,
+		(unsigned long long)wks[0].rep.st.reclaimed);
+	for (int s = 0; s < 8; s++)
+		close(strays[s]);
+	for (int w = 0; w < 2; w++)
+		for (int i = 0; i < NQ; i++)
+			close(learned_src[w][i]);
+	roce_reg_close(look);
+}
+
+/* ---- another user (root only) ---- */
+
+static void test_other_user(void)
+{
+	struct passwd *pw = getpwnam("nobody");
+	char roce_dir[128], reg_path[160];
+	uint32_t before_refused;
+	int status = -1;
+	pid_t pid;
+
+	if (geteuid() != 0 || pw == NULL || wks[0].pid <= 0) {
+		fprintf(stderr, "  SKIP other-user checks: %s\n",
+			geteuid() != 0 ? "not root (cannot become another user)" : "no user 'nobody' or no worker");
+		return;
+	}
+	CHECK(worker_report(&wks[0]));
+	before_refused = (uint32_t)wks[0].rep.st.refused;
+	/* Open the file system wide, so that what refuses is softdoca's check, not the modes. */
+	snprintf(roce_dir, sizeof(roce_dir), "%s/roce", run_dir);
+	snprintf(reg_path, sizeof(reg_path), "%s/%u.%u.%u.%u.reg", roce_dir, ip >> 24, (ip >> 16) & 0xff,
+		 (ip >> 8) & 0xff, ip & 0xff);
+	CHECK(chmod(run_dir, 0711) == 0 && chmod(roce_dir, 0711) == 0 && chmod(reg_path, 0666) == 0 &&
+	      chmod(wks[0].h.sock, 0777) == 0);
+	pid = fork();
+	if (pid == 0) {
+		struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT),
+					 .sin_addr.s_addr = htonl(ip) };
+		struct sockaddr_un un = { .sun_family = AF_UNIX };
+		struct roce_reg *r = NULL;
+		const char *why = "";
+		uint8_t msg[64] = { 0 };
+		int one = 1, fd, fails = 0;
+
+		if (setgid(pw->pw_gid) != 0 || setuid(pw->pw_uid) != 0)
+			_exit(100);
+		/* the registry: the file is readable and writable by all, but not ours */
+		if (roce_reg_open(run_dir, ip, true, &r, &why) != DOCA_ERROR_NOT_PERMITTED)
+			fails |= 1;
+		/* the UDP port group: the kernel keeps another user out */
+		fd = socket(AF_INET, SOCK_DGRAM, 0);
+		setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
+		if (bind(fd, (struct sockaddr *)&a, sizeof(a)) == 0 || errno != EADDRINUSE)
+			fails |= 2;
+		close(fd);
+		/* the forwarding channel: a forged datagram for the worker's first QP */
+		fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+		snprintf(un.sun_path, sizeof(un.sun_path), "%s", wks[0].h.sock);
+		if (connect(fd, (struct sockaddr *)&un, sizeof(un)) != 0)
+			fails |= 4;
+		roce_put32(msg, 0x52464744u);
+		roce_put32(msg + 4, wks[0].h.qpn[0]);
+		(void)send(fd, msg, 16 + data_dgram(msg + 16, sizeof(msg) - 16, wks[0].h.qpn[0], 777), MSG_NOSIGNAL);
+		_exit(fails);
+	}
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+		fprintf(stderr, "  other user's attempts that were not refused: mask %d\n", WEXITSTATUS(status));
+	CHECK(chmod(run_dir, 0700) == 0 && chmod(roce_dir, 0700) == 0 && chmod(reg_path, 0600) == 0);
+	CHECK(worker_report(&wks[0]));
+	CHECK(wks[0].rep.st.refused == before_refused + 1);
+	CHECK(wks[0].rep.got + wks[0].rep.cm == wks[0].expect && wks[0].rep.bad == 0); /* the forged one did not come in */
+}
+
+/* ---- what leaves the host (root only: a raw socket sees the IPv4 header) ---- */
+
+static bool capture(int raw, uint16_t sport, uint16_t *id, uint16_t *frag)
+{
+	uint64_t end = now_ms() + TIMEOUT_MS;
+	uint8_t pkt[2048];
+
+	while (now_ms() < end) {
+		struct pollfd pf = { .fd = raw, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&pf, 1, TIMEOUT_MS) <= 0)
+			return false;
+		n = recv(raw, pkt, sizeof(pkt), 0);
+		if (n < 28 || roce_get32(pkt + 12) != ip || roce_get16(pkt + 20) != sport)
+			continue;
+		*id = roce_get16(pkt + 4);
+		*frag = roce_get16(pkt + 6);
+		return true;
+	}
+	return false;
+}
+
+static void test_ip_header(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(peer_ip) };
+	struct roce_port *p = NULL;
+	const char *why = "";
+	uint8_t buf[64];
+	struct iovec iov = { buf, 0 }, batch[3];
+	uint16_t id = 1, frag = 0;
+	uint32_t qpn = 0;
+	int raw, sink;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "  SKIP IPv4 header check: not root (needs a raw socket)\n");
+		return;
+	}
+	raw = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_UDP);
+	sink = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	CHECK(raw >= 0 && sink >= 0 && bind(sink, (struct sockaddr *)&a, sizeof(a)) == 0);
+	CHECK(roce_port_open(run_dir, ip, 0, &p, &why) == DOCA_SUCCESS);
+	if (p == NULL || raw < 0)
+		return;
+	CHECK(roce_port_qp_add(p, &qpn) == DOCA_SUCCESS);
+	/* Connected for receiving; sending must still use the unconnected socket (ID 0). */
+	CHECK(roce_port_qp_connect(p, qpn, peer_ip, roce_udp_sport(0x11)) == DOCA_SUCCESS);
+	iov.iov_len = data_dgram(buf, sizeof(buf), 0x11, 1);
+	for (int k = 0; k < 3; k++) {
+		CHECK(roce_port_send(p, qpn, peer_ip, 0, &iov, 1) == DOCA_SUCCESS);
+		CHECK(capture(raw, roce_udp_sport(qpn), &id, &frag) && id == 0 && frag == 0x4000);
+	}
+	for (int k = 0; k < 3; k++)
+		batch[k] = iov;
+	CHECK(roce_port_send_batch(p, qpn, peer_ip, 0, batch, 3) == 0);
+	for (int k = 0; k < 3; k++)
+		CHECK(capture(raw, roce_udp_sport(qpn), &id, &frag) && id == 0 && frag == 0x4000);
+	/* QP1 goes out of the shared socket, port 4791. */
+	iov.iov_len = cm_dgram(buf, sizeof(buf), 0, 5);
+	CHECK(roce_port_send(p, 1, peer_ip, 0, &iov, 1) == DOCA_SUCCESS);
+	CHECK(capture(raw, ROCE_UDP_PORT, &id, &frag) && id == 0 && frag == 0x4000);
+	/* Why: a connected socket, even with IP_PMTUDISC_DO, numbers its packets (from a random start). */
+	{
+		struct sockaddr_in me = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(ip) };
+		socklen_t len = sizeof(me);
+		int pmtu = IP_PMTUDISC_DO, fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		bool nonzero = false;
+
+		CHECK(fd >= 0 && setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu, sizeof(pmtu)) == 0 &&
+		      bind(fd, (struct sockaddr *)&me, sizeof(me)) == 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+		      getsockname(fd, (struct sockaddr *)&me, &len) == 0);
+		for (int k = 0; k < 3; k++) {
+			CHECK(send(fd, buf, iov.iov_len, 0) == (ssize_t)iov.iov_len);
+			CHECK(capture(raw, ntohs(me.sin_port), &id, &frag) && frag == 0x4000);
+			nonzero |= id != 0;
+		}
+		CHECK(nonzero);
+		fprintf(stderr, "  a connected socket sent IPv4 ID 0x%04x (ours: 0, which the ICRC assumes)\n", id);
+		close(fd);
+	}
+	/* Closing the port gives back its QPN, its owner id and its socket file. */
+	{
+		struct roce_reg *look = NULL;
+		char sock[108];
+		int self = roce_reg_self(roce_port_reg(p));
+		uint32_t pip = 0;
+		uint16_t pport = 0;
+
+		CHECK(roce_port_qp_connected(p, qpn, &pip, &pport) && pip == peer_ip && pport == roce_udp_sport(0x11));
+		CHECK(roce_reg_owner_path(roce_port_reg(p), self, sock, sizeof(sock)) && access(sock, F_OK) == 0);
+		roce_port_close(p);
+		CHECK(roce_reg_open(run_dir, ip, false, &look, &why) == DOCA_SUCCESS);
+		if (look != NULL) {
+			CHECK(roce_reg_qpn_owner(look, qpn) == 0 && roce_reg_owner_pid(look, self) == 0);
+			roce_reg_close(look);
+		}
+		CHECK(access(sock, F_OK) != 0);
+	}
+	close(raw);
+	close(sink);
+}
+
+static void cleanup_dir(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", run_dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", run_dir);
+}
+
+int main(void)
+{
+	struct roce_port *probe = NULL;
+	const char *why = "";
+	doca_error_t err;
+
+	signal(SIGPIPE, SIG_IGN);
+	snprintf(run_dir, sizeof(run_dir), "/tmp/roceport.XXXXXX");
+	if (mkdtemp(run_dir) == NULL)
+		return 1;
+	/* An address of our own in 127/8: concurrent runs (and other tests) do not share the port. */
+	ip = 0x7f000000u | (64u + ((unsigned)getpid() >> 8) % 128u) << 16 | ((unsigned)getpid() & 0xffu) << 8 | 16u;
+	peer_ip = ip + 1;
+	err = roce_port_open(run_dir, ip, 0, &probe, &why);
+	if (err != DOCA_SUCCESS) {
+		fprintf(stderr, "SKIP: cannot open UDP port 4791 on 127.x (error %d: %s)\n", (int)err, why);
+		cleanup_dir();
+		return 77;
+	}
+	roce_port_close(probe);
+	TEST_RUN(test_registry);
+	TEST_RUN(test_share);
+	TEST_RUN(test_other_user);
+	worker_stop(&wks[0]);
+	TEST_RUN(test_ip_header);
+	cleanup_dir();
+	TEST_EXIT();
+}
