@@ -16,6 +16,14 @@
 #include <limits.h>
 #include <stdint.h>
 
+/* rdma-core's mlx5 definitions (WQE segments, struct mlx5_cqe64), which DOCA's header includes
+ * and programs use through it; optional here: the declarations below do not need them */
+#if defined(__has_include)
+#if __has_include(<infiniband/mlx5dv.h>)
+#include <infiniband/mlx5dv.h>
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

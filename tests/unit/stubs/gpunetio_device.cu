@@ -17,6 +17,7 @@
 #include <doca_gpunetio_dev_verbs_onesided.cuh>
 #include <doca_gpunetio_dev_verbs_twosided.cuh>
 #include <doca_gpunetio_dev_verbs_counter.cuh>
+#include <doca_gpunetio_dev_comch.cuh>
 
 __global__ void buf_dma_rdma_sem(struct doca_gpu_buf_arr *arr, struct doca_gpu_dma *dma, struct doca_gpu_dev_rdma *rdma,
 				 struct doca_gpu_semaphore_gpu *sem, uint32_t *out)
@@ -51,6 +52,20 @@ __global__ void buf_dma_rdma_sem(struct doca_gpu_buf_arr *arr, struct doca_gpu_d
 	e = (doca_error_t)(e | doca_gpu_dev_semaphore_get_custom_info_addr(sem, 0, &info));
 	e = (doca_error_t)(e | doca_gpu_dev_semaphore_set_status(sem, 0, DOCA_GPU_SEMAPHORE_STATUS_READY));
 	*out = (uint32_t)e + mkey + (uint32_t)addr + n + (uint32_t)st;
+}
+
+__global__ void comch(struct doca_comch_gpu_consumer *consumer, struct doca_comch_gpu_producer *producer, uint64_t *out)
+{
+	uint32_t mkey = 0, len = 0;
+	uintptr_t addr = 0;
+	uint64_t id = 0;
+	doca_error_t e;
+
+	e = doca_dev_gpu_comch_consumer_post_recv(consumer, mkey, addr, 4096);
+	e = doca_dev_gpu_comch_consumer_recv_wait(consumer, &mkey, &addr, &len, nullptr, nullptr, DOCA_GPU_COMCH_WAIT_FLAG_NB);
+	e = doca_dev_gpu_comch_producer_send(producer, mkey, addr, len, nullptr, 0, 1, id);
+	e = doca_dev_gpu_comch_producer_poll(producer, &id, DOCA_GPU_COMCH_WAIT_FLAG_NB);
+	*out = e + id;
 }
 
 template <enum doca_gpu_dev_eth_exec_scope scope>
