@@ -29,6 +29,8 @@
 #include "doca_eth_rxq_gpu_data_path.h"
 #include "doca_eth_txq_gpu_data_path.h"
 #include "doca_gpunetio.h"
+#include "doca_comch_consumer.h"
+#include "doca_comch_producer.h"
 #include "doca_gpunetio_eth_def.h"
 #include "doca_log.h"
 #include "doca_mmap.h"
@@ -487,6 +489,11 @@ static void test_gpunetio(void)
 	CHECK_LOGGED(doca_eth_rxq_gpu_enable_mcst_qp, "DOCA Ethernet", "libdoca_eth");
 	CHECK_ERR(doca_eth_txq_gpu_set_uar_on_cpu(NULL), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_LOGGED(doca_eth_txq_gpu_set_uar_on_cpu, "DOCA Ethernet", "libdoca_eth");
+	/* dpu_gpu_remote_offload's orchestrator: the Comch GPU handles are in libdoca_comch */
+	CHECK_ERR(doca_comch_consumer_get_gpu_handle(NULL, NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_comch_consumer_get_gpu_handle, "DOCA Comch GPU data path", "libdoca_comch");
+	CHECK_ERR(doca_comch_producer_get_gpu_handle(NULL, NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_comch_producer_get_gpu_handle, "DOCA Comch GPU data path", "libdoca_comch");
 }
 
 /* DOCA Core UMEM and the mmap's NIC memory key: libdoca_common, as in DOCA. */
