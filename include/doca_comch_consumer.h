@@ -17,6 +17,7 @@ extern "C" {
 struct doca_buf;
 struct doca_comch_connection;
 struct doca_comch_consumer;
+struct doca_comch_gpu_consumer;
 struct doca_comch_consumer_completion;
 struct doca_comch_consumer_task_post_recv;
 struct doca_ctx;
@@ -58,6 +59,9 @@ DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_completion_get_imm_data_len(c
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_set_dev_max_num_recv(struct doca_comch_consumer *consumer, uint32_t dev_num_recv);
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_set_completion(struct doca_comch_consumer *consumer, struct doca_comch_consumer_completion *consumer_comp, uint32_t user_data);
 DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_get_dpa_handle(struct doca_comch_consumer *consumer, doca_dpa_dev_comch_consumer_t *dpa_consumer);
+/* the consumer's handle for a CUDA kernel (DOCA GPUNetIO, doca_gpunetio_dev_comch.cuh); DOCA 3.3,
+ * inferred from NVIDIA's dpu_gpu_remote_offload; softdoca: DOCA_ERROR_NOT_SUPPORTED */
+DOCA_EXPERIMENTAL doca_error_t doca_comch_consumer_get_gpu_handle(struct doca_comch_consumer *consumer, struct doca_comch_gpu_consumer **gpu_consumer);
 DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_set_conf(struct doca_comch_consumer *consumer, doca_comch_consumer_task_post_recv_completion_cb_t task_completion_cb, doca_comch_consumer_task_post_recv_completion_cb_t task_error_cb, uint32_t num_post_recv_tasks);
 DOCA_STABLE doca_error_t doca_comch_consumer_task_post_recv_alloc_init(struct doca_comch_consumer *consumer, struct doca_buf *buf, struct doca_comch_consumer_task_post_recv **task);
 DOCA_STABLE struct doca_buf *doca_comch_consumer_task_post_recv_get_buf(const struct doca_comch_consumer_task_post_recv *task);

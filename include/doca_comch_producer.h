@@ -23,6 +23,7 @@ struct doca_dev;
 struct doca_devinfo;
 struct doca_dpa_completion;
 struct doca_dpa_thread;
+struct doca_comch_gpu_producer;
 struct doca_task;
 
 typedef void (*doca_comch_producer_task_send_completion_cb_t)(struct doca_comch_producer_task_send *task, union doca_data task_user_data, union doca_data ctx_user_data);
@@ -41,6 +42,9 @@ DOCA_STABLE struct doca_ctx *doca_comch_producer_as_ctx(struct doca_comch_produc
 DOCA_EXPERIMENTAL doca_error_t doca_comch_producer_set_dev_max_num_send(struct doca_comch_producer *producer, uint32_t dev_num_send);
 DOCA_EXPERIMENTAL doca_error_t doca_comch_producer_dpa_completion_attach(struct doca_comch_producer *producer, struct doca_dpa_completion *dpa_comp);
 DOCA_EXPERIMENTAL doca_error_t doca_comch_producer_get_dpa_handle(struct doca_comch_producer *producer, doca_dpa_dev_comch_producer_t *dpa_producer);
+/* the producer's handle for a CUDA kernel (DOCA GPUNetIO, doca_gpunetio_dev_comch.cuh); DOCA 3.3,
+ * inferred from NVIDIA's dpu_gpu_remote_offload; softdoca: DOCA_ERROR_NOT_SUPPORTED */
+DOCA_EXPERIMENTAL doca_error_t doca_comch_producer_get_gpu_handle(struct doca_comch_producer *producer, struct doca_comch_gpu_producer **gpu_producer);
 DOCA_STABLE doca_error_t doca_comch_producer_task_send_set_conf(struct doca_comch_producer *producer, doca_comch_producer_task_send_completion_cb_t task_completion_cb, doca_comch_producer_task_send_completion_cb_t task_error_cb, uint32_t num_send_tasks);
 DOCA_STABLE doca_error_t doca_comch_producer_task_send_alloc_init(struct doca_comch_producer *producer, const struct doca_buf *buf, uint8_t *imm_data, uint32_t imm_data_len, uint32_t consumer_id, struct doca_comch_producer_task_send **task);
 DOCA_STABLE const struct doca_buf *doca_comch_producer_task_send_get_buf(const struct doca_comch_producer_task_send *task);

@@ -28,6 +28,10 @@ DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_event_error_send_packet_get_posi
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_event_notify_send_packet_get_position(const struct doca_eth_txq_gpu_event_notify_send_packet *event_notify, uint16_t *packet_index);
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_event_notify_send_packet_get_timestamp(const struct doca_eth_txq_gpu_event_notify_send_packet *event_notify, uint64_t *packet_timestamp);
 DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_set_completion_on_gpu(struct doca_eth_txq *eth_txq);
+/* DOCA 3.3, inferred from NVIDIA's gpunetio_simple_send sample: the queue's doorbell page mapped for
+ * the CPU, which then rings the doorbells for the GPU kernel's sends (CPU proxy) */
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_set_uar_on_cpu(struct doca_eth_txq *eth_txq);
+DOCA_EXPERIMENTAL doca_error_t doca_eth_txq_gpu_cpu_proxy_progress(struct doca_eth_txq *eth_txq);
 
 #ifdef __cplusplus
 }

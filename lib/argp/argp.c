@@ -673,14 +673,18 @@ DOCA_EXPERIMENTAL doca_error_t doca_argp_param_destroy(struct doca_argp_param *p
 }
 
 /* A flag name the command line can carry: non-empty, no leading '-', no blank and no '='. */
-static bool name_ok(const char *name)
+/*
+ * A long name may hold a blank: NVIDIA's 3.3 GPUNetIO Verbs samples register "nic handler" (given
+ * as one quoted argument, "--nic handler", or as that JSON key). Short names may not.
+ */
+static bool name_ok(const char *name, bool is_long)
 {
 	const char *c;
 
 	if (name[0] == '\0' || name[0] == '-')
 		return false;
 	for (c = name; *c; c++)
-		if (*c == '=' || *c == ' ' || *c == '\t' || *c == '\n')
+		if (*c == '=' || (*c == ' ' && !is_long) || *c == '\t' || *c == '\n')
 			return false;
 	return true;
 }
@@ -745,9 +749,10 @@ static doca_error_t register_param_in(struct doca_argp_cmd *scope, struct doca_a
 		err = DOCA_ERROR_INITIALIZATION;
 		goto fail;
 	}
-	if ((param->short_name != NULL && !name_ok(param->short_name)) ||
-	    (param->long_name != NULL && !name_ok(param->long_name))) {
-		SDK_LOG_ERR("%s: param %s: names are given without dashes and contain no blank or '='", fn, buf);
+	if ((param->short_name != NULL && !name_ok(param->short_name, false)) ||
+	    (param->long_name != NULL && !name_ok(param->long_name, true))) {
+		SDK_LOG_ERR("%s: param %s: names are given without dashes, contain no '=' and, short ones, no blank",
+			    fn, buf);
 		err = DOCA_ERROR_INVALID_VALUE;
 		goto fail;
 	}
@@ -893,7 +898,7 @@ static doca_error_t register_cmd_in(struct doca_argp_cmd *scope, struct doca_arg
 		cmd_free(cmd);
 		return DOCA_ERROR_INITIALIZATION;
 	}
-	if (!name_ok(cmd->name)) {
+	if (!name_ok(cmd->name, false)) {
 		SDK_LOG_ERR("%s: command name \"%s\" must not start with '-' or contain blanks or '='", fn, cmd->name);
 		cmd_free(cmd);
 		return DOCA_ERROR_INVALID_VALUE;

@@ -27,6 +27,8 @@
 #include "doca_uar.h"
 #include "doca_urom.h"
 #include "doca_verbs.h"
+#include "doca_gpunetio.h"
+#include "doca_umem.h"
 
 static int failures;
 
@@ -75,6 +77,8 @@ int main(void)
 		struct doca_urom_service *urom;
 		struct doca_verbs_context *verbs;
 		struct doca_uar *uar;
+		struct doca_gpu *gpu;
+		struct doca_umem *umem;
 
 		expect_not_supported("doca_compress_create", doca_compress_create(dev, &compress));
 		expect_not_supported("doca_ec_create", doca_ec_create(dev, &ec));
@@ -92,6 +96,8 @@ int main(void)
 		expect_not_supported("doca_urom_service_create", doca_urom_service_create(&urom));
 		expect_not_supported("doca_verbs_context_create", doca_verbs_context_create(list[0], 0, &verbs));
 		expect_not_supported("doca_uar_create", doca_uar_create(dev, DOCA_UAR_ALLOCATION_TYPE_NONCACHE, &uar));
+		expect_not_supported("doca_gpu_create", doca_gpu_create("17:00.0", &gpu));
+		expect_not_supported("doca_umem_create", doca_umem_create(dev, &gpu, sizeof(gpu), 0, &umem));
 		if (doca_apsh_create() != NULL) {
 			fprintf(stderr, "doca_apsh_create returned an object\n");
 			failures++;

@@ -74,6 +74,10 @@ static void test_register_missing_fields(void)
 		  DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(add_param(NULL, "", NULL, NULL, "desc", DOCA_ARGP_TYPE_STRING, ok_cb, 0),
 		  DOCA_ERROR_INVALID_VALUE);
+	CHECK_ERR(add_param(NULL, "a b", NULL, NULL, "desc", DOCA_ARGP_TYPE_STRING, ok_cb, 0),
+		  DOCA_ERROR_INVALID_VALUE);
+	/* A long name with a blank, as NVIDIA's GPUNetIO Verbs samples register ("nic handler"). */
+	CHECK_OK(add_param(NULL, "n", "nic handler", NULL, "desc", DOCA_ARGP_TYPE_INT, ok_cb, 0));
 	/* The built-in DOCA flags and registered names are taken. */
 	CHECK_ERR(add_param(NULL, "l", "lines", NULL, "desc", DOCA_ARGP_TYPE_INT, ok_cb, 0),
 		  DOCA_ERROR_INVALID_VALUE);

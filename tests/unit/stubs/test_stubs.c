@@ -27,7 +27,14 @@
 #include "doca_flow_ct.h"
 #include "doca_flow_custom_header.h"
 #include "doca_flow_custom_header_graph.h"
+#include "doca_eth_rxq_gpu_data_path.h"
+#include "doca_eth_txq_gpu_data_path.h"
+#include "doca_gpunetio.h"
+#include "doca_comch_consumer.h"
+#include "doca_comch_producer.h"
+#include "doca_gpunetio_eth_def.h"
 #include "doca_log.h"
+#include "doca_mmap.h"
 #include "doca_mgmt.h"
 #include "doca_mgmt_cc_global_status.h"
 #include "doca_mgmt_device_caps_general.h"
@@ -42,6 +49,7 @@
 #include "doca_telemetry_pci.h"
 #include "doca_telemetry_phy.h"
 #include "doca_uar.h"
+#include "doca_umem.h"
 #include "doca_urom.h"
 #include "doca_verbs.h"
 #include "doca_verbs_bridge.h"
@@ -447,6 +455,65 @@ static void test_uar(void)
 	CHECK(uar == (struct doca_uar *)0x1 && id == 7);
 }
 
+/*
+ * DOCA GPUNetIO (NVIDIA's 14 GPUNetIO samples, gpu_packet_processing): with a GPU, a program stops
+ * at doca_gpu_create; the other calls say the same. The Ethernet GPU calls are in libdoca_eth.
+ */
+static void test_gpunetio(void)
+{
+	struct doca_gpu *gpu = (struct doca_gpu *)0x1;
+	struct doca_gpu_semaphore *sem = (struct doca_gpu_semaphore *)0x1;
+	enum doca_gpu_semaphore_status status = DOCA_GPU_SEMAPHORE_STATUS_HOLD;
+	struct doca_gpu_verbs_qp *qp = (struct doca_gpu_verbs_qp *)0x1;
+	void *mem_gpu = (void *)0x1, *mem_cpu = (void *)0x1;
+	int fd = -7;
+
+	CHECK_ERR(doca_gpu_create("17:00.0", &gpu), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_gpu_create, "DOCA GPUNetIO", "libdoca_gpunetio");
+	CHECK_ERR(doca_gpu_mem_alloc(gpu, 4096, 4096, DOCA_GPU_MEM_TYPE_GPU_CPU, &mem_gpu, &mem_cpu), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_gpu_mem_alloc, "DOCA GPUNetIO", "libdoca_gpunetio");
+	CHECK_ERR(doca_gpu_dmabuf_fd(gpu, mem_gpu, 4096, &fd), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_gpu_dmabuf_fd, "DOCA GPUNetIO", "libdoca_gpunetio");
+	CHECK_ERR(doca_gpu_semaphore_create(gpu, &sem), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_gpu_semaphore_create, "DOCA GPUNetIO", "libdoca_gpunetio");
+	CHECK_ERR(doca_gpu_semaphore_get_status(sem, 0, &status), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_gpu_semaphore_get_status, "DOCA GPUNetIO", "libdoca_gpunetio");
+	CHECK_ERR(doca_gpu_verbs_export_qp(gpu, NULL, NULL, DOCA_GPUNETIO_VERBS_NIC_HANDLER_AUTO, NULL, NULL, NULL, &qp),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_gpu_verbs_export_qp, "DOCA GPUNetIO", "libdoca_gpunetio");
+	CHECK_ERR(doca_gpu_verbs_cpu_proxy_progress(qp), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_gpu_verbs_cpu_proxy_progress, "DOCA GPUNetIO", "libdoca_gpunetio");
+	CHECK_ERR(doca_gpu_destroy(gpu), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_gpu_destroy, "DOCA GPUNetIO", "libdoca_gpunetio");
+	CHECK(gpu == (struct doca_gpu *)0x1 && sem == (struct doca_gpu_semaphore *)0x1 && qp == (struct doca_gpu_verbs_qp *)0x1);
+	CHECK(mem_gpu == (void *)0x1 && mem_cpu == (void *)0x1 && fd == -7 && status == DOCA_GPU_SEMAPHORE_STATUS_HOLD);
+
+	CHECK_ERR(doca_eth_rxq_gpu_enable_mcst_qp(NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_eth_rxq_gpu_enable_mcst_qp, "DOCA Ethernet", "libdoca_eth");
+	CHECK_ERR(doca_eth_txq_gpu_set_uar_on_cpu(NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_eth_txq_gpu_set_uar_on_cpu, "DOCA Ethernet", "libdoca_eth");
+	/* dpu_gpu_remote_offload's orchestrator: the Comch GPU handles are in libdoca_comch */
+	CHECK_ERR(doca_comch_consumer_get_gpu_handle(NULL, NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_comch_consumer_get_gpu_handle, "DOCA Comch GPU data path", "libdoca_comch");
+	CHECK_ERR(doca_comch_producer_get_gpu_handle(NULL, NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_comch_producer_get_gpu_handle, "DOCA Comch GPU data path", "libdoca_comch");
+}
+
+/* DOCA Core UMEM and the mmap's NIC memory key: libdoca_common, as in DOCA. */
+static void test_umem_and_mkey(void)
+{
+	struct doca_umem *umem = (struct doca_umem *)0x1;
+	uint32_t mkey = 7;
+
+	CHECK_ERR(doca_umem_gpu_create(NULL, NULL, NULL, 4096, 0, &umem), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_umem_gpu_create, "DOCA Core UMEM", "libdoca_common");
+	CHECK_ERR(doca_umem_create(NULL, NULL, 4096, 0, &umem), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_umem_create, "DOCA Core UMEM", "libdoca_common");
+	CHECK_ERR(doca_mmap_get_mkey(NULL, NULL, &mkey), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_mmap_get_mkey, "DOCA Core memory keys", "libdoca_common");
+	CHECK(umem == (struct doca_umem *)0x1 && mkey == 7);
+}
+
 /* DOCA Core's RDMA bridge is in libdoca_common (this test does not link libdoca_rdma). */
 static void test_rdma_bridge_in_common(void)
 {
@@ -483,6 +550,8 @@ int main(void)
 	TEST_RUN(test_verbs);
 	TEST_RUN(test_verbs_bridge_data_path);
 	TEST_RUN(test_uar);
+	TEST_RUN(test_gpunetio);
+	TEST_RUN(test_umem_and_mkey);
 	TEST_RUN(test_rdma_bridge_in_common);
 	TEST_EXIT();
 }
