@@ -562,7 +562,7 @@ static void rx_duplicate(struct roce_rc_qp *qp, const struct roce_pkt *pkt)
 		}
 		/* A READ asked again, maybe only its tail: it must lie inside the original. */
 		if (r->atomic || pkt->reth.rkey != r->rkey || pkt->reth.va < r->va ||
-			pkt->reth.va + pkt->reth.len > r->va + r->len)
+			pkt->reth.len > r->len || pkt->reth.va - r->va > r->len - pkt->reth.len)
 			continue;
 		if (pkt->reth.len != 0 && qp->cfg.ops->rkey_check(qp->cfg.ctx, r->rkey,
 			pkt->reth.va, pkt->reth.len, ROCE_RC_ACC_READ) != 0)
@@ -811,8 +811,10 @@ void roce_rc_rx(struct roce_rc_qp *qp, uint64_t now, const uint8_t *buf, size_t 
 	uint8_t op;
 
 	qp->st.rx_pkts++;
+	/* as rxe: the P_Key's low 15 bits must match and one side be a full member */
 	if (qp->error || roce_pkt_parse(buf, len, &pkt) != ROCE_PARSE_OK ||
-		pkt.bth.dqpn != qp->cfg.qpn) {
+		pkt.bth.dqpn != qp->cfg.qpn || ((pkt.bth.pkey ^ qp->cfg.pkey) & 0x7fff) != 0 ||
+		((pkt.bth.pkey | qp->cfg.pkey) & 0x8000) == 0) {
 		qp->st.rx_dropped++;
 		return;
 	}

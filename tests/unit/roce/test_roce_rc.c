@@ -811,7 +811,22 @@ static void test_rxe_frames(void)
 	CHECK(roce_rc_in_error(qp));
 	roce_rc_destroy(qp);
 
-	/* MIDDLE without FIRST: invalid request */
+	/* MIDDLE without FIRST: invalid request (after a frame with a foreign P_Key, dropped) */
+	qp = lone_qp(50);
+	{
+		struct roce_pkt pkt = { 0 };
+		uint8_t buf[64];
+		size_t n;
+
+		pkt.bth = (struct roce_bth){ .opcode = ROCE_RC_SEND_ONLY, .pkey = 0x7ffe, .dqpn = 0x11,
+			.psn = 50, .ack_req = true };
+		n = roce_pkt_build(buf, sizeof(buf), &pkt, NULL, 0);
+		roce_rc_rx(qp, now, buf, n);
+		roce_rc_poll(qp, now);
+		CHECK(nout == 0 && roce_rc_get_stats(qp)->rx_dropped == 1);
+	}
+	roce_rc_destroy(qp);
+
 	qp = lone_qp(50);
 	feed(qp, ROCE_RC_WRITE_MIDDLE, 50, false, 1024);
 	CHECK(nout == 1 && sent_aeth(0, ROCE_RC_ACK, 0x61, 50));
@@ -827,6 +842,7 @@ static void test_rxe_frames(void)
 		size_t n;
 
 		pkt.bth.opcode = ROCE_RC_READ_REQUEST;
+		pkt.bth.pkey = 0xffff;
 		pkt.bth.dqpn = 0x11;
 		pkt.bth.psn = 8;
 		pkt.bth.ack_req = true;
@@ -847,6 +863,96 @@ static void test_rxe_frames(void)
 	roce_rc_destroy(qp);
 }
 
+
+/*
+ * Hostile input: random frames of every RC opcode, PSNs near both ends' windows, random
+ * lengths, keys and syndromes, into one QP that also has WRs and receives posted. Nothing
+ * may be read or written out of bounds (run under ASan), nothing completes twice.
+ */
+static void test_garbage(void)
+{
+	static const uint8_t opcodes[] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+		0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x16, 0x17,
+		0x64 };
+	unsigned int frames = 0, errors = 0;
+
+	pair_setup(1024, 0, 0, 6, 6, 0x6a7ba6e);
+	for (int round = 0; round < 1000; round++) {
+		uint32_t epsn = (uint32_t)rnd() & ROCE_PSN_MASK;
+		struct roce_rc_qp *qp = lone_qp(epsn);
+		unsigned int posted = 0, recvs = 0;
+		uint8_t seen[MAXW] = { 0 };
+		bool twice = false;
+
+		for (int i = 0; i < 6; i++) {
+			struct roce_rc_wr w = { .wr_id = (uint64_t)i, .op = (enum roce_rc_op)(rnd() % 8),
+				.local = sides[0].local + i * 8192, .len = (uint32_t)(rnd() % 8000),
+				.rkey = 0x100, .remote_va = MEM_VA + 8 * (rnd() % 64) };
+
+			posted += roce_rc_post(qp, &w);
+			post_recv(&sides[0], 100u + (uint64_t)i, (uint32_t)i * 8192,
+				(uint32_t)(rnd() % 8192));
+			recvs++;
+		}
+		roce_rc_poll(qp, now);
+		for (int k = 0; k < 400 && !roce_rc_in_error(qp); k++) {
+			struct roce_pkt pkt = { 0 };
+			uint8_t buf[4200], payload[1100];
+			size_t n, plen;
+			bool req;
+
+			pkt.bth.opcode = opcodes[rnd() % sizeof(opcodes)];
+			req = pkt.bth.opcode <= 0x0c || pkt.bth.opcode >= 0x13;
+			pkt.bth.pkey = rnd() % 50 ? 0xffff : (uint16_t)rnd();
+			pkt.bth.dqpn = rnd() % 50 ? 0x11 : (uint32_t)rnd() & ROCE_PSN_MASK;
+			pkt.bth.ack_req = rnd() % 2;
+			pkt.bth.psn = roce_psn_add(req ? epsn : 0, (uint32_t)(rnd() % 24)) - 4;
+			pkt.bth.psn &= ROCE_PSN_MASK;
+			pkt.reth.va = rnd() % 20 ? MEM_VA + rnd() % (MEM_SZ / 2) : MEM_VA + rnd() % (MEM_SZ + 4096) - 2048;
+			pkt.reth.rkey = rnd() % 20 ? 0x100 : (uint32_t)rnd();
+			pkt.reth.len = rnd() % 20 ? (uint32_t)(rnd() % 10000) : (uint32_t)rnd();
+			pkt.atomic.va = pkt.reth.va & ~(uint64_t)(rnd() % 20 ? 7 : 0);
+			pkt.atomic.rkey = pkt.reth.rkey;
+			pkt.aeth.syndrome = rnd() % 3 ? 0x1f : (uint8_t)rnd() & 0x7f;
+			/* mostly lengths the opcode allows, so that QPs live long enough to get deep */
+			switch (rnd() % 10 ? roce_opcode_payload(pkt.bth.opcode) : 9) {
+			case ROCE_PL_MIDDLE: plen = 1024; break;
+			case ROCE_PL_LAST: plen = rnd() % 1024 + 1; break;
+			case ROCE_PL_ONLY: plen = rnd() % 1025; break;
+			default: plen = rnd() % 1100; break;
+			}
+			if (roce_opcode_payload(pkt.bth.opcode) == ROCE_PL_NONE)
+				plen = 0;
+			fill(payload, plen);
+			n = roce_pkt_build(buf, sizeof(buf), &pkt, payload, plen);
+			if (n == 0)
+				continue;
+			if (rnd() % 20 == 0)
+				buf[rnd() % n] ^= (uint8_t)(1u << (rnd() % 8));
+			roce_rc_rx(qp, now, buf, n);
+			frames++;
+			if (rnd() % 8 == 0) {
+				now += rnd() % 10000000;
+				roce_rc_poll(qp, now);
+			}
+		}
+		errors += roce_rc_in_error(qp);
+		roce_rc_destroy(qp);
+		/* every send WR completes at most once, with one of its own ids */
+		CHECK(sides[0].nscq <= posted);
+		for (unsigned int i = 0; i < sides[0].nscq; i++) {
+			uint64_t id = sides[0].scq[i].wr_id;
+
+			if (id >= MAXW || seen[id]++)
+				twice = true;
+		}
+		CHECK(!twice);
+		CHECK(sides[0].nrcq <= recvs);
+	}
+	fprintf(stderr, "  %u random frames, %u of 1000 QPs driven to error\n", frames, errors);
+	CHECK(errors > 0);
+}
+
 int main(void)
 {
 	TEST_RUN(test_all_ops_clean);
@@ -857,6 +963,7 @@ int main(void)
 	TEST_RUN(test_remote_errors);
 	TEST_RUN(test_replay);
 	TEST_RUN(test_rxe_frames);
+	TEST_RUN(test_garbage);
 	for (int i = 0; i < 2; i++) {
 		roce_rc_destroy(sides[i].qp);
 		free(sides[i].mem);
