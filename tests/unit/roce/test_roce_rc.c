@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "softhw/rnic/roce_rc.h"
 #include "test.h"
@@ -178,6 +179,7 @@ static const struct roce_rc_ops test_ops = {
 	.mem_read = mem_read_cb, .atomic = atomic_cb, .recv_take = recv_take_cb,
 	.complete = complete_cb,
 };
+static const struct roce_rc_ops *setup_ops = &test_ops;
 
 static void post_recv(struct side *s, uint64_t wr_id, uint32_t off, uint32_t len)
 {
@@ -210,7 +212,7 @@ static void pair_setup(uint32_t mtu, uint32_t psn0, uint32_t psn1, uint8_t retry
 			.sq_psn = i == 0 ? psn0 : psn1, .rq_psn = i == 0 ? psn1 : psn0,
 			.mtu = mtu, .timeout = 10, .retry_cnt = retry, .rnr_retry = rnr,
 			.min_rnr_timer = 1, .max_rd_atomic = 4, .max_dest_rd_atomic = 4,
-			.sq_depth = MAXW, .ops = &test_ops, .ctx = s,
+			.sq_depth = MAXW, .ops = setup_ops, .ctx = s,
 		};
 
 		roce_rc_destroy(s->qp);
@@ -953,6 +955,92 @@ static void test_garbage(void)
 	CHECK(errors > 0);
 }
 
+/* ---- what the engine costs: a FIFO wire, wall-clock time (printed, not asserted) ---- */
+
+#define FIFO_N 1024
+static uint8_t (*fifo_buf)[4200];
+static size_t fifo_len[FIFO_N];
+static int fifo_to[FIFO_N];
+static unsigned int fifo_head, fifo_tail;
+
+static void fifo_emit(void *ctx, const uint8_t *buf, size_t len)
+{
+	const struct side *s = ctx;
+
+	if (fifo_tail - fifo_head == FIFO_N)
+		return;
+	memcpy(fifo_buf[fifo_tail % FIFO_N], buf, len);
+	fifo_len[fifo_tail % FIFO_N] = len;
+	fifo_to[fifo_tail++ % FIFO_N] = 1 - s->id;
+}
+
+static const struct roce_rc_ops fifo_ops = {
+	.emit = fifo_emit, .rkey_check = rkey_check_cb, .mem_write = mem_write_cb,
+	.mem_read = mem_read_cb, .atomic = atomic_cb, .recv_take = recv_take_cb,
+	.complete = complete_cb,
+};
+
+static double wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void bench_one(uint32_t mtu, enum roce_rc_op op)
+{
+	const uint32_t len = 256 * 1024, total = 256;
+	uint32_t posted = 0;
+	uint64_t pkts;
+	double t0, t;
+	bool ok = true;
+
+	setup_ops = &fifo_ops;
+	pair_setup(mtu, 0, 0, 6, 6, 42);
+	setup_ops = &test_ops;
+	fifo_head = fifo_tail = 0;
+	t0 = wall();
+	while (sides[0].nscq < total && now < 10000000000000ull) {
+		while (posted < total && posted - sides[0].nscq < 16) {
+			struct roce_rc_wr w = { .wr_id = posted, .op = op, .len = len, .rkey = 0x101,
+				.remote_va = MEM_VA + (posted % 8) * len,
+				.local = sides[0].local + (posted % 8) * len };
+
+			posted += roce_rc_post(sides[0].qp, &w);
+		}
+		roce_rc_poll(sides[0].qp, now);
+		roce_rc_poll(sides[1].qp, now);
+		while (fifo_head != fifo_tail) {
+			unsigned int i = fifo_head++ % FIFO_N;
+
+			roce_rc_rx(sides[fifo_to[i]].qp, now, fifo_buf[i], fifo_len[i]);
+		}
+		now += 1000;
+	}
+	t = wall() - t0;
+	for (uint32_t i = 0; i < sides[0].nscq; i++)
+		ok = ok && sides[0].scq[i].status == ROCE_RC_WC_SUCCESS;
+	CHECK(sides[0].nscq == total && ok);
+	CHECK(roce_rc_get_stats(sides[0].qp)->retransmits == 0);
+	pkts = roce_rc_get_stats(sides[0].qp)->tx_pkts + roce_rc_get_stats(sides[1].qp)->tx_pkts;
+	fprintf(stderr, "  %s 64 MiB in 256 KiB WRs, MTU %4u: %6.2f Gb/s, %4.0f ns per packet "
+		"(both ends, one thread, %llu packets)\n", op == ROCE_RC_OP_READ ? "READ " : "WRITE",
+		mtu, (double)total * len * 8 / t / 1e9, t / (double)pkts * 1e9,
+		(unsigned long long)pkts);
+}
+
+static void test_bench(void)
+{
+	fifo_buf = malloc((size_t)FIFO_N * sizeof(*fifo_buf));
+	if (fifo_buf == NULL)
+		return;
+	bench_one(1024, ROCE_RC_OP_WRITE);
+	bench_one(4096, ROCE_RC_OP_WRITE);
+	bench_one(4096, ROCE_RC_OP_READ);
+	free(fifo_buf);
+}
+
 int main(void)
 {
 	TEST_RUN(test_all_ops_clean);
@@ -964,6 +1052,7 @@ int main(void)
 	TEST_RUN(test_replay);
 	TEST_RUN(test_rxe_frames);
 	TEST_RUN(test_garbage);
+	TEST_RUN(test_bench);
 	for (int i = 0; i < 2; i++) {
 		roce_rc_destroy(sides[i].qp);
 		free(sides[i].mem);
