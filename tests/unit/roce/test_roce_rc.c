@@ -307,7 +307,7 @@ static uint32_t pick_len(uint32_t mtu)
 	case 4: return mtu + 1;
 	case 5: return 2 * mtu;
 	case 6: return 3 * mtu + 5;
-	case 7: return 10000;
+	case 7: return rnd() % 2 ? 10000 : 150 * mtu + 7; /* longer than the 128-PSN window */
 	default: return (uint32_t)(rnd() % (5 * mtu));
 	}
 }
@@ -330,6 +330,9 @@ static void plan_make(struct plan *p, struct side *src, struct side *dst, int n,
 	for (int i = 0; i < n; i++) {
 		struct roce_rc_wr *w = &p->wr[i];
 		uint32_t len = pick_len(mtu);
+
+		if (len > 20000 && (loff > MEM_SZ / 2 || roff > MEM_SZ / 2 || rboff > MEM_SZ / 2))
+			len = 1; /* keep every buffer inside its pool */
 
 		w->wr_id = 1000u + (uint64_t)i;
 		w->op = (enum roce_rc_op)(op >= 0 ? op : (int)(rnd() % 8));
