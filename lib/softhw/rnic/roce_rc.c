@@ -188,7 +188,8 @@ static void advance_una(struct roce_rc_qp *qp, uint32_t psn, uint64_t now)
 	qp->retry_left = qp->cfg.retry_cnt;
 	qp->rnr_left = qp->cfg.rnr_retry;
 	qp->retried = false;
-	if (qp->una == qp->next_psn || qp->timeout_ns == 0)
+	/* no local ACK timer while an RNR wait holds transmission back */
+	if (qp->una == qp->next_psn || qp->timeout_ns == 0 || qp->rnr_at != ROCE_RC_NO_DEADLINE)
 		qp->rto_at = ROCE_RC_NO_DEADLINE;
 	else
 		qp->rto_at = now + qp->timeout_ns;
@@ -235,7 +236,7 @@ static void go_back(struct roce_rc_qp *qp, uint64_t now, bool counted)
 	}
 	qp->retried = true;
 	rewind_to(qp, qp->una);
-	if (qp->timeout_ns != 0)
+	if (qp->timeout_ns != 0 && qp->rnr_at == ROCE_RC_NO_DEADLINE)
 		qp->rto_at = now + qp->timeout_ns;
 }
 
@@ -313,8 +314,9 @@ static void send_one(struct roce_rc_qp *qp, uint64_t now)
 		pkt.reth.len = wr->len;
 		pkt.imm = wr->imm;
 		pkt.ieth_rkey = wr->inv_rkey;
-		data = (const uint8_t *)wr->local + (size_t)i * mtu;
 		plen = wr->len - i * mtu < mtu ? wr->len - i * mtu : mtu;
+		if (plen != 0) /* a zero-length WR may have no buffer at all */
+			data = (const uint8_t *)wr->local + (size_t)i * mtu;
 		break;
 	}
 	if (qp->since_ackreq >= ROCE_RC_ACKREQ_EVERY)
@@ -439,7 +441,8 @@ static void on_response(struct roce_rc_qp *qp, const struct roce_pkt *pkt, uint6
 		qp->st.rx_dropped++;
 		return;
 	}
-	memcpy((uint8_t *)s->wr.local + (size_t)s->got * mtu, pkt->payload, plen);
+	if (plen != 0)
+		memcpy((uint8_t *)s->wr.local + (size_t)s->got * mtu, pkt->payload, plen);
 	s->got++;
 	if (s->got == s->npsn)
 		complete_head_ok(qp, now);
@@ -461,10 +464,13 @@ static void rx_response(struct roce_rc_qp *qp, const struct roce_pkt *pkt, uint6
 		on_response(qp, pkt, now);
 		return;
 	}
+	if ((pkt->aeth.syndrome & 0x80) != 0 || (pkt->aeth.syndrome & ROCE_AETH_KIND) == 0x40) {
+		qp->st.rx_dropped++; /* reserved syndromes */
+		return;
+	}
 	if ((pkt->aeth.syndrome & ROCE_AETH_KIND) != ROCE_AETH_ACK) {
-		if (roce_psn_cmp(psn, qp->una) < 0)
-			return; /* stale NAK */
-		on_nak(qp, pkt, now);
+		if (roce_psn_cmp(psn, qp->una) >= 0)
+			on_nak(qp, pkt, now); /* else a stale NAK */
 		return;
 	}
 	/* Credits (the low five bits) are ignored: rxe sends "none" and ignores them too. */
@@ -619,7 +625,8 @@ static bool exec_send(struct roce_rc_qp *qp, const struct roce_pkt *pkt)
 		resp_fail(qp, pkt->bth.psn, ROCE_NAK_INVALID, ROCE_RC_WC_LOC_LEN_ERR);
 		return false;
 	}
-	memcpy((uint8_t *)qp->rq.buf + qp->rq_off, pkt->payload, pkt->payload_len);
+	if (pkt->payload_len != 0)
+		memcpy((uint8_t *)qp->rq.buf + qp->rq_off, pkt->payload, pkt->payload_len);
 	qp->rq_off += (uint32_t)pkt->payload_len;
 	if (is_last(op)) {
 		struct roce_rc_cqe cqe = {

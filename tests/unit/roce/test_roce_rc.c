@@ -48,6 +48,7 @@ static unsigned int nevs;
 static uint64_t ev_seq;
 static unsigned int loss_pct, dup_pct, reorder_pct;
 static bool cut[2];            /* drop everything sent by side i */
+static int reorder_only = -1;  /* >= 0: only that side's packets are reordered */
 static uint8_t cap_op = 0xff;  /* keep a copy of the last frame of this opcode from side 0 */
 static uint8_t cap_buf[4200];
 static size_t cap_len;
@@ -105,7 +106,7 @@ static void emit_cb(void *ctx, const uint8_t *buf, size_t len)
 	}
 	if (cut[s->id] || rnd_pct() < loss_pct)
 		return;
-	if (rnd_pct() < reorder_pct)
+	if (rnd_pct() < reorder_pct && (reorder_only < 0 || reorder_only == s->id))
 		delay += 1000 + rnd() % 30000;
 	enqueue(1 - s->id, buf, len, delay);
 	if (rnd_pct() < dup_pct)
@@ -180,6 +181,7 @@ static const struct roce_rc_ops test_ops = {
 	.complete = complete_cb,
 };
 static const struct roce_rc_ops *setup_ops = &test_ops;
+static uint8_t setup_min_rnr = 1; /* RNR timer code: 10 us */
 
 static void post_recv(struct side *s, uint64_t wr_id, uint32_t off, uint32_t len)
 {
@@ -202,6 +204,7 @@ static void pair_setup(uint32_t mtu, uint32_t psn0, uint32_t psn1, uint8_t retry
 	now = 1000000;
 	loss_pct = dup_pct = reorder_pct = 0;
 	cut[0] = cut[1] = false;
+	reorder_only = -1;
 	cap_op = 0xff;
 	saw_psn_lo = saw_psn_hi = false;
 	clear_wire();
@@ -211,7 +214,7 @@ static void pair_setup(uint32_t mtu, uint32_t psn0, uint32_t psn1, uint8_t retry
 			.qpn = 0x11u + (uint32_t)i, .dest_qpn = 0x12u - (uint32_t)i,
 			.sq_psn = i == 0 ? psn0 : psn1, .rq_psn = i == 0 ? psn1 : psn0,
 			.mtu = mtu, .timeout = 10, .retry_cnt = retry, .rnr_retry = rnr,
-			.min_rnr_timer = 1, .max_rd_atomic = 4, .max_dest_rd_atomic = 4,
+			.min_rnr_timer = setup_min_rnr, .max_rd_atomic = 4, .max_dest_rd_atomic = 4,
 			.sq_depth = MAXW, .ops = setup_ops, .ctx = s,
 		};
 
@@ -571,9 +574,41 @@ static void test_rnr(void)
 	CHECK(memcmp(sides[1].rbuf, sides[0].local, 3000) == 0);
 	CHECK(roce_rc_get_stats(sides[1].qp)->rnr_sent >= 3);
 
+	/*
+	 * RNR timer code 0 (655.36 ms, what Linux CM programs) against a 4 ms local ACK timeout
+	 * and retry_cnt 1: the wait must not count as ACK timeouts. A READ goes first and its
+	 * responses are often reordered behind the RNR NAK, so progress happens during the wait.
+	 */
+	for (uint64_t seed = 30; seed < 40; seed++) {
+		struct roce_rc_wr rd = { .wr_id = 1, .op = ROCE_RC_OP_READ, .len = 3000,
+			.rkey = 0x101, .remote_va = MEM_VA };
+
+		setup_min_rnr = 0;
+		pair_setup(1024, 10, 20, 1, 7, seed);
+		setup_min_rnr = 1;
+		reorder_pct = 50;
+		reorder_only = 1; /* B's answers only: A's requests arrive in order */
+		rd.local = sides[0].local + 8192;
+		w.local = sides[0].local;
+		w.wr_id = 2;
+		CHECK(roce_rc_post(sides[0].qp, &rd));
+		CHECK(roce_rc_post(sides[0].qp, &w));
+		/* a READ response dropped as out of order waits for the next resend, which the RNR
+		 * wait holds back too (as in rxe): allow a few RNR periods */
+		CHECK(run(a_has_completion, 5000000000ull));
+		CHECK(run(NULL, 500000000ull) == false); /* still waiting: the RNR timer runs */
+		CHECK(sides[0].nscq == 1 && sides[0].scq[0].status == ROCE_RC_WC_SUCCESS);
+		post_recv(&sides[1], 81, 4096, 4096);
+		CHECK(run(NULL, 10000000000ull));
+		CHECK(sides[0].nscq == 2 && sides[0].scq[1].status == ROCE_RC_WC_SUCCESS);
+		CHECK(roce_rc_get_stats(sides[0].qp)->timeouts == 0);
+		CHECK(sides[1].nrcq == 1 && sides[1].rcq[0].wr_id == 81);
+	}
+
 	/* rnr_retry 2: three RNR NAKs, then the WR fails and the next one is flushed */
 	pair_setup(1024, 10, 20, 6, 2, 2);
 	w.local = sides[0].local;
+	w.wr_id = 1;
 	CHECK(roce_rc_post(sides[0].qp, &w));
 	w.wr_id = 2;
 	CHECK(roce_rc_post(sides[0].qp, &w));
