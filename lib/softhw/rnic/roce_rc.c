@@ -566,9 +566,11 @@ static void rx_duplicate(struct roce_rc_qp *qp, const struct roce_pkt *pkt)
 			send_aeth(qp, ROCE_RC_ATOMIC_ACK, ROCE_AETH_ACK | ROCE_AETH_VALUE, psn, r->orig);
 			return;
 		}
-		/* A READ asked again, maybe only its tail: it must lie inside the original. */
+		/* A READ asked again, maybe only its tail: it must lie inside the original, in
+		 * bytes and in PSNs. */
 		if (r->atomic || pkt->reth.rkey != r->rkey || pkt->reth.va < r->va ||
-			pkt->reth.len > r->len || pkt->reth.va - r->va > r->len - pkt->reth.len)
+			pkt->reth.len > r->len || pkt->reth.va - r->va > r->len - pkt->reth.len ||
+			npkts(pkt->reth.len, qp->cfg.mtu) > r->npsn - psn_diff(psn, r->psn))
 			continue;
 		if (pkt->reth.len != 0 && qp->cfg.ops->rkey_check(qp->cfg.ctx, r->rkey,
 			pkt->reth.va, pkt->reth.len, ROCE_RC_ACC_READ) != 0)

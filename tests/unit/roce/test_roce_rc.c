@@ -782,6 +782,19 @@ static void feed(struct roce_rc_qp *qp, uint8_t opcode, uint32_t psn, bool ack_r
 	roce_rc_rx(qp, now, buf, n);
 }
 
+static void feed_read(struct roce_rc_qp *qp, uint32_t psn, uint64_t va, uint32_t len)
+{
+	struct roce_pkt pkt = { 0 };
+	uint8_t buf[64];
+	size_t n;
+
+	pkt.bth = (struct roce_bth){ .opcode = ROCE_RC_READ_REQUEST, .pkey = 0xffff, .dqpn = 0x11,
+		.psn = psn, .ack_req = true };
+	pkt.reth = (struct roce_reth){ .va = va, .rkey = 0x100, .len = len };
+	n = roce_pkt_build(buf, sizeof(buf), &pkt, NULL, 0);
+	roce_rc_rx(qp, now, buf, n);
+}
+
 /* The n-th frame the responder sent is an ACK-type frame with this syndrome and PSN. */
 static bool sent_aeth(unsigned int i, uint8_t opcode, uint8_t syndrome, uint32_t psn)
 {
@@ -896,6 +909,15 @@ static void test_rxe_frames(void)
 		CHECK(roce_pkt_parse(out[3], out_len[3], &pkt) == ROCE_PARSE_OK &&
 			pkt.aeth.msn == 2 && pkt.payload_len == 2500 - 2048);
 	}
+	/* its tail asked again (rxe's requester does so after losing a response): replayed from
+	 * that PSN; a "tail" larger than the original, or one PSN too far, is not answered */
+	feed_read(qp, 9, MEM_VA + 1024, 2500 - 1024);
+	CHECK(nout == 6 && sent_aeth(4, ROCE_RC_READ_RESP_FIRST, 0x1f, 9) &&
+		sent_aeth(5, ROCE_RC_READ_RESP_LAST, 0x1f, 10));
+	feed_read(qp, 9, MEM_VA + 1024, 2500);
+	feed_read(qp, 10, MEM_VA + 1024, 2500 - 1024);
+	CHECK(nout == 6 && roce_rc_get_stats(qp)->read_replays == 1);
+	nout = 4;
 	/* the next request is expected at 11: the READ used three PSNs */
 	feed(qp, ROCE_RC_WRITE_ONLY, 11, true, 0);
 	roce_rc_poll(qp, now);
