@@ -340,7 +340,8 @@ static void send_requests(struct roce_rc_qp *qp, uint64_t now)
 		psn_diff(qp->cur_psn, qp->una) < ROCE_RC_MAX_UNACKED) {
 		struct swr *s = slot(qp, qp->cur);
 
-		if (!s->sent && is_rd_atomic(s->wr.op) && qp->rd_out >= qp->cfg.max_rd_atomic)
+		if (!s->sent && ((is_rd_atomic(s->wr.op) && qp->rd_out >= qp->cfg.max_rd_atomic) ||
+			(s->wr.fence && qp->rd_out != 0)))
 			return;
 		send_one(qp, now);
 	}

@@ -72,6 +72,7 @@ struct roce_rc_wr {
 	uint32_t inv_rkey; /* SEND_INV */
 	uint64_t swap_add; /* CMP_SWAP: swap value; FETCH_ADD: addend */
 	uint64_t compare;  /* CMP_SWAP */
+	bool fence;        /* wait until every earlier READ/atomic has completed */
 };
 
 /* A receive the responder took from the caller's receive queue for an incoming message. */

@@ -742,6 +742,27 @@ static void test_replay(void)
 	CHECK(!roce_rc_in_error(sides[0].qp) && !roce_rc_in_error(sides[1].qp));
 }
 
+/* A fenced WR waits for the READ before it; without the fence it goes out at once. */
+static void test_fence(void)
+{
+	for (int fence = 0; fence < 2; fence++) {
+		struct roce_rc_wr rd = { .wr_id = 1, .op = ROCE_RC_OP_READ, .len = 100, .rkey = 0x101,
+			.remote_va = MEM_VA };
+		struct roce_rc_wr wr = { .wr_id = 2, .op = ROCE_RC_OP_WRITE, .len = 100, .rkey = 0x101,
+			.remote_va = MEM_VA + 4096, .fence = fence };
+
+		pair_setup(1024, 0, 0, 6, 6, 11);
+		rd.local = sides[0].local;
+		wr.local = sides[0].local + 4096;
+		CHECK(roce_rc_post(sides[0].qp, &rd) && roce_rc_post(sides[0].qp, &wr));
+		roce_rc_poll(sides[0].qp, now);
+		CHECK(roce_rc_get_stats(sides[0].qp)->tx_pkts == (fence ? 1u : 2u));
+		CHECK(run(NULL, 1000000000ull));
+		CHECK(sides[0].nscq == 2 && sides[0].scq[0].wr_id == 1 && sides[0].scq[1].wr_id == 2);
+		CHECK(sides[0].scq[1].status == ROCE_RC_WC_SUCCESS);
+	}
+}
+
 /* ---- frames in the style of Linux rxe into one responder ---- */
 
 static uint8_t out[16][4200];
@@ -1110,6 +1131,7 @@ int main(void)
 	TEST_RUN(test_retry_exhausted);
 	TEST_RUN(test_remote_errors);
 	TEST_RUN(test_replay);
+	TEST_RUN(test_fence);
 	TEST_RUN(test_rxe_frames);
 	TEST_RUN(test_garbage);
 	TEST_RUN(test_bench);
