@@ -991,7 +991,8 @@ static void test_garbage(void)
 			pkt.bth.ack_req = rnd() % 2;
 			pkt.bth.psn = roce_psn_add(req ? epsn : 0, (uint32_t)(rnd() % 24)) - 4;
 			pkt.bth.psn &= ROCE_PSN_MASK;
-			pkt.reth.va = rnd() % 20 ? MEM_VA + rnd() % (MEM_SZ / 2) : MEM_VA + rnd() % (MEM_SZ + 4096) - 2048;
+			pkt.reth.va = MEM_VA + (rnd() % 20 ? rnd() % (MEM_SZ / 2) :
+				rnd() % (MEM_SZ + 4096) - 2048);
 			pkt.reth.rkey = rnd() % 20 ? 0x100 : (uint32_t)rnd();
 			pkt.reth.len = rnd() % 20 ? (uint32_t)(rnd() % 10000) : (uint32_t)rnd();
 			pkt.atomic.va = pkt.reth.va & ~(uint64_t)(rnd() % 20 ? 7 : 0);
