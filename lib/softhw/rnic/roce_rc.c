@@ -309,6 +309,7 @@ static void send_one(struct roce_rc_qp *qp, uint64_t now)
 	default:
 		pkt.bth.opcode = seg_opcode(wr, i, s->npsn);
 		pkt.bth.ack_req = i + 1 == s->npsn;
+		pkt.bth.se = wr->solicited && i + 1 == s->npsn;
 		pkt.reth.va = wr->remote_va;
 		pkt.reth.rkey = wr->rkey;
 		pkt.reth.len = wr->len;
@@ -637,6 +638,7 @@ static bool exec_send(struct roce_rc_qp *qp, const struct roce_pkt *pkt)
 			.byte_len = qp->rq_off,
 			.has_imm = (pkt->hdrs & ROCE_H_IMMDT) != 0, .imm = pkt->imm,
 			.has_inv = (pkt->hdrs & ROCE_H_IETH) != 0, .inv_rkey = pkt->ieth_rkey,
+			.solicited = pkt->bth.se,
 		};
 
 		qp->rq_taken = false;
@@ -693,6 +695,7 @@ static bool exec_write(struct roce_rc_qp *qp, const struct roce_pkt *pkt)
 			struct roce_rc_cqe cqe = {
 				.wr_id = qp->rq.wr_id, .op = ROCE_RC_OP_RECV_WRITE_IMM, .recv = true,
 				.byte_len = qp->w_len, .has_imm = true, .imm = pkt->imm,
+				.solicited = pkt->bth.se,
 			};
 
 			qp->rq_taken = false;

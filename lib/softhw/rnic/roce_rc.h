@@ -73,6 +73,7 @@ struct roce_rc_wr {
 	uint64_t swap_add; /* CMP_SWAP: swap value; FETCH_ADD: addend */
 	uint64_t compare;  /* CMP_SWAP */
 	bool fence;        /* wait until every earlier READ/atomic has completed */
+	bool solicited;    /* SEND / WRITE_IMM: BTH SE on the last packet */
 };
 
 /* A receive the responder took from the caller's receive queue for an incoming message. */
@@ -92,6 +93,7 @@ struct roce_rc_cqe {
 	uint32_t imm;
 	bool has_inv;       /* SEND with invalidate: the caller invalidates inv_rkey */
 	uint32_t inv_rkey;
+	bool solicited;     /* receives: the sender asked for a solicited event */
 };
 
 /*

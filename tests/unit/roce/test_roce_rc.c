@@ -338,6 +338,7 @@ static void plan_make(struct plan *p, struct side *src, struct side *dst, int n,
 			len = 1; /* keep every buffer inside its pool */
 
 		w->wr_id = 1000u + (uint64_t)i;
+		w->solicited = rnd() % 2;
 		w->op = (enum roce_rc_op)(op >= 0 ? op : (int)(rnd() % 8));
 		w->rkey = 0x100u + (uint32_t)dst->id;
 		w->len = len;
@@ -429,6 +430,7 @@ static void plan_check(const struct plan *p)
 			CHECK(rc->op == ROCE_RC_OP_RECV && rc->byte_len == w->len);
 			CHECK(rc->has_imm == (w->op == ROCE_RC_OP_SEND_IMM));
 			CHECK(rc->has_inv == (w->op == ROCE_RC_OP_SEND_INV));
+			CHECK(rc->solicited == w->solicited);
 			if (rc->has_imm)
 				CHECK(rc->imm == w->imm);
 			if (rc->has_inv)
@@ -441,6 +443,7 @@ static void plan_check(const struct plan *p)
 
 			CHECK(rc->wr_id == 5000u + (uint64_t)i && rc->op == ROCE_RC_OP_RECV_WRITE_IMM);
 			CHECK(rc->has_imm && rc->imm == w->imm && rc->byte_len == w->len);
+			CHECK(rc->solicited == w->solicited);
 		}
 			/* fall through */
 		case ROCE_RC_OP_WRITE:
