@@ -950,6 +950,86 @@ static void test_rxe_frames(void)
 }
 
 
+static void feed_resp(struct roce_rc_qp *qp, uint8_t opcode, uint32_t psn, uint8_t syndrome,
+	const void *payload, size_t plen, uint64_t orig)
+{
+	struct roce_pkt pkt = { 0 };
+	uint8_t buf[4200];
+	size_t n;
+
+	pkt.bth = (struct roce_bth){ .opcode = opcode, .pkey = 0xffff, .dqpn = 0x11, .psn = psn };
+	pkt.aeth = (struct roce_aeth){ .syndrome = syndrome, .msn = 1 };
+	pkt.atomic_orig = orig;
+	n = roce_pkt_build(buf, sizeof(buf), &pkt, payload, plen);
+	CHECK(n > 0);
+	roce_rc_rx(qp, now, buf, n);
+}
+
+/* The requester side answered as rxe (or a hardware NIC, with credits in its ACKs) answers. */
+static void test_rxe_answers(void)
+{
+	struct roce_rc_qp *qp;
+	struct roce_rc_wr w;
+	uint8_t data[2000];
+	uint64_t orig = 0;
+	struct roce_pkt pkt;
+
+	pair_setup(1024, 0, 0, 6, 6, 12); /* only for side 0's buffers */
+	qp = lone_qp(0);
+	fill(sides[0].local, 3000);
+	fill(data, sizeof(data));
+	w = (struct roce_rc_wr){ .wr_id = 1, .op = ROCE_RC_OP_SEND, .len = 3000,
+		.local = sides[0].local };
+	CHECK(roce_rc_post(qp, &w));
+	w = (struct roce_rc_wr){ .wr_id = 2, .op = ROCE_RC_OP_READ, .len = 2000, .rkey = 0x77,
+		.remote_va = 0x5000, .local = sides[0].local + 4096 };
+	CHECK(roce_rc_post(qp, &w));
+	w = (struct roce_rc_wr){ .wr_id = 3, .op = ROCE_RC_OP_FETCH_ADD, .rkey = 0x77,
+		.remote_va = 0x6000, .swap_add = 1, .local = &orig };
+	CHECK(roce_rc_post(qp, &w));
+	roce_rc_poll(qp, now);
+	/* SEND FIRST, MIDDLE, LAST (AckReq only there), READ request; the atomic waits
+	 * (max_rd_atomic 1) */
+	CHECK(nout == 4);
+	CHECK(out[0][0] == ROCE_RC_SEND_FIRST && out[1][0] == ROCE_RC_SEND_MIDDLE &&
+		out[2][0] == ROCE_RC_SEND_LAST && out[3][0] == ROCE_RC_READ_REQUEST);
+	CHECK(!(out[1][8] & 0x80) && (out[2][8] & 0x80) && (out[3][8] & 0x80));
+	CHECK(roce_pkt_parse(out[3], out_len[3], &pkt) == ROCE_PARSE_OK && pkt.bth.psn == 3 &&
+		pkt.reth.va == 0x5000 && pkt.reth.rkey == 0x77 && pkt.reth.len == 2000);
+	/* an ACK with a credit code (a hardware NIC's), for the SEND's last PSN */
+	feed_resp(qp, ROCE_RC_ACK, 2, 0x0a, NULL, 0, 0);
+	CHECK(sides[0].nscq == 1 && sides[0].scq[0].wr_id == 1);
+	feed_resp(qp, ROCE_RC_READ_RESP_FIRST, 3, 0x1f, data, 1024, 0);
+	feed_resp(qp, ROCE_RC_READ_RESP_LAST, 4, 0x1f, data + 1024, 976, 0);
+	CHECK(sides[0].nscq == 2 && sides[0].scq[1].wr_id == 2);
+	CHECK(memcmp(sides[0].local + 4096, data, 2000) == 0);
+	roce_rc_poll(qp, now);
+	CHECK(nout == 5 && out[4][0] == ROCE_RC_FETCH_ADD && roce_get24(out[4] + 9) == 5);
+	feed_resp(qp, ROCE_RC_ATOMIC_ACK, 5, 0x1f, NULL, 0, 42);
+	CHECK(sides[0].nscq == 3 && sides[0].scq[2].wr_id == 3 && orig == 42);
+	feed_resp(qp, ROCE_RC_ACK, 2, 0x1f, NULL, 0, 0); /* stale */
+	CHECK(sides[0].nscq == 3);
+	/* RNR NAK with code 0 (rxe under Linux CM): nothing for 655.36 ms, then the resend */
+	w = (struct roce_rc_wr){ .wr_id = 4, .op = ROCE_RC_OP_SEND, .len = 10,
+		.local = sides[0].local };
+	CHECK(roce_rc_post(qp, &w));
+	roce_rc_poll(qp, now);
+	CHECK(nout == 6 && out[5][0] == ROCE_RC_SEND_ONLY && roce_get24(out[5] + 9) == 6);
+	feed_resp(qp, ROCE_RC_ACK, 6, 0x20, NULL, 0, 0);
+	CHECK(roce_rc_poll(qp, now) == now + 655360000ull && nout == 6);
+	now += 655360000ull;
+	roce_rc_poll(qp, now);
+	CHECK(nout == 7 && out[6][0] == ROCE_RC_SEND_ONLY && roce_get24(out[6] + 9) == 6);
+	/* a sequence NAK for it: sent again at once */
+	feed_resp(qp, ROCE_RC_ACK, 6, 0x60, NULL, 0, 0);
+	roce_rc_poll(qp, now);
+	CHECK(nout == 8 && roce_get24(out[7] + 9) == 6);
+	feed_resp(qp, ROCE_RC_ACK, 6, 0x1f, NULL, 0, 0);
+	CHECK(sides[0].nscq == 4 && sides[0].scq[3].status == ROCE_RC_WC_SUCCESS);
+	CHECK(roce_rc_poll(qp, now) == ROCE_RC_NO_DEADLINE);
+	roce_rc_destroy(qp);
+}
+
 /*
  * Hostile input: random frames of every RC opcode, PSNs near both ends' windows, random
  * lengths, keys and syndromes, into one QP that also has WRs and receives posted. Nothing
@@ -1137,6 +1217,7 @@ int main(void)
 	TEST_RUN(test_replay);
 	TEST_RUN(test_fence);
 	TEST_RUN(test_rxe_frames);
+	TEST_RUN(test_rxe_answers);
 	TEST_RUN(test_garbage);
 	TEST_RUN(test_bench);
 	for (int i = 0; i < 2; i++) {
