@@ -155,6 +155,7 @@ struct roce_rc_qp;
 
 /* A QP in RTS with cfg's parameters, or NULL (bad cfg, no memory). */
 struct roce_rc_qp *roce_rc_create(const struct roce_rc_cfg *cfg);
+/* Frees the QP without completing anything: roce_rc_set_error first to flush pending WRs. */
 void roce_rc_destroy(struct roce_rc_qp *qp);
 
 /*
