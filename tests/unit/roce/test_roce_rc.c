@@ -1,0 +1,1233 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RC transport engine (lib/softhw/rnic/roce_rc.c): two engines back to back through an
+ * in-memory channel with simulated time (loss, duplication, reordering from a seeded PRNG),
+ * every opcode at every path MTU, RNR, retry exhaustion, NAKs, replayed READs and atomics, PSN
+ * wraparound; then hand-built frames in the style of Linux rxe fed to one responder.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "softhw/rnic/roce_rc.h"
+#include "test.h"
+
+#define MEM_SZ (4u << 20)
+#define MEM_VA 0x10000000ull
+#define MAXW 64
+
+struct side {
+	struct roce_rc_qp *qp;
+	int id;
+	uint8_t *mem;   /* remote-accessible memory, rkey 0x100 + id at MEM_VA */
+	uint8_t *local; /* the side's own WR buffers */
+	uint8_t *rbuf;  /* receive buffers */
+	unsigned int access;
+	struct roce_rc_recv rq[256];
+	unsigned int rq_head, rq_tail;
+	struct roce_rc_cqe *scq, *rcq; /* send and receive completions */
+	unsigned int nscq, nrcq;
+	uint64_t atomic_calls;
+};
+
+struct ev {
+	uint64_t at, seq;
+	int to;
+	size_t len;
+	uint8_t buf[4200];
+};
+
+static struct side sides[2];
+static uint64_t now;
+static uint64_t rng_state;
+
+/* channel */
+static struct ev *evs[8192];
+static unsigned int nevs;
+static uint64_t ev_seq;
+static unsigned int loss_pct, dup_pct, reorder_pct;
+static bool cut[2];            /* drop everything sent by side i */
+static int reorder_only = -1;  /* >= 0: only that side's packets are reordered */
+static uint8_t cap_op = 0xff;  /* keep a copy of the last frame of this opcode from side 0 */
+static uint8_t cap_buf[4200];
+static size_t cap_len;
+static bool saw_psn_lo, saw_psn_hi;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static unsigned int rnd_pct(void)
+{
+	return (unsigned int)(rnd() % 100);
+}
+
+static void fill(uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)rnd();
+}
+
+static void enqueue(int to, const uint8_t *buf, size_t len, uint64_t delay)
+{
+	struct ev *e;
+
+	if (nevs == sizeof(evs) / sizeof(evs[0]))
+		return; /* a full wire drops */
+	e = malloc(sizeof(*e));
+	if (e == NULL)
+		return;
+	e->at = now + delay;
+	e->seq = ev_seq++;
+	e->to = to;
+	e->len = len;
+	memcpy(e->buf, buf, len);
+	evs[nevs++] = e;
+}
+
+static void emit_cb(void *ctx, const uint8_t *buf, size_t len)
+{
+	struct side *s = ctx;
+	uint64_t delay = 5000;
+	uint32_t psn = roce_get24(buf + 9);
+
+	if (psn < 0x100)
+		saw_psn_lo = true;
+	if (psn > 0xffff00)
+		saw_psn_hi = true;
+	if (s->id == 0 && buf[0] == cap_op) {
+		memcpy(cap_buf, buf, len);
+		cap_len = len;
+	}
+	if (cut[s->id] || rnd_pct() < loss_pct)
+		return;
+	if (rnd_pct() < reorder_pct && (reorder_only < 0 || reorder_only == s->id))
+		delay += 1000 + rnd() % 30000;
+	enqueue(1 - s->id, buf, len, delay);
+	if (rnd_pct() < dup_pct)
+		enqueue(1 - s->id, buf, len, delay + rnd() % 20000);
+}
+
+static int rkey_check_cb(void *ctx, uint32_t rkey, uint64_t va, uint64_t len, unsigned int acc)
+{
+	struct side *s = ctx;
+
+	if (rkey != 0x100u + (uint32_t)s->id || va < MEM_VA || len > MEM_SZ ||
+		va - MEM_VA > MEM_SZ - len || (acc & s->access) != acc)
+		return ROCE_NAK_REM_ACCESS;
+	return 0;
+}
+
+static void mem_write_cb(void *ctx, uint32_t rkey, uint64_t va, const void *src, size_t len)
+{
+	struct side *s = ctx;
+
+	memcpy(s->mem + (va - MEM_VA), src, len);
+}
+
+static void mem_read_cb(void *ctx, uint32_t rkey, uint64_t va, void *dst, size_t len)
+{
+	struct side *s = ctx;
+
+	memcpy(dst, s->mem + (va - MEM_VA), len);
+}
+
+static uint64_t atomic_cb(void *ctx, uint32_t rkey, uint64_t va, bool cmp_swap, uint64_t swap_add,
+	uint64_t compare)
+{
+	struct side *s = ctx;
+	uint64_t v;
+
+	s->atomic_calls++;
+	memcpy(&v, s->mem + (va - MEM_VA), 8);
+	if (!cmp_swap) {
+		uint64_t n = v + swap_add;
+
+		memcpy(s->mem + (va - MEM_VA), &n, 8);
+	} else if (v == compare) {
+		memcpy(s->mem + (va - MEM_VA), &swap_add, 8);
+	}
+	return v;
+}
+
+static bool recv_take_cb(void *ctx, struct roce_rc_recv *out)
+{
+	struct side *s = ctx;
+
+	if (s->rq_head == s->rq_tail)
+		return false;
+	*out = s->rq[s->rq_head++ % 256];
+	return true;
+}
+
+static void complete_cb(void *ctx, const struct roce_rc_cqe *cqe)
+{
+	struct side *s = ctx;
+
+	if (cqe->recv)
+		s->rcq[s->nrcq++ % 4096] = *cqe;
+	else
+		s->scq[s->nscq++ % 4096] = *cqe;
+}
+
+static const struct roce_rc_ops test_ops = {
+	.emit = emit_cb, .rkey_check = rkey_check_cb, .mem_write = mem_write_cb,
+	.mem_read = mem_read_cb, .atomic = atomic_cb, .recv_take = recv_take_cb,
+	.complete = complete_cb,
+};
+static const struct roce_rc_ops *setup_ops = &test_ops;
+static uint8_t setup_min_rnr = 1; /* RNR timer code: 10 us */
+
+static void post_recv(struct side *s, uint64_t wr_id, uint32_t off, uint32_t len)
+{
+	s->rq[s->rq_tail++ % 256] = (struct roce_rc_recv){ .wr_id = wr_id, .buf = s->rbuf + off,
+		.len = len };
+}
+
+static void clear_wire(void)
+{
+	for (unsigned int i = 0; i < nevs; i++)
+		free(evs[i]);
+	nevs = 0;
+}
+
+/* Two connected QPs: cfg fields given for side 0, mirrored for side 1. */
+static void pair_setup(uint32_t mtu, uint32_t psn0, uint32_t psn1, uint8_t retry, uint8_t rnr,
+	uint64_t seed)
+{
+	rng_state = seed;
+	now = 1000000;
+	loss_pct = dup_pct = reorder_pct = 0;
+	cut[0] = cut[1] = false;
+	reorder_only = -1;
+	cap_op = 0xff;
+	saw_psn_lo = saw_psn_hi = false;
+	clear_wire();
+	for (int i = 0; i < 2; i++) {
+		struct side *s = &sides[i];
+		struct roce_rc_cfg cfg = {
+			.qpn = 0x11u + (uint32_t)i, .dest_qpn = 0x12u - (uint32_t)i,
+			.sq_psn = i == 0 ? psn0 : psn1, .rq_psn = i == 0 ? psn1 : psn0,
+			.mtu = mtu, .timeout = 10, .retry_cnt = retry, .rnr_retry = rnr,
+			.min_rnr_timer = setup_min_rnr, .max_rd_atomic = 4, .max_dest_rd_atomic = 4,
+			.sq_depth = MAXW, .ops = setup_ops, .ctx = s,
+		};
+
+		roce_rc_destroy(s->qp);
+		s->id = i;
+		if (s->mem == NULL) {
+			s->mem = calloc(1, MEM_SZ);
+			s->local = calloc(1, MEM_SZ);
+			s->rbuf = calloc(1, MEM_SZ);
+			s->scq = calloc(4096, sizeof(*s->scq));
+			s->rcq = calloc(4096, sizeof(*s->rcq));
+		}
+		s->access = ROCE_RC_ACC_WRITE | ROCE_RC_ACC_READ | ROCE_RC_ACC_ATOMIC;
+		s->rq_head = s->rq_tail = 0;
+		s->nscq = s->nrcq = 0;
+		s->atomic_calls = 0;
+		s->qp = roce_rc_create(&cfg);
+	}
+}
+
+static struct ev *pop_due(void)
+{
+	unsigned int best = nevs;
+
+	for (unsigned int i = 0; i < nevs; i++)
+		if (evs[i]->at <= now && (best == nevs || evs[i]->at < evs[best]->at ||
+			(evs[i]->at == evs[best]->at && evs[i]->seq < evs[best]->seq)))
+			best = i;
+	if (best == nevs)
+		return NULL;
+	{
+		struct ev *e = evs[best];
+
+		evs[best] = evs[--nevs];
+		return e;
+	}
+}
+
+/* Runs the simulation until done() or nothing is left to do or limit ns of simulated time. */
+static bool run(bool (*done)(void), uint64_t limit)
+{
+	uint64_t end = now + limit;
+
+	for (long iter = 0; iter < 5000000; iter++) {
+		struct ev *e;
+		uint64_t next = ROCE_RC_NO_DEADLINE, d;
+
+		if (done != NULL && done())
+			return true;
+		while ((e = pop_due()) != NULL) {
+			roce_rc_rx(sides[e->to].qp, now, e->buf, e->len);
+			free(e);
+		}
+		for (int i = 0; i < 2; i++) {
+			d = roce_rc_poll(sides[i].qp, now);
+			if (d < next)
+				next = d;
+		}
+		for (unsigned int i = 0; i < nevs; i++)
+			if (evs[i]->at < next)
+				next = evs[i]->at;
+		if (next == ROCE_RC_NO_DEADLINE)
+			return done == NULL || done(); /* quiet: nothing in flight, no timer */
+		if (next > end)
+			return done != NULL && done();
+		if (next > now)
+			now = next;
+	}
+	return false;
+}
+
+/* ---- a batch of random WRs from one side to the other, and its check ---- */
+
+struct plan {
+	struct side *src, *dst;
+	int n;
+	struct roce_rc_wr wr[MAXW];
+	uint32_t roff[MAXW]; /* dst memory (WRITE, READ) or receive buffer (SEND) offset */
+	uint64_t expect_orig[MAXW];
+	int nrecv;
+	unsigned int scq0, rcq0;
+};
+
+static struct plan plans[2];
+
+static uint32_t pick_len(uint32_t mtu)
+{
+	switch (rnd() % 9) {
+	case 0: return 0;
+	case 1: return 1;
+	case 2: return mtu - 1;
+	case 3: return mtu;
+	case 4: return mtu + 1;
+	case 5: return 2 * mtu;
+	case 6: return 3 * mtu + 5;
+	case 7: return rnd() % 2 ? 10000 : 150 * mtu + 7; /* longer than the 128-PSN window */
+	default: return (uint32_t)(rnd() % (5 * mtu));
+	}
+}
+
+/* ops: a fixed op for every WR, or -1 for random ones. */
+static void plan_make(struct plan *p, struct side *src, struct side *dst, int n, uint32_t mtu,
+	int op)
+{
+	uint32_t loff = 0, roff = 64, rboff = 0;
+	uint64_t fa, cs;
+
+	memset(p, 0, sizeof(*p));
+	p->src = src;
+	p->dst = dst;
+	p->n = n;
+	p->scq0 = src->nscq;
+	p->rcq0 = dst->nrcq;
+	memcpy(&fa, dst->mem, 8);
+	memcpy(&cs, dst->mem + 8, 8);
+	for (int i = 0; i < n; i++) {
+		struct roce_rc_wr *w = &p->wr[i];
+		uint32_t len = pick_len(mtu);
+
+		if (len > 20000 && (loff > MEM_SZ / 2 || roff > MEM_SZ / 2 || rboff > MEM_SZ / 2))
+			len = 1; /* keep every buffer inside its pool */
+
+		w->wr_id = 1000u + (uint64_t)i;
+		w->solicited = rnd() % 2;
+		w->op = (enum roce_rc_op)(op >= 0 ? op : (int)(rnd() % 8));
+		w->rkey = 0x100u + (uint32_t)dst->id;
+		w->len = len;
+		w->local = src->local + loff;
+		fill(src->local + loff, len);
+		loff += (len + 8 + 7) & ~7u;
+		switch (w->op) {
+		case ROCE_RC_OP_SEND:
+		case ROCE_RC_OP_SEND_IMM:
+		case ROCE_RC_OP_SEND_INV:
+			w->imm = (uint32_t)rnd();
+			w->inv_rkey = (uint32_t)rnd();
+			p->roff[i] = rboff;
+			post_recv(dst, 5000u + (uint64_t)i, rboff, len + (uint32_t)(rnd() % 3));
+			rboff += (len + 8 + 7) & ~7u;
+			p->nrecv++;
+			break;
+		case ROCE_RC_OP_WRITE:
+		case ROCE_RC_OP_WRITE_IMM:
+		case ROCE_RC_OP_READ:
+			p->roff[i] = roff;
+			w->remote_va = MEM_VA + roff;
+			w->imm = (uint32_t)rnd();
+			fill(dst->mem + roff, len);
+			roff += (len + 8 + 7) & ~7u;
+			if (w->op == ROCE_RC_OP_WRITE_IMM) {
+				post_recv(dst, 5000u + (uint64_t)i, rboff, 0);
+				p->nrecv++;
+			}
+			break;
+		case ROCE_RC_OP_FETCH_ADD:
+			w->remote_va = MEM_VA;
+			w->swap_add = 1;
+			p->expect_orig[i] = fa++;
+			break;
+		case ROCE_RC_OP_CMP_SWAP:
+			/* every other one compares against a wrong value and must leave memory alone */
+			w->remote_va = MEM_VA + 8;
+			w->compare = rnd() % 2 ? cs : cs + 1;
+			w->swap_add = rnd();
+			p->expect_orig[i] = cs;
+			if (w->compare == cs)
+				cs = w->swap_add;
+			break;
+		default:
+			break;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		CHECK(roce_rc_post(src->qp, &p->wr[i]));
+}
+
+static bool plans_done(void)
+{
+	for (int i = 0; i < 2; i++) {
+		const struct plan *p = &plans[i];
+
+		if (p->src != NULL && (p->src->nscq - p->scq0 < (unsigned int)p->n ||
+			p->dst->nrcq - p->rcq0 < (unsigned int)p->nrecv))
+			return false;
+	}
+	return true;
+}
+
+static void plan_check(const struct plan *p)
+{
+	unsigned int r = p->rcq0;
+
+	CHECK(p->src->nscq - p->scq0 == (unsigned int)p->n);
+	CHECK(p->dst->nrcq - p->rcq0 == (unsigned int)p->nrecv);
+	for (int i = 0; i < p->n; i++) {
+		const struct roce_rc_wr *w = &p->wr[i];
+		const struct roce_rc_cqe *c = &p->src->scq[(p->scq0 + (unsigned int)i) % 4096];
+		const uint8_t *local = w->local;
+		uint64_t orig;
+		bool good = c->wr_id == w->wr_id && c->status == ROCE_RC_WC_SUCCESS && c->op == w->op;
+
+		if (!good)
+			fprintf(stderr, "wr %d op %d: got wr_id %llu status %s\n", i, w->op,
+				(unsigned long long)c->wr_id, roce_rc_status_name(c->status));
+		CHECK(good);
+		switch (w->op) {
+		case ROCE_RC_OP_SEND:
+		case ROCE_RC_OP_SEND_IMM:
+		case ROCE_RC_OP_SEND_INV: {
+			const struct roce_rc_cqe *rc = &p->dst->rcq[r++ % 4096];
+
+			CHECK(rc->wr_id == 5000u + (uint64_t)i && rc->status == ROCE_RC_WC_SUCCESS);
+			CHECK(rc->op == ROCE_RC_OP_RECV && rc->byte_len == w->len);
+			CHECK(rc->has_imm == (w->op == ROCE_RC_OP_SEND_IMM));
+			CHECK(rc->has_inv == (w->op == ROCE_RC_OP_SEND_INV));
+			CHECK(rc->solicited == w->solicited);
+			if (rc->has_imm)
+				CHECK(rc->imm == w->imm);
+			if (rc->has_inv)
+				CHECK(rc->inv_rkey == w->inv_rkey);
+			CHECK(memcmp(p->dst->rbuf + p->roff[i], local, w->len) == 0);
+			break;
+		}
+		case ROCE_RC_OP_WRITE_IMM: {
+			const struct roce_rc_cqe *rc = &p->dst->rcq[r++ % 4096];
+
+			CHECK(rc->wr_id == 5000u + (uint64_t)i && rc->op == ROCE_RC_OP_RECV_WRITE_IMM);
+			CHECK(rc->has_imm && rc->imm == w->imm && rc->byte_len == w->len);
+			CHECK(rc->solicited == w->solicited);
+		}
+			/* fall through */
+		case ROCE_RC_OP_WRITE:
+		case ROCE_RC_OP_READ:
+			CHECK(memcmp(p->dst->mem + p->roff[i], local, w->len) == 0);
+			break;
+		case ROCE_RC_OP_FETCH_ADD:
+		case ROCE_RC_OP_CMP_SWAP:
+			memcpy(&orig, local, 8);
+			CHECK(orig == p->expect_orig[i]);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static void print_stats(const char *what, const struct roce_rc_stats *s)
+{
+	fprintf(stderr, "  %s: tx %llu rx %llu drop %llu retrans %llu timeouts %llu fast %llu "
+		"nakseq %llu/%llu rnr %llu/%llu dupreq %llu replays r%llu a%llu dupresp %llu "
+		"acks %llu/%llu\n", what,
+		(unsigned long long)s->tx_pkts, (unsigned long long)s->rx_pkts,
+		(unsigned long long)s->rx_dropped, (unsigned long long)s->retransmits,
+		(unsigned long long)s->timeouts, (unsigned long long)s->fast_retries,
+		(unsigned long long)s->nak_seq_sent, (unsigned long long)s->nak_seq_rcvd,
+		(unsigned long long)s->rnr_sent, (unsigned long long)s->rnr_rcvd,
+		(unsigned long long)s->dup_requests, (unsigned long long)s->read_replays,
+		(unsigned long long)s->atomic_replays, (unsigned long long)s->dup_responses,
+		(unsigned long long)s->acks_sent, (unsigned long long)s->acks_rcvd);
+}
+
+static const uint32_t mtus[] = { 256, 512, 1024, 2048, 4096 };
+
+/* Every opcode at every path MTU, both directions at once, on a clean wire. */
+static void test_all_ops_clean(void)
+{
+	for (unsigned int m = 0; m < 5; m++) {
+		pair_setup(mtus[m], 0x100, 0x200000, 6, 6, 0x1234 + m);
+		for (int op = 0; op <= ROCE_RC_OP_FETCH_ADD; op++) {
+			plan_make(&plans[0], &sides[0], &sides[1], 12, mtus[m], op);
+			plan_make(&plans[1], &sides[1], &sides[0], 12, mtus[m], op);
+			CHECK(run(plans_done, 10000000000ull));
+			plan_check(&plans[0]);
+			plan_check(&plans[1]);
+		}
+		CHECK(roce_rc_get_stats(sides[0].qp)->retransmits == 0);
+		CHECK(roce_rc_get_stats(sides[0].qp)->timeouts == 0);
+	}
+}
+
+/* Random mixes under 10% loss, 10% duplication, 10% reordering, each way. */
+static void lossy_rounds(uint32_t mtu, uint32_t psn0, uint32_t psn1, int rounds, uint64_t seed)
+{
+	uint64_t fa0;
+
+	pair_setup(mtu, psn0, psn1, 6, 6, seed);
+	loss_pct = dup_pct = reorder_pct = 10;
+	for (int r = 0; r < rounds; r++) {
+		memcpy(&fa0, sides[1].mem, 8);
+		plan_make(&plans[0], &sides[0], &sides[1], 40, mtu, -1);
+		plan_make(&plans[1], &sides[1], &sides[0], 40, mtu, -1);
+		CHECK(run(plans_done, 100000000000ull));
+		/* let late duplicates and timers play out: no WR may complete a second time */
+		run(NULL, 50000000ull);
+		plan_check(&plans[0]);
+		plan_check(&plans[1]);
+		CHECK(!roce_rc_in_error(sides[0].qp) && !roce_rc_in_error(sides[1].qp));
+		{
+			/* each FETCH_ADD executed exactly once, duplicates notwithstanding */
+			uint64_t fa1, adds = 0;
+
+			for (int i = 0; i < 40; i++)
+				adds += plans[0].wr[i].op == ROCE_RC_OP_FETCH_ADD;
+			memcpy(&fa1, sides[1].mem, 8);
+			CHECK(fa1 - fa0 == adds);
+		}
+	}
+}
+
+static void test_lossy(void)
+{
+	for (unsigned int m = 0; m < 5; m++) {
+		const struct roce_rc_stats *a, *b;
+
+		lossy_rounds(mtus[m], 0x777, 0x123456, 8, 0xfeed0000u + m);
+		a = roce_rc_get_stats(sides[0].qp);
+		b = roce_rc_get_stats(sides[1].qp);
+		fprintf(stderr, " mtu %u, 10%% loss/dup/reorder, 8 x 40 WRs each way, %.1f ms simulated\n",
+			mtus[m], (double)(now - 1000000) / 1e6);
+		print_stats("A", a);
+		print_stats("B", b);
+		CHECK(a->retransmits > 0 && b->retransmits > 0);
+		CHECK(a->dup_requests + b->dup_requests > 0);
+	}
+}
+
+static void test_psn_wrap(void)
+{
+	lossy_rounds(1024, 0xfffff0, 0xffffc0, 3, 0xabc);
+	CHECK(saw_psn_lo && saw_psn_hi);
+	lossy_rounds(256, ROCE_PSN_MASK, 0xffff80, 2, 0xabd);
+	CHECK(saw_psn_lo && saw_psn_hi);
+}
+
+static bool a_has_completion(void)
+{
+	return sides[0].nscq > 0;
+}
+
+static bool a_rnr_3(void)
+{
+	return roce_rc_get_stats(sides[0].qp)->rnr_rcvd >= 3;
+}
+
+static void test_rnr(void)
+{
+	struct roce_rc_wr w = { .wr_id = 1, .op = ROCE_RC_OP_SEND, .len = 3000 };
+
+	/* infinite RNR retry; the receiver posts late */
+	pair_setup(1024, 10, 20, 6, 7, 1);
+	w.local = sides[0].local;
+	fill(sides[0].local, 3000);
+	CHECK(roce_rc_post(sides[0].qp, &w));
+	CHECK(run(a_rnr_3, 1000000000ull));
+	CHECK(sides[0].nscq == 0);
+	post_recv(&sides[1], 77, 0, 4096);
+	CHECK(run(a_has_completion, 1000000000ull));
+	CHECK(sides[0].scq[0].status == ROCE_RC_WC_SUCCESS);
+	CHECK(sides[1].nrcq == 1 && sides[1].rcq[0].byte_len == 3000);
+	CHECK(memcmp(sides[1].rbuf, sides[0].local, 3000) == 0);
+	CHECK(roce_rc_get_stats(sides[1].qp)->rnr_sent >= 3);
+
+	/*
+	 * RNR timer code 0 (655.36 ms, what Linux CM programs) against a 4 ms local ACK timeout
+	 * and retry_cnt 1: the wait must not count as ACK timeouts. A READ goes first and its
+	 * responses are often reordered behind the RNR NAK, so progress happens during the wait.
+	 */
+	for (uint64_t seed = 30; seed < 40; seed++) {
+		struct roce_rc_wr rd = { .wr_id = 1, .op = ROCE_RC_OP_READ, .len = 3000,
+			.rkey = 0x101, .remote_va = MEM_VA };
+
+		setup_min_rnr = 0;
+		pair_setup(1024, 10, 20, 1, 7, seed);
+		setup_min_rnr = 1;
+		reorder_pct = 50;
+		reorder_only = 1; /* B's answers only: A's requests arrive in order */
+		rd.local = sides[0].local + 8192;
+		w.local = sides[0].local;
+		w.wr_id = 2;
+		CHECK(roce_rc_post(sides[0].qp, &rd));
+		CHECK(roce_rc_post(sides[0].qp, &w));
+		/* a READ response dropped as out of order waits for the next resend, which the RNR
+		 * wait holds back too (as in rxe): allow a few RNR periods */
+		CHECK(run(a_has_completion, 5000000000ull));
+		CHECK(run(NULL, 500000000ull) == false); /* still waiting: the RNR timer runs */
+		CHECK(sides[0].nscq == 1 && sides[0].scq[0].status == ROCE_RC_WC_SUCCESS);
+		post_recv(&sides[1], 81, 4096, 4096);
+		CHECK(run(NULL, 10000000000ull));
+		CHECK(sides[0].nscq == 2 && sides[0].scq[1].status == ROCE_RC_WC_SUCCESS);
+		CHECK(roce_rc_get_stats(sides[0].qp)->timeouts == 0);
+		CHECK(sides[1].nrcq == 1 && sides[1].rcq[0].wr_id == 81);
+	}
+
+	/* rnr_retry 2: three RNR NAKs, then the WR fails and the next one is flushed */
+	pair_setup(1024, 10, 20, 6, 2, 2);
+	w.local = sides[0].local;
+	w.wr_id = 1;
+	CHECK(roce_rc_post(sides[0].qp, &w));
+	w.wr_id = 2;
+	CHECK(roce_rc_post(sides[0].qp, &w));
+	CHECK(run(NULL, 1000000000ull));
+	CHECK(sides[0].nscq == 2);
+	CHECK(sides[0].scq[0].wr_id == 1 && sides[0].scq[0].status == ROCE_RC_WC_RNR_RETRY_EXC_ERR);
+	CHECK(sides[0].scq[1].wr_id == 2 && sides[0].scq[1].status == ROCE_RC_WC_WR_FLUSH_ERR);
+	CHECK(roce_rc_get_stats(sides[0].qp)->rnr_rcvd == 3);
+	CHECK(roce_rc_in_error(sides[0].qp));
+	/* a WR posted to a QP in error is flushed at once */
+	w.wr_id = 3;
+	CHECK(roce_rc_post(sides[0].qp, &w));
+	CHECK(sides[0].nscq == 3 && sides[0].scq[2].status == ROCE_RC_WC_WR_FLUSH_ERR);
+}
+
+static void test_retry_exhausted(void)
+{
+	struct roce_rc_wr w = { .op = ROCE_RC_OP_WRITE, .len = 5000, .rkey = 0x101,
+		.remote_va = MEM_VA };
+
+	pair_setup(1024, 0, 0, 3, 7, 3);
+	cut[0] = true;
+	w.local = sides[0].local;
+	for (int i = 0; i < 3; i++) {
+		w.wr_id = 10u + (uint64_t)i;
+		CHECK(roce_rc_post(sides[0].qp, &w));
+	}
+	CHECK(run(NULL, 10000000000ull));
+	CHECK(sides[0].nscq == 3);
+	CHECK(sides[0].scq[0].wr_id == 10 && sides[0].scq[0].status == ROCE_RC_WC_RETRY_EXC_ERR);
+	CHECK(sides[0].scq[1].status == ROCE_RC_WC_WR_FLUSH_ERR);
+	CHECK(sides[0].scq[2].status == ROCE_RC_WC_WR_FLUSH_ERR);
+	CHECK(roce_rc_get_stats(sides[0].qp)->timeouts == 4);
+	/* 15 packets first, then three go-back-N rounds of 15 */
+	CHECK(roce_rc_get_stats(sides[0].qp)->retransmits == 45);
+	CHECK(roce_rc_in_error(sides[0].qp));
+}
+
+/* One WR that the responder refuses, one behind it. */
+static void expect_remote_error(const struct roce_rc_wr *bad, enum roce_rc_status want)
+{
+	struct roce_rc_wr next = { .wr_id = 99, .op = ROCE_RC_OP_SEND, .len = 0 };
+
+	CHECK(roce_rc_post(sides[0].qp, bad));
+	CHECK(roce_rc_post(sides[0].qp, &next));
+	CHECK(run(NULL, 10000000000ull));
+	CHECK(sides[0].nscq == 2);
+	CHECK(sides[0].scq[0].wr_id == bad->wr_id && sides[0].scq[0].status == want);
+	CHECK(sides[0].scq[1].wr_id == 99 && sides[0].scq[1].status == ROCE_RC_WC_WR_FLUSH_ERR);
+	CHECK(roce_rc_in_error(sides[0].qp) && roce_rc_in_error(sides[1].qp));
+	CHECK(roce_rc_get_stats(sides[1].qp)->nak_err_sent == 1);
+}
+
+static void test_remote_errors(void)
+{
+	struct roce_rc_wr w = { .wr_id = 1, .op = ROCE_RC_OP_WRITE, .len = 3000, .rkey = 0x999,
+		.remote_va = MEM_VA };
+
+	pair_setup(1024, 5, 6, 6, 6, 4); /* bad rkey */
+	w.local = sides[0].local;
+	expect_remote_error(&w, ROCE_RC_WC_REM_ACCESS_ERR);
+
+	pair_setup(1024, 5, 6, 6, 6, 5); /* READ past the end */
+	w.op = ROCE_RC_OP_READ;
+	w.rkey = 0x101;
+	w.remote_va = MEM_VA + MEM_SZ - 100;
+	w.local = sides[0].local;
+	expect_remote_error(&w, ROCE_RC_WC_REM_ACCESS_ERR);
+
+	pair_setup(1024, 5, 6, 6, 6, 6); /* atomic without the atomic right */
+	sides[1].access = ROCE_RC_ACC_READ | ROCE_RC_ACC_WRITE;
+	w.op = ROCE_RC_OP_FETCH_ADD;
+	w.remote_va = MEM_VA;
+	w.local = sides[0].local;
+	expect_remote_error(&w, ROCE_RC_WC_REM_ACCESS_ERR);
+	CHECK(sides[1].atomic_calls == 0);
+
+	pair_setup(1024, 5, 6, 6, 6, 7); /* misaligned atomic: invalid request */
+	w.remote_va = MEM_VA + 4;
+	w.local = sides[0].local;
+	expect_remote_error(&w, ROCE_RC_WC_REM_INV_REQ_ERR);
+
+	pair_setup(512, 5, 6, 6, 6, 8); /* a SEND longer than the receive buffer */
+	w.op = ROCE_RC_OP_SEND;
+	w.len = 1500;
+	w.local = sides[0].local;
+	post_recv(&sides[1], 42, 0, 1000);
+	expect_remote_error(&w, ROCE_RC_WC_REM_INV_REQ_ERR);
+	CHECK(sides[1].nrcq == 1 && sides[1].rcq[0].wr_id == 42 &&
+		sides[1].rcq[0].status == ROCE_RC_WC_LOC_LEN_ERR);
+}
+
+/* A request frame delivered again after it completed: answered, not executed again. */
+static void test_replay(void)
+{
+	struct roce_rc_wr w = { .wr_id = 1, .op = ROCE_RC_OP_FETCH_ADD, .rkey = 0x101,
+		.remote_va = MEM_VA, .swap_add = 5 };
+	const struct roce_rc_stats *a, *b;
+	uint64_t v, orig;
+
+	pair_setup(1024, 100, 200, 6, 6, 9);
+	a = roce_rc_get_stats(sides[0].qp);
+	b = roce_rc_get_stats(sides[1].qp);
+	cap_op = ROCE_RC_FETCH_ADD;
+	memset(sides[1].mem, 0, 8); /* earlier tests left their counter there */
+	w.local = &orig;
+	CHECK(roce_rc_post(sides[0].qp, &w));
+	CHECK(run(a_has_completion, 1000000000ull));
+	CHECK(orig == 0 && sides[1].atomic_calls == 1);
+	CHECK(cap_len > 0);
+	for (int i = 0; i < 3; i++)
+		roce_rc_rx(sides[1].qp, now, cap_buf, cap_len);
+	CHECK(run(NULL, 1000000000ull));
+	memcpy(&v, sides[1].mem, 8);
+	CHECK(v == 5 && sides[1].atomic_calls == 1);
+	CHECK(b->atomic_replays == 3 && b->dup_requests == 3);
+	CHECK(a->dup_responses == 3 && sides[0].nscq == 1);
+
+	/* READ of 5 packets asked again: five responses replayed, ignored by the requester */
+	cap_op = ROCE_RC_READ_REQUEST;
+	fill(sides[1].mem + 64, 5000);
+	w = (struct roce_rc_wr){ .wr_id = 2, .op = ROCE_RC_OP_READ, .len = 5000, .rkey = 0x101,
+		.remote_va = MEM_VA + 64, .local = sides[0].local };
+	CHECK(roce_rc_post(sides[0].qp, &w));
+	CHECK(run(NULL, 1000000000ull));
+	CHECK(sides[0].nscq == 2 && sides[0].scq[1].status == ROCE_RC_WC_SUCCESS);
+	roce_rc_rx(sides[1].qp, now, cap_buf, cap_len);
+	CHECK(run(NULL, 1000000000ull));
+	CHECK(b->read_replays == 1 && a->dup_responses == 3 + 5 && sides[0].nscq == 2);
+	CHECK(memcmp(sides[0].local, sides[1].mem + 64, 5000) == 0);
+	CHECK(!roce_rc_in_error(sides[0].qp) && !roce_rc_in_error(sides[1].qp));
+}
+
+/* A fenced WR waits for the READ before it; without the fence it goes out at once. */
+static void test_fence(void)
+{
+	for (int fence = 0; fence < 2; fence++) {
+		struct roce_rc_wr rd = { .wr_id = 1, .op = ROCE_RC_OP_READ, .len = 100, .rkey = 0x101,
+			.remote_va = MEM_VA };
+		struct roce_rc_wr wr = { .wr_id = 2, .op = ROCE_RC_OP_WRITE, .len = 100, .rkey = 0x101,
+			.remote_va = MEM_VA + 4096, .fence = fence };
+
+		pair_setup(1024, 0, 0, 6, 6, 11);
+		rd.local = sides[0].local;
+		wr.local = sides[0].local + 4096;
+		CHECK(roce_rc_post(sides[0].qp, &rd) && roce_rc_post(sides[0].qp, &wr));
+		roce_rc_poll(sides[0].qp, now);
+		CHECK(roce_rc_get_stats(sides[0].qp)->tx_pkts == (fence ? 1u : 2u));
+		CHECK(run(NULL, 1000000000ull));
+		CHECK(sides[0].nscq == 2 && sides[0].scq[0].wr_id == 1 && sides[0].scq[1].wr_id == 2);
+		CHECK(sides[0].scq[1].status == ROCE_RC_WC_SUCCESS);
+	}
+}
+
+/* ---- frames in the style of Linux rxe into one responder ---- */
+
+static uint8_t out[16][4200];
+static size_t out_len[16];
+static unsigned int nout;
+
+static void lone_emit(void *ctx, const uint8_t *buf, size_t len)
+{
+	if (nout < 16) {
+		memcpy(out[nout], buf, len);
+		out_len[nout] = len;
+	}
+	nout++;
+}
+
+static const struct roce_rc_ops lone_ops = {
+	.emit = lone_emit, .rkey_check = rkey_check_cb, .mem_write = mem_write_cb,
+	.mem_read = mem_read_cb, .atomic = atomic_cb, .recv_take = recv_take_cb,
+	.complete = complete_cb,
+};
+
+static void feed(struct roce_rc_qp *qp, uint8_t opcode, uint32_t psn, bool ack_req, size_t plen)
+{
+	struct roce_pkt pkt = { 0 };
+	uint8_t buf[4200], payload[4096] = { 0 };
+	size_t n;
+
+	pkt.bth.opcode = opcode;
+	pkt.bth.pkey = 0xffff;
+	pkt.bth.dqpn = 0x11;
+	pkt.bth.psn = psn;
+	pkt.bth.ack_req = ack_req;
+	pkt.reth.va = MEM_VA;
+	pkt.reth.rkey = 0x100;
+	pkt.reth.len = (uint32_t)plen;
+	n = roce_pkt_build(buf, sizeof(buf), &pkt, payload, plen);
+	CHECK(n > 0);
+	roce_rc_rx(qp, now, buf, n);
+}
+
+static void feed_read(struct roce_rc_qp *qp, uint32_t psn, uint64_t va, uint32_t len)
+{
+	struct roce_pkt pkt = { 0 };
+	uint8_t buf[64];
+	size_t n;
+
+	pkt.bth = (struct roce_bth){ .opcode = ROCE_RC_READ_REQUEST, .pkey = 0xffff, .dqpn = 0x11,
+		.psn = psn, .ack_req = true };
+	pkt.reth = (struct roce_reth){ .va = va, .rkey = 0x100, .len = len };
+	n = roce_pkt_build(buf, sizeof(buf), &pkt, NULL, 0);
+	roce_rc_rx(qp, now, buf, n);
+}
+
+/* The n-th frame the responder sent is an ACK-type frame with this syndrome and PSN. */
+static bool sent_aeth(unsigned int i, uint8_t opcode, uint8_t syndrome, uint32_t psn)
+{
+	struct roce_pkt pkt;
+
+	if (i >= nout || roce_pkt_parse(out[i], out_len[i], &pkt) != ROCE_PARSE_OK)
+		return false;
+	return pkt.bth.opcode == opcode && pkt.aeth.syndrome == syndrome && pkt.bth.psn == psn &&
+		pkt.bth.dqpn == 0x22;
+}
+
+static struct roce_rc_qp *lone_qp(uint32_t epsn)
+{
+	struct roce_rc_cfg cfg = {
+		.qpn = 0x11, .dest_qpn = 0x22, .sq_psn = 0, .rq_psn = epsn, .mtu = 1024,
+		.timeout = 17, .retry_cnt = 7, .rnr_retry = 7, .min_rnr_timer = 0,
+		.max_rd_atomic = 1, .max_dest_rd_atomic = 4, .sq_depth = 4, .ops = &lone_ops,
+		.ctx = &sides[0],
+	};
+
+	nout = 0;
+	sides[0].rq_head = sides[0].rq_tail = 0;
+	sides[0].nrcq = sides[0].nscq = 0;
+	return roce_rc_create(&cfg);
+}
+
+static void test_rxe_frames(void)
+{
+	struct roce_rc_qp *qp;
+
+	pair_setup(1024, 0, 0, 6, 6, 10); /* only for the memory of side 0 */
+	qp = lone_qp(0xfffffe);
+	CHECK(qp != NULL);
+	post_recv(&sides[0], 1, 0, 4096);
+	post_recv(&sides[0], 2, 0, 4096);
+	post_recv(&sides[0], 3, 0, 4096);
+	/* SEND_ONLY with AckReq: ACK, syndrome 0x1f (no credits), PSN of the packet */
+	feed(qp, ROCE_RC_SEND_ONLY, 0xfffffe, true, 10);
+	CHECK(nout == 0); /* ACKs go out at poll, one per batch */
+	roce_rc_poll(qp, now);
+	CHECK(nout == 1 && sent_aeth(0, ROCE_RC_ACK, 0x1f, 0xfffffe));
+	/* a gap: NAK PSN sequence error with the expected PSN, once */
+	feed(qp, ROCE_RC_SEND_ONLY, 0, true, 10);
+	feed(qp, ROCE_RC_SEND_ONLY, 1, true, 10);
+	roce_rc_poll(qp, now);
+	CHECK(nout == 2 && sent_aeth(1, ROCE_RC_ACK, 0x60, 0xffffff));
+	/* a duplicate: re-ACK of the last PSN executed */
+	feed(qp, ROCE_RC_SEND_ONLY, 0xfffffe, true, 10);
+	roce_rc_poll(qp, now);
+	CHECK(nout == 3 && sent_aeth(2, ROCE_RC_ACK, 0x1f, 0xfffffe));
+	CHECK(sides[0].nrcq == 1);
+	/* without AckReq: the ACK waits for the delay (or 16 packets) */
+	feed(qp, ROCE_RC_SEND_ONLY, 0xffffff, false, 10);
+	feed(qp, ROCE_RC_SEND_ONLY, 0, false, 0);
+	CHECK(roce_rc_poll(qp, now) == now + 100000 && nout == 3);
+	now += 100000;
+	roce_rc_poll(qp, now);
+	CHECK(nout == 4 && sent_aeth(3, ROCE_RC_ACK, 0x1f, 0));
+	CHECK(sides[0].nrcq == 3); /* the three receives are used up... */
+	/* ...and no receive is left: RNR NAK with the QP's timer code (0, as Linux CM sets) */
+	feed(qp, ROCE_RC_SEND_ONLY, 1, true, 10);
+	CHECK(nout == 5 && sent_aeth(4, ROCE_RC_ACK, 0x20, 1));
+	CHECK(sides[0].nrcq == 3);
+	/* WRITE_FIRST whose payload is not the path MTU: NAK invalid request, QP to error */
+	feed(qp, ROCE_RC_WRITE_FIRST, 1, false, 1000);
+	CHECK(nout == 6 && sent_aeth(5, ROCE_RC_ACK, 0x61, 1));
+	CHECK(roce_rc_in_error(qp));
+	roce_rc_destroy(qp);
+
+	/* MIDDLE without FIRST: invalid request (after a frame with a foreign P_Key, dropped) */
+	qp = lone_qp(50);
+	{
+		struct roce_pkt pkt = { 0 };
+		uint8_t buf[64];
+		size_t n;
+
+		pkt.bth = (struct roce_bth){ .opcode = ROCE_RC_SEND_ONLY, .pkey = 0x7ffe, .dqpn = 0x11,
+			.psn = 50, .ack_req = true };
+		n = roce_pkt_build(buf, sizeof(buf), &pkt, NULL, 0);
+		roce_rc_rx(qp, now, buf, n);
+		roce_rc_poll(qp, now);
+		CHECK(nout == 0 && roce_rc_get_stats(qp)->rx_dropped == 1);
+	}
+	roce_rc_destroy(qp);
+
+	qp = lone_qp(50);
+	feed(qp, ROCE_RC_WRITE_MIDDLE, 50, false, 1024);
+	CHECK(nout == 1 && sent_aeth(0, ROCE_RC_ACK, 0x61, 50));
+	roce_rc_destroy(qp);
+
+	/* READ request: responses FIRST/MIDDLE/LAST with AETH on FIRST and LAST, MSN 1 */
+	qp = lone_qp(7);
+	feed(qp, ROCE_RC_READ_REQUEST, 7, true, 0);
+	CHECK(nout == 1 && sent_aeth(0, ROCE_RC_READ_RESP_ONLY, 0x1f, 7));
+	{
+		struct roce_pkt pkt = { 0 };
+		uint8_t buf[256];
+		size_t n;
+
+		pkt.bth.opcode = ROCE_RC_READ_REQUEST;
+		pkt.bth.pkey = 0xffff;
+		pkt.bth.dqpn = 0x11;
+		pkt.bth.psn = 8;
+		pkt.bth.ack_req = true;
+		pkt.reth = (struct roce_reth){ .va = MEM_VA, .rkey = 0x100, .len = 2500 };
+		n = roce_pkt_build(buf, sizeof(buf), &pkt, NULL, 0);
+		roce_rc_rx(qp, now, buf, n);
+		CHECK(nout == 4);
+		CHECK(sent_aeth(1, ROCE_RC_READ_RESP_FIRST, 0x1f, 8));
+		CHECK(out[2][0] == ROCE_RC_READ_RESP_MIDDLE && roce_get24(out[2] + 9) == 9);
+		CHECK(sent_aeth(3, ROCE_RC_READ_RESP_LAST, 0x1f, 10));
+		CHECK(roce_pkt_parse(out[3], out_len[3], &pkt) == ROCE_PARSE_OK &&
+			pkt.aeth.msn == 2 && pkt.payload_len == 2500 - 2048);
+	}
+	/* its tail asked again (rxe's requester does so after losing a response): replayed from
+	 * that PSN; a "tail" larger than the original, or one PSN too far, is not answered */
+	feed_read(qp, 9, MEM_VA + 1024, 2500 - 1024);
+	CHECK(nout == 6 && sent_aeth(4, ROCE_RC_READ_RESP_FIRST, 0x1f, 9) &&
+		sent_aeth(5, ROCE_RC_READ_RESP_LAST, 0x1f, 10));
+	feed_read(qp, 9, MEM_VA + 1024, 2500);
+	feed_read(qp, 10, MEM_VA + 1024, 2500 - 1024);
+	CHECK(nout == 6 && roce_rc_get_stats(qp)->read_replays == 1);
+	nout = 4;
+	/* the next request is expected at 11: the READ used three PSNs */
+	feed(qp, ROCE_RC_WRITE_ONLY, 11, true, 0);
+	roce_rc_poll(qp, now);
+	CHECK(nout == 5 && sent_aeth(4, ROCE_RC_ACK, 0x1f, 11));
+	roce_rc_destroy(qp);
+}
+
+
+static void feed_resp(struct roce_rc_qp *qp, uint8_t opcode, uint32_t psn, uint8_t syndrome,
+	const void *payload, size_t plen, uint64_t orig)
+{
+	struct roce_pkt pkt = { 0 };
+	uint8_t buf[4200];
+	size_t n;
+
+	pkt.bth = (struct roce_bth){ .opcode = opcode, .pkey = 0xffff, .dqpn = 0x11, .psn = psn };
+	pkt.aeth = (struct roce_aeth){ .syndrome = syndrome, .msn = 1 };
+	pkt.atomic_orig = orig;
+	n = roce_pkt_build(buf, sizeof(buf), &pkt, payload, plen);
+	CHECK(n > 0);
+	roce_rc_rx(qp, now, buf, n);
+}
+
+/* The requester side answered as rxe (or a hardware NIC, with credits in its ACKs) answers. */
+static void test_rxe_answers(void)
+{
+	struct roce_rc_qp *qp;
+	struct roce_rc_wr w;
+	uint8_t data[2000];
+	uint64_t orig = 0;
+	struct roce_pkt pkt;
+
+	pair_setup(1024, 0, 0, 6, 6, 12); /* only for side 0's buffers */
+	qp = lone_qp(0);
+	fill(sides[0].local, 3000);
+	fill(data, sizeof(data));
+	w = (struct roce_rc_wr){ .wr_id = 1, .op = ROCE_RC_OP_SEND, .len = 3000,
+		.local = sides[0].local };
+	CHECK(roce_rc_post(qp, &w));
+	w = (struct roce_rc_wr){ .wr_id = 2, .op = ROCE_RC_OP_READ, .len = 2000, .rkey = 0x77,
+		.remote_va = 0x5000, .local = sides[0].local + 4096 };
+	CHECK(roce_rc_post(qp, &w));
+	w = (struct roce_rc_wr){ .wr_id = 3, .op = ROCE_RC_OP_FETCH_ADD, .rkey = 0x77,
+		.remote_va = 0x6000, .swap_add = 1, .local = &orig };
+	CHECK(roce_rc_post(qp, &w));
+	roce_rc_poll(qp, now);
+	/* SEND FIRST, MIDDLE, LAST (AckReq only there), READ request; the atomic waits
+	 * (max_rd_atomic 1) */
+	CHECK(nout == 4);
+	CHECK(out[0][0] == ROCE_RC_SEND_FIRST && out[1][0] == ROCE_RC_SEND_MIDDLE &&
+		out[2][0] == ROCE_RC_SEND_LAST && out[3][0] == ROCE_RC_READ_REQUEST);
+	CHECK(!(out[1][8] & 0x80) && (out[2][8] & 0x80) && (out[3][8] & 0x80));
+	CHECK(roce_pkt_parse(out[3], out_len[3], &pkt) == ROCE_PARSE_OK && pkt.bth.psn == 3 &&
+		pkt.reth.va == 0x5000 && pkt.reth.rkey == 0x77 && pkt.reth.len == 2000);
+	/* an ACK with a credit code (a hardware NIC's), for the SEND's last PSN */
+	feed_resp(qp, ROCE_RC_ACK, 2, 0x0a, NULL, 0, 0);
+	CHECK(sides[0].nscq == 1 && sides[0].scq[0].wr_id == 1);
+	feed_resp(qp, ROCE_RC_READ_RESP_FIRST, 3, 0x1f, data, 1024, 0);
+	feed_resp(qp, ROCE_RC_READ_RESP_LAST, 4, 0x1f, data + 1024, 976, 0);
+	CHECK(sides[0].nscq == 2 && sides[0].scq[1].wr_id == 2);
+	CHECK(memcmp(sides[0].local + 4096, data, 2000) == 0);
+	roce_rc_poll(qp, now);
+	CHECK(nout == 5 && out[4][0] == ROCE_RC_FETCH_ADD && roce_get24(out[4] + 9) == 5);
+	feed_resp(qp, ROCE_RC_ATOMIC_ACK, 5, 0x1f, NULL, 0, 42);
+	CHECK(sides[0].nscq == 3 && sides[0].scq[2].wr_id == 3 && orig == 42);
+	feed_resp(qp, ROCE_RC_ACK, 2, 0x1f, NULL, 0, 0); /* stale */
+	CHECK(sides[0].nscq == 3);
+	/* RNR NAK with code 0 (rxe under Linux CM): nothing for 655.36 ms, then the resend */
+	w = (struct roce_rc_wr){ .wr_id = 4, .op = ROCE_RC_OP_SEND, .len = 10,
+		.local = sides[0].local };
+	CHECK(roce_rc_post(qp, &w));
+	roce_rc_poll(qp, now);
+	CHECK(nout == 6 && out[5][0] == ROCE_RC_SEND_ONLY && roce_get24(out[5] + 9) == 6);
+	feed_resp(qp, ROCE_RC_ACK, 6, 0x20, NULL, 0, 0);
+	CHECK(roce_rc_poll(qp, now) == now + 655360000ull && nout == 6);
+	now += 655360000ull;
+	roce_rc_poll(qp, now);
+	CHECK(nout == 7 && out[6][0] == ROCE_RC_SEND_ONLY && roce_get24(out[6] + 9) == 6);
+	/* a sequence NAK for it: sent again at once */
+	feed_resp(qp, ROCE_RC_ACK, 6, 0x60, NULL, 0, 0);
+	roce_rc_poll(qp, now);
+	CHECK(nout == 8 && roce_get24(out[7] + 9) == 6);
+	feed_resp(qp, ROCE_RC_ACK, 6, 0x1f, NULL, 0, 0);
+	CHECK(sides[0].nscq == 4 && sides[0].scq[3].status == ROCE_RC_WC_SUCCESS);
+	CHECK(roce_rc_poll(qp, now) == ROCE_RC_NO_DEADLINE);
+	roce_rc_destroy(qp);
+}
+
+/*
+ * Hostile input: random frames of every RC opcode, PSNs near both ends' windows, random
+ * lengths, keys and syndromes, into one QP that also has WRs and receives posted. Nothing
+ * may be read or written out of bounds (run under ASan), nothing completes twice.
+ */
+static void test_garbage(void)
+{
+	static const uint8_t opcodes[] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+		0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11, 0x12, 0x13, 0x14, 0x16, 0x17,
+		0x64 };
+	unsigned int frames = 0, errors = 0;
+
+	pair_setup(1024, 0, 0, 6, 6, 0x6a7ba6e);
+	for (int round = 0; round < 1000; round++) {
+		uint32_t epsn = (uint32_t)rnd() & ROCE_PSN_MASK;
+		struct roce_rc_qp *qp = lone_qp(epsn);
+		unsigned int posted = 0, recvs = 0;
+		uint8_t seen[MAXW] = { 0 };
+		bool twice = false;
+
+		for (int i = 0; i < 6; i++) {
+			struct roce_rc_wr w = { .wr_id = (uint64_t)i, .op = (enum roce_rc_op)(rnd() % 8),
+				.local = sides[0].local + i * 8192, .len = (uint32_t)(rnd() % 8000),
+				.rkey = 0x100, .remote_va = MEM_VA + 8 * (rnd() % 64) };
+
+			posted += roce_rc_post(qp, &w);
+			post_recv(&sides[0], 100u + (uint64_t)i, (uint32_t)i * 8192,
+				(uint32_t)(rnd() % 8192));
+			recvs++;
+		}
+		roce_rc_poll(qp, now);
+		for (int k = 0; k < 400 && !roce_rc_in_error(qp); k++) {
+			struct roce_pkt pkt = { 0 };
+			uint8_t buf[4200], payload[1100];
+			size_t n, plen;
+			bool req;
+
+			pkt.bth.opcode = opcodes[rnd() % sizeof(opcodes)];
+			req = pkt.bth.opcode <= 0x0c || pkt.bth.opcode >= 0x13;
+			pkt.bth.pkey = rnd() % 50 ? 0xffff : (uint16_t)rnd();
+			pkt.bth.dqpn = rnd() % 50 ? 0x11 : (uint32_t)rnd() & ROCE_PSN_MASK;
+			pkt.bth.ack_req = rnd() % 2;
+			pkt.bth.psn = roce_psn_add(req ? epsn : 0, (uint32_t)(rnd() % 24)) - 4;
+			pkt.bth.psn &= ROCE_PSN_MASK;
+			pkt.reth.va = MEM_VA + (rnd() % 20 ? rnd() % (MEM_SZ / 2) :
+				rnd() % (MEM_SZ + 4096) - 2048);
+			pkt.reth.rkey = rnd() % 20 ? 0x100 : (uint32_t)rnd();
+			pkt.reth.len = rnd() % 20 ? (uint32_t)(rnd() % 10000) : (uint32_t)rnd();
+			pkt.atomic.va = pkt.reth.va & ~(uint64_t)(rnd() % 20 ? 7 : 0);
+			pkt.atomic.rkey = pkt.reth.rkey;
+			pkt.aeth.syndrome = rnd() % 3 ? 0x1f : (uint8_t)rnd() & 0x7f;
+			/* mostly lengths the opcode allows, so that QPs live long enough to get deep */
+			switch (rnd() % 10 ? roce_opcode_payload(pkt.bth.opcode) : 9) {
+			case ROCE_PL_MIDDLE: plen = 1024; break;
+			case ROCE_PL_LAST: plen = rnd() % 1024 + 1; break;
+			case ROCE_PL_ONLY: plen = rnd() % 1025; break;
+			default: plen = rnd() % 1100; break;
+			}
+			if (roce_opcode_payload(pkt.bth.opcode) == ROCE_PL_NONE)
+				plen = 0;
+			fill(payload, plen);
+			n = roce_pkt_build(buf, sizeof(buf), &pkt, payload, plen);
+			if (n == 0)
+				continue;
+			if (rnd() % 20 == 0)
+				buf[rnd() % n] ^= (uint8_t)(1u << (rnd() % 8));
+			roce_rc_rx(qp, now, buf, n);
+			frames++;
+			if (rnd() % 8 == 0) {
+				now += rnd() % 10000000;
+				roce_rc_poll(qp, now);
+			}
+		}
+		errors += roce_rc_in_error(qp);
+		roce_rc_destroy(qp);
+		/* every send WR completes at most once, with one of its own ids */
+		CHECK(sides[0].nscq <= posted);
+		for (unsigned int i = 0; i < sides[0].nscq; i++) {
+			uint64_t id = sides[0].scq[i].wr_id;
+
+			if (id >= MAXW || seen[id]++)
+				twice = true;
+		}
+		CHECK(!twice);
+		CHECK(sides[0].nrcq <= recvs);
+	}
+	fprintf(stderr, "  %u random frames, %u of 1000 QPs driven to error\n", frames, errors);
+	CHECK(errors > 0);
+}
+
+/* ---- what the engine costs: a FIFO wire, wall-clock time (printed, not asserted) ---- */
+
+#define FIFO_N 1024
+static uint8_t (*fifo_buf)[4200];
+static size_t fifo_len[FIFO_N];
+static int fifo_to[FIFO_N];
+static unsigned int fifo_head, fifo_tail;
+
+static void fifo_emit(void *ctx, const uint8_t *buf, size_t len)
+{
+	const struct side *s = ctx;
+
+	if (fifo_tail - fifo_head == FIFO_N)
+		return;
+	memcpy(fifo_buf[fifo_tail % FIFO_N], buf, len);
+	fifo_len[fifo_tail % FIFO_N] = len;
+	fifo_to[fifo_tail++ % FIFO_N] = 1 - s->id;
+}
+
+static const struct roce_rc_ops fifo_ops = {
+	.emit = fifo_emit, .rkey_check = rkey_check_cb, .mem_write = mem_write_cb,
+	.mem_read = mem_read_cb, .atomic = atomic_cb, .recv_take = recv_take_cb,
+	.complete = complete_cb,
+};
+
+static double wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void bench_one(uint32_t mtu, enum roce_rc_op op)
+{
+	const uint32_t len = 256 * 1024, total = 256;
+	uint32_t posted = 0;
+	uint64_t pkts;
+	double t0, t;
+	bool ok = true;
+
+	setup_ops = &fifo_ops;
+	pair_setup(mtu, 0, 0, 6, 6, 42);
+	setup_ops = &test_ops;
+	fifo_head = fifo_tail = 0;
+	t0 = wall();
+	while (sides[0].nscq < total && now < 10000000000000ull) {
+		while (posted < total && posted - sides[0].nscq < 16) {
+			struct roce_rc_wr w = { .wr_id = posted, .op = op, .len = len, .rkey = 0x101,
+				.remote_va = MEM_VA + (posted % 8) * len,
+				.local = sides[0].local + (posted % 8) * len };
+
+			posted += roce_rc_post(sides[0].qp, &w);
+		}
+		roce_rc_poll(sides[0].qp, now);
+		roce_rc_poll(sides[1].qp, now);
+		while (fifo_head != fifo_tail) {
+			unsigned int i = fifo_head++ % FIFO_N;
+
+			roce_rc_rx(sides[fifo_to[i]].qp, now, fifo_buf[i], fifo_len[i]);
+		}
+		now += 1000;
+	}
+	t = wall() - t0;
+	for (uint32_t i = 0; i < sides[0].nscq; i++)
+		ok = ok && sides[0].scq[i].status == ROCE_RC_WC_SUCCESS;
+	CHECK(sides[0].nscq == total && ok);
+	CHECK(roce_rc_get_stats(sides[0].qp)->retransmits == 0);
+	pkts = roce_rc_get_stats(sides[0].qp)->tx_pkts + roce_rc_get_stats(sides[1].qp)->tx_pkts;
+	fprintf(stderr, "  %s 64 MiB in 256 KiB WRs, MTU %4u: %6.2f Gb/s, %4.0f ns per packet "
+		"(both ends, one thread, %llu packets)\n", op == ROCE_RC_OP_READ ? "READ " : "WRITE",
+		mtu, (double)total * len * 8 / t / 1e9, t / (double)pkts * 1e9,
+		(unsigned long long)pkts);
+}
+
+static void test_bench(void)
+{
+	fifo_buf = malloc((size_t)FIFO_N * sizeof(*fifo_buf));
+	if (fifo_buf == NULL)
+		return;
+	bench_one(1024, ROCE_RC_OP_WRITE);
+	bench_one(4096, ROCE_RC_OP_WRITE);
+	bench_one(4096, ROCE_RC_OP_READ);
+	free(fifo_buf);
+}
+
+int main(void)
+{
+	TEST_RUN(test_all_ops_clean);
+	TEST_RUN(test_lossy);
+	TEST_RUN(test_psn_wrap);
+	TEST_RUN(test_rnr);
+	TEST_RUN(test_retry_exhausted);
+	TEST_RUN(test_remote_errors);
+	TEST_RUN(test_replay);
+	TEST_RUN(test_fence);
+	TEST_RUN(test_rxe_frames);
+	TEST_RUN(test_rxe_answers);
+	TEST_RUN(test_garbage);
+	TEST_RUN(test_bench);
+	for (int i = 0; i < 2; i++) {
+		roce_rc_destroy(sides[i].qp);
+		free(sides[i].mem);
+		free(sides[i].local);
+		free(sides[i].rbuf);
+		free(sides[i].scq);
+		free(sides[i].rcq);
+	}
+	clear_wire();
+	TEST_EXIT();
+}
