@@ -5,14 +5,20 @@
  *   DPA:  two RDMA contexts whose datapath is on the DPA, each completing into a DPA completion
  *         context that activates a DPA thread; the thread reposts its receive and answers. An
  *         RPC posts the first send; ping stamps each arrival on the device.
- *   host: two RDMA contexts on one progress engine, a host thread calling doca_pe_progress; the
- *         receive callback resubmits its receive and submits the answer. Ping's callback stamps
- *         each arrival.
+ *   host: two RDMA contexts, each on a progress engine of its own that a host thread of its own
+ *         progresses (ping: the calling thread; pong: a second thread), as the DPA threads are
+ *         two; the receive callback resubmits its receive and submits the answer. Ping's
+ *         callback stamps each arrival. Busy (progress in a loop), or event-driven as the DPA
+ *         threads are (DOCA's pe_event pattern: request a notification, epoll_wait on the PE's
+ *         handle, clear, progress until nothing is left).
  *
  * Same message (msg_len bytes of host memory), same connection set-up (export / connect).
  * A round trip is the time between two arrivals at ping.
  */
+#include <pthread.h>
 #include <stdbool.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +201,8 @@ double dpa_rdma_ping_pong(struct doca_dev *dev, struct doca_dpa *dpa, size_t msg
 #define SEND_TASKS 4
 
 struct host_side {
+	struct doca_pe *pe;
+	bool event_driven;
 	struct doca_rdma *rdma;
 	struct doca_rdma_connection *conn;
 	const void *blob;
@@ -258,14 +266,15 @@ static void recv_fail(struct doca_rdma_task_receive *task, union doca_data task_
 	s->recv = NULL;
 }
 
-static void host_side_setup(struct doca_dev *dev, struct doca_pe *pe, struct host_side *s)
+static void host_side_setup(struct doca_dev *dev, struct host_side *s)
 {
+	BENCH_TRY(doca_pe_create(&s->pe));
 	BENCH_TRY(doca_rdma_create(dev, &s->rdma));
 	BENCH_TRY(doca_rdma_set_permissions(s->rdma, PERMISSIONS));
 	BENCH_TRY(doca_rdma_task_send_set_conf(s->rdma, send_done, send_fail, SEND_TASKS));
 	BENCH_TRY(doca_rdma_task_receive_set_conf(s->rdma, recv_done, recv_fail, 1));
 	BENCH_TRY(doca_ctx_set_user_data(doca_rdma_as_ctx(s->rdma), (union doca_data){.ptr = s}));
-	BENCH_TRY(doca_pe_connect_ctx(pe, doca_rdma_as_ctx(s->rdma)));
+	BENCH_TRY(doca_pe_connect_ctx(s->pe, doca_rdma_as_ctx(s->rdma)));
 	BENCH_TRY(doca_ctx_start(doca_rdma_as_ctx(s->rdma)));
 	BENCH_TRY(doca_rdma_export(s->rdma, &s->blob, &s->blob_len, &s->conn));
 }
@@ -278,8 +287,9 @@ static void host_side_tasks(struct host_side *s)
 							    &s->idle[s->num_idle]));
 }
 
-static void host_side_teardown(struct doca_pe *pe, struct host_side *s)
+static void host_side_teardown(struct host_side *s)
 {
+	struct doca_pe *pe = s->pe;
 	struct doca_ctx *ctx = doca_rdma_as_ctx(s->rdma);
 	enum doca_ctx_states state;
 	doca_error_t err;
@@ -296,19 +306,57 @@ static void host_side_teardown(struct doca_pe *pe, struct host_side *s)
 		BENCH_TRY(doca_ctx_get_state(ctx, &state));
 	} while (state != DOCA_CTX_STATE_IDLE);
 	BENCH_TRY(doca_rdma_destroy(s->rdma));
+	BENCH_TRY(doca_pe_destroy(pe));
 	doca_buf_dec_refcount(s->send_buf, NULL);
 	doca_buf_dec_refcount(s->recv_buf, NULL);
 }
 
-double host_rdma_ping_pong(struct doca_dev *dev, size_t msg_len, size_t n, size_t warmup, uint64_t *t)
+/* Event-driven: sleeps on the PE's notification handle until the PE has work. */
+static void progress_until(struct doca_pe *pe, const size_t *count, size_t goal, bool event_driven)
+{
+	doca_notification_handle_t handle;
+	struct epoll_event ev = {.events = EPOLLIN};
+	int ep;
+
+	if (!event_driven) {
+		while (*count < goal)
+			doca_pe_progress(pe);
+		return;
+	}
+	BENCH_TRY(doca_pe_get_notification_handle(pe, &handle));
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, handle, &ev) != 0)
+		bench_die("epoll on the PE's notification handle", DOCA_ERROR_OPERATING_SYSTEM);
+	while (*count < goal) {
+		BENCH_TRY(doca_pe_request_notification(pe));
+		if (epoll_wait(ep, &ev, 1, 10000) == 0)
+			bench_die("event-driven ping-pong: no notification in 10 s", DOCA_ERROR_TIME_OUT);
+		BENCH_TRY(doca_pe_clear_notification(pe, handle));
+		while (doca_pe_progress(pe))
+			;
+	}
+	close(ep);
+}
+
+/* Pong's thread: answers every round. */
+static void *pong_main(void *arg)
+{
+	struct host_side *s = arg;
+
+	progress_until(s->pe, &s->received, s->rounds, s->event_driven);
+	return NULL;
+}
+
+double host_rdma_ping_pong(struct doca_dev *dev, size_t msg_len, size_t n, size_t warmup, bool event_driven,
+			   uint64_t *t)
 {
 	size_t rounds = n + warmup + 1;
 	uint8_t *mem = aligned_alloc(64, 4 * SLOT);
 	uint64_t *stamps = malloc((rounds + 1) * sizeof(uint64_t));
-	struct host_side ping = {.is_ping = true}, pong = {0};
+	struct host_side ping = {.is_ping = true, .event_driven = event_driven}, pong = {.event_driven = event_driven};
 	struct doca_buf_inventory *inv;
 	struct doca_mmap *mmap;
-	struct doca_pe *pe;
+	pthread_t pong_thread;
 	double median;
 
 	if (mem == NULL || stamps == NULL || msg_len > SLOT)
@@ -317,9 +365,8 @@ double host_rdma_ping_pong(struct doca_dev *dev, size_t msg_len, size_t n, size_
 	mmap = host_mmap(dev, mem, 4 * SLOT);
 	BENCH_TRY(doca_buf_inventory_create(4, &inv));
 	BENCH_TRY(doca_buf_inventory_start(inv));
-	BENCH_TRY(doca_pe_create(&pe));
-	host_side_setup(dev, pe, &ping);
-	host_side_setup(dev, pe, &pong);
+	host_side_setup(dev, &ping);
+	host_side_setup(dev, &pong);
 	BENCH_TRY(doca_rdma_connect(ping.rdma, pong.blob, pong.blob_len, ping.conn));
 	BENCH_TRY(doca_rdma_connect(pong.rdma, ping.blob, ping.blob_len, pong.conn));
 	for (int i = 0; i < 2; i++) {
@@ -333,15 +380,16 @@ double host_rdma_ping_pong(struct doca_dev *dev, size_t msg_len, size_t n, size_
 		BENCH_TRY(doca_task_submit(doca_rdma_task_receive_as_task(s->recv)));
 	}
 
+	if (pthread_create(&pong_thread, NULL, pong_main, &pong) != 0)
+		bench_die("pthread_create", DOCA_ERROR_OPERATING_SYSTEM);
 	stamps[0] = bench_now_ns();
 	send_one(&ping);
-	while (ping.received < rounds)
-		doca_pe_progress(pe);
+	progress_until(ping.pe, &ping.received, rounds, event_driven);
+	pthread_join(pong_thread, NULL);
 	median = round_trips(stamps, n, warmup, t);
 
-	host_side_teardown(pe, &pong);
-	host_side_teardown(pe, &ping);
-	BENCH_TRY(doca_pe_destroy(pe));
+	host_side_teardown(&pong);
+	host_side_teardown(&ping);
 	BENCH_TRY(doca_buf_inventory_destroy(inv));
 	BENCH_TRY(doca_mmap_destroy(mmap));
 	free(stamps);

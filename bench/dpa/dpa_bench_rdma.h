@@ -3,6 +3,7 @@
 #ifndef DPA_BENCH_RDMA_H
 #define DPA_BENCH_RDMA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,7 +16,9 @@
  */
 double dpa_rdma_ping_pong(struct doca_dev *dev, struct doca_dpa *dpa, size_t msg_len, size_t n, size_t warmup,
 			  uint64_t *t);
-double host_rdma_ping_pong(struct doca_dev *dev, size_t msg_len, size_t n, size_t warmup, uint64_t *t);
+/* event_driven: the host thread sleeps on the PE's notification handle (else it progresses in a loop) */
+double host_rdma_ping_pong(struct doca_dev *dev, size_t msg_len, size_t n, size_t warmup, bool event_driven,
+			   uint64_t *t);
 
 /* shared with dpa_bench.c */
 uint64_t bench_now_ns(void);
