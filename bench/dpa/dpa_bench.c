@@ -157,6 +157,7 @@ int main(int argc, char **argv)
 	uint32_t nd = 0;
 	double ours, peer;
 	char row[64], peer_row[64];
+	double wake;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "n:s:")) != -1) {
@@ -197,11 +198,12 @@ int main(int argc, char **argv)
 	ours = rpcs(dpa, t, n);
 	peer = futex_round_trip(t, n);
 	report("doca_dpa_rpc round trip", ours, "futex wake round trip (2 threads)", peer);
-	ours = dpa_rdma_ping_pong(dev, dpa, msg_len, n, n / 10 + 1, t);
+	ours = dpa_rdma_ping_pong(dev, dpa, msg_len, n, n / 10 + 1, t, &wake);
 	peer = host_rdma_ping_pong(dev, msg_len, n, n / 10 + 1, false, t);
 	snprintf(row, sizeof(row), "RDMA ping-pong %zu B, DPA threads", msg_len);
 	snprintf(peer_row, sizeof(peer_row), "RDMA ping-pong %zu B, host PEs, busy progress", msg_len);
 	report(row, ours, peer_row, peer);
+	printf("%-44s %9.2f us\n\n", "  of which: completion queued -> DPA thread", wake);
 	peer = host_rdma_ping_pong(dev, msg_len, n, n / 10 + 1, true, t);
 	snprintf(peer_row, sizeof(peer_row), "RDMA ping-pong %zu B, host PEs, epoll wake", msg_len);
 	printf("%-44s %9.2f us\n%-44s %9.2f   (shown, no goal)\n\n", peer_row, peer, "  ratio DPA threads / this", ours / peer);

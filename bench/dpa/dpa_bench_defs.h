@@ -14,6 +14,7 @@ struct bench_pp_side {
 	uint32_t recv_mmap;
 	uint32_t send_mmap;
 	uint64_t times_addr;   /* ping only: DPA memory, the time of each arrival (rounds + 1 stamps) */
+	uint64_t pushed_addr;  /* ping only: DPA memory, when each arrival's completion was queued */
 	uint64_t rounds;       /* ping only: round trips before it stops answering */
 	uint64_t received;     /* arrivals so far (the thread's own counter) */
 	uint64_t event_handle; /* ping only: set to 1 after the last round */

@@ -3,7 +3,8 @@
  * Device side of dpa_bench: a kernel and an RPC that do nothing, so only the path is timed, and
  * the RDMA ping-pong: two DPA threads, each activated by its RDMA context's completions, answer
  * each other's sends. Ping stamps each arrival (__dpa_thread_cycles: CLOCK_MONOTONIC ns), so
- * the host computes one round trip per message.
+ * the host computes one round trip per message, and keeps when its completion was queued (the
+ * element's timestamp, same clock): the part of a hop spent waking the DPA thread.
  */
 #include <doca_dpa_dev.h>
 #include <doca_dpa_dev_rdma.h>
@@ -35,8 +36,15 @@ __dpa_global__ void bench_pp_thread(uint64_t arg)
 	doca_dpa_dev_completion_element_t elem;
 
 	while (doca_dpa_dev_get_completion(s->comp_handle, &elem)) {
+		uint64_t now = __dpa_thread_cycles();
+		int is_recv = doca_dpa_dev_get_completion_type(elem) == DOCA_DPA_DEV_COMP_RECV_SEND;
+
+		if (is_recv && s->is_ping) {
+			((uint64_t *)s->times_addr)[s->received + 1] = now;
+			((uint64_t *)s->pushed_addr)[s->received + 1] = doca_dpa_dev_completion_element_get_timestamp(elem);
+		}
 		doca_dpa_dev_completion_ack(s->comp_handle, 1);
-		if (doca_dpa_dev_get_completion_type(elem) != DOCA_DPA_DEV_COMP_RECV_SEND)
+		if (!is_recv)
 			continue;
 		s->received++;
 		doca_dpa_dev_rdma_post_receive(s->rdma_handle, s->recv_mmap, s->recv_addr, s->msg_len);
@@ -44,7 +52,6 @@ __dpa_global__ void bench_pp_thread(uint64_t arg)
 			post_send(s);
 			continue;
 		}
-		((uint64_t *)s->times_addr)[s->received] = __dpa_thread_cycles();
 		if (s->received == s->rounds) {
 			doca_dpa_dev_sync_event_update_set(s->event_handle, 1);
 			doca_dpa_dev_thread_finish();

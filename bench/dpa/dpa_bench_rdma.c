@@ -136,25 +136,26 @@ static void dpa_side_teardown(struct doca_dpa *dpa, struct dpa_side *s)
 }
 
 double dpa_rdma_ping_pong(struct doca_dev *dev, struct doca_dpa *dpa, size_t msg_len, size_t n, size_t warmup,
-			  uint64_t *t)
+			  uint64_t *t, double *wake_us)
 {
 	size_t rounds = n + warmup + 1, stamps_len = (rounds + 1) * sizeof(uint64_t);
 	uint8_t *mem = aligned_alloc(64, 4 * SLOT);
-	uint64_t *stamps = malloc(stamps_len), ret = 0;
+	uint64_t *stamps = malloc(stamps_len), *pushed = malloc(stamps_len), ret = 0;
 	struct dpa_side ping = {0}, pong = {0};
-	doca_dpa_dev_uintptr_t stamps_dev;
+	doca_dpa_dev_uintptr_t stamps_dev, pushed_dev;
 	doca_dpa_dev_sync_event_t done_handle;
 	doca_dpa_dev_mmap_t mmap_handle;
 	struct doca_sync_event *done;
 	struct doca_mmap *mmap;
 	double median;
 
-	if (mem == NULL || stamps == NULL || msg_len > SLOT)
+	if (mem == NULL || stamps == NULL || pushed == NULL || msg_len > SLOT)
 		bench_die("dpa_rdma_ping_pong", DOCA_ERROR_NO_MEMORY);
 	memset(mem, 0, 4 * SLOT);
 	mmap = host_mmap(dev, mem, 4 * SLOT);
 	BENCH_TRY(doca_mmap_dev_get_dpa_handle(mmap, dev, &mmap_handle));
 	BENCH_TRY(doca_dpa_mem_alloc(dpa, stamps_len, &stamps_dev));
+	BENCH_TRY(doca_dpa_mem_alloc(dpa, stamps_len, &pushed_dev));
 	BENCH_TRY(doca_sync_event_create(&done));
 	BENCH_TRY(doca_sync_event_add_publisher_location_dpa(done, dpa));
 	BENCH_TRY(doca_sync_event_add_subscriber_location_cpu(done, dev));
@@ -174,6 +175,7 @@ double dpa_rdma_ping_pong(struct doca_dev *dev, struct doca_dpa *dpa, size_t msg
 		s->desc.msg_len = msg_len;
 		s->desc.is_ping = i == 0;
 		s->desc.times_addr = stamps_dev;
+		s->desc.pushed_addr = pushed_dev;
 		s->desc.rounds = rounds;
 		s->desc.event_handle = done_handle;
 		BENCH_TRY(doca_dpa_h2d_memcpy(dpa, s->desc_dev, &s->desc, sizeof(s->desc)));
@@ -184,13 +186,20 @@ double dpa_rdma_ping_pong(struct doca_dev *dev, struct doca_dpa *dpa, size_t msg
 	BENCH_TRY(doca_sync_event_wait_gt(done, 0, ~0ULL));
 	BENCH_TRY(doca_dpa_peek_at_last_error(dpa));
 	BENCH_TRY(doca_dpa_d2h_memcpy(dpa, stamps, stamps_dev, stamps_len));
+	BENCH_TRY(doca_dpa_d2h_memcpy(dpa, pushed, pushed_dev, stamps_len));
+	/* arrival i: queued at pushed[i], seen by the thread at stamps[i] */
+	for (size_t i = 0; i < n; i++)
+		t[i] = stamps[warmup + 1 + i] - pushed[warmup + 1 + i];
+	*wake_us = bench_median_us(t, n);
 	median = round_trips(stamps, n, warmup, t);
 
 	dpa_side_teardown(dpa, &pong);
 	dpa_side_teardown(dpa, &ping);
 	BENCH_TRY(doca_sync_event_destroy(done));
 	BENCH_TRY(doca_dpa_mem_free(dpa, stamps_dev));
+	BENCH_TRY(doca_dpa_mem_free(dpa, pushed_dev));
 	BENCH_TRY(doca_mmap_destroy(mmap));
+	free(pushed);
 	free(stamps);
 	free(mem);
 	return median;

@@ -12,10 +12,11 @@
 
 /*
  * Round trip of a msg_len-byte send between two connected RDMA contexts, median of n (after
- * warmup more): t must hold n + warmup values.
+ * warmup more): t must hold n + warmup values. *wake_us: the median time from an arrival's
+ * completion being queued to ping's DPA thread seeing it.
  */
 double dpa_rdma_ping_pong(struct doca_dev *dev, struct doca_dpa *dpa, size_t msg_len, size_t n, size_t warmup,
-			  uint64_t *t);
+			  uint64_t *t, double *wake_us);
 /* event_driven: the host thread sleeps on the PE's notification handle (else it progresses in a loop) */
 double host_rdma_ping_pong(struct doca_dev *dev, size_t msg_len, size_t n, size_t warmup, bool event_driven,
 			   uint64_t *t);
