@@ -32,6 +32,19 @@ const struct softdoca_dpa_current *softdoca_dpa_get_current(void)
 	return current.dpa != NULL ? &current : NULL;
 }
 
+bool softdoca_dpa_current_seen_empty(uint64_t handle)
+{
+	if (current.dpa == NULL || current.thread == NULL)
+		return true;
+	for (unsigned int i = 0; i < current.num_empty_seen; i++)
+		if (current.empty_seen[i] == handle)
+			return true;
+	if (current.num_empty_seen == sizeof(current.empty_seen) / sizeof(current.empty_seen[0]))
+		return true;
+	current.empty_seen[current.num_empty_seen++] = handle;
+	return false;
+}
+
 /*
  * The rank was stopped (the watchdog found it past the kernel max run time, or the context
  * stops): it ends here, at a DPA call, as the DPA would kill it. Never returns.

@@ -55,11 +55,19 @@ struct softdoca_dpa_current {
 	struct doca_dpa_thread *thread; /* a DPA thread's activation; NULL in a kernel launch or RPC */
 	void *exit;                     /* its jmp_buf: reschedule / finish / a stopped rank end there */
 	const uint32_t *stop;           /* the EU's stop flag (softhw stop_flag): watchdog or stop */
+	uint64_t empty_seen[4];         /* completion contexts this activation found empty */
+	unsigned int num_empty_seen;
 };
 void softdoca_dpa_set_current(const struct softdoca_dpa_current *cur);
 
 /* The calling EU's current context (NULL outside device code). */
 const struct softdoca_dpa_current *softdoca_dpa_get_current(void);
+/*
+ * An empty completion context `handle`: false the first time a DPA thread's activation finds
+ * it empty (it returns 0 at once, and the thread normally asks for a notification and gives
+ * its EU back), true afterwards and outside DPA threads (a polling loop then sleeps).
+ */
+bool softdoca_dpa_current_seen_empty(uint64_t handle);
 
 /* DPA threads (dpa_thread.c), called by the host callbacks on an EU. */
 uint64_t softdoca_dpa_thread_local_storage(const struct doca_dpa_thread *thread);

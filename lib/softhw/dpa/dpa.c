@@ -71,6 +71,7 @@ struct eu {
 	 * threads of an oversubscribed host (a DPA runs each rank on an EU of its own).
 	 */
 	clockid_t cpu_clock;
+	bool handed_off;                  /* its hand_off job left it a rank to take (dpa->lock) */
 	int64_t waited_ns;                /* device waits ended (dpa->lock) */
 	int64_t wait_since_ns;            /* the device wait in progress started (dpa->lock) */
 	/*
@@ -242,9 +243,17 @@ static void spawn_eu(struct softhw_dpa *dpa);
  * cap; dpa->lock held. All at once: a wide launch does not wait for a chain of EUs to each
  * get scheduled and spawn the next.
  */
+static void spawn_eus_but(struct softhw_dpa *dpa, uint32_t taken);
+
 static void spawn_eus(struct softhw_dpa *dpa)
 {
-	uint64_t have = (uint64_t)dpa->idle_eus + dpa->starting_eus;
+	spawn_eus_but(dpa, 0);
+}
+
+/* The same, with `taken` queued ranks promised to a running EU (hand_off). */
+static void spawn_eus_but(struct softhw_dpa *dpa, uint32_t taken)
+{
+	uint64_t have = (uint64_t)dpa->idle_eus + dpa->starting_eus + taken;
 
 	while (dpa->queued_ranks > have && dpa->num_eus < dpa->caps.eus_available && !dpa->closing) {
 		uint32_t before = dpa->num_eus;
@@ -361,6 +370,7 @@ static void *eu_main(void *arg)
 		spawn_eus(dpa);
 		eu->job = job;
 		eu->rank = rank;
+		eu->handed_off = false;
 		eu->started_ns = now_ns();
 		eu->waited_ns = 0;
 		eu->seq++;
@@ -449,7 +459,7 @@ static void wait_notify(struct softhw_value_watcher *w)
 
 static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 {
-	uint32_t wake;
+	uint32_t wake, taken = 0;
 	bool all;
 
 	job->dpa = dpa;
@@ -474,8 +484,14 @@ static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 		dpa->head = job;
 	dpa->tail = job;
 	dpa->queued_ranks += job->num_ranks;
-	spawn_eus(dpa);
-	wake = job->num_ranks < dpa->idle_eus ? job->num_ranks : dpa->idle_eus;
+	/* submitted by a running hand_off job on one of our EUs: that EU takes the rank next */
+	if (job->num_ranks == 1 && self_eu != NULL && self_eu->dpa == dpa && self_eu->job != NULL &&
+	    self_eu->job->hand_off && !self_eu->handed_off) {
+		self_eu->handed_off = true;
+		taken = 1;
+	}
+	spawn_eus_but(dpa, taken);
+	wake = job->num_ranks - taken < dpa->idle_eus ? job->num_ranks - taken : dpa->idle_eus;
 	all = wake == dpa->idle_eus;
 	pthread_mutex_unlock(&dpa->lock);
 	/*
