@@ -106,6 +106,7 @@ struct softhw_dpa {
 	uint32_t starting_eus;    /* spawned, not yet looking for work */
 	uint64_t queued_ranks;    /* ranks of queued jobs not started yet */
 	uint32_t busy_eus;        /* running a rank */
+	uint32_t promised_ranks;  /* queued ranks a running hand_off job's EU will take */
 	/* watchdog: ranks running longer than the kernel max run time (0: none) */
 	int64_t max_run_ns;
 	pthread_t watchdog;
@@ -239,21 +240,13 @@ static void job_finish(struct softhw_dpa_job *job, doca_error_t status)
 static void spawn_eu(struct softhw_dpa *dpa);
 
 /*
- * As many new EUs as queued ranks lack one (idle or starting EUs take the others), up to the
- * cap; dpa->lock held. All at once: a wide launch does not wait for a chain of EUs to each
+ * As many new EUs as queued ranks lack one (idle or starting EUs, or a running EU a hand_off
+ * job promised a rank to, take the others), up to the cap; dpa->lock held. All at once: a wide launch does not wait for a chain of EUs to each
  * get scheduled and spawn the next.
  */
-static void spawn_eus_but(struct softhw_dpa *dpa, uint32_t taken);
-
 static void spawn_eus(struct softhw_dpa *dpa)
 {
-	spawn_eus_but(dpa, 0);
-}
-
-/* The same, with `taken` queued ranks promised to a running EU (hand_off). */
-static void spawn_eus_but(struct softhw_dpa *dpa, uint32_t taken)
-{
-	uint64_t have = (uint64_t)dpa->idle_eus + dpa->starting_eus + taken;
+	uint64_t have = (uint64_t)dpa->idle_eus + dpa->starting_eus + dpa->promised_ranks;
 
 	while (dpa->queued_ranks > have && dpa->num_eus < dpa->caps.eus_available && !dpa->closing) {
 		uint32_t before = dpa->num_eus;
@@ -385,6 +378,9 @@ static void *eu_main(void *arg)
 			pthread_cond_wait(&dpa->idle, &dpa->lock);
 		eu->job = NULL;
 		dpa->busy_eus--;
+		/* the rank it was promised is now one an idle EU could take: it looks next anyway */
+		if (eu->handed_off)
+			dpa->promised_ranks--;
 		if (dpa->closing)
 			pthread_cond_broadcast(&dpa->idle);
 		if (--job->ranks_left == 0) {
@@ -488,9 +484,10 @@ static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 	if (job->num_ranks == 1 && self_eu != NULL && self_eu->dpa == dpa && self_eu->job != NULL &&
 	    self_eu->job->hand_off && !self_eu->handed_off) {
 		self_eu->handed_off = true;
+		dpa->promised_ranks++;
 		taken = 1;
 	}
-	spawn_eus_but(dpa, taken);
+	spawn_eus(dpa);
 	wake = job->num_ranks - taken < dpa->idle_eus ? job->num_ranks - taken : dpa->idle_eus;
 	all = wake == dpa->idle_eus;
 	pthread_mutex_unlock(&dpa->lock);
