@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * DPA control path on the soft DPA, beside what it is built from, measured in the same run:
+ * The DPA control path and RDMA from DPA threads on the soft DPA, each beside a host-side peer,
+ * measured in the same run:
  *
  *   kernel launch: doca_dpa_kernel_launch_update_set of an empty one-thread kernel until the
  *                  host sees its completion event (doca_sync_event_wait_gt)
@@ -189,7 +190,7 @@ int main(int argc, char **argv)
 	BENCH_TRY(doca_sync_event_add_subscriber_location_cpu(comp, dev));
 	BENCH_TRY(doca_sync_event_start(comp));
 
-	printf("DPA control path, %zu iterations, medians (softdoca soft DPA; peers in the same run)\n\n", n);
+	printf("DPA control path and RDMA from DPA threads, %zu iterations, medians (softdoca soft DPA; peers in the same run)\n\n", n);
 	kernel_launches(dpa, comp, t, n / 10 + 1, &next); /* warm-up: the EU exists */
 	ours = kernel_launches(dpa, comp, t, n, &next);
 	peer = pthread_create_join(t, n);
