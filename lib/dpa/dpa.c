@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doca_buf.h"
 #include "dpa_priv.h"
 #include "common/priv/dev_priv.h"
 #include "softhw/base/sdk_log.h"
@@ -138,6 +139,8 @@ doca_error_t doca_dpa_destroy(struct doca_dpa *dpa)
 	/* a started context stops with its destruction, as on DOCA (the samples do not stop first) */
 	if (dpa->started)
 		stop_hw(dpa);
+	softdoca_dpa_file_close(&dpa->log_file);
+	softdoca_dpa_file_close(&dpa->trace_file);
 	softdoca_dev_release(dpa->base.dev);
 	free(dpa);
 	return DOCA_SUCCESS;
@@ -427,6 +430,34 @@ doca_error_t doca_dpa_get_dpa_handle(struct doca_dpa *dpa, doca_dpa_dev_t *handl
 	return DOCA_SUCCESS;
 }
 
+/*
+ * The soft DPA has no user access region: the id is a number of the context's own, unique in
+ * the process, that nothing else in softdoca takes (DOCA hands it to FlexIO / verbs objects).
+ */
+doca_error_t doca_dpa_get_uar_id(const struct doca_dpa *dpa, uint32_t *uar_id)
+{
+	static uint32_t next_uar_id;
+	struct doca_dpa *d = (struct doca_dpa *)dpa;
+	uint32_t id, none = 0;
+
+	if (dpa == NULL || uar_id == NULL) {
+		SDK_LOG_ERR("Failed to get DPA UAR id: NULL argument");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!dpa->started) {
+		SDK_LOG_ERR("Failed to get DPA UAR id: the context is not started; call doca_dpa_start() first");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	id = __atomic_load_n(&d->uar_id, __ATOMIC_ACQUIRE);
+	if (id == 0) {
+		id = __atomic_add_fetch(&next_uar_id, 1, __ATOMIC_RELAXED);
+		if (!__atomic_compare_exchange_n(&d->uar_id, &none, id, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			id = none;
+	}
+	*uar_id = id;
+	return DOCA_SUCCESS;
+}
+
 /* ---- device memory ---- */
 
 static doca_error_t check_started(const struct doca_dpa *dpa, const char *what)
@@ -528,6 +559,58 @@ doca_error_t doca_dpa_d2h_memcpy(struct doca_dpa *dpa, void *dst_ptr, doca_dpa_d
 		return DOCA_ERROR_INVALID_VALUE;
 	memcpy(dst_ptr, src, size);
 	return DOCA_SUCCESS;
+}
+
+/*
+ * The host side of a buffer copy: size bytes from the start of the buf's data, inside the
+ * buffer (data to the end of the buf); NULL (logged) otherwise.
+ */
+static void *buf_range(struct doca_buf *buf, size_t size, const char *what)
+{
+	void *head = NULL, *data = NULL;
+	size_t len = 0;
+
+	if (buf == NULL) {
+		SDK_LOG_ERR("Failed to %s: buf is NULL", what);
+		return NULL;
+	}
+	if (doca_buf_get_head(buf, &head) != DOCA_SUCCESS || doca_buf_get_len(buf, &len) != DOCA_SUCCESS ||
+	    doca_buf_get_data(buf, &data) != DOCA_SUCCESS)
+		return NULL;
+	if (size > len - (size_t)((uint8_t *)data - (uint8_t *)head)) {
+		SDK_LOG_ERR("Failed to %s: %zu bytes do not fit in the buf (%zu bytes from its data to its end)", what,
+			    size, len - (size_t)((uint8_t *)data - (uint8_t *)head));
+		return NULL;
+	}
+	return data;
+}
+
+doca_error_t doca_dpa_h2d_buf_memcpy(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dst_ptr, struct doca_buf *buf,
+				     size_t size)
+{
+	doca_error_t err = check_started(dpa, "copy a host buf to DPA");
+	void *src;
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	src = buf_range(buf, size, "copy a host buf to DPA");
+	if (src == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	return doca_dpa_h2d_memcpy(dpa, dst_ptr, src, size);
+}
+
+doca_error_t doca_dpa_d2h_buf_memcpy(struct doca_dpa *dpa, struct doca_buf *buf, doca_dpa_dev_uintptr_t src_ptr,
+				     size_t size)
+{
+	doca_error_t err = check_started(dpa, "copy DPA memory to a host buf");
+	void *dst;
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	dst = buf_range(buf, size, "copy DPA memory to a host buf");
+	if (dst == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	return doca_dpa_d2h_memcpy(dpa, dst, src_ptr, size);
 }
 
 doca_error_t doca_dpa_memset(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dev_ptr, int value, size_t size)

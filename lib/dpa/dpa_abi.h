@@ -68,6 +68,8 @@ struct softdoca_dpa_host_ops {
 	void (*rdma_signal)(uint64_t rdma, uint32_t connection_id, uint64_t remote_event, uint64_t count, int add);
 	/* hash tables: op is enum softdoca_dpa_ht_op; find returns 1 and *value when the key is there */
 	int (*hash_table)(uint64_t table, uint32_t op, uint32_t key, uint64_t *value);
+	/* doca_dpa_dev_trace: one record of five arguments to the context's trace file */
+	void (*trace)(const uint64_t args[5]);
 };
 
 enum softdoca_dpa_ht_op {

@@ -9,7 +9,10 @@
  *
  * A device loop that polls an empty queue sleeps up to POLL_WAIT_NS per poll on the queue's
  * condition (a push wakes it): the EU does not spin, and a thread being stopped leaves the
- * loop there (softdoca_dpa_thread_poll_point).
+ * loop there (softdoca_dpa_thread_poll_point). The first time a DPA thread's activation finds
+ * a queue empty the call returns at once: a thread that takes what is there and then asks for
+ * a notification gives its EU back without waiting, and its next activation can run on the
+ * EU that queued the element (softhw hand_off) instead of waking another.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -318,7 +321,7 @@ int softdoca_dpa_completion_get(struct doca_dpa *dpa, uint64_t handle, uint64_t 
 			*elem = (uint64_t)(uintptr_t)&c->ring[c->read % c->queue_size];
 			c->read++;
 			found = 1;
-		} else if (pass == 0) {
+		} else if (pass == 0 && softdoca_dpa_current_seen_empty(handle)) {
 			/* nothing yet: a device loop polling here sleeps until a push or a short while */
 			struct timespec until;
 

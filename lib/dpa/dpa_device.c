@@ -32,6 +32,19 @@ const struct softdoca_dpa_current *softdoca_dpa_get_current(void)
 	return current.dpa != NULL ? &current : NULL;
 }
 
+bool softdoca_dpa_current_seen_empty(uint64_t handle)
+{
+	if (current.dpa == NULL || current.thread == NULL)
+		return true;
+	for (unsigned int i = 0; i < current.num_empty_seen; i++)
+		if (current.empty_seen[i] == handle)
+			return true;
+	if (current.num_empty_seen == sizeof(current.empty_seen) / sizeof(current.empty_seen[0]))
+		return true;
+	current.empty_seen[current.num_empty_seen++] = handle;
+	return false;
+}
+
 /*
  * The rank was stopped (the watchdog found it past the kernel max run time, or the context
  * stops): it ends here, at a DPA call, as the DPA would kill it. Never returns.
@@ -86,9 +99,18 @@ static void thread_notify(uint64_t handle)
 		softdoca_dpa_thread_notify(current.dpa, handle);
 }
 
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 /*
- * A device log line goes to the host process's stdout as the device formatted it, in one
- * write, filtered by the context's level (doca_dpa_set_log_level).
+ * A device log line goes to the context's log file (doca_dpa_log_file_set_path) or the host
+ * process's stdout as the device formatted it, in one write, filtered by the context's level
+ * (doca_dpa_set_log_level).
  */
 static void device_log(int level, const char *format, va_list ap)
 {
@@ -104,10 +126,14 @@ static void device_log(int level, const char *format, va_list ap)
 		return;
 	if ((size_t)n >= sizeof(line))
 		n = sizeof(line) - 1;
-	flockfile(stdout);
-	fwrite(line, 1, (size_t)n, stdout);
-	fflush(stdout);
-	funlockfile(stdout);
+	softdoca_dpa_file_write(dpa, false, line, (size_t)n);
+}
+
+/* doca_dpa_dev_trace: one record to the trace file (dpa_files.c); flushing has nothing to do. */
+static void device_trace(const uint64_t args[5])
+{
+	stop_point();
+	softdoca_dpa_trace(current.dpa, monotonic_ns(), current.rank, args);
 }
 
 static void unsupported(const char *function)
@@ -441,11 +467,8 @@ static void async_wait(uint64_t ops, uint64_t sync_event, uint64_t value, int no
 
 static uint64_t cycles(void)
 {
-	struct timespec ts;
-
 	stop_point();
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return monotonic_ns();
 }
 
 const struct softdoca_dpa_host_ops softdoca_dpa_host_ops = {
@@ -477,4 +500,5 @@ const struct softdoca_dpa_host_ops softdoca_dpa_host_ops = {
 	.async_wait = async_wait,
 	.rdma_signal = rdma_signal,
 	.hash_table = hash_table,
+	.trace = device_trace,
 };

@@ -12,6 +12,12 @@
 
 struct softhw_dpa_image;
 
+/* A log or trace file of device output (dpa_files.c); no path: stdout. */
+struct softdoca_dpa_file {
+	char *path;
+	int fd;
+};
+
 struct doca_dpa {
 	struct softdoca_dpa_base base;         /* first: libdoca_common reaches dev and hw through it */
 	const struct softdoca_dpa_app *app;    /* set_app */
@@ -19,16 +25,24 @@ struct doca_dpa {
 	const struct softdoca_dpa_image *img;  /* the image's descriptor */
 	bool started;
 	doca_dpa_dev_log_level_t log_level;
+	struct softdoca_dpa_file log_file;     /* doca_dpa_log_file_set_path */
+	struct softdoca_dpa_file trace_file;   /* doca_dpa_trace_file_set_path */
 	doca_error_t fatal;                    /* atomic: a device-side error made the context unusable */
 	uint32_t num_threads;                  /* doca_dpa_thread objects not destroyed: stop is IN_USE */
 	uint32_t num_notify_comps;             /* notification completions not destroyed */
 	uint32_t num_comps;                    /* completion contexts, async ops, hash tables not destroyed */
 	uint32_t next_thread_id;
+	uint32_t uar_id;                       /* doca_dpa_get_uar_id: given on first ask */
 	/* doca_dpa_device_extend: an extended context shares its parent's soft DPA and image */
 	struct doca_dpa *parent;               /* the context it extends; NULL for a context of its own */
 	struct doca_dpa *extended;             /* a parent's extended contexts (dpa_extend.c's lock) */
 	struct doca_dpa *ext_next;
 };
+
+/* Device output (dpa_files.c): one line to the context's log or trace file, or stdout. */
+void softdoca_dpa_file_write(struct doca_dpa *dpa, bool trace, const char *line, size_t len);
+void softdoca_dpa_trace(struct doca_dpa *dpa, uint64_t time_ns, unsigned int rank, const uint64_t args[5]);
+void softdoca_dpa_file_close(struct softdoca_dpa_file *f);
 
 /* The host callbacks handed to every image (dpa_device.c). */
 extern const struct softdoca_dpa_host_ops softdoca_dpa_host_ops;
@@ -41,11 +55,19 @@ struct softdoca_dpa_current {
 	struct doca_dpa_thread *thread; /* a DPA thread's activation; NULL in a kernel launch or RPC */
 	void *exit;                     /* its jmp_buf: reschedule / finish / a stopped rank end there */
 	const uint32_t *stop;           /* the EU's stop flag (softhw stop_flag): watchdog or stop */
+	uint64_t empty_seen[4];         /* completion contexts this activation found empty */
+	unsigned int num_empty_seen;
 };
 void softdoca_dpa_set_current(const struct softdoca_dpa_current *cur);
 
 /* The calling EU's current context (NULL outside device code). */
 const struct softdoca_dpa_current *softdoca_dpa_get_current(void);
+/*
+ * An empty completion context `handle`: false the first time a DPA thread's activation finds
+ * it empty (it returns 0 at once, and the thread normally asks for a notification and gives
+ * its EU back), true afterwards and outside DPA threads (a polling loop then sleeps).
+ */
+bool softdoca_dpa_current_seen_empty(uint64_t handle);
 
 /* DPA threads (dpa_thread.c), called by the host callbacks on an EU. */
 uint64_t softdoca_dpa_thread_local_storage(const struct doca_dpa_thread *thread);

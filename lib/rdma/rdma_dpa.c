@@ -167,6 +167,8 @@ static void poll_schedule(struct drdma_dpa *d)
 	d->poll_job.run = poll_run;
 	d->poll_job.done = poll_done;
 	d->poll_job.num_ranks = 1;
+	/* the DPA thread a completion activates runs next on this EU: no second wake-up */
+	d->poll_job.hand_off = true;
 	d->poll_job.wait_value = NULL;
 	d->poll_job.comp_value = NULL;
 	hw_of(d->rdma)->submit(hwdpa_of(d->rdma), &d->poll_job);

@@ -117,6 +117,19 @@ int doca_dpa_dev_hash_table_find(doca_dpa_dev_hash_table_t ht_handle, uint32_t k
 	return softdoca_dpa_dev_host->hash_table(ht_handle, SOFTDOCA_DPA_HT_FIND, key, value);
 }
 
+/* Traces are written when made (one line each, dpa_files.c): a flush has nothing left to do. */
+void doca_dpa_dev_trace(uint64_t arg1, uint64_t arg2, uint64_t arg3, uint64_t arg4, uint64_t arg5)
+{
+	const uint64_t args[5] = {arg1, arg2, arg3, arg4, arg5};
+
+	softdoca_dpa_dev_host->trace(args);
+}
+
+void doca_dpa_dev_trace_flush(void)
+{
+	(void)softdoca_dpa_dev_host->cycles(); /* a stop point, as every DPA call */
+}
+
 /* dpaintrin.h's __dpa_thread_cycles() */
 DEV_HIDDEN uint64_t __softdoca_dpa_dev_cycles(void)
 {

@@ -10,16 +10,6 @@
 #include "doca_dpa_dev_sync_event.h"
 #include "dev_runtime.h"
 
-void doca_dpa_dev_trace(uint64_t arg1, uint64_t arg2, uint64_t arg3, uint64_t arg4, uint64_t arg5)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_trace");
-}
-
-void doca_dpa_dev_trace_flush(void)
-{
-	softdoca_dpa_dev_unsupported("doca_dpa_dev_trace_flush");
-}
-
 uint32_t doca_dpa_dev_completion_element_get_swqe_opcode(doca_dpa_dev_completion_element_t comp_element)
 {
 	softdoca_dpa_dev_unsupported("doca_dpa_dev_completion_element_get_swqe_opcode");

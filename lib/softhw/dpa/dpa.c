@@ -71,6 +71,7 @@ struct eu {
 	 * threads of an oversubscribed host (a DPA runs each rank on an EU of its own).
 	 */
 	clockid_t cpu_clock;
+	bool handed_off;                  /* its hand_off job left it a rank to take (dpa->lock) */
 	int64_t waited_ns;                /* device waits ended (dpa->lock) */
 	int64_t wait_since_ns;            /* the device wait in progress started (dpa->lock) */
 	/*
@@ -105,6 +106,7 @@ struct softhw_dpa {
 	uint32_t starting_eus;    /* spawned, not yet looking for work */
 	uint64_t queued_ranks;    /* ranks of queued jobs not started yet */
 	uint32_t busy_eus;        /* running a rank */
+	uint32_t promised_ranks;  /* queued ranks a running hand_off job's EU will take */
 	/* watchdog: ranks running longer than the kernel max run time (0: none) */
 	int64_t max_run_ns;
 	pthread_t watchdog;
@@ -238,13 +240,13 @@ static void job_finish(struct softhw_dpa_job *job, doca_error_t status)
 static void spawn_eu(struct softhw_dpa *dpa);
 
 /*
- * As many new EUs as queued ranks lack one (idle or starting EUs take the others), up to the
- * cap; dpa->lock held. All at once: a wide launch does not wait for a chain of EUs to each
+ * As many new EUs as queued ranks lack one (idle or starting EUs, or a running EU a hand_off
+ * job promised a rank to, take the others), up to the cap; dpa->lock held. All at once: a wide launch does not wait for a chain of EUs to each
  * get scheduled and spawn the next.
  */
 static void spawn_eus(struct softhw_dpa *dpa)
 {
-	uint64_t have = (uint64_t)dpa->idle_eus + dpa->starting_eus;
+	uint64_t have = (uint64_t)dpa->idle_eus + dpa->starting_eus + dpa->promised_ranks;
 
 	while (dpa->queued_ranks > have && dpa->num_eus < dpa->caps.eus_available && !dpa->closing) {
 		uint32_t before = dpa->num_eus;
@@ -361,6 +363,7 @@ static void *eu_main(void *arg)
 		spawn_eus(dpa);
 		eu->job = job;
 		eu->rank = rank;
+		eu->handed_off = false;
 		eu->started_ns = now_ns();
 		eu->waited_ns = 0;
 		eu->seq++;
@@ -375,6 +378,9 @@ static void *eu_main(void *arg)
 			pthread_cond_wait(&dpa->idle, &dpa->lock);
 		eu->job = NULL;
 		dpa->busy_eus--;
+		/* the rank it was promised is now one an idle EU could take: it looks next anyway */
+		if (eu->handed_off)
+			dpa->promised_ranks--;
 		if (dpa->closing)
 			pthread_cond_broadcast(&dpa->idle);
 		if (--job->ranks_left == 0) {
@@ -449,7 +455,7 @@ static void wait_notify(struct softhw_value_watcher *w)
 
 static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 {
-	uint32_t wake;
+	uint32_t wake, taken = 0;
 	bool all;
 
 	job->dpa = dpa;
@@ -474,8 +480,15 @@ static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 		dpa->head = job;
 	dpa->tail = job;
 	dpa->queued_ranks += job->num_ranks;
+	/* submitted by a running hand_off job on one of our EUs: that EU takes the rank next */
+	if (job->num_ranks == 1 && self_eu != NULL && self_eu->dpa == dpa && self_eu->job != NULL &&
+	    self_eu->job->hand_off && !self_eu->handed_off) {
+		self_eu->handed_off = true;
+		dpa->promised_ranks++;
+		taken = 1;
+	}
 	spawn_eus(dpa);
-	wake = job->num_ranks < dpa->idle_eus ? job->num_ranks : dpa->idle_eus;
+	wake = job->num_ranks - taken < dpa->idle_eus ? job->num_ranks - taken : dpa->idle_eus;
 	all = wake == dpa->idle_eus;
 	pthread_mutex_unlock(&dpa->lock);
 	/*

@@ -72,6 +72,12 @@ struct softhw_dpa_job {
 	uint64_t comp_count;
 	bool comp_add;
 	bool wait_ne;                     /* runnable once the value differs from wait_threshold */
+	/*
+	 * A short job that hands off: the first one-rank job submitted while it runs is left for
+	 * its own EU to take when it ends, instead of waking another (a poll job that activates a
+	 * DPA thread: one wake-up less per message).
+	 */
+	bool hand_off;
 	/* softhw's */
 	struct softhw_dpa_job *next;
 	unsigned int next_rank;

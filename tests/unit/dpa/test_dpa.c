@@ -12,9 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "doca_buf.h"
+#include "doca_buf_inventory.h"
 #include "doca_dev.h"
 #include "doca_dpa.h"
 #include "doca_log.h"
+#include "doca_mmap.h"
 #include "doca_sync_event.h"
 
 #include "log_test.h"
@@ -22,8 +25,8 @@
 #include "dpa_test.h"
 #include "test_dpa_common.h"
 
-extern doca_dpa_func_t verbs_wr_rpc, verbs_qp_rpc, ht_rpc, tg_member, fill_ranks, hello_kernel, bump_event, mixed_rpc, same_name_rpc, unsupported_rpc,
-	wait_then_set, signal_then_wait, counter_thread, notify_rpc;
+extern doca_dpa_func_t verbs_wr_rpc, verbs_qp_rpc, ht_rpc, tg_member, fill_ranks, hello_kernel, bump_event, mixed_rpc,
+	same_name_rpc, unsupported_rpc, wait_then_set, signal_then_wait, counter_thread, notify_rpc, log_trace_rpc;
 
 static FILE *sdk_log_file;
 static struct doca_dev *dev;
@@ -174,6 +177,156 @@ static void test_device_log(void)
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
+/* The whole content of a file (up to 4 KiB), NUL-terminated. */
+static void read_file(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	CHECK(f != NULL);
+	if (f != NULL) {
+		n = fread(buf, 1, size - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+}
+
+/*
+ * Log and trace files: set before start (BAD_STATE after, OPERATING_SYSTEM for a path that
+ * cannot be opened), read back by get_path, appended to (what was there stays), and device
+ * logs and traces land in them, filtered logs not at all.
+ */
+static void test_log_and_trace_files(void)
+{
+	char log_path[] = "/tmp/softdoca-dpa-log.XXXXXX", trace_path[] = "/tmp/softdoca-dpa-trace.XXXXXX";
+	int log_fd = mkstemp(log_path), trace_fd = mkstemp(trace_path);
+	struct doca_dpa *dpa = NULL;
+	char buf[4096], small[4];
+	uint32_t len = sizeof(buf);
+	uint64_t ret = 0;
+
+	CHECK(log_fd >= 0 && trace_fd >= 0);
+	CHECK(write(log_fd, "before\n", 7) == 7);
+	close(log_fd);
+	close(trace_fd);
+	CHECK_OK(doca_dpa_create(dev, &dpa));
+	/* nothing set: the empty path (device output goes to stdout) */
+	CHECK_OK(doca_dpa_log_file_get_path(dpa, buf, &len));
+	CHECK(len == 1 && buf[0] == '\0');
+	CHECK_ERR(doca_dpa_log_file_set_path(dpa, "/nonexistent-dir/dpa.log"), DOCA_ERROR_OPERATING_SYSTEM);
+	CHECK(logged("cannot open /nonexistent-dir/dpa.log"));
+	CHECK_ERR(doca_dpa_trace_file_set_path(dpa, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_dpa_log_file_set_path(dpa, log_path));
+	CHECK_OK(doca_dpa_trace_file_set_path(dpa, trace_path));
+	len = sizeof(buf);
+	CHECK_OK(doca_dpa_log_file_get_path(dpa, buf, &len));
+	CHECK(strcmp(buf, log_path) == 0 && len == strlen(log_path) + 1);
+	len = sizeof(small);
+	CHECK_ERR(doca_dpa_trace_file_get_path(dpa, small, &len), DOCA_ERROR_INVALID_VALUE);
+	CHECK(len == strlen(trace_path) + 1);
+	CHECK(logged("the path needs"));
+	CHECK_OK(doca_dpa_trace_file_get_path(dpa, buf, &len));
+	CHECK(strcmp(buf, trace_path) == 0);
+	CHECK_OK(doca_dpa_set_log_level(dpa, DOCA_DPA_DEV_LOG_LEVEL_INFO));
+	CHECK_OK(doca_dpa_set_app(dpa, test_dpa_app));
+	CHECK_OK(doca_dpa_start(dpa));
+	CHECK_ERR(doca_dpa_log_file_set_path(dpa, log_path), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("set it before doca_dpa_start()"));
+	CHECK_ERR(doca_dpa_trace_file_set_path(dpa, trace_path), DOCA_ERROR_BAD_STATE);
+	CHECK_OK(doca_dpa_rpc(dpa, &log_trace_rpc, &ret, (uint64_t)41));
+	CHECK_OK(doca_dpa_rpc(dpa, &log_trace_rpc, &ret, (uint64_t)42));
+	CHECK(ret == 42);
+	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
+	/* the RPC returned after its writes: the files hold them now */
+	read_file(log_path, buf, sizeof(buf));
+	CHECK(strcmp(buf, "before\nlog line 41 from the DPA\nlog line 42 from the DPA\n") == 0);
+	read_file(trace_path, buf, sizeof(buf));
+	CHECK(strstr(buf, " rank 0 0x29 0x1 0x2 0xabc 0xffffffffffffffff\n") != NULL);
+	CHECK(strstr(buf, " rank 0 0x2a 0x1 0x2 0xabc 0xffffffffffffffff\n") != NULL);
+	CHECK(strncmp(buf, "dpa_trace ", 10) == 0);
+	CHECK_OK(doca_dpa_destroy(dpa));
+
+	/* a level that filters INFO out writes nothing */
+	CHECK_OK(doca_dpa_create(dev, &dpa));
+	CHECK_OK(doca_dpa_log_file_set_path(dpa, log_path));
+	CHECK_OK(doca_dpa_set_log_level(dpa, DOCA_DPA_DEV_LOG_LEVEL_ERROR));
+	CHECK_OK(doca_dpa_set_app(dpa, test_dpa_app));
+	CHECK_OK(doca_dpa_start(dpa));
+	CHECK_OK(doca_dpa_rpc(dpa, &log_trace_rpc, &ret, (uint64_t)43));
+	read_file(log_path, buf, sizeof(buf));
+	CHECK(strstr(buf, "43") == NULL);
+	CHECK_OK(doca_dpa_destroy(dpa));
+	unlink(log_path);
+	unlink(trace_path);
+}
+
+/* doca_dpa_get_uar_id: started only, one number per context, the same each time. */
+static void test_uar_id(void)
+{
+	struct doca_dpa *a = NULL, *b = NULL;
+	uint32_t ida = 0, idb = 0, again = 0;
+
+	CHECK_OK(doca_dpa_create(dev, &a));
+	CHECK_OK(doca_dpa_set_app(a, test_dpa_app));
+	CHECK_ERR(doca_dpa_get_uar_id(a, &ida), DOCA_ERROR_BAD_STATE);
+	CHECK(logged("call doca_dpa_start() first"));
+	CHECK_OK(doca_dpa_start(a));
+	b = dpa_test_started(dev);
+	CHECK_OK(doca_dpa_get_uar_id(a, &ida));
+	CHECK_OK(doca_dpa_get_uar_id(b, &idb));
+	CHECK_OK(doca_dpa_get_uar_id(a, &again));
+	CHECK(ida != 0 && idb != 0 && ida != idb && again == ida);
+	CHECK_ERR(doca_dpa_get_uar_id(a, NULL), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_dpa_destroy(b));
+	CHECK_OK(doca_dpa_destroy(a));
+}
+
+/* doca_dpa_h2d_buf_memcpy / _d2h_buf_memcpy: the host side is the buf's data; it must fit in the buf. */
+static void test_buf_memcpy(void)
+{
+	struct doca_dpa *dpa = dpa_test_started(dev);
+	struct doca_buf_inventory *inv = NULL;
+	struct doca_mmap *mmap = NULL;
+	struct doca_buf *src = NULL, *dst = NULL;
+	uint8_t mem[64];
+	doca_dpa_dev_uintptr_t p = 0;
+
+	for (int i = 0; i < 64; i++)
+		mem[i] = (uint8_t)i;
+	CHECK_OK(doca_mmap_create(&mmap));
+	CHECK_OK(doca_mmap_set_memrange(mmap, mem, sizeof(mem)));
+	CHECK_OK(doca_mmap_add_dev(mmap, dev));
+	CHECK_OK(doca_mmap_start(mmap));
+	CHECK_OK(doca_buf_inventory_create(2, &inv));
+	CHECK_OK(doca_buf_inventory_start(inv));
+	/* src: data at mem + 8, 16 bytes; dst: the buffer mem + 32 .. + 64, data from mem + 40 */
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, mmap, mem + 8, 16, &src));
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(inv, mmap, mem + 32, 32, &dst));
+	CHECK_OK(doca_buf_set_data(dst, mem + 40, 0));
+	CHECK_OK(doca_dpa_mem_alloc(dpa, 32, &p));
+	CHECK_OK(doca_dpa_memset(dpa, p, 0, 32));
+	CHECK_OK(doca_dpa_h2d_buf_memcpy(dpa, p, src, 16));
+	CHECK_OK(doca_dpa_d2h_buf_memcpy(dpa, dst, p, 16));
+	for (int i = 0; i < 16; i++)
+		CHECK(mem[40 + i] == 8 + i);
+	/* past the buf's end (24 bytes from its data), past the allocation, NULL, not started */
+	CHECK_ERR(doca_dpa_d2h_buf_memcpy(dpa, dst, p, 25), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("25 bytes do not fit in the buf (24 bytes from its data to its end)"));
+	CHECK_OK(doca_dpa_d2h_buf_memcpy(dpa, dst, p, 24));
+	CHECK_ERR(doca_dpa_h2d_buf_memcpy(dpa, p + 24, src, 16), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("is not inside one allocation"));
+	CHECK_ERR(doca_dpa_h2d_buf_memcpy(dpa, p, NULL, 16), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_dpa_mem_free(dpa, p));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+	CHECK_OK(doca_mmap_destroy(mmap));
+	CHECK_OK(doca_dpa_destroy(dpa));
+	CHECK_OK(doca_dpa_create(dev, &dpa));
+	CHECK_ERR(doca_dpa_h2d_buf_memcpy(dpa, 0, NULL, 0), DOCA_ERROR_BAD_STATE);
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
 static void test_bad_launches(void)
 {
 	struct doca_dpa *dpa = NULL;
@@ -249,7 +402,7 @@ static void test_unsupported_device_call(void)
 
 	CHECK_OK(doca_dpa_peek_at_last_error(dpa));
 	CHECK_ERR(doca_dpa_rpc(dpa, &unsupported_rpc, &ret, (uint64_t)0), DOCA_ERROR_BAD_STATE);
-	CHECK(logged("doca_dpa_dev_trace_flush(), which softdoca's DPA does not support yet"));
+	CHECK(logged("doca_dpa_dev_completion_element_get_swqe_opcode(), which softdoca's DPA does not support yet"));
 	CHECK_ERR(doca_dpa_peek_at_last_error(dpa), DOCA_ERROR_BAD_STATE);
 	CHECK_ERR(doca_dpa_kernel_launch_update_set(dpa, NULL, 0, NULL, 0, 1, &hello_kernel), DOCA_ERROR_BAD_STATE);
 	CHECK(logged("fatal device-side error"));
@@ -574,6 +727,9 @@ int main(int argc, char **argv)
 	TEST_RUN(test_device_sync_events);
 	TEST_RUN(test_rpc);
 	TEST_RUN(test_device_log);
+	TEST_RUN(test_log_and_trace_files);
+	TEST_RUN(test_uar_id);
+	TEST_RUN(test_buf_memcpy);
 	TEST_RUN(test_bad_launches);
 	TEST_RUN(test_device_memory_errors);
 	TEST_RUN(test_unsupported_device_call);

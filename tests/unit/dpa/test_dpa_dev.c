@@ -60,8 +60,16 @@ __dpa_rpc__ uint64_t same_name_rpc(void)
 __dpa_rpc__ uint64_t unsupported_rpc(uint64_t unused)
 {
 	(void)unused;
+	return doca_dpa_dev_completion_element_get_swqe_opcode(0) + 5;
+}
+
+/* A log line and a trace record of five values (doca_dpa_log_file_set_path / _trace_file_). */
+__dpa_rpc__ uint64_t log_trace_rpc(uint64_t tag)
+{
+	DOCA_DPA_DEV_LOG_INFO("log line %llu from the DPA\n", (unsigned long long)tag);
+	doca_dpa_dev_trace(tag, 1, 2, 0xabc, ~0ULL);
 	doca_dpa_dev_trace_flush();
-	return 5;
+	return tag;
 }
 
 /* Verbs work requests filled and read back: 1 when every field holds what was set. */
