@@ -227,7 +227,7 @@ static doca_error_t queues_init(struct nvme_ctrl *c)
 	size_t cqb = NVME_ADMIN_DEPTH * sizeof(struct softdoca_nvme_cqe);
 
 	c->doorbells = aligned_alloc(NVME_PAGE, NVME_PAGE);
-	sq->ring = aligned_alloc(NVME_PAGE, sqb);
+	sq->ring = aligned_alloc(NVME_PAGE, NVME_PAGE); /* C11: a multiple of the alignment */
 	cq->ring = aligned_alloc(NVME_PAGE, NVME_PAGE);
 	c->cmds = calloc(NVME_CMDS, sizeof(*c->cmds));
 	if (c->doorbells == NULL || sq->ring == NULL || cq->ring == NULL || c->cmds == NULL)

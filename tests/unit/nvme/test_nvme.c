@@ -249,10 +249,17 @@ static void test_roundtrip_file(void)
 		struct softdoca_nvme_disk_attr a = {.path = path, .size = 4 << 20, .block_size = bs};
 		struct softdoca_nvme_disk *d = NULL;
 
+		struct softdoca_nvme_disk_info before, after;
+
 		CHECK_OK(softdoca_nvme_open(&a, &d));
 		if (d == NULL)
 			break;
+		CHECK_OK(softdoca_nvme_get_info(d, &before));
 		roundtrip(d, bs);
+		/* where the file system takes O_DIRECT, no aligned transfer made us fall back */
+		CHECK_OK(softdoca_nvme_get_info(d, &after));
+		CHECK(after.direct_io == before.direct_io);
+		fprintf(stderr, "file backing, %u-byte blocks: direct I/O %s\n", bs, after.direct_io ? "on" : "off");
 		CHECK_OK(softdoca_nvme_close(d));
 	}
 	/* the data is in the file: a reopen reads what was written */
