@@ -52,8 +52,15 @@ static bool cq_full(struct nvme_ctrl *c, struct nvme_cq *cq)
 {
 	uint32_t head = __atomic_load_n(&c->doorbells[2 * cq->id + 1], __ATOMIC_ACQUIRE);
 
-	if (head >= cq->size)
-		return true; /* a bad head doorbell: post nothing until the host fixes it */
+	if (head >= cq->size) {
+		/* a bad head doorbell: post nothing until the host rewrites it */
+		if (!cq->bad_head_logged)
+			SDK_LOG_ERR("NVMe CQ %u: head doorbell %u is beyond its %u entries; completions wait",
+				    cq->id, head, cq->size);
+		cq->bad_head_logged = true;
+		return true;
+	}
+	cq->bad_head_logged = false;
 	return (uint16_t)((cq->tail + 1) % cq->size) == head;
 }
 

@@ -68,6 +68,7 @@ struct nvme_cq {
 	uint8_t phase;
 	bool ien;
 	bool signal;            /* CQEs were posted since the last interrupt */
+	bool bad_head_logged;
 	uint16_t iv;
 	int nsq;                /* SQs completing here */
 	struct softdoca_nvme_cqe *ring;
