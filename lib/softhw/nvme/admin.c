@@ -218,6 +218,7 @@ static void delete_sq(struct nvme_ctrl *c, struct nvme_cmd *cmd)
 		return;
 	}
 	if (sq->inflight > 0) {
+		SDK_LOG_DBG("NVMe Delete I/O SQ %u: waits for its %d command(s) in flight", qid, sq->inflight);
 		sq->deleter = cmd; /* completes when its last command has (ctrl.c post) */
 		return;
 	}

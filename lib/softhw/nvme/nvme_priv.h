@@ -53,11 +53,11 @@ struct nvme_cmd {
 	uint32_t dw0;
 	int pending;            /* io_uring operations not yet completed */
 	struct nvme_op op;
-	struct iovec iov[NVME_MAX_IOV];
 	int niov;
 	uint64_t off;           /* byte offset on the backing store */
 	uint64_t len;           /* bytes still to move */
 	bool direct;            /* the op goes to the O_DIRECT fd */
+	struct iovec iov[NVME_MAX_IOV]; /* last: a fetch clears everything before it */
 };
 
 struct nvme_cq {
