@@ -27,7 +27,7 @@ doca_error_t softdoca_nvme_get_info(const struct softdoca_nvme_disk *disk, struc
 		.max_io_queues = NVME_MAX_IO_QUEUES,
 		.max_queue_depth = NVME_MAX_DEPTH,
 		.max_transfer = NVME_MAX_XFER,
-		.direct_io = c->dfd >= 0,
+		.direct_io = __atomic_load_n(&c->dfd, __ATOMIC_RELAXED) >= 0,
 	};
 	return DOCA_SUCCESS;
 }

@@ -426,7 +426,7 @@ static void rw_done(struct nvme_ctrl *c, struct nvme_cmd *cmd, int res)
 		/* the store refused this direct I/O after all: buffered from now on */
 		SDK_LOG_WARN("soft NVMe: O_DIRECT refused (%s); falling back to buffered I/O", strerror(-res));
 		close(c->dfd);
-		c->dfd = -1;
+		__atomic_store_n(&c->dfd, -1, __ATOMIC_RELAXED); /* softdoca_nvme_get_info reads it */
 		cmd->direct = false;
 		submit_rw(c, cmd);
 		return;
