@@ -19,8 +19,6 @@ SDK_LOG_REGISTER(SOFTHW_NVME);
 
 #define RING_ENTRIES 512
 
-/* The wake fd's read op is told apart from I/O ops by its address. */
-
 struct io_uring_sqe *nvme_get_sqe(struct nvme_ctrl *c)
 {
 	struct io_uring_sqe *s = io_uring_get_sqe(&c->ring);
@@ -40,6 +38,7 @@ int nvme_irq_fd(struct nvme_ctrl *c, uint16_t iv)
 	return c->irq_fd[iv];
 }
 
+/* A read of the wake fd, told apart from I/O ops by its address (&c->wake_op). */
 static void arm_wake(struct nvme_ctrl *c)
 {
 	struct io_uring_sqe *s = nvme_get_sqe(c);
@@ -194,6 +193,8 @@ static void fetch(struct nvme_ctrl *c)
 static void *engine(void *arg)
 {
 	struct nvme_ctrl *c = arg;
+	bool logged = false;
+	int rc;
 
 	pthread_setname_np(pthread_self(), "softdoca-nvme");
 	arm_wake(c);
@@ -209,8 +210,11 @@ static void *engine(void *arg)
 		if (stop && c->ops_inflight == 0)
 			break;
 		/* sleeps here while idle: the armed wake read or an I/O completion ends it */
-		if (io_uring_submit_and_wait(&c->ring, 1) < 0 && errno != EINTR) {
-			/* liburing returns -errno; nothing is retriable but an interruption */
+		rc = io_uring_submit_and_wait(&c->ring, 1);
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY && !logged) {
+			/* the completions already queued are still taken below */
+			SDK_LOG_ERR("soft NVMe controller: io_uring_submit_and_wait: %s", strerror(-rc));
+			logged = true;
 		}
 		io_uring_for_each_cqe(&c->ring, head, e) {
 			struct nvme_op *op = io_uring_cqe_get_data(e);
