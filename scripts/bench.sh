@@ -16,3 +16,4 @@ build-bench/bench/dma_remote/dma_remote_bench "$@"
 build-bench/bench/comch/comch_bench
 build-bench/bench/rdma/rdma_bench
 build-bench/bench/dpa/dpa_bench
+build-bench/bench/nvme/nvme_bench

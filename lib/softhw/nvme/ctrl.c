@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softhw nvme controller: open and close, the engine thread, SQE fetching and CQE posting
+ * (nvme_priv.h). Every queue field below is the engine thread's alone; the host side sees only
+ * the rings and the doorbell words.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "nvme_priv.h"
+#include "softhw/base/sdk_log.h"
+#include "softhw/fabric/threads.h"
+
+SDK_LOG_REGISTER(SOFTHW_NVME);
+
+#define RING_ENTRIES 512
+
+struct io_uring_sqe *nvme_get_sqe(struct nvme_ctrl *c)
+{
+	struct io_uring_sqe *s = io_uring_get_sqe(&c->ring);
+
+	if (s == NULL) {
+		/* the submission ring is full: hand it to the kernel and take a fresh slot */
+		io_uring_submit(&c->ring);
+		s = io_uring_get_sqe(&c->ring);
+	}
+	return s;
+}
+
+int nvme_irq_fd(struct nvme_ctrl *c, uint16_t iv)
+{
+	if (c->irq_fd[iv] < 0)
+		c->irq_fd[iv] = eventfd(0, EFD_CLOEXEC);
+	return c->irq_fd[iv];
+}
+
+/* A read of the wake fd, told apart from I/O ops by its address (&c->wake_op). */
+static void arm_wake(struct nvme_ctrl *c)
+{
+	struct io_uring_sqe *s = nvme_get_sqe(c);
+
+	io_uring_prep_read(s, c->wake_fd, &c->wake_buf, sizeof(c->wake_buf), 0);
+	io_uring_sqe_set_data(s, &c->wake_op);
+}
+
+static bool cq_full(struct nvme_ctrl *c, struct nvme_cq *cq)
+{
+	uint32_t head = __atomic_load_n(&c->doorbells[2 * cq->id + 1], __ATOMIC_ACQUIRE);
+
+	if (head >= cq->size) {
+		/* a bad head doorbell: post nothing until the host rewrites it */
+		if (!cq->bad_head_logged)
+			SDK_LOG_ERR("NVMe CQ %u: head doorbell %u is beyond its %u entries; completions wait",
+				    cq->id, head, cq->size);
+		cq->bad_head_logged = true;
+		return true;
+	}
+	cq->bad_head_logged = false;
+	return (uint16_t)((cq->tail + 1) % cq->size) == head;
+}
+
+static void post(struct nvme_ctrl *c, struct nvme_cq *cq, struct nvme_cmd *cmd)
+{
+	struct nvme_sq *sq = &c->sq[cmd->sqid];
+	struct softdoca_nvme_cqe *e = &cq->ring[cq->tail];
+
+	e->dw0 = cmd->dw0;
+	e->dw1 = 0;
+	e->sqhd = sq->head;
+	e->sqid = cmd->sqid;
+	e->cid = cmd->sqe.cid;
+	/* the phase bit goes last: the host takes the entry as soon as it sees it */
+	__atomic_store_n(&e->status, (uint16_t)(((cmd->status & 0xff) << 1) | ((cmd->status >> 8) << 9) | cq->phase),
+			 __ATOMIC_RELEASE);
+	if (++cq->tail == cq->size) {
+		cq->tail = 0;
+		cq->phase ^= 1;
+	}
+	cq->signal = true;
+	sq->inflight--;
+	cmd->next = c->free_cmds;
+	c->free_cmds = cmd;
+	if (sq->deleter != NULL && sq->inflight == 0) {
+		/* the last command of an SQ being deleted is done: the Delete I/O SQ completes */
+		struct nvme_cmd *d = sq->deleter;
+
+		sq->deleter = NULL;
+		sq->live = false;
+		c->cq[sq->cqid].nsq--;
+		d->status = 0;
+		nvme_complete(c, d, 0, 0);
+	}
+}
+
+void nvme_complete(struct nvme_ctrl *c, struct nvme_cmd *cmd, int sct, int sc)
+{
+	struct nvme_cq *cq = &c->cq[c->sq[cmd->sqid].cqid];
+
+	if (cmd->status == 0)
+		cmd->status = NVME_STATUS(sct, sc);
+	if (cq->wait_head == NULL && !cq_full(c, cq)) {
+		post(c, cq, cmd);
+		return;
+	}
+	cmd->next = NULL;
+	if (cq->wait_tail != NULL)
+		cq->wait_tail->next = cmd;
+	else
+		cq->wait_head = cmd;
+	cq->wait_tail = cmd;
+}
+
+/* Posts completions that waited for room in their CQ. */
+static void drain_waits(struct nvme_ctrl *c)
+{
+	for (int i = 0; i < NVME_MAX_QUEUES; i++) {
+		struct nvme_cq *cq = &c->cq[i];
+
+		while (cq->live && cq->wait_head != NULL && !cq_full(c, cq)) {
+			struct nvme_cmd *cmd = cq->wait_head;
+
+			cq->wait_head = cmd->next;
+			if (cq->wait_head == NULL)
+				cq->wait_tail = NULL;
+			post(c, cq, cmd);
+		}
+	}
+}
+
+static void signal_irqs(struct nvme_ctrl *c)
+{
+	uint64_t one = 1;
+
+	for (int i = 0; i < NVME_MAX_QUEUES; i++) {
+		struct nvme_cq *cq = &c->cq[i];
+
+		if (!cq->signal)
+			continue;
+		cq->signal = false;
+		if (cq->ien && c->irq_fd[cq->iv] >= 0 && write(c->irq_fd[cq->iv], &one, sizeof(one)) < 0)
+			SDK_LOG_ERR("NVMe interrupt vector %u: eventfd write failed: %s", cq->iv, strerror(errno));
+	}
+}
+
+/* Fetches new SQEs of every SQ, a burst at a time, while command slots last. */
+static void fetch(struct nvme_ctrl *c)
+{
+	bool more = true;
+
+	while (more && c->free_cmds != NULL) {
+		more = false;
+		for (int i = 0; i < NVME_MAX_QUEUES && c->free_cmds != NULL; i++) {
+			struct nvme_sq *sq = &c->sq[i];
+			uint32_t tail;
+			int n = 0;
+
+			if (!sq->live || sq->deleter != NULL)
+				continue;
+			tail = __atomic_load_n(&c->doorbells[2 * i], __ATOMIC_ACQUIRE);
+			if (tail >= sq->size) {
+				if (!sq->bad_tail_logged)
+					SDK_LOG_ERR("NVMe SQ %d: tail doorbell %u is beyond its %u entries; ignored until rewritten",
+						    i, tail, sq->size);
+				sq->bad_tail_logged = true;
+				continue;
+			}
+			sq->bad_tail_logged = false;
+			while (sq->head != tail && c->free_cmds != NULL && n < NVME_FETCH_BURST) {
+				struct nvme_cmd *cmd = c->free_cmds;
+
+				c->free_cmds = cmd->next;
+				memset(cmd, 0, offsetof(struct nvme_cmd, iov));
+				cmd->sqe = sq->ring[sq->head];
+				cmd->sqid = (uint16_t)i;
+				cmd->op.cmd = cmd;
+				sq->head = (uint16_t)((sq->head + 1) % sq->size);
+				sq->inflight++;
+				n++;
+				if (i == 0)
+					nvme_admin_exec(c, cmd);
+				else
+					nvme_io_exec(c, cmd);
+			}
+			more = more || sq->head != tail;
+		}
+	}
+}
+
+static void *engine(void *arg)
+{
+	struct nvme_ctrl *c = arg;
+	bool logged = false;
+	int rc;
+
+	pthread_setname_np(pthread_self(), "softdoca-nvme");
+	arm_wake(c);
+	for (;;) {
+		struct io_uring_cqe *e;
+		unsigned head, n = 0;
+		bool stop = __atomic_load_n(&c->stop, __ATOMIC_ACQUIRE);
+
+		drain_waits(c);
+		if (!stop)
+			fetch(c);
+		signal_irqs(c);
+		if (stop && c->ops_inflight == 0)
+			break;
+		/* sleeps here while idle: the armed wake read or an I/O completion ends it */
+		rc = io_uring_submit_and_wait(&c->ring, 1);
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY && !logged) {
+			/* the completions already queued are still taken below */
+			SDK_LOG_ERR("soft NVMe controller: io_uring_submit_and_wait: %s", strerror(-rc));
+			logged = true;
+		}
+		io_uring_for_each_cqe(&c->ring, head, e) {
+			struct nvme_op *op = io_uring_cqe_get_data(e);
+
+			n++;
+			if (op == &c->wake_op)
+				arm_wake(c);
+			else
+				nvme_io_done(c, op, e->res);
+		}
+		io_uring_cq_advance(&c->ring, n);
+	}
+	return NULL;
+}
+
+static doca_error_t queues_init(struct nvme_ctrl *c)
+{
+	struct nvme_sq *sq = &c->sq[0];
+	struct nvme_cq *cq = &c->cq[0];
+	size_t sqb = NVME_ADMIN_DEPTH * sizeof(struct softdoca_nvme_sqe);
+	size_t cqb = NVME_ADMIN_DEPTH * sizeof(struct softdoca_nvme_cqe);
+
+	c->doorbells = aligned_alloc(NVME_PAGE, NVME_PAGE);
+	sq->ring = aligned_alloc(NVME_PAGE, NVME_PAGE); /* C11: a multiple of the alignment */
+	cq->ring = aligned_alloc(NVME_PAGE, NVME_PAGE);
+	c->cmds = calloc(NVME_CMDS, sizeof(*c->cmds));
+	if (c->doorbells == NULL || sq->ring == NULL || cq->ring == NULL || c->cmds == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	memset((void *)c->doorbells, 0, NVME_PAGE);
+	memset(sq->ring, 0, sqb);
+	memset(cq->ring, 0, cqb);
+	for (int i = 0; i < NVME_CMDS; i++) {
+		c->cmds[i].next = c->free_cmds;
+		c->free_cmds = &c->cmds[i];
+	}
+	for (int i = 0; i < NVME_MAX_QUEUES; i++)
+		c->irq_fd[i] = -1;
+	/* the admin pair exists from the start, as after CC.EN with AQA/ASQ/ACQ set */
+	*sq = (struct nvme_sq){.live = true, .size = NVME_ADMIN_DEPTH, .ring = sq->ring};
+	*cq = (struct nvme_cq){.live = true, .size = NVME_ADMIN_DEPTH, .phase = 1, .ien = true, .nsq = 1,
+			       .ring = cq->ring};
+	if (nvme_irq_fd(c, 0) < 0)
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	c->admin = (struct softdoca_nvme_qpair){
+		.qid = 0, .depth = NVME_ADMIN_DEPTH, .sq = sq->ring, .cq = cq->ring,
+		.sq_doorbell = &c->doorbells[0], .cq_doorbell = &c->doorbells[1],
+		.sq_doorbell_offset = 0, .cq_doorbell_offset = 4,
+		.wake_fd = c->wake_fd, .irq_fd = c->irq_fd[0], .cq_phase = 1,
+	};
+	return DOCA_SUCCESS;
+}
+
+static void ctrl_free(struct nvme_ctrl *c)
+{
+	for (int i = 0; i < NVME_MAX_QUEUES; i++)
+		if (c->irq_fd[i] >= 0)
+			close(c->irq_fd[i]);
+	if (c->wake_fd >= 0)
+		close(c->wake_fd);
+	nvme_backing_close(c);
+	free(c->sq[0].ring);
+	free(c->cq[0].ring);
+	free((void *)c->doorbells);
+	free(c->cmds);
+	pthread_mutex_destroy(&c->admin_lock);
+	free(c);
+}
+
+doca_error_t softdoca_nvme_open(const struct softdoca_nvme_disk_attr *attr, struct softdoca_nvme_disk **disk)
+{
+	struct nvme_ctrl *c;
+	doca_error_t err;
+	int rc;
+
+	if (attr == NULL || disk == NULL) {
+		SDK_LOG_ERR("soft NVMe open: attr and disk must not be NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (attr->block_size != 512 && attr->block_size != 4096) {
+		SDK_LOG_ERR("soft NVMe open: block size %u is neither 512 nor 4096", attr->block_size);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	c->fd = c->dfd = -1;
+	c->vwc = true;
+	pthread_mutex_init(&c->admin_lock, NULL);
+	c->wake_fd = eventfd(0, EFD_CLOEXEC);
+	if (c->wake_fd < 0) {
+		SDK_LOG_ERR("soft NVMe open: eventfd: %s", strerror(errno));
+		ctrl_free(c);
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	err = queues_init(c);
+	if (err == DOCA_SUCCESS)
+		err = nvme_backing_open(c, attr);
+	if (err != DOCA_SUCCESS) {
+		ctrl_free(c);
+		return err;
+	}
+	rc = io_uring_queue_init(RING_ENTRIES, &c->ring, 0);
+	if (rc < 0) {
+		SDK_LOG_ERR("soft NVMe open: io_uring_queue_init: %s", strerror(-rc));
+		ctrl_free(c);
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	rc = softhw_thread_create(&c->thread, NULL, engine, c);
+	if (rc != 0) {
+		SDK_LOG_ERR("soft NVMe open: cannot start the controller thread: %s", strerror(rc));
+		io_uring_queue_exit(&c->ring);
+		ctrl_free(c);
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	*disk = (struct softdoca_nvme_disk *)c;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t softdoca_nvme_close(struct softdoca_nvme_disk *disk)
+{
+	struct nvme_ctrl *c = (struct nvme_ctrl *)disk;
+	uint64_t one = 1;
+
+	if (c == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	__atomic_store_n(&c->stop, true, __ATOMIC_RELEASE);
+	if (write(c->wake_fd, &one, sizeof(one)) < 0)
+		SDK_LOG_ERR("soft NVMe close: eventfd write: %s", strerror(errno));
+	pthread_join(c->thread, NULL);
+	io_uring_queue_exit(&c->ring);
+	for (int i = 1; i < NVME_MAX_QUEUES; i++)
+		if (c->sq[i].live || c->cq[i].live)
+			SDK_LOG_WARN("soft NVMe close: I/O queue %d still exists; its rings stay the application's", i);
+	ctrl_free(c);
+	return DOCA_SUCCESS;
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * softhw nvme: the soft NVMe PCIe controller behind softdoca_nvme.h (docs/soft-nvme.md).
+ *
+ * One engine thread per controller owns every queue: it reads the doorbell words, fetches
+ * SQEs, runs admin commands itself and I/O commands on its io_uring, and posts CQEs. It sleeps
+ * in io_uring_submit_and_wait() with a read of the wake eventfd always armed, so a submitter's
+ * write of that fd (after a doorbell) or an I/O completion is what wakes it.
+ * ctrl.c: open/close, the thread, queues and CQE posting; admin.c: admin commands;
+ * io.c: the backing store, PRPs and the I/O commands; api.c: the exported functions.
+ */
+#ifndef SOFTHW_NVME_PRIV_H
+#define SOFTHW_NVME_PRIV_H
+
+#include <liburing.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include "softdoca_nvme.h"
+
+#define NVME_PAGE 4096u
+#define NVME_MAX_IO_QUEUES 31
+#define NVME_MAX_QUEUES (NVME_MAX_IO_QUEUES + 1)
+#define NVME_MAX_DEPTH 1024
+#define NVME_ADMIN_DEPTH 32
+#define NVME_MDTS 7 /* 2^7 pages: 512 KiB per command */
+#define NVME_MAX_XFER (NVME_PAGE << NVME_MDTS)
+#define NVME_MAX_IOV ((NVME_MAX_XFER / NVME_PAGE) + 1)
+#define NVME_CMDS 256        /* commands in flight per controller */
+#define NVME_FETCH_BURST 32  /* SQEs fetched from one SQ before the next gets its turn */
+#define NVME_NSID 1
+
+struct nvme_ctrl;
+struct nvme_cmd;
+
+/* One io_uring operation; a command has one, a Dataset Management command one per range. */
+struct nvme_op {
+	struct nvme_cmd *cmd;
+	int kind;          /* enum in io.c */
+	int step;          /* the fallback step of a zeroing op */
+	uint64_t off;
+	uint64_t len;
+	bool allocated;    /* malloc'd (DSM ranges), freed when done */
+};
+
+struct nvme_cmd {
+	struct nvme_cmd *next;  /* free list, or a CQ's list of completions waiting for room */
+	struct softdoca_nvme_sqe sqe;
+	uint16_t sqid;
+	uint16_t status;        /* SC | SCT << 8 of the first failure */
+	uint32_t dw0;
+	int pending;            /* io_uring operations not yet completed */
+	struct nvme_op op;
+	int niov;
+	uint64_t off;           /* byte offset on the backing store */
+	uint64_t len;           /* bytes still to move */
+	bool direct;            /* the op goes to the O_DIRECT fd */
+	struct iovec iov[NVME_MAX_IOV]; /* last: a fetch clears everything before it */
+};
+
+struct nvme_cq {
+	bool live;
+	uint16_t id;
+	uint16_t size;
+	uint16_t tail;
+	uint8_t phase;
+	bool ien;
+	bool signal;            /* CQEs were posted since the last interrupt */
+	bool bad_head_logged;
+	uint16_t iv;
+	int nsq;                /* SQs completing here */
+	struct softdoca_nvme_cqe *ring;
+	struct nvme_cmd *wait_head, *wait_tail;
+};
+
+struct nvme_sq {
+	bool live;
+	uint16_t id;
+	uint16_t size;
+	uint16_t head;
+	uint16_t cqid;
+	bool bad_tail_logged;
+	int inflight;
+	struct nvme_cmd *deleter; /* a Delete I/O SQ waiting for inflight to reach 0 */
+	struct softdoca_nvme_sqe *ring;
+};
+
+struct nvme_ctrl {
+	/* the namespace */
+	int fd;                 /* buffered */
+	int dfd;                /* O_DIRECT, or -1 */
+	uint32_t dio_mem_align;
+	uint32_t dio_off_align;
+	bool is_bdev;
+	bool is_mem;
+	uint32_t block_size;
+	uint32_t lba_shift;
+	uint64_t num_blocks;
+	uint8_t nguid[16];
+	bool vwc;               /* volatile write cache enabled (Set Features 0x06) */
+	uint64_t units_read, units_written; /* in 512,000-byte units for SMART, rounded up */
+	uint64_t blocks_read, blocks_written;
+
+	/* queues and doorbells (the engine thread's, but the api reads qid 0's fixed fields) */
+	struct nvme_sq sq[NVME_MAX_QUEUES];
+	struct nvme_cq cq[NVME_MAX_QUEUES];
+	volatile uint32_t *doorbells;  /* one page: SQ y tail at [2y], CQ y head at [2y + 1] */
+	int irq_fd[NVME_MAX_QUEUES];   /* per interrupt vector, made on first use */
+
+	/* the engine */
+	struct io_uring ring;
+	int wake_fd;
+	uint64_t wake_buf;
+	struct nvme_op wake_op;
+	pthread_t thread;
+	bool stop;                     /* atomic */
+	struct nvme_cmd *cmds;
+	struct nvme_cmd *free_cmds;
+	int ops_inflight;
+
+	/* the admin queue as the api uses it */
+	pthread_mutex_t admin_lock;
+	struct softdoca_nvme_qpair admin;
+	uint16_t next_cid;
+};
+
+/* ctrl.c */
+void nvme_complete(struct nvme_ctrl *c, struct nvme_cmd *cmd, int sct, int sc);
+struct io_uring_sqe *nvme_get_sqe(struct nvme_ctrl *c);
+int nvme_irq_fd(struct nvme_ctrl *c, uint16_t iv);
+
+/* admin.c */
+void nvme_admin_exec(struct nvme_ctrl *c, struct nvme_cmd *cmd);
+/* io.c */
+doca_error_t nvme_backing_open(struct nvme_ctrl *c, const struct softdoca_nvme_disk_attr *attr);
+void nvme_backing_close(struct nvme_ctrl *c);
+void nvme_io_exec(struct nvme_ctrl *c, struct nvme_cmd *cmd);
+void nvme_io_done(struct nvme_ctrl *c, struct nvme_op *op, int res);
+/* PRPs of cmd → cmd->iov for len bytes; 0 or a status (SC | SCT << 8). */
+int nvme_prp_map(struct nvme_cmd *cmd, uint64_t len);
+/* Copies between a command's data (after nvme_prp_map) and buf. */
+void nvme_iov_copy(struct nvme_cmd *cmd, void *buf, size_t len, bool to_host);
+
+#define NVME_STATUS(sct, sc) ((uint16_t)((sc) | ((sct) << 8)))
+
+#endif /* SOFTHW_NVME_PRIV_H */
