@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * softdoca: doca_telemetry_exporter.h — DOCA Telemetry Exporter, declarations from the DOCA 3.0
- * interface facts. softdoca ships the declarations; the library is a stub (every call returns
- * DOCA_ERROR_NOT_SUPPORTED, docs/compatibility.md).
+ * interface facts, plus DOCA 3.x's Metrics and OTLP logs calls (their names and their
+ * experimental status are documented; their parameter and id types are inferred from the
+ * programs that call them, see docs/compatibility.md "Stub libraries"). softdoca ships the
+ * declarations; the library is a stub (every call returns DOCA_ERROR_NOT_SUPPORTED).
  */
 #ifndef SOFTDOCA_DOCA_TELEMETRY_EXPORTER_H
 #define SOFTDOCA_DOCA_TELEMETRY_EXPORTER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -102,6 +105,63 @@ DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_source_flush(struct doca_
 DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_source_destroy(struct doca_telemetry_exporter_source *doca_source);
 DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_get_timestamp(doca_telemetry_exporter_timestamp_t *timestamp);
 DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_check_ipc_status(struct doca_telemetry_exporter_source *doca_source, doca_telemetry_exporter_ipc_status_t *status);
+
+/*
+ * Metrics (DOCA 3.x): counters, gauges and histograms reported on a started source, after
+ * doca_telemetry_exporter_metrics_create_context(). A label set (a list of label names) gives
+ * the shape of the label values each report passes, in the same order.
+ */
+typedef size_t doca_telemetry_exporter_label_set_id_t;
+typedef size_t doca_telemetry_exporter_base_histogram_id_t;
+typedef size_t doca_telemetry_exporter_histogram_id_t;
+
+/* What a histogram flush does with the histogram's timestamp (only this value is known). */
+enum doca_telemetry_exporter_histogram_timestamp {
+	DOCA_TELEMETRY_EXPORTER_HISTOGRAM_TIMESTAMP_UPDATE = 0,
+};
+
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_metrics_create_context(struct doca_telemetry_exporter_source *doca_source);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_metrics_destroy_context(struct doca_telemetry_exporter_source *doca_source);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_metrics_set_flush_interval_ms(struct doca_telemetry_exporter_source *doca_source, uint64_t interval_ms);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_metrics_add_constant_label(struct doca_telemetry_exporter_source *doca_source, const char *label_name, const char *label_value);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_metrics_add_label_names(struct doca_telemetry_exporter_source *doca_source, const char **label_names, size_t nb_labels, doca_telemetry_exporter_label_set_id_t *label_set_id);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_metrics_add_counter(struct doca_telemetry_exporter_source *doca_source, doca_telemetry_exporter_timestamp_t timestamp, const char *metric_name, uint64_t value, doca_telemetry_exporter_label_set_id_t label_set_id, const char **label_values);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_metrics_add_counter_increment(struct doca_telemetry_exporter_source *doca_source, doca_telemetry_exporter_timestamp_t timestamp, const char *metric_name, uint64_t increment, doca_telemetry_exporter_label_set_id_t label_set_id, const char **label_values);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_metrics_add_gauge(struct doca_telemetry_exporter_source *doca_source, doca_telemetry_exporter_timestamp_t timestamp, const char *metric_name, double value, doca_telemetry_exporter_label_set_id_t label_set_id, const char **label_values);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_metrics_add_gauge_uint64(struct doca_telemetry_exporter_source *doca_source, doca_telemetry_exporter_timestamp_t timestamp, const char *metric_name, uint64_t value, doca_telemetry_exporter_label_set_id_t label_set_id, const char **label_values);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_metrics_add_base_histogram(struct doca_telemetry_exporter_source *doca_source, const char *histogram_name, const double *bucket_bounds, size_t nb_buckets, doca_telemetry_exporter_label_set_id_t label_set_id, uint64_t flush_interval_ms, doca_telemetry_exporter_base_histogram_id_t *base_histogram_id);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_metrics_base_histogram_observe(struct doca_telemetry_exporter_source *doca_source, doca_telemetry_exporter_base_histogram_id_t base_histogram_id, const char **label_values, double value, doca_telemetry_exporter_histogram_id_t *histogram_id);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_metrics_histogram_flush(struct doca_telemetry_exporter_source *doca_source, doca_telemetry_exporter_histogram_id_t histogram_id, enum doca_telemetry_exporter_histogram_timestamp timestamp_mode, bool flag);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_metrics_flush(struct doca_telemetry_exporter_source *doca_source);
+
+/*
+ * OTLP logs (DOCA 3.x): log records in OpenTelemetry's model, on a started source of a schema
+ * with opaque events enabled. A resource (with its attributes) says who logs; a scope declares
+ * an event's attribute keys and types; each event then gives one value per attribute.
+ */
+typedef size_t doca_telemetry_exporter_otlp_logs_resource_id_t;
+typedef size_t doca_telemetry_exporter_otlp_logs_scope_id_t;
+
+typedef enum doca_telemetry_exporter_otlp_attribute_type {
+	DOCA_TELEMETRY_EXPORTER_OTLP_ATTRIBUTE_TYPE_STRING = 0,
+	DOCA_TELEMETRY_EXPORTER_OTLP_ATTRIBUTE_TYPE_INT = 1,
+} doca_telemetry_exporter_otlp_attribute_type_t;
+
+/* One attribute value of an event; the scope's attribute type says which member is set. */
+typedef union doca_telemetry_exporter_otlp_attribute_value {
+	const char *string_value;
+	int64_t int_value;
+} doca_telemetry_exporter_otlp_attribute_value_t;
+
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_otlp_logs_create_context(struct doca_telemetry_exporter_source *doca_source);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_otlp_logs_destroy_context(struct doca_telemetry_exporter_source *doca_source);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_otlp_logs_add_resource(struct doca_telemetry_exporter_source *doca_source, doca_telemetry_exporter_otlp_logs_resource_id_t *resource_id);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_otlp_logs_add_resource_attribute_string(struct doca_telemetry_exporter_source *doca_source, doca_telemetry_exporter_otlp_logs_resource_id_t resource_id, const char *key, const char *value);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_otlp_logs_add_resource_attribute_int(struct doca_telemetry_exporter_source *doca_source, doca_telemetry_exporter_otlp_logs_resource_id_t resource_id, const char *key, int64_t value);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_otlp_logs_add_scope(struct doca_telemetry_exporter_source *doca_source, const char *scope_name, const char *scope_version, const char *event_name, const char *severity, const char **attribute_keys, const doca_telemetry_exporter_otlp_attribute_type_t *attribute_types, size_t nb_attributes, doca_telemetry_exporter_otlp_logs_scope_id_t *scope_id);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_otlp_logs_write_event(struct doca_telemetry_exporter_source *doca_source, doca_telemetry_exporter_otlp_logs_resource_id_t resource_id, doca_telemetry_exporter_otlp_logs_scope_id_t scope_id, const doca_telemetry_exporter_otlp_attribute_value_t *values);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_otlp_logs_write_event_with_severity(struct doca_telemetry_exporter_source *doca_source, doca_telemetry_exporter_otlp_logs_resource_id_t resource_id, doca_telemetry_exporter_otlp_logs_scope_id_t scope_id, const doca_telemetry_exporter_otlp_attribute_value_t *values, const char *severity);
+DOCA_EXPERIMENTAL doca_error_t doca_telemetry_exporter_otlp_logs_flush(struct doca_telemetry_exporter_source *doca_source);
 
 #ifdef __cplusplus
 }

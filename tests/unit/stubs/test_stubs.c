@@ -310,6 +310,96 @@ static void test_telemetry_3_3(void)
 	      DOCA_TELEMETRY_PHY_ETH_LINK_SPEED_400G == 0x100000);
 }
 
+/*
+ * DOCA 3.x Telemetry Exporter Metrics and OTLP logs calls, called the way NVIDIA's
+ * telemetry_export_metrics / telemetry_export_otlp_logs samples and NIXL's DOCA plug-in call
+ * them (so the inferred types accept those calls); ids are printed with %zu as the samples do.
+ */
+static void test_telemetry_exporter_metrics_otlp(void)
+{
+	struct doca_telemetry_exporter_source *src = (struct doca_telemetry_exporter_source *)0x1;
+	const char *label_names[] = {"interface"};
+	const char *label_values[2][1] = {{"eth0"}, {"eth1"}};
+	const double buckets[] = {1.0, 10.0, 100.0};
+	doca_telemetry_exporter_label_set_id_t label_set = 7;
+	doca_telemetry_exporter_base_histogram_id_t base = 7;
+	doca_telemetry_exporter_histogram_id_t hist = 7;
+	doca_telemetry_exporter_otlp_logs_resource_id_t resource = 7;
+	doca_telemetry_exporter_otlp_logs_scope_id_t scope = 7;
+	doca_telemetry_exporter_otlp_attribute_type_t types[2] = {DOCA_TELEMETRY_EXPORTER_OTLP_ATTRIBUTE_TYPE_STRING,
+								   DOCA_TELEMETRY_EXPORTER_OTLP_ATTRIBUTE_TYPE_INT};
+	const char *keys[2] = {"message", "error_code"};
+	doca_telemetry_exporter_otlp_attribute_value_t values[2];
+	uint64_t timestamp = 1;
+	char ids[64];
+
+	values[0].string_value = "link down";
+	values[1].int_value = 2001;
+	CHECK_ERR(doca_telemetry_exporter_metrics_create_context(src), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_metrics_create_context, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_metrics_set_flush_interval_ms(src, 1000), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_metrics_set_flush_interval_ms, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_metrics_add_constant_label(src, "hostname", "h"), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_metrics_add_constant_label, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_metrics_add_label_names(src, label_names, 1, &label_set), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_metrics_add_label_names, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_metrics_add_counter(src, timestamp, "pkts", UINT64_C(1) << 40, label_set, label_values[1]),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_metrics_add_counter, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_metrics_add_counter_increment(src, timestamp, "pkts_inc", 5, label_set, label_values[0]),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_metrics_add_counter_increment, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_metrics_add_gauge(src, timestamp, "mbps", 55.5, label_set, label_values[0]),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_metrics_add_gauge, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_metrics_add_gauge_uint64(src, timestamp, "depth", 3, label_set, label_values[0]),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_metrics_add_gauge_uint64, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_metrics_add_base_histogram(src, "lat_us", buckets, 3, label_set, 1000, &base),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_metrics_add_base_histogram, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_metrics_base_histogram_observe(src, base, label_values[0], 2.5, &hist),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_metrics_base_histogram_observe, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_metrics_histogram_flush(src, hist, DOCA_TELEMETRY_EXPORTER_HISTOGRAM_TIMESTAMP_UPDATE, false),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_metrics_histogram_flush, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_metrics_flush(src), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_metrics_flush, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_metrics_destroy_context(src), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_metrics_destroy_context, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+
+	CHECK_ERR(doca_telemetry_exporter_otlp_logs_create_context(src), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_otlp_logs_create_context, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_otlp_logs_add_resource(src, &resource), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_otlp_logs_add_resource, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_otlp_logs_add_resource_attribute_string(src, resource, "host.name", "h"),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_otlp_logs_add_resource_attribute_string, "DOCA Telemetry Exporter",
+		     "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_otlp_logs_add_resource_attribute_int(src, resource, "device.port", 1),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_otlp_logs_add_resource_attribute_int, "DOCA Telemetry Exporter",
+		     "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_otlp_logs_add_scope(src, "lib", "1.0", "event", "INFO", keys, types, 2, &scope),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_otlp_logs_add_scope, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_otlp_logs_write_event(src, resource, scope, values), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_otlp_logs_write_event, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_otlp_logs_write_event_with_severity(src, resource, scope, values, "WARN"),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_otlp_logs_write_event_with_severity, "DOCA Telemetry Exporter",
+		     "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_otlp_logs_flush(src), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_otlp_logs_flush, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+	CHECK_ERR(doca_telemetry_exporter_otlp_logs_destroy_context(src), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_telemetry_exporter_otlp_logs_destroy_context, "DOCA Telemetry Exporter", "libdoca_telemetry_exporter");
+
+	/* out-parameters untouched */
+	snprintf(ids, sizeof(ids), "%zu %zu %zu %zu %zu", label_set, base, hist, resource, scope);
+	CHECK(strcmp(ids, "7 7 7 7 7") == 0);
+}
+
 /* DOCA Management (NVIDIA's 3.3 mgmt_* samples): the device context is where they stop. */
 static void test_mgmt(void)
 {
@@ -544,6 +634,7 @@ int main(void)
 	TEST_RUN(test_flow_ct_3_3);
 	TEST_RUN(test_flow_custom_header);
 	TEST_RUN(test_telemetry_3_3);
+	TEST_RUN(test_telemetry_exporter_metrics_otlp);
 	TEST_RUN(test_mgmt);
 	TEST_RUN(test_rmax);
 	TEST_RUN(test_urom);
