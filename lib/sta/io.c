@@ -67,7 +67,9 @@ doca_error_t doca_sta_io_create(struct doca_sta *sta, struct doca_sta_io **sta_i
 		SDK_LOG_ERR("Failed to create STA IO context: %s is NULL", sta == NULL ? "sta" : "sta_io output pointer");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	pthread_mutex_lock(&sta->io_lock);
 	if (sta->num_io >= sta->max_sta_io) {
+		pthread_mutex_unlock(&sta->io_lock);
 		SDK_LOG_ERR("Failed to create STA IO context: the STA context has its %u IO contexts; raise the count "
 			    "with doca_sta_set_max_sta_io() before doca_ctx_start() (at most doca_sta_get_max_io_threads())",
 			    sta->max_sta_io);
@@ -75,6 +77,7 @@ doca_error_t doca_sta_io_create(struct doca_sta *sta, struct doca_sta_io **sta_i
 	}
 	io = calloc(1, sizeof(*io));
 	if (io == NULL) {
+		pthread_mutex_unlock(&sta->io_lock);
 		SDK_LOG_ERR("Failed to create STA IO context: out of memory");
 		return DOCA_ERROR_NO_MEMORY;
 	}
@@ -83,6 +86,7 @@ doca_error_t doca_sta_io_create(struct doca_sta *sta, struct doca_sta_io **sta_i
 	io->next = sta->ios;
 	sta->ios = io;
 	sta->num_io++;
+	pthread_mutex_unlock(&sta->io_lock);
 	*sta_io = io;
 	return DOCA_SUCCESS;
 }
@@ -101,11 +105,13 @@ doca_error_t doca_sta_io_destroy(struct doca_sta_io *sta_io)
 			    softdoca_ctx_state_name(sta_io->ctx.state));
 		return DOCA_ERROR_BAD_STATE;
 	}
+	pthread_mutex_lock(&sta_io->sta->io_lock);
 	for (pp = &sta_io->sta->ios; *pp != NULL && *pp != sta_io; pp = &(*pp)->next)
 		;
 	if (*pp != NULL)
 		*pp = sta_io->next;
 	sta_io->sta->num_io--;
+	pthread_mutex_unlock(&sta_io->sta->io_lock);
 	softdoca_ctx_fini(&sta_io->ctx);
 	free(sta_io);
 	return DOCA_SUCCESS;

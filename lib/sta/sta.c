@@ -29,11 +29,14 @@ static inline struct doca_sta *ctx_to_sta(struct doca_ctx *ctx)
 
 bool sta_running(const struct doca_sta *sta, const char *what)
 {
-	if (sta->ctx.state == DOCA_CTX_STATE_RUNNING)
+	/* IO contexts ask from their own threads */
+	enum doca_ctx_states state = __atomic_load_n(&sta->ctx.state, __ATOMIC_ACQUIRE);
+
+	if (state == DOCA_CTX_STATE_RUNNING)
 		return true;
 	SDK_LOG_ERR("%s: the STA context is %s; start it with doca_ctx_start() and progress its PE until it is "
 		    "RUNNING first",
-		    what, softdoca_ctx_state_name(sta->ctx.state));
+		    what, softdoca_ctx_state_name(state));
 	return false;
 }
 
@@ -219,12 +222,15 @@ static doca_error_t sta_start(struct doca_ctx *ctx)
 	return DOCA_ERROR_IN_PROGRESS; /* RUNNING at the next progress */
 }
 
-static bool ios_idle(const struct doca_sta *sta)
+static bool ios_idle(struct doca_sta *sta)
 {
-	for (const struct doca_sta_io *io = sta->ios; io != NULL; io = io->next)
-		if (io->ctx.state != DOCA_CTX_STATE_IDLE)
-			return false;
-	return true;
+	bool idle = true;
+
+	pthread_mutex_lock(&sta->io_lock);
+	for (const struct doca_sta_io *io = sta->ios; io != NULL && idle; io = io->next)
+		idle = __atomic_load_n(&io->ctx.state, __ATOMIC_ACQUIRE) == DOCA_CTX_STATE_IDLE;
+	pthread_mutex_unlock(&sta->io_lock);
+	return idle;
 }
 
 static doca_error_t sta_stop(struct doca_ctx *ctx)
@@ -316,6 +322,7 @@ doca_error_t doca_sta_create(struct doca_dev *dev, struct doca_sta **sta)
 	s->dev = dev;
 	s->caps = softdoca_dev_caps(dev);
 	s->max_sta_io = 1;
+	pthread_mutex_init(&s->io_lock, NULL);
 	*sta = s;
 	return DOCA_SUCCESS;
 }
@@ -340,6 +347,7 @@ doca_error_t doca_sta_destroy(struct doca_sta *sta)
 		return DOCA_ERROR_IN_USE;
 	}
 	softdoca_ctx_fini(&sta->ctx);
+	pthread_mutex_destroy(&sta->io_lock);
 	free(sta);
 	return DOCA_SUCCESS;
 }
@@ -396,6 +404,11 @@ doca_error_t doca_sta_set_max_sta_io(struct doca_sta *sta, uint16_t max_io_num)
 	}
 	if (!idle(sta, "set STA IO thread count", "doca_sta_set_max_sta_io"))
 		return DOCA_ERROR_BAD_STATE;
+	if (max_io_num < sta->num_io) {
+		SDK_LOG_ERR("Failed to set STA IO thread count to %u: %u IO contexts exist; destroy some first",
+			    max_io_num, sta->num_io);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
 	if (max_io_num == 0 || max_io_num > sta->caps->sta_max_io_threads) {
 		SDK_LOG_ERR("Failed to set STA IO thread count to %u: the device allows 1 to %u "
 			    "(doca_sta_get_max_io_threads())",

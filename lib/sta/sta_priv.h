@@ -9,6 +9,7 @@
 #ifndef SOFTDOCA_STA_PRIV_H
 #define SOFTDOCA_STA_PRIV_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -128,6 +129,9 @@ struct doca_sta {
 	uint32_t num_subsys;
 	struct doca_sta_be_handle *backends;
 	uint32_t num_be;
+	/* IO contexts are made and started on their own threads (one per IO thread): the list
+	 * is under io_lock, their states are read atomically */
+	pthread_mutex_t io_lock;
 	struct doca_sta_io *ios;
 	uint32_t num_io;
 	/* EUs: exist from start to stop; counters in memory from the registered allocator */

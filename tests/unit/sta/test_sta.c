@@ -6,6 +6,7 @@
  * Modes: (none) the built-in BlueField-3; "profiles" one card of each profile;
  * "unsupported" a model without BlueField-3 (BF2 or CX7 configuration files).
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -644,6 +645,62 @@ static void test_subsystem_with_namespaces(void)
 	CHECK_OK(doca_pe_destroy(pe));
 }
 
+/* SPDK's pattern: one IO context per IO thread, each made, started and stopped on its thread. */
+#define IO_THREADS 4
+static struct doca_sta *shared_sta;
+static pthread_barrier_t io_barrier;
+static int io_thread_failures;
+
+static void *io_thread(void *arg)
+{
+	struct doca_pe *pe = NULL;
+	struct doca_sta_io *io = NULL;
+	union doca_data ud = {.u64 = 0};
+	bool ok;
+
+	(void)arg;
+	ok = doca_pe_create(&pe) == DOCA_SUCCESS && doca_sta_io_create(shared_sta, &io) == DOCA_SUCCESS &&
+	     doca_pe_connect_ctx(pe, doca_sta_io_as_ctx(io)) == DOCA_SUCCESS &&
+	     doca_sta_io_non_offload_register_cb(io, non_offload_cb, ud) == DOCA_SUCCESS &&
+	     doca_ctx_start(doca_sta_io_as_ctx(io)) == DOCA_ERROR_IN_PROGRESS &&
+	     progress_until(pe, doca_sta_io_as_ctx(io), DOCA_CTX_STATE_RUNNING);
+	pthread_barrier_wait(&io_barrier); /* all running */
+	pthread_barrier_wait(&io_barrier); /* the STA context is stopping */
+	ok = ok && doca_ctx_stop(doca_sta_io_as_ctx(io)) == DOCA_SUCCESS && doca_sta_io_destroy(io) == DOCA_SUCCESS &&
+	     doca_pe_destroy(pe) == DOCA_SUCCESS;
+	if (!ok)
+		__atomic_add_fetch(&io_thread_failures, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void test_io_threads(void)
+{
+	struct doca_pe *pe = NULL;
+	struct doca_sta_io *extra = NULL;
+	pthread_t threads[IO_THREADS];
+
+	CHECK_OK(doca_pe_create(&pe));
+	shared_sta = running_sta(pe, IO_THREADS);
+	io_thread_failures = 0;
+	pthread_barrier_init(&io_barrier, NULL, IO_THREADS + 1);
+	for (int i = 0; i < IO_THREADS; i++)
+		CHECK(pthread_create(&threads[i], NULL, io_thread, NULL) == 0);
+	pthread_barrier_wait(&io_barrier);
+	CHECK_ERR(doca_sta_io_create(shared_sta, &extra), DOCA_ERROR_FULL);
+	CHECK_ERR(doca_ctx_stop(doca_sta_as_ctx(shared_sta)), DOCA_ERROR_IN_PROGRESS);
+	for (int i = 0; i < 100; i++)
+		doca_pe_progress(pe);
+	CHECK(state_of(doca_sta_as_ctx(shared_sta)) == DOCA_CTX_STATE_STOPPING);
+	pthread_barrier_wait(&io_barrier);
+	for (int i = 0; i < IO_THREADS; i++)
+		pthread_join(threads[i], NULL);
+	CHECK(io_thread_failures == 0);
+	CHECK(progress_until(pe, doca_sta_as_ctx(shared_sta), DOCA_CTX_STATE_IDLE));
+	CHECK_OK(doca_sta_destroy(shared_sta));
+	pthread_barrier_destroy(&io_barrier);
+	CHECK_OK(doca_pe_destroy(pe));
+}
+
 /* One card of each profile: only BlueField-3 functions have STA; the others say which card they are. */
 static int run_profiles(void)
 {
@@ -726,6 +783,7 @@ int main(int argc, char **argv)
 	TEST_RUN(test_data_path_refused);
 	TEST_RUN(test_limits_enforced);
 	TEST_RUN(test_subsystem_with_namespaces);
+	TEST_RUN(test_io_threads);
 	doca_dev_close(dev);
 	TEST_EXIT();
 }
