@@ -434,13 +434,50 @@ static void test_call_order(void)
 	CHECK_OK(doca_ctx_stop(doca_sta_io_as_ctx(io)));
 	CHECK(progress_until(pe, doca_sta_as_ctx(sta), DOCA_CTX_STATE_IDLE));
 
-	/* objects left: the STA context cannot be destroyed */
-	CHECK_ERR(doca_sta_destroy(sta), DOCA_ERROR_IN_USE);
-	CHECK(log_has("destroy them first"));
-	CHECK_OK(doca_sta_io_destroy(io));
-	CHECK_OK(doca_sta_subsystem_destroy(subs));
-	CHECK_OK(doca_sta_be_destroy(be));
-	CHECK_OK(doca_sta_destroy(sta));
+	/* stopped: objects stay, but nothing new is made on them */
+	{
+		static uint8_t mem[4096];
+		struct doca_mmap *m = mmap_of(mem, sizeof(mem));
+		struct doca_sta_be_q_handle *q = NULL;
+		struct doca_sta_ns_handle *ns = NULL;
+
+		CHECK_ERR(doca_sta_be_add_queue(be, m, m, 0, m, m, 4, &q), DOCA_ERROR_BAD_STATE);
+		CHECK_ERR(doca_sta_subsystem_add_ns(subs, 2, 512, 2, be, &ns), DOCA_ERROR_BAD_STATE);
+		CHECK(log_has("the STA context is IDLE"));
+		doca_mmap_destroy(m);
+	}
+
+	/* devices: a subsystem takes only the STA context's devices; each is added once */
+	{
+		struct doca_devinfo **list;
+		struct doca_dev *other = NULL;
+		uint32_t nd = 0;
+
+		CHECK_OK(doca_devinfo_create_list(&list, &nd));
+		for (uint32_t i = 0; i < nd && other == NULL; i++) {
+			if (doca_sta_cap_is_supported(list[i]) == DOCA_SUCCESS && list[i] != doca_dev_as_devinfo(dev))
+				doca_dev_open(list[i], &other);
+		}
+		doca_devinfo_destroy_list(list);
+		CHECK(other != NULL); /* the BlueField-3 has two PFs */
+		if (other != NULL) {
+			CHECK_ERR(doca_sta_subsystem_add_dev(subs, other), DOCA_ERROR_INVALID_VALUE);
+			CHECK(log_has("add it with doca_sta_add_dev() before doca_ctx_start()"));
+			CHECK_OK(doca_sta_add_dev(sta, other));
+			CHECK_ERR(doca_sta_add_dev(sta, other), DOCA_ERROR_ALREADY_EXIST);
+			CHECK_OK(doca_sta_subsystem_add_dev(subs, other));
+		}
+		CHECK_ERR(doca_sta_add_dev(sta, NULL), DOCA_ERROR_INVALID_VALUE);
+		/* objects left: the STA context cannot be destroyed (the device stays open until then) */
+		CHECK_ERR(doca_sta_destroy(sta), DOCA_ERROR_IN_USE);
+		CHECK(log_has("destroy them first"));
+		CHECK_OK(doca_sta_io_destroy(io));
+		CHECK_OK(doca_sta_subsystem_destroy(subs));
+		CHECK_OK(doca_sta_be_destroy(be));
+		CHECK_OK(doca_sta_destroy(sta));
+		if (other != NULL)
+			doca_dev_close(other);
+	}
 	CHECK_OK(doca_pe_destroy(pe));
 }
 
