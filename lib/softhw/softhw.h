@@ -107,6 +107,23 @@ struct softhw_caps {
 	uint32_t dpa_max_threads_per_kernel;
 	uint32_t dpa_kernel_max_run_time_sec;
 	uint64_t dpa_mem_size;              /* device memory of one context */
+	/* STA (NVMe-oF RDMA target offload, BlueField-3 only): the doca_sta_get_max_* limits */
+	bool sta;
+	uint32_t sta_max_devs;              /* network devices of one STA context */
+	uint32_t sta_max_io_threads;        /* IO contexts of one STA context */
+	uint32_t sta_max_subsys;
+	uint32_t sta_max_ns_per_subsys;
+	uint32_t sta_max_qps;
+	uint32_t sta_max_io_size;           /* bytes of one I/O */
+	uint32_t sta_max_io_queue_size;     /* queue depth of one QP */
+	uint32_t sta_max_be;                /* back-ends (NVMe PCIe disks) */
+	uint32_t sta_max_qs_per_be;         /* NVMe queue pairs of one back-end */
+	uint32_t sta_max_eus;               /* EUs STA may run on */
+	uint32_t sta_max_qps_per_eu;
+	uint32_t sta_max_io_per_eu;         /* commands one EU handles at a time */
+	uint32_t sta_min_ioccsz, sta_max_ioccsz; /* command capsule bytes */
+	uint32_t sta_min_iorcsz, sta_max_iorcsz; /* response capsule bytes */
+	uint32_t sta_max_icdoff;            /* in-capsule data offset */
 	/* later libraries append their fields here */
 };
 
@@ -179,6 +196,7 @@ struct softhw_access {
 struct softhw_card {
 	char name[SOFTHW_MAX_STR];      /* "bf3-0" */
 	enum softhw_profile profile;
+	const char *profile_name;       /* "BlueField-3": for log lines of libraries that refuse a profile */
 	char instance[SOFTHW_MAX_STR];  /* identifies the run directory; part of every descriptor */
 	uint32_t index;                 /* position in the model (configuration order) */
 	bool has_dpu;                   /* BlueField: a DPU side exists (ConnectX: host side only) */

@@ -83,12 +83,36 @@
 	.comch_max_consumers = 64, \
 	.comch_max_imm_data_len = 32
 
+/* STA: the NVMe-oF target offload runs on a BlueField-3's DPA (either side); the older cards
+ * and the ConnectX NICs have none. Limits are plausible, not measured: 64-byte command
+ * capsules plus up to 8 KiB in-capsule data, 16-byte responses, 128 KiB I/Os. */
+#define STA_CAPS(newer) \
+	.sta = (newer), \
+	.sta_max_devs = (newer) ? 4 : 0, \
+	.sta_max_io_threads = (newer) ? 32 : 0, \
+	.sta_max_subsys = (newer) ? 128 : 0, \
+	.sta_max_ns_per_subsys = (newer) ? 32 : 0, \
+	.sta_max_qps = (newer) ? 2048 : 0, \
+	.sta_max_io_size = (newer) ? 128u << 10 : 0, \
+	.sta_max_io_queue_size = (newer) ? 128 : 0, \
+	.sta_max_be = (newer) ? 64 : 0, \
+	.sta_max_qs_per_be = (newer) ? 64 : 0, \
+	.sta_max_eus = (newer) ? 96 : 0, \
+	.sta_max_qps_per_eu = (newer) ? 64 : 0, \
+	.sta_max_io_per_eu = (newer) ? 4096 : 0, \
+	.sta_min_ioccsz = (newer) ? 64 : 0, \
+	.sta_max_ioccsz = (newer) ? 64 + 8192 : 0, \
+	.sta_min_iorcsz = (newer) ? 16 : 0, \
+	.sta_max_iorcsz = (newer) ? 16 : 0, \
+	.sta_max_icdoff = 0
+
 /* BlueField: both sides export over PCIe; only the DPU side manages representors. */
 #define BF_CAPS(dpu, buf_size, list_len, tasks, import, newer, vectors) \
 	{ \
 		COMMON_CAPS, \
 		RDMA_CAPS(newer), \
 		GEN_CAPS(newer, buf_size), \
+		STA_CAPS(newer), \
 		COMCH_CAPS(dpu, (newer) ? 8192 : 4096, (newer) ? 512 : 256, (newer) ? 32u << 20 : 16u << 20), \
 		.dma_max_buf_size = (buf_size), \
 		.dma_max_buf_list_len = (list_len), \
