@@ -9,7 +9,7 @@
 
 SDK_LOG_REGISTER(SOFTHW_RNIC_PATH);
 
-/* In the order a work request tries them; the last takes everything. */
+/* In the order a work request tries them; the last takes everything and is the connection. */
 const struct rnic_path_ops *const rnic_paths[RNIC_PATH_COUNT] = {
 	[RNIC_PATH_RING] = &rnic_ring_path,
 	[RNIC_PATH_MSOCK] = &rnic_msock_path,
@@ -32,6 +32,15 @@ const char *rnic_path_check(const struct rnic_path_ops *ops, bool last)
 		return "poll without arm or arm without poll";
 	if ((ops->hello_flag == 0) != (ops->attach == NULL))
 		return "hello_flag without attach or attach without hello_flag";
+	if ((ops->nic_event == NULL) != (ops->nic_stop == NULL))
+		return "nic_event without nic_stop or nic_stop without nic_event";
+	if (last && (ops->open == NULL || ops->dial == NULL || ops->answer == NULL || ops->bye == NULL ||
+		     ops->shut == NULL || ops->up == NULL || ops->must_end == NULL || ops->nic_listen == NULL ||
+		     ops->describe == NULL || ops->cm_listen == NULL || ops->cm_unlisten == NULL || ops->ep_gone == NULL))
+		return "the connection (the last path) lacks one of open, dial, answer, bye, shut, up, must_end, "
+		       "nic_listen, describe, cm_listen, cm_unlisten, ep_gone";
+	if (!last && (ops->open != NULL || ops->dial != NULL || ops->shut != NULL))
+		return "connection ops on a path that is not the connection (only the last path is)";
 	return NULL;
 }
 

@@ -1322,7 +1322,19 @@ static void test_paths_registered(void)
 	partial = *rnic_paths[RNIC_PATH_RING];
 	partial.wants = NULL;
 	CHECK(rnic_path_check(&partial, false) != NULL);
-	CHECK(rnic_path_check(&partial, true) == NULL);
+	/* the last path is the connection: the ring has none of its ops */
+	CHECK(rnic_path_check(&partial, true) != NULL);
+	partial = *rnic_paths[RNIC_PATH_STREAM];
+	partial.dial = NULL;
+	CHECK(rnic_path_check(&partial, true) != NULL);
+	partial = *rnic_paths[RNIC_PATH_STREAM];
+	partial.nic_stop = NULL;
+	CHECK(rnic_path_check(&partial, true) != NULL);
+	/* connection ops on a path before the last: it would never be asked */
+	partial = *rnic_paths[RNIC_PATH_STREAM];
+	partial.wants = rnic_paths[RNIC_PATH_RING]->wants;
+	CHECK(rnic_path_check(&partial, false) != NULL);
+	CHECK(rnic_conn() == rnic_paths[RNIC_PATH_COUNT - 1]);
 	partial = *rnic_paths[RNIC_PATH_MSOCK];
 	partial.attach = NULL;
 	CHECK(rnic_path_check(&partial, false) != NULL);
