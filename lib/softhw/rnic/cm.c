@@ -11,12 +11,12 @@
 
 doca_error_t rnic_cm_listen(struct softhw_rnic_ep *ep, uint16_t port)
 {
-	return rnic_conn()->cm_listen(rnic_ep_of(ep), port);
+	return rnic_paths[rnic_conn_choose(rnic_ep_of(ep))]->cm_listen(rnic_ep_of(ep), port);
 }
 
 doca_error_t rnic_cm_unlisten(struct softhw_rnic_ep *ep, uint16_t port)
 {
-	return rnic_conn()->cm_unlisten(rnic_ep_of(ep), port);
+	return rnic_paths[rnic_conn_choose(rnic_ep_of(ep))]->cm_unlisten(rnic_ep_of(ep), port);
 }
 
 /*
@@ -87,7 +87,7 @@ doca_error_t rnic_cm_accept(struct softhw_rnic_qp *q, void *user, const void *pr
 		return DOCA_ERROR_BAD_STATE;
 	}
 	qp->user = user;
-	rnic_conn()->answer(qp, DOCA_SUCCESS);
+	rnic_conn_of(qp)->answer(qp, DOCA_SUCCESS);
 	rnic_qp_established(qp);
 	pthread_mutex_unlock(&qp->lock);
 	return DOCA_SUCCESS;
@@ -103,7 +103,7 @@ doca_error_t rnic_cm_reject(struct softhw_rnic_qp *q)
 		return DOCA_ERROR_BAD_STATE;
 	}
 	qp->state = QP_CLOSED;
-	rnic_conn()->answer(qp, DOCA_ERROR_CONNECTION_RESET); /* the connection ends once the answer left */
+	rnic_conn_of(qp)->answer(qp, DOCA_ERROR_CONNECTION_RESET); /* the connection ends once the answer left */
 	pthread_mutex_unlock(&qp->lock);
 	return DOCA_SUCCESS;
 }

@@ -59,6 +59,7 @@ struct rnic_pend {
 
 static struct rnic_pend *pends;    /* service thread only */
 static struct rnic_listener *paused; /* service thread only: listeners backing off */
+static struct rnic_listener *cm_listeners; /* nic.lock: RDMA-CM listeners of every ep (l->ep) */
 static struct rnic_listener *dead_listeners; /* nic.lock: for the service thread to close */
 static struct rnic_listener oob_unix = {.link = {RNIC_PATH_STREAM, KIND_LISTENER}, .fd = -1};
 static struct rnic_listener oob_tcp = {.link = {RNIC_PATH_STREAM, KIND_LISTENER}, .fd = -1};
@@ -372,8 +373,8 @@ doca_error_t rnic_listen_cm(struct rnic_ep *ep, uint16_t port)
 	int fd;
 
 	pthread_mutex_lock(&rnic_nic.lock);
-	for (l = ep->listeners; l != NULL; l = l->next)
-		if (l->port == port) {
+	for (l = cm_listeners; l != NULL; l = l->next)
+		if (l->ep == ep && l->port == port) {
 			pthread_mutex_unlock(&rnic_nic.lock);
 			return DOCA_ERROR_ALREADY_EXIST;
 		}
@@ -392,8 +393,8 @@ doca_error_t rnic_listen_cm(struct rnic_ep *ep, uint16_t port)
 	l->fd = fd;
 	listener_guard(l, "An RDMA-CM listener of this process", NULL);
 	pthread_mutex_lock(&rnic_nic.lock);
-	l->next = ep->listeners;
-	ep->listeners = l;
+	l->next = cm_listeners;
+	cm_listeners = l;
 	pthread_mutex_unlock(&rnic_nic.lock);
 	rnic_nic_add_fd(fd, l, RNIC_TAG_NIC, EPOLLIN);
 	return DOCA_SUCCESS;
@@ -401,12 +402,11 @@ doca_error_t rnic_listen_cm(struct rnic_ep *ep, uint16_t port)
 
 doca_error_t rnic_unlisten_cm(struct rnic_ep *ep, uint16_t port)
 {
-
 	pthread_mutex_lock(&rnic_nic.lock);
-	for (struct rnic_listener **pp = &ep->listeners; *pp != NULL; pp = &(*pp)->next) {
+	for (struct rnic_listener **pp = &cm_listeners; *pp != NULL; pp = &(*pp)->next) {
 		struct rnic_listener *l = *pp;
 
-		if (l->port != port)
+		if (l->ep != ep || l->port != port)
 			continue;
 		*pp = l->next;
 		l->next = dead_listeners;
@@ -421,10 +421,14 @@ doca_error_t rnic_unlisten_cm(struct rnic_ep *ep, uint16_t port)
 
 void rnic_listen_ep_gone(struct rnic_ep *ep)
 {
-	while (ep->listeners != NULL) {
-		struct rnic_listener *l = ep->listeners;
+	for (struct rnic_listener **pp = &cm_listeners; *pp != NULL;) {
+		struct rnic_listener *l = *pp;
 
-		ep->listeners = l->next;
+		if (l->ep != ep) {
+			pp = &l->next;
+			continue;
+		}
+		*pp = l->next;
 		l->next = dead_listeners;
 		dead_listeners = l;
 	}
@@ -501,12 +505,12 @@ void rnic_listen_stop(void)
 
 void rnic_listen_atfork(void)
 {
-	for (struct rnic_ep *ep = rnic_nic.eps; ep != NULL; ep = ep->next)
-		for (struct rnic_listener *l = ep->listeners; l != NULL; l = l->next)
-			close(l->fd);
+	for (struct rnic_listener *l = cm_listeners; l != NULL; l = l->next)
+		close(l->fd);
 	for (struct rnic_pend *p = pends; p != NULL; p = p->next)
 		close(p->fd);
 	pends = NULL;
 	paused = NULL;
+	cm_listeners = NULL;
 	dead_listeners = NULL;
 }

@@ -155,7 +155,8 @@ static void msock_dialed(struct rnic_qp *qp)
 	socklen_t elen = sizeof(err);
 	ssize_t n;
 
-	if (!msock_enabled() || ms_of(qp) != NULL || qp->cm || qp->ep->attr.dc || qp->peer.dc)
+	if (!msock_enabled() || ms_of(qp) != NULL || qp->cm || qp->ep->attr.dc || qp->peer.dc ||
+	    rnic_stream_of(qp) == NULL) /* it rides on a stream connection */
 		return;
 	/* the stream's address: TCP only (on a unix stream the ring, if any, carries messages) */
 	if (!rnic_stream_dial_addr(qp, &addr, &len, &is_unix) || is_unix ||
@@ -214,7 +215,8 @@ static void msock_attach(int fd, const struct rnic_hello *h, const struct sockad
 		return;
 	}
 	if (!qp->dead && qp->state == QP_RTS && !qp->cm && !qp->dialer &&
-	    ms_of(qp) == NULL && rnic_stream_of(qp)->fd >= 0 && rnic_same_peer(&qp->peer, &h->self))
+	    ms_of(qp) == NULL && rnic_stream_of(qp) != NULL && rnic_stream_of(qp)->fd >= 0 &&
+	    rnic_same_peer(&qp->peer, &h->self))
 		m_attach(qp, fd);
 	else
 		close(fd); /* the dialer's messages never leave; its main socket ends the qp */

@@ -178,7 +178,7 @@ static void take_dials(void)
 		qps = qp->next_ctl;
 		pthread_mutex_lock(&qp->lock);
 		if (!qp->dead && qp->state == QP_DIALING)
-			rnic_conn()->dial(qp);
+			rnic_conn_of(qp)->dial(qp);
 		pthread_mutex_unlock(&qp->lock);
 	}
 }
@@ -233,7 +233,7 @@ static void *nic_main(void *arg)
 			pthread_mutex_lock(&rnic_nic.lock);
 			for (struct rnic_qp *qp = rnic_nic.qps; qp != NULL; qp = qp->next_all) {
 				pthread_mutex_lock(&qp->lock);
-				if (!qp->dead && rnic_conn()->must_end(qp))
+				if (!qp->dead && rnic_conn_of(qp)->must_end(qp))
 					rnic_qp_hangup(qp);
 				if (!qp->dead && rnic_qp_paths_timed(qp))
 					rnic_nic_timed_add(qp); /* keep its time: no receive yet, or ACKs awaited */
@@ -263,7 +263,9 @@ doca_error_t rnic_nic_oob_ready(const struct softhw_function *fn)
 	if (!rnic_nic.reachable) {
 		if (rnic_nic.instance[0] == '\0' && fn != NULL && fn->card != NULL)
 			snprintf(rnic_nic.instance, sizeof(rnic_nic.instance), "%s", fn->card->instance);
-		err = rnic_conn()->nic_listen(fn);
+		for (int i = 0; i < RNIC_PATH_COUNT && err == DOCA_SUCCESS; i++)
+			if (rnic_paths[i]->nic_listen != NULL)
+				err = rnic_paths[i]->nic_listen(fn);
 		rnic_nic.reachable = err == DOCA_SUCCESS;
 	}
 	pthread_mutex_unlock(&rnic_nic.lock);

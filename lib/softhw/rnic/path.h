@@ -8,16 +8,21 @@
  * only through the table below, the way rdma-core's providers or libfabric's prov/ plug in.
  * The registry (path.c, rnic_paths[]) lists them in the order a work request tries them: the
  * first whose wants() takes it carries it; the last, the stream, takes everything (and is the
- * connection: handshake, one-sided operations, control frames, liveness). The connection is
- * the registry's last path (rnic_conn()); its own ops (marked "connection") set the qp up,
- * end it and keep the process reachable, so that the core names no transport.
+ * connection: handshake, one-sided operations, control frames, liveness).
+ *
+ * Connections: a path with the ops marked "connection" (open and the rest) can be a qp's
+ * connection: it sets the qp up, carries what no other path takes, ends it and keeps the
+ * process reachable. A qp's connection (qp->conn) is the first such path in the registry
+ * whose serves() takes the qp's ep (rnic_conn_choose()); the last path must be one that
+ * serves every ep. The core asks only the qp's connection (rnic_conn_of()), so it names no
+ * transport.
  *
  * RC order across paths: a work request goes on a path only while no other path of the qp has
  * work in flight (qp->inflight[], kept by the core); otherwise it waits in post order.
  *
  * Adding a path: one file with its state and its table (ops marked "optional" may be NULL),
  * one entry in enum rnic_path_id and in rnic_paths[] (path.c); rnic_path_check() says what a
- * table lacks. Nothing else names a path.
+ * table lacks. Nothing else names a path (docs/hacking.md).
  */
 #ifndef SOFTHW_RNIC_PATH_H
 #define SOFTHW_RNIC_PATH_H
@@ -67,8 +72,10 @@ struct rnic_nic_link {
 struct rnic_path_ops {
 	const char *name;
 
-	/* ---- the connection (required of the registry's last path, rnic_conn(); else NULL) ---- */
-	/* no lock: a qp is made; allocate the per-qp state into qp->path[id] (false: no memory) */
+	/* ---- the connection (all or none; the registry's last path has them) ---- */
+	/* no lock: this path connects the qps of this ep (its profile, SOFTDOCA_RDMA_TRANSPORT, ...) */
+	bool (*serves)(const struct rnic_ep *ep);
+	/* no lock: a qp is made with this connection; allocate its state into qp->path[id] (false: no memory) */
 	bool (*open)(struct rnic_qp *qp);
 	/* service thread: the qp is QP_DIALING (dial, or go on with it: the peer is qp->peer or qp->peer_addr) */
 	void (*dial)(struct rnic_qp *qp);
@@ -83,11 +90,11 @@ struct rnic_path_ops {
 	bool (*up)(const struct rnic_qp *qp);
 	/* service thread: hang up now (qp->broken, or a close asked and its output gone) */
 	bool (*must_end)(const struct rnic_qp *qp);
-	/* nic.lock held: make this process reachable (descriptors name where; once per process) */
+	/* nic.lock held: make this process reachable (descriptors name where; until it succeeds once) */
 	doca_error_t (*nic_listen)(const struct softhw_function *fn);
-	/* fill in where dialers reach us (a descriptor's or a hello's addresses) */
+	/* fill in where dialers reach us (a descriptor's or a hello's addresses; wire.h) */
 	void (*describe)(struct rnic_peer *p);
-	/* RDMA-CM: listen on a port for an ep, and stop */
+	/* RDMA-CM: listen on a port for an ep this path serves, and stop */
 	doca_error_t (*cm_listen)(struct rnic_ep *ep, uint16_t port);
 	doca_error_t (*cm_unlisten)(struct rnic_ep *ep, uint16_t port);
 	/* nic.lock held: the ep is destroyed; what the path keeps for it goes at the next nic_reap */
@@ -119,7 +126,7 @@ struct rnic_path_ops {
 	void (*dialed)(struct rnic_qp *qp);
 
 	/* ---- sending (the core keeps wr->path, wr->sent and qp->inflight[]) ---- */
-	/* this wr goes on this path (NULL only for the last path: everything) */
+	/* this wr goes on this path (NULL: a connection that takes only what no path wants) */
 	bool (*wants)(const struct rnic_qp *qp, const struct rnic_wr *wr);
 	/* optional: room for one more (false with nothing in flight: the peer broke it, hang up) */
 	bool (*can_post)(struct rnic_qp *qp);
@@ -165,13 +172,10 @@ extern const struct rnic_path_ops rnic_stream_path;
 /* The registry, indexed by enum rnic_path_id. */
 extern const struct rnic_path_ops *const rnic_paths[RNIC_PATH_COUNT];
 
-/* The connection: the registry's last path. */
-static inline const struct rnic_path_ops *rnic_conn(void)
-{
-	return rnic_paths[RNIC_PATH_COUNT - 1];
-}
+/* The connection of a new qp of this ep: the first connection path that serves it. */
+uint8_t rnic_conn_choose(const struct rnic_ep *ep);
 
-/* NULL if the table is complete, else what it lacks. `last`: the registry's last entry. */
+/* NULL if the table is complete, else what it lacks. `last`: the registry's last entry (a connection). */
 const char *rnic_path_check(const struct rnic_path_ops *ops, bool last);
 /* A registered path by name; NULL and an SDK error line if there is none of that name. */
 const struct rnic_path_ops *rnic_path_find(const char *name);

@@ -4,7 +4,7 @@
  * send queue. Work requests complete in post order when the target's answer arrives; a
  * failure flushes the rest and closes the connection (the peer sees it go), as a verbs QP in
  * error would stop answering. How the connection is made and carried is the connection
- * path's (rnic_conn(), path.h); this file names no transport.
+ * path's (rnic_conn_of(), path.h); this file names no transport.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,7 +28,8 @@ struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user)
 	qp->user = user;
 	qp->token = softhw_token_new(); /* a dialer must name it: across hosts, the only proof it holds our descriptor */
 	qp->next_seq = 1;
-	if (!rnic_conn()->open(qp)) {
+	qp->conn = rnic_conn_choose(ep);
+	if (!rnic_conn_of(qp)->open(qp)) {
 		pthread_mutex_destroy(&qp->lock);
 		free(qp);
 		return NULL;
@@ -122,7 +123,7 @@ static void qp_shut(struct rnic_qp *qp, enum rnic_qp_state state, doca_error_t f
 	qp->wq_next = NULL;
 	RNIC_PATHS_EACH(off, qp);
 	memset(qp->inflight, 0, sizeof(qp->inflight));
-	rnic_conn()->shut(qp, flush); /* the service thread closes the connection */
+	rnic_conn_of(qp)->shut(qp, flush); /* the service thread closes the connection */
 }
 
 void rnic_qp_fail(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error_t status, doca_error_t flush)
@@ -171,14 +172,13 @@ void rnic_qp_hangup(struct rnic_qp *qp)
 
 /* ---- sending work ---- */
 
-/* The path that carries this wr: the first in the registry that wants it (the last takes all). */
+/* The path that carries this wr: the first in the registry that wants it, else the connection. */
 static int path_for(const struct rnic_qp *qp, const struct rnic_wr *wr)
 {
-	int p = 0;
-
-	while (p < RNIC_PATH_COUNT - 1 && !rnic_paths[p]->wants(qp, wr))
-		p++;
-	return p;
+	for (int p = 0; p < RNIC_PATH_COUNT; p++)
+		if (rnic_paths[p]->wants != NULL && rnic_paths[p]->wants(qp, wr))
+			return p;
+	return qp->conn;
 }
 
 /* Work in flight on a path other than p. */
@@ -427,7 +427,7 @@ bool rnic_qp_answered(struct rnic_qp *qp, const struct rnic_peer *peer, uint16_t
 	return true;
 }
 
-struct rnic_qp *rnic_qp_accepting(const struct rnic_hello *h, const struct sockaddr_storage *from)
+struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, const struct sockaddr_storage *from)
 {
 	static struct softhw_ratelimit rl_unknown, rl_token;
 	struct rnic_qp *qp;
@@ -456,7 +456,7 @@ struct rnic_qp *rnic_qp_accepting(const struct rnic_hello *h, const struct socka
 		return NULL;
 	}
 	/* IDLE / WAITING: nobody is connected (an accepted dialer makes it RTS at once) */
-	ok = !qp->dead && !qp->cm && !rnic_conn()->up(qp) &&
+	ok = !qp->dead && !qp->cm && qp->conn == conn && !rnic_conn_of(qp)->up(qp) &&
 	     (qp->state == QP_IDLE || (qp->state == QP_WAITING && (qp->ep->attr.dc || rnic_same_peer(&qp->peer, &h->self))));
 	if (!ok) {
 		pthread_mutex_unlock(&qp->lock);
@@ -490,7 +490,7 @@ struct rnic_qp *rnic_qp_requested(struct rnic_ep *cm_ep, const struct rnic_hello
 
 void rnic_qp_hangup_broken(struct rnic_qp *qp)
 {
-	if (qp->broken && rnic_conn()->up(qp))
+	if (qp->broken && rnic_conn_of(qp)->up(qp))
 		rnic_qp_hangup(qp);
 }
 
@@ -503,7 +503,7 @@ doca_error_t rnic_qp_disconnect(struct softhw_rnic_qp *q)
 	pthread_mutex_lock(&qp->lock);
 	if (qp->state == QP_RTS) {
 		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
-		rnic_conn()->bye(qp); /* nothing if a frame was cut: the close says it */
+		rnic_conn_of(qp)->bye(qp); /* nothing if a frame was cut: the close says it */
 	} else if (qp->state != QP_ERROR && qp->state != QP_CLOSED) {
 		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
 	}
@@ -541,7 +541,7 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 	if (qp->state == QP_RTS)
 		RNIC_PATHS_EACH(flush, qp); /* the ACKs of what we received count before the BYE or the close */
 	if (qp->state == QP_RTS)
-		rnic_conn()->bye(qp); /* best effort: else the peer sees the connection close */
+		rnic_conn_of(qp)->bye(qp); /* best effort: else the peer sees the connection close */
 	qp->dead = true;
 	pthread_mutex_unlock(&qp->lock);
 	qp->next_ctl = rnic_nic.graveyard;

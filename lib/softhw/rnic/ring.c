@@ -222,7 +222,7 @@ static bool ring_join(struct rnic_qp *qp, uint16_t ack_flags)
 
 	if (!(ack_flags & RNIC_HF_RING))
 		return true; /* no ring on this qp */
-	if (s->hs_nfds != 3 || ring_of(qp) != NULL || !ring_geom(&g))
+	if (s == NULL || s->hs_nfds != 3 || ring_of(qp) != NULL || !ring_geom(&g))
 		return false;
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)

@@ -5,7 +5,7 @@
  * One service thread per process (nic.c) waits in epoll on the paths' descriptors and hands
  * their events to the paths (path.h). A qp (qp.c) keeps what every transport shares: its
  * state, its send queue in post order, its peer, its ep's CQ and receives (ep.c). The
- * connection (rnic_conn(): the stream, stream.h) dials, answers and carries what no other
+ * connection (rnic_conn_of(qp): the stream, stream.h) dials, answers and carries what no other
  * path takes; two-sided messages (and small writes over TCP) may go on a faster path, taken
  * by the owner's ep_poll: on the same host a shared-memory ring per qp (ring.c), over TCP a
  * second socket per qp (msock.c). One-sided work on the same host may run in the poster by
@@ -133,6 +133,7 @@ struct rnic_qp {
 	struct rnic_wr *wq_head;   /* posted work, in post order, until its completion */
 	struct rnic_wr *wq_tail;
 	struct rnic_wr *wq_next;   /* first wr not issued yet (waits for RTS or for the other path) */
+	uint8_t conn;              /* enum rnic_path_id: the qp's connection (path.h), for its life */
 	uint32_t inflight[RNIC_PATH_COUNT]; /* issued on each path, not answered (RC order: one path at a time) */
 	void *path[RNIC_PATH_COUNT]; /* each path's own state (path.h), NULL until it comes up on this qp
 				      * (the connection's: from rnic_qp_new) */
@@ -157,7 +158,6 @@ struct rnic_ep {
 	struct rnic_qp *own_qps;
 	pthread_mutex_t qps_lock;  /* order: nic.lock -> qps_lock -> qp->lock */
 	uint32_t path_qps[RNIC_PATH_COUNT]; /* atomic: qps on which each path is up (ep_poll's cheap check) */
-	struct rnic_listener *listeners; /* nic.lock: RDMA-CM listeners (the connection's, listen.c) */
 
 	pthread_mutex_t lock;      /* CQ and receive queue */
 	struct softhw_rnic_cqe *cq;
@@ -291,9 +291,10 @@ void rnic_qp_push_cqe(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_e
 /* Service thread, dialer: the acceptor answered with `peer` and `flags`: the paths join, the qp
  * is established. False: a path cannot join (the connection must hang up). qp lock held. */
 bool rnic_qp_answered(struct rnic_qp *qp, const struct rnic_peer *peer, uint16_t flags);
-/* Service thread, acceptor: the qp a dialer's hello names, locked, with the peer taken in;
- * NULL if it may not have it (refuse the dialer; logged where it says something). */
-struct rnic_qp *rnic_qp_accepting(const struct rnic_hello *h, const struct sockaddr_storage *from);
+/* Service thread, acceptor: the qp a dialer's hello names, locked, with the peer taken in, if
+ * its connection is path `conn`; NULL if it may not have it (refuse the dialer; logged where
+ * it says something). */
+struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, const struct sockaddr_storage *from);
 /* Service thread, RDMA-CM: a new qp of cm_ep for this request, locked, its REQUEST queued; NULL: no memory. */
 struct rnic_qp *rnic_qp_requested(struct rnic_ep *cm_ep, const struct rnic_hello *h, const struct sockaddr_storage *from);
 /* Service thread: hang up if a path broke the connection. qp lock held. */
@@ -340,6 +341,12 @@ static inline struct rnic_ep *rnic_ep_of(struct softhw_rnic_ep *ep)
 static inline struct rnic_qp *rnic_qp_of(struct softhw_rnic_qp *qp)
 {
 	return (struct rnic_qp *)qp;
+}
+
+/* The qp's connection (path.h). */
+static inline const struct rnic_path_ops *rnic_conn_of(const struct rnic_qp *qp)
+{
+	return rnic_paths[qp->conn];
 }
 
 #endif /* SOFTHW_RNIC_INT_H */

@@ -278,7 +278,7 @@ void rnic_stream_accept(int fd, const struct rnic_hello *h, struct rnic_ep *cm_e
 		pthread_mutex_unlock(&qp->lock);
 		return;
 	}
-	qp = rnic_qp_accepting(h, from);
+	qp = rnic_qp_accepting(RNIC_PATH_STREAM, h, from);
 	if (qp == NULL) {
 		refuse(fd);
 		return;
@@ -292,6 +292,13 @@ void rnic_stream_accept(int fd, const struct rnic_hello *h, struct rnic_ep *cm_e
 }
 
 /* ---- the connection ops ---- */
+
+/* The stream connects every ep (the registry's last path). */
+static bool stream_serves(const struct rnic_ep *ep)
+{
+	(void)ep;
+	return true;
+}
 
 static bool stream_open(struct rnic_qp *qp)
 {
@@ -463,6 +470,7 @@ static void stream_nic_event(struct rnic_nic_link *link, uint32_t events)
 
 const struct rnic_path_ops rnic_stream_path = {
 	.name = "stream",
+	.serves = stream_serves,
 	.open = stream_open,
 	.dial = stream_dial,
 	.answer = stream_answer,

@@ -167,7 +167,7 @@ void rnic_self_peer(const struct rnic_ep *ep, const struct rnic_qp *qp, struct r
 	p->qp_id = qp->id;
 	p->qp_token = qp->token;
 	snprintf(p->instance, sizeof(p->instance), "%s", rnic_nic.instance);
-	rnic_conn()->describe(p); /* where dialers reach us */
+	RNIC_PATHS_EACH(describe, p); /* where dialers reach us */
 	p->rnr_retry = ep->attr.rnr_retry_count;
 	p->dc = ep->attr.dc;
 }
