@@ -73,13 +73,7 @@ void rnic_ep_destroy(struct softhw_rnic_ep *e)
 		qp->next_ctl = rnic_nic.graveyard;
 		rnic_nic.graveyard = qp;
 	}
-	while (ep->listeners != NULL) {
-		struct rnic_listener *l = ep->listeners;
-
-		ep->listeners = l->next;
-		l->next = rnic_nic.dead_listeners;
-		rnic_nic.dead_listeners = l;
-	}
+	RNIC_PATHS_EACH(ep_gone, ep);
 	rnic_nic_reap_wait();
 	pthread_mutex_unlock(&rnic_nic.lock);
 	rnic_nic_ep_remove(ep);

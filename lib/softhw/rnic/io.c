@@ -14,7 +14,7 @@
 
 #include "softhw/fabric/mem.h"
 #include "softhw/fabric/share.h"
-#include "softhw/rnic/rnic_int.h"
+#include "softhw/rnic/stream.h"
 
 #define RX_BUDGET (8u << 20) /* bytes read from one socket before the others get their turn */
 
@@ -51,9 +51,10 @@ static void out_broken(struct rnic_qp *qp)
 
 void rnic_out_flush(struct rnic_qp *qp)
 {
-	while (qp->out_head != NULL && qp->fd >= 0 && !qp->broken) {
-		struct rnic_out *o = qp->out_head;
-		ssize_t n = send_iov(qp->fd, o->iov + o->idx, o->iovcnt - o->idx);
+	struct rnic_stream *s = rnic_stream_of(qp);
+	while (s->out_head != NULL && s->fd >= 0 && !qp->broken) {
+		struct rnic_out *o = s->out_head;
+		ssize_t n = send_iov(s->fd, o->iov + o->idx, o->iovcnt - o->idx);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -67,48 +68,50 @@ void rnic_out_flush(struct rnic_qp *qp)
 		iov_advance(o->iov, &o->idx, o->iovcnt, (size_t)n);
 		if (o->idx < o->iovcnt)
 			continue;
-		qp->out_head = o->next;
-		if (qp->out_head == NULL)
-			qp->out_tail = NULL;
+		s->out_head = o->next;
+		if (s->out_head == NULL)
+			s->out_tail = NULL;
 		o->next = NULL;
 		if (o->heap) {
 			free(o->owned);
 			free(o);
 		}
 	}
-	rnic_qp_update_events(qp);
+	rnic_stream_events(qp);
 }
 
 void rnic_out_push(struct rnic_qp *qp, struct rnic_out *o)
 {
-	bool first = qp->out_head == NULL;
+	struct rnic_stream *s = rnic_stream_of(qp);
+	bool first = s->out_head == NULL;
 
 	o->next = NULL;
 	o->idx = 0;
 	o->started = false;
-	if (qp->out_tail != NULL)
-		qp->out_tail->next = o;
+	if (s->out_tail != NULL)
+		s->out_tail->next = o;
 	else
-		qp->out_head = o;
-	qp->out_tail = o;
+		s->out_head = o;
+	s->out_tail = o;
 	if (first)
 		rnic_out_flush(qp);
 }
 
 void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *payload, size_t plen)
 {
+	struct rnic_stream *s = rnic_stream_of(qp);
 	struct iovec iov[2] = {{(void *)h, sizeof(*h)}, {(void *)payload, plen}};
 	size_t total = sizeof(*h) + plen, sent = 0;
 	struct rnic_out *o;
 	char *copy;
 
-	if (qp->fd < 0 || qp->broken)
+	if (s->fd < 0 || qp->broken)
 		return;
-	if (qp->out_head == NULL) {
+	if (s->out_head == NULL) {
 		ssize_t n;
 
 		do {
-			n = send_iov(qp->fd, iov, plen > 0 ? 2 : 1);
+			n = send_iov(s->fd, iov, plen > 0 ? 2 : 1);
 		} while (n < 0 && errno == EINTR);
 		if (n == (ssize_t)total)
 			return;
@@ -141,12 +144,29 @@ void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *pay
 	o->iov[0] = (struct iovec){copy, total - sent};
 	o->iovcnt = 1;
 	/* the socket just said it is full: queue without trying again; EPOLLOUT drains */
-	if (qp->out_tail != NULL)
-		qp->out_tail->next = o;
+	if (s->out_tail != NULL)
+		s->out_tail->next = o;
 	else
-		qp->out_head = o;
-	qp->out_tail = o;
-	rnic_qp_update_events(qp);
+		s->out_head = o;
+	s->out_tail = o;
+	rnic_stream_events(qp);
+}
+
+bool rnic_out_drop_all(struct rnic_stream *s)
+{
+	bool cut = s->out_head != NULL && s->out_head->started;
+
+	while (s->out_head != NULL) {
+		struct rnic_out *o = s->out_head;
+
+		s->out_head = o->next;
+		if (o->heap) {
+			free(o->owned);
+			free(o);
+		}
+	}
+	s->out_tail = NULL;
+	return cut;
 }
 
 /* ---- receiving ---- */
@@ -168,7 +188,8 @@ bool rnic_rx_room(struct rnic_rx *rx, uint32_t n)
 /* The header of a response: the oldest work request in flight is its request. */
 static bool resp_begin(struct rnic_qp *qp)
 {
-	struct rnic_rx *rx = &qp->rx;
+	struct rnic_stream *s = rnic_stream_of(qp);
+	struct rnic_rx *rx = &s->rx;
 	struct rnic_wr *wr = qp->wq_head;
 
 	if (qp->state != QP_RTS) {
@@ -206,6 +227,7 @@ static bool resp_begin(struct rnic_qp *qp)
 
 static void resp_end(struct rnic_qp *qp)
 {
+	struct rnic_stream *s = rnic_stream_of(qp);
 	struct rnic_wr *wr = qp->wq_head;
 	uint64_t len = 0;
 
@@ -213,7 +235,7 @@ static void resp_end(struct rnic_qp *qp)
 		return;
 	switch (wr->op) {
 	case SOFTHW_RNIC_OP_READ:
-		len = qp->rx.hdr.plen;
+		len = s->rx.hdr.plen;
 		break;
 	case SOFTHW_RNIC_OP_CMP_SWP:
 	case SOFTHW_RNIC_OP_FETCH_ADD:
@@ -225,13 +247,14 @@ static void resp_end(struct rnic_qp *qp)
 		len = wr->bytes;
 		break;
 	}
-	rnic_qp_complete_head(qp, (doca_error_t)qp->rx.hdr.status, qp->rx.hdr.status == DOCA_SUCCESS ? len : 0);
+	rnic_qp_complete_head(qp, (doca_error_t)s->rx.hdr.status, s->rx.hdr.status == DOCA_SUCCESS ? len : 0);
 }
 
 /* A whole header is in. False: protocol error. */
 static bool rx_header(struct rnic_qp *qp)
 {
-	struct rnic_rx *rx = &qp->rx;
+	struct rnic_stream *s = rnic_stream_of(qp);
+	struct rnic_rx *rx = &s->rx;
 
 	rx->status = DOCA_SUCCESS;
 	rx->recv = NULL;
@@ -266,7 +289,8 @@ static bool rx_header(struct rnic_qp *qp)
 /* A frame is complete (header and payload). */
 static void rx_frame_end(struct rnic_qp *qp)
 {
-	switch (qp->rx.hdr.type) {
+	struct rnic_stream *s = rnic_stream_of(qp);
+	switch (s->rx.hdr.type) {
 	case F_REQ:
 		rnic_target_end(qp);
 		break;
@@ -274,7 +298,7 @@ static void rx_frame_end(struct rnic_qp *qp)
 		resp_end(qp);
 		break;
 	case F_HELLO_ACK:
-		rnic_qp_hello_ack(qp);
+		rnic_stream_hello_ack(qp);
 		break;
 	case F_BYE:
 		/* the peer disconnected: its queued work is flushed on its side, ours here */
@@ -283,7 +307,7 @@ static void rx_frame_end(struct rnic_qp *qp)
 			RNIC_PATHS_EACH(peer_bye, qp, &qp->rx.hdr); /* ACKs still on their way there */
 		if (qp->state == QP_RTS)
 			rnic_qp_fail(qp, SOFTHW_RNIC_CQE_DISCONNECTED, DOCA_SUCCESS, DOCA_ERROR_SHUTDOWN);
-		qp->close_asked = true;
+		s->close_asked = true;
 		break;
 	case F_NUDGE:
 		if (qp->state == QP_RTS)
@@ -297,13 +321,14 @@ static void rx_frame_end(struct rnic_qp *qp)
 /* Reads payload bytes. Returns bytes read, 0 at EOF, -1 on EAGAIN, -2 on error. */
 static ssize_t rx_payload(struct rnic_qp *qp)
 {
-	struct rnic_rx *rx = &qp->rx;
+	struct rnic_stream *s = rnic_stream_of(qp);
+	struct rnic_rx *rx = &s->rx;
 	ssize_t n;
 
 	for (;;) {
 		switch (rx->dest) {
 		case RX_DISCARD:
-			n = recv(qp->fd, discard_buf, rx->left < sizeof(discard_buf) ? rx->left : sizeof(discard_buf),
+			n = recv(s->fd, discard_buf, rx->left < sizeof(discard_buf) ? rx->left : sizeof(discard_buf),
 				 MSG_DONTWAIT);
 			break;
 		case RX_MEM: {
@@ -313,7 +338,7 @@ static ssize_t rx_payload(struct rnic_qp *qp)
 
 			if (err == DOCA_ERROR_NOT_SUPPORTED) {
 				/* a re-export: the bytes land here first, then go on through its import */
-				n = recv(qp->fd, discard_buf,
+				n = recv(s->fd, discard_buf,
 					 rx->left < sizeof(discard_buf) ? rx->left : sizeof(discard_buf), MSG_DONTWAIT);
 				if (n > 0) {
 					err = softhw_mem_export_copy(rx->hdr.id, rx->hdr.token, rx->mem_addr, discard_buf,
@@ -331,7 +356,7 @@ static ssize_t rx_payload(struct rnic_qp *qp)
 				rx->dest = RX_DISCARD;
 				continue;
 			}
-			n = recv(qp->fd, (void *)(uintptr_t)rx->mem_addr, rx->left, MSG_DONTWAIT);
+			n = recv(s->fd, (void *)(uintptr_t)rx->mem_addr, rx->left, MSG_DONTWAIT);
 			softhw_mem_export_unpin();
 			if (n > 0)
 				rx->mem_addr += (uint64_t)n;
@@ -345,7 +370,7 @@ static ssize_t rx_payload(struct rnic_qp *qp)
 		}
 		default: /* a posted receive, a read's destination: application memory */
 			softhw_share_store_begin();
-			n = readv(qp->fd, rx->iov + rx->idx, rx->iovcnt - rx->idx);
+			n = readv(s->fd, rx->iov + rx->idx, rx->iovcnt - rx->idx);
 			softhw_share_store_end();
 			if (n > 0)
 				iov_advance(rx->iov, &rx->idx, rx->iovcnt, (size_t)n);
@@ -364,13 +389,14 @@ static ssize_t rx_payload(struct rnic_qp *qp)
 /* Dialer, during the handshake: the acceptor's answer may carry the ring's descriptors. */
 static ssize_t recv_hs(struct rnic_qp *qp, void *buf, size_t len)
 {
+	struct rnic_stream *s = rnic_stream_of(qp);
 	union {
 		char buf[CMSG_SPACE(4 * sizeof(int))];
 		struct cmsghdr align;
 	} c;
 	struct iovec iov = {buf, len};
 	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.buf, .msg_controllen = sizeof(c.buf)};
-	ssize_t n = recvmsg(qp->fd, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	ssize_t n = recvmsg(s->fd, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 
 	if (n < 0)
 		return n;
@@ -384,8 +410,8 @@ static ssize_t recv_hs(struct rnic_qp *qp, void *buf, size_t len)
 			int fd;
 
 			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(fd));
-			if (qp->hs_nfds < 3)
-				qp->hs_fds[qp->hs_nfds++] = fd;
+			if (s->hs_nfds < 3)
+				s->hs_fds[s->hs_nfds++] = fd;
 			else
 				close(fd);
 		}
@@ -395,19 +421,20 @@ static ssize_t recv_hs(struct rnic_qp *qp, void *buf, size_t len)
 
 bool rnic_rx_ready(struct rnic_qp *qp)
 {
-	struct rnic_rx *rx = &qp->rx;
+	struct rnic_stream *s = rnic_stream_of(qp);
+	struct rnic_rx *rx = &s->rx;
 	size_t budget = RX_BUDGET;
 	bool alive = true;
 
 	pthread_mutex_lock(&qp->lock);
-	while (!qp->dead && qp->fd >= 0 && !rx->stalled && budget > 0 && qp->state != QP_DIALING) {
+	while (!qp->dead && s->fd >= 0 && !rx->stalled && budget > 0 && qp->state != QP_DIALING) {
 		ssize_t n;
 
 		if (!rx->in_payload) {
 			if (qp->state == QP_HANDSHAKE)
 				n = recv_hs(qp, (char *)&rx->hdr + rx->hdr_got, sizeof(rx->hdr) - rx->hdr_got);
 			else
-				n = recv(qp->fd, (char *)&rx->hdr + rx->hdr_got, sizeof(rx->hdr) - rx->hdr_got,
+				n = recv(s->fd, (char *)&rx->hdr + rx->hdr_got, sizeof(rx->hdr) - rx->hdr_got,
 					 MSG_DONTWAIT);
 			if (n < 0 && errno == EINTR)
 				continue;
@@ -449,15 +476,16 @@ bool rnic_rx_ready(struct rnic_qp *qp)
 
 void rnic_rx_retry(struct rnic_qp *qp)
 {
+	struct rnic_stream *s = rnic_stream_of(qp);
 	rnic_target_begin(qp); /* sees rx.stalled: takes a receive now, or counts a retry */
-	if (!qp->rx.stalled && qp->rx.left == 0 && qp->rx.in_payload) {
-		qp->rx.in_payload = false;
+	if (!s->rx.stalled && s->rx.left == 0 && s->rx.in_payload) {
+		s->rx.in_payload = false;
 		rx_frame_end(qp);
 	}
-	rnic_qp_update_events(qp);
+	rnic_stream_events(qp);
 }
 
-/* ---- the stream as a path: what no other path wants goes here, framed (path.h) ---- */
+/* ---- the stream's post op (stream.c): what no other path wants goes here, framed ---- */
 
 static bool op_has_payload(enum softhw_rnic_opcode op)
 {
@@ -466,7 +494,7 @@ static bool op_has_payload(enum softhw_rnic_opcode op)
 }
 
 /* Frames a work request and hands it to the out-queue. */
-static void stream_post(struct rnic_qp *qp, struct rnic_wr *wr)
+void rnic_stream_post(struct rnic_qp *qp, struct rnic_wr *wr)
 {
 	struct rnic_out *o = &wr->out;
 	struct rnic_hdr *h = &o->hdr;
@@ -493,37 +521,3 @@ static void stream_post(struct rnic_qp *qp, struct rnic_wr *wr)
 	o->heap = false;
 	rnic_out_push(qp, o);
 }
-
-/* The service thread reads the stream itself (qp_event); the hang-up and the BYE are the qp's. */
-static void stream_nothing(struct rnic_qp *qp)
-{
-	(void)qp;
-}
-
-/* A request waits for a receive (target.c): the service thread retries it on time or when woken. */
-static bool stream_timed(const struct rnic_qp *qp)
-{
-	return qp->rx.stalled;
-}
-
-static uint64_t stream_next_time(const struct rnic_qp *qp)
-{
-	return qp->rx.stalled ? qp->rx.rnr_deadline : UINT64_MAX;
-}
-
-static void stream_timer(struct rnic_qp *qp, uint64_t now, bool woken)
-{
-	if (qp->rx.stalled && (woken || qp->rx.rnr_deadline <= now))
-		rnic_rx_retry(qp);
-}
-
-const struct rnic_path_ops rnic_stream_path = {
-	.name = "stream",
-	.post = stream_post,
-	.pump = stream_nothing,
-	.timed = stream_timed,
-	.next_time = stream_next_time,
-	.timer = stream_timer,
-	.off = stream_nothing,
-	.free = stream_nothing,
-};

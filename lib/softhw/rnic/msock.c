@@ -38,7 +38,7 @@
 #include "softhw/base/sdk_log.h"
 #include "softhw/fabric/mem.h"
 #include "softhw/fabric/peer.h"
-#include "softhw/rnic/rnic_int.h"
+#include "softhw/rnic/stream.h"
 
 SDK_LOG_REGISTER(SOFTHW_RNIC_MSOCK);
 
@@ -156,10 +156,11 @@ static void msock_dialed(struct rnic_qp *qp)
 	socklen_t elen = sizeof(err);
 	ssize_t n;
 
-	if (!msock_enabled() || ms_of(qp) != NULL || qp->cm || qp->ep->attr.dc || qp->peer.dc)
+	if (!msock_enabled() || ms_of(qp) != NULL || qp->cm || qp->ep->attr.dc || qp->peer.dc ||
+	    rnic_stream_of(qp) == NULL) /* it rides on a stream connection */
 		return;
 	/* the stream's address: TCP only (on a unix stream the ring, if any, carries messages) */
-	if (!rnic_qp_dial_addr(qp, &addr, &len, &is_unix) || is_unix ||
+	if (!rnic_stream_dial_addr(qp, &addr, &len, &is_unix) || is_unix ||
 	    (ss->ss_family != AF_INET && ss->ss_family != AF_INET6))
 		return;
 	fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -215,7 +216,8 @@ static void msock_attach(int fd, const struct rnic_hello *h, const struct sockad
 		return;
 	}
 	if (!qp->dead && qp->state == QP_RTS && !qp->cm && !qp->dialer &&
-	    ms_of(qp) == NULL && qp->fd >= 0 && rnic_same_peer(&qp->peer, &h->self))
+	    ms_of(qp) == NULL && rnic_stream_of(qp) != NULL && rnic_stream_of(qp)->fd >= 0 &&
+	    rnic_same_peer(&qp->peer, &h->self))
 		m_attach(qp, fd);
 	else
 		close(fd); /* the dialer's messages never leave; its main socket ends the qp */
@@ -735,8 +737,7 @@ static void msock_event(struct rnic_qp *qp, uint32_t events)
 		if (m->stalled)
 			rnic_nic_timed_add(qp);
 		m_events(qp, false);
-		if (qp->broken && qp->fd >= 0)
-			rnic_qp_hangup(qp);
+		rnic_qp_hangup_broken(qp);
 	}
 	pthread_mutex_unlock(&qp->lock);
 }

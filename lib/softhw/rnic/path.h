@@ -10,12 +10,19 @@
  * first whose wants() takes it carries it; the last, the stream, takes everything (and is the
  * connection: handshake, one-sided operations, control frames, liveness).
  *
+ * Connections: a path with the ops marked "connection" (open and the rest) can be a qp's
+ * connection: it sets the qp up, carries what no other path takes, ends it and keeps the
+ * process reachable. A qp's connection (qp->conn) is the first such path in the registry
+ * whose serves() takes the qp's ep (rnic_conn_choose()); the last path must be one that
+ * serves every ep. The core asks only the qp's connection (rnic_conn_of()), so it names no
+ * transport.
+ *
  * RC order across paths: a work request goes on a path only while no other path of the qp has
  * work in flight (qp->inflight[], kept by the core); otherwise it waits in post order.
  *
  * Adding a path: one file with its state and its table (ops marked "optional" may be NULL),
  * one entry in enum rnic_path_id and in rnic_paths[] (path.c); rnic_path_check() says what a
- * table lacks. Nothing else names a path.
+ * table lacks. Nothing else names a path (docs/hacking.md).
  */
 #ifndef SOFTHW_RNIC_PATH_H
 #define SOFTHW_RNIC_PATH_H
@@ -23,6 +30,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
+
+#include "doca_error.h"
 
 /* Index into rnic_paths[] and qp->path[] / qp->inflight[] / ep->path_qps[]: registry order. */
 enum rnic_path_id {
@@ -38,6 +47,8 @@ struct rnic_ep;
 struct rnic_wr;
 struct rnic_hello;
 struct rnic_hdr;
+struct rnic_peer;
+struct softhw_function;
 
 /*
  * A path's registered descriptor (epoll, tag RNIC_TAG_PATH) points at this, the first member of
@@ -48,9 +59,60 @@ struct rnic_path_link {
 	uint8_t id; /* enum rnic_path_id */
 };
 
+/*
+ * A path's process-wide descriptor (epoll, tag RNIC_TAG_NIC: a listener, a socket waiting for
+ * its hello) points at this, the first member of its own structure: the service thread hands
+ * the event to the path's nic_event op. `kind` is the path's own.
+ */
+struct rnic_nic_link {
+	uint8_t id; /* enum rnic_path_id */
+	uint8_t kind;
+};
+
 /* "qp lock held" unless said; "service thread": called only there. */
 struct rnic_path_ops {
 	const char *name;
+
+	/* ---- the connection (all or none; the registry's last path has them) ---- */
+	/* no lock: this path connects the qps of this ep (its profile, SOFTDOCA_RDMA_TRANSPORT, ...) */
+	bool (*serves)(const struct rnic_ep *ep);
+	/* no lock: a qp is made with this connection; allocate its state into qp->path[id] (false: no memory) */
+	bool (*open)(struct rnic_qp *qp);
+	/* service thread: the qp is QP_DIALING (dial, or go on with it: the peer is qp->peer or qp->peer_addr) */
+	void (*dial)(struct rnic_qp *qp);
+	/* a CM request (QP_REQUEST) is answered; a refusal ends the connection once the answer left */
+	void (*answer)(struct rnic_qp *qp, doca_error_t status);
+	/* the qp ends in order (QP_RTS): tell the peer, unless output still waits (then the close says it) */
+	void (*bye)(struct rnic_qp *qp);
+	/* the qp stops (after off): drop output (a cut frame sets qp->broken), flush what is being received
+	 * with `flush`, close once what is left went */
+	void (*shut)(struct rnic_qp *qp, doca_error_t flush);
+	/* the connection's transport is open (a hang-up has something to close) */
+	bool (*up)(const struct rnic_qp *qp);
+	/* service thread: hang up now (qp->broken, or a close asked and its output gone) */
+	bool (*must_end)(const struct rnic_qp *qp);
+	/* nic.lock held: make this process reachable (descriptors name where; until it succeeds once) */
+	doca_error_t (*nic_listen)(const struct softhw_function *fn);
+	/* fill in where dialers reach us (a descriptor's or a hello's addresses; wire.h) */
+	void (*describe)(struct rnic_peer *p);
+	/* RDMA-CM: listen on a port for an ep this path serves, and stop */
+	doca_error_t (*cm_listen)(struct rnic_ep *ep, uint16_t port);
+	doca_error_t (*cm_unlisten)(struct rnic_ep *ep, uint16_t port);
+	/* nic.lock held: the ep is destroyed; what the path keeps for it goes at the next nic_reap */
+	void (*ep_gone)(struct rnic_ep *ep);
+
+	/* ---- the process (service thread; all optional) ---- */
+	/* an event on a descriptor registered with RNIC_TAG_NIC */
+	void (*nic_event)(struct rnic_nic_link *link, uint32_t events);
+	/* when it wants its process-wide timer next (ms, monotonic; UINT64_MAX: no time) */
+	uint64_t (*nic_next_time)(uint64_t now);
+	void (*nic_timer)(uint64_t now);
+	/* woken: free what owners gave up (they wait for it) */
+	void (*nic_reap)(void);
+	/* the service thread ended (or never started): close the process-wide descriptors */
+	void (*nic_stop)(void);
+	/* a forked child: close the parent's process-wide descriptors and forget them (no free) */
+	void (*nic_atfork)(void);
 
 	/* ---- connecting ---- */
 	/* optional, with attach: a HELLO with this flag is a second connection of this path */
@@ -65,7 +127,7 @@ struct rnic_path_ops {
 	void (*dialed)(struct rnic_qp *qp);
 
 	/* ---- sending (the core keeps wr->path, wr->sent and qp->inflight[]) ---- */
-	/* this wr goes on this path (NULL only for the last path: everything) */
+	/* this wr goes on this path (NULL: a connection that takes only what no path wants) */
 	bool (*wants)(const struct rnic_qp *qp, const struct rnic_wr *wr);
 	/* optional: room for one more (false with nothing in flight: the peer broke it, hang up) */
 	bool (*can_post)(struct rnic_qp *qp);
@@ -117,7 +179,10 @@ extern const struct rnic_path_ops rnic_stream_path;
 /* The registry, indexed by enum rnic_path_id. */
 extern const struct rnic_path_ops *const rnic_paths[RNIC_PATH_COUNT];
 
-/* NULL if the table is complete, else what it lacks. `last`: the registry's last entry. */
+/* The connection of a new qp of this ep: the first connection path that serves it. */
+uint8_t rnic_conn_choose(const struct rnic_ep *ep);
+
+/* NULL if the table is complete, else what it lacks. `last`: the registry's last entry (a connection). */
 const char *rnic_path_check(const struct rnic_path_ops *ops, bool last);
 /* A registered path by name; NULL and an SDK error line if there is none of that name. */
 const struct rnic_path_ops *rnic_path_find(const char *name);

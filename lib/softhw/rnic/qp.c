@@ -3,21 +3,16 @@
  * A queue pair: its life (descriptor, dial or wait, handshake, failure, disconnect) and its
  * send queue. Work requests complete in post order when the target's answer arrives; a
  * failure flushes the rest and closes the connection (the peer sees it go), as a verbs QP in
- * error would stop answering.
+ * error would stop answering. How the connection is made and carried is the connection
+ * path's (rnic_conn_of(), path.h); this file names no transport.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "softhw/base/sdk_log.h"
-#include "softhw/fabric/fabric.h"
-#include "softhw/fabric/peer.h"
 #include "softhw/rnic/rnic_int.h"
 
 SDK_LOG_REGISTER(SOFTHW_RNIC);
@@ -31,9 +26,14 @@ struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user)
 	pthread_mutex_init(&qp->lock, NULL);
 	qp->ep = ep;
 	qp->user = user;
-	qp->fd = -1;
-	qp->token = softhw_token_new(); /* a dialer must name it: on TCP, the only proof it holds our descriptor */
+	qp->token = softhw_token_new(); /* a dialer must name it: across hosts, the only proof it holds our descriptor */
 	qp->next_seq = 1;
+	qp->conn = rnic_conn_choose(ep);
+	if (!rnic_conn_of(qp)->open(qp)) {
+		pthread_mutex_destroy(&qp->lock);
+		free(qp);
+		return NULL;
+	}
 	pthread_mutex_lock(&rnic_nic.lock);
 	qp->id = ++rnic_nic.last_qp_id;
 	qp->next_all = rnic_nic.qps;
@@ -56,36 +56,12 @@ static void wr_release(struct rnic_wr *wr)
 	wr->out.iov = wr->out.iov_inline;
 }
 
-/* Drops the out-queue; true if a frame had started to leave (the stream is cut). */
-static bool out_drop_all(struct rnic_qp *qp)
-{
-	bool cut = qp->out_head != NULL && qp->out_head->started;
-
-	while (qp->out_head != NULL) {
-		struct rnic_out *o = qp->out_head;
-
-		qp->out_head = o->next;
-		if (o->heap) {
-			free(o->owned);
-			free(o);
-		}
-	}
-	qp->out_tail = NULL;
-	return cut;
-}
-
 void rnic_qp_free(struct rnic_qp *qp)
 {
 	struct rnic_wr *lists[2] = {qp->wq_head, qp->free_wrs};
 
-	RNIC_PATHS_EACH(flush, qp); /* ACKs still held go before the peer sees the main socket close */
-	if (qp->fd >= 0) {
-		rnic_nic_del_fd(qp->fd);
-		close(qp->fd);
-	}
-	out_drop_all(qp);
+	RNIC_PATHS_EACH(flush, qp); /* ACKs still held go before the peer sees the connection close */
 	rnic_cma_drop(qp);
-	rnic_qp_drop_hs(qp);
 	RNIC_PATHS_EACH(free, qp);
 	for (int i = 0; i < 2; i++)
 		while (lists[i] != NULL) {
@@ -95,12 +71,6 @@ void rnic_qp_free(struct rnic_qp *qp)
 			wr_release(wr);
 			free(wr);
 		}
-	if (qp->rx.stalled)
-		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
-	if (qp->rx.recv != NULL) /* a receive being filled goes back to its owner, failed */
-		rnic_ep_recv_done(qp->ep, NULL, qp->rx.recv, DOCA_ERROR_SHUTDOWN, (enum softhw_rnic_opcode)qp->rx.hdr.op,
-				  0, 0);
-	free(qp->rx.iov);
 	pthread_mutex_destroy(&qp->lock);
 	free(qp);
 }
@@ -148,25 +118,12 @@ static void qp_shut(struct rnic_qp *qp, enum rnic_qp_state state, doca_error_t f
 {
 	qp->state = state;
 	qp->deadline = 0;
-	if (out_drop_all(qp))
-		qp->broken = true; /* a frame cut short: only closing the socket keeps the peer sane */
 	while (qp->wq_head != NULL)
 		complete_head(qp, flush, 0, false);
 	qp->wq_next = NULL;
 	RNIC_PATHS_EACH(off, qp);
 	memset(qp->inflight, 0, sizeof(qp->inflight));
-	if (qp->rx.stalled) {
-		qp->rx.stalled = false;
-		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
-	}
-	if (qp->rx.recv != NULL) {
-		rnic_ep_recv_done(qp->ep, qp, qp->rx.recv, flush, (enum softhw_rnic_opcode)qp->rx.hdr.op, 0, 0);
-		qp->rx.recv = NULL;
-	}
-	qp->rx.in_payload = false;
-	qp->rx.hdr_got = 0;
-	qp->close_asked = true;
-	rnic_nic_kick(); /* the service thread closes the socket */
+	rnic_conn_of(qp)->shut(qp, flush); /* the service thread closes the connection */
 }
 
 void rnic_qp_fail(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error_t status, doca_error_t flush)
@@ -191,16 +148,12 @@ void rnic_qp_complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len
 void rnic_qp_hangup(struct rnic_qp *qp)
 {
 	/*
-	 * What the peer did on the other paths before it went counts, as the socket's bytes before
-	 * EOF do: messages it consumed are ACKs, messages it published are delivered.
+	 * What the peer did on the other paths before it went counts, as the connection's bytes
+	 * before its end do: messages it consumed are ACKs, messages it published are delivered.
 	 */
 	if (qp->state == QP_RTS && !qp->broken)
 		RNIC_PATHS_EACH(pump, qp);
-	RNIC_PATHS_EACH(close, qp);
-	rnic_nic_del_fd(qp->fd);
-	close(qp->fd);
-	qp->fd = -1;
-	qp->events = 0;
+	RNIC_PATHS_EACH(close, qp); /* the connection's too: it closes its transport */
 	qp->broken = false;
 	switch (qp->state) {
 	case QP_RTS:
@@ -219,14 +172,13 @@ void rnic_qp_hangup(struct rnic_qp *qp)
 
 /* ---- sending work ---- */
 
-/* The path that carries this wr: the first in the registry that wants it (the last takes all). */
+/* The path that carries this wr: the first in the registry that wants it, else the connection. */
 static int path_for(const struct rnic_qp *qp, const struct rnic_wr *wr)
 {
-	int p = 0;
-
-	while (p < RNIC_PATH_COUNT - 1 && !rnic_paths[p]->wants(qp, wr))
-		p++;
-	return p;
+	for (int p = 0; p < RNIC_PATH_COUNT; p++)
+		if (rnic_paths[p]->wants != NULL && rnic_paths[p]->wants(qp, wr))
+			return p;
+	return qp->conn;
 }
 
 /* Work in flight on a path other than p. */
@@ -461,238 +413,21 @@ doca_error_t rnic_qp_connect(struct softhw_rnic_qp *q, const void *blob, size_t 
 	return DOCA_SUCCESS;
 }
 
-/* TCP: no Nagle, and a vanished host is noticed within about 10 s. */
-void rnic_tcp_tune(int fd)
+bool rnic_qp_answered(struct rnic_qp *qp, const struct rnic_peer *peer, uint16_t flags)
 {
-	int one = 1, idle = 5, intvl = 1, cnt = 5;
-	unsigned int user_timeout = 10000;
-
-	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	(void)setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
-	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
-	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
-	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
-	(void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout, sizeof(user_timeout));
-}
-
-bool rnic_qp_dial_addr(struct rnic_qp *qp, struct sockaddr_storage *ss, socklen_t *len, bool *is_unix)
-{
-	char forced = rnic_transport_forced();
-
-	*is_unix = false;
-	if (qp->cm) {
-		*ss = qp->peer_addr;
-		*len = ss->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
-		return true;
-	}
-	if (qp->local && forced != 't') {
-		struct softhw_card card;
-		char name[24];
-
-		memset(&card, 0, sizeof(card));
-		snprintf(card.instance, sizeof(card.instance), "%s", qp->peer.instance);
-		snprintf(name, sizeof(name), "%d", (int)qp->peer.pid);
-		*is_unix = true;
-		return softhw_fabric_addr(&card, "rnic", name, (struct sockaddr_un *)ss, len) == DOCA_SUCCESS;
-	}
-	memset(ss, 0, sizeof(*ss));
-	if (qp->peer.family == AF_INET) {
-		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
-
-		sin->sin_family = AF_INET;
-		sin->sin_port = htons(qp->peer.tcp_port);
-		memcpy(&sin->sin_addr, qp->peer.tcp_ip, 4);
-		/* This host: a listener bound to a loopback address (a DPU function's 127.0.0.3) is
-		 * reached there; one bound to every address (or a host address) through 127.0.0.1. */
-		if (qp->local && (ntohl(sin->sin_addr.s_addr) >> 24) != 127)
-			sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		*len = sizeof(*sin);
-		return true;
-	}
-	if (qp->peer.family == AF_INET6) {
-		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
-
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_port = htons(qp->peer.tcp_port);
-		memcpy(&sin6->sin6_addr, qp->peer.tcp_ip, 16);
-		*len = sizeof(*sin6);
-		return true;
-	}
-	return false;
-}
-
-static void send_hello(struct rnic_qp *qp)
-{
-	struct rnic_hdr h = {.type = F_HELLO, .plen = sizeof(struct rnic_hello)};
-	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION, .cm = qp->cm};
-
-	hello.want_id = qp->peer.qp_id;
-	hello.want_token = qp->peer.qp_token;
-	rnic_self_peer(qp->ep, qp, &hello.self);
-	qp->state = QP_HANDSHAKE;
-	rnic_send_ctl(qp, &h, &hello, sizeof(hello));
-	rnic_qp_update_events(qp);
-}
-
-/*
- * Same host (unix): the process listening at the peer's point must be one we may talk to; an
- * impostor of another user may have bound the name first. Logged when not.
- */
-static bool dial_peer_trusted(struct rnic_qp *qp)
-{
-	int domain = 0;
-	socklen_t len = sizeof(domain);
-	char what[96];
-
-	if (getsockopt(qp->fd, SOL_SOCKET, SO_DOMAIN, &domain, &len) != 0 || domain != AF_UNIX)
-		return true;
-	snprintf(what, sizeof(what), "The RDMA point of process %d", (int)qp->peer.pid);
-	return softhw_peer_check_listener(qp->fd, softhw_access_policy(), what, NULL) == DOCA_SUCCESS;
-}
-
-void rnic_qp_dial(struct rnic_qp *qp)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = 0;
-	bool is_unix;
-	int err = 0;
-	socklen_t elen = sizeof(err);
-
-	if (qp->dead || qp->state != QP_DIALING)
-		return;
-	if (qp->fd >= 0) {
-		/* EPOLLOUT on a connecting socket: done, one way or the other */
-		if (getsockopt(qp->fd, SOL_SOCKET, SO_ERROR, &err, &elen) != 0)
-			err = errno;
-		if (err == 0 && !dial_peer_trusted(qp))
-			err = EPERM;
-		if (err == 0) {
-			send_hello(qp);
-			return;
-		}
-	} else if (!rnic_qp_dial_addr(qp, &ss, &len, &is_unix)) {
-		err = EINVAL;
-	} else {
-		qp->fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		if (qp->fd < 0) {
-			err = errno;
-		} else {
-			if (!is_unix)
-				rnic_tcp_tune(qp->fd);
-			rnic_nic_timed_add(qp);
-			if (connect(qp->fd, (struct sockaddr *)&ss, len) == 0) {
-				if (dial_peer_trusted(qp)) {
-					send_hello(qp);
-					return;
-				}
-				errno = EPERM;
-			}
-			err = errno;
-			if (err == EINPROGRESS || err == EAGAIN) {
-				rnic_qp_update_events(qp); /* EPOLLOUT says when */
-				return;
-			}
-		}
-	}
-	if (qp->fd >= 0) {
-		rnic_nic_del_fd(qp->fd);
-		close(qp->fd);
-		qp->fd = -1;
-		qp->events = 0;
-	}
-	if (err == EPERM) { /* logged by the check: the listener is of another user */
-		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_NOT_PERMITTED, DOCA_ERROR_CONNECTION_ABORTED);
-		return;
-	}
-	if (!qp->cm)
-		SDK_LOG_ERR("RDMA connection to process %d failed: %s; the peer must be running with its doca_rdma context started",
-			    (int)qp->peer.pid, strerror(err));
-	rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_CONNECTION_ABORTED, DOCA_ERROR_CONNECTION_ABORTED);
-}
-
-void rnic_qp_hello_ack(struct rnic_qp *qp)
-{
-	struct rnic_hello hello;
-	doca_error_t status = (doca_error_t)qp->rx.hdr.status;
-
-	memcpy(&hello, qp->rx.hello, sizeof(hello));
-	if (hello.magic != RNIC_HELLO_MAGIC) {
-		rnic_qp_drop_hs(qp);
-		qp->broken = true;
-		return;
-	}
-	if (status != DOCA_SUCCESS) {
-		rnic_qp_drop_hs(qp);
-		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, status, DOCA_ERROR_CONNECTION_ABORTED);
-		return;
-	}
-	qp->peer = hello.self;
+	qp->peer = *peer;
 	qp->has_peer = true;
-	qp->local = rnic_same_host(&rnic_nic.host, &hello.self.host);
+	qp->local = rnic_same_host(&rnic_nic.host, &peer->host);
 	for (int p = 0; p < RNIC_PATH_COUNT; p++)
-		if (rnic_paths[p]->join != NULL && !rnic_paths[p]->join(qp, qp->rx.hdr.flags)) {
-			/* the acceptor uses that path already: without it we cannot talk */
-			rnic_qp_drop_hs(qp);
-			qp->broken = true;
-			return;
-		}
-	rnic_qp_drop_hs(qp);
+		if (rnic_paths[p]->join != NULL && !rnic_paths[p]->join(qp, flags))
+			return false; /* the acceptor uses that path already: without it we cannot talk */
 	rnic_qp_established(qp);
 	if (qp->state == QP_RTS)
-		RNIC_PATHS_EACH(dialed, qp); /* TCP: the message socket (msock.c) */
+		RNIC_PATHS_EACH(dialed, qp); /* a path that opens a connection of its own */
+	return true;
 }
 
-/* Answers a dialer: status and who we are. */
-void rnic_qp_send_ack(struct rnic_qp *qp, doca_error_t status)
-{
-	struct rnic_hdr h = {.type = F_HELLO_ACK, .status = status, .plen = sizeof(struct rnic_hello)};
-	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION, .cm = qp->cm};
-
-	rnic_self_peer(qp->ep, qp, &hello.self);
-	rnic_send_ctl(qp, &h, &hello, sizeof(hello));
-}
-
-static void refuse(int fd)
-{
-	struct rnic_hdr h = {.type = F_HELLO_ACK, .status = DOCA_ERROR_NOT_PERMITTED, .plen = sizeof(struct rnic_hello)};
-	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION};
-	struct iovec iov[2] = {{&h, sizeof(h)}, {&hello, sizeof(hello)}};
-	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2};
-
-	(void)sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
-	close(fd);
-}
-
-void rnic_peer_name(const struct sockaddr_storage *from, const struct rnic_hello *h, char *buf, size_t len)
-{
-	char ip[INET6_ADDRSTRLEN] = "?";
-
-	if (from->ss_family == AF_INET) {
-		const struct sockaddr_in *sin = (const struct sockaddr_in *)from;
-
-		inet_ntop(AF_INET, &sin->sin_addr, ip, sizeof(ip));
-		snprintf(buf, len, "%s:%u", ip, (unsigned)ntohs(sin->sin_port));
-	} else if (from->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)from;
-
-		inet_ntop(AF_INET6, &sin6->sin6_addr, ip, sizeof(ip));
-		snprintf(buf, len, "[%s]:%u", ip, (unsigned)ntohs(sin6->sin6_port));
-	} else {
-		snprintf(buf, len, "a local process (it says pid %d)", (int)h->self.pid);
-	}
-}
-
-/* A path answers the dialer itself (the ring: its descriptors ride along); false: none did. */
-static bool paths_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
-{
-	for (int p = 0; p < RNIC_PATH_COUNT; p++)
-		if (rnic_paths[p]->accept != NULL && rnic_paths[p]->accept(qp, from))
-			return true;
-	return false;
-}
-
-/* Service thread: an OOB dialer named one of our qps. */
-static void accept_oob(int fd, const struct rnic_hello *h, const struct sockaddr_storage *from)
+struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, const struct sockaddr_storage *from)
 {
 	static struct softhw_ratelimit rl_unknown, rl_token;
 	struct rnic_qp *qp;
@@ -707,8 +442,7 @@ static void accept_oob(int fd, const struct rnic_hello *h, const struct sockaddr
 		SOFTHW_LOG_LIMITED(&rl_unknown, SDK_LOG_WARN,
 				   "RDMA: %s asked for queue pair %llu, which does not exist (destroyed?); connection dropped",
 				   who, (unsigned long long)h->want_id);
-		refuse(fd);
-		return;
+		return NULL;
 	}
 	pthread_mutex_lock(&qp->lock);
 	pthread_mutex_unlock(&rnic_nic.lock);
@@ -719,62 +453,45 @@ static void accept_oob(int fd, const struct rnic_hello *h, const struct sockaddr
 		SOFTHW_LOG_LIMITED(&rl_token, SDK_LOG_ERR,
 				   "RDMA: %s named queue pair %llu with a wrong token (it does not hold the qp's descriptor); connection dropped",
 				   who, (unsigned long long)h->want_id);
-		refuse(fd);
-		return;
+		return NULL;
 	}
-	ok = !qp->dead && qp->fd < 0 && !qp->cm &&
+	/* IDLE / WAITING: nobody is connected (an accepted dialer makes it RTS at once) */
+	ok = !qp->dead && !qp->cm && qp->conn == conn && !rnic_conn_of(qp)->up(qp) &&
 	     (qp->state == QP_IDLE || (qp->state == QP_WAITING && (qp->ep->attr.dc || rnic_same_peer(&qp->peer, &h->self))));
 	if (!ok) {
 		pthread_mutex_unlock(&qp->lock);
-		refuse(fd);
-		return;
+		return NULL;
 	}
-	qp->fd = fd;
 	if (qp->state == QP_IDLE || qp->ep->attr.dc) {
 		qp->peer = h->self;
 		qp->has_peer = true;
 	}
 	qp->local = rnic_same_host(&rnic_nic.host, &h->self.host);
 	qp->peer_addr = *from;
-	rnic_qp_update_events(qp);
-	if (!paths_accept(qp, from))
-		rnic_qp_send_ack(qp, DOCA_SUCCESS);
-	rnic_qp_established(qp);
-	pthread_mutex_unlock(&qp->lock);
+	return qp;
 }
 
-void rnic_accept_hello(int fd, const struct rnic_hello *h, struct rnic_ep *cm_ep, const struct sockaddr_storage *from)
+struct rnic_qp *rnic_qp_requested(struct rnic_ep *cm_ep, const struct rnic_hello *h, const struct sockaddr_storage *from)
 {
-	struct rnic_qp *qp;
+	struct rnic_qp *qp = rnic_qp_new(cm_ep, NULL);
 
-	if (cm_ep == NULL) {
-		if (h->cm)
-			close(fd);
-		else
-			accept_oob(fd, h, from);
-		return;
-	}
-	if (!h->cm) {
-		close(fd);
-		return;
-	}
-	/* RDMA-CM: a new qp waits for the owner's accept or reject */
-	qp = rnic_qp_new(cm_ep, NULL);
-	if (qp == NULL) {
-		close(fd);
-		return;
-	}
+	if (qp == NULL)
+		return NULL;
 	pthread_mutex_lock(&qp->lock);
-	qp->fd = fd;
 	qp->cm = true;
 	qp->peer = h->self;
 	qp->has_peer = true;
 	qp->local = rnic_same_host(&rnic_nic.host, &h->self.host);
 	qp->peer_addr = *from;
 	qp->state = QP_REQUEST;
-	rnic_qp_update_events(qp);
 	rnic_qp_push_cqe(qp, SOFTHW_RNIC_CQE_REQUEST, DOCA_SUCCESS);
-	pthread_mutex_unlock(&qp->lock);
+	return qp;
+}
+
+void rnic_qp_hangup_broken(struct rnic_qp *qp)
+{
+	if (qp->broken && rnic_conn_of(qp)->up(qp))
+		rnic_qp_hangup(qp);
 }
 
 /* ---- ending ---- */
@@ -785,11 +502,8 @@ doca_error_t rnic_qp_disconnect(struct softhw_rnic_qp *q)
 
 	pthread_mutex_lock(&qp->lock);
 	if (qp->state == QP_RTS) {
-		struct rnic_hdr bye = {.type = F_BYE};
-
 		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
-		RNIC_PATHS_EACH(bye_note, qp, &bye);
-		rnic_send_ctl(qp, &bye, NULL, 0); /* nothing if a frame was cut: the close says it */
+		rnic_conn_of(qp)->bye(qp); /* nothing if a frame was cut: the close says it */
 	} else if (qp->state != QP_ERROR && qp->state != QP_CLOSED) {
 		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
 	}
@@ -826,12 +540,8 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 	pthread_mutex_lock(&qp->lock);
 	if (qp->state == QP_RTS)
 		RNIC_PATHS_EACH(flush, qp); /* the ACKs of what we received count before the BYE or the close */
-	if (qp->state == QP_RTS && qp->out_head == NULL) {
-		struct rnic_hdr bye = {.type = F_BYE};
-
-		RNIC_PATHS_EACH(bye_note, qp, &bye);
-		rnic_send_ctl(qp, &bye, NULL, 0); /* best effort: else the peer sees the socket close */
-	}
+	if (qp->state == QP_RTS)
+		rnic_conn_of(qp)->bye(qp); /* best effort: else the peer sees the connection close */
 	qp->dead = true;
 	pthread_mutex_unlock(&qp->lock);
 	qp->next_ctl = rnic_nic.graveyard;
@@ -844,8 +554,8 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 /*
  * A message found no posted receive: the first time, start the sender's retry clock (the
  * service thread keeps the time and retries on a posted receive); later, true once the
- * sender's retries are exhausted (NAK it). `stalled` and `deadline` belong to the path (ring
- * or message socket) the message waits on.
+ * sender's retries are exhausted (NAK it). `stalled` and `deadline` belong to the path the
+ * message waits on.
  */
 bool rnic_rnr_exhausted(struct rnic_qp *qp, bool *stalled, uint64_t *deadline)
 {
@@ -876,13 +586,6 @@ void rnic_rnr_unstall(struct rnic_qp *qp, bool *stalled)
 		*stalled = false;
 		__atomic_fetch_sub(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
 	}
-}
-
-void rnic_qp_drop_hs(struct rnic_qp *qp)
-{
-	for (int i = 0; i < qp->hs_nfds; i++)
-		close(qp->hs_fds[i]);
-	qp->hs_nfds = 0;
 }
 
 bool rnic_qp_paths_timed(const struct rnic_qp *qp)

@@ -31,7 +31,7 @@
 
 #include "doca_types.h"
 #include "softhw/fabric/mem.h"
-#include "softhw/rnic/rnic_int.h"
+#include "softhw/rnic/stream.h"
 
 #define NUDGE_MS 2
 /* A qp's ring (qp->path[RNIC_PATH_RING]): from the handshake until the qp is freed. */
@@ -146,6 +146,7 @@ struct softhw_chan *rnic_ring_chan(struct rnic_qp *qp)
 
 static bool ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
 {
+	struct rnic_stream *s = rnic_stream_of(qp); /* the ring's handshake rides on the stream's */
 	struct softhw_chan_geom g;
 	struct softhw_chan ch;
 	struct rnic_hdr h = {.type = F_HELLO_ACK, .status = DOCA_SUCCESS, .flags = RNIC_HF_RING,
@@ -163,7 +164,7 @@ static bool ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
 	ssize_t n;
 
 	if (!ring_enabled() || !qp->local || qp->cm || from->ss_family != AF_UNIX || rnic_transport_forced() == 't' ||
-	    qp->fd < 0 || qp->out_head != NULL || ring_of(qp) != NULL || !ring_geom(&g))
+	    s->fd < 0 || s->out_head != NULL || ring_of(qp) != NULL || !ring_geom(&g))
 		return false;
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)
@@ -184,7 +185,7 @@ static bool ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
 	cm->cmsg_len = CMSG_LEN(sizeof(fds));
 	memcpy(CMSG_DATA(cm), fds, sizeof(fds));
 	do {
-		n = sendmsg(qp->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+		n = sendmsg(s->fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
 	} while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)(sizeof(h) + sizeof(hello))) {
 		if (n > 0)
@@ -214,26 +215,27 @@ fail_sent:
 /* Dialer: maps the ring the hello ack brought (false: it is unusable, hang up). */
 static bool ring_join(struct rnic_qp *qp, uint16_t ack_flags)
 {
+	struct rnic_stream *s = rnic_stream_of(qp); /* the ring's handshake rides on the stream's */
 	struct softhw_chan_geom g;
 	struct softhw_chan ch;
 	struct ring *r;
 
 	if (!(ack_flags & RNIC_HF_RING))
 		return true; /* no ring on this qp */
-	if (qp->hs_nfds != 3 || ring_of(qp) != NULL || !ring_geom(&g))
+	if (s == NULL || s->hs_nfds != 3 || ring_of(qp) != NULL || !ring_geom(&g))
 		return false;
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)
 		return false;
-	if (softhw_chan_attach(qp->hs_fds[0], &g, &ch) != DOCA_SUCCESS) {
+	if (softhw_chan_attach(s->hs_fds[0], &g, &ch) != DOCA_SUCCESS) {
 		free(r);
 		return false;
 	}
-	close(qp->hs_fds[0]);
+	close(s->hs_fds[0]);
 	r->ch = ch;
 	r->ch.peer_bell = -1;
-	softhw_chan_set_bell(&r->ch, qp->hs_fds[2]);
-	r->bell_fd = qp->hs_fds[1];
+	softhw_chan_set_bell(&r->ch, s->hs_fds[2]);
+	r->bell_fd = s->hs_fds[1];
 	{
 		/* our doorbell came from the peer: make sure reading it never blocks */
 		int fl = fcntl(r->bell_fd, F_GETFL);
@@ -241,7 +243,7 @@ static bool ring_join(struct rnic_qp *qp, uint16_t ack_flags)
 		if (fl >= 0)
 			(void)fcntl(r->bell_fd, F_SETFL, fl | O_NONBLOCK);
 	}
-	qp->hs_nfds = 0;
+	s->hs_nfds = 0;
 	ring_on(qp, r);
 	return true;
 }
@@ -521,8 +523,7 @@ static void ring_event(struct rnic_qp *qp, uint32_t events)
 		ring_pump(qp);
 		if (r->stalled)
 			rnic_nic_timed_add(qp);
-		if (qp->broken && qp->fd >= 0)
-			rnic_qp_hangup(qp);
+		rnic_qp_hangup_broken(qp);
 	}
 	pthread_mutex_unlock(&qp->lock);
 }

@@ -2,23 +2,19 @@
 /*
  * The soft RDMA NIC's insides (private to lib/softhw/rnic/).
  *
- * One service thread per process (nic.c) owns an epoll set with the listeners and every qp's
- * stream socket. A qp's socket carries frames both ways: a fixed header (struct rnic_hdr)
- * followed by `plen` payload bytes. Requests are executed by the target's service thread
- * (target.c); their responses complete the initiator's work requests (qp.c). Writers (the
- * owner in qp_post, the service thread for responses) append to the qp's out-queue under the
- * qp lock and write at once when it was empty; the service thread drains the rest on
- * EPOLLOUT (io.c). Sockets are non-blocking and the service thread always keeps reading, so
- * two peers sending large messages at each other never deadlock.
- *
- * Paths (path.h): the socket above is the stream path, the connection itself. Two-sided
- * messages (and small writes over TCP) may go on a faster path instead, taken by the owner's
- * ep_poll: on the same host a shared-memory ring per qp (ring.c), over TCP a second socket per
- * qp, the message socket (msock.c). The qp core names no path: it asks the registry.
+ * One service thread per process (nic.c) waits in epoll on the paths' descriptors and hands
+ * their events to the paths (path.h). A qp (qp.c) keeps what every transport shares: its
+ * state, its send queue in post order, its peer, its ep's CQ and receives (ep.c). The
+ * connection (rnic_conn_of(qp): the stream, stream.h) dials, answers and carries what no other
+ * path takes; two-sided messages (and small writes over TCP) may go on a faster path, taken
+ * by the owner's ep_poll: on the same host a shared-memory ring per qp (ring.c), over TCP a
+ * second socket per qp (msock.c). One-sided work on the same host may run in the poster by
+ * cross-memory attach (cma.c) before any path is asked. The qp core names no path: it asks
+ * the registry.
  *
  * Locks, in order: nic.lock (tables, control lists) -> qp->lock -> ep->lock (CQ, receives).
- * Only the service thread closes a qp's socket or frees a qp (after qp_destroy marked it dead):
- * an epoll event never points at freed memory.
+ * Only the service thread closes a qp's descriptors or frees a qp (after qp_destroy marked it
+ * dead): an epoll event never points at freed memory.
  */
 #ifndef SOFTHW_RNIC_INT_H
 #define SOFTHW_RNIC_INT_H
@@ -43,7 +39,7 @@
 
 /* ---- objects ---- */
 
-/* A frame on its way out: header + payload iovecs, advanced in place as bytes leave. */
+/* A frame on its way out on the stream (stream.h): header + payload iovecs, advanced in place as bytes leave. */
 struct rnic_out {
 	struct rnic_out *next;
 	struct rnic_hdr hdr;
@@ -94,32 +90,6 @@ enum rnic_qp_state {
 	QP_CLOSED,    /* disconnected (by either side) */
 };
 
-/* What the service thread does with incoming payload bytes. */
-enum rnic_rx_dest {
-	RX_PLAIN,   /* into iov (a receive, a read's destination, the hello buffer) */
-	RX_MEM,     /* into exported memory, pinned around every read */
-	RX_DISCARD,
-};
-
-struct rnic_rx {
-	bool in_payload;
-	bool stalled;             /* receiver not ready: the header waits, EPOLLIN is off */
-	struct rnic_hdr hdr;
-	size_t hdr_got;
-	enum rnic_rx_dest dest;
-	struct iovec *iov;        /* destination pieces (iov_cap of them) */
-	int iov_cap;
-	int iovcnt;
-	int idx;
-	uint64_t left;
-	uint64_t mem_addr;        /* RX_MEM: next byte */
-	doca_error_t status;      /* of the request being received */
-	struct rnic_recv *recv;   /* SEND / WRITE_IMM: the receive it completes */
-	uint8_t hello[sizeof(struct rnic_hello)];
-	uint32_t rnr_tries;
-	uint64_t rnr_deadline;    /* ms, monotonic */
-};
-
 struct rnic_ep;
 struct softhw_mem_remote;
 
@@ -153,45 +123,27 @@ struct rnic_qp {
 	bool has_desc;             /* qp_connect was given the peer's descriptor */
 	bool has_peer;             /* peer known (descriptor or hello) */
 	bool local;                /* same host and network namespace */
-	bool broken;               /* a write failed: the service thread handles the hang-up */
-	bool close_asked;          /* the service thread closes the socket once the out-queue drained */
+	bool broken;               /* a path failed (a write, the peer's rules): the service thread hangs up */
 	bool timed;                /* in the service thread's timed list */
 	struct rnic_peer peer;
-	int fd;
-	uint32_t events;           /* registered epoll events */
 	uint64_t deadline;         /* connect deadline (ms, monotonic), 0: none */
-	struct sockaddr_storage peer_addr;
+	struct sockaddr_storage peer_addr; /* RDMA-CM: the address dialed, or the dialer's */
 	uint8_t desc[RNIC_DESC_LEN];
 
 	struct rnic_wr *wq_head;   /* posted work, in post order, until its completion */
 	struct rnic_wr *wq_tail;
 	struct rnic_wr *wq_next;   /* first wr not issued yet (waits for RTS or for the other path) */
+	uint8_t conn;              /* enum rnic_path_id: the qp's connection (path.h), for its life */
 	uint32_t inflight[RNIC_PATH_COUNT]; /* issued on each path, not answered (RC order: one path at a time) */
-	void *path[RNIC_PATH_COUNT]; /* each path's own state (path.h), NULL until it comes up on this qp */
+	void *path[RNIC_PATH_COUNT]; /* each path's own state (path.h), NULL until it comes up on this qp
+				      * (the connection's: from rnic_qp_new) */
 
-	int hs_fds[3];             /* dialer: descriptors that came with the hello ack (a path's join takes them) */
-	int hs_nfds;
 	struct rnic_wr *free_wrs;
 	uint64_t next_seq;
-	struct rnic_out *out_head; /* frames not fully written */
-	struct rnic_out *out_tail;
 
-	struct rnic_rx rx;         /* service thread only */
 	struct rnic_cma cma[RNIC_CMA_CACHE];
 	int cma_next;
 	uint8_t direct;            /* cma.c may run work from the poster: 0 not asked yet, 1 yes, 2 no */
-};
-
-struct rnic_listener {
-	struct rnic_listener *next;
-	struct rnic_ep *ep;        /* CM listener of this ep; NULL: the process's OOB listener */
-	uint16_t port;
-	int fd;
-	bool dead;
-	/* service thread only (set up before the listener is watched) */
-	struct softhw_guard guard; /* who may connect (unix: credentials), pending sockets per peer and in all */
-	bool paused;               /* out of descriptors: not watched until the guard's backoff ends */
-	struct rnic_listener *next_paused;
 };
 
 struct rnic_ep {
@@ -206,7 +158,6 @@ struct rnic_ep {
 	struct rnic_qp *own_qps;
 	pthread_mutex_t qps_lock;  /* order: nic.lock -> qps_lock -> qp->lock */
 	uint32_t path_qps[RNIC_PATH_COUNT]; /* atomic: qps on which each path is up (ep_poll's cheap check) */
-	struct rnic_listener *listeners; /* nic.lock */
 
 	pthread_mutex_t lock;      /* CQ and receive queue */
 	struct softhw_rnic_cqe *cq;
@@ -231,7 +182,8 @@ struct rnic_ep {
 
 /* ---- nic.c: the service thread and process-wide state ---- */
 
-enum { RNIC_TAG_QP = 0, RNIC_TAG_LISTENER = 1, RNIC_TAG_PEND = 2, RNIC_TAG_WAKE = 3, RNIC_TAG_PATH = 4 };
+/* epoll tags: the eventfd, a path's per-qp descriptor (rnic_path_link), a path's process-wide one (rnic_nic_link). */
+enum { RNIC_TAG_WAKE = 1, RNIC_TAG_PATH = 2, RNIC_TAG_NIC = 3 };
 #define RNIC_TAG_MASK 7u
 
 struct rnic_nic {
@@ -247,35 +199,26 @@ struct rnic_nic {
 	uint64_t last_qp_id;
 	struct rnic_qp *dials;       /* qps to dial */
 	struct rnic_qp *graveyard;   /* destroyed qps to free */
-	struct rnic_listener *dead_listeners;
 	uint64_t reap_asked;
 	uint64_t reap_done;
 	struct rnic_host host;
-	struct rnic_listener oob_unix;
-	struct rnic_listener oob_tcp;
-	char instance[SOFTHW_MAX_STR];
-	uint8_t tcp_family;
-	uint8_t tcp_ip[16];
-	uint16_t tcp_port;
+	char instance[SOFTHW_MAX_STR]; /* the card's: unix rendezvous and memory service */
+	bool reachable;                /* the connection's nic_listen succeeded */
 };
 
 extern struct rnic_nic rnic_nic;
 
 doca_error_t rnic_nic_ep_add(struct rnic_ep *ep);  /* starts the thread with the first ep */
 void rnic_nic_ep_remove(struct rnic_ep *ep);       /* joins it with the last */
-/* The OOB listeners (unix + TCP) of this process, set up once; fills `self`'s addresses. */
+/* This process is reachable by dialers (the connection's nic_listen), set up once. */
 doca_error_t rnic_nic_oob_ready(const struct softhw_function *fn);
 void rnic_nic_kick(void);
 /* Hands dead qps / listeners to the service thread and waits until it freed them. nic.lock held. */
 void rnic_nic_reap_wait(void);
 uint64_t rnic_now_ms(void);
-/* epoll registration of a qp's socket: EPOLLIN unless stalled, EPOLLOUT while output waits. qp lock held. */
-void rnic_qp_update_events(struct rnic_qp *qp);
 /* "10.0.0.1:4791", or the pid a local hello claims: for log lines about a dialer. */
 void rnic_peer_name(const struct sockaddr_storage *from, const struct rnic_hello *h, char *buf, size_t len);
-/* Sets up the guard of a listener: `what` names it in log lines; access NULL for TCP. */
-void rnic_listener_guard(struct rnic_listener *l, const char *what, const struct softhw_access *access);
-/* Registers a socket; tag: RNIC_TAG_* in the low bits of the pointer. */
+/* Registers a descriptor; tag: RNIC_TAG_* in the low bits of the pointer. */
 void rnic_nic_add_fd(int fd, void *ptr, unsigned tag, uint32_t events);
 void rnic_nic_del_fd(int fd);
 /* Service thread: watch the qp's deadline / stall. */
@@ -314,28 +257,6 @@ void rnic_ep_recv_done(struct rnic_ep *ep, struct rnic_qp *qp, struct rnic_recv 
 		       enum softhw_rnic_opcode recv_op, uint64_t len, uint32_t imm);
 void rnic_ep_forget_qp(struct rnic_ep *ep, const struct rnic_qp *qp);
 
-/* ---- io.c ---- */
-
-/* Appends a frame to the out-queue and writes what the socket takes. qp lock held. */
-void rnic_out_push(struct rnic_qp *qp, struct rnic_out *o);
-/* Writes queued frames until the socket is full. qp lock held. */
-void rnic_out_flush(struct rnic_qp *qp);
-/* Sends a payload-less frame (a heap copy if it cannot go at once). qp lock held. */
-void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *payload, size_t plen);
-/* Service thread: the socket is readable (false: the connection is gone). */
-bool rnic_rx_ready(struct rnic_qp *qp);
-/* Makes room for n destination pieces (false: out of memory). */
-bool rnic_rx_room(struct rnic_rx *rx, uint32_t n);
-/* Service thread: re-tries a stalled header (a receive was posted or the retry time came). */
-void rnic_rx_retry(struct rnic_qp *qp);
-
-/* ---- target.c (service thread, qp lock held) ---- */
-
-/* A request header arrived: checks it and sets up where its payload goes. */
-void rnic_target_begin(struct rnic_qp *qp);
-/* Its payload is in: executes and answers. */
-void rnic_target_end(struct rnic_qp *qp);
-
 /* ---- qp.c ---- */
 
 doca_error_t rnic_qp_create(struct softhw_rnic_ep *ep, void *user, struct softhw_rnic_qp **qp);
@@ -350,8 +271,6 @@ void rnic_qp_complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len
 void rnic_qp_fail(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error_t status, doca_error_t flush);
 /* The handshake finished: send what waited. qp lock held. */
 void rnic_qp_established(struct rnic_qp *qp);
-/* Service thread: dial the peer of a qp in QP_DIALING. */
-void rnic_qp_dial(struct rnic_qp *qp);
 /* Service thread: the connection hung up. */
 void rnic_qp_hangup(struct rnic_qp *qp);
 /* A message found no posted receive: start the retry clock, or true once retries are exhausted. */
@@ -369,21 +288,20 @@ void rnic_qp_log_broken_peer(const struct rnic_qp *qp, const char *path);
 struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user);
 void rnic_qp_free(struct rnic_qp *qp);
 void rnic_qp_push_cqe(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error_t status);
-/* TCP_NODELAY and keepalive / user time-out (a vanished host is noticed in ~10 s). */
-void rnic_tcp_tune(int fd);
-/* Answers a dialer (OOB at once; CM from accept / reject). qp lock held. */
-void rnic_qp_send_ack(struct rnic_qp *qp, doca_error_t status);
-/* Service thread: a hello (dialer side: the acceptor's answer) arrived. */
-void rnic_qp_hello_ack(struct rnic_qp *qp);
-/* Service thread: a pending connection's hello arrived: attach it to its qp or make one (CM). */
-void rnic_accept_hello(int fd, const struct rnic_hello *h, struct rnic_ep *cm_ep, const struct sockaddr_storage *from);
+/* Service thread, dialer: the acceptor answered with `peer` and `flags`: the paths join, the qp
+ * is established. False: a path cannot join (the connection must hang up). qp lock held. */
+bool rnic_qp_answered(struct rnic_qp *qp, const struct rnic_peer *peer, uint16_t flags);
+/* Service thread, acceptor: the qp a dialer's hello names, locked, with the peer taken in, if
+ * its connection is path `conn`; NULL if it may not have it (refuse the dialer; logged where
+ * it says something). */
+struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, const struct sockaddr_storage *from);
+/* Service thread, RDMA-CM: a new qp of cm_ep for this request, locked, its REQUEST queued; NULL: no memory. */
+struct rnic_qp *rnic_qp_requested(struct rnic_ep *cm_ep, const struct rnic_hello *h, const struct sockaddr_storage *from);
+/* Service thread: hang up if a path broke the connection. qp lock held. */
+void rnic_qp_hangup_broken(struct rnic_qp *qp);
 
 /* Issues waiting work requests in post order while the path each needs is free. qp lock held. */
 void rnic_qp_pump(struct rnic_qp *qp);
-/* Closes descriptors a hello ack brought that no path took. */
-void rnic_qp_drop_hs(struct rnic_qp *qp);
-/* The address the stream dials (is_unix: a unix socket); false if there is none. */
-bool rnic_qp_dial_addr(struct rnic_qp *qp, struct sockaddr_storage *ss, socklen_t *len, bool *is_unix);
 /* Every path's op `what`, in registry order, where the path has one. */
 #define RNIC_PATHS_EACH(what, ...) \
 	do { \
@@ -423,6 +341,12 @@ static inline struct rnic_ep *rnic_ep_of(struct softhw_rnic_ep *ep)
 static inline struct rnic_qp *rnic_qp_of(struct softhw_rnic_qp *qp)
 {
 	return (struct rnic_qp *)qp;
+}
+
+/* The qp's connection (path.h). */
+static inline const struct rnic_path_ops *rnic_conn_of(const struct rnic_qp *qp)
+{
+	return rnic_paths[qp->conn];
 }
 
 #endif /* SOFTHW_RNIC_INT_H */

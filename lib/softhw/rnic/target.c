@@ -12,7 +12,7 @@
 #include "softhw/fabric/mem.h"
 #include "softhw/fabric/share.h"
 #include "softhw/fabric/value.h"
-#include "softhw/rnic/rnic_int.h"
+#include "softhw/rnic/stream.h"
 
 
 static void discard(struct rnic_rx *rx, doca_error_t status)
@@ -36,7 +36,8 @@ static doca_error_t export_check(const struct rnic_hdr *h, uint64_t len, uint32_
 /* Takes a receive, or stalls the qp (receiver not ready) and counts retries. */
 static bool take_recv(struct rnic_qp *qp)
 {
-	struct rnic_rx *rx = &qp->rx;
+	struct rnic_stream *s = rnic_stream_of(qp);
+	struct rnic_rx *rx = &s->rx;
 	uint64_t now;
 
 	rx->recv = rnic_ep_take_recv(qp->ep);
@@ -56,7 +57,7 @@ static bool take_recv(struct rnic_qp *qp)
 		rx->rnr_tries = 0;
 		rx->rnr_deadline = rnic_now_ms() + RNIC_RNR_INTERVAL_MS;
 		__atomic_fetch_add(&qp->ep->rnr_waiting, 1, __ATOMIC_RELEASE);
-		rnic_qp_update_events(qp);
+		rnic_stream_events(qp);
 		rnic_nic_timed_add(qp);
 		return false;
 	}
@@ -99,7 +100,8 @@ static void into_recv(struct rnic_rx *rx)
 
 void rnic_target_begin(struct rnic_qp *qp)
 {
-	struct rnic_rx *rx = &qp->rx;
+	struct rnic_stream *s = rnic_stream_of(qp);
+	struct rnic_rx *rx = &s->rx;
 	const struct rnic_hdr *h = &rx->hdr;
 	doca_error_t err = DOCA_SUCCESS;
 
@@ -229,7 +231,8 @@ static doca_error_t read_reexport(struct rnic_qp *qp, const struct rnic_hdr *h, 
 
 void rnic_target_end(struct rnic_qp *qp)
 {
-	struct rnic_rx *rx = &qp->rx;
+	struct rnic_stream *s = rnic_stream_of(qp);
+	struct rnic_rx *rx = &s->rx;
 	const struct rnic_hdr *h = &rx->hdr;
 	struct rnic_hdr resp = {.type = F_RESP, .op = h->op, .seq = h->seq};
 	doca_error_t err = rx->status;

@@ -12,6 +12,7 @@
  *      130     1  its family (4 / 6)         131  1  rnr retry count
  *      132    12  reserved (0)
  */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,9 +167,26 @@ void rnic_self_peer(const struct rnic_ep *ep, const struct rnic_qp *qp, struct r
 	p->qp_id = qp->id;
 	p->qp_token = qp->token;
 	snprintf(p->instance, sizeof(p->instance), "%s", rnic_nic.instance);
-	p->family = rnic_nic.tcp_family;
-	memcpy(p->tcp_ip, rnic_nic.tcp_ip, 16);
-	p->tcp_port = rnic_nic.tcp_port;
+	RNIC_PATHS_EACH(describe, p); /* where dialers reach us */
 	p->rnr_retry = ep->attr.rnr_retry_count;
 	p->dc = ep->attr.dc;
+}
+
+void rnic_peer_name(const struct sockaddr_storage *from, const struct rnic_hello *h, char *buf, size_t len)
+{
+	char ip[INET6_ADDRSTRLEN] = "?";
+
+	if (from->ss_family == AF_INET) {
+		const struct sockaddr_in *sin = (const struct sockaddr_in *)from;
+
+		inet_ntop(AF_INET, &sin->sin_addr, ip, sizeof(ip));
+		snprintf(buf, len, "%s:%u", ip, (unsigned)ntohs(sin->sin_port));
+	} else if (from->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *)from;
+
+		inet_ntop(AF_INET6, &sin6->sin6_addr, ip, sizeof(ip));
+		snprintf(buf, len, "[%s]:%u", ip, (unsigned)ntohs(sin6->sin6_port));
+	} else {
+		snprintf(buf, len, "a local process (it says pid %d)", (int)h->self.pid);
+	}
 }

@@ -1314,15 +1314,31 @@ static void test_paths_registered(void)
 		for (int j = 0; j < i; j++)
 			CHECK(strcmp(rnic_paths[i]->name, rnic_paths[j]->name) != 0);
 	}
-	/* only the last path may take every work request (no wants) */
+	/* only a connection may take every work request (no wants); the last is one */
 	CHECK(rnic_paths[RNIC_PATH_COUNT - 1]->wants == NULL);
+	CHECK(rnic_paths[RNIC_PATH_COUNT - 1]->open != NULL);
 	partial = *rnic_paths[RNIC_PATH_RING];
 	partial.timer = NULL;
 	CHECK(rnic_path_check(&partial, false) != NULL);
 	partial = *rnic_paths[RNIC_PATH_RING];
 	partial.wants = NULL;
 	CHECK(rnic_path_check(&partial, false) != NULL);
-	CHECK(rnic_path_check(&partial, true) == NULL);
+	/* the last path is the connection: the ring has none of its ops */
+	CHECK(rnic_path_check(&partial, true) != NULL);
+	partial = *rnic_paths[RNIC_PATH_STREAM];
+	partial.dial = NULL;
+	CHECK(rnic_path_check(&partial, true) != NULL);
+	partial = *rnic_paths[RNIC_PATH_STREAM];
+	partial.nic_stop = NULL;
+	CHECK(rnic_path_check(&partial, true) != NULL);
+	/* a connection may stand before the last (chosen per ep by serves) */
+	CHECK(rnic_path_check(rnic_paths[RNIC_PATH_STREAM], false) == NULL);
+	/* connection ops without open: never asked */
+	partial = *rnic_paths[RNIC_PATH_RING];
+	partial.dial = rnic_paths[RNIC_PATH_STREAM]->dial;
+	CHECK(rnic_path_check(&partial, false) != NULL);
+	/* every ep has a connection: today the stream's */
+	CHECK(rnic_conn_choose(NULL) == RNIC_PATH_STREAM);
 	partial = *rnic_paths[RNIC_PATH_MSOCK];
 	partial.attach = NULL;
 	CHECK(rnic_path_check(&partial, false) != NULL);
