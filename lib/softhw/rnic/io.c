@@ -304,7 +304,7 @@ static void rx_frame_end(struct rnic_qp *qp)
 		/* the peer disconnected: its queued work is flushed on its side, ours here */
 		RNIC_PATHS_EACH(pump, qp); /* what it took (our ACKs) or sent on the other paths before its bye */
 		if (qp->state == QP_RTS)
-			RNIC_PATHS_EACH(peer_bye, qp, &qp->rx.hdr); /* ACKs still on their way there */
+			RNIC_PATHS_EACH(peer_bye, qp, &s->rx.hdr); /* ACKs still on their way there */
 		if (qp->state == QP_RTS)
 			rnic_qp_fail(qp, SOFTHW_RNIC_CQE_DISCONNECTED, DOCA_SUCCESS, DOCA_ERROR_SHUTDOWN);
 		s->close_asked = true;
