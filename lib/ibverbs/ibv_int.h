@@ -98,6 +98,7 @@ struct sv_qp {
 	struct softhw_rnic_qp *nqp;
 	struct ibv_qp_cap cap;
 	bool sq_sig_all;
+	bool flushed;                  /* disconnected: its work was flushed */
 	int access;                    /* qp_access_flags */
 	struct ibv_qp_attr attr;       /* what modify_qp set (query_qp returns it) */
 	struct sv_slot *slots;

@@ -97,7 +97,14 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 	q->pub.qp_num = sv.next_key++ & 0xffffff;
 	q->next = sv.qps;
 	sv.qps = q;
+	/* a CQ armed before the QP existed (rping does so) must hear of this QP's completions too */
+	pthread_mutex_lock(&sv.ev_lock);
+	bool armed = ((struct sv_cq *)a->send_cq)->armed || ((struct sv_cq *)a->recv_cq)->armed;
+	pthread_mutex_unlock(&sv.ev_lock);
+	bool ready = armed && c->nic->ep_arm(q->ep);
 	pthread_mutex_unlock(&sv.lock);
+	if (ready)
+		sv_ep_notify(q);
 	return &q->pub;
 }
 
@@ -451,12 +458,19 @@ static void qp_disconnect(struct ibv_qp *qp)
 {
 	struct sv_qp *q = (struct sv_qp *)qp;
 
+	bool flushed = false;
+
 	pthread_mutex_lock(&sv.lock);
-	if (q->pub.state != IBV_QPS_ERR && q->pub.state != IBV_QPS_RESET) {
+	if (!q->flushed) {
+		/* as a QP moved to error: sends and posted receives complete with WR_FLUSH_ERR */
 		(void)nic_of(q)->qp_disconnect(q->nqp);
+		nic_of(q)->ep_flush_recv(q->ep, DOCA_ERROR_SHUTDOWN);
 		q->pub.state = IBV_QPS_ERR;
+		q->flushed = flushed = true;
 	}
 	pthread_mutex_unlock(&sv.lock);
+	if (flushed)
+		sv_ep_notify(q); /* a CQ waiting in ibv_get_cq_event hears of the flush */
 }
 
 const struct soft_ibv_hooks sv_hooks = {

@@ -222,6 +222,8 @@ static void peer_gone(struct cm_id *id, doca_error_t status)
 	case ST_REP_SENT:
 	case ST_CONNECTED:
 		id->state = ST_DISCONNECTED;
+		if (id->pub.qp != NULL) /* as Linux on a DREQ: the QP goes to error, its work is flushed */
+			g.ibv->qp_disconnect(id->pub.qp);
 		event_msg(id, RDMA_CM_EVENT_DISCONNECTED, 0, NULL, 0);
 		break;
 	case ST_REQ_WAIT: /* the application never heard of it */

@@ -88,6 +88,7 @@ int rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_qp_init_
 	if (pd == NULL || pd->context != id->verbs)
 		return cm_fail(EINVAL);
 	a = *qp_init_attr;
+	a.qp_type = IBV_QPT_RC; /* as rdma-core: the id's port space decides (RDMA_PS_TCP) */
 	if (make_cqs(id, &a) != 0) {
 		int e = errno;
 

@@ -195,15 +195,26 @@ int main(int argc, char **argv)
 	snprintf(done, sizeof(done), "rdma_ep_done.%s", port);
 	unlink(done);
 	unlink(ready);
+	/* "swap": the server is the parent (smaller pid), so the soft NIC dials the QPs' connection
+	 * from the server's side, opposite to the RDMA-CM connection */
+	bool swap = argc > 3 && strcmp(argv[3], "swap") == 0;
+
 	pid = fork();
 	CHECK(pid >= 0);
-	if (pid == 0)
+	if (pid == 0 && !swap)
 		return server(verbs_mode);
-	alarm(60);
-	while (access(ready, F_OK) != 0) /* bounded by alarm: the server is up once it listens */
-		usleep(1000);
-	if (client(verbs_mode) != 0)
-		return 1;
+	if (pid != 0 && swap) {
+		if (server(verbs_mode) != 0)
+			return 1;
+	} else {
+		alarm(60);
+		while (access(ready, F_OK) != 0) /* bounded by alarm: the server is up once it listens */
+			usleep(1000);
+		if (client(verbs_mode) != 0)
+			return 1;
+		if (swap)
+			return 0;
+	}
 	CHECK(waitpid(pid, &status, 0) == pid);
 	unlink(ready);
 	unlink(done);
