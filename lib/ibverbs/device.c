@@ -26,15 +26,18 @@ struct ibv_device **ibv_get_device_list(int *num_devices)
 	struct ibv_device **out;
 	uint32_t n = 0, k = 0;
 
-	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS) {
+	/* one list for the process: devices and contexts point into it, so it is never destroyed */
+	pthread_mutex_lock(&sv.lock);
+	if (sv.devinfos == NULL && doca_devinfo_create_list(&sv.devinfos, &sv.ndevinfos) != DOCA_SUCCESS) {
 		SDK_LOG_ERR("libibverbs: no soft device (is the soft card configured?)");
-		n = 0;
-		list = NULL;
+		sv.devinfos = NULL;
+		sv.ndevinfos = 0;
 	}
+	list = sv.devinfos;
+	n = sv.ndevinfos;
+	pthread_mutex_unlock(&sv.lock);
 	out = calloc(n + 1, sizeof(*out));
 	if (out == NULL) {
-		if (list != NULL)
-			doca_devinfo_destroy_list(list);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -57,7 +60,6 @@ struct ibv_device **ibv_get_device_list(int *num_devices)
 		d->devinfo = list[i];
 		out[k++] = &d->pub;
 	}
-	/* the devinfos stay valid: the list is not destroyed while devices point into it (one per call) */
 	if (num_devices != NULL)
 		*num_devices = (int)k;
 	return out;

@@ -115,6 +115,8 @@ struct sv_lib {
 	struct sv_cq *cqs;
 	struct sv_mr *mrs;
 	uint32_t next_key;
+	struct doca_devinfo **devinfos; /* the soft devices (ibv_get_device_list) */
+	uint32_t ndevinfos;
 };
 extern struct sv_lib sv;
 

@@ -58,7 +58,7 @@ static int server(bool verbs_mode)
 	struct ibv_qp_init_attr a = caps(NULL);
 	struct rdma_cm_id *listen_id, *id;
 	uint8_t recv_msg[16], send_msg[16];
-	static uint8_t target[4096];
+	static uint8_t target[4096] __attribute__((aligned(64)));
 	struct ibv_mr *rmr, *smr, *tmr = NULL;
 	struct ibv_wc wc;
 
@@ -79,7 +79,8 @@ static int server(bool verbs_mode)
 	if (verbs_mode) {
 		memset(target, 0, sizeof(target));
 		CHECK((tmr = ibv_reg_mr(id->pd, target, sizeof(target),
-					IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ)) != NULL);
+					IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+					IBV_ACCESS_REMOTE_ATOMIC)) != NULL);
 	}
 	CHECK(rdma_post_recv(id, NULL, recv_msg, 16, rmr) == 0);
 	CHECK(rdma_accept(id, NULL) == 0);
@@ -99,8 +100,12 @@ static int server(bool verbs_mode)
 	if (verbs_mode) { /* the client is done with its WRITE and READ: bounded by alarm */
 		while (access(done, F_OK) != 0)
 			usleep(1000);
-		for (int i = 0; i < 4096; i++)
+		uint64_t last;
+
+		for (int i = 0; i < 4088; i++)
 			CHECK(target[i] == (uint8_t)(i * 7));
+		memcpy(&last, target + 4088, 8);
+		CHECK(last == 0x1122334455667788ull); /* the client's fetch-add, then compare-and-swap */
 		CHECK(ibv_dereg_mr(tmr) == 0);
 	}
 	CHECK(rdma_disconnect(id) == 0);
@@ -161,12 +166,32 @@ static int client(bool verbs_mode)
 		CHECK(rdma_get_send_comp(id, &wc) == 1 && wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RDMA_READ &&
 		      wc.byte_len == 4096);
 		CHECK(memcmp(src, back, 4096) == 0);
+		/* atomics on the last 8 bytes: fetch-add 5, then compare-and-swap from the sum */
+		uint64_t v0, *old = (uint64_t *)(void *)back;
+		struct ibv_sge as = {(uint64_t)(uintptr_t)back, 8, bk->lkey};
+		struct ibv_send_wr aw = {.wr_id = 4, .sg_list = &as, .num_sge = 1, .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+					 .send_flags = IBV_SEND_SIGNALED};
+
+		memcpy(&v0, src + 4088, 8);
+		aw.wr.atomic.remote_addr = r.addr + 4088;
+		aw.wr.atomic.rkey = r.rkey;
+		aw.wr.atomic.compare_add = 5;
+		CHECK(ibv_post_send(id->qp, &aw, &bad) == 0);
+		CHECK(rdma_get_send_comp(id, &wc) == 1 && wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_FETCH_ADD);
+		CHECK(*old == v0);
+		aw.wr_id = 5;
+		aw.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+		aw.wr.atomic.compare_add = v0 + 5;
+		aw.wr.atomic.swap = 0x1122334455667788ull;
+		CHECK(ibv_post_send(id->qp, &aw, &bad) == 0);
+		CHECK(rdma_get_send_comp(id, &wc) == 1 && wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_COMP_SWAP);
+		CHECK(*old == v0 + 5);
 		/* an rkey the peer never announced: a remote access error, not memory */
 		w.wr_id = 3;
 		w.wr.rdma.rkey = r.rkey + 1000;
 		CHECK(ibv_post_send(id->qp, &w, &bad) == 0);
 		CHECK(rdma_get_send_comp(id, &wc) == 1 && wc.status == IBV_WC_REM_ACCESS_ERR && wc.wr_id == 3);
-		printf("client: RDMA WRITE and READ of 4096 bytes ok, unknown rkey -> %s\n", ibv_wc_status_str(wc.status));
+		printf("client: RDMA WRITE, READ of 4096 bytes and atomics ok, unknown rkey -> %s\n", ibv_wc_status_str(wc.status));
 		/* the QP is in error now (as on hardware): tell the server out of band to check its buffer */
 		FILE *f = fopen(done, "w");
 		CHECK(f != NULL);
