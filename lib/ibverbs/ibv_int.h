@@ -93,7 +93,6 @@ struct sv_slot {
 
 struct sv_qp {
 	struct ibv_qp pub;
-	struct soft_ibv_tag tag;
 	struct softhw_rnic_ep *ep;
 	struct softhw_rnic_qp *nqp;
 	struct ibv_qp_cap cap;

@@ -68,8 +68,6 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 	q->pub.state = IBV_QPS_RESET;
 	pthread_mutex_init(&q->pub.mutex, NULL);
 	pthread_cond_init(&q->pub.cond, NULL);
-	q->tag.magic = SOFT_IBV_MAGIC;
-	q->tag.hooks = &sv_hooks;
 	ea.fn = c->dev->devinfo->fn;
 	ea.access = DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
 	ea.max_qps = 1;
