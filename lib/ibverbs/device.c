@@ -117,7 +117,8 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 		return NULL;
 	}
 	c->nic = c->dev->rnic;
-	c->pub.device = device;
+	c->devcopy = *d;
+	c->pub.device = &c->devcopy.pub;
 	c->pub.ops = sv_ops;
 	c->pub.cmd_fd = -1;
 	c->pub.async_fd = -1;

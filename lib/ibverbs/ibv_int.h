@@ -43,6 +43,7 @@ struct sv_ctx {
 	struct soft_ibv_tag tag;       /* right after pub: soft_ibv_hooks_of() */
 	struct doca_dev *dev;
 	const struct softhw_rnic_ops *nic;
+	struct sv_dev devcopy;         /* context->device: outlives ibv_free_device_list, as in rdma-core */
 };
 _Static_assert(sizeof(struct ibv_context) % 8 == 0, "the tag follows the context");
 
