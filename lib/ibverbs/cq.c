@@ -138,6 +138,7 @@ int ibv_destroy_cq(struct ibv_cq *cq)
 		}
 	if (c->pub.channel != NULL)
 		c->pub.channel->refcnt--;
+	sv_srq_forget_cq(c);
 	pthread_mutex_unlock(&sv.lock);
 	/* events still queued on the channel for this CQ are dropped */
 	pthread_mutex_lock(&sv.ev_lock);
@@ -197,7 +198,7 @@ int sv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 }
 
 /* Queues an event for cq on its channel (under ev_lock). */
-static void cq_event(struct sv_cq *cq)
+void sv_cq_event(struct sv_cq *cq)
 {
 	struct sv_chan *ch = (struct sv_chan *)cq->pub.channel;
 	char b = 1;
@@ -216,9 +217,9 @@ void sv_ep_notify(void *arg)
 	struct sv_qp *q = arg;
 
 	pthread_mutex_lock(&sv.ev_lock);
-	cq_event((struct sv_cq *)q->pub.send_cq);
+	sv_cq_event((struct sv_cq *)q->pub.send_cq);
 	if (q->pub.recv_cq != q->pub.send_cq)
-		cq_event((struct sv_cq *)q->pub.recv_cq);
+		sv_cq_event((struct sv_cq *)q->pub.recv_cq);
 	pthread_mutex_unlock(&sv.ev_lock);
 }
 
@@ -237,7 +238,7 @@ int sv_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 			ready = q;
 	pthread_mutex_unlock(&sv.lock);
 	if (ready != NULL)
-		sv_ep_notify(ready);
+		sv_qp_notify(ready);
 	return 0;
 }
 

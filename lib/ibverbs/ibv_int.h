@@ -32,6 +32,7 @@
 #define SV_MAX_INLINE 256
 #define SV_MAX_SGE 16
 #define SV_MAX_WR 4096
+#define SV_SRQ_CQS 64 /* CQs an SRQ's QPs may complete into */
 
 struct sv_dev {
 	struct ibv_device pub;
@@ -92,8 +93,11 @@ struct sv_slot {
 	uint8_t inl[SV_MAX_INLINE];
 };
 
+struct sv_srq;
+
 struct sv_qp {
 	struct ibv_qp pub;
+	struct sv_srq *srq;            /* its endpoint is the SRQ's (shared) */
 	struct softhw_rnic_ep *ep;
 	struct softhw_rnic_qp *nqp;
 	struct ibv_qp_cap cap;
@@ -108,12 +112,23 @@ struct sv_qp {
 	struct sv_qp *next;
 };
 
+struct sv_srq {
+	struct ibv_srq pub;
+	struct softhw_rnic_ep *ep;
+	struct ibv_srq_attr attr;
+	uint32_t nqps;
+	struct sv_cq *cqs[SV_SRQ_CQS]; /* CQs of its QPs (ev_lock) */
+	uint32_t ncqs;
+	struct sv_srq *next;
+};
+
 struct sv_lib {
 	pthread_mutex_t lock;
 	pthread_mutex_t ev_lock;
 	struct sv_qp *qps;
 	struct sv_cq *cqs;
 	struct sv_mr *mrs;
+	struct sv_srq *srqs;
 	uint32_t next_key;
 	struct doca_devinfo **devinfos; /* the soft devices (ibv_get_device_list) */
 	uint32_t ndevinfos;
@@ -128,11 +143,16 @@ int sv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
 int sv_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 void sv_cq_push(struct sv_cq *cq, const struct ibv_wc *wc);
 void sv_ep_notify(void *arg);
+void sv_cq_event(struct sv_cq *cq);
 /* qp.c */
 int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 int sv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
-int sv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
 void sv_qp_drain(struct sv_qp *qp);
+/* srq.c */
+int sv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
+void sv_qp_notify(struct sv_qp *q);
+int sv_srq_add_cq(struct sv_srq *s, struct sv_cq *cq);
+void sv_srq_forget_cq(struct sv_cq *cq);
 /* mr.c */
 struct sv_mr *sv_mr_find(uint32_t key);
 uint32_t sv_mr_table(struct ibv_pd *pd, struct sv_peer_mr *out, uint32_t max);

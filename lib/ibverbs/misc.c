@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The rest of the libibverbs API programs link: strings, fork support (nothing to do: no
- * pinned pages), async events (none), and what the soft NIC does not offer (SRQ, UD address
+ * pinned pages), async events (none), and what the soft NIC does not offer (UD address
  * handles, multicast, re-registration): those fail with EOPNOTSUPP and a log line.
  */
 #include <errno.h>
@@ -68,34 +68,6 @@ static void *unsupported(const char *what)
 	SDK_LOG_ERR("%s: not supported by softdoca's libibverbs (docs/compatibility.md)", what);
 	errno = EOPNOTSUPP;
 	return NULL;
-}
-
-struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
-{
-	(void)pd;
-	(void)attr;
-	return unsupported("ibv_create_srq");
-}
-
-int ibv_destroy_srq(struct ibv_srq *srq)
-{
-	(void)srq;
-	return EINVAL;
-}
-
-int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int mask)
-{
-	(void)srq;
-	(void)attr;
-	(void)mask;
-	return EINVAL;
-}
-
-int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr)
-{
-	(void)srq;
-	(void)attr;
-	return EINVAL;
 }
 
 struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)

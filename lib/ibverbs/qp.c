@@ -30,8 +30,8 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (a->qp_type != IBV_QPT_RC || a->srq != NULL) {
-		SDK_LOG_ERR("ibv_create_qp: only RC QPs without an SRQ are supported (type %d)", a->qp_type);
+	if (a->qp_type != IBV_QPT_RC) {
+		SDK_LOG_ERR("ibv_create_qp: only RC QPs are supported (type %d)", a->qp_type);
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -77,11 +77,18 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 	ea.rnr_retry_count = 7;
 	ea.notify = sv_ep_notify;
 	ea.notify_arg = q;
-	err = c->nic->ep_create(&ea, &q->ep);
-	if (err == DOCA_SUCCESS) {
+	q->srq = (struct sv_srq *)a->srq;
+	q->pub.srq = a->srq;
+	if (q->srq != NULL) { /* a qp on the SRQ's endpoint: its receives are the SRQ's */
+		q->ep = q->srq->ep;
 		err = c->nic->qp_create(q->ep, q, &q->nqp);
-		if (err != DOCA_SUCCESS)
-			c->nic->ep_destroy(q->ep);
+	} else {
+		err = c->nic->ep_create(&ea, &q->ep);
+		if (err == DOCA_SUCCESS) {
+			err = c->nic->qp_create(q->ep, q, &q->nqp);
+			if (err != DOCA_SUCCESS)
+				c->nic->ep_destroy(q->ep);
+		}
 	}
 	if (err != DOCA_SUCCESS) {
 		SDK_LOG_ERR("ibv_create_qp: the soft NIC could not create a qp: %s", doca_error_get_descr(err));
@@ -95,6 +102,13 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 	q->pub.qp_num = sv.next_key++ & 0xffffff;
 	q->next = sv.qps;
 	sv.qps = q;
+	if (q->srq != NULL) {
+		q->srq->nqps++;
+		if (sv_srq_add_cq(q->srq, (struct sv_cq *)a->send_cq) != 0 ||
+		    sv_srq_add_cq(q->srq, (struct sv_cq *)a->recv_cq) != 0)
+			SDK_LOG_ERR("ibv_create_qp: the SRQ's QPs use more than %d CQs: events of this one may be missed",
+				    SV_SRQ_CQS);
+	}
 	/* a CQ armed before the QP existed (rping does so) must hear of this QP's completions too */
 	pthread_mutex_lock(&sv.ev_lock);
 	bool armed = ((struct sv_cq *)a->send_cq)->armed || ((struct sv_cq *)a->recv_cq)->armed;
@@ -102,7 +116,7 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 	bool ready = armed && c->nic->ep_arm(q->ep);
 	pthread_mutex_unlock(&sv.lock);
 	if (ready)
-		sv_ep_notify(q);
+		sv_qp_notify(q);
 	return &q->pub;
 }
 
@@ -118,9 +132,12 @@ int ibv_destroy_qp(struct ibv_qp *qp)
 			*pp = q->next;
 			break;
 		}
+	if (q->srq != NULL)
+		q->srq->nqps--;
 	pthread_mutex_unlock(&sv.lock);
 	nic_of(q)->qp_destroy(q->nqp);
-	nic_of(q)->ep_destroy(q->ep);
+	if (q->srq == NULL)
+		nic_of(q)->ep_destroy(q->ep);
 	pthread_cond_destroy(&q->pub.cond);
 	pthread_mutex_destroy(&q->pub.mutex);
 	free(q->slots);
@@ -183,6 +200,7 @@ int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask, struct i
 	init->recv_cq = q->pub.recv_cq;
 	init->cap = q->cap;
 	init->qp_type = IBV_QPT_RC;
+	init->srq = q->pub.srq;
 	init->sq_sig_all = q->sq_sig_all;
 	pthread_mutex_unlock(&sv.lock);
 	return 0;
@@ -203,14 +221,16 @@ static enum ibv_wc_status wc_status(doca_error_t e, bool recv)
 }
 
 /* Moves the endpoint's CQEs into the QP's CQs (under sv.lock). */
-void sv_qp_drain(struct sv_qp *q)
+void sv_qp_drain(struct sv_qp *self)
 {
 	struct softhw_rnic_cqe cqes[32];
 	int n;
 
-	while ((n = nic_of(q)->ep_poll(q->ep, cqes, 32)) > 0)
+	while ((n = nic_of(self)->ep_poll(self->ep, cqes, 32)) > 0)
 		for (int i = 0; i < n; i++) {
 			const struct softhw_rnic_cqe *e = &cqes[i];
+			/* on an SRQ's endpoint the CQE may be another QP's */
+			struct sv_qp *q = e->qp_user != NULL ? e->qp_user : self;
 			struct ibv_wc wc = {.qp_num = q->pub.qp_num, .src_qp = q->attr.dest_qp_num};
 
 			if (e->kind == SOFTHW_RNIC_CQE_FAILED || e->kind == SOFTHW_RNIC_CQE_DISCONNECTED) {
@@ -390,14 +410,6 @@ int sv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr *
 	return e;
 }
 
-int sv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
-{
-	(void)srq;
-	if (bad != NULL)
-		*bad = wr;
-	return EOPNOTSUPP;
-}
-
 /* ---- what librdmacm calls (soft_ibv.h) ---- */
 
 struct info_hdr {
@@ -462,13 +474,14 @@ static void qp_disconnect(struct ibv_qp *qp)
 	if (!q->flushed) {
 		/* as a QP moved to error: sends and posted receives complete with WR_FLUSH_ERR */
 		(void)nic_of(q)->qp_disconnect(q->nqp);
-		nic_of(q)->ep_flush_recv(q->ep, DOCA_ERROR_SHUTDOWN);
+		if (q->srq == NULL) /* an SRQ's receives stay for its other QPs */
+			nic_of(q)->ep_flush_recv(q->ep, DOCA_ERROR_SHUTDOWN);
 		q->pub.state = IBV_QPS_ERR;
 		q->flushed = flushed = true;
 	}
 	pthread_mutex_unlock(&sv.lock);
 	if (flushed)
-		sv_ep_notify(q); /* a CQ waiting in ibv_get_cq_event hears of the flush */
+		sv_qp_notify(q); /* a CQ waiting in ibv_get_cq_event hears of the flush */
 }
 
 const struct soft_ibv_hooks sv_hooks = {

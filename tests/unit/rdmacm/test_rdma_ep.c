@@ -7,7 +7,9 @@
  *         rdma_get_send_comp, rdma_disconnect, rdma_destroy_ep; 16 bytes each way.
  *  verbs: plain verbs on QPs librdmacm connected: the server sends its buffer's address and
  *         rkey; the client RDMA WRITEs into it, READs it back, and the server checks it.
- * argv: port. Every wait is bounded by alarm().
+ *  srq:   two connections whose server QPs share one SRQ: each message lands in a receive of
+ *         the SRQ and completes on the CQ of the QP it came on.
+ * argv: port [ep|verbs|srq [swap]]. Every wait is bounded by alarm().
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -209,9 +211,97 @@ static int client(bool verbs_mode)
 	return 0;
 }
 
+/* Two connections into one SRQ. */
+static int srq_server(void)
+{
+	struct rdma_addrinfo *res = addr(true);
+	struct ibv_qp_init_attr a = caps(NULL);
+	struct ibv_context **devs = rdma_get_devices(NULL);
+	struct ibv_srq_init_attr sa = {.attr = {.max_wr = 8, .max_sge = 1}};
+	struct rdma_cm_id *listen_id, *ids[2];
+	static uint8_t bufs[2][16];
+	struct ibv_srq_attr qa;
+	struct ibv_pd *pd;
+	struct ibv_srq *srq;
+	struct ibv_mr *mr;
+	bool seen[2] = {false, false};
+
+	alarm(60);
+	CHECK(devs != NULL && devs[0] != NULL && (pd = ibv_alloc_pd(devs[0])) != NULL);
+	CHECK((srq = ibv_create_srq(pd, &sa)) != NULL);
+	CHECK(ibv_query_srq(srq, &qa) == 0 && qa.max_wr == 8);
+	CHECK((mr = ibv_reg_mr(pd, bufs, sizeof(bufs), IBV_ACCESS_LOCAL_WRITE)) != NULL);
+	for (int k = 0; k < 2; k++) {
+		struct ibv_sge sge = {(uint64_t)(uintptr_t)bufs[k], 16, mr->lkey};
+		struct ibv_recv_wr wr = {.wr_id = (uint64_t)k, .sg_list = &sge, .num_sge = 1}, *bad;
+
+		CHECK(ibv_post_srq_recv(srq, &wr, &bad) == 0);
+	}
+	a.srq = srq;
+	CHECK(rdma_create_ep(&listen_id, res, pd, &a) == 0);
+	CHECK(rdma_listen(listen_id, 0) == 0);
+	FILE *f = fopen(ready, "w");
+	CHECK(f != NULL);
+	fclose(f);
+	for (int k = 0; k < 2; k++) {
+		CHECK(rdma_get_request(listen_id, &ids[k]) == 0);
+		CHECK(ids[k]->qp != NULL && ids[k]->qp->srq == srq);
+		CHECK(rdma_accept(ids[k], NULL) == 0);
+	}
+	CHECK(ibv_destroy_srq(srq) == EBUSY); /* QPs use it */
+	for (int k = 0; k < 2; k++) {
+		struct ibv_wc wc;
+
+		CHECK(rdma_get_recv_comp(ids[k], &wc) == 1 && wc.status == IBV_WC_SUCCESS && wc.byte_len == 16);
+		CHECK(wc.qp_num == ids[k]->qp->qp_num && wc.wr_id < 2 && !seen[wc.wr_id]);
+		seen[wc.wr_id] = true;
+		CHECK(bufs[wc.wr_id][0] == (uint8_t)k); /* the client numbers its connections */
+	}
+	for (int k = 0; k < 2; k++) {
+		CHECK(rdma_disconnect(ids[k]) == 0);
+		rdma_destroy_ep(ids[k]);
+	}
+	rdma_destroy_ep(listen_id);
+	CHECK(ibv_destroy_srq(srq) == 0);
+	CHECK(ibv_dereg_mr(mr) == 0 && ibv_dealloc_pd(pd) == 0);
+	rdma_free_devices(devs);
+	rdma_freeaddrinfo(res);
+	return 0;
+}
+
+static int srq_client(void)
+{
+	struct rdma_addrinfo *res = addr(false);
+	struct rdma_cm_id *ids[2];
+	uint8_t msg[2][16];
+
+	alarm(60);
+	for (int k = 0; k < 2; k++) {
+		struct ibv_qp_init_attr a = caps(NULL);
+
+		CHECK(rdma_create_ep(&ids[k], res, NULL, &a) == 0);
+		CHECK(rdma_connect(ids[k], NULL) == 0);
+	}
+	for (int k = 0; k < 2; k++) {
+		struct ibv_wc wc;
+
+		memset(msg[k], k, 16);
+		CHECK(rdma_post_send(ids[k], NULL, msg[k], 16, NULL, IBV_SEND_INLINE) == 0);
+		CHECK(rdma_get_send_comp(ids[k], &wc) == 1 && wc.status == IBV_WC_SUCCESS);
+	}
+	for (int k = 0; k < 2; k++) {
+		CHECK(rdma_disconnect(ids[k]) == 0);
+		rdma_destroy_ep(ids[k]);
+	}
+	printf("client: two connections into one SRQ ok\n");
+	rdma_freeaddrinfo(res);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	bool verbs_mode = argc > 2 && strcmp(argv[2], "verbs") == 0;
+	bool srq_mode = argc > 2 && strcmp(argv[2], "srq") == 0;
 	int status = 1;
 	pid_t pid;
 
@@ -227,15 +317,15 @@ int main(int argc, char **argv)
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0 && !swap)
-		return server(verbs_mode);
+		return srq_mode ? srq_server() : server(verbs_mode);
 	if (pid != 0 && swap) {
-		if (server(verbs_mode) != 0)
+		if ((srq_mode ? srq_server() : server(verbs_mode)) != 0)
 			return 1;
 	} else {
 		alarm(60);
 		while (access(ready, F_OK) != 0) /* bounded by alarm: the server is up once it listens */
 			usleep(1000);
-		if (client(verbs_mode) != 0)
+		if ((srq_mode ? srq_client() : client(verbs_mode)) != 0)
 			return 1;
 		if (swap)
 			return 0;
