@@ -222,6 +222,8 @@ static void peer_gone(struct cm_id *id, doca_error_t status)
 	case ST_REP_SENT:
 	case ST_CONNECTED:
 		id->state = ST_DISCONNECTED;
+		if (id->pub.qp != NULL) /* as Linux on a DREQ: the QP goes to error, its work is flushed */
+			g.ibv->qp_disconnect(id->pub.qp);
 		event_msg(id, RDMA_CM_EVENT_DISCONNECTED, 0, NULL, 0);
 		break;
 	case ST_REQ_WAIT: /* the application never heard of it */
@@ -312,6 +314,14 @@ static void on_msg(struct cm_id *id, const struct cm_msg *m)
 		cm_sockaddr_copy(&id->pub.route.addr.dst_storage, (const struct sockaddr *)&m->src);
 		id->req_resp_res = m->responder_resources;
 		id->req_init_depth = m->initiator_depth;
+		if (m->verbs_len > 0 && m->verbs_len <= SOFT_IBV_INFO_MAX) {
+			free(id->peer_verbs);
+			id->peer_verbs = malloc(m->verbs_len);
+			if (id->peer_verbs != NULL) {
+				memcpy(id->peer_verbs, m->verbs, m->verbs_len);
+				id->peer_verbs_len = m->verbs_len;
+			}
+		}
 		id->pub.channel = id->listener->pub.channel;
 		id->state = ST_REQ_RCVD;
 		ev = cm_event_new(id, RDMA_CM_EVENT_CONNECT_REQUEST, 0);
@@ -331,6 +341,13 @@ static void on_msg(struct cm_id *id, const struct cm_msg *m)
 		if (id->pub.qp != NULL) { /* a QP on the id: librdmacm finishes the handshake itself */
 			struct cm_msg rtu = {.type = CM_MSG_RTU};
 
+			if (m->verbs_len == 0 || m->verbs_len > SOFT_IBV_INFO_MAX ||
+			    g.ibv->qp_connect(id->pub.qp, m->verbs, m->verbs_len) != 0) {
+				SDK_LOG_ERR("librdmacm: the peer's reply does not name a QP (is it softdoca's librdmacm with a QP?)");
+				id->state = ST_REJECTED;
+				event_msg(id, RDMA_CM_EVENT_CONNECT_ERROR, -EINVAL, NULL, 0);
+				return;
+			}
 			(void)cm_send(id, &rtu);
 			id->state = ST_CONNECTED;
 			event_msg(id, RDMA_CM_EVENT_ESTABLISHED, 0, m, CM_REP_PDATA);
@@ -400,6 +417,19 @@ void cm_cqe(struct cm_ep *ep, const struct softhw_rnic_cqe *cqe)
 	}
 }
 
+/* The id's QP's connect info into a REQ or REP. */
+static int verbs_info(struct cm_id *id, struct cm_msg *m)
+{
+	size_t len = 0;
+	int e = g.ibv->qp_info(id->pub.qp, m->verbs, sizeof(m->verbs), &len);
+
+	if (e != 0)
+		SDK_LOG_ERR("librdmacm: the QP's connect info does not fit (more than %d MRs with remote access?)",
+			    SOFT_IBV_PEER_MRS);
+	m->verbs_len = (uint16_t)len;
+	return e;
+}
+
 int rdma_connect(struct rdma_cm_id *pub, struct rdma_conn_param *param)
 {
 	struct cm_id *id = (struct cm_id *)pub;
@@ -430,7 +460,9 @@ int rdma_connect(struct rdma_cm_id *pub, struct rdma_conn_param *param)
 	msg_from_param(req, param, CM_REQ_PDATA);
 	req->src = id->pub.route.addr.src_storage;
 	req->dst = id->pub.route.addr.dst_storage;
-	e = cm_ep_get(id);
+	e = id->pub.qp != NULL ? verbs_info(id, req) : 0;
+	if (e == 0)
+		e = cm_ep_get(id);
 	if (e != 0) {
 		pthread_mutex_unlock(&g.lock);
 		free(req);
@@ -452,7 +484,7 @@ int rdma_connect(struct rdma_cm_id *pub, struct rdma_conn_param *param)
 		return cm_fail(err == DOCA_ERROR_NO_MEMORY ? ENOMEM : EINVAL);
 	}
 	pthread_mutex_unlock(&g.lock);
-	return 0;
+	return id->sync_chan != NULL ? cm_sync_wait(id, RDMA_CM_EVENT_ESTABLISHED) : 0;
 }
 
 int rdma_accept(struct rdma_cm_id *pub, struct rdma_conn_param *param)
@@ -475,11 +507,24 @@ int rdma_accept(struct rdma_cm_id *pub, struct rdma_conn_param *param)
 		rep.responder_resources = id->req_init_depth < CM_DEV_MAX_RD ? id->req_init_depth : CM_DEV_MAX_RD;
 	if (param == NULL || param->initiator_depth == RDMA_MAX_INIT_DEPTH)
 		rep.initiator_depth = id->req_resp_res < CM_DEV_MAX_RD ? id->req_resp_res : CM_DEV_MAX_RD;
-	e = cm_send(id, &rep);
+	e = 0;
+	if (id->pub.qp != NULL) {
+		/* our QP connects to the peer's now; the REP tells the peer how to reach ours */
+		if (id->peer_verbs == NULL || g.ibv->qp_connect(id->pub.qp, id->peer_verbs, id->peer_verbs_len) != 0) {
+			SDK_LOG_ERR("rdma_accept: the request named no QP (the peer's id has none): the QP cannot connect");
+			e = EINVAL;
+		} else {
+			e = verbs_info(id, &rep);
+		}
+	}
+	if (e == 0)
+		e = cm_send(id, &rep);
 	if (e == 0)
 		id->state = ST_REP_SENT;
 	pthread_mutex_unlock(&g.lock);
-	return e == 0 ? 0 : cm_fail(e);
+	if (e != 0)
+		return cm_fail(e);
+	return id->sync_chan != NULL ? cm_sync_wait(id, RDMA_CM_EVENT_ESTABLISHED) : 0;
 }
 
 int rdma_reject(struct rdma_cm_id *pub, const void *private_data, uint8_t private_data_len)
@@ -545,6 +590,8 @@ int rdma_disconnect(struct rdma_cm_id *pub)
 	case ST_CONNECTED:
 		cm_wait_sends(id, 2000); /* an RTU or REP just posted arrives before the close */
 		(void)g.nic->qp_disconnect(id->qp);
+		if (id->pub.qp != NULL)
+			g.ibv->qp_disconnect(id->pub.qp); /* its work is flushed, as Linux moves it to error */
 		id->state = ST_DISCONNECTED;
 		/* Linux reports DISCONNECTED on this side too (DREQ / DREP) */
 		event_msg(id, RDMA_CM_EVENT_DISCONNECTED, 0, NULL, 0);

@@ -20,21 +20,16 @@
 
 SDK_LOG_REGISTER(RDMACM_ID);
 
-/* The device as libibverbs objects: id->verbs and id->pd point here (rocev2.md §6.5). */
-struct cm_verbs {
-	struct ibv_context ctx;
-	struct ibv_device dev;
-	struct ibv_pd pd;
-	struct softdoca_verbs_tag pd_tag; /* doca_rdma_bridge_open_dev_from_pd finds the device here */
-};
-_Static_assert(offsetof(struct cm_verbs, pd_tag) - offsetof(struct cm_verbs, pd) == SOFTDOCA_VERBS_TAG_OFFSET,
-	       "the tag follows the ibv_pd where libdoca_rdma looks");
-
+/*
+ * The device: the first soft device softdoca's libibverbs lists. id->verbs and id->pd are its
+ * objects (real libibverbs objects, rocev2.md §6.6), so rdma_create_qp and the rdma_verbs.h
+ * inlines work on them; the soft NIC endpoints of the ids use the same soft device.
+ */
 int cm_dev_get(void)
 {
-	struct doca_devinfo **list;
-	struct cm_verbs *v;
-	uint32_t n = 0;
+	struct ibv_device **list;
+	struct ibv_context *ctx = NULL;
+	int n = 0;
 
 	if (g.nic != NULL)
 		return 0;
@@ -43,42 +38,25 @@ int cm_dev_get(void)
 		if (g.wake_fd < 0)
 			return errno;
 	}
-	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS) {
-		SDK_LOG_ERR("librdmacm: no soft device (is the soft card configured?)");
+	list = ibv_get_device_list(&n);
+	if (list != NULL && n > 0)
+		ctx = ibv_open_device(list[0]);
+	ibv_free_device_list(list); /* the context keeps what it needs */
+	if (ctx == NULL || soft_ibv_hooks_of(ctx) == NULL) {
+		SDK_LOG_ERR("librdmacm: no soft device with an RDMA NIC (is the soft card configured, and is "
+			    "libibverbs softdoca's?)");
+		if (ctx != NULL)
+			(void)ibv_close_device(ctx);
 		return ENODEV;
 	}
-	for (uint32_t i = 0; i < n && g.dev == NULL; i++) {
-		struct doca_dev *dev;
-
-		if (doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
-			continue;
-		if (dev->rnic != NULL)
-			g.dev = dev;
-		else
-			doca_dev_close(dev);
-	}
-	doca_devinfo_destroy_list(list);
-	if (g.dev == NULL) {
-		SDK_LOG_ERR("librdmacm: no soft device has an RDMA NIC");
-		return ENODEV;
-	}
-	v = calloc(1, sizeof(*v));
-	if (v == NULL)
+	g.pd = ibv_alloc_pd(ctx);
+	if (g.pd == NULL) {
+		(void)ibv_close_device(ctx);
 		return ENOMEM;
-	v->dev.node_type = IBV_NODE_CA;
-	v->dev.transport_type = IBV_TRANSPORT_IB;
-	(void)doca_devinfo_get_ibdev_name(g.dev->devinfo, v->dev.name, sizeof(v->dev.name));
-	snprintf(v->dev.dev_name, sizeof(v->dev.dev_name), "uverbs-soft-%.20s", v->dev.name);
-	v->ctx.device = &v->dev;
-	v->ctx.cmd_fd = -1;
-	v->ctx.async_fd = -1;
-	v->ctx.num_comp_vectors = 1;
-	pthread_mutex_init(&v->ctx.mutex, NULL);
-	v->pd.context = &v->ctx;
-	v->pd_tag.magic = SOFTDOCA_VERBS_TAG_MAGIC;
-	v->pd_tag.devinfo = g.dev->devinfo;
-	g.verbs = &v->ctx;
-	g.pd = &v->pd;
+	}
+	g.verbs = ctx;
+	g.ibv = soft_ibv_hooks_of(ctx);
+	g.dev = g.ibv->dev_of(ctx);
 	g.nic = g.dev->rnic;
 	return 0;
 }
@@ -123,8 +101,17 @@ int rdma_create_id(struct rdma_event_channel *channel, struct rdma_cm_id **out, 
 		return cm_fail(EPROTONOSUPPORT);
 	}
 	if (channel == NULL) {
-		SDK_LOG_ERR("rdma_create_id: synchronous ids (no event channel) are not supported; create a channel");
-		return cm_fail(ENOSYS);
+		/* synchronous: the id gets its own channel, and the calls that would queue an event wait for it */
+		struct rdma_event_channel *own = rdma_create_event_channel();
+
+		if (own == NULL)
+			return -1;
+		if (rdma_create_id(own, out, context, ps) != 0) {
+			rdma_destroy_event_channel(own);
+			return -1;
+		}
+		((struct cm_id *)*out)->sync_chan = own;
+		return 0;
 	}
 	id = calloc(1, sizeof(*id));
 	if (id == NULL)
@@ -200,8 +187,12 @@ int rdma_destroy_id(struct rdma_cm_id *pub)
 		cm_ep_put(id->ep);
 	free(id->pub.route.path_rec);
 	free(id->req);
+	free(id->peer_verbs);
+	free(id->ep_qp_attr);
 	cm_reap_orphans();
 	pthread_mutex_unlock(&g.lock);
+	if (id->sync_chan != NULL)
+		rdma_destroy_event_channel(id->sync_chan);
 	free(id);
 	return 0;
 }
@@ -356,7 +347,7 @@ int rdma_resolve_addr(struct rdma_cm_id *pub, struct sockaddr *src_addr, struct 
 	id->state = ST_ADDR;
 	cm_event_queue(ev);
 	pthread_mutex_unlock(&g.lock);
-	return 0;
+	return id->sync_chan != NULL ? cm_sync_wait(id, RDMA_CM_EVENT_ADDR_RESOLVED) : 0;
 }
 
 int rdma_resolve_route(struct rdma_cm_id *pub, int timeout_ms)
@@ -396,7 +387,7 @@ int rdma_resolve_route(struct rdma_cm_id *pub, int timeout_ms)
 	id->state = ST_ROUTE;
 	cm_event_queue(ev);
 	pthread_mutex_unlock(&g.lock);
-	return 0;
+	return id->sync_chan != NULL ? cm_sync_wait(id, RDMA_CM_EVENT_ROUTE_RESOLVED) : 0;
 }
 
 int rdma_listen(struct rdma_cm_id *pub, int backlog)

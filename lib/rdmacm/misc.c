@@ -116,28 +116,13 @@ void rdma_freeaddrinfo(struct rdma_addrinfo *res)
 	}
 }
 
-/* ---- needs libibverbs objects of the soft NIC, which softdoca does not provide ---- */
+/* ---- SRQs on ids, QP attributes for the application's own transitions: not provided ---- */
 
 static int no_verbs(const char *call)
 {
-	SDK_LOG_ERR("%s: softdoca's librdmacm has no libibverbs objects (QP, SRQ, CQ) for the soft NIC; "
+	SDK_LOG_ERR("%s: "
 		    "not supported (docs/compatibility.md)", call);
 	return cm_fail(ENOSYS);
-}
-
-int rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)
-{
-	return no_verbs(__func__);
-}
-
-int rdma_create_qp_ex(struct rdma_cm_id *id, struct ibv_qp_init_attr_ex *qp_init_attr)
-{
-	return no_verbs(__func__);
-}
-
-void rdma_destroy_qp(struct rdma_cm_id *id)
-{
-	(void)no_verbs(__func__);
 }
 
 int rdma_create_srq(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
@@ -153,22 +138,6 @@ int rdma_create_srq_ex(struct rdma_cm_id *id, struct ibv_srq_init_attr_ex *attr)
 void rdma_destroy_srq(struct rdma_cm_id *id)
 {
 	(void)no_verbs(__func__);
-}
-
-int rdma_create_ep(struct rdma_cm_id **id, struct rdma_addrinfo *res, struct ibv_pd *pd,
-		   struct ibv_qp_init_attr *qp_init_attr)
-{
-	return no_verbs(__func__);
-}
-
-void rdma_destroy_ep(struct rdma_cm_id *id)
-{
-	(void)no_verbs(__func__);
-}
-
-int rdma_get_request(struct rdma_cm_id *listen, struct rdma_cm_id **id)
-{
-	return no_verbs(__func__);
 }
 
 int rdma_init_qp_attr(struct rdma_cm_id *id, struct ibv_qp_attr *qp_attr, int *qp_attr_mask)

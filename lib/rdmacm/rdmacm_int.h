@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <rdma/rdma_cma.h>
 
+#include "ibverbs/soft_ibv.h"
 #include "softhw/rnic/rnic.h"
 
 /* Private data sizes an IB CM message carries for the user (rocev2.md §5.2, §5.3). */
@@ -51,6 +52,8 @@ struct cm_msg {
 	struct sockaddr_storage src;   /* REQ: the active side's address and RDMA-CM port */
 	struct sockaddr_storage dst;   /* REQ: the address it asked for */
 	uint8_t pdata[CM_REP_PDATA];
+	uint16_t verbs_len;            /* REQ / REP of an id with a QP: its connect info (soft_ibv.h) */
+	uint8_t verbs[SOFT_IBV_INFO_MAX];
 };
 #define CM_MSG_MAGIC 0x4d435352u /* "RSCM" */
 
@@ -95,6 +98,11 @@ struct cm_id {
 	uint8_t req_resp_res;          /* passive: what the REQ asked for */
 	uint8_t req_init_depth;
 	struct cm_msg *req;            /* active: REQ to send once the NIC connected */
+	void *peer_verbs;              /* passive: the REQ's connect info, for rdma_accept */
+	uint16_t peer_verbs_len;
+	struct rdma_event_channel *sync_chan; /* synchronous id: its own channel (rdma_create_ep) */
+	struct ibv_qp_init_attr *ep_qp_attr;  /* rdma_create_ep listener: what rdma_get_request creates */
+	struct ibv_pd *ep_pd;
 	struct cm_id *next;
 };
 
@@ -130,6 +138,7 @@ struct cm_lib {
 	const struct softhw_rnic_ops *nic;
 	struct ibv_context *verbs;
 	struct ibv_pd *pd;
+	const struct soft_ibv_hooks *ibv;
 };
 extern struct cm_lib g;
 
@@ -155,5 +164,7 @@ void cm_sockaddr_copy(struct sockaddr_storage *dst, const struct sockaddr *src);
 void cm_wait_sends(struct cm_id *id, int timeout_ms);
 void cm_reap_orphans(void);
 void cm_drop_queued(struct cm_id *id);
+/* Synchronous ids: waits for the id's next event on its own channel; its status (0, or errno-style) */
+int cm_sync_wait(struct cm_id *id, enum rdma_cm_event_type want);
 
 #endif /* SOFTDOCA_RDMACM_INT_H */

@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# Checks softdoca's librdmacm.so.1: its soname, and that it exports exactly the functions of
-# lib/rdmacm/librdmacm.map, each under the version node the map puts it in (RDMACM_1.0 ... 1.4).
-# usage: check_rdmacm_exports.sh LIBRARY.so VERSION.map
+# Checks softdoca's librdmacm.so.1 (or libibverbs.so.1): its soname, and that it exports exactly
+# the functions of its map, each under the version node the map puts it in (RDMACM_1.0 ... 1.4,
+# IBVERBS_1.0 ... 1.8).
+# usage: check_rdmacm_exports.sh LIBRARY.so VERSION.map [SONAME NODE-PREFIX]
 set -euo pipefail
-lib=$1 map=$2
+lib=$1 map=$2 soname=${3:-librdmacm.so.1} node=${4:-RDMACM}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-objdump -T "$lib" | awk '$4 == ".text" || $3 == "DF" { print $NF "@" $(NF-1) }' | grep '@RDMACM_' | sort -u >"$tmp/exported" || true
-objdump -T "$lib" | awk '$3 == "DF" && $(NF-1) !~ /^RDMACM_/ && $4 != "*UND*" { print $NF }' >"$tmp/unversioned" || true
-awk '/^RDMACM_[0-9.]+ *\{/ { node = $1 } /^[[:space:]]+[A-Za-z_][A-Za-z0-9_]*;/ { gsub(/[;[:space:]]/, ""); if ($0 != "") print $0 "@" node }' \
+objdump -T "$lib" | awk '$4 == ".text" || $3 == "DF" { print $NF "@" $(NF-1) }' | grep "@${node}_" | sort -u >"$tmp/exported" || true
+objdump -T "$lib" | awk -v n="$node" '$3 == "DF" && $(NF-1) !~ "^" n "_" && $4 != "*UND*" { print $NF }' >"$tmp/unversioned" || true
+awk -v n="$node" '$0 ~ "^" n "_[0-9.]+ *[{]" { node = $1 } /^[[:space:]]+[A-Za-z_][A-Za-z0-9_]*;/ { gsub(/[;[:space:]]/, ""); if ($0 != "") print $0 "@" node }' \
 	"$map" | sort -u >"$tmp/expected"
 status=0
-if objdump -p "$lib" | grep -q 'SONAME *librdmacm.so.1$'; then :; else
-	echo "$(basename "$lib"): soname is not librdmacm.so.1"
+if objdump -p "$lib" | grep -q "SONAME *$soname$"; then :; else
+	echo "$(basename "$lib"): soname is not $soname"
 	status=1
 fi
 if ! diff -u "$tmp/expected" "$tmp/exported" >"$tmp/diff"; then
@@ -26,5 +27,5 @@ if [ -s "$tmp/unversioned" ]; then
 	sed 's/^/  /' "$tmp/unversioned"
 	status=1
 fi
-[ $status -eq 0 ] && echo "$(basename "$lib"): exports exactly the $(wc -l <"$tmp/expected") functions of its map, each in its RDMACM node"
+[ $status -eq 0 ] && echo "$(basename "$lib"): exports exactly the $(wc -l <"$tmp/expected") functions of its map, each in its $node node"
 exit $status

@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Devices and contexts: the soft devices with an RDMA NIC, as ibv_devices; a context holds
+ * the opened doca_dev. No kernel: cmd_fd and async_fd are -1, no async events.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/priv/dev_priv.h"
+#include "doca_dev.h"
+#include "ibv_int.h"
+#include "softhw/base/sdk_log.h"
+
+SDK_LOG_REGISTER(IBV_DEVICE);
+
+#undef ibv_get_device_list
+#undef ibv_query_port
+
+struct sv_lib sv = {.lock = PTHREAD_MUTEX_INITIALIZER, .ev_lock = PTHREAD_MUTEX_INITIALIZER, .next_key = 0x1000};
+
+struct ibv_device **ibv_get_device_list(int *num_devices)
+{
+	struct doca_devinfo **list;
+	struct ibv_device **out;
+	uint32_t n = 0, k = 0;
+
+	/* one list for the process: devices and contexts point into it, so it is never destroyed */
+	pthread_mutex_lock(&sv.lock);
+	if (sv.devinfos == NULL && doca_devinfo_create_list(&sv.devinfos, &sv.ndevinfos) != DOCA_SUCCESS) {
+		SDK_LOG_ERR("libibverbs: no soft device (is the soft card configured?)");
+		sv.devinfos = NULL;
+		sv.ndevinfos = 0;
+	}
+	list = sv.devinfos;
+	n = sv.ndevinfos;
+	pthread_mutex_unlock(&sv.lock);
+	out = calloc(n + 1, sizeof(*out));
+	if (out == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		struct doca_dev *dev;
+		struct sv_dev *d;
+		bool nic;
+
+		if (doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
+			continue;
+		nic = dev->rnic != NULL;
+		doca_dev_close(dev);
+		d = nic ? calloc(1, sizeof(*d)) : NULL;
+		if (d == NULL)
+			continue;
+		d->pub.node_type = IBV_NODE_CA;
+		d->pub.transport_type = IBV_TRANSPORT_IB;
+		(void)doca_devinfo_get_ibdev_name(list[i], d->pub.name, sizeof(d->pub.name));
+		snprintf(d->pub.dev_name, sizeof(d->pub.dev_name), "uverbs%u", k);
+		d->devinfo = list[i];
+		out[k++] = &d->pub;
+	}
+	if (num_devices != NULL)
+		*num_devices = (int)k;
+	return out;
+}
+
+void ibv_free_device_list(struct ibv_device **list)
+{
+	if (list == NULL)
+		return;
+	for (struct ibv_device **d = list; *d != NULL; d++)
+		free(*d);
+	free(list);
+}
+
+const char *ibv_get_device_name(struct ibv_device *device)
+{
+	return device != NULL ? device->name : NULL;
+}
+
+__be64 ibv_get_device_guid(struct ibv_device *device)
+{
+	uint64_t g = 0;
+
+	if (device != NULL)
+		for (const char *c = device->name; *c != '\0'; c++)
+			g = g * 131 + (unsigned char)*c;
+	return htobe64(g | 0x0200000000000000ull);
+}
+
+static const struct soft_ibv_hooks *hooks(void)
+{
+	return &sv_hooks;
+}
+
+struct ibv_context *ibv_open_device(struct ibv_device *device)
+{
+	struct sv_dev *d = (struct sv_dev *)device;
+	struct sv_ctx *c;
+
+	if (d == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (doca_dev_open(d->devinfo, &c->dev) != DOCA_SUCCESS || c->dev->rnic == NULL) {
+		SDK_LOG_ERR("libibverbs: could not open soft device %s", d->pub.name);
+		if (c->dev != NULL)
+			doca_dev_close(c->dev);
+		free(c);
+		errno = ENODEV;
+		return NULL;
+	}
+	c->nic = c->dev->rnic;
+	c->devcopy = *d;
+	c->pub.device = &c->devcopy.pub;
+	c->pub.ops = sv_ops;
+	c->pub.cmd_fd = -1;
+	c->pub.async_fd = -1;
+	c->pub.num_comp_vectors = 1;
+	pthread_mutex_init(&c->pub.mutex, NULL);
+	c->tag.magic = SOFT_IBV_MAGIC;
+	c->tag.hooks = hooks();
+	return &c->pub;
+}
+
+int ibv_close_device(struct ibv_context *context)
+{
+	struct sv_ctx *c = (struct sv_ctx *)context;
+
+	if (c == NULL)
+		return EINVAL;
+	doca_dev_close(c->dev);
+	pthread_mutex_destroy(&c->pub.mutex);
+	free(c);
+	return 0;
+}
+
+struct doca_dev *sv_dev_of(struct ibv_context *ctx)
+{
+	return ctx != NULL ? ((struct sv_ctx *)ctx)->dev : NULL;
+}
+
+int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *a)
+{
+	if (context == NULL || a == NULL)
+		return EINVAL;
+	memset(a, 0, sizeof(*a));
+	snprintf(a->fw_ver, sizeof(a->fw_ver), "softdoca");
+	a->node_guid = ibv_get_device_guid(context->device);
+	a->sys_image_guid = a->node_guid;
+	a->max_mr_size = UINT64_MAX;
+	a->page_size_cap = 0xfffff000;
+	a->vendor_id = 0x02c9; /* Mellanox */
+	a->vendor_part_id = 41692; /* BlueField-3 */
+	a->max_qp = 4096;
+	a->max_qp_wr = SV_MAX_WR;
+	a->device_cap_flags = IBV_DEVICE_RC_RNR_NAK_GEN;
+	a->max_sge = SV_MAX_SGE;
+	a->max_sge_rd = SV_MAX_SGE;
+	a->max_cq = 65536;
+	a->max_cqe = 4194303;
+	a->max_mr = 1 << 20;
+	a->max_pd = 1 << 20;
+	a->max_qp_rd_atom = 16;
+	a->max_qp_init_rd_atom = 16;
+	a->max_res_rd_atom = 1 << 20;
+	a->atomic_cap = IBV_ATOMIC_HCA;
+	a->max_pkeys = 1;
+	a->phys_port_cnt = 1;
+	return 0;
+}
+
+int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *out)
+{
+	struct ibv_port_attr a = {0};
+
+	if (context == NULL || out == NULL || port_num != 1)
+		return EINVAL;
+	a.state = IBV_PORT_ACTIVE;
+	a.max_mtu = IBV_MTU_4096;
+	a.active_mtu = IBV_MTU_1024; /* RoCE on a 1500-byte Ethernet MTU */
+	a.gid_tbl_len = 1;
+	a.port_cap_flags = IBV_PORT_CM_SUP;
+	a.max_msg_sz = 1u << 31;
+	a.pkey_tbl_len = 1;
+	a.active_width = 2;  /* 4x */
+	a.active_speed = 32; /* EDR */
+	a.phys_state = 5;    /* LinkUp */
+	a.link_layer = IBV_LINK_LAYER_ETHERNET;
+	/* the caller's structure may be the old, shorter one: only the fields up to flags */
+	memcpy(out, &a, offsetof(struct ibv_port_attr, port_cap_flags2));
+	return 0;
+}
+
+int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)
+{
+	if (context == NULL || gid == NULL || port_num != 1 || index != 0)
+		return EINVAL;
+	/* ::ffff:127.0.0.1, the IPv4-mapped GID of the loopback address the soft NIC answers on */
+	memset(gid, 0, sizeof(*gid));
+	gid->raw[10] = gid->raw[11] = 0xff;
+	gid->raw[12] = 127;
+	gid->raw[15] = 1;
+	return 0;
+}
+
+int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey)
+{
+	if (context == NULL || pkey == NULL || port_num != 1 || index != 0)
+		return EINVAL;
+	*pkey = htobe16(0xffff);
+	return 0;
+}
+
+struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)
+{
+	struct sv_pd *pd;
+
+	if (context == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	pd = calloc(1, sizeof(*pd));
+	if (pd == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	_Static_assert(offsetof(struct sv_pd, tag) == SOFTDOCA_VERBS_TAG_OFFSET, "the tag follows the ibv_pd");
+	pd->pub.context = context;
+	pd->tag.magic = SOFTDOCA_VERBS_TAG_MAGIC;
+	pd->tag.devinfo = ((struct sv_ctx *)context)->dev->devinfo;
+	return &pd->pub;
+}
+
+int ibv_dealloc_pd(struct ibv_pd *pd)
+{
+	if (pd == NULL)
+		return EINVAL;
+	pthread_mutex_lock(&sv.lock);
+	for (struct sv_mr *m = sv.mrs; m != NULL; m = m->next)
+		if (m->pub.pd == pd) {
+			pthread_mutex_unlock(&sv.lock);
+			return EBUSY;
+		}
+	pthread_mutex_unlock(&sv.lock);
+	free(pd);
+	return 0;
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * libibverbs over the soft NIC (private to lib/ibverbs/). Built against rdma-core's own
+ * <infiniband/verbs.h>: every object starts with the public structure programs compiled
+ * against, and the data path goes through context->ops, which rdma-core's inline
+ * ibv_post_send / ibv_post_recv / ibv_poll_cq / ibv_req_notify_cq call.
+ *
+ * Mapping onto the soft NIC (rnic.h):
+ *   QP  - one soft NIC endpoint (its receive queue is the QP's) with one qp on it, connected
+ *         with the peer's descriptor (librdmacm carries it, soft_ibv.h).
+ *   CQ  - a software ring; polling it drains the endpoints of the QPs that complete into it.
+ *   MR  - local access: bookkeeping; remote access: an RDMA export of a doca_mmap; the rkey
+ *         is a 32-bit key the peer maps to (pid, export id, token) with the MR table it got
+ *         at connection time.
+ *   comp channel - a pipe: one byte per CQ event; the endpoint's notify callback writes it.
+ *
+ * Threads: one library lock (sv.lock) guards objects and polling; the NIC's notify callback
+ * (any thread) takes only sv.ev_lock.
+ */
+#ifndef SOFTDOCA_IBV_INT_H
+#define SOFTDOCA_IBV_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+#include "common/priv/soft_verbs.h"
+#include "ibverbs/soft_ibv.h"
+#include "softhw/rnic/rnic.h"
+
+#define SV_MAX_INLINE 256
+#define SV_MAX_SGE 16
+#define SV_MAX_WR 4096
+#define SV_SRQ_CQS 64 /* CQs an SRQ's QPs may complete into */
+
+struct sv_dev {
+	struct ibv_device pub;
+	struct doca_devinfo *devinfo;
+};
+
+struct sv_ctx {
+	struct ibv_context pub;
+	struct soft_ibv_tag tag;       /* right after pub: soft_ibv_hooks_of() */
+	struct doca_dev *dev;
+	const struct softhw_rnic_ops *nic;
+	struct sv_dev devcopy;         /* context->device: outlives ibv_free_device_list, as in rdma-core */
+};
+_Static_assert(sizeof(struct ibv_context) % 8 == 0, "the tag follows the context");
+
+struct sv_pd {
+	struct ibv_pd pub;
+	struct softdoca_verbs_tag tag; /* doca_rdma_bridge_open_dev_from_pd finds the device */
+};
+
+struct sv_mr {
+	struct ibv_mr pub;
+	struct doca_mmap *mmap;        /* remote access: the exported mmap */
+	int32_t pid;
+	uint64_t id, token;
+	int access;
+	struct sv_mr *next;
+};
+
+/* One entry of a peer's MR table (connect info). */
+struct sv_peer_mr {
+	uint32_t rkey;
+	int32_t pid;
+	uint64_t id, token, addr, len;
+};
+
+struct sv_chan {
+	struct ibv_comp_channel pub;
+	int wfd;                       /* write end of the pipe (pub.fd reads) */
+	struct sv_cq *evq[64];         /* CQs with an event, in order */
+	uint32_t evq_head, evq_n;
+};
+
+struct sv_cq {
+	struct ibv_cq pub;
+	struct ibv_wc *ring;
+	uint32_t cap, head, n;
+	bool armed;                    /* req_notify_cq: an event on the next completion (ev_lock) */
+	struct sv_cq *next;
+};
+
+/* A send in flight: what the completion needs. */
+struct sv_slot {
+	uint64_t wr_id;
+	enum ibv_wc_opcode op;
+	bool used, signaled;
+	uint32_t len;
+	uint8_t inl[SV_MAX_INLINE];
+};
+
+struct sv_srq;
+
+struct sv_qp {
+	struct ibv_qp pub;
+	struct sv_srq *srq;            /* its endpoint is the SRQ's (shared) */
+	struct softhw_rnic_ep *ep;
+	struct softhw_rnic_qp *nqp;
+	struct ibv_qp_cap cap;
+	bool sq_sig_all;
+	bool flushed;                  /* disconnected: its work was flushed */
+	int access;                    /* qp_access_flags */
+	struct ibv_qp_attr attr;       /* what modify_qp set (query_qp returns it) */
+	struct sv_slot *slots;
+	uint32_t nslots;
+	struct sv_peer_mr peer_mrs[SOFT_IBV_PEER_MRS];
+	uint32_t npeer_mrs;
+	struct sv_qp *next;
+};
+
+struct sv_srq {
+	struct ibv_srq pub;
+	struct softhw_rnic_ep *ep;
+	struct ibv_srq_attr attr;
+	uint32_t nqps;
+	struct sv_cq *cqs[SV_SRQ_CQS]; /* CQs of its QPs (ev_lock) */
+	uint32_t ncqs;
+	struct sv_srq *next;
+};
+
+struct sv_lib {
+	pthread_mutex_t lock;
+	pthread_mutex_t ev_lock;
+	struct sv_qp *qps;
+	struct sv_cq *cqs;
+	struct sv_mr *mrs;
+	struct sv_srq *srqs;
+	uint32_t next_key;
+	struct doca_devinfo **devinfos; /* the soft devices (ibv_get_device_list) */
+	uint32_t ndevinfos;
+};
+extern struct sv_lib sv;
+
+extern const struct soft_ibv_hooks sv_hooks;
+extern const struct ibv_context_ops sv_ops;
+
+/* cq.c */
+int sv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
+int sv_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+void sv_cq_push(struct sv_cq *cq, const struct ibv_wc *wc);
+void sv_ep_notify(void *arg);
+void sv_cq_event(struct sv_cq *cq);
+/* qp.c */
+int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
+int sv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
+void sv_qp_drain(struct sv_qp *qp);
+/* srq.c */
+int sv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
+void sv_qp_notify(struct sv_qp *q);
+int sv_srq_add_cq(struct sv_srq *s, struct sv_cq *cq);
+void sv_srq_forget_cq(struct sv_cq *cq);
+/* mr.c */
+struct sv_mr *sv_mr_find(uint32_t key);
+uint32_t sv_mr_table(struct ibv_pd *pd, struct sv_peer_mr *out, uint32_t max);
+/* device.c */
+struct doca_dev *sv_dev_of(struct ibv_context *ctx);
+
+#endif /* SOFTDOCA_IBV_INT_H */

@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RC queue pairs: each is one soft NIC endpoint (its receive queue is the QP's) with one soft
+ * NIC qp, connected with the peer's descriptor that librdmacm carries (hooks below). Sends
+ * take a slot (what the completion needs; inline data lives there until it is done).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/priv/dev_priv.h"
+#include "ibv_int.h"
+#include "softhw/base/sdk_log.h"
+
+SDK_LOG_REGISTER(IBV_QP);
+
+static const struct softhw_rnic_ops *nic_of(const struct sv_qp *q)
+{
+	return ((const struct sv_ctx *)q->pub.context)->nic;
+}
+
+struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
+{
+	struct sv_ctx *c;
+	struct sv_qp *q;
+	struct softhw_rnic_ep_attr ea = {0};
+	doca_error_t err;
+
+	if (pd == NULL || a == NULL || a->send_cq == NULL || a->recv_cq == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (a->qp_type != IBV_QPT_RC) {
+		SDK_LOG_ERR("ibv_create_qp: only RC QPs are supported (type %d)", a->qp_type);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (a->cap.max_send_wr > SV_MAX_WR || a->cap.max_recv_wr > SV_MAX_WR || a->cap.max_send_sge > SV_MAX_SGE ||
+	    a->cap.max_recv_sge > SV_MAX_SGE || a->cap.max_inline_data > SV_MAX_INLINE) {
+		errno = EINVAL;
+		return NULL;
+	}
+	c = (struct sv_ctx *)pd->context;
+	q = calloc(1, sizeof(*q));
+	if (q == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	q->cap = a->cap;
+	if (q->cap.max_send_wr == 0)
+		q->cap.max_send_wr = 1;
+	if (q->cap.max_inline_data == 0)
+		q->cap.max_inline_data = 64; /* as mlx5 reports at least */
+	q->nslots = q->cap.max_send_wr;
+	q->slots = calloc(q->nslots, sizeof(*q->slots));
+	if (q->slots == NULL) {
+		free(q);
+		errno = ENOMEM;
+		return NULL;
+	}
+	q->sq_sig_all = a->sq_sig_all != 0;
+	q->pub.context = pd->context;
+	q->pub.qp_context = a->qp_context;
+	q->pub.pd = pd;
+	q->pub.send_cq = a->send_cq;
+	q->pub.recv_cq = a->recv_cq;
+	q->pub.qp_type = IBV_QPT_RC;
+	q->pub.state = IBV_QPS_RESET;
+	pthread_mutex_init(&q->pub.mutex, NULL);
+	pthread_cond_init(&q->pub.cond, NULL);
+	ea.fn = c->dev->devinfo->fn;
+	ea.access = DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
+	ea.max_qps = 1;
+	ea.max_recv_sge = a->cap.max_recv_sge > 0 ? a->cap.max_recv_sge : 1;
+	ea.max_send_sge = a->cap.max_send_sge > 0 ? a->cap.max_send_sge : 1;
+	ea.max_msg_size = 1u << 31;
+	ea.rnr_retry_count = 7;
+	ea.notify = sv_ep_notify;
+	ea.notify_arg = q;
+	q->srq = (struct sv_srq *)a->srq;
+	q->pub.srq = a->srq;
+	if (q->srq != NULL) { /* a qp on the SRQ's endpoint: its receives are the SRQ's */
+		q->ep = q->srq->ep;
+		err = c->nic->qp_create(q->ep, q, &q->nqp);
+	} else {
+		err = c->nic->ep_create(&ea, &q->ep);
+		if (err == DOCA_SUCCESS) {
+			err = c->nic->qp_create(q->ep, q, &q->nqp);
+			if (err != DOCA_SUCCESS)
+				c->nic->ep_destroy(q->ep);
+		}
+	}
+	if (err != DOCA_SUCCESS) {
+		SDK_LOG_ERR("ibv_create_qp: the soft NIC could not create a qp: %s", doca_error_get_descr(err));
+		free(q->slots);
+		free(q);
+		errno = err == DOCA_ERROR_NO_MEMORY ? ENOMEM : EIO;
+		return NULL;
+	}
+	a->cap = q->cap;
+	pthread_mutex_lock(&sv.lock);
+	q->pub.qp_num = sv.next_key++ & 0xffffff;
+	q->next = sv.qps;
+	sv.qps = q;
+	if (q->srq != NULL) {
+		q->srq->nqps++;
+		if (sv_srq_add_cq(q->srq, (struct sv_cq *)a->send_cq) != 0 ||
+		    sv_srq_add_cq(q->srq, (struct sv_cq *)a->recv_cq) != 0)
+			SDK_LOG_ERR("ibv_create_qp: the SRQ's QPs use more than %d CQs: events of this one may be missed",
+				    SV_SRQ_CQS);
+	}
+	/* a CQ armed before the QP existed (rping does so) must hear of this QP's completions too */
+	pthread_mutex_lock(&sv.ev_lock);
+	bool armed = ((struct sv_cq *)a->send_cq)->armed || ((struct sv_cq *)a->recv_cq)->armed;
+	pthread_mutex_unlock(&sv.ev_lock);
+	bool ready = armed && c->nic->ep_arm(q->ep);
+	pthread_mutex_unlock(&sv.lock);
+	if (ready)
+		sv_qp_notify(q);
+	return &q->pub;
+}
+
+int ibv_destroy_qp(struct ibv_qp *qp)
+{
+	struct sv_qp *q = (struct sv_qp *)qp;
+
+	if (q == NULL)
+		return EINVAL;
+	pthread_mutex_lock(&sv.lock);
+	for (struct sv_qp **pp = &sv.qps; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == q) {
+			*pp = q->next;
+			break;
+		}
+	if (q->srq != NULL)
+		q->srq->nqps--;
+	pthread_mutex_unlock(&sv.lock);
+	nic_of(q)->qp_destroy(q->nqp);
+	if (q->srq == NULL)
+		nic_of(q)->ep_destroy(q->ep);
+	pthread_cond_destroy(&q->pub.cond);
+	pthread_mutex_destroy(&q->pub.mutex);
+	free(q->slots);
+	free(q);
+	return 0;
+}
+
+int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
+{
+	struct sv_qp *q = (struct sv_qp *)qp;
+
+	if (q == NULL || attr == NULL)
+		return EINVAL;
+	pthread_mutex_lock(&sv.lock);
+	if (mask & IBV_QP_ACCESS_FLAGS)
+		q->access = (int)attr->qp_access_flags;
+	if (mask & IBV_QP_PATH_MTU)
+		q->attr.path_mtu = attr->path_mtu;
+	if (mask & IBV_QP_DEST_QPN)
+		q->attr.dest_qp_num = attr->dest_qp_num;
+	if (mask & IBV_QP_AV)
+		q->attr.ah_attr = attr->ah_attr;
+	if (mask & IBV_QP_MAX_QP_RD_ATOMIC)
+		q->attr.max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IBV_QP_MAX_DEST_RD_ATOMIC)
+		q->attr.max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & IBV_QP_STATE) {
+		/*
+		 * States are bookkeeping: the soft NIC qp connects when librdmacm hands it the peer's
+		 * descriptor. Reaching RTR with only a QP number (no librdmacm) cannot name a soft peer.
+		 */
+		if (attr->qp_state == IBV_QPS_RTR && q->pub.state != IBV_QPS_RTS && q->npeer_mrs == 0 &&
+		    q->pub.state != IBV_QPS_RTR)
+			SDK_LOG_DBG("ibv_modify_qp to RTR: the QP connects through librdmacm (rdma_connect / rdma_accept)");
+		q->pub.state = attr->qp_state;
+	}
+	pthread_mutex_unlock(&sv.lock);
+	return 0;
+}
+
+int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask, struct ibv_qp_init_attr *init)
+{
+	struct sv_qp *q = (struct sv_qp *)qp;
+
+	(void)mask;
+	if (q == NULL || attr == NULL || init == NULL)
+		return EINVAL;
+	pthread_mutex_lock(&sv.lock);
+	*attr = q->attr;
+	attr->qp_state = attr->cur_qp_state = q->pub.state;
+	attr->qp_access_flags = (unsigned int)q->access;
+	attr->cap = q->cap;
+	attr->port_num = 1;
+	attr->timeout = 14;
+	attr->retry_cnt = 7;
+	attr->rnr_retry = 7;
+	memset(init, 0, sizeof(*init));
+	init->qp_context = q->pub.qp_context;
+	init->send_cq = q->pub.send_cq;
+	init->recv_cq = q->pub.recv_cq;
+	init->cap = q->cap;
+	init->qp_type = IBV_QPT_RC;
+	init->srq = q->pub.srq;
+	init->sq_sig_all = q->sq_sig_all;
+	pthread_mutex_unlock(&sv.lock);
+	return 0;
+}
+
+static enum ibv_wc_status wc_status(doca_error_t e, bool recv)
+{
+	switch (e) {
+	case DOCA_SUCCESS: return IBV_WC_SUCCESS;
+	case DOCA_ERROR_SHUTDOWN: return IBV_WC_WR_FLUSH_ERR;
+	case DOCA_ERROR_NOT_PERMITTED:
+	case DOCA_ERROR_INVALID_VALUE: return IBV_WC_REM_ACCESS_ERR;
+	case DOCA_ERROR_TOO_BIG: return recv ? IBV_WC_LOC_LEN_ERR : IBV_WC_REM_INV_REQ_ERR;
+	case DOCA_ERROR_AGAIN: return IBV_WC_RNR_RETRY_EXC_ERR;
+	case DOCA_ERROR_CONNECTION_ABORTED: return IBV_WC_RETRY_EXC_ERR;
+	default: return IBV_WC_GENERAL_ERR;
+	}
+}
+
+/* Moves the endpoint's CQEs into the QP's CQs (under sv.lock). */
+void sv_qp_drain(struct sv_qp *self)
+{
+	struct softhw_rnic_cqe cqes[32];
+	int n;
+
+	while ((n = nic_of(self)->ep_poll(self->ep, cqes, 32)) > 0)
+		for (int i = 0; i < n; i++) {
+			const struct softhw_rnic_cqe *e = &cqes[i];
+			/* on an SRQ's endpoint the CQE may be another QP's */
+			struct sv_qp *q = e->qp_user != NULL ? e->qp_user : self;
+			struct ibv_wc wc = {.qp_num = q->pub.qp_num, .src_qp = q->attr.dest_qp_num};
+
+			if (e->kind == SOFTHW_RNIC_CQE_FAILED || e->kind == SOFTHW_RNIC_CQE_DISCONNECTED) {
+				q->pub.state = IBV_QPS_ERR;
+				continue;
+			}
+			if (e->kind != SOFTHW_RNIC_CQE_WR)
+				continue;
+			wc.status = wc_status(e->status, e->op == SOFTHW_RNIC_OP_RECV);
+			wc.vendor_err = e->status;
+			if (e->op == SOFTHW_RNIC_OP_RECV) {
+				wc.wr_id = e->wr_id;
+				wc.byte_len = (uint32_t)e->len;
+				wc.opcode = e->recv_op == SOFTHW_RNIC_OP_WRITE_IMM ? IBV_WC_RECV_RDMA_WITH_IMM : IBV_WC_RECV;
+				if (e->recv_op != SOFTHW_RNIC_OP_SEND) {
+					wc.wc_flags = IBV_WC_WITH_IMM;
+					wc.imm_data = e->imm;
+				}
+				sv_cq_push((struct sv_cq *)q->pub.recv_cq, &wc);
+				continue;
+			}
+			if (e->wr_id >= q->nslots || !q->slots[e->wr_id].used)
+				continue;
+			struct sv_slot *s = &q->slots[e->wr_id];
+
+			s->used = false;
+			if (!s->signaled && wc.status == IBV_WC_SUCCESS)
+				continue;
+			wc.wr_id = s->wr_id;
+			wc.opcode = s->op;
+			wc.byte_len = s->op == IBV_WC_RDMA_READ ? (uint32_t)e->len : s->len;
+			if (s->op == IBV_WC_COMP_SWAP || s->op == IBV_WC_FETCH_ADD)
+				wc.byte_len = 8;
+			sv_cq_push((struct sv_cq *)q->pub.send_cq, &wc);
+		}
+}
+
+static const struct sv_peer_mr *peer_mr(const struct sv_qp *q, uint32_t rkey)
+{
+	for (uint32_t i = 0; i < q->npeer_mrs; i++)
+		if (q->peer_mrs[i].rkey == rkey)
+			return &q->peer_mrs[i];
+	return NULL;
+}
+
+static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
+{
+	struct softhw_rnic_sge sgl[SV_MAX_SGE];
+	struct softhw_rnic_wr w = {0};
+	struct sv_slot *s = NULL;
+	uint64_t total = 0;
+	uint32_t idx = 0;
+	doca_error_t err;
+
+	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > SV_MAX_SGE)
+		return EINVAL;
+	for (idx = 0; idx < q->nslots; idx++)
+		if (!q->slots[idx].used) {
+			s = &q->slots[idx];
+			break;
+		}
+	if (s == NULL)
+		return ENOMEM; /* send queue full */
+	for (int i = 0; i < wr->num_sge; i++) {
+		sgl[i].addr = (void *)(uintptr_t)wr->sg_list[i].addr;
+		sgl[i].len = wr->sg_list[i].length;
+		total += wr->sg_list[i].length;
+	}
+	w.sgl = sgl;
+	w.num_sge = (uint32_t)wr->num_sge;
+	switch (wr->opcode) {
+	case IBV_WR_SEND: w.op = SOFTHW_RNIC_OP_SEND; s->op = IBV_WC_SEND; break;
+	case IBV_WR_SEND_WITH_IMM: w.op = SOFTHW_RNIC_OP_SEND_IMM; s->op = IBV_WC_SEND; break;
+	case IBV_WR_RDMA_WRITE: w.op = SOFTHW_RNIC_OP_WRITE; s->op = IBV_WC_RDMA_WRITE; break;
+	case IBV_WR_RDMA_WRITE_WITH_IMM: w.op = SOFTHW_RNIC_OP_WRITE_IMM; s->op = IBV_WC_RDMA_WRITE; break;
+	case IBV_WR_RDMA_READ: w.op = SOFTHW_RNIC_OP_READ; s->op = IBV_WC_RDMA_READ; break;
+	case IBV_WR_ATOMIC_CMP_AND_SWP: w.op = SOFTHW_RNIC_OP_CMP_SWP; s->op = IBV_WC_COMP_SWAP; break;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD: w.op = SOFTHW_RNIC_OP_FETCH_ADD; s->op = IBV_WC_FETCH_ADD; break;
+	default:
+		SDK_LOG_ERR("ibv_post_send: opcode %d is not supported", wr->opcode);
+		return EINVAL;
+	}
+	if ((wr->send_flags & IBV_SEND_INLINE) && (wr->opcode == IBV_WR_SEND || wr->opcode == IBV_WR_SEND_WITH_IMM ||
+						   wr->opcode == IBV_WR_RDMA_WRITE ||
+						   wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)) {
+		/* the caller may reuse its buffer at once: the data moves into the slot */
+		if (total > q->cap.max_inline_data || total > SV_MAX_INLINE)
+			return EINVAL;
+		for (int i = 0, off = 0; i < wr->num_sge; off += (int)wr->sg_list[i].length, i++)
+			memcpy(s->inl + off, (const void *)(uintptr_t)wr->sg_list[i].addr, wr->sg_list[i].length);
+		sgl[0].addr = s->inl;
+		sgl[0].len = total;
+		w.num_sge = total > 0 ? 1 : 0;
+	}
+	if (w.op == SOFTHW_RNIC_OP_SEND_IMM || w.op == SOFTHW_RNIC_OP_WRITE_IMM)
+		w.imm = wr->imm_data;
+	if (w.op == SOFTHW_RNIC_OP_WRITE || w.op == SOFTHW_RNIC_OP_WRITE_IMM || w.op == SOFTHW_RNIC_OP_READ) {
+		const struct sv_peer_mr *m = peer_mr(q, wr->wr.rdma.rkey);
+
+		w.rkey.addr = wr->wr.rdma.remote_addr;
+		w.rkey.len = total;
+		if (m != NULL) {
+			w.rkey.pid = m->pid;
+			w.rkey.id = m->id;
+			w.rkey.token = m->token;
+		} /* else an rkey the peer did not announce: the target refuses it (remote access error) */
+	}
+	if (w.op == SOFTHW_RNIC_OP_CMP_SWP || w.op == SOFTHW_RNIC_OP_FETCH_ADD) {
+		const struct sv_peer_mr *m = peer_mr(q, wr->wr.atomic.rkey);
+
+		w.rkey.addr = wr->wr.atomic.remote_addr;
+		w.rkey.len = 8;
+		if (m != NULL) {
+			w.rkey.pid = m->pid;
+			w.rkey.id = m->id;
+			w.rkey.token = m->token;
+		}
+		w.arg0 = wr->wr.atomic.compare_add;
+		w.arg1 = wr->wr.atomic.swap;
+	}
+	w.wr_id = idx;
+	s->wr_id = wr->wr_id;
+	s->signaled = q->sq_sig_all || (wr->send_flags & IBV_SEND_SIGNALED);
+	s->len = (uint32_t)total;
+	s->used = true;
+	err = nic_of(q)->qp_post(q->nqp, &w);
+	if (err != DOCA_SUCCESS) {
+		s->used = false;
+		return err == DOCA_ERROR_NOT_CONNECTED ? EINVAL : EIO;
+	}
+	return 0;
+}
+
+int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+{
+	struct sv_qp *q = (struct sv_qp *)qp;
+	int e = 0;
+
+	pthread_mutex_lock(&sv.lock);
+	for (; wr != NULL && e == 0; wr = e == 0 ? wr->next : wr) {
+		e = post_one(q, wr);
+		if (e != 0 && bad != NULL)
+			*bad = wr;
+		if (e != 0)
+			break;
+	}
+	pthread_mutex_unlock(&sv.lock);
+	return e;
+}
+
+int sv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
+{
+	struct sv_qp *q = (struct sv_qp *)qp;
+	int e = 0;
+
+	pthread_mutex_lock(&sv.lock);
+	for (; wr != NULL; wr = wr->next) {
+		struct softhw_rnic_sge sgl[SV_MAX_SGE];
+
+		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > SV_MAX_SGE) {
+			e = EINVAL;
+		} else {
+			for (int i = 0; i < wr->num_sge; i++) {
+				sgl[i].addr = (void *)(uintptr_t)wr->sg_list[i].addr;
+				sgl[i].len = wr->sg_list[i].length;
+			}
+			if (nic_of(q)->ep_post_recv(q->ep, wr->wr_id, sgl, (uint32_t)wr->num_sge) != DOCA_SUCCESS)
+				e = ENOMEM;
+		}
+		if (e != 0) {
+			if (bad != NULL)
+				*bad = wr;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&sv.lock);
+	return e;
+}
+
+/* ---- what librdmacm calls (soft_ibv.h) ---- */
+
+struct info_hdr {
+	uint32_t desc_len;
+	uint32_t nmrs;
+};
+
+static int qp_info(struct ibv_qp *qp, void *buf, size_t cap, size_t *len)
+{
+	struct sv_qp *q = (struct sv_qp *)qp;
+	struct info_hdr h;
+	const void *blob;
+	size_t blen;
+	struct sv_peer_mr mrs[SOFT_IBV_PEER_MRS];
+
+	if (nic_of(q)->qp_export(q->nqp, &blob, &blen) != DOCA_SUCCESS)
+		return EIO;
+	pthread_mutex_lock(&sv.lock);
+	h.nmrs = sv_mr_table(q->pub.pd, mrs, SOFT_IBV_PEER_MRS);
+	pthread_mutex_unlock(&sv.lock);
+	h.desc_len = (uint32_t)blen;
+	*len = sizeof(h) + blen + h.nmrs * sizeof(mrs[0]);
+	if (*len > cap)
+		return ENOSPC;
+	memcpy(buf, &h, sizeof(h));
+	memcpy((char *)buf + sizeof(h), blob, blen);
+	memcpy((char *)buf + sizeof(h) + blen, mrs, h.nmrs * sizeof(mrs[0]));
+	return 0;
+}
+
+static int qp_connect(struct ibv_qp *qp, const void *info, size_t len)
+{
+	struct sv_qp *q = (struct sv_qp *)qp;
+	struct info_hdr h;
+	doca_error_t err;
+
+	if (len < sizeof(h))
+		return EINVAL;
+	memcpy(&h, info, sizeof(h));
+	if (h.nmrs > SOFT_IBV_PEER_MRS || len != sizeof(h) + h.desc_len + h.nmrs * sizeof(struct sv_peer_mr))
+		return EINVAL;
+	pthread_mutex_lock(&sv.lock);
+	memcpy(q->peer_mrs, (const char *)info + sizeof(h) + h.desc_len, h.nmrs * sizeof(struct sv_peer_mr));
+	q->npeer_mrs = h.nmrs;
+	err = nic_of(q)->qp_connect(q->nqp, (const char *)info + sizeof(h), h.desc_len);
+	if (err == DOCA_SUCCESS)
+		q->pub.state = IBV_QPS_RTS;
+	pthread_mutex_unlock(&sv.lock);
+	if (err != DOCA_SUCCESS)
+		SDK_LOG_ERR("librdmacm: the soft NIC could not connect QP %u: %s", q->pub.qp_num,
+			    doca_error_get_descr(err));
+	return err == DOCA_SUCCESS ? 0 : EINVAL;
+}
+
+static void qp_disconnect(struct ibv_qp *qp)
+{
+	struct sv_qp *q = (struct sv_qp *)qp;
+
+	bool flushed = false;
+
+	pthread_mutex_lock(&sv.lock);
+	if (!q->flushed) {
+		/* as a QP moved to error: sends and posted receives complete with WR_FLUSH_ERR */
+		(void)nic_of(q)->qp_disconnect(q->nqp);
+		if (q->srq == NULL) /* an SRQ's receives stay for its other QPs */
+			nic_of(q)->ep_flush_recv(q->ep, DOCA_ERROR_SHUTDOWN);
+		q->pub.state = IBV_QPS_ERR;
+		q->flushed = flushed = true;
+	}
+	pthread_mutex_unlock(&sv.lock);
+	if (flushed)
+		sv_qp_notify(q); /* a CQ waiting in ibv_get_cq_event hears of the flush */
+}
+
+const struct soft_ibv_hooks sv_hooks = {
+	.dev_of = sv_dev_of,
+	.qp_info = qp_info,
+	.qp_connect = qp_connect,
+	.qp_disconnect = qp_disconnect,
+};
+
+const struct ibv_context_ops sv_ops = {
+	.poll_cq = sv_poll_cq,
+	.req_notify_cq = sv_req_notify_cq,
+	.post_srq_recv = sv_post_srq_recv,
+	.post_send = sv_post_send,
+	.post_recv = sv_post_recv,
+};

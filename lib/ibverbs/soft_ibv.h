@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What softdoca's librdmacm (lib/rdmacm) needs from softdoca's libibverbs (lib/ibverbs) beyond
+ * the verbs API, reached without any extra exported symbol: a tag right after the ibv_context
+ * of every context libibverbs opens. Internal to the source tree (not installed).
+ *
+ * A connected QP needs the peer's soft NIC qp descriptor and the peer's MR table (how a 32-bit
+ * rkey names soft NIC memory: pid, export id, token); librdmacm carries both ways in its
+ * REQ / REP messages as an opaque "connect info" that qp_info produces and qp_connect takes.
+ */
+#ifndef SOFTDOCA_SOFT_IBV_H
+#define SOFTDOCA_SOFT_IBV_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+struct doca_dev;
+
+#define SOFT_IBV_MAGIC 0x7662696f73667473ull
+#define SOFT_IBV_INFO_MAX 1024 /* connect info: qp descriptor + up to SOFT_IBV_PEER_MRS MRs */
+#define SOFT_IBV_PEER_MRS 20
+
+struct soft_ibv_hooks {
+	/* The soft device behind a context (librdmacm's soft NIC endpoints use it too). */
+	struct doca_dev *(*dev_of)(struct ibv_context *ctx);
+	/* The QP's connect info into buf (cap bytes); 0 or an errno. */
+	int (*qp_info)(struct ibv_qp *qp, void *buf, size_t cap, size_t *len);
+	/* Connects the QP to the peer the info names; the QP goes to RTS. 0 or an errno. */
+	int (*qp_connect)(struct ibv_qp *qp, const void *info, size_t len);
+	/* rdma_disconnect: the QP goes to the error state, its work is flushed. */
+	void (*qp_disconnect)(struct ibv_qp *qp);
+};
+
+struct soft_ibv_tag {
+	uint64_t magic;
+	const struct soft_ibv_hooks *hooks;
+};
+
+/* The hooks of a context opened by softdoca's libibverbs, or NULL. */
+static inline const struct soft_ibv_hooks *soft_ibv_hooks_of(const struct ibv_context *ctx)
+{
+	const struct soft_ibv_tag *t = (const void *)(ctx + 1);
+
+	return ctx != NULL && t->magic == SOFT_IBV_MAGIC ? t->hooks : NULL;
+}
+
+#endif /* SOFTDOCA_SOFT_IBV_H */
