@@ -1,21 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * softdoca: doca_devemu_vfs.h — DOCA DevEmu virtio-fs, declarations from the DOCA 3.0 interface
- * facts. softdoca ships the declarations; the library is a stub (every call returns
- * DOCA_ERROR_NOT_SUPPORTED, docs/compatibility.md).
+ * facts and DOCA 3.3's public doca_devemu_vfs.h (device registration, FUSE request user data,
+ * minimal FUSE version; the device calls are in doca_devemu_vfs_dev.h, as in 3.3). softdoca
+ * ships the declarations; the library is a stub (every call returns DOCA_ERROR_NOT_SUPPORTED,
+ * docs/compatibility.md).
  */
 #ifndef SOFTDOCA_DOCA_DEVEMU_VFS_H
 #define SOFTDOCA_DOCA_DEVEMU_VFS_H
 
 #include <stdint.h>
 
-#include <linux/fuse.h>
-
 #include "doca_buf.h"
 #include "doca_error.h"
 #include "doca_dev.h"
 #include "doca_devemu_pci.h"
 #include "doca_devemu_virtio.h"
+#include "doca_devemu_vfs_dev.h"
+#include "doca_devemu_vfs_fuse_kernel.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,8 +29,7 @@ struct doca_devemu_vfs_type;
 struct doca_devemu_vfs_io;
 struct doca_devemu_vfs_req;
 struct doca_devemu_vfs_notification_req;
-
-#define DOCA_VFS_TAG_SIZE 21
+struct doca_devemu_vfs_fuse_req;
 
 DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_init(struct doca_devemu_vfs_cfg *cfg);
 DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_teardown(void);
@@ -38,18 +39,12 @@ DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_cfg_get_vfs_req_user_data_size(co
 DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_cfg_set_vfs_req_user_data_size(struct doca_devemu_vfs_cfg *cfg, uint32_t req_user_data_size);
 DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_cfg_get_notification_req_user_data_size(const struct doca_devemu_vfs_cfg *cfg, uint32_t *req_user_data_size);
 DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_cfg_set_notification_req_user_data_size(struct doca_devemu_vfs_cfg *cfg, uint32_t req_user_data_size);
-DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_dev_create(struct doca_devemu_vfs_type *vfs_type, struct doca_dev_rep *dev_rep, struct doca_pe *progress_engine, struct doca_devemu_vfs_dev **vfs_dev);
-DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_dev_destroy(struct doca_devemu_vfs_dev *vfs_dev);
-DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_dev_get_tag(const struct doca_devemu_vfs_dev *vfs_dev, char tag[DOCA_VFS_TAG_SIZE]);
-DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_dev_set_tag(struct doca_devemu_vfs_dev *vfs_dev, const char tag[DOCA_VFS_TAG_SIZE]);
-DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_dev_get_num_request_queues(const struct doca_devemu_vfs_dev *vfs_dev, uint32_t *num_request_queues);
-DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_dev_set_num_request_queues(struct doca_devemu_vfs_dev *vfs_dev, uint32_t num_request_queues);
-DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_dev_get_notify_buf_size(const struct doca_devemu_vfs_dev *vfs_dev, uint32_t *notify_buf_size);
-DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_dev_set_notify_buf_size(struct doca_devemu_vfs_dev *vfs_dev, uint32_t notify_buf_size);
-DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_dev_get_req_src_domain_id_range(const struct doca_devemu_vfs_dev *vfs_dev, uint16_t *min_src_domain_id, uint16_t *max_src_domain_id);
-DOCA_EXPERIMENTAL struct doca_ctx *doca_devemu_vfs_dev_as_ctx(struct doca_devemu_vfs_dev *vfs_dev);
-DOCA_EXPERIMENTAL struct doca_devemu_virtio_dev *doca_devemu_vfs_dev_as_virtio_dev(struct doca_devemu_vfs_dev *vfs_dev);
-DOCA_EXPERIMENTAL struct doca_devemu_pci_dev *doca_devemu_vfs_dev_as_pci_dev(struct doca_devemu_vfs_dev *vfs_dev);
+
+DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_cfg_add_dev(struct doca_devemu_vfs_cfg *cfg, struct doca_dev *dev);
+DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_cfg_rm_dev(struct doca_devemu_vfs_cfg *cfg, struct doca_dev *dev);
+DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_cfg_get_vfs_fuse_req_user_data_size(const struct doca_devemu_vfs_cfg *cfg, uint32_t *req_user_data_size);
+DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_cfg_set_vfs_fuse_req_user_data_size(struct doca_devemu_vfs_cfg *cfg, uint32_t req_user_data_size);
+DOCA_EXPERIMENTAL doca_error_t doca_devemu_vfs_get_minimal_fuse_version_supported(uint32_t *major, uint32_t *minor);
 
 #ifdef __cplusplus
 }

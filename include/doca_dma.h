@@ -38,6 +38,9 @@ DOCA_STABLE void doca_dma_task_memcpy_set_src(struct doca_dma_task_memcpy *task,
 DOCA_STABLE const struct doca_buf *doca_dma_task_memcpy_get_src(const struct doca_dma_task_memcpy *task);
 DOCA_STABLE void doca_dma_task_memcpy_set_dst(struct doca_dma_task_memcpy *task, struct doca_buf *dst);
 DOCA_STABLE struct doca_buf *doca_dma_task_memcpy_get_dst(const struct doca_dma_task_memcpy *task);
+/* Completions in submission order (nonzero) or in any order (0). [inferred from NVIDIA's virtiofs
+ * application, which calls it with 1 on a configured DMA context and checks a doca_error_t] */
+DOCA_EXPERIMENTAL doca_error_t doca_dma_set_ordered_completions(struct doca_dma *dma, uint8_t ordered);
 DOCA_EXPERIMENTAL doca_error_t doca_dma_get_gpu_handle(struct doca_dma *dma, struct doca_gpu_dma **gpu_dma);
 
 #ifdef __cplusplus

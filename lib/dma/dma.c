@@ -378,6 +378,18 @@ struct doca_buf *doca_dma_task_memcpy_get_dst(const struct doca_dma_task_memcpy 
 	return task != NULL ? task->dst : NULL;
 }
 
+/* The soft engine executes a context's copies one after the other and completes each before the
+ * next, so completions always come in submission order: both settings hold without a change. */
+doca_error_t doca_dma_set_ordered_completions(struct doca_dma *dma, uint8_t ordered)
+{
+	(void)ordered;
+	if (dma == NULL) {
+		SDK_LOG_ERR("Failed to set DMA ordered completions: dma is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
 doca_error_t doca_dma_get_gpu_handle(struct doca_dma *dma, struct doca_gpu_dma **gpu_dma)
 {
 	(void)gpu_dma;

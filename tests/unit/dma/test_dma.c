@@ -35,6 +35,17 @@ static void on_done(struct doca_dma_task_memcpy *task, union doca_data task_ud, 
 	done++;
 }
 
+/* Order in which tasks completed, by their user data. */
+static uint64_t order[8];
+
+static void on_done_ordered(struct doca_dma_task_memcpy *task, union doca_data task_ud, union doca_data ctx_ud)
+{
+	(void)ctx_ud;
+	if (done < 8)
+		order[done] = task_ud.u64;
+	on_done(task, task_ud, ctx_ud);
+}
+
 static void on_error(struct doca_dma_task_memcpy *task, union doca_data task_ud, union doca_data ctx_ud)
 {
 	(void)task_ud;
@@ -436,6 +447,61 @@ static void test_import_ends_with_exporter(void)
 	env_down(&e);
 }
 
+/* doca_dma_set_ordered_completions: accepted either way (the soft engine completes a context's
+ * copies in submission order), and the completions of a batch indeed come in that order. */
+static void test_ordered_completions(void)
+{
+	struct doca_dev *dev = open_dma_dev();
+	struct doca_dma_task_memcpy *t[4];
+	struct doca_buf *src[4], *dst[4];
+	struct doca_mmap *m;
+	struct doca_buf_inventory *inv;
+	struct doca_dma *dma;
+	struct doca_pe *pe;
+	char *mem = calloc(1, 8 * 4096);
+
+	done = failed = 0;
+	CHECK_ERR(doca_dma_set_ordered_completions(NULL, 1), DOCA_ERROR_INVALID_VALUE);
+	m = make_mmap(dev, mem, 8 * 4096, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	CHECK_OK(doca_buf_inventory_create(16, &inv));
+	CHECK_OK(doca_buf_inventory_start(inv));
+	CHECK_OK(doca_pe_create(&pe));
+	CHECK_OK(doca_dma_create(dev, &dma));
+	CHECK_OK(doca_pe_connect_ctx(pe, doca_dma_as_ctx(dma)));
+	CHECK_OK(doca_dma_task_memcpy_set_conf(dma, on_done_ordered, on_error, 4));
+	CHECK_OK(doca_dma_set_ordered_completions(dma, 0));
+	CHECK_OK(doca_dma_set_ordered_completions(dma, 1));
+	CHECK_OK(doca_ctx_start(doca_dma_as_ctx(dma)));
+	for (int i = 0; i < 4; i++) {
+		memset(mem + i * 4096, 'a' + i, 4096);
+		CHECK_OK(doca_buf_inventory_buf_get_by_args(inv, m, mem + i * 4096, 4096, mem + i * 4096, 4096 >> i,
+							    &src[i]));
+		CHECK_OK(doca_buf_inventory_buf_get_by_args(inv, m, mem + (4 + i) * 4096, 4096, mem + (4 + i) * 4096, 0,
+							    &dst[i]));
+		CHECK_OK(doca_dma_task_memcpy_alloc_init(dma, src[i], dst[i], (union doca_data){.u64 = (uint64_t)i},
+							 &t[i]));
+	}
+	for (int i = 0; i < 4; i++)
+		CHECK_OK(doca_task_submit(doca_dma_task_memcpy_as_task(t[i])));
+	while (done + failed < 4)
+		(void)doca_pe_progress(pe);
+	CHECK(failed == 0);
+	for (int i = 0; i < 4; i++) {
+		CHECK(order[i] == (uint64_t)i);
+		CHECK(mem[(4 + i) * 4096] == 'a' + i);
+		doca_task_free(doca_dma_task_memcpy_as_task(t[i]));
+		CHECK_OK(doca_buf_dec_refcount(src[i], NULL));
+		CHECK_OK(doca_buf_dec_refcount(dst[i], NULL));
+	}
+	CHECK_OK(doca_ctx_stop(doca_dma_as_ctx(dma)));
+	CHECK_OK(doca_dma_destroy(dma));
+	CHECK_OK(doca_pe_destroy(pe));
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+	CHECK_OK(doca_mmap_destroy(m));
+	CHECK_OK(doca_dev_close(dev));
+	free(mem);
+}
+
 int main(void)
 {
 	TEST_RUN(test_caps_and_create);
@@ -446,5 +512,6 @@ int main(void)
 	TEST_RUN(test_pool_and_states);
 	TEST_RUN(test_imported_source);
 	TEST_RUN(test_import_ends_with_exporter);
+	TEST_RUN(test_ordered_completions);
 	TEST_EXIT();
 }

@@ -16,7 +16,9 @@
 #include "doca_devemu_pci.h"
 #include "doca_devemu_pci_ep.h"
 #include "doca_devemu_pci_type.h"
+#include "doca_devemu_vfs.h"
 #include "doca_devemu_vfs_dev.h"
+#include "doca_devemu_vfs_io.h"
 #include "doca_devemu_vfs_type.h"
 #include "doca_dpdk.h"
 #include "doca_erasure_coding.h"
@@ -190,6 +192,55 @@ static void test_newer_calls(void)
 	CHECK_ERR(doca_devemu_pci_type_create_rep(NULL, &rep), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_LOGGED(doca_devemu_pci_type_create_rep, "DOCA DevEmu", "libdoca_devemu");
 	CHECK(vfs_type == NULL && rep == NULL);
+}
+
+/* A FUSE_READ handler of DOCA 3.3's type: the handler types name the kernel's FUSE structures. */
+static void on_fuse_read(struct doca_devemu_vfs_fuse_req *req, void *req_user_data, struct fuse_in_header *in,
+			 struct fuse_read_in *read_in, struct fuse_out_header *out, struct doca_buf *dataout)
+{
+	(void)req;
+	(void)req_user_data;
+	(void)in;
+	(void)read_in;
+	(void)out;
+	(void)dataout;
+}
+
+/* DOCA 3.3's virtio-fs FUSE API (NVIDIA's virtiofs application): device settings, one handler
+ * registration per FUSE opcode, the request accessors. */
+static void test_devemu_vfs_fuse(void)
+{
+	struct doca_devemu_vfs_cfg *cfg = (struct doca_devemu_vfs_cfg *)0x1;
+	struct doca_devemu_vfs_fuse_req *req = (struct doca_devemu_vfs_fuse_req *)0x1;
+	enum doca_devemu_vfs_fuse_client_arch arch = DOCA_DEVEMU_VFS_FUSE_CLIENT_ARCH_UNKNOWN;
+	uint32_t major = 7, minor = 31;
+
+	CHECK(DOCA_DEVEMU_VFS_FUSE_CLIENT_ARCH_X86_64 == 2 && DOCA_DEVEMU_VFS_FUSE_CLIENT_ARCH_AARCH_64 == 4);
+	CHECK(sizeof(struct fuse_in_header) == 40 && FUSE_READ == 15);
+	CHECK_ERR(doca_devemu_vfs_cfg_set_vfs_fuse_req_user_data_size(cfg, 64), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_vfs_cfg_set_vfs_fuse_req_user_data_size, "DOCA DevEmu", "libdoca_devemu");
+	CHECK_ERR(doca_devemu_vfs_cfg_add_dev(cfg, NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_vfs_cfg_add_dev, "DOCA DevEmu", "libdoca_devemu");
+	CHECK_ERR(doca_devemu_vfs_get_minimal_fuse_version_supported(&major, &minor), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_vfs_get_minimal_fuse_version_supported, "DOCA DevEmu", "libdoca_devemu");
+	CHECK(major == 7 && minor == 31); /* out-parameters untouched */
+	CHECK_ERR(doca_devemu_vfs_dev_set_fuse_client_arch(NULL, DOCA_DEVEMU_VFS_FUSE_CLIENT_ARCH_X86_64),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_vfs_dev_set_fuse_client_arch, "DOCA DevEmu", "libdoca_devemu");
+	CHECK_ERR(doca_devemu_vfs_dev_get_fuse_client_arch(NULL, &arch), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_vfs_dev_get_fuse_client_arch, "DOCA DevEmu", "libdoca_devemu");
+	CHECK(arch == DOCA_DEVEMU_VFS_FUSE_CLIENT_ARCH_UNKNOWN);
+	CHECK_ERR(doca_devemu_vfs_io_event_vfs_fuse_read_req_handler_register(NULL, on_fuse_read),
+		  DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_vfs_io_event_vfs_fuse_read_req_handler_register, "DOCA DevEmu", "libdoca_devemu");
+	CHECK_ERR(doca_devemu_vfs_io_event_vfs_fuse_statx_req_handler_register(NULL, NULL), DOCA_ERROR_NOT_SUPPORTED);
+	CHECK_LOGGED(doca_devemu_vfs_io_event_vfs_fuse_statx_req_handler_register, "DOCA DevEmu", "libdoca_devemu");
+	CHECK(doca_devemu_vfs_fuse_req_get_datain_data_len(req) == 0);
+	CHECK_LOGGED_ZERO(doca_devemu_vfs_fuse_req_get_datain_data_len, "DOCA DevEmu", "libdoca_devemu");
+	CHECK(doca_devemu_vfs_fuse_req_get_vfs_io(req) == NULL);
+	CHECK_LOGGED_ZERO(doca_devemu_vfs_fuse_req_get_vfs_io, "DOCA DevEmu", "libdoca_devemu");
+	doca_devemu_vfs_fuse_req_complete(req, DOCA_SUCCESS);
+	CHECK_LOGGED_VOID(doca_devemu_vfs_fuse_req_complete, "DOCA DevEmu", "libdoca_devemu");
 }
 
 /* DOCA 3.3's PCI endpoint (the DPU halves of NVIDIA's devemu_pci_device_db, _dma, _msix samples) */
@@ -630,6 +681,7 @@ int main(void)
 	TEST_RUN(test_void_calls);
 	TEST_RUN(test_newer_calls);
 	TEST_RUN(test_devemu_pci_ep);
+	TEST_RUN(test_devemu_vfs_fuse);
 	TEST_RUN(test_dpdk_bridge);
 	TEST_RUN(test_flow_ct_3_3);
 	TEST_RUN(test_flow_custom_header);
