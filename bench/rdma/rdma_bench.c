@@ -509,12 +509,15 @@ static void pingpong_task_free(struct doca_rdma_task_write *t)
 	doca_task_free(doca_rdma_task_write_as_task(t));
 }
 
-/* Write ping-pong, target side: wait for sequence i in our memory, write i into the initiator's. */
-static void target_write_pingpong(uint64_t n)
+/*
+ * Write ping-pong, target side: wait for sequence i in our memory, write i into the initiator's.
+ * `base` is our word as it was before we answered 'k': the initiator's first write may land
+ * right after the 'k' (our service thread places it while we are descheduled).
+ */
+static void target_write_pingpong(uint64_t n, uint64_t base)
 {
 	volatile uint64_t *mine = (volatile uint64_t *)(void *)(S.mem + PP_OFF + 16);
 	struct doca_rdma_task_write *t = pingpong_task();
-	uint64_t base = *mine;
 
 	S.completed = 0;
 	for (uint64_t i = base + 1; i <= base + n; i++) {
@@ -556,11 +559,14 @@ static int run_target(void)
 			doca_task_free(doca_rdma_task_send_as_task(S.echo_task));
 			S.echo_task = NULL;
 			break;
-		case 'L':
+		case 'L': {
+			uint64_t base = *(volatile uint64_t *)(void *)(S.mem + PP_OFF + 16);
+
 			S.completed = 0;
 			send_cmd('k', 0);
-			target_write_pingpong(arg);
+			target_write_pingpong(arg, base);
 			break;
+		}
 		case 'V': /* the initiator wrote arg bytes of 0xa5 at offset 0 */
 			for (uint64_t i = 0; i < arg; i++)
 				bad += S.mem[i] != 0xa5;
