@@ -230,20 +230,9 @@ void softdoca_dpa_async_memcpy(struct doca_dpa *dpa, uint64_t handle, uint32_t d
 			       uint64_t src_addr, uint64_t length, uint32_t flags)
 {
 	struct doca_dpa_async_ops *ops = lookup(dpa, handle, "doca_dpa_dev_post_memcpy");
-	char why[256];
-	doca_error_t err;
 
-	if (ops == NULL)
+	if (ops == NULL || !softdoca_dpa_mmap_memcpy(dpa, dst, dst_addr, src, src_addr, length))
 		return;
-	err = dpa->base.dev->dpa->mmap_copy(dpa->base.hw, dst, dst_addr, src, src_addr, length, why, sizeof(why));
-	if (err != DOCA_SUCCESS) {
-		SDK_LOG_ERR("DPA device code's doca_dpa_dev_post_memcpy() of %llu bytes refused: %s (get handles with "
-			    "doca_mmap_dev_get_dpa_handle() for this DPA's device); nothing copied, the DPA context is "
-			    "now in error",
-			    (unsigned long long)length, why);
-		softdoca_dpa_set_fatal(dpa, err);
-		return;
-	}
 	if (!(flags & SOFTDOCA_DPA_SUBMIT_OPTIMIZE_REPORTS))
 		complete(ops, DOCA_SUCCESS);
 }

@@ -220,23 +220,28 @@ static void sync_event_wait_gt(uint64_t handle, uint64_t value, uint64_t mask)
  * complete at once). A bad handle, range or permission copies nothing, is logged and puts the
  * context in error, as a faulting DMA would.
  */
-static void mmap_memcpy(uint32_t dst, uint64_t dst_addr, uint32_t src, uint64_t src_addr, uint64_t length)
+bool softdoca_dpa_mmap_memcpy(struct doca_dpa *dpa, uint32_t dst, uint64_t dst_addr, uint32_t src, uint64_t src_addr,
+			      uint64_t length)
 {
-	struct doca_dpa *dpa = current.dpa;
 	char why[256];
 	doca_error_t err;
 
-	stop_point();
-	if (dpa == NULL)
-		return;
 	err = dpa->base.dev->dpa->mmap_copy(dpa->base.hw, dst, dst_addr, src, src_addr, length, why, sizeof(why));
-	if (err != DOCA_SUCCESS) {
-		SDK_LOG_ERR("DPA device code's doca_dpa_dev_post_memcpy() of %llu bytes refused: %s (get handles with "
-			    "doca_mmap_dev_get_dpa_handle() for this DPA's device); nothing copied, the DPA context is "
-			    "now in error",
-			    (unsigned long long)length, why);
-		softdoca_dpa_set_fatal(dpa, err);
-	}
+	if (err == DOCA_SUCCESS)
+		return true;
+	SDK_LOG_ERR("DPA device code's doca_dpa_dev_post_memcpy() of %llu bytes refused: %s (get handles with "
+		    "doca_mmap_dev_get_dpa_handle() for this DPA's device); nothing copied, the DPA context is "
+		    "now in error",
+		    (unsigned long long)length, why);
+	softdoca_dpa_set_fatal(dpa, err);
+	return false;
+}
+
+static void mmap_memcpy(uint32_t dst, uint64_t dst_addr, uint32_t src, uint64_t src_addr, uint64_t length)
+{
+	stop_point();
+	if (current.dpa != NULL)
+		softdoca_dpa_mmap_memcpy(current.dpa, dst, dst_addr, src, src_addr, length);
 }
 
 static uint64_t mmap_external_ptr(uint32_t handle, uint64_t addr)

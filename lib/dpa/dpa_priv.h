@@ -94,6 +94,10 @@ bool softdoca_dpa_completion_elem(struct doca_dpa *dpa, uint64_t elem, struct so
 void softdoca_dpa_completion_ack(struct doca_dpa *dpa, uint64_t handle, uint64_t num);
 void softdoca_dpa_completion_request_notification(struct doca_dpa *dpa, uint64_t handle);
 
+/* Device memcpy through mmap handles (dpa_device.c): false when refused (logged, context in error). */
+bool softdoca_dpa_mmap_memcpy(struct doca_dpa *dpa, uint32_t dst, uint64_t dst_addr, uint32_t src, uint64_t src_addr,
+			      uint64_t length);
+
 /* Async ops (dpa_async.c), called by the host callbacks on an EU. */
 struct softhw_value;
 void softdoca_dpa_async_memcpy(struct doca_dpa *dpa, uint64_t handle, uint32_t dst, uint64_t dst_addr, uint32_t src,
