@@ -491,8 +491,13 @@ static void keep(struct roce_port_msg *msgs, unsigned *out, unsigned i, uint32_t
 	(*out)++;
 }
 
-/* Reads a UDP socket into msgs[*out..max): keeps ours, forwards or drops the rest. */
-static void drain_udp(struct roce_port *p, int fd, enum roce_port_via via, struct roce_port_msg *msgs,
+/*
+ * Reads a UDP socket into msgs[*out..max): keeps ours, forwards or drops the rest. fd_qpn is the
+ * QP whose receive socket fd is (0: the shared one). Only that QP's datagrams count as arriving on
+ * their own socket: until connect() a QP's socket is one more unconnected member of the port
+ * group and may receive another QP's first datagram, which must still teach that QP its source.
+ */
+static void drain_udp(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_port_msg *msgs,
 		      unsigned *out, unsigned max)
 {
 	struct mmsghdr mm[MMSG_BATCH];
@@ -534,7 +539,7 @@ static void drain_udp(struct roce_port *p, int fd, enum roce_port_via via, struc
 			} else if (owner == 0 && req) {
 				/* A REQ nobody listens to: whoever got it answers (REJ), as Linux's CM would. */
 				p->st.cm_unclaimed++;
-				keep(msgs, out, base + i, qpn, len, via, true);
+				keep(msgs, out, base + i, qpn, len, ROCE_PORT_VIA_SHARED, true);
 			} else if (owner == 0) {
 				p->st.drop_no_owner++;
 			} else if (owner != roce_reg_self(p->reg) || (qpn != 1 && qp_find(p, qpn) == NULL)) {
@@ -542,14 +547,13 @@ static void drain_udp(struct roce_port *p, int fd, enum roce_port_via via, struc
 					p->st.drop_stray++; /* the registry says ours, we do not know it: being removed */
 				else
 					forward(p, owner, qpn, m->buf, len, &m->from);
+			} else if (fd_qpn != 0 && qpn == fd_qpn) {
+				p->st.rx_qp++;
+				keep(msgs, out, base + i, qpn, len, ROCE_PORT_VIA_QP, false);
 			} else {
-				if (via == ROCE_PORT_VIA_QP)
-					p->st.rx_qp++;
-				else
-					p->st.rx_shared++;
-				keep(msgs, out, base + i, qpn, len, via, false);
-				if (via == ROCE_PORT_VIA_SHARED)
-					learn(p, qpn, &m->from);
+				p->st.rx_shared++;
+				keep(msgs, out, base + i, qpn, len, ROCE_PORT_VIA_SHARED, false);
+				learn(p, qpn, &m->from);
 			}
 		}
 		if ((unsigned)n < k)
@@ -630,12 +634,12 @@ unsigned roce_port_recv(struct roce_port *p, struct roce_port_msg *msgs, unsigne
 
 		switch (ev[i].data.u64 >> 32) {
 		case TAG_SHARED:
-			drain_udp(p, p->ufd, ROCE_PORT_VIA_SHARED, msgs, &out, max);
+			drain_udp(p, p->ufd, 0, msgs, &out, max);
 			break;
 		case TAG_QP:
 			q = qp_find(p, v);
 			if (q != NULL && q->rx_fd >= 0)
-				drain_udp(p, q->rx_fd, ROCE_PORT_VIA_QP, msgs, &out, max);
+				drain_udp(p, q->rx_fd, v, msgs, &out, max);
 			break;
 		case TAG_LISTEN:
 			accept_all(p);

@@ -42,7 +42,7 @@ struct roce_port;
 /* How a received datagram came in. */
 enum roce_port_via {
 	ROCE_PORT_VIA_QP,      /* the QP's connected socket */
-	ROCE_PORT_VIA_SHARED,  /* this process's unconnected socket */
+	ROCE_PORT_VIA_SHARED,  /* an unconnected socket of this process (the shared one, a QP's before connect) */
 	ROCE_PORT_VIA_FORWARD, /* another process of this user received it and handed it over */
 };
 

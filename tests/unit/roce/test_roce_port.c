@@ -623,7 +623,9 @@ static bool capture(int raw, uint16_t sport, uint16_t *id, uint16_t *frag)
 		if (poll(&pf, 1, TIMEOUT_MS) <= 0)
 			return false;
 		n = recv(raw, pkt, sizeof(pkt), 0);
-		if (n < 28 || roce_get32(pkt + 12) != ip || roce_get16(pkt + 20) != sport)
+		/* The raw socket sees every UDP datagram of the host: keep only ours to the sink. */
+		if (n < 28 || (pkt[0] & 0x0f) != 5 || roce_get32(pkt + 12) != ip || roce_get32(pkt + 16) != peer_ip ||
+		    roce_get16(pkt + 20) != sport || roce_get16(pkt + 22) != ROCE_UDP_PORT)
 			continue;
 		*id = roce_get16(pkt + 4);
 		*frag = roce_get16(pkt + 6);
@@ -649,7 +651,10 @@ static void test_ip_header(void)
 	}
 	raw = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_UDP);
 	sink = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	CHECK(raw >= 0 && sink >= 0 && bind(sink, (struct sockaddr *)&a, sizeof(a)) == 0);
+	/* Bound to the sink's address: the raw socket then sees no other test's datagrams (which could fill it). */
+	CHECK(raw >= 0 && sink >= 0 && bind(sink, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+	      bind(raw, (struct sockaddr *)&(struct sockaddr_in){ .sin_family = AF_INET, .sin_addr = a.sin_addr },
+		   sizeof(struct sockaddr_in)) == 0);
 	CHECK(roce_port_open(run_dir, ip, 0, &p, &why) == DOCA_SUCCESS);
 	if (p == NULL || raw < 0)
 		return;
@@ -658,8 +663,13 @@ static void test_ip_header(void)
 	CHECK(roce_port_qp_connect(p, qpn, peer_ip, roce_udp_sport(0x11)) == DOCA_SUCCESS);
 	iov.iov_len = data_dgram(buf, sizeof(buf), 0x11, 1);
 	for (int k = 0; k < 3; k++) {
+		bool got;
+
 		CHECK(roce_port_send(p, qpn, peer_ip, 0, &iov, 1) == DOCA_SUCCESS);
-		CHECK(capture(raw, roce_udp_sport(qpn), &id, &frag) && id == 0 && frag == 0x4000);
+		got = capture(raw, roce_udp_sport(qpn), &id, &frag);
+		CHECK(got && id == 0 && frag == 0x4000);
+		if (!got || id != 0 || frag != 0x4000)
+			fprintf(stderr, "  send %d: captured %d id 0x%04x frag 0x%04x\n", k, got, id, frag);
 	}
 	for (int k = 0; k < 3; k++)
 		batch[k] = iov;
