@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * doca_dpa_eu_affinity: one EU id, checked against the card's EUs (cores × EUs per core).
- * DPA threads, which would be placed by it, are not supported yet (docs/compatibility.md).
+ * doca_dpa_eu_affinity: one EU id, below the EUs the card's profile makes available
+ * (doca_dpa_get_total_num_eus_available(): the soft DPA has an EU thread per such id). A DPA
+ * thread given the affinity runs on that EU only (dpa_thread.c, softhw/dpa).
  */
 #include <stdlib.h>
 
@@ -14,7 +15,8 @@ SDK_LOG_REGISTER(DPA_AFFINITY);
 
 struct doca_dpa_eu_affinity {
 	struct doca_dpa *dpa;
-	unsigned int num_eus; /* valid ids: 0 .. num_eus - 1 */
+	unsigned int num_eus; /* valid ids: 0 .. num_eus - 1 (the EUs available) */
+	const char *profile;  /* the card's profile, for log lines */
 	bool is_set;
 	unsigned int eu_id;
 };
@@ -35,7 +37,8 @@ doca_error_t doca_dpa_eu_affinity_create(struct doca_dpa *dpa, struct doca_dpa_e
 	}
 	dpa->base.dev->dpa->caps(dpa->base.dev->devinfo->fn, &caps);
 	a->dpa = dpa;
-	a->num_eus = caps.num_cores * caps.eus_per_core;
+	a->num_eus = caps.eus_available;
+	a->profile = dpa->base.dev->dpa->profile_name(dpa->base.dev->devinfo->fn);
 	*affinity = a;
 	return DOCA_SUCCESS;
 }
@@ -57,9 +60,9 @@ doca_error_t doca_dpa_eu_affinity_set(struct doca_dpa_eu_affinity *affinity, uns
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (eu_id >= affinity->num_eus) {
-		SDK_LOG_ERR("Failed to set DPA EU affinity: EU %u does not exist; the DPA has EUs 0 to %u "
-			    "(doca_dpa_get_core_num() × doca_dpa_get_num_eus_per_core())",
-			    eu_id, affinity->num_eus - 1);
+		SDK_LOG_ERR("Failed to set DPA EU affinity: EU %u is beyond the EUs the %s profile makes available: "
+			    "0 to %u (doca_dpa_get_total_num_eus_available() = %u)",
+			    eu_id, affinity->profile, affinity->num_eus - 1, affinity->num_eus);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	affinity->eu_id = eu_id;
@@ -89,4 +92,12 @@ doca_error_t doca_dpa_eu_affinity_get(struct doca_dpa_eu_affinity *affinity, uns
 	}
 	*eu_id = affinity->eu_id;
 	return DOCA_SUCCESS;
+}
+
+bool softdoca_dpa_eu_affinity_eu(const struct doca_dpa_eu_affinity *affinity, unsigned int *eu_id)
+{
+	if (affinity == NULL || !affinity->is_set)
+		return false;
+	*eu_id = affinity->eu_id;
+	return true;
 }

@@ -6,7 +6,8 @@
  * doca_dpa_dev_thread_reschedule() (the next notification runs it again) or
  * doca_dpa_dev_thread_finish() (never again). Those two never return: they jump back to the
  * EU's entry of the activation. Notifications that arrive while it runs coalesce into one
- * more activation.
+ * more activation. A thread with an EU affinity is a pinned job: only that EU's host thread
+ * runs its activations.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -36,6 +37,8 @@ struct doca_dpa_thread {
 	uint64_t arg;
 	doca_dpa_dev_uintptr_t local_storage;
 	const struct doca_dpa_eu_affinity *affinity;
+	bool pinned;                         /* the affinity's EU when it was set: the EU it runs on */
+	unsigned int eu;
 	const struct softdoca_dpa_entry *entry;
 	unsigned char args[64];
 	uint32_t id;
@@ -122,6 +125,8 @@ static void activate(struct doca_dpa_thread *t)
 	t->job.num_ranks = 1;
 	t->job.wait_value = NULL;
 	t->job.comp_value = NULL;
+	t->job.pinned = t->pinned;
+	t->job.eu = t->eu;
 	t->hw_ops = t->dpa->base.dev->dpa;
 	t->hw_ops->submit(t->dpa->base.hw, &t->job);
 }
@@ -290,7 +295,11 @@ doca_error_t doca_dpa_thread_get_local_storage(struct doca_dpa_thread *dpa_threa
 	return DOCA_SUCCESS;
 }
 
-/* The soft DPA has no EU placement to honour: the affinity is kept and reported back. */
+/*
+ * The EU is taken when the affinity is set: NVIDIA's dpa_nvqual sets one affinity object to
+ * each EU in turn and hands it to a thread each time. An affinity with no EU set (or cleared)
+ * leaves the thread free to run on any EU.
+ */
 doca_error_t doca_dpa_thread_set_affinity(struct doca_dpa_thread *dpa_thread, const struct doca_dpa_eu_affinity *affinity)
 {
 	doca_error_t err = check_configurable(dpa_thread, "set DPA thread affinity");
@@ -302,6 +311,7 @@ doca_error_t doca_dpa_thread_set_affinity(struct doca_dpa_thread *dpa_thread, co
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	dpa_thread->affinity = affinity;
+	dpa_thread->pinned = softdoca_dpa_eu_affinity_eu(affinity, &dpa_thread->eu);
 	return DOCA_SUCCESS;
 }
 

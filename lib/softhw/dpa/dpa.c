@@ -57,10 +57,23 @@ struct mem_block {
 	uint64_t size;
 };
 
+/* Jobs waiting for ranks to start, in submission order. */
+struct jobq {
+	struct softhw_dpa_job *head, *tail;
+};
+
 struct eu {
 	struct eu *next;
 	pthread_t thread;
 	struct softhw_dpa *dpa;
+	uint32_t id;                      /* 0 .. eus_available - 1: the EU an affinity names */
+	/* pinned jobs only this EU runs (dpa->lock) */
+	struct jobq pinned;
+	/* idle: it sleeps on wake, listed in dpa->idle_head (dpa->lock) */
+	pthread_cond_t wake;
+	bool idle;
+	bool waking;                      /* taken off the idle list for a rank of the shared queue */
+	struct eu *idle_prev, *idle_next;
 	/* the rank it runs (dpa->lock); job NULL while idle */
 	struct softhw_dpa_job *job;
 	unsigned int rank;
@@ -94,17 +107,19 @@ struct softhw_dpa {
 	pthread_mutex_t lock;
 	uint64_t id;                      /* in every handle of this context (CTX_MASK bits, never 0) */
 	const struct softhw_function *fn; /* the function (device) the context runs on */
-	pthread_cond_t work;      /* idle EUs: a job arrived, a value changed, closing */
 	pthread_cond_t waits;     /* EUs in a device wait: a value changed, a rank is stopped, closing */
 	pthread_cond_t idle;      /* close: an EU ended its rank; the watchdog: a rank started */
 	struct softhw_dpa_caps caps;
 	bool closing;
 	/* EUs */
 	struct eu *eus;
+	struct eu **by_id;        /* caps.eus_available slots: the EU of each id, NULL until started */
 	uint32_t num_eus;
+	struct eu *idle_head;     /* idle EUs, each asleep on its own condition */
 	uint32_t idle_eus;
+	uint32_t waking_eus;      /* woken for a rank of the shared queue, not yet looking */
 	uint32_t starting_eus;    /* spawned, not yet looking for work */
-	uint64_t queued_ranks;    /* ranks of queued jobs not started yet */
+	uint64_t queued_ranks;    /* ranks of the shared queue's jobs not started yet */
 	uint32_t busy_eus;        /* running a rank */
 	uint32_t promised_ranks;  /* queued ranks a running hand_off job's EU will take */
 	/* watchdog: ranks running longer than the kernel max run time (0: none) */
@@ -117,8 +132,8 @@ struct softhw_dpa {
 	const struct softhw_function *ext_fns[SOFTHW_DPA_MAX_EXTEND];
 	uint32_t num_ext;
 	struct softhw_dpa *grave_next;    /* abandoned contexts stay listed (and reachable) for good */
-	/* jobs with ranks not yet started, in submission order */
-	struct softhw_dpa_job *head, *tail;
+	/* jobs any EU may run with ranks not yet started (pinned ones wait on their EU) */
+	struct jobq queue;
 	/* device memory */
 	uint8_t *mem;
 	uint64_t mem_size;
@@ -209,18 +224,37 @@ static bool job_runnable(const struct softhw_dpa_job *job)
 	return softhw_value_load(job->wait_value) >= job->wait_threshold;
 }
 
-static void unlink_job(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
+/* Takes job off q; false if it is not there. */
+static bool unlink_job(struct jobq *q, struct softhw_dpa_job *job)
 {
 	struct softhw_dpa_job **pp, *prev = NULL;
 
-	for (pp = &dpa->head; *pp != NULL && *pp != job; pp = &(*pp)->next)
+	for (pp = &q->head; *pp != NULL && *pp != job; pp = &(*pp)->next)
 		prev = *pp;
 	if (*pp == NULL)
-		return;
+		return false;
 	*pp = job->next;
-	if (dpa->tail == job)
-		dpa->tail = prev;
+	if (q->tail == job)
+		q->tail = prev;
 	job->next = NULL;
+	return true;
+}
+
+static void append_job(struct jobq *q, struct softhw_dpa_job *job)
+{
+	if (q->tail != NULL)
+		q->tail->next = job;
+	else
+		q->head = job;
+	q->tail = job;
+}
+
+/* The queue a job waits in: its EU's when pinned (that EU exists once it is queued); dpa->lock held. */
+static struct jobq *queue_of(struct softhw_dpa *dpa, const struct softhw_dpa_job *job)
+{
+	if (!job->pinned)
+		return &dpa->queue;
+	return dpa->by_id[job->eu] != NULL ? &dpa->by_id[job->eu]->pinned : NULL;
 }
 
 /* The job's last rank is over (or it was cancelled): completion, then the owner's callback. */
@@ -237,7 +271,17 @@ static void job_finish(struct softhw_dpa_job *job, doca_error_t status)
 	job->done(job, status);
 }
 
-static void spawn_eu(struct softhw_dpa *dpa);
+static struct eu *spawn_eu(struct softhw_dpa *dpa, uint32_t id);
+
+/* The lowest EU id without an EU (there is one while num_eus < eus_available); dpa->lock held. */
+static uint32_t free_eu_id(const struct softhw_dpa *dpa)
+{
+	uint32_t id = 0;
+
+	while (id < dpa->caps.eus_available && dpa->by_id[id] != NULL)
+		id++;
+	return id;
+}
 
 /*
  * As many new EUs as queued ranks lack one (idle or starting EUs, or a running EU a hand_off
@@ -246,13 +290,10 @@ static void spawn_eu(struct softhw_dpa *dpa);
  */
 static void spawn_eus(struct softhw_dpa *dpa)
 {
-	uint64_t have = (uint64_t)dpa->idle_eus + dpa->starting_eus + dpa->promised_ranks;
+	uint64_t have = (uint64_t)dpa->idle_eus + dpa->waking_eus + dpa->starting_eus + dpa->promised_ranks;
 
 	while (dpa->queued_ranks > have && dpa->num_eus < dpa->caps.eus_available && !dpa->closing) {
-		uint32_t before = dpa->num_eus;
-
-		spawn_eu(dpa);
-		if (dpa->num_eus == before)
+		if (spawn_eu(dpa, free_eu_id(dpa)) == NULL)
 			break; /* could not: logged */
 		have++;
 	}
@@ -305,11 +346,10 @@ static struct timespec ts_at(int64_t ns)
 	return ts;
 }
 
-/* First rank ready to run, taken off the queue's accounting; dpa->lock held. */
-static struct softhw_dpa_job *pick(struct softhw_dpa *dpa, unsigned int *rank, bool *must_poll)
+/* First rank of q ready to run, taken off the queue; dpa->lock held. */
+static struct softhw_dpa_job *pick_from(struct jobq *q, unsigned int *rank, bool *must_poll)
 {
-	*must_poll = false;
-	for (struct softhw_dpa_job *job = dpa->head; job != NULL; job = job->next) {
+	for (struct softhw_dpa_job *job = q->head; job != NULL; job = job->next) {
 		if (!job_runnable(job)) {
 			/* user memory and the other process's stores do not always notify us */
 			if (!softhw_value_is_private(job->wait_value) || softhw_value_is_shared(job->wait_value))
@@ -317,27 +357,86 @@ static struct softhw_dpa_job *pick(struct softhw_dpa *dpa, unsigned int *rank, b
 			continue;
 		}
 		*rank = job->next_rank++;
-		dpa->queued_ranks--;
 		if (job->next_rank == job->num_ranks)
-			unlink_job(dpa, job);
+			unlink_job(q, job);
 		return job;
 	}
 	return NULL;
 }
 
-/* Idle: sleeps until a job arrives (or, with jobs waiting on values, until it may look again). */
-static void eu_idle(struct softhw_dpa *dpa, bool must_poll)
+/* The next rank for this EU: its pinned jobs first, then the shared queue; dpa->lock held. */
+static struct softhw_dpa_job *pick(struct softhw_dpa *dpa, struct eu *eu, unsigned int *rank, bool *must_poll)
 {
+	struct softhw_dpa_job *job;
+
+	*must_poll = false;
+	job = pick_from(&eu->pinned, rank, must_poll);
+	if (job != NULL)
+		return job;
+	job = pick_from(&dpa->queue, rank, must_poll);
+	if (job != NULL)
+		dpa->queued_ranks--;
+	return job;
+}
+
+static void idle_remove(struct softhw_dpa *dpa, struct eu *eu)
+{
+	if (eu->idle_prev != NULL)
+		eu->idle_prev->idle_next = eu->idle_next;
+	else
+		dpa->idle_head = eu->idle_next;
+	if (eu->idle_next != NULL)
+		eu->idle_next->idle_prev = eu->idle_prev;
+	eu->idle_prev = eu->idle_next = NULL;
+	eu->idle = false;
+	dpa->idle_eus--;
+}
+
+/*
+ * Takes an idle EU off the idle list for a waker to signal (after unlocking, so that it finds
+ * the lock free); `shared`: for a rank of the shared queue, counted until it looks (spawn_eus).
+ * dpa->lock held.
+ */
+static void wake_take(struct softhw_dpa *dpa, struct eu *eu, bool shared)
+{
+	idle_remove(dpa, eu);
+	if (shared) {
+		eu->waking = true;
+		dpa->waking_eus++;
+	}
+}
+
+/* Every idle EU looks again (a value changed, closing); dpa->lock held. */
+static void wake_all(struct softhw_dpa *dpa)
+{
+	for (struct eu *eu = dpa->idle_head; eu != NULL; eu = eu->idle_next)
+		pthread_cond_signal(&eu->wake);
+}
+
+/* Idle: sleeps until a job arrives (or, with jobs waiting on values, until it may look again). */
+static void eu_idle(struct softhw_dpa *dpa, struct eu *eu, bool must_poll)
+{
+	eu->idle = true;
+	eu->idle_prev = NULL;
+	eu->idle_next = dpa->idle_head;
+	if (dpa->idle_head != NULL)
+		dpa->idle_head->idle_prev = eu;
+	dpa->idle_head = eu;
 	dpa->idle_eus++;
-	if (dpa->head == NULL) {
+	if (dpa->queue.head == NULL && eu->pinned.head == NULL) {
 		/* nothing queued: a submit or close wakes us; no timer while idle */
-		pthread_cond_wait(&dpa->work, &dpa->lock);
+		pthread_cond_wait(&eu->wake, &dpa->lock);
 	} else {
 		struct timespec until = ts_at(now_ns() + (must_poll ? POLL_NS : SAFETY_NS));
 
-		pthread_cond_timedwait(&dpa->work, &dpa->lock, &until);
+		pthread_cond_timedwait(&eu->wake, &dpa->lock, &until);
 	}
-	dpa->idle_eus--;
+	if (eu->idle)
+		idle_remove(dpa, eu);
+	if (eu->waking) {
+		eu->waking = false;
+		dpa->waking_eus--;
+	}
 }
 
 static void *eu_main(void *arg)
@@ -353,10 +452,10 @@ static void *eu_main(void *arg)
 	while (!dpa->closing) {
 		unsigned int rank;
 		bool must_poll;
-		struct softhw_dpa_job *job = pick(dpa, &rank, &must_poll);
+		struct softhw_dpa_job *job = pick(dpa, eu, &rank, &must_poll);
 
 		if (job == NULL) {
-			eu_idle(dpa, must_poll);
+			eu_idle(dpa, eu, must_poll);
 			continue;
 		}
 		/* more ranks waiting than EUs to take them: more EUs, up to the cap */
@@ -405,30 +504,38 @@ static void *eu_main(void *arg)
  * process, not softhw service threads (fabric/threads.h): they run the application's device
  * code, which may store into memory like any application thread.
  */
-static void spawn_eu(struct softhw_dpa *dpa)
+static struct eu *spawn_eu(struct softhw_dpa *dpa, uint32_t id)
 {
+	pthread_condattr_t attr;
 	struct eu *eu;
 	int rc;
 
-	if (dpa->closing || dpa->num_eus >= dpa->caps.eus_available)
-		return;
+	if (dpa->closing || id >= dpa->caps.eus_available || dpa->by_id[id] != NULL)
+		return NULL;
 	eu = calloc(1, sizeof(*eu));
 	if (eu == NULL) {
-		SDK_LOG_ERR("DPA: cannot start an execution unit: out of memory; the EUs already running go on");
-		return;
+		SDK_LOG_ERR("DPA: cannot start execution unit %u: out of memory; the EUs already running go on", id);
+		return NULL;
 	}
 	eu->dpa = dpa;
+	eu->id = id;
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&eu->wake, &attr);
+	pthread_condattr_destroy(&attr);
 	rc = pthread_create(&eu->thread, NULL, eu_main, eu);
 	if (rc != 0) {
-		SDK_LOG_ERR("DPA: cannot start execution unit #%u: %s; the EUs already running go on", dpa->num_eus,
-			    strerror(rc));
+		SDK_LOG_ERR("DPA: cannot start execution unit %u: %s; the EUs already running go on", id, strerror(rc));
+		pthread_cond_destroy(&eu->wake);
 		free(eu);
-		return;
+		return NULL;
 	}
 	eu->next = dpa->eus;
 	dpa->eus = eu;
+	dpa->by_id[id] = eu;
 	dpa->num_eus++;
 	dpa->starting_eus++;
+	return eu;
 }
 
 /* A job's wait value changed: idle EUs look at the queue again. */
@@ -438,7 +545,7 @@ static void job_notify(struct softhw_value_watcher *w)
 	struct softhw_dpa *dpa = job->dpa;
 
 	pthread_mutex_lock(&dpa->lock);
-	pthread_cond_broadcast(&dpa->work);
+	wake_all(dpa);
 	pthread_mutex_unlock(&dpa->lock);
 }
 
@@ -453,10 +560,43 @@ static void wait_notify(struct softhw_value_watcher *w)
 	pthread_mutex_unlock(&dpa->lock);
 }
 
+/* Queues a pinned job on its EU, started now if it has none; dpa->lock held, dropped. */
+static void submit_pinned(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
+{
+	struct eu *eu = job->eu < dpa->caps.eus_available ? dpa->by_id[job->eu] : NULL;
+	struct eu *wake = NULL;
+
+	if (eu == NULL && job->eu < dpa->caps.eus_available)
+		eu = spawn_eu(dpa, job->eu);
+	if (eu == NULL) {
+		uint32_t cap = dpa->caps.eus_available;
+
+		pthread_mutex_unlock(&dpa->lock);
+		if (job->eu >= cap)
+			SDK_LOG_ERR("DPA: '%s' is pinned to EU %u, but the profile makes EUs 0 to %u available "
+				    "(doca_dpa_get_total_num_eus_available() = %u); it does not run",
+				    job->name != NULL ? job->name : "?", job->eu, cap - 1, cap);
+		job_finish(job, job->eu >= cap ? DOCA_ERROR_INVALID_VALUE : DOCA_ERROR_OPERATING_SYSTEM);
+		return;
+	}
+	append_job(&eu->pinned, job);
+	/* an EU busy with a rank looks at its queue when the rank ends; one submitting to itself too */
+	if (eu->idle) {
+		wake_take(dpa, eu, false);
+		wake = eu;
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	if (wake != NULL)
+		pthread_cond_signal(&wake->wake);
+}
+
+/* Idle EUs a submit signals after unlocking; more are signalled under the lock. */
+#define WAKE_AFTER_UNLOCK 8
+
 static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 {
-	uint32_t wake, taken = 0;
-	bool all;
+	struct eu *wake[WAKE_AFTER_UNLOCK];
+	uint32_t want, woken = 0, taken = 0;
 
 	job->dpa = dpa;
 	job->next = NULL;
@@ -474,11 +614,11 @@ static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 		job_finish(job, DOCA_ERROR_AGAIN);
 		return;
 	}
-	if (dpa->tail != NULL)
-		dpa->tail->next = job;
-	else
-		dpa->head = job;
-	dpa->tail = job;
+	if (job->pinned) {
+		submit_pinned(dpa, job);
+		return;
+	}
+	append_job(&dpa->queue, job);
 	dpa->queued_ranks += job->num_ranks;
 	/* submitted by a running hand_off job on one of our EUs: that EU takes the rank next */
 	if (job->num_ranks == 1 && self_eu != NULL && self_eu->dpa == dpa && self_eu->job != NULL &&
@@ -488,18 +628,25 @@ static void dpa_submit(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 		taken = 1;
 	}
 	spawn_eus(dpa);
-	wake = job->num_ranks - taken < dpa->idle_eus ? job->num_ranks - taken : dpa->idle_eus;
-	all = wake == dpa->idle_eus;
-	pthread_mutex_unlock(&dpa->lock);
 	/*
-	 * Wake as many idle EUs as there are ranks, not the whole pool, after unlocking: a woken
-	 * EU finds the lock free instead of sleeping on it again.
+	 * Wake as many idle EUs as there are ranks, not the whole pool, each on its own condition
+	 * and, the first few, after unlocking: a woken EU finds the lock free instead of sleeping
+	 * on it again.
 	 */
-	if (all && wake > 1)
-		pthread_cond_broadcast(&dpa->work);
-	else
-		for (uint32_t i = 0; i < wake; i++)
-			pthread_cond_signal(&dpa->work);
+	want = job->num_ranks - taken;
+	while (want > 0 && dpa->idle_head != NULL) {
+		struct eu *eu = dpa->idle_head;
+
+		wake_take(dpa, eu, true);
+		if (woken < WAKE_AFTER_UNLOCK)
+			wake[woken++] = eu;
+		else
+			pthread_cond_signal(&eu->wake);
+		want--;
+	}
+	pthread_mutex_unlock(&dpa->lock);
+	for (uint32_t i = 0; i < woken; i++)
+		pthread_cond_signal(&wake[i]->wake);
 }
 
 /*
@@ -542,18 +689,17 @@ static bool dpa_flag_wait_for(struct softhw_dpa *dpa, uint32_t *flag, int64_t ti
 static void dpa_job_stop(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 {
 	bool finished = false;
+	struct jobq *q;
 
 	pthread_mutex_lock(&dpa->lock);
-	for (struct softhw_dpa_job *j = dpa->head; j != NULL; j = j->next) {
-		if (j != job)
-			continue;
-		unlink_job(dpa, job);
-		dpa->queued_ranks -= job->num_ranks - job->next_rank;
+	q = queue_of(dpa, job);
+	if (q != NULL && unlink_job(q, job)) {
+		if (!job->pinned)
+			dpa->queued_ranks -= job->num_ranks - job->next_rank;
 		job->ranks_left -= job->num_ranks - job->next_rank;
 		job->num_ranks = job->next_rank;
 		job->cancelled = true;
 		finished = job->ranks_left == 0;
-		break;
 	}
 	for (struct eu *eu = dpa->eus; eu != NULL; eu = eu->next) {
 		if (eu->job == job) {
@@ -602,12 +748,12 @@ static void overrun(struct softhw_dpa *dpa, struct eu *eu, int64_t now)
 			 "at its next DPA call, and doca_dpa_stop() abandons its EU if it has not returned by then");
 	eu->reporting = true;
 	pthread_mutex_unlock(&dpa->lock);
-	SDK_LOG_ERR("DPA watchdog: %s '%s' (thread %u of %u) has run for %.1f s (its EU's CPU time and device waits; "
+	SDK_LOG_ERR("DPA watchdog: %s '%s' (thread %u of %u) on EU %u has run for %.1f s (its EU's CPU time and device waits; "
 		    "%.1f s of wall time), past the kernel max run time of %llu s (doca_dpa_get_kernel_max_run_time()): "
 		    "%s. The DPA context is now in error (doca_dpa_peek_at_last_error()); the launch will not signal "
 		    "its completion event",
 		    job->num_ranks == 1 && job->name == NULL ? "job" : "kernel", job->name != NULL ? job->name : "?",
-		    eu->rank, job->num_ranks, (double)used / NS, (double)(now - eu->started_ns) / NS,
+		    eu->rank, job->num_ranks, eu->id, (double)used / NS, (double)(now - eu->started_ns) / NS,
 		    (unsigned long long)dpa->caps.kernel_max_run_time_sec, waits);
 	if (first && job->overrun != NULL)
 		job->overrun(job);
@@ -674,6 +820,11 @@ static const uint32_t *dpa_stop_flag(struct softhw_dpa *dpa)
 	return self_eu != NULL ? &self_eu->stop : NULL;
 }
 
+static int dpa_current_eu(struct softhw_dpa *dpa)
+{
+	return self_eu != NULL && self_eu->dpa == dpa ? (int)self_eu->id : -1;
+}
+
 /* ---- open / close ---- */
 
 static doca_error_t dpa_open(const struct softhw_function *fn, struct softhw_dpa **out)
@@ -708,10 +859,15 @@ static doca_error_t dpa_open(const struct softhw_function *fn, struct softhw_dpa
 		free(dpa);
 		return DOCA_ERROR_NO_MEMORY;
 	}
+	dpa->by_id = calloc(dpa->caps.eus_available > 0 ? dpa->caps.eus_available : 1, sizeof(*dpa->by_id));
+	if (dpa->by_id == NULL) {
+		munmap(dpa->mem, dpa->mem_size);
+		free(dpa);
+		return DOCA_ERROR_NO_MEMORY;
+	}
 	pthread_mutex_init(&dpa->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&dpa->work, &attr);
 	pthread_cond_init(&dpa->waits, &attr);
 	pthread_cond_init(&dpa->idle, &attr);
 	pthread_condattr_destroy(&attr);
@@ -732,6 +888,24 @@ static doca_error_t dpa_open(const struct softhw_function *fn, struct softhw_dpa
 static pthread_mutex_t grave_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct softhw_dpa *graveyard;
 
+/* Cancels the jobs of q (close): those with no rank running go onto *cancelled; dpa->lock held. */
+static void cancel_queue(struct jobq *q, struct softhw_dpa_job **cancelled)
+{
+	while (q->head != NULL) {
+		struct softhw_dpa_job *job = q->head;
+
+		q->head = job->next;
+		job->cancelled = true;
+		job->ranks_left -= job->num_ranks - job->next_rank;
+		job->num_ranks = job->next_rank;
+		if (job->ranks_left == 0) {
+			job->next = *cancelled;
+			*cancelled = job;
+		}
+	}
+	q->tail = NULL;
+}
+
 static bool dpa_close(struct softhw_dpa *dpa)
 {
 	struct softhw_dpa_job *cancelled = NULL;
@@ -740,20 +914,10 @@ static bool dpa_close(struct softhw_dpa *dpa)
 
 	pthread_mutex_lock(&dpa->lock);
 	dpa->closing = true;
-	/* ranks not started never will: a job whose started ranks are all over ends here */
-	while (dpa->head != NULL) {
-		struct softhw_dpa_job *job = dpa->head;
-
-		dpa->head = job->next;
-		job->cancelled = true;
-		job->ranks_left -= job->num_ranks - job->next_rank;
-		job->num_ranks = job->next_rank;
-		if (job->ranks_left == 0) {
-			job->next = cancelled;
-			cancelled = job;
-		}
-	}
-	dpa->tail = NULL;
+	/* ranks not started never will (pinned ones too): a job whose started ranks are all over ends here */
+	cancel_queue(&dpa->queue, &cancelled);
+	for (struct eu *eu = dpa->eus; eu != NULL; eu = eu->next)
+		cancel_queue(&eu->pinned, &cancelled);
 	dpa->queued_ranks = 0;
 	/* ranks running end at their next DPA call (a device wait returns at once) */
 	for (struct eu *eu = dpa->eus; eu != NULL; eu = eu->next)
@@ -761,7 +925,7 @@ static bool dpa_close(struct softhw_dpa *dpa)
 			eu->job->cancelled = true;
 			__atomic_store_n(&eu->stop, 1, __ATOMIC_RELEASE);
 		}
-	pthread_cond_broadcast(&dpa->work);
+	wake_all(dpa);
 	pthread_cond_broadcast(&dpa->waits);
 	pthread_cond_broadcast(&dpa->idle);
 	pthread_mutex_unlock(&dpa->lock);
@@ -781,9 +945,9 @@ static bool dpa_close(struct softhw_dpa *dpa)
 		if (eu->job == NULL)
 			continue;
 		SDK_LOG_ERR("DPA: stopping the context while '%s' (thread %u of %u) still runs device code that makes no "
-			    "DPA call (it cannot be interrupted): its EU thread is abandoned, and the context's device "
-			    "memory and image stay mapped until the process exits",
-			    eu->job->name != NULL ? eu->job->name : "?", eu->rank, eu->job->num_ranks);
+			    "DPA call (it cannot be interrupted): its EU thread (EU %u) is abandoned, and the context's "
+			    "device memory and image stay mapped until the process exits",
+			    eu->job->name != NULL ? eu->job->name : "?", eu->rank, eu->job->num_ranks, eu->id);
 		abandoned = true;
 	}
 	pthread_mutex_unlock(&dpa->lock);
@@ -795,6 +959,7 @@ static bool dpa_close(struct softhw_dpa *dpa)
 			continue;
 		}
 		pthread_join(eu->thread, NULL);
+		pthread_cond_destroy(&eu->wake);
 		free(eu);
 	}
 	if (abandoned) {
@@ -814,7 +979,7 @@ static bool dpa_close(struct softhw_dpa *dpa)
 	free(dpa->values);
 	free(dpa->rkeys);
 	free(dpa->objects);
-	pthread_cond_destroy(&dpa->work);
+	free(dpa->by_id);
 	pthread_cond_destroy(&dpa->waits);
 	pthread_cond_destroy(&dpa->idle);
 	pthread_mutex_destroy(&dpa->lock);
@@ -1423,6 +1588,7 @@ const struct softhw_dpa_ops softhw_dpa_ops = {
 	.flag_wait = dpa_flag_wait,
 	.overruns = dpa_overruns,
 	.stop_flag = dpa_stop_flag,
+	.current_eu = dpa_current_eu,
 	.flag_wait_for = dpa_flag_wait_for,
 	.job_stop = dpa_job_stop,
 	.extend = dpa_extend,

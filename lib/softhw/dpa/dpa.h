@@ -5,9 +5,11 @@
  * DPA handles of its objects (sync events).
  *
  * One `struct softhw_dpa` per doca_dpa context holds:
- *  - its execution units (EUs): host threads started on demand, at most the profile's EU
- *    count, blocked while idle. They run jobs: a job is N ranks of one function (a kernel
- *    launch: N threads; an RPC: one), started once its wait value reaches a threshold;
+ *  - its execution units (EUs): host threads started on demand, each with an id below the
+ *    profile's EU count (so at most that many), blocked while idle. They run jobs: a job is N
+ *    ranks of one function (a kernel launch: N threads; an RPC: one), started once its wait
+ *    value reaches a threshold; a pinned job runs only on the EU of its id (a DPA thread with
+ *    an EU affinity), one rank after another;
  *  - its device memory: a private mapping with out-of-band bookkeeping, so device code that
  *    overruns an allocation cannot corrupt the allocator;
  *  - a table of the values (sync events) the device may reach, by handle.
@@ -78,6 +80,12 @@ struct softhw_dpa_job {
 	 * DPA thread: one wake-up less per message).
 	 */
 	bool hand_off;
+	/*
+	 * Pinned: only EU `eu` (0 .. eus_available - 1) runs the job's ranks, so two jobs pinned to
+	 * one EU never run at once. Else any EU does.
+	 */
+	bool pinned;
+	uint32_t eu;
 	/* softhw's */
 	struct softhw_dpa_job *next;
 	unsigned int next_rank;
@@ -130,6 +138,8 @@ struct softhw_dpa_ops {
 	 * The flag outlives the context if the EU is abandoned. NULL on any other thread.
 	 */
 	const uint32_t *(*stop_flag)(struct softhw_dpa *dpa);
+	/* The id of the EU the calling thread is, in this context; -1 on any other thread. */
+	int (*current_eu)(struct softhw_dpa *dpa);
 
 	/* ---- extension to another device of the card (doca_dpa_device_extend) ---- */
 	/* The context also accepts mmap handles of fn's device; FULL past SOFTHW_DPA_MAX_EXTEND. */

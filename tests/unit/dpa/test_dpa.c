@@ -667,22 +667,27 @@ static void test_hash_table(void)
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
-/* EU affinity objects: one EU id each, within the card's EUs. */
+/* EU affinity objects: one EU id each, below the EUs the profile makes available. */
 static void test_eu_affinity(void)
 {
 	struct doca_dpa *dpa = dpa_test_started(dev);
 	struct doca_dpa_eu_affinity *aff = NULL;
-	unsigned int cores = 0, per_core = 0, eu = 0;
+	unsigned int available = 0, eu = 0;
+	char line[160];
 
-	CHECK_OK(doca_dpa_get_core_num(dpa, &cores));
-	CHECK_OK(doca_dpa_get_num_eus_per_core(dpa, &per_core));
+	CHECK_OK(doca_dpa_get_total_num_eus_available(dpa, &available));
 	CHECK_OK(doca_dpa_eu_affinity_create(dpa, &aff));
 	CHECK_ERR(doca_dpa_eu_affinity_get(aff, &eu), DOCA_ERROR_BAD_STATE);
-	CHECK_OK(doca_dpa_eu_affinity_set(aff, cores * per_core - 1));
+	CHECK_OK(doca_dpa_eu_affinity_set(aff, available - 1));
 	CHECK_OK(doca_dpa_eu_affinity_get(aff, &eu));
-	CHECK(eu == cores * per_core - 1);
-	CHECK_ERR(doca_dpa_eu_affinity_set(aff, cores * per_core), DOCA_ERROR_INVALID_VALUE);
-	CHECK(logged("does not exist; the DPA has EUs 0 to"));
+	CHECK(eu == available - 1);
+	/* past the profile's EUs: refused, the line names the limit */
+	CHECK_ERR(doca_dpa_eu_affinity_set(aff, available), DOCA_ERROR_INVALID_VALUE);
+	snprintf(line, sizeof(line), "EU %u is beyond the EUs the BlueField-3 profile makes available: 0 to %u "
+		 "(doca_dpa_get_total_num_eus_available() = %u)", available, available - 1, available);
+	CHECK(logged(line));
+	CHECK_OK(doca_dpa_eu_affinity_get(aff, &eu));
+	CHECK(eu == available - 1); /* the refused id changed nothing */
 	CHECK_OK(doca_dpa_eu_affinity_clear(aff));
 	CHECK_ERR(doca_dpa_eu_affinity_get(aff, &eu), DOCA_ERROR_BAD_STATE);
 	CHECK_OK(doca_dpa_eu_affinity_destroy(aff));

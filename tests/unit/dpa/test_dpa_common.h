@@ -27,6 +27,32 @@ struct test_dpa_counter {
 	uint64_t finish_at;
 };
 
+/* What eu_probe_thread records, in device memory: one block shared by the threads probed. */
+#define TEST_DPA_PROBE_RECS 64
+struct test_dpa_probe {
+	uint64_t inside;     /* activations inside now */
+	uint64_t max_inside; /* the most there ever were at once */
+	uint64_t next;       /* records used */
+	uint64_t done_event; /* doca_dpa_dev_sync_event_t: +1 per activation */
+	uint64_t hold_ns;    /* each activation stays inside this long */
+	struct {
+		uint64_t who, enter, leave; /* __dpa_thread_cycles() */
+	} rec[TEST_DPA_PROBE_RECS];
+};
+
+/* A probe thread's argument, in device memory. */
+struct test_dpa_probe_arg {
+	uint64_t block; /* struct test_dpa_probe * */
+	uint64_t who;
+};
+
+/* handshake_thread's argument, in device memory: three sync event handles. */
+struct test_dpa_handshake {
+	uint64_t mine;  /* set to 1 when it runs */
+	uint64_t other; /* waited for: the other thread's `mine` */
+	uint64_t done;  /* +1 once both ran at once */
+};
+
 static inline uint64_t test_dpa_checksum(uint8_t u8, int16_t s16, _Bool flag, int32_t s32, uint64_t u64, float f,
 					 double d, const struct test_dpa_big *big, const struct test_dpa_small *small)
 {

@@ -8,6 +8,8 @@
 #include <doca_dpa_dev_rdma.h>
 #include <doca_dpa_dev_sync_event.h>
 #include <doca_dpa_dev_verbs.h>
+#include <dpaintrin.h>
+#include <stdbool.h>
 
 #include "test_dpa_common.h"
 
@@ -404,4 +406,52 @@ __dpa_rpc__ uint64_t ht_rpc(doca_dpa_dev_hash_table_t ht, uint32_t op, uint32_t 
 	else if (doca_dpa_dev_hash_table_find(ht, key, &v))
 		return v + 1;
 	return 0;
+}
+
+/*
+ * A DPA thread that records each activation's entry and exit (and how many were inside at
+ * once) in a block shared with other probe threads, stays inside for hold_ns of device
+ * time, then reschedules.
+ */
+__dpa_global__ void eu_probe_thread(uint64_t arg)
+{
+	const struct test_dpa_probe_arg *a = (const struct test_dpa_probe_arg *)arg;
+	struct test_dpa_probe *p = (struct test_dpa_probe *)a->block;
+	uint64_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_SEQ_CST);
+	uint64_t in = __atomic_add_fetch(&p->inside, 1, __ATOMIC_SEQ_CST);
+	uint64_t max = __atomic_load_n(&p->max_inside, __ATOMIC_SEQ_CST);
+	uint64_t enter = __dpa_thread_cycles();
+
+	while (in > max && !__atomic_compare_exchange_n(&p->max_inside, &max, in, false, __ATOMIC_SEQ_CST,
+							 __ATOMIC_SEQ_CST))
+		;
+	while (__dpa_thread_cycles() - enter < p->hold_ns)
+		;
+	__atomic_sub_fetch(&p->inside, 1, __ATOMIC_SEQ_CST);
+	if (i < TEST_DPA_PROBE_RECS) {
+		p->rec[i].who = a->who;
+		p->rec[i].enter = enter;
+		p->rec[i].leave = __dpa_thread_cycles();
+	}
+	doca_dpa_dev_sync_event_update_add(p->done_event, 1);
+	doca_dpa_dev_thread_reschedule();
+}
+
+/* Wakes two DPA threads at once. */
+__dpa_rpc__ uint64_t notify2_rpc(doca_dpa_dev_notification_completion_t a, doca_dpa_dev_notification_completion_t b)
+{
+	doca_dpa_dev_thread_notify(a);
+	doca_dpa_dev_thread_notify(b);
+	return 2;
+}
+
+/* Runs only while the other handshake thread runs too: says it runs, waits for the other. */
+__dpa_global__ void handshake_thread(uint64_t arg)
+{
+	const struct test_dpa_handshake *h = (const struct test_dpa_handshake *)arg;
+
+	doca_dpa_dev_sync_event_update_set(h->mine, 1);
+	doca_dpa_dev_sync_event_wait_gt(h->other, 0, ~0ULL);
+	doca_dpa_dev_sync_event_update_add(h->done, 1);
+	doca_dpa_dev_thread_finish();
 }
