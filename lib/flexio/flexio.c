@@ -13,8 +13,8 @@
  *
  * The application's block is the one under the top-level key equal to app_key (the whole
  * file when app_key is empty). Without an "eus" list the application gets every EU the card's
- * profile makes available (0 .. doca_dpa_get_total_num_eus_available() - 1). EU ids past the
- * card's EUs (cores x EUs per core) are refused. Problems go to stderr, as FlexIO's do.
+ * profile makes available (0 .. doca_dpa_get_total_num_eus_available() - 1). EU ids past those
+ * are refused: a DPA thread could not be given an affinity to them. Problems go to stderr, as FlexIO's do.
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -73,7 +73,7 @@ static size_t indent_of(const char *line)
 }
 
 /* Adds the ids of "a" or "a-b" items in text (commas, spaces, brackets between); false on junk. */
-static bool add_ids(struct flexio_resource *res, const char *text, unsigned int total)
+static bool add_ids(struct flexio_resource *res, const char *text, unsigned int available)
 {
 	const char *p = text;
 
@@ -94,9 +94,10 @@ static bool add_ids(struct flexio_resource *res, const char *text, unsigned int 
 			b = strtoul(p + 1, &end, 10);
 			p = end;
 		}
-		if (b < a || b >= total) {
-			fprintf(stderr, "libflexio (softdoca): EU %lu is out of range: the card has EUs 0 to %u\n",
-				b < a ? a : b, total - 1);
+		if (b < a || b >= available) {
+			fprintf(stderr, "libflexio (softdoca): EU %lu is out of range: the card's profile makes EUs 0 to %u "
+					"available (doca_dpa_get_total_num_eus_available())\n",
+				b < a ? a : b, available - 1);
 			return false;
 		}
 		for (unsigned long id = a; id <= b; id++) {
@@ -123,7 +124,7 @@ EXPORT flexio_status flexio_resources_create(const char *app_key, const char *bu
 		return FLEXIO_STATUS_FAILED;
 	}
 	*res_out = NULL;
-	if (!profile_eus(&total, &available) || total == 0) {
+	if (!profile_eus(&total, &available) || total == 0 || available == 0) {
 		fprintf(stderr, "libflexio (softdoca): no device with a DPA: no EUs to describe\n");
 		return FLEXIO_STATUS_FAILED;
 	}
@@ -157,7 +158,7 @@ EXPORT flexio_status flexio_resources_create(const char *app_key, const char *bu
 		if (list != NONE && ind > list_indent && s[0] == '-') {
 			if (list == GROUPS)
 				res->num_groups++;
-			else if (!add_ids(res, s + 1, total))
+			else if (!add_ids(res, s + 1, available))
 				goto bad;
 			continue;
 		}
@@ -171,7 +172,7 @@ EXPORT flexio_status flexio_resources_create(const char *app_key, const char *bu
 			listed = true;
 			list = EUS;
 			list_indent = ind;
-			if (!add_ids(res, colon + 1, total))
+			if (!add_ids(res, colon + 1, available))
 				goto bad;
 		} else if (strncmp(s, "eu_groups:", 10) == 0 || strncmp(s, "eugs:", 5) == 0) {
 			list = GROUPS;

@@ -118,7 +118,9 @@ static void test_flexio_resources(void)
 			   "plain:\n"
 			   "  name: x\n"
 			   "bad:\n"
-			   "  eus: [1, 9999]\n";
+			   "  eus: [1, 9999]\n"
+			   "past_available:\n"
+			   "  eus: [190]\n";
 	struct flexio_resource *res = NULL;
 	unsigned int available = 0;
 	struct doca_dpa *dpa = NULL;
@@ -154,6 +156,9 @@ static void test_flexio_resources(void)
 	CHECK(flexio_resources_create("missing", file, strlen(file), &res) == FLEXIO_STATUS_FAILED);
 	CHECK(res == NULL);
 	CHECK(flexio_resources_create("bad", file, strlen(file), &res) == FLEXIO_STATUS_FAILED);
+	/* an EU of the card past those available: no affinity could name it */
+	CHECK(available == 190);
+	CHECK(flexio_resources_create("past_available", file, strlen(file), &res) == FLEXIO_STATUS_FAILED);
 	CHECK(flexio_resources_create("my_app", NULL, 0, &res) == FLEXIO_STATUS_FAILED);
 	flexio_resources_destroy(NULL);
 	CHECK(flexio_resources_get_eus_num(NULL) == 0);
