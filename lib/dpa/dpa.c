@@ -525,6 +525,22 @@ static void *device_range(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t addr, siz
 	return p;
 }
 
+/*
+ * A device pointer of this context passed where host memory is expected: a DPA's memory is
+ * not host memory (a real host would fault or read something else), so it is refused, logged.
+ */
+static bool is_device_pointer(struct doca_dpa *dpa, const void *host_ptr, size_t size, const char *what,
+			      const char *name)
+{
+	if (size == 0 || dpa->base.dev->dpa->mem_ptr(dpa->base.hw, (uint64_t)(uintptr_t)host_ptr, 1) == NULL)
+		return false;
+	SDK_LOG_ERR("Failed to %s: %s %p is a device pointer of this DPA context (doca_dpa_mem_alloc()), not host "
+		    "memory; the host reaches device memory only through doca_dpa_h2d_memcpy(), "
+		    "doca_dpa_d2h_memcpy() and doca_dpa_memset() with it as the device argument",
+		    what, name, host_ptr);
+	return true;
+}
+
 doca_error_t doca_dpa_h2d_memcpy(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t dst_ptr, void *src_ptr, size_t size)
 {
 	doca_error_t err = check_started(dpa, "copy host memory to DPA");
@@ -536,6 +552,8 @@ doca_error_t doca_dpa_h2d_memcpy(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t ds
 		SDK_LOG_ERR("Failed to copy host memory to DPA: src_ptr is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	if (is_device_pointer(dpa, src_ptr, size, "copy host memory to DPA", "src_ptr"))
+		return DOCA_ERROR_INVALID_VALUE;
 	dst = device_range(dpa, dst_ptr, size, "copy host memory to DPA");
 	if (dst == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
@@ -554,6 +572,8 @@ doca_error_t doca_dpa_d2h_memcpy(struct doca_dpa *dpa, void *dst_ptr, doca_dpa_d
 		SDK_LOG_ERR("Failed to copy DPA memory to host: dst_ptr is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	if (is_device_pointer(dpa, dst_ptr, size, "copy DPA memory to host", "dst_ptr"))
+		return DOCA_ERROR_INVALID_VALUE;
 	src = device_range(dpa, src_ptr, size, "copy DPA memory to host");
 	if (src == NULL)
 		return DOCA_ERROR_INVALID_VALUE;

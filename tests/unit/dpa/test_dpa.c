@@ -380,7 +380,13 @@ static void test_device_memory_errors(void)
 	CHECK_OK(doca_dpa_mem_alloc(dpa, 16, &p));
 	CHECK_ERR(doca_dpa_h2d_memcpy(dpa, p, host, sizeof(host)), DOCA_ERROR_INVALID_VALUE); /* 32 > 16 */
 	CHECK(logged("is not inside one allocation"));
+	/* a host pointer where a device pointer belongs, and the other way round */
 	CHECK_ERR(doca_dpa_d2h_memcpy(dpa, host, (doca_dpa_dev_uintptr_t)(uintptr_t)host, 8), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("is not inside one allocation of this DPA context"));
+	CHECK_ERR(doca_dpa_h2d_memcpy(dpa, p, (void *)(uintptr_t)p, 8), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("src_ptr 0x"));
+	CHECK_ERR(doca_dpa_d2h_memcpy(dpa, (void *)(uintptr_t)(p + 8), p, 8), DOCA_ERROR_INVALID_VALUE);
+	CHECK(logged("is a device pointer of this DPA context (doca_dpa_mem_alloc()), not host memory"));
 	CHECK_ERR(doca_dpa_memset(dpa, p + 8, 0, 9), DOCA_ERROR_INVALID_VALUE);
 	CHECK_OK(doca_dpa_memset(dpa, p + 8, 0, 8));
 	CHECK_ERR(doca_dpa_mem_free(dpa, p + 8), DOCA_ERROR_INVALID_VALUE);
