@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <doca_argp.h>
 #include <doca_ctx.h>
 #include <doca_log.h>
+
+#include <libflexio/flexio_ver.h>
+#define FLEXIO_VER_USED FLEXIO_VER(25, 4, 0)
+#include <libflexio/flexio.h>
 
 #include "common.h"
 #include "dpa_common.h"
@@ -150,17 +155,87 @@ static doca_error_t open_dpa_device(const char *pf_device_name, struct doca_dev 
 	return DOCA_SUCCESS;
 }
 
+/* The whole of a small file, NUL-terminated; NULL (logged) when it cannot be read. */
+static char *read_whole_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	long size;
+
+	if (f == NULL) {
+		DOCA_LOG_ERR("Error: Failed to open DPA resources file %s", path);
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)size + 1)) != NULL) {
+		*len = fread(buf, 1, (size_t)size, f);
+		buf[*len] = '\0';
+	} else {
+		DOCA_LOG_ERR("Error: Failed to read DPA resources file %s", path);
+	}
+	fclose(f);
+	return buf;
+}
+
+/* One EU affinity per EU the resources file gives the application (DOCA's samples do the same). */
+static doca_error_t affinities_from_resources_file(struct dpa_config *cfg, struct dpa_resources *resources)
+{
+	struct flexio_resource *res = NULL;
+	doca_error_t result = DOCA_SUCCESS;
+	size_t len = 0;
+	char *text = read_whole_file(cfg->dpa_resources_file, &len);
+	uint32_t num_eus, *eus;
+
+	if (text == NULL)
+		return DOCA_ERROR_IO_FAILED;
+	if (flexio_resources_create(cfg->dpa_app_key, text, len, &res) != FLEXIO_STATUS_SUCCESS) {
+		DOCA_LOG_ERR("Error: Failed creating DPA resources object!");
+		free(text);
+		return DOCA_ERROR_BAD_CONFIG;
+	}
+	free(text);
+	if (flexio_resources_get_eugs_num(res) > 0) {
+		DOCA_LOG_ERR("Execution unit groups are currently unsupported!");
+		flexio_resources_destroy(res);
+		return DOCA_ERROR_BAD_CONFIG;
+	}
+	num_eus = flexio_resources_get_eus_num(res);
+	eus = flexio_resources_get_eus(res);
+	DOCA_LOG_INFO("Info: Found %u execution units in DPA resources file", num_eus);
+	resources->affinities = calloc(num_eus > 0 ? num_eus : 1, sizeof(*resources->affinities));
+	if (resources->affinities == NULL) {
+		flexio_resources_destroy(res);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	for (uint32_t i = 0; i < num_eus && result == DOCA_SUCCESS; i++) {
+		result = doca_dpa_eu_affinity_create(resources->rdma_dpa_ctx, &resources->affinities[i]);
+		if (result != DOCA_SUCCESS) {
+			DOCA_LOG_ERR("Function doca_dpa_eu_affinity_create failed (%s)", doca_error_get_descr(result));
+			break;
+		}
+		resources->num_affinities++;
+		result = doca_dpa_eu_affinity_set(resources->affinities[i], eus[i]);
+		if (result != DOCA_SUCCESS)
+			DOCA_LOG_ERR("Function doca_dpa_eu_affinity_set failed (%s)", doca_error_get_descr(result));
+	}
+	flexio_resources_destroy(res);
+	return result;
+}
+
+static void destroy_affinities(struct dpa_resources *resources)
+{
+	for (uint32_t i = 0; i < resources->num_affinities; i++)
+		doca_dpa_eu_affinity_destroy(resources->affinities[i]);
+	free(resources->affinities);
+	resources->affinities = NULL;
+	resources->num_affinities = 0;
+}
+
 doca_error_t allocate_dpa_resources(struct dpa_config *cfg, struct dpa_resources *resources)
 {
 	doca_error_t result;
 
 	memset(resources, 0, sizeof(*resources));
-	if (cfg->dpa_resources_file[0] != '\0') {
-		DOCA_LOG_ERR("DPA resources file %s: EU selection from a resources file needs libflexio, which "
-			     "softdoca does not provide yet",
-			     cfg->dpa_resources_file);
-		return DOCA_ERROR_NOT_SUPPORTED;
-	}
 	if (strcmp(cfg->rdma_device_name, DEVICE_DEFAULT_NAME) != 0) {
 		DOCA_LOG_ERR("RDMA DOCA device is provided, but PF DOCA device is not extendable");
 		return DOCA_ERROR_BAD_CONFIG;
@@ -186,6 +261,13 @@ doca_error_t allocate_dpa_resources(struct dpa_config *cfg, struct dpa_resources
 		goto destroy_dpa;
 	}
 	resources->rdma_dpa_ctx = resources->pf_dpa_ctx;
+	if (cfg->dpa_resources_file[0] != '\0') {
+		result = affinities_from_resources_file(cfg, resources);
+		if (result != DOCA_SUCCESS) {
+			destroy_affinities(resources);
+			goto destroy_dpa;
+		}
+	}
 	return DOCA_SUCCESS;
 
 destroy_dpa:
@@ -201,6 +283,7 @@ doca_error_t destroy_dpa_resources(struct dpa_resources *resources)
 {
 	doca_error_t result = DOCA_SUCCESS, tmp;
 
+	destroy_affinities(resources);
 	if (resources->pf_dpa_ctx != NULL) {
 		tmp = doca_dpa_destroy(resources->pf_dpa_ctx);
 		if (tmp != DOCA_SUCCESS) {
@@ -281,7 +364,7 @@ doca_error_t create_doca_dpa_completion_sync_event(struct doca_dpa *doca_dpa, st
 /* ---- the RDMA samples' objects ---- */
 
 doca_error_t dpa_thread_setup(struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t arg, doca_dpa_dev_uintptr_t tls,
-			      struct doca_dpa_thread **thread)
+			      const struct doca_dpa_eu_affinity *affinity, struct doca_dpa_thread **thread)
 {
 	doca_error_t result = doca_dpa_thread_create(dpa, thread);
 
@@ -294,6 +377,8 @@ doca_error_t dpa_thread_setup(struct doca_dpa *dpa, doca_dpa_func_t *func, uint6
 		DOCA_LOG_ERR("Function doca_dpa_thread_set_func_arg failed (%s)", doca_error_get_descr(result));
 	else if (tls != 0 && (result = doca_dpa_thread_set_local_storage(*thread, tls)) != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Function doca_dpa_thread_set_local_storage failed (%s)", doca_error_get_descr(result));
+	else if (affinity != NULL && (result = doca_dpa_thread_set_affinity(*thread, affinity)) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_dpa_thread_set_affinity failed (%s)", doca_error_get_descr(result));
 	else if ((result = doca_dpa_thread_start(*thread)) != DOCA_SUCCESS)
 		DOCA_LOG_ERR("Function doca_dpa_thread_start failed (%s)", doca_error_get_descr(result));
 	if (result != DOCA_SUCCESS) {

@@ -38,6 +38,9 @@ struct dpa_resources {
 	struct doca_dpa *pf_dpa_ctx;
 	struct doca_dpa *rdma_dpa_ctx;
 	doca_dpa_dev_t rdma_dpa_ctx_handle;
+	/* one per EU of the --dpa-resources file's application (--dpa-app-key); none without a file */
+	struct doca_dpa_eu_affinity **affinities;
+	uint32_t num_affinities;
 };
 
 /* -pf_dev, -rdma_dev, --dpa-resources, --dpa-app-key, -g */
@@ -62,7 +65,7 @@ doca_error_t create_doca_dpa_completion_sync_event(struct doca_dpa *doca_dpa, st
 
 /* A DPA thread running func(arg), with local storage tls (0: none), started (not yet run). */
 doca_error_t dpa_thread_setup(struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t arg, doca_dpa_dev_uintptr_t tls,
-			      struct doca_dpa_thread **thread);
+			      const struct doca_dpa_eu_affinity *affinity, struct doca_dpa_thread **thread);
 void dpa_thread_teardown(struct doca_dpa_thread *thread);
 
 /* A started completion context of queue_size elements, activating thread (NULL: none). */

@@ -75,7 +75,9 @@ static doca_error_t setup(struct dpa_resources *res, struct basic_objs *o, uint6
 	if (result != DOCA_SUCCESS)
 		return result;
 	DOCA_LOG_INFO("Create Target DOCA DPA Thread");
-	result = dpa_thread_setup(dpa, &thread_kernel, o->arg_dev, 0, &o->target_thread);
+	/* the resources file's first EU, if one was given (as DOCA's sample) */
+	result = dpa_thread_setup(dpa, &thread_kernel, o->arg_dev, 0,
+				  res->num_affinities > 0 ? res->affinities[0] : NULL, &o->target_thread);
 	if (result != DOCA_SUCCESS)
 		return result;
 	DOCA_LOG_INFO("Create Target DOCA DPA Completion");

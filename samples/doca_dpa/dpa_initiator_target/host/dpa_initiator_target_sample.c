@@ -83,7 +83,7 @@ static doca_error_t setup(struct dpa_resources *res, struct it_objs *o, uint64_t
 	DOCA_LOG_INFO("Create Target DOCA DPA Thread #1");
 	result = doca_dpa_mem_alloc(dpa, sizeof(rarg), &o->receiver_arg_dev);
 	if (result == DOCA_SUCCESS)
-		result = dpa_thread_setup(dpa, &thread1_kernel, o->receiver_arg_dev, 0, &o->receiver);
+		result = dpa_thread_setup(dpa, &thread1_kernel, o->receiver_arg_dev, 0, NULL, &o->receiver);
 	if (result != DOCA_SUCCESS)
 		return result;
 	DOCA_LOG_INFO("Create Target DOCA DPA Completion");
@@ -105,7 +105,7 @@ static doca_error_t setup(struct dpa_resources *res, struct it_objs *o, uint64_t
 	DOCA_LOG_INFO("Create Target DOCA DPA Thread #2");
 	result = doca_dpa_mem_alloc(dpa, sizeof(farg), &o->finisher_arg_dev);
 	if (result == DOCA_SUCCESS)
-		result = dpa_thread_setup(dpa, &thread2_kernel, o->finisher_arg_dev, 0, &o->finisher);
+		result = dpa_thread_setup(dpa, &thread2_kernel, o->finisher_arg_dev, 0, NULL, &o->finisher);
 	if (result != DOCA_SUCCESS)
 		return result;
 	DOCA_LOG_INFO("Create Target DOCA DPA Notification Completion");

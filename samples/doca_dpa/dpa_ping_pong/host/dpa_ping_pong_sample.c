@@ -71,7 +71,7 @@ static doca_error_t side_threads(struct dpa_resources *res, struct side *s, bool
 	if (result != DOCA_SUCCESS)
 		return result;
 	DOCA_LOG_INFO("Create %s DOCA DPA Thread", s->name);
-	result = dpa_thread_setup(dpa, &thread_kernel, s->arg_dev, s->tls_dev, &s->thread);
+	result = dpa_thread_setup(dpa, &thread_kernel, s->arg_dev, s->tls_dev, NULL, &s->thread);
 	if (result != DOCA_SUCCESS)
 		return result;
 	DOCA_LOG_INFO("Create %s DOCA DPA Completion", s->name);
