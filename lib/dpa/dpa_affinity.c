@@ -94,6 +94,11 @@ doca_error_t doca_dpa_eu_affinity_get(struct doca_dpa_eu_affinity *affinity, uns
 	return DOCA_SUCCESS;
 }
 
+struct doca_dpa *softdoca_dpa_eu_affinity_dpa(const struct doca_dpa_eu_affinity *affinity)
+{
+	return affinity->dpa;
+}
+
 bool softdoca_dpa_eu_affinity_eu(const struct doca_dpa_eu_affinity *affinity, unsigned int *eu_id)
 {
 	if (affinity == NULL || !affinity->is_set)

@@ -116,6 +116,8 @@ bool softdoca_dpa_handle_in_family(struct doca_dpa *dpa, uint64_t handle);
 
 /* The EU id an affinity names; false when none is set (dpa_affinity.c). */
 bool softdoca_dpa_eu_affinity_eu(const struct doca_dpa_eu_affinity *affinity, unsigned int *eu_id);
+/* The DPA context the affinity was created on. */
+struct doca_dpa *softdoca_dpa_eu_affinity_dpa(const struct doca_dpa_eu_affinity *affinity);
 
 /* Marks the context fatal (the first error stays): doca_dpa_peek_at_last_error reports it. */
 void softdoca_dpa_set_fatal(struct doca_dpa *dpa, doca_error_t err);

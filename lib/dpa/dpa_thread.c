@@ -295,6 +295,12 @@ doca_error_t doca_dpa_thread_get_local_storage(struct doca_dpa_thread *dpa_threa
 	return DOCA_SUCCESS;
 }
 
+/* The context that owns the DPA: an extended context's parent, else itself. */
+static const struct doca_dpa *root_of(const struct doca_dpa *dpa)
+{
+	return dpa->parent != NULL ? dpa->parent : dpa;
+}
+
 /*
  * The EU is taken when the affinity is set: NVIDIA's dpa_nvqual sets one affinity object to
  * each EU in turn and hands it to a thread each time. An affinity with no EU set (or cleared)
@@ -308,6 +314,12 @@ doca_error_t doca_dpa_thread_set_affinity(struct doca_dpa_thread *dpa_thread, co
 		return err;
 	if (affinity == NULL) {
 		SDK_LOG_ERR("Failed to set DPA thread affinity: affinity is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	/* an extended context and its parent are one DPA: their affinities are interchangeable */
+	if (root_of(softdoca_dpa_eu_affinity_dpa(affinity)) != root_of(dpa_thread->dpa)) {
+		SDK_LOG_ERR("Failed to set DPA thread affinity: the affinity belongs to another DPA context (create it "
+			    "with doca_dpa_eu_affinity_create() on the thread's context)");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	dpa_thread->affinity = affinity;

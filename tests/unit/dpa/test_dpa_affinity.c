@@ -9,7 +9,8 @@
  *  - the same handshake pinned to one EU: the second thread never starts while the first
  *    waits for it, and stopping both (one waiting, one queued behind it) is clean;
  *  - an affinity to an EU past the profile is refused (test_dpa's test_eu_affinity checks the
- *    line); a cleared affinity leaves the thread free to run anywhere.
+ *    line), one of another DPA context too; a cleared affinity leaves the thread free to run
+ *    anywhere.
  * Every wait is bounded (alarm, and event waits with deadlines).
  */
 #include <stdbool.h>
@@ -22,6 +23,7 @@
 #include "doca_dpa.h"
 #include "doca_sync_event.h"
 
+#include "log_test.h"
 #include "test.h"
 #include "dpa_test.h"
 #include "test_dpa_common.h"
@@ -313,6 +315,27 @@ static void test_same_eu_second_runs_after_first_stops(void)
 	handshake_end(&hs);
 }
 
+/* An affinity of another DPA context is refused, the thread keeps none. */
+static void test_foreign_affinity(void)
+{
+	struct doca_dpa *a = dpa_test_started(dev), *b = dpa_test_started(dev);
+	struct doca_dpa_eu_affinity *aff = NULL;
+	const struct doca_dpa_eu_affinity *got = NULL;
+	struct doca_dpa_thread *t = NULL;
+
+	CHECK_OK(doca_dpa_eu_affinity_create(b, &aff));
+	CHECK_OK(doca_dpa_eu_affinity_set(aff, 2));
+	CHECK_OK(doca_dpa_thread_create(a, &t));
+	CHECK_ERR(doca_dpa_thread_set_affinity(t, aff), DOCA_ERROR_INVALID_VALUE);
+	CHECK(log_take(sdk_log_file, "the affinity belongs to another DPA context"));
+	CHECK_OK(doca_dpa_thread_get_affinity(t, &got));
+	CHECK(got == NULL);
+	CHECK_OK(doca_dpa_thread_destroy(t));
+	CHECK_OK(doca_dpa_eu_affinity_destroy(aff));
+	CHECK_OK(doca_dpa_destroy(a));
+	CHECK_OK(doca_dpa_destroy(b));
+}
+
 /*
  * An affinity whose EU was cleared before the thread got it pins nothing: the thread given it
  * completes a handshake with a thread pinned to the EU the affinity first named (it would wait
@@ -360,6 +383,7 @@ int main(void)
 	TEST_RUN(test_same_eu_waiting_threads_stop);
 	TEST_RUN(test_same_eu_second_runs_after_first_stops);
 	TEST_RUN(test_cleared_affinity);
+	TEST_RUN(test_foreign_affinity);
 	CHECK_OK(doca_dev_close(dev));
 	TEST_EXIT();
 }
