@@ -19,6 +19,9 @@ Scenarios (BIN: the host-flavour and DPU-flavour build of the peer, or the sampl
                (a shared-memory ring per connection, doorbells)
   rdma_tcp     the same over TCP (SOFTDOCA_RDMA_TRANSPORT=tcp)
   rdma_cm      the same connected by RDMA-CM (listen / connect_to_addr on 127.0.0.1, a free port)
+  dpa          dpa_idle_peer (--host): a started DPA context after an 8-thread kernel launch (its
+               EUs exist), with two DPA threads pinned to EUs 3 and 4 waiting for a
+               notification: EUs asleep, no timer
 
 Each process is started once the previous one said it is ready; once every process has said
 so (their lines, not a sleep, are the synchronisation), the CPU time of each (utime + stime of
@@ -131,7 +134,7 @@ def free_port():
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("scenario", choices=("comch", "sync_event", "sync_event_blocking", "dma_host", "rdma", "rdma_tcp",
-                                             "rdma_cm"))
+                                             "rdma_cm", "dpa"))
     parser.add_argument("--host", required=True)
     parser.add_argument("--dpu", default=None)
     parser.add_argument("--window", type=float, default=2.0)
@@ -191,6 +194,12 @@ def main():
         end_order = ["receiver", "sender"]
         lines = {"receiver": ["connected", "received 10", "idle", "done"],
                  "sender": ["connected", "sent 10", "idle", "done"]}
+        enter = {}
+    elif args.scenario == "dpa":
+        procs = [("dpa", [args.host], "idle")]
+        ready_too = []
+        end_order = ["dpa"]
+        lines = {"dpa": ["launched 8", "idle", "done"]}
         enter = {}
     else:
         procs = [("host", [args.host, "-p", "b1:00.0", "-d", os.path.join(tmp, "export_desc.txt"),
