@@ -73,6 +73,7 @@ struct eu {
 	pthread_cond_t wake;
 	bool idle;
 	bool waking;                      /* taken off the idle list for a rank of the shared queue */
+	bool held_logged;                 /* a pinned submit logged that a stopped rank holds it */
 	struct eu *idle_prev, *idle_next;
 	/* the rank it runs (dpa->lock); job NULL while idle */
 	struct softhw_dpa_job *job;
@@ -463,6 +464,7 @@ static void *eu_main(void *arg)
 		eu->job = job;
 		eu->rank = rank;
 		eu->handed_off = false;
+		eu->held_logged = false;
 		eu->started_ns = now_ns();
 		eu->waited_ns = 0;
 		eu->seq++;
@@ -585,7 +587,22 @@ static void submit_pinned(struct softhw_dpa *dpa, struct softhw_dpa_job *job)
 		wake_take(dpa, eu, false);
 		wake = eu;
 	}
-	pthread_mutex_unlock(&dpa->lock);
+	/*
+	 * A rank told to stop (watchdog, thread stop) that has not ended is in no DPA call: it
+	 * holds the EU for as long as it spins. Say once what a job pinned there waits for.
+	 */
+	if (eu->job != NULL && eu != self_eu && !eu->held_logged && __atomic_load_n(&eu->stop, __ATOMIC_ACQUIRE)) {
+		char holder[64];
+
+		snprintf(holder, sizeof(holder), "%s", eu->job->name != NULL ? eu->job->name : "?");
+		eu->held_logged = true;
+		pthread_mutex_unlock(&dpa->lock);
+		SDK_LOG_ERR("DPA: '%s' is pinned to EU %u, which '%s' still holds: it was told to stop but runs device "
+			    "code that makes no DPA call; '%s' waits until it returns",
+			    job->name != NULL ? job->name : "?", job->eu, holder, job->name != NULL ? job->name : "?");
+	} else {
+		pthread_mutex_unlock(&dpa->lock);
+	}
 	if (wake != NULL)
 		pthread_cond_signal(&wake->wake);
 }

@@ -4,7 +4,8 @@
  * (current_eu says k, and every job pinned there ran on one pthread), an unpinned one on some
  * EU; an EU id past the profile's EUs is refused; closing the context while a pinned job waits
  * in a device wait and others are queued behind it on its EU ends them all, without running
- * the queued ones and without abandoning an EU. Links softhw alone.
+ * the queued ones and without abandoning an EU; a job pinned behind a rank told to stop that
+ * still spins says so, and runs once it returns. Links softhw alone.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -27,6 +28,7 @@ struct tjob {
 	uint32_t done;             /* raised by done */
 	doca_error_t status;
 	struct softhw_value *wait; /* run waits until it exceeds 0 (NULL: returns at once) */
+	uint32_t *spin;            /* run spins (no DPA call) until it is non-zero (NULL: does not) */
 };
 
 static void tjob_done(struct softhw_dpa_job *job, doca_error_t status)
@@ -47,6 +49,8 @@ static void tjob_run(struct softhw_dpa_job *job, unsigned int rank)
 	softhw_dpa_ops.flag_raise(t->dpa, &t->started);
 	if (t->wait != NULL)
 		softhw_dpa_ops.value_wait_gt(t->dpa, t->wait, 0, ~0ULL);
+	while (t->spin != NULL && __atomic_load_n(t->spin, __ATOMIC_ACQUIRE) == 0)
+		;
 }
 
 static void tjob_init(struct tjob *t, struct softhw_dpa *dpa, int eu)
@@ -192,11 +196,45 @@ static void test_stop_queued_pinned(void)
 	softhw_value_unbind(release);
 }
 
+/*
+ * A pinned job told to stop while it spins in code that makes no DPA call holds its EU: a job
+ * pinned there after says so in a line, and runs once the spinning one returns.
+ */
+static void test_pinned_behind_stopped_spinner(void)
+{
+	struct softhw_dpa_caps caps;
+	struct softhw_dpa *dpa = open_dpa(&caps);
+	struct tjob spinner, next;
+	uint32_t release = 0;
+
+	if (dpa == NULL)
+		return;
+	tjob_init(&spinner, dpa, 11);
+	spinner.spin = &release;
+	spinner.job.name = "spinner";
+	softhw_dpa_ops.submit(dpa, &spinner.job);
+	CHECK(softhw_dpa_ops.flag_wait_for(dpa, &spinner.started, 10 * NS));
+	softhw_dpa_ops.job_stop(dpa, &spinner.job);
+	softhw_test_log_clear();
+	tjob_init(&next, dpa, 11);
+	next.job.name = "next";
+	softhw_dpa_ops.submit(dpa, &next.job);
+	CHECK(softhw_test_logged("'next' is pinned to EU 11, which 'spinner' still holds"));
+	CHECK(__atomic_load_n(&next.started, __ATOMIC_ACQUIRE) == 0);
+	__atomic_store_n(&release, 1, __ATOMIC_RELEASE);
+	CHECK(wait_done(&spinner));
+	CHECK(spinner.status == DOCA_ERROR_AGAIN);
+	CHECK(wait_done(&next));
+	CHECK(next.status == DOCA_SUCCESS && next.eu == 11);
+	CHECK(!softhw_dpa_ops.close(dpa));
+}
+
 int main(void)
 {
 	TEST_RUN(test_pinned_runs_on_its_eu);
 	TEST_RUN(test_pinned_past_the_profile);
 	TEST_RUN(test_close_with_pinned_waiting);
 	TEST_RUN(test_stop_queued_pinned);
+	TEST_RUN(test_pinned_behind_stopped_spinner);
 	TEST_EXIT();
 }
