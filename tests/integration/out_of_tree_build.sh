@@ -9,7 +9,9 @@
 #      flavour's library directory;
 #   5. the same for the rdma_receive / rdma_send pair against the host flavour, run over
 #      RDMA-CM (no descriptor files, no Enter key), with libdoca_rdma.so from that flavour;
-#   6. a program that asks for every stub module (doca-compress, doca-flow, ...) in its build
+#   6. a DPA program: device code built by the installed <prefix>/tools/dpacc with DOCA's
+#      command line, the host side against the host flavour; its RPC runs;
+#   7. a program that asks for every stub module (doca-compress, doca-flow, ...) in its build
 #      file configures and builds against the DPU flavour, and every probe and create it makes
 #      returns NOT_SUPPORTED with the stub library's SDK line.
 #
@@ -141,6 +143,38 @@ cat "$work/recv.out" "$work/recv.err"
 [ "$rstatus" -eq 0 ] || fail "doca_rdma_receive exited with status $rstatus"
 grep -q 'Got from sender: "sent out of tree"' "$work/recv.out" || fail "the receiver did not get the text"
 grep -q "Sample finished successfully" "$work/send.out" || fail "no success line from the sender"
+
+echo "== DPA: the installed dpacc (<prefix>/tools/dpacc, where DOCA's build_dpacc_samples.sh looks)"
+# DOCA's command line, with the install's include dir and the host flavour's libdir (DOCA_LIB_DIR)
+for f in tools/dpacc bin/dpacc include/doca_dpa.h include/doca_dpa_dev.h include/dpaintrin.h; do
+	[ -e "$work/prefix/$f" ] || fail "$f is not installed under $work/prefix"
+done
+export PKG_CONFIG_PATH=$hpcdir
+for a in doca_dpa_dev doca_dpa_dev_comm doca_dpa_dev_verbs; do
+	[ -f "$hlibdir/lib$a.a" ] || fail "lib$a.a is not in $hlibdir"
+done
+dpa="$work/dpa"
+mkdir -p "$dpa"
+"$work/prefix/tools/dpacc" "$src/tests/integration/dpa_installed/dpa_installed_dev.c" -o "$dpa/dpa_installed_program.a" \
+	-mcpu=nv-dpa-bf3,nv-dpa-cx7,nv-dpa-cx8,nv-dpa-cx9 -hostcc=gcc \
+	-hostcc-options="-Wno-deprecated-declarations -Werror -Wall -Wextra -DFLEXIO_ALLOW_EXPERIMENTAL_API" \
+	--devicecc-options="-Wno-deprecated-declarations -Werror -Wall -Wextra -DFLEXIO_DEV_ALLOW_EXPERIMENTAL_API -O2" \
+	--app-name=dpa_sample_app \
+	-device-libs="-L$hlibdir -ldoca_dpa_dev -ldoca_dpa_dev_comm -ldoca_dpa_dev_verbs" \
+	-flto -I"$work/prefix/include" >"$work/dpacc.log" 2>&1 || { cat "$work/dpacc.log"; fail "the installed dpacc failed"; }
+# shellcheck disable=SC2046
+gcc -DDOCA_ALLOW_EXPERIMENTAL_API "$src/tests/integration/dpa_installed/dpa_installed.c" "$dpa/dpa_installed_program.a" \
+	$(pkg-config --cflags --libs doca-dpa doca-common) -o "$dpa/dpa_installed" >"$work/dpa-cc.log" 2>&1 ||
+	{ cat "$work/dpa-cc.log"; fail "the DPA host program did not build"; }
+status=0
+timeout 30 "$dpa/dpa_installed" </dev/null >"$work/dpa.out" 2>"$work/dpa.err" || status=$?
+cat "$work/dpa.out" "$work/dpa.err"
+[ "$status" -eq 0 ] || fail "dpa_installed exited with status $status"
+grep -q "add_rpc on the DPA: 2 + 3" "$work/dpa.out" || fail "no device log line from the RPC"
+grep -q "add_rpc returned 5 (DOCA_SUCCESS)" "$work/dpa.out" || fail "the RPC did not return 5"
+resolved=$(ldd "$dpa/dpa_installed" | grep -F libdoca_dpa.so | head -1 | awk '{print $3}')
+[ -n "$resolved" ] && [ "$(cd "$(dirname "$resolved")" && pwd -P)" = "$(cd "$hlibdir" && pwd -P)" ] ||
+	fail "libdoca_dpa.so of dpa_installed resolves to '$resolved', not into $hlibdir"
 
 echo "== stub modules: a program that asks for all of them, DPU flavour"
 export PKG_CONFIG_PATH=$pcdir
