@@ -116,43 +116,106 @@ doca_error_t register_dpa_params(void)
 }
 
 /* The first DPA-capable PF, or the one named. */
-static doca_error_t open_dpa_device(const char *pf_device_name, struct doca_dev **pf_device)
+/*
+ * The first DPA-capable device of `name` (any, DEVICE_DEFAULT_NAME) that passes `fits`, other
+ * than `not_this`; *pick is its devinfo (NULL if none).
+ */
+static struct doca_devinfo *find_device(struct doca_devinfo **list, uint32_t n, const char *name, const char *not_this,
+					bool (*fits)(struct doca_devinfo *), char *found_name)
 {
-	struct doca_devinfo **list = NULL;
-	char ibdev_name[DOCA_DEVINFO_IBDEV_NAME_SIZE];
-	bool any = strcmp(pf_device_name, DEVICE_DEFAULT_NAME) == 0;
+	bool any = strcmp(name, DEVICE_DEFAULT_NAME) == 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (doca_dpa_cap_is_supported(list[i]) != DOCA_SUCCESS || !fits(list[i]))
+			continue;
+		if (doca_devinfo_get_ibdev_name(list[i], found_name, DOCA_DEVINFO_IBDEV_NAME_SIZE) != DOCA_SUCCESS)
+			continue;
+		if (not_this != NULL && strcmp(found_name, not_this) == 0)
+			continue;
+		if (any || strcmp(found_name, name) == 0)
+			return list[i];
+	}
+	return NULL;
+}
+
+static bool is_pf(struct doca_devinfo *info)
+{
+	enum doca_pci_func_type type;
+
+	return doca_devinfo_get_pci_func_type(info, &type) == DOCA_SUCCESS && type == DOCA_PCI_FUNC_TYPE_PF;
+}
+
+static bool can_send(struct doca_devinfo *info)
+{
+	return doca_rdma_cap_task_send_is_supported(info) == DOCA_SUCCESS;
+}
+
+/*
+ * Opens the PF with a DPA and the device the RDMA objects use: the PF itself, or, where the PF
+ * has network representors (on the DPU), another DPA device able to send, which the PF's DPA
+ * context is extended to (DOCA's dpa_common does the same).
+ */
+static doca_error_t open_dpa_device(const char *pf_device_name, const char *rdma_device_name,
+				    struct doca_dev **pf_device, struct doca_dev **rdma_device)
+{
+	struct doca_devinfo **list = NULL, *pf, *rdma;
+	char pf_name[DOCA_DEVINFO_IBDEV_NAME_SIZE] = {0}, rdma_name[DOCA_DEVINFO_IBDEV_NAME_SIZE] = {0};
+	uint8_t must_extend = 0;
 	doca_error_t result;
 	uint32_t n = 0;
 
 	*pf_device = NULL;
+	*rdma_device = NULL;
+	if (strcmp(pf_device_name, DEVICE_DEFAULT_NAME) != 0 && strcmp(pf_device_name, rdma_device_name) == 0) {
+		DOCA_LOG_ERR("RDMA DOCA device must be different than PF DOCA device (%s)", pf_device_name);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
 	result = doca_devinfo_create_list(&list, &n);
 	if (result != DOCA_SUCCESS) {
 		DOCA_LOG_ERR("Failed to load DOCA devices list: %s", doca_error_get_descr(result));
 		return result;
 	}
-	for (uint32_t i = 0; i < n && *pf_device == NULL; i++) {
-		enum doca_pci_func_type type;
-
-		if (doca_dpa_cap_is_supported(list[i]) != DOCA_SUCCESS)
-			continue;
-		if (doca_devinfo_get_pci_func_type(list[i], &type) != DOCA_SUCCESS || type != DOCA_PCI_FUNC_TYPE_PF)
-			continue;
-		if (doca_devinfo_get_ibdev_name(list[i], ibdev_name, sizeof(ibdev_name)) != DOCA_SUCCESS)
-			continue;
-		if (!any && strcmp(ibdev_name, pf_device_name) != 0)
-			continue;
-		result = doca_dev_open(list[i], pf_device);
-		if (result != DOCA_SUCCESS) {
-			DOCA_LOG_ERR("Failed to open DOCA device %s: %s", ibdev_name, doca_error_get_descr(result));
-			break;
-		}
-	}
-	doca_devinfo_destroy_list(list);
-	if (*pf_device == NULL) {
+	pf = find_device(list, n, pf_device_name, NULL, is_pf, pf_name);
+	if (pf == NULL) {
 		DOCA_LOG_ERR("Couldn't find PF DOCA device");
-		return DOCA_ERROR_NOT_FOUND;
+		result = DOCA_ERROR_NOT_FOUND;
+		goto out;
 	}
-	return DOCA_SUCCESS;
+	if (doca_devinfo_rep_cap_is_filter_net_supported(pf, &must_extend) != DOCA_SUCCESS)
+		must_extend = 0;
+	if (!must_extend && strcmp(rdma_device_name, DEVICE_DEFAULT_NAME) != 0) {
+		DOCA_LOG_ERR("RDMA DOCA device is provided, but PF DOCA device is not extendable");
+		result = DOCA_ERROR_BAD_CONFIG;
+		goto out;
+	}
+	rdma = must_extend ? find_device(list, n, rdma_device_name, pf_name, can_send, rdma_name) : pf;
+	if (rdma == NULL) {
+		DOCA_LOG_ERR("Couldn't find RDMA DOCA device");
+		result = DOCA_ERROR_NOT_FOUND;
+		goto out;
+	}
+	result = doca_dev_open(pf, pf_device);
+	if (result != DOCA_SUCCESS) {
+		DOCA_LOG_ERR("Failed to open DOCA device %s: %s", pf_name, doca_error_get_descr(result));
+		goto out;
+	}
+	if (rdma == pf) {
+		*rdma_device = *pf_device;
+	} else {
+		result = doca_dev_open(rdma, rdma_device);
+		if (result != DOCA_SUCCESS) {
+			DOCA_LOG_ERR("Failed to open DOCA device %s: %s", rdma_name, doca_error_get_descr(result));
+			doca_dev_close(*pf_device);
+			*pf_device = NULL;
+			goto out;
+		}
+		DOCA_LOG_INFO("PF DOCA device %s has network representors: its DPA context is extended to RDMA DOCA "
+			      "device %s",
+			      pf_name, rdma_name);
+	}
+out:
+	doca_devinfo_destroy_list(list);
+	return result;
 }
 
 /* The whole of a small file, NUL-terminated; NULL (logged) when it cannot be read. */
@@ -236,14 +299,10 @@ doca_error_t allocate_dpa_resources(struct dpa_config *cfg, struct dpa_resources
 	doca_error_t result;
 
 	memset(resources, 0, sizeof(*resources));
-	if (strcmp(cfg->rdma_device_name, DEVICE_DEFAULT_NAME) != 0) {
-		DOCA_LOG_ERR("RDMA DOCA device is provided, but PF DOCA device is not extendable");
-		return DOCA_ERROR_BAD_CONFIG;
-	}
-	result = open_dpa_device(cfg->pf_device_name, &resources->pf_doca_device);
+	result = open_dpa_device(cfg->pf_device_name, cfg->rdma_device_name, &resources->pf_doca_device,
+				 &resources->rdma_doca_device);
 	if (result != DOCA_SUCCESS)
 		return result;
-	resources->rdma_doca_device = resources->pf_doca_device;
 
 	result = doca_dpa_create(resources->pf_doca_device, &resources->pf_dpa_ctx);
 	if (result != DOCA_SUCCESS) {
@@ -261,6 +320,21 @@ doca_error_t allocate_dpa_resources(struct dpa_config *cfg, struct dpa_resources
 		goto destroy_dpa;
 	}
 	resources->rdma_dpa_ctx = resources->pf_dpa_ctx;
+	if (resources->rdma_doca_device != resources->pf_doca_device) {
+		/* the RDMA objects live on the other device: one DPA, reached through an extended context */
+		result = doca_dpa_device_extend(resources->pf_dpa_ctx, resources->rdma_doca_device,
+						&resources->rdma_dpa_ctx);
+		if (result != DOCA_SUCCESS) {
+			DOCA_LOG_ERR("Failed to extend DOCA DPA context: %s", doca_error_get_descr(result));
+			resources->rdma_dpa_ctx = NULL;
+			goto destroy_dpa;
+		}
+		result = doca_dpa_get_dpa_handle(resources->rdma_dpa_ctx, &resources->rdma_dpa_ctx_handle);
+		if (result != DOCA_SUCCESS) {
+			DOCA_LOG_ERR("Failed to get DOCA DPA context handle: %s", doca_error_get_descr(result));
+			goto destroy_dpa;
+		}
+	}
 	if (cfg->dpa_resources_file[0] != '\0') {
 		result = affinities_from_resources_file(cfg, resources);
 		if (result != DOCA_SUCCESS) {
@@ -271,9 +345,15 @@ doca_error_t allocate_dpa_resources(struct dpa_config *cfg, struct dpa_resources
 	return DOCA_SUCCESS;
 
 destroy_dpa:
+	if (resources->rdma_dpa_ctx != NULL && resources->rdma_dpa_ctx != resources->pf_dpa_ctx)
+		doca_dpa_destroy(resources->rdma_dpa_ctx);
+	resources->rdma_dpa_ctx = NULL;
 	doca_dpa_destroy(resources->pf_dpa_ctx);
 	resources->pf_dpa_ctx = NULL;
 close_dev:
+	if (resources->rdma_doca_device != resources->pf_doca_device)
+		doca_dev_close(resources->rdma_doca_device);
+	resources->rdma_doca_device = NULL;
 	doca_dev_close(resources->pf_doca_device);
 	resources->pf_doca_device = NULL;
 	return result;
@@ -284,10 +364,25 @@ doca_error_t destroy_dpa_resources(struct dpa_resources *resources)
 	doca_error_t result = DOCA_SUCCESS, tmp;
 
 	destroy_affinities(resources);
+	/* an extended context goes before the context it extends */
+	if (resources->rdma_dpa_ctx != NULL && resources->rdma_dpa_ctx != resources->pf_dpa_ctx) {
+		tmp = doca_dpa_destroy(resources->rdma_dpa_ctx);
+		if (tmp != DOCA_SUCCESS) {
+			DOCA_LOG_ERR("Function doca_dpa_destroy() failed: %s", doca_error_get_descr(tmp));
+			result = tmp;
+		}
+	}
 	if (resources->pf_dpa_ctx != NULL) {
 		tmp = doca_dpa_destroy(resources->pf_dpa_ctx);
 		if (tmp != DOCA_SUCCESS) {
 			DOCA_LOG_ERR("Function doca_dpa_destroy() failed: %s", doca_error_get_descr(tmp));
+			result = tmp;
+		}
+	}
+	if (resources->rdma_doca_device != NULL && resources->rdma_doca_device != resources->pf_doca_device) {
+		tmp = doca_dev_close(resources->rdma_doca_device);
+		if (tmp != DOCA_SUCCESS) {
+			DOCA_LOG_ERR("Function doca_dev_close() failed: %s", doca_error_get_descr(tmp));
 			result = tmp;
 		}
 	}
