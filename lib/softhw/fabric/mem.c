@@ -795,6 +795,8 @@ bool softhw_mem_export_by_rkey32(uint32_t rkey, uint64_t *id, uint64_t *token)
 	struct mem_export *e;
 	bool found;
 
+	if (rkey >> 31) /* a sync event's value */
+		return false;
 	pthread_mutex_lock(&svc.lock);
 	e = export_find(rkey >> 8);
 	found = e != NULL && (e->token & 0xff) == (rkey & 0xff);

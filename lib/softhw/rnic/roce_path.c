@@ -18,9 +18,13 @@
  * checks of exported memory (rnic_remote_check, target.c); its R_Key is the 32-bit form of an
  * export's (id, token) (softhw_mem_rkey32). Completions come in post order, as the core wants.
  *
- * Not here yet: RDMA-CM (CM MADs on QP1), remote sync events, disconnection messages (a
- * disconnect ends this side; the peer notices when its work times out). Each is refused or
- * documented in docs/rocev2.md and docs/compatibility.md.
+ * Remote sync events go as RDMA does them on hardware: get is a READ, notify set a WRITE and
+ * notify add a FETCH_ADD of the event's 8 bytes, named by an R_Key with the top bit set
+ * (softhw_value_rkey32).
+ *
+ * Not here yet: RDMA-CM (CM MADs on QP1) and disconnection messages (a disconnect ends this
+ * side; the peer notices when its work times out). Both are documented in docs/rocev2.md and
+ * docs/compatibility.md; RDMA-CM calls return NOT_SUPPORTED.
  *
  * Locks: qp->lock around every engine call (the engine is not thread-safe); a port's own
  * mutex around its calls (one thread at a time changes its QPs or receives; sends too, since
@@ -39,6 +43,8 @@
 #include "doca_types.h"
 #include "softhw/base/sdk_log.h"
 #include "softhw/fabric/mem.h"
+#include "softhw/fabric/share.h"
+#include "softhw/fabric/value.h"
 #include "softhw/fabric/peer.h"
 #include "softhw/rnic/rnic_int.h"
 #include "softhw/rnic/roce_port.h"
@@ -208,6 +214,18 @@ static bool rkey_export(uint32_t rkey, uint64_t *id, uint64_t *token)
 	return softhw_mem_export_by_rkey32(rkey, id, token);
 }
 
+/* The net-exported sync event value an R_Key with the top bit names at va, bound; NULL: none. */
+static struct softhw_value *rkey_value(uint32_t rkey, uint64_t va)
+{
+	struct softhw_value *v = softhw_value_find_rkey32(rkey, va);
+
+	if (v != NULL && !softhw_value_net_exported(v)) { /* a descriptor of another kind */
+		softhw_value_unbind(v);
+		return NULL;
+	}
+	return v;
+}
+
 static int rc_rkey_check(void *ctx, uint32_t rkey, uint64_t va, uint64_t len, unsigned int access)
 {
 	struct roce_qp *s = ctx;
@@ -216,6 +234,16 @@ static int rc_rkey_check(void *ctx, uint32_t rkey, uint64_t va, uint64_t len, un
 						    : DOCA_ACCESS_FLAG_RDMA_WRITE;
 	uint64_t id, token;
 
+	if (rkey >> 31) {
+		/* a sync event: get is a READ, set a WRITE, add a FETCH_ADD of its 8 bytes (the stream's rights) */
+		struct softhw_value *v = rkey_value(rkey, va);
+		uint32_t need = flag == DOCA_ACCESS_FLAG_RDMA_READ ? DOCA_ACCESS_FLAG_RDMA_READ : DOCA_ACCESS_FLAG_RDMA_WRITE;
+		bool ok = v != NULL && len == sizeof(uint64_t) && (s->link.qp->ep->attr.access & need) != 0;
+
+		if (v != NULL)
+			softhw_value_unbind(v);
+		return ok ? 0 : ROCE_NAK_REM_ACCESS;
+	}
 	if (!rkey_export(rkey, &id, &token))
 		return ROCE_NAK_REM_ACCESS;
 	return rnic_remote_check(s->link.qp, flag, id, token, va, len) == DOCA_SUCCESS ? 0 : ROCE_NAK_REM_ACCESS;
@@ -226,6 +254,18 @@ static void rc_mem_write(void *ctx, uint32_t rkey, uint64_t va, const void *src,
 	uint64_t id, token;
 
 	(void)ctx;
+	if (rkey >> 31) {
+		struct softhw_value *v = rkey_value(rkey, va);
+		uint64_t x;
+
+		if (v != NULL && len == sizeof(x)) {
+			memcpy(&x, src, sizeof(x));
+			softhw_value_store(v, x);
+		}
+		if (v != NULL)
+			softhw_value_unbind(v);
+		return;
+	}
 	/* checked by rc_rkey_check; an export that ended meanwhile takes nothing */
 	if (rkey_export(rkey, &id, &token))
 		(void)rnic_write_place(id, token, va, src, len);
@@ -236,8 +276,21 @@ static void rc_mem_read(void *ctx, uint32_t rkey, uint64_t va, void *dst, size_t
 	uint64_t id, token;
 
 	(void)ctx;
-	if (!rkey_export(rkey, &id, &token) || softhw_mem_export_copy(id, token, va, dst, len, false) != DOCA_SUCCESS)
-		memset(dst, 0, len); /* ended meanwhile: as if freed under a hardware NIC's read */
+	memset(dst, 0, len); /* what ended meanwhile reads as zeros, as freed memory under a hardware NIC's read */
+	if (rkey >> 31) {
+		struct softhw_value *v = rkey_value(rkey, va);
+		uint64_t x;
+
+		if (v != NULL && len == sizeof(x)) {
+			x = softhw_value_load(v);
+			memcpy(dst, &x, sizeof(x));
+		}
+		if (v != NULL)
+			softhw_value_unbind(v);
+		return;
+	}
+	if (rkey_export(rkey, &id, &token))
+		(void)softhw_mem_export_copy(id, token, va, dst, len, false);
 }
 
 static uint64_t rc_atomic(void *ctx, uint32_t rkey, uint64_t va, bool cmp_swap, uint64_t swap_add, uint64_t compare)
@@ -245,6 +298,15 @@ static uint64_t rc_atomic(void *ctx, uint32_t rkey, uint64_t va, bool cmp_swap, 
 	uint64_t id, token, old = 0;
 
 	(void)ctx;
+	if (rkey >> 31) {
+		struct softhw_value *v = rkey_value(rkey, va);
+
+		if (v != NULL) /* notify add; a compare-and-swap on an event is no DOCA task: it reads only */
+			old = cmp_swap ? softhw_value_load(v) : softhw_value_fetch_add(v, swap_add);
+		if (v != NULL)
+			softhw_value_unbind(v);
+		return old;
+	}
 	if (rkey_export(rkey, &id, &token)) {
 		if (cmp_swap)
 			(void)rnic_atomic_do(id, token, va, false, compare, swap_add, &old);
@@ -254,17 +316,24 @@ static uint64_t rc_atomic(void *ctx, uint32_t rkey, uint64_t va, bool cmp_swap, 
 	return old;
 }
 
+/*
+ * The engine writes only into buffers of this path (a bounce per receive, READ and atomic):
+ * what lands in the application's memory is copied there under softhw_share_store_begin /
+ * end (rnic_recv_fill, scatter), which keeps a move of its pages onto a shared window out.
+ */
 static bool rc_recv_take(void *ctx, struct roce_rc_recv *out)
 {
 	struct roce_qp *s = ctx;
 	struct rnic_recv *r = rnic_ep_take_recv(s->link.qp->ep);
+	uint32_t len;
 	struct roce_rhold *h;
 
 	if (r == NULL)
 		return false; /* the engine answers RNR; the sender tries again */
+	len = r->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)r->bytes;
 	h = calloc(1, sizeof(*h));
-	if (h != NULL && r->num_sge > 1) {
-		h->bounce = malloc(r->bytes > 0 ? r->bytes : 1);
+	if (h != NULL) {
+		h->bounce = malloc(len > 0 ? len : 1);
 		if (h->bounce == NULL) {
 			free(h);
 			h = NULL;
@@ -276,8 +345,8 @@ static bool rc_recv_take(void *ctx, struct roce_rc_recv *out)
 	}
 	h->r = r;
 	out->wr_id = (uint64_t)(uintptr_t)h;
-	out->buf = h->bounce != NULL ? h->bounce : r->num_sge == 1 ? r->sgl[0].addr : NULL;
-	out->len = r->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)r->bytes;
+	out->buf = h->bounce;
+	out->len = len;
 	return true;
 }
 
@@ -304,6 +373,13 @@ static doca_error_t status_of(enum roce_rc_status st)
 	}
 }
 
+/* Work requests whose result is the 8 bytes of a remote value (atomics, sync event get / add). */
+static bool eight_bytes(enum softhw_rnic_opcode op)
+{
+	return op == SOFTHW_RNIC_OP_CMP_SWP || op == SOFTHW_RNIC_OP_FETCH_ADD || op == SOFTHW_RNIC_OP_SE_GET ||
+	       op == SOFTHW_RNIC_OP_SE_ADD;
+}
+
 static void *bounce_take(struct roce_qp *s, uint64_t seq)
 {
 	for (struct roce_bounce **pp = &s->bounces; *pp != NULL; pp = &(*pp)->next)
@@ -323,12 +399,14 @@ static void scatter(const struct rnic_wr *wr, const uint8_t *buf, uint64_t len)
 {
 	uint64_t off = 0;
 
+	softhw_share_store_begin();
 	for (uint32_t i = 0; i < wr->num_sge && off < len; i++) {
 		uint64_t take = len - off < wr->sgl[i].len ? len - off : wr->sgl[i].len;
 
 		memcpy(wr->sgl[i].addr, buf + off, take);
 		off += take;
 	}
+	softhw_share_store_end();
 }
 
 static void recv_complete(struct roce_qp *s, const struct roce_rc_cqe *c)
@@ -366,9 +444,8 @@ static void rc_complete(void *ctx, const struct roce_rc_cqe *c)
 		free(bounce); /* flushed by the core already */
 		return;
 	}
-	len = wr->op == SOFTHW_RNIC_OP_CMP_SWP || wr->op == SOFTHW_RNIC_OP_FETCH_ADD ? sizeof(uint64_t) : wr->bytes;
-	if (bounce != NULL && status == DOCA_SUCCESS &&
-	    (wr->op == SOFTHW_RNIC_OP_READ || wr->op == SOFTHW_RNIC_OP_CMP_SWP || wr->op == SOFTHW_RNIC_OP_FETCH_ADD))
+	len = eight_bytes(wr->op) ? sizeof(uint64_t) : wr->bytes;
+	if (bounce != NULL && status == DOCA_SUCCESS && (wr->op == SOFTHW_RNIC_OP_READ || eight_bytes(wr->op)))
 		scatter(wr, bounce, len);
 	free(bounce);
 	if (status != DOCA_SUCCESS)
@@ -421,21 +498,38 @@ static bool rc_poll(struct roce_qp *s)
 	return s->deadline != ROCE_RC_NO_DEADLINE && s->deadline < before;
 }
 
-/* The engine's R_Key of a work request's remote memory; 0: none fits (logged). */
-static uint32_t wr_rkey(const struct roce_qp *s, const struct rnic_wr *wr)
+/* The engine's R_Key of a work request's remote memory or sync event; 0: none fits (logged). */
+static uint32_t wr_rkey(const struct roce_qp *s, const struct rnic_wr *wr, bool event)
 {
-	uint32_t rkey = softhw_mem_rkey32(wr->rkey.id, wr->rkey.token);
+	uint32_t rkey = event ? softhw_value_rkey32(wr->rkey.id, wr->rkey.token)
+			      : softhw_mem_rkey32(wr->rkey.id, wr->rkey.token);
 
 	if (rkey == 0)
-		SDK_LOG_ERR("RoCEv2 QP 0x%06x: the remote memory's export id %llu does not fit a 32-bit R_Key", s->qpn,
-			    (unsigned long long)wr->rkey.id);
+		SDK_LOG_ERR("RoCEv2 QP 0x%06x: the remote %s id %llu does not fit a 32-bit R_Key (23 bits)", s->qpn,
+			    event ? "sync event's value" : "memory's export", (unsigned long long)wr->rkey.id);
 	return rkey;
+}
+
+/* A buffer of the path for the engine (see rc_recv_take): kept until the work request completes. */
+static void *bounce_new(struct roce_qp *s, uint64_t seq, uint64_t len)
+{
+	struct roce_bounce *b = calloc(1, sizeof(*b));
+
+	if (b != NULL)
+		b->buf = calloc(1, len > 0 ? len : 1);
+	if (b == NULL || b->buf == NULL) {
+		free(b);
+		return NULL;
+	}
+	b->seq = seq;
+	b->next = s->bounces;
+	s->bounces = b;
+	return b->buf;
 }
 
 static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct roce_rc_wr *w)
 {
-	bool atomic = wr->op == SOFTHW_RNIC_OP_CMP_SWP || wr->op == SOFTHW_RNIC_OP_FETCH_ADD;
-	uint64_t need = atomic ? sizeof(uint64_t) : wr->bytes;
+	bool event = wr->op == SOFTHW_RNIC_OP_SE_GET || wr->op == SOFTHW_RNIC_OP_SE_SET || wr->op == SOFTHW_RNIC_OP_SE_ADD;
 
 	memset(w, 0, sizeof(*w));
 	w->wr_id = wr->seq;
@@ -450,12 +544,14 @@ static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct
 		w->op = ROCE_RC_OP_SEND_IMM;
 		break;
 	case SOFTHW_RNIC_OP_WRITE:
+	case SOFTHW_RNIC_OP_SE_SET: /* the event's 8 bytes written */
 		w->op = ROCE_RC_OP_WRITE;
 		break;
 	case SOFTHW_RNIC_OP_WRITE_IMM:
 		w->op = ROCE_RC_OP_WRITE_IMM;
 		break;
 	case SOFTHW_RNIC_OP_READ:
+	case SOFTHW_RNIC_OP_SE_GET: /* the event's 8 bytes read */
 		w->op = ROCE_RC_OP_READ;
 		break;
 	case SOFTHW_RNIC_OP_CMP_SWP:
@@ -464,45 +560,46 @@ static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct
 		w->swap_add = wr->arg1;
 		break;
 	case SOFTHW_RNIC_OP_FETCH_ADD:
+	case SOFTHW_RNIC_OP_SE_ADD: /* a fetch-and-add on the event */
 		w->op = ROCE_RC_OP_FETCH_ADD;
 		w->swap_add = wr->arg0;
 		break;
 	default:
-		SDK_LOG_ERR("RoCEv2 QP 0x%06x: remote sync events are not supported on the rocev2 path (yet); use a card with wire = stream",
-			    s->qpn);
+		SDK_LOG_ERR("RoCEv2 QP 0x%06x: work request opcode %d is not supported on the rocev2 path", s->qpn,
+			    (int)wr->op);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	if (wr->bytes > ROCE_RC_MAX_MSG)
 		return DOCA_ERROR_TOO_BIG;
 	if (wr->op != SOFTHW_RNIC_OP_SEND && wr->op != SOFTHW_RNIC_OP_SEND_IMM) {
-		w->rkey = wr_rkey(s, wr);
+		w->rkey = wr_rkey(s, wr, event);
 		if (w->rkey == 0)
 			return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	if (wr->num_sge == 1 && wr->sgl[0].len >= need) {
-		w->local = wr->sgl[0].addr;
-	} else if (wr->num_sge > 1 || need > 0) {
-		/* several pieces (or too short a piece for an atomic): one bounce buffer */
-		struct roce_bounce *b = calloc(1, sizeof(*b));
+	if (event)
+		w->len = sizeof(uint64_t);
+	if (wr->op == SOFTHW_RNIC_OP_SE_SET) {
+		w->local = bounce_new(s, wr->seq, sizeof(uint64_t));
+		if (w->local != NULL)
+			memcpy(w->local, &wr->arg0, sizeof(uint64_t));
+	} else if (wr->op == SOFTHW_RNIC_OP_READ || eight_bytes(wr->op)) {
+		/* the engine writes the result into a buffer of ours: scattered on completion */
+		w->local = bounce_new(s, wr->seq, eight_bytes(wr->op) ? sizeof(uint64_t) : wr->bytes);
+	} else if (wr->num_sge == 1) {
+		w->local = wr->sgl[0].addr; /* a SEND / WRITE source: the engine only reads it */
+	} else if (wr->num_sge > 1) {
+		uint8_t *b = bounce_new(s, wr->seq, wr->bytes);
 		uint64_t off = 0;
 
-		if (b != NULL)
-			b->buf = calloc(1, need > 0 ? need : 1);
-		if (b == NULL || b->buf == NULL) {
-			free(b);
-			return DOCA_ERROR_NO_MEMORY;
+		for (uint32_t i = 0; b != NULL && i < wr->num_sge; i++) {
+			memcpy(b + off, wr->sgl[i].addr, wr->sgl[i].len);
+			off += wr->sgl[i].len;
 		}
-		if (!atomic && wr->op != SOFTHW_RNIC_OP_READ)
-			for (uint32_t i = 0; i < wr->num_sge; i++) {
-				memcpy((uint8_t *)b->buf + off, wr->sgl[i].addr, wr->sgl[i].len);
-				off += wr->sgl[i].len;
-			}
-		b->seq = wr->seq;
-		b->next = s->bounces;
-		s->bounces = b;
-		w->local = b->buf;
+		w->local = b;
+	} else {
+		return DOCA_SUCCESS; /* nothing to send */
 	}
-	return DOCA_SUCCESS;
+	return w->local != NULL ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
 }
 
 static void roce_post(struct rnic_qp *qp, struct rnic_wr *wr)

@@ -2,8 +2,9 @@
 /*
  * doca_rdma over the soft NIC's RoCEv2 path (docs/rocev2.md): two processes, each on its own
  * card with `wire = rocev2` and its own 127.x address (rocev2.conf), connected out of band,
- * speaking RoCEv2 datagrams to UDP port 4791. Every task type the path carries, with byte
- * checks on both sides, a remote access refused by the target, and descriptors of the other
+ * speaking RoCEv2 datagrams to UDP port 4791. All eleven task types (send, send_imm, receive,
+ * write, write_imm, read, both atomics, the three remote sync event tasks), with byte checks on
+ * both sides, a remote access refused by the target, and descriptors of the other
  * path refused both ways. ROCE_TEST_BIG sets the size of the large write and read.
  *
  * `test_rdma_roce a|b IBDEV` runs one side alone, talking to the other over stdin / stdout:
@@ -50,6 +51,9 @@ SIDE_CB(wr, write)
 SIDE_CB(wri, write_imm)
 SIDE_CB(cs, atomic_cmp_swp)
 SIDE_CB(fa, atomic_fetch_add)
+SIDE_CB(sg, remote_net_sync_event_get)
+SIDE_CB(ss, remote_net_sync_event_notify_set)
+SIDE_CB(sa, remote_net_sync_event_notify_add)
 
 static struct doca_dev *open_ibdev(const char *name)
 {
@@ -82,6 +86,9 @@ static void side_up(struct side *s, struct doca_dev *dev, uint32_t perms)
 	CHECK_OK(doca_rdma_task_write_imm_set_conf(s->rdma, wri_ok, wri_err, 8));
 	CHECK_OK(doca_rdma_task_atomic_cmp_swp_set_conf(s->rdma, cs_ok, cs_err, 8));
 	CHECK_OK(doca_rdma_task_atomic_fetch_add_set_conf(s->rdma, fa_ok, fa_err, 8));
+	CHECK_OK(doca_rdma_task_remote_net_sync_event_get_set_conf(s->rdma, sg_ok, sg_err, 8));
+	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_set_set_conf(s->rdma, ss_ok, ss_err, 8));
+	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_add_set_conf(s->rdma, sa_ok, sa_err, 8));
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(s->rdma)));
 }
 
@@ -162,6 +169,10 @@ static int run_b(int in, int out)
 	struct doca_dev *dev = open_ibdev(ibdev_b);
 	struct side b;
 	struct doca_mmap *ro;
+	struct doca_sync_event *ev;
+	const uint8_t *evd;
+	size_t evl;
+	uint64_t now = 0;
 	char *ro_mem = calloc(1, 4096);
 	const void *d;
 	size_t l;
@@ -183,6 +194,13 @@ static int run_b(int in, int out)
 	ro = make_mmap(dev, ro_mem, 4096, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ);
 	CHECK_OK(doca_mmap_export_rdma(ro, dev, &d, &l));
 	put_blob(out, d, l);
+	/* a sync event the peer sets, adds to and reads over the network */
+	CHECK_OK(doca_sync_event_create(&ev));
+	CHECK_OK(doca_sync_event_add_publisher_location_remote_net(ev));
+	CHECK_OK(doca_sync_event_add_subscriber_location_cpu(ev, dev));
+	CHECK_OK(doca_sync_event_start(ev));
+	CHECK_OK(doca_sync_event_export_to_remote_net(ev, &evd, &evl));
+	put_blob(out, evd, evl);
 	l = get_blob(in, blob, sizeof(blob));
 	CHECK_OK(doca_rdma_connect(b.rdma, blob, l, b.conn));
 
@@ -214,6 +232,8 @@ static int run_b(int in, int out)
 	memcpy(&v, b.mem + B_ATOMIC, 8);
 	CHECK(v == 12);
 	CHECK(ro_mem[0] == 0); /* the refused write left nothing */
+	CHECK_OK(doca_sync_event_get(ev, &now));
+	CHECK(now == 0xD0CC); /* set 0xD0CA, then add 2 */
 	CHECK(write(out, test_failures == 0 ? "y" : "n", 1) == 1);
 
 	for (int i = 0; i < 3; i++) {
@@ -224,6 +244,8 @@ static int run_b(int in, int out)
 	side_down(&b);
 	CHECK_OK(doca_mmap_destroy(ro));
 	free(ro_mem);
+	CHECK_OK(doca_sync_event_stop(ev));
+	CHECK_OK(doca_sync_event_destroy(ev));
 	CHECK_OK(doca_buf_inventory_destroy(inv));
 	CHECK_OK(doca_dev_close(dev));
 	return test_failures == 0 ? 0 : 1;
@@ -267,6 +289,10 @@ static void run_a(int in, int out, pid_t child)
 	struct doca_rdma_task_write_imm *twi;
 	struct doca_rdma_task_atomic_cmp_swp *tcs;
 	struct doca_rdma_task_atomic_fetch_add *tfa;
+	struct doca_sync_event_remote_net *rev;
+	struct doca_rdma_task_remote_net_sync_event_notify_set *tss;
+	struct doca_rdma_task_remote_net_sync_event_notify_add *tsa;
+	struct doca_rdma_task_remote_net_sync_event_get *tsg;
 	uint64_t v;
 	size_t len = 0;
 	char c = 0;
@@ -290,6 +316,8 @@ static void run_a(int in, int out, pid_t child)
 	l = get_blob(in, blob, sizeof(blob));
 	CHECK_OK(doca_mmap_create_from_export(NULL, blob, l, dev, &rro));
 	CHECK_OK(doca_mmap_get_memrange(rro, (void **)&robase, &rlen));
+	l = get_blob(in, blob, sizeof(blob));
+	CHECK_OK(doca_sync_event_remote_net_create_from_export(dev, (const uint8_t *)blob, l, &rev));
 	CHECK(read(in, &c, 1) == 1 && c == 'R'); /* B's receives are posted */
 
 	/* send: ten packets of 1024 bytes */
@@ -352,6 +380,34 @@ static void run_a(int in, int out, pid_t child)
 	CHECK_OK(doca_buf_dec_refcount(remote, NULL));
 	CHECK_OK(doca_buf_dec_refcount(res, NULL));
 
+	/* remote sync event: notify set, notify add (old value back), get */
+	v = 0xD0CA;
+	memcpy(a.mem + A_ATOMIC, &v, 8);
+	src = lbuf(&a, A_ATOMIC, 8, 8);
+	res = lbuf(&a, A_ATOMIC + 64, 8, 0);
+	dst = lbuf(&a, A_ATOMIC + 128, 8, 0);
+	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_set_allocate_init(a.rdma, a.conn, rev, src,
+									       (union doca_data){0}, &tss));
+	CHECK_OK(doca_task_submit(doca_rdma_task_remote_net_sync_event_notify_set_as_task(tss)));
+	RUN_UNTIL(&a, a.ok + a.err == 8);
+	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_add_allocate_init(a.rdma, a.conn, rev, res, 2,
+									       (union doca_data){0}, &tsa));
+	CHECK_OK(doca_task_submit(doca_rdma_task_remote_net_sync_event_notify_add_as_task(tsa)));
+	RUN_UNTIL(&a, a.ok + a.err == 9);
+	memcpy(&v, a.mem + A_ATOMIC + 64, 8);
+	CHECK(v == 0xD0CA);
+	CHECK_OK(doca_rdma_task_remote_net_sync_event_get_allocate_init(a.rdma, a.conn, rev, dst, (union doca_data){0},
+									&tsg));
+	CHECK_OK(doca_task_submit(doca_rdma_task_remote_net_sync_event_get_as_task(tsg)));
+	RUN_UNTIL(&a, a.ok + a.err == 10);
+	memcpy(&v, a.mem + A_ATOMIC + 128, 8);
+	CHECK(v == 0xD0CC);
+	CHECK(doca_rdma_task_remote_net_sync_event_get_get_result_len(tsg) == 8);
+	CHECK(a.ok == 10 && a.err == 0);
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	CHECK_OK(doca_buf_dec_refcount(res, NULL));
+	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+
 	if (with_stream_card)
 		check_wire_mismatch(&a);
 
@@ -380,6 +436,10 @@ static void run_a(int in, int out, pid_t child)
 	doca_task_free(doca_rdma_task_write_imm_as_task(twi));
 	doca_task_free(doca_rdma_task_atomic_cmp_swp_as_task(tcs));
 	doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(tfa));
+	doca_task_free(doca_rdma_task_remote_net_sync_event_notify_set_as_task(tss));
+	doca_task_free(doca_rdma_task_remote_net_sync_event_notify_add_as_task(tsa));
+	doca_task_free(doca_rdma_task_remote_net_sync_event_get_as_task(tsg));
+	CHECK_OK(doca_sync_event_remote_net_destroy(rev));
 	CHECK_OK(doca_mmap_stop(rm));
 	CHECK_OK(doca_mmap_destroy(rm));
 	CHECK_OK(doca_mmap_stop(rro));
