@@ -195,7 +195,7 @@ struct softhw_access {
 
 /* How the card's soft NIC talks to peers (`wire =` in the configuration). */
 enum softhw_wire {
-	SOFTHW_WIRE_STREAM = 0, /* default: our own unix / TCP stream (docs/rdma-transport.md) */
+	SOFTHW_WIRE_STREAM = 0, /* default: our own unix / TCP stream (docs/fabric.md) */
 	SOFTHW_WIRE_ROCEV2,     /* RoCEv2 over UDP 4791 on the functions' IPv4 addresses (docs/rocev2.md) */
 };
 
