@@ -26,6 +26,9 @@
 #define B_WRITE 65536u
 #define B_WRIMM 3500000u
 #define B_ATOMIC 3600000u
+#define B_LIST0 3620000u /* a receive of two pieces: 3000 + 8000 bytes */
+#define B_LIST1 3625000u
+#define B_WRITE2 3640000u /* a write from three pieces */
 /* A's memory */
 #define A_SEND 0u
 #define A_SENDI 16384u
@@ -33,6 +36,7 @@
 #define A_READ 1900000u
 #define A_WRIMM 3700000u
 #define A_ATOMIC 3800000u
+#define A_LIST 3900000u /* three pieces of 4000, 4000, 2000 bytes (8 KiB apart), then a read's two */
 #define SEND_LEN 10000u
 #define SENDI_LEN 100u
 #define WRIMM_LEN 4000u
@@ -77,6 +81,8 @@ static void side_up(struct side *s, struct doca_dev *dev, uint32_t perms)
 {
 	side_create(s, dev, perms, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | perms, MEM);
 	CHECK_OK(doca_rdma_set_max_num_connections(s->rdma, 4));
+	CHECK_OK(doca_rdma_set_max_send_buf_list_len(s->rdma, 4));
+	CHECK_OK(doca_rdma_task_receive_set_dst_buf_list_len(s->rdma, 4));
 	CHECK_OK(doca_rdma_set_rnr_retry_count(s->rdma, 7)); /* the peer posts its receives when it will */
 	CHECK_OK(doca_rdma_task_receive_set_conf(s->rdma, recv_ok, recv_err, 8));
 	CHECK_OK(doca_rdma_task_send_set_conf(s->rdma, send_ok, send_err, 8));
@@ -146,6 +152,21 @@ static void fill(char *p, size_t len, unsigned seed)
 		p[i] = (char)pattern(i, seed);
 }
 
+/* Bytes [from, from + len) of the pattern at p. */
+static void fill_at(char *p, size_t len, unsigned seed, size_t from)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = (char)pattern(from + i, seed);
+}
+
+static bool is_pattern_at(const char *p, size_t len, unsigned seed, size_t from)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((uint8_t)p[i] != pattern(from + i, seed))
+			return false;
+	return true;
+}
+
 static struct doca_buf *lbuf(struct side *s, size_t off, size_t len, size_t data_len)
 {
 	struct doca_buf *b = NULL;
@@ -177,8 +198,8 @@ static int run_b(int in, int out)
 	const void *d;
 	size_t l;
 	char blob[1024];
-	struct doca_rdma_task_receive *r[3];
-	struct doca_buf *dst[3];
+	struct doca_rdma_task_receive *r[4];
+	struct doca_buf *dst[4], *piece;
 	uint64_t v = 5;
 	char ok;
 
@@ -207,13 +228,16 @@ static int run_b(int in, int out)
 	dst[0] = lbuf(&b, B_RECV0, 16384, 0);
 	dst[1] = lbuf(&b, B_RECV1, 16384, 0);
 	dst[2] = NULL; /* write with immediate: no bytes land in the receive */
-	for (int i = 0; i < 3; i++) {
+	dst[3] = lbuf(&b, B_LIST0, 3000, 0); /* a list: the message is scattered over both */
+	piece = lbuf(&b, B_LIST1, 8000, 0);
+	CHECK_OK(doca_buf_chain_list(dst[3], piece));
+	for (int i = 0; i < 4; i++) {
 		CHECK_OK(doca_rdma_task_receive_allocate_init(b.rdma, dst[i], (union doca_data){0}, &r[i]));
 		CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(r[i])));
 	}
 	CHECK(write(out, "R", 1) == 1);
-	RUN_UNTIL(&b, b.ok + b.err == 3);
-	CHECK(b.ok == 3);
+	RUN_UNTIL(&b, b.ok + b.err == 4);
+	CHECK(b.ok == 4);
 	CHECK(doca_rdma_task_receive_get_result_opcode(r[0]) == DOCA_RDMA_OPCODE_RECV_SEND);
 	CHECK(doca_rdma_task_receive_get_result_len(r[0]) == SEND_LEN);
 	CHECK(doca_rdma_task_receive_get_result_rdma_connection(r[0]) == b.conn);
@@ -224,11 +248,15 @@ static int run_b(int in, int out)
 	CHECK(is_pattern(b.mem + B_RECV1, SENDI_LEN, 2));
 	CHECK(doca_rdma_task_receive_get_result_opcode(r[2]) == DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM);
 	CHECK(doca_rdma_task_receive_get_result_immediate_data(r[2]) == IMM + 1);
+	CHECK(doca_rdma_task_receive_get_result_opcode(r[3]) == DOCA_RDMA_OPCODE_RECV_SEND);
+	CHECK(doca_rdma_task_receive_get_result_len(r[3]) == SEND_LEN);
+	CHECK(is_pattern_at(b.mem + B_LIST0, 3000, 5, 0) && is_pattern_at(b.mem + B_LIST1, SEND_LEN - 3000, 5, 3000));
 
 	/* A says it is done: what its one-sided work left in our memory */
 	CHECK(read(in, &ok, 1) == 1 && ok == 'Q');
 	CHECK(is_pattern(b.mem + B_WRITE, big, 3));
 	CHECK(is_pattern(b.mem + B_WRIMM, WRIMM_LEN, 4));
+	CHECK(is_pattern(b.mem + B_WRITE2, SEND_LEN, 5));
 	memcpy(&v, b.mem + B_ATOMIC, 8);
 	CHECK(v == 12);
 	CHECK(ro_mem[0] == 0); /* the refused write left nothing */
@@ -236,7 +264,7 @@ static int run_b(int in, int out)
 	CHECK(now == 0xD0CC); /* set 0xD0CA, then add 2 */
 	CHECK(write(out, test_failures == 0 ? "y" : "n", 1) == 1);
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		doca_task_free(doca_rdma_task_receive_as_task(r[i]));
 		if (dst[i] != NULL)
 			CHECK_OK(doca_buf_dec_refcount(dst[i], NULL));
@@ -407,6 +435,53 @@ static void run_a(int in, int out, pid_t child)
 	CHECK_OK(doca_buf_dec_refcount(src, NULL));
 	CHECK_OK(doca_buf_dec_refcount(res, NULL));
 	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+
+	/* buf lists: a send and a write from three pieces, a read into two */
+	{
+		struct doca_buf *l[3], *d2;
+		const size_t at[3] = {0, 8192, 16384}, len3[3] = {4000, 4000, 2000};
+
+		for (int i = 0; i < 3; i++) {
+			fill_at(a.mem + A_LIST + at[i], len3[i], 5, (size_t)i * 4000);
+			l[i] = lbuf(&a, A_LIST + at[i], len3[i], len3[i]);
+			if (i > 0)
+				CHECK_OK(doca_buf_chain_list(l[0], l[i]));
+		}
+		doca_rdma_task_send_set_src_buf(ts, l[0]);
+		CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(ts)));
+		RUN_UNTIL(&a, a.ok + a.err == 11);
+		remote = rbuf(rm, rbase, B_WRITE2, SEND_LEN, 0);
+		doca_rdma_task_write_set_src_buf(tw, l[0]);
+		doca_rdma_task_write_set_dst_buf(tw, remote);
+		CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(tw)));
+		RUN_UNTIL(&a, a.ok + a.err == 12);
+		CHECK_OK(doca_buf_dec_refcount(remote, NULL));
+		CHECK_OK(doca_buf_dec_refcount(l[0], NULL));
+		remote = rbuf(rm, rbase, B_WRITE, 6000, 6000);
+		dst = lbuf(&a, A_LIST + 32768, 2500, 0);
+		d2 = lbuf(&a, A_LIST + 40960, 3500, 0);
+		CHECK_OK(doca_buf_chain_list(dst, d2));
+		doca_rdma_task_read_set_src_buf(tr, remote);
+		doca_rdma_task_read_set_dst_buf(tr, dst);
+		CHECK_OK(doca_task_submit(doca_rdma_task_read_as_task(tr)));
+		RUN_UNTIL(&a, a.ok + a.err == 13);
+		CHECK(a.ok == 13);
+		CHECK(doca_rdma_task_read_get_result_len(tr) == 6000);
+		CHECK(is_pattern_at(a.mem + A_LIST + 32768, 2500, 3, 0) && is_pattern_at(a.mem + A_LIST + 40960, 3500, 3, 2500));
+		CHECK_OK(doca_buf_dec_refcount(remote, NULL));
+		CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+	}
+
+	/* RDMA-CM is not carried over RoCEv2 yet: refused, with a line; a client's connection fails */
+	CHECK_ERR(doca_rdma_start_listen_to_port(a.rdma, 13777), DOCA_ERROR_NOT_SUPPORTED);
+	{
+		struct doca_rdma_addr *addr = NULL;
+
+		CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.77.2.1", 13777, &addr));
+		CHECK_OK(doca_rdma_connect_to_addr(a.rdma, addr, (union doca_data){.u64 = 7}));
+		RUN_UNTIL(&a, a.fail == 1);
+		CHECK_OK(doca_rdma_addr_destroy(addr));
+	}
 
 	if (with_stream_card)
 		check_wire_mismatch(&a);
