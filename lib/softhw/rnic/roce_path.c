@@ -91,7 +91,7 @@ struct roce_qp {
 	uint32_t qpn, psn;
 	struct roce_rc_qp *rc;     /* NULL until connected, and after close */
 	uint32_t peer_ip;
-	uint64_t deadline;         /* the engine's next poll (ns, CLOCK_MONOTONIC), ROCE_RC_NO_DEADLINE */
+	uint64_t deadline;         /* the engine's next poll (ns, CLOCK_MONOTONIC), ROCE_RC_NO_DEADLINE; atomic */
 	bool shut;                 /* the core ended the qp: send completions are no longer ours */
 	bool up;                   /* connected, until closed */
 	int in_rc;                 /* inside an engine call: an error waits until it returned */
@@ -492,7 +492,8 @@ static bool rc_poll(struct roce_qp *s)
 			return false;
 		s->repoll = false;
 		rc_enter(s);
-		s->deadline = roce_rc_poll(s->rc, now_ns());
+		/* atomic: next_time reads it without the qp lock */
+		__atomic_store_n(&s->deadline, roce_rc_poll(s->rc, now_ns()), __ATOMIC_RELAXED);
 		rc_leave(s);
 	} while (s->repoll);
 	return s->deadline != ROCE_RC_NO_DEADLINE && s->deadline < before;
@@ -933,9 +934,11 @@ static uint64_t roce_next_time(const struct rnic_qp *qp)
 {
 	const struct roce_qp *s = rq_of(qp);
 
-	if (s == NULL || s->rc == NULL || s->deadline == ROCE_RC_NO_DEADLINE)
-		return UINT64_MAX;
-	return (s->deadline + 999999u) / 1000000u; /* ms, rounded up: never early */
+	uint64_t deadline = s != NULL ? __atomic_load_n(&s->deadline, __ATOMIC_RELAXED) : ROCE_RC_NO_DEADLINE;
+
+	if (deadline == ROCE_RC_NO_DEADLINE)
+		return UINT64_MAX; /* (also once closed) */
+	return (deadline + 999999u) / 1000000u; /* ms, rounded up: never early */
 }
 
 static void roce_timer(struct rnic_qp *qp, uint64_t now, bool woken)
@@ -995,7 +998,7 @@ static void roce_close(struct rnic_qp *qp)
 		roce_rc_destroy(s->rc);
 		s->rc = NULL;
 	}
-	s->deadline = ROCE_RC_NO_DEADLINE;
+	__atomic_store_n(&s->deadline, ROCE_RC_NO_DEADLINE, __ATOMIC_RELAXED);
 }
 
 static void roce_free(struct rnic_qp *qp)
