@@ -59,6 +59,12 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE);
 #define ROCE_RD_ATOMIC 16
 #define ROCE_SQ_DEPTH 1024
 #define ROCE_RX_BATCH 32
+/*
+ * Work outstanding and nothing heard from the peer for this long: it is gone (the retry count
+ * never runs out, so the engine alone would wait for ever). As the stream's TCP keepalive,
+ * about 10 s; SOFTDOCA_ROCE_DEAD_MS changes it (tests).
+ */
+#define ROCE_DEAD_MS 10000
 
 /* One local address's port, its fd in the service thread's epoll (RNIC_TAG_NIC). */
 struct roce_lport {
@@ -97,6 +103,7 @@ struct roce_qp {
 	int in_rc;                 /* inside an engine call: an error waits until it returned */
 	bool error_pending;
 	bool repoll;               /* a post from inside an engine call: poll once more after it */
+	uint64_t heard;            /* ns: the last datagram from the peer, or work posted after a quiet time */
 	struct roce_bounce *bounces;
 	uint8_t dgram[ROCE_PORT_DGRAM_MAX]; /* emit: the datagram with its ICRC */
 };
@@ -623,6 +630,8 @@ static void roce_post(struct rnic_qp *qp, struct rnic_wr *wr)
 		rnic_qp_complete_head(qp, DOCA_ERROR_INVALID_VALUE, 0);
 		return;
 	}
+	if (qp->inflight[RNIC_PATH_ROCE] == 1) /* (counted already) the first after a quiet time */
+		s->heard = now_ns();
 	if (s->in_rc > 0) { /* posted by a completion: the engine call under way polls after */
 		s->repoll = true;
 		return;
@@ -745,6 +754,7 @@ static void roce_dial(struct rnic_qp *qp)
 	if (err != DOCA_SUCCESS) /* learning from the first datagram still works */
 		SDK_LOG_DBG("RoCEv2 QP 0x%06x: receive socket not connected (%s)", s->qpn, doca_error_get_name(err));
 	s->up = true;
+	s->heard = now_ns();
 	qp->direct = 2; /* every operation goes on the wire: no cross-memory attach */
 	rnic_qp_established(qp);
 	rnic_nic_timed_add(qp);
@@ -883,8 +893,9 @@ static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
 			last = s;
 			pthread_mutex_lock(&s->link.qp->lock);
 			if (!s->link.qp->dead && s->rc != NULL) {
+				s->heard = now_ns();
 				rc_enter(s);
-				roce_rc_rx(s->rc, now_ns(), m->buf, m->len);
+				roce_rc_rx(s->rc, s->heard, m->buf, m->len);
 				rc_leave(s);
 			}
 			pthread_mutex_unlock(&s->link.qp->lock);
@@ -941,14 +952,32 @@ static uint64_t roce_next_time(const struct rnic_qp *qp)
 	return (deadline + 999999u) / 1000000u; /* ms, rounded up: never early */
 }
 
+/* Read when the engine's timer fires (every ACK timeout at most, while work is outstanding). */
+static uint64_t dead_ns(void)
+{
+	const char *v = getenv("SOFTDOCA_ROCE_DEAD_MS");
+	long ms = v != NULL ? atol(v) : 0;
+
+	return (uint64_t)(ms > 0 ? ms : ROCE_DEAD_MS) * 1000000u;
+}
+
 static void roce_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 {
 	struct roce_qp *s = rq_of(qp);
+	uint64_t t = now_ns();
 
 	(void)now;
 	(void)woken;
-	if (s != NULL && s->rc != NULL && s->deadline != ROCE_RC_NO_DEADLINE && s->deadline <= now_ns())
-		(void)rc_poll(s);
+	if (s == NULL || s->rc == NULL || s->deadline == ROCE_RC_NO_DEADLINE || s->deadline > t)
+		return;
+	if (qp->inflight[RNIC_PATH_ROCE] > 0 && t - s->heard > dead_ns()) {
+		SDK_LOG_ERR("RoCEv2 QP 0x%06x: process %d (QP 0x%06x) has not answered for %llu ms; the connection is down",
+			    s->qpn, (int)qp->peer.pid, qp->peer.roce_qpn, (unsigned long long)(dead_ns() / 1000000u));
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_DISCONNECTED, DOCA_ERROR_CONNECTION_ABORTED,
+			     DOCA_ERROR_CONNECTION_ABORTED);
+		return;
+	}
+	(void)rc_poll(s);
 }
 
 static void roce_off(struct rnic_qp *qp)

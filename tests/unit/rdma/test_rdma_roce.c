@@ -544,6 +544,61 @@ static void test_two_processes(void)
 	close(b2a[0]);
 }
 
+/*
+ * The peer process dies after connecting: a send to it goes unanswered, and after
+ * SOFTDOCA_ROCE_DEAD_MS (1.5 s here) of silence the connection is down: the send fails with
+ * CONNECTION_ABORTED and the disconnection callback runs.
+ */
+static void test_peer_gone(void)
+{
+	int b2a[2];
+	pid_t pid;
+	char blob[1024];
+	size_t l;
+	const void *d;
+	struct side a;
+	struct doca_dev *dev;
+	struct doca_buf *src;
+	struct doca_rdma_task_send *ts;
+	int status = 0;
+	double t0;
+
+	CHECK(pipe(b2a) == 0);
+	pid = fork();
+	if (pid == 0) {
+		struct side b;
+
+		close(b2a[0]);
+		dev = open_ibdev(ibdev_b);
+		side_up(&b, dev, 0);
+		CHECK_OK(doca_rdma_export(b.rdma, &d, &l, &b.conn));
+		put_blob(b2a[1], d, l);
+		_exit(0); /* gone without a word */
+	}
+	close(b2a[1]);
+	dev = open_ibdev(ibdev_a);
+	CHECK_OK(doca_buf_inventory_create(8, &inv));
+	CHECK_OK(doca_buf_inventory_start(inv));
+	side_up(&a, dev, 0);
+	l = get_blob(b2a[0], blob, sizeof(blob));
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK_OK(doca_rdma_export(a.rdma, &d, &l, &a.conn));
+	CHECK_OK(doca_rdma_connect(a.rdma, blob, l, a.conn));
+	src = lbuf(&a, 0, 64, 64);
+	CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, src, (union doca_data){0}, &ts));
+	t0 = now_s();
+	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(ts)));
+	RUN_UNTIL(&a, a.err == 1 && a.disc == 1);
+	CHECK(a.last == DOCA_ERROR_CONNECTION_ABORTED);
+	CHECK(now_s() - t0 >= 1.4 && now_s() - t0 < 9); /* after the silence lasted, not the default 10 s */
+	doca_task_free(doca_rdma_task_send_as_task(ts));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	side_down(&a);
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+	CHECK_OK(doca_dev_close(dev));
+	close(b2a[0]);
+}
+
 int main(int argc, char **argv)
 {
 	const char *b = getenv("ROCE_TEST_BIG");
@@ -567,5 +622,7 @@ int main(int argc, char **argv)
 		TEST_EXIT();
 	}
 	TEST_RUN(test_two_processes);
+	setenv("SOFTDOCA_ROCE_DEAD_MS", "1500", 1);
+	TEST_RUN(test_peer_gone);
 	TEST_EXIT();
 }
