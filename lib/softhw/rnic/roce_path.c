@@ -32,11 +32,14 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,7 +56,8 @@
 SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE);
 
 #define ROCE_MAX_PORTS 8       /* local addresses with a rocev2 card in one process */
-#define ROCE_MTU_LOG 10        /* 1024: what rxe picks on a 1500-byte Ethernet link */
+#define ROCE_MTU_LOG 10        /* 1024: what rxe picks on a 1500-byte Ethernet link (the default) */
+#define ROCE_MTU_HEADROOM 96   /* GRH, UDP, BTH, XRC, AtomicETH, ICRC: Linux's iboe_get_mtu() */
 #define ROCE_ACK_TIMEOUT 14    /* 4.096 us << 14 = 67 ms */
 #define ROCE_RETRY 7           /* never runs out (as rxe): a peer that connects late still gets its packets */
 #define ROCE_RD_ATOMIC 16
@@ -71,6 +75,7 @@ struct roce_lport {
 	struct rnic_nic_link link; /* first: the epoll tag; kind = index in ports[] */
 	pthread_mutex_t lock;      /* the port's calls */
 	uint32_t ip;               /* host order */
+	uint8_t mtu_log;           /* the path MTU its interface allows (log2) */
 	struct roce_port *port;
 	struct roce_qp *qps;       /* this address's qps (ports.lock) */
 	struct roce_port_msg *msgs; /* service thread: a receive batch */
@@ -144,6 +149,48 @@ static void ip_text(uint32_t ip, char *buf, size_t len)
 
 /* ---- the ports: one per local address, opened with its first qp ---- */
 
+/*
+ * The largest IB MTU whose packets fit the MTU of the interface carrying ip (the one with that
+ * address, else the one whose subnet holds it: 127.x.y.z on lo), as rxe derives it from its
+ * netdev (iboe_get_mtu): 4096 on loopback, 1024 on a 1500-byte Ethernet link.
+ */
+static uint8_t if_mtu_log(uint32_t ip)
+{
+	struct ifaddrs *ifs = NULL;
+	const char *name = NULL;
+	uint8_t mtu_log = ROCE_MTU_LOG;
+	struct ifreq ifr;
+	int fd;
+
+	if (getifaddrs(&ifs) != 0)
+		return mtu_log;
+	for (struct ifaddrs *i = ifs; i != NULL; i = i->ifa_next) {
+		uint32_t a, m;
+
+		if (i->ifa_addr == NULL || i->ifa_netmask == NULL || i->ifa_addr->sa_family != AF_INET)
+			continue;
+		a = ntohl(((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr);
+		m = ntohl(((struct sockaddr_in *)i->ifa_netmask)->sin_addr.s_addr);
+		if (a == ip || (name == NULL && (a & m) == (ip & m)))
+			name = i->ifa_name;
+		if (a == ip)
+			break;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	if (name != NULL)
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	freeifaddrs(ifs);
+	if (name == NULL)
+		return mtu_log;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && ioctl(fd, SIOCGIFMTU, &ifr) == 0)
+		for (mtu_log = 12; mtu_log > 8 && (1 << mtu_log) > ifr.ifr_mtu - ROCE_MTU_HEADROOM; mtu_log--)
+			;
+	if (fd >= 0)
+		close(fd);
+	return mtu_log;
+}
+
 /* The port of ip, opened (and watched by the service thread) on first use; NULL: logged why. */
 static struct roce_lport *lport_get(uint32_t ip)
 {
@@ -188,6 +235,7 @@ static struct roce_lport *lport_get(uint32_t ip)
 	}
 	pthread_mutex_init(&lp->lock, NULL);
 	lp->ip = ip;
+	lp->mtu_log = if_mtu_log(ip);
 	lp->link.id = RNIC_PATH_ROCE;
 	lp->link.kind = (uint8_t)ports.n;
 	ports.ports[ports.n++] = lp;
@@ -690,7 +738,7 @@ static void roce_describe_qp(const struct rnic_qp *qp, struct rnic_peer *p)
 	p->roce_ip = s->lp->ip;
 	p->roce_qpn = s->qpn;
 	p->roce_psn = s->psn;
-	p->roce_mtu_log = ROCE_MTU_LOG;
+	p->roce_mtu_log = s->lp->mtu_log;
 }
 
 /* The RNR NAK timer code closest above RNIC_RNR_INTERVAL_MS, what the stream's receiver waits. */
@@ -710,7 +758,7 @@ static void roce_dial(struct rnic_qp *qp)
 {
 	struct roce_qp *s = rq_of(qp);
 	const struct rnic_peer *peer = &qp->peer;
-	uint8_t mtu_log = peer->roce_mtu_log < ROCE_MTU_LOG ? peer->roce_mtu_log : ROCE_MTU_LOG;
+	uint8_t mtu_log = peer->roce_mtu_log < s->lp->mtu_log ? peer->roce_mtu_log : s->lp->mtu_log;
 	struct roce_rc_cfg cfg = {
 		.qpn = s->qpn,
 		.dest_qpn = peer->roce_qpn,
