@@ -191,8 +191,8 @@ static uint8_t if_mtu_log(uint32_t ip)
 	return mtu_log;
 }
 
-/* The port of ip, opened (and watched by the service thread) on first use; NULL: logged why. */
-static struct roce_lport *lport_get(uint32_t ip)
+/* The port of ip, opened (and watched by the service thread) on first use; NULL: logged why, *failed. */
+static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 {
 	struct roce_lport *lp = NULL;
 	const struct softhw_model *model;
@@ -200,6 +200,7 @@ static struct roce_lport *lport_get(uint32_t ip)
 	doca_error_t err;
 	char text[16];
 
+	*failed = DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&ports.lock);
 	for (int i = 0; i < ports.n; i++)
 		if (ports.ports[i]->ip == ip)
@@ -209,6 +210,7 @@ static struct roce_lport *lport_get(uint32_t ip)
 		if (lp == NULL)
 			SDK_LOG_ERR("RoCEv2: more than %d local addresses in one process; use fewer rocev2 functions",
 				    ROCE_MAX_PORTS);
+		*failed = lp != NULL ? DOCA_SUCCESS : DOCA_ERROR_FULL;
 		return lp;
 	}
 	ip_text(ip, text, sizeof(text));
@@ -231,6 +233,7 @@ static struct roce_lport *lport_get(uint32_t ip)
 			    err == DOCA_ERROR_IN_USE ? "; another user's program or the kernel's rdma_rxe holds the port" : "");
 		free(lp->msgs);
 		free(lp);
+		*failed = err;
 		return NULL;
 	}
 	pthread_mutex_init(&lp->lock, NULL);
@@ -241,6 +244,7 @@ static struct roce_lport *lport_get(uint32_t ip)
 	ports.ports[ports.n++] = lp;
 	rnic_nic_add_fd(roce_port_fd(lp->port), &lp->link, RNIC_TAG_NIC, EPOLLIN);
 	pthread_mutex_unlock(&ports.lock);
+	*failed = DOCA_SUCCESS;
 	return lp;
 }
 
@@ -704,8 +708,8 @@ static bool roce_serves(const struct rnic_ep *ep)
 static bool roce_open(struct rnic_qp *qp)
 {
 	struct roce_qp *s = calloc(1, sizeof(*s));
-	struct roce_lport *lp = s != NULL ? lport_get(fn_ip(qp->ep->attr.fn)) : NULL;
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
+	struct roce_lport *lp = s != NULL ? lport_get(fn_ip(qp->ep->attr.fn), &err) : NULL;
 
 	if (lp != NULL) {
 		pthread_mutex_lock(&lp->lock);
@@ -850,8 +854,10 @@ static bool roce_must_end(const struct rnic_qp *qp)
 static doca_error_t roce_nic_listen(const struct softhw_function *fn)
 {
 	/* the port opens here for the first ep, so that a port held by another user fails early (logged) */
-	if (fn_roce(fn) && lport_get(fn_ip(fn)) == NULL)
-		return DOCA_ERROR_IN_USE;
+	doca_error_t err = DOCA_SUCCESS;
+
+	if (fn_roce(fn) && lport_get(fn_ip(fn), &err) == NULL)
+		return err;
 	return DOCA_SUCCESS;
 }
 

@@ -59,6 +59,23 @@ SIDE_CB(sg, remote_net_sync_event_get)
 SIDE_CB(ss, remote_net_sync_event_notify_set)
 SIDE_CB(sa, remote_net_sync_event_notify_add)
 
+static struct doca_dev *open_ibdev_maybe(const char *name)
+{
+	struct doca_devinfo **list;
+	struct doca_dev *dev = NULL;
+	uint32_t n = 0;
+
+	CHECK_OK(doca_devinfo_create_list(&list, &n));
+	for (uint32_t i = 0; i < n && dev == NULL; i++) {
+		char ib[DOCA_DEVINFO_IBDEV_NAME_SIZE] = "";
+
+		if (doca_devinfo_get_ibdev_name(list[i], ib, sizeof(ib)) == DOCA_SUCCESS && strcmp(ib, name) == 0)
+			CHECK_OK(doca_dev_open(list[i], &dev));
+	}
+	CHECK_OK(doca_devinfo_destroy_list(list));
+	return dev;
+}
+
 static struct doca_dev *open_ibdev(const char *name)
 {
 	struct doca_devinfo **list;
@@ -675,6 +692,26 @@ static void test_rnr_exhausted(void)
 	close(b2a[0]);
 }
 
+/*
+ * A rocev2 card whose address is on no interface of this host (rocev2.conf's mlx5_3, 192.0.2.77,
+ * a documentation address): the context does not start, and says why.
+ */
+static void test_address_not_local(void)
+{
+	struct doca_dev *dev = open_ibdev_maybe("mlx5_3");
+	struct side s;
+
+	if (dev == NULL) /* (rocev2_dpu.conf has no such card) */
+		return;
+	side_create(&s, dev, 0, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_ERR(doca_ctx_start(doca_rdma_as_ctx(s.rdma)), DOCA_ERROR_OPERATING_SYSTEM);
+	CHECK_OK(doca_rdma_destroy(s.rdma));
+	CHECK_OK(doca_pe_destroy(s.pe));
+	CHECK_OK(doca_mmap_destroy(s.mmap));
+	free(s.mem);
+	CHECK_OK(doca_dev_close(dev));
+}
+
 int main(int argc, char **argv)
 {
 	const char *b = getenv("ROCE_TEST_BIG");
@@ -699,6 +736,7 @@ int main(int argc, char **argv)
 	}
 	TEST_RUN(test_two_processes);
 	TEST_RUN(test_rnr_exhausted);
+	TEST_RUN(test_address_not_local);
 	setenv("SOFTDOCA_ROCE_DEAD_MS", "1500", 1);
 	TEST_RUN(test_peer_gone);
 	TEST_EXIT();
