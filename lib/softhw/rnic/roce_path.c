@@ -23,8 +23,8 @@
  * (softhw_value_rkey32).
  *
  * Not here yet: RDMA-CM (CM MADs on QP1) and disconnection messages (a disconnect ends this
- * side; the peer notices when its work times out). Both are documented in docs/rocev2.md and
- * docs/compatibility.md; RDMA-CM calls return NOT_SUPPORTED.
+ * side; the peer notices when its work goes unanswered for ROCE_DEAD_MS). Both are documented
+ * in docs/rocev2.md and docs/compatibility.md; RDMA-CM calls return NOT_SUPPORTED.
  *
  * Locks: qp->lock around every engine call (the engine is not thread-safe); a port's own
  * mutex around its calls (one thread at a time changes its QPs or receives; sends too, since
@@ -81,14 +81,15 @@ struct roce_lport {
 	struct roce_port_msg *msgs; /* service thread: a receive batch */
 };
 
-/* A work request whose local memory is several pieces: the engine sees one bounce buffer. */
+/* A buffer of the path the engine uses for a work request (see rc_recv_take): READ and atomic
+ * results, a sync event's value to set, a source of several pieces. */
 struct roce_bounce {
 	struct roce_bounce *next;
 	uint64_t seq;
 	void *buf;
 };
 
-/* A posted receive the engine took: where it writes (a bounce buffer for several pieces). */
+/* A posted receive the engine took, and the bounce buffer it writes the message into. */
 struct roce_rhold {
 	struct rnic_recv *r;
 	void *bounce;
@@ -109,6 +110,8 @@ struct roce_qp {
 	bool error_pending;
 	bool repoll;               /* a post from inside an engine call: poll once more after it */
 	uint64_t heard;            /* ns: the last datagram from the peer, or work posted after a quiet time */
+	uint64_t failed_seq;       /* a wr that could not be handed to the engine, behind others (0: none) */
+	doca_error_t failed_err;
 	struct roce_bounce *bounces;
 	uint8_t dgram[ROCE_PORT_DGRAM_MAX]; /* emit: the datagram with its ICRC */
 };
@@ -177,11 +180,12 @@ static uint8_t if_mtu_log(uint32_t ip)
 			break;
 	}
 	memset(&ifr, 0, sizeof(ifr));
-	if (name != NULL)
-		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
-	freeifaddrs(ifs);
-	if (name == NULL)
+	if (name == NULL) {
+		freeifaddrs(ifs);
 		return mtu_log;
+	}
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	freeifaddrs(ifs);
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd >= 0 && ioctl(fd, SIOCGIFMTU, &ifr) == 0)
 		for (mtu_log = 12; mtu_log > 8 && (1 << mtu_log) > ifr.ifr_mtu - ROCE_MTU_HEADROOM; mtu_log--)
@@ -511,6 +515,10 @@ static void rc_complete(void *ctx, const struct roce_rc_cqe *c)
 		SDK_LOG_ERR("RoCEv2 QP 0x%06x: a work request to process %d failed: %s (%s)", s->qpn, (int)qp->peer.pid,
 			    roce_rc_status_name(c->status), doca_error_get_name(status));
 	rnic_qp_complete_head(qp, status, status == DOCA_SUCCESS ? len : 0);
+	if (s->failed_seq != 0 && qp->wq_head != NULL && qp->wq_head->seq == s->failed_seq) {
+		s->failed_seq = 0; /* its turn came */
+		rnic_qp_complete_head(qp, s->failed_err, 0);
+	}
 }
 
 static const struct roce_rc_ops rc_ops = {
@@ -662,24 +670,40 @@ static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct
 	return w->local != NULL ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
 }
 
+/*
+ * A wr the engine cannot take fails in its turn: at once if it is the oldest, else when the
+ * ones before it completed (rc_complete); the qp then goes to error and flushes what follows.
+ */
+static void wr_failed(struct roce_qp *s, struct rnic_qp *qp, const struct rnic_wr *wr, doca_error_t err)
+{
+	free(bounce_take(s, wr->seq));
+	if (qp->wq_head == wr) {
+		rnic_qp_complete_head(qp, err, 0);
+	} else if (s->failed_seq == 0) {
+		s->failed_seq = wr->seq;
+		s->failed_err = err;
+	}
+}
+
 static void roce_post(struct rnic_qp *qp, struct rnic_wr *wr)
 {
 	struct roce_qp *s = rq_of(qp);
 	struct roce_rc_wr w;
-	doca_error_t err = s->rc != NULL ? wr_build(s, wr, &w) : DOCA_ERROR_NOT_CONNECTED;
+	doca_error_t err;
 	bool ok;
 
+	if (s->failed_seq != 0)
+		return; /* behind a failed wr: flushed with the qp */
+	err = s->rc != NULL ? wr_build(s, wr, &w) : DOCA_ERROR_NOT_CONNECTED;
 	if (err != DOCA_SUCCESS) {
-		free(bounce_take(s, wr->seq));
-		rnic_qp_complete_head(qp, err, 0); /* the only wr in flight ahead of it: RC order keeps it at the head */
+		wr_failed(s, qp, wr, err);
 		return;
 	}
 	rc_enter(s);
 	ok = roce_rc_post(s->rc, &w);
 	rc_leave(s);
 	if (!ok) { /* can_post keeps the queue from filling: a malformed request */
-		free(bounce_take(s, wr->seq));
-		rnic_qp_complete_head(qp, DOCA_ERROR_INVALID_VALUE, 0);
+		wr_failed(s, qp, wr, DOCA_ERROR_INVALID_VALUE);
 		return;
 	}
 	if (qp->inflight[RNIC_PATH_ROCE] == 1) /* (counted already) the first after a quiet time */
