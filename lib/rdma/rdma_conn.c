@@ -363,7 +363,8 @@ doca_error_t doca_rdma_start_listen_to_port(struct doca_rdma *rdma, uint16_t por
 			    err == DOCA_ERROR_IN_USE || err == DOCA_ERROR_ALREADY_EXIST
 				    ? "; another process or context listens there, choose another port"
 				    : "");
-		return DOCA_ERROR_CONNECTION_ABORTED;
+		/* NOT_SUPPORTED: the device's path has no RDMA-CM (a card with wire = rocev2, for now) */
+		return err == DOCA_ERROR_NOT_SUPPORTED ? err : DOCA_ERROR_CONNECTION_ABORTED;
 	}
 	rdma->ports[rdma->num_ports++] = port;
 	return DOCA_SUCCESS;

@@ -193,6 +193,12 @@ struct softhw_access {
 	gid_t gid;                          /* allow_group: a peer with it as primary or supplementary group */
 };
 
+/* How the card's soft NIC talks to peers (`wire =` in the configuration). */
+enum softhw_wire {
+	SOFTHW_WIRE_STREAM = 0, /* default: our own unix / TCP stream (docs/fabric.md) */
+	SOFTHW_WIRE_ROCEV2,     /* RoCEv2 over UDP 4791 on the functions' IPv4 addresses (docs/rocev2.md) */
+};
+
 struct softhw_card {
 	char name[SOFTHW_MAX_STR];      /* "bf3-0" */
 	enum softhw_profile profile;
@@ -201,6 +207,7 @@ struct softhw_card {
 	uint32_t index;                 /* position in the model (configuration order) */
 	bool has_dpu;                   /* BlueField: a DPU side exists (ConnectX: host side only) */
 	const struct softhw_access *access; /* the model's [access]; NULL: the same user only */
+	enum softhw_wire wire;          /* the soft NIC's path for RDMA connections */
 };
 
 /*

@@ -790,6 +790,24 @@ bool softhw_mem_export_lookup(uint64_t id, uint64_t token)
 	return found;
 }
 
+bool softhw_mem_export_by_rkey32(uint32_t rkey, uint64_t *id, uint64_t *token)
+{
+	struct mem_export *e;
+	bool found;
+
+	if (rkey >> 31) /* a sync event's value */
+		return false;
+	pthread_mutex_lock(&svc.lock);
+	e = export_find(rkey >> 8);
+	found = e != NULL && (e->token & 0xff) == (rkey & 0xff);
+	if (found) {
+		*id = e->id;
+		*token = e->token;
+	}
+	pthread_mutex_unlock(&svc.lock);
+	return found;
+}
+
 doca_error_t softhw_mem_export_pin(uint64_t id, uint64_t token, uint64_t addr, uint64_t len, uint32_t right)
 {
 	struct mem_export *e;

@@ -79,6 +79,18 @@ doca_error_t softhw_mem_export_add_proxy(const char *instance, struct softhw_mem
 bool softhw_mem_export_lookup(uint64_t id, uint64_t token);
 
 /*
+ * RoCEv2 carries a 32-bit R_Key, not (id, token): the soft NIC's RoCEv2 path names an export by
+ * its id (23 bits) and its token's low 8 bits, as an mlx5 mkey is an index and an 8-bit key;
+ * the top bit is 0 (1: a sync event's value, softhw_value_rkey32). 0: the id does not fit.
+ */
+static inline uint32_t softhw_mem_rkey32(uint64_t id, uint64_t token)
+{
+	return id == 0 || id >= (1u << 23) ? 0 : (uint32_t)(id << 8) | (uint32_t)(token & 0xff);
+}
+/* The live export such an R_Key names: its id and token. False: none (or the key's 8 bits differ). */
+bool softhw_mem_export_by_rkey32(uint32_t rkey, uint64_t *id, uint64_t *token);
+
+/*
  * For a service thread that touches exported memory itself (the soft RDMA NIC): checks that
  * export `id` with `token` is live, is reachable by the NIC (SOFTHW_MEM_VIA_NIC) and covers
  * [addr, addr + len) with `right`, and keeps it from ending until softhw_mem_export_unpin().

@@ -215,6 +215,25 @@ struct softhw_value *softhw_value_find(uint64_t id, uint64_t addr, uint64_t toke
 	return c;
 }
 
+struct softhw_value *softhw_value_find_rkey32(uint32_t rkey, uint64_t addr)
+{
+	uint64_t id = (rkey >> 8) & 0x7fffff;
+	struct softhw_value *c;
+
+	if (!(rkey >> 31))
+		return NULL;
+	pthread_mutex_lock(&registry_lock);
+	for (c = registry; c != NULL; c = c->next) {
+		if (c->id == id && (uint64_t)(uintptr_t)c->addr == addr && (softhw_value_token(c) & 0xff) == (rkey & 0xff) &&
+		    !c->retired) {
+			c->refs++;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&registry_lock);
+	return c;
+}
+
 const char *softhw_value_why_not(uint64_t id, uint64_t addr, uint64_t token)
 {
 	const char *why = "no event of this process has that value id: the exporting event was destroyed (or the id is forged); export a live event again";

@@ -67,6 +67,16 @@ struct softhw_value *softhw_value_find(uint64_t id, uint64_t addr, uint64_t toke
  */
 void softhw_value_export_net(struct softhw_value *value);
 bool softhw_value_net_exported(const struct softhw_value *value);
+/*
+ * The soft NIC's RoCEv2 path names a net-exported value by a 32-bit R_Key (the top bit set, 23
+ * bits of id, the token's low 8 bits; see softhw_mem_rkey32) and its address. 0: the id does
+ * not fit. find_rkey32 binds like softhw_value_find (NULL: none).
+ */
+static inline uint32_t softhw_value_rkey32(uint64_t id, uint64_t token)
+{
+	return id == 0 || id >= (1u << 23) ? 0 : 0x80000000u | (uint32_t)(id << 8) | (uint32_t)(token & 0xff);
+}
+struct softhw_value *softhw_value_find_rkey32(uint32_t rkey, uint64_t addr);
 /* Why softhw_value_find() found nothing: which of the descriptor's claims is wrong. */
 const char *softhw_value_why_not(uint64_t id, uint64_t addr, uint64_t token);
 /*

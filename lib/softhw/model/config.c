@@ -62,7 +62,7 @@ static const char *const field_keys[MODEL_FIELD_COUNT] = {
 static const char *const side_prefix[MODEL_SIDE_COUNT] = {"host", "dpu"};
 
 #define KNOWN_KEYS \
-	"profile, host.<f> and dpu.<f> with <f> one of pci, ibdev, iface, mac, ipv4, ipv6, gid, " \
+	"profile, wire, host.<f> and dpu.<f> with <f> one of pci, ibdev, iface, mac, ipv4, ipv6, gid, " \
 	"type, sf_index"
 
 struct parser {
@@ -371,6 +371,26 @@ static bool parse_section(struct parser *p, char *s)
 	return true;
 }
 
+/* "wire = stream" (default) or "wire = rocev2": how the card's soft NIC reaches its peers. */
+static bool parse_wire(struct parser *p, const char *value)
+{
+	if (p->card->wire_line != 0) {
+		model_report(p->path, p->line, "'wire' is set twice in card '%s' (first at line %u); keep one",
+			     p->card->name, p->card->wire_line);
+		return false;
+	}
+	if (strcasecmp(value, "stream") == 0) {
+		p->card->wire = SOFTHW_WIRE_STREAM;
+	} else if (strcasecmp(value, "rocev2") == 0) {
+		p->card->wire = SOFTHW_WIRE_ROCEV2;
+	} else {
+		model_report(p->path, p->line, "wire: unknown value '%s'; use stream (the default) or rocev2", value);
+		return false;
+	}
+	p->card->wire_line = p->line;
+	return true;
+}
+
 static bool parse_key_value(struct parser *p, char *s)
 {
 	char *eq = strchr(s, '=');
@@ -389,6 +409,8 @@ static bool parse_key_value(struct parser *p, char *s)
 		model_report(p->path, p->line, "'%s' is outside any card; start the card with a [card NAME] line", key);
 		return false;
 	}
+	if (strcmp(key, "wire") == 0)
+		return parse_wire(p, value);
 	if (strcmp(key, "profile") != 0)
 		return parse_side_key(p, key, value);
 	if (p->card->has_profile) {
@@ -414,6 +436,15 @@ static bool check_card(const char *path, const struct model_card_spec *card)
 		return false;
 	}
 	prof = model_profile(card->profile);
+	for (int s = 0; s < MODEL_SIDE_COUNT && card->wire == SOFTHW_WIRE_ROCEV2; s++)
+		for (uint32_t k = 0; k < card->side[s].count[MODEL_FIELD_IPV4]; k++)
+			if (card->side[s].no_ipv4[k]) {
+				/* RoCEv2 over UDP: the GID and the socket address are the IPv4 one */
+				model_report(path, card->side[s].line[MODEL_FIELD_IPV4],
+					     "%s.ipv4: card '%s' has wire = rocev2, which needs an IPv4 address on every "
+					     "function; give one instead of 'none'", side_prefix[s], card->name);
+				return false;
+			}
 	for (int s = 0; s < MODEL_SIDE_COUNT; s++) {
 		const struct model_side_spec *side = &card->side[s];
 		uint32_t n = 0;

@@ -272,6 +272,7 @@ doca_error_t model_build(const struct model_config *cfg, const char *file, enum 
 
 		strcpy(card->name, cfg->cards[c].name);
 		card->profile = cfg->cards[c].profile;
+		card->wire = cfg->cards[c].wire;
 		card->profile_name = softhw_profile_name(card->profile);
 		card->index = c;
 		card->has_dpu = model_profile(card->profile)->has_dpu;

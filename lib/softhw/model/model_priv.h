@@ -72,6 +72,8 @@ struct model_card_spec {
 	unsigned line;          /* of its [card ...] header */
 	bool has_profile;
 	enum softhw_profile profile;
+	unsigned wire_line;     /* where `wire` was set; 0: not (the stream) */
+	enum softhw_wire wire;
 	struct model_side_spec side[MODEL_SIDE_COUNT];
 };
 

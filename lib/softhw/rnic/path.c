@@ -13,6 +13,7 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_PATH);
 const struct rnic_path_ops *const rnic_paths[RNIC_PATH_COUNT] = {
 	[RNIC_PATH_RING] = &rnic_ring_path,
 	[RNIC_PATH_MSOCK] = &rnic_msock_path,
+	[RNIC_PATH_ROCE] = &rnic_roce_path,
 	[RNIC_PATH_STREAM] = &rnic_stream_path,
 };
 
@@ -53,6 +54,14 @@ uint8_t rnic_conn_choose(const struct rnic_ep *ep)
 		if (rnic_paths[i]->open != NULL && rnic_paths[i]->serves(ep))
 			return (uint8_t)i;
 	return RNIC_PATH_COUNT - 1; /* serves every ep */
+}
+
+const char *rnic_wire_name(uint8_t wire)
+{
+	for (int i = 0; i < RNIC_PATH_COUNT; i++)
+		if (rnic_paths[i]->open != NULL && rnic_paths[i]->wire == wire)
+			return rnic_paths[i]->name;
+	return "unknown";
 }
 
 const struct rnic_path_ops *rnic_path_find(const char *name)

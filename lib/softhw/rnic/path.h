@@ -37,6 +37,7 @@
 enum rnic_path_id {
 	RNIC_PATH_RING = 0, /* ring.c: same host, shared-memory ring for two-sided messages */
 	RNIC_PATH_MSOCK,    /* msock.c: TCP, a second socket for two-sided messages and small writes */
+	RNIC_PATH_ROCE,     /* roce_path.c: RoCEv2 over UDP 4791, the connection of cards with wire = rocev2 */
 	RNIC_PATH_STREAM,   /* io.c: the qp's unix or TCP socket; takes what no path before it wants */
 	RNIC_PATH_COUNT,
 	RNIC_PATH_NONE = 0xff, /* a work request on no path (executed by cross-memory attach) */
@@ -74,6 +75,12 @@ struct rnic_path_ops {
 	const char *name;
 
 	/* ---- the connection (all or none; the registry's last path has them) ---- */
+	/* what descriptors of its qps say in their wire byte: a peer must speak the same (0: the stream) */
+	uint8_t wire;
+	/* the descriptors carry all a connection needs: both sides dial (no hello, no acceptor) */
+	bool symmetric;
+	/* optional: fill in what only this qp's connection knows (its own addresses and numbers) */
+	void (*describe_qp)(const struct rnic_qp *qp, struct rnic_peer *p);
 	/* no lock: this path connects the qps of this ep (its profile, SOFTDOCA_RDMA_TRANSPORT, ...) */
 	bool (*serves)(const struct rnic_ep *ep);
 	/* no lock: a qp is made with this connection; allocate its state into qp->path[id] (false: no memory) */
@@ -174,6 +181,7 @@ struct rnic_path_ops {
 
 extern const struct rnic_path_ops rnic_ring_path;
 extern const struct rnic_path_ops rnic_msock_path;
+extern const struct rnic_path_ops rnic_roce_path;
 extern const struct rnic_path_ops rnic_stream_path;
 
 /* The registry, indexed by enum rnic_path_id. */
@@ -184,6 +192,8 @@ uint8_t rnic_conn_choose(const struct rnic_ep *ep);
 
 /* NULL if the table is complete, else what it lacks. `last`: the registry's last entry (a connection). */
 const char *rnic_path_check(const struct rnic_path_ops *ops, bool last);
+/* The name of the connection path whose descriptors carry this wire byte ("unknown" if none). */
+const char *rnic_wire_name(uint8_t wire);
 /* A registered path by name; NULL and an SDK error line if there is none of that name. */
 const struct rnic_path_ops *rnic_path_find(const char *name);
 

@@ -374,6 +374,11 @@ doca_error_t rnic_qp_connect(struct softhw_rnic_qp *q, const void *blob, size_t 
 			    why);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	if (peer.wire != rnic_conn_of(qp)->wire) {
+		SDK_LOG_ERR("Failed to connect RDMA queue pair: the remote connection descriptor is of a queue pair on the %s path, this one's card uses the %s path; give both cards the same 'wire =' in the device configuration",
+			    rnic_wire_name(peer.wire), rnic_conn_of(qp)->name);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
 	pthread_mutex_lock(&qp->lock);
 	if (qp->has_desc || qp->cm) {
 		pthread_mutex_unlock(&qp->lock);
@@ -397,7 +402,7 @@ doca_error_t rnic_qp_connect(struct softhw_rnic_qp *q, const void *blob, size_t 
 	qp->peer = peer;
 	qp->has_peer = qp->has_desc = true;
 	qp->local = rnic_same_host(&rnic_nic.host, &peer.host);
-	dial = we_dial(qp);
+	dial = rnic_conn_of(qp)->symmetric || we_dial(qp);
 	qp->dialer = dial;
 	qp->state = dial ? QP_DIALING : QP_WAITING;
 	if (dial)

@@ -279,6 +279,16 @@ bool rnic_rnr_exhausted(struct rnic_qp *qp, bool *stalled, uint64_t *deadline);
 void rnic_rnr_unstall(struct rnic_qp *qp, bool *stalled);
 /* A write the target's ep and the rkey's export allow? (NOT_PERMITTED / the export's error) */
 doca_error_t rnic_write_check(const struct rnic_qp *qp, uint64_t id, uint64_t token, uint64_t addr, uint64_t len);
+/*
+ * A remote READ / WRITE / atomic (flag: DOCA_ACCESS_FLAG_RDMA_*) on [addr, addr + len) of export
+ * (id, token): the ep grants it, the export is live, covers the range with the right, an atomic
+ * is aligned (NOT_PERMITTED / INVALID_VALUE / the export's error). target.c, for every path.
+ */
+doca_error_t rnic_remote_check(const struct rnic_qp *qp, uint32_t flag, uint64_t id, uint64_t token, uint64_t addr,
+			       uint64_t len);
+/* Executes a checked atomic on exported memory (fetch_add: += arg0; else compare arg0, swap arg1). */
+doca_error_t rnic_atomic_do(uint64_t id, uint64_t token, uint64_t addr, bool fetch_add, uint64_t arg0, uint64_t arg1,
+			    uint64_t *old);
 /* Places a write into this process's exported memory, checked against the live export. */
 doca_error_t rnic_write_place(uint64_t id, uint64_t token, uint64_t addr, const void *data, uint64_t len);
 /* Scatters a message into a posted receive; TOO_BIG if it does not fit. */

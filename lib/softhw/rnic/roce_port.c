@@ -316,6 +316,11 @@ static int tx_fd(const struct roce_port *p, uint32_t qpn)
 	return q && q->tx_fd >= 0 ? q->tx_fd : p->ufd;
 }
 
+uint16_t roce_port_qp_sport(const struct roce_port *p, uint32_t qpn)
+{
+	return tx_fd(p, qpn) == p->ufd ? p->port : roce_udp_sport(qpn);
+}
+
 doca_error_t roce_port_send(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
 			    const struct iovec *iov, int iovcnt)
 {

@@ -107,8 +107,12 @@ void roce_port_unlisten(struct roce_port *p, uint64_t sid);
 /* A CM local communication ID whose replies come back to this process. */
 uint32_t roce_port_comm_id(const struct roce_port *p, uint32_t seq);
 
+/* The UDP source port the QP's datagrams leave from (the ICRC covers it). */
+uint16_t roce_port_qp_sport(const struct roce_port *p, uint32_t qpn);
+
 /*
- * Sends one datagram (the UDP payload, ICRC computed for IPv4 ID 0 and DF) for QP qpn (1: from
+ * Sends one datagram (the UDP payload; the caller computed its ICRC for IPv4 ID 0, DF and the
+ * source port roce_port_qp_sport) for QP qpn (1: from
  * the shared socket) to ip:udp_port (host order; udp_port 0: 4791). AGAIN when the socket
  * buffer is full, OPERATING_SYSTEM otherwise.
  */

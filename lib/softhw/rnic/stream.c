@@ -404,11 +404,13 @@ static void stream_off(struct rnic_qp *qp)
 	(void)qp; /* the connection's shut op follows */
 }
 
-/* The hang-up: the socket closes. */
+/* The hang-up: the socket closes. (A qp of another connection has no stream: nothing.) */
 static void stream_close(struct rnic_qp *qp)
 {
 	struct rnic_stream *s = rnic_stream_of(qp);
 
+	if (s == NULL)
+		return;
 	if (s->fd >= 0) {
 		rnic_nic_del_fd(s->fd);
 		close(s->fd);
@@ -447,21 +449,21 @@ static void stream_atfork(struct rnic_qp *qp)
 /* A request waits for a receive (target.c): the service thread retries it on time or when woken. */
 static bool stream_timed(const struct rnic_qp *qp)
 {
-	return rnic_stream_of(qp)->rx.stalled;
+	return rnic_stream_of(qp) != NULL && rnic_stream_of(qp)->rx.stalled;
 }
 
 static uint64_t stream_next_time(const struct rnic_qp *qp)
 {
 	const struct rnic_stream *s = rnic_stream_of(qp);
 
-	return s->rx.stalled ? s->rx.rnr_deadline : UINT64_MAX;
+	return s != NULL && s->rx.stalled ? s->rx.rnr_deadline : UINT64_MAX;
 }
 
 static void stream_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 {
 	struct rnic_stream *s = rnic_stream_of(qp);
 
-	if (s->rx.stalled && (woken || s->rx.rnr_deadline <= now))
+	if (s != NULL && s->rx.stalled && (woken || s->rx.rnr_deadline <= now))
 		rnic_rx_retry(qp);
 }
 

@@ -28,9 +28,20 @@ static bool ep_grants(const struct rnic_qp *qp, uint32_t flag)
 	return (qp->ep->attr.access & flag) != 0;
 }
 
-static doca_error_t export_check(const struct rnic_hdr *h, uint64_t len, uint32_t right)
+doca_error_t rnic_remote_check(const struct rnic_qp *qp, uint32_t flag, uint64_t id, uint64_t token, uint64_t addr,
+			       uint64_t len)
 {
-	return softhw_mem_export_check(h->id, h->token, h->addr, len, right);
+	uint32_t right = flag == DOCA_ACCESS_FLAG_RDMA_READ    ? SOFTHW_MEM_READ
+			 : flag == DOCA_ACCESS_FLAG_RDMA_WRITE ? SOFTHW_MEM_WRITE
+							       : SOFTHW_MEM_ATOMIC;
+
+	if (!ep_grants(qp, flag))
+		return DOCA_ERROR_NOT_PERMITTED;
+	if (flag == DOCA_ACCESS_FLAG_RDMA_ATOMIC && addr % sizeof(uint64_t) != 0)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (len == 0)
+		return DOCA_SUCCESS;
+	return softhw_mem_export_check(id, token, addr, len, right);
 }
 
 /* Takes a receive, or stalls the qp (receiver not ready) and counts retries. */
@@ -142,19 +153,11 @@ void rnic_target_begin(struct rnic_qp *qp)
 		rx->mem_addr = h->addr;
 		return;
 	case SOFTHW_RNIC_OP_READ:
-		if (!ep_grants(qp, DOCA_ACCESS_FLAG_RDMA_READ))
-			err = DOCA_ERROR_NOT_PERMITTED;
-		else if (h->len > 0)
-			err = export_check(h, h->len, SOFTHW_MEM_READ);
+		err = rnic_remote_check(qp, DOCA_ACCESS_FLAG_RDMA_READ, h->id, h->token, h->addr, h->len);
 		break;
 	case SOFTHW_RNIC_OP_CMP_SWP:
 	case SOFTHW_RNIC_OP_FETCH_ADD:
-		if (!ep_grants(qp, DOCA_ACCESS_FLAG_RDMA_ATOMIC))
-			err = DOCA_ERROR_NOT_PERMITTED;
-		else if (h->addr % sizeof(uint64_t) != 0)
-			err = DOCA_ERROR_INVALID_VALUE;
-		else
-			err = export_check(h, sizeof(uint64_t), SOFTHW_MEM_ATOMIC);
+		err = rnic_remote_check(qp, DOCA_ACCESS_FLAG_RDMA_ATOMIC, h->id, h->token, h->addr, sizeof(uint64_t));
 		break;
 	case SOFTHW_RNIC_OP_SE_GET:
 		if (!ep_grants(qp, DOCA_ACCESS_FLAG_RDMA_READ))
@@ -172,24 +175,30 @@ void rnic_target_begin(struct rnic_qp *qp)
 	discard(rx, err); /* no payload expected: anything sent along is dropped */
 }
 
-/* Executes an atomic on exported memory; the old value goes back. */
-static doca_error_t do_atomic(const struct rnic_hdr *h, uint64_t *old)
+doca_error_t rnic_atomic_do(uint64_t id, uint64_t token, uint64_t addr, bool fetch_add, uint64_t arg0, uint64_t arg1,
+			    uint64_t *old)
 {
-	doca_error_t err = softhw_mem_export_pin(h->id, h->token, h->addr, sizeof(uint64_t), SOFTHW_MEM_ATOMIC);
-	uint64_t *p = (uint64_t *)(uintptr_t)h->addr;
+	doca_error_t err = softhw_mem_export_pin(id, token, addr, sizeof(uint64_t), SOFTHW_MEM_ATOMIC);
+	uint64_t *p = (uint64_t *)(uintptr_t)addr;
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (h->op == SOFTHW_RNIC_OP_FETCH_ADD) {
-		*old = __atomic_fetch_add(p, h->arg0, __ATOMIC_SEQ_CST);
+	if (fetch_add) {
+		*old = __atomic_fetch_add(p, arg0, __ATOMIC_SEQ_CST);
 	} else {
-		uint64_t expected = h->arg0;
+		uint64_t expected = arg0;
 
-		(void)__atomic_compare_exchange_n(p, &expected, h->arg1, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		(void)__atomic_compare_exchange_n(p, &expected, arg1, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
 		*old = expected;
 	}
 	softhw_mem_export_unpin();
 	return DOCA_SUCCESS;
+}
+
+/* Executes an atomic on exported memory; the old value goes back. */
+static doca_error_t do_atomic(const struct rnic_hdr *h, uint64_t *old)
+{
+	return rnic_atomic_do(h->id, h->token, h->addr, h->op == SOFTHW_RNIC_OP_FETCH_ADD, h->arg0, h->arg1, old);
 }
 
 static doca_error_t do_sync_event(const struct rnic_hdr *h, uint64_t *old)
@@ -286,11 +295,7 @@ void rnic_target_end(struct rnic_qp *qp)
 
 doca_error_t rnic_write_check(const struct rnic_qp *qp, uint64_t id, uint64_t token, uint64_t addr, uint64_t len)
 {
-	if (!ep_grants(qp, DOCA_ACCESS_FLAG_RDMA_WRITE))
-		return DOCA_ERROR_NOT_PERMITTED;
-	if (len == 0)
-		return DOCA_SUCCESS;
-	return softhw_mem_export_check(id, token, addr, len, SOFTHW_MEM_WRITE);
+	return rnic_remote_check(qp, DOCA_ACCESS_FLAG_RDMA_WRITE, id, token, addr, len);
 }
 
 doca_error_t rnic_write_place(uint64_t id, uint64_t token, uint64_t addr, const void *data, uint64_t len)

@@ -10,7 +10,10 @@
  *       48    64  card instance (unix rendezvous "rnic"/"<pid>", memory service)
  *      112    16  TCP listener address       128  2  its port
  *      130     1  its family (4 / 6)         131  1  rnr retry count
- *      132    12  reserved (0)
+ *      132     1  wire: 0 stream, 1 RoCEv2   133  1  RoCEv2: path MTU, log2
+ *      134     4  RoCEv2: IPv4 address (GID ::ffff:a.b.c.d)
+ *      138     3  RoCEv2: QPN                141  3  RoCEv2: first PSN
+ * (132..143 were reserved, 0: an older descriptor is a stream's.)
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -118,6 +121,11 @@ void rnic_desc_encode(const struct rnic_peer *p, uint8_t out[RNIC_DESC_LEN])
 	put(b + 128, p->tcp_port, 2);
 	b[130] = p->family == AF_INET6 ? 6 : p->family == AF_INET ? 4 : 0;
 	b[131] = p->rnr_retry;
+	b[132] = p->wire;
+	b[133] = p->roce_mtu_log;
+	put(b + 134, p->roce_ip, 4);
+	put(b + 138, p->roce_qpn & 0xffffff, 3);
+	put(b + 141, p->roce_psn & 0xffffff, 3);
 	softdoca_desc_seal(out, RNIC_DESC_LEN, RNIC_DESC_MAGIC, RNIC_DESC_VERSION, p->dc ? DESC_DC : DESC_RC);
 }
 
@@ -151,6 +159,11 @@ doca_error_t rnic_desc_decode(const void *buf, size_t len, struct rnic_peer *p, 
 	p->family = b[130] == 6 ? AF_INET6 : b[130] == 4 ? AF_INET : 0;
 	p->rnr_retry = b[131];
 	p->dc = kind == DESC_DC;
+	p->wire = b[132];
+	p->roce_mtu_log = b[133];
+	p->roce_ip = (uint32_t)get(b + 134, 4);
+	p->roce_qpn = (uint32_t)get(b + 138, 3);
+	p->roce_psn = (uint32_t)get(b + 141, 3);
 	if (p->pid <= 0 || p->qp_id == 0 || p->qp_token == 0) {
 		*why = "the descriptor names no queue pair";
 		return DOCA_ERROR_INVALID_VALUE;
@@ -168,6 +181,9 @@ void rnic_self_peer(const struct rnic_ep *ep, const struct rnic_qp *qp, struct r
 	p->qp_token = qp->token;
 	snprintf(p->instance, sizeof(p->instance), "%s", rnic_nic.instance);
 	RNIC_PATHS_EACH(describe, p); /* where dialers reach us */
+	p->wire = rnic_conn_of(qp)->wire;
+	if (rnic_conn_of(qp)->describe_qp != NULL)
+		rnic_conn_of(qp)->describe_qp(qp, p); /* what only this qp's connection knows */
 	p->rnr_retry = ep->attr.rnr_retry_count;
 	p->dc = ep->attr.dc;
 }

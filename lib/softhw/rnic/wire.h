@@ -8,7 +8,8 @@
  * header (struct rnic_hdr) followed by `plen` payload bytes. A connection starts with F_HELLO
  * (dialer) and F_HELLO_ACK (acceptor), each carrying a struct rnic_hello. Same-host ring
  * (ring.c): one record per message, a struct rnic_ring_hdr and the payload. The qp descriptor
- * (doca_rdma_export's blob) is encoded byte by byte in wire.c.
+ * (doca_rdma_export's blob) is encoded byte by byte in wire.c; a RoCEv2 qp's (roce_path.c)
+ * carries its wire, IPv4 address, QPN, first PSN and MTU in what were its reserved bytes.
  */
 #ifndef SOFTHW_RNIC_WIRE_H
 #define SOFTHW_RNIC_WIRE_H
@@ -72,6 +73,11 @@ struct rnic_peer {
 	uint16_t tcp_port;
 	uint8_t rnr_retry;
 	bool dc;
+	uint8_t wire;      /* the describer's connection (rnic_path_ops.wire): 0 the stream, 1 RoCEv2 */
+	uint8_t roce_mtu_log; /* RoCEv2: path MTU, log2 (8..12) */
+	uint32_t roce_ip;  /* RoCEv2: IPv4 address, host order (the GID is ::ffff:a.b.c.d) */
+	uint32_t roce_qpn; /* RoCEv2: QPN (24 bits) */
+	uint32_t roce_psn; /* RoCEv2: the first PSN it sends (24 bits) */
 };
 
 struct rnic_hello {

@@ -4,6 +4,7 @@
 
   run_netns.py echo
   run_netns.py send_receive|send_receive_cm|write|read --a BIN --b BIN [--text TEXT]
+  run_netns.py roce_lossy --a test_rdma_roce
 
 Creates namespaces sd-a-<pid> and sd-b-<pid>, a veth pair between them with 10.X.Y.1/24 (a) and
 10.X.Y.2/24 (b), both ends and both loopbacks up. Each side runs with its own SOFTDOCA_RUN_DIR
@@ -16,6 +17,10 @@ TCP across the veth (abstract unix sockets do not cross network namespaces).
   send_receive_cm   the same pair with RDMA-CM: receiver listens, sender -cm -sa 10.X.Y.2
   write             doca_rdma_write_requester (a) -> doca_rdma_write_responder (b), out of band
   read              doca_rdma_read_requester (a) <- doca_rdma_read_responder (b), out of band
+  roce_lossy        cards with wire = rocev2: RoCEv2 datagrams (UDP 4791) across a veth whose both
+                    ends run netem (loss 5%, duplicate 2%, reorder); tests/unit/rdma/test_rdma_roce's
+                    two sides ("a" and "b", their descriptors over a pipe pair), every byte checked,
+                    and each side's RC statistics line (SOFTDOCA_ROCE_STATS) must show retransmits
 
 Out of band follows DOCA's documented steps: both sides start and write their descriptor files
 (-ld, -m), the test "copies them to the other host" (each side has its own directory), then
@@ -51,18 +56,30 @@ class Skip(Exception):
     pass
 
 
+class NoNetem(Exception):
+    pass
+
+
 def run(*cmd, check=True):
     return subprocess.run(list(cmd), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           check=check, timeout=STEP_TIMEOUT)
 
 
 class Net:
-    """Two namespaces and a veth pair; torn down by close() whatever happened."""
+    """Two namespaces and a veth pair; torn down by close() whatever happened.
 
-    def __init__(self):
+    bridged: instead of one veth pair, each side's veth leads into a third namespace (sd-m-<pid>)
+    where a userspace bridge (BRIDGE) forwards frames between the two, impairing RoCEv2 ones:
+    for kernels without sch_netem.
+    """
+
+    def __init__(self, bridged=False):
         pid = os.getpid()
         self.ns = ("sd-a-%d" % pid, "sd-b-%d" % pid)
         self.veth = ("sda%d" % pid, "sdb%d" % pid)  # at most 15 characters
+        self.bridged = bridged
+        self.mid = ("sdma%d" % pid, "sdmb%d" % pid)  # bridged: the veths' other ends, in sd-m-<pid>
+        self.ns_m = "sd-m-%d" % pid
         x, y = 200 + (pid >> 8) % 50, pid & 0xff
         self.ip = ("10.%d.%d.1" % (x, y), "10.%d.%d.2" % (x, y))
         self.created = []
@@ -76,12 +93,26 @@ class Net:
         self.created.append(self.ns[0])
         run("ip", "netns", "add", self.ns[1])
         self.created.append(self.ns[1])
-        run("ip", "link", "add", self.veth[0], "type", "veth", "peer", "name", self.veth[1])
+        if self.bridged:
+            run("ip", "netns", "add", self.ns_m)
+            self.created.append(self.ns_m)
+            for i in (0, 1):
+                run("ip", "link", "add", self.veth[i], "type", "veth", "peer", "name", self.mid[i])
+                run("ip", "link", "set", self.mid[i], "netns", self.ns_m)
+                run("ip", "-n", self.ns_m, "link", "set", self.mid[i], "up")
+        else:
+            run("ip", "link", "add", self.veth[0], "type", "veth", "peer", "name", self.veth[1])
         for i in (0, 1):
             run("ip", "link", "set", self.veth[i], "netns", self.ns[i])
             run("ip", "-n", self.ns[i], "addr", "add", self.ip[i] + "/24", "dev", self.veth[i])
             run("ip", "-n", self.ns[i], "link", "set", "lo", "up")
             run("ip", "-n", self.ns[i], "link", "set", self.veth[i], "up")
+        if self.bridged:
+            self.bridge = subprocess.Popen(["ip", "netns", "exec", self.ns_m, sys.executable, "-c", BRIDGE,
+                                            self.mid[0], self.mid[1], "0.05", "0.02", "0.25", str(os.getpid())],
+                                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if self.bridge.stdout.readline().strip() != "bridging":
+                raise RuntimeError("the bridge did not start")
         # wait for the link to carry traffic (veth is up at once, but be patient with slow kernels)
         deadline = time.time() + STEP_TIMEOUT
         while shutil.which("ping") and run("ip", "netns", "exec", self.ns[0], "ping", "-c", "1", "-W", "1",
@@ -97,6 +128,16 @@ class Net:
                 "/sys/class/net/%s/statistics/rx_bytes" % self.veth[i])
         tx, rx = r.stdout.split()
         return int(tx), int(rx)
+
+    def bridge_stop(self):
+        """Stops the bridge; its counters line."""
+        self.bridge.terminate()
+        try:
+            out = self.bridge.communicate(timeout=STEP_TIMEOUT)[0]
+        except subprocess.TimeoutExpired:
+            self.bridge.kill()
+            out = self.bridge.communicate()[0]
+        return out.strip()
 
     def close(self):
         for ns in self.created:
@@ -184,13 +225,13 @@ class Proc:
             self.proc.wait()
 
 
-def side_env(work, net, i):
+def side_env(work, net, i, wire="stream"):
     """Side i's environment: its own run directory and a card with the namespace's address."""
     conf = os.path.join(work, "side%d.conf" % i)
     with open(conf, "w") as f:
         f.write("# written by tests/integration/netns/run_netns.py\n"
-                "[card nic-%d]\nprofile = connectx-7\nhost.pci = c1:00.0\nhost.ibdev = %s\nhost.ipv4 = %s\n"
-                % (i, DEVICE, net.ip[i]))
+                "[card nic-%d]\nprofile = connectx-7\nwire = %s\nhost.pci = c1:00.0\nhost.ibdev = %s\n"
+                "host.ipv4 = %s\n" % (i, wire, DEVICE, net.ip[i]))
     env = dict(os.environ)
     env["SOFTDOCA_CONFIG"] = conf
     env["SOFTDOCA_RUN_DIR"] = os.path.join(work, "run%d" % i)
@@ -199,6 +240,74 @@ def side_env(work, net, i):
     os.makedirs(env["SOFTDOCA_RUN_DIR"], exist_ok=True)
     return env
 
+
+# A userspace Ethernet bridge between two interfaces (Net(bridged=True)): RoCEv2 frames (UDP to
+# 4791) are dropped, duplicated and reordered at the given rates; the rest passes. UDP checksums
+# are cleared (0: none, allowed over IPv4): a frame read before the sender's veth offload filled
+# its checksum would otherwise be dropped by the receiver. The ICRC does not cover it.
+BRIDGE = r"""
+import random, select, signal, socket, sys, time
+names, loss, dup, reorder = sys.argv[1:3], float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+rnd = random.Random(int(sys.argv[6]))
+socks = []
+for n in names:
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    s.bind((n, 0))
+    socks.append(s)
+st = dict(fwd=0, lost=0, dup=0, reordered=0)
+held = [None, None]
+stop = []
+signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+
+
+def roce(f):
+    return len(f) >= 42 and f[12:14] == b"\x08\x00" and f[23] == 17 and \
+        f[14 + (f[14] & 15) * 4 + 2:14 + (f[14] & 15) * 4 + 4] == b"\x12\xb7"
+
+
+def fix(f):
+    if len(f) >= 42 and f[12:14] == b"\x08\x00" and f[23] == 17:
+        o = 14 + (f[14] & 15) * 4 + 6
+        f = f[:o] + b"\0\0" + f[o + 2:]
+    return f
+
+
+print("bridging", flush=True)
+while not stop:
+    try:
+        ready = select.select(socks, [], [], 0.003 if held != [None, None] else 0.2)[0]
+    except InterruptedError:
+        continue
+    for s in ready:
+        i = socks.index(s)
+        out = socks[1 - i]
+        f, addr = s.recvfrom(65535)
+        if addr[2] == socket.PACKET_OUTGOING:
+            continue
+        f = fix(f)
+        if roce(f):
+            if rnd.random() < loss:
+                st["lost"] += 1
+                continue
+            if held[i] is None and rnd.random() < reorder:
+                held[i] = (f, time.time() + 0.003)
+                st["reordered"] += 1
+                continue
+            if rnd.random() < dup:
+                out.send(f)
+                st["dup"] += 1
+        out.send(f)
+        st["fwd"] += 1
+        if held[i] is not None:  # after a later frame: out of order
+            out.send(held[i][0])
+            held[i] = None
+    for i in (0, 1):
+        if held[i] is not None and held[i][1] <= time.time():
+            socks[1 - i].send(held[i][0])
+            held[i] = None
+print("bridge: forwarded %(fwd)d, RoCEv2 frames lost %(lost)d, duplicated %(dup)d, reordered %(reordered)d" % st,
+      flush=True)
+"""
 
 ECHO_SERVER = r"""
 import socket, sys
@@ -335,14 +444,74 @@ def scenario_pair(net, work, args):
     return len(text), []
 
 
+ROCE_BIG = 1 << 20  # test_rdma_roce's large write and read
+
+
+def scenario_roce(net, work, args):
+    """test_rdma_roce a (namespace a) and b (namespace b) over RoCEv2 across a lossy veth.
+
+    netem on both veth ends; where the kernel has no sch_netem, main() built a bridged Net whose
+    userspace bridge impairs the same way.
+    """
+    for i in (0, 1):
+        if net.bridged:
+            break
+        r = run("ip", "netns", "exec", net.ns[i], "tc", "qdisc", "add", "dev", net.veth[i], "root", "netem",
+                "loss", "5%", "duplicate", "2%", "delay", "1ms", "reorder", "25%", "50%", check=False)
+        if r.returncode != 0:
+            raise NoNetem(r.stderr.strip())
+    envs = [side_env(work, net, i, wire="rocev2") for i in (0, 1)]
+    for env in envs:
+        env["SOFTDOCA_ROCE_STATS"] = "1"
+        env["ROCE_TEST_BIG"] = str(ROCE_BIG)
+    a2b, b2a = os.pipe(), os.pipe()  # the descriptors "copied to the other host"
+    procs = []
+    for i, side, stdin, stdout in ((1, "b", a2b[0], b2a[1]), (0, "a", b2a[0], a2b[1])):
+        procs.append(subprocess.Popen(["ip", "netns", "exec", net.ns[i], args.a, side, DEVICE], env=envs[i],
+                                      stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, text=True))
+    for fd in a2b + b2a:
+        os.close(fd)
+    outs = []
+    for p in procs:
+        try:
+            outs.append(p.communicate(timeout=150)[1])
+        except subprocess.TimeoutExpired:
+            p.kill()
+            outs.append(p.communicate()[1] + "\n(killed after 150 s)")
+    stats = [line for out in outs for line in out.splitlines() if "stats:" in line]
+    for line in stats:
+        print(line)
+    retrans = sum(int(line.split("retransmits ")[1].split()[0]) for line in stats)
+    problems = []
+    if any(p.returncode != 0 for p in procs):
+        problems.append("a side failed (b exit %s, a exit %s)" % (procs[0].returncode, procs[1].returncode))
+    if any(m in out for out in outs for m in SANITIZER_MARKS):
+        problems.append("a sanitizer reported")
+    if len(stats) < 2:
+        problems.append("fewer than two RC statistics lines")
+    elif retrans == 0:
+        problems.append("no retransmits under 5% loss: were the packets on the lossy veth?")
+    if problems:
+        for name, out in zip(("b", "a"), outs):
+            print("---- side %s ----\n%s" % (name, out))
+        for problem in problems:
+            print("FAIL: " + problem)
+        return None
+    if net.bridged:
+        print(net.bridge_stop())
+    print("retransmitted packets, both sides: %d (impairment: %s)"
+          % (retrans, "userspace bridge, no sch_netem in this kernel" if net.bridged else "tc netem"))
+    return ROCE_BIG, []
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("scenario", choices=["echo", "send_receive", "send_receive_cm", "write", "read"])
+    ap.add_argument("scenario", choices=["echo", "send_receive", "send_receive_cm", "write", "read", "roce_lossy"])
     ap.add_argument("--a", help="sender / requester binary (namespace a)")
     ap.add_argument("--b", help="receiver / responder binary (namespace b)")
     ap.add_argument("--text", default="softdoca crossed the veth: " + "x" * 64)
     args = ap.parse_args()
-    if args.scenario != "echo" and not (args.a and args.b):
+    if args.scenario not in ("echo", "roce_lossy") and not (args.a and args.b):
         ap.error("--a and --b are needed")
 
     net = Net()
@@ -355,7 +524,16 @@ def main():
             print("SKIP: " + str(e))
             return SKIP
         before = (net.counters(0), net.counters(1))
-        result = (scenario_echo if args.scenario == "echo" else scenario_pair)(net, work, args)
+        scenario = {"echo": scenario_echo, "roce_lossy": scenario_roce}.get(args.scenario, scenario_pair)
+        try:
+            result = scenario(net, work, args)
+        except NoNetem as e:
+            print("tc netem is not available (%s): a userspace bridge impairs the frames instead" % e)
+            net.close()
+            net = Net(bridged=True)
+            net.open()
+            before = (net.counters(0), net.counters(1))
+            result = scenario(net, work, args)
         if result is None:
             return 1  # the scenario printed what failed
         payload, procs = result
@@ -368,7 +546,7 @@ def main():
         toward_b = args.scenario != "read"
         moved = (a_tx, b_rx) if toward_b else (b_tx, a_rx)
         if min(moved) < payload:
-            print("FAIL: fewer bytes crossed the veth than the payload: the TCP transport was not used")
+            print("FAIL: fewer bytes crossed the veth than the payload: the soft NIC did not use the veth")
             for p in procs:
                 print("---- %s ----\n%s" % (p.name, p.output()))
             return 1

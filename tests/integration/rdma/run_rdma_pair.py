@@ -5,10 +5,12 @@
   run_rdma_pair.py --pair NAME --first BIN --second BIN [--mode oob|cm] [--transport RC|DC]
                    [--scenario ok|garbage_conn|garbage_mmap] [--text TEXT] [--nc N] [--clients N]
                    [--cm-server first|second] [--port P] [--cm-addr ADDR] [--cm-addr-type TYPE]
+                   [--device IBDEV] [--second-device IBDEV]
 
 "first" is the side DOCA starts first (receiver / responder), "second" the other one
-(sender / requester). Both use IB device mlx5_0 of the built-in soft card and share
-SOFTDOCA_RUN_DIR; every descriptor path is private to this run.
+(sender / requester). Both use IB device mlx5_0 of the built-in soft card (--device; the second
+side may use another one, --second-device) and share SOFTDOCA_RUN_DIR; every descriptor path is
+private to this run.
 
 Out of band (--mode oob), for each connection round:
   1. wait until both sides printed their "Please copy" line (in DC the first side only prints
@@ -206,6 +208,7 @@ def main():
     parser.add_argument("--cm-addr-type", default=None, help="-sat of the client(s)")
     parser.add_argument("--port", type=int, default=13579)
     parser.add_argument("--device", default="mlx5_0")
+    parser.add_argument("--second-device", default=None, help="the second side's device (default: --device)")
     args = parser.parse_args()
     pair = PAIRS[args.pair]
     text = args.text if args.text is not None else DEFAULT_TEXT
@@ -227,7 +230,8 @@ def main():
 
         def command(side, binary, index=0):
             p = paths(side if index == 0 else "%s%d" % (side, index))
-            cmd = [binary, "-d", args.device, "-ld", p["ld"], "-re", p["re"], "-m", p["m"]]
+            device = args.second_device if side == "second" and args.second_device else args.device
+            cmd = [binary, "-d", device, "-ld", p["ld"], "-re", p["re"], "-m", p["m"]]
             if args.transport != "RC":
                 cmd += ["-tt", args.transport]
             if pair["text_side"] == side and args.text is not None:

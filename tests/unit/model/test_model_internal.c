@@ -135,6 +135,12 @@ static void test_malformed(void)
 		{"[card a]\nprofile = bf3\nhost.gid = ::ffff:127.0.0.3 ::1\n",
 		 "devices.conf:1: GID of 0000:03:00.0 (card 'a', dpu side) equals that of 0000:b1:00.0"},
 		{"# nothing but comments\n\n", "devices.conf: defines no card; add a [card NAME] section"},
+		{"[card a]\nprofile = bf3\nwire = roce\n",
+		 "devices.conf:3: wire: unknown value 'roce'; use stream (the default) or rocev2"},
+		{"[card a]\nprofile = bf3\nwire = rocev2\nwire = stream\n",
+		 "devices.conf:4: 'wire' is set twice in card 'a' (first at line 3)"},
+		{"[card a]\nprofile = bf3\nwire = rocev2\nhost.ipv4 = 10.0.0.1 none\n",
+		 "devices.conf:4: host.ipv4: card 'a' has wire = rocev2, which needs an IPv4 address on every function"},
 	};
 	char long_line[4200];
 
@@ -298,6 +304,15 @@ static void test_valid_config(void)
 	CHECK(fn->vhca_id == 4); /* after the two DPU functions */
 	CHECK(fn->num_reps == 0 && fn->reps == NULL);
 	CHECK(strcmp(softhw_model_source(&model), conf_path) == 0);
+	CHECK(model.cards[0].wire == SOFTHW_WIRE_STREAM); /* the default */
+
+	/* wire = rocev2: the card's functions keep their (default) IPv4 addresses and GIDs */
+	CHECK_OK(load_text("[card a]\nprofile = bf3\nwire = RoCEv2\n[card b]\nprofile = cx7\nwire = stream\n",
+			   SOFTHW_ROLE_HOST));
+	CHECK(out[0] == '\0');
+	CHECK(model.cards[0].wire == SOFTHW_WIRE_ROCEV2 && model.cards[1].wire == SOFTHW_WIRE_STREAM);
+	CHECK(model.functions[0].has_ipv4 && model.functions[0].gid[10] == 0xff &&
+	      memcmp(&model.functions[0].gid[12], model.functions[0].ipv4, 4) == 0);
 
 	/* the DPU view: explicit MACs; host PFs 0 and 2 hang off DPU PF 0, host PF 1 off DPU PF 1 */
 	CHECK_OK(load_text("[card edge]\nprofile = bf2\nhost.pci = 5e:00.0 5e:00.1 5e:00.2\n"

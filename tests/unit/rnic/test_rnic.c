@@ -1337,15 +1337,20 @@ static void test_paths_registered(void)
 	partial = *rnic_paths[RNIC_PATH_RING];
 	partial.dial = rnic_paths[RNIC_PATH_STREAM]->dial;
 	CHECK(rnic_path_check(&partial, false) != NULL);
-	/* every ep has a connection: today the stream's */
+	/* every ep has a connection: the stream's unless its card has wire = rocev2 */
 	CHECK(rnic_conn_choose(NULL) == RNIC_PATH_STREAM);
+	CHECK(rnic_path_check(rnic_paths[RNIC_PATH_ROCE], false) == NULL);
+	CHECK(rnic_paths[RNIC_PATH_ROCE]->symmetric && rnic_paths[RNIC_PATH_ROCE]->wire != rnic_paths[RNIC_PATH_STREAM]->wire);
+	CHECK(strcmp(rnic_wire_name(rnic_paths[RNIC_PATH_ROCE]->wire), "rocev2") == 0);
+	CHECK(strcmp(rnic_wire_name(0), "stream") == 0 && strcmp(rnic_wire_name(9), "unknown") == 0);
 	partial = *rnic_paths[RNIC_PATH_MSOCK];
 	partial.attach = NULL;
 	CHECK(rnic_path_check(&partial, false) != NULL);
 
 	softhw_test_log_clear();
-	CHECK(rnic_path_find("rocev2") == NULL);
-	CHECK(softhw_test_logged("no path named \"rocev2\"; the registered paths are ring, msock, stream"));
+	CHECK(rnic_path_find("rocev2") == rnic_paths[RNIC_PATH_ROCE]);
+	CHECK(rnic_path_find("iwarp") == NULL);
+	CHECK(softhw_test_logged("no path named \"iwarp\"; the registered paths are ring, msock, rocev2, stream"));
 	CHECK(rnic_path_find(NULL) == NULL);
 }
 

@@ -1,0 +1,1164 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The RoCEv2 path (path.h): the connection of the qps of a card with `wire = rocev2`. Each qp
+ * is an RC queue pair of the RC engine (roce_rc.h) with a QPN on this process's UDP port 4791
+ * of the function's IPv4 address (roce_port.h, shared with the other processes of the user).
+ *
+ * Connecting (out of band): the qp's descriptor carries its IPv4 address (the GID is
+ * ::ffff:a.b.c.d), QPN, first PSN and MTU (wire.c). Whoever holds the other's descriptor has
+ * all it needs, so both sides "dial" (symmetric): the service thread connects the qp's receive
+ * socket to the peer's (address, source port of its QPN), creates the engine and the qp is
+ * RTS. Packets that arrive before the other side did the same are dropped there and sent
+ * again by the engine's retransmission.
+ *
+ * Moving work: post hands the work request to roce_rc_post and polls at once (the owner's
+ * thread sends the first packets itself); the service thread reads the port (nic_event:
+ * roce_port_recv, ICRC checked by solving for the hidden IPv4 ID), feeds the engine and keeps
+ * its timer through the path's timer ops. The engine's memory callbacks go to the soft NIC's
+ * checks of exported memory (rnic_remote_check, target.c); its R_Key is the 32-bit form of an
+ * export's (id, token) (softhw_mem_rkey32). Completions come in post order, as the core wants.
+ *
+ * Remote sync events go as RDMA does them on hardware: get is a READ, notify set a WRITE and
+ * notify add a FETCH_ADD of the event's 8 bytes, named by an R_Key with the top bit set
+ * (softhw_value_rkey32).
+ *
+ * Not here yet: RDMA-CM (CM MADs on QP1) and disconnection messages (a disconnect ends this
+ * side; the peer notices when its work goes unanswered for ROCE_DEAD_MS). Both are documented
+ * in docs/rocev2.md and docs/compatibility.md; RDMA-CM calls return NOT_SUPPORTED.
+ *
+ * Locks: qp->lock around every engine call (the engine is not thread-safe); a port's own
+ * mutex around its calls (one thread at a time changes its QPs or receives; sends too, since
+ * they look up the QP's socket). Order: qp->lock -> port mutex.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "doca_types.h"
+#include "softhw/base/sdk_log.h"
+#include "softhw/fabric/mem.h"
+#include "softhw/fabric/share.h"
+#include "softhw/fabric/value.h"
+#include "softhw/fabric/peer.h"
+#include "softhw/rnic/rnic_int.h"
+#include "softhw/rnic/roce_port.h"
+#include "softhw/rnic/roce_rc.h"
+
+SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE);
+
+#define ROCE_MAX_PORTS 8       /* local addresses with a rocev2 card in one process */
+#define ROCE_MTU_LOG 10        /* 1024: what rxe picks on a 1500-byte Ethernet link (the default) */
+#define ROCE_MTU_HEADROOM 96   /* GRH, UDP, BTH, XRC, AtomicETH, ICRC: Linux's iboe_get_mtu() */
+#define ROCE_ACK_TIMEOUT 14    /* 4.096 us << 14 = 67 ms */
+#define ROCE_RETRY 7           /* never runs out (as rxe): a peer that connects late still gets its packets */
+#define ROCE_RD_ATOMIC 16
+#define ROCE_SQ_DEPTH 1024
+#define ROCE_RX_BATCH 32
+/*
+ * Work outstanding and nothing heard from the peer for this long: it is gone (the retry count
+ * never runs out, so the engine alone would wait for ever). As the stream's TCP keepalive,
+ * about 10 s; SOFTDOCA_ROCE_DEAD_MS changes it (tests).
+ */
+#define ROCE_DEAD_MS 10000
+
+/* One local address's port, its fd in the service thread's epoll (RNIC_TAG_NIC). */
+struct roce_lport {
+	struct rnic_nic_link link; /* first: the epoll tag; kind = index in ports[] */
+	pthread_mutex_t lock;      /* the port's calls */
+	uint32_t ip;               /* host order */
+	uint8_t mtu_log;           /* the path MTU its interface allows (log2) */
+	struct roce_port *port;
+	struct roce_qp *qps;       /* this address's qps (ports.lock) */
+	struct roce_port_msg *msgs; /* service thread: a receive batch */
+};
+
+/* A buffer of the path the engine uses for a work request (see rc_recv_take): READ and atomic
+ * results, a sync event's value to set, a source of several pieces. */
+struct roce_bounce {
+	struct roce_bounce *next;
+	uint64_t seq;
+	void *buf;
+};
+
+/* A posted receive the engine took, and the bounce buffer it writes the message into. */
+struct roce_rhold {
+	struct rnic_recv *r;
+	void *bounce;
+};
+
+/* The qp's state, qp->path[RNIC_PATH_ROCE] from open to free. */
+struct roce_qp {
+	struct rnic_path_link link;
+	struct roce_qp *next;      /* lport->qps */
+	struct roce_lport *lp;
+	uint32_t qpn, psn;
+	struct roce_rc_qp *rc;     /* NULL until connected, and after close */
+	uint32_t peer_ip;
+	uint64_t deadline;         /* the engine's next poll (ns, CLOCK_MONOTONIC), ROCE_RC_NO_DEADLINE; atomic */
+	bool shut;                 /* the core ended the qp: send completions are no longer ours */
+	bool up;                   /* connected, until closed */
+	int in_rc;                 /* inside an engine call: an error waits until it returned */
+	bool error_pending;
+	bool repoll;               /* a post from inside an engine call: poll once more after it */
+	uint64_t heard;            /* ns: the last datagram from the peer, or work posted after a quiet time */
+	uint64_t failed_seq;       /* a wr that could not be handed to the engine, behind others (0: none) */
+	doca_error_t failed_err;
+	struct roce_bounce *bounces;
+	uint8_t dgram[ROCE_PORT_DGRAM_MAX]; /* emit: the datagram with its ICRC */
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct roce_lport *ports[ROCE_MAX_PORTS];
+	int n;
+} ports = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static inline struct roce_qp *rq_of(const struct rnic_qp *qp)
+{
+	return (struct roce_qp *)qp->path[RNIC_PATH_ROCE];
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static bool fn_roce(const struct softhw_function *fn)
+{
+	return fn != NULL && fn->card != NULL && fn->card->wire == SOFTHW_WIRE_ROCEV2 && fn->has_ipv4;
+}
+
+static uint32_t fn_ip(const struct softhw_function *fn)
+{
+	return (uint32_t)fn->ipv4[0] << 24 | (uint32_t)fn->ipv4[1] << 16 | (uint32_t)fn->ipv4[2] << 8 | fn->ipv4[3];
+}
+
+static void ip_text(uint32_t ip, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 0xff, (ip >> 8) & 0xff, ip & 0xff);
+}
+
+/* ---- the ports: one per local address, opened with its first qp ---- */
+
+/*
+ * The largest IB MTU whose packets fit the MTU of the interface carrying ip (the one with that
+ * address, else the one whose subnet holds it: 127.x.y.z on lo), as rxe derives it from its
+ * netdev (iboe_get_mtu): 4096 on loopback, 1024 on a 1500-byte Ethernet link.
+ */
+static uint8_t if_mtu_log(uint32_t ip)
+{
+	struct ifaddrs *ifs = NULL;
+	const char *name = NULL;
+	uint8_t mtu_log = ROCE_MTU_LOG;
+	struct ifreq ifr;
+	int fd;
+
+	if (getifaddrs(&ifs) != 0)
+		return mtu_log;
+	for (struct ifaddrs *i = ifs; i != NULL; i = i->ifa_next) {
+		uint32_t a, m;
+
+		if (i->ifa_addr == NULL || i->ifa_netmask == NULL || i->ifa_addr->sa_family != AF_INET)
+			continue;
+		a = ntohl(((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr);
+		m = ntohl(((struct sockaddr_in *)i->ifa_netmask)->sin_addr.s_addr);
+		if (a == ip || (name == NULL && (a & m) == (ip & m)))
+			name = i->ifa_name;
+		if (a == ip)
+			break;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	if (name == NULL) {
+		freeifaddrs(ifs);
+		return mtu_log;
+	}
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	freeifaddrs(ifs);
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && ioctl(fd, SIOCGIFMTU, &ifr) == 0)
+		for (mtu_log = 12; mtu_log > 8 && (1 << mtu_log) > ifr.ifr_mtu - ROCE_MTU_HEADROOM; mtu_log--)
+			;
+	if (fd >= 0)
+		close(fd);
+	return mtu_log;
+}
+
+/* The port of ip, opened (and watched by the service thread) on first use; NULL: logged why, *failed. */
+static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
+{
+	struct roce_lport *lp = NULL;
+	const struct softhw_model *model;
+	const char *why = "";
+	doca_error_t err;
+	char text[16];
+
+	*failed = DOCA_ERROR_NO_MEMORY;
+	pthread_mutex_lock(&ports.lock);
+	for (int i = 0; i < ports.n; i++)
+		if (ports.ports[i]->ip == ip)
+			lp = ports.ports[i];
+	if (lp != NULL || ports.n == ROCE_MAX_PORTS) {
+		pthread_mutex_unlock(&ports.lock);
+		if (lp == NULL)
+			SDK_LOG_ERR("RoCEv2: more than %d local addresses in one process; use fewer rocev2 functions",
+				    ROCE_MAX_PORTS);
+		*failed = lp != NULL ? DOCA_SUCCESS : DOCA_ERROR_FULL;
+		return lp;
+	}
+	ip_text(ip, text, sizeof(text));
+	model = softhw_model_get(&err);
+	lp = calloc(1, sizeof(*lp));
+	if (lp != NULL)
+		lp->msgs = calloc(ROCE_RX_BATCH, sizeof(*lp->msgs));
+	if (model == NULL || lp == NULL || lp->msgs == NULL || softhw_model_run_dir_create(model) != DOCA_SUCCESS) {
+		pthread_mutex_unlock(&ports.lock);
+		SDK_LOG_ERR("RoCEv2: cannot open UDP port 4791 on %s: no memory or no run directory", text);
+		if (lp != NULL)
+			free(lp->msgs);
+		free(lp);
+		return NULL;
+	}
+	err = roce_port_open(softhw_model_run_dir(model), ip, 0, &lp->port, &why);
+	if (err != DOCA_SUCCESS) {
+		pthread_mutex_unlock(&ports.lock);
+		SDK_LOG_ERR("RoCEv2: cannot open UDP port 4791 on %s (%s): %s%s", text, doca_error_get_name(err), why,
+			    err == DOCA_ERROR_IN_USE ? "; another user's program or the kernel's rdma_rxe holds the port" : "");
+		free(lp->msgs);
+		free(lp);
+		*failed = err;
+		return NULL;
+	}
+	pthread_mutex_init(&lp->lock, NULL);
+	lp->ip = ip;
+	lp->mtu_log = if_mtu_log(ip);
+	lp->link.id = RNIC_PATH_ROCE;
+	lp->link.kind = (uint8_t)ports.n;
+	ports.ports[ports.n++] = lp;
+	rnic_nic_add_fd(roce_port_fd(lp->port), &lp->link, RNIC_TAG_NIC, EPOLLIN);
+	pthread_mutex_unlock(&ports.lock);
+	*failed = DOCA_SUCCESS;
+	return lp;
+}
+
+/* ---- the engine's callbacks (qp lock held) ---- */
+
+static void rc_emit(void *ctx, const uint8_t *buf, size_t len)
+{
+	struct roce_qp *s = ctx;
+	struct roce_lport *lp = s->lp;
+	struct roce_ip4 ip = {.src = lp->ip, .dst = s->peer_ip, .id = 0, .frag = ROCE_IP4_DF};
+	struct iovec iov = {s->dgram, len};
+
+	if (len > sizeof(s->dgram))
+		return; /* cannot be: the engine's MTU is at most 4096 */
+	memcpy(s->dgram, buf, len);
+	pthread_mutex_lock(&lp->lock);
+	roce_icrc_store(s->dgram, len,
+			roce_icrc_ip4(&ip, roce_port_qp_sport(lp->port, s->qpn), ROCE_UDP_PORT, s->dgram, len));
+	/* a full socket buffer is a lost packet: the engine sends it again */
+	(void)roce_port_send(lp->port, s->qpn, s->peer_ip, 0, &iov, 1);
+	pthread_mutex_unlock(&lp->lock);
+}
+
+static bool rkey_export(uint32_t rkey, uint64_t *id, uint64_t *token)
+{
+	return softhw_mem_export_by_rkey32(rkey, id, token);
+}
+
+/* The net-exported sync event value an R_Key with the top bit names at va, bound; NULL: none. */
+static struct softhw_value *rkey_value(uint32_t rkey, uint64_t va)
+{
+	struct softhw_value *v = softhw_value_find_rkey32(rkey, va);
+
+	if (v != NULL && !softhw_value_net_exported(v)) { /* a descriptor of another kind */
+		softhw_value_unbind(v);
+		return NULL;
+	}
+	return v;
+}
+
+static int rc_rkey_check(void *ctx, uint32_t rkey, uint64_t va, uint64_t len, unsigned int access)
+{
+	struct roce_qp *s = ctx;
+	uint32_t flag = access & ROCE_RC_ACC_ATOMIC ? DOCA_ACCESS_FLAG_RDMA_ATOMIC
+			: access & ROCE_RC_ACC_READ ? DOCA_ACCESS_FLAG_RDMA_READ
+						    : DOCA_ACCESS_FLAG_RDMA_WRITE;
+	uint64_t id, token;
+
+	if (rkey >> 31) {
+		/* a sync event: get is a READ, set a WRITE, add a FETCH_ADD of its 8 bytes (the stream's rights) */
+		struct softhw_value *v = rkey_value(rkey, va);
+		uint32_t need = flag == DOCA_ACCESS_FLAG_RDMA_READ ? DOCA_ACCESS_FLAG_RDMA_READ : DOCA_ACCESS_FLAG_RDMA_WRITE;
+		bool ok = v != NULL && len == sizeof(uint64_t) && (s->link.qp->ep->attr.access & need) != 0;
+
+		if (v != NULL)
+			softhw_value_unbind(v);
+		return ok ? 0 : ROCE_NAK_REM_ACCESS;
+	}
+	if (!rkey_export(rkey, &id, &token))
+		return ROCE_NAK_REM_ACCESS;
+	return rnic_remote_check(s->link.qp, flag, id, token, va, len) == DOCA_SUCCESS ? 0 : ROCE_NAK_REM_ACCESS;
+}
+
+static void rc_mem_write(void *ctx, uint32_t rkey, uint64_t va, const void *src, size_t len)
+{
+	uint64_t id, token;
+
+	(void)ctx;
+	if (rkey >> 31) {
+		struct softhw_value *v = rkey_value(rkey, va);
+		uint64_t x;
+
+		if (v != NULL && len == sizeof(x)) {
+			memcpy(&x, src, sizeof(x));
+			softhw_value_store(v, x);
+		}
+		if (v != NULL)
+			softhw_value_unbind(v);
+		return;
+	}
+	/* checked by rc_rkey_check; an export that ended meanwhile takes nothing */
+	if (rkey_export(rkey, &id, &token))
+		(void)rnic_write_place(id, token, va, src, len);
+}
+
+static void rc_mem_read(void *ctx, uint32_t rkey, uint64_t va, void *dst, size_t len)
+{
+	uint64_t id, token;
+
+	(void)ctx;
+	memset(dst, 0, len); /* what ended meanwhile reads as zeros, as freed memory under a hardware NIC's read */
+	if (rkey >> 31) {
+		struct softhw_value *v = rkey_value(rkey, va);
+		uint64_t x;
+
+		if (v != NULL && len == sizeof(x)) {
+			x = softhw_value_load(v);
+			memcpy(dst, &x, sizeof(x));
+		}
+		if (v != NULL)
+			softhw_value_unbind(v);
+		return;
+	}
+	if (rkey_export(rkey, &id, &token))
+		(void)softhw_mem_export_copy(id, token, va, dst, len, false);
+}
+
+static uint64_t rc_atomic(void *ctx, uint32_t rkey, uint64_t va, bool cmp_swap, uint64_t swap_add, uint64_t compare)
+{
+	uint64_t id, token, old = 0;
+
+	(void)ctx;
+	if (rkey >> 31) {
+		struct softhw_value *v = rkey_value(rkey, va);
+
+		if (v != NULL) /* notify add; a compare-and-swap on an event is no DOCA task: it reads only */
+			old = cmp_swap ? softhw_value_load(v) : softhw_value_fetch_add(v, swap_add);
+		if (v != NULL)
+			softhw_value_unbind(v);
+		return old;
+	}
+	if (rkey_export(rkey, &id, &token)) {
+		if (cmp_swap)
+			(void)rnic_atomic_do(id, token, va, false, compare, swap_add, &old);
+		else
+			(void)rnic_atomic_do(id, token, va, true, swap_add, 0, &old);
+	}
+	return old;
+}
+
+/*
+ * The engine writes only into buffers of this path (a bounce per receive, READ and atomic):
+ * what lands in the application's memory is copied there under softhw_share_store_begin /
+ * end (rnic_recv_fill, scatter), which keeps a move of its pages onto a shared window out.
+ */
+static bool rc_recv_take(void *ctx, struct roce_rc_recv *out)
+{
+	struct roce_qp *s = ctx;
+	struct rnic_recv *r = rnic_ep_take_recv(s->link.qp->ep);
+	uint32_t len;
+	struct roce_rhold *h;
+
+	if (r == NULL)
+		return false; /* the engine answers RNR; the sender tries again */
+	len = r->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)r->bytes;
+	h = calloc(1, sizeof(*h));
+	if (h != NULL) {
+		h->bounce = malloc(len > 0 ? len : 1);
+		if (h->bounce == NULL) {
+			free(h);
+			h = NULL;
+		}
+	}
+	if (h == NULL) { /* no memory: give the receive back failed, and answer RNR */
+		rnic_ep_recv_done(s->link.qp->ep, s->link.qp, r, DOCA_ERROR_NO_MEMORY, SOFTHW_RNIC_OP_SEND, 0, 0);
+		return false;
+	}
+	h->r = r;
+	out->wr_id = (uint64_t)(uintptr_t)h;
+	out->buf = h->bounce;
+	out->len = len;
+	return true;
+}
+
+/* The DOCA error other paths give for the same failure. */
+static doca_error_t status_of(enum roce_rc_status st)
+{
+	switch (st) {
+	case ROCE_RC_WC_SUCCESS:
+		return DOCA_SUCCESS;
+	case ROCE_RC_WC_LOC_LEN_ERR:
+		return DOCA_ERROR_TOO_BIG;           /* the message did not fit the receive */
+	case ROCE_RC_WC_REM_INV_REQ_ERR:
+		return DOCA_ERROR_INVALID_VALUE;     /* the responder refused the request (too long for its receive, ...) */
+	case ROCE_RC_WC_REM_ACCESS_ERR:
+		return DOCA_ERROR_NOT_PERMITTED;     /* R_Key, range or right refused */
+	case ROCE_RC_WC_RNR_RETRY_EXC_ERR:
+		return DOCA_ERROR_AGAIN;             /* no receive posted in time, as the stream */
+	case ROCE_RC_WC_RETRY_EXC_ERR:
+		return DOCA_ERROR_CONNECTION_ABORTED; /* the peer stopped answering */
+	case ROCE_RC_WC_WR_FLUSH_ERR:
+		return DOCA_ERROR_SHUTDOWN;
+	default:
+		return DOCA_ERROR_IO_FAILED;
+	}
+}
+
+/* Work requests whose result is the 8 bytes of a remote value (atomics, sync event get / add). */
+static bool eight_bytes(enum softhw_rnic_opcode op)
+{
+	return op == SOFTHW_RNIC_OP_CMP_SWP || op == SOFTHW_RNIC_OP_FETCH_ADD || op == SOFTHW_RNIC_OP_SE_GET ||
+	       op == SOFTHW_RNIC_OP_SE_ADD;
+}
+
+static void *bounce_take(struct roce_qp *s, uint64_t seq)
+{
+	for (struct roce_bounce **pp = &s->bounces; *pp != NULL; pp = &(*pp)->next)
+		if ((*pp)->seq == seq) {
+			struct roce_bounce *b = *pp;
+			void *buf = b->buf;
+
+			*pp = b->next;
+			free(b);
+			return buf;
+		}
+	return NULL;
+}
+
+/* Copies a bounce buffer out to a work request's pieces (READ, atomics). */
+static void scatter(const struct rnic_wr *wr, const uint8_t *buf, uint64_t len)
+{
+	uint64_t off = 0;
+
+	softhw_share_store_begin();
+	for (uint32_t i = 0; i < wr->num_sge && off < len; i++) {
+		uint64_t take = len - off < wr->sgl[i].len ? len - off : wr->sgl[i].len;
+
+		memcpy(wr->sgl[i].addr, buf + off, take);
+		off += take;
+	}
+	softhw_share_store_end();
+}
+
+static void recv_complete(struct roce_qp *s, const struct roce_rc_cqe *c)
+{
+	struct rnic_qp *qp = s->link.qp;
+	struct roce_rhold *h = (struct roce_rhold *)(uintptr_t)c->wr_id;
+	doca_error_t status = status_of(c->status);
+	enum softhw_rnic_opcode op = c->op == ROCE_RC_OP_RECV_WRITE_IMM ? SOFTHW_RNIC_OP_WRITE_IMM
+				     : c->has_imm			   ? SOFTHW_RNIC_OP_SEND_IMM
+									   : SOFTHW_RNIC_OP_SEND;
+
+	if (h->bounce != NULL && status == DOCA_SUCCESS && op != SOFTHW_RNIC_OP_WRITE_IMM)
+		status = rnic_recv_fill(h->r, h->bounce, c->byte_len);
+	rnic_ep_recv_done(qp->ep, qp, h->r, status, op, status == DOCA_SUCCESS ? c->byte_len : 0,
+			  c->has_imm ? htonl(c->imm) : 0);
+	free(h->bounce);
+	free(h);
+}
+
+static void rc_complete(void *ctx, const struct roce_rc_cqe *c)
+{
+	struct roce_qp *s = ctx;
+	struct rnic_qp *qp = s->link.qp;
+	struct rnic_wr *wr = qp->wq_head;
+	doca_error_t status = status_of(c->status);
+	void *bounce;
+	uint64_t len;
+
+	if (c->recv) {
+		recv_complete(s, c);
+		return;
+	}
+	bounce = bounce_take(s, c->wr_id);
+	if (s->shut || wr == NULL || wr->seq != c->wr_id || wr->path != RNIC_PATH_ROCE) {
+		free(bounce); /* flushed by the core already */
+		return;
+	}
+	len = eight_bytes(wr->op) ? sizeof(uint64_t) : wr->bytes;
+	if (bounce != NULL && status == DOCA_SUCCESS && (wr->op == SOFTHW_RNIC_OP_READ || eight_bytes(wr->op)))
+		scatter(wr, bounce, len);
+	free(bounce);
+	if (status != DOCA_SUCCESS)
+		SDK_LOG_ERR("RoCEv2 QP 0x%06x: a work request to process %d failed: %s (%s)", s->qpn, (int)qp->peer.pid,
+			    roce_rc_status_name(c->status), doca_error_get_name(status));
+	rnic_qp_complete_head(qp, status, status == DOCA_SUCCESS ? len : 0);
+	if (s->failed_seq != 0 && qp->wq_head != NULL && qp->wq_head->seq == s->failed_seq) {
+		s->failed_seq = 0; /* its turn came */
+		rnic_qp_complete_head(qp, s->failed_err, 0);
+	}
+}
+
+static const struct roce_rc_ops rc_ops = {
+	.emit = rc_emit,
+	.rkey_check = rc_rkey_check,
+	.mem_write = rc_mem_write,
+	.mem_read = rc_mem_read,
+	.atomic = rc_atomic,
+	.recv_take = rc_recv_take,
+	.complete = rc_complete,
+};
+
+/* ---- driving the engine (qp lock held) ---- */
+
+static void rc_enter(struct roce_qp *s)
+{
+	s->in_rc++;
+}
+
+/* Leaves an engine call: an error the core asked for meanwhile is applied now. */
+static void rc_leave(struct roce_qp *s)
+{
+	if (--s->in_rc == 0 && s->error_pending && s->rc != NULL) {
+		s->error_pending = false;
+		s->in_rc++;
+		roce_rc_set_error(s->rc); /* flushes: receives go back to the ep, sends are the core's */
+		s->in_rc--;
+	}
+}
+
+/* Runs the engine's timers and output; true if its deadline is new (the service thread must learn it). */
+static bool rc_poll(struct roce_qp *s)
+{
+	uint64_t before = s->deadline;
+
+	do {
+		if (s->rc == NULL)
+			return false;
+		s->repoll = false;
+		rc_enter(s);
+		/* atomic: next_time reads it without the qp lock */
+		__atomic_store_n(&s->deadline, roce_rc_poll(s->rc, now_ns()), __ATOMIC_RELAXED);
+		rc_leave(s);
+	} while (s->repoll);
+	return s->deadline != ROCE_RC_NO_DEADLINE && s->deadline < before;
+}
+
+/* The engine's R_Key of a work request's remote memory or sync event; 0: none fits (logged). */
+static uint32_t wr_rkey(const struct roce_qp *s, const struct rnic_wr *wr, bool event)
+{
+	uint32_t rkey = event ? softhw_value_rkey32(wr->rkey.id, wr->rkey.token)
+			      : softhw_mem_rkey32(wr->rkey.id, wr->rkey.token);
+
+	if (rkey == 0)
+		SDK_LOG_ERR("RoCEv2 QP 0x%06x: the remote %s id %llu does not fit a 32-bit R_Key (23 bits)", s->qpn,
+			    event ? "sync event's value" : "memory's export", (unsigned long long)wr->rkey.id);
+	return rkey;
+}
+
+/* A buffer of the path for the engine (see rc_recv_take): kept until the work request completes. */
+static void *bounce_new(struct roce_qp *s, uint64_t seq, uint64_t len)
+{
+	struct roce_bounce *b = calloc(1, sizeof(*b));
+
+	if (b != NULL)
+		b->buf = calloc(1, len > 0 ? len : 1);
+	if (b == NULL || b->buf == NULL) {
+		free(b);
+		return NULL;
+	}
+	b->seq = seq;
+	b->next = s->bounces;
+	s->bounces = b;
+	return b->buf;
+}
+
+static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct roce_rc_wr *w)
+{
+	bool event = wr->op == SOFTHW_RNIC_OP_SE_GET || wr->op == SOFTHW_RNIC_OP_SE_SET || wr->op == SOFTHW_RNIC_OP_SE_ADD;
+
+	memset(w, 0, sizeof(*w));
+	w->wr_id = wr->seq;
+	w->len = (uint32_t)wr->bytes;
+	w->remote_va = wr->rkey.addr;
+	w->imm = ntohl(wr->imm); /* DOCA's immediate is big-endian already; the engine sends host values so */
+	switch (wr->op) {
+	case SOFTHW_RNIC_OP_SEND:
+		w->op = ROCE_RC_OP_SEND;
+		break;
+	case SOFTHW_RNIC_OP_SEND_IMM:
+		w->op = ROCE_RC_OP_SEND_IMM;
+		break;
+	case SOFTHW_RNIC_OP_WRITE:
+	case SOFTHW_RNIC_OP_SE_SET: /* the event's 8 bytes written */
+		w->op = ROCE_RC_OP_WRITE;
+		break;
+	case SOFTHW_RNIC_OP_WRITE_IMM:
+		w->op = ROCE_RC_OP_WRITE_IMM;
+		break;
+	case SOFTHW_RNIC_OP_READ:
+	case SOFTHW_RNIC_OP_SE_GET: /* the event's 8 bytes read */
+		w->op = ROCE_RC_OP_READ;
+		break;
+	case SOFTHW_RNIC_OP_CMP_SWP:
+		w->op = ROCE_RC_OP_CMP_SWAP;
+		w->compare = wr->arg0;
+		w->swap_add = wr->arg1;
+		break;
+	case SOFTHW_RNIC_OP_FETCH_ADD:
+	case SOFTHW_RNIC_OP_SE_ADD: /* a fetch-and-add on the event */
+		w->op = ROCE_RC_OP_FETCH_ADD;
+		w->swap_add = wr->arg0;
+		break;
+	default:
+		SDK_LOG_ERR("RoCEv2 QP 0x%06x: work request opcode %d is not supported on the rocev2 path", s->qpn,
+			    (int)wr->op);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	if (wr->bytes > ROCE_RC_MAX_MSG)
+		return DOCA_ERROR_TOO_BIG;
+	if (wr->op != SOFTHW_RNIC_OP_SEND && wr->op != SOFTHW_RNIC_OP_SEND_IMM) {
+		w->rkey = wr_rkey(s, wr, event);
+		if (w->rkey == 0)
+			return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	if (event)
+		w->len = sizeof(uint64_t);
+	if (wr->op == SOFTHW_RNIC_OP_SE_SET) {
+		w->local = bounce_new(s, wr->seq, sizeof(uint64_t));
+		if (w->local != NULL)
+			memcpy(w->local, &wr->arg0, sizeof(uint64_t));
+	} else if (wr->op == SOFTHW_RNIC_OP_READ || eight_bytes(wr->op)) {
+		/* the engine writes the result into a buffer of ours: scattered on completion */
+		w->local = bounce_new(s, wr->seq, eight_bytes(wr->op) ? sizeof(uint64_t) : wr->bytes);
+	} else if (wr->num_sge == 1) {
+		w->local = wr->sgl[0].addr; /* a SEND / WRITE source: the engine only reads it */
+	} else if (wr->num_sge > 1) {
+		uint8_t *b = bounce_new(s, wr->seq, wr->bytes);
+		uint64_t off = 0;
+
+		for (uint32_t i = 0; b != NULL && i < wr->num_sge; i++) {
+			memcpy(b + off, wr->sgl[i].addr, wr->sgl[i].len);
+			off += wr->sgl[i].len;
+		}
+		w->local = b;
+	} else {
+		return DOCA_SUCCESS; /* nothing to send */
+	}
+	return w->local != NULL ? DOCA_SUCCESS : DOCA_ERROR_NO_MEMORY;
+}
+
+/*
+ * A wr the engine cannot take fails in its turn: at once if it is the oldest, else when the
+ * ones before it completed (rc_complete); the qp then goes to error and flushes what follows.
+ */
+static void wr_failed(struct roce_qp *s, struct rnic_qp *qp, const struct rnic_wr *wr, doca_error_t err)
+{
+	free(bounce_take(s, wr->seq));
+	if (qp->wq_head == wr) {
+		rnic_qp_complete_head(qp, err, 0);
+	} else if (s->failed_seq == 0) {
+		s->failed_seq = wr->seq;
+		s->failed_err = err;
+	}
+}
+
+static void roce_post(struct rnic_qp *qp, struct rnic_wr *wr)
+{
+	struct roce_qp *s = rq_of(qp);
+	struct roce_rc_wr w;
+	doca_error_t err;
+	bool ok;
+
+	if (s->failed_seq != 0)
+		return; /* behind a failed wr: flushed with the qp */
+	err = s->rc != NULL ? wr_build(s, wr, &w) : DOCA_ERROR_NOT_CONNECTED;
+	if (err != DOCA_SUCCESS) {
+		wr_failed(s, qp, wr, err);
+		return;
+	}
+	rc_enter(s);
+	ok = roce_rc_post(s->rc, &w);
+	rc_leave(s);
+	if (!ok) { /* can_post keeps the queue from filling: a malformed request */
+		wr_failed(s, qp, wr, DOCA_ERROR_INVALID_VALUE);
+		return;
+	}
+	if (qp->inflight[RNIC_PATH_ROCE] == 1) /* (counted already) the first after a quiet time */
+		s->heard = now_ns();
+	if (s->in_rc > 0) { /* posted by a completion: the engine call under way polls after */
+		s->repoll = true;
+		return;
+	}
+	/* the owner sends the first packets itself; the service thread keeps the time */
+	if (rc_poll(s) && !qp->timed)
+		rnic_nic_kick();
+}
+
+static bool roce_can_post(struct rnic_qp *qp)
+{
+	return qp->inflight[RNIC_PATH_ROCE] < ROCE_SQ_DEPTH;
+}
+
+/* ---- the connection ops ---- */
+
+static bool roce_serves(const struct rnic_ep *ep)
+{
+	return ep != NULL && fn_roce(ep->attr.fn);
+}
+
+static bool roce_open(struct rnic_qp *qp)
+{
+	struct roce_qp *s = calloc(1, sizeof(*s));
+	doca_error_t err = DOCA_ERROR_NO_MEMORY;
+	struct roce_lport *lp = s != NULL ? lport_get(fn_ip(qp->ep->attr.fn), &err) : NULL;
+
+	if (lp != NULL) {
+		pthread_mutex_lock(&lp->lock);
+		err = roce_port_qp_add(lp->port, &s->qpn);
+		pthread_mutex_unlock(&lp->lock);
+		if (err != DOCA_SUCCESS)
+			SDK_LOG_ERR("RoCEv2: no queue pair number free on this address (%s)", doca_error_get_name(err));
+	}
+	if (err != DOCA_SUCCESS) {
+		free(s);
+		return false;
+	}
+	s->link.qp = qp;
+	s->link.id = RNIC_PATH_ROCE;
+	s->lp = lp;
+	s->psn = (uint32_t)softhw_token_new() & 0xffffff;
+	s->deadline = ROCE_RC_NO_DEADLINE;
+	pthread_mutex_lock(&ports.lock);
+	s->next = lp->qps;
+	lp->qps = s;
+	pthread_mutex_unlock(&ports.lock);
+	qp->path[RNIC_PATH_ROCE] = s;
+	return true;
+}
+
+static void roce_describe_qp(const struct rnic_qp *qp, struct rnic_peer *p)
+{
+	const struct roce_qp *s = rq_of(qp);
+
+	p->roce_ip = s->lp->ip;
+	p->roce_qpn = s->qpn;
+	p->roce_psn = s->psn;
+	p->roce_mtu_log = s->lp->mtu_log;
+}
+
+/* The RNR NAK timer code closest above RNIC_RNR_INTERVAL_MS, what the stream's receiver waits. */
+static uint8_t rnr_code(void)
+{
+	uint8_t best = 0;
+
+	for (uint8_t c = 1; c < 32; c++)
+		if (roce_rnr_timer_us(c) >= RNIC_RNR_INTERVAL_MS * 1000u &&
+		    (best == 0 || roce_rnr_timer_us(c) < roce_rnr_timer_us(best)))
+			best = c;
+	return best;
+}
+
+/* Service thread: both descriptors are known (symmetric): the qp is RTS once its engine exists. */
+static void roce_dial(struct rnic_qp *qp)
+{
+	struct roce_qp *s = rq_of(qp);
+	const struct rnic_peer *peer = &qp->peer;
+	uint8_t mtu_log = peer->roce_mtu_log < s->lp->mtu_log ? peer->roce_mtu_log : s->lp->mtu_log;
+	struct roce_rc_cfg cfg = {
+		.qpn = s->qpn,
+		.dest_qpn = peer->roce_qpn,
+		.sq_psn = s->psn,
+		.rq_psn = peer->roce_psn,
+		.mtu = 1u << mtu_log,
+		.timeout = ROCE_ACK_TIMEOUT,
+		.retry_cnt = ROCE_RETRY,
+		.rnr_retry = qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count,
+		.min_rnr_timer = rnr_code(),
+		.max_rd_atomic = ROCE_RD_ATOMIC,
+		.max_dest_rd_atomic = ROCE_RD_ATOMIC,
+		.sq_depth = ROCE_SQ_DEPTH,
+		.ops = &rc_ops,
+		.ctx = s,
+	};
+	doca_error_t err;
+
+	if (qp->cm) {
+		SDK_LOG_ERR("RDMA-CM over RoCEv2 (CM MADs on QP1) is not supported yet; connect rocev2 queue pairs out of band (doca_rdma_export / doca_rdma_connect)");
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_NOT_SUPPORTED, DOCA_ERROR_CONNECTION_ABORTED);
+		return;
+	}
+	if (peer->roce_qpn == 0 || peer->roce_ip == 0 || mtu_log < 8 || mtu_log > 12) {
+		SDK_LOG_ERR("Failed to connect RDMA queue pair: the peer's descriptor names no RoCEv2 queue pair (QPN 0x%06x, MTU 2^%u)",
+			    peer->roce_qpn, (unsigned)peer->roce_mtu_log);
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_INVALID_VALUE, DOCA_ERROR_CONNECTION_ABORTED);
+		return;
+	}
+	s->peer_ip = peer->roce_ip;
+	pthread_mutex_lock(&s->lp->lock);
+	/* the peer sends from the port rxe would use for its QPN: its packets come straight here */
+	err = roce_port_qp_connect(s->lp->port, s->qpn, peer->roce_ip, roce_udp_sport(peer->roce_qpn));
+	pthread_mutex_unlock(&s->lp->lock);
+	s->rc = roce_rc_create(&cfg);
+	if (s->rc == NULL) {
+		SDK_LOG_ERR("RoCEv2 QP 0x%06x: no memory for its RC state", s->qpn);
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_NO_MEMORY, DOCA_ERROR_CONNECTION_ABORTED);
+		return;
+	}
+	if (err != DOCA_SUCCESS) /* learning from the first datagram still works */
+		SDK_LOG_DBG("RoCEv2 QP 0x%06x: receive socket not connected (%s)", s->qpn, doca_error_get_name(err));
+	s->up = true;
+	s->heard = now_ns();
+	qp->direct = 2; /* every operation goes on the wire: no cross-memory attach */
+	rnic_qp_established(qp);
+	rnic_nic_timed_add(qp);
+}
+
+static void roce_answer(struct rnic_qp *qp, doca_error_t status)
+{
+	(void)qp;
+	(void)status; /* RDMA-CM requests never reach a rocev2 qp (cm_listen refuses) */
+}
+
+/* No disconnect message yet (that is CM's DREQ): the peer learns it when its work times out. */
+static void roce_bye(struct rnic_qp *qp)
+{
+	(void)qp;
+}
+
+static void roce_shut(struct rnic_qp *qp, doca_error_t flush)
+{
+	struct roce_qp *s = rq_of(qp);
+
+	(void)flush;
+	s->shut = true;
+	if (s->rc != NULL) {
+		if (s->in_rc > 0)
+			s->error_pending = true; /* inside a callback: once the engine returned */
+		else
+			roce_rc_set_error(s->rc);
+	}
+	rnic_nic_kick(); /* must_end: the service thread hangs up */
+}
+
+static bool roce_up(const struct rnic_qp *qp)
+{
+	return rq_of(qp)->up;
+}
+
+static bool roce_must_end(const struct rnic_qp *qp)
+{
+	const struct roce_qp *s = rq_of(qp);
+
+	return s->up && (s->shut || qp->broken);
+}
+
+static doca_error_t roce_nic_listen(const struct softhw_function *fn)
+{
+	/* the port opens here for the first ep, so that a port held by another user fails early (logged) */
+	doca_error_t err = DOCA_SUCCESS;
+
+	if (fn_roce(fn) && lport_get(fn_ip(fn), &err) == NULL)
+		return err;
+	return DOCA_SUCCESS;
+}
+
+static void roce_describe(struct rnic_peer *p)
+{
+	(void)p; /* per qp: describe_qp */
+}
+
+static doca_error_t roce_cm_listen(struct rnic_ep *ep, uint16_t port)
+{
+	(void)ep;
+	SDK_LOG_ERR("RDMA-CM listen on port %u: not supported on the rocev2 path yet (CM MADs on QP1); connect rocev2 queue pairs out of band",
+		    (unsigned)port);
+	return DOCA_ERROR_NOT_SUPPORTED;
+}
+
+static doca_error_t roce_cm_unlisten(struct rnic_ep *ep, uint16_t port)
+{
+	(void)ep;
+	(void)port;
+	return DOCA_ERROR_NOT_FOUND;
+}
+
+static void roce_ep_gone(struct rnic_ep *ep)
+{
+	(void)ep; /* ports stay for the process's life */
+}
+
+/* ---- receiving (service thread) ---- */
+
+static struct roce_qp *qp_by_qpn(struct roce_lport *lp, uint32_t qpn)
+{
+	struct roce_qp *s;
+
+	pthread_mutex_lock(&ports.lock);
+	for (s = lp->qps; s != NULL && s->qpn != qpn; s = s->next)
+		;
+	pthread_mutex_unlock(&ports.lock);
+	return s; /* freed only by this thread */
+}
+
+/* Polls the qp after a batch of its datagrams and keeps its time. */
+static void rx_done(struct roce_qp *s)
+{
+	struct rnic_qp *qp = s->link.qp;
+
+	pthread_mutex_lock(&qp->lock);
+	if (!qp->dead && s->rc != NULL) {
+		(void)rc_poll(s);
+		if (s->deadline != ROCE_RC_NO_DEADLINE)
+			rnic_nic_timed_add(qp);
+	}
+	pthread_mutex_unlock(&qp->lock);
+}
+
+static bool icrc_ok(const struct roce_lport *lp, const struct roce_port_msg *m)
+{
+	struct roce_ip4 ip = {.src = ntohl(m->from.sin_addr.s_addr), .dst = lp->ip, .frag = ROCE_IP4_DF};
+	uint16_t id;
+
+	return roce_icrc_solve_ip4_id(&ip, ntohs(m->from.sin_port), ROCE_UDP_PORT, m->buf, m->len, &id);
+}
+
+static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
+{
+	struct roce_lport *lp = ports.ports[link->kind];
+	unsigned n;
+
+	(void)events;
+	do {
+		struct roce_qp *last = NULL;
+
+		pthread_mutex_lock(&lp->lock);
+		n = roce_port_recv(lp->port, lp->msgs, ROCE_RX_BATCH);
+		pthread_mutex_unlock(&lp->lock);
+		for (unsigned i = 0; i < n; i++) {
+			const struct roce_port_msg *m = &lp->msgs[i];
+			struct roce_qp *s;
+
+			if (m->qpn == 1 || !icrc_ok(lp, m))
+				continue; /* CM MADs: not served yet; a damaged datagram: dropped, the sender retries */
+			s = qp_by_qpn(lp, m->qpn);
+			if (s == NULL)
+				continue;
+			if (last != NULL && last != s)
+				rx_done(last);
+			last = s;
+			pthread_mutex_lock(&s->link.qp->lock);
+			if (!s->link.qp->dead && s->rc != NULL) {
+				s->heard = now_ns();
+				rc_enter(s);
+				roce_rc_rx(s->rc, s->heard, m->buf, m->len);
+				rc_leave(s);
+			}
+			pthread_mutex_unlock(&s->link.qp->lock);
+		}
+		if (last != NULL)
+			rx_done(last);
+	} while (n == ROCE_RX_BATCH);
+}
+
+static void roce_nic_stop(void)
+{
+	pthread_mutex_lock(&ports.lock);
+	for (int i = 0; i < ports.n; i++) {
+		struct roce_lport *lp = ports.ports[i];
+
+		roce_port_close(lp->port);
+		pthread_mutex_destroy(&lp->lock);
+		free(lp->msgs);
+		free(lp);
+	}
+	ports.n = 0;
+	pthread_mutex_unlock(&ports.lock);
+}
+
+static void roce_nic_atfork(void)
+{
+	/* the parent's ports (and their registry entries) are not the child's: forget them */
+	ports.n = 0;
+	pthread_mutex_init(&ports.lock, NULL);
+}
+
+/* ---- the path ops ---- */
+
+static void roce_pump(struct rnic_qp *qp)
+{
+	(void)qp; /* the service thread feeds the engine as datagrams come */
+}
+
+static bool roce_timed(const struct rnic_qp *qp)
+{
+	const struct roce_qp *s = rq_of(qp);
+
+	return s != NULL && s->rc != NULL && s->deadline != ROCE_RC_NO_DEADLINE;
+}
+
+static uint64_t roce_next_time(const struct rnic_qp *qp)
+{
+	const struct roce_qp *s = rq_of(qp);
+
+	uint64_t deadline = s != NULL ? __atomic_load_n(&s->deadline, __ATOMIC_RELAXED) : ROCE_RC_NO_DEADLINE;
+
+	if (deadline == ROCE_RC_NO_DEADLINE)
+		return UINT64_MAX; /* (also once closed) */
+	return (deadline + 999999u) / 1000000u; /* ms, rounded up: never early */
+}
+
+/* Read when the engine's timer fires (every ACK timeout at most, while work is outstanding). */
+static uint64_t dead_ns(void)
+{
+	const char *v = getenv("SOFTDOCA_ROCE_DEAD_MS");
+	long ms = v != NULL ? atol(v) : 0;
+
+	return (uint64_t)(ms > 0 ? ms : ROCE_DEAD_MS) * 1000000u;
+}
+
+static void roce_timer(struct rnic_qp *qp, uint64_t now, bool woken)
+{
+	struct roce_qp *s = rq_of(qp);
+	uint64_t t = now_ns();
+
+	(void)now;
+	(void)woken;
+	if (s == NULL || s->rc == NULL || s->deadline == ROCE_RC_NO_DEADLINE || s->deadline > t)
+		return;
+	if (qp->inflight[RNIC_PATH_ROCE] > 0 && t - s->heard > dead_ns()) {
+		SDK_LOG_ERR("RoCEv2 QP 0x%06x: process %d (QP 0x%06x) has not answered for %llu ms; the connection is down",
+			    s->qpn, (int)qp->peer.pid, qp->peer.roce_qpn, (unsigned long long)(dead_ns() / 1000000u));
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_DISCONNECTED, DOCA_ERROR_CONNECTION_ABORTED,
+			     DOCA_ERROR_CONNECTION_ABORTED);
+		return;
+	}
+	(void)rc_poll(s);
+}
+
+static void roce_off(struct rnic_qp *qp)
+{
+	(void)qp; /* the connection's shut op follows */
+}
+
+/*
+ * One line of the engine's counters when a qp's connection ends: SDK debug log, and stderr when
+ * SOFTDOCA_ROCE_STATS is set (tests and runs under loss show what retransmission cost).
+ */
+static void log_stats(const struct roce_qp *s)
+{
+	const struct roce_rc_stats *st = roce_rc_get_stats(s->rc);
+	char line[512];
+
+	snprintf(line, sizeof(line),
+		 "RoCEv2 QP 0x%06x stats: tx_pkts %llu rx_pkts %llu rx_dropped %llu retransmits %llu timeouts %llu "
+		 "fast_retries %llu nak_seq_sent %llu nak_seq_rcvd %llu rnr_sent %llu rnr_rcvd %llu dup_requests %llu "
+		 "read_replays %llu atomic_replays %llu",
+		 s->qpn, (unsigned long long)st->tx_pkts, (unsigned long long)st->rx_pkts,
+		 (unsigned long long)st->rx_dropped, (unsigned long long)st->retransmits,
+		 (unsigned long long)st->timeouts, (unsigned long long)st->fast_retries,
+		 (unsigned long long)st->nak_seq_sent, (unsigned long long)st->nak_seq_rcvd,
+		 (unsigned long long)st->rnr_sent, (unsigned long long)st->rnr_rcvd,
+		 (unsigned long long)st->dup_requests, (unsigned long long)st->read_replays,
+		 (unsigned long long)st->atomic_replays);
+	SDK_LOG_DBG("%s", line);
+	if (getenv("SOFTDOCA_ROCE_STATS") != NULL)
+		fprintf(stderr, "softdoca: %s\n", line);
+}
+
+/* The hang-up: the engine and the QP's sockets go (the QPN stays ours until free). */
+static void roce_close(struct rnic_qp *qp)
+{
+	struct roce_qp *s = rq_of(qp);
+
+	if (s == NULL || !s->up)
+		return;
+	s->up = false;
+	s->shut = true;
+	if (s->rc != NULL) {
+		log_stats(s);
+		s->in_rc++;
+		roce_rc_set_error(s->rc); /* receives the engine held go back to the ep */
+		s->in_rc--;
+		roce_rc_destroy(s->rc);
+		s->rc = NULL;
+	}
+	__atomic_store_n(&s->deadline, ROCE_RC_NO_DEADLINE, __ATOMIC_RELAXED);
+}
+
+static void roce_free(struct rnic_qp *qp)
+{
+	struct roce_qp *s = rq_of(qp);
+
+	if (s == NULL)
+		return;
+	roce_close(qp);
+	while (s->bounces != NULL)
+		free(bounce_take(s, s->bounces->seq));
+	pthread_mutex_lock(&ports.lock);
+	for (struct roce_qp **pp = &s->lp->qps; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	pthread_mutex_unlock(&ports.lock);
+	pthread_mutex_lock(&s->lp->lock);
+	roce_port_qp_remove(s->lp->port, s->qpn);
+	pthread_mutex_unlock(&s->lp->lock);
+	qp->path[RNIC_PATH_ROCE] = NULL;
+	free(s);
+}
+
+const struct rnic_path_ops rnic_roce_path = {
+	.name = "rocev2",
+	.wire = 1,
+	.symmetric = true,
+	.describe_qp = roce_describe_qp,
+	.serves = roce_serves,
+	.open = roce_open,
+	.dial = roce_dial,
+	.answer = roce_answer,
+	.bye = roce_bye,
+	.shut = roce_shut,
+	.up = roce_up,
+	.must_end = roce_must_end,
+	.nic_listen = roce_nic_listen,
+	.describe = roce_describe,
+	.cm_listen = roce_cm_listen,
+	.cm_unlisten = roce_cm_unlisten,
+	.ep_gone = roce_ep_gone,
+	.nic_event = roce_nic_event,
+	.nic_stop = roce_nic_stop,
+	.nic_atfork = roce_nic_atfork,
+	.can_post = roce_can_post,
+	.post = roce_post,
+	.pump = roce_pump,
+	.timed = roce_timed,
+	.next_time = roce_next_time,
+	.timer = roce_timer,
+	.off = roce_off,
+	.close = roce_close,
+	.free = roce_free,
+};
