@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sta_priv.h"
+#include "softhw/dpa/dpa.h"
 #include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(STA);
@@ -218,6 +219,12 @@ static doca_error_t sta_start(struct doca_ctx *ctx)
 	err = make_eus(sta);
 	if (err != DOCA_SUCCESS)
 		return err;
+	/* the data path's EUs: the device's soft DPA (BlueField-3 has one) */
+	if (sta->dev->dpa == NULL || sta->dev->dpa->open(sta->dev->devinfo->fn, &sta->dpa) != DOCA_SUCCESS) {
+		sta->dpa = NULL;
+		SDK_LOG_WARN("STA context: the device's DPA cannot be opened; IO contexts will not start (no EUs for "
+			     "the data path)");
+	}
 	softdoca_pe_notify(ctx->pe);
 	return DOCA_ERROR_IN_PROGRESS; /* RUNNING at the next progress */
 }
@@ -257,6 +264,9 @@ static bool sta_progress(struct doca_ctx *ctx)
 			return false;
 		}
 		free_eus(sta);
+		if (sta->dpa != NULL)
+			sta->dev->dpa->close(sta->dpa);
+		sta->dpa = NULL;
 		ctx->lib_busy = false;
 		return true;
 	}
