@@ -60,6 +60,8 @@ static void stop_target(void)
 }
 
 /* Starts the target and waits for its "listening" line. */
+static const char *target_bs = "512";
+
 static void start_target(const char *bin)
 {
 	int out[2];
@@ -77,7 +79,7 @@ static void start_target(const char *bin)
 		dup2(e, 2);
 		close(out[0]);
 		execl(bin, bin, "--addr", "127.0.0.1", "--port", port, "--nqn", NQN, "--backing-file", disk, "--size",
-		      "8388608", "--block-size", "512", "--io-threads", "2", "--allow-host", HOST, (char *)NULL);
+		      "8388608", "--block-size", target_bs, "--io-threads", "2", "--allow-host", HOST, (char *)NULL);
 		_exit(127);
 	}
 	close(out[1]);
@@ -356,6 +358,56 @@ static void wrong_rkey(uint16_t cntlid)
 	nvmf_disconnect(&q);
 }
 
+/*
+ * softdoca-nvmf-initiator against the target on a 4096-byte-block disk: a mixed, verified run
+ * at queue depth 16 (two seconds), then a read-only run; both real processes.
+ */
+static int run_initiator(const char *tgt, const char *ini)
+{
+	const char *runs[2][2] = {{"50", "--verify"}, {"100", "--verify"}};
+	int st;
+
+	target_bs = "4096";
+	alarm(240);
+	snprintf(disk, sizeof(disk), "/tmp/softdoca-sta-test-%d.img", (int)getpid());
+	snprintf(errlog, sizeof(errlog), "/tmp/softdoca-sta-test-%d.log", (int)getpid());
+	unlink(disk);
+	start_target(tgt);
+	for (int i = 0; i < 2; i++) {
+		char out[4096] = {0};
+		int pfd[2];
+		pid_t p;
+		size_t n = 0;
+		ssize_t r;
+
+		REQUIRE(pipe(pfd) == 0);
+		p = fork();
+		REQUIRE(p >= 0);
+		if (p == 0) {
+			dup2(pfd[1], 1);
+			close(pfd[0]);
+			execl(ini, ini, "--addr", "127.0.0.1", "--port", port, "--nqn", NQN, "--hostnqn", HOST, "--qd", "16",
+			      "--io-size", "8192", "--read-pct", runs[i][0], "--time", "2", "--blocks", "512", runs[i][1],
+			      (char *)NULL);
+			_exit(127);
+		}
+		close(pfd[1]);
+		while (n < sizeof(out) - 1 && (r = read(pfd[0], out + n, sizeof(out) - 1 - n)) > 0)
+			n += (size_t)r;
+		close(pfd[0]);
+		REQUIRE(waitpid(p, &st, 0) == p);
+		fprintf(stderr, "initiator: %s", out);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		CHECK(strstr(out, " IOPS (") != NULL && strstr(out, "latency us: p50") != NULL);
+		CHECK(strstr(out, " 0 mismatches") != NULL);
+	}
+	stop_target();
+	unlink(disk);
+	unlink(errlog);
+	fprintf(stderr, "%s\n", failures == 0 ? "PASS" : "FAIL");
+	return failures == 0 ? 0 : 1;
+}
+
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -371,10 +423,12 @@ int main(int argc, char **argv)
 	int st, fd;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: test_sta_data TARGET PORT\n");
+		fprintf(stderr, "usage: test_sta_data TARGET PORT [INITIATOR]\n");
 		return 2;
 	}
 	port = argv[2];
+	if (argc > 3)
+		return run_initiator(argv[1], argv[3]);
 	signal(SIGALRM, on_alarm);
 	alarm(240);
 	snprintf(disk, sizeof(disk), "/tmp/softdoca-sta-test-%d.img", (int)getpid());
