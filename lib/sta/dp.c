@@ -630,12 +630,20 @@ static void completion(struct doca_sta_io *io, const struct ibv_wc *wc)
 		if (!qp->dead && wc->status != IBV_WC_WR_FLUSH_ERR)
 			transport_error(qp, kind, wc->status);
 		qp->dead = true;
-		if (kind == WR_RECV)
-			return;
-		if (s->task != NULL)
-			task_finish(io, s->task, DOCA_ERROR_CONNECTION_ABORTED);
-		if (s->state != SLOT_APP || kind == WR_SEND)
+		/* one completion ends the slot's command: the pull of write data, the application's
+		 * RDMA READ, or the response's SEND (a failed RDMA WRITE before it is not that one) */
+		if (kind == WR_READ && s->state == SLOT_RDMA_READ) {
 			sta_dp_slot_done(s);
+		} else if (kind == WR_READ && s->state == SLOT_APP && s->task != NULL) {
+			struct doca_sta_producer_task_send *t = s->task;
+
+			s->task = NULL;
+			task_finish(io, t, DOCA_ERROR_CONNECTION_ABORTED);
+		} else if (kind == WR_SEND && s->state == SLOT_RESPOND) {
+			if (s->task != NULL)
+				task_finish(io, s->task, DOCA_ERROR_CONNECTION_ABORTED);
+			sta_dp_slot_done(s);
+		}
 		return;
 	}
 	switch (kind) {

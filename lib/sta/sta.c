@@ -137,6 +137,11 @@ static doca_error_t sta_run_task(struct softhw_work *work)
 	for (struct doca_sta_be_handle *be = sta->backends; be != NULL; be = be->next) {
 		for (struct doca_sta_be_q_handle **pp = &be->queues; *pp != NULL; pp = &(*pp)->next) {
 			if (*pp == t->beq) {
+				if (__atomic_load_n(&t->beq->owner, __ATOMIC_ACQUIRE) != NULL) {
+					SDK_LOG_ERR("destroy-queue task: the back-end queue is driven by a running IO "
+						    "context; stop that IO context first");
+					return DOCA_ERROR_IN_USE;
+				}
 				*pp = t->beq->next;
 				be->num_queues--;
 				free(t->beq);

@@ -58,6 +58,7 @@ struct ctrl {
 
 struct conn {
 	struct doca_sta_io *io;
+	struct doca_pe *pe;
 	struct doca_sta_qp_handle *qp;
 	struct rdma_cm_id *id;
 	uint16_t qid;
@@ -497,6 +498,7 @@ static void connect_request(struct rdma_cm_event *ev)
 
 	put16(accept + 2, (uint16_t)(hrqsize != 0 && hrqsize < t.max_qsize ? hrqsize : t.max_qsize)); /* CRQSIZE */
 	c->io = t.io[i];
+	c->pe = t.io_pe[i];
 	c->id = ev->id;
 	err = doca_sta_io_qp_connect(c->io, t.dev, ev->id, accept, sizeof(accept), NULL, &c->qp);
 	if (err != DOCA_SUCCESS) {
@@ -556,7 +558,7 @@ static bool cm_event(struct rdma_event_channel *ch)
 			conn_gone(c);
 			/* the QP and its id go (STA destroys the id); capsules on the disk are cleaned at completion */
 			for (int i = 0; i < 1000 && t.tasks_out > 0; i++)
-				if (!doca_pe_progress(t.io_pe[0]))
+				if (!doca_pe_progress(c->pe))
 					break;
 			doca_sta_io_qp_destroy(c->io, c->qp);
 			free(c);
