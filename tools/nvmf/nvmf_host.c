@@ -172,8 +172,15 @@ int nvmf_connect(struct nvmf_queue *q, const char *addr, const char *port, uint1
 	put_le16(d + 16, cntlid);
 	snprintf((char *)d + 256, 256, "%s", subnqn);
 	snprintf((char *)d + 512, 256, "%s", hostnqn);
-	nvmf_sgl_icd(s, 1024);
-	if (nvmf_send(q, (uint16_t)cid, 1024) != 0 || nvmf_wait(q, &c, 10000) != 1)
+	/* as Linux does: the admin queue's Connect data by keyed SGL (the target reads it), an I/O
+	 * queue's in the capsule */
+	if (qid == 0) {
+		memcpy(nvmf_data(q, (uint16_t)cid), d, 1024);
+		nvmf_sgl_keyed(q, s, (uint16_t)cid, 1024);
+	} else {
+		nvmf_sgl_icd(s, 1024);
+	}
+	if (nvmf_send(q, (uint16_t)cid, qid == 0 ? 0 : 1024) != 0 || nvmf_wait(q, &c, 10000) != 1)
 		return -1;
 	if (cqe != NULL)
 		*cqe = c;

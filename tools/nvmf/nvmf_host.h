@@ -50,7 +50,8 @@ uint32_t nvmf_rkey(const struct nvmf_queue *q);
 
 /*
  * RDMA-CM connect to addr:port with private data (qid, hrqsize = depth, hsqsize = depth - 1),
- * then Fabrics Connect (sqsize given 0's based, in-capsule 1024-byte data). Returns 0 on
+ * then Fabrics Connect (sqsize given 0's based; its 1024 bytes of data by keyed SGL on the admin
+ * queue, in the capsule on I/O queues, as Linux sends them). Returns 0 on
  * success with q->cntlid; -1 on a transport failure; else the Connect response's status
  * word (*cqe filled) when the target refused it.
  */

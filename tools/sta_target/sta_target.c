@@ -38,6 +38,7 @@
 #include <doca_sta_io_non_offload.h>
 #include <doca_sta_io_qp.h>
 #include <doca_sta_mem.h>
+#include <doca_sta_stats.h>
 #include <doca_sta_subsystem.h>
 #include <softdoca_nvme.h>
 
@@ -64,6 +65,15 @@ struct conn {
 	uint16_t qid;
 	struct ctrl *ctrl;
 	bool established, gone;
+};
+
+/* A command waiting for its data from the host (rdma-read task). */
+struct pending {
+	struct conn *c;
+	uint8_t cmd[64];
+	uint8_t *payload;
+	uint32_t len;
+	union doca_data nud;
 };
 
 static struct {
@@ -216,9 +226,28 @@ static void fabrics_connect(struct conn *c, const uint8_t *cmd, uint8_t *payload
 	bool discovery;
 	struct ctrl *ctrl = NULL;
 
-	if (!valid || len < 1024) {
-		fprintf(stderr, "softdoca-sta-target: Connect without its 1024 bytes of in-capsule data; refused\n");
+	if (len < 1024) {
+		fprintf(stderr, "softdoca-sta-target: Connect without its 1024 bytes of data; refused\n");
 		respond(c, cmd, nud, 1, 0x82, 0, false); /* Invalid Parameter */
+		return;
+	}
+	if (!valid) { /* the data is the host's (keyed SGL): read it, then come back here */
+		struct pending *p = malloc(sizeof(*p));
+		struct doca_sta_producer_task_send *task;
+
+		if (p == NULL)
+			return;
+		*p = (struct pending){.c = c, .payload = payload, .len = len, .nud = nud};
+		memcpy(p->cmd, cmd, sizeof(p->cmd));
+		if (doca_sta_io_task_non_offload_rdma_read_alloc_init(c->io, (union doca_data){.ptr = p}, c->qp, nud,
+								      &task) != DOCA_SUCCESS ||
+		    doca_task_submit(doca_sta_producer_send_task_as_task(task)) != DOCA_SUCCESS) {
+			fprintf(stderr, "softdoca-sta-target: cannot read the Connect data from the host\n");
+			free(p);
+			respond(c, cmd, nud, 0, 0x06, 0, false);
+			return;
+		}
+		t.tasks_out++;
 		return;
 	}
 	memcpy(subnqn, payload + 256, 256);
@@ -269,6 +298,26 @@ static void fabrics_connect(struct conn *c, const uint8_t *cmd, uint8_t *payload
 	if (!discovery)
 		doca_sta_io_qp_add_subsystem(c->io, t.subs, c->qp);
 	respond(c, cmd, nud, 0, 0, ctrl->cntlid, false);
+}
+
+/* The Connect data arrived (rdma-read task): the Connect goes on. */
+static void read_done(struct doca_sta_producer_task_send *task, union doca_data ud)
+{
+	struct pending *p = ud.ptr;
+
+	t.tasks_out--;
+	doca_task_free(doca_sta_producer_send_task_as_task(task));
+	fabrics_connect(p->c, p->cmd, p->payload, p->len, true, p->nud);
+	free(p);
+}
+
+static void read_error(struct doca_sta_producer_task_send *task, union doca_data ud)
+{
+	t.tasks_out--;
+	fprintf(stderr, "softdoca-sta-target: reading a command's data from the host failed: %s\n",
+		doca_error_get_descr(doca_task_get_status(doca_sta_producer_send_task_as_task(task))));
+	doca_task_free(doca_sta_producer_send_task_as_task(task));
+	free(ud.ptr);
 }
 
 static void property(struct conn *c, const uint8_t *cmd, union doca_data nud, bool set)
@@ -673,12 +722,39 @@ static void setup(void)
 		TRY(doca_sta_io_event_transport_err_register_cb(t.io[i], transport_err, (union doca_data){0}));
 		TRY(doca_sta_io_task_disconnect_set_conf(t.io[i], task_done, task_error));
 		TRY(doca_sta_io_task_non_offload_set_rdma_write_send_conf(t.io[i], task_done, task_error));
-		TRY(doca_sta_io_task_non_offload_set_rdma_read_conf(t.io[i], task_done, task_error));
+		TRY(doca_sta_io_task_non_offload_set_rdma_read_conf(t.io[i], read_done, read_error));
 		e = doca_ctx_start(doca_sta_io_as_ctx(t.io[i]));
 		if (e != DOCA_SUCCESS && e != DOCA_ERROR_IN_PROGRESS)
 			die("doca_ctx_start(sta_io)", e);
 		wait_running(t.io_pe[i], doca_sta_io_as_ctx(t.io[i]));
 	}
+}
+
+/* The EU counters, summed over the EUs (after the IO contexts stopped: nothing in flight). */
+static void print_stats(void)
+{
+	struct doca_sta_eu_handle *eus[256];
+	uint32_t n = 0;
+	uint64_t sum[16] = {0};
+	const char *names[16] = {0};
+	uint16_t nc = 0;
+
+	if (doca_sta_get_eu_handle(t.sta, eus, &n) != DOCA_SUCCESS)
+		return;
+	for (uint32_t i = 0; i < n && i < 256; i++) {
+		const struct doca_sta_eu_ctr_entry *e;
+
+		if (doca_sta_get_eu_stats(eus[i], &e, &nc) != DOCA_SUCCESS)
+			continue;
+		for (uint16_t k = 0; k < nc && k < 16; k++) {
+			names[k] = e[k].name;
+			sum[k] += *e[k].val;
+		}
+	}
+	fprintf(stderr, "softdoca-sta-target: stats:");
+	for (uint16_t k = 0; k < nc && k < 16; k++)
+		fprintf(stderr, " %s %llu", names[k], (unsigned long long)sum[k]);
+	fprintf(stderr, "\n");
 }
 
 static void teardown(void)
@@ -696,6 +772,7 @@ static void teardown(void)
 		doca_sta_io_destroy(t.io[i]);
 		doca_pe_destroy(t.io_pe[i]);
 	}
+	print_stats();
 	doca_sta_subsystem_rm_ns(t.subs, t.ns);
 	for (uint32_t i = 0; i < t.io_threads; i++) {
 		softdoca_nvme_qpair_destroy(t.disk, &t.nq[i]);

@@ -481,6 +481,15 @@ int main(int argc, char **argv)
 		CHECK(strstr(log, "is not allowed") != NULL);
 		CHECK(strstr(log, "longer than the maximum I/O size of 131072 bytes (MDTS)") != NULL);
 		CHECK(strstr(log, "an RDMA READ failed") != NULL);
+		/* every command that reached the disk completed there, the departed host's included */
+		const char *st = strstr(log, "nvme_submitted ");
+		unsigned long long sub = 0, comp = 0, caps = 0;
+
+		CHECK(st != NULL && sscanf(st, "nvme_submitted %llu nvme_completed %llu", &sub, &comp) == 2);
+		CHECK(sub > 100 && sub == comp);
+		st = strstr(log, "rx_capsules ");
+		CHECK(st != NULL && sscanf(st, "rx_capsules %llu", &caps) == 1 && caps > sub);
+		fprintf(stderr, "target counters: %llu capsules, %llu NVMe commands submitted and completed\n", caps, sub);
 		if (failures)
 			fprintf(stderr, "---- target log ----\n%s\n", log);
 	}
