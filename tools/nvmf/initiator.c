@@ -227,5 +227,9 @@ int main(int argc, char **argv)
 		       (unsigned long long)mismatches);
 	nvmf_disconnect(&q);
 	nvmf_disconnect(&admin);
+	free(lat);
+	free(ops);
+	free(busy);
+	free(gen);
 	return errors == 0 && mismatches == 0 ? 0 : 1;
 }

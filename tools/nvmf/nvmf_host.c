@@ -125,11 +125,13 @@ static int transport_connect(struct nvmf_queue *q, const char *addr, const char 
 	if (rdma_create_qp(q->id, q->pd, &a) != 0)
 		return -1;
 	/* every buffer is registered before the connection: the soft NIC hands the target our MRs then */
-	q->mem = aligned_alloc(4096, (size_t)depth * SLOT);
+	size_t bytes = ((size_t)depth * SLOT + 4095) / 4096 * 4096; /* C11: a multiple of the alignment */
+
+	q->mem = aligned_alloc(4096, bytes);
 	if (q->mem == NULL)
 		return -1;
-	memset(q->mem, 0, (size_t)depth * SLOT);
-	q->mr = ibv_reg_mr(q->pd, q->mem, (size_t)depth * SLOT,
+	memset(q->mem, 0, bytes);
+	q->mr = ibv_reg_mr(q->pd, q->mem, bytes,
 			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
 	if (q->mr == NULL)
 		return -1;
