@@ -847,8 +847,11 @@ void sta_dp_io_stop(struct doca_sta_io *io)
 	if (dp->pd != NULL)
 		ibv_dealloc_pd(dp->pd);
 	pthread_mutex_unlock(&dp->lock);
+	/* statistics readers find the data path under the STA's io_lock */
+	pthread_mutex_lock(&sta->io_lock);
+	io->dp = NULL;
+	pthread_mutex_unlock(&sta->io_lock);
 	close(dp->stop_fd);
 	pthread_mutex_destroy(&dp->lock);
-	io->dp = NULL;
 	free(dp);
 }

@@ -58,6 +58,7 @@ struct ctrl {
 };
 
 struct conn {
+	struct conn *next, *prev; /* every connection (freed at stop if the host is still there) */
 	struct doca_sta_io *io;
 	struct doca_pe *pe;
 	struct doca_sta_qp_handle *qp;
@@ -99,7 +100,28 @@ static struct {
 	uint32_t max_qsize;
 	uint32_t max_io;
 	int tasks_out;
+	struct conn *conns;
 } t;
+
+static void conn_link(struct conn *c)
+{
+	c->next = t.conns;
+	c->prev = NULL;
+	if (t.conns != NULL)
+		t.conns->prev = c;
+	t.conns = c;
+}
+
+static void conn_free(struct conn *c)
+{
+	if (c->prev != NULL)
+		c->prev->next = c->next;
+	else
+		t.conns = c->next;
+	if (c->next != NULL)
+		c->next->prev = c->prev;
+	free(c);
+}
 
 static void die(const char *what, doca_error_t err)
 {
@@ -559,6 +581,7 @@ static void connect_request(struct rdma_cm_event *ev)
 		return;
 	}
 	ev->id->context = c;
+	conn_link(c);
 	doca_sta_io_qp_set_user_data(c->io, c->qp, (union doca_data){.ptr = c});
 }
 
@@ -610,7 +633,7 @@ static bool cm_event(struct rdma_event_channel *ch)
 				if (!doca_pe_progress(c->pe))
 					break;
 			doca_sta_io_qp_destroy(c->io, c->qp);
-			free(c);
+			conn_free(c);
 		}
 		return true;
 	default:
@@ -751,6 +774,18 @@ static void print_stats(void)
 			sum[k] += *e[k].val;
 		}
 	}
+	uint32_t qps = 0;
+
+	for (uint32_t i = 0; i < n && i < 256; i++) {
+		struct doca_sta_qp_handle *arr[256];
+		enum dpa_sta_eu_type type;
+		uint16_t k = 0;
+
+		if (doca_sta_get_eu_type(eus[i], &type) == DOCA_SUCCESS && type == DOCA_STA_EU_COMP &&
+		    doca_sta_get_eu_connect_qp_stats(eus[i], arr, &k) == DOCA_SUCCESS)
+			qps += k;
+	}
+	fprintf(stderr, "softdoca-sta-target: %u QPs connected at stop\n", qps);
 	fprintf(stderr, "softdoca-sta-target: stats:");
 	for (uint16_t k = 0; k < nc && k < 16; k++)
 		fprintf(stderr, " %s %llu", names[k], (unsigned long long)sum[k]);
@@ -761,6 +796,7 @@ static void teardown(void)
 {
 	enum doca_ctx_states st;
 
+	print_stats();
 	for (uint32_t i = 0; i < t.io_threads; i++) {
 		doca_ctx_stop(doca_sta_io_as_ctx(t.io[i]));
 		for (int k = 0; k < 100000; k++) {
@@ -772,7 +808,9 @@ static void teardown(void)
 		doca_sta_io_destroy(t.io[i]);
 		doca_pe_destroy(t.io_pe[i]);
 	}
-	print_stats();
+	/* the IO contexts destroyed the QPs of hosts still connected */
+	while (t.conns != NULL)
+		conn_free(t.conns);
 	doca_sta_subsystem_rm_ns(t.subs, t.ns);
 	for (uint32_t i = 0; i < t.io_threads; i++) {
 		softdoca_nvme_qpair_destroy(t.disk, &t.nq[i]);

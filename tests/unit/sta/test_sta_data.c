@@ -455,14 +455,15 @@ int main(int argc, char **argv)
 		CHECK(memcmp(w, r, 4096) == 0);
 	}
 	wrong_rkey(admin.cntlid);
-	nvmf_disconnect(&io);
-	nvmf_disconnect(&admin);
 
 	/* the target stops cleanly and the file holds what was written */
 	kill(target, SIGTERM);
 	REQUIRE(waitpid(target, &st, 0) == target);
 	target = -1;
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* the admin and I/O queues were still connected: the target stopped with them */
+	nvmf_disconnect(&io);
+	nvmf_disconnect(&admin);
 	fd = open(disk, O_RDONLY);
 	REQUIRE(fd >= 0);
 	fill(w, 16 * BS, 1);
@@ -481,6 +482,7 @@ int main(int argc, char **argv)
 		CHECK(strstr(log, "is not allowed") != NULL);
 		CHECK(strstr(log, "longer than the maximum I/O size of 131072 bytes (MDTS)") != NULL);
 		CHECK(strstr(log, "an RDMA READ failed") != NULL);
+		CHECK(strstr(log, "2 QPs connected at stop") != NULL);
 		/* every command that reached the disk completed there, the departed host's included */
 		const char *st = strstr(log, "nvme_submitted ");
 		unsigned long long sub = 0, comp = 0, caps = 0;
