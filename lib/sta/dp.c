@@ -158,6 +158,28 @@ void sta_dp_slot_done(struct sta_slot *s)
 	sta_dp_post_recv(qp, s);
 }
 
+/*
+ * The CQE-notify event of a refused capsule or a failed back-end command, with the response it
+ * gets (status: SC | SCT << 8). Raised before the response goes: the slot is still the command's.
+ */
+static void notify(struct sta_slot *s, enum doca_sta_cqe_notify_type type, uint16_t pel, uint16_t status)
+{
+	struct doca_sta_event_cqe_notify ev = {.type = type, .subs = s->qp->subs, .qp = s->qp, .opcode = s->capsule[0],
+					       .cid = le16(s->capsule + 2), .nsid = (uint16_t)le32(s->capsule + 4),
+					       .pel = pel, .lba = le64(s->capsule + 40)};
+	uint16_t st = (uint16_t)(status << 1);
+
+	ev.cqe[8] = (uint8_t)s->qp->sqhd;
+	ev.cqe[9] = (uint8_t)(s->qp->sqhd >> 8);
+	ev.cqe[10] = (uint8_t)s->qp->qid;
+	ev.cqe[11] = (uint8_t)(s->qp->qid >> 8);
+	ev.cqe[12] = s->capsule[2];
+	ev.cqe[13] = s->capsule[3];
+	ev.cqe[14] = (uint8_t)st;
+	ev.cqe[15] = (uint8_t)(st >> 8);
+	sta_cqe_notify(s->qp->io->sta, &ev);
+}
+
 /* A response made by the offload: status is SC | SCT << 8 (plus DNR). */
 static void respond(struct sta_slot *s, uint16_t status, bool write_data)
 {
@@ -174,11 +196,18 @@ static void respond(struct sta_slot *s, uint16_t status, bool write_data)
 		sta_dp_slot_done(s);
 }
 
-static void fail(struct sta_slot *s, uint16_t status)
+/* A capsule the offload refuses; pel: the byte of the SQE at fault (Parameter Error Location). */
+static void fail_at(struct sta_slot *s, uint16_t status, uint16_t pel)
 {
 	if (s->ns != NULL)
 		s->ns->ctr[STA_NS_CTR_ERRORS]++;
+	notify(s, DOCA_STA_CQE_NOTIF_NVME_OF_VALIDATION_ERR, pel, status | STA_DNR);
 	respond(s, status | STA_DNR, false);
+}
+
+static void fail(struct sta_slot *s, uint16_t status)
+{
+	fail_at(s, status, 0xffff);
 }
 
 /* ---- back-end queues ---- */
@@ -343,6 +372,7 @@ static void nvme_done(struct sta_slot *s, uint16_t status)
 	if (status != 0) {
 		if (s->ns != NULL)
 			s->ns->ctr[STA_NS_CTR_ERRORS]++;
+		notify(s, DOCA_STA_CQE_NOTIF_NVME_COMP_ERR, 0xffff, status);
 		respond(s, status, false);
 		return;
 	}
@@ -428,7 +458,7 @@ static bool parse_sgl(struct sta_slot *s, uint32_t want, bool write)
 			SDK_LOG_ERR("STA QP %u: command %u: keyed SGL of %u bytes is longer than the maximum I/O size of %u "
 				    "bytes (MDTS)",
 				    s->qp->id, le16(c + 2), len, max);
-			fail(s, STA_SC_SGL_LENGTH_INVALID);
+			fail_at(s, STA_SC_SGL_LENGTH_INVALID, 32);
 			return false;
 		}
 		if (len < want) {
@@ -463,7 +493,7 @@ static bool parse_sgl(struct sta_slot *s, uint32_t want, bool write)
 	SDK_LOG_ERR("STA QP %u: command %u: SGL type 0x%x subtype 0x%x is not one the offload takes (keyed data "
 		    "block, or in-capsule data for writes)",
 		    s->qp->id, le16(c + 2), type, sub);
-	fail(s, STA_SC_SGL_TYPE_INVALID);
+	fail_at(s, STA_SC_SGL_TYPE_INVALID, 39);
 	return false;
 }
 
@@ -544,7 +574,7 @@ static void capsule(struct sta_slot *s)
 		}
 		SDK_LOG_ERR("STA QP %u: command %u (opcode 0x%02x) names namespace %u, which subsystem %s does not have",
 			    qp->id, le16(c + 2), opc, nsid, qp->subs->nqn);
-		fail(s, STA_SC_INVALID_NS);
+		fail_at(s, STA_SC_INVALID_NS, 4);
 		return;
 	}
 	s->ns = ns;
@@ -558,7 +588,7 @@ static void capsule(struct sta_slot *s)
 	if (want > qp->io->sta->caps->sta_max_io_size) {
 		SDK_LOG_ERR("STA QP %u: command %u moves %llu bytes, more than the maximum I/O size of %u bytes (MDTS)",
 			    qp->id, le16(c + 2), (unsigned long long)want, qp->io->sta->caps->sta_max_io_size);
-		fail(s, STA_SC_INVALID_FIELD);
+		fail_at(s, STA_SC_INVALID_FIELD, 48);
 		return;
 	}
 	if (!parse_sgl(s, (uint32_t)want, opc == STA_OPC_WRITE))

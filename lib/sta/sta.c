@@ -252,10 +252,50 @@ static doca_error_t sta_stop(struct doca_ctx *ctx)
 	return DOCA_ERROR_IN_PROGRESS; /* IDLE once the IO contexts are (sta_progress) */
 }
 
+void sta_cqe_notify(struct doca_sta *sta, const struct doca_sta_event_cqe_notify *ev)
+{
+	struct sta_cqe_note *n;
+
+	if (sta->cqe_notify_cb == NULL || (n = malloc(sizeof(*n))) == NULL)
+		return;
+	n->next = NULL;
+	n->ev = *ev;
+	pthread_mutex_lock(&sta->io_lock);
+	if (sta->notes_tail != NULL)
+		sta->notes_tail->next = n;
+	else
+		sta->notes = n;
+	sta->notes_tail = n;
+	pthread_mutex_unlock(&sta->io_lock);
+	softdoca_pe_notify(sta->ctx.pe);
+}
+
+/* One CQE-notify event to the application, from doca_pe_progress of the STA context. */
+static bool deliver_note(struct doca_sta *sta)
+{
+	struct sta_cqe_note *n;
+
+	pthread_mutex_lock(&sta->io_lock);
+	n = sta->notes;
+	if (n != NULL) {
+		sta->notes = n->next;
+		if (sta->notes == NULL)
+			sta->notes_tail = NULL;
+	}
+	pthread_mutex_unlock(&sta->io_lock);
+	if (n == NULL)
+		return false;
+	sta->cqe_notify_cb(&n->ev, sta->cqe_notify_ud);
+	free(n);
+	return true;
+}
+
 static bool sta_progress(struct doca_ctx *ctx)
 {
 	struct doca_sta *sta = ctx_to_sta(ctx);
 
+	if (deliver_note(sta))
+		return true;
 	if (ctx->state == DOCA_CTX_STATE_STARTING) {
 		softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_RUNNING);
 		return true;
@@ -280,7 +320,13 @@ static bool sta_progress(struct doca_ctx *ctx)
 
 static bool sta_arm(struct doca_ctx *ctx)
 {
-	return ctx->state == DOCA_CTX_STATE_STARTING ||
+	struct doca_sta *sta = ctx_to_sta(ctx);
+	bool notes;
+
+	pthread_mutex_lock(&sta->io_lock);
+	notes = sta->notes != NULL;
+	pthread_mutex_unlock(&sta->io_lock);
+	return notes || ctx->state == DOCA_CTX_STATE_STARTING ||
 	       (ctx->state == DOCA_CTX_STATE_STOPPING && ctx->lib_busy && ios_idle(ctx_to_sta(ctx)));
 }
 
@@ -362,6 +408,12 @@ doca_error_t doca_sta_destroy(struct doca_sta *sta)
 		return DOCA_ERROR_IN_USE;
 	}
 	softdoca_ctx_fini(&sta->ctx);
+	while (sta->notes != NULL) { /* events never progressed */
+		struct sta_cqe_note *n = sta->notes;
+
+		sta->notes = n->next;
+		free(n);
+	}
 	pthread_mutex_destroy(&sta->io_lock);
 	free(sta);
 	return DOCA_SUCCESS;

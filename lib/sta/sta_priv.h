@@ -154,6 +154,7 @@ struct doca_sta {
 	uint64_t *eu_ctr;
 	bool told_waiting_io; /* the stop waits for IO contexts: logged once */
 	struct softhw_dpa *dpa; /* the soft DPA whose EUs run the data path (dp.c) */
+	struct sta_cqe_note *notes, *notes_tail; /* CQE-notify events for the PE (under io_lock) */
 	uint32_t next_qp_id;
 };
 
@@ -192,6 +193,14 @@ struct doca_sta_event_cqe_notify {
 	uint16_t cid, nsid, pel;
 	uint64_t lba;
 };
+
+/* A CQE-notify event raised by an EU, delivered from the STA context's doca_pe_progress. */
+struct sta_cqe_note {
+	struct sta_cqe_note *next;
+	struct doca_sta_event_cqe_notify ev;
+};
+/* Queues one (any thread); nothing when no callback is registered. */
+void sta_cqe_notify(struct doca_sta *sta, const struct doca_sta_event_cqe_notify *ev);
 
 /* True when the context is RUNNING; otherwise logs "<what>: ..." naming the fix. */
 bool sta_running(const struct doca_sta *sta, const char *what);

@@ -695,6 +695,26 @@ static void transport_err(const struct doca_sta_event_transport_err *ev, union d
 		syndrome);
 }
 
+/* What the offload refused or the disk failed (from doca_pe_progress of the STA context). */
+static void cqe_notify(const struct doca_sta_event_cqe_notify *ev, union doca_data ud)
+{
+	enum doca_sta_cqe_notify_type type;
+	doca_sta_nvme_completion_t cqe;
+	uint8_t opc = 0;
+	uint16_t cid = 0, nsid = 0, pel = 0;
+	uint64_t lba = 0;
+
+	(void)ud;
+	doca_sta_event_cqe_notify_get_cqe_notify_type(ev, &type);
+	doca_sta_event_cqe_notify_get_cqe(ev, cqe);
+	doca_sta_event_cqe_notify_get_capsule_params(ev, &opc, &cid, &nsid, &lba);
+	doca_sta_event_cqe_notify_get_param_err_location(ev, &pel);
+	fprintf(stderr, "softdoca-sta-target: CQE notify: %s, opcode 0x%02x cid %u nsid %u lba %llu: SCT %u SC 0x%02x, "
+			"error location %u\n",
+		type == DOCA_STA_CQE_NOTIF_NVME_OF_VALIDATION_ERR ? "capsule refused" : "NVMe command failed", opc, cid,
+		nsid, (unsigned long long)lba, (get16(cqe + 14) >> 9) & 7, (get16(cqe + 14) >> 1) & 0xff, pel);
+}
+
 static void setup(void)
 {
 	struct softdoca_nvme_disk_attr a = {.path = t.path, .size = t.size, .block_size = t.block_size};
@@ -714,6 +734,7 @@ static void setup(void)
 	TRY(doca_pe_connect_ctx(t.pe, doca_sta_as_ctx(t.sta)));
 	TRY(doca_sta_mem_allocator_register(t.sta, zmalloc_cb, free, vtophys_cb));
 	TRY(doca_sta_set_max_sta_io(t.sta, (uint16_t)t.io_threads));
+	TRY(doca_sta_event_cqe_notify_register_cb(t.sta, cqe_notify, (union doca_data){0}));
 	doca_error_t e = doca_ctx_start(doca_sta_as_ctx(t.sta));
 
 	if (e != DOCA_SUCCESS && e != DOCA_ERROR_IN_PROGRESS)
@@ -895,11 +916,20 @@ int main(int argc, char **argv)
 	       (unsigned long long)t.info.num_blocks, t.block_size, t.io_threads);
 	fflush(stdout);
 	while (!stopping) {
-		struct pollfd p[2 + MAX_IO];
+		struct pollfd p[3 + MAX_IO];
 		nfds_t n = 0;
 
 		p[n++] = (struct pollfd){.fd = sig_pipe[0], .events = POLLIN};
 		p[n++] = (struct pollfd){.fd = ch->fd, .events = POLLIN};
+		{ /* the STA context's PE: CQE-notify events */
+			doca_notification_handle_t h;
+
+			while (doca_pe_progress(t.pe))
+				;
+			doca_pe_get_notification_handle(t.pe, &h);
+			doca_pe_request_notification(t.pe);
+			p[n++] = (struct pollfd){.fd = h, .events = POLLIN};
+		}
 		for (uint32_t i = 0; i < t.io_threads; i++) {
 			doca_notification_handle_t h;
 
@@ -911,6 +941,9 @@ int main(int argc, char **argv)
 		}
 		if (poll(p, n, -1) < 0 && errno != EINTR)
 			break;
+		doca_pe_clear_notification(t.pe, 0);
+		while (doca_pe_progress(t.pe))
+			;
 		for (uint32_t i = 0; i < t.io_threads; i++) {
 			doca_pe_clear_notification(t.io_pe[i], 0);
 			while (doca_pe_progress(t.io_pe[i]))

@@ -483,6 +483,13 @@ int main(int argc, char **argv)
 		CHECK(strstr(log, "longer than the maximum I/O size of 131072 bytes (MDTS)") != NULL);
 		CHECK(strstr(log, "an RDMA READ failed") != NULL);
 		CHECK(strstr(log, "2 QPs connected at stop") != NULL);
+		/* the CQE-notify events of the STA context: a capsule refused, a disk command failed */
+		CHECK(strstr(log, "CQE notify: capsule refused, opcode 0x01 cid 0 nsid 2 lba 3000: SCT 0 SC 0x0b, "
+				  "error location 4") != NULL);
+		CHECK(strstr(log, "CQE notify: NVMe command failed, opcode 0x01 cid 0 nsid 1 lba 16383: SCT 0 SC 0x80") !=
+		      NULL);
+		CHECK(strstr(log, "CQE notify: capsule refused, opcode 0x01 cid 0 nsid 1 lba 3000: SCT 0 SC 0x0f, "
+				  "error location 32") != NULL);
 		/* every command that reached the disk completed there, the departed host's included */
 		const char *st = strstr(log, "nvme_submitted ");
 		unsigned long long sub = 0, comp = 0, caps = 0;
