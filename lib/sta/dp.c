@@ -224,13 +224,13 @@ static struct sta_beq *beq_of(struct doca_sta_io *io, struct doca_sta_be_handle 
 	if (dp->num_beqs == sizeof(dp->beqs) / sizeof(dp->beqs[0]))
 		return NULL;
 	/* claim a queue of that back-end no IO context owns (queues are not shared between EUs) */
-	pthread_mutex_lock(&io->sta->io_lock);
+	pthread_mutex_lock(&io->sta->leaf_lock);
 	for (struct doca_sta_be_q_handle *q = be->queues; q != NULL && pick == NULL; q = q->next)
 		if (q->owner == NULL)
 			pick = q;
 	if (pick != NULL)
 		pick->owner = io;
-	pthread_mutex_unlock(&io->sta->io_lock);
+	pthread_mutex_unlock(&io->sta->leaf_lock);
 	if (pick == NULL) {
 		SDK_LOG_ERR("STA IO context %u: back-end has no queue free for it (each IO context needs a back-end "
 			    "queue of its own: add one per IO thread with doca_sta_be_add_queue())",
@@ -255,9 +255,9 @@ static struct sta_beq *beq_of(struct doca_sta_io *io, struct doca_sta_be_handle 
 			    "(docs/soft-nvme.md)",
 			    sql, cql);
 		free(b);
-		pthread_mutex_lock(&io->sta->io_lock);
+		pthread_mutex_lock(&io->sta->leaf_lock);
 		pick->owner = NULL;
-		pthread_mutex_unlock(&io->sta->io_lock);
+		pthread_mutex_unlock(&io->sta->leaf_lock);
 		return NULL;
 	}
 	b->h = pick;
@@ -858,9 +858,9 @@ void sta_dp_io_stop(struct doca_sta_io *io)
 	}
 	drain_backends(io);
 	for (uint32_t i = 0; i < dp->num_beqs; i++) {
-		pthread_mutex_lock(&sta->io_lock);
+		pthread_mutex_lock(&sta->leaf_lock);
 		dp->beqs[i]->h->owner = NULL;
-		pthread_mutex_unlock(&sta->io_lock);
+		pthread_mutex_unlock(&sta->leaf_lock);
 		free(dp->beqs[i]->cids);
 		free(dp->beqs[i]);
 	}

@@ -260,13 +260,13 @@ void sta_cqe_notify(struct doca_sta *sta, const struct doca_sta_event_cqe_notify
 		return;
 	n->next = NULL;
 	n->ev = *ev;
-	pthread_mutex_lock(&sta->io_lock);
+	pthread_mutex_lock(&sta->leaf_lock);
 	if (sta->notes_tail != NULL)
 		sta->notes_tail->next = n;
 	else
 		sta->notes = n;
 	sta->notes_tail = n;
-	pthread_mutex_unlock(&sta->io_lock);
+	pthread_mutex_unlock(&sta->leaf_lock);
 	softdoca_pe_notify(sta->ctx.pe);
 }
 
@@ -275,14 +275,14 @@ static bool deliver_note(struct doca_sta *sta)
 {
 	struct sta_cqe_note *n;
 
-	pthread_mutex_lock(&sta->io_lock);
+	pthread_mutex_lock(&sta->leaf_lock);
 	n = sta->notes;
 	if (n != NULL) {
 		sta->notes = n->next;
 		if (sta->notes == NULL)
 			sta->notes_tail = NULL;
 	}
-	pthread_mutex_unlock(&sta->io_lock);
+	pthread_mutex_unlock(&sta->leaf_lock);
 	if (n == NULL)
 		return false;
 	sta->cqe_notify_cb(&n->ev, sta->cqe_notify_ud);
@@ -323,9 +323,9 @@ static bool sta_arm(struct doca_ctx *ctx)
 	struct doca_sta *sta = ctx_to_sta(ctx);
 	bool notes;
 
-	pthread_mutex_lock(&sta->io_lock);
+	pthread_mutex_lock(&sta->leaf_lock);
 	notes = sta->notes != NULL;
-	pthread_mutex_unlock(&sta->io_lock);
+	pthread_mutex_unlock(&sta->leaf_lock);
 	return notes || ctx->state == DOCA_CTX_STATE_STARTING ||
 	       (ctx->state == DOCA_CTX_STATE_STOPPING && ctx->lib_busy && ios_idle(ctx_to_sta(ctx)));
 }
@@ -384,6 +384,7 @@ doca_error_t doca_sta_create(struct doca_dev *dev, struct doca_sta **sta)
 	s->caps = softdoca_dev_caps(dev);
 	s->max_sta_io = 1;
 	pthread_mutex_init(&s->io_lock, NULL);
+	pthread_mutex_init(&s->leaf_lock, NULL);
 	*sta = s;
 	return DOCA_SUCCESS;
 }
@@ -415,6 +416,7 @@ doca_error_t doca_sta_destroy(struct doca_sta *sta)
 		free(n);
 	}
 	pthread_mutex_destroy(&sta->io_lock);
+	pthread_mutex_destroy(&sta->leaf_lock);
 	free(sta);
 	return DOCA_SUCCESS;
 }

@@ -90,7 +90,7 @@ struct doca_sta_be_q_handle {
 	uint64_t ctr[STA_BEQ_CTRS];
 	struct doca_sta_eu_ctr_entry entries[STA_BEQ_CTRS];
 	uint64_t eu_id; /* the BEQ EU that polls this queue */
-	struct doca_sta_io *owner; /* the IO context whose EU drives it (under the STA's io_lock) */
+	struct doca_sta_io *owner; /* the IO context whose EU drives it (under the STA's leaf_lock) */
 	struct doca_sta_eu_ctr_entry mapping;
 };
 
@@ -154,7 +154,10 @@ struct doca_sta {
 	uint64_t *eu_ctr;
 	bool told_waiting_io; /* the stop waits for IO contexts: logged once */
 	struct softhw_dpa *dpa; /* the soft DPA whose EUs run the data path (dp.c) */
-	struct sta_cqe_note *notes, *notes_tail; /* CQE-notify events for the PE (under io_lock) */
+	/* taken inside an IO context's data-path lock (never the other way round): back-end queue
+	 * owners and the CQE-notify events waiting for the PE */
+	pthread_mutex_t leaf_lock;
+	struct sta_cqe_note *notes, *notes_tail;
 	uint32_t next_qp_id;
 };
 
