@@ -16,6 +16,21 @@ static doca_error_t no_dp(const char *call)
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
+/* As with the data path: the IO context must run first, then the refusal. */
+static doca_error_t no_dp_io(const struct doca_sta_io *io, const char *call)
+{
+	if (io == NULL) {
+		SDK_LOG_ERR("%s: sta_io is NULL", call);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (io->ctx.state != DOCA_CTX_STATE_RUNNING) {
+		SDK_LOG_ERR("%s: the STA IO context is %s; start it and progress its PE until it is RUNNING first", call,
+			    softdoca_ctx_state_name(io->ctx.state));
+		return DOCA_ERROR_BAD_STATE;
+	}
+	return no_dp(call);
+}
+
 doca_error_t sta_dp_io_start(struct doca_sta_io *io)
 {
 	(void)io;
@@ -55,7 +70,7 @@ void sta_dp_slot_done(struct sta_slot *s)
 doca_error_t doca_sta_io_qp_alloc(struct doca_sta_io *sta_io, const struct doca_dev *dev, struct doca_sta_qp_handle **qp_handle)
 {
 	(void)sta_io, (void)dev, (void)qp_handle;
-	return no_dp(__func__);
+	return no_dp_io(sta_io, __func__);
 }
 
 doca_error_t doca_sta_io_qp_accept(struct doca_sta_io *sta_io, struct doca_sta_qp_handle *qp_handle, const struct doca_dev *dev,
@@ -63,7 +78,7 @@ doca_error_t doca_sta_io_qp_accept(struct doca_sta_io *sta_io, struct doca_sta_q
 				   struct doca_sta_subs_handle *subs_handle)
 {
 	(void)sta_io, (void)qp_handle, (void)dev, (void)cm_id, (void)priv_data, (void)priv_size, (void)subs_handle;
-	return no_dp(__func__);
+	return no_dp_io(sta_io, __func__);
 }
 
 doca_error_t doca_sta_io_qp_connect(struct doca_sta_io *sta_io, const struct doca_dev *dev, struct rdma_cm_id *cm_id,
@@ -71,40 +86,40 @@ doca_error_t doca_sta_io_qp_connect(struct doca_sta_io *sta_io, const struct doc
 				    struct doca_sta_qp_handle **qp_handle)
 {
 	(void)sta_io, (void)dev, (void)cm_id, (void)priv_data, (void)priv_size, (void)subs_handle, (void)qp_handle;
-	return no_dp(__func__);
+	return no_dp_io(sta_io, __func__);
 }
 
 doca_error_t doca_sta_io_qp_connect_set_sq_size(struct doca_sta_io *sta_io, struct doca_sta_qp_handle *qp_handle,
 						uint16_t sq_size)
 {
 	(void)sta_io, (void)qp_handle, (void)sq_size;
-	return no_dp(__func__);
+	return no_dp_io(sta_io, __func__);
 }
 
 doca_error_t doca_sta_io_qp_connect_established(struct doca_sta_io *sta_io, struct doca_sta_qp_handle *qp_handle)
 {
 	(void)sta_io, (void)qp_handle;
-	return no_dp(__func__);
+	return no_dp_io(sta_io, __func__);
 }
 
 doca_error_t doca_sta_io_qp_destroy(struct doca_sta_io *sta_io, struct doca_sta_qp_handle *qp_handle)
 {
 	(void)sta_io, (void)qp_handle;
-	return no_dp(__func__);
+	return no_dp_io(sta_io, __func__);
 }
 
 doca_error_t doca_sta_io_qp_add_subsystem(struct doca_sta_io *sta_io, const struct doca_sta_subs_handle *subs_handle,
 					  struct doca_sta_qp_handle *qp_handle)
 {
 	(void)sta_io, (void)subs_handle, (void)qp_handle;
-	return no_dp(__func__);
+	return no_dp_io(sta_io, __func__);
 }
 
 doca_error_t doca_sta_io_qp_set_user_data(struct doca_sta_io *sta_io, struct doca_sta_qp_handle *qp_handle,
 					  union doca_data user_data)
 {
 	(void)sta_io, (void)qp_handle, (void)user_data;
-	return no_dp(__func__);
+	return no_dp_io(sta_io, __func__);
 }
 
 doca_error_t doca_sta_io_qp_get_user_data(const struct doca_sta_qp_handle *qp_handle, union doca_data *user_data)
