@@ -298,7 +298,10 @@ void sta_qp_destroy_locked(struct doca_sta_qp_handle *qp)
 	qp->destroyed = true;
 	if (qp->cm_id != NULL) {
 		rdma_destroy_qp(qp->cm_id);
-		rdma_destroy_id(qp->cm_id);
+		if (rdma_destroy_id(qp->cm_id) != 0)
+			SDK_LOG_WARN("STA QP %u: rdma_destroy_id failed (errno %d): acknowledge the id's RDMA-CM events "
+				     "before doca_sta_io_qp_destroy(); the id is left to the application",
+				     qp->id, errno);
 		qp->cm_id = NULL;
 	}
 	/* non-offload capsules not yet delivered */
