@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "doca_mmap.h"
@@ -21,6 +22,9 @@
 #include "softhw/nvme/nvme_ops.h"
 
 SDK_LOG_REGISTER(STA_DP);
+
+/* An EU job's slice: well below any kernel max run time (60 s on a BlueField-3 profile). */
+#define STA_EU_SLICE_MS 5000
 
 /* wr_id: QP id (32 bits) | slot index << 2 | kind */
 enum { WR_RECV = 0, WR_READ = 1, WR_SEND = 2 };
@@ -716,13 +720,21 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 	struct sta_io_dp *dp = (struct sta_io_dp *)((char *)job - offsetof(struct sta_io_dp, job));
 	struct doca_sta_io *io = dp->io;
 	struct pollfd fds[2 + 64];
+	struct timespec t0;
 
 	(void)rank;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		nfds_t n = 0;
+		struct timespec now;
+		long left_ms;
 
+		/* one slice at most: the job ends and eu_done submits it again, so it never runs
+		 * long enough for the DPA's kernel run-time watchdog (whatever the load) */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left_ms = STA_EU_SLICE_MS - ((now.tv_sec - t0.tv_sec) * 1000L + (now.tv_nsec - t0.tv_nsec) / 1000000L);
 		pthread_mutex_lock(&dp->lock);
-		if (dp->stop) {
+		if (dp->stop || left_ms <= 0) {
 			pthread_mutex_unlock(&dp->lock);
 			return;
 		}
@@ -733,7 +745,7 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 			if (dp->beqs[i]->irq_fd >= 0)
 				fds[n++] = (struct pollfd){.fd = dp->beqs[i]->irq_fd, .events = POLLIN};
 		pthread_mutex_unlock(&dp->lock);
-		if (poll(fds, n, -1) < 0 && errno != EINTR)
+		if (poll(fds, n, (int)left_ms) < 0 && errno != EINTR)
 			SDK_LOG_ERR("STA EU: poll: %s", strerror(errno));
 		pthread_mutex_lock(&dp->lock);
 		for (nfds_t i = 0; i < n; i++) {
@@ -766,8 +778,20 @@ static void eu_done(struct softhw_dpa_job *job, doca_error_t status)
 {
 	struct sta_io_dp *dp = (struct sta_io_dp *)((char *)job - offsetof(struct sta_io_dp, job));
 
-	(void)status;
-	dp->io->sta->dev->dpa->flag_raise(dp->io->sta->dpa, &dp->done_flag);
+	struct doca_sta *sta = dp->io->sta;
+	bool again;
+
+	pthread_mutex_lock(&dp->lock);
+	again = !dp->stop && status == DOCA_SUCCESS; /* AGAIN: the DPA is closing */
+	pthread_mutex_unlock(&dp->lock);
+	if (again) {
+		sta->dev->dpa->submit(sta->dpa, &dp->job); /* the next slice */
+		return;
+	}
+	if (status != DOCA_SUCCESS && status != DOCA_ERROR_AGAIN)
+		SDK_LOG_ERR("STA IO context %u: its EU job ended with %s; its QPs are not served any more",
+			    dp->io->index, doca_error_get_name(status));
+	sta->dev->dpa->flag_raise(sta->dpa, &dp->done_flag);
 }
 
 void sta_dp_kick(struct sta_io_dp *dp)
