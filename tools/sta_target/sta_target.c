@@ -10,14 +10,16 @@
  * host uses, a discovery controller), and leaves NVMe Read / Write / Flush to STA's offload,
  * which runs them on the soft card's EUs against the disk's I/O queues. It prints
  * "listening on ADDR:PORT" on stdout once it accepts connections; SIGINT / SIGTERM stop it.
- * IO contexts: N of them, all progressed by the main thread (their data paths run on N EU
- * jobs); connections go round-robin.
+ * Threads: the main thread runs RDMA-CM and the STA context; each of N IO threads runs one IO
+ * context (its PE, the non-offload callback, every call on its QPs); connections go to them
+ * round-robin. The data paths themselves run on the soft card's EUs.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +62,8 @@ struct ctrl {
 struct conn {
 	struct conn *next, *prev; /* every connection (freed at stop if the host is still there) */
 	struct doca_sta_io *io;
-	struct doca_pe *pe;
+	uint32_t worker;          /* the IO thread that makes every call on its QP */
+	uint16_t crqsize;
 	struct doca_sta_qp_handle *qp;
 	struct rdma_cm_id *id;
 	uint16_t qid;
@@ -99,27 +102,41 @@ static struct {
 	struct ctrl ctrls[MAX_CTRL];
 	uint32_t max_qsize;
 	uint32_t max_io;
-	int tasks_out;
-	struct conn *conns;
+	int tasks_out;               /* atomic */
+	struct conn *conns;          /* under lock */
+	pthread_mutex_t lock;        /* connections and controllers: every IO thread's */
+	pthread_t threads[MAX_IO];
+	int pipes[MAX_IO][2];        /* messages from the RDMA-CM thread to each IO thread */
 } t;
+
+/* What the RDMA-CM (main) thread asks an IO thread to do. */
+enum { MSG_CONNECT, MSG_ESTABLISHED, MSG_GONE, MSG_STOP };
+struct msg {
+	int kind;
+	struct conn *c;
+};
 
 static void conn_link(struct conn *c)
 {
+	pthread_mutex_lock(&t.lock);
 	c->next = t.conns;
 	c->prev = NULL;
 	if (t.conns != NULL)
 		t.conns->prev = c;
 	t.conns = c;
+	pthread_mutex_unlock(&t.lock);
 }
 
 static void conn_free(struct conn *c)
 {
+	pthread_mutex_lock(&t.lock);
 	if (c->prev != NULL)
 		c->prev->next = c->next;
 	else
 		t.conns = c->next;
 	if (c->next != NULL)
 		c->next->prev = c->prev;
+	pthread_mutex_unlock(&t.lock);
 	free(c);
 }
 
@@ -160,14 +177,14 @@ static uint64_t vtophys_cb(const void *buf, uint32_t size)
 static void task_done(struct doca_sta_producer_task_send *task, union doca_data ud)
 {
 	(void)ud;
-	t.tasks_out--;
+	__atomic_sub_fetch(&t.tasks_out, 1, __ATOMIC_RELAXED);
 	doca_task_free(doca_sta_producer_send_task_as_task(task));
 }
 
 static void task_error(struct doca_sta_producer_task_send *task, union doca_data ud)
 {
 	(void)ud;
-	t.tasks_out--;
+	__atomic_sub_fetch(&t.tasks_out, 1, __ATOMIC_RELAXED);
 	doca_task_free(doca_sta_producer_send_task_as_task(task));
 }
 
@@ -223,7 +240,7 @@ static void respond(struct conn *c, const uint8_t *cmd, union doca_data nud, uin
 			doca_error_get_descr(err));
 		return;
 	}
-	t.tasks_out++;
+	__atomic_add_fetch(&t.tasks_out, 1, __ATOMIC_RELAXED);
 }
 
 /* ---- admin and fabrics ---- */
@@ -269,7 +286,7 @@ static void fabrics_connect(struct conn *c, const uint8_t *cmd, uint8_t *payload
 			respond(c, cmd, nud, 0, 0x06, 0, false);
 			return;
 		}
-		t.tasks_out++;
+		__atomic_add_fetch(&t.tasks_out, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	memcpy(subnqn, payload + 256, 256);
@@ -301,12 +318,14 @@ static void fabrics_connect(struct conn *c, const uint8_t *cmd, uint8_t *payload
 		respond(c, cmd, nud, 1, 0x82, (uint64_t)44 << 16, false); /* IATTR command, IPO sqsize */
 		return;
 	}
+	pthread_mutex_lock(&t.lock);
 	if (qid == 0) {
 		ctrl = new_ctrl(discovery, hostnqn);
 	} else if (cntlid >= 1 && cntlid <= MAX_CTRL && t.ctrls[cntlid - 1].used &&
 		   strcmp(t.ctrls[cntlid - 1].hostnqn, hostnqn) == 0 && !t.ctrls[cntlid - 1].discovery) {
 		ctrl = &t.ctrls[cntlid - 1];
 	}
+	pthread_mutex_unlock(&t.lock);
 	if (ctrl == NULL) {
 		fprintf(stderr, "softdoca-sta-target: Connect of queue %u names controller %u, which is not this host's; "
 			"refused\n",
@@ -327,7 +346,7 @@ static void read_done(struct doca_sta_producer_task_send *task, union doca_data 
 {
 	struct pending *p = ud.ptr;
 
-	t.tasks_out--;
+	__atomic_sub_fetch(&t.tasks_out, 1, __ATOMIC_RELAXED);
 	doca_task_free(doca_sta_producer_send_task_as_task(task));
 	fabrics_connect(p->c, p->cmd, p->payload, p->len, true, p->nud);
 	free(p);
@@ -335,7 +354,7 @@ static void read_done(struct doca_sta_producer_task_send *task, union doca_data 
 
 static void read_error(struct doca_sta_producer_task_send *task, union doca_data ud)
 {
-	t.tasks_out--;
+	__atomic_sub_fetch(&t.tasks_out, 1, __ATOMIC_RELAXED);
 	fprintf(stderr, "softdoca-sta-target: reading a command's data from the host failed: %s\n",
 		doca_error_get_descr(doca_task_get_status(doca_sta_producer_send_task_as_task(task))));
 	doca_task_free(doca_sta_producer_send_task_as_task(task));
@@ -558,30 +577,49 @@ static void non_offload(struct doca_sta_qp_handle *qp, union doca_data ud, const
 
 /* ---- RDMA-CM ---- */
 
+static void send_msg(uint32_t worker, int kind, struct conn *c)
+{
+	struct msg m = {.kind = kind, .c = c};
+
+	/* smaller than PIPE_BUF: written whole */
+	if (write(t.pipes[worker][1], &m, sizeof(m)) != (ssize_t)sizeof(m))
+		fprintf(stderr, "softdoca-sta-target: cannot reach IO thread %u: %s\n", worker, strerror(errno));
+}
+
+/* RDMA-CM thread: a new connection goes to the next IO thread, which makes its QP. */
 static void connect_request(struct rdma_cm_event *ev)
 {
 	const uint8_t *pd = ev->param.conn.private_data;
-	uint8_t accept[32] = {0};
 	uint16_t hrqsize = ev->param.conn.private_data_len >= 8 ? get16(pd + 4) : (uint16_t)t.max_qsize;
 	struct conn *c = calloc(1, sizeof(*c));
-	uint32_t i = t.next_io++ % t.io_threads;
+
+	if (c == NULL)
+		return;
+	c->worker = t.next_io++ % t.io_threads;
+	c->io = t.io[c->worker];
+	c->id = ev->id;
+	c->crqsize = (uint16_t)(hrqsize != 0 && hrqsize < t.max_qsize ? hrqsize : t.max_qsize);
+	ev->id->context = c;
+	conn_link(c);
+	send_msg(c->worker, MSG_CONNECT, c);
+}
+
+/* IO thread: the QP of a connection request (STA accepts it). */
+static void make_qp(struct conn *c)
+{
+	uint8_t accept[32] = {0};
 	doca_error_t err;
 
-	put16(accept + 2, (uint16_t)(hrqsize != 0 && hrqsize < t.max_qsize ? hrqsize : t.max_qsize)); /* CRQSIZE */
-	c->io = t.io[i];
-	c->pe = t.io_pe[i];
-	c->id = ev->id;
-	err = doca_sta_io_qp_connect(c->io, t.dev, ev->id, accept, sizeof(accept), NULL, &c->qp);
+	put16(accept + 2, c->crqsize); /* CRQSIZE */
+	err = doca_sta_io_qp_connect(c->io, t.dev, c->id, accept, sizeof(accept), NULL, &c->qp);
 	if (err != DOCA_SUCCESS) {
 		uint8_t rej[4] = {0, 0, 6, 0}; /* NO_RESOURCES */
 
 		fprintf(stderr, "softdoca-sta-target: connect request refused: %s\n", doca_error_get_descr(err));
-		rdma_reject(ev->id, rej, sizeof(rej));
-		free(c);
+		rdma_reject(c->id, rej, sizeof(rej));
+		c->qp = NULL;
 		return;
 	}
-	ev->id->context = c;
-	conn_link(c);
 	doca_sta_io_qp_set_user_data(c->io, c->qp, (union doca_data){.ptr = c});
 }
 
@@ -594,9 +632,11 @@ static void conn_gone(struct conn *c)
 	c->gone = true;
 	if (doca_sta_io_task_disconnect_alloc_init(c->io, (union doca_data){0}, c->qp, &task) == DOCA_SUCCESS &&
 	    doca_task_submit(doca_sta_producer_send_task_as_task(task)) == DOCA_SUCCESS)
-		t.tasks_out++;
+		__atomic_add_fetch(&t.tasks_out, 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&t.lock);
 	if (c->ctrl != NULL && c->qid == 0)
 		c->ctrl->used = false; /* the admin queue went: so did the controller */
+	pthread_mutex_unlock(&t.lock);
 }
 
 /* One RDMA-CM event; false when none is waiting (the channel is non-blocking). */
@@ -614,10 +654,8 @@ static bool cm_event(struct rdma_event_channel *ch)
 		rdma_ack_cm_event(ev);
 		return true;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		if (c != NULL) {
-			c->established = true;
-			doca_sta_io_qp_connect_established(c->io, c->qp);
-		}
+		if (c != NULL)
+			send_msg(c->worker, MSG_ESTABLISHED, c);
 		rdma_ack_cm_event(ev);
 		return true;
 	case RDMA_CM_EVENT_DISCONNECTED:
@@ -625,21 +663,76 @@ static bool cm_event(struct rdma_event_channel *ch)
 	case RDMA_CM_EVENT_REJECTED:
 	case RDMA_CM_EVENT_UNREACHABLE:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
+		/* the connection is its IO thread's to end; this thread forgets it */
+		ev->id->context = NULL;
 		rdma_ack_cm_event(ev);
-		if (c != NULL && !c->gone) {
-			conn_gone(c);
-			/* the QP and its id go (STA destroys the id); capsules on the disk are cleaned at completion */
-			for (int i = 0; i < 1000 && t.tasks_out > 0; i++)
-				if (!doca_pe_progress(c->pe))
-					break;
-			doca_sta_io_qp_destroy(c->io, c->qp);
-			conn_free(c);
-		}
+		if (c != NULL)
+			send_msg(c->worker, MSG_GONE, c);
 		return true;
 	default:
 		rdma_ack_cm_event(ev);
 	}
 	return true;
+}
+
+/* IO thread: the host is gone. STA's QP goes with its id; capsules on the disk are cleaned at completion. */
+static void end_conn(struct doca_pe *pe, struct conn *c)
+{
+	if (c->qp != NULL) {
+		conn_gone(c);
+		for (int i = 0; i < 1000; i++)
+			if (!doca_pe_progress(pe))
+				break;
+		doca_sta_io_qp_destroy(c->io, c->qp);
+	}
+	conn_free(c);
+}
+
+/* One IO thread: its IO context's PE and the messages of the RDMA-CM thread. */
+static void *io_thread(void *arg)
+{
+	uint32_t w = (uint32_t)(uintptr_t)arg;
+	struct doca_pe *pe = t.io_pe[w];
+	bool stop = false;
+	enum doca_ctx_states st;
+
+	while (!stop) {
+		struct pollfd p[2] = {{.fd = t.pipes[w][0], .events = POLLIN}};
+		struct msg m;
+
+		while (doca_pe_progress(pe))
+			;
+		doca_pe_get_notification_handle(pe, &p[1].fd);
+		p[1].events = POLLIN;
+		doca_pe_request_notification(pe);
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			break;
+		doca_pe_clear_notification(pe, 0);
+		while (doca_pe_progress(pe))
+			;
+		while (read(t.pipes[w][0], &m, sizeof(m)) == (ssize_t)sizeof(m)) {
+			switch (m.kind) {
+			case MSG_CONNECT: make_qp(m.c); break;
+			case MSG_ESTABLISHED:
+				if (m.c->qp != NULL) {
+					m.c->established = true;
+					doca_sta_io_qp_connect_established(m.c->io, m.c->qp);
+				}
+				break;
+			case MSG_GONE: end_conn(pe, m.c); break;
+			default: stop = true;
+			}
+		}
+	}
+	/* the IO context stops here, on its own thread; QPs of hosts still connected go with it */
+	doca_ctx_stop(doca_sta_io_as_ctx(t.io[w]));
+	for (int k = 0; k < 100000; k++) {
+		doca_pe_progress(pe);
+		doca_ctx_get_state(doca_sta_io_as_ctx(t.io[w]), &st);
+		if (st == DOCA_CTX_STATE_IDLE)
+			break;
+	}
+	return NULL;
 }
 
 /* ---- set-up ---- */
@@ -818,16 +911,13 @@ static void teardown(void)
 	enum doca_ctx_states st;
 
 	print_stats();
-	for (uint32_t i = 0; i < t.io_threads; i++) {
-		doca_ctx_stop(doca_sta_io_as_ctx(t.io[i]));
-		for (int k = 0; k < 100000; k++) {
-			doca_pe_progress(t.io_pe[i]);
-			doca_ctx_get_state(doca_sta_io_as_ctx(t.io[i]), &st);
-			if (st == DOCA_CTX_STATE_IDLE)
-				break;
-		}
+	for (uint32_t i = 0; i < t.io_threads; i++) { /* each stops its IO context */
+		send_msg(i, MSG_STOP, NULL);
+		pthread_join(t.threads[i], NULL);
 		doca_sta_io_destroy(t.io[i]);
 		doca_pe_destroy(t.io_pe[i]);
+		close(t.pipes[i][0]);
+		close(t.pipes[i][1]);
 	}
 	/* the IO contexts destroyed the QPs of hosts still connected */
 	while (t.conns != NULL)
@@ -898,7 +988,15 @@ int main(int argc, char **argv)
 	if (t.addr == NULL || t.port == NULL || t.nqn == NULL || t.path == NULL ||
 	    (t.block_size != 512 && t.block_size != 4096) || t.io_threads == 0 || t.io_threads > MAX_IO)
 		usage();
+	pthread_mutex_init(&t.lock, NULL);
 	setup();
+	for (uint32_t i = 0; i < t.io_threads; i++) {
+		if (pipe(t.pipes[i]) != 0 || fcntl(t.pipes[i][0], F_SETFL, O_NONBLOCK) != 0 ||
+		    pthread_create(&t.threads[i], NULL, io_thread, (void *)(uintptr_t)i) != 0) {
+			fprintf(stderr, "softdoca-sta-target: cannot start IO thread %u\n", i);
+			return 1;
+		}
+	}
 	if (pipe(sig_pipe) != 0)
 		return 1;
 	signal(SIGINT, on_signal);
@@ -916,7 +1014,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)t.info.num_blocks, t.block_size, t.io_threads);
 	fflush(stdout);
 	while (!stopping) {
-		struct pollfd p[3 + MAX_IO];
+		struct pollfd p[3];
 		nfds_t n = 0;
 
 		p[n++] = (struct pollfd){.fd = sig_pipe[0], .events = POLLIN};
@@ -930,25 +1028,11 @@ int main(int argc, char **argv)
 			doca_pe_request_notification(t.pe);
 			p[n++] = (struct pollfd){.fd = h, .events = POLLIN};
 		}
-		for (uint32_t i = 0; i < t.io_threads; i++) {
-			doca_notification_handle_t h;
-
-			while (doca_pe_progress(t.io_pe[i]))
-				;
-			doca_pe_get_notification_handle(t.io_pe[i], &h);
-			doca_pe_request_notification(t.io_pe[i]);
-			p[n++] = (struct pollfd){.fd = h, .events = POLLIN};
-		}
 		if (poll(p, n, -1) < 0 && errno != EINTR)
 			break;
 		doca_pe_clear_notification(t.pe, 0);
 		while (doca_pe_progress(t.pe))
 			;
-		for (uint32_t i = 0; i < t.io_threads; i++) {
-			doca_pe_clear_notification(t.io_pe[i], 0);
-			while (doca_pe_progress(t.io_pe[i]))
-				;
-		}
 		if (p[1].revents & POLLIN)
 			while (cm_event(ch))
 				;
