@@ -16,10 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "doca_mmap.h"
 #include "dp.h"
 #include "softhw/base/sdk_log.h"
-#include "softhw/nvme/nvme_ops.h"
 
 SDK_LOG_REGISTER(STA_DP);
 
@@ -32,21 +30,6 @@ enum { WR_RECV = 0, WR_READ = 1, WR_SEND = 2 };
 static uint64_t wr_id(const struct sta_slot *s, int kind)
 {
 	return (uint64_t)s->qp->id << 32 | (uint64_t)s->index << 2 | (uint64_t)kind;
-}
-
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
 static void eu_count(struct doca_sta_io *io, int type, int ctr)
@@ -116,7 +99,7 @@ int sta_dp_send_rsp(struct sta_slot *s, const uint8_t *cqe, bool write_data)
 	if (qp->dead || ibv_post_send(qp->cm_id->qp, write_data ? &write : &send, &bad) != 0) {
 		if (!qp->dead)
 			SDK_LOG_ERR("STA QP %u: cannot post the response of command %u (errno %d)", qp->id,
-				    le16(s->capsule + 2), errno);
+				    sta_le16(s->capsule + 2), errno);
 		qp->dead = true;
 		return -1;
 	}
@@ -169,8 +152,8 @@ void sta_dp_slot_done(struct sta_slot *s)
 static void notify(struct sta_slot *s, enum doca_sta_cqe_notify_type type, uint16_t pel, uint16_t status)
 {
 	struct doca_sta_event_cqe_notify ev = {.type = type, .subs = s->qp->subs, .qp = s->qp, .opcode = s->capsule[0],
-					       .cid = le16(s->capsule + 2), .nsid = (uint16_t)le32(s->capsule + 4),
-					       .pel = pel, .lba = le64(s->capsule + 40)};
+					       .cid = sta_le16(s->capsule + 2), .nsid = (uint16_t)sta_le32(s->capsule + 4),
+					       .pel = pel, .lba = sta_le64(s->capsule + 40)};
 	uint16_t st = (uint16_t)(status << 1);
 
 	ev.cqe[8] = (uint8_t)s->qp->sqhd;
@@ -214,152 +197,22 @@ static void fail(struct sta_slot *s, uint16_t status)
 	fail_at(s, status, 0xffff);
 }
 
-/* ---- back-end queues ---- */
-
-/* The run-time side of a back-end queue for this IO context: its own, or a free one. */
-static struct sta_beq *beq_of(struct doca_sta_io *io, struct doca_sta_be_handle *be)
-{
-	struct sta_io_dp *dp = io->dp;
-	struct doca_sta_be_q_handle *pick = NULL;
-
-	for (uint32_t i = 0; i < dp->num_beqs; i++)
-		if (dp->beqs[i]->h->be == be)
-			return dp->beqs[i];
-	if (dp->num_beqs == sizeof(dp->beqs) / sizeof(dp->beqs[0]))
-		return NULL;
-	/* claim a queue of that back-end no IO context owns (queues are not shared between EUs) */
-	pthread_mutex_lock(&io->sta->leaf_lock);
-	for (struct doca_sta_be_q_handle *q = be->queues; q != NULL && pick == NULL; q = q->next)
-		if (q->owner == NULL)
-			pick = q;
-	if (pick != NULL)
-		pick->owner = io;
-	pthread_mutex_unlock(&io->sta->leaf_lock);
-	if (pick == NULL) {
-		SDK_LOG_ERR("STA IO context %u: back-end has no queue free for it (each IO context needs a back-end "
-			    "queue of its own: add one per IO thread with doca_sta_be_add_queue())",
-			    io->index);
-		return NULL;
-	}
-	struct sta_beq *b = calloc(1, sizeof(*b));
-	void *sq = NULL, *cq = NULL, *db = NULL, *cdb = NULL;
-	size_t sql = 0, cql = 0, dbl = 0, cdbl = 0;
-	struct softhw_nvme_bell bell;
-
-	doca_mmap_get_memrange(pick->sq, &sq, &sql);
-	doca_mmap_get_memrange(pick->cq, &cq, &cql);
-	doca_mmap_get_memrange(pick->sq_db, &db, &dbl);
-	doca_mmap_get_memrange(pick->cq_db, &cdb, &cdbl);
-	if (b == NULL || sql / 64 < 2 || cql / 16 < 2 || pick->cq_db_offset < 4 ||
-	    io->ctx.dev->nvme == NULL ||
-	    !io->ctx.dev->nvme->find_bell((uint8_t *)db + pick->sq_db_offset, 4, (uint16_t)((pick->cq_db_offset - 4) / 8),
-					   &bell)) {
-		SDK_LOG_ERR("STA back-end queue: its doorbell region is not a soft NVMe disk's doorbell page, or its "
-			    "rings are too small (SQ %zu bytes, CQ %zu bytes); softdoca's back-ends are soft NVMe disks "
-			    "(docs/soft-nvme.md)",
-			    sql, cql);
-		free(b);
-		pthread_mutex_lock(&io->sta->leaf_lock);
-		pick->owner = NULL;
-		pthread_mutex_unlock(&io->sta->leaf_lock);
-		return NULL;
-	}
-	b->h = pick;
-	b->owner = io;
-	b->sq = sq;
-	b->cq = cq;
-	b->sq_depth = (uint16_t)(sql / 64 > 1024 ? 1024 : sql / 64);
-	b->cq_depth = (uint16_t)(cql / 16 > 1024 ? 1024 : cql / 16);
-	b->phase = 1;
-	b->cqid = (uint16_t)((pick->cq_db_offset - 4) / 8);
-	b->sq_db = (volatile uint32_t *)((uint8_t *)db + pick->sq_db_offset);
-	b->cq_db = (volatile uint32_t *)((uint8_t *)cdb + pick->cq_db_offset);
-	b->wake_fd = bell.wake_fd;
-	b->irq_fd = bell.irq_fd;
-	b->cids = calloc(b->sq_depth, sizeof(*b->cids));
-	if (b->cids == NULL) {
-		free(b);
-		return NULL;
-	}
-	dp->beqs[dp->num_beqs++] = b;
-	return b;
-}
-
-static void wake(int fd)
-{
-	uint64_t one = 1;
-
-	if (write(fd, &one, sizeof(one)) < 0) {
-		/* an eventfd write fails only on overflow: not reachable */
-	}
-}
-
-/* Places the slot's command on the back-end SQ; false when there is no room. */
-static bool beq_push(struct sta_beq *b, struct sta_slot *s)
-{
-	const uint8_t *c = s->capsule;
-	uint8_t opc = c[0];
-	uint16_t cid;
-	uint8_t e[64] = {0};
-	uint64_t prp1 = 0, prp2 = 0;
-
-	if ((uint16_t)((b->sq_tail + 1) % b->sq_depth) == b->sq_head || b->inflight + 1 >= b->sq_depth)
-		return false;
-	for (cid = 0; cid < b->sq_depth && b->cids[cid] != NULL; cid++)
-		;
-	if (opc != STA_OPC_FLUSH) {
-		uint32_t pages = (s->len + 4095) / 4096;
-
-		prp1 = (uint64_t)(uintptr_t)s->data;
-		if (pages == 2) {
-			prp2 = prp1 + 4096;
-		} else if (pages > 2) {
-			uint64_t *l = (uint64_t *)(void *)s->prp_list;
-
-			for (uint32_t i = 1; i < pages; i++)
-				l[i - 1] = prp1 + 4096ull * i;
-			prp2 = (uint64_t)(uintptr_t)l;
-		}
-	}
-	e[0] = opc;
-	e[2] = (uint8_t)cid;
-	e[3] = (uint8_t)(cid >> 8);
-	memcpy(e + 4, &s->ns->be_ns_id, 4);
-	memcpy(e + 24, &prp1, 8);
-	memcpy(e + 32, &prp2, 8);
-	memcpy(e + 40, c + 40, 24); /* cdw10-15: SLBA, NLB, FUA, ... as the host gave them */
-	memcpy(b->sq + (size_t)b->sq_tail * 64, e, 64);
-	b->sq_tail = (uint16_t)((b->sq_tail + 1) % b->sq_depth);
-	b->cids[cid] = s;
-	b->inflight++;
-	s->beq = b;
-	s->nvme_cid = cid;
-	b->h->ctr[STA_BEQ_CTR_SUBMITTED]++;
-	return true;
-}
-
 static void submit_nvme(struct sta_slot *s)
 {
 	struct doca_sta_io *io = s->qp->io;
-	struct sta_beq *b = beq_of(io, s->ns->be);
+	struct sta_beq *b = sta_beq_of(io, s->ns->be);
 
 	s->state = SLOT_NVME;
 	if (b == NULL) {
 		fail(s, STA_SC_INTERNAL);
 		return;
 	}
-	if (b->wait_head != NULL || !beq_push(b, s)) {
+	if (b->wait_head != NULL || !sta_beq_push(b, s)) {
 		/* no room on the SQ: in order behind the others, retried as completions free slots */
-		s->wait_next = NULL;
-		if (b->wait_tail != NULL)
-			b->wait_tail->wait_next = s;
-		else
-			b->wait_head = s;
-		b->wait_tail = s;
+		sta_beq_wait(b, s);
 		return;
 	}
-	__atomic_store_n(b->sq_db, b->sq_tail, __ATOMIC_RELEASE);
-	wake(b->wake_fd);
+	sta_beq_ring(b);
 	eu_count(io, DOCA_STA_EU_BEQ - 1, STA_EU_CTR_NVME_SUBMITTED);
 }
 
@@ -387,54 +240,14 @@ static void beq_drain(struct sta_beq *b)
 {
 	struct sta_slot *done[64];
 	uint16_t status[64];
-	int n = 0;
-	bool moved = false;
+	int n;
 
-	for (;;) {
-		const uint8_t *e = b->cq + (size_t)b->cq_head * 16;
-		uint16_t st = __atomic_load_n((const uint16_t *)(const void *)(e + 14), __ATOMIC_ACQUIRE);
-		uint16_t cid;
-
-		if ((st & 1u) != b->phase || n == 64)
-			break;
-		cid = le16(e + 12);
-		b->sq_head = le16(e + 8);
-		if (++b->cq_head == b->cq_depth) {
-			b->cq_head = 0;
-			b->phase ^= 1u;
-		}
-		moved = true;
-		if (cid >= b->sq_depth || b->cids[cid] == NULL) {
-			SDK_LOG_ERR("STA back-end queue: a completion for CID %u, which is not in flight; ignored", cid);
-			continue;
-		}
-		done[n] = b->cids[cid];
-		status[n++] = (uint16_t)(st >> 1);
-		b->cids[cid] = NULL;
-		b->inflight--;
-		b->h->ctr[STA_BEQ_CTR_COMPLETED]++;
-	}
-	if (moved) {
-		__atomic_store_n(b->cq_db, b->cq_head, __ATOMIC_RELEASE);
-		wake(b->wake_fd);
-	}
-	for (int i = 0; i < n; i++)
-		nvme_done(done[i], status[i]);
-	/* commands that waited for room */
-	bool pushed = false;
-
-	while (b->wait_head != NULL && beq_push(b, b->wait_head)) {
-		b->wait_head = b->wait_head->wait_next;
-		pushed = true;
-	}
-	if (b->wait_head == NULL)
-		b->wait_tail = NULL;
-	if (pushed) {
-		__atomic_store_n(b->sq_db, b->sq_tail, __ATOMIC_RELEASE);
-		wake(b->wake_fd);
-	}
-	if (n == 64)
-		beq_drain(b);
+	do {
+		n = sta_beq_reap(b, done, status, 64);
+		for (int i = 0; i < n; i++)
+			nvme_done(done[i], status[i]);
+		sta_beq_push_waiting(b); /* commands that waited for room */
+	} while (n == 64);
 }
 
 /* ---- capsules ---- */
@@ -461,31 +274,31 @@ static bool parse_sgl(struct sta_slot *s, uint32_t want, bool write)
 		if (len > max) {
 			SDK_LOG_ERR("STA QP %u: command %u: keyed SGL of %u bytes is longer than the maximum I/O size of %u "
 				    "bytes (MDTS)",
-				    s->qp->id, le16(c + 2), len, max);
+				    s->qp->id, sta_le16(c + 2), len, max);
 			fail_at(s, STA_SC_SGL_LENGTH_INVALID, 32);
 			return false;
 		}
 		if (len < want) {
 			SDK_LOG_ERR("STA QP %u: command %u: keyed SGL of %u bytes is shorter than the %u bytes of the "
 				    "command",
-				    s->qp->id, le16(c + 2), len, want);
+				    s->qp->id, sta_le16(c + 2), len, want);
 			fail(s, STA_SC_SGL_LENGTH_INVALID);
 			return false;
 		}
 		s->keyed = true;
-		s->raddr = le64(c + 24);
-		s->rkey = le32(c + 35);
+		s->raddr = sta_le64(c + 24);
+		s->rkey = sta_le32(c + 35);
 		s->len = want != UINT32_MAX ? want : len;
 		return true;
 	}
 	if (type == 0 && sub == 1 && write) {
-		uint64_t off = le64(c + 24);
-		uint32_t len = le32(c + 32);
+		uint64_t off = sta_le64(c + 24);
+		uint32_t len = sta_le32(c + 32);
 
 		if (off + len + STA_SQE > s->capsule_len || len < want || len > max) {
 			SDK_LOG_ERR("STA QP %u: command %u: in-capsule data at offset %llu, %u bytes, does not fit the "
 				    "%u bytes received or the command's %u bytes",
-				    s->qp->id, le16(c + 2), (unsigned long long)off, len, s->capsule_len - STA_SQE,
+				    s->qp->id, sta_le16(c + 2), (unsigned long long)off, len, s->capsule_len - STA_SQE,
 				    want);
 			fail(s, STA_SC_SGL_LENGTH_INVALID);
 			return false;
@@ -496,7 +309,7 @@ static bool parse_sgl(struct sta_slot *s, uint32_t want, bool write)
 	}
 	SDK_LOG_ERR("STA QP %u: command %u: SGL type 0x%x subtype 0x%x is not one the offload takes (keyed data "
 		    "block, or in-capsule data for writes)",
-		    s->qp->id, le16(c + 2), type, sub);
+		    s->qp->id, sta_le16(c + 2), type, sub);
 	fail_at(s, STA_SC_SGL_TYPE_INVALID, 39);
 	return false;
 }
@@ -514,11 +327,11 @@ static void to_app(struct sta_slot *s)
 	if (type == 4 && (sub == 0 || sub == 0xf)) {
 		s->len = (uint32_t)c[32] | (uint32_t)c[33] << 8 | (uint32_t)c[34] << 16;
 		s->keyed = true;
-		s->raddr = le64(c + 24);
-		s->rkey = le32(c + 35);
+		s->raddr = sta_le64(c + 24);
+		s->rkey = sta_le32(c + 35);
 	} else if (type == 0 && sub == 1) {
-		uint64_t off = le64(c + 24);
-		uint32_t len = le32(c + 32);
+		uint64_t off = sta_le64(c + 24);
+		uint32_t len = sta_le32(c + 32);
 
 		if (off + len + STA_SQE <= s->capsule_len) {
 			s->len = len;
@@ -562,13 +375,13 @@ static void capsule(struct sta_slot *s)
 		return;
 	}
 	if (opc == STA_OPC_FABRICS && c[4] == 0x01) /* Connect: the queue's id */
-		qp->qid = le16(c + 42);
+		qp->qid = sta_le16(c + 42);
 	if (qp->qid == 0 || qp->subs == NULL ||
 	    (opc != STA_OPC_READ && opc != STA_OPC_WRITE && opc != STA_OPC_FLUSH)) {
 		to_app(s);
 		return;
 	}
-	uint32_t nsid = le32(c + 4);
+	uint32_t nsid = sta_le32(c + 4);
 
 	ns = ns_of(qp->subs, nsid);
 	if (ns == NULL) {
@@ -577,7 +390,7 @@ static void capsule(struct sta_slot *s)
 			return;
 		}
 		SDK_LOG_ERR("STA QP %u: command %u (opcode 0x%02x) names namespace %u, which subsystem %s does not have",
-			    qp->id, le16(c + 2), opc, nsid, qp->subs->nqn);
+			    qp->id, sta_le16(c + 2), opc, nsid, qp->subs->nqn);
 		fail_at(s, STA_SC_INVALID_NS, 4);
 		return;
 	}
@@ -587,11 +400,11 @@ static void capsule(struct sta_slot *s)
 		submit_nvme(s);
 		return;
 	}
-	uint64_t want = ((uint64_t)(le32(c + 48) & 0xffff) + 1) * ns->block_size;
+	uint64_t want = ((uint64_t)(sta_le32(c + 48) & 0xffff) + 1) * ns->block_size;
 
 	if (want > qp->io->sta->caps->sta_max_io_size) {
 		SDK_LOG_ERR("STA QP %u: command %u moves %llu bytes, more than the maximum I/O size of %u bytes (MDTS)",
-			    qp->id, le16(c + 2), (unsigned long long)want, qp->io->sta->caps->sta_max_io_size);
+			    qp->id, sta_le16(c + 2), (unsigned long long)want, qp->io->sta->caps->sta_max_io_size);
 		fail_at(s, STA_SC_INVALID_FIELD, 48);
 		return;
 	}
@@ -796,7 +609,7 @@ static void eu_done(struct softhw_dpa_job *job, doca_error_t status)
 
 void sta_dp_kick(struct sta_io_dp *dp)
 {
-	wake(dp->stop_fd);
+	sta_wake(dp->stop_fd);
 }
 
 doca_error_t sta_dp_io_start(struct doca_sta_io *io)
@@ -863,7 +676,7 @@ void sta_dp_io_stop(struct doca_sta_io *io)
 	pthread_mutex_lock(&dp->lock);
 	dp->stop = true;
 	pthread_mutex_unlock(&dp->lock);
-	wake(dp->stop_fd);
+	sta_wake(dp->stop_fd);
 	sta->dev->dpa->flag_wait(sta->dpa, &dp->done_flag);
 	pthread_mutex_lock(&dp->lock);
 	if (dp->qps != NULL)
@@ -881,13 +694,8 @@ void sta_dp_io_stop(struct doca_sta_io *io)
 		}
 	}
 	drain_backends(io);
-	for (uint32_t i = 0; i < dp->num_beqs; i++) {
-		pthread_mutex_lock(&sta->leaf_lock);
-		dp->beqs[i]->h->owner = NULL;
-		pthread_mutex_unlock(&sta->leaf_lock);
-		free(dp->beqs[i]->cids);
-		free(dp->beqs[i]);
-	}
+	for (uint32_t i = 0; i < dp->num_beqs; i++)
+		sta_beq_release(dp->beqs[i]);
 	while (dp->nonoff_head != NULL) {
 		struct sta_nonoff *n = dp->nonoff_head;
 

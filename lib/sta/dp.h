@@ -148,6 +148,39 @@ struct sta_io_dp {
 #endif
 };
 
+/* Little-endian fields of capsules and queue entries. */
+static inline uint16_t sta_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t sta_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t sta_le64(const uint8_t *p)
+{
+	return (uint64_t)sta_le32(p) | (uint64_t)sta_le32(p + 4) << 32;
+}
+
+/* beq.c (dp lock held) */
+/* The back-end queue of `be` this IO context drives: its own, or a free one it claims; NULL (logged). */
+struct sta_beq *sta_beq_of(struct doca_sta_io *io, struct doca_sta_be_handle *be);
+/* Places the slot's command on the SQ (PRPs, back-end NSID); false when there is no room. */
+bool sta_beq_push(struct sta_beq *b, struct sta_slot *s);
+/* Publishes the SQ tail and wakes the disk's controller. */
+void sta_beq_ring(struct sta_beq *b);
+/* Up to max new completions: their slots and statuses (SC | SCT << 8); frees their CQ slots. */
+int sta_beq_reap(struct sta_beq *b, struct sta_slot **done, uint16_t *status, int max);
+/* Queues a command for when the SQ has room; sta_beq_push_waiting places those that fit. */
+void sta_beq_wait(struct sta_beq *b, struct sta_slot *s);
+void sta_beq_push_waiting(struct sta_beq *b);
+/* The IO context lets the queue go (stop). */
+void sta_beq_release(struct sta_beq *b);
+/* Writes 1 to an eventfd. */
+void sta_wake(int fd);
+
 /* dp.c */
 doca_error_t sta_dp_io_start(struct doca_sta_io *io);
 void sta_dp_io_stop(struct doca_sta_io *io);
