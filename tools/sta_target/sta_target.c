@@ -867,6 +867,26 @@ static void setup(void)
 	}
 }
 
+/* The QPs still connected (STA's per-EU lists), before the IO contexts stop. */
+static void print_qps(void)
+{
+	struct doca_sta_eu_handle *eus[256];
+	uint32_t n = 0, qps = 0;
+
+	if (doca_sta_get_eu_handle(t.sta, eus, &n) != DOCA_SUCCESS)
+		return;
+	for (uint32_t i = 0; i < n && i < 256; i++) {
+		struct doca_sta_qp_handle *arr[256];
+		enum dpa_sta_eu_type type;
+		uint16_t k = 0;
+
+		if (doca_sta_get_eu_type(eus[i], &type) == DOCA_SUCCESS && type == DOCA_STA_EU_COMP &&
+		    doca_sta_get_eu_connect_qp_stats(eus[i], arr, &k) == DOCA_SUCCESS)
+			qps += k;
+	}
+	fprintf(stderr, "softdoca-sta-target: %u QPs connected at stop\n", qps);
+}
+
 /* The EU counters, summed over the EUs (after the IO contexts stopped: nothing in flight). */
 static void print_stats(void)
 {
@@ -888,18 +908,6 @@ static void print_stats(void)
 			sum[k] += *e[k].val;
 		}
 	}
-	uint32_t qps = 0;
-
-	for (uint32_t i = 0; i < n && i < 256; i++) {
-		struct doca_sta_qp_handle *arr[256];
-		enum dpa_sta_eu_type type;
-		uint16_t k = 0;
-
-		if (doca_sta_get_eu_type(eus[i], &type) == DOCA_SUCCESS && type == DOCA_STA_EU_COMP &&
-		    doca_sta_get_eu_connect_qp_stats(eus[i], arr, &k) == DOCA_SUCCESS)
-			qps += k;
-	}
-	fprintf(stderr, "softdoca-sta-target: %u QPs connected at stop\n", qps);
 	fprintf(stderr, "softdoca-sta-target: stats:");
 	for (uint16_t k = 0; k < nc && k < 16; k++)
 		fprintf(stderr, " %s %llu", names[k], (unsigned long long)sum[k]);
@@ -910,7 +918,7 @@ static void teardown(void)
 {
 	enum doca_ctx_states st;
 
-	print_stats();
+	print_qps();
 	for (uint32_t i = 0; i < t.io_threads; i++) { /* each stops its IO context */
 		send_msg(i, MSG_STOP, NULL);
 		pthread_join(t.threads[i], NULL);
@@ -919,7 +927,8 @@ static void teardown(void)
 		close(t.pipes[i][0]);
 		close(t.pipes[i][1]);
 	}
-	/* the IO contexts destroyed the QPs of hosts still connected */
+	/* the IO contexts destroyed the QPs of hosts still connected, and waited for the disk */
+	print_stats();
 	while (t.conns != NULL)
 		conn_free(t.conns);
 	doca_sta_subsystem_rm_ns(t.subs, t.ns);
