@@ -17,3 +17,4 @@ build-bench/bench/comch/comch_bench
 build-bench/bench/rdma/rdma_bench
 build-bench/bench/dpa/dpa_bench
 build-bench/bench/nvme/nvme_bench
+bench/sta/sta_bench.sh build-bench

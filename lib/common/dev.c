@@ -13,6 +13,7 @@
 #include "softhw/base/sdk_log.h"
 #include "softhw/comch/comch.h"
 #include "softhw/dpa/dpa.h"
+#include "softhw/nvme/nvme_ops.h"
 #include "softhw/rnic/rnic.h"
 
 SDK_LOG_REGISTER(DOCA_DEV);
@@ -147,6 +148,7 @@ doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
 			d->rnic = &softhw_rnic_ops;
 			d->comch = &softhw_comch_ops;
 			d->dpa = &softhw_dpa_ops;
+			d->nvme = &softhw_nvme_ops;
 			devinfo->open_dev = d;
 		}
 	}

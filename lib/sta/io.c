@@ -5,7 +5,9 @@
  * QP calls and the data tasks need the data path, which is not implemented yet: they check
  * their arguments and return DOCA_ERROR_NOT_SUPPORTED (docs/sta.md).
  */
-#include "sta_priv.h"
+#include <string.h>
+
+#include "dp.h"
 #include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(STA_IO);
@@ -18,6 +20,7 @@ static inline struct doca_sta_io *ctx_to_io(struct doca_ctx *ctx)
 static doca_error_t io_start(struct doca_ctx *ctx)
 {
 	struct doca_sta_io *io = ctx_to_io(ctx);
+	doca_error_t err;
 
 	if (!sta_running(io->sta, "Failed to start STA IO context"))
 		return DOCA_ERROR_BAD_STATE;
@@ -27,33 +30,156 @@ static doca_error_t io_start(struct doca_ctx *ctx)
 			    "doca_ctx_start()");
 		return DOCA_ERROR_BAD_STATE;
 	}
+	err = sta_dp_io_start(io); /* its job on the EUs */
+	if (err != DOCA_SUCCESS)
+		return err;
 	softdoca_pe_notify(ctx->pe);
 	return DOCA_ERROR_IN_PROGRESS; /* RUNNING at the next progress, as the STA context */
 }
 
+static doca_error_t io_stop(struct doca_ctx *ctx)
+{
+	struct doca_sta_io *io = ctx_to_io(ctx);
+
+	/* the EU job leaves, QPs left are destroyed: tasks in flight complete (ready) with an error */
+	sta_dp_io_stop(io);
+	return DOCA_SUCCESS;
+}
+
+/* One non-offload capsule to the application, from doca_pe_progress. */
+static bool deliver_nonoff(struct doca_sta_io *io)
+{
+	struct sta_io_dp *dp = io->dp;
+	struct sta_nonoff *n;
+	struct sta_slot *s;
+
+	if (dp == NULL)
+		return false;
+	pthread_mutex_lock(&dp->lock);
+	n = dp->nonoff_head;
+	if (n != NULL) {
+		dp->nonoff_head = n->next;
+		if (dp->nonoff_head == NULL)
+			dp->nonoff_tail = NULL;
+	}
+	pthread_mutex_unlock(&dp->lock);
+	if (n == NULL)
+		return false;
+	if (n->slot == NULL) { /* a transport error */
+		struct doca_sta_event_transport_err ev = n->err;
+
+		free(n);
+		if (io->transport_err_cb != NULL)
+			io->transport_err_cb(&ev, io->transport_err_ud);
+		return true;
+	}
+	s = n->slot;
+	free(n);
+	/* the slot stays SLOT_APP until the application's response: only its thread touches it */
+	io->non_offload_cb(s->qp, io->non_offload_ud, s->capsule, s->data, s->len, !s->keyed,
+			   (union doca_data){.ptr = s});
+	return true;
+}
+
 static bool io_progress(struct doca_ctx *ctx)
 {
-	if (ctx->state != DOCA_CTX_STATE_STARTING)
-		return false;
-	softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_RUNNING);
-	return true;
+	struct doca_sta_io *io = ctx_to_io(ctx);
+
+	if (ctx->state == DOCA_CTX_STATE_STARTING) {
+		softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_RUNNING);
+		return true;
+	}
+	return deliver_nonoff(io);
 }
 
 static bool io_arm(struct doca_ctx *ctx)
 {
-	return ctx->state == DOCA_CTX_STATE_STARTING;
+	struct doca_sta_io *io = ctx_to_io(ctx);
+	bool waiting;
+
+	if (ctx->state == DOCA_CTX_STATE_STARTING)
+		return true;
+	if (io->dp == NULL)
+		return false;
+	pthread_mutex_lock(&io->dp->lock);
+	waiting = io->dp->nonoff_head != NULL;
+	pthread_mutex_unlock(&io->dp->lock);
+	return waiting;
 }
 
-/* No task of an IO context reaches the engine in this slice (their alloc_init refuse). */
+static bool task_ready(struct softhw_work *work)
+{
+	struct doca_sta_producer_task_send *t = (struct doca_sta_producer_task_send *)work;
+
+	return __atomic_load_n(&t->done, __ATOMIC_ACQUIRE) != 0;
+}
+
+static doca_error_t task_run(struct softhw_work *work)
+{
+	return ((struct doca_sta_producer_task_send *)work)->status;
+}
+
+/* Posts the task's verbs work; the EU finishes it (t->done) when its completion comes. */
 static doca_error_t io_prepare(struct doca_task *task)
 {
-	(void)task;
-	return sta_data_path_missing("doca_task_submit (STA IO task)");
+	struct doca_sta_producer_task_send *t = (struct doca_sta_producer_task_send *)task;
+	struct doca_sta_io *io = ctx_to_io(task->ctx);
+	struct sta_slot *s = t->slot;
+	doca_error_t err = DOCA_SUCCESS;
+
+	if (io->dp == NULL)
+		return DOCA_ERROR_BAD_STATE;
+	task->work.op = SOFTHW_OP_CALL;
+	task->work.call.ready = task_ready;
+	task->work.call.run = task_run;
+	pthread_mutex_lock(&io->dp->lock);
+	if (t->qp->destroyed) {
+		err = DOCA_ERROR_BAD_STATE;
+	} else if (t->kind == STA_IO_TASK_DISCONNECT) {
+		/* the host's QP sees the disconnect; capsules still on the disk are cleaned up at
+		 * their completion, as after doca_sta_io_qp_destroy */
+#ifdef SOFTDOCA_STA_DATA_PATH
+		if (t->qp->cm_id != NULL && !t->qp->dead)
+			rdma_disconnect(t->qp->cm_id);
+#endif
+		t->qp->dead = true;
+		t->done = 1;
+	} else if (s->state != SLOT_APP || s->task != NULL) {
+		SDK_LOG_ERR("doca_task_submit (STA non-offload task): the command already has its response or a task in "
+			    "flight");
+		err = DOCA_ERROR_BAD_STATE;
+	} else if (t->qp->dead) {
+		t->status = DOCA_ERROR_CONNECTION_ABORTED;
+		t->done = 1;
+		if (t->kind != STA_IO_TASK_READ)
+			sta_dp_slot_done(s);
+	} else if (t->kind == STA_IO_TASK_READ) {
+		s->task = t;
+		if (sta_dp_rdma_read(s) != 0) {
+			s->task = NULL;
+			t->status = DOCA_ERROR_CONNECTION_ABORTED;
+			t->done = 1;
+		}
+	} else {
+		/* the response: with the payload written to the host first (write-send) */
+		bool write = t->kind == STA_IO_TASK_WRITE_SEND && s->keyed && s->len > 0;
+
+		s->task = t;
+		if (sta_dp_send_rsp(s, t->cqe, write) != 0) {
+			s->task = NULL;
+			t->status = DOCA_ERROR_CONNECTION_ABORTED;
+			t->done = 1;
+			sta_dp_slot_done(s);
+		}
+	}
+	pthread_mutex_unlock(&io->dp->lock);
+	return err;
 }
 
 static const struct softdoca_ctx_ops io_ops = {
 	.name = "STA IO",
 	.start = io_start,
+	.stop = io_stop,
 	.progress = io_progress,
 	.arm = io_arm,
 	.prepare = io_prepare,
@@ -83,6 +209,14 @@ doca_error_t doca_sta_io_create(struct doca_sta *sta, struct doca_sta_io **sta_i
 	}
 	softdoca_ctx_init(&io->ctx, sta->dev, &io_ops);
 	io->sta = sta;
+	for (uint32_t used = 1; used != 0;) { /* the lowest index no other IO context has */
+		used = 0;
+		for (const struct doca_sta_io *o = sta->ios; o != NULL; o = o->next)
+			if (o->index == io->index)
+				used = 1;
+		if (used)
+			io->index++;
+	}
 	io->next = sta->ios;
 	sta->ios = io;
 	sta->num_io++;
@@ -140,6 +274,16 @@ static doca_error_t io_conf(struct doca_sta_io *io, uint32_t type, doca_sta_task
 	}
 	if (!io_idle(io, "configure STA IO tasks", call))
 		return DOCA_ERROR_BAD_STATE;
+	if (softdoca_ctx_tasks_configured(&io->ctx, type) && io->ctx.pools[type].allocated) {
+		SDK_LOG_ERR("%s: tasks of the previous configuration are still allocated; free them first", call);
+		return DOCA_ERROR_IN_USE;
+	}
+	if (softdoca_ctx_conf_tasks(&io->ctx, type, type == STA_IO_TASK_DISCONNECT ? "disconnect" : "non-offload",
+				    sizeof(struct doca_sta_producer_task_send), sta_task_done, sta_task_error,
+				    STA_IO_TASKS) != DOCA_SUCCESS) {
+		SDK_LOG_ERR("%s: out of memory for %u tasks", call, STA_IO_TASKS);
+		return DOCA_ERROR_NO_MEMORY;
+	}
 	io->task_cbs[type] = (struct sta_task_cbs){.done = done, .error = error, .set = true};
 	return DOCA_SUCCESS;
 }
@@ -196,43 +340,62 @@ doca_error_t doca_sta_io_event_transport_err_register_cb(struct doca_sta_io *sta
 	return DOCA_SUCCESS;
 }
 
-/* ---- the data path: argument checks, then NOT_SUPPORTED ---- */
+/* ---- the application's side of the data path: non-offload capsules and tasks ---- */
 
-/* Checks common to the QP and data-task calls: a running IO context. */
-static doca_error_t io_ready(const struct doca_sta_io *io, const char *call)
+static doca_error_t io_task_alloc(struct doca_sta_io *io, uint32_t type, int kind, union doca_data user_data,
+				  struct doca_sta_qp_handle *qp, union doca_data nud, const uint8_t *cqe,
+				  struct doca_sta_producer_task_send **task, const char *conf_call, const char *call)
 {
-	if (io == NULL) {
-		SDK_LOG_ERR("%s: sta_io is NULL", call);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (io->ctx.state != DOCA_CTX_STATE_RUNNING) {
-		SDK_LOG_ERR("%s: the STA IO context is %s; start it and progress its PE until it is RUNNING first", call,
-			    softdoca_ctx_state_name(io->ctx.state));
-		return DOCA_ERROR_BAD_STATE;
-	}
-	return DOCA_SUCCESS;
-}
+	struct doca_sta_producer_task_send *t;
+	struct sta_slot *slot = nud.ptr;
 
-static doca_error_t io_task_ready(const struct doca_sta_io *io, uint32_t type, const void *qp, const void *out,
-				  const char *conf_call, const char *call)
-{
-	if (io == NULL || qp == NULL || out == NULL) {
+	if (io == NULL || qp == NULL || task == NULL) {
 		SDK_LOG_ERR("%s: %s is NULL", call, io == NULL ? "sta_io" : qp == NULL ? "qp_handle" : "task output pointer");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (!io->task_cbs[type].set) {
+	if (!io->task_cbs[type].set || !softdoca_ctx_tasks_configured(&io->ctx, type)) {
 		SDK_LOG_ERR("%s: the task is not configured; call %s() before doca_ctx_start()", call, conf_call);
 		return DOCA_ERROR_BAD_STATE;
 	}
-	return sta_data_path_missing(call);
+	if (io->ctx.state != DOCA_CTX_STATE_RUNNING || io->dp == NULL) {
+		SDK_LOG_ERR("%s: the STA IO context is %s", call, softdoca_ctx_state_name(io->ctx.state));
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (qp->io != io) {
+		SDK_LOG_ERR("%s: the QP belongs to another IO context", call);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (kind != STA_IO_TASK_DISCONNECT &&
+	    (slot == NULL || slot < qp->slots || slot >= qp->slots + qp->depth || slot->state != SLOT_APP)) {
+		SDK_LOG_ERR("%s: non_offload_user_data is not the one the non-offload callback gave for a command of "
+			    "this QP still waiting for its response",
+			    call);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	t = (struct doca_sta_producer_task_send *)softdoca_task_alloc(&io->ctx, type, user_data);
+	if (t == NULL) {
+		SDK_LOG_ERR("%s: all %u tasks are in use; free completed tasks with doca_task_free()", call, STA_IO_TASKS);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	t->subs = NULL;
+	t->ns = NULL;
+	t->beq = NULL;
+	t->qp = qp;
+	t->slot = kind == STA_IO_TASK_DISCONNECT ? NULL : slot;
+	t->kind = kind;
+	t->done = 0;
+	t->status = DOCA_SUCCESS;
+	if (cqe != NULL)
+		memcpy(t->cqe, cqe, sizeof(t->cqe));
+	*task = t;
+	return DOCA_SUCCESS;
 }
 
 doca_error_t doca_sta_io_task_disconnect_alloc_init(struct doca_sta_io *sta_io, union doca_data user_data,
 						    struct doca_sta_qp_handle *qp_handle, struct doca_sta_producer_task_send **task)
 {
-	(void)user_data;
-	return io_task_ready(sta_io, STA_IO_TASK_DISCONNECT, qp_handle, task, "doca_sta_io_task_disconnect_set_conf",
-			     __func__);
+	return io_task_alloc(sta_io, STA_IO_TASK_DISCONNECT, STA_IO_TASK_DISCONNECT, user_data, qp_handle,
+			     (union doca_data){0}, NULL, task, "doca_sta_io_task_disconnect_set_conf", __func__);
 }
 
 doca_error_t doca_sta_io_task_non_offload_rdma_write_send_alloc_init(struct doca_sta_io *sta_io, union doca_data user_data,
@@ -241,14 +404,13 @@ doca_error_t doca_sta_io_task_non_offload_rdma_write_send_alloc_init(struct doca
 								     union doca_data non_offload_user_data,
 								     struct doca_sta_producer_task_send **task)
 {
-	(void)user_data;
-	(void)non_offload_user_data;
 	if (completion == NULL) {
 		SDK_LOG_ERR("%s: completion is NULL", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	return io_task_ready(sta_io, STA_IO_TASK_WRITE_SEND, qp_handle, task,
-			     "doca_sta_io_task_non_offload_set_rdma_write_send_conf", __func__);
+	return io_task_alloc(sta_io, STA_IO_TASK_WRITE_SEND, STA_IO_TASK_WRITE_SEND, user_data, qp_handle,
+			     non_offload_user_data, completion, task, "doca_sta_io_task_non_offload_set_rdma_write_send_conf",
+			     __func__);
 }
 
 doca_error_t doca_sta_io_task_non_offload_rdma_send_alloc_init(struct doca_sta_io *sta_io, union doca_data user_data,
@@ -257,15 +419,14 @@ doca_error_t doca_sta_io_task_non_offload_rdma_send_alloc_init(struct doca_sta_i
 							       union doca_data non_offload_user_data,
 							       struct doca_sta_producer_task_send **task)
 {
-	(void)user_data;
-	(void)non_offload_user_data;
 	if (completion == NULL) {
 		SDK_LOG_ERR("%s: completion is NULL", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	/* a response without data goes through the write-send task type's configuration [inferred] */
-	return io_task_ready(sta_io, STA_IO_TASK_WRITE_SEND, qp_handle, task,
-			     "doca_sta_io_task_non_offload_set_rdma_write_send_conf", __func__);
+	return io_task_alloc(sta_io, STA_IO_TASK_WRITE_SEND, STA_IO_TASK_SEND_ONLY, user_data, qp_handle,
+			     non_offload_user_data, completion, task, "doca_sta_io_task_non_offload_set_rdma_write_send_conf",
+			     __func__);
 }
 
 doca_error_t doca_sta_io_task_non_offload_rdma_read_alloc_init(struct doca_sta_io *sta_io, union doca_data user_data,
@@ -273,165 +434,18 @@ doca_error_t doca_sta_io_task_non_offload_rdma_read_alloc_init(struct doca_sta_i
 							       union doca_data non_offload_user_data,
 							       struct doca_sta_producer_task_send **task)
 {
-	(void)user_data;
-	(void)non_offload_user_data;
-	return io_task_ready(sta_io, STA_IO_TASK_READ, qp_handle, task, "doca_sta_io_task_non_offload_set_rdma_read_conf",
-			     __func__);
-}
+	struct sta_slot *slot = non_offload_user_data.ptr;
+	doca_error_t err = io_task_alloc(sta_io, STA_IO_TASK_READ, STA_IO_TASK_READ, user_data, qp_handle,
+					 non_offload_user_data, NULL, task, "doca_sta_io_task_non_offload_set_rdma_read_conf",
+					 __func__);
 
-doca_error_t doca_sta_io_qp_alloc(struct doca_sta_io *sta_io, const struct doca_dev *dev, struct doca_sta_qp_handle **qp_handle)
-{
-	doca_error_t err = io_ready(sta_io, __func__);
-
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (dev == NULL || qp_handle == NULL) {
-		SDK_LOG_ERR("%s: %s is NULL", __func__, dev == NULL ? "dev" : "qp_handle output pointer");
+	if (err == DOCA_SUCCESS && !slot->keyed) {
+		SDK_LOG_ERR("%s: the command has no keyed SGL: its data (if any) came in the capsule, payload_valid was "
+			    "true",
+			    __func__);
+		doca_task_free(&(*task)->base);
+		*task = NULL;
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (!sta_has_dev(sta_io->sta, dev)) {
-		SDK_LOG_ERR("%s: the STA context does not know the device; add it with doca_sta_add_dev()", __func__);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return sta_data_path_missing(__func__);
-}
-
-/* accept and connect: the device, the cm_id and the private data (at most 32 bytes here) */
-static doca_error_t check_connect(struct doca_sta_io *io, const struct doca_dev *dev, const struct rdma_cm_id *cm_id,
-				  const void *priv, uint32_t priv_size, const char *call)
-{
-	doca_error_t err = io_ready(io, call);
-
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (dev == NULL || cm_id == NULL || (priv == NULL && priv_size != 0)) {
-		SDK_LOG_ERR("%s: %s is NULL", call, dev == NULL ? "dev" : cm_id == NULL ? "cm_id" : "priv_data");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (!sta_has_dev(io->sta, dev)) {
-		SDK_LOG_ERR("%s: the STA context does not know the device; add it with doca_sta_add_dev()", call);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return sta_data_path_missing(call);
-}
-
-doca_error_t doca_sta_io_qp_accept(struct doca_sta_io *sta_io, struct doca_sta_qp_handle *qp_handle, const struct doca_dev *dev,
-				   struct rdma_cm_id *cm_id, const void *priv_data, uint32_t priv_size,
-				   struct doca_sta_subs_handle *subs_handle)
-{
-	(void)subs_handle;
-	if (qp_handle == NULL) {
-		SDK_LOG_ERR("%s: qp_handle is NULL; allocate it with doca_sta_io_qp_alloc()", __func__);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return check_connect(sta_io, dev, cm_id, priv_data, priv_size, __func__);
-}
-
-doca_error_t doca_sta_io_qp_connect(struct doca_sta_io *sta_io, const struct doca_dev *dev, struct rdma_cm_id *cm_id,
-				    const void *priv_data, uint32_t priv_size, struct doca_sta_subs_handle *subs_handle,
-				    struct doca_sta_qp_handle **qp_handle)
-{
-	(void)subs_handle;
-	if (qp_handle == NULL) {
-		SDK_LOG_ERR("%s: qp_handle output pointer is NULL", __func__);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return check_connect(sta_io, dev, cm_id, priv_data, priv_size, __func__);
-}
-
-doca_error_t doca_sta_io_qp_connect_set_sq_size(struct doca_sta_io *sta_io, struct doca_sta_qp_handle *qp_handle,
-						uint16_t sq_size)
-{
-	doca_error_t err = io_ready(sta_io, __func__);
-
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (qp_handle == NULL) {
-		SDK_LOG_ERR("%s: qp_handle is NULL", __func__);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	/* Fabrics Connect's SQSIZE is 0's based: the queue holds sq_size + 1 entries */
-	if ((uint32_t)sq_size + 1 > sta_io->sta->caps->sta_max_io_queue_size) {
-		SDK_LOG_ERR("%s: SQ size %u (0's based) is above the queue depth of %u (doca_sta_get_max_io_queue_size()); "
-			    "reject the Connect command",
-			    __func__, sq_size, sta_io->sta->caps->sta_max_io_queue_size);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return sta_data_path_missing(__func__);
-}
-
-/* The calls on one QP of a running IO context. */
-static doca_error_t qp_call(struct doca_sta_io *io, const void *qp, const char *call)
-{
-	doca_error_t err = io_ready(io, call);
-
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (qp == NULL) {
-		SDK_LOG_ERR("%s: qp_handle is NULL", call);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return sta_data_path_missing(call);
-}
-
-doca_error_t doca_sta_io_qp_connect_established(struct doca_sta_io *sta_io, struct doca_sta_qp_handle *qp_handle)
-{
-	return qp_call(sta_io, qp_handle, __func__);
-}
-
-doca_error_t doca_sta_io_qp_destroy(struct doca_sta_io *sta_io, struct doca_sta_qp_handle *qp_handle)
-{
-	return qp_call(sta_io, qp_handle, __func__);
-}
-
-doca_error_t doca_sta_io_qp_add_subsystem(struct doca_sta_io *sta_io, const struct doca_sta_subs_handle *subs_handle,
-					  struct doca_sta_qp_handle *qp_handle)
-{
-	if (subs_handle == NULL) {
-		SDK_LOG_ERR("%s: subs_handle is NULL", __func__);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return qp_call(sta_io, qp_handle, __func__);
-}
-
-doca_error_t doca_sta_io_qp_set_user_data(struct doca_sta_io *sta_io, struct doca_sta_qp_handle *qp_handle,
-					  union doca_data user_data)
-{
-	(void)user_data;
-	return qp_call(sta_io, qp_handle, __func__);
-}
-
-/* Getters of a QP: no QP exists before the data path does. */
-static doca_error_t qp_get(const void *qp, const void *out, const char *call)
-{
-	if (qp == NULL || out == NULL) {
-		SDK_LOG_ERR("%s: %s is NULL", call, qp == NULL ? "qp_handle" : "output");
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	return sta_data_path_missing(call);
-}
-
-doca_error_t doca_sta_io_qp_get_user_data(const struct doca_sta_qp_handle *qp_handle, union doca_data *user_data)
-{
-	return qp_get(qp_handle, user_data, __func__);
-}
-
-doca_error_t doca_sta_io_qp_get_id(struct doca_sta_qp_handle *qp_handle, uint32_t *qp_id)
-{
-	return qp_get(qp_handle, qp_id, __func__);
-}
-
-doca_error_t doca_sta_io_qp_get_port_id(struct doca_sta_qp_handle *qp_handle, uint16_t *port_id)
-{
-	return qp_get(qp_handle, port_id, __func__);
-}
-
-doca_error_t doca_sta_io_qp_get_group_id(struct doca_sta_qp_handle *qp_handle, uint16_t *group_id)
-{
-	return qp_get(qp_handle, group_id, __func__);
-}
-
-doca_error_t doca_sta_io_qp_get_index_in_group(struct doca_sta_qp_handle *qp_handle, uint16_t *qp_idx)
-{
-	return qp_get(qp_handle, qp_idx, __func__);
+	return err;
 }

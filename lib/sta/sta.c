@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sta_priv.h"
+#include "softhw/dpa/dpa.h"
 #include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(STA);
@@ -136,6 +137,11 @@ static doca_error_t sta_run_task(struct softhw_work *work)
 	for (struct doca_sta_be_handle *be = sta->backends; be != NULL; be = be->next) {
 		for (struct doca_sta_be_q_handle **pp = &be->queues; *pp != NULL; pp = &(*pp)->next) {
 			if (*pp == t->beq) {
+				if (__atomic_load_n(&t->beq->owner, __ATOMIC_ACQUIRE) != NULL) {
+					SDK_LOG_ERR("destroy-queue task: the back-end queue is driven by a running IO "
+						    "context; stop that IO context first");
+					return DOCA_ERROR_IN_USE;
+				}
 				*pp = t->beq->next;
 				be->num_queues--;
 				free(t->beq);
@@ -218,6 +224,12 @@ static doca_error_t sta_start(struct doca_ctx *ctx)
 	err = make_eus(sta);
 	if (err != DOCA_SUCCESS)
 		return err;
+	/* the data path's EUs: the device's soft DPA (BlueField-3 has one) */
+	if (sta->dev->dpa == NULL || sta->dev->dpa->open(sta->dev->devinfo->fn, &sta->dpa) != DOCA_SUCCESS) {
+		sta->dpa = NULL;
+		SDK_LOG_WARN("STA context: the device's DPA cannot be opened; IO contexts will not start (no EUs for "
+			     "the data path)");
+	}
 	softdoca_pe_notify(ctx->pe);
 	return DOCA_ERROR_IN_PROGRESS; /* RUNNING at the next progress */
 }
@@ -240,10 +252,50 @@ static doca_error_t sta_stop(struct doca_ctx *ctx)
 	return DOCA_ERROR_IN_PROGRESS; /* IDLE once the IO contexts are (sta_progress) */
 }
 
+void sta_cqe_notify(struct doca_sta *sta, const struct doca_sta_event_cqe_notify *ev)
+{
+	struct sta_cqe_note *n;
+
+	if (sta->cqe_notify_cb == NULL || (n = malloc(sizeof(*n))) == NULL)
+		return;
+	n->next = NULL;
+	n->ev = *ev;
+	pthread_mutex_lock(&sta->leaf_lock);
+	if (sta->notes_tail != NULL)
+		sta->notes_tail->next = n;
+	else
+		sta->notes = n;
+	sta->notes_tail = n;
+	pthread_mutex_unlock(&sta->leaf_lock);
+	softdoca_pe_notify(sta->ctx.pe);
+}
+
+/* One CQE-notify event to the application, from doca_pe_progress of the STA context. */
+static bool deliver_note(struct doca_sta *sta)
+{
+	struct sta_cqe_note *n;
+
+	pthread_mutex_lock(&sta->leaf_lock);
+	n = sta->notes;
+	if (n != NULL) {
+		sta->notes = n->next;
+		if (sta->notes == NULL)
+			sta->notes_tail = NULL;
+	}
+	pthread_mutex_unlock(&sta->leaf_lock);
+	if (n == NULL)
+		return false;
+	sta->cqe_notify_cb(&n->ev, sta->cqe_notify_ud);
+	free(n);
+	return true;
+}
+
 static bool sta_progress(struct doca_ctx *ctx)
 {
 	struct doca_sta *sta = ctx_to_sta(ctx);
 
+	if (deliver_note(sta))
+		return true;
 	if (ctx->state == DOCA_CTX_STATE_STARTING) {
 		softdoca_ctx_set_state(ctx, DOCA_CTX_STATE_RUNNING);
 		return true;
@@ -257,6 +309,9 @@ static bool sta_progress(struct doca_ctx *ctx)
 			return false;
 		}
 		free_eus(sta);
+		if (sta->dpa != NULL)
+			sta->dev->dpa->close(sta->dpa);
+		sta->dpa = NULL;
 		ctx->lib_busy = false;
 		return true;
 	}
@@ -265,7 +320,13 @@ static bool sta_progress(struct doca_ctx *ctx)
 
 static bool sta_arm(struct doca_ctx *ctx)
 {
-	return ctx->state == DOCA_CTX_STATE_STARTING ||
+	struct doca_sta *sta = ctx_to_sta(ctx);
+	bool notes;
+
+	pthread_mutex_lock(&sta->leaf_lock);
+	notes = sta->notes != NULL;
+	pthread_mutex_unlock(&sta->leaf_lock);
+	return notes || ctx->state == DOCA_CTX_STATE_STARTING ||
 	       (ctx->state == DOCA_CTX_STATE_STOPPING && ctx->lib_busy && ios_idle(ctx_to_sta(ctx)));
 }
 
@@ -323,6 +384,7 @@ doca_error_t doca_sta_create(struct doca_dev *dev, struct doca_sta **sta)
 	s->caps = softdoca_dev_caps(dev);
 	s->max_sta_io = 1;
 	pthread_mutex_init(&s->io_lock, NULL);
+	pthread_mutex_init(&s->leaf_lock, NULL);
 	*sta = s;
 	return DOCA_SUCCESS;
 }
@@ -347,7 +409,14 @@ doca_error_t doca_sta_destroy(struct doca_sta *sta)
 		return DOCA_ERROR_IN_USE;
 	}
 	softdoca_ctx_fini(&sta->ctx);
+	while (sta->notes != NULL) { /* events never progressed */
+		struct sta_cqe_note *n = sta->notes;
+
+		sta->notes = n->next;
+		free(n);
+	}
 	pthread_mutex_destroy(&sta->io_lock);
+	pthread_mutex_destroy(&sta->leaf_lock);
 	free(sta);
 	return DOCA_SUCCESS;
 }

@@ -34,6 +34,8 @@
 /* Task types of the control context and of an IO context (indexes of their pools). */
 enum { STA_TASK_RM_NS = 0, STA_TASK_DESTROY_BEQ = 1 };
 enum { STA_IO_TASK_DISCONNECT = 0, STA_IO_TASK_WRITE_SEND, STA_IO_TASK_READ, STA_IO_TASK_TYPES };
+#define STA_IO_TASK_SEND_ONLY STA_IO_TASK_TYPES /* a response without data: the write-send pool */
+#define STA_IO_TASKS 1024 /* tasks of each IO task type (their set_conf calls take no count) */
 
 /* Counters of an EU, a back-end queue and a namespace (zero until the data path exists). */
 enum { STA_EU_CTR_RX_CAPSULES, STA_EU_CTR_TX_RESPONSES, STA_EU_CTR_RDMA_READS, STA_EU_CTR_RDMA_WRITES,
@@ -88,6 +90,7 @@ struct doca_sta_be_q_handle {
 	uint64_t ctr[STA_BEQ_CTRS];
 	struct doca_sta_eu_ctr_entry entries[STA_BEQ_CTRS];
 	uint64_t eu_id; /* the BEQ EU that polls this queue */
+	struct doca_sta_io *owner; /* the IO context whose EU drives it (under the STA's leaf_lock) */
 	struct doca_sta_eu_ctr_entry mapping;
 };
 
@@ -100,11 +103,22 @@ struct doca_sta_be_handle {
 };
 
 /* The one task type of STA: which object it removes is fixed at allocation. */
+struct sta_slot;
+struct sta_io_dp;
+struct softhw_dpa;
+
 struct doca_sta_producer_task_send {
 	struct doca_task base; /* first: doca_sta_producer_send_task_as_task */
 	struct doca_sta_subs_handle *subs;
 	struct doca_sta_ns_handle *ns;
 	struct doca_sta_be_q_handle *beq;
+	/* IO context tasks (dp.h): the QP, the capsule slot, the response */
+	struct doca_sta_qp_handle *qp;
+	struct sta_slot *slot;
+	uint8_t cqe[16];
+	int kind;               /* STA_IO_TASK_*, or STA_IO_TASK_SEND_ONLY */
+	uint32_t done;          /* atomic: the EU finished it (status below) */
+	doca_error_t status;
 };
 
 struct doca_sta {
@@ -139,6 +153,12 @@ struct doca_sta {
 	uint32_t num_eus;
 	uint64_t *eu_ctr;
 	bool told_waiting_io; /* the stop waits for IO contexts: logged once */
+	struct softhw_dpa *dpa; /* the soft DPA whose EUs run the data path (dp.c) */
+	/* taken inside an IO context's data-path lock (never the other way round): back-end queue
+	 * owners and the CQE-notify events waiting for the PE */
+	pthread_mutex_t leaf_lock;
+	struct sta_cqe_note *notes, *notes_tail;
+	uint32_t next_qp_id;
 };
 
 struct doca_sta_io {
@@ -150,6 +170,8 @@ struct doca_sta_io {
 	doca_sta_event_transport_err_cb_t transport_err_cb;
 	union doca_data transport_err_ud;
 	struct sta_task_cbs task_cbs[STA_IO_TASK_TYPES];
+	struct sta_io_dp *dp;   /* the data path while RUNNING (dp.h) */
+	uint32_t index;         /* creation order: back-end queues and EUs map to it */
 };
 
 /* Events (delivered by the data path once it exists; the getters read these). */
@@ -174,6 +196,14 @@ struct doca_sta_event_cqe_notify {
 	uint16_t cid, nsid, pel;
 	uint64_t lba;
 };
+
+/* A CQE-notify event raised by an EU, delivered from the STA context's doca_pe_progress. */
+struct sta_cqe_note {
+	struct sta_cqe_note *next;
+	struct doca_sta_event_cqe_notify ev;
+};
+/* Queues one (any thread); nothing when no callback is registered. */
+void sta_cqe_notify(struct doca_sta *sta, const struct doca_sta_event_cqe_notify *ev);
 
 /* True when the context is RUNNING; otherwise logs "<what>: ..." naming the fix. */
 bool sta_running(const struct doca_sta *sta, const char *what);

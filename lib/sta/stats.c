@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "sta_priv.h"
+#include "dp.h"
 #include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(STA_STATS);
@@ -103,9 +103,27 @@ doca_error_t doca_sta_get_eu_stats(struct doca_sta_eu_handle *eu_handle, const s
 doca_error_t doca_sta_get_eu_connect_qp_stats(struct doca_sta_eu_handle *eu_handle, struct doca_sta_qp_handle **arr,
 					      uint16_t *arr_size)
 {
+	struct doca_sta *sta;
+	uint16_t n = 0;
+
 	if (!eu_ok(eu_handle, arr, __func__) || arr_size == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
-	*arr_size = 0; /* no QP connects before the data path exists */
+	/* the QPs of the IO context whose EUs these are, at most
+	 * doca_sta_get_max_num_connected_qp_per_eu() of them */
+	sta = eu_handle->sta;
+	pthread_mutex_lock(&sta->io_lock);
+	for (struct doca_sta_io *io = sta->ios; io != NULL; io = io->next) {
+		if (io->index != eu_handle->id / STA_EU_TYPES || io->dp == NULL)
+			continue;
+		pthread_mutex_lock(&io->dp->lock);
+		for (struct doca_sta_qp_handle *qp = io->dp->qps; qp != NULL && n < sta->caps->sta_max_qps_per_eu;
+		     qp = qp->next)
+			if (!qp->destroyed)
+				arr[n++] = qp;
+		pthread_mutex_unlock(&io->dp->lock);
+	}
+	pthread_mutex_unlock(&sta->io_lock);
+	*arr_size = n;
 	return DOCA_SUCCESS;
 }
 

@@ -11,6 +11,7 @@
 struct softhw_comch_ops;
 struct softhw_dpa_ops;
 struct softhw_rnic_ops;
+struct softhw_nvme_ops;
 
 /*
  * A devinfo is a view of one soft function. There is one per function for the whole process
@@ -31,6 +32,7 @@ struct doca_dev {
 	const struct softhw_rnic_ops *rnic; /* the device's soft RDMA NIC (lib/softhw/rnic/rnic.h) */
 	const struct softhw_comch_ops *comch; /* its Comch transport (lib/softhw/comch/comch.h) */
 	const struct softhw_dpa_ops *dpa;    /* its DPA, if the profile has one (lib/softhw/dpa/dpa.h) */
+	const struct softhw_nvme_ops *nvme;  /* soft NVMe disks by doorbell page (lib/softhw/nvme/nvme_ops.h) */
 };
 
 /* One entry of a representor list; freed with the list. */

@@ -329,6 +329,7 @@ doca_error_t softdoca_nvme_open(const struct softdoca_nvme_disk_attr *attr, stru
 		ctrl_free(c);
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
+	nvme_bell_add(c);
 	*disk = (struct softdoca_nvme_disk *)c;
 	return DOCA_SUCCESS;
 }
@@ -340,6 +341,7 @@ doca_error_t softdoca_nvme_close(struct softdoca_nvme_disk *disk)
 
 	if (c == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
+	nvme_bell_remove(c);
 	__atomic_store_n(&c->stop, true, __ATOMIC_RELEASE);
 	if (write(c->wake_fd, &one, sizeof(one)) < 0)
 		SDK_LOG_ERR("soft NVMe close: eventfd write: %s", strerror(errno));

@@ -124,6 +124,7 @@ struct nvme_ctrl {
 	pthread_mutex_t admin_lock;
 	struct softdoca_nvme_qpair admin;
 	uint16_t next_cid;
+	struct nvme_ctrl *bell_next; /* the open disks by doorbell page (bell.c) */
 };
 
 /* ctrl.c */
@@ -131,6 +132,9 @@ void nvme_complete(struct nvme_ctrl *c, struct nvme_cmd *cmd, int sct, int sc);
 struct io_uring_sqe *nvme_get_sqe(struct nvme_ctrl *c);
 int nvme_irq_fd(struct nvme_ctrl *c, uint16_t iv);
 
+/* bell.c: the open disks, for softhw_nvme_ops.find_bell */
+void nvme_bell_add(struct nvme_ctrl *c);
+void nvme_bell_remove(struct nvme_ctrl *c);
 /* admin.c */
 void nvme_admin_exec(struct nvme_ctrl *c, struct nvme_cmd *cmd);
 /* io.c */

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The run-time side of an STA back-end queue (dp.h): the NVMe SQ and CQ of a soft NVMe disk
+ * that one IO context's EU job drives. Commands go on the SQ with PRPs and a doorbell write
+ * that wakes the disk's controller; completions are reaped by phase bit and freed with a CQ
+ * head doorbell write. Everything here runs under the IO context's data-path lock.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "doca_mmap.h"
+#include "dp.h"
+#include "softhw/base/sdk_log.h"
+#include "softhw/nvme/nvme_ops.h"
+
+SDK_LOG_REGISTER(STA_BEQ);
+
+struct sta_beq *sta_beq_of(struct doca_sta_io *io, struct doca_sta_be_handle *be)
+{
+	struct sta_io_dp *dp = io->dp;
+	struct doca_sta_be_q_handle *pick = NULL;
+
+	for (uint32_t i = 0; i < dp->num_beqs; i++)
+		if (dp->beqs[i]->h->be == be)
+			return dp->beqs[i];
+	if (dp->num_beqs == sizeof(dp->beqs) / sizeof(dp->beqs[0]))
+		return NULL;
+	/* claim a queue of that back-end no IO context owns (queues are not shared between EUs) */
+	pthread_mutex_lock(&io->sta->leaf_lock);
+	for (struct doca_sta_be_q_handle *q = be->queues; q != NULL && pick == NULL; q = q->next)
+		if (q->owner == NULL)
+			pick = q;
+	if (pick != NULL)
+		pick->owner = io;
+	pthread_mutex_unlock(&io->sta->leaf_lock);
+	if (pick == NULL) {
+		SDK_LOG_ERR("STA IO context %u: back-end has no queue free for it (each IO context needs a back-end "
+			    "queue of its own: add one per IO thread with doca_sta_be_add_queue())",
+			    io->index);
+		return NULL;
+	}
+	struct sta_beq *b = calloc(1, sizeof(*b));
+	void *sq = NULL, *cq = NULL, *db = NULL, *cdb = NULL;
+	size_t sql = 0, cql = 0, dbl = 0, cdbl = 0;
+	struct softhw_nvme_bell bell;
+
+	doca_mmap_get_memrange(pick->sq, &sq, &sql);
+	doca_mmap_get_memrange(pick->cq, &cq, &cql);
+	doca_mmap_get_memrange(pick->sq_db, &db, &dbl);
+	doca_mmap_get_memrange(pick->cq_db, &cdb, &cdbl);
+	if (b == NULL || sql / 64 < 2 || cql / 16 < 2 || pick->cq_db_offset < 4 ||
+	    io->ctx.dev->nvme == NULL ||
+	    !io->ctx.dev->nvme->find_bell((uint8_t *)db + pick->sq_db_offset, 4, (uint16_t)((pick->cq_db_offset - 4) / 8),
+					   &bell)) {
+		SDK_LOG_ERR("STA back-end queue: its doorbell region is not a soft NVMe disk's doorbell page, or its "
+			    "rings are too small (SQ %zu bytes, CQ %zu bytes); softdoca's back-ends are soft NVMe disks "
+			    "(docs/soft-nvme.md)",
+			    sql, cql);
+		free(b);
+		pthread_mutex_lock(&io->sta->leaf_lock);
+		pick->owner = NULL;
+		pthread_mutex_unlock(&io->sta->leaf_lock);
+		return NULL;
+	}
+	b->h = pick;
+	b->owner = io;
+	b->sq = sq;
+	b->cq = cq;
+	b->sq_depth = (uint16_t)(sql / 64 > 1024 ? 1024 : sql / 64);
+	b->cq_depth = (uint16_t)(cql / 16 > 1024 ? 1024 : cql / 16);
+	b->phase = 1;
+	b->cqid = (uint16_t)((pick->cq_db_offset - 4) / 8);
+	b->sq_db = (volatile uint32_t *)((uint8_t *)db + pick->sq_db_offset);
+	b->cq_db = (volatile uint32_t *)((uint8_t *)cdb + pick->cq_db_offset);
+	b->wake_fd = bell.wake_fd;
+	b->irq_fd = bell.irq_fd;
+	b->cids = calloc(b->sq_depth, sizeof(*b->cids));
+	if (b->cids == NULL) {
+		free(b);
+		return NULL;
+	}
+	dp->beqs[dp->num_beqs++] = b;
+	return b;
+}
+
+void sta_wake(int fd)
+{
+	uint64_t one = 1;
+
+	if (write(fd, &one, sizeof(one)) < 0) {
+		/* an eventfd write fails only on overflow: not reachable */
+	}
+}
+
+bool sta_beq_push(struct sta_beq *b, struct sta_slot *s)
+{
+	const uint8_t *c = s->capsule;
+	uint8_t opc = c[0];
+	uint16_t cid;
+	uint8_t e[64] = {0};
+	uint64_t prp1 = 0, prp2 = 0;
+
+	if ((uint16_t)((b->sq_tail + 1) % b->sq_depth) == b->sq_head || b->inflight + 1 >= b->sq_depth)
+		return false;
+	for (cid = 0; cid < b->sq_depth && b->cids[cid] != NULL; cid++)
+		;
+	if (opc != STA_OPC_FLUSH) {
+		uint32_t pages = (s->len + 4095) / 4096;
+
+		prp1 = (uint64_t)(uintptr_t)s->data;
+		if (pages == 2) {
+			prp2 = prp1 + 4096;
+		} else if (pages > 2) {
+			uint64_t *l = (uint64_t *)(void *)s->prp_list;
+
+			for (uint32_t i = 1; i < pages; i++)
+				l[i - 1] = prp1 + 4096ull * i;
+			prp2 = (uint64_t)(uintptr_t)l;
+		}
+	}
+	e[0] = opc;
+	e[2] = (uint8_t)cid;
+	e[3] = (uint8_t)(cid >> 8);
+	memcpy(e + 4, &s->ns->be_ns_id, 4);
+	memcpy(e + 24, &prp1, 8);
+	memcpy(e + 32, &prp2, 8);
+	memcpy(e + 40, c + 40, 24); /* cdw10-15: SLBA, NLB, FUA, ... as the host gave them */
+	memcpy(b->sq + (size_t)b->sq_tail * 64, e, 64);
+	b->sq_tail = (uint16_t)((b->sq_tail + 1) % b->sq_depth);
+	b->cids[cid] = s;
+	b->inflight++;
+	s->beq = b;
+	s->nvme_cid = cid;
+	b->h->ctr[STA_BEQ_CTR_SUBMITTED]++;
+	return true;
+}
+
+void sta_beq_ring(struct sta_beq *b)
+{
+	__atomic_store_n(b->sq_db, b->sq_tail, __ATOMIC_RELEASE);
+	sta_wake(b->wake_fd);
+}
+
+int sta_beq_reap(struct sta_beq *b, struct sta_slot **done, uint16_t *status, int max)
+{
+	int n = 0;
+	bool moved = false;
+
+	while (n < max) {
+		const uint8_t *e = b->cq + (size_t)b->cq_head * 16;
+		uint16_t st = __atomic_load_n((const uint16_t *)(const void *)(e + 14), __ATOMIC_ACQUIRE);
+		uint16_t cid;
+
+		if ((st & 1u) != b->phase)
+			break;
+		cid = sta_le16(e + 12);
+		b->sq_head = sta_le16(e + 8);
+		if (++b->cq_head == b->cq_depth) {
+			b->cq_head = 0;
+			b->phase ^= 1u;
+		}
+		moved = true;
+		if (cid >= b->sq_depth || b->cids[cid] == NULL) {
+			SDK_LOG_ERR("STA back-end queue: a completion for CID %u, which is not in flight; ignored", cid);
+			continue;
+		}
+		done[n] = b->cids[cid];
+		status[n++] = (uint16_t)(st >> 1);
+		b->cids[cid] = NULL;
+		b->inflight--;
+		b->h->ctr[STA_BEQ_CTR_COMPLETED]++;
+	}
+	if (moved) { /* the CQ slots are free again */
+		__atomic_store_n(b->cq_db, b->cq_head, __ATOMIC_RELEASE);
+		sta_wake(b->wake_fd);
+	}
+	return n;
+}
+
+void sta_beq_wait(struct sta_beq *b, struct sta_slot *s)
+{
+	s->wait_next = NULL;
+	if (b->wait_tail != NULL)
+		b->wait_tail->wait_next = s;
+	else
+		b->wait_head = s;
+	b->wait_tail = s;
+}
+
+void sta_beq_push_waiting(struct sta_beq *b)
+{
+	bool pushed = false;
+
+	while (b->wait_head != NULL && sta_beq_push(b, b->wait_head)) {
+		b->wait_head = b->wait_head->wait_next;
+		pushed = true;
+	}
+	if (b->wait_head == NULL)
+		b->wait_tail = NULL;
+	if (pushed)
+		sta_beq_ring(b);
+}
+
+void sta_beq_release(struct sta_beq *b)
+{
+	struct doca_sta *sta = b->owner->sta;
+
+	pthread_mutex_lock(&sta->leaf_lock);
+	b->h->owner = NULL;
+	pthread_mutex_unlock(&sta->leaf_lock);
+	free(b->cids);
+	free(b);
+}

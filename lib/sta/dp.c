@@ -1,0 +1,719 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The STA data path on the soft card's EUs (dp.h): one job per running IO context waits on
+ * the context's verbs completion channel and on the interrupts of the back-end CQs it owns,
+ * and moves each command capsule along: offloaded NVMe Read / Write / Flush to a back-end
+ * queue and back (RDMA READ of write data, RDMA WRITE of read data, the response by SEND),
+ * anything else to the application's non-offload callback.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dp.h"
+#include "softhw/base/sdk_log.h"
+
+SDK_LOG_REGISTER(STA_DP);
+
+/* An EU job's slice: well below any kernel max run time (60 s on a BlueField-3 profile). */
+#define STA_EU_SLICE_MS 5000
+
+/* wr_id: QP id (32 bits) | slot index << 2 | kind */
+enum { WR_RECV = 0, WR_READ = 1, WR_SEND = 2 };
+
+static uint64_t wr_id(const struct sta_slot *s, int kind)
+{
+	return (uint64_t)s->qp->id << 32 | (uint64_t)s->index << 2 | (uint64_t)kind;
+}
+
+static void eu_count(struct doca_sta_io *io, int type, int ctr)
+{
+	struct doca_sta *sta = io->sta;
+	uint32_t i = io->index * STA_EU_TYPES + (uint32_t)type;
+
+	if (i < sta->num_eus)
+		sta->eus[i].ctr[ctr]++;
+}
+
+/* ---- buffers and verbs posts (dp lock held) ---- */
+
+uint8_t *sta_dp_slot_data(struct sta_slot *s)
+{
+	struct doca_sta_io *io = s->qp->io;
+	uint32_t max = io->sta->caps->sta_max_io_size;
+
+	if (s->data == NULL) {
+		s->data = aligned_alloc(4096, max);
+		s->prp_list = aligned_alloc(4096, 4096);
+		if (s->data == NULL || s->prp_list == NULL)
+			return NULL;
+		s->data_mr = ibv_reg_mr(io->dp->pd, s->data, max, IBV_ACCESS_LOCAL_WRITE);
+		if (s->data_mr == NULL)
+			return NULL;
+	}
+	return s->data;
+}
+
+void sta_dp_post_recv(struct doca_sta_qp_handle *qp, struct sta_slot *s)
+{
+	struct ibv_sge sge = {(uint64_t)(uintptr_t)s->capsule, qp->capsule_size, qp->capsule_mr->lkey};
+	struct ibv_recv_wr wr = {.wr_id = wr_id(s, WR_RECV), .sg_list = &sge, .num_sge = 1}, *bad;
+
+	s->state = SLOT_RECV;
+	if (!qp->dead && ibv_post_recv(qp->cm_id->qp, &wr, &bad) != 0) {
+		SDK_LOG_ERR("STA QP %u: cannot post a capsule receive (errno %d); the QP stops taking commands", qp->id,
+			    errno);
+		qp->dead = true;
+	}
+}
+
+/* The response (16 bytes, inline) by SEND, after an RDMA WRITE of the read data when asked. */
+int sta_dp_send_rsp(struct sta_slot *s, const uint8_t *cqe, bool write_data)
+{
+	struct doca_sta_qp_handle *qp = s->qp;
+	struct ibv_sge dsge = {(uint64_t)(uintptr_t)s->data, s->len, s->data_mr != NULL ? s->data_mr->lkey : 0};
+	struct ibv_sge rsge = {(uint64_t)(uintptr_t)s->rsp, STA_CQE, 0};
+	struct ibv_send_wr send = {.wr_id = wr_id(s, WR_SEND), .sg_list = &rsge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				   .send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE};
+	struct ibv_send_wr write = {.wr_id = wr_id(s, WR_READ), .sg_list = &dsge, .num_sge = 1,
+				    .opcode = IBV_WR_RDMA_WRITE, .next = &send}, *bad;
+
+	memcpy(s->rsp, cqe, STA_CQE);
+	/* the SQ head is the offload's to know: it counts the capsules taken off this queue */
+	s->rsp[8] = (uint8_t)qp->sqhd;
+	s->rsp[9] = (uint8_t)(qp->sqhd >> 8);
+	/*
+	 * SEND with invalidate (keyed SGL subtype 0xF): the soft NIC has no memory windows to
+	 * invalidate, so the response goes as a plain SEND and the host invalidates its key itself,
+	 * as NVMe-oF lets it when the completion carries no invalidation.
+	 */
+	write.wr.rdma.remote_addr = s->raddr;
+	write.wr.rdma.rkey = s->rkey;
+	s->state = SLOT_RESPOND;
+	if (qp->dead || ibv_post_send(qp->cm_id->qp, write_data ? &write : &send, &bad) != 0) {
+		if (!qp->dead)
+			SDK_LOG_ERR("STA QP %u: cannot post the response of command %u (errno %d)", qp->id,
+				    sta_le16(s->capsule + 2), errno);
+		qp->dead = true;
+		return -1;
+	}
+	if (write_data)
+		eu_count(qp->io, DOCA_STA_EU_TX - 1, STA_EU_CTR_RDMA_WRITES);
+	eu_count(qp->io, DOCA_STA_EU_TX - 1, STA_EU_CTR_TX_RESPONSES);
+	return 0;
+}
+
+int sta_dp_rdma_read(struct sta_slot *s)
+{
+	struct doca_sta_qp_handle *qp = s->qp;
+	struct ibv_sge sge = {(uint64_t)(uintptr_t)s->data, s->len, s->data_mr->lkey};
+	struct ibv_send_wr wr = {.wr_id = wr_id(s, WR_READ), .sg_list = &sge, .num_sge = 1,
+				 .opcode = IBV_WR_RDMA_READ, .send_flags = IBV_SEND_SIGNALED}, *bad;
+
+	wr.wr.rdma.remote_addr = s->raddr;
+	wr.wr.rdma.rkey = s->rkey;
+	if (qp->dead || ibv_post_send(qp->cm_id->qp, &wr, &bad) != 0) {
+		qp->dead = true;
+		return -1;
+	}
+	eu_count(qp->io, DOCA_STA_EU_COMP - 1, STA_EU_CTR_RDMA_READS);
+	return 0;
+}
+
+/* The slot's command is over: its receive goes back (or the QP goes, once it is idle). */
+void sta_dp_slot_done(struct sta_slot *s)
+{
+	struct doca_sta_qp_handle *qp = s->qp;
+
+	s->task = NULL;
+	s->beq = NULL;
+	s->ns = NULL;
+	if (qp->busy > 0)
+		qp->busy--;
+	s->state = SLOT_RECV;
+	if (qp->destroyed) {
+		if (qp->busy == 0)
+			sta_qp_free(qp);
+		return;
+	}
+	sta_dp_post_recv(qp, s);
+}
+
+/*
+ * The CQE-notify event of a refused capsule or a failed back-end command, with the response it
+ * gets (status: SC | SCT << 8). Raised before the response goes: the slot is still the command's.
+ */
+static void notify(struct sta_slot *s, enum doca_sta_cqe_notify_type type, uint16_t pel, uint16_t status)
+{
+	struct doca_sta_event_cqe_notify ev = {.type = type, .subs = s->qp->subs, .qp = s->qp, .opcode = s->capsule[0],
+					       .cid = sta_le16(s->capsule + 2), .nsid = (uint16_t)sta_le32(s->capsule + 4),
+					       .pel = pel, .lba = sta_le64(s->capsule + 40)};
+	uint16_t st = (uint16_t)(status << 1);
+
+	ev.cqe[8] = (uint8_t)s->qp->sqhd;
+	ev.cqe[9] = (uint8_t)(s->qp->sqhd >> 8);
+	ev.cqe[10] = (uint8_t)s->qp->qid;
+	ev.cqe[11] = (uint8_t)(s->qp->qid >> 8);
+	ev.cqe[12] = s->capsule[2];
+	ev.cqe[13] = s->capsule[3];
+	ev.cqe[14] = (uint8_t)st;
+	ev.cqe[15] = (uint8_t)(st >> 8);
+	sta_cqe_notify(s->qp->io->sta, &ev);
+}
+
+/* A response made by the offload: status is SC | SCT << 8 (plus DNR). */
+static void respond(struct sta_slot *s, uint16_t status, bool write_data)
+{
+	uint8_t cqe[STA_CQE] = {0};
+	uint16_t st = (uint16_t)(status << 1);
+
+	cqe[10] = (uint8_t)s->qp->qid;
+	cqe[11] = (uint8_t)(s->qp->qid >> 8);
+	cqe[12] = s->capsule[2];
+	cqe[13] = s->capsule[3];
+	cqe[14] = (uint8_t)st;
+	cqe[15] = (uint8_t)(st >> 8);
+	if (sta_dp_send_rsp(s, cqe, write_data) != 0)
+		sta_dp_slot_done(s);
+}
+
+/* A capsule the offload refuses; pel: the byte of the SQE at fault (Parameter Error Location). */
+static void fail_at(struct sta_slot *s, uint16_t status, uint16_t pel)
+{
+	if (s->ns != NULL)
+		s->ns->ctr[STA_NS_CTR_ERRORS]++;
+	notify(s, DOCA_STA_CQE_NOTIF_NVME_OF_VALIDATION_ERR, pel, status | STA_DNR);
+	respond(s, status | STA_DNR, false);
+}
+
+static void fail(struct sta_slot *s, uint16_t status)
+{
+	fail_at(s, status, 0xffff);
+}
+
+static void submit_nvme(struct sta_slot *s)
+{
+	struct doca_sta_io *io = s->qp->io;
+	struct sta_beq *b = sta_beq_of(io, s->ns->be);
+
+	s->state = SLOT_NVME;
+	if (b == NULL) {
+		fail(s, STA_SC_INTERNAL);
+		return;
+	}
+	if (b->wait_head != NULL || !sta_beq_push(b, s)) {
+		/* no room on the SQ: in order behind the others, retried as completions free slots */
+		sta_beq_wait(b, s);
+		return;
+	}
+	sta_beq_ring(b);
+	eu_count(io, DOCA_STA_EU_BEQ - 1, STA_EU_CTR_NVME_SUBMITTED);
+}
+
+static void nvme_done(struct sta_slot *s, uint16_t status)
+{
+	struct doca_sta_qp_handle *qp = s->qp;
+	uint8_t opc = s->capsule[0];
+
+	eu_count(qp->io, DOCA_STA_EU_BEQ - 1, STA_EU_CTR_NVME_COMPLETED);
+	if (qp->dead || qp->destroyed) { /* the host is gone: clean up, nothing to tell */
+		sta_dp_slot_done(s);
+		return;
+	}
+	if (status != 0) {
+		if (s->ns != NULL)
+			s->ns->ctr[STA_NS_CTR_ERRORS]++;
+		notify(s, DOCA_STA_CQE_NOTIF_NVME_COMP_ERR, 0xffff, status);
+		respond(s, status, false);
+		return;
+	}
+	respond(s, 0, opc == STA_OPC_READ && s->len > 0);
+}
+
+static void beq_drain(struct sta_beq *b)
+{
+	struct sta_slot *done[64];
+	uint16_t status[64];
+	int n;
+
+	do {
+		n = sta_beq_reap(b, done, status, 64);
+		for (int i = 0; i < n; i++)
+			nvme_done(done[i], status[i]);
+		sta_beq_push_waiting(b); /* commands that waited for room */
+	} while (n == 64);
+}
+
+/* ---- capsules ---- */
+
+static struct doca_sta_ns_handle *ns_of(const struct doca_sta_subs_handle *subs, uint32_t nsid)
+{
+	for (struct doca_sta_ns_handle *ns = subs->ns; ns != NULL; ns = ns->next)
+		if (ns->fe_ns_id == nsid)
+			return ns;
+	return NULL;
+}
+
+/* The capsule's SGL: keyed (RDMA), in-capsule data, or none. False: an answer was sent. */
+static bool parse_sgl(struct sta_slot *s, uint32_t want, bool write)
+{
+	const uint8_t *c = s->capsule;
+	uint8_t type = c[39] >> 4, sub = c[39] & 0xf;
+	uint32_t max = s->qp->io->sta->caps->sta_max_io_size;
+
+	s->keyed = false;
+	if (type == 4 && (sub == 0 || sub == 0xf)) {
+		uint32_t len = (uint32_t)c[32] | (uint32_t)c[33] << 8 | (uint32_t)c[34] << 16;
+
+		if (len > max) {
+			SDK_LOG_ERR("STA QP %u: command %u: keyed SGL of %u bytes is longer than the maximum I/O size of %u "
+				    "bytes (MDTS)",
+				    s->qp->id, sta_le16(c + 2), len, max);
+			fail_at(s, STA_SC_SGL_LENGTH_INVALID, 32);
+			return false;
+		}
+		if (len < want) {
+			SDK_LOG_ERR("STA QP %u: command %u: keyed SGL of %u bytes is shorter than the %u bytes of the "
+				    "command",
+				    s->qp->id, sta_le16(c + 2), len, want);
+			fail(s, STA_SC_SGL_LENGTH_INVALID);
+			return false;
+		}
+		s->keyed = true;
+		s->raddr = sta_le64(c + 24);
+		s->rkey = sta_le32(c + 35);
+		s->len = want != UINT32_MAX ? want : len;
+		return true;
+	}
+	if (type == 0 && sub == 1 && write) {
+		uint64_t off = sta_le64(c + 24);
+		uint32_t len = sta_le32(c + 32);
+
+		if (off + len + STA_SQE > s->capsule_len || len < want || len > max) {
+			SDK_LOG_ERR("STA QP %u: command %u: in-capsule data at offset %llu, %u bytes, does not fit the "
+				    "%u bytes received or the command's %u bytes",
+				    s->qp->id, sta_le16(c + 2), (unsigned long long)off, len, s->capsule_len - STA_SQE,
+				    want);
+			fail(s, STA_SC_SGL_LENGTH_INVALID);
+			return false;
+		}
+		s->len = want != UINT32_MAX ? want : len;
+		memcpy(s->data, c + STA_SQE + off, s->len);
+		return true;
+	}
+	SDK_LOG_ERR("STA QP %u: command %u: SGL type 0x%x subtype 0x%x is not one the offload takes (keyed data "
+		    "block, or in-capsule data for writes)",
+		    s->qp->id, sta_le16(c + 2), type, sub);
+	fail_at(s, STA_SC_SGL_TYPE_INVALID, 39);
+	return false;
+}
+
+static void to_app(struct sta_slot *s)
+{
+	struct doca_sta_io *io = s->qp->io;
+	struct sta_nonoff *n = malloc(sizeof(*n));
+	const uint8_t *c = s->capsule;
+	uint8_t type = c[39] >> 4, sub = c[39] & 0xf;
+
+	s->state = SLOT_APP;
+	s->len = 0;
+	s->keyed = false;
+	if (type == 4 && (sub == 0 || sub == 0xf)) {
+		s->len = (uint32_t)c[32] | (uint32_t)c[33] << 8 | (uint32_t)c[34] << 16;
+		s->keyed = true;
+		s->raddr = sta_le64(c + 24);
+		s->rkey = sta_le32(c + 35);
+	} else if (type == 0 && sub == 1) {
+		uint64_t off = sta_le64(c + 24);
+		uint32_t len = sta_le32(c + 32);
+
+		if (off + len + STA_SQE <= s->capsule_len) {
+			s->len = len;
+			memcpy(s->data, c + STA_SQE + off, len);
+		}
+	}
+	if (s->len > io->sta->caps->sta_max_io_size)
+		s->len = io->sta->caps->sta_max_io_size;
+	if (n == NULL) {
+		fail(s, STA_SC_INTERNAL);
+		return;
+	}
+	n->slot = s;
+	n->next = NULL;
+	if (io->dp->nonoff_tail != NULL)
+		io->dp->nonoff_tail->next = n;
+	else
+		io->dp->nonoff_head = n;
+	io->dp->nonoff_tail = n;
+	eu_count(io, DOCA_STA_EU_COMP - 1, STA_EU_CTR_NON_OFFLOAD);
+	softdoca_pe_notify(io->ctx.pe);
+}
+
+static void capsule(struct sta_slot *s)
+{
+	struct doca_sta_qp_handle *qp = s->qp;
+	const uint8_t *c = s->capsule;
+	uint8_t opc = c[0];
+	struct doca_sta_ns_handle *ns;
+
+	qp->busy++;
+	qp->sqhd = (uint16_t)((qp->sqhd + 1) % (qp->sq_size != 0 ? qp->sq_size : qp->depth));
+	eu_count(qp->io, DOCA_STA_EU_COMP - 1, STA_EU_CTR_RX_CAPSULES);
+	if (s->capsule_len < STA_SQE) {
+		SDK_LOG_ERR("STA QP %u: a capsule of %u bytes, shorter than an SQE; dropped", qp->id, s->capsule_len);
+		sta_dp_slot_done(s);
+		return;
+	}
+	if (sta_dp_slot_data(s) == NULL) {
+		fail(s, STA_SC_INTERNAL);
+		return;
+	}
+	if (opc == STA_OPC_FABRICS && c[4] == 0x01) /* Connect: the queue's id */
+		qp->qid = sta_le16(c + 42);
+	if (qp->qid == 0 || qp->subs == NULL ||
+	    (opc != STA_OPC_READ && opc != STA_OPC_WRITE && opc != STA_OPC_FLUSH)) {
+		to_app(s);
+		return;
+	}
+	uint32_t nsid = sta_le32(c + 4);
+
+	ns = ns_of(qp->subs, nsid);
+	if (ns == NULL) {
+		if (opc == STA_OPC_FLUSH && nsid == 0xffffffffu) { /* every namespace: the application's */
+			to_app(s);
+			return;
+		}
+		SDK_LOG_ERR("STA QP %u: command %u (opcode 0x%02x) names namespace %u, which subsystem %s does not have",
+			    qp->id, sta_le16(c + 2), opc, nsid, qp->subs->nqn);
+		fail_at(s, STA_SC_INVALID_NS, 4);
+		return;
+	}
+	s->ns = ns;
+	if (opc == STA_OPC_FLUSH) {
+		s->len = 0;
+		submit_nvme(s);
+		return;
+	}
+	uint64_t want = ((uint64_t)(sta_le32(c + 48) & 0xffff) + 1) * ns->block_size;
+
+	if (want > qp->io->sta->caps->sta_max_io_size) {
+		SDK_LOG_ERR("STA QP %u: command %u moves %llu bytes, more than the maximum I/O size of %u bytes (MDTS)",
+			    qp->id, sta_le16(c + 2), (unsigned long long)want, qp->io->sta->caps->sta_max_io_size);
+		fail_at(s, STA_SC_INVALID_FIELD, 48);
+		return;
+	}
+	if (!parse_sgl(s, (uint32_t)want, opc == STA_OPC_WRITE))
+		return;
+	ns->ctr[opc == STA_OPC_READ ? STA_NS_CTR_READS : STA_NS_CTR_WRITES]++;
+	ns->ctr[opc == STA_OPC_READ ? STA_NS_CTR_READ_BYTES : STA_NS_CTR_WRITE_BYTES] += want;
+	if (opc == STA_OPC_WRITE && s->keyed) {
+		s->state = SLOT_RDMA_READ;
+		if (sta_dp_rdma_read(s) != 0)
+			sta_dp_slot_done(s);
+		return;
+	}
+	submit_nvme(s);
+}
+
+static struct doca_sta_qp_handle *qp_by_id(struct sta_io_dp *dp, uint32_t id)
+{
+	for (struct doca_sta_qp_handle *qp = dp->qps; qp != NULL; qp = qp->next)
+		if (qp->id == id)
+			return qp;
+	return NULL;
+}
+
+static void task_finish(struct doca_sta_io *io, struct doca_sta_producer_task_send *t, doca_error_t status)
+{
+	t->status = status;
+	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+	softdoca_pe_notify(io->ctx.pe);
+}
+
+/*
+ * A work request of the QP failed (a bad rkey, the host gone): the RC QP is in error, as on
+ * hardware. The host's side is told by a disconnect, the application by the transport-error
+ * event (from doca_pe_progress); it then disconnects and destroys the QP.
+ */
+static void transport_error(struct doca_sta_qp_handle *qp, int kind, enum ibv_wc_status status)
+{
+	struct doca_sta_io *io = qp->io;
+	struct sta_nonoff *n = calloc(1, sizeof(*n));
+
+	SDK_LOG_ERR("STA QP %u: %s failed: %s; the QP is in error and is disconnected", qp->id,
+		    kind == WR_RECV ? "a receive" : kind == WR_READ ? "an RDMA READ" : "a SEND", ibv_wc_status_str(status));
+	if (qp->cm_id != NULL)
+		rdma_disconnect(qp->cm_id);
+	if (n == NULL)
+		return;
+	n->qp = qp;
+	n->err = (struct doca_sta_event_transport_err){
+		.qp = qp, .operation = (uint32_t)kind, .syndrome = (uint32_t)status, .vendor_syndrome = 0};
+	if (io->dp->nonoff_tail != NULL)
+		io->dp->nonoff_tail->next = n;
+	else
+		io->dp->nonoff_head = n;
+	io->dp->nonoff_tail = n;
+	softdoca_pe_notify(io->ctx.pe);
+}
+
+static void completion(struct doca_sta_io *io, const struct ibv_wc *wc)
+{
+	struct doca_sta_qp_handle *qp = qp_by_id(io->dp, (uint32_t)(wc->wr_id >> 32));
+	uint32_t idx = (uint32_t)(wc->wr_id & 0xffffffffu) >> 2;
+	int kind = (int)(wc->wr_id & 3);
+	struct sta_slot *s;
+
+	if (qp == NULL || qp->destroyed || idx >= qp->depth)
+		return; /* a QP destroyed since: its slots were taken back then */
+	s = &qp->slots[idx];
+	if (wc->status != IBV_WC_SUCCESS) {
+		if (!qp->dead && wc->status != IBV_WC_WR_FLUSH_ERR)
+			transport_error(qp, kind, wc->status);
+		qp->dead = true;
+		/* one completion ends the slot's command: the pull of write data, the application's
+		 * RDMA READ, or the response's SEND (a failed RDMA WRITE before it is not that one) */
+		if (kind == WR_READ && s->state == SLOT_RDMA_READ) {
+			sta_dp_slot_done(s);
+		} else if (kind == WR_READ && s->state == SLOT_APP && s->task != NULL) {
+			struct doca_sta_producer_task_send *t = s->task;
+
+			s->task = NULL;
+			task_finish(io, t, DOCA_ERROR_CONNECTION_ABORTED);
+		} else if (kind == WR_SEND && s->state == SLOT_RESPOND) {
+			if (s->task != NULL)
+				task_finish(io, s->task, DOCA_ERROR_CONNECTION_ABORTED);
+			sta_dp_slot_done(s);
+		}
+		return;
+	}
+	switch (kind) {
+	case WR_RECV:
+		s->capsule_len = wc->byte_len;
+		capsule(s);
+		break;
+	case WR_READ:
+		if (s->task != NULL) { /* the application's RDMA READ: its payload is there */
+			struct doca_sta_producer_task_send *t = s->task;
+
+			s->task = NULL;
+			task_finish(io, t, DOCA_SUCCESS);
+		} else {
+			submit_nvme(s);
+		}
+		break;
+	default: /* the response went */
+		if (s->task != NULL)
+			task_finish(io, s->task, DOCA_SUCCESS);
+		sta_dp_slot_done(s);
+		break;
+	}
+}
+
+/* ---- the EU job ---- */
+
+static void drain_cq(struct doca_sta_io *io)
+{
+	struct ibv_wc wc[32];
+	int n;
+
+	while (io->dp->cq != NULL && (n = ibv_poll_cq(io->dp->cq, 32, wc)) > 0)
+		for (int i = 0; i < n; i++)
+			completion(io, &wc[i]);
+}
+
+static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
+{
+	struct sta_io_dp *dp = (struct sta_io_dp *)((char *)job - offsetof(struct sta_io_dp, job));
+	struct doca_sta_io *io = dp->io;
+	struct pollfd fds[2 + 64];
+	struct timespec t0;
+
+	(void)rank;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		nfds_t n = 0;
+		struct timespec now;
+		long left_ms;
+
+		/* one slice at most: the job ends and eu_done submits it again, so it never runs
+		 * long enough for the DPA's kernel run-time watchdog (whatever the load) */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left_ms = STA_EU_SLICE_MS - ((now.tv_sec - t0.tv_sec) * 1000L + (now.tv_nsec - t0.tv_nsec) / 1000000L);
+		pthread_mutex_lock(&dp->lock);
+		if (dp->stop || left_ms <= 0) {
+			pthread_mutex_unlock(&dp->lock);
+			return;
+		}
+		fds[n++] = (struct pollfd){.fd = dp->stop_fd, .events = POLLIN};
+		if (dp->chan != NULL)
+			fds[n++] = (struct pollfd){.fd = dp->chan->fd, .events = POLLIN};
+		for (uint32_t i = 0; i < dp->num_beqs; i++)
+			if (dp->beqs[i]->irq_fd >= 0)
+				fds[n++] = (struct pollfd){.fd = dp->beqs[i]->irq_fd, .events = POLLIN};
+		pthread_mutex_unlock(&dp->lock);
+		if (poll(fds, n, (int)left_ms) < 0 && errno != EINTR)
+			SDK_LOG_ERR("STA EU: poll: %s", strerror(errno));
+		pthread_mutex_lock(&dp->lock);
+		for (nfds_t i = 0; i < n; i++) {
+			uint64_t v;
+
+			if (!(fds[i].revents & POLLIN))
+				continue;
+			if (dp->chan != NULL && fds[i].fd == dp->chan->fd) {
+				struct ibv_cq *cq;
+				void *ctx;
+
+				if (ibv_get_cq_event(dp->chan, &cq, &ctx) == 0)
+					ibv_ack_cq_events(cq, 1);
+			} else if (read(fds[i].fd, &v, sizeof(v)) < 0) {
+				/* an eventfd another reader emptied first: nothing to do */
+			}
+		}
+		if (dp->cq != NULL) {
+			drain_cq(io);
+			ibv_req_notify_cq(dp->cq, 0);
+			drain_cq(io); /* what came between the drain and the arm */
+		}
+		for (uint32_t i = 0; i < dp->num_beqs; i++)
+			beq_drain(dp->beqs[i]);
+		pthread_mutex_unlock(&dp->lock);
+	}
+}
+
+static void eu_done(struct softhw_dpa_job *job, doca_error_t status)
+{
+	struct sta_io_dp *dp = (struct sta_io_dp *)((char *)job - offsetof(struct sta_io_dp, job));
+
+	struct doca_sta *sta = dp->io->sta;
+	bool again;
+
+	pthread_mutex_lock(&dp->lock);
+	again = !dp->stop && status == DOCA_SUCCESS; /* AGAIN: the DPA is closing */
+	pthread_mutex_unlock(&dp->lock);
+	if (again) {
+		sta->dev->dpa->submit(sta->dpa, &dp->job); /* the next slice */
+		return;
+	}
+	if (status != DOCA_SUCCESS && status != DOCA_ERROR_AGAIN)
+		SDK_LOG_ERR("STA IO context %u: its EU job ended with %s; its QPs are not served any more",
+			    dp->io->index, doca_error_get_name(status));
+	sta->dev->dpa->flag_raise(sta->dpa, &dp->done_flag);
+}
+
+void sta_dp_kick(struct sta_io_dp *dp)
+{
+	sta_wake(dp->stop_fd);
+}
+
+doca_error_t sta_dp_io_start(struct doca_sta_io *io)
+{
+	struct doca_sta *sta = io->sta;
+	struct sta_io_dp *dp;
+
+	if (sta->dpa == NULL) {
+		SDK_LOG_ERR("Failed to start STA IO context: the STA context has no DPA to run its data path on (see the "
+			    "log of its start)");
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	dp = calloc(1, sizeof(*dp));
+	if (dp == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	dp->io = io;
+	pthread_mutex_init(&dp->lock, NULL);
+	dp->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (dp->stop_fd < 0) {
+		SDK_LOG_ERR("Failed to start STA IO context: eventfd: %s", strerror(errno));
+		free(dp);
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	dp->job = (struct softhw_dpa_job){.run = eu_run, .done = eu_done, .name = "sta_io", .num_ranks = 1};
+	io->dp = dp;
+	sta->dev->dpa->submit(sta->dpa, &dp->job);
+	return DOCA_SUCCESS;
+}
+
+/* Waits (bounded) for the back-end commands in flight: their buffers are the disk's until then. */
+static void drain_backends(struct doca_sta_io *io)
+{
+	struct sta_io_dp *dp = io->dp;
+
+	for (int round = 0; round < 300; round++) {
+		struct pollfd fds[64];
+		nfds_t n = 0;
+		uint32_t inflight = 0;
+
+		for (uint32_t i = 0; i < dp->num_beqs; i++) {
+			beq_drain(dp->beqs[i]);
+			inflight += dp->beqs[i]->inflight;
+			if (dp->beqs[i]->irq_fd >= 0 && dp->beqs[i]->inflight > 0)
+				fds[n++] = (struct pollfd){.fd = dp->beqs[i]->irq_fd, .events = POLLIN};
+		}
+		if (inflight == 0)
+			return;
+		pthread_mutex_unlock(&dp->lock);
+		(void)poll(fds, n, 100);
+		pthread_mutex_lock(&dp->lock);
+	}
+	SDK_LOG_ERR("STA IO context %u: back-end commands still in flight after 30 s at stop; their buffers are "
+		    "leaked",
+		    io->index);
+}
+
+void sta_dp_io_stop(struct doca_sta_io *io)
+{
+	struct sta_io_dp *dp = io->dp;
+	struct doca_sta *sta = io->sta;
+
+	if (dp == NULL)
+		return;
+	pthread_mutex_lock(&dp->lock);
+	dp->stop = true;
+	pthread_mutex_unlock(&dp->lock);
+	sta_wake(dp->stop_fd);
+	sta->dev->dpa->flag_wait(sta->dpa, &dp->done_flag);
+	pthread_mutex_lock(&dp->lock);
+	if (dp->qps != NULL)
+		SDK_LOG_WARN("STA IO context %u stops with %u QPs; they are destroyed (call doca_sta_io_qp_destroy() "
+			     "first)",
+			     io->index, dp->num_qps);
+	while (dp->qps != NULL) {
+		struct doca_sta_qp_handle *qp = dp->qps;
+
+		sta_qp_destroy_locked(qp);
+		if (dp->qps == qp) { /* commands on the disk: wait for them, then it goes */
+			drain_backends(io);
+			if (dp->qps == qp)
+				sta_qp_free(qp);
+		}
+	}
+	drain_backends(io);
+	for (uint32_t i = 0; i < dp->num_beqs; i++)
+		sta_beq_release(dp->beqs[i]);
+	while (dp->nonoff_head != NULL) {
+		struct sta_nonoff *n = dp->nonoff_head;
+
+		dp->nonoff_head = n->next;
+		free(n);
+	}
+	if (dp->cq != NULL)
+		ibv_destroy_cq(dp->cq);
+	if (dp->chan != NULL)
+		ibv_destroy_comp_channel(dp->chan);
+	if (dp->pd != NULL)
+		ibv_dealloc_pd(dp->pd);
+	pthread_mutex_unlock(&dp->lock);
+	/* statistics readers find the data path under the STA's io_lock */
+	pthread_mutex_lock(&sta->io_lock);
+	io->dp = NULL;
+	pthread_mutex_unlock(&sta->io_lock);
+	close(dp->stop_fd);
+	pthread_mutex_destroy(&dp->lock);
+	free(dp);
+}
