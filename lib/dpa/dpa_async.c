@@ -7,7 +7,9 @@
  * event's value passes: the wait is a job of the soft DPA that becomes runnable then (the same
  * mechanism as a kernel launch's wait event), so nothing polls meanwhile.
  */
+#include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "dpa_priv.h"
 #include "common/priv/dev_priv.h"
@@ -25,14 +27,28 @@ struct doca_dpa_async_ops {
 	uint64_t user_data;
 	uint64_t handle;
 	bool started;
-	uint32_t waits;                      /* atomic: post-waits not yet over */
+	/* atomic, one word so a reader sees both at once: post-waits not yet over (high 32 bits), and
+	 * of those the ones whose completion is out, only leaving their EU (low 32 bits) */
+	uint64_t waits;
 };
+
+#define WAIT_ONE (1ull << 32)
+#define WAIT_FIRED 1ull
 
 /* A post-wait: one job that runs once the event's value allows. */
 struct async_wait {
 	struct softhw_dpa_job job; /* first */
 	struct doca_dpa_async_ops *ops;
+	bool ran;
 };
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
 
 static uint32_t round_pow2(uint32_t v)
 {
@@ -155,10 +171,21 @@ doca_error_t doca_dpa_async_ops_stop(struct doca_dpa_async_ops *async_ops)
 		SDK_LOG_ERR("Failed to stop DPA async ops: not started");
 		return DOCA_ERROR_BAD_STATE;
 	}
-	if (__atomic_load_n(&async_ops->waits, __ATOMIC_SEQ_CST) != 0) {
+	uint64_t w = __atomic_load_n(&async_ops->waits, __ATOMIC_SEQ_CST);
+	uint32_t pending = (uint32_t)(w >> 32) - (uint32_t)w;
+
+	if (pending != 0) {
 		SDK_LOG_ERR("Failed to stop DPA async ops: %u sync-event waits posted on them are not over; set their "
 			    "events (or stop the DPA context, which drops them) first",
-			    async_ops->waits);
+			    pending);
+		return DOCA_ERROR_IN_USE;
+	}
+	/* The fired ones are only leaving their EU (wait_done): it takes a moment, not an event. */
+	for (uint64_t end = mono_ns() + 2000000000ull;
+	     __atomic_load_n(&async_ops->waits, __ATOMIC_SEQ_CST) != 0 && mono_ns() < end;)
+		sched_yield();
+	if (__atomic_load_n(&async_ops->waits, __ATOMIC_SEQ_CST) != 0) {
+		SDK_LOG_ERR("Failed to stop DPA async ops: a completed sync-event wait did not leave its EU in 2 s");
 		return DOCA_ERROR_IN_USE;
 	}
 	if (async_ops->dpa->base.hw != NULL)
@@ -242,16 +269,21 @@ static void wait_run(struct softhw_dpa_job *job, unsigned int rank)
 	struct async_wait *w = (struct async_wait *)job;
 
 	(void)rank;
+	w->ran = true;
+	__atomic_fetch_add(&w->ops->waits, WAIT_FIRED, __ATOMIC_SEQ_CST);
 	complete(w->ops, DOCA_SUCCESS);
 }
 
 static void wait_done(struct softhw_dpa_job *job, doca_error_t status)
 {
 	struct async_wait *w = (struct async_wait *)job;
+	struct doca_dpa_async_ops *ops = w->ops;
+	bool ran = w->ran;
 
 	(void)status; /* AGAIN: the DPA context stopped before the value passed; nobody is there to tell */
-	__atomic_fetch_sub(&w->ops->waits, 1, __ATOMIC_SEQ_CST);
 	free(w);
+	/* the last touch of ops: once the word is 0, stop and destroy may go on */
+	__atomic_fetch_sub(&ops->waits, WAIT_ONE | (ran ? WAIT_FIRED : 0), __ATOMIC_SEQ_CST);
 }
 
 void softdoca_dpa_async_wait(struct doca_dpa *dpa, uint64_t handle, struct softhw_value *value, uint64_t threshold,
@@ -282,6 +314,6 @@ void softdoca_dpa_async_wait(struct doca_dpa *dpa, uint64_t handle, struct softh
 	w->job.wait_value = value;
 	w->job.wait_threshold = not_equal ? threshold : threshold + 1;
 	w->job.wait_ne = not_equal;
-	__atomic_fetch_add(&ops->waits, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&ops->waits, WAIT_ONE, __ATOMIC_SEQ_CST);
 	dpa->base.dev->dpa->submit(dpa->base.hw, &w->job);
 }
