@@ -155,11 +155,12 @@ static inline uint16_t roce_udp_sport(uint32_t qpn)
 
 /*
  * The UDP source port of an RC QP of rxe once its address vector is set (modify to RTR):
- * derived from the path's flow label, and when that is 0 (what RDMA-CM puts in a REQ) from a
- * label computed from both QPNs: v = lqpn * rqpn, v ^= v >> 20, v ^= v >> 40, low 20 bits.
- * The port is 0xc000 | (label bits 13..0 ^ label bits 19..14). Seen from Linux 6.1: its QP
- * 0x11 connected to our 0x4242 sent from 0xe673 (roce_udp_sport(0x11) would be 0xdf94). The
- * product is symmetric, so both ends of a connection compute the same port.
+ * derived from the path's flow label (the REQ's primary path; Linux RDMA-CM puts a hash of
+ * its ports there, roce_cma_flow_label), and when that is 0 from a label computed from both
+ * QPNs: v = lqpn * rqpn, v ^= v >> 20, v ^= v >> 40, low 20 bits. The port is
+ * 0xc000 | (label bits 13..0 ^ label bits 19..14). Seen from Linux 6.1: after our REQ with
+ * label 0, its QP 0x11 connected to our 0x4242 sent from 0xe673 (roce_udp_sport(0x11) would be
+ * 0xdf94); after its own REQ with label 0xa8eee, from 0xcec4. Both ends compute the same.
  */
 static inline uint16_t roce_udp_sport_rc(uint32_t flow_label, uint32_t lqpn, uint32_t rqpn)
 {
