@@ -11,7 +11,9 @@
  * Every datagram from the kernel has its ICRC checked with the IPv4 ID solve; a packet whose
  * ICRC cannot be solved is counted and dropped. --loss/--reorder drop and hold back our own
  * sends (CM and RC alike) to exercise retransmission on both sides. Prints a line per step
- * and a closing summary; exit 0 only if the whole exchange completed.
+ * and a closing summary; exit 0 only if the whole exchange completed. With --listen it is the
+ * passive side instead, for the guest's rdma_client (REQ <- REP -> RTU <-, its SEND, ours,
+ * DREQ <- DREP ->).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -29,7 +31,6 @@
 #include "softhw/rnic/roce_pkt.h"
 #include "softhw/rnic/roce_rc.h"
 
-#define MY_QPN 0x004242u
 #define MSG_LEN 16
 
 static struct {
@@ -43,6 +44,7 @@ static struct {
 	size_t held_len;
 	uint32_t qp1_psn;
 	uint64_t tid;
+	uint32_t qpn; /* a new one each run: Linux rejects a REQ from a QPN it still remembers (REJ 10, stale) */
 	uint32_t comm_id, remote_comm_id, remote_qpn;
 	/* counters */
 	unsigned long tx, tx_dropped, tx_reordered, rx, rx_icrc_ok, rx_icrc_bad, rx_other;
@@ -227,6 +229,25 @@ struct rx {
 	bool is_mad;
 };
 
+/* A DREQ for a connection other than the current one (an earlier run's, whose DREP was
+ * lost): answered with a DREP as Linux's CM would from timewait, then ignored. */
+static bool stray_dreq(const struct rx *r)
+{
+	struct roce_cm_dreq d;
+	struct roce_cm_rtu drep;
+	uint8_t mad[ROCE_MAD_LEN];
+
+	roce_cm_dreq_get(r->pkt.payload, &d);
+	if (d.remote_comm_id == P.comm_id && d.remote_qpn == P.qpn)
+		return false;
+	drep = (struct roce_cm_rtu){ .local_comm_id = d.remote_comm_id,
+		.remote_comm_id = d.local_comm_id };
+	roce_cm_rtu_put(mad, ROCE_CM_DREP, r->mad.tid, &drep);
+	send_mad(mad);
+	say("rx: DREQ of an earlier connection (comm id %#x): DREP sent", d.remote_comm_id);
+	return true;
+}
+
 /* Waits until a datagram arrives or the deadline passes; false on the deadline. Datagrams for
  * our RC QP go straight into the engine (and do not return). */
 static bool rx_one(uint64_t deadline, struct rx *r)
@@ -288,9 +309,11 @@ static bool rx_one(uint64_t deadline, struct rx *r)
 			}
 			if (r->pkt.deth.qkey != ROCE_QP1_QKEY || r->pkt.deth.sqpn != 1)
 				say("rx: MAD with Q_Key %#x source QP %u", r->pkt.deth.qkey, r->pkt.deth.sqpn);
+			if (r->mad.attr_id == ROCE_CM_DREQ && stray_dreq(r))
+				continue;
 			return true;
 		}
-		if (P.qp && r->pkt.bth.dqpn == MY_QPN) {
+		if (P.qp && r->pkt.bth.dqpn == P.qpn) {
 			if (P.rx_icrc_ok < 40)
 				say("rx: RC %s PSN %#x%s (%zu bytes, IPv4 ID %#06x) AETH %#04x MSN %u",
 					roce_opcode_name(r->pkt.bth.opcode), r->pkt.bth.psn,
@@ -327,7 +350,7 @@ static void build_req(struct roce_cm_req *req, uint32_t psn)
 	req->local_comm_id = P.comm_id;
 	req->service_id = roce_cm_service_id(ROCE_PS_TCP, P.port);
 	req->local_ca_guid = 0x505400fffe770001ull;
-	req->local_qpn = MY_QPN;
+	req->local_qpn = P.qpn;
 	req->responder_resources = 1;
 	req->initiator_depth = 1;
 	req->remote_cm_timeout = 20;
@@ -350,10 +373,126 @@ static void build_req(struct roce_cm_req *req, uint32_t psn)
 	roce_cma_hdr_put(req->private_data, &cma);
 }
 
+/* Passive side: the guest's rdma_client connects to us. REQ -> REP -> RTU, its 16-byte SEND
+ * is received, 16 bytes go back, its DREQ is answered with a DREP. */
+static int serve(struct rx *r, uint64_t deadline)
+{
+	struct roce_cm_req req;
+	struct roce_cma_hdr cma;
+	uint8_t rep_mad[ROCE_MAD_LEN], mad[ROCE_MAD_LEN];
+	uint32_t rq_psn = rnd(1u << 24);
+	uint64_t req_tid = 0;
+	int have_req = 0, rtu = 0, sent = 0, done = 0;
+
+	say("listening on UDP %u for RDMA-CM port %u", ROCE_UDP_PORT, P.port);
+	while (!have_req) {
+		if (!rx_one(deadline, r)) {
+			if (now_ns() >= deadline) {
+				say("FAIL: no REQ before the deadline");
+				return 0;
+			}
+			continue;
+		}
+		if (!r->is_mad || r->mad.attr_id != ROCE_CM_REQ)
+			continue;
+		roce_cm_req_get(r->pkt.payload, &req);
+		if (!roce_cma_hdr_get(req.private_data, &cma)) {
+			say("rx: REQ with an IP header RDMA-CM would refuse");
+			continue;
+		}
+		say("rx: REQ comm id %#x service %#llx QPN %#x PSN %#x MTU code %u retry %u rnr %u "
+		    "resp_res %u init_depth %u remote_cm_timeout %u local_cm_timeout %u "
+		    "max_cm_retries %u ack_timeout %u hop %u cma src port %u",
+			req.local_comm_id, (unsigned long long)req.service_id, req.local_qpn,
+			req.starting_psn, req.path_mtu, req.retry_count, req.rnr_retry_count,
+			req.responder_resources, req.initiator_depth, req.remote_cm_timeout,
+			req.local_cm_timeout, req.max_cm_retries, req.primary.local_ack_timeout,
+			req.primary.hop_limit, cma.src_port);
+		if (req.service_id != roce_cm_service_id(ROCE_PS_TCP, P.port))
+			continue;
+		req_tid = r->mad.tid;
+		have_req = 1;
+	}
+	P.remote_comm_id = req.local_comm_id;
+	P.remote_qpn = req.local_qpn;
+
+	struct roce_rc_cfg cfg = {
+		/* we send from the REQ's Starting PSN and expect ours (the REP's) */
+		.qpn = P.qpn, .dest_qpn = req.local_qpn, .sq_psn = req.starting_psn, .rq_psn = rq_psn,
+		.mtu = 256u << (req.path_mtu - 1), .timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
+		.min_rnr_timer = 12, .max_rd_atomic = 1, .max_dest_rd_atomic = 1, .sq_depth = 4,
+		.ops = &rc_ops,
+	};
+
+	if (req.path_mtu < 1 || req.path_mtu > 5 || !(P.qp = roce_rc_create(&cfg))) {
+		say("FAIL: cannot make the QP (path MTU code %u)", req.path_mtu);
+		return 0;
+	}
+	P.recv_posted = 1;
+	struct roce_cm_rep rep = {
+		.local_comm_id = P.comm_id, .remote_comm_id = req.local_comm_id, .local_qpn = P.qpn,
+		.starting_psn = rq_psn, .responder_resources = req.initiator_depth ? 1 : 0,
+		.initiator_depth = req.responder_resources ? 1 : 0, .target_ack_delay = 15,
+		.rnr_retry_count = 7, .local_ca_guid = 0x505400fffe770001ull,
+	};
+
+	roce_cm_rep_put(rep_mad, req_tid, &rep);
+	send_mad(rep_mad);
+	say("tx: REP QPN %#x PSN %#x", P.qpn, rq_psn);
+
+	/* RTU, the client's SEND, our answer; a repeated REQ means our REP was lost. */
+	while (!done && now_ns() < deadline) {
+		if (P.recv_done && !sent) {
+			for (int i = 0; i < MSG_LEN; i++)
+				P.send_buf[i] = (uint8_t)(0x50 + i);
+			struct roce_rc_wr wr = { .wr_id = 1, .op = ROCE_RC_OP_SEND, .local = P.send_buf,
+				.len = MSG_LEN };
+
+			say("received %u bytes (%s); sending 16", P.recv_len,
+				roce_rc_status_name(P.recv_status));
+			if (!roce_rc_post(P.qp, &wr))
+				return 0;
+			roce_rc_poll(P.qp, now_ns());
+			sent = 1;
+		}
+		if (!rx_one(deadline, r) || !r->is_mad)
+			continue;
+		say("rx: %s", attr_name(r->mad.attr_id));
+		switch (r->mad.attr_id) {
+		case ROCE_CM_REQ:
+			send_mad(rep_mad);
+			say("tx: REP again");
+			break;
+		case ROCE_CM_RTU:
+			rtu = 1;
+			break;
+		case ROCE_CM_DREQ: {
+			struct roce_cm_rtu drep = { .local_comm_id = P.comm_id,
+				.remote_comm_id = P.remote_comm_id };
+
+			roce_cm_rtu_put(mad, ROCE_CM_DREP, r->mad.tid, &drep);
+			send_mad(mad);
+			flush_held();
+			say("tx: DREP");
+			done = 1;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	say("passive: RTU %s, receive %s, our SEND %s, disconnect %s", rtu ? "seen" : "not seen",
+		P.recv_done ? roce_rc_status_name(P.recv_status) : "none",
+		P.send_done ? roce_rc_status_name(P.send_status) : "not completed",
+		done ? "answered" : "not seen");
+	return done && P.recv_done && P.recv_status == ROCE_RC_WC_SUCCESS && P.recv_len == MSG_LEN &&
+		P.send_done && P.send_status == ROCE_RC_WC_SUCCESS;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: roce_probe --server IP --local IP [--port N] [--loss PCT] "
-			"[--reorder PCT] [--timeout S]\n");
+	fprintf(stderr, "usage: roce_probe --server IP --local IP [--listen] [--ready-file F] "
+			"[--port N] [--loss PCT] [--reorder PCT] [--timeout S]\n");
 	return 2;
 }
 
@@ -366,12 +505,17 @@ int main(int argc, char **argv)
 	uint8_t mad[ROCE_MAD_LEN];
 	uint64_t deadline, next_req;
 	uint32_t sq_psn; /* our REQ's Starting PSN: what we receive first */
-	int req_sent = 0, ok = 0;
+	int req_sent = 0, ok = 0, listen_mode = 0;
+	const char *ready_file = NULL;
 
 	t_start = now_ns();
 	for (int i = 1; i < argc; i++) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (!strcmp(argv[i], "--listen")) {
+			listen_mode = 1;
+			continue;
+		}
 		if (!v)
 			return usage();
 		if (!strcmp(argv[i], "--server") && inet_pton(AF_INET, v, &a) == 1)
@@ -384,6 +528,8 @@ int main(int argc, char **argv)
 			P.loss = (unsigned int)atoi(v);
 		else if (!strcmp(argv[i], "--reorder"))
 			P.reorder = (unsigned int)atoi(v);
+		else if (!strcmp(argv[i], "--ready-file"))
+			ready_file = v;
 		else if (!strcmp(argv[i], "--timeout"))
 			P.timeout_s = atof(v);
 		else if (!strcmp(argv[i], "--count"))
@@ -397,6 +543,7 @@ int main(int argc, char **argv)
 	P.rng ^= now_ns();
 	P.comm_id = (uint32_t)(now_ns() & 0x7fffffff) | 1;
 	P.qp1_psn = rnd(1u << 24);
+	P.qpn = 0x100 + rnd(0xfff000);
 	sq_psn = rnd(1u << 24);
 
 	P.fd = socket(AF_INET, SOCK_DGRAM, 0);
@@ -411,6 +558,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	deadline = now_ns() + (uint64_t)(P.timeout_s * 1e9);
+	if (ready_file) { /* bound: the runner may let the guest connect */
+		FILE *f = fopen(ready_file, "w");
+
+		if (f)
+			fclose(f);
+	}
+	if (listen_mode) {
+		ok = serve(r, deadline);
+		goto out;
+	}
 
 	/* 1. REQ until REP. A REJ (rdma_server not listening yet: invalid service ID) or silence
 	 * is answered by a new REQ after 500 ms with a new comm ID. */
@@ -427,7 +584,7 @@ int main(int argc, char **argv)
 			send_mad(mad);
 			req_sent++;
 			say("tx: REQ #%d comm id %#x service %#llx QPN %#x PSN %#x", req_sent, P.comm_id,
-				(unsigned long long)req.service_id, MY_QPN, sq_psn);
+				(unsigned long long)req.service_id, P.qpn, sq_psn);
 			next_req = now_ns() + 500000000ull;
 		}
 		if (!rx_one(next_req < deadline ? next_req : deadline, r) || !r->is_mad)
@@ -468,7 +625,7 @@ int main(int argc, char **argv)
 	struct roce_rc_cfg cfg = {
 		/* Each side's Starting PSN is the one it expects to receive first (Linux cm.c; rxe
 		 * NAKs a SEND at the REQ's PSN with the REP's): we send from the REP's. */
-		.qpn = MY_QPN, .dest_qpn = rep.local_qpn, .sq_psn = rep.starting_psn, .rq_psn = sq_psn,
+		.qpn = P.qpn, .dest_qpn = rep.local_qpn, .sq_psn = rep.starting_psn, .rq_psn = sq_psn,
 		.mtu = 1024, .timeout = 14, .retry_cnt = 7, .rnr_retry = 7, .min_rnr_timer = 12,
 		.max_rd_atomic = 1, .max_dest_rd_atomic = 1, .sq_depth = 4, .ops = &rc_ops,
 	};
@@ -542,7 +699,7 @@ int main(int argc, char **argv)
 				.remote_comm_id = P.remote_comm_id };
 
 			roce_cm_dreq_get(r->pkt.payload, &d);
-			if (d.remote_qpn != MY_QPN || d.remote_comm_id != P.comm_id)
+			if (d.remote_qpn != P.qpn || d.remote_comm_id != P.comm_id)
 				say("rx: DREQ names QPN %#x comm id %#x", d.remote_qpn, d.remote_comm_id);
 			roce_cm_rtu_put(mad, ROCE_CM_DREP, r->mad.tid, &drep);
 			send_mad(mad);

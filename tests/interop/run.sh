@@ -5,7 +5,7 @@
 # machine's own namespace.
 #
 # Usage: tests/interop/run.sh [--probe PATH] [--timeout SECONDS] [SCENARIO...]
-#   SCENARIOS: boot loopback probe probe-netem (default: all four); job (SOFTDOCA_INTEROP_JOB)
+#   SCENARIOS: boot loopback probe reverse probe-netem (default: all five); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
 # Lines "PASS name ..." / "FAIL name ..." and a closing "N passed, N failed" summarise.
@@ -24,7 +24,7 @@ while (($#)); do
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
-((${#scenarios[@]})) || scenarios=(boot loopback probe probe-netem)
+((${#scenarios[@]})) || scenarios=(boot loopback probe reverse probe-netem)
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.2f", b - a}'; }
@@ -141,6 +141,10 @@ scenario_boot() {
 	cat >"$work/job.sh" <<'G'
 mark RESULT guest-rxe $( rdma link show | grep -q "rxe0/1 state ACTIVE" && echo pass || echo fail ) "$(rdma link show | grep rxe0)"
 mark RESULT guest-ibv $( ibv_devinfo -d rxe0 2>/dev/null | grep -q PORT_ACTIVE && echo pass || echo fail )
+# for issue 14 (NVMe over RDMA): the modules are loaded and the tools run
+mark RESULT guest-nvme-rdma $( [ -d /sys/module/nvme_rdma ] && [ -c /dev/nvme-fabrics ] && echo pass || echo fail )
+mark RESULT guest-nvme-cli $( nvme version >/dev/null 2>&1 && echo pass || echo fail ) "$(nvme version 2>&1 | head -1)"
+mark RESULT guest-fio $( fio --version >/dev/null 2>&1 && echo pass || echo fail ) "$(fio --version 2>&1)"
 G
 	boot "$work/job.sh"
 	if ! wait_mark READY 120; then fail boot "no READY marker in 120 s"; finish 5; return; fi
@@ -237,6 +241,36 @@ scenario_probe-netem() {
 	[[ -x $probe ]] || { fail probe-netem "no roce_probe at $probe"; return; }
 	probe_job "/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 10% reorder 25% 50% && mark NETEM on || mark NETEM unavailable" 5 "mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')"
 	run_probe probe-rdma_server-netem 5 "--loss 10 --reorder 25"
+}
+
+# The other direction: the guest's unmodified rdma_client connects to roce_probe --listen
+# (passive CM, REP, then the RC exchange), 3 rounds. The probe creates go.N in the share once
+# its socket is bound; the guest waits for it.
+scenario_reverse() {
+	[[ -x $probe ]] || { fail reverse "no roce_probe at $probe"; return; }
+	local rounds=3 i out rc bad=0 times= t0
+	cat >"$work/job.sh" <<G
+i=0; bad=0
+while [ \$i -lt $rounds ]; do
+	n=0; while [ ! -e /mnt/go.\$i ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
+	timeout 60 rdma_client -s $HOST_IP >/tmp/cli.log 2>&1 || { bad=\$((bad + 1)); mark CLIENT-FAIL round=\$i "\$(tr '\n' ' ' </tmp/cli.log)"; }
+	i=\$((i + 1))
+done
+mark RESULT guest-rdma_client-vs-probe \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$rounds failed=\$bad"
+G
+	boot "$work/job.sh"
+	if ! wait_mark READY 120; then fail reverse "guest not ready"; finish 5; return; fi
+	for ((i = 0; i < rounds; i++)); do
+		t0=$(now)
+		out=$(timeout 120 "$probe" --listen --server $GUEST_IP --local $HOST_IP \
+			--ready-file "$work/share/go.$i" --timeout 60 2>&1); rc=$?
+		times+=" $(since $t0)"
+		if ((i == 0)) || [[ $rc != 0 ]]; then echo "$out" | sed 's/^/  probe: /'; else echo "$out" | grep -E 'summary' | sed 's/^/  probe: /'; fi
+		[[ $rc == 0 ]] || bad=$((bad + 1))
+	done
+	if ((bad == 0)); then pass probe-listen-rdma_client "rounds=$rounds seconds:$times"; else fail probe-listen-rdma_client "$bad of $rounds rounds failed"; fi
+	finish "$timeout_s"
+	guest_results
 }
 
 # A job of your own (SOFTDOCA_INTEROP_JOB=file, run by the guest's sh with mark() defined):
