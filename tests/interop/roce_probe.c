@@ -38,6 +38,7 @@ static struct {
 	uint32_t local, server; /* host order */
 	uint16_t port;
 	unsigned int loss, reorder; /* percent of our sends */
+	bool spare; /* the next send skips --loss/--reorder */
 	double timeout_s;
 	uint64_t rng;
 	uint8_t held[2048];
@@ -105,6 +106,11 @@ static void send_pkt(uint8_t *buf, size_t len)
 
 	roce_icrc_store(buf, len, roce_icrc_ip4(&ip, ROCE_UDP_PORT, ROCE_UDP_PORT, buf, len));
 	P.tx++;
+	if (P.spare) {
+		P.spare = false;
+		raw_send(buf, len);
+		return;
+	}
 	if (P.loss && rnd(100) < P.loss) {
 		P.tx_dropped++;
 		return;
@@ -471,6 +477,7 @@ static int serve(struct rx *r, uint64_t deadline)
 				.remote_comm_id = P.remote_comm_id };
 
 			roce_cm_rtu_put(mad, ROCE_CM_DREP, r->mad.tid, &drep);
+			P.spare = true; /* the last word: see the client's DREP */
 			send_mad(mad);
 			flush_held();
 			say("tx: DREP");
@@ -702,6 +709,9 @@ int main(int argc, char **argv)
 			if (d.remote_qpn != P.qpn || d.remote_comm_id != P.comm_id)
 				say("rx: DREQ names QPN %#x comm id %#x", d.remote_qpn, d.remote_comm_id);
 			roce_cm_rtu_put(mad, ROCE_CM_DREP, r->mad.tid, &drep);
+			/* the last word, spared from --loss: once we exit nothing would answer the
+			 * DREQs Linux repeats for a minute */
+			P.spare = true;
 			send_mad(mad);
 			flush_held();
 			say("tx: DREP");
