@@ -53,10 +53,11 @@ static struct {
 	uint16_t last_id;
 	/* RC */
 	struct roce_rc_qp *qp;
-	uint8_t send_buf[MSG_LEN], recv_buf[64];
-	int recv_posted, recv_done, send_done;
-	uint32_t recv_len;
-	enum roce_rc_status send_status, recv_status;
+	uint8_t *send_buf, *recv_buf; /* msgs buffers of size bytes each (receives: >= 64) */
+	uint32_t msgs, size, recv_size;
+	unsigned int recv_posted, recv_taken, recv_done, send_done, bad_len;
+	uint32_t recv_len; /* of the last receive */
+	enum roce_rc_status send_status, recv_status; /* the first error, else SUCCESS */
 } P = { .fd = -1, .port = 7471, .timeout_s = 60, .rng = 0x9e3779b97f4a7c15ull };
 
 static uint64_t now_ns(void)
@@ -193,12 +194,12 @@ static uint64_t cb_atomic(void *ctx, uint32_t rkey, uint64_t va, bool cs, uint64
 static bool cb_recv_take(void *ctx, struct roce_rc_recv *out)
 {
 	(void)ctx;
-	if (!P.recv_posted)
+	if (P.recv_taken >= P.recv_posted)
 		return false;
-	P.recv_posted = 0;
-	out->wr_id = 2;
-	out->buf = P.recv_buf;
-	out->len = sizeof(P.recv_buf);
+	out->wr_id = 1000 + P.recv_taken;
+	out->buf = P.recv_buf + (size_t)P.recv_taken * P.recv_size;
+	out->len = P.recv_size;
+	P.recv_taken++;
 	return true;
 }
 
@@ -206,12 +207,16 @@ static void cb_complete(void *ctx, const struct roce_rc_cqe *cqe)
 {
 	(void)ctx;
 	if (cqe->recv) {
-		P.recv_done = 1;
-		P.recv_status = cqe->status;
+		P.recv_done++;
+		if (P.recv_status == ROCE_RC_WC_SUCCESS)
+			P.recv_status = cqe->status;
 		P.recv_len = cqe->byte_len;
+		if (cqe->byte_len != P.size)
+			P.bad_len++;
 	} else {
-		P.send_done = 1;
-		P.send_status = cqe->status;
+		P.send_done++;
+		if (P.send_status == ROCE_RC_WC_SUCCESS)
+			P.send_status = cqe->status;
 	}
 }
 
@@ -492,14 +497,14 @@ static int serve(struct rx *r, uint64_t deadline)
 		P.recv_done ? roce_rc_status_name(P.recv_status) : "none",
 		P.send_done ? roce_rc_status_name(P.send_status) : "not completed",
 		done ? "answered" : "not seen");
-	return done && P.recv_done && P.recv_status == ROCE_RC_WC_SUCCESS && P.recv_len == MSG_LEN &&
+	return done && P.recv_done && P.recv_status == ROCE_RC_WC_SUCCESS && !P.bad_len &&
 		P.send_done && P.send_status == ROCE_RC_WC_SUCCESS;
 }
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: roce_probe --server IP --local IP [--listen] [--ready-file F] "
-			"[--port N] [--loss PCT] [--reorder PCT] [--timeout S]\n");
+			"[--port N] [--msgs N] [--size BYTES] [--loss PCT] [--reorder PCT] [--timeout S]\n");
 	return 2;
 }
 
@@ -539,14 +544,25 @@ int main(int argc, char **argv)
 			ready_file = v;
 		else if (!strcmp(argv[i], "--timeout"))
 			P.timeout_s = atof(v);
-		else if (!strcmp(argv[i], "--count"))
-			; /* accepted for compatibility: rdma_server does one exchange per connection */
+		else if (!strcmp(argv[i], "--msgs"))
+			P.msgs = (uint32_t)atoi(v);
+		else if (!strcmp(argv[i], "--size"))
+			P.size = (uint32_t)atoi(v);
 		else
 			return usage();
 		i++;
 	}
-	if (!r || !P.server || !P.local)
+	if (!r || !P.server || !P.local || P.msgs > 4096 || P.size > (1u << 20))
 		return usage();
+	if (P.msgs == 0 || listen_mode)
+		P.msgs = 1;
+	if (P.size == 0 || listen_mode)
+		P.size = MSG_LEN;
+	P.recv_size = P.size < 64 ? 64 : P.size;
+	P.send_buf = calloc(P.msgs, P.size);
+	P.recv_buf = calloc(P.msgs, P.recv_size);
+	if (!P.send_buf || !P.recv_buf)
+		return 1;
 	P.rng ^= now_ns();
 	P.comm_id = (uint32_t)(now_ns() & 0x7fffffff) | 1;
 	P.qp1_psn = rnd(1u << 24);
@@ -634,7 +650,7 @@ int main(int argc, char **argv)
 		 * NAKs a SEND at the REQ's PSN with the REP's): we send from the REP's. */
 		.qpn = P.qpn, .dest_qpn = rep.local_qpn, .sq_psn = rep.starting_psn, .rq_psn = sq_psn,
 		.mtu = 1024, .timeout = 14, .retry_cnt = 7, .rnr_retry = 7, .min_rnr_timer = 12,
-		.max_rd_atomic = 1, .max_dest_rd_atomic = 1, .sq_depth = 4, .ops = &rc_ops,
+		.max_rd_atomic = 1, .max_dest_rd_atomic = 1, .sq_depth = P.msgs + 4, .ops = &rc_ops,
 	};
 
 	P.qp = roce_rc_create(&cfg);
@@ -642,25 +658,28 @@ int main(int argc, char **argv)
 		say("FAIL: roce_rc_create");
 		goto out;
 	}
-	P.recv_posted = 1;
+	P.recv_posted = P.msgs;
 	struct roce_cm_rtu rtu = { .local_comm_id = P.comm_id, .remote_comm_id = P.remote_comm_id };
 
 	roce_cm_rtu_put(mad, ROCE_CM_RTU, r->mad.tid, &rtu);
 	send_mad(mad);
 	say("tx: RTU");
 
-	/* 3. rdma_client's exchange: SEND 16 bytes, then the server's 16 come back. */
-	for (int i = 0; i < MSG_LEN; i++)
+	/* 3. rdma_client's exchange: SEND 16 bytes, the server's 16 come back; with --msgs and
+	 * --size (ucmatose) each side sends that many messages of that size. */
+	for (uint32_t i = 0; i < P.msgs * P.size; i++)
 		P.send_buf[i] = (uint8_t)(0xa0 + i);
-	struct roce_rc_wr wr = { .wr_id = 1, .op = ROCE_RC_OP_SEND, .local = P.send_buf,
-		.len = MSG_LEN };
+	for (uint32_t i = 0; i < P.msgs; i++) {
+		struct roce_rc_wr wr = { .wr_id = i, .op = ROCE_RC_OP_SEND,
+			.local = P.send_buf + (size_t)i * P.size, .len = P.size };
 
-	if (!roce_rc_post(P.qp, &wr)) {
-		say("FAIL: post SEND");
-		goto out;
+		if (!roce_rc_post(P.qp, &wr)) {
+			say("FAIL: post SEND %u", i);
+			goto out;
+		}
 	}
 	roce_rc_poll(P.qp, now_ns());
-	while (!(P.send_done && P.recv_done) && now_ns() < deadline) {
+	while (!(P.send_done >= P.msgs && P.recv_done >= P.msgs) && now_ns() < deadline) {
 		if (rx_one(deadline, r) && r->is_mad) {
 			say("rx: %s during data", attr_name(r->mad.attr_id));
 			if (r->mad.attr_id == ROCE_CM_REP) { /* our RTU was lost: the REP came again */
@@ -669,16 +688,18 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	if (!P.send_done || !P.recv_done) {
-		say("FAIL: exchange incomplete (send %d, recv %d)", P.send_done, P.recv_done);
+	if (P.send_done < P.msgs || P.recv_done < P.msgs) {
+		say("FAIL: exchange incomplete (sends %u of %u, receives %u of %u)", P.send_done,
+			P.msgs, P.recv_done, P.msgs);
 		goto out;
 	}
-	say("SEND completion: %s; receive: %s, %u bytes: %02x %02x %02x %02x ...",
-		roce_rc_status_name(P.send_status), roce_rc_status_name(P.recv_status), P.recv_len,
-		P.recv_buf[0], P.recv_buf[1], P.recv_buf[2], P.recv_buf[3]);
+	say("%u SEND completions: %s; %u receives: %s, last %u bytes: %02x %02x %02x %02x ...",
+		P.send_done, roce_rc_status_name(P.send_status), P.recv_done,
+		roce_rc_status_name(P.recv_status), P.recv_len, P.recv_buf[0], P.recv_buf[1],
+		P.recv_buf[2], P.recv_buf[3]);
 	if (P.send_status != ROCE_RC_WC_SUCCESS || P.recv_status != ROCE_RC_WC_SUCCESS ||
-		P.recv_len != MSG_LEN) {
-		say("FAIL: exchange completed in error");
+		P.bad_len) {
+		say("FAIL: exchange completed in error (%u receives of another length)", P.bad_len);
 		goto out;
 	}
 
@@ -748,6 +769,8 @@ out:
 		P.tx_dropped, P.tx_reordered, P.rx, P.rx_icrc_ok, P.ids_nonzero, P.rx_icrc_bad,
 		P.rx_other);
 	close(P.fd);
+	free(P.send_buf);
+	free(P.recv_buf);
 	free(r);
 	return ok ? 0 : 1;
 }

@@ -5,7 +5,7 @@
 # machine's own namespace.
 #
 # Usage: tests/interop/run.sh [--probe PATH] [--timeout SECONDS] [SCENARIO...]
-#   SCENARIOS: boot loopback probe reverse probe-netem (default: all five); job (SOFTDOCA_INTEROP_JOB)
+#   SCENARIOS: boot loopback probe reverse ucmatose probe-netem (default: all six); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
 # Lines "PASS name ..." / "FAIL name ..." and a closing "N passed, N failed" summarise.
@@ -24,7 +24,7 @@ while (($#)); do
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
-((${#scenarios[@]})) || scenarios=(boot loopback probe reverse probe-netem)
+((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose probe-netem)
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.2f", b - a}'; }
@@ -203,10 +203,10 @@ $1
 mark SERVER-READY
 i=0; bad=0
 while [ \$i -lt $2 ]; do
-	timeout 90 rdma_server >/tmp/srv.log 2>&1 || { bad=\$((bad + 1)); mark SERVER-FAIL round=\$i "\$(tr '\n' ' ' </tmp/srv.log)"; }
+	timeout 90 ${4:-rdma_server} >/tmp/srv.log 2>&1 || { bad=\$((bad + 1)); mark SERVER-FAIL round=\$i "\$(tr '\n' ' ' </tmp/srv.log | tail -c 300)"; }
 	i=\$((i + 1))
 done
-mark RESULT guest-rdma_server-vs-probe \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$2 failed=\$bad"
+mark RESULT guest-${5:-rdma_server}-vs-probe \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$2 failed=\$bad \$(tr '\n' ' ' </tmp/srv.log | tail -c 200)"
 $3
 G
 }
@@ -271,6 +271,14 @@ G
 	if ((bad == 0)); then pass probe-listen-rdma_client "rounds=$rounds seconds:$times"; else fail probe-listen-rdma_client "$bad of $rounds rounds failed"; fi
 	finish "$timeout_s"
 	guest_results
+}
+
+# Multi-packet SENDs both ways: the guest's ucmatose as server (20 messages of 10000 bytes each
+# way, so FIRST/MIDDLE/LAST at MTU 1024), the probe as its client, 2 rounds.
+scenario_ucmatose() {
+	[[ -x $probe ]] || { fail ucmatose "no roce_probe at $probe"; return; }
+	probe_job "" 2 "" "ucmatose -C 20 -S 10000" ucmatose
+	run_probe probe-ucmatose 2 "--msgs 20 --size 10000"
 }
 
 # A job of your own (SOFTDOCA_INTEROP_JOB=file, run by the guest's sh with mark() defined):
