@@ -56,6 +56,8 @@ static struct {
 	uint8_t *send_buf, *recv_buf; /* msgs buffers of size bytes each (receives: >= 64) */
 	uint32_t msgs, size, recv_size;
 	unsigned int recv_posted, recv_taken, recv_done, send_done, bad_len;
+	unsigned long rdma_reads, rdma_writes; /* pieces served by our responder */
+	unsigned int rping; /* --rping N: be rping's client for N pings */
 	uint32_t recv_len; /* of the last receive */
 	enum roce_rc_status send_status, recv_status; /* the first error, else SUCCESS */
 } P = { .fd = -1, .port = 7471, .timeout_s = 60, .rng = 0x9e3779b97f4a7c15ull };
@@ -169,20 +171,34 @@ static void cb_emit(void *ctx, const uint8_t *buf, size_t len)
 	send_pkt(copy, len);
 }
 
+/* One remotely accessible region (--rping): the ping buffer and the sink, rkey MR_RKEY. */
+#define MR_RKEY 0x00c0ffeeu
+static uint8_t *mr_base;
+static size_t mr_len;
+
 static int cb_rkey_check(void *ctx, uint32_t rkey, uint64_t va, uint64_t len, unsigned int access)
 {
-	(void)ctx, (void)rkey, (void)va, (void)len, (void)access;
-	return ROCE_NAK_REM_ACCESS;
+	uint64_t base = (uint64_t)(uintptr_t)mr_base;
+
+	(void)ctx;
+	if (!mr_base || rkey != MR_RKEY || (access & ROCE_RC_ACC_ATOMIC) || va < base ||
+		len > mr_len || va - base > mr_len - len)
+		return ROCE_NAK_REM_ACCESS;
+	return 0;
 }
 
 static void cb_mem(void *ctx, uint32_t rkey, uint64_t va, void *p, size_t len)
 {
-	(void)ctx, (void)rkey, (void)va, (void)p, (void)len;
+	(void)ctx, (void)rkey;
+	P.rdma_reads++;
+	memcpy(p, (const void *)(uintptr_t)va, len);
 }
 
 static void cb_mem_write(void *ctx, uint32_t rkey, uint64_t va, const void *p, size_t len)
 {
-	(void)ctx, (void)rkey, (void)va, (void)p, (void)len;
+	(void)ctx, (void)rkey;
+	P.rdma_writes++;
+	memcpy((void *)(uintptr_t)va, p, len);
 }
 
 static uint64_t cb_atomic(void *ctx, uint32_t rkey, uint64_t va, bool cs, uint64_t a, uint64_t b)
@@ -384,6 +400,72 @@ static void build_req(struct roce_cm_req *req, uint32_t psn)
 	roce_cma_hdr_put(req->private_data, &cma);
 }
 
+/* Waits for the next receive completion (n done so far); false on the deadline. */
+static bool wait_recv(struct rx *r, uint64_t deadline, unsigned int n, const uint8_t *rtu)
+{
+	while (P.recv_done <= n && now_ns() < deadline) {
+		if (rx_one(deadline, r) && r->is_mad && r->mad.attr_id == ROCE_CM_REP) {
+			send_mad(rtu); /* our RTU was lost */
+			say("tx: RTU again");
+		}
+	}
+	return P.recv_done > n;
+}
+
+static bool post_info(uint32_t n, const uint8_t *buf, uint32_t len)
+{
+	uint8_t *info = P.send_buf + (size_t)n * MSG_LEN;
+	struct roce_rc_wr wr = { .wr_id = n, .op = ROCE_RC_OP_SEND, .local = info, .len = MSG_LEN };
+
+	/* rping's struct rping_rdma_info: buffer address (64), rkey, size, big-endian */
+	roce_put64(info, (uint64_t)(uintptr_t)buf);
+	roce_put32(info + 8, MR_RKEY);
+	roce_put32(info + 12, len);
+	if (!roce_rc_post(P.qp, &wr))
+		return false;
+	roce_rc_poll(P.qp, now_ns());
+	return true;
+}
+
+/*
+ * rping's client (rping -c): per ping, advertise the ping buffer, the server RDMA READs it and
+ * SENDs; advertise the sink, the server RDMA WRITEs the data there and SENDs; the sink must
+ * equal the ping buffer. Exercises our responder's READ and WRITE against rxe's requester.
+ */
+static bool rping_client(struct rx *r, uint64_t deadline, const uint8_t *rtu)
+{
+	size_t len = mr_len / 2;
+	uint8_t *start = mr_base, *sink = mr_base + len;
+
+	for (unsigned int ping = 0; ping < P.rping; ping++) {
+		/* rping's server writes back strlen(buffer) + 1 bytes: printable text, NUL last */
+		for (size_t i = 0; i < len; i++)
+			start[i] = (uint8_t)(33 + (ping * 7 + i * 13) % 94);
+		start[len - 1] = 0;
+		memset(sink, 0, len);
+		if (!post_info(2 * ping, start, (uint32_t)len) || !wait_recv(r, deadline, 2 * ping, rtu)) {
+			say("FAIL: ping %u: no answer to the READ advertisement", ping);
+			return false;
+		}
+		if (!post_info(2 * ping + 1, sink, (uint32_t)len) ||
+			!wait_recv(r, deadline, 2 * ping + 1, rtu)) {
+			say("FAIL: ping %u: no answer to the WRITE advertisement", ping);
+			return false;
+		}
+		if (memcmp(start, sink, len) != 0) {
+			say("FAIL: ping %u: the data written back differs from the data read", ping);
+			return false;
+		}
+	}
+	/* our last SEND's ACK */
+	while (P.send_done < 2 * P.rping && now_ns() < deadline)
+		rx_one(deadline, r);
+	say("rping: %u pings of %zu bytes: READ from us and WRITE back intact (%lu READ pieces, "
+	    "%lu WRITE pieces served); sends %s, receives %s", P.rping, len, P.rdma_reads,
+		P.rdma_writes, roce_rc_status_name(P.send_status), roce_rc_status_name(P.recv_status));
+	return P.send_status == ROCE_RC_WC_SUCCESS && P.recv_status == ROCE_RC_WC_SUCCESS;
+}
+
 /* Passive side: the guest's rdma_client connects to us. REQ -> REP -> RTU, its 16-byte SEND
  * is received, 16 bytes go back, its DREQ is answered with a DREP. */
 static int serve(struct rx *r, uint64_t deadline)
@@ -504,7 +586,7 @@ static int serve(struct rx *r, uint64_t deadline)
 static int usage(void)
 {
 	fprintf(stderr, "usage: roce_probe --server IP --local IP [--listen] [--ready-file F] "
-			"[--port N] [--msgs N] [--size BYTES] [--loss PCT] [--reorder PCT] [--timeout S]\n");
+			"[--port N] [--msgs N] [--size BYTES] [--rping N] [--loss PCT] [--reorder PCT] [--timeout S]\n");
 	return 2;
 }
 
@@ -544,6 +626,8 @@ int main(int argc, char **argv)
 			ready_file = v;
 		else if (!strcmp(argv[i], "--timeout"))
 			P.timeout_s = atof(v);
+		else if (!strcmp(argv[i], "--rping"))
+			P.rping = (uint32_t)atoi(v);
 		else if (!strcmp(argv[i], "--msgs"))
 			P.msgs = (uint32_t)atoi(v);
 		else if (!strcmp(argv[i], "--size"))
@@ -554,6 +638,14 @@ int main(int argc, char **argv)
 	}
 	if (!r || !P.server || !P.local || P.msgs > 4096 || P.size > (1u << 20))
 		return usage();
+	if (P.rping) { /* 16-byte SENDs both ways, two per ping; the buffers are the MR */
+		P.msgs = 2 * P.rping;
+		mr_len = 2 * (size_t)(P.size ? P.size : 64);
+		mr_base = calloc(1, mr_len);
+		if (!mr_base)
+			return 1;
+		P.size = MSG_LEN;
+	}
 	if (P.msgs == 0 || listen_mode)
 		P.msgs = 1;
 	if (P.size == 0 || listen_mode)
@@ -665,6 +757,11 @@ int main(int argc, char **argv)
 	send_mad(mad);
 	say("tx: RTU");
 
+	if (P.rping) {
+		if (!rping_client(r, deadline, mad))
+			goto out;
+		goto disconnect;
+	}
 	/* 3. rdma_client's exchange: SEND 16 bytes, the server's 16 come back; with --msgs and
 	 * --size (ucmatose) each side sends that many messages of that size. */
 	for (uint32_t i = 0; i < P.msgs * P.size; i++)
@@ -703,9 +800,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
+disconnect:;
 	/* 4. Disconnect: rdma_server disconnects once its SEND completed; answer its DREQ with a
-	 * DREP. If none comes within 3 s, send our own DREQ and wait for the DREP. */
-	uint64_t dl = now_ns() + 3000000000ull;
+	 * DREP. If none comes within 3 s (at once for rping, which waits for ours), send our own
+	 * DREQ and wait for the DREP. */
+	uint64_t dl = now_ns() + (P.rping ? 0 : 3000000000ull);
 	int dreq_sent = 0, done = 0;
 
 	while (!done && now_ns() < deadline) {
@@ -771,6 +870,7 @@ out:
 	close(P.fd);
 	free(P.send_buf);
 	free(P.recv_buf);
+	free(mr_base);
 	free(r);
 	return ok ? 0 : 1;
 }

@@ -5,7 +5,7 @@
 # machine's own namespace.
 #
 # Usage: tests/interop/run.sh [--probe PATH] [--timeout SECONDS] [SCENARIO...]
-#   SCENARIOS: boot loopback probe reverse ucmatose probe-netem (default: all six); job (SOFTDOCA_INTEROP_JOB)
+#   SCENARIOS: boot loopback probe reverse ucmatose rping probe-netem (default: all seven); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
 # Lines "PASS name ..." / "FAIL name ..." and a closing "N passed, N failed" summarise.
@@ -24,7 +24,7 @@ while (($#)); do
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
-((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose probe-netem)
+((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping probe-netem)
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.2f", b - a}'; }
@@ -279,6 +279,15 @@ scenario_ucmatose() {
 	[[ -x $probe ]] || { fail ucmatose "no roce_probe at $probe"; return; }
 	probe_job "" 2 "" "ucmatose -C 20 -S 10000" ucmatose
 	run_probe probe-ucmatose 2 "--msgs 20 --size 10000"
+}
+
+# RDMA READ and WRITE against our memory: the guest's rping server READs the probe's buffer
+# (5000 bytes: READ responses FIRST/MIDDLE/LAST) and WRITEs it back into the probe's sink,
+# 10 pings, the probe checks every byte; 2 rounds.
+scenario_rping() {
+	[[ -x $probe ]] || { fail rping "no roce_probe at $probe"; return; }
+	probe_job "" 2 "" "rping -s -a $GUEST_IP -p 7471 -C 10 -S 5000 -V" rping
+	run_probe probe-rping 2 "--rping 10 --size 5000"
 }
 
 # A job of your own (SOFTDOCA_INTEROP_JOB=file, run by the guest's sh with mark() defined):
