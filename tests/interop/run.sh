@@ -5,7 +5,7 @@
 # machine's own namespace.
 #
 # Usage: tests/interop/run.sh [--probe PATH] [--timeout SECONDS] [SCENARIO...]
-#   SCENARIOS: boot loopback probe reverse ucmatose rping probe-netem (default: all seven); job (SOFTDOCA_INTEROP_JOB)
+#   SCENARIOS: boot loopback probe reverse ucmatose rping probe-netem rping-netem (default: all); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
 # Lines "PASS name ..." / "FAIL name ..." and a closing "N passed, N failed" summarise.
@@ -24,7 +24,7 @@ while (($#)); do
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
-((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping probe-netem)
+((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping probe-netem rping-netem)
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.2f", b - a}'; }
@@ -288,6 +288,13 @@ scenario_rping() {
 	[[ -x $probe ]] || { fail rping "no roce_probe at $probe"; return; }
 	probe_job "" 2 "" "rping -s -a $GUEST_IP -p 7471 -C 10 -S 5000 -V" rping
 	run_probe probe-rping 2 "--rping 10 --size 5000"
+}
+
+# rping through the same loss and reordering: READ responses and WRITEs retransmitted.
+scenario_rping-netem() {
+	[[ -x $probe ]] || { fail rping-netem "no roce_probe at $probe"; return; }
+	probe_job "/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 10% reorder 25% 50% && mark NETEM on || mark NETEM unavailable" 2 "mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')" "rping -s -a $GUEST_IP -p 7471 -C 10 -S 5000 -V" rping
+	run_probe probe-rping-netem 2 "--rping 10 --size 5000 --loss 10 --reorder 25"
 }
 
 # A job of your own (SOFTDOCA_INTEROP_JOB=file, run by the guest's sh with mark() defined):
