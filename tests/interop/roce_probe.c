@@ -57,7 +57,8 @@ static struct {
 	uint32_t msgs, size, recv_size;
 	unsigned int recv_posted, recv_taken, recv_done, send_done, bad_len;
 	unsigned long rdma_reads, rdma_writes; /* pieces served by our responder */
-	unsigned int rping; /* --rping N: be rping's client for N pings */
+	unsigned int rping; /* --rping N: be rping's client (or with --listen its server), N pings */
+	bool rping_server;
 	uint32_t recv_len; /* of the last receive */
 	enum roce_rc_status send_status, recv_status; /* the first error, else SUCCESS */
 } P = { .fd = -1, .port = 7471, .timeout_s = 60, .rng = 0x9e3779b97f4a7c15ull };
@@ -401,15 +402,37 @@ static void build_req(struct roce_cm_req *req, uint32_t psn)
 }
 
 /* Waits for the next receive completion (n done so far); false on the deadline. */
-static bool wait_recv(struct rx *r, uint64_t deadline, unsigned int n, const uint8_t *rtu)
+/* One datagram (or none before the deadline); a repeated REP (client: our RTU was lost) or
+ * REQ (server: our REP was lost) is answered with our last CM message again. */
+static void pump(struct rx *r, uint64_t deadline, const uint8_t *again)
 {
-	while (P.recv_done <= n && now_ns() < deadline) {
-		if (rx_one(deadline, r) && r->is_mad && r->mad.attr_id == ROCE_CM_REP) {
-			send_mad(rtu); /* our RTU was lost */
-			say("tx: RTU again");
-		}
+	if (rx_one(deadline, r) && r->is_mad &&
+		r->mad.attr_id == (P.rping_server ? ROCE_CM_REQ : ROCE_CM_REP)) {
+		send_mad(again);
+		say("tx: %s again", P.rping_server ? "REP" : "RTU");
 	}
+}
+
+/* Waits for the next receive completion (n done so far); false on the deadline. */
+static bool wait_recv(struct rx *r, uint64_t deadline, unsigned int n, const uint8_t *again)
+{
+	while (P.recv_done <= n && now_ns() < deadline)
+		pump(r, deadline, again);
 	return P.recv_done > n;
+}
+
+/* Posts one send WR and waits for its completion; false on error or the deadline. */
+static bool send_wait(struct rx *r, uint64_t deadline, const struct roce_rc_wr *wr,
+	const uint8_t *again)
+{
+	unsigned int n = P.send_done;
+
+	if (!roce_rc_post(P.qp, wr))
+		return false;
+	roce_rc_poll(P.qp, now_ns());
+	while (P.send_done <= n && now_ns() < deadline)
+		pump(r, deadline, again);
+	return P.send_done > n && P.send_status == ROCE_RC_WC_SUCCESS;
 }
 
 static bool post_info(uint32_t n, const uint8_t *buf, uint32_t len)
@@ -464,6 +487,56 @@ static bool rping_client(struct rx *r, uint64_t deadline, const uint8_t *rtu)
 	    "%lu WRITE pieces served); sends %s, receives %s", P.rping, len, P.rdma_reads,
 		P.rdma_writes, roce_rc_status_name(P.send_status), roce_rc_status_name(P.recv_status));
 	return P.send_status == ROCE_RC_WC_SUCCESS && P.recv_status == ROCE_RC_WC_SUCCESS;
+}
+
+/*
+ * rping's server (rping -s) for the guest's rping -c: per ping, RDMA READ the client's
+ * advertised buffer into ours, SEND an ack, RDMA WRITE ours into the advertised sink, SEND an
+ * ack; the client compares (-V). Exercises our requester's READ and WRITE against rxe.
+ */
+static bool rping_server(struct rx *r, uint64_t deadline, const uint8_t *rep_mad)
+{
+	size_t len = mr_len / 2;
+	struct roce_rc_wr ack = { .op = ROCE_RC_OP_SEND, .local = P.send_buf, .len = MSG_LEN };
+	uint8_t mad[ROCE_MAD_LEN];
+
+	for (unsigned int i = 0; i < 2 * P.rping; i++) {
+		const uint8_t *info = P.recv_buf + (size_t)i * P.recv_size;
+
+		if (!wait_recv(r, deadline, i, rep_mad)) {
+			say("FAIL: ping %u: no advertisement from the client", i / 2);
+			return false;
+		}
+		struct roce_rc_wr wr = { .wr_id = 100 + i, .op = i % 2 ? ROCE_RC_OP_WRITE :
+			ROCE_RC_OP_READ, .local = mr_base, .len = roce_get32(info + 12),
+			.remote_va = roce_get64(info), .rkey = roce_get32(info + 8) };
+
+		if (wr.len > len) {
+			say("FAIL: the client advertises %u bytes, we have %zu", wr.len, len);
+			return false;
+		}
+		if (!send_wait(r, deadline, &wr, rep_mad) || !send_wait(r, deadline, &ack, rep_mad)) {
+			say("FAIL: ping %u: %s or its ack did not complete (%s)", i / 2,
+				i % 2 ? "WRITE" : "READ", roce_rc_status_name(P.send_status));
+			return false;
+		}
+	}
+	say("rping server: %u pings of %zu bytes: READ from the client and WRITTEN back", P.rping,
+		len);
+	while (now_ns() < deadline) { /* the client disconnects */
+		if (!rx_one(deadline, r) || !r->is_mad || r->mad.attr_id != ROCE_CM_DREQ)
+			continue;
+		struct roce_cm_rtu drep = { .local_comm_id = P.comm_id,
+			.remote_comm_id = P.remote_comm_id };
+
+		roce_cm_rtu_put(mad, ROCE_CM_DREP, r->mad.tid, &drep);
+		P.spare = true;
+		send_mad(mad);
+		say("rx: DREQ; tx: DREP");
+		return true;
+	}
+	say("FAIL: no DREQ from the client");
+	return false;
 }
 
 /* Passive side: the guest's rdma_client connects to us. REQ -> REP -> RTU, its 16-byte SEND
@@ -521,7 +594,7 @@ static int serve(struct rx *r, uint64_t deadline)
 		say("FAIL: cannot make the QP (path MTU code %u)", req.path_mtu);
 		return 0;
 	}
-	P.recv_posted = 1;
+	P.recv_posted = P.rping_server ? 2 * P.rping : 1;
 	struct roce_cm_rep rep = {
 		.local_comm_id = P.comm_id, .remote_comm_id = req.local_comm_id, .local_qpn = P.qpn,
 		.starting_psn = rq_psn, .responder_resources = req.initiator_depth ? 1 : 0,
@@ -532,6 +605,8 @@ static int serve(struct rx *r, uint64_t deadline)
 	roce_cm_rep_put(rep_mad, req_tid, &rep);
 	send_mad(rep_mad);
 	say("tx: REP QPN %#x PSN %#x", P.qpn, rq_psn);
+	if (P.rping_server)
+		return rping_server(r, deadline, rep_mad);
 
 	/* RTU, the client's SEND, our answer; a repeated REQ means our REP was lost. */
 	while (!done && now_ns() < deadline) {
@@ -646,7 +721,8 @@ int main(int argc, char **argv)
 			return 1;
 		P.size = MSG_LEN;
 	}
-	if (P.msgs == 0 || listen_mode)
+	P.rping_server = P.rping && listen_mode;
+	if (!P.rping && (P.msgs == 0 || listen_mode))
 		P.msgs = 1;
 	if (P.size == 0 || listen_mode)
 		P.size = MSG_LEN;

@@ -5,7 +5,8 @@
 # machine's own namespace.
 #
 # Usage: tests/interop/run.sh [--probe PATH] [--timeout SECONDS] [SCENARIO...]
-#   SCENARIOS: boot loopback probe reverse ucmatose rping probe-netem rping-netem (default: all); job (SOFTDOCA_INTEROP_JOB)
+#   SCENARIOS: boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
+#   (default: all); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
 # Lines "PASS name ..." / "FAIL name ..." and a closing "N passed, N failed" summarise.
@@ -24,7 +25,7 @@ while (($#)); do
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
-((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping probe-netem rping-netem)
+((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem)
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.2f", b - a}'; }
@@ -247,28 +248,39 @@ scenario_probe-netem() {
 # (passive CM, REP, then the RC exchange), 3 rounds. The probe creates go.N in the share once
 # its socket is bound; the guest waits for it.
 scenario_reverse() {
-	[[ -x $probe ]] || { fail reverse "no roce_probe at $probe"; return; }
+	reverse_run probe-listen-rdma_client rdma_client "rdma_client -s $HOST_IP" ""
+}
+
+# The guest's rping client against roce_probe --listen --rping: our requester's RDMA READ of
+# the guest's buffer and RDMA WRITE into its sink, 10 pings of 5000 bytes, rping -V compares.
+scenario_rping-reverse() {
+	reverse_run probe-listen-rping rping "rping -c -a $HOST_IP -p 7471 -C 10 -S 5000 -V" "--rping 10 --size 5000"
+}
+
+# reverse_run NAME GUEST-NAME GUEST-COMMAND PROBE-ARGS: 3 rounds of the guest's client.
+reverse_run() {
+	[[ -x $probe ]] || { fail "$1" "no roce_probe at $probe"; return; }
 	local rounds=3 i out rc bad=0 times= t0
 	cat >"$work/job.sh" <<G
 i=0; bad=0
 while [ \$i -lt $rounds ]; do
 	n=0; while [ ! -e /mnt/go.\$i ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
-	timeout 60 rdma_client -s $HOST_IP >/tmp/cli.log 2>&1 || { bad=\$((bad + 1)); mark CLIENT-FAIL round=\$i "\$(tr '\n' ' ' </tmp/cli.log)"; }
+	timeout 60 $3 >/tmp/cli.log 2>&1 || { bad=\$((bad + 1)); mark CLIENT-FAIL round=\$i "\$(tr '\n' ' ' </tmp/cli.log | tail -c 300)"; }
 	i=\$((i + 1))
 done
-mark RESULT guest-rdma_client-vs-probe \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$rounds failed=\$bad"
+mark RESULT guest-$2-vs-probe \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$rounds failed=\$bad"
 G
 	boot "$work/job.sh"
-	if ! wait_mark READY 120; then fail reverse "guest not ready"; finish 5; return; fi
+	if ! wait_mark READY 120; then fail "$1" "guest not ready"; finish 5; return; fi
 	for ((i = 0; i < rounds; i++)); do
 		t0=$(now)
-		out=$(timeout 120 "$probe" --listen --server $GUEST_IP --local $HOST_IP \
+		out=$(timeout 120 "$probe" --listen --server $GUEST_IP --local $HOST_IP $4 \
 			--ready-file "$work/share/go.$i" --timeout 60 2>&1); rc=$?
 		times+=" $(since $t0)"
 		if ((i == 0)) || [[ $rc != 0 ]]; then echo "$out" | sed 's/^/  probe: /'; else echo "$out" | grep -E 'summary' | sed 's/^/  probe: /'; fi
 		[[ $rc == 0 ]] || bad=$((bad + 1))
 	done
-	if ((bad == 0)); then pass probe-listen-rdma_client "rounds=$rounds seconds:$times"; else fail probe-listen-rdma_client "$bad of $rounds rounds failed"; fi
+	if ((bad == 0)); then pass "$1" "rounds=$rounds seconds:$times"; else fail "$1" "$bad of $rounds rounds failed"; fi
 	finish "$timeout_s"
 	guest_results
 }
