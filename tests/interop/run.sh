@@ -170,7 +170,7 @@ done
 wait $sp; src=$?
 [ $src = 0 ] || ok=fail
 mark RESULT guest-rdma_server-client $ok "client: $(tr '\n' ' ' </tmp/cli.log | head -c 120) server-rc=$src"
-# busybox prefers its applets (ip, tc) over PATH: iproute2's are called by path
+# bounded wait for a line in a server's log (perftest says when it listens)
 waitlog() { i=0; while ! grep -q "$2" "$1" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done; }
 for t in send write; do
 	timeout 90 ib_${t}_bw -R -d rxe0 -n 1000 -s 4096 -F >/tmp/bw-s.log 2>&1 &
@@ -237,7 +237,8 @@ scenario_probe() {
 }
 
 # The same through loss and reordering: netem on the guest's eth0 (its sends to us; the host
-# kernel may lack sch_netem), and the probe drops and reorders its own sends.
+# kernel may lack sch_netem), and the probe drops and reorders its own sends. busybox prefers
+# its own applets (ip, tc) over PATH: iproute2's tc is called by path.
 scenario_probe-netem() {
 	[[ -x $probe ]] || { fail probe-netem "no roce_probe at $probe"; return; }
 	probe_job "/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 10% reorder 25% 50% && mark NETEM on || mark NETEM unavailable" 5 "mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')"
