@@ -217,6 +217,16 @@ static inline uint64_t roce_cm_service_id(uint16_t ps, uint16_t port)
 /* Whether sid is an RDMA IP CM service ID; then its port space and port. */
 bool roce_cm_service_parse(uint64_t sid, uint16_t *ps, uint16_t *port);
 
+/*
+ * The flow label Linux RDMA-CM puts in a REQ's primary path over RoCE (IPv4, or IPv6 without
+ * one of its own): (source port * 31 + destination port) mod 2^20, the RDMA-CM ports. rxe
+ * derives its RC QPs' UDP source port from it (roce_udp_sport_rc). Seen from Linux 6.1.
+ */
+static inline uint32_t roce_cma_flow_label(uint16_t src_port, uint16_t dst_port)
+{
+	return ((uint32_t)src_port * 31 + dst_port) & 0xfffff;
+}
+
 /* RDMA-CM's IP addressing header: the first 36 bytes of a REQ's private data. */
 #define ROCE_CMA_HDR_LEN 36
 #define ROCE_CMA_USER_PDATA (ROCE_CM_REQ_PDATA - ROCE_CMA_HDR_LEN) /* 56 */

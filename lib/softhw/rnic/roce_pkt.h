@@ -144,12 +144,35 @@ int roce_ack_credits(uint8_t code);
 uint32_t roce_rnr_timer_us(uint8_t code);
 
 /*
- * The UDP source port rxe gives a QP's packets: 0xc000 plus the top 14 bits of
- * qpn * 0x61c88647 (a multiplicative hash; only for spreading flows, nobody checks it).
+ * The UDP source port rxe gives a QP when it is created: 0xc000 plus the top 14 bits of
+ * qpn * 0x61c88647 (a multiplicative hash; only for spreading flows, nobody checks it). QP1
+ * and UD QPs keep it (QP1: 0xd872, seen from Linux 6.1); an RC QP does not, see below.
  */
 static inline uint16_t roce_udp_sport(uint32_t qpn)
 {
 	return (uint16_t)(0xc000 + ((uint32_t)(qpn * 0x61c88647u) >> 18));
+}
+
+/*
+ * The UDP source port of an RC QP of rxe once its address vector is set (modify to RTR):
+ * derived from the path's flow label (the REQ's primary path; Linux RDMA-CM puts a hash of
+ * its ports there, roce_cma_flow_label), and when that is 0 from a label computed from both
+ * QPNs: v = lqpn * rqpn, v ^= v >> 20, v ^= v >> 40, low 20 bits. The port is
+ * 0xc000 | (label bits 13..0 ^ label bits 19..14). Seen from Linux 6.1: after our REQ with
+ * label 0, its QP 0x11 connected to our 0x4242 sent from 0xe673 (roce_udp_sport(0x11) would be
+ * 0xdf94); after its own REQ with label 0xa8eee, from 0xcec4. Both ends compute the same.
+ */
+static inline uint16_t roce_udp_sport_rc(uint32_t flow_label, uint32_t lqpn, uint32_t rqpn)
+{
+	uint64_t v = (uint64_t)(lqpn & 0xffffff) * (rqpn & 0xffffff);
+	uint32_t fl = flow_label & 0xfffff;
+
+	if (fl == 0) {
+		v ^= v >> 20;
+		v ^= v >> 40;
+		fl = (uint32_t)(v & 0xfffff);
+	}
+	return (uint16_t)(0xc000 | ((fl & 0x3fff) ^ (fl >> 14)));
 }
 
 /*

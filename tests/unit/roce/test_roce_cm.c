@@ -2,7 +2,8 @@
 /*
  * IB CM MADs over RoCEv2 (lib/softhw/rnic/roce_cm_mad.c): byte offsets of every message,
  * round trips, the MAD checks Linux's MAD layer makes, RDMA-CM's service ID and IP header,
- * and a whole REQ datagram to QP1 as Linux 6.1 rdma_cm sends it.
+ * a whole REQ datagram to QP1 as Linux 6.1 rdma_cm sends it, and packets Linux 6.1 rdma_rxe
+ * really sent (captured by tests/interop).
  */
 #include <stdint.h>
 #include <string.h>
@@ -405,6 +406,166 @@ static void test_req_datagram(void)
 	CHECK(roce_icrc_ip_packet(ip, 28 + n, &icrc) && icrc == roce_icrc_load(udp, n));
 }
 
+/*
+ * Three IPv4 packets Linux 6.1 rdma_rxe sent to roce_probe (tests/interop, captured on the tap):
+ * rdma_server's REP on QP1, the ACK of our SEND and its own SEND of 16 bytes. What they pin:
+ * the ICRC rule with rxe's real (non-zero, hashed) IPv4 IDs, the ID solve, AckReq on QP1, the
+ * REP layout as Linux fills it, and the RC QP's UDP source port (roce_udp_sport_rc).
+ */
+static const uint8_t rxe_rep_head[108] = {
+	0x45, 0x00, 0x01, 0x34, 0x9f, 0x8b, 0x40, 0x00, 0x40, 0x11, 0x85, 0x91,
+	0x0a, 0x4d, 0x00, 0x02, 0x0a, 0x4d, 0x00, 0x01, 0xd8, 0x72, 0x12, 0xb7,
+	0x01, 0x20, 0x00, 0x00, 0x64, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01,
+	0x80, 0x00, 0x00, 0x01, 0x80, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+	0x01, 0x07, 0x02, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x5f,
+	0x12, 0x66, 0x31, 0x01, 0x00, 0x13, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x46, 0xe6, 0x2f, 0x78, 0x5f, 0x12, 0x66, 0x31, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x11, 0x00, 0x00, 0x00, 0x00, 0x00, 0x71, 0xca, 0x33, 0x00,
+	0x01, 0x01, 0x78, 0xe0, 0x50, 0x54, 0x00, 0xff, 0xfe, 0x77, 0x00, 0x02,
+};
+static const uint8_t rxe_rep_icrc[4] = { 0xb2, 0x35, 0xa8, 0x5d };
+static const uint8_t rxe_ack[48] = {
+	0x45, 0x00, 0x00, 0x30, 0x9f, 0x8c, 0x40, 0x00, 0x40, 0x11, 0x86, 0x94,
+	0x0a, 0x4d, 0x00, 0x02, 0x0a, 0x4d, 0x00, 0x01, 0xe6, 0x73, 0x12, 0xb7,
+	0x00, 0x1c, 0x00, 0x00, 0x11, 0x00, 0xff, 0xff, 0x00, 0x00, 0x42, 0x42,
+	0x00, 0x71, 0xca, 0x33, 0x1f, 0x00, 0x00, 0x01, 0x17, 0x17, 0x39, 0x71,
+};
+static const uint8_t rxe_send[60] = {
+	0x45, 0x00, 0x00, 0x3c, 0x9f, 0x8e, 0x40, 0x00, 0x40, 0x11, 0x86, 0x86,
+	0x0a, 0x4d, 0x00, 0x02, 0x0a, 0x4d, 0x00, 0x01, 0xe6, 0x73, 0x12, 0xb7,
+	0x00, 0x28, 0x00, 0x00, 0x04, 0x00, 0xff, 0xff, 0x00, 0x00, 0x42, 0x42,
+	0x80, 0xaf, 0x5f, 0x21, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x39, 0x24, 0x1d, 0x3f,
+};
+
+/* The IPv4 ID rxe used must be the one roce_icrc_solve_ip4_id finds from the UDP payload. */
+static void check_rxe_packet(const uint8_t *ip, size_t len, uint16_t sport)
+{
+	struct roce_ip4 v4 = { .src = roce_get32(ip + 12), .dst = roce_get32(ip + 16),
+		.frag = ROCE_IP4_DF };
+	uint32_t icrc = 0;
+	uint16_t id = 0;
+
+	CHECK(roce_get16(ip + 20) == sport && roce_get16(ip + 22) == ROCE_UDP_PORT);
+	CHECK(roce_get16(ip + 26) == 0); /* rxe sends no UDP checksum */
+	CHECK(roce_icrc_ip_packet(ip, len, &icrc) && icrc == roce_icrc_load(ip + 28, len - 28));
+	CHECK(roce_icrc_solve_ip4_id(&v4, sport, ROCE_UDP_PORT, ip + 28, len - 28, &id));
+	CHECK(id == roce_get16(ip + 4) && id != 0);
+}
+
+static void test_linux_capture(void)
+{
+	uint8_t rep_ip[308] = { 0 };
+	struct roce_mad_hdr hdr;
+	struct roce_cm_rep rep;
+	struct roce_pkt pkt;
+
+	memcpy(rep_ip, rxe_rep_head, sizeof(rxe_rep_head));
+	memcpy(rep_ip + sizeof(rep_ip) - 4, rxe_rep_icrc, 4);
+	check_rxe_packet(rep_ip, sizeof(rep_ip), roce_udp_sport(1));
+	CHECK(roce_pkt_parse(rep_ip + 28, sizeof(rep_ip) - 28, &pkt) == ROCE_PARSE_OK);
+	CHECK(pkt.bth.opcode == ROCE_UD_SEND_ONLY && pkt.bth.dqpn == 1 && pkt.bth.ack_req);
+	CHECK(pkt.bth.pkey == 0xffff && pkt.deth.qkey == ROCE_QP1_QKEY && pkt.deth.sqpn == 1);
+	CHECK(roce_cm_mad_check(pkt.payload, pkt.payload_len, &hdr) && hdr.attr_id == ROCE_CM_REP);
+	CHECK(hdr.tid == 0x5f12663101ull); /* the REQ's, which the REP repeats */
+	roce_cm_rep_get(pkt.payload, &rep);
+	CHECK(rep.local_comm_id == 0x46e62f78 && rep.remote_comm_id == 0x5f126631);
+	CHECK(rep.local_qpn == 0x11 && rep.starting_psn == 0x71ca33 && rep.local_qkey == 0);
+	/* rdma_accept(NULL) answers our 1/1 with 1/1; rxe's ACK delay 15; RNR retry 7 */
+	CHECK(rep.responder_resources == 1 && rep.initiator_depth == 1);
+	CHECK(rep.target_ack_delay == 15 && rep.failover_accepted == 0 && !rep.flow_control);
+	CHECK(rep.rnr_retry_count == 7 && !rep.srq && rep.vendor_id == 0);
+	CHECK(rep.local_ca_guid == 0x505400fffe770002ull); /* EUI-64 of the guest's MAC */
+
+	/* The ACK of our SEND (PSN 0x71ca33): syndrome 0x1f, MSN 1, from the RC QP's port. */
+	check_rxe_packet(rxe_ack, sizeof(rxe_ack), roce_udp_sport_rc(0, 0x11, 0x4242));
+	CHECK(roce_pkt_parse(rxe_ack + 28, sizeof(rxe_ack) - 28, &pkt) == ROCE_PARSE_OK);
+	CHECK(pkt.bth.opcode == ROCE_RC_ACK && pkt.bth.dqpn == 0x4242 && pkt.bth.psn == 0x71ca33);
+	CHECK(!pkt.bth.ack_req && pkt.aeth.syndrome == 0x1f && pkt.aeth.msn == 1);
+
+	/* rdma_server's 16-byte SEND: SEND_ONLY with AckReq at our REQ's Starting PSN. */
+	check_rxe_packet(rxe_send, sizeof(rxe_send), roce_udp_sport_rc(0, 0x11, 0x4242));
+	CHECK(roce_pkt_parse(rxe_send + 28, sizeof(rxe_send) - 28, &pkt) == ROCE_PARSE_OK);
+	CHECK(pkt.bth.opcode == ROCE_RC_SEND_ONLY && pkt.bth.ack_req && pkt.bth.psn == 0xaf5f21);
+	CHECK(pkt.payload_len == 16 && pkt.bth.pad == 0);
+}
+
+/*
+ * The REQ Linux 6.1.192 rdma_cm sent for rdma_client -s 10.77.0.1 (rxe, port 7471; captured by
+ * tests/interop): 308 bytes, zeros between these and the ICRC.
+ */
+static const uint8_t linux_req_head[248] = {
+	0x45, 0x00, 0x01, 0x34, 0x8c, 0xab, 0x40, 0x00, 0x40, 0x11, 0x98, 0x71,
+	0x0a, 0x4d, 0x00, 0x02, 0x0a, 0x4d, 0x00, 0x01, 0xd8, 0x72, 0x12, 0xb7,
+	0x01, 0x20, 0x00, 0x00, 0x64, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01,
+	0x80, 0x00, 0x00, 0x00, 0x80, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+	0x01, 0x07, 0x02, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02,
+	0x28, 0xe5, 0x74, 0xdb, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0xdb, 0x74, 0xe5, 0x28, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x01, 0x06, 0x1d, 0x2f, 0x50, 0x54, 0x00, 0xff, 0xfe, 0x77, 0x00, 0x02,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x11, 0x80,
+	0x00, 0x00, 0x00, 0x80, 0x00, 0x00, 0x00, 0xa0, 0xa8, 0xcd, 0x10, 0xa7,
+	0xff, 0xff, 0x37, 0xf0, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0x0a, 0x4d, 0x00, 0x02,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff,
+	0x0a, 0x4d, 0x00, 0x01, 0xa8, 0xee, 0xe0, 0x00, 0x00, 0x40, 0x00, 0x98,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0xda, 0x61,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x0a, 0x4d, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x0a, 0x4d, 0x00, 0x01,
+};
+static const uint8_t linux_req_icrc[4] = { 0xbf, 0x52, 0x3a, 0xed };
+
+static void test_linux_req_capture(void)
+{
+	uint8_t ip[308] = { 0 };
+	struct roce_mad_hdr hdr;
+	struct roce_cma_hdr cma;
+	struct roce_cm_req req;
+	struct roce_pkt pkt;
+
+	memcpy(ip, linux_req_head, sizeof(linux_req_head));
+	memcpy(ip + sizeof(ip) - 4, linux_req_icrc, 4);
+	check_rxe_packet(ip, sizeof(ip), roce_udp_sport(1));
+	CHECK(roce_pkt_parse(ip + 28, sizeof(ip) - 28, &pkt) == ROCE_PARSE_OK);
+	CHECK(pkt.bth.opcode == ROCE_UD_SEND_ONLY && pkt.bth.ack_req && pkt.bth.psn == 0);
+	CHECK(roce_cm_mad_check(pkt.payload, pkt.payload_len, &hdr) && hdr.attr_id == ROCE_CM_REQ);
+	CHECK(hdr.tid == 0x0000000228e574dbull);
+	roce_cm_req_get(pkt.payload, &req);
+	CHECK(req.local_comm_id == 0xdb74e528 && req.vendor_id == 0);
+	CHECK(req.service_id == roce_cm_service_id(ROCE_PS_TCP, 7471));
+	CHECK(req.local_ca_guid == 0x505400fffe770002ull && req.local_qkey == 0);
+	CHECK(req.local_qpn == 0x11 && req.starting_psn == 0xa8cd10);
+	CHECK(req.responder_resources == 128 && req.initiator_depth == 128); /* rxe's maxima */
+	CHECK(req.remote_cm_timeout == 20 && req.local_cm_timeout == 20 && req.max_cm_retries == 15);
+	CHECK(req.transport == ROCE_CM_TRANSPORT_RC && !req.flow_control && !req.srq);
+	CHECK(req.retry_count == 7 && req.rnr_retry_count == 7 && req.path_mtu == 3);
+	CHECK(req.pkey == 0xffff && !req.rdc_exists && req.ext_transport == 0);
+	CHECK(req.primary.local_lid == 0xffff && req.primary.remote_lid == 0xffff);
+	uint32_t a;
+	CHECK(roce_gid_to_ip4(req.primary.local_gid, &a) && a == 0x0a4d0002);
+	CHECK(roce_gid_to_ip4(req.primary.remote_gid, &a) && a == 0x0a4d0001);
+	CHECK(req.primary.hop_limit == 64 && req.primary.traffic_class == 0);
+	CHECK(req.primary.packet_rate == 0 && req.primary.sl == 0 && !req.primary.subnet_local);
+	/* Debian's 6.1 uses RDMA-CM's older packet lifetime 18: ACK timeout 19, not 17 */
+	CHECK(req.primary.local_ack_timeout == 19 && roce_cm_ack_timeout(15, 18) == 19);
+	/* The flow label is RDMA-CM's hash of the two ports, and it sets the RC QPs' UDP port:
+	 * the guest's QP sent from 0xcec4 in this run. */
+	CHECK(roce_cma_hdr_get(req.private_data, &cma) && cma.ip_version == 4);
+	CHECK(cma.src_port == 55905 && roce_get32(cma.src + 12) == 0x0a4d0002);
+	CHECK(roce_get32(cma.dst + 12) == 0x0a4d0001);
+	CHECK(req.primary.flow_label == 0xa8eee);
+	CHECK(roce_cma_flow_label(cma.src_port, 7471) == req.primary.flow_label);
+	CHECK(roce_udp_sport_rc(req.primary.flow_label, 0x11, 0x123456) == 0xcec4);
+	for (size_t i = ROCE_CMA_HDR_LEN; i < ROCE_CM_REQ_PDATA; i++)
+		CHECK(req.private_data[i] == 0);
+	uint8_t zero[44] = { 0 };
+	CHECK(memcmp(pkt.payload + ROCE_MAD_HDR_LEN + 96, zero, 44) == 0); /* no alternate path */
+}
+
 int main(void)
 {
 	TEST_RUN(test_req_bytes);
@@ -416,5 +577,7 @@ int main(void)
 	TEST_RUN(test_service_and_ip);
 	TEST_RUN(test_times);
 	TEST_RUN(test_req_datagram);
+	TEST_RUN(test_linux_capture);
+	TEST_RUN(test_linux_req_capture);
 	TEST_EXIT();
 }

@@ -395,6 +395,14 @@ static void test_aeth_codes(void)
 	/* rxe's UDP source ports: QP1 (the CM's) and QPN 17. */
 	CHECK(roce_udp_sport(1) == 0xd872 && roce_udp_sport(17) == 0xdf94);
 	CHECK(roce_udp_sport(0xffffff) >= 0xc000);
+	/* An RC QP's port after RTR, captured from Linux 6.1 rxe (tests/interop): its QP 0x11
+	 * connected to QPN 0x4242 sent from 0xe673; either end computes it. */
+	CHECK(roce_udp_sport_rc(0, 0x11, 0x4242) == 0xe673);
+	CHECK(roce_udp_sport_rc(0, 0x4242, 0x11) == 0xe673);
+	/* A flow label given: its 6 high bits fold into the low 14. */
+	CHECK(roce_udp_sport_rc(0x12345, 0x11, 0x4242) == 0xe341);
+	CHECK(roce_udp_sport_rc(0xfffff, 1, 1) == 0xffc0);
+	CHECK(roce_udp_sport_rc(0, 0xffffff, 0xffffff) >= 0xc000);
 }
 
 int main(void)

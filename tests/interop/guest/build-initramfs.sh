@@ -1,0 +1,146 @@
+#!/bin/bash
+# Builds the interop guest: a stock Debian 12 kernel (apt-get download, never installed on the
+# host) and an initramfs of busybox-static, the rdma-core tools with the rxe provider, perftest,
+# nvme-cli, fio and the kernel modules soft-RoCE and NVMe over RDMA need, loaded in dependency
+# order by /init. Userspace comes from the host's own Debian 12 packages (installed here when
+# missing) with the shared libraries ldd names, so guest and host run the same rdma-core.
+#
+# Usage: build-initramfs.sh [--install]   prints the cache directory on its last line.
+# Cache: ${SOFTDOCA_INTEROP_CACHE:-~/.cache/softdoca-interop}/<kernel version>/{vmlinuz,initrd.img}
+# rebuilt when this script or guest/init changes (a stamp holds their checksum).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache_root=${SOFTDOCA_INTEROP_CACHE:-$HOME/.cache/softdoca-interop}
+kpkg_meta=${SOFTDOCA_INTEROP_KERNEL:-linux-image-amd64}
+
+# Host packages: the guest's userspace is copied from them, QEMU boots it.
+host_pkgs=(qemu-system-x86 busybox-static kmod cpio xz-utils zstd iproute2
+	rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest nvme-cli fio)
+bins=(/usr/bin/rdma_server /usr/bin/rdma_client /usr/bin/rping /usr/bin/ucmatose
+	/usr/bin/ib_send_bw /usr/bin/ib_write_bw /usr/bin/ib_read_bw /usr/bin/ibv_devinfo
+	/usr/bin/ibv_devices /usr/bin/ibv_rc_pingpong /usr/bin/rdma /usr/sbin/ip /usr/sbin/tc
+	/usr/sbin/nvme /usr/bin/fio)
+# Wanted modules; /init loads each after its dependencies (modules.dep). crc32_generic
+# gives rxe the "crc32" shash its ICRC needs (rxe does not depend on it by symbol).
+mods=(virtio_pci virtio_net 9pnet_virtio 9p crc32_generic rdma_rxe ib_uverbs
+	rdma_ucm rdma_cm ib_cm iw_cm ib_umad nvme_core nvme_fabrics nvme_rdma sch_netem)
+
+missing=()
+for p in "${host_pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+	if [[ ${1:-} != --install && $(id -u) != 0 ]]; then
+		echo "interop: missing packages: ${missing[*]} (run as root or with --install)" >&2
+		exit 2
+	fi
+	echo "interop: apt-get install ${missing[*]}" >&2
+	[[ -n $(find /var/lib/apt/lists -name '*Packages*' -newermt '-7 days' 2>/dev/null | head -1) ]] ||
+		apt-get update -qq >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >&2
+fi
+
+# The kernel package the meta package points at today (linux-image-6.1.0-NN-amd64).
+kpkg=$(apt-cache depends "$kpkg_meta" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}')
+if [[ -z $kpkg ]]; then
+	apt-get update -qq >&2
+	kpkg=$(apt-cache depends "$kpkg_meta" | awk '/Depends: linux-image-/{print $2; exit}')
+fi
+kver=${kpkg#linux-image-}
+out=$cache_root/$kver
+stamp=$(cat "$0" "$here/init" | sha256sum | cut -c1-16)
+if [[ -f $out/initrd.img && -f $out/vmlinuz && $(cat "$out/stamp" 2>/dev/null) == "$stamp" ]]; then
+	echo "$out"
+	exit 0
+fi
+mkdir -p "$out/debs"
+if ! ls "$out"/debs/"$kpkg"_*.deb >/dev/null 2>&1; then
+	(cd "$out/debs" && apt-get download "$kpkg" 2>&1 | grep -v '^W: Download is performed unsandboxed' >&2)
+fi
+rm -rf "$out/kernel" "$out/root"
+mkdir -p "$out/kernel" "$out/root"
+dpkg-deb -x "$out"/debs/"$kpkg"_*.deb "$out/kernel"
+cp "$out/kernel/boot/vmlinuz-$kver" "$out/vmlinuz"
+kmods=$out/kernel/lib/modules/$kver
+depmod -b "$out/kernel" "$kver"
+
+root=$out/root
+mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,mnt,run,lib/modules,usr/lib/x86_64-linux-gnu/libibverbs,etc/libibverbs.d}
+cp /bin/busybox "$root/bin/busybox"
+for a in $("$root/bin/busybox" --list); do
+	[[ -e $root/bin/$a ]] || ln -s busybox "$root/bin/$a"
+done
+
+# Binaries and every library ldd names, at the same paths.
+copy_with_libs() {
+	local f=$1
+	mkdir -p "$root$(dirname "$f")"
+	cp -L "$f" "$root$f"
+	ldd "$f" 2>/dev/null | grep -oE '/[^ ]+' | while read -r lib; do
+		[[ -e $root$lib ]] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+for b in "${bins[@]}"; do
+	copy_with_libs "$b"
+	# /usr/bin/x wins over busybox's applet of the same name in PATH order
+	ln -sf "$b" "$root/bin/$(basename "$b")" 2>/dev/null || true
+done
+copy_with_libs /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
+cp /etc/libibverbs.d/rxe.driver "$root/etc/libibverbs.d/"
+# perftest and fio open other libs at run time (dlopen): the loader cache is not needed,
+# they live in the default directories.
+echo 'root:x:0:0:root:/:/bin/sh' >"$root/etc/passwd"
+echo 'root:x:0:' >"$root/etc/group"
+printf '127.0.0.1 localhost\n' >"$root/etc/hosts"
+printf 'tcp 6 TCP\nudp 17 UDP\n' >"$root/etc/protocols"
+
+# Modules: resolve each wanted module's dependencies (modules.dep, depth first) into one
+# ordered list; modules are stored uncompressed so busybox insmod can load them.
+declare -A seen=()
+order=()
+dep_line() { awk -v m="$1" -F: '{n=$1; sub(/.*\//,"",n); sub(/\.ko(\.[a-z]+)?$/,"",n); gsub(/-/,"_",n); if (n==m) {print; exit}}' "$kmods/modules.dep"; }
+resolve() {
+	local name=${1//-/_} line path deps d
+	[[ -n ${seen[$name]:-} ]] && return 0
+	seen[$name]=1
+	line=$(dep_line "$name")
+	if [[ -z $line ]]; then
+		if grep -q "/${name//_/[-_]}.ko" "$kmods/modules.builtin" 2>/dev/null; then
+			return 0
+		fi
+		echo "interop: module $name not found for $kver" >&2
+		return 1
+	fi
+	path=${line%%:*}
+	deps=${line#*:}
+	for d in $deps; do
+		d=${d##*/}
+		d=${d%%.ko*}
+		resolve "$d"
+	done
+	order+=("$path")
+}
+for m in "${mods[@]}"; do resolve "$m"; done
+: >"$root/etc/modules.order"
+for p in "${order[@]}"; do
+	f=${p##*/}
+	case $f in
+	*.ko.xz) xz -dc "$kmods/$p" >"$root/lib/modules/${f%.xz}"; f=${f%.xz} ;;
+	*.ko.zst) zstd -qdc "$kmods/$p" >"$root/lib/modules/${f%.zst}"; f=${f%.zst} ;;
+	*) cp "$kmods/$p" "$root/lib/modules/$f" ;;
+	esac
+	echo "$f" >>"$root/etc/modules.order"
+done
+
+cp "$here/init" "$root/init"
+chmod +x "$root/init"
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) >"$out/initrd.img.tmp"
+mv "$out/initrd.img.tmp" "$out/initrd.img"
+echo "$stamp" >"$out/stamp"
+rm -rf "$out/kernel"
+echo "interop: guest $kver: $(wc -l <"$root/etc/modules.order") modules, initramfs $(du -h "$out/initrd.img" | cut -f1)" >&2
+echo "$out"

@@ -1,0 +1,330 @@
+#!/bin/bash
+# Interop of softdoca's RoCEv2 building blocks with the real Linux kernel: a QEMU guest running
+# a stock Debian 12 kernel with rdma_rxe (guest/build-initramfs.sh), joined over a tap device
+# inside a network namespace this script makes (unshare --net): no address is ever set in the
+# machine's own namespace.
+#
+# Usage: tests/interop/run.sh [--probe PATH] [--timeout SECONDS] [SCENARIO...]
+#   SCENARIOS: boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
+#   (default: all); job (SOFTDOCA_INTEROP_JOB)
+#   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
+# Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
+# Lines "PASS name ..." / "FAIL name ..." and a closing "N passed, N failed" summarise.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+probe=${SOFTDOCA_ROCE_PROBE:-$top/build/tests/interop/roce_probe}
+timeout_s=${SOFTDOCA_INTEROP_TIMEOUT:-240}
+scenarios=()
+while (($#)); do
+	case $1 in
+	--probe) probe=$2; shift 2 ;;
+	--timeout) timeout_s=$2; shift 2 ;;
+	-h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+	*) scenarios+=("$1"); shift ;;
+	esac
+done
+((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem)
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.2f", b - a}'; }
+skip() { echo "SKIP interop: $*"; exit 77; }
+
+HOST_IP=10.77.0.1
+GUEST_IP=10.77.0.2
+
+if [[ -z ${SOFTDOCA_INTEROP_INNER:-} ]]; then
+	[[ $(id -u) == 0 ]] || skip "needs root (network namespace, tap device)"
+	command -v qemu-system-x86_64 >/dev/null ||
+		skip "qemu-system-x86_64 missing (apt-get install qemu-system-x86, or run tests/interop/guest/build-initramfs.sh --install)"
+	[[ -c /dev/net/tun ]] || skip "/dev/net/tun missing: no tap device possible"
+	command -v unshare >/dev/null || skip "unshare missing (util-linux)"
+	t0=$(now)
+	guest=$("$here/guest/build-initramfs.sh" | tail -1) || skip "guest build failed (see above)"
+	echo "interop: guest kernel and initramfs ready in $(since $t0) s ($guest)"
+	export SOFTDOCA_INTEROP_INNER=1 SOFTDOCA_INTEROP_GUEST=$guest
+	exec unshare --net -- "$0" --probe "$probe" --timeout "$timeout_s" "${scenarios[@]}"
+fi
+
+# ---- inside the namespace ----
+guest=$SOFTDOCA_INTEROP_GUEST
+ip link set lo up
+ip tuntap add dev tap0 mode tap || skip "cannot create a tap device in the namespace"
+ip addr add $HOST_IP/24 dev tap0
+ip link set tap0 up
+# SOFTDOCA_INTEROP_PCAP=file.pcapng: everything on the tap, for tshark
+if [[ -n ${SOFTDOCA_INTEROP_PCAP:-} ]] && command -v dumpcap >/dev/null; then
+	dumpcap -q -i tap0 -w "$SOFTDOCA_INTEROP_PCAP" 2>/dev/null &
+	cap_pid=$!
+fi
+
+# KVM when it works: /dev/kvm may be present and yet hang (nested virtualisation); boot()
+# tries it first and falls back to TCG when the kernel prints nothing within 30 s.
+accel=${SOFTDOCA_INTEROP_ACCEL:-}
+if [[ -z $accel ]]; then
+	accel=tcg
+	[[ -r /dev/kvm && -w /dev/kvm ]] && accel=try-kvm
+fi
+
+work=$(mktemp -d /tmp/softdoca-interop.XXXXXX)
+trap 'kill $qpid ${cap_pid:-} 2>/dev/null; rm -rf "$work"' EXIT
+qpid=
+passed=0
+failed=0
+pass() { echo "PASS $*"; passed=$((passed + 1)); }
+fail() { echo "FAIL $*"; failed=$((failed + 1)); }
+
+# Boots the guest with $work/share/guest.sh as its job; the serial console goes to
+# $work/serial.log. Returns at once; wait_mark follows the log.
+boot() {
+	rm -rf "$work/share"
+	mkdir -p "$work/share"
+	cp "$1" "$work/share/guest.sh"
+	if [[ $accel == try-kvm ]]; then
+		start_qemu kvm
+		if wait_mark BOOT 30; then
+			accel=kvm
+		else
+			kill $qpid 2>/dev/null; wait $qpid 2>/dev/null
+			echo "interop: /dev/kvm present but the guest printed nothing in 30 s under KVM: using TCG"
+			accel=tcg
+			start_qemu tcg
+		fi
+		echo "interop: QEMU accelerator: $accel"
+	else
+		start_qemu $accel
+	fi
+}
+
+start_qemu() {
+	: >"$work/serial.log"
+	boot_t0=$(now)
+	qemu-system-x86_64 -accel $1 $([[ $1 == kvm ]] && echo -cpu host) -m 1024 -smp 2 \
+		-kernel "$guest/vmlinuz" -initrd "$guest/initrd.img" \
+		-append "console=ttyS0 quiet loglevel=3 panic=-1 softdoca.ip=$GUEST_IP/24" \
+		-netdev tap,id=n0,ifname=tap0,script=no,downscript=no \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:77:00:02 \
+		-virtfs local,path="$work/share",mount_tag=interop,security_model=none,id=fs0 \
+		-display none -monitor none -serial file:"$work/serial.log" -no-reboot &
+	qpid=$!
+}
+
+# wait_mark REGEX SECONDS: true once a marker line matching REGEX is on the console.
+wait_mark() {
+	timeout "$2" grep -m1 -qE "^@@INTEROP $1" <(tail -n +1 -f "$work/serial.log" 2>/dev/null)
+}
+
+# Waits for the guest to power off (bounded), then shows its markers.
+finish() {
+	local n=0
+	wait_mark DONE "$1" || echo "interop: guest did not finish within $1 s"
+	while kill -0 $qpid 2>/dev/null && ((n < 100)); do
+		timeout 0.1 tail -f /dev/null; n=$((n + 1))  # bounded wait for QEMU to exit
+	done
+	kill $qpid 2>/dev/null
+	wait $qpid 2>/dev/null
+	qpid=
+	grep -a '^@@INTEROP' "$work/serial.log" | sed 's/^@@INTEROP /  guest: /'
+}
+
+marker_value() { grep -a "^@@INTEROP $1" "$work/serial.log" | head -1 | grep -oE "$2=[^ ]+" | cut -d= -f2; }
+
+guest_results() {
+	local verdict name rest
+	grep -a '^@@INTEROP RESULT ' "$work/serial.log" | tr -d '\r' | cut -d' ' -f3- >"$work/results"
+	while read -r name verdict rest; do
+		if [[ $verdict == pass ]]; then pass "$name $rest"; else fail "$name $verdict $rest"; fi
+	done <"$work/results"
+}
+
+scenario_boot() {
+	cat >"$work/job.sh" <<'G'
+mark RESULT guest-rxe $( rdma link show | grep -q "rxe0/1 state ACTIVE" && echo pass || echo fail ) "$(rdma link show | grep rxe0)"
+mark RESULT guest-ibv $( ibv_devinfo -d rxe0 2>/dev/null | grep -q PORT_ACTIVE && echo pass || echo fail )
+# for issue 14 (NVMe over RDMA): the modules are loaded and the tools run
+mark RESULT guest-nvme-rdma $( [ -d /sys/module/nvme_rdma ] && [ -c /dev/nvme-fabrics ] && echo pass || echo fail )
+mark RESULT guest-nvme-cli $( nvme version >/dev/null 2>&1 && echo pass || echo fail ) "$(nvme version 2>&1 | head -1)"
+mark RESULT guest-fio $( fio --version >/dev/null 2>&1 && echo pass || echo fail ) "$(fio --version 2>&1)"
+G
+	boot "$work/job.sh"
+	if ! wait_mark READY 120; then fail boot "no READY marker in 120 s"; finish 5; return; fi
+	local t=$(since $boot_t0)
+	finish 60
+	printf 'interop: boot to READY %s s wall (guest uptime %s s at READY)\n' "$t" "$(marker_value READY t)"
+	pass boot "wall=${t}s accel=$accel"
+	guest_results
+}
+
+scenario_loopback() {
+	cat >"$work/job.sh" <<'G'
+# rxe talking to itself through the guest's own stack: proves the guest, not softdoca.
+timeout 30 rdma_server >/tmp/srv.log 2>&1 &
+sp=$!
+# rdma_server listens a moment after it starts: the client is retried (bounded)
+ok=fail
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	if timeout 20 rdma_client -s 10.77.0.2 >/tmp/cli.log 2>&1; then ok=pass; break; fi
+	sleep 0.3
+done
+wait $sp; src=$?
+[ $src = 0 ] || ok=fail
+mark RESULT guest-rdma_server-client $ok "client: $(tr '\n' ' ' </tmp/cli.log | head -c 120) server-rc=$src"
+# bounded wait for a line in a server's log (perftest says when it listens)
+waitlog() { i=0; while ! grep -q "$2" "$1" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done; }
+for t in send write; do
+	timeout 90 ib_${t}_bw -R -d rxe0 -n 1000 -s 4096 -F >/tmp/bw-s.log 2>&1 &
+	sp=$!
+	waitlog /tmp/bw-s.log "Waiting for client"
+	ok=fail
+	timeout 90 ib_${t}_bw -R -d rxe0 -n 1000 -s 4096 -F 10.77.0.2 >/tmp/bw-c.log 2>&1 && ok=pass
+	wait $sp || ok=fail
+	mark RESULT guest-ib_${t}_bw-R $ok "$(awk '/^ *4096 /{print "MB/s-avg="$4}' /tmp/bw-c.log)"
+done
+timeout 30 rping -s -a 10.77.0.2 -C 10 >/tmp/rp-s.log 2>&1 &
+sp=$!
+ok=fail
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	if timeout 20 rping -c -a 10.77.0.2 -C 10 -v >/tmp/rp-c.log 2>&1; then ok=pass; break; fi
+	sleep 0.3
+done
+wait $sp || ok=fail
+mark RESULT guest-rping $ok "lines=$(wc -l </tmp/rp-c.log)"
+G
+	boot "$work/job.sh"
+	finish "$timeout_s"
+	guest_results
+}
+
+# The host half: roce_probe (softdoca's packet, ICRC, CM and RC blocks over a UDP socket) as
+# the RDMA-CM client of the guest's unmodified rdma_server, $2 rounds (one connection each).
+probe_job() {
+	cat >"$work/job.sh" <<G
+$1
+mark SERVER-READY
+i=0; bad=0
+while [ \$i -lt $2 ]; do
+	timeout 90 ${4:-rdma_server} >/tmp/srv.log 2>&1 || { bad=\$((bad + 1)); mark SERVER-FAIL round=\$i "\$(tr '\n' ' ' </tmp/srv.log | tail -c 300)"; }
+	i=\$((i + 1))
+done
+mark RESULT guest-${5:-rdma_server}-vs-probe \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$2 failed=\$bad \$(tr '\n' ' ' </tmp/srv.log | tail -c 200)"
+$3
+G
+}
+
+run_probe() {
+	local name=$1 rounds=$2 args=$3 i t0 t out rc bad=0 times=
+	boot "$work/job.sh"
+	if ! wait_mark SERVER-READY 120; then fail "$name" "guest never started rdma_server"; finish 5; return; fi
+	# rdma_server listens a moment after it starts: the probe repeats its REQ after a REJ
+	for ((i = 0; i < rounds; i++)); do
+		t0=$(now)
+		out=$(timeout 120 "$probe" --server $GUEST_IP --local $HOST_IP $args 2>&1); rc=$?
+		t=$(since $t0)
+		times+=" $t"
+		if ((i == 0)) || [[ $rc != 0 ]]; then echo "$out" | sed 's/^/  probe: /'; else echo "$out" | grep -E 'summary|rc:' | sed 's/^/  probe: /'; fi
+		[[ $rc == 0 ]] || bad=$((bad + 1))
+	done
+	if ((bad == 0)); then pass "$name" "rounds=$rounds seconds:$times"; else fail "$name" "$bad of $rounds rounds failed"; fi
+	finish "$timeout_s"
+	guest_results
+}
+
+scenario_probe() {
+	[[ -x $probe ]] || { fail probe "no roce_probe at $probe (build with meson first)"; return; }
+	probe_job "" 3 ""
+	run_probe probe-rdma_server 3 ""
+}
+
+# The same through loss and reordering: netem on the guest's eth0 (its sends to us; the host
+# kernel may lack sch_netem), and the probe drops and reorders its own sends. busybox prefers
+# its own applets (ip, tc) over PATH: iproute2's tc is called by path.
+scenario_probe-netem() {
+	[[ -x $probe ]] || { fail probe-netem "no roce_probe at $probe"; return; }
+	probe_job "/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 10% reorder 25% 50% && mark NETEM on || mark NETEM unavailable" 5 "mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')"
+	run_probe probe-rdma_server-netem 5 "--loss 10 --reorder 25"
+}
+
+# The other direction: the guest's unmodified rdma_client connects to roce_probe --listen
+# (passive CM, REP, then the RC exchange), 3 rounds. The probe creates go.N in the share once
+# its socket is bound; the guest waits for it.
+scenario_reverse() {
+	reverse_run probe-listen-rdma_client rdma_client "rdma_client -s $HOST_IP" ""
+}
+
+# The guest's rping client against roce_probe --listen --rping: our requester's RDMA READ of
+# the guest's buffer and RDMA WRITE into its sink, 10 pings of 5000 bytes, rping -V compares.
+scenario_rping-reverse() {
+	reverse_run probe-listen-rping rping "rping -c -a $HOST_IP -p 7471 -C 10 -S 5000 -V" "--rping 10 --size 5000"
+}
+
+# reverse_run NAME GUEST-NAME GUEST-COMMAND PROBE-ARGS: 3 rounds of the guest's client.
+reverse_run() {
+	[[ -x $probe ]] || { fail "$1" "no roce_probe at $probe"; return; }
+	local rounds=3 i out rc bad=0 times= t0
+	cat >"$work/job.sh" <<G
+i=0; bad=0
+while [ \$i -lt $rounds ]; do
+	n=0; while [ ! -e /mnt/go.\$i ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
+	timeout 60 $3 >/tmp/cli.log 2>&1 || { bad=\$((bad + 1)); mark CLIENT-FAIL round=\$i "\$(tr '\n' ' ' </tmp/cli.log | tail -c 300)"; }
+	i=\$((i + 1))
+done
+mark RESULT guest-$2-vs-probe \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$rounds failed=\$bad"
+G
+	boot "$work/job.sh"
+	if ! wait_mark READY 120; then fail "$1" "guest not ready"; finish 5; return; fi
+	for ((i = 0; i < rounds; i++)); do
+		t0=$(now)
+		out=$(timeout 120 "$probe" --listen --server $GUEST_IP --local $HOST_IP $4 \
+			--ready-file "$work/share/go.$i" --timeout 60 2>&1); rc=$?
+		times+=" $(since $t0)"
+		if ((i == 0)) || [[ $rc != 0 ]]; then echo "$out" | sed 's/^/  probe: /'; else echo "$out" | grep -E 'summary' | sed 's/^/  probe: /'; fi
+		[[ $rc == 0 ]] || bad=$((bad + 1))
+	done
+	if ((bad == 0)); then pass "$1" "rounds=$rounds seconds:$times"; else fail "$1" "$bad of $rounds rounds failed"; fi
+	finish "$timeout_s"
+	guest_results
+}
+
+# Multi-packet SENDs both ways: the guest's ucmatose as server (20 messages of 10000 bytes each
+# way, so FIRST/MIDDLE/LAST at MTU 1024), the probe as its client, 2 rounds.
+scenario_ucmatose() {
+	[[ -x $probe ]] || { fail ucmatose "no roce_probe at $probe"; return; }
+	probe_job "" 2 "" "ucmatose -C 20 -S 10000" ucmatose
+	run_probe probe-ucmatose 2 "--msgs 20 --size 10000"
+}
+
+# RDMA READ and WRITE against our memory: the guest's rping server READs the probe's buffer
+# (5000 bytes: READ responses FIRST/MIDDLE/LAST) and WRITEs it back into the probe's sink,
+# 10 pings, the probe checks every byte; 2 rounds.
+scenario_rping() {
+	[[ -x $probe ]] || { fail rping "no roce_probe at $probe"; return; }
+	probe_job "" 2 "" "rping -s -a $GUEST_IP -p 7471 -C 10 -S 5000 -V" rping
+	run_probe probe-rping 2 "--rping 10 --size 5000"
+}
+
+# rping through the same loss and reordering: READ responses and WRITEs retransmitted.
+scenario_rping-netem() {
+	[[ -x $probe ]] || { fail rping-netem "no roce_probe at $probe"; return; }
+	probe_job "/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 10% reorder 25% 50% && mark NETEM on || mark NETEM unavailable" 2 "mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')" "rping -s -a $GUEST_IP -p 7471 -C 10 -S 5000 -V" rping
+	run_probe probe-rping-netem 2 "--rping 10 --size 5000 --loss 10 --reorder 25"
+}
+
+# A job of your own (SOFTDOCA_INTEROP_JOB=file, run by the guest's sh with mark() defined):
+# prints the guest's whole console, for debugging.
+scenario_job() {
+	[[ -f ${SOFTDOCA_INTEROP_JOB:-} ]] || { fail job "SOFTDOCA_INTEROP_JOB names no file"; return; }
+	boot "$SOFTDOCA_INTEROP_JOB"
+	finish "$timeout_s"
+	tr -d '\r' <"$work/serial.log" | sed 's/^/  console: /'
+	guest_results
+}
+
+for s in "${scenarios[@]}"; do
+	st0=$(now)
+	echo "== $s"
+	if declare -f "scenario_$s" >/dev/null; then "scenario_$s"; else fail "$s" "no such scenario"; fi
+	echo "interop: scenario $s took $(since $st0) s (accelerator $accel)"
+done
+echo "$passed passed, $failed failed"
+((failed == 0))
