@@ -49,6 +49,8 @@ struct rnic_out {
 	int idx;
 	bool heap;                /* the item (and `owned`) are freed once written */
 	bool started;             /* some bytes left: it must be finished or the stream closed */
+	bool pinned;              /* iov[1..] is exported memory (pin_id, pin_token): pinned for every write */
+	uint64_t pin_id, pin_token;
 	void *owned;              /* payload copy owned by a heap item */
 };
 

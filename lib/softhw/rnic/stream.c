@@ -348,6 +348,7 @@ static void stream_shut(struct rnic_qp *qp, doca_error_t flush)
 	}
 	s->rx.in_payload = false;
 	s->rx.hdr_got = 0;
+	s->rx.stage_off = s->rx.stage_len = 0;
 	s->close_asked = true;
 	rnic_nic_kick(); /* the service thread closes the socket */
 }
@@ -432,6 +433,7 @@ static void stream_free(struct rnic_qp *qp)
 		rnic_ep_recv_done(qp->ep, NULL, s->rx.recv, DOCA_ERROR_SHUTDOWN, (enum softhw_rnic_opcode)s->rx.hdr.op,
 				  0, 0);
 	free(s->rx.iov);
+	free(s->rx.stage);
 	qp->path[RNIC_PATH_STREAM] = NULL;
 	free(s);
 }
