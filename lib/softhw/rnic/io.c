@@ -20,6 +20,24 @@
 
 static char discard_buf[64 * 1024]; /* service thread only */
 
+/*
+ * Where bytes that go nowhere (or on through a re-export's import) land: the service thread's
+ * big buffer, or in an owner's ep_poll the qp's stage (empty whenever payload is read from the
+ * socket). NULL: no memory.
+ */
+static char *scratch(struct rnic_rx *rx, size_t *len)
+{
+	if (rnic_nic_on_thread()) {
+		*len = sizeof(discard_buf);
+		return discard_buf;
+	}
+	if (rx->stage == NULL && (rx->stage = malloc(RNIC_RX_STAGE)) == NULL)
+		return NULL;
+	rx->stage_off = rx->stage_len = 0;
+	*len = RNIC_RX_STAGE;
+	return (char *)rx->stage;
+}
+
 static void iov_advance(struct iovec *iov, int *idx, int cnt, size_t n)
 {
 	while (n > 0 && *idx < cnt) {
@@ -434,13 +452,16 @@ static ssize_t rx_payload(struct rnic_qp *qp)
 {
 	struct rnic_stream *s = rnic_stream_of(qp);
 	struct rnic_rx *rx = &s->rx;
+	size_t cap;
+	char *buf;
 	ssize_t n;
 
 	for (;;) {
 		switch (rx->dest) {
 		case RX_DISCARD:
-			n = recv(s->fd, discard_buf, rx->left < sizeof(discard_buf) ? rx->left : sizeof(discard_buf),
-				 MSG_DONTWAIT);
+			if ((buf = scratch(rx, &cap)) == NULL)
+				return -2;
+			n = recv(s->fd, buf, rx->left < cap ? rx->left : cap, MSG_DONTWAIT);
 			break;
 		case RX_MEM: {
 			/* The export may end between two reads: pinned only while bytes land in it. */
@@ -449,10 +470,11 @@ static ssize_t rx_payload(struct rnic_qp *qp)
 
 			if (err == DOCA_ERROR_NOT_SUPPORTED) {
 				/* a re-export: the bytes land here first, then go on through its import */
-				n = recv(s->fd, discard_buf,
-					 rx->left < sizeof(discard_buf) ? rx->left : sizeof(discard_buf), MSG_DONTWAIT);
+				if ((buf = scratch(rx, &cap)) == NULL)
+					return -2;
+				n = recv(s->fd, buf, rx->left < cap ? rx->left : cap, MSG_DONTWAIT);
 				if (n > 0) {
-					err = softhw_mem_export_copy(rx->hdr.id, rx->hdr.token, rx->mem_addr, discard_buf,
+					err = softhw_mem_export_copy(rx->hdr.id, rx->hdr.token, rx->mem_addr, buf,
 								     (uint64_t)n, true);
 					rx->mem_addr += (uint64_t)n;
 					if (err != DOCA_SUCCESS) {
@@ -601,6 +623,8 @@ static bool rx_run(struct rnic_qp *qp)
 	size_t budget = RX_BUDGET;
 	bool alive = true;
 
+	if (rx->failed)
+		return false;
 	s->corking = true;
 	/* the budget stops only socket reads: bytes in the stage raise no event, they are taken now */
 	while (!qp->dead && s->fd >= 0 && !rx->stalled && (budget > 0 || rx->stage_off < rx->stage_len) &&
@@ -666,6 +690,18 @@ static bool rx_run(struct rnic_qp *qp)
 	s->corking = false;
 	rnic_cork_flush(qp);
 	return alive;
+}
+
+void rnic_rx_poll(struct rnic_qp *qp)
+{
+	struct rnic_stream *s = rnic_stream_of(qp);
+
+	if (!rx_run(qp)) {
+		s->rx.failed = true; /* the service thread hangs up (must_end), as after its own read */
+		rnic_nic_kick();
+	} else if (s->close_asked) {
+		rnic_nic_kick(); /* the peer's BYE: the service thread closes */
+	}
 }
 
 bool rnic_rx_ready(struct rnic_qp *qp)

@@ -310,6 +310,7 @@ static bool stream_open(struct rnic_qp *qp)
 	s->link.id = RNIC_PATH_STREAM;
 	s->fd = -1;
 	qp->path[RNIC_PATH_STREAM] = s;
+	__atomic_fetch_add(&qp->ep->path_qps[RNIC_PATH_STREAM], 1, __ATOMIC_RELEASE);
 	return true;
 }
 
@@ -362,7 +363,7 @@ static bool stream_must_end(const struct rnic_qp *qp)
 {
 	const struct rnic_stream *s = rnic_stream_of(qp);
 
-	return s->fd >= 0 && (qp->broken || (s->close_asked && s->out_head == NULL));
+	return s->fd >= 0 && (qp->broken || s->rx.failed || (s->close_asked && s->out_head == NULL));
 }
 
 /* ---- the path ops ---- */
@@ -400,6 +401,35 @@ static void stream_nothing(struct rnic_qp *qp)
 	(void)qp;
 }
 
+/*
+ * Owner (no lock): a qp with work in flight on the stream has its answers read here, by the
+ * polling owner, without waiting for the service thread to wake and hand them over (the
+ * service thread still reads on EPOLLIN: whoever holds the qp lock first takes them).
+ */
+static void stream_poll(struct rnic_ep *ep)
+{
+	pthread_mutex_lock(&ep->qps_lock);
+	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
+		struct rnic_stream *s = qp->path[RNIC_PATH_STREAM]; /* set before the qp is listed */
+
+		if (s == NULL || __atomic_load_n(&qp->inflight[RNIC_PATH_STREAM], __ATOMIC_RELAXED) == 0 ||
+		    pthread_mutex_trylock(&qp->lock) != 0)
+			continue;
+		if (!qp->dead && qp->state == QP_RTS && s->fd >= 0 && !s->rx.stalled && !s->rx.failed &&
+		    qp->inflight[RNIC_PATH_STREAM] > 0)
+			rnic_rx_poll(qp);
+		pthread_mutex_unlock(&qp->lock);
+	}
+	pthread_mutex_unlock(&ep->qps_lock);
+}
+
+/* The service thread reads the stream on EPOLLIN all along: nothing to hand over. */
+static bool stream_arm(struct rnic_ep *ep)
+{
+	(void)ep;
+	return false;
+}
+
 static void stream_off(struct rnic_qp *qp)
 {
 	(void)qp; /* the connection's shut op follows */
@@ -434,6 +464,7 @@ static void stream_free(struct rnic_qp *qp)
 				  0, 0);
 	free(s->rx.iov);
 	free(s->rx.stage);
+	__atomic_fetch_sub(&qp->ep->path_qps[RNIC_PATH_STREAM], 1, __ATOMIC_RELEASE);
 	qp->path[RNIC_PATH_STREAM] = NULL;
 	free(s);
 }
@@ -496,6 +527,8 @@ const struct rnic_path_ops rnic_stream_path = {
 	.post = rnic_stream_post,
 	.pump = stream_nothing,
 	.event = stream_event,
+	.poll = stream_poll,
+	.arm = stream_arm,
 	.timed = stream_timed,
 	.next_time = stream_next_time,
 	.timer = stream_timer,

@@ -33,6 +33,7 @@ enum rnic_rx_dest {
 
 struct rnic_rx {
 	bool in_payload;
+	bool failed;              /* an owner's read found the connection gone (EOF, a bad frame): hang up */
 	bool stalled;             /* receiver not ready: the header waits, EPOLLIN is off */
 	struct rnic_hdr hdr;
 	size_t hdr_got;
@@ -107,6 +108,8 @@ void rnic_send_mem(struct rnic_qp *qp, const struct rnic_hdr *h, uint64_t id, ui
 void rnic_cork_flush(struct rnic_qp *qp);
 /* Service thread: the socket is readable (false: the connection is gone). */
 bool rnic_rx_ready(struct rnic_qp *qp);
+/* An owner's ep_poll, qp lock held: reads what arrived (answers to its work in flight). */
+void rnic_rx_poll(struct rnic_qp *qp);
 /* Makes room for n destination pieces (false: out of memory). */
 bool rnic_rx_room(struct rnic_rx *rx, uint32_t n);
 /* The stream's post op: frames a work request and queues it. qp lock held. */
