@@ -310,7 +310,6 @@ static bool stream_open(struct rnic_qp *qp)
 	s->link.id = RNIC_PATH_STREAM;
 	s->fd = -1;
 	qp->path[RNIC_PATH_STREAM] = s;
-	__atomic_fetch_add(&qp->ep->path_qps[RNIC_PATH_STREAM], 1, __ATOMIC_RELEASE);
 	return true;
 }
 
@@ -464,7 +463,8 @@ static void stream_free(struct rnic_qp *qp)
 				  0, 0);
 	free(s->rx.iov);
 	free(s->rx.stage);
-	__atomic_fetch_sub(&qp->ep->path_qps[RNIC_PATH_STREAM], 1, __ATOMIC_RELEASE);
+	if (s->polled)
+		__atomic_fetch_sub(&qp->ep->path_qps[RNIC_PATH_STREAM], 1, __ATOMIC_RELEASE);
 	qp->path[RNIC_PATH_STREAM] = NULL;
 	free(s);
 }

@@ -66,6 +66,7 @@ struct rnic_stream {
 	int fd;                     /* -1: none (not dialed or accepted yet, or hung up) */
 	uint32_t events;            /* registered epoll events */
 	bool close_asked;           /* the service thread closes the socket once the out-queue drained */
+	bool polled;                /* work went on it: counted in ep->path_qps[] (ep_poll looks at it) */
 	int hs_fds[3];              /* dialer: descriptors that came with the hello ack (a path's join takes them) */
 	int hs_nfds;
 	struct rnic_out *out_head;  /* frames not fully written */
