@@ -574,6 +574,29 @@ static ssize_t stage_fill(struct rnic_qp *qp)
 	return n;
 }
 
+/*
+ * A write's bytes from the stage into exported memory, pinned. Through the kernel, as recv()
+ * into it does: memory the application unmapped fails (EFAULT) instead of crashing us.
+ */
+static doca_error_t place_staged(const struct rnic_rx *rx, const uint8_t *src, size_t len)
+{
+	struct iovec local = {(void *)src, len}, remote = {(void *)(uintptr_t)rx->mem_addr, len};
+	doca_error_t err = softhw_mem_export_pin(rx->hdr.id, rx->hdr.token, rx->mem_addr, len, SOFTHW_MEM_WRITE);
+	ssize_t n;
+
+	if (err == DOCA_ERROR_NOT_SUPPORTED) /* a re-export: on through its import */
+		return rnic_write_place(rx->hdr.id, rx->hdr.token, rx->mem_addr, src, len);
+	if (err != DOCA_SUCCESS)
+		return err;
+	n = process_vm_writev(getpid(), &local, 1, &remote, 1, 0);
+	if (n < 0 && (errno == ENOSYS || errno == EPERM)) {
+		memcpy(remote.iov_base, src, len);
+		n = (ssize_t)len;
+	}
+	softhw_mem_export_unpin();
+	return n == (ssize_t)len ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
+}
+
 /* Payload bytes the stage holds go where the socket's would. Returns how many were taken. */
 static size_t stage_payload(struct rnic_rx *rx)
 {
@@ -586,7 +609,7 @@ static size_t stage_payload(struct rnic_rx *rx)
 	case RX_DISCARD:
 		break;
 	case RX_MEM: {
-		doca_error_t err = rnic_write_place(rx->hdr.id, rx->hdr.token, rx->mem_addr, src, take);
+		doca_error_t err = take > 0 ? place_staged(rx, src, take) : DOCA_SUCCESS;
 
 		rx->mem_addr += take;
 		if (err != DOCA_SUCCESS) {
