@@ -696,6 +696,8 @@ static bool rx_run(struct rnic_qp *qp)
 				if (budget == 0)
 					break;
 				n = rx_payload(qp);
+				if (n > 0)
+					rx->bulk = true;
 				if (n == -1)
 					break;
 				if (n == 0 || n == -2) {

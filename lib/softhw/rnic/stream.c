@@ -44,7 +44,7 @@ void rnic_stream_events(struct rnic_qp *qp)
 
 	if (s->fd < 0)
 		return;
-	if (!s->rx.stalled)
+	if (!s->rx.stalled && !s->owner_reads)
 		want |= EPOLLIN;
 	if (s->out_head != NULL || qp->state == QP_DIALING)
 		want |= EPOLLOUT;
@@ -400,10 +400,21 @@ static void stream_nothing(struct rnic_qp *qp)
 	(void)qp;
 }
 
+/* The service thread reads again on EPOLLIN (what waits there wakes it at once). qp lock held. */
+static void owner_stops(struct rnic_qp *qp)
+{
+	struct rnic_stream *s = rnic_stream_of(qp);
+
+	__atomic_store_n(&s->owner_reads, false, __ATOMIC_RELAXED);
+	rnic_stream_events(qp);
+}
+
 /*
  * Owner (no lock): a qp with work in flight on the stream has its answers read here, by the
- * polling owner, without waiting for the service thread to wake and hand them over (the
- * service thread still reads on EPOLLIN: whoever holds the qp lock first takes them).
+ * polling owner, without the service thread's wake-up and hand-over. From its first such read
+ * the owner reads the socket (everything on it, requests too) and the service thread stops
+ * watching EPOLLIN: it looks every RNIC_OWNER_MS whether the owner still polls and takes the
+ * socket back when it does not (or at once when it arms), as the message socket does.
  */
 static void stream_poll(struct rnic_ep *ep)
 {
@@ -411,21 +422,55 @@ static void stream_poll(struct rnic_ep *ep)
 	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
 		struct rnic_stream *s = qp->path[RNIC_PATH_STREAM]; /* set before the qp is listed */
 
-		if (s == NULL || __atomic_load_n(&qp->inflight[RNIC_PATH_STREAM], __ATOMIC_RELAXED) == 0 ||
+		if (s == NULL ||
+		    (__atomic_load_n(&qp->inflight[RNIC_PATH_STREAM], __ATOMIC_RELAXED) == 0 &&
+		     !__atomic_load_n(&s->owner_reads, __ATOMIC_RELAXED)) ||
 		    pthread_mutex_trylock(&qp->lock) != 0)
 			continue;
 		if (!qp->dead && qp->state == QP_RTS && s->fd >= 0 && !s->rx.stalled && !s->rx.failed &&
-		    qp->inflight[RNIC_PATH_STREAM] > 0)
+		    (qp->inflight[RNIC_PATH_STREAM] > 0 || s->owner_reads)) {
+			s->owner_polls++;
 			rnic_rx_poll(qp);
+			/*
+			 * Bulk data (a READ's answer, a write waiting to leave) is shared with the service
+			 * thread: it reads (and writes) while the owner handles completions. Small answers
+			 * are the owner's alone.
+			 */
+			if (s->rx.bulk || s->out_head != NULL) {
+				s->rx.bulk = false;
+				s->bulk_polls = RNIC_BULK_POLLS;
+				if (s->owner_reads)
+					owner_stops(qp);
+			} else if (s->bulk_polls > 0) {
+				s->bulk_polls--;
+			} else if (!s->owner_reads && qp->state == QP_RTS && s->fd >= 0 && !s->rx.failed) {
+				__atomic_store_n(&s->owner_reads, true, __ATOMIC_RELAXED);
+				s->owner_seen = s->owner_polls;
+				s->owner_check = rnic_now_ms() + RNIC_OWNER_MS;
+				rnic_stream_events(qp);
+				rnic_nic_timed_add(qp); /* wakes the service thread: it keeps the look's time */
+			}
+		}
 		pthread_mutex_unlock(&qp->lock);
 	}
 	pthread_mutex_unlock(&ep->qps_lock);
 }
 
-/* The service thread reads the stream on EPOLLIN all along: nothing to hand over. */
+/* The owner goes to sleep: its sockets go back to the service thread. */
 static bool stream_arm(struct rnic_ep *ep)
 {
-	(void)ep;
+	pthread_mutex_lock(&ep->qps_lock);
+	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
+		struct rnic_stream *s = qp->path[RNIC_PATH_STREAM];
+
+		if (s == NULL || !__atomic_load_n(&s->owner_reads, __ATOMIC_RELAXED))
+			continue;
+		pthread_mutex_lock(&qp->lock);
+		if (s->owner_reads)
+			owner_stops(qp);
+		pthread_mutex_unlock(&qp->lock);
+	}
+	pthread_mutex_unlock(&ep->qps_lock);
 	return false;
 }
 
@@ -478,22 +523,40 @@ static void stream_atfork(struct rnic_qp *qp)
 }
 
 /* A request waits for a receive (target.c): the service thread retries it on time or when woken. */
+/* Or the polling owner reads the socket: the service thread looks whether it still does. */
 static bool stream_timed(const struct rnic_qp *qp)
 {
-	return rnic_stream_of(qp)->rx.stalled;
+	const struct rnic_stream *s = rnic_stream_of(qp);
+
+	return s != NULL && (s->rx.stalled || s->owner_reads);
 }
 
 static uint64_t stream_next_time(const struct rnic_qp *qp)
 {
 	const struct rnic_stream *s = rnic_stream_of(qp);
+	uint64_t t = UINT64_MAX;
 
-	return s->rx.stalled ? s->rx.rnr_deadline : UINT64_MAX;
+	if (s != NULL && s->rx.stalled)
+		t = s->rx.rnr_deadline;
+	if (s != NULL && s->owner_reads && s->owner_check < t)
+		t = s->owner_check;
+	return t;
 }
 
 static void stream_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 {
 	struct rnic_stream *s = rnic_stream_of(qp);
 
+	if (s == NULL)
+		return;
+	if (s->owner_reads && s->owner_check <= now) {
+		if (s->owner_polls == s->owner_seen || s->fd < 0 || qp->state != QP_RTS) {
+			owner_stops(qp); /* it stopped polling: what arrives wakes us again */
+		} else {
+			s->owner_seen = s->owner_polls;
+			s->owner_check = now + RNIC_OWNER_MS;
+		}
+	}
 	if (s->rx.stalled && (woken || s->rx.rnr_deadline <= now))
 		rnic_rx_retry(qp);
 }

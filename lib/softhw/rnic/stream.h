@@ -34,6 +34,7 @@ enum rnic_rx_dest {
 struct rnic_rx {
 	bool in_payload;
 	bool failed;              /* an owner's read found the connection gone (EOF, a bad frame): hang up */
+	bool bulk;                /* a payload was read in place (beyond the stage) since the owner's last look */
 	bool stalled;             /* receiver not ready: the header waits, EPOLLIN is off */
 	struct rnic_hdr hdr;
 	size_t hdr_got;
@@ -58,6 +59,8 @@ struct rnic_rx {
 };
 
 #define RNIC_RX_STAGE 4096
+#define RNIC_OWNER_MS 2 /* an owner that stopped polling: the service thread reads again after this */
+#define RNIC_BULK_POLLS 4096 /* polls after bulk data (either way) before the owner takes the socket */
 #define RNIC_CORK 2048
 
 /* A qp's stream (qp->path[RNIC_PATH_STREAM]): from rnic_qp_new (the open op) until the qp is freed. */
@@ -67,6 +70,15 @@ struct rnic_stream {
 	uint32_t events;            /* registered epoll events */
 	bool close_asked;           /* the service thread closes the socket once the out-queue drained */
 	bool polled;                /* work went on it: counted in ep->path_qps[] (ep_poll looks at it) */
+	/*
+	 * The polling owner reads the socket (stream_poll) and the service thread does not watch
+	 * EPOLLIN, until the owner arms or stops polling for RNIC_OWNER_MS (stream_timer).
+	 */
+	bool owner_reads;
+	uint32_t bulk_polls;        /* polls before the owner takes the socket again after bulk data */
+	uint64_t owner_polls;       /* the owner's reads of it */
+	uint64_t owner_seen;        /* owner_polls at the service thread's last look */
+	uint64_t owner_check;       /* ms, monotonic: the next look */
 	int hs_fds[3];              /* dialer: descriptors that came with the hello ack (a path's join takes them) */
 	int hs_nfds;
 	struct rnic_out *out_head;  /* frames not fully written */
