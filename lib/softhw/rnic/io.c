@@ -20,6 +20,24 @@
 
 static char discard_buf[64 * 1024]; /* service thread only */
 
+/*
+ * Where bytes that go nowhere (or on through a re-export's import) land: the service thread's
+ * big buffer, or in an owner's ep_poll the qp's stage (empty whenever payload is read from the
+ * socket). NULL: no memory.
+ */
+static char *scratch(struct rnic_rx *rx, size_t *len)
+{
+	if (rnic_nic_on_thread()) {
+		*len = sizeof(discard_buf);
+		return discard_buf;
+	}
+	if (rx->stage == NULL && (rx->stage = malloc(RNIC_RX_STAGE)) == NULL)
+		return NULL;
+	rx->stage_off = rx->stage_len = 0;
+	*len = RNIC_RX_STAGE;
+	return (char *)rx->stage;
+}
+
 static void iov_advance(struct iovec *iov, int *idx, int cnt, size_t n)
 {
 	while (n > 0 && *idx < cnt) {
@@ -49,14 +67,48 @@ static void out_broken(struct rnic_qp *qp)
 	rnic_nic_kick(); /* the service thread hangs up (it may be us: it checks after this event) */
 }
 
+/* Writes a frame's next bytes; a READ's answer from exported memory is pinned meanwhile. */
+static ssize_t out_send(struct rnic_out *o, int fd, bool *gone)
+{
+	const struct iovec *mem = &o->iov[o->iovcnt - 1];
+	ssize_t n;
+	int e;
+
+	if (!o->pinned)
+		return send_iov(fd, o->iov + o->idx, o->iovcnt - o->idx);
+	if (softhw_mem_export_pin(o->pin_id, o->pin_token, (uint64_t)(uintptr_t)mem->iov_base, mem->iov_len,
+				  SOFTHW_MEM_READ) != DOCA_SUCCESS) {
+		*gone = true; /* the export ended under a frame that started: only a hang-up keeps the peer sane */
+		return -1;
+	}
+	n = send_iov(fd, o->iov + o->idx, o->iovcnt - o->idx);
+	e = errno;
+	softhw_mem_export_unpin();
+	errno = e;
+	return n;
+}
+
+static void out_free(struct rnic_out *o)
+{
+	if (o->heap) {
+		free(o->owned);
+		free(o);
+	}
+}
+
 void rnic_out_flush(struct rnic_qp *qp)
 {
 	struct rnic_stream *s = rnic_stream_of(qp);
 	while (s->out_head != NULL && s->fd >= 0 && !qp->broken) {
 		struct rnic_out *o = s->out_head;
-		ssize_t n = send_iov(s->fd, o->iov + o->idx, o->iovcnt - o->idx);
+		bool gone = false;
+		ssize_t n = out_send(o, s->fd, &gone);
 
 		if (n < 0) {
+			if (gone) {
+				out_broken(qp);
+				break;
+			}
 			if (errno == EINTR)
 				continue;
 			if (errno != EAGAIN && errno != EWOULDBLOCK)
@@ -72,22 +124,36 @@ void rnic_out_flush(struct rnic_qp *qp)
 		if (s->out_head == NULL)
 			s->out_tail = NULL;
 		o->next = NULL;
-		if (o->heap) {
-			free(o->owned);
-			free(o);
-		}
+		out_free(o);
 	}
+	rnic_stream_events(qp);
+}
+
+/* Queues a frame behind the others, without writing: the socket is full or others wait. */
+static void out_append(struct rnic_qp *qp, struct rnic_out *o)
+{
+	struct rnic_stream *s = rnic_stream_of(qp);
+
+	o->next = NULL;
+	if (s->out_tail != NULL)
+		s->out_tail->next = o;
+	else
+		s->out_head = o;
+	s->out_tail = o;
 	rnic_stream_events(qp);
 }
 
 void rnic_out_push(struct rnic_qp *qp, struct rnic_out *o)
 {
 	struct rnic_stream *s = rnic_stream_of(qp);
-	bool first = s->out_head == NULL;
+	bool first;
 
+	rnic_cork_flush(qp); /* what was gathered goes first */
+	first = s->out_head == NULL;
 	o->next = NULL;
 	o->idx = 0;
 	o->started = false;
+	o->pinned = false;
 	if (s->out_tail != NULL)
 		s->out_tail->next = o;
 	else
@@ -97,21 +163,21 @@ void rnic_out_push(struct rnic_qp *qp, struct rnic_out *o)
 		rnic_out_flush(qp);
 }
 
-void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *payload, size_t plen)
+/* Writes bytes at once if nothing waits; the rest waits in a heap copy (the source may change meanwhile). */
+static void send_bytes(struct rnic_qp *qp, struct iovec *iov, int cnt)
 {
 	struct rnic_stream *s = rnic_stream_of(qp);
-	struct iovec iov[2] = {{(void *)h, sizeof(*h)}, {(void *)payload, plen}};
-	size_t total = sizeof(*h) + plen, sent = 0;
+	size_t total = 0, sent = 0;
 	struct rnic_out *o;
 	char *copy;
 
-	if (s->fd < 0 || qp->broken)
-		return;
+	for (int i = 0; i < cnt; i++)
+		total += iov[i].iov_len;
 	if (s->out_head == NULL) {
 		ssize_t n;
 
 		do {
-			n = send_iov(s->fd, iov, plen > 0 ? 2 : 1);
+			n = send_iov(s->fd, iov, cnt);
 		} while (n < 0 && errno == EINTR);
 		if (n == (ssize_t)total)
 			return;
@@ -121,7 +187,6 @@ void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *pay
 		}
 		sent = n > 0 ? (size_t)n : 0;
 	}
-	/* The socket is full: the rest waits in a copy (the source may change meanwhile). */
 	o = calloc(1, sizeof(*o));
 	copy = malloc(total - sent);
 	if (o == NULL || copy == NULL) {
@@ -130,12 +195,12 @@ void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *pay
 		out_broken(qp); /* a frame cut short would corrupt the stream: hang up instead */
 		return;
 	}
-	for (size_t off = 0, i = 0; i < 2; i++) {
+	for (size_t off = 0; cnt > 0; cnt--, iov++) {
 		size_t skip = sent > off ? sent - off : 0;
 
-		if (skip < iov[i].iov_len)
-			memcpy(copy + (off + skip - sent), (char *)iov[i].iov_base + skip, iov[i].iov_len - skip);
-		off += iov[i].iov_len;
+		if (skip < iov->iov_len)
+			memcpy(copy + (off + skip - sent), (char *)iov->iov_base + skip, iov->iov_len - skip);
+		off += iov->iov_len;
 	}
 	o->heap = true;
 	o->started = sent > 0;
@@ -143,13 +208,79 @@ void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *pay
 	o->iov = o->iov_inline;
 	o->iov[0] = (struct iovec){copy, total - sent};
 	o->iovcnt = 1;
-	/* the socket just said it is full: queue without trying again; EPOLLOUT drains */
-	if (s->out_tail != NULL)
-		s->out_tail->next = o;
-	else
-		s->out_head = o;
-	s->out_tail = o;
-	rnic_stream_events(qp);
+	out_append(qp, o); /* the socket just said it is full: EPOLLOUT drains */
+}
+
+void rnic_cork_flush(struct rnic_qp *qp)
+{
+	struct rnic_stream *s = rnic_stream_of(qp);
+	struct iovec iov = {s->cork, s->cork_len};
+
+	if (s->cork_len == 0)
+		return;
+	s->cork_len = 0;
+	if (s->fd >= 0 && !qp->broken)
+		send_bytes(qp, &iov, 1);
+}
+
+void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *payload, size_t plen)
+{
+	struct rnic_stream *s = rnic_stream_of(qp);
+	struct iovec iov[2] = {{(void *)h, sizeof(*h)}, {(void *)payload, plen}};
+
+	if (s->fd < 0 || qp->broken)
+		return;
+	if (s->corking && plen == 0 && s->out_head == NULL && s->cork_len + sizeof(*h) <= sizeof(s->cork)) {
+		memcpy(s->cork + s->cork_len, h, sizeof(*h));
+		s->cork_len += (uint32_t)sizeof(*h);
+		return;
+	}
+	rnic_cork_flush(qp);
+	send_bytes(qp, iov, plen > 0 ? 2 : 1);
+}
+
+void rnic_send_mem(struct rnic_qp *qp, const struct rnic_hdr *h, uint64_t id, uint64_t token, uint64_t addr,
+		   uint64_t len)
+{
+	struct rnic_stream *s = rnic_stream_of(qp);
+	struct iovec iov[2] = {{(void *)h, sizeof(*h)}, {(void *)(uintptr_t)addr, len}};
+	size_t sent = 0;
+	struct rnic_out *o;
+
+	if (s->fd < 0 || qp->broken)
+		return;
+	rnic_cork_flush(qp);
+	if (s->out_head == NULL) {
+		ssize_t n;
+
+		do {
+			n = send_iov(s->fd, iov, 2);
+		} while (n < 0 && errno == EINTR);
+		if (n == (ssize_t)(sizeof(*h) + len))
+			return;
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+			out_broken(qp);
+			return;
+		}
+		sent = n > 0 ? (size_t)n : 0;
+	}
+	o = calloc(1, sizeof(*o));
+	if (o == NULL) {
+		out_broken(qp);
+		return;
+	}
+	o->hdr = *h;
+	o->iov = o->iov_inline;
+	o->iov[0] = (struct iovec){&o->hdr, sizeof(o->hdr)};
+	o->iov[1] = iov[1];
+	o->iovcnt = 2;
+	iov_advance(o->iov, &o->idx, o->iovcnt, sent);
+	o->heap = true;
+	o->started = sent > 0;
+	o->pinned = true;
+	o->pin_id = id;
+	o->pin_token = token;
+	out_append(qp, o);
 }
 
 bool rnic_out_drop_all(struct rnic_stream *s)
@@ -160,12 +291,10 @@ bool rnic_out_drop_all(struct rnic_stream *s)
 		struct rnic_out *o = s->out_head;
 
 		s->out_head = o->next;
-		if (o->heap) {
-			free(o->owned);
-			free(o);
-		}
+		out_free(o);
 	}
 	s->out_tail = NULL;
+	s->cork_len = 0;
 	return cut;
 }
 
@@ -323,13 +452,16 @@ static ssize_t rx_payload(struct rnic_qp *qp)
 {
 	struct rnic_stream *s = rnic_stream_of(qp);
 	struct rnic_rx *rx = &s->rx;
+	size_t cap;
+	char *buf;
 	ssize_t n;
 
 	for (;;) {
 		switch (rx->dest) {
 		case RX_DISCARD:
-			n = recv(s->fd, discard_buf, rx->left < sizeof(discard_buf) ? rx->left : sizeof(discard_buf),
-				 MSG_DONTWAIT);
+			if ((buf = scratch(rx, &cap)) == NULL)
+				return -2;
+			n = recv(s->fd, buf, rx->left < cap ? rx->left : cap, MSG_DONTWAIT);
 			break;
 		case RX_MEM: {
 			/* The export may end between two reads: pinned only while bytes land in it. */
@@ -338,10 +470,11 @@ static ssize_t rx_payload(struct rnic_qp *qp)
 
 			if (err == DOCA_ERROR_NOT_SUPPORTED) {
 				/* a re-export: the bytes land here first, then go on through its import */
-				n = recv(s->fd, discard_buf,
-					 rx->left < sizeof(discard_buf) ? rx->left : sizeof(discard_buf), MSG_DONTWAIT);
+				if ((buf = scratch(rx, &cap)) == NULL)
+					return -2;
+				n = recv(s->fd, buf, rx->left < cap ? rx->left : cap, MSG_DONTWAIT);
 				if (n > 0) {
-					err = softhw_mem_export_copy(rx->hdr.id, rx->hdr.token, rx->mem_addr, discard_buf,
+					err = softhw_mem_export_copy(rx->hdr.id, rx->hdr.token, rx->mem_addr, buf,
 								     (uint64_t)n, true);
 					rx->mem_addr += (uint64_t)n;
 					if (err != DOCA_SUCCESS) {
@@ -419,31 +552,132 @@ static ssize_t recv_hs(struct rnic_qp *qp, void *buf, size_t len)
 	return n;
 }
 
-bool rnic_rx_ready(struct rnic_qp *qp)
+/* Bytes read ahead for the receive machine: what the stage holds, else one recv into it (after
+ * the handshake). Returns bytes available, 0 at EOF, -1 on EAGAIN, -2 on error. */
+static ssize_t stage_fill(struct rnic_qp *qp)
+{
+	struct rnic_stream *s = rnic_stream_of(qp);
+	struct rnic_rx *rx = &s->rx;
+	ssize_t n;
+
+	if (rx->stage_off < rx->stage_len)
+		return rx->stage_len - rx->stage_off;
+	if (rx->stage == NULL && (rx->stage = malloc(RNIC_RX_STAGE)) == NULL)
+		return -2;
+	rx->stage_off = rx->stage_len = 0;
+	do {
+		n = recv(s->fd, rx->stage, RNIC_RX_STAGE, MSG_DONTWAIT);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EAGAIN || errno == EWOULDBLOCK ? -1 : -2;
+	rx->stage_len = (uint32_t)n;
+	return n;
+}
+
+/*
+ * A write's bytes from the stage into exported memory, pinned. Through the kernel, as recv()
+ * into it does: memory the application unmapped fails (EFAULT) instead of crashing us.
+ */
+static doca_error_t place_staged(const struct rnic_rx *rx, const uint8_t *src, size_t len)
+{
+	struct iovec local = {(void *)src, len}, remote = {(void *)(uintptr_t)rx->mem_addr, len};
+	doca_error_t err = softhw_mem_export_pin(rx->hdr.id, rx->hdr.token, rx->mem_addr, len, SOFTHW_MEM_WRITE);
+	ssize_t n;
+
+	if (err == DOCA_ERROR_NOT_SUPPORTED) /* a re-export: on through its import */
+		return rnic_write_place(rx->hdr.id, rx->hdr.token, rx->mem_addr, src, len);
+	if (err != DOCA_SUCCESS)
+		return err;
+	n = process_vm_writev(getpid(), &local, 1, &remote, 1, 0);
+	if (n < 0 && (errno == ENOSYS || errno == EPERM)) {
+		memcpy(remote.iov_base, src, len);
+		n = (ssize_t)len;
+	}
+	softhw_mem_export_unpin();
+	return n == (ssize_t)len ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
+}
+
+/* Payload bytes the stage holds go where the socket's would. Returns how many were taken. */
+static size_t stage_payload(struct rnic_rx *rx)
+{
+	const uint8_t *src = rx->stage + rx->stage_off;
+	size_t take = rx->stage_len - rx->stage_off;
+
+	if (take > rx->left)
+		take = (size_t)rx->left;
+	switch (rx->dest) {
+	case RX_DISCARD:
+		break;
+	case RX_MEM: {
+		doca_error_t err = take > 0 ? place_staged(rx, src, take) : DOCA_SUCCESS;
+
+		rx->mem_addr += take;
+		if (err != DOCA_SUCCESS) {
+			rx->status = err; /* the rest is dropped */
+			rx->dest = RX_DISCARD;
+		}
+		break;
+	}
+	default: {
+		size_t done = 0;
+
+		softhw_share_store_begin();
+		for (int i = rx->idx; i < rx->iovcnt && done < take; i++) {
+			size_t n = take - done < rx->iov[i].iov_len ? take - done : rx->iov[i].iov_len;
+
+			memcpy(rx->iov[i].iov_base, src + done, n);
+			done += n;
+		}
+		softhw_share_store_end();
+		iov_advance(rx->iov, &rx->idx, rx->iovcnt, take);
+		break;
+	}
+	}
+	rx->stage_off += (uint32_t)take;
+	rx->left -= take;
+	return take;
+}
+
+/* The receive machine, until the socket and the stage are empty. False: the connection is gone. qp lock held. */
+static bool rx_run(struct rnic_qp *qp)
 {
 	struct rnic_stream *s = rnic_stream_of(qp);
 	struct rnic_rx *rx = &s->rx;
 	size_t budget = RX_BUDGET;
 	bool alive = true;
 
-	pthread_mutex_lock(&qp->lock);
-	while (!qp->dead && s->fd >= 0 && !rx->stalled && budget > 0 && qp->state != QP_DIALING) {
+	if (rx->failed)
+		return false;
+	s->corking = true;
+	/* the budget stops only socket reads: bytes in the stage raise no event, they are taken now */
+	while (!qp->dead && s->fd >= 0 && !rx->stalled && (budget > 0 || rx->stage_off < rx->stage_len) &&
+	       qp->state != QP_DIALING) {
 		ssize_t n;
 
 		if (!rx->in_payload) {
-			if (qp->state == QP_HANDSHAKE)
+			if (qp->state == QP_HANDSHAKE) {
+				/* exact reads: the answer may carry descriptors */
 				n = recv_hs(qp, (char *)&rx->hdr + rx->hdr_got, sizeof(rx->hdr) - rx->hdr_got);
-			else
-				n = recv(s->fd, (char *)&rx->hdr + rx->hdr_got, sizeof(rx->hdr) - rx->hdr_got,
-					 MSG_DONTWAIT);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-				break;
+				if (n < 0 && errno == EINTR)
+					continue;
+				if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+					break;
+			} else {
+				n = stage_fill(qp);
+				if (n == -1)
+					break;
+				if (n > 0) {
+					n = (ssize_t)(sizeof(rx->hdr) - rx->hdr_got) < n ? (ssize_t)(sizeof(rx->hdr) - rx->hdr_got)
+											: n;
+					memcpy((char *)&rx->hdr + rx->hdr_got, rx->stage + rx->stage_off, (size_t)n);
+					rx->stage_off += (uint32_t)n;
+				}
+			}
 			if (n <= 0) {
 				alive = false;
 				break;
 			}
+			budget = (size_t)n < budget ? budget - (size_t)n : 0;
 			rx->hdr_got += (size_t)n;
 			if (rx->hdr_got < sizeof(rx->hdr))
 				continue;
@@ -454,22 +688,53 @@ bool rnic_rx_ready(struct rnic_qp *qp)
 			}
 			rx->in_payload = true;
 			if (rx->stalled)
-				break; /* receiver not ready: the payload waits in the socket */
+				break; /* receiver not ready: the payload waits (rnic_rx_retry) */
 		} else if (rx->left > 0) {
-			n = rx_payload(qp);
-			if (n == -1)
-				break;
-			if (n == 0 || n == -2) {
-				alive = false;
-				break;
+			if (rx->stage_off < rx->stage_len) {
+				stage_payload(rx);
+			} else {
+				if (budget == 0)
+					break;
+				n = rx_payload(qp);
+				if (n > 0)
+					rx->bulk = true;
+				if (n == -1)
+					break;
+				if (n == 0 || n == -2) {
+					alive = false;
+					break;
+				}
+				budget = (size_t)n < budget ? budget - (size_t)n : 0;
 			}
-			budget = (size_t)n < budget ? budget - (size_t)n : 0;
 		}
 		if (rx->in_payload && rx->left == 0) {
 			rx->in_payload = false;
 			rx_frame_end(qp);
 		}
 	}
+	s->corking = false;
+	rnic_cork_flush(qp);
+	return alive;
+}
+
+void rnic_rx_poll(struct rnic_qp *qp)
+{
+	struct rnic_stream *s = rnic_stream_of(qp);
+
+	if (!rx_run(qp)) {
+		s->rx.failed = true; /* the service thread hangs up (must_end), as after its own read */
+		rnic_nic_kick();
+	} else if (s->close_asked) {
+		rnic_nic_kick(); /* the peer's BYE: the service thread closes */
+	}
+}
+
+bool rnic_rx_ready(struct rnic_qp *qp)
+{
+	bool alive;
+
+	pthread_mutex_lock(&qp->lock);
+	alive = rx_run(qp);
 	pthread_mutex_unlock(&qp->lock);
 	return alive;
 }
@@ -482,6 +747,9 @@ void rnic_rx_retry(struct rnic_qp *qp)
 		s->rx.in_payload = false;
 		rx_frame_end(qp);
 	}
+	/* what the stage holds raises no event: go on with it now */
+	if (!s->rx.stalled && s->rx.stage_off < s->rx.stage_len && !rx_run(qp))
+		out_broken(qp);
 	rnic_stream_events(qp);
 }
 
@@ -519,5 +787,10 @@ void rnic_stream_post(struct rnic_qp *qp, struct rnic_wr *wr)
 				o->iov[o->iovcnt++] = (struct iovec){wr->sgl[i].addr, wr->sgl[i].len};
 	}
 	o->heap = false;
+	if (!rnic_stream_of(qp)->polled) {
+		/* from now on the owner's ep_poll reads its answers (stream_poll); until then it costs no look */
+		rnic_stream_of(qp)->polled = true;
+		__atomic_fetch_add(&qp->ep->path_qps[RNIC_PATH_STREAM], 1, __ATOMIC_RELEASE);
+	}
 	rnic_out_push(qp, o);
 }

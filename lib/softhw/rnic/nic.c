@@ -60,8 +60,19 @@ void rnic_nic_del_fd(int fd)
 	(void)epoll_ctl(rnic_nic.epfd, EPOLL_CTL_DEL, fd, NULL);
 }
 
+static _Thread_local bool on_thread; /* set by the service thread for itself */
+
+bool rnic_nic_on_thread(void)
+{
+	return on_thread;
+}
+
 void rnic_nic_timed_add(struct rnic_qp *qp)
 {
+	if (!rnic_nic_on_thread()) {
+		rnic_nic_kick(); /* an owner's ep_poll: the woken loop lists qps whose paths keep time */
+		return;
+	}
 	if (qp->timed)
 		return;
 	qp->timed = true;
@@ -188,6 +199,7 @@ static void *nic_main(void *arg)
 	struct epoll_event evs[64];
 
 	(void)arg;
+	on_thread = true;
 	for (;;) {
 		int n = epoll_wait(rnic_nic.epfd, evs, 64, next_timeout(rnic_now_ms()));
 		bool woken = false;

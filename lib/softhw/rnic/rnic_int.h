@@ -49,6 +49,8 @@ struct rnic_out {
 	int idx;
 	bool heap;                /* the item (and `owned`) are freed once written */
 	bool started;             /* some bytes left: it must be finished or the stream closed */
+	bool pinned;              /* iov[1..] is exported memory (pin_id, pin_token): pinned for every write */
+	uint64_t pin_id, pin_token;
 	void *owned;              /* payload copy owned by a heap item */
 };
 
@@ -221,8 +223,10 @@ void rnic_peer_name(const struct sockaddr_storage *from, const struct rnic_hello
 /* Registers a descriptor; tag: RNIC_TAG_* in the low bits of the pointer. */
 void rnic_nic_add_fd(int fd, void *ptr, unsigned tag, uint32_t events);
 void rnic_nic_del_fd(int fd);
-/* Service thread: watch the qp's deadline / stall. */
+/* Watch the qp's deadline / stall (from an owner's ep_poll: wakes the service thread, which does). */
 void rnic_nic_timed_add(struct rnic_qp *qp);
+/* The caller is the service thread. */
+bool rnic_nic_on_thread(void);
 struct rnic_qp *rnic_qp_find(uint64_t id); /* nic.lock held */
 
 /* ---- wire.c ---- */

@@ -44,7 +44,7 @@ void rnic_stream_events(struct rnic_qp *qp)
 
 	if (s->fd < 0)
 		return;
-	if (!s->rx.stalled)
+	if (!s->rx.stalled && !s->owner_reads)
 		want |= EPOLLIN;
 	if (s->out_head != NULL || qp->state == QP_DIALING)
 		want |= EPOLLOUT;
@@ -348,6 +348,7 @@ static void stream_shut(struct rnic_qp *qp, doca_error_t flush)
 	}
 	s->rx.in_payload = false;
 	s->rx.hdr_got = 0;
+	s->rx.stage_off = s->rx.stage_len = 0;
 	s->close_asked = true;
 	rnic_nic_kick(); /* the service thread closes the socket */
 }
@@ -361,7 +362,7 @@ static bool stream_must_end(const struct rnic_qp *qp)
 {
 	const struct rnic_stream *s = rnic_stream_of(qp);
 
-	return s->fd >= 0 && (qp->broken || (s->close_asked && s->out_head == NULL));
+	return s->fd >= 0 && (qp->broken || s->rx.failed || (s->close_asked && s->out_head == NULL));
 }
 
 /* ---- the path ops ---- */
@@ -399,6 +400,82 @@ static void stream_nothing(struct rnic_qp *qp)
 	(void)qp;
 }
 
+/* The service thread reads again on EPOLLIN (what waits there wakes it at once). qp lock held. */
+static void owner_stops(struct rnic_qp *qp)
+{
+	struct rnic_stream *s = rnic_stream_of(qp);
+
+	__atomic_store_n(&s->owner_reads, false, __ATOMIC_RELAXED);
+	rnic_stream_events(qp);
+}
+
+/*
+ * Owner (no lock): a qp with work in flight on the stream has its answers read here, by the
+ * polling owner, without the service thread's wake-up and hand-over. From its first such read
+ * the owner reads the socket (everything on it, requests too) and the service thread stops
+ * watching EPOLLIN: it looks every RNIC_OWNER_MS whether the owner still polls and takes the
+ * socket back when it does not (or at once when it arms), as the message socket does.
+ */
+static void stream_poll(struct rnic_ep *ep)
+{
+	/*
+	 * The out-of-band qps: the owner's own list, walked without a lock (ring.c), so that a qp
+	 * with nothing in flight costs two loads per poll. RDMA-CM qps are read by the service thread.
+	 */
+	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
+		struct rnic_stream *s = qp->path[RNIC_PATH_STREAM]; /* set before the qp is listed */
+
+		if (s == NULL ||
+		    (__atomic_load_n(&qp->inflight[RNIC_PATH_STREAM], __ATOMIC_RELAXED) == 0 &&
+		     !__atomic_load_n(&s->owner_reads, __ATOMIC_RELAXED)) ||
+		    pthread_mutex_trylock(&qp->lock) != 0)
+			continue;
+		if (!qp->dead && qp->state == QP_RTS && s->fd >= 0 && !s->rx.stalled && !s->rx.failed &&
+		    (qp->inflight[RNIC_PATH_STREAM] > 0 || s->owner_reads)) {
+			s->owner_polls++;
+			rnic_rx_poll(qp);
+			/*
+			 * Bulk data (a READ's answer, a write waiting to leave) is shared with the service
+			 * thread: it reads (and writes) while the owner handles completions. Small answers
+			 * are the owner's alone.
+			 */
+			if (s->rx.bulk || s->out_head != NULL) {
+				s->rx.bulk = false;
+				s->bulk_polls = RNIC_BULK_POLLS;
+				if (s->owner_reads)
+					owner_stops(qp);
+			} else if (s->bulk_polls > 0) {
+				s->bulk_polls--;
+			} else if (!s->owner_reads && qp->state == QP_RTS && s->fd >= 0 && !s->rx.failed) {
+				__atomic_store_n(&s->owner_reads, true, __ATOMIC_RELAXED);
+				s->owner_seen = s->owner_polls;
+				s->owner_check = rnic_now_ms() + RNIC_OWNER_MS;
+				rnic_stream_events(qp);
+				rnic_nic_timed_add(qp); /* wakes the service thread: it keeps the look's time */
+			}
+		}
+		pthread_mutex_unlock(&qp->lock);
+	}
+}
+
+/* The owner goes to sleep: its sockets go back to the service thread. */
+static bool stream_arm(struct rnic_ep *ep)
+{
+	pthread_mutex_lock(&ep->qps_lock);
+	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
+		struct rnic_stream *s = qp->path[RNIC_PATH_STREAM];
+
+		if (s == NULL || !__atomic_load_n(&s->owner_reads, __ATOMIC_RELAXED))
+			continue;
+		pthread_mutex_lock(&qp->lock);
+		if (s->owner_reads)
+			owner_stops(qp);
+		pthread_mutex_unlock(&qp->lock);
+	}
+	pthread_mutex_unlock(&ep->qps_lock);
+	return false;
+}
+
 static void stream_off(struct rnic_qp *qp)
 {
 	(void)qp; /* the connection's shut op follows */
@@ -434,6 +511,9 @@ static void stream_free(struct rnic_qp *qp)
 		rnic_ep_recv_done(qp->ep, NULL, s->rx.recv, DOCA_ERROR_SHUTDOWN, (enum softhw_rnic_opcode)s->rx.hdr.op,
 				  0, 0);
 	free(s->rx.iov);
+	free(s->rx.stage);
+	if (s->polled)
+		__atomic_fetch_sub(&qp->ep->path_qps[RNIC_PATH_STREAM], 1, __ATOMIC_RELEASE);
 	qp->path[RNIC_PATH_STREAM] = NULL;
 	free(s);
 }
@@ -447,23 +527,41 @@ static void stream_atfork(struct rnic_qp *qp)
 }
 
 /* A request waits for a receive (target.c): the service thread retries it on time or when woken. */
+/* Or the polling owner reads the socket: the service thread looks whether it still does. */
 static bool stream_timed(const struct rnic_qp *qp)
 {
-	return rnic_stream_of(qp) != NULL && rnic_stream_of(qp)->rx.stalled;
+	const struct rnic_stream *s = rnic_stream_of(qp);
+
+	return s != NULL && (s->rx.stalled || s->owner_reads);
 }
 
 static uint64_t stream_next_time(const struct rnic_qp *qp)
 {
 	const struct rnic_stream *s = rnic_stream_of(qp);
+	uint64_t t = UINT64_MAX;
 
-	return s != NULL && s->rx.stalled ? s->rx.rnr_deadline : UINT64_MAX;
+	if (s != NULL && s->rx.stalled)
+		t = s->rx.rnr_deadline;
+	if (s != NULL && s->owner_reads && s->owner_check < t)
+		t = s->owner_check;
+	return t;
 }
 
 static void stream_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 {
 	struct rnic_stream *s = rnic_stream_of(qp);
 
-	if (s != NULL && s->rx.stalled && (woken || s->rx.rnr_deadline <= now))
+	if (s == NULL)
+		return;
+	if (s->owner_reads && s->owner_check <= now) {
+		if (s->owner_polls == s->owner_seen || s->fd < 0 || qp->state != QP_RTS) {
+			owner_stops(qp); /* it stopped polling: what arrives wakes us again */
+		} else {
+			s->owner_seen = s->owner_polls;
+			s->owner_check = now + RNIC_OWNER_MS;
+		}
+	}
+	if (s->rx.stalled && (woken || s->rx.rnr_deadline <= now))
 		rnic_rx_retry(qp);
 }
 
@@ -496,6 +594,8 @@ const struct rnic_path_ops rnic_stream_path = {
 	.post = rnic_stream_post,
 	.pump = stream_nothing,
 	.event = stream_event,
+	.poll = stream_poll,
+	.arm = stream_arm,
 	.timed = stream_timed,
 	.next_time = stream_next_time,
 	.timer = stream_timer,

@@ -33,6 +33,8 @@ enum rnic_rx_dest {
 
 struct rnic_rx {
 	bool in_payload;
+	bool failed;              /* an owner's read found the connection gone (EOF, a bad frame): hang up */
+	bool bulk;                /* a payload was read in place (beyond the stage) since the owner's last look */
 	bool stalled;             /* receiver not ready: the header waits, EPOLLIN is off */
 	struct rnic_hdr hdr;
 	size_t hdr_got;
@@ -46,9 +48,20 @@ struct rnic_rx {
 	doca_error_t status;      /* of the request being received */
 	struct rnic_recv *recv;   /* SEND / WRITE_IMM: the receive it completes */
 	uint8_t hello[sizeof(struct rnic_hello)];
+	/*
+	 * Bytes read ahead (after the handshake): headers are taken from here, so a burst of small
+	 * frames costs one recv, not one per frame; a payload's first bytes may be here too.
+	 */
+	uint8_t *stage;           /* RNIC_RX_STAGE bytes, allocated at the first read */
+	uint32_t stage_off, stage_len;
 	uint32_t rnr_tries;
 	uint64_t rnr_deadline;    /* ms, monotonic */
 };
+
+#define RNIC_RX_STAGE 4096
+#define RNIC_OWNER_MS 2 /* an owner that stopped polling: the service thread reads again after this */
+#define RNIC_BULK_POLLS 4096 /* polls after bulk data (either way) before the owner takes the socket */
+#define RNIC_CORK 2048
 
 /* A qp's stream (qp->path[RNIC_PATH_STREAM]): from rnic_qp_new (the open op) until the qp is freed. */
 struct rnic_stream {
@@ -56,11 +69,29 @@ struct rnic_stream {
 	int fd;                     /* -1: none (not dialed or accepted yet, or hung up) */
 	uint32_t events;            /* registered epoll events */
 	bool close_asked;           /* the service thread closes the socket once the out-queue drained */
+	bool polled;                /* work went on it: counted in ep->path_qps[] (ep_poll looks at it) */
+	/*
+	 * The polling owner reads the socket (stream_poll) and the service thread does not watch
+	 * EPOLLIN, until the owner arms or stops polling for RNIC_OWNER_MS (stream_timer).
+	 */
+	bool owner_reads;
+	uint32_t bulk_polls;        /* polls before the owner takes the socket again after bulk data */
+	uint64_t owner_polls;       /* the owner's reads of it */
+	uint64_t owner_seen;        /* owner_polls at the service thread's last look */
+	uint64_t owner_check;       /* ms, monotonic: the next look */
 	int hs_fds[3];              /* dialer: descriptors that came with the hello ack (a path's join takes them) */
 	int hs_nfds;
 	struct rnic_out *out_head;  /* frames not fully written */
 	struct rnic_out *out_tail;
-	struct rnic_rx rx;          /* service thread only */
+	/*
+	 * While the service thread works through what it read (rnic_rx_ready), payload-less frames
+	 * it sends (answers, ACKs) gather here and leave with one send at the end, before anything
+	 * queued after them.
+	 */
+	bool corking;
+	uint32_t cork_len;
+	uint8_t cork[RNIC_CORK];
+	struct rnic_rx rx;          /* qp lock held: the service thread (rnic_rx_ready) */
 };
 
 /* The qp's stream (qp lock held, or the service thread). */
@@ -77,10 +108,21 @@ void rnic_out_push(struct rnic_qp *qp, struct rnic_out *o);
 void rnic_out_flush(struct rnic_qp *qp);
 /* Drops the out-queue; true if a frame had started to leave (the stream is cut). qp lock held. */
 bool rnic_out_drop_all(struct rnic_stream *s);
-/* Sends a payload-less frame (a heap copy if it cannot go at once). qp lock held. */
+/* Sends a frame and its payload (a heap copy of what cannot go at once). qp lock held. */
 void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *payload, size_t plen);
+/*
+ * Sends a READ's answer from exported memory (id, token; pinned by the caller): what the socket
+ * cannot take now waits in the out-queue without a copy and is pinned again for every write
+ * (the export ending meanwhile cuts the frame: the connection hangs up). qp lock held.
+ */
+void rnic_send_mem(struct rnic_qp *qp, const struct rnic_hdr *h, uint64_t id, uint64_t token, uint64_t addr,
+		   uint64_t len);
+/* Sends the frames gathered while corking. qp lock held. */
+void rnic_cork_flush(struct rnic_qp *qp);
 /* Service thread: the socket is readable (false: the connection is gone). */
 bool rnic_rx_ready(struct rnic_qp *qp);
+/* An owner's ep_poll, qp lock held: reads what arrived (answers to its work in flight). */
+void rnic_rx_poll(struct rnic_qp *qp);
 /* Makes room for n destination pieces (false: out of memory). */
 bool rnic_rx_room(struct rnic_rx *rx, uint32_t n);
 /* The stream's post op: frames a work request and queues it. qp lock held. */

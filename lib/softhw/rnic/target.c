@@ -259,11 +259,11 @@ void rnic_target_end(struct rnic_qp *qp)
 		break;
 	case SOFTHW_RNIC_OP_READ:
 		if (err == DOCA_SUCCESS && h->len > 0) {
-			/* pinned while the socket takes the bytes; what it cannot take now is copied */
+			/* pinned while the socket takes the bytes; what it cannot take now waits, pinned again later */
 			err = softhw_mem_export_pin(h->id, h->token, h->addr, h->len, SOFTHW_MEM_READ);
 			if (err == DOCA_SUCCESS) {
 				resp.plen = h->len;
-				rnic_send_ctl(qp, &resp, (const void *)(uintptr_t)h->addr, h->len);
+				rnic_send_mem(qp, &resp, h->id, h->token, h->addr, h->len);
 				softhw_mem_export_unpin();
 				return;
 			}

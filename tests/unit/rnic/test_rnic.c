@@ -1296,6 +1296,56 @@ static void test_small_writes_idle_target(void)
 }
 
 /*
+ * Work in flight in bursts, the way a bandwidth or rate run keeps it: 1 MiB READs (over TCP
+ * more than the socket takes, so the target's answers wait in its out-queue as references to
+ * its memory) followed by fetch-adds (their answers arrive many to a read). Collected once by
+ * the polling owner (which reads the answers itself) and once by an owner that sleeps armed
+ * (the service thread reads them): every completion in post order, every byte, every old value.
+ */
+static void test_bursts(void)
+{
+	enum { READS = 6, ADDS = 64, CTR = 7u << 20 };
+	const size_t len = 1u << 20;
+	uint8_t *src = malloc(len), *dst = malloc(READS * len), out[64];
+	uint64_t old[ADDS], ctr;
+	struct target t;
+	struct init in;
+
+	CHECK(src != NULL && dst != NULL);
+	for (size_t i = 0; i < len; i++)
+		src[i] = (uint8_t)(i * 7 + 3);
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_WRITE, src, len, &t.ti.mem, 0, 0, 0));
+	for (int round = 0; round < 2; round++) {
+		memset(dst, 0, READS * len);
+		for (int r = 0; r < READS; r++)
+			CHECK_OK(post1(&in, SOFTHW_RNIC_OP_READ, dst + r * len, len, &t.ti.mem, 0, 0, 0));
+		for (int a = 0; a < ADDS; a++)
+			CHECK_OK(post1(&in, SOFTHW_RNIC_OP_FETCH_ADD, &old[a], sizeof(old[a]), &t.ti.mem, CTR, 1, 0));
+		for (int i = 0; i < READS + ADDS; i++) {
+			struct softhw_rnic_cqe c;
+			enum softhw_rnic_opcode op = i < READS ? SOFTHW_RNIC_OP_READ : SOFTHW_RNIC_OP_FETCH_ADD;
+
+			CHECK(round == 0 ? spin_cqe(&in.n, &c, WAIT_MS) : wait_cqe(&in.n, &c, WAIT_MS));
+			CHECK(c.kind == SOFTHW_RNIC_CQE_WR && c.status == DOCA_SUCCESS && c.op == op &&
+			      c.wr_id == 100u + op);
+		}
+		for (int r = 0; r < READS; r++)
+			CHECK(memcmp(dst + r * len, src, len) == 0);
+		for (int a = 0; a < ADDS; a++)
+			CHECK(old[a] == (uint64_t)(round * ADDS + a));
+	}
+	CHECK(target_mem(&t, CTR, out));
+	memcpy(&ctr, out, sizeof(ctr));
+	CHECK(ctr == 2 * ADDS);
+	init_close(&in);
+	CHECK(target_end(&t));
+	free(src);
+	free(dst);
+}
+
+/*
  * The registry of paths (path.h): every registered table has the ops the qp core calls without
  * looking, under a name of its own; a name nobody registered is refused with a line that says
  * which names exist. A table that lacks an op is told apart from a complete one.
@@ -1375,6 +1425,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_msock_in_use);
 	TEST_RUN(test_sender_sleeps_from_the_start);
 	TEST_RUN(test_small_writes_idle_target);
+	TEST_RUN(test_bursts);
 	TEST_RUN(test_receiver_stops_after_poll);
 	TEST_RUN(test_ring_corrupt);
 }
