@@ -46,9 +46,22 @@ else
 	echo "=== rdma-core's headers could not be fetched (apt-get download librdmacm-dev): that build is skipped"
 fi
 
+# The Linux kernel as the RoCEv2 peer (tests/interop, docs/interop.md): a QEMU guest booting
+# Debian's kernel with rdma_rxe, against softdoca's RoCEv2 packets, ICRC, CM and RC engine. The
+# guest is built (packages installed, kernel downloaded) first; if that cannot be done here,
+# the stage says so and is skipped.
+echo "=== kernel interop (QEMU guest with rdma_rxe)"
+if [ "$(id -u)" -eq 0 ] && tests/interop/guest/build-initramfs.sh --install >"$root/interop-guest.log" 2>&1; then
+	SOFTDOCA_INTEROP=1 meson test -C build-test --no-rebuild --print-errorlogs --suite interop_ci \
+		--logbase interoplog || status=1
+else
+	echo "=== the interop guest could not be built here (not root, or see interop-guest.log): skipped"
+fi
+
 # Count results from meson's own logs of every run.
 logs=("$root/build-test/meson-logs/testlog.json" "$root/build-san/meson-logs/testlog.json")
 [ -f build-rdmacm/build.ninja ] && logs+=("$root/build-rdmacm/meson-logs/testlog.json")
+[ -f build-test/meson-logs/interoplog.json ] && logs+=("$root/build-test/meson-logs/interoplog.json")
 python3 - "${logs[@]}" <<'PY'
 import json, sys
 passed = failed = 0

@@ -859,6 +859,28 @@ int main(int argc, char **argv)
 				send_mad(mad);
 				say("tx: RTU again");
 			}
+			/*
+			 * The server echoes only what it received, and disconnects once its own SEND
+			 * is acknowledged: a DREQ after every echo, with our SEND unacknowledged, means
+			 * rxe's ACK of it was lost (netem) and its QP is gone, so no retransmission can
+			 * be answered. A Linux client's SEND would be flushed the same way.
+			 */
+			if (r->mad.attr_id == ROCE_CM_DREQ && P.recv_done >= P.msgs) {
+				struct roce_cm_rtu drep = { .local_comm_id = P.comm_id,
+					.remote_comm_id = P.remote_comm_id };
+
+				say("server disconnected after echoing all %u messages, %u of our SENDs "
+				    "unacknowledged (their ACK was lost): delivered, flushed here",
+					P.msgs, P.msgs - P.send_done);
+				roce_rc_set_error(P.qp);
+				roce_cm_rtu_put(mad, ROCE_CM_DREP, r->mad.tid, &drep);
+				P.spare = true;
+				send_mad(mad);
+				flush_held();
+				say("tx: DREP");
+				ok = 1;
+				goto out;
+			}
 		}
 	}
 	if (P.send_done < P.msgs || P.recv_done < P.msgs) {
