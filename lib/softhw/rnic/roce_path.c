@@ -74,11 +74,12 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE);
 struct roce_lport {
 	struct rnic_nic_link link; /* first: the epoll tag; kind = index in ports[] */
 	pthread_mutex_t lock;      /* the port's calls */
+	pthread_mutex_t rx;        /* draining and handling datagrams (service thread or an owner), msgs; qps' unlinking */
 	uint32_t ip;               /* host order */
 	uint8_t mtu_log;           /* the path MTU its interface allows (log2) */
 	struct roce_port *port;
 	struct roce_qp *qps;       /* this address's qps (ports.lock) */
-	struct roce_port_msg *msgs; /* service thread: a receive batch */
+	struct roce_port_msg *msgs; /* a receive batch (rx) */
 };
 
 /* A buffer of the path the engine uses for a work request (see rc_recv_take): READ and atomic
@@ -241,6 +242,7 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 		return NULL;
 	}
 	pthread_mutex_init(&lp->lock, NULL);
+	pthread_mutex_init(&lp->rx, NULL);
 	lp->ip = ip;
 	lp->mtu_log = if_mtu_log(ip);
 	lp->link.id = RNIC_PATH_ROCE;
@@ -829,8 +831,9 @@ static void roce_dial(struct rnic_qp *qp)
 	}
 	if (err != DOCA_SUCCESS) /* learning from the first datagram still works */
 		SDK_LOG_DBG("RoCEv2 QP 0x%06x: receive socket not connected (%s)", s->qpn, doca_error_get_name(err));
-	s->up = true;
+	__atomic_store_n(&s->up, true, __ATOMIC_RELAXED);
 	s->heard = now_ns();
+	__atomic_fetch_add(&qp->ep->path_qps[RNIC_PATH_ROCE], 1, __ATOMIC_RELEASE); /* its owner polls the port */
 	qp->direct = 2; /* every operation goes on the wire: no cross-memory attach */
 	rnic_qp_established(qp);
 	rnic_nic_timed_add(qp);
@@ -920,21 +923,24 @@ static struct roce_qp *qp_by_qpn(struct roce_lport *lp, uint32_t qpn)
 	for (s = lp->qps; s != NULL && s->qpn != qpn; s = s->next)
 		;
 	pthread_mutex_unlock(&ports.lock);
-	return s; /* freed only by this thread */
+	return s; /* freed (roce_free) only with lp->rx, which the caller holds */
 }
 
-/* Polls the qp after a batch of its datagrams and keeps its time. */
-static void rx_done(struct roce_qp *s)
+/* Polls the qp after a batch of its datagrams and keeps its time (an owner: tells the service thread). */
+static void rx_done(struct roce_qp *s, bool service)
 {
 	struct rnic_qp *qp = s->link.qp;
+	bool kick = false;
 
 	pthread_mutex_lock(&qp->lock);
 	if (!qp->dead && s->rc != NULL) {
-		(void)rc_poll(s);
-		if (s->deadline != ROCE_RC_NO_DEADLINE)
+		kick = rc_poll(s) && !qp->timed;
+		if (service && s->deadline != ROCE_RC_NO_DEADLINE)
 			rnic_nic_timed_add(qp);
 	}
 	pthread_mutex_unlock(&qp->lock);
+	if (kick && !service)
+		rnic_nic_kick();
 }
 
 static bool icrc_ok(const struct roce_lport *lp, const struct roce_port_msg *m)
@@ -945,12 +951,14 @@ static bool icrc_ok(const struct roce_lport *lp, const struct roce_port_msg *m)
 	return roce_icrc_solve_ip4_id(&ip, ntohs(m->from.sin_port), ROCE_UDP_PORT, m->buf, m->len, &id);
 }
 
-static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
+/*
+ * Takes what waits on the port and hands each datagram to its qp's engine (lp->rx held): the
+ * service thread when woken, or an owner polling its ep (service: false), whoever comes first.
+ */
+static void lport_drain(struct roce_lport *lp, bool service)
 {
-	struct roce_lport *lp = ports.ports[link->kind];
 	unsigned n;
 
-	(void)events;
 	do {
 		struct roce_qp *last = NULL;
 
@@ -967,7 +975,7 @@ static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
 			if (s == NULL)
 				continue;
 			if (last != NULL && last != s)
-				rx_done(last);
+				rx_done(last, service);
 			last = s;
 			pthread_mutex_lock(&s->link.qp->lock);
 			if (!s->link.qp->dead && s->rc != NULL) {
@@ -979,8 +987,47 @@ static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
 			pthread_mutex_unlock(&s->link.qp->lock);
 		}
 		if (last != NULL)
-			rx_done(last);
+			rx_done(last, service);
 	} while (n == ROCE_RX_BATCH);
+}
+
+static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
+{
+	struct roce_lport *lp = ports.ports[link->kind];
+
+	(void)events;
+	pthread_mutex_lock(&lp->rx);
+	lport_drain(lp, true);
+	pthread_mutex_unlock(&lp->rx);
+}
+
+/*
+ * Owner, spinning in doca_pe_progress: takes the datagrams of its qps' port itself, with no hop
+ * through the service thread (which still watches the port, for owners asleep and for timers).
+ * Never waits: if the service thread or another owner drains the port, they hand our packets.
+ */
+static void roce_poll(struct rnic_ep *ep)
+{
+	struct roce_lport *lp = NULL;
+
+	pthread_mutex_lock(&ep->qps_lock);
+	for (struct rnic_qp *qp = ep->qps; qp != NULL && lp == NULL; qp = qp->next_ep) {
+		struct roce_qp *s = rq_of(qp);
+
+		if (s != NULL && __atomic_load_n(&s->up, __ATOMIC_RELAXED))
+			lp = s->lp;
+	}
+	pthread_mutex_unlock(&ep->qps_lock);
+	if (lp != NULL && pthread_mutex_trylock(&lp->rx) == 0) {
+		lport_drain(lp, false);
+		pthread_mutex_unlock(&lp->rx);
+	}
+}
+
+static bool roce_arm(struct rnic_ep *ep)
+{
+	(void)ep; /* the service thread always watches the ports */
+	return false;
 }
 
 static void roce_nic_stop(void)
@@ -991,6 +1038,7 @@ static void roce_nic_stop(void)
 
 		roce_port_close(lp->port);
 		pthread_mutex_destroy(&lp->lock);
+		pthread_mutex_destroy(&lp->rx);
 		free(lp->msgs);
 		free(lp);
 	}
@@ -1095,7 +1143,8 @@ static void roce_close(struct rnic_qp *qp)
 
 	if (s == NULL || !s->up)
 		return;
-	s->up = false;
+	__atomic_store_n(&s->up, false, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&qp->ep->path_qps[RNIC_PATH_ROCE], 1, __ATOMIC_RELEASE);
 	s->shut = true;
 	if (s->rc != NULL) {
 		log_stats(s);
@@ -1117,6 +1166,7 @@ static void roce_free(struct rnic_qp *qp)
 	roce_close(qp);
 	while (s->bounces != NULL)
 		free(bounce_take(s, s->bounces->seq));
+	pthread_mutex_lock(&s->lp->rx); /* an owner draining the port may hold s */
 	pthread_mutex_lock(&ports.lock);
 	for (struct roce_qp **pp = &s->lp->qps; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == s) {
@@ -1124,6 +1174,7 @@ static void roce_free(struct rnic_qp *qp)
 			break;
 		}
 	pthread_mutex_unlock(&ports.lock);
+	pthread_mutex_unlock(&s->lp->rx);
 	pthread_mutex_lock(&s->lp->lock);
 	roce_port_qp_remove(s->lp->port, s->qpn);
 	pthread_mutex_unlock(&s->lp->lock);
@@ -1155,6 +1206,8 @@ const struct rnic_path_ops rnic_roce_path = {
 	.can_post = roce_can_post,
 	.post = roce_post,
 	.pump = roce_pump,
+	.poll = roce_poll,
+	.arm = roce_arm,
 	.timed = roce_timed,
 	.next_time = roce_next_time,
 	.timer = roce_timer,
