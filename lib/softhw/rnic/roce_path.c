@@ -63,6 +63,7 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE);
 #define ROCE_RD_ATOMIC 16
 #define ROCE_SQ_DEPTH 1024
 #define ROCE_RX_BATCH 32
+#define ROCE_TX_BATCH 16       /* datagrams sent by one sendmmsg */
 /*
  * Work outstanding and nothing heard from the peer for this long: it is gone (the retry count
  * never runs out, so the engine alone would wait for ever). As the stream's TCP keepalive,
@@ -114,7 +115,9 @@ struct roce_qp {
 	uint64_t failed_seq;       /* a wr that could not be handed to the engine, behind others (0: none) */
 	doca_error_t failed_err;
 	struct roce_bounce *bounces;
-	uint8_t dgram[ROCE_PORT_DGRAM_MAX]; /* emit: the datagram with its ICRC */
+	unsigned ntx;              /* datagrams waiting in tx (sent when the engine call returns, or tx is full) */
+	struct iovec txv[ROCE_TX_BATCH];
+	uint8_t tx[ROCE_TX_BATCH][ROCE_PORT_DGRAM_MAX]; /* emit: the datagrams with their ICRCs */
 };
 
 static struct {
@@ -256,22 +259,35 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 
 /* ---- the engine's callbacks (qp lock held) ---- */
 
+/* Sends the datagrams emit gathered: one sendmmsg. */
+static void tx_flush(struct roce_qp *s)
+{
+	struct roce_lport *lp = s->lp;
+
+	if (s->ntx == 0)
+		return;
+	pthread_mutex_lock(&lp->lock);
+	/* a full socket buffer is lost packets: the engine sends them again */
+	(void)roce_port_send_batch(lp->port, s->qpn, s->peer_ip, 0, s->txv, s->ntx);
+	pthread_mutex_unlock(&lp->lock);
+	s->ntx = 0;
+}
+
 static void rc_emit(void *ctx, const uint8_t *buf, size_t len)
 {
 	struct roce_qp *s = ctx;
 	struct roce_lport *lp = s->lp;
 	struct roce_ip4 ip = {.src = lp->ip, .dst = s->peer_ip, .id = 0, .frag = ROCE_IP4_DF};
-	struct iovec iov = {s->dgram, len};
+	uint8_t *d;
 
-	if (len > sizeof(s->dgram))
+	if (len > ROCE_PORT_DGRAM_MAX)
 		return; /* cannot be: the engine's MTU is at most 4096 */
-	memcpy(s->dgram, buf, len);
-	pthread_mutex_lock(&lp->lock);
-	roce_icrc_store(s->dgram, len,
-			roce_icrc_ip4(&ip, roce_port_qp_sport(lp->port, s->qpn), ROCE_UDP_PORT, s->dgram, len));
-	/* a full socket buffer is a lost packet: the engine sends it again */
-	(void)roce_port_send(lp->port, s->qpn, s->peer_ip, 0, &iov, 1);
-	pthread_mutex_unlock(&lp->lock);
+	if (s->ntx == ROCE_TX_BATCH)
+		tx_flush(s);
+	d = s->tx[s->ntx];
+	memcpy(d, buf, len);
+	roce_icrc_store(d, len, roce_icrc_ip4(&ip, roce_port_qp_sport(lp->port, s->qpn), ROCE_UDP_PORT, d, len));
+	s->txv[s->ntx++] = (struct iovec){d, len};
 }
 
 static bool rkey_export(uint32_t rkey, uint64_t *id, uint64_t *token)
@@ -543,6 +559,8 @@ static void rc_enter(struct roce_qp *s)
 /* Leaves an engine call: an error the core asked for meanwhile is applied now. */
 static void rc_leave(struct roce_qp *s)
 {
+	if (s->in_rc == 1)
+		tx_flush(s); /* what the call emitted: one system call */
 	if (--s->in_rc == 0 && s->error_pending && s->rc != NULL) {
 		s->error_pending = false;
 		s->in_rc++;
