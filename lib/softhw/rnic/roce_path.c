@@ -70,6 +70,7 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE);
  * about 10 s; SOFTDOCA_ROCE_DEAD_MS changes it (tests).
  */
 #define ROCE_DEAD_MS 10000
+#define ROCE_QUIET_MS 2 /* an owner that stopped polling this long ago hands the port back to the service thread */
 
 /* One local address's port, its fd in the service thread's epoll (RNIC_TAG_NIC). */
 struct roce_lport {
@@ -81,6 +82,8 @@ struct roce_lport {
 	struct roce_port *port;
 	struct roce_qp *qps;       /* this address's qps (ports.lock) */
 	struct roce_port_msg *msgs; /* a receive batch (rx) */
+	bool quiet;                /* an owner polls: the service thread's epoll leaves the port (lock; atomic reads) */
+	uint64_t owner_ms;         /* the last owner poll (rnic_now_ms; atomic) */
 };
 
 /* A buffer of the path the engine uses for a work request (see rc_recv_take): READ and atomic
@@ -1024,7 +1027,48 @@ static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
  * through the service thread (which still watches the port, for owners asleep and for timers).
  * Never waits: if the service thread or another owner drains the port, they hand our packets.
  */
+static void lport_quiet(struct roce_lport *lp, bool quiet);
+static struct roce_lport *ep_lport(struct rnic_ep *ep);
+
 static void roce_poll(struct rnic_ep *ep)
+{
+	struct roce_lport *lp = ep_lport(ep);
+
+	if (lp == NULL)
+		return;
+	__atomic_store_n(&lp->owner_ms, rnic_now_ms(), __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) && !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE))
+		lport_quiet(lp, true);
+	if (pthread_mutex_trylock(&lp->rx) == 0) {
+		lport_drain(lp, false);
+		pthread_mutex_unlock(&lp->rx);
+	}
+}
+
+/*
+ * Quiet: the service thread's epoll stops watching the port (EPOLLIN off) while an owner polls
+ * it, so no datagram wakes a thread for nothing. It watches again when the owner goes to sleep
+ * (arm) or stops polling without (ROCE_QUIET_MS after its last poll: the service thread's timer).
+ */
+static void lport_quiet(struct roce_lport *lp, bool quiet)
+{
+	struct epoll_event ev = {.events = quiet ? 0 : EPOLLIN, .data.u64 = (uint64_t)(uintptr_t)&lp->link | RNIC_TAG_NIC};
+
+	bool kick = false;
+
+	pthread_mutex_lock(&lp->lock);
+	if (lp->quiet != quiet) {
+		__atomic_store_n(&lp->quiet, quiet, __ATOMIC_RELAXED);
+		(void)epoll_ctl(rnic_nic.epfd, EPOLL_CTL_MOD, roce_port_fd(lp->port), &ev);
+		kick = quiet;
+	}
+	pthread_mutex_unlock(&lp->lock);
+	if (kick) /* its sleep must now end in time to take the port back (roce_nic_next_time) */
+		rnic_nic_kick();
+}
+
+/* The port of the ep's first connected qp (the usual case: all of them), or NULL. */
+static struct roce_lport *ep_lport(struct rnic_ep *ep)
 {
 	struct roce_lport *lp = NULL;
 
@@ -1036,16 +1080,45 @@ static void roce_poll(struct rnic_ep *ep)
 			lp = s->lp;
 	}
 	pthread_mutex_unlock(&ep->qps_lock);
-	if (lp != NULL && pthread_mutex_trylock(&lp->rx) == 0) {
-		lport_drain(lp, false);
-		pthread_mutex_unlock(&lp->rx);
-	}
+	return lp;
 }
 
 static bool roce_arm(struct rnic_ep *ep)
 {
-	(void)ep; /* the service thread always watches the ports */
+	struct roce_lport *lp = ep_lport(ep);
+
+	if (lp != NULL && __atomic_load_n(&lp->quiet, __ATOMIC_RELAXED))
+		lport_quiet(lp, false); /* level-triggered: what waits already wakes the service thread */
 	return false;
+}
+
+static uint64_t roce_nic_next_time(uint64_t now)
+{
+	uint64_t first = UINT64_MAX;
+
+	(void)now;
+	pthread_mutex_lock(&ports.lock);
+	for (int i = 0; i < ports.n; i++)
+		if (__atomic_load_n(&ports.ports[i]->quiet, __ATOMIC_RELAXED)) {
+			uint64_t t = __atomic_load_n(&ports.ports[i]->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS;
+
+			first = t < first ? t : first;
+		}
+	pthread_mutex_unlock(&ports.lock);
+	return first;
+}
+
+static void roce_nic_timer(uint64_t now)
+{
+	pthread_mutex_lock(&ports.lock);
+	for (int i = 0; i < ports.n; i++) {
+		struct roce_lport *lp = ports.ports[i];
+
+		if (__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) &&
+		    now >= __atomic_load_n(&lp->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS)
+			lport_quiet(lp, false);
+	}
+	pthread_mutex_unlock(&ports.lock);
 }
 
 static void roce_nic_stop(void)
@@ -1219,6 +1292,8 @@ const struct rnic_path_ops rnic_roce_path = {
 	.cm_unlisten = roce_cm_unlisten,
 	.ep_gone = roce_ep_gone,
 	.nic_event = roce_nic_event,
+	.nic_next_time = roce_nic_next_time,
+	.nic_timer = roce_nic_timer,
 	.nic_stop = roce_nic_stop,
 	.nic_atfork = roce_nic_atfork,
 	.can_post = roce_can_post,
