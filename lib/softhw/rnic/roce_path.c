@@ -976,7 +976,7 @@ static bool icrc_ok(const struct roce_lport *lp, const struct roce_port_msg *m)
  * Takes what waits on the port and hands each datagram to its qp's engine (lp->rx held): the
  * service thread when woken, or an owner polling its ep (service: false), whoever comes first.
  */
-static void lport_drain(struct roce_lport *lp, bool service)
+static void lport_drain(struct roce_lport *lp, bool service, uint32_t hint_qpn)
 {
 	unsigned n;
 
@@ -984,7 +984,11 @@ static void lport_drain(struct roce_lport *lp, bool service)
 		struct roce_qp *last = NULL;
 
 		pthread_mutex_lock(&lp->lock);
-		n = roce_port_recv(lp->port, lp->msgs, ROCE_RX_BATCH);
+		/* an owner tries its qp's own socket first: a datagram there costs one system call */
+		n = hint_qpn != 0 ? roce_port_recv_qp(lp->port, hint_qpn, lp->msgs, ROCE_RX_BATCH) : 0;
+		if (n == 0)
+			n = roce_port_recv(lp->port, lp->msgs, ROCE_RX_BATCH);
+		hint_qpn = 0;
 		pthread_mutex_unlock(&lp->lock);
 		for (unsigned i = 0; i < n; i++) {
 			const struct roce_port_msg *m = &lp->msgs[i];
@@ -1018,7 +1022,7 @@ static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
 
 	(void)events;
 	pthread_mutex_lock(&lp->rx);
-	lport_drain(lp, true);
+	lport_drain(lp, true, 0);
 	pthread_mutex_unlock(&lp->rx);
 }
 
@@ -1028,11 +1032,12 @@ static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
  * Never waits: if the service thread or another owner drains the port, they hand our packets.
  */
 static void lport_quiet(struct roce_lport *lp, bool quiet);
-static struct roce_lport *ep_lport(struct rnic_ep *ep);
+static struct roce_lport *ep_lport(struct rnic_ep *ep, uint32_t *qpn);
 
 static void roce_poll(struct rnic_ep *ep)
 {
-	struct roce_lport *lp = ep_lport(ep);
+	uint32_t qpn = 0;
+	struct roce_lport *lp = ep_lport(ep, &qpn);
 
 	if (lp == NULL)
 		return;
@@ -1040,7 +1045,7 @@ static void roce_poll(struct rnic_ep *ep)
 	if (!__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) && !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE))
 		lport_quiet(lp, true);
 	if (pthread_mutex_trylock(&lp->rx) == 0) {
-		lport_drain(lp, false);
+		lport_drain(lp, false, qpn);
 		pthread_mutex_unlock(&lp->rx);
 	}
 }
@@ -1067,8 +1072,8 @@ static void lport_quiet(struct roce_lport *lp, bool quiet)
 		rnic_nic_kick();
 }
 
-/* The port of the ep's first connected qp (the usual case: all of them), or NULL. */
-static struct roce_lport *ep_lport(struct rnic_ep *ep)
+/* The port of the ep's first connected qp (the usual case: all of them) and its QPN, or NULL. */
+static struct roce_lport *ep_lport(struct rnic_ep *ep, uint32_t *qpn)
 {
 	struct roce_lport *lp = NULL;
 
@@ -1076,8 +1081,10 @@ static struct roce_lport *ep_lport(struct rnic_ep *ep)
 	for (struct rnic_qp *qp = ep->qps; qp != NULL && lp == NULL; qp = qp->next_ep) {
 		struct roce_qp *s = rq_of(qp);
 
-		if (s != NULL && __atomic_load_n(&s->up, __ATOMIC_RELAXED))
+		if (s != NULL && __atomic_load_n(&s->up, __ATOMIC_RELAXED)) {
 			lp = s->lp;
+			*qpn = s->qpn;
+		}
 	}
 	pthread_mutex_unlock(&ep->qps_lock);
 	return lp;
@@ -1085,7 +1092,8 @@ static struct roce_lport *ep_lport(struct rnic_ep *ep)
 
 static bool roce_arm(struct rnic_ep *ep)
 {
-	struct roce_lport *lp = ep_lport(ep);
+	uint32_t qpn;
+	struct roce_lport *lp = ep_lport(ep, &qpn);
 
 	if (lp != NULL && __atomic_load_n(&lp->quiet, __ATOMIC_RELAXED))
 		lport_quiet(lp, false); /* level-triggered: what waits already wakes the service thread */
