@@ -33,17 +33,27 @@
  * defaults (no UCX_TLS: UCX picks its shared-memory transports posix/sysv + cma itself), and over
  * TCP (UCX_TLS=tcp,self UCX_NET_DEVICES=lo). Targets: bandwidth >= 0.8x UCX, latency <= 2x UCX.
  *
- *   rdma_bench [-n latency_iterations] [-w window] [-t shm|tcp] [--no-ucx]
+ * Then the rocev2 transport (issue 13 section 5): the pair on two cards with `wire = rocev2`, in
+ * two network namespaces the bench makes, joined by a veth pair (addresses only inside them;
+ * without root, two loopback addresses 127.79.x.1, and the table says so), beside softdoca's TCP
+ * path (two `wire = stream` cards on the same addresses) and ucx_perftest with UCX_TLS=tcp,self
+ * over the same veth, in the same run. Goals: bandwidth >= 1x UCX, send/receive latency <=
+ * 1.5x, the write ping-pong <= 1x.
+ *
+ *   rdma_bench [-n latency_iterations] [-w window] [-t shm|tcp|rocev2] [--no-ucx]
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -821,7 +831,139 @@ struct figures {
 
 static const char *self_exe;
 
-/* One initiator + target pair over `transport` ("shm": the default, "tcp"). */
+/*
+ * ---- the rocev2 transport's network ----
+ *
+ * Two network namespaces (sd-rb-a-PID, sd-rb-b-PID) joined by a veth pair, 10.X.Y.1/24 and .2
+ * inside them (nothing is added to the machine's own namespace); each side a config of one
+ * ConnectX-7 card with that address, `wire = rocev2` (RoCEv2) or `wire = stream` (softdoca's
+ * TCP), and its own run directory. Without namespaces (not root): two loopback addresses,
+ * 127.79.1.1 and 127.79.2.1, the same way, in our namespace.
+ */
+static struct {
+	bool up, netns;
+	char ns[2][32], veth[2][16], ip[2][20];
+	char dir[64];
+} N;
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Runs a shell command (its output discarded); its exit status. */
+static int sh(const char *fmt, ...)
+{
+	char cmd[512];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	strncat(cmd, " >/dev/null 2>&1", sizeof(cmd) - strlen(cmd) - 1);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void net_close(void)
+{
+	if (!N.up)
+		return;
+	N.up = false;
+	if (N.netns) /* deleting a namespace takes its end of the veth pair, and the pair with it */
+		for (int i = 0; i < 2; i++)
+			sh("ip netns del %s", N.ns[i]);
+	sh("rm -rf '%s'", N.dir);
+}
+
+static bool net_conf(int side, const char *wire)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%c-%s.conf", N.dir, 'a' + side, wire);
+	f = fopen(path, "w");
+	if (f == NULL)
+		return false;
+	fprintf(f, "# rdma_bench, side %c\n[card bench-%c]\nprofile = connectx-7\nwire = %s\nhost.ipv4 = %s\n",
+		'a' + side, 'a' + side, wire, N.ip[side]);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/run-%c", N.dir, 'a' + side);
+	return mkdir(path, 0700) == 0 || errno == EEXIST;
+}
+
+/* Makes the network once; false if even the run directories could not be made. */
+static bool net_open(void)
+{
+	pid_t pid = getpid();
+
+	if (N.up)
+		return true;
+	snprintf(N.dir, sizeof(N.dir), "/tmp/rdma-bench-%d", (int)pid);
+	if (mkdir(N.dir, 0700) != 0 && errno != EEXIST)
+		return false;
+	N.up = true;
+	atexit(net_close);
+	for (int i = 0; i < 2; i++) {
+		snprintf(N.ns[i], sizeof(N.ns[i]), "sd-rb-%c-%d", 'a' + i, (int)pid);
+		snprintf(N.veth[i], sizeof(N.veth[i]), "rb%c%d", 'a' + i, (int)pid % 10000000);
+		snprintf(N.ip[i], sizeof(N.ip[i]), "10.%d.%d.%d", 150 + (pid >> 8) % 50, pid & 0xff, i + 1);
+	}
+	N.netns = geteuid() == 0 && sh("ip netns add %s", N.ns[0]) == 0;
+	if (N.netns && (sh("ip netns add %s", N.ns[1]) != 0 ||
+			sh("ip link add %s type veth peer name %s", N.veth[0], N.veth[1]) != 0))
+		N.netns = false;
+	for (int i = 0; i < 2 && N.netns; i++)
+		if (sh("ip link set %s netns %s", N.veth[i], N.ns[i]) != 0 ||
+		    sh("ip -n %s addr add %s/24 dev %s", N.ns[i], N.ip[i], N.veth[i]) != 0 ||
+		    sh("ip -n %s link set lo up", N.ns[i]) != 0 || sh("ip -n %s link set %s up", N.ns[i], N.veth[i]) != 0)
+			N.netns = false;
+	if (N.netns) { /* a veth is up at once; still, wait (bounded) for it to carry a ping */
+		for (int k = 0; k < 50 && sh("command -v ping") == 0 &&
+				sh("ip netns exec %s ping -c 1 -W 1 %s", N.ns[0], N.ip[1]) != 0;
+		     k++)
+			usleep(100000);
+	} else {
+		for (int i = 0; i < 2; i++) {
+			sh("ip netns del %s", N.ns[i]);
+			snprintf(N.ip[i], sizeof(N.ip[i]), "127.79.%d.1", i + 1);
+		}
+		sh("ip link del %s", N.veth[0]); /* if it was made before a later step failed */
+	}
+	for (int i = 0; i < 2; i++)
+		if (!net_conf(i, "rocev2") || !net_conf(i, "stream"))
+			return false;
+	return true;
+}
+
+/* In a forked child of the pair: side 0 (initiator) or 1 (target) of the rocev2 / tcp-net pair. */
+static void net_enter(int side, const char *transport)
+{
+	const char *wire = strcmp(transport, "rocev2") == 0 ? "rocev2" : strcmp(transport, "tcp-net") == 0 ? "stream" : NULL;
+	char path[128];
+
+	if (wire == NULL || !N.up)
+		return;
+	if (N.netns) {
+		int fd;
+
+		snprintf(path, sizeof(path), "/run/netns/%s", N.ns[side]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || setns(fd, CLONE_NEWNET) != 0) {
+			fprintf(stderr, "rdma_bench: entering %s: %s\n", N.ns[side], strerror(errno));
+			_exit(1);
+		}
+		close(fd);
+	}
+	snprintf(path, sizeof(path), "%s/%c-%s.conf", N.dir, 'a' + side, wire);
+	setenv("SOFTDOCA_CONFIG", path, 1);
+	snprintf(path, sizeof(path), "%s/run-%c", N.dir, 'a' + side);
+	setenv("SOFTDOCA_RUN_DIR", path, 1);
+}
+
+/*
+ * One initiator + target pair over `transport`: "shm" (the default), "tcp", "rocev2" (the
+ * rocev2 cards of the bench's network) or "tcp-net" (softdoca's TCP between the stream cards of
+ * the same network).
+ */
 static bool run_pair(const char *transport, bool lat_only, struct figures *f)
 {
 	int sv[2], res[2], status, ok = 1;
@@ -837,12 +979,13 @@ static bool run_pair(const char *transport, bool lat_only, struct figures *f)
 	snprintf(rfd, sizeof(rfd), "%d", res[1]);
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)S.iters);
 	snprintf(w, sizeof(w), "%u", S.window);
-	if (strcmp(transport, "tcp") == 0)
+	if (strcmp(transport, "tcp") == 0 || strcmp(transport, "tcp-net") == 0)
 		setenv("SOFTDOCA_RDMA_TRANSPORT", "tcp", 1);
 	else
 		unsetenv("SOFTDOCA_RDMA_TRANSPORT");
 	target = fork();
 	if (target == 0) {
+		net_enter(1, transport);
 		close(sv[0]);
 		close(res[0]);
 		close(res[1]);
@@ -851,6 +994,7 @@ static bool run_pair(const char *transport, bool lat_only, struct figures *f)
 	}
 	initiator = fork();
 	if (initiator == 0) {
+		net_enter(0, transport);
 		close(sv[1]);
 		close(res[0]);
 		execl(self_exe, self_exe, "--initiator", fd0, rfd, "-n", n, "-w", w, lat_only ? "--lat-only" : NULL,
@@ -929,16 +1073,29 @@ static bool have_ucx(void)
 	return system("command -v ucx_perftest >/dev/null 2>&1") == 0;
 }
 
-/* ucx_perftest as server + client; tcp: UCX_TLS=tcp,self UCX_NET_DEVICES=lo, else UCX defaults. */
-static struct ucx ucx_run(bool tcp, const char *test, unsigned size, uint64_t iters)
+enum ucx_where { UCX_SHM, UCX_LO, UCX_NET };
+
+/*
+ * ucx_perftest as server + client. UCX_SHM: UCX's defaults; UCX_LO: UCX_TLS=tcp,self
+ * UCX_NET_DEVICES=lo; UCX_NET: UCX_TLS=tcp,self over the bench's veth, the server in side b's
+ * namespace, the client in side a's (without namespaces: UCX_LO).
+ */
+static struct ucx ucx_run(int where, const char *test, unsigned size, uint64_t iters)
 {
 	struct ucx r = {0};
-	char cmd[512], line[512];
+	char cmd[768], line[512], env[160];
 	unsigned port = free_port();
-	const char *env = tcp ? "UCX_TLS=tcp,self UCX_NET_DEVICES=lo " : "";
+	bool net = where == UCX_NET && N.netns;
 	pid_t server;
 	FILE *f;
 
+	if (where == UCX_NET && !net)
+		where = UCX_LO;
+	if (net)
+		snprintf(env, sizeof(env), "ip netns exec %s env UCX_TLS=tcp,self UCX_NET_DEVICES=%s ", N.ns[0],
+			 N.veth[0]);
+	else
+		snprintf(env, sizeof(env), "%s", where == UCX_LO ? "UCX_TLS=tcp,self UCX_NET_DEVICES=lo " : "");
 	server = fork();
 	if (server == 0) {
 		int devnull = open("/dev/null", O_WRONLY);
@@ -946,19 +1103,22 @@ static struct ucx ucx_run(bool tcp, const char *test, unsigned size, uint64_t it
 
 		dup2(devnull, 1);
 		dup2(devnull, 2);
-		if (tcp) {
+		if (where != UCX_SHM) {
 			setenv("UCX_TLS", "tcp,self", 1);
-			setenv("UCX_NET_DEVICES", "lo", 1);
+			setenv("UCX_NET_DEVICES", net ? N.veth[1] : "lo", 1);
 		}
 		snprintf(p, sizeof(p), "%u", port);
-		execlp("ucx_perftest", "ucx_perftest", "-p", p, (char *)NULL);
+		if (net) /* `ip netns exec` also mounts the namespace's /sys, where UCX finds the veth */
+			execlp("ip", "ip", "netns", "exec", N.ns[1], "ucx_perftest", "-p", p, (char *)NULL);
+		else
+			execlp("ucx_perftest", "ucx_perftest", "-p", p, (char *)NULL);
 		_exit(127);
 	}
 	/* The client retries until the server listens. */
 	snprintf(cmd, sizeof(cmd),
-		 "for i in $(seq 50); do %stimeout 120 ucx_perftest localhost -p %u -t %s -s %u -n %llu 2>/dev/null "
+		 "for i in $(seq 50); do %stimeout 120 ucx_perftest %s -p %u -t %s -s %u -n %llu 2>/dev/null "
 		 "&& break; sleep 0.1; done",
-		 env, port, test, size, (unsigned long long)iters);
+		 env, net ? N.ip[1] : "localhost", port, test, size, (unsigned long long)iters);
 	f = popen(cmd, "r");
 	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
 		unsigned long long it;
@@ -1067,7 +1227,7 @@ static void report(const char *transport, struct figures *f, bool ucx, bool tcp,
 {
 	S.ucx = ucx;
 	uint64_t bytes = bw_bytes();
-	struct ucx pb[2], gb[2], tl, pl, fa;
+	struct ucx pb[2], gb[2], tl, pl, fa = {0};
 	const unsigned sizes[2] = {65536, MAX_SIZE};
 	char name[64];
 
@@ -1164,9 +1324,143 @@ static void report(const char *transport, struct figures *f, bool ucx, bool tcp,
 	}
 }
 
+/* A cell: the figure, or "failed". */
+static void cell(char *b, size_t len, double v, bool ok, const char *unit)
+{
+	if (!ok)
+		snprintf(b, len, "failed");
+	else
+		snprintf(b, len, unit[0] == 'u' ? "%.2f %s" : "%.0f %s", v, unit);
+}
+
+/*
+ * A row of the rocev2 table: softdoca over RoCEv2 and over its TCP path, UCX over TCP, the
+ * ratios to UCX; `goal`: the ratio RoCEv2 must reach (bandwidth, >=) or stay under (latency,
+ * <=), 0 for none.
+ */
+static void row_roce(const char *name, const char *unit, double roce, double tcp, const struct figures *r,
+		     const struct figures *t, const char *ucx_name, const struct ucx *u, double ucx_val, double goal)
+{
+	char a[32], b[32], c[64] = "-", ra[16] = "-", rt[16] = "-", g[24] = "-";
+	bool lat = unit[0] == 'u', have = u != NULL && u->ok && ucx_val > 0;
+
+	cell(a, sizeof(a), roce, r->ok, unit);
+	cell(b, sizeof(b), tcp, t->ok, unit);
+	if (have) {
+		snprintf(c, sizeof(c), lat ? "%.2f %s (%s)" : "%.0f %s (%s)", ucx_val, unit, ucx_name);
+		if (r->ok)
+			snprintf(ra, sizeof(ra), "%.2f", roce / ucx_val);
+		if (t->ok)
+			snprintf(rt, sizeof(rt), "%.2f", tcp / ucx_val);
+	} else if (u != NULL && S.ucx) {
+		snprintf(c, sizeof(c), "failed (%s)", ucx_name);
+	}
+	if (goal > 0)
+		snprintf(g, sizeof(g), "%s %g %s", lat ? "<=" : ">=", goal,
+			 ra[0] == '-' ? "" : (lat ? roce / ucx_val <= goal : roce / ucx_val >= goal) ? "met" : "MISSED");
+	printf("| %-38s | %-12s | %-12s | %-30s | %-6s | %-6s | %-12s |\n", name, a, b, c, ra, rt, g);
+}
+
+/*
+ * The rocev2 transport: softdoca's RoCEv2 path and its TCP path between the same two network
+ * namespaces (or loopback addresses), beside ucx_perftest over TCP on the same veth; the latency
+ * rows the median of LAT_ROUNDS runs of each, alternating.
+ */
+static void report_roce(bool ucx)
+{
+	struct figures r, t;
+	struct ucx pb[2], gb[2], tl = {0}, pl = {0};
+	const unsigned sizes[2] = {65536, MAX_SIZE};
+	uint64_t bytes = bw_bytes();
+	double lat[2][3][LAT_ROUNDS], ut[LAT_ROUNDS], up[LAT_ROUNDS]; /* [roce, tcp][send, pp, comp] */
+	int n[2] = {0, 0}, n_ut = 0, n_up = 0;
+	char name[64];
+
+	S.ucx = ucx;
+	if (!net_open()) {
+		fprintf(stderr, "rdma_bench: rocev2: cannot make %s\n", N.dir);
+		return;
+	}
+	if (!run_pair("rocev2", false, &r))
+		fprintf(stderr, "rdma_bench: the rocev2 pair failed (see above)\n");
+	if (!run_pair("tcp-net", false, &t))
+		fprintf(stderr, "rdma_bench: the TCP pair on the rocev2 network failed (see above)\n");
+	for (int i = 0; i < 2; i++) {
+		pb[i] = ucx ? ucx_run(UCX_NET, "ucp_put_bw", sizes[i], bytes / sizes[i]) : (struct ucx){0};
+		gb[i] = ucx ? ucx_run(UCX_NET, "ucp_get", sizes[i], bytes / sizes[i]) : (struct ucx){0};
+	}
+	for (int k = 0; k < LAT_ROUNDS; k++) {
+		for (int p = 0; p < 2; p++) {
+			struct figures g, *f = p ? &t : &r;
+
+			if (!f->ok)
+				continue;
+			if (k == 0)
+				g = *f;
+			else if (!run_pair(p ? "tcp-net" : "rocev2", true, &g))
+				continue;
+			lat[p][0][n[p]] = g.send_lat;
+			lat[p][1][n[p]] = g.write_pp_lat;
+			lat[p][2][n[p]++] = g.write_comp_lat;
+		}
+		if (ucx) {
+			struct ucx a = ucx_run(UCX_NET, "tag_lat", 8, S.iters), b = ucx_run(UCX_NET, "ucp_put_lat", 8, S.iters);
+
+			if (a.ok)
+				ut[n_ut++] = a.typical_us;
+			if (b.ok)
+				up[n_up++] = b.typical_us;
+		}
+	}
+	for (int p = 0; p < 2; p++) {
+		struct figures *f = p ? &t : &r;
+
+		if (n[p] == 0)
+			continue;
+		f->send_lat = median(lat[p][0], n[p]);
+		f->write_pp_lat = median(lat[p][1], n[p]);
+		f->write_comp_lat = median(lat[p][2], n[p]);
+	}
+	tl.ok = n_ut > 0;
+	tl.typical_us = tl.ok ? median(ut, n_ut) : 0;
+	pl.ok = n_up > 0;
+	pl.typical_us = pl.ok ? median(up, n_up) : 0;
+
+	if (N.netns)
+		printf("\nsoftdoca transport: RoCEv2 (wire = rocev2) and TCP (wire = stream), between two network "
+		       "namespaces joined by a veth (%s, %s) | UCX: UCX_TLS=tcp,self on the same veth\n",
+		       N.ip[0], N.ip[1]);
+	else
+		printf("\nsoftdoca transport: RoCEv2 (wire = rocev2) and TCP (wire = stream) | NO NAMESPACES (not root, "
+		       "or `ip netns` failed): two loopback addresses %s and %s instead of a veth | UCX: "
+		       "UCX_TLS=tcp,self UCX_NET_DEVICES=lo\n",
+		       N.ip[0], N.ip[1]);
+	printf("| %-38s | %-12s | %-12s | %-30s | %-6s | %-6s | %-12s |\n", "case", "RoCEv2", "TCP",
+	       "UCX over TCP (ucx_perftest)", "RoCEv2", "TCP", "RoCEv2 goal");
+	printf("| %-38s | %-12s | %-12s | %-30s | %-6s | %-6s | %-12s |\n", "", "(softdoca)", "(softdoca)", "",
+	       "/UCX", "/UCX", "");
+	printf("|%s|%s|%s|%s|%s|%s|%s|\n", "----------------------------------------", "--------------",
+	       "--------------", "--------------------------------", "--------", "--------", "--------------");
+	for (int i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "write bandwidth %s, %u in flight", i ? "1 MiB" : "64 KiB", S.window);
+		row_roce(name, "MB/s", r.write_bw[i], t.write_bw[i], &r, &t, "ucp_put_bw", &pb[i], pb[i].bw_mbs, 1);
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "read bandwidth %s, %u in flight", i ? "1 MiB" : "64 KiB", S.window);
+		row_roce(name, "MB/s", r.read_bw[i], t.read_bw[i], &r, &t, "ucp_get", &gb[i], gb[i].bw_mbs, 1);
+	}
+	row_roce("send/recv 8 B latency (half RTT, med)", "us", r.send_lat, t.send_lat, &r, &t, "tag_lat", &tl,
+		 tl.typical_us, 1.5);
+	row_roce("write 8 B ping-pong (half RTT, med)", "us", r.write_pp_lat, t.write_pp_lat, &r, &t, "ucp_put_lat", &pl,
+		 pl.typical_us, 1);
+	row_roce("write 8 B + completion (med)", "us", r.write_comp_lat, t.write_comp_lat, &r, &t, "", NULL, 0, 0);
+	snprintf(name, sizeof(name), "fetch-add rate, %u in flight", S.window);
+	row_roce(name, "op/s", r.fadd_rate, t.fadd_rate, &r, &t, "", NULL, 0, 0);
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: rdma_bench [-n latency_iterations] [-w window (1-%d)] [-t shm|tcp] [--no-ucx]\n",
+	fprintf(stderr, "usage: rdma_bench [-n latency_iterations] [-w window (1-%d)] [-t shm|tcp|rocev2] [--no-ucx]\n",
 		MAX_WINDOW);
 	exit(64);
 }
@@ -1204,7 +1498,7 @@ int main(int argc, char **argv)
 	}
 	if (S.iters < 100)
 		S.iters = 100;
-	if (S.window < 1 || S.window > MAX_WINDOW || (only && strcmp(only, "shm") && strcmp(only, "tcp")))
+	if (S.window < 1 || S.window > MAX_WINDOW || (only && strcmp(only, "shm") && strcmp(only, "tcp") && strcmp(only, "rocev2")))
 		usage();
 
 	if (role_fd >= 0) {
@@ -1233,6 +1527,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "rdma_bench: the %s pair failed (see above)\n", transport);
 		report(t ? "TCP (SOFTDOCA_RDMA_TRANSPORT=tcp)" : "same host (default: unix socket + cross-memory attach)",
 		       &f, ucx, t == 1, S.iters);
+		fflush(stdout);
+	}
+	if (only == NULL || strcmp(only, "rocev2") == 0) {
+		report_roce(ucx);
 		fflush(stdout);
 	}
 	return 0;

@@ -63,22 +63,27 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE);
 #define ROCE_RD_ATOMIC 16
 #define ROCE_SQ_DEPTH 1024
 #define ROCE_RX_BATCH 32
+#define ROCE_TX_BATCH 16       /* datagrams sent by one sendmmsg */
 /*
  * Work outstanding and nothing heard from the peer for this long: it is gone (the retry count
  * never runs out, so the engine alone would wait for ever). As the stream's TCP keepalive,
  * about 10 s; SOFTDOCA_ROCE_DEAD_MS changes it (tests).
  */
 #define ROCE_DEAD_MS 10000
+#define ROCE_QUIET_MS 2 /* an owner that stopped polling this long ago hands the port back to the service thread */
 
 /* One local address's port, its fd in the service thread's epoll (RNIC_TAG_NIC). */
 struct roce_lport {
 	struct rnic_nic_link link; /* first: the epoll tag; kind = index in ports[] */
 	pthread_mutex_t lock;      /* the port's calls */
+	pthread_mutex_t rx;        /* draining and handling datagrams (service thread or an owner), msgs; qps' unlinking */
 	uint32_t ip;               /* host order */
 	uint8_t mtu_log;           /* the path MTU its interface allows (log2) */
 	struct roce_port *port;
 	struct roce_qp *qps;       /* this address's qps (ports.lock) */
-	struct roce_port_msg *msgs; /* service thread: a receive batch */
+	struct roce_port_msg *msgs; /* a receive batch (rx) */
+	bool quiet;                /* an owner polls: the service thread's epoll leaves the port (lock; atomic reads) */
+	uint64_t owner_ms;         /* the last owner poll (rnic_now_ms; atomic) */
 };
 
 /* A buffer of the path the engine uses for a work request (see rc_recv_take): READ and atomic
@@ -113,7 +118,9 @@ struct roce_qp {
 	uint64_t failed_seq;       /* a wr that could not be handed to the engine, behind others (0: none) */
 	doca_error_t failed_err;
 	struct roce_bounce *bounces;
-	uint8_t dgram[ROCE_PORT_DGRAM_MAX]; /* emit: the datagram with its ICRC */
+	unsigned ntx;              /* datagrams waiting in tx (sent when the engine call returns, or tx is full) */
+	struct iovec txv[ROCE_TX_BATCH];
+	uint8_t tx[ROCE_TX_BATCH][ROCE_PORT_DGRAM_MAX]; /* emit: the datagrams with their ICRCs */
 };
 
 static struct {
@@ -241,6 +248,7 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 		return NULL;
 	}
 	pthread_mutex_init(&lp->lock, NULL);
+	pthread_mutex_init(&lp->rx, NULL);
 	lp->ip = ip;
 	lp->mtu_log = if_mtu_log(ip);
 	lp->link.id = RNIC_PATH_ROCE;
@@ -254,22 +262,35 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 
 /* ---- the engine's callbacks (qp lock held) ---- */
 
+/* Sends the datagrams emit gathered: one sendmmsg. */
+static void tx_flush(struct roce_qp *s)
+{
+	struct roce_lport *lp = s->lp;
+
+	if (s->ntx == 0)
+		return;
+	pthread_mutex_lock(&lp->lock);
+	/* a full socket buffer is lost packets: the engine sends them again */
+	(void)roce_port_send_batch(lp->port, s->qpn, s->peer_ip, 0, s->txv, s->ntx);
+	pthread_mutex_unlock(&lp->lock);
+	s->ntx = 0;
+}
+
 static void rc_emit(void *ctx, const uint8_t *buf, size_t len)
 {
 	struct roce_qp *s = ctx;
 	struct roce_lport *lp = s->lp;
 	struct roce_ip4 ip = {.src = lp->ip, .dst = s->peer_ip, .id = 0, .frag = ROCE_IP4_DF};
-	struct iovec iov = {s->dgram, len};
+	uint8_t *d;
 
-	if (len > sizeof(s->dgram))
+	if (len > ROCE_PORT_DGRAM_MAX)
 		return; /* cannot be: the engine's MTU is at most 4096 */
-	memcpy(s->dgram, buf, len);
-	pthread_mutex_lock(&lp->lock);
-	roce_icrc_store(s->dgram, len,
-			roce_icrc_ip4(&ip, roce_port_qp_sport(lp->port, s->qpn), ROCE_UDP_PORT, s->dgram, len));
-	/* a full socket buffer is a lost packet: the engine sends it again */
-	(void)roce_port_send(lp->port, s->qpn, s->peer_ip, 0, &iov, 1);
-	pthread_mutex_unlock(&lp->lock);
+	if (s->ntx == ROCE_TX_BATCH)
+		tx_flush(s);
+	d = s->tx[s->ntx];
+	memcpy(d, buf, len);
+	roce_icrc_store(d, len, roce_icrc_ip4(&ip, roce_port_qp_sport(lp->port, s->qpn), ROCE_UDP_PORT, d, len));
+	s->txv[s->ntx++] = (struct iovec){d, len};
 }
 
 static bool rkey_export(uint32_t rkey, uint64_t *id, uint64_t *token)
@@ -541,6 +562,8 @@ static void rc_enter(struct roce_qp *s)
 /* Leaves an engine call: an error the core asked for meanwhile is applied now. */
 static void rc_leave(struct roce_qp *s)
 {
+	if (s->in_rc == 1)
+		tx_flush(s); /* what the call emitted: one system call */
 	if (--s->in_rc == 0 && s->error_pending && s->rc != NULL) {
 		s->error_pending = false;
 		s->in_rc++;
@@ -829,8 +852,9 @@ static void roce_dial(struct rnic_qp *qp)
 	}
 	if (err != DOCA_SUCCESS) /* learning from the first datagram still works */
 		SDK_LOG_DBG("RoCEv2 QP 0x%06x: receive socket not connected (%s)", s->qpn, doca_error_get_name(err));
-	s->up = true;
+	__atomic_store_n(&s->up, true, __ATOMIC_RELAXED);
 	s->heard = now_ns();
+	__atomic_fetch_add(&qp->ep->path_qps[RNIC_PATH_ROCE], 1, __ATOMIC_RELEASE); /* its owner polls the port */
 	qp->direct = 2; /* every operation goes on the wire: no cross-memory attach */
 	rnic_qp_established(qp);
 	rnic_nic_timed_add(qp);
@@ -920,21 +944,24 @@ static struct roce_qp *qp_by_qpn(struct roce_lport *lp, uint32_t qpn)
 	for (s = lp->qps; s != NULL && s->qpn != qpn; s = s->next)
 		;
 	pthread_mutex_unlock(&ports.lock);
-	return s; /* freed only by this thread */
+	return s; /* freed (roce_free) only with lp->rx, which the caller holds */
 }
 
-/* Polls the qp after a batch of its datagrams and keeps its time. */
-static void rx_done(struct roce_qp *s)
+/* Polls the qp after a batch of its datagrams and keeps its time (an owner: tells the service thread). */
+static void rx_done(struct roce_qp *s, bool service)
 {
 	struct rnic_qp *qp = s->link.qp;
+	bool kick = false;
 
 	pthread_mutex_lock(&qp->lock);
 	if (!qp->dead && s->rc != NULL) {
-		(void)rc_poll(s);
-		if (s->deadline != ROCE_RC_NO_DEADLINE)
+		kick = rc_poll(s) && !qp->timed;
+		if (service && s->deadline != ROCE_RC_NO_DEADLINE)
 			rnic_nic_timed_add(qp);
 	}
 	pthread_mutex_unlock(&qp->lock);
+	if (kick && !service)
+		rnic_nic_kick();
 }
 
 static bool icrc_ok(const struct roce_lport *lp, const struct roce_port_msg *m)
@@ -945,17 +972,23 @@ static bool icrc_ok(const struct roce_lport *lp, const struct roce_port_msg *m)
 	return roce_icrc_solve_ip4_id(&ip, ntohs(m->from.sin_port), ROCE_UDP_PORT, m->buf, m->len, &id);
 }
 
-static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
+/*
+ * Takes what waits on the port and hands each datagram to its qp's engine (lp->rx held): the
+ * service thread when woken, or an owner polling its ep (service: false), whoever comes first.
+ */
+static void lport_drain(struct roce_lport *lp, bool service, uint32_t hint_qpn)
 {
-	struct roce_lport *lp = ports.ports[link->kind];
 	unsigned n;
 
-	(void)events;
 	do {
 		struct roce_qp *last = NULL;
 
 		pthread_mutex_lock(&lp->lock);
-		n = roce_port_recv(lp->port, lp->msgs, ROCE_RX_BATCH);
+		/* an owner tries its qp's own socket first: a datagram there costs one system call */
+		n = hint_qpn != 0 ? roce_port_recv_qp(lp->port, hint_qpn, lp->msgs, ROCE_RX_BATCH) : 0;
+		if (n == 0)
+			n = roce_port_recv(lp->port, lp->msgs, ROCE_RX_BATCH);
+		hint_qpn = 0;
 		pthread_mutex_unlock(&lp->lock);
 		for (unsigned i = 0; i < n; i++) {
 			const struct roce_port_msg *m = &lp->msgs[i];
@@ -967,7 +1000,7 @@ static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
 			if (s == NULL)
 				continue;
 			if (last != NULL && last != s)
-				rx_done(last);
+				rx_done(last, service);
 			last = s;
 			pthread_mutex_lock(&s->link.qp->lock);
 			if (!s->link.qp->dead && s->rc != NULL) {
@@ -979,8 +1012,121 @@ static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
 			pthread_mutex_unlock(&s->link.qp->lock);
 		}
 		if (last != NULL)
-			rx_done(last);
+			rx_done(last, service);
 	} while (n == ROCE_RX_BATCH);
+}
+
+static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
+{
+	struct roce_lport *lp = ports.ports[link->kind];
+
+	(void)events;
+	pthread_mutex_lock(&lp->rx);
+	lport_drain(lp, true, 0);
+	pthread_mutex_unlock(&lp->rx);
+}
+
+/*
+ * Owner, spinning in doca_pe_progress: takes the datagrams of its qps' port itself, with no hop
+ * through the service thread (which still watches the port, for owners asleep and for timers).
+ * Never waits: if the service thread or another owner drains the port, they hand our packets.
+ */
+static void lport_quiet(struct roce_lport *lp, bool quiet);
+static struct roce_lport *ep_lport(struct rnic_ep *ep, uint32_t *qpn);
+
+static void roce_poll(struct rnic_ep *ep)
+{
+	uint32_t qpn = 0;
+	struct roce_lport *lp = ep_lport(ep, &qpn);
+
+	if (lp == NULL)
+		return;
+	__atomic_store_n(&lp->owner_ms, rnic_now_ms(), __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) && !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE))
+		lport_quiet(lp, true);
+	if (pthread_mutex_trylock(&lp->rx) == 0) {
+		lport_drain(lp, false, qpn);
+		pthread_mutex_unlock(&lp->rx);
+	}
+}
+
+/*
+ * Quiet: the service thread's epoll stops watching the port (EPOLLIN off) while an owner polls
+ * it, so no datagram wakes a thread for nothing. It watches again when the owner goes to sleep
+ * (arm) or stops polling without (ROCE_QUIET_MS after its last poll: the service thread's timer).
+ */
+static void lport_quiet(struct roce_lport *lp, bool quiet)
+{
+	struct epoll_event ev = {.events = quiet ? 0 : EPOLLIN, .data.u64 = (uint64_t)(uintptr_t)&lp->link | RNIC_TAG_NIC};
+
+	bool kick = false;
+
+	pthread_mutex_lock(&lp->lock);
+	if (lp->quiet != quiet) {
+		__atomic_store_n(&lp->quiet, quiet, __ATOMIC_RELAXED);
+		(void)epoll_ctl(rnic_nic.epfd, EPOLL_CTL_MOD, roce_port_fd(lp->port), &ev);
+		kick = quiet;
+	}
+	pthread_mutex_unlock(&lp->lock);
+	if (kick) /* its sleep must now end in time to take the port back (roce_nic_next_time) */
+		rnic_nic_kick();
+}
+
+/* The port of the ep's first connected qp (the usual case: all of them) and its QPN, or NULL. */
+static struct roce_lport *ep_lport(struct rnic_ep *ep, uint32_t *qpn)
+{
+	struct roce_lport *lp = NULL;
+
+	pthread_mutex_lock(&ep->qps_lock);
+	for (struct rnic_qp *qp = ep->qps; qp != NULL && lp == NULL; qp = qp->next_ep) {
+		struct roce_qp *s = rq_of(qp);
+
+		if (s != NULL && __atomic_load_n(&s->up, __ATOMIC_RELAXED)) {
+			lp = s->lp;
+			*qpn = s->qpn;
+		}
+	}
+	pthread_mutex_unlock(&ep->qps_lock);
+	return lp;
+}
+
+static bool roce_arm(struct rnic_ep *ep)
+{
+	uint32_t qpn;
+	struct roce_lport *lp = ep_lport(ep, &qpn);
+
+	if (lp != NULL && __atomic_load_n(&lp->quiet, __ATOMIC_RELAXED))
+		lport_quiet(lp, false); /* level-triggered: what waits already wakes the service thread */
+	return false;
+}
+
+static uint64_t roce_nic_next_time(uint64_t now)
+{
+	uint64_t first = UINT64_MAX;
+
+	(void)now;
+	pthread_mutex_lock(&ports.lock);
+	for (int i = 0; i < ports.n; i++)
+		if (__atomic_load_n(&ports.ports[i]->quiet, __ATOMIC_RELAXED)) {
+			uint64_t t = __atomic_load_n(&ports.ports[i]->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS;
+
+			first = t < first ? t : first;
+		}
+	pthread_mutex_unlock(&ports.lock);
+	return first;
+}
+
+static void roce_nic_timer(uint64_t now)
+{
+	pthread_mutex_lock(&ports.lock);
+	for (int i = 0; i < ports.n; i++) {
+		struct roce_lport *lp = ports.ports[i];
+
+		if (__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) &&
+		    now >= __atomic_load_n(&lp->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS)
+			lport_quiet(lp, false);
+	}
+	pthread_mutex_unlock(&ports.lock);
 }
 
 static void roce_nic_stop(void)
@@ -991,6 +1137,7 @@ static void roce_nic_stop(void)
 
 		roce_port_close(lp->port);
 		pthread_mutex_destroy(&lp->lock);
+		pthread_mutex_destroy(&lp->rx);
 		free(lp->msgs);
 		free(lp);
 	}
@@ -1095,7 +1242,8 @@ static void roce_close(struct rnic_qp *qp)
 
 	if (s == NULL || !s->up)
 		return;
-	s->up = false;
+	__atomic_store_n(&s->up, false, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&qp->ep->path_qps[RNIC_PATH_ROCE], 1, __ATOMIC_RELEASE);
 	s->shut = true;
 	if (s->rc != NULL) {
 		log_stats(s);
@@ -1117,6 +1265,7 @@ static void roce_free(struct rnic_qp *qp)
 	roce_close(qp);
 	while (s->bounces != NULL)
 		free(bounce_take(s, s->bounces->seq));
+	pthread_mutex_lock(&s->lp->rx); /* an owner draining the port may hold s */
 	pthread_mutex_lock(&ports.lock);
 	for (struct roce_qp **pp = &s->lp->qps; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == s) {
@@ -1124,6 +1273,7 @@ static void roce_free(struct rnic_qp *qp)
 			break;
 		}
 	pthread_mutex_unlock(&ports.lock);
+	pthread_mutex_unlock(&s->lp->rx);
 	pthread_mutex_lock(&s->lp->lock);
 	roce_port_qp_remove(s->lp->port, s->qpn);
 	pthread_mutex_unlock(&s->lp->lock);
@@ -1150,11 +1300,15 @@ const struct rnic_path_ops rnic_roce_path = {
 	.cm_unlisten = roce_cm_unlisten,
 	.ep_gone = roce_ep_gone,
 	.nic_event = roce_nic_event,
+	.nic_next_time = roce_nic_next_time,
+	.nic_timer = roce_nic_timer,
 	.nic_stop = roce_nic_stop,
 	.nic_atfork = roce_nic_atfork,
 	.can_post = roce_can_post,
 	.post = roce_post,
 	.pump = roce_pump,
+	.poll = roce_poll,
+	.arm = roce_arm,
 	.timed = roce_timed,
 	.next_time = roce_next_time,
 	.timer = roce_timer,

@@ -566,6 +566,16 @@ static void drain_udp(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_
 	}
 }
 
+unsigned roce_port_recv_qp(struct roce_port *p, uint32_t qpn, struct roce_port_msg *msgs, unsigned max)
+{
+	struct rp_qp *q = qp_find(p, qpn);
+	unsigned out = 0;
+
+	if (q != NULL && q->rx_fd >= 0)
+		drain_udp(p, q->rx_fd, qpn, msgs, &out, max);
+	return out;
+}
+
 static void conn_close(struct roce_port *p, int fd)
 {
 	for (unsigned i = 0; i < p->nconns; i++)

@@ -130,6 +130,12 @@ unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, ui
  */
 unsigned roce_port_recv(struct roce_port *p, struct roce_port_msg *msgs, unsigned max);
 
+/*
+ * As roce_port_recv, from the receive socket of QP qpn only (one system call, no epoll: an
+ * owner's poll); 0 also when the QP has no socket of its own. The rest waits for roce_port_recv.
+ */
+unsigned roce_port_recv_qp(struct roce_port *p, uint32_t qpn, struct roce_port_msg *msgs, unsigned max);
+
 void roce_port_get_stats(const struct roce_port *p, struct roce_port_stats *st);
 
 /* The registry it uses (lookups for tools and tests). */
