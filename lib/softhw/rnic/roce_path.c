@@ -22,9 +22,10 @@
  * notify add a FETCH_ADD of the event's 8 bytes, named by an R_Key with the top bit set
  * (softhw_value_rkey32).
  *
- * Not here yet: RDMA-CM (CM MADs on QP1) and disconnection messages (a disconnect ends this
- * side; the peer notices when its work goes unanswered for ROCE_DEAD_MS). Both are documented
- * in docs/rocev2.md and docs/compatibility.md; RDMA-CM calls return NOT_SUPPORTED.
+ * RDMA-CM (CM MADs on QP1, DREQ / DREP) is roce_cm.c: its hooks here are dial (a qp made by
+ * RDMA-CM), answer, bye, free, the QP1 datagrams of the port and the process timer; it calls
+ * roce_path_cm_connect() to start the qp as a descriptor would. Out-of-band qps end silently:
+ * the peer notices when its work goes unanswered for ROCE_DEAD_MS.
  *
  * Locks: qp->lock around every engine call (the engine is not thread-safe); a port's own
  * mutex around its calls (one thread at a time changes its QPs or receives; sends too, since
@@ -50,6 +51,7 @@
 #include "softhw/fabric/value.h"
 #include "softhw/fabric/peer.h"
 #include "softhw/rnic/rnic_int.h"
+#include "softhw/rnic/roce_cm.h"
 #include "softhw/rnic/roce_port.h"
 #include "softhw/rnic/roce_rc.h"
 
@@ -79,6 +81,7 @@ struct roce_lport {
 	struct roce_port *port;
 	struct roce_qp *qps;       /* this address's qps (ports.lock) */
 	struct roce_port_msg *msgs; /* service thread: a receive batch */
+	struct roce_cm_local cm;   /* what RDMA-CM uses of it (roce_cm.h) */
 };
 
 /* A buffer of the path the engine uses for a work request (see rc_recv_take): READ and atomic
@@ -245,6 +248,7 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 	lp->mtu_log = if_mtu_log(ip);
 	lp->link.id = RNIC_PATH_ROCE;
 	lp->link.kind = (uint8_t)ports.n;
+	lp->cm = (struct roce_cm_local){.port = lp->port, .lock = &lp->lock, .ip = ip, .mtu_log = lp->mtu_log};
 	ports.ports[ports.n++] = lp;
 	rnic_nic_add_fd(roce_port_fd(lp->port), &lp->link, RNIC_TAG_NIC, EPOLLIN);
 	pthread_mutex_unlock(&ports.lock);
@@ -781,8 +785,11 @@ static uint8_t rnr_code(void)
 	return best;
 }
 
-/* Service thread: both descriptors are known (symmetric): the qp is RTS once its engine exists. */
-static void roce_dial(struct rnic_qp *qp)
+/*
+ * The peer (qp->peer: from its descriptor, or from RDMA-CM) is known: the engine starts; the qp
+ * is RTS now if `established`. `service`: on the service thread (else it is woken to keep time).
+ */
+static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 {
 	struct roce_qp *s = rq_of(qp);
 	const struct rnic_peer *peer = &qp->peer;
@@ -805,16 +812,11 @@ static void roce_dial(struct rnic_qp *qp)
 	};
 	doca_error_t err;
 
-	if (qp->cm) {
-		SDK_LOG_ERR("RDMA-CM over RoCEv2 (CM MADs on QP1) is not supported yet; connect rocev2 queue pairs out of band (doca_rdma_export / doca_rdma_connect)");
-		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_NOT_SUPPORTED, DOCA_ERROR_CONNECTION_ABORTED);
-		return;
-	}
 	if (peer->roce_qpn == 0 || peer->roce_ip == 0 || mtu_log < 8 || mtu_log > 12) {
 		SDK_LOG_ERR("Failed to connect RDMA queue pair: the peer's descriptor names no RoCEv2 queue pair (QPN 0x%06x, MTU 2^%u)",
 			    peer->roce_qpn, (unsigned)peer->roce_mtu_log);
 		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_INVALID_VALUE, DOCA_ERROR_CONNECTION_ABORTED);
-		return;
+		return false;
 	}
 	s->peer_ip = peer->roce_ip;
 	pthread_mutex_lock(&s->lp->lock);
@@ -825,27 +827,64 @@ static void roce_dial(struct rnic_qp *qp)
 	if (s->rc == NULL) {
 		SDK_LOG_ERR("RoCEv2 QP 0x%06x: no memory for its RC state", s->qpn);
 		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_NO_MEMORY, DOCA_ERROR_CONNECTION_ABORTED);
-		return;
+		return false;
 	}
 	if (err != DOCA_SUCCESS) /* learning from the first datagram still works */
 		SDK_LOG_DBG("RoCEv2 QP 0x%06x: receive socket not connected (%s)", s->qpn, doca_error_get_name(err));
 	s->up = true;
 	s->heard = now_ns();
 	qp->direct = 2; /* every operation goes on the wire: no cross-memory attach */
-	rnic_qp_established(qp);
-	rnic_nic_timed_add(qp);
+	if (established)
+		rnic_qp_established(qp);
+	if (service)
+		rnic_nic_timed_add(qp);
+	else
+		rnic_nic_kick();
+	return true;
+}
+
+/* Service thread: out of band, both descriptors are known (symmetric); RDMA-CM sends its REQ. */
+static void roce_dial(struct rnic_qp *qp)
+{
+	if (qp->cm)
+		roce_cm_dial(qp);
+	else
+		(void)qp_start(qp, true, true);
+}
+
+const struct roce_cm_local *roce_path_cm_local(const struct rnic_qp *qp)
+{
+	return &rq_of(qp)->lp->cm;
+}
+
+uint32_t roce_path_qpn(const struct rnic_qp *qp)
+{
+	return rq_of(qp)->qpn;
+}
+
+bool roce_path_cm_connect(struct rnic_qp *qp, uint32_t peer_ip, uint32_t peer_qpn, uint32_t sq_psn, uint32_t rq_psn,
+			  uint8_t mtu_log, bool established, bool service)
+{
+	qp->peer.wire = 1;
+	qp->peer.roce_ip = peer_ip;
+	qp->peer.roce_qpn = peer_qpn;
+	qp->peer.roce_psn = rq_psn; /* qp_start: what the peer sends first */
+	qp->peer.roce_mtu_log = mtu_log;
+	qp->has_peer = true;
+	rq_of(qp)->psn = sq_psn;
+	return qp_start(qp, established, service);
 }
 
 static void roce_answer(struct rnic_qp *qp, doca_error_t status)
 {
-	(void)qp;
-	(void)status; /* RDMA-CM requests never reach a rocev2 qp (cm_listen refuses) */
+	roce_cm_answer(qp, status); /* REP or REJ */
 }
 
-/* No disconnect message yet (that is CM's DREQ): the peer learns it when its work times out. */
+/* RDMA-CM: DREQ. Out of band there is no message: the peer learns it when its work times out. */
 static void roce_bye(struct rnic_qp *qp)
 {
-	(void)qp;
+	if (qp->cm)
+		roce_cm_bye(qp);
 }
 
 static void roce_shut(struct rnic_qp *qp, doca_error_t flush)
@@ -890,24 +929,22 @@ static void roce_describe(struct rnic_peer *p)
 	(void)p; /* per qp: describe_qp */
 }
 
-static doca_error_t roce_cm_listen(struct rnic_ep *ep, uint16_t port)
+static doca_error_t roce_listen(struct rnic_ep *ep, uint16_t port)
 {
-	(void)ep;
-	SDK_LOG_ERR("RDMA-CM listen on port %u: not supported on the rocev2 path yet (CM MADs on QP1); connect rocev2 queue pairs out of band",
-		    (unsigned)port);
-	return DOCA_ERROR_NOT_SUPPORTED;
+	doca_error_t err = DOCA_SUCCESS;
+	struct roce_lport *lp = lport_get(fn_ip(ep->attr.fn), &err);
+
+	return lp != NULL ? roce_cm_listen(&lp->cm, ep, port) : err;
 }
 
-static doca_error_t roce_cm_unlisten(struct rnic_ep *ep, uint16_t port)
+static doca_error_t roce_unlisten(struct rnic_ep *ep, uint16_t port)
 {
-	(void)ep;
-	(void)port;
-	return DOCA_ERROR_NOT_FOUND;
+	return roce_cm_unlisten(ep, port);
 }
 
 static void roce_ep_gone(struct rnic_ep *ep)
 {
-	(void)ep; /* ports stay for the process's life */
+	roce_cm_ep_gone(ep); /* its RDMA-CM listeners; ports stay for the process's life */
 }
 
 /* ---- receiving (service thread) ---- */
@@ -961,8 +998,12 @@ static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
 			const struct roce_port_msg *m = &lp->msgs[i];
 			struct roce_qp *s;
 
-			if (m->qpn == 1 || !icrc_ok(lp, m))
-				continue; /* CM MADs: not served yet; a damaged datagram: dropped, the sender retries */
+			if (!icrc_ok(lp, m))
+				continue; /* damaged: dropped, the sender retries */
+			if (m->qpn == 1) {
+				roce_cm_rx(&lp->cm, m); /* a CM MAD */
+				continue;
+			}
 			s = qp_by_qpn(lp, m->qpn);
 			if (s == NULL)
 				continue;
@@ -1003,6 +1044,7 @@ static void roce_nic_atfork(void)
 	/* the parent's ports (and their registry entries) are not the child's: forget them */
 	ports.n = 0;
 	pthread_mutex_init(&ports.lock, NULL);
+	roce_cm_atfork();
 }
 
 /* ---- the path ops ---- */
@@ -1115,6 +1157,8 @@ static void roce_free(struct rnic_qp *qp)
 	if (s == NULL)
 		return;
 	roce_close(qp);
+	if (qp->cm)
+		roce_cm_qp_gone(qp);
 	while (s->bounces != NULL)
 		free(bounce_take(s, s->bounces->seq));
 	pthread_mutex_lock(&ports.lock);
@@ -1146,10 +1190,12 @@ const struct rnic_path_ops rnic_roce_path = {
 	.must_end = roce_must_end,
 	.nic_listen = roce_nic_listen,
 	.describe = roce_describe,
-	.cm_listen = roce_cm_listen,
-	.cm_unlisten = roce_cm_unlisten,
+	.cm_listen = roce_listen,
+	.cm_unlisten = roce_unlisten,
 	.ep_gone = roce_ep_gone,
 	.nic_event = roce_nic_event,
+	.nic_next_time = roce_cm_next_time,
+	.nic_timer = roce_cm_timer,
 	.nic_stop = roce_nic_stop,
 	.nic_atfork = roce_nic_atfork,
 	.can_post = roce_can_post,
