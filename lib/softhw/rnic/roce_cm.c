@@ -193,6 +193,8 @@ static struct cmc *cmc_new(const struct roce_cm_local *l, struct rnic_qp *qp)
 		return NULL;
 	c->l = l;
 	c->qp = qp;
+	if (cm.seq == 0) /* random start: a later process in the same registry slot uses other IDs */
+		cm.seq = (uint32_t)softhw_token_new() & 0x3fffff;
 	pthread_mutex_lock(l->lock);
 	c->local_id = roce_port_comm_id(l->port, ++cm.seq);
 	pthread_mutex_unlock(l->lock);
@@ -327,7 +329,8 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 
 	roce_cm_req_get(mad, &req);
 	for (c = cm.conns; c != NULL; c = c->next)
-		if (c->l == l && !c->active && c->remote_id == req.local_comm_id && c->peer_ip == peer_ip) {
+		if (c->l == l && !c->active && c->remote_id == req.local_comm_id && c->peer_ip == peer_ip &&
+		    c->peer_qpn == req.local_qpn) {
 			if (c->state == CMC_REQ_RCVD) { /* the owner has not answered: ask for patience */
 				struct roce_cm_mra mra = {.local_comm_id = c->local_id, .remote_comm_id = c->remote_id,
 							  .msg_mraed = ROCE_CM_MSG_REQ, .service_timeout = 24};
