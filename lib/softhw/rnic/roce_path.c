@@ -644,8 +644,9 @@ static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct
 	if (wr->bytes > ROCE_RC_MAX_MSG)
 		return DOCA_ERROR_TOO_BIG;
 	if (wr->op != SOFTHW_RNIC_OP_SEND && wr->op != SOFTHW_RNIC_OP_SEND_IMM) {
-		w->rkey = wr_rkey(s, wr, event);
-		if (w->rkey == 0)
+		/* id 0: a key the peer never announced (verbs): R_Key 0 names nothing, the target NAKs it */
+		w->rkey = wr->rkey.id != 0 ? wr_rkey(s, wr, event) : 0;
+		if (w->rkey == 0 && wr->rkey.id != 0)
 			return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	if (event)
