@@ -284,6 +284,10 @@ static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 		send_simple(c, ROCE_CM_RTU, c->tid); /* our RTU was lost: the REP came again */
 		return;
 	}
+	if (c->state == CMC_TIMEWAIT) { /* we gave up (or were destroyed): the server must not wait for an RTU */
+		send_rej(c->l, c->peer_ip, c->tid, c->local_id, rep.local_comm_id, ROCE_CM_MSG_REP, ROCE_CM_REJ_STALE_CONN);
+		return;
+	}
 	if (c->state != CMC_REQ_SENT || qp == NULL) {
 		cm.st.drop_unknown++;
 		return;

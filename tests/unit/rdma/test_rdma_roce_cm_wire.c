@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A DOCA RDMA-CM server on a rocev2 card (127.77.2.1, rocev2.conf) answering CM MADs written by
+ * hand, as Linux rdma_cm over rxe sends them (the REQ measured from Linux 6.1: service ID of the
+ * port, path MTU 1024, retry 7, RNR retry 7, responder resources / initiator depth 128, the IP
+ * addressing header in the private data), from a plain UDP socket on 127.77.3.1:4791 (a stream
+ * card's address: no soft NIC holds that port). Checked on the wire: the REP (its TID, comm IDs,
+ * QPN, the accept's private data, valid ICRC), established only on our RTU, the client's address
+ * and RDMA-CM port seen by the server, DREQ -> DREP and the disconnection callback, a REQ for a
+ * port nobody listens on -> REJ 8, and a MAD of another class answered by nothing while the next
+ * REQ is still served.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rdma_test.h"
+#include "softhw/rnic/roce_cm_mad.h"
+#include "softhw/rnic/roce_pkt.h"
+
+#define PEER_IP 0x7f4d0301u /* 127.77.3.1 */
+#define SRV_IP 0x7f4d0201u  /* 127.77.2.1 */
+
+static const char srv_pdata[] = "accepted by a DOCA server";
+static int sock = -1;
+
+static void req_cb(struct doca_rdma_connection *c, union doca_data cu)
+{
+	struct side *s = cu.ptr;
+
+	s->req++;
+	s->conn = c;
+	CHECK_OK(doca_rdma_connection_accept(c, (void *)srv_pdata, sizeof(srv_pdata)));
+}
+
+static struct doca_dev *open_ibdev(const char *name)
+{
+	struct doca_devinfo **list;
+	uint32_t n = 0;
+	struct doca_dev *dev = NULL;
+
+	CHECK_OK(doca_devinfo_create_list(&list, &n));
+	for (uint32_t i = 0; i < n; i++) {
+		char ib[64] = "";
+
+		if (doca_devinfo_get_ibdev_name(list[i], ib, sizeof(ib)) == DOCA_SUCCESS && strcmp(ib, name) == 0)
+			CHECK_OK(doca_dev_open(list[i], &dev));
+	}
+	CHECK_OK(doca_devinfo_destroy_list(list));
+	CHECK(dev != NULL);
+	return dev;
+}
+
+/* One MAD to the server's QP1, as a UD SEND_ONLY datagram with its ICRC. */
+static void send_mad(const uint8_t *mad)
+{
+	uint8_t d[512];
+	struct roce_pkt pkt = {0};
+	struct roce_ip4 v4 = {.src = PEER_IP, .dst = SRV_IP, .id = 0, .frag = ROCE_IP4_DF};
+	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(SRV_IP)};
+	size_t n;
+
+	pkt.bth.opcode = ROCE_UD_SEND_ONLY;
+	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
+	pkt.bth.dqpn = 1;
+	pkt.bth.ack_req = true;
+	pkt.deth.qkey = ROCE_QP1_QKEY;
+	pkt.deth.sqpn = 1;
+	n = roce_pkt_build(d, sizeof(d), &pkt, mad, ROCE_MAD_LEN);
+	CHECK(n == 280);
+	roce_icrc_store(d, n, roce_icrc_ip4(&v4, ROCE_UDP_PORT, ROCE_UDP_PORT, d, n));
+	CHECK(sendto(sock, d, n, 0, (struct sockaddr *)&to, sizeof(to)) == (ssize_t)n);
+}
+
+/* The next CM MAD from the server (10 s at most, progressing s); its header in *hdr. */
+static bool recv_mad(struct side *s, uint8_t *mad, struct roce_mad_hdr *hdr)
+{
+	double end = now_s() + 10;
+
+	while (now_s() < end) {
+		uint8_t d[512];
+		struct sockaddr_in from;
+		socklen_t fl = sizeof(from);
+		ssize_t n = recvfrom(sock, d, sizeof(d), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+		struct roce_pkt pkt;
+		struct roce_ip4 v4 = {.src = SRV_IP, .dst = PEER_IP, .frag = ROCE_IP4_DF};
+		uint16_t id;
+
+		if (n <= 0) {
+			if (doca_pe_progress(s->pe) == 0)
+				nap();
+			continue;
+		}
+		CHECK(ntohl(from.sin_addr.s_addr) == SRV_IP);
+		CHECK(roce_icrc_solve_ip4_id(&v4, ntohs(from.sin_port), ROCE_UDP_PORT, d, (size_t)n, &id));
+		CHECK(roce_pkt_parse(d, (size_t)n, &pkt) == ROCE_PARSE_OK);
+		CHECK(pkt.bth.opcode == ROCE_UD_SEND_ONLY && pkt.bth.dqpn == 1 && pkt.deth.sqpn == 1 &&
+		      pkt.deth.qkey == ROCE_QP1_QKEY);
+		CHECK(roce_cm_mad_check(pkt.payload, pkt.payload_len, hdr));
+		memcpy(mad, pkt.payload, ROCE_MAD_LEN);
+		return true;
+	}
+	return false;
+}
+
+/* A REQ as Linux 6.1 rdma_cm over rxe sends it (docs/rocev2.md, tests/unit/roce/test_roce_cm.c). */
+static void linux_req(uint8_t *mad, uint32_t comm_id, uint16_t port)
+{
+	struct roce_cma_hdr cma = {.cma_version = 0, .ip_version = 4, .src_port = 0xa1b2};
+	struct roce_cm_req req;
+
+	memset(&req, 0, sizeof(req));
+	req.local_comm_id = comm_id;
+	req.service_id = roce_cm_service_id(ROCE_PS_TCP, port);
+	req.local_ca_guid = 0x505400fffe123456ull;
+	req.local_qpn = 0x000011;
+	req.responder_resources = 128;
+	req.initiator_depth = 128;
+	req.remote_cm_timeout = 20;
+	req.transport = ROCE_CM_TRANSPORT_RC;
+	req.starting_psn = 0x3c4d5e;
+	req.local_cm_timeout = 20;
+	req.retry_count = 7;
+	req.pkey = 0xffff;
+	req.path_mtu = 3;
+	req.rnr_retry_count = 7;
+	req.max_cm_retries = 15;
+	req.primary.local_lid = req.primary.remote_lid = 0xffff;
+	roce_gid_from_ip4(req.primary.local_gid, PEER_IP);
+	roce_gid_from_ip4(req.primary.remote_gid, SRV_IP);
+	req.primary.hop_limit = 64;
+	req.primary.local_ack_timeout = 17;
+	roce_put32(cma.src + 12, PEER_IP);
+	roce_put32(cma.dst + 12, SRV_IP);
+	roce_cma_hdr_put(req.private_data, &cma);
+	memcpy(req.private_data + ROCE_CMA_HDR_LEN, "user", 4);
+	roce_cm_req_put(mad, 0x0000000a00000000ull | comm_id, &req);
+}
+
+static void test_linux_client(void)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	struct side b;
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr;
+	struct roce_cm_rep rep;
+	struct roce_cm_rej rej;
+	struct roce_cm_rtu rtu;
+	struct roce_cm_dreq dreq;
+	struct doca_rdma_addr *addr = NULL;
+	enum doca_rdma_addr_type type;
+	const char *text = NULL;
+	uint16_t port, pport = 0;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
+	port = listen_on_free_port(b.rdma);
+
+	/* REQ -> the request callback accepts -> REP with its private data */
+	linux_req(mad, 0x8badf00d, port);
+	send_mad(mad);
+	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_REP);
+	roce_cm_rep_get(mad, &rep);
+	CHECK(hdr.tid == 0x0000000a8badf00dull); /* the REQ's */
+	CHECK(rep.remote_comm_id == 0x8badf00d && rep.local_comm_id != 0 && rep.local_qpn > 1);
+	CHECK(memcmp(rep.private_data, srv_pdata, sizeof(srv_pdata)) == 0);
+	CHECK(rep.responder_resources > 0 && rep.initiator_depth > 0 && rep.rnr_retry_count == 7);
+	CHECK(b.req == 1 && b.est == 0); /* established on the RTU, not before */
+	CHECK_OK(doca_rdma_connection_get_addr(b.conn, &addr));
+	CHECK_OK(doca_rdma_addr_get_params(addr, &type, &text, &pport));
+	CHECK(type == DOCA_RDMA_ADDR_TYPE_IPv4 && strcmp(text, "127.77.3.1") == 0 && pport == 0xa1b2);
+
+	/* RTU -> established */
+	rtu = (struct roce_cm_rtu){.local_comm_id = 0x8badf00d, .remote_comm_id = rep.local_comm_id};
+	roce_cm_rtu_put(mad, ROCE_CM_RTU, hdr.tid, &rtu);
+	send_mad(mad);
+	{
+		double end = now_s() + 10;
+
+		while (b.est == 0 && now_s() < end)
+			if (doca_pe_progress(b.pe) == 0)
+				nap();
+	}
+	CHECK(b.est == 1);
+
+	/* a MAD of another class (the SA's), dropped by the NIC; then a REQ for a port nobody listens on: REJ 8 */
+	linux_req(mad, 0x0badcafe, (uint16_t)(port == 65535 ? 1024 : port + 1));
+	mad[1] = 0x03;
+	send_mad(mad);
+	mad[1] = ROCE_MAD_CLASS_CM;
+	send_mad(mad);
+	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_REJ);
+	roce_cm_rej_get(mad, &rej);
+	CHECK(rej.reason == ROCE_CM_REJ_INVALID_SERVICE_ID && rej.remote_comm_id == 0x0badcafe &&
+	      rej.local_comm_id == 0 && rej.msg_rejected == ROCE_CM_MSG_REQ);
+
+	/* DREQ -> DREP with its TID, the disconnection callback */
+	dreq = (struct roce_cm_dreq){.local_comm_id = 0x8badf00d, .remote_comm_id = rep.local_comm_id,
+				     .remote_qpn = rep.local_qpn};
+	roce_cm_dreq_put(mad, 0x0000000b8badf00dull, &dreq);
+	send_mad(mad);
+	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_DREP && hdr.tid == 0x0000000b8badf00dull);
+	roce_cm_rtu_get(mad, &rtu);
+	CHECK(rtu.remote_comm_id == 0x8badf00d && rtu.local_comm_id == rep.local_comm_id);
+	{
+		double end = now_s() + 10;
+
+		while (b.disc == 0 && now_s() < end)
+			if (doca_pe_progress(b.pe) == 0)
+				nap();
+	}
+	CHECK(b.disc == 1);
+	side_down(&b);
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
+int main(void)
+{
+	TEST_RUN(test_linux_client);
+	TEST_EXIT();
+}
