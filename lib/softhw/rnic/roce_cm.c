@@ -750,6 +750,24 @@ void roce_cm_timer(uint64_t now)
 	}
 }
 
+void roce_cm_stop(void)
+{
+	pthread_mutex_lock(&cm.lock);
+	while (cm.conns != NULL) { /* their ports close now: nothing more is sent or heard */
+		struct cmc *c = cm.conns;
+
+		cm.conns = c->next;
+		free(c);
+	}
+	while (cm.listeners != NULL) {
+		struct cml *x = cm.listeners;
+
+		cm.listeners = x->next;
+		free(x);
+	}
+	pthread_mutex_unlock(&cm.lock);
+}
+
 void roce_cm_atfork(void)
 {
 	cm.conns = NULL; /* the parent's: not freed here */

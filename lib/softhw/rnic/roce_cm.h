@@ -67,6 +67,8 @@ void roce_cm_ep_gone(struct rnic_ep *ep);
 /* Service thread: retransmissions and time-wait (ms, monotonic). */
 uint64_t roce_cm_next_time(uint64_t now);
 void roce_cm_timer(uint64_t now);
+/* The service thread ended: the ports close, every record goes (qps are freed already). */
+void roce_cm_stop(void);
 /* The forked child forgets the parent's connections and listeners. */
 void roce_cm_atfork(void);
 

@@ -1027,6 +1027,7 @@ static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
 
 static void roce_nic_stop(void)
 {
+	roce_cm_stop(); /* its records name the ports */
 	pthread_mutex_lock(&ports.lock);
 	for (int i = 0; i < ports.n; i++) {
 		struct roce_lport *lp = ports.ports[i];
