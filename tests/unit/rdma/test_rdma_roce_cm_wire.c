@@ -8,7 +8,9 @@
  * QPN, the accept's private data, valid ICRC), established only on our RTU, the client's address
  * and RDMA-CM port seen by the server, DREQ -> DREP and the disconnection callback, a REQ for a
  * port nobody listens on -> REJ 8, and a MAD of another class answered by nothing while the next
- * REQ is still served.
+ * REQ is still served. test_mra: a duplicate REQ before the application answered gets an MRA.
+ * test_doca_client: a DOCA client (127.77.1.1) against a hand-played server: its REQ's fields,
+ * the same REQ again when unanswered, REP -> RTU and established, its disconnect's DREQ.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -24,6 +26,7 @@
 
 static const char srv_pdata[] = "accepted by a DOCA server";
 static int sock = -1;
+static bool defer; /* the request callback leaves the request pending */
 
 static void req_cb(struct doca_rdma_connection *c, union doca_data cu)
 {
@@ -31,7 +34,8 @@ static void req_cb(struct doca_rdma_connection *c, union doca_data cu)
 
 	s->req++;
 	s->conn = c;
-	CHECK_OK(doca_rdma_connection_accept(c, (void *)srv_pdata, sizeof(srv_pdata)));
+	if (!defer)
+		CHECK_OK(doca_rdma_connection_accept(c, (void *)srv_pdata, sizeof(srv_pdata)));
 }
 
 static struct doca_dev *open_ibdev(const char *name)
@@ -52,13 +56,20 @@ static struct doca_dev *open_ibdev(const char *name)
 	return dev;
 }
 
-/* One MAD to the server's QP1, as a UD SEND_ONLY datagram with its ICRC. */
+/* One MAD to the soft NIC's QP1 at dst, as a UD SEND_ONLY datagram with its ICRC. */
+static void send_mad_to(uint32_t dst, const uint8_t *mad);
+
 static void send_mad(const uint8_t *mad)
+{
+	send_mad_to(SRV_IP, mad);
+}
+
+static void send_mad_to(uint32_t dst, const uint8_t *mad)
 {
 	uint8_t d[512];
 	struct roce_pkt pkt = {0};
-	struct roce_ip4 v4 = {.src = PEER_IP, .dst = SRV_IP, .id = 0, .frag = ROCE_IP4_DF};
-	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(SRV_IP)};
+	struct roce_ip4 v4 = {.src = PEER_IP, .dst = dst, .id = 0, .frag = ROCE_IP4_DF};
+	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(dst)};
 	size_t n;
 
 	pkt.bth.opcode = ROCE_UD_SEND_ONLY;
@@ -73,10 +84,17 @@ static void send_mad(const uint8_t *mad)
 	CHECK(sendto(sock, d, n, 0, (struct sockaddr *)&to, sizeof(to)) == (ssize_t)n);
 }
 
-/* The next CM MAD from the server (10 s at most, progressing s); its header in *hdr. */
+/* The next CM MAD from the soft NIC at src (secs at most, progressing s); its header in *hdr. */
+static bool recv_mad_from(struct side *s, uint32_t src, uint8_t *mad, struct roce_mad_hdr *hdr, double secs);
+
 static bool recv_mad(struct side *s, uint8_t *mad, struct roce_mad_hdr *hdr)
 {
-	double end = now_s() + 10;
+	return recv_mad_from(s, SRV_IP, mad, hdr, 10);
+}
+
+static bool recv_mad_from(struct side *s, uint32_t src, uint8_t *mad, struct roce_mad_hdr *hdr, double secs)
+{
+	double end = now_s() + secs;
 
 	while (now_s() < end) {
 		uint8_t d[512];
@@ -84,15 +102,15 @@ static bool recv_mad(struct side *s, uint8_t *mad, struct roce_mad_hdr *hdr)
 		socklen_t fl = sizeof(from);
 		ssize_t n = recvfrom(sock, d, sizeof(d), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
 		struct roce_pkt pkt;
-		struct roce_ip4 v4 = {.src = SRV_IP, .dst = PEER_IP, .frag = ROCE_IP4_DF};
+		struct roce_ip4 v4 = {.src = src, .dst = PEER_IP, .frag = ROCE_IP4_DF};
 		uint16_t id;
 
 		if (n <= 0) {
-			if (doca_pe_progress(s->pe) == 0)
+			if (s == NULL || doca_pe_progress(s->pe) == 0)
 				nap();
 			continue;
 		}
-		CHECK(ntohl(from.sin_addr.s_addr) == SRV_IP);
+		CHECK(ntohl(from.sin_addr.s_addr) == src);
 		CHECK(roce_icrc_solve_ip4_id(&v4, ntohs(from.sin_port), ROCE_UDP_PORT, d, (size_t)n, &id));
 		CHECK(roce_pkt_parse(d, (size_t)n, &pkt) == ROCE_PARSE_OK);
 		CHECK(pkt.bth.opcode == ROCE_UD_SEND_ONLY && pkt.bth.dqpn == 1 && pkt.deth.sqpn == 1 &&
@@ -220,8 +238,134 @@ static void test_linux_client(void)
 	close(sock);
 }
 
+/* Progresses s until cond or 10 s. */
+#define RUN_UNTIL(s, cond) \
+	do { \
+		double end_ = now_s() + 10; \
+		while (!(cond) && now_s() < end_) \
+			if (doca_pe_progress((s)->pe) == 0) \
+				nap(); \
+		CHECK(cond); \
+	} while (0)
+
+/* A duplicate REQ while the application has not answered: MRA; the accept later: REP. */
+static void test_mra(void)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	struct side b;
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr;
+	struct roce_cm_mra mra;
+	struct roce_cm_rep rep;
+	uint16_t port;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
+	port = listen_on_free_port(b.rdma);
+	defer = true;
+	linux_req(mad, 0x12345678, port);
+	send_mad(mad);
+	RUN_UNTIL(&b, b.req == 1);
+	send_mad(mad); /* Linux's CM resends it after its timeout */
+	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_MRA && hdr.tid == 0x0000000a12345678ull);
+	roce_cm_mra_get(mad, &mra);
+	CHECK(mra.remote_comm_id == 0x12345678 && mra.msg_mraed == ROCE_CM_MSG_REQ && mra.service_timeout == 24);
+	CHECK_OK(doca_rdma_connection_accept(b.conn, NULL, 0));
+	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_REP);
+	roce_cm_rep_get(mad, &rep);
+	CHECK(rep.remote_comm_id == 0x12345678 && rep.local_comm_id == mra.local_comm_id);
+	defer = false;
+	side_down(&b); /* the peer hears a DREQ: the connection was accepted */
+	CHECK(recv_mad_from(NULL, SRV_IP, mad, &hdr, 10) && hdr.attr_id == ROCE_CM_DREQ);
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
+/*
+ * A DOCA client (127.77.1.1) and a hand-played Linux server: the REQ's fields as Linux sends
+ * them, sent again (same comm ID and TID) when unanswered, REP -> RTU and established, then the
+ * client's disconnect: DREQ naming our QPN.
+ */
+static void test_doca_client(void)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_0");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	struct side a;
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr, hdr2;
+	struct roce_cm_req req, again;
+	struct roce_cm_rep rep;
+	struct roce_cm_rtu rtu;
+	struct roce_cm_dreq dreq;
+	struct roce_cma_hdr cma;
+	struct doca_rdma_addr *addr = NULL;
+	uint32_t ip = 0;
+	double t0;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	side_create(&a, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_set_connection_request_timeout(a.rdma, 30000));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(a.rdma)));
+	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.77.3.1", 7471, &addr));
+	CHECK_OK(doca_rdma_connect_to_addr(a.rdma, addr, (union doca_data){.ptr = &a}));
+	t0 = now_s();
+	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr, 10) && hdr.attr_id == ROCE_CM_REQ);
+	roce_cm_req_get(mad, &req);
+	CHECK(req.service_id == 0x0000000001061d2full && req.local_qpn > 1 && req.transport == ROCE_CM_TRANSPORT_RC);
+	CHECK(req.retry_count == 7 && req.rnr_retry_count == 7 && req.max_cm_retries == 15);
+	CHECK(req.remote_cm_timeout == 20 && req.local_cm_timeout == 20 && req.pkey == 0xffff);
+	CHECK(req.path_mtu == 5); /* loopback: 4096, as rxe's iboe_get_mtu */
+	CHECK(req.responder_resources > 0 && req.initiator_depth > 0 && (hdr.tid & 0xffffffffu) == req.local_comm_id);
+	CHECK(req.primary.local_lid == 0xffff && req.primary.remote_lid == 0xffff && req.primary.hop_limit == 64);
+	CHECK(req.primary.local_ack_timeout == 17);
+	CHECK(roce_gid_to_ip4(req.primary.local_gid, &ip) && ip == 0x7f4d0101u);
+	CHECK(roce_gid_to_ip4(req.primary.remote_gid, &ip) && ip == PEER_IP);
+	CHECK(roce_cma_hdr_get(req.private_data, &cma) && cma.ip_version == 4 && cma.src_port != 0);
+	CHECK(roce_get32(cma.src + 12) == 0x7f4d0101u && roce_get32(cma.dst + 12) == PEER_IP);
+	/* unanswered: the same REQ again after 2 x 268 ms + 4.3 s */
+	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 15) && hdr2.attr_id == ROCE_CM_REQ && hdr2.tid == hdr.tid);
+	CHECK(now_s() - t0 > 3);
+	roce_cm_req_get(mad, &again);
+	CHECK(again.local_comm_id == req.local_comm_id && again.starting_psn == req.starting_psn);
+	CHECK(a.est == 0 && a.fail == 0);
+	/* REP -> RTU, established */
+	memset(&rep, 0, sizeof(rep));
+	rep.local_comm_id = 0xfeed0001;
+	rep.remote_comm_id = req.local_comm_id;
+	rep.local_qpn = 0x000012;
+	rep.starting_psn = 0x123456;
+	rep.responder_resources = rep.initiator_depth = 128;
+	rep.target_ack_delay = 15;
+	rep.rnr_retry_count = 7;
+	roce_cm_rep_put(mad, hdr.tid, &rep);
+	send_mad_to(0x7f4d0101u, mad);
+	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 10) && hdr2.attr_id == ROCE_CM_RTU && hdr2.tid == hdr.tid);
+	roce_cm_rtu_get(mad, &rtu);
+	CHECK(rtu.local_comm_id == req.local_comm_id && rtu.remote_comm_id == 0xfeed0001);
+	RUN_UNTIL(&a, a.est == 1);
+	/* the client disconnects: DREQ naming our QPN; we answer DREP */
+	CHECK_OK(doca_rdma_connection_disconnect(a.conn));
+	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 10) && hdr2.attr_id == ROCE_CM_DREQ);
+	roce_cm_dreq_get(mad, &dreq);
+	CHECK(dreq.remote_qpn == 0x000012 && dreq.local_comm_id == req.local_comm_id && dreq.remote_comm_id == 0xfeed0001);
+	rtu = (struct roce_cm_rtu){.local_comm_id = 0xfeed0001, .remote_comm_id = req.local_comm_id};
+	roce_cm_rtu_put(mad, ROCE_CM_DREP, hdr2.tid, &rtu);
+	send_mad_to(0x7f4d0101u, mad);
+	side_down(&a);
+	CHECK_OK(doca_rdma_addr_destroy(addr));
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
 int main(void)
 {
 	TEST_RUN(test_linux_client);
+	TEST_RUN(test_mra);
+	TEST_RUN(test_doca_client);
 	TEST_EXIT();
 }
