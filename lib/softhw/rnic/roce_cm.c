@@ -16,6 +16,7 @@
  * Starting PSNs as Linux's CM: each side's message carries the PSN it expects to receive first.
  */
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -752,7 +753,19 @@ void roce_cm_timer(uint64_t now)
 
 void roce_cm_stop(void)
 {
+	char line[256];
+
 	pthread_mutex_lock(&cm.lock);
+	if (cm.st.rx + cm.st.drop_malformed + cm.st.drop_unknown > 0) { /* one line, as the path's per-qp counters */
+		snprintf(line, sizeof(line),
+			 "RoCEv2 CM stats: rx %llu drop_malformed %llu drop_unknown %llu rej_sent %llu resent %llu mra_sent %llu",
+			 (unsigned long long)cm.st.rx, (unsigned long long)cm.st.drop_malformed,
+			 (unsigned long long)cm.st.drop_unknown, (unsigned long long)cm.st.rej_sent,
+			 (unsigned long long)cm.st.resent, (unsigned long long)cm.st.mra_sent);
+		SDK_LOG_DBG("%s", line);
+		if (getenv("SOFTDOCA_ROCE_STATS") != NULL)
+			fprintf(stderr, "softdoca: %s\n", line);
+	}
 	while (cm.conns != NULL) { /* their ports close now: nothing more is sent or heard */
 		struct cmc *c = cm.conns;
 

@@ -27,6 +27,7 @@
 static const char srv_pdata[] = "accepted by a DOCA server";
 static int sock = -1;
 static bool defer; /* the request callback leaves the request pending */
+static uint32_t tx_qkey = ROCE_QP1_QKEY; /* what send_mad puts in the DETH */
 
 static void req_cb(struct doca_rdma_connection *c, union doca_data cu)
 {
@@ -76,7 +77,7 @@ static void send_mad_to(uint32_t dst, const uint8_t *mad)
 	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
 	pkt.bth.dqpn = 1;
 	pkt.bth.ack_req = true;
-	pkt.deth.qkey = ROCE_QP1_QKEY;
+	pkt.deth.qkey = tx_qkey;
 	pkt.deth.sqpn = 1;
 	n = roce_pkt_build(d, sizeof(d), &pkt, mad, ROCE_MAD_LEN);
 	CHECK(n == 280);
@@ -179,8 +180,12 @@ static void test_linux_client(void)
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
 	port = listen_on_free_port(b.rdma);
 
-	/* REQ -> the request callback accepts -> REP with its private data */
+	/* a REQ with a wrong Q_Key: the CM drops it (counted below) */
 	linux_req(mad, 0x8badf00d, port);
+	tx_qkey = 0x12345678;
+	send_mad(mad);
+	tx_qkey = ROCE_QP1_QKEY;
+	/* REQ -> the request callback accepts -> REP with its private data */
 	send_mad(mad);
 	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_REP);
 	roce_cm_rep_get(mad, &rep);
@@ -233,7 +238,25 @@ static void test_linux_client(void)
 				nap();
 	}
 	CHECK(b.disc == 1);
-	side_down(&b);
+	{
+		/* the CM's counters, printed when the NIC stops (SOFTDOCA_ROCE_STATS): the bad Q_Key */
+		char path[] = "/tmp/roce_cm_wire_XXXXXX", text[4096] = "";
+		int fd = mkstemp(path), saved = dup(STDERR_FILENO);
+		ssize_t n;
+
+		CHECK(fd >= 0 && saved >= 0);
+		setenv("SOFTDOCA_ROCE_STATS", "1", 1);
+		dup2(fd, STDERR_FILENO);
+		side_down(&b);
+		dup2(saved, STDERR_FILENO);
+		close(saved);
+		unsetenv("SOFTDOCA_ROCE_STATS");
+		n = pread(fd, text, sizeof(text) - 1, 0);
+		CHECK(n > 0);
+		close(fd);
+		unlink(path);
+		CHECK(strstr(text, "RoCEv2 CM stats: rx 4 drop_malformed 1 drop_unknown 0 rej_sent 1") != NULL);
+	}
 	CHECK_OK(doca_dev_close(dev));
 	close(sock);
 }
