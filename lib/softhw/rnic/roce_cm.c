@@ -278,6 +278,7 @@ static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 {
 	struct roce_cm_rep rep;
 	struct rnic_qp *qp = c->qp;
+	bool ok;
 
 	roce_cm_rep_get(mad, &rep);
 	(void)tid;
@@ -299,13 +300,19 @@ static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 	memcpy(c->peer_pdata, rep.private_data, sizeof(c->peer_pdata));
 	c->state = CMC_ESTABLISHED;
 	c->deadline = 0;
-	send_simple(c, ROCE_CM_RTU, c->tid);
 	pthread_mutex_unlock(&cm.lock);
 	pthread_mutex_lock(&qp->lock);
-	if (!qp->dead && qp->state == QP_DIALING)
-		(void)roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, true, true);
+	ok = !qp->dead && qp->state == QP_DIALING &&
+	     roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, true, true);
 	pthread_mutex_unlock(&qp->lock);
 	pthread_mutex_lock(&cm.lock);
+	if (ok) {
+		send_simple(c, ROCE_CM_RTU, c->tid);
+	} else { /* timed out or failed meanwhile: the server must not keep a half connection */
+		send_rej(c->l, c->peer_ip, c->tid, c->local_id, c->remote_id, ROCE_CM_MSG_REP, ROCE_CM_REJ_TIMEOUT);
+		if (c->state == CMC_ESTABLISHED)
+			cmc_timewait(c);
+	}
 }
 
 /* ---- passive side ---- */
