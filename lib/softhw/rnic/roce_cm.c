@@ -60,6 +60,8 @@ struct cmc {
 	uint32_t local_qpn, peer_qpn;
 	uint32_t rq_psn, sq_psn;
 	uint8_t mtu_log;
+	uint8_t peer_timeout;          /* passive: the REQ's local CM response timeout (its REP resend time) */
+	uint8_t peer_retries;          /* passive: the REQ's max CM retries */
 	uint8_t retries;               /* resends left */
 	uint64_t deadline;             /* ms: resend or end time-wait; 0: none */
 	uint64_t interval;             /* ms between resends */
@@ -395,6 +397,8 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 	c->sq_psn = req.starting_psn;
 	c->rq_psn = (uint32_t)softhw_token_new() & ROCE_PSN_MASK;
 	c->mtu_log = (uint8_t)(req.path_mtu + 7) < l->mtu_log ? (uint8_t)(req.path_mtu + 7) : l->mtu_log;
+	c->peer_timeout = req.local_cm_timeout;
+	c->peer_retries = req.max_cm_retries;
 	c->state = CMC_REQ_RCVD;
 	pthread_mutex_unlock(&cm.lock);
 	/* a new qp: its lock cannot be held by anyone (order qp -> cm kept) */
@@ -445,7 +449,7 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 	memcpy(rep.private_data, qp->cm_pdata, qp->cm_pdata_len);
 	roce_cm_rep_put(c->mad, c->tid, &rep);
 	c->state = CMC_REP_SENT;
-	cmc_send(c, conv_ms(CM_RESPONSE_TIMEOUT), CM_MAX_RETRIES);
+	cmc_send(c, conv_ms(c->peer_timeout), c->peer_retries); /* as Linux: the REQ's own timing */
 	pthread_mutex_unlock(&cm.lock);
 	/* the engine is up before the RTU (RTR): the active side may send right after it */
 	if (roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, false, false))
