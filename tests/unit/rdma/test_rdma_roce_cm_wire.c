@@ -257,14 +257,18 @@ static void test_linux_client(void)
 		close(fd);
 		unlink(path);
 		{
-			/* other tests' unclaimed REQs to 127.77.2.1 may reach this process too: rx and REJs at least */
+			/*
+			 * The REQ, RTU and DREQ came here (the listener, our comm ID); an unclaimed REQ goes to
+			 * any process on 127.77.2.1 (another test's too, which then sends the REJ), and
+			 * other tests' unclaimed REQs may come here: so rx at least 3, REJs any number
+			 */
 			const char *line = strstr(text, "RoCEv2 CM stats: ");
 			unsigned long long rx = 0, bad = 0, unknown = 0, rej = 0;
 
 			CHECK(line != NULL && sscanf(line, "RoCEv2 CM stats: rx %llu drop_malformed %llu drop_unknown %llu rej_sent %llu",
 						     &rx, &bad, &unknown, &rej) == 4);
-			CHECK(rx >= 4 && bad == 1 && rej >= 1);
-			if (line == NULL || bad != 1)
+			CHECK(rx >= 3 && bad == 1);
+			if (line == NULL || bad != 1 || rx < 3)
 				fprintf(stderr, "the NIC's stop printed:\n%s\n", text);
 		}
 	}
