@@ -82,6 +82,8 @@ static struct {
 	struct cml *listeners;
 	uint32_t seq;
 	uint32_t psn;                  /* QP1's BTH PSN */
+	struct rnic_qp *ending[64];    /* service thread: ended by a DREQ, hung up after the batch (roce_cm_rx_done) */
+	int nending;
 	struct roce_cm_stats st;
 } cm = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -545,7 +547,32 @@ static void rx_dreq(struct cmc *c, uint64_t tid, const uint8_t *mad)
 		return;
 	}
 	cmc_timewait(c);
-	qp_end(c, false, DOCA_SUCCESS);
+	/*
+	 * The peer's last ACKs left before its DREQ but on another socket (the QP's): the hang-up
+	 * waits until this batch of datagrams is read, so work they complete does not fail.
+	 */
+	if (c->qp != NULL && cm.nending < (int)(sizeof(cm.ending) / sizeof(cm.ending[0])))
+		cm.ending[cm.nending++] = c->qp;
+	else
+		qp_end(c, false, DOCA_SUCCESS);
+}
+
+void roce_cm_rx_done(void)
+{
+	struct rnic_qp *q[sizeof(cm.ending) / sizeof(cm.ending[0])];
+	int n;
+
+	pthread_mutex_lock(&cm.lock);
+	n = cm.nending;
+	memcpy(q, cm.ending, (size_t)n * sizeof(q[0]));
+	cm.nending = 0;
+	pthread_mutex_unlock(&cm.lock);
+	for (int i = 0; i < n; i++) { /* service thread: not freed meanwhile */
+		pthread_mutex_lock(&q[i]->lock);
+		if (!q[i]->dead && (q[i]->state == QP_RTS || q[i]->state == QP_HANDSHAKE))
+			rnic_qp_hangup(q[i]); /* disconnection callback now, not after a silence */
+		pthread_mutex_unlock(&q[i]->lock);
+	}
 }
 
 void roce_cm_rx(const struct roce_cm_local *l, const struct roce_port_msg *m)
@@ -789,6 +816,7 @@ void roce_cm_stop(void)
 		cm.listeners = x->next;
 		free(x);
 	}
+	cm.nending = 0;
 	pthread_mutex_unlock(&cm.lock);
 }
 
@@ -796,6 +824,7 @@ void roce_cm_atfork(void)
 {
 	cm.conns = NULL; /* the parent's: not freed here */
 	cm.listeners = NULL;
+	cm.nending = 0;
 	pthread_mutex_init(&cm.lock, NULL);
 }
 

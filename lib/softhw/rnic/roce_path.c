@@ -1023,6 +1023,7 @@ static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
 		if (last != NULL)
 			rx_done(last);
 	} while (n == ROCE_RX_BATCH);
+	roce_cm_rx_done(); /* DREQs end their connections after the datagrams that came with them */
 }
 
 static void roce_nic_stop(void)
