@@ -79,16 +79,19 @@ doca_error_t rnic_cm_accept(struct softhw_rnic_qp *q, void *user, const void *pr
 {
 	struct rnic_qp *qp = rnic_qp_of(q);
 
-	(void)private_data; /* not carried: no DOCA call reads it back */
-	(void)len;
 	pthread_mutex_lock(&qp->lock);
 	if (qp->state != QP_REQUEST) {
 		pthread_mutex_unlock(&qp->lock);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	qp->user = user;
+	/* carried where the wire has room for it (RoCEv2's REP; the stream has none) */
+	qp->cm_pdata_len = private_data == NULL ? 0 : len > sizeof(qp->cm_pdata) ? sizeof(qp->cm_pdata) : len;
+	if (qp->cm_pdata_len > 0)
+		memcpy(qp->cm_pdata, private_data, qp->cm_pdata_len);
 	rnic_conn_of(qp)->answer(qp, DOCA_SUCCESS);
-	rnic_qp_established(qp);
+	if (qp->state == QP_REQUEST) /* else the path establishes it later (RoCEv2: on the RTU) */
+		rnic_qp_established(qp);
 	pthread_mutex_unlock(&qp->lock);
 	return DOCA_SUCCESS;
 }

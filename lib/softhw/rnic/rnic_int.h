@@ -130,6 +130,8 @@ struct rnic_qp {
 	struct rnic_peer peer;
 	uint64_t deadline;         /* connect deadline (ms, monotonic), 0: none */
 	struct sockaddr_storage peer_addr; /* RDMA-CM: the address dialed, or the dialer's */
+	uint8_t cm_pdata[196];     /* RDMA-CM: the private data the owner accepted with (a path that carries it) */
+	uint8_t cm_pdata_len;
 	uint8_t desc[RNIC_DESC_LEN];
 
 	struct rnic_wr *wq_head;   /* posted work, in post order, until its completion */

@@ -22,9 +22,10 @@
  * notify add a FETCH_ADD of the event's 8 bytes, named by an R_Key with the top bit set
  * (softhw_value_rkey32).
  *
- * Not here yet: RDMA-CM (CM MADs on QP1) and disconnection messages (a disconnect ends this
- * side; the peer notices when its work goes unanswered for ROCE_DEAD_MS). Both are documented
- * in docs/rocev2.md and docs/compatibility.md; RDMA-CM calls return NOT_SUPPORTED.
+ * RDMA-CM (CM MADs on QP1, DREQ / DREP) is roce_cm.c: its hooks here are dial (a qp made by
+ * RDMA-CM), answer, bye, free, the QP1 datagrams of the port and the process timer; it calls
+ * roce_path_cm_connect() to start the qp as a descriptor would. Out-of-band qps end silently:
+ * the peer notices when its work goes unanswered for ROCE_DEAD_MS.
  *
  * Locks: qp->lock around every engine call (the engine is not thread-safe); a port's own
  * mutex around its calls (one thread at a time changes its QPs or receives; sends too, since
@@ -50,6 +51,7 @@
 #include "softhw/fabric/value.h"
 #include "softhw/fabric/peer.h"
 #include "softhw/rnic/rnic_int.h"
+#include "softhw/rnic/roce_cm.h"
 #include "softhw/rnic/roce_port.h"
 #include "softhw/rnic/roce_rc.h"
 
@@ -84,6 +86,7 @@ struct roce_lport {
 	struct roce_port_msg *msgs; /* a receive batch (rx) */
 	bool quiet;                /* an owner polls: the service thread's epoll leaves the port (lock; atomic reads) */
 	uint64_t owner_ms;         /* the last owner poll (rnic_now_ms; atomic) */
+	struct roce_cm_local cm;   /* what RDMA-CM uses of it (roce_cm.h) */
 };
 
 /* A buffer of the path the engine uses for a work request (see rc_recv_take): READ and atomic
@@ -253,6 +256,7 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 	lp->mtu_log = if_mtu_log(ip);
 	lp->link.id = RNIC_PATH_ROCE;
 	lp->link.kind = (uint8_t)ports.n;
+	lp->cm = (struct roce_cm_local){.port = lp->port, .lock = &lp->lock, .ip = ip, .mtu_log = lp->mtu_log};
 	ports.ports[ports.n++] = lp;
 	rnic_nic_add_fd(roce_port_fd(lp->port), &lp->link, RNIC_TAG_NIC, EPOLLIN);
 	pthread_mutex_unlock(&ports.lock);
@@ -663,8 +667,9 @@ static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct
 	if (wr->bytes > ROCE_RC_MAX_MSG)
 		return DOCA_ERROR_TOO_BIG;
 	if (wr->op != SOFTHW_RNIC_OP_SEND && wr->op != SOFTHW_RNIC_OP_SEND_IMM) {
-		w->rkey = wr_rkey(s, wr, event);
-		if (w->rkey == 0)
+		/* id 0: a key the peer never announced (verbs): R_Key 0 names nothing, the target NAKs it */
+		w->rkey = wr->rkey.id != 0 ? wr_rkey(s, wr, event) : 0;
+		if (w->rkey == 0 && wr->rkey.id != 0)
 			return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	if (event)
@@ -804,8 +809,11 @@ static uint8_t rnr_code(void)
 	return best;
 }
 
-/* Service thread: both descriptors are known (symmetric): the qp is RTS once its engine exists. */
-static void roce_dial(struct rnic_qp *qp)
+/*
+ * The peer (qp->peer: from its descriptor, or from RDMA-CM) is known: the engine starts; the qp
+ * is RTS now if `established`. `service`: on the service thread (else it is woken to keep time).
+ */
+static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 {
 	struct roce_qp *s = rq_of(qp);
 	const struct rnic_peer *peer = &qp->peer;
@@ -828,16 +836,11 @@ static void roce_dial(struct rnic_qp *qp)
 	};
 	doca_error_t err;
 
-	if (qp->cm) {
-		SDK_LOG_ERR("RDMA-CM over RoCEv2 (CM MADs on QP1) is not supported yet; connect rocev2 queue pairs out of band (doca_rdma_export / doca_rdma_connect)");
-		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_NOT_SUPPORTED, DOCA_ERROR_CONNECTION_ABORTED);
-		return;
-	}
 	if (peer->roce_qpn == 0 || peer->roce_ip == 0 || mtu_log < 8 || mtu_log > 12) {
 		SDK_LOG_ERR("Failed to connect RDMA queue pair: the peer's descriptor names no RoCEv2 queue pair (QPN 0x%06x, MTU 2^%u)",
 			    peer->roce_qpn, (unsigned)peer->roce_mtu_log);
 		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_INVALID_VALUE, DOCA_ERROR_CONNECTION_ABORTED);
-		return;
+		return false;
 	}
 	s->peer_ip = peer->roce_ip;
 	pthread_mutex_lock(&s->lp->lock);
@@ -848,7 +851,7 @@ static void roce_dial(struct rnic_qp *qp)
 	if (s->rc == NULL) {
 		SDK_LOG_ERR("RoCEv2 QP 0x%06x: no memory for its RC state", s->qpn);
 		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_NO_MEMORY, DOCA_ERROR_CONNECTION_ABORTED);
-		return;
+		return false;
 	}
 	if (err != DOCA_SUCCESS) /* learning from the first datagram still works */
 		SDK_LOG_DBG("RoCEv2 QP 0x%06x: receive socket not connected (%s)", s->qpn, doca_error_get_name(err));
@@ -856,20 +859,57 @@ static void roce_dial(struct rnic_qp *qp)
 	s->heard = now_ns();
 	__atomic_fetch_add(&qp->ep->path_qps[RNIC_PATH_ROCE], 1, __ATOMIC_RELEASE); /* its owner polls the port */
 	qp->direct = 2; /* every operation goes on the wire: no cross-memory attach */
-	rnic_qp_established(qp);
-	rnic_nic_timed_add(qp);
+	if (established)
+		rnic_qp_established(qp);
+	if (service)
+		rnic_nic_timed_add(qp);
+	else
+		rnic_nic_kick();
+	return true;
+}
+
+/* Service thread: out of band, both descriptors are known (symmetric); RDMA-CM sends its REQ. */
+static void roce_dial(struct rnic_qp *qp)
+{
+	if (qp->cm)
+		roce_cm_dial(qp);
+	else
+		(void)qp_start(qp, true, true);
+}
+
+const struct roce_cm_local *roce_path_cm_local(const struct rnic_qp *qp)
+{
+	return &rq_of(qp)->lp->cm;
+}
+
+uint32_t roce_path_qpn(const struct rnic_qp *qp)
+{
+	return rq_of(qp)->qpn;
+}
+
+bool roce_path_cm_connect(struct rnic_qp *qp, uint32_t peer_ip, uint32_t peer_qpn, uint32_t sq_psn, uint32_t rq_psn,
+			  uint8_t mtu_log, bool established, bool service)
+{
+	qp->peer.wire = 1;
+	qp->peer.roce_ip = peer_ip;
+	qp->peer.roce_qpn = peer_qpn;
+	qp->peer.roce_psn = rq_psn; /* qp_start: what the peer sends first */
+	qp->peer.roce_mtu_log = mtu_log;
+	qp->has_peer = true;
+	rq_of(qp)->psn = sq_psn;
+	return qp_start(qp, established, service);
 }
 
 static void roce_answer(struct rnic_qp *qp, doca_error_t status)
 {
-	(void)qp;
-	(void)status; /* RDMA-CM requests never reach a rocev2 qp (cm_listen refuses) */
+	roce_cm_answer(qp, status); /* REP or REJ */
 }
 
-/* No disconnect message yet (that is CM's DREQ): the peer learns it when its work times out. */
+/* RDMA-CM: DREQ. Out of band there is no message: the peer learns it when its work times out. */
 static void roce_bye(struct rnic_qp *qp)
 {
-	(void)qp;
+	if (qp->cm)
+		roce_cm_bye(qp);
 }
 
 static void roce_shut(struct rnic_qp *qp, doca_error_t flush)
@@ -914,24 +954,22 @@ static void roce_describe(struct rnic_peer *p)
 	(void)p; /* per qp: describe_qp */
 }
 
-static doca_error_t roce_cm_listen(struct rnic_ep *ep, uint16_t port)
+static doca_error_t roce_listen(struct rnic_ep *ep, uint16_t port)
 {
-	(void)ep;
-	SDK_LOG_ERR("RDMA-CM listen on port %u: not supported on the rocev2 path yet (CM MADs on QP1); connect rocev2 queue pairs out of band",
-		    (unsigned)port);
-	return DOCA_ERROR_NOT_SUPPORTED;
+	doca_error_t err = DOCA_SUCCESS;
+	struct roce_lport *lp = lport_get(fn_ip(ep->attr.fn), &err);
+
+	return lp != NULL ? roce_cm_listen(&lp->cm, ep, port) : err;
 }
 
-static doca_error_t roce_cm_unlisten(struct rnic_ep *ep, uint16_t port)
+static doca_error_t roce_unlisten(struct rnic_ep *ep, uint16_t port)
 {
-	(void)ep;
-	(void)port;
-	return DOCA_ERROR_NOT_FOUND;
+	return roce_cm_unlisten(ep, port);
 }
 
 static void roce_ep_gone(struct rnic_ep *ep)
 {
-	(void)ep; /* ports stay for the process's life */
+	roce_cm_ep_gone(ep); /* its RDMA-CM listeners; ports stay for the process's life */
 }
 
 /* ---- receiving (service thread) ---- */
@@ -994,8 +1032,12 @@ static void lport_drain(struct roce_lport *lp, bool service, uint32_t hint_qpn)
 			const struct roce_port_msg *m = &lp->msgs[i];
 			struct roce_qp *s;
 
-			if (m->qpn == 1 || !icrc_ok(lp, m))
-				continue; /* CM MADs: not served yet; a damaged datagram: dropped, the sender retries */
+			if (!icrc_ok(lp, m))
+				continue; /* damaged: dropped, the sender retries */
+			if (m->qpn == 1) {
+				roce_cm_rx(&lp->cm, m); /* a CM MAD */
+				continue;
+			}
 			s = qp_by_qpn(lp, m->qpn);
 			if (s == NULL)
 				continue;
@@ -1014,6 +1056,7 @@ static void lport_drain(struct roce_lport *lp, bool service, uint32_t hint_qpn)
 		if (last != NULL)
 			rx_done(last, service);
 	} while (n == ROCE_RX_BATCH);
+	roce_cm_rx_done(); /* DREQs end their connections after the datagrams that came with them */
 }
 
 static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
@@ -1113,11 +1156,13 @@ static uint64_t roce_nic_next_time(uint64_t now)
 			first = t < first ? t : first;
 		}
 	pthread_mutex_unlock(&ports.lock);
-	return first;
+	now = roce_cm_next_time(now); /* RDMA-CM's resends and timeouts */
+	return now < first ? now : first;
 }
 
 static void roce_nic_timer(uint64_t now)
 {
+	roce_cm_timer(now);
 	pthread_mutex_lock(&ports.lock);
 	for (int i = 0; i < ports.n; i++) {
 		struct roce_lport *lp = ports.ports[i];
@@ -1131,6 +1176,7 @@ static void roce_nic_timer(uint64_t now)
 
 static void roce_nic_stop(void)
 {
+	roce_cm_stop(); /* its records name the ports */
 	pthread_mutex_lock(&ports.lock);
 	for (int i = 0; i < ports.n; i++) {
 		struct roce_lport *lp = ports.ports[i];
@@ -1150,6 +1196,7 @@ static void roce_nic_atfork(void)
 	/* the parent's ports (and their registry entries) are not the child's: forget them */
 	ports.n = 0;
 	pthread_mutex_init(&ports.lock, NULL);
+	roce_cm_atfork();
 }
 
 /* ---- the path ops ---- */
@@ -1263,6 +1310,8 @@ static void roce_free(struct rnic_qp *qp)
 	if (s == NULL)
 		return;
 	roce_close(qp);
+	if (qp->cm)
+		roce_cm_qp_gone(qp);
 	while (s->bounces != NULL)
 		free(bounce_take(s, s->bounces->seq));
 	pthread_mutex_lock(&s->lp->rx); /* an owner draining the port may hold s */
@@ -1296,8 +1345,8 @@ const struct rnic_path_ops rnic_roce_path = {
 	.must_end = roce_must_end,
 	.nic_listen = roce_nic_listen,
 	.describe = roce_describe,
-	.cm_listen = roce_cm_listen,
-	.cm_unlisten = roce_cm_unlisten,
+	.cm_listen = roce_listen,
+	.cm_unlisten = roce_unlisten,
 	.ep_gone = roce_ep_gone,
 	.nic_event = roce_nic_event,
 	.nic_next_time = roce_nic_next_time,

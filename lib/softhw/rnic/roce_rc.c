@@ -908,6 +908,16 @@ bool roce_rc_post(struct roce_rc_qp *qp, const struct roce_rc_wr *wr)
 
 void roce_rc_set_error(struct roce_rc_qp *qp)
 {
+	/*
+	 * What the responder delivered is acknowledged first, as a NIC's ACK leaves before the
+	 * consumer sees the completion: a consumer that disconnects right after its receive must
+	 * not leave the sender waiting for an ACK that was only owed (coalesced).
+	 */
+	if (!qp->error && (qp->ack_owed != 0 || qp->ack_now)) {
+		qp->st.acks_sent++;
+		send_aeth(qp, ROCE_RC_ACK, ROCE_AETH_ACK | ROCE_AETH_VALUE, roce_psn_add(qp->epsn, ROCE_PSN_MASK), 0);
+		owe_nothing(qp);
+	}
 	qp_error(qp, -1);
 }
 

@@ -174,7 +174,7 @@ void roce_rc_rx(struct roce_rc_qp *qp, uint64_t now, const uint8_t *buf, size_t 
  */
 uint64_t roce_rc_poll(struct roce_rc_qp *qp, uint64_t now);
 
-/* Moves the QP to error: every pending WR completes with ROCE_RC_WC_WR_FLUSH_ERR. */
+/* Moves the QP to error (after sending an owed ACK): every pending WR completes with ROCE_RC_WC_WR_FLUSH_ERR. */
 void roce_rc_set_error(struct roce_rc_qp *qp);
 
 bool roce_rc_in_error(const struct roce_rc_qp *qp);

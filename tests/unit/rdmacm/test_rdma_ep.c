@@ -38,7 +38,10 @@ static struct rdma_addrinfo *addr(bool passive)
 {
 	struct rdma_addrinfo hints = {.ai_port_space = RDMA_PS_TCP, .ai_flags = passive ? RAI_PASSIVE : 0}, *res;
 
-	CHECK(rdma_getaddrinfo(passive ? "0.0.0.0" : "127.0.0.1", port, &hints, &res) == 0);
+	/* RDMACM_TEST_ADDR: the server's address when it is not the loopback one (a rocev2 card's) */
+	const char *to = getenv("RDMACM_TEST_ADDR") != NULL ? getenv("RDMACM_TEST_ADDR") : "127.0.0.1";
+
+	CHECK(rdma_getaddrinfo(passive ? "0.0.0.0" : to, port, &hints, &res) == 0);
 	return res;
 }
 

@@ -1,0 +1,850 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RDMA-CM over RoCEv2 (roce_cm.h): the IB CM exchange on QP1 as Linux rdma_cm does it.
+ *
+ * Active (doca_rdma_connect_to_addr): REQ (service ID of the RDMA-CM port, IP addressing header
+ * in the private data), sent again every 4.6 s (2 x lifetime 16 + response timeout 20, as
+ * Linux) up to 15 times or until the connection's own deadline; REP -> the qp starts, RTU;
+ * REJ -> the connection fails; MRA -> wait the service timeout it names.
+ * Passive (doca_rdma_start_listen_to_port): REQ -> a new qp and the connection request; the
+ * owner's accept -> REP (its private data), RTU -> established; reject -> REJ 28 (consumer).
+ * A REQ nobody on the address listens to -> REJ 8 (invalid service ID). Duplicate REQs are
+ * answered with an MRA while the owner has not answered.
+ * Disconnect: DREQ (sent again on timeouts), answered by DREP; a DREQ ends the connection at
+ * once (disconnection callback). A record stays in time-wait a while to answer duplicates.
+ *
+ * Starting PSNs as Linux's CM: each side's message carries the PSN it expects to receive first.
+ */
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "softhw/base/sdk_log.h"
+#include "softhw/fabric/peer.h"
+#include "softhw/rnic/rnic_int.h"
+#include "softhw/rnic/roce_cm.h"
+#include "softhw/rnic/roce_cm_mad.h"
+#include "softhw/rnic/roce_pkt.h"
+#include "softhw/rnic/roce_port.h"
+
+SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE_CM);
+
+#define CM_RESPONSE_TIMEOUT 20 /* CMA_CM_RESPONSE_TIMEOUT: 4.3 s */
+#define CM_PACKET_LIFETIME 16  /* RDMA-CM's on RoCE */
+#define CM_MAX_RETRIES 15
+#define CM_CA_ACK_DELAY 15      /* rxe's */
+#define CM_RD_ATOMIC 16         /* what the path's engine serves (ROCE_RD_ATOMIC) */
+#define CM_TIMEWAIT_MS 1000     /* answering duplicate DREQs after the end */
+#define CM_HOP_LIMIT 64
+
+enum cmc_state {
+	CMC_REQ_SENT,  /* active: waiting for REP / REJ */
+	CMC_REQ_RCVD,  /* passive: the owner has the request */
+	CMC_REP_SENT,  /* passive: waiting for RTU */
+	CMC_ESTABLISHED,
+	CMC_DREQ_SENT,
+	CMC_TIMEWAIT,  /* ended: answers duplicates until the deadline */
+};
+
+struct cmc {
+	struct cmc *next;
+	struct rnic_qp *qp;            /* NULL once freed */
+	const struct roce_cm_local *l;
+	enum cmc_state state;
+	bool active;
+	uint32_t local_id, remote_id;
+	uint64_t tid, dreq_tid;
+	uint32_t peer_ip;
+	uint32_t local_qpn, peer_qpn;
+	uint32_t rq_psn, sq_psn;
+	uint8_t mtu_log;
+	uint8_t peer_timeout;          /* passive: the REQ's local CM response timeout (its REP resend time) */
+	uint8_t peer_retries;          /* passive: the REQ's max CM retries */
+	uint8_t retries;               /* resends left */
+	uint64_t deadline;             /* ms: resend or end time-wait; 0: none */
+	uint64_t interval;             /* ms between resends */
+	uint8_t mad[ROCE_MAD_LEN];     /* the last message that is resent on a timeout */
+	uint8_t peer_pdata[ROCE_CM_REP_PDATA]; /* the REP's private data (active) */
+};
+
+struct cml {
+	struct cml *next;
+	const struct roce_cm_local *l;
+	struct rnic_ep *ep;
+	uint16_t port;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct cmc *conns;
+	struct cml *listeners;
+	uint32_t seq;
+	uint32_t psn;                  /* QP1's BTH PSN */
+	struct rnic_qp *ending[64];    /* service thread: ended by a DREQ, hung up after the batch (roce_cm_rx_done) */
+	int nending;
+	struct roce_cm_stats st;
+} cm = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* Linux's approximation of a 5-bit time value in ms. */
+static uint64_t conv_ms(uint8_t t)
+{
+	return 1ull << (t > 8 ? t - 8 : 0);
+}
+
+static uint64_t ca_guid(uint32_t ip)
+{
+	return 0x020000fffe000000ull ^ ((uint64_t)ip << 8); /* a stable EUI-64-like node GUID per address */
+}
+
+/* ---- sending (cm.lock may be held; takes the port's lock) ---- */
+
+static void mad_send(const struct roce_cm_local *l, uint32_t ip, const uint8_t *mad)
+{
+	uint8_t dgram[ROCE_BTH_LEN + ROCE_DETH_LEN + ROCE_MAD_LEN + ROCE_ICRC_LEN];
+	struct roce_pkt pkt = {0};
+	struct roce_ip4 v4 = {.src = l->ip, .dst = ip, .id = 0, .frag = ROCE_IP4_DF};
+	struct iovec iov;
+	size_t n;
+
+	pkt.bth.opcode = ROCE_UD_SEND_ONLY;
+	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
+	pkt.bth.dqpn = 1;
+	pkt.bth.ack_req = true; /* QP1 keeps AckReq, as Linux's GSI QP */
+	pkt.bth.psn = __atomic_fetch_add(&cm.psn, 1, __ATOMIC_RELAXED) & ROCE_PSN_MASK;
+	pkt.deth.qkey = ROCE_QP1_QKEY;
+	pkt.deth.sqpn = 1;
+	n = roce_pkt_build(dgram, sizeof(dgram), &pkt, mad, ROCE_MAD_LEN);
+	if (n == 0)
+		return;
+	iov.iov_base = dgram;
+	iov.iov_len = n;
+	pthread_mutex_lock(l->lock);
+	roce_icrc_store(dgram, n, roce_icrc_ip4(&v4, roce_port_qp_sport(l->port, 1), ROCE_UDP_PORT, dgram, n));
+	/* a lost MAD is sent again on its timeout (or the peer's) */
+	(void)roce_port_send(l->port, 1, ip, 0, &iov, 1);
+	pthread_mutex_unlock(l->lock);
+}
+
+/* Sends c->mad and arms its resend (cm.lock held). */
+static void cmc_send(struct cmc *c, uint64_t interval, uint8_t retries)
+{
+	mad_send(c->l, c->peer_ip, c->mad);
+	c->interval = interval;
+	c->retries = retries;
+	c->deadline = interval != 0 ? rnic_now_ms() + interval : 0;
+}
+
+static void send_rej(const struct roce_cm_local *l, uint32_t ip, uint64_t tid, uint32_t local_id, uint32_t remote_id,
+		     uint8_t msg, uint16_t reason)
+{
+	struct roce_cm_rej rej = {.local_comm_id = local_id, .remote_comm_id = remote_id, .msg_rejected = msg, .reason = reason};
+	uint8_t mad[ROCE_MAD_LEN];
+
+	roce_cm_rej_put(mad, tid, &rej);
+	mad_send(l, ip, mad);
+	cm.st.rej_sent++;
+}
+
+static void send_simple(const struct cmc *c, uint16_t attr, uint64_t tid)
+{
+	struct roce_cm_rtu rtu = {.local_comm_id = c->local_id, .remote_comm_id = c->remote_id};
+	uint8_t mad[ROCE_MAD_LEN];
+
+	roce_cm_rtu_put(mad, attr, tid, &rtu);
+	mad_send(c->l, c->peer_ip, mad);
+}
+
+static void cmc_dreq(struct cmc *c)
+{
+	struct roce_cm_dreq dreq = {.local_comm_id = c->local_id, .remote_comm_id = c->remote_id, .remote_qpn = c->peer_qpn};
+
+	c->dreq_tid = (uint64_t)(softhw_token_new() & 0xffffffffu) << 32 | c->local_id;
+	roce_cm_dreq_put(c->mad, c->dreq_tid, &dreq);
+	c->state = CMC_DREQ_SENT;
+	cmc_send(c, 2 * conv_ms(CM_PACKET_LIFETIME) + conv_ms(CM_RESPONSE_TIMEOUT), CM_MAX_RETRIES);
+}
+
+static void cmc_timewait(struct cmc *c)
+{
+	c->state = CMC_TIMEWAIT;
+	c->deadline = rnic_now_ms() + CM_TIMEWAIT_MS;
+}
+
+/* ---- records (cm.lock held) ---- */
+
+static struct cmc *cmc_of_qp(const struct rnic_qp *qp)
+{
+	for (struct cmc *c = cm.conns; c != NULL; c = c->next)
+		if (c->qp == qp)
+			return c;
+	return NULL;
+}
+
+static struct cmc *cmc_by_id(const struct roce_cm_local *l, uint32_t local_id)
+{
+	for (struct cmc *c = cm.conns; c != NULL; c = c->next)
+		if (c->l == l && c->local_id == local_id)
+			return c;
+	return NULL;
+}
+
+static struct cmc *cmc_new(const struct roce_cm_local *l, struct rnic_qp *qp)
+{
+	struct cmc *c = calloc(1, sizeof(*c));
+
+	if (c == NULL)
+		return NULL;
+	c->l = l;
+	c->qp = qp;
+	if (cm.seq == 0) /* random start: a later process in the same registry slot uses other IDs */
+		cm.seq = (uint32_t)softhw_token_new() & 0x3fffff;
+	pthread_mutex_lock(l->lock);
+	c->local_id = roce_port_comm_id(l->port, ++cm.seq);
+	pthread_mutex_unlock(l->lock);
+	c->next = cm.conns;
+	cm.conns = c;
+	return c;
+}
+
+/* ---- active side ---- */
+
+void roce_cm_dial(struct rnic_qp *qp)
+{
+	const struct roce_cm_local *l = roce_path_cm_local(qp);
+	const struct sockaddr_in *sin = (const struct sockaddr_in *)&qp->peer_addr;
+	struct roce_cm_req req;
+	struct roce_cma_hdr cma = {.cma_version = 0, .ip_version = 4};
+	uint32_t ip;
+	struct cmc *c;
+
+	if (qp->peer_addr.ss_family != AF_INET) {
+		SDK_LOG_ERR("RDMA-CM over RoCEv2: only IPv4 addresses are reachable (the card's GIDs are IPv4-mapped); connect to the peer's IPv4 address");
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_NOT_SUPPORTED, DOCA_ERROR_CONNECTION_ABORTED);
+		return;
+	}
+	ip = ntohl(sin->sin_addr.s_addr);
+	pthread_mutex_lock(&cm.lock);
+	c = cmc_new(l, qp);
+	if (c == NULL) {
+		pthread_mutex_unlock(&cm.lock);
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_NO_MEMORY, DOCA_ERROR_CONNECTION_ABORTED);
+		return;
+	}
+	c->active = true;
+	c->peer_ip = ip;
+	c->local_qpn = roce_path_qpn(qp);
+	c->rq_psn = (uint32_t)softhw_token_new() & ROCE_PSN_MASK;
+	c->mtu_log = l->mtu_log;
+	c->tid = (uint64_t)(softhw_token_new() & 0xffffffffu) << 32 | c->local_id;
+	memset(&req, 0, sizeof(req));
+	req.local_comm_id = c->local_id;
+	req.service_id = roce_cm_service_id(ROCE_PS_TCP, ntohs(sin->sin_port));
+	req.local_ca_guid = ca_guid(l->ip);
+	req.local_qpn = c->local_qpn;
+	req.responder_resources = CM_RD_ATOMIC;
+	req.initiator_depth = CM_RD_ATOMIC;
+	req.remote_cm_timeout = CM_RESPONSE_TIMEOUT;
+	req.transport = ROCE_CM_TRANSPORT_RC;
+	req.starting_psn = c->rq_psn;
+	req.local_cm_timeout = CM_RESPONSE_TIMEOUT;
+	req.retry_count = 7;
+	req.pkey = ROCE_PKEY_DEFAULT;
+	req.path_mtu = (uint8_t)(c->mtu_log - 7);
+	req.rnr_retry_count = qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count;
+	req.max_cm_retries = CM_MAX_RETRIES;
+	req.primary.local_lid = req.primary.remote_lid = 0xffff;
+	roce_gid_from_ip4(req.primary.local_gid, l->ip);
+	roce_gid_from_ip4(req.primary.remote_gid, ip);
+	cma.src_port = (uint16_t)(0x8000 | (c->local_id & 0x7fff)); /* our RDMA-CM port, as an ephemeral one */
+	/* the flow label newer Linux puts in from the RDMA-CM ports; rxe ignores it */
+	req.primary.flow_label = ((uint32_t)cma.src_port * 31u + ntohs(sin->sin_port)) & 0xfffff;
+	req.primary.hop_limit = CM_HOP_LIMIT;
+	req.primary.local_ack_timeout = roce_cm_ack_timeout(CM_CA_ACK_DELAY, CM_PACKET_LIFETIME);
+	roce_put32(cma.src + 12, l->ip);
+	roce_put32(cma.dst + 12, ip);
+	roce_cma_hdr_put(req.private_data, &cma);
+	roce_cm_req_put(c->mad, c->tid, &req);
+	c->state = CMC_REQ_SENT;
+	cmc_send(c, 2 * conv_ms(CM_PACKET_LIFETIME) + conv_ms(CM_RESPONSE_TIMEOUT), CM_MAX_RETRIES);
+	pthread_mutex_unlock(&cm.lock);
+	rnic_nic_timed_add(qp); /* the connection's deadline */
+}
+
+/* The DOCA status a REJ ends a connection attempt with (the stream's for the same cause). */
+static doca_error_t rej_status(uint16_t reason)
+{
+	return reason == ROCE_CM_REJ_CONSUMER ? DOCA_ERROR_CONNECTION_RESET : DOCA_ERROR_NOT_CONNECTED;
+}
+
+static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
+{
+	struct roce_cm_rep rep;
+	struct rnic_qp *qp = c->qp;
+	bool ok;
+
+	roce_cm_rep_get(mad, &rep);
+	(void)tid;
+	if (c->state == CMC_ESTABLISHED && rep.local_comm_id == c->remote_id) {
+		send_simple(c, ROCE_CM_RTU, c->tid); /* our RTU was lost: the REP came again */
+		return;
+	}
+	if (c->state == CMC_TIMEWAIT) { /* we gave up (or were destroyed): the server must not wait for an RTU */
+		send_rej(c->l, c->peer_ip, c->tid, c->local_id, rep.local_comm_id, ROCE_CM_MSG_REP, ROCE_CM_REJ_STALE_CONN);
+		return;
+	}
+	if (c->state != CMC_REQ_SENT || qp == NULL) {
+		cm.st.drop_unknown++;
+		return;
+	}
+	c->remote_id = rep.local_comm_id;
+	c->peer_qpn = rep.local_qpn;
+	c->sq_psn = rep.starting_psn;
+	memcpy(c->peer_pdata, rep.private_data, sizeof(c->peer_pdata));
+	c->state = CMC_ESTABLISHED;
+	c->deadline = 0;
+	pthread_mutex_unlock(&cm.lock);
+	pthread_mutex_lock(&qp->lock);
+	ok = !qp->dead && qp->state == QP_DIALING &&
+	     roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, true, true);
+	pthread_mutex_unlock(&qp->lock);
+	pthread_mutex_lock(&cm.lock);
+	if (ok) {
+		send_simple(c, ROCE_CM_RTU, c->tid);
+	} else { /* timed out or failed meanwhile: the server must not keep a half connection */
+		send_rej(c->l, c->peer_ip, c->tid, c->local_id, c->remote_id, ROCE_CM_MSG_REP, ROCE_CM_REJ_TIMEOUT);
+		if (c->state == CMC_ESTABLISHED)
+			cmc_timewait(c);
+	}
+}
+
+/* ---- passive side ---- */
+
+static struct cml *listener_of(const struct roce_cm_local *l, uint16_t port)
+{
+	for (struct cml *x = cm.listeners; x != NULL; x = x->next)
+		if (x->l == l && x->port == port && x->ep != NULL)
+			return x;
+	return NULL;
+}
+
+static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m, uint64_t tid, const uint8_t *mad)
+{
+	struct roce_cm_req req;
+	struct roce_cma_hdr cma;
+	uint16_t ps = 0, port = 0;
+	uint32_t peer_ip = ntohl(m->from.sin_addr.s_addr), gid_ip = 0;
+	struct sockaddr_storage from;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&from;
+	struct rnic_hello h;
+	struct rnic_ep *ep;
+	struct rnic_qp *qp;
+	struct cml *x;
+	struct cmc *c;
+
+	roce_cm_req_get(mad, &req);
+	for (c = cm.conns; c != NULL; c = c->next)
+		if (c->l == l && !c->active && c->remote_id == req.local_comm_id && c->peer_ip == peer_ip &&
+		    c->peer_qpn == req.local_qpn) {
+			if (c->state == CMC_REQ_RCVD) { /* the owner has not answered: ask for patience */
+				struct roce_cm_mra mra = {.local_comm_id = c->local_id, .remote_comm_id = c->remote_id,
+							  .msg_mraed = ROCE_CM_MSG_REQ, .service_timeout = 24};
+				uint8_t out[ROCE_MAD_LEN];
+
+				roce_cm_mra_put(out, c->tid, &mra);
+				mad_send(l, peer_ip, out);
+				cm.st.mra_sent++;
+			} else if (c->state == CMC_TIMEWAIT) {
+				send_rej(l, peer_ip, tid, c->local_id, req.local_comm_id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_STALE_CONN);
+			}
+			return; /* after the REP: its own timer sends it again */
+		}
+	if (m->unclaimed || !roce_cm_service_parse(req.service_id, &ps, &port) || ps != ROCE_PS_TCP ||
+	    (x = listener_of(l, port)) == NULL) {
+		send_rej(l, peer_ip, tid, 0, req.local_comm_id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_INVALID_SERVICE_ID);
+		return;
+	}
+	if (!roce_gid_to_ip4(req.primary.remote_gid, &gid_ip) || gid_ip != l->ip) {
+		send_rej(l, peer_ip, tid, 0, req.local_comm_id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_INVALID_GID);
+		return;
+	}
+	if (!roce_cma_hdr_get(req.private_data, &cma) || cma.ip_version != 4 || req.transport != ROCE_CM_TRANSPORT_RC ||
+	    req.path_mtu < 1 || req.path_mtu > 5) {
+		send_rej(l, peer_ip, tid, 0, req.local_comm_id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_CONSUMER);
+		return;
+	}
+	ep = x->ep;
+	memset(&h, 0, sizeof(h));
+	h.cm = 1;
+	h.self.wire = 1;
+	h.self.roce_ip = peer_ip;
+	h.self.roce_qpn = req.local_qpn;
+	h.self.roce_psn = req.starting_psn;
+	h.self.roce_mtu_log = (uint8_t)(req.path_mtu + 7);
+	h.self.rnr_retry = req.rnr_retry_count;
+	memset(&from, 0, sizeof(from));
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons(cma.src_port);
+	memcpy(&sin->sin_addr.s_addr, cma.src + 12, 4); /* the active side's RDMA-CM address */
+	c = cmc_new(l, NULL);
+	if (c == NULL) {
+		send_rej(l, peer_ip, tid, 0, req.local_comm_id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_NO_RESOURCES);
+		return;
+	}
+	c->peer_ip = peer_ip;
+	c->remote_id = req.local_comm_id;
+	c->tid = tid;
+	c->peer_qpn = req.local_qpn;
+	c->sq_psn = req.starting_psn;
+	c->rq_psn = (uint32_t)softhw_token_new() & ROCE_PSN_MASK;
+	c->mtu_log = (uint8_t)(req.path_mtu + 7) < l->mtu_log ? (uint8_t)(req.path_mtu + 7) : l->mtu_log;
+	c->peer_timeout = req.local_cm_timeout;
+	c->peer_retries = req.max_cm_retries;
+	c->state = CMC_REQ_RCVD;
+	pthread_mutex_unlock(&cm.lock);
+	/* a new qp: its lock cannot be held by anyone (order qp -> cm kept) */
+	qp = rnic_qp_requested(ep, &h, &from);
+	pthread_mutex_lock(&cm.lock);
+	if (qp == NULL) {
+		send_rej(l, peer_ip, tid, c->local_id, req.local_comm_id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_NO_RESOURCES);
+		cmc_timewait(c);
+		return;
+	}
+	c->qp = qp;
+	c->local_qpn = roce_path_qpn(qp);
+	pthread_mutex_unlock(&qp->lock);
+}
+
+void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
+{
+	struct cmc *c;
+	struct roce_cm_rep rep;
+
+	pthread_mutex_lock(&cm.lock);
+	c = cmc_of_qp(qp);
+	if (c == NULL || c->state != CMC_REQ_RCVD) {
+		pthread_mutex_unlock(&cm.lock);
+		return;
+	}
+	if (status != DOCA_SUCCESS) { /* rdma_reject: REJ "consumer defined" */
+		struct roce_cm_rej rej = {.local_comm_id = c->local_id, .remote_comm_id = c->remote_id,
+					  .msg_rejected = ROCE_CM_MSG_REQ, .reason = ROCE_CM_REJ_CONSUMER};
+
+		roce_cm_rej_put(c->mad, c->tid, &rej);
+		mad_send(c->l, c->peer_ip, c->mad);
+		cm.st.rej_sent++;
+		cmc_timewait(c);
+		pthread_mutex_unlock(&cm.lock);
+		return;
+	}
+	memset(&rep, 0, sizeof(rep));
+	rep.local_comm_id = c->local_id;
+	rep.remote_comm_id = c->remote_id;
+	rep.local_qpn = c->local_qpn;
+	rep.starting_psn = c->rq_psn;
+	rep.responder_resources = CM_RD_ATOMIC;
+	rep.initiator_depth = CM_RD_ATOMIC;
+	rep.target_ack_delay = CM_CA_ACK_DELAY;
+	rep.rnr_retry_count = qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count;
+	rep.local_ca_guid = ca_guid(c->l->ip);
+	memcpy(rep.private_data, qp->cm_pdata, qp->cm_pdata_len);
+	roce_cm_rep_put(c->mad, c->tid, &rep);
+	c->state = CMC_REP_SENT;
+	cmc_send(c, conv_ms(c->peer_timeout), c->peer_retries); /* as Linux: the REQ's own timing */
+	pthread_mutex_unlock(&cm.lock);
+	/* the engine is up before the RTU (RTR): the active side may send right after it */
+	if (roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, false, false))
+		qp->state = QP_HANDSHAKE; /* established on the RTU */
+}
+
+static void rx_rtu(struct cmc *c)
+{
+	struct rnic_qp *qp = c->qp;
+
+	if (c->state != CMC_REP_SENT) {
+		if (c->state != CMC_ESTABLISHED)
+			cm.st.drop_unknown++;
+		return;
+	}
+	c->state = CMC_ESTABLISHED;
+	c->deadline = 0;
+	if (qp == NULL)
+		return;
+	pthread_mutex_unlock(&cm.lock);
+	pthread_mutex_lock(&qp->lock);
+	if (!qp->dead && qp->state == QP_HANDSHAKE)
+		rnic_qp_established(qp);
+	pthread_mutex_unlock(&qp->lock);
+	pthread_mutex_lock(&cm.lock);
+}
+
+/* ---- both sides ---- */
+
+/* cm.lock held; dropped around the qp's lock. The peer ended or refused the connection. */
+static void qp_end(struct cmc *c, bool failed, doca_error_t status)
+{
+	struct rnic_qp *qp = c->qp;
+
+	if (qp == NULL)
+		return;
+	pthread_mutex_unlock(&cm.lock);
+	pthread_mutex_lock(&qp->lock);
+	if (!qp->dead) {
+		if (failed && (qp->state == QP_DIALING || qp->state == QP_HANDSHAKE || qp->state == QP_REQUEST))
+			rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, status, DOCA_ERROR_CONNECTION_ABORTED);
+		else if (qp->state == QP_RTS || qp->state == QP_HANDSHAKE)
+			rnic_qp_hangup(qp); /* disconnection callback now, not after a silence */
+	}
+	pthread_mutex_unlock(&qp->lock);
+	pthread_mutex_lock(&cm.lock);
+}
+
+static void rx_rej(struct cmc *c, const uint8_t *mad)
+{
+	struct roce_cm_rej rej;
+	char text[16];
+
+	roce_cm_rej_get(mad, &rej);
+	if (c->state != CMC_REQ_SENT && c->state != CMC_REP_SENT && c->state != CMC_REQ_RCVD) {
+		cm.st.drop_unknown++;
+		return;
+	}
+	snprintf(text, sizeof(text), "%u.%u.%u.%u", c->peer_ip >> 24, (c->peer_ip >> 16) & 0xff,
+		 (c->peer_ip >> 8) & 0xff, c->peer_ip & 0xff);
+	if (c->active)
+		SDK_LOG_ERR("RDMA-CM over RoCEv2: %s rejected the connection (IB CM reason %u%s)", text, (unsigned)rej.reason,
+			    rej.reason == ROCE_CM_REJ_INVALID_SERVICE_ID ? ": nobody listens on that port"
+			    : rej.reason == ROCE_CM_REJ_CONSUMER ? ": the server's application refused it" : "");
+	cmc_timewait(c);
+	qp_end(c, true, rej_status(rej.reason));
+}
+
+static void rx_mra(struct cmc *c, const uint8_t *mad)
+{
+	struct roce_cm_mra mra;
+
+	roce_cm_mra_get(mad, &mra);
+	if ((c->state == CMC_REQ_SENT && mra.msg_mraed == ROCE_CM_MSG_REQ) ||
+	    (c->state == CMC_REP_SENT && mra.msg_mraed == ROCE_CM_MSG_REP))
+		c->deadline = rnic_now_ms() + conv_ms(mra.service_timeout) + 2 * conv_ms(CM_PACKET_LIFETIME);
+}
+
+static void rx_dreq(struct cmc *c, uint64_t tid, const uint8_t *mad)
+{
+	struct roce_cm_dreq dreq;
+
+	roce_cm_dreq_get(mad, &dreq);
+	if (dreq.remote_qpn != c->local_qpn) { /* as Linux: a DREQ for another QP is dropped */
+		cm.st.drop_unknown++;
+		return;
+	}
+	send_simple(c, ROCE_CM_DREP, tid);
+	if (c->state == CMC_TIMEWAIT)
+		return; /* a duplicate: answered again */
+	if (c->state != CMC_ESTABLISHED && c->state != CMC_REP_SENT && c->state != CMC_DREQ_SENT) {
+		cm.st.drop_unknown++;
+		return;
+	}
+	cmc_timewait(c);
+	/*
+	 * The peer's last ACKs left before its DREQ but on another socket (the QP's): the hang-up
+	 * waits until this batch of datagrams is read, so work they complete does not fail.
+	 */
+	if (c->qp != NULL && cm.nending < (int)(sizeof(cm.ending) / sizeof(cm.ending[0])))
+		cm.ending[cm.nending++] = c->qp;
+	else
+		qp_end(c, false, DOCA_SUCCESS);
+}
+
+void roce_cm_rx_done(void)
+{
+	struct rnic_qp *q[sizeof(cm.ending) / sizeof(cm.ending[0])];
+	int n;
+
+	/*
+	 * Only the service thread hangs up: it is the one that frees qps (reap), so a listed qp
+	 * cannot go while it works. An owner draining the port while it polls leaves the list to it.
+	 */
+	if (!rnic_nic_on_thread()) {
+		if (__atomic_load_n(&cm.nending, __ATOMIC_RELAXED) > 0)
+			rnic_nic_kick();
+		return;
+	}
+	pthread_mutex_lock(&cm.lock);
+	n = cm.nending;
+	memcpy(q, cm.ending, (size_t)n * sizeof(q[0]));
+	cm.nending = 0;
+	pthread_mutex_unlock(&cm.lock);
+	for (int i = 0; i < n; i++) { /* service thread: not freed meanwhile */
+		pthread_mutex_lock(&q[i]->lock);
+		if (!q[i]->dead && (q[i]->state == QP_RTS || q[i]->state == QP_HANDSHAKE))
+			rnic_qp_hangup(q[i]); /* disconnection callback now, not after a silence */
+		pthread_mutex_unlock(&q[i]->lock);
+	}
+}
+
+void roce_cm_rx(const struct roce_cm_local *l, const struct roce_port_msg *m)
+{
+	struct roce_pkt pkt;
+	struct roce_mad_hdr hdr;
+	struct cmc *c;
+	uint32_t remote_id;
+
+	pthread_mutex_lock(&cm.lock);
+	if (roce_pkt_parse(m->buf, m->len, &pkt) != ROCE_PARSE_OK || pkt.bth.opcode != ROCE_UD_SEND_ONLY ||
+	    pkt.deth.qkey != ROCE_QP1_QKEY || !roce_cm_mad_check(pkt.payload, pkt.payload_len, &hdr)) {
+		cm.st.drop_malformed++;
+		pthread_mutex_unlock(&cm.lock);
+		return;
+	}
+	cm.st.rx++;
+	if (hdr.attr_id == ROCE_CM_REQ) {
+		rx_req(l, m, hdr.tid, pkt.payload);
+		pthread_mutex_unlock(&cm.lock);
+		return;
+	}
+	/* every other message names our comm ID second (the remote one, from the sender) */
+	remote_id = roce_get32(pkt.payload + ROCE_MAD_HDR_LEN + 4);
+	c = cmc_by_id(l, remote_id);
+	if (c == NULL || (c->peer_ip != ntohl(m->from.sin_addr.s_addr) && hdr.attr_id != ROCE_CM_REJ)) {
+		cm.st.drop_unknown++;
+		pthread_mutex_unlock(&cm.lock);
+		return;
+	}
+	switch (hdr.attr_id) {
+	case ROCE_CM_REP:
+		rx_rep(c, hdr.tid, pkt.payload);
+		break;
+	case ROCE_CM_REJ:
+		rx_rej(c, pkt.payload);
+		break;
+	case ROCE_CM_MRA:
+		rx_mra(c, pkt.payload);
+		break;
+	case ROCE_CM_RTU:
+		rx_rtu(c);
+		break;
+	case ROCE_CM_DREQ:
+		rx_dreq(c, hdr.tid, pkt.payload);
+		break;
+	case ROCE_CM_DREP:
+		if (c->state == CMC_DREQ_SENT)
+			cmc_timewait(c);
+		break;
+	default:
+		cm.st.drop_malformed++; /* LAP, APR, SIDR: not served */
+		break;
+	}
+	pthread_mutex_unlock(&cm.lock);
+}
+
+void roce_cm_bye(struct rnic_qp *qp)
+{
+	struct cmc *c;
+
+	pthread_mutex_lock(&cm.lock);
+	c = cmc_of_qp(qp);
+	if (c != NULL && (c->state == CMC_ESTABLISHED || c->state == CMC_REP_SENT))
+		cmc_dreq(c);
+	pthread_mutex_unlock(&cm.lock);
+}
+
+void roce_cm_qp_gone(struct rnic_qp *qp)
+{
+	struct cmc *c;
+
+	pthread_mutex_lock(&cm.lock);
+	for (int i = 0; i < cm.nending; i++) /* a DREQ's hang-up that has not run: nothing to hang up */
+		if (cm.ending[i] == qp)
+			cm.ending[i--] = cm.ending[--cm.nending];
+	c = cmc_of_qp(qp);
+	if (c != NULL) {
+		c->qp = NULL;
+		if (c->state == CMC_ESTABLISHED || c->state == CMC_REP_SENT)
+			cmc_dreq(c); /* destroyed without a disconnect: the peer still hears it */
+		else if (c->state == CMC_REQ_SENT || c->state == CMC_REQ_RCVD)
+			cmc_timewait(c);
+	}
+	pthread_mutex_unlock(&cm.lock);
+}
+
+/* ---- listeners ---- */
+
+doca_error_t roce_cm_listen(const struct roce_cm_local *l, struct rnic_ep *ep, uint16_t port)
+{
+	struct cml *x;
+	doca_error_t err;
+
+	pthread_mutex_lock(&cm.lock);
+	if (listener_of(l, port) != NULL) {
+		pthread_mutex_unlock(&cm.lock);
+		return DOCA_ERROR_IN_USE;
+	}
+	x = calloc(1, sizeof(*x));
+	if (x == NULL) {
+		pthread_mutex_unlock(&cm.lock);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	pthread_mutex_lock(l->lock);
+	err = roce_port_listen(l->port, roce_cm_service_id(ROCE_PS_TCP, port));
+	pthread_mutex_unlock(l->lock);
+	if (err != DOCA_SUCCESS) {
+		pthread_mutex_unlock(&cm.lock);
+		free(x);
+		SDK_LOG_ERR("RDMA-CM over RoCEv2: port %u is taken on this address by another process (%s)", (unsigned)port,
+			    doca_error_get_name(err));
+		return err;
+	}
+	x->l = l;
+	x->ep = ep;
+	x->port = port;
+	x->next = cm.listeners;
+	cm.listeners = x;
+	pthread_mutex_unlock(&cm.lock);
+	return DOCA_SUCCESS;
+}
+
+static void listener_drop(struct cml **pp)
+{
+	struct cml *x = *pp;
+
+	*pp = x->next;
+	pthread_mutex_lock(x->l->lock);
+	roce_port_unlisten(x->l->port, roce_cm_service_id(ROCE_PS_TCP, x->port));
+	pthread_mutex_unlock(x->l->lock);
+	free(x);
+}
+
+doca_error_t roce_cm_unlisten(struct rnic_ep *ep, uint16_t port)
+{
+	doca_error_t err = DOCA_ERROR_NOT_FOUND;
+
+	pthread_mutex_lock(&cm.lock);
+	for (struct cml **pp = &cm.listeners; *pp != NULL; pp = &(*pp)->next)
+		if ((*pp)->ep == ep && (*pp)->port == port) {
+			listener_drop(pp);
+			err = DOCA_SUCCESS;
+			break;
+		}
+	pthread_mutex_unlock(&cm.lock);
+	return err;
+}
+
+void roce_cm_ep_gone(struct rnic_ep *ep)
+{
+	pthread_mutex_lock(&cm.lock);
+	for (struct cml **pp = &cm.listeners; *pp != NULL;)
+		if ((*pp)->ep == ep)
+			listener_drop(pp);
+		else
+			pp = &(*pp)->next;
+	pthread_mutex_unlock(&cm.lock);
+}
+
+/* ---- time ---- */
+
+uint64_t roce_cm_next_time(uint64_t now)
+{
+	uint64_t first = UINT64_MAX;
+
+	(void)now;
+	pthread_mutex_lock(&cm.lock);
+	for (struct cmc *c = cm.conns; c != NULL; c = c->next)
+		if (c->deadline != 0 && c->deadline < first)
+			first = c->deadline;
+	pthread_mutex_unlock(&cm.lock);
+	return first;
+}
+
+void roce_cm_timer(uint64_t now)
+{
+	struct rnic_qp *failed[16];
+	int nfailed = 0;
+
+	roce_cm_rx_done(); /* hang-ups an owner's drain left (it kicked us) */
+
+	pthread_mutex_lock(&cm.lock);
+	for (struct cmc **pp = &cm.conns; *pp != NULL;) {
+		struct cmc *c = *pp;
+
+		if (c->deadline == 0 || c->deadline > now) {
+			pp = &c->next;
+			continue;
+		}
+		if (c->state == CMC_TIMEWAIT) {
+			if (c->qp == NULL) { /* gone on both counts */
+				*pp = c->next;
+				free(c);
+				continue;
+			}
+			c->deadline = 0; /* freed after its qp (roce_cm_qp_gone keeps it in time-wait) */
+		} else if (c->retries > 0) {
+			cm.st.resent++;
+			cmc_send(c, c->interval, (uint8_t)(c->retries - 1));
+		} else if (c->state == CMC_DREQ_SENT) {
+			cmc_timewait(c); /* as Linux: a DREQ that times out still ends the connection */
+		} else {
+			/* REQ or REP unanswered: the connection fails (the qp's own deadline usually came first) */
+			if (c->qp != NULL && nfailed < 16)
+				failed[nfailed++] = c->qp;
+			cmc_timewait(c);
+		}
+		pp = &c->next;
+	}
+	pthread_mutex_unlock(&cm.lock);
+	for (int i = 0; i < nfailed; i++) { /* service thread: these qps are not freed meanwhile */
+		struct rnic_qp *qp = failed[i];
+
+		pthread_mutex_lock(&qp->lock);
+		if (!qp->dead && (qp->state == QP_DIALING || qp->state == QP_HANDSHAKE))
+			rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_TIME_OUT, DOCA_ERROR_CONNECTION_ABORTED);
+		pthread_mutex_unlock(&qp->lock);
+	}
+}
+
+void roce_cm_stop(void)
+{
+	char line[256];
+
+	pthread_mutex_lock(&cm.lock);
+	if (cm.st.rx + cm.st.drop_malformed + cm.st.drop_unknown > 0) { /* one line, as the path's per-qp counters */
+		snprintf(line, sizeof(line),
+			 "RoCEv2 CM stats: rx %llu drop_malformed %llu drop_unknown %llu rej_sent %llu resent %llu mra_sent %llu",
+			 (unsigned long long)cm.st.rx, (unsigned long long)cm.st.drop_malformed,
+			 (unsigned long long)cm.st.drop_unknown, (unsigned long long)cm.st.rej_sent,
+			 (unsigned long long)cm.st.resent, (unsigned long long)cm.st.mra_sent);
+		SDK_LOG_DBG("%s", line);
+		if (getenv("SOFTDOCA_ROCE_STATS") != NULL)
+			fprintf(stderr, "softdoca: %s\n", line);
+	}
+	while (cm.conns != NULL) { /* their ports close now: nothing more is sent or heard */
+		struct cmc *c = cm.conns;
+
+		cm.conns = c->next;
+		free(c);
+	}
+	while (cm.listeners != NULL) {
+		struct cml *x = cm.listeners;
+
+		cm.listeners = x->next;
+		free(x);
+	}
+	cm.nending = 0;
+	pthread_mutex_unlock(&cm.lock);
+}
+
+void roce_cm_atfork(void)
+{
+	cm.conns = NULL; /* the parent's: not freed here */
+	cm.listeners = NULL;
+	cm.nending = 0;
+	pthread_mutex_init(&cm.lock, NULL);
+}
+
+void roce_cm_get_stats(struct roce_cm_stats *st)
+{
+	pthread_mutex_lock(&cm.lock);
+	*st = cm.st;
+	pthread_mutex_unlock(&cm.lock);
+}

@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A DOCA RDMA-CM server on a rocev2 card (127.77.2.1, rocev2.conf) answering CM MADs written by
+ * hand, as Linux rdma_cm over rxe sends them (the REQ measured from Linux 6.1: service ID of the
+ * port, path MTU 1024, retry 7, RNR retry 7, responder resources / initiator depth 128, the IP
+ * addressing header in the private data), from a plain UDP socket on 127.77.3.1:4791 (a stream
+ * card's address: no soft NIC holds that port). Checked on the wire: the REP (its TID, comm IDs,
+ * QPN, the accept's private data, valid ICRC), established only on our RTU, the client's address
+ * and RDMA-CM port seen by the server, DREQ -> DREP and the disconnection callback, a REQ for a
+ * port nobody listens on -> REJ 8, and a MAD of another class answered by nothing while the next
+ * REQ is still served. test_mra: a duplicate REQ before the application answered gets an MRA.
+ * test_doca_client: a DOCA client (127.77.1.1) against a hand-played server: its REQ's fields,
+ * the same REQ again when unanswered, REP -> RTU and established, its disconnect's DREQ.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rdma_test.h"
+#include "softhw/rnic/roce_cm_mad.h"
+#include "softhw/rnic/roce_pkt.h"
+
+#define PEER_IP 0x7f4d0301u /* 127.77.3.1 */
+#define SRV_IP 0x7f4d0201u  /* 127.77.2.1 */
+
+static const char srv_pdata[] = "accepted by a DOCA server";
+static int sock = -1;
+static bool defer; /* the request callback leaves the request pending */
+static uint32_t tx_qkey = ROCE_QP1_QKEY; /* what send_mad puts in the DETH */
+
+static void req_cb(struct doca_rdma_connection *c, union doca_data cu)
+{
+	struct side *s = cu.ptr;
+
+	s->req++;
+	s->conn = c;
+	if (!defer)
+		CHECK_OK(doca_rdma_connection_accept(c, (void *)srv_pdata, sizeof(srv_pdata)));
+}
+
+static struct doca_dev *open_ibdev(const char *name)
+{
+	struct doca_devinfo **list;
+	uint32_t n = 0;
+	struct doca_dev *dev = NULL;
+
+	CHECK_OK(doca_devinfo_create_list(&list, &n));
+	for (uint32_t i = 0; i < n; i++) {
+		char ib[64] = "";
+
+		if (doca_devinfo_get_ibdev_name(list[i], ib, sizeof(ib)) == DOCA_SUCCESS && strcmp(ib, name) == 0)
+			CHECK_OK(doca_dev_open(list[i], &dev));
+	}
+	CHECK_OK(doca_devinfo_destroy_list(list));
+	CHECK(dev != NULL);
+	return dev;
+}
+
+/* One MAD to the soft NIC's QP1 at dst, as a UD SEND_ONLY datagram with its ICRC. */
+static void send_mad_to(uint32_t dst, const uint8_t *mad);
+
+static void send_mad(const uint8_t *mad)
+{
+	send_mad_to(SRV_IP, mad);
+}
+
+static void send_mad_to(uint32_t dst, const uint8_t *mad)
+{
+	uint8_t d[512];
+	struct roce_pkt pkt = {0};
+	struct roce_ip4 v4 = {.src = PEER_IP, .dst = dst, .id = 0, .frag = ROCE_IP4_DF};
+	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(dst)};
+	size_t n;
+
+	pkt.bth.opcode = ROCE_UD_SEND_ONLY;
+	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
+	pkt.bth.dqpn = 1;
+	pkt.bth.ack_req = true;
+	pkt.deth.qkey = tx_qkey;
+	pkt.deth.sqpn = 1;
+	n = roce_pkt_build(d, sizeof(d), &pkt, mad, ROCE_MAD_LEN);
+	CHECK(n == 280);
+	roce_icrc_store(d, n, roce_icrc_ip4(&v4, ROCE_UDP_PORT, ROCE_UDP_PORT, d, n));
+	CHECK(sendto(sock, d, n, 0, (struct sockaddr *)&to, sizeof(to)) == (ssize_t)n);
+}
+
+/* The next CM MAD from the soft NIC at src (secs at most, progressing s); its header in *hdr. */
+static bool recv_mad_from(struct side *s, uint32_t src, uint8_t *mad, struct roce_mad_hdr *hdr, double secs);
+
+static bool recv_mad(struct side *s, uint8_t *mad, struct roce_mad_hdr *hdr)
+{
+	return recv_mad_from(s, SRV_IP, mad, hdr, 10);
+}
+
+static bool recv_mad_from(struct side *s, uint32_t src, uint8_t *mad, struct roce_mad_hdr *hdr, double secs)
+{
+	double end = now_s() + secs;
+
+	while (now_s() < end) {
+		uint8_t d[512];
+		struct sockaddr_in from;
+		socklen_t fl = sizeof(from);
+		ssize_t n = recvfrom(sock, d, sizeof(d), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+		struct roce_pkt pkt;
+		struct roce_ip4 v4 = {.src = src, .dst = PEER_IP, .frag = ROCE_IP4_DF};
+		uint16_t id;
+
+		if (n <= 0) {
+			if (s == NULL || doca_pe_progress(s->pe) == 0)
+				nap();
+			continue;
+		}
+		CHECK(ntohl(from.sin_addr.s_addr) == src);
+		CHECK(roce_icrc_solve_ip4_id(&v4, ntohs(from.sin_port), ROCE_UDP_PORT, d, (size_t)n, &id));
+		CHECK(roce_pkt_parse(d, (size_t)n, &pkt) == ROCE_PARSE_OK);
+		CHECK(pkt.bth.opcode == ROCE_UD_SEND_ONLY && pkt.bth.dqpn == 1 && pkt.deth.sqpn == 1 &&
+		      pkt.deth.qkey == ROCE_QP1_QKEY);
+		CHECK(roce_cm_mad_check(pkt.payload, pkt.payload_len, hdr));
+		memcpy(mad, pkt.payload, ROCE_MAD_LEN);
+		return true;
+	}
+	return false;
+}
+
+/* A REQ as Linux 6.1 rdma_cm over rxe sends it (docs/rocev2.md, tests/unit/roce/test_roce_cm.c). */
+static void linux_req(uint8_t *mad, uint32_t comm_id, uint16_t port)
+{
+	struct roce_cma_hdr cma = {.cma_version = 0, .ip_version = 4, .src_port = 0xa1b2};
+	struct roce_cm_req req;
+
+	memset(&req, 0, sizeof(req));
+	req.local_comm_id = comm_id;
+	req.service_id = roce_cm_service_id(ROCE_PS_TCP, port);
+	req.local_ca_guid = 0x505400fffe123456ull;
+	req.local_qpn = 0x000011;
+	req.responder_resources = 128;
+	req.initiator_depth = 128;
+	req.remote_cm_timeout = 20;
+	req.transport = ROCE_CM_TRANSPORT_RC;
+	req.starting_psn = 0x3c4d5e;
+	req.local_cm_timeout = 20;
+	req.retry_count = 7;
+	req.pkey = 0xffff;
+	req.path_mtu = 3;
+	req.rnr_retry_count = 7;
+	req.max_cm_retries = 15;
+	req.primary.local_lid = req.primary.remote_lid = 0xffff;
+	roce_gid_from_ip4(req.primary.local_gid, PEER_IP);
+	roce_gid_from_ip4(req.primary.remote_gid, SRV_IP);
+	req.primary.hop_limit = 64;
+	req.primary.local_ack_timeout = 17;
+	roce_put32(cma.src + 12, PEER_IP);
+	roce_put32(cma.dst + 12, SRV_IP);
+	roce_cma_hdr_put(req.private_data, &cma);
+	memcpy(req.private_data + ROCE_CMA_HDR_LEN, "user", 4);
+	roce_cm_req_put(mad, 0x0000000a00000000ull | comm_id, &req);
+}
+
+static void test_linux_client(void)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	struct side b;
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr;
+	struct roce_cm_rep rep;
+	struct roce_cm_rej rej;
+	struct roce_cm_rtu rtu;
+	struct roce_cm_dreq dreq;
+	struct doca_rdma_addr *addr = NULL;
+	enum doca_rdma_addr_type type;
+	const char *text = NULL;
+	uint16_t port, pport = 0;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
+	port = listen_on_free_port(b.rdma);
+
+	/* a REQ with a wrong Q_Key: the CM drops it (counted below) */
+	linux_req(mad, 0x8badf00d, port);
+	tx_qkey = 0x12345678;
+	send_mad(mad);
+	tx_qkey = ROCE_QP1_QKEY;
+	/* REQ -> the request callback accepts -> REP with its private data */
+	send_mad(mad);
+	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_REP);
+	roce_cm_rep_get(mad, &rep);
+	CHECK(hdr.tid == 0x0000000a8badf00dull); /* the REQ's */
+	CHECK(rep.remote_comm_id == 0x8badf00d && rep.local_comm_id != 0 && rep.local_qpn > 1);
+	CHECK(memcmp(rep.private_data, srv_pdata, sizeof(srv_pdata)) == 0);
+	CHECK(rep.responder_resources > 0 && rep.initiator_depth > 0 && rep.rnr_retry_count == 7);
+	CHECK(b.req == 1 && b.est == 0); /* established on the RTU, not before */
+	CHECK_OK(doca_rdma_connection_get_addr(b.conn, &addr));
+	CHECK_OK(doca_rdma_addr_get_params(addr, &type, &text, &pport));
+	CHECK(type == DOCA_RDMA_ADDR_TYPE_IPv4 && strcmp(text, "127.77.3.1") == 0 && pport == 0xa1b2);
+
+	/* RTU -> established */
+	rtu = (struct roce_cm_rtu){.local_comm_id = 0x8badf00d, .remote_comm_id = rep.local_comm_id};
+	roce_cm_rtu_put(mad, ROCE_CM_RTU, hdr.tid, &rtu);
+	send_mad(mad);
+	{
+		double end = now_s() + 10;
+
+		while (b.est == 0 && now_s() < end)
+			if (doca_pe_progress(b.pe) == 0)
+				nap();
+	}
+	CHECK(b.est == 1);
+
+	/* a MAD of another class (the SA's), dropped by the NIC; then a REQ for a port nobody listens on: REJ 8 */
+	linux_req(mad, 0x0badcafe, (uint16_t)(port == 65535 ? 1024 : port + 1));
+	mad[1] = 0x03;
+	send_mad(mad);
+	mad[1] = ROCE_MAD_CLASS_CM;
+	send_mad(mad);
+	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_REJ);
+	roce_cm_rej_get(mad, &rej);
+	CHECK(rej.reason == ROCE_CM_REJ_INVALID_SERVICE_ID && rej.remote_comm_id == 0x0badcafe &&
+	      rej.local_comm_id == 0 && rej.msg_rejected == ROCE_CM_MSG_REQ);
+
+	/* DREQ -> DREP with its TID, the disconnection callback */
+	dreq = (struct roce_cm_dreq){.local_comm_id = 0x8badf00d, .remote_comm_id = rep.local_comm_id,
+				     .remote_qpn = rep.local_qpn};
+	roce_cm_dreq_put(mad, 0x0000000b8badf00dull, &dreq);
+	send_mad(mad);
+	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_DREP && hdr.tid == 0x0000000b8badf00dull);
+	roce_cm_rtu_get(mad, &rtu);
+	CHECK(rtu.remote_comm_id == 0x8badf00d && rtu.local_comm_id == rep.local_comm_id);
+	{
+		double end = now_s() + 10;
+
+		while (b.disc == 0 && now_s() < end)
+			if (doca_pe_progress(b.pe) == 0)
+				nap();
+	}
+	CHECK(b.disc == 1);
+	{
+		/* the CM's counters, printed when the NIC stops (SOFTDOCA_ROCE_STATS): the bad Q_Key */
+		char path[] = "/tmp/roce_cm_wire_XXXXXX", text[4096] = "";
+		int fd = mkstemp(path), saved = dup(STDERR_FILENO);
+		ssize_t n;
+
+		CHECK(fd >= 0 && saved >= 0);
+		setenv("SOFTDOCA_ROCE_STATS", "1", 1);
+		dup2(fd, STDERR_FILENO);
+		side_down(&b);
+		dup2(saved, STDERR_FILENO);
+		close(saved);
+		unsetenv("SOFTDOCA_ROCE_STATS");
+		n = pread(fd, text, sizeof(text) - 1, 0);
+		CHECK(n > 0);
+		close(fd);
+		unlink(path);
+		{
+			/*
+			 * The REQ, RTU and DREQ came here (the listener, our comm ID); an unclaimed REQ goes to
+			 * any process on 127.77.2.1 (another test's too, which then sends the REJ), and
+			 * other tests' unclaimed REQs may come here: so rx at least 3, REJs any number
+			 */
+			const char *line = strstr(text, "RoCEv2 CM stats: ");
+			unsigned long long rx = 0, bad = 0, unknown = 0, rej = 0;
+
+			CHECK(line != NULL && sscanf(line, "RoCEv2 CM stats: rx %llu drop_malformed %llu drop_unknown %llu rej_sent %llu",
+						     &rx, &bad, &unknown, &rej) == 4);
+			CHECK(rx >= 3 && bad == 1);
+			if (line == NULL || bad != 1 || rx < 3)
+				fprintf(stderr, "the NIC's stop printed:\n%s\n", text);
+		}
+	}
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
+/* Progresses s until cond or 10 s. */
+#define RUN_UNTIL(s, cond) \
+	do { \
+		double end_ = now_s() + 10; \
+		while (!(cond) && now_s() < end_) \
+			if (doca_pe_progress((s)->pe) == 0) \
+				nap(); \
+		CHECK(cond); \
+	} while (0)
+
+/* A duplicate REQ while the application has not answered: MRA; the accept later: REP. */
+static void test_mra(void)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	struct side b;
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr;
+	struct roce_cm_mra mra;
+	struct roce_cm_rep rep;
+	uint16_t port;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
+	port = listen_on_free_port(b.rdma);
+	defer = true;
+	linux_req(mad, 0x12345678, port);
+	send_mad(mad);
+	RUN_UNTIL(&b, b.req == 1);
+	send_mad(mad); /* Linux's CM resends it after its timeout */
+	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_MRA && hdr.tid == 0x0000000a12345678ull);
+	roce_cm_mra_get(mad, &mra);
+	CHECK(mra.remote_comm_id == 0x12345678 && mra.msg_mraed == ROCE_CM_MSG_REQ && mra.service_timeout == 24);
+	CHECK_OK(doca_rdma_connection_accept(b.conn, NULL, 0));
+	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_REP);
+	roce_cm_rep_get(mad, &rep);
+	CHECK(rep.remote_comm_id == 0x12345678 && rep.local_comm_id == mra.local_comm_id);
+	defer = false;
+	side_down(&b); /* the peer hears a DREQ: the connection was accepted */
+	CHECK(recv_mad_from(NULL, SRV_IP, mad, &hdr, 10) && hdr.attr_id == ROCE_CM_DREQ);
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
+/*
+ * A DOCA client (127.77.1.1) and a hand-played Linux server: the REQ's fields as Linux sends
+ * them, sent again (same comm ID and TID) when unanswered, REP -> RTU and established, then the
+ * client's disconnect: DREQ naming our QPN.
+ */
+static void test_doca_client(void)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_0");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	struct side a;
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr, hdr2;
+	struct roce_cm_req req, again;
+	struct roce_cm_rep rep;
+	struct roce_cm_rtu rtu;
+	struct roce_cm_dreq dreq;
+	struct roce_cma_hdr cma;
+	struct doca_rdma_addr *addr = NULL;
+	uint32_t ip = 0;
+	double t0;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	side_create(&a, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_set_connection_request_timeout(a.rdma, 30000));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(a.rdma)));
+	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.77.3.1", 7471, &addr));
+	CHECK_OK(doca_rdma_connect_to_addr(a.rdma, addr, (union doca_data){.ptr = &a}));
+	t0 = now_s();
+	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr, 10) && hdr.attr_id == ROCE_CM_REQ);
+	roce_cm_req_get(mad, &req);
+	CHECK(req.service_id == 0x0000000001061d2full && req.local_qpn > 1 && req.transport == ROCE_CM_TRANSPORT_RC);
+	CHECK(req.retry_count == 7 && req.rnr_retry_count == 7 && req.max_cm_retries == 15);
+	CHECK(req.remote_cm_timeout == 20 && req.local_cm_timeout == 20 && req.pkey == 0xffff);
+	CHECK(req.path_mtu == 5); /* loopback: 4096, as rxe's iboe_get_mtu */
+	CHECK(req.responder_resources > 0 && req.initiator_depth > 0 && (hdr.tid & 0xffffffffu) == req.local_comm_id);
+	CHECK(req.primary.local_lid == 0xffff && req.primary.remote_lid == 0xffff && req.primary.hop_limit == 64);
+	CHECK(req.primary.local_ack_timeout == 17);
+	CHECK(roce_gid_to_ip4(req.primary.local_gid, &ip) && ip == 0x7f4d0101u);
+	CHECK(roce_gid_to_ip4(req.primary.remote_gid, &ip) && ip == PEER_IP);
+	CHECK(roce_cma_hdr_get(req.private_data, &cma) && cma.ip_version == 4 && cma.src_port != 0);
+	CHECK(roce_get32(cma.src + 12) == 0x7f4d0101u && roce_get32(cma.dst + 12) == PEER_IP);
+	/* unanswered: the same REQ again after 2 x 268 ms + 4.3 s */
+	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 15) && hdr2.attr_id == ROCE_CM_REQ && hdr2.tid == hdr.tid);
+	CHECK(now_s() - t0 > 3);
+	roce_cm_req_get(mad, &again);
+	CHECK(again.local_comm_id == req.local_comm_id && again.starting_psn == req.starting_psn);
+	CHECK(a.est == 0 && a.fail == 0);
+	/* REP -> RTU, established */
+	memset(&rep, 0, sizeof(rep));
+	rep.local_comm_id = 0xfeed0001;
+	rep.remote_comm_id = req.local_comm_id;
+	rep.local_qpn = 0x000012;
+	rep.starting_psn = 0x123456;
+	rep.responder_resources = rep.initiator_depth = 128;
+	rep.target_ack_delay = 15;
+	rep.rnr_retry_count = 7;
+	roce_cm_rep_put(mad, hdr.tid, &rep);
+	send_mad_to(0x7f4d0101u, mad);
+	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 10) && hdr2.attr_id == ROCE_CM_RTU && hdr2.tid == hdr.tid);
+	roce_cm_rtu_get(mad, &rtu);
+	CHECK(rtu.local_comm_id == req.local_comm_id && rtu.remote_comm_id == 0xfeed0001);
+	RUN_UNTIL(&a, a.est == 1);
+	/* the client disconnects: DREQ naming our QPN; we answer DREP */
+	CHECK_OK(doca_rdma_connection_disconnect(a.conn));
+	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 10) && hdr2.attr_id == ROCE_CM_DREQ);
+	roce_cm_dreq_get(mad, &dreq);
+	CHECK(dreq.remote_qpn == 0x000012 && dreq.local_comm_id == req.local_comm_id && dreq.remote_comm_id == 0xfeed0001);
+	rtu = (struct roce_cm_rtu){.local_comm_id = 0xfeed0001, .remote_comm_id = req.local_comm_id};
+	roce_cm_rtu_put(mad, ROCE_CM_DREP, hdr2.tid, &rtu);
+	send_mad_to(0x7f4d0101u, mad);
+	side_down(&a);
+	CHECK_OK(doca_rdma_addr_destroy(addr));
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
+int main(void)
+{
+	TEST_RUN(test_linux_client);
+	TEST_RUN(test_mra);
+	TEST_RUN(test_doca_client);
+	TEST_EXIT();
+}
