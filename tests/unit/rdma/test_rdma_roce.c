@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rdma_test.h"
+#include "roce_test.h"
 
 #define MEM (4u << 20)
 /* B's memory */
@@ -59,41 +59,6 @@ SIDE_CB(sg, remote_net_sync_event_get)
 SIDE_CB(ss, remote_net_sync_event_notify_set)
 SIDE_CB(sa, remote_net_sync_event_notify_add)
 
-static struct doca_dev *open_ibdev_maybe(const char *name)
-{
-	struct doca_devinfo **list;
-	struct doca_dev *dev = NULL;
-	uint32_t n = 0;
-
-	CHECK_OK(doca_devinfo_create_list(&list, &n));
-	for (uint32_t i = 0; i < n && dev == NULL; i++) {
-		char ib[DOCA_DEVINFO_IBDEV_NAME_SIZE] = "";
-
-		if (doca_devinfo_get_ibdev_name(list[i], ib, sizeof(ib)) == DOCA_SUCCESS && strcmp(ib, name) == 0)
-			CHECK_OK(doca_dev_open(list[i], &dev));
-	}
-	CHECK_OK(doca_devinfo_destroy_list(list));
-	return dev;
-}
-
-static struct doca_dev *open_ibdev(const char *name)
-{
-	struct doca_devinfo **list;
-	struct doca_dev *dev = NULL;
-	uint32_t n = 0;
-
-	CHECK_OK(doca_devinfo_create_list(&list, &n));
-	for (uint32_t i = 0; i < n && dev == NULL; i++) {
-		char ib[DOCA_DEVINFO_IBDEV_NAME_SIZE] = "";
-
-		if (doca_devinfo_get_ibdev_name(list[i], ib, sizeof(ib)) == DOCA_SUCCESS && strcmp(ib, name) == 0)
-			CHECK_OK(doca_dev_open(list[i], &dev));
-	}
-	CHECK(dev != NULL);
-	CHECK_OK(doca_devinfo_destroy_list(list));
-	return dev;
-}
-
 static uint8_t rnr_retry = 7; /* the peer posts its receives when it will */
 
 static void side_up(struct side *s, struct doca_dev *dev, uint32_t perms)
@@ -117,59 +82,6 @@ static void side_up(struct side *s, struct doca_dev *dev, uint32_t perms)
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(s->rdma)));
 }
 
-/* Progresses s until cond or 60 s (lossy runs retransmit a lot on a loaded machine). */
-#define RUN_UNTIL(s, cond) \
-	do { \
-		double end_ = now_s() + 60; \
-		while (!(cond) && now_s() < end_) \
-			if (doca_pe_progress((s)->pe) == 0) \
-				nap(); \
-		CHECK(cond); \
-	} while (0)
-
-/* Length-prefixed blobs over a pipe. */
-static void put_blob(int fd, const void *p, size_t len)
-{
-	uint32_t l = (uint32_t)len;
-
-	CHECK(write(fd, &l, 4) == 4 && write(fd, p, len) == (ssize_t)len);
-}
-
-static size_t get_blob(int fd, void *p, size_t cap)
-{
-	uint32_t l = 0;
-	size_t got = 0;
-
-	CHECK(read(fd, &l, 4) == 4 && l <= cap);
-	while (got < l && l <= cap) {
-		ssize_t n = read(fd, (char *)p + got, l - got);
-
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	CHECK(got == l);
-	return got;
-}
-
-static uint8_t pattern(size_t i, unsigned seed)
-{
-	return (uint8_t)((i * 131u + seed * 7u + (i >> 8)) & 0xff);
-}
-
-static bool is_pattern(const char *p, size_t len, unsigned seed)
-{
-	for (size_t i = 0; i < len; i++)
-		if ((uint8_t)p[i] != pattern(i, seed))
-			return false;
-	return true;
-}
-
-static void fill(char *p, size_t len, unsigned seed)
-{
-	for (size_t i = 0; i < len; i++)
-		p[i] = (char)pattern(i, seed);
-}
 
 /* Bytes [from, from + len) of the pattern at p. */
 static void fill_at(char *p, size_t len, unsigned seed, size_t from)

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rdma_test.h"
+#include "roce_test.h"
 
 #define MEM (1u << 20)
 #define SEND_LEN 10000u
@@ -35,24 +35,6 @@ SIDE_CB(recv, receive)
 SIDE_CB(send, send)
 SIDE_CB(rd, read)
 SIDE_CB(wr, write)
-
-static struct doca_dev *open_ibdev(const char *name)
-{
-	struct doca_devinfo **list;
-	uint32_t n = 0;
-	struct doca_dev *dev = NULL;
-
-	CHECK_OK(doca_devinfo_create_list(&list, &n));
-	for (uint32_t i = 0; i < n; i++) {
-		char ib[64] = "";
-
-		if (doca_devinfo_get_ibdev_name(list[i], ib, sizeof(ib)) == DOCA_SUCCESS && strcmp(ib, name) == 0)
-			CHECK_OK(doca_dev_open(list[i], &dev));
-	}
-	CHECK_OK(doca_devinfo_destroy_list(list));
-	CHECK(dev != NULL);
-	return dev;
-}
 
 static void b_req(struct doca_rdma_connection *c, union doca_data cu)
 {
@@ -82,16 +64,6 @@ static void side_up(struct side *s, struct doca_dev *dev)
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(s->rdma)));
 }
 
-/* Progresses s until cond or `secs` seconds. */
-#define RUN_UNTIL_S(s, cond, secs) \
-	do { \
-		double end_ = now_s() + (secs); \
-		while (!(cond) && now_s() < end_) \
-			if (doca_pe_progress((s)->pe) == 0) \
-				nap(); \
-		CHECK(cond); \
-	} while (0)
-#define RUN_UNTIL(s, cond) RUN_UNTIL_S(s, cond, 60)
 
 /* Progresses s until a byte comes on fd (60 s at most); returns it. */
 static char wait_cmd(struct side *s, int fd)
@@ -111,49 +83,6 @@ static char wait_cmd(struct side *s, int fd)
 	}
 	CHECK(!"no command from the peer");
 	return 0;
-}
-
-static void put_blob(int fd, const void *p, size_t len)
-{
-	uint32_t l = (uint32_t)len;
-
-	CHECK(write(fd, &l, 4) == 4 && write(fd, p, len) == (ssize_t)len);
-}
-
-static size_t get_blob(int fd, void *p, size_t cap)
-{
-	uint32_t l = 0;
-	size_t got = 0;
-
-	CHECK(read(fd, &l, 4) == 4 && l <= cap);
-	while (got < l && l <= cap) {
-		ssize_t n = read(fd, (char *)p + got, l - got);
-
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	CHECK(got == l);
-	return got;
-}
-
-static uint8_t pattern(size_t i, unsigned seed)
-{
-	return (uint8_t)((i * 131u + seed * 7u + (i >> 8)) & 0xff);
-}
-
-static void fill(char *p, size_t len, unsigned seed)
-{
-	for (size_t i = 0; i < len; i++)
-		p[i] = (char)pattern(i, seed);
-}
-
-static bool is_pattern(const char *p, size_t len, unsigned seed)
-{
-	for (size_t i = 0; i < len; i++)
-		if ((uint8_t)p[i] != pattern(i, seed))
-			return false;
-	return true;
 }
 
 static struct doca_buf *buf_at(struct doca_mmap *m, char *base, size_t off, size_t len, size_t data_len)

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rdma_test.h"
+#include "roce_test.h"
 #include "softhw/rnic/roce_cm_mad.h"
 #include "softhw/rnic/roce_pkt.h"
 
@@ -38,24 +38,6 @@ static void req_cb(struct doca_rdma_connection *c, union doca_data cu)
 	s->conn = c;
 	if (!defer)
 		CHECK_OK(doca_rdma_connection_accept(c, (void *)srv_pdata, sizeof(srv_pdata)));
-}
-
-static struct doca_dev *open_ibdev(const char *name)
-{
-	struct doca_devinfo **list;
-	uint32_t n = 0;
-	struct doca_dev *dev = NULL;
-
-	CHECK_OK(doca_devinfo_create_list(&list, &n));
-	for (uint32_t i = 0; i < n; i++) {
-		char ib[64] = "";
-
-		if (doca_devinfo_get_ibdev_name(list[i], ib, sizeof(ib)) == DOCA_SUCCESS && strcmp(ib, name) == 0)
-			CHECK_OK(doca_dev_open(list[i], &dev));
-	}
-	CHECK_OK(doca_devinfo_destroy_list(list));
-	CHECK(dev != NULL);
-	return dev;
 }
 
 /* One MAD to the soft NIC's QP1 at dst, as a UD SEND_ONLY datagram with its ICRC. */
@@ -276,15 +258,6 @@ static void test_linux_client(void)
 	close(sock);
 }
 
-/* Progresses s until cond or 10 s. */
-#define RUN_UNTIL(s, cond) \
-	do { \
-		double end_ = now_s() + 10; \
-		while (!(cond) && now_s() < end_) \
-			if (doca_pe_progress((s)->pe) == 0) \
-				nap(); \
-		CHECK(cond); \
-	} while (0)
 
 /* A duplicate REQ while the application has not answered: MRA; the accept later: REP. */
 static void test_mra(void)
@@ -307,7 +280,7 @@ static void test_mra(void)
 	defer = true;
 	linux_req(mad, 0x12345678, port);
 	send_mad(mad);
-	RUN_UNTIL(&b, b.req == 1);
+	RUN_UNTIL_S(&b, b.req == 1, 10);
 	send_mad(mad); /* Linux's CM resends it after its timeout */
 	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_MRA && hdr.tid == 0x0000000a12345678ull);
 	roce_cm_mra_get(mad, &mra);
@@ -385,7 +358,7 @@ static void test_doca_client(void)
 	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 10) && hdr2.attr_id == ROCE_CM_RTU && hdr2.tid == hdr.tid);
 	roce_cm_rtu_get(mad, &rtu);
 	CHECK(rtu.local_comm_id == req.local_comm_id && rtu.remote_comm_id == 0xfeed0001);
-	RUN_UNTIL(&a, a.est == 1);
+	RUN_UNTIL_S(&a, a.est == 1, 10);
 	/* the client disconnects: DREQ naming our QPN; we answer DREP */
 	CHECK_OK(doca_rdma_connection_disconnect(a.conn));
 	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 10) && hdr2.attr_id == ROCE_CM_DREQ);
