@@ -163,6 +163,27 @@ void rnic_out_push(struct rnic_qp *qp, struct rnic_out *o)
 		rnic_out_flush(qp);
 }
 
+/*
+ * Nothing waits: tries the socket at once. True if that settled it (all sent, or the connection
+ * broke); else *sent is how much went and the caller queues the rest.
+ */
+static bool send_now(struct rnic_qp *qp, struct iovec *iov, int cnt, size_t total, size_t *sent)
+{
+	ssize_t n;
+
+	do {
+		n = send_iov(rnic_stream_of(qp)->fd, iov, cnt);
+	} while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)total)
+		return true;
+	if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+		out_broken(qp);
+		return true;
+	}
+	*sent = n > 0 ? (size_t)n : 0;
+	return false;
+}
+
 /* Writes bytes at once if nothing waits; the rest waits in a heap copy (the source may change meanwhile). */
 static void send_bytes(struct rnic_qp *qp, struct iovec *iov, int cnt)
 {
@@ -173,20 +194,8 @@ static void send_bytes(struct rnic_qp *qp, struct iovec *iov, int cnt)
 
 	for (int i = 0; i < cnt; i++)
 		total += iov[i].iov_len;
-	if (s->out_head == NULL) {
-		ssize_t n;
-
-		do {
-			n = send_iov(s->fd, iov, cnt);
-		} while (n < 0 && errno == EINTR);
-		if (n == (ssize_t)total)
-			return;
-		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-			out_broken(qp);
-			return;
-		}
-		sent = n > 0 ? (size_t)n : 0;
-	}
+	if (s->out_head == NULL && send_now(qp, iov, cnt, total, &sent))
+		return;
 	o = calloc(1, sizeof(*o));
 	copy = malloc(total - sent);
 	if (o == NULL || copy == NULL) {
@@ -250,20 +259,8 @@ void rnic_send_mem(struct rnic_qp *qp, const struct rnic_hdr *h, uint64_t id, ui
 	if (s->fd < 0 || qp->broken)
 		return;
 	rnic_cork_flush(qp);
-	if (s->out_head == NULL) {
-		ssize_t n;
-
-		do {
-			n = send_iov(s->fd, iov, 2);
-		} while (n < 0 && errno == EINTR);
-		if (n == (ssize_t)(sizeof(*h) + len))
-			return;
-		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
-			out_broken(qp);
-			return;
-		}
-		sent = n > 0 ? (size_t)n : 0;
-	}
+	if (s->out_head == NULL && send_now(qp, iov, 2, sizeof(*h) + len, &sent))
+		return;
 	o = calloc(1, sizeof(*o));
 	if (o == NULL) {
 		out_broken(qp);
