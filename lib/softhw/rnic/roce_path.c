@@ -1119,18 +1119,25 @@ static void lport_quiet(struct roce_lport *lp, bool quiet)
 static struct roce_lport *ep_lport(struct rnic_ep *ep, uint32_t *qpn)
 {
 	struct roce_lport *lp = NULL;
+	bool cm = false;
 
 	pthread_mutex_lock(&ep->qps_lock);
-	for (struct rnic_qp *qp = ep->qps; qp != NULL && lp == NULL; qp = qp->next_ep) {
+	for (struct rnic_qp *qp = ep->qps; qp != NULL && !cm; qp = qp->next_ep) {
 		struct roce_qp *s = rq_of(qp);
 
-		if (s != NULL && __atomic_load_n(&s->up, __ATOMIC_RELAXED)) {
+		cm = qp->cm;
+		if (lp == NULL && s != NULL && __atomic_load_n(&s->up, __ATOMIC_RELAXED)) {
 			lp = s->lp;
 			*qpn = s->qpn;
 		}
 	}
 	pthread_mutex_unlock(&ep->qps_lock);
-	return lp;
+	/*
+	 * An ep with RDMA-CM connections leaves its port to the service thread: roce_cm.c was built
+	 * for it, and with owners draining QP1 too a server once never completed its connection
+	 * (rdma_roce_read_cm_requester_serves). Out-of-band eps keep the owner's fast path.
+	 */
+	return cm ? NULL : lp;
 }
 
 static bool roce_arm(struct rnic_ep *ep)
