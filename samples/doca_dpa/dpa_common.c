@@ -520,6 +520,12 @@ doca_error_t dpa_completion_setup(struct doca_dpa *dpa, unsigned int queue_size,
 	return result;
 }
 
+void dpa_mem_teardown(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t p)
+{
+	if (p != 0 && doca_dpa_mem_free(dpa, p) != DOCA_SUCCESS)
+		DOCA_LOG_ERR("Function doca_dpa_mem_free failed");
+}
+
 void dpa_completion_teardown(struct doca_dpa_completion *comp)
 {
 	doca_error_t result;

@@ -63,6 +63,9 @@ doca_error_t create_doca_dpa_completion_sync_event(struct doca_dpa *doca_dpa, st
 #define DPA_RDMA_PERMISSIONS \
 	(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_READ)
 
+/* Frees DPA heap memory p (0: nothing), logging a failure. */
+void dpa_mem_teardown(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t p);
+
 /* A DPA thread running func(arg), with local storage tls (0: none), started (not yet run). */
 doca_error_t dpa_thread_setup(struct doca_dpa *dpa, doca_dpa_func_t *func, uint64_t arg, doca_dpa_dev_uintptr_t tls,
 			      const struct doca_dpa_eu_affinity *affinity, struct doca_dpa_thread **thread);

@@ -4,6 +4,7 @@
 #define ROCE_TEST_H
 
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "rdma_test.h"
@@ -87,6 +88,27 @@ static inline bool is_pattern(const char *p, size_t len, unsigned seed)
 		if ((uint8_t)p[i] != pattern(i, seed))
 			return false;
 	return true;
+}
+
+/* Forks: the child runs run_b(in, out) and exits with it; the parent runs run_a(in, out, child). */
+static inline void run_two_processes(int (*run_b)(int in, int out), void (*run_a)(int in, int out, pid_t b))
+{
+	int a2b[2], b2a[2];
+	pid_t pid;
+
+	CHECK(pipe(a2b) == 0 && pipe(b2a) == 0);
+	pid = fork();
+	if (pid == 0) {
+		close(a2b[1]);
+		close(b2a[0]);
+		test_failures = 0;
+		_exit(run_b(a2b[0], b2a[1]));
+	}
+	close(a2b[0]);
+	close(b2a[1]);
+	run_a(b2a[0], a2b[1], pid);
+	close(a2b[1]);
+	close(b2a[0]);
 }
 
 #endif /* ROCE_TEST_H */

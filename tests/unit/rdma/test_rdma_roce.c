@@ -464,22 +464,7 @@ static void run_a(int in, int out, pid_t child)
 
 static void test_two_processes(void)
 {
-	int a2b[2], b2a[2];
-	pid_t pid;
-
-	CHECK(pipe(a2b) == 0 && pipe(b2a) == 0);
-	pid = fork();
-	if (pid == 0) {
-		close(a2b[1]);
-		close(b2a[0]);
-		test_failures = 0;
-		_exit(run_b(a2b[0], b2a[1]));
-	}
-	close(a2b[0]);
-	close(b2a[1]);
-	run_a(b2a[0], a2b[1], pid);
-	close(a2b[1]);
-	close(b2a[0]);
+	run_two_processes(run_b, run_a);
 }
 
 /*

@@ -31,26 +31,20 @@ struct basic_objs {
 	doca_dpa_dev_mmap_t recv_mmap_handle, send_mmap_handle;
 };
 
-static void free_dev(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t p)
-{
-	if (p != 0 && doca_dpa_mem_free(dpa, p) != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Function doca_dpa_mem_free failed");
-}
-
 static void teardown(struct dpa_resources *res, struct basic_objs *o)
 {
 	if (o->send_mmap != NULL)
 		doca_mmap_destroy(o->send_mmap);
 	if (o->recv_mmap != NULL)
 		doca_mmap_destroy(o->recv_mmap);
-	free_dev(res->rdma_dpa_ctx, o->recv_dev);
+	dpa_mem_teardown(res->rdma_dpa_ctx, o->recv_dev);
 	if (o->event != NULL)
 		doca_sync_event_destroy(o->event);
 	DOCA_LOG_INFO("Destroy Target DOCA RDMA");
 	dpa_rdma_teardown(&o->target);
 	dpa_completion_teardown(o->target_comp);
 	dpa_thread_teardown(o->target_thread);
-	free_dev(res->rdma_dpa_ctx, o->arg_dev);
+	dpa_mem_teardown(res->rdma_dpa_ctx, o->arg_dev);
 	DOCA_LOG_INFO("Destroy Initiator DOCA RDMA");
 	dpa_rdma_teardown(&o->initiator);
 	dpa_completion_teardown(o->initiator_comp);

@@ -33,12 +33,6 @@ struct side {
 	struct ping_pong_side desc;
 };
 
-static void free_dev(struct doca_dpa *dpa, doca_dpa_dev_uintptr_t p)
-{
-	if (p != 0 && doca_dpa_mem_free(dpa, p) != DOCA_SUCCESS)
-		DOCA_LOG_ERR("Function doca_dpa_mem_free failed");
-}
-
 /* A zeroed DPA allocation of size bytes. */
 static doca_error_t dev_zalloc(struct doca_dpa *dpa, size_t size, doca_dpa_dev_uintptr_t *p)
 {
@@ -124,16 +118,16 @@ static void side_teardown(struct dpa_resources *res, struct side *s)
 		doca_mmap_destroy(s->send_mmap);
 	if (s->recv_mmap != NULL)
 		doca_mmap_destroy(s->recv_mmap);
-	free_dev(dpa, s->send_dev);
-	free_dev(dpa, s->recv_dev);
+	dpa_mem_teardown(dpa, s->send_dev);
+	dpa_mem_teardown(dpa, s->recv_dev);
 	if (s->event != NULL)
 		doca_sync_event_destroy(s->event);
 	dpa_rdma_teardown(&s->rdma);
 	dpa_completion_teardown(s->comp);
 	dpa_thread_teardown(s->thread);
-	free_dev(dpa, s->arr_dev);
-	free_dev(dpa, s->tls_dev);
-	free_dev(dpa, s->arg_dev);
+	dpa_mem_teardown(dpa, s->arr_dev);
+	dpa_mem_teardown(dpa, s->tls_dev);
+	dpa_mem_teardown(dpa, s->arg_dev);
 }
 
 doca_error_t dpa_ping_pong(struct dpa_resources *resources)
