@@ -481,7 +481,12 @@ static void test_many_launches(void)
 	fds_after = fd_count();
 	fprintf(stderr, "rss after 20 launches %ld KiB, after 200 %ld KiB; fds %d, then %d\n", before, after,
 		fds_before, fds_after);
-	CHECK(before > 0 && after - before < 512);
+	CHECK(before > 0);
+#ifndef __SANITIZE_ADDRESS__
+	/* Under ASan freed blocks sit in its quarantine, so RSS grows without a leak (a CI run saw
+	 * 532 KiB): there LeakSanitizer at exit is the leak check (scripts/test.sh, detect_leaks=1). */
+	CHECK(after - before < 512);
+#endif
 	CHECK(fds_before > 0 && fds_after == fds_before);
 	CHECK_OK(doca_dpa_mem_free(dpa, slots));
 	CHECK_OK(doca_sync_event_destroy(comp));
