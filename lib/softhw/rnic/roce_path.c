@@ -633,6 +633,7 @@ static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct
 	w->imm = ntohl(wr->imm); /* DOCA's immediate is big-endian already; the engine sends host values so */
 	switch (wr->op) {
 	case SOFTHW_RNIC_OP_SEND:
+	case SOFTHW_RNIC_OP_SEND_INV: /* no IETH on this path yet: a plain SEND, the peer invalidates itself */
 		w->op = ROCE_RC_OP_SEND;
 		break;
 	case SOFTHW_RNIC_OP_SEND_IMM:
@@ -666,7 +667,7 @@ static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct
 	}
 	if (wr->bytes > ROCE_RC_MAX_MSG)
 		return DOCA_ERROR_TOO_BIG;
-	if (wr->op != SOFTHW_RNIC_OP_SEND && wr->op != SOFTHW_RNIC_OP_SEND_IMM) {
+	if (wr->op != SOFTHW_RNIC_OP_SEND && wr->op != SOFTHW_RNIC_OP_SEND_IMM && wr->op != SOFTHW_RNIC_OP_SEND_INV) {
 		/* id 0: a key the peer never announced (verbs): R_Key 0 names nothing, the target NAKs it */
 		w->rkey = wr->rkey.id != 0 ? wr_rkey(s, wr, event) : 0;
 		if (w->rkey == 0 && wr->rkey.id != 0)
