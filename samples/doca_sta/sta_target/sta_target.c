@@ -13,6 +13,22 @@
  * Threads: the main thread runs RDMA-CM and the STA context; each of N IO threads runs one IO
  * context (its PE, the non-offload callback, every call on its QPs); connections go to them
  * round-robin. The data paths themselves run on the soft card's EUs.
+ *
+ * This is softdoca's DOCA STA sample (NVIDIA ships none); tools/sta_target installs it as
+ * softdoca-sta-target. The documented flow, step by step, and where each step is:
+ *   1. a device with STA, the STA context on a PE, the pinned-memory allocator, the IO thread
+ *      count, events; start and progress until RUNNING                          setup()
+ *   2. the NVMe disk (softdoca_nvme.h): one I/O queue pair per IO thread, handed to STA as
+ *      doca_mmaps (back-end queues); a subsystem and a namespace on that back-end   setup()
+ *   3. one IO context per IO thread: non-offload callback, task configurations, start
+ *                                                                      setup(), io_thread()
+ *   4. RDMA-CM listen; a connect request becomes an STA QP (doca_sta_io_qp_connect), then
+ *      connect_established                              main(), cm_event(), make_qp()
+ *   5. Fabrics Connect through the non-offload callback: the QP joins the subsystem and gets
+ *      its SQ size                                          non_offload(), fabrics_connect()
+ *   6. admin commands (Property Get/Set, Identify, Get Log Page, Features, Keep Alive) and the
+ *      discovery controller answered with the non-offload tasks        property(), identify(), ...
+ *   7. disconnect task and QP destroy when the host goes; stop and destroy   end_conn(), teardown()
  */
 #include <errno.h>
 #include <fcntl.h>
