@@ -504,12 +504,13 @@ static void recv_complete(struct roce_qp *s, const struct roce_rc_cqe *c)
 	doca_error_t status = status_of(c->status);
 	enum softhw_rnic_opcode op = c->op == ROCE_RC_OP_RECV_WRITE_IMM ? SOFTHW_RNIC_OP_WRITE_IMM
 				     : c->has_imm			   ? SOFTHW_RNIC_OP_SEND_IMM
+				     : c->has_inv			   ? SOFTHW_RNIC_OP_SEND_INV
 									   : SOFTHW_RNIC_OP_SEND;
 
 	if (h->bounce != NULL && status == DOCA_SUCCESS && op != SOFTHW_RNIC_OP_WRITE_IMM)
 		status = rnic_recv_fill(h->r, h->bounce, c->byte_len);
 	rnic_ep_recv_done(qp->ep, qp, h->r, status, op, status == DOCA_SUCCESS ? c->byte_len : 0,
-			  c->has_imm ? htonl(c->imm) : 0);
+			  c->has_imm ? htonl(c->imm) : c->has_inv ? c->inv_rkey : 0);
 	free(h->bounce);
 	free(h);
 }
@@ -633,8 +634,11 @@ static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct
 	w->imm = ntohl(wr->imm); /* DOCA's immediate is big-endian already; the engine sends host values so */
 	switch (wr->op) {
 	case SOFTHW_RNIC_OP_SEND:
-	case SOFTHW_RNIC_OP_SEND_INV: /* no IETH on this path yet: a plain SEND, the peer invalidates itself */
 		w->op = ROCE_RC_OP_SEND;
+		break;
+	case SOFTHW_RNIC_OP_SEND_INV: /* the IETH carries the rkey */
+		w->op = ROCE_RC_OP_SEND_INV;
+		w->inv_rkey = wr->imm;
 		break;
 	case SOFTHW_RNIC_OP_SEND_IMM:
 		w->op = ROCE_RC_OP_SEND_IMM;

@@ -159,9 +159,7 @@ static int client(bool verbs_mode)
 		struct ibv_mr *bk;
 
 		memcpy(&r, recv_msg, sizeof(r));
-		/* the RoCEv2 path has no IETH yet: there it came as a plain SEND (docs/rocev2.md) */
-		if (getenv("RDMACM_TEST_ADDR") == NULL)
-			CHECK((wc.wc_flags & IBV_WC_WITH_INV) && wc.invalidated_rkey == r.rkey);
+		CHECK((wc.wc_flags & IBV_WC_WITH_INV) && wc.invalidated_rkey == r.rkey);
 		for (int i = 0; i < 4096; i++)
 			src[i] = (uint8_t)(i * 7);
 		CHECK((bk = ibv_reg_mr(id->pd, back, sizeof(back), IBV_ACCESS_LOCAL_WRITE)) != NULL);
