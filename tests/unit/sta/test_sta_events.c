@@ -10,6 +10,8 @@
  *    injection), 16 writes on the disk and the remove-namespace task submitted, new I/O gets
  *    Invalid Namespace and the task stays pending; it completes once the disk answers and the
  *    16 writes succeed.
+ *    The synchronous doca_sta_subsystem_rm_ns under the same load returns at once; the
+ *    namespace goes with its last command (ASan: no use after free, no leak).
  *  - Back-end time-out: the held disk raises the event (SOFTDOCA_STA_BE_TIMEOUT_MS, 1 s here)
  *    naming the back-end and its queue.
  *  - EU error: a namespace on a back-end whose queues are not a soft NVMe disk's: the BEQ EU
@@ -457,8 +459,6 @@ static void teardown(void)
 	REQUIRE(run_until(io_idle, TMO));
 	TRY(doca_sta_io_destroy(t.io));
 	t.io = NULL;
-	rdma_destroy_id(t.listen_id);
-	rdma_destroy_event_channel(t.ch);
 	TRY(doca_sta_subsystem_rm_ns(t.subs, t.ns2));
 	TRY(doca_sta_be_destroy_queue_task_alloc_init(t.beq, (union doca_data){0}, &task));
 	TRY(doca_task_submit(doca_sta_producer_send_task_as_task(task)));
@@ -479,6 +479,8 @@ static void teardown(void)
 	TRY(softdoca_nvme_qpair_destroy(t.disk, &t.nq));
 	TRY(softdoca_nvme_close(t.disk));
 	TRY(doca_dev_close(t.dev));
+	rdma_destroy_id(t.listen_id);
+	rdma_destroy_event_channel(t.ch);
 }
 
 static void on_alarm(int sig)
@@ -551,6 +553,19 @@ int main(int argc, char **argv)
 	ask("S 1 1 0 2 0\n");
 	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && ok == 0 && sc == 0x0b);
 	fprintf(stderr, "ok namespace removed after its commands drained\n");
+
+	/* the synchronous removal under load: it returns at once, the last command frees it */
+	TRY(doca_sta_subsystem_add_ns(t.subs, 3, 512, 1, t.be, &t.ns1));
+	want_submitted = beq_submitted() + 16;
+	TRY(softdoca_nvme_hold_completions(t.disk, 1));
+	ask("S 16 3 3000 1 0\n");
+	REQUIRE(run_until(submitted_reached, TMO));
+	TRY(doca_sta_subsystem_rm_ns(t.subs, t.ns1));
+	ask("S 1 3 4000 1 0\n");
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && ok == 0 && sc == 0x0b);
+	TRY(softdoca_nvme_hold_completions(t.disk, 0));
+	CHECK(sscanf(ask("A 16\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 16 && ok == 16);
+	fprintf(stderr, "ok namespace removed at once, freed with its last command\n");
 
 	/* a back-end its EU cannot drive: Internal Error and the EU error event */
 	ask("S 1 2 0 1 0\n");
