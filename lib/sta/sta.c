@@ -160,7 +160,7 @@ static doca_error_t sta_prepare(struct doca_task *task)
 	task->work.op = SOFTHW_OP_CALL;
 	task->work.call.ready = NULL;
 	task->work.call.run = sta_run_task;
-	t->done = 0;
+	t->done = 0; /* a remove-namespace task: 1 once its namespace left the subsystem */
 	if (t->ns != NULL && sta_ns_unlink(ctx_to_sta(task->ctx), t->subs, t->ns, "remove-namespace task")) {
 		t->done = 1;
 		task->work.call.ready = ns_drained;
