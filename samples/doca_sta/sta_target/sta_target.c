@@ -824,6 +824,27 @@ static void cqe_notify(const struct doca_sta_event_cqe_notify *ev, union doca_da
 		nsid, (unsigned long long)lba, (get16(cqe + 14) >> 9) & 7, (get16(cqe + 14) >> 1) & 0xff, pel);
 }
 
+/* A back-end queue that stopped answering, and an EU that failed (STA context's PE). */
+static void be_timeout(const struct doca_sta_event_be_timeout *ev, union doca_data ud)
+{
+	(void)ev;
+	(void)ud;
+	fprintf(stderr, "softdoca-sta-target: back-end time-out: the disk has not completed a command in time\n");
+}
+
+static void eu_error(const struct doca_sta_event_eu_err *ev, union doca_data ud)
+{
+	const struct doca_sta_eu_handle *eu = NULL;
+	const char *name = "?";
+	bool fatal = false;
+
+	(void)ud;
+	doca_sta_event_eu_err_is_fatal_error(ev, &fatal);
+	if (!fatal && doca_sta_event_eu_err_get_eu_handle(ev, &eu) == DOCA_SUCCESS && eu != NULL)
+		doca_sta_get_eu_name(eu, &name);
+	fprintf(stderr, "softdoca-sta-target: EU error%s%s\n", fatal ? " (fatal)" : " on EU ", fatal ? "" : name);
+}
+
 static void setup(void)
 {
 	struct softdoca_nvme_disk_attr a = {.path = t.path, .size = t.size, .block_size = t.block_size};
@@ -844,6 +865,8 @@ static void setup(void)
 	TRY(doca_sta_mem_allocator_register(t.sta, zmalloc_cb, free, vtophys_cb));
 	TRY(doca_sta_set_max_sta_io(t.sta, (uint16_t)t.io_threads));
 	TRY(doca_sta_event_cqe_notify_register_cb(t.sta, cqe_notify, (union doca_data){0}));
+	TRY(doca_sta_event_be_timeout_register_cb(t.sta, be_timeout, (union doca_data){0}));
+	TRY(doca_sta_event_eu_err_register_cb(t.sta, eu_error, (union doca_data){0}));
 	doca_error_t e = doca_ctx_start(doca_sta_as_ctx(t.sta));
 
 	if (e != DOCA_SUCCESS && e != DOCA_ERROR_IN_PROGRESS)
