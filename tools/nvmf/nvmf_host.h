@@ -41,6 +41,8 @@ struct nvmf_queue {
 	uint32_t inflight;
 	int rejected;          /* RDMA-CM reject status, 0 if none */
 	bool disconnected;     /* the target disconnected */
+	struct ibv_wc wc[32];  /* completions polled in one batch, handed out by nvmf_wait */
+	int wc_n, wc_i;
 };
 
 /* The buffers of command slot `cid`. */
