@@ -213,7 +213,7 @@ static void submit_nvme(struct sta_slot *s)
 		sta_beq_wait(b, s);
 		return;
 	}
-	sta_beq_ring(b);
+	b->ring_pending = true; /* the doorbell goes once for the whole batch (drain_cq) */
 	eu_count(io, DOCA_STA_EU_BEQ - 1, STA_EU_CTR_NVME_SUBMITTED);
 }
 
@@ -524,9 +524,15 @@ static void drain_cq(struct doca_sta_io *io)
 	struct ibv_wc wc[32];
 	int n;
 
-	while (io->dp->cq != NULL && (n = ibv_poll_cq(io->dp->cq, 32, wc)) > 0)
+	while (io->dp->cq != NULL && (n = ibv_poll_cq(io->dp->cq, 32, wc)) > 0) {
 		for (int i = 0; i < n; i++)
 			completion(io, &wc[i]);
+		for (uint32_t i = 0; i < io->dp->num_beqs; i++)
+			if (io->dp->beqs[i]->ring_pending) {
+				io->dp->beqs[i]->ring_pending = false;
+				sta_beq_ring(io->dp->beqs[i]);
+			}
+	}
 }
 
 static void eu_run(struct softhw_dpa_job *job, unsigned int rank)

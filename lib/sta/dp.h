@@ -117,6 +117,7 @@ struct sta_beq {
 	uint32_t *irq_gate;               /* the CQ's interrupt: armed only while the EU sleeps */
 	struct sta_slot **cids;  /* sq_depth entries: the slot of each CID in flight */
 	uint32_t inflight;
+	bool ring_pending;       /* SQEs placed since the last doorbell: rung once per batch */
 	struct sta_slot *wait_head, *wait_tail;
 };
 
