@@ -17,7 +17,7 @@ fi
 out=$(mktemp) err=$(mktemp)
 trap 'kill "$tpid" 2>/dev/null || true; rm -f "$out" "$err"' EXIT
 "$build/tools/sta_target/softdoca-sta-target" --addr 127.0.0.1 --port "$port" --nqn "$nqn" \
-	--backing-file "$file" --block-size 4096 --io-threads 1 >"$out" 2>"$err" &
+	--backing-file "$file" --size 268435456 --block-size 4096 --io-threads 1 >"$out" 2>"$err" & # fio's range
 tpid=$!
 for _ in $(seq 600); do # up to 60 s for the target to listen
 	grep -q listening "$out" && break
