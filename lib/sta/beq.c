@@ -76,6 +76,11 @@ struct sta_beq *sta_beq_of(struct doca_sta_io *io, struct doca_sta_be_handle *be
 	b->cq_db = (volatile uint32_t *)((uint8_t *)cdb + pick->cq_db_offset);
 	b->wake_fd = bell.wake_fd;
 	b->irq_fd = bell.irq_fd;
+	b->asleep = bell.asleep;
+	b->cq_wait = bell.cq_wait;
+	b->irq_gate = bell.irq_gate;
+	/* the EU looks at the CQ whenever it is up: interrupts only while it sleeps (sta_beq_arm) */
+	__atomic_store_n(b->irq_gate, SOFTHW_NVME_IRQ_MASKED, __ATOMIC_RELEASE);
 	b->cids = calloc(b->sq_depth, sizeof(*b->cids));
 	if (b->cids == NULL) {
 		free(b);
@@ -149,7 +154,19 @@ bool sta_beq_push(struct sta_beq *b, struct sta_slot *s)
 void sta_beq_ring(struct sta_beq *b)
 {
 	__atomic_store_n(b->sq_db, b->sq_tail, __ATOMIC_RELEASE);
-	sta_wake(b->wake_fd);
+	/* a controller that is up fetches the new tail before it sleeps (nvme_ops.h) */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(b->asleep, __ATOMIC_RELAXED))
+		sta_wake(b->wake_fd);
+}
+
+bool sta_beq_arm(struct sta_beq *b)
+{
+	const uint8_t *e = b->cq + (size_t)b->cq_head * 16;
+
+	__atomic_store_n(b->irq_gate, SOFTHW_NVME_IRQ_ARMED, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return (__atomic_load_n((const uint16_t *)(const void *)(e + 14), __ATOMIC_ACQUIRE) & 1u) == b->phase;
 }
 
 int sta_beq_reap(struct sta_beq *b, struct sta_slot **done, uint16_t *status, int max)
@@ -181,11 +198,14 @@ int sta_beq_reap(struct sta_beq *b, struct sta_slot **done, uint16_t *status, in
 		b->inflight--;
 		b->h->ctr[STA_BEQ_CTR_COMPLETED]++;
 	}
-	if (moved) { /* the CQ slots are free again; the back-end answers */
+	if (moved) { /* the CQ slots are free again: the back-end answers, and a controller waiting
+		       * for them is woken */
 		b->busy_since_ms = sta_now_ms();
 		b->timed_out = false;
 		__atomic_store_n(b->cq_db, b->cq_head, __ATOMIC_RELEASE);
-		sta_wake(b->wake_fd);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (__atomic_load_n(b->cq_wait, __ATOMIC_RELAXED))
+			sta_wake(b->wake_fd);
 	}
 	return n;
 }
@@ -218,6 +238,7 @@ void sta_beq_release(struct sta_beq *b)
 {
 	struct doca_sta *sta = b->owner->sta;
 
+	__atomic_store_n(b->irq_gate, SOFTHW_NVME_IRQ_ALWAYS, __ATOMIC_RELEASE);
 	pthread_mutex_lock(&sta->leaf_lock);
 	b->h->owner = NULL;
 	pthread_mutex_unlock(&sta->leaf_lock);

@@ -18,6 +18,7 @@
 
 #include "dp.h"
 #include "softhw/base/sdk_log.h"
+#include "softhw/nvme/nvme_ops.h"
 
 SDK_LOG_REGISTER(STA_DP);
 
@@ -224,7 +225,7 @@ static void submit_nvme(struct sta_slot *s)
 		sta_beq_wait(b, s);
 		return;
 	}
-	sta_beq_ring(b);
+	b->ring_pending = true; /* the doorbell goes once for the whole batch (drain_cq) */
 	eu_count(io, DOCA_STA_EU_BEQ - 1, STA_EU_CTR_NVME_SUBMITTED);
 }
 
@@ -481,7 +482,7 @@ static void completion(struct doca_sta_io *io, const struct ibv_wc *wc)
 	int kind = (int)(wc->wr_id & 3);
 	struct sta_slot *s;
 
-	if (qp == NULL || qp->destroyed || idx >= qp->depth)
+	if (qp == NULL || qp->destroyed || idx >= qp->nslots)
 		return; /* a QP destroyed since: its slots were taken back then */
 	s = &qp->slots[idx];
 	if (wc->status != IBV_WC_SUCCESS) {
@@ -564,9 +565,15 @@ static void drain_cq(struct doca_sta_io *io)
 	struct ibv_wc wc[32];
 	int n;
 
-	while (io->dp->cq != NULL && (n = ibv_poll_cq(io->dp->cq, 32, wc)) > 0)
+	while (io->dp->cq != NULL && (n = ibv_poll_cq(io->dp->cq, 32, wc)) > 0) {
 		for (int i = 0; i < n; i++)
 			completion(io, &wc[i]);
+		for (uint32_t i = 0; i < io->dp->num_beqs; i++)
+			if (io->dp->beqs[i]->ring_pending) {
+				io->dp->beqs[i]->ring_pending = false;
+				sta_beq_ring(io->dp->beqs[i]);
+			}
+	}
 }
 
 static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
@@ -596,13 +603,19 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 		fds[n++] = (struct pollfd){.fd = dp->stop_fd, .events = POLLIN};
 		if (dp->chan != NULL)
 			fds[n++] = (struct pollfd){.fd = dp->chan->fd, .events = POLLIN};
-		for (uint32_t i = 0; i < dp->num_beqs; i++)
+		for (uint32_t i = 0; i < dp->num_beqs; i++) {
 			if (dp->beqs[i]->irq_fd >= 0)
 				fds[n++] = (struct pollfd){.fd = dp->beqs[i]->irq_fd, .events = POLLIN};
+			/* the disk interrupts only a sleeping EU; a completion already there: no sleep */
+			if (sta_beq_arm(dp->beqs[i]))
+				left_ms = 0;
+		}
 		pthread_mutex_unlock(&dp->lock);
 		if (poll(fds, n, (int)left_ms) < 0 && errno != EINTR)
 			SDK_LOG_ERR("STA EU: poll: %s", strerror(errno));
 		pthread_mutex_lock(&dp->lock);
+		for (uint32_t i = 0; i < dp->num_beqs; i++)
+			__atomic_store_n(dp->beqs[i]->irq_gate, SOFTHW_NVME_IRQ_MASKED, __ATOMIC_RELAXED);
 		for (nfds_t i = 0; i < n; i++) {
 			uint64_t v;
 
@@ -692,17 +705,28 @@ static void drain_backends(struct doca_sta_io *io)
 		struct pollfd fds[64];
 		nfds_t n = 0;
 		uint32_t inflight = 0;
+		int wait_ms = 100;
 
 		for (uint32_t i = 0; i < dp->num_beqs; i++) {
 			beq_drain(dp->beqs[i]);
 			inflight += dp->beqs[i]->inflight;
-			if (dp->beqs[i]->irq_fd >= 0 && dp->beqs[i]->inflight > 0)
+			if (dp->beqs[i]->irq_fd >= 0 && dp->beqs[i]->inflight > 0) {
 				fds[n++] = (struct pollfd){.fd = dp->beqs[i]->irq_fd, .events = POLLIN};
+				if (sta_beq_arm(dp->beqs[i]))
+					wait_ms = 0;
+			}
 		}
 		if (inflight == 0)
 			return;
 		pthread_mutex_unlock(&dp->lock);
-		(void)poll(fds, n, 100);
+		if (poll(fds, n, wait_ms) > 0)
+			for (nfds_t i = 0; i < n; i++) {
+				uint64_t v;
+
+				if ((fds[i].revents & POLLIN) && read(fds[i].fd, &v, sizeof(v)) < 0) {
+					/* emptied by another reader: nothing to do */
+				}
+			}
 		pthread_mutex_lock(&dp->lock);
 	}
 	SDK_LOG_ERR("STA IO context %u: back-end commands still in flight after 30 s at stop; their buffers are "

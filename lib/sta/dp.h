@@ -89,7 +89,8 @@ struct doca_sta_qp_handle {
 	uint16_t qid;            /* from the Fabrics Connect capsule: 0 admin */
 	uint16_t sq_size;        /* entries (doca_sta_io_qp_connect_set_sq_size + 1) */
 	uint16_t sqhd;           /* SQ head reported in responses */
-	uint32_t depth;          /* capsule buffers = crqsize of the accept */
+	uint32_t depth;          /* crqsize of the accept */
+	uint32_t nslots;         /* capsule buffers (receives) and command slots: twice the depth */
 	bool accepted, established, dead, destroyed;
 	uint32_t busy;           /* slots not in SLOT_RECV */
 	struct sta_slot *slots;
@@ -113,8 +114,11 @@ struct sta_beq {
 	uint16_t cqid;
 	volatile uint32_t *sq_db, *cq_db;
 	int wake_fd, irq_fd;
+	const uint32_t *asleep, *cq_wait; /* the disk's: wake it only when these say so (nvme_ops.h) */
+	uint32_t *irq_gate;               /* the CQ's interrupt: armed only while the EU sleeps */
 	struct sta_slot **cids;  /* sq_depth entries: the slot of each CID in flight */
 	uint32_t inflight;
+	bool ring_pending;       /* SQEs placed since the last doorbell: rung once per batch */
 	struct sta_slot *wait_head, *wait_tail;
 	uint64_t busy_since_ms;  /* the last completion, or the submission that ended an idle spell */
 	bool timed_out;          /* the back-end time-out event went for this spell */
@@ -172,8 +176,10 @@ static inline uint64_t sta_le64(const uint8_t *p)
 struct sta_beq *sta_beq_of(struct doca_sta_io *io, struct doca_sta_be_handle *be);
 /* Places the slot's command on the SQ (PRPs, back-end NSID); false when there is no room. */
 bool sta_beq_push(struct sta_beq *b, struct sta_slot *s);
-/* Publishes the SQ tail and wakes the disk's controller. */
+/* Publishes the SQ tail and wakes the disk's controller if it sleeps. */
 void sta_beq_ring(struct sta_beq *b);
+/* The EU is about to sleep: arms the CQ's interrupt; true if a completion is there already. */
+bool sta_beq_arm(struct sta_beq *b);
 /* Up to max new completions: their slots and statuses (SC | SCT << 8); frees their CQ slots. */
 int sta_beq_reap(struct sta_beq *b, struct sta_slot **done, uint16_t *status, int max);
 /* Queues a command for when the SQ has room; sta_beq_push_waiting places those that fit. */

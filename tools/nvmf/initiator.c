@@ -5,14 +5,16 @@
  *
  *   softdoca-nvmf-initiator --addr IPV4 --port PORT --nqn NQN [--hostnqn NQN] [--qd N]
  *                           [--io-size BYTES] [--read-pct P] [--time SECONDS] [--verify]
- *                           [--blocks N]
+ *                           [--blocks N] [--no-inline]
  *
  * Connects an admin queue and one I/O queue, keeps qd commands in flight at random offsets
  * (io-size aligned, within the first `blocks` blocks or the namespace), P % reads, for the
  * given time, then prints IOPS, MiB/s and latency percentiles. --verify: every write carries
  * a pattern of its offset and generation, every read of a chunk this run wrote is compared,
- * and a chunk is never read and written at once. Exit status 0 when every command succeeded
- * (and verified), 1 otherwise.
+ * and a chunk is never read and written at once. Writes that fit the target's in-capsule data
+ * (IOCCSZ of Identify Controller) carry their data in the capsule, as Linux's nvme-rdma host
+ * does, unless --no-inline: then the target pulls it by RDMA READ (keyed SGL). Exit status 0
+ * when every command succeeded (and verified), 1 otherwise.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -59,7 +61,7 @@ static int cmp_u64(const void *a, const void *b)
 static void usage(void)
 {
 	fprintf(stderr, "usage: softdoca-nvmf-initiator --addr IPV4 --port PORT --nqn NQN [--hostnqn NQN] [--qd N] "
-			"[--io-size BYTES] [--read-pct P] [--time SECONDS] [--verify] [--blocks N]\n");
+			"[--io-size BYTES] [--read-pct P] [--time SECONDS] [--verify] [--blocks N] [--no-inline]\n");
 	exit(2);
 }
 
@@ -71,12 +73,13 @@ int main(int argc, char **argv)
 		{"qd", required_argument, NULL, 'q'},      {"io-size", required_argument, NULL, 's'},
 		{"read-pct", required_argument, NULL, 'r'}, {"time", required_argument, NULL, 't'},
 		{"verify", no_argument, NULL, 'v'},        {"blocks", required_argument, NULL, 'b'},
-		{NULL, 0, NULL, 0},
+		{"no-inline", no_argument, NULL, 'i'},     {NULL, 0, NULL, 0},
 	};
 	const char *addr = NULL, *port = NULL, *nqn = NULL, *host = "nqn.2014-08.io.softdoca:initiator";
 	uint32_t qd = 32, io_size = 4096, read_pct = 100, secs = 5;
 	uint64_t blocks = 0;
-	bool verify = false;
+	bool verify = false, inline_ok = true;
+	uint32_t icd = 0; /* in-capsule data bytes the target takes */
 	struct nvmf_queue admin, q;
 	struct nvmf_cqe c;
 	uint8_t sqe[64] = {0}, id[4096];
@@ -94,6 +97,7 @@ int main(int argc, char **argv)
 		case 't': secs = (uint32_t)strtoul(optarg, NULL, 0); break;
 		case 'v': verify = true; break;
 		case 'b': blocks = strtoull(optarg, NULL, 0); break;
+		case 'i': inline_ok = false; break;
 		default: usage();
 		}
 	}
@@ -104,7 +108,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "softdoca-nvmf-initiator: admin Connect failed (status 0x%04x)\n", c.status);
 		return 1;
 	}
-	sqe[0] = 0x06; /* Identify namespace 1 */
+	sqe[0] = 0x06; /* Identify controller: IOCCSZ, in 16-byte units, counts the 64-byte SQE */
+	sqe[40] = 1;
+	if (nvmf_cmd(&admin, sqe, 4096, NULL, id, &c, 10000) != 0 || (c.status >> 1) != 0) {
+		fprintf(stderr, "softdoca-nvmf-initiator: Identify controller failed\n");
+		return 1;
+	}
+	uint32_t ioccsz = (uint32_t)id[1792] | (uint32_t)id[1793] << 8 | (uint32_t)id[1794] << 16 |
+			  (uint32_t)id[1795] << 24;
+
+	if (inline_ok && ioccsz > 4)
+		icd = ioccsz * 16 - NVMF_SQE < NVMF_ICD ? ioccsz * 16 - NVMF_SQE : NVMF_ICD;
+	sqe[40] = 0; /* Identify namespace 1 */
 	sqe[4] = 1;
 	if (nvmf_cmd(&admin, sqe, 4096, NULL, id, &c, 10000) != 0 || (c.status >> 1) != 0) {
 		fprintf(stderr, "softdoca-nvmf-initiator: Identify namespace failed\n");
@@ -155,15 +170,20 @@ int main(int argc, char **argv)
 				q.inflight--;
 				break;
 			}
+			bool in_capsule = !rd && io_size <= icd;
+
 			busy[chunk] = 1;
 			s = nvmf_capsule(&q, (uint16_t)cid);
 			nvmf_rw(s, rd ? 0x02 : 0x01, 1, chunk * (io_size / bs), io_size / bs);
-			nvmf_sgl_keyed(&q, s, (uint16_t)cid, io_size);
+			if (in_capsule)
+				nvmf_sgl_icd(s, io_size);
+			else
+				nvmf_sgl_keyed(&q, s, (uint16_t)cid, io_size);
 			ops[cid] = (struct op){.busy = true, .read = rd, .chunk = chunk, .gen = rd ? gen[chunk] : next_gen++};
 			if (!rd && verify)
-				pattern(nvmf_data(&q, (uint16_t)cid), io_size, chunk, ops[cid].gen);
+				pattern(in_capsule ? s + NVMF_SQE : nvmf_data(&q, (uint16_t)cid), io_size, chunk, ops[cid].gen);
 			ops[cid].start_ns = now_ns();
-			if (nvmf_send(&q, (uint16_t)cid, 0) != 0) {
+			if (nvmf_send(&q, (uint16_t)cid, in_capsule ? io_size : 0) != 0) {
 				fprintf(stderr, "softdoca-nvmf-initiator: send failed\n");
 				return 1;
 			}

@@ -255,36 +255,47 @@ static int take_rsp(struct nvmf_queue *q, const struct ibv_wc *wc, struct nvmf_c
 	return 1;
 }
 
+/* The next completion of the batch, polling a new batch when it is used up: 1, 0 none, -1 error. */
+static int next_wc(struct nvmf_queue *q, struct ibv_wc **wc)
+{
+	if (q->wc_i == q->wc_n) {
+		int n = ibv_poll_cq(q->cq, (int)(sizeof(q->wc) / sizeof(q->wc[0])), q->wc);
+
+		if (n <= 0)
+			return n < 0 ? -1 : 0;
+		q->wc_n = n;
+		q->wc_i = 0;
+	}
+	*wc = &q->wc[q->wc_i++];
+	return 1;
+}
+
 int nvmf_wait(struct nvmf_queue *q, struct nvmf_cqe *cqe, int timeout_ms)
 {
 	long end = now_ms() + timeout_ms;
-	struct ibv_wc wc;
+	struct ibv_wc *wc;
+	bool armed = false;
 
 	for (;;) {
-		int n = ibv_poll_cq(q->cq, 1, &wc);
+		int n = next_wc(q, &wc);
 
 		if (n < 0)
 			return -1;
 		if (n == 1) {
-			if (wc.status != IBV_WC_SUCCESS)
+			if (wc->status != IBV_WC_SUCCESS)
 				return -1;
-			if (wc.opcode != IBV_WC_RECV)
-				continue;
-			return take_rsp(q, &wc, cqe);
-		}
-		/* nothing yet: arm, look once more, then sleep on the channel */
-		if (ibv_req_notify_cq(q->cq, 0) != 0)
-			return -1;
-		n = ibv_poll_cq(q->cq, 1, &wc);
-		if (n != 0) { /* came before the arm: take it on the next turn */
-			if (n < 0)
-				return -1;
-			if (wc.status != IBV_WC_SUCCESS)
-				return -1;
-			if (wc.opcode == IBV_WC_RECV)
-				return take_rsp(q, &wc, cqe);
+			if (wc->opcode == IBV_WC_RECV)
+				return take_rsp(q, wc, cqe);
 			continue;
 		}
+		/* nothing yet: arm, look once more (what came before the arm), then sleep on the channel */
+		if (!armed) {
+			if (ibv_req_notify_cq(q->cq, 0) != 0)
+				return -1;
+			armed = true;
+			continue;
+		}
+		armed = false;
 		long left = end - now_ms();
 		struct pollfd p[2] = {{.fd = q->chan->fd, .events = POLLIN}, {.fd = q->ch->fd, .events = POLLIN}};
 

@@ -43,6 +43,8 @@ struct nvmf_queue {
 	bool inv;              /* the last response came by SEND with invalidate ... */
 	uint32_t inv_rkey;     /* ... of this rkey */
 	bool disconnected;     /* the target disconnected */
+	struct ibv_wc wc[32];  /* completions polled in one batch, handed out by nvmf_wait */
+	int wc_n, wc_i;
 };
 
 /* The buffers of command slot `cid`. */

@@ -45,11 +45,14 @@ static bool find_bell(const void *addr, size_t len, uint16_t cqid, struct softhw
 		if (a < page || a + len > page + NVME_PAGE)
 			continue;
 		/* the CQ was made by a completed Create I/O CQ: its fields are settled */
-		const struct nvme_cq *cq = &c->cq[cqid];
+		struct nvme_cq *cq = &c->cq[cqid];
 
 		if (__atomic_load_n(&cq->live, __ATOMIC_ACQUIRE)) {
 			bell->wake_fd = c->wake_fd;
 			bell->irq_fd = cq->ien ? c->irq_fd[cq->iv] : -1;
+			bell->asleep = &c->asleep;
+			bell->cq_wait = &cq->cq_wait;
+			bell->irq_gate = &cq->irq_gate;
 			found = true;
 		}
 		break;

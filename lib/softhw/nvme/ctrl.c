@@ -11,6 +11,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include "nvme_ops.h"
 #include "nvme_priv.h"
 #include "softhw/base/sdk_log.h"
 #include "softhw/fabric/threads.h"
@@ -131,6 +132,8 @@ static void drain_waits(struct nvme_ctrl *c)
 				cq->wait_tail = NULL;
 			post(c, cq, cmd);
 		}
+		if (cq->wait_head == NULL && cq->cq_wait)
+			__atomic_store_n(&cq->cq_wait, 0, __ATOMIC_RELAXED);
 	}
 }
 
@@ -138,12 +141,21 @@ static void signal_irqs(struct nvme_ctrl *c)
 {
 	uint64_t one = 1;
 
+	/* the CQEs posted before the gates are read (nvme_ops.h: a driver arms, then looks) */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (int i = 0; i < NVME_MAX_QUEUES; i++) {
 		struct nvme_cq *cq = &c->cq[i];
+		uint32_t gate;
 
 		if (!cq->signal)
 			continue;
 		cq->signal = false;
+		gate = __atomic_load_n(&cq->irq_gate, __ATOMIC_RELAXED);
+		if (gate == SOFTHW_NVME_IRQ_MASKED ||
+		    (gate == SOFTHW_NVME_IRQ_ARMED &&
+		     !__atomic_compare_exchange_n(&cq->irq_gate, &gate, SOFTHW_NVME_IRQ_MASKED, false, __ATOMIC_ACQ_REL,
+						  __ATOMIC_RELAXED)))
+			continue; /* its driver polls the CQ: no interrupt wanted */
 		if (cq->ien && c->irq_fd[cq->iv] >= 0 && write(c->irq_fd[cq->iv], &one, sizeof(one)) < 0)
 			SDK_LOG_ERR("NVMe interrupt vector %u: eventfd write failed: %s", cq->iv, strerror(errno));
 	}
@@ -193,6 +205,31 @@ static void fetch(struct nvme_ctrl *c)
 	}
 }
 
+/*
+ * About to block: tells drivers to wake us (asleep, cq_wait), then looks once more at what
+ * they may have published before they saw it. True: there is work, do not block.
+ */
+static bool work_after_sleep_flag(struct nvme_ctrl *c)
+{
+	__atomic_store_n(&c->asleep, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < NVME_MAX_QUEUES; i++)
+		if (c->cq[i].wait_head != NULL)
+			__atomic_store_n(&c->cq[i].cq_wait, 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (int i = 0; i < NVME_MAX_QUEUES; i++) {
+		struct nvme_sq *sq = &c->sq[i];
+
+		uint32_t tail = __atomic_load_n(&c->doorbells[2 * i], __ATOMIC_RELAXED);
+
+		/* (a tail beyond the SQ is ignored by fetch: no reason to stay up) */
+		if (sq->live && sq->deleter == NULL && c->free_cmds != NULL && tail < sq->size && tail != sq->head)
+			return true;
+		if (c->cq[i].live && c->cq[i].wait_head != NULL && !cq_full(c, &c->cq[i]))
+			return true;
+	}
+	return false;
+}
+
 static void *engine(void *arg)
 {
 	struct nvme_ctrl *c = arg;
@@ -213,7 +250,11 @@ static void *engine(void *arg)
 		if (stop && c->ops_inflight == 0)
 			break;
 		/* sleeps here while idle: the armed wake read or an I/O completion ends it */
-		rc = io_uring_submit_and_wait(&c->ring, 1);
+		if (!stop && work_after_sleep_flag(c))
+			rc = io_uring_submit(&c->ring);
+		else
+			rc = io_uring_submit_and_wait(&c->ring, 1);
+		__atomic_store_n(&c->asleep, 0, __ATOMIC_RELAXED);
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY && !logged) {
 			/* the completions already queued are still taken below */
 			SDK_LOG_ERR("soft NVMe controller: io_uring_submit_and_wait: %s", strerror(-rc));

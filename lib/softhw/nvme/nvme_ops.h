@@ -16,7 +16,25 @@
 struct softhw_nvme_bell {
 	int wake_fd; /* write 8 bytes after moving a doorbell */
 	int irq_fd;  /* the CQ's interrupt vector; -1 when the CQ has interrupts off */
+	/*
+	 * For a driver that wakes the controller and takes interrupts only when needed, as NVMe's
+	 * shadow doorbells with event indexes let a virtual controller's driver do. Each pair is
+	 * a store, a SEQ_CST fence and a load on both sides, so one of them always sees the other.
+	 *  asleep:   nonzero while the controller is (about to be) blocked; a driver that stored
+	 *            an SQ tail writes wake_fd only then.
+	 *  cq_wait:  nonzero while completions of this CQ wait for room; a driver that stored the
+	 *            CQ head writes wake_fd only then.
+	 *  irq_gate: the CQ's interrupt gate, 0 (the default: every batch of CQEs signals irq_fd),
+	 *            SOFTHW_NVME_IRQ_MASKED (no signal) or SOFTHW_NVME_IRQ_ARMED (the next batch
+	 *            signals once and masks it again). A driver arms it before sleeping on irq_fd,
+	 *            then looks at the CQ once more; it sets 0 again when it lets the queue go.
+	 */
+	const uint32_t *asleep;
+	const uint32_t *cq_wait;
+	uint32_t *irq_gate;
 };
+
+enum { SOFTHW_NVME_IRQ_ALWAYS = 0, SOFTHW_NVME_IRQ_MASKED = 1, SOFTHW_NVME_IRQ_ARMED = 2 };
 
 struct softhw_nvme_ops {
 	/*

@@ -68,6 +68,8 @@ struct nvme_cq {
 	uint8_t phase;
 	bool ien;
 	bool signal;            /* CQEs were posted since the last interrupt */
+	uint32_t irq_gate;      /* SOFTHW_NVME_IRQ_* (nvme_ops.h): a driver's interrupt mask, atomic */
+	uint32_t cq_wait;       /* completions wait for room (wait_head): atomic, for drivers */
 	bool bad_head_logged;
 	uint16_t iv;
 	int nsq;                /* SQs completing here */
@@ -117,6 +119,7 @@ struct nvme_ctrl {
 	pthread_t thread;
 	bool stop;                     /* atomic */
 	bool hold;                     /* atomic: I/O completions are kept (softdoca_nvme_hold_completions) */
+	uint32_t asleep;               /* atomic: the engine is (about to be) blocked (nvme_ops.h) */
 	struct nvme_cmd *cmds;
 	struct nvme_cmd *free_cmds;
 	int ops_inflight;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Same-host fast path for two-sided messages (SEND, SEND_IMM, WRITE_IMM up to one record).
+ * Same-host fast path for two-sided messages (SEND, SEND_IMM, WRITE_IMM up to one record), and
+ * WRITEs that follow messages still on the ring.
  *
  * A qp whose peer is on this host (unix transport) gets a shared-memory channel
  * (lib/softhw/fabric/channel.h): the acceptor creates the memfd and two eventfd doorbells and
@@ -254,9 +255,18 @@ static bool ring_wants(const struct rnic_qp *qp, const struct rnic_wr *wr)
 {
 	const struct ring *r = qp->path[RNIC_PATH_RING]; /* qp lock held */
 
-	return r != NULL && r->on && wr->bytes <= RING_DATA_MAX &&
-	       (wr->op == SOFTHW_RNIC_OP_SEND || wr->op == SOFTHW_RNIC_OP_SEND_IMM || wr->op == SOFTHW_RNIC_OP_SEND_INV ||
-		wr->op == SOFTHW_RNIC_OP_WRITE_IMM);
+	if (r == NULL || !r->on || wr->bytes > RING_DATA_MAX)
+		return false;
+	/*
+	 * A plain WRITE rides the ring only behind messages still on it: it would otherwise wait
+	 * for their ACKs before taking the socket (RC order), and the next message for its ACK,
+	 * a round trip per switch (an NVMe-oF target's read data between its responses). Alone,
+	 * it keeps the socket or the inline copy, which need no receiver that polls.
+	 */
+	if (wr->op == SOFTHW_RNIC_OP_WRITE)
+		return qp->inflight[RNIC_PATH_RING] > 0;
+	return wr->op == SOFTHW_RNIC_OP_SEND || wr->op == SOFTHW_RNIC_OP_SEND_IMM || wr->op == SOFTHW_RNIC_OP_SEND_INV ||
+	       wr->op == SOFTHW_RNIC_OP_WRITE_IMM;
 }
 
 static bool ring_can_post(struct rnic_qp *qp)
@@ -271,7 +281,7 @@ static void ring_post(struct rnic_qp *qp, struct rnic_wr *wr)
 	struct rnic_ring_hdr h = {.op = (uint8_t)wr->op, .imm = wr->imm};
 	size_t off = sizeof(h);
 
-	if (wr->op == SOFTHW_RNIC_OP_WRITE_IMM) {
+	if (wr->op == SOFTHW_RNIC_OP_WRITE_IMM || wr->op == SOFTHW_RNIC_OP_WRITE) {
 		h.id = wr->rkey.id;
 		h.token = wr->rkey.token;
 		h.addr = wr->rkey.addr;
@@ -383,6 +393,7 @@ static void ring_rx(struct rnic_qp *qp, struct ring *r)
 		case SOFTHW_RNIC_OP_SEND_IMM:
 		case SOFTHW_RNIC_OP_SEND_INV:
 			break;
+		case SOFTHW_RNIC_OP_WRITE:
 		case SOFTHW_RNIC_OP_WRITE_IMM:
 			err = rnic_write_check(qp, h.id, h.token, h.addr, len);
 			break;
@@ -393,6 +404,15 @@ static void ring_rx(struct rnic_qp *qp, struct ring *r)
 		if (err != DOCA_SUCCESS) {
 			nak(qp, r, m.aux, h.op, err);
 			return;
+		}
+		if (h.op == SOFTHW_RNIC_OP_WRITE) { /* one-sided: placed, no receive, no completion here */
+			err = rnic_write_place(h.id, h.token, h.addr, data, len);
+			if (err != DOCA_SUCCESS) {
+				nak(qp, r, m.aux, h.op, err);
+				return;
+			}
+			softhw_chan_consume(&r->ch); /* the ACK */
+			continue;
 		}
 		rv = rnic_ep_take_recv(qp->ep);
 		if (rv == NULL) {

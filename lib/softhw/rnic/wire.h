@@ -98,14 +98,16 @@ struct rnic_hello {
  * (the acceptor creates it, the dialer maps it with the same geometry). A record is the head
  * below and the payload.
  */
-#define RNIC_RING_REC 4080 /* + the channel's 16-byte record header: one 4 KiB slot */
+/* + the channel's 16-byte record header: 66 cache lines, room for an NVMe-oF capsule (64 bytes)
+ * with 4 KiB of in-capsule data, or a 4 KiB write, behind the 40-byte rnic_ring_hdr */
+#define RNIC_RING_REC 4208
 #define RNIC_RING_SLOTS 64
 #define RNIC_RING_TAG_MSG 0x4d534731u /* "1GSM": the channel record's tag */
 struct rnic_ring_hdr {
 	uint8_t op;
 	uint8_t reserved[3];
 	uint32_t imm;
-	uint64_t id; /* WRITE_IMM: rkey */
+	uint64_t id; /* WRITE, WRITE_IMM: rkey */
 	uint64_t token;
 	uint64_t addr;
 };

@@ -947,6 +947,50 @@ static void test_ring_send_then_read(void)
 	CHECK(target_end(&t));
 }
 
+/*
+ * Writes behind sends still on the ring ride it too (an NVMe-oF target's read data between
+ * responses): completions in post order, the data there when the send after it is received,
+ * and a write into memory the target's export does not cover fails on the ring as on the socket.
+ */
+static void test_ring_send_write_send(void)
+{
+	static const enum softhw_rnic_opcode order[] = {SOFTHW_RNIC_OP_SEND, SOFTHW_RNIC_OP_WRITE,
+							SOFTHW_RNIC_OP_WRITE, SOFTHW_RNIC_OP_SEND};
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	static uint8_t page[4096], small[100];
+	uint8_t out[64];
+
+	for (size_t i = 0; i < sizeof(page); i++)
+		page[i] = (uint8_t)(i * 13 + 1);
+	memset(small, 0x5a, sizeof(small));
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	target_cmd(&t, 'r', 64);
+	target_cmd(&t, 'r', 64);
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "one", 3, NULL, 0, 0, 0));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_WRITE, page, sizeof(page), &t.ti.mem, 8192, 0, 0));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_WRITE, small, sizeof(small), &t.ti.mem, 20000, 0, 0));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "two", 3, NULL, 0, 0, 0));
+	expect_ops(&in, order, 4);
+	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 3);
+	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 3 && memcmp(out, "two", 3) == 0);
+	CHECK(target_mem(&t, 8192, out) && memcmp(out, page, 64) == 0);
+	CHECK(target_mem(&t, 8192 + 4096 - 64, out) && memcmp(out, page + 4096 - 64, 64) == 0);
+	CHECK(target_mem(&t, 20000 + 36, out) && memcmp(out, small + 36, 64) == 0);
+	/* beyond the export, behind a send: the ring's NAK fails the write, then the qp */
+	target_cmd(&t, 'r', 64);
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "three", 5, NULL, 0, 0, 0));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_WRITE, page, sizeof(page), &t.ti.mem, MEM_LEN - 64, 0, 0));
+	CHECK(wait_cqe(&in.n, &c, WAIT_MS) && c.kind == SOFTHW_RNIC_CQE_WR && c.op == SOFTHW_RNIC_OP_SEND &&
+	      c.status == DOCA_SUCCESS);
+	CHECK(wait_cqe(&in.n, &c, WAIT_MS) && c.kind == SOFTHW_RNIC_CQE_WR && c.op == SOFTHW_RNIC_OP_WRITE &&
+	      c.status == DOCA_ERROR_INVALID_VALUE);
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
 /* More sends in flight than the ring has slots: they wait for room and complete in order. */
 static void test_ring_many(void)
 {
@@ -1419,6 +1463,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_own_lane_survives_destroy);
 	TEST_RUN(test_ring_write_then_send);
 	TEST_RUN(test_ring_send_then_read);
+	TEST_RUN(test_ring_send_write_send);
 	TEST_RUN(test_ring_many);
 	TEST_RUN(test_ring_peer_killed);
 	TEST_RUN(test_ring_wakes_armed);
