@@ -65,7 +65,10 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE);
 #define ROCE_RD_ATOMIC 16
 #define ROCE_SQ_DEPTH 1024
 #define ROCE_RX_BATCH 32
-#define ROCE_TX_BATCH 16       /* datagrams sent by one sendmmsg */
+#define ROCE_TX_BATCH 64       /* datagrams gathered for one sendmmsg */
+#define ROCE_TX_BYTES (128 << 10) /* their bytes, back to back (runs of one size go out as one UDP GSO send) */
+#define ROCE_GSO_SEGS 64       /* datagrams per UDP_SEGMENT send (Linux's UDP_MAX_SEGMENTS: 64, 128 since 6.9) */
+#define ROCE_GSO_BYTES 65507   /* and their bytes: one UDP datagram's payload at most */
 /*
  * Work outstanding and nothing heard from the peer for this long: it is gone (the retry count
  * never runs out, so the engine alone would wait for ever). As the stream's TCP keepalive,
@@ -122,8 +125,9 @@ struct roce_qp {
 	doca_error_t failed_err;
 	struct roce_bounce *bounces;
 	unsigned ntx;              /* datagrams waiting in tx (sent when the engine call returns, or tx is full) */
-	struct iovec txv[ROCE_TX_BATCH];
-	uint8_t tx[ROCE_TX_BATCH][ROCE_PORT_DGRAM_MAX]; /* emit: the datagrams with their ICRCs */
+	size_t txoff;              /* their bytes */
+	uint16_t txlen[ROCE_TX_BATCH];
+	uint8_t tx[ROCE_TX_BYTES]; /* emit: the datagrams back to back, ICRCs written at tx_flush */
 };
 
 static struct {
@@ -266,35 +270,68 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 
 /* ---- the engine's callbacks (qp lock held) ---- */
 
-/* Sends the datagrams emit gathered: one sendmmsg. */
+/*
+ * Sends the datagrams emit gathered, in one sendmmsg: each run of datagrams of one size (the
+ * last of a run may be shorter: a message's LAST packet) is one UDP GSO send, which takes one
+ * trip through the kernel's stack (and a veth or loopback) instead of one per datagram. The
+ * kernel gives the datagrams of a run IPv4 IDs 0, 1, 2, ... (from the unconnected socket's 0 with
+ * DF), so datagram i of a run gets the ICRC of ID i: byte-exact on the wire, for rxe too.
+ */
 static void tx_flush(struct roce_qp *s)
 {
 	struct roce_lport *lp = s->lp;
+	struct roce_ip4 ip = {.src = lp->ip, .dst = s->peer_ip, .frag = ROCE_IP4_DF};
+	struct iovec runs[ROCE_TX_BATCH];
+	uint16_t seg[ROCE_TX_BATCH];
+	uint16_t sport;
+	unsigned nruns = 0;
+	size_t off = 0;
 
 	if (s->ntx == 0)
 		return;
+	sport = roce_port_qp_sport(lp->port, s->qpn);
+	for (unsigned j = 0; j < s->ntx;) {
+		uint16_t len = s->txlen[j];
+		size_t bytes = 0;
+		unsigned k = 0;
+
+		/* a run: datagrams of len bytes, then possibly one shorter that ends it */
+		while (j + k < s->ntx && k < ROCE_GSO_SEGS && bytes + s->txlen[j + k] <= ROCE_GSO_BYTES &&
+		       s->txlen[j + k] <= len) {
+			uint8_t *d = s->tx + off + bytes;
+			uint16_t dl = s->txlen[j + k];
+
+			ip.id = (uint16_t)k;
+			roce_icrc_store(d, dl, roce_icrc_ip4(&ip, sport, ROCE_UDP_PORT, d, dl));
+			bytes += dl;
+			k++;
+			if (dl < len)
+				break;
+		}
+		runs[nruns] = (struct iovec){s->tx + off, bytes};
+		seg[nruns++] = k > 1 ? len : 0;
+		off += bytes;
+		j += k;
+	}
 	pthread_mutex_lock(&lp->lock);
 	/* a full socket buffer is lost packets: the engine sends them again */
-	(void)roce_port_send_batch(lp->port, s->qpn, s->peer_ip, 0, s->txv, s->ntx);
+	(void)roce_port_send_gso(lp->port, s->qpn, s->peer_ip, 0, runs, seg, nruns);
 	pthread_mutex_unlock(&lp->lock);
 	s->ntx = 0;
+	s->txoff = 0;
 }
 
 static void rc_emit(void *ctx, const uint8_t *buf, size_t len)
 {
 	struct roce_qp *s = ctx;
-	struct roce_lport *lp = s->lp;
-	struct roce_ip4 ip = {.src = lp->ip, .dst = s->peer_ip, .id = 0, .frag = ROCE_IP4_DF};
-	uint8_t *d;
 
 	if (len > ROCE_PORT_DGRAM_MAX)
 		return; /* cannot be: the engine's MTU is at most 4096 */
-	if (s->ntx == ROCE_TX_BATCH)
+	if (s->ntx == ROCE_TX_BATCH || s->txoff + len > sizeof(s->tx))
 		tx_flush(s);
-	d = s->tx[s->ntx];
-	memcpy(d, buf, len);
-	roce_icrc_store(d, len, roce_icrc_ip4(&ip, roce_port_qp_sport(lp->port, s->qpn), ROCE_UDP_PORT, d, len));
-	s->txv[s->ntx++] = (struct iovec){d, len};
+	memcpy(s->tx + s->txoff, buf, len);
+	s->txlen[s->ntx++] = (uint16_t)len;
+	s->txoff += len;
 }
 
 static bool rkey_export(uint32_t rkey, uint64_t *id, uint64_t *token)
@@ -1181,6 +1218,27 @@ static void roce_nic_timer(uint64_t now)
 	pthread_mutex_unlock(&ports.lock);
 }
 
+/* The port's counters when it closes: SDK debug log, and stderr with SOFTDOCA_ROCE_STATS (not "stats:",
+ * which names a qp's RC counters to the tests). */
+static void port_stats(const struct roce_lport *lp)
+{
+	struct roce_port_stats st;
+	char line[384], ip[16];
+
+	roce_port_get_stats(lp->port, &st);
+	ip_text(lp->ip, ip, sizeof(ip));
+	snprintf(line, sizeof(line),
+		 "RoCEv2 port %s counters: path_mtu %u tx %llu tx_gso %llu tx_err %llu rx_qp %llu rx_gro %llu rx_shared %llu "
+		 "rx_forwarded %llu fwd_out %llu drop_malformed %llu drop_no_owner %llu",
+		 ip, 1u << lp->mtu_log, (unsigned long long)st.tx, (unsigned long long)st.tx_gso,
+		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp, (unsigned long long)st.rx_gro,
+		 (unsigned long long)st.rx_shared, (unsigned long long)st.rx_forwarded, (unsigned long long)st.fwd_out,
+		 (unsigned long long)st.drop_malformed, (unsigned long long)st.drop_no_owner);
+	SDK_LOG_DBG("%s", line);
+	if (getenv("SOFTDOCA_ROCE_STATS") != NULL)
+		fprintf(stderr, "softdoca: %s\n", line);
+}
+
 static void roce_nic_stop(void)
 {
 	roce_cm_stop(); /* its records name the ports */
@@ -1188,6 +1246,7 @@ static void roce_nic_stop(void)
 	for (int i = 0; i < ports.n; i++) {
 		struct roce_lport *lp = ports.ports[i];
 
+		port_stats(lp);
 		roce_port_close(lp->port);
 		pthread_mutex_destroy(&lp->lock);
 		pthread_mutex_destroy(&lp->rx);

@@ -2,6 +2,7 @@
 /* The RoCEv2 UDP port of one process on one IPv4 address (see roce_port.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/udp.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -22,6 +23,9 @@
 #define MAX_CONNS (2 * ROCE_REG_OWNERS)
 #define RCVBUF (4 << 20)    /* asked for; the kernel caps it at net.core.rmem_max */
 #define FWD_MAGIC 0x52464744u
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103     /* linux/udp.h: the GSO segment size of a send (Linux >= 4.18) */
+#endif
 
 /* epoll tags: kind in the high half, a QPN or descriptor in the low one */
 enum { TAG_SHARED = 1, TAG_LISTEN, TAG_CONN, TAG_QP };
@@ -56,6 +60,7 @@ struct roce_port {
 	int fwd[ROCE_REG_OWNERS]; /* our connections to other owners, -1 */
 	int conns[MAX_CONNS];     /* accepted forwarding connections */
 	unsigned nconns;
+	bool no_gso;        /* a UDP_SEGMENT send failed: datagrams go one by one (atomic) */
 	struct rp_qp *qps[QP_BUCKETS];
 	struct roce_port_stats st;
 };
@@ -129,6 +134,7 @@ doca_error_t roce_port_open(const char *run_dir, uint32_t ip, uint16_t udp_port,
 	p->ip = ip;
 	p->port = udp_port ? udp_port : ROCE_UDP_PORT;
 	p->ep = p->ufd = p->lfd = -1;
+	p->no_gso = getenv("SOFTDOCA_ROCE_NO_GSO") != NULL; /* to compare, and to test the fallback */
 	for (int i = 0; i < ROCE_REG_OWNERS; i++)
 		p->fwd[i] = -1;
 	err = roce_reg_open(run_dir, ip, true, &p->reg, why);
@@ -336,10 +342,10 @@ doca_error_t roce_port_send(struct roce_port *p, uint32_t qpn, uint32_t ip, uint
 	return DOCA_SUCCESS;
 }
 
-unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
-			      const struct iovec *dgrams, unsigned n)
+/* Datagrams one per message, MMSG_BATCH per sendmmsg; how many were not sent. */
+static unsigned send_dgrams(struct roce_port *p, int fd, const struct sockaddr_in *a, const struct iovec *dgrams,
+			    unsigned n)
 {
-	struct sockaddr_in a = sin4(ip, udp_port ? udp_port : ROCE_UDP_PORT);
 	struct mmsghdr mm[MMSG_BATCH];
 	unsigned sent = 0;
 
@@ -349,12 +355,12 @@ unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, ui
 
 		memset(mm, 0, sizeof(mm[0]) * k);
 		for (unsigned i = 0; i < k; i++) {
-			mm[i].msg_hdr.msg_name = &a;
-			mm[i].msg_hdr.msg_namelen = sizeof(a);
+			mm[i].msg_hdr.msg_name = (struct sockaddr_in *)a;
+			mm[i].msg_hdr.msg_namelen = sizeof(*a);
 			mm[i].msg_hdr.msg_iov = (struct iovec *)&dgrams[sent + i];
 			mm[i].msg_hdr.msg_iovlen = 1;
 		}
-		r = sendmmsg(tx_fd(p, qpn), mm, k, MSG_DONTWAIT);
+		r = sendmmsg(fd, mm, k, MSG_DONTWAIT);
 		if (r <= 0) {
 			STAT_ADD(p, tx_err);
 			break;
@@ -363,6 +369,104 @@ unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, ui
 		sent += (unsigned)r;
 	}
 	return n - sent;
+}
+
+unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
+			      const struct iovec *dgrams, unsigned n)
+{
+	struct sockaddr_in a = sin4(ip, udp_port ? udp_port : ROCE_UDP_PORT);
+
+	return send_dgrams(p, tx_fd(p, qpn), &a, dgrams, n);
+}
+
+/* A buffer of back-to-back datagrams of seg bytes (the last may be shorter) one by one; how many were lost. */
+static unsigned send_one_by_one(struct roce_port *p, int fd, const struct sockaddr_in *a, const struct iovec *b,
+				uint16_t seg)
+{
+	struct iovec d[MMSG_BATCH];
+	size_t off = 0;
+	unsigned n = 0, lost = 0;
+
+	while (off < b->iov_len) {
+		size_t len = seg == 0 || b->iov_len - off < seg ? b->iov_len - off : seg;
+
+		d[n++] = (struct iovec){ (uint8_t *)b->iov_base + off, len };
+		off += len;
+		if (n == MMSG_BATCH || off == b->iov_len) {
+			lost |= send_dgrams(p, fd, a, d, n) > 0;
+			n = 0;
+		}
+	}
+	return lost;
+}
+
+unsigned roce_port_send_gso(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
+			    const struct iovec *bufs, const uint16_t *seg, unsigned n)
+{
+	struct sockaddr_in a = sin4(ip, udp_port ? udp_port : ROCE_UDP_PORT);
+	union {
+		char buf[CMSG_SPACE(sizeof(uint16_t))];
+		struct cmsghdr align;
+	} c[MMSG_BATCH];
+	struct mmsghdr mm[MMSG_BATCH];
+	int fd = tx_fd(p, qpn);
+	unsigned sent = 0, lost = 0;
+
+	if (__atomic_load_n(&p->no_gso, __ATOMIC_RELAXED)) {
+		for (unsigned i = 0; i < n; i++)
+			lost += send_one_by_one(p, fd, &a, &bufs[i], seg[i]);
+		return lost;
+	}
+	while (sent < n) {
+		unsigned k = n - sent < MMSG_BATCH ? n - sent : MMSG_BATCH;
+		int r;
+
+		memset(mm, 0, sizeof(mm[0]) * k);
+		for (unsigned i = 0; i < k; i++) {
+			struct msghdr *h = &mm[i].msg_hdr;
+			const struct iovec *b = &bufs[sent + i];
+
+			h->msg_name = &a;
+			h->msg_namelen = sizeof(a);
+			h->msg_iov = (struct iovec *)b;
+			h->msg_iovlen = 1;
+			if (seg[sent + i] != 0 && b->iov_len > seg[sent + i]) {
+				struct cmsghdr *cm;
+
+				memset(&c[i], 0, sizeof(c[i]));
+				h->msg_control = c[i].buf;
+				h->msg_controllen = sizeof(c[i].buf);
+				cm = CMSG_FIRSTHDR(h);
+				cm->cmsg_level = SOL_UDP;
+				cm->cmsg_type = UDP_SEGMENT;
+				cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+				memcpy(CMSG_DATA(cm), &seg[sent + i], sizeof(uint16_t));
+			}
+		}
+		r = sendmmsg(fd, mm, k, MSG_DONTWAIT);
+		if (r < 0 && (errno == EINVAL || errno == EIO || errno == ENOPROTOOPT || errno == EOPNOTSUPP) &&
+		    mm[0].msg_hdr.msg_controllen != 0) {
+			/* this kernel or route cannot segment: one by one from now on */
+			__atomic_store_n(&p->no_gso, true, __ATOMIC_RELAXED);
+			for (unsigned i = sent; i < n; i++)
+				lost += send_one_by_one(p, fd, &a, &bufs[i], seg[i]);
+			return lost;
+		}
+		if (r <= 0) {
+			STAT_ADD(p, tx_err);
+			return lost + n - sent;
+		}
+		for (int i = 0; i < r; i++) {
+			unsigned s = seg[sent + (unsigned)i];
+			size_t len = bufs[sent + (unsigned)i].iov_len;
+
+			__atomic_fetch_add(&p->st.tx, s == 0 || len <= s ? 1 : (len + s - 1) / s, __ATOMIC_RELAXED);
+			if (s != 0 && len > s)
+				STAT_ADD(p, tx_gso);
+		}
+		sent += (unsigned)r;
+	}
+	return lost;
 }
 
 /* ---- routing ---- */
