@@ -63,8 +63,9 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE);
 #define ROCE_ACK_TIMEOUT 14    /* 4.096 us << 14 = 67 ms */
 #define ROCE_RETRY 7           /* never runs out (as rxe): a peer that connects late still gets its packets */
 #define ROCE_RD_ATOMIC 16
+#define ROCE_WINDOW_MAX 1024   /* requester window in PSNs at most (the engine's default, as rxe: 128) */
 #define ROCE_SQ_DEPTH 1024
-#define ROCE_RX_BATCH 32
+#define ROCE_RX_BATCH 128      /* datagrams per drain: room for two coalesced receives (ROCE_PORT_GRO_SEGS) */
 #define ROCE_TX_BATCH 64       /* datagrams gathered for one sendmmsg */
 #define ROCE_TX_BYTES (128 << 10) /* their bytes, back to back (runs of one size go out as one UDP GSO send) */
 #define ROCE_GSO_SEGS 64       /* datagrams per UDP_SEGMENT send (Linux's UDP_MAX_SEGMENTS: 64, 128 since 6.9) */
@@ -84,6 +85,7 @@ struct roce_lport {
 	pthread_mutex_t rx;        /* draining and handling datagrams (service thread or an owner), msgs; qps' unlinking */
 	uint32_t ip;               /* host order */
 	uint8_t mtu_log;           /* the path MTU its interface allows (log2) */
+	uint32_t window;           /* the requester window its qps use (PSNs) */
 	struct roce_port *port;
 	struct roce_qp *qps;       /* this address's qps (ports.lock) */
 	struct roce_port_msg *msgs; /* a receive batch (rx) */
@@ -209,6 +211,19 @@ static uint8_t if_mtu_log(uint32_t ip)
 	return mtu_log;
 }
 
+/*
+ * The requester window: as many full packets as half the receive buffer holds (a peer on a host
+ * set up alike takes a window's burst without loss; the kernel counts about 512 bytes more per
+ * datagram), 128 (rxe's) to ROCE_WINDOW_MAX. rxe's 128 at MTU 4096 is 512 KiB per round trip;
+ * a softdoca peer that is woken for its packets takes a while to answer.
+ */
+static uint32_t roce_window(size_t rcvbuf, uint32_t mtu)
+{
+	size_t w = rcvbuf / 2 / (mtu + 512);
+
+	return w < ROCE_RC_MAX_UNACKED ? ROCE_RC_MAX_UNACKED : w > ROCE_WINDOW_MAX ? ROCE_WINDOW_MAX : (uint32_t)w;
+}
+
 /* The port of ip, opened (and watched by the service thread) on first use; NULL: logged why, *failed. */
 static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 {
@@ -258,6 +273,8 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 	pthread_mutex_init(&lp->rx, NULL);
 	lp->ip = ip;
 	lp->mtu_log = if_mtu_log(ip);
+	roce_port_use_gro(lp->port); /* lport_drain offers ROCE_RX_BATCH msgs */
+	lp->window = roce_window(roce_port_rcvbuf(lp->port), 1u << lp->mtu_log);
 	lp->link.id = RNIC_PATH_ROCE;
 	lp->link.kind = (uint8_t)ports.n;
 	lp->cm = (struct roce_cm_local){.port = lp->port, .lock = &lp->lock, .ip = ip, .mtu_log = lp->mtu_log};
@@ -321,15 +338,28 @@ static void tx_flush(struct roce_qp *s)
 	s->txoff = 0;
 }
 
+/* The engine builds each datagram in tx, behind the ones waiting: no copy. */
+static uint8_t *rc_tx_buf(void *ctx, size_t *cap)
+{
+	struct roce_qp *s = ctx;
+
+	if (s->ntx == ROCE_TX_BATCH || s->txoff + ROCE_PORT_DGRAM_MAX > sizeof(s->tx))
+		tx_flush(s);
+	*cap = ROCE_PORT_DGRAM_MAX;
+	return s->tx + s->txoff;
+}
+
 static void rc_emit(void *ctx, const uint8_t *buf, size_t len)
 {
 	struct roce_qp *s = ctx;
 
 	if (len > ROCE_PORT_DGRAM_MAX)
 		return; /* cannot be: the engine's MTU is at most 4096 */
-	if (s->ntx == ROCE_TX_BATCH || s->txoff + len > sizeof(s->tx))
-		tx_flush(s);
-	memcpy(s->tx + s->txoff, buf, len);
+	if (buf != s->tx + s->txoff) { /* not built by rc_tx_buf */
+		if (s->ntx == ROCE_TX_BATCH || s->txoff + len > sizeof(s->tx))
+			tx_flush(s);
+		memcpy(s->tx + s->txoff, buf, len);
+	}
 	s->txlen[s->ntx++] = (uint16_t)len;
 	s->txoff += len;
 }
@@ -585,6 +615,7 @@ static void rc_complete(void *ctx, const struct roce_rc_cqe *c)
 
 static const struct roce_rc_ops rc_ops = {
 	.emit = rc_emit,
+	.tx_buf = rc_tx_buf,
 	.rkey_check = rc_rkey_check,
 	.mem_write = rc_mem_write,
 	.mem_read = rc_mem_read,
@@ -868,6 +899,7 @@ static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 		.max_rd_atomic = ROCE_RD_ATOMIC,
 		.max_dest_rd_atomic = ROCE_RD_ATOMIC,
 		.sq_depth = ROCE_SQ_DEPTH,
+		.window = s->lp->window,
 		.ops = &rc_ops,
 		.ctx = s,
 	};
@@ -1092,7 +1124,7 @@ static void lport_drain(struct roce_lport *lp, bool service, uint32_t hint_qpn)
 		}
 		if (last != NULL)
 			rx_done(last, service);
-	} while (n == ROCE_RX_BATCH);
+	} while (n > ROCE_RX_BATCH - ROCE_PORT_GRO_SEGS); /* the batch was full: more may wait */
 	roce_cm_rx_done(); /* DREQs end their connections after the datagrams that came with them */
 }
 
@@ -1228,9 +1260,9 @@ static void port_stats(const struct roce_lport *lp)
 	roce_port_get_stats(lp->port, &st);
 	ip_text(lp->ip, ip, sizeof(ip));
 	snprintf(line, sizeof(line),
-		 "RoCEv2 port %s counters: path_mtu %u tx %llu tx_gso %llu tx_err %llu rx_qp %llu rx_gro %llu rx_shared %llu "
+		 "RoCEv2 port %s counters: path_mtu %u window %u tx %llu tx_gso %llu tx_err %llu rx_qp %llu rx_gro %llu rx_shared %llu "
 		 "rx_forwarded %llu fwd_out %llu drop_malformed %llu drop_no_owner %llu",
-		 ip, 1u << lp->mtu_log, (unsigned long long)st.tx, (unsigned long long)st.tx_gso,
+		 ip, 1u << lp->mtu_log, lp->window, (unsigned long long)st.tx, (unsigned long long)st.tx_gso,
 		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp, (unsigned long long)st.rx_gro,
 		 (unsigned long long)st.rx_shared, (unsigned long long)st.rx_forwarded, (unsigned long long)st.fwd_out,
 		 (unsigned long long)st.drop_malformed, (unsigned long long)st.drop_no_owner);

@@ -26,6 +26,10 @@
 #ifndef UDP_SEGMENT
 #define UDP_SEGMENT 103     /* linux/udp.h: the GSO segment size of a send (Linux >= 4.18) */
 #endif
+#ifndef UDP_GRO
+#define UDP_GRO 104         /* linux/udp.h: receive coalesced datagrams of a flow at once (Linux >= 5.0) */
+#endif
+#define GRO_BUF 65536       /* one coalesced receive: at most a UDP datagram's size */
 
 /* epoll tags: kind in the high half, a QPN or descriptor in the low one */
 enum { TAG_SHARED = 1, TAG_LISTEN, TAG_CONN, TAG_QP };
@@ -44,6 +48,7 @@ struct rp_qp {
 	uint32_t qpn;
 	int tx_fd;          /* unconnected, bound to <ip>:roce_udp_sport(qpn); -1: send from the shared one */
 	int rx_fd;          /* bound to <ip>:port, connected to the peer; -1: not yet */
+	bool gro;           /* rx_fd has UDP_GRO: a receive may hold several datagrams */
 	uint32_t peer_ip;   /* host order, where rx_fd is connected */
 	uint16_t peer_port;
 	struct rp_qp *next;
@@ -61,6 +66,7 @@ struct roce_port {
 	int conns[MAX_CONNS];     /* accepted forwarding connections */
 	unsigned nconns;
 	bool no_gso;        /* a UDP_SEGMENT send failed: datagrams go one by one (atomic) */
+	uint8_t *gro;       /* GRO_BUF bytes: a coalesced receive, cut into msgs */
 	struct rp_qp *qps[QP_BUCKETS];
 	struct roce_port_stats st;
 };
@@ -197,7 +203,22 @@ void roce_port_close(struct roce_port *p)
 	if (p->ep >= 0)
 		close(p->ep);
 	roce_reg_close(p->reg); /* after the unlink: the id may go to another process at once */
+	free(p->gro);
 	free(p);
+}
+
+size_t roce_port_rcvbuf(const struct roce_port *p)
+{
+	int v = 0;
+	socklen_t l = sizeof(v);
+
+	return getsockopt(p->ufd, SOL_SOCKET, SO_RCVBUF, &v, &l) == 0 && v > 0 ? (size_t)v : 0;
+}
+
+void roce_port_use_gro(struct roce_port *p)
+{
+	if (p->gro == NULL && getenv("SOFTDOCA_ROCE_NO_GRO") == NULL)
+		p->gro = malloc(GRO_BUF); /* none: QP sockets go without UDP_GRO */
 }
 
 int roce_port_fd(const struct roce_port *p)
@@ -272,6 +293,7 @@ doca_error_t roce_port_qp_connect(struct roce_port *p, uint32_t qpn, uint32_t ip
 		q->rx_fd = udp_socket(p->ip, p->port, RCVBUF);
 		if (q->rx_fd < 0)
 			return DOCA_ERROR_OPERATING_SYSTEM;
+		q->gro = p->gro != NULL && setsockopt(q->rx_fd, SOL_UDP, UDP_GRO, &(int){1}, sizeof(int)) == 0;
 		if (ep_add(p, q->rx_fd, TAG(TAG_QP, qpn)) != 0) {
 			close(q->rx_fd);
 			q->rx_fd = -1;
@@ -606,6 +628,99 @@ static void keep(struct roce_port_msg *msgs, unsigned *out, unsigned i, uint32_t
  * their own socket: until connect() a QP's socket is one more unconnected member of the port
  * group and may receive another QP's first datagram, which must still teach that QP its source.
  */
+/* Keeps msgs[i] (len bytes, from a UDP socket; fd_qpn as in drain_udp) at msgs[*out], or forwards or drops it. */
+static void classify(struct roce_port *p, uint32_t fd_qpn, struct roce_port_msg *msgs, unsigned *out, unsigned i,
+		     uint32_t len)
+{
+	struct roce_port_msg *m = &msgs[i];
+	uint32_t qpn = 0;
+	bool req = false;
+	int owner = route(p, m->buf, len, &qpn, &req);
+
+	if (owner < 0) {
+		p->st.drop_malformed++;
+	} else if (owner == 0 && req) {
+		/* A REQ nobody listens to: whoever got it answers (REJ), as Linux's CM would. */
+		p->st.cm_unclaimed++;
+		keep(msgs, out, i, qpn, len, ROCE_PORT_VIA_SHARED, true);
+	} else if (owner == 0) {
+		p->st.drop_no_owner++;
+	} else if (owner != roce_reg_self(p->reg) || (qpn != 1 && qp_find(p, qpn) == NULL)) {
+		if (owner == roce_reg_self(p->reg))
+			p->st.drop_stray++; /* the registry says ours, we do not know it: being removed */
+		else
+			forward(p, owner, qpn, m->buf, len, &m->from);
+	} else if (fd_qpn != 0 && qpn == fd_qpn) {
+		p->st.rx_qp++;
+		keep(msgs, out, i, qpn, len, ROCE_PORT_VIA_QP, false);
+	} else {
+		p->st.rx_shared++;
+		keep(msgs, out, i, qpn, len, ROCE_PORT_VIA_SHARED, false);
+		learn(p, qpn, &m->from);
+	}
+}
+
+/*
+ * A QP socket with UDP_GRO: one receive may hold up to ROCE_PORT_GRO_SEGS datagrams of one size
+ * back to back (the last may be shorter), coalesced by the kernel or sent so (UDP GSO); each is
+ * copied into its own msg. Read only while that many msgs are free; the rest stays readable.
+ */
+static void drain_gro(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_port_msg *msgs, unsigned *out,
+		      unsigned max)
+{
+	unsigned budget = SOCKET_BUDGET;
+
+	while (max - *out >= ROCE_PORT_GRO_SEGS && budget > 0) {
+		union {
+			char buf[CMSG_SPACE(sizeof(int))];
+			struct cmsghdr align;
+		} c;
+		struct sockaddr_in from;
+		struct iovec iov = { p->gro, GRO_BUF };
+		struct msghdr h = { .msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov, .msg_iovlen = 1,
+				    .msg_control = c.buf, .msg_controllen = sizeof(c.buf) };
+		ssize_t n = recvmsg(fd, &h, MSG_DONTWAIT);
+		size_t seg, segs = 0;
+
+		if (n <= 0)
+			return;
+		seg = (size_t)n;
+		for (struct cmsghdr *cm = CMSG_FIRSTHDR(&h); cm != NULL; cm = CMSG_NXTHDR(&h, cm))
+			if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO) {
+				int v;
+
+				memcpy(&v, CMSG_DATA(cm), sizeof(v));
+				if (v > 0 && (size_t)v < seg)
+					seg = (size_t)v;
+			}
+		if (h.msg_flags & MSG_TRUNC) {
+			p->st.drop_malformed++;
+			continue;
+		}
+		if (seg < (size_t)n)
+			p->st.rx_gro++;
+		for (size_t off = 0; off < (size_t)n; off += seg, segs++) {
+			size_t len = (size_t)n - off < seg ? (size_t)n - off : seg;
+			struct roce_port_msg *m = &msgs[*out];
+
+			if (segs == ROCE_PORT_GRO_SEGS || len > sizeof(m->buf)) {
+				p->st.drop_malformed++; /* more than a softdoca or Linux sender coalesces: RC sends it again */
+				continue;
+			}
+			memcpy(m->buf, p->gro + off, len);
+			m->from = from;
+			classify(p, fd_qpn, msgs, out, *out, (uint32_t)len);
+		}
+		budget = budget > segs ? budget - (unsigned)segs : 0;
+	}
+}
+
+/*
+ * Reads a UDP socket into msgs[*out..max): keeps ours, forwards or drops the rest. fd_qpn is the
+ * QP whose receive socket fd is (0: the shared one). Only that QP's datagrams count as arriving on
+ * their own socket: until connect() a QP's socket is one more unconnected member of the port
+ * group and may receive another QP's first datagram, which must still teach that QP its source.
+ */
 static void drain_udp(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_port_msg *msgs,
 		      unsigned *out, unsigned max)
 {
@@ -633,41 +748,25 @@ static void drain_udp(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_
 			return;
 		budget = budget > (unsigned)n ? budget - (unsigned)n : 0;
 		for (unsigned i = 0; i < (unsigned)n; i++) {
-			struct roce_port_msg *m = &msgs[base + i];
-			uint32_t len = mm[i].msg_len, qpn = 0;
-			bool req = false;
-			int owner;
-
 			if (mm[i].msg_hdr.msg_flags & MSG_TRUNC) {
 				p->st.drop_malformed++;
 				continue;
 			}
-			owner = route(p, m->buf, len, &qpn, &req);
-			if (owner < 0) {
-				p->st.drop_malformed++;
-			} else if (owner == 0 && req) {
-				/* A REQ nobody listens to: whoever got it answers (REJ), as Linux's CM would. */
-				p->st.cm_unclaimed++;
-				keep(msgs, out, base + i, qpn, len, ROCE_PORT_VIA_SHARED, true);
-			} else if (owner == 0) {
-				p->st.drop_no_owner++;
-			} else if (owner != roce_reg_self(p->reg) || (qpn != 1 && qp_find(p, qpn) == NULL)) {
-				if (owner == roce_reg_self(p->reg))
-					p->st.drop_stray++; /* the registry says ours, we do not know it: being removed */
-				else
-					forward(p, owner, qpn, m->buf, len, &m->from);
-			} else if (fd_qpn != 0 && qpn == fd_qpn) {
-				p->st.rx_qp++;
-				keep(msgs, out, base + i, qpn, len, ROCE_PORT_VIA_QP, false);
-			} else {
-				p->st.rx_shared++;
-				keep(msgs, out, base + i, qpn, len, ROCE_PORT_VIA_SHARED, false);
-				learn(p, qpn, &m->from);
-			}
+			classify(p, fd_qpn, msgs, out, base + i, mm[i].msg_len);
 		}
 		if ((unsigned)n < k)
 			return; /* drained */
 	}
+}
+
+/* A QP's receive socket: coalesced receives where it has UDP_GRO. */
+static void drain_qp(struct roce_port *p, const struct rp_qp *q, struct roce_port_msg *msgs, unsigned *out,
+		     unsigned max)
+{
+	if (q->gro)
+		drain_gro(p, q->rx_fd, q->qpn, msgs, out, max);
+	else
+		drain_udp(p, q->rx_fd, q->qpn, msgs, out, max);
 }
 
 unsigned roce_port_recv_qp(struct roce_port *p, uint32_t qpn, struct roce_port_msg *msgs, unsigned max)
@@ -676,7 +775,7 @@ unsigned roce_port_recv_qp(struct roce_port *p, uint32_t qpn, struct roce_port_m
 	unsigned out = 0;
 
 	if (q != NULL && q->rx_fd >= 0)
-		drain_udp(p, q->rx_fd, qpn, msgs, &out, max);
+		drain_qp(p, q, msgs, &out, max);
 	return out;
 }
 
@@ -758,7 +857,7 @@ unsigned roce_port_recv(struct roce_port *p, struct roce_port_msg *msgs, unsigne
 		case TAG_QP:
 			q = qp_find(p, v);
 			if (q != NULL && q->rx_fd >= 0)
-				drain_udp(p, q->rx_fd, v, msgs, &out, max);
+				drain_qp(p, q, msgs, &out, max);
 			break;
 		case TAG_LISTEN:
 			accept_all(p);

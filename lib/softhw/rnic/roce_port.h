@@ -86,6 +86,20 @@ doca_error_t roce_port_open(const char *run_dir, uint32_t ip, uint16_t udp_port,
 			    const char **why);
 void roce_port_close(struct roce_port *p);
 
+/*
+ * The caller's roce_port_recv / roce_port_recv_qp calls always offer at least
+ * ROCE_PORT_GRO_SEGS free msgs: QP receive sockets made from now on get UDP_GRO, so one
+ * system call takes up to that many datagrams of a flow (coalesced by the kernel, or sent
+ * with UDP GSO). A receive is read only while that many msgs are free. SOFTDOCA_ROCE_NO_GRO
+ * turns it off.
+ */
+#define ROCE_PORT_GRO_SEGS 64
+void roce_port_use_gro(struct roce_port *p);
+
+/* Bytes a receive socket of the port may queue (SO_RCVBUF as the kernel granted it: capped by
+ * net.core.rmem_max, doubled for its bookkeeping). */
+size_t roce_port_rcvbuf(const struct roce_port *p);
+
 /* Readable when roce_port_recv has something to do (level-triggered: put it in an epoll). */
 int roce_port_fd(const struct roce_port *p);
 
