@@ -219,7 +219,11 @@ static uint8_t if_mtu_log(uint32_t ip)
  */
 static uint32_t roce_window(size_t rcvbuf, uint32_t mtu)
 {
-	size_t w = rcvbuf / 2 / (mtu + 512);
+	size_t w = rcvbuf / 4 / (mtu + 512);
+	const char *e = getenv("SOFTDOCA_ROCE_WINDOW");
+
+	if (e != NULL && atoi(e) > 0)
+		return (uint32_t)atoi(e);
 
 	return w < ROCE_RC_MAX_UNACKED ? ROCE_RC_MAX_UNACKED : w > ROCE_WINDOW_MAX ? ROCE_WINDOW_MAX : (uint32_t)w;
 }
