@@ -30,6 +30,7 @@
 #define UDP_GRO 104         /* linux/udp.h: receive coalesced datagrams of a flow at once (Linux >= 5.0) */
 #endif
 #define GRO_BUF 65536       /* one coalesced receive: at most a UDP datagram's size */
+#define GRO_BUFS 2          /* coalesced receives per recvmmsg */
 
 /* epoll tags: kind in the high half, a QPN or descriptor in the low one */
 enum { TAG_SHARED = 1, TAG_LISTEN, TAG_CONN, TAG_QP };
@@ -218,7 +219,7 @@ size_t roce_port_rcvbuf(const struct roce_port *p)
 void roce_port_use_gro(struct roce_port *p)
 {
 	if (p->gro == NULL && getenv("SOFTDOCA_ROCE_NO_GRO") == NULL)
-		p->gro = malloc(GRO_BUF); /* none: QP sockets go without UDP_GRO */
+		p->gro = malloc((size_t)GRO_BUFS * GRO_BUF); /* none: QP sockets go without UDP_GRO */
 }
 
 int roce_port_fd(const struct roce_port *p)
@@ -622,12 +623,6 @@ static void keep(struct roce_port_msg *msgs, unsigned *out, unsigned i, uint32_t
 	(*out)++;
 }
 
-/*
- * Reads a UDP socket into msgs[*out..max): keeps ours, forwards or drops the rest. fd_qpn is the
- * QP whose receive socket fd is (0: the shared one). Only that QP's datagrams count as arriving on
- * their own socket: until connect() a QP's socket is one more unconnected member of the port
- * group and may receive another QP's first datagram, which must still teach that QP its source.
- */
 /* Keeps msgs[i] (len bytes, from a UDP socket; fd_qpn as in drain_udp) at msgs[*out], or forwards or drops it. */
 static void classify(struct roce_port *p, uint32_t fd_qpn, struct roce_port_msg *msgs, unsigned *out, unsigned i,
 		     uint32_t len)
@@ -663,55 +658,74 @@ static void classify(struct roce_port *p, uint32_t fd_qpn, struct roce_port_msg 
 /*
  * A QP socket with UDP_GRO: one receive may hold up to ROCE_PORT_GRO_SEGS datagrams of one size
  * back to back (the last may be shorter), coalesced by the kernel or sent so (UDP GSO); each is
- * copied into its own msg. Read only while that many msgs are free; the rest stays readable.
+ * copied into its own msg. As many receives per recvmmsg as ROCE_PORT_GRO_SEGS msgs are free
+ * for (at most GRO_BUFS); fewer than asked for means drained, with no extra system call. The
+ * rest stays readable.
  */
 static void drain_gro(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_port_msg *msgs, unsigned *out,
 		      unsigned max)
 {
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} c[GRO_BUFS];
+	struct sockaddr_in from[GRO_BUFS];
+	struct mmsghdr mm[GRO_BUFS];
+	struct iovec iov[GRO_BUFS];
 	unsigned budget = SOCKET_BUDGET;
 
-	while (max - *out >= ROCE_PORT_GRO_SEGS && budget > 0) {
-		union {
-			char buf[CMSG_SPACE(sizeof(int))];
-			struct cmsghdr align;
-		} c;
-		struct sockaddr_in from;
-		struct iovec iov = { p->gro, GRO_BUF };
-		struct msghdr h = { .msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov, .msg_iovlen = 1,
-				    .msg_control = c.buf, .msg_controllen = sizeof(c.buf) };
-		ssize_t n = recvmsg(fd, &h, MSG_DONTWAIT);
-		size_t seg, segs = 0;
+	while (budget > 0) {
+		unsigned k = (max - *out) / ROCE_PORT_GRO_SEGS;
+		int n;
 
+		if (k == 0)
+			return;
+		if (k > GRO_BUFS)
+			k = GRO_BUFS;
+		memset(mm, 0, sizeof(mm[0]) * k);
+		for (unsigned i = 0; i < k; i++) {
+			iov[i] = (struct iovec){ p->gro + (size_t)i * GRO_BUF, GRO_BUF };
+			mm[i].msg_hdr = (struct msghdr){ .msg_name = &from[i], .msg_namelen = sizeof(from[i]),
+							 .msg_iov = &iov[i], .msg_iovlen = 1, .msg_control = c[i].buf,
+							 .msg_controllen = sizeof(c[i].buf) };
+		}
+		n = recvmmsg(fd, mm, k, MSG_DONTWAIT, NULL);
 		if (n <= 0)
 			return;
-		seg = (size_t)n;
-		for (struct cmsghdr *cm = CMSG_FIRSTHDR(&h); cm != NULL; cm = CMSG_NXTHDR(&h, cm))
-			if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO) {
-				int v;
+		for (unsigned i = 0; i < (unsigned)n; i++) {
+			struct msghdr *h = &mm[i].msg_hdr;
+			size_t len = mm[i].msg_len, seg = len, segs = 0;
 
-				memcpy(&v, CMSG_DATA(cm), sizeof(v));
-				if (v > 0 && (size_t)v < seg)
-					seg = (size_t)v;
-			}
-		if (h.msg_flags & MSG_TRUNC) {
-			p->st.drop_malformed++;
-			continue;
-		}
-		if (seg < (size_t)n)
-			p->st.rx_gro++;
-		for (size_t off = 0; off < (size_t)n; off += seg, segs++) {
-			size_t len = (size_t)n - off < seg ? (size_t)n - off : seg;
-			struct roce_port_msg *m = &msgs[*out];
+			for (struct cmsghdr *cm = CMSG_FIRSTHDR(h); cm != NULL; cm = CMSG_NXTHDR(h, cm))
+				if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO) {
+					int v;
 
-			if (segs == ROCE_PORT_GRO_SEGS || len > sizeof(m->buf)) {
-				p->st.drop_malformed++; /* more than a softdoca or Linux sender coalesces: RC sends it again */
+					memcpy(&v, CMSG_DATA(cm), sizeof(v));
+					if (v > 0 && (size_t)v < seg)
+						seg = (size_t)v;
+				}
+			if ((h->msg_flags & MSG_TRUNC) || len == 0) {
+				p->st.drop_malformed++;
 				continue;
 			}
-			memcpy(m->buf, p->gro + off, len);
-			m->from = from;
-			classify(p, fd_qpn, msgs, out, *out, (uint32_t)len);
+			if (seg < len)
+				p->st.rx_gro++;
+			for (size_t off = 0; off < len; off += seg, segs++) {
+				size_t l = len - off < seg ? len - off : seg;
+				struct roce_port_msg *m = &msgs[*out];
+
+				if (segs == ROCE_PORT_GRO_SEGS || l > sizeof(m->buf)) {
+					p->st.drop_malformed++; /* more than a softdoca or Linux sender coalesces: RC sends it again */
+					continue;
+				}
+				memcpy(m->buf, (const uint8_t *)iov[i].iov_base + off, l);
+				m->from = from[i];
+				classify(p, fd_qpn, msgs, out, *out, (uint32_t)l);
+			}
+			budget = budget > segs ? budget - (unsigned)segs : 0;
 		}
-		budget = budget > segs ? budget - (unsigned)segs : 0;
+		if ((unsigned)n < k)
+			return; /* drained */
 	}
 }
 
