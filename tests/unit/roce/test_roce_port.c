@@ -749,6 +749,43 @@ static size_t gso_buffer(uint8_t *buf, uint32_t qpn, uint16_t *seg)
 	return off;
 }
 
+/* The peer sends gso_buffer's four datagrams to qpn with UDP_SEGMENT; true if the QP got them in order. */
+static bool gso_from_peer(struct roce_port *p, int src, uint32_t qpn, struct roce_port_msg *msgs)
+{
+	union {
+		char b[CMSG_SPACE(sizeof(uint16_t))];
+		struct cmsghdr align;
+	} c = { 0 };
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(ip) };
+	uint8_t buf[2048];
+	uint16_t seg = 0;
+	size_t total = gso_buffer(buf, qpn, &seg);
+	struct iovec iov = { buf, total };
+	struct msghdr h = { .msg_name = &to, .msg_namelen = sizeof(to), .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = c.b, .msg_controllen = sizeof(c.b) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&h);
+	unsigned n = 0;
+	bool ok = true;
+
+	cm->cmsg_level = SOL_UDP;
+	cm->cmsg_type = 103; /* UDP_SEGMENT (linux/udp.h) */
+	cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+	memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
+	if (sendmsg(src, &h, 0) != (ssize_t)total)
+		return false;
+	for (uint64_t end = now_ms() + 5000; n < 4 && now_ms() < end;) {
+		unsigned k = roce_port_recv_qp(p, qpn, msgs, ROCE_PORT_GRO_SEGS); /* a receive needs them all free */
+
+		for (unsigned i = 0; i < k; i++, n++) {
+			size_t want = n < 3 ? seg : total - 3 * (size_t)seg;
+
+			ok &= n < 4 && msgs[i].qpn == qpn && msgs[i].len == want &&
+			      memcmp(msgs[i].buf, buf + (size_t)n * seg, want) == 0 && msgs[i].via == ROCE_PORT_VIA_QP;
+		}
+	}
+	return ok && n == 4;
+}
+
 static void gso_gro_round(bool off)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(peer_ip) };
@@ -794,38 +831,28 @@ static void gso_gro_round(bool off)
 		CHECK(r == (ssize_t)want && memcmp(got, buf + o, want) == 0);
 		o += want;
 	}
-	/* receiving */
-	total = gso_buffer(buf, qpn, &seg);
-	{
-		union {
-			char b[CMSG_SPACE(sizeof(uint16_t))];
-			struct cmsghdr align;
-		} c = { 0 };
-		struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(ip) };
-		struct msghdr h = { .msg_name = &to, .msg_namelen = sizeof(to), .msg_iov = &iov, .msg_iovlen = 1,
-				    .msg_control = c.b, .msg_controllen = sizeof(c.b) };
-		struct cmsghdr *cm = CMSG_FIRSTHDR(&h);
-
-		cm->cmsg_level = SOL_UDP;
-		cm->cmsg_type = 103; /* UDP_SEGMENT (linux/udp.h) */
-		cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
-		memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
-		iov = (struct iovec){ buf, total };
-		CHECK(sendmsg(src, &h, 0) == (ssize_t)total);
-	}
-	for (uint64_t end = now_ms() + 5000; n < 4 && now_ms() < end;) {
-		unsigned k = roce_port_recv_qp(p, qpn, msgs, ROCE_PORT_GRO_SEGS); /* a receive needs them all free */
-
-		for (unsigned i = 0; i < k; i++, n++) {
-			size_t want = n < 3 ? seg : total - 3 * (size_t)seg;
-
-			CHECK(n < 4 && msgs[i].qpn == qpn && msgs[i].len == want &&
-			      memcmp(msgs[i].buf, buf + (size_t)n * seg, want) == 0 && msgs[i].via == ROCE_PORT_VIA_QP);
-		}
-	}
-	CHECK(n == 4);
+	/* receiving: a stream of 8 (UDP_GRO is set), a GSO burst; (GRO on) then 64 lone ones (cleared), a burst */
+	n = 0;
+	for (uint32_t k = 0; k < 8; k++)
+		send_data(src, qpn, 100 + k);
+	for (uint64_t end = now_ms() + 5000; n < 8 && now_ms() < end;)
+		n += roce_port_recv_qp(p, qpn, msgs, ROCE_PORT_GRO_SEGS);
+	CHECK(n == 8);
+	CHECK(gso_from_peer(p, src, qpn, msgs));
 	roce_port_get_stats(p, &st);
-	CHECK(st.tx == 4 && st.tx_gso == (off ? 0 : 1) && st.rx_qp == 4 && st.rx_gro == (off ? 0 : 1));
+	CHECK(st.rx_gro == (off ? 0 : 1));
+	for (uint32_t k = 0; k < 64; k++) {
+		unsigned got1 = 0;
+
+		send_data(src, qpn, 200 + k);
+		for (uint64_t end = now_ms() + 5000; got1 == 0 && now_ms() < end;)
+			got1 = roce_port_recv_qp(p, qpn, msgs, ROCE_PORT_GRO_SEGS);
+		CHECK(got1 == 1);
+	}
+	CHECK(gso_from_peer(p, src, qpn, msgs)); /* cut by the kernel now, read all the same */
+	n = 4;
+	roce_port_get_stats(p, &st);
+	CHECK(st.tx == 4 && st.tx_gso == (off ? 0 : 1) && st.rx_qp == 8 + 4 + 64 + 4 && st.rx_gro == (off ? 0 : 1));
 	fprintf(stderr, "  %s: tx %llu in %llu GSO sends, rx %llu in %llu coalesced receives\n",
 		off ? "GSO and GRO off" : "GSO and GRO", (unsigned long long)st.tx, (unsigned long long)st.tx_gso,
 		(unsigned long long)st.rx_qp, (unsigned long long)st.rx_gro);
