@@ -1462,7 +1462,8 @@ static void report_roce(bool ucx)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: rdma_bench [-n latency_iterations] [-w window (1-%d)] [-t shm|tcp|rocev2] [--no-ucx] [--mtu veth_mtu]\n",
+	fprintf(stderr,
+		"usage: rdma_bench [-n latency_iterations] [-w window (1-%d)] [-t shm|tcp|rocev2] [--no-ucx] [--mtu veth_mtu]\n",
 		MAX_WINDOW);
 	exit(64);
 }

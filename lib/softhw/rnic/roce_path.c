@@ -1264,8 +1264,8 @@ static void port_stats(const struct roce_lport *lp)
 	roce_port_get_stats(lp->port, &st);
 	ip_text(lp->ip, ip, sizeof(ip));
 	snprintf(line, sizeof(line),
-		 "RoCEv2 port %s counters: path_mtu %u window %u tx %llu tx_gso %llu tx_err %llu rx_qp %llu rx_gro %llu rx_shared %llu "
-		 "rx_forwarded %llu fwd_out %llu drop_malformed %llu drop_no_owner %llu",
+		 "RoCEv2 port %s counters: path_mtu %u window %u tx %llu tx_gso %llu tx_err %llu rx_qp %llu rx_gro %llu "
+		 "rx_shared %llu "		 "rx_forwarded %llu fwd_out %llu drop_malformed %llu drop_no_owner %llu",
 		 ip, 1u << lp->mtu_log, lp->window, (unsigned long long)st.tx, (unsigned long long)st.tx_gso,
 		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp, (unsigned long long)st.rx_gro,
 		 (unsigned long long)st.rx_shared, (unsigned long long)st.rx_forwarded, (unsigned long long)st.fwd_out,
