@@ -212,10 +212,11 @@ static uint8_t if_mtu_log(uint32_t ip)
 }
 
 /*
- * The requester window: as many full packets as half the receive buffer holds (a peer on a host
- * set up alike takes a window's burst without loss; the kernel counts about 512 bytes more per
- * datagram), 128 (rxe's) to ROCE_WINDOW_MAX. rxe's 128 at MTU 4096 is 512 KiB per round trip;
- * a softdoca peer that is woken for its packets takes a while to answer.
+ * The requester window: as many full packets as a quarter of the receive buffer holds (a peer on
+ * a host set up alike takes a window's burst without loss; the kernel counts about 512 bytes more
+ * per datagram; half lost READ responses now and then), 128 (rxe's) to ROCE_WINDOW_MAX. rxe's
+ * 128 at MTU 4096 is 512 KiB per round trip, and a 1 MiB READ alone takes 256 PSNs; a softdoca
+ * peer that is woken for its packets takes a while to answer. SOFTDOCA_ROCE_WINDOW sets it.
  */
 static uint32_t roce_window(size_t rcvbuf, uint32_t mtu)
 {
@@ -224,7 +225,6 @@ static uint32_t roce_window(size_t rcvbuf, uint32_t mtu)
 
 	if (e != NULL && atoi(e) > 0)
 		return (uint32_t)atoi(e);
-
 	return w < ROCE_RC_MAX_UNACKED ? ROCE_RC_MAX_UNACKED : w > ROCE_WINDOW_MAX ? ROCE_WINDOW_MAX : (uint32_t)w;
 }
 
@@ -1254,8 +1254,10 @@ static void roce_nic_timer(uint64_t now)
 	pthread_mutex_unlock(&ports.lock);
 }
 
-/* The port's counters when it closes: SDK debug log, and stderr with SOFTDOCA_ROCE_STATS (not "stats:",
- * which names a qp's RC counters to the tests). */
+/*
+ * The port's counters when it closes: SDK debug log, and stderr with SOFTDOCA_ROCE_STATS (not
+ * "stats:", which names a qp's RC counters to the tests).
+ */
 static void port_stats(const struct roce_lport *lp)
 {
 	struct roce_port_stats st;
@@ -1265,7 +1267,7 @@ static void port_stats(const struct roce_lport *lp)
 	ip_text(lp->ip, ip, sizeof(ip));
 	snprintf(line, sizeof(line),
 		 "RoCEv2 port %s counters: path_mtu %u window %u tx %llu tx_gso %llu tx_err %llu rx_qp %llu rx_gro %llu "
-		 "rx_shared %llu "		 "rx_forwarded %llu fwd_out %llu drop_malformed %llu drop_no_owner %llu",
+		 "rx_shared %llu rx_forwarded %llu fwd_out %llu drop_malformed %llu drop_no_owner %llu",
 		 ip, 1u << lp->mtu_log, lp->window, (unsigned long long)st.tx, (unsigned long long)st.tx_gso,
 		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp, (unsigned long long)st.rx_gro,
 		 (unsigned long long)st.rx_shared, (unsigned long long)st.rx_forwarded, (unsigned long long)st.fwd_out,

@@ -2,8 +2,8 @@
 /* The RoCEv2 UDP port of one process on one IPv4 address (see roce_port.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/udp.h>
 #include <limits.h>
+#include <netinet/udp.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +71,7 @@ struct roce_port {
 	int conns[MAX_CONNS];     /* accepted forwarding connections */
 	unsigned nconns;
 	bool no_gso;        /* a UDP_SEGMENT send failed: datagrams go one by one (atomic) */
-	uint8_t *gro;       /* GRO_BUF bytes: a coalesced receive, cut into msgs */
+	uint8_t *gro;       /* GRO_BUFS x GRO_BUF bytes: coalesced receives, cut into msgs (NULL: no UDP_GRO) */
 	struct rp_qp *qps[QP_BUCKETS];
 	struct roce_port_stats st;
 };
