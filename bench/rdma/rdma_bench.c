@@ -40,7 +40,7 @@
  * over the same veth, in the same run. Goals: bandwidth >= 1x UCX, send/receive latency <=
  * 1.5x, the write ping-pong <= 1x.
  *
- *   rdma_bench [-n latency_iterations] [-w window] [-t shm|tcp|rocev2] [--no-ucx]
+ *   rdma_bench [-n latency_iterations] [-w window] [-t shm|tcp|rocev2] [--no-ucx] [--mtu veth_mtu]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -110,7 +110,8 @@ static struct {
 	bool recv_done;
 	/* orchestrator: ucx_perftest runs beside softdoca */
 	bool ucx;
-} S = {.window = 32, .iters = 20000};
+	unsigned mtu; /* the rocev2 network's veth */
+} S = {.window = 32, .iters = 20000, .mtu = 9000};
 
 static void die(const char *what, doca_error_t err)
 {
@@ -835,7 +836,8 @@ static const char *self_exe;
  * ---- the rocev2 transport's network ----
  *
  * Two network namespaces (sd-rb-a-PID, sd-rb-b-PID) joined by a veth pair, 10.X.Y.1/24 and .2
- * inside them (nothing is added to the machine's own namespace); each side a config of one
+ * inside them (nothing is added to the machine's own namespace), MTU 9000 (`--mtu`: RoCE networks
+ * run jumbo frames, so the path MTU is 4096; UCX's TCP runs on the same veth); each side a config of one
  * ConnectX-7 card with that address, `wire = rocev2` (RoCEv2) or `wire = stream` (softdoca's
  * TCP), and its own run directory. Without namespaces (not root): two loopback addresses,
  * 127.79.1.1 and 127.79.2.1, the same way, in our namespace.
@@ -909,7 +911,7 @@ static bool net_open(void)
 	}
 	N.netns = geteuid() == 0 && sh("ip netns add %s", N.ns[0]) == 0;
 	if (N.netns && (sh("ip netns add %s", N.ns[1]) != 0 ||
-			sh("ip link add %s type veth peer name %s", N.veth[0], N.veth[1]) != 0))
+			sh("ip link add %s mtu %u type veth peer name %s mtu %u", N.veth[0], S.mtu, N.veth[1], S.mtu) != 0))
 		N.netns = false;
 	for (int i = 0; i < 2 && N.netns; i++)
 		if (sh("ip link set %s netns %s", N.veth[i], N.ns[i]) != 0 ||
@@ -1428,8 +1430,8 @@ static void report_roce(bool ucx)
 
 	if (N.netns)
 		printf("\nsoftdoca transport: RoCEv2 (wire = rocev2) and TCP (wire = stream), between two network "
-		       "namespaces joined by a veth (%s, %s) | UCX: UCX_TLS=tcp,self on the same veth\n",
-		       N.ip[0], N.ip[1]);
+		       "namespaces joined by a veth (%s, %s, MTU %u) | UCX: UCX_TLS=tcp,self on the same veth\n",
+		       N.ip[0], N.ip[1], S.mtu);
 	else
 		printf("\nsoftdoca transport: RoCEv2 (wire = rocev2) and TCP (wire = stream) | NO NAMESPACES (not root, "
 		       "or `ip netns` failed): two loopback addresses %s and %s instead of a veth | UCX: "
@@ -1460,7 +1462,8 @@ static void report_roce(bool ucx)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: rdma_bench [-n latency_iterations] [-w window (1-%d)] [-t shm|tcp|rocev2] [--no-ucx]\n",
+	fprintf(stderr,
+		"usage: rdma_bench [-n latency_iterations] [-w window (1-%d)] [-t shm|tcp|rocev2] [--no-ucx] [--mtu veth_mtu]\n",
 		MAX_WINDOW);
 	exit(64);
 }
@@ -1491,6 +1494,8 @@ int main(int argc, char **argv)
 			only = argv[++i];
 		else if (strcmp(argv[i], "--no-ucx") == 0)
 			ucx = false;
+		else if (strcmp(argv[i], "--mtu") == 0 && i + 1 < argc)
+			S.mtu = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (strcmp(argv[i], "--lat-only") == 0)
 			S.lat_only = true;
 		else
@@ -1498,7 +1503,8 @@ int main(int argc, char **argv)
 	}
 	if (S.iters < 100)
 		S.iters = 100;
-	if (S.window < 1 || S.window > MAX_WINDOW || (only && strcmp(only, "shm") && strcmp(only, "tcp") && strcmp(only, "rocev2")))
+	if (S.mtu < 1280 || S.mtu > 65535 || S.window < 1 || S.window > MAX_WINDOW ||
+	    (only && strcmp(only, "shm") && strcmp(only, "tcp") && strcmp(only, "rocev2")))
 		usage();
 
 	if (role_fd >= 0) {

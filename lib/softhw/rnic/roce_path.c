@@ -63,9 +63,13 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE);
 #define ROCE_ACK_TIMEOUT 14    /* 4.096 us << 14 = 67 ms */
 #define ROCE_RETRY 7           /* never runs out (as rxe): a peer that connects late still gets its packets */
 #define ROCE_RD_ATOMIC 16
+#define ROCE_WINDOW_MAX 1024   /* requester window in PSNs at most (the engine's default, as rxe: 128) */
 #define ROCE_SQ_DEPTH 1024
-#define ROCE_RX_BATCH 32
-#define ROCE_TX_BATCH 16       /* datagrams sent by one sendmmsg */
+#define ROCE_RX_BATCH 128      /* datagrams per drain: room for two coalesced receives (ROCE_PORT_GRO_SEGS) */
+#define ROCE_TX_BATCH 64       /* datagrams gathered for one sendmmsg */
+#define ROCE_TX_BYTES (128 << 10) /* their bytes, back to back (runs of one size go out as one UDP GSO send) */
+#define ROCE_GSO_SEGS 64       /* datagrams per UDP_SEGMENT send (Linux's UDP_MAX_SEGMENTS: 64, 128 since 6.9) */
+#define ROCE_GSO_BYTES 65507   /* and their bytes: one UDP datagram's payload at most */
 /*
  * Work outstanding and nothing heard from the peer for this long: it is gone (the retry count
  * never runs out, so the engine alone would wait for ever). As the stream's TCP keepalive,
@@ -81,6 +85,7 @@ struct roce_lport {
 	pthread_mutex_t rx;        /* draining and handling datagrams (service thread or an owner), msgs; qps' unlinking */
 	uint32_t ip;               /* host order */
 	uint8_t mtu_log;           /* the path MTU its interface allows (log2) */
+	uint32_t window;           /* the requester window its qps use (PSNs) */
 	struct roce_port *port;
 	struct roce_qp *qps;       /* this address's qps (ports.lock) */
 	struct roce_port_msg *msgs; /* a receive batch (rx) */
@@ -122,8 +127,9 @@ struct roce_qp {
 	doca_error_t failed_err;
 	struct roce_bounce *bounces;
 	unsigned ntx;              /* datagrams waiting in tx (sent when the engine call returns, or tx is full) */
-	struct iovec txv[ROCE_TX_BATCH];
-	uint8_t tx[ROCE_TX_BATCH][ROCE_PORT_DGRAM_MAX]; /* emit: the datagrams with their ICRCs */
+	size_t txoff;              /* their bytes */
+	uint16_t txlen[ROCE_TX_BATCH];
+	uint8_t tx[ROCE_TX_BYTES]; /* emit: the datagrams back to back, ICRCs written at tx_flush */
 };
 
 static struct {
@@ -205,6 +211,23 @@ static uint8_t if_mtu_log(uint32_t ip)
 	return mtu_log;
 }
 
+/*
+ * The requester window: as many full packets as a quarter of the receive buffer holds (a peer on
+ * a host set up alike takes a window's burst without loss; the kernel counts about 512 bytes more
+ * per datagram; half lost READ responses now and then), 128 (rxe's) to ROCE_WINDOW_MAX. rxe's
+ * 128 at MTU 4096 is 512 KiB per round trip, and a 1 MiB READ alone takes 256 PSNs; a softdoca
+ * peer that is woken for its packets takes a while to answer. SOFTDOCA_ROCE_WINDOW sets it.
+ */
+static uint32_t roce_window(size_t rcvbuf, uint32_t mtu)
+{
+	size_t w = rcvbuf / 4 / (mtu + 512);
+	const char *e = getenv("SOFTDOCA_ROCE_WINDOW");
+
+	if (e != NULL && atoi(e) > 0)
+		return (uint32_t)atoi(e);
+	return w < ROCE_RC_MAX_UNACKED ? ROCE_RC_MAX_UNACKED : w > ROCE_WINDOW_MAX ? ROCE_WINDOW_MAX : (uint32_t)w;
+}
+
 /* The port of ip, opened (and watched by the service thread) on first use; NULL: logged why, *failed. */
 static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 {
@@ -254,6 +277,8 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 	pthread_mutex_init(&lp->rx, NULL);
 	lp->ip = ip;
 	lp->mtu_log = if_mtu_log(ip);
+	roce_port_use_gro(lp->port); /* lport_drain offers ROCE_RX_BATCH msgs */
+	lp->window = roce_window(roce_port_rcvbuf(lp->port), 1u << lp->mtu_log);
 	lp->link.id = RNIC_PATH_ROCE;
 	lp->link.kind = (uint8_t)ports.n;
 	lp->cm = (struct roce_cm_local){.port = lp->port, .lock = &lp->lock, .ip = ip, .mtu_log = lp->mtu_log};
@@ -266,35 +291,81 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 
 /* ---- the engine's callbacks (qp lock held) ---- */
 
-/* Sends the datagrams emit gathered: one sendmmsg. */
+/*
+ * Sends the datagrams emit gathered, in one sendmmsg: each run of datagrams of one size (the
+ * last of a run may be shorter: a message's LAST packet) is one UDP GSO send, which takes one
+ * trip through the kernel's stack (and a veth or loopback) instead of one per datagram. The
+ * kernel gives the datagrams of a run IPv4 IDs 0, 1, 2, ... (from the unconnected socket's 0 with
+ * DF), so datagram i of a run gets the ICRC of ID i: byte-exact on the wire, for rxe too.
+ */
 static void tx_flush(struct roce_qp *s)
 {
 	struct roce_lport *lp = s->lp;
+	struct roce_ip4 ip = {.src = lp->ip, .dst = s->peer_ip, .frag = ROCE_IP4_DF};
+	struct iovec runs[ROCE_TX_BATCH];
+	uint16_t seg[ROCE_TX_BATCH];
+	uint16_t sport;
+	unsigned nruns = 0;
+	size_t off = 0;
 
 	if (s->ntx == 0)
 		return;
+	sport = roce_port_qp_sport(lp->port, s->qpn);
+	for (unsigned j = 0; j < s->ntx;) {
+		uint16_t len = s->txlen[j];
+		size_t bytes = 0;
+		unsigned k = 0;
+
+		/* a run: datagrams of len bytes, then possibly one shorter that ends it */
+		while (j + k < s->ntx && k < ROCE_GSO_SEGS && bytes + s->txlen[j + k] <= ROCE_GSO_BYTES &&
+		       s->txlen[j + k] <= len) {
+			uint8_t *d = s->tx + off + bytes;
+			uint16_t dl = s->txlen[j + k];
+
+			ip.id = (uint16_t)k;
+			roce_icrc_store(d, dl, roce_icrc_ip4(&ip, sport, ROCE_UDP_PORT, d, dl));
+			bytes += dl;
+			k++;
+			if (dl < len)
+				break;
+		}
+		runs[nruns] = (struct iovec){s->tx + off, bytes};
+		seg[nruns++] = k > 1 ? len : 0;
+		off += bytes;
+		j += k;
+	}
 	pthread_mutex_lock(&lp->lock);
 	/* a full socket buffer is lost packets: the engine sends them again */
-	(void)roce_port_send_batch(lp->port, s->qpn, s->peer_ip, 0, s->txv, s->ntx);
+	(void)roce_port_send_gso(lp->port, s->qpn, s->peer_ip, 0, runs, seg, nruns);
 	pthread_mutex_unlock(&lp->lock);
 	s->ntx = 0;
+	s->txoff = 0;
+}
+
+/* The engine builds each datagram in tx, behind the ones waiting: no copy. */
+static uint8_t *rc_tx_buf(void *ctx, size_t *cap)
+{
+	struct roce_qp *s = ctx;
+
+	if (s->ntx == ROCE_TX_BATCH || s->txoff + ROCE_PORT_DGRAM_MAX > sizeof(s->tx))
+		tx_flush(s);
+	*cap = ROCE_PORT_DGRAM_MAX;
+	return s->tx + s->txoff;
 }
 
 static void rc_emit(void *ctx, const uint8_t *buf, size_t len)
 {
 	struct roce_qp *s = ctx;
-	struct roce_lport *lp = s->lp;
-	struct roce_ip4 ip = {.src = lp->ip, .dst = s->peer_ip, .id = 0, .frag = ROCE_IP4_DF};
-	uint8_t *d;
 
 	if (len > ROCE_PORT_DGRAM_MAX)
 		return; /* cannot be: the engine's MTU is at most 4096 */
-	if (s->ntx == ROCE_TX_BATCH)
-		tx_flush(s);
-	d = s->tx[s->ntx];
-	memcpy(d, buf, len);
-	roce_icrc_store(d, len, roce_icrc_ip4(&ip, roce_port_qp_sport(lp->port, s->qpn), ROCE_UDP_PORT, d, len));
-	s->txv[s->ntx++] = (struct iovec){d, len};
+	if (buf != s->tx + s->txoff) { /* not built by rc_tx_buf */
+		if (s->ntx == ROCE_TX_BATCH || s->txoff + len > sizeof(s->tx))
+			tx_flush(s);
+		memcpy(s->tx + s->txoff, buf, len);
+	}
+	s->txlen[s->ntx++] = (uint16_t)len;
+	s->txoff += len;
 }
 
 static bool rkey_export(uint32_t rkey, uint64_t *id, uint64_t *token)
@@ -549,6 +620,7 @@ static void rc_complete(void *ctx, const struct roce_rc_cqe *c)
 
 static const struct roce_rc_ops rc_ops = {
 	.emit = rc_emit,
+	.tx_buf = rc_tx_buf,
 	.rkey_check = rc_rkey_check,
 	.mem_write = rc_mem_write,
 	.mem_read = rc_mem_read,
@@ -836,6 +908,7 @@ static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 		.max_rd_atomic = ROCE_RD_ATOMIC,
 		.max_dest_rd_atomic = ROCE_RD_ATOMIC,
 		.sq_depth = ROCE_SQ_DEPTH,
+		.window = s->lp->window,
 		.ops = &rc_ops,
 		.ctx = s,
 	};
@@ -1060,7 +1133,7 @@ static void lport_drain(struct roce_lport *lp, bool service, uint32_t hint_qpn)
 		}
 		if (last != NULL)
 			rx_done(last, service);
-	} while (n == ROCE_RX_BATCH);
+	} while (n > ROCE_RX_BATCH - ROCE_PORT_GRO_SEGS); /* the batch was full: more may wait */
 	roce_cm_rx_done(); /* DREQs end their connections after the datagrams that came with them */
 }
 
@@ -1186,6 +1259,29 @@ static void roce_nic_timer(uint64_t now)
 	pthread_mutex_unlock(&ports.lock);
 }
 
+/*
+ * The port's counters when it closes: SDK debug log, and stderr with SOFTDOCA_ROCE_STATS (not
+ * "stats:", which names a qp's RC counters to the tests).
+ */
+static void port_stats(const struct roce_lport *lp)
+{
+	struct roce_port_stats st;
+	char line[384], ip[16];
+
+	roce_port_get_stats(lp->port, &st);
+	ip_text(lp->ip, ip, sizeof(ip));
+	snprintf(line, sizeof(line),
+		 "RoCEv2 port %s counters: path_mtu %u window %u tx %llu tx_gso %llu tx_err %llu rx_qp %llu rx_gro %llu "
+		 "rx_shared %llu rx_forwarded %llu fwd_out %llu drop_malformed %llu drop_no_owner %llu",
+		 ip, 1u << lp->mtu_log, lp->window, (unsigned long long)st.tx, (unsigned long long)st.tx_gso,
+		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp, (unsigned long long)st.rx_gro,
+		 (unsigned long long)st.rx_shared, (unsigned long long)st.rx_forwarded, (unsigned long long)st.fwd_out,
+		 (unsigned long long)st.drop_malformed, (unsigned long long)st.drop_no_owner);
+	SDK_LOG_DBG("%s", line);
+	if (getenv("SOFTDOCA_ROCE_STATS") != NULL)
+		fprintf(stderr, "softdoca: %s\n", line);
+}
+
 static void roce_nic_stop(void)
 {
 	roce_cm_stop(); /* its records name the ports */
@@ -1193,6 +1289,7 @@ static void roce_nic_stop(void)
 	for (int i = 0; i < ports.n; i++) {
 		struct roce_lport *lp = ports.ports[i];
 
+		port_stats(lp);
 		roce_port_close(lp->port);
 		pthread_mutex_destroy(&lp->lock);
 		pthread_mutex_destroy(&lp->rx);

@@ -310,7 +310,7 @@ size_t roce_pkt_build(uint8_t *buf, size_t cap, const struct roce_pkt *pkt, cons
 	total = hdr_len + payload_len + pad + ROCE_ICRC_LEN;
 	bth_put(buf, &pkt->bth, pad);
 	ext_put(buf + ROCE_BTH_LEN, hdrs, pkt);
-	if (payload_len != 0)
+	if (payload_len != 0 && payload != NULL)
 		memcpy(buf + hdr_len, payload, payload_len);
 	memset(buf + hdr_len + payload_len, 0, pad + ROCE_ICRC_LEN);
 	return total;

@@ -292,7 +292,8 @@ const char *roce_parse_err_name(enum roce_parse_err err);
 /*
  * Builds the UDP payload of a packet: BTH from pkt->bth (pad computed from payload_len, the
  * given bth.pad ignored), the extension headers the opcode calls for (from pkt, pkt->hdrs
- * ignored), the payload, zero pad and a zero ICRC for roce_icrc_set_*. Returns its length, or
+ * ignored), the payload (payload NULL: left for the caller to write, right before the pad), zero
+ * pad and a zero ICRC for roce_icrc_set_*. Returns its length, or
  * 0 if the opcode is unknown, carries no payload but payload_len > 0, or cap is too small.
  */
 size_t roce_pkt_build(uint8_t *buf, size_t cap, const struct roce_pkt *pkt, const void *payload,

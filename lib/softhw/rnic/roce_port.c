@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <netinet/udp.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,16 @@
 #define MAX_CONNS (2 * ROCE_REG_OWNERS)
 #define RCVBUF (4 << 20)    /* asked for; the kernel caps it at net.core.rmem_max */
 #define FWD_MAGIC 0x52464744u
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103     /* linux/udp.h: the GSO segment size of a send (Linux >= 4.18) */
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO 104         /* linux/udp.h: receive coalesced datagrams of a flow at once (Linux >= 5.0) */
+#endif
+#define GRO_BUF 65536       /* one coalesced receive: at most a UDP datagram's size */
+#define GRO_BUFS 2          /* coalesced receives per recvmmsg */
+#define GRO_ON 8            /* a QP socket gets UDP_GRO when one receive call takes this many datagrams */
+#define GRO_OFF 64          /* and loses it after this many receive calls in a row that took 1 to 3 */
 
 /* epoll tags: kind in the high half, a QPN or descriptor in the low one */
 enum { TAG_SHARED = 1, TAG_LISTEN, TAG_CONN, TAG_QP };
@@ -40,6 +51,9 @@ struct rp_qp {
 	uint32_t qpn;
 	int tx_fd;          /* unconnected, bound to <ip>:roce_udp_sport(qpn); -1: send from the shared one */
 	int rx_fd;          /* bound to <ip>:port, connected to the peer; -1: not yet */
+	bool gro;           /* rx_fd has UDP_GRO now: a receive may hold several datagrams */
+	bool gro_read;      /* rx_fd had it once: read for coalesced receives (some may still be queued) */
+	unsigned gro_few;   /* receive calls in a row that took few datagrams */
 	uint32_t peer_ip;   /* host order, where rx_fd is connected */
 	uint16_t peer_port;
 	struct rp_qp *next;
@@ -56,6 +70,8 @@ struct roce_port {
 	int fwd[ROCE_REG_OWNERS]; /* our connections to other owners, -1 */
 	int conns[MAX_CONNS];     /* accepted forwarding connections */
 	unsigned nconns;
+	bool no_gso;        /* a UDP_SEGMENT send failed: datagrams go one by one (atomic) */
+	uint8_t *gro;       /* GRO_BUFS x GRO_BUF bytes: coalesced receives, cut into msgs (NULL: no UDP_GRO) */
 	struct rp_qp *qps[QP_BUCKETS];
 	struct roce_port_stats st;
 };
@@ -129,6 +145,7 @@ doca_error_t roce_port_open(const char *run_dir, uint32_t ip, uint16_t udp_port,
 	p->ip = ip;
 	p->port = udp_port ? udp_port : ROCE_UDP_PORT;
 	p->ep = p->ufd = p->lfd = -1;
+	p->no_gso = getenv("SOFTDOCA_ROCE_NO_GSO") != NULL; /* to compare, and to test the fallback */
 	for (int i = 0; i < ROCE_REG_OWNERS; i++)
 		p->fwd[i] = -1;
 	err = roce_reg_open(run_dir, ip, true, &p->reg, why);
@@ -191,7 +208,22 @@ void roce_port_close(struct roce_port *p)
 	if (p->ep >= 0)
 		close(p->ep);
 	roce_reg_close(p->reg); /* after the unlink: the id may go to another process at once */
+	free(p->gro);
 	free(p);
+}
+
+size_t roce_port_rcvbuf(const struct roce_port *p)
+{
+	int v = 0;
+	socklen_t l = sizeof(v);
+
+	return getsockopt(p->ufd, SOL_SOCKET, SO_RCVBUF, &v, &l) == 0 && v > 0 ? (size_t)v : 0;
+}
+
+void roce_port_use_gro(struct roce_port *p)
+{
+	if (p->gro == NULL && getenv("SOFTDOCA_ROCE_NO_GRO") == NULL)
+		p->gro = malloc((size_t)GRO_BUFS * GRO_BUF); /* none: QP sockets go without UDP_GRO */
 }
 
 int roce_port_fd(const struct roce_port *p)
@@ -336,10 +368,10 @@ doca_error_t roce_port_send(struct roce_port *p, uint32_t qpn, uint32_t ip, uint
 	return DOCA_SUCCESS;
 }
 
-unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
-			      const struct iovec *dgrams, unsigned n)
+/* Datagrams one per message, MMSG_BATCH per sendmmsg; how many were not sent. */
+static unsigned send_dgrams(struct roce_port *p, int fd, const struct sockaddr_in *a, const struct iovec *dgrams,
+			    unsigned n)
 {
-	struct sockaddr_in a = sin4(ip, udp_port ? udp_port : ROCE_UDP_PORT);
 	struct mmsghdr mm[MMSG_BATCH];
 	unsigned sent = 0;
 
@@ -349,12 +381,12 @@ unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, ui
 
 		memset(mm, 0, sizeof(mm[0]) * k);
 		for (unsigned i = 0; i < k; i++) {
-			mm[i].msg_hdr.msg_name = &a;
-			mm[i].msg_hdr.msg_namelen = sizeof(a);
+			mm[i].msg_hdr.msg_name = (struct sockaddr_in *)a;
+			mm[i].msg_hdr.msg_namelen = sizeof(*a);
 			mm[i].msg_hdr.msg_iov = (struct iovec *)&dgrams[sent + i];
 			mm[i].msg_hdr.msg_iovlen = 1;
 		}
-		r = sendmmsg(tx_fd(p, qpn), mm, k, MSG_DONTWAIT);
+		r = sendmmsg(fd, mm, k, MSG_DONTWAIT);
 		if (r <= 0) {
 			STAT_ADD(p, tx_err);
 			break;
@@ -363,6 +395,104 @@ unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, ui
 		sent += (unsigned)r;
 	}
 	return n - sent;
+}
+
+unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
+			      const struct iovec *dgrams, unsigned n)
+{
+	struct sockaddr_in a = sin4(ip, udp_port ? udp_port : ROCE_UDP_PORT);
+
+	return send_dgrams(p, tx_fd(p, qpn), &a, dgrams, n);
+}
+
+/* A buffer of back-to-back datagrams of seg bytes (the last may be shorter) one by one; how many were lost. */
+static unsigned send_one_by_one(struct roce_port *p, int fd, const struct sockaddr_in *a, const struct iovec *b,
+				uint16_t seg)
+{
+	struct iovec d[MMSG_BATCH];
+	size_t off = 0;
+	unsigned n = 0, lost = 0;
+
+	while (off < b->iov_len) {
+		size_t len = seg == 0 || b->iov_len - off < seg ? b->iov_len - off : seg;
+
+		d[n++] = (struct iovec){ (uint8_t *)b->iov_base + off, len };
+		off += len;
+		if (n == MMSG_BATCH || off == b->iov_len) {
+			lost |= send_dgrams(p, fd, a, d, n) > 0;
+			n = 0;
+		}
+	}
+	return lost;
+}
+
+unsigned roce_port_send_gso(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
+			    const struct iovec *bufs, const uint16_t *seg, unsigned n)
+{
+	struct sockaddr_in a = sin4(ip, udp_port ? udp_port : ROCE_UDP_PORT);
+	union {
+		char buf[CMSG_SPACE(sizeof(uint16_t))];
+		struct cmsghdr align;
+	} c[MMSG_BATCH];
+	struct mmsghdr mm[MMSG_BATCH];
+	int fd = tx_fd(p, qpn);
+	unsigned sent = 0, lost = 0;
+
+	if (__atomic_load_n(&p->no_gso, __ATOMIC_RELAXED)) {
+		for (unsigned i = 0; i < n; i++)
+			lost += send_one_by_one(p, fd, &a, &bufs[i], seg[i]);
+		return lost;
+	}
+	while (sent < n) {
+		unsigned k = n - sent < MMSG_BATCH ? n - sent : MMSG_BATCH;
+		int r;
+
+		memset(mm, 0, sizeof(mm[0]) * k);
+		for (unsigned i = 0; i < k; i++) {
+			struct msghdr *h = &mm[i].msg_hdr;
+			const struct iovec *b = &bufs[sent + i];
+
+			h->msg_name = &a;
+			h->msg_namelen = sizeof(a);
+			h->msg_iov = (struct iovec *)b;
+			h->msg_iovlen = 1;
+			if (seg[sent + i] != 0 && b->iov_len > seg[sent + i]) {
+				struct cmsghdr *cm;
+
+				memset(&c[i], 0, sizeof(c[i]));
+				h->msg_control = c[i].buf;
+				h->msg_controllen = sizeof(c[i].buf);
+				cm = CMSG_FIRSTHDR(h);
+				cm->cmsg_level = SOL_UDP;
+				cm->cmsg_type = UDP_SEGMENT;
+				cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+				memcpy(CMSG_DATA(cm), &seg[sent + i], sizeof(uint16_t));
+			}
+		}
+		r = sendmmsg(fd, mm, k, MSG_DONTWAIT);
+		if (r < 0 && (errno == EINVAL || errno == EIO || errno == ENOPROTOOPT || errno == EOPNOTSUPP) &&
+		    mm[0].msg_hdr.msg_controllen != 0) {
+			/* this kernel or route cannot segment: one by one from now on */
+			__atomic_store_n(&p->no_gso, true, __ATOMIC_RELAXED);
+			for (unsigned i = sent; i < n; i++)
+				lost += send_one_by_one(p, fd, &a, &bufs[i], seg[i]);
+			return lost;
+		}
+		if (r <= 0) {
+			STAT_ADD(p, tx_err);
+			return lost + n - sent;
+		}
+		for (int i = 0; i < r; i++) {
+			unsigned s = seg[sent + (unsigned)i];
+			size_t len = bufs[sent + (unsigned)i].iov_len;
+
+			__atomic_fetch_add(&p->st.tx, s == 0 || len <= s ? 1 : (len + s - 1) / s, __ATOMIC_RELAXED);
+			if (s != 0 && len > s)
+				STAT_ADD(p, tx_gso);
+		}
+		sent += (unsigned)r;
+	}
+	return lost;
 }
 
 /* ---- routing ---- */
@@ -496,6 +626,112 @@ static void keep(struct roce_port_msg *msgs, unsigned *out, unsigned i, uint32_t
 	(*out)++;
 }
 
+/* Keeps msgs[i] (len bytes, from a UDP socket; fd_qpn as in drain_udp) at msgs[*out], or forwards or drops it. */
+static void classify(struct roce_port *p, uint32_t fd_qpn, struct roce_port_msg *msgs, unsigned *out, unsigned i,
+		     uint32_t len)
+{
+	struct roce_port_msg *m = &msgs[i];
+	uint32_t qpn = 0;
+	bool req = false;
+	int owner = route(p, m->buf, len, &qpn, &req);
+
+	if (owner < 0) {
+		p->st.drop_malformed++;
+	} else if (owner == 0 && req) {
+		/* A REQ nobody listens to: whoever got it answers (REJ), as Linux's CM would. */
+		p->st.cm_unclaimed++;
+		keep(msgs, out, i, qpn, len, ROCE_PORT_VIA_SHARED, true);
+	} else if (owner == 0) {
+		p->st.drop_no_owner++;
+	} else if (owner != roce_reg_self(p->reg) || (qpn != 1 && qp_find(p, qpn) == NULL)) {
+		if (owner == roce_reg_self(p->reg))
+			p->st.drop_stray++; /* the registry says ours, we do not know it: being removed */
+		else
+			forward(p, owner, qpn, m->buf, len, &m->from);
+	} else if (fd_qpn != 0 && qpn == fd_qpn) {
+		p->st.rx_qp++;
+		keep(msgs, out, i, qpn, len, ROCE_PORT_VIA_QP, false);
+	} else {
+		p->st.rx_shared++;
+		keep(msgs, out, i, qpn, len, ROCE_PORT_VIA_SHARED, false);
+		learn(p, qpn, &m->from);
+	}
+}
+
+/*
+ * A QP socket with UDP_GRO: one receive may hold up to ROCE_PORT_GRO_SEGS datagrams of one size
+ * back to back (the last may be shorter), coalesced by the kernel or sent so (UDP GSO); each is
+ * copied into its own msg. As many receives per recvmmsg as ROCE_PORT_GRO_SEGS msgs are free
+ * for (at most GRO_BUFS); fewer than asked for means drained, with no extra system call. The
+ * rest stays readable.
+ */
+static void drain_gro(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_port_msg *msgs, unsigned *out,
+		      unsigned max)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} c[GRO_BUFS];
+	struct sockaddr_in from[GRO_BUFS];
+	struct mmsghdr mm[GRO_BUFS];
+	struct iovec iov[GRO_BUFS];
+	unsigned budget = SOCKET_BUDGET;
+
+	while (budget > 0) {
+		unsigned k = (max - *out) / ROCE_PORT_GRO_SEGS;
+		int n;
+
+		if (k == 0)
+			return;
+		if (k > GRO_BUFS)
+			k = GRO_BUFS;
+		memset(mm, 0, sizeof(mm[0]) * k);
+		for (unsigned i = 0; i < k; i++) {
+			iov[i] = (struct iovec){ p->gro + (size_t)i * GRO_BUF, GRO_BUF };
+			mm[i].msg_hdr = (struct msghdr){ .msg_name = &from[i], .msg_namelen = sizeof(from[i]),
+							 .msg_iov = &iov[i], .msg_iovlen = 1, .msg_control = c[i].buf,
+							 .msg_controllen = sizeof(c[i].buf) };
+		}
+		n = recvmmsg(fd, mm, k, MSG_DONTWAIT, NULL);
+		if (n <= 0)
+			return;
+		for (unsigned i = 0; i < (unsigned)n; i++) {
+			struct msghdr *h = &mm[i].msg_hdr;
+			size_t len = mm[i].msg_len, seg = len, segs = 0;
+
+			for (struct cmsghdr *cm = CMSG_FIRSTHDR(h); cm != NULL; cm = CMSG_NXTHDR(h, cm))
+				if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO) {
+					int v;
+
+					memcpy(&v, CMSG_DATA(cm), sizeof(v));
+					if (v > 0 && (size_t)v < seg)
+						seg = (size_t)v;
+				}
+			if ((h->msg_flags & MSG_TRUNC) || len == 0) {
+				p->st.drop_malformed++;
+				continue;
+			}
+			if (seg < len)
+				p->st.rx_gro++;
+			for (size_t off = 0; off < len; off += seg, segs++) {
+				size_t l = len - off < seg ? len - off : seg;
+				struct roce_port_msg *m = &msgs[*out];
+
+				if (segs == ROCE_PORT_GRO_SEGS || l > sizeof(m->buf)) {
+					p->st.drop_malformed++; /* more than a softdoca or Linux sender coalesces: RC sends it again */
+					continue;
+				}
+				memcpy(m->buf, (const uint8_t *)iov[i].iov_base + off, l);
+				m->from = from[i];
+				classify(p, fd_qpn, msgs, out, *out, (uint32_t)l);
+			}
+			budget = budget > segs ? budget - (unsigned)segs : 0;
+		}
+		if ((unsigned)n < k)
+			return; /* drained */
+	}
+}
+
 /*
  * Reads a UDP socket into msgs[*out..max): keeps ours, forwards or drops the rest. fd_qpn is the
  * QP whose receive socket fd is (0: the shared one). Only that QP's datagrams count as arriving on
@@ -529,40 +765,43 @@ static void drain_udp(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_
 			return;
 		budget = budget > (unsigned)n ? budget - (unsigned)n : 0;
 		for (unsigned i = 0; i < (unsigned)n; i++) {
-			struct roce_port_msg *m = &msgs[base + i];
-			uint32_t len = mm[i].msg_len, qpn = 0;
-			bool req = false;
-			int owner;
-
 			if (mm[i].msg_hdr.msg_flags & MSG_TRUNC) {
 				p->st.drop_malformed++;
 				continue;
 			}
-			owner = route(p, m->buf, len, &qpn, &req);
-			if (owner < 0) {
-				p->st.drop_malformed++;
-			} else if (owner == 0 && req) {
-				/* A REQ nobody listens to: whoever got it answers (REJ), as Linux's CM would. */
-				p->st.cm_unclaimed++;
-				keep(msgs, out, base + i, qpn, len, ROCE_PORT_VIA_SHARED, true);
-			} else if (owner == 0) {
-				p->st.drop_no_owner++;
-			} else if (owner != roce_reg_self(p->reg) || (qpn != 1 && qp_find(p, qpn) == NULL)) {
-				if (owner == roce_reg_self(p->reg))
-					p->st.drop_stray++; /* the registry says ours, we do not know it: being removed */
-				else
-					forward(p, owner, qpn, m->buf, len, &m->from);
-			} else if (fd_qpn != 0 && qpn == fd_qpn) {
-				p->st.rx_qp++;
-				keep(msgs, out, base + i, qpn, len, ROCE_PORT_VIA_QP, false);
-			} else {
-				p->st.rx_shared++;
-				keep(msgs, out, base + i, qpn, len, ROCE_PORT_VIA_SHARED, false);
-				learn(p, qpn, &m->from);
-			}
+			classify(p, fd_qpn, msgs, out, base + i, mm[i].msg_len);
 		}
 		if ((unsigned)n < k)
 			return; /* drained */
+	}
+}
+
+/*
+ * A QP's receive socket. UDP_GRO only while its flow is a stream: set when one call takes
+ * GRO_ON datagrams, cleared after GRO_OFF calls in a row that took a few (a socket with UDP_GRO
+ * costs a ping-pong about 0.4 us per half round trip, measured). Once set, the socket is read
+ * for coalesced receives for good: some may still wait in it after UDP_GRO is cleared.
+ */
+static void drain_qp(struct roce_port *p, struct rp_qp *q, struct roce_port_msg *msgs, unsigned *out,
+		     unsigned max)
+{
+	unsigned before = *out, got;
+
+	if (q->gro_read)
+		drain_gro(p, q->rx_fd, q->qpn, msgs, out, max);
+	else
+		drain_udp(p, q->rx_fd, q->qpn, msgs, out, max);
+	got = *out - before;
+	if (p->gro == NULL || got == 0)
+		return;
+	if (got >= GRO_ON) {
+		q->gro_few = 0;
+		if (!q->gro && setsockopt(q->rx_fd, SOL_UDP, UDP_GRO, &(int){1}, sizeof(int)) == 0)
+			q->gro = q->gro_read = true;
+	} else if (q->gro && got < 4 && ++q->gro_few >= GRO_OFF) {
+		if (setsockopt(q->rx_fd, SOL_UDP, UDP_GRO, &(int){0}, sizeof(int)) == 0)
+			q->gro = false;
+		q->gro_few = 0;
 	}
 }
 
@@ -572,7 +811,7 @@ unsigned roce_port_recv_qp(struct roce_port *p, uint32_t qpn, struct roce_port_m
 	unsigned out = 0;
 
 	if (q != NULL && q->rx_fd >= 0)
-		drain_udp(p, q->rx_fd, qpn, msgs, &out, max);
+		drain_qp(p, q, msgs, &out, max);
 	return out;
 }
 
@@ -654,7 +893,7 @@ unsigned roce_port_recv(struct roce_port *p, struct roce_port_msg *msgs, unsigne
 		case TAG_QP:
 			q = qp_find(p, v);
 			if (q != NULL && q->rx_fd >= 0)
-				drain_udp(p, q->rx_fd, v, msgs, &out, max);
+				drain_qp(p, q, msgs, &out, max);
 			break;
 		case TAG_LISTEN:
 			accept_all(p);

@@ -59,6 +59,7 @@ struct roce_port_msg {
 struct roce_port_stats {
 	uint64_t rx_qp;          /* delivered here, by way of */
 	uint64_t rx_shared;
+	uint64_t rx_gro;         /* receives that held several datagrams (UDP_GRO) */
 	uint64_t rx_forwarded;
 	uint64_t fwd_out;        /* handed to another process */
 	uint64_t drop_malformed; /* not a RoCEv2 packet the parser takes, or a QP1 packet that is no CM MAD */
@@ -72,6 +73,7 @@ struct roce_port_stats {
 	uint64_t learned;        /* QP receive sockets connected from a first datagram */
 	uint64_t reclaimed;      /* dead owners whose entries this process freed */
 	uint64_t tx;             /* datagrams sent */
+	uint64_t tx_gso;         /* sends of several datagrams at once (UDP_SEGMENT) */
 	uint64_t tx_err;
 };
 
@@ -83,6 +85,20 @@ struct roce_port_stats {
 doca_error_t roce_port_open(const char *run_dir, uint32_t ip, uint16_t udp_port, struct roce_port **out,
 			    const char **why);
 void roce_port_close(struct roce_port *p);
+
+/*
+ * The caller's roce_port_recv / roce_port_recv_qp calls always offer at least
+ * ROCE_PORT_GRO_SEGS free msgs: QP receive sockets made from now on get UDP_GRO, so one
+ * system call takes up to that many datagrams of a flow (coalesced by the kernel, or sent
+ * with UDP GSO). A receive is read only while that many msgs are free. SOFTDOCA_ROCE_NO_GRO
+ * turns it off.
+ */
+#define ROCE_PORT_GRO_SEGS 64
+void roce_port_use_gro(struct roce_port *p);
+
+/* Bytes a receive socket of the port may queue (SO_RCVBUF as the kernel granted it: capped by
+ * net.core.rmem_max, doubled for its bookkeeping). */
+size_t roce_port_rcvbuf(const struct roce_port *p);
 
 /* Readable when roce_port_recv has something to do (level-triggered: put it in an epoll). */
 int roce_port_fd(const struct roce_port *p);
@@ -122,6 +138,17 @@ doca_error_t roce_port_send(struct roce_port *p, uint32_t qpn, uint32_t ip, uint
 /* Several datagrams of one QP to one peer in one system call (sendmmsg); how many left. */
 unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
 			      const struct iovec *dgrams, unsigned n);
+
+/*
+ * Buffers of back-to-back datagrams of one QP to one peer: buffer i holds datagrams of seg[i]
+ * bytes each, the last possibly shorter (seg[i] 0: one datagram). Each goes out with
+ * UDP_SEGMENT (one trip through the stack, cut into ordinary datagrams after it: the kernel
+ * numbers their IPv4 IDs 0, 1, 2, ... from the first's 0, which their ICRCs must cover), all in
+ * one sendmmsg. Where the kernel refuses UDP_SEGMENT the port sends them one by one from then
+ * on. How many buffers were not (all) sent.
+ */
+unsigned roce_port_send_gso(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
+			    const struct iovec *bufs, const uint16_t *seg, unsigned n);
 
 /*
  * Drains what is ready (recvmmsg on each ready socket; accepts and forwards on the way) and

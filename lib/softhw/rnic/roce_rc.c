@@ -68,7 +68,6 @@ struct roce_rc_qp {
 	bool ack_now;
 	uint64_t ack_since;
 
-	uint8_t scratch[4096];
 	uint8_t tx[4096 + 128];
 };
 
@@ -92,17 +91,33 @@ static struct swr *slot(struct roce_rc_qp *qp, uint32_t i)
 	return &qp->sq[i % qp->cfg.sq_depth];
 }
 
-static void emit(struct roce_rc_qp *qp, struct roce_pkt *pkt, const void *payload, size_t plen)
+/*
+ * Builds a packet where the caller's tx_buf says (else in qp->tx) and emits it. payload NULL
+ * with plen > 0: a READ response, whose payload mem_read puts straight into the datagram.
+ */
+static void emit_mem(struct roce_rc_qp *qp, struct roce_pkt *pkt, const void *payload, size_t plen,
+	uint32_t rkey, uint64_t va)
 {
-	size_t n;
+	uint8_t *buf = qp->tx;
+	size_t n, cap = sizeof(qp->tx);
 
 	pkt->bth.pkey = qp->cfg.pkey;
 	pkt->bth.dqpn = qp->cfg.dest_qpn;
-	n = roce_pkt_build(qp->tx, sizeof(qp->tx), pkt, payload, plen);
+	if (qp->cfg.ops->tx_buf != NULL)
+		buf = qp->cfg.ops->tx_buf(qp->cfg.ctx, &cap);
+	n = roce_pkt_build(buf, cap, pkt, payload, plen);
 	if (n == 0)
 		return; /* cannot happen: opcodes and sizes are ours */
+	if (payload == NULL && plen != 0)
+		qp->cfg.ops->mem_read(qp->cfg.ctx, rkey, va,
+			buf + n - ROCE_ICRC_LEN - roce_pad_len(plen) - plen, plen);
 	qp->st.tx_pkts++;
-	qp->cfg.ops->emit(qp->cfg.ctx, qp->tx, n);
+	qp->cfg.ops->emit(qp->cfg.ctx, buf, n);
+}
+
+static void emit(struct roce_rc_qp *qp, struct roce_pkt *pkt, const void *payload, size_t plen)
+{
+	emit_mem(qp, pkt, payload, plen, 0, 0);
 }
 
 static void send_aeth(struct roce_rc_qp *qp, uint8_t opcode, uint8_t syndrome, uint32_t psn,
@@ -338,7 +353,7 @@ static void send_one(struct roce_rc_qp *qp, uint64_t now)
 static void send_requests(struct roce_rc_qp *qp, uint64_t now)
 {
 	while (!qp->error && qp->rnr_at == ROCE_RC_NO_DEADLINE && qp->cur != qp->tail &&
-		psn_diff(qp->cur_psn, qp->una) < ROCE_RC_MAX_UNACKED) {
+		psn_diff(qp->cur_psn, qp->una) < qp->cfg.window) {
 		struct swr *s = slot(qp, qp->cur);
 
 		if (!s->sent && ((is_rd_atomic(s->wr.op) && qp->rd_out >= qp->cfg.max_rd_atomic) ||
@@ -529,9 +544,7 @@ static void read_responses(struct roce_rc_qp *qp, uint32_t psn, uint32_t rkey, u
 		pkt.bth.psn = roce_psn_add(psn, k);
 		pkt.aeth.syndrome = ROCE_AETH_ACK | ROCE_AETH_VALUE;
 		pkt.aeth.msn = qp->msn & ROCE_PSN_MASK;
-		if (plen != 0)
-			qp->cfg.ops->mem_read(qp->cfg.ctx, rkey, va + (uint64_t)k * mtu, qp->scratch, plen);
-		emit(qp, &pkt, qp->scratch, plen);
+		emit_mem(qp, &pkt, NULL, plen, rkey, va + (uint64_t)k * mtu);
 	}
 	owe_nothing(qp);
 }
@@ -948,6 +961,8 @@ struct roce_rc_qp *roce_rc_create(const struct roce_rc_cfg *cfg)
 	qp->cfg.dest_qpn &= ROCE_PSN_MASK;
 	if (qp->cfg.pkey == 0)
 		qp->cfg.pkey = ROCE_PKEY_DEFAULT;
+	if (qp->cfg.window == 0 || qp->cfg.window >= ROCE_PSN_MASK / 2)
+		qp->cfg.window = ROCE_RC_MAX_UNACKED;
 	if (qp->cfg.ack_every == 0)
 		qp->cfg.ack_every = 16;
 	if (qp->cfg.ack_delay_ns == 0)

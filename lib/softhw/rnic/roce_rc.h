@@ -104,6 +104,9 @@ struct roce_rc_ops {
 	/* A datagram's UDP payload, BTH to ICRC, with the ICRC bytes zero (the port fills them:
 	 * they depend on addresses). buf is valid only during the call. */
 	void (*emit)(void *ctx, const uint8_t *buf, size_t len);
+	/* Optional: where to build the next datagram (room for *cap bytes, at least MTU + 128);
+	 * emit then gets that buffer, and the caller's copy is saved. NULL: the engine's own. */
+	uint8_t *(*tx_buf)(void *ctx, size_t *cap);
 	/* 0 if [va, va+len) is inside the memory rkey names with the given rights, else the NAK
 	 * code to answer (ROCE_NAK_REM_ACCESS, or ROCE_NAK_INVALID). */
 	int (*rkey_check)(void *ctx, uint32_t rkey, uint64_t va, uint64_t len, unsigned int access);
@@ -130,6 +133,7 @@ struct roce_rc_cfg {
 	uint32_t max_rd_atomic;  /* READ/atomic requests outstanding at once (>= 1) */
 	uint32_t max_dest_rd_atomic; /* responder resources kept for replay (0: READ/atomic NAKed) */
 	uint32_t sq_depth;       /* send WRs posted and not yet completed */
+	uint32_t window;         /* requester: PSNs sent and not acknowledged at most (0: ROCE_RC_MAX_UNACKED) */
 	uint32_t ack_every;      /* responder: ACK after this many unacknowledged packets (0: 16) */
 	uint64_t ack_delay_ns;   /* responder: or when the oldest is this old (0: 100 us) */
 	uint16_t pkey;           /* 0: default 0xffff */

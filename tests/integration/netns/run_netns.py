@@ -245,15 +245,49 @@ def side_env(work, net, i, wire="stream"):
 # 4791) are dropped, duplicated and reordered at the given rates; the rest passes. UDP checksums
 # are cleared (0: none, allowed over IPv4): a frame read before the sender's veth offload filled
 # its checksum would otherwise be dropped by the receiver. The ICRC does not cover it.
+# A sender's UDP GSO send (UDP_SEGMENT) reaches a packet socket as one large frame: the bridge
+# reads the GSO size (PACKET_VNET_HDR) and cuts it into the datagrams a NIC would put on the
+# wire, IPv4 IDs counting up from the first's, as Linux's software segmentation does.
 BRIDGE = r"""
-import random, select, signal, socket, sys, time
+import random, select, signal, socket, struct, sys, time
 names, loss, dup, reorder = sys.argv[1:3], float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
 rnd = random.Random(int(sys.argv[6]))
 socks = []
 for n in names:
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    s.setsockopt(263, 15, 1)  # SOL_PACKET, PACKET_VNET_HDR: frames come with their GSO size
     s.bind((n, 0))
     socks.append(s)
+
+
+def ip_csum(h):
+    c = sum(struct.unpack("!%dH" % (len(h) // 2), h))
+    c = (c >> 16) + (c & 0xffff)
+    return ~(c + (c >> 16)) & 0xffff
+
+
+def segments(v, f):
+    # virtio_net_hdr: flags, gso_type (5: UDP_L4), hdr_len, gso_size, csum_start, csum_offset
+    gso_type, gso_size = v[1] & 0x7f, struct.unpack("<H", v[4:6])[0]
+    if gso_type != 5 or len(f) < 42 or f[12:14] != b"\x08\x00":
+        return [f]
+    ihl = (f[14] & 15) * 4
+    hdr, data = f[:14 + ihl + 8], f[14 + ihl + 8:]
+    ident = struct.unpack("!H", f[18:20])[0]
+    out = []
+    for k, o in enumerate(range(0, len(data), gso_size)):
+        d = data[o:o + gso_size]
+        ip = bytearray(hdr[14:14 + ihl])
+        ip[2:4] = struct.pack("!H", ihl + 8 + len(d))
+        ip[4:6] = struct.pack("!H", (ident + k) & 0xffff)
+        ip[10:12] = b"\0\0"
+        ip[10:12] = struct.pack("!H", ip_csum(bytes(ip)))
+        udp = bytearray(hdr[14 + ihl:])
+        udp[4:6] = struct.pack("!H", 8 + len(d))
+        out.append(hdr[:14] + bytes(ip) + bytes(udp) + d)
+    return out
+
+
 st = dict(fwd=0, lost=0, dup=0, reordered=0)
 held = [None, None]
 stop = []
@@ -272,6 +306,29 @@ def fix(f):
     return f
 
 
+def send(out, f):
+    out.send(b"\0" * 10 + f)  # a virtio_net_hdr saying: no GSO, no checksum to fill
+
+
+def forward(i, out, f):
+    if roce(f):
+        if rnd.random() < loss:
+            st["lost"] += 1
+            return
+        if held[i] is None and rnd.random() < reorder:
+            held[i] = (f, time.time() + 0.003)
+            st["reordered"] += 1
+            return
+        if rnd.random() < dup:
+            send(out, f)
+            st["dup"] += 1
+    send(out, f)
+    st["fwd"] += 1
+    if held[i] is not None:  # after a later frame: out of order
+        send(out, held[i][0])
+        held[i] = None
+
+
 print("bridging", flush=True)
 while not stop:
     try:
@@ -281,29 +338,14 @@ while not stop:
     for s in ready:
         i = socks.index(s)
         out = socks[1 - i]
-        f, addr = s.recvfrom(65535)
+        f, addr = s.recvfrom(65535 + 10)
         if addr[2] == socket.PACKET_OUTGOING:
             continue
-        f = fix(f)
-        if roce(f):
-            if rnd.random() < loss:
-                st["lost"] += 1
-                continue
-            if held[i] is None and rnd.random() < reorder:
-                held[i] = (f, time.time() + 0.003)
-                st["reordered"] += 1
-                continue
-            if rnd.random() < dup:
-                out.send(f)
-                st["dup"] += 1
-        out.send(f)
-        st["fwd"] += 1
-        if held[i] is not None:  # after a later frame: out of order
-            out.send(held[i][0])
-            held[i] = None
+        for f in segments(f[:10], f[10:]):
+            forward(i, out, fix(f))
     for i in (0, 1):
         if held[i] is not None and held[i][1] <= time.time():
-            socks[1 - i].send(held[i][0])
+            send(socks[1 - i], held[i][0])
             held[i] = None
 print("bridge: forwarded %(fwd)d, RoCEv2 frames lost %(lost)d, duplicated %(dup)d, reordered %(reordered)d" % st,
       flush=True)

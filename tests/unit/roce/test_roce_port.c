@@ -14,6 +14,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/udp.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pwd.h>
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -721,6 +723,152 @@ static void test_ip_header(void)
 	close(sink);
 }
 
+/*
+ * UDP GSO and GRO: four datagrams (three of one size, a shorter last) in one buffer leave as one
+ * UDP_SEGMENT send and arrive as four datagrams at a plain socket; the same from a plain socket
+ * with UDP_SEGMENT reach a QP socket with UDP_GRO as one receive, cut into its four datagrams in
+ * order. Then once more with SOFTDOCA_ROCE_NO_GSO / NO_GRO: one by one, the same datagrams.
+ */
+static size_t gso_buffer(uint8_t *buf, uint32_t qpn, uint16_t *seg)
+{
+	struct roce_pkt pkt = { 0 };
+	uint8_t pl[200];
+	size_t off = 0;
+
+	for (uint32_t k = 0; k < 4; k++) {
+		memset(pl, (int)k + 1, sizeof(pl));
+		roce_put32(pl, k);
+		pkt.bth.opcode = ROCE_RC_SEND_ONLY;
+		pkt.bth.pkey = ROCE_PKEY_DEFAULT;
+		pkt.bth.dqpn = qpn;
+		pkt.bth.psn = k;
+		off += roce_pkt_build(buf + off, 512, &pkt, pl, k < 3 ? sizeof(pl) : 40);
+		if (k == 0)
+			*seg = (uint16_t)off;
+	}
+	return off;
+}
+
+/* The peer sends gso_buffer's four datagrams to qpn with UDP_SEGMENT; true if the QP got them in order. */
+static bool gso_from_peer(struct roce_port *p, int src, uint32_t qpn, struct roce_port_msg *msgs)
+{
+	union {
+		char b[CMSG_SPACE(sizeof(uint16_t))];
+		struct cmsghdr align;
+	} c = { 0 };
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(ip) };
+	uint8_t buf[2048];
+	uint16_t seg = 0;
+	size_t total = gso_buffer(buf, qpn, &seg);
+	struct iovec iov = { buf, total };
+	struct msghdr h = { .msg_name = &to, .msg_namelen = sizeof(to), .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = c.b, .msg_controllen = sizeof(c.b) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&h);
+	unsigned n = 0;
+	bool ok = true;
+
+	cm->cmsg_level = SOL_UDP;
+	cm->cmsg_type = 103; /* UDP_SEGMENT (linux/udp.h) */
+	cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+	memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
+	if (sendmsg(src, &h, 0) != (ssize_t)total)
+		return false;
+	for (uint64_t end = now_ms() + 5000; n < 4 && now_ms() < end;) {
+		unsigned k = roce_port_recv_qp(p, qpn, msgs, ROCE_PORT_GRO_SEGS); /* a receive needs them all free */
+
+		for (unsigned i = 0; i < k; i++, n++) {
+			size_t want = n < 3 ? seg : total - 3 * (size_t)seg;
+
+			ok &= n < 4 && msgs[i].qpn == qpn && msgs[i].len == want &&
+			      memcmp(msgs[i].buf, buf + (size_t)n * seg, want) == 0 && msgs[i].via == ROCE_PORT_VIA_QP;
+		}
+	}
+	return ok && n == 4;
+}
+
+static void gso_gro_round(bool off)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(peer_ip) };
+	struct roce_port_msg *msgs = calloc(ROCE_PORT_GRO_SEGS, sizeof(*msgs));
+	struct roce_port *p = NULL;
+	struct roce_port_stats st;
+	const char *why = "";
+	uint8_t buf[2048], got[512];
+	uint16_t seg = 0;
+	uint32_t qpn = 0;
+	unsigned n = 0;
+	int sink = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), src = peer_socket();
+	struct sockaddr_in me;
+	socklen_t len = sizeof(me);
+	struct iovec iov;
+	size_t total;
+
+	if (off) {
+		setenv("SOFTDOCA_ROCE_NO_GSO", "1", 1);
+		setenv("SOFTDOCA_ROCE_NO_GRO", "1", 1);
+	}
+	CHECK(msgs != NULL && sink >= 0 && bind(sink, (struct sockaddr *)&a, sizeof(a)) == 0);
+	CHECK(getsockname(src, (struct sockaddr *)&me, &len) == 0);
+	CHECK(setsockopt(sink, SOL_SOCKET, SO_RCVTIMEO, &(struct timeval){ .tv_sec = 5 }, sizeof(struct timeval)) == 0);
+	CHECK(roce_port_open(run_dir, ip, 0, &p, &why) == DOCA_SUCCESS);
+	if (p != NULL && msgs != NULL) {
+		roce_port_use_gro(p);
+		CHECK(roce_port_qp_add(p, &qpn) == DOCA_SUCCESS);
+		CHECK(roce_port_qp_connect(p, qpn, peer_ip, ntohs(me.sin_port)) == DOCA_SUCCESS);
+	}
+	unsetenv("SOFTDOCA_ROCE_NO_GSO");
+	unsetenv("SOFTDOCA_ROCE_NO_GRO");
+	if (p == NULL || msgs == NULL)
+		goto out;
+	/* sending */
+	total = gso_buffer(buf, 0x22, &seg);
+	iov = (struct iovec){ buf, total };
+	CHECK(roce_port_send_gso(p, qpn, peer_ip, 0, &iov, &seg, 1) == 0);
+	for (size_t k = 0, o = 0; k < 4; k++) {
+		size_t want = k < 3 ? seg : total - 3 * (size_t)seg;
+		ssize_t r = recv(sink, got, sizeof(got), 0);
+
+		CHECK(r == (ssize_t)want && memcmp(got, buf + o, want) == 0);
+		o += want;
+	}
+	/* receiving: a stream of 8 (UDP_GRO is set), a GSO burst; (GRO on) then 64 lone ones (cleared), a burst */
+	n = 0;
+	for (uint32_t k = 0; k < 8; k++)
+		send_data(src, qpn, 100 + k);
+	for (uint64_t end = now_ms() + 5000; n < 8 && now_ms() < end;)
+		n += roce_port_recv_qp(p, qpn, msgs, ROCE_PORT_GRO_SEGS);
+	CHECK(n == 8);
+	CHECK(gso_from_peer(p, src, qpn, msgs));
+	roce_port_get_stats(p, &st);
+	CHECK(st.rx_gro == (off ? 0 : 1));
+	for (uint32_t k = 0; k < 64; k++) {
+		unsigned got1 = 0;
+
+		send_data(src, qpn, 200 + k);
+		for (uint64_t end = now_ms() + 5000; got1 == 0 && now_ms() < end;)
+			got1 = roce_port_recv_qp(p, qpn, msgs, ROCE_PORT_GRO_SEGS);
+		CHECK(got1 == 1);
+	}
+	CHECK(gso_from_peer(p, src, qpn, msgs)); /* cut by the kernel now, read all the same */
+	n = 4;
+	roce_port_get_stats(p, &st);
+	CHECK(st.tx == 4 && st.tx_gso == (off ? 0 : 1) && st.rx_qp == 8 + 4 + 64 + 4 && st.rx_gro == (off ? 0 : 1));
+	fprintf(stderr, "  %s: tx %llu in %llu GSO sends, rx %llu in %llu coalesced receives\n",
+		off ? "GSO and GRO off" : "GSO and GRO", (unsigned long long)st.tx, (unsigned long long)st.tx_gso,
+		(unsigned long long)st.rx_qp, (unsigned long long)st.rx_gro);
+out:
+	roce_port_close(p);
+	free(msgs);
+	close(sink);
+	close(src);
+}
+
+static void test_gso_gro(void)
+{
+	gso_gro_round(false);
+	gso_gro_round(true);
+}
+
 static void cleanup_dir(void)
 {
 	char cmd[128];
@@ -755,6 +903,7 @@ int main(void)
 	TEST_RUN(test_other_user);
 	worker_stop(&wks[0]);
 	TEST_RUN(test_ip_header);
+	TEST_RUN(test_gso_gro);
 	cleanup_dir();
 	TEST_EXIT();
 }
