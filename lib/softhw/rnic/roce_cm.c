@@ -484,6 +484,27 @@ static void rx_rtu(struct cmc *c)
 	pthread_mutex_lock(&cm.lock);
 }
 
+/*
+ * qp lock held: a packet from the peer on a passive connection still waiting for its RTU. The
+ * RTU was lost (the active side sends once it has our REP): established now, as IB's
+ * communication-established event (Linux: ib_cm_notify(IB_EVENT_COMM_EST)), not after our REP's
+ * resend brings another RTU (seconds; seen with the guest's rdma_client under netem).
+ */
+void roce_cm_comm_est(struct rnic_qp *qp)
+{
+	struct cmc *c;
+
+	pthread_mutex_lock(&cm.lock);
+	c = cmc_of_qp(qp);
+	if (c != NULL && c->state == CMC_REP_SENT) {
+		c->state = CMC_ESTABLISHED;
+		c->deadline = 0;
+	}
+	pthread_mutex_unlock(&cm.lock);
+	if (!qp->dead && qp->state == QP_HANDSHAKE)
+		rnic_qp_established(qp);
+}
+
 /* ---- both sides ---- */
 
 /* cm.lock held; dropped around the qp's lock. The peer ended or refused the connection. */

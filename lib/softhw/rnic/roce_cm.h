@@ -62,6 +62,8 @@ void roce_cm_qp_gone(struct rnic_qp *qp);
 void roce_cm_rx(const struct roce_cm_local *l, const struct roce_port_msg *m);
 /* Service thread: a batch of the port's datagrams was read: connections ended by a DREQ hang up now. */
 void roce_cm_rx_done(void);
+/* qp lock held: a packet from the peer before the RTU (lost): established (COMM_EST). */
+void roce_cm_comm_est(struct rnic_qp *qp);
 /* REQs for RDMA-CM port `port` on this address go to ep. */
 doca_error_t roce_cm_listen(const struct roce_cm_local *l, struct rnic_ep *ep, uint16_t port);
 doca_error_t roce_cm_unlisten(struct rnic_ep *ep, uint16_t port);

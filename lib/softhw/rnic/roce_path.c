@@ -1059,6 +1059,8 @@ static void lport_drain(struct roce_lport *lp, bool service, uint32_t hint_qpn)
 				rc_enter(s);
 				roce_rc_rx(s->rc, s->heard, m->buf, m->len);
 				rc_leave(s);
+				if (s->link.qp->state == QP_HANDSHAKE && s->link.qp->cm)
+					roce_cm_comm_est(s->link.qp); /* its RTU was lost */
 			}
 			pthread_mutex_unlock(&s->link.qp->lock);
 		}

@@ -8,7 +8,8 @@
  * QPN, the accept's private data, valid ICRC), established only on our RTU, the client's address
  * and RDMA-CM port seen by the server, DREQ -> DREP and the disconnection callback, a REQ for a
  * port nobody listens on -> REJ 8, and a MAD of another class answered by nothing while the next
- * REQ is still served. test_mra: a duplicate REQ before the application answered gets an MRA.
+ * REQ is still served. test_mra: a duplicate REQ before the application answered gets an MRA;
+ * then, the RTU lost, the client's first SEND establishes the connection (COMM_EST).
  * test_doca_client: a DOCA client (127.77.1.1) against a hand-played server: its REQ's fields,
  * the same REQ again when unanswered, REP -> RTU and established, its disconnect's DREQ.
  * Both: the RC QP answers from the UDP port rxe derives from the REQ's flow label (check_rc_port).
@@ -349,6 +350,11 @@ static void test_mra(void)
 	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_REP);
 	roce_cm_rep_get(mad, &rep);
 	CHECK(rep.remote_comm_id == 0x12345678 && rep.local_comm_id == mra.local_comm_id);
+	/* the RTU is lost, the client's first SEND comes: established (COMM_EST), answered */
+	CHECK(b.est == 0);
+	check_rc_port(&b, SRV_IP, roce_udp_sport_rc(roce_cma_flow_label(0xa1b2, port), 0x11, rep.local_qpn), rep.local_qpn,
+		      0x11, rep.starting_psn);
+	RUN_UNTIL_S(&b, b.est == 1, 10);
 	defer = false;
 	side_down(&b); /* the peer hears a DREQ: the connection was accepted */
 	CHECK(recv_mad_from(NULL, SRV_IP, mad, &hdr, 10) && hdr.attr_id == ROCE_CM_DREQ);
