@@ -13,7 +13,10 @@
  *   --client ADDR   connect to rdma_server at ADDR, --rounds N times (a new context each round;
  *                   a request refused because the server is not listening yet is repeated)
  *   --server        listen; serve --rounds N connections of the guest's `rdma_client -s ...`;
- *                   --ready-file P: P.<i> is created once round i may start
+ *                   --ready-file P: P.<i> is created once round i may start;
+ *                   --reject-first: round 0's request is rejected (REJ to Linux's CM);
+ *                   --defer-ms MS: the next round's request is accepted only MS later (Linux
+ *                   resends its REQ after 6.4 s: the soft NIC answers with an MRA)
  *
  * Prints a line per step and `summary: ...`; exit 0 only if every round completed.
  */
@@ -44,6 +47,8 @@ static struct {
 	uint16_t port;
 	unsigned rounds;
 	double timeout_s;
+	bool reject_first;
+	unsigned defer_ms;
 } O = {.port = 7471, .rounds = 1, .timeout_s = 60};
 
 /* What the callbacks saw (the context's user data points here). */
@@ -54,6 +59,7 @@ struct peer {
 	struct doca_buf_inventory *inv;
 	struct doca_rdma_connection *conn;
 	char *mem;
+	bool hold; /* requests wait for the main loop's answer */
 	unsigned req, est, fail, disc, sent, recvd, errs;
 	size_t recv_len;
 	doca_error_t last_err;
@@ -148,6 +154,10 @@ static void c_req(struct doca_rdma_connection *c, union doca_data cu)
 
 	p->req++;
 	p->conn = c;
+	if (p->hold) {
+		say("connection request %u: held", p->req);
+		return;
+	}
 	e = doca_rdma_connection_accept(c, NULL, 0);
 	say("connection request %u: accept: %s", p->req, doca_error_get_name(e));
 }
@@ -405,6 +415,32 @@ static bool ready(unsigned round)
 	return true;
 }
 
+/*
+ * A held request: rejected (0), or accepted after --defer-ms (1); -1: no request, or the
+ * answer failed. Meanwhile the soft NIC answers Linux's repeated REQ with an MRA.
+ */
+static int answer_held(struct peer *p, unsigned req, bool reject)
+{
+	double end;
+	doca_error_t e;
+
+	if (!run_until(p, &p->req, req, O.timeout_s)) {
+		say("FAIL: no connection request");
+		return -1;
+	}
+	if (reject) {
+		e = doca_rdma_connection_reject(p->conn);
+		say("request rejected: %s", doca_error_get_name(e));
+		return e == DOCA_SUCCESS ? 0 : -1;
+	}
+	for (end = now_s() + O.defer_ms / 1000.0; now_s() < end;)
+		if (doca_pe_progress(p->pe) == 0)
+			nap();
+	e = doca_rdma_connection_accept(p->conn, NULL, 0);
+	say("request accepted after %u ms: %s", O.defer_ms, doca_error_get_name(e));
+	return e == DOCA_SUCCESS ? 1 : -1;
+}
+
 /* The guest's rdma_client connects O.rounds times: receive 16 bytes, answer 16. */
 static unsigned serve(struct doca_dev *dev)
 {
@@ -423,11 +459,21 @@ static unsigned serve(struct doca_dev *dev)
 	for (unsigned i = 0; i < O.rounds; i++) {
 		struct doca_buf *rb = NULL;
 		struct doca_rdma_task_receive *rt = NULL;
-		unsigned est = p.est, recvd = p.recvd, disc = p.disc, errs = p.errs;
+		unsigned est = p.est, recvd = p.recvd, disc = p.disc, errs = p.errs, req = p.req;
+		bool reject = O.reject_first && i == 0;
 		bool ok = false;
 
-		if (!post_recv(&p, &rb, &rt) || !ready(i))
+		p.hold = reject || (O.defer_ms > 0 && i == (O.reject_first ? 1u : 0u));
+		if ((!reject && !post_recv(&p, &rb, &rt)) || !ready(i))
 			goto round_out;
+		if (p.hold) {
+			int a = answer_held(&p, req, reject);
+
+			if (a != 1) {
+				ok = a == 0; /* rejected as asked: the guest's rdma_client must fail */
+				goto round_out;
+			}
+		}
 		if (!run_until(&p, &p.est, est, O.timeout_s)) {
 			say("FAIL: round %u: no connection", i);
 			goto round_out;
@@ -479,8 +525,12 @@ int main(int argc, char **argv)
 			O.timeout_s = atof(v), i++;
 		else if (strcmp(a, "--ready-file") == 0 && v)
 			O.ready = v, i++;
+		else if (strcmp(a, "--reject-first") == 0)
+			O.reject_first = true;
+		else if (strcmp(a, "--defer-ms") == 0 && v)
+			O.defer_ms = (unsigned)atoi(v), i++;
 		else {
-			fprintf(stderr, "usage: %s (--client ADDR | --server [--ready-file P]) [--port N] [--rounds N] [--timeout S]\n",
+			fprintf(stderr, "usage: %s (--client ADDR | --server [--ready-file P] [--reject-first] [--defer-ms MS]) [--port N] [--rounds N] [--timeout S]\n",
 				argv[0]);
 			return 2;
 		}

@@ -6,7 +6,8 @@
 #
 # Usage: tests/interop/run.sh [--probe PATH] [--doca PATH] [--timeout SECONDS] [SCENARIO...]
 #   SCENARIOS: boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
-#   doca-client doca-server doca-client-netem doca-server-netem (default: all); job (SOFTDOCA_INTEROP_JOB)
+#   doca-client doca-server doca-client-netem doca-server-netem doca-server-cm (default: all);
+#   job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
 #   --doca    the doca_cm_peer binary (default: build/tests/interop/doca_cm_peer)
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
@@ -24,11 +25,11 @@ while (($#)); do
 	--probe) probe=$2; shift 2 ;;
 	--doca) doca=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
-	-h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,15p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
-((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem doca-client doca-server doca-client-netem doca-server-netem)
+((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem doca-client doca-server doca-client-netem doca-server-netem doca-server-cm)
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.2f", b - a}'; }
@@ -348,18 +349,26 @@ doca_client() {
 	guest_results
 }
 
-# doca_server NAME ROUNDS [GUEST-SETUP GUEST-AFTER]: doca_cm_peer --server listens on 7471; the
-# guest's unmodified `rdma_client -s 10.77.0.1` connects ROUNDS times, each once go.N exists.
+# doca_server NAME ROUNDS [GUEST-SETUP GUEST-AFTER [DOCA-ARGS REFUSED-ROUND OUTPUT-REGEX]]:
+# doca_cm_peer --server listens on 7471; the guest's unmodified `rdma_client -s 10.77.0.1`
+# connects ROUNDS times, each once go.N exists. In round REFUSED-ROUND rdma_client must fail at
+# once (refused), not by its timeout; the DOCA program's output must match OUTPUT-REGEX.
 doca_server() {
 	[[ -x $doca ]] || { fail "$1" "no doca_cm_peer at $doca (build with meson first)"; return; }
-	local out rc t0
+	local out rc t0 extra=()
+	[[ -n ${5:-} ]] && read -ra extra <<<"$5"
 	cat >"$work/job.sh" <<G
 ${3:-}
 rxe_counters() { for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do printf '%s=%s ' \${f##*/} \$(cat \$f); done; }
 i=0; bad=0
 while [ \$i -lt $2 ]; do
 	n=0; while [ ! -e /mnt/go.\$i ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
-	timeout 60 rdma_client -s $HOST_IP >/tmp/cli.log 2>&1 || { bad=\$((bad + 1)); mark CLIENT-FAIL round=\$i "\$(tr '\n' ' ' </tmp/cli.log | tail -c 300)" "\$(rxe_counters)"; dmesg | tail -5; }
+	rc=0; timeout 60 rdma_client -s $HOST_IP >/tmp/cli.log 2>&1 || rc=\$?
+	if [ "\$i" = "${6:-none}" ]; then
+		if [ \$rc = 0 ] || [ \$rc = 124 ]; then bad=\$((bad + 1)); mark CLIENT-FAIL round=\$i "expected a refusal, rc=\$rc"; else mark CLIENT-REFUSED round=\$i rc=\$rc "\$(tr '\n' ' ' </tmp/cli.log | tail -c 200)"; fi
+	elif [ \$rc != 0 ]; then
+		bad=\$((bad + 1)); mark CLIENT-FAIL round=\$i rc=\$rc "\$(tr '\n' ' ' </tmp/cli.log | tail -c 300)" "\$(rxe_counters)"; dmesg | tail -5
+	fi
 	i=\$((i + 1))
 done
 mark RESULT guest-rdma_client-vs-doca \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$2 failed=\$bad"
@@ -368,9 +377,15 @@ G
 	boot "$work/job.sh"
 	if ! wait_mark READY 120; then fail "$1" "guest not ready"; finish 5; return; fi
 	t0=$(now)
-	out=$(run_doca --server --rounds "$2" --timeout 60 --ready-file "$work/share/go"); rc=$?
+	out=$(run_doca --server --rounds "$2" --timeout 60 --ready-file "$work/share/go" "${extra[@]}"); rc=$?
 	echo "$out" | sed 's/^/  doca: /'
-	if [[ $rc == 0 ]]; then pass "$1" "rounds=$2 seconds=$(since $t0)"; else fail "$1" "rc=$rc"; fi
+	if [[ $rc != 0 ]]; then
+		fail "$1" "rc=$rc"
+	elif [[ -n ${7:-} ]] && ! grep -qE "$7" <<<"$out"; then
+		fail "$1" "the output does not show /$7/"
+	else
+		pass "$1" "rounds=$2 seconds=$(since $t0)"
+	fi
 	finish "$timeout_s"
 	guest_results
 }
@@ -379,6 +394,12 @@ scenario_doca-client() { doca_client doca-client-rdma_server 3; }
 scenario_doca-server() { doca_server doca-server-rdma_client 3; }
 scenario_doca-client-netem() { doca_client doca-client-rdma_server-netem 5 "$NETEM" "$NETEM_STATS"; }
 scenario_doca-server-netem() { doca_server doca-server-rdma_client-netem 5 "$NETEM" "$NETEM_STATS"; }
+# The rest of the passive CM against Linux's active side: round 0 rejected (our REJ: rdma_client
+# fails at once), round 1 accepted 8 s late (Linux resends its REQ after 6.4 s, the soft NIC
+# answers with an MRA and Linux waits for the REP), round 2 as usual.
+scenario_doca-server-cm() {
+	doca_server doca-server-rdma_client-rej-mra 3 "" "" "--reject-first --defer-ms 8000" 0 "mra_sent [1-9]"
+}
 
 # A job of your own (SOFTDOCA_INTEROP_JOB=file, run by the guest's sh with mark() defined):
 # prints the guest's whole console, for debugging.
