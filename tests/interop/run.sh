@@ -329,6 +329,18 @@ C
 		timeout 240 "$doca" "$@" 2>&1
 }
 
+# rx_qp_ok OUTPUT N: the soft NIC's port statistics (SOFTDOCA_ROCE_STATS) show at least N
+# datagrams on QPs' own sockets (rxe's RC packets reach the QP's socket connected to rxe's port,
+# roce_udp_sport_rc: 2 per connection at least, its SEND and its ACK of ours; 1 through netem,
+# where that ACK may be lost or come after the DREQ).
+rx_qp_per=2
+rx_qp_ok() {
+	local n
+	n=$(grep -oE 'counters: rx_qp [0-9]+' <<<"$1" | awk '{s += $3} END {print s + 0}')
+	echo "  rx_qp=$n (at least $2 expected)"
+	((n >= $2))
+}
+
 NETEM="/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 10% reorder 25% 50% && mark NETEM on || mark NETEM unavailable"
 NETEM_STATS="mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')"
 
@@ -344,7 +356,13 @@ doca_client() {
 	t0=$(now)
 	out=$(run_doca --client $GUEST_IP --rounds "$2" --timeout 60); rc=$?
 	echo "$out" | sed 's/^/  doca: /'
-	if [[ $rc == 0 ]]; then pass "$1" "rounds=$2 seconds=$(since $t0)"; else fail "$1" "rc=$rc"; fi
+	if [[ $rc != 0 ]]; then
+		fail "$1" "rc=$rc"
+	elif ! rx_qp_ok "$out" $((rx_qp_per * $2)); then
+		fail "$1" "rxe's RC packets did not reach the QPs' own sockets"
+	else
+		pass "$1" "rounds=$2 seconds=$(since $t0)"
+	fi
 	finish "$timeout_s"
 	guest_results
 }
@@ -383,6 +401,8 @@ G
 		fail "$1" "rc=$rc"
 	elif [[ -n ${7:-} ]] && ! grep -qE "$7" <<<"$out"; then
 		fail "$1" "the output does not show /$7/"
+	elif ! rx_qp_ok "$out" $((rx_qp_per * ($2 - (${6:+1} + 0)))); then
+		fail "$1" "rxe's RC packets did not reach the QPs' own sockets"
 	else
 		pass "$1" "rounds=$2 seconds=$(since $t0)"
 	fi
@@ -392,8 +412,8 @@ G
 
 scenario_doca-client() { doca_client doca-client-rdma_server 3; }
 scenario_doca-server() { doca_server doca-server-rdma_client 3; }
-scenario_doca-client-netem() { doca_client doca-client-rdma_server-netem 5 "$NETEM" "$NETEM_STATS"; }
-scenario_doca-server-netem() { doca_server doca-server-rdma_client-netem 5 "$NETEM" "$NETEM_STATS"; }
+scenario_doca-client-netem() { local rx_qp_per=1; doca_client doca-client-rdma_server-netem 5 "$NETEM" "$NETEM_STATS"; }
+scenario_doca-server-netem() { local rx_qp_per=1; doca_server doca-server-rdma_client-netem 5 "$NETEM" "$NETEM_STATS"; }
 # The rest of the passive CM against Linux's active side: round 0 rejected (our REJ: rdma_client
 # fails at once), round 1 accepted 8 s late (Linux resends its REQ after 6.4 s, the soft NIC
 # answers with an MRA and Linux waits for the REP), round 2 as usual.

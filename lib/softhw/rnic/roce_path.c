@@ -1192,6 +1192,25 @@ static void roce_nic_timer(uint64_t now)
 	pthread_mutex_unlock(&ports.lock);
 }
 
+/* How the address's datagrams came in (rx_qp: on a QP's own connected socket). */
+static void log_port_stats(const struct roce_lport *lp)
+{
+	struct roce_port_stats st;
+	char line[384];
+
+	roce_port_get_stats(lp->port, &st);
+	snprintf(line, sizeof(line),
+		 "RoCEv2 port %u.%u.%u.%u counters: rx_qp %llu rx_shared %llu rx_forwarded %llu learned %llu "
+		 "drop_malformed %llu drop_no_owner %llu tx %llu tx_err %llu",
+		 lp->ip >> 24, (lp->ip >> 16) & 0xff, (lp->ip >> 8) & 0xff, lp->ip & 0xff, (unsigned long long)st.rx_qp,
+		 (unsigned long long)st.rx_shared, (unsigned long long)st.rx_forwarded, (unsigned long long)st.learned,
+		 (unsigned long long)st.drop_malformed, (unsigned long long)st.drop_no_owner, (unsigned long long)st.tx,
+		 (unsigned long long)st.tx_err);
+	SDK_LOG_DBG("%s", line);
+	if (getenv("SOFTDOCA_ROCE_STATS") != NULL)
+		fprintf(stderr, "softdoca: %s\n", line);
+}
+
 static void roce_nic_stop(void)
 {
 	roce_cm_stop(); /* its records name the ports */
@@ -1199,6 +1218,7 @@ static void roce_nic_stop(void)
 	for (int i = 0; i < ports.n; i++) {
 		struct roce_lport *lp = ports.ports[i];
 
+		log_port_stats(lp);
 		roce_port_close(lp->port);
 		pthread_mutex_destroy(&lp->lock);
 		pthread_mutex_destroy(&lp->rx);
