@@ -4,10 +4,12 @@
 # inside a network namespace this script makes (unshare --net): no address is ever set in the
 # machine's own namespace.
 #
-# Usage: tests/interop/run.sh [--probe PATH] [--timeout SECONDS] [SCENARIO...]
+# Usage: tests/interop/run.sh [--probe PATH] [--doca PATH] [--timeout SECONDS] [SCENARIO...]
 #   SCENARIOS: boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
-#   (default: all); job (SOFTDOCA_INTEROP_JOB)
+#   doca-client doca-server doca-client-netem doca-server-netem doca-server-cm (default: all);
+#   job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
+#   --doca    the doca_cm_peer binary (default: build/tests/interop/doca_cm_peer)
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
 # Lines "PASS name ..." / "FAIL name ..." and a closing "N passed, N failed" summarise.
 set -uo pipefail
@@ -15,17 +17,19 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 probe=${SOFTDOCA_ROCE_PROBE:-$top/build/tests/interop/roce_probe}
+doca=${SOFTDOCA_DOCA_PEER:-$top/build/tests/interop/doca_cm_peer}
 timeout_s=${SOFTDOCA_INTEROP_TIMEOUT:-240}
 scenarios=()
 while (($#)); do
 	case $1 in
 	--probe) probe=$2; shift 2 ;;
+	--doca) doca=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
-	-h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,15p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
-((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem)
+((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem doca-client doca-server doca-client-netem doca-server-netem doca-server-cm)
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.2f", b - a}'; }
@@ -44,7 +48,7 @@ if [[ -z ${SOFTDOCA_INTEROP_INNER:-} ]]; then
 	guest=$("$here/guest/build-initramfs.sh" | tail -1) || skip "guest build failed (see above)"
 	echo "interop: guest kernel and initramfs ready in $(since $t0) s ($guest)"
 	export SOFTDOCA_INTEROP_INNER=1 SOFTDOCA_INTEROP_GUEST=$guest
-	exec unshare --net -- "$0" --probe "$probe" --timeout "$timeout_s" "${scenarios[@]}"
+	exec unshare --net -- "$0" --probe "$probe" --doca "$doca" --timeout "$timeout_s" "${scenarios[@]}"
 fi
 
 # ---- inside the namespace ----
@@ -207,7 +211,7 @@ while [ \$i -lt $2 ]; do
 	timeout 90 ${4:-rdma_server} >/tmp/srv.log 2>&1 || { bad=\$((bad + 1)); mark SERVER-FAIL round=\$i "\$(tr '\n' ' ' </tmp/srv.log | tail -c 300)"; }
 	i=\$((i + 1))
 done
-mark RESULT guest-${5:-rdma_server}-vs-probe \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$2 failed=\$bad \$(tr '\n' ' ' </tmp/srv.log | tail -c 200)"
+mark RESULT guest-${5:-rdma_server}-vs-${6:-probe} \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$2 failed=\$bad \$(tr '\n' ' ' </tmp/srv.log | tail -c 200)"
 $3
 G
 }
@@ -308,6 +312,113 @@ scenario_rping-netem() {
 	[[ -x $probe ]] || { fail rping-netem "no roce_probe at $probe"; return; }
 	probe_job "/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 10% reorder 25% 50% && mark NETEM on || mark NETEM unavailable" 2 "mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')" "rping -s -a $GUEST_IP -p 7471 -C 10 -S 5000 -V" rping
 	run_probe probe-rping-netem 2 "--rping 10 --size 5000 --loss 10 --reorder 25"
+}
+
+# A DOCA program on softdoca: doca_cm_peer (the DOCA API only, doca_rdma in RDMA-CM mode) on a
+# `wire = rocev2` card with the tap's address, so the soft NIC's RoCEv2 path is what the guest
+# talks to. Its own configuration and run directory in $work.
+run_doca() {
+	mkdir -p "$work/run"
+	cat >"$work/softdoca.conf" <<C
+[card interop]
+profile = cx7
+wire = rocev2
+host.ipv4 = $HOST_IP
+C
+	SOFTDOCA_CONFIG=$work/softdoca.conf SOFTDOCA_RUN_DIR=$work/run SOFTDOCA_ROCE_STATS=1 \
+		timeout 240 "$doca" "$@" 2>&1
+}
+
+# rx_qp_ok OUTPUT N: the soft NIC's port statistics (SOFTDOCA_ROCE_STATS) show at least N
+# datagrams on QPs' own sockets (rxe's RC packets reach the QP's socket connected to rxe's port,
+# roce_udp_sport_rc: 2 per connection at least, its SEND and its ACK of ours; 1 through netem,
+# where that ACK may be lost or come after the DREQ).
+rx_qp_per=2
+rx_qp_ok() {
+	local n
+	n=$(grep 'counters:' <<<"$1" | grep -oE ' rx_qp [0-9]+' | awk '{s += $2} END {print s + 0}')
+	echo "  rx_qp=$n (at least $2 expected)"
+	((n >= $2))
+}
+
+NETEM="/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 10% reorder 25% 50% && mark NETEM on || mark NETEM unavailable"
+NETEM_STATS="mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')"
+
+# doca_client NAME ROUNDS [GUEST-SETUP GUEST-AFTER]: the guest's unmodified rdma_server, ROUNDS
+# times; doca_cm_peer --client connects ROUNDS times (a new doca_rdma context each), SENDs 16
+# bytes and checks the server's 16.
+doca_client() {
+	[[ -x $doca ]] || { fail "$1" "no doca_cm_peer at $doca (build with meson first)"; return; }
+	local out rc t0
+	probe_job "${3:-}" "$2" "${4:-}" rdma_server rdma_server doca
+	boot "$work/job.sh"
+	if ! wait_mark SERVER-READY 120; then fail "$1" "guest never started rdma_server"; finish 5; return; fi
+	t0=$(now)
+	out=$(run_doca --client $GUEST_IP --rounds "$2" --timeout 60); rc=$?
+	echo "$out" | sed 's/^/  doca: /'
+	if [[ $rc != 0 ]]; then
+		fail "$1" "rc=$rc"
+	elif ! rx_qp_ok "$out" $((rx_qp_per * $2)); then
+		fail "$1" "rxe's RC packets did not reach the QPs' own sockets"
+	else
+		pass "$1" "rounds=$2 seconds=$(since $t0)"
+	fi
+	finish "$timeout_s"
+	guest_results
+}
+
+# doca_server NAME ROUNDS [GUEST-SETUP GUEST-AFTER [DOCA-ARGS REFUSED-ROUND OUTPUT-REGEX]]:
+# doca_cm_peer --server listens on 7471; the guest's unmodified `rdma_client -s 10.77.0.1`
+# connects ROUNDS times, each once go.N exists. In round REFUSED-ROUND rdma_client must fail at
+# once (refused), not by its timeout; the DOCA program's output must match OUTPUT-REGEX.
+doca_server() {
+	[[ -x $doca ]] || { fail "$1" "no doca_cm_peer at $doca (build with meson first)"; return; }
+	local out rc t0 extra=()
+	[[ -n ${5:-} ]] && read -ra extra <<<"$5"
+	cat >"$work/job.sh" <<G
+${3:-}
+rxe_counters() { for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do printf '%s=%s ' \${f##*/} \$(cat \$f); done; }
+i=0; bad=0
+while [ \$i -lt $2 ]; do
+	n=0; while [ ! -e /mnt/go.\$i ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
+	rc=0; timeout 60 rdma_client -s $HOST_IP >/tmp/cli.log 2>&1 || rc=\$?
+	if [ "\$i" = "${6:-none}" ]; then
+		if [ \$rc = 0 ] || [ \$rc = 124 ]; then bad=\$((bad + 1)); mark CLIENT-FAIL round=\$i "expected a refusal, rc=\$rc"; else mark CLIENT-REFUSED round=\$i rc=\$rc "\$(tr '\n' ' ' </tmp/cli.log | tail -c 200)"; fi
+	elif [ \$rc != 0 ]; then
+		bad=\$((bad + 1)); mark CLIENT-FAIL round=\$i rc=\$rc "\$(tr '\n' ' ' </tmp/cli.log | tail -c 300)" "\$(rxe_counters)"; dmesg | tail -5
+	fi
+	i=\$((i + 1))
+done
+mark RESULT guest-rdma_client-vs-doca \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$2 failed=\$bad"
+${4:-}
+G
+	boot "$work/job.sh"
+	if ! wait_mark READY 120; then fail "$1" "guest not ready"; finish 5; return; fi
+	t0=$(now)
+	out=$(run_doca --server --rounds "$2" --timeout 60 --ready-file "$work/share/go" "${extra[@]}"); rc=$?
+	echo "$out" | sed 's/^/  doca: /'
+	if [[ $rc != 0 ]]; then
+		fail "$1" "rc=$rc"
+	elif [[ -n ${7:-} ]] && ! grep -qE "$7" <<<"$out"; then
+		fail "$1" "the output does not show /$7/"
+	elif ! rx_qp_ok "$out" $((rx_qp_per * ($2 - (${6:+1} + 0)))); then
+		fail "$1" "rxe's RC packets did not reach the QPs' own sockets"
+	else
+		pass "$1" "rounds=$2 seconds=$(since $t0)"
+	fi
+	finish "$timeout_s"
+	guest_results
+}
+
+scenario_doca-client() { doca_client doca-client-rdma_server 3; }
+scenario_doca-server() { doca_server doca-server-rdma_client 3; }
+scenario_doca-client-netem() { local rx_qp_per=1; doca_client doca-client-rdma_server-netem 5 "$NETEM" "$NETEM_STATS"; }
+scenario_doca-server-netem() { local rx_qp_per=1; doca_server doca-server-rdma_client-netem 5 "$NETEM" "$NETEM_STATS"; }
+# The rest of the passive CM against Linux's active side: round 0 rejected (our REJ: rdma_client
+# fails at once), round 1 accepted 8 s late (Linux resends its REQ after 6.4 s, the soft NIC
+# answers with an MRA and Linux waits for the REP), round 2 as usual.
+scenario_doca-server-cm() {
+	doca_server doca-server-rdma_client-rej-mra 3 "" "" "--reject-first --defer-ms 8000" 0 "mra_sent [1-9]"
 }
 
 # A job of your own (SOFTDOCA_INTEROP_JOB=file, run by the guest's sh with mark() defined):

@@ -60,6 +60,7 @@ struct cmc {
 	uint32_t local_qpn, peer_qpn;
 	uint32_t rq_psn, sq_psn;
 	uint8_t mtu_log;
+	uint32_t flow_label;           /* the REQ's primary path's: the RC QPs' UDP port follows from it */
 	uint8_t peer_timeout;          /* passive: the REQ's local CM response timeout (its REP resend time) */
 	uint8_t peer_retries;          /* passive: the REQ's max CM retries */
 	uint8_t retries;               /* resends left */
@@ -258,8 +259,9 @@ void roce_cm_dial(struct rnic_qp *qp)
 	roce_gid_from_ip4(req.primary.local_gid, l->ip);
 	roce_gid_from_ip4(req.primary.remote_gid, ip);
 	cma.src_port = (uint16_t)(0x8000 | (c->local_id & 0x7fff)); /* our RDMA-CM port, as an ephemeral one */
-	/* the flow label newer Linux puts in from the RDMA-CM ports; rxe ignores it */
+	/* the flow label newer Linux puts in from the RDMA-CM ports; rxe's RC UDP port follows from it */
 	req.primary.flow_label = ((uint32_t)cma.src_port * 31u + ntohs(sin->sin_port)) & 0xfffff;
+	c->flow_label = req.primary.flow_label;
 	req.primary.hop_limit = CM_HOP_LIMIT;
 	req.primary.local_ack_timeout = roce_cm_ack_timeout(CM_CA_ACK_DELAY, CM_PACKET_LIFETIME);
 	roce_put32(cma.src + 12, l->ip);
@@ -307,7 +309,8 @@ static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 	pthread_mutex_unlock(&cm.lock);
 	pthread_mutex_lock(&qp->lock);
 	ok = !qp->dead && qp->state == QP_DIALING &&
-	     roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, true, true);
+	     roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label,
+				  true, true);
 	pthread_mutex_unlock(&qp->lock);
 	pthread_mutex_lock(&cm.lock);
 	if (ok) {
@@ -399,6 +402,7 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 	c->sq_psn = req.starting_psn;
 	c->rq_psn = (uint32_t)softhw_token_new() & ROCE_PSN_MASK;
 	c->mtu_log = (uint8_t)(req.path_mtu + 7) < l->mtu_log ? (uint8_t)(req.path_mtu + 7) : l->mtu_log;
+	c->flow_label = req.primary.flow_label;
 	c->peer_timeout = req.local_cm_timeout;
 	c->peer_retries = req.max_cm_retries;
 	c->state = CMC_REQ_RCVD;
@@ -454,7 +458,8 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 	cmc_send(c, conv_ms(c->peer_timeout), c->peer_retries); /* as Linux: the REQ's own timing */
 	pthread_mutex_unlock(&cm.lock);
 	/* the engine is up before the RTU (RTR): the active side may send right after it */
-	if (roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, false, false))
+	if (roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label,
+				 false, false))
 		qp->state = QP_HANDSHAKE; /* established on the RTU */
 }
 
@@ -477,6 +482,27 @@ static void rx_rtu(struct cmc *c)
 		rnic_qp_established(qp);
 	pthread_mutex_unlock(&qp->lock);
 	pthread_mutex_lock(&cm.lock);
+}
+
+/*
+ * qp lock held: a packet from the peer on a passive connection still waiting for its RTU. The
+ * RTU was lost (the active side sends once it has our REP): established now, as IB's
+ * communication-established event (Linux: ib_cm_notify(IB_EVENT_COMM_EST)), not after our REP's
+ * resend brings another RTU (seconds; seen with the guest's rdma_client under netem).
+ */
+void roce_cm_comm_est(struct rnic_qp *qp)
+{
+	struct cmc *c;
+
+	pthread_mutex_lock(&cm.lock);
+	c = cmc_of_qp(qp);
+	if (c != NULL && c->state == CMC_REP_SENT) {
+		c->state = CMC_ESTABLISHED;
+		c->deadline = 0;
+	}
+	pthread_mutex_unlock(&cm.lock);
+	if (!qp->dead && qp->state == QP_HANDSHAKE)
+		rnic_qp_established(qp);
 }
 
 /* ---- both sides ---- */
