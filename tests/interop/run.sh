@@ -329,8 +329,10 @@ sd_ready() {
 	done
 	[[ -e $sdlib/librdmacm.so.1 && -e $sdlib/libibverbs.so.1 ]] ||
 		{ fail "$1" "no softdoca librdmacm.so.1 / libibverbs.so.1 in $sdlib (meson setup -Drdmacm=enabled; docs/interop.md)"; return 1; }
+	local deps
+	deps=$(LD_LIBRARY_PATH=$sdlib ldd "$(command -v rping)") # (not piped into grep -q: pipefail)
 	for t in librdmacm libibverbs; do
-		LD_LIBRARY_PATH=$sdlib ldd "$(command -v rping)" | grep -q "$t.so.1 => $sdlib/" ||
+		grep -q "$t.so.1 => $sdlib/" <<<"$deps" ||
 			{ fail "$1" "ldd: rping does not load $sdlib/$t.so.1"; return 1; }
 	done
 	mkdir -p "$work/run"
@@ -377,7 +379,7 @@ G
 # host_clients NAME ROUNDS COMMAND...: softdoca's side as the client, ROUNDS connections; a
 # round is retried (at most 40 times, 0.25 s apart) while the guest's server is not listening.
 host_clients() {
-	local name=$1 rounds=$2 i k t0 ok bad=0 times=
+	local name=$1 rounds=$2 i k t0 ok bad=0 times= tries=
 	shift 2
 	for ((i = 0; i < rounds; i++)); do
 		t0=$(now)
@@ -387,9 +389,11 @@ host_clients() {
 			timeout 0.25 tail -f /dev/null
 		done
 		times+=" $(since $t0)"
+		tries+=" $((k + 1))"
 		if ((ok == 0)); then bad=$((bad + 1)); tail -20 "$work/host.log" | sed 's/^/  host: /'; fi
 	done
-	if ((bad == 0)); then pass "$name" "rounds=$rounds seconds:$times"; else fail "$name" "$bad of $rounds rounds failed"; fi
+	# tries: runs per round (more than 1: the guest's server was not listening yet, or a run failed)
+	if ((bad == 0)); then pass "$name" "rounds=$rounds seconds:$times tries:$tries"; else fail "$name" "$bad of $rounds rounds failed"; fi
 }
 
 # host_servers NAME ROUNDS COMMAND...: softdoca's side as the server (one connection each),
