@@ -99,7 +99,10 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 	}
 	a->cap = q->cap;
 	pthread_mutex_lock(&sv.lock);
-	q->pub.qp_num = sv.next_key++ & 0xffffff;
+	/* on a RoCEv2 card the QPN on the wire, as rdma-core's (what the IB CM carries) */
+	q->pub.qp_num = c->nic->qp_wire_num != NULL ? c->nic->qp_wire_num(q->nqp) : 0;
+	if (q->pub.qp_num == 0)
+		q->pub.qp_num = sv.next_key++ & 0xffffff;
 	q->next = sv.qps;
 	sv.qps = q;
 	if (q->srq != NULL) {
@@ -510,11 +513,12 @@ static struct softhw_rnic_qp *qp_wire(struct ibv_qp *qp)
 	return q->nqp;
 }
 
-static void qp_up(struct ibv_qp *qp)
+static void qp_up(struct ibv_qp *qp, uint32_t dest_qpn)
 {
 	struct sv_qp *q = (struct sv_qp *)qp;
 
 	pthread_mutex_lock(&sv.lock);
+	q->attr.dest_qp_num = dest_qpn; /* completions' src_qp, ibv_query_qp */
 	if (!q->flushed)
 		q->pub.state = IBV_QPS_RTS;
 	pthread_mutex_unlock(&sv.lock);

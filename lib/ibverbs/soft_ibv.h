@@ -34,10 +34,10 @@ struct soft_ibv_hooks {
 	/*
 	 * RDMA-CM on the wire (RoCEv2 cards, as Linux rdma_cm): the soft NIC qp the IB CM messages
 	 * describe. From now on the QP names remote memory by the peer's 32-bit R_Keys as they are
-	 * (no MR table); qp_up once the CM connected it (RTS).
+	 * (no MR table); qp_up once the CM connected it (RTS) to the peer's QPN.
 	 */
 	struct softhw_rnic_qp *(*qp_wire)(struct ibv_qp *qp);
-	void (*qp_up)(struct ibv_qp *qp);
+	void (*qp_up)(struct ibv_qp *qp, uint32_t dest_qpn);
 };
 
 struct soft_ibv_tag {

@@ -46,6 +46,7 @@ static void event_info(struct cm_id *id, enum rdma_cm_event_type type, int statu
 		ev->pub.param.conn.initiator_depth = info.responder_resources;
 		ev->pub.param.conn.retry_count = info.retry_count;
 		ev->pub.param.conn.rnr_retry_count = info.rnr_retry_count;
+		ev->pub.param.conn.qp_num = info.qpn;
 		memcpy(ev->pdata, info.pdata, info.pdata_len < full_len ? info.pdata_len : full_len);
 	}
 	ev->pub.param.conn.private_data_len = full_len;
@@ -120,6 +121,7 @@ void cm_wire_request(struct cm_ep *ep, struct softhw_rnic_qp *qp)
 	ev->pub.param.conn.initiator_depth = info.responder_resources;
 	ev->pub.param.conn.retry_count = info.retry_count;
 	ev->pub.param.conn.rnr_retry_count = info.rnr_retry_count;
+	ev->pub.param.conn.qp_num = info.qpn;
 	memcpy(ev->pdata, info.pdata, CM_REQ_PDATA);
 	ev->pub.param.conn.private_data_len = CM_REQ_PDATA;
 	cm_event_queue(ev);
@@ -135,7 +137,7 @@ bool cm_wire_cqe(struct cm_id *id, const struct softhw_rnic_cqe *cqe)
 			event_info(id, RDMA_CM_EVENT_CONNECT_RESPONSE, 0, CM_REP_PDATA);
 		} else if (id->state == ST_DIALING || id->state == ST_REP_SENT) {
 			if (id->pub.qp != NULL)
-				g.ibv->qp_up(id->pub.qp);
+				g.ibv->qp_up(id->pub.qp, g.nic->qp_cm_info(id->qp, &info) == DOCA_SUCCESS ? info.qpn : 0);
 			event_info(id, RDMA_CM_EVENT_ESTABLISHED, 0, id->state == ST_DIALING ? CM_REP_PDATA : 0);
 			id->state = ST_CONNECTED;
 		}

@@ -21,6 +21,7 @@ const struct softhw_rnic_ops softhw_rnic_ops = {
 	.connect_addr_data = rnic_cm_connect_data,
 	.qp_accept_data = rnic_cm_accept_data,
 	.qp_cm_info = rnic_cm_info,
+	.qp_wire_num = rnic_qp_wire_num,
 	.qp_post = rnic_qp_post,
 	.qp_disconnect = rnic_qp_disconnect,
 	.qp_destroy = rnic_qp_destroy,

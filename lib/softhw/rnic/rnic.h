@@ -133,6 +133,7 @@ struct softhw_rnic_cm_info {
 	uint8_t responder_resources, initiator_depth; /* as the sender wrote them (not swapped) */
 	uint8_t retry_count, rnr_retry_count;
 	uint16_t rej_reason;      /* REJ: the IB CM reason; 0 otherwise */
+	uint32_t qpn;             /* REQ / REP: the sender's QPN */
 	struct sockaddr_storage local; /* REQ: the address and port the peer asked for (IP header) */
 };
 
@@ -192,6 +193,8 @@ struct softhw_rnic_ops {
 				       const void *private_data, uint8_t len);
 	/* What the peer's CM message said (REQ after CQE_REQUEST, REP after ESTABLISHED, REJ after FAILED). */
 	doca_error_t (*qp_cm_info)(const struct softhw_rnic_qp *qp, struct softhw_rnic_cm_info *info);
+	/* The qp's number on the wire (a RoCEv2 card's QPN), 0 on other paths. */
+	uint32_t (*qp_wire_num)(struct softhw_rnic_qp *qp);
 
 	/* ---- data path ---- */
 	/*

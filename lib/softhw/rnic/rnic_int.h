@@ -357,6 +357,7 @@ doca_error_t rnic_cm_connect_data(struct softhw_rnic_ep *ep, const struct sockad
 doca_error_t rnic_cm_accept_data(struct softhw_rnic_qp *qp, void *user, struct softhw_rnic_qp *data,
 				 const void *private_data, uint8_t len);
 doca_error_t rnic_cm_info(const struct softhw_rnic_qp *qp, struct softhw_rnic_cm_info *info);
+uint32_t rnic_qp_wire_num(struct softhw_rnic_qp *qp);
 
 static inline struct rnic_ep *rnic_ep_of(struct softhw_rnic_ep *ep)
 {

@@ -283,7 +283,7 @@ static doca_error_t rej_status(uint16_t reason)
 
 /* qp lock held: what the peer's message said, for librdmacm (qp_cm_info). */
 static void info_set(struct rnic_qp *qp, const uint8_t *pdata, uint8_t len, uint8_t resp_res, uint8_t init_depth,
-		     uint8_t retry, uint8_t rnr_retry, uint16_t rej_reason)
+		     uint8_t retry, uint8_t rnr_retry, uint16_t rej_reason, uint32_t qpn)
 {
 	struct softhw_rnic_cm_info *i = &qp->cm_info;
 
@@ -295,6 +295,7 @@ static void info_set(struct rnic_qp *qp, const uint8_t *pdata, uint8_t len, uint
 	i->retry_count = retry;
 	i->rnr_retry_count = rnr_retry;
 	i->rej_reason = rej_reason;
+	i->qpn = qpn;
 	qp->has_cm_info = true;
 }
 
@@ -350,7 +351,7 @@ static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 	ok = !qp->dead && qp->state == QP_DIALING;
 	if (ok)
 		info_set(qp, rep.private_data, ROCE_CM_REP_PDATA, rep.responder_resources, rep.initiator_depth, 0,
-			 rep.rnr_retry_count, 0);
+			 rep.rnr_retry_count, 0, rep.local_qpn);
 	ok = ok && cm_start(c, qp, data, true, true);
 	pthread_mutex_unlock(&qp->lock);
 	pthread_mutex_lock(&cm.lock);
@@ -458,7 +459,7 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 	c->qp = qp;
 	c->local_qpn = roce_path_qpn(qp);
 	info_set(qp, req.private_data + ROCE_CMA_HDR_LEN, ROCE_CMA_USER_PDATA, req.responder_resources, req.initiator_depth,
-		 req.retry_count, req.rnr_retry_count, 0);
+		 req.retry_count, req.rnr_retry_count, 0, req.local_qpn);
 	sin = (struct sockaddr_in *)&qp->cm_info.local;
 	memset(&qp->cm_info.local, 0, sizeof(qp->cm_info.local));
 	sin->sin_family = AF_INET;
@@ -546,7 +547,7 @@ static void qp_end(struct cmc *c, bool failed, doca_error_t status, const struct
 	pthread_mutex_unlock(&cm.lock);
 	pthread_mutex_lock(&qp->lock);
 	if (rej != NULL)
-		info_set(qp, rej->private_data, ROCE_CM_REJ_PDATA, 0, 0, 0, 0, rej->reason);
+		info_set(qp, rej->private_data, ROCE_CM_REJ_PDATA, 0, 0, 0, 0, rej->reason, 0);
 	if (!qp->dead) {
 		if (failed && (qp->state == QP_DIALING || qp->state == QP_HANDSHAKE || qp->state == QP_REQUEST))
 			rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, status, DOCA_ERROR_CONNECTION_ABORTED);

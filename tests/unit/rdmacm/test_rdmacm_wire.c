@@ -5,8 +5,9 @@
  * 439 of SOFTDOCA_INTEROP_PCAP; readdressed to loopback, with 16 bytes of user private data
  * added) is played from a plain UDP socket at a librdmacm server in this process. Pinned:
  *   - CONNECT_REQUEST carries the REQ's user private data, its depths swapped (rping asks 1/1),
- *     retry / RNR retry, the peer's address and RDMA-CM port from the IP header;
- *   - the REP describes the application's QP (rdma_create_qp's): RC packets to its QPN from the
+ *     retry / RNR retry, its QPN, the peer's address and RDMA-CM port from the IP header;
+ *   - the REP describes the application's QP (rdma_create_qp's; its qp_num is that QPN, as on
+ *     rdma-core): RC packets to its QPN from the
  *     REP's starting PSN reach the QP's receive queue and memory (an RDMA WRITE by mr->rkey,
  *     the wire R_Key), and the QP sends to the REQ's QPN from the REQ's starting PSN;
  *   - RTU -> ESTABLISHED; a DREQ naming the REP's QPN -> DREP and DISCONNECTED.
@@ -217,7 +218,7 @@ int main(int argc, char **argv)
 	id = ev->id;
 	CHECK(ev->listen_id == lid && id != lid);
 	CHECK(ev->param.conn.responder_resources == 1 && ev->param.conn.initiator_depth == 1);
-	CHECK(ev->param.conn.retry_count == 7 && ev->param.conn.rnr_retry_count == 7);
+	CHECK(ev->param.conn.retry_count == 7 && ev->param.conn.rnr_retry_count == 7 && ev->param.conn.qp_num == 0x13);
 	CHECK(ev->param.conn.private_data_len == 56 && memcmp(ev->param.conn.private_data, user_pdata, 16) == 0);
 	{
 		const struct sockaddr_in *peer = (const struct sockaddr_in *)rdma_get_peer_addr(id);
@@ -253,6 +254,7 @@ int main(int argc, char **argv)
 	CHECK(recv_mad(mad) == ROCE_CM_REP);
 	roce_cm_rep_get(mad, &rep);
 	CHECK(rep.remote_comm_id == req.local_comm_id && rep.local_qpn != 0);
+	CHECK(rep.local_qpn == id->qp->qp_num); /* as rdma-core: qp_num is the QPN on the wire */
 	CHECK(memcmp(rep.private_data, rep_pdata, sizeof(rep_pdata)) == 0);
 	printf("REP: QPN 0x%06x, starting PSN 0x%06x\n", rep.local_qpn, rep.starting_psn);
 	{
@@ -271,6 +273,7 @@ int main(int argc, char **argv)
 	CHECK((pkt.aeth.syndrome & ROCE_AETH_KIND) == ROCE_AETH_ACK);
 	poll_one(cq, &wc);
 	CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV && wc.wr_id == 7 && wc.byte_len == 16);
+	CHECK(wc.qp_num == rep.local_qpn && wc.src_qp == req.local_qpn);
 	CHECK(memcmp(mem, "from linux 16 b", 16) == 0);
 
 	/* an RDMA WRITE by the MR's rkey: the R_Key on the wire */
