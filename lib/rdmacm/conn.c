@@ -521,7 +521,7 @@ int rdma_accept(struct rdma_cm_id *pub, struct rdma_conn_param *param)
 		rep.initiator_depth = id->req_resp_res < CM_DEV_MAX_RD ? id->req_resp_res : CM_DEV_MAX_RD;
 	e = 0;
 	if (g.wire) {
-		e = cm_wire_accept(id, param);
+		e = cm_wire_accept(id, param, rep.responder_resources, rep.initiator_depth);
 		pthread_mutex_unlock(&g.lock);
 		if (e != 0)
 			return cm_fail(e);
@@ -559,8 +559,8 @@ int rdma_reject(struct rdma_cm_id *pub, const void *private_data, uint8_t privat
 		pthread_mutex_unlock(&g.lock);
 		return cm_fail(EINVAL);
 	}
-	if (g.wire) { /* REJ 28 from the soft NIC's CM; private data is not carried there (yet) */
-		e = cm_wire_reject(id);
+	if (g.wire) { /* REJ 28 "consumer defined" from the soft NIC's CM, with the private data */
+		e = cm_wire_reject(id, private_data, private_data_len);
 		pthread_mutex_unlock(&g.lock);
 		return e == 0 ? 0 : cm_fail(e);
 	}

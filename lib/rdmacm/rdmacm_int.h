@@ -171,8 +171,8 @@ bool cm_card_wire(void);
 int cm_wire_connect(struct cm_id *id, const struct rdma_conn_param *param);
 void cm_wire_request(struct cm_ep *ep, struct softhw_rnic_qp *qp);
 bool cm_wire_cqe(struct cm_id *id, const struct softhw_rnic_cqe *cqe);
-int cm_wire_accept(struct cm_id *id, const struct rdma_conn_param *param);
-int cm_wire_reject(struct cm_id *id);
+int cm_wire_accept(struct cm_id *id, const struct rdma_conn_param *param, uint8_t resp_res, uint8_t init_depth);
+int cm_wire_reject(struct cm_id *id, const void *private_data, uint8_t len);
 /* Synchronous ids: waits for the id's next event on its own channel; its status (0, or errno-style) */
 int cm_sync_wait(struct cm_id *id, enum rdma_cm_event_type want);
 

@@ -53,11 +53,30 @@ static void event_info(struct cm_id *id, enum rdma_cm_event_type type, int statu
 	cm_event_queue(ev);
 }
 
+/* conn_param as the soft NIC's CM carries it (RDMA_MAX_*: the device's; the CM lowers it to what it serves). */
+static struct softhw_rnic_cm_param cm_param(const struct rdma_conn_param *p, struct softhw_rnic_qp *data)
+{
+	struct softhw_rnic_cm_param c = {.data = data};
+
+	if (p == NULL)
+		return c;
+	if (p->private_data != NULL) {
+		c.private_data = p->private_data;
+		c.private_data_len = p->private_data_len;
+	}
+	c.depths = true;
+	c.qpn = data == NULL ? p->qp_num : 0;
+	c.responder_resources = p->responder_resources == RDMA_MAX_RESP_RES ? CM_DEV_MAX_RD : p->responder_resources;
+	c.initiator_depth = p->initiator_depth == RDMA_MAX_INIT_DEPTH ? CM_DEV_MAX_RD : p->initiator_depth;
+	return c;
+}
+
 int cm_wire_connect(struct cm_id *id, const struct rdma_conn_param *param)
 {
-	struct softhw_rnic_qp *data = id->pub.qp != NULL ? g.ibv->qp_wire(id->pub.qp) : NULL;
+	struct softhw_rnic_cm_param p = cm_param(param, id->pub.qp != NULL ? g.ibv->qp_wire(id->pub.qp) : NULL);
 	const struct sockaddr *dst = &id->pub.route.addr.dst_addr;
-	uint8_t len = param != NULL && param->private_data != NULL ? param->private_data_len : 0;
+
+	p.src_port = cm_port_of(&id->pub.route.addr.src_addr); /* in the RDMA-CM header, as Linux */
 	doca_error_t err;
 	int e = cm_ep_get(id);
 
@@ -66,7 +85,7 @@ int cm_wire_connect(struct cm_id *id, const struct rdma_conn_param *param)
 	id->state = ST_DIALING;
 	err = g.nic->connect_addr_data(id->ep->ep, dst,
 				       dst->sa_family == AF_INET ? sizeof(struct sockaddr_in) : sizeof(struct sockaddr_in6),
-				       id, data, len > 0 ? param->private_data : NULL, len, &id->qp);
+				       id, &p, &id->qp);
 	if (err != DOCA_SUCCESS) {
 		id->state = ST_ROUTE;
 		id->qp = NULL;
@@ -152,16 +171,15 @@ bool cm_wire_cqe(struct cm_id *id, const struct softhw_rnic_cqe *cqe)
 	return false; /* as any connection (conn.c) */
 }
 
-int cm_wire_accept(struct cm_id *id, const struct rdma_conn_param *param)
+int cm_wire_accept(struct cm_id *id, const struct rdma_conn_param *param, uint8_t resp_res, uint8_t init_depth)
 {
-	uint8_t len = param != NULL && param->private_data != NULL ? param->private_data_len : 0;
-	const void *pdata = len > 0 ? param->private_data : NULL;
+	struct softhw_rnic_cm_param p = cm_param(param, id->pub.qp != NULL ? g.ibv->qp_wire(id->pub.qp) : NULL);
 	doca_error_t err;
 
-	if (id->pub.qp != NULL)
-		err = g.nic->qp_accept_data(id->qp, id, g.ibv->qp_wire(id->pub.qp), pdata, len);
-	else
-		err = g.nic->qp_accept(id->qp, id, pdata, len);
+	p.depths = true; /* rdma_accept worked them out from the request */
+	p.responder_resources = resp_res;
+	p.initiator_depth = init_depth;
+	err = g.nic->qp_accept_data(id->qp, id, &p);
 	if (err != DOCA_SUCCESS) {
 		SDK_LOG_ERR("rdma_accept: the soft NIC refused: %s", doca_error_get_descr(err));
 		return EINVAL;
@@ -170,9 +188,9 @@ int cm_wire_accept(struct cm_id *id, const struct rdma_conn_param *param)
 	return 0;
 }
 
-int cm_wire_reject(struct cm_id *id)
+int cm_wire_reject(struct cm_id *id, const void *private_data, uint8_t len)
 {
-	if (g.nic->qp_reject(id->qp) != DOCA_SUCCESS)
+	if (g.nic->qp_reject_data(id->qp, private_data, len) != DOCA_SUCCESS)
 		return EINVAL;
 	id->state = ST_REJECTED;
 	return 0;

@@ -20,6 +20,7 @@ const struct softhw_rnic_ops softhw_rnic_ops = {
 	.qp_peer_addr = rnic_cm_peer_addr,
 	.connect_addr_data = rnic_cm_connect_data,
 	.qp_accept_data = rnic_cm_accept_data,
+	.qp_reject_data = rnic_cm_reject_data,
 	.qp_cm_info = rnic_cm_info,
 	.qp_wire_num = rnic_qp_wire_num,
 	.qp_post = rnic_qp_post,

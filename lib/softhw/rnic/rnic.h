@@ -137,6 +137,17 @@ struct softhw_rnic_cm_info {
 	struct sockaddr_storage local; /* REQ: the address and port the peer asked for (IP header) */
 };
 
+/* RDMA-CM on the wire: what the IB CM message of a connection says (librdmacm's conn_param). */
+struct softhw_rnic_cm_param {
+	struct softhw_rnic_qp *data;  /* the qp the REQ / REP describe (see connect_addr_data); NULL: the connection's own */
+	const void *private_data;     /* REQ: up to 56 bytes; REP: 196; REJ: 148 */
+	uint8_t private_data_len;
+	bool depths;                  /* responder resources / initiator depth given (else the path's) */
+	uint8_t responder_resources, initiator_depth; /* more than the path serves is lowered to it */
+	uint32_t qpn;                 /* no data qp: the QPN to name (conn_param's qp_num); 0: the connection qp's */
+	uint16_t src_port;            /* REQ: the active side's RDMA-CM port (the id's); 0: one is made up */
+};
+
 struct softhw_rnic_ops {
 	/* ---- endpoint (doca_rdma start / stop) ---- */
 	doca_error_t (*ep_create)(const struct softhw_rnic_ep_attr *attr, struct softhw_rnic_ep **ep);
@@ -183,14 +194,14 @@ struct softhw_rnic_ops {
 	 * RDMA-CM on the wire (RoCEv2 cards; NOT_SUPPORTED on others), as Linux rdma_cm: the IB CM
 	 * messages of connection qp `qp` describe `data` (a qp_create'd qp of an ep on the same card,
 	 * not connected): its QPN and PSN go in the REQ / REP and its engine carries the traffic,
-	 * while `qp` only reports the connection's events. connect_addr_data: connect_addr so, with
-	 * the REQ's private data (up to 56 bytes; data NULL: qp itself); accept_data: qp_accept so.
+	 * while `qp` only reports the connection's events. connect_addr_data: connect_addr so (the
+	 * REQ as `p` says); accept_data: qp_accept so (the REP); reject_data: qp_reject with the
+	 * REJ's private data.
 	 */
 	doca_error_t (*connect_addr_data)(struct softhw_rnic_ep *ep, const struct sockaddr *addr, socklen_t addr_len,
-					  void *user, struct softhw_rnic_qp *data, const void *private_data, uint8_t len,
-					  struct softhw_rnic_qp **qp);
-	doca_error_t (*qp_accept_data)(struct softhw_rnic_qp *qp, void *user, struct softhw_rnic_qp *data,
-				       const void *private_data, uint8_t len);
+					  void *user, const struct softhw_rnic_cm_param *p, struct softhw_rnic_qp **qp);
+	doca_error_t (*qp_accept_data)(struct softhw_rnic_qp *qp, void *user, const struct softhw_rnic_cm_param *p);
+	doca_error_t (*qp_reject_data)(struct softhw_rnic_qp *qp, const void *private_data, uint8_t len);
 	/* What the peer's CM message said (REQ after CQE_REQUEST, REP after ESTABLISHED, REJ after FAILED). */
 	doca_error_t (*qp_cm_info)(const struct softhw_rnic_qp *qp, struct softhw_rnic_cm_info *info);
 	/* The qp's number on the wire (a RoCEv2 card's QPN), 0 on other paths. */

@@ -209,6 +209,12 @@ static struct cmc *cmc_new(const struct roce_cm_local *l, struct rnic_qp *qp)
 	return c;
 }
 
+/* What a REQ / REP offers: what the owner asked (librdmacm's conn_param), at most what the engine serves. */
+static uint8_t depth(const struct rnic_qp *qp, uint8_t asked)
+{
+	return qp->cm_depths && asked < CM_RD_ATOMIC ? asked : CM_RD_ATOMIC;
+}
+
 /* ---- active side ---- */
 
 void roce_cm_dial(struct rnic_qp *qp)
@@ -236,7 +242,7 @@ void roce_cm_dial(struct rnic_qp *qp)
 	c->active = true;
 	c->peer_ip = ip;
 	c->data = qp->cm_data;
-	c->local_qpn = roce_path_qpn(c->data != NULL ? c->data : qp);
+	c->local_qpn = c->data != NULL ? roce_path_qpn(c->data) : qp->cm_qpn != 0 ? qp->cm_qpn : roce_path_qpn(qp);
 	c->rq_psn = (uint32_t)softhw_token_new() & ROCE_PSN_MASK;
 	c->mtu_log = l->mtu_log;
 	c->tid = (uint64_t)(softhw_token_new() & 0xffffffffu) << 32 | c->local_id;
@@ -245,8 +251,8 @@ void roce_cm_dial(struct rnic_qp *qp)
 	req.service_id = roce_cm_service_id(ROCE_PS_TCP, ntohs(sin->sin_port));
 	req.local_ca_guid = ca_guid(l->ip);
 	req.local_qpn = c->local_qpn;
-	req.responder_resources = CM_RD_ATOMIC;
-	req.initiator_depth = CM_RD_ATOMIC;
+	req.responder_resources = depth(qp, qp->cm_resp_res);
+	req.initiator_depth = depth(qp, qp->cm_init_depth);
 	req.remote_cm_timeout = CM_RESPONSE_TIMEOUT;
 	req.transport = ROCE_CM_TRANSPORT_RC;
 	req.starting_psn = c->rq_psn;
@@ -259,7 +265,8 @@ void roce_cm_dial(struct rnic_qp *qp)
 	req.primary.local_lid = req.primary.remote_lid = 0xffff;
 	roce_gid_from_ip4(req.primary.local_gid, l->ip);
 	roce_gid_from_ip4(req.primary.remote_gid, ip);
-	cma.src_port = (uint16_t)(0x8000 | (c->local_id & 0x7fff)); /* our RDMA-CM port, as an ephemeral one */
+	/* our RDMA-CM port: the owner's (librdmacm's id), else one made up as an ephemeral one */
+	cma.src_port = qp->cm_src_port != 0 ? qp->cm_src_port : (uint16_t)(0x8000 | (c->local_id & 0x7fff));
 	/* the flow label newer Linux puts in from the RDMA-CM ports; rxe ignores it */
 	req.primary.flow_label = ((uint32_t)cma.src_port * 31u + ntohs(sin->sin_port)) & 0xfffff;
 	req.primary.hop_limit = CM_HOP_LIMIT;
@@ -483,6 +490,8 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 		struct roce_cm_rej rej = {.local_comm_id = c->local_id, .remote_comm_id = c->remote_id,
 					  .msg_rejected = ROCE_CM_MSG_REQ, .reason = ROCE_CM_REJ_CONSUMER};
 
+		memcpy(rej.private_data, qp->cm_pdata, qp->cm_pdata_len < ROCE_CM_REJ_PDATA ? qp->cm_pdata_len : ROCE_CM_REJ_PDATA);
+
 		roce_cm_rej_put(c->mad, c->tid, &rej);
 		mad_send(c->l, c->peer_ip, c->mad);
 		cm.st.rej_sent++;
@@ -493,14 +502,16 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 	if (qp->cm_data != NULL) { /* librdmacm: the REP describes the application's QP */
 		c->data = qp->cm_data;
 		c->local_qpn = roce_path_qpn(c->data);
+	} else if (qp->cm_qpn != 0) { /* librdmacm without a QP: conn_param's qp_num */
+		c->local_qpn = qp->cm_qpn;
 	}
 	memset(&rep, 0, sizeof(rep));
 	rep.local_comm_id = c->local_id;
 	rep.remote_comm_id = c->remote_id;
 	rep.local_qpn = c->local_qpn;
 	rep.starting_psn = c->rq_psn;
-	rep.responder_resources = CM_RD_ATOMIC;
-	rep.initiator_depth = CM_RD_ATOMIC;
+	rep.responder_resources = depth(qp, qp->cm_resp_res);
+	rep.initiator_depth = depth(qp, qp->cm_init_depth);
 	rep.target_ack_delay = CM_CA_ACK_DELAY;
 	rep.rnr_retry_count = qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count;
 	rep.local_ca_guid = ca_guid(c->l->ip);
@@ -699,8 +710,28 @@ void roce_cm_rx(const struct roce_cm_local *l, const struct roce_port_msg *m)
 
 void roce_cm_bye(struct rnic_qp *qp)
 {
+	struct rnic_qp *data = NULL;
 	struct cmc *c;
 
+	/*
+	 * The DREQ must not overtake the ACK of what the application just received: Linux flushes
+	 * its QP on the DREQ, and a send of its not yet acknowledged would fail there. So what the
+	 * engine owes leaves first (the data qp's lock after the connection's, as in rx_rep; it
+	 * lives on: the application is disconnecting it, not destroying it).
+	 */
+	pthread_mutex_lock(&cm.lock);
+	c = cmc_of_qp(qp);
+	if (c != NULL && c->data != NULL && !__atomic_load_n(&c->data->dead, __ATOMIC_RELAXED))
+		data = c->data;
+	pthread_mutex_unlock(&cm.lock);
+	if (data != NULL) {
+		pthread_mutex_lock(&data->lock);
+		if (!data->dead)
+			roce_path_cm_flush(data);
+		pthread_mutex_unlock(&data->lock);
+	} else {
+		roce_path_cm_flush(qp);
+	}
 	pthread_mutex_lock(&cm.lock);
 	c = cmc_of_qp(qp);
 	if (c != NULL && (c->state == CMC_ESTABLISHED || c->state == CMC_REP_SENT))

@@ -38,6 +38,8 @@ struct roce_cm_local {
 /* The local address and QPN of a qp of the path. */
 const struct roce_cm_local *roce_path_cm_local(const struct rnic_qp *qp);
 uint32_t roce_path_qpn(const struct rnic_qp *qp);
+/* qp lock held: what the qp's engine owes (an ACK of what just came in) leaves now. */
+void roce_path_cm_flush(struct rnic_qp *qp);
 /*
  * qp lock held: the CM agreed on the connection: the qp's engine starts with these (sq_psn: the
  * first PSN it sends, rq_psn: the first it expects). `established`: the qp is RTS now (active

@@ -887,6 +887,14 @@ uint32_t roce_path_qpn(const struct rnic_qp *qp)
 	return rq_of(qp)->qpn;
 }
 
+void roce_path_cm_flush(struct rnic_qp *qp)
+{
+	struct roce_qp *s = rq_of(qp);
+
+	if (s != NULL && s->rc != NULL && s->in_rc == 0 && rc_poll(s) && !qp->timed)
+		rnic_nic_kick();
+}
+
 bool roce_path_cm_connect(struct rnic_qp *qp, uint32_t peer_ip, uint32_t peer_qpn, uint32_t sq_psn, uint32_t rq_psn,
 			  uint8_t mtu_log, bool established, bool service)
 {

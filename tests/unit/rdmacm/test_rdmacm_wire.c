@@ -256,6 +256,7 @@ int main(int argc, char **argv)
 	CHECK(rep.remote_comm_id == req.local_comm_id && rep.local_qpn != 0);
 	CHECK(rep.local_qpn == id->qp->qp_num); /* as rdma-core: qp_num is the QPN on the wire */
 	CHECK(memcmp(rep.private_data, rep_pdata, sizeof(rep_pdata)) == 0);
+	CHECK(rep.responder_resources == 1 && rep.initiator_depth == 1); /* rdma_accept's, as Linux */
 	printf("REP: QPN 0x%06x, starting PSN 0x%06x\n", rep.local_qpn, rep.starting_psn);
 	{
 		struct roce_cm_rtu rtu = {.local_comm_id = req.local_comm_id, .remote_comm_id = rep.local_comm_id};
