@@ -4,10 +4,12 @@
 # inside a network namespace this script makes (unshare --net): no address is ever set in the
 # machine's own namespace.
 #
-# Usage: tests/interop/run.sh [--probe PATH] [--lib DIR] [--timeout SECONDS] [SCENARIO...]
+# Usage: tests/interop/run.sh [--probe PATH] [--doca PATH] [--lib DIR] [--timeout SECONDS] [SCENARIO...]
 #   SCENARIOS: boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
-#   rdmacm-server rdmacm-client rdmacm-rping rdmacm-netem (default: all); job (SOFTDOCA_INTEROP_JOB)
+#   doca-client doca-server doca-client-netem doca-server-netem rdmacm-server rdmacm-client
+#   rdmacm-rping rdmacm-netem (default: all); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
+#   --doca    the doca_cm_peer binary (default: build/tests/interop/doca_cm_peer)
 #   --lib     softdoca's librdmacm.so.1 / libibverbs.so.1 for rdma-core's tools on the host
 #             (default: build/lib/flavour/host; built with -Drdmacm=enabled)
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
@@ -17,20 +19,22 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 probe=${SOFTDOCA_ROCE_PROBE:-$top/build/tests/interop/roce_probe}
+doca=${SOFTDOCA_DOCA_PEER:-$top/build/tests/interop/doca_cm_peer}
 sdlib=${SOFTDOCA_INTEROP_LIB:-$top/build/lib/flavour/host}
 timeout_s=${SOFTDOCA_INTEROP_TIMEOUT:-240}
 scenarios=()
 while (($#)); do
 	case $1 in
 	--probe) probe=$2; shift 2 ;;
+	--doca) doca=$2; shift 2 ;;
 	--lib) sdlib=$(cd "$2" 2>/dev/null && pwd || echo "$2"); shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
-	-h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,17p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
 ((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
-	rdmacm-server rdmacm-client rdmacm-rping rdmacm-netem)
+	doca-client doca-server doca-client-netem doca-server-netem rdmacm-server rdmacm-client rdmacm-rping rdmacm-netem)
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.2f", b - a}'; }
@@ -49,7 +53,7 @@ if [[ -z ${SOFTDOCA_INTEROP_INNER:-} ]]; then
 	guest=$("$here/guest/build-initramfs.sh" | tail -1) || skip "guest build failed (see above)"
 	echo "interop: guest kernel and initramfs ready in $(since $t0) s ($guest)"
 	export SOFTDOCA_INTEROP_INNER=1 SOFTDOCA_INTEROP_GUEST=$guest
-	exec unshare --net -- "$0" --probe "$probe" --lib "$sdlib" --timeout "$timeout_s" "${scenarios[@]}"
+	exec unshare --net -- "$0" --probe "$probe" --doca "$doca" --lib "$sdlib" --timeout "$timeout_s" "${scenarios[@]}"
 fi
 
 # ---- inside the namespace ----
@@ -212,7 +216,7 @@ while [ \$i -lt $2 ]; do
 	timeout 90 ${4:-rdma_server} >/tmp/srv.log 2>&1 || { bad=\$((bad + 1)); mark SERVER-FAIL round=\$i "\$(tr '\n' ' ' </tmp/srv.log | tail -c 300)"; }
 	i=\$((i + 1))
 done
-mark RESULT guest-${5:-rdma_server}-vs-probe \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$2 failed=\$bad \$(tr '\n' ' ' </tmp/srv.log | tail -c 200)"
+mark RESULT guest-${5:-rdma_server}-vs-${6:-probe} \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$2 failed=\$bad \$(tr '\n' ' ' </tmp/srv.log | tail -c 200)"
 $3
 G
 }
@@ -467,6 +471,73 @@ scenario_rdmacm-netem() {
 	finish "$timeout_s"
 	guest_results
 }
+
+# A DOCA program on softdoca: doca_cm_peer (the DOCA API only, doca_rdma in RDMA-CM mode) on a
+# `wire = rocev2` card with the tap's address, so the soft NIC's RoCEv2 path is what the guest
+# talks to. Its own configuration and run directory in $work.
+run_doca() {
+	mkdir -p "$work/run"
+	cat >"$work/softdoca.conf" <<C
+[card interop]
+profile = cx7
+wire = rocev2
+host.ipv4 = $HOST_IP
+C
+	SOFTDOCA_CONFIG=$work/softdoca.conf SOFTDOCA_RUN_DIR=$work/run SOFTDOCA_ROCE_STATS=1 \
+		timeout 240 "$doca" "$@" 2>&1
+}
+
+NETEM="/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 10% reorder 25% 50% && mark NETEM on || mark NETEM unavailable"
+NETEM_STATS="mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')"
+
+# doca_client NAME ROUNDS [GUEST-SETUP GUEST-AFTER]: the guest's unmodified rdma_server, ROUNDS
+# times; doca_cm_peer --client connects ROUNDS times (a new doca_rdma context each), SENDs 16
+# bytes and checks the server's 16.
+doca_client() {
+	[[ -x $doca ]] || { fail "$1" "no doca_cm_peer at $doca (build with meson first)"; return; }
+	local out rc t0
+	probe_job "${3:-}" "$2" "${4:-}" rdma_server rdma_server doca
+	boot "$work/job.sh"
+	if ! wait_mark SERVER-READY 120; then fail "$1" "guest never started rdma_server"; finish 5; return; fi
+	t0=$(now)
+	out=$(run_doca --client $GUEST_IP --rounds "$2" --timeout 60); rc=$?
+	echo "$out" | sed 's/^/  doca: /'
+	if [[ $rc == 0 ]]; then pass "$1" "rounds=$2 seconds=$(since $t0)"; else fail "$1" "rc=$rc"; fi
+	finish "$timeout_s"
+	guest_results
+}
+
+# doca_server NAME ROUNDS [GUEST-SETUP GUEST-AFTER]: doca_cm_peer --server listens on 7471; the
+# guest's unmodified `rdma_client -s 10.77.0.1` connects ROUNDS times, each once go.N exists.
+doca_server() {
+	[[ -x $doca ]] || { fail "$1" "no doca_cm_peer at $doca (build with meson first)"; return; }
+	local out rc t0
+	cat >"$work/job.sh" <<G
+${3:-}
+rxe_counters() { for f in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do printf '%s=%s ' \${f##*/} \$(cat \$f); done; }
+i=0; bad=0
+while [ \$i -lt $2 ]; do
+	n=0; while [ ! -e /mnt/go.\$i ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
+	timeout 60 rdma_client -s $HOST_IP >/tmp/cli.log 2>&1 || { bad=\$((bad + 1)); mark CLIENT-FAIL round=\$i "\$(tr '\n' ' ' </tmp/cli.log | tail -c 300)" "\$(rxe_counters)"; dmesg | tail -5; }
+	i=\$((i + 1))
+done
+mark RESULT guest-rdma_client-vs-doca \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$2 failed=\$bad"
+${4:-}
+G
+	boot "$work/job.sh"
+	if ! wait_mark READY 120; then fail "$1" "guest not ready"; finish 5; return; fi
+	t0=$(now)
+	out=$(run_doca --server --rounds "$2" --timeout 60 --ready-file "$work/share/go"); rc=$?
+	echo "$out" | sed 's/^/  doca: /'
+	if [[ $rc == 0 ]]; then pass "$1" "rounds=$2 seconds=$(since $t0)"; else fail "$1" "rc=$rc"; fi
+	finish "$timeout_s"
+	guest_results
+}
+
+scenario_doca-client() { doca_client doca-client-rdma_server 3; }
+scenario_doca-server() { doca_server doca-server-rdma_client 3; }
+scenario_doca-client-netem() { doca_client doca-client-rdma_server-netem 5 "$NETEM" "$NETEM_STATS"; }
+scenario_doca-server-netem() { doca_server doca-server-rdma_client-netem 5 "$NETEM" "$NETEM_STATS"; }
 
 # A job of your own (SOFTDOCA_INTEROP_JOB=file, run by the guest's sh with mark() defined):
 # prints the guest's whole console, for debugging.

@@ -61,6 +61,7 @@ struct cmc {
 	uint32_t local_qpn, peer_qpn;
 	uint32_t rq_psn, sq_psn;
 	uint8_t mtu_log;
+	uint32_t flow_label;           /* the REQ's primary path's: the RC QPs' UDP port follows from it */
 	uint8_t peer_timeout;          /* passive: the REQ's local CM response timeout (its REP resend time) */
 	uint8_t peer_retries;          /* passive: the REQ's max CM retries */
 	uint8_t retries;               /* resends left */
@@ -267,8 +268,9 @@ void roce_cm_dial(struct rnic_qp *qp)
 	roce_gid_from_ip4(req.primary.remote_gid, ip);
 	/* our RDMA-CM port: the owner's (librdmacm's id), else one made up as an ephemeral one */
 	cma.src_port = qp->cm_src_port != 0 ? qp->cm_src_port : (uint16_t)(0x8000 | (c->local_id & 0x7fff));
-	/* the flow label newer Linux puts in from the RDMA-CM ports; rxe ignores it */
+	/* the flow label newer Linux puts in from the RDMA-CM ports; rxe's RC UDP port follows from it */
 	req.primary.flow_label = ((uint32_t)cma.src_port * 31u + ntohs(sin->sin_port)) & 0xfffff;
+	c->flow_label = req.primary.flow_label;
 	req.primary.hop_limit = CM_HOP_LIMIT;
 	req.primary.local_ack_timeout = roce_cm_ack_timeout(CM_CA_ACK_DELAY, CM_PACKET_LIFETIME);
 	roce_put32(cma.src + 12, l->ip);
@@ -315,10 +317,12 @@ static bool cm_start(struct cmc *c, struct rnic_qp *qp, struct rnic_qp *data, bo
 	bool ok;
 
 	if (data == NULL)
-		return roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, established, service);
+		return roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label,
+					    established, service);
 	pthread_mutex_lock(&data->lock); /* order: connection qp -> data qp */
 	ok = !data->dead && data->state == QP_IDLE &&
-	     roce_path_cm_connect(data, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, true, service);
+	     roce_path_cm_connect(data, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label, true,
+				  service);
 	pthread_mutex_unlock(&data->lock);
 	if (!ok)
 		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_INVALID_VALUE, DOCA_ERROR_CONNECTION_ABORTED);
@@ -451,6 +455,7 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 	c->sq_psn = req.starting_psn;
 	c->rq_psn = (uint32_t)softhw_token_new() & ROCE_PSN_MASK;
 	c->mtu_log = (uint8_t)(req.path_mtu + 7) < l->mtu_log ? (uint8_t)(req.path_mtu + 7) : l->mtu_log;
+	c->flow_label = req.primary.flow_label;
 	c->peer_timeout = req.local_cm_timeout;
 	c->peer_retries = req.max_cm_retries;
 	c->state = CMC_REQ_RCVD;
@@ -544,6 +549,27 @@ static void rx_rtu(struct cmc *c)
 		rnic_qp_established(qp);
 	pthread_mutex_unlock(&qp->lock);
 	pthread_mutex_lock(&cm.lock);
+}
+
+/*
+ * qp lock held: a packet from the peer on a passive connection still waiting for its RTU. The
+ * RTU was lost (the active side sends once it has our REP): established now, as IB's
+ * communication-established event (Linux: ib_cm_notify(IB_EVENT_COMM_EST)), not after our REP's
+ * resend brings another RTU (seconds; seen with the guest's rdma_client under netem).
+ */
+void roce_cm_comm_est(struct rnic_qp *qp)
+{
+	struct cmc *c;
+
+	pthread_mutex_lock(&cm.lock);
+	c = cmc_of_qp(qp);
+	if (c != NULL && c->state == CMC_REP_SENT) {
+		c->state = CMC_ESTABLISHED;
+		c->deadline = 0;
+	}
+	pthread_mutex_unlock(&cm.lock);
+	if (!qp->dead && qp->state == QP_HANDSHAKE)
+		rnic_qp_established(qp);
 }
 
 /* ---- both sides ---- */

@@ -42,12 +42,13 @@ uint32_t roce_path_qpn(const struct rnic_qp *qp);
 void roce_path_cm_flush(struct rnic_qp *qp);
 /*
  * qp lock held: the CM agreed on the connection: the qp's engine starts with these (sq_psn: the
- * first PSN it sends, rq_psn: the first it expects). `established`: the qp is RTS now (active
- * side, REP taken); else it waits for the RTU (passive). `service`: on the service thread.
- * False: failed (logged, the qp failed).
+ * first PSN it sends, rq_psn: the first it expects; flow_label: the REQ's primary path's, from
+ * which both ends derive their UDP source port, roce_udp_sport_rc). `established`: the qp is
+ * RTS now (active side, REP taken); else it waits for the RTU (passive). `service`: on the
+ * service thread. False: failed (logged, the qp failed).
  */
 bool roce_path_cm_connect(struct rnic_qp *qp, uint32_t peer_ip, uint32_t peer_qpn, uint32_t sq_psn, uint32_t rq_psn,
-			  uint8_t mtu_log, bool established, bool service);
+			  uint8_t mtu_log, uint32_t flow_label, bool established, bool service);
 
 /* ---- the CM (roce_cm.c) ---- */
 
@@ -63,6 +64,8 @@ void roce_cm_qp_gone(struct rnic_qp *qp);
 void roce_cm_rx(const struct roce_cm_local *l, const struct roce_port_msg *m);
 /* Service thread: a batch of the port's datagrams was read: connections ended by a DREQ hang up now. */
 void roce_cm_rx_done(void);
+/* qp lock held: a packet from the peer before the RTU (lost): established (COMM_EST). */
+void roce_cm_comm_est(struct rnic_qp *qp);
 /* REQs for RDMA-CM port `port` on this address go to ep. */
 doca_error_t roce_cm_listen(const struct roce_cm_local *l, struct rnic_ep *ep, uint16_t port);
 doca_error_t roce_cm_unlisten(struct rnic_ep *ep, uint16_t port);

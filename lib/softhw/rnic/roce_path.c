@@ -109,6 +109,7 @@ struct roce_qp {
 	struct roce_qp *next;      /* lport->qps */
 	struct roce_lport *lp;
 	uint32_t qpn, psn;
+	uint16_t cm_sport;         /* RDMA-CM: the UDP port both ends send from (0: out of band) */
 	struct roce_rc_qp *rc;     /* NULL until connected, and after close */
 	uint32_t peer_ip;
 	uint64_t deadline;         /* the engine's next poll (ns, CLOCK_MONOTONIC), ROCE_RC_NO_DEADLINE; atomic */
@@ -844,8 +845,15 @@ static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 	}
 	s->peer_ip = peer->roce_ip;
 	pthread_mutex_lock(&s->lp->lock);
-	/* the peer sends from the port rxe would use for its QPN: its packets come straight here */
-	err = roce_port_qp_connect(s->lp->port, s->qpn, peer->roce_ip, roce_udp_sport(peer->roce_qpn));
+	/*
+	 * The peer's packets come straight here from its source port: a softdoca peer connected
+	 * out of band sends from roce_udp_sport(its QPN); through RDMA-CM, rxe (and we, to match)
+	 * send from the port of the path's flow label, the same at both ends.
+	 */
+	if (s->cm_sport != 0 && roce_port_qp_set_sport(s->lp->port, s->qpn, s->cm_sport) != DOCA_SUCCESS)
+		SDK_LOG_DBG("RoCEv2 QP 0x%06x: cannot send from UDP port %u", s->qpn, s->cm_sport);
+	err = roce_port_qp_connect(s->lp->port, s->qpn, peer->roce_ip,
+				   s->cm_sport != 0 ? s->cm_sport : roce_udp_sport(peer->roce_qpn));
 	pthread_mutex_unlock(&s->lp->lock);
 	s->rc = roce_rc_create(&cfg);
 	if (s->rc == NULL) {
@@ -896,8 +904,9 @@ void roce_path_cm_flush(struct rnic_qp *qp)
 }
 
 bool roce_path_cm_connect(struct rnic_qp *qp, uint32_t peer_ip, uint32_t peer_qpn, uint32_t sq_psn, uint32_t rq_psn,
-			  uint8_t mtu_log, bool established, bool service)
+			  uint8_t mtu_log, uint32_t flow_label, bool established, bool service)
 {
+	rq_of(qp)->cm_sport = roce_udp_sport_rc(flow_label, rq_of(qp)->qpn, peer_qpn);
 	qp->peer.wire = 1;
 	qp->peer.roce_ip = peer_ip;
 	qp->peer.roce_qpn = peer_qpn;
@@ -1058,6 +1067,8 @@ static void lport_drain(struct roce_lport *lp, bool service, uint32_t hint_qpn)
 				rc_enter(s);
 				roce_rc_rx(s->rc, s->heard, m->buf, m->len);
 				rc_leave(s);
+				if (s->link.qp->state == QP_HANDSHAKE && s->link.qp->cm)
+					roce_cm_comm_est(s->link.qp); /* its RTU was lost */
 			}
 			pthread_mutex_unlock(&s->link.qp->lock);
 		}

@@ -38,7 +38,8 @@ struct fwd_hdr {
 
 struct rp_qp {
 	uint32_t qpn;
-	int tx_fd;          /* unconnected, bound to <ip>:roce_udp_sport(qpn); -1: send from the shared one */
+	int tx_fd;          /* unconnected, bound to <ip>:sport; -1: send from the shared one */
+	uint16_t sport;     /* roce_udp_sport(qpn), or what roce_port_qp_set_sport chose */
 	int rx_fd;          /* bound to <ip>:port, connected to the peer; -1: not yet */
 	uint32_t peer_ip;   /* host order, where rx_fd is connected */
 	uint16_t peer_port;
@@ -226,7 +227,8 @@ doca_error_t roce_port_qp_add(struct roce_port *p, uint32_t *qpn)
 		return err;
 	}
 	/* Nothing is sent to this port: a small buffer bounds what a stray sender can park there. */
-	q->tx_fd = udp_socket(p->ip, roce_udp_sport(q->qpn), 1);
+	q->sport = roce_udp_sport(q->qpn);
+	q->tx_fd = udp_socket(p->ip, q->sport, 1);
 	q->rx_fd = -1;
 	q->next = p->qps[(q->qpn & 0xffff) % QP_BUCKETS];
 	p->qps[(q->qpn & 0xffff) % QP_BUCKETS] = q;
@@ -279,6 +281,25 @@ doca_error_t roce_port_qp_connect(struct roce_port *p, uint32_t qpn, uint32_t ip
 	return DOCA_SUCCESS;
 }
 
+doca_error_t roce_port_qp_set_sport(struct roce_port *p, uint32_t qpn, uint16_t sport)
+{
+	struct rp_qp *q = qp_find(p, qpn);
+	int fd;
+
+	if (q == NULL)
+		return DOCA_ERROR_NOT_FOUND;
+	if (q->sport == sport && q->tx_fd >= 0)
+		return DOCA_SUCCESS;
+	fd = udp_socket(p->ip, sport, 1);
+	if (fd < 0)
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	if (q->tx_fd >= 0)
+		close(q->tx_fd);
+	q->tx_fd = fd;
+	q->sport = sport;
+	return DOCA_SUCCESS;
+}
+
 bool roce_port_qp_connected(const struct roce_port *p, uint32_t qpn, uint32_t *ip, uint16_t *udp_port)
 {
 	const struct rp_qp *q = qp_find(p, qpn);
@@ -318,7 +339,9 @@ static int tx_fd(const struct roce_port *p, uint32_t qpn)
 
 uint16_t roce_port_qp_sport(const struct roce_port *p, uint32_t qpn)
 {
-	return tx_fd(p, qpn) == p->ufd ? p->port : roce_udp_sport(qpn);
+	const struct rp_qp *q = qpn == 1 ? NULL : qp_find(p, qpn);
+
+	return q && q->tx_fd >= 0 ? q->sport : p->port;
 }
 
 doca_error_t roce_port_send(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,

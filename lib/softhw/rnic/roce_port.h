@@ -9,8 +9,9 @@
  *   - each QP whose peer is known gets a receive socket bound the same way and connect()ed to
  *     the peer's address and UDP source port: Linux prefers the exact 4-tuple, so that peer's
  *     packets reach the QP's process directly;
- *   - each QP sends from an unconnected socket bound to <ip>:roce_udp_sport(qpn), the source
- *     port rxe would use: unconnected with IP_PMTUDISC_DO, Linux sends IPv4 ID 0 with DF, which
+ *   - each QP sends from an unconnected socket bound to <ip>:roce_udp_sport(qpn), or once
+ *     connected through RDMA-CM to roce_udp_sport_rc(flow label, both QPNs), the source port
+ *     rxe uses (both ends compute it alike): unconnected with IP_PMTUDISC_DO, Linux sends IPv4 ID 0 with DF, which
  *     the ICRC needs (a connected socket numbers its packets from a random start), and the
  *     port is one a peer can predict and connect() to;
  *   - whatever lands on a socket but belongs to another process (destination QPN, or for QP1
@@ -92,10 +93,18 @@ doca_error_t roce_port_qp_add(struct roce_port *p, uint32_t *qpn);
 void roce_port_qp_remove(struct roce_port *p, uint32_t qpn);
 
 /*
- * The QP's peer is ip:udp_port (host order; a Linux or softdoca peer sends from
- * roce_udp_sport(its QPN)): its receive socket connects there now instead of learning.
+ * The QP's peer is ip:udp_port (host order; a softdoca peer connected out of band sends from
+ * roce_udp_sport(its QPN), any peer connected through RDMA-CM from roce_udp_sport_rc): its
+ * receive socket connects there now instead of learning.
  */
 doca_error_t roce_port_qp_connect(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port);
+
+/*
+ * The QP sends from UDP port sport from now on (a new send socket; before it sends anything):
+ * an RC QP connected through RDMA-CM sends from the port rxe derives from the path's flow label
+ * (roce_udp_sport_rc), which both ends compute alike.
+ */
+doca_error_t roce_port_qp_set_sport(struct roce_port *p, uint32_t qpn, uint16_t sport);
 
 /* Is the QP's receive socket connected? To which source (host order, may be NULL)? */
 bool roce_port_qp_connected(const struct roce_port *p, uint32_t qpn, uint32_t *ip, uint16_t *udp_port);

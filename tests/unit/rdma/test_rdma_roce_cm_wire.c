@@ -8,9 +8,11 @@
  * QPN, the accept's private data, valid ICRC), established only on our RTU, the client's address
  * and RDMA-CM port seen by the server, DREQ -> DREP and the disconnection callback, a REQ for a
  * port nobody listens on -> REJ 8, and a MAD of another class answered by nothing while the next
- * REQ is still served. test_mra: a duplicate REQ before the application answered gets an MRA.
+ * REQ is still served. test_mra: a duplicate REQ before the application answered gets an MRA;
+ * then, the RTU lost, the client's first SEND establishes the connection (COMM_EST).
  * test_doca_client: a DOCA client (127.77.1.1) against a hand-played server: its REQ's fields,
  * the same REQ again when unanswered, REP -> RTU and established, its disconnect's DREQ.
+ * Both: the RC QP answers from the UDP port rxe derives from the REQ's flow label (check_rc_port).
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -106,6 +108,61 @@ static bool recv_mad_from(struct side *s, uint32_t src, uint8_t *mad, struct roc
 	return false;
 }
 
+/*
+ * rxe's RC QP sends from the UDP port of the REQ's flow label (roce_udp_sport_rc): a SEND_ONLY
+ * of 16 bytes from that port to the soft NIC's QP dqpn (at PSN psn, from QP sqpn) must be
+ * answered (ACK, or RNR NAK with no receive posted) from that same port: the soft NIC sends
+ * from it too, and its QP's receive socket is connected to it (seen from Linux 6.1: it used to
+ * be connected to roce_udp_sport(sqpn), a port rxe never sends from).
+ */
+static void check_rc_port(struct side *s, uint32_t dst, uint16_t sport, uint32_t dqpn, uint32_t sqpn, uint32_t psn)
+{
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(sport), .sin_addr.s_addr = htonl(PEER_IP)};
+	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(dst)};
+	struct roce_ip4 v4 = {.src = PEER_IP, .dst = dst, .id = 0, .frag = ROCE_IP4_DF};
+	struct roce_pkt pkt = {0};
+	uint8_t d[512], msg[16] = "rxe's 16 bytes.";
+	double end = now_s() + 10;
+	int one = 1, pmtu = IP_PMTUDISC_DO, fd = socket(AF_INET, SOCK_DGRAM, 0);
+	bool got = false;
+	size_t n;
+
+	CHECK(fd >= 0 && setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu, sizeof(pmtu)) == 0 &&
+	      setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 &&
+	      bind(fd, (struct sockaddr *)&me, sizeof(me)) == 0);
+	pkt.bth.opcode = ROCE_RC_SEND_ONLY;
+	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
+	pkt.bth.dqpn = dqpn;
+	pkt.bth.ack_req = true;
+	pkt.bth.psn = psn;
+	n = roce_pkt_build(d, sizeof(d), &pkt, msg, sizeof(msg));
+	CHECK(n > 0);
+	roce_icrc_store(d, n, roce_icrc_ip4(&v4, sport, ROCE_UDP_PORT, d, n));
+	CHECK(sendto(fd, d, n, 0, (struct sockaddr *)&to, sizeof(to)) == (ssize_t)n);
+	while (!got && now_s() < end) {
+		struct sockaddr_in from;
+		socklen_t fl = sizeof(from);
+		ssize_t r = recvfrom(sock, d, sizeof(d), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+		struct roce_ip4 rv4 = {.src = dst, .dst = PEER_IP, .frag = ROCE_IP4_DF};
+		uint16_t id;
+
+		if (r <= 0) {
+			if (doca_pe_progress(s->pe) == 0)
+				nap();
+			continue;
+		}
+		CHECK(roce_icrc_solve_ip4_id(&rv4, ntohs(from.sin_port), ROCE_UDP_PORT, d, (size_t)r, &id));
+		CHECK(roce_pkt_parse(d, (size_t)r, &pkt) == ROCE_PARSE_OK);
+		if (pkt.bth.dqpn == 1)
+			continue; /* a CM message: not what this waits for */
+		CHECK(pkt.bth.opcode == ROCE_RC_ACK && pkt.bth.dqpn == sqpn && pkt.bth.psn == psn);
+		CHECK(ntohs(from.sin_port) == sport);
+		got = true;
+	}
+	CHECK(got);
+	close(fd);
+}
+
 /* A REQ as Linux 6.1 rdma_cm over rxe sends it (docs/rocev2.md, tests/unit/roce/test_roce_cm.c). */
 static void linux_req(uint8_t *mad, uint32_t comm_id, uint16_t port)
 {
@@ -132,6 +189,7 @@ static void linux_req(uint8_t *mad, uint32_t comm_id, uint16_t port)
 	roce_gid_from_ip4(req.primary.local_gid, PEER_IP);
 	roce_gid_from_ip4(req.primary.remote_gid, SRV_IP);
 	req.primary.hop_limit = 64;
+	req.primary.flow_label = roce_cma_flow_label(cma.src_port, port); /* as Linux 6.1 */
 	req.primary.local_ack_timeout = 17;
 	roce_put32(cma.src + 12, PEER_IP);
 	roce_put32(cma.dst + 12, SRV_IP);
@@ -193,6 +251,9 @@ static void test_linux_client(void)
 				nap();
 	}
 	CHECK(b.est == 1);
+	/* RC from and to the port of the REQ's flow label */
+	check_rc_port(&b, SRV_IP, roce_udp_sport_rc(roce_cma_flow_label(0xa1b2, port), 0x11, rep.local_qpn), rep.local_qpn,
+		      0x11, rep.starting_psn);
 
 	/* a MAD of another class (the SA's), dropped by the NIC; then a REQ for a port nobody listens on: REJ 8 */
 	linux_req(mad, 0x0badcafe, (uint16_t)(port == 65535 ? 1024 : port + 1));
@@ -289,6 +350,11 @@ static void test_mra(void)
 	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_REP);
 	roce_cm_rep_get(mad, &rep);
 	CHECK(rep.remote_comm_id == 0x12345678 && rep.local_comm_id == mra.local_comm_id);
+	/* the RTU is lost, the client's first SEND comes: established (COMM_EST), answered */
+	CHECK(b.est == 0);
+	check_rc_port(&b, SRV_IP, roce_udp_sport_rc(roce_cma_flow_label(0xa1b2, port), 0x11, rep.local_qpn), rep.local_qpn,
+		      0x11, rep.starting_psn);
+	RUN_UNTIL_S(&b, b.est == 1, 10);
 	defer = false;
 	side_down(&b); /* the peer hears a DREQ: the connection was accepted */
 	CHECK(recv_mad_from(NULL, SRV_IP, mad, &hdr, 10) && hdr.attr_id == ROCE_CM_DREQ);
@@ -359,6 +425,10 @@ static void test_doca_client(void)
 	roce_cm_rtu_get(mad, &rtu);
 	CHECK(rtu.local_comm_id == req.local_comm_id && rtu.remote_comm_id == 0xfeed0001);
 	RUN_UNTIL_S(&a, a.est == 1, 10);
+	/* RC from and to the port of our REQ's flow label, as rxe computes it */
+	CHECK(req.primary.flow_label == roce_cma_flow_label(cma.src_port, 7471));
+	check_rc_port(&a, 0x7f4d0101u, roce_udp_sport_rc(req.primary.flow_label, 0x12, req.local_qpn), req.local_qpn,
+		      0x12, req.starting_psn);
 	/* the client disconnects: DREQ naming our QPN; we answer DREP */
 	CHECK_OK(doca_rdma_connection_disconnect(a.conn));
 	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 10) && hdr2.attr_id == ROCE_CM_DREQ);

@@ -566,6 +566,47 @@ static void test_linux_req_capture(void)
 	CHECK(memcmp(pkt.payload + ROCE_MAD_HDR_LEN + 96, zero, 44) == 0); /* no alternate path */
 }
 
+/*
+ * Two packets Linux 6.1 rxe sent to a DOCA program (tests/interop doca_cm_peer, scenario
+ * doca-client): rdma_server's ACK of our SEND and its own 16-byte SEND, to our QP 0x010001,
+ * from its QP 0x11. Our REQ carried the flow label 0x85494 (RDMA-CM's hash of our ports, as
+ * roce_cm sends it), and rxe sent from UDP 0xd4b5, the port of that label: not
+ * roce_udp_sport(0x11) = 0xdf94, where the QP's receive socket used to be connected, so every
+ * packet took the shared socket. The SEND's PSN is our REQ's Starting PSN (0xc7fc29).
+ */
+static const uint8_t rxe_doca_ack[48] = {
+	0x45, 0x00, 0x00, 0x30, 0xea, 0xf9, 0x40, 0x00, 0x40, 0x11, 0x3b, 0x27,
+	0x0a, 0x4d, 0x00, 0x02, 0x0a, 0x4d, 0x00, 0x01, 0xd4, 0xb5, 0x12, 0xb7,
+	0x00, 0x1c, 0x00, 0x00, 0x11, 0x00, 0xff, 0xff, 0x00, 0x01, 0x00, 0x01,
+	0x00, 0xe5, 0x70, 0x83, 0x1f, 0x00, 0x00, 0x01, 0x4d, 0xe0, 0xda, 0x2f,
+};
+static const uint8_t rxe_doca_send[60] = {
+	0x45, 0x00, 0x00, 0x3c, 0xea, 0xfc, 0x40, 0x00, 0x40, 0x11, 0x3b, 0x18,
+	0x0a, 0x4d, 0x00, 0x02, 0x0a, 0x4d, 0x00, 0x01, 0xd4, 0xb5, 0x12, 0xb7,
+	0x00, 0x28, 0x00, 0x00, 0x04, 0x00, 0xff, 0xff, 0x00, 0x01, 0x00, 0x01,
+	0x80, 0xc7, 0xfc, 0x29, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x12, 0x1a, 0x1f, 0x85,
+};
+
+static void test_linux_vs_doca_capture(void)
+{
+	struct roce_pkt pkt;
+	uint16_t sport = roce_udp_sport_rc(0x85494, 0x11, 0x010001);
+
+	CHECK(sport == 0xd4b5 && sport != roce_udp_sport(0x11));
+	CHECK(roce_udp_sport_rc(0x85494, 0x010001, 0x11) == sport); /* what we send from */
+	check_rxe_packet(rxe_doca_ack, sizeof(rxe_doca_ack), sport);
+	CHECK(roce_pkt_parse(rxe_doca_ack + 28, sizeof(rxe_doca_ack) - 28, &pkt) == ROCE_PARSE_OK);
+	CHECK(pkt.bth.opcode == ROCE_RC_ACK && pkt.bth.dqpn == 0x010001 && pkt.bth.psn == 0xe57083);
+	CHECK(pkt.aeth.syndrome == 0x1f && pkt.aeth.msn == 1);
+	check_rxe_packet(rxe_doca_send, sizeof(rxe_doca_send), sport);
+	CHECK(roce_pkt_parse(rxe_doca_send + 28, sizeof(rxe_doca_send) - 28, &pkt) == ROCE_PARSE_OK);
+	CHECK(pkt.bth.opcode == ROCE_RC_SEND_ONLY && pkt.bth.ack_req && pkt.bth.psn == 0xc7fc29);
+	CHECK(pkt.bth.dqpn == 0x010001 && pkt.payload_len == 16);
+	for (unsigned i = 0; i < 16; i++)
+		CHECK(pkt.payload[i] == 0); /* rdma_server's static buffer */
+}
+
 int main(void)
 {
 	TEST_RUN(test_req_bytes);
@@ -579,5 +620,6 @@ int main(void)
 	TEST_RUN(test_req_datagram);
 	TEST_RUN(test_linux_capture);
 	TEST_RUN(test_linux_req_capture);
+	TEST_RUN(test_linux_vs_doca_capture);
 	TEST_EXIT();
 }
