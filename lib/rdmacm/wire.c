@@ -184,6 +184,11 @@ int cm_wire_accept(struct cm_id *id, const struct rdma_conn_param *param, uint8_
 		SDK_LOG_ERR("rdma_accept: the soft NIC refused: %s", doca_error_get_descr(err));
 		return EINVAL;
 	}
+	if (id->pub.qp != NULL) { /* as rdma_cm's accept: the QP is RTS before the REP leaves */
+		struct softhw_rnic_cm_info info;
+
+		g.ibv->qp_up(id->pub.qp, g.nic->qp_cm_info(id->qp, &info) == DOCA_SUCCESS ? info.qpn : 0);
+	}
 	id->state = ST_REP_SENT;
 	return 0;
 }

@@ -86,6 +86,8 @@ static struct {
 	uint32_t psn;                  /* QP1's BTH PSN */
 	struct rnic_qp *ending[64];    /* service thread: ended by a DREQ, hung up after the batch (roce_cm_rx_done) */
 	int nending;
+	struct rnic_qp *est[16];       /* connections established by a packet on their data qp (COMM_EST), after the batch */
+	int nest;
 	struct roce_cm_stats st;
 } cm = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -320,6 +322,7 @@ static bool cm_start(struct cmc *c, struct rnic_qp *qp, struct rnic_qp *data, bo
 		return roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label,
 					    established, service);
 	pthread_mutex_lock(&data->lock); /* order: connection qp -> data qp */
+	__atomic_store_n(&data->cm_wait_rtu, !established, __ATOMIC_RELAXED); /* passive: its packets may say it */
 	ok = !data->dead && data->state == QP_IDLE &&
 	     roce_path_cm_connect(data, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label, true,
 				  service);
@@ -541,6 +544,8 @@ static void rx_rtu(struct cmc *c)
 	}
 	c->state = CMC_ESTABLISHED;
 	c->deadline = 0;
+	if (c->data != NULL)
+		__atomic_store_n(&c->data->cm_wait_rtu, false, __ATOMIC_RELAXED);
 	if (qp == NULL)
 		return;
 	pthread_mutex_unlock(&cm.lock);
@@ -570,6 +575,24 @@ void roce_cm_comm_est(struct rnic_qp *qp)
 	pthread_mutex_unlock(&cm.lock);
 	if (!qp->dead && qp->state == QP_HANDSHAKE)
 		rnic_qp_established(qp);
+}
+
+/*
+ * data qp lock held: a packet on a librdmacm QP whose connection qp waits for the RTU (lost).
+ * That qp's lock comes before this one: it is established after the batch (roce_cm_rx_done).
+ */
+void roce_cm_comm_est_data(struct rnic_qp *data)
+{
+	__atomic_store_n(&data->cm_wait_rtu, false, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&cm.lock);
+	for (struct cmc *c = cm.conns; c != NULL; c = c->next)
+		if (c->data == data && c->state == CMC_REP_SENT && c->qp != NULL &&
+		    cm.nest < (int)(sizeof(cm.est) / sizeof(cm.est[0]))) {
+			c->state = CMC_ESTABLISHED;
+			c->deadline = 0;
+			cm.est[cm.nest++] = c->qp;
+		}
+	pthread_mutex_unlock(&cm.lock);
 }
 
 /* ---- both sides ---- */
@@ -654,15 +677,15 @@ static void rx_dreq(struct cmc *c, uint64_t tid, const uint8_t *mad)
 
 void roce_cm_rx_done(void)
 {
-	struct rnic_qp *q[sizeof(cm.ending) / sizeof(cm.ending[0])];
-	int n;
+	struct rnic_qp *q[sizeof(cm.ending) / sizeof(cm.ending[0])], *e[sizeof(cm.est) / sizeof(cm.est[0])];
+	int n, ne;
 
 	/*
 	 * Only the service thread hangs up: it is the one that frees qps (reap), so a listed qp
 	 * cannot go while it works. An owner draining the port while it polls leaves the list to it.
 	 */
 	if (!rnic_nic_on_thread()) {
-		if (__atomic_load_n(&cm.nending, __ATOMIC_RELAXED) > 0)
+		if (__atomic_load_n(&cm.nending, __ATOMIC_RELAXED) > 0 || __atomic_load_n(&cm.nest, __ATOMIC_RELAXED) > 0)
 			rnic_nic_kick();
 		return;
 	}
@@ -670,7 +693,16 @@ void roce_cm_rx_done(void)
 	n = cm.nending;
 	memcpy(q, cm.ending, (size_t)n * sizeof(q[0]));
 	cm.nending = 0;
+	ne = cm.nest;
+	memcpy(e, cm.est, (size_t)ne * sizeof(e[0]));
+	cm.nest = 0;
 	pthread_mutex_unlock(&cm.lock);
+	for (int i = 0; i < ne; i++) { /* COMM_EST of librdmacm's connections (service thread: not freed) */
+		pthread_mutex_lock(&e[i]->lock);
+		if (!e[i]->dead && e[i]->state == QP_HANDSHAKE)
+			rnic_qp_established(e[i]);
+		pthread_mutex_unlock(&e[i]->lock);
+	}
 	for (int i = 0; i < n; i++) { /* service thread: not freed meanwhile */
 		pthread_mutex_lock(&q[i]->lock);
 		if (!q[i]->dead && (q[i]->state == QP_RTS || q[i]->state == QP_HANDSHAKE))
@@ -773,6 +805,9 @@ void roce_cm_qp_gone(struct rnic_qp *qp)
 	for (int i = 0; i < cm.nending; i++) /* a DREQ's hang-up that has not run: nothing to hang up */
 		if (cm.ending[i] == qp)
 			cm.ending[i--] = cm.ending[--cm.nending];
+	for (int i = 0; i < cm.nest; i++)
+		if (cm.est[i] == qp)
+			cm.est[i--] = cm.est[--cm.nest];
 	for (c = cm.conns; c != NULL; c = c->next)
 		if (c->data == qp) /* the application's QP went before its connection */
 			c->data = NULL;
@@ -949,6 +984,7 @@ void roce_cm_stop(void)
 		free(x);
 	}
 	cm.nending = 0;
+	cm.nest = 0;
 	pthread_mutex_unlock(&cm.lock);
 }
 
@@ -957,6 +993,7 @@ void roce_cm_atfork(void)
 	cm.conns = NULL; /* the parent's: not freed here */
 	cm.listeners = NULL;
 	cm.nending = 0;
+	cm.nest = 0;
 	pthread_mutex_init(&cm.lock, NULL);
 }
 

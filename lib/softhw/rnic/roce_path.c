@@ -1069,6 +1069,8 @@ static void lport_drain(struct roce_lport *lp, bool service, uint32_t hint_qpn)
 				rc_leave(s);
 				if (s->link.qp->state == QP_HANDSHAKE && s->link.qp->cm)
 					roce_cm_comm_est(s->link.qp); /* its RTU was lost */
+				else if (__atomic_load_n(&s->link.qp->cm_wait_rtu, __ATOMIC_RELAXED))
+					roce_cm_comm_est_data(s->link.qp); /* librdmacm's QP: the same */
 			}
 			pthread_mutex_unlock(&s->link.qp->lock);
 		}

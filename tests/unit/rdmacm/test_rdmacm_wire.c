@@ -10,7 +10,8 @@
  *     rdma-core): RC packets to its QPN from the
  *     REP's starting PSN reach the QP's receive queue and memory (an RDMA WRITE by mr->rkey,
  *     the wire R_Key), and the QP sends to the REQ's QPN from the REQ's starting PSN;
- *   - RTU -> ESTABLISHED; a DREQ naming the REP's QPN -> DREP and DISCONNECTED.
+ *   - the RTU lost: the first packet on the QP -> ESTABLISHED (COMM_EST); a DREQ naming the
+ *     REP's QPN -> DREP and DISCONNECTED.
  *
  *   test_rdmacm_wire PORT   (SOFTDOCA_CONFIG: a rocev2 card at 127.77.1.1)
  */
@@ -258,16 +259,11 @@ int main(int argc, char **argv)
 	CHECK(memcmp(rep.private_data, rep_pdata, sizeof(rep_pdata)) == 0);
 	CHECK(rep.responder_resources == 1 && rep.initiator_depth == 1); /* rdma_accept's, as Linux */
 	printf("REP: QPN 0x%06x, starting PSN 0x%06x\n", rep.local_qpn, rep.starting_psn);
-	{
-		struct roce_cm_rtu rtu = {.local_comm_id = req.local_comm_id, .remote_comm_id = rep.local_comm_id};
 
-		roce_cm_rtu_put(mad, ROCE_CM_RTU, h.tid, &rtu);
-		send_mad(mad);
-	}
-	ev = event(ch, RDMA_CM_EVENT_ESTABLISHED);
-	CHECK(ev->id == id && rdma_ack_cm_event(ev) == 0);
-
-	/* Linux's SEND to the REP's QPN from the REP's PSN lands in the QP's receive */
+	/*
+	 * Our RTU is "lost": Linux's first SEND to the REP's QPN from the REP's PSN lands in the QP's
+	 * receive and establishes the connection (COMM_EST), as Linux's passive side does
+	 */
 	send_rc(ROCE_RC_SEND_ONLY, rep.local_qpn, rep.starting_psn, NULL, "from linux 16 b", 16);
 	recv_pkt(buf, sizeof(buf), &pkt);
 	CHECK(pkt.bth.opcode == ROCE_RC_ACK && pkt.bth.dqpn == req.local_qpn && pkt.bth.psn == rep.starting_psn);
@@ -276,6 +272,14 @@ int main(int argc, char **argv)
 	CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV && wc.wr_id == 7 && wc.byte_len == 16);
 	CHECK(wc.qp_num == rep.local_qpn && wc.src_qp == req.local_qpn);
 	CHECK(memcmp(mem, "from linux 16 b", 16) == 0);
+	ev = event(ch, RDMA_CM_EVENT_ESTABLISHED);
+	CHECK(ev->id == id && rdma_ack_cm_event(ev) == 0);
+	{ /* the RTU that comes late changes nothing */
+		struct roce_cm_rtu rtu = {.local_comm_id = req.local_comm_id, .remote_comm_id = rep.local_comm_id};
+
+		roce_cm_rtu_put(mad, ROCE_CM_RTU, h.tid, &rtu);
+		send_mad(mad);
+	}
 
 	/* an RDMA WRITE by the MR's rkey: the R_Key on the wire */
 	{
