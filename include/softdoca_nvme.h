@@ -187,6 +187,13 @@ SOFTDOCA_NVME_API doca_error_t softdoca_nvme_qpair_create(struct softdoca_nvme_d
 SOFTDOCA_NVME_API doca_error_t softdoca_nvme_qpair_destroy(struct softdoca_nvme_disk *disk,
 							   struct softdoca_nvme_qpair *qp);
 
+/*
+ * Debugging (fault injection): while hold is non-zero the controller still executes I/O
+ * commands but keeps their completions, as a disk that stops answering; hold 0 posts what it
+ * kept. Admin commands are never held; softdoca_nvme_close releases the hold.
+ */
+SOFTDOCA_NVME_API doca_error_t softdoca_nvme_hold_completions(struct softdoca_nvme_disk *disk, int hold);
+
 /* Host-side helpers (inline, nothing exported). */
 
 /* Places cmd at the SQ tail; returns 0, or -1 when the SQ is full (head from the last CQE). */

@@ -248,7 +248,10 @@ void sv_qp_drain(struct sv_qp *self)
 				wc.wr_id = e->wr_id;
 				wc.byte_len = (uint32_t)e->len;
 				wc.opcode = e->recv_op == SOFTHW_RNIC_OP_WRITE_IMM ? IBV_WC_RECV_RDMA_WITH_IMM : IBV_WC_RECV;
-				if (e->recv_op != SOFTHW_RNIC_OP_SEND) {
+				if (e->recv_op == SOFTHW_RNIC_OP_SEND_INV) { /* the rkey the sender invalidated */
+					wc.wc_flags = IBV_WC_WITH_INV;
+					wc.invalidated_rkey = e->imm;
+				} else if (e->recv_op != SOFTHW_RNIC_OP_SEND) {
 					wc.wc_flags = IBV_WC_WITH_IMM;
 					wc.imm_data = e->imm;
 				}
@@ -318,6 +321,7 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 	switch (wr->opcode) {
 	case IBV_WR_SEND: w.op = SOFTHW_RNIC_OP_SEND; s->op = IBV_WC_SEND; break;
 	case IBV_WR_SEND_WITH_IMM: w.op = SOFTHW_RNIC_OP_SEND_IMM; s->op = IBV_WC_SEND; break;
+	case IBV_WR_SEND_WITH_INV: w.op = SOFTHW_RNIC_OP_SEND_INV; s->op = IBV_WC_SEND; break;
 	case IBV_WR_RDMA_WRITE: w.op = SOFTHW_RNIC_OP_WRITE; s->op = IBV_WC_RDMA_WRITE; break;
 	case IBV_WR_RDMA_WRITE_WITH_IMM: w.op = SOFTHW_RNIC_OP_WRITE_IMM; s->op = IBV_WC_RDMA_WRITE; break;
 	case IBV_WR_RDMA_READ: w.op = SOFTHW_RNIC_OP_READ; s->op = IBV_WC_RDMA_READ; break;
@@ -328,6 +332,7 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 		return EINVAL;
 	}
 	if ((wr->send_flags & IBV_SEND_INLINE) && (wr->opcode == IBV_WR_SEND || wr->opcode == IBV_WR_SEND_WITH_IMM ||
+						   wr->opcode == IBV_WR_SEND_WITH_INV ||
 						   wr->opcode == IBV_WR_RDMA_WRITE ||
 						   wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)) {
 		/* the caller may reuse its buffer at once: the data moves into the slot */
@@ -341,6 +346,8 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 	}
 	if (w.op == SOFTHW_RNIC_OP_SEND_IMM || w.op == SOFTHW_RNIC_OP_WRITE_IMM)
 		w.imm = wr->imm_data;
+	if (w.op == SOFTHW_RNIC_OP_SEND_INV) /* no memory windows here: the receiver is told the rkey */
+		w.imm = wr->invalidate_rkey;
 	if (w.op == SOFTHW_RNIC_OP_WRITE || w.op == SOFTHW_RNIC_OP_WRITE_IMM || w.op == SOFTHW_RNIC_OP_READ) {
 		const struct sv_peer_mr *m = q->wire ? NULL : peer_mr(q, wr->wr.rdma.rkey);
 

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "doca_mmap.h"
@@ -84,6 +85,14 @@ struct sta_beq *sta_beq_of(struct doca_sta_io *io, struct doca_sta_be_handle *be
 	return b;
 }
 
+uint64_t sta_now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &t);
+	return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
 void sta_wake(int fd)
 {
 	uint64_t one = 1;
@@ -129,7 +138,8 @@ bool sta_beq_push(struct sta_beq *b, struct sta_slot *s)
 	memcpy(b->sq + (size_t)b->sq_tail * 64, e, 64);
 	b->sq_tail = (uint16_t)((b->sq_tail + 1) % b->sq_depth);
 	b->cids[cid] = s;
-	b->inflight++;
+	if (b->inflight++ == 0) /* the back-end time-out counts from here (dp.c) */
+		b->busy_since_ms = sta_now_ms();
 	s->beq = b;
 	s->nvme_cid = cid;
 	b->h->ctr[STA_BEQ_CTR_SUBMITTED]++;
@@ -171,7 +181,9 @@ int sta_beq_reap(struct sta_beq *b, struct sta_slot **done, uint16_t *status, in
 		b->inflight--;
 		b->h->ctr[STA_BEQ_CTR_COMPLETED]++;
 	}
-	if (moved) { /* the CQ slots are free again */
+	if (moved) { /* the CQ slots are free again; the back-end answers */
+		b->busy_since_ms = sta_now_ms();
+		b->timed_out = false;
 		__atomic_store_n(b->cq_db, b->cq_head, __ATOMIC_RELEASE);
 		sta_wake(b->wake_fd);
 	}

@@ -41,6 +41,15 @@ static void eu_count(struct doca_sta_io *io, int type, int ctr)
 		sta->eus[i].ctr[ctr]++;
 }
 
+/* The EU error event (non-fatal: the EU goes on) naming the IO context's EU of that type. */
+static void eu_error(struct doca_sta_io *io, enum dpa_sta_eu_type type)
+{
+	struct doca_sta *sta = io->sta;
+	uint32_t i = io->index * STA_EU_TYPES + (uint32_t)type - 1;
+
+	sta_eu_error(sta, i < sta->num_eus ? &sta->eus[i] : NULL, false);
+}
+
 /* ---- buffers and verbs posts (dp lock held) ---- */
 
 uint8_t *sta_dp_slot_data(struct sta_slot *s)
@@ -88,11 +97,11 @@ int sta_dp_send_rsp(struct sta_slot *s, const uint8_t *cqe, bool write_data)
 	/* the SQ head is the offload's to know: it counts the capsules taken off this queue */
 	s->rsp[8] = (uint8_t)qp->sqhd;
 	s->rsp[9] = (uint8_t)(qp->sqhd >> 8);
-	/*
-	 * SEND with invalidate (keyed SGL subtype 0xF): the soft NIC has no memory windows to
-	 * invalidate, so the response goes as a plain SEND and the host invalidates its key itself,
-	 * as NVMe-oF lets it when the completion carries no invalidation.
-	 */
+	/* the host asked for its key to be invalidated (keyed SGL subtype 0xF): SEND with invalidate */
+	if (s->keyed && s->inv) {
+		send.opcode = IBV_WR_SEND_WITH_INV;
+		send.invalidate_rkey = s->rkey;
+	}
 	write.wr.rdma.remote_addr = s->raddr;
 	write.wr.rdma.rkey = s->rkey;
 	s->state = SLOT_RESPOND;
@@ -133,6 +142,8 @@ void sta_dp_slot_done(struct sta_slot *s)
 
 	s->task = NULL;
 	s->beq = NULL;
+	if (s->ns != NULL) /* a namespace being removed waits for this */
+		sta_ns_put(s->ns);
 	s->ns = NULL;
 	if (qp->busy > 0)
 		qp->busy--;
@@ -203,7 +214,8 @@ static void submit_nvme(struct sta_slot *s)
 	struct sta_beq *b = sta_beq_of(io, s->ns->be);
 
 	s->state = SLOT_NVME;
-	if (b == NULL) {
+	if (b == NULL) { /* the BEQ EU cannot drive a queue of that back-end (logged) */
+		eu_error(io, DOCA_STA_EU_BEQ);
 		fail(s, STA_SC_INTERNAL);
 		return;
 	}
@@ -252,14 +264,6 @@ static void beq_drain(struct sta_beq *b)
 
 /* ---- capsules ---- */
 
-static struct doca_sta_ns_handle *ns_of(const struct doca_sta_subs_handle *subs, uint32_t nsid)
-{
-	for (struct doca_sta_ns_handle *ns = subs->ns; ns != NULL; ns = ns->next)
-		if (ns->fe_ns_id == nsid)
-			return ns;
-	return NULL;
-}
-
 /* The capsule's SGL: keyed (RDMA), in-capsule data, or none. False: an answer was sent. */
 static bool parse_sgl(struct sta_slot *s, uint32_t want, bool write)
 {
@@ -268,9 +272,11 @@ static bool parse_sgl(struct sta_slot *s, uint32_t want, bool write)
 	uint32_t max = s->qp->io->sta->caps->sta_max_io_size;
 
 	s->keyed = false;
+	s->inv = false;
 	if (type == 4 && (sub == 0 || sub == 0xf)) {
 		uint32_t len = (uint32_t)c[32] | (uint32_t)c[33] << 8 | (uint32_t)c[34] << 16;
 
+		s->inv = sub == 0xf; /* the response invalidates the key, whatever it says */
 		if (len > max) {
 			SDK_LOG_ERR("STA QP %u: command %u: keyed SGL of %u bytes is longer than the maximum I/O size of %u "
 				    "bytes (MDTS)",
@@ -327,6 +333,7 @@ static void to_app(struct sta_slot *s)
 	if (type == 4 && (sub == 0 || sub == 0xf)) {
 		s->len = (uint32_t)c[32] | (uint32_t)c[33] << 8 | (uint32_t)c[34] << 16;
 		s->keyed = true;
+		s->inv = sub == 0xf;
 		s->raddr = sta_le64(c + 24);
 		s->rkey = sta_le32(c + 35);
 	} else if (type == 0 && sub == 1) {
@@ -363,6 +370,8 @@ static void capsule(struct sta_slot *s)
 	struct doca_sta_ns_handle *ns;
 
 	qp->busy++;
+	s->keyed = false; /* a response before the SGL is read (a Flush) names no key */
+	s->inv = false;
 	qp->sqhd = (uint16_t)((qp->sqhd + 1) % (qp->sq_size != 0 ? qp->sq_size : qp->depth));
 	eu_count(qp->io, DOCA_STA_EU_COMP - 1, STA_EU_CTR_RX_CAPSULES);
 	if (s->capsule_len < STA_SQE) {
@@ -371,6 +380,8 @@ static void capsule(struct sta_slot *s)
 		return;
 	}
 	if (sta_dp_slot_data(s) == NULL) {
+		SDK_LOG_ERR("STA QP %u: out of memory for a command's data buffer", qp->id);
+		eu_error(qp->io, DOCA_STA_EU_COMP);
 		fail(s, STA_SC_INTERNAL);
 		return;
 	}
@@ -383,7 +394,7 @@ static void capsule(struct sta_slot *s)
 	}
 	uint32_t nsid = sta_le32(c + 4);
 
-	ns = ns_of(qp->subs, nsid);
+	ns = sta_ns_get(qp->subs, nsid); /* held until the command is over (sta_dp_slot_done) */
 	if (ns == NULL) {
 		if (opc == STA_OPC_FLUSH && nsid == 0xffffffffu) { /* every namespace: the application's */
 			to_app(s);
@@ -518,6 +529,36 @@ static void completion(struct doca_sta_io *io, const struct ibv_wc *wc)
 
 /* ---- the EU job ---- */
 
+/*
+ * Back-end queues with commands and no completion for the STA context's time-out: the
+ * back-end time-out event, once per silent spell. Returns ms until the next check is due
+ * (or max_ms).
+ */
+static long beq_watch(struct sta_io_dp *dp, long max_ms)
+{
+	struct doca_sta *sta = dp->io->sta;
+	uint64_t now = sta_now_ms();
+
+	for (uint32_t i = 0; i < dp->num_beqs; i++) {
+		struct sta_beq *b = dp->beqs[i];
+		uint64_t quiet = now - b->busy_since_ms;
+
+		if (b->inflight == 0 || b->timed_out)
+			continue;
+		if (quiet >= sta->be_timeout_ms) {
+			b->timed_out = true;
+			b->h->ctr[STA_BEQ_CTR_TIMEOUTS]++;
+			SDK_LOG_ERR("STA IO context %u: back-end queue (CQ %u) has %u commands and no completion for %llu "
+				    "ms: back-end time-out",
+				    dp->io->index, b->cqid, b->inflight, (unsigned long long)quiet);
+			sta_be_timeout(sta, b->h);
+		} else if ((long)(sta->be_timeout_ms - quiet) < max_ms) {
+			max_ms = (long)(sta->be_timeout_ms - quiet);
+		}
+	}
+	return max_ms;
+}
+
 static void drain_cq(struct doca_sta_io *io)
 {
 	struct ibv_wc wc[32];
@@ -551,6 +592,7 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 			pthread_mutex_unlock(&dp->lock);
 			return;
 		}
+		left_ms = beq_watch(dp, left_ms);
 		fds[n++] = (struct pollfd){.fd = dp->stop_fd, .events = POLLIN};
 		if (dp->chan != NULL)
 			fds[n++] = (struct pollfd){.fd = dp->chan->fd, .events = POLLIN};
@@ -601,9 +643,11 @@ static void eu_done(struct softhw_dpa_job *job, doca_error_t status)
 		sta->dev->dpa->submit(sta->dpa, &dp->job); /* the next slice */
 		return;
 	}
-	if (status != DOCA_SUCCESS && status != DOCA_ERROR_AGAIN)
+	if (status != DOCA_SUCCESS && status != DOCA_ERROR_AGAIN) {
 		SDK_LOG_ERR("STA IO context %u: its EU job ended with %s; its QPs are not served any more",
 			    dp->io->index, doca_error_get_name(status));
+		sta_eu_error(sta, NULL, true); /* fatal: the job is gone */
+	}
 	sta->dev->dpa->flag_raise(sta->dpa, &dp->done_flag);
 }
 

@@ -72,6 +72,7 @@ struct sta_slot {
 	uint64_t raddr;          /* keyed SGL */
 	uint32_t rkey;
 	bool keyed;
+	bool inv;                /* keyed SGL subtype Invalidate Key: the response is a SEND with invalidate */
 	struct sta_slot *wait_next; /* waiting for room on a back-end SQ */
 	struct doca_sta_producer_task_send *task; /* a non-offload task in flight on this slot */
 #ifdef SOFTDOCA_STA_DATA_PATH
@@ -115,6 +116,8 @@ struct sta_beq {
 	struct sta_slot **cids;  /* sq_depth entries: the slot of each CID in flight */
 	uint32_t inflight;
 	struct sta_slot *wait_head, *wait_tail;
+	uint64_t busy_since_ms;  /* the last completion, or the submission that ended an idle spell */
+	bool timed_out;          /* the back-end time-out event went for this spell */
 };
 
 /* A non-offload capsule (slot) or a transport error (qp) waiting for doca_pe_progress. */
@@ -180,6 +183,8 @@ void sta_beq_push_waiting(struct sta_beq *b);
 void sta_beq_release(struct sta_beq *b);
 /* Writes 1 to an eventfd. */
 void sta_wake(int fd);
+/* CLOCK_MONOTONIC in ms. */
+uint64_t sta_now_ms(void);
 
 /* dp.c */
 doca_error_t sta_dp_io_start(struct doca_sta_io *io);

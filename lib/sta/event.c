@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The getters of STA events. Registration is in sta.c and io.c; the events themselves come
- * from the data path, which is not implemented yet, so none is delivered (docs/sta.md).
+ * The getters of STA events. Registration and delivery are in sta.c (back-end time-out, EU
+ * error, CQE notify) and io.c (transport error); the data path raises them (dp.c, docs/sta.md).
  */
 #include <string.h>
 

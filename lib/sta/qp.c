@@ -346,10 +346,14 @@ void sta_qp_destroy_locked(struct doca_sta_qp_handle *qp)
 			}
 			s->state = SLOT_RECV;
 		}
-		if (s->state == SLOT_NVME)
+		if (s->state == SLOT_NVME) {
 			qp->busy++; /* the disk still has its buffer: freed at its completion */
-		else
+		} else {
+			if (s->ns != NULL) /* its command is over: a namespace being removed waits for it */
+				sta_ns_put(s->ns);
+			s->ns = NULL;
 			s->state = SLOT_RECV;
+		}
 	}
 	softdoca_pe_notify(qp->io->ctx.pe);
 	if (qp->busy == 0)

@@ -9,6 +9,7 @@
  * while RUNNING. The stop is asynchronous too: STOPPING until every IO context is IDLE.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sta_priv.h"
@@ -110,27 +111,26 @@ struct doca_task *doca_sta_producer_send_task_as_task(struct doca_sta_producer_t
 	return task != NULL ? &task->base : NULL;
 }
 
-/* The removal tasks need no data path: they run when the PE executes them. */
+/*
+ * The removal tasks run when the PE executes them. A namespace leaves its subsystem at submit
+ * (new commands get Invalid Namespace) and the task completes once the commands in flight on it
+ * are done (ns_drained, polled by the PE; the last command notifies it).
+ */
+static bool ns_drained(struct softhw_work *work)
+{
+	struct doca_sta_producer_task_send *t = (struct doca_sta_producer_task_send *)work;
+
+	return sta_ns_idle(ctx_to_sta(t->base.ctx), t->ns);
+}
+
 static doca_error_t sta_run_task(struct softhw_work *work)
 {
 	struct doca_sta_producer_task_send *t = (struct doca_sta_producer_task_send *)work;
 	struct doca_sta *sta = ctx_to_sta(t->base.ctx);
 
 	if (t->ns != NULL) {
-		struct doca_sta_ns_handle **pp;
-
-		if (!sta_owns_subs(sta, t->subs))
+		if (t->done == 0) /* not unlinked at submit (logged) */
 			return DOCA_ERROR_NOT_FOUND;
-		for (pp = &t->subs->ns; *pp != NULL && *pp != t->ns; pp = &(*pp)->next)
-			;
-		if (*pp == NULL) {
-			SDK_LOG_ERR("remove-namespace task: the namespace was already removed from subsystem %s",
-				    t->subs->nqn);
-			return DOCA_ERROR_NOT_FOUND;
-		}
-		*pp = t->ns->next;
-		t->subs->num_ns--;
-		t->ns->be->num_ns--;
 		free(t->ns);
 		return DOCA_SUCCESS;
 	}
@@ -155,9 +155,16 @@ static doca_error_t sta_run_task(struct softhw_work *work)
 
 static doca_error_t sta_prepare(struct doca_task *task)
 {
+	struct doca_sta_producer_task_send *t = (struct doca_sta_producer_task_send *)task;
+
 	task->work.op = SOFTHW_OP_CALL;
 	task->work.call.ready = NULL;
 	task->work.call.run = sta_run_task;
+	t->done = 0; /* a remove-namespace task: 1 once its namespace left the subsystem */
+	if (t->ns != NULL && sta_ns_unlink(ctx_to_sta(task->ctx), t->subs, t->ns, "remove-namespace task")) {
+		t->done = 1;
+		task->work.call.ready = ns_drained;
+	}
 	return DOCA_SUCCESS;
 }
 
@@ -252,14 +259,9 @@ static doca_error_t sta_stop(struct doca_ctx *ctx)
 	return DOCA_ERROR_IN_PROGRESS; /* IDLE once the IO contexts are (sta_progress) */
 }
 
-void sta_cqe_notify(struct doca_sta *sta, const struct doca_sta_event_cqe_notify *ev)
+static void note_post(struct doca_sta *sta, struct sta_cqe_note *n)
 {
-	struct sta_cqe_note *n;
-
-	if (sta->cqe_notify_cb == NULL || (n = malloc(sizeof(*n))) == NULL)
-		return;
 	n->next = NULL;
-	n->ev = *ev;
 	pthread_mutex_lock(&sta->leaf_lock);
 	if (sta->notes_tail != NULL)
 		sta->notes_tail->next = n;
@@ -268,6 +270,39 @@ void sta_cqe_notify(struct doca_sta *sta, const struct doca_sta_event_cqe_notify
 	sta->notes_tail = n;
 	pthread_mutex_unlock(&sta->leaf_lock);
 	softdoca_pe_notify(sta->ctx.pe);
+}
+
+void sta_cqe_notify(struct doca_sta *sta, const struct doca_sta_event_cqe_notify *ev)
+{
+	struct sta_cqe_note *n;
+
+	if (sta->cqe_notify_cb == NULL || (n = calloc(1, sizeof(*n))) == NULL)
+		return;
+	n->kind = STA_NOTE_CQE;
+	n->ev = *ev;
+	note_post(sta, n);
+}
+
+void sta_be_timeout(struct doca_sta *sta, const struct doca_sta_be_q_handle *beq)
+{
+	struct sta_cqe_note *n;
+
+	if (sta->be_timeout_cb == NULL || (n = calloc(1, sizeof(*n))) == NULL)
+		return;
+	n->kind = STA_NOTE_BE_TIMEOUT;
+	n->be = (struct doca_sta_event_be_timeout){.be = beq->be, .beq = beq};
+	note_post(sta, n);
+}
+
+void sta_eu_error(struct doca_sta *sta, const struct doca_sta_eu_handle *eu, bool fatal)
+{
+	struct sta_cqe_note *n;
+
+	if (sta->eu_err_cb == NULL || (n = calloc(1, sizeof(*n))) == NULL)
+		return;
+	n->kind = STA_NOTE_EU_ERR;
+	n->eu = (struct doca_sta_event_eu_err){.eu = eu, .fatal = fatal};
+	note_post(sta, n);
 }
 
 /* One CQE-notify event to the application, from doca_pe_progress of the STA context. */
@@ -285,7 +320,12 @@ static bool deliver_note(struct doca_sta *sta)
 	pthread_mutex_unlock(&sta->leaf_lock);
 	if (n == NULL)
 		return false;
-	sta->cqe_notify_cb(&n->ev, sta->cqe_notify_ud);
+	if (n->kind == STA_NOTE_BE_TIMEOUT)
+		sta->be_timeout_cb(&n->be, sta->be_timeout_ud);
+	else if (n->kind == STA_NOTE_EU_ERR)
+		sta->eu_err_cb(&n->eu, sta->eu_err_ud);
+	else
+		sta->cqe_notify_cb(&n->ev, sta->cqe_notify_ud);
 	free(n);
 	return true;
 }
@@ -383,6 +423,15 @@ doca_error_t doca_sta_create(struct doca_dev *dev, struct doca_sta **sta)
 	s->dev = dev;
 	s->caps = softdoca_dev_caps(dev);
 	s->max_sta_io = 1;
+	s->be_timeout_ms = STA_BE_TIMEOUT_MS;
+	{
+		const char *env = getenv("SOFTDOCA_STA_BE_TIMEOUT_MS"); /* tests: a shorter wait */
+		char *end;
+		unsigned long v = env != NULL ? strtoul(env, &end, 10) : 0;
+
+		if (env != NULL && *env != 0 && *end == 0 && v > 0 && v <= 3600000)
+			s->be_timeout_ms = (uint32_t)v;
+	}
 	pthread_mutex_init(&s->io_lock, NULL);
 	pthread_mutex_init(&s->leaf_lock, NULL);
 	*sta = s;

@@ -30,6 +30,7 @@
 #define STA_NQN_MIN 11
 #define STA_NQN_MAX 223
 #define STA_EU_TYPES 3 /* COMP, TX, BEQ: one EU of each per IO thread */
+#define STA_BE_TIMEOUT_MS 30000 /* as Linux's NVMe I/O timeout; SOFTDOCA_STA_BE_TIMEOUT_MS overrides it */
 
 /* Task types of the control context and of an IO context (indexes of their pools). */
 enum { STA_TASK_RM_NS = 0, STA_TASK_DESTROY_BEQ = 1 };
@@ -63,6 +64,7 @@ struct doca_sta_eu_handle {
 
 struct doca_sta_ns_handle {
 	struct doca_sta_ns_handle *next;
+	struct doca_sta *sta;
 	struct doca_sta_subs_handle *subs;
 	struct doca_sta_be_handle *be;
 	uint32_t fe_ns_id;
@@ -70,6 +72,10 @@ struct doca_sta_ns_handle {
 	uint32_t block_size;
 	uint64_t ctr[STA_NS_CTRS];
 	struct doca_sta_eu_ctr_entry entries[STA_NS_CTRS];
+	/* under the STA's leaf_lock: the data path's commands on it; once removed from its
+	 * subsystem it is freed when they are done (by the remove task, or by the last one) */
+	uint32_t inflight;
+	bool removed, free_when_idle;
 };
 
 struct doca_sta_subs_handle {
@@ -138,6 +144,7 @@ struct doca_sta {
 	union doca_data eu_err_ud;
 	doca_sta_event_cqe_notify_cb_t cqe_notify_cb;
 	union doca_data cqe_notify_ud;
+	uint32_t be_timeout_ms; /* a back-end queue with commands and no completion for this long */
 	/* objects */
 	struct doca_sta_subs_handle *subsystems;
 	uint32_t num_subsys;
@@ -197,13 +204,29 @@ struct doca_sta_event_cqe_notify {
 	uint64_t lba;
 };
 
-/* A CQE-notify event raised by an EU, delivered from the STA context's doca_pe_progress. */
+/* An event of the STA context raised by an EU, delivered from the STA context's doca_pe_progress. */
+enum { STA_NOTE_CQE, STA_NOTE_BE_TIMEOUT, STA_NOTE_EU_ERR };
 struct sta_cqe_note {
 	struct sta_cqe_note *next;
+	int kind;
 	struct doca_sta_event_cqe_notify ev;
+	struct doca_sta_event_be_timeout be;
+	struct doca_sta_event_eu_err eu;
 };
-/* Queues one (any thread); nothing when no callback is registered. */
+/* Queue one (any thread); nothing when no callback is registered. */
 void sta_cqe_notify(struct doca_sta *sta, const struct doca_sta_event_cqe_notify *ev);
+void sta_be_timeout(struct doca_sta *sta, const struct doca_sta_be_q_handle *beq);
+void sta_eu_error(struct doca_sta *sta, const struct doca_sta_eu_handle *eu, bool fatal);
+
+/* subsystem.c (any thread): namespace nsid of subs with one more command on it, or NULL; the
+ * command is done with it. */
+struct doca_sta_ns_handle *sta_ns_get(const struct doca_sta_subs_handle *subs, uint32_t nsid);
+void sta_ns_put(struct doca_sta_ns_handle *ns);
+/* Takes the namespace out of its subsystem (new commands get Invalid Namespace); false if it is
+ * not there (logged). The caller frees it once ns->inflight is 0. */
+bool sta_ns_unlink(struct doca_sta *sta, struct doca_sta_subs_handle *subs, struct doca_sta_ns_handle *ns,
+		   const char *what);
+bool sta_ns_idle(struct doca_sta *sta, struct doca_sta_ns_handle *ns);
 
 /* True when the context is RUNNING; otherwise logs "<what>: ..." naming the fix. */
 bool sta_running(const struct doca_sta *sta, const char *what);

@@ -163,14 +163,17 @@ doca_error_t doca_sta_subsystem_add_ns(struct doca_sta_subs_handle *subs_handle,
 		SDK_LOG_ERR("Failed to add namespace to STA subsystem: out of memory");
 		return DOCA_ERROR_NO_MEMORY;
 	}
+	ns->sta = sta;
 	ns->subs = subs_handle;
 	ns->be = be_handle;
 	ns->fe_ns_id = fe_ns_id;
 	ns->be_ns_id = be_ns_id;
 	ns->block_size = ns_block_size;
 	sta_ctr_entries(ns->entries, ns_ctr_names, ns->ctr, STA_NS_CTRS);
+	pthread_mutex_lock(&sta->leaf_lock); /* the EUs look namespaces up (sta_ns_get) */
 	ns->next = subs_handle->ns;
 	subs_handle->ns = ns;
+	pthread_mutex_unlock(&sta->leaf_lock);
 	subs_handle->num_ns++;
 	be_handle->num_ns++;
 	*ns_handle = ns;
@@ -191,21 +194,89 @@ static struct doca_sta_ns_handle **find_ns(struct doca_sta_subs_handle *subs, co
 	return NULL;
 }
 
-doca_error_t doca_sta_subsystem_rm_ns(struct doca_sta_subs_handle *subs_handle, struct doca_sta_ns_handle *ns_handle)
+struct doca_sta_ns_handle *sta_ns_get(const struct doca_sta_subs_handle *subs, uint32_t nsid)
+{
+	struct doca_sta_ns_handle *ns;
+
+	pthread_mutex_lock(&subs->sta->leaf_lock);
+	for (ns = subs->ns; ns != NULL && ns->fe_ns_id != nsid; ns = ns->next)
+		;
+	if (ns != NULL)
+		ns->inflight++;
+	pthread_mutex_unlock(&subs->sta->leaf_lock);
+	return ns;
+}
+
+void sta_ns_put(struct doca_sta_ns_handle *ns)
+{
+	struct doca_sta *sta = ns->sta;
+	bool last;
+
+	pthread_mutex_lock(&sta->leaf_lock);
+	last = --ns->inflight == 0 && ns->removed;
+	if (last && ns->free_when_idle) {
+		pthread_mutex_unlock(&sta->leaf_lock);
+		free(ns);
+		return;
+	}
+	pthread_mutex_unlock(&sta->leaf_lock);
+	if (last) /* a remove-namespace task waits for this */
+		softdoca_pe_notify(sta->ctx.pe);
+}
+
+bool sta_ns_unlink(struct doca_sta *sta, struct doca_sta_subs_handle *subs, struct doca_sta_ns_handle *ns, const char *what)
 {
 	struct doca_sta_ns_handle **pp;
+
+	if (!sta_owns_subs(sta, subs)) {
+		SDK_LOG_ERR("%s: the subsystem was destroyed", what);
+		return false;
+	}
+	pp = find_ns(subs, ns, what);
+	if (pp == NULL)
+		return false;
+	pthread_mutex_lock(&sta->leaf_lock);
+	*pp = ns->next;
+	ns->removed = true;
+	pthread_mutex_unlock(&sta->leaf_lock);
+	subs->num_ns--;
+	ns->be->num_ns--;
+	return true;
+}
+
+bool sta_ns_idle(struct doca_sta *sta, struct doca_sta_ns_handle *ns)
+{
+	bool idle;
+
+	pthread_mutex_lock(&sta->leaf_lock);
+	idle = ns->inflight == 0;
+	pthread_mutex_unlock(&sta->leaf_lock);
+	return idle;
+}
+
+doca_error_t doca_sta_subsystem_rm_ns(struct doca_sta_subs_handle *subs_handle, struct doca_sta_ns_handle *ns_handle)
+{
+	struct doca_sta *sta;
+	uint32_t inflight;
 
 	if (subs_handle == NULL || ns_handle == NULL) {
 		SDK_LOG_ERR("Failed to remove STA namespace: %s is NULL", subs_handle == NULL ? "subs_handle" : "ns_handle");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	pp = find_ns(subs_handle, ns_handle, "Failed to remove STA namespace");
-	if (pp == NULL)
+	sta = subs_handle->sta;
+	if (!sta_ns_unlink(sta, subs_handle, ns_handle, "Failed to remove STA namespace"))
 		return DOCA_ERROR_NOT_FOUND;
-	*pp = ns_handle->next;
-	subs_handle->num_ns--;
-	ns_handle->be->num_ns--;
-	free(ns_handle);
+	/* new commands already get Invalid Namespace; the last one in flight frees it */
+	pthread_mutex_lock(&sta->leaf_lock);
+	inflight = ns_handle->inflight;
+	ns_handle->free_when_idle = inflight != 0;
+	pthread_mutex_unlock(&sta->leaf_lock);
+	if (inflight == 0)
+		free(ns_handle);
+	else
+		SDK_LOG_INFO("STA namespace removed from subsystem %s with %u commands in flight: it goes when they "
+			     "complete (the remove-namespace task completes only then)",
+			     subs_handle->nqn, inflight);
 	return DOCA_SUCCESS;
 }
 

@@ -243,6 +243,8 @@ static int take_rsp(struct nvmf_queue *q, const struct ibv_wc *wc, struct nvmf_c
 	uint16_t i = (uint16_t)wc->wr_id;
 
 	memcpy(cqe, rsp(q, i), sizeof(*cqe));
+	q->inv = (wc->wc_flags & IBV_WC_WITH_INV) != 0;
+	q->inv_rkey = q->inv ? wc->invalidated_rkey : 0;
 	if (post_recv(q, i) != 0)
 		return -1;
 	q->sqhd = cqe->sqhd;
@@ -320,6 +322,11 @@ void nvmf_sgl_keyed(struct nvmf_queue *q, uint8_t *sqe, uint16_t cid, uint32_t l
 	memcpy(sqe + 35, &key, 4);
 	sqe[39] = 0x40; /* keyed data block, address */
 	sqe[1] = 0x40;  /* PSDT: SGL */
+}
+
+void nvmf_sgl_invalidate(uint8_t *sqe)
+{
+	sqe[39] = 0x4f; /* keyed data block, invalidate key */
 }
 
 void nvmf_sgl_icd(uint8_t *sqe, uint32_t len)

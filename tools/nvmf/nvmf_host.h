@@ -40,6 +40,8 @@ struct nvmf_queue {
 	bool in_use[1024];     /* per CID */
 	uint32_t inflight;
 	int rejected;          /* RDMA-CM reject status, 0 if none */
+	bool inv;              /* the last response came by SEND with invalidate ... */
+	uint32_t inv_rkey;     /* ... of this rkey */
 	bool disconnected;     /* the target disconnected */
 };
 
@@ -79,6 +81,8 @@ int nvmf_cmd(struct nvmf_queue *q, const uint8_t *sqe, uint32_t len, const void 
 /* SQE helpers */
 void nvmf_sgl_keyed(struct nvmf_queue *q, uint8_t *sqe, uint16_t cid, uint32_t len);
 void nvmf_sgl_icd(uint8_t *sqe, uint32_t len);
+/* Asks the target to invalidate the keyed SGL's rkey with the response (subtype 0xF). */
+void nvmf_sgl_invalidate(uint8_t *sqe);
 void nvmf_rw(uint8_t *sqe, uint8_t opc, uint32_t nsid, uint64_t slba, uint32_t nblocks);
 
 #endif /* NVMF_HOST_H */

@@ -102,7 +102,8 @@ void nvme_complete(struct nvme_ctrl *c, struct nvme_cmd *cmd, int sct, int sc)
 
 	if (cmd->status == 0)
 		cmd->status = NVME_STATUS(sct, sc);
-	if (cq->wait_head == NULL && !cq_full(c, cq)) {
+	/* held I/O completions wait with those that find the CQ full (the admin queue never waits) */
+	if (cq->wait_head == NULL && !cq_full(c, cq) && (cmd->sqid == 0 || !__atomic_load_n(&c->hold, __ATOMIC_ACQUIRE))) {
 		post(c, cq, cmd);
 		return;
 	}
@@ -114,10 +115,12 @@ void nvme_complete(struct nvme_ctrl *c, struct nvme_cmd *cmd, int sct, int sc)
 	cq->wait_tail = cmd;
 }
 
-/* Posts completions that waited for room in their CQ. */
+/* Posts completions that waited for room in their CQ (the I/O queues' not while held). */
 static void drain_waits(struct nvme_ctrl *c)
 {
-	for (int i = 0; i < NVME_MAX_QUEUES; i++) {
+	bool hold = __atomic_load_n(&c->hold, __ATOMIC_ACQUIRE);
+
+	for (int i = 0; i < (hold ? 1 : NVME_MAX_QUEUES); i++) {
 		struct nvme_cq *cq = &c->cq[i];
 
 		while (cq->live && cq->wait_head != NULL && !cq_full(c, cq)) {
@@ -334,6 +337,22 @@ doca_error_t softdoca_nvme_open(const struct softdoca_nvme_disk_attr *attr, stru
 	return DOCA_SUCCESS;
 }
 
+doca_error_t softdoca_nvme_hold_completions(struct softdoca_nvme_disk *disk, int hold)
+{
+	struct nvme_ctrl *c = (struct nvme_ctrl *)disk;
+	uint64_t one = 1;
+
+	if (c == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	SDK_LOG_WARN("soft NVMe: I/O completions %s (softdoca_nvme_hold_completions, a fault injection)",
+		     hold ? "held: the disk stops answering" : "released");
+	__atomic_store_n(&c->hold, hold != 0, __ATOMIC_RELEASE);
+	/* the engine posts what it kept at its next turn */
+	if (write(c->wake_fd, &one, sizeof(one)) < 0)
+		SDK_LOG_ERR("soft NVMe hold: eventfd write: %s", strerror(errno));
+	return DOCA_SUCCESS;
+}
+
 doca_error_t softdoca_nvme_close(struct softdoca_nvme_disk *disk)
 {
 	struct nvme_ctrl *c = (struct nvme_ctrl *)disk;
@@ -342,6 +361,7 @@ doca_error_t softdoca_nvme_close(struct softdoca_nvme_disk *disk)
 	if (c == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
 	nvme_bell_remove(c);
+	__atomic_store_n(&c->hold, false, __ATOMIC_RELEASE); /* held completions go out before the stop */
 	__atomic_store_n(&c->stop, true, __ATOMIC_RELEASE);
 	if (write(c->wake_fd, &one, sizeof(one)) < 0)
 		SDK_LOG_ERR("soft NVMe close: eventfd write: %s", strerror(errno));

@@ -116,6 +116,7 @@ struct nvme_ctrl {
 	struct nvme_op wake_op;
 	pthread_t thread;
 	bool stop;                     /* atomic */
+	bool hold;                     /* atomic: I/O completions are kept (softdoca_nvme_hold_completions) */
 	struct nvme_cmd *cmds;
 	struct nvme_cmd *free_cmds;
 	int ops_inflight;

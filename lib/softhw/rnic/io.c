@@ -754,7 +754,8 @@ void rnic_rx_retry(struct rnic_qp *qp)
 
 static bool op_has_payload(enum softhw_rnic_opcode op)
 {
-	return op == SOFTHW_RNIC_OP_SEND || op == SOFTHW_RNIC_OP_SEND_IMM || op == SOFTHW_RNIC_OP_WRITE ||
+	return op == SOFTHW_RNIC_OP_SEND || op == SOFTHW_RNIC_OP_SEND_IMM || op == SOFTHW_RNIC_OP_SEND_INV ||
+	       op == SOFTHW_RNIC_OP_WRITE ||
 	       op == SOFTHW_RNIC_OP_WRITE_IMM;
 }
 

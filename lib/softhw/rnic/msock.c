@@ -344,7 +344,7 @@ static bool msock_wants(const struct rnic_qp *qp, const struct rnic_wr *wr)
 
 	return m != NULL && m->on && wr->bytes <= RNIC_MSOCK_DATA &&
 	       (wr->op == SOFTHW_RNIC_OP_SEND || wr->op == SOFTHW_RNIC_OP_SEND_IMM || wr->op == SOFTHW_RNIC_OP_WRITE_IMM ||
-		wr->op == SOFTHW_RNIC_OP_WRITE);
+		wr->op == SOFTHW_RNIC_OP_WRITE || wr->op == SOFTHW_RNIC_OP_SEND_INV);
 }
 
 static void nudge(struct rnic_qp *qp, uint64_t now)
@@ -506,7 +506,7 @@ static void m_frames(struct rnic_qp *qp)
 			m->gap = NUDGE_MS;
 			rnic_qp_complete_head(qp, (doca_error_t)h.status, h.status == DOCA_SUCCESS ? wr->bytes : 0);
 		} else if (h.type == F_REQ &&
-			   (h.op == SOFTHW_RNIC_OP_SEND || h.op == SOFTHW_RNIC_OP_SEND_IMM ||
+			   (h.op == SOFTHW_RNIC_OP_SEND || h.op == SOFTHW_RNIC_OP_SEND_IMM || h.op == SOFTHW_RNIC_OP_SEND_INV ||
 			    h.op == SOFTHW_RNIC_OP_WRITE_IMM || h.op == SOFTHW_RNIC_OP_WRITE)) {
 			if (!m_request(qp, &h))
 				return;

@@ -255,7 +255,8 @@ static bool ring_wants(const struct rnic_qp *qp, const struct rnic_wr *wr)
 	const struct ring *r = qp->path[RNIC_PATH_RING]; /* qp lock held */
 
 	return r != NULL && r->on && wr->bytes <= RING_DATA_MAX &&
-	       (wr->op == SOFTHW_RNIC_OP_SEND || wr->op == SOFTHW_RNIC_OP_SEND_IMM || wr->op == SOFTHW_RNIC_OP_WRITE_IMM);
+	       (wr->op == SOFTHW_RNIC_OP_SEND || wr->op == SOFTHW_RNIC_OP_SEND_IMM || wr->op == SOFTHW_RNIC_OP_SEND_INV ||
+		wr->op == SOFTHW_RNIC_OP_WRITE_IMM);
 }
 
 static bool ring_can_post(struct rnic_qp *qp)
@@ -380,6 +381,7 @@ static void ring_rx(struct rnic_qp *qp, struct ring *r)
 		switch (h.op) {
 		case SOFTHW_RNIC_OP_SEND:
 		case SOFTHW_RNIC_OP_SEND_IMM:
+		case SOFTHW_RNIC_OP_SEND_INV:
 			break;
 		case SOFTHW_RNIC_OP_WRITE_IMM:
 			err = rnic_write_check(qp, h.id, h.token, h.addr, len);

@@ -74,6 +74,7 @@ enum softhw_rnic_opcode {
 	SOFTHW_RNIC_OP_SE_SET,   /* value = arg0 */
 	SOFTHW_RNIC_OP_SE_ADD,   /* value += arg0; old value -> sgl[0] */
 	SOFTHW_RNIC_OP_RECV,     /* completion of a posted receive (CQE only) */
+	SOFTHW_RNIC_OP_SEND_INV, /* a send with invalidate: imm is the rkey the receiver's CQE reports */
 };
 
 /* A work request. post() copies it (and its sgl): the caller's arrays may be reused at once. */
@@ -83,7 +84,7 @@ struct softhw_rnic_wr {
 	const struct softhw_rnic_sge *sgl; /* send/write: source; read/atomics/get: destination */
 	uint32_t num_sge;
 	struct softhw_rnic_rkey rkey;      /* read/write/write_imm/atomics/SE ops */
-	uint32_t imm;                      /* send_imm/write_imm: passed through unchanged (be32) */
+	uint32_t imm;                      /* send_imm/write_imm: passed through unchanged (be32); send_inv: rkey */
 	uint64_t arg0;                     /* cmp_swp: compare; fetch_add / SE_ADD: add; SE_SET: value */
 	uint64_t arg1;                     /* cmp_swp: swap */
 };
@@ -102,10 +103,10 @@ struct softhw_rnic_cqe {
 	void *qp_user;               /* its user pointer (qp_create / qp_accept) */
 	uint64_t wr_id;              /* CQE_WR */
 	enum softhw_rnic_opcode op;  /* CQE_WR: the wr's opcode, or RECV */
-	enum softhw_rnic_opcode recv_op; /* RECV: SEND, SEND_IMM or WRITE_IMM */
+	enum softhw_rnic_opcode recv_op; /* RECV: SEND, SEND_IMM, SEND_INV or WRITE_IMM */
 	doca_error_t status;
 	uint64_t len;                /* RECV: bytes placed; READ: bytes read; SE_GET / atomics: 8 */
-	uint32_t imm;                /* RECV of SEND_IMM / WRITE_IMM */
+	uint32_t imm;                /* RECV of SEND_IMM / WRITE_IMM; SEND_INV: the invalidated rkey */
 };
 
 struct softhw_rnic_ep_attr {

@@ -505,12 +505,13 @@ static void recv_complete(struct roce_qp *s, const struct roce_rc_cqe *c)
 	doca_error_t status = status_of(c->status);
 	enum softhw_rnic_opcode op = c->op == ROCE_RC_OP_RECV_WRITE_IMM ? SOFTHW_RNIC_OP_WRITE_IMM
 				     : c->has_imm			   ? SOFTHW_RNIC_OP_SEND_IMM
+				     : c->has_inv			   ? SOFTHW_RNIC_OP_SEND_INV
 									   : SOFTHW_RNIC_OP_SEND;
 
 	if (h->bounce != NULL && status == DOCA_SUCCESS && op != SOFTHW_RNIC_OP_WRITE_IMM)
 		status = rnic_recv_fill(h->r, h->bounce, c->byte_len);
 	rnic_ep_recv_done(qp->ep, qp, h->r, status, op, status == DOCA_SUCCESS ? c->byte_len : 0,
-			  c->has_imm ? htonl(c->imm) : 0);
+			  c->has_imm ? htonl(c->imm) : c->has_inv ? c->inv_rkey : 0);
 	free(h->bounce);
 	free(h);
 }
@@ -636,6 +637,10 @@ static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct
 	case SOFTHW_RNIC_OP_SEND:
 		w->op = ROCE_RC_OP_SEND;
 		break;
+	case SOFTHW_RNIC_OP_SEND_INV: /* the IETH carries the rkey */
+		w->op = ROCE_RC_OP_SEND_INV;
+		w->inv_rkey = wr->imm;
+		break;
 	case SOFTHW_RNIC_OP_SEND_IMM:
 		w->op = ROCE_RC_OP_SEND_IMM;
 		break;
@@ -667,7 +672,7 @@ static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct
 	}
 	if (wr->bytes > ROCE_RC_MAX_MSG)
 		return DOCA_ERROR_TOO_BIG;
-	if (wr->op != SOFTHW_RNIC_OP_SEND && wr->op != SOFTHW_RNIC_OP_SEND_IMM) {
+	if (wr->op != SOFTHW_RNIC_OP_SEND && wr->op != SOFTHW_RNIC_OP_SEND_IMM && wr->op != SOFTHW_RNIC_OP_SEND_INV) {
 		/* id 0: a key the peer never announced (verbs): R_Key 0 names nothing, the target NAKs it */
 		w->rkey = wr->rkey.id != 0 ? wr_rkey(s, wr, event) : 0;
 		if (w->rkey == 0 && wr->rkey.id != 0)

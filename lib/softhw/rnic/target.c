@@ -125,6 +125,7 @@ void rnic_target_begin(struct rnic_qp *qp)
 	switch ((enum softhw_rnic_opcode)h->op) {
 	case SOFTHW_RNIC_OP_SEND:
 	case SOFTHW_RNIC_OP_SEND_IMM:
+	case SOFTHW_RNIC_OP_SEND_INV:
 		if (!take_recv(qp))
 			return;
 		if (rx->recv == NULL)
@@ -251,6 +252,7 @@ void rnic_target_end(struct rnic_qp *qp)
 	switch ((enum softhw_rnic_opcode)h->op) {
 	case SOFTHW_RNIC_OP_SEND:
 	case SOFTHW_RNIC_OP_SEND_IMM:
+	case SOFTHW_RNIC_OP_SEND_INV:
 	case SOFTHW_RNIC_OP_WRITE_IMM:
 		if (rx->recv != NULL)
 			rnic_ep_recv_done(qp->ep, qp, rx->recv, err, (enum softhw_rnic_opcode)h->op,

@@ -714,6 +714,47 @@ static void test_idle_sleeps(void)
 	free(buf);
 }
 
+/*
+ * softdoca_nvme_hold_completions: a held disk still answers admin commands but keeps the I/O
+ * completion; released, it posts it and the write is on the disk.
+ */
+static void test_hold_completions(void)
+{
+	struct softdoca_nvme_disk *d = open_mem(512, 1 << 20);
+	struct softdoca_nvme_qpair qp;
+	struct softdoca_nvme_sqe w, r;
+	struct softdoca_nvme_cqe *e;
+	uint8_t *wb = page_alloc(PAGE), *rb = page_alloc(PAGE), id[PAGE];
+
+	if (d == NULL || wb == NULL || rb == NULL)
+		goto out;
+	CHECK(softdoca_nvme_hold_completions(NULL, 1) == DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(softdoca_nvme_qpair_create(d, 1, 16, NULL, NULL, &qp));
+	fill(wb, 512, 42);
+	CHECK_OK(softdoca_nvme_hold_completions(d, 1));
+	w = rw(SOFTDOCA_NVME_IO_WRITE, 7, 1, wb, NULL);
+	w.cid = 1;
+	CHECK(softdoca_nvme_sq_push(&qp, &w) == 0);
+	softdoca_nvme_ring_sq(&qp);
+	CHECK_OK(softdoca_nvme_identify(d, 0x01, 0, id)); /* the admin queue is never held */
+	CHECK(softdoca_nvme_cq_peek(&qp) == NULL);
+	CHECK_OK(softdoca_nvme_hold_completions(d, 0));
+	e = wait_cqe(&qp);
+	CHECK(e != NULL && e->cid == 1 && SOFTDOCA_NVME_CQE_SC(e) == 0);
+	if (e != NULL) {
+		softdoca_nvme_cq_pop(&qp);
+		softdoca_nvme_ring_cq(&qp);
+	}
+	r = rw(SOFTDOCA_NVME_IO_READ, 7, 1, rb, NULL);
+	CHECK(run(&qp, &r) == 0 && memcmp(wb, rb, 512) == 0);
+	CHECK_OK(softdoca_nvme_qpair_destroy(d, &qp));
+out:
+	if (d != NULL)
+		CHECK_OK(softdoca_nvme_close(d));
+	free(wb);
+	free(rb);
+}
+
 int main(void)
 {
 	struct doca_log_backend *sdk = NULL;
@@ -730,6 +771,7 @@ int main(void)
 	TEST_RUN(test_queue_depth_32);
 	TEST_RUN(test_queue_pairs_in_parallel);
 	TEST_RUN(test_bad_inputs);
+	TEST_RUN(test_hold_completions);
 	TEST_RUN(test_idle_sleeps);
 	TEST_EXIT();
 }

@@ -100,7 +100,16 @@ static int server(bool verbs_mode)
 		for (int i = 0; i < 16; i++)
 			send_msg[i] = (uint8_t)(0x50 + i);
 	}
-	CHECK(rdma_post_send(id, NULL, send_msg, 16, NULL, IBV_SEND_INLINE) == 0);
+	if (verbs_mode) { /* by SEND with invalidate: the client's completion names the target's rkey */
+		struct ibv_sge ss = {(uint64_t)(uintptr_t)send_msg, 16, 0};
+		struct ibv_send_wr sw = {.wr_id = 9, .sg_list = &ss, .num_sge = 1, .opcode = IBV_WR_SEND_WITH_INV,
+					 .send_flags = IBV_SEND_INLINE | IBV_SEND_SIGNALED}, *bad;
+
+		sw.invalidate_rkey = tmr->rkey;
+		CHECK(ibv_post_send(id->qp, &sw, &bad) == 0);
+	} else {
+		CHECK(rdma_post_send(id, NULL, send_msg, 16, NULL, IBV_SEND_INLINE) == 0);
+	}
 	CHECK(rdma_get_send_comp(id, &wc) == 1 && wc.status == IBV_WC_SUCCESS);
 	if (verbs_mode) { /* the client is done with its WRITE and READ: bounded by alarm */
 		while (access(done, F_OK) != 0)
@@ -150,6 +159,7 @@ static int client(bool verbs_mode)
 		struct ibv_mr *bk;
 
 		memcpy(&r, recv_msg, sizeof(r));
+		CHECK((wc.wc_flags & IBV_WC_WITH_INV) && wc.invalidated_rkey == r.rkey);
 		for (int i = 0; i < 4096; i++)
 			src[i] = (uint8_t)(i * 7);
 		CHECK((bk = ibv_reg_mr(id->pd, back, sizeof(back), IBV_ACCESS_LOCAL_WRITE)) != NULL);

@@ -13,6 +13,22 @@
  * Threads: the main thread runs RDMA-CM and the STA context; each of N IO threads runs one IO
  * context (its PE, the non-offload callback, every call on its QPs); connections go to them
  * round-robin. The data paths themselves run on the soft card's EUs.
+ *
+ * This is softdoca's DOCA STA sample (NVIDIA ships none); tools/sta_target installs it as
+ * softdoca-sta-target. The documented flow, step by step, and where each step is:
+ *   1. a device with STA, the STA context on a PE, the pinned-memory allocator, the IO thread
+ *      count, events; start and progress until RUNNING                          setup()
+ *   2. the NVMe disk (softdoca_nvme.h): one I/O queue pair per IO thread, handed to STA as
+ *      doca_mmaps (back-end queues); a subsystem and a namespace on that back-end   setup()
+ *   3. one IO context per IO thread: non-offload callback, task configurations, start
+ *                                                                      setup(), io_thread()
+ *   4. RDMA-CM listen; a connect request becomes an STA QP (doca_sta_io_qp_connect), then
+ *      connect_established                              main(), cm_event(), make_qp()
+ *   5. Fabrics Connect through the non-offload callback: the QP joins the subsystem and gets
+ *      its SQ size                                          non_offload(), fabrics_connect()
+ *   6. admin commands (Property Get/Set, Identify, Get Log Page, Features, Keep Alive) and the
+ *      discovery controller answered with the non-offload tasks        property(), identify(), ...
+ *   7. disconnect task and QP destroy when the host goes; stop and destroy   end_conn(), teardown()
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -808,6 +824,27 @@ static void cqe_notify(const struct doca_sta_event_cqe_notify *ev, union doca_da
 		nsid, (unsigned long long)lba, (get16(cqe + 14) >> 9) & 7, (get16(cqe + 14) >> 1) & 0xff, pel);
 }
 
+/* A back-end queue that stopped answering, and an EU that failed (STA context's PE). */
+static void be_timeout(const struct doca_sta_event_be_timeout *ev, union doca_data ud)
+{
+	(void)ev;
+	(void)ud;
+	fprintf(stderr, "softdoca-sta-target: back-end time-out: the disk has not completed a command in time\n");
+}
+
+static void eu_error(const struct doca_sta_event_eu_err *ev, union doca_data ud)
+{
+	const struct doca_sta_eu_handle *eu = NULL;
+	const char *name = "?";
+	bool fatal = false;
+
+	(void)ud;
+	doca_sta_event_eu_err_is_fatal_error(ev, &fatal);
+	if (!fatal && doca_sta_event_eu_err_get_eu_handle(ev, &eu) == DOCA_SUCCESS && eu != NULL)
+		doca_sta_get_eu_name(eu, &name);
+	fprintf(stderr, "softdoca-sta-target: EU error%s%s\n", fatal ? " (fatal)" : " on EU ", fatal ? "" : name);
+}
+
 static void setup(void)
 {
 	struct softdoca_nvme_disk_attr a = {.path = t.path, .size = t.size, .block_size = t.block_size};
@@ -828,6 +865,8 @@ static void setup(void)
 	TRY(doca_sta_mem_allocator_register(t.sta, zmalloc_cb, free, vtophys_cb));
 	TRY(doca_sta_set_max_sta_io(t.sta, (uint16_t)t.io_threads));
 	TRY(doca_sta_event_cqe_notify_register_cb(t.sta, cqe_notify, (union doca_data){0}));
+	TRY(doca_sta_event_be_timeout_register_cb(t.sta, be_timeout, (union doca_data){0}));
+	TRY(doca_sta_event_eu_err_register_cb(t.sta, eu_error, (union doca_data){0}));
 	doca_error_t e = doca_ctx_start(doca_sta_as_ctx(t.sta));
 
 	if (e != DOCA_SUCCESS && e != DOCA_ERROR_IN_PROGRESS)

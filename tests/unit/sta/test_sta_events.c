@@ -1,0 +1,583 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * doca_sta, data path faults and events. This process is the target (an STA context and one IO
+ * context on one PE, a soft NVMe disk in memory) and a child process is the NVMe-oF RDMA host
+ * (tools/nvmf/nvmf_host.c), driven line by line over two pipes. Checked:
+ *  - SEND with invalidate: a keyed SGL of subtype Invalidate Key gets its response by SEND with
+ *    invalidate naming the host's rkey (the host's work completion has IBV_WC_WITH_INV); a plain
+ *    keyed SGL does not.
+ *  - Removing a namespace under load: with the disk's completions held (softdoca_nvme's fault
+ *    injection), 16 writes on the disk and the remove-namespace task submitted, new I/O gets
+ *    Invalid Namespace and the task stays pending; it completes once the disk answers and the
+ *    16 writes succeed.
+ *    The synchronous doca_sta_subsystem_rm_ns under the same load returns at once; the
+ *    namespace goes with its last command (ASan: no use after free, no leak).
+ *  - Back-end time-out: the held disk raises the event (SOFTDOCA_STA_BE_TIMEOUT_MS, 1 s here)
+ *    naming the back-end and its queue.
+ *  - EU error: a namespace on a back-end whose queues are not a soft NVMe disk's: the BEQ EU
+ *    cannot drive it, the command gets Internal Error and the (non-fatal) EU error event names
+ *    the IO context's BEQ EU.
+ * argv: port. Every wait is bounded; alarm() bounds the whole.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <rdma/rdma_cma.h>
+
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+#include <doca_sta.h>
+#include <doca_sta_be.h>
+#include <doca_sta_event.h>
+#include <doca_sta_io.h>
+#include <doca_sta_io_non_offload.h>
+#include <doca_sta_io_qp.h>
+#include <doca_sta_mem.h>
+#include <doca_sta_stats.h>
+#include <doca_sta_subsystem.h>
+#include <softdoca_nvme.h>
+
+#include "nvmf_host.h"
+
+#define NQN "nqn.2026-12.io.softdoca:sta-events"
+#define HOST "nqn.2014-08.io.softdoca:host1"
+#define TMO 20000
+
+static int failures;
+#define CHECK(c)                                                                                                       \
+	do {                                                                                                           \
+		if (!(c)) {                                                                                            \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                          \
+			failures++;                                                                                    \
+		}                                                                                                      \
+	} while (0)
+#define REQUIRE(c)                                                                                                     \
+	do {                                                                                                           \
+		if (!(c)) {                                                                                            \
+			fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #c);                        \
+			exit(1);                                                                                       \
+		}                                                                                                      \
+	} while (0)
+#define TRY(call) REQUIRE((call) == DOCA_SUCCESS)
+
+static const char *port;
+
+/* ---- the host (child process): one I/O queue, commands from a pipe, answers on another ---- */
+
+static void host(int in, int out)
+{
+	struct nvmf_queue q;
+	FILE *fin = fdopen(in, "r"), *fout = fdopen(out, "w");
+	char line[128];
+
+	setvbuf(fout, NULL, _IOLBF, 0);
+	while (fgets(line, sizeof(line), fin) != NULL) {
+		unsigned int n, nsid, opc, inv, lba;
+
+		if (line[0] == 'C') {
+			struct nvmf_cqe c;
+
+			fprintf(fout, "C %d\n", nvmf_connect(&q, "127.0.0.1", port, 1, 64, 63, 1, NQN, HOST, &c));
+		} else if (sscanf(line, "S %u %u %u %u %u", &n, &nsid, &lba, &opc, &inv) == 5) {
+			/* n commands of 4 KiB (opcode 1 write, 2 read), not waited for */
+			for (unsigned int i = 0; i < n; i++) {
+				int cid = nvmf_alloc_cid(&q);
+				uint8_t *s = nvmf_capsule(&q, (uint16_t)cid);
+
+				nvmf_rw(s, (uint8_t)opc, nsid, lba + 8ull * i, 8);
+				nvmf_sgl_keyed(&q, s, (uint16_t)cid, 4096);
+				if (inv)
+					nvmf_sgl_invalidate(s);
+				memset(nvmf_data(&q, (uint16_t)cid), (int)(lba + i), 4096);
+				if (nvmf_send(&q, (uint16_t)cid, 0) != 0)
+					break;
+			}
+			fprintf(fout, "S %u\n", n);
+		} else if (sscanf(line, "A %u", &n) == 1) {
+			/* n responses: how many succeeded, the last failure's SC, how many invalidated our rkey */
+			unsigned int got = 0, ok = 0, sc = 0, invs = 0;
+			struct nvmf_cqe c;
+
+			while (got < n && nvmf_wait(&q, &c, TMO) == 1) {
+				got++;
+				if ((c.status >> 1) == 0)
+					ok++;
+				else
+					sc = NVMF_SC(&c);
+				if (q.inv && q.inv_rkey == nvmf_rkey(&q))
+					invs++;
+			}
+			fprintf(fout, "A %u %u 0x%02x %u\n", got, ok, sc, invs);
+		} else {
+			break;
+		}
+	}
+	nvmf_disconnect(&q);
+	_exit(0);
+}
+
+/* ---- the target: this process ---- */
+
+static struct {
+	struct doca_dev *dev;
+	struct doca_pe *pe;
+	struct doca_sta *sta;
+	struct doca_sta_io *io;
+	struct doca_sta_subs_handle *subs;
+	struct doca_sta_be_handle *be, *bad_be;
+	struct doca_sta_be_q_handle *beq, *bad_beq;
+	struct doca_sta_ns_handle *ns1, *ns2;
+	struct softdoca_nvme_disk *disk;
+	struct softdoca_nvme_qpair nq;
+	struct doca_mmap *mm[6];
+	void *bad_mem[3];
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *listen_id;
+	struct doca_sta_qp_handle *qp;
+	int to_host, from_host;
+	char reply[256];
+	size_t reply_len;
+	/* what the events and tasks reported */
+	int rm_done, beq_destroyed;
+	doca_error_t rm_status;
+	int be_timeouts;
+	const struct doca_sta_be_handle *timeout_be;
+	const struct doca_sta_be_q_handle *timeout_beq;
+	int eu_errors;
+	bool eu_fatal;
+	enum dpa_sta_eu_type eu_type;
+} t;
+
+static void *zmalloc_cb(size_t size, size_t align, uint64_t *phys)
+{
+	void *p = aligned_alloc(align, (size + align - 1) / align * align);
+
+	if (p != NULL) {
+		memset(p, 0, size);
+		*phys = (uint64_t)(uintptr_t)p;
+	}
+	return p;
+}
+
+static uint64_t vtophys_cb(const void *buf, uint32_t size)
+{
+	(void)size;
+	return (uint64_t)(uintptr_t)buf;
+}
+
+static void task_free(struct doca_sta_producer_task_send *task, union doca_data ud)
+{
+	(void)ud;
+	doca_task_free(doca_sta_producer_send_task_as_task(task));
+}
+
+static void rm_cb(struct doca_sta_producer_task_send *task, union doca_data ud)
+{
+	(void)ud;
+	t.rm_status = doca_task_get_status(doca_sta_producer_send_task_as_task(task));
+	t.rm_done++;
+	doca_task_free(doca_sta_producer_send_task_as_task(task));
+}
+
+static void beq_cb(struct doca_sta_producer_task_send *task, union doca_data ud)
+{
+	(void)ud;
+	t.beq_destroyed++;
+	doca_task_free(doca_sta_producer_send_task_as_task(task));
+}
+
+static void be_timeout(const struct doca_sta_event_be_timeout *ev, union doca_data ud)
+{
+	(void)ud;
+	doca_sta_event_be_timeout_get_be_handle(ev, &t.timeout_be);
+	doca_sta_event_be_timeout_get_be_queue_handle(ev, &t.timeout_beq);
+	t.be_timeouts++;
+}
+
+static void eu_err(const struct doca_sta_event_eu_err *ev, union doca_data ud)
+{
+	const struct doca_sta_eu_handle *eu = NULL;
+
+	(void)ud;
+	doca_sta_event_eu_err_is_fatal_error(ev, &t.eu_fatal);
+	if (!t.eu_fatal && doca_sta_event_eu_err_get_eu_handle(ev, &eu) == DOCA_SUCCESS && eu != NULL)
+		doca_sta_get_eu_type(eu, &t.eu_type);
+	t.eu_errors++;
+}
+
+/* Only Fabrics Connect comes here in this test: accepted (any host), the QP joins the subsystem. */
+static void non_offload(struct doca_sta_qp_handle *qp, union doca_data ud, const uint8_t *cmd, uint8_t *payload,
+			uint32_t len, bool valid, union doca_data nud)
+{
+	doca_sta_nvme_completion_t cqe = {0};
+	struct doca_sta_producer_task_send *task;
+	uint16_t sc = 0x01; /* Invalid Opcode */
+
+	(void)ud;
+	(void)payload;
+	(void)len;
+	(void)valid;
+	if (cmd[0] == 0x7f && cmd[4] == 0x01) {
+		sc = 0;
+		TRY(doca_sta_io_qp_add_subsystem(t.io, t.subs, qp));
+		TRY(doca_sta_io_qp_connect_set_sq_size(t.io, qp, (uint16_t)(cmd[44] | cmd[45] << 8)));
+		cqe[0] = 1; /* cntlid */
+	}
+	cqe[10] = cmd[42];
+	cqe[12] = cmd[2];
+	cqe[13] = cmd[3];
+	cqe[14] = (uint8_t)(sc << 1);
+	TRY(doca_sta_io_task_non_offload_rdma_send_alloc_init(t.io, (union doca_data){0}, qp, cqe, nud, &task));
+	TRY(doca_task_submit(doca_sta_producer_send_task_as_task(task)));
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static void cm_events(void)
+{
+	struct rdma_cm_event *ev;
+
+	while (rdma_get_cm_event(t.ch, &ev) == 0) {
+		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
+			uint8_t accept[32] = {0};
+
+			accept[2] = 64; /* CRQSIZE */
+			TRY(doca_sta_io_qp_connect(t.io, t.dev, ev->id, accept, sizeof(accept), NULL, &t.qp));
+		} else if (ev->event == RDMA_CM_EVENT_ESTABLISHED && t.qp != NULL) {
+			TRY(doca_sta_io_qp_connect_established(t.io, t.qp));
+		}
+		rdma_ack_cm_event(ev);
+	}
+}
+
+/* Runs the target (PE, RDMA-CM, the host's answers) until cond holds or timeout_ms passes. */
+static bool run_until(bool (*cond)(void), long timeout_ms)
+{
+	long end = now_ms() + timeout_ms;
+
+	for (;;) {
+		struct pollfd p[2] = {{.fd = t.ch->fd, .events = POLLIN}, {.fd = t.from_host, .events = POLLIN}};
+		ssize_t r;
+
+		while (doca_pe_progress(t.pe))
+			;
+		cm_events();
+		if (poll(&p[1], 1, 0) == 1 && t.reply_len < sizeof(t.reply) - 1 &&
+		    (r = read(t.from_host, t.reply + t.reply_len, sizeof(t.reply) - 1 - t.reply_len)) > 0)
+			t.reply_len += (size_t)r;
+		if (cond())
+			return true;
+		if (now_ms() >= end)
+			return false;
+		/* the EUs' work reaches the PE through its own wake-ups: look again soon */
+		(void)poll(p, 2, 5);
+	}
+}
+
+static bool have_line(void)
+{
+	return memchr(t.reply, '\n', t.reply_len) != NULL;
+}
+
+/* Sends one command line to the host and returns its answer line. */
+static const char *ask(const char *cmd)
+{
+	static char line[256];
+	char *nl;
+	size_t n;
+
+	REQUIRE(write(t.to_host, cmd, strlen(cmd)) == (ssize_t)strlen(cmd));
+	REQUIRE(run_until(have_line, 3 * TMO));
+	nl = memchr(t.reply, '\n', t.reply_len);
+	n = (size_t)(nl - t.reply) + 1;
+	memcpy(line, t.reply, n - 1);
+	line[n - 1] = 0;
+	memmove(t.reply, t.reply + n, t.reply_len - n);
+	t.reply_len -= n;
+	fprintf(stderr, "  host: %.*s -> %s\n", (int)strcspn(cmd, "\n"), cmd, line);
+	return line;
+}
+
+static uint64_t beq_submitted(void)
+{
+	const struct doca_sta_eu_ctr_entry *e;
+	uint16_t n;
+
+	TRY(doca_sta_get_be_queue_stats(t.be, t.beq, &e, &n));
+	return *e[0].val; /* "submitted" */
+}
+
+static uint64_t want_submitted;
+static bool submitted_reached(void)
+{
+	return beq_submitted() >= want_submitted;
+}
+static bool timed_out(void)
+{
+	return t.be_timeouts > 0;
+}
+static bool removed(void)
+{
+	return t.rm_done > 0;
+}
+static bool eu_errored(void)
+{
+	return t.eu_errors > 0;
+}
+static bool beqs_gone(void)
+{
+	return t.beq_destroyed == 2;
+}
+static bool io_idle(void)
+{
+	enum doca_ctx_states st;
+
+	doca_ctx_get_state(doca_sta_io_as_ctx(t.io), &st);
+	return st == DOCA_CTX_STATE_IDLE;
+}
+static bool sta_idle(void)
+{
+	enum doca_ctx_states st;
+
+	doca_ctx_get_state(doca_sta_as_ctx(t.sta), &st);
+	return st == DOCA_CTX_STATE_IDLE;
+}
+static bool running(void)
+{
+	enum doca_ctx_states a, b;
+
+	doca_ctx_get_state(doca_sta_as_ctx(t.sta), &a);
+	b = a;
+	if (t.io != NULL)
+		doca_ctx_get_state(doca_sta_io_as_ctx(t.io), &b);
+	return a == DOCA_CTX_STATE_RUNNING && b == DOCA_CTX_STATE_RUNNING;
+}
+
+static struct doca_mmap *mmap_of(void *addr, size_t len)
+{
+	struct doca_mmap *m;
+
+	TRY(doca_mmap_create(&m));
+	TRY(doca_mmap_set_memrange(m, addr, len));
+	TRY(doca_mmap_add_dev(m, t.dev));
+	TRY(doca_mmap_start(m));
+	return m;
+}
+
+static void setup(void)
+{
+	struct softdoca_nvme_disk_attr a = {.path = NULL, .size = 8u << 20, .block_size = 512};
+	struct doca_devinfo **list;
+	struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE}, *res;
+	uint32_t n;
+	void *db;
+	size_t dbl;
+	doca_error_t e;
+
+	t.ch = rdma_create_event_channel();
+	REQUIRE(t.ch != NULL && fcntl(t.ch->fd, F_SETFL, fcntl(t.ch->fd, F_GETFL) | O_NONBLOCK) == 0);
+	TRY(doca_devinfo_create_list(&list, &n));
+	for (uint32_t i = 0; i < n && t.dev == NULL; i++)
+		if (doca_sta_cap_is_supported(list[i]) == DOCA_SUCCESS)
+			TRY(doca_dev_open(list[i], &t.dev));
+	doca_devinfo_destroy_list(list);
+	REQUIRE(t.dev != NULL);
+	TRY(doca_pe_create(&t.pe));
+	TRY(doca_sta_create(t.dev, &t.sta));
+	TRY(doca_pe_connect_ctx(t.pe, doca_sta_as_ctx(t.sta)));
+	TRY(doca_sta_mem_allocator_register(t.sta, zmalloc_cb, free, vtophys_cb));
+	TRY(doca_sta_event_be_timeout_register_cb(t.sta, be_timeout, (union doca_data){0}));
+	TRY(doca_sta_event_eu_err_register_cb(t.sta, eu_err, (union doca_data){0}));
+	TRY(doca_sta_subsystem_task_rm_ns_set_conf(t.sta, rm_cb, rm_cb));
+	TRY(doca_sta_be_task_destroy_queue_set_conf(t.sta, beq_cb, beq_cb));
+	e = doca_ctx_start(doca_sta_as_ctx(t.sta));
+	REQUIRE(e == DOCA_ERROR_IN_PROGRESS || e == DOCA_SUCCESS);
+	REQUIRE(run_until(running, TMO));
+
+	/* back-end 1: a soft NVMe disk; back-end 2: queues in plain memory, which no EU can drive */
+	TRY(softdoca_nvme_open(&a, &t.disk));
+	TRY(softdoca_nvme_get_doorbells(t.disk, &db, &dbl));
+	TRY(softdoca_nvme_qpair_create(t.disk, 1, 64, NULL, NULL, &t.nq));
+	t.mm[0] = mmap_of(db, dbl);
+	t.mm[1] = mmap_of(t.nq.sq, 64u * t.nq.depth);
+	t.mm[2] = mmap_of(t.nq.cq, 16u * t.nq.depth);
+	for (int i = 0; i < 3; i++) {
+		t.bad_mem[i] = aligned_alloc(4096, 4096);
+		REQUIRE(t.bad_mem[i] != NULL);
+		memset(t.bad_mem[i], 0, 4096);
+		t.mm[3 + i] = mmap_of(t.bad_mem[i], 4096);
+	}
+	TRY(doca_sta_subsystem_create(t.sta, NQN, &t.subs));
+	TRY(doca_sta_subsystem_add_dev(t.subs, t.dev));
+	TRY(doca_sta_be_create(t.sta, &t.be));
+	TRY(doca_sta_be_add_queue(t.be, t.mm[1], t.mm[0], (uint16_t)t.nq.sq_doorbell_offset, t.mm[2], t.mm[0],
+				  (uint16_t)t.nq.cq_doorbell_offset, &t.beq));
+	TRY(doca_sta_be_create(t.sta, &t.bad_be));
+	TRY(doca_sta_be_add_queue(t.bad_be, t.mm[4], t.mm[3], 8, t.mm[5], t.mm[3], 12, &t.bad_beq));
+	TRY(doca_sta_subsystem_add_ns(t.subs, 1, 512, 1, t.be, &t.ns1));
+	TRY(doca_sta_subsystem_add_ns(t.subs, 2, 512, 1, t.bad_be, &t.ns2));
+
+	TRY(doca_sta_io_create(t.sta, &t.io));
+	TRY(doca_pe_connect_ctx(t.pe, doca_sta_io_as_ctx(t.io)));
+	TRY(doca_sta_io_non_offload_register_cb(t.io, non_offload, (union doca_data){0}));
+	TRY(doca_sta_io_task_disconnect_set_conf(t.io, task_free, task_free));
+	TRY(doca_sta_io_task_non_offload_set_rdma_write_send_conf(t.io, task_free, task_free));
+	TRY(doca_sta_io_task_non_offload_set_rdma_read_conf(t.io, task_free, task_free));
+	e = doca_ctx_start(doca_sta_io_as_ctx(t.io));
+	REQUIRE(e == DOCA_ERROR_IN_PROGRESS || e == DOCA_SUCCESS);
+	REQUIRE(run_until(running, TMO));
+
+	REQUIRE(rdma_create_id(t.ch, &t.listen_id, NULL, RDMA_PS_TCP) == 0);
+	REQUIRE(getaddrinfo("127.0.0.1", port, &hints, &res) == 0);
+	REQUIRE(rdma_bind_addr(t.listen_id, res->ai_addr) == 0 && rdma_listen(t.listen_id, 8) == 0);
+	freeaddrinfo(res);
+}
+
+static void teardown(void)
+{
+	struct doca_sta_producer_task_send *task;
+
+	/* the host is gone; its QP goes with the IO context */
+	doca_ctx_stop(doca_sta_io_as_ctx(t.io));
+	REQUIRE(run_until(io_idle, TMO));
+	TRY(doca_sta_io_destroy(t.io));
+	t.io = NULL;
+	TRY(doca_sta_subsystem_rm_ns(t.subs, t.ns2));
+	TRY(doca_sta_be_destroy_queue_task_alloc_init(t.beq, (union doca_data){0}, &task));
+	TRY(doca_task_submit(doca_sta_producer_send_task_as_task(task)));
+	TRY(doca_sta_be_destroy_queue_task_alloc_init(t.bad_beq, (union doca_data){0}, &task));
+	TRY(doca_task_submit(doca_sta_producer_send_task_as_task(task)));
+	REQUIRE(run_until(beqs_gone, TMO));
+	TRY(doca_sta_be_destroy(t.be));
+	TRY(doca_sta_be_destroy(t.bad_be));
+	TRY(doca_sta_subsystem_destroy(t.subs));
+	doca_ctx_stop(doca_sta_as_ctx(t.sta));
+	REQUIRE(run_until(sta_idle, TMO));
+	TRY(doca_sta_destroy(t.sta));
+	TRY(doca_pe_destroy(t.pe));
+	for (int i = 0; i < 6; i++)
+		TRY(doca_mmap_destroy(t.mm[i]));
+	for (int i = 0; i < 3; i++)
+		free(t.bad_mem[i]);
+	TRY(softdoca_nvme_qpair_destroy(t.disk, &t.nq));
+	TRY(softdoca_nvme_close(t.disk));
+	TRY(doca_dev_close(t.dev));
+	rdma_destroy_id(t.listen_id);
+	rdma_destroy_event_channel(t.ch);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	_exit(3);
+}
+
+int main(int argc, char **argv)
+{
+	int down[2], up[2], st;
+	unsigned int got, ok, sc, invs;
+	struct doca_sta_producer_task_send *task;
+	pid_t child;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_sta_events PORT\n");
+		return 2;
+	}
+	port = argv[1];
+	signal(SIGALRM, on_alarm);
+	alarm(240);
+	/* the host first, before this process has any thread */
+	REQUIRE(pipe(down) == 0 && pipe(up) == 0);
+	child = fork();
+	REQUIRE(child >= 0);
+	if (child == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(down[1]);
+		close(up[0]);
+		host(down[0], up[1]);
+	}
+	close(down[0]);
+	close(up[1]);
+	t.to_host = down[1];
+	t.from_host = up[0];
+	setenv("SOFTDOCA_STA_BE_TIMEOUT_MS", "1000", 1);
+	setup();
+	REQUIRE(strcmp(ask("C\n"), "C 0") == 0);
+
+	/* SEND with invalidate, for a write and a read; a plain keyed SGL gets a plain SEND */
+	ask("S 1 1 0 1 1\n");
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && ok == 1 && invs == 1);
+	ask("S 1 1 0 2 1\n");
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && ok == 1 && invs == 1);
+	ask("S 1 1 0 2 0\n");
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && ok == 1 && invs == 0);
+	fprintf(stderr, "ok SEND with invalidate\n");
+
+	/* the disk stops answering with 16 writes on it; the namespace is removed meanwhile */
+	want_submitted = beq_submitted() + 16;
+	TRY(softdoca_nvme_hold_completions(t.disk, 1));
+	ask("S 16 1 1000 1 0\n");
+	REQUIRE(run_until(submitted_reached, TMO));
+	TRY(doca_sta_subsystem_task_rm_ns_alloc_init(t.subs, t.ns1, (union doca_data){0}, &task));
+	TRY(doca_task_submit(doca_sta_producer_send_task_as_task(task)));
+	ask("S 1 1 2000 1 0\n");
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 1 && ok == 0 &&
+	      sc == 0x0b);
+	CHECK(t.rm_done == 0);
+	/* the back-end time-out (1 s here): the event names the disk's back-end and queue */
+	CHECK(run_until(timed_out, TMO));
+	CHECK(t.be_timeouts == 1 && t.timeout_be == t.be && t.timeout_beq == t.beq);
+	CHECK(t.rm_done == 0);
+	fprintf(stderr, "ok back-end time-out; the namespace removal waits for its 16 commands\n");
+	TRY(softdoca_nvme_hold_completions(t.disk, 0));
+	CHECK(run_until(removed, TMO));
+	CHECK(t.rm_done == 1 && t.rm_status == DOCA_SUCCESS);
+	CHECK(sscanf(ask("A 16\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 16 && ok == 16);
+	ask("S 1 1 0 2 0\n");
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && ok == 0 && sc == 0x0b);
+	fprintf(stderr, "ok namespace removed after its commands drained\n");
+
+	/* the synchronous removal under load: it returns at once, the last command frees it */
+	TRY(doca_sta_subsystem_add_ns(t.subs, 3, 512, 1, t.be, &t.ns1));
+	want_submitted = beq_submitted() + 16;
+	TRY(softdoca_nvme_hold_completions(t.disk, 1));
+	ask("S 16 3 3000 1 0\n");
+	REQUIRE(run_until(submitted_reached, TMO));
+	TRY(doca_sta_subsystem_rm_ns(t.subs, t.ns1));
+	ask("S 1 3 4000 1 0\n");
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && ok == 0 && sc == 0x0b);
+	TRY(softdoca_nvme_hold_completions(t.disk, 0));
+	CHECK(sscanf(ask("A 16\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 16 && ok == 16);
+	fprintf(stderr, "ok namespace removed at once, freed with its last command\n");
+
+	/* a back-end its EU cannot drive: Internal Error and the EU error event */
+	ask("S 1 2 0 1 0\n");
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && ok == 0 && sc == 0x06);
+	CHECK(run_until(eu_errored, TMO));
+	CHECK(!t.eu_fatal && t.eu_type == DOCA_STA_EU_BEQ);
+	fprintf(stderr, "ok EU error event\n");
+
+	REQUIRE(write(t.to_host, "Q\n", 2) == 2);
+	REQUIRE(waitpid(child, &st, 0) == child);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	teardown();
+	fprintf(stderr, "%s\n", failures == 0 ? "PASS" : "FAIL");
+	return failures == 0 ? 0 : 1;
+}
