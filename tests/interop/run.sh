@@ -7,7 +7,7 @@
 # Usage: tests/interop/run.sh [--probe PATH] [--doca PATH] [--lib DIR] [--timeout SECONDS] [SCENARIO...]
 #   SCENARIOS: boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
 #   doca-client doca-server doca-client-netem doca-server-netem rdmacm-server rdmacm-client
-#   rdmacm-rping rdmacm-netem (default: all); job (SOFTDOCA_INTEROP_JOB)
+#   rdmacm-rping rdmacm-ucmatose rdmacm-netem (default: all); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
 #   --doca    the doca_cm_peer binary (default: build/tests/interop/doca_cm_peer)
 #   --lib     softdoca's librdmacm.so.1 / libibverbs.so.1 for rdma-core's tools on the host
@@ -34,7 +34,8 @@ while (($#)); do
 	esac
 done
 ((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
-	doca-client doca-server doca-client-netem doca-server-netem rdmacm-server rdmacm-client rdmacm-rping rdmacm-netem)
+	doca-client doca-server doca-client-netem doca-server-netem rdmacm-server rdmacm-client rdmacm-rping
+	rdmacm-ucmatose rdmacm-netem)
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.2f", b - a}'; }
@@ -452,6 +453,20 @@ scenario_rdmacm-rping() {
 	if ! wait_mark SERVER-READY 120; then fail rdmacm-rping "guest never started rping"; finish 5; return; fi
 	host_clients softdoca-rping-client 2 rping -c -a $GUEST_IP $rping_args
 	host_servers softdoca-rping-server 2 rping -s -a $HOST_IP $rping_args
+	finish "$timeout_s"
+	guest_results
+}
+
+# ucmatose both ways in one boot (20 messages of 10000 bytes each way: SEND FIRST/MIDDLE/LAST
+# at MTU 1024): the guest's server and our client, then our server and the guest's client.
+scenario_rdmacm-ucmatose() {
+	sd_ready rdmacm-ucmatose || return
+	guest_servers 2 ucmatose-server-vs-softdoca "ucmatose -C 20 -S 10000"
+	guest_clients 2 ucmatose-client-vs-softdoca "ucmatose -s $HOST_IP -C 20 -S 10000"
+	boot "$work/job.sh"
+	if ! wait_mark SERVER-READY 120; then fail rdmacm-ucmatose "guest never started ucmatose"; finish 5; return; fi
+	host_clients softdoca-ucmatose-client 2 ucmatose -s $GUEST_IP -C 20 -S 10000
+	host_servers softdoca-ucmatose-server 2 ucmatose -C 20 -S 10000
 	finish "$timeout_s"
 	guest_results
 }
