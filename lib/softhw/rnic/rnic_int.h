@@ -138,6 +138,7 @@ struct rnic_qp {
 	uint32_t cm_qpn;           /* ... the QPN they name when there is no data qp (0: this one's) */
 	uint16_t cm_src_port;      /* ... the REQ's RDMA-CM source port (0: made up) */
 	bool cm_wait_rtu;          /* a data qp whose (passive) connection waits for its RTU (atomic) */
+	uint8_t cm_rd_atomic;      /* RDMA-CM: READs / atomics the peer serves at once (its responder resources); 0: the path's */
 	bool has_cm_info;
 	struct softhw_rnic_cm_info cm_info; /* what the peer's CM message said */
 	uint8_t desc[RNIC_DESC_LEN];

@@ -64,6 +64,7 @@ struct cmc {
 	uint32_t flow_label;           /* the REQ's primary path's: the RC QPs' UDP port follows from it */
 	uint8_t peer_timeout;          /* passive: the REQ's local CM response timeout (its REP resend time) */
 	uint8_t peer_retries;          /* passive: the REQ's max CM retries */
+	uint8_t peer_rd;               /* the peer's responder resources (REQ or REP): our READs in flight */
 	uint8_t retries;               /* resends left */
 	uint64_t deadline;             /* ms: resend or end time-wait; 0: none */
 	uint64_t interval;             /* ms between resends */
@@ -318,6 +319,8 @@ static bool cm_start(struct cmc *c, struct rnic_qp *qp, struct rnic_qp *data, bo
 {
 	bool ok;
 
+	/* at least 1: a peer that serves no READ NAKs ours rather than our engine holding them */
+	(data != NULL ? data : qp)->cm_rd_atomic = c->peer_rd > 0 ? c->peer_rd : 1;
 	if (data == NULL)
 		return roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label,
 					    established, service);
@@ -357,6 +360,7 @@ static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 	c->remote_id = rep.local_comm_id;
 	c->peer_qpn = rep.local_qpn;
 	c->sq_psn = rep.starting_psn;
+	c->peer_rd = rep.responder_resources;
 	memcpy(c->peer_pdata, rep.private_data, sizeof(c->peer_pdata));
 	c->state = CMC_ESTABLISHED;
 	c->deadline = 0;
@@ -461,6 +465,7 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 	c->flow_label = req.primary.flow_label;
 	c->peer_timeout = req.local_cm_timeout;
 	c->peer_retries = req.max_cm_retries;
+	c->peer_rd = req.responder_resources;
 	c->state = CMC_REQ_RCVD;
 	pthread_mutex_unlock(&cm.lock);
 	/* a new qp: its lock cannot be held by anyone (order qp -> cm kept) */

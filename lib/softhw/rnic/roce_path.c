@@ -834,7 +834,8 @@ static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 		.retry_cnt = ROCE_RETRY,
 		.rnr_retry = qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count,
 		.min_rnr_timer = rnr_code(),
-		.max_rd_atomic = ROCE_RD_ATOMIC,
+		/* no more READs / atomics in flight than the peer's CM message said it serves */
+		.max_rd_atomic = qp->cm_rd_atomic != 0 && qp->cm_rd_atomic < ROCE_RD_ATOMIC ? qp->cm_rd_atomic : ROCE_RD_ATOMIC,
 		.max_dest_rd_atomic = ROCE_RD_ATOMIC,
 		.sq_depth = ROCE_SQ_DEPTH,
 		.ops = &rc_ops,
