@@ -586,6 +586,11 @@ int rdma_establish(struct rdma_cm_id *pub)
 	if (id == NULL)
 		return cm_fail(EINVAL);
 	pthread_mutex_lock(&g.lock);
+	if (cm_valid_id(id) && g.wire && id->state == ST_DISCONNECTED && id->rtu_sent) {
+		/* the RTU went with the REP, so the peer may have disconnected already: its event is queued */
+		pthread_mutex_unlock(&g.lock);
+		return 0;
+	}
 	if (!cm_valid_id(id) || id->state != ST_RESPONSE) {
 		pthread_mutex_unlock(&g.lock);
 		return cm_fail(EINVAL);

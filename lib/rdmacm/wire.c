@@ -153,6 +153,7 @@ bool cm_wire_cqe(struct cm_id *id, const struct softhw_rnic_cqe *cqe)
 	if (cqe->kind == SOFTHW_RNIC_CQE_ESTABLISHED) {
 		if (id->state == ST_DIALING && id->pub.qp == NULL) {
 			id->state = ST_RESPONSE; /* the RTU is sent already: rdma_establish only moves the state */
+			id->rtu_sent = true;
 			event_info(id, RDMA_CM_EVENT_CONNECT_RESPONSE, 0, CM_REP_PDATA);
 		} else if (id->state == ST_DIALING || id->state == ST_REP_SENT) {
 			if (id->pub.qp != NULL)

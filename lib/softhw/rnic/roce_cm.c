@@ -819,10 +819,15 @@ void roce_cm_qp_gone(struct rnic_qp *qp)
 	c = cmc_of_qp(qp);
 	if (c != NULL) {
 		c->qp = NULL;
-		if (c->state == CMC_ESTABLISHED || c->state == CMC_REP_SENT)
+		if (c->state == CMC_ESTABLISHED || c->state == CMC_REP_SENT) {
 			cmc_dreq(c); /* destroyed without a disconnect: the peer still hears it */
-		else if (c->state == CMC_REQ_SENT || c->state == CMC_REQ_RCVD)
+		} else if (c->state == CMC_REQ_RCVD) {
+			/* never answered (its listener went): REJ "consumer defined", as Linux's cm_destroy_id */
+			send_rej(c->l, c->peer_ip, c->tid, c->local_id, c->remote_id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_CONSUMER);
 			cmc_timewait(c);
+		} else if (c->state == CMC_REQ_SENT) {
+			cmc_timewait(c);
+		}
 	}
 	pthread_mutex_unlock(&cm.lock);
 }
