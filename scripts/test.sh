@@ -51,8 +51,10 @@ fi
 # guest is built (packages installed, kernel downloaded) first; if that cannot be done here,
 # the stage says so and is skipped.
 echo "=== kernel interop (QEMU guest with rdma_rxe)"
+# from the build with librdmacm when there is one: its scenarios run rdma-core's tools on it
+idir=build-test; [ -f build-rdmacm/build.ninja ] && idir=build-rdmacm
 if [ "$(id -u)" -eq 0 ] && tests/interop/guest/build-initramfs.sh --install >"$root/interop-guest.log" 2>&1; then
-	SOFTDOCA_INTEROP=1 meson test -C build-test --no-rebuild --print-errorlogs --suite interop_ci \
+	SOFTDOCA_INTEROP=1 meson test -C $idir --no-rebuild --print-errorlogs --suite interop_ci \
 		--logbase interoplog || status=1
 else
 	echo "=== the interop guest could not be built here (not root, or see interop-guest.log): skipped"
@@ -61,7 +63,7 @@ fi
 # Count results from meson's own logs of every run.
 logs=("$root/build-test/meson-logs/testlog.json" "$root/build-san/meson-logs/testlog.json")
 [ -f build-rdmacm/build.ninja ] && logs+=("$root/build-rdmacm/meson-logs/testlog.json")
-[ -f build-test/meson-logs/interoplog.json ] && logs+=("$root/build-test/meson-logs/interoplog.json")
+[ -f $idir/meson-logs/interoplog.json ] && logs+=("$root/$idir/meson-logs/interoplog.json")
 python3 - "${logs[@]}" <<'PY'
 import json, sys
 passed = failed = 0

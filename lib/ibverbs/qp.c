@@ -99,7 +99,10 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 	}
 	a->cap = q->cap;
 	pthread_mutex_lock(&sv.lock);
-	q->pub.qp_num = sv.next_key++ & 0xffffff;
+	/* on a RoCEv2 card the QPN on the wire, as rdma-core's (what the IB CM carries) */
+	q->pub.qp_num = c->nic->qp_wire_num != NULL ? c->nic->qp_wire_num(q->nqp) : 0;
+	if (q->pub.qp_num == 0)
+		q->pub.qp_num = sv.next_key++ & 0xffffff;
 	q->next = sv.qps;
 	sv.qps = q;
 	if (q->srq != NULL) {
@@ -279,6 +282,17 @@ static const struct sv_peer_mr *peer_mr(const struct sv_qp *q, uint32_t rkey)
 	return NULL;
 }
 
+/*
+ * RoCEv2: the peer's R_Key goes in the RETH as it is; the path builds it from (id, token) as
+ * id << 8 | token's low byte, so that is how it travels (top bit set: not carried, logged there).
+ */
+static void wire_rkey(struct softhw_rnic_rkey *k, uint32_t rkey)
+{
+	k->pid = 0;
+	k->id = rkey >> 8;
+	k->token = rkey & 0xff;
+}
+
 static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 {
 	struct softhw_rnic_sge sgl[SV_MAX_SGE];
@@ -335,7 +349,7 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 	if (w.op == SOFTHW_RNIC_OP_SEND_INV) /* no memory windows here: the receiver is told the rkey */
 		w.imm = wr->invalidate_rkey;
 	if (w.op == SOFTHW_RNIC_OP_WRITE || w.op == SOFTHW_RNIC_OP_WRITE_IMM || w.op == SOFTHW_RNIC_OP_READ) {
-		const struct sv_peer_mr *m = peer_mr(q, wr->wr.rdma.rkey);
+		const struct sv_peer_mr *m = q->wire ? NULL : peer_mr(q, wr->wr.rdma.rkey);
 
 		w.rkey.addr = wr->wr.rdma.remote_addr;
 		w.rkey.len = total;
@@ -344,9 +358,11 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 			w.rkey.id = m->id;
 			w.rkey.token = m->token;
 		} /* else an rkey the peer did not announce: the target refuses it (remote access error) */
+		if (q->wire)
+			wire_rkey(&w.rkey, wr->wr.rdma.rkey);
 	}
 	if (w.op == SOFTHW_RNIC_OP_CMP_SWP || w.op == SOFTHW_RNIC_OP_FETCH_ADD) {
-		const struct sv_peer_mr *m = peer_mr(q, wr->wr.atomic.rkey);
+		const struct sv_peer_mr *m = q->wire ? NULL : peer_mr(q, wr->wr.atomic.rkey);
 
 		w.rkey.addr = wr->wr.atomic.remote_addr;
 		w.rkey.len = 8;
@@ -355,6 +371,8 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 			w.rkey.id = m->id;
 			w.rkey.token = m->token;
 		}
+		if (q->wire)
+			wire_rkey(&w.rkey, wr->wr.atomic.rkey);
 		w.arg0 = wr->wr.atomic.compare_add;
 		w.arg1 = wr->wr.atomic.swap;
 	}
@@ -491,11 +509,35 @@ static void qp_disconnect(struct ibv_qp *qp)
 		sv_qp_notify(q); /* a CQ waiting in ibv_get_cq_event hears of the flush */
 }
 
+static struct softhw_rnic_qp *qp_wire(struct ibv_qp *qp)
+{
+	struct sv_qp *q = (struct sv_qp *)qp;
+
+	pthread_mutex_lock(&sv.lock);
+	q->wire = true;
+	q->npeer_mrs = 0;
+	pthread_mutex_unlock(&sv.lock);
+	return q->nqp;
+}
+
+static void qp_up(struct ibv_qp *qp, uint32_t dest_qpn)
+{
+	struct sv_qp *q = (struct sv_qp *)qp;
+
+	pthread_mutex_lock(&sv.lock);
+	q->attr.dest_qp_num = dest_qpn; /* completions' src_qp, ibv_query_qp */
+	if (!q->flushed)
+		q->pub.state = IBV_QPS_RTS;
+	pthread_mutex_unlock(&sv.lock);
+}
+
 const struct soft_ibv_hooks sv_hooks = {
 	.dev_of = sv_dev_of,
 	.qp_info = qp_info,
 	.qp_connect = qp_connect,
 	.qp_disconnect = qp_disconnect,
+	.qp_wire = qp_wire,
+	.qp_up = qp_up,
 };
 
 const struct ibv_context_ops sv_ops = {

@@ -124,6 +124,31 @@ struct softhw_rnic_ep_attr {
 	void *notify_arg;
 };
 
+/*
+ * What the peer's IB CM message said (RoCEv2 cards, librdmacm): the REQ (passive side), the
+ * REP (active side) or the REJ. Stream cards have none (NOT_FOUND).
+ */
+struct softhw_rnic_cm_info {
+	uint8_t pdata[196];       /* REQ: the 56 bytes after the RDMA-CM header; REP: 196; REJ: 148 */
+	uint8_t pdata_len;
+	uint8_t responder_resources, initiator_depth; /* as the sender wrote them (not swapped) */
+	uint8_t retry_count, rnr_retry_count;
+	uint16_t rej_reason;      /* REJ: the IB CM reason; 0 otherwise */
+	uint32_t qpn;             /* REQ / REP: the sender's QPN */
+	struct sockaddr_storage local; /* REQ: the address and port the peer asked for (IP header) */
+};
+
+/* RDMA-CM on the wire: what the IB CM message of a connection says (librdmacm's conn_param). */
+struct softhw_rnic_cm_param {
+	struct softhw_rnic_qp *data;  /* the qp the REQ / REP describe (see connect_addr_data); NULL: the connection's own */
+	const void *private_data;     /* REQ: up to 56 bytes; REP: 196; REJ: 148 */
+	uint8_t private_data_len;
+	bool depths;                  /* responder resources / initiator depth given (else the path's) */
+	uint8_t responder_resources, initiator_depth; /* more than the path serves is lowered to it */
+	uint32_t qpn;                 /* no data qp: the QPN to name (conn_param's qp_num); 0: the connection qp's */
+	uint16_t src_port;            /* REQ: the active side's RDMA-CM port (the id's); 0: one is made up */
+};
+
 struct softhw_rnic_ops {
 	/* ---- endpoint (doca_rdma start / stop) ---- */
 	doca_error_t (*ep_create)(const struct softhw_rnic_ep_attr *attr, struct softhw_rnic_ep **ep);
@@ -166,6 +191,22 @@ struct softhw_rnic_ops {
 	doca_error_t (*qp_reject)(struct softhw_rnic_qp *qp);
 	/* The peer's address (CM connections); NOT_FOUND for out-of-band ones. */
 	doca_error_t (*qp_peer_addr)(const struct softhw_rnic_qp *qp, struct sockaddr_storage *addr);
+	/*
+	 * RDMA-CM on the wire (RoCEv2 cards; NOT_SUPPORTED on others), as Linux rdma_cm: the IB CM
+	 * messages of connection qp `qp` describe `data` (a qp_create'd qp of an ep on the same card,
+	 * not connected): its QPN and PSN go in the REQ / REP and its engine carries the traffic,
+	 * while `qp` only reports the connection's events. connect_addr_data: connect_addr so (the
+	 * REQ as `p` says); accept_data: qp_accept so (the REP); reject_data: qp_reject with the
+	 * REJ's private data.
+	 */
+	doca_error_t (*connect_addr_data)(struct softhw_rnic_ep *ep, const struct sockaddr *addr, socklen_t addr_len,
+					  void *user, const struct softhw_rnic_cm_param *p, struct softhw_rnic_qp **qp);
+	doca_error_t (*qp_accept_data)(struct softhw_rnic_qp *qp, void *user, const struct softhw_rnic_cm_param *p);
+	doca_error_t (*qp_reject_data)(struct softhw_rnic_qp *qp, const void *private_data, uint8_t len);
+	/* What the peer's CM message said (REQ after CQE_REQUEST, REP after ESTABLISHED, REJ after FAILED). */
+	doca_error_t (*qp_cm_info)(const struct softhw_rnic_qp *qp, struct softhw_rnic_cm_info *info);
+	/* The qp's number on the wire (a RoCEv2 card's QPN), 0 on other paths. */
+	uint32_t (*qp_wire_num)(struct softhw_rnic_qp *qp);
 
 	/* ---- data path ---- */
 	/*

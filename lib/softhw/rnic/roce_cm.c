@@ -51,6 +51,7 @@ enum cmc_state {
 struct cmc {
 	struct cmc *next;
 	struct rnic_qp *qp;            /* NULL once freed */
+	struct rnic_qp *data;          /* librdmacm: the qp the messages describe (qp->cm_data); NULL: qp itself */
 	const struct roce_cm_local *l;
 	enum cmc_state state;
 	bool active;
@@ -63,6 +64,7 @@ struct cmc {
 	uint32_t flow_label;           /* the REQ's primary path's: the RC QPs' UDP port follows from it */
 	uint8_t peer_timeout;          /* passive: the REQ's local CM response timeout (its REP resend time) */
 	uint8_t peer_retries;          /* passive: the REQ's max CM retries */
+	uint8_t peer_rd;               /* the peer's responder resources (REQ or REP): our READs in flight */
 	uint8_t retries;               /* resends left */
 	uint64_t deadline;             /* ms: resend or end time-wait; 0: none */
 	uint64_t interval;             /* ms between resends */
@@ -85,6 +87,8 @@ static struct {
 	uint32_t psn;                  /* QP1's BTH PSN */
 	struct rnic_qp *ending[64];    /* service thread: ended by a DREQ, hung up after the batch (roce_cm_rx_done) */
 	int nending;
+	struct rnic_qp *est[16];       /* connections established by a packet on their data qp (COMM_EST), after the batch */
+	int nest;
 	struct roce_cm_stats st;
 } cm = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -209,6 +213,12 @@ static struct cmc *cmc_new(const struct roce_cm_local *l, struct rnic_qp *qp)
 	return c;
 }
 
+/* What a REQ / REP offers: what the owner asked (librdmacm's conn_param), at most what the engine serves. */
+static uint8_t depth(const struct rnic_qp *qp, uint8_t asked)
+{
+	return qp->cm_depths && asked < CM_RD_ATOMIC ? asked : CM_RD_ATOMIC;
+}
+
 /* ---- active side ---- */
 
 void roce_cm_dial(struct rnic_qp *qp)
@@ -235,7 +245,8 @@ void roce_cm_dial(struct rnic_qp *qp)
 	}
 	c->active = true;
 	c->peer_ip = ip;
-	c->local_qpn = roce_path_qpn(qp);
+	c->data = qp->cm_data;
+	c->local_qpn = c->data != NULL ? roce_path_qpn(c->data) : qp->cm_qpn != 0 ? qp->cm_qpn : roce_path_qpn(qp);
 	c->rq_psn = (uint32_t)softhw_token_new() & ROCE_PSN_MASK;
 	c->mtu_log = l->mtu_log;
 	c->tid = (uint64_t)(softhw_token_new() & 0xffffffffu) << 32 | c->local_id;
@@ -244,8 +255,8 @@ void roce_cm_dial(struct rnic_qp *qp)
 	req.service_id = roce_cm_service_id(ROCE_PS_TCP, ntohs(sin->sin_port));
 	req.local_ca_guid = ca_guid(l->ip);
 	req.local_qpn = c->local_qpn;
-	req.responder_resources = CM_RD_ATOMIC;
-	req.initiator_depth = CM_RD_ATOMIC;
+	req.responder_resources = depth(qp, qp->cm_resp_res);
+	req.initiator_depth = depth(qp, qp->cm_init_depth);
 	req.remote_cm_timeout = CM_RESPONSE_TIMEOUT;
 	req.transport = ROCE_CM_TRANSPORT_RC;
 	req.starting_psn = c->rq_psn;
@@ -258,7 +269,8 @@ void roce_cm_dial(struct rnic_qp *qp)
 	req.primary.local_lid = req.primary.remote_lid = 0xffff;
 	roce_gid_from_ip4(req.primary.local_gid, l->ip);
 	roce_gid_from_ip4(req.primary.remote_gid, ip);
-	cma.src_port = (uint16_t)(0x8000 | (c->local_id & 0x7fff)); /* our RDMA-CM port, as an ephemeral one */
+	/* our RDMA-CM port: the owner's (librdmacm's id), else one made up as an ephemeral one */
+	cma.src_port = qp->cm_src_port != 0 ? qp->cm_src_port : (uint16_t)(0x8000 | (c->local_id & 0x7fff));
 	/* the flow label newer Linux puts in from the RDMA-CM ports; rxe's RC UDP port follows from it */
 	req.primary.flow_label = ((uint32_t)cma.src_port * 31u + ntohs(sin->sin_port)) & 0xfffff;
 	c->flow_label = req.primary.flow_label;
@@ -267,6 +279,7 @@ void roce_cm_dial(struct rnic_qp *qp)
 	roce_put32(cma.src + 12, l->ip);
 	roce_put32(cma.dst + 12, ip);
 	roce_cma_hdr_put(req.private_data, &cma);
+	memcpy(req.private_data + ROCE_CMA_HDR_LEN, qp->cm_pdata, qp->cm_pdata_len < ROCE_CMA_USER_PDATA ? qp->cm_pdata_len : ROCE_CMA_USER_PDATA);
 	roce_cm_req_put(c->mad, c->tid, &req);
 	c->state = CMC_REQ_SENT;
 	cmc_send(c, 2 * conv_ms(CM_PACKET_LIFETIME) + conv_ms(CM_RESPONSE_TIMEOUT), CM_MAX_RETRIES);
@@ -280,10 +293,54 @@ static doca_error_t rej_status(uint16_t reason)
 	return reason == ROCE_CM_REJ_CONSUMER ? DOCA_ERROR_CONNECTION_RESET : DOCA_ERROR_NOT_CONNECTED;
 }
 
+/* qp lock held: what the peer's message said, for librdmacm (qp_cm_info). */
+static void info_set(struct rnic_qp *qp, const uint8_t *pdata, uint8_t len, uint8_t resp_res, uint8_t init_depth,
+		     uint8_t retry, uint8_t rnr_retry, uint16_t rej_reason, uint32_t qpn)
+{
+	struct softhw_rnic_cm_info *i = &qp->cm_info;
+
+	memset(i->pdata, 0, sizeof(i->pdata));
+	memcpy(i->pdata, pdata, len);
+	i->pdata_len = len;
+	i->responder_resources = resp_res;
+	i->initiator_depth = init_depth;
+	i->retry_count = retry;
+	i->rnr_retry_count = rnr_retry;
+	i->rej_reason = rej_reason;
+	i->qpn = qpn;
+	qp->has_cm_info = true;
+}
+
+/*
+ * qp lock held: the engine starts on the qp the messages described. With a data qp (librdmacm)
+ * that one carries the traffic, RTS at once (it is no RDMA-CM qp: no CQE); qp only reports.
+ */
+static bool cm_start(struct cmc *c, struct rnic_qp *qp, struct rnic_qp *data, bool established, bool service)
+{
+	bool ok;
+
+	/* at least 1: a peer that serves no READ NAKs ours rather than our engine holding them */
+	(data != NULL ? data : qp)->cm_rd_atomic = c->peer_rd > 0 ? c->peer_rd : 1;
+	if (data == NULL)
+		return roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label,
+					    established, service);
+	pthread_mutex_lock(&data->lock); /* order: connection qp -> data qp */
+	__atomic_store_n(&data->cm_wait_rtu, !established, __ATOMIC_RELAXED); /* passive: its packets may say it */
+	ok = !data->dead && data->state == QP_IDLE &&
+	     roce_path_cm_connect(data, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label, true,
+				  service);
+	pthread_mutex_unlock(&data->lock);
+	if (!ok)
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_INVALID_VALUE, DOCA_ERROR_CONNECTION_ABORTED);
+	else if (established)
+		rnic_qp_established(qp);
+	return ok;
+}
+
 static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 {
 	struct roce_cm_rep rep;
-	struct rnic_qp *qp = c->qp;
+	struct rnic_qp *qp = c->qp, *data = c->data;
 	bool ok;
 
 	roce_cm_rep_get(mad, &rep);
@@ -303,14 +360,17 @@ static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 	c->remote_id = rep.local_comm_id;
 	c->peer_qpn = rep.local_qpn;
 	c->sq_psn = rep.starting_psn;
+	c->peer_rd = rep.responder_resources;
 	memcpy(c->peer_pdata, rep.private_data, sizeof(c->peer_pdata));
 	c->state = CMC_ESTABLISHED;
 	c->deadline = 0;
 	pthread_mutex_unlock(&cm.lock);
 	pthread_mutex_lock(&qp->lock);
-	ok = !qp->dead && qp->state == QP_DIALING &&
-	     roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label,
-				  true, true);
+	ok = !qp->dead && qp->state == QP_DIALING;
+	if (ok)
+		info_set(qp, rep.private_data, ROCE_CM_REP_PDATA, rep.responder_resources, rep.initiator_depth, 0,
+			 rep.rnr_retry_count, 0, rep.local_qpn);
+	ok = ok && cm_start(c, qp, data, true, true);
 	pthread_mutex_unlock(&qp->lock);
 	pthread_mutex_lock(&cm.lock);
 	if (ok) {
@@ -405,6 +465,7 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 	c->flow_label = req.primary.flow_label;
 	c->peer_timeout = req.local_cm_timeout;
 	c->peer_retries = req.max_cm_retries;
+	c->peer_rd = req.responder_resources;
 	c->state = CMC_REQ_RCVD;
 	pthread_mutex_unlock(&cm.lock);
 	/* a new qp: its lock cannot be held by anyone (order qp -> cm kept) */
@@ -417,6 +478,13 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 	}
 	c->qp = qp;
 	c->local_qpn = roce_path_qpn(qp);
+	info_set(qp, req.private_data + ROCE_CMA_HDR_LEN, ROCE_CMA_USER_PDATA, req.responder_resources, req.initiator_depth,
+		 req.retry_count, req.rnr_retry_count, 0, req.local_qpn);
+	sin = (struct sockaddr_in *)&qp->cm_info.local;
+	memset(&qp->cm_info.local, 0, sizeof(qp->cm_info.local));
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons(port);
+	memcpy(&sin->sin_addr.s_addr, cma.dst + 12, 4); /* the address the active side asked for */
 	pthread_mutex_unlock(&qp->lock);
 }
 
@@ -435,6 +503,8 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 		struct roce_cm_rej rej = {.local_comm_id = c->local_id, .remote_comm_id = c->remote_id,
 					  .msg_rejected = ROCE_CM_MSG_REQ, .reason = ROCE_CM_REJ_CONSUMER};
 
+		memcpy(rej.private_data, qp->cm_pdata, qp->cm_pdata_len < ROCE_CM_REJ_PDATA ? qp->cm_pdata_len : ROCE_CM_REJ_PDATA);
+
 		roce_cm_rej_put(c->mad, c->tid, &rej);
 		mad_send(c->l, c->peer_ip, c->mad);
 		cm.st.rej_sent++;
@@ -442,13 +512,19 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 		pthread_mutex_unlock(&cm.lock);
 		return;
 	}
+	if (qp->cm_data != NULL) { /* librdmacm: the REP describes the application's QP */
+		c->data = qp->cm_data;
+		c->local_qpn = roce_path_qpn(c->data);
+	} else if (qp->cm_qpn != 0) { /* librdmacm without a QP: conn_param's qp_num */
+		c->local_qpn = qp->cm_qpn;
+	}
 	memset(&rep, 0, sizeof(rep));
 	rep.local_comm_id = c->local_id;
 	rep.remote_comm_id = c->remote_id;
 	rep.local_qpn = c->local_qpn;
 	rep.starting_psn = c->rq_psn;
-	rep.responder_resources = CM_RD_ATOMIC;
-	rep.initiator_depth = CM_RD_ATOMIC;
+	rep.responder_resources = depth(qp, qp->cm_resp_res);
+	rep.initiator_depth = depth(qp, qp->cm_init_depth);
 	rep.target_ack_delay = CM_CA_ACK_DELAY;
 	rep.rnr_retry_count = qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count;
 	rep.local_ca_guid = ca_guid(c->l->ip);
@@ -458,8 +534,7 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 	cmc_send(c, conv_ms(c->peer_timeout), c->peer_retries); /* as Linux: the REQ's own timing */
 	pthread_mutex_unlock(&cm.lock);
 	/* the engine is up before the RTU (RTR): the active side may send right after it */
-	if (roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label,
-				 false, false))
+	if (cm_start(c, qp, c->data, false, false))
 		qp->state = QP_HANDSHAKE; /* established on the RTU */
 }
 
@@ -474,6 +549,8 @@ static void rx_rtu(struct cmc *c)
 	}
 	c->state = CMC_ESTABLISHED;
 	c->deadline = 0;
+	if (c->data != NULL)
+		__atomic_store_n(&c->data->cm_wait_rtu, false, __ATOMIC_RELAXED);
 	if (qp == NULL)
 		return;
 	pthread_mutex_unlock(&cm.lock);
@@ -505,10 +582,28 @@ void roce_cm_comm_est(struct rnic_qp *qp)
 		rnic_qp_established(qp);
 }
 
+/*
+ * data qp lock held: a packet on a librdmacm QP whose connection qp waits for the RTU (lost).
+ * That qp's lock comes before this one: it is established after the batch (roce_cm_rx_done).
+ */
+void roce_cm_comm_est_data(struct rnic_qp *data)
+{
+	__atomic_store_n(&data->cm_wait_rtu, false, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&cm.lock);
+	for (struct cmc *c = cm.conns; c != NULL; c = c->next)
+		if (c->data == data && c->state == CMC_REP_SENT && c->qp != NULL &&
+		    cm.nest < (int)(sizeof(cm.est) / sizeof(cm.est[0]))) {
+			c->state = CMC_ESTABLISHED;
+			c->deadline = 0;
+			cm.est[cm.nest++] = c->qp;
+		}
+	pthread_mutex_unlock(&cm.lock);
+}
+
 /* ---- both sides ---- */
 
 /* cm.lock held; dropped around the qp's lock. The peer ended or refused the connection. */
-static void qp_end(struct cmc *c, bool failed, doca_error_t status)
+static void qp_end(struct cmc *c, bool failed, doca_error_t status, const struct roce_cm_rej *rej)
 {
 	struct rnic_qp *qp = c->qp;
 
@@ -516,6 +611,8 @@ static void qp_end(struct cmc *c, bool failed, doca_error_t status)
 		return;
 	pthread_mutex_unlock(&cm.lock);
 	pthread_mutex_lock(&qp->lock);
+	if (rej != NULL)
+		info_set(qp, rej->private_data, ROCE_CM_REJ_PDATA, 0, 0, 0, 0, rej->reason, 0);
 	if (!qp->dead) {
 		if (failed && (qp->state == QP_DIALING || qp->state == QP_HANDSHAKE || qp->state == QP_REQUEST))
 			rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, status, DOCA_ERROR_CONNECTION_ABORTED);
@@ -543,7 +640,7 @@ static void rx_rej(struct cmc *c, const uint8_t *mad)
 			    rej.reason == ROCE_CM_REJ_INVALID_SERVICE_ID ? ": nobody listens on that port"
 			    : rej.reason == ROCE_CM_REJ_CONSUMER ? ": the server's application refused it" : "");
 	cmc_timewait(c);
-	qp_end(c, true, rej_status(rej.reason));
+	qp_end(c, true, rej_status(rej.reason), &rej);
 }
 
 static void rx_mra(struct cmc *c, const uint8_t *mad)
@@ -580,20 +677,20 @@ static void rx_dreq(struct cmc *c, uint64_t tid, const uint8_t *mad)
 	if (c->qp != NULL && cm.nending < (int)(sizeof(cm.ending) / sizeof(cm.ending[0])))
 		cm.ending[cm.nending++] = c->qp;
 	else
-		qp_end(c, false, DOCA_SUCCESS);
+		qp_end(c, false, DOCA_SUCCESS, NULL);
 }
 
 void roce_cm_rx_done(void)
 {
-	struct rnic_qp *q[sizeof(cm.ending) / sizeof(cm.ending[0])];
-	int n;
+	struct rnic_qp *q[sizeof(cm.ending) / sizeof(cm.ending[0])], *e[sizeof(cm.est) / sizeof(cm.est[0])];
+	int n, ne;
 
 	/*
 	 * Only the service thread hangs up: it is the one that frees qps (reap), so a listed qp
 	 * cannot go while it works. An owner draining the port while it polls leaves the list to it.
 	 */
 	if (!rnic_nic_on_thread()) {
-		if (__atomic_load_n(&cm.nending, __ATOMIC_RELAXED) > 0)
+		if (__atomic_load_n(&cm.nending, __ATOMIC_RELAXED) > 0 || __atomic_load_n(&cm.nest, __ATOMIC_RELAXED) > 0)
 			rnic_nic_kick();
 		return;
 	}
@@ -601,7 +698,16 @@ void roce_cm_rx_done(void)
 	n = cm.nending;
 	memcpy(q, cm.ending, (size_t)n * sizeof(q[0]));
 	cm.nending = 0;
+	ne = cm.nest;
+	memcpy(e, cm.est, (size_t)ne * sizeof(e[0]));
+	cm.nest = 0;
 	pthread_mutex_unlock(&cm.lock);
+	for (int i = 0; i < ne; i++) { /* COMM_EST of librdmacm's connections (service thread: not freed) */
+		pthread_mutex_lock(&e[i]->lock);
+		if (!e[i]->dead && e[i]->state == QP_HANDSHAKE)
+			rnic_qp_established(e[i]);
+		pthread_mutex_unlock(&e[i]->lock);
+	}
 	for (int i = 0; i < n; i++) { /* service thread: not freed meanwhile */
 		pthread_mutex_lock(&q[i]->lock);
 		if (!q[i]->dead && (q[i]->state == QP_RTS || q[i]->state == QP_HANDSHAKE))
@@ -667,8 +773,28 @@ void roce_cm_rx(const struct roce_cm_local *l, const struct roce_port_msg *m)
 
 void roce_cm_bye(struct rnic_qp *qp)
 {
+	struct rnic_qp *data = NULL;
 	struct cmc *c;
 
+	/*
+	 * The DREQ must not overtake the ACK of what the application just received: Linux flushes
+	 * its QP on the DREQ, and a send of its not yet acknowledged would fail there. So what the
+	 * engine owes leaves first (the data qp's lock after the connection's, as in rx_rep; it
+	 * lives on: the application is disconnecting it, not destroying it).
+	 */
+	pthread_mutex_lock(&cm.lock);
+	c = cmc_of_qp(qp);
+	if (c != NULL && c->data != NULL && !__atomic_load_n(&c->data->dead, __ATOMIC_RELAXED))
+		data = c->data;
+	pthread_mutex_unlock(&cm.lock);
+	if (data != NULL) {
+		pthread_mutex_lock(&data->lock);
+		if (!data->dead)
+			roce_path_cm_flush(data);
+		pthread_mutex_unlock(&data->lock);
+	} else {
+		roce_path_cm_flush(qp);
+	}
 	pthread_mutex_lock(&cm.lock);
 	c = cmc_of_qp(qp);
 	if (c != NULL && (c->state == CMC_ESTABLISHED || c->state == CMC_REP_SENT))
@@ -684,13 +810,24 @@ void roce_cm_qp_gone(struct rnic_qp *qp)
 	for (int i = 0; i < cm.nending; i++) /* a DREQ's hang-up that has not run: nothing to hang up */
 		if (cm.ending[i] == qp)
 			cm.ending[i--] = cm.ending[--cm.nending];
+	for (int i = 0; i < cm.nest; i++)
+		if (cm.est[i] == qp)
+			cm.est[i--] = cm.est[--cm.nest];
+	for (c = cm.conns; c != NULL; c = c->next)
+		if (c->data == qp) /* the application's QP went before its connection */
+			c->data = NULL;
 	c = cmc_of_qp(qp);
 	if (c != NULL) {
 		c->qp = NULL;
-		if (c->state == CMC_ESTABLISHED || c->state == CMC_REP_SENT)
+		if (c->state == CMC_ESTABLISHED || c->state == CMC_REP_SENT) {
 			cmc_dreq(c); /* destroyed without a disconnect: the peer still hears it */
-		else if (c->state == CMC_REQ_SENT || c->state == CMC_REQ_RCVD)
+		} else if (c->state == CMC_REQ_RCVD) {
+			/* never answered (its listener went): REJ "consumer defined", as Linux's cm_destroy_id */
+			send_rej(c->l, c->peer_ip, c->tid, c->local_id, c->remote_id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_CONSUMER);
 			cmc_timewait(c);
+		} else if (c->state == CMC_REQ_SENT) {
+			cmc_timewait(c);
+		}
 	}
 	pthread_mutex_unlock(&cm.lock);
 }
@@ -857,6 +994,7 @@ void roce_cm_stop(void)
 		free(x);
 	}
 	cm.nending = 0;
+	cm.nest = 0;
 	pthread_mutex_unlock(&cm.lock);
 }
 
@@ -865,6 +1003,7 @@ void roce_cm_atfork(void)
 	cm.conns = NULL; /* the parent's: not freed here */
 	cm.listeners = NULL;
 	cm.nending = 0;
+	cm.nest = 0;
 	pthread_mutex_init(&cm.lock, NULL);
 }
 

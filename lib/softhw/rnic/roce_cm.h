@@ -38,6 +38,8 @@ struct roce_cm_local {
 /* The local address and QPN of a qp of the path. */
 const struct roce_cm_local *roce_path_cm_local(const struct rnic_qp *qp);
 uint32_t roce_path_qpn(const struct rnic_qp *qp);
+/* qp lock held: what the qp's engine owes (an ACK of what just came in) leaves now. */
+void roce_path_cm_flush(struct rnic_qp *qp);
 /*
  * qp lock held: the CM agreed on the connection: the qp's engine starts with these (sq_psn: the
  * first PSN it sends, rq_psn: the first it expects; flow_label: the REQ's primary path's, from
@@ -64,6 +66,8 @@ void roce_cm_rx(const struct roce_cm_local *l, const struct roce_port_msg *m);
 void roce_cm_rx_done(void);
 /* qp lock held: a packet from the peer before the RTU (lost): established (COMM_EST). */
 void roce_cm_comm_est(struct rnic_qp *qp);
+/* The same for a qp a librdmacm connection described (qp->cm_wait_rtu; its lock held). */
+void roce_cm_comm_est_data(struct rnic_qp *data);
 /* REQs for RDMA-CM port `port` on this address go to ep. */
 doca_error_t roce_cm_listen(const struct roce_cm_local *l, struct rnic_ep *ep, uint16_t port);
 doca_error_t roce_cm_unlisten(struct rnic_ep *ep, uint16_t port);

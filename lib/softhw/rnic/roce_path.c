@@ -906,7 +906,8 @@ static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 		.retry_cnt = ROCE_RETRY,
 		.rnr_retry = qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count,
 		.min_rnr_timer = rnr_code(),
-		.max_rd_atomic = ROCE_RD_ATOMIC,
+		/* no more READs / atomics in flight than the peer's CM message said it serves */
+		.max_rd_atomic = qp->cm_rd_atomic != 0 && qp->cm_rd_atomic < ROCE_RD_ATOMIC ? qp->cm_rd_atomic : ROCE_RD_ATOMIC,
 		.max_dest_rd_atomic = ROCE_RD_ATOMIC,
 		.sq_depth = ROCE_SQ_DEPTH,
 		.window = s->lp->window,
@@ -971,6 +972,14 @@ const struct roce_cm_local *roce_path_cm_local(const struct rnic_qp *qp)
 uint32_t roce_path_qpn(const struct rnic_qp *qp)
 {
 	return rq_of(qp)->qpn;
+}
+
+void roce_path_cm_flush(struct rnic_qp *qp)
+{
+	struct roce_qp *s = rq_of(qp);
+
+	if (s != NULL && s->rc != NULL && s->in_rc == 0 && rc_poll(s) && !qp->timed)
+		rnic_nic_kick();
 }
 
 bool roce_path_cm_connect(struct rnic_qp *qp, uint32_t peer_ip, uint32_t peer_qpn, uint32_t sq_psn, uint32_t rq_psn,
@@ -1139,6 +1148,8 @@ static void lport_drain(struct roce_lport *lp, bool service, uint32_t hint_qpn)
 				rc_leave(s);
 				if (s->link.qp->state == QP_HANDSHAKE && s->link.qp->cm)
 					roce_cm_comm_est(s->link.qp); /* its RTU was lost */
+				else if (__atomic_load_n(&s->link.qp->cm_wait_rtu, __ATOMIC_RELAXED))
+					roce_cm_comm_est_data(s->link.qp); /* librdmacm's QP: the same */
 			}
 			pthread_mutex_unlock(&s->link.qp->lock);
 		}
@@ -1431,8 +1442,7 @@ static void roce_free(struct rnic_qp *qp)
 	if (s == NULL)
 		return;
 	roce_close(qp);
-	if (qp->cm)
-		roce_cm_qp_gone(qp);
+	roce_cm_qp_gone(qp); /* also a qp a connection described (librdmacm's) */
 	while (s->bounces != NULL)
 		free(bounce_take(s, s->bounces->seq));
 	pthread_mutex_lock(&s->lp->rx); /* an owner draining the port may hold s */
