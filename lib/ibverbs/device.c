@@ -12,6 +12,7 @@
 #include "doca_dev.h"
 #include "ibv_int.h"
 #include "softhw/base/sdk_log.h"
+#include "softhw/softhw.h"
 
 SDK_LOG_REGISTER(IBV_DEVICE);
 
@@ -144,6 +145,13 @@ int ibv_close_device(struct ibv_context *context)
 struct doca_dev *sv_dev_of(struct ibv_context *ctx)
 {
 	return ctx != NULL ? ((struct sv_ctx *)ctx)->dev : NULL;
+}
+
+bool sv_ctx_wire(struct ibv_context *ctx)
+{
+	const struct softhw_function *fn = ((struct sv_ctx *)ctx)->dev->devinfo->fn;
+
+	return fn != NULL && fn->card != NULL && fn->card->wire == SOFTHW_WIRE_ROCEV2 && fn->has_ipv4;
 }
 
 int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *a)

@@ -103,6 +103,7 @@ struct sv_qp {
 	struct ibv_qp_cap cap;
 	bool sq_sig_all;
 	bool flushed;                  /* disconnected: its work was flushed */
+	bool wire;                     /* connected by the IB CM (RoCEv2): R_Keys go on the wire as they are */
 	int access;                    /* qp_access_flags */
 	struct ibv_qp_attr attr;       /* what modify_qp set (query_qp returns it) */
 	struct sv_slot *slots;
@@ -158,5 +159,7 @@ struct sv_mr *sv_mr_find(uint32_t key);
 uint32_t sv_mr_table(struct ibv_pd *pd, struct sv_peer_mr *out, uint32_t max);
 /* device.c */
 struct doca_dev *sv_dev_of(struct ibv_context *ctx);
+/* The context's card speaks RoCEv2 (wire = rocev2): MRs' rkeys are the wire R_Keys. */
+bool sv_ctx_wire(struct ibv_context *ctx);
 
 #endif /* SOFTDOCA_IBV_INT_H */

@@ -13,6 +13,7 @@
 #include "doca_mmap.h"
 #include "ibv_int.h"
 #include "softhw/base/sdk_log.h"
+#include "softhw/fabric/mem.h"
 
 SDK_LOG_REGISTER(IBV_MR);
 
@@ -88,6 +89,9 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, ui
 	}
 	pthread_mutex_lock(&sv.lock);
 	m->pub.lkey = m->pub.rkey = sv.next_key++;
+	/* RoCEv2: the R_Key the soft NIC's responder knows the export by, so any peer may use it */
+	if (m->mmap != NULL && sv_ctx_wire(pd->context) && softhw_mem_rkey32(m->id, m->token) != 0)
+		m->pub.rkey = softhw_mem_rkey32(m->id, m->token);
 	m->next = sv.mrs;
 	sv.mrs = m;
 	pthread_mutex_unlock(&sv.lock);

@@ -276,6 +276,17 @@ static const struct sv_peer_mr *peer_mr(const struct sv_qp *q, uint32_t rkey)
 	return NULL;
 }
 
+/*
+ * RoCEv2: the peer's R_Key goes in the RETH as it is; the path builds it from (id, token) as
+ * id << 8 | token's low byte, so that is how it travels (top bit set: not carried, logged there).
+ */
+static void wire_rkey(struct softhw_rnic_rkey *k, uint32_t rkey)
+{
+	k->pid = 0;
+	k->id = rkey >> 8;
+	k->token = rkey & 0xff;
+}
+
 static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 {
 	struct softhw_rnic_sge sgl[SV_MAX_SGE];
@@ -328,7 +339,7 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 	if (w.op == SOFTHW_RNIC_OP_SEND_IMM || w.op == SOFTHW_RNIC_OP_WRITE_IMM)
 		w.imm = wr->imm_data;
 	if (w.op == SOFTHW_RNIC_OP_WRITE || w.op == SOFTHW_RNIC_OP_WRITE_IMM || w.op == SOFTHW_RNIC_OP_READ) {
-		const struct sv_peer_mr *m = peer_mr(q, wr->wr.rdma.rkey);
+		const struct sv_peer_mr *m = q->wire ? NULL : peer_mr(q, wr->wr.rdma.rkey);
 
 		w.rkey.addr = wr->wr.rdma.remote_addr;
 		w.rkey.len = total;
@@ -337,9 +348,11 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 			w.rkey.id = m->id;
 			w.rkey.token = m->token;
 		} /* else an rkey the peer did not announce: the target refuses it (remote access error) */
+		if (q->wire)
+			wire_rkey(&w.rkey, wr->wr.rdma.rkey);
 	}
 	if (w.op == SOFTHW_RNIC_OP_CMP_SWP || w.op == SOFTHW_RNIC_OP_FETCH_ADD) {
-		const struct sv_peer_mr *m = peer_mr(q, wr->wr.atomic.rkey);
+		const struct sv_peer_mr *m = q->wire ? NULL : peer_mr(q, wr->wr.atomic.rkey);
 
 		w.rkey.addr = wr->wr.atomic.remote_addr;
 		w.rkey.len = 8;
@@ -348,6 +361,8 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 			w.rkey.id = m->id;
 			w.rkey.token = m->token;
 		}
+		if (q->wire)
+			wire_rkey(&w.rkey, wr->wr.atomic.rkey);
 		w.arg0 = wr->wr.atomic.compare_add;
 		w.arg1 = wr->wr.atomic.swap;
 	}
@@ -484,11 +499,34 @@ static void qp_disconnect(struct ibv_qp *qp)
 		sv_qp_notify(q); /* a CQ waiting in ibv_get_cq_event hears of the flush */
 }
 
+static struct softhw_rnic_qp *qp_wire(struct ibv_qp *qp)
+{
+	struct sv_qp *q = (struct sv_qp *)qp;
+
+	pthread_mutex_lock(&sv.lock);
+	q->wire = true;
+	q->npeer_mrs = 0;
+	pthread_mutex_unlock(&sv.lock);
+	return q->nqp;
+}
+
+static void qp_up(struct ibv_qp *qp)
+{
+	struct sv_qp *q = (struct sv_qp *)qp;
+
+	pthread_mutex_lock(&sv.lock);
+	if (!q->flushed)
+		q->pub.state = IBV_QPS_RTS;
+	pthread_mutex_unlock(&sv.lock);
+}
+
 const struct soft_ibv_hooks sv_hooks = {
 	.dev_of = sv_dev_of,
 	.qp_info = qp_info,
 	.qp_connect = qp_connect,
 	.qp_disconnect = qp_disconnect,
+	.qp_wire = qp_wire,
+	.qp_up = qp_up,
 };
 
 const struct ibv_context_ops sv_ops = {

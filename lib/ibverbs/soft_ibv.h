@@ -16,6 +16,7 @@
 #include <infiniband/verbs.h>
 
 struct doca_dev;
+struct softhw_rnic_qp;
 
 #define SOFT_IBV_MAGIC 0x7662696f73667473ull
 #define SOFT_IBV_INFO_MAX 1024 /* connect info: qp descriptor + up to SOFT_IBV_PEER_MRS MRs */
@@ -30,6 +31,13 @@ struct soft_ibv_hooks {
 	int (*qp_connect)(struct ibv_qp *qp, const void *info, size_t len);
 	/* rdma_disconnect: the QP goes to the error state, its work is flushed. */
 	void (*qp_disconnect)(struct ibv_qp *qp);
+	/*
+	 * RDMA-CM on the wire (RoCEv2 cards, as Linux rdma_cm): the soft NIC qp the IB CM messages
+	 * describe. From now on the QP names remote memory by the peer's 32-bit R_Keys as they are
+	 * (no MR table); qp_up once the CM connected it (RTS).
+	 */
+	struct softhw_rnic_qp *(*qp_wire)(struct ibv_qp *qp);
+	void (*qp_up)(struct ibv_qp *qp);
 };
 
 struct soft_ibv_tag {

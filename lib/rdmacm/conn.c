@@ -378,7 +378,10 @@ void cm_cqe(struct cm_ep *ep, const struct softhw_rnic_cqe *cqe)
 	struct cm_id *id = cqe->qp_user;
 
 	if (cqe->kind == SOFTHW_RNIC_CQE_REQUEST) {
-		new_request(ep, cqe->qp);
+		if (g.wire)
+			cm_wire_request(ep, cqe->qp);
+		else
+			new_request(ep, cqe->qp);
 		return;
 	}
 	if (cqe->kind == SOFTHW_RNIC_CQE_WR && cqe->op == SOFTHW_RNIC_OP_RECV) {
@@ -394,6 +397,8 @@ void cm_cqe(struct cm_ep *ep, const struct softhw_rnic_cqe *cqe)
 		return;
 	}
 	if (id == NULL || !cm_valid_id(id))
+		return;
+	if (g.wire && cm_wire_cqe(id, cqe))
 		return;
 	switch (cqe->kind) {
 	case SOFTHW_RNIC_CQE_WR:
@@ -450,6 +455,13 @@ int rdma_connect(struct rdma_cm_id *pub, struct rdma_conn_param *param)
 	if (!cm_valid_id(id) || id->state != ST_ROUTE) {
 		pthread_mutex_unlock(&g.lock);
 		return cm_fail(EINVAL);
+	}
+	if (g.wire) {
+		e = cm_wire_connect(id, param);
+		pthread_mutex_unlock(&g.lock);
+		if (e != 0)
+			return cm_fail(e);
+		return id->sync_chan != NULL ? cm_sync_wait(id, RDMA_CM_EVENT_ESTABLISHED) : 0;
 	}
 	req = calloc(1, sizeof(*req));
 	if (req == NULL) {
@@ -508,6 +520,13 @@ int rdma_accept(struct rdma_cm_id *pub, struct rdma_conn_param *param)
 	if (param == NULL || param->initiator_depth == RDMA_MAX_INIT_DEPTH)
 		rep.initiator_depth = id->req_resp_res < CM_DEV_MAX_RD ? id->req_resp_res : CM_DEV_MAX_RD;
 	e = 0;
+	if (g.wire) {
+		e = cm_wire_accept(id, param);
+		pthread_mutex_unlock(&g.lock);
+		if (e != 0)
+			return cm_fail(e);
+		return id->sync_chan != NULL ? cm_sync_wait(id, RDMA_CM_EVENT_ESTABLISHED) : 0;
+	}
 	if (id->pub.qp != NULL) {
 		/* our QP connects to the peer's now; the REP tells the peer how to reach ours */
 		if (id->peer_verbs == NULL || g.ibv->qp_connect(id->pub.qp, id->peer_verbs, id->peer_verbs_len) != 0) {
@@ -540,6 +559,11 @@ int rdma_reject(struct rdma_cm_id *pub, const void *private_data, uint8_t privat
 		pthread_mutex_unlock(&g.lock);
 		return cm_fail(EINVAL);
 	}
+	if (g.wire) { /* REJ 28 from the soft NIC's CM; private data is not carried there (yet) */
+		e = cm_wire_reject(id);
+		pthread_mutex_unlock(&g.lock);
+		return e == 0 ? 0 : cm_fail(e);
+	}
 	rej.pdata_len = private_data_len;
 	if (private_data_len > 0)
 		memcpy(rej.pdata, private_data, private_data_len);
@@ -566,7 +590,7 @@ int rdma_establish(struct rdma_cm_id *pub)
 		pthread_mutex_unlock(&g.lock);
 		return cm_fail(EINVAL);
 	}
-	e = cm_send(id, &rtu);
+	e = g.wire ? 0 : cm_send(id, &rtu); /* on the wire the soft NIC's CM sent the RTU with the REP */
 	if (e == 0)
 		id->state = ST_CONNECTED;
 	pthread_mutex_unlock(&g.lock);

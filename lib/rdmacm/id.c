@@ -58,6 +58,7 @@ int cm_dev_get(void)
 	g.ibv = soft_ibv_hooks_of(ctx);
 	g.dev = g.ibv->dev_of(ctx);
 	g.nic = g.dev->rnic;
+	g.wire = cm_card_wire();
 	return 0;
 }
 

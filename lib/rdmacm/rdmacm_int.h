@@ -3,6 +3,7 @@
  * librdmacm over the soft NIC (private to lib/rdmacm/). Built against rdma-core's own
  * <rdma/rdma_cma.h>, so every public structure has the layout applications compiled against.
  *
+ * On a RoCEv2 card the IB CM itself carries the QP, as Linux rdma_cm (wire.c); elsewhere:
  * Transport: each listening or active id owns a soft NIC endpoint (rnic.h); a connection is one
  * soft NIC qp made with the NIC's RDMA-CM (listen / connect_addr / qp_accept). The IB CM's
  * REQ / REP / REJ / RTU, with their private data, travel as small messages on that qp before
@@ -139,6 +140,7 @@ struct cm_lib {
 	struct ibv_context *verbs;
 	struct ibv_pd *pd;
 	const struct soft_ibv_hooks *ibv;
+	bool wire;                     /* RoCEv2 card: the IB CM describes the QP itself, as Linux (conn.c) */
 };
 extern struct cm_lib g;
 
@@ -164,6 +166,13 @@ void cm_sockaddr_copy(struct sockaddr_storage *dst, const struct sockaddr *src);
 void cm_wait_sends(struct cm_id *id, int timeout_ms);
 void cm_reap_orphans(void);
 void cm_drop_queued(struct cm_id *id);
+/* RDMA-CM on the wire (RoCEv2 cards, wire.c); all under g.lock */
+bool cm_card_wire(void);
+int cm_wire_connect(struct cm_id *id, const struct rdma_conn_param *param);
+void cm_wire_request(struct cm_ep *ep, struct softhw_rnic_qp *qp);
+bool cm_wire_cqe(struct cm_id *id, const struct softhw_rnic_cqe *cqe);
+int cm_wire_accept(struct cm_id *id, const struct rdma_conn_param *param);
+int cm_wire_reject(struct cm_id *id);
 /* Synchronous ids: waits for the id's next event on its own channel; its status (0, or errno-style) */
 int cm_sync_wait(struct cm_id *id, enum rdma_cm_event_type want);
 

@@ -4,10 +4,12 @@
 # inside a network namespace this script makes (unshare --net): no address is ever set in the
 # machine's own namespace.
 #
-# Usage: tests/interop/run.sh [--probe PATH] [--timeout SECONDS] [SCENARIO...]
+# Usage: tests/interop/run.sh [--probe PATH] [--lib DIR] [--timeout SECONDS] [SCENARIO...]
 #   SCENARIOS: boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
-#   (default: all); job (SOFTDOCA_INTEROP_JOB)
+#   rdmacm-server rdmacm-client rdmacm-rping rdmacm-netem (default: all); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
+#   --lib     softdoca's librdmacm.so.1 / libibverbs.so.1 for rdma-core's tools on the host
+#             (default: build/lib/flavour/host; built with -Drdmacm=enabled)
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
 # Lines "PASS name ..." / "FAIL name ..." and a closing "N passed, N failed" summarise.
 set -uo pipefail
@@ -15,17 +17,20 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 probe=${SOFTDOCA_ROCE_PROBE:-$top/build/tests/interop/roce_probe}
+sdlib=${SOFTDOCA_INTEROP_LIB:-$top/build/lib/flavour/host}
 timeout_s=${SOFTDOCA_INTEROP_TIMEOUT:-240}
 scenarios=()
 while (($#)); do
 	case $1 in
 	--probe) probe=$2; shift 2 ;;
+	--lib) sdlib=$(cd "$2" 2>/dev/null && pwd || echo "$2"); shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	-h|--help) sed -n '2,12p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
-((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem)
+((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
+	rdmacm-server rdmacm-client rdmacm-rping rdmacm-netem)
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.2f", b - a}'; }
@@ -44,7 +49,7 @@ if [[ -z ${SOFTDOCA_INTEROP_INNER:-} ]]; then
 	guest=$("$here/guest/build-initramfs.sh" | tail -1) || skip "guest build failed (see above)"
 	echo "interop: guest kernel and initramfs ready in $(since $t0) s ($guest)"
 	export SOFTDOCA_INTEROP_INNER=1 SOFTDOCA_INTEROP_GUEST=$guest
-	exec unshare --net -- "$0" --probe "$probe" --timeout "$timeout_s" "${scenarios[@]}"
+	exec unshare --net -- "$0" --probe "$probe" --lib "$sdlib" --timeout "$timeout_s" "${scenarios[@]}"
 fi
 
 # ---- inside the namespace ----
@@ -308,6 +313,155 @@ scenario_rping-netem() {
 	[[ -x $probe ]] || { fail rping-netem "no roce_probe at $probe"; return; }
 	probe_job "/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 10% reorder 25% 50% && mark NETEM on || mark NETEM unavailable" 2 "mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')" "rping -s -a $GUEST_IP -p 7471 -C 10 -S 5000 -V" rping
 	run_probe probe-rping-netem 2 "--rping 10 --size 5000 --loss 10 --reorder 25"
+}
+
+# ---- rdma-core's unmodified tools on the host, on softdoca (issue 13 §3) ----
+# rdma_server / rdma_client / rping from the host's rdmacm-utils, run with softdoca's own
+# librdmacm.so.1 and libibverbs.so.1 (LD_LIBRARY_PATH=$sdlib) on a rocev2 card at $HOST_IP: the
+# IB CM REQ / REP carry their QPs (QPN, starting PSN) as Linux rdma_cm's do, and the QPs'
+# packets go on the tap as RoCEv2. The guest runs the same tools, unmodified, on rxe.
+
+# sd_ready NAME: the host side can run (else a FAIL line): tools, our libraries, ldd, config.
+sd_ready() {
+	local t
+	for t in rdma_server rdma_client rping; do
+		command -v $t >/dev/null || { fail "$1" "$t missing on the host (apt-get install rdmacm-utils)"; return 1; }
+	done
+	[[ -e $sdlib/librdmacm.so.1 && -e $sdlib/libibverbs.so.1 ]] ||
+		{ fail "$1" "no softdoca librdmacm.so.1 / libibverbs.so.1 in $sdlib (meson setup -Drdmacm=enabled; docs/interop.md)"; return 1; }
+	for t in librdmacm libibverbs; do
+		LD_LIBRARY_PATH=$sdlib ldd "$(command -v rping)" | grep -q "$t.so.1 => $sdlib/" ||
+			{ fail "$1" "ldd: rping does not load $sdlib/$t.so.1"; return 1; }
+	done
+	mkdir -p "$work/run"
+	printf '[card interop]\nprofile = cx7\nwire = rocev2\nhost.ipv4 = %s\n' $HOST_IP >"$work/softdoca.conf"
+}
+sd() { SOFTDOCA_CONFIG=$work/softdoca.conf SOFTDOCA_RUN_DIR=$work/run LD_LIBRARY_PATH=$sdlib "$@"; }
+
+# guest_servers ROUNDS NAME COMMAND [BEFORE] [AFTER]: the guest's job runs COMMAND (a server
+# that serves one connection) ROUNDS times after SERVER-READY.
+guest_servers() {
+	cat >"$work/job.sh" <<G
+${4:-}
+mark SERVER-READY
+i=0; bad=0
+while [ \$i -lt $1 ]; do
+	timeout 90 $3 >/tmp/srv.log 2>&1 || { bad=\$((bad + 1)); mark SERVER-FAIL round=\$i "\$(tr '\n' ' ' </tmp/srv.log | tail -c 300)"; }
+	i=\$((i + 1))
+done
+mark RESULT guest-$2 \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$1 failed=\$bad"
+${5:-}
+G
+}
+
+# guest_clients ROUNDS NAME COMMAND: appended to the job: COMMAND ROUNDS times, round N once
+# the host created go.N (its server started); retried while the server is not listening yet
+# (a REJ comes back at once), at most 20 times.
+guest_clients() {
+	cat >>"$work/job.sh" <<G
+i=0; bad=0
+while [ \$i -lt $1 ]; do
+	n=0; while [ ! -e /mnt/go.\$i ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
+	ok=0; t=0
+	while [ \$t -lt 20 ]; do
+		if timeout 60 $3 >/tmp/cli.log 2>&1; then ok=1; break; fi
+		t=\$((t + 1)); sleep 0.3
+	done
+	[ \$ok = 1 ] || { bad=\$((bad + 1)); mark CLIENT-FAIL round=\$i "\$(tr '\n' ' ' </tmp/cli.log | tail -c 300)"; }
+	i=\$((i + 1))
+done
+mark RESULT guest-$2 \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$1 failed=\$bad"
+G
+}
+
+# host_clients NAME ROUNDS COMMAND...: softdoca's side as the client, ROUNDS connections; a
+# round is retried (at most 40 times, 0.25 s apart) while the guest's server is not listening.
+host_clients() {
+	local name=$1 rounds=$2 i k t0 ok bad=0 times=
+	shift 2
+	for ((i = 0; i < rounds; i++)); do
+		t0=$(now)
+		ok=0
+		for ((k = 0; k < 40; k++)); do
+			if sd timeout 60 "$@" >"$work/host.log" 2>&1; then ok=1; break; fi
+			timeout 0.25 tail -f /dev/null
+		done
+		times+=" $(since $t0)"
+		if ((ok == 0)); then bad=$((bad + 1)); tail -20 "$work/host.log" | sed 's/^/  host: /'; fi
+	done
+	if ((bad == 0)); then pass "$name" "rounds=$rounds seconds:$times"; else fail "$name" "$bad of $rounds rounds failed"; fi
+}
+
+# host_servers NAME ROUNDS COMMAND...: softdoca's side as the server (one connection each),
+# ROUNDS times; go.N tells the guest's client it started.
+host_servers() {
+	local name=$1 rounds=$2 i t0 pid rc bad=0 times=
+	shift 2
+	for ((i = 0; i < rounds; i++)); do
+		t0=$(now)
+		sd timeout 120 "$@" >"$work/host.log" 2>&1 &
+		pid=$!
+		touch "$work/share/go.$i"
+		wait $pid; rc=$?
+		times+=" $(since $t0)"
+		if ((rc != 0)); then bad=$((bad + 1)); echo "  host: $1 exited $rc"; tail -20 "$work/host.log" | sed 's/^/  host: /'; fi
+	done
+	if ((bad == 0)); then pass "$name" "rounds=$rounds seconds:$times"; else fail "$name" "$bad of $rounds rounds failed"; fi
+}
+
+# The host's rdma_server on softdoca, the guest's rdma_client: our passive CM (REP with the
+# QP), the guest's SEND received and echoed, the guest's DREQ.
+scenario_rdmacm-server() {
+	sd_ready rdmacm-server || return
+	: >"$work/job.sh"
+	guest_clients 3 rdma_client-vs-softdoca "rdma_client -s $HOST_IP"
+	boot "$work/job.sh"
+	if ! wait_mark READY 120; then fail rdmacm-server "guest not ready"; finish 5; return; fi
+	host_servers softdoca-rdma_server 3 rdma_server
+	finish "$timeout_s"
+	guest_results
+}
+
+# The guest's rdma_server, the host's rdma_client on softdoca: our REQ with the QP, RTU, SEND.
+scenario_rdmacm-client() {
+	sd_ready rdmacm-client || return
+	guest_servers 3 rdma_server-vs-softdoca rdma_server
+	boot "$work/job.sh"
+	if ! wait_mark SERVER-READY 120; then fail rdmacm-client "guest never started rdma_server"; finish 5; return; fi
+	host_clients softdoca-rdma_client 3 rdma_client -s $GUEST_IP
+	finish "$timeout_s"
+	guest_results
+}
+
+# rping -V both ways in one boot: the guest's server READs our buffer and WRITEs into our sink
+# (our MRs' R_Keys on the wire), then our server does the same to the guest's client's memory.
+rping_args="-p 7471 -C 10 -S 5000 -V"
+scenario_rdmacm-rping() {
+	sd_ready rdmacm-rping || return
+	guest_servers 2 rping-server-vs-softdoca "rping -s -a $GUEST_IP $rping_args"
+	guest_clients 2 rping-client-vs-softdoca "rping -c -a $HOST_IP $rping_args"
+	boot "$work/job.sh"
+	if ! wait_mark SERVER-READY 120; then fail rdmacm-rping "guest never started rping"; finish 5; return; fi
+	host_clients softdoca-rping-client 2 rping -c -a $GUEST_IP $rping_args
+	host_servers softdoca-rping-server 2 rping -s -a $HOST_IP $rping_args
+	finish "$timeout_s"
+	guest_results
+}
+
+# Through loss and reordering (netem on the guest's eth0): rping to the guest's server, the
+# guest's rdma_client to ours; CM and RC retransmission with softdoca's tools on both ends.
+scenario_rdmacm-netem() {
+	sd_ready rdmacm-netem || return
+	guest_servers 2 rping-server-netem-vs-softdoca "rping -s -a $GUEST_IP $rping_args" \
+		"/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 10% reorder 25% 50% && mark NETEM on || mark NETEM unavailable"
+	guest_clients 3 rdma_client-netem-vs-softdoca "rdma_client -s $HOST_IP"
+	echo "mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')" >>"$work/job.sh"
+	boot "$work/job.sh"
+	if ! wait_mark SERVER-READY 120; then fail rdmacm-netem "guest never started rping"; finish 5; return; fi
+	host_clients softdoca-rping-client-netem 2 rping -c -a $GUEST_IP $rping_args
+	host_servers softdoca-rdma_server-netem 3 rdma_server
+	finish "$timeout_s"
+	guest_results
 }
 
 # A job of your own (SOFTDOCA_INTEROP_JOB=file, run by the guest's sh with mark() defined):

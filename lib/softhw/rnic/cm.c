@@ -45,8 +45,24 @@ static void soft_link_local_to_loopback(struct sockaddr_storage *ss)
 	}
 }
 
-doca_error_t rnic_cm_connect(struct softhw_rnic_ep *e, const struct sockaddr *addr, socklen_t addr_len, void *user,
-			     struct softhw_rnic_qp **out)
+/* RDMA-CM on the wire: `data` may stand for a connection qp of ep (see rnic.h). */
+static doca_error_t data_check(const struct rnic_ep *ep, struct rnic_qp *data)
+{
+	doca_error_t err = DOCA_SUCCESS;
+
+	if (rnic_conn_choose(ep) != RNIC_PATH_ROCE)
+		return DOCA_ERROR_NOT_SUPPORTED; /* the stream's handshake carries no QPN */
+	pthread_mutex_lock(&data->lock);
+	if (data->conn != RNIC_PATH_ROCE || data->ep->attr.fn != ep->attr.fn || data->cm || data->dead)
+		err = DOCA_ERROR_INVALID_VALUE;
+	else if (data->state != QP_IDLE || data->has_peer)
+		err = DOCA_ERROR_BAD_STATE;
+	pthread_mutex_unlock(&data->lock);
+	return err;
+}
+
+static doca_error_t cm_connect(struct softhw_rnic_ep *e, const struct sockaddr *addr, socklen_t addr_len, void *user,
+			       struct rnic_qp *data, const void *private_data, uint8_t len, struct softhw_rnic_qp **out)
 {
 	struct rnic_ep *ep = rnic_ep_of(e);
 	struct rnic_qp *qp;
@@ -54,11 +70,21 @@ doca_error_t rnic_cm_connect(struct softhw_rnic_ep *e, const struct sockaddr *ad
 	if (addr == NULL || out == NULL || addr_len > sizeof(struct sockaddr_storage) ||
 	    (addr->sa_family != AF_INET && addr->sa_family != AF_INET6))
 		return DOCA_ERROR_INVALID_VALUE;
+	if (data != NULL) {
+		doca_error_t err = data_check(ep, data);
+
+		if (err != DOCA_SUCCESS)
+			return err;
+	}
 	qp = rnic_qp_new(ep, user);
 	if (qp == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	pthread_mutex_lock(&qp->lock);
 	qp->cm = true;
+	qp->cm_data = data;
+	qp->cm_pdata_len = private_data == NULL ? 0 : len > 56 ? 56 : len; /* the REQ's room after the RDMA-CM header */
+	if (qp->cm_pdata_len > 0)
+		memcpy(qp->cm_pdata, private_data, qp->cm_pdata_len);
 	qp->dialer = true;
 	memset(&qp->peer_addr, 0, sizeof(qp->peer_addr));
 	memcpy(&qp->peer_addr, addr, addr_len);
@@ -75,16 +101,36 @@ doca_error_t rnic_cm_connect(struct softhw_rnic_ep *e, const struct sockaddr *ad
 	return DOCA_SUCCESS;
 }
 
-doca_error_t rnic_cm_accept(struct softhw_rnic_qp *q, void *user, const void *private_data, uint8_t len)
+doca_error_t rnic_cm_connect(struct softhw_rnic_ep *e, const struct sockaddr *addr, socklen_t addr_len, void *user,
+			     struct softhw_rnic_qp **out)
 {
-	struct rnic_qp *qp = rnic_qp_of(q);
+	return cm_connect(e, addr, addr_len, user, NULL, NULL, 0, out);
+}
 
+doca_error_t rnic_cm_connect_data(struct softhw_rnic_ep *e, const struct sockaddr *addr, socklen_t addr_len, void *user,
+				  struct softhw_rnic_qp *data, const void *private_data, uint8_t len,
+				  struct softhw_rnic_qp **out)
+{
+	if (rnic_conn_choose(rnic_ep_of(e)) != RNIC_PATH_ROCE)
+		return DOCA_ERROR_NOT_SUPPORTED;
+	return cm_connect(e, addr, addr_len, user, data != NULL ? rnic_qp_of(data) : NULL, private_data, len, out);
+}
+
+static doca_error_t cm_accept(struct rnic_qp *qp, void *user, struct rnic_qp *data, const void *private_data, uint8_t len)
+{
+	if (data != NULL) {
+		doca_error_t err = data_check(qp->ep, data);
+
+		if (err != DOCA_SUCCESS)
+			return err;
+	}
 	pthread_mutex_lock(&qp->lock);
 	if (qp->state != QP_REQUEST) {
 		pthread_mutex_unlock(&qp->lock);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	qp->user = user;
+	qp->cm_data = data;
 	/* carried where the wire has room for it (RoCEv2's REP; the stream has none) */
 	qp->cm_pdata_len = private_data == NULL ? 0 : len > sizeof(qp->cm_pdata) ? sizeof(qp->cm_pdata) : len;
 	if (qp->cm_pdata_len > 0)
@@ -94,6 +140,33 @@ doca_error_t rnic_cm_accept(struct softhw_rnic_qp *q, void *user, const void *pr
 		rnic_qp_established(qp);
 	pthread_mutex_unlock(&qp->lock);
 	return DOCA_SUCCESS;
+}
+
+doca_error_t rnic_cm_accept(struct softhw_rnic_qp *q, void *user, const void *private_data, uint8_t len)
+{
+	return cm_accept(rnic_qp_of(q), user, NULL, private_data, len);
+}
+
+doca_error_t rnic_cm_accept_data(struct softhw_rnic_qp *q, void *user, struct softhw_rnic_qp *data,
+				 const void *private_data, uint8_t len)
+{
+	if (data == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	return cm_accept(rnic_qp_of(q), user, rnic_qp_of(data), private_data, len);
+}
+
+doca_error_t rnic_cm_info(const struct softhw_rnic_qp *q, struct softhw_rnic_cm_info *info)
+{
+	struct rnic_qp *qp = (struct rnic_qp *)q;
+	doca_error_t err = DOCA_ERROR_NOT_FOUND;
+
+	pthread_mutex_lock(&qp->lock);
+	if (qp->has_cm_info) {
+		*info = qp->cm_info;
+		err = DOCA_SUCCESS;
+	}
+	pthread_mutex_unlock(&qp->lock);
+	return err;
 }
 
 doca_error_t rnic_cm_reject(struct softhw_rnic_qp *q)

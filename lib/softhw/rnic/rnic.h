@@ -123,6 +123,19 @@ struct softhw_rnic_ep_attr {
 	void *notify_arg;
 };
 
+/*
+ * What the peer's IB CM message said (RoCEv2 cards, librdmacm): the REQ (passive side), the
+ * REP (active side) or the REJ. Stream cards have none (NOT_FOUND).
+ */
+struct softhw_rnic_cm_info {
+	uint8_t pdata[196];       /* REQ: the 56 bytes after the RDMA-CM header; REP: 196; REJ: 148 */
+	uint8_t pdata_len;
+	uint8_t responder_resources, initiator_depth; /* as the sender wrote them (not swapped) */
+	uint8_t retry_count, rnr_retry_count;
+	uint16_t rej_reason;      /* REJ: the IB CM reason; 0 otherwise */
+	struct sockaddr_storage local; /* REQ: the address and port the peer asked for (IP header) */
+};
+
 struct softhw_rnic_ops {
 	/* ---- endpoint (doca_rdma start / stop) ---- */
 	doca_error_t (*ep_create)(const struct softhw_rnic_ep_attr *attr, struct softhw_rnic_ep **ep);
@@ -165,6 +178,20 @@ struct softhw_rnic_ops {
 	doca_error_t (*qp_reject)(struct softhw_rnic_qp *qp);
 	/* The peer's address (CM connections); NOT_FOUND for out-of-band ones. */
 	doca_error_t (*qp_peer_addr)(const struct softhw_rnic_qp *qp, struct sockaddr_storage *addr);
+	/*
+	 * RDMA-CM on the wire (RoCEv2 cards; NOT_SUPPORTED on others), as Linux rdma_cm: the IB CM
+	 * messages of connection qp `qp` describe `data` (a qp_create'd qp of an ep on the same card,
+	 * not connected): its QPN and PSN go in the REQ / REP and its engine carries the traffic,
+	 * while `qp` only reports the connection's events. connect_addr_data: connect_addr so, with
+	 * the REQ's private data (up to 56 bytes; data NULL: qp itself); accept_data: qp_accept so.
+	 */
+	doca_error_t (*connect_addr_data)(struct softhw_rnic_ep *ep, const struct sockaddr *addr, socklen_t addr_len,
+					  void *user, struct softhw_rnic_qp *data, const void *private_data, uint8_t len,
+					  struct softhw_rnic_qp **qp);
+	doca_error_t (*qp_accept_data)(struct softhw_rnic_qp *qp, void *user, struct softhw_rnic_qp *data,
+				       const void *private_data, uint8_t len);
+	/* What the peer's CM message said (REQ after CQE_REQUEST, REP after ESTABLISHED, REJ after FAILED). */
+	doca_error_t (*qp_cm_info)(const struct softhw_rnic_qp *qp, struct softhw_rnic_cm_info *info);
 
 	/* ---- data path ---- */
 	/*

@@ -132,6 +132,9 @@ struct rnic_qp {
 	struct sockaddr_storage peer_addr; /* RDMA-CM: the address dialed, or the dialer's */
 	uint8_t cm_pdata[196];     /* RDMA-CM: the private data the owner accepted with (a path that carries it) */
 	uint8_t cm_pdata_len;
+	struct rnic_qp *cm_data;   /* RDMA-CM on the wire: the qp the CM messages describe (NULL: this one) */
+	bool has_cm_info;
+	struct softhw_rnic_cm_info cm_info; /* what the peer's CM message said */
 	uint8_t desc[RNIC_DESC_LEN];
 
 	struct rnic_wr *wq_head;   /* posted work, in post order, until its completion */
@@ -348,6 +351,12 @@ doca_error_t rnic_cm_connect(struct softhw_rnic_ep *ep, const struct sockaddr *a
 doca_error_t rnic_cm_accept(struct softhw_rnic_qp *qp, void *user, const void *private_data, uint8_t len);
 doca_error_t rnic_cm_reject(struct softhw_rnic_qp *qp);
 doca_error_t rnic_cm_peer_addr(const struct softhw_rnic_qp *qp, struct sockaddr_storage *addr);
+doca_error_t rnic_cm_connect_data(struct softhw_rnic_ep *ep, const struct sockaddr *addr, socklen_t addr_len, void *user,
+				  struct softhw_rnic_qp *data, const void *private_data, uint8_t len,
+				  struct softhw_rnic_qp **qp);
+doca_error_t rnic_cm_accept_data(struct softhw_rnic_qp *qp, void *user, struct softhw_rnic_qp *data,
+				 const void *private_data, uint8_t len);
+doca_error_t rnic_cm_info(const struct softhw_rnic_qp *qp, struct softhw_rnic_cm_info *info);
 
 static inline struct rnic_ep *rnic_ep_of(struct softhw_rnic_ep *ep)
 {

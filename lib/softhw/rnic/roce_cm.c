@@ -51,6 +51,7 @@ enum cmc_state {
 struct cmc {
 	struct cmc *next;
 	struct rnic_qp *qp;            /* NULL once freed */
+	struct rnic_qp *data;          /* librdmacm: the qp the messages describe (qp->cm_data); NULL: qp itself */
 	const struct roce_cm_local *l;
 	enum cmc_state state;
 	bool active;
@@ -234,7 +235,8 @@ void roce_cm_dial(struct rnic_qp *qp)
 	}
 	c->active = true;
 	c->peer_ip = ip;
-	c->local_qpn = roce_path_qpn(qp);
+	c->data = qp->cm_data;
+	c->local_qpn = roce_path_qpn(c->data != NULL ? c->data : qp);
 	c->rq_psn = (uint32_t)softhw_token_new() & ROCE_PSN_MASK;
 	c->mtu_log = l->mtu_log;
 	c->tid = (uint64_t)(softhw_token_new() & 0xffffffffu) << 32 | c->local_id;
@@ -265,6 +267,7 @@ void roce_cm_dial(struct rnic_qp *qp)
 	roce_put32(cma.src + 12, l->ip);
 	roce_put32(cma.dst + 12, ip);
 	roce_cma_hdr_put(req.private_data, &cma);
+	memcpy(req.private_data + ROCE_CMA_HDR_LEN, qp->cm_pdata, qp->cm_pdata_len < ROCE_CMA_USER_PDATA ? qp->cm_pdata_len : ROCE_CMA_USER_PDATA);
 	roce_cm_req_put(c->mad, c->tid, &req);
 	c->state = CMC_REQ_SENT;
 	cmc_send(c, 2 * conv_ms(CM_PACKET_LIFETIME) + conv_ms(CM_RESPONSE_TIMEOUT), CM_MAX_RETRIES);
@@ -278,10 +281,48 @@ static doca_error_t rej_status(uint16_t reason)
 	return reason == ROCE_CM_REJ_CONSUMER ? DOCA_ERROR_CONNECTION_RESET : DOCA_ERROR_NOT_CONNECTED;
 }
 
+/* qp lock held: what the peer's message said, for librdmacm (qp_cm_info). */
+static void info_set(struct rnic_qp *qp, const uint8_t *pdata, uint8_t len, uint8_t resp_res, uint8_t init_depth,
+		     uint8_t retry, uint8_t rnr_retry, uint16_t rej_reason)
+{
+	struct softhw_rnic_cm_info *i = &qp->cm_info;
+
+	memset(i->pdata, 0, sizeof(i->pdata));
+	memcpy(i->pdata, pdata, len);
+	i->pdata_len = len;
+	i->responder_resources = resp_res;
+	i->initiator_depth = init_depth;
+	i->retry_count = retry;
+	i->rnr_retry_count = rnr_retry;
+	i->rej_reason = rej_reason;
+	qp->has_cm_info = true;
+}
+
+/*
+ * qp lock held: the engine starts on the qp the messages described. With a data qp (librdmacm)
+ * that one carries the traffic, RTS at once (it is no RDMA-CM qp: no CQE); qp only reports.
+ */
+static bool cm_start(struct cmc *c, struct rnic_qp *qp, struct rnic_qp *data, bool established, bool service)
+{
+	bool ok;
+
+	if (data == NULL)
+		return roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, established, service);
+	pthread_mutex_lock(&data->lock); /* order: connection qp -> data qp */
+	ok = !data->dead && data->state == QP_IDLE &&
+	     roce_path_cm_connect(data, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, true, service);
+	pthread_mutex_unlock(&data->lock);
+	if (!ok)
+		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_INVALID_VALUE, DOCA_ERROR_CONNECTION_ABORTED);
+	else if (established)
+		rnic_qp_established(qp);
+	return ok;
+}
+
 static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 {
 	struct roce_cm_rep rep;
-	struct rnic_qp *qp = c->qp;
+	struct rnic_qp *qp = c->qp, *data = c->data;
 	bool ok;
 
 	roce_cm_rep_get(mad, &rep);
@@ -306,8 +347,11 @@ static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 	c->deadline = 0;
 	pthread_mutex_unlock(&cm.lock);
 	pthread_mutex_lock(&qp->lock);
-	ok = !qp->dead && qp->state == QP_DIALING &&
-	     roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, true, true);
+	ok = !qp->dead && qp->state == QP_DIALING;
+	if (ok)
+		info_set(qp, rep.private_data, ROCE_CM_REP_PDATA, rep.responder_resources, rep.initiator_depth, 0,
+			 rep.rnr_retry_count, 0);
+	ok = ok && cm_start(c, qp, data, true, true);
 	pthread_mutex_unlock(&qp->lock);
 	pthread_mutex_lock(&cm.lock);
 	if (ok) {
@@ -413,6 +457,13 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 	}
 	c->qp = qp;
 	c->local_qpn = roce_path_qpn(qp);
+	info_set(qp, req.private_data + ROCE_CMA_HDR_LEN, ROCE_CMA_USER_PDATA, req.responder_resources, req.initiator_depth,
+		 req.retry_count, req.rnr_retry_count, 0);
+	sin = (struct sockaddr_in *)&qp->cm_info.local;
+	memset(&qp->cm_info.local, 0, sizeof(qp->cm_info.local));
+	sin->sin_family = AF_INET;
+	sin->sin_port = htons(port);
+	memcpy(&sin->sin_addr.s_addr, cma.dst + 12, 4); /* the address the active side asked for */
 	pthread_mutex_unlock(&qp->lock);
 }
 
@@ -438,6 +489,10 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 		pthread_mutex_unlock(&cm.lock);
 		return;
 	}
+	if (qp->cm_data != NULL) { /* librdmacm: the REP describes the application's QP */
+		c->data = qp->cm_data;
+		c->local_qpn = roce_path_qpn(c->data);
+	}
 	memset(&rep, 0, sizeof(rep));
 	rep.local_comm_id = c->local_id;
 	rep.remote_comm_id = c->remote_id;
@@ -454,7 +509,7 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 	cmc_send(c, conv_ms(c->peer_timeout), c->peer_retries); /* as Linux: the REQ's own timing */
 	pthread_mutex_unlock(&cm.lock);
 	/* the engine is up before the RTU (RTR): the active side may send right after it */
-	if (roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, false, false))
+	if (cm_start(c, qp, c->data, false, false))
 		qp->state = QP_HANDSHAKE; /* established on the RTU */
 }
 
@@ -482,7 +537,7 @@ static void rx_rtu(struct cmc *c)
 /* ---- both sides ---- */
 
 /* cm.lock held; dropped around the qp's lock. The peer ended or refused the connection. */
-static void qp_end(struct cmc *c, bool failed, doca_error_t status)
+static void qp_end(struct cmc *c, bool failed, doca_error_t status, const struct roce_cm_rej *rej)
 {
 	struct rnic_qp *qp = c->qp;
 
@@ -490,6 +545,8 @@ static void qp_end(struct cmc *c, bool failed, doca_error_t status)
 		return;
 	pthread_mutex_unlock(&cm.lock);
 	pthread_mutex_lock(&qp->lock);
+	if (rej != NULL)
+		info_set(qp, rej->private_data, ROCE_CM_REJ_PDATA, 0, 0, 0, 0, rej->reason);
 	if (!qp->dead) {
 		if (failed && (qp->state == QP_DIALING || qp->state == QP_HANDSHAKE || qp->state == QP_REQUEST))
 			rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, status, DOCA_ERROR_CONNECTION_ABORTED);
@@ -517,7 +574,7 @@ static void rx_rej(struct cmc *c, const uint8_t *mad)
 			    rej.reason == ROCE_CM_REJ_INVALID_SERVICE_ID ? ": nobody listens on that port"
 			    : rej.reason == ROCE_CM_REJ_CONSUMER ? ": the server's application refused it" : "");
 	cmc_timewait(c);
-	qp_end(c, true, rej_status(rej.reason));
+	qp_end(c, true, rej_status(rej.reason), &rej);
 }
 
 static void rx_mra(struct cmc *c, const uint8_t *mad)
@@ -554,7 +611,7 @@ static void rx_dreq(struct cmc *c, uint64_t tid, const uint8_t *mad)
 	if (c->qp != NULL && cm.nending < (int)(sizeof(cm.ending) / sizeof(cm.ending[0])))
 		cm.ending[cm.nending++] = c->qp;
 	else
-		qp_end(c, false, DOCA_SUCCESS);
+		qp_end(c, false, DOCA_SUCCESS, NULL);
 }
 
 void roce_cm_rx_done(void)
@@ -658,6 +715,9 @@ void roce_cm_qp_gone(struct rnic_qp *qp)
 	for (int i = 0; i < cm.nending; i++) /* a DREQ's hang-up that has not run: nothing to hang up */
 		if (cm.ending[i] == qp)
 			cm.ending[i--] = cm.ending[--cm.nending];
+	for (c = cm.conns; c != NULL; c = c->next)
+		if (c->data == qp) /* the application's QP went before its connection */
+			c->data = NULL;
 	c = cmc_of_qp(qp);
 	if (c != NULL) {
 		c->qp = NULL;

@@ -1317,8 +1317,7 @@ static void roce_free(struct rnic_qp *qp)
 	if (s == NULL)
 		return;
 	roce_close(qp);
-	if (qp->cm)
-		roce_cm_qp_gone(qp);
+	roce_cm_qp_gone(qp); /* also a qp a connection described (librdmacm's) */
 	while (s->bounces != NULL)
 		free(bounce_take(s, s->bounces->seq));
 	pthread_mutex_lock(&s->lp->rx); /* an owner draining the port may hold s */
