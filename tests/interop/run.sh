@@ -18,12 +18,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 probe=${SOFTDOCA_ROCE_PROBE:-$top/build/tests/interop/roce_probe}
 sdlib=${SOFTDOCA_INTEROP_LIB:-$top/build/lib/flavour/host}
+sta_target=${SOFTDOCA_STA_TARGET:-$top/build/tools/sta_target/softdoca-sta-target}
 timeout_s=${SOFTDOCA_INTEROP_TIMEOUT:-240}
 scenarios=()
 while (($#)); do
 	case $1 in
 	--probe) probe=$2; shift 2 ;;
 	--lib) sdlib=$(cd "$2" 2>/dev/null && pwd || echo "$2"); shift 2 ;;
+	--sta-target) sta_target=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	-h|--help) sed -n '2,12p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
@@ -49,7 +51,8 @@ if [[ -z ${SOFTDOCA_INTEROP_INNER:-} ]]; then
 	guest=$("$here/guest/build-initramfs.sh" | tail -1) || skip "guest build failed (see above)"
 	echo "interop: guest kernel and initramfs ready in $(since $t0) s ($guest)"
 	export SOFTDOCA_INTEROP_INNER=1 SOFTDOCA_INTEROP_GUEST=$guest
-	exec unshare --net -- "$0" --probe "$probe" --lib "$sdlib" --timeout "$timeout_s" "${scenarios[@]}"
+	exec unshare --net -- "$0" --probe "$probe" --lib "$sdlib" --sta-target "$sta_target" --timeout "$timeout_s" \
+		"${scenarios[@]}"
 fi
 
 # ---- inside the namespace ----
@@ -73,7 +76,7 @@ if [[ -z $accel ]]; then
 fi
 
 work=$(mktemp -d /tmp/softdoca-interop.XXXXXX)
-trap 'kill $qpid ${cap_pid:-} 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $qpid ${cap_pid:-} ${sta_pid:-} 2>/dev/null; rm -rf "$work"' EXIT
 qpid=
 passed=0
 failed=0
@@ -462,6 +465,91 @@ scenario_rdmacm-netem() {
 	host_servers softdoca-rdma_server-netem 3 rdma_server
 	finish "$timeout_s"
 	guest_results
+}
+
+# ---- NVMe over RDMA: the guest's kernel initiator against softdoca-sta-target (issue 14 §6) ----
+# The target runs on the host on a BlueField-3 card with wire = rocev2 at $HOST_IP (DOCA STA's
+# data path on the soft card's EUs, a soft NVMe disk on $work/disk.img); the guest uses the
+# kernel's nvme-rdma over rxe through nvme-cli, as any Linux host would.
+STA_NQN=nqn.2026-12.io.softdoca:interop
+STA_PORT=4420
+STA_HOSTNQN=nqn.2014-08.io.softdoca:interop-guest
+STA_MB=64
+
+# sta_ready NAME: the target binary, its card and a backing file of random bytes (else a FAIL line).
+sta_ready() {
+	[[ -x $sta_target ]] ||
+		{ fail "$1" "no softdoca-sta-target at $sta_target (meson setup -Drdmacm=enabled; docs/interop.md)"; return 1; }
+	mkdir -p "$work/sta-run"
+	printf '[card sta]\nprofile = bf3\nwire = rocev2\nhost.ipv4 = %s\n' $HOST_IP >"$work/sta.conf"
+	head -c $((STA_MB << 20)) /dev/urandom >"$work/disk.img"
+	sta_pid=
+}
+
+# sta_start: the target in the background; true once it printed "listening" (bounded).
+sta_start() {
+	: >"$work/sta.out"
+	SOFTDOCA_CONFIG=$work/sta.conf SOFTDOCA_RUN_DIR=$work/sta-run SOFTDOCA_ROCE_STATS=1 \
+		"$sta_target" --addr $HOST_IP --port $STA_PORT --nqn $STA_NQN --backing-file "$work/disk.img" \
+		--block-size 512 --io-threads 2 >"$work/sta.out" 2>>"$work/sta.err" &
+	sta_pid=$!
+	timeout 30 grep -m1 -q "listening on" <(tail -n +1 -f "$work/sta.out" 2>/dev/null)
+}
+
+# sta_stop [SIGNAL]: SIGTERM (a clean stop, its exit status returned) or SIGKILL.
+sta_stop() {
+	local rc=0
+	[[ -n $sta_pid ]] || return 0
+	kill -"${1:-TERM}" $sta_pid 2>/dev/null
+	wait $sta_pid; rc=$?
+	sta_pid=
+	return $rc
+}
+
+# The guest's helpers for the NVMe scenarios, put in front of each job.
+sta_guest_lib() {
+	cat <<G
+NQN=$STA_NQN
+HOSTNQN=$STA_HOSTNQN
+TADDR=$HOST_IP
+TPORT=$STA_PORT
+G
+	cat <<'G'
+log1() { tr '\n' ' ' <"$1" | tail -c ${2:-300}; }
+# nvme_dev: waits (bounded) for the namespace of the controller connected to NQN; prints /dev/nvmeXnY
+nvme_dev() {
+	n=0
+	while [ $n -lt ${1:-300} ]; do
+		for c in /sys/class/nvme/nvme*; do
+			[ -e "$c/subsysnqn" ] || continue
+			[ "$(cat $c/subsysnqn)" = "$NQN" ] || continue
+			for ns in /sys/block/$(basename $c)n* /sys/block/nvme*c*n*; do
+				[ -e "$ns" ] && { echo /dev/$(basename $ns); return 0; }
+			done
+		done
+		sleep 0.1; n=$((n + 1))
+	done
+	return 1
+}
+G
+}
+
+# Discovery: the guest's `nvme discover` reads the target's discovery log page (0x70).
+scenario_nvme-discover() {
+	sta_ready nvme-discover || return
+	if ! sta_start; then fail nvme-discover "softdoca-sta-target did not start"; sed 's/^/  target: /' "$work/sta.err"; sta_stop KILL; return; fi
+	{ sta_guest_lib; cat <<'G'
+timeout 60 nvme discover -t rdma -a $TADDR -s $TPORT --hostnqn=$HOSTNQN >/tmp/disc.log 2>&1; rc=$?
+ok=fail
+[ $rc = 0 ] && grep -q "subnqn: *$NQN" /tmp/disc.log && grep -q "trtype: *rdma" /tmp/disc.log && ok=pass
+mark RESULT guest-nvme-discover $ok "rc=$rc $(log1 /tmp/disc.log 600)"
+G
+	} >"$work/job.sh"
+	boot "$work/job.sh"
+	finish "$timeout_s"
+	guest_results
+	if sta_stop; then pass sta-target-stop "clean stop"; else fail sta-target-stop "exit status $?"; fi
+	sed 's/^/  target: /' "$work/sta.err" | tail -20
 }
 
 # A job of your own (SOFTDOCA_INTEROP_JOB=file, run by the guest's sh with mark() defined):
