@@ -516,18 +516,25 @@ TPORT=$STA_PORT
 G
 	cat <<'G'
 log1() { tr '\n' ' ' <"$1" | tail -c ${2:-300}; }
-# nvme_dev: waits (bounded) for the namespace of the controller connected to NQN; prints /dev/nvmeXnY
+# nvme_dev: waits (bounded) for the block device of a namespace of NQN; prints /dev/nvmeXnY
+# (native multipath: under the subsystem; without it: under the controller)
 nvme_dev() {
 	n=0
 	while [ $n -lt ${1:-300} ]; do
-		for c in /sys/class/nvme/nvme*; do
-			[ -e "$c/subsysnqn" ] || continue
-			[ "$(cat $c/subsysnqn)" = "$NQN" ] || continue
-			for ns in /sys/block/$(basename $c)n* /sys/block/nvme*c*n*; do
-				[ -e "$ns" ] && { echo /dev/$(basename $ns); return 0; }
+		for c in /sys/class/nvme-subsystem/nvme-subsys* /sys/class/nvme/nvme*; do
+			[ -e "$c/subsysnqn" ] && [ "$(cat $c/subsysnqn)" = "$NQN" ] || continue
+			for ns in $c/nvme*n*; do
+				[ -b /dev/${ns##*/} ] && { echo /dev/${ns##*/}; return 0; }
 			done
 		done
 		sleep 0.1; n=$((n + 1))
+	done
+	return 1
+}
+# nvme_ctrl: the controller (nvmeX) connected to NQN, if any
+nvme_ctrl() {
+	for c in /sys/class/nvme/nvme*; do
+		[ -e "$c/subsysnqn" ] && [ "$(cat $c/subsysnqn)" = "$NQN" ] && { echo ${c##*/}; return 0; }
 	done
 	return 1
 }
@@ -550,6 +557,71 @@ G
 	guest_results
 	if sta_stop; then pass sta-target-stop "clean stop"; else fail sta-target-stop "exit status $?"; fi
 	sed 's/^/  target: /' "$work/sta.err" | tail -20
+}
+
+# Connect and I/O: `nvme connect -t rdma`, the whole namespace read and its SHA-256 compared with
+# the backing file's, 1 MiB written with O_DIRECT (the host checks the file while the target
+# still runs), fio randrw 4k with verify, `nvme disconnect`; then the target stops cleanly with
+# every NVMe command it submitted completed.
+STA_WOFF=2048  # the O_DIRECT write: 4 KiB blocks 2048-2303 (8 MiB in), by 128 KiB
+scenario_nvme-io() {
+	local want
+	sta_ready nvme-io || return
+	if ! sta_start; then fail nvme-io "softdoca-sta-target did not start"; sed 's/^/  target: /' "$work/sta.err"; sta_stop KILL; return; fi
+	want=$(sha256sum "$work/disk.img" | cut -d' ' -f1)
+	{ sta_guest_lib; echo "WANT=$want WOFF=$STA_WOFF"; cat <<'G'
+t0=$(cut -d' ' -f1 /proc/uptime)
+timeout 90 nvme connect -t rdma -a $TADDR -s $TPORT -n $NQN --hostnqn=$HOSTNQN >/tmp/conn.log 2>&1; rc=$?
+dev=$(nvme_dev 300)
+mark RESULT guest-nvme-connect $( [ $rc = 0 ] && [ -n "$dev" ] && echo pass || echo fail ) "rc=$rc dev=$dev ctrl=$(nvme_ctrl) $(log1 /tmp/conn.log)"
+[ -n "$dev" ] || return 1
+mark CONNECTED dev=$dev t=$(cut -d' ' -f1 /proc/uptime)
+sum=$(sha256sum $dev | cut -d' ' -f1)
+mark RESULT guest-nvme-read-sha256 $( [ "$sum" = "$WANT" ] && echo pass || echo fail ) "size=$(cat /sys/block/${dev#/dev/}/size)x512 sha256=$sum"
+head -c 1048576 /dev/urandom >/mnt/wpat.bin
+# 128 KiB writes: more than the in-capsule data, so STA pulls them by RDMA READ from rxe's MRs
+dd if=/mnt/wpat.bin of=$dev bs=131072 seek=$((WOFF / 32)) oflag=direct >/tmp/dd.log 2>&1; rc=$?
+mark WROTE rc=$rc
+dd if=$dev of=/tmp/rb.bin bs=131072 skip=$((WOFF / 32)) count=8 iflag=direct >>/tmp/dd.log 2>&1
+mark RESULT guest-nvme-odirect-write $( [ $rc = 0 ] && cmp -s /tmp/rb.bin /mnt/wpat.bin && echo pass || echo fail ) "rc=$rc $(log1 /tmp/dd.log)"
+timeout 300 fio --name=randrw --filename=$dev --ioengine=libaio --direct=1 --rw=randrw --bs=4k --iodepth=16 \
+	--offset=16m --size=8m --verify=crc32c --verify_fatal=1 --output=/tmp/fio.log >/dev/null 2>&1; rc=$?
+mark RESULT guest-fio-randrw-verify $( [ $rc = 0 ] && ! grep -q "verify: bad" /tmp/fio.log && echo pass || echo fail ) "rc=$rc $(grep -E 'read:|write:|err=' /tmp/fio.log | tr '\n' ' ' | tr -s ' ' | head -c 300)"
+timeout 60 nvme disconnect -n $NQN >/tmp/disc.log 2>&1; rc=$?
+mark RESULT guest-nvme-disconnect $( [ $rc = 0 ] && grep -q "disconnected 1 controller" /tmp/disc.log && [ -z "$(nvme_ctrl)" ] && echo pass || echo fail ) "rc=$rc $(log1 /tmp/disc.log)"
+mark IO-DONE t=$(cut -d' ' -f1 /proc/uptime) started=$t0
+G
+	} >"$work/job.sh"
+	boot "$work/job.sh"
+	if wait_mark WROTE 600; then
+		# the guest's write completed: the file holds it now, while the target still runs
+		if cmp -s <(dd if="$work/disk.img" bs=4096 skip=$STA_WOFF count=256 2>/dev/null) "$work/share/wpat.bin"; then
+			pass host-file-has-odirect-write "1 MiB at block $STA_WOFF"
+		else
+			fail host-file-has-odirect-write "the backing file differs from the guest's 1 MiB at block $STA_WOFF"
+		fi
+	else
+		fail host-file-has-odirect-write "the guest never wrote (no WROTE marker)"
+	fi
+	finish "$timeout_s"
+	guest_results
+	sta_check_stop nvme-io
+}
+
+# sta_check_stop NAME: SIGTERM; a clean exit, and the target's counters say every NVMe command
+# it submitted completed.
+sta_check_stop() {
+	local rc=0 sub comp
+	sta_stop || rc=$?
+	sub=$(grep -o 'nvme_submitted [0-9]*' "$work/sta.err" | tail -1 | cut -d' ' -f2)
+	comp=$(grep -o 'nvme_completed [0-9]*' "$work/sta.err" | tail -1 | cut -d' ' -f2)
+	if ((rc == 0)) && [[ -n $sub && $sub == "$comp" ]]; then
+		pass "$1-target-stop" "clean stop, $(grep -o 'rx_capsules.*' "$work/sta.err" | tail -1)"
+	else
+		fail "$1-target-stop" "exit status $rc, nvme_submitted ${sub:-?} nvme_completed ${comp:-?}"
+		tail -30 "$work/sta.err" | sed 's/^/  target: /'
+	fi
+	grep -E 'stats:' "$work/sta.err" | grep -v 'tx_pkts [0-9] ' | sed 's/^/  target: /' | tail -8
 }
 
 # A job of your own (SOFTDOCA_INTEROP_JOB=file, run by the guest's sh with mark() defined):
