@@ -501,7 +501,7 @@ sta_stop() {
 	local rc=0
 	[[ -n $sta_pid ]] || return 0
 	kill -"${1:-TERM}" $sta_pid 2>/dev/null
-	wait $sta_pid; rc=$?
+	wait $sta_pid 2>/dev/null; rc=$?
 	sta_pid=
 	return $rc
 }
@@ -606,6 +606,91 @@ G
 	finish "$timeout_s"
 	guest_results
 	sta_check_stop nvme-io
+}
+
+# The target killed and restarted under the guest: the guest writes 4 KiB blocks one at a time
+# with O_DIRECT ("softdoca block N" repeated), appending N to the share's done.log as each write
+# completes. Once 20 are done the host kills the target (SIGKILL), starts a new one on the same
+# file and says so (restarted); the guest's kernel reconnects (reconnect delay 1 s) and its
+# writes go on, 30 more after the restart. Then no completed write may be missing: the guest
+# reads every block of done.log back and the host checks each in the file.
+STA_RBASE=8192  # the restart scenario's blocks: 4 KiB blocks from 32 MiB in
+scenario_nvme-restart() {
+	local n k before after bad=0 i
+	sta_ready nvme-restart || return
+	if ! sta_start; then fail nvme-restart "softdoca-sta-target did not start"; sed 's/^/  target: /' "$work/sta.err"; sta_stop KILL; return; fi
+	{ sta_guest_lib; echo "RBASE=$STA_RBASE"; cat <<'G'
+timeout 90 nvme connect -t rdma -a $TADDR -s $TPORT -n $NQN --hostnqn=$HOSTNQN --reconnect-delay=1 \
+	--ctrl-loss-tmo=300 >/tmp/conn.log 2>&1; rc=$?
+dev=$(nvme_dev 300); ctrl=$(nvme_ctrl)
+mark RESULT guest-nvme-connect $( [ $rc = 0 ] && [ -n "$dev" ] && echo pass || echo fail ) "rc=$rc dev=$dev ctrl=$ctrl $(log1 /tmp/conn.log)"
+[ -n "$dev" ] || return 1
+: >/mnt/done.log
+mark WRITING dev=$dev
+i=0; after=0; failed=0; longest=0; t_end=$(( $(cut -d. -f1 /proc/uptime) + 400 ))
+cs() { tr -d . </proc/uptime | cut -d' ' -f1; }  # uptime in 1/100 s
+while [ $after -lt 30 ] && [ $i -lt 3000 ] && [ $(cut -d. -f1 /proc/uptime) -lt $t_end ]; do
+	[ -e /mnt/restarted ] && after=$((after + 1))
+	yes "softdoca block $i" | head -c 4096 >/tmp/blk
+	t=$(cs)
+	if dd if=/tmp/blk of=$dev bs=4096 seek=$((RBASE + i)) oflag=direct 2>/tmp/dd.err; then
+		echo $i >>/mnt/done.log
+	else
+		failed=$((failed + 1)); mark WRITE-FAILED block=$i "$(log1 /tmp/dd.err)"
+	fi
+	t=$(( $(cs) - t )); [ $t -gt $longest ] && { longest=$t; lblock=$i; }
+	i=$((i + 1))
+done
+# the write that spanned the outage waited for the kernel's reconnect
+mark WRITES-DONE issued=$i failed=$failed after-restart=$after longest-write=${longest}0ms block=${lblock:-} state=$(cat /sys/class/nvme/$ctrl/state 2>/dev/null)
+dmesg | grep -E "nvme nvme[0-9]+:" | tail -8 | while read -r l; do mark KERNEL "$l"; done
+mark RESULT guest-kernel-reconnected $(dmesg | grep -q "Successfully reconnected" && echo pass || echo fail) "$(dmesg | grep -E 'Successfully reconnected|Reconnecting in' | tail -2 | tr '\n' ' ')"
+mark RESULT guest-writes-across-restart $( [ -e /mnt/restarted ] && [ $after -ge 30 ] && echo pass || echo fail ) "issued=$i failed=$failed after-restart=$after"
+bad=0; n=0
+for b in $(cat /mnt/done.log); do
+	yes "softdoca block $b" | head -c 4096 >/tmp/blk
+	dd if=$dev of=/tmp/rb bs=4096 skip=$((RBASE + b)) count=1 iflag=direct 2>/dev/null
+	cmp -s /tmp/rb /tmp/blk || { bad=$((bad + 1)); mark LOST block=$b; }
+	n=$((n + 1))
+done
+mark RESULT guest-no-completed-write-lost $( [ $bad = 0 ] && [ $n -gt 0 ] && echo pass || echo fail ) "completed=$n lost=$bad"
+timeout 60 nvme disconnect -n $NQN >/tmp/disc.log 2>&1; rc=$?
+mark RESULT guest-nvme-disconnect $( [ $rc = 0 ] && grep -q "disconnected 1 controller" /tmp/disc.log && echo pass || echo fail ) "rc=$rc $(log1 /tmp/disc.log)"
+G
+	} >"$work/job.sh"
+	boot "$work/job.sh"
+	if ! wait_mark WRITING 300; then fail nvme-restart "the guest never started writing"; finish 30; guest_results; sta_stop KILL; return; fi
+	# bounded wait for 20 completed writes (the guest appends to done.log as each completes)
+	for ((k = 0; k < 1200; k++)); do
+		n=$(wc -l <"$work/share/done.log" 2>/dev/null || echo 0)
+		((n >= 20)) && break
+		timeout 0.1 tail -f /dev/null
+	done
+	before=$(wc -l <"$work/share/done.log")
+	sta_stop KILL
+	echo "interop: target killed (SIGKILL) after $before completed writes"
+	touch "$work/share/killed"
+	if sta_start; then
+		touch "$work/share/restarted"
+		pass sta-target-restart "a new target on the same file, $before writes completed before the kill"
+	else
+		fail sta-target-restart "the second target did not start"; sed 's/^/  target: /' "$work/sta.err" | tail -20
+	fi
+	finish "$timeout_s"
+	guest_results
+	# every write the guest saw complete is in the file
+	after=0
+	while read -r i; do
+		cmp -s <(dd if="$work/disk.img" bs=4096 skip=$((STA_RBASE + i)) count=1 2>/dev/null) \
+			<(yes "softdoca block $i" | head -c 4096) || { bad=$((bad + 1)); echo "  host: block $i lost"; }
+		after=$((after + 1))
+	done <"$work/share/done.log"
+	if ((bad == 0 && after > before)); then
+		pass host-file-no-completed-write-lost "$after completed writes in the file, $before of them before the kill"
+	else
+		fail host-file-no-completed-write-lost "$bad of $after completed writes not in the file ($before before the kill)"
+	fi
+	sta_check_stop nvme-restart
 }
 
 # sta_check_stop NAME: SIGTERM; a clean exit, and the target's counters say every NVMe command
