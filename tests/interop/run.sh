@@ -6,10 +6,12 @@
 #
 # Usage: tests/interop/run.sh [--probe PATH] [--lib DIR] [--timeout SECONDS] [SCENARIO...]
 #   SCENARIOS: boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
-#   rdmacm-server rdmacm-client rdmacm-rping rdmacm-netem (default: all); job (SOFTDOCA_INTEROP_JOB)
+#   rdmacm-server rdmacm-client rdmacm-rping rdmacm-netem nvme-discover nvme-io nvme-restart
+#   (default: all); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
 #   --lib     softdoca's librdmacm.so.1 / libibverbs.so.1 for rdma-core's tools on the host
 #             (default: build/lib/flavour/host; built with -Drdmacm=enabled)
+#   --sta-target  softdoca-sta-target for the nvme-* scenarios (default: the one of --lib's build)
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
 # Lines "PASS name ..." / "FAIL name ..." and a closing "N passed, N failed" summarise.
 set -uo pipefail
@@ -18,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 probe=${SOFTDOCA_ROCE_PROBE:-$top/build/tests/interop/roce_probe}
 sdlib=${SOFTDOCA_INTEROP_LIB:-$top/build/lib/flavour/host}
-sta_target=${SOFTDOCA_STA_TARGET:-$top/build/tools/sta_target/softdoca-sta-target}
+sta_target=${SOFTDOCA_STA_TARGET:-}
 timeout_s=${SOFTDOCA_INTEROP_TIMEOUT:-240}
 scenarios=()
 while (($#)); do
@@ -27,12 +29,14 @@ while (($#)); do
 	--lib) sdlib=$(cd "$2" 2>/dev/null && pwd || echo "$2"); shift 2 ;;
 	--sta-target) sta_target=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
-	-h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,16p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
 ((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
-	rdmacm-server rdmacm-client rdmacm-rping rdmacm-netem)
+	rdmacm-server rdmacm-client rdmacm-rping rdmacm-netem nvme-discover nvme-io nvme-restart)
+# the target of the same build as the libraries: <build>/lib/flavour/host -> <build>/tools/sta_target
+[[ -n $sta_target ]] || sta_target=${sdlib%/lib/flavour/host}/tools/sta_target/softdoca-sta-target
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.2f", b - a}'; }
@@ -555,8 +559,7 @@ G
 	boot "$work/job.sh"
 	finish "$timeout_s"
 	guest_results
-	if sta_stop; then pass sta-target-stop "clean stop"; else fail sta-target-stop "exit status $?"; fi
-	sed 's/^/  target: /' "$work/sta.err" | tail -20
+	sta_check_stop nvme-discover
 }
 
 # Connect and I/O: `nvme connect -t rdma`, the whole namespace read and its SHA-256 compared with
