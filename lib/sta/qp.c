@@ -85,7 +85,7 @@ static doca_error_t verbs_of(struct sta_io_dp *dp, struct ibv_context *verbs, co
 static void qp_release(struct doca_sta_qp_handle *qp)
 {
 	if (qp->slots != NULL)
-		for (uint32_t i = 0; i < qp->nslots; i++) {
+		for (uint32_t i = 0; i < qp->depth; i++) {
 			if (qp->slots[i].data_mr != NULL)
 				ibv_dereg_mr(qp->slots[i].data_mr);
 			free(qp->slots[i].data);
@@ -149,23 +149,15 @@ doca_error_t doca_sta_io_qp_accept(struct doca_sta_io *sta_io, struct doca_sta_q
 	if (priv_size >= 4 && (pd[0] | pd[1] << 8) == 0 && (pd[2] | pd[3] << 8) != 0 &&
 	    (uint32_t)(pd[2] | pd[3] << 8) < qp->depth)
 		qp->depth = (uint32_t)(pd[2] | pd[3] << 8);
-	/*
-	 * Two capsule buffers per queue entry: a slot stays busy until its response SEND completes
-	 * (the peer's ACK), and the host may send its next command as soon as it has the response,
-	 * before that ACK reaches us. With one buffer per entry that command found no receive: an RNR
-	 * NAK and a retry 10 ms later over RoCEv2 (Linux's nvmet reposts the receive before sending
-	 * the response for the same reason).
-	 */
-	qp->nslots = qp->depth * 2;
 	qp->capsule_size = caps->sta_max_ioccsz;
-	qp->slots = calloc(qp->nslots, sizeof(*qp->slots));
-	qp->capsules = aligned_alloc(64, (size_t)qp->nslots * qp->capsule_size);
-	qp->capsule_mr = qp->capsules != NULL ? ibv_reg_mr(dp->pd, qp->capsules, (size_t)qp->nslots * qp->capsule_size,
+	qp->slots = calloc(qp->depth, sizeof(*qp->slots));
+	qp->capsules = aligned_alloc(64, (size_t)qp->depth * qp->capsule_size);
+	qp->capsule_mr = qp->capsules != NULL ? ibv_reg_mr(dp->pd, qp->capsules, (size_t)qp->depth * qp->capsule_size,
 							  IBV_ACCESS_LOCAL_WRITE)
 					      : NULL;
 	struct ibv_qp_init_attr a = {
 		.send_cq = dp->cq, .recv_cq = dp->cq, .qp_type = IBV_QPT_RC, .sq_sig_all = 0,
-		.cap = {.max_send_wr = qp->nslots * 2 + 8, .max_recv_wr = qp->nslots, .max_send_sge = 1,
+		.cap = {.max_send_wr = qp->depth * 2 + 8, .max_recv_wr = qp->depth, .max_send_sge = 1,
 			.max_recv_sge = 1, .max_inline_data = STA_CQE},
 	};
 	if (qp->slots == NULL || qp->capsule_mr == NULL || rdma_create_qp(cm_id, dp->pd, &a) != 0) {
@@ -177,7 +169,7 @@ doca_error_t doca_sta_io_qp_accept(struct doca_sta_io *sta_io, struct doca_sta_q
 	}
 	qp->cm_id = cm_id;
 	qp->subs = subs_handle;
-	for (uint32_t i = 0; i < qp->nslots; i++) {
+	for (uint32_t i = 0; i < qp->depth; i++) {
 		qp->slots[i].qp = qp;
 		qp->slots[i].index = i;
 		qp->slots[i].capsule = qp->capsules + (size_t)i * qp->capsule_size;
@@ -327,7 +319,7 @@ void sta_qp_destroy_locked(struct doca_sta_qp_handle *qp)
 	for (struct sta_nonoff *n = dp->nonoff_head; n != NULL; n = n->next)
 		dp->nonoff_tail = n;
 	qp->busy = 0;
-	for (uint32_t i = 0; i < qp->nslots; i++) {
+	for (uint32_t i = 0; i < qp->depth; i++) {
 		struct sta_slot *s = &qp->slots[i];
 
 		if (s->task != NULL) {
