@@ -470,7 +470,7 @@ static void completion(struct doca_sta_io *io, const struct ibv_wc *wc)
 	int kind = (int)(wc->wr_id & 3);
 	struct sta_slot *s;
 
-	if (qp == NULL || qp->destroyed || idx >= qp->depth)
+	if (qp == NULL || qp->destroyed || idx >= qp->nslots)
 		return; /* a QP destroyed since: its slots were taken back then */
 	s = &qp->slots[idx];
 	if (wc->status != IBV_WC_SUCCESS) {

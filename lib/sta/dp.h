@@ -88,7 +88,8 @@ struct doca_sta_qp_handle {
 	uint16_t qid;            /* from the Fabrics Connect capsule: 0 admin */
 	uint16_t sq_size;        /* entries (doca_sta_io_qp_connect_set_sq_size + 1) */
 	uint16_t sqhd;           /* SQ head reported in responses */
-	uint32_t depth;          /* capsule buffers = crqsize of the accept */
+	uint32_t depth;          /* crqsize of the accept */
+	uint32_t nslots;         /* capsule buffers (receives) and command slots: twice the depth */
 	bool accepted, established, dead, destroyed;
 	uint32_t busy;           /* slots not in SLOT_RECV */
 	struct sta_slot *slots;

@@ -366,7 +366,7 @@ static doca_error_t io_task_alloc(struct doca_sta_io *io, uint32_t type, int kin
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (kind != STA_IO_TASK_DISCONNECT &&
-	    (slot == NULL || slot < qp->slots || slot >= qp->slots + qp->depth || slot->state != SLOT_APP)) {
+	    (slot == NULL || slot < qp->slots || slot >= qp->slots + qp->nslots || slot->state != SLOT_APP)) {
 		SDK_LOG_ERR("%s: non_offload_user_data is not the one the non-offload callback gave for a command of "
 			    "this QP still waiting for its response",
 			    call);

@@ -85,7 +85,7 @@ static doca_error_t verbs_of(struct sta_io_dp *dp, struct ibv_context *verbs, co
 static void qp_release(struct doca_sta_qp_handle *qp)
 {
 	if (qp->slots != NULL)
-		for (uint32_t i = 0; i < qp->depth; i++) {
+		for (uint32_t i = 0; i < qp->nslots; i++) {
 			if (qp->slots[i].data_mr != NULL)
 				ibv_dereg_mr(qp->slots[i].data_mr);
 			free(qp->slots[i].data);
@@ -150,14 +150,20 @@ doca_error_t doca_sta_io_qp_accept(struct doca_sta_io *sta_io, struct doca_sta_q
 	    (uint32_t)(pd[2] | pd[3] << 8) < qp->depth)
 		qp->depth = (uint32_t)(pd[2] | pd[3] << 8);
 	qp->capsule_size = caps->sta_max_ioccsz;
-	qp->slots = calloc(qp->depth, sizeof(*qp->slots));
-	qp->capsules = aligned_alloc(64, (size_t)qp->depth * qp->capsule_size);
-	qp->capsule_mr = qp->capsules != NULL ? ibv_reg_mr(dp->pd, qp->capsules, (size_t)qp->depth * qp->capsule_size,
+	/*
+	 * Twice the receives the host may fill: a response's receive goes back only once its SEND
+	 * completed here, and the host, which got the response first, sends the next capsule at
+	 * once; with only `depth` receives it would find none (receiver not ready, a retry).
+	 */
+	qp->nslots = qp->depth * 2;
+	qp->slots = calloc(qp->nslots, sizeof(*qp->slots));
+	qp->capsules = aligned_alloc(64, (size_t)qp->nslots * qp->capsule_size);
+	qp->capsule_mr = qp->capsules != NULL ? ibv_reg_mr(dp->pd, qp->capsules, (size_t)qp->nslots * qp->capsule_size,
 							  IBV_ACCESS_LOCAL_WRITE)
 					      : NULL;
 	struct ibv_qp_init_attr a = {
 		.send_cq = dp->cq, .recv_cq = dp->cq, .qp_type = IBV_QPT_RC, .sq_sig_all = 0,
-		.cap = {.max_send_wr = qp->depth * 2 + 8, .max_recv_wr = qp->depth, .max_send_sge = 1,
+		.cap = {.max_send_wr = qp->nslots * 2 + 8, .max_recv_wr = qp->nslots, .max_send_sge = 1,
 			.max_recv_sge = 1, .max_inline_data = STA_CQE},
 	};
 	if (qp->slots == NULL || qp->capsule_mr == NULL || rdma_create_qp(cm_id, dp->pd, &a) != 0) {
@@ -169,7 +175,7 @@ doca_error_t doca_sta_io_qp_accept(struct doca_sta_io *sta_io, struct doca_sta_q
 	}
 	qp->cm_id = cm_id;
 	qp->subs = subs_handle;
-	for (uint32_t i = 0; i < qp->depth; i++) {
+	for (uint32_t i = 0; i < qp->nslots; i++) {
 		qp->slots[i].qp = qp;
 		qp->slots[i].index = i;
 		qp->slots[i].capsule = qp->capsules + (size_t)i * qp->capsule_size;
@@ -319,7 +325,7 @@ void sta_qp_destroy_locked(struct doca_sta_qp_handle *qp)
 	for (struct sta_nonoff *n = dp->nonoff_head; n != NULL; n = n->next)
 		dp->nonoff_tail = n;
 	qp->busy = 0;
-	for (uint32_t i = 0; i < qp->depth; i++) {
+	for (uint32_t i = 0; i < qp->nslots; i++) {
 		struct sta_slot *s = &qp->slots[i];
 
 		if (s->task != NULL) {
