@@ -59,11 +59,17 @@ if [ "$(id -u)" -eq 0 ] && tests/interop/guest/build-initramfs.sh --install >"$r
 else
 	echo "=== the interop guest could not be built here (not root, or see interop-guest.log): skipped"
 fi
+# the guest's kernel NVMe-oF initiator against softdoca-sta-target: the build with librdmacm
+if [ "$(id -u)" -eq 0 ] && [ -f build-rdmacm/build.ninja ] && tests/interop/guest/build-initramfs.sh >/dev/null 2>&1; then
+	SOFTDOCA_INTEROP=1 meson test -C build-rdmacm --no-rebuild --print-errorlogs --suite interop_sta \
+		--logbase interopstalog || status=1
+fi
 
 # Count results from meson's own logs of every run.
 logs=("$root/build-test/meson-logs/testlog.json" "$root/build-san/meson-logs/testlog.json")
 [ -f build-rdmacm/build.ninja ] && logs+=("$root/build-rdmacm/meson-logs/testlog.json")
 [ -f $idir/meson-logs/interoplog.json ] && logs+=("$root/$idir/meson-logs/interoplog.json")
+[ -f build-rdmacm/meson-logs/interopstalog.json ] && logs+=("$root/build-rdmacm/meson-logs/interopstalog.json")
 python3 - "${logs[@]}" <<'PY'
 import json, sys
 passed = failed = 0

@@ -7,11 +7,13 @@
 # Usage: tests/interop/run.sh [--probe PATH] [--doca PATH] [--lib DIR] [--timeout SECONDS] [SCENARIO...]
 #   SCENARIOS: boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
 #   doca-client doca-server doca-client-netem doca-server-netem doca-server-cm rdmacm-server
-#   rdmacm-client rdmacm-rping rdmacm-ucmatose rdmacm-netem (default: all); job (SOFTDOCA_INTEROP_JOB)
+#   rdmacm-client rdmacm-rping rdmacm-ucmatose rdmacm-netem nvme-discover nvme-io nvme-restart
+#   (default: all); nvme-netem (fails: Linux 6.1 rxe, docs/interop.md); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
 #   --doca    the doca_cm_peer binary (default: build/tests/interop/doca_cm_peer)
 #   --lib     softdoca's librdmacm.so.1 / libibverbs.so.1 for rdma-core's tools on the host
 #             (default: build/lib/flavour/host; built with -Drdmacm=enabled)
+#   --sta-target  softdoca-sta-target for the nvme-* scenarios (default: the one of --lib's build)
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
 # Lines "PASS name ..." / "FAIL name ..." and a closing "N passed, N failed" summarise.
 set -uo pipefail
@@ -21,6 +23,7 @@ top=$(cd "$here/../.." && pwd)
 probe=${SOFTDOCA_ROCE_PROBE:-$top/build/tests/interop/roce_probe}
 doca=${SOFTDOCA_DOCA_PEER:-$top/build/tests/interop/doca_cm_peer}
 sdlib=${SOFTDOCA_INTEROP_LIB:-$top/build/lib/flavour/host}
+sta_target=${SOFTDOCA_STA_TARGET:-}
 timeout_s=${SOFTDOCA_INTEROP_TIMEOUT:-240}
 scenarios=()
 while (($#)); do
@@ -28,14 +31,17 @@ while (($#)); do
 	--probe) probe=$2; shift 2 ;;
 	--doca) doca=$2; shift 2 ;;
 	--lib) sdlib=$(cd "$2" 2>/dev/null && pwd || echo "$2"); shift 2 ;;
+	--sta-target) sta_target=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
-	-h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
 ((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
 	doca-client doca-server doca-client-netem doca-server-netem doca-server-cm rdmacm-server rdmacm-client rdmacm-rping
-	rdmacm-ucmatose rdmacm-netem)
+	rdmacm-ucmatose rdmacm-netem nvme-discover nvme-io nvme-restart)
+# the target of the same build as the libraries: <build>/lib/flavour/host -> <build>/tools/sta_target
+[[ -n $sta_target ]] || sta_target=${sdlib%/lib/flavour/host}/tools/sta_target/softdoca-sta-target
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN{printf "%.2f", b - a}'; }
@@ -54,7 +60,8 @@ if [[ -z ${SOFTDOCA_INTEROP_INNER:-} ]]; then
 	guest=$("$here/guest/build-initramfs.sh" | tail -1) || skip "guest build failed (see above)"
 	echo "interop: guest kernel and initramfs ready in $(since $t0) s ($guest)"
 	export SOFTDOCA_INTEROP_INNER=1 SOFTDOCA_INTEROP_GUEST=$guest
-	exec unshare --net -- "$0" --probe "$probe" --doca "$doca" --lib "$sdlib" --timeout "$timeout_s" "${scenarios[@]}"
+	exec unshare --net -- "$0" --probe "$probe" --doca "$doca" --lib "$sdlib" --sta-target "$sta_target" \
+		--timeout "$timeout_s" "${scenarios[@]}"
 fi
 
 # ---- inside the namespace ----
@@ -78,7 +85,7 @@ if [[ -z $accel ]]; then
 fi
 
 work=$(mktemp -d /tmp/softdoca-interop.XXXXXX)
-trap 'kill $qpid ${cap_pid:-} 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $qpid ${cap_pid:-} ${sta_pid:-} 2>/dev/null; rm -rf "$work"' EXIT
 qpid=
 passed=0
 failed=0
@@ -594,6 +601,270 @@ scenario_doca-server-cm() {
 	doca_server doca-server-rdma_client-rej-mra 3 "" "" "--reject-first --defer-ms 8000" 0 "mra_sent [1-9]"
 }
 
+# ---- NVMe over RDMA: the guest's kernel initiator against softdoca-sta-target (issue 14 §6) ----
+# The target runs on the host on a BlueField-3 card with wire = rocev2 at $HOST_IP (DOCA STA's
+# data path on the soft card's EUs, a soft NVMe disk on $work/disk.img); the guest uses the
+# kernel's nvme-rdma over rxe through nvme-cli, as any Linux host would.
+STA_NQN=nqn.2026-12.io.softdoca:interop
+STA_PORT=4420
+STA_HOSTNQN=nqn.2014-08.io.softdoca:interop-guest
+STA_MB=64
+
+# sta_ready NAME: the target binary, its card and a backing file of random bytes (else a FAIL line).
+sta_ready() {
+	[[ -x $sta_target ]] ||
+		{ fail "$1" "no softdoca-sta-target at $sta_target (meson setup -Drdmacm=enabled; docs/interop.md)"; return 1; }
+	mkdir -p "$work/sta-run"
+	printf '[card sta]\nprofile = bf3\nwire = rocev2\nhost.ipv4 = %s\n' $HOST_IP >"$work/sta.conf"
+	head -c $((STA_MB << 20)) /dev/urandom >"$work/disk.img"
+	sta_pid=
+}
+
+# sta_start: the target in the background; true once it printed "listening" (bounded).
+sta_start() {
+	: >"$work/sta.out"
+	SOFTDOCA_CONFIG=$work/sta.conf SOFTDOCA_RUN_DIR=$work/sta-run SOFTDOCA_ROCE_STATS=1 \
+		"$sta_target" --addr $HOST_IP --port $STA_PORT --nqn $STA_NQN --backing-file "$work/disk.img" \
+		--block-size 512 --io-threads 2 >"$work/sta.out" 2>>"$work/sta.err" &
+	sta_pid=$!
+	timeout 30 grep -m1 -q "listening on" <(tail -n +1 -f "$work/sta.out" 2>/dev/null)
+}
+
+# sta_stop [SIGNAL]: SIGTERM (a clean stop, its exit status returned) or SIGKILL.
+sta_stop() {
+	local rc=0
+	[[ -n $sta_pid ]] || return 0
+	kill -"${1:-TERM}" $sta_pid 2>/dev/null
+	wait $sta_pid 2>/dev/null; rc=$?
+	sta_pid=
+	return $rc
+}
+
+# The guest's helpers for the NVMe scenarios, put in front of each job.
+sta_guest_lib() {
+	cat <<G
+NQN=$STA_NQN
+HOSTNQN=$STA_HOSTNQN
+TADDR=$HOST_IP
+TPORT=$STA_PORT
+G
+	cat <<'G'
+dmesg -n 6  # the kernel's nvme lines on the console too: the runner shows them when a check fails
+log1() { tr '\n' ' ' <"$1" | tail -c ${2:-300}; }
+# nvme_dev: waits (bounded) for the block device of a namespace of NQN; prints /dev/nvmeXnY
+# (native multipath: under the subsystem; without it: under the controller)
+nvme_dev() {
+	n=0
+	while [ $n -lt ${1:-300} ]; do
+		for c in /sys/class/nvme-subsystem/nvme-subsys* /sys/class/nvme/nvme*; do
+			[ -e "$c/subsysnqn" ] && [ "$(cat $c/subsysnqn)" = "$NQN" ] || continue
+			for ns in $c/nvme*n*; do
+				[ -b /dev/${ns##*/} ] && { echo /dev/${ns##*/}; return 0; }
+			done
+		done
+		sleep 0.1; n=$((n + 1))
+	done
+	return 1
+}
+# nvme_ctrl: the controller (nvmeX) connected to NQN, if any
+nvme_ctrl() {
+	for c in /sys/class/nvme/nvme*; do
+		[ -e "$c/subsysnqn" ] && [ "$(cat $c/subsysnqn)" = "$NQN" ] && { echo ${c##*/}; return 0; }
+	done
+	return 1
+}
+G
+}
+
+# Discovery: the guest's `nvme discover` reads the target's discovery log page (0x70).
+scenario_nvme-discover() {
+	sta_ready nvme-discover || return
+	if ! sta_start; then fail nvme-discover "softdoca-sta-target did not start"; sed 's/^/  target: /' "$work/sta.err"; sta_stop KILL; return; fi
+	{ sta_guest_lib; cat <<'G'
+timeout 60 nvme discover -t rdma -a $TADDR -s $TPORT --hostnqn=$HOSTNQN >/tmp/disc.log 2>&1; rc=$?
+ok=fail
+[ $rc = 0 ] && grep -q "subnqn: *$NQN" /tmp/disc.log && grep -q "trtype: *rdma" /tmp/disc.log && ok=pass
+mark RESULT guest-nvme-discover $ok "rc=$rc $(log1 /tmp/disc.log 600)"
+G
+	} >"$work/job.sh"
+	boot "$work/job.sh"
+	finish "$timeout_s"
+	guest_results
+	sta_check_stop nvme-discover
+}
+
+# Connect and I/O: `nvme connect -t rdma`, the whole namespace read and its SHA-256 compared with
+# the backing file's, 1 MiB written with O_DIRECT (the host checks the file while the target
+# still runs), fio randrw 4k with verify, `nvme disconnect`; then the target stops cleanly with
+# every NVMe command it submitted completed.
+STA_WOFF=2048  # the O_DIRECT write: 4 KiB blocks 2048-2303 (8 MiB in), by 128 KiB
+# nvme_io NAME GUEST-PRELUDE SUFFIX: that job; SUFFIX ends the names of its results.
+nvme_io() {
+	local want
+	sta_failed_before=$failed
+	sta_ready "$1" || return
+	if ! sta_start; then fail "$1" "softdoca-sta-target did not start"; sed 's/^/  target: /' "$work/sta.err"; sta_stop KILL; return; fi
+	want=$(sha256sum "$work/disk.img" | cut -d' ' -f1)
+	{ sta_guest_lib; echo "WANT=$want WOFF=$STA_WOFF S=$3"; echo "$2"; cat <<'G'
+t0=$(cut -d' ' -f1 /proc/uptime)
+timeout 90 nvme connect -t rdma -a $TADDR -s $TPORT -n $NQN --hostnqn=$HOSTNQN >/tmp/conn.log 2>&1; rc=$?
+dev=$(nvme_dev 300)
+mark RESULT guest-nvme-connect$S $( [ $rc = 0 ] && [ -n "$dev" ] && echo pass || echo fail ) "rc=$rc dev=$dev ctrl=$(nvme_ctrl) $(log1 /tmp/conn.log)"
+[ -n "$dev" ] || return 1
+mark CONNECTED dev=$dev t=$(cut -d' ' -f1 /proc/uptime)
+sum=$(sha256sum $dev | cut -d' ' -f1)
+mark RESULT guest-nvme-read-sha256$S $( [ "$sum" = "$WANT" ] && echo pass || echo fail ) "size=$(cat /sys/block/${dev#/dev/}/size)x512 sha256=$sum"
+head -c 1048576 /dev/urandom >/mnt/wpat.bin
+# 128 KiB writes: more than the in-capsule data, so STA pulls them by RDMA READ from rxe's MRs
+dd if=/mnt/wpat.bin of=$dev bs=131072 seek=$((WOFF / 32)) oflag=direct >/tmp/dd.log 2>&1; rc=$?
+mark WROTE rc=$rc
+dd if=$dev of=/tmp/rb.bin bs=131072 skip=$((WOFF / 32)) count=8 iflag=direct >>/tmp/dd.log 2>&1
+mark RESULT guest-nvme-odirect-write$S $( [ $rc = 0 ] && cmp -s /tmp/rb.bin /mnt/wpat.bin && echo pass || echo fail ) "rc=$rc $(log1 /tmp/dd.log)"
+timeout 300 fio --name=randrw --filename=$dev --ioengine=libaio --direct=1 --rw=randrw --bs=4k --iodepth=16 \
+	--offset=16m --size=8m --verify=crc32c --verify_fatal=1 --output=/tmp/fio.log >/dev/null 2>&1; rc=$?
+mark RESULT guest-fio-randrw-verify$S $( [ $rc = 0 ] && ! grep -q "verify: bad" /tmp/fio.log && echo pass || echo fail ) "rc=$rc $(grep -E 'read:|write:|err=' /tmp/fio.log | tr '\n' ' ' | tr -s ' ' | head -c 300)"
+timeout 60 nvme disconnect -n $NQN >/tmp/disc.log 2>&1; rc=$?
+mark RESULT guest-nvme-disconnect$S $( [ $rc = 0 ] && grep -q "disconnected 1 controller" /tmp/disc.log && [ -z "$(nvme_ctrl)" ] && echo pass || echo fail ) "rc=$rc $(log1 /tmp/disc.log)"
+mark IO-DONE t=$(cut -d' ' -f1 /proc/uptime) started=$t0
+G
+	[[ -z $2 ]] || echo "mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')"
+	} >"$work/job.sh"
+	boot "$work/job.sh"
+	if wait_mark WROTE 600; then
+		# the guest's write completed: the file holds it now, while the target still runs
+		if cmp -s <(dd if="$work/disk.img" bs=4096 skip=$STA_WOFF count=256 2>/dev/null) "$work/share/wpat.bin"; then
+			pass host-file-has-odirect-write$3 "1 MiB at block $STA_WOFF"
+		else
+			fail host-file-has-odirect-write$3 "the backing file differs from the guest's 1 MiB at block $STA_WOFF"
+		fi
+	else
+		fail host-file-has-odirect-write$3 "the guest never wrote (no WROTE marker)"
+	fi
+	finish "$timeout_s"
+	guest_results
+	sta_check_stop "$1"
+	sta_kernel_lines
+}
+scenario_nvme-io() { nvme_io nvme-io "" ""; }
+
+# The same through loss and reordering: netem on the guest's eth0 (what rxe sends: capsules,
+# RDMA READ responses, ACKs), so the target's RC engine sees gaps, duplicates and timeouts.
+# Not in the default list: it FAILS with Debian 12's kernel, in rxe. After a retry (our NAK of
+# a reordered capsule, or rxe's own timeout) rxe's requester walks its send queue again from the
+# oldest unacknowledged WQE and executes once more the fast-registration (REG_MR) that
+# nvme-rdma posted after it; the MR is valid already ("rxe_reg_fast_mr: mr->lkey = ... not
+# free"), the QP stops, and the command times out after 30 s (docs/interop.md).
+scenario_nvme-netem() {
+	nvme_io nvme-netem "/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 5% reorder 25% 50% && mark NETEM on || mark NETEM unavailable" -netem
+}
+
+# The target killed and restarted under the guest: the guest writes 4 KiB blocks one at a time
+# with O_DIRECT ("softdoca block N" repeated), appending N to the share's done.log as each write
+# completes. Once 20 are done the host kills the target (SIGKILL), starts a new one on the same
+# file and says so (restarted); the guest's kernel reconnects (reconnect delay 1 s) and its
+# writes go on, 30 more after the restart. Then no completed write may be missing: the guest
+# reads every block of done.log back and the host checks each in the file.
+STA_RBASE=8192  # the restart scenario's blocks: 4 KiB blocks from 32 MiB in
+scenario_nvme-restart() {
+	local n k before after bad=0 i
+	sta_ready nvme-restart || return
+	if ! sta_start; then fail nvme-restart "softdoca-sta-target did not start"; sed 's/^/  target: /' "$work/sta.err"; sta_stop KILL; return; fi
+	{ sta_guest_lib; echo "RBASE=$STA_RBASE"; cat <<'G'
+timeout 90 nvme connect -t rdma -a $TADDR -s $TPORT -n $NQN --hostnqn=$HOSTNQN --reconnect-delay=1 \
+	--ctrl-loss-tmo=300 >/tmp/conn.log 2>&1; rc=$?
+dev=$(nvme_dev 300); ctrl=$(nvme_ctrl)
+mark RESULT guest-nvme-connect $( [ $rc = 0 ] && [ -n "$dev" ] && echo pass || echo fail ) "rc=$rc dev=$dev ctrl=$ctrl $(log1 /tmp/conn.log)"
+[ -n "$dev" ] || return 1
+: >/mnt/done.log
+mark WRITING dev=$dev
+i=0; after=0; failed=0; longest=0; t_end=$(( $(cut -d. -f1 /proc/uptime) + 400 ))
+cs() { tr -d . </proc/uptime | cut -d' ' -f1; }  # uptime in 1/100 s
+while [ $after -lt 30 ] && [ $i -lt 3000 ] && [ $(cut -d. -f1 /proc/uptime) -lt $t_end ]; do
+	[ -e /mnt/restarted ] && after=$((after + 1))
+	yes "softdoca block $i" | head -c 4096 >/tmp/blk
+	t=$(cs)
+	if dd if=/tmp/blk of=$dev bs=4096 seek=$((RBASE + i)) oflag=direct 2>/tmp/dd.err; then
+		echo $i >>/mnt/done.log
+	else
+		failed=$((failed + 1)); mark WRITE-FAILED block=$i "$(log1 /tmp/dd.err)"
+	fi
+	t=$(( $(cs) - t )); [ $t -gt $longest ] && { longest=$t; lblock=$i; }
+	i=$((i + 1))
+done
+# the write that spanned the outage waited for the kernel's reconnect
+mark WRITES-DONE issued=$i failed=$failed after-restart=$after longest-write=${longest}0ms block=${lblock:-} state=$(cat /sys/class/nvme/$ctrl/state 2>/dev/null)
+dmesg | grep -E "nvme nvme[0-9]+:" | tail -8 | while read -r l; do mark KERNEL "$l"; done
+mark RESULT guest-kernel-reconnected $(dmesg | grep -q "Successfully reconnected" && echo pass || echo fail) "$(dmesg | grep -E 'Successfully reconnected|Reconnecting in' | tail -2 | tr '\n' ' ')"
+mark RESULT guest-writes-across-restart $( [ -e /mnt/restarted ] && [ $after -ge 30 ] && echo pass || echo fail ) "issued=$i failed=$failed after-restart=$after"
+bad=0; n=0
+for b in $(cat /mnt/done.log); do
+	yes "softdoca block $b" | head -c 4096 >/tmp/blk
+	dd if=$dev of=/tmp/rb bs=4096 skip=$((RBASE + b)) count=1 iflag=direct 2>/dev/null
+	cmp -s /tmp/rb /tmp/blk || { bad=$((bad + 1)); mark LOST block=$b; }
+	n=$((n + 1))
+done
+mark RESULT guest-no-completed-write-lost $( [ $bad = 0 ] && [ $n -gt 0 ] && echo pass || echo fail ) "completed=$n lost=$bad"
+timeout 60 nvme disconnect -n $NQN >/tmp/disc.log 2>&1; rc=$?
+mark RESULT guest-nvme-disconnect $( [ $rc = 0 ] && grep -q "disconnected 1 controller" /tmp/disc.log && echo pass || echo fail ) "rc=$rc $(log1 /tmp/disc.log)"
+G
+	} >"$work/job.sh"
+	boot "$work/job.sh"
+	if ! wait_mark WRITING 300; then fail nvme-restart "the guest never started writing"; finish 30; guest_results; sta_stop KILL; return; fi
+	# bounded wait for 20 completed writes (the guest appends to done.log as each completes)
+	for ((k = 0; k < 1200; k++)); do
+		n=$(wc -l <"$work/share/done.log" 2>/dev/null || echo 0)
+		((n >= 20)) && break
+		timeout 0.1 tail -f /dev/null
+	done
+	before=$(wc -l <"$work/share/done.log")
+	sta_stop KILL
+	echo "interop: target killed (SIGKILL) after $before completed writes"
+	touch "$work/share/killed"
+	if sta_start; then
+		touch "$work/share/restarted"
+		pass sta-target-restart "a new target on the same file, $before writes completed before the kill"
+	else
+		fail sta-target-restart "the second target did not start"; sed 's/^/  target: /' "$work/sta.err" | tail -20
+	fi
+	finish "$timeout_s"
+	guest_results
+	# every write the guest saw complete is in the file
+	after=0
+	while read -r i; do
+		cmp -s <(dd if="$work/disk.img" bs=4096 skip=$((STA_RBASE + i)) count=1 2>/dev/null) \
+			<(yes "softdoca block $i" | head -c 4096) || { bad=$((bad + 1)); echo "  host: block $i lost"; }
+		after=$((after + 1))
+	done <"$work/share/done.log"
+	if ((bad == 0 && after > before)); then
+		pass host-file-no-completed-write-lost "$after completed writes in the file, $before of them before the kill"
+	else
+		fail host-file-no-completed-write-lost "$bad of $after completed writes not in the file ($before before the kill)"
+	fi
+	sta_check_stop nvme-restart
+}
+
+# sta_kernel_lines: after a failure, the guest kernel's nvme / rxe lines from the console.
+sta_kernel_lines() {
+	((failed > ${sta_failed_before:-0})) || return 0
+	grep -a -E '\] (nvme|rdma_rxe|rxe|infiniband)' "$work/serial.log" | tr -d '\r' | tail -${1:-40} | sed 's/^/  guest kernel: /'
+}
+
+# sta_check_stop NAME: SIGTERM; a clean exit, and the target's counters say every NVMe command
+# it submitted completed.
+sta_check_stop() {
+	local rc=0 sub comp
+	sta_stop || rc=$?
+	sub=$(grep -o 'nvme_submitted [0-9]*' "$work/sta.err" | tail -1 | cut -d' ' -f2)
+	comp=$(grep -o 'nvme_completed [0-9]*' "$work/sta.err" | tail -1 | cut -d' ' -f2)
+	if ((rc == 0)) && [[ -n $sub && $sub == "$comp" ]]; then
+		pass "$1-target-stop" "clean stop, $(grep -o 'rx_capsules.*' "$work/sta.err" | tail -1)"
+	else
+		fail "$1-target-stop" "exit status $rc, nvme_submitted ${sub:-?} nvme_completed ${comp:-?}"
+		tail -30 "$work/sta.err" | sed 's/^/  target: /'
+	fi
+	grep -E 'stats:' "$work/sta.err" | grep -v 'tx_pkts [0-9] ' | sed 's/^/  target: /' | tail -8
+}
+
 # A job of your own (SOFTDOCA_INTEROP_JOB=file, run by the guest's sh with mark() defined):
 # prints the guest's whole console, for debugging.
 scenario_job() {
@@ -609,6 +880,11 @@ for s in "${scenarios[@]}"; do
 	echo "== $s"
 	if declare -f "scenario_$s" >/dev/null; then "scenario_$s"; else fail "$s" "no such scenario"; fi
 	echo "interop: scenario $s took $(since $st0) s (accelerator $accel)"
+	# SOFTDOCA_INTEROP_KEEP=dir: the scenario's guest console and target logs, for debugging
+	if [[ -n ${SOFTDOCA_INTEROP_KEEP:-} ]]; then
+		mkdir -p "$SOFTDOCA_INTEROP_KEEP/$s"
+		cp "$work"/serial.log "$work"/sta.out "$work"/sta.err "$work"/job.sh "$SOFTDOCA_INTEROP_KEEP/$s/" 2>/dev/null
+	fi
 done
 echo "$passed passed, $failed failed"
 ((failed == 0))

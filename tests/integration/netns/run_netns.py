@@ -5,6 +5,7 @@
   run_netns.py echo
   run_netns.py send_receive|send_receive_cm|write|read --a BIN --b BIN [--text TEXT]
   run_netns.py roce_lossy --a test_rdma_roce
+  run_netns.py sta_roce --a softdoca-nvmf-initiator --b softdoca-sta-target
 
 Creates namespaces sd-a-<pid> and sd-b-<pid>, a veth pair between them with 10.X.Y.1/24 (a) and
 10.X.Y.2/24 (b), both ends and both loopbacks up. Each side runs with its own SOFTDOCA_RUN_DIR
@@ -17,6 +18,8 @@ TCP across the veth (abstract unix sockets do not cross network namespaces).
   send_receive_cm   the same pair with RDMA-CM: receiver listens, sender -cm -sa 10.X.Y.2
   write             doca_rdma_write_requester (a) -> doca_rdma_write_responder (b), out of band
   read              doca_rdma_read_requester (a) <- doca_rdma_read_responder (b), out of band
+  sta_roce          softdoca-sta-target (--b, a BlueField-3 with wire = rocev2) and
+                    softdoca-nvmf-initiator (--a, rocev2) across the veth, verified I/O
   roce_lossy        cards with wire = rocev2: RoCEv2 datagrams (UDP 4791) across a veth whose both
                     ends run netem (loss 5%, duplicate 2%, reorder); tests/unit/rdma/test_rdma_roce's
                     two sides ("a" and "b", their descriptors over a pipe pair), every byte checked,
@@ -225,13 +228,13 @@ class Proc:
             self.proc.wait()
 
 
-def side_env(work, net, i, wire="stream"):
+def side_env(work, net, i, wire="stream", profile="connectx-7"):
     """Side i's environment: its own run directory and a card with the namespace's address."""
     conf = os.path.join(work, "side%d.conf" % i)
     with open(conf, "w") as f:
         f.write("# written by tests/integration/netns/run_netns.py\n"
-                "[card nic-%d]\nprofile = connectx-7\nwire = %s\nhost.pci = c1:00.0\nhost.ibdev = %s\n"
-                "host.ipv4 = %s\n" % (i, wire, DEVICE, net.ip[i]))
+                "[card nic-%d]\nprofile = %s\nwire = %s\nhost.pci = c1:00.0\nhost.ibdev = %s\n"
+                "host.ipv4 = %s\n" % (i, profile, wire, DEVICE, net.ip[i]))
     env = dict(os.environ)
     env["SOFTDOCA_CONFIG"] = conf
     env["SOFTDOCA_RUN_DIR"] = os.path.join(work, "run%d" % i)
@@ -546,9 +549,56 @@ def scenario_roce(net, work, args):
     return ROCE_BIG, []
 
 
+STA_NQN = "nqn.2026-12.io.softdoca:netns"
+
+
+def scenario_sta(net, work, args):
+    """softdoca-sta-target (--b) in namespace b on a BlueField-3 with wire = rocev2, and
+    softdoca-nvmf-initiator (--a) in namespace a on a ConnectX-7 with wire = rocev2: NVMe-oF RDMA
+    as RoCEv2 across the veth (path MTU 1024, as to a Linux host), 64 KiB random reads and writes
+    at queue depth 16, every read of a written chunk verified; the target stops cleanly."""
+    env_a = side_env(work, net, 0, wire="rocev2")
+    env_b = side_env(work, net, 1, wire="rocev2", profile="bf3")
+    for env in (env_a, env_b):
+        env["SOFTDOCA_ROCE_STATS"] = "1"
+    io_size = 65536
+    target = Proc("softdoca-sta-target (%s)" % net.ns[1], net.ns[1],
+                  [args.b, "--addr", net.ip[1], "--port", "4420", "--nqn", STA_NQN, "--backing-file",
+                   os.path.join(work, "disk.img"), "--size", str(64 << 20), "--block-size", "4096"], env_b, stdin=False)
+    procs = [target]
+    if not target.wait_line("listening on"):
+        return fail("the target never printed 'listening on'", procs)
+    ini = Proc("softdoca-nvmf-initiator (%s)" % net.ns[0], net.ns[0],
+               [args.a, "--addr", net.ip[1], "--port", "4420", "--nqn", STA_NQN, "--qd", "16", "--io-size",
+                str(io_size), "--read-pct", "50", "--time", "3", "--verify"], env_a, stdin=False)
+    procs.append(ini)
+    rc = ini.finish(timeout=90)
+    target.proc.terminate()
+    rc_t = target.finish()
+    out = ini.output()
+    print(out.strip())
+    for line in target.output().splitlines():
+        if "stats:" in line:  # the target's counters and each RoCEv2 QP's
+            print("target: " + line.strip())
+    problems = []
+    if rc != 0 or " IOPS (" not in out or " 0 mismatches" not in out:
+        problems.append("the initiator failed (exit %s) or found a mismatch" % rc)
+    if rc_t != 0:
+        problems.append("the target did not stop cleanly (exit %s)" % rc_t)
+    if any(m in p.output() for p in procs for m in SANITIZER_MARKS):
+        problems.append("a sanitizer reported")
+    if problems:
+        for problem in problems:
+            print("FAIL: " + problem)
+        return fail("see above", procs)
+    writes = int(out.split(" reads, ")[1].split(" writes")[0])
+    return writes * io_size, []
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("scenario", choices=["echo", "send_receive", "send_receive_cm", "write", "read", "roce_lossy"])
+    ap.add_argument("scenario", choices=["echo", "send_receive", "send_receive_cm", "write", "read", "roce_lossy",
+                                         "sta_roce"])
     ap.add_argument("--a", help="sender / requester binary (namespace a)")
     ap.add_argument("--b", help="receiver / responder binary (namespace b)")
     ap.add_argument("--text", default="softdoca crossed the veth: " + "x" * 64)
@@ -566,7 +616,8 @@ def main():
             print("SKIP: " + str(e))
             return SKIP
         before = (net.counters(0), net.counters(1))
-        scenario = {"echo": scenario_echo, "roce_lossy": scenario_roce}.get(args.scenario, scenario_pair)
+        scenario = {"echo": scenario_echo, "roce_lossy": scenario_roce,
+                    "sta_roce": scenario_sta}.get(args.scenario, scenario_pair)
         try:
             result = scenario(net, work, args)
         except NoNetem as e:

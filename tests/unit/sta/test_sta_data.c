@@ -7,6 +7,7 @@
  * out-of-range LBA, SGL longer than MDTS, nonexistent namespace, wrong rkey (nothing written),
  * a host disconnecting mid-I/O, a host NQN not allowed, a Connect SQSIZE above the limit.
  * The file is checked after the target stopped. argv: target-binary port. Bounded by alarm().
+ * STA_TEST_ADDR names the target's address (with SOFTDOCA_CONFIG a rocev2 card's: sta_roce).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,6 +45,8 @@ static int failures;
 #define TMO 20000
 
 static const char *port;
+/* the target's address: STA_TEST_ADDR (a rocev2 card's, sta_roce), else the loopback */
+static const char *addr = "127.0.0.1";
 static pid_t target = -1;
 static char disk[256], errlog[256];
 static uint64_t nblocks;
@@ -78,7 +81,7 @@ static void start_target(const char *bin)
 		dup2(out[1], 1);
 		dup2(e, 2);
 		close(out[0]);
-		execl(bin, bin, "--addr", "127.0.0.1", "--port", port, "--nqn", NQN, "--backing-file", disk, "--size",
+		execl(bin, bin, "--addr", addr, "--port", port, "--nqn", NQN, "--backing-file", disk, "--size",
 		      "8388608", "--block-size", target_bs, "--io-threads", "2", "--allow-host", HOST, (char *)NULL);
 		_exit(127);
 	}
@@ -106,7 +109,7 @@ static int io_queue(struct nvmf_queue *q, uint16_t qid, uint16_t depth, uint16_t
 {
 	struct nvmf_cqe c;
 
-	return nvmf_connect(q, "127.0.0.1", port, qid, depth, (uint16_t)(depth - 1), cntlid, NQN, HOST, &c);
+	return nvmf_connect(q, addr, port, qid, depth, (uint16_t)(depth - 1), cntlid, NQN, HOST, &c);
 }
 
 static int rw(struct nvmf_queue *q, uint8_t opc, uint32_t nsid, uint64_t lba, uint32_t nb, const void *w, void *r,
@@ -276,13 +279,13 @@ static void connect_refusals(uint16_t cntlid)
 	struct nvmf_cqe c;
 	int rc;
 
-	rc = nvmf_connect(&q, "127.0.0.1", port, 0, 32, 31, 0xffff, NQN, "nqn.2014-08.io.softdoca:intruder", &c);
+	rc = nvmf_connect(&q, addr, port, 0, 32, 31, 0xffff, NQN, "nqn.2014-08.io.softdoca:intruder", &c);
 	CHECK(rc > 0 && status_is(&c, 1, 0x84));
 	nvmf_disconnect(&q);
-	rc = nvmf_connect(&q, "127.0.0.1", port, 2, 32, 200, cntlid, NQN, HOST, &c);
+	rc = nvmf_connect(&q, addr, port, 2, 32, 200, cntlid, NQN, HOST, &c);
 	CHECK(rc > 0 && status_is(&c, 1, 0x82) && (c.dw0 >> 16) == 44);
 	nvmf_disconnect(&q);
-	rc = nvmf_connect(&q, "127.0.0.1", port, 0, 32, 31, 0xffff, "nqn.2026-12.io.softdoca:none", HOST, &c);
+	rc = nvmf_connect(&q, addr, port, 0, 32, 31, 0xffff, "nqn.2026-12.io.softdoca:none", HOST, &c);
 	CHECK(rc > 0 && status_is(&c, 1, 0x82));
 	nvmf_disconnect(&q);
 	fprintf(stderr, "ok connect refusals: host NQN, SQSIZE, subsystem NQN\n");
@@ -296,7 +299,7 @@ static void discovery(void)
 	uint8_t sqe[64] = {0}, page[2048];
 	uint64_t numrec;
 
-	REQUIRE(nvmf_connect(&q, "127.0.0.1", port, 0, 8, 7, 0xffff, NVMF_DISCOVERY_NQN, HOST, &c) == 0);
+	REQUIRE(nvmf_connect(&q, addr, port, 0, 8, 7, 0xffff, NVMF_DISCOVERY_NQN, HOST, &c) == 0);
 	sqe[0] = 0x02;
 	sqe[40] = 0x70;
 	sqe[42] = (2048 / 4 - 1) & 0xff; /* NUMDL */
@@ -386,7 +389,7 @@ static int run_initiator(const char *tgt, const char *ini)
 		if (p == 0) {
 			dup2(pfd[1], 1);
 			close(pfd[0]);
-			execl(ini, ini, "--addr", "127.0.0.1", "--port", port, "--nqn", NQN, "--hostnqn", HOST, "--qd", "16",
+			execl(ini, ini, "--addr", addr, "--port", port, "--nqn", NQN, "--hostnqn", HOST, "--qd", "16",
 			      "--io-size", "8192", "--read-pct", runs[i][0], "--time", "2", "--blocks", "512", runs[i][1],
 			      (char *)NULL);
 			_exit(127);
@@ -430,6 +433,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	port = argv[2];
+	if (getenv("STA_TEST_ADDR") != NULL)
+		addr = getenv("STA_TEST_ADDR");
 	if (argc > 3)
 		return run_initiator(argv[1], argv[3]);
 	signal(SIGALRM, on_alarm);
@@ -439,7 +444,7 @@ int main(int argc, char **argv)
 	unlink(disk);
 	start_target(argv[1]);
 
-	REQUIRE(nvmf_connect(&admin, "127.0.0.1", port, 0, 32, 31, 0xffff, NQN, HOST, NULL) == 0);
+	REQUIRE(nvmf_connect(&admin, addr, port, 0, 32, 31, 0xffff, NQN, HOST, NULL) == 0);
 	fprintf(stderr, "ok admin queue, controller %u\n", admin.cntlid);
 	admin_checks(&admin);
 	REQUIRE(io_queue(&io, 1, 64, admin.cntlid) == 0);
