@@ -354,6 +354,8 @@ static void to_app(struct sta_slot *s)
 	}
 	n->slot = s;
 	n->next = NULL;
+	n->since_ms = sta_now_ms();
+	n->warned = false;
 	if (io->dp->nonoff_tail != NULL)
 		io->dp->nonoff_tail->next = n;
 	else
@@ -465,6 +467,7 @@ static void transport_error(struct doca_sta_qp_handle *qp, int kind, enum ibv_wc
 	if (n == NULL)
 		return;
 	n->qp = qp;
+	n->since_ms = sta_now_ms();
 	n->err = (struct doca_sta_event_transport_err){
 		.qp = qp, .operation = (uint32_t)kind, .syndrome = (uint32_t)status, .vendor_syndrome = 0};
 	if (io->dp->nonoff_tail != NULL)
@@ -560,6 +563,36 @@ static long beq_watch(struct sta_io_dp *dp, long max_ms)
 	return max_ms;
 }
 
+/*
+ * The oldest capsule for the non-offload callback, waiting longer than the STA context's
+ * watchdog: logged once, naming the call that delivers it (the host's Connect or Identify times
+ * out meanwhile). Returns ms until the check is due (or max_ms). dp->lock held.
+ */
+static long nonoff_watch(struct sta_io_dp *dp, long max_ms)
+{
+	struct sta_nonoff *n = dp->nonoff_head;
+	uint32_t warn_ms = dp->io->sta->nonoff_warn_ms;
+	uint64_t age;
+
+	if (n == NULL || n->warned)
+		return max_ms;
+	age = sta_now_ms() - n->since_ms;
+	if (age < warn_ms)
+		return (long)(warn_ms - age) < max_ms ? (long)(warn_ms - age) : max_ms;
+	n->warned = true;
+	if (n->slot != NULL)
+		SDK_LOG_WARN("STA IO context %u: a capsule for the non-offload callback (opcode 0x%02x on QP %u) has "
+			     "waited %llu ms: the callback runs only inside doca_pe_progress() of the PE this IO "
+			     "context is connected to; progress it, or the host's command (Fabrics Connect, "
+			     "Identify ...) times out",
+			     dp->io->index, n->slot->capsule[0], n->slot->qp->id, (unsigned long long)age);
+	else
+		SDK_LOG_WARN("STA IO context %u: a transport-error event has waited %llu ms: it is delivered only "
+			     "inside doca_pe_progress() of the PE this IO context is connected to",
+			     dp->io->index, (unsigned long long)age);
+	return max_ms;
+}
+
 static void drain_cq(struct doca_sta_io *io)
 {
 	struct ibv_wc wc[32];
@@ -600,6 +633,7 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 			return;
 		}
 		left_ms = beq_watch(dp, left_ms);
+		left_ms = nonoff_watch(dp, left_ms);
 		fds[n++] = (struct pollfd){.fd = dp->stop_fd, .events = POLLIN};
 		if (dp->chan != NULL)
 			fds[n++] = (struct pollfd){.fd = dp->chan->fd, .events = POLLIN};

@@ -130,6 +130,8 @@ struct sta_nonoff {
 	struct sta_slot *slot;
 	struct doca_sta_qp_handle *qp;
 	struct doca_sta_event_transport_err err;
+	uint64_t since_ms;       /* queued at (sta_now_ms) */
+	bool warned;             /* the watchdog logged it */
 };
 
 /* Data path state of an IO context (struct doca_sta_io's dp). */

@@ -400,6 +400,16 @@ doca_error_t doca_sta_cap_is_supported(const struct doca_devinfo *devinfo)
 	return DOCA_SUCCESS;
 }
 
+/* A duration in ms from the environment (1 ms to 1 h), else def. */
+static uint32_t env_ms(const char *name, uint32_t def)
+{
+	const char *env = getenv(name);
+	char *end;
+	unsigned long v = env != NULL ? strtoul(env, &end, 10) : 0;
+
+	return env != NULL && *env != 0 && *end == 0 && v > 0 && v <= 3600000 ? (uint32_t)v : def;
+}
+
 doca_error_t doca_sta_create(struct doca_dev *dev, struct doca_sta **sta)
 {
 	struct doca_sta *s;
@@ -423,15 +433,8 @@ doca_error_t doca_sta_create(struct doca_dev *dev, struct doca_sta **sta)
 	s->dev = dev;
 	s->caps = softdoca_dev_caps(dev);
 	s->max_sta_io = 1;
-	s->be_timeout_ms = STA_BE_TIMEOUT_MS;
-	{
-		const char *env = getenv("SOFTDOCA_STA_BE_TIMEOUT_MS"); /* tests: a shorter wait */
-		char *end;
-		unsigned long v = env != NULL ? strtoul(env, &end, 10) : 0;
-
-		if (env != NULL && *env != 0 && *end == 0 && v > 0 && v <= 3600000)
-			s->be_timeout_ms = (uint32_t)v;
-	}
+	s->be_timeout_ms = env_ms("SOFTDOCA_STA_BE_TIMEOUT_MS", STA_BE_TIMEOUT_MS); /* tests: a shorter wait */
+	s->nonoff_warn_ms = env_ms("SOFTDOCA_STA_NONOFF_WARN_MS", STA_NONOFF_WARN_MS);
 	pthread_mutex_init(&s->io_lock, NULL);
 	pthread_mutex_init(&s->leaf_lock, NULL);
 	*sta = s;

@@ -31,6 +31,9 @@
 #define STA_NQN_MAX 223
 #define STA_EU_TYPES 3 /* COMP, TX, BEQ: one EU of each per IO thread */
 #define STA_BE_TIMEOUT_MS 30000 /* as Linux's NVMe I/O timeout; SOFTDOCA_STA_BE_TIMEOUT_MS overrides it */
+/* a non-offload capsule not taken by doca_pe_progress for this long is logged (a host's admin
+ * timeout is 60 s, its Connect's a few seconds); SOFTDOCA_STA_NONOFF_WARN_MS overrides it */
+#define STA_NONOFF_WARN_MS 5000
 
 /* Task types of the control context and of an IO context (indexes of their pools). */
 enum { STA_TASK_RM_NS = 0, STA_TASK_DESTROY_BEQ = 1 };
@@ -145,6 +148,7 @@ struct doca_sta {
 	doca_sta_event_cqe_notify_cb_t cqe_notify_cb;
 	union doca_data cqe_notify_ud;
 	uint32_t be_timeout_ms; /* a back-end queue with commands and no completion for this long */
+	uint32_t nonoff_warn_ms; /* a non-offload capsule waiting for doca_pe_progress this long: logged */
 	/* objects */
 	struct doca_sta_subs_handle *subsystems;
 	uint32_t num_subsys;

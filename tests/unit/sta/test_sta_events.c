@@ -17,6 +17,9 @@
  *  - EU error: a namespace on a back-end whose queues are not a soft NVMe disk's: the BEQ EU
  *    cannot drive it, the command gets Internal Error and the (non-fatal) EU error event names
  *    the IO context's BEQ EU.
+ *  - The watchdog: a capsule for the non-offload callback while nobody progresses the IO
+ *    context's PE gets a warning that names doca_pe_progress() (SOFTDOCA_STA_NONOFF_WARN_MS,
+ *    300 ms here); once progressed, the callback answers it.
  * argv: port. Every wait is bounded; alarm() bounds the whole.
  */
 #include <errno.h>
@@ -36,6 +39,7 @@
 #include <doca_ctx.h>
 #include <doca_dev.h>
 #include <doca_mmap.h>
+#include <doca_log.h>
 #include <doca_pe.h>
 #include <doca_sta.h>
 #include <doca_sta_be.h>
@@ -128,6 +132,18 @@ static void host(int in, int out)
 }
 
 /* ---- the target: this process ---- */
+
+/* Whether the file (a log backend's) holds every one of the strings, read from its start. */
+static bool file_has(int fd, const char *a, const char *b)
+{
+	static char buf[65536];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	return strstr(buf, a) != NULL && strstr(buf, b) != NULL;
+}
 
 static struct {
 	struct doca_dev *dev;
@@ -518,6 +534,7 @@ int main(int argc, char **argv)
 	t.to_host = down[1];
 	t.from_host = up[0];
 	setenv("SOFTDOCA_STA_BE_TIMEOUT_MS", "1000", 1);
+	setenv("SOFTDOCA_STA_NONOFF_WARN_MS", "300", 1);
 	setup();
 	REQUIRE(strcmp(ask("C\n"), "C 0") == 0);
 
@@ -566,6 +583,32 @@ int main(int argc, char **argv)
 	TRY(softdoca_nvme_hold_completions(t.disk, 0));
 	CHECK(sscanf(ask("A 16\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 16 && ok == 16);
 	fprintf(stderr, "ok namespace removed at once, freed with its last command\n");
+
+	/* the watchdog: a command for the non-offload callback (Write Uncorrectable, 0x04) while
+	 * this process does not progress the PE; the host's answer line comes straight from the
+	 * pipe, and the warning is waited for (bounded) with no doca_pe_progress() */
+	{
+		FILE *log = tmpfile();
+		struct doca_log_backend *lb;
+		struct pollfd pf = {.fd = t.from_host, .events = POLLIN};
+		char line[32] = {0};
+		long end = now_ms() + TMO;
+		bool warned = false;
+
+		REQUIRE(log != NULL);
+		TRY(doca_log_backend_create_with_fd_sdk(fileno(log), &lb));
+		TRY(doca_log_backend_set_sdk_level(lb, DOCA_LOG_LEVEL_WARNING));
+		REQUIRE(write(t.to_host, "S 1 1 0 4 0\n", 12) == 12);
+		REQUIRE(poll(&pf, 1, TMO) == 1 && read(t.from_host, line, sizeof(line) - 1) > 0);
+		CHECK(strncmp(line, "S 1", 3) == 0);
+		while (!(warned = file_has(fileno(log), "non-offload callback (opcode 0x04", "doca_pe_progress()")) &&
+		       now_ms() < end)
+			(void)poll(NULL, 0, 20);
+		CHECK(warned);
+		CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 1 && ok == 0 &&
+		      sc == 0x01);
+		fprintf(stderr, "ok the watchdog names doca_pe_progress() for a capsule nobody takes\n");
+	}
 
 	/* a back-end its EU cannot drive: Internal Error and the EU error event */
 	ask("S 1 2 0 1 0\n");
