@@ -114,7 +114,7 @@ struct roce_qp {
 	struct roce_qp *next;      /* lport->qps */
 	struct roce_lport *lp;
 	uint32_t qpn, psn;
-	uint16_t cm_sport;         /* RDMA-CM: the UDP port both ends send from (0: out of band) */
+	uint16_t cm_sport;         /* RDMA-CM: the UDP port both ends send from (0: out of band, or both on one address) */
 	struct roce_rc_qp *rc;     /* NULL until connected, and after close */
 	uint32_t peer_ip;
 	uint64_t deadline;         /* the engine's next poll (ns, CLOCK_MONOTONIC), ROCE_RC_NO_DEADLINE; atomic */
@@ -985,7 +985,14 @@ void roce_path_cm_flush(struct rnic_qp *qp)
 bool roce_path_cm_connect(struct rnic_qp *qp, uint32_t peer_ip, uint32_t peer_qpn, uint32_t sq_psn, uint32_t rq_psn,
 			  uint8_t mtu_log, uint32_t flow_label, bool established, bool service)
 {
-	rq_of(qp)->cm_sport = roce_udp_sport_rc(flow_label, rq_of(qp)->qpn, peer_qpn);
+	/*
+	 * Both ends derive the same port from the label: on one address (two softdoca processes,
+	 * never rxe, which would own UDP 4791 there) both would send (ip, port) -> (ip, 4791) and
+	 * connect their receive sockets alike, and the kernel gives each datagram to either: the
+	 * wrong process forwards it, or loses it when it exits first (a final ACK: 10 s stall).
+	 * There each end sends from the port of its own QPN, as out of band.
+	 */
+	rq_of(qp)->cm_sport = peer_ip == rq_of(qp)->lp->ip ? 0 : roce_udp_sport_rc(flow_label, rq_of(qp)->qpn, peer_qpn);
 	qp->peer.wire = 1;
 	qp->peer.roce_ip = peer_ip;
 	qp->peer.roce_qpn = peer_qpn;

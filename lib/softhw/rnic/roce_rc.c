@@ -56,6 +56,9 @@ struct roce_rc_qp {
 	/* responder */
 	uint32_t epsn, msn;
 	bool nak_sent;            /* sequence or RNR NAK sent for epsn: stay quiet until it comes */
+	bool err_nak;             /* in error after NAKing the request at err_psn: its resends get it again */
+	uint8_t err_code;
+	uint32_t err_psn;
 	int in;                   /* message in progress: IN_* */
 	struct roce_rc_recv rq;
 	bool rq_taken;
@@ -519,6 +522,11 @@ static void resp_fail(struct roce_rc_qp *qp, uint32_t psn, int nak, enum roce_rc
 {
 	qp->st.nak_err_sent++;
 	send_aeth(qp, ROCE_RC_ACK, (uint8_t)(ROCE_AETH_NAK | nak), psn, 0);
+	if (!qp->error) {
+		qp->err_nak = true;
+		qp->err_code = (uint8_t)nak;
+		qp->err_psn = psn;
+	}
 	if (qp->rq_taken) {
 		struct roce_rc_cqe cqe = {
 			.wr_id = qp->rq.wr_id, .status = rstatus, .op = ROCE_RC_OP_RECV, .recv = true,
@@ -835,18 +843,31 @@ void roce_rc_rx(struct roce_rc_qp *qp, uint64_t now, const uint8_t *buf, size_t 
 {
 	struct roce_pkt pkt;
 	uint8_t op;
+	bool request;
 
 	qp->st.rx_pkts++;
 	/* as rxe: the P_Key's low 15 bits must match and one side be a full member */
-	if (qp->error || roce_pkt_parse(buf, len, &pkt) != ROCE_PARSE_OK ||
+	if ((qp->error && !qp->err_nak) || roce_pkt_parse(buf, len, &pkt) != ROCE_PARSE_OK ||
 		pkt.bth.dqpn != qp->cfg.qpn || ((pkt.bth.pkey ^ qp->cfg.pkey) & 0x7fff) != 0 ||
 		((pkt.bth.pkey | qp->cfg.pkey) & 0x8000) == 0) {
 		qp->st.rx_dropped++;
 		return;
 	}
 	op = pkt.bth.opcode;
-	if (op <= ROCE_RC_READ_REQUEST || op == ROCE_RC_CMP_SWAP || op == ROCE_RC_FETCH_ADD ||
-		op == ROCE_RC_SEND_LAST_INV || op == ROCE_RC_SEND_ONLY_INV)
+	request = op <= ROCE_RC_READ_REQUEST || op == ROCE_RC_CMP_SWAP || op == ROCE_RC_FETCH_ADD ||
+		op == ROCE_RC_SEND_LAST_INV || op == ROCE_RC_SEND_ONLY_INV;
+	if (qp->error) {
+		/* The NAK may have been lost: a resend of the refused request gets it again, so the
+		 * requester learns why instead of retrying until it gives up. Anything else: dropped. */
+		if (request && pkt.bth.psn == qp->err_psn) {
+			qp->st.nak_err_sent++;
+			send_aeth(qp, ROCE_RC_ACK, (uint8_t)(ROCE_AETH_NAK | qp->err_code), qp->err_psn, 0);
+		} else {
+			qp->st.rx_dropped++;
+		}
+		return;
+	}
+	if (request)
 		rx_request(qp, &pkt, now);
 	else if (op >= ROCE_RC_READ_RESP_FIRST && op <= ROCE_RC_ATOMIC_ACK)
 		rx_response(qp, &pkt, now);

@@ -48,6 +48,7 @@ static unsigned int nevs;
 static uint64_t ev_seq;
 static unsigned int loss_pct, dup_pct, reorder_pct;
 static bool cut[2];            /* drop everything sent by side i */
+static unsigned int drop_next[2]; /* drop this many of the next frames sent by side i */
 static int reorder_only = -1;  /* >= 0: only that side's packets are reordered */
 static uint8_t cap_op = 0xff;  /* keep a copy of the last frame of this opcode from side 0 */
 static uint8_t cap_buf[4200];
@@ -103,6 +104,10 @@ static void emit_cb(void *ctx, const uint8_t *buf, size_t len)
 	if (s->id == 0 && buf[0] == cap_op) {
 		memcpy(cap_buf, buf, len);
 		cap_len = len;
+	}
+	if (drop_next[s->id] > 0) {
+		drop_next[s->id]--;
+		return;
 	}
 	if (cut[s->id] || rnd_pct() < loss_pct)
 		return;
@@ -204,6 +209,7 @@ static void pair_setup(uint32_t mtu, uint32_t psn0, uint32_t psn1, uint8_t retry
 	now = 1000000;
 	loss_pct = dup_pct = reorder_pct = 0;
 	cut[0] = cut[1] = false;
+	drop_next[0] = drop_next[1] = 0;
 	reorder_only = -1;
 	cap_op = 0xff;
 	saw_psn_lo = saw_psn_hi = false;
@@ -702,6 +708,53 @@ static void test_remote_errors(void)
 	expect_remote_error(&w, ROCE_RC_WC_REM_INV_REQ_ERR);
 	CHECK(sides[1].nrcq == 1 && sides[1].rcq[0].wr_id == 42 &&
 		sides[1].rcq[0].status == ROCE_RC_WC_LOC_LEN_ERR);
+}
+
+/*
+ * The remote access NAK is lost: the requester's timer sends the WRITE again (with the good one
+ * before it, whose ACK the NAK carried), and the responder, in error since, NAKs it again: the
+ * requester ends with the access error, not retrying for ever (retry count 7).
+ */
+static void test_remote_error_nak_lost(void)
+{
+	struct roce_rc_wr good = { .wr_id = 1, .op = ROCE_RC_OP_WRITE, .len = 2000, .rkey = 0x101,
+		.remote_va = MEM_VA };
+	struct roce_rc_wr bad = { .wr_id = 2, .op = ROCE_RC_OP_WRITE, .len = 64, .rkey = 0x101,
+		.remote_va = MEM_VA };
+	struct roce_rc_wr next = { .wr_id = 99, .op = ROCE_RC_OP_SEND, .len = 0 };
+
+	/* the WRITE alone; its NAK lost once, twice, three times */
+	for (unsigned int lost = 1; lost <= 3; lost++) {
+		pair_setup(1024, 5, 6, 7, 7, 20 + lost);
+		sides[1].access = ROCE_RC_ACC_READ; /* read-only: the WRITEs are refused */
+		good.local = bad.local = sides[0].local;
+		CHECK(roce_rc_post(sides[0].qp, &bad));
+		CHECK(roce_rc_post(sides[0].qp, &next));
+		drop_next[1] = lost; /* the NAK, then the NAKs of the resends */
+		CHECK(run(NULL, 10000000000ull));
+		CHECK(sides[0].nscq == 2);
+		CHECK(sides[0].scq[0].wr_id == 2 && sides[0].scq[0].status == ROCE_RC_WC_REM_ACCESS_ERR);
+		CHECK(sides[0].scq[1].wr_id == 99 && sides[0].scq[1].status == ROCE_RC_WC_WR_FLUSH_ERR);
+		CHECK(roce_rc_get_stats(sides[0].qp)->timeouts == lost);
+		CHECK(roce_rc_get_stats(sides[1].qp)->nak_err_sent == lost + 1);
+		CHECK(roce_rc_in_error(sides[0].qp) && roce_rc_in_error(sides[1].qp));
+	}
+
+	/* a good WRITE first: its ACK is the lost NAK's PSN; the resends start before the bad one */
+	pair_setup(1024, 5, 6, 7, 7, 30);
+	good.local = bad.local = sides[0].local;
+	bad.rkey = 0x999; /* an R_Key the responder does not know */
+	CHECK(roce_rc_post(sides[0].qp, &good));
+	CHECK(roce_rc_post(sides[0].qp, &bad));
+	CHECK(roce_rc_post(sides[0].qp, &next));
+	drop_next[1] = 1;
+	CHECK(run(NULL, 10000000000ull));
+	CHECK(sides[0].nscq == 3);
+	CHECK(sides[0].scq[0].wr_id == 1 && sides[0].scq[0].status == ROCE_RC_WC_SUCCESS);
+	CHECK(sides[0].scq[1].wr_id == 2 && sides[0].scq[1].status == ROCE_RC_WC_REM_ACCESS_ERR);
+	CHECK(sides[0].scq[2].wr_id == 99 && sides[0].scq[2].status == ROCE_RC_WC_WR_FLUSH_ERR);
+	CHECK(roce_rc_get_stats(sides[0].qp)->timeouts == 1);
+	CHECK(roce_rc_get_stats(sides[1].qp)->nak_err_sent == 2);
 }
 
 /* A request frame delivered again after it completed: answered, not executed again. */
@@ -1214,6 +1267,7 @@ int main(void)
 	TEST_RUN(test_rnr);
 	TEST_RUN(test_retry_exhausted);
 	TEST_RUN(test_remote_errors);
+	TEST_RUN(test_remote_error_nak_lost);
 	TEST_RUN(test_replay);
 	TEST_RUN(test_fence);
 	TEST_RUN(test_rxe_frames);
