@@ -98,6 +98,7 @@ static bool chan_known(const struct cm_chan *ch)
 void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 {
 	struct cm_chan *ch = (struct cm_chan *)channel;
+	bool waited;
 
 	if (ch == NULL)
 		return;
@@ -134,9 +135,9 @@ void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 	/* As closing Linux's rdma_cm fd: a thread blocked on it stays blocked until something
 	 * (a signal, a ptrace stop) restarts its wait, which then fails; it frees the channel. */
 	close(ch->pub.fd);
-	ch->destroyed = ch->waiters > 0;
+	waited = ch->destroyed = ch->waiters > 0;
 	pthread_mutex_unlock(&g.lock);
-	if (!ch->destroyed)
+	if (!waited) /* else a waiter may free ch as soon as the lock is dropped */
 		free(ch);
 }
 
