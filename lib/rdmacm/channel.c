@@ -98,6 +98,7 @@ static bool chan_known(const struct cm_chan *ch)
 void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 {
 	struct cm_chan *ch = (struct cm_chan *)channel;
+	bool waited;
 
 	if (ch == NULL)
 		return;
@@ -131,9 +132,13 @@ void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 			ev->counted->unacked--;
 		free(ev);
 	}
-	pthread_mutex_unlock(&g.lock);
+	/* As closing Linux's rdma_cm fd: a thread blocked on it stays blocked until something
+	 * (a signal, a ptrace stop) restarts its wait, which then fails; it frees the channel. */
 	close(ch->pub.fd);
-	free(ch);
+	waited = ch->destroyed = ch->waiters > 0;
+	pthread_mutex_unlock(&g.lock);
+	if (!waited) /* else a waiter may free ch as soon as the lock is dropped */
+		free(ch);
 }
 
 struct cm_event *cm_event_new(struct cm_id *id, enum rdma_cm_event_type type, int status)
@@ -193,21 +198,33 @@ void cm_arm_all_or_pump(void)
 	}
 }
 
+/* Back from poll (under g.lock): false when the channel was destroyed meanwhile (freed by the
+ * last such waiter). */
+static bool chan_still_there(struct cm_chan *ch)
+{
+	ch->waiters--;
+	if (!ch->destroyed)
+		return true;
+	if (ch->waiters == 0)
+		free(ch);
+	return false;
+}
+
 int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event **event)
 {
 	struct cm_chan *ch = (struct cm_chan *)channel;
 
 	if (ch == NULL || event == NULL)
 		return cm_fail(EINVAL);
+	pthread_mutex_lock(&g.lock);
+	if (!chan_known(ch)) {
+		pthread_mutex_unlock(&g.lock);
+		return cm_fail(EINVAL);
+	}
 	for (;;) {
 		struct pollfd p = {.fd = ch->pub.fd, .events = POLLIN};
-		int flags;
+		int flags, r, e;
 
-		pthread_mutex_lock(&g.lock);
-		if (!chan_known(ch)) {
-			pthread_mutex_unlock(&g.lock);
-			return cm_fail(EINVAL);
-		}
 		if (g.nic != NULL)
 			cm_pump();
 		fd_drain(ch->pub.fd);
@@ -232,12 +249,25 @@ int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event *
 			pthread_mutex_unlock(&g.lock);
 			return 0;
 		}
-		pthread_mutex_unlock(&g.lock);
 		flags = fcntl(ch->pub.fd, F_GETFL);
-		if (flags >= 0 && (flags & O_NONBLOCK))
+		if (flags >= 0 && (flags & O_NONBLOCK)) {
+			pthread_mutex_unlock(&g.lock);
 			return cm_fail(EAGAIN);
-		if (poll(&p, 1, -1) < 0 && errno != EINTR)
-			return -1;
+		}
+		/* rdma_destroy_event_channel may run while we wait: the count keeps ch alive. */
+		ch->waiters++;
+		pthread_mutex_unlock(&g.lock);
+		r = poll(&p, 1, -1);
+		e = errno;
+		pthread_mutex_lock(&g.lock);
+		if (!chan_still_there(ch)) {
+			pthread_mutex_unlock(&g.lock);
+			return cm_fail(EBADF); /* Linux's read on the closed fd, once restarted */
+		}
+		if (r < 0 && e != EINTR) {
+			pthread_mutex_unlock(&g.lock);
+			return cm_fail(e);
+		}
 	}
 }
 

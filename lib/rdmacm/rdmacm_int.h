@@ -113,6 +113,8 @@ struct cm_chan {
 	struct cm_event *head, *tail;  /* queued, not yet taken */
 	struct cm_event *given;        /* taken by rdma_get_cm_event, not yet acked */
 	struct cm_chan *next;
+	int waiters;                   /* threads blocked in rdma_get_cm_event on it */
+	bool destroyed;                /* destroyed while some waited: the last one frees it */
 };
 
 /* One soft NIC endpoint and its posted receives. */

@@ -3,9 +3,11 @@
  * softdoca's librdmacm: the ABI it is built against (offsets of rocev2.md §6.2), the calls
  * alone (bad input, acks, getters, migrate_id), and two real processes: a listener on a
  * non-blocking channel that accepts one request and rejects another, and a connector that
- * also dials a port nobody listens on.
+ * also dials a port nobody listens on; and a waiter whose channel is destroyed under it.
  */
 #include <arpa/inet.h>
+#include <pthread.h>
+#include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -550,6 +553,87 @@ static void test_calls_alone(uint16_t port)
 	rdma_destroy_event_channel(ch);
 }
 
+struct waiter {
+	struct rdma_event_channel *ch;
+	_Atomic long tid;
+	int rc, err;
+};
+
+static void *wait_event(void *arg)
+{
+	struct waiter *w = arg;
+	struct rdma_cm_event *ev = NULL;
+
+	w->tid = syscall(SYS_gettid);
+	w->rc = rdma_get_cm_event(w->ch, &ev);
+	w->err = errno;
+	return NULL;
+}
+
+/* True once thread tid sleeps in poll (/proc/self/task/TID/syscall names the blocking call). */
+static bool asleep_in_poll(long tid)
+{
+	char path[64], line[64] = "";
+	FILE *f;
+	long nr;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/syscall", tid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return false;
+	if (fgets(line, sizeof(line), f) == NULL)
+		line[0] = 0;
+	fclose(f);
+	if (sscanf(line, "%ld", &nr) != 1)
+		return false;
+#ifdef SYS_poll
+	if (nr == SYS_poll)
+		return true;
+#endif
+	return nr == SYS_ppoll;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * rping's pattern: main destroys the channel while its cm thread still blocks in
+ * rdma_get_cm_event on it, then exits. If anything then restarts the wait (a signal; a ptrace
+ * stop, as LeakSanitizer's at exit) the waiter must fail as Linux's read on the closed fd does
+ * (EBADF), without touching the freed channel.
+ */
+static void test_channel_destroyed_under_waiter(void)
+{
+	struct waiter w = {.ch = rdma_create_event_channel()};
+	struct sigaction sa = {.sa_handler = on_usr1}; /* no SA_RESTART: poll returns EINTR */
+	struct timespec end;
+	pthread_t t;
+	long stop = now_ms() + 10000;
+
+	CHECK(w.ch != NULL);
+	if (w.ch == NULL)
+		return;
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	CHECK(pthread_create(&t, NULL, wait_event, &w) == 0);
+	while (now_ms() < stop && !(w.tid != 0 && asleep_in_poll(w.tid)))
+		sched_yield();
+	CHECK(w.tid != 0 && asleep_in_poll(w.tid));
+	rdma_destroy_event_channel(w.ch);
+	CHECK(pthread_kill(t, SIGUSR1) == 0);
+	clock_gettime(CLOCK_REALTIME, &end);
+	end.tv_sec += 10;
+	if (pthread_timedjoin_np(t, NULL, &end) != 0) {
+		CHECK(!"the waiter did not come back from a destroyed channel");
+		pthread_cancel(t);
+		pthread_join(t, NULL);
+		return;
+	}
+	CHECK(w.rc == -1 && w.err == EBADF);
+	signal(SIGUSR1, SIG_DFL);
+}
+
 int main(int argc, char **argv)
 {
 	uint16_t port = argc > 1 ? (uint16_t)atoi(argv[1]) : 13790;
@@ -559,6 +643,7 @@ int main(int argc, char **argv)
 		return server(port, atoi(argv[3]));
 	if (argc > 3 && strcmp(argv[2], "vanish") == 0)
 		return vanishing_server(port, atoi(argv[3]));
+	TEST_RUN(test_channel_destroyed_under_waiter);
 	TEST_RUN_PORT(test_calls_alone, (uint16_t)(port + 2));
 	TEST_RUN_PORT(test_same_process, (uint16_t)(port + 4));
 	pid = spawn(argv[0], "server", port);
