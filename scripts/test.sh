@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: unit and integration tests, once in a normal build and once under
-# AddressSanitizer + UndefinedBehaviorSanitizer. The last line is "N passed, N failed".
+# AddressSanitizer + UndefinedBehaviorSanitizer; the RDMA tests again with rdma-core's headers
+# (softdoca's librdmacm), normal and sanitized; the kernel interop. The last line is
+# "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -42,6 +44,12 @@ rdmacm_headers() {
 if rdmacm_headers; then
 	run_suite "build with rdma-core's headers" build-rdmacm rdma -Dbench=false -Drdmacm=enabled \
 		"-Dc_args=-I$root/build-rdmacm.hdr/usr/include" || status=1
+	# ... and those RDMA tests (librdmacm, libibverbs, the STA data path) under the sanitizers too
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:verify_asan_link_order=0 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		run_suite "ASan+UBSan build with rdma-core's headers" build-rdmacm-san rdma -Dbench=false \
+		-Drdmacm=enabled -Db_sanitize=address,undefined -Db_lundef=false \
+		"-Dc_args=-I$root/build-rdmacm.hdr/usr/include" || status=1
 else
 	echo "=== rdma-core's headers could not be fetched (apt-get download librdmacm-dev): that build is skipped"
 fi
@@ -68,6 +76,7 @@ fi
 # Count results from meson's own logs of every run.
 logs=("$root/build-test/meson-logs/testlog.json" "$root/build-san/meson-logs/testlog.json")
 [ -f build-rdmacm/build.ninja ] && logs+=("$root/build-rdmacm/meson-logs/testlog.json")
+[ -f build-rdmacm-san/build.ninja ] && logs+=("$root/build-rdmacm-san/meson-logs/testlog.json")
 [ -f $idir/meson-logs/interoplog.json ] && logs+=("$root/$idir/meson-logs/interoplog.json")
 [ -f build-rdmacm/meson-logs/interopstalog.json ] && logs+=("$root/build-rdmacm/meson-logs/interopstalog.json")
 python3 - "${logs[@]}" <<'PY'
