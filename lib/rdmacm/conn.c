@@ -235,8 +235,11 @@ static void peer_gone(struct cm_id *id, doca_error_t status)
 	}
 }
 
-/* A passive id for a NIC connection request to a listener. */
-static void new_request(struct cm_ep *ep, struct softhw_rnic_qp *qp)
+/*
+ * A passive id, in state st, for the NIC connection request qp to the listener of ep, linked
+ * into the library's ids; NULL (the request refused and destroyed) without a listener or memory.
+ */
+struct cm_id *cm_request_id(struct cm_ep *ep, struct softhw_rnic_qp *qp, enum cm_state st)
 {
 	struct cm_id *l = NULL, *id;
 
@@ -247,7 +250,7 @@ static void new_request(struct cm_ep *ep, struct softhw_rnic_qp *qp)
 	if (id == NULL) {
 		(void)g.nic->qp_reject(qp);
 		g.nic->qp_destroy(qp);
-		return;
+		return NULL;
 	}
 	id->pub.verbs = l->pub.verbs;
 	id->pub.pd = l->pub.pd;
@@ -256,13 +259,23 @@ static void new_request(struct cm_ep *ep, struct softhw_rnic_qp *qp)
 	id->pub.context = l->pub.context;
 	id->pub.ps = l->pub.ps;
 	id->pub.qp_type = l->pub.qp_type;
-	id->state = ST_REQ_WAIT;
+	id->state = st;
 	id->ep = ep;
 	ep->refs++;
 	id->qp = qp;
 	id->listener = l;
 	id->next = g.ids;
 	g.ids = id;
+	return id;
+}
+
+/* A passive id for a NIC connection request to a listener. */
+static void new_request(struct cm_ep *ep, struct softhw_rnic_qp *qp)
+{
+	struct cm_id *id = cm_request_id(ep, qp, ST_REQ_WAIT);
+
+	if (id == NULL)
+		return;
 	if (g.nic->qp_accept(qp, id, NULL, 0) != DOCA_SUCCESS) {
 		id->state = ST_REJECTED;
 		id->orphan = true;

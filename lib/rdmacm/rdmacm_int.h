@@ -173,6 +173,7 @@ void cm_drop_queued(struct cm_id *id);
 bool cm_card_wire(void);
 int cm_wire_connect(struct cm_id *id, const struct rdma_conn_param *param);
 void cm_wire_request(struct cm_ep *ep, struct softhw_rnic_qp *qp);
+struct cm_id *cm_request_id(struct cm_ep *ep, struct softhw_rnic_qp *qp, enum cm_state st);
 bool cm_wire_cqe(struct cm_id *id, const struct softhw_rnic_cqe *cqe);
 int cm_wire_accept(struct cm_id *id, const struct rdma_conn_param *param, uint8_t resp_res, uint8_t init_depth);
 int cm_wire_reject(struct cm_id *id, const void *private_data, uint8_t len);

@@ -98,33 +98,18 @@ int cm_wire_connect(struct cm_id *id, const struct rdma_conn_param *param)
 void cm_wire_request(struct cm_ep *ep, struct softhw_rnic_qp *qp)
 {
 	struct softhw_rnic_cm_info info;
-	struct cm_id *l = NULL, *id;
+	struct cm_id *l, *id;
 	struct cm_event *ev;
 
-	for (struct cm_id *i = g.ids; i != NULL; i = i->next)
-		if (i->ep == ep && i->state == ST_LISTEN)
-			l = i;
-	id = l != NULL ? calloc(1, sizeof(*id)) : NULL;
-	if (id == NULL || g.nic->qp_cm_info(qp, &info) != DOCA_SUCCESS) {
-		free(id);
+	if (g.nic->qp_cm_info(qp, &info) != DOCA_SUCCESS) {
 		(void)g.nic->qp_reject(qp);
 		g.nic->qp_destroy(qp);
 		return;
 	}
-	id->pub.verbs = l->pub.verbs;
-	id->pub.pd = l->pub.pd;
-	id->pub.port_num = l->pub.port_num;
-	id->pub.channel = l->pub.channel;
-	id->pub.context = l->pub.context;
-	id->pub.ps = l->pub.ps;
-	id->pub.qp_type = l->pub.qp_type;
-	id->state = ST_REQ_RCVD;
-	id->ep = ep;
-	ep->refs++;
-	id->qp = qp;
-	id->listener = l;
-	id->next = g.ids;
-	g.ids = id;
+	id = cm_request_id(ep, qp, ST_REQ_RCVD);
+	if (id == NULL)
+		return;
+	l = id->listener;
 	/* our address is the one the peer asked for, on the listener's port; its own from the IP header */
 	cm_sockaddr_copy(&id->pub.route.addr.src_storage, (const struct sockaddr *)&info.local);
 	cm_set_port(&id->pub.route.addr.src_addr, l->nic_port);
