@@ -53,19 +53,12 @@
 #include <softdoca_nvme.h>
 
 #include "nvmf_host.h"
+#include "test.h"
 
 #define NQN "nqn.2026-12.io.softdoca:sta-events"
 #define HOST "nqn.2014-08.io.softdoca:host1"
 #define TMO 20000
 
-static int failures;
-#define CHECK(c)                                                                                                       \
-	do {                                                                                                           \
-		if (!(c)) {                                                                                            \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                          \
-			failures++;                                                                                    \
-		}                                                                                                      \
-	} while (0)
 #define REQUIRE(c)                                                                                                     \
 	do {                                                                                                           \
 		if (!(c)) {                                                                                            \
@@ -621,6 +614,6 @@ int main(int argc, char **argv)
 	REQUIRE(waitpid(child, &st, 0) == child);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	teardown();
-	fprintf(stderr, "%s\n", failures == 0 ? "PASS" : "FAIL");
-	return failures == 0 ? 0 : 1;
+	fprintf(stderr, "%s\n", test_failures == 0 ? "PASS" : "FAIL");
+	TEST_EXIT();
 }
