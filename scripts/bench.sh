@@ -8,7 +8,10 @@ if ! command -v ucx_perftest >/dev/null 2>&1; then
 	if [ "$(id -u)" -eq 0 ]; then apt-get install -y ucx-utils >/dev/null; else sudo apt-get install -y ucx-utils >/dev/null; fi ||
 		echo "ucx-utils could not be installed: the Comch and RDMA benchmarks run without their UCX peer" >&2
 fi
-[ -f build-bench/build.ninja ] || meson setup build-bench --buildtype=release -Dtests=false >/dev/null
+# with rdma-core's headers when they can be fetched: the STA bench's target and initiator need them
+hdr=()
+./scripts/rdmacm-headers.sh "$PWD/build-bench.hdr" && hdr=(-Drdmacm=enabled "-Dc_args=-I$PWD/build-bench.hdr/usr/include")
+[ -f build-bench/build.ninja ] || meson setup build-bench --buildtype=release -Dtests=false "${hdr[@]}" >/dev/null
 ninja -C build-bench >/dev/null
 export SOFTDOCA_RUN_DIR=${SOFTDOCA_RUN_DIR:-$(mktemp -d /tmp/softdoca-bench.XXXXXX)}
 build-bench/bench/dma/dma_bench "$@"
@@ -17,4 +20,8 @@ build-bench/bench/comch/comch_bench
 build-bench/bench/rdma/rdma_bench
 build-bench/bench/dpa/dpa_bench
 build-bench/bench/nvme/nvme_bench
-bench/sta/sta_bench.sh build-bench
+if [ -x build-bench/tools/sta_target/softdoca-sta-target ]; then
+	bench/sta/sta_bench.sh build-bench
+else
+	echo "STA bench skipped: rdma-core's headers could not be fetched (apt-get download librdmacm-dev)"
+fi

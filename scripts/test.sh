@@ -34,14 +34,7 @@ UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 # RDMA developer's machine: build once more with rdma-core's headers (unpacked from Debian's
 # packages into the build tree, so the machine's own /usr/include stays as it is) and run the
 # RDMA tests there too, with softdoca's own librdmacm.so.1 (lib/rdmacm), which needs them.
-rdmacm_headers() {
-	local dir=$root/build-rdmacm.hdr
-	[ -f "$dir/usr/include/rdma/rdma_cma.h" ] && return 0
-	mkdir -p "$dir/deb" && (cd "$dir/deb" && apt-get download librdmacm-dev libibverbs-dev >/dev/null 2>&1) || return 1
-	for deb in "$dir"/deb/*.deb; do dpkg -x "$deb" "$dir" || return 1; done
-	[ -f "$dir/usr/include/rdma/rdma_cma.h" ]
-}
-if rdmacm_headers; then
+if ./scripts/rdmacm-headers.sh "$root/build-rdmacm.hdr"; then
 	run_suite "build with rdma-core's headers" build-rdmacm rdma -Dbench=false -Drdmacm=enabled \
 		"-Dc_args=-I$root/build-rdmacm.hdr/usr/include" || status=1
 	# ... and those RDMA tests (librdmacm, libibverbs, the STA data path) under the sanitizers too
