@@ -4,6 +4,12 @@
  * endpoints of the QPs that complete into it (sv_qp_drain moves each CQE into its QP's send or
  * receive CQ). req_notify_cq arms the CQ and those endpoints; the endpoint's notify callback
  * (any thread) queues the CQ on its channel and writes one byte to the channel's pipe.
+ *
+ * The channel's descriptor is an epoll set: the pipe, and the soft NIC's wait descriptor of
+ * every endpoint whose QPs complete into one of its CQs (their doorbells: peers on this host
+ * that published a message or consumed ours). An application sleeping on it is woken by the
+ * peer itself; ibv_get_cq_event then does in its thread what the NIC's service thread would
+ * have done (ep_serve), one thread hop less per wake-up.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,13 +20,14 @@
 
 #include "ibv_int.h"
 #include "softhw/base/sdk_log.h"
+#include "softhw/fabric/waitset.h"
 
 SDK_LOG_REGISTER(IBV_CQ);
 
 struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)
 {
 	struct sv_chan *ch;
-	int p[2];
+	int p[2], ep;
 
 	if (context == NULL) {
 		errno = EINVAL;
@@ -31,14 +38,55 @@ struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (pipe2(p, O_CLOEXEC) != 0) {
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) != 0) {
 		free(ch);
 		return NULL;
 	}
+	ep = softhw_waitset_create();
+	if (ep < 0 || softhw_waitset_add(ep, p[0], NULL) != 0) { /* tag NULL: the pipe */
+		int e = errno;
+
+		if (ep >= 0)
+			close(ep);
+		close(p[0]);
+		close(p[1]);
+		free(ch);
+		errno = e;
+		return NULL;
+	}
 	ch->pub.context = context;
-	ch->pub.fd = p[0];
+	ch->pub.fd = ep;
+	ch->rfd = p[0];
 	ch->wfd = p[1];
 	return &ch->pub;
+}
+
+/* sv.lock held */
+static void chan_watch(struct ibv_cq *cq, struct softhw_rnic_ep *ep, int wait_fd)
+{
+	if (cq == NULL || cq->channel == NULL || wait_fd < 0)
+		return;
+	if (softhw_waitset_add(cq->channel->fd, wait_fd, ep) != 0)
+		SDK_LOG_ERR("completion channel: cannot watch a QP's doorbells (%s): its wake-ups take the "
+			    "soft NIC's service thread", strerror(errno));
+}
+
+void sv_chan_watch(struct sv_qp *q)
+{
+	const struct softhw_rnic_ops *nic = ((struct sv_ctx *)q->pub.context)->nic;
+	int fd = nic->ep_wait_fd != NULL ? nic->ep_wait_fd(q->ep) : -1;
+
+	chan_watch(q->pub.send_cq, q->ep, fd);
+	if (q->pub.recv_cq != q->pub.send_cq)
+		chan_watch(q->pub.recv_cq, q->ep, fd);
+}
+
+void sv_qp_sleep(struct sv_qp *q)
+{
+	const struct softhw_rnic_ops *nic = ((struct sv_ctx *)q->pub.context)->nic;
+
+	if ((q->pub.send_cq->channel != NULL || q->pub.recv_cq->channel != NULL) && nic->ep_owner_wait != NULL)
+		nic->ep_owner_wait(q->ep);
 }
 
 int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
@@ -50,6 +98,7 @@ int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 	if (ch->pub.refcnt > 0)
 		return EBUSY;
 	close(ch->pub.fd);
+	close(ch->rfd);
 	close(ch->wfd);
 	free(ch);
 	return 0;
@@ -233,13 +282,66 @@ int sv_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	pthread_mutex_lock(&sv.ev_lock);
 	c->armed = true;
 	pthread_mutex_unlock(&sv.ev_lock);
-	for (struct sv_qp *q = sv.qps; q != NULL; q = q->next)
-		if ((q->pub.send_cq == cq || q->pub.recv_cq == cq) && ((struct sv_ctx *)q->pub.context)->nic->ep_arm(q->ep))
+	for (struct sv_qp *q = sv.qps; q != NULL; q = q->next) {
+		if (q->pub.send_cq != cq && q->pub.recv_cq != cq)
+			continue;
+		if (((struct sv_ctx *)q->pub.context)->nic->ep_arm(q->ep))
 			ready = q;
+		else if (cq->channel != NULL)
+			sv_qp_sleep(q);
+	}
 	pthread_mutex_unlock(&sv.lock);
 	if (ready != NULL)
 		sv_qp_notify(ready);
 	return 0;
+}
+
+/* sv.lock held: ep is a live endpoint of a QP or SRQ (an event may outlive its QP). */
+static const struct softhw_rnic_ops *ep_nic(const struct softhw_rnic_ep *ep)
+{
+	for (struct sv_qp *q = sv.qps; q != NULL; q = q->next)
+		if (q->ep == ep)
+			return ((struct sv_ctx *)q->pub.context)->nic;
+	for (struct sv_srq *s = sv.srqs; s != NULL; s = s->next)
+		if (s->ep == ep)
+			return ((struct sv_ctx *)s->pub.context)->nic;
+	return NULL;
+}
+
+/*
+ * Doorbells of the channel's endpoints rang: take what they announced, here (the CQEs raise
+ * events as usual). A wake-up that completed nothing still makes an event for an armed CQ of
+ * the channel: the descriptor was readable, and a caller that polled it first must not block.
+ */
+static bool chan_serve(struct sv_chan *ch)
+{
+	void *tags[16];
+	bool served = false;
+	int n = softhw_waitset_wait(ch->pub.fd, tags, 16, 0);
+
+	if (n <= 0)
+		return false;
+	pthread_mutex_lock(&sv.lock);
+	for (int i = 0; i < n; i++) {
+		const struct softhw_rnic_ops *nic;
+
+		if (tags[i] == NULL || (nic = ep_nic(tags[i])) == NULL)
+			continue;
+		nic->ep_serve(tags[i]);
+		served = true;
+	}
+	if (served) {
+		pthread_mutex_lock(&sv.ev_lock);
+		if (ch->evq_n == 0)
+			for (struct sv_cq *c = sv.cqs; c != NULL; c = c->next)
+				if (c->pub.channel == &ch->pub && c->armed) {
+					sv_cq_event(c);
+					break;
+				}
+		pthread_mutex_unlock(&sv.ev_lock);
+	}
+	pthread_mutex_unlock(&sv.lock);
+	return served;
 }
 
 int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)
@@ -251,19 +353,34 @@ int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void 
 	if (ch == NULL || cq == NULL || cq_context == NULL)
 		return -1;
 	while (c == NULL) {
-		ssize_t r = read(ch->pub.fd, &b, 1);
+		ssize_t r = read(ch->rfd, &b, 1);
 
+		if (r == 1) {
+			pthread_mutex_lock(&sv.ev_lock);
+			if (ch->evq_n > 0) {
+				c = ch->evq[ch->evq_head];
+				ch->evq_head = (ch->evq_head + 1) % 64;
+				ch->evq_n--;
+			}
+			pthread_mutex_unlock(&sv.ev_lock);
+			continue;
+		}
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r != 1)
-			return -1; /* EAGAIN on a non-blocking channel */
-		pthread_mutex_lock(&sv.ev_lock);
-		if (ch->evq_n > 0) {
-			c = ch->evq[ch->evq_head];
-			ch->evq_head = (ch->evq_head + 1) % 64;
-			ch->evq_n--;
+		if (r < 0 && errno != EAGAIN)
+			return -1;
+		if (chan_serve(ch))
+			continue;
+		/* nothing yet: sleep on the set, unless the application made the channel non-blocking */
+		int fl = fcntl(ch->pub.fd, F_GETFL);
+		void *tag;
+
+		if (fl >= 0 && (fl & O_NONBLOCK)) {
+			errno = EAGAIN;
+			return -1;
 		}
-		pthread_mutex_unlock(&sv.ev_lock);
+		if (softhw_waitset_wait(ch->pub.fd, &tag, 1, -1) < 0)
+			return -1;
 	}
 	*cq = &c->pub;
 	*cq_context = c->pub.cq_context;

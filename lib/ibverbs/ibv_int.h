@@ -70,8 +70,8 @@ struct sv_peer_mr {
 };
 
 struct sv_chan {
-	struct ibv_comp_channel pub;
-	int wfd;                       /* write end of the pipe (pub.fd reads) */
+	struct ibv_comp_channel pub;   /* pub.fd: an epoll set of the pipe and the QPs' wait descriptors */
+	int rfd, wfd;                  /* the event pipe (non-blocking read end) */
 	struct sv_cq *evq[64];         /* CQs with an event, in order */
 	uint32_t evq_head, evq_n;
 };
@@ -145,6 +145,10 @@ int sv_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 void sv_cq_push(struct sv_cq *cq, const struct ibv_wc *wc);
 void sv_ep_notify(void *arg);
 void sv_cq_event(struct sv_cq *cq);
+/* ibv_create_qp: the channels of the QP's CQs watch its endpoint's doorbells (sv.lock held). */
+void sv_chan_watch(struct sv_qp *q);
+/* A QP on an armed CQ did not complete yet: its owner will sleep on the channel (sv.lock held). */
+void sv_qp_sleep(struct sv_qp *q);
 /* qp.c */
 int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 int sv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);

@@ -77,6 +77,7 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 	ea.rnr_retry_count = 7;
 	ea.notify = sv_ep_notify;
 	ea.notify_arg = q;
+	ea.owner_wakes = true; /* a channel's sleeper is woken by the peers (sv_chan_watch) */
 	q->srq = (struct sv_srq *)a->srq;
 	q->pub.srq = a->srq;
 	if (q->srq != NULL) { /* a qp on the SRQ's endpoint: its receives are the SRQ's */
@@ -116,7 +117,10 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 	pthread_mutex_lock(&sv.ev_lock);
 	bool armed = ((struct sv_cq *)a->send_cq)->armed || ((struct sv_cq *)a->recv_cq)->armed;
 	pthread_mutex_unlock(&sv.ev_lock);
+	sv_chan_watch(q);
 	bool ready = armed && c->nic->ep_arm(q->ep);
+	if (armed && !ready)
+		sv_qp_sleep(q);
 	pthread_mutex_unlock(&sv.lock);
 	if (ready)
 		sv_qp_notify(q);

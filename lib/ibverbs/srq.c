@@ -95,6 +95,7 @@ struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *a)
 	ea.rnr_retry_count = 7;
 	ea.notify = srq_notify;
 	ea.notify_arg = s;
+	ea.owner_wakes = true; /* as a QP's (cq.c) */
 	err = c->nic->ep_create(&ea, &s->ep);
 	if (err != DOCA_SUCCESS) {
 		SDK_LOG_ERR("ibv_create_srq: the soft NIC could not create an endpoint: %s", doca_error_get_descr(err));

@@ -2,7 +2,9 @@
 /* An endpoint: its completion queue and its shared receive queue (see rnic.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "softhw/fabric/waitset.h"
 #include "softhw/rnic/rnic_int.h"
 
 doca_error_t rnic_ep_create(const struct softhw_rnic_ep_attr *attr, struct softhw_rnic_ep **out)
@@ -20,6 +22,13 @@ doca_error_t rnic_ep_create(const struct softhw_rnic_ep_attr *attr, struct softh
 		ep->attr.cm_timeout_ms = RNIC_DIAL_TIMEOUT_MS;
 	pthread_mutex_init(&ep->lock, NULL);
 	pthread_mutex_init(&ep->qps_lock, NULL);
+	ep->wait_fd = attr->owner_wakes ? softhw_waitset_create() : -1;
+	if (attr->owner_wakes && ep->wait_fd < 0) {
+		pthread_mutex_destroy(&ep->lock);
+		pthread_mutex_destroy(&ep->qps_lock);
+		free(ep);
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
 	err = rnic_nic_ep_add(ep);
 	if (err == DOCA_SUCCESS)
 		err = rnic_nic_oob_ready(attr->fn);
@@ -28,6 +37,8 @@ doca_error_t rnic_ep_create(const struct softhw_rnic_ep_attr *attr, struct softh
 			rnic_nic_ep_remove(ep);
 		pthread_mutex_destroy(&ep->lock);
 		pthread_mutex_destroy(&ep->qps_lock);
+		if (ep->wait_fd >= 0)
+			close(ep->wait_fd);
 		free(ep);
 		return err;
 	}
@@ -82,6 +93,8 @@ void rnic_ep_destroy(struct softhw_rnic_ep *e)
 	free(ep->cq);
 	pthread_mutex_destroy(&ep->lock);
 	pthread_mutex_destroy(&ep->qps_lock);
+	if (ep->wait_fd >= 0)
+		close(ep->wait_fd);
 	free(ep);
 }
 
@@ -145,6 +158,17 @@ void rnic_ep_push_owner(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 	ep->own_count++;
 }
 
+/* The owner slept on ep->wait_fd and is awake: the service thread watches the doorbells again. */
+static void owner_awake(struct rnic_ep *ep)
+{
+	pthread_mutex_lock(&ep->qps_lock);
+	if (ep->owner_waits) {
+		__atomic_store_n(&ep->owner_waits, false, __ATOMIC_RELEASE);
+		RNIC_PATHS_EACH(owner_wait, ep, false);
+	}
+	pthread_mutex_unlock(&ep->qps_lock);
+}
+
 int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max)
 {
 	struct rnic_ep *ep = rnic_ep_of(e);
@@ -154,6 +178,9 @@ int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max
 	 * Paths the owner polls (same-host rings, TCP message sockets): messages and ACKs are taken
 	 * here, by the owner, with no thread hop; their completions go to the owner's lane when they can.
 	 */
+	/* awake again once the wake-up came (the poll right after arming is still the sleeper's) */
+	if (__atomic_load_n(&ep->owner_waits, __ATOMIC_ACQUIRE) && !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE))
+		owner_awake(ep);
 	owner_polling = ep;
 	for (int p = 0; p < RNIC_PATH_COUNT; p++)
 		if (rnic_paths[p]->poll != NULL && __atomic_load_n(&ep->path_qps[p], __ATOMIC_ACQUIRE) != 0)
@@ -197,6 +224,36 @@ bool rnic_ep_arm(struct softhw_rnic_ep *e)
 		    rnic_paths[p]->arm(ep))
 			waiting = true;
 	return waiting;
+}
+
+int rnic_ep_wait_fd(struct softhw_rnic_ep *e)
+{
+	return rnic_ep_of(e)->wait_fd;
+}
+
+void rnic_ep_owner_wait(struct softhw_rnic_ep *e)
+{
+	struct rnic_ep *ep = rnic_ep_of(e);
+
+	if (ep->wait_fd < 0)
+		return;
+	pthread_mutex_lock(&ep->qps_lock);
+	if (!ep->owner_waits) {
+		__atomic_store_n(&ep->owner_waits, true, __ATOMIC_RELEASE);
+		RNIC_PATHS_EACH(owner_wait, ep, true);
+	}
+	pthread_mutex_unlock(&ep->qps_lock);
+}
+
+void rnic_ep_serve(struct softhw_rnic_ep *e)
+{
+	struct rnic_ep *ep = rnic_ep_of(e);
+
+	if (ep->wait_fd < 0)
+		return;
+	RNIC_PATHS_EACH(serve, ep);
+	if (__atomic_load_n(&ep->owner_waits, __ATOMIC_ACQUIRE))
+		owner_awake(ep); /* the owner is up: its next poll takes what comes */
 }
 
 doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *e, uint64_t wr_id, const struct softhw_rnic_sge *sgl,

@@ -31,6 +31,8 @@ const char *rnic_path_check(const struct rnic_path_ops *ops, bool last)
 		return "no timed, next_time or timer";
 	if ((ops->poll == NULL) != (ops->arm == NULL))
 		return "poll without arm or arm without poll";
+	if ((ops->owner_wait == NULL) != (ops->serve == NULL))
+		return "owner_wait without serve or serve without owner_wait";
 	if ((ops->hello_flag == 0) != (ops->attach == NULL))
 		return "hello_flag without attach or attach without hello_flag";
 	if ((ops->nic_event == NULL) != (ops->nic_stop == NULL))

@@ -151,6 +151,13 @@ struct rnic_path_ops {
 	void (*poll)(struct rnic_ep *ep);
 	/* owner, no lock: going to sleep; true if something waits already */
 	bool (*arm)(struct rnic_ep *ep);
+	/*
+	 * optional, with serve (owner_wakes eps); qps_lock held: the owner sleeps on ep->wait_fd
+	 * (true: the service thread stops watching the path's doorbells of the ep) or is awake again
+	 */
+	void (*owner_wait)(struct rnic_ep *ep, bool sleeping);
+	/* optional; owner, no lock: ep->wait_fd was readable: take what the doorbells announced */
+	void (*serve)(struct rnic_ep *ep);
 	/* optional; owner, no lock: a receive was posted while a qp of the ep waited for one */
 	void (*recv_posted)(struct rnic_ep *ep);
 	/* the service thread keeps this qp's time (a stall, ACKs awaited) */

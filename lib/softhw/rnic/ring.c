@@ -17,7 +17,10 @@
  * doorbell is watched by the service thread, which then does the same work as ep_poll, so an
  * armed owner is notified through its CQ. A sender going to sleep (or waiting a long time)
  * with messages not consumed also rings the receiver's doorbell: the receiver's service
- * thread then consumes them even if its owner never progresses.
+ * thread then consumes them even if its owner never progresses. An owner that sleeps on its own
+ * descriptor (owner_wakes: a verbs completion channel) has the doorbells in ep->wait_fd too:
+ * while it sleeps there the service thread's watch of them is off (EPOLL_CTL_MOD to no events),
+ * so the peer's ring wakes the owner itself, which takes the messages (ring_serve).
  *
  * Everything read from the segment is untrusted: a bad record or head breaks the qp (hang-up),
  * never this process.
@@ -32,7 +35,11 @@
 
 #include "doca_types.h"
 #include "softhw/fabric/mem.h"
+#include "softhw/fabric/waitset.h"
+#include "softhw/base/sdk_log.h"
 #include "softhw/rnic/stream.h"
+
+SDK_LOG_REGISTER(SOFTHW_RNIC_RING);
 
 #define NUDGE_MS 2
 /* A qp's ring (qp->path[RNIC_PATH_RING]): from the handshake until the qp is freed. */
@@ -92,6 +99,10 @@ static bool ring_geom(struct softhw_chan_geom *g)
 static void ring_on(struct rnic_qp *qp, struct ring *r)
 {
 	r->link = (struct rnic_path_link){.qp = qp, .id = RNIC_PATH_RING};
+	/* before the service thread's watch: a sleeping owner must hear it */
+	if (qp->ep->wait_fd >= 0 && softhw_waitset_add(qp->ep->wait_fd, r->bell_fd, r) != 0)
+		SDK_LOG_ERR("soft NIC ring: the owner's wait set refused the doorbell (%s): a sleeping owner is "
+			    "woken through the service thread", strerror(errno));
 	rnic_nic_add_fd(r->bell_fd, &r->link, RNIC_TAG_PATH, EPOLLIN);
 	__atomic_store_n((struct ring **)&qp->path[RNIC_PATH_RING], r, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->on, true, __ATOMIC_SEQ_CST);
@@ -431,8 +442,9 @@ static void ring_rx(struct rnic_qp *qp, struct ring *r)
 			nak(qp, r, m.aux, h.op, err);
 			return;
 		}
-		softhw_chan_consume(&r->ch); /* the ACK */
+		/* the CQE first: once the sender sees its ACK, the receive's completion is there to poll */
 		rnic_ep_recv_done(qp->ep, qp, rv, DOCA_SUCCESS, (enum softhw_rnic_opcode)h.op, len, h.imm);
+		softhw_chan_consume(&r->ch); /* the ACK */
 	}
 }
 
@@ -538,7 +550,11 @@ static void ring_event(struct rnic_qp *qp, uint32_t events)
 
 	(void)events;
 	pthread_mutex_lock(&qp->lock);
-	if (!qp->dead) {
+	/*
+	 * An owner sleeping on ep->wait_fd takes it (an event from before ring_owner_wait): reading
+	 * the doorbell here could leave its poll woken with nothing to find.
+	 */
+	if (!qp->dead && !__atomic_load_n(&qp->ep->owner_waits, __ATOMIC_ACQUIRE)) {
 		if (read(r->bell_fd, &c, sizeof(c)) < 0) {
 			/* EAGAIN: consumed already */
 		}
@@ -548,6 +564,43 @@ static void ring_event(struct rnic_qp *qp, uint32_t events)
 		rnic_qp_hangup_broken(qp);
 	}
 	pthread_mutex_unlock(&qp->lock);
+}
+
+/* qps_lock held: the owner sleeps on ep->wait_fd (the service thread leaves the doorbells to it), or woke. */
+static void ring_owner_wait(struct rnic_ep *ep, bool sleeping)
+{
+	struct epoll_event ev = {.events = sleeping ? 0 : EPOLLIN};
+
+	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
+		struct ring *r = ring_of(qp);
+
+		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE))
+			continue;
+		ev.data.u64 = (uint64_t)(uintptr_t)&r->link | RNIC_TAG_PATH;
+		pthread_mutex_lock(&qp->lock); /* ring_event reads owner_waits under it */
+		(void)epoll_ctl(rnic_nic.epfd, EPOLL_CTL_MOD, r->bell_fd, &ev);
+		pthread_mutex_unlock(&qp->lock);
+	}
+}
+
+/* The owner woke on ep->wait_fd: what the service thread does on a doorbell (ring_event), here. */
+static void ring_serve(struct rnic_ep *ep)
+{
+	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
+		struct ring *r = ring_of(qp);
+		uint64_t c;
+
+		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE) || read(r->bell_fd, &c, sizeof(c)) < 0)
+			continue; /* EAGAIN: not this one's doorbell (or taken already) */
+		pthread_mutex_lock(&qp->lock);
+		if (!qp->dead) {
+			ring_pump(qp);
+			if (r->stalled)
+				rnic_nic_timed_add(qp);
+			rnic_qp_hangup_broken(qp);
+		}
+		pthread_mutex_unlock(&qp->lock);
+	}
 }
 
 static bool ring_timed(const struct rnic_qp *qp)
@@ -583,6 +636,8 @@ const struct rnic_path_ops rnic_ring_path = {
 	.event = ring_event,
 	.poll = ring_poll,
 	.arm = ring_arm,
+	.owner_wait = ring_owner_wait,
+	.serve = ring_serve,
 	.recv_posted = ring_recv_posted,
 	.timed = ring_timed,
 	.next_time = ring_next_time,

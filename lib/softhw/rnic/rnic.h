@@ -119,6 +119,12 @@ struct softhw_rnic_ep_attr {
 	uint8_t rnr_retry_count;  /* 7 = retry for ever (as verbs) */
 	uint16_t cm_timeout_ms;   /* connect_addr resolve/connect timeout */
 	bool dc;                  /* transport DC: any peer may connect to an exported qp */
+	/*
+	 * The owner sleeps on ep_wait_fd itself (a verbs completion channel) and calls ep_serve
+	 * when it is readable: a sleeping owner is woken by its peers' doorbells, not through the
+	 * service thread (one thread hop less per wake-up).
+	 */
+	bool owner_wakes;
 	/* Called from any thread after CQEs were queued while the ep was armed (ep_arm). */
 	void (*notify)(void *arg);
 	void *notify_arg;
@@ -158,6 +164,16 @@ struct softhw_rnic_ops {
 	int (*ep_poll)(struct softhw_rnic_ep *ep, struct softhw_rnic_cqe *cqes, int max);
 	/* The owner is going to sleep: call notify once when a CQE arrives. True if CQEs wait already. */
 	bool (*ep_arm)(struct softhw_rnic_ep *ep);
+	/*
+	 * owner_wakes eps: a descriptor (poll it, never read it) readable when a peer rang one of the
+	 * ep's doorbells; -1 for other eps. ep_owner_wait, after an ep_arm that returned false: the
+	 * owner now sleeps on it, so the service thread leaves those doorbells to it until the
+	 * owner's next ep_poll or ep_serve. ep_serve: it was readable: do what the service thread
+	 * would (take messages and ACKs; CQEs notify as after ep_arm).
+	 */
+	int (*ep_wait_fd)(struct softhw_rnic_ep *ep);
+	void (*ep_owner_wait)(struct softhw_rnic_ep *ep);
+	void (*ep_serve)(struct softhw_rnic_ep *ep);
 	/* Posts a receive (shared by all qps of the ep). The sgl is copied. */
 	doca_error_t (*ep_post_recv)(struct softhw_rnic_ep *ep, uint64_t wr_id, const struct softhw_rnic_sge *sgl,
 				     uint32_t num_sge);

@@ -191,6 +191,13 @@ struct rnic_ep {
 	struct rnic_recv *rq_tail;
 	struct rnic_recv *free_recvs;
 	uint32_t rnr_waiting;      /* atomic: qps of this ep stalled on an empty receive queue */
+	/*
+	 * owner_wakes: an epoll descriptor with the doorbells of the ep's paths (the owner polls
+	 * it), and whether the owner sleeps on it now (atomic; changed under qps_lock), when the
+	 * service thread leaves those doorbells alone.
+	 */
+	int wait_fd;
+	bool owner_waits;
 };
 
 /* ---- nic.c: the service thread and process-wide state ---- */
@@ -258,6 +265,9 @@ doca_error_t rnic_ep_create(const struct softhw_rnic_ep_attr *attr, struct softh
 void rnic_ep_destroy(struct softhw_rnic_ep *ep);
 int rnic_ep_poll(struct softhw_rnic_ep *ep, struct softhw_rnic_cqe *cqes, int max);
 bool rnic_ep_arm(struct softhw_rnic_ep *ep);
+int rnic_ep_wait_fd(struct softhw_rnic_ep *ep);
+void rnic_ep_owner_wait(struct softhw_rnic_ep *ep);
+void rnic_ep_serve(struct softhw_rnic_ep *ep);
 doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *ep, uint64_t wr_id, const struct softhw_rnic_sge *sgl,
 			       uint32_t num_sge);
 void rnic_ep_flush_recv(struct softhw_rnic_ep *ep, doca_error_t status);

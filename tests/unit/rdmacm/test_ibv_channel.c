@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Sleeping on verbs completion channels (softdoca's libibverbs), two real processes (fork):
+ *  1. 3000 SEND ping-pongs, each side asleep between messages. The server waits as the STA EU
+ *     and most event loops do: arm, poll the channel's descriptor, then ibv_get_cq_event on the
+ *     blocking channel (a readable descriptor must yield an event, never block); the client
+ *     blocks in ibv_get_cq_event directly. The peer's doorbell wakes the sleeper itself
+ *     (lib/ibverbs/cq.c); a lost wake-up fails the poll's 10 s bound.
+ *  2. The server posts a receive and waits on something else, its CQ not armed: the client's
+ *     SEND still completes (the server's soft NIC takes it without the application).
+ * argv: port. Every wait is bounded (poll time-outs, alarm()).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <rdma/rdma_cma.h>
+#include <rdma/rdma_verbs.h>
+
+#define CHECK(c)                                                                                                       \
+	do {                                                                                                           \
+		if (!(c)) {                                                                                            \
+			fprintf(stderr, "%s:%d: %s failed (%s)\n", __FILE__, __LINE__, #c, strerror(errno));     \
+			exit(1);                                                                                       \
+		}                                                                                                      \
+	} while (0)
+
+#define ROUNDS 3000
+
+static const char *port;
+static char ready[64], phase2[64], sent[64];
+
+static struct rdma_addrinfo *addr(bool passive)
+{
+	struct rdma_addrinfo hints = {.ai_port_space = RDMA_PS_TCP, .ai_flags = passive ? RAI_PASSIVE : 0}, *res;
+
+	CHECK(rdma_getaddrinfo(passive ? "0.0.0.0" : "127.0.0.1", port, &hints, &res) == 0);
+	return res;
+}
+
+static struct ibv_qp_init_attr caps(void)
+{
+	return (struct ibv_qp_init_attr){.cap = {.max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1, .max_recv_sge = 1,
+						 .max_inline_data = 16},
+					 .sq_sig_all = 1, .qp_type = IBV_QPT_RC};
+}
+
+static void touch(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	CHECK(f != NULL);
+	fclose(f);
+}
+
+static void wait_file(const char *path)
+{
+	while (access(path, F_OK) != 0) /* bounded by alarm() */
+		usleep(1000);
+}
+
+/* The next receive completion, asleep on the receive CQ's channel between looks. */
+static void wait_recv(struct rdma_cm_id *id, bool poll_first, struct ibv_wc *wc)
+{
+	for (;;) {
+		struct ibv_cq *cq;
+		void *ctx;
+		int n = ibv_poll_cq(id->recv_cq, 1, wc);
+
+		CHECK(n >= 0);
+		if (n == 1)
+			break;
+		CHECK(ibv_req_notify_cq(id->recv_cq, 0) == 0);
+		n = ibv_poll_cq(id->recv_cq, 1, wc); /* what came before the arm */
+		CHECK(n >= 0);
+		if (n == 1)
+			break;
+		if (poll_first) {
+			struct pollfd p = {.fd = id->recv_cq_channel->fd, .events = POLLIN};
+
+			CHECK(poll(&p, 1, 10000) == 1); /* else a wake-up was lost */
+		}
+		CHECK(ibv_get_cq_event(id->recv_cq_channel, &cq, &ctx) == 0);
+		CHECK(cq == id->recv_cq);
+		ibv_ack_cq_events(cq, 1);
+	}
+	CHECK(wc->status == IBV_WC_SUCCESS && wc->opcode == IBV_WC_RECV && wc->byte_len == sizeof(uint32_t));
+}
+
+static void send_u32(struct rdma_cm_id *id, uint32_t *msg, uint32_t v)
+{
+	struct ibv_wc wc;
+
+	*msg = v;
+	CHECK(rdma_post_send(id, NULL, msg, sizeof(*msg), NULL, IBV_SEND_INLINE) == 0);
+	CHECK(rdma_get_send_comp(id, &wc) == 1 && wc.status == IBV_WC_SUCCESS);
+}
+
+static int server(void)
+{
+	struct rdma_addrinfo *res = addr(true);
+	struct ibv_qp_init_attr a = caps();
+	struct rdma_cm_id *listen_id, *id;
+	uint32_t in = 0, out = 0;
+	struct ibv_mr *mr;
+	struct ibv_wc wc;
+
+	alarm(120);
+	CHECK(rdma_create_ep(&listen_id, res, NULL, &a) == 0);
+	CHECK(rdma_listen(listen_id, 0) == 0);
+	touch(ready);
+	CHECK(rdma_get_request(listen_id, &id) == 0);
+	CHECK(id->recv_cq_channel != NULL && id->send_cq_channel != NULL);
+	CHECK((mr = rdma_reg_msgs(id, &in, sizeof(in))) != NULL);
+	CHECK(rdma_post_recv(id, NULL, &in, sizeof(in), mr) == 0);
+	CHECK(rdma_accept(id, NULL) == 0);
+	for (uint32_t i = 0; i < ROUNDS; i++) {
+		wait_recv(id, true, &wc);
+		CHECK(in == 2 * i);
+		CHECK(rdma_post_recv(id, NULL, &in, sizeof(in), mr) == 0);
+		send_u32(id, &out, 2 * i + 1);
+	}
+	/* 2: a receive is posted, the CQ is not armed, the application looks elsewhere */
+	touch(phase2);
+	wait_file(sent);
+	int n = ibv_poll_cq(id->recv_cq, 1, &wc);
+
+	if (n != 1 || wc.status != IBV_WC_SUCCESS || in != 0x5eed)
+		fprintf(stderr, "phase 2: %d completions, status %d, message %#x\n", n, n == 1 ? (int)wc.status : -1, in);
+	CHECK(n == 1 && wc.status == IBV_WC_SUCCESS && in == 0x5eed);
+	CHECK(rdma_disconnect(id) == 0);
+	CHECK(rdma_dereg_mr(mr) == 0);
+	rdma_destroy_ep(id);
+	rdma_destroy_ep(listen_id);
+	rdma_freeaddrinfo(res);
+	return 0;
+}
+
+static int client(void)
+{
+	struct rdma_addrinfo *res = addr(false);
+	struct ibv_qp_init_attr a = caps();
+	struct rdma_cm_id *id;
+	uint32_t in = 0, out = 0;
+	struct ibv_mr *mr;
+	struct ibv_wc wc;
+
+	CHECK(rdma_create_ep(&id, res, NULL, &a) == 0);
+	CHECK((mr = rdma_reg_msgs(id, &in, sizeof(in))) != NULL);
+	CHECK(rdma_connect(id, NULL) == 0);
+	for (uint32_t i = 0; i < ROUNDS; i++) {
+		CHECK(rdma_post_recv(id, NULL, &in, sizeof(in), mr) == 0);
+		send_u32(id, &out, 2 * i);
+		wait_recv(id, false, &wc);
+		CHECK(in == 2 * i + 1);
+	}
+	wait_file(phase2);
+	send_u32(id, &out, 0x5eed); /* completes only once the server's NIC took it */
+	touch(sent);
+	CHECK(rdma_dereg_mr(mr) == 0);
+	rdma_disconnect(id);
+	rdma_destroy_ep(id);
+	rdma_freeaddrinfo(res);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int status = 1;
+	pid_t pid;
+
+	port = argc > 1 ? argv[1] : "13910";
+	snprintf(ready, sizeof(ready), "ibv_channel_ready.%s", port);
+	snprintf(phase2, sizeof(phase2), "ibv_channel_phase2.%s", port);
+	snprintf(sent, sizeof(sent), "ibv_channel_sent.%s", port);
+	unlink(ready);
+	unlink(phase2);
+	unlink(sent);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0)
+		return server();
+	alarm(120);
+	wait_file(ready); /* the server listens */
+	if (client() != 0)
+		return 1;
+	CHECK(waitpid(pid, &status, 0) == pid);
+	unlink(ready);
+	unlink(phase2);
+	unlink(sent);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
