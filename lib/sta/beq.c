@@ -79,6 +79,8 @@ struct sta_beq *sta_beq_of(struct doca_sta_io *io, struct doca_sta_be_handle *be
 	b->asleep = bell.asleep;
 	b->cq_wait = bell.cq_wait;
 	b->irq_gate = bell.irq_gate;
+	b->kick = bell.kick;
+	b->kick_ctx = bell.kick_ctx;
 	/* the EU looks at the CQ whenever it is up: interrupts only while it sleeps (sta_beq_arm) */
 	__atomic_store_n(b->irq_gate, SOFTHW_NVME_IRQ_MASKED, __ATOMIC_RELEASE);
 	b->cids = calloc(b->sq_depth, sizeof(*b->cids));
@@ -156,7 +158,11 @@ void sta_beq_ring(struct sta_beq *b)
 	__atomic_store_n(b->sq_db, b->sq_tail, __ATOMIC_RELEASE);
 	/* a controller that is up fetches the new tail before it sleeps (nvme_ops.h) */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (__atomic_load_n(b->asleep, __ATOMIC_RELAXED))
+	if (!__atomic_load_n(b->asleep, __ATOMIC_RELAXED))
+		return;
+	if (b->kick != NULL)
+		b->kick(b->kick_ctx); /* the disk takes the commands in this thread when it is idle */
+	else
 		sta_wake(b->wake_fd);
 }
 

@@ -249,18 +249,29 @@ static void nvme_done(struct sta_slot *s, uint16_t status)
 	respond(s, 0, opc == STA_OPC_READ && s->len > 0);
 }
 
-static void beq_drain(struct sta_beq *b)
+static void drain_cq(struct doca_sta_io *io);
+
+/*
+ * The disk's completions, a few at a time with the NIC's between them: a disk that completes
+ * its whole queue at once gets the commands that follow sooner (each answer leaves at once,
+ * the host's next capsule goes to the disk before the rest of the batch is answered). io NULL:
+ * the disk's only.
+ */
+#define BEQ_CHUNK 8
+static void beq_drain(struct doca_sta_io *io, struct sta_beq *b)
 {
-	struct sta_slot *done[64];
-	uint16_t status[64];
+	struct sta_slot *done[BEQ_CHUNK];
+	uint16_t status[BEQ_CHUNK];
 	int n;
 
 	do {
-		n = sta_beq_reap(b, done, status, 64);
+		n = sta_beq_reap(b, done, status, BEQ_CHUNK);
 		for (int i = 0; i < n; i++)
 			nvme_done(done[i], status[i]);
 		sta_beq_push_waiting(b); /* commands that waited for room */
-	} while (n == 64);
+		if (n == BEQ_CHUNK && io != NULL)
+			drain_cq(io);
+	} while (n == BEQ_CHUNK);
 }
 
 /* ---- capsules ---- */
@@ -671,7 +682,7 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 			drain_cq(io); /* what came between the drain and the arm */
 		}
 		for (uint32_t i = 0; i < dp->num_beqs; i++)
-			beq_drain(dp->beqs[i]);
+			beq_drain(io, dp->beqs[i]);
 		pthread_mutex_unlock(&dp->lock);
 	}
 }
@@ -742,7 +753,7 @@ static void drain_backends(struct doca_sta_io *io)
 		int wait_ms = 100;
 
 		for (uint32_t i = 0; i < dp->num_beqs; i++) {
-			beq_drain(dp->beqs[i]);
+			beq_drain(NULL, dp->beqs[i]); /* stopping: the NIC's CQ is not looked at */
 			inflight += dp->beqs[i]->inflight;
 			if (dp->beqs[i]->irq_fd >= 0 && dp->beqs[i]->inflight > 0) {
 				fds[n++] = (struct pollfd){.fd = dp->beqs[i]->irq_fd, .events = POLLIN};

@@ -116,6 +116,8 @@ struct sta_beq {
 	int wake_fd, irq_fd;
 	const uint32_t *asleep, *cq_wait; /* the disk's: wake it only when these say so (nvme_ops.h) */
 	uint32_t *irq_gate;               /* the CQ's interrupt: armed only while the EU sleeps */
+	void (*kick)(void *kick_ctx);     /* the disk fetches in our thread when idle (nvme_ops.h) */
+	void *kick_ctx;
 	struct sta_slot **cids;  /* sq_depth entries: the slot of each CID in flight */
 	uint32_t inflight;
 	bool ring_pending;       /* SQEs placed since the last doorbell: rung once per batch */

@@ -53,6 +53,8 @@ static bool find_bell(const void *addr, size_t len, uint16_t cqid, struct softhw
 			bell->asleep = &c->asleep;
 			bell->cq_wait = &cq->cq_wait;
 			bell->irq_gate = &cq->irq_gate;
+			bell->kick = nvme_ctrl_kick;
+			bell->kick_ctx = c;
 			found = true;
 		}
 		break;

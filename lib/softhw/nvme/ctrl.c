@@ -161,14 +161,14 @@ static void signal_irqs(struct nvme_ctrl *c)
 	}
 }
 
-/* Fetches new SQEs of every SQ, a burst at a time, while command slots last. */
-static void fetch(struct nvme_ctrl *c)
+/* Fetches new SQEs of every SQ (from `first`: 1 skips the admin queue), a burst at a time, while command slots last. */
+static void fetch(struct nvme_ctrl *c, int first)
 {
 	bool more = true;
 
 	while (more && c->free_cmds != NULL) {
 		more = false;
-		for (int i = 0; i < NVME_MAX_QUEUES && c->free_cmds != NULL; i++) {
+		for (int i = first; i < NVME_MAX_QUEUES && c->free_cmds != NULL; i++) {
 			struct nvme_sq *sq = &c->sq[i];
 			uint32_t tail;
 			int n = 0;
@@ -237,29 +237,15 @@ static void *engine(void *arg)
 	int rc;
 
 	pthread_setname_np(pthread_self(), "softdoca-nvme");
+	pthread_mutex_lock(&c->lock);
 	arm_wake(c);
 	for (;;) {
 		struct io_uring_cqe *e;
 		unsigned head, n = 0;
 		bool stop = __atomic_load_n(&c->stop, __ATOMIC_ACQUIRE);
 
-		drain_waits(c);
-		if (!stop)
-			fetch(c);
-		signal_irqs(c);
-		if (stop && c->ops_inflight == 0)
-			break;
-		/* sleeps here while idle: the armed wake read or an I/O completion ends it */
-		if (!stop && work_after_sleep_flag(c))
-			rc = io_uring_submit(&c->ring);
-		else
-			rc = io_uring_submit_and_wait(&c->ring, 1);
+		/* lock held */
 		__atomic_store_n(&c->asleep, 0, __ATOMIC_RELAXED);
-		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY && !logged) {
-			/* the completions already queued are still taken below */
-			SDK_LOG_ERR("soft NVMe controller: io_uring_submit_and_wait: %s", strerror(-rc));
-			logged = true;
-		}
 		io_uring_for_each_cqe(&c->ring, head, e) {
 			struct nvme_op *op = io_uring_cqe_get_data(e);
 
@@ -270,8 +256,62 @@ static void *engine(void *arg)
 				nvme_io_done(c, op, e->res);
 		}
 		io_uring_cq_advance(&c->ring, n);
+		drain_waits(c);
+		if (!stop)
+			fetch(c, 0);
+		signal_irqs(c);
+		if (stop && c->ops_inflight == 0)
+			break;
+		bool work = !stop && work_after_sleep_flag(c);
+
+		rc = io_uring_submit(&c->ring);
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY && !logged) {
+			SDK_LOG_ERR("soft NVMe controller: io_uring_submit: %s", strerror(-rc));
+			logged = true;
+		}
+		if (work)
+			continue;
+		/*
+		 * Sleeps here while idle: an I/O completion or the armed wake read ends it. A driver's
+		 * kick may submit meanwhile (the lock is free); its completions end it too.
+		 */
+		pthread_mutex_unlock(&c->lock);
+		rc = io_uring_wait_cqe(&c->ring, &e);
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && !logged) {
+			SDK_LOG_ERR("soft NVMe controller: io_uring_wait_cqe: %s", strerror(-rc));
+			logged = true;
+		}
+		pthread_mutex_lock(&c->lock);
 	}
+	pthread_mutex_unlock(&c->lock);
 	return NULL;
+}
+
+void nvme_ctrl_kick(void *ctrl)
+{
+	struct nvme_ctrl *c = ctrl;
+	uint64_t one = 1;
+
+	if (pthread_mutex_trylock(&c->lock) == 0) {
+		/*
+		 * Asleep and the lock free: the engine waits for completions, so fetch and submit
+		 * here. Awake: it looks at the tails before it sleeps (work_after_sleep_flag).
+		 */
+		if (__atomic_load_n(&c->asleep, __ATOMIC_RELAXED) && !__atomic_load_n(&c->stop, __ATOMIC_ACQUIRE)) {
+			int rc;
+
+			fetch(c, 1);
+			signal_irqs(c); /* commands that failed at once */
+			rc = io_uring_submit(&c->ring);
+			if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+				SDK_LOG_ERR("soft NVMe kick: io_uring_submit: %s", strerror(-rc));
+		}
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	/* the engine holds it: it may be about to sleep, so wake it as a driver without kick does */
+	if (write(c->wake_fd, &one, sizeof(one)) < 0)
+		SDK_LOG_ERR("soft NVMe kick: eventfd write: %s", strerror(errno));
 }
 
 static doca_error_t queues_init(struct nvme_ctrl *c)
@@ -324,6 +364,7 @@ static void ctrl_free(struct nvme_ctrl *c)
 	free((void *)c->doorbells);
 	free(c->cmds);
 	pthread_mutex_destroy(&c->admin_lock);
+	pthread_mutex_destroy(&c->lock);
 	free(c);
 }
 
@@ -347,6 +388,7 @@ doca_error_t softdoca_nvme_open(const struct softdoca_nvme_disk_attr *attr, stru
 	c->fd = c->dfd = -1;
 	c->vwc = true;
 	pthread_mutex_init(&c->admin_lock, NULL);
+	pthread_mutex_init(&c->lock, NULL);
 	c->wake_fd = eventfd(0, EFD_CLOEXEC);
 	if (c->wake_fd < 0) {
 		SDK_LOG_ERR("soft NVMe open: eventfd: %s", strerror(errno));

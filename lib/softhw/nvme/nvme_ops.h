@@ -32,6 +32,14 @@ struct softhw_nvme_bell {
 	const uint32_t *asleep;
 	const uint32_t *cq_wait;
 	uint32_t *irq_gate;
+	/*
+	 * Instead of writing wake_fd after an SQ tail found the controller asleep: kick(kick_ctx)
+	 * fetches the new I/O commands and submits them in the caller's thread when the controller
+	 * is idle (a thread hop less per batch; the controller thread sleeps on their completions),
+	 * else wakes it. Not for the admin queue. Valid while the disk is open.
+	 */
+	void (*kick)(void *kick_ctx);
+	void *kick_ctx;
 };
 
 enum { SOFTHW_NVME_IRQ_ALWAYS = 0, SOFTHW_NVME_IRQ_MASKED = 1, SOFTHW_NVME_IRQ_ARMED = 2 };

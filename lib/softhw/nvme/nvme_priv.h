@@ -126,6 +126,12 @@ struct nvme_ctrl {
 
 	/* the admin queue as the api uses it */
 	pthread_mutex_t admin_lock;
+	/*
+	 * The engine's state (queues, commands, the io_uring's submission side): the engine
+	 * thread holds it except while it waits for completions; a driver's kick (nvme_ctrl_kick)
+	 * takes it to fetch and submit in its own thread.
+	 */
+	pthread_mutex_t lock;
 	struct softdoca_nvme_qpair admin;
 	uint16_t next_cid;
 	struct nvme_ctrl *bell_next; /* the open disks by doorbell page (bell.c) */
@@ -138,6 +144,8 @@ int nvme_irq_fd(struct nvme_ctrl *c, uint16_t iv);
 
 /* bell.c: the open disks, for softhw_nvme_ops.find_bell */
 void nvme_bell_add(struct nvme_ctrl *c);
+/* A driver stored an I/O SQ tail and found the engine asleep (softhw_nvme_bell.kick). */
+void nvme_ctrl_kick(void *ctrl);
 void nvme_bell_remove(struct nvme_ctrl *c);
 /* admin.c */
 void nvme_admin_exec(struct nvme_ctrl *c, struct nvme_cmd *cmd);
