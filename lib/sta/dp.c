@@ -639,7 +639,7 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		left_ms = STA_EU_SLICE_MS - ((now.tv_sec - t0.tv_sec) * 1000L + (now.tv_nsec - t0.tv_nsec) / 1000000L);
 		pthread_mutex_lock(&dp->lock);
-		if (dp->stop || left_ms <= 0) {
+		if (dp->stop || left_ms <= 0 || __atomic_load_n(&dp->overran, __ATOMIC_ACQUIRE)) {
 			pthread_mutex_unlock(&dp->lock);
 			return;
 		}
@@ -709,6 +709,19 @@ static void eu_done(struct softhw_dpa_job *job, doca_error_t status)
 	sta->dev->dpa->flag_raise(sta->dpa, &dp->done_flag);
 }
 
+/*
+ * The DPA's kernel watchdog: the job ran past the kernel max run time (its EU's CPU time within
+ * one slice). As on a BlueField the kernel is stopped: the job ends at once, with TIME_OUT,
+ * and eu_done reports the fatal EU error. Watchdog thread: no lock.
+ */
+static void eu_overrun(struct softhw_dpa_job *job)
+{
+	struct sta_io_dp *dp = (struct sta_io_dp *)((char *)job - offsetof(struct sta_io_dp, job));
+
+	__atomic_store_n(&dp->overran, true, __ATOMIC_RELEASE);
+	sta_wake(dp->stop_fd);
+}
+
 void sta_dp_kick(struct sta_io_dp *dp)
 {
 	sta_wake(dp->stop_fd);
@@ -735,7 +748,8 @@ doca_error_t sta_dp_io_start(struct doca_sta_io *io)
 		free(dp);
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
-	dp->job = (struct softhw_dpa_job){.run = eu_run, .done = eu_done, .name = "sta_io", .num_ranks = 1};
+	dp->job = (struct softhw_dpa_job){.run = eu_run, .done = eu_done, .overrun = eu_overrun, .name = "sta_io",
+					  .num_ranks = 1};
 	io->dp = dp;
 	sta->dev->dpa->submit(sta->dpa, &dp->job);
 	return DOCA_SUCCESS;

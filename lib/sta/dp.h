@@ -144,6 +144,7 @@ struct sta_io_dp {
 	uint32_t num_qps;
 	int stop_fd;             /* eventfd: the EU job leaves */
 	bool stop;
+	bool overran;            /* atomic: the DPA's watchdog stopped the job (a fatal EU error) */
 	uint32_t done_flag;      /* raised when the job is over */
 	bool job_running;
 	struct softhw_dpa_job job;

@@ -20,7 +20,12 @@
  *  - The watchdog: a capsule for the non-offload callback while nobody progresses the IO
  *    context's PE gets a warning that names doca_pe_progress() (SOFTDOCA_STA_NONOFF_WARN_MS,
  *    300 ms here); once progressed, the callback answers it.
- * argv: port. Every wait is bounded; alarm() bounds the whole.
+ * argv: port [fatal]. "fatal" runs only this case:
+ *  - Fatal EU error: the DPA's kernel max run time cut to 1 s (SOFTDOCA_DPA_KERNEL_MAX_RUN_TIME)
+ *    and reads at queue depth 32 until the EU job has used a second of CPU in one slice: the
+ *    watchdog stops it, the application gets the fatal EU error event, and the IO context's
+ *    QPs are not served any more (a command gets no response); the contexts still stop.
+ * Every wait is bounded; alarm() bounds the whole.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -101,12 +106,14 @@ static void host(int in, int out)
 					break;
 			}
 			fprintf(fout, "S %u\n", n);
-		} else if (sscanf(line, "A %u", &n) == 1) {
-			/* n responses: how many succeeded, the last failure's SC, how many invalidated our rkey */
+		} else if (sscanf(line, "A %u %u", &n, &lba) >= 1) {
+			/* n responses (waiting up to TMO, or the ms given): how many succeeded, the last
+			 * failure's SC, how many invalidated our rkey */
 			unsigned int got = 0, ok = 0, sc = 0, invs = 0;
+			int tmo = sscanf(line, "A %u %u", &n, &lba) == 2 ? (int)lba : TMO;
 			struct nvmf_cqe c;
 
-			while (got < n && nvmf_wait(&q, &c, TMO) == 1) {
+			while (got < n && nvmf_wait(&q, &c, tmo) == 1) {
 				got++;
 				if ((c.status >> 1) == 0)
 					ok++;
@@ -164,6 +171,7 @@ static struct {
 	const struct doca_sta_be_handle *timeout_be;
 	const struct doca_sta_be_q_handle *timeout_beq;
 	int eu_errors;
+	bool quiet; /* ask() does not print the exchange */
 	bool eu_fatal;
 	enum dpa_sta_eu_type eu_type;
 } t;
@@ -320,7 +328,8 @@ static const char *ask(const char *cmd)
 	line[n - 1] = 0;
 	memmove(t.reply, t.reply + n, t.reply_len - n);
 	t.reply_len -= n;
-	fprintf(stderr, "  host: %.*s -> %s\n", (int)strcspn(cmd, "\n"), cmd, line);
+	if (!t.quiet)
+		fprintf(stderr, "  host: %.*s -> %s\n", (int)strcspn(cmd, "\n"), cmd, line);
 	return line;
 }
 
@@ -492,6 +501,52 @@ static void teardown(void)
 	rdma_destroy_event_channel(t.ch);
 }
 
+/* The DPA's watchdog stops the EU job of a busy IO context: the fatal EU error (see the top). */
+static int fatal_eu_error(pid_t child)
+{
+	unsigned int got, ok, sc, invs, rounds = 0;
+	long end;
+	int st;
+
+	FILE *log = tmpfile();
+	struct doca_log_backend *lb;
+
+	setenv("SOFTDOCA_DPA_KERNEL_MAX_RUN_TIME", "1", 1); /* read at the DPA's first use, in setup() */
+	setup();
+	REQUIRE(log != NULL);
+	TRY(doca_log_backend_create_with_fd_sdk(fileno(log), &lb));
+	TRY(doca_log_backend_set_sdk_level(lb, DOCA_LOG_LEVEL_ERROR));
+	REQUIRE(strcmp(ask("C\n"), "C 0") == 0);
+	t.quiet = true;
+	end = now_ms() + 3 * TMO;
+	/* 32 reads at a time, each batch answered, until the event (the EU's CPU time grows by about
+	 * a second per 3 s of this on the development VM; slower machines use more CPU per read) */
+	while (t.eu_errors == 0 && now_ms() < end) {
+		ask("S 32 1 0 2 0\n");
+		REQUIRE(sscanf(ask("A 32 3000\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4);
+		rounds++;
+		(void)run_until(eu_errored, 0);
+	}
+	t.quiet = false;
+	fprintf(stderr, "  %u rounds of 32 reads\n", rounds);
+	CHECK(run_until(eu_errored, TMO));
+	CHECK(t.eu_errors == 1 && t.eu_fatal);
+	/* the log says why: the watchdog names the limit, STA what it means for the QPs */
+	CHECK(file_has(fileno(log), "DPA watchdog: kernel 'sta_io'", "doca_dpa_get_kernel_max_run_time()"));
+	CHECK(file_has(fileno(log), "its EU job ended with DOCA_ERROR_TIME_OUT", "its QPs are not served any more"));
+	/* the IO context's QPs are not served any more: a command gets no response */
+	ask("S 1 1 0 2 0\n");
+	CHECK(sscanf(ask("A 1 1000\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 0);
+	fprintf(stderr, "ok fatal EU error event; the IO context's QPs are not served\n");
+	REQUIRE(write(t.to_host, "Q\n", 2) == 2);
+	REQUIRE(waitpid(child, &st, 0) == child);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	TRY(doca_sta_subsystem_rm_ns(t.subs, t.ns1)); /* (the other cases removed it on the way) */
+	teardown(); /* the IO context and the STA context still stop */
+	fprintf(stderr, "%s\n", test_failures == 0 ? "PASS" : "FAIL");
+	TEST_EXIT();
+}
+
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -528,6 +583,8 @@ int main(int argc, char **argv)
 	t.from_host = up[0];
 	setenv("SOFTDOCA_STA_BE_TIMEOUT_MS", "1000", 1);
 	setenv("SOFTDOCA_STA_NONOFF_WARN_MS", "300", 1);
+	if (argc > 2 && strcmp(argv[2], "fatal") == 0)
+		return fatal_eu_error(child);
 	setup();
 	REQUIRE(strcmp(ask("C\n"), "C 0") == 0);
 
