@@ -21,13 +21,7 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
 
-#define CHECK(c)                                                                                                       \
-	do {                                                                                                           \
-		if (!(c)) {                                                                                            \
-			fprintf(stderr, "%s:%d: %s failed (%s)\n", __FILE__, __LINE__, #c, strerror(errno));     \
-			exit(1);                                                                                       \
-		}                                                                                                      \
-	} while (0)
+#include "check_exit.h"
 
 #define ROUNDS 3000
 

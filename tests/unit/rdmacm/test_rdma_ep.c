@@ -23,13 +23,7 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
 
-#define CHECK(c)                                                                                                       \
-	do {                                                                                                           \
-		if (!(c)) {                                                                                            \
-			fprintf(stderr, "%s:%d: %s failed (%s)\n", __FILE__, __LINE__, #c, strerror(errno));     \
-			exit(1);                                                                                       \
-		}                                                                                                      \
-	} while (0)
+#include "check_exit.h"
 
 static const char *port;
 static char ready[64], done[64]; /* the server creates it once it listens */
