@@ -174,13 +174,13 @@ int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max
 	struct rnic_ep *ep = rnic_ep_of(e);
 	int n = 0;
 
+	/* awake again once the wake-up came (the poll right after arming is still the sleeper's) */
+	if (__atomic_load_n(&ep->owner_waits, __ATOMIC_ACQUIRE) && !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE))
+		owner_awake(ep);
 	/*
 	 * Paths the owner polls (same-host rings, TCP message sockets): messages and ACKs are taken
 	 * here, by the owner, with no thread hop; their completions go to the owner's lane when they can.
 	 */
-	/* awake again once the wake-up came (the poll right after arming is still the sleeper's) */
-	if (__atomic_load_n(&ep->owner_waits, __ATOMIC_ACQUIRE) && !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE))
-		owner_awake(ep);
 	owner_polling = ep;
 	for (int p = 0; p < RNIC_PATH_COUNT; p++)
 		if (rnic_paths[p]->poll != NULL && __atomic_load_n(&ep->path_qps[p], __ATOMIC_ACQUIRE) != 0)

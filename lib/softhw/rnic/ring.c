@@ -590,7 +590,8 @@ static void ring_serve(struct rnic_ep *ep)
 		struct ring *r = ring_of(qp);
 		uint64_t c;
 
-		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE) || read(r->bell_fd, &c, sizeof(c)) < 0)
+		/* read even when the ring is off: a doorbell left readable would wake the owner for ever */
+		if (r == NULL || read(r->bell_fd, &c, sizeof(c)) < 0 || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE))
 			continue; /* EAGAIN: not this one's doorbell (or taken already) */
 		pthread_mutex_lock(&qp->lock);
 		if (!qp->dead) {
