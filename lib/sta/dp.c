@@ -719,7 +719,7 @@ static void eu_overrun(struct softhw_dpa_job *job)
 	struct sta_io_dp *dp = (struct sta_io_dp *)((char *)job - offsetof(struct sta_io_dp, job));
 
 	__atomic_store_n(&dp->overran, true, __ATOMIC_RELEASE);
-	sta_wake(dp->stop_fd);
+	sta_dp_kick(dp);
 }
 
 void sta_dp_kick(struct sta_io_dp *dp)

@@ -542,6 +542,15 @@ static void ring_recv_posted(struct rnic_ep *ep)
 	}
 }
 
+/* After the doorbell was read (qp lock held): what it announced, taken. */
+static void ring_rang(struct rnic_qp *qp, struct ring *r)
+{
+	ring_pump(qp);
+	if (r->stalled)
+		rnic_nic_timed_add(qp);
+	rnic_qp_hangup_broken(qp);
+}
+
 /* The peer rang our doorbell: it published (we were armed), consumed (we wait), or nudges. */
 static void ring_event(struct rnic_qp *qp, uint32_t events)
 {
@@ -558,10 +567,7 @@ static void ring_event(struct rnic_qp *qp, uint32_t events)
 		if (read(r->bell_fd, &c, sizeof(c)) < 0) {
 			/* EAGAIN: consumed already */
 		}
-		ring_pump(qp);
-		if (r->stalled)
-			rnic_nic_timed_add(qp);
-		rnic_qp_hangup_broken(qp);
+		ring_rang(qp, r);
 	}
 	pthread_mutex_unlock(&qp->lock);
 }
@@ -594,12 +600,8 @@ static void ring_serve(struct rnic_ep *ep)
 		if (r == NULL || read(r->bell_fd, &c, sizeof(c)) < 0 || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE))
 			continue; /* EAGAIN: not this one's doorbell (or taken already) */
 		pthread_mutex_lock(&qp->lock);
-		if (!qp->dead) {
-			ring_pump(qp);
-			if (r->stalled)
-				rnic_nic_timed_add(qp);
-			rnic_qp_hangup_broken(qp);
-		}
+		if (!qp->dead)
+			ring_rang(qp, r);
 		pthread_mutex_unlock(&qp->lock);
 	}
 }

@@ -85,7 +85,8 @@ static void host(int in, int out)
 
 	setvbuf(fout, NULL, _IOLBF, 0);
 	while (fgets(line, sizeof(line), fin) != NULL) {
-		unsigned int n, nsid, opc, inv, lba;
+		unsigned int n, nsid, opc, inv, lba, ms;
+		int k;
 
 		if (line[0] == 'C') {
 			struct nvmf_cqe c;
@@ -106,11 +107,11 @@ static void host(int in, int out)
 					break;
 			}
 			fprintf(fout, "S %u\n", n);
-		} else if (sscanf(line, "A %u %u", &n, &lba) >= 1) {
+		} else if ((k = sscanf(line, "A %u %u", &n, &ms)) >= 1) {
 			/* n responses (waiting up to TMO, or the ms given): how many succeeded, the last
 			 * failure's SC, how many invalidated our rkey */
 			unsigned int got = 0, ok = 0, sc = 0, invs = 0;
-			int tmo = sscanf(line, "A %u %u", &n, &lba) == 2 ? (int)lba : TMO;
+			int tmo = k == 2 ? (int)ms : TMO;
 			struct nvmf_cqe c;
 
 			while (got < n && nvmf_wait(&q, &c, tmo) == 1) {
