@@ -3,11 +3,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-# The Comch and RDMA benchmarks run ucx_perftest beside softdoca (not needed by the tests)
-if ! command -v ucx_perftest >/dev/null 2>&1; then
-	if [ "$(id -u)" -eq 0 ]; then apt-get install -y ucx-utils >/dev/null; else sudo apt-get install -y ucx-utils >/dev/null; fi ||
-		echo "ucx-utils could not be installed: the Comch and RDMA benchmarks run without their UCX peer" >&2
-fi
+# The peers the benchmarks run beside softdoca (not needed by the tests): ucx_perftest for the
+# Comch and RDMA benchmarks, fio for the STA one
+peer() { # command package what
+	command -v "$1" >/dev/null 2>&1 && return 0
+	if [ "$(id -u)" -eq 0 ]; then apt-get install -y "$2" >/dev/null; else sudo apt-get install -y "$2" >/dev/null; fi ||
+		echo "$2 could not be installed: $3 run without their peer" >&2
+}
+peer ucx_perftest ucx-utils "the Comch and RDMA benchmarks"
+peer fio fio "the STA benchmark's rows"
 # with rdma-core's headers when they can be fetched: the STA bench's target and initiator need them
 hdr=()
 ./scripts/rdmacm-headers.sh "$PWD/build-bench.hdr" && hdr=(-Drdmacm=enabled "-Dc_args=-I$PWD/build-bench.hdr/usr/include")
