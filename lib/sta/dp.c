@@ -676,13 +676,18 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 				/* an eventfd another reader emptied first: nothing to do */
 			}
 		}
-		if (dp->cq != NULL) {
+		if (dp->cq != NULL)
 			drain_cq(io);
+		for (uint32_t i = 0; i < dp->num_beqs; i++)
+			beq_drain(io, dp->beqs[i]);
+		/*
+		 * Armed only now, on the way to sleep: the responses above went out with the CQ unarmed,
+		 * so the NIC does not take them for a sleeper's and ring the host for each (ring_post).
+		 */
+		if (dp->cq != NULL) {
 			ibv_req_notify_cq(dp->cq, 0);
 			drain_cq(io); /* what came between the drain and the arm */
 		}
-		for (uint32_t i = 0; i < dp->num_beqs; i++)
-			beq_drain(io, dp->beqs[i]);
 		pthread_mutex_unlock(&dp->lock);
 	}
 }
