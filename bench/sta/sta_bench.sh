@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# 4 KiB random reads and writes at queue depth 1 and 32 through NVMe-oF: softdoca-nvmf-initiator ->
-# soft NIC -> softdoca-sta-target (DOCA STA offload, one IO thread) -> soft NVMe disk -> file,
+# 4 KiB random reads and writes at queue depth 1 and 32 through NVMe-oF: softdoca-nvmf-initiator
+# (busy-polling its completions, as spdk_nvme_perf does) -> soft NIC -> softdoca-sta-target (DOCA
+# STA offload, one IO thread) -> soft NVMe disk -> file,
 # each beside fio's io_uring on the same file (direct I/O) in the same run: ours, peer, ratio of
 # IOPS, and both latencies' p50 / p99 (docs/sta.md).
 # usage: sta_bench.sh BUILD_DIR [seconds] [file]
@@ -31,7 +32,7 @@ for rw in read write; do
 		pct=100
 		[ "$rw" = write ] && pct=0
 		ours=$("$build/tools/nvmf/softdoca-nvmf-initiator" --addr 127.0.0.1 --port "$port" --nqn "$nqn" \
-			--qd "$qd" --io-size 4096 --read-pct "$pct" --time "$secs")
+			--qd "$qd" --io-size 4096 --read-pct "$pct" --time "$secs" --poll)
 		iops=$(echo "$ours" | sed -n 's/.*: \([0-9]*\) IOPS.*/\1/p' | head -1)
 		p50=$(echo "$ours" | sed -n 's/^latency us: p50 \([0-9.]*\) .*/\1/p')
 		p99=$(echo "$ours" | sed -n 's/^latency us: .* p99 \([0-9.]*\) p99.9.*/\1/p')

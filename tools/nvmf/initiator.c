@@ -5,7 +5,7 @@
  *
  *   softdoca-nvmf-initiator --addr IPV4 --port PORT --nqn NQN [--hostnqn NQN] [--qd N]
  *                           [--io-size BYTES] [--read-pct P] [--time SECONDS] [--verify]
- *                           [--blocks N] [--no-inline]
+ *                           [--blocks N] [--no-inline] [--poll]
  *
  * Connects an admin queue and one I/O queue, keeps qd commands in flight at random offsets
  * (io-size aligned, within the first `blocks` blocks or the namespace), P % reads, for the
@@ -13,8 +13,10 @@
  * a pattern of its offset and generation, every read of a chunk this run wrote is compared,
  * and a chunk is never read and written at once. Writes that fit the target's in-capsule data
  * (IOCCSZ of Identify Controller) carry their data in the capsule, as Linux's nvme-rdma host
- * does, unless --no-inline: then the target pulls it by RDMA READ (keyed SGL). Exit status 0
- * when every command succeeded (and verified), 1 otherwise.
+ * does, unless --no-inline: then the target pulls it by RDMA READ (keyed SGL). --poll: the I/O
+ * queue's completions are busy-polled, as spdk_nvme_perf does (a core, no sleep and wake-up per
+ * response); without it the initiator sleeps on the completion channel. Exit status 0 when
+ * every command succeeded (and verified), 1 otherwise.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -61,7 +63,7 @@ static int cmp_u64(const void *a, const void *b)
 static void usage(void)
 {
 	fprintf(stderr, "usage: softdoca-nvmf-initiator --addr IPV4 --port PORT --nqn NQN [--hostnqn NQN] [--qd N] "
-			"[--io-size BYTES] [--read-pct P] [--time SECONDS] [--verify] [--blocks N] [--no-inline]\n");
+			"[--io-size BYTES] [--read-pct P] [--time SECONDS] [--verify] [--blocks N] [--no-inline] [--poll]\n");
 	exit(2);
 }
 
@@ -73,12 +75,13 @@ int main(int argc, char **argv)
 		{"qd", required_argument, NULL, 'q'},      {"io-size", required_argument, NULL, 's'},
 		{"read-pct", required_argument, NULL, 'r'}, {"time", required_argument, NULL, 't'},
 		{"verify", no_argument, NULL, 'v'},        {"blocks", required_argument, NULL, 'b'},
-		{"no-inline", no_argument, NULL, 'i'},     {NULL, 0, NULL, 0},
+		{"no-inline", no_argument, NULL, 'i'},     {"poll", no_argument, NULL, 'P'},
+		{NULL, 0, NULL, 0},
 	};
 	const char *addr = NULL, *port = NULL, *nqn = NULL, *host = "nqn.2014-08.io.softdoca:initiator";
 	uint32_t qd = 32, io_size = 4096, read_pct = 100, secs = 5;
 	uint64_t blocks = 0;
-	bool verify = false, inline_ok = true;
+	bool verify = false, inline_ok = true, busy_poll = false;
 	uint32_t icd = 0; /* in-capsule data bytes the target takes */
 	struct nvmf_queue admin, q;
 	struct nvmf_cqe c;
@@ -98,6 +101,7 @@ int main(int argc, char **argv)
 		case 'v': verify = true; break;
 		case 'b': blocks = strtoull(optarg, NULL, 0); break;
 		case 'i': inline_ok = false; break;
+		case 'P': busy_poll = true; break;
 		default: usage();
 		}
 	}
@@ -139,6 +143,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "softdoca-nvmf-initiator: I/O queue Connect failed (status 0x%04x)\n", c.status);
 		return 1;
 	}
+	q.busy_poll = busy_poll;
 	uint64_t chunks = blocks / (io_size / bs);
 	uint32_t *gen = calloc(chunks, sizeof(*gen));     /* 0: never written by this run */
 	uint8_t *busy = calloc(chunks, 1);

@@ -270,11 +270,26 @@ static int next_wc(struct nvmf_queue *q, struct ibv_wc **wc)
 	return 1;
 }
 
+/* The CM channel has an event (poll's timeout in ms): false when it ended the connection. */
+static bool cm_alive(struct nvmf_queue *q, int timeout)
+{
+	struct pollfd p = {.fd = q->ch->fd, .events = POLLIN};
+	struct rdma_cm_event *ev;
+
+	if (poll(&p, 1, timeout) <= 0 || !(p.revents & POLLIN) || rdma_get_cm_event(q->ch, &ev) != 0)
+		return true;
+	if (ev->event == RDMA_CM_EVENT_DISCONNECTED) /* the target ended it: nothing more will come */
+		q->disconnected = true;
+	rdma_ack_cm_event(ev);
+	return !q->disconnected;
+}
+
 int nvmf_wait(struct nvmf_queue *q, struct nvmf_cqe *cqe, int timeout_ms)
 {
 	long end = now_ms() + timeout_ms;
 	struct ibv_wc *wc;
 	bool armed = false;
+	unsigned int spins = 0;
 
 	for (;;) {
 		int n = next_wc(q, &wc);
@@ -286,6 +301,16 @@ int nvmf_wait(struct nvmf_queue *q, struct nvmf_cqe *cqe, int timeout_ms)
 				return -1;
 			if (wc->opcode == IBV_WC_RECV)
 				return take_rsp(q, wc, cqe);
+			continue;
+		}
+		/* busy polling: the clock and the CM channel now and then */
+		if (q->busy_poll) {
+			if ((++spins & 1023) != 0)
+				continue;
+			if (!cm_alive(q, 0))
+				return -1;
+			if (now_ms() >= end)
+				return 0;
 			continue;
 		}
 		/* nothing yet: arm, look once more (what came before the arm), then sleep on the channel */
@@ -304,19 +329,11 @@ int nvmf_wait(struct nvmf_queue *q, struct nvmf_cqe *cqe, int timeout_ms)
 		if (poll(p, 2, (int)left) > 0) {
 			struct ibv_cq *cq;
 			void *ctx;
-			struct rdma_cm_event *ev;
 
 			if ((p[0].revents & POLLIN) && ibv_get_cq_event(q->chan, &cq, &ctx) == 0)
 				ibv_ack_cq_events(cq, 1);
-			if ((p[1].revents & POLLIN) && rdma_get_cm_event(q->ch, &ev) == 0) {
-				bool gone = ev->event == RDMA_CM_EVENT_DISCONNECTED;
-
-				rdma_ack_cm_event(ev);
-				if (gone) { /* the target ended the connection: nothing more will come */
-					q->disconnected = true;
-					return -1;
-				}
-			}
+			if ((p[1].revents & POLLIN) && !cm_alive(q, 0))
+				return -1;
 		}
 	}
 }

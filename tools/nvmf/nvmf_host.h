@@ -43,6 +43,7 @@ struct nvmf_queue {
 	bool inv;              /* the last response came by SEND with invalidate ... */
 	uint32_t inv_rkey;     /* ... of this rkey */
 	bool disconnected;     /* the target disconnected */
+	bool busy_poll;        /* nvmf_wait polls the CQ without sleeping (as spdk_nvme_perf): a core */
 	struct ibv_wc wc[32];  /* completions polled in one batch, handed out by nvmf_wait */
 	int wc_n, wc_i;
 };
@@ -70,7 +71,10 @@ int nvmf_alloc_cid(struct nvmf_queue *q);
  * bytes of in-capsule data after it. 0 or -1.
  */
 int nvmf_send(struct nvmf_queue *q, uint16_t cid, uint32_t icd_len);
-/* Waits up to timeout_ms for one response; 1 got one (*cqe, its CID freed), 0 timeout, -1 error. */
+/*
+ * Waits up to timeout_ms for one response; 1 got one (*cqe, its CID freed), 0 timeout, -1 error.
+ * It sleeps on the completion channel, or with q->busy_poll polls the CQ until then.
+ */
 int nvmf_wait(struct nvmf_queue *q, struct nvmf_cqe *cqe, int timeout_ms);
 /*
  * One command start to end (a response within timeout_ms): data by keyed SGL over len bytes of
