@@ -9,7 +9,8 @@
  * to the non-offload callback (Fabrics Connect, Property Get/Set, the admin commands a Linux
  * host uses, a discovery controller), and leaves NVMe Read / Write / Flush to STA's offload,
  * which runs them on the soft card's EUs against the disk's I/O queues. It prints
- * "listening on ADDR:PORT" on stdout once it accepts connections; SIGINT / SIGTERM stop it.
+ * "listening on ADDR:PORT" on stdout once it accepts connections; SIGUSR1 prints the
+ * namespace's statistics on stdout (doca_sta_get_ns_stats); SIGINT / SIGTERM stop it.
  * Threads: the main thread runs RDMA-CM and the STA context; each of N IO threads runs one IO
  * context (its PE, the non-offload callback, every call on its QPs); connections go to them
  * round-robin. The data paths themselves run on the soft card's EUs.
@@ -64,7 +65,7 @@
 #define MAX_CTRL 64
 #define DISCOVERY_NQN "nqn.2014-08.org.nvmexpress.discovery"
 
-static volatile sig_atomic_t stopping;
+static volatile sig_atomic_t stopping, stats_wanted;
 static int sig_pipe[2] = {-1, -1};
 
 struct ctrl {
@@ -987,10 +988,30 @@ static void teardown(void)
 	doca_mmap_destroy(t.db_mmap);
 }
 
+/* SIGUSR1: one line per namespace, its counters as STA keeps them (doca_sta_get_ns_stats). */
+static void print_ns_stats(void)
+{
+	const struct doca_sta_eu_ctr_entry *e;
+	uint16_t n;
+	doca_error_t err = doca_sta_get_ns_stats(t.subs, t.ns, &e, &n);
+
+	if (err != DOCA_SUCCESS) {
+		fprintf(stderr, "softdoca-sta-target: namespace statistics: %s\n", doca_error_get_descr(err));
+		return;
+	}
+	printf("statistics: %s namespace 1:", t.nqn);
+	for (uint16_t i = 0; i < n; i++)
+		printf(" %s %llu", e[i].name, (unsigned long long)*e[i].val);
+	printf("\n");
+	fflush(stdout);
+}
+
 static void on_signal(int sig)
 {
-	(void)sig;
-	stopping = 1;
+	if (sig == SIGUSR1)
+		stats_wanted = 1;
+	else
+		stopping = 1;
 	if (write(sig_pipe[1], "x", 1) < 0) {
 		/* the flag is set: the loop sees it at its next wake-up */
 	}
@@ -1045,10 +1066,11 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (pipe(sig_pipe) != 0)
+	if (pipe(sig_pipe) != 0 || fcntl(sig_pipe[0], F_SETFL, O_NONBLOCK) != 0)
 		return 1;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGUSR1, on_signal);
 	ch = rdma_create_event_channel();
 	if (ch == NULL || fcntl(ch->fd, F_SETFL, fcntl(ch->fd, F_GETFL) | O_NONBLOCK) != 0 ||
 	    rdma_create_id(ch, &listen_id, NULL, RDMA_PS_TCP) != 0 ||
@@ -1084,6 +1106,16 @@ int main(int argc, char **argv)
 		if (p[1].revents & POLLIN)
 			while (cm_event(ch))
 				;
+		if (p[0].revents & POLLIN) {
+			char b[16];
+
+			while (read(sig_pipe[0], b, sizeof(b)) > 0)
+				;
+		}
+		if (stats_wanted) {
+			stats_wanted = 0;
+			print_ns_stats();
+		}
 	}
 	fprintf(stderr, "softdoca-sta-target: stopping\n");
 	teardown();

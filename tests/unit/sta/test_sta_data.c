@@ -48,6 +48,7 @@ static const char *port;
 /* the target's address: STA_TEST_ADDR (a rocev2 card's, sta_roce), else the loopback */
 static const char *addr = "127.0.0.1";
 static pid_t target = -1;
+static int target_out = -1; /* the target's stdout */
 static char disk[256], errlog[256];
 static uint64_t nblocks;
 
@@ -86,6 +87,7 @@ static void start_target(const char *bin)
 		_exit(127);
 	}
 	close(out[1]);
+	target_out = out[0];
 	while (n < sizeof(line) - 1 && strchr(line, '\n') == NULL) {
 		struct pollfd p = {.fd = out[0], .events = POLLIN};
 		ssize_t r;
@@ -362,12 +364,47 @@ static void wrong_rkey(uint16_t cntlid)
 }
 
 /*
+ * SIGUSR1 to the target: its statistics line for namespace 1 (within 10 s), its read, write and
+ * error counters parsed. False if the line does not come or lacks one of them.
+ */
+static bool target_stats(uint64_t *reads, uint64_t *writes, uint64_t *errors)
+{
+	char buf[1024] = {0}, *l;
+	size_t n = 0;
+
+	REQUIRE(kill(target, SIGUSR1) == 0);
+	while ((l = strstr(buf, "statistics: ")) == NULL || strchr(l, '\n') == NULL) {
+		struct pollfd p = {.fd = target_out, .events = POLLIN};
+		ssize_t r;
+
+		if (n >= sizeof(buf) - 1 || poll(&p, 1, 10000) != 1)
+			return false;
+		r = read(target_out, buf + n, sizeof(buf) - 1 - n);
+		if (r <= 0)
+			return false;
+		n += (size_t)r;
+	}
+	fprintf(stderr, "target: %.*s\n", (int)(strchr(l, '\n') - l), l);
+	const char *r = strstr(l, " read_ops "), *w = strstr(l, " write_ops "), *e = strstr(l, " errors ");
+
+	if (r == NULL || w == NULL || e == NULL)
+		return false;
+	*reads = strtoull(r + 10, NULL, 10);
+	*writes = strtoull(w + 11, NULL, 10);
+	*errors = strtoull(e + 8, NULL, 10);
+	return true;
+}
+
+/*
  * softdoca-nvmf-initiator against the target on a 4096-byte-block disk: a mixed, verified run
- * at queue depth 16 (two seconds), then a read-only run; both real processes.
+ * at queue depth 16 (two seconds), a read-only run, and a mixed one that busy-polls (--poll);
+ * all real processes. Then the target's statistics (SIGUSR1) count every one of their commands.
  */
 static int run_initiator(const char *tgt, const char *ini)
 {
-	const char *runs[2][2] = {{"50", "--verify"}, {"100", "--verify"}};
+	const char *runs[3][3] = {{"50", "--verify", NULL}, {"100", "--verify", NULL}, {"50", "--verify", "--poll"}};
+	unsigned long long reads = 0, writes = 0;
+	uint64_t sr = 0, sw = 0, se = 0;
 	int st;
 
 	target_bs = "4096";
@@ -376,7 +413,7 @@ static int run_initiator(const char *tgt, const char *ini)
 	snprintf(errlog, sizeof(errlog), "/tmp/softdoca-sta-test-%d.log", (int)getpid());
 	unlink(disk);
 	start_target(tgt);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		char out[4096] = {0};
 		int pfd[2];
 		pid_t p;
@@ -391,7 +428,7 @@ static int run_initiator(const char *tgt, const char *ini)
 			close(pfd[0]);
 			execl(ini, ini, "--addr", addr, "--port", port, "--nqn", NQN, "--hostnqn", HOST, "--qd", "16",
 			      "--io-size", "8192", "--read-pct", runs[i][0], "--time", "2", "--blocks", "512", runs[i][1],
-			      (char *)NULL);
+			      runs[i][2], (char *)NULL);
 			_exit(127);
 		}
 		close(pfd[1]);
@@ -403,7 +440,17 @@ static int run_initiator(const char *tgt, const char *ini)
 		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 		CHECK(strstr(out, " IOPS (") != NULL && strstr(out, "latency us: p50") != NULL);
 		CHECK(strstr(out, " 0 mismatches") != NULL);
+		unsigned long long nr = 0, nw = 0;
+		const char *c = strstr(out, " IOPS (");
+
+		CHECK(c != NULL && sscanf(c, " IOPS (%llu reads, %llu writes", &nr, &nw) == 2 && nr + nw > 0);
+		reads += nr;
+		writes += nw;
 	}
+	/* every command the runs completed (each drains what it has in flight), once */
+	CHECK(target_stats(&sr, &sw, &se));
+	fprintf(stderr, "initiator runs: %llu reads, %llu writes\n", reads, writes);
+	CHECK(sr == reads && sw == writes && se == 0);
 	kill(target, SIGTERM);
 	REQUIRE(waitpid(target, &st, 0) == target);
 	target = -1;
