@@ -124,7 +124,7 @@ bool sta_beq_push(struct sta_beq *b, struct sta_slot *s)
 	if (opc != STA_OPC_FLUSH) {
 		uint32_t pages = (s->len + 4095) / 4096;
 
-		prp1 = (uint64_t)(uintptr_t)s->data;
+		prp1 = (uint64_t)(uintptr_t)s->buf;
 		if (pages == 2) {
 			prp2 = prp1 + 4096;
 		} else if (pages > 2) {

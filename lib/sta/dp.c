@@ -285,6 +285,7 @@ static bool parse_sgl(struct sta_slot *s, uint32_t want, bool write)
 
 	s->keyed = false;
 	s->inv = false;
+	s->buf = s->data;
 	if (type == 4 && (sub == 0 || sub == 0xf)) {
 		uint32_t len = (uint32_t)c[32] | (uint32_t)c[33] << 8 | (uint32_t)c[34] << 16;
 
@@ -322,7 +323,11 @@ static bool parse_sgl(struct sta_slot *s, uint32_t want, bool write)
 			return false;
 		}
 		s->len = want != UINT32_MAX ? want : len;
-		memcpy(s->data, c + STA_SQE + off, s->len);
+		/* page-aligned in the receive buffer (qp.c lays capsules out so): the disk takes it there */
+		if (((uintptr_t)(c + STA_SQE + off) & 4095) == 0)
+			s->buf = s->capsule + STA_SQE + off;
+		else
+			memcpy(s->data, c + STA_SQE + off, s->len);
 		return true;
 	}
 	SDK_LOG_ERR("STA QP %u: command %u: SGL type 0x%x subtype 0x%x is not one the offload takes (keyed data "

@@ -63,6 +63,7 @@ struct sta_slot {
 	uint8_t *capsule;        /* SQE + in-capsule data (the receive buffer) */
 	uint32_t capsule_len;    /* bytes received */
 	uint8_t *data;           /* data buffer (max I/O size), made on first use */
+	uint8_t *buf;            /* the command's data on the disk's side: data, or the capsule's in place */
 	uint8_t *prp_list;       /* one page: PRP list of data */
 	uint8_t rsp[STA_CQE];
 	struct doca_sta_ns_handle *ns;
@@ -96,6 +97,7 @@ struct doca_sta_qp_handle {
 	struct sta_slot *slots;
 	uint8_t *capsules;
 	uint32_t capsule_size;
+	uint32_t capsule_stride; /* bytes from one capsule to the next (qp.c: their data page-aligned) */
 #ifdef SOFTDOCA_STA_DATA_PATH
 	struct rdma_cm_id *cm_id;
 	struct ibv_mr *capsule_mr;

@@ -157,8 +157,13 @@ doca_error_t doca_sta_io_qp_accept(struct doca_sta_io *sta_io, struct doca_sta_q
 	 */
 	qp->nslots = qp->depth * 2;
 	qp->slots = calloc(qp->nslots, sizeof(*qp->slots));
-	qp->capsules = aligned_alloc(64, (size_t)qp->nslots * qp->capsule_size);
-	qp->capsule_mr = qp->capsules != NULL ? ibv_reg_mr(dp->pd, qp->capsules, (size_t)qp->nslots * qp->capsule_size,
+	/*
+	 * Each capsule starts STA_SQE bytes before a page: its in-capsule data is page-aligned, and
+	 * a write's data goes to the disk from the receive buffer, with no copy (direct I/O takes it).
+	 */
+	qp->capsule_stride = (qp->capsule_size + 4096 - STA_SQE + 4095) / 4096 * 4096;
+	qp->capsules = aligned_alloc(4096, (size_t)qp->nslots * qp->capsule_stride);
+	qp->capsule_mr = qp->capsules != NULL ? ibv_reg_mr(dp->pd, qp->capsules, (size_t)qp->nslots * qp->capsule_stride,
 							  IBV_ACCESS_LOCAL_WRITE)
 					      : NULL;
 	struct ibv_qp_init_attr a = {
@@ -178,7 +183,7 @@ doca_error_t doca_sta_io_qp_accept(struct doca_sta_io *sta_io, struct doca_sta_q
 	for (uint32_t i = 0; i < qp->nslots; i++) {
 		qp->slots[i].qp = qp;
 		qp->slots[i].index = i;
-		qp->slots[i].capsule = qp->capsules + (size_t)i * qp->capsule_size;
+		qp->slots[i].capsule = qp->capsules + (size_t)i * qp->capsule_stride + 4096 - STA_SQE;
 		sta_dp_post_recv(qp, &qp->slots[i]);
 	}
 	struct rdma_conn_param cp = {.private_data = priv_data, .private_data_len = (uint8_t)priv_size,
