@@ -136,8 +136,8 @@ struct rnic_path_ops {
 	/* ---- sending (the core keeps wr->path, wr->sent and qp->inflight[]) ---- */
 	/* this wr goes on this path (NULL: a connection that takes only what no path wants) */
 	bool (*wants)(const struct rnic_qp *qp, const struct rnic_wr *wr);
-	/* optional: room for one more (false with nothing in flight: the peer broke it, hang up) */
-	bool (*can_post)(struct rnic_qp *qp);
+	/* optional: room for this wr (false with nothing in flight: the peer broke it, hang up) */
+	bool (*can_post)(struct rnic_qp *qp, const struct rnic_wr *wr);
 	void (*post)(struct rnic_qp *qp, struct rnic_wr *wr);
 
 	/* ---- progress ---- */

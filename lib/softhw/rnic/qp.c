@@ -203,7 +203,7 @@ void rnic_qp_pump(struct rnic_qp *qp)
 
 		if (other_inflight(qp, p))
 			break;
-		if (ops->can_post != NULL && !ops->can_post(qp)) {
+		if (ops->can_post != NULL && !ops->can_post(qp, wr)) {
 			if (qp->inflight[p] == 0) {
 				/* no room with nothing in flight: the peer broke the path; hang up */
 				qp->broken = true;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Same-host fast path for two-sided messages (SEND, SEND_IMM, WRITE_IMM up to one record), and
- * WRITEs that follow messages still on the ring.
+ * WRITEs that follow messages still on the ring (up to RING_WRITE_RECS records, each part at its
+ * own address; the first carries the whole length, checked before any part is placed).
  *
  * A qp whose peer is on this host (unix transport) gets a shared-memory channel
  * (lib/softhw/fabric/channel.h): the acceptor creates the memfd and two eventfd doorbells and
@@ -57,6 +58,10 @@ struct ring {
 	bool stalled;              /* rx: the oldest message waits for a receive */
 	uint64_t deadline;         /* rx: NAK with AGAIN then (ms, monotonic); 0: retry for ever */
 	uint64_t acked;            /* tx: records the peer consumed */
+	/* tx: records of each wr in flight, oldest first (a WRITE may take several), and how many
+	 * of the oldest's the peer consumed */
+	uint8_t recs[RNIC_RING_SLOTS];
+	uint32_t recs_head, recs_tail, head_done;
 	uint32_t idle;             /* tx: polls without progress (a nudge now and then) */
 	/* owner only (ep_poll): the peer's ring words at its last locked look, and looks skipped */
 	uint64_t poll_rx_tail, poll_tx_head;
@@ -71,6 +76,15 @@ static inline struct ring *ring_of(const struct rnic_qp *qp)
 }
 
 #define RING_DATA_MAX (RNIC_RING_REC - sizeof(struct rnic_ring_hdr))
+/* A plain WRITE behind messages on the ring takes up to this many records (64 KiB and more). */
+#define RING_WRITE_RECS 16u
+_Static_assert(RING_WRITE_RECS < RNIC_RING_SLOTS, "a WRITE's records fit the ring");
+
+/* Records a wr takes on the ring (one record, or a WRITE cut in parts at their own addresses). */
+static uint32_t ring_recs(const struct rnic_wr *wr)
+{
+	return wr->bytes <= RING_DATA_MAX ? 1u : (uint32_t)((wr->bytes + RING_DATA_MAX - 1) / RING_DATA_MAX);
+}
 
 static bool ring_enabled(void)
 {
@@ -266,49 +280,73 @@ static bool ring_wants(const struct rnic_qp *qp, const struct rnic_wr *wr)
 {
 	const struct ring *r = qp->path[RNIC_PATH_RING]; /* qp lock held */
 
-	if (r == NULL || !r->on || wr->bytes > RING_DATA_MAX)
+	if (r == NULL || !r->on)
 		return false;
 	/*
 	 * A plain WRITE rides the ring only behind messages still on it: it would otherwise wait
 	 * for their ACKs before taking the socket (RC order), and the next message for its ACK,
-	 * a round trip per switch (an NVMe-oF target's read data between its responses). Alone,
-	 * it keeps the socket or the inline copy, which need no receiver that polls.
+	 * a round trip per switch (an NVMe-oF target's read data between its responses). Up to
+	 * RING_WRITE_RECS records, each placed at its own address. Alone, it keeps the socket or the
+	 * inline copy, which need no receiver that polls.
 	 */
 	if (wr->op == SOFTHW_RNIC_OP_WRITE)
-		return qp->inflight[RNIC_PATH_RING] > 0;
+		return qp->inflight[RNIC_PATH_RING] > 0 && ring_recs(wr) <= RING_WRITE_RECS;
+	if (wr->bytes > RING_DATA_MAX)
+		return false;
 	return wr->op == SOFTHW_RNIC_OP_SEND || wr->op == SOFTHW_RNIC_OP_SEND_IMM || wr->op == SOFTHW_RNIC_OP_SEND_INV ||
 	       wr->op == SOFTHW_RNIC_OP_WRITE_IMM;
 }
 
-static bool ring_can_post(struct rnic_qp *qp)
+static bool ring_can_post(struct rnic_qp *qp, const struct rnic_wr *wr)
 {
-	return softhw_chan_can_send(&((struct ring *)qp->path[RNIC_PATH_RING])->ch);
+	return softhw_chan_can_send_n(&((struct ring *)qp->path[RNIC_PATH_RING])->ch, ring_recs(wr));
 }
 
 static void ring_post(struct rnic_qp *qp, struct rnic_wr *wr)
 {
 	struct ring *r = qp->path[RNIC_PATH_RING];
-	uint8_t *slot = softhw_chan_slot(&r->ch);
-	struct rnic_ring_hdr h = {.op = (uint8_t)wr->op, .imm = wr->imm};
-	size_t off = sizeof(h);
+	const uint32_t recs = ring_recs(wr);
+	uint64_t done = 0, sge_off = 0;
+	uint32_t sge = 0;
 
-	if (wr->op == SOFTHW_RNIC_OP_WRITE_IMM || wr->op == SOFTHW_RNIC_OP_WRITE) {
-		h.id = wr->rkey.id;
-		h.token = wr->rkey.token;
-		h.addr = wr->rkey.addr;
-	}
-	memcpy(slot, &h, sizeof(h));
-	for (uint32_t i = 0; i < wr->num_sge; i++) {
-		if (wr->sgl[i].len > 0)
-			memcpy(slot + off, wr->sgl[i].addr, wr->sgl[i].len);
-		off += wr->sgl[i].len;
-	}
-	if (qp->inflight[RNIC_PATH_RING] == 1) /* (counted by the core) */
-		r->idle = 0;
 	/* Our owner sleeps: its ACK (the receiver consuming the record) must ring our bell. */
 	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST))
 		__atomic_store_n(&r->ch.tx.ctl->tx_armed, 1, __ATOMIC_SEQ_CST);
-	softhw_chan_publish(&r->ch, RNIC_RING_TAG_MSG, wr->seq, (uint32_t)off);
+	r->recs[r->recs_tail++ % RNIC_RING_SLOTS] = (uint8_t)recs;
+	for (uint32_t k = 0; k < recs; k++) {
+		uint8_t *slot = softhw_chan_slot(&r->ch);
+		struct rnic_ring_hdr h = {.op = (uint8_t)wr->op, .imm = wr->imm};
+		uint64_t part = wr->bytes - done < RING_DATA_MAX ? wr->bytes - done : RING_DATA_MAX;
+		size_t off = sizeof(h);
+
+		if (wr->op == SOFTHW_RNIC_OP_WRITE_IMM || wr->op == SOFTHW_RNIC_OP_WRITE) {
+			h.id = wr->rkey.id;
+			h.token = wr->rkey.token;
+			h.addr = wr->rkey.addr + done; /* each part lands at its own address */
+		}
+		if (recs > 1 && k == 0) { /* the receiver checks the whole range before placing any part */
+			h.flags = RNIC_RING_F_WHOLE;
+			h.imm = (uint32_t)wr->bytes;
+		}
+		memcpy(slot, &h, sizeof(h));
+		for (uint64_t left = part; left > 0;) { /* the next `part` bytes of the gather list */
+			const struct softhw_rnic_sge *g = &wr->sgl[sge];
+			uint64_t n = g->len - sge_off < left ? g->len - sge_off : left;
+
+			memcpy(slot + off, (const uint8_t *)g->addr + sge_off, n);
+			off += n;
+			left -= n;
+			sge_off += n;
+			if (sge_off == g->len) {
+				sge++;
+				sge_off = 0;
+			}
+		}
+		done += part;
+		softhw_chan_publish(&r->ch, RNIC_RING_TAG_MSG, wr->seq, (uint32_t)off);
+	}
+	if (qp->inflight[RNIC_PATH_RING] == 1) /* (counted by the core) */
+		r->idle = 0;
 	/*
 	 * Published while our owner sleeps (the service thread issued it once the connection was
 	 * up or the socket path drained): nobody would nudge a receiver that does not progress.
@@ -350,7 +388,7 @@ static void ring_acks(struct rnic_qp *qp, struct ring *r)
 		}
 		return;
 	}
-	if (n > qp->inflight[RNIC_PATH_RING] || head > r->ch.tx.pos) {
+	if (n > r->ch.tx.pos - r->acked || head > r->ch.tx.pos) {
 		ring_corrupt(qp, r);
 		return;
 	}
@@ -359,6 +397,10 @@ static void ring_acks(struct rnic_qp *qp, struct ring *r)
 	while (n-- > 0 && qp->state == QP_RTS) {
 		struct rnic_wr *wr = qp->wq_head;
 
+		if (++r->head_done < r->recs[r->recs_head % RNIC_RING_SLOTS])
+			continue; /* a part of a WRITE: the wr completes with its last */
+		r->head_done = 0;
+		r->recs_head++;
 		if (wr == NULL || wr->path != RNIC_PATH_RING) {
 			ring_corrupt(qp, r);
 			return;
@@ -407,6 +449,9 @@ static void ring_rx(struct rnic_qp *qp, struct ring *r)
 		case SOFTHW_RNIC_OP_WRITE:
 		case SOFTHW_RNIC_OP_WRITE_IMM:
 			err = rnic_write_check(qp, h.id, h.token, h.addr, len);
+			/* a WRITE in parts: all of it is checked at the first, as a RETH's DMA length is */
+			if (err == DOCA_SUCCESS && h.op == SOFTHW_RNIC_OP_WRITE && (h.flags & RNIC_RING_F_WHOLE))
+				err = rnic_write_check(qp, h.id, h.token, h.addr, h.imm);
 			break;
 		default:
 			ring_corrupt(qp, r);

@@ -823,8 +823,9 @@ static void roce_post(struct rnic_qp *qp, struct rnic_wr *wr)
 		rnic_nic_kick();
 }
 
-static bool roce_can_post(struct rnic_qp *qp)
+static bool roce_can_post(struct rnic_qp *qp, const struct rnic_wr *wr)
 {
+	(void)wr;
 	return qp->inflight[RNIC_PATH_ROCE] < ROCE_SQ_DEPTH;
 }
 

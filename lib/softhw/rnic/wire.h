@@ -103,9 +103,11 @@ struct rnic_hello {
 #define RNIC_RING_REC 4208
 #define RNIC_RING_SLOTS 64
 #define RNIC_RING_TAG_MSG 0x4d534731u /* "1GSM": the channel record's tag */
+#define RNIC_RING_F_WHOLE 1u /* a WRITE's first part: imm is the whole WRITE's length from addr */
 struct rnic_ring_hdr {
 	uint8_t op;
-	uint8_t reserved[3];
+	uint8_t flags;
+	uint8_t reserved[2];
 	uint32_t imm;
 	uint64_t id; /* WRITE, WRITE_IMM: rkey */
 	uint64_t token;

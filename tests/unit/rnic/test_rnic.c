@@ -991,6 +991,76 @@ static void test_ring_send_write_send(void)
 	CHECK(target_end(&t));
 }
 
+/*
+ * Writes longer than a ring record behind a send ride the ring in parts (each at its own
+ * address, gathered across uneven SGEs); one longer than the ring takes for a write goes by the
+ * socket after the ring drained; and a write in parts whose end is outside the export fails
+ * whole: nothing of it is placed, as a RETH's length is checked at the first packet.
+ */
+static void test_ring_long_writes(void)
+{
+	static const enum softhw_rnic_opcode order[] = {SOFTHW_RNIC_OP_SEND, SOFTHW_RNIC_OP_WRITE,
+							SOFTHW_RNIC_OP_WRITE, SOFTHW_RNIC_OP_SEND};
+	static uint8_t a[3000], b[9000], d[8000], big[200000];
+	struct softhw_rnic_sge sg[3] = {{a, sizeof(a)}, {b, sizeof(b)}, {d, sizeof(d)}};
+	struct softhw_rnic_wr wr = {.wr_id = 7, .op = SOFTHW_RNIC_OP_WRITE, .sgl = sg, .num_sge = 3};
+	const uint64_t at = 65536, big_at = 1u << 20, bad_at = MEM_LEN - 12000;
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t out[64], before[64];
+
+	for (size_t i = 0; i < sizeof(a); i++)
+		a[i] = (uint8_t)(i * 3 + 1);
+	for (size_t i = 0; i < sizeof(b); i++)
+		b[i] = (uint8_t)(i * 5 + 2);
+	for (size_t i = 0; i < sizeof(d); i++)
+		d[i] = (uint8_t)(i * 11 + 7);
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (uint8_t)(i * 17 + 5);
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	target_cmd(&t, 'r', 64);
+	target_cmd(&t, 'r', 64);
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "one", 3, NULL, 0, 0, 0));
+	wr.rkey = t.ti.mem;
+	wr.rkey.addr = t.ti.mem.addr + at;
+	wr.rkey.len = sizeof(a) + sizeof(b) + sizeof(d);
+	CHECK_OK(ops->qp_post(in.qp, &wr));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_WRITE, big, sizeof(big), &t.ti.mem, big_at, 0, 0));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "two", 3, NULL, 0, 0, 0));
+	expect_ops(&in, order, 4);
+	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 3);
+	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && memcmp(out, "two", 3) == 0);
+	/* every SGE boundary and every record boundary (4176 bytes of data each) of the gathered write */
+	const uint64_t offs[] = {0, 2990, 4150, 8330, 11990, 12500, 16680, 19936};
+
+	for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		uint8_t want[64];
+
+		for (size_t k = 0; k < 64; k++) {
+			uint64_t o = offs[i] + k;
+
+			want[k] = o < sizeof(a) ? a[o] : o < sizeof(a) + sizeof(b) ? b[o - sizeof(a)] : d[o - sizeof(a) - sizeof(b)];
+		}
+		CHECK(target_mem(&t, at + offs[i], out) && memcmp(out, want, 64) == 0);
+	}
+	CHECK(target_mem(&t, big_at + 150000, out) && memcmp(out, big + 150000, 64) == 0);
+	CHECK(target_mem(&t, big_at + sizeof(big) - 64, out) && memcmp(out, big + sizeof(big) - 64, 64) == 0);
+	/* in parts behind a send, its last part outside the export: the whole write fails, none placed */
+	CHECK(target_mem(&t, bad_at, before));
+	target_cmd(&t, 'r', 64);
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "three", 5, NULL, 0, 0, 0));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_WRITE, big, 20000, &t.ti.mem, bad_at, 0, 0));
+	CHECK(wait_cqe(&in.n, &c, WAIT_MS) && c.kind == SOFTHW_RNIC_CQE_WR && c.op == SOFTHW_RNIC_OP_SEND &&
+	      c.status == DOCA_SUCCESS);
+	CHECK(wait_cqe(&in.n, &c, WAIT_MS) && c.kind == SOFTHW_RNIC_CQE_WR && c.op == SOFTHW_RNIC_OP_WRITE &&
+	      c.status == DOCA_ERROR_INVALID_VALUE);
+	CHECK(target_mem(&t, bad_at, out) && memcmp(out, before, 64) == 0);
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
 /* More sends in flight than the ring has slots: they wait for room and complete in order. */
 static void test_ring_many(void)
 {
@@ -1464,6 +1534,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_write_then_send);
 	TEST_RUN(test_ring_send_then_read);
 	TEST_RUN(test_ring_send_write_send);
+	TEST_RUN(test_ring_long_writes);
 	TEST_RUN(test_ring_many);
 	TEST_RUN(test_ring_peer_killed);
 	TEST_RUN(test_ring_wakes_armed);
