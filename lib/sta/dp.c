@@ -199,7 +199,7 @@ static void respond(struct sta_slot *s, uint16_t status, bool write_data)
 static void fail_at(struct sta_slot *s, uint16_t status, uint16_t pel)
 {
 	if (s->ns != NULL)
-		s->ns->ctr[STA_NS_CTR_ERRORS]++;
+		__atomic_fetch_add(&s->ns->ctr[STA_NS_CTR_ERRORS], 1, __ATOMIC_RELAXED);
 	notify(s, DOCA_STA_CQE_NOTIF_NVME_OF_VALIDATION_ERR, pel, status | STA_DNR);
 	respond(s, status | STA_DNR, false);
 }
@@ -241,7 +241,7 @@ static void nvme_done(struct sta_slot *s, uint16_t status)
 	}
 	if (status != 0) {
 		if (s->ns != NULL)
-			s->ns->ctr[STA_NS_CTR_ERRORS]++;
+			__atomic_fetch_add(&s->ns->ctr[STA_NS_CTR_ERRORS], 1, __ATOMIC_RELAXED);
 		notify(s, DOCA_STA_CQE_NOTIF_NVME_COMP_ERR, 0xffff, status);
 		respond(s, status, false);
 		return;
@@ -275,6 +275,12 @@ static void beq_drain(struct doca_sta_io *io, struct sta_beq *b)
 }
 
 /* ---- capsules ---- */
+
+/* In-capsule data at off, len bytes, lies within what the capsule brought (off is the host's: no wrap). */
+static bool icd_fits(const struct sta_slot *s, uint64_t off, uint32_t len)
+{
+	return off <= s->capsule_len - STA_SQE && len <= s->capsule_len - STA_SQE - off;
+}
 
 /* The capsule's SGL: keyed (RDMA), in-capsule data, or none. False: an answer was sent. */
 static bool parse_sgl(struct sta_slot *s, uint32_t want, bool write)
@@ -314,7 +320,7 @@ static bool parse_sgl(struct sta_slot *s, uint32_t want, bool write)
 		uint64_t off = sta_le64(c + 24);
 		uint32_t len = sta_le32(c + 32);
 
-		if (off + len + STA_SQE > s->capsule_len || len < want || len > max) {
+		if (!icd_fits(s, off, len) || len < want || len > max) {
 			SDK_LOG_ERR("STA QP %u: command %u: in-capsule data at offset %llu, %u bytes, does not fit the "
 				    "%u bytes received or the command's %u bytes",
 				    s->qp->id, sta_le16(c + 2), (unsigned long long)off, len, s->capsule_len - STA_SQE,
@@ -357,7 +363,7 @@ static void to_app(struct sta_slot *s)
 		uint64_t off = sta_le64(c + 24);
 		uint32_t len = sta_le32(c + 32);
 
-		if (off + len + STA_SQE <= s->capsule_len) {
+		if (icd_fits(s, off, len)) {
 			s->len = len;
 			memcpy(s->data, c + STA_SQE + off, len);
 		}
@@ -440,8 +446,10 @@ static void capsule(struct sta_slot *s)
 	}
 	if (!parse_sgl(s, (uint32_t)want, opc == STA_OPC_WRITE))
 		return;
-	ns->ctr[opc == STA_OPC_READ ? STA_NS_CTR_READS : STA_NS_CTR_WRITES]++;
-	ns->ctr[opc == STA_OPC_READ ? STA_NS_CTR_READ_BYTES : STA_NS_CTR_WRITE_BYTES] += want;
+	/* a namespace's counters are shared by every IO context's EU */
+	__atomic_fetch_add(&ns->ctr[opc == STA_OPC_READ ? STA_NS_CTR_READS : STA_NS_CTR_WRITES], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ns->ctr[opc == STA_OPC_READ ? STA_NS_CTR_READ_BYTES : STA_NS_CTR_WRITE_BYTES], want,
+			   __ATOMIC_RELAXED);
 	if (opc == STA_OPC_WRITE && s->keyed) {
 		s->state = SLOT_RDMA_READ;
 		if (sta_dp_rdma_read(s) != 0)
@@ -686,8 +694,9 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 		for (uint32_t i = 0; i < dp->num_beqs; i++)
 			beq_drain(io, dp->beqs[i]);
 		/*
-		 * Armed only now, on the way to sleep: the responses above went out with the CQ unarmed,
-		 * so the NIC does not take them for a sleeper's and ring the host for each (ring_post).
+		 * Armed only now, on the way to sleep: responses sent with the CQ armed are taken for a
+		 * sleeper's, and the NIC rings the host for them (ring_post). (A CQ stays armed until a
+		 * CQE fires: after a wake-up by the disk alone the responses above still went so.)
 		 */
 		if (dp->cq != NULL) {
 			ibv_req_notify_cq(dp->cq, 0);

@@ -147,15 +147,18 @@ static inline struct softhw_chan_rec *softhw_ring_slot(const struct softhw_ring 
 
 /* ---- sending ---- */
 
-/* True if the receiver has n credits left (reads the peer's head only when the cache says no). */
+/*
+ * True if the receiver has n (<= limit) credits left (reads the peer's head only when the cache
+ * says no).
+ */
 static inline bool softhw_chan_can_send_n(struct softhw_chan *ch, uint32_t n)
 {
 	struct softhw_ring *r = &ch->tx;
 
-	if (r->pos - r->seen + n <= r->limit)
+	if (r->pos - r->seen <= r->limit - n)
 		return true;
 	r->seen = __atomic_load_n(&r->ctl->head, __ATOMIC_ACQUIRE);
-	return r->pos - r->seen + n <= r->limit; /* a head beyond pos (corrupted) wraps: no room */
+	return r->pos - r->seen <= r->limit - n; /* a head beyond pos (corrupted) wraps: no room */
 }
 
 /* True if the receiver has a credit left. */

@@ -58,10 +58,7 @@ struct ring {
 	bool stalled;              /* rx: the oldest message waits for a receive */
 	uint64_t deadline;         /* rx: NAK with AGAIN then (ms, monotonic); 0: retry for ever */
 	uint64_t acked;            /* tx: records the peer consumed */
-	/* tx: records of each wr in flight, oldest first (a WRITE may take several), and how many
-	 * of the oldest's the peer consumed */
-	uint8_t recs[RNIC_RING_SLOTS];
-	uint32_t recs_head, recs_tail, head_done;
+	uint32_t head_done;        /* tx: records of the oldest wr in flight consumed (a WRITE takes several) */
 	uint32_t idle;             /* tx: polls without progress (a nudge now and then) */
 	/* owner only (ep_poll): the peer's ring words at its last locked look, and looks skipped */
 	uint64_t poll_rx_tail, poll_tx_head;
@@ -312,7 +309,7 @@ static void ring_post(struct rnic_qp *qp, struct rnic_wr *wr)
 	/* Our owner sleeps: its ACK (the receiver consuming the record) must ring our bell. */
 	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST))
 		__atomic_store_n(&r->ch.tx.ctl->tx_armed, 1, __ATOMIC_SEQ_CST);
-	r->recs[r->recs_tail++ % RNIC_RING_SLOTS] = (uint8_t)recs;
+	wr->parts = (uint8_t)recs;
 	for (uint32_t k = 0; k < recs; k++) {
 		uint8_t *slot = softhw_chan_slot(&r->ch);
 		struct rnic_ring_hdr h = {.op = (uint8_t)wr->op, .imm = wr->imm};
@@ -333,7 +330,8 @@ static void ring_post(struct rnic_qp *qp, struct rnic_wr *wr)
 			const struct softhw_rnic_sge *g = &wr->sgl[sge];
 			uint64_t n = g->len - sge_off < left ? g->len - sge_off : left;
 
-			memcpy(slot + off, (const uint8_t *)g->addr + sge_off, n);
+			if (n > 0)
+				memcpy(slot + off, (const uint8_t *)g->addr + sge_off, n);
 			off += n;
 			left -= n;
 			sge_off += n;
@@ -367,45 +365,57 @@ static void ring_corrupt(struct rnic_qp *qp, struct ring *r)
 	rnic_nic_kick();
 }
 
-/* Consumed records are our ACKs: complete that many ring work requests, in order. */
+/* Consumed records are our ACKs: complete the ring work requests they finish, in order. */
 static void ring_acks(struct rnic_qp *qp, struct ring *r)
 {
-	uint64_t head, n;
+	for (;;) {
+		uint64_t head, n;
 
-	if (qp->inflight[RNIC_PATH_RING] == 0)
-		return;
-	head = __atomic_load_n(&r->ch.tx.ctl->head, __ATOMIC_ACQUIRE);
-	n = head - r->acked;
-	if (n == 0) {
-		/* a receiver that does not progress: its service thread takes the message (rare look) */
-		if ((++r->idle & 1023) == 0) {
-			uint64_t now = rnic_now_ms();
+		if (qp->inflight[RNIC_PATH_RING] == 0)
+			return;
+		head = __atomic_load_n(&r->ch.tx.ctl->head, __ATOMIC_ACQUIRE);
+		n = head - r->acked;
+		if (n == 0) {
+			/* a receiver that does not progress: its service thread takes the message (rare look) */
+			if ((++r->idle & 1023) == 0) {
+				uint64_t now = rnic_now_ms();
 
-			if (r->nudged + NUDGE_MS <= now) {
-				r->nudged = now;
-				softhw_chan_ring_bell(r->ch.peer_bell);
+				if (r->nudged + NUDGE_MS <= now) {
+					r->nudged = now;
+					softhw_chan_ring_bell(r->ch.peer_bell);
+				}
 			}
+			return;
 		}
-		return;
-	}
-	if (n > r->ch.tx.pos - r->acked || head > r->ch.tx.pos) {
-		ring_corrupt(qp, r);
-		return;
-	}
-	r->acked = head;
-	r->idle = 0;
-	while (n-- > 0 && qp->state == QP_RTS) {
-		struct rnic_wr *wr = qp->wq_head;
-
-		if (++r->head_done < r->recs[r->recs_head % RNIC_RING_SLOTS])
-			continue; /* a part of a WRITE: the wr completes with its last */
-		r->head_done = 0;
-		r->recs_head++;
-		if (wr == NULL || wr->path != RNIC_PATH_RING) {
+		if (n > r->ch.tx.pos - r->acked || head > r->ch.tx.pos) {
 			ring_corrupt(qp, r);
 			return;
 		}
-		rnic_qp_complete_head(qp, DOCA_SUCCESS, wr->bytes);
+		r->acked = head;
+		r->idle = 0;
+		while (n-- > 0 && qp->state == QP_RTS) {
+			struct rnic_wr *wr = qp->wq_head;
+
+			if (wr == NULL || wr->path != RNIC_PATH_RING) {
+				ring_corrupt(qp, r);
+				return;
+			}
+			if (++r->head_done < wr->parts)
+				continue; /* a part of a WRITE: the wr completes with its last */
+			r->head_done = 0;
+			rnic_qp_complete_head(qp, DOCA_SUCCESS, wr->bytes);
+		}
+		/*
+		 * Our owner sleeps with records still unconsumed (the rest of a WRITE, or behind an
+		 * unsignaled wr: nothing above woke it): the consume that rang us cleared the receiver's
+		 * reason to ring again, so arm it again, and look once more at what came meanwhile.
+		 */
+		if (qp->state != QP_RTS || qp->inflight[RNIC_PATH_RING] == 0 ||
+		    !__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST))
+			return;
+		__atomic_store_n(&r->ch.tx.ctl->tx_armed, 1, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&r->ch.tx.ctl->head, __ATOMIC_SEQ_CST) == r->acked)
+			return;
 	}
 }
 

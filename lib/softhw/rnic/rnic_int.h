@@ -68,6 +68,7 @@ struct rnic_wr {
 	uint32_t num_sge;
 	bool sent;                /* handed to a path (or executed by CMA) */
 	uint8_t path;             /* enum rnic_path_id: where it went */
+	uint8_t parts;            /* records it took on a path that cuts it (ring.c's WRITEs) */
 	bool cma;                 /* executed locally by cross-memory attach */
 	struct rnic_out out;
 };

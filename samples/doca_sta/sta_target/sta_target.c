@@ -1008,13 +1008,16 @@ static void print_ns_stats(void)
 
 static void on_signal(int sig)
 {
+	int e = errno;
+
 	if (sig == SIGUSR1)
 		stats_wanted = 1;
 	else
 		stopping = 1;
 	if (write(sig_pipe[1], "x", 1) < 0) {
-		/* the flag is set: the loop sees it at its next wake-up */
+		/* full (non-blocking): the flag is set, the loop sees it at its next wake-up */
 	}
+	errno = e;
 }
 
 static void usage(void)
@@ -1058,6 +1061,13 @@ int main(int argc, char **argv)
 	    (t.block_size != 512 && t.block_size != 4096) || t.io_threads == 0 || t.io_threads > MAX_IO)
 		usage();
 	pthread_mutex_init(&t.lock, NULL);
+	/* the signals' pipe and handlers first: a SIGUSR1 during set-up must not end the target */
+	if (pipe(sig_pipe) != 0 || fcntl(sig_pipe[0], F_SETFL, O_NONBLOCK) != 0 ||
+	    fcntl(sig_pipe[1], F_SETFL, O_NONBLOCK) != 0)
+		return 1;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGUSR1, on_signal);
 	setup();
 	for (uint32_t i = 0; i < t.io_threads; i++) {
 		if (pipe(t.pipes[i]) != 0 || fcntl(t.pipes[i][0], F_SETFL, O_NONBLOCK) != 0 ||
@@ -1066,11 +1076,6 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (pipe(sig_pipe) != 0 || fcntl(sig_pipe[0], F_SETFL, O_NONBLOCK) != 0)
-		return 1;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGUSR1, on_signal);
 	ch = rdma_create_event_channel();
 	if (ch == NULL || fcntl(ch->fd, F_SETFL, fcntl(ch->fd, F_GETFL) | O_NONBLOCK) != 0 ||
 	    rdma_create_id(ch, &listen_id, NULL, RDMA_PS_TCP) != 0 ||

@@ -1061,6 +1061,69 @@ static void test_ring_long_writes(void)
 	CHECK(target_end(&t));
 }
 
+/*
+ * Writes in parts and sends fill the ring and more wait behind them; the receiver consumes the
+ * whole ring before the sender looks (the target's CQEs of the first two sends), so the
+ * waiting ones take the freed records while the consumed ones still complete. Every wr
+ * completes once, in order.
+ */
+static void test_ring_parts_full(void)
+{
+	enum { W = 31, S = 41 };
+	static uint8_t w[W][8000];
+	static uint32_t xs[S + 2];
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t out[64];
+	uint64_t id = 0;
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	for (int i = 0; i < S + 2; i++)
+		target_cmd(&t, 'r', 64);
+	for (int i = 0; i < S + 2 + W; i++) {
+		bool write = i >= 1 && i <= W;
+		int k = write ? i - 1 : i == 0 ? 0 : i - W;
+		struct softhw_rnic_sge sg = write ? (struct softhw_rnic_sge){w[k], sizeof(w[k])}
+						  : (struct softhw_rnic_sge){&xs[k], sizeof(xs[k])};
+		struct softhw_rnic_wr wr = {.wr_id = id++, .op = write ? SOFTHW_RNIC_OP_WRITE : SOFTHW_RNIC_OP_SEND,
+					    .sgl = &sg, .num_sge = 1};
+
+		if (write) {
+			memset(w[k], 0x30 + k, sizeof(w[k]));
+			wr.rkey = t.ti.mem;
+			wr.rkey.addr = t.ti.mem.addr + 262144 + (uint64_t)k * 8192;
+			wr.rkey.len = sizeof(w[k]);
+		} else {
+			xs[k] = (uint32_t)k;
+		}
+		CHECK_OK(ops->qp_post(in.qp, &wr));
+	}
+	/* the first send and the last record of the ring (the second send) consumed */
+	for (int i = 0; i < 2; i++)
+		CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4);
+	for (uint64_t i = 0; i < id; i++) {
+		CHECK(wait_cqe(&in.n, &c, WAIT_MS));
+		CHECK(c.kind == SOFTHW_RNIC_CQE_WR && c.status == DOCA_SUCCESS && c.wr_id == i);
+	}
+	for (int i = 2; i < S + 2; i++) /* every send arrived (every receive shares the target's buffer) */
+		CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4);
+	CHECK(memcmp(out, &xs[S + 1], 4) == 0); /* the last one last */
+	/* and the ring's accounts still hold: one more send goes and completes */
+	target_cmd(&t, 'r', 64);
+	CHECK(run1(&in, SOFTHW_RNIC_OP_SEND, "more", 4, NULL, 0, 0, 0) == DOCA_SUCCESS);
+	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4 && memcmp(out, "more", 4) == 0);
+	for (int k = 0; k < W; k += 10) {
+		uint8_t want[64];
+
+		memset(want, 0x30 + k, sizeof(want));
+		CHECK(target_mem(&t, 262144 + (uint64_t)k * 8192 + 8000 - 64, out) && memcmp(out, want, 64) == 0);
+	}
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
 /* More sends in flight than the ring has slots: they wait for room and complete in order. */
 static void test_ring_many(void)
 {
@@ -1535,6 +1598,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_send_then_read);
 	TEST_RUN(test_ring_send_write_send);
 	TEST_RUN(test_ring_long_writes);
+	TEST_RUN(test_ring_parts_full);
 	TEST_RUN(test_ring_many);
 	TEST_RUN(test_ring_peer_killed);
 	TEST_RUN(test_ring_wakes_armed);

@@ -454,6 +454,7 @@ static int run_initiator(const char *tgt, const char *ini)
 	kill(target, SIGTERM);
 	REQUIRE(waitpid(target, &st, 0) == target);
 	target = -1;
+	close(target_out);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0); /* a clean stop, under ASan too */
 	unlink(disk);
 	unlink(errlog);
