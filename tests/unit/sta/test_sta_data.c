@@ -260,6 +260,21 @@ static void bad_input(struct nvmf_queue *q)
 		REQUIRE(nvmf_send(q, (uint16_t)cid, 0) == 0 && nvmf_wait(q, &c, TMO) == 1);
 		CHECK(status_is(&c, 0, 0x0f));
 	}
+	/* in-capsule data at an offset that wraps past the capsule's end: SGL Length Invalid, nothing written */
+	{
+		int cid = nvmf_alloc_cid(q);
+		uint8_t *s = nvmf_capsule(q, (uint16_t)cid);
+		uint64_t off = UINT64_MAX - (BS - 1);
+
+		nvmf_rw(s, 0x01, 1, 3100, 1);
+		nvmf_sgl_icd(s, BS);
+		memcpy(s + 24, &off, 8);
+		memcpy(s + 64, w, BS);
+		REQUIRE(nvmf_send(q, (uint16_t)cid, BS) == 0 && nvmf_wait(q, &c, TMO) == 1);
+		CHECK(status_is(&c, 0, 0x0f));
+		REQUIRE(rw(q, 0x02, 1, 3100, 1, NULL, r, &c) == 0);
+		CHECK(status_is(&c, 0, 0) && memcmp(r, z, BS) == 0);
+	}
 	/* a transfer longer than MDTS: Invalid Field */
 	nvmf_rw(sqe, 0x02, 1, 0, 512);
 	REQUIRE(nvmf_cmd(q, sqe, 4096, NULL, NULL, &c, TMO) == 0);
@@ -271,7 +286,8 @@ static void bad_input(struct nvmf_queue *q)
 	CHECK(status_is(&c, 0, 0x0b));
 	REQUIRE(rw(q, 0x02, 1, 3000, 8, NULL, r, &c) == 0);
 	CHECK(status_is(&c, 0, 0) && memcmp(r, z, 4096) == 0);
-	fprintf(stderr, "ok bad input: opcode, LBA range, SGL > MDTS, transfer > MDTS, namespace\n");
+	fprintf(stderr, "ok bad input: opcode, LBA range, SGL > MDTS, wrapping in-capsule offset, transfer > MDTS, "
+			"namespace\n");
 }
 
 /* Connect refusals: host NQN not allowed; SQSIZE above the limit (the target logs the limit). */
