@@ -43,6 +43,10 @@
 SDK_LOG_REGISTER(SOFTHW_RNIC_RING);
 
 #define NUDGE_MS 2
+/* An owner that polled this many times without arming has the service thread leave its doorbell */
+#define QUIET_POLLS 4096
+/* ... until it arms, or stops polling this long (the service thread's check) */
+#define QUIET_MS 2
 /* A qp's ring (qp->path[RNIC_PATH_RING]): from the handshake until the qp is freed. */
 struct ring {
 	struct rnic_path_link link; /* first: the doorbell's epoll tag points here */
@@ -64,6 +68,17 @@ struct ring {
 	uint64_t poll_rx_tail, poll_tx_head;
 	uint32_t poll_skipped;
 	uint64_t nudged;           /* tx: ms of the last nudge */
+	/*
+	 * Quiet: the owner keeps polling, so the service thread does not watch our doorbell (a
+	 * sender going to sleep rings it to have messages taken; the owner takes them anyway).
+	 * Set by the owner (ring_poll), ended by its arm or by the service thread's check finding
+	 * it stopped polling (ring_timer). qp lock; `polls` and `quiet_check` atomic.
+	 */
+	bool quiet;
+	uint32_t polls_unarmed;    /* owner: polls since its last arm */
+	uint64_t polls;            /* owner's looks, compared by the service thread */
+	uint64_t quiet_seen;       /* service thread: polls at its last check */
+	uint64_t quiet_check;      /* ms of the service thread's next check */
 };
 
 /* The qp's ring, or NULL (lock-free readers: it is set once, before `on`, and freed with the qp). */
@@ -165,6 +180,13 @@ struct softhw_chan *rnic_ring_chan(struct rnic_qp *qp)
 	struct ring *r = ring_of(qp);
 
 	return r != NULL && r->on && softhw_chan_mapped(&r->ch) ? &r->ch : NULL;
+}
+
+bool rnic_ring_quiet(const struct rnic_qp *qp)
+{
+	const struct ring *r = ring_of(qp);
+
+	return r != NULL && __atomic_load_n(&r->quiet, __ATOMIC_RELAXED);
 }
 
 static bool ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
@@ -535,6 +557,26 @@ static enum ring_look ring_changed(struct ring *r)
 	return LOOK_CHANGED;
 }
 
+/* qp lock held: the service thread's watch of our doorbell, off while the owner sleeps on its own
+ * descriptor (ring_owner_wait) or polls (quiet). */
+static void ring_watch(struct rnic_qp *qp, struct ring *r)
+{
+	bool off = __atomic_load_n(&r->quiet, __ATOMIC_RELAXED) || __atomic_load_n(&qp->ep->owner_waits, __ATOMIC_ACQUIRE);
+	struct epoll_event ev = {.events = off ? 0 : EPOLLIN,
+				 .data.u64 = (uint64_t)(uintptr_t)&r->link | RNIC_TAG_PATH};
+
+	(void)epoll_ctl(rnic_nic.epfd, EPOLL_CTL_MOD, r->bell_fd, &ev);
+}
+
+/* qp lock held: the owner stopped polling (it arms, or the service thread found it idle). */
+static void ring_unquiet(struct rnic_qp *qp, struct ring *r)
+{
+	if (!r->quiet)
+		return;
+	__atomic_store_n(&r->quiet, false, __ATOMIC_RELAXED);
+	ring_watch(qp, r); /* a doorbell rung meanwhile fires at once */
+}
+
 static void ring_poll(struct rnic_ep *ep)
 {
 	/* rings exist only on out-of-band qps: the owner's own list, walked without a lock */
@@ -542,7 +584,12 @@ static void ring_poll(struct rnic_ep *ep)
 		struct ring *r = ring_of(qp);
 		enum ring_look look;
 
-		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_SEQ_CST) || (look = ring_changed(r)) == LOOK_SKIP)
+		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_SEQ_CST))
+			continue;
+		__atomic_store_n(&r->polls, r->polls + 1, __ATOMIC_RELAXED);
+		if (r->polls_unarmed < QUIET_POLLS)
+			r->polls_unarmed++;
+		if ((look = ring_changed(r)) == LOOK_SKIP)
 			continue;
 		if (pthread_mutex_trylock(&qp->lock) != 0) {
 			r->poll_skipped = 63; /* the service thread is at it: look again next time */
@@ -551,6 +598,14 @@ static void ring_poll(struct rnic_ep *ep)
 		if (look == LOOK_PERIODIC)
 			r->idle += 63; /* the polls skipped count towards the nudge (ring_acks) */
 		ring_pump(qp);
+		if (!r->quiet && r->polls_unarmed == QUIET_POLLS && !r->halt &&
+		    !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&ep->owner_waits, __ATOMIC_ACQUIRE)) {
+			__atomic_store_n(&r->quiet, true, __ATOMIC_RELAXED);
+			r->quiet_seen = r->polls;
+			__atomic_store_n(&r->quiet_check, rnic_now_ms() + QUIET_MS, __ATOMIC_RELAXED);
+			ring_watch(qp, r);
+			rnic_nic_kick(); /* the service thread keeps the check's time (ring_timed) */
+		}
 		pthread_mutex_unlock(&qp->lock);
 	}
 }
@@ -566,6 +621,8 @@ static bool ring_arm(struct rnic_ep *ep)
 		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_SEQ_CST))
 			continue;
 		pthread_mutex_lock(&qp->lock);
+		r->polls_unarmed = 0;
+		ring_unquiet(qp, r); /* the owner goes to sleep: the service thread takes the doorbell */
 		if (r->on && qp->state == QP_RTS && !r->halt) {
 			/* a message the owner cannot take yet (no receive) is the service thread's */
 			if (softhw_chan_arm_rx(&r->ch) && !r->stalled && !r->halt)
@@ -630,16 +687,14 @@ static void ring_event(struct rnic_qp *qp, uint32_t events)
 /* qps_lock held: the owner sleeps on ep->wait_fd (the service thread leaves the doorbells to it), or woke. */
 static void ring_owner_wait(struct rnic_ep *ep, bool sleeping)
 {
-	struct epoll_event ev = {.events = sleeping ? 0 : EPOLLIN};
-
+	(void)sleeping; /* ep->owner_waits says it already (ring_watch) */
 	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
 		struct ring *r = ring_of(qp);
 
 		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE))
 			continue;
-		ev.data.u64 = (uint64_t)(uintptr_t)&r->link | RNIC_TAG_PATH;
 		pthread_mutex_lock(&qp->lock); /* ring_event reads owner_waits under it */
-		(void)epoll_ctl(rnic_nic.epfd, EPOLL_CTL_MOD, r->bell_fd, &ev);
+		ring_watch(qp, r);
 		pthread_mutex_unlock(&qp->lock);
 	}
 }
@@ -665,22 +720,41 @@ static bool ring_timed(const struct rnic_qp *qp)
 {
 	const struct ring *r = qp->path[RNIC_PATH_RING];
 
-	return r != NULL && r->stalled;
+	return r != NULL && (r->stalled || __atomic_load_n(&r->quiet, __ATOMIC_RELAXED));
 }
 
 static uint64_t ring_next_time(const struct rnic_qp *qp)
 {
 	const struct ring *r = qp->path[RNIC_PATH_RING];
+	uint64_t t = UINT64_MAX;
 
-	return r != NULL && r->stalled && r->deadline != 0 ? r->deadline : UINT64_MAX;
+	if (r == NULL)
+		return t;
+	if (r->stalled && r->deadline != 0)
+		t = r->deadline;
+	if (__atomic_load_n(&r->quiet, __ATOMIC_RELAXED) && __atomic_load_n(&r->quiet_check, __ATOMIC_RELAXED) < t)
+		t = __atomic_load_n(&r->quiet_check, __ATOMIC_RELAXED);
+	return t;
 }
 
 static void ring_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 {
 	struct ring *r = qp->path[RNIC_PATH_RING];
 
-	if (r != NULL && r->stalled && (woken || (r->deadline != 0 && r->deadline <= now)))
+	if (r == NULL)
+		return;
+	if (r->stalled && (woken || (r->deadline != 0 && r->deadline <= now)))
 		ring_rx(qp, r);
+	if (r->quiet && __atomic_load_n(&r->quiet_check, __ATOMIC_RELAXED) <= now) {
+		uint64_t polls = __atomic_load_n(&r->polls, __ATOMIC_RELAXED);
+
+		if (polls == r->quiet_seen) {
+			ring_unquiet(qp, r); /* the owner stopped polling: its doorbell is ours again */
+		} else {
+			r->quiet_seen = polls;
+			__atomic_store_n(&r->quiet_check, now + QUIET_MS, __ATOMIC_RELAXED);
+		}
+	}
 }
 
 const struct rnic_path_ops rnic_ring_path = {

@@ -352,6 +352,8 @@ bool rnic_qp_paths_timed(const struct rnic_qp *qp);
 
 /* Tests (a peer that corrupts the segment): the qp's ring channel, NULL without one (qp lock held). */
 struct softhw_chan *rnic_ring_chan(struct rnic_qp *qp);
+/* Tests: the service thread leaves the qp's doorbell to its polling owner (ring.c's quiet). */
+bool rnic_ring_quiet(const struct rnic_qp *qp);
 
 /* ---- cma.c (qp lock held) ---- */
 

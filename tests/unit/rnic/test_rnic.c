@@ -328,6 +328,13 @@ static void target_main(int cmd, int info, const struct target_cfg *cfg)
 				memset(&cqe, 0xff, sizeof(cqe));
 			if (!write_full(info, &cqe, sizeof(cqe)) || !write_full(info, rbuf, 64))
 				_exit(8);
+		} else if (c == 'P') { /* polls arg times without arming; answers whether the ring went quiet */
+			if (!read_full(cmd, &arg, 8))
+				break;
+			for (uint64_t i = 0; i < arg; i++)
+				(void)ops->ep_poll(n.ep, &cqe, 0);
+			if (!write_full(info, rnic_ring_quiet(rnic_qp_of(qp)) ? "q" : "n", 1))
+				_exit(12);
 		} else if (c == 'm') {
 			if (!read_full(cmd, &arg, 8))
 				break;
@@ -386,7 +393,7 @@ static bool target_end(struct target *t)
 static void target_cmd(struct target *t, char c, uint64_t arg)
 {
 	CHECK(write_full(t->cmd, &c, 1));
-	if (c == 'r' || c == 'm' || c == 'x')
+	if (c == 'r' || c == 'm' || c == 'x' || c == 'P')
 		CHECK(write_full(t->cmd, &arg, 8));
 }
 
@@ -1124,6 +1131,36 @@ static void test_ring_parts_full(void)
 	CHECK(target_end(&t));
 }
 
+/*
+ * A receiver that polled long enough has the service thread leave its doorbell (quiet); once it
+ * stops polling, without arming, the service thread takes its doorbell back within a few ms,
+ * so a sender asleep on its completion still gets it.
+ */
+static void test_ring_quiet_owner_stops(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t out[64];
+	char q = 0;
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	target_cmd(&t, 'r', 64);
+	CHECK(run1(&in, SOFTHW_RNIC_OP_SEND, "ring", 4, NULL, 0, 0, 0) == DOCA_SUCCESS); /* the ring is up */
+	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && memcmp(out, "ring", 4) == 0);
+	target_cmd(&t, 'P', 20000);
+	CHECK(read_full(t.info, &q, 1));
+	/* (the ring is the unix transport's) */
+	CHECK(q == (strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "unix") == 0 ? 'q' : 'n'));
+	target_cmd(&t, 'r', 64);
+	/* the target neither polls nor arms now: its service thread must take the message */
+	CHECK(run1(&in, SOFTHW_RNIC_OP_SEND, "late", 4, NULL, 0, 0, 0) == DOCA_SUCCESS);
+	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && memcmp(out, "late", 4) == 0);
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
 /* More sends in flight than the ring has slots: they wait for room and complete in order. */
 static void test_ring_many(void)
 {
@@ -1599,6 +1636,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_send_write_send);
 	TEST_RUN(test_ring_long_writes);
 	TEST_RUN(test_ring_parts_full);
+	TEST_RUN(test_ring_quiet_owner_stops);
 	TEST_RUN(test_ring_many);
 	TEST_RUN(test_ring_peer_killed);
 	TEST_RUN(test_ring_wakes_armed);
