@@ -5,8 +5,8 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
-#include <stdio.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -271,13 +271,13 @@ static int next_wc(struct nvmf_queue *q, struct ibv_wc **wc)
 	return 1;
 }
 
-/* The CM channel has an event (poll's timeout in ms): false when it ended the connection. */
-static bool cm_alive(struct nvmf_queue *q, int timeout)
+/* Takes the CM channel's event, if one waits: false when it ended the connection. */
+static bool cm_alive(struct nvmf_queue *q)
 {
 	struct pollfd p = {.fd = q->ch->fd, .events = POLLIN};
 	struct rdma_cm_event *ev;
 
-	if (poll(&p, 1, timeout) <= 0 || !(p.revents & POLLIN) || rdma_get_cm_event(q->ch, &ev) != 0)
+	if (poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN) || rdma_get_cm_event(q->ch, &ev) != 0)
 		return true;
 	if (ev->event == RDMA_CM_EVENT_DISCONNECTED) /* the target ended it: nothing more will come */
 		q->disconnected = true;
@@ -313,7 +313,7 @@ int nvmf_wait(struct nvmf_queue *q, struct nvmf_cqe *cqe, int timeout_ms)
 			sched_yield();
 			if ((++spins & 1023) != 0)
 				continue;
-			if (!cm_alive(q, 0))
+			if (!cm_alive(q))
 				return -1;
 			if (now_ms() >= end)
 				return 0;
@@ -338,7 +338,7 @@ int nvmf_wait(struct nvmf_queue *q, struct nvmf_cqe *cqe, int timeout_ms)
 
 			if ((p[0].revents & POLLIN) && ibv_get_cq_event(q->chan, &cq, &ctx) == 0)
 				ibv_ack_cq_events(cq, 1);
-			if ((p[1].revents & POLLIN) && !cm_alive(q, 0))
+			if ((p[1].revents & POLLIN) && !cm_alive(q))
 				return -1;
 		}
 	}

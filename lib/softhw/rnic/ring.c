@@ -75,8 +75,8 @@ struct ring {
 	 * it stopped polling (ring_timer). qp lock; `polls` and `quiet_check` atomic.
 	 */
 	bool quiet;
-	uint32_t polls_unarmed;    /* owner: polls since its last arm */
 	uint64_t polls;            /* owner's looks, compared by the service thread */
+	uint64_t polls_armed;      /* owner: polls at its last arm */
 	uint64_t quiet_seen;       /* service thread: polls at its last check */
 	uint64_t quiet_check;      /* ms of the service thread's next check */
 };
@@ -568,6 +568,16 @@ static void ring_watch(struct rnic_qp *qp, struct ring *r)
 	(void)epoll_ctl(rnic_nic.epfd, EPOLL_CTL_MOD, r->bell_fd, &ev);
 }
 
+/* qp lock held: the owner keeps polling; the service thread checks every QUIET_MS that it does. */
+static void ring_go_quiet(struct rnic_qp *qp, struct ring *r)
+{
+	__atomic_store_n(&r->quiet, true, __ATOMIC_RELAXED);
+	r->quiet_seen = r->polls;
+	__atomic_store_n(&r->quiet_check, rnic_now_ms() + QUIET_MS, __ATOMIC_RELAXED);
+	ring_watch(qp, r);
+	rnic_nic_kick(); /* the service thread keeps the check's time (ring_timed) */
+}
+
 /* qp lock held: the owner stopped polling (it arms, or the service thread found it idle). */
 static void ring_unquiet(struct rnic_qp *qp, struct ring *r)
 {
@@ -587,8 +597,6 @@ static void ring_poll(struct rnic_ep *ep)
 		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_SEQ_CST))
 			continue;
 		__atomic_store_n(&r->polls, r->polls + 1, __ATOMIC_RELAXED);
-		if (r->polls_unarmed < QUIET_POLLS)
-			r->polls_unarmed++;
 		if ((look = ring_changed(r)) == LOOK_SKIP)
 			continue;
 		if (pthread_mutex_trylock(&qp->lock) != 0) {
@@ -598,14 +606,9 @@ static void ring_poll(struct rnic_ep *ep)
 		if (look == LOOK_PERIODIC)
 			r->idle += 63; /* the polls skipped count towards the nudge (ring_acks) */
 		ring_pump(qp);
-		if (!r->quiet && r->polls_unarmed == QUIET_POLLS && !r->halt &&
-		    !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&ep->owner_waits, __ATOMIC_ACQUIRE)) {
-			__atomic_store_n(&r->quiet, true, __ATOMIC_RELAXED);
-			r->quiet_seen = r->polls;
-			__atomic_store_n(&r->quiet_check, rnic_now_ms() + QUIET_MS, __ATOMIC_RELAXED);
-			ring_watch(qp, r);
-			rnic_nic_kick(); /* the service thread keeps the check's time (ring_timed) */
-		}
+		if (!r->quiet && r->polls - r->polls_armed >= QUIET_POLLS && !r->halt &&
+		    !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&ep->owner_waits, __ATOMIC_ACQUIRE))
+			ring_go_quiet(qp, r);
 		pthread_mutex_unlock(&qp->lock);
 	}
 }
@@ -621,7 +624,7 @@ static bool ring_arm(struct rnic_ep *ep)
 		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_SEQ_CST))
 			continue;
 		pthread_mutex_lock(&qp->lock);
-		r->polls_unarmed = 0;
+		r->polls_armed = r->polls;
 		ring_unquiet(qp, r); /* the owner goes to sleep: the service thread takes the doorbell */
 		if (r->on && qp->state == QP_RTS && !r->halt) {
 			/* a message the owner cannot take yet (no receive) is the service thread's */
