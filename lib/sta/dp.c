@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@ SDK_LOG_REGISTER(STA_DP);
 
 /* An EU job's slice: well below any kernel max run time (60 s on a BlueField-3 profile). */
 #define STA_EU_SLICE_MS 5000
+/* Looks (each after a yield) an EU with commands at the disk takes before it sleeps */
+#define STA_EU_SPIN 32u
 
 /* wr_id: QP id (32 bits) | slot index << 2 | kind */
 enum { WR_RECV = 0, WR_READ = 1, WR_SEND = 2 };
@@ -249,7 +252,7 @@ static void nvme_done(struct sta_slot *s, uint16_t status)
 	respond(s, 0, opc == STA_OPC_READ && s->len > 0);
 }
 
-static void drain_cq(struct doca_sta_io *io);
+static int drain_cq(struct doca_sta_io *io);
 
 /*
  * The disk's completions, a few at a time with the NIC's between them: a disk that completes
@@ -258,20 +261,22 @@ static void drain_cq(struct doca_sta_io *io);
  * the disk's only.
  */
 #define BEQ_CHUNK 8
-static void beq_drain(struct doca_sta_io *io, struct sta_beq *b)
+static int beq_drain(struct doca_sta_io *io, struct sta_beq *b)
 {
 	struct sta_slot *done[BEQ_CHUNK];
 	uint16_t status[BEQ_CHUNK];
-	int n;
+	int n, total = 0;
 
 	do {
 		n = sta_beq_reap(b, done, status, BEQ_CHUNK);
 		for (int i = 0; i < n; i++)
 			nvme_done(done[i], status[i]);
+		total += n;
 		sta_beq_push_waiting(b); /* commands that waited for room */
 		if (n == BEQ_CHUNK && io != NULL)
-			drain_cq(io);
+			total += drain_cq(io);
 	} while (n == BEQ_CHUNK);
+	return total;
 }
 
 /* ---- capsules ---- */
@@ -617,12 +622,13 @@ static long nonoff_watch(struct sta_io_dp *dp, long max_ms)
 	return max_ms;
 }
 
-static void drain_cq(struct doca_sta_io *io)
+static int drain_cq(struct doca_sta_io *io)
 {
 	struct ibv_wc wc[32];
-	int n;
+	int n, total = 0;
 
 	while (io->dp->cq != NULL && (n = ibv_poll_cq(io->dp->cq, 32, wc)) > 0) {
+		total += n;
 		for (int i = 0; i < n; i++)
 			completion(io, &wc[i]);
 		for (uint32_t i = 0; i < io->dp->num_beqs; i++)
@@ -630,6 +636,29 @@ static void drain_cq(struct doca_sta_io *io)
 				io->dp->beqs[i]->ring_pending = false;
 				sta_beq_ring(io->dp->beqs[i]);
 			}
+	}
+	return total;
+}
+
+/* Commands at the disk: the EU is in a busy spell. */
+static bool eu_busy(const struct sta_io_dp *dp)
+{
+	for (uint32_t i = 0; i < dp->num_beqs; i++)
+		if (dp->beqs[i]->inflight > 0)
+			return true;
+	return false;
+}
+
+/*
+ * Armed only on the way to sleep: responses sent with the CQ armed are taken for a sleeper's,
+ * and the NIC rings the host for them (ring_post). (A CQ stays armed until a CQE fires: after a
+ * wake-up by the disk alone the responses still go so.)
+ */
+static void eu_arm(struct sta_io_dp *dp)
+{
+	if (dp->cq != NULL) {
+		ibv_req_notify_cq(dp->cq, 0);
+		drain_cq(dp->io); /* what came between the drain and the arm */
 	}
 }
 
@@ -639,6 +668,7 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 	struct doca_sta_io *io = dp->io;
 	struct pollfd fds[2 + 64];
 	struct timespec t0;
+	uint32_t spin = 0; /* looks left in a busy spell before the EU sleeps */
 
 	(void)rank;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -655,6 +685,28 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 		if (dp->stop || left_ms <= 0 || __atomic_load_n(&dp->overran, __ATOMIC_ACQUIRE)) {
 			pthread_mutex_unlock(&dp->lock);
 			return;
+		}
+		if (spin > 0) {
+			int got;
+
+			/*
+			 * A busy spell: look again before sleeping, yielding the CPU in between (the disk's
+			 * completion work and the host may need it). A sleep and a wake-up cost more than
+			 * the next completion's wait; bounded, and only while commands are at the disk.
+			 */
+			pthread_mutex_unlock(&dp->lock);
+			sched_yield();
+			pthread_mutex_lock(&dp->lock);
+			got = dp->cq != NULL ? drain_cq(io) : 0;
+			for (uint32_t i = 0; i < dp->num_beqs; i++)
+				got += beq_drain(io, dp->beqs[i]);
+			spin = got > 0 && eu_busy(dp) ? STA_EU_SPIN : eu_busy(dp) ? spin - 1 : 0;
+			(void)beq_watch(dp, 0); /* a host that keeps it busy must not hide a stuck disk */
+			(void)nonoff_watch(dp, 0);
+			if (spin == 0)
+				eu_arm(dp); /* on the way to sleep */
+			pthread_mutex_unlock(&dp->lock);
+			continue;
 		}
 		left_ms = beq_watch(dp, left_ms);
 		left_ms = nonoff_watch(dp, left_ms);
@@ -693,15 +745,12 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 			drain_cq(io);
 		for (uint32_t i = 0; i < dp->num_beqs; i++)
 			beq_drain(io, dp->beqs[i]);
-		/*
-		 * Armed only now, on the way to sleep: responses sent with the CQ armed are taken for a
-		 * sleeper's, and the NIC rings the host for them (ring_post). (A CQ stays armed until a
-		 * CQE fires: after a wake-up by the disk alone the responses above still went so.)
-		 */
-		if (dp->cq != NULL) {
-			ibv_req_notify_cq(dp->cq, 0);
-			drain_cq(io); /* what came between the drain and the arm */
+		if (eu_busy(dp)) {
+			spin = STA_EU_SPIN; /* the CQ stays as it is: armed only on the way to sleep */
+			pthread_mutex_unlock(&dp->lock);
+			continue;
 		}
+		eu_arm(dp);
 		pthread_mutex_unlock(&dp->lock);
 	}
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -411,6 +412,27 @@ static bool target_stats(uint64_t *reads, uint64_t *writes, uint64_t *errors)
 	return true;
 }
 
+/* CPU seconds (user + system, every thread) the process has used, from /proc; -1 if unreadable. */
+static double cpu_seconds(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, stime;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* the name may hold spaces */
+	if (p == NULL || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &stime) != 2)
+		return -1;
+	return (double)(ut + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
 /*
  * softdoca-nvmf-initiator against the target on a 4096-byte-block disk: a mixed, verified run
  * at queue depth 16 (two seconds), a read-only run, and a mixed one that busy-polls (--poll);
@@ -462,6 +484,19 @@ static int run_initiator(const char *tgt, const char *ini)
 		CHECK(c != NULL && sscanf(c, " IOPS (%llu reads, %llu writes", &nr, &nw) == 2 && nr + nw > 0);
 		reads += nr;
 		writes += nw;
+	}
+	/*
+	 * Idle once the hosts are gone: the EU's busy spell (it looks again while commands are at
+	 * the disk) ends with the last command, and nothing else runs. A 1 s window of its CPU.
+	 */
+	{
+		struct timespec w = {.tv_sec = 1};
+		double c0 = cpu_seconds(target), c1;
+
+		nanosleep(&w, NULL); /* the measurement window, not a synchronisation */
+		c1 = cpu_seconds(target);
+		fprintf(stderr, "target idle: %.3f s of CPU in 1 s\n", c1 - c0);
+		CHECK(c0 >= 0 && c1 >= 0 && c1 - c0 < 0.05);
 	}
 	/* every command the runs completed (each drains what it has in flight), once */
 	CHECK(target_stats(&sr, &sw, &se));
