@@ -864,8 +864,18 @@ static void msock_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 		return;
 	if (m->stalled && (woken || (m->deadline != 0 && m->deadline <= now)))
 		msock_pump(qp);
-	if (msock_waiting(qp, m))
-		nudge_check(qp, m);
+	if (!msock_waiting(qp, m))
+		return;
+	/*
+	 * Work waits behind our messages (RC order) and their ACKs are overdue: the owner does not
+	 * poll, so the service thread reads the socket until it does, as after the peer's nudge.
+	 */
+	if (qp->wq_next != NULL && !m->thread && now >= m->since + NUDGE_MS) {
+		msock_nudged(qp);
+		if (!msock_waiting(qp, m))
+			return;
+	}
+	nudge_check(qp, m);
 }
 
 const struct rnic_path_ops rnic_msock_path = {

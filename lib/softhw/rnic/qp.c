@@ -201,8 +201,15 @@ void rnic_qp_pump(struct rnic_qp *qp)
 		int p = path_for(qp, wr);
 		const struct rnic_path_ops *ops = rnic_paths[p];
 
-		if (other_inflight(qp, p))
+		if (other_inflight(qp, p)) {
+			/*
+			 * Waits for the other path's answers, which its owner may never poll for: the
+			 * service thread keeps that path's time (msock: takes its ACKs when overdue).
+			 */
+			if (!qp->timed)
+				rnic_nic_timed_add(qp);
 			break;
+		}
 		if (ops->can_post != NULL && !ops->can_post(qp, wr)) {
 			if (qp->inflight[p] == 0) {
 				/* no room with nothing in flight: the peer broke the path; hang up */

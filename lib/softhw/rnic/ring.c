@@ -79,6 +79,7 @@ struct ring {
 	uint64_t polls_armed;      /* owner: polls at its last arm */
 	uint64_t quiet_seen;       /* service thread: polls at its last check */
 	uint64_t quiet_check;      /* ms of the service thread's next check */
+	uint64_t behind_check;     /* ms of the service thread's next look while work waits behind ours (0: none) */
 };
 
 /* The qp's ring, or NULL (lock-free readers: it is set once, before `on`, and freed with the qp). */
@@ -719,11 +720,20 @@ static void ring_serve(struct rnic_ep *ep)
 	}
 }
 
+/*
+ * Work waits behind our messages (RC order: another path takes it once they are ACKed), and our
+ * owner may never poll: the service thread takes the ACKs (qp lock held).
+ */
+static bool ring_behind(const struct rnic_qp *qp, const struct ring *r)
+{
+	return r->on && qp->state == QP_RTS && qp->inflight[RNIC_PATH_RING] > 0 && qp->wq_next != NULL;
+}
+
 static bool ring_timed(const struct rnic_qp *qp)
 {
 	const struct ring *r = qp->path[RNIC_PATH_RING];
 
-	return r != NULL && (r->stalled || __atomic_load_n(&r->quiet, __ATOMIC_RELAXED));
+	return r != NULL && (r->stalled || __atomic_load_n(&r->quiet, __ATOMIC_RELAXED) || ring_behind(qp, r));
 }
 
 static uint64_t ring_next_time(const struct rnic_qp *qp)
@@ -737,6 +747,8 @@ static uint64_t ring_next_time(const struct rnic_qp *qp)
 		t = r->deadline;
 	if (__atomic_load_n(&r->quiet, __ATOMIC_RELAXED) && __atomic_load_n(&r->quiet_check, __ATOMIC_RELAXED) < t)
 		t = __atomic_load_n(&r->quiet_check, __ATOMIC_RELAXED);
+	if (ring_behind(qp, r) && r->behind_check < t)
+		t = r->behind_check; /* 0 at first: at once */
 	return t;
 }
 
@@ -748,6 +760,14 @@ static void ring_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 		return;
 	if (r->stalled && (woken || (r->deadline != 0 && r->deadline <= now)))
 		ring_rx(qp, r);
+	if (!ring_behind(qp, r)) {
+		r->behind_check = 0;
+	} else if (r->behind_check <= now) {
+		/* take what was consumed, and have the receiver ring us when it consumes more */
+		r->behind_check = now + NUDGE_MS;
+		__atomic_store_n(&r->ch.tx.ctl->tx_armed, 1, __ATOMIC_SEQ_CST);
+		ring_pump(qp);
+	}
 	if (r->quiet && __atomic_load_n(&r->quiet_check, __ATOMIC_RELAXED) <= now) {
 		uint64_t polls = __atomic_load_n(&r->polls, __ATOMIC_RELAXED);
 

@@ -1078,7 +1078,8 @@ static void test_ring_long_writes(void)
  * Writes in parts and sends fill the ring and more wait behind them; the receiver consumes the
  * whole ring before the sender looks (the target's CQEs of the first two sends), so the
  * waiting ones take the freed records while the consumed ones still complete. Every wr
- * completes once, in order.
+ * completes once, in order. Over TCP the writes take the stream behind the first send: the
+ * sender's service thread must take that send's ACK (its owner does not poll yet).
  */
 static void test_ring_parts_full(void)
 {
@@ -1091,9 +1092,6 @@ static void test_ring_parts_full(void)
 	uint8_t out[64];
 	uint64_t id = 0;
 
-	/* (the ring is the unix transport's) */
-	if (strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "unix") != 0)
-		return;
 	CHECK(target_start(&t, &full));
 	CHECK(init_connect(&in, &t));
 	for (int i = 0; i < S + 2; i++)
@@ -1136,6 +1134,51 @@ static void test_ring_parts_full(void)
 		memset(want, 0x30 + k, sizeof(want));
 		CHECK(target_mem(&t, 262144 + (uint64_t)k * 8192 + 8000 - 64, out) && memcmp(out, want, 64) == 0);
 	}
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
+/*
+ * A send, a write too long for the message path (it goes by the stream once the send is ACKed,
+ * RC order), a send; the sender neither polls nor arms until the target has both sends. Its
+ * service thread takes the ACKs that let the write and the last send go, as a NIC would.
+ */
+static void test_path_switch_unpolled(void)
+{
+	static uint8_t big[200000];
+	static uint32_t xs[2] = {1, 2};
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t out[64];
+
+	uint8_t want[64];
+
+	memset(big, 0x5a, sizeof(big));
+	memset(want, 0x5a, sizeof(want));
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	target_cmd(&t, 'r', 64);
+	target_cmd(&t, 'r', 64);
+	for (int i = 0; i < 3; i++) {
+		struct softhw_rnic_sge sg = i == 1 ? (struct softhw_rnic_sge){big, sizeof(big)}
+						   : (struct softhw_rnic_sge){&xs[i / 2], 4};
+		struct softhw_rnic_wr wr = {.wr_id = (uint64_t)i, .op = i == 1 ? SOFTHW_RNIC_OP_WRITE : SOFTHW_RNIC_OP_SEND,
+					    .sgl = &sg, .num_sge = 1};
+
+		if (i == 1) {
+			wr.rkey = t.ti.mem;
+			wr.rkey.addr = t.ti.mem.addr;
+			wr.rkey.len = sizeof(big);
+		}
+		CHECK_OK(ops->qp_post(in.qp, &wr));
+	}
+	for (uint32_t i = 0; i < 2; i++)
+		CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4);
+	CHECK(memcmp(out, &xs[1], 4) == 0); /* (the receives share a buffer) the last send last */
+	CHECK(target_mem(&t, sizeof(big) - 64, out) && memcmp(out, want, 64) == 0); /* the write, whole */
+	for (uint64_t i = 0; i < 3; i++)
+		CHECK(wait_cqe(&in.n, &c, WAIT_MS) && c.status == DOCA_SUCCESS && c.wr_id == i);
 	init_close(&in);
 	CHECK(target_end(&t));
 }
@@ -1647,6 +1690,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_send_write_send);
 	TEST_RUN(test_ring_long_writes);
 	TEST_RUN(test_ring_parts_full);
+	TEST_RUN(test_path_switch_unpolled);
 	TEST_RUN(test_ring_quiet_owner_stops);
 	TEST_RUN(test_ring_many);
 	TEST_RUN(test_ring_peer_killed);
