@@ -42,6 +42,7 @@
  *
  *   rdma_bench [-n latency_iterations] [-w window] [-t shm|tcp|rocev2] [--no-ucx] [--mtu veth_mtu]
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -1364,6 +1365,111 @@ static void row_roce(const char *name, const char *unit, double roce, double tcp
 }
 
 /*
+ * The floor under RoCEv2's send/receive latency on this veth: a plain UDP ping-pong between
+ * two processes in the bench's namespaces, busy-polling non-blocking sockets as our owners do,
+ * with one datagram each way per half round trip (what TCP's delayed, piggybacked ACKs give
+ * UCX), and with two (a message and its RC ACK: RoCEv2's SEND, the ACK of the peer's last one).
+ * Median half round trip in us of each, out[0] / out[1]; false if it could not run.
+ */
+#define FLOOR_PORT 47911
+static void floor_fail(int side)
+{
+	fprintf(stderr, "rdma_bench: UDP floor, side %c: %s\n", 'a' + side, strerror(errno));
+	_exit(1);
+}
+
+static void floor_side(int side, int mode, uint64_t n, int ready, int res)
+{
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(FLOOR_PORT)}, peer = me;
+	uint64_t *lat = side == 0 ? calloc(n, sizeof(*lat)) : NULL, warm = n / 10 + 1;
+	char msg[24] = {0}, ack[20] = {0}, in[64];
+	double med = -1;
+	int fd;
+
+	if (N.netns) {
+		char path[128];
+		int nfd;
+
+		snprintf(path, sizeof(path), "/run/netns/%s", N.ns[side]);
+		nfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (nfd < 0 || setns(nfd, CLONE_NEWNET) != 0)
+			floor_fail(side);
+		close(nfd);
+	}
+	inet_pton(AF_INET, N.ip[side], &me.sin_addr);
+	inet_pton(AF_INET, N.ip[!side], &peer.sin_addr);
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&me, sizeof(me)) != 0 ||
+	    connect(fd, (struct sockaddr *)&peer, sizeof(peer)) != 0)
+		floor_fail(side);
+	if (write(ready, "r", 1) != 1)
+		floor_fail(side);
+	for (uint64_t i = 0; i < n + warm; i++) {
+		uint64_t t0 = now_ns();
+
+		for (int turn = side; turn < 2; turn++) {
+			if (turn == 0) { /* our half: the message, then (mode 2) the ACK of the peer's */
+				if (send(fd, msg, sizeof(msg), 0) < 0 || (mode == 2 && send(fd, ack, sizeof(ack), 0) < 0))
+					floor_fail(side);
+				continue;
+			}
+			for (int got = 0; got < mode;) { /* the peer's half */
+				ssize_t r = recv(fd, in, sizeof(in), 0);
+
+				if (r > 0)
+					got++;
+				else if (r < 0 && errno != EAGAIN)
+					floor_fail(side);
+			}
+			if (side == 1 && (send(fd, msg, sizeof(msg), 0) < 0 || (mode == 2 && send(fd, ack, sizeof(ack), 0) < 0)))
+				floor_fail(side);
+		}
+		if (side == 0 && i >= warm)
+			lat[i - warm] = now_ns() - t0;
+	}
+	if (side == 0) { /* the measuring side reports */
+		qsort(lat, n, sizeof(*lat), cmp_u64);
+		med = (double)lat[n / 2] / 2000.0;
+		if (write(res, &med, sizeof(med)) != (ssize_t)sizeof(med))
+			floor_fail(side);
+	}
+	_exit(0);
+}
+
+static bool udp_floor(uint64_t n, double out[2])
+{
+	for (int mode = 1; mode <= 2; mode++) {
+		int rd[2], rs[2], st;
+		pid_t pid[2] = {-1, -1};
+		char c;
+		double med = -1;
+		bool ok = pipe(rd) == 0 && pipe(rs) == 0;
+
+		for (int side = 1; ok && side >= 0; side--) { /* the answering side bound first */
+			pid[side] = fork();
+			if (pid[side] == 0)
+				floor_side(side, mode, n, rd[1], rs[1]);
+			ok = pid[side] > 0 && read(rd[0], &c, 1) == 1;
+		}
+		ok = ok && read(rs[0], &med, sizeof(med)) == (ssize_t)sizeof(med) && med > 0;
+		for (int side = 0; side < 2; side++)
+			if (pid[side] > 0) {
+				if (!ok)
+					kill(pid[side], SIGKILL);
+				ok = waitpid(pid[side], &st, 0) == pid[side] && WIFEXITED(st) && WEXITSTATUS(st) == 0 && ok;
+			}
+		close(rd[0]);
+		close(rd[1]);
+		close(rs[0]);
+		close(rs[1]);
+		if (!ok)
+			return false;
+		out[mode - 1] = med;
+	}
+	return true;
+}
+
+/*
  * The rocev2 transport: softdoca's RoCEv2 path and its TCP path between the same two network
  * namespaces (or loopback addresses), beside ucx_perftest over TCP on the same veth; the latency
  * rows the median of LAT_ROUNDS runs of each, alternating.
@@ -1377,6 +1483,7 @@ static void report_roce(bool ucx)
 	double lat[2][3][LAT_ROUNDS], ut[LAT_ROUNDS], up[LAT_ROUNDS]; /* [roce, tcp][send, pp, comp] */
 	int n[2] = {0, 0}, n_ut = 0, n_up = 0;
 	char name[64];
+	double fl[2];
 
 	S.ucx = ucx;
 	if (!net_open()) {
@@ -1458,6 +1565,14 @@ static void report_roce(bool ucx)
 	row_roce("write 8 B + completion (med)", "us", r.write_comp_lat, t.write_comp_lat, &r, &t, "", NULL, 0, 0);
 	snprintf(name, sizeof(name), "fetch-add rate, %u in flight", S.window);
 	row_roce(name, "op/s", r.fadd_rate, t.fadd_rate, &r, &t, "", NULL, 0, 0);
+	if (udp_floor(S.iters, fl))
+		printf("\nUDP ping-pong on the same %s (plain sockets, busy-polled, same run), 8 B half round trip: one "
+		       "datagram each way %.2f us; two (a message and its RC ACK, as RoCEv2's send/receive) %.2f us. "
+		       "RoCEv2 send/recv over the two-datagram floor: %.2f; UCX tag_lat over the one-datagram floor: "
+		       "%.2f.\n",
+		       N.netns ? "veth" : "loopback", fl[0], fl[1], r.send_lat / fl[1], tl.ok ? tl.typical_us / fl[0] : 0.0);
+	else
+		printf("\nUDP ping-pong floor: could not run\n");
 }
 
 static void usage(void)
