@@ -1565,13 +1565,16 @@ static void report_roce(bool ucx)
 	row_roce("write 8 B + completion (med)", "us", r.write_comp_lat, t.write_comp_lat, &r, &t, "", NULL, 0, 0);
 	snprintf(name, sizeof(name), "fetch-add rate, %u in flight", S.window);
 	row_roce(name, "op/s", r.fadd_rate, t.fadd_rate, &r, &t, "", NULL, 0, 0);
-	if (udp_floor(S.iters, fl))
+	if (udp_floor(S.iters, fl)) {
 		printf("\nUDP ping-pong on the same %s (plain sockets, busy-polled, same run), 8 B half round trip: one "
 		       "datagram each way %.2f us; two (a message and its RC ACK, as RoCEv2's send/receive) %.2f us. "
-		       "RoCEv2 send/recv over the two-datagram floor: %.2f; UCX tag_lat over the one-datagram floor: "
-		       "%.2f.\n",
-		       N.netns ? "veth" : "loopback", fl[0], fl[1], r.send_lat / fl[1], tl.ok ? tl.typical_us / fl[0] : 0.0);
-	else
+		       "RoCEv2 send/recv over the two-datagram floor: %.2f",
+		       N.netns ? "veth" : "loopback", fl[0], fl[1], r.send_lat / fl[1]);
+		if (tl.ok)
+			printf("; UCX tag_lat over the one-datagram floor: %.2f; the two-datagram floor over UCX tag_lat: %.2f",
+			       tl.typical_us / fl[0], fl[1] / tl.typical_us);
+		printf(".\n");
+	} else
 		printf("\nUDP ping-pong floor: could not run\n");
 }
 
