@@ -23,8 +23,6 @@
 
 SDK_LOG_REGISTER(STA_DP);
 
-/* An EU job's slice: well below any kernel max run time (60 s on a BlueField-3 profile). */
-#define STA_EU_SLICE_MS 5000
 /* Looks (each after a yield) an EU with commands at the disk takes before it sleeps */
 #define STA_EU_SPIN 32u
 
@@ -657,7 +655,7 @@ static bool eu_busy(const struct sta_io_dp *dp)
 static void eu_arm(struct sta_io_dp *dp)
 {
 	if (dp->cq != NULL) {
-		ibv_req_notify_cq(dp->cq, 0);
+		dp->cq_armed = ibv_req_notify_cq(dp->cq, 0) == 0;
 		drain_cq(dp->io); /* what came between the drain and the arm */
 	}
 }
@@ -680,7 +678,7 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 		/* one slice at most: the job ends and eu_done submits it again, so it never runs
 		 * long enough for the DPA's kernel run-time watchdog (whatever the load) */
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		left_ms = STA_EU_SLICE_MS - ((now.tv_sec - t0.tv_sec) * 1000L + (now.tv_nsec - t0.tv_nsec) / 1000000L);
+		left_ms = (long)io->sta->eu_slice_ms - ((now.tv_sec - t0.tv_sec) * 1000L + (now.tv_nsec - t0.tv_nsec) / 1000000L);
 		pthread_mutex_lock(&dp->lock);
 		if (dp->stop || left_ms <= 0 || __atomic_load_n(&dp->overran, __ATOMIC_ACQUIRE)) {
 			pthread_mutex_unlock(&dp->lock);
@@ -708,6 +706,12 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 			pthread_mutex_unlock(&dp->lock);
 			continue;
 		}
+		/*
+		 * Never asleep with the CQ unarmed: nothing would wake us for the host's capsules (a
+		 * slice that ended in a busy spell, which arms only on its way to sleep, left it so).
+		 */
+		if (dp->cq != NULL && !dp->cq_armed)
+			eu_arm(dp);
 		left_ms = beq_watch(dp, left_ms);
 		left_ms = nonoff_watch(dp, left_ms);
 		fds[n++] = (struct pollfd){.fd = dp->stop_fd, .events = POLLIN};
@@ -735,8 +739,10 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 				struct ibv_cq *cq;
 				void *ctx;
 
-				if (ibv_get_cq_event(dp->chan, &cq, &ctx) == 0)
+				if (ibv_get_cq_event(dp->chan, &cq, &ctx) == 0) { /* (non-blocking: qp.c) */
 					ibv_ack_cq_events(cq, 1);
+					dp->cq_armed = false; /* an event disarms it */
+				}
 			} else if (read(fds[i].fd, &v, sizeof(v)) < 0) {
 				/* an eventfd another reader emptied first: nothing to do */
 			}

@@ -159,6 +159,7 @@ struct sta_io_dp {
 	struct ibv_pd *pd;
 	struct ibv_comp_channel *chan;
 	struct ibv_cq *cq;
+	bool cq_armed;           /* EU: armed since the last event it took (it never sleeps otherwise) */
 #endif
 };
 

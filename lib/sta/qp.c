@@ -4,6 +4,7 @@
  * libibverbs, over the soft NIC), its capsule buffers, accept and destroy (dp.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,7 +65,9 @@ static doca_error_t verbs_of(struct sta_io_dp *dp, struct ibv_context *verbs, co
 	dp->pd = ibv_alloc_pd(verbs);
 	dp->chan = dp->pd != NULL ? ibv_create_comp_channel(verbs) : NULL;
 	dp->cq = dp->chan != NULL ? ibv_create_cq(verbs, STA_CQ_ENTRIES, NULL, dp->chan, 0) : NULL;
-	if (dp->cq == NULL || ibv_req_notify_cq(dp->cq, 0) != 0) {
+	/* the EU polls the channel: ibv_get_cq_event must never block it (it holds dp->lock) */
+	if (dp->cq == NULL || fcntl(dp->chan->fd, F_SETFL, fcntl(dp->chan->fd, F_GETFL) | O_NONBLOCK) != 0 ||
+	    ibv_req_notify_cq(dp->cq, 0) != 0) {
 		SDK_LOG_ERR("%s: cannot make the IO context's verbs PD, completion channel and CQ (errno %d)", call, errno);
 		if (dp->cq != NULL)
 			ibv_destroy_cq(dp->cq);

@@ -435,6 +435,7 @@ doca_error_t doca_sta_create(struct doca_dev *dev, struct doca_sta **sta)
 	s->max_sta_io = 1;
 	s->be_timeout_ms = env_ms("SOFTDOCA_STA_BE_TIMEOUT_MS", STA_BE_TIMEOUT_MS); /* tests: a shorter wait */
 	s->nonoff_warn_ms = env_ms("SOFTDOCA_STA_NONOFF_WARN_MS", STA_NONOFF_WARN_MS);
+	s->eu_slice_ms = env_ms("SOFTDOCA_STA_EU_SLICE_MS", STA_EU_SLICE_MS);
 	pthread_mutex_init(&s->io_lock, NULL);
 	pthread_mutex_init(&s->leaf_lock, NULL);
 	*sta = s;

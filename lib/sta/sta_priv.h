@@ -34,6 +34,9 @@
 /* a non-offload capsule not taken by doca_pe_progress for this long is logged (a host's admin
  * timeout is 60 s, its Connect's a few seconds); SOFTDOCA_STA_NONOFF_WARN_MS overrides it */
 #define STA_NONOFF_WARN_MS 5000
+/* An EU job's slice: well below any kernel max run time (60 s on a BlueField-3 profile);
+ * SOFTDOCA_STA_EU_SLICE_MS shortens it (tests: many slice ends under load) */
+#define STA_EU_SLICE_MS 5000
 
 /* Task types of the control context and of an IO context (indexes of their pools). */
 enum { STA_TASK_RM_NS = 0, STA_TASK_DESTROY_BEQ = 1 };
@@ -149,6 +152,7 @@ struct doca_sta {
 	union doca_data cqe_notify_ud;
 	uint32_t be_timeout_ms; /* a back-end queue with commands and no completion for this long */
 	uint32_t nonoff_warn_ms; /* a non-offload capsule waiting for doca_pe_progress this long: logged */
+	uint32_t eu_slice_ms;    /* an EU job's slice (STA_EU_SLICE_MS) */
 	/* objects */
 	struct doca_sta_subs_handle *subsystems;
 	uint32_t num_subsys;
