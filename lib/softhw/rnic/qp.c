@@ -206,7 +206,7 @@ void rnic_qp_pump(struct rnic_qp *qp)
 			 * Waits for the other path's answers, which its owner may never poll for: the
 			 * service thread keeps that path's time (msock: takes its ACKs when overdue).
 			 */
-			if (!qp->timed)
+			if (!qp->timed && rnic_qp_paths_timed(qp))
 				rnic_nic_timed_add(qp);
 			break;
 		}

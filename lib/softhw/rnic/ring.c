@@ -43,6 +43,7 @@
 SDK_LOG_REGISTER(SOFTHW_RNIC_RING);
 
 #define NUDGE_MS 2
+#define NUDGE_MAX_MS 100
 /* An owner that polled this many times without arming has the service thread leave its doorbell */
 #define QUIET_POLLS 4096
 /* ... until it arms, or stops polling this long (the service thread's check) */
@@ -80,6 +81,7 @@ struct ring {
 	uint64_t quiet_seen;       /* service thread: polls at its last check */
 	uint64_t quiet_check;      /* ms of the service thread's next check */
 	uint64_t behind_check;     /* ms of the service thread's next look while work waits behind ours (0: none) */
+	uint64_t behind_gap;       /* ms between those looks (doubles up to NUDGE_MAX_MS while nothing moves) */
 };
 
 /* The qp's ring, or NULL (lock-free readers: it is set once, before `on`, and freed with the qp). */
@@ -400,9 +402,10 @@ static void ring_acks(struct rnic_qp *qp, struct ring *r)
 		n = head - r->acked;
 		if (n == 0) {
 			/* a receiver that does not progress: its service thread takes the message (rare look) */
-			if ((++r->idle & 1023) == 0) {
+			if (++r->idle >= 1024) { /* (periodic looks add 64 at once: a threshold, not a multiple) */
 				uint64_t now = rnic_now_ms();
 
+				r->idle = 0;
 				if (r->nudged + NUDGE_MS <= now) {
 					r->nudged = now;
 					softhw_chan_ring_bell(r->ch.peer_bell);
@@ -762,11 +765,17 @@ static void ring_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 		ring_rx(qp, r);
 	if (!ring_behind(qp, r)) {
 		r->behind_check = 0;
+		r->behind_gap = 0;
 	} else if (r->behind_check <= now) {
+		uint64_t acked = r->acked;
+
 		/* take what was consumed, and have the receiver ring us when it consumes more */
-		r->behind_check = now + NUDGE_MS;
 		__atomic_store_n(&r->ch.tx.ctl->tx_armed, 1, __ATOMIC_SEQ_CST);
 		ring_pump(qp);
+		/* a receiver that takes nothing (no receive posted) is looked at less and less often */
+		r->behind_gap = r->acked != acked || r->behind_gap == 0 ? NUDGE_MS
+				: r->behind_gap * 2 < NUDGE_MAX_MS ? r->behind_gap * 2 : NUDGE_MAX_MS;
+		r->behind_check = now + r->behind_gap;
 	}
 	if (r->quiet && __atomic_load_n(&r->quiet_check, __ATOMIC_RELAXED) <= now) {
 		uint64_t polls = __atomic_load_n(&r->polls, __ATOMIC_RELAXED);

@@ -91,6 +91,20 @@ static void node_close(struct node *n)
 }
 
 /* Waits for one CQE (bounded), sleeping in poll() on the notify eventfd. */
+/* The next CQE by polling only (the owner never arms), within ms. */
+static bool poll_cqe(struct node *n, struct softhw_rnic_cqe *c, int ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		if (ops->ep_poll(n->ep, c, 1) == 1)
+			return true;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+	return false;
+}
+
 static bool wait_cqe(struct node *n, struct softhw_rnic_cqe *c, int ms)
 {
 	for (;;) {
@@ -1184,6 +1198,46 @@ static void test_path_switch_unpolled(void)
 }
 
 /*
+ * A send, a 1 MiB read, a send; the sender polls (never arms) and the target does not progress
+ * until the sender saw all three complete: its service thread takes the last send once the
+ * polling sender nudges it (the idle count reaches its threshold whatever steps it took).
+ */
+static void test_polling_sender_nudges(void)
+{
+	static uint8_t big[1 << 20];
+	static uint32_t xs[2] = {7, 8};
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t out[64];
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	target_cmd(&t, 'r', 64);
+	target_cmd(&t, 'r', 64);
+	for (int i = 0; i < 3; i++) {
+		struct softhw_rnic_sge sg = i == 1 ? (struct softhw_rnic_sge){big, sizeof(big)}
+						   : (struct softhw_rnic_sge){&xs[i / 2], 4};
+		struct softhw_rnic_wr wr = {.wr_id = (uint64_t)i, .op = i == 1 ? SOFTHW_RNIC_OP_READ : SOFTHW_RNIC_OP_SEND,
+					    .sgl = &sg, .num_sge = 1};
+
+		if (i == 1) {
+			wr.rkey = t.ti.mem;
+			wr.rkey.addr = t.ti.mem.addr;
+			wr.rkey.len = sizeof(big);
+		}
+		CHECK_OK(ops->qp_post(in.qp, &wr));
+	}
+	for (uint64_t i = 0; i < 3; i++)
+		CHECK(poll_cqe(&in.n, &c, WAIT_MS) && c.status == DOCA_SUCCESS && c.wr_id == i);
+	for (uint32_t i = 0; i < 2; i++)
+		CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4);
+	CHECK(memcmp(out, &xs[1], 4) == 0);
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
+/*
  * A receiver that polled long enough has the service thread leave its doorbell (quiet); once it
  * stops polling, without arming, the service thread takes its doorbell back within a few ms,
  * so a sender asleep on its completion still gets it.
@@ -1691,6 +1745,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_long_writes);
 	TEST_RUN(test_ring_parts_full);
 	TEST_RUN(test_path_switch_unpolled);
+	TEST_RUN(test_polling_sender_nudges);
 	TEST_RUN(test_ring_quiet_owner_stops);
 	TEST_RUN(test_ring_many);
 	TEST_RUN(test_ring_peer_killed);
