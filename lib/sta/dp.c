@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +22,6 @@
 
 SDK_LOG_REGISTER(STA_DP);
 
-/* Looks (each after a yield) an EU with commands at the disk takes before it sleeps */
-#define STA_EU_SPIN 32u
 
 /* wr_id: QP id (32 bits) | slot index << 2 | kind */
 enum { WR_RECV = 0, WR_READ = 1, WR_SEND = 2 };
@@ -638,15 +635,6 @@ static int drain_cq(struct doca_sta_io *io)
 	return total;
 }
 
-/* Commands at the disk: the EU is in a busy spell. */
-static bool eu_busy(const struct sta_io_dp *dp)
-{
-	for (uint32_t i = 0; i < dp->num_beqs; i++)
-		if (dp->beqs[i]->inflight > 0)
-			return true;
-	return false;
-}
-
 /*
  * Armed only on the way to sleep: responses sent with the CQ armed are taken for a sleeper's,
  * and the NIC rings the host for them (ring_post). (A CQ stays armed until a CQE fires: after a
@@ -666,7 +654,6 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 	struct doca_sta_io *io = dp->io;
 	struct pollfd fds[2 + 64];
 	struct timespec t0;
-	uint32_t spin = 0; /* looks left in a busy spell before the EU sleeps */
 
 	(void)rank;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -684,31 +671,9 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 			pthread_mutex_unlock(&dp->lock);
 			return;
 		}
-		if (spin > 0) {
-			int got;
-
-			/*
-			 * A busy spell: look again before sleeping, yielding the CPU in between (the disk's
-			 * completion work and the host may need it). A sleep and a wake-up cost more than
-			 * the next completion's wait; bounded, and only while commands are at the disk.
-			 */
-			pthread_mutex_unlock(&dp->lock);
-			sched_yield();
-			pthread_mutex_lock(&dp->lock);
-			got = dp->cq != NULL ? drain_cq(io) : 0;
-			for (uint32_t i = 0; i < dp->num_beqs; i++)
-				got += beq_drain(io, dp->beqs[i]);
-			spin = got > 0 && eu_busy(dp) ? STA_EU_SPIN : eu_busy(dp) ? spin - 1 : 0;
-			(void)beq_watch(dp, 0); /* a host that keeps it busy must not hide a stuck disk */
-			(void)nonoff_watch(dp, 0);
-			if (spin == 0)
-				eu_arm(dp); /* on the way to sleep */
-			pthread_mutex_unlock(&dp->lock);
-			continue;
-		}
 		/*
-		 * Never asleep with the CQ unarmed: nothing would wake us for the host's capsules (a
-		 * slice that ended in a busy spell, which arms only on its way to sleep, left it so).
+		 * Never asleep with the CQ unarmed: nothing would wake us for the host's capsules (an
+		 * event we took disarmed it; a slice may end before the arm below).
 		 */
 		if (dp->cq != NULL && !dp->cq_armed)
 			eu_arm(dp);
@@ -751,11 +716,6 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 			drain_cq(io);
 		for (uint32_t i = 0; i < dp->num_beqs; i++)
 			beq_drain(io, dp->beqs[i]);
-		if (eu_busy(dp)) {
-			spin = STA_EU_SPIN; /* the CQ stays as it is: armed only on the way to sleep */
-			pthread_mutex_unlock(&dp->lock);
-			continue;
-		}
 		eu_arm(dp);
 		pthread_mutex_unlock(&dp->lock);
 	}
