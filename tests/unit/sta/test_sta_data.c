@@ -486,8 +486,8 @@ static int run_initiator(const char *tgt, const char *ini)
 		writes += nw;
 	}
 	/*
-	 * Idle once the hosts are gone: the EU's busy spell (it looks again while commands are at
-	 * the disk) ends with the last command, and nothing else runs. A 1 s window of its CPU.
+	 * Idle once the hosts are gone: nothing runs (the EUs, the disk and the NIC sleep). A 1 s
+	 * window of its CPU.
 	 */
 	{
 		struct timespec w = {.tv_sec = 1};
