@@ -1378,11 +1378,20 @@ static void floor_fail(int side)
 	_exit(1);
 }
 
+/* One half round trip: the message (a SEND's 24 bytes), then with mode 2 the ACK of the peer's (20). */
+static void floor_half(int fd, int mode, int side)
+{
+	static const char msg[24], ack[20];
+
+	if (send(fd, msg, sizeof(msg), 0) < 0 || (mode == 2 && send(fd, ack, sizeof(ack), 0) < 0))
+		floor_fail(side);
+}
+
 static void floor_side(int side, int mode, uint64_t n, int ready, int res)
 {
 	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(FLOOR_PORT)}, peer = me;
 	uint64_t *lat = side == 0 ? calloc(n, sizeof(*lat)) : NULL, warm = n / 10 + 1;
-	char msg[24] = {0}, ack[20] = {0}, in[64];
+	char in[64];
 	double med = -1;
 	int fd;
 
@@ -1408,9 +1417,8 @@ static void floor_side(int side, int mode, uint64_t n, int ready, int res)
 		uint64_t t0 = now_ns();
 
 		for (int turn = side; turn < 2; turn++) {
-			if (turn == 0) { /* our half: the message, then (mode 2) the ACK of the peer's */
-				if (send(fd, msg, sizeof(msg), 0) < 0 || (mode == 2 && send(fd, ack, sizeof(ack), 0) < 0))
-					floor_fail(side);
+			if (turn == 0) { /* our half */
+				floor_half(fd, mode, side);
 				continue;
 			}
 			for (int got = 0; got < mode;) { /* the peer's half */
@@ -1421,8 +1429,8 @@ static void floor_side(int side, int mode, uint64_t n, int ready, int res)
 				else if (r < 0 && errno != EAGAIN)
 					floor_fail(side);
 			}
-			if (side == 1 && (send(fd, msg, sizeof(msg), 0) < 0 || (mode == 2 && send(fd, ack, sizeof(ack), 0) < 0)))
-				floor_fail(side);
+			if (side == 1)
+				floor_half(fd, mode, side);
 		}
 		if (side == 0 && i >= warm)
 			lat[i - warm] = now_ns() - t0;

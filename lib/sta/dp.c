@@ -22,7 +22,6 @@
 
 SDK_LOG_REGISTER(STA_DP);
 
-
 /* wr_id: QP id (32 bits) | slot index << 2 | kind */
 enum { WR_RECV = 0, WR_READ = 1, WR_SEND = 2 };
 
@@ -247,7 +246,7 @@ static void nvme_done(struct sta_slot *s, uint16_t status)
 	respond(s, 0, opc == STA_OPC_READ && s->len > 0);
 }
 
-static int drain_cq(struct doca_sta_io *io);
+static void drain_cq(struct doca_sta_io *io);
 
 /*
  * The disk's completions, a few at a time with the NIC's between them: a disk that completes
@@ -256,22 +255,20 @@ static int drain_cq(struct doca_sta_io *io);
  * the disk's only.
  */
 #define BEQ_CHUNK 8
-static int beq_drain(struct doca_sta_io *io, struct sta_beq *b)
+static void beq_drain(struct doca_sta_io *io, struct sta_beq *b)
 {
 	struct sta_slot *done[BEQ_CHUNK];
 	uint16_t status[BEQ_CHUNK];
-	int n, total = 0;
+	int n;
 
 	do {
 		n = sta_beq_reap(b, done, status, BEQ_CHUNK);
 		for (int i = 0; i < n; i++)
 			nvme_done(done[i], status[i]);
-		total += n;
 		sta_beq_push_waiting(b); /* commands that waited for room */
 		if (n == BEQ_CHUNK && io != NULL)
-			total += drain_cq(io);
+			drain_cq(io);
 	} while (n == BEQ_CHUNK);
-	return total;
 }
 
 /* ---- capsules ---- */
@@ -617,13 +614,12 @@ static long nonoff_watch(struct sta_io_dp *dp, long max_ms)
 	return max_ms;
 }
 
-static int drain_cq(struct doca_sta_io *io)
+static void drain_cq(struct doca_sta_io *io)
 {
 	struct ibv_wc wc[32];
-	int n, total = 0;
+	int n;
 
 	while (io->dp->cq != NULL && (n = ibv_poll_cq(io->dp->cq, 32, wc)) > 0) {
-		total += n;
 		for (int i = 0; i < n; i++)
 			completion(io, &wc[i]);
 		for (uint32_t i = 0; i < io->dp->num_beqs; i++)
@@ -632,7 +628,6 @@ static int drain_cq(struct doca_sta_io *io)
 				sta_beq_ring(io->dp->beqs[i]);
 			}
 	}
-	return total;
 }
 
 /*

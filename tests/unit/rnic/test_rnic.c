@@ -1153,6 +1153,33 @@ static void test_ring_parts_full(void)
 }
 
 /*
+ * A target with two receives posted, and this side's qp connected to it with three work requests
+ * posted at once: a send of xs[0], `op` on `len` bytes at the start of the target's memory, a
+ * send of xs[1] (wr_ids 0, 1, 2). RC order makes the middle one wait for the first one's ACK.
+ */
+static bool sandwich_start(struct target *t, struct init *in, enum softhw_rnic_opcode op, uint8_t *buf, uint32_t len,
+			   uint32_t xs[2])
+{
+	if (!target_start(t, &full) || !init_connect(in, t))
+		return false;
+	target_cmd(t, 'r', 64);
+	target_cmd(t, 'r', 64);
+	for (int i = 0; i < 3; i++) {
+		struct softhw_rnic_sge sg = i == 1 ? (struct softhw_rnic_sge){buf, len} : (struct softhw_rnic_sge){&xs[i / 2], 4};
+		struct softhw_rnic_wr wr = {.wr_id = (uint64_t)i, .op = i == 1 ? op : SOFTHW_RNIC_OP_SEND, .sgl = &sg,
+					    .num_sge = 1};
+
+		if (i == 1) {
+			wr.rkey = t->ti.mem;
+			wr.rkey.len = len;
+		}
+		if (ops->qp_post(in->qp, &wr) != DOCA_SUCCESS)
+			return false;
+	}
+	return true;
+}
+
+/*
  * A send, a write too long for the message path (it goes by the stream once the send is ACKed,
  * RC order), a send; the sender neither polls nor arms until the target has both sends. Its
  * service thread takes the ACKs that let the write and the last send go, as a NIC would.
@@ -1164,29 +1191,11 @@ static void test_path_switch_unpolled(void)
 	struct target t;
 	struct init in;
 	struct softhw_rnic_cqe c;
-	uint8_t out[64];
-
-	uint8_t want[64];
+	uint8_t out[64], want[64];
 
 	memset(big, 0x5a, sizeof(big));
 	memset(want, 0x5a, sizeof(want));
-	CHECK(target_start(&t, &full));
-	CHECK(init_connect(&in, &t));
-	target_cmd(&t, 'r', 64);
-	target_cmd(&t, 'r', 64);
-	for (int i = 0; i < 3; i++) {
-		struct softhw_rnic_sge sg = i == 1 ? (struct softhw_rnic_sge){big, sizeof(big)}
-						   : (struct softhw_rnic_sge){&xs[i / 2], 4};
-		struct softhw_rnic_wr wr = {.wr_id = (uint64_t)i, .op = i == 1 ? SOFTHW_RNIC_OP_WRITE : SOFTHW_RNIC_OP_SEND,
-					    .sgl = &sg, .num_sge = 1};
-
-		if (i == 1) {
-			wr.rkey = t.ti.mem;
-			wr.rkey.addr = t.ti.mem.addr;
-			wr.rkey.len = sizeof(big);
-		}
-		CHECK_OK(ops->qp_post(in.qp, &wr));
-	}
+	CHECK(sandwich_start(&t, &in, SOFTHW_RNIC_OP_WRITE, big, sizeof(big), xs));
 	for (uint32_t i = 0; i < 2; i++)
 		CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4);
 	CHECK(memcmp(out, &xs[1], 4) == 0); /* (the receives share a buffer) the last send last */
@@ -1211,23 +1220,7 @@ static void test_polling_sender_nudges(void)
 	struct softhw_rnic_cqe c;
 	uint8_t out[64];
 
-	CHECK(target_start(&t, &full));
-	CHECK(init_connect(&in, &t));
-	target_cmd(&t, 'r', 64);
-	target_cmd(&t, 'r', 64);
-	for (int i = 0; i < 3; i++) {
-		struct softhw_rnic_sge sg = i == 1 ? (struct softhw_rnic_sge){big, sizeof(big)}
-						   : (struct softhw_rnic_sge){&xs[i / 2], 4};
-		struct softhw_rnic_wr wr = {.wr_id = (uint64_t)i, .op = i == 1 ? SOFTHW_RNIC_OP_READ : SOFTHW_RNIC_OP_SEND,
-					    .sgl = &sg, .num_sge = 1};
-
-		if (i == 1) {
-			wr.rkey = t.ti.mem;
-			wr.rkey.addr = t.ti.mem.addr;
-			wr.rkey.len = sizeof(big);
-		}
-		CHECK_OK(ops->qp_post(in.qp, &wr));
-	}
+	CHECK(sandwich_start(&t, &in, SOFTHW_RNIC_OP_READ, big, sizeof(big), xs));
 	for (uint64_t i = 0; i < 3; i++)
 		CHECK(poll_cqe(&in.n, &c, WAIT_MS) && c.status == DOCA_SUCCESS && c.wr_id == i);
 	for (uint32_t i = 0; i < 2; i++)
