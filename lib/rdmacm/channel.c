@@ -70,10 +70,13 @@ struct rdma_event_channel *rdma_create_event_channel(void)
 		return NULL;
 	}
 	ch->pub.fd = eventfd(0, EFD_CLOEXEC);
-	if (ch->pub.fd < 0) {
+	ch->wait_fd = ch->pub.fd < 0 ? -1 : fcntl(ch->pub.fd, F_DUPFD_CLOEXEC, 0);
+	if (ch->wait_fd < 0) {
 		int e = errno;
 
 		SDK_LOG_ERR("rdma_create_event_channel: eventfd failed: %s", strerror(e));
+		if (ch->pub.fd >= 0)
+			close(ch->pub.fd);
 		free(ch);
 		errno = e;
 		return NULL;
@@ -85,6 +88,12 @@ struct rdma_event_channel *rdma_create_event_channel(void)
 	pthread_mutex_unlock(&g.fd_lock);
 	pthread_mutex_unlock(&g.lock);
 	return &ch->pub;
+}
+
+static void chan_free(struct cm_chan *ch)
+{
+	close(ch->wait_fd);
+	free(ch);
 }
 
 static bool chan_known(const struct cm_chan *ch)
@@ -132,13 +141,13 @@ void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 			ev->counted->unacked--;
 		free(ev);
 	}
-	/* As closing Linux's rdma_cm fd: a thread blocked on it stays blocked until something
-	 * (a signal, a ptrace stop) restarts its wait, which then fails; it frees the channel. */
+	/* As closing Linux's rdma_cm fd: a thread blocked on it stays blocked (on wait_fd) until a
+	 * signal interrupts its wait, which then fails (EBADF); it frees the channel. */
 	close(ch->pub.fd);
 	waited = ch->destroyed = ch->waiters > 0;
 	pthread_mutex_unlock(&g.lock);
 	if (!waited) /* else a waiter may free ch as soon as the lock is dropped */
-		free(ch);
+		chan_free(ch);
 }
 
 struct cm_event *cm_event_new(struct cm_id *id, enum rdma_cm_event_type type, int status)
@@ -198,15 +207,29 @@ void cm_arm_all_or_pump(void)
 	}
 }
 
-/* Back from poll (under g.lock): false when the channel was destroyed meanwhile (freed by the
- * last such waiter). */
-static bool chan_still_there(struct cm_chan *ch)
+/*
+ * Back from poll (under g.lock): false when the channel was destroyed meanwhile (freed by the
+ * last such waiter). A wake-up written before the destroy, read only after it, is no reason to
+ * return: Linux's read on the closed fd would find no event (they went with the ids) and block
+ * on, until a signal interrupts it. (A ptrace stop, as LeakSanitizer's at exit, restarts our
+ * poll of wait_fd where Linux would restart the read on the closed fd and fail: we block on.)
+ */
+static bool chan_still_there(struct cm_chan *ch, int r, int e)
 {
+	while (ch->destroyed && !(r < 0 && e == EINTR)) {
+		struct pollfd p = {.fd = ch->wait_fd, .events = POLLIN};
+
+		fd_drain(ch->wait_fd); /* nobody writes it any more: the next poll waits for a signal */
+		pthread_mutex_unlock(&g.lock);
+		r = poll(&p, 1, -1);
+		e = errno;
+		pthread_mutex_lock(&g.lock);
+	}
 	ch->waiters--;
 	if (!ch->destroyed)
 		return true;
 	if (ch->waiters == 0)
-		free(ch);
+		chan_free(ch);
 	return false;
 }
 
@@ -222,7 +245,7 @@ int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event *
 		return cm_fail(EINVAL);
 	}
 	for (;;) {
-		struct pollfd p = {.fd = ch->pub.fd, .events = POLLIN};
+		struct pollfd p = {.fd = ch->wait_fd, .events = POLLIN};
 		int flags, r, e;
 
 		if (g.nic != NULL)
@@ -260,7 +283,7 @@ int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event *
 		r = poll(&p, 1, -1);
 		e = errno;
 		pthread_mutex_lock(&g.lock);
-		if (!chan_still_there(ch)) {
+		if (!chan_still_there(ch, r, e)) {
 			pthread_mutex_unlock(&g.lock);
 			return cm_fail(EBADF); /* Linux's read on the closed fd, once restarted */
 		}

@@ -113,6 +113,8 @@ struct cm_chan {
 	struct cm_event *head, *tail;  /* queued, not yet taken */
 	struct cm_event *given;        /* taken by rdma_get_cm_event, not yet acked */
 	struct cm_chan *next;
+	int wait_fd;                   /* our dup of pub.fd: waiters poll it, so it outlives a
+	                                * destroy under them and a late wake reads as one */
 	int waiters;                   /* threads blocked in rdma_get_cm_event on it */
 	bool destroyed;                /* destroyed while some waited: the last one frees it */
 };

@@ -557,6 +557,7 @@ struct waiter {
 	struct rdma_event_channel *ch;
 	_Atomic long tid;
 	int rc, err;
+	_Atomic bool back; /* rdma_get_cm_event returned */
 };
 
 static void *wait_event(void *arg)
@@ -567,6 +568,7 @@ static void *wait_event(void *arg)
 	w->tid = syscall(SYS_gettid);
 	w->rc = rdma_get_cm_event(w->ch, &ev);
 	w->err = errno;
+	w->back = true;
 	return NULL;
 }
 
@@ -593,6 +595,13 @@ static bool asleep_in_poll(long tid)
 	return nr == SYS_ppoll;
 }
 
+static bool readable(int fd)
+{
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
 static void on_usr1(int sig)
 {
 	(void)sig;
@@ -600,9 +609,9 @@ static void on_usr1(int sig)
 
 /*
  * rping's pattern: main destroys the channel while its cm thread still blocks in
- * rdma_get_cm_event on it, then exits. If anything then restarts the wait (a signal; a ptrace
- * stop, as LeakSanitizer's at exit) the waiter must fail as Linux's read on the closed fd does
- * (EBADF), without touching the freed channel.
+ * rdma_get_cm_event on it, then exits. If a signal then interrupts the wait, the waiter must
+ * fail as Linux's read on the closed fd does once restarted (EBADF), without touching the freed
+ * channel.
  */
 static void test_channel_destroyed_under_waiter(void)
 {
@@ -634,6 +643,52 @@ static void test_channel_destroyed_under_waiter(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/*
+ * The race rping met under the sanitizers: the waiter's fd was made readable (a wake-up for the
+ * whole library) just before main destroyed the channel, and the waiter ran only afterwards, so
+ * it woke, with no signal, to a destroyed channel. Linux's read would not have returned (the
+ * ids' events went with the ids): the waiter must go on blocking and fail only once a signal
+ * restarts it. A write through a dup of the channel's fd, after the destroy, is that late wake.
+ */
+static void test_channel_destroyed_then_woken(void)
+{
+	struct waiter w = {.ch = rdma_create_event_channel()};
+	struct sigaction sa = {.sa_handler = on_usr1};
+	uint64_t one = 1;
+	struct timespec end;
+	pthread_t t;
+	long stop = now_ms() + 10000;
+	int fd;
+
+	CHECK(w.ch != NULL);
+	if (w.ch == NULL)
+		return;
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	CHECK(pthread_create(&t, NULL, wait_event, &w) == 0);
+	while (now_ms() < stop && !(w.tid != 0 && asleep_in_poll(w.tid)))
+		sched_yield();
+	fd = dup(w.ch->fd);
+	CHECK(fd >= 0);
+	rdma_destroy_event_channel(w.ch);
+	CHECK(write(fd, &one, sizeof(one)) == sizeof(one));
+	/* it wakes, takes the wake-up and must block again, not return */
+	while (now_ms() < stop && !w.back && !(!readable(fd) && asleep_in_poll(w.tid)))
+		sched_yield();
+	CHECK(!w.back && !readable(fd));
+	CHECK(pthread_kill(t, SIGUSR1) == 0);
+	clock_gettime(CLOCK_REALTIME, &end);
+	end.tv_sec += 10;
+	if (pthread_timedjoin_np(t, NULL, &end) != 0) {
+		CHECK(!"the waiter did not come back from a destroyed channel on a signal");
+		pthread_cancel(t);
+		pthread_join(t, NULL);
+	} else {
+		CHECK(w.rc == -1 && w.err == EBADF);
+	}
+	close(fd);
+	signal(SIGUSR1, SIG_DFL);
+}
+
 int main(int argc, char **argv)
 {
 	uint16_t port = argc > 1 ? (uint16_t)atoi(argv[1]) : 13790;
@@ -644,6 +699,7 @@ int main(int argc, char **argv)
 	if (argc > 3 && strcmp(argv[2], "vanish") == 0)
 		return vanishing_server(port, atoi(argv[3]));
 	TEST_RUN(test_channel_destroyed_under_waiter);
+	TEST_RUN(test_channel_destroyed_then_woken);
 	TEST_RUN_PORT(test_calls_alone, (uint16_t)(port + 2));
 	TEST_RUN_PORT(test_same_process, (uint16_t)(port + 4));
 	pid = spawn(argv[0], "server", port);
