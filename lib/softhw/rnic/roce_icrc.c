@@ -339,6 +339,8 @@ bool roce_icrc_ip_packet(const uint8_t *ip, size_t len, uint32_t *icrc)
  * ICRC(0) by elimination over GF(2) finds at most one id.
  */
 
+#define ID_BASES 8 /* packet lengths whose basis a thread keeps */
+
 /* L's columns in echelon form, keyed by their highest set bit, for one packet length. */
 struct id_basis {
 	size_t rest; /* 0: not built (rest is never 0) */
@@ -374,8 +376,13 @@ static void id_basis_build(struct id_basis *b, size_t rest)
 bool roce_icrc_solve_ip4_id(const struct roce_ip4 *ip, uint16_t sport, uint16_t dport,
 	const uint8_t *pkt, size_t len, uint16_t *id)
 {
-	/* Datagrams of one length follow each other (full-MTU packets): keep the last basis. */
-	static _Thread_local struct id_basis basis;
+	/*
+	 * A basis costs about a microsecond to build, and lengths alternate (a ping-pong's SEND and
+	 * its ACK, full-MTU packets and a message's LAST): keep the last few, replaced in turn.
+	 */
+	static _Thread_local struct id_basis cache[ID_BASES];
+	static _Thread_local unsigned next;
+	struct id_basis *basis = NULL;
 	struct roce_ip4 zero = *ip;
 	uint32_t target;
 	uint16_t found = 0;
@@ -387,15 +394,21 @@ bool roce_icrc_solve_ip4_id(const struct roce_ip4 *ip, uint16_t sport, uint16_t 
 	rest = (20 - 6) + 8 + (len - ROCE_ICRC_LEN);
 	zero.id = 0;
 	target = roce_icrc_load(pkt, len) ^ roce_icrc_ip4(&zero, sport, dport, pkt, len);
-	if (basis.rest != rest)
-		id_basis_build(&basis, rest);
+	for (unsigned i = 0; i < ID_BASES && basis == NULL; i++)
+		if (cache[i].rest == rest)
+			basis = &cache[i];
+	if (basis == NULL) {
+		basis = &cache[next];
+		next = (next + 1) % ID_BASES;
+		id_basis_build(basis, rest);
+	}
 	for (int k = 31; k >= 0; k--) {
 		if (!(target & (1u << k)))
 			continue;
-		if (basis.vec[k] == 0)
+		if (basis->vec[k] == 0)
 			return false; /* not in the span: no ID matches */
-		target ^= basis.vec[k];
-		found ^= basis.ids[k];
+		target ^= basis->vec[k];
+		found ^= basis->ids[k];
 	}
 	*id = found;
 	return true;
