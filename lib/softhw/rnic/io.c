@@ -318,6 +318,15 @@ static bool resp_begin(struct rnic_qp *qp)
 	struct rnic_rx *rx = &s->rx;
 	struct rnic_wr *wr = qp->wq_head;
 
+	/*
+	 * A NAK of work on another path (ring.c: a refused record) comes here, but that path's ACKs
+	 * of the older work before it (records consumed) only its pump takes: take them first, or
+	 * the NAK would not match the oldest wr.
+	 */
+	if (qp->state == QP_RTS && wr != NULL && wr->sent && wr->path != RNIC_PATH_STREAM && wr->seq < rx->hdr.seq) {
+		RNIC_PATHS_EACH(pump, qp);
+		wr = qp->wq_head;
+	}
 	if (qp->state != QP_RTS) {
 		/* flushed already (qp failed): the rest of the stream is dropped */
 		rx->dest = RX_DISCARD;

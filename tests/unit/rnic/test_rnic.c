@@ -1089,6 +1089,51 @@ static void test_ring_long_writes(void)
 }
 
 /*
+ * A refused record's NAK comes on the socket, the ACK of the message before it (its record
+ * consumed) in the ring: a sender that does not poll has its service thread read the NAK with
+ * that ACK not taken yet. The message still succeeds and the write fails with the NAK's error.
+ */
+static void test_ring_nak_unpolled(void)
+{
+	static uint8_t big[20000];
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	struct timespec t0, t1;
+	uint8_t out[64];
+	long ms = 0;
+
+	if (strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "unix") != 0)
+		return; /* the ring is the unix transport's */
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	target_cmd(&t, 'r', 64);
+	CHECK(run1(&in, SOFTHW_RNIC_OP_SEND, "ring", 4, NULL, 0, 0, 0) == DOCA_SUCCESS); /* the ring is up */
+	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS);
+	target_cmd(&t, 'r', 64);
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "one", 3, NULL, 0, 0, 0));
+	/* in parts behind the send, its end outside the export */
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_WRITE, big, sizeof(big), &t.ti.mem, MEM_LEN - 12000, 0, 0));
+	/* the target's owner takes the send and refuses the write in one poll */
+	target_cmd(&t, 'p', 0);
+	CHECK(read_full(t.info, &c, sizeof(c)) && read_full(t.info, out, 64) && c.status == DOCA_SUCCESS &&
+	      memcmp(out, "one", 3) == 0);
+	/* neither polling nor armed: only our service thread (on the NAK) queues completions */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (__atomic_load_n(&rnic_ep_of(in.n.ep)->cq_avail, __ATOMIC_ACQUIRE) == 0 && ms < WAIT_MS) {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	}
+	CHECK(wait_cqe(&in.n, &c, WAIT_MS) && c.kind == SOFTHW_RNIC_CQE_WR && c.op == SOFTHW_RNIC_OP_SEND &&
+	      c.status == DOCA_SUCCESS);
+	CHECK(wait_cqe(&in.n, &c, WAIT_MS) && c.kind == SOFTHW_RNIC_CQE_WR && c.op == SOFTHW_RNIC_OP_WRITE &&
+	      c.status == DOCA_ERROR_INVALID_VALUE);
+	CHECK(expect(&in.n, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_INVALID_VALUE, NULL));
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
+/*
  * Writes in parts and sends fill the ring and more wait behind them; the receiver consumes the
  * whole ring before the sender looks (the target's CQEs of the first two sends), so the
  * waiting ones take the freed records while the consumed ones still complete. Every wr
@@ -1736,6 +1781,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_send_then_read);
 	TEST_RUN(test_ring_send_write_send);
 	TEST_RUN(test_ring_long_writes);
+	TEST_RUN(test_ring_nak_unpolled);
 	TEST_RUN(test_ring_parts_full);
 	TEST_RUN(test_path_switch_unpolled);
 	TEST_RUN(test_polling_sender_nudges);
