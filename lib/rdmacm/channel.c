@@ -74,7 +74,7 @@ struct rdma_event_channel *rdma_create_event_channel(void)
 	if (ch->wait_fd < 0) {
 		int e = errno;
 
-		SDK_LOG_ERR("rdma_create_event_channel: eventfd failed: %s", strerror(e));
+		SDK_LOG_ERR("rdma_create_event_channel: eventfd or its dup failed: %s", strerror(e));
 		if (ch->pub.fd >= 0)
 			close(ch->pub.fd);
 		free(ch);
@@ -144,6 +144,7 @@ void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 	/* As closing Linux's rdma_cm fd: a thread blocked on it stays blocked (on wait_fd) until a
 	 * signal interrupts its wait, which then fails (EBADF); it frees the channel. */
 	close(ch->pub.fd);
+	ch->pub.fd = -1; /* the number may be reused: a late cm_ring must not write there */
 	waited = ch->destroyed = ch->waiters > 0;
 	pthread_mutex_unlock(&g.lock);
 	if (!waited) /* else a waiter may free ch as soon as the lock is dropped */
@@ -207,6 +208,41 @@ void cm_arm_all_or_pump(void)
 	}
 }
 
+/* A waiter cancelled in its poll (a cancellation point) is counted out, as it would have been. */
+static void wait_cancelled(void *arg)
+{
+	struct cm_chan *ch = arg;
+
+	pthread_mutex_lock(&g.lock);
+	if (--ch->waiters == 0 && ch->destroyed)
+		chan_free(ch);
+	pthread_mutex_unlock(&g.lock);
+}
+
+/*
+ * Waits for wait_fd (called and back under g.lock, ch counted in waiters): the poll's result,
+ * errno in *e. A descriptor someone else closed (POLLNVAL) is an error, not a wake: EBADF.
+ */
+static int wait_poll(struct cm_chan *ch, int *e)
+{
+	struct pollfd p = {.fd = ch->wait_fd, .events = POLLIN};
+	int r, err;
+
+	pthread_mutex_unlock(&g.lock);
+	pthread_cleanup_push(wait_cancelled, ch);
+	r = poll(&p, 1, -1);
+	err = errno;
+	pthread_cleanup_pop(0);
+	if (r > 0 && (p.revents & POLLNVAL)) {
+		r = -1;
+		err = EBADF;
+	}
+	pthread_mutex_lock(&g.lock);
+	if (e != NULL)
+		*e = err;
+	return r;
+}
+
 /*
  * Back from poll (under g.lock): false when the channel was destroyed meanwhile (freed by the
  * last such waiter). A wake-up written before the destroy, read only after it, is no reason to
@@ -214,16 +250,11 @@ void cm_arm_all_or_pump(void)
  * on, until a signal interrupts it. (A ptrace stop, as LeakSanitizer's at exit, restarts our
  * poll of wait_fd where Linux would restart the read on the closed fd and fail: we block on.)
  */
-static bool chan_still_there(struct cm_chan *ch, int r, int e)
+static bool chan_still_there(struct cm_chan *ch, int r)
 {
-	while (ch->destroyed && !(r < 0 && e == EINTR)) {
-		struct pollfd p = {.fd = ch->wait_fd, .events = POLLIN};
-
+	while (ch->destroyed && r >= 0) {
 		fd_drain(ch->wait_fd); /* nobody writes it any more: the next poll waits for a signal */
-		pthread_mutex_unlock(&g.lock);
-		r = poll(&p, 1, -1);
-		e = errno;
-		pthread_mutex_lock(&g.lock);
+		r = wait_poll(ch, NULL);
 	}
 	ch->waiters--;
 	if (!ch->destroyed)
@@ -245,7 +276,6 @@ int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event *
 		return cm_fail(EINVAL);
 	}
 	for (;;) {
-		struct pollfd p = {.fd = ch->wait_fd, .events = POLLIN};
 		int flags, r, e;
 
 		if (g.nic != NULL)
@@ -279,11 +309,8 @@ int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event *
 		}
 		/* rdma_destroy_event_channel may run while we wait: the count keeps ch alive. */
 		ch->waiters++;
-		pthread_mutex_unlock(&g.lock);
-		r = poll(&p, 1, -1);
-		e = errno;
-		pthread_mutex_lock(&g.lock);
-		if (!chan_still_there(ch, r, e)) {
+		r = wait_poll(ch, &e);
+		if (!chan_still_there(ch, r)) {
 			pthread_mutex_unlock(&g.lock);
 			return cm_fail(EBADF); /* Linux's read on the closed fd, once restarted */
 		}

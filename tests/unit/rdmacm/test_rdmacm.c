@@ -6,11 +6,13 @@
  * also dials a port nobody listens on; and a waiter whose channel is destroyed under it.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -609,14 +611,16 @@ static void on_usr1(int sig)
 
 /*
  * rping's pattern: main destroys the channel while its cm thread still blocks in
- * rdma_get_cm_event on it, then exits. If a signal then interrupts the wait, the waiter must
- * fail as Linux's read on the closed fd does once restarted (EBADF), without touching the freed
- * channel.
+ * rdma_get_cm_event on it, then exits. If a signal (SA_RESTART) then interrupts the wait, the
+ * waiter must fail as Linux's read on the closed fd does once restarted (EBADF), without
+ * touching the freed channel. (Without SA_RESTART Linux's read returns EINTR; ours, which
+ * cannot tell the two apart, EBADF.)
  */
 static void test_channel_destroyed_under_waiter(void)
 {
 	struct waiter w = {.ch = rdma_create_event_channel()};
-	struct sigaction sa = {.sa_handler = on_usr1}; /* no SA_RESTART: poll returns EINTR */
+	/* SA_RESTART: Linux would restart the read, on the closed fd (poll returns EINTR anyway) */
+	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
 	struct timespec end;
 	pthread_t t;
 	long stop = now_ms() + 10000;
@@ -653,7 +657,7 @@ static void test_channel_destroyed_under_waiter(void)
 static void test_channel_destroyed_then_woken(void)
 {
 	struct waiter w = {.ch = rdma_create_event_channel()};
-	struct sigaction sa = {.sa_handler = on_usr1};
+	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART}; /* as above */
 	uint64_t one = 1;
 	struct timespec end;
 	pthread_t t;
@@ -667,6 +671,7 @@ static void test_channel_destroyed_then_woken(void)
 	CHECK(pthread_create(&t, NULL, wait_event, &w) == 0);
 	while (now_ms() < stop && !(w.tid != 0 && asleep_in_poll(w.tid)))
 		sched_yield();
+	CHECK(w.tid != 0 && asleep_in_poll(w.tid));
 	fd = dup(w.ch->fd);
 	CHECK(fd >= 0);
 	rdma_destroy_event_channel(w.ch);
@@ -689,6 +694,42 @@ static void test_channel_destroyed_then_woken(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while (readdir(d) != NULL)
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* A waiter cancelled in its wait leaves nothing behind once the channel is destroyed: not the
+ * channel (LeakSanitizer) nor its descriptors. */
+static void test_waiter_cancelled(void)
+{
+	int before = open_fds();
+	struct waiter w = {.ch = rdma_create_event_channel()};
+	pthread_t t;
+	long stop = now_ms() + 10000;
+
+	CHECK(w.ch != NULL);
+	if (w.ch == NULL)
+		return;
+	CHECK(pthread_create(&t, NULL, wait_event, &w) == 0);
+	while (now_ms() < stop && !(w.tid != 0 && asleep_in_poll(w.tid)))
+		sched_yield();
+	CHECK(w.tid != 0 && asleep_in_poll(w.tid));
+	CHECK(pthread_cancel(t) == 0);
+	CHECK(pthread_join(t, NULL) == 0);
+	CHECK(!w.back);
+	rdma_destroy_event_channel(w.ch);
+	CHECK(open_fds() == before);
+}
+
 int main(int argc, char **argv)
 {
 	uint16_t port = argc > 1 ? (uint16_t)atoi(argv[1]) : 13790;
@@ -700,6 +741,7 @@ int main(int argc, char **argv)
 		return vanishing_server(port, atoi(argv[3]));
 	TEST_RUN(test_channel_destroyed_under_waiter);
 	TEST_RUN(test_channel_destroyed_then_woken);
+	TEST_RUN(test_waiter_cancelled);
 	TEST_RUN_PORT(test_calls_alone, (uint16_t)(port + 2));
 	TEST_RUN_PORT(test_same_process, (uint16_t)(port + 4));
 	pid = spawn(argv[0], "server", port);
