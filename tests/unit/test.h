@@ -6,6 +6,7 @@
 #ifndef SOFTDOCA_TEST_H
 #define SOFTDOCA_TEST_H
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,5 +52,19 @@ static int test_failures;
 		fprintf(stderr, "%d checks, %d failed\n", test_checks, test_failures); \
 		return (test_failures == 0 && test_checks > 0) ? EXIT_SUCCESS : EXIT_FAILURE; \
 	} while (0)
+
+/* Open file descriptors of the process (counting the one that lists them): compare two counts. */
+static inline int test_fd_count(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while (readdir(d) != NULL)
+		n++;
+	closedir(d);
+	return n;
+}
 
 #endif /* SOFTDOCA_TEST_H */

@@ -1952,19 +1952,6 @@ static void child_fporder_client(void)
 
 /* ---- a peer sends a control message larger than any, with descriptors attached ---- */
 
-static int count_fds(void)
-{
-	char path[64];
-	int n = 0;
-
-	for (int fd = 0; fd < 1024; fd++) {
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		if (access(path, F_OK) == 0)
-			n++;
-	}
-	return n;
-}
-
 /* The server's listening address, from /proc/net/unix (abstract: '@' stands for the NUL). */
 static bool find_listener(const char *name, struct sockaddr_un *addr, socklen_t *len)
 {
@@ -2019,7 +2006,7 @@ static void child_trunc_server(void)
 	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
 	CHECK_OK(doca_ctx_start(ctx));
 	CHECK(find_listener(name, &addr, &alen));
-	before = count_fds();
+	before = test_fd_count();
 
 	/* a hostile "client": 4 KiB (no control message is that long) and three descriptors */
 	s = socket(AF_UNIX, SOCK_SEQPACKET, 0);
@@ -2040,10 +2027,10 @@ static void child_trunc_server(void)
 	for (int i = 0; i < 1000 && !sdk_log_has("malformed control message"); i++)
 		progress_for_ms(pair.pe, 10);
 	close(s);
-	for (int i = 0; i < 1000 && count_fds() != before; i++)
+	for (int i = 0; i < 1000 && test_fd_count() != before; i++)
 		progress_for_ms(pair.pe, 10);
 	/* the server hung up on it and kept none of its descriptors */
-	CHECK(count_fds() == before);
+	CHECK(test_fd_count() == before);
 	CHECK(logged("malformed control message"));
 	CHECK_OK(doca_ctx_stop(ctx));
 	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);

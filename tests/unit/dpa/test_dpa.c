@@ -6,7 +6,6 @@
  *   test_dpa          the BlueField-3 of the built-in model
  *   test_dpa bf2      a BlueField-2 (SOFTDOCA_CONFIG set by meson): no DPA
  */
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -443,20 +442,6 @@ static long rss_kib(void)
 	return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-/* Open file descriptors of the process. */
-static int fd_count(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	if (d == NULL)
-		return -1;
-	while (readdir(d) != NULL)
-		n++;
-	closedir(d);
-	return n;
-}
-
 /* 200 launches, each with its completion, and 200 RPCs: no leak, memory and fds flat. */
 static void test_many_launches(void)
 {
@@ -471,14 +456,14 @@ static void test_many_launches(void)
 	for (uint64_t i = 0; i < 200; i++) {
 		if (i == 20) {
 			before = rss_kib(); /* after the EUs and the allocator warmed up */
-			fds_before = fd_count();
+			fds_before = test_fd_count();
 		}
 		CHECK_OK(doca_dpa_kernel_launch_update_add(dpa, NULL, 0, comp, 1, 4, &fill_ranks, slots, i));
 		CHECK_OK(doca_sync_event_wait_gt(comp, i, ~0ULL));
 		CHECK_OK(doca_dpa_rpc(dpa, &same_name_rpc, &ret));
 	}
 	after = rss_kib();
-	fds_after = fd_count();
+	fds_after = test_fd_count();
 	fprintf(stderr, "rss after 20 launches %ld KiB, after 200 %ld KiB; fds %d, then %d\n", before, after,
 		fds_before, fds_after);
 	CHECK(before > 0);

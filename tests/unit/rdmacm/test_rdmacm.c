@@ -6,7 +6,6 @@
  * also dials a port nobody listens on; and a waiter whose channel is destroyed under it.
  */
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <errno.h>
@@ -609,6 +608,35 @@ static void on_usr1(int sig)
 	(void)sig;
 }
 
+/* Starts w's thread in rdma_get_cm_event and waits (bounded) until it sleeps in poll. */
+static bool waiter_asleep(struct waiter *w, pthread_t *t)
+{
+	long stop = now_ms() + 10000;
+
+	CHECK(pthread_create(t, NULL, wait_event, w) == 0);
+	while (now_ms() < stop && !(w->tid != 0 && asleep_in_poll(w->tid)))
+		sched_yield();
+	CHECK(w->tid != 0 && asleep_in_poll(w->tid));
+	return w->tid != 0;
+}
+
+/* Signals the waiter of a destroyed channel: it must come back (bounded), failing EBADF. */
+static void waiter_signalled(struct waiter *w, pthread_t t)
+{
+	struct timespec end;
+
+	CHECK(pthread_kill(t, SIGUSR1) == 0);
+	clock_gettime(CLOCK_REALTIME, &end);
+	end.tv_sec += 10;
+	if (pthread_timedjoin_np(t, NULL, &end) != 0) {
+		CHECK(!"the waiter did not come back from a destroyed channel on a signal");
+		pthread_cancel(t);
+		pthread_join(t, NULL);
+		return;
+	}
+	CHECK(w->rc == -1 && w->err == EBADF);
+}
+
 /*
  * rping's pattern: main destroys the channel while its cm thread still blocks in
  * rdma_get_cm_event on it, then exits. If a signal (SA_RESTART) then interrupts the wait, the
@@ -621,29 +649,16 @@ static void test_channel_destroyed_under_waiter(void)
 	struct waiter w = {.ch = rdma_create_event_channel()};
 	/* SA_RESTART: Linux would restart the read, on the closed fd (poll returns EINTR anyway) */
 	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
-	struct timespec end;
 	pthread_t t;
-	long stop = now_ms() + 10000;
 
 	CHECK(w.ch != NULL);
 	if (w.ch == NULL)
 		return;
 	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
-	CHECK(pthread_create(&t, NULL, wait_event, &w) == 0);
-	while (now_ms() < stop && !(w.tid != 0 && asleep_in_poll(w.tid)))
-		sched_yield();
-	CHECK(w.tid != 0 && asleep_in_poll(w.tid));
-	rdma_destroy_event_channel(w.ch);
-	CHECK(pthread_kill(t, SIGUSR1) == 0);
-	clock_gettime(CLOCK_REALTIME, &end);
-	end.tv_sec += 10;
-	if (pthread_timedjoin_np(t, NULL, &end) != 0) {
-		CHECK(!"the waiter did not come back from a destroyed channel");
-		pthread_cancel(t);
-		pthread_join(t, NULL);
-		return;
+	if (waiter_asleep(&w, &t)) {
+		rdma_destroy_event_channel(w.ch);
+		waiter_signalled(&w, t);
 	}
-	CHECK(w.rc == -1 && w.err == EBADF);
 	signal(SIGUSR1, SIG_DFL);
 }
 
@@ -659,75 +674,46 @@ static void test_channel_destroyed_then_woken(void)
 	struct waiter w = {.ch = rdma_create_event_channel()};
 	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART}; /* as above */
 	uint64_t one = 1;
-	struct timespec end;
 	pthread_t t;
-	long stop = now_ms() + 10000;
+	long stop;
 	int fd;
 
 	CHECK(w.ch != NULL);
 	if (w.ch == NULL)
 		return;
 	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
-	CHECK(pthread_create(&t, NULL, wait_event, &w) == 0);
-	while (now_ms() < stop && !(w.tid != 0 && asleep_in_poll(w.tid)))
-		sched_yield();
-	CHECK(w.tid != 0 && asleep_in_poll(w.tid));
+	if (!waiter_asleep(&w, &t))
+		return;
 	fd = dup(w.ch->fd);
 	CHECK(fd >= 0);
 	rdma_destroy_event_channel(w.ch);
 	CHECK(write(fd, &one, sizeof(one)) == sizeof(one));
 	/* it wakes, takes the wake-up and must block again, not return */
+	stop = now_ms() + 10000;
 	while (now_ms() < stop && !w.back && !(!readable(fd) && asleep_in_poll(w.tid)))
 		sched_yield();
 	CHECK(!w.back && !readable(fd));
-	CHECK(pthread_kill(t, SIGUSR1) == 0);
-	clock_gettime(CLOCK_REALTIME, &end);
-	end.tv_sec += 10;
-	if (pthread_timedjoin_np(t, NULL, &end) != 0) {
-		CHECK(!"the waiter did not come back from a destroyed channel on a signal");
-		pthread_cancel(t);
-		pthread_join(t, NULL);
-	} else {
-		CHECK(w.rc == -1 && w.err == EBADF);
-	}
+	waiter_signalled(&w, t);
 	close(fd);
 	signal(SIGUSR1, SIG_DFL);
-}
-
-static int open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	if (d == NULL)
-		return -1;
-	while (readdir(d) != NULL)
-		n++;
-	closedir(d);
-	return n;
 }
 
 /* A waiter cancelled in its wait leaves nothing behind once the channel is destroyed: not the
  * channel (LeakSanitizer) nor its descriptors. */
 static void test_waiter_cancelled(void)
 {
-	int before = open_fds();
+	int before = test_fd_count();
 	struct waiter w = {.ch = rdma_create_event_channel()};
 	pthread_t t;
-	long stop = now_ms() + 10000;
 
 	CHECK(w.ch != NULL);
-	if (w.ch == NULL)
+	if (w.ch == NULL || !waiter_asleep(&w, &t))
 		return;
-	CHECK(pthread_create(&t, NULL, wait_event, &w) == 0);
-	while (now_ms() < stop && !(w.tid != 0 && asleep_in_poll(w.tid)))
-		sched_yield();
-	CHECK(w.tid != 0 && asleep_in_poll(w.tid));
 	CHECK(pthread_cancel(t) == 0);
 	CHECK(pthread_join(t, NULL) == 0);
 	CHECK(!w.back);
 	rdma_destroy_event_channel(w.ch);
-	CHECK(open_fds() == before);
+	CHECK(test_fd_count() == before);
 }
 
 int main(int argc, char **argv)

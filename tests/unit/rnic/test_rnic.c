@@ -92,20 +92,6 @@ static void node_close(struct node *n)
 }
 
 /* Waits for one CQE (bounded), sleeping in poll() on the notify eventfd. */
-/* The next CQE by polling only (the owner never arms), within ms. */
-static bool poll_cqe(struct node *n, struct softhw_rnic_cqe *c, int ms)
-{
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	do {
-		if (ops->ep_poll(n->ep, c, 1) == 1)
-			return true;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
-	return false;
-}
-
 static bool wait_cqe(struct node *n, struct softhw_rnic_cqe *c, int ms)
 {
 	for (;;) {
@@ -1270,7 +1256,7 @@ static void test_polling_sender_nudges(void)
 
 	CHECK(sandwich_start(&t, &in, SOFTHW_RNIC_OP_READ, big, sizeof(big), xs));
 	for (uint64_t i = 0; i < 3; i++)
-		CHECK(poll_cqe(&in.n, &c, WAIT_MS) && c.status == DOCA_SUCCESS && c.wr_id == i);
+		CHECK(spin_cqe(&in.n, &c, WAIT_MS) && c.status == DOCA_SUCCESS && c.wr_id == i);
 	for (uint32_t i = 0; i < 2; i++)
 		CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4);
 	CHECK(memcmp(out, &xs[1], 4) == 0);
