@@ -77,6 +77,7 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE);
  */
 #define ROCE_DEAD_MS 10000
 #define ROCE_QUIET_MS 2 /* an owner that stopped polling this long ago hands the port back to the service thread */
+#define ROCE_OWED_MAX 16 /* qps whose engine poll an owner's drain left to its next post or poll (per port) */
 
 /* One local address's port, its fd in the service thread's epoll (RNIC_TAG_NIC). */
 struct roce_lport {
@@ -92,6 +93,8 @@ struct roce_lport {
 	bool quiet;                /* an owner polls: the service thread's epoll leaves the port (lock; atomic reads) */
 	uint64_t owner_ms;         /* the last owner poll (rnic_now_ms; atomic) */
 	struct roce_cm_local cm;   /* what RDMA-CM uses of it (roce_cm.h) */
+	struct roce_qp *owed[ROCE_OWED_MAX]; /* the owner's qps with an engine poll owed (rx) */
+	unsigned nowed;
 };
 
 /* A buffer of the path the engine uses for a work request (see rc_recv_take): READ and atomic
@@ -123,6 +126,7 @@ struct roce_qp {
 	int in_rc;                 /* inside an engine call: an error waits until it returned */
 	bool error_pending;
 	bool repoll;               /* a post from inside an engine call: poll once more after it */
+	bool poll_owed;            /* its owner's drain left the engine poll (the ACK) to its next post or poll */
 	uint64_t heard;            /* ns: the last datagram from the peer, or work posted after a quiet time */
 	uint64_t failed_seq;       /* a wr that could not be handed to the engine, behind others (0: none) */
 	doca_error_t failed_err;
@@ -299,6 +303,31 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
  * kernel gives the datagrams of a run IPv4 IDs 0, 1, 2, ... (from the unconnected socket's 0 with
  * DF), so datagram i of a run gets the ICRC of ID i: byte-exact on the wire, for rxe too.
  */
+/*
+ * An ACK first, then datagrams of one longer size (a ping-pong's reply, posted while the ACK was
+ * owed, rx_done): the ACK goes last, so the whole batch is one run, one trip through the stack
+ * and, at a GRO receiver, one read. ACKs and requests are independent streams (the responder's
+ * and the requester's PSNs): their order on the wire does not matter to either end.
+ */
+#define ROCE_ACK_LAST_BYTES 8192 /* what is moved for it at most: the short batches of latency */
+static void tx_ack_last(struct roce_qp *s)
+{
+	uint16_t a = s->txlen[0], len = s->ntx > 1 ? s->txlen[1] : 0;
+	uint8_t ack[ROCE_PORT_DGRAM_MAX];
+
+	if (s->ntx < 2 || s->ntx > ROCE_GSO_SEGS || s->tx[0] != ROCE_RC_ACK || a >= len ||
+	    s->txoff > ROCE_ACK_LAST_BYTES)
+		return;
+	for (unsigned j = 2; j < s->ntx; j++)
+		if (s->txlen[j] != len)
+			return;
+	memcpy(ack, s->tx, a);
+	memmove(s->tx, s->tx + a, s->txoff - a);
+	memcpy(s->tx + s->txoff - a, ack, a);
+	memmove(s->txlen, s->txlen + 1, (s->ntx - 1) * sizeof(s->txlen[0]));
+	s->txlen[s->ntx - 1] = a;
+}
+
 static void tx_flush(struct roce_qp *s)
 {
 	struct roce_lport *lp = s->lp;
@@ -311,6 +340,7 @@ static void tx_flush(struct roce_qp *s)
 
 	if (s->ntx == 0)
 		return;
+	tx_ack_last(s);
 	sport = roce_port_qp_sport(lp->port, s->qpn);
 	for (unsigned j = 0; j < s->ntx;) {
 		uint16_t len = s->txlen[j];
@@ -655,6 +685,7 @@ static bool rc_poll(struct roce_qp *s)
 {
 	uint64_t before = s->deadline;
 
+	s->poll_owed = false;
 	do {
 		if (s->rc == NULL)
 			return false;
@@ -1089,21 +1120,59 @@ static struct roce_qp *qp_by_qpn(struct roce_lport *lp, uint32_t qpn)
 	return s; /* freed (roce_free) only with lp->rx, which the caller holds */
 }
 
-/* Polls the qp after a batch of its datagrams and keeps its time (an owner: tells the service thread). */
-static void rx_done(struct roce_qp *s, bool service)
+/*
+ * Polls the qp after a batch of its datagrams and keeps its time (an owner: tells the service
+ * thread). The poll sends the ACK the batch owes. When the qp's own owner drained the batch,
+ * the poll waits for the owner's next post on the qp, or its next poll, sleep or quiet time
+ * (lport_pay): a reply posted from the completion then leaves with the ACK in one system call,
+ * not one behind the other. The wait is the time the owner takes to look at its completions
+ * (ROCE_QUIET_MS at most, far below the ACK timeout); a NIC's ACK would not wait for that, but
+ * only the sender's completion waits on it, and a completion ends up behind the same system
+ * call either way. owner: the ep that drains, NULL for the service thread.
+ */
+static void rx_done(struct roce_lport *lp, struct roce_qp *s, struct rnic_ep *owner)
 {
 	struct rnic_qp *qp = s->link.qp;
-	bool kick = false;
+	bool kick = false, owe;
+	unsigned i;
 
+	for (i = 0; i < lp->nowed && lp->owed[i] != s; i++)
+		;
+	owe = owner != NULL && qp->ep == owner && __atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) &&
+	      (i < lp->nowed || lp->nowed < ROCE_OWED_MAX);
 	pthread_mutex_lock(&qp->lock);
 	if (!qp->dead && s->rc != NULL) {
-		kick = rc_poll(s) && !qp->timed;
-		if (service && s->deadline != ROCE_RC_NO_DEADLINE)
-			rnic_nic_timed_add(qp);
+		if (owe) {
+			s->poll_owed = true;
+			if (i == lp->nowed)
+				lp->owed[lp->nowed++] = s;
+		} else {
+			kick = rc_poll(s) && !qp->timed;
+			if (owner == NULL && s->deadline != ROCE_RC_NO_DEADLINE)
+				rnic_nic_timed_add(qp);
+		}
 	}
 	pthread_mutex_unlock(&qp->lock);
-	if (kick && !service)
+	if (kick && owner != NULL)
 		rnic_nic_kick();
+}
+
+/* The engine polls owed on the port (lp->rx held): those its owner's posts did not run already. */
+static void lport_pay(struct roce_lport *lp)
+{
+	while (lp->nowed > 0) {
+		struct roce_qp *s = lp->owed[--lp->nowed];
+		struct rnic_qp *qp = s->link.qp;
+		bool kick = false;
+
+		pthread_mutex_lock(&qp->lock);
+		if (s->poll_owed && !qp->dead && s->rc != NULL)
+			kick = rc_poll(s) && !qp->timed;
+		s->poll_owed = false;
+		pthread_mutex_unlock(&qp->lock);
+		if (kick)
+			rnic_nic_kick();
+	}
 }
 
 static bool icrc_ok(const struct roce_lport *lp, const struct roce_port_msg *m)
@@ -1118,7 +1187,7 @@ static bool icrc_ok(const struct roce_lport *lp, const struct roce_port_msg *m)
  * Takes what waits on the port and hands each datagram to its qp's engine (lp->rx held): the
  * service thread when woken, or an owner polling its ep (service: false), whoever comes first.
  */
-static void lport_drain(struct roce_lport *lp, bool service, uint32_t hint_qpn)
+static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t hint_qpn)
 {
 	unsigned n;
 
@@ -1146,7 +1215,7 @@ static void lport_drain(struct roce_lport *lp, bool service, uint32_t hint_qpn)
 			if (s == NULL)
 				continue;
 			if (last != NULL && last != s)
-				rx_done(last, service);
+				rx_done(lp, last, owner);
 			last = s;
 			pthread_mutex_lock(&s->link.qp->lock);
 			if (!s->link.qp->dead && s->rc != NULL) {
@@ -1162,7 +1231,7 @@ static void lport_drain(struct roce_lport *lp, bool service, uint32_t hint_qpn)
 			pthread_mutex_unlock(&s->link.qp->lock);
 		}
 		if (last != NULL)
-			rx_done(last, service);
+			rx_done(lp, last, owner);
 	} while (n > ROCE_RX_BATCH - ROCE_PORT_GRO_SEGS); /* the batch was full: more may wait */
 	roce_cm_rx_done(); /* DREQs end their connections after the datagrams that came with them */
 }
@@ -1173,7 +1242,7 @@ static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
 
 	(void)events;
 	pthread_mutex_lock(&lp->rx);
-	lport_drain(lp, true, 0);
+	lport_drain(lp, NULL, 0);
 	pthread_mutex_unlock(&lp->rx);
 }
 
@@ -1196,7 +1265,8 @@ static void roce_poll(struct rnic_ep *ep)
 	if (!__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) && !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE))
 		lport_quiet(lp, true);
 	if (pthread_mutex_trylock(&lp->rx) == 0) {
-		lport_drain(lp, false, qpn);
+		lport_pay(lp); /* what the last drain left owed: no post came */
+		lport_drain(lp, ep, qpn);
 		pthread_mutex_unlock(&lp->rx);
 	}
 }
@@ -1253,7 +1323,12 @@ static bool roce_arm(struct rnic_ep *ep)
 	uint32_t qpn;
 	struct roce_lport *lp = ep_lport(ep, &qpn);
 
-	if (lp != NULL && __atomic_load_n(&lp->quiet, __ATOMIC_RELAXED))
+	if (lp == NULL)
+		return false;
+	pthread_mutex_lock(&lp->rx);
+	lport_pay(lp); /* before the owner sleeps */
+	pthread_mutex_unlock(&lp->rx);
+	if (__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED))
 		lport_quiet(lp, false); /* level-triggered: what waits already wakes the service thread */
 	return false;
 }
@@ -1277,6 +1352,9 @@ static uint64_t roce_nic_next_time(uint64_t now)
 
 static void roce_nic_timer(uint64_t now)
 {
+	struct roce_lport *back[ROCE_MAX_PORTS];
+	int n = 0;
+
 	roce_cm_timer(now);
 	pthread_mutex_lock(&ports.lock);
 	for (int i = 0; i < ports.n; i++) {
@@ -1284,9 +1362,16 @@ static void roce_nic_timer(uint64_t now)
 
 		if (__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) &&
 		    now >= __atomic_load_n(&lp->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS)
-			lport_quiet(lp, false);
+			back[n++] = lp;
 	}
 	pthread_mutex_unlock(&ports.lock);
+	/* an owner that stopped polling: its owed polls are the service thread's (ports stay) */
+	for (int i = 0; i < n; i++) {
+		pthread_mutex_lock(&back[i]->rx);
+		lport_pay(back[i]);
+		pthread_mutex_unlock(&back[i]->rx);
+		lport_quiet(back[i], false);
+	}
 }
 
 /*
@@ -1301,9 +1386,11 @@ static void port_stats(const struct roce_lport *lp)
 	roce_port_get_stats(lp->port, &st);
 	ip_text(lp->ip, ip, sizeof(ip));
 	snprintf(line, sizeof(line),
-		 "RoCEv2 port %s counters: path_mtu %u window %u tx %llu tx_gso %llu tx_err %llu rx_qp %llu rx_gro %llu "
-		 "rx_shared %llu rx_forwarded %llu learned %llu fwd_out %llu drop_malformed %llu drop_no_owner %llu",
-		 ip, 1u << lp->mtu_log, lp->window, (unsigned long long)st.tx, (unsigned long long)st.tx_gso,
+		 "RoCEv2 port %s counters: path_mtu %u window %u tx %llu tx_calls %llu tx_gso %llu tx_err %llu rx_qp %llu "
+		 "rx_gro %llu rx_shared %llu rx_forwarded %llu learned %llu fwd_out %llu drop_malformed %llu "
+		 "drop_no_owner %llu",
+		 ip, 1u << lp->mtu_log, lp->window, (unsigned long long)st.tx, (unsigned long long)st.tx_calls,
+		 (unsigned long long)st.tx_gso,
 		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp, (unsigned long long)st.rx_gro,
 		 (unsigned long long)st.rx_shared, (unsigned long long)st.rx_forwarded,
 		 (unsigned long long)st.learned, (unsigned long long)st.fwd_out,
@@ -1454,6 +1541,9 @@ static void roce_free(struct rnic_qp *qp)
 	while (s->bounces != NULL)
 		free(bounce_take(s, s->bounces->seq));
 	pthread_mutex_lock(&s->lp->rx); /* an owner draining the port may hold s */
+	for (unsigned i = 0; i < s->lp->nowed; i++)
+		if (s->lp->owed[i] == s)
+			s->lp->owed[i--] = s->lp->owed[--s->lp->nowed];
 	pthread_mutex_lock(&ports.lock);
 	for (struct roce_qp **pp = &s->lp->qps; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == s) {

@@ -31,8 +31,6 @@
 #endif
 #define GRO_BUF 65536       /* one coalesced receive: at most a UDP datagram's size */
 #define GRO_BUFS 2          /* coalesced receives per recvmmsg */
-#define GRO_ON 8            /* a QP socket gets UDP_GRO when one receive call takes this many datagrams */
-#define GRO_OFF 64          /* and loses it after this many receive calls in a row that took 1 to 3 */
 
 /* epoll tags: kind in the high half, a QPN or descriptor in the low one */
 enum { TAG_SHARED = 1, TAG_LISTEN, TAG_CONN, TAG_QP };
@@ -52,9 +50,7 @@ struct rp_qp {
 	int tx_fd;          /* unconnected, bound to <ip>:sport; -1: send from the shared one */
 	uint16_t sport;     /* roce_udp_sport(qpn), or what roce_port_qp_set_sport chose */
 	int rx_fd;          /* bound to <ip>:port, connected to the peer; -1: not yet */
-	bool gro;           /* rx_fd has UDP_GRO now: a receive may hold several datagrams */
-	bool gro_read;      /* rx_fd had it once: read for coalesced receives (some may still be queued) */
-	unsigned gro_few;   /* receive calls in a row that took few datagrams */
+	bool gro;           /* rx_fd has UDP_GRO: a receive may hold several datagrams */
 	uint32_t peer_ip;   /* host order, where rx_fd is connected */
 	uint16_t peer_port;
 	struct rp_qp *next;
@@ -242,6 +238,7 @@ void roce_port_get_stats(const struct roce_port *p, struct roce_port_stats *st)
 	*st = p->st;
 	st->tx = __atomic_load_n(&p->st.tx, __ATOMIC_RELAXED);
 	st->tx_err = __atomic_load_n(&p->st.tx_err, __ATOMIC_RELAXED);
+	st->tx_calls = __atomic_load_n(&p->st.tx_calls, __ATOMIC_RELAXED);
 }
 
 /* ---- queue pairs ---- */
@@ -305,6 +302,8 @@ doca_error_t roce_port_qp_connect(struct roce_port *p, uint32_t qpn, uint32_t ip
 			q->rx_fd = -1;
 			return DOCA_ERROR_OPERATING_SYSTEM;
 		}
+		/* (drain_qp) */
+		q->gro = p->gro != NULL && setsockopt(q->rx_fd, SOL_UDP, UDP_GRO, &(int){1}, sizeof(int)) == 0;
 	}
 	if (connect(q->rx_fd, (struct sockaddr *)&a, sizeof(a)) != 0)
 		return DOCA_ERROR_OPERATING_SYSTEM;
@@ -383,6 +382,7 @@ doca_error_t roce_port_send(struct roce_port *p, uint32_t qpn, uint32_t ip, uint
 	struct msghdr mh = { .msg_name = &a, .msg_namelen = sizeof(a), .msg_iov = (struct iovec *)iov,
 			     .msg_iovlen = (size_t)iovcnt };
 
+	STAT_ADD(p, tx_calls);
 	if (sendmsg(tx_fd(p, qpn), &mh, MSG_DONTWAIT) < 0) {
 		STAT_ADD(p, tx_err);
 		return errno == EAGAIN || errno == ENOBUFS ? DOCA_ERROR_AGAIN : DOCA_ERROR_OPERATING_SYSTEM;
@@ -409,6 +409,7 @@ static unsigned send_dgrams(struct roce_port *p, int fd, const struct sockaddr_i
 			mm[i].msg_hdr.msg_iov = (struct iovec *)&dgrams[sent + i];
 			mm[i].msg_hdr.msg_iovlen = 1;
 		}
+		STAT_ADD(p, tx_calls);
 		r = sendmmsg(fd, mm, k, MSG_DONTWAIT);
 		if (r <= 0) {
 			STAT_ADD(p, tx_err);
@@ -492,6 +493,7 @@ unsigned roce_port_send_gso(struct roce_port *p, uint32_t qpn, uint32_t ip, uint
 				memcpy(CMSG_DATA(cm), &seg[sent + i], sizeof(uint16_t));
 			}
 		}
+		STAT_ADD(p, tx_calls);
 		r = sendmmsg(fd, mm, k, MSG_DONTWAIT);
 		if (r < 0 && (errno == EINVAL || errno == EIO || errno == ENOPROTOOPT || errno == EOPNOTSUPP) &&
 		    mm[0].msg_hdr.msg_controllen != 0) {
@@ -800,32 +802,18 @@ static void drain_udp(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_
 }
 
 /*
- * A QP's receive socket. UDP_GRO only while its flow is a stream: set when one call takes
- * GRO_ON datagrams, cleared after GRO_OFF calls in a row that took a few (a socket with UDP_GRO
- * costs a ping-pong about 0.4 us per half round trip, measured). Once set, the socket is read
- * for coalesced receives for good: some may still wait in it after UDP_GRO is cleared.
+ * A QP's receive socket, with UDP_GRO from its start. A stream's datagrams are coalesced, and so
+ * is a ping-pong's reply with the ACK riding behind it (roce_path.c, tx_ack_last): one UDP GSO
+ * send, one receive, as cheap as one datagram. (UDP_GRO was once set only for streams: with the
+ * ACK and the reply sent apart, it cost a ping-pong 0.4 us per half round trip.)
  */
 static void drain_qp(struct roce_port *p, struct rp_qp *q, struct roce_port_msg *msgs, unsigned *out,
 		     unsigned max)
 {
-	unsigned before = *out, got;
-
-	if (q->gro_read)
+	if (q->gro)
 		drain_gro(p, q->rx_fd, q->qpn, msgs, out, max);
 	else
 		drain_udp(p, q->rx_fd, q->qpn, msgs, out, max);
-	got = *out - before;
-	if (p->gro == NULL || got == 0)
-		return;
-	if (got >= GRO_ON) {
-		q->gro_few = 0;
-		if (!q->gro && setsockopt(q->rx_fd, SOL_UDP, UDP_GRO, &(int){1}, sizeof(int)) == 0)
-			q->gro = q->gro_read = true;
-	} else if (q->gro && got < 4 && ++q->gro_few >= GRO_OFF) {
-		if (setsockopt(q->rx_fd, SOL_UDP, UDP_GRO, &(int){0}, sizeof(int)) == 0)
-			q->gro = false;
-		q->gro_few = 0;
-	}
 }
 
 unsigned roce_port_recv_qp(struct roce_port *p, uint32_t qpn, struct roce_port_msg *msgs, unsigned max)

@@ -75,6 +75,7 @@ struct roce_port_stats {
 	uint64_t reclaimed;      /* dead owners whose entries this process freed */
 	uint64_t tx;             /* datagrams sent */
 	uint64_t tx_gso;         /* sends of several datagrams at once (UDP_SEGMENT) */
+	uint64_t tx_calls;       /* the system calls that sent them */
 	uint64_t tx_err;
 };
 

@@ -589,6 +589,156 @@ static void test_rnr_exhausted(void)
 }
 
 /*
+ * An 8-byte send/receive ping-pong, each side's owner spinning (as bench/rdma's): the ACK a
+ * received SEND owes leaves with the owner's reply (docs/rocev2.md, "The ACK rides with the
+ * reply"), the reply first, as one UDP GSO send that the peer takes in one receive. Each side
+ * runs in its own process, its port counters on stderr (SOFTDOCA_ROCE_STATS) in a file: two
+ * datagrams a round in about one send system call (without the deferred ACK poll: two), nearly
+ * all GSO sends and coalesced receives. A's last ACK is owed when it stops polling: its service
+ * thread sends it after ROCE_QUIET_MS.
+ */
+#define PP_ROUNDS 400
+static void pp_side(bool is_a, int in, int out)
+{
+	struct doca_dev *dev = open_ibdev(is_a ? ibdev_a : ibdev_b);
+	struct doca_rdma_task_receive *rt;
+	struct doca_rdma_task_send *st;
+	struct doca_buf *src, *dst;
+	struct side s;
+	char blob[1024];
+	const void *d;
+	size_t l, lp;
+	char c = 0;
+
+	CHECK_OK(doca_buf_inventory_create(8, &inv));
+	CHECK_OK(doca_buf_inventory_start(inv));
+	side_up(&s, dev, 0);
+	CHECK_OK(doca_rdma_export(s.rdma, &d, &l, &s.conn));
+	put_blob(out, d, l);
+	lp = get_blob(in, blob, sizeof(blob));
+	CHECK_OK(doca_rdma_connect(s.rdma, blob, lp, s.conn));
+	src = lbuf(&s, 0, 8, 8);
+	dst = lbuf(&s, 64, 8, 0);
+	CHECK_OK(doca_rdma_task_send_allocate_init(s.rdma, s.conn, src, (union doca_data){0}, &st));
+	CHECK_OK(doca_rdma_task_receive_allocate_init(s.rdma, dst, (union doca_data){0}, &rt));
+	if (!is_a) /* the first receive is up before A sends */
+		CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
+	CHECK(write(out, "R", 1) == 1 && read(in, &c, 1) == 1 && c == 'R');
+	for (uint64_t i = 0; i < PP_ROUNDS && test_failures == 0; i++) {
+		if (is_a) {
+			doca_buf_reset_data_len(dst);
+			CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
+			memcpy(s.mem, &i, 8);
+			CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(st)));
+			RUN_UNTIL(&s, s.ok == (int)(2 * i + 2) || s.err > 0); /* the echo and our send's ACK */
+			CHECK(memcmp(s.mem + 64, &i, 8) == 0);
+		} else {
+			RUN_UNTIL(&s, s.ok == (int)(2 * i + 1) || s.err > 0); /* A's send, our last one's ACK */
+			CHECK(memcmp(s.mem + 64, &i, 8) == 0);
+			memcpy(s.mem, s.mem + 64, 8);
+			doca_buf_reset_data_len(dst);
+			CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
+			CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(st)));
+		}
+	}
+	if (!is_a)
+		RUN_UNTIL(&s, s.ok == 2 * PP_ROUNDS || s.err > 0); /* the last ACK: A's service thread pays it */
+	CHECK(s.err == 0);
+	CHECK(write(out, "D", 1) == 1 && read(in, &c, 1) == 1 && c == 'D'); /* both done: nothing owed */
+	doca_task_free(doca_rdma_task_send_as_task(st));
+	doca_task_free(doca_rdma_task_receive_as_task(rt));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+	side_down(&s);
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+	CHECK_OK(doca_dev_close(dev));
+}
+
+/* A counter of the port counters line: the number after " name ". */
+static unsigned long long pp_field(const char *line, const char *name)
+{
+	char key[32];
+	const char *p;
+
+	snprintf(key, sizeof(key), " %s ", name);
+	p = strstr(line, key);
+	return p != NULL ? strtoull(p + strlen(key), NULL, 10) : ~0ull;
+}
+
+/* The port counters line a side left in its stderr file (c[]: tx, tx_calls, tx_gso, rx_gro); false if none. */
+static bool pp_counters(const char *path, unsigned long long c[4])
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	bool found = false;
+
+	if (f == NULL)
+		return false;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		const char *p = strstr(line, " counters: ");
+
+		if (p != NULL) {
+			c[0] = pp_field(p, "tx");
+			c[1] = pp_field(p, "tx_calls");
+			c[2] = pp_field(p, "tx_gso");
+			c[3] = pp_field(p, "rx_gro");
+			found = true;
+		} else {
+			fputs(line, stderr); /* the side's own failures */
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static void test_ack_rides_reply(void)
+{
+	int a2b[2], b2a[2];
+	char path[2][64];
+	pid_t pid[2];
+
+	CHECK(pipe(a2b) == 0 && pipe(b2a) == 0);
+	for (int k = 0; k < 2; k++) {
+		int fd;
+
+		snprintf(path[k], sizeof(path[k]), "/tmp/softdoca-roce-pp-%c.XXXXXX", 'a' + k);
+		fd = mkstemp(path[k]);
+		CHECK(fd >= 0);
+		pid[k] = fork();
+		if (pid[k] == 0) {
+			test_failures = 0;
+			dup2(fd, STDERR_FILENO);
+			setenv("SOFTDOCA_ROCE_STATS", "1", 1);
+			pp_side(k == 0, k == 0 ? b2a[0] : a2b[0], k == 0 ? a2b[1] : b2a[1]);
+			_exit(test_failures == 0 ? 0 : 1);
+		}
+		close(fd);
+	}
+	close(a2b[0]);
+	close(a2b[1]);
+	close(b2a[0]);
+	close(b2a[1]);
+	for (int k = 0; k < 2; k++) {
+		unsigned long long c[4] = {0, 0, 0, 0};
+		int status = 0;
+
+		CHECK(waitpid(pid[k], &status, 0) == pid[k]);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		CHECK(pp_counters(path[k], c));
+		unlink(path[k]);
+		printf("side %c: %d rounds, %llu datagrams in %llu send system calls, %llu of them UDP GSO; "
+		       "%llu coalesced receives\n", 'a' + k, PP_ROUNDS, c[0], c[1], c[2], c[3]);
+		/* a SEND and an ACK a round, and a few more (connection, the last ACK, a retransmit) */
+		CHECK(c[0] >= 2 * PP_ROUNDS && c[0] <= 2 * PP_ROUNDS + PP_ROUNDS / 20);
+		/* one call a round; an owner descheduled for ROCE_QUIET_MS leaves a round to the service thread */
+		CHECK(c[1] <= PP_ROUNDS + PP_ROUNDS / 4);
+		/* the SEND first, the ACK behind it: one GSO send, one receive at the peer (UDP GRO) */
+		CHECK(c[2] >= PP_ROUNDS * 3 / 4 && c[2] <= PP_ROUNDS);
+		CHECK(c[3] >= PP_ROUNDS * 3 / 4 && c[3] <= PP_ROUNDS);
+	}
+}
+
+/*
  * A rocev2 card whose address is on no interface of this host (rocev2.conf's mlx5_3, 192.0.2.77,
  * a documentation address): the context does not start, and says why.
  */
@@ -631,6 +781,7 @@ int main(int argc, char **argv)
 		TEST_EXIT();
 	}
 	TEST_RUN(test_two_processes);
+	TEST_RUN(test_ack_rides_reply);
 	TEST_RUN(test_rnr_exhausted);
 	TEST_RUN(test_address_not_local);
 	setenv("SOFTDOCA_ROCE_DEAD_MS", "1500", 1);
