@@ -313,9 +313,9 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 static void tx_ack_last(struct roce_qp *s)
 {
 	uint16_t a = s->txlen[0], len = s->ntx > 1 ? s->txlen[1] : 0;
-	uint8_t ack[ROCE_PORT_DGRAM_MAX];
+	uint8_t ack[32]; /* BTH, AETH, ICRC: 20 bytes */
 
-	if (s->ntx < 2 || s->ntx > ROCE_GSO_SEGS || s->tx[0] != ROCE_RC_ACK || a >= len ||
+	if (s->ntx < 2 || s->ntx > ROCE_GSO_SEGS || s->tx[0] != ROCE_RC_ACK || a > sizeof(ack) || a >= len ||
 	    s->txoff > ROCE_ACK_LAST_BYTES)
 		return;
 	for (unsigned j = 2; j < s->ntx; j++)
@@ -677,6 +677,7 @@ static void rc_leave(struct roce_qp *s)
 		s->in_rc++;
 		roce_rc_set_error(s->rc); /* flushes: receives go back to the ep, sends are the core's */
 		s->in_rc--;
+		tx_flush(s);
 	}
 }
 
@@ -1056,8 +1057,10 @@ static void roce_shut(struct rnic_qp *qp, doca_error_t flush)
 	if (s->rc != NULL) {
 		if (s->in_rc > 0)
 			s->error_pending = true; /* inside a callback: once the engine returned */
-		else
+		else {
 			roce_rc_set_error(s->rc);
+			tx_flush(s); /* the ACK it owed */
+		}
 	}
 	rnic_nic_kick(); /* must_end: the service thread hangs up */
 }
@@ -1142,7 +1145,7 @@ static void rx_done(struct roce_lport *lp, struct roce_qp *s, struct rnic_ep *ow
 	      (i < lp->nowed || lp->nowed < ROCE_OWED_MAX);
 	pthread_mutex_lock(&qp->lock);
 	if (!qp->dead && s->rc != NULL) {
-		if (owe) {
+		if (owe && roce_rc_acks_owed(s->rc)) { /* (only ACKs came: the requester goes on now) */
 			s->poll_owed = true;
 			if (i == lp->nowed)
 				lp->owed[lp->nowed++] = s;
@@ -1325,11 +1328,12 @@ static bool roce_arm(struct rnic_ep *ep)
 
 	if (lp == NULL)
 		return false;
+	/* under rx: no drain owes a poll (rx_done: only while quiet) once the port is watched again */
 	pthread_mutex_lock(&lp->rx);
 	lport_pay(lp); /* before the owner sleeps */
-	pthread_mutex_unlock(&lp->rx);
 	if (__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED))
 		lport_quiet(lp, false); /* level-triggered: what waits already wakes the service thread */
+	pthread_mutex_unlock(&lp->rx);
 	return false;
 }
 
@@ -1367,10 +1371,15 @@ static void roce_nic_timer(uint64_t now)
 	pthread_mutex_unlock(&ports.lock);
 	/* an owner that stopped polling: its owed polls are the service thread's (ports stay) */
 	for (int i = 0; i < n; i++) {
-		pthread_mutex_lock(&back[i]->rx);
-		lport_pay(back[i]);
-		pthread_mutex_unlock(&back[i]->rx);
-		lport_quiet(back[i], false);
+		struct roce_lport *lp = back[i];
+
+		pthread_mutex_lock(&lp->rx); /* (as roce_arm) */
+		if (__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) &&
+		    now >= __atomic_load_n(&lp->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS) {
+			lport_pay(lp);
+			lport_quiet(lp, false);
+		}
+		pthread_mutex_unlock(&lp->rx);
 	}
 }
 
@@ -1524,6 +1533,7 @@ static void roce_close(struct rnic_qp *qp)
 		s->in_rc++;
 		roce_rc_set_error(s->rc); /* receives the engine held go back to the ep */
 		s->in_rc--;
+		tx_flush(s); /* the ACK it owed */
 		roce_rc_destroy(s->rc);
 		s->rc = NULL;
 	}

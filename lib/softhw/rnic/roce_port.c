@@ -31,6 +31,8 @@
 #endif
 #define GRO_BUF 65536       /* one coalesced receive: at most a UDP datagram's size */
 #define GRO_BUFS 2          /* coalesced receives per recvmmsg */
+#define GRO_FLAT_MIN 32     /* a read of this many datagrams, none coalesced: the sender does not coalesce */
+#define GRO_FLAT_OFF 16     /* and so many such reads in a row: UDP_GRO off */
 
 /* epoll tags: kind in the high half, a QPN or descriptor in the low one */
 enum { TAG_SHARED = 1, TAG_LISTEN, TAG_CONN, TAG_QP };
@@ -51,6 +53,8 @@ struct rp_qp {
 	uint16_t sport;     /* roce_udp_sport(qpn), or what roce_port_qp_set_sport chose */
 	int rx_fd;          /* bound to <ip>:port, connected to the peer; -1: not yet */
 	bool gro;           /* rx_fd has UDP_GRO: a receive may hold several datagrams */
+	bool gro_read;      /* rx_fd is read for coalesced receives (until drained once after UDP_GRO went off) */
+	unsigned gro_flat;  /* drain_gro calls in a row that found a queue of lone datagrams */
 	uint32_t peer_ip;   /* host order, where rx_fd is connected */
 	uint16_t peer_port;
 	struct rp_qp *next;
@@ -303,7 +307,8 @@ doca_error_t roce_port_qp_connect(struct roce_port *p, uint32_t qpn, uint32_t ip
 			return DOCA_ERROR_OPERATING_SYSTEM;
 		}
 		/* (drain_qp) */
-		q->gro = p->gro != NULL && setsockopt(q->rx_fd, SOL_UDP, UDP_GRO, &(int){1}, sizeof(int)) == 0;
+		q->gro = q->gro_read =
+			p->gro != NULL && setsockopt(q->rx_fd, SOL_UDP, UDP_GRO, &(int){1}, sizeof(int)) == 0;
 	}
 	if (connect(q->rx_fd, (struct sockaddr *)&a, sizeof(a)) != 0)
 		return DOCA_ERROR_OPERATING_SYSTEM;
@@ -690,9 +695,14 @@ static void classify(struct roce_port *p, uint32_t fd_qpn, struct roce_port_msg 
  * for (at most GRO_BUFS); fewer than asked for means drained, with no extra system call. The
  * rest stays readable.
  */
-static void drain_gro(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_port_msg *msgs, unsigned *out,
-		      unsigned max)
+#define GRO_DRAINED 1u /* the socket was read empty */
+#define GRO_FLAT 2u    /* GRO_FLAT_MIN datagrams or more read, none of them coalesced */
+static unsigned drain_gro(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_port_msg *msgs, unsigned *out,
+			  unsigned max)
 {
+	unsigned seen = 0, lone = 0;
+	bool coalesced = false;
+
 	union {
 		char buf[CMSG_SPACE(sizeof(int))];
 		struct cmsghdr align;
@@ -707,7 +717,7 @@ static void drain_gro(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_
 		int n;
 
 		if (k == 0)
-			return;
+			break;
 		if (k > GRO_BUFS)
 			k = GRO_BUFS;
 		memset(mm, 0, sizeof(mm[0]) * k);
@@ -718,8 +728,10 @@ static void drain_gro(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_
 							 .msg_controllen = sizeof(c[i].buf) };
 		}
 		n = recvmmsg(fd, mm, k, MSG_DONTWAIT, NULL);
-		if (n <= 0)
-			return;
+		if (n <= 0) {
+			seen = GRO_DRAINED;
+			break;
+		}
 		for (unsigned i = 0; i < (unsigned)n; i++) {
 			struct msghdr *h = &mm[i].msg_hdr;
 			size_t len = mm[i].msg_len, seg = len, segs = 0;
@@ -736,8 +748,12 @@ static void drain_gro(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_
 				p->st.drop_malformed++;
 				continue;
 			}
-			if (seg < len)
+			if (seg < len) {
 				p->st.rx_gro++;
+				coalesced = true;
+			} else {
+				lone++;
+			}
 			for (size_t off = 0; off < len; off += seg, segs++) {
 				size_t l = len - off < seg ? len - off : seg;
 				struct roce_port_msg *m = &msgs[*out];
@@ -752,9 +768,12 @@ static void drain_gro(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_
 			}
 			budget = budget > segs ? budget - (unsigned)segs : 0;
 		}
-		if ((unsigned)n < k)
-			return; /* drained */
+		if ((unsigned)n < k) {
+			seen = GRO_DRAINED;
+			break;
+		}
 	}
+	return seen | (!coalesced && lone >= GRO_FLAT_MIN ? GRO_FLAT : 0);
 }
 
 /*
@@ -802,18 +821,31 @@ static void drain_udp(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_
 }
 
 /*
- * A QP's receive socket, with UDP_GRO from its start. A stream's datagrams are coalesced, and so
- * is a ping-pong's reply with the ACK riding behind it (roce_path.c, tx_ack_last): one UDP GSO
- * send, one receive, as cheap as one datagram. (UDP_GRO was once set only for streams: with the
- * ACK and the reply sent apart, it cost a ping-pong 0.4 us per half round trip.)
+ * A QP's receive socket, with UDP_GRO from its start. A softdoca stream's datagrams come
+ * coalesced (UDP GSO), and so does a ping-pong's reply with the ACK riding behind it
+ * (roce_path.c, tx_ack_last): one receive, as cheap as one datagram. (UDP_GRO was once set only
+ * for streams: with the ACK and the reply sent apart, it cost a ping-pong 0.4 us per half round
+ * trip.) A sender that does not coalesce (Linux rxe) would leave a queue read GRO_BUFS
+ * datagrams a call: after GRO_FLAT_OFF such reads in a row UDP_GRO goes off for good, and once
+ * the queue was read empty (what came before may still be coalesced) reads take MMSG_BATCH.
  */
 static void drain_qp(struct roce_port *p, struct rp_qp *q, struct roce_port_msg *msgs, unsigned *out,
 		     unsigned max)
 {
-	if (q->gro)
-		drain_gro(p, q->rx_fd, q->qpn, msgs, out, max);
-	else
+	unsigned seen;
+
+	if (!q->gro_read) {
 		drain_udp(p, q->rx_fd, q->qpn, msgs, out, max);
+		return;
+	}
+	seen = drain_gro(p, q->rx_fd, q->qpn, msgs, out, max);
+	if (!q->gro) {
+		q->gro_read = (seen & GRO_DRAINED) == 0;
+		return;
+	}
+	q->gro_flat = seen & GRO_FLAT ? q->gro_flat + 1 : 0;
+	if (q->gro_flat >= GRO_FLAT_OFF && setsockopt(q->rx_fd, SOL_UDP, UDP_GRO, &(int){0}, sizeof(int)) == 0)
+		q->gro = false;
 }
 
 unsigned roce_port_recv_qp(struct roce_port *p, uint32_t qpn, struct roce_port_msg *msgs, unsigned max)

@@ -955,6 +955,11 @@ void roce_rc_set_error(struct roce_rc_qp *qp)
 	qp_error(qp, -1);
 }
 
+bool roce_rc_acks_owed(const struct roce_rc_qp *qp)
+{
+	return !qp->error && (qp->ack_owed != 0 || qp->ack_now);
+}
+
 bool roce_rc_in_error(const struct roce_rc_qp *qp)
 {
 	return qp->error;

@@ -598,7 +598,7 @@ static void test_rnr_exhausted(void)
  * thread sends it after ROCE_QUIET_MS.
  */
 #define PP_ROUNDS 400
-static void pp_side(bool is_a, int in, int out)
+static void pp_side(bool is_a, int in, int out, bool disc)
 {
 	struct doca_dev *dev = open_ibdev(is_a ? ibdev_a : ibdev_b);
 	struct doca_rdma_task_receive *rt;
@@ -624,7 +624,17 @@ static void pp_side(bool is_a, int in, int out)
 	if (!is_a) /* the first receive is up before A sends */
 		CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
 	CHECK(write(out, "R", 1) == 1 && read(in, &c, 1) == 1 && c == 'R');
-	for (uint64_t i = 0; i < PP_ROUNDS && test_failures == 0; i++) {
+	if (disc && is_a) { /* one send, whose ACK B owes when it disconnects */
+		double t0 = now_s();
+
+		CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(st)));
+		RUN_UNTIL_S(&s, s.ok + s.err > 0, 20);
+		CHECK(s.ok == 1 && s.err == 0 && now_s() - t0 < 5); /* not failed after the 10 s of silence */
+	} else if (disc) {
+		RUN_UNTIL(&s, s.ok == 1 || s.err > 0);
+		CHECK_OK(doca_rdma_connection_disconnect(s.conn)); /* at once: no progress in between */
+	}
+	for (uint64_t i = 0; i < PP_ROUNDS && test_failures == 0 && !disc; i++) {
 		if (is_a) {
 			doca_buf_reset_data_len(dst);
 			CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
@@ -641,9 +651,9 @@ static void pp_side(bool is_a, int in, int out)
 			CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(st)));
 		}
 	}
-	if (!is_a)
+	if (!is_a && !disc)
 		RUN_UNTIL(&s, s.ok == 2 * PP_ROUNDS || s.err > 0); /* the last ACK: A's service thread pays it */
-	CHECK(s.err == 0);
+	CHECK(s.err == 0 || (disc && !is_a)); /* (B's second receive is flushed) */
 	CHECK(write(out, "D", 1) == 1 && read(in, &c, 1) == 1 && c == 'D'); /* both done: nothing owed */
 	doca_task_free(doca_rdma_task_send_as_task(st));
 	doca_task_free(doca_rdma_task_receive_as_task(rt));
@@ -709,7 +719,7 @@ static void test_ack_rides_reply(void)
 			test_failures = 0;
 			dup2(fd, STDERR_FILENO);
 			setenv("SOFTDOCA_ROCE_STATS", "1", 1);
-			pp_side(k == 0, k == 0 ? b2a[0] : a2b[0], k == 0 ? a2b[1] : b2a[1]);
+			pp_side(k == 0, k == 0 ? b2a[0] : a2b[0], k == 0 ? a2b[1] : b2a[1], false);
 			_exit(test_failures == 0 ? 0 : 1);
 		}
 		close(fd);
@@ -735,6 +745,38 @@ static void test_ack_rides_reply(void)
 		/* the SEND first, the ACK behind it: one GSO send, one receive at the peer (UDP GRO) */
 		CHECK(c[2] >= PP_ROUNDS * 3 / 4 && c[2] <= PP_ROUNDS);
 		CHECK(c[3] >= PP_ROUNDS * 3 / 4 && c[3] <= PP_ROUNDS);
+	}
+}
+
+/*
+ * B disconnects right after its receive completes, before it polls again: the ACK it owed (left
+ * for its next post or poll) still leaves, and A's send completes, not after 10 s of silence.
+ */
+static void test_ack_owed_at_disconnect(void)
+{
+	for (int round = 0; round < 5 && test_failures == 0; round++) {
+		int a2b[2], b2a[2];
+		pid_t pid[2];
+
+		CHECK(pipe(a2b) == 0 && pipe(b2a) == 0);
+		for (int k = 0; k < 2; k++) {
+			pid[k] = fork();
+			if (pid[k] == 0) {
+				test_failures = 0;
+				pp_side(k == 0, k == 0 ? b2a[0] : a2b[0], k == 0 ? a2b[1] : b2a[1], true);
+				_exit(test_failures == 0 ? 0 : 1);
+			}
+		}
+		close(a2b[0]);
+		close(a2b[1]);
+		close(b2a[0]);
+		close(b2a[1]);
+		for (int k = 0; k < 2; k++) {
+			int status = 0;
+
+			CHECK(waitpid(pid[k], &status, 0) == pid[k]);
+			CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		}
 	}
 }
 
@@ -782,6 +824,7 @@ int main(int argc, char **argv)
 	}
 	TEST_RUN(test_two_processes);
 	TEST_RUN(test_ack_rides_reply);
+	TEST_RUN(test_ack_owed_at_disconnect);
 	TEST_RUN(test_rnr_exhausted);
 	TEST_RUN(test_address_not_local);
 	setenv("SOFTDOCA_ROCE_DEAD_MS", "1500", 1);
