@@ -534,11 +534,16 @@ static void ring_pump(struct rnic_qp *qp)
 {
 	struct ring *r = qp->path[RNIC_PATH_RING];
 
-	/* a halted ring is the service thread's to hang up: reading it again would only spin */
-	if (r == NULL || !r->on || qp->state != QP_RTS || r->halt)
+	if (r == NULL || !r->on || qp->state != QP_RTS || qp->broken)
 		return;
+	/*
+	 * A ring halted by our NAK is read no more (reading it again would only spin), but the
+	 * peer may still take what we sent (its NAK handling pumps first, io.c resp_begin): those
+	 * ACKs complete our work requests with success, as the peer's receives did.
+	 */
 	ring_acks(qp, r);
-	ring_rx(qp, r);
+	if (!r->halt)
+		ring_rx(qp, r);
 }
 
 enum ring_look { LOOK_SKIP = 0, LOOK_CHANGED, LOOK_PERIODIC };
@@ -630,10 +635,11 @@ static bool ring_arm(struct rnic_ep *ep)
 		pthread_mutex_lock(&qp->lock);
 		r->polls_armed = r->polls;
 		ring_unquiet(qp, r); /* the owner goes to sleep: the service thread takes the doorbell */
-		if (r->on && qp->state == QP_RTS && !r->halt) {
+		if (r->on && qp->state == QP_RTS && !qp->broken) {
 			/* a message the owner cannot take yet (no receive) is the service thread's */
-			if (softhw_chan_arm_rx(&r->ch) && !r->stalled && !r->halt)
+			if (!r->halt && softhw_chan_arm_rx(&r->ch) && !r->stalled)
 				waiting = true;
+			/* (halted by our NAK: what we sent may still be taken, ring_pump) */
 			if (qp->inflight[RNIC_PATH_RING] > 0) {
 				__atomic_store_n(&r->ch.tx.ctl->tx_armed, 1, __ATOMIC_SEQ_CST);
 				if (__atomic_load_n(&r->ch.tx.ctl->head, __ATOMIC_SEQ_CST) != r->acked) {

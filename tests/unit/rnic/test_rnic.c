@@ -275,7 +275,7 @@ static bool corrupt_ring(struct rnic_qp *q, int how)
 /*
  * Commands: 'r' len: post a receive of len bytes; 'c': wait for a CQE and report it with the
  * receive buffer's first 64 bytes; 'p': the same, polling without sleeping armed; 'm' off:
- * report 64 bytes of mem at off; 'd': disconnect;
+ * report 64 bytes of mem at off; 'd': disconnect; 's' len: post a send of len bytes of mem, answer 'k';
  * 'x' how: scribble over the qp's shared ring segment (corrupt_ring), answer 'k' (done) or 'n'
  * (no ring). EOF: tear down and exit.
  */
@@ -348,6 +348,15 @@ static void target_main(int cmd, int info, const struct target_cfg *cfg)
 			memcpy(out, mem + arg, sizeof(out));
 			if (!write_full(info, out, sizeof(out)))
 				_exit(9);
+		} else if (c == 's') {
+			struct softhw_rnic_sge s = {mem, 0};
+			struct softhw_rnic_wr wr = {.wr_id = 0x5e, .op = SOFTHW_RNIC_OP_SEND, .sgl = &s, .num_sge = 1};
+
+			if (!read_full(cmd, &arg, 8))
+				break;
+			s.len = arg;
+			if (ops->qp_post(qp, &wr) != DOCA_SUCCESS || !write_full(info, "k", 1))
+				_exit(13);
 		} else if (c == 'd') {
 			ops->qp_disconnect(qp);
 			if (!write_full(info, "k", 1))
@@ -400,7 +409,7 @@ static bool target_end(struct target *t)
 static void target_cmd(struct target *t, char c, uint64_t arg)
 {
 	CHECK(write_full(t->cmd, &c, 1));
-	if (c == 'r' || c == 'm' || c == 'x' || c == 'P')
+	if (c == 'r' || c == 'm' || c == 'x' || c == 'P' || c == 's')
 		CHECK(write_full(t->cmd, &arg, 8));
 }
 
@@ -1123,6 +1132,57 @@ static void test_ring_nak_unpolled(void)
 }
 
 /*
+ * Our ring halts when we refuse a message of the peer (NAK: our receive is too small), but the
+ * peer may still take what we sent before it learns of the NAK (10 runs of 10 here). Then our
+ * send must complete with success, as the peer's receive did, not be flushed when the
+ * connection ends: a halted ring still takes its ACKs (without that, 2 runs of 10 failed here).
+ * If the peer did not take it, it is flushed.
+ */
+static void test_ring_halted_takes_acks(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c, tc;
+	struct softhw_rnic_sge rs;
+	uint8_t out[64], small[8];
+	char k = 0;
+	bool got = false;
+
+	if (strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "unix") != 0)
+		return; /* the ring is the unix transport's */
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	target_cmd(&t, 'r', 64);
+	CHECK(run1(&in, SOFTHW_RNIC_OP_SEND, "ring", 4, NULL, 0, 0, 0) == DOCA_SUCCESS); /* the ring is up */
+	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS);
+	target_cmd(&t, 'r', 64);
+	rs = (struct softhw_rnic_sge){small, sizeof(small)};
+	CHECK_OK(ops->ep_post_recv(in.n.ep, 7, &rs, 1));
+	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "two", 3, NULL, 0, 0, 0)); /* on our ring, not taken yet */
+	target_cmd(&t, 's', 100); /* more than our receive holds: we refuse it */
+	CHECK(read_full(t.info, &k, 1) && k == 'k');
+	/* the target's completions: its receive of "two" if it took it, its refused send, the end */
+	for (int i = 0; i < 3 && !got; i++) {
+		target_cmd(&t, 'c', 0);
+		CHECK(read_full(t.info, &tc, sizeof(tc)) && read_full(t.info, out, 64));
+		got = tc.kind == SOFTHW_RNIC_CQE_WR && tc.op == SOFTHW_RNIC_OP_RECV && tc.status == DOCA_SUCCESS &&
+		      memcmp(out, "two", 3) == 0;
+		if (tc.kind == (enum softhw_rnic_cqe_kind)-1)
+			break; /* none came */
+	}
+	/* our send: success if the target took it; the connection ends after (the NAK) */
+	do {
+		CHECK(wait_cqe(&in.n, &c, WAIT_MS));
+	} while (!(c.kind == SOFTHW_RNIC_CQE_WR && c.op == SOFTHW_RNIC_OP_SEND) && c.kind != (enum softhw_rnic_cqe_kind)-1 &&
+		 test_failures == 0);
+	printf("the target %s our send; it completed with %s\n", got ? "took" : "did not take",
+	       doca_error_get_name(c.status));
+	CHECK(c.kind == SOFTHW_RNIC_CQE_WR && c.status == (got ? DOCA_SUCCESS : DOCA_ERROR_CONNECTION_ABORTED));
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
+/*
  * Writes in parts and sends fill the ring and more wait behind them; the receiver consumes the
  * whole ring before the sender looks (the target's CQEs of the first two sends), so the
  * waiting ones take the freed records while the consumed ones still complete. Every wr
@@ -1771,6 +1831,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_send_write_send);
 	TEST_RUN(test_ring_long_writes);
 	TEST_RUN(test_ring_nak_unpolled);
+	TEST_RUN(test_ring_halted_takes_acks);
 	TEST_RUN(test_ring_parts_full);
 	TEST_RUN(test_path_switch_unpolled);
 	TEST_RUN(test_polling_sender_nudges);
