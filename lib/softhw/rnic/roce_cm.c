@@ -11,7 +11,9 @@
  * A REQ nobody on the address listens to -> REJ 8 (invalid service ID). Duplicate REQs are
  * answered with an MRA while the owner has not answered.
  * Disconnect: DREQ (sent again on timeouts), answered by DREP; a DREQ ends the connection at
- * once (disconnection callback). A record stays in time-wait a while to answer duplicates.
+ * once (disconnection callback), or as soon as the ACKs of what we sent have come (rxe may send
+ * its DREQ ahead of them), CM_LINGER_MS at most. A record stays in time-wait a while to answer
+ * duplicates.
  *
  * Starting PSNs as Linux's CM: each side's message carries the PSN it expects to receive first.
  */
@@ -37,6 +39,7 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE_CM);
 #define CM_CA_ACK_DELAY 15      /* rxe's */
 #define CM_RD_ATOMIC 16         /* what the path's engine serves (ROCE_RD_ATOMIC) */
 #define CM_TIMEWAIT_MS 1000     /* answering duplicate DREQs after the end */
+#define CM_LINGER_MS 100        /* a DREQ's hang-up waits this long at most for the ACKs of what we sent */
 #define CM_HOP_LIMIT 64
 
 enum cmc_state {
@@ -85,7 +88,10 @@ static struct {
 	struct cml *listeners;
 	uint32_t seq;
 	uint32_t psn;                  /* QP1's BTH PSN */
-	struct rnic_qp *ending[64];    /* service thread: ended by a DREQ, hung up after the batch (roce_cm_rx_done) */
+	struct cm_ending {
+		struct rnic_qp *qp;
+		uint64_t until;        /* ms: hung up then even if ACKs are still owed to it */
+	} ending[64];                  /* service thread: ended by a DREQ, hung up after the batch (roce_cm_rx_done) */
 	int nending;
 	struct rnic_qp *est[16];       /* connections established by a packet on their data qp (COMM_EST), after the batch */
 	int nest;
@@ -671,18 +677,40 @@ static void rx_dreq(struct cmc *c, uint64_t tid, const uint8_t *mad)
 	}
 	cmc_timewait(c);
 	/*
-	 * The peer's last ACKs left before its DREQ but on another socket (the QP's): the hang-up
-	 * waits until this batch of datagrams is read, so work they complete does not fail.
+	 * The peer's last ACKs may come after its DREQ: on another socket (the QP's), or later still
+	 * (rxe's DREQ leaves from its GSI QP, independent of the data QP's responder). The hang-up
+	 * waits until this batch of datagrams is read, and then while what we sent is unacknowledged
+	 * (CM_LINGER_MS at most), so work the peer took does not fail here.
 	 */
 	if (c->qp != NULL && cm.nending < (int)(sizeof(cm.ending) / sizeof(cm.ending[0])))
-		cm.ending[cm.nending++] = c->qp;
+		cm.ending[cm.nending++] = (struct cm_ending){.qp = c->qp, .until = rnic_now_ms() + CM_LINGER_MS};
 	else
 		qp_end(c, false, DOCA_SUCCESS, NULL);
 }
 
+/* Service thread (qps not freed meanwhile): the connection's data still waits for ACKs. */
+static bool lingers(struct rnic_qp *qp)
+{
+	struct rnic_qp *data;
+	struct cmc *c;
+	bool unacked = false;
+
+	pthread_mutex_lock(&cm.lock);
+	c = cmc_of_qp(qp);
+	data = c != NULL && c->data != NULL ? c->data : qp;
+	pthread_mutex_unlock(&cm.lock);
+	pthread_mutex_lock(&data->lock);
+	if (!data->dead && data->state == QP_RTS)
+		unacked = roce_path_cm_unacked(data);
+	pthread_mutex_unlock(&data->lock);
+	return unacked;
+}
+
 void roce_cm_rx_done(void)
 {
-	struct rnic_qp *q[sizeof(cm.ending) / sizeof(cm.ending[0])], *e[sizeof(cm.est) / sizeof(cm.est[0])];
+	struct cm_ending q[sizeof(cm.ending) / sizeof(cm.ending[0])];
+	struct rnic_qp *e[sizeof(cm.est) / sizeof(cm.est[0])];
+	uint64_t now = rnic_now_ms();
 	int n, ne;
 
 	/*
@@ -709,10 +737,24 @@ void roce_cm_rx_done(void)
 		pthread_mutex_unlock(&e[i]->lock);
 	}
 	for (int i = 0; i < n; i++) { /* service thread: not freed meanwhile */
-		pthread_mutex_lock(&q[i]->lock);
-		if (!q[i]->dead && (q[i]->state == QP_RTS || q[i]->state == QP_HANDSHAKE))
-			rnic_qp_hangup(q[i]); /* disconnection callback now, not after a silence */
-		pthread_mutex_unlock(&q[i]->lock);
+		struct rnic_qp *qp = q[i].qp;
+
+		if (now < q[i].until && lingers(qp)) {
+			bool kept = false;
+
+			pthread_mutex_lock(&cm.lock); /* DREQs may have come meanwhile (an owner's drain) */
+			if (cm.nending < (int)(sizeof(cm.ending) / sizeof(cm.ending[0]))) {
+				cm.ending[cm.nending++] = q[i];
+				kept = true;
+			}
+			pthread_mutex_unlock(&cm.lock);
+			if (kept)
+				continue;
+		}
+		pthread_mutex_lock(&qp->lock);
+		if (!qp->dead && (qp->state == QP_RTS || qp->state == QP_HANDSHAKE))
+			rnic_qp_hangup(qp); /* disconnection callback now, not after a silence */
+		pthread_mutex_unlock(&qp->lock);
 	}
 }
 
@@ -808,7 +850,7 @@ void roce_cm_qp_gone(struct rnic_qp *qp)
 
 	pthread_mutex_lock(&cm.lock);
 	for (int i = 0; i < cm.nending; i++) /* a DREQ's hang-up that has not run: nothing to hang up */
-		if (cm.ending[i] == qp)
+		if (cm.ending[i].qp == qp)
 			cm.ending[i--] = cm.ending[--cm.nending];
 	for (int i = 0; i < cm.nest; i++)
 		if (cm.est[i] == qp)
@@ -916,6 +958,9 @@ uint64_t roce_cm_next_time(uint64_t now)
 	for (struct cmc *c = cm.conns; c != NULL; c = c->next)
 		if (c->deadline != 0 && c->deadline < first)
 			first = c->deadline;
+	for (int i = 0; i < cm.nending; i++) /* a hang-up lingering for ACKs */
+		if (cm.ending[i].until < first)
+			first = cm.ending[i].until;
 	pthread_mutex_unlock(&cm.lock);
 	return first;
 }

@@ -40,6 +40,8 @@ const struct roce_cm_local *roce_path_cm_local(const struct rnic_qp *qp);
 uint32_t roce_path_qpn(const struct rnic_qp *qp);
 /* qp lock held: what the qp's engine owes (an ACK of what just came in) leaves now. */
 void roce_path_cm_flush(struct rnic_qp *qp);
+/* qp lock held: the qp's engine sent requests whose ACKs have not come (yet). */
+bool roce_path_cm_unacked(struct rnic_qp *qp);
 /*
  * qp lock held: the CM agreed on the connection: the qp's engine starts with these (sq_psn: the
  * first PSN it sends, rq_psn: the first it expects; flow_label: the REQ's primary path's, from
@@ -62,7 +64,10 @@ void roce_cm_bye(struct rnic_qp *qp);
 void roce_cm_qp_gone(struct rnic_qp *qp);
 /* Service thread: a QP1 datagram (ICRC checked) came to this address. */
 void roce_cm_rx(const struct roce_cm_local *l, const struct roce_port_msg *m);
-/* Service thread: a batch of the port's datagrams was read: connections ended by a DREQ hang up now. */
+/*
+ * Service thread: a batch of the port's datagrams was read: connections ended by a DREQ hang up
+ * now, or, while their qp waits for ACKs, when those come or the linger ends (CM_LINGER_MS).
+ */
 void roce_cm_rx_done(void);
 /* qp lock held: a packet from the peer before the RTU (lost): established (COMM_EST). */
 void roce_cm_comm_est(struct rnic_qp *qp);

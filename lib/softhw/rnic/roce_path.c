@@ -1015,6 +1015,13 @@ void roce_path_cm_flush(struct rnic_qp *qp)
 		rnic_nic_kick();
 }
 
+bool roce_path_cm_unacked(struct rnic_qp *qp)
+{
+	const struct roce_qp *s = rq_of(qp);
+
+	return s != NULL && s->rc != NULL && roce_rc_unacked(s->rc);
+}
+
 bool roce_path_cm_connect(struct rnic_qp *qp, uint32_t peer_ip, uint32_t peer_qpn, uint32_t sq_psn, uint32_t rq_psn,
 			  uint8_t mtu_log, uint32_t flow_label, bool established, bool service)
 {
@@ -1192,7 +1199,7 @@ static bool icrc_ok(const struct roce_lport *lp, const struct roce_port_msg *m)
  */
 static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t hint_qpn)
 {
-	unsigned n;
+	unsigned n, got = 0;
 
 	do {
 		struct roce_qp *last = NULL;
@@ -1203,6 +1210,7 @@ static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t h
 		if (n == 0)
 			n = roce_port_recv(lp->port, lp->msgs, ROCE_RX_BATCH);
 		hint_qpn = 0;
+		got += n;
 		pthread_mutex_unlock(&lp->lock);
 		for (unsigned i = 0; i < n; i++) {
 			const struct roce_port_msg *m = &lp->msgs[i];
@@ -1236,7 +1244,8 @@ static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t h
 		if (last != NULL)
 			rx_done(lp, last, owner);
 	} while (n > ROCE_RX_BATCH - ROCE_PORT_GRO_SEGS); /* the batch was full: more may wait */
-	roce_cm_rx_done(); /* DREQs end their connections after the datagrams that came with them */
+	if (got > 0) /* DREQs end their connections after the datagrams that came with them (or ACKs a hang-up waits for) */
+		roce_cm_rx_done();
 }
 
 static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)

@@ -960,6 +960,11 @@ bool roce_rc_acks_owed(const struct roce_rc_qp *qp)
 	return !qp->error && (qp->ack_owed != 0 || qp->ack_now);
 }
 
+bool roce_rc_unacked(const struct roce_rc_qp *qp)
+{
+	return !qp->error && qp->una != qp->hi_psn;
+}
+
 bool roce_rc_in_error(const struct roce_rc_qp *qp)
 {
 	return qp->error;

@@ -184,6 +184,8 @@ void roce_rc_set_error(struct roce_rc_qp *qp);
 bool roce_rc_in_error(const struct roce_rc_qp *qp);
 /* The responder owes an ACK for requests it executed (the next poll sends it). */
 bool roce_rc_acks_owed(const struct roce_rc_qp *qp);
+/* The requester sent requests the peer has not acknowledged yet (their ACKs may still come). */
+bool roce_rc_unacked(const struct roce_rc_qp *qp);
 const struct roce_rc_stats *roce_rc_get_stats(const struct roce_rc_qp *qp);
 const char *roce_rc_status_name(enum roce_rc_status status);
 

@@ -13,6 +13,7 @@
  * test_doca_client: a DOCA client (127.77.1.1) against a hand-played server: its REQ's fields,
  * the same REQ again when unanswered, REP -> RTU and established, its disconnect's DREQ.
  * Both: the RC QP answers from the UDP port rxe derives from the REQ's flow label (check_rc_port).
+ * test_dreq_before_ack: rxe's DREQ ahead of the ACK of our SEND: the SEND still succeeds.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -443,10 +444,145 @@ static void test_doca_client(void)
 	close(sock);
 }
 
+SIDE_CB(send, send)
+
+/* REQ, REP, RTU as Linux's client: the server side b is established; its REP in *rep. */
+static void linux_connect(struct side *b, uint16_t port, uint32_t comm_id, struct roce_cm_rep *rep)
+{
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr;
+	struct roce_cm_rtu rtu;
+
+	linux_req(mad, comm_id, port);
+	send_mad(mad);
+	CHECK(recv_mad(b, mad, &hdr) && hdr.attr_id == ROCE_CM_REP);
+	roce_cm_rep_get(mad, rep);
+	rtu = (struct roce_cm_rtu){.local_comm_id = comm_id, .remote_comm_id = rep->local_comm_id};
+	roce_cm_rtu_put(mad, ROCE_CM_RTU, hdr.tid, &rtu);
+	send_mad(mad);
+	RUN_UNTIL_S(b, b->est == 1, 10);
+}
+
+/* The next RC packet to Linux's QP (0x11) from the soft NIC, progressing s (10 s at most). */
+static bool recv_rc(struct side *s, struct roce_pkt *pkt, uint8_t *d, size_t cap)
+{
+	double end = now_s() + 10;
+
+	while (now_s() < end) {
+		struct roce_ip4 v4 = {.src = SRV_IP, .dst = PEER_IP, .frag = ROCE_IP4_DF};
+		struct sockaddr_in from;
+		socklen_t fl = sizeof(from);
+		ssize_t r = recvfrom(sock, d, cap, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+		uint16_t id;
+
+		if (r <= 0) {
+			if (doca_pe_progress(s->pe) == 0)
+				nap();
+			continue;
+		}
+		CHECK(roce_icrc_solve_ip4_id(&v4, ntohs(from.sin_port), ROCE_UDP_PORT, d, (size_t)r, &id));
+		CHECK(roce_pkt_parse(d, (size_t)r, pkt) == ROCE_PARSE_OK);
+		if (pkt->bth.dqpn == 0x11)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * rxe sends its DREQ from the GSI QP, independently of its data QP's responder: the DREQ can
+ * reach us before the ACK of the SEND it took. Our SEND then succeeds when that ACK comes
+ * after the DREQ (and DREP), and the disconnection callback follows; a SEND whose ACK never
+ * comes fails once the hang-up's linger is over, and the callback still comes.
+ */
+static void test_dreq_before_ack(void)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	struct doca_buf_inventory *inv;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	CHECK_OK(doca_buf_inventory_create(4, &inv));
+	CHECK_OK(doca_buf_inventory_start(inv));
+	for (int acked = 1; acked >= 0; acked--) {
+		uint32_t comm_id = 0x5eed0000u | (uint32_t)acked;
+		struct side b;
+		struct roce_cm_rep rep;
+		struct roce_cm_dreq dreq;
+		struct roce_mad_hdr hdr;
+		struct roce_pkt pkt;
+		struct doca_rdma_task_send *task;
+		struct doca_buf *src;
+		uint8_t mad[ROCE_MAD_LEN], d[512];
+		uint16_t port;
+		double t0;
+
+		side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+		CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
+		CHECK_OK(doca_rdma_task_send_set_conf(b.rdma, send_ok, send_err, 4));
+		CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
+		port = listen_on_free_port(b.rdma);
+		linux_connect(&b, port, comm_id, &rep);
+
+		/* the server's SEND reaches "rxe" */
+		memcpy(b.mem, "taken by rxe", 12);
+		CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, b.mmap, b.mem, 12, &src));
+		CHECK_OK(doca_rdma_task_send_allocate_init(b.rdma, b.conn, src, (union doca_data){0}, &task));
+		CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(task)));
+		CHECK(recv_rc(&b, &pkt, d, sizeof(d)) && pkt.bth.opcode == ROCE_RC_SEND_ONLY && pkt.payload_len == 12);
+
+		/* its DREQ first, answered */
+		dreq = (struct roce_cm_dreq){.local_comm_id = comm_id, .remote_comm_id = rep.local_comm_id,
+					     .remote_qpn = rep.local_qpn};
+		roce_cm_dreq_put(mad, 0x0000000c00000000ull | comm_id, &dreq);
+		send_mad(mad);
+		t0 = now_s();
+		CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_DREP);
+		if (acked) { /* then the ACK of the SEND, from the port of the REQ's flow label */
+			uint16_t sport = roce_udp_sport_rc(roce_cma_flow_label(0xa1b2, port), 0x11, rep.local_qpn);
+			struct sockaddr_in from = {.sin_family = AF_INET, .sin_port = htons(sport), .sin_addr.s_addr = htonl(PEER_IP)};
+			struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(SRV_IP)};
+			struct roce_ip4 v4 = {.src = PEER_IP, .dst = SRV_IP, .id = 0, .frag = ROCE_IP4_DF};
+			struct roce_pkt ack = {0};
+			int one = 1, fd = socket(AF_INET, SOCK_DGRAM, 0);
+			size_t n;
+
+			CHECK(fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 &&
+			      bind(fd, (struct sockaddr *)&from, sizeof(from)) == 0);
+			ack.bth.opcode = ROCE_RC_ACK;
+			ack.bth.pkey = ROCE_PKEY_DEFAULT;
+			ack.bth.dqpn = rep.local_qpn;
+			ack.bth.psn = pkt.bth.psn;
+			ack.aeth.syndrome = ROCE_AETH_ACK | 0x1f;
+			ack.aeth.msn = 1;
+			n = roce_pkt_build(d, sizeof(d), &ack, NULL, 0);
+			CHECK(n > 0);
+			roce_icrc_store(d, n, roce_icrc_ip4(&v4, sport, ROCE_UDP_PORT, d, n));
+			CHECK(sendto(fd, d, n, 0, (struct sockaddr *)&to, sizeof(to)) == (ssize_t)n);
+			close(fd);
+		}
+		RUN_UNTIL_S(&b, b.ok + b.err == 1 && b.disc == 1, 10);
+		if (acked) {
+			CHECK(b.ok == 1 && b.err == 0); /* the peer took it: no flush here */
+		} else {
+			CHECK(b.ok == 0 && b.err == 1 && b.last == DOCA_ERROR_CONNECTION_ABORTED);
+			CHECK(now_s() - t0 < 5); /* the linger is short: no waiting for retransmits to fail */
+		}
+		CHECK(b.disc == 1);
+		doca_task_free(doca_rdma_task_send_as_task(task));
+		CHECK_OK(doca_buf_dec_refcount(src, NULL));
+		side_down(&b);
+	}
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
 int main(void)
 {
 	TEST_RUN(test_linux_client);
 	TEST_RUN(test_mra);
 	TEST_RUN(test_doca_client);
+	TEST_RUN(test_dreq_before_ack);
 	TEST_EXIT();
 }
