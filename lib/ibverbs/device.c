@@ -210,12 +210,42 @@ int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, unio
 {
 	if (context == NULL || gid == NULL || port_num != 1 || index != 0)
 		return EINVAL;
+	if (sv_ctx_wire(context)) { /* RoCEv2: the function's address, IPv4-mapped, as rxe's GID 1 */
+		memcpy(gid->raw, ((struct sv_ctx *)context)->dev->devinfo->fn->gid, sizeof(gid->raw));
+		return 0;
+	}
 	/* ::ffff:127.0.0.1, the IPv4-mapped GID of the loopback address the soft NIC answers on */
 	memset(gid, 0, sizeof(*gid));
 	gid->raw[10] = gid->raw[11] = 0xff;
 	gid->raw[12] = 127;
 	gid->raw[15] = 1;
 	return 0;
+}
+
+/* The one GID (index 0) as a table entry: RoCE v2 (UDP), the only kind the soft NIC speaks. */
+int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index,
+		      struct ibv_gid_entry *entry, uint32_t flags, size_t entry_size)
+{
+	if (context == NULL || entry == NULL || flags != 0 || entry_size < sizeof(*entry) || port_num != 1)
+		return EINVAL;
+	if (gid_index != 0)
+		return ENODATA; /* as rdma-core for an empty entry */
+	memset(entry, 0, sizeof(*entry));
+	(void)ibv_query_gid(context, 1, 0, &entry->gid);
+	entry->port_num = 1;
+	entry->gid_type = IBV_GID_TYPE_ROCE_V2;
+	return 0;
+}
+
+ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *entries, size_t max_entries,
+			     uint32_t flags, size_t entry_size)
+{
+	int err;
+
+	if (max_entries == 0)
+		return -EINVAL;
+	err = _ibv_query_gid_ex(context, 1, 0, entries, flags, entry_size);
+	return err != 0 ? -err : 1;
 }
 
 int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey)

@@ -77,6 +77,15 @@ struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 	return unsupported("ibv_create_ah");
 }
 
+struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc, struct ibv_grh *grh, uint8_t port_num)
+{
+	(void)pd;
+	(void)wc;
+	(void)grh;
+	(void)port_num;
+	return unsupported("ibv_create_ah_from_wc (UD address handles)");
+}
+
 int ibv_destroy_ah(struct ibv_ah *ah)
 {
 	(void)ah;

@@ -551,3 +551,11 @@ const struct ibv_context_ops sv_ops = {
 	.post_send = sv_post_send,
 	.post_recv = sv_post_recv,
 };
+
+/* No QP here has the extended interface (ibv_wr_*): NULL, as rdma-core for a QP made without it. */
+struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
+{
+	(void)qp;
+	errno = EOPNOTSUPP;
+	return NULL;
+}
