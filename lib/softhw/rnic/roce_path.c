@@ -1382,7 +1382,16 @@ static void roce_nic_timer(uint64_t now)
 	for (int i = 0; i < n; i++) {
 		struct roce_lport *lp = back[i];
 
-		pthread_mutex_lock(&lp->rx); /* (as roce_arm) */
+		/*
+		 * An owner holding rx is draining right now: it has not stopped (it was only off the
+		 * CPU a while). Waiting for rx here could starve this thread, and everything only it
+		 * does (the CM's hang-ups and establishments), behind an owner spinning on trylock:
+		 * seen on a loaded machine, perftest's client polled its CQ forever. Look again later.
+		 */
+		if (pthread_mutex_trylock(&lp->rx) != 0) {
+			__atomic_store_n(&lp->owner_ms, now, __ATOMIC_RELAXED);
+			continue;
+		}
 		if (__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) &&
 		    now >= __atomic_load_n(&lp->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS) {
 			lport_pay(lp);
