@@ -96,7 +96,10 @@ struct sv_slot {
 struct sv_srq;
 
 struct sv_qp {
-	struct ibv_qp pub;
+	union {
+		struct ibv_qp pub;
+		struct ibv_qp_ex pubx;     /* ex: the ibv_wr_* interface (qp_ex.c) */
+	};
 	struct sv_srq *srq;            /* its endpoint is the SRQ's (shared) */
 	struct softhw_rnic_ep *ep;
 	struct softhw_rnic_qp *nqp;
@@ -110,6 +113,14 @@ struct sv_qp {
 	uint32_t nslots;
 	struct sv_peer_mr peer_mrs[SOFT_IBV_PEER_MRS];
 	uint32_t npeer_mrs;
+	bool ex;                       /* made with send_ops_flags: ibv_qp_to_qp_ex gives pubx */
+	struct {                       /* the ibv_wr_* batch between wr_start and wr_complete */
+		struct ibv_send_wr *wr;    /* cap, chained */
+		struct ibv_sge *sge;       /* SV_MAX_SGE per wr */
+		uint8_t *inl;              /* max_inline_data per wr */
+		uint32_t cap, n;
+		int err;                   /* the first failed call's errno: wr_complete returns it */
+	} bx;
 	struct sv_qp *next;
 };
 
@@ -153,6 +164,10 @@ void sv_qp_sleep(struct sv_qp *q);
 int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 int sv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
 void sv_qp_drain(struct sv_qp *qp);
+/* qp_ex.c */
+/* The QP gets the ibv_wr_* interface for these operations (IBV_QP_EX_WITH_*); 0 or an errno. */
+int sv_qp_enable_ex(struct ibv_qp *qp, uint64_t send_ops_flags);
+void sv_qp_free_ex(struct sv_qp *q);
 /* srq.c */
 int sv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
 void sv_qp_notify(struct sv_qp *q);

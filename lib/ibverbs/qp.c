@@ -147,6 +147,7 @@ int ibv_destroy_qp(struct ibv_qp *qp)
 		nic_of(q)->ep_destroy(q->ep);
 	pthread_cond_destroy(&q->pub.cond);
 	pthread_mutex_destroy(&q->pub.mutex);
+	sv_qp_free_ex(q);
 	free(q->slots);
 	free(q);
 	return 0;
@@ -542,6 +543,7 @@ const struct soft_ibv_hooks sv_hooks = {
 	.qp_disconnect = qp_disconnect,
 	.qp_wire = qp_wire,
 	.qp_up = qp_up,
+	.qp_enable_ex = sv_qp_enable_ex,
 };
 
 const struct ibv_context_ops sv_ops = {
@@ -552,10 +554,3 @@ const struct ibv_context_ops sv_ops = {
 	.post_recv = sv_post_recv,
 };
 
-/* No QP here has the extended interface (ibv_wr_*): NULL, as rdma-core for a QP made without it. */
-struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
-{
-	(void)qp;
-	errno = EOPNOTSUPP;
-	return NULL;
-}

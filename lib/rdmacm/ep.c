@@ -113,8 +113,9 @@ int rdma_create_qp_ex(struct rdma_cm_id *id, struct ibv_qp_init_attr_ex *attr)
 	struct ibv_qp_init_attr a = {0};
 	int r;
 
-	if (attr == NULL || (attr->comp_mask & ~(uint32_t)IBV_QP_INIT_ATTR_PD) != 0) {
-		SDK_LOG_ERR("rdma_create_qp_ex: only the PD may be given in comp_mask");
+	if (attr == NULL || (attr->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)) != 0) {
+		SDK_LOG_ERR("rdma_create_qp_ex: only the PD and send_ops_flags may be given in comp_mask (0x%x)",
+			    attr != NULL ? attr->comp_mask : 0);
 		return cm_fail(EOPNOTSUPP);
 	}
 	a.qp_context = attr->qp_context;
@@ -125,9 +126,19 @@ int rdma_create_qp_ex(struct rdma_cm_id *id, struct ibv_qp_init_attr_ex *attr)
 	a.qp_type = attr->qp_type;
 	a.sq_sig_all = attr->sq_sig_all;
 	r = rdma_create_qp(id, (attr->comp_mask & IBV_QP_INIT_ATTR_PD) ? attr->pd : NULL, &a);
-	if (r == 0)
-		attr->cap = a.cap;
-	return r;
+	if (r != 0)
+		return r;
+	attr->cap = a.cap;
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) { /* ibv_qp_to_qp_ex, ibv_wr_* */
+		const struct soft_ibv_hooks *h = soft_ibv_hooks_of(id->qp->context);
+		int err = h != NULL ? h->qp_enable_ex(id->qp, attr->send_ops_flags) : EOPNOTSUPP;
+
+		if (err != 0) {
+			rdma_destroy_qp(id);
+			return cm_fail(err);
+		}
+	}
+	return 0;
 }
 
 void rdma_destroy_qp(struct rdma_cm_id *id)
