@@ -7,7 +7,8 @@
 # Usage: tests/interop/run.sh [--probe PATH] [--doca PATH] [--lib DIR] [--timeout SECONDS] [SCENARIO...]
 #   SCENARIOS: boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
 #   doca-client doca-server doca-client-netem doca-server-netem doca-server-cm rdmacm-server
-#   rdmacm-client rdmacm-rping rdmacm-ucmatose rdmacm-netem nvme-discover nvme-io nvme-restart
+#   rdmacm-client rdmacm-rping rdmacm-ucmatose rdmacm-perftest rdmacm-netem nvme-discover nvme-io
+#   nvme-restart
 #   (default: all); nvme-netem (fails: Linux 6.1 rxe, docs/interop.md); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
 #   --doca    the doca_cm_peer binary (default: build/tests/interop/doca_cm_peer)
@@ -33,13 +34,13 @@ while (($#)); do
 	--lib) sdlib=$(cd "$2" 2>/dev/null && pwd || echo "$2"); shift 2 ;;
 	--sta-target) sta_target=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
-	-h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
 ((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
 	doca-client doca-server doca-client-netem doca-server-netem doca-server-cm rdmacm-server rdmacm-client rdmacm-rping
-	rdmacm-ucmatose rdmacm-netem nvme-discover nvme-io nvme-restart)
+	rdmacm-ucmatose rdmacm-perftest rdmacm-netem nvme-discover nvme-io nvme-restart)
 # the target of the same build as the libraries: <build>/lib/flavour/host -> <build>/tools/sta_target
 [[ -n $sta_target ]] || sta_target=${sdlib%/lib/flavour/host}/tools/sta_target/softdoca-sta-target
 
@@ -474,6 +475,25 @@ scenario_rdmacm-ucmatose() {
 	if ! wait_mark SERVER-READY 120; then fail rdmacm-ucmatose "guest never started ucmatose"; finish 5; return; fi
 	host_clients softdoca-ucmatose-client 2 ucmatose -s $GUEST_IP -C 20 -S 10000
 	host_servers softdoca-ucmatose-server 2 ucmatose -C 20 -S 10000
+	finish "$timeout_s"
+	guest_results
+}
+
+# perftest with RDMA-CM (-R), unmodified, both ways in one boot: the guest's ib_send_bw server
+# and ours as the client (softdoca's librdmacm, libibverbs and provider shims; its default
+# ibv_wr_* path), then our ib_write_bw server and the guest's client. 200 x 64 KiB each.
+perftest_args="-R -F -n 200 -s 65536"
+scenario_rdmacm-perftest() {
+	sd_ready rdmacm-perftest || return
+	command -v ib_send_bw >/dev/null || { fail rdmacm-perftest "ib_send_bw missing on the host (apt-get install perftest)"; return; }
+	guest_servers 1 ib_send_bw-server-vs-softdoca "ib_send_bw -d rxe0 $perftest_args"
+	guest_clients 1 ib_write_bw-client-vs-softdoca "ib_write_bw -d rxe0 $perftest_args $HOST_IP"
+	boot "$work/job.sh"
+	if ! wait_mark SERVER-READY 120; then fail rdmacm-perftest "guest never started ib_send_bw"; finish 5; return; fi
+	host_clients softdoca-ib_send_bw-client 1 ib_send_bw -d mlx5_0 $perftest_args $GUEST_IP
+	grep -E '^ +65536 ' "$work/host.log" | sed 's/^/  host ib_send_bw: /'
+	host_servers softdoca-ib_write_bw-server 1 ib_write_bw -d mlx5_0 $perftest_args
+	grep -E '^ +65536 ' "$work/host.log" | sed 's/^/  host ib_write_bw: /'
 	finish "$timeout_s"
 	guest_results
 }
