@@ -211,6 +211,8 @@ static void fetch(struct nvme_ctrl *c, int first)
  */
 static bool work_after_sleep_flag(struct nvme_ctrl *c)
 {
+	bool hold = __atomic_load_n(&c->hold, __ATOMIC_ACQUIRE);
+
 	__atomic_store_n(&c->asleep, 1, __ATOMIC_RELAXED);
 	for (int i = 0; i < NVME_MAX_QUEUES; i++)
 		if (c->cq[i].wait_head != NULL)
@@ -221,10 +223,11 @@ static bool work_after_sleep_flag(struct nvme_ctrl *c)
 
 		uint32_t tail = __atomic_load_n(&c->doorbells[2 * i], __ATOMIC_RELAXED);
 
-		/* (a tail beyond the SQ is ignored by fetch: no reason to stay up) */
+		/* (a tail beyond the SQ is ignored by fetch: no reason to stay up; held I/O
+		 * completions stay until the hold ends, which wakes us) */
 		if (sq->live && sq->deleter == NULL && c->free_cmds != NULL && tail < sq->size && tail != sq->head)
 			return true;
-		if (c->cq[i].live && c->cq[i].wait_head != NULL && !cq_full(c, &c->cq[i]))
+		if (c->cq[i].live && c->cq[i].wait_head != NULL && (i == 0 || !hold) && !cq_full(c, &c->cq[i]))
 			return true;
 	}
 	return false;
