@@ -55,6 +55,8 @@ static bool find_bell(const void *addr, size_t len, uint16_t cqid, struct softhw
 			bell->irq_gate = &cq->irq_gate;
 			bell->kick = nvme_ctrl_kick;
 			bell->kick_ctx = c;
+			/* SQ y's tail is the word at 8 * y (a doorbell stride of 4 bytes) */
+			bell->sqid = (a - page) % 8 == 0 && (a - page) / 8 < NVME_MAX_QUEUES ? (uint16_t)((a - page) / 8) : 0;
 			found = true;
 		}
 		break;
@@ -63,4 +65,9 @@ static bool find_bell(const void *addr, size_t len, uint16_t cqid, struct softhw
 	return found;
 }
 
-const struct softhw_nvme_ops softhw_nvme_ops = {.find_bell = find_bell};
+const struct softhw_nvme_ops softhw_nvme_ops = {
+	.find_bell = find_bell,
+	.own_sq = nvme_own_sq,
+	.progress = nvme_owner_progress,
+	.release = nvme_owner_release,
+};

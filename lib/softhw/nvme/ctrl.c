@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * softhw nvme controller: open and close, the engine thread, SQE fetching and CQE posting
- * (nvme_priv.h). Every queue field below is the engine thread's alone; the host side sees only
- * the rings and the doorbell words.
+ * softhw nvme controller: open and close, the engine thread, SQE fetching and CQE posting,
+ * SQs owned by a driver thread with its own io_uring (nvme_priv.h). Every queue field below is
+ * under the controller's lock (the engine's, a kick's or an SQ owner's); the host side sees
+ * only the rings and the doorbell words.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -19,16 +20,20 @@
 SDK_LOG_REGISTER(SOFTHW_NVME);
 
 #define RING_ENTRIES 512
+#define OWNER_RING_ENTRIES 256
 
-struct io_uring_sqe *nvme_get_sqe(struct nvme_ctrl *c)
+struct io_uring_sqe *nvme_get_sqe(struct nvme_ctrl *c, struct nvme_cmd *cmd)
 {
-	struct io_uring_sqe *s = io_uring_get_sqe(&c->ring);
+	struct nvme_uring *ur = cmd != NULL ? cmd->ur : &c->eng;
+	struct io_uring_sqe *s = io_uring_get_sqe(&ur->ring);
 
 	if (s == NULL) {
 		/* the submission ring is full: hand it to the kernel and take a fresh slot */
-		io_uring_submit(&c->ring);
-		s = io_uring_get_sqe(&c->ring);
+		io_uring_submit(&ur->ring);
+		s = io_uring_get_sqe(&ur->ring);
 	}
+	if (cmd != NULL)
+		ur->inflight++;
 	return s;
 }
 
@@ -42,7 +47,7 @@ int nvme_irq_fd(struct nvme_ctrl *c, uint16_t iv)
 /* A read of the wake fd, told apart from I/O ops by its address (&c->wake_op). */
 static void arm_wake(struct nvme_ctrl *c)
 {
-	struct io_uring_sqe *s = nvme_get_sqe(c);
+	struct io_uring_sqe *s = nvme_get_sqe(c, NULL);
 
 	io_uring_prep_read(s, c->wake_fd, &c->wake_buf, sizeof(c->wake_buf), 0);
 	io_uring_sqe_set_data(s, &c->wake_op);
@@ -82,6 +87,7 @@ static void post(struct nvme_ctrl *c, struct nvme_cq *cq, struct nvme_cmd *cmd)
 		cq->phase ^= 1;
 	}
 	cq->signal = true;
+	cq->posted++;
 	sq->inflight--;
 	cmd->next = c->free_cmds;
 	c->free_cmds = cmd;
@@ -116,25 +122,28 @@ void nvme_complete(struct nvme_ctrl *c, struct nvme_cmd *cmd, int sct, int sc)
 	cq->wait_tail = cmd;
 }
 
+/* Posts the completions that waited for room in cq. */
+static void drain_cq_waits(struct nvme_ctrl *c, struct nvme_cq *cq)
+{
+	while (cq->live && cq->wait_head != NULL && !cq_full(c, cq)) {
+		struct nvme_cmd *cmd = cq->wait_head;
+
+		cq->wait_head = cmd->next;
+		if (cq->wait_head == NULL)
+			cq->wait_tail = NULL;
+		post(c, cq, cmd);
+	}
+	if (cq->wait_head == NULL && cq->cq_wait)
+		__atomic_store_n(&cq->cq_wait, 0, __ATOMIC_RELAXED);
+}
+
 /* Posts completions that waited for room in their CQ (the I/O queues' not while held). */
 static void drain_waits(struct nvme_ctrl *c)
 {
 	bool hold = __atomic_load_n(&c->hold, __ATOMIC_ACQUIRE);
 
-	for (int i = 0; i < (hold ? 1 : NVME_MAX_QUEUES); i++) {
-		struct nvme_cq *cq = &c->cq[i];
-
-		while (cq->live && cq->wait_head != NULL && !cq_full(c, cq)) {
-			struct nvme_cmd *cmd = cq->wait_head;
-
-			cq->wait_head = cmd->next;
-			if (cq->wait_head == NULL)
-				cq->wait_tail = NULL;
-			post(c, cq, cmd);
-		}
-		if (cq->wait_head == NULL && cq->cq_wait)
-			__atomic_store_n(&cq->cq_wait, 0, __ATOMIC_RELAXED);
-	}
+	for (int i = 0; i < (hold ? 1 : NVME_MAX_QUEUES); i++)
+		drain_cq_waits(c, &c->cq[i]);
 }
 
 static void signal_irqs(struct nvme_ctrl *c)
@@ -161,47 +170,57 @@ static void signal_irqs(struct nvme_ctrl *c)
 	}
 }
 
-/* Fetches new SQEs of every SQ (from `first`: 1 skips the admin queue), a burst at a time, while command slots last. */
+/* Fetches and runs up to a burst of SQ i's new SQEs, their I/O on ur; true if more are there. */
+static bool fetch_sq(struct nvme_ctrl *c, int i, struct nvme_uring *ur)
+{
+	struct nvme_sq *sq = &c->sq[i];
+	uint32_t tail;
+	int n = 0;
+
+	if (!sq->live || sq->deleter != NULL)
+		return false;
+	tail = __atomic_load_n(&c->doorbells[2 * i], __ATOMIC_ACQUIRE);
+	if (tail >= sq->size) {
+		if (!sq->bad_tail_logged)
+			SDK_LOG_ERR("NVMe SQ %d: tail doorbell %u is beyond its %u entries; ignored until rewritten", i,
+				    tail, sq->size);
+		sq->bad_tail_logged = true;
+		return false;
+	}
+	sq->bad_tail_logged = false;
+	while (sq->head != tail && c->free_cmds != NULL && n < NVME_FETCH_BURST) {
+		struct nvme_cmd *cmd = c->free_cmds;
+
+		c->free_cmds = cmd->next;
+		memset(cmd, 0, offsetof(struct nvme_cmd, iov));
+		cmd->sqe = sq->ring[sq->head];
+		cmd->sqid = (uint16_t)i;
+		cmd->op.cmd = cmd;
+		cmd->ur = ur;
+		sq->head = (uint16_t)((sq->head + 1) % sq->size);
+		sq->inflight++;
+		n++;
+		if (i == 0)
+			nvme_admin_exec(c, cmd);
+		else
+			nvme_io_exec(c, cmd);
+	}
+	return sq->head != tail;
+}
+
+/*
+ * Fetches new SQEs of every SQ the engine serves (from `first`: 1 skips the admin queue; owned
+ * SQs are their owners'), a burst at a time, while command slots last.
+ */
 static void fetch(struct nvme_ctrl *c, int first)
 {
 	bool more = true;
 
 	while (more && c->free_cmds != NULL) {
 		more = false;
-		for (int i = first; i < NVME_MAX_QUEUES && c->free_cmds != NULL; i++) {
-			struct nvme_sq *sq = &c->sq[i];
-			uint32_t tail;
-			int n = 0;
-
-			if (!sq->live || sq->deleter != NULL)
-				continue;
-			tail = __atomic_load_n(&c->doorbells[2 * i], __ATOMIC_ACQUIRE);
-			if (tail >= sq->size) {
-				if (!sq->bad_tail_logged)
-					SDK_LOG_ERR("NVMe SQ %d: tail doorbell %u is beyond its %u entries; ignored until rewritten",
-						    i, tail, sq->size);
-				sq->bad_tail_logged = true;
-				continue;
-			}
-			sq->bad_tail_logged = false;
-			while (sq->head != tail && c->free_cmds != NULL && n < NVME_FETCH_BURST) {
-				struct nvme_cmd *cmd = c->free_cmds;
-
-				c->free_cmds = cmd->next;
-				memset(cmd, 0, offsetof(struct nvme_cmd, iov));
-				cmd->sqe = sq->ring[sq->head];
-				cmd->sqid = (uint16_t)i;
-				cmd->op.cmd = cmd;
-				sq->head = (uint16_t)((sq->head + 1) % sq->size);
-				sq->inflight++;
-				n++;
-				if (i == 0)
-					nvme_admin_exec(c, cmd);
-				else
-					nvme_io_exec(c, cmd);
-			}
-			more = more || sq->head != tail;
-		}
+		for (int i = first; i < NVME_MAX_QUEUES && c->free_cmds != NULL; i++)
+			if (c->sq[i].owner == NULL && fetch_sq(c, i, &c->eng))
+				more = true;
 	}
 }
 
@@ -223,9 +242,10 @@ static bool work_after_sleep_flag(struct nvme_ctrl *c)
 
 		uint32_t tail = __atomic_load_n(&c->doorbells[2 * i], __ATOMIC_RELAXED);
 
-		/* (a tail beyond the SQ is ignored by fetch: no reason to stay up; held I/O
-		 * completions stay until the hold ends, which wakes us) */
-		if (sq->live && sq->deleter == NULL && c->free_cmds != NULL && tail < sq->size && tail != sq->head)
+		/* (a tail beyond the SQ is ignored by fetch: no reason to stay up; an owned SQ is its
+		 * owner's to fetch; held I/O completions stay until the hold ends, which wakes us) */
+		if (sq->live && sq->deleter == NULL && sq->owner == NULL && c->free_cmds != NULL && tail < sq->size &&
+		    tail != sq->head)
 			return true;
 		if (c->cq[i].live && c->cq[i].wait_head != NULL && (i == 0 || !hold) && !cq_full(c, &c->cq[i]))
 			return true;
@@ -249,7 +269,7 @@ static void *engine(void *arg)
 
 		/* lock held */
 		__atomic_store_n(&c->asleep, 0, __ATOMIC_RELAXED);
-		io_uring_for_each_cqe(&c->ring, head, e) {
+		io_uring_for_each_cqe(&c->eng.ring, head, e) {
 			struct nvme_op *op = io_uring_cqe_get_data(e);
 
 			n++;
@@ -258,16 +278,16 @@ static void *engine(void *arg)
 			else
 				nvme_io_done(c, op, e->res);
 		}
-		io_uring_cq_advance(&c->ring, n);
+		io_uring_cq_advance(&c->eng.ring, n);
 		drain_waits(c);
 		if (!stop)
 			fetch(c, 0);
 		signal_irqs(c);
-		if (stop && c->ops_inflight == 0)
+		if (stop && c->eng.inflight == 0)
 			break;
 		bool work = !stop && work_after_sleep_flag(c);
 
-		rc = io_uring_submit(&c->ring);
+		rc = io_uring_submit(&c->eng.ring);
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY && !logged) {
 			SDK_LOG_ERR("soft NVMe controller: io_uring_submit: %s", strerror(-rc));
 			logged = true;
@@ -279,7 +299,7 @@ static void *engine(void *arg)
 		 * kick may submit meanwhile (the lock is free); its completions end it too.
 		 */
 		pthread_mutex_unlock(&c->lock);
-		rc = io_uring_wait_cqe(&c->ring, &e);
+		rc = io_uring_wait_cqe(&c->eng.ring, &e);
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && !logged) {
 			SDK_LOG_ERR("soft NVMe controller: io_uring_wait_cqe: %s", strerror(-rc));
 			logged = true;
@@ -305,7 +325,7 @@ void nvme_ctrl_kick(void *ctrl)
 
 			fetch(c, 1);
 			signal_irqs(c); /* commands that failed at once */
-			rc = io_uring_submit(&c->ring);
+			rc = io_uring_submit(&c->eng.ring);
 			if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
 				SDK_LOG_ERR("soft NVMe kick: io_uring_submit: %s", strerror(-rc));
 		}
@@ -315,6 +335,134 @@ void nvme_ctrl_kick(void *ctrl)
 	/* the engine holds it: it may be about to sleep, so wake it as a driver without kick does */
 	if (write(c->wake_fd, &one, sizeof(one)) < 0)
 		SDK_LOG_ERR("soft NVMe kick: eventfd write: %s", strerror(errno));
+}
+
+/* Completions on an SQ owner's ring (lock held): their commands complete or go on. */
+static void reap_ring(struct nvme_ctrl *c, struct nvme_uring *ur)
+{
+	struct io_uring_cqe *e;
+	unsigned head, n = 0;
+
+	io_uring_for_each_cqe(&ur->ring, head, e) {
+		n++;
+		nvme_io_done(c, io_uring_cqe_get_data(e), e->res);
+	}
+	io_uring_cq_advance(&ur->ring, n);
+}
+
+struct softhw_nvme_owner *nvme_own_sq(void *ctrl, uint16_t sqid, int *ring_fd)
+{
+	struct nvme_ctrl *c = ctrl;
+	struct nvme_owner *o = calloc(1, sizeof(*o));
+	int rc;
+
+	if (o == NULL)
+		return NULL;
+	/*
+	 * No IORING_SETUP_COOP_TASKRUN: the kernel completes direct I/O by task work of the thread
+	 * that submitted it, and an EU job may move to another DPA thread at a slice's end; that
+	 * thread may run device code that makes no system call for long, so it must be interrupted
+	 * as the controller's ring always had its submitters interrupted.
+	 */
+	rc = io_uring_queue_init(OWNER_RING_ENTRIES, &o->ur.ring, 0);
+	if (rc < 0) {
+		SDK_LOG_ERR("soft NVMe: I/O SQ %u: io_uring_queue_init for its owner: %s; the controller thread keeps it",
+			    sqid, strerror(-rc));
+		free(o);
+		return NULL;
+	}
+	o->c = c;
+	o->sqid = sqid;
+	o->fd = o->ur.ring.ring_fd;
+	pthread_mutex_lock(&c->lock);
+	if (sqid == 0 || sqid >= NVME_MAX_QUEUES || !c->sq[sqid].live || c->sq[sqid].owner != NULL) {
+		pthread_mutex_unlock(&c->lock);
+		SDK_LOG_ERR("soft NVMe: I/O SQ %u cannot be owned: %s", sqid,
+			    sqid == 0 || sqid >= NVME_MAX_QUEUES ? "not an I/O SQ id"
+			    : !c->sq[sqid].live		   ? "it does not exist"
+							   : "it has an owner already");
+		io_uring_queue_exit(&o->ur.ring);
+		free(o);
+		return NULL;
+	}
+	/* from here the engine leaves it (fetch, work_after_sleep_flag); commands it fetched
+	 * before complete on its own ring as usual */
+	c->sq[sqid].owner = o;
+	pthread_mutex_unlock(&c->lock);
+	*ring_fd = o->fd;
+	return (struct softhw_nvme_owner *)o;
+}
+
+int nvme_owner_progress(struct softhw_nvme_owner *owner)
+{
+	struct nvme_owner *o = (struct nvme_owner *)owner;
+	struct nvme_ctrl *c = o->c;
+	struct nvme_sq *sq = &c->sq[o->sqid];
+	struct nvme_cq *cq = NULL;
+	uint32_t before = 0;
+	int rc;
+
+	pthread_mutex_lock(&c->lock);
+	if (sq->owner == o) {
+		cq = &c->cq[sq->cqid];
+		before = cq->posted;
+	}
+	reap_ring(c, &o->ur);
+	if (cq != NULL) {
+		if (!__atomic_load_n(&c->hold, __ATOMIC_ACQUIRE))
+			drain_cq_waits(c, cq);
+		while (c->free_cmds != NULL && fetch_sq(c, o->sqid, &o->ur))
+			;
+		/* completions left waiting for room: the driver's CQ head doorbell wakes the engine,
+		 * which posts them (a held one's with the release) */
+		if (cq->wait_head != NULL)
+			__atomic_store_n(&cq->cq_wait, 1, __ATOMIC_RELAXED);
+		/* the owner reads its CQ next: no interrupt for what it posted itself */
+		cq->signal = false;
+	}
+	rc = io_uring_submit(&o->ur.ring);
+	if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+		SDK_LOG_ERR("soft NVMe I/O SQ %u: io_uring_submit on its owner's ring: %s", o->sqid, strerror(-rc));
+	signal_irqs(c); /* another queue's CQE it posted: a Delete I/O SQ waiting for this SQ's last */
+	rc = cq != NULL ? (int)(cq->posted - before) : 0;
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
+void nvme_owner_release(struct softhw_nvme_owner *owner)
+{
+	struct nvme_owner *o = (struct nvme_owner *)owner;
+	struct nvme_ctrl *c;
+	uint64_t one = 1;
+
+	if (o == NULL)
+		return;
+	c = o->c;
+	pthread_mutex_lock(&c->lock);
+	while (o->ur.inflight > 0) {
+		/* (a driver releases once its commands completed: this is for one that did not) */
+		struct io_uring_cqe *e;
+		int rc;
+
+		pthread_mutex_unlock(&c->lock);
+		rc = io_uring_wait_cqe(&o->ur.ring, &e);
+		pthread_mutex_lock(&c->lock);
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN) {
+			SDK_LOG_ERR("soft NVMe I/O SQ %u: waiting for its owner's ring: %s", o->sqid, strerror(-rc));
+			break;
+		}
+		reap_ring(c, &o->ur);
+		io_uring_submit(&o->ur.ring);
+		signal_irqs(c);
+	}
+	if (c->sq[o->sqid].owner == o)
+		c->sq[o->sqid].owner = NULL;
+	pthread_mutex_unlock(&c->lock);
+	/* the engine serves the SQ again: what is queued on it is fetched */
+	if (write(c->wake_fd, &one, sizeof(one)) < 0)
+		SDK_LOG_ERR("soft NVMe: releasing I/O SQ %u: eventfd write: %s", o->sqid, strerror(errno));
+	io_uring_queue_exit(&o->ur.ring);
+	free(o);
 }
 
 static doca_error_t queues_init(struct nvme_ctrl *c)
@@ -405,7 +553,7 @@ doca_error_t softdoca_nvme_open(const struct softdoca_nvme_disk_attr *attr, stru
 		ctrl_free(c);
 		return err;
 	}
-	rc = io_uring_queue_init(RING_ENTRIES, &c->ring, 0);
+	rc = io_uring_queue_init(RING_ENTRIES, &c->eng.ring, 0);
 	if (rc < 0) {
 		SDK_LOG_ERR("soft NVMe open: io_uring_queue_init: %s", strerror(-rc));
 		ctrl_free(c);
@@ -414,7 +562,7 @@ doca_error_t softdoca_nvme_open(const struct softdoca_nvme_disk_attr *attr, stru
 	rc = softhw_thread_create(&c->thread, NULL, engine, c);
 	if (rc != 0) {
 		SDK_LOG_ERR("soft NVMe open: cannot start the controller thread: %s", strerror(rc));
-		io_uring_queue_exit(&c->ring);
+		io_uring_queue_exit(&c->eng.ring);
 		ctrl_free(c);
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
@@ -452,10 +600,15 @@ doca_error_t softdoca_nvme_close(struct softdoca_nvme_disk *disk)
 	if (write(c->wake_fd, &one, sizeof(one)) < 0)
 		SDK_LOG_ERR("soft NVMe close: eventfd write: %s", strerror(errno));
 	pthread_join(c->thread, NULL);
-	io_uring_queue_exit(&c->ring);
-	for (int i = 1; i < NVME_MAX_QUEUES; i++)
+	io_uring_queue_exit(&c->eng.ring);
+	for (int i = 1; i < NVME_MAX_QUEUES; i++) {
 		if (c->sq[i].live || c->cq[i].live)
 			SDK_LOG_WARN("soft NVMe close: I/O queue %d still exists; its rings stay the application's", i);
+		if (c->sq[i].owner != NULL)
+			SDK_LOG_ERR("soft NVMe close: I/O SQ %d is still owned by a driver's io_uring (release it before "
+				    "the disk closes)",
+				    i);
+	}
 	ctrl_free(c);
 	return DOCA_SUCCESS;
 }

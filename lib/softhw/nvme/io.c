@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * softhw nvme I/O: the namespace's backing store (a file, a block device or a memfd), PRP
- * walking, and Read / Write / Flush / Write Zeroes / Dataset Management on the controller's
- * io_uring (nvme_priv.h).
+ * walking, and Read / Write / Flush / Write Zeroes / Dataset Management on the command's
+ * io_uring: the controller's, or its SQ owner's (nvme_priv.h).
  *
  * Reads and writes whose buffers and offsets suit the store's direct-I/O alignment go to an
  * O_DIRECT descriptor, others to a buffered one (Linux keeps the two coherent: direct I/O
@@ -228,7 +228,7 @@ static bool direct_ok(struct nvme_ctrl *c, struct nvme_cmd *cmd)
 
 static void submit_rw(struct nvme_ctrl *c, struct nvme_cmd *cmd)
 {
-	struct io_uring_sqe *s = nvme_get_sqe(c);
+	struct io_uring_sqe *s = nvme_get_sqe(c, cmd);
 	int fd = cmd->direct ? c->dfd : c->fd;
 
 	if (cmd->op.kind == OP_READ)
@@ -240,7 +240,6 @@ static void submit_rw(struct nvme_ctrl *c, struct nvme_cmd *cmd)
 		s->rw_flags = RWF_DSYNC;
 	io_uring_sqe_set_data(s, &cmd->op);
 	cmd->pending++;
-	c->ops_inflight++;
 }
 
 static const int zero_modes[] = {
@@ -250,14 +249,13 @@ static const int zero_modes[] = {
 
 static void submit_zero(struct nvme_ctrl *c, struct nvme_op *op)
 {
-	struct io_uring_sqe *s = nvme_get_sqe(c);
+	struct io_uring_sqe *s = nvme_get_sqe(c, op->cmd);
 
 	io_uring_prep_fallocate(s, c->fd, zero_modes[op->step], op->off, op->len);
 	io_uring_sqe_set_data(s, op);
-	c->ops_inflight++;
 }
 
-/* The last resort of zeroing: plain writes of a zero buffer, on the engine thread. */
+/* The last resort of zeroing: plain writes of a zero buffer, on the thread that reaps the op. */
 static int zero_fill(struct nvme_ctrl *c, uint64_t off, uint64_t len)
 {
 	static const uint8_t zeroes[65536];
@@ -383,13 +381,12 @@ void nvme_io_exec(struct nvme_ctrl *c, struct nvme_cmd *cmd)
 		submit_rw(c, cmd);
 		break;
 	case SOFTDOCA_NVME_IO_FLUSH: {
-		struct io_uring_sqe *s = nvme_get_sqe(c);
+		struct io_uring_sqe *s = nvme_get_sqe(c, cmd);
 
 		cmd->op.kind = OP_FLUSH;
 		io_uring_prep_fsync(s, c->fd, IORING_FSYNC_DATASYNC);
 		io_uring_sqe_set_data(s, &cmd->op);
 		cmd->pending++;
-		c->ops_inflight++;
 		break;
 	}
 	case SOFTDOCA_NVME_IO_WRITE_ZEROES:
@@ -473,7 +470,7 @@ void nvme_io_done(struct nvme_ctrl *c, struct nvme_op *op, int res)
 {
 	struct nvme_cmd *cmd = op->cmd;
 
-	c->ops_inflight--;
+	cmd->ur->inflight--;
 	switch (op->kind) {
 	case OP_READ:
 	case OP_WRITE:

@@ -40,7 +40,12 @@ struct softhw_nvme_bell {
 	 */
 	void (*kick)(void *kick_ctx);
 	void *kick_ctx;
+	/* the SQ whose tail doorbell find_bell was given, for own_sq; 0 when addr was not one */
+	uint16_t sqid;
 };
+
+/* An I/O SQ that one driver thread submits and reaps on an io_uring of its own (own_sq). */
+struct softhw_nvme_owner;
 
 enum { SOFTHW_NVME_IRQ_ALWAYS = 0, SOFTHW_NVME_IRQ_MASKED = 1, SOFTHW_NVME_IRQ_ARMED = 2 };
 
@@ -50,6 +55,28 @@ struct softhw_nvme_ops {
 	 * CQ `cqid`. False when no open disk has that doorbell page or the CQ does not exist.
 	 */
 	bool (*find_bell)(const void *addr, size_t len, uint16_t cqid, struct softhw_nvme_bell *bell);
+	/*
+	 * For a driver that is itself a thread with a poll loop (DOCA STA's EU): I/O SQ `sqid` of
+	 * the disk kick_ctx (find_bell's) is executed on an io_uring of the caller's instead of the
+	 * controller thread's. That thread would otherwise be woken by every I/O completion and
+	 * then wake the driver with its CQE and interrupt: two thread hand-overs per I/O.
+	 * The controller thread stops fetching that SQ; the driver, after storing the SQ tail
+	 * doorbell as usual, calls progress(), which fetches and submits the new commands on its
+	 * ring and reaps that ring's completions into the CQ (the same CQEs, phase, SQ head and
+	 * statuses the controller posts). *ring_fd turns readable when the ring has completions:
+	 * the driver polls it with the CQ's irq_fd and calls progress() when it does (completions
+	 * the controller thread still posts, held ones released and those that waited for room,
+	 * keep coming with the interrupt). NULL (logged) when the SQ cannot be owned: the driver
+	 * goes on with the doorbell / kick protocol above.
+	 */
+	struct softhw_nvme_owner *(*own_sq)(void *kick_ctx, uint16_t sqid, int *ring_fd);
+	/* Fetches and submits the SQ's new commands and reaps the ring; returns the CQEs it posted. */
+	int (*progress)(struct softhw_nvme_owner *owner);
+	/*
+	 * Gives the SQ back to the controller thread, after waiting for the ring's operations in
+	 * flight (a driver lets its queue go once its commands completed). Before the disk closes.
+	 */
+	void (*release)(struct softhw_nvme_owner *owner);
 };
 
 extern const struct softhw_nvme_ops softhw_nvme_ops;

@@ -6,6 +6,8 @@
  * SQEs, runs admin commands itself and I/O commands on its io_uring, and posts CQEs. It sleeps
  * in io_uring_submit_and_wait() with a read of the wake eventfd always armed, so a submitter's
  * write of that fd (after a doorbell) or an I/O completion is what wakes it.
+ * An I/O SQ may instead be owned by one driver thread (nvme_ops.h, own_sq): its commands go to
+ * an io_uring of that thread's, which it reaps itself; the engine thread leaves that SQ alone.
  * ctrl.c: open/close, the thread, queues and CQE posting; admin.c: admin commands;
  * io.c: the backing store, PRPs and the I/O commands; api.c: the exported functions.
  */
@@ -35,6 +37,20 @@
 struct nvme_ctrl;
 struct nvme_cmd;
 
+/* An io_uring and its operations in flight: the engine's, or an SQ owner's. */
+struct nvme_uring {
+	struct io_uring ring;
+	int inflight;
+};
+
+/* An I/O SQ whose commands a driver thread submits and reaps on its own ring (nvme_ops.h). */
+struct nvme_owner {
+	struct nvme_uring ur;  /* first: the ops table hands this out as softhw_nvme_owner */
+	struct nvme_ctrl *c;
+	uint16_t sqid;
+	int fd;
+};
+
 /* One io_uring operation; a command has one, a Dataset Management command one per range. */
 struct nvme_op {
 	struct nvme_cmd *cmd;
@@ -57,6 +73,7 @@ struct nvme_cmd {
 	uint64_t off;           /* byte offset on the backing store */
 	uint64_t len;           /* bytes still to move */
 	bool direct;            /* the op goes to the O_DIRECT fd */
+	struct nvme_uring *ur;  /* the ring its ops go to: the engine's or its SQ owner's (set at fetch) */
 	struct iovec iov[NVME_MAX_IOV]; /* last: a fetch clears everything before it */
 };
 
@@ -73,6 +90,7 @@ struct nvme_cq {
 	bool bad_head_logged;
 	uint16_t iv;
 	int nsq;                /* SQs completing here */
+	uint32_t posted;        /* CQEs posted (wraps): what an SQ owner posted itself, for its counters */
 	struct softdoca_nvme_cqe *ring;
 	struct nvme_cmd *wait_head, *wait_tail;
 };
@@ -86,6 +104,7 @@ struct nvme_sq {
 	bool bad_tail_logged;
 	int inflight;
 	struct nvme_cmd *deleter; /* a Delete I/O SQ waiting for inflight to reach 0 */
+	struct nvme_owner *owner; /* its commands go to the owner's ring, not the engine's (own_sq) */
 	struct softdoca_nvme_sqe *ring;
 };
 
@@ -112,7 +131,7 @@ struct nvme_ctrl {
 	int irq_fd[NVME_MAX_QUEUES];   /* per interrupt vector, made on first use */
 
 	/* the engine */
-	struct io_uring ring;
+	struct nvme_uring eng;         /* the engine's io_uring */
 	int wake_fd;
 	uint64_t wake_buf;
 	struct nvme_op wake_op;
@@ -122,14 +141,13 @@ struct nvme_ctrl {
 	uint32_t asleep;               /* atomic: the engine is (about to be) blocked (nvme_ops.h) */
 	struct nvme_cmd *cmds;
 	struct nvme_cmd *free_cmds;
-	int ops_inflight;
 
 	/* the admin queue as the api uses it */
 	pthread_mutex_t admin_lock;
 	/*
 	 * The engine's state (queues, commands, the io_uring's submission side): the engine
 	 * thread holds it except while it waits for completions; a driver's kick (nvme_ctrl_kick)
-	 * takes it to fetch and submit in its own thread.
+	 * takes it to fetch and submit in its own thread, an SQ owner to fetch, submit and reap.
 	 */
 	pthread_mutex_t lock;
 	struct softdoca_nvme_qpair admin;
@@ -139,7 +157,9 @@ struct nvme_ctrl {
 
 /* ctrl.c */
 void nvme_complete(struct nvme_ctrl *c, struct nvme_cmd *cmd, int sct, int sc);
-struct io_uring_sqe *nvme_get_sqe(struct nvme_ctrl *c);
+/* A submission slot on the command's ring, counted as one op in flight there (cmd NULL: the
+ * engine's, not counted: its wake read). */
+struct io_uring_sqe *nvme_get_sqe(struct nvme_ctrl *c, struct nvme_cmd *cmd);
 int nvme_irq_fd(struct nvme_ctrl *c, uint16_t iv);
 
 /* bell.c: the open disks, for softhw_nvme_ops.find_bell */
@@ -147,6 +167,10 @@ void nvme_bell_add(struct nvme_ctrl *c);
 /* A driver stored an I/O SQ tail and found the engine asleep (softhw_nvme_bell.kick). */
 void nvme_ctrl_kick(void *ctrl);
 void nvme_bell_remove(struct nvme_ctrl *c);
+/* ctrl.c: softhw_nvme_ops' SQ owner (nvme_ops.h) */
+struct softhw_nvme_owner *nvme_own_sq(void *ctrl, uint16_t sqid, int *ring_fd);
+int nvme_owner_progress(struct softhw_nvme_owner *owner);
+void nvme_owner_release(struct softhw_nvme_owner *owner);
 /* admin.c */
 void nvme_admin_exec(struct nvme_ctrl *c, struct nvme_cmd *cmd);
 /* io.c */
