@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The run-time side of an STA back-end queue (dp.h): the NVMe SQ and CQ of a soft NVMe disk
- * that one IO context's EU job drives. Commands go on the SQ with PRPs and a doorbell write
- * that wakes the disk's controller; completions are reaped by phase bit and freed with a CQ
- * head doorbell write. Everything here runs under the IO context's data-path lock.
+ * that one IO context's EU job drives. Commands go on the SQ with PRPs and a doorbell write;
+ * completions are reaped by phase bit and freed with a CQ head doorbell write. The disk
+ * executes the SQ on an io_uring of the EU's (softhw_nvme_ops.own_sq): the EU submits after its
+ * doorbell and reaps that ring itself, so the disk's controller thread is not woken per I/O
+ * (nor is the EU by its interrupt). Without it (SOFTDOCA_STA_EU_URING=0, or a disk that cannot)
+ * the doorbell wakes the controller thread, and its interrupt the EU.
+ * Everything here runs under the IO context's data-path lock.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -81,10 +85,16 @@ struct sta_beq *sta_beq_of(struct doca_sta_io *io, struct doca_sta_be_handle *be
 	b->irq_gate = bell.irq_gate;
 	b->kick = bell.kick;
 	b->kick_ctx = bell.kick_ctx;
+	b->nvme = io->ctx.dev->nvme;
+	b->ring_fd = -1;
+	if (io->sta->eu_uring && bell.sqid != 0)
+		b->own = b->nvme->own_sq(bell.kick_ctx, bell.sqid, &b->ring_fd); /* NULL (logged): the doorbell way */
 	/* the EU looks at the CQ whenever it is up: interrupts only while it sleeps (sta_beq_arm) */
 	__atomic_store_n(b->irq_gate, SOFTHW_NVME_IRQ_MASKED, __ATOMIC_RELEASE);
 	b->cids = calloc(b->sq_depth, sizeof(*b->cids));
 	if (b->cids == NULL) {
+		if (b->own != NULL)
+			b->nvme->release(b->own);
 		free(b);
 		return NULL;
 	}
@@ -153,9 +163,19 @@ bool sta_beq_push(struct sta_beq *b, struct sta_slot *s)
 	return true;
 }
 
+void sta_beq_progress(struct sta_beq *b)
+{
+	if (b->own != NULL)
+		b->eu_reaped += (uint32_t)b->nvme->progress(b->own);
+}
+
 void sta_beq_ring(struct sta_beq *b)
 {
 	__atomic_store_n(b->sq_db, b->sq_tail, __ATOMIC_RELEASE);
+	if (b->own != NULL) { /* ours to submit: no controller thread to wake */
+		sta_beq_progress(b);
+		return;
+	}
 	/* a controller that is up fetches the new tail before it sleeps (nvme_ops.h) */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(b->asleep, __ATOMIC_RELAXED))
@@ -245,6 +265,8 @@ void sta_beq_release(struct sta_beq *b)
 	struct doca_sta *sta = b->owner->sta;
 
 	__atomic_store_n(b->irq_gate, SOFTHW_NVME_IRQ_ALWAYS, __ATOMIC_RELEASE);
+	if (b->own != NULL) /* (its commands completed: drain_backends) */
+		b->nvme->release(b->own);
 	pthread_mutex_lock(&sta->leaf_lock);
 	b->h->owner = NULL;
 	pthread_mutex_unlock(&sta->leaf_lock);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The STA data path on the soft card's EUs (dp.h): one job per running IO context waits on
- * the context's verbs completion channel and on the interrupts of the back-end CQs it owns,
- * and moves each command capsule along: offloaded NVMe Read / Write / Flush to a back-end
+ * the context's verbs completion channel, the interrupts of the back-end CQs it owns and the
+ * io_urings it executes their commands on (beq.c), and moves each command capsule along: offloaded NVMe Read / Write / Flush to a back-end
  * queue and back (RDMA READ of write data, RDMA WRITE of read data, the response by SEND),
  * anything else to the application's non-offload callback.
  */
@@ -30,13 +30,18 @@ static uint64_t wr_id(const struct sta_slot *s, int kind)
 	return (uint64_t)s->qp->id << 32 | (uint64_t)s->index << 2 | (uint64_t)kind;
 }
 
-static void eu_count(struct doca_sta_io *io, int type, int ctr)
+static void eu_count_n(struct doca_sta_io *io, int type, int ctr, uint64_t n)
 {
 	struct doca_sta *sta = io->sta;
 	uint32_t i = io->index * STA_EU_TYPES + (uint32_t)type;
 
 	if (i < sta->num_eus)
-		sta->eus[i].ctr[ctr]++;
+		sta->eus[i].ctr[ctr] += n;
+}
+
+static void eu_count(struct doca_sta_io *io, int type, int ctr)
+{
+	eu_count_n(io, type, ctr, 1);
 }
 
 /* The EU error event (non-fatal: the EU goes on) naming the IO context's EU of that type. */
@@ -252,7 +257,7 @@ static void drain_cq(struct doca_sta_io *io);
  * The disk's completions, a few at a time with the NIC's between them: a disk that completes
  * its whole queue at once gets the commands that follow sooner (each answer leaves at once,
  * the host's next capsule goes to the disk before the rest of the batch is answered). io NULL:
- * the disk's only.
+ * the disk's only. Our own io_uring's completions become CQEs first (sta_beq_progress).
  */
 #define BEQ_CHUNK 8
 static void beq_drain(struct doca_sta_io *io, struct sta_beq *b)
@@ -262,6 +267,11 @@ static void beq_drain(struct doca_sta_io *io, struct sta_beq *b)
 	int n;
 
 	do {
+		sta_beq_progress(b);
+		if (b->eu_reaped > 0) {
+			eu_count_n(b->owner, DOCA_STA_EU_BEQ - 1, STA_EU_CTR_NVME_EU_REAPED, b->eu_reaped);
+			b->eu_reaped = 0;
+		}
 		n = sta_beq_reap(b, done, status, BEQ_CHUNK);
 		for (int i = 0; i < n; i++)
 			nvme_done(done[i], status[i]);
@@ -647,7 +657,9 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 {
 	struct sta_io_dp *dp = (struct sta_io_dp *)((char *)job - offsetof(struct sta_io_dp, job));
 	struct doca_sta_io *io = dp->io;
-	struct pollfd fds[2 + 64];
+	/* the stop fd, the channel, and per back-end queue its interrupt and our io_uring */
+	enum { FD_EVENT, FD_IRQ, FD_RING } kind[2 + 2 * 64];
+	struct pollfd fds[2 + 2 * 64];
 	struct timespec t0;
 
 	(void)rank;
@@ -674,12 +686,24 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 			eu_arm(dp);
 		left_ms = beq_watch(dp, left_ms);
 		left_ms = nonoff_watch(dp, left_ms);
+		kind[n] = FD_EVENT;
 		fds[n++] = (struct pollfd){.fd = dp->stop_fd, .events = POLLIN};
-		if (dp->chan != NULL)
+		if (dp->chan != NULL) {
+			kind[n] = FD_EVENT;
 			fds[n++] = (struct pollfd){.fd = dp->chan->fd, .events = POLLIN};
+		}
 		for (uint32_t i = 0; i < dp->num_beqs; i++) {
-			if (dp->beqs[i]->irq_fd >= 0)
+			/* the interrupt stays for completions the controller thread posts (a hold
+			 * released, room in a full CQ) on a queue our ring executes too */
+			if (dp->beqs[i]->irq_fd >= 0) {
+				kind[n] = FD_IRQ;
 				fds[n++] = (struct pollfd){.fd = dp->beqs[i]->irq_fd, .events = POLLIN};
+			}
+			/* readable while our ring holds completions (their task work wakes us too) */
+			if (dp->beqs[i]->own != NULL) {
+				kind[n] = FD_RING;
+				fds[n++] = (struct pollfd){.fd = dp->beqs[i]->ring_fd, .events = POLLIN};
+			}
 			/* the disk interrupts only a sleeping EU; a completion already there: no sleep */
 			if (sta_beq_arm(dp->beqs[i]))
 				left_ms = 0;
@@ -693,7 +717,7 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 		for (nfds_t i = 0; i < n; i++) {
 			uint64_t v;
 
-			if (!(fds[i].revents & POLLIN))
+			if (!(fds[i].revents & POLLIN) || kind[i] == FD_RING) /* (a ring is reaped by beq_drain) */
 				continue;
 			if (dp->chan != NULL && fds[i].fd == dp->chan->fd) {
 				struct ibv_cq *cq;
@@ -705,6 +729,8 @@ static void eu_run(struct softhw_dpa_job *job, unsigned int rank)
 				}
 			} else if (read(fds[i].fd, &v, sizeof(v)) < 0) {
 				/* an eventfd another reader emptied first: nothing to do */
+			} else if (kind[i] == FD_IRQ) {
+				eu_count(io, DOCA_STA_EU_BEQ - 1, STA_EU_CTR_NVME_IRQS);
 			}
 		}
 		if (dp->cq != NULL)
@@ -790,19 +816,29 @@ static void drain_backends(struct doca_sta_io *io)
 	struct sta_io_dp *dp = io->dp;
 
 	for (int round = 0; round < 300; round++) {
-		struct pollfd fds[64];
+		struct pollfd fds[2 * 64];
+		bool ring[2 * 64];
 		nfds_t n = 0;
 		uint32_t inflight = 0;
 		int wait_ms = 100;
 
 		for (uint32_t i = 0; i < dp->num_beqs; i++) {
-			beq_drain(NULL, dp->beqs[i]); /* stopping: the NIC's CQ is not looked at */
-			inflight += dp->beqs[i]->inflight;
-			if (dp->beqs[i]->irq_fd >= 0 && dp->beqs[i]->inflight > 0) {
-				fds[n++] = (struct pollfd){.fd = dp->beqs[i]->irq_fd, .events = POLLIN};
-				if (sta_beq_arm(dp->beqs[i]))
-					wait_ms = 0;
+			struct sta_beq *b = dp->beqs[i];
+
+			beq_drain(NULL, b); /* stopping: the NIC's CQ is not looked at */
+			inflight += b->inflight;
+			if (b->inflight == 0)
+				continue;
+			if (b->irq_fd >= 0) {
+				ring[n] = false;
+				fds[n++] = (struct pollfd){.fd = b->irq_fd, .events = POLLIN};
 			}
+			if (b->own != NULL) { /* our ring's completions, reaped here now */
+				ring[n] = true;
+				fds[n++] = (struct pollfd){.fd = b->ring_fd, .events = POLLIN};
+			}
+			if (sta_beq_arm(b))
+				wait_ms = 0;
 		}
 		if (inflight == 0)
 			return;
@@ -811,7 +847,7 @@ static void drain_backends(struct doca_sta_io *io)
 			for (nfds_t i = 0; i < n; i++) {
 				uint64_t v;
 
-				if ((fds[i].revents & POLLIN) && read(fds[i].fd, &v, sizeof(v)) < 0) {
+				if ((fds[i].revents & POLLIN) && !ring[i] && read(fds[i].fd, &v, sizeof(v)) < 0) {
 					/* emptied by another reader: nothing to do */
 				}
 			}

@@ -6,8 +6,9 @@
  *
  * Where it runs: each running IO context has one job on the soft card's DPA EUs (the STA
  * context opens the device's soft DPA at start, lib/softhw/dpa). The job blocks in poll() on
- * the IO context's completion channel, the interrupt eventfds of the back-end CQs it owns and
- * a stop eventfd: nothing spins, and no I/O runs on the application's threads. The
+ * the IO context's completion channel, the interrupt eventfds of the back-end CQs it owns, the
+ * io_urings it executes their commands on (beq.c) and a stop eventfd: nothing spins, and no I/O
+ * runs on the application's threads. The
  * application's threads only post non-offload responses and data (tasks) and receive the
  * non-offload capsules from doca_pe_progress. One mutex per IO context (dp_lock) serialises
  * the EU and the application's calls on that context's QPs.
@@ -120,6 +121,15 @@ struct sta_beq {
 	uint32_t *irq_gate;               /* the CQ's interrupt: armed only while the EU sleeps */
 	void (*kick)(void *kick_ctx);     /* the disk fetches in our thread when idle (nvme_ops.h) */
 	void *kick_ctx;
+	/*
+	 * The SQ executed on an io_uring of this EU's (nvme_ops.h own_sq), NULL when the disk's
+	 * controller thread does it: progress() fetches, submits and reaps, ring_fd is in the EU's
+	 * poll set. eu_reaped: the CQEs progress() posted, not yet counted (dp.c).
+	 */
+	const struct softhw_nvme_ops *nvme;
+	struct softhw_nvme_owner *own;
+	int ring_fd;
+	uint32_t eu_reaped;
 	struct sta_slot **cids;  /* sq_depth entries: the slot of each CID in flight */
 	uint32_t inflight;
 	bool ring_pending;       /* SQEs placed since the last doorbell: rung once per batch */
@@ -184,8 +194,10 @@ static inline uint64_t sta_le64(const uint8_t *p)
 struct sta_beq *sta_beq_of(struct doca_sta_io *io, struct doca_sta_be_handle *be);
 /* Places the slot's command on the SQ (PRPs, back-end NSID); false when there is no room. */
 bool sta_beq_push(struct sta_beq *b, struct sta_slot *s);
-/* Publishes the SQ tail and wakes the disk's controller if it sleeps. */
+/* Publishes the SQ tail and wakes the disk's controller if it sleeps (or submits on our ring). */
 void sta_beq_ring(struct sta_beq *b);
+/* Our io_uring's completions (an owned SQ): their CQEs are posted; no-op otherwise. */
+void sta_beq_progress(struct sta_beq *b);
 /* The EU is about to sleep: arms the CQ's interrupt; true if a completion is there already. */
 bool sta_beq_arm(struct sta_beq *b);
 /* Up to max new completions: their slots and statuses (SC | SCT << 8); frees their CQ slots. */

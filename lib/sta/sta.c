@@ -20,6 +20,7 @@ SDK_LOG_REGISTER(STA);
 
 static const char *const eu_ctr_names[STA_EU_CTRS] = {
 	"rx_capsules", "tx_responses", "rdma_reads", "rdma_writes", "nvme_submitted", "nvme_completed", "non_offload",
+	"nvme_eu_reaped", "nvme_irqs",
 };
 
 static const struct softdoca_ctx_ops sta_ops;
@@ -436,6 +437,8 @@ doca_error_t doca_sta_create(struct doca_dev *dev, struct doca_sta **sta)
 	s->be_timeout_ms = env_ms("SOFTDOCA_STA_BE_TIMEOUT_MS", STA_BE_TIMEOUT_MS); /* tests: a shorter wait */
 	s->nonoff_warn_ms = env_ms("SOFTDOCA_STA_NONOFF_WARN_MS", STA_NONOFF_WARN_MS);
 	s->eu_slice_ms = env_ms("SOFTDOCA_STA_EU_SLICE_MS", STA_EU_SLICE_MS);
+	/* 0: the disk's controller thread executes the back-end queues (before 2026-12-03's issue 14) */
+	s->eu_uring = getenv("SOFTDOCA_STA_EU_URING") == NULL || strcmp(getenv("SOFTDOCA_STA_EU_URING"), "0") != 0;
 	pthread_mutex_init(&s->io_lock, NULL);
 	pthread_mutex_init(&s->leaf_lock, NULL);
 	*sta = s;

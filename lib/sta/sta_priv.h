@@ -45,8 +45,11 @@ enum { STA_IO_TASK_DISCONNECT = 0, STA_IO_TASK_WRITE_SEND, STA_IO_TASK_READ, STA
 #define STA_IO_TASKS 1024 /* tasks of each IO task type (their set_conf calls take no count) */
 
 /* Counters of an EU, a back-end queue and a namespace (zero until the data path exists). */
+/* NVME_EU_REAPED: completions the EU posted itself from its own io_uring (beq.c); NVME_IRQS: its
+ * wake-ups by a back-end CQ's interrupt (completions the disk's controller thread posted) */
 enum { STA_EU_CTR_RX_CAPSULES, STA_EU_CTR_TX_RESPONSES, STA_EU_CTR_RDMA_READS, STA_EU_CTR_RDMA_WRITES,
-       STA_EU_CTR_NVME_SUBMITTED, STA_EU_CTR_NVME_COMPLETED, STA_EU_CTR_NON_OFFLOAD, STA_EU_CTRS };
+       STA_EU_CTR_NVME_SUBMITTED, STA_EU_CTR_NVME_COMPLETED, STA_EU_CTR_NON_OFFLOAD, STA_EU_CTR_NVME_EU_REAPED,
+       STA_EU_CTR_NVME_IRQS, STA_EU_CTRS };
 enum { STA_BEQ_CTR_SUBMITTED, STA_BEQ_CTR_COMPLETED, STA_BEQ_CTR_TIMEOUTS, STA_BEQ_CTRS };
 enum { STA_NS_CTR_READS, STA_NS_CTR_WRITES, STA_NS_CTR_READ_BYTES, STA_NS_CTR_WRITE_BYTES, STA_NS_CTR_ERRORS,
        STA_NS_CTRS };
@@ -153,6 +156,7 @@ struct doca_sta {
 	uint32_t be_timeout_ms; /* a back-end queue with commands and no completion for this long */
 	uint32_t nonoff_warn_ms; /* a non-offload capsule waiting for doca_pe_progress this long: logged */
 	uint32_t eu_slice_ms;    /* an EU job's slice (STA_EU_SLICE_MS) */
+	bool eu_uring;           /* EUs run their back-end queues on io_urings of their own (beq.c) */
 	/* objects */
 	struct doca_sta_subs_handle *subsystems;
 	uint32_t num_subsys;
