@@ -611,9 +611,18 @@ int main(int argc, char **argv)
 
 		CHECK(st != NULL && sscanf(st, "nvme_submitted %llu nvme_completed %llu", &sub, &comp) == 2);
 		CHECK(sub > 100 && sub == comp);
+		/* the EUs executed their back-end queues on io_urings of their own: they posted every
+		 * completion themselves, and the disk's interrupt never woke them */
+		unsigned long long reaped = 0, irqs = 0;
+
+		st = strstr(log, "nvme_eu_reaped ");
+		CHECK(st != NULL && sscanf(st, "nvme_eu_reaped %llu nvme_irqs %llu", &reaped, &irqs) == 2);
+		CHECK(reaped == comp && irqs == 0);
 		st = strstr(log, "rx_capsules ");
 		CHECK(st != NULL && sscanf(st, "rx_capsules %llu", &caps) == 1 && caps > sub);
-		fprintf(stderr, "target counters: %llu capsules, %llu NVMe commands submitted and completed\n", caps, sub);
+		fprintf(stderr, "target counters: %llu capsules, %llu NVMe commands submitted and completed, %llu posted by "
+			"the EUs from their io_urings, %llu disk interrupts\n",
+			caps, sub, reaped, irqs);
 		if (failures)
 			fprintf(stderr, "---- target log ----\n%s\n", log);
 	}

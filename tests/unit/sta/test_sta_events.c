@@ -6,6 +6,12 @@
  *  - SEND with invalidate: a keyed SGL of subtype Invalidate Key gets its response by SEND with
  *    invalidate naming the host's rkey (the host's work completion has IBV_WC_WITH_INV); a plain
  *    keyed SGL does not.
+ *  - Who completes the disk's commands: 200 I/Os at queue depth 1. The EU executes its back-end
+ *    queue on an io_uring of its own: it posts all 200 completions itself (EU counter
+ *    nvme_eu_reaped), no disk interrupt wakes it (nvme_irqs), and the disk's controller thread
+ *    sleeps through them (its voluntary context switches, /proc: fewer than 20). With
+ *    SOFTDOCA_STA_EU_URING=0 (test sta_events_ctrl_thread) the controller thread executes the
+ *    queue: it is woken for each I/O and its interrupt wakes the EU, which reaps nothing itself.
  *  - Removing a namespace under load: with the disk's completions held (softdoca_nvme's fault
  *    injection), 16 writes on the disk and the remove-namespace task submitted, new I/O gets
  *    Invalid Namespace and the task stays pending; it completes once the disk answers and the
@@ -27,6 +33,7 @@
  *    QPs are not served any more (a command gets no response); the contexts still stop.
  * Every wait is bounded; alarm() bounds the whole.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -343,6 +350,70 @@ static uint64_t beq_submitted(void)
 	return *e[0].val; /* "submitted" */
 }
 
+/* An EU counter summed over the STA context's EUs. */
+static uint64_t eu_ctr(const char *name)
+{
+	struct doca_sta_eu_handle *eus[64];
+	uint32_t n = 0;
+	uint64_t sum = 0;
+
+	TRY(doca_sta_get_eu_handle(t.sta, eus, &n));
+	for (uint32_t i = 0; i < n; i++) {
+		const struct doca_sta_eu_ctr_entry *e;
+		uint16_t k;
+
+		TRY(doca_sta_get_eu_stats(eus[i], &e, &k));
+		for (uint16_t j = 0; j < k; j++)
+			if (strcmp(e[j].name, name) == 0)
+				sum += __atomic_load_n(e[j].val, __ATOMIC_RELAXED);
+	}
+	return sum;
+}
+
+/*
+ * The voluntary context switches of the disk's controller thread (named softdoca-nvme; this
+ * process opens one disk): it blocks once per wake-up. -1 when it is not found.
+ */
+static long ctrl_thread_switches(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	long total = -1;
+
+	REQUIRE(d != NULL);
+	while ((de = readdir(d)) != NULL) {
+		char path[300], buf[4096];
+		FILE *f;
+		size_t n;
+		const char *v;
+		long sw;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = 0;
+		if (strcmp(buf, "softdoca-nvme\n") != 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/status", de->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = 0;
+		v = strstr(buf, "\nvoluntary_ctxt_switches:");
+		if (v != NULL && sscanf(v, "\nvoluntary_ctxt_switches: %ld", &sw) == 1)
+			total = (total < 0 ? 0 : total) + sw;
+	}
+	closedir(d);
+	return total;
+}
+
 static uint64_t want_submitted;
 static bool submitted_reached(void)
 {
@@ -597,6 +668,48 @@ int main(int argc, char **argv)
 	ask("S 1 1 0 2 0\n");
 	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && ok == 1 && invs == 0);
 	fprintf(stderr, "ok SEND with invalidate\n");
+
+	/* who completes the disk's commands (see the top): 200 I/Os at queue depth 1 */
+	{
+		bool eu_ring = getenv("SOFTDOCA_STA_EU_URING") == NULL || strcmp(getenv("SOFTDOCA_STA_EU_URING"), "0") != 0;
+		uint64_t done0 = eu_ctr("nvme_completed"), reaped0 = eu_ctr("nvme_eu_reaped"), irqs0 = eu_ctr("nvme_irqs");
+		long sw0 = ctrl_thread_switches(), sw;
+		unsigned int all = 0;
+
+		REQUIRE(sw0 >= 0);
+		t.quiet = true;
+		for (int i = 0; i < 100; i++) {
+			ask("S 1 1 500 1 0\n");
+			if (sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && ok == 1)
+				all++;
+			ask("S 1 1 500 2 0\n");
+			if (sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && ok == 1)
+				all++;
+		}
+		t.quiet = false;
+		sw = ctrl_thread_switches() - sw0;
+		uint64_t done = eu_ctr("nvme_completed") - done0, reaped = eu_ctr("nvme_eu_reaped") - reaped0;
+		uint64_t irqs = eu_ctr("nvme_irqs") - irqs0;
+
+		fprintf(stderr,
+			"  200 I/Os at QD 1 (%s): %llu completed, %llu posted by the EU from its io_uring, %llu disk "
+			"interrupts taken by the EU, %ld wake-ups of the disk's controller thread\n",
+			eu_ring ? "the EU's io_uring" : "SOFTDOCA_STA_EU_URING=0", (unsigned long long)done,
+			(unsigned long long)reaped, (unsigned long long)irqs, sw);
+		CHECK(all == 200 && done == 200);
+		if (eu_ring) {
+			CHECK(reaped == 200);
+			CHECK(irqs == 0);
+			CHECK(sw < 20);
+		} else {
+			/* (the EU takes only some by interrupt: it sees the others before it sleeps) */
+			CHECK(reaped == 0);
+			CHECK(irqs > 0);
+			CHECK(sw >= 100);
+		}
+		fprintf(stderr, "ok the disk's completions: %s\n",
+			eu_ring ? "the EU's own, the controller thread asleep" : "the controller thread's, by interrupt");
+	}
 
 	/* the disk stops answering with 16 writes on it; the namespace is removed meanwhile */
 	want_submitted = beq_submitted() + 16;
