@@ -158,7 +158,11 @@ struct softdoca_nvme_qpair {
 /* Opens a disk; its controller runs on a soft-card thread that sleeps while nothing is queued. */
 SOFTDOCA_NVME_API doca_error_t softdoca_nvme_open(const struct softdoca_nvme_disk_attr *attr,
 						  struct softdoca_nvme_disk **disk);
-/* Stops the controller (commands in flight finish first) and closes the backing store. */
+/*
+ * Stops the controller (commands in flight finish first) and closes the backing store.
+ * DOCA_ERROR_IN_USE (nothing closed) while DOCA STA executes one of its I/O queues: stop the
+ * IO contexts that use the disk first.
+ */
 SOFTDOCA_NVME_API doca_error_t softdoca_nvme_close(struct softdoca_nvme_disk *disk);
 SOFTDOCA_NVME_API doca_error_t softdoca_nvme_get_info(const struct softdoca_nvme_disk *disk,
 						      struct softdoca_nvme_disk_info *info);

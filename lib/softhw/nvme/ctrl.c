@@ -21,6 +21,7 @@ SDK_LOG_REGISTER(SOFTHW_NVME);
 
 #define RING_ENTRIES 512
 #define OWNER_RING_ENTRIES 256
+#define RELEASE_WAIT_S 30     /* release waits this long for the owner ring's operations */
 
 struct io_uring_sqe *nvme_get_sqe(struct nvme_ctrl *c, struct nvme_cmd *cmd)
 {
@@ -89,8 +90,9 @@ static void post(struct nvme_ctrl *c, struct nvme_cq *cq, struct nvme_cmd *cmd)
 	cq->signal = true;
 	cq->posted++;
 	sq->inflight--;
-	cmd->next = c->free_cmds;
-	c->free_cmds = cmd;
+	cmd->next = cmd->pool->free;
+	cmd->pool->free = cmd;
+	cmd->pool->out--;
 	if (sq->deleter != NULL && sq->inflight == 0) {
 		/* the last command of an SQ being deleted is done: the Delete I/O SQ completes */
 		struct nvme_cmd *d = sq->deleter;
@@ -170,8 +172,8 @@ static void signal_irqs(struct nvme_ctrl *c)
 	}
 }
 
-/* Fetches and runs up to a burst of SQ i's new SQEs, their I/O on ur; true if more are there. */
-static bool fetch_sq(struct nvme_ctrl *c, int i, struct nvme_uring *ur)
+/* Fetches and runs up to a burst of SQ i's new SQEs (slots from pool), their I/O on ur; true if more are there. */
+static bool fetch_sq(struct nvme_ctrl *c, int i, struct nvme_uring *ur, struct nvme_pool *pool)
 {
 	struct nvme_sq *sq = &c->sq[i];
 	uint32_t tail;
@@ -188,15 +190,17 @@ static bool fetch_sq(struct nvme_ctrl *c, int i, struct nvme_uring *ur)
 		return false;
 	}
 	sq->bad_tail_logged = false;
-	while (sq->head != tail && c->free_cmds != NULL && n < NVME_FETCH_BURST) {
-		struct nvme_cmd *cmd = c->free_cmds;
+	while (sq->head != tail && pool->free != NULL && n < NVME_FETCH_BURST) {
+		struct nvme_cmd *cmd = pool->free;
 
-		c->free_cmds = cmd->next;
+		pool->free = cmd->next;
+		pool->out++;
 		memset(cmd, 0, offsetof(struct nvme_cmd, iov));
 		cmd->sqe = sq->ring[sq->head];
 		cmd->sqid = (uint16_t)i;
 		cmd->op.cmd = cmd;
 		cmd->ur = ur;
+		cmd->pool = pool;
 		sq->head = (uint16_t)((sq->head + 1) % sq->size);
 		sq->inflight++;
 		n++;
@@ -216,10 +220,10 @@ static void fetch(struct nvme_ctrl *c, int first)
 {
 	bool more = true;
 
-	while (more && c->free_cmds != NULL) {
+	while (more && c->pool.free != NULL) {
 		more = false;
-		for (int i = first; i < NVME_MAX_QUEUES && c->free_cmds != NULL; i++)
-			if (c->sq[i].owner == NULL && fetch_sq(c, i, &c->eng))
+		for (int i = first; i < NVME_MAX_QUEUES && c->pool.free != NULL; i++)
+			if (c->sq[i].owner == NULL && fetch_sq(c, i, &c->eng, &c->pool))
 				more = true;
 	}
 }
@@ -244,7 +248,7 @@ static bool work_after_sleep_flag(struct nvme_ctrl *c)
 
 		/* (a tail beyond the SQ is ignored by fetch: no reason to stay up; an owned SQ is its
 		 * owner's to fetch; held I/O completions stay until the hold ends, which wakes us) */
-		if (sq->live && sq->deleter == NULL && sq->owner == NULL && c->free_cmds != NULL && tail < sq->size &&
+		if (sq->live && sq->deleter == NULL && sq->owner == NULL && c->pool.free != NULL && tail < sq->size &&
 		    tail != sq->head)
 			return true;
 		if (c->cq[i].live && c->cq[i].wait_head != NULL && (i == 0 || !hold) && !cq_full(c, &c->cq[i]))
@@ -350,6 +354,29 @@ static void reap_ring(struct nvme_ctrl *c, struct nvme_uring *ur)
 	io_uring_cq_advance(&ur->ring, n);
 }
 
+static struct nvme_pool *pool_new(uint32_t n)
+{
+	struct nvme_pool *p = calloc(1, sizeof(*p));
+
+	if (p == NULL || (p->cmds = calloc(n, sizeof(*p->cmds))) == NULL) {
+		free(p);
+		return NULL;
+	}
+	p->n = n;
+	for (uint32_t i = 0; i < n; i++) {
+		p->cmds[i].next = p->free;
+		p->free = &p->cmds[i];
+	}
+	return p;
+}
+
+static void pool_free(struct nvme_pool *p)
+{
+	if (p != NULL)
+		free(p->cmds);
+	free(p);
+}
+
 struct softhw_nvme_owner *nvme_own_sq(void *ctrl, uint16_t sqid, int *ring_fd)
 {
 	struct nvme_ctrl *c = ctrl;
@@ -375,6 +402,17 @@ struct softhw_nvme_owner *nvme_own_sq(void *ctrl, uint16_t sqid, int *ring_fd)
 	o->sqid = sqid;
 	o->fd = o->ur.ring.ring_fd;
 	pthread_mutex_lock(&c->lock);
+	if (sqid > 0 && sqid < NVME_MAX_QUEUES && c->sq[sqid].live && c->sq[sqid].owner == NULL) {
+		/* as many slots as the SQ has entries: the driver keeps no more in flight */
+		o->pool = pool_new(c->sq[sqid].size);
+		if (o->pool == NULL) {
+			pthread_mutex_unlock(&c->lock);
+			SDK_LOG_ERR("soft NVMe: I/O SQ %u: no memory for its owner's command slots", sqid);
+			io_uring_queue_exit(&o->ur.ring);
+			free(o);
+			return NULL;
+		}
+	}
 	if (sqid == 0 || sqid >= NVME_MAX_QUEUES || !c->sq[sqid].live || c->sq[sqid].owner != NULL) {
 		pthread_mutex_unlock(&c->lock);
 		SDK_LOG_ERR("soft NVMe: I/O SQ %u cannot be owned: %s", sqid,
@@ -382,6 +420,7 @@ struct softhw_nvme_owner *nvme_own_sq(void *ctrl, uint16_t sqid, int *ring_fd)
 			    : !c->sq[sqid].live		   ? "it does not exist"
 							   : "it has an owner already");
 		io_uring_queue_exit(&o->ur.ring);
+		pool_free(o->pool);
 		free(o);
 		return NULL;
 	}
@@ -411,8 +450,15 @@ int nvme_owner_progress(struct softhw_nvme_owner *owner)
 	if (cq != NULL) {
 		if (!__atomic_load_n(&c->hold, __ATOMIC_ACQUIRE))
 			drain_cq_waits(c, cq);
-		while (c->free_cmds != NULL && fetch_sq(c, o->sqid, &o->ur))
+		while (o->pool->free != NULL && fetch_sq(c, o->sqid, &o->ur, o->pool))
 			;
+	}
+	rc = io_uring_submit(&o->ur.ring);
+	if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+		SDK_LOG_ERR("soft NVMe I/O SQ %u: io_uring_submit on its owner's ring: %s", o->sqid, strerror(-rc));
+	/* what completed inside the submit (the page cache, a memory disk) is posted now, not a poll later */
+	reap_ring(c, &o->ur);
+	if (cq != NULL) {
 		/* completions left waiting for room: the driver's CQ head doorbell wakes the engine,
 		 * which posts them (a held one's with the release) */
 		if (cq->wait_head != NULL)
@@ -420,9 +466,6 @@ int nvme_owner_progress(struct softhw_nvme_owner *owner)
 		/* the owner reads its CQ next: no interrupt for what it posted itself */
 		cq->signal = false;
 	}
-	rc = io_uring_submit(&o->ur.ring);
-	if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
-		SDK_LOG_ERR("soft NVMe I/O SQ %u: io_uring_submit on its owner's ring: %s", o->sqid, strerror(-rc));
 	signal_irqs(c); /* another queue's CQE it posted: a Delete I/O SQ waiting for this SQ's last */
 	rc = cq != NULL ? (int)(cq->posted - before) : 0;
 	pthread_mutex_unlock(&c->lock);
@@ -439,24 +482,44 @@ void nvme_owner_release(struct softhw_nvme_owner *owner)
 		return;
 	c = o->c;
 	pthread_mutex_lock(&c->lock);
-	while (o->ur.inflight > 0) {
+	for (int waited = 0; o->ur.inflight > 0; waited++) {
 		/* (a driver releases once its commands completed: this is for one that did not) */
+		struct __kernel_timespec ts = {.tv_sec = 1};
 		struct io_uring_cqe *e;
 		int rc;
 
+		if (waited == RELEASE_WAIT_S) {
+			/*
+			 * The backing store does not answer (a hung NFS or device): the kernel still owns
+			 * those operations' buffers, so the ring and the owner stay, the SQ stays owned
+			 * (nothing fetches it again) and the driver is not held up for ever.
+			 */
+			SDK_LOG_ERR("soft NVMe I/O SQ %u: %d I/O operations of its owner's ring unanswered after %d s; "
+				    "the ring is left open and the SQ is not served again",
+				    o->sqid, o->ur.inflight, RELEASE_WAIT_S);
+			pthread_mutex_unlock(&c->lock);
+			return;
+		}
 		pthread_mutex_unlock(&c->lock);
-		rc = io_uring_wait_cqe(&o->ur.ring, &e);
+		/* (submits what a failed submit left prepared, too) */
+		rc = io_uring_submit_and_wait_timeout(&o->ur.ring, &e, 1, &ts, NULL);
 		pthread_mutex_lock(&c->lock);
-		if (rc < 0 && rc != -EINTR && rc != -EAGAIN) {
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -ETIME && rc != -EBUSY) {
 			SDK_LOG_ERR("soft NVMe I/O SQ %u: waiting for its owner's ring: %s", o->sqid, strerror(-rc));
 			break;
 		}
 		reap_ring(c, &o->ur);
-		io_uring_submit(&o->ur.ring);
 		signal_irqs(c);
 	}
 	if (c->sq[o->sqid].owner == o)
 		c->sq[o->sqid].owner = NULL;
+	/* completions still waiting for room in the CQ (or held) come back to the slots later */
+	if (o->pool->out > 0) {
+		o->pool->next = c->retired;
+		c->retired = o->pool;
+	} else {
+		pool_free(o->pool);
+	}
 	pthread_mutex_unlock(&c->lock);
 	/* the engine serves the SQ again: what is queued on it is fetched */
 	if (write(c->wake_fd, &one, sizeof(one)) < 0)
@@ -475,15 +538,16 @@ static doca_error_t queues_init(struct nvme_ctrl *c)
 	c->doorbells = aligned_alloc(NVME_PAGE, NVME_PAGE);
 	sq->ring = aligned_alloc(NVME_PAGE, NVME_PAGE); /* C11: a multiple of the alignment */
 	cq->ring = aligned_alloc(NVME_PAGE, NVME_PAGE);
-	c->cmds = calloc(NVME_CMDS, sizeof(*c->cmds));
-	if (c->doorbells == NULL || sq->ring == NULL || cq->ring == NULL || c->cmds == NULL)
+	c->pool.cmds = calloc(NVME_CMDS, sizeof(*c->pool.cmds));
+	if (c->doorbells == NULL || sq->ring == NULL || cq->ring == NULL || c->pool.cmds == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	memset((void *)c->doorbells, 0, NVME_PAGE);
 	memset(sq->ring, 0, sqb);
 	memset(cq->ring, 0, cqb);
+	c->pool.n = NVME_CMDS;
 	for (int i = 0; i < NVME_CMDS; i++) {
-		c->cmds[i].next = c->free_cmds;
-		c->free_cmds = &c->cmds[i];
+		c->pool.cmds[i].next = c->pool.free;
+		c->pool.free = &c->pool.cmds[i];
 	}
 	for (int i = 0; i < NVME_MAX_QUEUES; i++)
 		c->irq_fd[i] = -1;
@@ -513,7 +577,13 @@ static void ctrl_free(struct nvme_ctrl *c)
 	free(c->sq[0].ring);
 	free(c->cq[0].ring);
 	free((void *)c->doorbells);
-	free(c->cmds);
+	free(c->pool.cmds);
+	while (c->retired != NULL) {
+		struct nvme_pool *p = c->retired;
+
+		c->retired = p->next;
+		pool_free(p);
+	}
 	pthread_mutex_destroy(&c->admin_lock);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
@@ -594,6 +664,17 @@ doca_error_t softdoca_nvme_close(struct softdoca_nvme_disk *disk)
 
 	if (c == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&c->lock);
+	for (int i = 1; i < NVME_MAX_QUEUES; i++)
+		if (c->sq[i].owner != NULL) {
+			/* its ring's operations point into this controller: the driver releases it first */
+			pthread_mutex_unlock(&c->lock);
+			SDK_LOG_ERR("soft NVMe close: I/O SQ %d is still owned by a driver's io_uring (DOCA STA: stop the "
+				    "IO contexts that use this disk first); the disk stays open",
+				    i);
+			return DOCA_ERROR_IN_USE;
+		}
+	pthread_mutex_unlock(&c->lock);
 	nvme_bell_remove(c);
 	__atomic_store_n(&c->hold, false, __ATOMIC_RELEASE); /* held completions go out before the stop */
 	__atomic_store_n(&c->stop, true, __ATOMIC_RELEASE);
@@ -604,10 +685,6 @@ doca_error_t softdoca_nvme_close(struct softdoca_nvme_disk *disk)
 	for (int i = 1; i < NVME_MAX_QUEUES; i++) {
 		if (c->sq[i].live || c->cq[i].live)
 			SDK_LOG_WARN("soft NVMe close: I/O queue %d still exists; its rings stay the application's", i);
-		if (c->sq[i].owner != NULL)
-			SDK_LOG_ERR("soft NVMe close: I/O SQ %d is still owned by a driver's io_uring (release it before "
-				    "the disk closes)",
-				    i);
 	}
 	ctrl_free(c);
 	return DOCA_SUCCESS;

@@ -43,10 +43,23 @@ struct nvme_uring {
 	int inflight;
 };
 
-/* An I/O SQ whose commands a driver thread submits and reaps on its own ring (nvme_ops.h). */
+/* Command slots: the controller's, or an SQ owner's (a command goes back where it came from). */
+struct nvme_pool {
+	struct nvme_cmd *free;
+	struct nvme_cmd *cmds;
+	uint32_t n, out;        /* slots, and how many are in use */
+	struct nvme_pool *next; /* the controller's list of released owners' pools still in use */
+};
+
+/*
+ * An I/O SQ whose commands a driver thread submits and reaps on its own ring (nvme_ops.h),
+ * with command slots of its own: the controller's 256 are shared by every queue it serves,
+ * and an owner that took them all would leave the others waiting with nothing to wake them.
+ */
 struct nvme_owner {
 	struct nvme_uring ur;  /* first: the ops table hands this out as softhw_nvme_owner */
 	struct nvme_ctrl *c;
+	struct nvme_pool *pool;
 	uint16_t sqid;
 	int fd;
 };
@@ -74,6 +87,7 @@ struct nvme_cmd {
 	uint64_t len;           /* bytes still to move */
 	bool direct;            /* the op goes to the O_DIRECT fd */
 	struct nvme_uring *ur;  /* the ring its ops go to: the engine's or its SQ owner's (set at fetch) */
+	struct nvme_pool *pool; /* where it goes back once posted */
 	struct iovec iov[NVME_MAX_IOV]; /* last: a fetch clears everything before it */
 };
 
@@ -139,8 +153,8 @@ struct nvme_ctrl {
 	bool stop;                     /* atomic */
 	bool hold;                     /* atomic: I/O completions are kept (softdoca_nvme_hold_completions) */
 	uint32_t asleep;               /* atomic: the engine is (about to be) blocked (nvme_ops.h) */
-	struct nvme_cmd *cmds;
-	struct nvme_cmd *free_cmds;
+	struct nvme_pool pool;         /* the engine's command slots (NVME_CMDS) */
+	struct nvme_pool *retired;     /* released owners' slots with commands still out (freed at close) */
 
 	/* the admin queue as the api uses it */
 	pthread_mutex_t admin_lock;

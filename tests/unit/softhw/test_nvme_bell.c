@@ -16,6 +16,7 @@
  */
 #include <dirent.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -434,10 +435,95 @@ static void test_bell_owner(void)
 	unlink(path);
 }
 
+struct identify_job {
+	struct softdoca_nvme_disk *d;
+	void *data;
+	doca_error_t err;
+	int done; /* atomic */
+};
+
+static void *identify_thread(void *arg)
+{
+	struct identify_job *j = arg;
+
+	j->err = softdoca_nvme_identify(j->d, 0x01, 0, j->data);
+	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * An owner with more commands in flight than the controller's 256 shared slots (here 600
+ * writes whose completions are held): they come from the owner's own slots, so the admin
+ * queue (an Identify) and an unowned queue are still served meanwhile; the disk does not close
+ * while the SQ is owned (IN_USE); after the hold every write completes.
+ */
+static void test_bell_owner_many(void)
+{
+	struct softdoca_nvme_disk_attr a = {.path = NULL, .size = 8u << 20, .block_size = 4096};
+	struct softdoca_nvme_disk *d = NULL;
+	struct softdoca_nvme_qpair qp, qp2;
+	struct softhw_nvme_bell b;
+	struct softhw_nvme_owner *o;
+	struct softdoca_nvme_cqe e[600];
+	struct identify_job j = {0};
+	uint8_t *buf = aligned_alloc(4096, 2 * 4096);
+	pthread_t t;
+	int fd = -1, posted = 0, ok = 0;
+	long end;
+
+	CHECK(buf != NULL);
+	CHECK_OK(softdoca_nvme_open(&a, &d));
+	CHECK_OK(softdoca_nvme_qpair_create(d, 1, 1024, NULL, NULL, &qp));
+	CHECK_OK(softdoca_nvme_qpair_create(d, 2, 16, NULL, NULL, &qp2));
+	CHECK(softhw_nvme_ops.find_bell((const void *)(uintptr_t)qp.sq_doorbell, 4, 1, &b));
+	cq_wait = b.cq_wait;
+	o = softhw_nvme_ops.own_sq(b.kick_ctx, 1, &fd);
+	CHECK(o != NULL);
+	if (o == NULL)
+		goto out;
+	memset(buf, 0x5a, 4096);
+	CHECK_OK(softdoca_nvme_hold_completions(d, 1));
+	for (uint16_t k = 0; k < 600; k++)
+		push(&qp, SOFTDOCA_NVME_IO_WRITE, k, 1, buf, k % 2048, 0, 0);
+	__atomic_store_n(qp.sq_doorbell, qp.sq_tail, __ATOMIC_RELEASE);
+	CHECK(owner_reap(o, fd, &qp, e, 1, 300, &posted) == 0); /* all fetched and run, none answered */
+
+	/* the controller still has its slots: the admin queue and the other queue are served */
+	j.d = d;
+	j.data = buf + 4096;
+	CHECK(pthread_create(&t, NULL, identify_thread, &j) == 0);
+	for (end = now_ms() + WAIT_MS; !__atomic_load_n(&j.done, __ATOMIC_ACQUIRE) && now_ms() < end;)
+		(void)poll(NULL, 0, 1);
+	CHECK(__atomic_load_n(&j.done, __ATOMIC_ACQUIRE));
+	if (!__atomic_load_n(&j.done, __ATOMIC_ACQUIRE)) { /* hung: let the hold go so it can end */
+		CHECK_OK(softdoca_nvme_hold_completions(d, 0));
+	}
+	pthread_join(t, NULL);
+	CHECK_OK(j.err);
+	CHECK(softdoca_nvme_close(d) == DOCA_ERROR_IN_USE); /* owned: not while its ring runs */
+
+	/* the hold ends: the 600 completions, from the controller's wait list and the owner */
+	CHECK_OK(softdoca_nvme_hold_completions(d, 0));
+	for (end = now_ms() + WAIT_MS; ok < 600 && now_ms() < end;)
+		ok += owner_reap(o, fd, &qp, e + ok, 600 - ok, 100, &posted);
+	CHECK(ok == 600);
+	for (int i = 0; i < ok; i++)
+		CHECK(SOFTDOCA_NVME_CQE_SC(&e[i]) == 0 && SOFTDOCA_NVME_CQE_SCT(&e[i]) == 0);
+	softhw_nvme_ops.release(o);
+	CHECK(read_polled(&qp2, buf, 1));
+	CHECK(buf[0] == 0x5a); /* LBA 0 */
+out:
+	CHECK_OK(softdoca_nvme_qpair_destroy(d, &qp2));
+	CHECK_OK(softdoca_nvme_qpair_destroy(d, &qp));
+	CHECK_OK(softdoca_nvme_close(d));
+	free(buf);
+}
+
 int main(void)
 {
 	TEST_RUN(test_bell_hints);
 	TEST_RUN(test_bell_kick);
 	TEST_RUN(test_bell_owner);
+	TEST_RUN(test_bell_owner_many);
 	TEST_EXIT();
 }
