@@ -33,7 +33,9 @@ struct io_uring_sqe *nvme_get_sqe(struct nvme_ctrl *c, struct nvme_cmd *cmd)
 		io_uring_submit(&ur->ring);
 		s = io_uring_get_sqe(&ur->ring);
 	}
-	if (cmd != NULL)
+	if (s == NULL) /* the kernel took none (its completion queue overflowed): the caller fails the op */
+		SDK_LOG_ERR("soft NVMe: no io_uring submission slot (the ring's completions overflow); an operation fails");
+	else if (cmd != NULL)
 		ur->inflight++;
 	return s;
 }
@@ -45,13 +47,16 @@ int nvme_irq_fd(struct nvme_ctrl *c, uint16_t iv)
 	return c->irq_fd[iv];
 }
 
-/* A read of the wake fd, told apart from I/O ops by its address (&c->wake_op). */
+/* A read of the wake fd, told apart from I/O ops by its address (&c->wake_op); tried again each turn until armed. */
 static void arm_wake(struct nvme_ctrl *c)
 {
-	struct io_uring_sqe *s = nvme_get_sqe(c, NULL);
+	struct io_uring_sqe *s = c->wake_armed ? NULL : nvme_get_sqe(c, NULL);
 
+	if (s == NULL)
+		return;
 	io_uring_prep_read(s, c->wake_fd, &c->wake_buf, sizeof(c->wake_buf), 0);
 	io_uring_sqe_set_data(s, &c->wake_op);
+	c->wake_armed = true;
 }
 
 static bool cq_full(struct nvme_ctrl *c, struct nvme_cq *cq)
@@ -278,11 +283,12 @@ static void *engine(void *arg)
 
 			n++;
 			if (op == &c->wake_op)
-				arm_wake(c);
+				c->wake_armed = false;
 			else
 				nvme_io_done(c, op, e->res);
 		}
 		io_uring_cq_advance(&c->eng.ring, n);
+		arm_wake(c);
 		drain_waits(c);
 		if (!stop)
 			fetch(c, 0);

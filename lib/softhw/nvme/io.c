@@ -226,11 +226,23 @@ static bool direct_ok(struct nvme_ctrl *c, struct nvme_cmd *cmd)
 	return true;
 }
 
+/* No submission slot for a command's only op (logged by nvme_get_sqe): Internal Error. */
+static void no_sqe(struct nvme_ctrl *c, struct nvme_cmd *cmd)
+{
+	if (cmd->status == 0)
+		cmd->status = NVME_STATUS(SCT_G, SOFTDOCA_NVME_SC_INTERNAL_ERROR);
+	nvme_complete(c, cmd, SCT_G, 0);
+}
+
 static void submit_rw(struct nvme_ctrl *c, struct nvme_cmd *cmd)
 {
 	struct io_uring_sqe *s = nvme_get_sqe(c, cmd);
 	int fd = cmd->direct ? c->dfd : c->fd;
 
+	if (s == NULL) {
+		no_sqe(c, cmd);
+		return;
+	}
 	if (cmd->op.kind == OP_READ)
 		io_uring_prep_readv(s, fd, cmd->iov, (unsigned)cmd->niov, cmd->off);
 	else
@@ -247,10 +259,18 @@ static const int zero_modes[] = {
 	FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 };
 
+static void zero_done(struct nvme_ctrl *c, struct nvme_op *op, int res);
+
 static void submit_zero(struct nvme_ctrl *c, struct nvme_op *op)
 {
 	struct io_uring_sqe *s = nvme_get_sqe(c, op->cmd);
 
+	if (s == NULL) { /* (DSM holds its command until every range is submitted) */
+		if (op->cmd->status == 0)
+			op->cmd->status = NVME_STATUS(SCT_G, SOFTDOCA_NVME_SC_INTERNAL_ERROR);
+		zero_done(c, op, -EBUSY);
+		return;
+	}
 	io_uring_prep_fallocate(s, c->fd, zero_modes[op->step], op->off, op->len);
 	io_uring_sqe_set_data(s, op);
 }
@@ -384,6 +404,10 @@ void nvme_io_exec(struct nvme_ctrl *c, struct nvme_cmd *cmd)
 		struct io_uring_sqe *s = nvme_get_sqe(c, cmd);
 
 		cmd->op.kind = OP_FLUSH;
+		if (s == NULL) {
+			no_sqe(c, cmd);
+			break;
+		}
 		io_uring_prep_fsync(s, c->fd, IORING_FSYNC_DATASYNC);
 		io_uring_sqe_set_data(s, &cmd->op);
 		cmd->pending++;

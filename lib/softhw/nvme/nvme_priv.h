@@ -149,6 +149,7 @@ struct nvme_ctrl {
 	int wake_fd;
 	uint64_t wake_buf;
 	struct nvme_op wake_op;
+	bool wake_armed;               /* the wake read is on the ring (arm_wake) */
 	pthread_t thread;
 	bool stop;                     /* atomic */
 	bool hold;                     /* atomic: I/O completions are kept (softdoca_nvme_hold_completions) */
