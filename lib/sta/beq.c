@@ -74,10 +74,19 @@ struct sta_beq *sta_beq_of(struct doca_sta_io *io, struct doca_sta_be_handle *be
 	b->cq = cq;
 	b->sq_depth = (uint16_t)(sql / 64 > 1024 ? 1024 : sql / 64);
 	b->cq_depth = (uint16_t)(cql / 16 > 1024 ? 1024 : cql / 16);
-	b->phase = 1;
 	b->cqid = (uint16_t)((pick->cq_db_offset - 4) / 8);
 	b->sq_db = (volatile uint32_t *)((uint8_t *)db + pick->sq_db_offset);
 	b->cq_db = (volatile uint32_t *)((uint8_t *)cdb + pick->cq_db_offset);
+	/*
+	 * The disk's queue goes on from where its last driver left it (an IO context stopped and
+	 * started again takes the same queue): the SQ tail and CQ head it last rang, every command
+	 * it sent completed and taken (its stop drained them), and the CQ's next phase the inverse
+	 * of the entry at the head (0 in a CQ never written: phase 1).
+	 */
+	b->sq_tail = b->sq_head = (uint16_t)(__atomic_load_n(b->sq_db, __ATOMIC_ACQUIRE) % b->sq_depth);
+	b->cq_head = (uint16_t)(__atomic_load_n(b->cq_db, __ATOMIC_ACQUIRE) % b->cq_depth);
+	b->phase = (uint8_t)((__atomic_load_n((const uint16_t *)((const uint8_t *)cq + 16u * b->cq_head + 14),
+					      __ATOMIC_ACQUIRE) & 1u) ^ 1u);
 	b->wake_fd = bell.wake_fd;
 	b->irq_fd = bell.irq_fd;
 	b->asleep = bell.asleep;

@@ -95,7 +95,10 @@ static void host(int in, int out)
 		unsigned int n, nsid, opc, inv, lba, ms;
 		int k;
 
-		if (line[0] == 'C') {
+		if (line[0] == 'D') { /* leave (the target's IO context is about to stop) */
+			nvmf_disconnect(&q);
+			fprintf(fout, "D\n");
+		} else if (line[0] == 'C') {
 			struct nvmf_cqe c;
 
 			fprintf(fout, "C %d\n", nvmf_connect(&q, "127.0.0.1", port, 1, 64, 63, 1, NQN, HOST, &c));
@@ -709,6 +712,29 @@ int main(int argc, char **argv)
 		}
 		fprintf(stderr, "ok the disk's completions: %s\n",
 			eu_ring ? "the EU's own, the controller thread asleep" : "the controller thread's, by interrupt");
+	}
+
+	/*
+	 * The IO context stopped and started again takes the same back-end queue, whose SQ and CQ
+	 * are part-way round (203 commands on 64 entries): it goes on from there. (It used to start
+	 * at entry 0, phase 1: the disk ran stale SQEs again and the EU misread the CQ.)
+	 */
+	{
+		ask("D\n");
+		doca_ctx_stop(doca_sta_io_as_ctx(t.io));
+		REQUIRE(run_until(io_idle, TMO));
+		doca_error_t e = doca_ctx_start(doca_sta_io_as_ctx(t.io));
+
+		REQUIRE(e == DOCA_ERROR_IN_PROGRESS || e == DOCA_SUCCESS);
+		REQUIRE(run_until(running, TMO));
+		REQUIRE(strcmp(ask("C\n"), "C 0") == 0);
+		for (int i = 0; i < 40; i++) {
+			ask("S 1 1 700 1 0\n");
+			CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 1 && ok == 1);
+			ask("S 1 1 700 2 0\n");
+			CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 1 && ok == 1);
+		}
+		fprintf(stderr, "ok the IO context restarted: its back-end queue goes on where it was\n");
 	}
 
 	/* the disk stops answering with 16 writes on it; the namespace is removed meanwhile */
