@@ -21,6 +21,7 @@ SDK_LOG_REGISTER(SOFTHW_NVME);
 
 #define RING_ENTRIES 512
 #define OWNER_RING_ENTRIES 256
+#define OWNER_SUBMIT_ROUNDS 4  /* submit-and-reap rounds per progress */
 #define RELEASE_WAIT_S 30     /* release waits this long for the owner ring's operations */
 
 struct io_uring_sqe *nvme_get_sqe(struct nvme_ctrl *c, struct nvme_cmd *cmd)
@@ -459,11 +460,22 @@ int nvme_owner_progress(struct softhw_nvme_owner *owner)
 		while (o->pool->free != NULL && fetch_sq(c, o->sqid, &o->ur, o->pool))
 			;
 	}
-	rc = io_uring_submit(&o->ur.ring);
-	if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
-		SDK_LOG_ERR("soft NVMe I/O SQ %u: io_uring_submit on its owner's ring: %s", o->sqid, strerror(-rc));
-	/* what completed inside the submit (the page cache, a memory disk) is posted now, not a poll later */
-	reap_ring(c, &o->ur);
+	/*
+	 * What completed inside the submit (the page cache, a memory disk) is posted now, not a
+	 * poll later. A completion may queue the command's next op (a Write Zeroes trying its next
+	 * way, a short transfer's rest): that is submitted too, or nothing would ever complete it.
+	 */
+	for (int round = 0;; round++) {
+		rc = io_uring_submit(&o->ur.ring);
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+			SDK_LOG_ERR("soft NVMe I/O SQ %u: io_uring_submit on its owner's ring: %s", o->sqid,
+				    strerror(-rc));
+		if (round == OWNER_SUBMIT_ROUNDS)
+			break; /* (its completions make the ring's fd readable: the next progress goes on) */
+		reap_ring(c, &o->ur);
+		if (io_uring_sq_ready(&o->ur.ring) == 0)
+			break;
+	}
 	if (cq != NULL) {
 		/* completions left waiting for room: the driver's CQ head doorbell wakes the engine,
 		 * which posts them (a held one's with the release) */
