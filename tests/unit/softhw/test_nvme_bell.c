@@ -14,7 +14,6 @@
  * queue of the same disk works meanwhile, and the released SQ is the controller's again.
  * Links softhw alone.
  */
-#include <dirent.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -29,6 +28,9 @@
 #include "softhw/softhw.h"
 #include "support.h"
 #include "test.h"
+#include "thread_switches.h"
+
+#define NVME_THREAD "softdoca-nvme" /* the disk's controller thread (one disk open here) */
 
 const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
 
@@ -210,46 +212,6 @@ static void test_bell_kick(void)
 	free(buf);
 }
 
-/* The voluntary context switches of this process's disk controller thread (softdoca-nvme). */
-static long ctrl_switches(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *de;
-	long total = -1;
-
-	if (d == NULL)
-		return -1;
-	while ((de = readdir(d)) != NULL) {
-		char path[300], buf[4096];
-		FILE *f;
-		size_t n;
-		const char *v;
-		long sw;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
-		if ((f = fopen(path, "r")) == NULL)
-			continue;
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[n] = 0;
-		if (strcmp(buf, "softdoca-nvme\n") != 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/status", de->d_name);
-		if ((f = fopen(path, "r")) == NULL)
-			continue;
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[n] = 0;
-		v = strstr(buf, "\nvoluntary_ctxt_switches:");
-		if (v != NULL && sscanf(v, "\nvoluntary_ctxt_switches: %ld", &sw) == 1)
-			total = (total < 0 ? 0 : total) + sw;
-	}
-	closedir(d);
-	return total;
-}
-
 /* The owner's wait for n CQEs (bounded): poll the ring's fd, progress, take them into out[]. */
 static const uint32_t *cq_wait;
 
@@ -326,7 +288,7 @@ static void owner_case(const char *path)
 	if (o == NULL)
 		goto out;
 	CHECK(word_becomes(b.asleep, 1));
-	sw0 = ctrl_switches();
+	sw0 = thread_switches(NVME_THREAD);
 	CHECK(sw0 >= 0);
 
 	/* 40 rounds: 4 writes, Flush, then 4 reads checked; the 8-entry CQ wraps its phase 20 times */
@@ -405,7 +367,7 @@ static void owner_case(const char *path)
 	 * them (it woke once for the other queue's read; a few more: other wake-ups of it) */
 	CHECK(posted == total);
 	CHECK(!irq_pending(qp.irq_fd, 0));
-	long sw = ctrl_switches() - sw0;
+	long sw = thread_switches(NVME_THREAD) - sw0;
 
 	fprintf(stderr, "  %s: %d CQEs posted by the owner, %ld controller-thread wake-ups\n",
 		path != NULL ? (info.direct_io ? "file, O_DIRECT" : "file, buffered") : "memory", posted, sw);

@@ -33,7 +33,6 @@
  *    QPs are not served any more (a command gets no response); the contexts still stop.
  * Every wait is bounded; alarm() bounds the whole.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -66,6 +65,9 @@
 
 #include "nvmf_host.h"
 #include "test.h"
+#include "thread_switches.h"
+
+#define NVME_THREAD "softdoca-nvme" /* the disk's controller thread (one disk open here) */
 
 #define NQN "nqn.2026-12.io.softdoca:sta-events"
 #define HOST "nqn.2014-08.io.softdoca:host1"
@@ -373,50 +375,6 @@ static uint64_t eu_ctr(const char *name)
 	return sum;
 }
 
-/*
- * The voluntary context switches of the disk's controller thread (named softdoca-nvme; this
- * process opens one disk): it blocks once per wake-up. -1 when it is not found.
- */
-static long ctrl_thread_switches(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *de;
-	long total = -1;
-
-	REQUIRE(d != NULL);
-	while ((de = readdir(d)) != NULL) {
-		char path[300], buf[4096];
-		FILE *f;
-		size_t n;
-		const char *v;
-		long sw;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
-		f = fopen(path, "r");
-		if (f == NULL)
-			continue;
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[n] = 0;
-		if (strcmp(buf, "softdoca-nvme\n") != 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/status", de->d_name);
-		f = fopen(path, "r");
-		if (f == NULL)
-			continue;
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-		buf[n] = 0;
-		v = strstr(buf, "\nvoluntary_ctxt_switches:");
-		if (v != NULL && sscanf(v, "\nvoluntary_ctxt_switches: %ld", &sw) == 1)
-			total = (total < 0 ? 0 : total) + sw;
-	}
-	closedir(d);
-	return total;
-}
-
 static uint64_t want_submitted;
 static bool submitted_reached(void)
 {
@@ -676,7 +634,7 @@ int main(int argc, char **argv)
 	{
 		bool eu_ring = getenv("SOFTDOCA_STA_EU_URING") == NULL || strcmp(getenv("SOFTDOCA_STA_EU_URING"), "0") != 0;
 		uint64_t done0 = eu_ctr("nvme_completed"), reaped0 = eu_ctr("nvme_eu_reaped"), irqs0 = eu_ctr("nvme_irqs");
-		long sw0 = ctrl_thread_switches(), sw;
+		long sw0 = thread_switches(NVME_THREAD), sw;
 		unsigned int all = 0;
 
 		REQUIRE(sw0 >= 0);
@@ -690,7 +648,7 @@ int main(int argc, char **argv)
 				all++;
 		}
 		t.quiet = false;
-		sw = ctrl_thread_switches() - sw0;
+		sw = thread_switches(NVME_THREAD) - sw0;
 		uint64_t done = eu_ctr("nvme_completed") - done0, reaped = eu_ctr("nvme_eu_reaped") - reaped0;
 		uint64_t irqs = eu_ctr("nvme_irqs") - irqs0;
 

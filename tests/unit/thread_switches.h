@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The tests' look at a thread of their own process by name: how often it went to sleep. */
+#ifndef TEST_THREAD_SWITCHES_H
+#define TEST_THREAD_SWITCHES_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The whole of a small /proc file into buf (NUL-terminated); false if it cannot be read. */
+static inline bool proc_read(const char *task, const char *file, char *buf, size_t cap)
+{
+	char path[300];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%s/%s", task, file);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return false;
+	n = fread(buf, 1, cap - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return true;
+}
+
+/*
+ * The voluntary context switches of this process's threads named `comm` (a blocked thread
+ * switches once per wake-up), summed; -1 when there is none.
+ */
+static inline long thread_switches(const char *comm)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	size_t len = strlen(comm);
+	long total = -1;
+
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		char buf[4096];
+		const char *v;
+		long sw;
+
+		if (de->d_name[0] == '.' || !proc_read(de->d_name, "comm", buf, sizeof(buf)) ||
+		    strncmp(buf, comm, len) != 0 || buf[len] != '\n' || !proc_read(de->d_name, "status", buf, sizeof(buf)))
+			continue;
+		v = strstr(buf, "\nvoluntary_ctxt_switches:");
+		if (v != NULL && sscanf(v, "\nvoluntary_ctxt_switches: %ld", &sw) == 1)
+			total = (total < 0 ? 0 : total) + sw;
+	}
+	closedir(d);
+	return total;
+}
+
+#endif /* TEST_THREAD_SWITCHES_H */
