@@ -116,35 +116,43 @@ static bool recv_mad_from(struct side *s, uint32_t src, uint8_t *mad, struct roc
  * from it too, and its QP's receive socket is connected to it (seen from Linux 6.1: it used to
  * be connected to roce_udp_sport(sqpn), a port rxe never sends from).
  */
-static void check_rc_port(struct side *s, uint32_t dst, uint16_t sport, uint32_t dqpn, uint32_t sqpn, uint32_t psn)
+/*
+ * One RC packet as rxe's QP sends it: from PEER_IP's UDP port sport (the port of the REQ's
+ * flow label) to the soft NIC at dst, with its ICRC (pkt's pkey set here).
+ */
+static void send_rc_from(uint16_t sport, uint32_t dst, struct roce_pkt *pkt, const void *payload, size_t len)
 {
 	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(sport), .sin_addr.s_addr = htonl(PEER_IP)};
 	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(dst)};
 	struct roce_ip4 v4 = {.src = PEER_IP, .dst = dst, .id = 0, .frag = ROCE_IP4_DF};
-	struct roce_pkt pkt = {0};
-	uint8_t d[512], msg[16] = "rxe's 16 bytes.";
-	double end = now_s() + 10;
+	uint8_t d[512];
 	int one = 1, pmtu = IP_PMTUDISC_DO, fd = socket(AF_INET, SOCK_DGRAM, 0);
-	bool got = false;
 	size_t n;
 
 	CHECK(fd >= 0 && setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu, sizeof(pmtu)) == 0 &&
 	      setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 &&
 	      bind(fd, (struct sockaddr *)&me, sizeof(me)) == 0);
-	pkt.bth.opcode = ROCE_RC_SEND_ONLY;
-	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
-	pkt.bth.dqpn = dqpn;
-	pkt.bth.ack_req = true;
-	pkt.bth.psn = psn;
-	n = roce_pkt_build(d, sizeof(d), &pkt, msg, sizeof(msg));
+	pkt->bth.pkey = ROCE_PKEY_DEFAULT;
+	n = roce_pkt_build(d, sizeof(d), pkt, payload, len);
 	CHECK(n > 0);
 	roce_icrc_store(d, n, roce_icrc_ip4(&v4, sport, ROCE_UDP_PORT, d, n));
 	CHECK(sendto(fd, d, n, 0, (struct sockaddr *)&to, sizeof(to)) == (ssize_t)n);
-	while (!got && now_s() < end) {
+	close(fd);
+}
+
+/*
+ * The next RC packet (not a CM one) the soft NIC at src sends us, progressing s (10 s at most),
+ * parsed into *pkt (its payload in d), with the UDP port it came from; false if none came.
+ */
+static bool recv_rc(struct side *s, uint32_t src, struct roce_pkt *pkt, uint8_t *d, size_t cap, uint16_t *from_port)
+{
+	double end = now_s() + 10;
+
+	while (now_s() < end) {
+		struct roce_ip4 v4 = {.src = src, .dst = PEER_IP, .frag = ROCE_IP4_DF};
 		struct sockaddr_in from;
 		socklen_t fl = sizeof(from);
-		ssize_t r = recvfrom(sock, d, sizeof(d), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
-		struct roce_ip4 rv4 = {.src = dst, .dst = PEER_IP, .frag = ROCE_IP4_DF};
+		ssize_t r = recvfrom(sock, d, cap, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
 		uint16_t id;
 
 		if (r <= 0) {
@@ -152,16 +160,30 @@ static void check_rc_port(struct side *s, uint32_t dst, uint16_t sport, uint32_t
 				nap();
 			continue;
 		}
-		CHECK(roce_icrc_solve_ip4_id(&rv4, ntohs(from.sin_port), ROCE_UDP_PORT, d, (size_t)r, &id));
-		CHECK(roce_pkt_parse(d, (size_t)r, &pkt) == ROCE_PARSE_OK);
-		if (pkt.bth.dqpn == 1)
+		CHECK(roce_icrc_solve_ip4_id(&v4, ntohs(from.sin_port), ROCE_UDP_PORT, d, (size_t)r, &id));
+		CHECK(roce_pkt_parse(d, (size_t)r, pkt) == ROCE_PARSE_OK);
+		if (pkt->bth.dqpn == 1)
 			continue; /* a CM message: not what this waits for */
-		CHECK(pkt.bth.opcode == ROCE_RC_ACK && pkt.bth.dqpn == sqpn && pkt.bth.psn == psn);
-		CHECK(ntohs(from.sin_port) == sport);
-		got = true;
+		*from_port = ntohs(from.sin_port);
+		return true;
 	}
-	CHECK(got);
-	close(fd);
+	return false;
+}
+
+static void check_rc_port(struct side *s, uint32_t dst, uint16_t sport, uint32_t dqpn, uint32_t sqpn, uint32_t psn)
+{
+	struct roce_pkt pkt = {0};
+	uint8_t d[512], msg[16] = "rxe's 16 bytes.";
+	uint16_t from = 0;
+
+	pkt.bth.opcode = ROCE_RC_SEND_ONLY;
+	pkt.bth.dqpn = dqpn;
+	pkt.bth.ack_req = true;
+	pkt.bth.psn = psn;
+	send_rc_from(sport, dst, &pkt, msg, sizeof(msg));
+	CHECK(recv_rc(s, dst, &pkt, d, sizeof(d), &from));
+	CHECK(pkt.bth.opcode == ROCE_RC_ACK && pkt.bth.dqpn == sqpn && pkt.bth.psn == psn);
+	CHECK(from == sport);
 }
 
 /* A REQ as Linux 6.1 rdma_cm over rxe sends it (docs/rocev2.md, tests/unit/roce/test_roce_cm.c). */
@@ -463,31 +485,6 @@ static void linux_connect(struct side *b, uint16_t port, uint32_t comm_id, struc
 	RUN_UNTIL_S(b, b->est == 1, 10);
 }
 
-/* The next RC packet to Linux's QP (0x11) from the soft NIC, progressing s (10 s at most). */
-static bool recv_rc(struct side *s, struct roce_pkt *pkt, uint8_t *d, size_t cap)
-{
-	double end = now_s() + 10;
-
-	while (now_s() < end) {
-		struct roce_ip4 v4 = {.src = SRV_IP, .dst = PEER_IP, .frag = ROCE_IP4_DF};
-		struct sockaddr_in from;
-		socklen_t fl = sizeof(from);
-		ssize_t r = recvfrom(sock, d, cap, MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
-		uint16_t id;
-
-		if (r <= 0) {
-			if (doca_pe_progress(s->pe) == 0)
-				nap();
-			continue;
-		}
-		CHECK(roce_icrc_solve_ip4_id(&v4, ntohs(from.sin_port), ROCE_UDP_PORT, d, (size_t)r, &id));
-		CHECK(roce_pkt_parse(d, (size_t)r, pkt) == ROCE_PARSE_OK);
-		if (pkt->bth.dqpn == 0x11)
-			return true;
-	}
-	return false;
-}
-
 /*
  * rxe sends its DREQ from the GSI QP, independently of its data QP's responder: the DREQ can
  * reach us before the ACK of the SEND it took. Our SEND then succeeds when that ACK comes
@@ -514,7 +511,7 @@ static void test_dreq_before_ack(void)
 		struct doca_rdma_task_send *task;
 		struct doca_buf *src;
 		uint8_t mad[ROCE_MAD_LEN], d[512];
-		uint16_t port;
+		uint16_t port, sport = 0;
 		double t0;
 
 		side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
@@ -529,7 +526,9 @@ static void test_dreq_before_ack(void)
 		CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, b.mmap, b.mem, 12, &src));
 		CHECK_OK(doca_rdma_task_send_allocate_init(b.rdma, b.conn, src, (union doca_data){0}, &task));
 		CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(task)));
-		CHECK(recv_rc(&b, &pkt, d, sizeof(d)) && pkt.bth.opcode == ROCE_RC_SEND_ONLY && pkt.payload_len == 12);
+		CHECK(recv_rc(&b, SRV_IP, &pkt, d, sizeof(d), &sport) && pkt.bth.dqpn == 0x11 &&
+		      pkt.bth.opcode == ROCE_RC_SEND_ONLY && pkt.payload_len == 12);
+		CHECK(sport == roce_udp_sport_rc(roce_cma_flow_label(0xa1b2, port), 0x11, rep.local_qpn));
 
 		/* its DREQ first, answered */
 		dreq = (struct roce_cm_dreq){.local_comm_id = comm_id, .remote_comm_id = rep.local_comm_id,
@@ -538,28 +537,15 @@ static void test_dreq_before_ack(void)
 		send_mad(mad);
 		t0 = now_s();
 		CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_DREP);
-		if (acked) { /* then the ACK of the SEND, from the port of the REQ's flow label */
-			uint16_t sport = roce_udp_sport_rc(roce_cma_flow_label(0xa1b2, port), 0x11, rep.local_qpn);
-			struct sockaddr_in from = {.sin_family = AF_INET, .sin_port = htons(sport), .sin_addr.s_addr = htonl(PEER_IP)};
-			struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(SRV_IP)};
-			struct roce_ip4 v4 = {.src = PEER_IP, .dst = SRV_IP, .id = 0, .frag = ROCE_IP4_DF};
+		if (acked) { /* then the ACK of the SEND, from the port of the REQ's flow label (the SEND's) */
 			struct roce_pkt ack = {0};
-			int one = 1, fd = socket(AF_INET, SOCK_DGRAM, 0);
-			size_t n;
 
-			CHECK(fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 &&
-			      bind(fd, (struct sockaddr *)&from, sizeof(from)) == 0);
 			ack.bth.opcode = ROCE_RC_ACK;
-			ack.bth.pkey = ROCE_PKEY_DEFAULT;
 			ack.bth.dqpn = rep.local_qpn;
 			ack.bth.psn = pkt.bth.psn;
 			ack.aeth.syndrome = ROCE_AETH_ACK | 0x1f;
 			ack.aeth.msn = 1;
-			n = roce_pkt_build(d, sizeof(d), &ack, NULL, 0);
-			CHECK(n > 0);
-			roce_icrc_store(d, n, roce_icrc_ip4(&v4, sport, ROCE_UDP_PORT, d, n));
-			CHECK(sendto(fd, d, n, 0, (struct sockaddr *)&to, sizeof(to)) == (ssize_t)n);
-			close(fd);
+			send_rc_from(sport, SRV_IP, &ack, NULL, 0);
 		}
 		RUN_UNTIL_S(&b, b.ok + b.err == 1 && b.disc == 1, 10);
 		if (acked) {
