@@ -1084,6 +1084,18 @@ static void test_ring_long_writes(void)
 	CHECK(target_end(&t));
 }
 
+/* Target and initiator connected, and one SEND through: the unix transport's ring is up. */
+static void ring_up(struct target *t, struct init *in)
+{
+	struct softhw_rnic_cqe c;
+	uint8_t out[64];
+
+	CHECK(target_start(t, &full));
+	CHECK(init_connect(in, t));
+	target_cmd(t, 'r', 64);
+	CHECK(run1(in, SOFTHW_RNIC_OP_SEND, "ring", 4, NULL, 0, 0, 0) == DOCA_SUCCESS);
+	CHECK(target_cqe(t, &c, out) && c.status == DOCA_SUCCESS && memcmp(out, "ring", 4) == 0);
+}
 /*
  * A refused record's NAK comes on the socket, the ACK of the message before it (its record
  * consumed) in the ring: a sender that does not poll has its service thread read the NAK with
@@ -1101,11 +1113,7 @@ static void test_ring_nak_unpolled(void)
 
 	if (strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "unix") != 0)
 		return; /* the ring is the unix transport's */
-	CHECK(target_start(&t, &full));
-	CHECK(init_connect(&in, &t));
-	target_cmd(&t, 'r', 64);
-	CHECK(run1(&in, SOFTHW_RNIC_OP_SEND, "ring", 4, NULL, 0, 0, 0) == DOCA_SUCCESS); /* the ring is up */
-	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS);
+	ring_up(&t, &in);
 	target_cmd(&t, 'r', 64);
 	CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "one", 3, NULL, 0, 0, 0));
 	/* in parts behind the send, its end outside the export */
@@ -1150,11 +1158,7 @@ static void test_ring_halted_takes_acks(void)
 
 	if (strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "unix") != 0)
 		return; /* the ring is the unix transport's */
-	CHECK(target_start(&t, &full));
-	CHECK(init_connect(&in, &t));
-	target_cmd(&t, 'r', 64);
-	CHECK(run1(&in, SOFTHW_RNIC_OP_SEND, "ring", 4, NULL, 0, 0, 0) == DOCA_SUCCESS); /* the ring is up */
-	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS);
+	ring_up(&t, &in);
 	target_cmd(&t, 'r', 64);
 	rs = (struct softhw_rnic_sge){small, sizeof(small)};
 	CHECK_OK(ops->ep_post_recv(in.n.ep, 7, &rs, 1));
@@ -1337,11 +1341,7 @@ static void test_ring_quiet_owner_stops(void)
 	uint8_t out[64];
 	char q = 0;
 
-	CHECK(target_start(&t, &full));
-	CHECK(init_connect(&in, &t));
-	target_cmd(&t, 'r', 64);
-	CHECK(run1(&in, SOFTHW_RNIC_OP_SEND, "ring", 4, NULL, 0, 0, 0) == DOCA_SUCCESS); /* the ring is up */
-	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && memcmp(out, "ring", 4) == 0);
+	ring_up(&t, &in);
 	/* (the ring is the unix transport's: elsewhere nothing goes quiet) */
 	bool ring = strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "unix") == 0;
 
