@@ -127,7 +127,10 @@ def run_pair(path, common, addr, env, tool, secs):
     reader.join(10)
     os.close(master)
     server_out = "".join(server_lines)
-    return ok_client and server.returncode == 0 and measured(server_out, tool), client_out, server_out
+    # (the server of a one-sided test prints the client's figures: zeros when the client's clock
+    # calibration failed, which measured() already accepted on the client's side)
+    server_ok = measured(server_out, tool) or (ROW.search(server_out) is not None and "Correlation coefficient" in client_out)
+    return ok_client and server.returncode == 0 and server_ok, client_out, server_out
 
 
 if __name__ == "__main__":
