@@ -395,12 +395,6 @@ doca_error_t drdma_task_check(struct doca_task *task)
 
 /* ---- submission ---- */
 
-static bool never_ready(struct softhw_work *work)
-{
-	(void)work;
-	return false; /* until its completion is polled: rdma_task_cqe makes it DONE */
-}
-
 static uint32_t sgl_of(const struct doca_buf *head, bool tail, struct softhw_rnic_sge *sgl)
 {
 	uint32_t n = 0;
@@ -468,9 +462,7 @@ doca_error_t drdma_task_prepare(struct doca_task *task)
 
 	if (err != DOCA_SUCCESS)
 		return err; /* nothing posted; the caller still owns the task */
-	task->work.op = SOFTHW_OP_CALL;
-	task->work.call.ready = never_ready;
-	task->work.call.run = NULL;
+	task->work.op = SOFTHW_OP_PARKED; /* until its completion is polled: drdma_task_cqe */
 	/* field by field: an aggregate initializer becomes a rep stos, a fifth of a small write */
 	_Static_assert(sizeof(wr) == 96, "struct softhw_rnic_wr changed: set its new fields here");
 	wr.wr_id = (uint64_t)(uintptr_t)t;
@@ -692,7 +684,7 @@ void drdma_task_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 	struct drdma_task *t = task_of_wr(rdma, cqe->wr_id);
 	enum drdma_task_type type;
 
-	if (t == NULL || t->base.state != SOFTDOCA_TASK_SUBMITTED || t->base.work.op != SOFTHW_OP_CALL)
+	if (t == NULL || t->base.state != SOFTDOCA_TASK_SUBMITTED || t->base.work.op != SOFTHW_OP_PARKED)
 		return; /* not a task waiting for its completion */
 	type = type_of(t);
 	/* Only a receive learns its length from the completion; the others know it from the task. */
@@ -709,8 +701,7 @@ void drdma_task_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 		if (t->result_opcode == DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM)
 			t->done_len = 0;
 	}
-	t->base.work.op = SOFTHW_OP_DONE;
-	t->base.work.status = cqe->status;
+	softhw_queue_done(&rdma->ctx.queue, &t->base.work, cqe->status);
 	if (cqe->status != DOCA_SUCCESS)
 		t->done_len = 0;
 	if (cqe->status != DOCA_SUCCESS && rdma->ctx.state == DOCA_CTX_STATE_RUNNING && !rdma->stopping) {

@@ -263,6 +263,8 @@ enum softhw_op {
 	SOFTHW_OP_DONE,     /* done at submission (a message already on the wire): completes with the
 			     * preset status, even when a stopping context flushes its queue */
 	SOFTHW_OP_INVALIDATE, /* make the CPU read `inval.sge` from memory (cache invalidate) */
+	SOFTHW_OP_PARKED,   /* handed to a device (the soft NIC): never ready until the library's
+			     * softhw_queue_done() says its completion came */
 };
 
 struct softhw_work;
@@ -297,6 +299,7 @@ struct softhw_queue {
 	struct softhw_work *head;
 	struct softhw_work *tail;
 	uint32_t depth;
+	uint32_t parked;   /* of them SOFTHW_OP_PARKED: a queue of only those has nothing to execute */
 };
 
 static inline void softhw_queue_init(struct softhw_queue *q)
@@ -304,6 +307,7 @@ static inline void softhw_queue_init(struct softhw_queue *q)
 	q->head = NULL;
 	q->tail = NULL;
 	q->depth = 0;
+	q->parked = 0;
 }
 
 void softhw_queue_post(struct softhw_queue *q, struct softhw_work *work);
@@ -313,6 +317,13 @@ bool softhw_queue_has_ready(const struct softhw_queue *q);
 struct softhw_work *softhw_queue_execute(struct softhw_queue *q);
 /* Removes the first work without executing it, completing it with `status`. */
 struct softhw_work *softhw_queue_flush(struct softhw_queue *q, doca_error_t status);
+/* Parked work (queued) whose device completion came: the next execute completes it with `status`. */
+static inline void softhw_queue_done(struct softhw_queue *q, struct softhw_work *work, doca_error_t status)
+{
+	work->op = SOFTHW_OP_DONE;
+	work->status = status;
+	q->parked--;
+}
 static inline bool softhw_queue_empty(const struct softhw_queue *q)
 {
 	return q->head == NULL;

@@ -22,6 +22,8 @@ void softhw_queue_post(struct softhw_queue *q, struct softhw_work *work)
 		q->head = work;
 	q->tail = work;
 	q->depth++;
+	if (work->op == SOFTHW_OP_PARKED)
+		q->parked++;
 }
 
 static void queue_unlink(struct softhw_queue *q, struct softhw_work *prev, struct softhw_work *work)
@@ -34,6 +36,8 @@ static void queue_unlink(struct softhw_queue *q, struct softhw_work *prev, struc
 		q->tail = prev;
 	work->next = NULL;
 	q->depth--;
+	if (work->op == SOFTHW_OP_PARKED)
+		q->parked--;
 }
 
 #define REMOTE_TO_REMOTE_CHUNK 16384
@@ -111,11 +115,19 @@ static doca_error_t execute_copy(struct softhw_work *work)
 
 static bool work_ready(struct softhw_work *work)
 {
+	if (work->op == SOFTHW_OP_PARKED)
+		return false;
 	return work->op != SOFTHW_OP_CALL || work->call.ready == NULL || work->call.ready(work);
 }
 
+/*
+ * A context with only parked work (an RDMA context's posted receives and sends, waiting for the
+ * NIC) is what an idle spinning poller sees on every call: answered without walking the queue.
+ */
 bool softhw_queue_has_ready(const struct softhw_queue *q)
 {
+	if (q->parked == q->depth)
+		return false;
 	for (struct softhw_work *w = q->head; w != NULL; w = w->next)
 		if (work_ready(w))
 			return true;
@@ -126,6 +138,8 @@ struct softhw_work *softhw_queue_execute(struct softhw_queue *q)
 {
 	struct softhw_work *prev = NULL;
 
+	if (q->parked == q->depth)
+		return NULL;
 	for (struct softhw_work *w = q->head; w != NULL; prev = w, w = w->next) {
 		if (!work_ready(w))
 			continue;
@@ -166,5 +180,7 @@ struct softhw_work *softhw_queue_flush(struct softhw_queue *q, doca_error_t stat
 	queue_unlink(q, NULL, w);
 	if (w->op != SOFTHW_OP_DONE) /* work already done keeps its own outcome */
 		w->status = status;
+	if (w->op == SOFTHW_OP_PARKED)
+		w->op = SOFTHW_OP_FAIL; /* no longer parked: its late completion must not count it out again */
 	return w;
 }

@@ -2,7 +2,7 @@
 /*
  * softhw engine (lib/softhw/engine): a context's work queue executes in order what is ready,
  * copies gather and scatter, library-defined work waits for its condition, and a flush keeps
- * the outcome of work that was already done. Links softhw alone.
+ * the outcome of work that was already done; work parked at a device costs no walk. Links softhw alone.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -131,11 +131,35 @@ static void test_flush(void)
 	CHECK(softhw_queue_flush(&q, DOCA_ERROR_SHUTDOWN) == NULL && q.depth == 0);
 }
 
+/* Work handed to a device waits, parked, until the library says its completion came; a flush
+ * takes it out for good (a late completion must not count it out twice). */
+static void test_parked(void)
+{
+	struct softhw_work p[3] = {{.op = SOFTHW_OP_PARKED}, {.op = SOFTHW_OP_PARKED}, {.op = SOFTHW_OP_PARKED}};
+	struct softhw_queue q;
+
+	softhw_queue_init(&q);
+	for (int i = 0; i < 3; i++)
+		softhw_queue_post(&q, &p[i]);
+	CHECK(q.depth == 3 && q.parked == 3);
+	CHECK(!softhw_queue_has_ready(&q) && softhw_queue_execute(&q) == NULL);
+	softhw_queue_done(&q, &p[1], DOCA_ERROR_IO_FAILED); /* the second completes first */
+	CHECK(q.parked == 2 && softhw_queue_has_ready(&q));
+	CHECK(softhw_queue_execute(&q) == &p[1] && p[1].status == DOCA_ERROR_IO_FAILED);
+	CHECK(q.depth == 2 && q.parked == 2 && softhw_queue_execute(&q) == NULL);
+	CHECK(softhw_queue_flush(&q, DOCA_ERROR_SHUTDOWN) == &p[0] && p[0].status == DOCA_ERROR_SHUTDOWN);
+	CHECK(p[0].op != SOFTHW_OP_PARKED && q.depth == 1 && q.parked == 1);
+	softhw_queue_done(&q, &p[2], DOCA_SUCCESS);
+	CHECK(q.parked == 0 && softhw_queue_execute(&q) == &p[2] && p[2].status == DOCA_SUCCESS);
+	CHECK(softhw_queue_empty(&q) && q.depth == 0 && q.parked == 0);
+}
+
 int main(void)
 {
 	TEST_RUN(test_copy_in_order);
 	TEST_RUN(test_gather_scatter);
 	TEST_RUN(test_call_waits);
 	TEST_RUN(test_flush);
+	TEST_RUN(test_parked);
 	TEST_EXIT();
 }
