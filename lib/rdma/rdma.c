@@ -7,6 +7,13 @@
  * there, takes back the posted receives, closes every qp and destroys the endpoint, so no
  * memory of a task is touched after its flush; the core then flushes what is still in flight
  * through the error callbacks.
+ *
+ * The stop is asynchronous, as on a BlueField (whose QPs go to error and are flushed by the
+ * NIC), when the context made a connection since it started (export, connect_to_addr or a
+ * connection request): doca_ctx_stop returns IN_PROGRESS, the context is STOPPING and reaches
+ * IDLE, state callback included, in a later doca_pe_progress. A context that never made one has
+ * no QP to flush: its stop returns SUCCESS and it is IDLE at once (unless tasks are allocated).
+ * A datapath on the DPA stops synchronously (NVIDIA's dpa_all_to_all expects SUCCESS).
  */
 #include <stdlib.h>
 
@@ -45,6 +52,7 @@ static doca_error_t drdma_start(struct doca_ctx *ctx)
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
 	drdma_conns_free(rdma); /* connections of a previous run; must be made again (export/connect) */
+	rdma->had_conns = false;
 	attr = (struct softhw_rnic_ep_attr){
 		.fn = rdma->dev->devinfo->fn,
 		.access = rdma->permissions,
@@ -111,6 +119,11 @@ static doca_error_t drdma_stop(struct doca_ctx *ctx)
 		drdma_dpa_free(rdma);
 		return DOCA_SUCCESS;
 	}
+	/*
+	 * The endpoint goes now, the IDLE comes later: tearing down here keeps "no completion and
+	 * no connection callback after doca_ctx_stop" (nothing of the NIC is left to poll while
+	 * STOPPING); deferring only the transition is all a program can observe of a NIC's flush.
+	 */
 	drain_wr_cqes(rdma);
 	rdma->stopping = true;
 	nic->ep_flush_recv(rdma->ep, SOFTDOCA_FLUSH_STATUS);
@@ -120,7 +133,14 @@ static doca_error_t drdma_stop(struct doca_ctx *ctx)
 	rdma->stopping = false;
 	rdma->ep = NULL;
 	rdma->num_ports = 0;
-	return DOCA_SUCCESS;
+	/* the core keeps ctx->lib_busy until drdma_progress clears it */
+	return rdma->had_conns ? DOCA_ERROR_IN_PROGRESS : DOCA_SUCCESS;
+}
+
+/* An asynchronous stop whose endpoint is gone: the next progress may finish it (IDLE). */
+static bool stop_pending(const struct doca_rdma *rdma)
+{
+	return rdma->ep == NULL && rdma->ctx.state == DOCA_CTX_STATE_STOPPING && rdma->ctx.lib_busy;
 }
 
 /*
@@ -134,6 +154,11 @@ static bool drdma_progress(struct doca_ctx *ctx)
 	struct softhw_rnic_cqe cqes[64];
 	int n;
 
+	if (stop_pending(rdma)) {
+		/* false: the core moves the context to IDLE in this same call once its tasks are freed */
+		ctx->lib_busy = false;
+		return false;
+	}
 	if (rdma->ep == NULL || rdma->dpa != NULL)
 		return false; /* a DPA datapath completes on the DPA (rdma_dpa.c) */
 	n = drdma_nic(rdma)->ep_poll(rdma->ep, cqes, (int)(sizeof(cqes) / sizeof(cqes[0])));
@@ -150,6 +175,9 @@ static bool drdma_arm(struct doca_ctx *ctx)
 {
 	struct doca_rdma *rdma = drdma_of(ctx);
 
+	/* A pending stop is work: a PE sleeping on its notification handle must wake for its IDLE. */
+	if (stop_pending(rdma))
+		return true;
 	return rdma->ep != NULL && rdma->dpa == NULL && drdma_nic(rdma)->ep_arm(rdma->ep);
 }
 

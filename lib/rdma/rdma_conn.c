@@ -57,6 +57,7 @@ static doca_error_t conn_new(struct doca_rdma *rdma, const char *call, struct do
 	c->next = rdma->conns;
 	rdma->conns = c;
 	rdma->num_conns++;
+	rdma->had_conns = true;
 	*out = c;
 	return DOCA_SUCCESS;
 }

@@ -195,20 +195,26 @@ static inline void side_create(struct side *s, struct doca_dev *dev, uint32_t pe
 	CHECK_OK(doca_ctx_set_user_data(ctx, (union doca_data){.ptr = s}));
 }
 
-/* Stop (flushing whatever is left) and destroy; IDLE must come within 5 s. */
-static inline void side_down(struct side *s)
+/* Progresses pe until ctx is IDLE; IDLE must come within 5 s. */
+static inline void progress_until_idle(struct doca_pe *pe, struct doca_ctx *ctx)
 {
-	struct doca_ctx *ctx = doca_rdma_as_ctx(s->rdma);
 	enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
 	double end = now_s() + 5;
 
-	doca_ctx_stop(ctx);
+	CHECK_OK(doca_ctx_get_state(ctx, &st));
 	while (st != DOCA_CTX_STATE_IDLE && now_s() < end) {
-		if (doca_pe_progress(s->pe) == 0)
+		if (doca_pe_progress(pe) == 0)
 			nap();
 		CHECK_OK(doca_ctx_get_state(ctx, &st));
 	}
 	CHECK(st == DOCA_CTX_STATE_IDLE);
+}
+
+/* Stop (flushing whatever is left; a connected context stops asynchronously) and destroy. */
+static inline void side_down(struct side *s)
+{
+	doca_ctx_stop(doca_rdma_as_ctx(s->rdma));
+	progress_until_idle(s->pe, doca_rdma_as_ctx(s->rdma));
 	CHECK_OK(doca_rdma_destroy(s->rdma));
 	CHECK_OK(doca_pe_destroy(s->pe));
 	CHECK_OK(doca_mmap_destroy(s->mmap));
