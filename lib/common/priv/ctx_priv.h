@@ -80,7 +80,9 @@ struct softdoca_ctx_ops {
 	doca_error_t (*start)(struct doca_ctx *ctx);
 	/* Called when the context leaves RUNNING (doca_ctx_stop or a stop on error); optional.
 	 * Returning IN_PROGRESS keeps the context STOPPING after its tasks drain, until the library
-	 * clears ctx->lib_busy (e.g. once its peers are disconnected). */
+	 * clears ctx->lib_busy (e.g. once its peers are disconnected). Whatever lets it clear must
+	 * wake a PE sleeping on its notification handle: an event of its hardware, or its arm op
+	 * returning true while the clear is pending (RDMA). */
 	doca_error_t (*stop)(struct doca_ctx *ctx);
 	/* Delivers one library event (a received message, a connection change, a STARTING->RUNNING
 	 * transition) from inside doca_pe_progress; returns true if it did something. Optional. */
