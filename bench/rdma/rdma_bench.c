@@ -21,8 +21,9 @@
  *                            shown, without a peer: write + its completion, one at a time, with
  *                            two doca_bufs and a task allocated and freed per write.
  *   (the three latency rows: median of 3 runs per side, softdoca's pair and UCX's alternating)
- *   fetch-add rate           8-byte atomic fetch-add on the target, WINDOW in flight (ucp_fadd,
- *                            which UCX runs one at a time; shown for reference, no target)
+ *   fetch-add rate           8-byte atomic fetch-add on the target, WINDOW in flight, beside
+ *                            ucp_fadd's message rate (which ucx_perftest reaches its own way:
+ *                            over shared memory UCX adds in the peer's mapped memory itself)
  *
  * The target's CPU takes part only in send/receive and the write ping-pong; during the one-sided
  * phases it sleeps in read() on the socketpair. Data are checked after the read and write phases
@@ -1241,6 +1242,7 @@ static void report(const char *transport, struct figures *f, bool ucx, bool tcp,
 	}
 	tl = ucx ? ucx_run(tcp, "tag_lat", 8, iters) : (struct ucx){0};
 	pl = ucx ? ucx_run(tcp, "ucp_put_lat", 8, iters) : (struct ucx){0};
+	fa = ucx ? ucx_run(tcp, "ucp_fadd", 8, iters * 10) : (struct ucx){0};
 	/*
 	 * Latency rows: the median of LAT_ROUNDS runs per side, softdoca's pair and UCX's
 	 * alternating. This VM runs busy loops at two speeds for stretches of seconds, and each
@@ -1309,7 +1311,7 @@ static void report(const char *transport, struct figures *f, bool ucx, bool tcp,
 	    GOAL_LAT);
 	row("write 8 B + completion (med)", "us", f->write_comp_lat, f->ok, "", NULL, 0, GOAL_NONE);
 	snprintf(name, sizeof(name), "fetch-add rate, %u in flight", S.window);
-	row(name, "op/s", f->fadd_rate, f->ok, "ucp_fadd", &fa, fa.rate, GOAL_NONE);
+	row(name, "op/s", f->fadd_rate, f->ok, "ucp_fadd", &fa, fa.rate, GOAL_BW);
 	if (!tcp) { /* the copy the same-host transport is built on, for reference */
 		for (int i = 0; i < 2; i++) {
 			struct ucx k = {.ok = true};
@@ -1486,7 +1488,7 @@ static bool udp_floor(uint64_t n, double out[2])
 static void report_roce(bool ucx)
 {
 	struct figures r, t;
-	struct ucx pb[2], gb[2], tl = {0}, pl = {0};
+	struct ucx pb[2], gb[2], tl = {0}, pl = {0}, fa;
 	const unsigned sizes[2] = {65536, MAX_SIZE};
 	uint64_t bytes = bw_bytes();
 	double lat[2][3][LAT_ROUNDS], ut[LAT_ROUNDS], up[LAT_ROUNDS]; /* [roce, tcp][send, pp, comp] */
@@ -1507,6 +1509,7 @@ static void report_roce(bool ucx)
 		pb[i] = ucx ? ucx_run(UCX_NET, "ucp_put_bw", sizes[i], bytes / sizes[i]) : (struct ucx){0};
 		gb[i] = ucx ? ucx_run(UCX_NET, "ucp_get", sizes[i], bytes / sizes[i]) : (struct ucx){0};
 	}
+	fa = ucx ? ucx_run(UCX_NET, "ucp_fadd", 8, S.iters * 10) : (struct ucx){0};
 	for (int k = 0; k < LAT_ROUNDS; k++) {
 		for (int p = 0; p < 2; p++) {
 			struct figures g, *f = p ? &t : &r;
@@ -1573,7 +1576,7 @@ static void report_roce(bool ucx)
 		 pl.typical_us, 1);
 	row_roce("write 8 B + completion (med)", "us", r.write_comp_lat, t.write_comp_lat, &r, &t, "", NULL, 0, 0);
 	snprintf(name, sizeof(name), "fetch-add rate, %u in flight", S.window);
-	row_roce(name, "op/s", r.fadd_rate, t.fadd_rate, &r, &t, "", NULL, 0, 0);
+	row_roce(name, "op/s", r.fadd_rate, t.fadd_rate, &r, &t, "ucp_fadd", &fa, fa.rate, 1);
 	if (udp_floor(S.iters, fl)) {
 		printf("\nUDP ping-pong on the same %s (plain sockets, busy-polled, same run), 8 B half round trip: one "
 		       "datagram each way %.2f us; two (a message and its RC ACK, as RoCEv2's send/receive) %.2f us. "
