@@ -8,12 +8,15 @@
  * memory of a task is touched after its flush; the core then flushes what is still in flight
  * through the error callbacks.
  *
- * The stop is asynchronous, as on a BlueField (whose QPs go to error and are flushed by the
- * NIC), when the context made a connection since it started (export, connect_to_addr or a
- * connection request): doca_ctx_stop returns IN_PROGRESS, the context is STOPPING and reaches
- * IDLE, state callback included, in a later doca_pe_progress. A context that never made one has
- * no QP to flush: its stop returns SUCCESS and it is IDLE at once (unless tasks are allocated).
- * A datapath on the DPA stops synchronously (NVIDIA's dpa_all_to_all expects SUCCESS).
+ * A stop from inside a callback of the context's PE, once the context made a connection since
+ * it started (export, connect_to_addr or a connection request), is asynchronous:
+ * doca_ctx_stop returns IN_PROGRESS, the context is STOPPING and reaches IDLE, state callback
+ * included, in a later doca_pe_progress. NVIDIA's programs show both halves of DOCA's rule:
+ * rdma_sync_event_requester stops from its completion callback and wants IN_PROGRESS; the
+ * storage applications stop a connected data context with no task, outside any callback, and
+ * destroy it at once (SUCCESS wanted). Without a connection, or outside a callback with no task
+ * allocated, the stop returns SUCCESS and the context is IDLE at once. A datapath on the DPA
+ * stops synchronously (NVIDIA's dpa_all_to_all expects SUCCESS).
  */
 #include <stdlib.h>
 
@@ -133,8 +136,8 @@ static doca_error_t drdma_stop(struct doca_ctx *ctx)
 	rdma->stopping = false;
 	rdma->ep = NULL;
 	rdma->num_ports = 0;
-	/* the core keeps ctx->lib_busy until drdma_progress clears it */
-	return rdma->had_conns ? DOCA_ERROR_IN_PROGRESS : DOCA_SUCCESS;
+	/* in a callback: the core keeps ctx->lib_busy until drdma_progress clears it */
+	return rdma->had_conns && ctx->pe != NULL && ctx->pe->in_progress ? DOCA_ERROR_IN_PROGRESS : DOCA_SUCCESS;
 }
 
 /* An asynchronous stop whose endpoint is gone: the next progress may finish it (IDLE). */

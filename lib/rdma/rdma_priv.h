@@ -109,7 +109,7 @@ struct doca_rdma {
 	/* while started */
 	struct softhw_rnic_ep *ep;
 	struct doca_rdma_connection *conns;  /* every connection of this start (freed at next start / destroy) */
-	bool had_conns;                      /* a connection was made since the start: the stop is asynchronous */
+	bool had_conns;                      /* a connection was made since the start: a stop from a callback is asynchronous */
 	uint32_t num_conns;                  /* counted against max_num_connections */
 	uint32_t next_conn_id;
 	uint16_t ports[DRDMA_MAX_LISTEN_PORTS];

@@ -98,9 +98,7 @@ PAIRS = {
                                "sender's rdma_connection address [",
                                "RDMA send task was done successfully"]),
 }
-# A connected context stops asynchronously, as on a BlueField: STOPPING, then IDLE from progress
-STATE_LINES = ["RDMA context is running", "RDMA context entered into stopping state",
-               "RDMA context has been stopped"]
+STATE_LINES = ["RDMA context is running", "RDMA context has been stopped"]
 
 
 class Proc:

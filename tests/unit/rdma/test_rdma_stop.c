@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * doca_ctx_stop of an RDMA context (lib/rdma/rdma.c): asynchronous once the context made a
- * connection, as on a BlueField. The stop returns IN_PROGRESS (also from inside a completion
- * callback, NVIDIA's rdma_sync_event_requester), the state callback says STOPPING, then IDLE
- * from a later doca_pe_progress, and a PE sleeping on its notification handle wakes for that
- * IDLE without spinning. A context that never made a connection stops at once (SUCCESS).
+ * doca_ctx_stop of an RDMA context (lib/rdma/rdma.c): from inside a callback of its PE, once
+ * the context made a connection, the stop is asynchronous (NVIDIA's rdma_sync_event_requester
+ * wants IN_PROGRESS there): the state callback says STOPPING, then IDLE from a later
+ * doca_pe_progress, and a PE sleeping on its notification handle wakes for that IDLE without
+ * spinning. Outside a callback with no task allocated, or without a connection, the stop is
+ * synchronous (NVIDIA's storage applications stop a connected context and destroy it at once).
  * The peer is another context of this process, or another process (fork), out of band or
  * over RDMA-CM.
  */
@@ -349,9 +350,9 @@ static void test_stop_in_callback_fork(void)
 }
 
 /*
- * Stopped from outside a callback with a task still allocated: the endpoint's teardown wakes
- * the sleeper once, then the context waits (quietly) for the task; its free wakes it again.
- * While STOPPING, destroy is refused with its line.
+ * Stopped from outside a callback with a task still allocated: STOPPING, and the context waits
+ * (quietly: an armed handle does not fire) for the task; its free wakes the sleeper, and the
+ * next progress brings IDLE. While STOPPING, destroy is refused with its line.
  */
 static void test_stop_waits_for_allocated_task(void)
 {
@@ -374,11 +375,9 @@ static void test_stop_waits_for_allocated_task(void)
 				"progress the PE until the context is IDLE"));
 
 	waiter_init(&w, a.s.pe);
-	CHECK(waiter_wait(&w, WAKE_MS)); /* the teardown's end is pending */
-	progress(a.s.pe);
+	CHECK(progress(a.s.pe) == 0);
 	CHECK(state_of(&a) == DOCA_CTX_STATE_STOPPING); /* the task is still allocated */
 	CHECK(!waiter_wait(&w, 0));                     /* nothing to do until it is freed: no spin */
-	CHECK(progress(a.s.pe) == 0);
 	CHECK_OK(doca_pe_request_notification(a.s.pe));
 	doca_task_free(doca_rdma_task_send_as_task(s));
 	CHECK(waiter_sleep(&w, WAKE_MS));
@@ -391,10 +390,14 @@ static void test_stop_waits_for_allocated_task(void)
 	stopper_down(&b);
 }
 
-/* The rule's other half: no connection since the start, nothing to flush, IDLE at once. */
-static void test_stop_without_connection(void)
+/*
+ * The rule's other half: outside a callback with no task allocated, or without a connection,
+ * the stop is synchronous (SUCCESS, IDLE inside the call). NVIDIA's storage applications stop
+ * a connected data context that way and destroy it right after.
+ */
+static void test_stop_synchronous(void)
 {
-	struct stopper a;
+	struct stopper a, b;
 	struct doca_ctx *ctx;
 	const void *d;
 	size_t l;
@@ -411,18 +414,23 @@ static void test_stop_without_connection(void)
 	(void)listen_on_free_port(a.s.rdma);
 	CHECK_OK(stop(&a));
 	CHECK(a.nstates == 2 && a.states[1] == DOCA_CTX_STATE_IDLE && a.state_in_stop[1]);
-	/* an exported connection (a QP), never connected: asynchronous */
+	/* an exported connection (a QP), stopped outside a callback */
 	a.nstates = 0;
 	CHECK_OK(doca_ctx_start(ctx));
 	CHECK_OK(doca_rdma_export(a.s.rdma, &d, &l, &c));
-	CHECK_ERR(stop(&a), DOCA_ERROR_IN_PROGRESS);
-	RUN_UNTIL(&a.s, NULL, state_of(&a) == DOCA_CTX_STATE_IDLE);
-	/* the next run starts without a connection again */
-	a.nstates = 0;
-	CHECK_OK(doca_ctx_start(ctx));
 	CHECK_OK(stop(&a));
-	CHECK(a.nstates == 2 && a.states[1] == DOCA_CTX_STATE_IDLE);
+	CHECK(a.nstates == 2 && a.states[1] == DOCA_CTX_STATE_IDLE && a.state_in_stop[1]);
 	stopper_down(&a);
+
+	/* connected both ways, no task: IDLE at once, and destroy right away (stopper_down) */
+	stopper_up(&a);
+	stopper_up(&b);
+	connect_oob(&a.s, &b.s);
+	CHECK_OK(stop(&a));
+	CHECK(state_of(&a) == DOCA_CTX_STATE_IDLE);
+	CHECK(a.nstates == 1 && a.states[0] == DOCA_CTX_STATE_IDLE && a.state_in_stop[0]);
+	stopper_down(&a);
+	stopper_down(&b);
 }
 
 int main(void)
@@ -441,7 +449,7 @@ int main(void)
 	TEST_RUN(test_stop_in_callback_cm);
 	TEST_RUN(test_stop_in_callback_fork);
 	TEST_RUN(test_stop_waits_for_allocated_task);
-	TEST_RUN(test_stop_without_connection);
+	TEST_RUN(test_stop_synchronous);
 	CHECK_OK(doca_buf_inventory_destroy(inv));
 	CHECK_OK(doca_dev_close(dev));
 	TEST_EXIT();
