@@ -54,6 +54,8 @@ struct softhw_chan_ctl {
 	_Alignas(SOFTHW_CHAN_LINE) uint64_t head; /* receiver: records consumed */
 	_Alignas(SOFTHW_CHAN_LINE) uint32_t rx_armed; /* receiver sleeps: ring its bell after publishing */
 	uint32_t tx_armed;                        /* sender waits for room: ring its bell after consuming */
+	uint32_t rx_polls;                        /* receiver's owner keeps polling: nobody watches its bell
+						   * (a user's hint: softhw/rnic/ring.c) */
 };
 
 /* Start of the segment; the two rings' slots follow. */

@@ -82,12 +82,30 @@ struct ring {
 	uint64_t quiet_check;      /* ms of the service thread's next check */
 	uint64_t behind_check;     /* ms of the service thread's next look while work waits behind ours (0: none) */
 	uint64_t behind_gap;       /* ms between those looks (doubles up to NUDGE_MAX_MS while nothing moves) */
+	uint64_t bells;            /* tx: times we rang the peer's doorbell ourselves (a post, an arm, a nudge) */
 };
 
 /* The qp's ring, or NULL (lock-free readers: it is set once, before `on`, and freed with the qp). */
 static inline struct ring *ring_of(const struct rnic_qp *qp)
 {
 	return __atomic_load_n((struct ring *const *)&qp->path[RNIC_PATH_RING], __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Rings the peer's doorbell for what we published or left unconsumed, unless its owner said it
+ * keeps polling (rx_polls, set while its ring is quiet): then nobody watches that doorbell (its
+ * service thread left it, ring_watch), the owner takes the records in its next poll, and the
+ * write would only cost us a system call. The peer's service thread clears the flag and looks
+ * at the ring itself when the owner stops polling (ring_timer); the fences pair with that, so
+ * either it sees our record or we see the flag cleared and ring.
+ */
+static void ring_nudge(struct ring *r)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&r->ch.tx.ctl->rx_polls, __ATOMIC_SEQ_CST))
+		return;
+	r->bells++;
+	softhw_chan_ring_bell(r->ch.peer_bell);
 }
 
 #define RING_DATA_MAX (RNIC_RING_REC - sizeof(struct rnic_ring_hdr))
@@ -190,6 +208,13 @@ bool rnic_ring_quiet(const struct rnic_qp *qp)
 	const struct ring *r = ring_of(qp);
 
 	return r != NULL && __atomic_load_n(&r->quiet, __ATOMIC_RELAXED);
+}
+
+uint64_t rnic_ring_bells(const struct rnic_qp *qp)
+{
+	const struct ring *r = ring_of(qp);
+
+	return r != NULL ? __atomic_load_n(&r->bells, __ATOMIC_RELAXED) : 0;
 }
 
 static bool ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
@@ -376,7 +401,7 @@ static void ring_post(struct rnic_qp *qp, struct rnic_wr *wr)
 	 */
 	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_ACQUIRE)) {
 		r->nudged = rnic_now_ms();
-		softhw_chan_ring_bell(r->ch.peer_bell);
+		ring_nudge(r);
 	}
 }
 
@@ -408,7 +433,7 @@ static void ring_acks(struct rnic_qp *qp, struct ring *r)
 				r->idle = 0;
 				if (r->nudged + NUDGE_MS <= now) {
 					r->nudged = now;
-					softhw_chan_ring_bell(r->ch.peer_bell);
+					ring_nudge(r);
 				}
 			}
 			return;
@@ -581,6 +606,7 @@ static void ring_watch(struct rnic_qp *qp, struct ring *r)
 static void ring_go_quiet(struct rnic_qp *qp, struct ring *r)
 {
 	__atomic_store_n(&r->quiet, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->ch.rx.ctl->rx_polls, 1, __ATOMIC_SEQ_CST); /* senders need not ring us (ring_nudge) */
 	r->quiet_seen = r->polls;
 	__atomic_store_n(&r->quiet_check, rnic_now_ms() + QUIET_MS, __ATOMIC_RELAXED);
 	ring_watch(qp, r);
@@ -593,6 +619,8 @@ static void ring_unquiet(struct rnic_qp *qp, struct ring *r)
 	if (!r->quiet)
 		return;
 	__atomic_store_n(&r->quiet, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->ch.rx.ctl->rx_polls, 0, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* pairs with ring_nudge: the caller looks at the ring next */
 	ring_watch(qp, r); /* a doorbell rung meanwhile fires at once */
 }
 
@@ -647,7 +675,7 @@ static bool ring_arm(struct rnic_ep *ep)
 				} else {
 					/* the receiver may not progress: its service thread takes the message */
 					r->nudged = rnic_now_ms();
-					softhw_chan_ring_bell(r->ch.peer_bell);
+					ring_nudge(r);
 				}
 			}
 		}
@@ -788,6 +816,8 @@ static void ring_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 
 		if (polls == r->quiet_seen) {
 			ring_unquiet(qp, r); /* the owner stopped polling: its doorbell is ours again */
+			/* what senders published or left unconsumed while they did not ring (ring_nudge) */
+			ring_pump(qp);
 		} else {
 			r->quiet_seen = polls;
 			__atomic_store_n(&r->quiet_check, now + QUIET_MS, __ATOMIC_RELAXED);

@@ -354,6 +354,8 @@ bool rnic_qp_paths_timed(const struct rnic_qp *qp);
 struct softhw_chan *rnic_ring_chan(struct rnic_qp *qp);
 /* Tests: the service thread leaves the qp's doorbell to its polling owner (ring.c's quiet). */
 bool rnic_ring_quiet(const struct rnic_qp *qp);
+/* Times this side rang the peer's doorbell itself (posts while asleep, nudges; tests) */
+uint64_t rnic_ring_bells(const struct rnic_qp *qp);
 
 /* ---- cma.c (qp lock held) ---- */
 
