@@ -246,6 +246,13 @@ int sv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 	return k;
 }
 
+/*
+ * The channel ibv_get_cq_event of this thread is serving (chan_serve): an event it makes there
+ * is taken by that same call, so it needs no byte in the pipe (a write and a read less per
+ * wake-up of a thread that sleeps on its channel).
+ */
+static __thread struct sv_chan *serving;
+
 /* Queues an event for cq on its channel (under ev_lock). */
 void sv_cq_event(struct sv_cq *cq)
 {
@@ -257,7 +264,9 @@ void sv_cq_event(struct sv_cq *cq)
 	cq->armed = false;
 	ch->evq[(ch->evq_head + ch->evq_n) % 64] = cq;
 	ch->evq_n++;
-	if (write(ch->wfd, &b, 1) != 1)
+	if (ch == serving)
+		ch->unsignaled++;
+	else if (write(ch->wfd, &b, 1) != 1)
 		SDK_LOG_ERR("completion channel: could not signal an event");
 }
 
@@ -322,6 +331,7 @@ static bool chan_serve(struct sv_chan *ch)
 	if (n <= 0)
 		return false;
 	pthread_mutex_lock(&sv.lock);
+	serving = ch;
 	for (int i = 0; i < n; i++) {
 		const struct softhw_rnic_ops *nic;
 
@@ -340,8 +350,25 @@ static bool chan_serve(struct sv_chan *ch)
 				}
 		pthread_mutex_unlock(&sv.ev_lock);
 	}
+	serving = NULL;
 	pthread_mutex_unlock(&sv.lock);
 	return served;
+}
+
+/* An event chan_serve queued without a pipe byte (its caller takes it), or NULL. */
+static struct sv_cq *chan_take_unsignaled(struct sv_chan *ch)
+{
+	struct sv_cq *c = NULL;
+
+	pthread_mutex_lock(&sv.ev_lock);
+	if (ch->unsignaled > 0 && ch->evq_n > 0) {
+		c = ch->evq[ch->evq_head];
+		ch->evq_head = (ch->evq_head + 1) % 64;
+		ch->evq_n--;
+		ch->unsignaled--;
+	}
+	pthread_mutex_unlock(&sv.ev_lock);
+	return c;
 }
 
 int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)
@@ -369,8 +396,10 @@ int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void 
 			continue;
 		if (r < 0 && errno != EAGAIN)
 			return -1;
-		if (chan_serve(ch))
+		if (chan_serve(ch)) {
+			c = chan_take_unsignaled(ch); /* (NULL: a CQ destroyed since, or another thread took it) */
 			continue;
+		}
 		/* nothing yet: sleep on the set, unless the application made the channel non-blocking */
 		int fl = fcntl(ch->pub.fd, F_GETFL);
 		void *tag;

@@ -74,6 +74,7 @@ struct sv_chan {
 	int rfd, wfd;                  /* the event pipe (non-blocking read end) */
 	struct sv_cq *evq[64];         /* CQs with an event, in order */
 	uint32_t evq_head, evq_n;
+	uint32_t unsignaled;           /* of evq_n, queued by ibv_get_cq_event's own serve: no pipe byte */
 };
 
 struct sv_cq {
