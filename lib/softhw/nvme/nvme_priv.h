@@ -130,6 +130,7 @@ struct nvme_ctrl {
 	uint32_t dio_off_align;
 	bool is_bdev;
 	bool is_mem;
+	bool inline_rw;         /* memory-speed store (a memory disk, tmpfs): Read / Write run in the submitter (io.c) */
 	uint32_t block_size;
 	uint32_t lba_shift;
 	uint64_t num_blocks;

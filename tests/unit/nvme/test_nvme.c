@@ -400,6 +400,39 @@ static void test_wrap_and_full_cq(void)
 }
 
 /* 32 reads in flight at once, each of a block holding its own LBA. */
+/* Threads of this process whose name starts with prefix (io_uring's io-wq workers: "iou-wrk-"). */
+static int threads_named(const char *prefix)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		char path[300], comm[64] = "";
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		if (fgets(comm, sizeof(comm), f) != NULL && strncmp(comm, prefix, strlen(prefix)) == 0)
+			n++;
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * 32 reads in flight on a memory disk. Its Reads and Writes are copies the controller makes
+ * itself (io.c inline_store): no io_uring io-wq worker ever starts for them, where io_uring
+ * handed each to one (memory takes no non-blocking I/O). SOFTDOCA_NVME_INLINE=0 (test
+ * nvme_io_uring) keeps io_uring.
+ */
 static void test_queue_depth_32(void)
 {
 	struct softdoca_nvme_disk *d = open_mem(4096, 1 << 20);
@@ -441,6 +474,14 @@ static void test_queue_depth_32(void)
 	}
 	softdoca_nvme_ring_cq(&qp);
 	CHECK(done == 32);
+	{
+		const char *v = getenv("SOFTDOCA_NVME_INLINE");
+		int workers = threads_named("iou-wrk-");
+
+		printf("  io-wq workers after 256 writes and 32 reads on a memory disk: %d\n", workers);
+		if (v == NULL || v[0] != '0')
+			CHECK(workers == 0);
+	}
 	CHECK_OK(softdoca_nvme_qpair_destroy(d, &qp));
 	CHECK_OK(softdoca_nvme_close(d));
 	free(bufs);
