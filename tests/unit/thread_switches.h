@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The tests' look at a thread of their own process by name: how often it went to sleep. */
+/* The tests' look at threads of their own process by name: how many, how often they slept. */
 #ifndef TEST_THREAD_SWITCHES_H
 #define TEST_THREAD_SWITCHES_H
 
@@ -52,6 +52,26 @@ static inline long thread_switches(const char *comm)
 	}
 	closedir(d);
 	return total;
+}
+
+/* This process's threads whose name starts with prefix (io_uring's io-wq workers: "iou-wrk-"). */
+static inline int threads_named(const char *prefix)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		char comm[64];
+
+		if (de->d_name[0] != '.' && proc_read(de->d_name, "comm", comm, sizeof(comm)) &&
+		    strncmp(comm, prefix, strlen(prefix)) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
 }
 
 #endif /* TEST_THREAD_SWITCHES_H */

@@ -20,6 +20,7 @@
 
 #include "log_test.h"
 #include "test.h"
+#include "thread_switches.h"
 
 #define PAGE 4096
 #define WAIT_MS 10000 /* generous: the machine is shared */
@@ -397,34 +398,6 @@ static void test_wrap_and_full_cq(void)
 	CHECK_OK(softdoca_nvme_qpair_destroy(d, &qp));
 	CHECK_OK(softdoca_nvme_close(d));
 	free(buf);
-}
-
-/* 32 reads in flight at once, each of a block holding its own LBA. */
-/* Threads of this process whose name starts with prefix (io_uring's io-wq workers: "iou-wrk-"). */
-static int threads_named(const char *prefix)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *de;
-	int n = 0;
-
-	if (d == NULL)
-		return -1;
-	while ((de = readdir(d)) != NULL) {
-		char path[300], comm[64] = "";
-		FILE *f;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
-		f = fopen(path, "r");
-		if (f == NULL)
-			continue;
-		if (fgets(comm, sizeof(comm), f) != NULL && strncmp(comm, prefix, strlen(prefix)) == 0)
-			n++;
-		fclose(f);
-	}
-	closedir(d);
-	return n;
 }
 
 /*
