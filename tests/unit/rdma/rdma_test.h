@@ -195,6 +195,29 @@ static inline void side_create(struct side *s, struct doca_dev *dev, uint32_t pe
 	CHECK_OK(doca_ctx_set_user_data(ctx, (union doca_data){.ptr = s}));
 }
 
+/*
+ * Out of band across a fork: exports a connection of rdma and swaps descriptors with the other
+ * process over two pipes, then connects. One side writes first (the child), the other reads
+ * first, so a message the first side sends next never joins its descriptor in one read.
+ */
+static inline void connect_over_pipes(struct doca_rdma *rdma, struct doca_rdma_connection **conn, int in_fd,
+				      int out_fd, bool write_first)
+{
+	const void *d;
+	size_t l;
+	char blob[1024];
+	ssize_t n = 0;
+
+	CHECK_OK(doca_rdma_export(rdma, &d, &l, conn));
+	if (write_first)
+		CHECK(write(out_fd, d, l) == (ssize_t)l);
+	n = read(in_fd, blob, sizeof(blob));
+	CHECK(n > 0);
+	if (!write_first)
+		CHECK(write(out_fd, d, l) == (ssize_t)l);
+	CHECK_OK(doca_rdma_connect(rdma, blob, (size_t)n, *conn));
+}
+
 /* Progresses pe until ctx is IDLE; IDLE must come within 5 s. */
 static inline void progress_until_idle(struct doca_pe *pe, struct doca_ctx *ctx)
 {

@@ -539,10 +539,7 @@ static void test_fork(void)
 	int p2c[2], c2p[2];
 	pid_t pid;
 	struct side a;
-	const void *d;
-	size_t l;
-	char blob[1024];
-	ssize_t n;
+	char c;
 	struct doca_buf *src;
 	struct doca_rdma_task_send *s;
 	int status = 0;
@@ -556,10 +553,7 @@ static void test_fork(void)
 
 		test_failures = 0;
 		side_up(&b, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-		CHECK_OK(doca_rdma_export(b.rdma, &d, &l, &b.conn));
-		CHECK(write(c2p[1], d, l) == (ssize_t)l);
-		n = read(p2c[0], blob, sizeof(blob));
-		CHECK_OK(doca_rdma_connect(b.rdma, blob, (size_t)n, b.conn));
+		connect_over_pipes(b.rdma, &b.conn, p2c[0], c2p[1], true);
 		dst = lbuf(&b, 0, 64, 0);
 		CHECK_OK(doca_rdma_task_receive_allocate_init(b.rdma, dst, (union doca_data){0}, &r));
 		CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(r)));
@@ -572,11 +566,8 @@ static void test_fork(void)
 		_exit(test_failures == 0 ? 0 : 1);
 	}
 	side_up(&a, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	CHECK_OK(doca_rdma_export(a.rdma, &d, &l, &a.conn));
-	n = read(c2p[0], blob, sizeof(blob));
-	CHECK(write(p2c[1], d, l) == (ssize_t)l);
-	CHECK_OK(doca_rdma_connect(a.rdma, blob, (size_t)n, a.conn));
-	CHECK(read(c2p[0], blob, 1) == 1); /* the receive is posted */
+	connect_over_pipes(a.rdma, &a.conn, c2p[0], p2c[1], false);
+	CHECK(read(c2p[0], &c, 1) == 1); /* the receive is posted */
 	strcpy(a.mem, "across fork");
 	src = lbuf(&a, 0, 11, 11);
 	CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, src, (union doca_data){0}, &s));

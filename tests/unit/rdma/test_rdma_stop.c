@@ -301,10 +301,7 @@ static void test_stop_in_callback_fork(void)
 	int p2c[2], c2p[2];
 	pid_t pid;
 	struct stopper a;
-	const void *d;
-	size_t l;
-	char blob[1024];
-	ssize_t n;
+	char c;
 	int status = -1;
 
 	CHECK(pipe(p2c) == 0 && pipe(c2p) == 0);
@@ -318,11 +315,7 @@ static void test_stop_in_callback_fork(void)
 		alarm(30); /* a hang fails the child, then the parent */
 		test_failures = 0;
 		stopper_up(&b);
-		CHECK_OK(doca_rdma_export(b.s.rdma, &d, &l, &b.s.conn));
-		CHECK(write(c2p[1], d, l) == (ssize_t)l);
-		n = read(p2c[0], blob, sizeof(blob));
-		CHECK(n > 0);
-		CHECK_OK(doca_rdma_connect(b.s.rdma, blob, (size_t)n, b.s.conn));
+		connect_over_pipes(b.s.rdma, &b.s.conn, p2c[0], c2p[1], true);
 		post_receive(&b.s, &dst, &r);
 		CHECK(write(c2p[1], "R", 1) == 1);
 		RUN_UNTIL(&b.s, NULL, b.s.ok == 1);
@@ -333,12 +326,8 @@ static void test_stop_in_callback_fork(void)
 		_exit(test_failures == 0 ? 0 : 1);
 	}
 	stopper_up(&a);
-	CHECK_OK(doca_rdma_export(a.s.rdma, &d, &l, &a.s.conn));
-	n = read(c2p[0], blob, sizeof(blob));
-	CHECK(n > 0);
-	CHECK(write(p2c[1], d, l) == (ssize_t)l);
-	CHECK_OK(doca_rdma_connect(a.s.rdma, blob, (size_t)n, a.s.conn));
-	CHECK(read(c2p[0], blob, 1) == 1); /* the receive is posted */
+	connect_over_pipes(a.s.rdma, &a.s.conn, c2p[0], p2c[1], false);
+	CHECK(read(c2p[0], &c, 1) == 1); /* the receive is posted */
 	send_then_stop_in_callback(&a, NULL);
 	stopper_down(&a);
 	CHECK(waitpid(pid, &status, 0) == pid);
