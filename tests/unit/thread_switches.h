@@ -54,6 +54,34 @@ static inline long thread_switches(const char *comm)
 	return total;
 }
 
+/*
+ * The scheduler state of this process's first thread named `comm` ('R' running or runnable,
+ * 'S' blocked in a system call, ...); 0 when there is none.
+ */
+static inline char thread_state(const char *comm)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	size_t len = strlen(comm);
+	char state = 0;
+
+	if (d == NULL)
+		return 0;
+	while (state == 0 && (de = readdir(d)) != NULL) {
+		char buf[4096];
+		const char *v;
+
+		if (de->d_name[0] == '.' || !proc_read(de->d_name, "comm", buf, sizeof(buf)) ||
+		    strncmp(buf, comm, len) != 0 || buf[len] != '\n' || !proc_read(de->d_name, "stat", buf, sizeof(buf)))
+			continue;
+		v = strrchr(buf, ')'); /* the name in parentheses may hold spaces; the state follows it */
+		if (v != NULL && v[1] == ' ')
+			state = v[2];
+	}
+	closedir(d);
+	return state;
+}
+
 /* This process's threads whose name starts with prefix (io_uring's io-wq workers: "iou-wrk-"). */
 static inline int threads_named(const char *prefix)
 {

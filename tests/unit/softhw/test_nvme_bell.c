@@ -132,6 +132,23 @@ static void test_bell_hints(void)
 	free(buf);
 }
 
+/*
+ * Waits (bounded) until the controller thread sleeps: it says so (asleep) and it is blocked.
+ * asleep alone is not enough: the thread sets it under the controller's lock, then looks once
+ * more for work and submits before it unlocks, and a kick in that window cannot take the lock.
+ */
+static bool controller_sleeps(const struct softhw_nvme_bell *b)
+{
+	long end = now_ms() + WAIT_MS;
+
+	while (__atomic_load_n(b->asleep, __ATOMIC_ACQUIRE) != 1 || thread_state(NVME_THREAD) != 'S') {
+		if (now_ms() > end)
+			return false;
+		usleep(200);
+	}
+	return true;
+}
+
 /* Rings as DOCA STA's back-end queues do: tail, fence, and a kick only if the controller sleeps. */
 static void ring_kick(struct softdoca_nvme_qpair *qp, const struct softhw_nvme_bell *b, unsigned *kicks)
 {
@@ -170,7 +187,7 @@ static void test_bell_kick(void)
 			long end = now_ms() + WAIT_MS;
 			int done = 0;
 
-			CHECK(word_becomes(b.asleep, 1));
+			CHECK(controller_sleeps(&b));
 			for (uint16_t k = 0; k < 10; k++) {
 				uint32_t lba = (uint32_t)(round * 10 + k) % 1024;
 				struct softdoca_nvme_sqe cmd = {
