@@ -29,6 +29,7 @@ struct launch {
 	uint32_t finished;          /* an RPC's caller waits for it (flag_raise) */
 	bool owned;                 /* freed by done (a kernel launch, an abandoned RPC); else the caller's */
 	bool done;                  /* an RPC ended (rpc_lock) */
+	uint32_t ranks_run;         /* ranks that entered device code (atomic): a stop says which */
 	doca_error_t status;        /* how it ended */
 	unsigned char inline_args[INLINE_ARGS];
 };
@@ -118,6 +119,7 @@ static void launch_run(struct softhw_dpa_job *job, unsigned int rank)
 
 	cur.exit = &exit_point;
 	cur.stop = l->dpa->base.dev->dpa->stop_flag(l->dpa->base.hw);
+	__atomic_fetch_add(&l->ranks_run, 1, __ATOMIC_RELAXED);
 	softdoca_dpa_set_current(&cur);
 	/* a rank the watchdog or stop ends comes back here from its next DPA call */
 	if (setjmp(exit_point) == 0)
@@ -136,9 +138,17 @@ static void launch_done(struct softhw_dpa_job *job, doca_error_t status)
 	struct launch *l = (struct launch *)job;
 	bool owned;
 
-	if (status == DOCA_ERROR_AGAIN)
-		SDK_LOG_WARN("DPA %s '%s' did not run: its DPA context stopped first",
-			     kind_name(l->entry->kind), l->entry->name);
+	if (status == DOCA_ERROR_AGAIN) {
+		uint32_t ran = __atomic_load_n(&l->ranks_run, __ATOMIC_RELAXED);
+
+		if (ran == 0)
+			SDK_LOG_WARN("DPA %s '%s' did not run: its DPA context stopped first",
+				     kind_name(l->entry->kind), l->entry->name);
+		else
+			SDK_LOG_WARN("DPA %s '%s' was stopped while it ran (%u of %u ranks had started): its DPA "
+				     "context stopped; a rank ends at its next DPA call",
+				     kind_name(l->entry->kind), l->entry->name, ran, job->num_ranks);
+	}
 	pthread_mutex_lock(&rpc_lock);
 	owned = l->owned;
 	l->done = true;
