@@ -1385,31 +1385,41 @@ static void test_ring_quiet_no_bell(void)
 	struct target t;
 	struct init in;
 	struct softhw_rnic_cqe c;
-	enum { N = 200 };
-	uint64_t got = 0, bells;
-	char q = 0;
+	enum { N = 200, TRIES = 3 };
+	uint64_t bells = 0;
+	bool ring, quiet_enough = false;
 
 	ring_up(&t, &in);
-	bool ring = strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "unix") == 0;
+	ring = strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "unix") == 0;
+	/*
+	 * Up to three rounds: when the machine is loaded, the target's service thread may find it
+	 * descheduled past the quiet check and take the doorbell back for a while (as it must), so
+	 * one round proves nothing either way; a round with the receiver polling throughout must
+	 * ring (almost) never.
+	 */
+	for (int round = 0; round < TRIES && !quiet_enough && test_failures == 0; round++) {
+		uint64_t got = 0, before;
+		char q = 0;
 
-	for (int i = 0; i < N; i++)
-		target_cmd(&t, 'r', 64);
-	target_cmd(&t, 'Q', N);
-	CHECK(read_full(t.info, &q, 1));
-	CHECK(q == (ring ? 'q' : 'n'));
-	bells = rnic_ring_bells(rnic_qp_of(in.qp));
-	for (int i = 0; i < N; i++) {
-		(void)ops->ep_arm(in.n.ep); /* asleep as it posts: it would have rung */
-		CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "zzz", 3, NULL, 0, 0, 0));
-		CHECK(wait_cqe(&in.n, &c, WAIT_MS) && c.kind == SOFTHW_RNIC_CQE_WR && c.status == DOCA_SUCCESS);
+		for (int i = 0; i < N; i++)
+			target_cmd(&t, 'r', 64);
+		target_cmd(&t, 'Q', N);
+		CHECK(read_full(t.info, &q, 1));
+		CHECK(q == (ring ? 'q' : 'n'));
+		before = rnic_ring_bells(rnic_qp_of(in.qp));
+		for (int i = 0; i < N; i++) {
+			(void)ops->ep_arm(in.n.ep); /* asleep as it posts: it would have rung */
+			CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "zzz", 3, NULL, 0, 0, 0));
+			CHECK(wait_cqe(&in.n, &c, WAIT_MS) && c.kind == SOFTHW_RNIC_CQE_WR && c.status == DOCA_SUCCESS);
+		}
+		CHECK(read_full(t.info, &got, 8) && got == N);
+		bells = rnic_ring_bells(rnic_qp_of(in.qp)) - before;
+		quiet_enough = !ring || bells <= N / 4;
+		if (!quiet_enough)
+			fprintf(stderr, "  round %d: %llu doorbells rung for %d sends to a polling receiver\n", round,
+				(unsigned long long)bells, N);
 	}
-	CHECK(read_full(t.info, &got, 8) && got == N);
-	bells = rnic_ring_bells(rnic_qp_of(in.qp)) - bells;
-	/* (a check of the target's service thread may find it descheduled and end its quiet for a while) */
-	if (ring && bells > N / 4) {
-		fprintf(stderr, "  %llu doorbells rung for %d sends to a polling receiver\n", (unsigned long long)bells, N);
-		CHECK(false);
-	}
+	CHECK(quiet_enough);
 	init_close(&in);
 	CHECK(target_end(&t));
 }
