@@ -62,7 +62,7 @@ static uint32_t op_right(enum softhw_rnic_opcode op)
 	}
 }
 
-bool rnic_cma_try(struct rnic_qp *qp, const struct rnic_wr *wr, doca_error_t *status)
+bool rnic_cma_try(struct rnic_qp *qp, const struct softhw_rnic_wr *wr, uint64_t bytes, doca_error_t *status)
 {
 	const uint32_t right = op_right(wr->op);
 	const bool atomic = right == DOCA_ACCESS_FLAG_RDMA_ATOMIC;
@@ -81,7 +81,7 @@ bool rnic_cma_try(struct rnic_qp *qp, const struct rnic_wr *wr, doca_error_t *st
 		return true;
 	}
 	r = remote_for(qp, &wr->rkey);
-	if (r == NULL || !softhw_mem_direct(r, addr, atomic ? sizeof(uint64_t) : wr->bytes))
+	if (r == NULL || !softhw_mem_direct(r, addr, atomic ? sizeof(uint64_t) : bytes))
 		return false;
 	if (atomic) {
 		uint64_t old;

@@ -261,22 +261,13 @@ static struct rnic_wr *wr_get(struct rnic_qp *qp, uint32_t num_sge)
 	return wr;
 }
 
-doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr *in)
+/* A queued copy of `in` (qp lock held); NULL when out of memory. */
+static struct rnic_wr *wr_from(struct rnic_qp *qp, const struct softhw_rnic_wr *in, uint64_t seq, uint64_t bytes)
 {
-	struct rnic_qp *qp = rnic_qp_of(q);
-	doca_error_t status;
-	struct rnic_wr *wr;
+	struct rnic_wr *wr = wr_get(qp, in->num_sge);
 
-	pthread_mutex_lock(&qp->lock);
-	if (qp->state == QP_ERROR || qp->state == QP_CLOSED || qp->state == QP_REQUEST) {
-		pthread_mutex_unlock(&qp->lock);
-		return DOCA_ERROR_NOT_CONNECTED;
-	}
-	wr = wr_get(qp, in->num_sge);
-	if (wr == NULL) {
-		pthread_mutex_unlock(&qp->lock);
-		return DOCA_ERROR_NO_MEMORY;
-	}
+	if (wr == NULL)
+		return NULL;
 	wr->next = NULL;
 	wr->wr_id = in->wr_id;
 	wr->op = in->op;
@@ -284,26 +275,66 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	wr->imm = in->imm;
 	wr->arg0 = in->arg0;
 	wr->arg1 = in->arg1;
-	wr->seq = qp->next_seq++;
+	wr->seq = seq;
 	wr->num_sge = in->num_sge;
-	wr->bytes = 0;
+	wr->bytes = bytes;
 	wr->sent = false;
 	wr->cma = false;
 	wr->path = RNIC_PATH_NONE;
-	for (uint32_t i = 0; i < in->num_sge; i++) {
+	for (uint32_t i = 0; i < in->num_sge; i++)
 		wr->sgl[i] = in->sgl[i];
-		wr->bytes += in->sgl[i].len;
+	return wr;
+}
+
+doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr *in)
+{
+	struct rnic_qp *qp = rnic_qp_of(q);
+	doca_error_t status;
+	struct rnic_wr *wr;
+	uint64_t bytes = 0, seq;
+
+	pthread_mutex_lock(&qp->lock);
+	if (qp->state == QP_ERROR || qp->state == QP_CLOSED || qp->state == QP_REQUEST) {
+		pthread_mutex_unlock(&qp->lock);
+		return DOCA_ERROR_NOT_CONNECTED;
 	}
-	if (rnic_cma_try(qp, wr, &status)) {
-		/* done already: it still completes through the CQ, and a failure fails the qp */
+	for (uint32_t i = 0; i < in->num_sge; i++)
+		bytes += in->sgl[i].len;
+	seq = qp->next_seq++;
+	if (rnic_cma_try(qp, in, bytes, &status)) {
+		/* done already (nothing was queued before it): it still completes through the CQ */
+		if (status == DOCA_SUCCESS) {
+			/* no work request to queue and free: the completion straight to the owner's lane */
+			struct softhw_rnic_cqe c = {
+				.kind = SOFTHW_RNIC_CQE_WR,
+				.qp = q,
+				.qp_user = qp->user,
+				.wr_id = in->wr_id,
+				.op = in->op,
+				.status = status,
+				.len = bytes,
+			};
+
+			rnic_ep_push_owner(qp->ep, &c);
+			pthread_mutex_unlock(&qp->lock);
+			return DOCA_SUCCESS;
+		}
+		/* a failure fails the qp, behind this request's completion */
+		wr = wr_from(qp, in, seq, bytes);
+		if (wr == NULL) {
+			pthread_mutex_unlock(&qp->lock);
+			return DOCA_ERROR_NO_MEMORY;
+		}
 		wr->sent = wr->cma = true;
 		qp->wq_head = qp->wq_tail = wr;
-		if (status == DOCA_SUCCESS)
-			complete_head(qp, status, wr->bytes, true); /* nothing else was queued */
-		else
-			rnic_qp_complete_head(qp, status, 0);
+		rnic_qp_complete_head(qp, status, 0);
 		pthread_mutex_unlock(&qp->lock);
 		return DOCA_SUCCESS;
+	}
+	wr = wr_from(qp, in, seq, bytes);
+	if (wr == NULL) {
+		pthread_mutex_unlock(&qp->lock);
+		return DOCA_ERROR_NO_MEMORY;
 	}
 	if (qp->wq_tail != NULL)
 		qp->wq_tail->next = wr;

@@ -360,7 +360,7 @@ uint64_t rnic_ring_bells(const struct rnic_qp *qp);
 /* ---- cma.c (qp lock held) ---- */
 
 /* Executes a READ / WRITE / atomic from the posting thread if it may; false: use the socket. */
-bool rnic_cma_try(struct rnic_qp *qp, const struct rnic_wr *wr, doca_error_t *status);
+bool rnic_cma_try(struct rnic_qp *qp, const struct softhw_rnic_wr *wr, uint64_t bytes, doca_error_t *status);
 void rnic_cma_drop(struct rnic_qp *qp);
 
 /* ---- cm.c ---- */
