@@ -182,8 +182,8 @@ int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max
 	 * here, by the owner, with no thread hop; their completions go to the owner's lane when they can.
 	 */
 	owner_polling = ep;
-	for (int p = 0; p < RNIC_PATH_COUNT; p++)
-		if (rnic_paths[p]->poll != NULL && __atomic_load_n(&ep->path_qps[p], __ATOMIC_ACQUIRE) != 0)
+	for (int p = 0; p < RNIC_PATH_COUNT; p++) /* the ep's own count first: idle paths cost one load */
+		if (__atomic_load_n(&ep->path_qps[p], __ATOMIC_ACQUIRE) != 0 && rnic_paths[p]->poll != NULL)
 			rnic_paths[p]->poll(ep);
 	owner_polling = NULL;
 	/* the owner's own completions are the oldest (rnic_ep_push_owner) */
