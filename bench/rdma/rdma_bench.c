@@ -11,8 +11,10 @@
  *
  *   write / read bandwidth   64 KiB and 1 MiB, WINDOW tasks in flight, one local and one remote
  *                            buffer of that size (as ucx_perftest ucp_put_bw / ucp_get do)
- *   send/receive latency     8-byte ping-pong, half round trip, median (tag_lat); both sides
- *                            submit their send task again each round
+ *   send/receive latency     8-byte ping-pong, half round trip, median (tag_lat); the initiator
+ *                            takes turns with two send tasks and waits for a send's completion
+ *                            only before its task goes again (as ib_send_lat), the target
+ *                            submits its one echo task again (another while it is still out)
  *   write latency            8-byte write ping-pong: each side writes a sequence number into the
  *                            other's memory and polls its own memory for the answer; half round
  *                            trip, median. That is what ucp_put_lat (and perftest ib_write_lat)
@@ -602,10 +604,16 @@ static int run_target(void)
 
 /* ---- initiator ---- */
 
-/* Send/receive ping-pong: returns the median half round trip in us. */
+/*
+ * Send/receive ping-pong: returns the median half round trip in us. Two send tasks take turns,
+ * each with its own source word, and a send's completion (the peer's ACK) is waited for only
+ * before its task goes again, two rounds later: as perftest's ib_send_lat, which signals one
+ * send in cq_mod, and as ucx_perftest's tag_lat, whose 8-byte sends complete locally. The round
+ * trip is the messages', not the ACKs'.
+ */
 static double pingpong_send(uint64_t n)
 {
-	struct doca_rdma_task_send *st;
+	struct doca_rdma_task_send *st[2];
 	struct doca_rdma_task_receive *rt;
 	uint64_t *rtt = calloc(n, sizeof(*rtt)), warm = n / 10 + 1, arg;
 	double med;
@@ -613,27 +621,34 @@ static double pingpong_send(uint64_t n)
 	send_cmd('P', n + warm);
 	if (recv_cmd(&arg) != 'k')
 		die("target did not start the ping-pong", DOCA_ERROR_UNEXPECTED);
-	TRY(doca_rdma_task_send_allocate_init(S.rdma, S.conn, buf_data(S.mmap, S.mem + PP_OFF, 8),
-					      (union doca_data){.u64 = 0}, &st));
+	for (int k = 0; k < 2; k++)
+		TRY(doca_rdma_task_send_allocate_init(S.rdma, S.conn, buf_data(S.mmap, S.mem + PP_OFF + 40 * k, 8),
+						      (union doca_data){.u64 = 0}, &st[k]));
 	TRY(doca_rdma_task_receive_allocate_init(S.rdma, buf_addr(S.mmap, S.mem + PP_OFF + 8, 8),
 						 (union doca_data){.u64 = 0}, &rt));
 	S.sends_done = 0;
 	for (uint64_t i = 0; i < n + warm; i++) {
 		uint64_t t0;
 
+		while (S.sends_done + 2 <= i) /* the send of round i - 2, whose task goes again */
+			doca_pe_progress(S.pe);
 		S.recv_done = false;
 		doca_buf_reset_data_len(doca_rdma_task_receive_get_dst_buf(rt));
 		TRY(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
-		*(uint64_t *)(void *)(S.mem + PP_OFF) = i;
+		*(uint64_t *)(void *)(S.mem + PP_OFF + 40 * (i % 2)) = i;
 		t0 = now_ns();
-		TRY(doca_task_submit(doca_rdma_task_send_as_task(st)));
-		while (!S.recv_done || S.sends_done <= i)
+		TRY(doca_task_submit(doca_rdma_task_send_as_task(st[i % 2])));
+		while (!S.recv_done)
 			doca_pe_progress(S.pe);
 		if (i >= warm)
 			rtt[i - warm] = now_ns() - t0;
 	}
-	doca_buf_dec_refcount((struct doca_buf *)doca_rdma_task_send_get_src_buf(st), NULL);
-	doca_task_free(doca_rdma_task_send_as_task(st));
+	while (S.sends_done < n + warm)
+		doca_pe_progress(S.pe);
+	for (int k = 0; k < 2; k++) {
+		doca_buf_dec_refcount((struct doca_buf *)doca_rdma_task_send_get_src_buf(st[k]), NULL);
+		doca_task_free(doca_rdma_task_send_as_task(st[k]));
+	}
 	doca_buf_dec_refcount(doca_rdma_task_receive_get_dst_buf(rt), NULL);
 	doca_task_free(doca_rdma_task_receive_as_task(rt));
 	qsort(rtt, n, sizeof(*rtt), cmp_u64);
