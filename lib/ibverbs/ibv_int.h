@@ -112,6 +112,9 @@ struct sv_qp {
 	struct ibv_qp_attr attr;       /* what modify_qp set (query_qp returns it) */
 	struct sv_slot *slots;
 	uint32_t nslots;
+	/* where the search for a free slot starts: the one after the last taken. Sends complete in
+	 * post order, so it is usually free, and a deep send queue is not walked per post. */
+	uint32_t slot_next;
 	struct sv_peer_mr peer_mrs[SOFT_IBV_PEER_MRS];
 	uint32_t npeer_mrs;
 	bool ex;                       /* made with send_ops_flags: ibv_qp_to_qp_ex gives pubx */

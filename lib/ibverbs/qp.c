@@ -309,11 +309,13 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 
 	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > SV_MAX_SGE)
 		return EINVAL;
-	for (idx = 0; idx < q->nslots; idx++)
+	for (uint32_t i = 0; i < q->nslots; i++) {
+		idx = q->slot_next + i < q->nslots ? q->slot_next + i : q->slot_next + i - q->nslots;
 		if (!q->slots[idx].used) {
 			s = &q->slots[idx];
 			break;
 		}
+	}
 	if (s == NULL)
 		return ENOMEM; /* send queue full */
 	for (int i = 0; i < wr->num_sge; i++) {
@@ -386,6 +388,7 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 	s->signaled = q->sq_sig_all || (wr->send_flags & IBV_SEND_SIGNALED);
 	s->len = (uint32_t)total;
 	s->used = true;
+	q->slot_next = idx + 1 < q->nslots ? idx + 1 : 0;
 	err = nic_of(q)->qp_post(q->nqp, &w);
 	if (err != DOCA_SUCCESS) {
 		s->used = false;
