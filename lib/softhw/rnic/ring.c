@@ -508,11 +508,21 @@ static void ring_rx(struct rnic_qp *qp, struct ring *r)
 		case SOFTHW_RNIC_OP_SEND_INV:
 			break;
 		case SOFTHW_RNIC_OP_WRITE:
-		case SOFTHW_RNIC_OP_WRITE_IMM:
+			/*
+			 * A WRITE in parts: all of it is checked at the first, as a RETH's DMA length is.
+			 * Otherwise the export is checked where the part is placed (rnic_write_place: one
+			 * look at it per record, not two; the ep's grant is ours to check).
+			 */
+			if (h.flags & RNIC_RING_F_WHOLE) {
+				err = rnic_write_check(qp, h.id, h.token, h.addr, len);
+				if (err == DOCA_SUCCESS)
+					err = rnic_write_check(qp, h.id, h.token, h.addr, h.imm);
+			} else if (!(qp->ep->attr.access & DOCA_ACCESS_FLAG_RDMA_WRITE)) {
+				err = DOCA_ERROR_NOT_PERMITTED;
+			}
+			break;
+		case SOFTHW_RNIC_OP_WRITE_IMM: /* checked before it takes a receive */
 			err = rnic_write_check(qp, h.id, h.token, h.addr, len);
-			/* a WRITE in parts: all of it is checked at the first, as a RETH's DMA length is */
-			if (err == DOCA_SUCCESS && h.op == SOFTHW_RNIC_OP_WRITE && (h.flags & RNIC_RING_F_WHOLE))
-				err = rnic_write_check(qp, h.id, h.token, h.addr, h.imm);
 			break;
 		default:
 			ring_corrupt(qp, r);

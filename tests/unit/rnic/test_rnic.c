@@ -1033,6 +1033,39 @@ static void test_ring_send_write_send(void)
 }
 
 /*
+ * A write behind a send on the ring is refused as on the socket, where its record is placed:
+ * into an export without the write right, and on a target ep that grants no writes. The send
+ * before it completes; the write fails, then the qp.
+ */
+static void test_ring_write_refused(void)
+{
+	const struct target_cfg no_write_ep = {DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_ATOMIC, ALL_RDMA, 7};
+	const struct target_cfg *cfg[2] = {&full, &no_write_ep};
+	static uint8_t page[4096];
+
+	for (int i = 0; i < 2; i++) {
+		struct target t;
+		struct init in;
+		struct softhw_rnic_cqe c;
+		uint8_t out[64];
+
+		CHECK(target_start(&t, cfg[i]));
+		CHECK(init_connect(&in, &t));
+		target_cmd(&t, 'r', 64);
+		CHECK_OK(post1(&in, SOFTHW_RNIC_OP_SEND, "one", 3, NULL, 0, 0, 0));
+		CHECK_OK(post1(&in, SOFTHW_RNIC_OP_WRITE, page, sizeof(page), i == 0 ? &t.ti.ro : &t.ti.mem, 0, 0, 0));
+		CHECK(wait_cqe(&in.n, &c, WAIT_MS) && c.kind == SOFTHW_RNIC_CQE_WR && c.op == SOFTHW_RNIC_OP_SEND &&
+		      c.status == DOCA_SUCCESS);
+		CHECK(wait_cqe(&in.n, &c, WAIT_MS) && c.kind == SOFTHW_RNIC_CQE_WR && c.op == SOFTHW_RNIC_OP_WRITE &&
+		      c.status == DOCA_ERROR_NOT_PERMITTED);
+		CHECK(expect(&in.n, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_NOT_PERMITTED, NULL));
+		CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 3 && memcmp(out, "one", 3) == 0);
+		init_close(&in);
+		CHECK(target_end(&t));
+	}
+}
+
+/*
  * Writes longer than a ring record behind a send ride the ring in parts (each at its own
  * address, gathered across uneven SGEs); one longer than the ring takes for a write goes by the
  * socket after the ring drained; and a write in parts whose end is outside the export fails
@@ -1897,6 +1930,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_write_then_send);
 	TEST_RUN(test_ring_send_then_read);
 	TEST_RUN(test_ring_send_write_send);
+	TEST_RUN(test_ring_write_refused);
 	TEST_RUN(test_ring_long_writes);
 	TEST_RUN(test_ring_nak_unpolled);
 	TEST_RUN(test_ring_halted_takes_acks);
