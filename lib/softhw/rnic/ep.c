@@ -256,34 +256,9 @@ void rnic_ep_serve(struct softhw_rnic_ep *e)
 		owner_awake(ep); /* the owner is up: its next poll takes what comes */
 }
 
-doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *e, uint64_t wr_id, const struct softhw_rnic_sge *sgl,
-				 uint32_t num_sge)
+/* Copies a receive's work request into r (whose sgl has room for num_sge). */
+static void recv_set(struct rnic_recv *r, uint64_t wr_id, const struct softhw_rnic_sge *sgl, uint32_t num_sge)
 {
-	struct rnic_ep *ep = rnic_ep_of(e);
-	struct rnic_recv *r;
-
-	pthread_mutex_lock(&ep->lock);
-	r = ep->free_recvs;
-	if (r != NULL)
-		ep->free_recvs = r->next;
-	pthread_mutex_unlock(&ep->lock);
-	if (r == NULL) {
-		r = calloc(1, sizeof(*r));
-		if (r == NULL)
-			return DOCA_ERROR_NO_MEMORY;
-		r->sgl = r->sgl_inline;
-	}
-	if (num_sge > RNIC_INLINE_SGE) {
-		struct softhw_rnic_sge *s = malloc(num_sge * sizeof(*s));
-
-		if (s == NULL) {
-			recv_free_list(r);
-			return DOCA_ERROR_NO_MEMORY;
-		}
-		r->sgl = s;
-	} else {
-		r->sgl = r->sgl_inline;
-	}
 	r->next = NULL;
 	r->wr_id = wr_id;
 	r->num_sge = num_sge;
@@ -292,13 +267,61 @@ doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *e, uint64_t wr_id, const s
 		r->sgl[i] = sgl[i];
 		r->bytes += sgl[i].len;
 	}
-	pthread_mutex_lock(&ep->lock);
+}
+
+/* ep lock held */
+static void recv_append(struct rnic_ep *ep, struct rnic_recv *r)
+{
 	if (ep->rq_tail != NULL)
 		ep->rq_tail->next = r;
 	else
 		ep->rq_head = r;
 	ep->rq_tail = r;
+}
+
+doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *e, uint64_t wr_id, const struct softhw_rnic_sge *sgl,
+				 uint32_t num_sge)
+{
+	struct rnic_ep *ep = rnic_ep_of(e);
+	struct rnic_recv *r;
+	bool queued = false;
+
+	/*
+	 * The usual case, under one lock: a receive off the free list (its gather list back inline,
+	 * rnic_ep_recv_done) with a gather list that fits there. A receive reposted per message
+	 * (an NVMe-oF host's response, a target's capsule) takes the lock once, not twice.
+	 */
+	pthread_mutex_lock(&ep->lock);
+	r = ep->free_recvs;
+	if (r != NULL)
+		ep->free_recvs = r->next;
+	if (r != NULL && num_sge <= RNIC_INLINE_SGE) {
+		recv_set(r, wr_id, sgl, num_sge);
+		recv_append(ep, r);
+		queued = true;
+	}
 	pthread_mutex_unlock(&ep->lock);
+	if (!queued) {
+		if (r == NULL) {
+			r = calloc(1, sizeof(*r));
+			if (r == NULL)
+				return DOCA_ERROR_NO_MEMORY;
+			r->sgl = r->sgl_inline;
+		}
+		if (num_sge > RNIC_INLINE_SGE) {
+			struct softhw_rnic_sge *heap = malloc(num_sge * sizeof(*heap));
+
+			if (heap == NULL) {
+				free(r); /* (off every list; its gather list is the inline one) */
+				return DOCA_ERROR_NO_MEMORY;
+			}
+			r->sgl = heap;
+		}
+		recv_set(r, wr_id, sgl, num_sge);
+		pthread_mutex_lock(&ep->lock);
+		recv_append(ep, r);
+		pthread_mutex_unlock(&ep->lock);
+	}
 	/* A message waiting for a receive (receiver not ready) can go on now. */
 	if (__atomic_load_n(&ep->rnr_waiting, __ATOMIC_ACQUIRE) != 0) {
 		rnic_nic_kick();

@@ -1033,6 +1033,48 @@ static void test_ring_send_write_send(void)
 }
 
 /*
+ * Receives reposted off the free list in turn with gather lists longer than fit inline (a heap
+ * list) and short ones (the one-lock repost): each message lands in its own receive, scattered
+ * across its buffers in order.
+ */
+static void test_recv_reposted(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t pat[60], buf[6][16], one[64];
+	char k;
+
+	for (size_t i = 0; i < sizeof(pat); i++)
+		pat[i] = (uint8_t)(i * 7 + 3);
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_WRITE, pat, sizeof(pat), &t.ti.mem, 0, 0, 0)); /* what the target sends */
+	for (int round = 0; round < 4; round++) {
+		bool scatter = round % 2 == 0;
+		struct softhw_rnic_sge sg[6], whole = {one, sizeof(one)};
+
+		memset(buf, 0, sizeof(buf));
+		memset(one, 0, sizeof(one));
+		for (int i = 0; i < 6; i++)
+			sg[i] = (struct softhw_rnic_sge){buf[i], 10};
+		CHECK_OK(ops->ep_post_recv(in.n.ep, 100 + (uint64_t)round, scatter ? sg : &whole, scatter ? 6 : 1));
+		target_cmd(&t, 's', sizeof(pat));
+		CHECK(read_full(t.info, &k, 1) && k == 'k');
+		CHECK(wait_cqe(&in.n, &c, WAIT_MS) && c.kind == SOFTHW_RNIC_CQE_WR && c.op == SOFTHW_RNIC_OP_RECV &&
+		      c.status == DOCA_SUCCESS && c.wr_id == 100 + (uint64_t)round && c.len == sizeof(pat));
+		if (scatter) {
+			for (int i = 0; i < 6; i++)
+				CHECK(memcmp(buf[i], pat + 10 * i, 10) == 0 && buf[i][10] == 0);
+		} else {
+			CHECK(memcmp(one, pat, sizeof(pat)) == 0 && one[sizeof(pat)] == 0);
+		}
+	}
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
+/*
  * A write behind a send on the ring is refused as on the socket, where its record is placed:
  * into an export without the write right, and on a target ep that grants no writes. The send
  * before it completes; the write fails, then the qp.
@@ -1931,6 +1973,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_send_then_read);
 	TEST_RUN(test_ring_send_write_send);
 	TEST_RUN(test_ring_write_refused);
+	TEST_RUN(test_recv_reposted);
 	TEST_RUN(test_ring_long_writes);
 	TEST_RUN(test_ring_nak_unpolled);
 	TEST_RUN(test_ring_halted_takes_acks);
