@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -440,6 +441,32 @@ static void eu_idle(struct softhw_dpa *dpa, struct eu *eu, bool must_poll)
 	}
 }
 
+/*
+ * A batch job's rank runs under SCHED_BATCH (softhw_dpa_job.batch); returns the policy to go
+ * back to after it, or -1 when there is none to restore. An EU that already runs under another
+ * policy than SCHED_OTHER (the process was started so) keeps it.
+ */
+static int eu_batch_begin(const struct softhw_dpa_job *job)
+{
+	struct sched_param p = {0};
+
+	if (!job->batch || sched_getscheduler(0) != SCHED_OTHER)
+		return -1;
+	if (sched_setscheduler(0, SCHED_BATCH, &p) != 0) {
+		SDK_LOG_DBG("DPA: job '%s' runs without SCHED_BATCH: %s", job->name != NULL ? job->name : "", strerror(errno));
+		return -1;
+	}
+	return SCHED_OTHER;
+}
+
+static void eu_batch_end(int policy)
+{
+	struct sched_param p = {0};
+
+	if (policy >= 0 && sched_setscheduler(0, policy, &p) != 0)
+		SDK_LOG_ERR("DPA: an EU stays under SCHED_BATCH after a batch job: %s", strerror(errno));
+}
+
 static void *eu_main(void *arg)
 {
 	struct eu *eu = arg;
@@ -472,7 +499,10 @@ static void *eu_main(void *arg)
 		if (dpa->watchdog_idle)
 			pthread_cond_broadcast(&dpa->idle);
 		pthread_mutex_unlock(&dpa->lock);
+		int policy = eu_batch_begin(job);
+
 		job->run(job, rank);
+		eu_batch_end(policy);
 		pthread_mutex_lock(&dpa->lock);
 		/* the watchdog may be reporting this rank: the job must outlive its report */
 		while (eu->reporting)

@@ -86,6 +86,13 @@ struct softhw_dpa_job {
 	 */
 	bool pinned;
 	uint32_t eu;
+	/*
+	 * Batch: the job's ranks run under SCHED_BATCH, so an EU woken for them never preempts the
+	 * thread running on that CPU (a DPA core never takes one of the host's): it takes an idle
+	 * CPU, or the CPU when that thread yields, blocks or its slice ends. For a job that serves a
+	 * busy-polling peer on the same host from a long-lived loop (STA's data path).
+	 */
+	bool batch;
 	/* softhw's */
 	struct softhw_dpa_job *next;
 	unsigned int next_rank;

@@ -5,9 +5,11 @@
  * EU; an EU id past the profile's EUs is refused; closing the context while a pinned job waits
  * in a device wait and others are queued behind it on its EU ends them all, without running
  * the queued ones and without abandoning an EU; a job pinned behind a rank told to stop that
- * still spins says so, and runs once it returns. Links softhw alone.
+ * still spins says so, and runs once it returns; a batch job's rank runs under SCHED_BATCH and
+ * its EU is back under SCHED_OTHER for the next job. Links softhw alone.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 
 #include "softhw/dpa/dpa.h"
@@ -29,6 +31,7 @@ struct tjob {
 	doca_error_t status;
 	struct softhw_value *wait; /* run waits until it exceeds 0 (NULL: returns at once) */
 	uint32_t *spin;            /* run spins (no DPA call) until it is non-zero (NULL: does not) */
+	int policy;                /* sched_getscheduler() inside run */
 };
 
 static void tjob_done(struct softhw_dpa_job *job, doca_error_t status)
@@ -46,6 +49,7 @@ static void tjob_run(struct softhw_dpa_job *job, unsigned int rank)
 	(void)rank;
 	t->ran_on = pthread_self();
 	t->eu = softhw_dpa_ops.current_eu(t->dpa);
+	t->policy = sched_getscheduler(0);
 	softhw_dpa_ops.flag_raise(t->dpa, &t->started);
 	if (t->wait != NULL)
 		softhw_dpa_ops.value_wait_gt(t->dpa, t->wait, 0, ~0ULL);
@@ -229,6 +233,27 @@ static void test_pinned_behind_stopped_spinner(void)
 	CHECK(!softhw_dpa_ops.close(dpa));
 }
 
+/* A batch job's rank runs under SCHED_BATCH; the next job on the same EU under SCHED_OTHER again. */
+static void test_batch_job(void)
+{
+	struct softhw_dpa_caps caps;
+	struct softhw_dpa *dpa = open_dpa(&caps);
+	struct tjob batch, plain;
+
+	if (dpa == NULL)
+		return;
+	tjob_init(&batch, dpa, 2);
+	batch.job.batch = true;
+	tjob_init(&plain, dpa, 2);
+	softhw_dpa_ops.submit(dpa, &batch.job);
+	softhw_dpa_ops.submit(dpa, &plain.job);
+	CHECK(wait_done(&batch) && wait_done(&plain));
+	CHECK(batch.status == DOCA_SUCCESS && batch.eu == 2 && batch.policy == SCHED_BATCH);
+	CHECK(plain.status == DOCA_SUCCESS && plain.eu == 2 && plain.policy == SCHED_OTHER);
+	CHECK(pthread_equal(batch.ran_on, plain.ran_on));
+	CHECK(!softhw_dpa_ops.close(dpa));
+}
+
 int main(void)
 {
 	TEST_RUN(test_pinned_runs_on_its_eu);
@@ -236,5 +261,6 @@ int main(void)
 	TEST_RUN(test_close_with_pinned_waiting);
 	TEST_RUN(test_stop_queued_pinned);
 	TEST_RUN(test_pinned_behind_stopped_spinner);
+	TEST_RUN(test_batch_job);
 	TEST_EXIT();
 }
