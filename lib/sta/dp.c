@@ -803,8 +803,14 @@ doca_error_t sta_dp_io_start(struct doca_sta_io *io)
 		free(dp);
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
+	/*
+	 * Batch: the host's capsule wakes the EU, and a woken EU that preempted a busy-polling host
+	 * on its vCPU answered that one capsule and slept again, two context switches per I/O
+	 * whenever the two shared a vCPU. Now the host posts on until it yields, and the EU takes
+	 * the whole batch.
+	 */
 	dp->job = (struct softhw_dpa_job){.run = eu_run, .done = eu_done, .overrun = eu_overrun, .name = "sta_io",
-					  .num_ranks = 1};
+					  .num_ranks = 1, .batch = true};
 	io->dp = dp;
 	sta->dev->dpa->submit(sta->dpa, &dp->job);
 	return DOCA_SUCCESS;
