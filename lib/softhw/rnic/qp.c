@@ -292,6 +292,7 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	doca_error_t status;
 	struct rnic_wr *wr;
 	uint64_t bytes = 0, seq;
+	bool wr_done;
 
 	pthread_mutex_lock(&qp->lock);
 	if (qp->state == QP_ERROR || qp->state == QP_CLOSED || qp->state == QP_REQUEST) {
@@ -301,7 +302,8 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	for (uint32_t i = 0; i < in->num_sge; i++)
 		bytes += in->sgl[i].len;
 	seq = qp->next_seq++;
-	if (rnic_cma_try(qp, in, bytes, &status)) {
+	wr_done = rnic_cma_try(qp, in, bytes, &status);
+	if (wr_done) {
 		/* done already (nothing was queued before it): it still completes through the CQ */
 		if (status == DOCA_SUCCESS) {
 			/* no work request to queue and free: the completion straight to the owner's lane */
@@ -319,22 +321,19 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 			pthread_mutex_unlock(&qp->lock);
 			return DOCA_SUCCESS;
 		}
-		/* a failure fails the qp, behind this request's completion */
-		wr = wr_from(qp, in, seq, bytes);
-		if (wr == NULL) {
-			pthread_mutex_unlock(&qp->lock);
-			return DOCA_ERROR_NO_MEMORY;
-		}
-		wr->sent = wr->cma = true;
-		qp->wq_head = qp->wq_tail = wr;
-		rnic_qp_complete_head(qp, status, 0);
-		pthread_mutex_unlock(&qp->lock);
-		return DOCA_SUCCESS;
 	}
 	wr = wr_from(qp, in, seq, bytes);
 	if (wr == NULL) {
 		pthread_mutex_unlock(&qp->lock);
 		return DOCA_ERROR_NO_MEMORY;
+	}
+	if (wr_done) {
+		/* the direct path failed: that fails the qp, behind this request's completion */
+		wr->sent = wr->cma = true;
+		qp->wq_head = qp->wq_tail = wr;
+		rnic_qp_complete_head(qp, status, 0);
+		pthread_mutex_unlock(&qp->lock);
+		return DOCA_SUCCESS;
 	}
 	if (qp->wq_tail != NULL)
 		qp->wq_tail->next = wr;
