@@ -25,6 +25,16 @@ static inline bool proc_read(const char *task, const char *file, char *buf, size
 	return true;
 }
 
+/* Is task (a tid under /proc/self/task) named exactly comm? */
+static inline bool task_named(const char *task, const char *comm)
+{
+	char buf[64];
+	size_t len = strlen(comm);
+
+	return task[0] != '.' && proc_read(task, "comm", buf, sizeof(buf)) && strncmp(buf, comm, len) == 0 &&
+	       buf[len] == '\n';
+}
+
 /*
  * The voluntary context switches of this process's threads named `comm` (a blocked thread
  * switches once per wake-up), summed; -1 when there is none.
@@ -33,7 +43,6 @@ static inline long thread_switches(const char *comm)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *de;
-	size_t len = strlen(comm);
 	long total = -1;
 
 	if (d == NULL)
@@ -43,8 +52,7 @@ static inline long thread_switches(const char *comm)
 		const char *v;
 		long sw;
 
-		if (de->d_name[0] == '.' || !proc_read(de->d_name, "comm", buf, sizeof(buf)) ||
-		    strncmp(buf, comm, len) != 0 || buf[len] != '\n' || !proc_read(de->d_name, "status", buf, sizeof(buf)))
+		if (!task_named(de->d_name, comm) || !proc_read(de->d_name, "status", buf, sizeof(buf)))
 			continue;
 		v = strstr(buf, "\nvoluntary_ctxt_switches:");
 		if (v != NULL && sscanf(v, "\nvoluntary_ctxt_switches: %ld", &sw) == 1)
@@ -62,7 +70,6 @@ static inline char thread_state(const char *comm)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *de;
-	size_t len = strlen(comm);
 	char state = 0;
 
 	if (d == NULL)
@@ -71,8 +78,7 @@ static inline char thread_state(const char *comm)
 		char buf[4096];
 		const char *v;
 
-		if (de->d_name[0] == '.' || !proc_read(de->d_name, "comm", buf, sizeof(buf)) ||
-		    strncmp(buf, comm, len) != 0 || buf[len] != '\n' || !proc_read(de->d_name, "stat", buf, sizeof(buf)))
+		if (!task_named(de->d_name, comm) || !proc_read(de->d_name, "stat", buf, sizeof(buf)))
 			continue;
 		v = strrchr(buf, ')'); /* the name in parentheses may hold spaces; the state follows it */
 		if (v != NULL && v[1] == ' ')
