@@ -124,11 +124,13 @@ doca_error_t nvme_backing_open(struct nvme_ctrl *c, const struct softdoca_nvme_d
 		SDK_LOG_ERR("soft NVMe open: %llu bytes hold no %u-byte block", (unsigned long long)size, c->block_size);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	nvme_map_open(c, attr->path);
 	return DOCA_SUCCESS;
 }
 
 void nvme_backing_close(struct nvme_ctrl *c)
 {
+	nvme_map_close(c);
 	if (c->dfd >= 0)
 		close(c->dfd);
 	if (c->fd >= 0)
@@ -265,6 +267,10 @@ static void submit_rw(struct nvme_ctrl *c, struct nvme_cmd *cmd)
 	struct io_uring_sqe *s;
 	int fd = cmd->direct ? c->dfd : c->fd;
 
+	if (c->map != NULL && nvme_map_rw(c, cmd, cmd->op.kind == OP_READ) >= 0) {
+		rw_done(c, cmd, (int)cmd->len);
+		return;
+	}
 	if (c->inline_rw) { /* a copy in memory: done here (inline_store); rw_done goes on with a short one */
 		int flags = cmd->op.kind == OP_WRITE && (cmd->sqe.cdw12 & (1u << 30)) ? RWF_DSYNC : 0;
 		ssize_t n = cmd->op.kind == OP_READ ? preadv2(fd, cmd->iov, cmd->niov, (off_t)cmd->off, 0)

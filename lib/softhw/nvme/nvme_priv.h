@@ -131,6 +131,8 @@ struct nvme_ctrl {
 	bool is_bdev;
 	bool is_mem;
 	bool inline_rw;         /* memory-speed store (a memory disk, tmpfs): Read / Write run in the submitter (io.c) */
+	uint8_t *map;           /* a tmpfs file mapped (map.c), or NULL; the lock guards its removal */
+	uint64_t map_len;
 	uint32_t block_size;
 	uint32_t lba_shift;
 	uint64_t num_blocks;
@@ -192,6 +194,12 @@ void nvme_admin_exec(struct nvme_ctrl *c, struct nvme_cmd *cmd);
 /* io.c */
 doca_error_t nvme_backing_open(struct nvme_ctrl *c, const struct softdoca_nvme_disk_attr *attr);
 void nvme_backing_close(struct nvme_ctrl *c);
+
+/* map.c: a tmpfs file with no holes, mapped at open (c->map), and a Read or Write through it */
+void nvme_map_open(struct nvme_ctrl *c, const char *path);
+void nvme_map_close(struct nvme_ctrl *c);
+/* cmd->len bytes at cmd->off between the mapping and cmd->iov: cmd->len, or -EFAULT (use preadv2) */
+int nvme_map_rw(struct nvme_ctrl *c, struct nvme_cmd *cmd, bool rd);
 void nvme_io_exec(struct nvme_ctrl *c, struct nvme_cmd *cmd);
 void nvme_io_done(struct nvme_ctrl *c, struct nvme_op *op, int res);
 /* PRPs of cmd → cmd->iov for len bytes; 0 or a status (SC | SCT << 8). */

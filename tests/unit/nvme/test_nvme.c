@@ -7,6 +7,11 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -278,6 +283,186 @@ static void test_roundtrip_file(void)
 		}
 	}
 	unlink(path);
+}
+
+/* True when /proc/self/maps shows path mapped into this process. */
+static bool mapped(const char *path)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	bool found = false;
+
+	if (f == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), f) != NULL)
+		found = strstr(line, path) != NULL;
+	fclose(f);
+	return found;
+}
+
+/* A scratch file on tmpfs (/dev/shm), or false when there is none (the test says it skipped). */
+static bool tmpfs_file(char *path, size_t len, const char *what)
+{
+	struct statfs sf;
+
+	if (statfs("/dev/shm", &sf) != 0 || sf.f_type != 0x01021994) {
+		printf("  skipped %s: /dev/shm is not tmpfs here\n", what);
+		return false;
+	}
+	snprintf(path, len, "/dev/shm/softdoca-nvme-%d-%s", (int)getpid(), what);
+	return true;
+}
+
+/*
+ * A file on tmpfs with no holes is read and written through a mapping (nvme map.c), coherent
+ * with the file's other users both ways. Then another user shrinks the file under the open
+ * disk: the Read beyond the new end faults in the mapping, and gets Unrecovered Read Error from
+ * the pread that follows (no crash), the log says why, the mapping is gone, and I/O goes on.
+ */
+static void test_tmpfs_mapped(void)
+{
+	char path[96];
+	uint8_t *buf = page_alloc(PAGE), blk[PAGE];
+	struct softdoca_nvme_disk_attr a = {.size = 1 << 20, .block_size = 4096};
+	struct softdoca_nvme_disk *d = NULL;
+	struct softdoca_nvme_qpair qp;
+	struct softdoca_nvme_sqe c;
+	int fd;
+
+	if (buf == NULL || !tmpfs_file(path, sizeof(path), "mapped"))
+		goto out;
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		goto out;
+	for (int i = 0; i < 256; i++) { /* every block allocated: no holes */
+		memset(blk, i, PAGE);
+		CHECK(pwrite(fd, blk, PAGE, (off_t)i * PAGE) == PAGE);
+	}
+	a.path = path;
+	CHECK_OK(softdoca_nvme_open(&a, &d));
+	if (d == NULL)
+		goto closefd;
+	CHECK(mapped(path));
+	/* PRP lists, Flush, and holes punched by Write Zeroes and Deallocate read back as zeroes */
+	roundtrip(d, 4096);
+	CHECK(mapped(path));
+	CHECK_OK(softdoca_nvme_qpair_create(d, 1, 16, NULL, NULL, &qp));
+	/* a Write through the mapping is in the file */
+	memset(buf, 0xa5, PAGE);
+	c = rw(SOFTDOCA_NVME_IO_WRITE, 3, 1, buf, NULL);
+	CHECK(run(&qp, &c) == 0);
+	CHECK(pread(fd, blk, PAGE, 3 * PAGE) == PAGE && blk[0] == 0xa5 && blk[PAGE - 1] == 0xa5);
+	/* a Read sees what another writer put in the file */
+	memset(blk, 0x5a, PAGE);
+	CHECK(pwrite(fd, blk, PAGE, 7 * PAGE) == PAGE);
+	c = rw(SOFTDOCA_NVME_IO_READ, 7, 1, buf, NULL);
+	CHECK(run(&qp, &c) == 0);
+	CHECK(buf[0] == 0x5a && buf[PAGE - 1] == 0x5a);
+	c = rw(SOFTDOCA_NVME_IO_READ, 200, 1, buf, NULL);
+	CHECK(run(&qp, &c) == 0);
+	CHECK(buf[0] == 200 && buf[PAGE - 1] == 200);
+	log_take(sdk_log, ""); /* forget the open's lines */
+	/* shrunk under the disk to 64 KiB: block 200 is gone */
+	CHECK(ftruncate(fd, 64 << 10) == 0);
+	c = rw(SOFTDOCA_NVME_IO_READ, 200, 1, buf, NULL);
+	CHECK(run(&qp, &c) == (SOFTDOCA_NVME_SCT_MEDIA << 8 | SOFTDOCA_NVME_SC_UNRECOVERED_READ));
+	CHECK(log_take(sdk_log, "faulted in the mapped store (it shrank"));
+	CHECK(!mapped(path));
+	/* the disk goes on with pread / pwrite */
+	memset(buf, 0x3c, PAGE);
+	c = rw(SOFTDOCA_NVME_IO_WRITE, 1, 1, buf, NULL);
+	CHECK(run(&qp, &c) == 0);
+	CHECK(pread(fd, blk, PAGE, PAGE) == PAGE && blk[0] == 0x3c);
+	memset(buf, 0, PAGE);
+	c = rw(SOFTDOCA_NVME_IO_READ, 3, 1, buf, NULL);
+	CHECK(run(&qp, &c) == 0);
+	CHECK(buf[0] == 0xa5);
+	CHECK_OK(softdoca_nvme_qpair_destroy(d, &qp));
+	CHECK_OK(softdoca_nvme_close(d));
+closefd:
+	close(fd);
+	unlink(path);
+out:
+	free(buf);
+}
+
+/*
+ * The disk's SIGBUS guard takes only faults in its own mapping: another SIGBUS of the process
+ * (here a mapping of its own, whose file shrank) still ends it as before: by SIGBUS, or by the
+ * sanitizer's report (SIGABRT) under ASan, whose handler was there first. Not a hang: alarm.
+ */
+static void test_tmpfs_foreign_sigbus(void)
+{
+	char path[96], other[112];
+	int status = 0;
+	pid_t pid;
+
+	if (!tmpfs_file(path, sizeof(path), "guard"))
+		return;
+	snprintf(other, sizeof(other), "%s-other", path);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		struct softdoca_nvme_disk_attr a = {.path = path, .size = 64 << 10, .block_size = 4096};
+		struct softdoca_nvme_disk *d = NULL;
+		static uint8_t blk[64 << 10];
+		volatile uint8_t *m;
+		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		int fo = open(other, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+		alarm(20);
+		if (fd < 0 || fo < 0 || pwrite(fd, blk, sizeof(blk), 0) != (ssize_t)sizeof(blk) ||
+		    softdoca_nvme_open(&a, &d) != DOCA_SUCCESS || !mapped(path) || ftruncate(fo, PAGE) != 0)
+			_exit(2);
+		m = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, fo, 0);
+		if (m == MAP_FAILED || ftruncate(fo, 0) != 0)
+			_exit(3);
+		(void)m[0]; /* SIGBUS, not ours */
+		_exit(4);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid);
+	printf("  child status 0x%x\n", status);
+	CHECK(WIFSIGNALED(status) && (WTERMSIG(status) == SIGBUS || WTERMSIG(status) == SIGABRT));
+	unlink(path);
+	unlink(other);
+}
+
+/*
+ * A file on tmpfs with holes is not mapped: reading a hole through a mapping would allocate
+ * its page, where pread returns zeroes and allocates nothing.
+ */
+static void test_tmpfs_sparse(void)
+{
+	char path[96];
+	uint8_t *buf = page_alloc(PAGE);
+	struct softdoca_nvme_disk_attr a = {.size = 1 << 20, .block_size = 4096};
+	struct softdoca_nvme_disk *d = NULL;
+	struct softdoca_nvme_qpair qp;
+	struct softdoca_nvme_sqe c;
+	struct stat st;
+
+	if (buf == NULL || !tmpfs_file(path, sizeof(path), "sparse"))
+		goto out;
+	a.path = path; /* created by the open, as 1 MiB of holes */
+	CHECK_OK(softdoca_nvme_open(&a, &d));
+	if (d == NULL)
+		goto out;
+	CHECK(!mapped(path));
+	CHECK(log_take(sdk_log, "has holes (first at byte 0)"));
+	CHECK_OK(softdoca_nvme_qpair_create(d, 1, 16, NULL, NULL, &qp));
+	for (int i = 0; i < 256; i += 16) {
+		memset(buf, 0xff, PAGE);
+		c = rw(SOFTDOCA_NVME_IO_READ, (uint64_t)i, 1, buf, NULL);
+		CHECK(run(&qp, &c) == 0);
+		CHECK(buf[0] == 0 && buf[PAGE - 1] == 0);
+	}
+	CHECK(stat(path, &st) == 0 && st.st_blocks == 0);
+	CHECK_OK(softdoca_nvme_qpair_destroy(d, &qp));
+	CHECK_OK(softdoca_nvme_close(d));
+	unlink(path);
+out:
+	free(buf);
 }
 
 /*
@@ -781,6 +966,9 @@ int main(void)
 	TEST_RUN(test_roundtrip_memory);
 	TEST_RUN(test_roundtrip_file);
 	TEST_RUN(test_roundtrip_bdev);
+	TEST_RUN(test_tmpfs_mapped);
+	TEST_RUN(test_tmpfs_sparse);
+	TEST_RUN(test_tmpfs_foreign_sigbus);
 	TEST_RUN(test_wrap_and_full_cq);
 	TEST_RUN(test_queue_depth_32);
 	TEST_RUN(test_queue_pairs_in_parallel);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -434,6 +435,52 @@ static double cpu_seconds(pid_t pid)
 }
 
 /*
+ * The disk file: /tmp/softdoca-sta-test-PID.img, made sparse by the target. STA_TEST_DIR puts it
+ * elsewhere, written in full first: on tmpfs (/dev/shm) the soft disk then maps it (nvme map.c).
+ */
+static bool on_tmpfs(const char *path)
+{
+	struct statfs sf;
+
+	return statfs(path, &sf) == 0 && sf.f_type == 0x01021994;
+}
+
+/* True when the target's /proc/PID/maps shows path mapped. */
+static bool target_maps(const char *path)
+{
+	char name[64], line[512];
+	bool found = false;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "/proc/%d/maps", (int)target);
+	f = fopen(name, "r");
+	if (f == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), f) != NULL)
+		found = strstr(line, path) != NULL;
+	fclose(f);
+	return found;
+}
+
+static void disk_path(void)
+{
+	const char *dir = getenv("STA_TEST_DIR");
+
+	snprintf(disk, sizeof(disk), "%s/softdoca-sta-test-%d.img", dir != NULL ? dir : "/tmp", (int)getpid());
+	snprintf(errlog, sizeof(errlog), "/tmp/softdoca-sta-test-%d.log", (int)getpid());
+	unlink(disk);
+	if (dir != NULL) {
+		static const uint8_t zero[65536];
+		int fd = open(disk, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+		REQUIRE(fd >= 0);
+		for (off_t off = 0; off < 8388608; off += (off_t)sizeof(zero))
+			REQUIRE(pwrite(fd, zero, sizeof(zero), off) == (ssize_t)sizeof(zero));
+		close(fd);
+	}
+}
+
+/*
  * softdoca-nvmf-initiator against the target on a 4096-byte-block disk: a mixed, verified run
  * at queue depth 16 (two seconds), a read-only run, and a mixed one that busy-polls (--poll);
  * all real processes. Then the target's statistics (SIGUSR1) count every one of their commands.
@@ -447,10 +494,14 @@ static int run_initiator(const char *tgt, const char *ini)
 
 	target_bs = "4096";
 	alarm(240);
-	snprintf(disk, sizeof(disk), "/tmp/softdoca-sta-test-%d.img", (int)getpid());
-	snprintf(errlog, sizeof(errlog), "/tmp/softdoca-sta-test-%d.log", (int)getpid());
-	unlink(disk);
+	disk_path();
 	start_target(tgt);
+	if (getenv("STA_TEST_DIR") != NULL) {
+		bool tmpfs = on_tmpfs(disk), in = target_maps(disk);
+
+		fprintf(stderr, "disk %s: %s, %smapped by the target\n", disk, tmpfs ? "tmpfs" : "not tmpfs", in ? "" : "not ");
+		CHECK(in == tmpfs);
+	}
 	for (int i = 0; i < 3; i++) {
 		char out[4096] = {0};
 		int pfd[2];
@@ -538,9 +589,7 @@ int main(int argc, char **argv)
 		return run_initiator(argv[1], argv[3]);
 	signal(SIGALRM, on_alarm);
 	alarm(240);
-	snprintf(disk, sizeof(disk), "/tmp/softdoca-sta-test-%d.img", (int)getpid());
-	snprintf(errlog, sizeof(errlog), "/tmp/softdoca-sta-test-%d.log", (int)getpid());
-	unlink(disk);
+	disk_path();
 	start_target(argv[1]);
 
 	REQUIRE(nvmf_connect(&admin, addr, port, 0, 32, 31, 0xffff, NQN, HOST, NULL) == 0);
