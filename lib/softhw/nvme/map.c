@@ -58,7 +58,12 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 		prev_bus.sa_handler(sig);
 	} else {
 		/* the fault repeats when this returns, and then takes the default action */
-		signal(SIGBUS, SIG_DFL);
+		struct sigaction dfl;
+
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		sigemptyset(&dfl.sa_mask);
+		sigaction(SIGBUS, &dfl, NULL);
 	}
 }
 
