@@ -300,6 +300,14 @@ static bool mapped(const char *path)
 	return found;
 }
 
+/* Whether a hole-free file on tmpfs gets mapped: not when the environment keeps io_uring (or says so). */
+static bool map_expected(void)
+{
+	const char *inl = getenv("SOFTDOCA_NVME_INLINE"), *map = getenv("SOFTDOCA_NVME_MAP");
+
+	return !(inl != NULL && inl[0] == '0') && !(map != NULL && map[0] == '0');
+}
+
 /* A scratch file on tmpfs (/dev/shm), or false when there is none (the test says it skipped). */
 static bool tmpfs_file(char *path, size_t len, const char *what)
 {
@@ -343,10 +351,10 @@ static void test_tmpfs_mapped(void)
 	CHECK_OK(softdoca_nvme_open(&a, &d));
 	if (d == NULL)
 		goto closefd;
-	CHECK(mapped(path));
+	CHECK(mapped(path) == map_expected());
 	/* PRP lists, Flush, and holes punched by Write Zeroes and Deallocate read back as zeroes */
 	roundtrip(d, 4096);
-	CHECK(mapped(path));
+	CHECK(mapped(path) == map_expected());
 	CHECK_OK(softdoca_nvme_qpair_create(d, 1, 16, NULL, NULL, &qp));
 	/* a Write through the mapping is in the file */
 	memset(buf, 0xa5, PAGE);
@@ -367,7 +375,8 @@ static void test_tmpfs_mapped(void)
 	CHECK(ftruncate(fd, 64 << 10) == 0);
 	c = rw(SOFTDOCA_NVME_IO_READ, 200, 1, buf, NULL);
 	CHECK(run(&qp, &c) == (SOFTDOCA_NVME_SCT_MEDIA << 8 | SOFTDOCA_NVME_SC_UNRECOVERED_READ));
-	CHECK(log_take(sdk_log, "faulted in the mapped store (it shrank"));
+	if (map_expected()) /* (else io_uring's short read alone) */
+		CHECK(log_take(sdk_log, "faulted in the mapped store (it shrank"));
 	CHECK(!mapped(path));
 	/* the disk goes on with pread / pwrite */
 	memset(buf, 0x3c, PAGE);
@@ -398,6 +407,10 @@ static void test_tmpfs_foreign_sigbus(void)
 	int status = 0;
 	pid_t pid;
 
+	if (!map_expected()) {
+		printf("  skipped: nothing is mapped with SOFTDOCA_NVME_INLINE=0 or SOFTDOCA_NVME_MAP=0\n");
+		return;
+	}
 	if (!tmpfs_file(path, sizeof(path), "guard"))
 		return;
 	snprintf(other, sizeof(other), "%s-other", path);
@@ -449,7 +462,8 @@ static void test_tmpfs_sparse(void)
 	if (d == NULL)
 		goto out;
 	CHECK(!mapped(path));
-	CHECK(log_take(sdk_log, "has holes (first at byte 0)"));
+	if (map_expected()) /* (the look for holes is the mapping's) */
+		CHECK(log_take(sdk_log, "has holes (first at byte 0)"));
 	CHECK_OK(softdoca_nvme_qpair_create(d, 1, 16, NULL, NULL, &qp));
 	for (int i = 0; i < 256; i += 16) {
 		memset(buf, 0xff, PAGE);
