@@ -167,6 +167,8 @@ static void send_simple(const struct cmc *c, uint16_t attr, uint64_t tid)
 	mad_send(c->l, c->peer_ip, mad);
 }
 
+static void cmc_publish(const struct cmc *c);
+
 static void cmc_dreq(struct cmc *c)
 {
 	struct roce_cm_dreq dreq = {.local_comm_id = c->local_id, .remote_comm_id = c->remote_id, .remote_qpn = c->peer_qpn};
@@ -174,13 +176,53 @@ static void cmc_dreq(struct cmc *c)
 	c->dreq_tid = (uint64_t)(softhw_token_new() & 0xffffffffu) << 32 | c->local_id;
 	roce_cm_dreq_put(c->mad, c->dreq_tid, &dreq);
 	c->state = CMC_DREQ_SENT;
+	cmc_publish(c);
 	cmc_send(c, 2 * conv_ms(CM_PACKET_LIFETIME) + conv_ms(CM_RESPONSE_TIMEOUT), CM_MAX_RETRIES);
+}
+
+/*
+ * cm.lock held, after a state change: the registry keeps what ending the connection takes,
+ * so that if this process dies whoever reclaims it sends the DREQ (or REJ) our CM no longer can
+ * (docs/rocev2.md, "Crash tolerance"). An active connection is not kept before the REP: its
+ * peer has no comm ID of ours to refuse yet, and its REQ stops coming.
+ */
+static void cmc_publish(const struct cmc *c)
+{
+	struct roce_reg_conn e = {.local_id = c->local_id, .remote_id = c->remote_id, .peer_qpn = c->peer_qpn,
+				  .peer_ip = c->peer_ip, .peer_port = ROCE_UDP_PORT};
+
+	switch (c->state) {
+	case CMC_REQ_RCVD:
+		e.state = ROCE_REG_CONN_SETUP;
+		e.tid = c->tid;
+		break;
+	case CMC_REP_SENT:
+	case CMC_ESTABLISHED:
+		e.state = ROCE_REG_CONN_UP;
+		break;
+	case CMC_DREQ_SENT:
+		e.state = ROCE_REG_CONN_DREQ;
+		e.tid = c->dreq_tid;
+		break;
+	default:
+		break;
+	}
+	pthread_mutex_lock(c->l->lock);
+	if (e.state != 0)
+		(void)roce_port_conn_note(c->l->port, &e); /* full: only the crash case loses it */
+	else
+		roce_port_conn_forget(c->l->port, c->local_id);
+	pthread_mutex_unlock(c->l->lock);
 }
 
 static void cmc_timewait(struct cmc *c)
 {
+	bool known = c->state != CMC_REQ_SENT; /* an active one before its REP was never noted */
+
 	c->state = CMC_TIMEWAIT;
 	c->deadline = rnic_now_ms() + CM_TIMEWAIT_MS;
+	if (known)
+		cmc_publish(c);
 }
 
 /* ---- records (cm.lock held) ---- */
@@ -370,6 +412,7 @@ static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 	memcpy(c->peer_pdata, rep.private_data, sizeof(c->peer_pdata));
 	c->state = CMC_ESTABLISHED;
 	c->deadline = 0;
+	cmc_publish(c);
 	pthread_mutex_unlock(&cm.lock);
 	pthread_mutex_lock(&qp->lock);
 	ok = !qp->dead && qp->state == QP_DIALING;
@@ -473,6 +516,7 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 	c->peer_retries = req.max_cm_retries;
 	c->peer_rd = req.responder_resources;
 	c->state = CMC_REQ_RCVD;
+	cmc_publish(c);
 	pthread_mutex_unlock(&cm.lock);
 	/* a new qp: its lock cannot be held by anyone (order qp -> cm kept) */
 	qp = rnic_qp_requested(ep, &h, &from);
@@ -537,6 +581,7 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 	memcpy(rep.private_data, qp->cm_pdata, qp->cm_pdata_len);
 	roce_cm_rep_put(c->mad, c->tid, &rep);
 	c->state = CMC_REP_SENT;
+	cmc_publish(c);
 	cmc_send(c, conv_ms(c->peer_timeout), c->peer_retries); /* as Linux: the REQ's own timing */
 	pthread_mutex_unlock(&cm.lock);
 	/* the engine is up before the RTU (RTR): the active side may send right after it */

@@ -1423,20 +1423,22 @@ static void roce_nic_timer(uint64_t now)
 static void port_stats(const struct roce_lport *lp)
 {
 	struct roce_port_stats st;
-	char line[384], ip[16];
+	char line[512], ip[16];
 
 	roce_port_get_stats(lp->port, &st);
 	ip_text(lp->ip, ip, sizeof(ip));
 	snprintf(line, sizeof(line),
 		 "RoCEv2 port %s counters: path_mtu %u window %u tx %llu tx_calls %llu tx_gso %llu tx_err %llu rx_qp %llu "
 		 "rx_gro %llu rx_shared %llu rx_forwarded %llu learned %llu fwd_out %llu drop_malformed %llu "
-		 "drop_no_owner %llu",
+		 "drop_no_owner %llu drop_dead %llu reclaimed %llu dreq_for_dead %llu rej_for_dead %llu dead_conn_bad %llu",
 		 ip, 1u << lp->mtu_log, lp->window, (unsigned long long)st.tx, (unsigned long long)st.tx_calls,
 		 (unsigned long long)st.tx_gso,
 		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp, (unsigned long long)st.rx_gro,
 		 (unsigned long long)st.rx_shared, (unsigned long long)st.rx_forwarded,
 		 (unsigned long long)st.learned, (unsigned long long)st.fwd_out,
-		 (unsigned long long)st.drop_malformed, (unsigned long long)st.drop_no_owner);
+		 (unsigned long long)st.drop_malformed, (unsigned long long)st.drop_no_owner,
+		 (unsigned long long)st.drop_dead, (unsigned long long)st.reclaimed, (unsigned long long)st.dreq_for_dead,
+		 (unsigned long long)st.rej_for_dead, (unsigned long long)st.dead_conn_bad);
 	SDK_LOG_DBG("%s", line);
 	if (getenv("SOFTDOCA_ROCE_STATS") != NULL)
 		fprintf(stderr, "softdoca: %s\n", line);

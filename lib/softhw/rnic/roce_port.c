@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "softhw/rnic/roce_cm_mad.h"
@@ -74,6 +76,7 @@ struct roce_port {
 	bool no_gso;        /* a UDP_SEGMENT send failed: datagrams go one by one (atomic) */
 	uint8_t *gro;       /* GRO_BUFS x GRO_BUF bytes: coalesced receives, cut into msgs (NULL: no UDP_GRO) */
 	struct rp_qp *qps[QP_BUCKETS];
+	uint32_t cm_psn;    /* BTH PSN of the CM messages sent for dead owners */
 	struct roce_port_stats st;
 };
 
@@ -129,6 +132,10 @@ static void ep_del_close(struct roce_port *p, int fd)
 	close(fd);
 }
 
+struct dead_trigger;
+static void end_orphans(struct roce_port *p, const struct dead_trigger *t);
+static uint64_t new_tid(uint32_t local_id);
+
 /* ---- open and close ---- */
 
 doca_error_t roce_port_open(const char *run_dir, uint32_t ip, uint16_t udp_port, struct roce_port **out,
@@ -181,6 +188,9 @@ doca_error_t roce_port_open(const char *run_dir, uint32_t ip, uint16_t udp_port,
 		*why = "epoll_ctl failed";
 		goto fail;
 	}
+	p->cm_psn = (uint32_t)(new_tid(0) >> 32); /* any start: a UD PSN is not checked */
+	if (roce_reg_conn_orphans_pending(p->reg)) /* joining reclaimed the dead */
+		end_orphans(p, NULL);
 	*out = p;
 	return DOCA_SUCCESS;
 fail:
@@ -255,6 +265,8 @@ doca_error_t roce_port_qp_add(struct roce_port *p, uint32_t *qpn)
 	if (q == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	err = roce_reg_qpn_alloc(p->reg, &q->qpn);
+	if (roce_reg_conn_orphans_pending(p->reg)) /* the allocation may have reclaimed someone */
+		end_orphans(p, NULL);
 	if (err != DOCA_SUCCESS) {
 		free(q);
 		return err;
@@ -351,7 +363,11 @@ bool roce_port_qp_connected(const struct roce_port *p, uint32_t qpn, uint32_t *i
 
 doca_error_t roce_port_listen(struct roce_port *p, uint64_t sid)
 {
-	return roce_reg_listen(p->reg, sid);
+	doca_error_t err = roce_reg_listen(p->reg, sid);
+
+	if (roce_reg_conn_orphans_pending(p->reg)) /* it may have reclaimed the dead holder */
+		end_orphans(p, NULL);
+	return err;
 }
 
 void roce_port_unlisten(struct roce_port *p, uint64_t sid)
@@ -554,6 +570,131 @@ static int route(const struct roce_port *p, const uint8_t *buf, size_t len, uint
 	return roce_reg_owner_pid(p->reg, owner) != 0 ? owner : 0;
 }
 
+/* ---- ending a dead owner's RDMA-CM connections ---- */
+
+/* The CM message that made us reclaim its owner, if it was one (the peer's DREQ is answered, not crossed). */
+struct dead_trigger {
+	uint16_t attr;      /* 0: not a CM message */
+	uint64_t tid;
+	uint32_t our_id;    /* the comm ID it names as ours (the dead owner's) */
+	uint32_t from_ip;   /* host order */
+};
+
+static void trigger_of(const uint8_t *buf, size_t len, const struct sockaddr_in *from, struct dead_trigger *t)
+{
+	struct roce_mad_hdr hdr;
+	struct roce_pkt pkt;
+
+	memset(t, 0, sizeof(*t));
+	if (roce_pkt_parse(buf, len, &pkt) != ROCE_PARSE_OK || pkt.bth.dqpn != 1 ||
+	    !roce_cm_mad_check(pkt.payload, pkt.payload_len, &hdr) || hdr.attr_id == ROCE_CM_REQ)
+		return;
+	t->attr = hdr.attr_id;
+	t->tid = hdr.tid;
+	t->our_id = roce_get32(pkt.payload + ROCE_MAD_HDR_LEN + 4);
+	t->from_ip = ntohl(from->sin_addr.s_addr);
+}
+
+static uint64_t new_tid(uint32_t local_id)
+{
+	uint32_t r = 0;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		r = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec;
+	}
+	return (uint64_t)r << 32 | local_id;
+}
+
+/* One CM MAD on the dead owner's behalf, from our shared socket (its address, UDP 4791), as its CM would. */
+static bool dead_send(struct roce_port *p, const struct roce_reg_conn *c, uint16_t attr, uint64_t tid)
+{
+	uint8_t mad[ROCE_MAD_LEN], d[ROCE_BTH_LEN + ROCE_DETH_LEN + ROCE_MAD_LEN + ROCE_ICRC_LEN];
+	struct roce_ip4 v4 = {.src = p->ip, .dst = c->peer_ip, .id = 0, .frag = ROCE_IP4_DF};
+	struct sockaddr_in to = sin4(c->peer_ip, c->peer_port);
+	struct roce_pkt pkt = {0};
+	size_t n;
+
+	if (attr == ROCE_CM_DREQ) {
+		struct roce_cm_dreq m = {.local_comm_id = c->local_id, .remote_comm_id = c->remote_id,
+					 .remote_qpn = c->peer_qpn};
+
+		roce_cm_dreq_put(mad, tid, &m);
+	} else if (attr == ROCE_CM_REJ) {
+		struct roce_cm_rej m = {.local_comm_id = c->local_id, .remote_comm_id = c->remote_id,
+					.msg_rejected = ROCE_CM_MSG_REQ, .reason = ROCE_CM_REJ_CONSUMER};
+
+		roce_cm_rej_put(mad, tid, &m);
+	} else {
+		struct roce_cm_rtu m = {.local_comm_id = c->local_id, .remote_comm_id = c->remote_id};
+
+		roce_cm_rtu_put(mad, ROCE_CM_DREP, tid, &m);
+	}
+	pkt.bth.opcode = ROCE_UD_SEND_ONLY;
+	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
+	pkt.bth.dqpn = 1;
+	pkt.bth.ack_req = true;
+	pkt.bth.psn = __atomic_fetch_add(&p->cm_psn, 1, __ATOMIC_RELAXED) & ROCE_PSN_MASK;
+	pkt.deth.qkey = ROCE_QP1_QKEY;
+	pkt.deth.sqpn = 1;
+	n = roce_pkt_build(d, sizeof(d), &pkt, mad, ROCE_MAD_LEN);
+	if (n == 0)
+		return false;
+	roce_icrc_store(d, n, roce_icrc_ip4(&v4, p->port, c->peer_port, d, n));
+	if (sendto(p->ufd, d, n, MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&to, sizeof(to)) != (ssize_t)n) {
+		STAT_ADD(p, tx_err);
+		return false;
+	}
+	STAT_ADD(p, tx);
+	return true;
+}
+
+/*
+ * Ends the connections of reclaimed owners on the wire, as the kernel's CM does for a dead
+ * process's cm_ids: DREQ for what was up (again with its TID if it had sent one), REJ for a
+ * request it had not answered, and to the peer's own DREQ that found it dead a DREP. Once: the
+ * entries are gone after this; a lost one leaves the peer to its retries and silence rule.
+ */
+static void end_orphans(struct roce_port *p, const struct dead_trigger *t)
+{
+	struct roce_reg_conn c[32];
+	unsigned n, bad;
+
+	do {
+		n = roce_reg_conn_orphans(p->reg, c, sizeof(c) / sizeof(c[0]), &bad);
+		for (unsigned i = 0; i < bad; i++)
+			STAT_ADD(p, dead_conn_bad);
+		for (unsigned i = 0; i < n; i++) {
+			bool named = t != NULL && t->our_id == c[i].local_id && t->from_ip == c[i].peer_ip;
+
+			if (named && t->attr == ROCE_CM_DREP)
+				continue; /* our DREQ was answered: nothing is owed */
+			if (named && t->attr == ROCE_CM_DREQ) {
+				if (dead_send(p, &c[i], ROCE_CM_DREP, t->tid))
+					STAT_ADD(p, dreq_for_dead);
+			} else if (c[i].state == ROCE_REG_CONN_SETUP) {
+				if (dead_send(p, &c[i], ROCE_CM_REJ, c[i].tid))
+					STAT_ADD(p, rej_for_dead);
+			} else if (dead_send(p, &c[i], ROCE_CM_DREQ,
+					     c[i].state == ROCE_REG_CONN_DREQ ? c[i].tid : new_tid(c[i].local_id))) {
+				STAT_ADD(p, dreq_for_dead);
+			}
+		}
+	} while (n == sizeof(c) / sizeof(c[0]));
+}
+
+doca_error_t roce_port_conn_note(struct roce_port *p, const struct roce_reg_conn *c)
+{
+	return roce_reg_conn_set(p->reg, c);
+}
+
+void roce_port_conn_forget(struct roce_port *p, uint32_t local_id)
+{
+	roce_reg_conn_clear(p->reg, local_id);
+}
+
 /* Our connection to owner's forwarding socket, made now if needed; -1 with errno. */
 static int fwd_conn(struct roce_port *p, int owner)
 {
@@ -606,8 +747,12 @@ static void forward(struct roce_port *p, int owner, uint32_t qpn, const uint8_t 
 			if (errno == EPERM) {
 				p->st.refused++;
 			} else if ((errno == ECONNREFUSED || errno == ENOENT) && roce_reg_reclaim(p->reg, owner)) {
+				struct dead_trigger t;
+
 				p->st.reclaimed++;
 				p->st.drop_dead++;
+				trigger_of(buf, len, from, &t);
+				end_orphans(p, &t);
 			} else if (roce_reg_owner_pid(p->reg, owner) == 0) {
 				p->st.drop_dead++; /* someone else reclaimed it first */
 			} else {
@@ -924,6 +1069,9 @@ unsigned roce_port_recv(struct roce_port *p, struct roce_port_msg *msgs, unsigne
 	struct epoll_event ev[16];
 	unsigned out = 0;
 	int n = epoll_wait(p->ep, ev, 16, 0);
+
+	if (roce_reg_conn_orphans_pending(p->reg)) /* a reclaimer that died before it sent them */
+		end_orphans(p, NULL);
 
 	for (int i = 0; i < n && out < max; i++) {
 		uint32_t v = (uint32_t)ev[i].data.u64;

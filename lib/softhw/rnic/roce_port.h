@@ -35,6 +35,7 @@
 #include <sys/uio.h>
 
 #include "doca_error.h"
+#include "softhw/rnic/roce_reg.h"
 
 #define ROCE_PORT_DGRAM_MAX 4608 /* BTH + headers + 4096-byte payload + pad + ICRC, rounded up */
 
@@ -73,6 +74,10 @@ struct roce_port_stats {
 	                            not sent because the listener was not the registered owner of this user */
 	uint64_t learned;        /* QP receive sockets connected from a first datagram */
 	uint64_t reclaimed;      /* dead owners whose entries this process freed */
+	uint64_t dreq_for_dead;  /* CM messages sent for a dead owner's connections (DREQ; DREP to the
+	                            peer's DREQ that found it dead) */
+	uint64_t rej_for_dead;   /* REJs sent for a dead owner's connections still being set up */
+	uint64_t dead_conn_bad;  /* connection entries of dead owners that made no sense: dropped unsent */
 	uint64_t tx;             /* datagrams sent */
 	uint64_t tx_gso;         /* sends of several datagrams at once (UDP_SEGMENT) */
 	uint64_t tx_calls;       /* the system calls that sent them */
@@ -129,6 +134,14 @@ bool roce_port_qp_connected(const struct roce_port *p, uint32_t qpn, uint32_t *i
 /* QP1: REQs for RDMA-CM service ID sid come to this process. IN_USE if another listens. */
 doca_error_t roce_port_listen(struct roce_port *p, uint64_t sid);
 void roce_port_unlisten(struct roce_port *p, uint64_t sid);
+
+/*
+ * The CM's facts of one RDMA-CM connection of ours (local comm ID c->local_id), kept in the
+ * registry so that, should this process die, whoever reclaims it ends the connection on the
+ * wire for it (DREQ, or REJ while the REQ is unanswered). Best effort: FULL is harmless.
+ */
+doca_error_t roce_port_conn_note(struct roce_port *p, const struct roce_reg_conn *c);
+void roce_port_conn_forget(struct roce_port *p, uint32_t local_id);
 
 /* A CM local communication ID whose replies come back to this process. */
 uint32_t roce_port_comm_id(const struct roce_port *p, uint32_t seq);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 #include "softhw/rnic/roce_reg.h"
 
 #define REG_MAGIC 0x52434552u /* "RECR" */
-#define REG_VERSION 1
+#define REG_VERSION 2 /* 2: the connection table */
 
 struct reg_owner {
 	int32_t pid;    /* 0: free */
@@ -27,14 +28,30 @@ struct reg_listener {
 	uint64_t word; /* owner << 48 | service ID (48 bits: RDMA-CM's are port space << 16 | port) */
 };
 
+/*
+ * An RDMA-CM connection of an owner. key: 0 free, else ORPHAN (its owner was reclaimed) |
+ * owner << 48 | state << 40 | local comm ID; written last when made, first when freed.
+ */
+struct reg_conn {
+	uint64_t key;
+	uint64_t ids;      /* remote comm ID << 32 | peer IPv4 (host order) */
+	uint64_t qpn_port; /* peer QPN << 32 | peer UDP port */
+	uint64_t tid;
+};
+
+#define CONN_ORPHAN (1ull << 63)
+#define CONN_OWNER(k) ((int)(((k) >> 48) & 0x7fff))
+#define CONN_STATE(k) ((unsigned)(((k) >> 40) & 0xff))
+
 struct reg_file {
 	uint32_t magic;
 	uint32_t version;
 	uint32_t rotor; /* next slot to try: spreads reuse, so a QPN comes back late */
-	uint32_t pad;
+	uint32_t orphans; /* connections of reclaimed owners not ended yet (a hint: the table says) */
 	struct reg_owner owners[ROCE_REG_OWNERS];
 	struct reg_listener listeners[ROCE_REG_LISTENERS];
 	uint64_t slots[ROCE_REG_SLOTS]; /* owner << 32 | qpn (the last one given, kept when freed) */
+	struct reg_conn conns[ROCE_REG_CONNS];
 };
 
 struct roce_reg {
@@ -78,6 +95,8 @@ static uint64_t proc_start(pid_t pid)
 	p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
 	if (p == NULL)
 		return UINT64_MAX;
+	if (p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'))
+		return 0; /* a zombie holds no socket: dead for us, whether reaped yet or not */
 	/* after ")": state is field 3; start time is field 22, 19 fields on */
 	for (int field = 2; field < 22 && p; field++)
 		p = strchr(p + 1, ' ');
@@ -109,11 +128,27 @@ static void unlock(struct roce_reg *r)
 	(void)flock(r->fd, LOCK_UN);
 }
 
-/* Under the lock: frees what owner holds and its id. */
+/* Under the lock: frees what owner holds and its id; a dead owner's connections become orphans. */
 static void release_owner(struct roce_reg *r, int owner)
 {
 	struct reg_file *f = r->f;
 	char path[PATH_MAX];
+	uint32_t orphans = 0;
+
+	for (uint32_t i = 0; i < ROCE_REG_CONNS; i++) {
+		uint64_t k = load64(&f->conns[i].key);
+
+		if (k == 0 || (k & CONN_ORPHAN) || CONN_OWNER(k) != owner)
+			continue;
+		if (owner == r->self) {
+			store64(&f->conns[i].key, 0); /* we close cleanly: our CM said what it had to */
+		} else {
+			store64(&f->conns[i].key, k | CONN_ORPHAN);
+			orphans++;
+		}
+	}
+	if (orphans > 0)
+		__atomic_fetch_add(&f->orphans, orphans, __ATOMIC_RELEASE);
 
 	for (uint32_t s = 0; s < ROCE_REG_SLOTS; s++) {
 		uint64_t w = load64(&f->slots[s]);
@@ -428,4 +463,150 @@ bool roce_reg_reclaim(struct roce_reg *r, int owner)
 	}
 	unlock(r);
 	return done;
+}
+
+/* ---- RDMA-CM connections ---- */
+
+static uint64_t conn_key(int owner, unsigned state, uint32_t local_id)
+{
+	return (uint64_t)owner << 48 | (uint64_t)state << 40 | local_id;
+}
+
+/* Under the lock: the entry of our local_id (-1: none), and the first free one in *free_i. */
+static int find_conn(const struct roce_reg *r, uint32_t local_id, int *free_i)
+{
+	*free_i = -1;
+	for (int i = 0; i < ROCE_REG_CONNS; i++) {
+		uint64_t k = load64(&r->f->conns[i].key);
+
+		if (k != 0 && !(k & CONN_ORPHAN) && CONN_OWNER(k) == r->self && (uint32_t)k == local_id)
+			return i;
+		if (k == 0 && *free_i < 0)
+			*free_i = i;
+	}
+	return -1;
+}
+
+/* Under the lock, the table full: frees entries naming an owner id nobody holds (scribbles, leftovers). */
+static void conn_sweep(struct roce_reg *r)
+{
+	for (int i = 0; i < ROCE_REG_CONNS; i++) {
+		uint64_t k = load64(&r->f->conns[i].key);
+		int o = CONN_OWNER(k);
+
+		if (k != 0 && !(k & CONN_ORPHAN) &&
+		    (o <= 0 || o >= ROCE_REG_OWNERS || __atomic_load_n(&r->f->owners[o].pid, __ATOMIC_ACQUIRE) == 0))
+			store64(&r->f->conns[i].key, 0);
+	}
+}
+
+doca_error_t roce_reg_conn_set(struct roce_reg *r, const struct roce_reg_conn *c)
+{
+	struct reg_conn *e;
+	int i, free_i;
+
+	if (r->self == 0 || c->state < ROCE_REG_CONN_SETUP || c->state > ROCE_REG_CONN_DREQ ||
+	    roce_reg_comm_id_owner(c->local_id) != r->self)
+		return DOCA_ERROR_INVALID_VALUE;
+	lock(r);
+	i = find_conn(r, c->local_id, &free_i);
+	if (i < 0 && free_i < 0) {
+		conn_sweep(r);
+		i = find_conn(r, c->local_id, &free_i);
+	}
+	if (i < 0)
+		i = free_i;
+	if (i < 0) {
+		unlock(r);
+		return DOCA_ERROR_FULL;
+	}
+	e = &r->f->conns[i];
+	/* a reader under the lock only: the key last keeps a half-made entry out of a crashed writer's table */
+	store64(&e->key, 0);
+	store64(&e->ids, (uint64_t)c->remote_id << 32 | c->peer_ip);
+	store64(&e->qpn_port, (uint64_t)(c->peer_qpn & 0xffffff) << 32 | c->peer_port);
+	store64(&e->tid, c->tid);
+	store64(&e->key, conn_key(r->self, c->state, c->local_id));
+	unlock(r);
+	return DOCA_SUCCESS;
+}
+
+void roce_reg_conn_clear(struct roce_reg *r, uint32_t local_id)
+{
+	int i, free_i;
+
+	if (r->self == 0)
+		return;
+	lock(r);
+	i = find_conn(r, local_id, &free_i);
+	if (i >= 0)
+		store64(&r->f->conns[i].key, 0);
+	unlock(r);
+}
+
+bool roce_reg_conn_orphans_pending(const struct roce_reg *r)
+{
+	return __atomic_load_n(&r->f->orphans, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* An entry read from the file: does it describe something we may send for? */
+static bool conn_sane(uint64_t k, const struct roce_reg_conn *c)
+{
+	int owner = CONN_OWNER(k);
+
+	return owner > 0 && owner < ROCE_REG_OWNERS && roce_reg_comm_id_owner(c->local_id) == owner &&
+	       (k & 0xff00000000ull) == 0 && /* bits no writer sets */
+	       c->state >= ROCE_REG_CONN_SETUP && c->state <= ROCE_REG_CONN_DREQ &&
+	       c->peer_qpn > 1 && c->peer_qpn < 0xffffff && c->peer_ip != 0 && c->peer_ip < 0xe0000000u &&
+	       c->peer_port != 0;
+}
+
+unsigned roce_reg_conn_orphans(struct roce_reg *r, struct roce_reg_conn *out, unsigned max, unsigned *bad)
+{
+	unsigned n = 0, taken = 0;
+
+	*bad = 0;
+	if (max == 0 || !roce_reg_conn_orphans_pending(r))
+		return 0;
+	lock(r);
+	for (int i = 0; i < ROCE_REG_CONNS && n < max; i++) {
+		struct reg_conn *e = &r->f->conns[i];
+		uint64_t k = load64(&e->key), ids, qp;
+		struct roce_reg_conn c;
+
+		if (!(k & CONN_ORPHAN))
+			continue;
+		ids = load64(&e->ids);
+		qp = load64(&e->qpn_port);
+		c = (struct roce_reg_conn){.state = (uint8_t)CONN_STATE(k), .local_id = (uint32_t)k,
+					   .remote_id = (uint32_t)(ids >> 32), .peer_ip = (uint32_t)ids,
+					   .peer_qpn = (uint32_t)(qp >> 32), .peer_port = (uint16_t)qp,
+					   .tid = load64(&e->tid)};
+		store64(&e->key, 0);
+		taken++;
+		if ((qp >> 16 & 0xffff) != 0 || !conn_sane(k, &c))
+			(*bad)++;
+		else
+			out[n++] = c;
+	}
+	/* the count is a hint another process may have scribbled on: recounted whenever we got to the end */
+	if (n < max) {
+		__atomic_store_n(&r->f->orphans, 0, __ATOMIC_RELEASE);
+	} else {
+		uint32_t left = __atomic_load_n(&r->f->orphans, __ATOMIC_ACQUIRE);
+
+		__atomic_store_n(&r->f->orphans, left > taken ? left - taken : 1, __ATOMIC_RELEASE);
+	}
+	unlock(r);
+	return n;
+}
+
+size_t roce_reg_conns_offset(void)
+{
+	return offsetof(struct reg_file, conns);
+}
+
+size_t roce_reg_conn_size(void)
+{
+	return sizeof(struct reg_conn);
 }

@@ -14,6 +14,12 @@
  * an allocation that finds the table full, a forward that finds nobody listening). The file
  * and its directory must belong to this user (the kernel already keeps another user out of
  * our UDP port group; the registry follows the same rule). Nothing here logs.
+ *
+ * It also remembers each owner's RDMA-CM connections (what a DREQ or REJ needs), so that when
+ * an owner dies whoever reclaims it can end them on the wire as the kernel's CM would for a
+ * process's destroyed cm_ids: reclaiming marks them orphans; roce_reg_conn_orphans hands them
+ * out. Everything read from the file is untrusted (another process of the user may have
+ * scribbled on it): an entry that does not make sense is dropped, never acted on.
  */
 #ifndef SOFTHW_RNIC_ROCE_REG_H
 #define SOFTHW_RNIC_ROCE_REG_H
@@ -29,6 +35,7 @@
 #define ROCE_REG_OWNERS 1024    /* owner ids 1..1023 (0: none); 10 bits of a CM comm ID */
 #define ROCE_REG_LISTENERS 256  /* QP1 listeners (service IDs) per address */
 #define ROCE_REG_COMM_SHIFT 22  /* CM local comm ID = owner << 22 | sequence */
+#define ROCE_REG_CONNS 4096     /* RDMA-CM connections remembered per address */
 
 struct roce_reg;
 
@@ -76,9 +83,49 @@ static inline int roce_reg_comm_id_owner(uint32_t comm_id)
 	return (int)(comm_id >> ROCE_REG_COMM_SHIFT);
 }
 
+/* What ending a connection of a dead owner takes (the CM's facts, roce_cm.c). */
+enum roce_reg_conn_state {
+	ROCE_REG_CONN_SETUP = 1, /* passive, the REQ not answered yet: REJ (consumer), the REQ's TID */
+	ROCE_REG_CONN_UP = 2,    /* REP sent or established: DREQ */
+	ROCE_REG_CONN_DREQ = 3,  /* our DREQ sent, not answered: the same DREQ again (its TID) */
+};
+
+struct roce_reg_conn {
+	uint8_t state;       /* enum roce_reg_conn_state */
+	uint32_t local_id;   /* our comm ID (its owner bits name the owner) */
+	uint32_t remote_id;  /* the peer's comm ID */
+	uint32_t peer_qpn;   /* 24 bits: the peer's QP (a DREQ names it) */
+	uint32_t peer_ip;    /* host order; CM MADs go to its UDP port peer_port */
+	uint16_t peer_port;
+	uint64_t tid;        /* SETUP: the REQ's; DREQ: the DREQ's; UP: 0 */
+};
+
+/*
+ * Remembers (or updates) this process's connection c->local_id. FULL when the table is; the
+ * connection then simply is not ended on the peer's side should we die.
+ */
+doca_error_t roce_reg_conn_set(struct roce_reg *r, const struct roce_reg_conn *c);
+/* Forgets it (a clean end: time-wait, reject, destroy). */
+void roce_reg_conn_clear(struct roce_reg *r, uint32_t local_id);
+
+/* Lock-free: are there connections of reclaimed owners waiting to be ended? */
+bool roce_reg_conn_orphans_pending(const struct roce_reg *r);
+
+/*
+ * Takes (frees) up to max connections of reclaimed owners into out; how many. Entries that do
+ * not make sense (any field out of range, a comm ID of another owner, a multicast or zero
+ * address) are freed and only counted in *bad.
+ */
+unsigned roce_reg_conn_orphans(struct roce_reg *r, struct roce_reg_conn *out, unsigned max, unsigned *bad);
+
+/* Where the connection table starts in the file, and one entry's size (tests forge entries). */
+size_t roce_reg_conns_offset(void);
+size_t roce_reg_conn_size(void);
+
 /*
  * If owner's process is gone, frees all it held (QPNs, listeners, its id) and removes its
- * socket file; true if it did. Called when a forward to it failed.
+ * socket file, its connections becoming orphans (roce_reg_conn_orphans); true if it did.
+ * Called when a forward to it failed.
  */
 bool roce_reg_reclaim(struct roce_reg *r, int owner);
 
