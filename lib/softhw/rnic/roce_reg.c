@@ -274,6 +274,19 @@ doca_error_t roce_reg_open(const char *run_dir, uint32_t ip, bool do_join, struc
 		goto fail;
 	}
 	r->f = map;
+	/*
+	 * Version 1 is version 2 without the connection table (the same header and owners): left
+	 * by an older softdoca that no longer runs, it is started afresh rather than refused.
+	 */
+	if (r->f->magic == REG_MAGIC && r->f->version == 1) {
+		bool live = false;
+
+		(void)reclaim_dead(r);
+		for (int i = 1; i < ROCE_REG_OWNERS; i++)
+			live = live || r->f->owners[i].pid != 0;
+		if (!live)
+			memset(r->f, 0, sizeof(*r->f));
+	}
 	if (r->f->magic == 0) {
 		r->f->version = REG_VERSION;
 		__atomic_store_n(&r->f->magic, REG_MAGIC, __ATOMIC_RELEASE);

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <netinet/udp.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pwd.h>
 #include <signal.h>
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -885,6 +887,225 @@ static void test_gso_gro(void)
 	gso_gro_round(true);
 }
 
+/* ---- a dead owner's RDMA-CM connections ---- */
+
+/* One CM MAD from the port at ip to sock (ICRC valid for IPv4 ID 0 and its ports); false: none in time. */
+static bool dead_recv(int fd, struct roce_mad_hdr *hdr, uint8_t *mad, int timeout_ms)
+{
+	uint64_t end = now_ms() + (uint64_t)timeout_ms;
+
+	for (;;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		struct sockaddr_in from, me;
+		socklen_t fl = sizeof(from), ml = sizeof(me);
+		struct roce_ip4 v4 = { .src = ip, .dst = peer_ip, .id = 0, .frag = ROCE_IP4_DF };
+		struct roce_pkt pkt;
+		uint8_t d[512];
+		uint64_t t = now_ms();
+		ssize_t n;
+
+		if (t >= end || poll(&pf, 1, (int)(end - t)) <= 0)
+			return false;
+		n = recvfrom(fd, d, sizeof(d), 0, (struct sockaddr *)&from, &fl);
+		CHECK(n > 0 && getsockname(fd, (struct sockaddr *)&me, &ml) == 0);
+		if (n <= 0)
+			return false;
+		CHECK(ntohl(from.sin_addr.s_addr) == ip && ntohs(from.sin_port) == ROCE_UDP_PORT);
+		CHECK(roce_icrc_ip4(&v4, ROCE_UDP_PORT, ntohs(me.sin_port), d, (size_t)n) == roce_icrc_load(d, (size_t)n));
+		CHECK(roce_pkt_parse(d, (size_t)n, &pkt) == ROCE_PARSE_OK && pkt.bth.opcode == ROCE_UD_SEND_ONLY &&
+		      pkt.bth.dqpn == 1 && pkt.deth.sqpn == 1 && pkt.deth.qkey == ROCE_QP1_QKEY);
+		CHECK(roce_cm_mad_check(pkt.payload, pkt.payload_len, hdr));
+		memcpy(mad, pkt.payload, ROCE_MAD_LEN);
+		return true;
+	}
+}
+
+/*
+ * A worker notes four connections in the registry (established, being set up, its DREQ sent,
+ * and one it then forgets) and is killed; garbage is written into the connection table, as a
+ * process of the user could. The next process to join reclaims the worker and ends its three
+ * connections on the wire to the peer (DREQ, REJ with the REQ's TID, the same DREQ again), and
+ * a forged entry that makes sense too; every other forged entry is dropped unsent, counted.
+ */
+static void test_dead_conns(void)
+{
+	struct roce_port *p = NULL;
+	struct roce_port_stats st;
+	struct roce_mad_hdr hdr;
+	uint8_t mad[ROCE_MAD_LEN];
+	struct sockaddr_in me;
+	socklen_t ml = sizeof(me);
+	uint32_t ids[4] = { 0 }, base;
+	const char *why = "";
+	char path[PATH_MAX];
+	int peer = peer_socket(), res[2], fd, status = 0, seen_dreq = 0, seen_rej = 0, seen_again = 0, seen_forged = 0;
+	uint64_t state = 0x9e3779b97f4a7c15ull;
+	uint16_t pport;
+	pid_t pid;
+	uint8_t *map;
+
+	CHECK(getsockname(peer, (struct sockaddr *)&me, &ml) == 0);
+	pport = ntohs(me.sin_port);
+	CHECK(pipe(res) == 0);
+	pid = fork();
+	if (pid == 0) {
+		struct roce_reg_conn c = { .remote_id = 0x0c0ffee0, .peer_qpn = 0x11, .peer_ip = peer_ip,
+					   .peer_port = pport };
+		bool ok;
+
+		close(res[0]);
+		if (roce_port_open(run_dir, ip, 0, &p, &why) != DOCA_SUCCESS)
+			_exit(1);
+		for (int i = 0; i < 4; i++)
+			ids[i] = roce_port_comm_id(p, 100u + (unsigned)i);
+		c.local_id = ids[0];
+		c.state = ROCE_REG_CONN_UP;
+		ok = roce_port_conn_note(p, &c) == DOCA_SUCCESS;
+		c.local_id = ids[1];
+		c.state = ROCE_REG_CONN_SETUP;
+		c.remote_id = 0x0c0ffee1;
+		c.tid = 0x0000000a0c0ffee1ull;
+		ok = ok && roce_port_conn_note(p, &c) == DOCA_SUCCESS;
+		c.local_id = ids[2];
+		c.state = ROCE_REG_CONN_UP;
+		c.remote_id = 0x0c0ffee2;
+		c.tid = 0;
+		ok = ok && roce_port_conn_note(p, &c) == DOCA_SUCCESS;
+		c.state = ROCE_REG_CONN_DREQ; /* the same connection, its DREQ now sent */
+		c.tid = 0x1234567800000000ull | ids[2];
+		ok = ok && roce_port_conn_note(p, &c) == DOCA_SUCCESS;
+		c.local_id = ids[3];
+		c.state = ROCE_REG_CONN_UP;
+		c.remote_id = 0x0c0ffee3;
+		ok = ok && roce_port_conn_note(p, &c) == DOCA_SUCCESS;
+		roce_port_conn_forget(p, ids[3]); /* ended cleanly */
+		c.local_id = roce_port_comm_id(p, 200); /* not ours to note: another owner's comm ID */
+		c.local_id ^= 1u << ROCE_REG_COMM_SHIFT;
+		ok = ok && roce_port_conn_note(p, &c) == DOCA_ERROR_INVALID_VALUE;
+		write_full(res[1], ids, sizeof(ids));
+		write_full(res[1], &ok, sizeof(ok));
+		for (;;) /* until killed */
+			pause();
+	}
+	close(res[1]);
+	{
+		bool ok = false;
+
+		CHECK(read_full(res[0], ids, sizeof(ids), TIMEOUT_MS) && read_full(res[0], &ok, sizeof(ok), TIMEOUT_MS));
+		CHECK(ok);
+	}
+	close(res[0]);
+	kill(pid, SIGKILL);
+	CHECK(waitpid(pid, &status, 0) == pid);
+
+	/* the garbage: from the end of the table back, so the worker's entries (at its start) stay */
+	snprintf(path, sizeof(path), "%s/roce/%u.%u.%u.%u.reg", run_dir, ip >> 24, (ip >> 16) & 0xff, (ip >> 8) & 0xff,
+		 ip & 0xff);
+	fd = open(path, O_RDWR);
+	CHECK(fd >= 0);
+	map = mmap(NULL, roce_reg_conns_offset() + ROCE_REG_CONNS * roce_reg_conn_size(), PROT_READ | PROT_WRITE,
+		   MAP_SHARED, fd, 0);
+	CHECK(map != MAP_FAILED);
+	base = ROCE_REG_CONNS - 64;
+	for (uint32_t i = base; i < ROCE_REG_CONNS; i++) {
+		uint64_t w[4];
+
+		for (int j = 0; j < 4; j++) { /* xorshift: the same garbage every run */
+			state ^= state << 13;
+			state ^= state >> 7;
+			state ^= state << 17;
+			w[j] = state;
+		}
+		switch (i % 4) {
+		case 0: /* orphan, owner id out of range */
+			w[0] = (w[0] | 1ull << 63) | 0x7c00ull << 48;
+			break;
+		case 1: /* orphan of owner 5 whose comm ID names another owner */
+			w[0] = 1ull << 63 | 5ull << 48 | 2ull << 40 | (6u << ROCE_REG_COMM_SHIFT | 7u);
+			w[1] = (uint64_t)0x1234 << 32 | peer_ip;
+			w[2] = (uint64_t)0x22 << 32 | pport;
+			break;
+		case 2: /* orphan toward a multicast address, or with state 9 */
+			w[0] = 1ull << 63 | 5ull << 48 | (i & 8 ? 9ull : 2ull) << 40 | (5u << ROCE_REG_COMM_SHIFT | 7u);
+			w[1] = (uint64_t)0x1234 << 32 | 0xe0000001u;
+			w[2] = (uint64_t)0x22 << 32 | pport;
+			break;
+		default: /* not an orphan: an owner id nobody holds; left alone */
+			w[0] = (w[0] & ~(1ull << 63) & ~(0x7fffull << 48)) | 900ull << 48;
+			break;
+		}
+		memcpy(map + roce_reg_conns_offset() + i * roce_reg_conn_size(), w, sizeof(w));
+	}
+	{
+		/* a forged entry that makes sense: sent like any (the registry trusts this user, no one else) */
+		uint64_t w[4] = { 1ull << 63 | 9ull << 48 | 2ull << 40 | (9u << ROCE_REG_COMM_SHIFT | 1u),
+				  (uint64_t)0x0f0f0f0f << 32 | peer_ip, (uint64_t)0x33 << 32 | pport, 0 };
+
+		memcpy(map + roce_reg_conns_offset() + (base - 1) * roce_reg_conn_size(), w, sizeof(w));
+	}
+	__atomic_fetch_add((uint32_t *)(map + 12), 1, __ATOMIC_RELEASE); /* the header's hint; any value */
+	munmap(map, roce_reg_conns_offset() + ROCE_REG_CONNS * roce_reg_conn_size());
+	close(fd);
+
+	/* joining reclaims the killed worker: its connections are ended on the wire at once */
+	CHECK(roce_port_open(run_dir, ip, 0, &p, &why) == DOCA_SUCCESS);
+	if (p == NULL) {
+		close(peer);
+		return;
+	}
+	for (int n = 0; n < 4; n++) {
+		if (!dead_recv(peer, &hdr, mad, TIMEOUT_MS)) {
+			CHECK(!"a CM message for the dead worker");
+			break;
+		}
+		if (hdr.attr_id == ROCE_CM_DREQ) {
+			struct roce_cm_dreq d;
+
+			roce_cm_dreq_get(mad, &d);
+			if (d.local_comm_id == ids[0]) {
+				CHECK(d.remote_comm_id == 0x0c0ffee0 && d.remote_qpn == 0x11 && (uint32_t)hdr.tid == ids[0]);
+				seen_dreq++;
+			} else if (d.local_comm_id == ids[2]) {
+				CHECK(d.remote_comm_id == 0x0c0ffee2 && hdr.tid == (0x1234567800000000ull | ids[2]));
+				seen_again++;
+			} else {
+				CHECK(d.local_comm_id == (9u << ROCE_REG_COMM_SHIFT | 1u) && d.remote_comm_id == 0x0f0f0f0f &&
+				      d.remote_qpn == 0x33);
+				seen_forged++;
+			}
+		} else {
+			struct roce_cm_rej r;
+
+			CHECK(hdr.attr_id == ROCE_CM_REJ);
+			roce_cm_rej_get(mad, &r);
+			CHECK(r.local_comm_id == ids[1] && r.remote_comm_id == 0x0c0ffee1 && hdr.tid == 0x0000000a0c0ffee1ull &&
+			      r.reason == ROCE_CM_REJ_CONSUMER && r.msg_rejected == ROCE_CM_MSG_REQ);
+			seen_rej++;
+		}
+	}
+	CHECK(seen_dreq == 1 && seen_rej == 1 && seen_again == 1 && seen_forged == 1);
+	CHECK(!dead_recv(peer, &hdr, mad, 200)); /* nothing for the forgotten one or the garbage */
+	roce_port_get_stats(p, &st);
+	CHECK(st.dreq_for_dead == 3 && st.rej_for_dead == 1 && st.dead_conn_bad == 48);
+	if (st.dead_conn_bad != 48)
+		fprintf(stderr, "dreq_for_dead %llu rej_for_dead %llu dead_conn_bad %llu\n",
+			(unsigned long long)st.dreq_for_dead, (unsigned long long)st.rej_for_dead,
+			(unsigned long long)st.dead_conn_bad);
+	/* once: a second process finds nothing left */
+	{
+		struct roce_port *q = NULL;
+
+		CHECK(roce_port_open(run_dir, ip, 0, &q, &why) == DOCA_SUCCESS);
+		if (q != NULL) {
+			roce_port_get_stats(q, &st);
+			CHECK(st.dreq_for_dead == 0 && st.rej_for_dead == 0 && st.dead_conn_bad == 0);
+			roce_port_close(q);
+		}
+	}
+	roce_port_close(p);
+	close(peer);
+}
+
 static void cleanup_dir(void)
 {
 	char cmd[128];
@@ -920,6 +1141,7 @@ int main(void)
 	worker_stop(&wks[0]);
 	TEST_RUN(test_ip_header);
 	TEST_RUN(test_gso_gro);
+	TEST_RUN(test_dead_conns);
 	cleanup_dir();
 	TEST_EXIT();
 }
