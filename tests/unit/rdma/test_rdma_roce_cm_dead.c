@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A process holding RDMA-CM connections over RoCEv2 is SIGKILLed: its peer hears a DREQ sent
+ * on its behalf by the process that reclaims it (docs/rocev2.md, "Crash tolerance"), as the
+ * kernel's CM would send one when a dead process's cm_ids are destroyed. SOFTDOCA_ROCE_DEAD_MS
+ * is 60 s here, so only that DREQ explains a disconnection within seconds. One scenario per run
+ * (argv[1]), each forking its processes before it touches DOCA:
+ *
+ *   server: A (client, 127.77.1.1) is connected to B (server, 127.77.2.1); C, another process on
+ *           B's address, only listens. B is killed; A's next send lands at C, which finds B dead,
+ *           reclaims it and sends B's DREQ: A's disconnection callback, its send flushed.
+ *           C's port counters (SOFTDOCA_ROCE_STATS) say one DREQ for the dead.
+ *   client: the client D and the server A on one address (127.77.2.1); D is killed; A's next send
+ *           comes back to A's own port, which reclaims D and sends D's DREQ to A itself.
+ *   wire:   a hand-played Linux client (a plain UDP socket on 127.77.3.1, test_rdma_roce_cm_wire
+ *           style) has one connection established with a DOCA server S and a second request
+ *           the server has not answered; S is killed; the client's REQ retry reaches this
+ *           process (also on S's address), which ends both on the wire: a DREQ (TID, comm IDs,
+ *           our QPN, valid ICRC) and a REJ 28 with the REQ's TID; our DREP is answered by
+ *           nothing.
+ * Everything is bounded by deadlines; nothing sleeps to synchronise.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "roce_test.h"
+#include "softhw/rnic/roce_cm_mad.h"
+#include "softhw/rnic/roce_pkt.h"
+
+#define PEER_IP 0x7f4d0301u /* 127.77.3.1: a stream card's address, no soft NIC holds its port 4791 */
+#define SRV_IP 0x7f4d0201u  /* 127.77.2.1 */
+
+SIDE_CB(send, send)
+
+static struct doca_buf_inventory *inv;
+
+/* A byte from fd within secs, progressing s meanwhile (s may be NULL); 0 if none came. */
+static char wait_byte(struct side *s, int fd, double secs)
+{
+	double end = now_s() + secs;
+	char c = 0;
+
+	while (now_s() < end) {
+		struct pollfd p = {.fd = fd, .events = POLLIN};
+
+		if (poll(&p, 1, s == NULL ? 10 : 0) == 1)
+			return read(fd, &c, 1) == 1 ? c : 0;
+		if (s != NULL && doca_pe_progress(s->pe) == 0)
+			nap();
+	}
+	return 0;
+}
+
+static void side_up(struct side *s, struct doca_dev *dev)
+{
+	side_create(s, dev, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,
+		    65536);
+	CHECK_OK(doca_rdma_set_max_num_connections(s->rdma, 4));
+	CHECK_OK(doca_rdma_set_connection_request_timeout(s->rdma, 20000));
+	CHECK_OK(doca_rdma_task_send_set_conf(s->rdma, send_ok, send_err, 4));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(s->rdma)));
+}
+
+/* Progresses s until killed (secs at most); what a process does that is about to die. */
+static int idle_until_killed(struct side *s, double secs)
+{
+	double end = now_s() + secs;
+
+	while (now_s() < end)
+		if (doca_pe_progress(s->pe) == 0)
+			nap();
+	return 1; /* not killed: the test failed */
+}
+
+/* Connects s to ip:port; established within 20 s. */
+static void connect_to(struct side *s, const char *ip, uint16_t port)
+{
+	struct doca_rdma_addr *addr = NULL;
+
+	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, ip, port, &addr));
+	CHECK_OK(doca_rdma_connect_to_addr(s->rdma, addr, (union doca_data){.ptr = s}));
+	RUN_UNTIL_S(s, s->est == 1 || s->fail > 0, 20);
+	CHECK(s->est == 1);
+	CHECK_OK(doca_rdma_addr_destroy(addr));
+}
+
+/*
+ * The peer is dead: a send on s's connection goes out (to the dead QPN), the reclaimer's DREQ
+ * ends the connection within 5 s (the silence rule would take 60), the send is flushed.
+ */
+static void send_to_the_dead(struct side *s)
+{
+	struct doca_rdma_task_send *t;
+	struct doca_buf *src;
+	double t0 = now_s();
+
+	CHECK_OK(doca_buf_inventory_create(4, &inv));
+	CHECK_OK(doca_buf_inventory_start(inv));
+	memcpy(s->mem, "anyone there?", 13);
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, s->mmap, s->mem, 13, &src));
+	CHECK_OK(doca_rdma_task_send_allocate_init(s->rdma, s->conn, src, (union doca_data){0}, &t));
+	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(t)));
+	RUN_UNTIL_S(s, s->disc == 1 && s->ok + s->err == 1, 10);
+	CHECK(now_s() - t0 < 5);
+	CHECK(s->disc == 1 && s->err == 1 && s->ok == 0);
+	doca_task_free(doca_rdma_task_send_as_task(t));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+}
+
+static void kill_and_reap(pid_t pid)
+{
+	int status = 0;
+
+	CHECK(kill(pid, SIGKILL) == 0);
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
+static pid_t fork_child(int (*fn)(int in, int out), int *to_child, int *from_child)
+{
+	int a2c[2], c2a[2];
+	pid_t pid;
+
+	CHECK(pipe(a2c) == 0 && pipe(c2a) == 0);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		close(a2c[1]);
+		close(c2a[0]);
+		test_failures = 0;
+		_exit(fn(a2c[0], c2a[1]));
+	}
+	close(a2c[0]);
+	close(c2a[1]);
+	*to_child = a2c[1];
+	*from_child = c2a[0];
+	return pid;
+}
+
+/* A counter of the port line SOFTDOCA_ROCE_STATS printed in text ("RoCEv2 port <ip> counters: ..."). */
+static long long port_counter(const char *text, const char *ip, const char *name)
+{
+	char head[64], key[64];
+	const char *line, *v;
+	long long n = -1;
+
+	snprintf(head, sizeof(head), "RoCEv2 port %s counters:", ip);
+	snprintf(key, sizeof(key), " %s ", name);
+	line = strstr(text, head);
+	v = line != NULL ? strstr(line, key) : NULL;
+	if (v != NULL && (strchr(line, '\n') == NULL || v < strchr(line, '\n')))
+		(void)sscanf(v + strlen(key), "%lld", &n);
+	return n;
+}
+
+/* ---- server: B killed, C (on B's address) notices ---- */
+
+static int run_server_b(int in, int out)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct side b;
+	uint16_t port;
+
+	(void)in;
+	side_up(&b, dev);
+	port = listen_on_free_port(b.rdma);
+	put_blob(out, &port, sizeof(port));
+	return idle_until_killed(&b, 60);
+}
+
+static char stats_path[64];
+
+static int run_bystander_c(int in, int out)
+{
+	struct doca_dev *dev;
+	struct side c;
+	int fd = open(stats_path, O_WRONLY | O_TRUNC);
+
+	/* its port's counters, printed when its NIC stops, go to the file the parent reads */
+	setenv("SOFTDOCA_ROCE_STATS", "1", 1);
+	if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+		return 1;
+	close(fd);
+	dev = open_ibdev("mlx5_1");
+	side_up(&c, dev);
+	(void)listen_on_free_port(c.rdma); /* its port on 127.77.2.1 is open: it is in the UDP 4791 group */
+	CHECK(write(out, "u", 1) == 1);
+	CHECK(wait_byte(&c, in, 60) == 'q');
+	side_down(&c);
+	CHECK_OK(doca_dev_close(dev));
+	return test_failures == 0 ? 0 : 1;
+}
+
+static void test_server_killed(void)
+{
+	int b_in, b_out, c_in, c_out, fd, status = 0;
+	pid_t b, c;
+	struct doca_dev *dev;
+	struct side a;
+	uint16_t port = 0;
+	char text[8192] = "";
+	ssize_t n;
+
+	snprintf(stats_path, sizeof(stats_path), "/tmp/roce_cm_dead_XXXXXX");
+	fd = mkstemp(stats_path);
+	CHECK(fd >= 0);
+	b = fork_child(run_server_b, &b_in, &b_out);
+	c = fork_child(run_bystander_c, &c_in, &c_out);
+	CHECK(get_blob(b_out, &port, sizeof(port)) == sizeof(port));
+	CHECK(wait_byte(NULL, c_out, 30) == 'u');
+
+	dev = open_ibdev("mlx5_0");
+	side_up(&a, dev);
+	connect_to(&a, "127.77.2.1", port);
+	kill_and_reap(b);
+	send_to_the_dead(&a);
+
+	CHECK(write(c_in, "q", 1) == 1);
+	CHECK(waitpid(c, &status, 0) == c);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	CHECK(n > 0);
+	/* C reclaimed B and sent its DREQ; A's DREP (and any retransmit) for B was dropped, counted */
+	CHECK(port_counter(text, "127.77.2.1", "dreq_for_dead") == 1);
+	CHECK(port_counter(text, "127.77.2.1", "reclaimed") == 1);
+	CHECK(port_counter(text, "127.77.2.1", "dead_conn_bad") == 0);
+	CHECK(port_counter(text, "127.77.2.1", "drop_no_owner") >= 1);
+	if (test_failures > 0)
+		fprintf(stderr, "C's stderr:\n%s\n", text);
+	close(fd);
+	unlink(stats_path);
+	side_down(&a);
+	CHECK_OK(doca_dev_close(dev));
+	close(b_in);
+	close(b_out);
+	close(c_in);
+	close(c_out);
+}
+
+/* ---- client: D killed, the server A on the same address notices itself ---- */
+
+static int run_client_d(int in, int out)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct side d;
+	uint16_t port = 0;
+
+	CHECK(get_blob(in, &port, sizeof(port)) == sizeof(port));
+	side_up(&d, dev);
+	connect_to(&d, "127.77.2.1", port);
+	CHECK(write(out, test_failures == 0 ? "e" : "n", 1) == 1);
+	return idle_until_killed(&d, 60);
+}
+
+static void test_client_killed(void)
+{
+	int d_in, d_out;
+	pid_t d = fork_child(run_client_d, &d_in, &d_out);
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct side a;
+	uint16_t port;
+
+	side_up(&a, dev);
+	port = listen_on_free_port(a.rdma);
+	put_blob(d_in, &port, sizeof(port));
+	CHECK(wait_byte(&a, d_out, 30) == 'e');
+	RUN_UNTIL_S(&a, a.est == 1, 10);
+	kill_and_reap(d);
+	send_to_the_dead(&a);
+	side_down(&a);
+	CHECK_OK(doca_dev_close(dev));
+	close(d_in);
+	close(d_out);
+}
+
+/* ---- wire: a hand-played Linux client, the DOCA server S killed ---- */
+
+static int sock = -1;
+
+static void send_mad(const uint8_t *mad)
+{
+	uint8_t d[512];
+	struct roce_pkt pkt = {0};
+	struct roce_ip4 v4 = {.src = PEER_IP, .dst = SRV_IP, .id = 0, .frag = ROCE_IP4_DF};
+	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(SRV_IP)};
+	size_t n;
+
+	pkt.bth.opcode = ROCE_UD_SEND_ONLY;
+	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
+	pkt.bth.dqpn = 1;
+	pkt.bth.ack_req = true;
+	pkt.deth.qkey = ROCE_QP1_QKEY;
+	pkt.deth.sqpn = 1;
+	n = roce_pkt_build(d, sizeof(d), &pkt, mad, ROCE_MAD_LEN);
+	CHECK(n == 280);
+	roce_icrc_store(d, n, roce_icrc_ip4(&v4, ROCE_UDP_PORT, ROCE_UDP_PORT, d, n));
+	CHECK(sendto(sock, d, n, 0, (struct sockaddr *)&to, sizeof(to)) == (ssize_t)n);
+}
+
+/* The next CM MAD from SRV_IP within secs (progressing s if not NULL), its ICRC checked. */
+static bool recv_mad(struct side *s, uint8_t *mad, struct roce_mad_hdr *hdr, double secs)
+{
+	double end = now_s() + secs;
+
+	while (now_s() < end) {
+		uint8_t d[512];
+		struct sockaddr_in from;
+		socklen_t fl = sizeof(from);
+		ssize_t n = recvfrom(sock, d, sizeof(d), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
+		struct roce_ip4 v4 = {.src = SRV_IP, .dst = PEER_IP, .frag = ROCE_IP4_DF};
+		struct roce_pkt pkt;
+		uint16_t id = 1;
+
+		if (n <= 0) {
+			if (s == NULL || doca_pe_progress(s->pe) == 0)
+				nap();
+			continue;
+		}
+		CHECK(ntohl(from.sin_addr.s_addr) == SRV_IP && ntohs(from.sin_port) == ROCE_UDP_PORT);
+		CHECK(roce_icrc_solve_ip4_id(&v4, ROCE_UDP_PORT, ROCE_UDP_PORT, d, (size_t)n, &id) && id == 0);
+		CHECK(roce_pkt_parse(d, (size_t)n, &pkt) == ROCE_PARSE_OK);
+		CHECK(pkt.bth.opcode == ROCE_UD_SEND_ONLY && pkt.bth.dqpn == 1 && pkt.deth.sqpn == 1 &&
+		      pkt.deth.qkey == ROCE_QP1_QKEY);
+		CHECK(roce_cm_mad_check(pkt.payload, pkt.payload_len, hdr));
+		memcpy(mad, pkt.payload, ROCE_MAD_LEN);
+		return true;
+	}
+	return false;
+}
+
+/* A REQ as Linux rdma_cm over rxe sends it, from QPN qpn, TID 0x0000000a << 32 | comm_id. */
+static void linux_req(uint8_t *mad, uint32_t comm_id, uint32_t qpn, uint16_t port)
+{
+	struct roce_cma_hdr cma = {.cma_version = 0, .ip_version = 4, .src_port = 0xa1b2};
+	struct roce_cm_req req;
+
+	memset(&req, 0, sizeof(req));
+	req.local_comm_id = comm_id;
+	req.service_id = roce_cm_service_id(ROCE_PS_TCP, port);
+	req.local_ca_guid = 0x505400fffe123456ull;
+	req.local_qpn = qpn;
+	req.responder_resources = req.initiator_depth = 128;
+	req.remote_cm_timeout = req.local_cm_timeout = 20;
+	req.transport = ROCE_CM_TRANSPORT_RC;
+	req.starting_psn = 0x3c4d5e;
+	req.retry_count = req.rnr_retry_count = 7;
+	req.pkey = 0xffff;
+	req.path_mtu = 3;
+	req.max_cm_retries = 15;
+	req.primary.local_lid = req.primary.remote_lid = 0xffff;
+	roce_gid_from_ip4(req.primary.local_gid, PEER_IP);
+	roce_gid_from_ip4(req.primary.remote_gid, SRV_IP);
+	req.primary.hop_limit = 64;
+	req.primary.flow_label = roce_cma_flow_label(cma.src_port, port);
+	req.primary.local_ack_timeout = 17;
+	roce_put32(cma.src + 12, PEER_IP);
+	roce_put32(cma.dst + 12, SRV_IP);
+	roce_cma_hdr_put(req.private_data, &cma);
+	roce_cm_req_put(mad, 0x0000000a00000000ull | comm_id, &req);
+}
+
+static int s_out = -1;
+
+/* S's request callback: the first request is accepted, the next left unanswered. */
+static void s_req(struct doca_rdma_connection *c, union doca_data cu)
+{
+	struct side *s = cu.ptr;
+
+	if (++s->req == 1)
+		CHECK_OK(doca_rdma_connection_accept(c, NULL, 0));
+	else
+		CHECK(write(s_out, "r", 1) == 1);
+}
+
+static int run_server_s(int in, int out)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct side s;
+	uint16_t port;
+
+	(void)in;
+	s_out = out;
+	side_create(&s, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_set_connection_state_callbacks(s.rdma, s_req, c_est, c_fail, c_disc));
+	CHECK_OK(doca_rdma_set_max_num_connections(s.rdma, 4));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(s.rdma)));
+	port = listen_on_free_port(s.rdma);
+	put_blob(out, &port, sizeof(port));
+	return idle_until_killed(&s, 60);
+}
+
+static void test_wire(void)
+{
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	int s_in, s_outp, seen_dreq = 0, seen_rej = 0;
+	pid_t srv = fork_child(run_server_s, &s_in, &s_outp);
+	uint8_t mad[ROCE_MAD_LEN], req2[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr, dreq_hdr = {0};
+	struct roce_cm_rep rep;
+	struct roce_cm_rtu rtu;
+	struct roce_cm_dreq dreq = {0};
+	struct doca_dev *dev;
+	struct side x;
+	uint16_t port = 0;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	CHECK(get_blob(s_outp, &port, sizeof(port)) == sizeof(port));
+	/* this process is on S's address too (only listening): it is what will notice S's death */
+	dev = open_ibdev("mlx5_1");
+	side_up(&x, dev);
+	(void)listen_on_free_port(x.rdma);
+
+	/* connection 1: REQ, REP, RTU */
+	linux_req(mad, 0x0dead001, 0x11, port);
+	send_mad(mad);
+	CHECK(recv_mad(&x, mad, &hdr, 10) && hdr.attr_id == ROCE_CM_REP);
+	roce_cm_rep_get(mad, &rep);
+	CHECK(rep.remote_comm_id == 0x0dead001 && rep.local_qpn > 1);
+	rtu = (struct roce_cm_rtu){.local_comm_id = 0x0dead001, .remote_comm_id = rep.local_comm_id};
+	roce_cm_rtu_put(mad, ROCE_CM_RTU, hdr.tid, &rtu);
+	send_mad(mad);
+	/* connection 2: a REQ S's application has not answered (its callback said so) */
+	linux_req(req2, 0x0dead002, 0x12, port);
+	send_mad(req2);
+	CHECK(wait_byte(&x, s_outp, 10) == 'r');
+
+	kill_and_reap(srv);
+	/* Linux's CM resends the unanswered REQ: it reaches this process, which finds S dead */
+	send_mad(req2);
+	for (int i = 0; i < 2; i++) {
+		if (!recv_mad(&x, mad, &hdr, 10)) {
+			CHECK(!"a CM message on the dead server's behalf");
+			break;
+		}
+		if (hdr.attr_id == ROCE_CM_DREQ) {
+			roce_cm_dreq_get(mad, &dreq);
+			dreq_hdr = hdr;
+			CHECK(dreq.local_comm_id == rep.local_comm_id && dreq.remote_comm_id == 0x0dead001 &&
+			      dreq.remote_qpn == 0x11);
+			CHECK((uint32_t)hdr.tid == rep.local_comm_id); /* a new TID, in the server's style */
+			seen_dreq++;
+		} else {
+			struct roce_cm_rej rej;
+
+			CHECK(hdr.attr_id == ROCE_CM_REJ);
+			roce_cm_rej_get(mad, &rej);
+			CHECK(hdr.tid == 0x0000000a0dead002ull && rej.remote_comm_id == 0x0dead002 &&
+			      rej.reason == ROCE_CM_REJ_CONSUMER && rej.msg_rejected == ROCE_CM_MSG_REQ);
+			CHECK(roce_get32(mad + ROCE_MAD_HDR_LEN) >> 22 == rep.local_comm_id >> 22); /* S's comm ID */
+			seen_rej++;
+		}
+	}
+	CHECK(seen_dreq == 1 && seen_rej == 1);
+	/* our DREP is answered by nothing, and so is a DREQ for the connection now forgotten */
+	rtu = (struct roce_cm_rtu){.local_comm_id = 0x0dead001, .remote_comm_id = rep.local_comm_id};
+	roce_cm_rtu_put(mad, ROCE_CM_DREP, dreq_hdr.tid, &rtu);
+	send_mad(mad);
+	dreq = (struct roce_cm_dreq){.local_comm_id = 0x0dead001, .remote_comm_id = rep.local_comm_id,
+				     .remote_qpn = rep.local_qpn};
+	roce_cm_dreq_put(mad, 0x0000000b0dead001ull, &dreq);
+	send_mad(mad);
+	CHECK(!recv_mad(&x, mad, &hdr, 0.5));
+	{
+		/* this process's port counters, printed when its NIC stops (SOFTDOCA_ROCE_STATS) */
+		char path[] = "/tmp/roce_cm_dead_XXXXXX", text[8192] = "";
+		int fd = mkstemp(path), saved = dup(STDERR_FILENO);
+		ssize_t n;
+
+		CHECK(fd >= 0 && saved >= 0);
+		setenv("SOFTDOCA_ROCE_STATS", "1", 1);
+		dup2(fd, STDERR_FILENO);
+		side_down(&x);
+		CHECK_OK(doca_dev_close(dev));
+		dup2(saved, STDERR_FILENO);
+		close(saved);
+		unsetenv("SOFTDOCA_ROCE_STATS");
+		n = pread(fd, text, sizeof(text) - 1, 0);
+		CHECK(n > 0);
+		close(fd);
+		unlink(path);
+		CHECK(port_counter(text, "127.77.2.1", "dreq_for_dead") == 1);
+		CHECK(port_counter(text, "127.77.2.1", "rej_for_dead") == 1);
+		CHECK(port_counter(text, "127.77.2.1", "reclaimed") == 1);
+		CHECK(port_counter(text, "127.77.2.1", "drop_no_owner") >= 2);
+		if (test_failures > 0)
+			fprintf(stderr, "the NIC's stop printed:\n%s\n", text);
+	}
+	close(sock);
+	close(s_in);
+	close(s_outp);
+}
+
+int main(int argc, char **argv)
+{
+	const char *which = argc > 1 ? argv[1] : "server";
+
+	signal(SIGPIPE, SIG_IGN);
+	/* a disconnection must come from the DREQ, not from the silence rule */
+	setenv("SOFTDOCA_ROCE_DEAD_MS", "60000", 1);
+	if (strcmp(which, "server") == 0)
+		TEST_RUN(test_server_killed);
+	else if (strcmp(which, "client") == 0)
+		TEST_RUN(test_client_killed);
+	else if (strcmp(which, "wire") == 0)
+		TEST_RUN(test_wire);
+	else
+		CHECK(!"scenario: server, client or wire");
+	TEST_EXIT();
+}
