@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -56,6 +57,7 @@ struct reg_file {
 
 struct roce_reg {
 	struct reg_file *f;
+	pthread_mutex_t mu; /* flock() does not exclude this process's other threads (one open file) */
 	int fd;
 	int self;
 	uint32_t ip;
@@ -119,6 +121,7 @@ static bool owner_alive(const struct reg_owner *o)
 
 static void lock(struct roce_reg *r)
 {
+	pthread_mutex_lock(&r->mu);
 	while (flock(r->fd, LOCK_EX) != 0 && errno == EINTR)
 		;
 }
@@ -126,6 +129,7 @@ static void lock(struct roce_reg *r)
 static void unlock(struct roce_reg *r)
 {
 	(void)flock(r->fd, LOCK_UN);
+	pthread_mutex_unlock(&r->mu);
 }
 
 /* Under the lock: frees what owner holds and its id; a dead owner's connections become orphans. */
@@ -230,6 +234,7 @@ doca_error_t roce_reg_open(const char *run_dir, uint32_t ip, bool do_join, struc
 	}
 	r->fd = -1;
 	r->ip = ip;
+	pthread_mutex_init(&r->mu, NULL);
 	if ((size_t)snprintf(r->dir, sizeof(r->dir), "%s/roce", run_dir) >= sizeof(r->dir) ||
 	    (size_t)snprintf(path, sizeof(path), "%s/%u.%u.%u.%u.reg", r->dir, ip >> 24, (ip >> 16) & 0xff,
 			     (ip >> 8) & 0xff, ip & 0xff) >= sizeof(path)) {
@@ -312,6 +317,7 @@ fail:
 		munmap(r->f, sizeof(struct reg_file));
 	if (r->fd >= 0)
 		close(r->fd);
+	pthread_mutex_destroy(&r->mu);
 	free(r);
 	return err;
 }
@@ -327,6 +333,7 @@ void roce_reg_close(struct roce_reg *r)
 	}
 	munmap(r->f, sizeof(struct reg_file));
 	close(r->fd);
+	pthread_mutex_destroy(&r->mu);
 	free(r);
 }
 
