@@ -16,6 +16,8 @@
  * duplicates.
  *
  * Starting PSNs as Linux's CM: each side's message carries the PSN it expects to receive first.
+ * What ending a connection takes is also kept in the address's registry (cmc_publish), so that
+ * if this process dies, the process that reclaims it sends the DREQ (or REJ) for it.
  */
 #include <netinet/in.h>
 #include <stdio.h>
