@@ -1367,12 +1367,15 @@ static uint64_t roce_nic_next_time(uint64_t now)
 
 	(void)now;
 	pthread_mutex_lock(&ports.lock);
-	for (int i = 0; i < ports.n; i++)
-		if (__atomic_load_n(&ports.ports[i]->quiet, __ATOMIC_RELAXED)) {
-			uint64_t t = __atomic_load_n(&ports.ports[i]->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS;
+	for (int i = 0; i < ports.n; i++) {
+		uint64_t t = roce_port_next_time(ports.ports[i]->port); /* DREQs resent for dead processes */
 
+		first = t < first ? t : first;
+		if (__atomic_load_n(&ports.ports[i]->quiet, __ATOMIC_RELAXED)) {
+			t = __atomic_load_n(&ports.ports[i]->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS;
 			first = t < first ? t : first;
 		}
+	}
 	pthread_mutex_unlock(&ports.lock);
 	now = roce_cm_next_time(now); /* RDMA-CM's resends and timeouts */
 	return now < first ? now : first;
@@ -1387,6 +1390,8 @@ static void roce_nic_timer(uint64_t now)
 	pthread_mutex_lock(&ports.lock);
 	for (int i = 0; i < ports.n; i++) {
 		struct roce_lport *lp = ports.ports[i];
+
+		roce_port_timer(lp->port, now);
 
 		if (__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) &&
 		    now >= __atomic_load_n(&lp->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS)
@@ -1430,7 +1435,7 @@ static void port_stats(const struct roce_lport *lp)
 	snprintf(line, sizeof(line),
 		 "RoCEv2 port %s counters: path_mtu %u window %u tx %llu tx_calls %llu tx_gso %llu tx_err %llu rx_qp %llu "
 		 "rx_gro %llu rx_shared %llu rx_forwarded %llu learned %llu fwd_out %llu drop_malformed %llu "
-		 "drop_no_owner %llu drop_dead %llu reclaimed %llu dreq_for_dead %llu rej_for_dead %llu dead_conn_bad %llu",
+		 "drop_no_owner %llu drop_dead %llu reclaimed %llu dreq_for_dead %llu rej_for_dead %llu dead_resent %llu dead_conn_bad %llu",
 		 ip, 1u << lp->mtu_log, lp->window, (unsigned long long)st.tx, (unsigned long long)st.tx_calls,
 		 (unsigned long long)st.tx_gso,
 		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp, (unsigned long long)st.rx_gro,
@@ -1438,7 +1443,8 @@ static void port_stats(const struct roce_lport *lp)
 		 (unsigned long long)st.learned, (unsigned long long)st.fwd_out,
 		 (unsigned long long)st.drop_malformed, (unsigned long long)st.drop_no_owner,
 		 (unsigned long long)st.drop_dead, (unsigned long long)st.reclaimed, (unsigned long long)st.dreq_for_dead,
-		 (unsigned long long)st.rej_for_dead, (unsigned long long)st.dead_conn_bad);
+		 (unsigned long long)st.rej_for_dead, (unsigned long long)st.dead_resent,
+		 (unsigned long long)st.dead_conn_bad);
 	SDK_LOG_DBG("%s", line);
 	if (getenv("SOFTDOCA_ROCE_STATS") != NULL)
 		fprintf(stderr, "softdoca: %s\n", line);

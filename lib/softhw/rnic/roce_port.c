@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <netinet/udp.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,10 @@
 #define GRO_BUFS 2          /* coalesced receives per recvmmsg */
 #define GRO_FLAT_MIN 32     /* a read of this many datagrams, none coalesced: the sender does not coalesce */
 #define GRO_FLAT_OFF 16     /* and so many such reads in a row: UDP_GRO off */
+#define DEAD_KEEP 64        /* DREQs sent for dead owners, kept to resend and to answer the peer */
+#define DEAD_RESEND_MS 500  /* short: a peer that lost the first one is still waiting for nothing */
+#define DEAD_RESENDS 2
+#define DEAD_LINGER_MS 2000 /* after the last send: the peer's DREQ (crossing ours) still gets a DREP */
 
 /* epoll tags: kind in the high half, a QPN or descriptor in the low one */
 enum { TAG_SHARED = 1, TAG_LISTEN, TAG_CONN, TAG_QP };
@@ -77,6 +82,14 @@ struct roce_port {
 	uint8_t *gro;       /* GRO_BUFS x GRO_BUF bytes: coalesced receives, cut into msgs (NULL: no UDP_GRO) */
 	struct rp_qp *qps[QP_BUCKETS];
 	uint32_t cm_psn;    /* BTH PSN of the CM messages sent for dead owners */
+	pthread_mutex_t dead_mu; /* dead[]: the service thread's timer and whoever reclaims */
+	struct dead_dreq {
+		struct roce_reg_conn c;
+		uint64_t tid;
+		uint64_t due;     /* ms (CLOCK_MONOTONIC): the next resend, or when the record goes (left 0) */
+		uint8_t left;     /* resends left; 0: answered or done, kept only to answer the peer's DREQ */
+	} dead[DEAD_KEEP];
+	unsigned ndead;
 	struct roce_port_stats st;
 };
 
@@ -153,6 +166,7 @@ doca_error_t roce_port_open(const char *run_dir, uint32_t ip, uint16_t udp_port,
 	p->ip = ip;
 	p->port = udp_port ? udp_port : ROCE_UDP_PORT;
 	p->ep = p->ufd = p->lfd = -1;
+	pthread_mutex_init(&p->dead_mu, NULL);
 	p->no_gso = getenv("SOFTDOCA_ROCE_NO_GSO") != NULL; /* to compare, and to test the fallback */
 	for (int i = 0; i < ROCE_REG_OWNERS; i++)
 		p->fwd[i] = -1;
@@ -219,6 +233,7 @@ void roce_port_close(struct roce_port *p)
 	if (p->ep >= 0)
 		close(p->ep);
 	roce_reg_close(p->reg); /* after the unlink: the id may go to another process at once */
+	pthread_mutex_destroy(&p->dead_mu);
 	free(p->gro);
 	free(p);
 }
@@ -651,11 +666,103 @@ static bool dead_send(struct roce_port *p, const struct roce_reg_conn *c, uint16
 	return true;
 }
 
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Remembers a DREQ sent (or DREP given) for a dead owner: resent `left` times unless answered. */
+static void dead_keep(struct roce_port *p, const struct roce_reg_conn *c, uint64_t tid, uint8_t left)
+{
+	struct dead_dreq *d;
+
+	pthread_mutex_lock(&p->dead_mu);
+	if (p->ndead < DEAD_KEEP) { /* full: sent once, as without a record */
+		d = &p->dead[p->ndead];
+		__atomic_store_n(&p->ndead, p->ndead + 1, __ATOMIC_RELAXED);
+		d->c = *c;
+		d->tid = tid;
+		d->left = left;
+		d->due = mono_ms() + (left > 0 ? DEAD_RESEND_MS : DEAD_LINGER_MS);
+	}
+	pthread_mutex_unlock(&p->dead_mu);
+}
+
+/*
+ * A CM message for an owner nobody holds any more (dropped all the same): the peer's DREP to a
+ * DREQ we sent for it stops the resends; its DREQ (crossing ours, or a resend of the one that
+ * made us reclaim) gets a DREP.
+ */
+static void dead_answer(struct roce_port *p, const uint8_t *buf, size_t len, const struct sockaddr_in *from)
+{
+	struct dead_trigger t;
+
+	if (__atomic_load_n(&p->ndead, __ATOMIC_RELAXED) == 0)
+		return;
+	trigger_of(buf, len, from, &t);
+	if (t.attr != ROCE_CM_DREP && t.attr != ROCE_CM_DREQ)
+		return;
+	pthread_mutex_lock(&p->dead_mu);
+	for (unsigned i = 0; i < p->ndead; i++) {
+		struct dead_dreq *d = &p->dead[i];
+
+		if (d->c.local_id != t.our_id || d->c.peer_ip != t.from_ip)
+			continue;
+		if (t.attr == ROCE_CM_DREQ && dead_send(p, &d->c, ROCE_CM_DREP, t.tid))
+			STAT_ADD(p, dreq_for_dead);
+		d->left = 0;
+		d->due = mono_ms() + DEAD_LINGER_MS;
+		break;
+	}
+	pthread_mutex_unlock(&p->dead_mu);
+}
+
+uint64_t roce_port_next_time(struct roce_port *p)
+{
+	uint64_t first = UINT64_MAX;
+
+	if (__atomic_load_n(&p->ndead, __ATOMIC_RELAXED) == 0)
+		return first;
+	pthread_mutex_lock(&p->dead_mu);
+	for (unsigned i = 0; i < p->ndead; i++)
+		first = p->dead[i].due < first ? p->dead[i].due : first;
+	pthread_mutex_unlock(&p->dead_mu);
+	return first;
+}
+
+void roce_port_timer(struct roce_port *p, uint64_t now)
+{
+	if (__atomic_load_n(&p->ndead, __ATOMIC_RELAXED) == 0)
+		return;
+	pthread_mutex_lock(&p->dead_mu);
+	for (unsigned i = 0; i < p->ndead;) {
+		struct dead_dreq *d = &p->dead[i];
+
+		if (d->due > now) {
+			i++;
+		} else if (d->left > 0) {
+			if (dead_send(p, &d->c, ROCE_CM_DREQ, d->tid)) /* the same TID: a resend, as a CM's */
+				STAT_ADD(p, dead_resent);
+			d->left--;
+			d->due = now + (d->left > 0 ? DEAD_RESEND_MS : DEAD_LINGER_MS);
+			i++;
+		} else {
+			*d = p->dead[p->ndead - 1];
+			__atomic_store_n(&p->ndead, p->ndead - 1, __ATOMIC_RELAXED);
+		}
+	}
+	pthread_mutex_unlock(&p->dead_mu);
+}
+
 /*
  * Ends the connections of reclaimed owners on the wire, as the kernel's CM does for a dead
  * process's cm_ids: DREQ for what was up (again with its TID if it had sent one), REJ for a
- * request it had not answered, and to the peer's own DREQ that found it dead a DREP. Once: the
- * entries are gone after this; a lost one leaves the peer to its retries and silence rule.
+ * request it had not answered, and to the peer's own DREQ that found it dead a DREP. The entries
+ * are gone after this; a DREQ is resent twice on a short timer (roce_port_timer) unless the
+ * peer's DREP comes to this process first; a REJ goes once.
  */
 static void end_orphans(struct roce_port *p, const struct dead_trigger *t)
 {
@@ -668,18 +775,23 @@ static void end_orphans(struct roce_port *p, const struct dead_trigger *t)
 			STAT_ADD(p, dead_conn_bad);
 		for (unsigned i = 0; i < n; i++) {
 			bool named = t != NULL && t->our_id == c[i].local_id && t->from_ip == c[i].peer_ip;
+			uint64_t tid;
 
 			if (named && t->attr == ROCE_CM_DREP)
 				continue; /* our DREQ was answered: nothing is owed */
 			if (named && t->attr == ROCE_CM_DREQ) {
 				if (dead_send(p, &c[i], ROCE_CM_DREP, t->tid))
 					STAT_ADD(p, dreq_for_dead);
+				dead_keep(p, &c[i], t->tid, 0); /* its resend gets the DREP again */
 			} else if (c[i].state == ROCE_REG_CONN_SETUP) {
+				/* once, as a REJ is: the peer's REQ resend finds the listener gone and is refused anyway */
 				if (dead_send(p, &c[i], ROCE_CM_REJ, c[i].tid))
 					STAT_ADD(p, rej_for_dead);
-			} else if (dead_send(p, &c[i], ROCE_CM_DREQ,
-					     c[i].state == ROCE_REG_CONN_DREQ ? c[i].tid : new_tid(c[i].local_id))) {
-				STAT_ADD(p, dreq_for_dead);
+			} else {
+				tid = c[i].state == ROCE_REG_CONN_DREQ ? c[i].tid : new_tid(c[i].local_id);
+				if (dead_send(p, &c[i], ROCE_CM_DREQ, tid))
+					STAT_ADD(p, dreq_for_dead);
+				dead_keep(p, &c[i], tid, DEAD_RESENDS);
 			}
 		}
 	} while (n == sizeof(c) / sizeof(c[0]));
@@ -818,6 +930,8 @@ static void classify(struct roce_port *p, uint32_t fd_qpn, struct roce_port_msg 
 		keep(msgs, out, i, qpn, len, ROCE_PORT_VIA_SHARED, true);
 	} else if (owner == 0) {
 		p->st.drop_no_owner++;
+		if (qpn == 1)
+			dead_answer(p, m->buf, len, &m->from);
 	} else if (owner != roce_reg_self(p->reg) || (qpn != 1 && qp_find(p, qpn) == NULL)) {
 		if (owner == roce_reg_self(p->reg))
 			p->st.drop_stray++; /* the registry says ours, we do not know it: being removed */

@@ -77,6 +77,7 @@ struct roce_port_stats {
 	uint64_t dreq_for_dead;  /* CM messages sent for a dead owner's connections (DREQ; DREP to the
 	                            peer's DREQ that found it dead) */
 	uint64_t rej_for_dead;   /* REJs sent for a dead owner's connections still being set up */
+	uint64_t dead_resent;    /* those DREQs sent again (no DREP came back here in time) */
 	uint64_t dead_conn_bad;  /* connection entries of dead owners that made no sense: dropped unsent */
 	uint64_t tx;             /* datagrams sent */
 	uint64_t tx_gso;         /* sends of several datagrams at once (UDP_SEGMENT) */
@@ -142,6 +143,14 @@ void roce_port_unlisten(struct roce_port *p, uint64_t sid);
  */
 doca_error_t roce_port_conn_note(struct roce_port *p, const struct roce_reg_conn *c);
 void roce_port_conn_forget(struct roce_port *p, uint32_t local_id);
+
+/*
+ * The DREQs this port sent for dead owners are resent on a short timer (twice, unless the
+ * peer's DREP comes) by the NIC's service thread: the next deadline (ms, CLOCK_MONOTONIC;
+ * UINT64_MAX: none), and what is due at now.
+ */
+uint64_t roce_port_next_time(struct roce_port *p);
+void roce_port_timer(struct roce_port *p, uint64_t now);
 
 /* A CM local communication ID whose replies come back to this process. */
 uint32_t roce_port_comm_id(const struct roce_port *p, uint32_t seq);

@@ -16,8 +16,8 @@
  *           style) has one connection established with a DOCA server S and a second request
  *           the server has not answered; S is killed; the client's REQ retry reaches this
  *           process (also on S's address), which ends both on the wire: a DREQ (TID, comm IDs,
- *           our QPN, valid ICRC) and a REJ 28 with the REQ's TID; our DREP is answered by
- *           nothing.
+ *           our QPN, valid ICRC) and a REJ 28 with the REQ's TID; the DREQ is resent (same
+ *           TID) until our DREP, which is answered by nothing; our own DREQ gets a DREP.
  * Everything is bounded by deadlines; nothing sleeps to synchronise.
  */
 #include <fcntl.h>
@@ -459,15 +459,21 @@ static void test_wire(void)
 		}
 	}
 	CHECK(seen_dreq == 1 && seen_rej == 1);
-	/* our DREP is answered by nothing, and so is a DREQ for the connection now forgotten */
+	/* unanswered, the DREQ comes again (same TID) after 0.5 s; the REJ does not */
+	CHECK(recv_mad(&x, mad, &hdr, 3) && hdr.attr_id == ROCE_CM_DREQ && hdr.tid == dreq_hdr.tid);
+	/* our DREP stops it: nothing more comes (the next resend was due 0.5 s later) */
 	rtu = (struct roce_cm_rtu){.local_comm_id = 0x0dead001, .remote_comm_id = rep.local_comm_id};
 	roce_cm_rtu_put(mad, ROCE_CM_DREP, dreq_hdr.tid, &rtu);
 	send_mad(mad);
+	CHECK(!recv_mad(&x, mad, &hdr, 1));
+	/* a DREQ of ours that crossed it is still answered: DREP with its TID */
 	dreq = (struct roce_cm_dreq){.local_comm_id = 0x0dead001, .remote_comm_id = rep.local_comm_id,
 				     .remote_qpn = rep.local_qpn};
 	roce_cm_dreq_put(mad, 0x0000000b0dead001ull, &dreq);
 	send_mad(mad);
-	CHECK(!recv_mad(&x, mad, &hdr, 0.5));
+	CHECK(recv_mad(&x, mad, &hdr, 3) && hdr.attr_id == ROCE_CM_DREP && hdr.tid == 0x0000000b0dead001ull);
+	roce_cm_rtu_get(mad, &rtu);
+	CHECK(rtu.local_comm_id == rep.local_comm_id && rtu.remote_comm_id == 0x0dead001);
 	{
 		/* this process's port counters, printed when its NIC stops (SOFTDOCA_ROCE_STATS) */
 		char path[] = "/tmp/roce_cm_dead_XXXXXX", text[8192] = "";
@@ -486,7 +492,8 @@ static void test_wire(void)
 		CHECK(n > 0);
 		close(fd);
 		unlink(path);
-		CHECK(port_counter(text, "127.77.2.1", "dreq_for_dead") == 1);
+		CHECK(port_counter(text, "127.77.2.1", "dreq_for_dead") == 2); /* the DREQ, the DREP */
+		CHECK(port_counter(text, "127.77.2.1", "dead_resent") == 1);
 		CHECK(port_counter(text, "127.77.2.1", "rej_for_dead") == 1);
 		CHECK(port_counter(text, "127.77.2.1", "reclaimed") == 1);
 		CHECK(port_counter(text, "127.77.2.1", "drop_no_owner") >= 2);
