@@ -8,6 +8,8 @@
  *     datagram reaches its owner once (directly or forwarded), and after the first datagram
  *     of a source each QP is connected to it and gets the rest on its own socket;
  *   - a worker is killed: its QPNs are reclaimed, datagrams to them are dropped and counted;
+ *   - a killed worker's RDMA-CM connections are ended on the wire by whoever reclaims it (DREQ,
+ *     REJ, DREP to the peer's DREQ), and garbage in the registry's connection table is ignored;
  *   - root only: a process of another user is kept out of the registry, the port and the
  *     forwarding channel; packets sent for a QP leave with IPv4 ID 0, DF and rxe's source port.
  * Synchronisation is by pipes and counts, bounded by timeouts; nothing sleeps.
@@ -904,7 +906,7 @@ static bool dead_recv(int fd, struct roce_mad_hdr *hdr, uint8_t *mad, int timeou
 		uint64_t t = now_ms();
 		ssize_t n;
 
-		if (t >= end || poll(&pf, 1, (int)(end - t)) <= 0)
+		if (poll(&pf, 1, t >= end ? 0 : (int)(end - t)) <= 0)
 			return false;
 		n = recvfrom(fd, d, sizeof(d), 0, (struct sockaddr *)&from, &fl);
 		CHECK(n > 0 && getsockname(fd, (struct sockaddr *)&me, &ml) == 0);
@@ -1106,6 +1108,154 @@ static void test_dead_conns(void)
 	close(peer);
 }
 
+/* A CM message from the peer socket to QP1 at the port: DREQ or DREP (RTU layout) naming our_id. */
+static void peer_cm(int fd, uint16_t attr, uint64_t tid, uint32_t peer_id, uint32_t our_id, uint32_t qpn)
+{
+	uint8_t mad[ROCE_MAD_LEN], buf[400];
+	struct roce_pkt pkt = { 0 };
+
+	if (attr == ROCE_CM_DREQ) {
+		struct roce_cm_dreq d = { .local_comm_id = peer_id, .remote_comm_id = our_id, .remote_qpn = qpn };
+
+		roce_cm_dreq_put(mad, tid, &d);
+	} else {
+		struct roce_cm_rtu r = { .local_comm_id = peer_id, .remote_comm_id = our_id };
+
+		roce_cm_rtu_put(mad, attr, tid, &r);
+	}
+	pkt.bth.opcode = ROCE_UD_SEND_ONLY;
+	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
+	pkt.bth.dqpn = 1;
+	pkt.deth.qkey = ROCE_QP1_QKEY;
+	pkt.deth.sqpn = 1;
+	peer_send(fd, buf, roce_pkt_build(buf, sizeof(buf), &pkt, mad, sizeof(mad)));
+}
+
+/* Drains p (nothing is ours) until a CM message reaches the peer socket, TIMEOUT_MS at most. */
+static bool dead_drain_recv(struct roce_port *p, struct roce_port_msg *msgs, int peer, struct roce_mad_hdr *hdr,
+			    uint8_t *mad)
+{
+	uint64_t end = now_ms() + TIMEOUT_MS;
+
+	while (now_ms() < end) {
+		struct pollfd pf = { .fd = roce_port_fd(p), .events = POLLIN };
+
+		if (dead_recv(peer, hdr, mad, 0))
+			return true;
+		if (poll(&pf, 1, 10) > 0)
+			CHECK(roce_port_recv(p, msgs, 16) == 0);
+	}
+	return false;
+}
+
+/*
+ * A process already on the address gets the peer's DREQ for a killed worker's connection: the
+ * failed forward reclaims the worker, and that connection is answered with a DREP (the DREQ's
+ * TID) instead of being sent a DREQ of its own; the worker's other connection gets its DREQ. A
+ * resend of the peer's DREQ still gets a DREP; its DREP to our DREQ is answered by nothing.
+ */
+static void test_dead_trigger(void)
+{
+	struct roce_port *p = NULL;
+	struct roce_port_msg *msgs = calloc(16, sizeof(*msgs));
+	struct roce_port_stats st;
+	struct roce_mad_hdr hdr;
+	uint8_t mad[ROCE_MAD_LEN];
+	struct sockaddr_in me;
+	socklen_t ml = sizeof(me);
+	uint32_t ids[2] = { 0 };
+	const char *why = "";
+	int peer = peer_socket(), res[2], status = 0, drep = 0, dreq = 0;
+	uint64_t dreq_tid = 0;
+	uint16_t pport;
+	pid_t pid;
+
+	CHECK(msgs != NULL && roce_port_open(run_dir, ip, 0, &p, &why) == DOCA_SUCCESS);
+	if (msgs == NULL || p == NULL) {
+		free(msgs);
+		close(peer);
+		return;
+	}
+	CHECK(getsockname(peer, (struct sockaddr *)&me, &ml) == 0);
+	pport = ntohs(me.sin_port);
+	CHECK(pipe(res) == 0);
+	pid = fork();
+	if (pid == 0) {
+		struct roce_port *w = NULL;
+		struct roce_reg_conn c = { .state = ROCE_REG_CONN_UP, .peer_qpn = 0x11, .peer_ip = peer_ip, .peer_port = pport };
+		bool ok;
+
+		close(res[0]);
+		if (roce_port_open(run_dir, ip, 0, &w, &why) != DOCA_SUCCESS)
+			_exit(1);
+		ids[0] = c.local_id = roce_port_comm_id(w, 300);
+		c.remote_id = 0x0a0a0a00;
+		ok = roce_port_conn_note(w, &c) == DOCA_SUCCESS;
+		ids[1] = c.local_id = roce_port_comm_id(w, 301);
+		c.remote_id = 0x0a0a0a01;
+		ok = ok && roce_port_conn_note(w, &c) == DOCA_SUCCESS;
+		write_full(res[1], ids, sizeof(ids));
+		write_full(res[1], &ok, sizeof(ok));
+		for (;;) /* until killed */
+			pause();
+	}
+	close(res[1]);
+	{
+		bool ok = false;
+
+		CHECK(read_full(res[0], ids, sizeof(ids), TIMEOUT_MS) && read_full(res[0], &ok, sizeof(ok), TIMEOUT_MS));
+		CHECK(ok);
+	}
+	close(res[0]);
+	kill(pid, SIGKILL);
+	CHECK(waitpid(pid, &status, 0) == pid);
+
+	peer_cm(peer, ROCE_CM_DREQ, 0x77, 0x0a0a0a00, ids[0], 0x5);
+	for (int n = 0; n < 2; n++) {
+		if (!dead_drain_recv(p, msgs, peer, &hdr, mad)) {
+			CHECK(!"the dead worker's answer");
+			break;
+		}
+		if (hdr.attr_id == ROCE_CM_DREP) {
+			struct roce_cm_rtu r;
+
+			roce_cm_rtu_get(mad, &r);
+			CHECK(hdr.tid == 0x77 && r.local_comm_id == ids[0] && r.remote_comm_id == 0x0a0a0a00);
+			drep++;
+		} else {
+			struct roce_cm_dreq d;
+
+			CHECK(hdr.attr_id == ROCE_CM_DREQ);
+			roce_cm_dreq_get(mad, &d);
+			CHECK(d.local_comm_id == ids[1] && d.remote_comm_id == 0x0a0a0a01 && d.remote_qpn == 0x11);
+			dreq_tid = hdr.tid;
+			dreq++;
+		}
+	}
+	CHECK(drep == 1 && dreq == 1);
+	/* the peer's DREQ again: the DREP again; its DREP to our DREQ: nothing */
+	peer_cm(peer, ROCE_CM_DREQ, 0x78, 0x0a0a0a00, ids[0], 0x5);
+	CHECK(dead_drain_recv(p, msgs, peer, &hdr, mad) && hdr.attr_id == ROCE_CM_DREP && hdr.tid == 0x78);
+	peer_cm(peer, ROCE_CM_DREP, dreq_tid, 0x0a0a0a01, ids[1], 0);
+	{
+		uint64_t end = now_ms() + 200;
+
+		while (now_ms() < end) {
+			struct pollfd pf = { .fd = roce_port_fd(p), .events = POLLIN };
+
+			if (poll(&pf, 1, 10) > 0)
+				CHECK(roce_port_recv(p, msgs, 16) == 0);
+		}
+		CHECK(!dead_recv(peer, &hdr, mad, 0));
+	}
+	roce_port_get_stats(p, &st);
+	CHECK(st.reclaimed == 1 && st.drop_dead == 1 && st.drop_no_owner == 2);
+	CHECK(st.dreq_for_dead == 3 && st.rej_for_dead == 0 && st.dead_conn_bad == 0);
+	roce_port_close(p);
+	free(msgs);
+	close(peer);
+}
+
 static void cleanup_dir(void)
 {
 	char cmd[128];
@@ -1142,6 +1292,7 @@ int main(void)
 	TEST_RUN(test_ip_header);
 	TEST_RUN(test_gso_gro);
 	TEST_RUN(test_dead_conns);
+	TEST_RUN(test_dead_trigger);
 	cleanup_dir();
 	TEST_EXIT();
 }
