@@ -7,7 +7,7 @@
 # Usage: tests/interop/run.sh [--probe PATH] [--doca PATH] [--lib DIR] [--timeout SECONDS] [SCENARIO...]
 #   SCENARIOS: boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
 #   doca-client doca-server doca-client-netem doca-server-netem doca-server-cm rdmacm-server
-#   rdmacm-client rdmacm-rping rdmacm-ucmatose rdmacm-perftest rdmacm-netem nvme-discover nvme-io
+#   rdmacm-client rdmacm-rping rdmacm-ucmatose rdmacm-perftest rdmacm-netem rdmacm-killed nvme-discover nvme-io
 #   nvme-restart
 #   (default: all); nvme-netem (fails: Linux 6.1 rxe, docs/interop.md); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
@@ -40,7 +40,7 @@ while (($#)); do
 done
 ((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
 	doca-client doca-server doca-client-netem doca-server-netem doca-server-cm rdmacm-server rdmacm-client rdmacm-rping
-	rdmacm-ucmatose rdmacm-perftest rdmacm-netem nvme-discover nvme-io nvme-restart)
+	rdmacm-ucmatose rdmacm-perftest rdmacm-netem rdmacm-killed nvme-discover nvme-io nvme-restart)
 # the target of the same build as the libraries: <build>/lib/flavour/host -> <build>/tools/sta_target
 [[ -n $sta_target ]] || sta_target=${sdlib%/lib/flavour/host}/tools/sta_target/softdoca-sta-target
 
@@ -510,6 +510,58 @@ scenario_rdmacm-netem() {
 	if ! wait_mark SERVER-READY 120; then fail rdmacm-netem "guest never started rping"; finish 5; return; fi
 	host_clients softdoca-rping-client-netem 2 rping -c -a $GUEST_IP $rping_args
 	host_servers softdoca-rdma_server-netem 3 rdma_server
+	finish "$timeout_s"
+	guest_results
+}
+
+# A process on softdoca dies (SIGKILL) holding an RDMA-CM connection with the guest: another
+# softdoca process on the same address (an idle rping server) gets the guest's next packets,
+# reclaims the dead one and sends its DREQ, so the guest's rping client has its
+# RDMA_CM_EVENT_DISCONNECTED at once, not after rxe's retries (about 4 s) fail its ping.
+scenario_rdmacm-killed() {
+	sd_ready rdmacm-killed || return
+	cat >"$work/job.sh" <<G
+mark READY-KILLED
+n=0; while [ ! -e /mnt/go.0 ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
+i=0; up=0
+while [ \$i -lt 40 ] && [ \$up = 0 ]; do
+	timeout 90 rping -c -a $HOST_IP -p 7471 -C 1000000 -S 64 -v >/tmp/rk.log 2>&1 &
+	cp=\$!
+	n=0; while [ \$n -lt 50 ] && ! grep -q "ping data" /tmp/rk.log && kill -0 \$cp 2>/dev/null; do sleep 0.1; n=\$((n + 1)); done
+	grep -q "ping data" /tmp/rk.log && up=1 || { wait \$cp; i=\$((i + 1)); sleep 0.25; }
+done
+mark CONNECTED up=\$up
+[ \$up = 1 ] && wait \$cp
+mark GONE t=\$(cut -d' ' -f1 /proc/uptime)
+ok=fail; grep -q "DISCONNECT EVENT" /tmp/rk.log && ok=pass
+mark RESULT guest-rping-client-hears-dead-server \$ok "\$(grep -vE '^ping data' /tmp/rk.log | tr '\n' ' ' | tail -c 300)"
+G
+	boot "$work/job.sh"
+	if ! wait_mark READY-KILLED 120; then fail rdmacm-killed "guest not ready"; finish 5; return; fi
+	local by victim t0 el
+	env SOFTDOCA_CONFIG=$work/softdoca.conf SOFTDOCA_RUN_DIR=$work/run LD_LIBRARY_PATH=$sdlib \
+		SOFTDOCA_ROCE_STATS=1 timeout 120 rping -s -a $HOST_IP -p 7472 -C 1 >"$work/by.log" 2>&1 &
+	by=$!
+	env SOFTDOCA_CONFIG=$work/softdoca.conf SOFTDOCA_RUN_DIR=$work/run LD_LIBRARY_PATH=$sdlib \
+		rping -s -a $HOST_IP -p 7471 -C 1000000 -S 64 >"$work/victim.log" 2>&1 &
+	victim=$!
+	touch "$work/share/go.0"
+	if ! wait_mark CONNECTED 60 || [[ $(marker_value CONNECTED up | tr -d "\r") != 1 ]]; then
+		fail rdmacm-killed "the guest's rping never connected"
+		kill $victim $by 2>/dev/null; wait $victim $by 2>/dev/null; finish 5; return
+	fi
+	t0=$(now)
+	kill -KILL $victim; wait $victim 2>/dev/null
+	if wait_mark GONE 30; then
+		el=$(since $t0)
+		# rxe gives up on its ping after 7 retries of its 0.5 s ACK timeout: the DREQ must beat that
+		if awk -v e="$el" 'BEGIN{exit !(e < 3)}'; then pass rdmacm-killed "guest's client ended ${el}s after the kill"
+		else fail rdmacm-killed "guest's client ended only ${el}s after the kill"; fi
+	else
+		fail rdmacm-killed "the guest's rping client did not end within 30 s of the kill"
+	fi
+	kill -INT $by 2>/dev/null; wait $by 2>/dev/null
+	grep -a 'counters:' "$work/by.log" | sed 's/^/  bystander: /'
 	finish "$timeout_s"
 	guest_results
 }
