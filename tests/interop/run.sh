@@ -15,6 +15,8 @@
 #   --lib     softdoca's librdmacm.so.1 / libibverbs.so.1 for rdma-core's tools on the host
 #             (default: build/lib/flavour/host; built with -Drdmacm=enabled)
 #   --sta-target  softdoca-sta-target for the nvme-* scenarios (default: the one of --lib's build)
+#   SOFTDOCA_INTEROP_STA_DIR: where the nvme-* scenarios' disk file goes (default: the work
+#             folder); on tmpfs (/dev/shm) the soft NVMe disk reads and writes it through a mapping
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
 # Lines "PASS name ..." / "FAIL name ..." and a closing "N passed, N failed" summarise.
 set -uo pipefail
@@ -86,7 +88,8 @@ if [[ -z $accel ]]; then
 fi
 
 work=$(mktemp -d /tmp/softdoca-interop.XXXXXX)
-trap 'kill $qpid ${cap_pid:-} ${sta_pid:-} 2>/dev/null; rm -rf "$work"' EXIT
+sta_disk=${SOFTDOCA_INTEROP_STA_DIR:-$work}/softdoca-interop-$$.img
+trap 'kill $qpid ${cap_pid:-} ${sta_pid:-} 2>/dev/null; rm -rf "$work"; rm -f "$sta_disk"' EXIT
 qpid=
 passed=0
 failed=0
@@ -679,7 +682,7 @@ scenario_doca-server-cm() {
 
 # ---- NVMe over RDMA: the guest's kernel initiator against softdoca-sta-target (issue 14 §6) ----
 # The target runs on the host on a BlueField-3 card with wire = rocev2 at $HOST_IP (DOCA STA's
-# data path on the soft card's EUs, a soft NVMe disk on $work/disk.img); the guest uses the
+# data path on the soft card's EUs, a soft NVMe disk on $sta_disk); the guest uses the
 # kernel's nvme-rdma over rxe through nvme-cli, as any Linux host would.
 STA_NQN=nqn.2026-12.io.softdoca:interop
 STA_PORT=4420
@@ -692,7 +695,7 @@ sta_ready() {
 		{ fail "$1" "no softdoca-sta-target at $sta_target (meson setup -Drdmacm=enabled; docs/interop.md)"; return 1; }
 	mkdir -p "$work/sta-run"
 	printf '[card sta]\nprofile = bf3\nwire = rocev2\nhost.ipv4 = %s\n' $HOST_IP >"$work/sta.conf"
-	head -c $((STA_MB << 20)) /dev/urandom >"$work/disk.img"
+	head -c $((STA_MB << 20)) /dev/urandom >"$sta_disk"
 	sta_pid=
 }
 
@@ -700,7 +703,7 @@ sta_ready() {
 sta_start() {
 	: >"$work/sta.out"
 	SOFTDOCA_CONFIG=$work/sta.conf SOFTDOCA_RUN_DIR=$work/sta-run SOFTDOCA_ROCE_STATS=1 \
-		"$sta_target" --addr $HOST_IP --port $STA_PORT --nqn $STA_NQN --backing-file "$work/disk.img" \
+		"$sta_target" --addr $HOST_IP --port $STA_PORT --nqn $STA_NQN --backing-file "$sta_disk" \
 		--block-size 512 --io-threads 2 >"$work/sta.out" 2>>"$work/sta.err" &
 	sta_pid=$!
 	timeout 30 grep -m1 -q "listening on" <(tail -n +1 -f "$work/sta.out" 2>/dev/null)
@@ -780,7 +783,7 @@ nvme_io() {
 	sta_failed_before=$failed
 	sta_ready "$1" || return
 	if ! sta_start; then fail "$1" "softdoca-sta-target did not start"; sed 's/^/  target: /' "$work/sta.err"; sta_stop KILL; return; fi
-	want=$(sha256sum "$work/disk.img" | cut -d' ' -f1)
+	want=$(sha256sum "$sta_disk" | cut -d' ' -f1)
 	{ sta_guest_lib; echo "WANT=$want WOFF=$STA_WOFF S=$3"; echo "$2"; cat <<'G'
 t0=$(cut -d' ' -f1 /proc/uptime)
 timeout 90 nvme connect -t rdma -a $TADDR -s $TPORT -n $NQN --hostnqn=$HOSTNQN >/tmp/conn.log 2>&1; rc=$?
@@ -808,7 +811,7 @@ G
 	boot "$work/job.sh"
 	if wait_mark WROTE 600; then
 		# the guest's write completed: the file holds it now, while the target still runs
-		if cmp -s <(dd if="$work/disk.img" bs=4096 skip=$STA_WOFF count=256 2>/dev/null) "$work/share/wpat.bin"; then
+		if cmp -s <(dd if="$sta_disk" bs=4096 skip=$STA_WOFF count=256 2>/dev/null) "$work/share/wpat.bin"; then
 			pass host-file-has-odirect-write$3 "1 MiB at block $STA_WOFF"
 		else
 			fail host-file-has-odirect-write$3 "the backing file differs from the guest's 1 MiB at block $STA_WOFF"
@@ -907,7 +910,7 @@ G
 	# every write the guest saw complete is in the file
 	after=0
 	while read -r i; do
-		cmp -s <(dd if="$work/disk.img" bs=4096 skip=$((STA_RBASE + i)) count=1 2>/dev/null) \
+		cmp -s <(dd if="$sta_disk" bs=4096 skip=$((STA_RBASE + i)) count=1 2>/dev/null) \
 			<(yes "softdoca block $i" | head -c 4096) || { bad=$((bad + 1)); echo "  host: block $i lost"; }
 		after=$((after + 1))
 	done <"$work/share/done.log"
