@@ -37,8 +37,11 @@ struct guard {
 	uintptr_t lo, hi;
 };
 
-/* the copying thread's guard while it copies (set and cleared by that thread only) */
-static __thread struct guard *volatile cur_guard;
+/*
+ * The copying thread's guard while it copies (set and cleared by that thread only). Initial-exec:
+ * the handler reads it in any thread a SIGBUS hits, and the dynamic model could allocate there.
+ */
+static __thread struct guard *volatile cur_guard __attribute__((tls_model("initial-exec")));
 static struct sigaction prev_bus;
 static pthread_once_t bus_once = PTHREAD_ONCE_INIT;
 static bool bus_ok;
