@@ -10,7 +10,6 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <poll.h>
 #include <pthread.h>
@@ -24,6 +23,7 @@
 #include "softdoca_nvme.h"
 
 #include "log_test.h"
+#include "proc_maps.h"
 #include "test.h"
 #include "thread_switches.h"
 
@@ -285,35 +285,15 @@ static void test_roundtrip_file(void)
 	unlink(path);
 }
 
-/* True when /proc/self/maps shows path mapped into this process. */
 static bool mapped(const char *path)
 {
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
-	bool found = false;
-
-	if (f == NULL)
-		return false;
-	while (!found && fgets(line, sizeof(line), f) != NULL)
-		found = strstr(line, path) != NULL;
-	fclose(f);
-	return found;
-}
-
-/* Whether a hole-free file on tmpfs gets mapped: not when the environment keeps io_uring (or says so). */
-static bool map_expected(void)
-{
-	const char *inl = getenv("SOFTDOCA_NVME_INLINE"), *map = getenv("SOFTDOCA_NVME_MAP");
-
-	return !(inl != NULL && inl[0] == '0') && !(map != NULL && map[0] == '0');
+	return maps_show(0, path);
 }
 
 /* A scratch file on tmpfs (/dev/shm), or false when there is none (the test says it skipped). */
 static bool tmpfs_file(char *path, size_t len, const char *what)
 {
-	struct statfs sf;
-
-	if (statfs("/dev/shm", &sf) != 0 || sf.f_type != 0x01021994) {
+	if (!path_on_tmpfs("/dev/shm")) {
 		printf("  skipped %s: /dev/shm is not tmpfs here\n", what);
 		return false;
 	}
@@ -351,10 +331,10 @@ static void test_tmpfs_mapped(void)
 	CHECK_OK(softdoca_nvme_open(&a, &d));
 	if (d == NULL)
 		goto closefd;
-	CHECK(mapped(path) == map_expected());
+	CHECK(mapped(path) == nvme_map_on());
 	/* PRP lists, Flush, and holes punched by Write Zeroes and Deallocate read back as zeroes */
 	roundtrip(d, 4096);
-	CHECK(mapped(path) == map_expected());
+	CHECK(mapped(path) == nvme_map_on());
 	CHECK_OK(softdoca_nvme_qpair_create(d, 1, 16, NULL, NULL, &qp));
 	/* a Write through the mapping is in the file */
 	memset(buf, 0xa5, PAGE);
@@ -375,7 +355,7 @@ static void test_tmpfs_mapped(void)
 	CHECK(ftruncate(fd, 64 << 10) == 0);
 	c = rw(SOFTDOCA_NVME_IO_READ, 200, 1, buf, NULL);
 	CHECK(run(&qp, &c) == (SOFTDOCA_NVME_SCT_MEDIA << 8 | SOFTDOCA_NVME_SC_UNRECOVERED_READ));
-	if (map_expected()) /* (else io_uring's short read alone) */
+	if (nvme_map_on()) /* (else io_uring's short read alone) */
 		CHECK(log_take(sdk_log, "faulted in the mapped store (it shrank"));
 	CHECK(!mapped(path));
 	/* the disk goes on with pread / pwrite */
@@ -407,7 +387,7 @@ static void test_tmpfs_foreign_sigbus(void)
 	int status = 0;
 	pid_t pid;
 
-	if (!map_expected()) {
+	if (!nvme_map_on()) {
 		printf("  skipped: nothing is mapped with SOFTDOCA_NVME_INLINE=0 or SOFTDOCA_NVME_MAP=0\n");
 		return;
 	}
@@ -462,7 +442,7 @@ static void test_tmpfs_sparse(void)
 	if (d == NULL)
 		goto out;
 	CHECK(!mapped(path));
-	if (map_expected()) /* (the look for holes is the mapping's) */
+	if (nvme_map_on()) /* (the look for holes is the mapping's) */
 		CHECK(log_take(sdk_log, "has holes (first at byte 0)"));
 	CHECK_OK(softdoca_nvme_qpair_create(d, 1, 16, NULL, NULL, &qp));
 	for (int i = 0; i < 256; i += 16) {

@@ -29,9 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "roce_test.h"
-#include "softhw/rnic/roce_cm_mad.h"
-#include "softhw/rnic/roce_pkt.h"
+#include "roce_wire_test.h"
 
 #define PEER_IP 0x7f4d0301u /* 127.77.3.1: a stream card's address, no soft NIC holds its port 4791 */
 #define SRV_IP 0x7f4d0201u  /* 127.77.2.1 */
@@ -286,84 +284,24 @@ static int sock = -1;
 
 static void send_mad(const uint8_t *mad)
 {
-	uint8_t d[512];
-	struct roce_pkt pkt = {0};
-	struct roce_ip4 v4 = {.src = PEER_IP, .dst = SRV_IP, .id = 0, .frag = ROCE_IP4_DF};
-	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(SRV_IP)};
-	size_t n;
-
-	pkt.bth.opcode = ROCE_UD_SEND_ONLY;
-	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
-	pkt.bth.dqpn = 1;
-	pkt.bth.ack_req = true;
-	pkt.deth.qkey = ROCE_QP1_QKEY;
-	pkt.deth.sqpn = 1;
-	n = roce_pkt_build(d, sizeof(d), &pkt, mad, ROCE_MAD_LEN);
-	CHECK(n == 280);
-	roce_icrc_store(d, n, roce_icrc_ip4(&v4, ROCE_UDP_PORT, ROCE_UDP_PORT, d, n));
-	CHECK(sendto(sock, d, n, 0, (struct sockaddr *)&to, sizeof(to)) == (ssize_t)n);
+	wire_send_mad(sock, PEER_IP, SRV_IP, ROCE_QP1_QKEY, mad);
 }
 
 /* The next CM MAD from SRV_IP within secs (progressing s if not NULL), its ICRC checked. */
 static bool recv_mad(struct side *s, uint8_t *mad, struct roce_mad_hdr *hdr, double secs)
 {
-	double end = now_s() + secs;
+	uint16_t sport = 0, id = 1;
 
-	while (now_s() < end) {
-		uint8_t d[512];
-		struct sockaddr_in from;
-		socklen_t fl = sizeof(from);
-		ssize_t n = recvfrom(sock, d, sizeof(d), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
-		struct roce_ip4 v4 = {.src = SRV_IP, .dst = PEER_IP, .frag = ROCE_IP4_DF};
-		struct roce_pkt pkt;
-		uint16_t id = 1;
-
-		if (n <= 0) {
-			if (s == NULL || doca_pe_progress(s->pe) == 0)
-				nap();
-			continue;
-		}
-		CHECK(ntohl(from.sin_addr.s_addr) == SRV_IP && ntohs(from.sin_port) == ROCE_UDP_PORT);
-		CHECK(roce_icrc_solve_ip4_id(&v4, ROCE_UDP_PORT, ROCE_UDP_PORT, d, (size_t)n, &id) && id == 0);
-		CHECK(roce_pkt_parse(d, (size_t)n, &pkt) == ROCE_PARSE_OK);
-		CHECK(pkt.bth.opcode == ROCE_UD_SEND_ONLY && pkt.bth.dqpn == 1 && pkt.deth.sqpn == 1 &&
-		      pkt.deth.qkey == ROCE_QP1_QKEY);
-		CHECK(roce_cm_mad_check(pkt.payload, pkt.payload_len, hdr));
-		memcpy(mad, pkt.payload, ROCE_MAD_LEN);
-		return true;
-	}
-	return false;
+	if (!wire_recv_mad(s, sock, SRV_IP, PEER_IP, mad, hdr, secs, &sport, &id))
+		return false;
+	CHECK(sport == ROCE_UDP_PORT && id == 0);
+	return true;
 }
 
 /* A REQ as Linux rdma_cm over rxe sends it, from QPN qpn, TID 0x0000000a << 32 | comm_id. */
 static void linux_req(uint8_t *mad, uint32_t comm_id, uint32_t qpn, uint16_t port)
 {
-	struct roce_cma_hdr cma = {.cma_version = 0, .ip_version = 4, .src_port = 0xa1b2};
-	struct roce_cm_req req;
-
-	memset(&req, 0, sizeof(req));
-	req.local_comm_id = comm_id;
-	req.service_id = roce_cm_service_id(ROCE_PS_TCP, port);
-	req.local_ca_guid = 0x505400fffe123456ull;
-	req.local_qpn = qpn;
-	req.responder_resources = req.initiator_depth = 128;
-	req.remote_cm_timeout = req.local_cm_timeout = 20;
-	req.transport = ROCE_CM_TRANSPORT_RC;
-	req.starting_psn = 0x3c4d5e;
-	req.retry_count = req.rnr_retry_count = 7;
-	req.pkey = 0xffff;
-	req.path_mtu = 3;
-	req.max_cm_retries = 15;
-	req.primary.local_lid = req.primary.remote_lid = 0xffff;
-	roce_gid_from_ip4(req.primary.local_gid, PEER_IP);
-	roce_gid_from_ip4(req.primary.remote_gid, SRV_IP);
-	req.primary.hop_limit = 64;
-	req.primary.flow_label = roce_cma_flow_label(cma.src_port, port);
-	req.primary.local_ack_timeout = 17;
-	roce_put32(cma.src + 12, PEER_IP);
-	roce_put32(cma.dst + 12, SRV_IP);
-	roce_cma_hdr_put(req.private_data, &cma);
-	roce_cm_req_put(mad, 0x0000000a00000000ull | comm_id, &req);
+	wire_linux_req(mad, PEER_IP, SRV_IP, comm_id, qpn, port, NULL);
 }
 
 static int s_out = -1;

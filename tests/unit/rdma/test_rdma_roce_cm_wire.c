@@ -21,9 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "roce_test.h"
-#include "softhw/rnic/roce_cm_mad.h"
-#include "softhw/rnic/roce_pkt.h"
+#include "roce_wire_test.h"
 
 #define PEER_IP 0x7f4d0301u /* 127.77.3.1 */
 #define SRV_IP 0x7f4d0201u  /* 127.77.2.1 */
@@ -53,22 +51,7 @@ static void send_mad(const uint8_t *mad)
 
 static void send_mad_to(uint32_t dst, const uint8_t *mad)
 {
-	uint8_t d[512];
-	struct roce_pkt pkt = {0};
-	struct roce_ip4 v4 = {.src = PEER_IP, .dst = dst, .id = 0, .frag = ROCE_IP4_DF};
-	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(dst)};
-	size_t n;
-
-	pkt.bth.opcode = ROCE_UD_SEND_ONLY;
-	pkt.bth.pkey = ROCE_PKEY_DEFAULT;
-	pkt.bth.dqpn = 1;
-	pkt.bth.ack_req = true;
-	pkt.deth.qkey = tx_qkey;
-	pkt.deth.sqpn = 1;
-	n = roce_pkt_build(d, sizeof(d), &pkt, mad, ROCE_MAD_LEN);
-	CHECK(n == 280);
-	roce_icrc_store(d, n, roce_icrc_ip4(&v4, ROCE_UDP_PORT, ROCE_UDP_PORT, d, n));
-	CHECK(sendto(sock, d, n, 0, (struct sockaddr *)&to, sizeof(to)) == (ssize_t)n);
+	wire_send_mad(sock, PEER_IP, dst, tx_qkey, mad);
 }
 
 /* The next CM MAD from the soft NIC at src (secs at most, progressing s); its header in *hdr. */
@@ -81,32 +64,7 @@ static bool recv_mad(struct side *s, uint8_t *mad, struct roce_mad_hdr *hdr)
 
 static bool recv_mad_from(struct side *s, uint32_t src, uint8_t *mad, struct roce_mad_hdr *hdr, double secs)
 {
-	double end = now_s() + secs;
-
-	while (now_s() < end) {
-		uint8_t d[512];
-		struct sockaddr_in from;
-		socklen_t fl = sizeof(from);
-		ssize_t n = recvfrom(sock, d, sizeof(d), MSG_DONTWAIT, (struct sockaddr *)&from, &fl);
-		struct roce_pkt pkt;
-		struct roce_ip4 v4 = {.src = src, .dst = PEER_IP, .frag = ROCE_IP4_DF};
-		uint16_t id;
-
-		if (n <= 0) {
-			if (s == NULL || doca_pe_progress(s->pe) == 0)
-				nap();
-			continue;
-		}
-		CHECK(ntohl(from.sin_addr.s_addr) == src);
-		CHECK(roce_icrc_solve_ip4_id(&v4, ntohs(from.sin_port), ROCE_UDP_PORT, d, (size_t)n, &id));
-		CHECK(roce_pkt_parse(d, (size_t)n, &pkt) == ROCE_PARSE_OK);
-		CHECK(pkt.bth.opcode == ROCE_UD_SEND_ONLY && pkt.bth.dqpn == 1 && pkt.deth.sqpn == 1 &&
-		      pkt.deth.qkey == ROCE_QP1_QKEY);
-		CHECK(roce_cm_mad_check(pkt.payload, pkt.payload_len, hdr));
-		memcpy(mad, pkt.payload, ROCE_MAD_LEN);
-		return true;
-	}
-	return false;
+	return wire_recv_mad(s, sock, src, PEER_IP, mad, hdr, secs, NULL, NULL);
 }
 
 /*
@@ -186,39 +144,10 @@ static void check_rc_port(struct side *s, uint32_t dst, uint16_t sport, uint32_t
 	CHECK(from == sport);
 }
 
-/* A REQ as Linux 6.1 rdma_cm over rxe sends it (docs/rocev2.md, tests/unit/roce/test_roce_cm.c). */
+/* A REQ as Linux 6.1 rdma_cm over rxe sends it, with "user" as its private data. */
 static void linux_req(uint8_t *mad, uint32_t comm_id, uint16_t port)
 {
-	struct roce_cma_hdr cma = {.cma_version = 0, .ip_version = 4, .src_port = 0xa1b2};
-	struct roce_cm_req req;
-
-	memset(&req, 0, sizeof(req));
-	req.local_comm_id = comm_id;
-	req.service_id = roce_cm_service_id(ROCE_PS_TCP, port);
-	req.local_ca_guid = 0x505400fffe123456ull;
-	req.local_qpn = 0x000011;
-	req.responder_resources = 128;
-	req.initiator_depth = 128;
-	req.remote_cm_timeout = 20;
-	req.transport = ROCE_CM_TRANSPORT_RC;
-	req.starting_psn = 0x3c4d5e;
-	req.local_cm_timeout = 20;
-	req.retry_count = 7;
-	req.pkey = 0xffff;
-	req.path_mtu = 3;
-	req.rnr_retry_count = 7;
-	req.max_cm_retries = 15;
-	req.primary.local_lid = req.primary.remote_lid = 0xffff;
-	roce_gid_from_ip4(req.primary.local_gid, PEER_IP);
-	roce_gid_from_ip4(req.primary.remote_gid, SRV_IP);
-	req.primary.hop_limit = 64;
-	req.primary.flow_label = roce_cma_flow_label(cma.src_port, port); /* as Linux 6.1 */
-	req.primary.local_ack_timeout = 17;
-	roce_put32(cma.src + 12, PEER_IP);
-	roce_put32(cma.dst + 12, SRV_IP);
-	roce_cma_hdr_put(req.private_data, &cma);
-	memcpy(req.private_data + ROCE_CMA_HDR_LEN, "user", 4);
-	roce_cm_req_put(mad, 0x0000000a00000000ull | comm_id, &req);
+	wire_linux_req(mad, PEER_IP, SRV_IP, comm_id, 0x000011, port, "user");
 }
 
 static void test_linux_client(void)

@@ -922,6 +922,28 @@ static bool dead_recv(int fd, struct roce_mad_hdr *hdr, uint8_t *mad, int timeou
 	}
 }
 
+/* The owner child: hands its comm IDs and verdict to the test, then waits to be killed. */
+static _Noreturn void owner_report(int fd, const uint32_t *ids, size_t len, bool ok)
+{
+	write_full(fd, ids, len);
+	write_full(fd, &ok, sizeof(ok));
+	for (;;) /* until killed */
+		pause();
+}
+
+/* The test: takes the owner's report (bounded), then kills it (SIGKILL) and reaps it. */
+static void owner_take_and_kill(int fd, pid_t pid, uint32_t *ids, size_t len)
+{
+	bool ok = false;
+	int status = 0;
+
+	CHECK(read_full(fd, ids, len, TIMEOUT_MS) && read_full(fd, &ok, sizeof(ok), TIMEOUT_MS));
+	CHECK(ok);
+	close(fd);
+	kill(pid, SIGKILL);
+	CHECK(waitpid(pid, &status, 0) == pid);
+}
+
 /*
  * A worker notes four connections in the registry (established, being set up, its DREQ sent,
  * and one it then forgets) and is killed; garbage is written into the connection table, as a
@@ -940,7 +962,7 @@ static void test_dead_conns(void)
 	uint32_t ids[4] = { 0 }, base;
 	const char *why = "";
 	char path[PATH_MAX];
-	int peer = peer_socket(), res[2], fd, status = 0, seen_dreq = 0, seen_rej = 0, seen_again = 0, seen_forged = 0;
+	int peer = peer_socket(), res[2], fd, seen_dreq = 0, seen_rej = 0, seen_again = 0, seen_forged = 0;
 	uint64_t state = 0x9e3779b97f4a7c15ull;
 	uint16_t pport;
 	pid_t pid;
@@ -984,21 +1006,10 @@ static void test_dead_conns(void)
 		c.local_id = roce_port_comm_id(p, 200); /* not ours to note: another owner's comm ID */
 		c.local_id ^= 1u << ROCE_REG_COMM_SHIFT;
 		ok = ok && roce_port_conn_note(p, &c) == DOCA_ERROR_INVALID_VALUE;
-		write_full(res[1], ids, sizeof(ids));
-		write_full(res[1], &ok, sizeof(ok));
-		for (;;) /* until killed */
-			pause();
+		owner_report(res[1], ids, sizeof(ids), ok);
 	}
 	close(res[1]);
-	{
-		bool ok = false;
-
-		CHECK(read_full(res[0], ids, sizeof(ids), TIMEOUT_MS) && read_full(res[0], &ok, sizeof(ok), TIMEOUT_MS));
-		CHECK(ok);
-	}
-	close(res[0]);
-	kill(pid, SIGKILL);
-	CHECK(waitpid(pid, &status, 0) == pid);
+	owner_take_and_kill(res[0], pid, ids, sizeof(ids));
 
 	/* the garbage: from the end of the table back, so the worker's entries (at its start) stay */
 	snprintf(path, sizeof(path), "%s/roce/%u.%u.%u.%u.reg", run_dir, ip >> 24, (ip >> 16) & 0xff, (ip >> 8) & 0xff,
@@ -1165,7 +1176,7 @@ static void test_dead_trigger(void)
 	socklen_t ml = sizeof(me);
 	uint32_t ids[2] = { 0 };
 	const char *why = "";
-	int peer = peer_socket(), res[2], status = 0, drep = 0, dreq = 0;
+	int peer = peer_socket(), res[2], drep = 0, dreq = 0;
 	uint64_t dreq_tid = 0;
 	uint16_t pport;
 	pid_t pid;
@@ -1194,21 +1205,10 @@ static void test_dead_trigger(void)
 		ids[1] = c.local_id = roce_port_comm_id(w, 301);
 		c.remote_id = 0x0a0a0a01;
 		ok = ok && roce_port_conn_note(w, &c) == DOCA_SUCCESS;
-		write_full(res[1], ids, sizeof(ids));
-		write_full(res[1], &ok, sizeof(ok));
-		for (;;) /* until killed */
-			pause();
+		owner_report(res[1], ids, sizeof(ids), ok);
 	}
 	close(res[1]);
-	{
-		bool ok = false;
-
-		CHECK(read_full(res[0], ids, sizeof(ids), TIMEOUT_MS) && read_full(res[0], &ok, sizeof(ok), TIMEOUT_MS));
-		CHECK(ok);
-	}
-	close(res[0]);
-	kill(pid, SIGKILL);
-	CHECK(waitpid(pid, &status, 0) == pid);
+	owner_take_and_kill(res[0], pid, ids, sizeof(ids));
 
 	peer_cm(peer, ROCE_CM_DREQ, 0x77, 0x0a0a0a00, ids[0], 0x5);
 	for (int n = 0; n < 2; n++) {

@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/vfs.h>
 #include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "nvmf_host.h"
+#include "proc_maps.h"
 
 static int failures;
 #define CHECK(c)                                                                                                       \
@@ -438,30 +438,6 @@ static double cpu_seconds(pid_t pid)
  * The disk file: /tmp/softdoca-sta-test-PID.img, made sparse by the target. STA_TEST_DIR puts it
  * elsewhere, written in full first: on tmpfs (/dev/shm) the soft disk then maps it (nvme map.c).
  */
-static bool on_tmpfs(const char *path)
-{
-	struct statfs sf;
-
-	return statfs(path, &sf) == 0 && sf.f_type == 0x01021994;
-}
-
-/* True when the target's /proc/PID/maps shows path mapped. */
-static bool target_maps(const char *path)
-{
-	char name[64], line[512];
-	bool found = false;
-	FILE *f;
-
-	snprintf(name, sizeof(name), "/proc/%d/maps", (int)target);
-	f = fopen(name, "r");
-	if (f == NULL)
-		return false;
-	while (!found && fgets(line, sizeof(line), f) != NULL)
-		found = strstr(line, path) != NULL;
-	fclose(f);
-	return found;
-}
-
 static void disk_path(void)
 {
 	const char *dir = getenv("STA_TEST_DIR");
@@ -497,12 +473,10 @@ static int run_initiator(const char *tgt, const char *ini)
 	disk_path();
 	start_target(tgt);
 	if (getenv("STA_TEST_DIR") != NULL) {
-		const char *inl = getenv("SOFTDOCA_NVME_INLINE"), *map = getenv("SOFTDOCA_NVME_MAP");
-		bool tmpfs = on_tmpfs(disk), in = target_maps(disk);
-		bool off = (inl != NULL && inl[0] == '0') || (map != NULL && map[0] == '0'); /* (io_uring kept) */
+		bool tmpfs = path_on_tmpfs(disk), in = maps_show(target, disk);
 
 		fprintf(stderr, "disk %s: %s, %smapped by the target\n", disk, tmpfs ? "tmpfs" : "not tmpfs", in ? "" : "not ");
-		CHECK(in == (tmpfs && !off));
+		CHECK(in == (tmpfs && nvme_map_on()));
 	}
 	for (int i = 0; i < 3; i++) {
 		char out[4096] = {0};
