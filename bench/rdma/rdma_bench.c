@@ -112,6 +112,7 @@ static struct {
 	struct doca_rdma_task_send *echo_task; /* the target's reply, submitted again (tag_lat's server keeps its buffers) */
 	bool echo_busy;
 	bool lat_only; /* the initiator measures the latency rows only (the orchestrator's repeats) */
+	bool cost;     /* --cost: one task at a time, the target asleep (for callgrind) */
 	bool recv_done;
 	/* orchestrator: ucx_perftest runs beside softdoca */
 	bool ucx;
@@ -790,6 +791,52 @@ static double bandwidth(enum bw_kind kind, size_t size, uint64_t bytes)
 	return window_run(kind, size, n) * (double)size / (1 << 20);
 }
 
+/*
+ * --cost: the software around one task, without a peer's CPU in the loop. One write task (8
+ * bytes) and one fetch-add task, each submitted again as soon as its completion came, n times,
+ * while the target sleeps. Returns ns per submit + completion; under callgrind,
+ * --toggle-collect=cost_write / cost_fadd counts the instructions of exactly these loops.
+ */
+static double __attribute__((noinline)) cost_write(uint64_t n)
+{
+	struct doca_rdma_task_write *t = pingpong_task();
+	uint64_t t0 = now_ns();
+
+	S.completed = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		pingpong_put(t, i);
+		while (S.completed <= i)
+			doca_pe_progress(S.pe);
+	}
+	t0 = now_ns() - t0;
+	pingpong_task_free(t);
+	return (double)t0 / (double)n;
+}
+
+static double __attribute__((noinline)) cost_fadd(uint64_t n)
+{
+	struct doca_rdma_task_atomic_fetch_add *t;
+	uint64_t t0;
+
+	TRY(doca_rdma_task_atomic_fetch_add_allocate_init(S.rdma, S.conn, buf_data(S.remote, S.remote_addr + AT_OFF, 8),
+							  buf_addr(S.mmap, S.mem + AT_OFF, 8), 1,
+							  (union doca_data){.u64 = 0}, &t));
+	S.completed = 0;
+	S.posted = S.goal = 0; /* fadd_done does not resubmit */
+	t0 = now_ns();
+	for (uint64_t i = 0; i < n; i++) {
+		doca_buf_reset_data_len(doca_rdma_task_atomic_fetch_add_get_result_buf(t));
+		TRY(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(t)));
+		while (S.completed <= i)
+			doca_pe_progress(S.pe);
+	}
+	t0 = now_ns() - t0;
+	doca_buf_dec_refcount(doca_rdma_task_atomic_fetch_add_get_dst_buf(t), NULL);
+	doca_buf_dec_refcount(doca_rdma_task_atomic_fetch_add_get_result_buf(t), NULL);
+	doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(t));
+	return (double)t0 / (double)n;
+}
+
 static int run_initiator(int res)
 {
 	FILE *out = fdopen(res, "w");
@@ -800,6 +847,11 @@ static int run_initiator(int res)
 	if (recv_cmd(&arg) != 'r')
 		die("target not ready", DOCA_ERROR_UNEXPECTED);
 
+	if (S.cost) {
+		fprintf(out, "write_cost %.2f\n", cost_write(S.iters));
+		fprintf(out, "fadd_cost %.2f\n", cost_fadd(S.iters));
+		goto done;
+	}
 	fprintf(out, "send_lat %.4f\n", pingpong_send(S.iters));
 	fprintf(out, "write_pp_lat %.4f\n", pingpong_write(S.iters));
 	fprintf(out, "write_comp_lat %.4f\n", write_completion(S.iters));
@@ -846,6 +898,7 @@ done:
 struct figures {
 	bool ok;
 	double send_lat, write_pp_lat, write_comp_lat, read_bw[2], write_bw[2], fadd_rate;
+	double write_cost, fadd_cost; /* --cost */
 };
 
 static const char *self_exe;
@@ -1017,8 +1070,8 @@ static bool run_pair(const char *transport, bool lat_only, struct figures *f)
 		net_enter(0, transport);
 		close(sv[1]);
 		close(res[0]);
-		execl(self_exe, self_exe, "--initiator", fd0, rfd, "-n", n, "-w", w, lat_only ? "--lat-only" : NULL,
-		      (char *)NULL);
+		execl(self_exe, self_exe, "--initiator", fd0, rfd, "-n", n, "-w", w,
+		      S.cost ? "--cost" : lat_only ? "--lat-only" : NULL, (char *)NULL);
 		_exit(127);
 	}
 	unsetenv("SOFTDOCA_RDMA_TRANSPORT");
@@ -1060,6 +1113,10 @@ static bool run_pair(const char *transport, bool lat_only, struct figures *f)
 			f->write_bw[1] = v;
 		else if (strcmp(key, "fadd_rate") == 0)
 			f->fadd_rate = v;
+		else if (strcmp(key, "write_cost") == 0)
+			f->write_cost = v;
+		else if (strcmp(key, "fadd_cost") == 0)
+			f->fadd_cost = v;
 	}
 	if (in != NULL)
 		fclose(in);
@@ -1608,7 +1665,9 @@ static void report_roce(bool ucx)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: rdma_bench [-n latency_iterations] [-w window (1-%d)] [-t shm|tcp|rocev2] [--no-ucx] [--mtu veth_mtu]\n",
+		"usage: rdma_bench [-n latency_iterations] [-w window (1-%d)] [-t shm|tcp|rocev2] [--no-ucx] [--mtu veth_mtu]\n"
+		"       rdma_bench --cost [-n iterations] [-t shm|tcp]   (ns per task; under callgrind: "
+		"--toggle-collect=cost_write)\n",
 		MAX_WINDOW);
 	exit(64);
 }
@@ -1620,7 +1679,8 @@ int main(int argc, char **argv)
 	int role_fd = -1, res_fd = -1, i = 1;
 	struct doca_log_backend *sdk;
 
-	self_exe = "/proc/self/exe";
+	/* argv[0] when it is a path: under valgrind /proc/self/exe is valgrind's tool */
+	self_exe = strchr(argv[0], '/') != NULL ? argv[0] : "/proc/self/exe";
 	if (argc > 2 && strcmp(argv[1], "--target") == 0) {
 		S.target = true;
 		role_fd = atoi(argv[2]);
@@ -1643,6 +1703,8 @@ int main(int argc, char **argv)
 			S.mtu = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (strcmp(argv[i], "--lat-only") == 0)
 			S.lat_only = true;
+		else if (strcmp(argv[i], "--cost") == 0)
+			S.cost = true;
 		else
 			usage();
 	}
@@ -1660,6 +1722,18 @@ int main(int argc, char **argv)
 		return S.target ? run_target() : run_initiator(res_fd);
 	}
 
+	if (S.cost) { /* same host, no peer: the software around one task */
+		struct figures f;
+
+		if (!run_pair(only != NULL ? only : "shm", false, &f)) {
+			fprintf(stderr, "rdma_bench: the pair failed (see above)\n");
+			return 1;
+		}
+		printf("one task at a time, submitted again from its completion, %llu times, the target asleep: "
+		       "8 B write %.1f ns, fetch-add %.1f ns per submit + completion\n",
+		       (unsigned long long)S.iters, f.write_cost, f.fadd_cost);
+		return 0;
+	}
 	if (ucx && !have_ucx()) {
 		fprintf(stderr, "rdma_bench: ucx_perftest not installed (apt-get install ucx-utils): softdoca only\n");
 		ucx = false;
