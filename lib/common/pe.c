@@ -261,6 +261,7 @@ static void complete_task(struct doca_ctx *ctx, struct doca_task *task, doca_err
 static bool progress_ctx(struct doca_ctx *ctx)
 {
 	struct softhw_work *work;
+	struct doca_pe *pe;
 
 	if (ctx->state == DOCA_CTX_STATE_STOPPING) {
 		work = softhw_queue_flush(&ctx->queue, SOFTDOCA_FLUSH_STATUS);
@@ -282,7 +283,16 @@ static bool progress_ctx(struct doca_ctx *ctx)
 		return true;
 	}
 	/* Library events (messages, connections) only once the context is started. */
-	return ctx->state != DOCA_CTX_STATE_IDLE && ctx->ops->progress != NULL && ctx->ops->progress(ctx);
+	if (ctx->state == DOCA_CTX_STATE_IDLE || ctx->ops->progress == NULL)
+		return false;
+	pe = ctx->pe; /* lives until this doca_pe_progress returns, whatever a callback does */
+	pe->only_marked = false;
+	if (!ctx->ops->progress(ctx))
+		return false;
+	/* Its completions came and no callback ran: the first of them completes now. */
+	if (pe->only_marked && (work = softhw_queue_execute(&ctx->queue)) != NULL)
+		complete_task(ctx, (struct doca_task *)work, work->status);
+	return true;
 }
 
 uint8_t doca_pe_progress(struct doca_pe *pe)

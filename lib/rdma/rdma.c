@@ -165,11 +165,13 @@ static bool drdma_progress(struct doca_ctx *ctx)
 	if (rdma->ep == NULL || rdma->dpa != NULL)
 		return false; /* a DPA datapath completes on the DPA (rdma_dpa.c) */
 	n = drdma_nic(rdma)->ep_poll(rdma->ep, cqes, (int)(sizeof(cqes) / sizeof(cqes[0])));
+	if (n > 0 && cqes[n - 1].kind == SOFTHW_RNIC_CQE_WR)
+		ctx->pe->only_marked = true; /* no connection event: no callback runs below */
 	for (int i = 0; i < n; i++) {
 		if (cqes[i].kind == SOFTHW_RNIC_CQE_WR)
 			drdma_task_cqe(rdma, &cqes[i]);
 		else
-			drdma_conn_event(rdma, &cqes[i]);
+			drdma_conn_event(rdma, &cqes[i]); /* always the batch's last */
 	}
 	return n > 0;
 }

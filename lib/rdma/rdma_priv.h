@@ -130,6 +130,7 @@ struct drdma_task {
 	uint64_t arg0;                /* cmp data / add data */
 	uint64_t arg1;                /* swap data */
 	uint32_t imm;                 /* be32, passed through */
+	uint8_t type;                 /* enum drdma_task_type: its pool's index, kept (every check asks) */
 	/* outcome, filled when the completion is polled */
 	uint64_t done_len;
 	enum doca_rdma_opcode result_opcode;

@@ -54,9 +54,7 @@ static const struct task_kind kinds[DRDMA_NUM_TASK_TYPES] = {
 
 static enum drdma_task_type type_of(const struct drdma_task *t)
 {
-	const struct doca_ctx *ctx = t->base.ctx;
-
-	return (enum drdma_task_type)(t->base.pool - ctx->pools);
+	return (enum drdma_task_type)t->type;
 }
 
 /* ---- configuration and allocation ---- */
@@ -137,6 +135,7 @@ doca_error_t drdma_task_alloc(struct doca_rdma *rdma, enum drdma_task_type type,
 	}
 	memset((char *)t + sizeof(t->base), 0, sizeof(*t) - sizeof(t->base));
 	t->conn = conn;
+	t->type = (uint8_t)type;
 	*task = t;
 	return DOCA_SUCCESS;
 }
@@ -458,13 +457,14 @@ doca_error_t drdma_task_prepare(struct doca_task *task)
 	enum drdma_task_type type = type_of(t);
 	struct softhw_rnic_sge sgl[DRDMA_MAX_SGE];
 	struct softhw_rnic_wr wr;
+	bool done = false;
 	doca_error_t err = check_task(t);
 
 	if (err != DOCA_SUCCESS)
 		return err; /* nothing posted; the caller still owns the task */
 	task->work.op = SOFTHW_OP_PARKED; /* until its completion is polled: drdma_task_cqe */
 	/* field by field: an aggregate initializer becomes a rep stos, a fifth of a small write */
-	_Static_assert(sizeof(wr) == 96, "struct softhw_rnic_wr changed: set its new fields here");
+	_Static_assert(sizeof(wr) == 104, "struct softhw_rnic_wr changed: set its new fields here");
 	wr.wr_id = (uint64_t)(uintptr_t)t;
 	wr.op = kinds[type].op;
 	wr.sgl = sgl;
@@ -473,6 +473,7 @@ doca_error_t drdma_task_prepare(struct doca_task *task)
 	wr.rkey.id = wr.rkey.token = wr.rkey.addr = wr.rkey.len = 0;
 	wr.imm = 0;
 	wr.arg0 = wr.arg1 = 0;
+	wr.done_at_post = NULL;
 	if (type == DRDMA_TASK_RECEIVE) {
 		err = nic->ep_post_recv(rdma->ep, wr.wr_id, sgl, t->dst != NULL ? sgl_of(t->dst, true, sgl) : 0);
 		if (err != DOCA_SUCCESS)
@@ -560,7 +561,14 @@ doca_error_t drdma_task_prepare(struct doca_task *task)
 	default:
 		break;
 	}
+	wr.done_at_post = &done; /* done at once (a store into the peer's window): no CQE to wait for */
 	err = nic->qp_post(t->conn->qp, &wr);
+	if (err == DOCA_SUCCESS && done) {
+		/* not queued yet: the core queues it done, behind every task submitted before it */
+		task->work.op = SOFTHW_OP_DONE;
+		task->work.status = DOCA_SUCCESS;
+		return DOCA_SUCCESS;
+	}
 	if (err == DOCA_ERROR_NOT_CONNECTED) {
 		SDK_LOG_ERR("RDMA %s task on connection %u, which is no longer connected: the task fails with "
 			    "NOT_CONNECTED; reconnect and watch the connection state callbacks",

@@ -129,6 +129,9 @@ struct doca_pe {
 	enum doca_pe_event_mode event_mode;
 	int in_progress;                   /* inside doca_pe_progress: callbacks running */
 	bool destroyed;                    /* doca_pe_destroy from a callback: freed when progress returns */
+	/* Set by a library's progress op that only marked tasks done (no callback ran, its context
+	 * is intact): the core completes one of them in the same call, not one call later. */
+	bool only_marked;
 	uint64_t progress_calls;           /* atomic: doca_pe_progress calls, for the stall report */
 	struct doca_pe *all_next;          /* every PE of the process (pe.c), for the stall report */
 };

@@ -15,20 +15,14 @@
 #include "softhw/fabric/mem.h"
 #include "softhw/rnic/rnic_int.h"
 
-/* Remote handle for the rkey; NULL: use the socket. qp lock held. */
-static struct softhw_mem_remote *remote_for(struct rnic_qp *qp, const struct softhw_rnic_rkey *k)
+/* A cache miss: the exporter's memory service is asked (once per export and qp, or evicted). */
+static struct softhw_mem_remote *__attribute__((noinline)) remote_connect(struct rnic_qp *qp,
+									    const struct softhw_rnic_rkey *k)
 {
-	struct rnic_cma *slot = NULL;
+	struct rnic_cma *slot = &qp->cma[qp->cma_next];
 	struct softhw_mem_peer peer = {0};
 	const char *why = "";
 
-	for (int i = 0; i < RNIC_CMA_CACHE; i++) {
-		struct rnic_cma *c = &qp->cma[i];
-
-		if (c->used && c->id == k->id && c->token == k->token)
-			return c->remote;
-	}
-	slot = &qp->cma[qp->cma_next];
 	qp->cma_next = (qp->cma_next + 1) % RNIC_CMA_CACHE;
 	if (slot->used)
 		softhw_mem_disconnect(slot->remote);
@@ -44,6 +38,18 @@ static struct softhw_mem_remote *remote_for(struct rnic_qp *qp, const struct sof
 	if (softhw_mem_connect(&peer, &slot->remote, &why) != DOCA_SUCCESS)
 		slot->remote = NULL; /* remembered: the socket path reports the target's verdict */
 	return slot->remote;
+}
+
+/* Remote handle for the rkey; NULL: use the socket. qp lock held. */
+static struct softhw_mem_remote *remote_for(struct rnic_qp *qp, const struct softhw_rnic_rkey *k)
+{
+	for (int i = 0; i < RNIC_CMA_CACHE; i++) {
+		const struct rnic_cma *c = &qp->cma[i];
+
+		if (c->used && c->id == k->id && c->token == k->token)
+			return c->remote;
+	}
+	return remote_connect(qp, k);
 }
 
 /* The right the target ep must grant for op (0: not an op of this path). */

@@ -147,6 +147,12 @@ void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 		push_shared(ep, cqe);
 }
 
+bool rnic_ep_owner_lane_empty(const struct rnic_ep *ep)
+{
+	return ep->own_count == 0 && __atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) == 0 &&
+	       !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE);
+}
+
 void rnic_ep_push_owner(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 {
 	if (ep->own_count == RNIC_OWN_CQ || __atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) != 0 ||

@@ -305,6 +305,12 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	wr_done = rnic_cma_try(qp, in, bytes, &status);
 	if (wr_done) {
 		/* done already (nothing was queued before it): it still completes through the CQ */
+		if (status == DOCA_SUCCESS && in->done_at_post != NULL && rnic_ep_owner_lane_empty(qp->ep)) {
+			/* nothing older waits to be polled: the poster completes it, with no CQE at all */
+			*in->done_at_post = true;
+			pthread_mutex_unlock(&qp->lock);
+			return DOCA_SUCCESS;
+		}
 		if (status == DOCA_SUCCESS) {
 			/* no work request to queue and free: the completion straight to the owner's lane */
 			struct softhw_rnic_cqe c = {

@@ -87,6 +87,12 @@ struct softhw_rnic_wr {
 	uint32_t imm;                      /* send_imm/write_imm: passed through unchanged (be32); send_inv: rkey */
 	uint64_t arg0;                     /* cmp_swp: compare; fetch_add / SE_ADD: add; SE_SET: value */
 	uint64_t arg1;                     /* cmp_swp: swap */
+	/*
+	 * Optional (NULL: every request completes through a CQE). Set to true when the request was
+	 * done during the post, successfully, with no completion of the ep waiting before it: no CQE
+	 * follows, and the poster completes it itself, in the order it posted.
+	 */
+	bool *done_at_post;
 };
 
 enum softhw_rnic_cqe_kind {

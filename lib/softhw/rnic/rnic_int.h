@@ -277,6 +277,8 @@ void rnic_ep_flush_recv(struct softhw_rnic_ep *ep, doca_error_t status);
 void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe);
 /* The same, from the owner's thread (qp_post): without the lock when it can. */
 void rnic_ep_push_owner(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe);
+/* No CQE waits to be polled and the owner is not asleep on them (owner's thread). */
+bool rnic_ep_owner_lane_empty(const struct rnic_ep *ep);
 /* Takes the oldest posted receive, or NULL. */
 struct rnic_recv *rnic_ep_take_recv(struct rnic_ep *ep);
 void rnic_ep_recv_done(struct rnic_ep *ep, struct rnic_qp *qp, struct rnic_recv *r, doca_error_t status,

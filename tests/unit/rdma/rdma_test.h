@@ -108,10 +108,14 @@ struct side {
 	doca_error_t errs[SIDE_MAX_ERRS]; /* status of every error completion, in order */
 	int disc_at_err;		  /* disconnection callbacks seen when the first error completed */
 	int est, fail, disc, req;
+	uint64_t order[SIDE_MAX_ERRS]; /* user data (u64) of each successful completion, in order */
+	int n_order;
 };
 
 static inline void side_task_ok(struct side *s, struct doca_task *task)
 {
+	if (s->n_order < SIDE_MAX_ERRS)
+		s->order[s->n_order++] = doca_task_get_user_data(task).u64;
 	s->ok++;
 	if (s->success_clears_last)
 		s->last = DOCA_SUCCESS;

@@ -315,6 +315,125 @@ static void test_one_sided(void)
 }
 
 /* The responder lacks RDMA_WRITE: the write fails with NOT_PERMITTED. */
+/*
+ * One connection's completions come in the order its tasks were submitted (RC), whether a task
+ * was done during its submission (a store into the peer's window, with no CQE) or completes
+ * through the NIC (a send, behind the peer's receive); and, on the same-host path (the peer's
+ * window and ring in this process), a task done at submission reaches its callback in the first
+ * doca_pe_progress(), as a received message does on the receiving side.
+ */
+static void test_completion_order(void)
+{
+	struct side a, b;
+	struct doca_mmap *rm;
+	struct doca_buf *src, *remote, *rsrc, *res[2], *dst[2], *rdst;
+	struct doca_rdma_task_write *w[3];
+	struct doca_rdma_task_atomic_fetch_add *fa[2];
+	struct doca_rdma_task_send *s[2];
+	struct doca_rdma_task_read *rd;
+	struct doca_rdma_task_receive *r[2];
+	const char *transport = getenv("SOFTDOCA_RDMA_TRANSPORT");
+	/* the paths the soft NIC picks by itself here (SOFTDOCA_RDMA_TRANSPORT unset or auto) */
+	const bool same_host = transport == NULL || (strcmp(transport, "tcp") != 0 && strcmp(transport, "unix") != 0);
+	int k = 0;
+
+	side_up(&a, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	side_up(&b, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC,
+		DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE |
+			DOCA_ACCESS_FLAG_RDMA_ATOMIC);
+	connect_oob(&a, &b);
+	rm = import(&b);
+	memset(b.mem + 2048, 0, 8);
+	memcpy(b.mem + 1024, "ordered!", 8);
+	strcpy(a.mem, "order");
+	src = lbuf(&a, 0, 5, 5);
+	remote = rbuf(rm, b.mem + 256, 64, 0);
+	rsrc = rbuf(rm, b.mem + 1024, 8, 8);
+	rdst = lbuf(&a, 512, 8, 0);
+	for (int i = 0; i < 2; i++) {
+		dst[i] = lbuf(&b, 3072 + 64 * (size_t)i, 64, 0);
+		CHECK_OK(doca_rdma_task_receive_allocate_init(b.rdma, dst[i], (union doca_data){.u64 = 100 + (uint64_t)i},
+							      &r[i]));
+		CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(r[i])));
+		res[i] = lbuf(&a, 1024 + 16 * (size_t)i, 8, 0);
+	}
+	for (int i = 0; i < 3; i++)
+		CHECK_OK(doca_rdma_task_write_allocate_init(a.rdma, a.conn, src, remote, (union doca_data){.u64 = 0}, &w[i]));
+	CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w[0])));
+	RUN_UNTIL(&a, &b, a.ok == 1); /* the connection is up */
+	if (same_host) {
+		/* a write on the idle qp: done at submission, its callback in the first progress */
+		CHECK_OK(doca_buf_reset_data_len(remote));
+		memset(b.mem + 256, 0, 5);
+		CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w[0])));
+		CHECK(memcmp(b.mem + 256, "order", 5) == 0);
+		CHECK(doca_pe_progress(a.pe) == 1 && a.ok == 2);
+	}
+	CHECK_OK(doca_buf_reset_data_len(remote));
+	/* then eight tasks at once, of both kinds, nothing progressed in between */
+	a.ok = 0;
+	a.n_order = 0;
+	doca_task_set_user_data(doca_rdma_task_write_as_task(w[0]), (union doca_data){.u64 = ++k});
+	CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w[0])));
+	CHECK_OK(doca_rdma_task_atomic_fetch_add_allocate_init(a.rdma, a.conn, rbuf(rm, b.mem + 2048, 8, 8), res[0], 1,
+							       (union doca_data){.u64 = ++k}, &fa[0]));
+	CHECK_OK(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(fa[0])));
+	CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, src, (union doca_data){.u64 = ++k}, &s[0]));
+	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(s[0])));
+	doca_task_set_user_data(doca_rdma_task_write_as_task(w[1]), (union doca_data){.u64 = ++k});
+	CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w[1])));
+	CHECK_OK(doca_rdma_task_read_allocate_init(a.rdma, a.conn, rsrc, rdst, (union doca_data){.u64 = ++k}, &rd));
+	CHECK_OK(doca_task_submit(doca_rdma_task_read_as_task(rd)));
+	CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, src, (union doca_data){.u64 = ++k}, &s[1]));
+	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(s[1])));
+	CHECK_OK(doca_rdma_task_atomic_fetch_add_allocate_init(a.rdma, a.conn, rbuf(rm, b.mem + 2048, 8, 8), res[1], 1,
+							       (union doca_data){.u64 = ++k}, &fa[1]));
+	CHECK_OK(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(fa[1])));
+	doca_task_set_user_data(doca_rdma_task_write_as_task(w[2]), (union doca_data){.u64 = ++k});
+	CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w[2])));
+	RUN_UNTIL(&a, &b, a.ok + a.err == k && b.ok + b.err == 2);
+	CHECK(a.ok == k && b.ok == 2 && a.n_order == k);
+	for (int i = 0; i < a.n_order; i++)
+		CHECK(a.order[i] == (uint64_t)i + 1);
+	CHECK(memcmp(a.mem + 512, "ordered!", 8) == 0);
+	CHECK(memcmp(b.mem + 3072, "order", 5) == 0 && memcmp(b.mem + 3136, "order", 5) == 0);
+	{
+		uint64_t v0, v1, c;
+
+		memcpy(&v0, a.mem + 1024, 8);
+		memcpy(&v1, a.mem + 1040, 8);
+		memcpy(&c, b.mem + 2048, 8);
+		CHECK(v0 == 0 && v1 == 1 && c == 2); /* executed in order too */
+	}
+	/* the receiving side: a message that is there completes its receive in one progress */
+	CHECK_OK(doca_buf_reset_data_len(dst[0]));
+	CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(r[0])));
+	b.ok = 0;
+	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(s[0])));
+	if (same_host)
+		CHECK(doca_pe_progress(b.pe) == 1 && b.ok == 1);
+	RUN_UNTIL(&a, &b, a.ok == k + 1 && b.ok == 1);
+
+	for (int i = 0; i < 3; i++)
+		doca_task_free(doca_rdma_task_write_as_task(w[i]));
+	for (int i = 0; i < 2; i++) {
+		CHECK_OK(doca_buf_dec_refcount(doca_rdma_task_atomic_fetch_add_get_dst_buf(fa[i]), NULL));
+		doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(fa[i]));
+		doca_task_free(doca_rdma_task_send_as_task(s[i]));
+		doca_task_free(doca_rdma_task_receive_as_task(r[i]));
+		CHECK_OK(doca_buf_dec_refcount(res[i], NULL));
+		CHECK_OK(doca_buf_dec_refcount(dst[i], NULL));
+	}
+	doca_task_free(doca_rdma_task_read_as_task(rd));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	CHECK_OK(doca_buf_dec_refcount(remote, NULL));
+	CHECK_OK(doca_buf_dec_refcount(rsrc, NULL));
+	CHECK_OK(doca_buf_dec_refcount(rdst, NULL));
+	CHECK_OK(doca_mmap_destroy(rm));
+	side_down(&a);
+	side_down(&b);
+}
+
 static void test_remote_permission(void)
 {
 	struct side a, b;
@@ -595,6 +714,7 @@ int main(void)
 	CHECK_OK(doca_buf_inventory_start(inv));
 	TEST_RUN(test_send_receive);
 	TEST_RUN(test_one_sided);
+	TEST_RUN(test_completion_order);
 	TEST_RUN(test_remote_permission);
 	TEST_RUN(test_sync_event);
 	TEST_RUN(test_bad_descriptors_and_flush);
