@@ -57,6 +57,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -795,7 +796,8 @@ static double bandwidth(enum bw_kind kind, size_t size, uint64_t bytes)
  * --cost: the software around one task, without a peer's CPU in the loop. One write task (8
  * bytes) and one fetch-add task, each submitted again as soon as its completion came, n times,
  * while the target sleeps. Returns ns per submit + completion; under callgrind,
- * --toggle-collect=cost_write / cost_fadd counts the instructions of exactly these loops.
+ * --toggle-collect=cost_write / cost_fadd / cost_idle counts the instructions of exactly these
+ * loops (cost_idle: doca_pe_progress with nothing in flight).
  */
 static double __attribute__((noinline)) cost_write(uint64_t n)
 {
@@ -837,6 +839,17 @@ static double __attribute__((noinline)) cost_fadd(uint64_t n)
 	return (double)t0 / (double)n;
 }
 
+/* An idle doca_pe_progress (the connection up, nothing in flight): what a poller pays per look. */
+static double __attribute__((noinline)) cost_idle(uint64_t n)
+{
+	uint64_t t0 = now_ns();
+
+	for (uint64_t i = 0; i < n; i++)
+		if (doca_pe_progress(S.pe) != 0)
+			die("an idle progress made progress", DOCA_ERROR_UNEXPECTED);
+	return (double)(now_ns() - t0) / (double)n;
+}
+
 static int run_initiator(int res)
 {
 	FILE *out = fdopen(res, "w");
@@ -850,6 +863,7 @@ static int run_initiator(int res)
 	if (S.cost) {
 		fprintf(out, "write_cost %.2f\n", cost_write(S.iters));
 		fprintf(out, "fadd_cost %.2f\n", cost_fadd(S.iters));
+		fprintf(out, "idle_cost %.2f\n", cost_idle(S.iters));
 		goto done;
 	}
 	fprintf(out, "send_lat %.4f\n", pingpong_send(S.iters));
@@ -898,7 +912,7 @@ done:
 struct figures {
 	bool ok;
 	double send_lat, write_pp_lat, write_comp_lat, read_bw[2], write_bw[2], fadd_rate;
-	double write_cost, fadd_cost; /* --cost */
+	double write_cost, fadd_cost, idle_cost; /* --cost */
 };
 
 static const char *self_exe;
@@ -1117,6 +1131,8 @@ static bool run_pair(const char *transport, bool lat_only, struct figures *f)
 			f->write_cost = v;
 		else if (strcmp(key, "fadd_cost") == 0)
 			f->fadd_cost = v;
+		else if (strcmp(key, "idle_cost") == 0)
+			f->idle_cost = v;
 	}
 	if (in != NULL)
 		fclose(in);
@@ -1300,6 +1316,55 @@ static double median(double *v, int n)
 	return v[n / 2];
 }
 
+/*
+ * The same-host floor of the write ping-pong: two processes on one shared page, each storing a
+ * sequence number into the other's word and spinning on its own, with no software between
+ * (timed as the pair's rounds are, clock read included). Median half round trip in us, or -1.
+ */
+static double store_floor(uint64_t n)
+{
+	volatile uint64_t *m = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	volatile uint64_t *a, *b;
+	uint64_t *rtt, warm = n / 10 + 1;
+	double med = -1;
+	pid_t pid;
+	int st;
+
+	if (m == MAP_FAILED)
+		return -1;
+	a = m;
+	b = m + 512; /* another page: the two words share no cache line */
+	rtt = calloc(n, sizeof(*rtt));
+	pid = rtt != NULL ? fork() : -1;
+	if (pid == 0) {
+		alarm(60); /* a lost partner must not leave it spinning */
+		for (uint64_t i = 1; i <= n + warm; i++) {
+			while (*a != i)
+				;
+			*b = i;
+		}
+		_exit(0);
+	}
+	if (pid > 0) {
+		for (uint64_t i = 1; i <= n + warm; i++) {
+			uint64_t t0 = now_ns();
+
+			*a = i;
+			while (*b != i)
+				;
+			if (i > warm)
+				rtt[i - warm - 1] = now_ns() - t0;
+		}
+		if (waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+			qsort(rtt, n, sizeof(*rtt), cmp_u64);
+			med = (double)rtt[n / 2] / 2000.0;
+		}
+	}
+	free(rtt);
+	munmap((void *)m, 8192);
+	return med;
+}
+
 static void report(const char *transport, struct figures *f, bool ucx, bool tcp, uint64_t iters)
 {
 	S.ucx = ucx;
@@ -1398,6 +1463,24 @@ static void report(const char *transport, struct figures *f, bool ucx, bool tcp,
 			k.bw_mbs = cma_mbs(false, sizes[i], bytes);
 			snprintf(name, sizeof(name), "  read %s vs a CMA copy loop", i ? "1 MiB" : "64 KiB");
 			row(name, "MB/s", f->read_bw[i], f->ok, "process_vm_readv", &k, k.bw_mbs, GOAL_NONE);
+		}
+		/* what the latency rows cannot go under here: a bare store each way */
+		{
+			double fl = store_floor(iters);
+
+			if (fl > 0) {
+				printf("\nStore ping-pong between two processes on one shared page (no software between, busy-polled, "
+				       "same run), 8 B half round trip: %.3f us. Over it: softdoca write ping-pong %.2f",
+				       fl, f->ok ? f->write_pp_lat / fl : 0);
+				if (pl.ok)
+					printf(", UCX ucp_put_lat %.2f", pl.typical_us / fl);
+				printf("; softdoca send/recv %.2f", f->ok ? f->send_lat / fl : 0);
+				if (tl.ok)
+					printf(", UCX tag_lat %.2f", tl.typical_us / fl);
+				printf(".\n");
+			} else {
+				printf("\nStore ping-pong floor: could not run\n");
+			}
 		}
 	}
 }
@@ -1730,8 +1813,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		printf("one task at a time, submitted again from its completion, %llu times, the target asleep: "
-		       "8 B write %.1f ns, fetch-add %.1f ns per submit + completion\n",
-		       (unsigned long long)S.iters, f.write_cost, f.fadd_cost);
+		       "8 B write %.1f ns, fetch-add %.1f ns per submit + completion; an idle doca_pe_progress %.1f ns\n",
+		       (unsigned long long)S.iters, f.write_cost, f.fadd_cost, f.idle_cost);
 		return 0;
 	}
 	if (ucx && !have_ucx()) {
