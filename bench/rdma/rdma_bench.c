@@ -44,7 +44,13 @@
  * over the same veth, in the same run. Goals: bandwidth >= 1x UCX, and section 6's latency <= 1x
  * for both latency rows (section 5 asked send/receive <= 1.5x).
  *
+ * After the same-host table: a bare store ping-pong between two processes on one shared page, the
+ * floor the write ping-pong cannot go under on this machine, with both sides' rows over it.
+ *
  *   rdma_bench [-n latency_iterations] [-w window] [-t shm|tcp|rocev2] [--no-ucx] [--mtu veth_mtu]
+ *   rdma_bench --cost [-n iterations] [-t shm|tcp]: one task at a time, the target asleep, ns per
+ *       task and per idle progress; under valgrind --tool=callgrind --trace-children=yes
+ *       --toggle-collect=cost_write (cost_fadd, cost_idle) its instructions
  */
 #include <arpa/inet.h>
 #include <errno.h>
