@@ -280,7 +280,53 @@ static doca_error_t check_size(const struct drdma_task *t, const struct doca_rdm
 	return DOCA_ERROR_INVALID_VALUE;
 }
 
-static doca_error_t check_task(struct drdma_task *t)
+/*
+ * The checks below for the common case, one buffer per side, in straight line: true only when
+ * every one of them passes (then check_task would return DOCA_SUCCESS). Anything else, a refusal
+ * included, goes through check_task's own path, which finds the same answer and logs why. A
+ * submit pays this instead of the general walk (a third of the instructions before the store of
+ * a same-host write).
+ */
+static bool local_ok(const struct doca_buf *b, bool writes)
+{
+	return b->next == NULL && !b->mmap->from_export && (!writes || softdoca_mmap_local_writable(b->mmap));
+}
+
+static bool remote_ok(const struct doca_buf *b)
+{
+	return b != NULL && b->next == NULL && b->mmap->from_export && !b->mmap->export_kind_pci &&
+	       softdoca_mmap_import_live(b->mmap);
+}
+
+static bool quick_ok(const struct drdma_task *t, const struct doca_rdma *rdma)
+{
+	const uint64_t max = rdma->caps->rdma_max_message_size;
+	const struct doca_buf *src = t->src, *dst = t->dst;
+
+	if (rdma->max_send_buf_list_len < 1 || t->conn == NULL || !drdma_conn_belongs(rdma, t->conn))
+		return false;
+	switch (type_of(t)) {
+	case DRDMA_TASK_WRITE:
+	case DRDMA_TASK_WRITE_IMM:
+		return src != NULL && local_ok(src, false) && remote_ok(dst) && src->data_len <= max &&
+		       src->data_len <= softdoca_buf_tailroom(dst);
+	case DRDMA_TASK_READ:
+		return remote_ok(src) && dst != NULL && local_ok(dst, true) && src->data_len <= max &&
+		       src->data_len <= softdoca_buf_tailroom(dst);
+	case DRDMA_TASK_CMP_SWP:
+	case DRDMA_TASK_FETCH_ADD:
+		return remote_ok(dst) && ((uintptr_t)dst->data & 7) == 0 && room_from_data(dst) >= 8 &&
+		       t->result != NULL && local_ok(t->result, true) && softdoca_buf_tailroom(t->result) >= 8;
+	case DRDMA_TASK_SEND:
+	case DRDMA_TASK_SEND_IMM:
+		return src == NULL || (local_ok(src, false) && src->data_len <= max);
+	default:
+		return false;
+	}
+}
+
+/* Every check, with the log line that names the fix. */
+static doca_error_t __attribute__((noinline)) check_task_all(struct drdma_task *t)
 {
 	struct doca_rdma *rdma = drdma_of(t->base.ctx);
 	enum drdma_task_type type = type_of(t);
@@ -378,6 +424,11 @@ static doca_error_t check_task(struct drdma_task *t)
 		break;
 	}
 	return DOCA_ERROR_INVALID_VALUE;
+}
+
+static doca_error_t check_task(struct drdma_task *t)
+{
+	return quick_ok(t, drdma_of(t->base.ctx)) ? DOCA_SUCCESS : check_task_all(t);
 }
 
 doca_error_t drdma_task_check(struct doca_task *task)
