@@ -303,7 +303,8 @@ static bool quick_ok(const struct drdma_task *t, const struct doca_rdma *rdma)
 	const uint64_t max = rdma->caps->rdma_max_message_size;
 	const struct doca_buf *src = t->src, *dst = t->dst;
 
-	if (rdma->max_send_buf_list_len < 1 || t->conn == NULL || !drdma_conn_belongs(rdma, t->conn))
+	/* (max_send_buf_list_len is at least 1: its setter refuses 0, so one buffer is in the limit) */
+	if (t->conn == NULL || !drdma_conn_belongs(rdma, t->conn))
 		return false;
 	switch (type_of(t)) {
 	case DRDMA_TASK_WRITE:

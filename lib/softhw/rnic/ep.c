@@ -147,16 +147,20 @@ void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 		push_shared(ep, cqe);
 }
 
+/* Nothing waits in the locked CQ and the owner is not asleep: its own lane may take the next. */
+static bool shared_quiet(const struct rnic_ep *ep)
+{
+	return __atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) == 0 && !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE);
+}
+
 bool rnic_ep_owner_lane_empty(const struct rnic_ep *ep)
 {
-	return ep->own_count == 0 && __atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) == 0 &&
-	       !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE);
+	return ep->own_count == 0 && shared_quiet(ep);
 }
 
 void rnic_ep_push_owner(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 {
-	if (ep->own_count == RNIC_OWN_CQ || __atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) != 0 ||
-	    __atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE)) {
+	if (ep->own_count == RNIC_OWN_CQ || !shared_quiet(ep)) {
 		push_shared(ep, cqe); /* behind what waits there, or with the owner's wake-up */
 		return;
 	}

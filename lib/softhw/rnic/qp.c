@@ -303,16 +303,11 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 		bytes += in->sgl[i].len;
 	seq = qp->next_seq++;
 	wr_done = rnic_cma_try(qp, in, bytes, &status);
-	if (wr_done) {
-		/* done already (nothing was queued before it): it still completes through the CQ */
-		if (status == DOCA_SUCCESS && in->done_at_post != NULL && rnic_ep_owner_lane_empty(qp->ep)) {
-			/* nothing older waits to be polled: the poster completes it, with no CQE at all */
-			*in->done_at_post = true;
-			pthread_mutex_unlock(&qp->lock);
-			return DOCA_SUCCESS;
-		}
-		if (status == DOCA_SUCCESS) {
-			/* no work request to queue and free: the completion straight to the owner's lane */
+	if (wr_done && status == DOCA_SUCCESS) {
+		/* done already (nothing was queued before it), and no work request to queue and free */
+		if (in->done_at_post != NULL && rnic_ep_owner_lane_empty(qp->ep)) {
+			*in->done_at_post = true; /* nothing older waits to be polled: no CQE at all */
+		} else {
 			struct softhw_rnic_cqe c = {
 				.kind = SOFTHW_RNIC_CQE_WR,
 				.qp = q,
@@ -323,10 +318,10 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 				.len = bytes,
 			};
 
-			rnic_ep_push_owner(qp->ep, &c);
-			pthread_mutex_unlock(&qp->lock);
-			return DOCA_SUCCESS;
+			rnic_ep_push_owner(qp->ep, &c); /* the completion straight to the owner's lane */
 		}
+		pthread_mutex_unlock(&qp->lock);
+		return DOCA_SUCCESS;
 	}
 	wr = wr_from(qp, in, seq, bytes);
 	if (wr == NULL) {

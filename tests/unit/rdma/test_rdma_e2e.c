@@ -177,6 +177,17 @@ static void test_send_receive(void)
 	side_down(&b);
 }
 
+/* a the requester, b granting read, write and atomics, connected out of band; b's memory as a's */
+static struct doca_mmap *one_sided_up(struct side *a, struct side *b)
+{
+	side_up(a, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	side_up(b, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC,
+		DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE |
+			DOCA_ACCESS_FLAG_RDMA_ATOMIC);
+	connect_oob(a, b);
+	return import(b);
+}
+
 static void test_one_sided(void)
 {
 	struct side a, b;
@@ -191,12 +202,7 @@ static void test_one_sided(void)
 	uint64_t v;
 	size_t len = 0;
 
-	side_up(&a, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	side_up(&b, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC,
-		DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE |
-			DOCA_ACCESS_FLAG_RDMA_ATOMIC);
-	connect_oob(&a, &b);
-	rm = import(&b);
+	rm = one_sided_up(&a, &b);
 
 	/* write */
 	strcpy(a.mem, "written");
@@ -314,7 +320,6 @@ static void test_one_sided(void)
 	side_down(&b);
 }
 
-/* The responder lacks RDMA_WRITE: the write fails with NOT_PERMITTED. */
 /*
  * One connection's completions come in the order its tasks were submitted (RC), whether a task
  * was done during its submission (a store into the peer's window, with no CQE) or completes
@@ -337,12 +342,7 @@ static void test_completion_order(void)
 	const bool same_host = transport == NULL || (strcmp(transport, "tcp") != 0 && strcmp(transport, "unix") != 0);
 	int k = 0;
 
-	side_up(&a, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	side_up(&b, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC,
-		DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE |
-			DOCA_ACCESS_FLAG_RDMA_ATOMIC);
-	connect_oob(&a, &b);
-	rm = import(&b);
+	rm = one_sided_up(&a, &b);
 	memset(b.mem + 2048, 0, 8);
 	memcpy(b.mem + 1024, "ordered!", 8);
 	strcpy(a.mem, "order");
@@ -434,6 +434,7 @@ static void test_completion_order(void)
 	side_down(&b);
 }
 
+/* The responder lacks RDMA_WRITE: the write fails with NOT_PERMITTED. */
 static void test_remote_permission(void)
 {
 	struct side a, b;
