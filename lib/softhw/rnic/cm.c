@@ -52,12 +52,12 @@ static doca_error_t data_check(const struct rnic_ep *ep, struct rnic_qp *data)
 
 	if (rnic_conn_choose(ep) != RNIC_PATH_ROCE)
 		return DOCA_ERROR_NOT_SUPPORTED; /* the stream's handshake carries no QPN */
-	pthread_mutex_lock(&data->lock);
+	softhw_lock(&data->lock);
 	if (data->conn != RNIC_PATH_ROCE || data->ep->attr.fn != ep->attr.fn || data->cm || data->dead)
 		err = DOCA_ERROR_INVALID_VALUE;
 	else if (data->state != QP_IDLE || data->has_peer)
 		err = DOCA_ERROR_BAD_STATE;
-	pthread_mutex_unlock(&data->lock);
+	softhw_unlock(&data->lock);
 	return err;
 }
 
@@ -93,7 +93,7 @@ static doca_error_t cm_connect(struct softhw_rnic_ep *e, const struct sockaddr *
 	qp = rnic_qp_new(ep, user);
 	if (qp == NULL)
 		return DOCA_ERROR_NO_MEMORY;
-	pthread_mutex_lock(&qp->lock);
+	softhw_lock(&qp->lock);
 	qp->cm = true;
 	if (p != NULL)
 		cm_param_take(qp, p, 56); /* the REQ's room after the RDMA-CM header */
@@ -103,7 +103,7 @@ static doca_error_t cm_connect(struct softhw_rnic_ep *e, const struct sockaddr *
 	soft_link_local_to_loopback(&qp->peer_addr);
 	qp->state = QP_DIALING;
 	qp->deadline = rnic_now_ms() + ep->attr.cm_timeout_ms;
-	pthread_mutex_unlock(&qp->lock);
+	softhw_unlock(&qp->lock);
 	pthread_mutex_lock(&rnic_nic.lock);
 	qp->next_ctl = rnic_nic.dials;
 	rnic_nic.dials = qp;
@@ -139,9 +139,9 @@ static doca_error_t cm_accept(struct rnic_qp *qp, void *user, const struct softh
 		if (err != DOCA_SUCCESS)
 			return err;
 	}
-	pthread_mutex_lock(&qp->lock);
+	softhw_lock(&qp->lock);
 	if (qp->state != QP_REQUEST) {
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	qp->user = user;
@@ -150,7 +150,7 @@ static doca_error_t cm_accept(struct rnic_qp *qp, void *user, const struct softh
 	rnic_conn_of(qp)->answer(qp, DOCA_SUCCESS);
 	if (qp->state == QP_REQUEST) /* else the path establishes it later (RoCEv2: on the RTU) */
 		rnic_qp_established(qp);
-	pthread_mutex_unlock(&qp->lock);
+	softhw_unlock(&qp->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -175,12 +175,12 @@ doca_error_t rnic_cm_info(const struct softhw_rnic_qp *q, struct softhw_rnic_cm_
 	struct rnic_qp *qp = (struct rnic_qp *)q;
 	doca_error_t err = DOCA_ERROR_NOT_FOUND;
 
-	pthread_mutex_lock(&qp->lock);
+	softhw_lock(&qp->lock);
 	if (qp->has_cm_info) {
 		*info = qp->cm_info;
 		err = DOCA_SUCCESS;
 	}
-	pthread_mutex_unlock(&qp->lock);
+	softhw_unlock(&qp->lock);
 	return err;
 }
 
@@ -193,9 +193,9 @@ doca_error_t rnic_cm_reject_data(struct softhw_rnic_qp *q, const void *private_d
 {
 	struct rnic_qp *qp = rnic_qp_of(q);
 
-	pthread_mutex_lock(&qp->lock);
+	softhw_lock(&qp->lock);
 	if (qp->state != QP_REQUEST) {
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	qp->state = QP_CLOSED;
@@ -204,7 +204,7 @@ doca_error_t rnic_cm_reject_data(struct softhw_rnic_qp *q, const void *private_d
 	if (qp->cm_pdata_len > 0)
 		memcpy(qp->cm_pdata, private_data, qp->cm_pdata_len);
 	rnic_conn_of(qp)->answer(qp, DOCA_ERROR_CONNECTION_RESET); /* the connection ends once the answer left */
-	pthread_mutex_unlock(&qp->lock);
+	softhw_unlock(&qp->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -213,11 +213,11 @@ doca_error_t rnic_cm_peer_addr(const struct softhw_rnic_qp *q, struct sockaddr_s
 	struct rnic_qp *qp = (struct rnic_qp *)q;
 	doca_error_t err = DOCA_ERROR_NOT_FOUND;
 
-	pthread_mutex_lock(&qp->lock);
+	softhw_lock(&qp->lock);
 	if (qp->cm) {
 		*addr = qp->peer_addr;
 		err = DOCA_SUCCESS;
 	}
-	pthread_mutex_unlock(&qp->lock);
+	softhw_unlock(&qp->lock);
 	return err;
 }

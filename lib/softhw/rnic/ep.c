@@ -78,9 +78,9 @@ void rnic_ep_destroy(struct softhw_rnic_ep *e)
 				*pp = qp->next_all;
 				break;
 			}
-		pthread_mutex_lock(&qp->lock);
+		softhw_lock(&qp->lock);
 		qp->dead = true;
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 		qp->next_ctl = rnic_nic.graveyard;
 		rnic_nic.graveyard = qp;
 	}

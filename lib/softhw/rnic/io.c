@@ -739,9 +739,9 @@ bool rnic_rx_ready(struct rnic_qp *qp)
 {
 	bool alive;
 
-	pthread_mutex_lock(&qp->lock);
+	softhw_lock(&qp->lock);
 	alive = rx_run(qp);
-	pthread_mutex_unlock(&qp->lock);
+	softhw_unlock(&qp->lock);
 	return alive;
 }
 

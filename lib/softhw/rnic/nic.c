@@ -125,7 +125,7 @@ static void run_timers(bool woken)
 	while (*pp != NULL) {
 		struct rnic_qp *qp = *pp;
 
-		pthread_mutex_lock(&qp->lock);
+		softhw_lock(&qp->lock);
 		if (!qp->dead) {
 			RNIC_PATHS_EACH(timer, qp, now, woken);
 			if (qp->deadline != 0 && qp->deadline <= now) {
@@ -141,7 +141,7 @@ static void run_timers(bool woken)
 		} else {
 			pp = &qp->next_timed;
 		}
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 	}
 	RNIC_PATHS_EACH(nic_timer, now);
 }
@@ -187,10 +187,10 @@ static void take_dials(void)
 		struct rnic_qp *qp = qps;
 
 		qps = qp->next_ctl;
-		pthread_mutex_lock(&qp->lock);
+		softhw_lock(&qp->lock);
 		if (!qp->dead && qp->state == QP_DIALING)
 			rnic_conn_of(qp)->dial(qp);
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 	}
 }
 
@@ -244,12 +244,12 @@ static void *nic_main(void *arg)
 			/* qps whose owner asked for a close, or whose write failed */
 			pthread_mutex_lock(&rnic_nic.lock);
 			for (struct rnic_qp *qp = rnic_nic.qps; qp != NULL; qp = qp->next_all) {
-				pthread_mutex_lock(&qp->lock);
+				softhw_lock(&qp->lock);
 				if (!qp->dead && rnic_conn_of(qp)->must_end(qp))
 					rnic_qp_hangup(qp);
 				if (!qp->dead && rnic_qp_paths_timed(qp))
 					rnic_nic_timed_add(qp); /* keep its time: no receive yet, or ACKs awaited */
-				pthread_mutex_unlock(&qp->lock);
+				softhw_unlock(&qp->lock);
 			}
 			pthread_mutex_unlock(&rnic_nic.lock);
 		}

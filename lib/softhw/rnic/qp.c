@@ -23,14 +23,13 @@ struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user)
 
 	if (qp == NULL)
 		return NULL;
-	pthread_mutex_init(&qp->lock, NULL);
+	softhw_lock_init(&qp->lock);
 	qp->ep = ep;
 	qp->user = user;
 	qp->token = softhw_token_new(); /* a dialer must name it: across hosts, the only proof it holds our descriptor */
 	qp->next_seq = 1;
 	qp->conn = rnic_conn_choose(ep);
 	if (!rnic_conn_of(qp)->open(qp)) {
-		pthread_mutex_destroy(&qp->lock);
 		free(qp);
 		return NULL;
 	}
@@ -71,7 +70,6 @@ void rnic_qp_free(struct rnic_qp *qp)
 			wr_release(wr);
 			free(wr);
 		}
-	pthread_mutex_destroy(&qp->lock);
 	free(qp);
 }
 
@@ -294,9 +292,9 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	uint64_t bytes = 0, seq;
 	bool wr_done;
 
-	pthread_mutex_lock(&qp->lock);
+	softhw_lock(&qp->lock);
 	if (qp->state == QP_ERROR || qp->state == QP_CLOSED || qp->state == QP_REQUEST) {
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 		return DOCA_ERROR_NOT_CONNECTED;
 	}
 	for (uint32_t i = 0; i < in->num_sge; i++)
@@ -320,12 +318,12 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 
 			rnic_ep_push_owner(qp->ep, &c); /* the completion straight to the owner's lane */
 		}
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 		return DOCA_SUCCESS;
 	}
 	wr = wr_from(qp, in, seq, bytes);
 	if (wr == NULL) {
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	if (wr_done) {
@@ -333,7 +331,7 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 		wr->sent = wr->cma = true;
 		qp->wq_head = qp->wq_tail = wr;
 		rnic_qp_complete_head(qp, status, 0);
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 		return DOCA_SUCCESS;
 	}
 	if (qp->wq_tail != NULL)
@@ -345,7 +343,7 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 		qp->wq_next = wr;
 	if (qp->state == QP_RTS)
 		rnic_qp_pump(qp);
-	pthread_mutex_unlock(&qp->lock);
+	softhw_unlock(&qp->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -428,9 +426,9 @@ doca_error_t rnic_qp_connect(struct softhw_rnic_qp *q, const void *blob, size_t 
 			    rnic_wire_name(peer.wire), rnic_conn_of(qp)->name);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	pthread_mutex_lock(&qp->lock);
+	softhw_lock(&qp->lock);
 	if (qp->has_desc || qp->cm) {
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (qp->has_peer) {
@@ -439,13 +437,13 @@ doca_error_t rnic_qp_connect(struct softhw_rnic_qp *q, const void *blob, size_t 
 
 		if (ok)
 			qp->has_desc = true;
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 		if (!ok)
 			SDK_LOG_ERR("Failed to connect RDMA queue pair: another peer is connected to it already; pass the descriptor of the peer that connected");
 		return ok ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
 	}
 	if (qp->state != QP_IDLE) {
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	qp->peer = peer;
@@ -456,7 +454,7 @@ doca_error_t rnic_qp_connect(struct softhw_rnic_qp *q, const void *blob, size_t 
 	qp->state = dial ? QP_DIALING : QP_WAITING;
 	if (dial)
 		qp->deadline = rnic_now_ms() + RNIC_DIAL_TIMEOUT_MS;
-	pthread_mutex_unlock(&qp->lock);
+	softhw_unlock(&qp->lock);
 	if (dial) {
 		pthread_mutex_lock(&rnic_nic.lock);
 		qp->next_ctl = rnic_nic.dials;
@@ -498,11 +496,11 @@ struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, cons
 				   who, (unsigned long long)h->want_id);
 		return NULL;
 	}
-	pthread_mutex_lock(&qp->lock);
+	softhw_lock(&qp->lock);
 	pthread_mutex_unlock(&rnic_nic.lock);
 	if (qp->token != h->want_token) {
 		/* Only a holder of the qp's descriptor knows the token: anyone else gets nothing. */
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 		rnic_peer_name(from, h, who, sizeof(who));
 		SOFTHW_LOG_LIMITED(&rl_token, SDK_LOG_ERR,
 				   "RDMA: %s named queue pair %llu with a wrong token (it does not hold the qp's descriptor); connection dropped",
@@ -513,7 +511,7 @@ struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, cons
 	ok = !qp->dead && !qp->cm && qp->conn == conn && !rnic_conn_of(qp)->up(qp) &&
 	     (qp->state == QP_IDLE || (qp->state == QP_WAITING && (qp->ep->attr.dc || rnic_same_peer(&qp->peer, &h->self))));
 	if (!ok) {
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 		return NULL;
 	}
 	if (qp->state == QP_IDLE || qp->ep->attr.dc) {
@@ -531,7 +529,7 @@ struct rnic_qp *rnic_qp_requested(struct rnic_ep *cm_ep, const struct rnic_hello
 
 	if (qp == NULL)
 		return NULL;
-	pthread_mutex_lock(&qp->lock);
+	softhw_lock(&qp->lock);
 	qp->cm = true;
 	qp->peer = h->self;
 	qp->has_peer = true;
@@ -554,14 +552,14 @@ doca_error_t rnic_qp_disconnect(struct softhw_rnic_qp *q)
 {
 	struct rnic_qp *qp = rnic_qp_of(q);
 
-	pthread_mutex_lock(&qp->lock);
+	softhw_lock(&qp->lock);
 	if (qp->state == QP_RTS) {
 		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
 		rnic_conn_of(qp)->bye(qp); /* nothing if a frame was cut: the close says it */
 	} else if (qp->state != QP_ERROR && qp->state != QP_CLOSED) {
 		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
 	}
-	pthread_mutex_unlock(&qp->lock);
+	softhw_unlock(&qp->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -591,13 +589,13 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 			break;
 		}
 	pthread_mutex_unlock(&ep->qps_lock);
-	pthread_mutex_lock(&qp->lock);
+	softhw_lock(&qp->lock);
 	if (qp->state == QP_RTS)
 		RNIC_PATHS_EACH(flush, qp); /* the ACKs of what we received count before the BYE or the close */
 	if (qp->state == QP_RTS)
 		rnic_conn_of(qp)->bye(qp); /* best effort: else the peer sees the connection close */
 	qp->dead = true;
-	pthread_mutex_unlock(&qp->lock);
+	softhw_unlock(&qp->lock);
 	qp->next_ctl = rnic_nic.graveyard;
 	rnic_nic.graveyard = qp;
 	rnic_nic_reap_wait();

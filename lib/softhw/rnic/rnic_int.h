@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include "softhw/base/lock.h"
 #include "softhw/fabric/channel.h"
 #include "softhw/fabric/peer.h"
 #include "softhw/rnic/path.h"
@@ -117,7 +118,7 @@ struct rnic_qp {
 	uint64_t id;
 	uint64_t token;
 
-	pthread_mutex_t lock;      /* everything below */
+	struct softhw_lock lock;   /* everything below */
 	void *user;
 	enum rnic_qp_state state;
 	bool dead;                 /* qp_destroy called: the service thread frees it */

@@ -1158,7 +1158,7 @@ static void rx_done(struct roce_lport *lp, struct roce_qp *s, struct rnic_ep *ow
 		;
 	owe = owner != NULL && qp->ep == owner && __atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) &&
 	      (i < lp->nowed || lp->nowed < ROCE_OWED_MAX);
-	pthread_mutex_lock(&qp->lock);
+	softhw_lock(&qp->lock);
 	if (!qp->dead && s->rc != NULL) {
 		if (owe && roce_rc_acks_owed(s->rc)) { /* (only ACKs came: the requester goes on now) */
 			s->poll_owed = true;
@@ -1170,7 +1170,7 @@ static void rx_done(struct roce_lport *lp, struct roce_qp *s, struct rnic_ep *ow
 				rnic_nic_timed_add(qp);
 		}
 	}
-	pthread_mutex_unlock(&qp->lock);
+	softhw_unlock(&qp->lock);
 	if (kick && owner != NULL)
 		rnic_nic_kick();
 }
@@ -1183,11 +1183,11 @@ static void lport_pay(struct roce_lport *lp)
 		struct rnic_qp *qp = s->link.qp;
 		bool kick = false;
 
-		pthread_mutex_lock(&qp->lock);
+		softhw_lock(&qp->lock);
 		if (s->poll_owed && !qp->dead && s->rc != NULL)
 			kick = rc_poll(s) && !qp->timed;
 		s->poll_owed = false;
-		pthread_mutex_unlock(&qp->lock);
+		softhw_unlock(&qp->lock);
 		if (kick)
 			rnic_nic_kick();
 	}
@@ -1237,7 +1237,7 @@ static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t h
 			if (last != NULL && last != s)
 				rx_done(lp, last, owner);
 			last = s;
-			pthread_mutex_lock(&s->link.qp->lock);
+			softhw_lock(&s->link.qp->lock);
 			if (!s->link.qp->dead && s->rc != NULL) {
 				s->heard = now_ns();
 				rc_enter(s);
@@ -1248,7 +1248,7 @@ static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t h
 				else if (__atomic_load_n(&s->link.qp->cm_wait_rtu, __ATOMIC_RELAXED))
 					roce_cm_comm_est_data(s->link.qp); /* librdmacm's QP: the same */
 			}
-			pthread_mutex_unlock(&s->link.qp->lock);
+			softhw_unlock(&s->link.qp->lock);
 		}
 		if (last != NULL)
 			rx_done(lp, last, owner);

@@ -238,7 +238,7 @@ static bool corrupt_ring(struct rnic_qp *q, int how)
 	struct softhw_chan *ch;
 	bool ok;
 
-	pthread_mutex_lock(&q->lock);
+	softhw_lock(&q->lock);
 	ch = rnic_ring_chan(q);
 	ok = ch != NULL;
 	if (ok) {
@@ -268,7 +268,7 @@ static bool corrupt_ring(struct rnic_qp *q, int how)
 		}
 		softhw_chan_ring_bell(ch->peer_bell);
 	}
-	pthread_mutex_unlock(&q->lock);
+	softhw_unlock(&q->lock);
 	return ok;
 }
 
