@@ -48,7 +48,8 @@
  * floor the write ping-pong cannot go under on this machine, with both sides' rows over it.
  *
  *   rdma_bench [-n latency_iterations] [-w window] [-t shm|tcp|rocev2] [--no-ucx] [--mtu veth_mtu]
- *   rdma_bench --cost [-n iterations] [-t shm|tcp]: one task at a time, the target asleep, ns per
+ *   rdma_bench --cost [-n iterations] [-t shm|tcp] [--conns N]: one task at a time, the target
+ *       asleep, on the first of N connections of the context (default 1; the rest exported only), ns per
  *       task and per idle progress; under valgrind --tool=callgrind --trace-children=yes
  *       --toggle-collect=cost_write (cost_fadd, cost_idle) its instructions
  */
@@ -120,6 +121,7 @@ static struct {
 	bool echo_busy;
 	bool lat_only; /* the initiator measures the latency rows only (the orchestrator's repeats) */
 	bool cost;     /* --cost: one task at a time, the target asleep (for callgrind) */
+	unsigned conns; /* --cost --conns N: the measured connection is the first of N (the rest only exported) */
 	bool recv_done;
 	/* orchestrator: ucx_perftest runs beside softdoca */
 	bool ucx;
@@ -429,6 +431,8 @@ static void setup(void)
 	TRY(doca_rdma_create(S.dev, &S.rdma));
 	S.ctx = doca_rdma_as_ctx(S.rdma);
 	TRY(doca_rdma_set_permissions(S.rdma, perm));
+	if (S.conns > 1)
+		TRY(doca_rdma_set_max_num_connections(S.rdma, (uint16_t)S.conns));
 	err = doca_rdma_set_send_queue_size(S.rdma, 2 * tasks);
 	if (err != DOCA_SUCCESS)
 		fprintf(stderr, "rdma_bench: doca_rdma_set_send_queue_size(%u): %s (kept the default)\n", 2 * tasks,
@@ -452,6 +456,11 @@ static void setup(void)
 	peer = recv_blob(&peer_len);
 	TRY(doca_rdma_connect(S.rdma, peer, peer_len, S.conn));
 	free(peer);
+	for (unsigned i = 1; !S.target && i < S.conns; i++) { /* more connections of the context, never used */
+		struct doca_rdma_connection *c;
+
+		TRY(doca_rdma_export(S.rdma, &desc, &desc_len, &c));
+	}
 
 	/* Memory: both export theirs for RDMA (the initiator's is the write ping-pong's target) */
 	TRY(doca_mmap_export_rdma(S.mmap, S.dev, &desc, &desc_len));
@@ -1060,7 +1069,7 @@ static void net_enter(int side, const char *transport)
 static bool run_pair(const char *transport, bool lat_only, struct figures *f)
 {
 	int sv[2], res[2], status, ok = 1;
-	char fd0[16], fd1[16], rfd[16], n[32], w[16], line[256];
+	char fd0[16], fd1[16], rfd[16], n[32], w[16], conns[16], line[256];
 	pid_t target, initiator;
 	FILE *in;
 
@@ -1072,6 +1081,7 @@ static bool run_pair(const char *transport, bool lat_only, struct figures *f)
 	snprintf(rfd, sizeof(rfd), "%d", res[1]);
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)S.iters);
 	snprintf(w, sizeof(w), "%u", S.window);
+	snprintf(conns, sizeof(conns), "%u", S.conns);
 	if (strcmp(transport, "tcp") == 0 || strcmp(transport, "tcp-net") == 0)
 		setenv("SOFTDOCA_RDMA_TRANSPORT", "tcp", 1);
 	else
@@ -1090,7 +1100,7 @@ static bool run_pair(const char *transport, bool lat_only, struct figures *f)
 		net_enter(0, transport);
 		close(sv[1]);
 		close(res[0]);
-		execl(self_exe, self_exe, "--initiator", fd0, rfd, "-n", n, "-w", w,
+		execl(self_exe, self_exe, "--initiator", fd0, rfd, "-n", n, "-w", w, "--conns", conns,
 		      S.cost ? "--cost" : lat_only ? "--lat-only" : NULL, (char *)NULL);
 		_exit(127);
 	}
@@ -1758,7 +1768,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: rdma_bench [-n latency_iterations] [-w window (1-%d)] [-t shm|tcp|rocev2] [--no-ucx] [--mtu veth_mtu]\n"
-		"       rdma_bench --cost [-n iterations] [-t shm|tcp]   (ns per task; under callgrind: "
+		"       rdma_bench --cost [-n iterations] [-t shm|tcp] [--conns N]   (ns per task; under callgrind: "
 		"--toggle-collect=cost_write)\n",
 		MAX_WINDOW);
 	exit(64);
@@ -1797,12 +1807,17 @@ int main(int argc, char **argv)
 			S.lat_only = true;
 		else if (strcmp(argv[i], "--cost") == 0)
 			S.cost = true;
+		else if (strcmp(argv[i], "--conns") == 0 && i + 1 < argc)
+			S.conns = (unsigned)strtoul(argv[++i], NULL, 0);
 		else
 			usage();
 	}
 	if (S.iters < 100)
 		S.iters = 100;
-	if (S.mtu < 1280 || S.mtu > 65535 || S.window < 1 || S.window > MAX_WINDOW ||
+	if (S.conns == 0)
+		S.conns = 1;
+	if (S.mtu < 1280 || S.mtu > 65535 || S.window < 1 || S.window > MAX_WINDOW || S.conns > 1024 ||
+	    (S.conns > 1 && !S.cost && role_fd < 0) ||
 	    (only && strcmp(only, "shm") && strcmp(only, "tcp") && strcmp(only, "rocev2")))
 		usage();
 
@@ -1821,9 +1836,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "rdma_bench: the pair failed (see above)\n");
 			return 1;
 		}
-		printf("one task at a time, submitted again from its completion, %llu times, the target asleep: "
-		       "8 B write %.1f ns, fetch-add %.1f ns per submit + completion; an idle doca_pe_progress %.1f ns\n",
-		       (unsigned long long)S.iters, f.write_cost, f.fadd_cost, f.idle_cost);
+		printf("one task at a time, submitted again from its completion, %llu times, the target asleep, on the "
+		       "first of %u connection(s): 8 B write %.1f ns, fetch-add %.1f ns per submit + completion; an idle "
+		       "doca_pe_progress %.1f ns\n",
+		       (unsigned long long)S.iters, S.conns, f.write_cost, f.fadd_cost, f.idle_cost);
 		return 0;
 	}
 	if (ucx && !have_ucx()) {

@@ -18,12 +18,71 @@
 
 SDK_LOG_REGISTER(RDMA_CONN);
 
+#define SET_EMPTY ((uintptr_t)0)
+#define SET_REMOVED ((uintptr_t)1)
+
+static uint32_t set_hash(uintptr_t p)
+{
+	return (uint32_t)(((uint64_t)p >> 4) * 0x9E3779B97F4A7C15ull >> 32); /* calloc'd: low bits equal */
+}
+
 bool drdma_conn_belongs(const struct doca_rdma *rdma, const struct doca_rdma_connection *conn)
 {
-	for (const struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next)
-		if (c == conn)
+	const struct drdma_conn_set *s = &rdma->conn_set;
+	const uintptr_t p = (uintptr_t)conn;
+
+	if (s->slot == NULL || p <= SET_REMOVED)
+		return false;
+	for (uint32_t i = set_hash(p) & s->mask;; i = (i + 1) & s->mask) {
+		if (s->slot[i] == p)
 			return true;
-	return false;
+		if (s->slot[i] == SET_EMPTY)
+			return false;
+	}
+}
+
+static void set_put(struct drdma_conn_set *s, uintptr_t p)
+{
+	uint32_t i = set_hash(p) & s->mask;
+
+	while (s->slot[i] != SET_EMPTY && s->slot[i] != SET_REMOVED)
+		i = (i + 1) & s->mask;
+	if (s->slot[i] == SET_EMPTY)
+		s->used++;
+	s->slot[i] = p;
+}
+
+/* Room for one more, rebuilt without the removed slots when half full; false: out of memory. */
+static bool set_reserve(struct drdma_conn_set *s, uint32_t live)
+{
+	struct drdma_conn_set n = {0};
+	uint32_t cap = 16;
+
+	if (s->slot != NULL && 2 * (s->used + 1) <= s->mask + 1)
+		return true;
+	while (cap < 4 * (live + 1))
+		cap *= 2;
+	n.slot = calloc(cap, sizeof(*n.slot));
+	if (n.slot == NULL)
+		return false;
+	n.mask = cap - 1;
+	for (uint32_t i = 0; s->slot != NULL && i <= s->mask; i++)
+		if (s->slot[i] > SET_REMOVED)
+			set_put(&n, s->slot[i]);
+	free(s->slot);
+	*s = n;
+	return true;
+}
+
+static void set_remove(struct drdma_conn_set *s, uintptr_t p)
+{
+	if (s->slot == NULL)
+		return;
+	for (uint32_t i = set_hash(p) & s->mask; s->slot[i] != SET_EMPTY; i = (i + 1) & s->mask)
+		if (s->slot[i] == p) {
+			s->slot[i] = SET_REMOVED; /* keeps the probe chains of the others whole */
+			return;
+		}
 }
 
 static bool running(const struct doca_rdma *rdma, const char *call)
@@ -48,10 +107,12 @@ static doca_error_t conn_new(struct doca_rdma *rdma, const char *call, struct do
 		return DOCA_ERROR_FULL;
 	}
 	c = calloc(1, sizeof(*c));
-	if (c == NULL) {
+	if (c == NULL || !set_reserve(&rdma->conn_set, rdma->num_conns)) {
+		free(c);
 		SDK_LOG_ERR("%s: out of memory", call);
 		return DOCA_ERROR_NO_MEMORY;
 	}
+	set_put(&rdma->conn_set, (uintptr_t)c);
 	c->rdma = rdma;
 	c->id = rdma->next_conn_id++;
 	c->next = rdma->conns;
@@ -76,6 +137,7 @@ static void conn_unlink_free(struct doca_rdma *rdma, struct doca_rdma_connection
 		if (*pp == conn) {
 			*pp = conn->next;
 			rdma->num_conns--;
+			set_remove(&rdma->conn_set, (uintptr_t)conn);
 			break;
 		}
 	}
@@ -106,6 +168,8 @@ void drdma_conns_free(struct doca_rdma *rdma)
 		c->qp = NULL;
 		conn_unlink_free(rdma, c);
 	}
+	free(rdma->conn_set.slot);
+	rdma->conn_set = (struct drdma_conn_set){0};
 	rdma->num_conns = 0;
 	rdma->next_conn_id = 0;
 }

@@ -71,6 +71,18 @@ enum drdma_conn_state {
 	DRDMA_CONN_DISCONNECTED,
 };
 
+/*
+ * Which connection objects are a context's, by pointer value: a task names its connection by
+ * pointer, and one kept from an earlier start (freed since) must be refused without being read.
+ * Open addressing (0 empty, 1 removed), at most half full: one probe or two whatever the number
+ * of connections, where a list walk cost one step per connection on every submit.
+ */
+struct drdma_conn_set {
+	uintptr_t *slot;
+	uint32_t mask; /* capacity - 1 (a power of two); 0 with no table */
+	uint32_t used; /* live and removed slots */
+};
+
 struct doca_rdma_connection {
 	struct doca_rdma *rdma;
 	struct softhw_rnic_qp *qp;          /* NULL once the context stopped */
@@ -109,6 +121,7 @@ struct doca_rdma {
 	/* while started */
 	struct softhw_rnic_ep *ep;
 	struct doca_rdma_connection *conns;  /* every connection of this start (freed at next start / destroy) */
+	struct drdma_conn_set conn_set;      /* the same connections, by pointer value: drdma_conn_belongs */
 	bool had_conns;                      /* a connection was made since the start: a stop from a callback is asynchronous */
 	uint32_t num_conns;                  /* counted against max_num_connections */
 	uint32_t next_conn_id;
@@ -205,8 +218,7 @@ void drdma_task_complete(struct doca_task *task);
 void drdma_task_cqe(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe);
 
 /* ---- connections (rdma_conn.c) ---- */
-bool drdma_conn_belongs(const struct doca_rdma *rdma,
-							    const struct doca_rdma_connection *conn);
+bool drdma_conn_belongs(const struct doca_rdma *rdma, const struct doca_rdma_connection *conn);
 /* A connection event polled from the endpoint: runs the user's callback; the context may be
  * stopped or destroyed when this returns. */
 void drdma_conn_event(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe);

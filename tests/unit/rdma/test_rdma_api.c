@@ -4,6 +4,7 @@
  * addresses, task pools and accessors. With "caps" as argument (and SOFTDOCA_CONFIG naming
  * caps.conf): the capabilities of each card profile.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/priv/dev_priv.h"
@@ -252,6 +253,50 @@ static void test_export_limits(void)
 	CHECK_OK(doca_dev_close(dev));
 }
 
+/*
+ * A task names its connection by pointer: every one of a context's connections is accepted,
+ * the thousandth as the first (a set, not a walk of the list), and a pointer kept from an
+ * earlier start, whose object is gone, is refused without being read (ASan would see it).
+ */
+static void test_connection_set(void)
+{
+	struct doca_dev *dev = open_rdma_dev();
+	struct doca_rdma *rdma;
+	struct doca_pe *pe;
+	struct doca_rdma_connection **c;
+	struct doca_rdma_task_send *t;
+	const void *d;
+	size_t dl;
+	const uint16_t max = 1024; /* the soft cards' limit (profiles.c) */
+
+	CHECK_OK(doca_pe_create(&pe));
+	CHECK_OK(doca_rdma_create(dev, &rdma));
+	c = calloc(max, sizeof(*c));
+	CHECK(c != NULL);
+	CHECK_OK(doca_rdma_set_max_num_connections(rdma, max));
+	CHECK_OK(doca_rdma_task_send_set_conf(rdma, on_send, on_send, 4));
+	CHECK_OK(doca_pe_connect_ctx(pe, doca_rdma_as_ctx(rdma)));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(rdma)));
+	for (uint16_t i = 0; i < max; i++)
+		CHECK_OK(doca_rdma_export(rdma, &d, &dl, &c[i]));
+	/* exported, not connected: past the connection check, refused by the connection's state */
+	for (uint16_t i = 0; i < max; i += (uint16_t)(max - 1)) {
+		CHECK_OK(doca_rdma_task_send_allocate_init(rdma, c[i], NULL, (union doca_data){0}, &t));
+		CHECK_ERR(doca_task_submit(doca_rdma_task_send_as_task(t)), DOCA_ERROR_NOT_CONNECTED);
+		doca_task_free(doca_rdma_task_send_as_task(t));
+	}
+	CHECK_OK(doca_ctx_stop(doca_rdma_as_ctx(rdma)));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(rdma))); /* the connections of the first run are freed */
+	CHECK_OK(doca_rdma_task_send_allocate_init(rdma, c[0], NULL, (union doca_data){0}, &t));
+	CHECK_ERR(doca_task_submit(doca_rdma_task_send_as_task(t)), DOCA_ERROR_INVALID_VALUE);
+	doca_task_free(doca_rdma_task_send_as_task(t));
+	CHECK_OK(doca_ctx_stop(doca_rdma_as_ctx(rdma)));
+	CHECK_OK(doca_rdma_destroy(rdma));
+	CHECK_OK(doca_pe_destroy(pe));
+	CHECK_OK(doca_dev_close(dev));
+	free(c);
+}
+
 static void test_addr(void)
 {
 	struct doca_rdma_addr *a;
@@ -457,6 +502,7 @@ int main(int argc, char **argv)
 	TEST_RUN(test_setters_getters);
 	TEST_RUN(test_bad_state_after_start);
 	TEST_RUN(test_export_limits);
+	TEST_RUN(test_connection_set);
 	TEST_RUN(test_addr);
 	TEST_RUN(test_task_pool_and_accessors);
 	TEST_RUN(test_bridge);
