@@ -153,6 +153,39 @@ static bool shared_quiet(const struct rnic_ep *ep)
 	return __atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) == 0 && !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE);
 }
 
+void rnic_path_up(struct rnic_qp *qp, enum rnic_path_id p, bool up)
+{
+	if (up) {
+		__atomic_fetch_or(&qp->up_mask, (uint8_t)(1u << p), __ATOMIC_SEQ_CST);
+		__atomic_fetch_add(&qp->ep->path_qps[p], 1, __ATOMIC_SEQ_CST);
+	} else {
+		__atomic_fetch_and(&qp->up_mask, (uint8_t)~(1u << p), __ATOMIC_SEQ_CST);
+		__atomic_fetch_sub(&qp->ep->path_qps[p], 1, __ATOMIC_SEQ_CST);
+	}
+	rnic_ep_up_changed(qp->ep); /* after the bit: a rebuild that missed it sees the new generation */
+}
+
+void rnic_ep_up_changed(struct rnic_ep *ep)
+{
+	__atomic_fetch_add(&ep->up_gen, 1, __ATOMIC_SEQ_CST);
+}
+
+void rnic_ep_up_build(struct rnic_ep *ep, uint32_t gen)
+{
+	ep->up_seen = gen;
+	for (int i = 0; i < RNIC_PATH_COUNT; i++)
+		ep->up[i] = NULL;
+	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
+		uint8_t mask = __atomic_load_n(&qp->up_mask, __ATOMIC_SEQ_CST);
+
+		for (int i = 0; i < RNIC_PATH_COUNT; i++)
+			if (mask & (1u << i)) {
+				qp->next_up[i] = ep->up[i];
+				ep->up[i] = qp;
+			}
+	}
+}
+
 bool rnic_ep_owner_lane_empty(const struct rnic_ep *ep)
 {
 	return ep->own_count == 0 && shared_quiet(ep);

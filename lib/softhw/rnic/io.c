@@ -797,7 +797,7 @@ void rnic_stream_post(struct rnic_qp *qp, struct rnic_wr *wr)
 	if (!rnic_stream_of(qp)->polled) {
 		/* from now on the owner's ep_poll reads its answers (stream_poll); until then it costs no look */
 		rnic_stream_of(qp)->polled = true;
-		__atomic_fetch_add(&qp->ep->path_qps[RNIC_PATH_STREAM], 1, __ATOMIC_RELEASE);
+		rnic_path_up(qp, RNIC_PATH_STREAM, true);
 	}
 	rnic_out_push(qp, o);
 }

@@ -137,7 +137,7 @@ static void m_attach(struct rnic_qp *qp, int fd)
 	__atomic_store_n((struct msock **)&qp->path[RNIC_PATH_MSOCK], m, __ATOMIC_RELEASE);
 	m_events(qp, false);
 	__atomic_store_n(&m->on, true, __ATOMIC_RELEASE);
-	__atomic_fetch_add(&qp->ep->path_qps[RNIC_PATH_MSOCK], 1, __ATOMIC_RELEASE);
+	rnic_path_up(qp, RNIC_PATH_MSOCK, true);
 }
 
 /* Dialer, once established over TCP: opens the message socket (failure: none, no harm). */
@@ -679,7 +679,7 @@ static void msock_off(struct rnic_qp *qp)
 	rnic_rnr_unstall(qp, &m->stalled);
 	if (m->on) {
 		__atomic_store_n(&m->on, false, __ATOMIC_RELEASE);
-		__atomic_fetch_sub(&qp->ep->path_qps[RNIC_PATH_MSOCK], 1, __ATOMIC_RELEASE);
+		rnic_path_up(qp, RNIC_PATH_MSOCK, false);
 	}
 	m->olen = 0; /* (got is reading's: nothing reads it once `on` is off) */
 	m->full = false;

@@ -576,6 +576,7 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 			*pp = qp->next_own;
 			break;
 		}
+	rnic_ep_up_changed(ep); /* the owner's up lists must not keep it */
 	pthread_mutex_lock(&rnic_nic.lock);
 	for (struct rnic_qp **pp = &rnic_nic.qps; *pp != NULL; pp = &(*pp)->next_all)
 		if (*pp == qp) {

@@ -153,7 +153,7 @@ static void ring_on(struct rnic_qp *qp, struct ring *r)
 	rnic_nic_add_fd(r->bell_fd, &r->link, RNIC_TAG_PATH, EPOLLIN);
 	__atomic_store_n((struct ring **)&qp->path[RNIC_PATH_RING], r, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->on, true, __ATOMIC_SEQ_CST);
-	__atomic_fetch_add(&qp->ep->path_qps[RNIC_PATH_RING], 1, __ATOMIC_SEQ_CST);
+	rnic_path_up(qp, RNIC_PATH_RING, true);
 	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST) && softhw_chan_arm_rx(&r->ch))
 		softhw_chan_ring_bell(r->bell_fd);
 }
@@ -167,7 +167,7 @@ static void ring_off(struct rnic_qp *qp)
 	rnic_rnr_unstall(qp, &r->stalled);
 	if (r->on) {
 		__atomic_store_n(&r->on, false, __ATOMIC_RELEASE);
-		__atomic_fetch_sub(&qp->ep->path_qps[RNIC_PATH_RING], 1, __ATOMIC_RELEASE);
+		rnic_path_up(qp, RNIC_PATH_RING, false);
 	}
 }
 
@@ -636,8 +636,8 @@ static void ring_unquiet(struct rnic_qp *qp, struct ring *r)
 
 static void ring_poll(struct rnic_ep *ep)
 {
-	/* rings exist only on out-of-band qps: the owner's own list, walked without a lock */
-	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
+	/* rings exist only on out-of-band qps: the owner's own, those with a ring up, without a lock */
+	for (struct rnic_qp *qp = rnic_ep_up_qps(ep, RNIC_PATH_RING); qp != NULL; qp = qp->next_up[RNIC_PATH_RING]) {
 		struct ring *r = ring_of(qp);
 		enum ring_look look;
 

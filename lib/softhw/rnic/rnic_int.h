@@ -112,6 +112,8 @@ struct rnic_qp {
 	struct rnic_qp *next_all;  /* nic.qps (nic.lock) */
 	struct rnic_qp *next_ep;   /* ep->qps (nic.lock) */
 	struct rnic_qp *next_own;  /* ep->own_qps (owner thread only) */
+	struct rnic_qp *next_up[RNIC_PATH_COUNT]; /* ep->up[p] (owner thread only) */
+	uint8_t up_mask;           /* atomic: the paths up on this qp (rnic_path_up) */
 	struct rnic_qp *next_ctl;  /* nic.dials / nic.graveyard (nic.lock) */
 	struct rnic_qp *next_timed; /* service thread: stalled / connecting qps */
 	struct rnic_ep *ep;
@@ -173,6 +175,15 @@ struct rnic_ep {
 	struct rnic_qp *own_qps;
 	pthread_mutex_t qps_lock;  /* order: nic.lock -> qps_lock -> qp->lock */
 	uint32_t path_qps[RNIC_PATH_COUNT]; /* atomic: qps on which each path is up (ep_poll's cheap check) */
+	/*
+	 * Of own_qps, those on which each path is up, for the owner's poll: a context with a
+	 * thousand connections exported and one in use looks at one. Rebuilt by the owner from
+	 * own_qps when up_gen moved (a path came up or went down, a qp was destroyed), so it never
+	 * holds a qp the owner destroyed.
+	 */
+	struct rnic_qp *up[RNIC_PATH_COUNT];
+	uint32_t up_gen;           /* atomic */
+	uint32_t up_seen;          /* owner: the up_gen up[] was built at */
 
 	pthread_mutex_t lock;      /* CQ and receive queue */
 	struct softhw_rnic_cqe *cq;
@@ -276,6 +287,21 @@ void rnic_ep_flush_recv(struct softhw_rnic_ep *ep, doca_error_t status);
 
 /* Queues a CQE (and notifies an armed owner). */
 void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe);
+/* Path p came up (or went down) on qp: counted for ep_poll, listed for the owner (rnic_ep_up_qps). */
+void rnic_path_up(struct rnic_qp *qp, enum rnic_path_id p, bool up);
+void rnic_ep_up_build(struct rnic_ep *ep, uint32_t gen);
+/* Owner: the first of its own qps on which path p is up, the next by qp->next_up[p]. */
+static inline struct rnic_qp *rnic_ep_up_qps(struct rnic_ep *ep, enum rnic_path_id p)
+{
+	uint32_t gen = __atomic_load_n(&ep->up_gen, __ATOMIC_SEQ_CST);
+
+	if (gen != ep->up_seen)
+		rnic_ep_up_build(ep, gen);
+	return ep->up[p];
+}
+/* Owner: own_qps changed (a qp destroyed): up[] is built again before the next walk. */
+void rnic_ep_up_changed(struct rnic_ep *ep);
+
 /* The same, from the owner's thread (qp_post): without the lock when it can. */
 void rnic_ep_push_owner(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe);
 /* No CQE waits to be polled and the owner is not asleep on them (owner's thread). */

@@ -985,7 +985,7 @@ static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 		SDK_LOG_DBG("RoCEv2 QP 0x%06x: receive socket not connected (%s)", s->qpn, doca_error_get_name(err));
 	__atomic_store_n(&s->up, true, __ATOMIC_RELAXED);
 	s->heard = now_ns();
-	__atomic_fetch_add(&qp->ep->path_qps[RNIC_PATH_ROCE], 1, __ATOMIC_RELEASE); /* its owner polls the port */
+	rnic_path_up(qp, RNIC_PATH_ROCE, true); /* its owner polls the port */
 	qp->direct = 2; /* every operation goes on the wire: no cross-memory attach */
 	if (established)
 		rnic_qp_established(qp);
@@ -1567,7 +1567,7 @@ static void roce_close(struct rnic_qp *qp)
 	if (s == NULL || !s->up)
 		return;
 	__atomic_store_n(&s->up, false, __ATOMIC_RELAXED);
-	__atomic_fetch_sub(&qp->ep->path_qps[RNIC_PATH_ROCE], 1, __ATOMIC_RELEASE);
+	rnic_path_up(qp, RNIC_PATH_ROCE, false);
 	s->shut = true;
 	if (s->rc != NULL) {
 		log_stats(s);

@@ -419,10 +419,11 @@ static void owner_stops(struct rnic_qp *qp)
 static void stream_poll(struct rnic_ep *ep)
 {
 	/*
-	 * The out-of-band qps: the owner's own list, walked without a lock (ring.c), so that a qp
-	 * with nothing in flight costs two loads per poll. RDMA-CM qps are read by the service thread.
+	 * The out-of-band qps that have sent: the owner's own, walked without a lock (ring.c), so
+	 * that a qp with nothing in flight costs two loads per poll and one that never sent none.
+	 * RDMA-CM qps are read by the service thread.
 	 */
-	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
+	for (struct rnic_qp *qp = rnic_ep_up_qps(ep, RNIC_PATH_STREAM); qp != NULL; qp = qp->next_up[RNIC_PATH_STREAM]) {
 		struct rnic_stream *s = qp->path[RNIC_PATH_STREAM]; /* set before the qp is listed */
 
 		if (s == NULL ||
@@ -513,7 +514,7 @@ static void stream_free(struct rnic_qp *qp)
 	free(s->rx.iov);
 	free(s->rx.stage);
 	if (s->polled)
-		__atomic_fetch_sub(&qp->ep->path_qps[RNIC_PATH_STREAM], 1, __ATOMIC_RELEASE);
+		rnic_path_up(qp, RNIC_PATH_STREAM, false);
 	qp->path[RNIC_PATH_STREAM] = NULL;
 	free(s);
 }

@@ -1531,6 +1531,44 @@ static void test_ring_many(void)
 	CHECK(target_end(&t));
 }
 
+/*
+ * The connected qp among hundreds the owner made and never connected (a server's exported
+ * connections): sends and READs still complete, while qps around it are destroyed and made
+ * again (the owner's lists of the qps with a path up are rebuilt, never walked stale).
+ */
+static void test_many_idle_qps(void)
+{
+	enum { IDLE = 300 };
+	static struct softhw_rnic_qp *idle[IDLE];
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t out[64];
+	char got[8];
+
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	for (int i = 0; i < IDLE; i++)
+		CHECK_OK(ops->qp_create(in.n.ep, (void *)(uintptr_t)(0x100 + i), &idle[i]));
+	for (uint32_t round = 0; round < 3; round++) {
+		uint32_t x = 0xc0de0000u + round;
+
+		target_cmd(&t, 'r', 64);
+		CHECK_OK(run1(&in, SOFTHW_RNIC_OP_SEND, &x, sizeof(x), NULL, 0, 0, 0));
+		CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4 && c.wr_id == 64 &&
+		      memcmp(out, &x, 4) == 0);
+		CHECK_OK(run1(&in, SOFTHW_RNIC_OP_READ, got, sizeof(got), &t.ti.mem, 0, 0, 0));
+		for (int i = (int)round; i < IDLE; i += 3) {
+			ops->qp_destroy(idle[i]);
+			CHECK_OK(ops->qp_create(in.n.ep, (void *)(uintptr_t)(0x100 + i), &idle[i]));
+		}
+	}
+	for (int i = 0; i < IDLE; i++)
+		ops->qp_destroy(idle[i]);
+	init_close(&in);
+	CHECK(target_end(&t));
+}
+
 /* Several ring sends nobody receives, then the target is killed: all fail, then the qp. */
 static void test_ring_peer_killed(void)
 {
@@ -1983,6 +2021,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_quiet_owner_stops);
 	TEST_RUN(test_ring_quiet_no_bell);
 	TEST_RUN(test_ring_many);
+	TEST_RUN(test_many_idle_qps);
 	TEST_RUN(test_ring_peer_killed);
 	TEST_RUN(test_ring_wakes_armed);
 	TEST_RUN(test_msock_in_use);
