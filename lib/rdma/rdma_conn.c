@@ -31,6 +31,8 @@ bool drdma_conn_belongs(const struct doca_rdma *rdma, const struct doca_rdma_con
 	const struct drdma_conn_set *s = &rdma->conn_set;
 	const uintptr_t p = (uintptr_t)conn;
 
+	if (conn == rdma->conns && conn != NULL)
+		return true; /* the newest, as with a context's only connection: no hash */
 	if (s->slot == NULL || p <= SET_REMOVED)
 		return false;
 	for (uint32_t i = set_hash(p) & s->mask;; i = (i + 1) & s->mask) {
