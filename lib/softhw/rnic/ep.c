@@ -175,15 +175,17 @@ void rnic_ep_up_build(struct rnic_ep *ep, uint32_t gen)
 	ep->up_seen = gen;
 	for (int i = 0; i < RNIC_PATH_COUNT; i++)
 		ep->up[i] = NULL;
-	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
+	pthread_mutex_lock(&ep->qps_lock); /* the service thread lists RDMA-CM qps */
+	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
 		uint8_t mask = __atomic_load_n(&qp->up_mask, __ATOMIC_SEQ_CST);
 
 		for (int i = 0; i < RNIC_PATH_COUNT; i++)
-			if (mask & (1u << i)) {
+			if ((mask & (1u << i)) && (qp->own || rnic_paths[i]->owner_polls_cm)) {
 				qp->next_up[i] = ep->up[i];
 				ep->up[i] = qp;
 			}
 	}
+	pthread_mutex_unlock(&ep->qps_lock);
 }
 
 bool rnic_ep_owner_lane_empty(const struct rnic_ep *ep)

@@ -746,9 +746,10 @@ static void msock_event(struct rnic_qp *qp, uint32_t events)
 static void msock_poll(struct rnic_ep *ep)
 {
 	bool armed = __atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE);
+	struct rnic_qp *first = rnic_ep_up_qps(ep, RNIC_PATH_MSOCK); /* (takes qps_lock to rebuild) */
 
 	pthread_mutex_lock(&ep->qps_lock);
-	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
+	for (struct rnic_qp *qp = first; qp != NULL; qp = qp->next_up[RNIC_PATH_MSOCK]) {
 		struct msock *m = ms_of(qp);
 		bool inflight, stalled, out, lock;
 		ssize_t n = 0;
@@ -880,6 +881,7 @@ static void msock_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 
 const struct rnic_path_ops rnic_msock_path = {
 	.name = "msock",
+	.owner_polls_cm = true,
 	.hello_flag = RNIC_HF_MSOCK,
 	.attach = msock_attach,
 	.dialed = msock_dialed,

@@ -149,6 +149,9 @@ struct rnic_path_ops {
 	void (*event)(struct rnic_qp *qp, uint32_t events);
 	/* optional, with arm; owner, no lock: ep_poll, when ep->path_qps[id] != 0 */
 	void (*poll)(struct rnic_ep *ep);
+	/* the owner's poll takes this path's RDMA-CM qps too: rnic_ep_up_qps lists them (else only
+	 * the qps the owner made out of band) */
+	bool owner_polls_cm;
 	/* owner, no lock: going to sleep; true if something waits already */
 	bool (*arm)(struct rnic_ep *ep);
 	/*

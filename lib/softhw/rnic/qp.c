@@ -360,6 +360,7 @@ doca_error_t rnic_qp_create(struct softhw_rnic_ep *e, void *user, struct softhw_
 	qp = rnic_qp_new(ep, user);
 	if (qp == NULL)
 		return DOCA_ERROR_NO_MEMORY;
+	qp->own = true;
 	qp->next_own = ep->own_qps;
 	ep->own_qps = qp;
 	rnic_self_peer(ep, qp, &self);

@@ -114,6 +114,7 @@ struct rnic_qp {
 	struct rnic_qp *next_own;  /* ep->own_qps (owner thread only) */
 	struct rnic_qp *next_up[RNIC_PATH_COUNT]; /* ep->up[p] (owner thread only) */
 	uint8_t up_mask;           /* atomic: the paths up on this qp (rnic_path_up) */
+	bool own;                  /* made by the owner out of band (rnic_qp_create; on own_qps) */
 	struct rnic_qp *next_ctl;  /* nic.dials / nic.graveyard (nic.lock) */
 	struct rnic_qp *next_timed; /* service thread: stalled / connecting qps */
 	struct rnic_ep *ep;
@@ -176,10 +177,11 @@ struct rnic_ep {
 	pthread_mutex_t qps_lock;  /* order: nic.lock -> qps_lock -> qp->lock */
 	uint32_t path_qps[RNIC_PATH_COUNT]; /* atomic: qps on which each path is up (ep_poll's cheap check) */
 	/*
-	 * Of own_qps, those on which each path is up, for the owner's poll: a context with a
-	 * thousand connections exported and one in use looks at one. Rebuilt by the owner from
-	 * own_qps when up_gen moved (a path came up or went down, a qp was destroyed), so it never
-	 * holds a qp the owner destroyed.
+	 * The qps on which each path is up, for the owner's poll (own_qps only, unless the path's
+	 * owner_polls_cm): a context with a thousand connections exported and one in use looks at
+	 * one. Rebuilt by the owner from ep->qps (under qps_lock) when up_gen moved (a path came up
+	 * or went down, a qp was destroyed: only the owner's qp_destroy unlists one), so it never
+	 * holds a destroyed qp.
 	 */
 	struct rnic_qp *up[RNIC_PATH_COUNT];
 	uint32_t up_gen;           /* atomic */
@@ -290,7 +292,7 @@ void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe);
 /* Path p came up (or went down) on qp: counted for ep_poll, listed for the owner (rnic_ep_up_qps). */
 void rnic_path_up(struct rnic_qp *qp, enum rnic_path_id p, bool up);
 void rnic_ep_up_build(struct rnic_ep *ep, uint32_t gen);
-/* Owner: the first of its own qps on which path p is up, the next by qp->next_up[p]. */
+/* Owner, without qps_lock: the first qp on which path p is up, the next by qp->next_up[p]. */
 static inline struct rnic_qp *rnic_ep_up_qps(struct rnic_ep *ep, enum rnic_path_id p)
 {
 	uint32_t gen = __atomic_load_n(&ep->up_gen, __ATOMIC_SEQ_CST);
