@@ -106,11 +106,6 @@ static uint64_t conv_ms(uint8_t t)
 	return 1ull << (t > 8 ? t - 8 : 0);
 }
 
-static uint64_t ca_guid(uint32_t ip)
-{
-	return 0x020000fffe000000ull ^ ((uint64_t)ip << 8); /* a stable EUI-64-like node GUID per address */
-}
-
 /* ---- sending (cm.lock may be held; takes the port's lock) ---- */
 
 static void mad_send(const struct roce_cm_local *l, uint32_t ip, const uint8_t *mad)
@@ -155,6 +150,10 @@ static void send_rej(const struct roce_cm_local *l, uint32_t ip, uint64_t tid, u
 	struct roce_cm_rej rej = {.local_comm_id = local_id, .remote_comm_id = remote_id, .msg_rejected = msg, .reason = reason};
 	uint8_t mad[ROCE_MAD_LEN];
 
+	if (reason == ROCE_CM_REJ_TIMEOUT) { /* Linux finds the connection by the CA GUID in the ARI */
+		rej.ari_len = 8;
+		roce_put64(rej.ari, roce_ca_guid(l->ip));
+	}
 	roce_cm_rej_put(mad, tid, &rej);
 	mad_send(l, ip, mad);
 	cm.st.rej_sent++;
@@ -303,7 +302,7 @@ void roce_cm_dial(struct rnic_qp *qp)
 	memset(&req, 0, sizeof(req));
 	req.local_comm_id = c->local_id;
 	req.service_id = roce_cm_service_id(ROCE_PS_TCP, ntohs(sin->sin_port));
-	req.local_ca_guid = ca_guid(l->ip);
+	req.local_ca_guid = roce_ca_guid(l->ip);
 	req.local_qpn = c->local_qpn;
 	req.responder_resources = depth(qp, qp->cm_resp_res);
 	req.initiator_depth = depth(qp, qp->cm_init_depth);
@@ -579,7 +578,7 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 	rep.initiator_depth = depth(qp, qp->cm_init_depth);
 	rep.target_ack_delay = CM_CA_ACK_DELAY;
 	rep.rnr_retry_count = qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count;
-	rep.local_ca_guid = ca_guid(c->l->ip);
+	rep.local_ca_guid = roce_ca_guid(c->l->ip);
 	memcpy(rep.private_data, qp->cm_pdata, qp->cm_pdata_len);
 	roce_cm_rep_put(c->mad, c->tid, &rep);
 	c->state = CMC_REP_SENT;

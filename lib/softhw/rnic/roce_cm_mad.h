@@ -202,6 +202,15 @@ static inline uint64_t roce_time_ns(uint8_t t)
  */
 uint8_t roce_cm_ack_timeout(uint8_t ca_ack_delay, uint8_t packet_life_time);
 
+/*
+ * The local CA GUID of an address (host order) in our REQs and REPs: a stable EUI-64-like node
+ * GUID. A REJ "timeout" names it in its ARI (Linux finds the connection by it and the comm ID).
+ */
+static inline uint64_t roce_ca_guid(uint32_t ip)
+{
+	return 0x020000fffe000000ull ^ ((uint64_t)ip << 8);
+}
+
 /* ---- RDMA-CM over IB CM ---- */
 
 #define ROCE_PS_TCP 0x0106 /* RC */
