@@ -184,8 +184,8 @@ static void cmc_dreq(struct cmc *c)
 /*
  * cm.lock held, after a state change: the registry keeps what ending the connection takes,
  * so that if this process dies whoever reclaims it sends the DREQ (or REJ) our CM no longer can
- * (docs/rocev2.md, "Crash tolerance"). An active connection is not kept before the REP: its
- * peer has no comm ID of ours to refuse yet, and its REQ stops coming.
+ * (docs/rocev2.md, "Crash tolerance"). An active one is kept from its REQ on: the peer's REP
+ * then gets REJ "timeout", as Linux's cm_destroy_id sends for an id in REQ_SENT.
  */
 static void cmc_publish(const struct cmc *c)
 {
@@ -193,6 +193,12 @@ static void cmc_publish(const struct cmc *c)
 				  .peer_ip = c->peer_ip, .peer_port = ROCE_UDP_PORT};
 
 	switch (c->state) {
+	case CMC_REQ_SENT:
+		e.state = ROCE_REG_CONN_REQ;
+		e.tid = c->tid;
+		e.remote_id = 0; /* the REP will say */
+		e.peer_qpn = 0;
+		break;
 	case CMC_REQ_RCVD:
 		e.state = ROCE_REG_CONN_SETUP;
 		e.tid = c->tid;
@@ -218,12 +224,9 @@ static void cmc_publish(const struct cmc *c)
 
 static void cmc_timewait(struct cmc *c)
 {
-	bool known = c->state != CMC_REQ_SENT; /* an active one before its REP was never noted */
-
 	c->state = CMC_TIMEWAIT;
 	c->deadline = rnic_now_ms() + CM_TIMEWAIT_MS;
-	if (known)
-		cmc_publish(c);
+	cmc_publish(c); /* forgotten: nothing is owed any more */
 }
 
 /* ---- records (cm.lock held) ---- */
@@ -331,6 +334,7 @@ void roce_cm_dial(struct rnic_qp *qp)
 	memcpy(req.private_data + ROCE_CMA_HDR_LEN, qp->cm_pdata, qp->cm_pdata_len < ROCE_CMA_USER_PDATA ? qp->cm_pdata_len : ROCE_CMA_USER_PDATA);
 	roce_cm_req_put(c->mad, c->tid, &req);
 	c->state = CMC_REQ_SENT;
+	cmc_publish(c); /* before it leaves: a REP may come back before we could note it */
 	cmc_send(c, 2 * conv_ms(CM_PACKET_LIFETIME) + conv_ms(CM_RESPONSE_TIMEOUT), CM_MAX_RETRIES);
 	pthread_mutex_unlock(&cm.lock);
 	rnic_nic_timed_add(qp); /* the connection's deadline */

@@ -36,10 +36,11 @@
 #define GRO_BUFS 2          /* coalesced receives per recvmmsg */
 #define GRO_FLAT_MIN 32     /* a read of this many datagrams, none coalesced: the sender does not coalesce */
 #define GRO_FLAT_OFF 16     /* and so many such reads in a row: UDP_GRO off */
-#define DEAD_KEEP 64        /* DREQs sent for dead owners, kept to resend and to answer the peer */
+#define DEAD_KEEP 64        /* dead owners' DREQs (to resend, to answer the peer) and REQs out (to refuse the REP) */
 #define DEAD_RESEND_MS 500  /* short: a peer that lost the first one is still waiting for nothing */
 #define DEAD_RESENDS 2
 #define DEAD_LINGER_MS 2000 /* after the last send: the peer's DREQ (crossing ours) still gets a DREP */
+#define DEAD_REQ_MS 10000   /* a dead owner's REQ: its peer's REP (resent every 4 s by Linux) still gets a REJ */
 
 /* epoll tags: kind in the high half, a QPN or descriptor in the low one */
 enum { TAG_SHARED = 1, TAG_LISTEN, TAG_CONN, TAG_QP };
@@ -87,7 +88,8 @@ struct roce_port {
 		struct roce_reg_conn c;
 		uint64_t tid;
 		uint64_t due;     /* ms (CLOCK_MONOTONIC): the next resend, or when the record goes (left 0) */
-		uint8_t left;     /* resends left; 0: answered or done, kept only to answer the peer's DREQ */
+		uint8_t left;     /* resends left; 0: answered or done, kept only to answer the peer's DREQ
+				     (c.state REQ: its REP) */
 	} dead[DEAD_KEEP];
 	unsigned ndead;
 	struct roce_port_stats st;
@@ -592,6 +594,7 @@ struct dead_trigger {
 	uint16_t attr;      /* 0: not a CM message */
 	uint64_t tid;
 	uint32_t our_id;    /* the comm ID it names as ours (the dead owner's) */
+	uint32_t their_id;  /* the sender's own comm ID */
 	uint32_t from_ip;   /* host order */
 };
 
@@ -606,6 +609,7 @@ static void trigger_of(const uint8_t *buf, size_t len, const struct sockaddr_in 
 		return;
 	t->attr = hdr.attr_id;
 	t->tid = hdr.tid;
+	t->their_id = roce_get32(pkt.payload + ROCE_MAD_HDR_LEN);
 	t->our_id = roce_get32(pkt.payload + ROCE_MAD_HDR_LEN + 4);
 	t->from_ip = ntohl(from->sin_addr.s_addr);
 }
@@ -637,6 +641,13 @@ static bool dead_send(struct roce_port *p, const struct roce_reg_conn *c, uint16
 					 .remote_qpn = c->peer_qpn};
 
 		roce_cm_dreq_put(mad, tid, &m);
+	} else if (attr == ROCE_CM_REJ && c->state == ROCE_REG_CONN_REQ) {
+		/* its REP: as Linux's cm_destroy_id for an id in REQ_SENT, "timeout" with our CA GUID */
+		struct roce_cm_rej m = {.local_comm_id = c->local_id, .remote_comm_id = c->remote_id,
+					.msg_rejected = ROCE_CM_MSG_REP, .reason = ROCE_CM_REJ_TIMEOUT, .ari_len = 8};
+
+		roce_put64(m.ari, roce_ca_guid(p->ip));
+		roce_cm_rej_put(mad, tid, &m);
 	} else if (attr == ROCE_CM_REJ) {
 		struct roce_cm_rej m = {.local_comm_id = c->local_id, .remote_comm_id = c->remote_id,
 					.msg_rejected = ROCE_CM_MSG_REQ, .reason = ROCE_CM_REJ_CONSUMER};
@@ -674,7 +685,10 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-/* Remembers a DREQ sent (or DREP given) for a dead owner: resent `left` times unless answered. */
+/*
+ * Remembers a DREQ sent (or DREP given) for a dead owner: resent `left` times unless answered;
+ * or its REQ that is out, to refuse the peer's REP.
+ */
 static void dead_keep(struct roce_port *p, const struct roce_reg_conn *c, uint64_t tid, uint8_t left)
 {
 	struct dead_dreq *d;
@@ -686,7 +700,7 @@ static void dead_keep(struct roce_port *p, const struct roce_reg_conn *c, uint64
 		d->c = *c;
 		d->tid = tid;
 		d->left = left;
-		d->due = mono_ms() + (left > 0 ? DEAD_RESEND_MS : DEAD_LINGER_MS);
+		d->due = mono_ms() + (left > 0 ? DEAD_RESEND_MS : c->state == ROCE_REG_CONN_REQ ? DEAD_REQ_MS : DEAD_LINGER_MS);
 	}
 	pthread_mutex_unlock(&p->dead_mu);
 }
@@ -694,7 +708,7 @@ static void dead_keep(struct roce_port *p, const struct roce_reg_conn *c, uint64
 /*
  * A CM message for an owner nobody holds any more (dropped all the same): the peer's DREP to a
  * DREQ we sent for it stops the resends; its DREQ (crossing ours, or a resend of the one that
- * made us reclaim) gets a DREP.
+ * made us reclaim) gets a DREP; its REP to a REQ of the dead owner's gets REJ "timeout".
  */
 static void dead_answer(struct roce_port *p, const uint8_t *buf, size_t len, const struct sockaddr_in *from)
 {
@@ -703,14 +717,21 @@ static void dead_answer(struct roce_port *p, const uint8_t *buf, size_t len, con
 	if (__atomic_load_n(&p->ndead, __ATOMIC_RELAXED) == 0)
 		return;
 	trigger_of(buf, len, from, &t);
-	if (t.attr != ROCE_CM_DREP && t.attr != ROCE_CM_DREQ)
+	if (t.attr != ROCE_CM_DREP && t.attr != ROCE_CM_DREQ && t.attr != ROCE_CM_REP)
 		return;
 	pthread_mutex_lock(&p->dead_mu);
 	for (unsigned i = 0; i < p->ndead; i++) {
 		struct dead_dreq *d = &p->dead[i];
 
-		if (d->c.local_id != t.our_id || d->c.peer_ip != t.from_ip)
+		if (d->c.local_id != t.our_id || d->c.peer_ip != t.from_ip ||
+		    (t.attr == ROCE_CM_REP) != (d->c.state == ROCE_REG_CONN_REQ))
 			continue;
+		if (t.attr == ROCE_CM_REP) {
+			d->c.remote_id = t.their_id;
+			if (dead_send(p, &d->c, ROCE_CM_REJ, t.tid)) /* a resend (ours lost) is refused again */
+				STAT_ADD(p, rej_for_dead);
+			break;
+		}
 		if (t.attr == ROCE_CM_DREQ && dead_send(p, &d->c, ROCE_CM_DREP, t.tid))
 			STAT_ADD(p, dreq_for_dead);
 		d->left = 0;
@@ -762,7 +783,10 @@ void roce_port_timer(struct roce_port *p, uint64_t now)
  * process's cm_ids: DREQ for what was up (again with its TID if it had sent one), REJ for a
  * request it had not answered, and to the peer's own DREQ that found it dead a DREP. The entries
  * are gone after this; a DREQ is resent twice on a short timer (roce_port_timer) unless the
- * peer's DREP comes to this process first; a REJ goes once.
+ * peer's DREP comes to this process first; a REJ goes once. A REQ of its own that is out is
+ * kept DEAD_REQ_MS here: the peer's REP (the one that made us reclaim, or a later one) gets
+ * REJ "timeout". Linux sends that REJ as the id dies, without the peer's comm ID; we have no
+ * word of the death before the peer speaks, and answering its REP names both ends.
  */
 static void end_orphans(struct roce_port *p, const struct dead_trigger *t)
 {
@@ -777,6 +801,17 @@ static void end_orphans(struct roce_port *p, const struct dead_trigger *t)
 			bool named = t != NULL && t->our_id == c[i].local_id && t->from_ip == c[i].peer_ip;
 			uint64_t tid;
 
+			if (c[i].state == ROCE_REG_CONN_REQ) {
+				if (named && t->attr == ROCE_CM_REJ)
+					continue; /* the peer refused it: nothing is owed */
+				if (named && t->attr == ROCE_CM_REP) {
+					c[i].remote_id = t->their_id;
+					if (dead_send(p, &c[i], ROCE_CM_REJ, t->tid))
+						STAT_ADD(p, rej_for_dead);
+				}
+				dead_keep(p, &c[i], c[i].tid, 0); /* the REP (or its resend) to come gets the REJ */
+				continue;
+			}
 			if (named && t->attr == ROCE_CM_DREP)
 				continue; /* our DREQ was answered: nothing is owed */
 			if (named && t->attr == ROCE_CM_DREQ) {

@@ -139,7 +139,8 @@ void roce_port_unlisten(struct roce_port *p, uint64_t sid);
 /*
  * The CM's facts of one RDMA-CM connection of ours (local comm ID c->local_id), kept in the
  * registry so that, should this process die, whoever reclaims it ends the connection on the
- * wire for it (DREQ, or REJ while the REQ is unanswered). Best effort: FULL is harmless.
+ * wire for it (DREQ; REJ while the peer's REQ is unanswered, or to the peer's REP while ours
+ * is out). Best effort: FULL is harmless.
  */
 doca_error_t roce_port_conn_note(struct roce_port *p, const struct roce_reg_conn *c);
 void roce_port_conn_forget(struct roce_port *p, uint32_t local_id);

@@ -525,7 +525,7 @@ doca_error_t roce_reg_conn_set(struct roce_reg *r, const struct roce_reg_conn *c
 	struct reg_conn *e;
 	int i, free_i;
 
-	if (r->self == 0 || c->state < ROCE_REG_CONN_SETUP || c->state > ROCE_REG_CONN_DREQ ||
+	if (r->self == 0 || c->state < ROCE_REG_CONN_SETUP || c->state > ROCE_REG_CONN_REQ ||
 	    roce_reg_comm_id_owner(c->local_id) != r->self)
 		return DOCA_ERROR_INVALID_VALUE;
 	lock(r);
@@ -576,8 +576,10 @@ static bool conn_sane(uint64_t k, const struct roce_reg_conn *c)
 
 	return owner > 0 && owner < ROCE_REG_OWNERS && roce_reg_comm_id_owner(c->local_id) == owner &&
 	       (k & 0xff00000000ull) == 0 && /* bits no writer sets */
-	       c->state >= ROCE_REG_CONN_SETUP && c->state <= ROCE_REG_CONN_DREQ &&
-	       c->peer_qpn > 1 && c->peer_qpn < 0xffffff && c->peer_ip != 0 && c->peer_ip < 0xe0000000u &&
+	       c->state >= ROCE_REG_CONN_SETUP && c->state <= ROCE_REG_CONN_REQ &&
+	       /* a REQ's peer has no QP for us yet (its REP names it) */
+	       (c->state == ROCE_REG_CONN_REQ ? c->peer_qpn == 0 : c->peer_qpn > 1 && c->peer_qpn < 0xffffff) &&
+	       c->peer_ip != 0 && c->peer_ip < 0xe0000000u &&
 	       c->peer_port != 0;
 }
 

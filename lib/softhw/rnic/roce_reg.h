@@ -88,16 +88,17 @@ enum roce_reg_conn_state {
 	ROCE_REG_CONN_SETUP = 1, /* passive, the REQ not answered yet: REJ (consumer), the REQ's TID */
 	ROCE_REG_CONN_UP = 2,    /* REP sent or established: DREQ */
 	ROCE_REG_CONN_DREQ = 3,  /* our DREQ sent, not answered: the same DREQ again (its TID) */
+	ROCE_REG_CONN_REQ = 4,   /* active, our REQ out: the peer's REP gets REJ (timeout), its TID */
 };
 
 struct roce_reg_conn {
 	uint8_t state;       /* enum roce_reg_conn_state */
 	uint32_t local_id;   /* our comm ID (its owner bits name the owner) */
-	uint32_t remote_id;  /* the peer's comm ID */
-	uint32_t peer_qpn;   /* 24 bits: the peer's QP (a DREQ names it) */
+	uint32_t remote_id;  /* the peer's comm ID (REQ: 0, not known yet) */
+	uint32_t peer_qpn;   /* 24 bits: the peer's QP (a DREQ names it; REQ: 0, not known yet) */
 	uint32_t peer_ip;    /* host order; CM MADs go to its UDP port peer_port */
 	uint16_t peer_port;
-	uint64_t tid;        /* SETUP: the REQ's; DREQ: the DREQ's; UP: 0 */
+	uint64_t tid;        /* SETUP, REQ: the REQ's; DREQ: the DREQ's; UP: 0 */
 };
 
 /*

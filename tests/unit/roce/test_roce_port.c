@@ -1119,13 +1119,17 @@ static void test_dead_conns(void)
 	close(peer);
 }
 
-/* A CM message from the peer socket to QP1 at the port: DREQ or DREP (RTU layout) naming our_id. */
+/* A CM message from the peer socket to QP1 at the port: DREQ, REP (from QPN qpn) or DREP (RTU layout) naming our_id. */
 static void peer_cm(int fd, uint16_t attr, uint64_t tid, uint32_t peer_id, uint32_t our_id, uint32_t qpn)
 {
 	uint8_t mad[ROCE_MAD_LEN], buf[400];
 	struct roce_pkt pkt = { 0 };
 
-	if (attr == ROCE_CM_DREQ) {
+	if (attr == ROCE_CM_REP) {
+		struct roce_cm_rep r = { .local_comm_id = peer_id, .remote_comm_id = our_id, .local_qpn = qpn };
+
+		roce_cm_rep_put(mad, tid, &r);
+	} else if (attr == ROCE_CM_DREQ) {
 		struct roce_cm_dreq d = { .local_comm_id = peer_id, .remote_comm_id = our_id, .remote_qpn = qpn };
 
 		roce_cm_dreq_put(mad, tid, &d);
@@ -1163,7 +1167,8 @@ static bool dead_drain_recv(struct roce_port *p, struct roce_port_msg *msgs, int
  * A process already on the address gets the peer's DREQ for a killed worker's connection: the
  * failed forward reclaims the worker, and that connection is answered with a DREP (the DREQ's
  * TID) instead of being sent a DREQ of its own; the worker's other connection gets its DREQ. A
- * resend of the peer's DREQ still gets a DREP; its DREP to our DREQ is answered by nothing.
+ * resend of the peer's DREQ still gets a DREP; its DREP to our DREQ is answered by nothing. The
+ * worker's REQ that was out gets nothing then, but the peer's REP to it later gets REJ "timeout".
  */
 static void test_dead_trigger(void)
 {
@@ -1174,9 +1179,10 @@ static void test_dead_trigger(void)
 	uint8_t mad[ROCE_MAD_LEN];
 	struct sockaddr_in me;
 	socklen_t ml = sizeof(me);
-	uint32_t ids[2] = { 0 };
+	uint32_t ids[3] = { 0 };
 	const char *why = "";
 	int peer = peer_socket(), res[2], drep = 0, dreq = 0;
+	struct roce_cm_rej rej;
 	uint64_t dreq_tid = 0;
 	uint16_t pport;
 	pid_t pid;
@@ -1204,6 +1210,11 @@ static void test_dead_trigger(void)
 		ok = roce_port_conn_note(w, &c) == DOCA_SUCCESS;
 		ids[1] = c.local_id = roce_port_comm_id(w, 301);
 		c.remote_id = 0x0a0a0a01;
+		ok = ok && roce_port_conn_note(w, &c) == DOCA_SUCCESS;
+		/* a REQ of ours out: the peer's comm ID and QPN not known yet */
+		c = (struct roce_reg_conn){ .state = ROCE_REG_CONN_REQ, .peer_ip = peer_ip, .peer_port = pport };
+		ids[2] = c.local_id = roce_port_comm_id(w, 302);
+		c.tid = 0x0000000c00000000ull | ids[2];
 		ok = ok && roce_port_conn_note(w, &c) == DOCA_SUCCESS;
 		owner_report(res[1], ids, sizeof(ids), ok);
 	}
@@ -1248,9 +1259,16 @@ static void test_dead_trigger(void)
 		}
 		CHECK(!dead_recv(peer, &hdr, mad, 0));
 	}
+	/* the peer's REP to the worker's REQ (its TID): REJ "timeout" of the REP, our CA GUID in the ARI */
+	peer_cm(peer, ROCE_CM_REP, 0x0000000c00000000ull | ids[2], 0x0a0a0a02, ids[2], 0x6);
+	CHECK(dead_drain_recv(p, msgs, peer, &hdr, mad) && hdr.attr_id == ROCE_CM_REJ &&
+	      hdr.tid == (0x0000000c00000000ull | ids[2]));
+	roce_cm_rej_get(mad, &rej);
+	CHECK(rej.local_comm_id == ids[2] && rej.remote_comm_id == 0x0a0a0a02 && rej.msg_rejected == ROCE_CM_MSG_REP &&
+	      rej.reason == ROCE_CM_REJ_TIMEOUT && rej.ari_len == 8 && roce_get64(rej.ari) == roce_ca_guid(ip));
 	roce_port_get_stats(p, &st);
-	CHECK(st.reclaimed == 1 && st.drop_dead == 1 && st.drop_no_owner == 2);
-	CHECK(st.dreq_for_dead == 3 && st.rej_for_dead == 0 && st.dead_conn_bad == 0);
+	CHECK(st.reclaimed == 1 && st.drop_dead == 1 && st.drop_no_owner == 3);
+	CHECK(st.dreq_for_dead == 3 && st.rej_for_dead == 1 && st.dead_conn_bad == 0);
 	roce_port_close(p);
 	free(msgs);
 	close(peer);
