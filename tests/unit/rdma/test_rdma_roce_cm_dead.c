@@ -18,6 +18,11 @@
  *           process (also on S's address), which ends both on the wire: a DREQ (TID, comm IDs,
  *           our QPN, valid ICRC) and a REJ 28 with the REQ's TID; the DREQ is resent (same
  *           TID) until our DREP, which is answered by nothing; our own DREQ gets a DREP.
+ *   req:    the same hand-played peer, passive: a DOCA client K (on 127.77.2.1, where this process
+ *           also is) sends it a REQ; K is killed before the REP; the REP (as Linux's, K's comm ID
+ *           and TID) reaches this process, which reclaims K and refuses it as Linux's
+ *           cm_destroy_id would for an id in REQ_SENT: REJ "timeout" (4) of the REP, ARI = K's CA
+ *           GUID (the REQ's), both comm IDs, the REQ's TID; the REP resent is refused again.
  * Everything is bounded by deadlines; nothing sleeps to synchronise.
  */
 #include <fcntl.h>
@@ -156,6 +161,28 @@ static long long port_counter(const char *text, const char *ip, const char *name
 	if (v != NULL && (strchr(line, '\n') == NULL || v < strchr(line, '\n')))
 		(void)sscanf(v + strlen(key), "%lld", &n);
 	return n;
+}
+
+/* Stops x (its NIC prints its port's counters, SOFTDOCA_ROCE_STATS) and puts what it printed in text. */
+static void down_with_stats(struct side *x, struct doca_dev *dev, char *text, size_t len)
+{
+	char path[] = "/tmp/roce_cm_dead_XXXXXX";
+	int fd = mkstemp(path), saved = dup(STDERR_FILENO);
+	ssize_t n;
+
+	CHECK(fd >= 0 && saved >= 0);
+	setenv("SOFTDOCA_ROCE_STATS", "1", 1);
+	dup2(fd, STDERR_FILENO);
+	side_down(x);
+	CHECK_OK(doca_dev_close(dev));
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	unsetenv("SOFTDOCA_ROCE_STATS");
+	n = pread(fd, text, len - 1, 0);
+	CHECK(n > 0);
+	text[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
 }
 
 /* ---- server: B killed, C (on B's address) notices ---- */
@@ -413,23 +440,9 @@ static void test_wire(void)
 	roce_cm_rtu_get(mad, &rtu);
 	CHECK(rtu.local_comm_id == rep.local_comm_id && rtu.remote_comm_id == 0x0dead001);
 	{
-		/* this process's port counters, printed when its NIC stops (SOFTDOCA_ROCE_STATS) */
-		char path[] = "/tmp/roce_cm_dead_XXXXXX", text[8192] = "";
-		int fd = mkstemp(path), saved = dup(STDERR_FILENO);
-		ssize_t n;
+		char text[8192] = "";
 
-		CHECK(fd >= 0 && saved >= 0);
-		setenv("SOFTDOCA_ROCE_STATS", "1", 1);
-		dup2(fd, STDERR_FILENO);
-		side_down(&x);
-		CHECK_OK(doca_dev_close(dev));
-		dup2(saved, STDERR_FILENO);
-		close(saved);
-		unsetenv("SOFTDOCA_ROCE_STATS");
-		n = pread(fd, text, sizeof(text) - 1, 0);
-		CHECK(n > 0);
-		close(fd);
-		unlink(path);
+		down_with_stats(&x, dev, text, sizeof(text));
 		CHECK(port_counter(text, "127.77.2.1", "dreq_for_dead") == 2); /* the DREQ, the DREP */
 		CHECK(port_counter(text, "127.77.2.1", "dead_resent") == 1);
 		CHECK(port_counter(text, "127.77.2.1", "rej_for_dead") == 1);
@@ -441,6 +454,100 @@ static void test_wire(void)
 	close(sock);
 	close(s_in);
 	close(s_outp);
+}
+
+/* ---- req: a DOCA client K killed with its REQ out to a hand-played Linux server ---- */
+
+#define REQ_PORT 7471
+
+static int run_client_k(int in, int out)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct doca_rdma_addr *addr = NULL;
+	struct side k;
+
+	(void)in;
+	(void)out;
+	side_up(&k, dev);
+	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.77.3.1", REQ_PORT, &addr));
+	CHECK_OK(doca_rdma_connect_to_addr(k.rdma, addr, (union doca_data){.ptr = &k}));
+	return idle_until_killed(&k, 60);
+}
+
+/* The REJ Linux's cm_destroy_id sends for K's id in REQ_SENT, in answer to our REP. */
+static void check_rej_timeout(const uint8_t *mad, const struct roce_mad_hdr *hdr, const struct roce_mad_hdr *req_hdr,
+			      const struct roce_cm_req *req, uint32_t our_id)
+{
+	struct roce_cm_rej rej;
+
+	CHECK(hdr->attr_id == ROCE_CM_REJ && hdr->tid == req_hdr->tid);
+	roce_cm_rej_get(mad, &rej);
+	CHECK(rej.msg_rejected == ROCE_CM_MSG_REP && rej.reason == ROCE_CM_REJ_TIMEOUT);
+	CHECK(rej.local_comm_id == req->local_comm_id && rej.remote_comm_id == our_id);
+	CHECK(rej.ari_len == 8 && roce_get64(rej.ari) == req->local_ca_guid); /* how Linux finds the id */
+}
+
+static void test_req(void)
+{
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	uint8_t mad[ROCE_MAD_LEN], rep_mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr, req_hdr;
+	struct roce_cm_req req;
+	struct roce_cm_rep rep;
+	struct doca_dev *dev;
+	struct side x;
+	char text[8192] = "";
+	int k_in, k_out;
+	pid_t k;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	/* this process is on K's address (only listening): it is what will notice K's death */
+	dev = open_ibdev("mlx5_1");
+	side_up(&x, dev);
+	(void)listen_on_free_port(x.rdma);
+	k = fork_child(run_client_k, &k_in, &k_out);
+
+	/* K's REQ reaches the hand-played server, which does not answer yet */
+	CHECK(recv_mad(&x, mad, &req_hdr, 10) && req_hdr.attr_id == ROCE_CM_REQ);
+	roce_cm_req_get(mad, &req);
+	CHECK(req.service_id == roce_cm_service_id(ROCE_PS_TCP, REQ_PORT));
+	CHECK(roce_get32(mad + ROCE_MAD_HDR_LEN) == req.local_comm_id && (uint32_t)req_hdr.tid == req.local_comm_id);
+	kill_and_reap(k);
+
+	/* the REP as Linux's CM sends it: the REQ's TID, K's comm ID as the remote one */
+	memset(&rep, 0, sizeof(rep));
+	rep.local_comm_id = 0x0dead101;
+	rep.remote_comm_id = req.local_comm_id;
+	rep.local_qpn = 0x13;
+	rep.starting_psn = 0x2b3c4d;
+	rep.responder_resources = rep.initiator_depth = 16;
+	rep.target_ack_delay = 15;
+	rep.rnr_retry_count = 7;
+	rep.local_ca_guid = 0x505400fffe123456ull;
+	roce_cm_rep_put(rep_mad, req_hdr.tid, &rep);
+	/* then its resend (as if the REJ were lost): refused again; nothing else comes */
+	for (int i = 0; i < 2; i++) {
+		send_mad(rep_mad);
+		if (recv_mad(&x, mad, &hdr, 5))
+			check_rej_timeout(mad, &hdr, &req_hdr, &req, rep.local_comm_id);
+		else
+			CHECK(!"a REJ on the dead client's behalf");
+	}
+	CHECK(!recv_mad(&x, mad, &hdr, 1));
+
+	down_with_stats(&x, dev, text, sizeof(text));
+	CHECK(port_counter(text, "127.77.2.1", "rej_for_dead") == 2);
+	CHECK(port_counter(text, "127.77.2.1", "dreq_for_dead") == 0);
+	CHECK(port_counter(text, "127.77.2.1", "reclaimed") == 1);
+	CHECK(port_counter(text, "127.77.2.1", "drop_dead") == 1);     /* the REP that found K dead */
+	CHECK(port_counter(text, "127.77.2.1", "drop_no_owner") >= 1); /* its resend: K's id is free */
+	CHECK(port_counter(text, "127.77.2.1", "dead_conn_bad") == 0);
+	if (test_failures > 0)
+		fprintf(stderr, "the NIC's stop printed:\n%s\n", text);
+	close(sock);
+	close(k_in);
+	close(k_out);
 }
 
 int main(int argc, char **argv)
@@ -456,7 +563,9 @@ int main(int argc, char **argv)
 		TEST_RUN(test_client_killed);
 	else if (strcmp(which, "wire") == 0)
 		TEST_RUN(test_wire);
+	else if (strcmp(which, "req") == 0)
+		TEST_RUN(test_req);
 	else
-		CHECK(!"scenario: server, client or wire");
+		CHECK(!"scenario: server, client, wire or req");
 	TEST_EXIT();
 }
