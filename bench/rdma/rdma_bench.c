@@ -628,7 +628,7 @@ static int run_target(void)
  * send in cq_mod, and as ucx_perftest's tag_lat, whose 8-byte sends complete locally. The round
  * trip is the messages', not the ACKs'.
  */
-static double pingpong_send(uint64_t n)
+static double __attribute__((noinline)) pingpong_send(uint64_t n)
 {
 	struct doca_rdma_task_send *st[2];
 	struct doca_rdma_task_receive *rt;
@@ -675,7 +675,7 @@ static double pingpong_send(uint64_t n)
 }
 
 /* Write ping-pong (as ucp_put_lat): returns the median half round trip in us. */
-static double pingpong_write(uint64_t n)
+static double __attribute__((noinline)) pingpong_write(uint64_t n)
 {
 	volatile uint64_t *mine = (volatile uint64_t *)(void *)(S.mem + PP_OFF + 16);
 	uint64_t *rtt = calloc(n, sizeof(*rtt)), warm = n / 10 + 1, arg, base = *mine;

@@ -303,7 +303,10 @@ static bool quick_ok(const struct drdma_task *t, const struct doca_rdma *rdma)
 	const uint64_t max = rdma->caps->rdma_max_message_size;
 	const struct doca_buf *src = t->src, *dst = t->dst;
 
-	/* (max_send_buf_list_len is at least 1: its setter refuses 0, so one buffer is in the limit) */
+	/* (max_send_buf_list_len and the receive's dst_buf_list_len are at least 1: their setters
+	 * refuse 0, so one buffer is in the limit) */
+	if (type_of(t) == DRDMA_TASK_RECEIVE) /* (names no connection) */
+		return dst == NULL || local_ok(dst, true);
 	if (t->conn == NULL || !drdma_conn_belongs(rdma, t->conn))
 		return false;
 	switch (type_of(t)) {

@@ -960,6 +960,10 @@ static void test_invalid_inputs(bool cm)
 	CHECK_OK(doca_rdma_task_receive_allocate_init(a.rdma, r1, (union doca_data){0}, &r));
 	CHECK_ERR(doca_task_submit(doca_rdma_task_receive_as_task(r)), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_task_try_submit(doca_rdma_task_receive_as_task(r)), DOCA_ERROR_INVALID_VALUE);
+	/* a receive into the peer's memory (an imported mmap), one buffer: refused as well */
+	doca_rdma_task_receive_set_dst_buf(r, al);
+	CHECK_ERR(doca_task_submit(doca_rdma_task_receive_as_task(r)), DOCA_ERROR_INVALID_VALUE);
+	doca_rdma_task_receive_set_dst_buf(r, r1);
 	CHECK(a.ok == 0 && a.err == 0);
 
 	/* nothing was posted: the connection is fine and an aligned atomic works */
