@@ -20,11 +20,10 @@ doca_error_t rnic_ep_create(const struct softhw_rnic_ep_attr *attr, struct softh
 	ep->attr = *attr;
 	if (ep->attr.cm_timeout_ms == 0)
 		ep->attr.cm_timeout_ms = RNIC_DIAL_TIMEOUT_MS;
-	pthread_mutex_init(&ep->lock, NULL);
+	softhw_lock_init(&ep->lock);
 	pthread_mutex_init(&ep->qps_lock, NULL);
 	ep->wait_fd = attr->owner_wakes ? softhw_waitset_create() : -1;
 	if (attr->owner_wakes && ep->wait_fd < 0) {
-		pthread_mutex_destroy(&ep->lock);
 		pthread_mutex_destroy(&ep->qps_lock);
 		free(ep);
 		return DOCA_ERROR_OPERATING_SYSTEM;
@@ -35,7 +34,6 @@ doca_error_t rnic_ep_create(const struct softhw_rnic_ep_attr *attr, struct softh
 	if (err != DOCA_SUCCESS) {
 		if (err != DOCA_ERROR_OPERATING_SYSTEM || rnic_nic.running)
 			rnic_nic_ep_remove(ep);
-		pthread_mutex_destroy(&ep->lock);
 		pthread_mutex_destroy(&ep->qps_lock);
 		if (ep->wait_fd >= 0)
 			close(ep->wait_fd);
@@ -91,7 +89,6 @@ void rnic_ep_destroy(struct softhw_rnic_ep *e)
 	recv_free_list(ep->rq_head);
 	recv_free_list(ep->free_recvs);
 	free(ep->cq);
-	pthread_mutex_destroy(&ep->lock);
 	pthread_mutex_destroy(&ep->qps_lock);
 	if (ep->wait_fd >= 0)
 		close(ep->wait_fd);
@@ -122,9 +119,9 @@ static void push_shared(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 {
 	bool notify = false;
 
-	pthread_mutex_lock(&ep->lock);
+	softhw_lock(&ep->lock);
 	if (ep->cq_count == ep->cq_cap && !cq_grow(ep)) {
-		pthread_mutex_unlock(&ep->lock);
+		softhw_unlock(&ep->lock);
 		return; /* out of memory: the completion is lost, as on a CQ overrun */
 	}
 	ep->cq[(ep->cq_head + ep->cq_count) % ep->cq_cap] = *cqe;
@@ -134,7 +131,7 @@ static void push_shared(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 		__atomic_store_n(&ep->armed, false, __ATOMIC_RELEASE);
 		notify = ep->attr.notify != NULL;
 	}
-	pthread_mutex_unlock(&ep->lock);
+	softhw_unlock(&ep->lock);
 	if (notify)
 		ep->attr.notify(ep->attr.notify_arg);
 }
@@ -241,7 +238,7 @@ int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max
 	}
 	if (__atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) == 0 || max <= n)
 		return n;
-	pthread_mutex_lock(&ep->lock);
+	softhw_lock(&ep->lock);
 	while (n < max && ep->cq_count > 0) {
 		cqes[n] = ep->cq[ep->cq_head];
 		ep->cq_head = (ep->cq_head + 1) % ep->cq_cap;
@@ -250,7 +247,7 @@ int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max
 			break; /* its callback may destroy qps whose CQEs follow (rnic_ep_forget_qp) */
 	}
 	__atomic_store_n(&ep->cq_avail, ep->cq_count, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&ep->lock);
+	softhw_unlock(&ep->lock);
 	return n;
 }
 
@@ -259,10 +256,10 @@ bool rnic_ep_arm(struct softhw_rnic_ep *e)
 	struct rnic_ep *ep = rnic_ep_of(e);
 	bool waiting;
 
-	pthread_mutex_lock(&ep->lock);
+	softhw_lock(&ep->lock);
 	waiting = ep->cq_count > 0 || ep->own_count > 0;
 	__atomic_store_n(&ep->armed, !waiting, __ATOMIC_SEQ_CST); /* pairs with ring.c ring_on() */
-	pthread_mutex_unlock(&ep->lock);
+	softhw_unlock(&ep->lock);
 	/* the paths the owner polls: the service thread takes their traffic while we sleep */
 	for (int p = 0; p < RNIC_PATH_COUNT && !waiting; p++)
 		if (rnic_paths[p]->arm != NULL && __atomic_load_n(&ep->path_qps[p], __ATOMIC_SEQ_CST) != 0 &&
@@ -336,7 +333,7 @@ doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *e, uint64_t wr_id, const s
 	 * rnic_ep_recv_done) with a gather list that fits there. A receive reposted per message
 	 * (an NVMe-oF host's response, a target's capsule) takes the lock once, not twice.
 	 */
-	pthread_mutex_lock(&ep->lock);
+	softhw_lock(&ep->lock);
 	r = ep->free_recvs;
 	if (r != NULL)
 		ep->free_recvs = r->next;
@@ -345,7 +342,7 @@ doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *e, uint64_t wr_id, const s
 		recv_append(ep, r);
 		queued = true;
 	}
-	pthread_mutex_unlock(&ep->lock);
+	softhw_unlock(&ep->lock);
 	if (!queued) {
 		if (r == NULL) {
 			r = calloc(1, sizeof(*r));
@@ -363,9 +360,9 @@ doca_error_t rnic_ep_post_recv(struct softhw_rnic_ep *e, uint64_t wr_id, const s
 			r->sgl = heap;
 		}
 		recv_set(r, wr_id, sgl, num_sge);
-		pthread_mutex_lock(&ep->lock);
+		softhw_lock(&ep->lock);
 		recv_append(ep, r);
-		pthread_mutex_unlock(&ep->lock);
+		softhw_unlock(&ep->lock);
 	}
 	/* A message waiting for a receive (receiver not ready) can go on now. */
 	if (__atomic_load_n(&ep->rnr_waiting, __ATOMIC_ACQUIRE) != 0) {
@@ -379,14 +376,14 @@ struct rnic_recv *rnic_ep_take_recv(struct rnic_ep *ep)
 {
 	struct rnic_recv *r;
 
-	pthread_mutex_lock(&ep->lock);
+	softhw_lock(&ep->lock);
 	r = ep->rq_head;
 	if (r != NULL) {
 		ep->rq_head = r->next;
 		if (ep->rq_head == NULL)
 			ep->rq_tail = NULL;
 	}
-	pthread_mutex_unlock(&ep->lock);
+	softhw_unlock(&ep->lock);
 	return r;
 }
 
@@ -409,10 +406,10 @@ void rnic_ep_recv_done(struct rnic_ep *ep, struct rnic_qp *qp, struct rnic_recv 
 	if (r->sgl != r->sgl_inline)
 		free(r->sgl);
 	r->sgl = r->sgl_inline;
-	pthread_mutex_lock(&ep->lock); /* (the free list: the service thread takes from it too) */
+	softhw_lock(&ep->lock); /* (the free list: the service thread takes from it too) */
 	r->next = ep->free_recvs;
 	ep->free_recvs = r;
-	pthread_mutex_unlock(&ep->lock);
+	softhw_unlock(&ep->lock);
 }
 
 void rnic_ep_flush_recv(struct softhw_rnic_ep *e, doca_error_t status)
@@ -451,8 +448,8 @@ void rnic_ep_forget_qp(struct rnic_ep *ep, const struct rnic_qp *qp)
 {
 	/* the owner's lane (the owner calls this), then the locked CQ */
 	ep->own_count = cq_forget(ep->own, ep->own_head, ep->own_count, RNIC_OWN_CQ, qp);
-	pthread_mutex_lock(&ep->lock);
+	softhw_lock(&ep->lock);
 	ep->cq_count = cq_forget(ep->cq, ep->cq_head, ep->cq_count, ep->cq_cap, qp);
 	__atomic_store_n(&ep->cq_avail, ep->cq_count, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&ep->lock);
+	softhw_unlock(&ep->lock);
 }

@@ -187,7 +187,7 @@ struct rnic_ep {
 	uint32_t up_gen;           /* atomic */
 	uint32_t up_seen;          /* owner: the up_gen up[] was built at */
 
-	pthread_mutex_t lock;      /* CQ and receive queue */
+	struct softhw_lock lock;   /* CQ and receive queue */
 	struct softhw_rnic_cqe *cq;
 	uint32_t cq_head;
 	uint32_t cq_count;
