@@ -17,15 +17,6 @@ static uint32_t pow2_at_least(uint32_t n)
 	return p;
 }
 
-static uint64_t ring_offset(const struct softhw_chan_geom *g, int dir)
-{
-	uint64_t off = (sizeof(struct softhw_chan_shm) + SOFTHW_CHAN_LINE - 1) & ~(uint64_t)(SOFTHW_CHAN_LINE - 1);
-
-	if (dir == SOFTHW_CHAN_B_TO_A)
-		off += (uint64_t)g->slots[SOFTHW_CHAN_A_TO_B] * g->slot_size;
-	return off;
-}
-
 doca_error_t softhw_chan_geom_make(uint32_t max_msg, uint32_t limit_a2b, uint32_t limit_b2a,
 				   struct softhw_chan_geom *geom)
 {
@@ -41,7 +32,7 @@ doca_error_t softhw_chan_geom_make(uint32_t max_msg, uint32_t limit_a2b, uint32_
 	g.slots[SOFTHW_CHAN_B_TO_A] = pow2_at_least(limit_b2a);
 	g.slot_size = (uint32_t)((sizeof(struct softhw_chan_rec) + max_msg + SOFTHW_CHAN_LINE - 1) &
 				 ~(uint32_t)(SOFTHW_CHAN_LINE - 1));
-	g.size = ring_offset(&g, SOFTHW_CHAN_B_TO_A) + (uint64_t)g.slots[SOFTHW_CHAN_B_TO_A] * g.slot_size;
+	g.size = softhw_chan_ring_offset(&g, SOFTHW_CHAN_B_TO_A) + (uint64_t)g.slots[SOFTHW_CHAN_B_TO_A] * g.slot_size;
 	*geom = g;
 	return DOCA_SUCCESS;
 }
@@ -70,7 +61,7 @@ static void chan_bind(struct softhw_chan *ch, const struct softhw_chan_geom *g, 
 		struct softhw_ring *r = rings[d];
 
 		r->ctl = &shm->ctl[d];
-		r->slots = (uint8_t *)ch->base + ring_offset(g, d);
+		r->slots = (uint8_t *)ch->base + softhw_chan_ring_offset(g, d);
 		r->mask = g->slots[d] - 1;
 		r->limit = g->limit[d];
 		r->slot_size = g->slot_size;

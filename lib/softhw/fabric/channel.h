@@ -27,7 +27,7 @@
 #include "doca_error.h"
 
 #define SOFTHW_CHAN_MAGIC 0x31616863736f73ULL /* "sochca1" */
-#define SOFTHW_CHAN_VERSION 1
+#define SOFTHW_CHAN_VERSION 2 /* 2: a record's sequence in its own header */
 #define SOFTHW_CHAN_LINE 64
 #define SOFTHW_CHAN_MAX_SLOTS (1u << 20)
 #define SOFTHW_CHAN_MAX_MSG (64u << 20)
@@ -47,10 +47,12 @@ struct softhw_chan_geom {
 	uint64_t size;      /* of the whole segment */
 };
 
-/* Control block of one direction; each side writes only its own cache line(s). */
+/*
+ * Control block of one direction; each side writes only its own cache line(s). What the sender
+ * published is in the records themselves (softhw_chan_rec.seq).
+ */
 struct softhw_chan_ctl {
-	_Alignas(SOFTHW_CHAN_LINE) uint64_t tail; /* sender: records published */
-	uint32_t ctrl_seq;                        /* sender: bumped after an out-of-band control message */
+	_Alignas(SOFTHW_CHAN_LINE) uint32_t ctrl_seq; /* sender: bumped after an out-of-band control message */
 	_Alignas(SOFTHW_CHAN_LINE) uint64_t head; /* receiver: records consumed */
 	_Alignas(SOFTHW_CHAN_LINE) uint32_t rx_armed; /* receiver sleeps: ring its bell after publishing */
 	uint32_t tx_armed;                        /* sender waits for room: ring its bell after consuming */
@@ -67,11 +69,16 @@ struct softhw_chan_shm {
 	struct softhw_chan_ctl ctl[2];
 };
 
-/* Header of one record. */
+/*
+ * Header of one record. `seq` is written last (release): the record's position + 1 once it is
+ * published. The receiver polls it where the data is, so a small record crosses between the
+ * CPUs as one cache line; polling the tail first cost a second line, read before the record's.
+ */
 struct softhw_chan_rec {
 	uint32_t len; /* payload bytes */
 	uint32_t tag; /* user-defined record kind */
 	uint64_t aux; /* user-defined word */
+	uint64_t seq; /* position + 1: published */
 };
 
 /* A record as the receiver sees it: valid until softhw_chan_consume(). */
@@ -91,7 +98,7 @@ struct softhw_ring {
 	uint32_t slot_size;
 	uint32_t max_msg;
 	uint64_t pos;  /* tx: next record to publish; rx: next record to consume */
-	uint64_t seen; /* tx: last head read; rx: last tail read */
+	uint64_t seen; /* tx: last head read (rx: unused) */
 };
 
 struct softhw_chan {
@@ -142,6 +149,16 @@ static inline void softhw_chan_ring_bell(int bell)
 	}
 }
 
+/* Where a direction's ring of slots starts in the segment (after the header, on a line). */
+static inline uint64_t softhw_chan_ring_offset(const struct softhw_chan_geom *g, int dir)
+{
+	uint64_t off = (sizeof(struct softhw_chan_shm) + SOFTHW_CHAN_LINE - 1) & ~(uint64_t)(SOFTHW_CHAN_LINE - 1);
+
+	if (dir == SOFTHW_CHAN_B_TO_A)
+		off += (uint64_t)g->slots[SOFTHW_CHAN_A_TO_B] * g->slot_size;
+	return off;
+}
+
 static inline struct softhw_chan_rec *softhw_ring_slot(const struct softhw_ring *r, uint64_t pos)
 {
 	return (struct softhw_chan_rec *)(r->slots + (size_t)(pos & r->mask) * r->slot_size);
@@ -184,8 +201,8 @@ static inline void softhw_chan_publish(struct softhw_chan *ch, uint32_t tag, uin
 	rec->len = len;
 	rec->tag = tag;
 	rec->aux = aux;
+	__atomic_store_n(&rec->seq, r->pos + 1, __ATOMIC_RELEASE);
 	r->pos++;
-	__atomic_store_n(&r->ctl->tail, r->pos, __ATOMIC_RELEASE);
 	/* Pairs with softhw_chan_arm_rx(): either the receiver sees the record or we see its flag. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&r->ctl->rx_armed, __ATOMIC_RELAXED) &&
@@ -213,21 +230,25 @@ static inline bool softhw_chan_arm_tx(struct softhw_chan *ch)
 
 /* ---- receiving ---- */
 
+/*
+ * The sequence a slot holds while the record at pos is not published yet: its previous lap's
+ * (0 on the first lap, the segment starts zeroed).
+ */
+static inline uint64_t softhw_ring_seq_before(const struct softhw_ring *r, uint64_t pos)
+{
+	return pos > r->mask ? pos + 1 - ((uint64_t)r->mask + 1) : 0;
+}
+
 /* 1: a record is waiting (in *msg); 0: none; -1: the segment is corrupted (drop the channel). */
 static inline int softhw_chan_peek(struct softhw_chan *ch, struct softhw_chan_msg *msg)
 {
 	struct softhw_ring *r = &ch->rx;
-	const struct softhw_chan_rec *rec;
+	const struct softhw_chan_rec *rec = softhw_ring_slot(r, r->pos);
+	uint64_t seq = __atomic_load_n(&rec->seq, __ATOMIC_ACQUIRE);
 	uint32_t len;
 
-	if (r->pos == r->seen) {
-		r->seen = __atomic_load_n(&r->ctl->tail, __ATOMIC_ACQUIRE);
-		if (r->pos == r->seen)
-			return 0;
-		if (r->seen - r->pos > r->limit)
-			return -1; /* more records than credits: not a well-behaved sender */
-	}
-	rec = softhw_ring_slot(r, r->pos);
+	if (seq != r->pos + 1) /* not published: anything but the last lap's is a scribbling peer */
+		return seq == softhw_ring_seq_before(r, r->pos) ? 0 : -1;
 	len = __atomic_load_n(&rec->len, __ATOMIC_RELAXED); /* read once: the peer may rewrite it */
 	if (len > r->max_msg)
 		return -1;
@@ -258,7 +279,8 @@ static inline bool softhw_chan_arm_rx(struct softhw_chan *ch)
 	struct softhw_ring *r = &ch->rx;
 
 	__atomic_store_n(&r->ctl->rx_armed, 1, __ATOMIC_SEQ_CST);
-	return __atomic_load_n(&r->ctl->tail, __ATOMIC_SEQ_CST) != r->pos ||
+	/* (a sequence from neither lap also wakes it: its peek then finds the corruption) */
+	return __atomic_load_n(&softhw_ring_slot(r, r->pos)->seq, __ATOMIC_SEQ_CST) != softhw_ring_seq_before(r, r->pos) ||
 	       __atomic_load_n(&r->ctl->ctrl_seq, __ATOMIC_RELAXED) != ch->ctrl_seen;
 }
 

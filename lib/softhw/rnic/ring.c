@@ -66,7 +66,7 @@ struct ring {
 	uint32_t head_done;        /* tx: records of the oldest wr in flight consumed (a WRITE takes several) */
 	uint32_t idle;             /* tx: polls without progress (a nudge now and then) */
 	/* owner only (ep_poll): the peer's ring words at its last locked look, and looks skipped */
-	uint64_t poll_rx_tail, poll_tx_head;
+	uint64_t poll_rx_next, poll_tx_head; /* owner: the record it looks for next, the peer's head seen */
 	uint32_t poll_skipped;
 	uint64_t nudged;           /* tx: ms of the last nudge */
 	/*
@@ -586,17 +586,21 @@ enum ring_look { LOOK_SKIP = 0, LOOK_CHANGED, LOOK_PERIODIC };
 /*
  * Has the peer published or consumed a record since the owner's last locked look? Only the
  * peer's words in the shared segment are read (it stays mapped until the qp is freed, after the
- * owner destroyed it). Every 64th poll looks anyway: a record waiting for a receive, and the
- * nudge of a receiver that does not progress, are not changes of those words.
+ * owner destroyed it): the sequence of the slot the next record goes in (the record's own line,
+ * so a message is one line to fetch, not the tail's and then its own), and the head. A sequence
+ * at or past the one looked for (a record published, or consumed meanwhile by the service
+ * thread) is a change; ring_poll then looks for the record after the last one consumed. Every
+ * 64th poll looks anyway: a record waiting for a receive, and the nudge of a receiver that does
+ * not progress, are not changes of those words.
  */
 static enum ring_look ring_changed(struct ring *r)
 {
-	uint64_t rx_tail = __atomic_load_n(&r->ch.rx.ctl->tail, __ATOMIC_ACQUIRE);
+	const struct softhw_chan_rec *next = softhw_ring_slot(&r->ch.rx, r->poll_rx_next);
+	uint64_t seq = __atomic_load_n(&next->seq, __ATOMIC_ACQUIRE);
 	uint64_t tx_head = __atomic_load_n(&r->ch.tx.ctl->head, __ATOMIC_ACQUIRE);
 
-	if (rx_tail == r->poll_rx_tail && tx_head == r->poll_tx_head)
+	if ((int64_t)(seq - (r->poll_rx_next + 1)) < 0 && tx_head == r->poll_tx_head)
 		return (++r->poll_skipped & 63) != 0 ? LOOK_SKIP : LOOK_PERIODIC;
-	r->poll_rx_tail = rx_tail;
 	r->poll_tx_head = tx_head;
 	return LOOK_CHANGED;
 }
@@ -653,6 +657,7 @@ static void ring_poll(struct rnic_ep *ep)
 		if (look == LOOK_PERIODIC)
 			r->idle += 63; /* the polls skipped count towards the nudge (ring_acks) */
 		ring_pump(qp);
+		r->poll_rx_next = r->ch.rx.pos; /* (qp lock held: consumed up to here) */
 		if (!r->quiet && r->polls - r->polls_armed >= QUIET_POLLS && !r->halt &&
 		    !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&ep->owner_waits, __ATOMIC_ACQUIRE))
 			ring_go_quiet(qp, r);

@@ -2096,11 +2096,15 @@ static void child_fpbad_server(void)
 	fp_post(1);
 	progress_for_ms(fp.pe, 20);
 	CHECK(fp.failed == 0);
-	/* a published count far beyond the ring's credits, as a broken peer would write */
+	/* the first record's sequence from no lap of the ring, as a broken peer would write it */
 	shm = find_consumer_ring();
 	CHECK(shm != NULL);
-	if (shm != NULL)
-		__atomic_store_n(&shm->ctl[SOFTHW_CHAN_B_TO_A].tail, 1000, __ATOMIC_RELEASE);
+	if (shm != NULL) {
+		struct softhw_chan_rec *rec = (struct softhw_chan_rec *)(void *)((uint8_t *)shm +
+			softhw_chan_ring_offset(&shm->geom, SOFTHW_CHAN_B_TO_A));
+
+		__atomic_store_n(&rec->seq, 1000, __ATOMIC_RELEASE);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		doca_pe_progress(fp.pe);

@@ -219,14 +219,14 @@ static bool export_rkey(const struct softhw_function *fn, void *addr, size_t len
 /* How the corrupting peer breaks the segment (test_ring_corrupt). */
 enum corrupt {
 	CORRUPT_LEN,       /* publishes a record longer than a slot */
-	CORRUPT_TAIL,      /* moves its tail far beyond the credits */
+	CORRUPT_SEQ,       /* publishes a record whose sequence is from neither lap */
 	CORRUPT_HEAD_FWD,  /* claims it consumed far more than was published */
 	CORRUPT_HEAD_BACK, /* moves its head backwards */
 	CORRUPT_RANDOM,    /* random bytes over the whole segment */
 	CORRUPT_N,
 };
 
-static const char *const corrupt_name[CORRUPT_N] = {"record length", "tail", "head forward", "head backward",
+static const char *const corrupt_name[CORRUPT_N] = {"record length", "sequence", "head forward", "head backward",
 						    "random bytes"};
 
 /*
@@ -247,8 +247,8 @@ static bool corrupt_ring(struct rnic_qp *q, int how)
 			/* our tx ring is the victim's rx ring: a record claiming far more than a slot */
 			softhw_chan_publish(ch, 0x4d534731u /* ring.c's message tag */, 0, 0xfffffff0u);
 			break;
-		case CORRUPT_TAIL:
-			__atomic_store_n(&ch->tx.ctl->tail, ch->tx.pos + 1000000, __ATOMIC_RELEASE);
+		case CORRUPT_SEQ:
+			__atomic_store_n(&softhw_ring_slot(&ch->tx, ch->tx.pos)->seq, ch->tx.pos + 1000000, __ATOMIC_RELEASE);
 			break;
 		case CORRUPT_HEAD_FWD:
 			/* our rx ring is the victim's tx ring: its head is the victim's ACK count */
