@@ -167,12 +167,13 @@ void rnic_ep_up_changed(struct rnic_ep *ep)
 	__atomic_fetch_add(&ep->up_gen, 1, __ATOMIC_SEQ_CST);
 }
 
-void rnic_ep_up_build(struct rnic_ep *ep, uint32_t gen)
+void rnic_ep_up_build(struct rnic_ep *ep, uint32_t gen, bool locked)
 {
 	ep->up_seen = gen;
 	for (int i = 0; i < RNIC_PATH_COUNT; i++)
 		ep->up[i] = NULL;
-	pthread_mutex_lock(&ep->qps_lock); /* the service thread lists RDMA-CM qps */
+	if (!locked)
+		pthread_mutex_lock(&ep->qps_lock); /* the service thread lists RDMA-CM qps */
 	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
 		uint8_t mask = __atomic_load_n(&qp->up_mask, __ATOMIC_SEQ_CST);
 
@@ -182,7 +183,8 @@ void rnic_ep_up_build(struct rnic_ep *ep, uint32_t gen)
 				ep->up[i] = qp;
 			}
 	}
-	pthread_mutex_unlock(&ep->qps_lock);
+	if (!locked)
+		pthread_mutex_unlock(&ep->qps_lock);
 }
 
 bool rnic_ep_owner_lane_empty(const struct rnic_ep *ep)

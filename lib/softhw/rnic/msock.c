@@ -746,10 +746,10 @@ static void msock_event(struct rnic_qp *qp, uint32_t events)
 static void msock_poll(struct rnic_ep *ep)
 {
 	bool armed = __atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE);
-	struct rnic_qp *first = rnic_ep_up_qps(ep, RNIC_PATH_MSOCK); /* (takes qps_lock to rebuild) */
 
 	pthread_mutex_lock(&ep->qps_lock);
-	for (struct rnic_qp *qp = first; qp != NULL; qp = qp->next_up[RNIC_PATH_MSOCK]) {
+	for (struct rnic_qp *qp = rnic_ep_up_qps_locked(ep, RNIC_PATH_MSOCK); qp != NULL;
+	     qp = qp->next_up[RNIC_PATH_MSOCK]) {
 		struct msock *m = ms_of(qp);
 		bool inflight, stalled, out, lock;
 		ssize_t n = 0;

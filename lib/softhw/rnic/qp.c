@@ -577,7 +577,6 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 			*pp = qp->next_own;
 			break;
 		}
-	rnic_ep_up_changed(ep); /* the owner's up lists must not keep it */
 	pthread_mutex_lock(&rnic_nic.lock);
 	for (struct rnic_qp **pp = &rnic_nic.qps; *pp != NULL; pp = &(*pp)->next_all)
 		if (*pp == qp) {
@@ -590,6 +589,9 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 			*pp = qp->next_ep;
 			break;
 		}
+	/* after the unlisting, under qps_lock: a list built before it is built again before its next
+	 * walk (rnic_ep_up_qps_locked), and never holds it */
+	rnic_ep_up_changed(ep);
 	pthread_mutex_unlock(&ep->qps_lock);
 	softhw_lock(&qp->lock);
 	if (qp->state == QP_RTS)

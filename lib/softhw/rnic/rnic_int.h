@@ -179,9 +179,10 @@ struct rnic_ep {
 	/*
 	 * The qps on which each path is up, for the owner's poll (own_qps only, unless the path's
 	 * owner_polls_cm): a context with a thousand connections exported and one in use looks at
-	 * one. Rebuilt by the owner from ep->qps (under qps_lock) when up_gen moved (a path came up
-	 * or went down, a qp was destroyed: only the owner's qp_destroy unlists one), so it never
-	 * holds a destroyed qp.
+	 * one. Rebuilt by the poller from ep->qps (under qps_lock) when up_gen moved (a path came up
+	 * or went down, a qp was destroyed: qp_destroy moves it after unlisting the qp, under
+	 * qps_lock), so a walk under qps_lock never meets a destroyed qp, nor one without it when
+	 * only the owner destroys.
 	 */
 	struct rnic_qp *up[RNIC_PATH_COUNT];
 	uint32_t up_gen;           /* atomic */
@@ -291,14 +292,31 @@ void rnic_ep_flush_recv(struct softhw_rnic_ep *ep, doca_error_t status);
 void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe);
 /* Path p came up (or went down) on qp: counted for ep_poll, listed for the owner (rnic_ep_up_qps). */
 void rnic_path_up(struct rnic_qp *qp, enum rnic_path_id p, bool up);
-void rnic_ep_up_build(struct rnic_ep *ep, uint32_t gen);
-/* Owner, without qps_lock: the first qp on which path p is up, the next by qp->next_up[p]. */
+void rnic_ep_up_build(struct rnic_ep *ep, uint32_t gen, bool locked);
+/*
+ * Owner, without qps_lock: the first of its own qps on which path p is up, the next by
+ * qp->next_up[p] (a path whose qps only the owner destroys: ring, stream).
+ */
 static inline struct rnic_qp *rnic_ep_up_qps(struct rnic_ep *ep, enum rnic_path_id p)
 {
 	uint32_t gen = __atomic_load_n(&ep->up_gen, __ATOMIC_SEQ_CST);
 
 	if (gen != ep->up_seen)
-		rnic_ep_up_build(ep, gen);
+		rnic_ep_up_build(ep, gen, false);
+	return ep->up[p];
+}
+
+/*
+ * The same with qps_lock held, for the whole walk: a qp_destroy from another thread (a verbs
+ * program's) unlists its qp under that lock after moving the generation, so the list is
+ * rebuilt without it before it could be freed.
+ */
+static inline struct rnic_qp *rnic_ep_up_qps_locked(struct rnic_ep *ep, enum rnic_path_id p)
+{
+	uint32_t gen = __atomic_load_n(&ep->up_gen, __ATOMIC_SEQ_CST);
+
+	if (gen != ep->up_seen)
+		rnic_ep_up_build(ep, gen, true);
 	return ep->up[p];
 }
 /* Owner: own_qps changed (a qp destroyed): up[] is built again before the next walk. */
