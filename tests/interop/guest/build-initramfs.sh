@@ -42,11 +42,26 @@ if ((${#missing[@]})); then
 		"${missing[@]}" >&2
 fi
 
-# The kernel package the meta package points at today (linux-image-6.1.0-NN-amd64).
-kpkg=$(apt-cache depends "$kpkg_meta" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}')
+# The kernel package the meta package points at today (linux-image-6.1.0-NN-amd64), or the
+# one SOFTDOCA_INTEROP_KERNEL names: a meta package with a release
+# (linux-image-amd64/bookworm-backports) or an exact one (linux-image-6.12.95+deb12-amd64).
+kernel_pkg() {
+	case $kpkg_meta in
+	linux-image-[0-9]*) apt-cache show "$kpkg_meta" >/dev/null 2>&1 && echo "$kpkg_meta" ;;
+	*) apt-cache depends "$kpkg_meta" 2>/dev/null | awk '/Depends: linux-image-/{print $2; exit}' ;;
+	esac
+}
+kpkg=$(kernel_pkg) || true
 if [[ -z $kpkg ]]; then
 	apt-get update -qq >&2
-	kpkg=$(apt-cache depends "$kpkg_meta" | awk '/Depends: linux-image-/{print $2; exit}')
+	kpkg=$(kernel_pkg) || true
+fi
+if [[ -z $kpkg ]]; then
+	echo "interop: no kernel package for '$kpkg_meta' in apt's sources" >&2
+	[[ $kpkg_meta == linux-image-amd64 ]] ||
+		echo "interop: a backports kernel (6.12) needs bookworm-backports in /etc/apt/sources.list.d/" \
+			"(Suites: bookworm-backports, Components: main), then apt-get update" >&2
+	exit 2
 fi
 kver=${kpkg#linux-image-}
 out=$cache_root/$kver
