@@ -687,6 +687,11 @@ scenario_doca-server-cm() {
 STA_NQN=nqn.2026-12.io.softdoca:interop
 STA_PORT=4420
 STA_HOSTNQN=nqn.2014-08.io.softdoca:interop-guest
+# A host ID of our own beside the host NQN: with only --hostnqn, nvme-cli 2.3 (no
+# /etc/nvme/hostid in the guest) sends no hostid and the kernel takes its default host's, and
+# Linux 6.12 refuses one hostid under two NQNs ("found same hostid ... but different hostnqn",
+# EINVAL); 6.1 took it.
+STA_HOSTID=5d0f7c1e-2b4a-4c6e-9a3d-0123456789ab
 STA_MB=64
 
 # sta_ready NAME: the target binary, its card and a backing file of random bytes (else a FAIL line).
@@ -724,6 +729,7 @@ sta_guest_lib() {
 	cat <<G
 NQN=$STA_NQN
 HOSTNQN=$STA_HOSTNQN
+HOSTID=$STA_HOSTID
 TADDR=$HOST_IP
 TPORT=$STA_PORT
 G
@@ -760,7 +766,7 @@ scenario_nvme-discover() {
 	sta_ready nvme-discover || return
 	if ! sta_start; then fail nvme-discover "softdoca-sta-target did not start"; sed 's/^/  target: /' "$work/sta.err"; sta_stop KILL; return; fi
 	{ sta_guest_lib; cat <<'G'
-timeout 60 nvme discover -t rdma -a $TADDR -s $TPORT --hostnqn=$HOSTNQN >/tmp/disc.log 2>&1; rc=$?
+timeout 60 nvme discover -t rdma -a $TADDR -s $TPORT --hostnqn=$HOSTNQN --hostid=$HOSTID >/tmp/disc.log 2>&1; rc=$?
 ok=fail
 [ $rc = 0 ] && grep -q "subnqn: *$NQN" /tmp/disc.log && grep -q "trtype: *rdma" /tmp/disc.log && ok=pass
 mark RESULT guest-nvme-discover $ok "rc=$rc $(log1 /tmp/disc.log 600)"
@@ -786,7 +792,7 @@ nvme_io() {
 	want=$(sha256sum "$sta_disk" | cut -d' ' -f1)
 	{ sta_guest_lib; echo "WANT=$want WOFF=$STA_WOFF S=$3"; echo "$2"; cat <<'G'
 t0=$(cut -d' ' -f1 /proc/uptime)
-timeout 90 nvme connect -t rdma -a $TADDR -s $TPORT -n $NQN --hostnqn=$HOSTNQN >/tmp/conn.log 2>&1; rc=$?
+timeout 90 nvme connect -t rdma -a $TADDR -s $TPORT -n $NQN --hostnqn=$HOSTNQN --hostid=$HOSTID >/tmp/conn.log 2>&1; rc=$?
 dev=$(nvme_dev 300)
 mark RESULT guest-nvme-connect$S $( [ $rc = 0 ] && [ -n "$dev" ] && echo pass || echo fail ) "rc=$rc dev=$dev ctrl=$(nvme_ctrl) $(log1 /tmp/conn.log)"
 [ -n "$dev" ] || return 1
@@ -849,7 +855,7 @@ scenario_nvme-restart() {
 	sta_ready nvme-restart || return
 	if ! sta_start; then fail nvme-restart "softdoca-sta-target did not start"; sed 's/^/  target: /' "$work/sta.err"; sta_stop KILL; return; fi
 	{ sta_guest_lib; echo "RBASE=$STA_RBASE"; cat <<'G'
-timeout 90 nvme connect -t rdma -a $TADDR -s $TPORT -n $NQN --hostnqn=$HOSTNQN --reconnect-delay=1 \
+timeout 90 nvme connect -t rdma -a $TADDR -s $TPORT -n $NQN --hostnqn=$HOSTNQN --hostid=$HOSTID --reconnect-delay=1 \
 	--ctrl-loss-tmo=300 >/tmp/conn.log 2>&1; rc=$?
 dev=$(nvme_dev 300); ctrl=$(nvme_ctrl)
 mark RESULT guest-nvme-connect $( [ $rc = 0 ] && [ -n "$dev" ] && echo pass || echo fail ) "rc=$rc dev=$dev ctrl=$ctrl $(log1 /tmp/conn.log)"
