@@ -815,7 +815,8 @@ G
 	[[ -z $2 ]] || echo "mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')"
 	} >"$work/job.sh"
 	boot "$work/job.sh"
-	if wait_mark WROTE 600; then
+	# the guest's DONE ends the wait too: a failed connect never writes
+	if wait_mark '(WROTE|DONE)' 600 && grep -aq '^@@INTEROP WROTE' "$work/serial.log"; then
 		# the guest's write completed: the file holds it now, while the target still runs
 		if cmp -s <(dd if="$sta_disk" bs=4096 skip=$STA_WOFF count=256 2>/dev/null) "$work/share/wpat.bin"; then
 			pass host-file-has-odirect-write$3 "1 MiB at block $STA_WOFF"
@@ -894,7 +895,7 @@ mark RESULT guest-nvme-disconnect $( [ $rc = 0 ] && grep -q "disconnected 1 cont
 G
 	} >"$work/job.sh"
 	boot "$work/job.sh"
-	if ! wait_mark WRITING 300; then fail nvme-restart "the guest never started writing"; finish 30; guest_results; sta_stop KILL; return; fi
+	if ! wait_mark '(WRITING|DONE)' 300 || ! grep -aq '^@@INTEROP WRITING' "$work/serial.log"; then fail nvme-restart "the guest never started writing"; finish 30; guest_results; sta_stop KILL; return; fi
 	# bounded wait for 20 completed writes (the guest appends to done.log as each completes)
 	for ((k = 0; k < 1200; k++)); do
 		n=$(wc -l <"$work/share/done.log" 2>/dev/null || echo 0)
