@@ -95,6 +95,7 @@ static doca_error_t cm_connect(struct softhw_rnic_ep *e, const struct sockaddr *
 		return DOCA_ERROR_NO_MEMORY;
 	softhw_lock(&qp->lock);
 	qp->cm = true;
+	__atomic_fetch_add(&ep->cm_qps, 1, __ATOMIC_RELEASE);
 	if (p != NULL)
 		cm_param_take(qp, p, 56); /* the REQ's room after the RDMA-CM header */
 	qp->dialer = true;

@@ -21,10 +21,9 @@ doca_error_t rnic_ep_create(const struct softhw_rnic_ep_attr *attr, struct softh
 	if (ep->attr.cm_timeout_ms == 0)
 		ep->attr.cm_timeout_ms = RNIC_DIAL_TIMEOUT_MS;
 	softhw_lock_init(&ep->lock);
-	pthread_mutex_init(&ep->qps_lock, NULL);
+	softhw_lock_init(&ep->qps_lock);
 	ep->wait_fd = attr->owner_wakes ? softhw_waitset_create() : -1;
 	if (attr->owner_wakes && ep->wait_fd < 0) {
-		pthread_mutex_destroy(&ep->qps_lock);
 		free(ep);
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
@@ -34,7 +33,6 @@ doca_error_t rnic_ep_create(const struct softhw_rnic_ep_attr *attr, struct softh
 	if (err != DOCA_SUCCESS) {
 		if (err != DOCA_ERROR_OPERATING_SYSTEM || rnic_nic.running)
 			rnic_nic_ep_remove(ep);
-		pthread_mutex_destroy(&ep->qps_lock);
 		if (ep->wait_fd >= 0)
 			close(ep->wait_fd);
 		free(ep);
@@ -68,9 +66,9 @@ void rnic_ep_destroy(struct softhw_rnic_ep *e)
 	while (ep->qps != NULL) {
 		struct rnic_qp *qp = ep->qps;
 
-		pthread_mutex_lock(&ep->qps_lock);
+		softhw_lock(&ep->qps_lock);
 		ep->qps = qp->next_ep;
-		pthread_mutex_unlock(&ep->qps_lock);
+		softhw_unlock(&ep->qps_lock);
 		for (struct rnic_qp **pp = &rnic_nic.qps; *pp != NULL; pp = &(*pp)->next_all)
 			if (*pp == qp) {
 				*pp = qp->next_all;
@@ -89,7 +87,6 @@ void rnic_ep_destroy(struct softhw_rnic_ep *e)
 	recv_free_list(ep->rq_head);
 	recv_free_list(ep->free_recvs);
 	free(ep->cq);
-	pthread_mutex_destroy(&ep->qps_lock);
 	if (ep->wait_fd >= 0)
 		close(ep->wait_fd);
 	free(ep);
@@ -173,7 +170,7 @@ void rnic_ep_up_build(struct rnic_ep *ep, uint32_t gen, bool locked)
 	for (int i = 0; i < RNIC_PATH_COUNT; i++)
 		ep->up[i] = NULL;
 	if (!locked)
-		pthread_mutex_lock(&ep->qps_lock); /* the service thread lists RDMA-CM qps */
+		softhw_lock(&ep->qps_lock); /* the service thread lists RDMA-CM qps */
 	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
 		uint8_t mask = __atomic_load_n(&qp->up_mask, __ATOMIC_SEQ_CST);
 
@@ -184,7 +181,7 @@ void rnic_ep_up_build(struct rnic_ep *ep, uint32_t gen, bool locked)
 			}
 	}
 	if (!locked)
-		pthread_mutex_unlock(&ep->qps_lock);
+		softhw_unlock(&ep->qps_lock);
 }
 
 bool rnic_ep_owner_lane_empty(const struct rnic_ep *ep)
@@ -205,12 +202,12 @@ void rnic_ep_push_owner(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe)
 /* The owner slept on ep->wait_fd and is awake: the service thread watches the doorbells again. */
 static void owner_awake(struct rnic_ep *ep)
 {
-	pthread_mutex_lock(&ep->qps_lock);
+	softhw_lock(&ep->qps_lock);
 	if (ep->owner_waits) {
 		__atomic_store_n(&ep->owner_waits, false, __ATOMIC_RELEASE);
 		RNIC_PATHS_EACH(owner_wait, ep, false);
 	}
-	pthread_mutex_unlock(&ep->qps_lock);
+	softhw_unlock(&ep->qps_lock);
 }
 
 int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max)
@@ -281,12 +278,12 @@ void rnic_ep_owner_wait(struct softhw_rnic_ep *e)
 
 	if (ep->wait_fd < 0)
 		return;
-	pthread_mutex_lock(&ep->qps_lock);
+	softhw_lock(&ep->qps_lock);
 	if (!ep->owner_waits) {
 		__atomic_store_n(&ep->owner_waits, true, __ATOMIC_RELEASE);
 		RNIC_PATHS_EACH(owner_wait, ep, true);
 	}
-	pthread_mutex_unlock(&ep->qps_lock);
+	softhw_unlock(&ep->qps_lock);
 }
 
 void rnic_ep_serve(struct softhw_rnic_ep *e)

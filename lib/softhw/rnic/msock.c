@@ -747,7 +747,7 @@ static void msock_poll(struct rnic_ep *ep)
 {
 	bool armed = __atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE);
 
-	pthread_mutex_lock(&ep->qps_lock);
+	softhw_lock(&ep->qps_lock);
 	for (struct rnic_qp *qp = rnic_ep_up_qps_locked(ep, RNIC_PATH_MSOCK); qp != NULL;
 	     qp = qp->next_up[RNIC_PATH_MSOCK]) {
 		struct msock *m = ms_of(qp);
@@ -795,7 +795,7 @@ static void msock_poll(struct rnic_ep *ep)
 		}
 		m_release(qp);
 	}
-	pthread_mutex_unlock(&ep->qps_lock);
+	softhw_unlock(&ep->qps_lock);
 }
 
 /* Owner going to sleep: the service thread reads the message sockets meanwhile. */
@@ -804,7 +804,7 @@ static bool msock_arm(struct rnic_ep *ep)
 	uint64_t now = rnic_now_ms();
 	bool kick = false;
 
-	pthread_mutex_lock(&ep->qps_lock);
+	softhw_lock(&ep->qps_lock);
 	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
 		struct msock *m = ms_of(qp);
 
@@ -824,7 +824,7 @@ static bool msock_arm(struct rnic_ep *ep)
 		}
 		softhw_unlock(&qp->lock);
 	}
-	pthread_mutex_unlock(&ep->qps_lock);
+	softhw_unlock(&ep->qps_lock);
 	if (kick)
 		rnic_nic_kick();
 	return false;

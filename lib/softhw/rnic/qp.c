@@ -37,10 +37,10 @@ struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user)
 	qp->id = ++rnic_nic.last_qp_id;
 	qp->next_all = rnic_nic.qps;
 	rnic_nic.qps = qp;
-	pthread_mutex_lock(&ep->qps_lock);
+	softhw_lock(&ep->qps_lock);
 	qp->next_ep = ep->qps;
 	ep->qps = qp;
-	pthread_mutex_unlock(&ep->qps_lock);
+	softhw_unlock(&ep->qps_lock);
 	pthread_mutex_unlock(&rnic_nic.lock);
 	return qp;
 }
@@ -532,6 +532,7 @@ struct rnic_qp *rnic_qp_requested(struct rnic_ep *cm_ep, const struct rnic_hello
 		return NULL;
 	softhw_lock(&qp->lock);
 	qp->cm = true;
+	__atomic_fetch_add(&cm_ep->cm_qps, 1, __ATOMIC_RELEASE);
 	qp->peer = h->self;
 	qp->has_peer = true;
 	qp->local = rnic_same_host(&rnic_nic.host, &h->self.host);
@@ -583,7 +584,7 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 			*pp = qp->next_all;
 			break;
 		}
-	pthread_mutex_lock(&ep->qps_lock);
+	softhw_lock(&ep->qps_lock);
 	for (struct rnic_qp **pp = &ep->qps; *pp != NULL; pp = &(*pp)->next_ep)
 		if (*pp == qp) {
 			*pp = qp->next_ep;
@@ -592,7 +593,9 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 	/* after the unlisting, under qps_lock: a list built before it is built again before its next
 	 * walk (rnic_ep_up_qps_locked), and never holds it */
 	rnic_ep_up_changed(ep);
-	pthread_mutex_unlock(&ep->qps_lock);
+	if (qp->cm)
+		__atomic_fetch_sub(&ep->cm_qps, 1, __ATOMIC_RELEASE);
+	softhw_unlock(&ep->qps_lock);
 	softhw_lock(&qp->lock);
 	if (qp->state == QP_RTS)
 		RNIC_PATHS_EACH(flush, qp); /* the ACKs of what we received count before the BYE or the close */

@@ -669,7 +669,7 @@ static bool ring_arm(struct rnic_ep *ep)
 {
 	bool waiting = false;
 
-	pthread_mutex_lock(&ep->qps_lock);
+	softhw_lock(&ep->qps_lock);
 	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
 		struct ring *r = ring_of(qp);
 
@@ -696,7 +696,7 @@ static bool ring_arm(struct rnic_ep *ep)
 		}
 		softhw_unlock(&qp->lock);
 	}
-	pthread_mutex_unlock(&ep->qps_lock);
+	softhw_unlock(&ep->qps_lock);
 	return waiting;
 }
 

@@ -174,7 +174,8 @@ struct rnic_ep {
 	 * ring unmapped, only after the owner destroyed it).
 	 */
 	struct rnic_qp *own_qps;
-	pthread_mutex_t qps_lock;  /* order: nic.lock -> qps_lock -> qp->lock */
+	struct softhw_lock qps_lock; /* order: nic.lock -> qps_lock -> qp->lock */
+	uint32_t cm_qps;           /* atomic: RDMA-CM qps on qps (made by the CM, not yet destroyed) */
 	uint32_t path_qps[RNIC_PATH_COUNT]; /* atomic: qps on which each path is up (ep_poll's cheap check) */
 	/*
 	 * The qps on which each path is up, for the owner's poll (own_qps only, unless the path's

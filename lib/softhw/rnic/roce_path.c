@@ -1320,13 +1320,19 @@ static void lport_quiet(struct roce_lport *lp, bool quiet)
 static struct roce_lport *ep_lport(struct rnic_ep *ep, uint32_t *qpn, unsigned *nup)
 {
 	struct roce_lport *lp = NULL;
-	bool cm = false;
 
-	pthread_mutex_lock(&ep->qps_lock);
-	for (struct rnic_qp *qp = ep->qps; qp != NULL && !cm; qp = qp->next_ep) {
+	/*
+	 * An ep with RDMA-CM connections leaves its port to the service thread: roce_cm.c was built
+	 * for it, and with owners draining QP1 too a server once never completed its connection
+	 * (rdma_roce_read_cm_requester_serves). Out-of-band eps keep the owner's fast path.
+	 */
+	if (__atomic_load_n(&ep->cm_qps, __ATOMIC_ACQUIRE) != 0)
+		return NULL;
+	softhw_lock(&ep->qps_lock); /* (a verbs program may destroy a qp from another thread) */
+	for (struct rnic_qp *qp = rnic_ep_up_qps_locked(ep, RNIC_PATH_ROCE); qp != NULL;
+	     qp = qp->next_up[RNIC_PATH_ROCE]) {
 		struct roce_qp *s = rq_of(qp);
 
-		cm = qp->cm;
 		if (s == NULL || !__atomic_load_n(&s->up, __ATOMIC_RELAXED))
 			continue;
 		(*nup)++;
@@ -1335,13 +1341,8 @@ static struct roce_lport *ep_lport(struct rnic_ep *ep, uint32_t *qpn, unsigned *
 			*qpn = s->qpn;
 		}
 	}
-	pthread_mutex_unlock(&ep->qps_lock);
-	/*
-	 * An ep with RDMA-CM connections leaves its port to the service thread: roce_cm.c was built
-	 * for it, and with owners draining QP1 too a server once never completed its connection
-	 * (rdma_roce_read_cm_requester_serves). Out-of-band eps keep the owner's fast path.
-	 */
-	return cm ? NULL : lp;
+	softhw_unlock(&ep->qps_lock);
+	return lp;
 }
 
 static bool roce_arm(struct rnic_ep *ep)

@@ -462,7 +462,7 @@ static void stream_poll(struct rnic_ep *ep)
 /* The owner goes to sleep: its sockets go back to the service thread. */
 static bool stream_arm(struct rnic_ep *ep)
 {
-	pthread_mutex_lock(&ep->qps_lock);
+	softhw_lock(&ep->qps_lock);
 	for (struct rnic_qp *qp = ep->qps; qp != NULL; qp = qp->next_ep) {
 		struct rnic_stream *s = qp->path[RNIC_PATH_STREAM];
 
@@ -473,7 +473,7 @@ static bool stream_arm(struct rnic_ep *ep)
 			owner_stops(qp);
 		softhw_unlock(&qp->lock);
 	}
-	pthread_mutex_unlock(&ep->qps_lock);
+	softhw_unlock(&ep->qps_lock);
 	return false;
 }
 
