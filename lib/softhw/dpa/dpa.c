@@ -10,17 +10,16 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "softhw/base/futex.h"
 #include "softhw/dpa/dpa.h"
 #include "softhw/softhw.h"
 #include "softhw/base/sdk_log.h"
@@ -704,14 +703,14 @@ static void dpa_flag_raise(struct softhw_dpa *dpa, uint32_t *flag)
 {
 	(void)dpa;
 	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
-	syscall(SYS_futex, flag, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+	softhw_futex(flag, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL);
 }
 
 static void dpa_flag_wait(struct softhw_dpa *dpa, uint32_t *flag)
 {
 	(void)dpa;
 	while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0)
-		syscall(SYS_futex, flag, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+		softhw_futex(flag, FUTEX_WAIT_PRIVATE, 0, NULL);
 }
 
 static bool dpa_flag_wait_for(struct softhw_dpa *dpa, uint32_t *flag, int64_t timeout_ns)
@@ -727,7 +726,7 @@ static bool dpa_flag_wait_for(struct softhw_dpa *dpa, uint32_t *flag, int64_t ti
 			return false;
 		ts.tv_sec = left / NS;
 		ts.tv_nsec = left % NS;
-		syscall(SYS_futex, flag, FUTEX_WAIT_PRIVATE, 0, &ts, NULL, 0);
+		softhw_futex(flag, FUTEX_WAIT_PRIVATE, 0, &ts);
 	}
 	return true;
 }

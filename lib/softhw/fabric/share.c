@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,11 +11,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "softhw/base/futex.h"
 #include "softhw/base/sdk_log.h"
 #include "softhw/fabric/share.h"
 #include "softhw/fabric/threads.h"
@@ -93,11 +92,6 @@ static bool share_disabled(void)
 
 	return v != NULL && (strcmp(v, "0") == 0 || strcmp(v, "off") == 0 || strcmp(v, "no") == 0 ||
 			     strcmp(v, "false") == 0);
-}
-
-static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *ts)
-{
-	return syscall(SYS_futex, word, op, val, ts, NULL, 0);
 }
 
 /* ---- /proc/self/maps ---- */
@@ -702,7 +696,7 @@ void softhw_share_unexport(const struct softhw_share_grant *g)
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	ex.slot_state[g->slot] = 0;
 	while ((b = __atomic_load_n(&s->busy, __ATOMIC_SEQ_CST)) != 0) {
-		(void)futex(&s->busy, FUTEX_WAIT, b, &step);
+		(void)softhw_futex(&s->busy, FUTEX_WAIT, b, &step);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 > UNEXPORT_WAIT_MS) {
 			SDK_LOG_WARN("An importer of shared memory at %p stopped inside an access (it died, or is stopped); the export ends without it",
@@ -924,7 +918,7 @@ static void view_leave(struct softhw_share_view *v)
 {
 	__atomic_fetch_sub(&v->slot->busy, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&v->slot->live, __ATOMIC_SEQ_CST) != v->id)
-		(void)futex(&v->slot->busy, FUTEX_WAKE, INT_MAX, NULL); /* the exporter waits */
+		(void)softhw_futex(&v->slot->busy, FUTEX_WAKE, INT_MAX, NULL); /* the exporter waits */
 }
 
 doca_error_t softhw_share_view_copy(struct softhw_share_view *v, uint64_t off, void *local, uint64_t len, bool write)

@@ -19,7 +19,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -27,10 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "softhw/base/futex.h"
 #include "softhw/base/sdk_log.h"
 #include "softhw/fabric/share.h"
 #include "softhw/fabric/shm.h"
@@ -147,11 +146,6 @@ static inline void cpu_relax(void)
 #else
 	__asm__ __volatile__("" ::: "memory");
 #endif
-}
-
-static long futex(uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
-{
-	return syscall(SYS_futex, word, op, val, timeout, NULL, 0);
 }
 
 /* ---- registry ---- */
@@ -524,7 +518,7 @@ static void notify_watchers(struct softhw_value *c)
 static void kick(struct se_watcher *w)
 {
 	__atomic_add_fetch(&w->kick, 1, __ATOMIC_SEQ_CST);
-	futex(&w->kick, FUTEX_WAKE_PRIVATE, 1, NULL);
+	softhw_futex(&w->kick, FUTEX_WAKE_PRIVATE, 1, NULL);
 }
 
 static void *watcher_main(void *arg)
@@ -541,9 +535,9 @@ static void *watcher_main(void *arg)
 		pthread_mutex_unlock(&w->lock);
 		/* Both return at once if the word moved since it was read under the lock. */
 		if (reg)
-			futex(&c->shm->seq, FUTEX_WAIT, s, NULL);
+			softhw_futex(&c->shm->seq, FUTEX_WAIT, s, NULL);
 		else
-			futex(&w->kick, FUTEX_WAIT_PRIVATE, k, NULL);
+			softhw_futex(&w->kick, FUTEX_WAIT_PRIVATE, k, NULL);
 		pthread_mutex_lock(&w->lock);
 		if (w->registered && __atomic_load_n(&c->shm->seq, __ATOMIC_SEQ_CST) != w->reg_seq) {
 			/* An update since arming: wake the PEs; they poll and arm again if they still wait. */
@@ -601,7 +595,7 @@ static void watcher_stop(struct softhw_value *c)
 		__atomic_store_n(&w->registered, false, __ATOMIC_SEQ_CST);
 		__atomic_sub_fetch(&c->shm->sleepers, 1, __ATOMIC_SEQ_CST);
 		__atomic_add_fetch(&c->shm->seq, 1, __ATOMIC_SEQ_CST);
-		futex(&c->shm->seq, FUTEX_WAKE, INT_MAX, NULL);
+		softhw_futex(&c->shm->seq, FUTEX_WAKE, INT_MAX, NULL);
 	}
 	kick(w);
 	pthread_mutex_unlock(&w->lock);
@@ -646,7 +640,7 @@ static void cell_changed(struct softhw_value *c)
 {
 	__atomic_add_fetch(c->seqp, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(c->sleepersp, __ATOMIC_SEQ_CST) > 0)
-		futex(c->seqp, FUTEX_WAKE | c->futex_private, INT_MAX, NULL);
+		softhw_futex(c->seqp, FUTEX_WAKE | c->futex_private, INT_MAX, NULL);
 	if (__atomic_load_n(&c->nwatchers, __ATOMIC_SEQ_CST) == 0)
 		return;
 	notify_watchers(c);
@@ -726,7 +720,7 @@ bool softhw_value_wait_for(struct softhw_value *cell, enum softhw_value_cmp cmp,
 		done = softhw_value_holds(softhw_value_load(cell), cmp, want, mask);
 		/* Returns at once if an update bumped seq since we read it; else sleeps until one does. */
 		if (!done)
-			futex(cell->seqp, FUTEX_WAIT | cell->futex_private, seq, &ts);
+			softhw_futex(cell->seqp, FUTEX_WAIT | cell->futex_private, seq, &ts);
 		__atomic_sub_fetch(cell->sleepersp, 1, __ATOMIC_SEQ_CST);
 		if (done || softhw_value_holds(softhw_value_load(cell), cmp, want, mask))
 			return true;
