@@ -748,7 +748,7 @@ static void msock_poll(struct rnic_ep *ep)
 	bool armed = __atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE);
 
 	softhw_lock(&ep->qps_lock);
-	for (struct rnic_qp *qp = rnic_ep_up_qps_locked(ep, RNIC_PATH_MSOCK); qp != NULL;
+	for (struct rnic_qp *qp = rnic_ep_up_qps(ep, RNIC_PATH_MSOCK, true); qp != NULL;
 	     qp = qp->next_up[RNIC_PATH_MSOCK]) {
 		struct msock *m = ms_of(qp);
 		bool inflight, stalled, out, lock;

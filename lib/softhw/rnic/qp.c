@@ -591,7 +591,7 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 			break;
 		}
 	/* after the unlisting, under qps_lock: a list built before it is built again before its next
-	 * walk (rnic_ep_up_qps_locked), and never holds it */
+	 * walk (rnic_ep_up_qps), and never holds it */
 	rnic_ep_up_changed(ep);
 	if (qp->cm)
 		__atomic_fetch_sub(&ep->cm_qps, 1, __ATOMIC_RELEASE);

@@ -641,7 +641,7 @@ static void ring_unquiet(struct rnic_qp *qp, struct ring *r)
 static void ring_poll(struct rnic_ep *ep)
 {
 	/* rings exist only on out-of-band qps: the owner's own, those with a ring up, without a lock */
-	for (struct rnic_qp *qp = rnic_ep_up_qps(ep, RNIC_PATH_RING); qp != NULL; qp = qp->next_up[RNIC_PATH_RING]) {
+	for (struct rnic_qp *qp = rnic_ep_up_qps(ep, RNIC_PATH_RING, false); qp != NULL; qp = qp->next_up[RNIC_PATH_RING]) {
 		struct ring *r = ring_of(qp);
 		enum ring_look look;
 

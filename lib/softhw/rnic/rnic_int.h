@@ -295,29 +295,17 @@ void rnic_ep_push(struct rnic_ep *ep, const struct softhw_rnic_cqe *cqe);
 void rnic_path_up(struct rnic_qp *qp, enum rnic_path_id p, bool up);
 void rnic_ep_up_build(struct rnic_ep *ep, uint32_t gen, bool locked);
 /*
- * Owner, without qps_lock: the first of its own qps on which path p is up, the next by
- * qp->next_up[p] (a path whose qps only the owner destroys: ring, stream).
+ * Owner: the first qp on which path p is up, the next by qp->next_up[p]. Without qps_lock
+ * (locked false) for a path whose qps only the owner destroys (ring, stream); else with it held
+ * for the whole walk: a qp_destroy from another thread (a verbs program's) unlists its qp under
+ * that lock after moving the generation, so the list is rebuilt without it before it is freed.
  */
-static inline struct rnic_qp *rnic_ep_up_qps(struct rnic_ep *ep, enum rnic_path_id p)
+static inline struct rnic_qp *rnic_ep_up_qps(struct rnic_ep *ep, enum rnic_path_id p, bool locked)
 {
 	uint32_t gen = __atomic_load_n(&ep->up_gen, __ATOMIC_SEQ_CST);
 
 	if (gen != ep->up_seen)
-		rnic_ep_up_build(ep, gen, false);
-	return ep->up[p];
-}
-
-/*
- * The same with qps_lock held, for the whole walk: a qp_destroy from another thread (a verbs
- * program's) unlists its qp under that lock after moving the generation, so the list is
- * rebuilt without it before it could be freed.
- */
-static inline struct rnic_qp *rnic_ep_up_qps_locked(struct rnic_ep *ep, enum rnic_path_id p)
-{
-	uint32_t gen = __atomic_load_n(&ep->up_gen, __ATOMIC_SEQ_CST);
-
-	if (gen != ep->up_seen)
-		rnic_ep_up_build(ep, gen, true);
+		rnic_ep_up_build(ep, gen, locked);
 	return ep->up[p];
 }
 /* Owner: own_qps changed (a qp destroyed): up[] is built again before the next walk. */

@@ -1329,7 +1329,7 @@ static struct roce_lport *ep_lport(struct rnic_ep *ep, uint32_t *qpn, unsigned *
 	if (__atomic_load_n(&ep->cm_qps, __ATOMIC_ACQUIRE) != 0)
 		return NULL;
 	softhw_lock(&ep->qps_lock); /* (a verbs program may destroy a qp from another thread) */
-	for (struct rnic_qp *qp = rnic_ep_up_qps_locked(ep, RNIC_PATH_ROCE); qp != NULL;
+	for (struct rnic_qp *qp = rnic_ep_up_qps(ep, RNIC_PATH_ROCE, true); qp != NULL;
 	     qp = qp->next_up[RNIC_PATH_ROCE]) {
 		struct roce_qp *s = rq_of(qp);
 

@@ -423,7 +423,7 @@ static void stream_poll(struct rnic_ep *ep)
 	 * that a qp with nothing in flight costs two loads per poll and one that never sent none.
 	 * RDMA-CM qps are read by the service thread.
 	 */
-	for (struct rnic_qp *qp = rnic_ep_up_qps(ep, RNIC_PATH_STREAM); qp != NULL; qp = qp->next_up[RNIC_PATH_STREAM]) {
+	for (struct rnic_qp *qp = rnic_ep_up_qps(ep, RNIC_PATH_STREAM, false); qp != NULL; qp = qp->next_up[RNIC_PATH_STREAM]) {
 		struct rnic_stream *s = qp->path[RNIC_PATH_STREAM]; /* set before the qp is listed */
 
 		if (s == NULL ||
