@@ -109,4 +109,22 @@ static inline void wire_linux_req(uint8_t *mad, uint32_t peer, uint32_t srv, uin
 	roce_cm_req_put(mad, 0x0000000a00000000ull | comm_id, &req);
 }
 
+/* A REP as Linux's rdma_cm sends it to our REQ (TID tid, our comm ID remote_id). */
+static inline void wire_linux_rep(uint8_t *mad, uint64_t tid, uint32_t comm_id, uint32_t remote_id, uint32_t qpn,
+				  uint32_t psn)
+{
+	struct roce_cm_rep rep;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.local_comm_id = comm_id;
+	rep.remote_comm_id = remote_id;
+	rep.local_qpn = qpn;
+	rep.starting_psn = psn;
+	rep.responder_resources = rep.initiator_depth = 128;
+	rep.target_ack_delay = 15;
+	rep.rnr_retry_count = 7;
+	rep.local_ca_guid = 0x505400fffe123456ull;
+	roce_cm_rep_put(mad, tid, &rep);
+}
+
 #endif

@@ -493,7 +493,6 @@ static void test_req(void)
 	uint8_t mad[ROCE_MAD_LEN], rep_mad[ROCE_MAD_LEN];
 	struct roce_mad_hdr hdr, req_hdr;
 	struct roce_cm_req req;
-	struct roce_cm_rep rep;
 	struct doca_dev *dev;
 	struct side x;
 	char text[8192] = "";
@@ -516,21 +515,12 @@ static void test_req(void)
 	kill_and_reap(k);
 
 	/* the REP as Linux's CM sends it: the REQ's TID, K's comm ID as the remote one */
-	memset(&rep, 0, sizeof(rep));
-	rep.local_comm_id = 0x0dead101;
-	rep.remote_comm_id = req.local_comm_id;
-	rep.local_qpn = 0x13;
-	rep.starting_psn = 0x2b3c4d;
-	rep.responder_resources = rep.initiator_depth = 16;
-	rep.target_ack_delay = 15;
-	rep.rnr_retry_count = 7;
-	rep.local_ca_guid = 0x505400fffe123456ull;
-	roce_cm_rep_put(rep_mad, req_hdr.tid, &rep);
+	wire_linux_rep(rep_mad, req_hdr.tid, 0x0dead101, req.local_comm_id, 0x13, 0x2b3c4d);
 	/* then its resend (as if the REJ were lost): refused again; nothing else comes */
 	for (int i = 0; i < 2; i++) {
 		send_mad(rep_mad);
 		if (recv_mad(&x, mad, &hdr, 5))
-			check_rej_timeout(mad, &hdr, &req_hdr, &req, rep.local_comm_id);
+			check_rej_timeout(mad, &hdr, &req_hdr, &req, 0x0dead101);
 		else
 			CHECK(!"a REJ on the dead client's behalf");
 	}

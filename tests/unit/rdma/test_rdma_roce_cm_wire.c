@@ -327,7 +327,6 @@ static void test_doca_client(void)
 	uint8_t mad[ROCE_MAD_LEN];
 	struct roce_mad_hdr hdr, hdr2;
 	struct roce_cm_req req, again;
-	struct roce_cm_rep rep;
 	struct roce_cm_rtu rtu;
 	struct roce_cm_dreq dreq;
 	struct roce_cma_hdr cma;
@@ -363,15 +362,7 @@ static void test_doca_client(void)
 	CHECK(again.local_comm_id == req.local_comm_id && again.starting_psn == req.starting_psn);
 	CHECK(a.est == 0 && a.fail == 0);
 	/* REP -> RTU, established */
-	memset(&rep, 0, sizeof(rep));
-	rep.local_comm_id = 0xfeed0001;
-	rep.remote_comm_id = req.local_comm_id;
-	rep.local_qpn = 0x000012;
-	rep.starting_psn = 0x123456;
-	rep.responder_resources = rep.initiator_depth = 128;
-	rep.target_ack_delay = 15;
-	rep.rnr_retry_count = 7;
-	roce_cm_rep_put(mad, hdr.tid, &rep);
+	wire_linux_rep(mad, hdr.tid, 0xfeed0001, req.local_comm_id, 0x000012, 0x123456);
 	send_mad_to(0x7f4d0101u, mad);
 	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 10) && hdr2.attr_id == ROCE_CM_RTU && hdr2.tid == hdr.tid);
 	roce_cm_rtu_get(mad, &rtu);

@@ -7,9 +7,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,6 +14,7 @@
 #include "softhw/softhw.h"
 #include "support.h"
 #include "test.h"
+#include "thread_switches.h"
 
 const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
 
@@ -25,7 +23,7 @@ const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
 
 static struct softhw_lock lock = SOFTHW_LOCK_INIT;
 static uint64_t counter; /* plain: only the lock keeps the increments whole */
-static int waiter_tid;
+static int waiter_named;
 static int waiter_got;
 
 static void *adder(void *arg)
@@ -66,28 +64,12 @@ static void test_trylock(void)
 static void *waiter(void *arg)
 {
 	(void)arg;
-	__atomic_store_n(&waiter_tid, (int)syscall(SYS_gettid), __ATOMIC_SEQ_CST);
+	pthread_setname_np(pthread_self(), "lock-waiter"); /* thread_state finds it by name */
+	__atomic_store_n(&waiter_named, 1, __ATOMIC_SEQ_CST);
 	softhw_lock(&lock);
 	__atomic_store_n(&waiter_got, 1, __ATOMIC_SEQ_CST);
 	softhw_unlock(&lock);
 	return NULL;
-}
-
-/* The thread's state letter from /proc (R running, S sleeping), or 0. */
-static char thread_state(int tid)
-{
-	char path[64], line[512], *p;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return 0;
-	p = fgets(line, sizeof(line), f);
-	fclose(f);
-	if (p == NULL || (p = strrchr(line, ')')) == NULL || p[1] != ' ')
-		return 0;
-	return p[2];
 }
 
 static double now_s(void)
@@ -108,9 +90,8 @@ static void test_waiter_sleeps(void)
 	CHECK(pthread_create(&t, NULL, waiter, NULL) == 0);
 	/* contended: the waiter marks the lock (2) and goes to sleep on the futex */
 	while (now_s() < end && !slept) {
-		int tid = __atomic_load_n(&waiter_tid, __ATOMIC_SEQ_CST);
-
-		slept = tid != 0 && __atomic_load_n(&lock.v, __ATOMIC_SEQ_CST) == 2 && thread_state(tid) == 'S';
+		slept = __atomic_load_n(&waiter_named, __ATOMIC_SEQ_CST) && __atomic_load_n(&lock.v, __ATOMIC_SEQ_CST) == 2 &&
+			thread_state("lock-waiter") == 'S';
 		if (!slept)
 			sched_yield();
 	}
