@@ -48,6 +48,7 @@
  * floor the write ping-pong cannot go under on this machine, with both sides' rows over it.
  *
  *   rdma_bench [-n latency_iterations] [-w window] [-t shm|tcp|rocev2] [--no-ucx] [--mtu veth_mtu]
+ *       [--lat-only]: the latency rows only (quick A/B runs); the other rows are left out
  *   rdma_bench --cost [-n iterations] [-t shm|tcp] [--conns N]: one task at a time, the target
  *       asleep, on the first of N connections of the context (default 1; the rest exported only), ns per
  *       task and per idle progress; under valgrind --tool=callgrind --trace-children=yes
@@ -58,6 +59,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1101,7 +1103,7 @@ static bool run_pair(const char *transport, bool lat_only, struct figures *f)
 		close(sv[1]);
 		close(res[0]);
 		execl(self_exe, self_exe, "--initiator", fd0, rfd, "-n", n, "-w", w, "--conns", conns,
-		      S.cost ? "--cost" : lat_only ? "--lat-only" : NULL, (char *)NULL);
+		      S.cost ? "--cost" : lat_only || S.lat_only ? "--lat-only" : NULL, (char *)NULL);
 		_exit(127);
 	}
 	unsetenv("SOFTDOCA_RDMA_TRANSPORT");
@@ -1294,10 +1296,19 @@ out:
 
 enum goal { GOAL_NONE, GOAL_BW, GOAL_LAT };
 
+/* --lat-only measures the latency rows (unit us) only: the others are left out of the tables. */
+static bool measured(const char *unit)
+{
+	return !S.lat_only || unit[0] == 'u';
+}
+
 static void row(const char *name, const char *unit, double ours, bool ours_ok, const char *ucx_name,
 		const struct ucx *u, double ucx_val, enum goal g)
 {
 	char a[32] = "failed", b[64] = "-", r[16] = "-", t[24] = "-";
+
+	if (!measured(unit))
+		return;
 
 	if (ours_ok)
 		snprintf(a, sizeof(a), unit[0] == 'u' ? "%.2f %s" : "%.0f %s", ours, unit);
@@ -1393,12 +1404,12 @@ static void report(const char *transport, struct figures *f, bool ucx, bool tcp,
 	char name[64];
 
 	for (int i = 0; i < 2; i++) {
-		pb[i] = ucx ? ucx_run(tcp, "ucp_put_bw", sizes[i], bytes / sizes[i]) : (struct ucx){0};
-		gb[i] = ucx ? ucx_run(tcp, "ucp_get", sizes[i], bytes / sizes[i]) : (struct ucx){0};
+		pb[i] = ucx && !S.lat_only ? ucx_run(tcp, "ucp_put_bw", sizes[i], bytes / sizes[i]) : (struct ucx){0};
+		gb[i] = ucx && !S.lat_only ? ucx_run(tcp, "ucp_get", sizes[i], bytes / sizes[i]) : (struct ucx){0};
 	}
 	tl = ucx ? ucx_run(tcp, "tag_lat", 8, iters) : (struct ucx){0};
 	pl = ucx ? ucx_run(tcp, "ucp_put_lat", 8, iters) : (struct ucx){0};
-	fa = ucx ? ucx_run(tcp, "ucp_fadd", 8, iters * 10) : (struct ucx){0};
+	fa = ucx && !S.lat_only ? ucx_run(tcp, "ucp_fadd", 8, iters * 10) : (struct ucx){0};
 	/*
 	 * Latency rows: the median of LAT_ROUNDS runs per side, softdoca's pair and UCX's
 	 * alternating. This VM runs busy loops at two speeds for stretches of seconds, and each
@@ -1469,14 +1480,14 @@ static void report(const char *transport, struct figures *f, bool ucx, bool tcp,
 	snprintf(name, sizeof(name), "fetch-add rate, %u in flight", S.window);
 	row(name, "op/s", f->fadd_rate, f->ok, "ucp_fadd", &fa, fa.rate, GOAL_BW);
 	if (!tcp) { /* the copy the same-host transport is built on, for reference */
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < 2 && !S.lat_only; i++) {
 			struct ucx k = {.ok = true};
 
 			k.bw_mbs = cma_mbs(true, sizes[i], bytes);
 			snprintf(name, sizeof(name), "  write %s vs a CMA copy loop", i ? "1 MiB" : "64 KiB");
 			row(name, "MB/s", f->write_bw[i], f->ok, "process_vm_writev", &k, k.bw_mbs, GOAL_NONE);
 		}
-		for (int i = 0; i < 2; i++) {
+		for (int i = 0; i < 2 && !S.lat_only; i++) {
 			struct ucx k = {.ok = true};
 
 			k.bw_mbs = cma_mbs(false, sizes[i], bytes);
@@ -1524,6 +1535,9 @@ static void row_roce(const char *name, const char *unit, double roce, double tcp
 	char a[32], b[32], c[64] = "-", ra[16] = "-", rt[16] = "-", g[24] = "-";
 	bool lat = unit[0] == 'u', have = u != NULL && u->ok && ucx_val > 0;
 
+	if (!measured(unit))
+		return;
+
 	cell(a, sizeof(a), roce, r->ok, unit);
 	cell(b, sizeof(b), tcp, t->ok, unit);
 	if (have) {
@@ -1543,12 +1557,20 @@ static void row_roce(const char *name, const char *unit, double roce, double tcp
 
 /*
  * The floor under RoCEv2's send/receive latency on this veth: a plain UDP ping-pong between
- * two processes in the bench's namespaces, busy-polling non-blocking sockets as our owners do,
- * with one datagram each way per half round trip (what TCP's delayed, piggybacked ACKs give
- * UCX), and with two (a message and its RC ACK: RoCEv2's SEND, the ACK of the peer's last one).
- * Median half round trip in us of each, out[0] / out[1]; false if it could not run.
+ * two processes in the bench's namespaces, busy-polling non-blocking sockets as our owners do.
+ * Mode 1: one datagram each way per half round trip (what TCP's delayed, piggybacked ACKs give
+ * UCX). Mode 2: a message and an RC ACK each way (RoCEv2's SEND and the ACK of the peer's last
+ * one) sent as softdoca's RoCEv2 path sends them: one UDP GSO send, the ACK last, and a
+ * receiver with UDP_GRO that takes both in one read. Median half round trip in us of each,
+ * out[0] / out[1]; false if it could not run (no UDP GSO/GRO: mode 2).
  */
 #define FLOOR_PORT 47911
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT 103 /* linux/udp.h */
+#endif
+#ifndef UDP_GRO
+#define UDP_GRO 104
+#endif
 static void floor_fail(int side)
 {
 	fprintf(stderr, "rdma_bench: UDP floor, side %c: %s\n", 'a' + side, strerror(errno));
@@ -1558,9 +1580,28 @@ static void floor_fail(int side)
 /* One half round trip: the message (a SEND's 24 bytes), then with mode 2 the ACK of the peer's (20). */
 static void floor_half(int fd, int mode, int side)
 {
-	static const char msg[24], ack[20];
+	static char pair[24 + 20];
+	union {
+		char buf[CMSG_SPACE(sizeof(uint16_t))];
+		struct cmsghdr align;
+	} c;
+	struct iovec v = {pair, mode == 2 ? sizeof(pair) : 24};
+	struct msghdr h = {.msg_iov = &v, .msg_iovlen = 1};
+	uint16_t seg = 24;
 
-	if (send(fd, msg, sizeof(msg), 0) < 0 || (mode == 2 && send(fd, ack, sizeof(ack), 0) < 0))
+	if (mode == 2) { /* one GSO send: 24 bytes, then the shorter ACK that ends the run */
+		struct cmsghdr *cm;
+
+		memset(&c, 0, sizeof(c));
+		h.msg_control = c.buf;
+		h.msg_controllen = sizeof(c.buf);
+		cm = CMSG_FIRSTHDR(&h);
+		cm->cmsg_level = SOL_UDP;
+		cm->cmsg_type = UDP_SEGMENT;
+		cm->cmsg_len = CMSG_LEN(sizeof(seg));
+		memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
+	}
+	if (sendmsg(fd, &h, 0) < 0)
 		floor_fail(side);
 }
 
@@ -1585,7 +1626,8 @@ static void floor_side(int side, int mode, uint64_t n, int ready, int res)
 	inet_pton(AF_INET, N.ip[side], &me.sin_addr);
 	inet_pton(AF_INET, N.ip[!side], &peer.sin_addr);
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&me, sizeof(me)) != 0 ||
+	if (fd < 0 || (mode == 2 && setsockopt(fd, SOL_UDP, UDP_GRO, &(int){1}, sizeof(int)) != 0) ||
+	    bind(fd, (struct sockaddr *)&me, sizeof(me)) != 0 ||
 	    connect(fd, (struct sockaddr *)&peer, sizeof(peer)) != 0)
 		floor_fail(side);
 	if (write(ready, "r", 1) != 1)
@@ -1598,11 +1640,11 @@ static void floor_side(int side, int mode, uint64_t n, int ready, int res)
 				floor_half(fd, mode, side);
 				continue;
 			}
-			for (int got = 0; got < mode;) { /* the peer's half */
-				ssize_t r = recv(fd, in, sizeof(in), 0);
+			for (ssize_t got = 0; got < (mode == 2 ? 44 : 24);) { /* the peer's half */
+				ssize_t r = recv(fd, in, sizeof(in), 0); /* mode 2: both datagrams, coalesced */
 
 				if (r > 0)
-					got++;
+					got += r;
 				else if (r < 0 && errno != EAGAIN)
 					floor_fail(side);
 			}
@@ -1680,10 +1722,10 @@ static void report_roce(bool ucx)
 	if (!run_pair("tcp-net", false, &t))
 		fprintf(stderr, "rdma_bench: the TCP pair on the rocev2 network failed (see above)\n");
 	for (int i = 0; i < 2; i++) {
-		pb[i] = ucx ? ucx_run(UCX_NET, "ucp_put_bw", sizes[i], bytes / sizes[i]) : (struct ucx){0};
-		gb[i] = ucx ? ucx_run(UCX_NET, "ucp_get", sizes[i], bytes / sizes[i]) : (struct ucx){0};
+		pb[i] = ucx && !S.lat_only ? ucx_run(UCX_NET, "ucp_put_bw", sizes[i], bytes / sizes[i]) : (struct ucx){0};
+		gb[i] = ucx && !S.lat_only ? ucx_run(UCX_NET, "ucp_get", sizes[i], bytes / sizes[i]) : (struct ucx){0};
 	}
-	fa = ucx ? ucx_run(UCX_NET, "ucp_fadd", 8, S.iters * 10) : (struct ucx){0};
+	fa = ucx && !S.lat_only ? ucx_run(UCX_NET, "ucp_fadd", 8, S.iters * 10) : (struct ucx){0};
 	for (int k = 0; k < LAT_ROUNDS; k++) {
 		for (int p = 0; p < 2; p++) {
 			struct figures g, *f = p ? &t : &r;
@@ -1753,11 +1795,11 @@ static void report_roce(bool ucx)
 	row_roce(name, "op/s", r.fadd_rate, t.fadd_rate, &r, &t, "ucp_fadd", &fa, fa.rate, 1);
 	if (udp_floor(S.iters, fl)) {
 		printf("\nUDP ping-pong on the same %s (plain sockets, busy-polled, same run), 8 B half round trip: one "
-		       "datagram each way %.2f us; two (a message and its RC ACK, as RoCEv2's send/receive) %.2f us. "
-		       "RoCEv2 send/recv over the two-datagram floor: %.2f",
+		       "datagram each way %.2f us; a message and its RC ACK in one GSO send, read at once with GRO (as "
+		       "softdoca's RoCEv2 send/receive) %.2f us. RoCEv2 send/recv over that floor: %.2f",
 		       N.netns ? "veth" : "loopback", fl[0], fl[1], r.send_lat / fl[1]);
 		if (tl.ok)
-			printf("; UCX tag_lat over the one-datagram floor: %.2f; the two-datagram floor over UCX tag_lat: %.2f",
+			printf("; UCX tag_lat over the one-datagram floor: %.2f; the GSO-pair floor over UCX tag_lat: %.2f",
 			       tl.typical_us / fl[0], fl[1] / tl.typical_us);
 		printf(".\n");
 	} else
@@ -1768,6 +1810,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: rdma_bench [-n latency_iterations] [-w window (1-%d)] [-t shm|tcp|rocev2] [--no-ucx] [--mtu veth_mtu]\n"
+		"                  [--lat-only]   (the latency rows only)\n"
 		"       rdma_bench --cost [-n iterations] [-t shm|tcp] [--conns N]   (ns per task; under callgrind: "
 		"--toggle-collect=cost_write)\n",
 		MAX_WINDOW);
