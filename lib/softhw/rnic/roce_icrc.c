@@ -380,9 +380,11 @@ bool roce_icrc_solve_ip4_id(const struct roce_ip4 *ip, uint16_t sport, uint16_t 
 	 * A basis costs about a microsecond to build, and lengths alternate (a ping-pong's SEND and
 	 * its ACK, full-MTU packets and a message's LAST): keep the last few, replaced in turn.
 	 */
-	static _Thread_local struct id_basis cache[ID_BASES];
-	static _Thread_local unsigned next;
-	struct id_basis *basis = NULL;
+	static _Thread_local struct {
+		struct id_basis cache[ID_BASES];
+		unsigned next;
+	} t; /* one thread-local object: one TLS lookup a call */
+	struct id_basis *cache = t.cache, *basis = NULL;
 	struct roce_ip4 zero = *ip;
 	uint32_t target;
 	uint16_t found = 0;
@@ -398,13 +400,13 @@ bool roce_icrc_solve_ip4_id(const struct roce_ip4 *ip, uint16_t sport, uint16_t 
 		if (cache[i].rest == rest)
 			basis = &cache[i];
 	if (basis == NULL) {
-		basis = &cache[next];
-		next = (next + 1) % ID_BASES;
+		basis = &cache[t.next];
+		t.next = (t.next + 1) % ID_BASES;
 		id_basis_build(basis, rest);
 	}
-	for (int k = 31; k >= 0; k--) {
-		if (!(target & (1u << k)))
-			continue;
+	while (target != 0) { /* each step clears the highest set bit: at most 16 pivots exist */
+		int k = 31 - __builtin_clz(target);
+
 		if (basis->vec[k] == 0)
 			return false; /* not in the span: no ID matches */
 		target ^= basis->vec[k];
