@@ -1890,9 +1890,13 @@ int main(int argc, char **argv)
 		ucx = false;
 	}
 	printf("DOCA RDMA, initiator <-> target processes, connected out of band; %llu latency iterations "
-	       "(latency rows: median of %d runs per side, alternating), %llu MiB per bandwidth case, window %u. "
-	       "MB = 2^20 bytes (as ucx_perftest).\n",
-	       (unsigned long long)S.iters, LAT_ROUNDS, (unsigned long long)(bw_bytes() >> 20), S.window);
+	       "(latency rows: median of %d runs per side, alternating)",
+	       (unsigned long long)S.iters, LAT_ROUNDS);
+	if (S.lat_only)
+		printf("; the latency rows only (--lat-only).\n");
+	else
+		printf(", %llu MiB per bandwidth case, window %u. MB = 2^20 bytes (as ucx_perftest).\n",
+		       (unsigned long long)(bw_bytes() >> 20), S.window);
 	for (int t = 0; t < 2; t++) {
 		const char *transport = t ? "tcp" : "shm";
 		struct figures f;
