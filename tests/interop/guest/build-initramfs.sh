@@ -22,9 +22,11 @@ bins=(/usr/bin/rdma_server /usr/bin/rdma_client /usr/bin/rping /usr/bin/ucmatose
 	/usr/bin/ibv_devices /usr/bin/ibv_rc_pingpong /usr/bin/rdma /usr/sbin/ip /usr/sbin/tc
 	/usr/sbin/nvme /usr/bin/fio)
 # Wanted modules; /init loads each after its dependencies (modules.dep). crc32_generic
-# gives rxe the "crc32" shash its ICRC needs (rxe does not depend on it by symbol).
+# gives rxe the "crc32" shash its ICRC needs (rxe does not depend on it by symbol); newer
+# kernels have no such module (rxe calls the crc32 library), so it may be missing.
 mods=(virtio_pci virtio_net 9pnet_virtio 9p crc32_generic rdma_rxe ib_uverbs
 	rdma_ucm rdma_cm ib_cm iw_cm ib_umad nvme_core nvme_fabrics nvme_rdma sch_netem)
+optional_mods=" crc32_generic "
 
 missing=()
 for p in "${host_pkgs[@]}"; do
@@ -44,7 +46,8 @@ fi
 
 # The kernel package the meta package points at today (linux-image-6.1.0-NN-amd64), or the
 # one SOFTDOCA_INTEROP_KERNEL names: a meta package with a release
-# (linux-image-amd64/bookworm-backports) or an exact one (linux-image-6.12.95+deb12-amd64).
+# (linux-image-amd64/bookworm-backports, linux-image-amd64/trixie-backports) or an exact one
+# (linux-image-6.12.95+deb12-amd64).
 kernel_pkg() {
 	case $kpkg_meta in
 	linux-image-[0-9]*) apt-cache show "$kpkg_meta" >/dev/null 2>&1 && echo "$kpkg_meta" ;;
@@ -59,8 +62,8 @@ fi
 if [[ -z $kpkg ]]; then
 	echo "interop: no kernel package for '$kpkg_meta' in apt's sources" >&2
 	[[ $kpkg_meta == linux-image-amd64 ]] ||
-		echo "interop: a backports kernel (6.12) needs bookworm-backports in /etc/apt/sources.list.d/" \
-			"(Suites: bookworm-backports, Components: main), then apt-get update" >&2
+		echo "interop: a kernel from another release needs that release in /etc/apt/sources.list.d/" \
+			"(e.g. Suites: bookworm-backports, Components: main), then apt-get update" >&2
 	exit 2
 fi
 kver=${kpkg#linux-image-}
@@ -70,15 +73,29 @@ if [[ -f $out/initrd.img && -f $out/vmlinuz && $(cat "$out/stamp" 2>/dev/null) =
 	echo "$out"
 	exit 0
 fi
+# Newer Debian kernels (7.x in trixie-backports and unstable) split linux-image-<version>
+# into an empty package depending on linux-binary-<version> (vmlinuz), linux-modules-<version>
+# and linux-base-<version> (modules.builtin, modules.order), all under /usr/lib/modules.
+kdebs=("$kpkg")
+for p in $(apt-cache depends "$kpkg" 2>/dev/null | awk '/Depends: linux-(binary|modules|base)-/{print $2}'); do
+	if [[ $p == linux-*-"$kver" ]]; then kdebs+=("$p"); fi
+done
 mkdir -p "$out/debs"
-if ! ls "$out"/debs/"$kpkg"_*.deb >/dev/null 2>&1; then
-	(cd "$out/debs" && apt-get download "$kpkg" 2>&1 | grep -v '^W: Download is performed unsandboxed' >&2)
-fi
+for p in "${kdebs[@]}"; do
+	ls "$out"/debs/"$p"_*.deb >/dev/null 2>&1 ||
+		(cd "$out/debs" && apt-get download "$p" 2>&1 | grep -v '^W: Download is performed unsandboxed' >&2)
+done
 rm -rf "$out/kernel" "$out/root"
 mkdir -p "$out/kernel" "$out/root"
-dpkg-deb -x "$out"/debs/"$kpkg"_*.deb "$out/kernel"
-cp "$out/kernel/boot/vmlinuz-$kver" "$out/vmlinuz"
+for p in "${kdebs[@]}"; do dpkg-deb -x "$out"/debs/"$p"_*.deb "$out/kernel"; done
+# depmod -b looks in <base>/lib/modules
+[[ -e $out/kernel/lib || ! -d $out/kernel/usr/lib/modules ]] || ln -s usr/lib "$out/kernel/lib"
 kmods=$out/kernel/lib/modules/$kver
+if [[ -f $out/kernel/boot/vmlinuz-$kver ]]; then
+	cp "$out/kernel/boot/vmlinuz-$kver" "$out/vmlinuz"
+else
+	cp "$kmods/vmlinuz" "$out/vmlinuz"
+fi
 depmod -b "$out/kernel" "$kver"
 
 root=$out/root
@@ -125,6 +142,10 @@ resolve() {
 	line=$(dep_line "$name")
 	if [[ -z $line ]]; then
 		if grep -q "/${name//_/[-_]}.ko" "$kmods/modules.builtin" 2>/dev/null; then
+			return 0
+		fi
+		if [[ $optional_mods == *" $name "* ]]; then
+			echo "interop: no module $name in $kver (not needed there)" >&2
 			return 0
 		fi
 		echo "interop: module $name not found for $kver" >&2
