@@ -815,6 +815,7 @@ mark RESULT guest-nvme-disconnect$S $( [ $rc = 0 ] && grep -q "disconnected 1 co
 mark IO-DONE t=$(cut -d' ' -f1 /proc/uptime) started=$t0
 G
 	[[ -z $2 ]] || echo "mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')"
+	[[ -z $2 ]] || echo "mark RXE-REG-AGAIN \$(dmesg | grep -c 'lkey = .* not free') recoveries=\$(dmesg | grep -c 'starting error recovery')"
 	} >"$work/job.sh"
 	boot "$work/job.sh"
 	# the guest's DONE ends the wait too: a failed connect never writes
@@ -844,8 +845,11 @@ scenario_nvme-io() { nvme_io nvme-io "" ""; }
 # ("rxe_reg_fast_mr: mr->lkey = ... not free"). On 6.1 the QP stops and the command times out
 # after 30 s; on 6.12 the WQE fails, the QP flushes, and nvme-rdma recovers and reconnects,
 # every 10-20 s: the 64 MiB read takes over 10 minutes (docs/interop.md).
+# After 6.1 rxe logs its "not free" line with dynamic debug (rxe_dbg_mr): only that line is
+# switched on, and the console shows debug lines, so a failure shows it and the end counts it.
 scenario_nvme-netem() {
-	nvme_io nvme-netem "/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 5% reorder 25% 50% && mark NETEM on || mark NETEM unavailable" -netem
+	nvme_io nvme-netem "echo 'module rdma_rxe format \"not free\" +p' >/proc/dynamic_debug/control 2>/dev/null && dmesg -n 8
+/usr/sbin/tc qdisc add dev eth0 root netem delay 2ms 1ms loss 5% reorder 25% 50% && mark NETEM on || mark NETEM unavailable" -netem
 }
 
 # The target killed and restarted under the guest: the guest writes 4 KiB blocks one at a time
