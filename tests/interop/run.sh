@@ -9,7 +9,7 @@
 #   doca-client doca-server doca-client-netem doca-server-netem doca-server-cm rdmacm-server
 #   rdmacm-client rdmacm-rping rdmacm-ucmatose rdmacm-perftest rdmacm-netem rdmacm-killed nvme-discover nvme-io
 #   nvme-restart
-#   (default: all); nvme-netem (fails: rxe of Linux 6.1 and 6.12, docs/interop.md); job (SOFTDOCA_INTEROP_JOB)
+#   (default: all); nvme-netem (fails: rxe of Linux 6.1, 6.12 and 7.3, docs/interop.md); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
 #   --doca    the doca_cm_peer binary (default: build/tests/interop/doca_cm_peer)
 #   --lib     softdoca's librdmacm.so.1 / libibverbs.so.1 for rdma-core's tools on the host
@@ -18,7 +18,8 @@
 #   SOFTDOCA_INTEROP_STA_DIR: where the nvme-* scenarios' disk file goes (default: the work
 #             folder); on tmpfs (/dev/shm) the soft NVMe disk reads and writes it through a mapping
 #   SOFTDOCA_INTEROP_KERNEL: the guest's kernel package (default linux-image-amd64: Debian 12's
-#             6.1), e.g. linux-image-amd64/bookworm-backports (6.12, needs that apt source)
+#             6.1), or, with that release in apt's sources, linux-image-amd64/bookworm-backports
+#             (6.12) or linux-image-amd64/trixie-backports (7.3)
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
 # Lines "PASS name ..." / "FAIL name ..." and a closing "N passed, N failed" summarise.
 set -uo pipefail
@@ -38,7 +39,7 @@ while (($#)); do
 	--lib) sdlib=$(cd "$2" 2>/dev/null && pwd || echo "$2"); shift 2 ;;
 	--sta-target) sta_target=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
-	-h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
@@ -838,13 +839,15 @@ scenario_nvme-io() { nvme_io nvme-io "" ""; }
 
 # The same through loss and reordering: netem on the guest's eth0 (what rxe sends: capsules,
 # RDMA READ responses, ACKs), so the target's RC engine sees gaps, duplicates and timeouts.
-# Not in the default list: it FAILS with Debian 12's kernel and with bookworm-backports' 6.12,
-# in rxe. After a retry (our NAK of a reordered capsule, or rxe's own timeout) rxe's requester
-# walks its send queue again from the oldest unacknowledged WQE and executes once more the
-# fast-registration (REG_MR) that nvme-rdma posted after it; the MR is valid already
-# ("rxe_reg_fast_mr: mr->lkey = ... not free"). On 6.1 the QP stops and the command times out
-# after 30 s; on 6.12 the WQE fails, the QP flushes, and nvme-rdma recovers and reconnects,
-# every 10-20 s: the 64 MiB read takes over 10 minutes (docs/interop.md).
+# Not in the default list: it FAILS with Debian 12's kernel, bookworm-backports' 6.12 and
+# trixie-backports' 7.3.4, in rxe. After a retry (our NAK of a reordered capsule, or rxe's own
+# timeout) rxe's requester walks its send queue again from the oldest unacknowledged WQE and
+# executes once more the fast-registration (REG_MR) that nvme-rdma posted after it; the MR is
+# valid already ("rxe_reg_fast_mr: mr->lkey = ... not free"). On 6.1 the QP stops and the
+# command times out after 30 s; on 6.12 the WQE fails, the QP flushes, and nvme-rdma recovers
+# and reconnects, every 10-20 s: the 64 MiB read takes over 10 minutes; on 7.3 it happens again
+# during the reconnects themselves, which time out (30 s) one after another, and the read fails
+# with EIO (docs/interop.md).
 # After 6.1 rxe logs its "not free" line with dynamic debug (rxe_dbg_mr): only that line is
 # switched on, and the console shows debug lines, so a failure shows it and the end counts it.
 scenario_nvme-netem() {
