@@ -20,6 +20,8 @@
 #   SOFTDOCA_INTEROP_KERNEL: the guest's kernel package (default linux-image-amd64: Debian 12's
 #             6.1), or, with that release in apt's sources, linux-image-amd64/bookworm-backports
 #             (6.12) or linux-image-amd64/trixie-backports (7.3)
+#   SOFTDOCA_INTEROP_RXE_KO: an rdma_rxe.ko built for that kernel, loaded instead of the
+#             package's (a patched rxe, docs/interop.md); its guest is cached apart
 # Exit: 0 all passed, 1 a check failed, 77 skipped (no QEMU, no /dev/net/tun, not root).
 # Lines "PASS name ..." / "FAIL name ..." and a closing "N passed, N failed" summarise.
 set -uo pipefail
@@ -39,7 +41,7 @@ while (($#)); do
 	--lib) sdlib=$(cd "$2" 2>/dev/null && pwd || echo "$2"); shift 2 ;;
 	--sta-target) sta_target=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
-	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,24p' "$0"; exit 0 ;;
 	*) scenarios+=("$1"); shift ;;
 	esac
 done
@@ -65,6 +67,8 @@ if [[ -z ${SOFTDOCA_INTEROP_INNER:-} ]]; then
 	t0=$(now)
 	guest=$("$here/guest/build-initramfs.sh" | tail -1) || skip "guest build failed (see above)"
 	echo "interop: guest kernel and initramfs ready in $(since $t0) s ($guest)"
+	[[ ! -f $guest/root/etc/rdma_rxe.sha256 ]] ||
+		echo "interop: the guest's rdma_rxe.ko is not the package's: $(cat "$guest/root/etc/rdma_rxe.sha256")"
 	export SOFTDOCA_INTEROP_INNER=1 SOFTDOCA_INTEROP_GUEST=$guest
 	exec unshare --net -- "$0" --probe "$probe" --doca "$doca" --lib "$sdlib" --sta-target "$sta_target" \
 		--timeout "$timeout_s" "${scenarios[@]}"
@@ -816,7 +820,7 @@ mark RESULT guest-nvme-disconnect$S $( [ $rc = 0 ] && grep -q "disconnected 1 co
 mark IO-DONE t=$(cut -d' ' -f1 /proc/uptime) started=$t0
 G
 	[[ -z $2 ]] || echo "mark NETEM-STATS \$(/usr/sbin/tc -s qdisc show dev eth0 | tr '\n' ' ')"
-	[[ -z $2 ]] || echo "mark RXE-REG-AGAIN \$(dmesg | grep -c 'lkey = .* not free') recoveries=\$(dmesg | grep -c 'starting error recovery')"
+	[[ -z $2 ]] || echo "mark RXE-REG-AGAIN \$(dmesg | grep -c 'lkey = .* not free') recoveries=\$(dmesg | grep -c 'starting error recovery') retry-skip-lines=\$(dmesg | grep -c 'retry skipped a completed local WQE')"
 	} >"$work/job.sh"
 	boot "$work/job.sh"
 	# the guest's DONE ends the wait too: a failed connect never writes

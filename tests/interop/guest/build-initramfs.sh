@@ -8,6 +8,9 @@
 # Usage: build-initramfs.sh [--install]   prints the cache directory on its last line.
 # Cache: ${SOFTDOCA_INTEROP_CACHE:-~/.cache/softdoca-interop}/<kernel version>/{vmlinuz,initrd.img}
 # rebuilt when this script or guest/init changes (a stamp holds their checksum).
+# SOFTDOCA_INTEROP_RXE_KO=/path/rdma_rxe.ko: that module instead of the package's rdma_rxe.ko
+# (e.g. rxe built by hand with a fix, docs/interop.md); its vermagic must name the kernel. That
+# guest goes to <kernel version>/rxe-<module's sha256, 16 digits>/, so the stock one is kept.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -68,9 +71,25 @@ if [[ -z $kpkg ]]; then
 fi
 kver=${kpkg#linux-image-}
 out=$cache_root/$kver
-stamp=$(cat "$0" "$here/init" | sha256sum | cut -c1-16)
-if [[ -f $out/initrd.img && -f $out/vmlinuz && $(cat "$out/stamp" 2>/dev/null) == "$stamp" ]]; then
-	echo "$out"
+# where vmlinuz, initrd.img and the stamp go: the kernel's folder, or with a module of one's
+# own a folder named after its checksum
+dest=$out
+rxe_ko=${SOFTDOCA_INTEROP_RXE_KO:-}
+rxe_sum=
+if [[ -n $rxe_ko ]]; then
+	[[ -f $rxe_ko ]] || { echo "interop: SOFTDOCA_INTEROP_RXE_KO: no file $rxe_ko" >&2; exit 2; }
+	vm=$(modinfo -F vermagic "$rxe_ko" 2>/dev/null | awk '{print $1}')
+	if [[ $vm != "$kver" ]]; then
+		echo "interop: SOFTDOCA_INTEROP_RXE_KO: $rxe_ko is for kernel '${vm:-?}', the guest runs $kver" >&2
+		exit 2
+	fi
+	rxe_sum=$(sha256sum "$rxe_ko" | cut -d' ' -f1)
+	dest=$out/rxe-${rxe_sum:0:16}
+	echo "interop: rdma_rxe.ko from $rxe_ko (sha256 $rxe_sum), guest in $dest" >&2
+fi
+stamp=$( (cat "$0" "$here/init"; echo "$rxe_sum") | sha256sum | cut -c1-16)
+if [[ -f $dest/initrd.img && -f $dest/vmlinuz && $(cat "$dest/stamp" 2>/dev/null) == "$stamp" ]]; then
+	echo "$dest"
 	exit 0
 fi
 # Newer Debian kernels (7.x in trixie-backports and unstable) split linux-image-<version>
@@ -85,20 +104,20 @@ for p in "${kdebs[@]}"; do
 	ls "$out"/debs/"$p"_*.deb >/dev/null 2>&1 ||
 		(cd "$out/debs" && apt-get download "$p" 2>&1 | grep -v '^W: Download is performed unsandboxed' >&2)
 done
-rm -rf "$out/kernel" "$out/root"
-mkdir -p "$out/kernel" "$out/root"
+rm -rf "$out/kernel" "$dest/root"
+mkdir -p "$out/kernel" "$dest/root"
 for p in "${kdebs[@]}"; do dpkg-deb -x "$out"/debs/"$p"_*.deb "$out/kernel"; done
 # depmod -b looks in <base>/lib/modules
 [[ -e $out/kernel/lib || ! -d $out/kernel/usr/lib/modules ]] || ln -s usr/lib "$out/kernel/lib"
 kmods=$out/kernel/lib/modules/$kver
 if [[ -f $out/kernel/boot/vmlinuz-$kver ]]; then
-	cp "$out/kernel/boot/vmlinuz-$kver" "$out/vmlinuz"
+	cp "$out/kernel/boot/vmlinuz-$kver" "$dest/vmlinuz"
 else
-	cp "$kmods/vmlinuz" "$out/vmlinuz"
+	cp "$kmods/vmlinuz" "$dest/vmlinuz"
 fi
 depmod -b "$out/kernel" "$kver"
 
-root=$out/root
+root=$dest/root
 mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,mnt,run,lib/modules,usr/lib/x86_64-linux-gnu/libibverbs,etc/libibverbs.d}
 cp /bin/busybox "$root/bin/busybox"
 for a in $("$root/bin/busybox" --list); do
@@ -171,12 +190,17 @@ for p in "${order[@]}"; do
 	esac
 	echo "$f" >>"$root/etc/modules.order"
 done
+if [[ -n $rxe_ko ]]; then
+	[[ -f $root/lib/modules/rdma_rxe.ko ]] || { echo "interop: no rdma_rxe.ko to replace" >&2; exit 2; }
+	cp "$rxe_ko" "$root/lib/modules/rdma_rxe.ko"
+	echo "$rxe_sum  $rxe_ko" >"$root/etc/rdma_rxe.sha256"
+fi
 
 cp "$here/init" "$root/init"
 chmod +x "$root/init"
-(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) >"$out/initrd.img.tmp"
-mv "$out/initrd.img.tmp" "$out/initrd.img"
-echo "$stamp" >"$out/stamp"
+(cd "$root" && find . -print0 | cpio --null -o -H newc --quiet | gzip -1) >"$dest/initrd.img.tmp"
+mv "$dest/initrd.img.tmp" "$dest/initrd.img"
+echo "$stamp" >"$dest/stamp"
 rm -rf "$out/kernel"
-echo "interop: guest $kver: $(wc -l <"$root/etc/modules.order") modules, initramfs $(du -h "$out/initrd.img" | cut -f1)" >&2
-echo "$out"
+echo "interop: guest $kver${rxe_ko:+ (rdma_rxe.ko: $rxe_ko)}: $(wc -l <"$root/etc/modules.order") modules, initramfs $(du -h "$dest/initrd.img" | cut -f1)" >&2
+echo "$dest"
