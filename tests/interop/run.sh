@@ -836,6 +836,9 @@ G
 	fi
 	finish "$timeout_s"
 	guest_results
+	# a job stopped before its end reports no fio or disconnect line: that is a failure too
+	grep -aq '^@@INTEROP IO-DONE' "$work/serial.log" ||
+		fail "$1-finished" "the guest's job did not get to its end (no IO-DONE marker): $(grep -a '^@@INTEROP RESULT' "$work/serial.log" | wc -l) checks reported"
 	sta_check_stop "$1"
 	sta_kernel_lines
 }
