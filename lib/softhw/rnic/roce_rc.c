@@ -806,6 +806,17 @@ static void rx_request(struct roce_rc_qp *qp, const struct roce_pkt *pkt, uint64
 		if (!qp->nak_sent) {
 			qp->nak_sent = true;
 			qp->st.nak_seq_sent++;
+			/*
+			 * What came in order since the last ACK is acknowledged first. The NAK
+			 * acknowledges it too, implicitly, but Linux rxe's completer, once in a
+			 * retry, ignores NAKs until an ACK completes something: without this one it
+			 * would wait for its retransmit timer (docs/interop.md, nvme-netem).
+			 */
+			if (qp->ack_owed != 0 || qp->ack_now) {
+				qp->st.acks_sent++;
+				send_aeth(qp, ROCE_RC_ACK, ROCE_AETH_ACK | ROCE_AETH_VALUE,
+					roce_psn_add(qp->epsn, ROCE_PSN_MASK), 0);
+			}
 			owe_nothing(qp);
 			send_aeth(qp, ROCE_RC_ACK, ROCE_AETH_NAK | ROCE_NAK_PSN_SEQ, qp->epsn, 0);
 		}

@@ -1003,6 +1003,38 @@ static void test_rxe_frames(void)
 }
 
 
+/*
+ * A gap right after requests whose ACK is still owed: the ACK of the last one in order goes
+ * first, then the sequence NAK (rxe in a retry acts on a NAK only after an ACK that completes
+ * something). With nothing owed, the NAK alone, once.
+ */
+static void test_ack_before_nak(void)
+{
+	struct roce_rc_qp *qp;
+
+	pair_setup(1024, 0, 0, 6, 6, 10);
+	qp = lone_qp(100);
+	for (int i = 1; i <= 4; i++)
+		post_recv(&sides[0], (uint64_t)i, 0, 4096);
+	feed(qp, ROCE_RC_SEND_ONLY, 100, false, 10); /* in order, its ACK owed (delayed) */
+	feed(qp, ROCE_RC_SEND_ONLY, 101, true, 10);  /* in order, AckReq: owed until the poll */
+	CHECK(nout == 0);
+	feed(qp, ROCE_RC_SEND_ONLY, 103, true, 10); /* 102 lost */
+	CHECK(nout == 2 && sent_aeth(0, ROCE_RC_ACK, 0x1f, 101) && sent_aeth(1, ROCE_RC_ACK, 0x60, 102));
+	feed(qp, ROCE_RC_SEND_ONLY, 104, true, 10); /* more of the gap: dropped, said once */
+	roce_rc_poll(qp, now);
+	CHECK(nout == 2 && sides[0].nrcq == 2);
+	CHECK(roce_rc_get_stats(qp)->acks_sent == 1 && roce_rc_get_stats(qp)->nak_seq_sent == 1);
+	/* the resend: executed and acknowledged; then a gap with nothing owed: the NAK alone */
+	feed(qp, ROCE_RC_SEND_ONLY, 102, true, 10);
+	roce_rc_poll(qp, now);
+	CHECK(nout == 3 && sent_aeth(2, ROCE_RC_ACK, 0x1f, 102));
+	feed(qp, ROCE_RC_SEND_ONLY, 104, true, 10);
+	CHECK(nout == 4 && sent_aeth(3, ROCE_RC_ACK, 0x60, 103));
+	CHECK(sides[0].nrcq == 3);
+	roce_rc_destroy(qp);
+}
+
 static void feed_resp(struct roce_rc_qp *qp, uint8_t opcode, uint32_t psn, uint8_t syndrome,
 	const void *payload, size_t plen, uint64_t orig)
 {
@@ -1271,6 +1303,7 @@ int main(void)
 	TEST_RUN(test_replay);
 	TEST_RUN(test_fence);
 	TEST_RUN(test_rxe_frames);
+	TEST_RUN(test_ack_before_nak);
 	TEST_RUN(test_rxe_answers);
 	TEST_RUN(test_garbage);
 	TEST_RUN(test_bench);
