@@ -518,6 +518,14 @@ static void owe_nothing(struct roce_rc_qp *qp)
 	qp->ack_now = false;
 }
 
+/* The ACK of everything executed in order so far (PSN epsn - 1): what was owed is paid. */
+static void ack_in_order(struct roce_rc_qp *qp)
+{
+	qp->st.acks_sent++;
+	send_aeth(qp, ROCE_RC_ACK, ROCE_AETH_ACK | ROCE_AETH_VALUE, roce_psn_add(qp->epsn, ROCE_PSN_MASK), 0);
+	owe_nothing(qp);
+}
+
 static void resp_fail(struct roce_rc_qp *qp, uint32_t psn, int nak, enum roce_rc_status rstatus)
 {
 	qp->st.nak_err_sent++;
@@ -812,12 +820,8 @@ static void rx_request(struct roce_rc_qp *qp, const struct roce_pkt *pkt, uint64
 			 * retry, ignores NAKs until an ACK completes something: without this one it
 			 * would wait for its retransmit timer (docs/interop.md, nvme-netem).
 			 */
-			if (qp->ack_owed != 0 || qp->ack_now) {
-				qp->st.acks_sent++;
-				send_aeth(qp, ROCE_RC_ACK, ROCE_AETH_ACK | ROCE_AETH_VALUE,
-					roce_psn_add(qp->epsn, ROCE_PSN_MASK), 0);
-			}
-			owe_nothing(qp);
+			if (qp->ack_owed != 0 || qp->ack_now)
+				ack_in_order(qp);
 			send_aeth(qp, ROCE_RC_ACK, ROCE_AETH_NAK | ROCE_NAK_PSN_SEQ, qp->epsn, 0);
 		}
 		return;
@@ -896,10 +900,7 @@ uint64_t roce_rc_poll(struct roce_rc_qp *qp, uint64_t now)
 	if (qp->ack_owed != 0 || qp->ack_now) {
 		if (qp->ack_now || qp->ack_owed >= qp->cfg.ack_every ||
 			now >= qp->ack_since + qp->cfg.ack_delay_ns) {
-			qp->st.acks_sent++;
-			send_aeth(qp, ROCE_RC_ACK, ROCE_AETH_ACK | ROCE_AETH_VALUE,
-				roce_psn_add(qp->epsn, ROCE_PSN_MASK), 0);
-			owe_nothing(qp);
+			ack_in_order(qp);
 		} else {
 			next = qp->ack_since + qp->cfg.ack_delay_ns;
 		}
@@ -958,11 +959,8 @@ void roce_rc_set_error(struct roce_rc_qp *qp)
 	 * consumer sees the completion: a consumer that disconnects right after its receive must
 	 * not leave the sender waiting for an ACK that was only owed (coalesced).
 	 */
-	if (!qp->error && (qp->ack_owed != 0 || qp->ack_now)) {
-		qp->st.acks_sent++;
-		send_aeth(qp, ROCE_RC_ACK, ROCE_AETH_ACK | ROCE_AETH_VALUE, roce_psn_add(qp->epsn, ROCE_PSN_MASK), 0);
-		owe_nothing(qp);
-	}
+	if (!qp->error && (qp->ack_owed != 0 || qp->ack_now))
+		ack_in_order(qp);
 	qp_error(qp, -1);
 }
 
