@@ -410,6 +410,9 @@ host_clients() {
 		ok=0
 		for ((k = 0; k < 40; k++)); do
 			if sd timeout 60 "$@" >"$work/host.log" 2>&1; then ok=1; break; fi
+			# a try that got further than a refusal: its end is printed below, whatever the retries do
+			grep -q . "$work/host.log" && ! grep -qE 'REJECTED|reject|refused' "$work/host.log" &&
+				{ echo "  host: $name round $i try $((k + 1)) failed:"; tail -12 "$work/host.log" | sed 's/^/  host:   /'; }
 			timeout 0.25 tail -f /dev/null
 		done
 		times+=" $(since $t0)"

@@ -121,16 +121,22 @@ static void recv_pkt(uint8_t *buf, size_t cap, struct roce_pkt *pkt)
 	CHECK(roce_pkt_parse(buf, (size_t)n, pkt) == ROCE_PARSE_OK);
 }
 
-/* The next CM MAD from the server: its attribute; the MAD in mad. */
+/*
+ * The next CM MAD from the server: its attribute; the MAD in mad. A DREQ is skipped: none is
+ * expected, and a run that failed holding a connection leaves one, which the next process on
+ * the card's address sends when it reclaims the dead one.
+ */
 static uint16_t recv_mad(uint8_t *mad)
 {
 	uint8_t buf[512];
 	struct roce_pkt pkt;
 	struct roce_mad_hdr h;
 
-	recv_pkt(buf, sizeof(buf), &pkt);
-	CHECK(pkt.bth.opcode == ROCE_UD_SEND_ONLY && pkt.bth.dqpn == 1);
-	CHECK(roce_cm_mad_check(pkt.payload, pkt.payload_len, &h));
+	do {
+		recv_pkt(buf, sizeof(buf), &pkt);
+		CHECK(pkt.bth.opcode == ROCE_UD_SEND_ONLY && pkt.bth.dqpn == 1);
+		CHECK(roce_cm_mad_check(pkt.payload, pkt.payload_len, &h));
+	} while (h.attr_id == ROCE_CM_DREQ);
 	memcpy(mad, pkt.payload, ROCE_MAD_LEN);
 	return h.attr_id;
 }
@@ -152,6 +158,91 @@ static void poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 		if (ibv_poll_cq(cq, 1, wc) == 1)
 			return;
 	CHECK(!"a completion within 5 s");
+}
+
+/*
+ * The other way: a librdmacm client's REQ to a "Linux" server whose application accepts only
+ * after 5.5 s (its CM sends nothing meanwhile; a lost REP costs as long: Linux resends it after
+ * 4.1 s). A Linux client waits through its REQ's 15 retries; so must ours: the REP, then
+ * our RTU and ESTABLISHED. (The soft NIC's connect deadline of 5 s used to end it first.)
+ */
+static void client_waits_for_slow_accept(uint16_t port)
+{
+	struct sockaddr_in src = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(SERVER_IP)};
+	struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(PEER_IP)};
+	struct rdma_event_channel *ch = rdma_create_event_channel();
+	struct rdma_conn_param param = {.responder_resources = 1, .initiator_depth = 1, .retry_count = 7, .rnr_retry_count = 7};
+	struct ibv_qp_init_attr qa = {0};
+	struct rdma_cm_id *id;
+	struct rdma_cm_event *ev;
+	struct roce_mad_hdr h;
+	struct roce_cm_req req;
+	struct roce_cm_rep rep = {0};
+	struct roce_cm_rtu rtu;
+	struct timespec t0, t1;
+	uint8_t mad[ROCE_MAD_LEN];
+	unsigned reqs = 0;
+	uint16_t attr;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+
+	CHECK(ch != NULL && rdma_create_id(ch, &id, NULL, RDMA_PS_TCP) == 0);
+	CHECK(rdma_resolve_addr(id, (struct sockaddr *)&src, (struct sockaddr *)&dst, 2000) == 0);
+	CHECK(rdma_ack_cm_event(event(ch, RDMA_CM_EVENT_ADDR_RESOLVED)) == 0);
+	CHECK(rdma_resolve_route(id, 2000) == 0);
+	CHECK(rdma_ack_cm_event(event(ch, RDMA_CM_EVENT_ROUTE_RESOLVED)) == 0);
+	pd = ibv_alloc_pd(id->verbs);
+	cq = pd != NULL ? ibv_create_cq(id->verbs, 8, NULL, NULL, 0) : NULL;
+	CHECK(cq != NULL);
+	qa.qp_type = IBV_QPT_RC;
+	qa.send_cq = qa.recv_cq = cq;
+	qa.cap.max_send_wr = qa.cap.max_recv_wr = 4;
+	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
+	CHECK(rdma_create_qp(id, pd, &qa) == 0);
+	CHECK(rdma_connect(id, &param) == 0);
+	CHECK(recv_mad(mad) == ROCE_CM_REQ);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	roce_mad_hdr_get(mad, &h);
+	roce_cm_req_get(mad, &req);
+	CHECK(req.local_qpn == id->qp->qp_num && req.service_id == roce_cm_service_id(ROCE_PS_TCP, port));
+	/* the application accepts 5.5 s later: the REQs sent meanwhile are duplicates, which Linux drops */
+	for (;;) {
+		struct pollfd pf = {.fd = fd, .events = POLLIN};
+		long ms;
+
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ms = 5500 - ((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+		if (ms <= 0)
+			break;
+		if (poll(&pf, 1, (int)ms) == 1) {
+			CHECK(recv_mad(mad) == ROCE_CM_REQ); /* its resend, nothing else */
+			reqs++;
+		}
+	}
+	rep.local_comm_id = 0x5eed0001;
+	rep.remote_comm_id = req.local_comm_id;
+	rep.local_qpn = 0x11;
+	rep.starting_psn = 0x2345;
+	rep.responder_resources = 1;
+	rep.initiator_depth = 1;
+	rep.target_ack_delay = 15;
+	rep.rnr_retry_count = 7;
+	rep.local_ca_guid = 0x505400fffe770002ull;
+	roce_cm_rep_put(mad, h.tid, &rep);
+	send_mad(mad);
+	do
+		attr = recv_mad(mad);
+	while (attr == ROCE_CM_REQ);
+	CHECK(attr == ROCE_CM_RTU);
+	roce_cm_rtu_get(mad, &rtu);
+	CHECK(rtu.local_comm_id == req.local_comm_id && rtu.remote_comm_id == rep.local_comm_id);
+	ev = event(ch, RDMA_CM_EVENT_ESTABLISHED);
+	CHECK(ev->id == id && rdma_ack_cm_event(ev) == 0);
+	printf("client: the REP 5.5 s after the REQ (%u REQ resends between): RTU, ESTABLISHED\n", reqs);
+	rdma_destroy_qp(id);
+	CHECK(ibv_destroy_cq(cq) == 0 && ibv_dealloc_pd(pd) == 0);
+	CHECK(rdma_destroy_id(id) == 0);
+	rdma_destroy_event_channel(ch);
 }
 
 int main(int argc, char **argv)
@@ -337,6 +428,7 @@ int main(int argc, char **argv)
 	CHECK(ibv_dereg_mr(mr) == 0 && ibv_destroy_cq(cq) == 0 && ibv_dealloc_pd(pd) == 0);
 	CHECK(rdma_destroy_id(id) == 0 && rdma_destroy_id(lid) == 0);
 	rdma_destroy_event_channel(ch);
+	client_waits_for_slow_accept((uint16_t)(port + 1));
 	close(fd);
 	printf("ok: Linux rping's REQ -> CONNECT_REQUEST, the REP names the QP, SEND / WRITE / SEND both ways, DREQ\n");
 	return 0;
