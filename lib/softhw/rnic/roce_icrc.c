@@ -264,6 +264,25 @@ uint32_t roce_icrc_ip4(const struct roce_ip4 *ip, uint16_t sport, uint16_t dport
 	return icrc_finish(h, n, pkt, len);
 }
 
+uint32_t roce_icrc_ip4_split(const struct roce_ip4 *ip, uint16_t sport, uint16_t dport,
+	const uint8_t *hdr, size_t hlen, const void *payload, size_t plen)
+{
+	static const uint8_t zeros[3];
+	uint8_t h[PREFIX_MAX];
+	size_t pad = roce_pad_len(plen), len = hlen + plen + pad + ROCE_ICRC_LEN, n = 8;
+	uint32_t crc;
+
+	if (hlen < ROCE_BTH_LEN)
+		return 0;
+	memset(h, 0xff, 8);
+	n += ip4_masked(h + n, ip, len);
+	n += udp_bth_masked(h + n, sport, dport, hdr, len);
+	crc = roce_crc32(0, h, n);
+	crc = roce_crc32(crc, hdr + ROCE_BTH_LEN, hlen - ROCE_BTH_LEN);
+	crc = roce_crc32(crc, payload, plen);
+	return roce_crc32(crc, zeros, pad);
+}
+
 uint32_t roce_icrc_ip6(const struct roce_ip6 *ip, uint16_t sport, uint16_t dport,
 	const uint8_t *pkt, size_t len)
 {

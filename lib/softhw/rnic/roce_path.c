@@ -140,8 +140,11 @@ struct roce_qp {
 	doca_error_t failed_err;
 	struct roce_bounce *bounces;
 	unsigned ntx;              /* datagrams waiting in tx (sent when the engine call returns, or tx is full) */
-	size_t txoff;              /* their bytes */
-	uint16_t txlen[ROCE_TX_BATCH];
+	unsigned nref;             /* how many of them have their payload apart (emit_ref) */
+	size_t txoff;              /* their bytes in tx */
+	uint16_t txlen[ROCE_TX_BATCH]; /* each one's length on the wire */
+	uint16_t txhdr[ROCE_TX_BATCH]; /* with a payload apart: its headers' bytes in tx (its pad and ICRC follow them there) */
+	const void *txref[ROCE_TX_BATCH]; /* its payload apart (a posted WR's memory), or NULL: all of it in tx */
 	uint8_t tx[ROCE_TX_BYTES]; /* emit: the datagrams back to back, ICRCs written at tx_flush */
 };
 
@@ -322,6 +325,7 @@ static void tx_ack_last(struct roce_qp *s)
 {
 	uint16_t a = s->txlen[0], len = s->ntx > 1 ? s->txlen[1] : 0;
 	uint8_t ack[32]; /* BTH, AETH, ICRC: 20 bytes */
+	unsigned rest = s->ntx - 1;
 
 	if (s->ntx < 2 || s->ntx > ROCE_GSO_SEGS || s->tx[0] != ROCE_RC_ACK || a > sizeof(ack) || a >= len ||
 	    s->txoff > ROCE_ACK_LAST_BYTES)
@@ -332,18 +336,52 @@ static void tx_ack_last(struct roce_qp *s)
 	memcpy(ack, s->tx, a);
 	memmove(s->tx, s->tx + a, s->txoff - a);
 	memcpy(s->tx + s->txoff - a, ack, a);
-	memmove(s->txlen, s->txlen + 1, (s->ntx - 1) * sizeof(s->txlen[0]));
-	s->txlen[s->ntx - 1] = a;
+	memmove(s->txlen, s->txlen + 1, rest * sizeof(s->txlen[0]));
+	memmove(s->txhdr, s->txhdr + 1, rest * sizeof(s->txhdr[0]));
+	memmove(s->txref, s->txref + 1, rest * sizeof(s->txref[0]));
+	s->txlen[rest] = a;
+	s->txref[rest] = NULL;
+}
+
+/*
+ * Datagram j's pieces, ICRC written (for IPv4 ID ip->id), appended to iov[*n]; a piece that
+ * continues the one before it in tx is merged into it, from the run's first piece iov[first]
+ * on. Returns the datagram's bytes in tx.
+ */
+static size_t tx_pieces(struct roce_qp *s, unsigned j, uint8_t *d, const struct roce_ip4 *ip, uint16_t sport,
+			struct iovec *iov, unsigned first, unsigned *n)
+{
+	size_t dl = s->txlen[j], h = s->txhdr[j], t, plen;
+	bool merge = *n > first && (uint8_t *)iov[*n - 1].iov_base + iov[*n - 1].iov_len == d;
+
+	if (s->txref[j] == NULL) {
+		roce_icrc_store(d, dl, roce_icrc_ip4(ip, sport, ROCE_UDP_PORT, d, dl));
+		if (merge)
+			iov[*n - 1].iov_len += dl;
+		else
+			iov[(*n)++] = (struct iovec){ d, dl };
+		return dl;
+	}
+	t = (size_t)((d[1] >> 4) & 3) + ROCE_ICRC_LEN; /* the BTH's pad count, then the ICRC */
+	plen = dl - h - t;
+	roce_icrc_store(d + h, t, roce_icrc_ip4_split(ip, sport, ROCE_UDP_PORT, d, h, s->txref[j], plen));
+	if (merge)
+		iov[*n - 1].iov_len += h;
+	else
+		iov[(*n)++] = (struct iovec){ d, h };
+	iov[(*n)++] = (struct iovec){ (void *)s->txref[j], plen };
+	iov[(*n)++] = (struct iovec){ d + h, t };
+	return h + t;
 }
 
 static void tx_flush(struct roce_qp *s)
 {
 	struct roce_lport *lp = s->lp;
 	struct roce_ip4 ip = {.src = lp->ip, .dst = s->peer_ip, .frag = ROCE_IP4_DF};
-	struct iovec runs[ROCE_TX_BATCH];
-	uint16_t seg[ROCE_TX_BATCH];
+	struct iovec iov[3 * ROCE_TX_BATCH];
+	struct roce_port_run runs[ROCE_TX_BATCH];
 	uint16_t sport;
-	unsigned nruns = 0;
+	unsigned nruns = 0, niov = 0;
 	size_t off = 0;
 
 	if (s->ntx == 0)
@@ -353,31 +391,29 @@ static void tx_flush(struct roce_qp *s)
 	for (unsigned j = 0; j < s->ntx;) {
 		uint16_t len = s->txlen[j];
 		size_t bytes = 0;
-		unsigned k = 0;
+		unsigned k = 0, first = niov;
 
 		/* a run: datagrams of len bytes, then possibly one shorter that ends it */
 		while (j + k < s->ntx && k < ROCE_GSO_SEGS && bytes + s->txlen[j + k] <= ROCE_GSO_BYTES &&
 		       s->txlen[j + k] <= len) {
-			uint8_t *d = s->tx + off + bytes;
 			uint16_t dl = s->txlen[j + k];
 
 			ip.id = (uint16_t)k;
-			roce_icrc_store(d, dl, roce_icrc_ip4(&ip, sport, ROCE_UDP_PORT, d, dl));
+			off += tx_pieces(s, j + k, s->tx + off, &ip, sport, iov, first, &niov);
 			bytes += dl;
 			k++;
 			if (dl < len)
 				break;
 		}
-		runs[nruns] = (struct iovec){s->tx + off, bytes};
-		seg[nruns++] = k > 1 ? len : 0;
-		off += bytes;
+		runs[nruns++] = (struct roce_port_run){ &iov[first], niov - first, k > 1 ? len : 0 };
 		j += k;
 	}
 	pthread_mutex_lock(&lp->lock);
 	/* a full socket buffer is lost packets: the engine sends them again */
-	(void)roce_port_send_gso(lp->port, s->qpn, s->peer_ip, 0, runs, seg, nruns);
+	(void)roce_port_send_gso(lp->port, s->qpn, s->peer_ip, 0, runs, nruns);
 	pthread_mutex_unlock(&lp->lock);
 	s->ntx = 0;
+	s->nref = 0;
 	s->txoff = 0;
 }
 
@@ -403,8 +439,29 @@ static void rc_emit(void *ctx, const uint8_t *buf, size_t len)
 			tx_flush(s);
 		memcpy(s->tx + s->txoff, buf, len);
 	}
+	s->txref[s->ntx] = NULL;
 	s->txlen[s->ntx++] = (uint16_t)len;
 	s->txoff += len;
+}
+
+/* Only the headers, pad and ICRC go into tx: the payload is sent from the WR's memory (rc_complete
+ * sends what is waiting before it passes a send completion on). */
+static void rc_emit_ref(void *ctx, const uint8_t *hdr, size_t hlen, const void *payload, size_t plen)
+{
+	struct roce_qp *s = ctx;
+	size_t t = roce_pad_len(plen) + ROCE_ICRC_LEN;
+
+	if (hlen + plen + t > ROCE_PORT_DGRAM_MAX)
+		return; /* cannot be: the engine's MTU is at most 4096 */
+	if (s->ntx == ROCE_TX_BATCH || s->txoff + hlen + t > sizeof(s->tx))
+		tx_flush(s);
+	memcpy(s->tx + s->txoff, hdr, hlen);
+	memset(s->tx + s->txoff + hlen, 0, t);
+	s->txhdr[s->ntx] = (uint16_t)hlen;
+	s->txref[s->ntx] = payload;
+	s->txlen[s->ntx++] = (uint16_t)(hlen + plen + t);
+	s->txoff += hlen + t;
+	s->nref++;
 }
 
 static bool rkey_export(uint32_t rkey, uint64_t *id, uint64_t *token)
@@ -638,6 +695,8 @@ static void rc_complete(void *ctx, const struct roce_rc_cqe *c)
 		recv_complete(s, c);
 		return;
 	}
+	if (s->nref != 0)
+		tx_flush(s); /* datagrams that may read this WR's memory, which is the owner's again once it is complete */
 	bounce = bounce_take(s, c->wr_id);
 	if (s->shut || wr == NULL || wr->seq != c->wr_id || wr->path != RNIC_PATH_ROCE) {
 		free(bounce); /* flushed by the core already */
@@ -660,6 +719,7 @@ static void rc_complete(void *ctx, const struct roce_rc_cqe *c)
 static const struct roce_rc_ops rc_ops = {
 	.emit = rc_emit,
 	.tx_buf = rc_tx_buf,
+	.emit_ref = rc_emit_ref,
 	.rkey_check = rc_rkey_check,
 	.mem_write = rc_mem_write,
 	.mem_read = rc_mem_read,

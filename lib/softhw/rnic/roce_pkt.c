@@ -292,26 +292,36 @@ enum roce_parse_err roce_pkt_parse(const uint8_t *buf, size_t len, struct roce_p
 	return ROCE_PARSE_OK;
 }
 
-size_t roce_pkt_build(uint8_t *buf, size_t cap, const struct roce_pkt *pkt, const void *payload,
-	size_t payload_len)
+size_t roce_pkt_build_hdr(uint8_t *buf, size_t cap, const struct roce_pkt *pkt, size_t payload_len)
 {
 	unsigned int hdrs;
-	size_t hdr_len, total;
-	uint8_t pad;
+	size_t hdr_len;
 
 	if (!roce_opcode_hdrs(pkt->bth.opcode, &hdrs))
 		return 0;
 	if (roce_opcode_payload(pkt->bth.opcode) == ROCE_PL_NONE && payload_len != 0)
 		return 0;
 	hdr_len = roce_hdrs_len(hdrs);
-	pad = roce_pad_len(payload_len);
-	if (payload_len > cap || cap - payload_len < hdr_len + pad + ROCE_ICRC_LEN)
+	if (cap < hdr_len)
 		return 0;
-	total = hdr_len + payload_len + pad + ROCE_ICRC_LEN;
-	bth_put(buf, &pkt->bth, pad);
+	bth_put(buf, &pkt->bth, roce_pad_len(payload_len));
 	ext_put(buf + ROCE_BTH_LEN, hdrs, pkt);
+	return hdr_len;
+}
+
+size_t roce_pkt_build(uint8_t *buf, size_t cap, const struct roce_pkt *pkt, const void *payload,
+	size_t payload_len)
+{
+	uint8_t pad = roce_pad_len(payload_len);
+	size_t hdr_len;
+
+	if (payload_len > cap)
+		return 0;
+	hdr_len = roce_pkt_build_hdr(buf, cap - payload_len, pkt, payload_len);
+	if (hdr_len == 0 || cap - payload_len - hdr_len < (size_t)pad + ROCE_ICRC_LEN)
+		return 0;
 	if (payload_len != 0 && payload != NULL)
 		memcpy(buf + hdr_len, payload, payload_len);
 	memset(buf + hdr_len + payload_len, 0, pad + ROCE_ICRC_LEN);
-	return total;
+	return hdr_len + payload_len + pad + ROCE_ICRC_LEN;
 }

@@ -299,6 +299,12 @@ const char *roce_parse_err_name(enum roce_parse_err err);
 size_t roce_pkt_build(uint8_t *buf, size_t cap, const struct roce_pkt *pkt, const void *payload,
 	size_t payload_len);
 
+/*
+ * The headers alone (BTH with the pad payload_len calls for, then the extension headers), for
+ * a datagram whose payload is sent from where it lies. Returns their length, or 0 as above.
+ */
+size_t roce_pkt_build_hdr(uint8_t *buf, size_t cap, const struct roce_pkt *pkt, size_t payload_len);
+
 /* ---- ICRC (roce_icrc.c) ---- */
 
 /* CRC-32 as zlib computes it (IEEE 802.3, reflected): roce_crc32(0, p, n) starts one. */
@@ -330,6 +336,13 @@ uint32_t roce_icrc_ip4(const struct roce_ip4 *ip, uint16_t sport, uint16_t dport
 	const uint8_t *pkt, size_t len);
 uint32_t roce_icrc_ip6(const struct roce_ip6 *ip, uint16_t sport, uint16_t dport,
 	const uint8_t *pkt, size_t len);
+
+/*
+ * The same for a datagram whose payload lies apart: hdr[0..hlen) (BTH and extension headers),
+ * then plen bytes at payload, then roce_pad_len(plen) zero bytes and the ICRC.
+ */
+uint32_t roce_icrc_ip4_split(const struct roce_ip4 *ip, uint16_t sport, uint16_t dport,
+	const uint8_t *hdr, size_t hlen, const void *payload, size_t plen);
 
 static inline void roce_icrc_store(uint8_t *pkt, size_t len, uint32_t icrc)
 {

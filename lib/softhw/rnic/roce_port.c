@@ -467,21 +467,50 @@ unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, ui
 	return send_dgrams(p, tx_fd(p, qpn), &a, dgrams, n);
 }
 
-/* A buffer of back-to-back datagrams of seg bytes (the last may be shorter) one by one; how many were lost. */
-static unsigned send_one_by_one(struct roce_port *p, int fd, const struct sockaddr_in *a, const struct iovec *b,
-				uint16_t seg)
+/* A run's datagrams one by one (each gathered from the run's pieces); whether any was lost. */
+#define DGRAM_PIECES 8 /* a datagram's pieces at most: a header, its payload, its trailer, and runs of inline ones */
+static bool send_one_by_one(struct roce_port *p, int fd, const struct sockaddr_in *a, const struct roce_port_run *run)
 {
-	struct iovec d[MMSG_BATCH];
-	size_t off = 0;
-	unsigned n = 0, lost = 0;
+	struct iovec d[MMSG_BATCH][DGRAM_PIECES];
+	struct mmsghdr mm[MMSG_BATCH];
+	size_t total = 0, done = 0, used = 0; /* bytes of the run; sent; used of piece i */
+	unsigned i = 0, n = 0;
+	bool lost = false;
 
-	while (off < b->iov_len) {
-		size_t len = seg == 0 || b->iov_len - off < seg ? b->iov_len - off : seg;
+	for (unsigned k = 0; k < run->niov; k++)
+		total += run->iov[k].iov_len;
+	memset(mm, 0, sizeof(mm));
+	while (done < total) {
+		size_t want = run->seg == 0 || total - done < run->seg ? total - done : run->seg;
+		unsigned np = 0;
 
-		d[n++] = (struct iovec){ (uint8_t *)b->iov_base + off, len };
-		off += len;
-		if (n == MMSG_BATCH || off == b->iov_len) {
-			lost |= send_dgrams(p, fd, a, d, n) > 0;
+		done += want;
+		while (want > 0 && np < DGRAM_PIECES) {
+			size_t take = run->iov[i].iov_len - used < want ? run->iov[i].iov_len - used : want;
+
+			d[n][np++] = (struct iovec){ (uint8_t *)run->iov[i].iov_base + used, take };
+			want -= take;
+			used += take;
+			if (used == run->iov[i].iov_len) {
+				i++;
+				used = 0;
+			}
+		}
+		if (want > 0) /* cannot be: tx_flush cuts no datagram in more pieces */
+			return true;
+		mm[n].msg_hdr = (struct msghdr){ .msg_name = (struct sockaddr_in *)a, .msg_namelen = sizeof(*a),
+						 .msg_iov = d[n], .msg_iovlen = np };
+		if (++n == MMSG_BATCH || done == total) {
+			int r;
+
+			STAT_ADD(p, tx_calls);
+			r = sendmmsg(fd, mm, n, MSG_DONTWAIT);
+			if (r > 0)
+				__atomic_fetch_add(&p->st.tx, (uint64_t)r, __ATOMIC_RELAXED);
+			if (r < (int)n) {
+				STAT_ADD(p, tx_err);
+				lost = true;
+			}
 			n = 0;
 		}
 	}
@@ -489,7 +518,7 @@ static unsigned send_one_by_one(struct roce_port *p, int fd, const struct sockad
 }
 
 unsigned roce_port_send_gso(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
-			    const struct iovec *bufs, const uint16_t *seg, unsigned n)
+			    const struct roce_port_run *runs, unsigned n)
 {
 	struct sockaddr_in a = sin4(ip, udp_port ? udp_port : ROCE_UDP_PORT);
 	union {
@@ -502,7 +531,7 @@ unsigned roce_port_send_gso(struct roce_port *p, uint32_t qpn, uint32_t ip, uint
 
 	if (__atomic_load_n(&p->no_gso, __ATOMIC_RELAXED)) {
 		for (unsigned i = 0; i < n; i++)
-			lost += send_one_by_one(p, fd, &a, &bufs[i], seg[i]);
+			lost += send_one_by_one(p, fd, &a, &runs[i]);
 		return lost;
 	}
 	while (sent < n) {
@@ -512,13 +541,16 @@ unsigned roce_port_send_gso(struct roce_port *p, uint32_t qpn, uint32_t ip, uint
 		memset(mm, 0, sizeof(mm[0]) * k);
 		for (unsigned i = 0; i < k; i++) {
 			struct msghdr *h = &mm[i].msg_hdr;
-			const struct iovec *b = &bufs[sent + i];
+			const struct roce_port_run *b = &runs[sent + i];
+			size_t len = 0;
 
+			for (unsigned j = 0; j < b->niov; j++)
+				len += b->iov[j].iov_len;
 			h->msg_name = &a;
 			h->msg_namelen = sizeof(a);
-			h->msg_iov = (struct iovec *)b;
-			h->msg_iovlen = 1;
-			if (seg[sent + i] != 0 && b->iov_len > seg[sent + i]) {
+			h->msg_iov = (struct iovec *)b->iov;
+			h->msg_iovlen = b->niov;
+			if (b->seg != 0 && len > b->seg) {
 				struct cmsghdr *cm;
 
 				memset(&c[i], 0, sizeof(c[i]));
@@ -528,7 +560,7 @@ unsigned roce_port_send_gso(struct roce_port *p, uint32_t qpn, uint32_t ip, uint
 				cm->cmsg_level = SOL_UDP;
 				cm->cmsg_type = UDP_SEGMENT;
 				cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
-				memcpy(CMSG_DATA(cm), &seg[sent + i], sizeof(uint16_t));
+				memcpy(CMSG_DATA(cm), &b->seg, sizeof(uint16_t));
 			}
 		}
 		STAT_ADD(p, tx_calls);
@@ -538,7 +570,7 @@ unsigned roce_port_send_gso(struct roce_port *p, uint32_t qpn, uint32_t ip, uint
 			/* this kernel or route cannot segment: one by one from now on */
 			__atomic_store_n(&p->no_gso, true, __ATOMIC_RELAXED);
 			for (unsigned i = sent; i < n; i++)
-				lost += send_one_by_one(p, fd, &a, &bufs[i], seg[i]);
+				lost += send_one_by_one(p, fd, &a, &runs[i]);
 			return lost;
 		}
 		if (r <= 0) {
@@ -546,8 +578,8 @@ unsigned roce_port_send_gso(struct roce_port *p, uint32_t qpn, uint32_t ip, uint
 			return lost + n - sent;
 		}
 		for (int i = 0; i < r; i++) {
-			unsigned s = seg[sent + (unsigned)i];
-			size_t len = bufs[sent + (unsigned)i].iov_len;
+			unsigned s = runs[sent + (unsigned)i].seg;
+			size_t len = mm[i].msg_len;
 
 			__atomic_fetch_add(&p->st.tx, s == 0 || len <= s ? 1 : (len + s - 1) / s, __ATOMIC_RELAXED);
 			if (s != 0 && len > s)

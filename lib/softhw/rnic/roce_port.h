@@ -172,16 +172,24 @@ doca_error_t roce_port_send(struct roce_port *p, uint32_t qpn, uint32_t ip, uint
 unsigned roce_port_send_batch(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
 			      const struct iovec *dgrams, unsigned n);
 
+/* A run of back-to-back datagrams of seg bytes each, the last possibly shorter (seg 0: one
+ * datagram), in niov pieces (a datagram's payload may be a piece of its own: sent from where it
+ * lies, not copied). */
+struct roce_port_run {
+	const struct iovec *iov;
+	unsigned niov;
+	uint16_t seg;
+};
+
 /*
- * Buffers of back-to-back datagrams of one QP to one peer: buffer i holds datagrams of seg[i]
- * bytes each, the last possibly shorter (seg[i] 0: one datagram). Each goes out with
- * UDP_SEGMENT (one trip through the stack, cut into ordinary datagrams after it: the kernel
- * numbers their IPv4 IDs 0, 1, 2, ... from the first's 0, which their ICRCs must cover), all in
- * one sendmmsg. Where the kernel refuses UDP_SEGMENT the port sends them one by one from then
- * on. How many buffers were not (all) sent.
+ * Runs of datagrams of one QP to one peer. Each goes out with UDP_SEGMENT (one trip through the
+ * stack, cut into ordinary datagrams after it: the kernel numbers their IPv4 IDs 0, 1, 2, ...
+ * from the first's 0, which their ICRCs must cover), all in one sendmmsg. Where the kernel
+ * refuses UDP_SEGMENT the port sends them one by one from then on. How many runs were not (all)
+ * sent.
  */
 unsigned roce_port_send_gso(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
-			    const struct iovec *bufs, const uint16_t *seg, unsigned n);
+			    const struct roce_port_run *runs, unsigned n);
 
 /*
  * Drains what is ready (recvmmsg on each ready socket; accepts and forwards on the way) and

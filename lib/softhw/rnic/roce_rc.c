@@ -96,7 +96,9 @@ static struct swr *slot(struct roce_rc_qp *qp, uint32_t i)
 
 /*
  * Builds a packet where the caller's tx_buf says (else in qp->tx) and emits it. payload NULL
- * with plen > 0: a READ response, whose payload mem_read puts straight into the datagram.
+ * with plen > 0: a READ response, whose payload mem_read puts straight into the datagram. A
+ * long payload from a WR's memory goes to emit_ref where the path has it: only the headers are
+ * built, and the payload is sent from where it lies.
  */
 static void emit_mem(struct roce_rc_qp *qp, struct roce_pkt *pkt, const void *payload, size_t plen,
 	uint32_t rkey, uint64_t va)
@@ -106,6 +108,16 @@ static void emit_mem(struct roce_rc_qp *qp, struct roce_pkt *pkt, const void *pa
 
 	pkt->bth.pkey = qp->cfg.pkey;
 	pkt->bth.dqpn = qp->cfg.dest_qpn;
+	if (payload != NULL && plen >= ROCE_RC_REF_MIN && qp->cfg.ops->emit_ref != NULL) {
+		uint8_t hdr[64]; /* BTH and the longest extension headers: 40 bytes */
+
+		n = roce_pkt_build_hdr(hdr, sizeof(hdr), pkt, plen);
+		if (n == 0)
+			return; /* cannot happen: opcodes and sizes are ours */
+		qp->st.tx_pkts++;
+		qp->cfg.ops->emit_ref(qp->cfg.ctx, hdr, n, payload, plen);
+		return;
+	}
 	if (qp->cfg.ops->tx_buf != NULL)
 		buf = qp->cfg.ops->tx_buf(qp->cfg.ctx, &cap);
 	n = roce_pkt_build(buf, cap, pkt, payload, plen);

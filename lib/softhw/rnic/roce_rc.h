@@ -21,6 +21,7 @@
 #define ROCE_RC_MAX_UNACKED 128 /* requester window in PSNs, as rxe */
 #define ROCE_RC_ACKREQ_EVERY 64 /* AckReq on a non-final packet after this many without */
 #define ROCE_RC_MAX_MSG (1u << 31)
+#define ROCE_RC_REF_MIN 1024 /* payloads from this size go to emit_ref (smaller ones: a copy is cheaper than a piece) */
 
 enum roce_rc_op {
 	ROCE_RC_OP_SEND,
@@ -107,6 +108,12 @@ struct roce_rc_ops {
 	/* Optional: where to build the next datagram (room for *cap bytes, at least MTU + 128);
 	 * emit then gets that buffer, and the caller's copy is saved. NULL: the engine's own. */
 	uint8_t *(*tx_buf)(void *ctx, size_t *cap);
+	/* Optional: a datagram whose payload (plen bytes, at least ROCE_RC_REF_MIN, from a posted
+	 * WR's local memory) the path sends from where it lies: hdr[0..hlen) (valid only during
+	 * the call), the payload, roce_pad_len(plen) zero bytes and the ICRC. The payload stays
+	 * readable until that WR completes: the path sends the datagram before it passes on any
+	 * send completion. NULL: the engine copies it into the datagram (emit). */
+	void (*emit_ref)(void *ctx, const uint8_t *hdr, size_t hlen, const void *payload, size_t plen);
 	/* 0 if [va, va+len) is inside the memory rkey names with the given rights, else the NAK
 	 * code to answer (ROCE_NAK_REM_ACCESS, or ROCE_NAK_INVALID). */
 	int (*rkey_check)(void *ctx, uint32_t rkey, uint64_t va, uint64_t len, unsigned int access);

@@ -221,6 +221,32 @@ static void test_ip4_fields(void)
 	}
 }
 
+/*
+ * A datagram whose payload lies apart (the send of a long payload from where it lies): its ICRC
+ * is the contiguous datagram's, for every pad length and for payloads long enough for the
+ * folding CRC.
+ */
+static void test_ip4_split(void)
+{
+	static uint8_t pkt[4200], apart[4096];
+	struct roce_ip4 ip = {.src = 0x0a4d0001, .dst = 0x0a4d0002, .frag = ROCE_IP4_DF};
+
+	for (int r = 0; r < 400; r++) {
+		size_t hlen = r % 3 == 0 ? 12 : r % 3 == 1 ? 28 : 32;
+		size_t plen = r < 8 ? (size_t)r : 1 + rnd() % 4096, pad = (size_t)(-plen & 3);
+		size_t len = hlen + plen + pad + 4;
+
+		for (size_t i = 0; i < hlen + plen; i++)
+			pkt[i] = (uint8_t)rnd();
+		pkt[1] = (uint8_t)((pkt[1] & 0xcf) | pad << 4);
+		memset(pkt + hlen + plen, 0, pad + 4);
+		memcpy(apart, pkt + hlen, plen);
+		ip.id = (uint16_t)rnd();
+		CHECK(roce_icrc_ip4_split(&ip, 0xc123, ROCE_UDP_PORT, pkt, hlen, apart, plen) ==
+		      roce_icrc_ip4(&ip, 0xc123, ROCE_UDP_PORT, pkt, len));
+	}
+}
+
 /* Flips one byte of a copy and says whether the ICRC stayed the same. */
 static bool covered(const uint8_t *pkt, size_t len, size_t off, uint8_t x)
 {
@@ -435,6 +461,7 @@ int main(void)
 	TEST_RUN(test_vectors);
 	TEST_RUN(test_from_fields);
 	TEST_RUN(test_ip4_fields);
+	TEST_RUN(test_ip4_split);
 	TEST_RUN(test_masks);
 	TEST_RUN(test_packet_refusals);
 	TEST_RUN(test_solve_id);
