@@ -379,6 +379,7 @@ while [ \$i -lt $1 ]; do
 		[ \$t -lt ${server_tries:-1} ] || { bad=\$((bad + 1)); break; }
 		t=\$((t + 1)); again=\$((again + 1))
 	done
+	mark SERVER-ROUND-DONE \$i
 	i=\$((i + 1))
 done
 mark RESULT guest-$2 \$( [ \$bad = 0 ] && echo pass || echo fail ) "rounds=$1 failed=\$bad started-again=\$again"
@@ -412,6 +413,11 @@ host_clients() {
 	local name=$1 rounds=$2 i k t0 ok bad=0 times= tries=
 	shift 2
 	for ((i = 0; i < rounds; i++)); do
+		# the guest's server of the last round must be gone first: rping's server keeps listening
+		# while it ends, and a REQ then makes its loop fail (state CONNECT_REQUEST) and hang
+		((i == 0)) || ! grep -q SERVER-ROUND-DONE "$work/job.sh" ||
+			wait_mark "SERVER-ROUND-DONE $((i - 1))([^0-9]|\$)" 120 ||
+			echo "  host: $name: the guest's server of round $((i - 1)) did not end within 120 s"
 		t0=$(now)
 		ok=0
 		for ((k = 0; k < 40; k++)); do
