@@ -36,6 +36,10 @@
 #define RNIC_RNR_INTERVAL_MS 10
 #define RNIC_RNR_FOREVER 7 /* rnr_retry_count that retries for ever (as verbs) */
 #define RNIC_DIAL_TIMEOUT_MS 5000
+/* An RDMA-CM request, once delivered, waits for the peer's application as long as Linux rdma_cm's
+ * REQ does (16 sends, 4.8 s apart): a server may accept late. The dial time-out bounds the steps
+ * before it (DOCA's connection request time-out is for the resolve steps). */
+#define RNIC_CM_ANSWER_MS 80000
 #define RNIC_INLINE_SGE 4
 
 /* ---- objects ---- */

@@ -337,7 +337,13 @@ void roce_cm_dial(struct rnic_qp *qp)
 	cmc_publish(c); /* before it leaves: a REP may come back before we could note it */
 	cmc_send(c, 2 * conv_ms(CM_PACKET_LIFETIME) + conv_ms(CM_RESPONSE_TIMEOUT), CM_MAX_RETRIES);
 	pthread_mutex_unlock(&cm.lock);
-	rnic_nic_timed_add(qp); /* the connection's deadline */
+	/*
+	 * From here the REQ's resends decide how long the connection waits (nic_timer fails it with
+	 * TIME_OUT once they are spent, about 77 s), as Linux rdma_cm's do: the connection request
+	 * time-out (DOCA's, or the soft NIC's 5 s) bounds the resolve steps. A REP lost once comes
+	 * again only after 4.1 s, and a server may accept late.
+	 */
+	qp->deadline = 0;
 }
 
 /* The DOCA status a REJ ends a connection attempt with (the stream's for the same cause). */
@@ -1043,7 +1049,7 @@ void roce_cm_timer(uint64_t now)
 		} else if (c->state == CMC_DREQ_SENT) {
 			cmc_timewait(c); /* as Linux: a DREQ that times out still ends the connection */
 		} else {
-			/* REQ or REP unanswered: the connection fails (the qp's own deadline usually came first) */
+			/* REQ or REP unanswered: the connection fails */
 			if (c->qp != NULL && nfailed < 16)
 				failed[nfailed++] = c->qp;
 			cmc_timewait(c);

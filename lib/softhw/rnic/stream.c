@@ -114,6 +114,8 @@ static void send_hello(struct rnic_qp *qp)
 	hello.want_token = qp->peer.qp_token;
 	rnic_self_peer(qp->ep, qp, &hello.self);
 	qp->state = QP_HANDSHAKE;
+	if (qp->cm) /* the request is out: the peer's application answers it, or not, in its time */
+		qp->deadline = rnic_now_ms() + RNIC_CM_ANSWER_MS;
 	rnic_send_ctl(qp, &h, &hello, sizeof(hello));
 	rnic_stream_events(qp);
 }

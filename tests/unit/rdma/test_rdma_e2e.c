@@ -653,6 +653,51 @@ static void test_cm_reject_and_unlisten(void)
 	side_down(&b);
 }
 
+/* The server's application answers later: the request is only noted. */
+static void c_req_defer(struct doca_rdma_connection *c, union doca_data cu)
+{
+	struct side *s = cu.ptr;
+
+	s->req++;
+	s->conn = c;
+}
+
+/*
+ * A server that accepts after the client's connection request time-out (1 s here): the time-out
+ * bounds the resolve steps (rdma.md), not the wait for the peer's application, as DOCA's over
+ * the kernel's RDMA-CM; the client is established once the server accepts, 1.5 s later.
+ */
+static void test_cm_late_accept(void)
+{
+	struct side a, b;
+	struct doca_rdma_addr *addr;
+	uint16_t port;
+	double t0;
+
+	side_create(&a, dev, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, MEM);
+	CHECK_OK(doca_rdma_set_max_num_connections(a.rdma, 4));
+	CHECK_OK(doca_rdma_set_connection_state_callbacks(a.rdma, c_req_defer, c_est, c_fail, c_disc));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(a.rdma)));
+	side_create(&b, dev, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, MEM);
+	CHECK_OK(doca_rdma_set_max_num_connections(b.rdma, 4));
+	CHECK_OK(doca_rdma_set_connection_request_timeout(b.rdma, 1000));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
+	port = listen_on_free_port(a.rdma);
+	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.0.0.1", port, &addr));
+	CHECK_OK(doca_rdma_connect_to_addr(b.rdma, addr, (union doca_data){.u64 = 1}));
+	RUN_UNTIL(&a, &b, a.req == 1);
+	for (t0 = now_s(); now_s() < t0 + 1.5 && b.fail == 0;) /* the application's own time */
+		if (doca_pe_progress(a.pe) + doca_pe_progress(b.pe) == 0)
+			nap();
+	CHECK(b.fail == 0 && b.est == 0);
+	CHECK_OK(doca_rdma_connection_accept(a.conn, NULL, 0));
+	RUN_UNTIL(&a, &b, a.est == 1 && b.est == 1);
+	CHECK(b.fail == 0);
+	CHECK_OK(doca_rdma_addr_destroy(addr));
+	side_down(&a);
+	side_down(&b);
+}
+
 /* Two processes: the child receives, the parent sends; descriptors cross through pipes. */
 static void test_fork(void)
 {
@@ -722,6 +767,7 @@ int main(void)
 	TEST_RUN(test_free_posted_receives_then_stop);
 	TEST_RUN(test_cm);
 	TEST_RUN(test_cm_reject_and_unlisten);
+	TEST_RUN(test_cm_late_accept);
 	TEST_RUN(test_fork);
 	CHECK_OK(doca_buf_inventory_destroy(inv));
 	CHECK_OK(doca_dev_close(dev));

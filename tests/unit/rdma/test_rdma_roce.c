@@ -411,11 +411,18 @@ static void run_a(int in, int out, pid_t child)
 		CHECK_OK(doca_buf_dec_refcount(dst, NULL));
 	}
 
-	/* RDMA-CM to a port nobody listens on: B's NIC answers REJ, the client's failure callback */
+	/*
+	 * RDMA-CM to a port nobody listens on: B's NIC answers REJ, the client's failure callback
+	 * (B's address is the card's host.ipv4 or, in the DPU role, dpu.ipv4: an address where
+	 * nobody answers leaves the REQ to its resends, about 77 s, as Linux's)
+	 */
 	{
+		const char *role = getenv("SOFTDOCA_ROLE");
 		struct doca_rdma_addr *addr = NULL;
 
-		CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.77.2.1", 13777, &addr));
+		CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4,
+					       role != NULL && strcmp(role, "dpu") == 0 ? "127.79.2.1" : "127.77.2.1", 13777,
+					       &addr));
 		CHECK_OK(doca_rdma_connect_to_addr(a.rdma, addr, (union doca_data){.u64 = 7}));
 		RUN_UNTIL(&a, a.fail == 1);
 		CHECK_OK(doca_rdma_addr_destroy(addr));
