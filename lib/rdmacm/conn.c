@@ -39,7 +39,6 @@ int cm_ep_get(struct cm_id *id)
 		.max_send_sge = 1,
 		.max_msg_size = sizeof(struct cm_msg),
 		.rnr_retry_count = 7,
-		.cm_timeout_ms = CM_CONNECT_TIMEOUT_MS,
 		.notify = ep_notify,
 	};
 	struct cm_ep *ep;

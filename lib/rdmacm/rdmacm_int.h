@@ -34,10 +34,6 @@
 #define CM_REJ_NO_LISTENER 8   /* "invalid service ID": nobody listens on the port */
 #define CM_REJ_CONSUMER 28     /* consumer defined: rdma_reject, or the peer went away */
 #define CM_DEV_MAX_RD 128      /* responder resources / initiator depth the device offers */
-/* How long rdma_connect waits for its peer, as Linux rdma_cm's REQ: sent 16 times, 4.8 s apart
- * (the IB CM's retries end it first, UNREACHABLE -ETIMEDOUT). A REP lost on the way is resent
- * after 4.1 s, and a server may accept late: the soft NIC's 5 s default gave up before either. */
-#define CM_CONNECT_TIMEOUT_MS 80000
 
 enum cm_msg_type { CM_MSG_REQ = 1, CM_MSG_REP, CM_MSG_REJ, CM_MSG_RTU };
 

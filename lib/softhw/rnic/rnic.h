@@ -123,7 +123,7 @@ struct softhw_rnic_ep_attr {
 	uint32_t max_send_sge;
 	uint64_t max_msg_size;
 	uint8_t rnr_retry_count;  /* 7 = retry for ever (as verbs) */
-	uint32_t cm_timeout_ms;   /* connect_addr resolve/connect timeout (0: RNIC_DIAL_TIMEOUT_MS) */
+	uint32_t cm_timeout_ms;   /* connect_addr: the steps before the request is out (0: RNIC_DIAL_TIMEOUT_MS) */
 	bool dc;                  /* transport DC: any peer may connect to an exported qp */
 	/*
 	 * The owner sleeps on ep_wait_fd itself (a verbs completion channel) and calls ep_serve
