@@ -509,6 +509,7 @@ def scenario_roce(net, work, args):
     for env in envs:
         env["SOFTDOCA_ROCE_STATS"] = "1"
         env["ROCE_TEST_BIG"] = str(ROCE_BIG)
+    envs[0]["ROCE_TEST_PEER_IP"] = net.ip[1]  # a's RDMA-CM request to a port b does not listen on
     a2b, b2a = os.pipe(), os.pipe()  # the descriptors "copied to the other host"
     procs = []
     for i, side, stdin, stdout in ((1, "b", a2b[0], b2a[1]), (0, "a", b2a[0], a2b[1])):
@@ -526,6 +527,7 @@ def scenario_roce(net, work, args):
     stats = [line for out in outs for line in out.splitlines() if "stats:" in line]
     for line in stats:
         print(line)
+    stats = [line for line in stats if "retransmits " in line]  # the RC lines (not the CM's)
     retrans = sum(int(line.split("retransmits ")[1].split()[0]) for line in stats)
     problems = []
     if any(p.returncode != 0 for p in procs):

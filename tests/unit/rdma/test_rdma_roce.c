@@ -412,17 +412,18 @@ static void run_a(int in, int out, pid_t child)
 	}
 
 	/*
-	 * RDMA-CM to a port nobody listens on: B's NIC answers REJ, the client's failure callback
-	 * (B's address is the card's host.ipv4 or, in the DPU role, dpu.ipv4: an address where
-	 * nobody answers leaves the REQ to its resends, about 77 s, as Linux's)
+	 * RDMA-CM to a port nobody listens on: B's NIC answers REJ, the client's failure callback.
+	 * B's address: card rb's host.ipv4, or dpu.ipv4 in the DPU role, or the other namespace's
+	 * (ROCE_TEST_PEER_IP, run_netns.py). An address where nobody answers would leave the REQ to
+	 * its resends, about 77 s, as Linux's.
 	 */
 	{
-		const char *role = getenv("SOFTDOCA_ROLE");
+		const char *role = getenv("SOFTDOCA_ROLE"), *peer = getenv("ROCE_TEST_PEER_IP");
 		struct doca_rdma_addr *addr = NULL;
 
-		CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4,
-					       role != NULL && strcmp(role, "dpu") == 0 ? "127.79.2.1" : "127.77.2.1", 13777,
-					       &addr));
+		if (peer == NULL)
+			peer = role != NULL && strcmp(role, "dpu") == 0 ? "127.79.2.1" : "127.77.2.1";
+		CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, peer, 13777, &addr));
 		CHECK_OK(doca_rdma_connect_to_addr(a.rdma, addr, (union doca_data){.u64 = 7}));
 		RUN_UNTIL(&a, a.fail == 1);
 		CHECK_OK(doca_rdma_addr_destroy(addr));
