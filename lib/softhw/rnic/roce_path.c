@@ -695,8 +695,13 @@ static void rc_complete(void *ctx, const struct roce_rc_cqe *c)
 		recv_complete(s, c);
 		return;
 	}
+	/*
+	 * Datagrams that may read this WR's memory leave first: it is the owner's again once the
+	 * completion is passed on, and a failed one makes the core flush the rest too. (After a
+	 * failure the engine is in error and emits no more requests: nothing new can point at them.)
+	 */
 	if (s->nref != 0)
-		tx_flush(s); /* datagrams that may read this WR's memory, which is the owner's again once it is complete */
+		tx_flush(s);
 	bounce = bounce_take(s, c->wr_id);
 	if (s->shut || wr == NULL || wr->seq != c->wr_id || wr->path != RNIC_PATH_ROCE) {
 		free(bounce); /* flushed by the core already */
