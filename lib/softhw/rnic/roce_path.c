@@ -351,27 +351,24 @@ static void tx_ack_last(struct roce_qp *s)
 static size_t tx_pieces(struct roce_qp *s, unsigned j, uint8_t *d, const struct roce_ip4 *ip, uint16_t sport,
 			struct iovec *iov, unsigned first, unsigned *n)
 {
-	size_t dl = s->txlen[j], h = s->txhdr[j], t, plen;
-	bool merge = *n > first && (uint8_t *)iov[*n - 1].iov_base + iov[*n - 1].iov_len == d;
+	size_t dl = s->txlen[j], head = s->txref[j] == NULL ? dl : s->txhdr[j], t = 0, plen = 0;
 
 	if (s->txref[j] == NULL) {
 		roce_icrc_store(d, dl, roce_icrc_ip4(ip, sport, ROCE_UDP_PORT, d, dl));
-		if (merge)
-			iov[*n - 1].iov_len += dl;
-		else
-			iov[(*n)++] = (struct iovec){ d, dl };
-		return dl;
+	} else {
+		t = (size_t)((d[1] >> 4) & 3) + ROCE_ICRC_LEN; /* the BTH's pad count, then the ICRC */
+		plen = dl - head - t;
+		roce_icrc_store(d + head, t, roce_icrc_ip4_split(ip, sport, ROCE_UDP_PORT, d, head, s->txref[j], plen));
 	}
-	t = (size_t)((d[1] >> 4) & 3) + ROCE_ICRC_LEN; /* the BTH's pad count, then the ICRC */
-	plen = dl - h - t;
-	roce_icrc_store(d + h, t, roce_icrc_ip4_split(ip, sport, ROCE_UDP_PORT, d, h, s->txref[j], plen));
-	if (merge)
-		iov[*n - 1].iov_len += h;
+	if (*n > first && (uint8_t *)iov[*n - 1].iov_base + iov[*n - 1].iov_len == d)
+		iov[*n - 1].iov_len += head;
 	else
-		iov[(*n)++] = (struct iovec){ d, h };
+		iov[(*n)++] = (struct iovec){ d, head };
+	if (s->txref[j] == NULL)
+		return dl;
 	iov[(*n)++] = (struct iovec){ (void *)s->txref[j], plen };
-	iov[(*n)++] = (struct iovec){ d + h, t };
-	return h + t;
+	iov[(*n)++] = (struct iovec){ d + head, t };
+	return head + t;
 }
 
 static void tx_flush(struct roce_qp *s)

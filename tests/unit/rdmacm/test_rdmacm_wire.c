@@ -160,6 +160,20 @@ static void poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 	CHECK(!"a completion within 5 s");
 }
 
+/* An RC QP on id (rdma_create_qp), with its PD and CQ: 4 WRs a way, one SGE each. */
+static struct ibv_qp *rc_qp(struct rdma_cm_id *id, struct ibv_pd **pd, struct ibv_cq **cq)
+{
+	struct ibv_qp_init_attr qa = {.qp_type = IBV_QPT_RC,
+				      .cap = {.max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1, .max_recv_sge = 1}};
+
+	*pd = ibv_alloc_pd(id->verbs);
+	*cq = *pd != NULL ? ibv_create_cq(id->verbs, 8, NULL, NULL, 0) : NULL;
+	CHECK(*cq != NULL);
+	qa.send_cq = qa.recv_cq = *cq;
+	CHECK(rdma_create_qp(id, *pd, &qa) == 0);
+	return id->qp;
+}
+
 /*
  * The other way: a librdmacm client's REQ to a "Linux" server whose application accepts only
  * after 5.5 s (its CM sends nothing meanwhile; a lost REP costs as long: Linux resends it after
@@ -172,12 +186,11 @@ static void client_waits_for_slow_accept(uint16_t port)
 	struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(PEER_IP)};
 	struct rdma_event_channel *ch = rdma_create_event_channel();
 	struct rdma_conn_param param = {.responder_resources = 1, .initiator_depth = 1, .retry_count = 7, .rnr_retry_count = 7};
-	struct ibv_qp_init_attr qa = {0};
 	struct rdma_cm_id *id;
 	struct rdma_cm_event *ev;
 	struct roce_mad_hdr h;
 	struct roce_cm_req req;
-	struct roce_cm_rep rep = {0};
+	struct roce_cm_rep rep;
 	struct roce_cm_rtu rtu;
 	struct timespec t0, t1;
 	uint8_t mad[ROCE_MAD_LEN];
@@ -191,14 +204,7 @@ static void client_waits_for_slow_accept(uint16_t port)
 	CHECK(rdma_ack_cm_event(event(ch, RDMA_CM_EVENT_ADDR_RESOLVED)) == 0);
 	CHECK(rdma_resolve_route(id, 2000) == 0);
 	CHECK(rdma_ack_cm_event(event(ch, RDMA_CM_EVENT_ROUTE_RESOLVED)) == 0);
-	pd = ibv_alloc_pd(id->verbs);
-	cq = pd != NULL ? ibv_create_cq(id->verbs, 8, NULL, NULL, 0) : NULL;
-	CHECK(cq != NULL);
-	qa.qp_type = IBV_QPT_RC;
-	qa.send_cq = qa.recv_cq = cq;
-	qa.cap.max_send_wr = qa.cap.max_recv_wr = 4;
-	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
-	CHECK(rdma_create_qp(id, pd, &qa) == 0);
+	rc_qp(id, &pd, &cq);
 	CHECK(rdma_connect(id, &param) == 0);
 	CHECK(recv_mad(mad) == ROCE_CM_REQ);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -219,15 +225,9 @@ static void client_waits_for_slow_accept(uint16_t port)
 			reqs++;
 		}
 	}
-	rep.local_comm_id = 0x5eed0001;
-	rep.remote_comm_id = req.local_comm_id;
-	rep.local_qpn = 0x11;
-	rep.starting_psn = 0x2345;
-	rep.responder_resources = 1;
-	rep.initiator_depth = 1;
-	rep.target_ack_delay = 15;
-	rep.rnr_retry_count = 7;
-	rep.local_ca_guid = 0x505400fffe770002ull;
+	rep = (struct roce_cm_rep){.local_comm_id = 0x5eed0001, .remote_comm_id = req.local_comm_id, .local_qpn = 0x11,
+				   .starting_psn = 0x2345, .responder_resources = 1, .initiator_depth = 1,
+				   .target_ack_delay = 15, .rnr_retry_count = 7, .local_ca_guid = 0x505400fffe770002ull};
 	roce_cm_rep_put(mad, h.tid, &rep);
 	send_mad(mad);
 	do
@@ -262,7 +262,6 @@ int main(int argc, char **argv)
 	struct rdma_cm_id *lid, *id;
 	struct rdma_cm_event *ev;
 	struct rdma_conn_param param = {0};
-	struct ibv_qp_init_attr qa = {0};
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
@@ -322,14 +321,7 @@ int main(int argc, char **argv)
 	CHECK(rdma_ack_cm_event(ev) == 0);
 
 	/* the application's QP, a receive and remotely writable memory, then the accept */
-	pd = ibv_alloc_pd(id->verbs);
-	cq = pd != NULL ? ibv_create_cq(id->verbs, 8, NULL, NULL, 0) : NULL;
-	CHECK(cq != NULL);
-	qa.qp_type = IBV_QPT_RC;
-	qa.send_cq = qa.recv_cq = cq;
-	qa.cap.max_send_wr = qa.cap.max_recv_wr = 4;
-	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
-	CHECK(rdma_create_qp(id, pd, &qa) == 0);
+	rc_qp(id, &pd, &cq);
 	mr = ibv_reg_mr(pd, mem, sizeof(mem), IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
 	CHECK(mr != NULL);
 	sge = (struct ibv_sge){.addr = (uintptr_t)mem, .length = 16, .lkey = mr->lkey};
