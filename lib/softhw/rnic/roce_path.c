@@ -528,21 +528,21 @@ static void rc_mem_read(void *ctx, uint32_t rkey, uint64_t va, void *dst, size_t
 	uint64_t id, token;
 
 	(void)ctx;
-	memset(dst, 0, len); /* what ended meanwhile reads as zeros, as freed memory under a hardware NIC's read */
 	if (rkey >> 31) {
 		struct softhw_value *v = rkey_value(rkey, va);
-		uint64_t x;
+		uint64_t x = 0;
 
-		if (v != NULL && len == sizeof(x)) {
+		if (v != NULL && len == sizeof(x))
 			x = softhw_value_load(v);
-			memcpy(dst, &x, sizeof(x));
-		}
+		memset(dst, 0, len);
+		memcpy(dst, &x, len < sizeof(x) ? len : sizeof(x));
 		if (v != NULL)
 			softhw_value_unbind(v);
 		return;
 	}
-	if (rkey_export(rkey, &id, &token))
-		(void)softhw_mem_export_copy(id, token, va, dst, len, false);
+	/* what ended meanwhile reads as zeros, as freed memory under a hardware NIC's read */
+	if (!rkey_export(rkey, &id, &token) || softhw_mem_export_copy(id, token, va, dst, len, false) != DOCA_SUCCESS)
+		memset(dst, 0, len);
 }
 
 static uint64_t rc_atomic(void *ctx, uint32_t rkey, uint64_t va, bool cmp_swap, uint64_t swap_add, uint64_t compare)
@@ -569,9 +569,12 @@ static uint64_t rc_atomic(void *ctx, uint32_t rkey, uint64_t va, bool cmp_swap, 
 }
 
 /*
- * The engine writes only into buffers of this path (a bounce per receive, READ and atomic):
- * what lands in the application's memory is copied there under softhw_share_store_begin /
- * end (rnic_recv_fill, scatter), which keeps a move of its pages onto a shared window out.
+ * A receive or READ of one piece gets its payload where the application wants it (rc_place);
+ * the engine writes the others into a bounce buffer of this path (and an atomic's result),
+ * copied out at completion (rnic_recv_fill, scatter). Every store into the application's memory
+ * is under softhw_share_store_begin / end, which keeps a move of its pages onto a shared window
+ * out. The engine holds a receive or READ until it completes, and stores nothing once the qp is
+ * in error, the state a flush puts it in: nothing lands after the owner has its memory back.
  */
 static bool rc_recv_take(void *ctx, struct roce_rc_recv *out)
 {
@@ -584,6 +587,13 @@ static bool rc_recv_take(void *ctx, struct roce_rc_recv *out)
 		return false; /* the engine answers RNR; the sender tries again */
 	len = r->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)r->bytes;
 	h = calloc(1, sizeof(*h));
+	if (h != NULL && r->num_sge == 1 && r->sgl[0].len >= len) {
+		h->r = r;
+		out->wr_id = (uint64_t)(uintptr_t)h;
+		out->buf = r->sgl[0].addr; /* no bounce: recv_complete has nothing to copy */
+		out->len = len;
+		return true;
+	}
 	if (h != NULL) {
 		h->bounce = malloc(len > 0 ? len : 1);
 		if (h->bounce == NULL) {
@@ -718,6 +728,15 @@ static void rc_complete(void *ctx, const struct roce_rc_cqe *c)
 	}
 }
 
+/* A READ response or a SEND into the application's memory: the service thread guards its stores (share.h). */
+static void rc_place(void *ctx, void *dst, const void *src, size_t len)
+{
+	(void)ctx;
+	softhw_share_store_begin();
+	memcpy(dst, src, len);
+	softhw_share_store_end();
+}
+
 static const struct roce_rc_ops rc_ops = {
 	.emit = rc_emit,
 	.tx_buf = rc_tx_buf,
@@ -726,6 +745,7 @@ static const struct roce_rc_ops rc_ops = {
 	.mem_write = rc_mem_write,
 	.mem_read = rc_mem_read,
 	.atomic = rc_atomic,
+	.place = rc_place,
 	.recv_take = rc_recv_take,
 	.complete = rc_complete,
 };
@@ -858,6 +878,8 @@ static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct
 		w->local = bounce_new(s, wr->seq, sizeof(uint64_t));
 		if (w->local != NULL)
 			memcpy(w->local, &wr->arg0, sizeof(uint64_t));
+	} else if (wr->op == SOFTHW_RNIC_OP_READ && wr->num_sge == 1 && wr->sgl[0].len >= wr->bytes) {
+		w->local = wr->sgl[0].addr; /* the responses go straight there (rc_place), as a NIC places them */
 	} else if (wr->op == SOFTHW_RNIC_OP_READ || eight_bytes(wr->op)) {
 		/* the engine writes the result into a buffer of ours: scattered on completion */
 		w->local = bounce_new(s, wr->seq, eight_bytes(wr->op) ? sizeof(uint64_t) : wr->bytes);

@@ -473,7 +473,9 @@ static void on_response(struct roce_rc_qp *qp, const struct roce_pkt *pkt, uint6
 		qp->st.rx_dropped++;
 		return;
 	}
-	if (plen != 0)
+	if (plen != 0 && qp->cfg.ops->place != NULL)
+		qp->cfg.ops->place(qp->cfg.ctx, (uint8_t *)s->wr.local + (size_t)s->got * mtu, pkt->payload, plen);
+	else if (plen != 0)
 		memcpy((uint8_t *)s->wr.local + (size_t)s->got * mtu, pkt->payload, plen);
 	s->got++;
 	if (s->got == s->npsn)
@@ -670,7 +672,9 @@ static bool exec_send(struct roce_rc_qp *qp, const struct roce_pkt *pkt)
 		resp_fail(qp, pkt->bth.psn, ROCE_NAK_INVALID, ROCE_RC_WC_LOC_LEN_ERR);
 		return false;
 	}
-	if (pkt->payload_len != 0)
+	if (pkt->payload_len != 0 && qp->cfg.ops->place != NULL)
+		qp->cfg.ops->place(qp->cfg.ctx, (uint8_t *)qp->rq.buf + qp->rq_off, pkt->payload, pkt->payload_len);
+	else if (pkt->payload_len != 0)
 		memcpy((uint8_t *)qp->rq.buf + qp->rq_off, pkt->payload, pkt->payload_len);
 	qp->rq_off += (uint32_t)pkt->payload_len;
 	if (is_last(op)) {

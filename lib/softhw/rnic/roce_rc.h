@@ -123,6 +123,10 @@ struct roce_rc_ops {
 	/* Executes an atomic on the 8 bytes at va (checked); returns the value before it. */
 	uint64_t (*atomic)(void *ctx, uint32_t rkey, uint64_t va, bool cmp_swap, uint64_t swap_add,
 		uint64_t compare);
+	/* Optional: stores a READ response's or a SEND's payload at dst, inside the READ's local
+	 * memory or the receive's buffer (the path may guard stores into application memory).
+	 * NULL: memcpy. */
+	void (*place)(void *ctx, void *dst, const void *src, size_t len);
 	/* Takes the next posted receive; false if none is posted (the engine answers RNR). */
 	bool (*recv_take)(void *ctx, struct roce_rc_recv *out);
 	void (*complete)(void *ctx, const struct roce_rc_cqe *cqe);

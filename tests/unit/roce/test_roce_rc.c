@@ -1324,6 +1324,115 @@ static void bench_one(uint32_t mtu, enum roce_rc_op op)
 		(unsigned long long)pkts);
 }
 
+/*
+ * place: READ responses and SENDs go through the path's op into the READ's own memory or the
+ * receive's buffer. Each store must lie inside the side's WR memory or receive buffers; under
+ * loss, duplication and reordering every byte arrives (plan_check). Once the qp is in error (a
+ * flush), nothing is stored: the memory is the owner's again.
+ */
+static unsigned long places, places_bad;
+static bool place_closed; /* set when the requester went to error: a store now is a bug */
+
+static void place_cb(void *ctx, void *dst, const void *src, size_t len)
+{
+	struct side *s = ctx;
+	uint8_t *d = dst;
+
+	places++;
+	if (place_closed || len > MEM_SZ || !((d >= s->local && d + len <= s->local + MEM_SZ) ||
+					      (d >= s->rbuf && d + len <= s->rbuf + MEM_SZ))) {
+		places_bad++;
+		return;
+	}
+	memcpy(dst, src, len);
+}
+
+static const struct roce_rc_ops place_ops = {
+	.emit = emit_cb, .rkey_check = rkey_check_cb, .mem_write = mem_write_cb,
+	.mem_read = mem_read_cb, .atomic = atomic_cb, .place = place_cb, .recv_take = recv_take_cb,
+	.complete = complete_cb,
+};
+
+static void place_emit(void *ctx, const uint8_t *buf, size_t len);
+
+static const struct roce_rc_ops lone_place_ops = {
+	.emit = place_emit, .rkey_check = rkey_check_cb, .mem_write = mem_write_cb,
+	.mem_read = mem_read_cb, .atomic = atomic_cb, .place = place_cb, .recv_take = recv_take_cb,
+	.complete = complete_cb,
+};
+
+static bool b_sent_responses(void)
+{
+	return roce_rc_get_stats(sides[1].qp)->tx_pkts >= 3;
+}
+
+static void test_place(void)
+{
+	setup_ops = &place_ops;
+	for (unsigned int m = 0; m < 5; m++) {
+		places = places_bad = 0;
+		lossy_rounds(mtus[m], 0x777, 0x2468, 3, 0xfeed0000u + m);
+		fprintf(stderr, " mtu %u: %lu READ responses and SEND packets placed\n", mtus[m], places);
+		CHECK(places > 0 && places_bad == 0);
+	}
+
+	/* a READ of 8 packets; its responses still on the wire when the requester goes to error */
+	pair_setup(1024, 0x100, 0x200, 7, 7, 0x51ace);
+	fill(sides[1].mem + 4096, 8 * 1024);
+	{
+		struct roce_rc_wr w = { .wr_id = 77, .op = ROCE_RC_OP_READ, .local = sides[0].local,
+			.len = 8 * 1024, .remote_va = MEM_VA + 4096, .rkey = 0x101 };
+
+		memset(sides[0].local, 0, 8 * 1024);
+		CHECK(roce_rc_post(sides[0].qp, &w));
+	}
+	places = places_bad = 0;
+	CHECK(run(b_sent_responses, 1000000000ull));
+	CHECK(nevs > 0); /* responses in flight */
+	roce_rc_set_error(sides[0].qp);
+	place_closed = true;
+	run(NULL, 1000000000ull);
+	place_closed = false;
+	CHECK(places_bad == 0);
+	CHECK(sides[0].nscq == 1 && sides[0].scq[0].wr_id == 77 && sides[0].scq[0].status == ROCE_RC_WC_WR_FLUSH_ERR);
+	setup_ops = &test_ops;
+
+	/* a SEND of 4 packets into a receive: two placed, then the responder goes to error */
+	{
+		struct roce_rc_cfg cfg = {
+			.qpn = 0x11, .dest_qpn = 0x22, .rq_psn = 0x500, .mtu = 1024, .timeout = 17,
+			.retry_cnt = 7, .rnr_retry = 7, .max_rd_atomic = 1, .max_dest_rd_atomic = 4,
+			.sq_depth = 4, .ops = &lone_place_ops, .ctx = &sides[0],
+		};
+		struct roce_rc_qp *qp;
+
+		sides[0].rq_head = sides[0].rq_tail = 0;
+		sides[0].nrcq = sides[0].nscq = 0;
+		qp = roce_rc_create(&cfg);
+		CHECK(qp != NULL);
+		post_recv(&sides[0], 91, 0, 4 * 1024);
+		places = places_bad = 0;
+		feed(qp, ROCE_RC_SEND_FIRST, 0x500, false, 1024);
+		feed(qp, ROCE_RC_SEND_MIDDLE, 0x501, false, 1024);
+		CHECK(places == 2 && places_bad == 0 && sides[0].nrcq == 0);
+		roce_rc_set_error(qp);
+		place_closed = true;
+		feed(qp, ROCE_RC_SEND_MIDDLE, 0x502, false, 1024);
+		feed(qp, ROCE_RC_SEND_LAST, 0x503, true, 1024);
+		place_closed = false;
+		CHECK(places == 2 && places_bad == 0);
+		CHECK(sides[0].nrcq == 1 && sides[0].rcq[0].wr_id == 91 && sides[0].rcq[0].status == ROCE_RC_WC_WR_FLUSH_ERR);
+		roce_rc_destroy(qp);
+	}
+}
+
+static void place_emit(void *ctx, const uint8_t *buf, size_t len)
+{
+	(void)ctx;
+	(void)buf;
+	(void)len; /* the responder's ACKs: not looked at here */
+}
+
 static void test_bench(void)
 {
 	fifo_buf = malloc((size_t)FIFO_N * sizeof(*fifo_buf));
@@ -1340,6 +1449,7 @@ int main(void)
 	TEST_RUN(test_all_ops_clean);
 	TEST_RUN(test_lossy);
 	TEST_RUN(test_emit_ref);
+	TEST_RUN(test_place);
 	TEST_RUN(test_psn_wrap);
 	TEST_RUN(test_rnr);
 	TEST_RUN(test_retry_exhausted);
