@@ -11,6 +11,7 @@
  * tests/integration/netns/run_netns.py (scenario roce_lossy) runs the two in two network
  * namespaces joined by a lossy veth.
  */
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -531,6 +532,164 @@ static void test_peer_gone(void)
 }
 
 /*
+ * B stops the mmap A reads while eight READs at a time go on, then overwrites its memory: READ
+ * responses are sent from that memory (rocev2.md, mem_ref), and the mmap's stop must wait until
+ * the last of them is with the kernel. Every READ that succeeds holds B's bytes, or zeros for
+ * packets made after the end; never what B wrote after its stop returned. After it, READs
+ * fail, and neither process crashes or hangs. (The window this guards is a few microseconds
+ * wide, so a run seldom lands in it: test_fabric_mem's test_send_refs checks the wait itself.)
+ */
+#define XR_LEN (1u << 20)
+#define XR_READ (64u << 10)
+
+static int run_b_export_ends(int in, int out)
+{
+	struct doca_dev *dev = open_ibdev(ibdev_b);
+	char *mem = malloc(XR_LEN), blob[1024], c = 0;
+	struct doca_mmap *m;
+	struct side b;
+	const void *d;
+	size_t l;
+
+	CHECK(mem != NULL);
+	memset(mem, 'A', XR_LEN);
+	side_up(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ);
+	m = make_mmap(dev, mem, XR_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ);
+	CHECK_OK(doca_rdma_export(b.rdma, &d, &l, &b.conn));
+	put_blob(out, d, l);
+	CHECK_OK(doca_mmap_export_rdma(m, dev, &d, &l));
+	put_blob(out, d, l);
+	l = get_blob(in, blob, sizeof(blob));
+	CHECK_OK(doca_rdma_connect(b.rdma, blob, l, b.conn));
+	CHECK(read(in, &c, 1) == 1 && c == 'G'); /* A's READs are under way: our NIC answers them */
+	CHECK_OK(doca_mmap_stop(m));
+	memset(mem, 'S', XR_LEN); /* no READ response may carry this */
+	CHECK(write(out, "X", 1) == 1);
+	CHECK(read(in, &c, 1) == 1 && c == 'Q');
+	CHECK_OK(doca_mmap_destroy(m));
+	free(mem);
+	side_down(&b);
+	CHECK_OK(doca_dev_close(dev));
+	return test_failures == 0 ? 0 : 1;
+}
+
+/* A's READs in flight: idle, busy, done, failed */
+#define XR_TASKS 8
+enum { XR_IDLE, XR_BUSY, XR_DONE, XR_FAILED };
+static int xr_state[XR_TASKS];
+static doca_error_t xr_status;
+
+static void xr_ok(struct doca_rdma_task_read *t, union doca_data td, union doca_data cd)
+{
+	(void)t;
+	(void)cd;
+	xr_state[td.u64] = XR_DONE;
+}
+
+static void xr_err(struct doca_rdma_task_read *t, union doca_data td, union doca_data cd)
+{
+	(void)cd;
+	xr_status = doca_task_get_status(doca_rdma_task_read_as_task(t));
+	xr_state[td.u64] = XR_FAILED;
+}
+
+static void run_a_export_ends(int in, int out, pid_t child)
+{
+	struct doca_dev *dev = open_ibdev(ibdev_a);
+	struct side a;
+	char blob[1024], c = 0;
+	struct doca_mmap *rm;
+	struct doca_buf *dst[XR_TASKS], *remote[XR_TASKS];
+	struct doca_rdma_task_read *tr[XR_TASKS];
+	unsigned long reads = 0, zeros = 0, secret = 0, failed = 0, turn = 0;
+	const void *d;
+	char *rbase;
+	size_t l, rlen;
+	bool told = false, ended = false, busy = true;
+	int status = 0;
+	double end = now_s() + 60;
+
+	CHECK_OK(doca_buf_inventory_create(2 * XR_TASKS, &inv));
+	CHECK_OK(doca_buf_inventory_start(inv));
+	side_create(&a, dev, 0, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, XR_TASKS * XR_READ);
+	CHECK_OK(doca_rdma_task_read_set_conf(a.rdma, xr_ok, xr_err, XR_TASKS));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(a.rdma)));
+	l = get_blob(in, blob, sizeof(blob));
+	CHECK_OK(doca_rdma_export(a.rdma, &d, &rlen, &a.conn));
+	put_blob(out, d, rlen);
+	CHECK_OK(doca_rdma_connect(a.rdma, blob, l, a.conn));
+	l = get_blob(in, blob, sizeof(blob));
+	CHECK_OK(doca_mmap_create_from_export(NULL, blob, l, dev, &rm));
+	CHECK_OK(doca_mmap_get_memrange(rm, (void **)&rbase, &rlen));
+	for (unsigned k = 0; k < XR_TASKS; k++) {
+		dst[k] = lbuf(&a, k * XR_READ, XR_READ, 0);
+		remote[k] = rbuf(rm, rbase, 0, XR_LEN, XR_READ);
+		CHECK_OK(doca_rdma_task_read_allocate_init(a.rdma, a.conn, remote[k], dst[k], (union doca_data){.u64 = k},
+							   &tr[k]));
+		xr_state[k] = XR_IDLE;
+	}
+	/* READs in flight until they fail (B's stop takes the memory away from under them) */
+	while (busy && test_failures == 0 && now_s() < end) {
+		busy = false;
+		for (unsigned k = 0; k < XR_TASKS; k++) {
+			char *m = a.mem + k * XR_READ;
+
+			if (xr_state[k] == XR_DONE) {
+				reads++;
+				for (size_t i = 0; i < XR_READ; i++) {
+					zeros += m[i] == 0;
+					secret += m[i] != 'A' && m[i] != 0;
+				}
+				xr_state[k] = failed == 0 ? XR_IDLE : XR_FAILED; /* (the qp is in error: flushed) */
+			}
+			if (xr_state[k] == XR_IDLE) {
+				memset(m, '?', XR_READ);
+				doca_buf_reset_data_len(dst[k]);
+				CHECK_OK(doca_buf_set_data(remote[k], rbase + (turn++ % (XR_LEN / XR_READ)) * XR_READ, XR_READ));
+				CHECK_OK(doca_task_submit(doca_rdma_task_read_as_task(tr[k])));
+				xr_state[k] = XR_BUSY;
+			}
+			failed += xr_state[k] == XR_FAILED;
+			busy |= xr_state[k] == XR_BUSY || failed == 0;
+		}
+		if (!told && reads >= 16) {
+			CHECK(write(out, "G", 1) == 1);
+			told = true;
+		}
+		if (told && !ended) {
+			struct pollfd pfd = {.fd = in, .events = POLLIN};
+
+			ended = poll(&pfd, 1, 0) == 1 && read(in, &c, 1) == 1 && c == 'X';
+		}
+		doca_pe_progress(a.pe);
+	}
+	printf("%lu READs of 64 KiB succeeded (%lu zero bytes, %lu of what B wrote after its stop); then %s\n",
+	       reads, zeros, secret, failed > 0 ? doca_error_get_name(xr_status) : "no failure");
+	CHECK(told && reads >= 16 && secret == 0);
+	CHECK(failed > 0 && !busy); /* the READs after the end fail */
+	if (!told) /* (failed early: B still goes on to its end) */
+		CHECK(write(out, "G", 1) == 1);
+	if (!ended)
+		CHECK(read(in, &c, 1) == 1 && c == 'X');
+	CHECK(write(out, "Q", 1) == 1);
+	for (unsigned k = 0; k < XR_TASKS; k++) {
+		doca_task_free(doca_rdma_task_read_as_task(tr[k]));
+		CHECK_OK(doca_buf_dec_refcount(dst[k], NULL));
+		CHECK_OK(doca_buf_dec_refcount(remote[k], NULL));
+	}
+	side_down(&a);
+	CHECK_OK(doca_mmap_destroy(rm));
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+	CHECK_OK(doca_dev_close(dev));
+	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void test_read_export_ends(void)
+{
+	run_two_processes(run_b_export_ends, run_a_export_ends);
+}
+
+/*
  * No receive posted at the peer, and the sender's RNR retry count is 1: the peer's NIC answers
  * RNR NAKs, the send fails with AGAIN after the retry.
  */
@@ -834,6 +993,7 @@ int main(int argc, char **argv)
 	TEST_RUN(test_ack_rides_reply);
 	TEST_RUN(test_ack_owed_at_disconnect);
 	TEST_RUN(test_rnr_exhausted);
+	TEST_RUN(test_read_export_ends);
 	TEST_RUN(test_address_not_local);
 	setenv("SOFTDOCA_ROCE_DEAD_MS", "1500", 1);
 	TEST_RUN(test_peer_gone);
