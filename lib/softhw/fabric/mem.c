@@ -147,14 +147,10 @@ static struct {
 	uint64_t revoke_asked;
 	uint64_t revoke_done;
 	pthread_cond_t revoked;
-	/* softhw_mem_export_ref: exported memory a send reads from, not released yet (any export) */
-	uint64_t send_refs;
-	pthread_cond_t unref;
 	/* the service thread's poll set (here, not on its stack, so a fork can free it) */
 	struct pollfd *pfds;
 	size_t pfds_cap;
-} svc = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1, .revoked = PTHREAD_COND_INITIALIZER,
-	 .unref = PTHREAD_COND_INITIALIZER};
+} svc = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake_fd = -1, .revoked = PTHREAD_COND_INITIALIZER};
 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
@@ -202,8 +198,6 @@ static void atfork_child(void)
 	svc.started = false;
 	svc.revoke_asked = svc.revoke_done = 0;
 	pthread_cond_init(&svc.revoked, NULL);
-	svc.send_refs = 0; /* held by the parent's other threads, which the child does not have */
-	pthread_cond_init(&svc.unref, NULL);
 	pthread_mutex_unlock(&svc.lock);
 }
 
@@ -748,8 +742,6 @@ doca_error_t softhw_mem_export_add_proxy(const char *instance, struct softhw_mem
 	return export_add(instance, via, (void *)(uintptr_t)addr, len, rights, id, token, why);
 }
 
-static void wait_unref(uint64_t id);
-
 void softhw_mem_export_remove(uint64_t id)
 {
 	struct mem_export *gone = NULL;
@@ -766,8 +758,6 @@ void softhw_mem_export_remove(uint64_t id)
 	}
 	if (gone != NULL && gone->shared)
 		softhw_share_unexport(&gone->share); /* no importer store lands after this */
-	if (gone != NULL)
-		wait_unref(gone->id);
 	if (gone == NULL || !svc.started) {
 		pthread_mutex_unlock(&svc.lock);
 		free(gone);
@@ -848,49 +838,6 @@ doca_error_t softhw_mem_export_pin(uint64_t id, uint64_t token, uint64_t addr, u
 void softhw_mem_export_unpin(void)
 {
 	pthread_mutex_unlock(&svc.lock);
-}
-
-doca_error_t softhw_mem_export_ref(uint64_t id, uint64_t token, uint64_t addr, uint64_t len)
-{
-	doca_error_t err = softhw_mem_export_pin(id, token, addr, len, SOFTHW_MEM_READ);
-
-	if (err != DOCA_SUCCESS)
-		return err; /* (a re-export, NOT_SUPPORTED, pinned nothing) */
-	svc.send_refs++;
-	softhw_mem_export_unpin();
-	return DOCA_SUCCESS;
-}
-
-void softhw_mem_export_unref(uint64_t n)
-{
-	if (n == 0)
-		return;
-	pthread_mutex_lock(&svc.lock);
-	svc.send_refs = n < svc.send_refs ? svc.send_refs - n : 0;
-	if (svc.send_refs == 0)
-		pthread_cond_broadcast(&svc.unref);
-	pthread_mutex_unlock(&svc.lock);
-}
-
-/*
- * (svc.lock held; the export is unlinked, so no new reference to it can be taken.) A send holds
- * its references for microseconds (it never blocks), but a wedged one must not wedge the mmap's
- * stop with it: bounded, and said.
- */
-static void wait_unref(uint64_t id)
-{
-	struct timespec deadline;
-
-	if (svc.send_refs == 0)
-		return;
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += SOFTHW_MEM_TIMEOUT_MS / 1000;
-	while (svc.send_refs != 0)
-		if (pthread_cond_timedwait(&svc.unref, &svc.lock, &deadline) != 0) {
-			SDK_LOG_ERR("export %lu ends while %lu sends still read exported memory after %d ms",
-				    (unsigned long)id, (unsigned long)svc.send_refs, SOFTHW_MEM_TIMEOUT_MS);
-			break;
-		}
 }
 
 doca_error_t softhw_mem_export_check(uint64_t id, uint64_t token, uint64_t addr, uint64_t len, uint32_t right)

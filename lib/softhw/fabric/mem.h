@@ -103,16 +103,6 @@ void softhw_mem_export_unpin(void);
 /* softhw_mem_export_pin() of a re-export that passes every check returns NOT_SUPPORTED, pins
  * nothing: its memory is not in this process. The two calls below serve both kinds. */
 
-/*
- * For a send straight from exported memory (a RoCEv2 READ response): the checks of
- * softhw_mem_export_pin() with SOFTHW_MEM_READ, and a reference that keeps every export from
- * ending (softhw_mem_export_remove waits) until softhw_mem_export_unref() gives it back. The
- * caller gives it back as soon as the send is done, and never blocks while it holds one.
- * A re-export: NOT_SUPPORTED, nothing held (copy with softhw_mem_export_copy).
- */
-doca_error_t softhw_mem_export_ref(uint64_t id, uint64_t token, uint64_t addr, uint64_t len);
-void softhw_mem_export_unref(uint64_t n);
-
 /* The checks of softhw_mem_export_pin(), nothing kept pinned; a re-export passes them. */
 doca_error_t softhw_mem_export_check(uint64_t id, uint64_t token, uint64_t addr, uint64_t len, uint32_t right);
 

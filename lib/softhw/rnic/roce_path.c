@@ -141,7 +141,6 @@ struct roce_qp {
 	struct roce_bounce *bounces;
 	unsigned ntx;              /* datagrams waiting in tx (sent when the engine call returns, or tx is full) */
 	unsigned nref;             /* how many of them have their payload apart (emit_ref) */
-	uint64_t mem_refs;         /* exported memory READ responses in tx are sent from (rc_mem_ref) */
 	size_t txoff;              /* their bytes in tx */
 	uint16_t txlen[ROCE_TX_BATCH]; /* each one's length on the wire */
 	uint16_t txhdr[ROCE_TX_BATCH]; /* with a payload apart: its headers' bytes in tx (its pad and ICRC follow them there) */
@@ -382,11 +381,8 @@ static void tx_flush(struct roce_qp *s)
 	unsigned nruns = 0, niov = 0;
 	size_t off = 0;
 
-	if (s->ntx == 0) {
-		softhw_mem_export_unref(s->mem_refs);
-		s->mem_refs = 0;
+	if (s->ntx == 0)
 		return;
-	}
 	tx_ack_last(s);
 	sport = roce_port_qp_sport(lp->port, s->qpn);
 	for (unsigned j = 0; j < s->ntx;) {
@@ -413,8 +409,6 @@ static void tx_flush(struct roce_qp *s)
 	/* a full socket buffer is lost packets: the engine sends them again */
 	(void)roce_port_send_gso(lp->port, s->qpn, s->peer_ip, 0, runs, nruns);
 	pthread_mutex_unlock(&lp->lock);
-	softhw_mem_export_unref(s->mem_refs); /* sent: the kernel has its copy */
-	s->mem_refs = 0;
 	s->ntx = 0;
 	s->nref = 0;
 	s->txoff = 0;
@@ -549,21 +543,6 @@ static void rc_mem_read(void *ctx, uint32_t rkey, uint64_t va, void *dst, size_t
 	/* what ended meanwhile reads as zeros, as freed memory under a hardware NIC's read */
 	if (!rkey_export(rkey, &id, &token) || softhw_mem_export_copy(id, token, va, dst, len, false) != DOCA_SUCCESS)
 		memset(dst, 0, len);
-}
-
-/*
- * A READ response sent from the exported memory itself: the export is held (its mmap's stop
- * waits) until tx_flush has handed the datagram to the kernel. NULL: rc_mem_read copies it.
- */
-static const void *rc_mem_ref(void *ctx, uint32_t rkey, uint64_t va, size_t len)
-{
-	struct roce_qp *s = ctx;
-	uint64_t id, token;
-
-	if (rkey >> 31 || !rkey_export(rkey, &id, &token) || softhw_mem_export_ref(id, token, va, len) != DOCA_SUCCESS)
-		return NULL;
-	s->mem_refs++;
-	return (const void *)(uintptr_t)va;
 }
 
 static uint64_t rc_atomic(void *ctx, uint32_t rkey, uint64_t va, bool cmp_swap, uint64_t swap_add, uint64_t compare)
@@ -765,7 +744,6 @@ static const struct roce_rc_ops rc_ops = {
 	.rkey_check = rc_rkey_check,
 	.mem_write = rc_mem_write,
 	.mem_read = rc_mem_read,
-	.mem_ref = rc_mem_ref,
 	.atomic = rc_atomic,
 	.place = rc_place,
 	.recv_take = rc_recv_take,

@@ -96,8 +96,7 @@ static struct swr *slot(struct roce_rc_qp *qp, uint32_t i)
 
 /*
  * Builds a packet where the caller's tx_buf says (else in qp->tx) and emits it. payload NULL
- * with plen > 0: a READ response, whose payload mem_read puts straight into the datagram, or,
- * long and where the path has mem_ref, is sent from the memory itself. A
+ * with plen > 0: a READ response, whose payload mem_read puts straight into the datagram. A
  * long payload from a WR's memory goes to emit_ref where the path has it: only the headers are
  * built, and the payload is sent from where it lies.
  */
@@ -109,8 +108,6 @@ static void emit_mem(struct roce_rc_qp *qp, struct roce_pkt *pkt, const void *pa
 
 	pkt->bth.pkey = qp->cfg.pkey;
 	pkt->bth.dqpn = qp->cfg.dest_qpn;
-	if (payload == NULL && plen >= ROCE_RC_REF_MIN && qp->cfg.ops->emit_ref != NULL && qp->cfg.ops->mem_ref != NULL)
-		payload = qp->cfg.ops->mem_ref(qp->cfg.ctx, rkey, va, plen); /* a READ response from where it lies */
 	if (payload != NULL && plen >= ROCE_RC_REF_MIN && qp->cfg.ops->emit_ref != NULL) {
 		uint8_t hdr[64]; /* BTH and the longest extension headers: 40 bytes */
 

@@ -120,10 +120,6 @@ struct roce_rc_ops {
 	/* Copies into / out of remote-accessible memory already checked by rkey_check. */
 	void (*mem_write)(void *ctx, uint32_t rkey, uint64_t va, const void *src, size_t len);
 	void (*mem_read)(void *ctx, uint32_t rkey, uint64_t va, void *dst, size_t len);
-	/* Optional, with emit_ref: where a READ response's payload (len at least ROCE_RC_REF_MIN,
-	 * checked by rkey_check) can be sent from; the path keeps it readable until it has sent
-	 * the datagram. NULL: mem_read copies it into the datagram. */
-	const void *(*mem_ref)(void *ctx, uint32_t rkey, uint64_t va, size_t len);
 	/* Executes an atomic on the 8 bytes at va (checked); returns the value before it. */
 	uint64_t (*atomic)(void *ctx, uint32_t rkey, uint64_t va, bool cmp_swap, uint64_t swap_add,
 		uint64_t compare);

@@ -508,80 +508,6 @@ static void test_pin_checks(void)
 }
 
 /*
- * A send's reference (a RoCEv2 READ response sent from the exported memory): the pin's checks,
- * and the export's end waits until the reference is given back, so the memory is never freed
- * under a send that still reads it.
- */
-static struct {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	uint64_t id;
-	bool started, removed;
-} rm = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
-
-static void *remove_thread(void *arg)
-{
-	(void)arg;
-	pthread_mutex_lock(&rm.lock);
-	rm.started = true;
-	pthread_cond_broadcast(&rm.cond);
-	pthread_mutex_unlock(&rm.lock);
-	softhw_mem_export_remove(rm.id);
-	pthread_mutex_lock(&rm.lock);
-	rm.removed = true;
-	pthread_cond_broadcast(&rm.cond);
-	pthread_mutex_unlock(&rm.lock);
-	return NULL;
-}
-
-static void test_send_refs(void)
-{
-	static char mem[256];
-	uint64_t id, token, nid, ntoken, wid, wtoken;
-	const uint64_t base = (uint64_t)(uintptr_t)mem;
-	struct timespec until;
-	const char *why;
-	pthread_t t;
-	int r = 0;
-
-	CHECK_OK(softhw_mem_export_add(instance, mem, sizeof(mem), SOFTHW_MEM_READ | SOFTHW_MEM_VIA_DMA, &id, &token,
-				       &why));
-	CHECK_OK(softhw_mem_export_add(instance, mem + 64, 64, SOFTHW_MEM_READ | SOFTHW_MEM_VIA_NIC, &nid, &ntoken, &why));
-	CHECK_OK(softhw_mem_export_add(instance, mem + 128, 64, SOFTHW_MEM_WRITE | SOFTHW_MEM_VIA_NIC, &wid, &wtoken, &why));
-	CHECK_ERR(softhw_mem_export_ref(id, token, base, 8), DOCA_ERROR_INVALID_VALUE); /* not the NIC's */
-	CHECK_ERR(softhw_mem_export_ref(wid, wtoken, base + 128, 8), DOCA_ERROR_NOT_PERMITTED);
-	CHECK_ERR(softhw_mem_export_ref(nid, ntoken, base + 120, 9), DOCA_ERROR_INVALID_VALUE);
-	CHECK_ERR(softhw_mem_export_ref(nid, ntoken ^ 1, base + 64, 8), DOCA_ERROR_INVALID_VALUE);
-	softhw_mem_export_remove(wid); /* no reference held: at once */
-
-	CHECK_OK(softhw_mem_export_ref(nid, ntoken, base + 64, 64));
-	CHECK_OK(softhw_mem_export_ref(nid, ntoken, base + 64, 32));
-	rm.id = nid;
-	rm.started = rm.removed = false;
-	CHECK(pthread_create(&t, NULL, remove_thread, NULL) == 0);
-	pthread_mutex_lock(&rm.lock);
-	while (!rm.started)
-		pthread_cond_wait(&rm.cond, &rm.lock);
-	/* not done while the references are out (200 ms, a check of no progress, not a wait for it) */
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_nsec += 200 * 1000000L;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
-	while (!rm.removed && r == 0)
-		r = pthread_cond_timedwait(&rm.cond, &rm.lock, &until);
-	CHECK(!rm.removed);
-	pthread_mutex_unlock(&rm.lock);
-	softhw_mem_export_unref(1);
-	softhw_mem_export_unref(1);
-	CHECK(pthread_join(t, NULL) == 0);
-	CHECK(rm.removed);
-	CHECK_ERR(softhw_mem_export_ref(nid, ntoken, base + 64, 8), DOCA_ERROR_INVALID_VALUE); /* ended */
-	softhw_mem_export_remove(id);
-}
-
-/*
  * The exporter took away memory it exports (a bug on its side): accesses there fail with
  * IO_FAILED on both paths, the exporter survives, and the rest of the range still works.
  */
@@ -1198,7 +1124,6 @@ int main(void)
 	TEST_RUN(test_several_importers);
 	TEST_RUN(test_same_process);
 	TEST_RUN(test_pin_checks);
-	TEST_RUN(test_send_refs);
 	TEST_RUN(test_window_given_back);
 	TEST_RUN(test_window_never_larger);
 	TEST_RUN(test_window_fd_stays_read_only);

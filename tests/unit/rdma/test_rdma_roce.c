@@ -532,12 +532,11 @@ static void test_peer_gone(void)
 }
 
 /*
- * B stops the mmap A reads while eight READs at a time go on, then overwrites its memory: READ
- * responses are sent from that memory (rocev2.md, mem_ref), and the mmap's stop must wait until
- * the last of them is with the kernel. Every READ that succeeds holds B's bytes, or zeros for
- * packets made after the end; never what B wrote after its stop returned. After it, READs
- * fail, and neither process crashes or hangs. (The window this guards is a few microseconds
- * wide, so a run seldom lands in it: test_fabric_mem's test_send_refs checks the wait itself.)
+ * B stops the mmap A reads while eight READs at a time go on, then overwrites its memory. Every
+ * READ that succeeds holds B's bytes, or zeros for packets made after the end (a READ response
+ * is copied from the export under its pin, and an export that ended reads as zeros); never
+ * what B wrote after its stop returned. After it, READs fail, and neither process crashes or
+ * hangs.
  */
 #define XR_LEN (1u << 20)
 #define XR_READ (64u << 10)
