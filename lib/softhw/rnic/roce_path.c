@@ -587,7 +587,7 @@ static bool rc_recv_take(void *ctx, struct roce_rc_recv *out)
 		return false; /* the engine answers RNR; the sender tries again */
 	len = r->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)r->bytes;
 	h = calloc(1, sizeof(*h));
-	if (h != NULL && r->num_sge == 1 && r->sgl[0].len >= len) {
+	if (h != NULL && len > 0 && r->num_sge == 1 && r->sgl[0].len >= len) {
 		h->r = r;
 		out->wr_id = (uint64_t)(uintptr_t)h;
 		out->buf = r->sgl[0].addr; /* no bounce: recv_complete has nothing to copy */
@@ -878,7 +878,7 @@ static doca_error_t wr_build(struct roce_qp *s, const struct rnic_wr *wr, struct
 		w->local = bounce_new(s, wr->seq, sizeof(uint64_t));
 		if (w->local != NULL)
 			memcpy(w->local, &wr->arg0, sizeof(uint64_t));
-	} else if (wr->op == SOFTHW_RNIC_OP_READ && wr->num_sge == 1 && wr->sgl[0].len >= wr->bytes) {
+	} else if (wr->op == SOFTHW_RNIC_OP_READ && wr->bytes > 0 && wr->num_sge == 1 && wr->sgl[0].len >= wr->bytes) {
 		w->local = wr->sgl[0].addr; /* the responses go straight there (rc_place), as a NIC places them */
 	} else if (wr->op == SOFTHW_RNIC_OP_READ || eight_bytes(wr->op)) {
 		/* the engine writes the result into a buffer of ours: scattered on completion */
