@@ -243,6 +243,17 @@ static size_t ip4_masked(uint8_t *h, const struct roce_ip4 *ip, size_t len)
 	return 20;
 }
 
+/* The masked prefix of an IPv4 packet's ICRC (8 bytes of ones, IPv4, UDP, BTH); its length. */
+static size_t ip4_prefix(uint8_t *h, const struct roce_ip4 *ip, uint16_t sport, uint16_t dport,
+	const uint8_t *pkt, size_t len)
+{
+	size_t n = 8;
+
+	memset(h, 0xff, 8);
+	n += ip4_masked(h + n, ip, len);
+	return n + udp_bth_masked(h + n, sport, dport, pkt, len);
+}
+
 static uint32_t icrc_finish(uint8_t *h, size_t hlen, const uint8_t *pkt, size_t len)
 {
 	uint32_t crc = roce_crc32(0, h, hlen);
@@ -254,14 +265,10 @@ uint32_t roce_icrc_ip4(const struct roce_ip4 *ip, uint16_t sport, uint16_t dport
 	const uint8_t *pkt, size_t len)
 {
 	uint8_t h[PREFIX_MAX];
-	size_t n = 8;
 
 	if (len < ROCE_BTH_LEN + ROCE_ICRC_LEN)
 		return 0;
-	memset(h, 0xff, 8);
-	n += ip4_masked(h + n, ip, len);
-	n += udp_bth_masked(h + n, sport, dport, pkt, len);
-	return icrc_finish(h, n, pkt, len);
+	return icrc_finish(h, ip4_prefix(h, ip, sport, dport, pkt, len), pkt, len);
 }
 
 uint32_t roce_icrc_ip4_split(const struct roce_ip4 *ip, uint16_t sport, uint16_t dport,
@@ -269,15 +276,12 @@ uint32_t roce_icrc_ip4_split(const struct roce_ip4 *ip, uint16_t sport, uint16_t
 {
 	static const uint8_t zeros[3];
 	uint8_t h[PREFIX_MAX];
-	size_t pad = roce_pad_len(plen), len = hlen + plen + pad + ROCE_ICRC_LEN, n = 8;
+	size_t pad = roce_pad_len(plen), len = hlen + plen + pad + ROCE_ICRC_LEN;
 	uint32_t crc;
 
 	if (hlen < ROCE_BTH_LEN)
 		return 0;
-	memset(h, 0xff, 8);
-	n += ip4_masked(h + n, ip, len);
-	n += udp_bth_masked(h + n, sport, dport, hdr, len);
-	crc = roce_crc32(0, h, n);
+	crc = roce_crc32(0, h, ip4_prefix(h, ip, sport, dport, hdr, len));
 	crc = roce_crc32(crc, hdr + ROCE_BTH_LEN, hlen - ROCE_BTH_LEN);
 	crc = roce_crc32(crc, payload, plen);
 	return roce_crc32(crc, zeros, pad);

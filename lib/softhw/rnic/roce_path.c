@@ -587,14 +587,8 @@ static bool rc_recv_take(void *ctx, struct roce_rc_recv *out)
 		return false; /* the engine answers RNR; the sender tries again */
 	len = r->bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)r->bytes;
 	h = calloc(1, sizeof(*h));
-	if (h != NULL && len > 0 && r->num_sge == 1 && r->sgl[0].len >= len) {
-		h->r = r;
-		out->wr_id = (uint64_t)(uintptr_t)h;
-		out->buf = r->sgl[0].addr; /* no bounce: recv_complete has nothing to copy */
-		out->len = len;
-		return true;
-	}
-	if (h != NULL) {
+	/* one piece: the engine places the message there (rc_place), recv_complete copies nothing */
+	if (h != NULL && !(len > 0 && r->num_sge == 1 && r->sgl[0].len >= len)) {
 		h->bounce = malloc(len > 0 ? len : 1);
 		if (h->bounce == NULL) {
 			free(h);
@@ -607,7 +601,7 @@ static bool rc_recv_take(void *ctx, struct roce_rc_recv *out)
 	}
 	h->r = r;
 	out->wr_id = (uint64_t)(uintptr_t)h;
-	out->buf = h->bounce;
+	out->buf = h->bounce != NULL ? h->bounce : r->sgl[0].addr;
 	out->len = len;
 	return true;
 }
