@@ -85,8 +85,15 @@
 #include <doca_rdma.h>
 
 #define MAX_SIZE (1u << 20)
-#define PP_OFF MAX_SIZE		  /* ping-pong area: 64 bytes */
-#define AT_OFF (MAX_SIZE + 64)	  /* atomic counter (target) / results (initiator): 8 per task */
+#define PP_OFF MAX_SIZE		  /* ping-pong area: 128 bytes, two cache lines */
+/*
+ * The write ping-pong's source word, on a line of its own: the peer writes our word (PP_OFF + 16),
+ * and a store of ours into that line would wait for the peer's copy to be invalidated before our
+ * write into the peer could be seen (x86 keeps stores in order). ucx_perftest's put_lat keeps its
+ * send buffer apart from its receive buffer the same way.
+ */
+#define PP_SRC_OFF (PP_OFF + 64)
+#define AT_OFF (MAX_SIZE + 128)	  /* atomic counter (target) / results (initiator): 8 per task */
 #define MEM_LEN (MAX_SIZE + 4096) /* AT_OFF + 8 * MAX_WINDOW fits */
 #define MAX_WINDOW 256
 #define RECV_POSTED 4 /* receives the target keeps posted */
@@ -523,7 +530,7 @@ static struct doca_rdma_task_write *pingpong_task(void)
 {
 	struct doca_rdma_task_write *t;
 
-	TRY(doca_rdma_task_write_allocate_init(S.rdma, S.conn, buf_data(S.mmap, S.mem + PP_OFF + 24, 8),
+	TRY(doca_rdma_task_write_allocate_init(S.rdma, S.conn, buf_data(S.mmap, S.mem + PP_SRC_OFF, 8),
 					       buf_addr(S.remote, S.remote_addr + PP_OFF + 16, 8),
 					       (union doca_data){.u64 = 2}, &t));
 	return t;
@@ -532,7 +539,7 @@ static struct doca_rdma_task_write *pingpong_task(void)
 /* Writes sequence number i into the peer's ping-pong word with the (completed) task t. */
 static void pingpong_put(struct doca_rdma_task_write *t, uint64_t i)
 {
-	*(uint64_t *)(void *)(S.mem + PP_OFF + 24) = i;
+	*(uint64_t *)(void *)(S.mem + PP_SRC_OFF) = i;
 	doca_buf_reset_data_len(doca_rdma_task_write_get_dst_buf(t));
 	TRY(doca_task_submit(doca_rdma_task_write_as_task(t)));
 }
