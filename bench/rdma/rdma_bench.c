@@ -1567,17 +1567,12 @@ static void row_roce(const char *name, const char *unit, double roce, double tcp
  * two processes in the bench's namespaces, busy-polling non-blocking sockets as our owners do.
  * Mode 1: one datagram each way per half round trip (what TCP's delayed, piggybacked ACKs give
  * UCX). Mode 2: a message and an RC ACK each way (RoCEv2's SEND and the ACK of the peer's last
- * one) sent as softdoca's RoCEv2 path sends them: one UDP GSO send, the ACK last, and a
- * receiver with UDP_GRO that takes both in one read. Median half round trip in us of each,
- * out[0] / out[1]; false if it could not run (no UDP GSO/GRO: mode 2).
+ * one) sent as softdoca's RoCEv2 path sends them: one sendmmsg, the message first and the ACK
+ * behind it as a datagram of its own; the receiver answers once it has the message (it takes
+ * the ACK when it comes). Median half round trip in us of each, out[0] / out[1]; false if it
+ * could not run.
  */
 #define FLOOR_PORT 47911
-#ifndef UDP_SEGMENT
-#define UDP_SEGMENT 103 /* linux/udp.h */
-#endif
-#ifndef UDP_GRO
-#define UDP_GRO 104
-#endif
 static void floor_fail(int side)
 {
 	fprintf(stderr, "rdma_bench: UDP floor, side %c: %s\n", 'a' + side, strerror(errno));
@@ -1587,28 +1582,12 @@ static void floor_fail(int side)
 /* One half round trip: the message (a SEND's 24 bytes), then with mode 2 the ACK of the peer's (20). */
 static void floor_half(int fd, int mode, int side)
 {
-	static char pair[24 + 20];
-	union {
-		char buf[CMSG_SPACE(sizeof(uint16_t))];
-		struct cmsghdr align;
-	} c;
-	struct iovec v = {pair, mode == 2 ? sizeof(pair) : 24};
-	struct msghdr h = {.msg_iov = &v, .msg_iovlen = 1};
-	uint16_t seg = 24;
+	static char msg[24], ack[20];
+	struct iovec v[2] = {{msg, sizeof(msg)}, {ack, sizeof(ack)}};
+	struct mmsghdr m[2] = {{.msg_hdr = {.msg_iov = &v[0], .msg_iovlen = 1}},
+			       {.msg_hdr = {.msg_iov = &v[1], .msg_iovlen = 1}}};
 
-	if (mode == 2) { /* one GSO send: 24 bytes, then the shorter ACK that ends the run */
-		struct cmsghdr *cm;
-
-		memset(&c, 0, sizeof(c));
-		h.msg_control = c.buf;
-		h.msg_controllen = sizeof(c.buf);
-		cm = CMSG_FIRSTHDR(&h);
-		cm->cmsg_level = SOL_UDP;
-		cm->cmsg_type = UDP_SEGMENT;
-		cm->cmsg_len = CMSG_LEN(sizeof(seg));
-		memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
-	}
-	if (sendmsg(fd, &h, 0) < 0)
+	if (sendmmsg(fd, m, mode == 2 ? 2 : 1, 0) != (mode == 2 ? 2 : 1))
 		floor_fail(side);
 }
 
@@ -1633,8 +1612,7 @@ static void floor_side(int side, int mode, uint64_t n, int ready, int res)
 	inet_pton(AF_INET, N.ip[side], &me.sin_addr);
 	inet_pton(AF_INET, N.ip[!side], &peer.sin_addr);
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
-	if (fd < 0 || (mode == 2 && setsockopt(fd, SOL_UDP, UDP_GRO, &(int){1}, sizeof(int)) != 0) ||
-	    bind(fd, (struct sockaddr *)&me, sizeof(me)) != 0 ||
+	if (fd < 0 || bind(fd, (struct sockaddr *)&me, sizeof(me)) != 0 ||
 	    connect(fd, (struct sockaddr *)&peer, sizeof(peer)) != 0)
 		floor_fail(side);
 	if (write(ready, "r", 1) != 1)
@@ -1647,12 +1625,9 @@ static void floor_side(int side, int mode, uint64_t n, int ready, int res)
 				floor_half(fd, mode, side);
 				continue;
 			}
-			for (ssize_t got = 0; got < (mode == 2 ? 44 : 24);) { /* the peer's half */
-				ssize_t r = recv(fd, in, sizeof(in), 0); /* mode 2: both datagrams, coalesced */
-
-				if (r > 0)
-					got += r;
-				else if (r < 0 && errno != EAGAIN)
+			for (ssize_t r = 0; r != 24;) { /* the peer's message (mode 2: an ACK read here is passed over) */
+				r = recv(fd, in, sizeof(in), 0);
+				if (r < 0 && errno != EAGAIN)
 					floor_fail(side);
 			}
 			if (side == 1)
@@ -1802,11 +1777,11 @@ static void report_roce(bool ucx)
 	row_roce(name, "op/s", r.fadd_rate, t.fadd_rate, &r, &t, "ucp_fadd", &fa, fa.rate, 1);
 	if (udp_floor(S.iters, fl)) {
 		printf("\nUDP ping-pong on the same %s (plain sockets, busy-polled, same run), 8 B half round trip: one "
-		       "datagram each way %.2f us; a message and its RC ACK in one GSO send, read at once with GRO (as "
-		       "softdoca's RoCEv2 send/receive) %.2f us. RoCEv2 send/recv over that floor: %.2f",
+		       "datagram each way %.2f us; a message and its RC ACK, a datagram of its own behind it in one "
+		       "sendmmsg (as softdoca's RoCEv2 send/receive) %.2f us. RoCEv2 send/recv over that floor: %.2f",
 		       N.netns ? "veth" : "loopback", fl[0], fl[1], r.send_lat / fl[1]);
 		if (tl.ok)
-			printf("; UCX tag_lat over the one-datagram floor: %.2f; the GSO-pair floor over UCX tag_lat: %.2f",
+			printf("; UCX tag_lat over the one-datagram floor: %.2f; the two-datagram floor over UCX tag_lat: %.2f",
 			       tl.typical_us / fl[0], fl[1] / tl.typical_us);
 		printf(".\n");
 	} else

@@ -316,12 +316,30 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
  */
 /*
  * An ACK first, then datagrams of one longer size (a ping-pong's reply, posted while the ACK was
- * owed, rx_done): the ACK goes last, so the whole batch is one run, one trip through the stack
- * and, at a GRO receiver, one read. ACKs and requests are independent streams (the responder's
+ * owed, rx_done): the ACK goes last. ACKs and requests are independent streams (the responder's
  * and the requester's PSNs): their order on the wire does not matter to either end.
+ * - A reply that completes a receive at the peer (a SEND, a WRITE with immediate) leaves alone,
+ *   the ACK as its own datagram behind it in the same sendmmsg. The peer's owner reads the reply
+ *   alone and its application, which waits on it, has it before the ACK's receive work (its
+ *   ICRC, the send's completion) is done: in one coalesced read that work came first (send/receive
+ *   ping-pong 3.6 -> 3.0 us on the veth, where plain UDP takes 2.1 us either way). A requester
+ *   that waits for its send's ACK too has it right after.
+ * - Any other reply (a WRITE, READ responses, an atomic's) makes one GSO run with the ACK: the
+ *   peer polls memory, and a requester that writes again waits for its ACK before it reuses its
+ *   task, so both must come in one read (apart, a write ping-pong lost 0.25 us).
  */
 #define ROCE_ACK_LAST_BYTES 8192 /* what is moved for it at most: the short batches of latency */
-static void tx_ack_last(struct roce_qp *s)
+
+/* A message that completes a receive at the peer (a SEND, a WRITE with immediate): its
+ * application waits on it. */
+static bool wakes_receiver(uint8_t op)
+{
+	return op <= ROCE_RC_SEND_ONLY_IMM || op == ROCE_RC_SEND_LAST_INV || op == ROCE_RC_SEND_ONLY_INV ||
+	       op == ROCE_RC_WRITE_LAST_IMM || op == ROCE_RC_WRITE_ONLY_IMM;
+}
+
+/* Returns true when the ACK, now last, goes apart from the reply (its own datagram, same call). */
+static bool tx_ack_last(struct roce_qp *s)
 {
 	uint16_t a = s->txlen[0], len = s->ntx > 1 ? s->txlen[1] : 0;
 	uint8_t ack[32]; /* BTH, AETH, ICRC: 20 bytes */
@@ -329,10 +347,10 @@ static void tx_ack_last(struct roce_qp *s)
 
 	if (s->ntx < 2 || s->ntx > ROCE_GSO_SEGS || s->tx[0] != ROCE_RC_ACK || a > sizeof(ack) || a >= len ||
 	    s->txoff > ROCE_ACK_LAST_BYTES)
-		return;
+		return false;
 	for (unsigned j = 2; j < s->ntx; j++)
 		if (s->txlen[j] != len)
-			return;
+			return false;
 	memcpy(ack, s->tx, a);
 	memmove(s->tx, s->tx + a, s->txoff - a);
 	memcpy(s->tx + s->txoff - a, ack, a);
@@ -341,6 +359,7 @@ static void tx_ack_last(struct roce_qp *s)
 	memmove(s->txref, s->txref + 1, rest * sizeof(s->txref[0]));
 	s->txlen[rest] = a;
 	s->txref[rest] = NULL;
+	return wakes_receiver(s->tx[0]);
 }
 
 /*
@@ -380,10 +399,11 @@ static void tx_flush(struct roce_qp *s)
 	uint16_t sport;
 	unsigned nruns = 0, niov = 0;
 	size_t off = 0;
+	bool apart;
 
 	if (s->ntx == 0)
 		return;
-	tx_ack_last(s);
+	apart = tx_ack_last(s);
 	sport = roce_port_qp_sport(lp->port, s->qpn);
 	for (unsigned j = 0; j < s->ntx;) {
 		uint16_t len = s->txlen[j];
@@ -392,7 +412,7 @@ static void tx_flush(struct roce_qp *s)
 
 		/* a run: datagrams of len bytes, then possibly one shorter that ends it */
 		while (j + k < s->ntx && k < ROCE_GSO_SEGS && bytes + s->txlen[j + k] <= ROCE_GSO_BYTES &&
-		       s->txlen[j + k] <= len) {
+		       s->txlen[j + k] <= len && !(apart && k > 0 && j + k == s->ntx - 1)) {
 			uint16_t dl = s->txlen[j + k];
 
 			ip.id = (uint16_t)k;

@@ -1148,10 +1148,10 @@ static void drain_udp(struct roce_port *p, int fd, uint32_t fd_qpn, struct roce_
 
 /*
  * A QP's receive socket, with UDP_GRO from its start. A softdoca stream's datagrams come
- * coalesced (UDP GSO), and so does a ping-pong's reply with the ACK riding behind it
- * (roce_path.c, tx_ack_last): one receive, as cheap as one datagram. (UDP_GRO was once set only
- * for streams: with the ACK and the reply sent apart, it cost a ping-pong 0.4 us per half round
- * trip.) A sender that does not coalesce (Linux rxe) would leave a queue read GRO_BUFS
+ * coalesced (UDP GSO), and so does a WRITE or a response with the ACK riding behind it
+ * (roce_path.c, tx_ack_last): one receive, as cheap as one datagram. (Without UDP_GRO a write
+ * ping-pong on the veth took 4.5 us a half round trip instead of 3.6; a send/receive one, whose
+ * reply leaves apart from its ACK, gained under 0.1 us.) A sender that does not coalesce (Linux rxe) would leave a queue read GRO_BUFS
  * datagrams a call: after GRO_FLAT_OFF such reads in a row UDP_GRO goes off for good, and once
  * the queue was read empty (what came before may still be coalesced) reads take MMSG_BATCH.
  */

@@ -755,21 +755,42 @@ static void test_rnr_exhausted(void)
 }
 
 /*
- * An 8-byte send/receive ping-pong, each side's owner spinning (as bench/rdma's): the ACK a
- * received SEND owes leaves with the owner's reply (docs/rocev2.md, "The ACK rides with the
- * reply"), the reply first, as one UDP GSO send that the peer takes in one receive. Each side
- * runs in its own process, its port counters on stderr (SOFTDOCA_ROCE_STATS) in a file: two
- * datagrams a round in about one send system call (without the deferred ACK poll: two), nearly
- * all GSO sends and coalesced receives. A's last ACK is owed when it stops polling: its service
- * thread sends it after ROCE_QUIET_MS.
+ * An 8-byte ping-pong, each side's owner spinning (as bench/rdma's): the ACK a received request
+ * owes leaves with the owner's reply, in the same send system call (docs/rocev2.md, "The ACK
+ * rides with the reply"), the reply first. A reply that completes a receive (PP_SEND: the SEND
+ * ping-pong) leaves alone, the ACK as its own datagram behind it; any other (PP_WRITE: each side
+ * writes the other's word) makes one UDP GSO send with it, which the peer takes in one receive.
+ * Each side runs in its own process, its port counters on stderr (SOFTDOCA_ROCE_STATS) in a
+ * file. A's last ACK is owed when it stops polling: its service thread sends it after
+ * ROCE_QUIET_MS. PP_DISC: one send, and B disconnects right after its receive.
  */
 #define PP_ROUNDS 400
-static void pp_side(bool is_a, int in, int out, bool disc)
+enum pp_mode { PP_SEND, PP_WRITE, PP_DISC };
+/* PP_WRITE: rounds of writes; the peer's word (at 64 of its memory) goes from 0 to i + 1 */
+static void pp_writes(struct side *s, bool is_a, struct doca_rdma_task_write *wt, struct doca_buf *rdst)
+{
+	volatile uint64_t *mine = (volatile uint64_t *)(void *)(s->mem + 64);
+
+	for (uint64_t i = 1; i <= PP_ROUNDS && test_failures == 0; i++) {
+		if (!is_a) /* A's word i, and our last write's completion (its task goes again) */
+			RUN_UNTIL(s, (*mine == i && s->ok == (int)i - 1) || s->err > 0);
+		memcpy(s->mem, &i, 8);
+		doca_buf_reset_data_len(rdst);
+		CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(wt)));
+		if (is_a) /* B's answer, and our write's ACK */
+			RUN_UNTIL(s, (*mine == i && s->ok == (int)i) || s->err > 0);
+	}
+}
+
+static void pp_side(bool is_a, int in, int out, enum pp_mode mode)
 {
 	struct doca_dev *dev = open_ibdev(is_a ? ibdev_a : ibdev_b);
+	const bool disc = mode == PP_DISC;
 	struct doca_rdma_task_receive *rt;
+	struct doca_rdma_task_write *wt = NULL;
 	struct doca_rdma_task_send *st;
-	struct doca_buf *src, *dst;
+	struct doca_buf *src, *dst, *rdst = NULL;
+	struct doca_mmap *rm = NULL;
 	struct side s;
 	char blob[1024];
 	const void *d;
@@ -778,16 +799,28 @@ static void pp_side(bool is_a, int in, int out, bool disc)
 
 	CHECK_OK(doca_buf_inventory_create(8, &inv));
 	CHECK_OK(doca_buf_inventory_start(inv));
-	side_up(&s, dev, 0);
+	side_up(&s, dev, mode == PP_WRITE ? DOCA_ACCESS_FLAG_RDMA_WRITE : 0);
 	CHECK_OK(doca_rdma_export(s.rdma, &d, &l, &s.conn));
 	put_blob(out, d, l);
 	lp = get_blob(in, blob, sizeof(blob));
 	CHECK_OK(doca_rdma_connect(s.rdma, blob, lp, s.conn));
 	src = lbuf(&s, 0, 8, 8);
 	dst = lbuf(&s, 64, 8, 0);
+	if (mode == PP_WRITE) {
+		char *rbase;
+		size_t rlen;
+
+		CHECK_OK(doca_mmap_export_rdma(s.mmap, dev, &d, &l));
+		put_blob(out, d, l);
+		lp = get_blob(in, blob, sizeof(blob));
+		CHECK_OK(doca_mmap_create_from_export(NULL, blob, lp, dev, &rm));
+		CHECK_OK(doca_mmap_get_memrange(rm, (void **)&rbase, &rlen));
+		rdst = rbuf(rm, rbase, 64, 8, 0);
+		CHECK_OK(doca_rdma_task_write_allocate_init(s.rdma, s.conn, src, rdst, (union doca_data){0}, &wt));
+	}
 	CHECK_OK(doca_rdma_task_send_allocate_init(s.rdma, s.conn, src, (union doca_data){0}, &st));
 	CHECK_OK(doca_rdma_task_receive_allocate_init(s.rdma, dst, (union doca_data){0}, &rt));
-	if (!is_a) /* the first receive is up before A sends */
+	if (!is_a && mode != PP_WRITE) /* the first receive is up before A sends */
 		CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
 	CHECK(write(out, "R", 1) == 1 && read(in, &c, 1) == 1 && c == 'R');
 	if (disc && is_a) { /* one send, whose ACK B owes when it disconnects */
@@ -800,7 +833,9 @@ static void pp_side(bool is_a, int in, int out, bool disc)
 		RUN_UNTIL(&s, s.ok == 1 || s.err > 0);
 		CHECK_OK(doca_rdma_connection_disconnect(s.conn)); /* at once: no progress in between */
 	}
-	for (uint64_t i = 0; i < PP_ROUNDS && test_failures == 0 && !disc; i++) {
+	if (mode == PP_WRITE)
+		pp_writes(&s, is_a, wt, rdst);
+	for (uint64_t i = 0; i < PP_ROUNDS && test_failures == 0 && mode == PP_SEND; i++) {
 		if (is_a) {
 			doca_buf_reset_data_len(dst);
 			CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
@@ -817,15 +852,21 @@ static void pp_side(bool is_a, int in, int out, bool disc)
 			CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(st)));
 		}
 	}
-	if (!is_a && !disc)
-		RUN_UNTIL(&s, s.ok == 2 * PP_ROUNDS || s.err > 0); /* the last ACK: A's service thread pays it */
+	if (!is_a && !disc) /* the last ACK: A's service thread pays it */
+		RUN_UNTIL(&s, s.ok == (mode == PP_SEND ? 2 : 1) * PP_ROUNDS || s.err > 0);
 	CHECK(s.err == 0 || (disc && !is_a)); /* (B's second receive is flushed) */
 	CHECK(write(out, "D", 1) == 1 && read(in, &c, 1) == 1 && c == 'D'); /* both done: nothing owed */
 	doca_task_free(doca_rdma_task_send_as_task(st));
 	doca_task_free(doca_rdma_task_receive_as_task(rt));
+	if (wt != NULL)
+		doca_task_free(doca_rdma_task_write_as_task(wt));
 	CHECK_OK(doca_buf_dec_refcount(src, NULL));
 	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+	if (rdst != NULL)
+		CHECK_OK(doca_buf_dec_refcount(rdst, NULL));
 	side_down(&s);
+	if (rm != NULL)
+		CHECK_OK(doca_mmap_destroy(rm));
 	CHECK_OK(doca_buf_inventory_destroy(inv));
 	CHECK_OK(doca_dev_close(dev));
 }
@@ -867,7 +908,7 @@ static bool pp_counters(const char *path, unsigned long long c[4])
 	return found;
 }
 
-static void test_ack_rides_reply(void)
+static void ack_rides_reply(enum pp_mode mode)
 {
 	int a2b[2], b2a[2];
 	char path[2][64];
@@ -885,7 +926,7 @@ static void test_ack_rides_reply(void)
 			test_failures = 0;
 			dup2(fd, STDERR_FILENO);
 			setenv("SOFTDOCA_ROCE_STATS", "1", 1);
-			pp_side(k == 0, k == 0 ? b2a[0] : a2b[0], k == 0 ? a2b[1] : b2a[1], false);
+			pp_side(k == 0, k == 0 ? b2a[0] : a2b[0], k == 0 ? a2b[1] : b2a[1], mode);
 			_exit(test_failures == 0 ? 0 : 1);
 		}
 		close(fd);
@@ -902,16 +943,27 @@ static void test_ack_rides_reply(void)
 		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 		CHECK(pp_counters(path[k], c));
 		unlink(path[k]);
-		printf("side %c: %d rounds, %llu datagrams in %llu send system calls, %llu of them UDP GSO; "
-		       "%llu coalesced receives\n", 'a' + k, PP_ROUNDS, c[0], c[1], c[2], c[3]);
-		/* a SEND and an ACK a round, and a few more (connection, the last ACK, a retransmit) */
+		printf("%s ping-pong, side %c: %d rounds, %llu datagrams in %llu send system calls, %llu of them "
+		       "UDP GSO; %llu coalesced receives\n", mode == PP_SEND ? "send" : "write", 'a' + k, PP_ROUNDS,
+		       c[0], c[1], c[2], c[3]);
+		/* a request and an ACK a round, and a few more (connection, the last ACK, a retransmit) */
 		CHECK(c[0] >= 2 * PP_ROUNDS && c[0] <= 2 * PP_ROUNDS + PP_ROUNDS / 20);
 		/* one call a round; an owner descheduled for ROCE_QUIET_MS leaves a round to the service thread */
 		CHECK(c[1] <= PP_ROUNDS + PP_ROUNDS / 4);
-		/* the SEND first, the ACK behind it: one GSO send, one receive at the peer (UDP GRO) */
-		CHECK(c[2] >= PP_ROUNDS * 3 / 4 && c[2] <= PP_ROUNDS);
-		CHECK(c[3] >= PP_ROUNDS * 3 / 4 && c[3] <= PP_ROUNDS);
+		if (mode == PP_SEND) { /* the SEND alone, the ACK its own datagram behind it */
+			CHECK(c[2] <= PP_ROUNDS / 20);
+			CHECK(c[3] <= PP_ROUNDS / 20);
+		} else { /* the WRITE first, the ACK behind it: one GSO send, one receive at the peer (UDP GRO) */
+			CHECK(c[2] >= PP_ROUNDS * 3 / 4 && c[2] <= PP_ROUNDS);
+			CHECK(c[3] >= PP_ROUNDS * 3 / 4 && c[3] <= PP_ROUNDS);
+		}
 	}
+}
+
+static void test_ack_rides_reply(void)
+{
+	ack_rides_reply(PP_SEND);
+	ack_rides_reply(PP_WRITE);
 }
 
 /*
@@ -929,7 +981,7 @@ static void test_ack_owed_at_disconnect(void)
 			pid[k] = fork();
 			if (pid[k] == 0) {
 				test_failures = 0;
-				pp_side(k == 0, k == 0 ? b2a[0] : a2b[0], k == 0 ? a2b[1] : b2a[1], true);
+				pp_side(k == 0, k == 0 ? b2a[0] : a2b[0], k == 0 ? a2b[1] : b2a[1], PP_DISC);
 				_exit(test_failures == 0 ? 0 : 1);
 			}
 		}
