@@ -758,14 +758,15 @@ static void test_rnr_exhausted(void)
  * An 8-byte ping-pong, each side's owner spinning (as bench/rdma's): the ACK a received request
  * owes leaves with the owner's reply, in the same send system call (docs/rocev2.md, "The ACK
  * rides with the reply"), the reply first. A reply that completes a receive (PP_SEND: the SEND
- * ping-pong) leaves alone, the ACK as its own datagram behind it; any other (PP_WRITE: each side
- * writes the other's word) makes one UDP GSO send with it, which the peer takes in one receive.
+ * ping-pong; PP_SEND0: of empty SENDs, no longer than the ACK) leaves alone, the ACK as its own
+ * datagram behind it; any other (PP_WRITE: each side writes the other's word) makes one UDP GSO
+ * send with it, which the peer takes in one receive.
  * Each side runs in its own process, its port counters on stderr (SOFTDOCA_ROCE_STATS) in a
  * file. A's last ACK is owed when it stops polling: its service thread sends it after
  * ROCE_QUIET_MS. PP_DISC: one send, and B disconnects right after its receive.
  */
 #define PP_ROUNDS 400
-enum pp_mode { PP_SEND, PP_WRITE, PP_DISC };
+enum pp_mode { PP_SEND, PP_SEND0, PP_WRITE, PP_DISC };
 /* PP_WRITE: rounds of writes; the peer's word (at 64 of its memory) goes from 0 to i + 1 */
 static void pp_writes(struct side *s, bool is_a, struct doca_rdma_task_write *wt, struct doca_buf *rdst)
 {
@@ -804,7 +805,7 @@ static void pp_side(bool is_a, int in, int out, enum pp_mode mode)
 	put_blob(out, d, l);
 	lp = get_blob(in, blob, sizeof(blob));
 	CHECK_OK(doca_rdma_connect(s.rdma, blob, lp, s.conn));
-	src = lbuf(&s, 0, 8, 8);
+	src = lbuf(&s, 0, 8, mode == PP_SEND0 ? 0 : 8);
 	dst = lbuf(&s, 64, 8, 0);
 	if (mode == PP_WRITE) {
 		char *rbase;
@@ -835,17 +836,17 @@ static void pp_side(bool is_a, int in, int out, enum pp_mode mode)
 	}
 	if (mode == PP_WRITE)
 		pp_writes(&s, is_a, wt, rdst);
-	for (uint64_t i = 0; i < PP_ROUNDS && test_failures == 0 && mode == PP_SEND; i++) {
+	for (uint64_t i = 0; i < PP_ROUNDS && test_failures == 0 && (mode == PP_SEND || mode == PP_SEND0); i++) {
 		if (is_a) {
 			doca_buf_reset_data_len(dst);
 			CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
 			memcpy(s.mem, &i, 8);
 			CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(st)));
 			RUN_UNTIL(&s, s.ok == (int)(2 * i + 2) || s.err > 0); /* the echo and our send's ACK */
-			CHECK(memcmp(s.mem + 64, &i, 8) == 0);
+			CHECK(mode == PP_SEND0 || memcmp(s.mem + 64, &i, 8) == 0);
 		} else {
 			RUN_UNTIL(&s, s.ok == (int)(2 * i + 1) || s.err > 0); /* A's send, our last one's ACK */
-			CHECK(memcmp(s.mem + 64, &i, 8) == 0);
+			CHECK(mode == PP_SEND0 || memcmp(s.mem + 64, &i, 8) == 0);
 			memcpy(s.mem, s.mem + 64, 8);
 			doca_buf_reset_data_len(dst);
 			CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
@@ -853,7 +854,7 @@ static void pp_side(bool is_a, int in, int out, enum pp_mode mode)
 		}
 	}
 	if (!is_a && !disc) /* the last ACK: A's service thread pays it */
-		RUN_UNTIL(&s, s.ok == (mode == PP_SEND ? 2 : 1) * PP_ROUNDS || s.err > 0);
+		RUN_UNTIL(&s, s.ok == (mode == PP_WRITE ? 1 : 2) * PP_ROUNDS || s.err > 0);
 	CHECK(s.err == 0 || (disc && !is_a)); /* (B's second receive is flushed) */
 	CHECK(write(out, "D", 1) == 1 && read(in, &c, 1) == 1 && c == 'D'); /* both done: nothing owed */
 	doca_task_free(doca_rdma_task_send_as_task(st));
@@ -882,8 +883,9 @@ static unsigned long long pp_field(const char *line, const char *name)
 	return p != NULL ? strtoull(p + strlen(key), NULL, 10) : ~0ull;
 }
 
-/* The port counters line a side left in its stderr file (c[]: tx, tx_calls, tx_gso, rx_gro); false if none. */
-static bool pp_counters(const char *path, unsigned long long c[4])
+/* The port counters line a side left in its stderr file (c[]: tx, tx_calls, tx_gso, rx_gro,
+ * tx_ack_behind); false if none. */
+static bool pp_counters(const char *path, unsigned long long c[5])
 {
 	FILE *f = fopen(path, "r");
 	char line[1024];
@@ -899,6 +901,7 @@ static bool pp_counters(const char *path, unsigned long long c[4])
 			c[1] = pp_field(p, "tx_calls");
 			c[2] = pp_field(p, "tx_gso");
 			c[3] = pp_field(p, "rx_gro");
+			c[4] = pp_field(p, "tx_ack_behind");
 			found = true;
 		} else {
 			fputs(line, stderr); /* the side's own failures */
@@ -936,7 +939,8 @@ static void ack_rides_reply(enum pp_mode mode)
 	close(b2a[0]);
 	close(b2a[1]);
 	for (int k = 0; k < 2; k++) {
-		unsigned long long c[4] = {0, 0, 0, 0};
+		unsigned long long c[5] = {0, 0, 0, 0, 0};
+		const char *name = mode == PP_SEND ? "send" : mode == PP_SEND0 ? "empty send" : "write";
 		int status = 0;
 
 		CHECK(waitpid(pid[k], &status, 0) == pid[k]);
@@ -944,13 +948,15 @@ static void ack_rides_reply(enum pp_mode mode)
 		CHECK(pp_counters(path[k], c));
 		unlink(path[k]);
 		printf("%s ping-pong, side %c: %d rounds, %llu datagrams in %llu send system calls, %llu of them "
-		       "UDP GSO; %llu coalesced receives\n", mode == PP_SEND ? "send" : "write", 'a' + k, PP_ROUNDS,
-		       c[0], c[1], c[2], c[3]);
+		       "UDP GSO, %llu ACKs behind their reply; %llu coalesced receives\n", name, 'a' + k, PP_ROUNDS,
+		       c[0], c[1], c[2], c[4], c[3]);
 		/* a request and an ACK a round, and a few more (connection, the last ACK, a retransmit) */
 		CHECK(c[0] >= 2 * PP_ROUNDS && c[0] <= 2 * PP_ROUNDS + PP_ROUNDS / 20);
 		/* one call a round; an owner descheduled for ROCE_QUIET_MS leaves a round to the service thread */
 		CHECK(c[1] <= PP_ROUNDS + PP_ROUNDS / 4);
-		if (mode == PP_SEND) { /* the SEND alone, the ACK its own datagram behind it */
+		/* the ACK behind the reply it was owed with, nearly every round */
+		CHECK(c[4] >= PP_ROUNDS * 3 / 4 && c[4] <= PP_ROUNDS + PP_ROUNDS / 20);
+		if (mode != PP_WRITE) { /* the SEND alone, the ACK its own datagram behind it */
 			CHECK(c[2] <= PP_ROUNDS / 20);
 			CHECK(c[3] <= PP_ROUNDS / 20);
 		} else { /* the WRITE first, the ACK behind it: one GSO send, one receive at the peer (UDP GRO) */
@@ -963,6 +969,7 @@ static void ack_rides_reply(enum pp_mode mode)
 static void test_ack_rides_reply(void)
 {
 	ack_rides_reply(PP_SEND);
+	ack_rides_reply(PP_SEND0);
 	ack_rides_reply(PP_WRITE);
 }
 
