@@ -321,14 +321,15 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
  * PSNs): their order on the wire does not matter to either end.
  * - A reply that completes a receive at the peer (a SEND, a WRITE with immediate) leaves alone,
  *   the ACK as its own datagram behind it in the same sendmmsg, whatever their lengths (a SEND
- *   of up to 4 bytes is no longer than the ACK). The peer's owner reads the reply
- *   alone and its application, which waits on it, has it before the ACK's receive work (its
- *   ICRC, the send's completion) is done: in one coalesced read that work came first (send/receive
- *   ping-pong 3.6 -> 3.0 us on the veth, where plain UDP takes 2.1 us either way). A requester
- *   that waits for its send's ACK too has it right after.
+ *   of up to 4 bytes is no longer than the ACK). The peer's owner reads the reply alone and its
+ *   application, which waits on it, has it before the ACK's receive work (its ICRC, the send's
+ *   completion) is done: in one coalesced read that work came first (send/receive ping-pong
+ *   3.6 -> 3.0 us on the veth, where plain UDP takes 2.1 us either way). A requester that waits
+ *   for its send's ACK too has it right after.
  * - Any other reply (a WRITE, READ responses, an atomic's), in datagrams of one length longer
- *   than the ACK, makes one GSO run with it: the peer polls memory, and a requester that writes again waits for its ACK before it reuses its
- *   task, so both must come in one read (apart, a write ping-pong lost 0.25 us).
+ *   than the ACK, makes one GSO run with it: the peer polls memory, and a requester that writes
+ *   again waits for its ACK before it reuses its task, so both must come in one read (apart, a
+ *   write ping-pong lost 0.25 us).
  */
 #define ROCE_ACK_LAST_BYTES 8192 /* what is moved for it at most: the short batches of latency */
 
