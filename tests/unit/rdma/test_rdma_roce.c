@@ -783,6 +783,29 @@ static void pp_writes(struct side *s, bool is_a, struct doca_rdma_task_write *wt
 	}
 }
 
+/* PP_SEND, PP_SEND0: rounds of A's send and B's echo (empty: nothing to compare) */
+static void pp_sends(struct side *s, bool is_a, bool empty, struct doca_rdma_task_send *st,
+		     struct doca_rdma_task_receive *rt, struct doca_buf *dst)
+{
+	for (uint64_t i = 0; i < PP_ROUNDS && test_failures == 0; i++) {
+		if (is_a) {
+			doca_buf_reset_data_len(dst);
+			CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
+			memcpy(s->mem, &i, 8);
+			CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(st)));
+			RUN_UNTIL(s, s->ok == (int)(2 * i + 2) || s->err > 0); /* the echo and our send's ACK */
+			CHECK(empty || memcmp(s->mem + 64, &i, 8) == 0);
+		} else {
+			RUN_UNTIL(s, s->ok == (int)(2 * i + 1) || s->err > 0); /* A's send, our last one's ACK */
+			CHECK(empty || memcmp(s->mem + 64, &i, 8) == 0);
+			memcpy(s->mem, s->mem + 64, 8);
+			doca_buf_reset_data_len(dst);
+			CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
+			CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(st)));
+		}
+	}
+}
+
 static void pp_side(bool is_a, int in, int out, enum pp_mode mode)
 {
 	struct doca_dev *dev = open_ibdev(is_a ? ibdev_a : ibdev_b);
@@ -836,23 +859,8 @@ static void pp_side(bool is_a, int in, int out, enum pp_mode mode)
 	}
 	if (mode == PP_WRITE)
 		pp_writes(&s, is_a, wt, rdst);
-	for (uint64_t i = 0; i < PP_ROUNDS && test_failures == 0 && (mode == PP_SEND || mode == PP_SEND0); i++) {
-		if (is_a) {
-			doca_buf_reset_data_len(dst);
-			CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
-			memcpy(s.mem, &i, 8);
-			CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(st)));
-			RUN_UNTIL(&s, s.ok == (int)(2 * i + 2) || s.err > 0); /* the echo and our send's ACK */
-			CHECK(mode == PP_SEND0 || memcmp(s.mem + 64, &i, 8) == 0);
-		} else {
-			RUN_UNTIL(&s, s.ok == (int)(2 * i + 1) || s.err > 0); /* A's send, our last one's ACK */
-			CHECK(mode == PP_SEND0 || memcmp(s.mem + 64, &i, 8) == 0);
-			memcpy(s.mem, s.mem + 64, 8);
-			doca_buf_reset_data_len(dst);
-			CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
-			CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(st)));
-		}
-	}
+	else if (!disc)
+		pp_sends(&s, is_a, mode == PP_SEND0, st, rt, dst);
 	if (!is_a && !disc) /* the last ACK: A's service thread pays it */
 		RUN_UNTIL(&s, s.ok == (mode == PP_WRITE ? 1 : 2) * PP_ROUNDS || s.err > 0);
 	CHECK(s.err == 0 || (disc && !is_a)); /* (B's second receive is flushed) */
