@@ -112,8 +112,10 @@ static void listener_admit(void *arg, int fd, const struct softhw_peer *peer)
 	memset(&from, 0, sizeof(from));
 	if (getpeername(fd, (struct sockaddr *)&from, &from_len) != 0)
 		from.ss_family = (sa_family_t)peer->family;
-	if (from.ss_family == AF_INET || from.ss_family == AF_INET6)
+	if (from.ss_family == AF_INET || from.ss_family == AF_INET6) {
 		rnic_tcp_tune(fd);
+		rnic_tcp_connected(fd);
+	}
 	p = calloc(1, sizeof(*p));
 	if (p == NULL) {
 		softhw_guard_release(&l->guard, peer);

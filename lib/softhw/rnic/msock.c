@@ -175,6 +175,7 @@ static void msock_dialed(struct rnic_qp *qp)
 		if (poll(&pfd, 1, CONNECT_MS) != 1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) != 0 || err != 0)
 			goto fail;
 	}
+	rnic_tcp_connected(fd);
 	hello.want_id = qp->peer.qp_id;
 	hello.want_token = qp->peer.qp_token;
 	rnic_self_peer(qp->ep, qp, &hello.self);

@@ -149,6 +149,10 @@ void rnic_stream_accept(int fd, const struct rnic_hello *h, struct rnic_ep *cm_e
 bool rnic_stream_dial_addr(struct rnic_qp *qp, struct sockaddr_storage *ss, socklen_t *len, bool *is_unix);
 /* TCP_NODELAY and keepalive / user time-out (a vanished host is noticed in ~10 s). */
 void rnic_tcp_tune(int fd);
+/* A TCP connection that is up: reno when both its ends are this host (no link to pace for). */
+void rnic_tcp_connected(int fd);
+/* Whether a connection between these addresses (16 bytes, IPv4 as ::ffff:a.b.c.d) stays on this host. */
+bool rnic_tcp_same_host(const uint8_t self[16], const uint8_t peer[16]);
 
 /* ---- listen.c ---- */
 

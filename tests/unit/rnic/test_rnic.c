@@ -25,6 +25,8 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 
 #include "doca_log.h"
 #include "doca_types.h"
@@ -32,6 +34,7 @@
 #include "softhw/fabric/mem.h"
 #include "softhw/rnic/rnic.h"
 #include "softhw/rnic/rnic_int.h" /* the corrupting peer reaches its qp's shared ring segment */
+#include "softhw/rnic/stream.h"  /* the same-host rule for TCP */
 #include "softhw/softhw.h"
 #include "support.h"
 #include "test.h"
@@ -1686,6 +1689,79 @@ static void test_msock_in_use(void)
 }
 
 /*
+ * Over TCP, the qp's connections (its stream and its message socket) run reno: both ends are
+ * this host, where a pacing congestion control (BBR) throttled bulk writes (stream.c).
+ */
+static void test_tcp_same_host_reno(void)
+{
+	struct target t;
+	struct init in;
+	struct softhw_rnic_cqe c;
+	uint8_t out[64];
+	int tcp_conns = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "tcp") != 0)
+		return;
+	CHECK(target_start(&t, &full));
+	CHECK(init_connect(&in, &t));
+	target_cmd(&t, 'r', 64);
+	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_SEND, "reno", 4, NULL, 0, 0, 0));
+	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4);
+	CHECK((d = opendir("/proc/self/fd")) != NULL);
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		int fd = atoi(e->d_name), proto = 0;
+		socklen_t len = sizeof(proto);
+		struct sockaddr_storage ss;
+		socklen_t sl = sizeof(ss);
+		char cc[16] = "";
+		socklen_t cl = sizeof(cc) - 1;
+
+		if (getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) != 0 || proto != IPPROTO_TCP ||
+		    getpeername(fd, (struct sockaddr *)&ss, &sl) != 0)
+			continue;
+		tcp_conns++;
+		CHECK(getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, &cl) == 0 && strcmp(cc, "reno") == 0);
+	}
+	if (d != NULL)
+		closedir(d);
+	CHECK(tcp_conns == 2); /* the stream and the message socket */
+	ops->qp_destroy(in.qp);
+	node_close(&in.n);
+	CHECK(target_end(&t));
+}
+
+/* Which connections stay on this host: loopback peers, or the same address at both ends. */
+static void test_tcp_same_host_rule(void)
+{
+	struct {
+		const char *self, *peer;
+		bool same;
+	} cases[] = {
+		{"::ffff:127.0.0.1", "::ffff:127.0.0.1", true},
+		{"::ffff:127.0.0.1", "::ffff:127.79.3.1", true}, /* all of 127/8 */
+		{"::1", "::1", true},
+		{"::ffff:192.0.2.7", "::ffff:192.0.2.7", true}, /* our own address: routed over lo */
+		{"2001:db8::5", "2001:db8::5", true},
+		{"::ffff:192.0.2.7", "::ffff:192.0.2.8", false}, /* another host */
+		{"::ffff:192.0.2.7", "::ffff:128.0.0.1", false},
+		{"2001:db8::5", "2001:db8::6", false},
+		{"::1", "::2", false},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint8_t self[16], peer[16];
+
+		CHECK(inet_pton(AF_INET6, cases[i].self, self) == 1 && inet_pton(AF_INET6, cases[i].peer, peer) == 1);
+		CHECK(rnic_tcp_same_host(self, peer) == cases[i].same);
+		if (rnic_tcp_same_host(self, peer) != cases[i].same)
+			fprintf(stderr, "  %s -> %s: expected %s\n", cases[i].self, cases[i].peer,
+				cases[i].same ? "same host" : "another host");
+	}
+}
+
+/*
  * A send posted before the connection is up, then this side sleeps armed (the way a PE in
  * notification mode does): the service thread issues it once connected, and its ACK must
  * still wake this side.
@@ -2025,6 +2101,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_peer_killed);
 	TEST_RUN(test_ring_wakes_armed);
 	TEST_RUN(test_msock_in_use);
+	TEST_RUN(test_tcp_same_host_reno);
 	TEST_RUN(test_sender_sleeps_from_the_start);
 	TEST_RUN(test_small_writes_idle_target);
 	TEST_RUN(test_bursts);
@@ -2040,6 +2117,7 @@ int main(void)
 	alarm(240);               /* bounded, whatever happens */
 	TEST_RUN(test_paths_registered);
 	TEST_RUN(test_descriptors);
+	TEST_RUN(test_tcp_same_host_rule);
 	run_all("unix");
 	run_all("tcp");
 	TEST_RUN(test_cm);
