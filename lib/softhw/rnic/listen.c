@@ -113,7 +113,7 @@ static void listener_admit(void *arg, int fd, const struct softhw_peer *peer)
 	if (getpeername(fd, (struct sockaddr *)&from, &from_len) != 0)
 		from.ss_family = (sa_family_t)peer->family;
 	if (from.ss_family == AF_INET || from.ss_family == AF_INET6) {
-		rnic_tcp_tune(fd);
+		rnic_tcp_tune(fd, NULL);
 		rnic_tcp_connected(fd);
 	}
 	p = calloc(1, sizeof(*p));

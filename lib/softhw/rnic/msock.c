@@ -166,7 +166,7 @@ static void msock_dialed(struct rnic_qp *qp)
 	fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return;
-	rnic_tcp_tune(fd);
+	rnic_tcp_tune(fd, ss);
 	/* the peer just answered from this address: the connect is one round trip */
 	if (connect(fd, (const struct sockaddr *)ss, len) != 0) {
 		if (errno != EINPROGRESS)

@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -22,61 +23,84 @@
 
 SDK_LOG_REGISTER(SOFTHW_RNIC_STREAM);
 
-/* The address of a socket's end: 16 bytes (IPv4 as ::ffff:a.b.c.d); false if not TCP/IP. */
-static bool end_addr(int fd, bool peer, uint8_t a[16])
+/* An IPv4 or IPv6 address as 16 bytes (IPv4 as ::ffff:a.b.c.d); false for other families. */
+static bool addr16(const struct sockaddr_storage *ss, uint8_t a[16])
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
 	static const uint8_t v4mapped[12] = {[10] = 0xff, [11] = 0xff};
 
-	if ((peer ? getpeername(fd, (struct sockaddr *)&ss, &len) : getsockname(fd, (struct sockaddr *)&ss, &len)) != 0)
-		return false;
-	if (ss.ss_family == AF_INET) {
+	if (ss->ss_family == AF_INET) {
 		memcpy(a, v4mapped, 12);
-		memcpy(a + 12, &((struct sockaddr_in *)&ss)->sin_addr, 4);
+		memcpy(a + 12, &((const struct sockaddr_in *)ss)->sin_addr, 4);
 		return true;
 	}
-	if (ss.ss_family == AF_INET6) {
-		memcpy(a, &((struct sockaddr_in6 *)&ss)->sin6_addr, 16);
+	if (ss->ss_family == AF_INET6) {
+		memcpy(a, &((const struct sockaddr_in6 *)ss)->sin6_addr, 16);
 		return true;
 	}
 	return false;
 }
 
-bool rnic_tcp_same_host(const uint8_t self[16], const uint8_t peer[16])
+/* The address of a connected socket's end (ours, or the peer's). */
+static bool end_addr(int fd, bool peer, uint8_t a[16])
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	memset(&ss, 0, sizeof(ss));
+	return (peer ? getpeername(fd, (struct sockaddr *)&ss, &len) : getsockname(fd, (struct sockaddr *)&ss, &len)) == 0 &&
+	       addr16(&ss, a);
+}
+
+static bool loopback16(const uint8_t a[16])
 {
 	static const uint8_t v4lo[13] = {[10] = 0xff, [11] = 0xff, [12] = 127}; /* ::ffff:127.0.0.0/104 */
 	static const uint8_t v6lo[16] = {[15] = 1};                             /* ::1 */
 
-	return memcmp(peer, v4lo, sizeof(v4lo)) == 0 || memcmp(peer, v6lo, sizeof(v6lo)) == 0 ||
-	       memcmp(peer, self, 16) == 0;
+	return memcmp(a, v4lo, sizeof(v4lo)) == 0 || memcmp(a, v6lo, sizeof(v6lo)) == 0;
+}
+
+bool rnic_tcp_ends_local(const uint8_t self[16], const uint8_t peer[16])
+{
+	return loopback16(peer) || memcmp(peer, self, 16) == 0;
 }
 
 /*
- * Reno for a connection whose two ends are this host: no link lies between to pace for, and a
- * pacing congestion control (BBR, the default on some hosts) held 64 KiB writes on loopback at
- * 1,450-3,200 MB/s in about one run in three, where reno gives 4,500-6,500 (docs/fabric.md).
- * Every kernel lets an unprivileged socket choose reno. Across hosts the host's choice stays.
+ * Reno for a connection whose two ends are this host's network stack: no link lies between to
+ * pace for, and a pacing congestion control (BBR, the default on some hosts) held 64 KiB writes
+ * on loopback at 1,450-3,200 MB/s in 5 to 9 runs of 12, where reno gives 4,500-6,500
+ * (docs/fabric.md). Every kernel lets an unprivileged socket choose reno. Across hosts (and
+ * network namespaces) the host's choice stays.
  */
-void rnic_tcp_connected(int fd)
+static void use_reno(int fd)
 {
-	uint8_t self[16], peer[16];
 	char cc[16] = "";
 	socklen_t len = sizeof(cc) - 1;
 
-	if (!end_addr(fd, false, self) || !end_addr(fd, true, peer) || !rnic_tcp_same_host(self, peer))
-		return;
 	if (getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, &len) == 0 && strcmp(cc, "reno") == 0)
 		return;
 	if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, "reno", 4) != 0)
-		SDK_LOG_DBG("a same-host TCP connection keeps congestion control %s: %s", cc, strerror(errno));
+		SDK_LOG_DBG("a same-host TCP connection keeps its congestion control (%s): %s", cc[0] ? cc : "?",
+			    strerror(errno));
 }
 
-/* TCP: no Nagle, and a vanished host is noticed within about 10 s. */
-void rnic_tcp_tune(int fd)
+/* Once connected: our own address at both ends is this host too (the kernel routes it over lo). */
+void rnic_tcp_connected(int fd)
+{
+	uint8_t self[16], peer[16];
+
+	if (end_addr(fd, false, self) && end_addr(fd, true, peer) && rnic_tcp_ends_local(self, peer))
+		use_reno(fd);
+}
+
+/*
+ * TCP: no Nagle, and a vanished host is noticed within about 10 s. A dialer (`to`: where it
+ * connects) to a loopback address takes reno before connect(), so that BBR never starts.
+ */
+void rnic_tcp_tune(int fd, const struct sockaddr_storage *to)
 {
 	int one = 1, idle = 5, intvl = 1, cnt = 5;
 	unsigned int user_timeout = 10000;
+	uint8_t a[16];
 
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	(void)setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
@@ -84,6 +108,8 @@ void rnic_tcp_tune(int fd)
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout, sizeof(user_timeout));
+	if (to != NULL && addr16(to, a) && loopback16(a))
+		use_reno(fd);
 }
 
 void rnic_stream_events(struct rnic_qp *qp)
@@ -108,6 +134,21 @@ void rnic_stream_events(struct rnic_qp *qp)
 }
 
 /* ---- dialing ---- */
+
+/* Whether an interface of this network namespace has the address. */
+static bool ipv4_is_ours(struct in_addr a)
+{
+	struct ifaddrs *ifs = NULL;
+	bool ours = false;
+
+	if (getifaddrs(&ifs) != 0)
+		return false;
+	for (struct ifaddrs *i = ifs; i != NULL && !ours; i = i->ifa_next)
+		ours = i->ifa_addr != NULL && i->ifa_addr->sa_family == AF_INET &&
+		       ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr == a.s_addr;
+	freeifaddrs(ifs);
+	return ours;
+}
 
 bool rnic_stream_dial_addr(struct rnic_qp *qp, struct sockaddr_storage *ss, socklen_t *len, bool *is_unix)
 {
@@ -136,9 +177,13 @@ bool rnic_stream_dial_addr(struct rnic_qp *qp, struct sockaddr_storage *ss, sock
 		sin->sin_family = AF_INET;
 		sin->sin_port = htons(qp->peer.tcp_port);
 		memcpy(&sin->sin_addr, qp->peer.tcp_ip, 4);
-		/* This host: a listener bound to a loopback address (a DPU function's 127.0.0.3) is
-		 * reached there; one bound to every address (or a host address) through 127.0.0.1. */
-		if (qp->local && (ntohl(sin->sin_addr.s_addr) >> 24) != 127)
+		/*
+		 * This host: a listener bound to a loopback address (a DPU function's 127.0.0.3) or to
+		 * one of our addresses (its card's, configured here) is reached there; one bound to
+		 * every address, advertising a card's address that is not configured here, through
+		 * 127.0.0.1.
+		 */
+		if (qp->local && (ntohl(sin->sin_addr.s_addr) >> 24) != 127 && !ipv4_is_ours(sin->sin_addr))
 			sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 		*len = sizeof(*sin);
 		return true;
@@ -217,7 +262,7 @@ static void stream_dial(struct rnic_qp *qp)
 			err = errno;
 		} else {
 			if (!is_unix)
-				rnic_tcp_tune(s->fd);
+				rnic_tcp_tune(s->fd, &ss);
 			rnic_nic_timed_add(qp);
 			if (connect(s->fd, (struct sockaddr *)&ss, len) == 0) {
 				if (dial_peer_trusted(qp)) {

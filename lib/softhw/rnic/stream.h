@@ -147,12 +147,19 @@ void rnic_stream_hello_ack(struct rnic_qp *qp);
 void rnic_stream_accept(int fd, const struct rnic_hello *h, struct rnic_ep *cm_ep, const struct sockaddr_storage *from);
 /* The address the stream dials (is_unix: a unix socket); false if there is none. */
 bool rnic_stream_dial_addr(struct rnic_qp *qp, struct sockaddr_storage *ss, socklen_t *len, bool *is_unix);
-/* TCP_NODELAY and keepalive / user time-out (a vanished host is noticed in ~10 s). */
-void rnic_tcp_tune(int fd);
-/* A TCP connection that is up: reno when both its ends are this host (no link to pace for). */
+/*
+ * TCP_NODELAY and keepalive / user time-out (a vanished host is noticed in ~10 s); `to`, where a
+ * dialer connects (NULL: an accepted socket): reno at once when it is a loopback address.
+ */
+void rnic_tcp_tune(int fd, const struct sockaddr_storage *to);
+/* A TCP connection that is up: reno when its two ends are this host (no link to pace for). */
 void rnic_tcp_connected(int fd);
-/* Whether a connection between these addresses (16 bytes, IPv4 as ::ffff:a.b.c.d) stays on this host. */
-bool rnic_tcp_same_host(const uint8_t self[16], const uint8_t peer[16]);
+/*
+ * Whether a TCP connection between these addresses (16 bytes, IPv4 as ::ffff:a.b.c.d) stays in
+ * this network stack: a loopback peer, or our own address at both ends. (rnic_same_host asks
+ * another question: the same boot and network namespace.)
+ */
+bool rnic_tcp_ends_local(const uint8_t self[16], const uint8_t peer[16]);
 
 /* ---- listen.c ---- */
 

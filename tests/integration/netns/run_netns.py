@@ -417,9 +417,16 @@ def scenario_pair(net, work, args):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "rdma"))
     import run_rdma_pair as rp  # noqa: E402
 
-    pair_name = {"send_receive": "send", "send_receive_cm": "send", "write": "write", "read": "read"}[args.scenario]
+    pair_name = {"send_receive": "send", "send_receive_cm": "send", "write": "write", "read": "read",
+                 "write_one_host": "write"}[args.scenario]
     pair, text, cm = rp.PAIRS[pair_name], args.text, args.scenario.endswith("_cm")
     env_a, env_b = side_env(work, net, 0), side_env(work, net, 1)
+    ns_b = net.ns[1]
+    if args.scenario == "write_one_host":
+        # both in namespace a on its card, whose address is configured there, over TCP: the
+        # pair must reach each other at that address (the listener is bound to it), not on the veth
+        env_a["SOFTDOCA_RDMA_TRANSPORT"] = "tcp"
+        env_b, ns_b = env_a, net.ns[0]
 
     def command(side, binary, ns):
         d = os.path.join(work, side)
@@ -432,7 +439,7 @@ def scenario_pair(net, work, args):
         return cmd, paths
 
     # "first" = the side DOCA starts first (receiver / responder): namespace b
-    cmd_first, pf = command("first", args.b, net.ns[1])
+    cmd_first, pf = command("first", args.b, ns_b)
     cmd_second, ps = command("second", args.a, net.ns[0])
     first_lines = [line.format(text=text, nc=1) for line in pair["first"]] + rp.STATE_LINES
     second_lines = [line.format(text=text, nc=1) for line in pair["second"]] + rp.STATE_LINES
@@ -454,7 +461,7 @@ def scenario_pair(net, work, args):
         first_lines.append("Using RDMA_CM to setup RDMA connection")
         second_lines.append("Using RDMA_CM to setup RDMA connection")
     else:
-        first = rp.Proc("first (%s)" % net.ns[1], cmd_first, env_b)
+        first = rp.Proc("first (%s)" % ns_b, cmd_first, env_b)
         second = rp.Proc("second (%s)" % net.ns[0], cmd_second, env_a)
         procs += [first, second]
         if not first.wait_line("Please copy"):
@@ -600,7 +607,7 @@ def scenario_sta(net, work, args):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("scenario", choices=["echo", "send_receive", "send_receive_cm", "write", "read", "roce_lossy",
-                                         "sta_roce"])
+                                         "sta_roce", "write_one_host"])
     ap.add_argument("--a", help="sender / requester binary (namespace a)")
     ap.add_argument("--b", help="receiver / responder binary (namespace b)")
     ap.add_argument("--text", default="softdoca crossed the veth: " + "x" * 64)
@@ -637,6 +644,13 @@ def main():
         b_tx, b_rx = after[1][0] - before[1][0], after[1][1] - before[1][1]
         print("veth %s: tx %d rx %d bytes; %s: tx %d rx %d bytes; payload %d bytes"
               % (net.veth[0], a_tx, a_rx, net.veth[1], b_tx, b_rx, payload))
+        if args.scenario == "write_one_host":
+            if a_tx >= payload:
+                print("FAIL: the pair on one host sent the payload out on the veth")
+                return 1
+            print("PASS: write between two processes of namespace %s over TCP to its own address %s"
+                  % (net.ns[0], net.ip[0]))
+            return 0
         # a sends the payload to b (send, write, echo) or b sends it to a (read, echo's answer)
         toward_b = args.scenario != "read"
         moved = (a_tx, b_rx) if toward_b else (b_tx, a_rx)

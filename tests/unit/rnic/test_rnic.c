@@ -275,12 +275,75 @@ static bool corrupt_ring(struct rnic_qp *q, int how)
 	return ok;
 }
 
+/* Calls fn on each socket this process has open; returns how many there are. */
+static int each_socket(void (*fn)(int fd, void *arg), void *arg)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		char path[300], link[64];
+		ssize_t len;
+
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len > 0) {
+			link[len] = '\0';
+			if (strncmp(link, "socket:", 7) == 0) {
+				n++;
+				if (fn != NULL)
+					fn(atoi(e->d_name), arg);
+			}
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+static int count_sockets(void)
+{
+	return each_socket(NULL, NULL);
+}
+
+/* Of a process's connected TCP sockets with a loopback peer: how many, and how many run reno. */
+struct reno_count {
+	uint32_t conns, reno;
+};
+
+static void count_reno(int fd, void *arg)
+{
+	struct reno_count *rc = arg;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int proto = 0;
+	socklen_t len = sizeof(proto);
+	char cc[16] = "";
+	socklen_t cl = sizeof(cc) - 1;
+	const struct in6_addr *a6 = &((struct sockaddr_in6 *)&ss)->sin6_addr;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) != 0 || proto != IPPROTO_TCP ||
+	    getpeername(fd, (struct sockaddr *)&ss, &sl) != 0)
+		return;
+
+	if (!(ss.ss_family == AF_INET && (ntohl(((struct sockaddr_in *)&ss)->sin_addr.s_addr) >> 24) == 127) &&
+	    !(ss.ss_family == AF_INET6 && (IN6_IS_ADDR_LOOPBACK(a6) || (IN6_IS_ADDR_V4MAPPED(a6) && a6->s6_addr[12] == 127))))
+		return;
+	rc->conns++;
+	rc->reno += getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, &cl) == 0 && strcmp(cc, "reno") == 0;
+}
+
 /*
  * Commands: 'r' len: post a receive of len bytes; 'c': wait for a CQE and report it with the
  * receive buffer's first 64 bytes; 'p': the same, polling without sleeping armed; 'm' off:
  * report 64 bytes of mem at off; 'd': disconnect; 's' len: post a send of len bytes of mem, answer 'k';
  * 'x' how: scribble over the qp's shared ring segment (corrupt_ring), answer 'k' (done) or 'n'
- * (no ring). EOF: tear down and exit.
+ * (no ring); 'C': report its loopback TCP connections and how many run reno (struct reno_count).
+ * EOF: tear down and exit.
  */
 static void target_main(int cmd, int info, const struct target_cfg *cfg)
 {
@@ -378,6 +441,13 @@ static void target_main(int cmd, int info, const struct target_cfg *cfg)
 			s.len = arg;
 			if (ops->qp_post(qp, &wr) != DOCA_SUCCESS || !write_full(info, "k", 1))
 				_exit(13);
+		} else if (c == 'C') {
+			/* its TCP connections (the accepting side's): how many, how many on reno */
+			struct reno_count rc = {0, 0};
+
+			(void)each_socket(count_reno, &rc);
+			if (!write_full(info, &rc, sizeof(rc)))
+				_exit(16);
 		} else if (c == 'd') {
 			ops->qp_disconnect(qp);
 			if (!write_full(info, "k", 1))
@@ -1639,30 +1709,6 @@ static void test_ring_wakes_armed(void)
 	CHECK(target_end(&t));
 }
 
-/* Sockets this process has open. */
-static int count_sockets(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (d == NULL)
-		return -1;
-	while ((e = readdir(d)) != NULL) {
-		char path[300], link[64];
-		ssize_t len;
-
-		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
-		len = readlink(path, link, sizeof(link) - 1);
-		if (len > 0) {
-			link[len] = '\0';
-			n += strncmp(link, "socket:", 7) == 0;
-		}
-	}
-	closedir(d);
-	return n;
-}
-
 /* A TCP qp has its message socket (and a unix one none); messages complete over it. */
 static void test_msock_in_use(void)
 {
@@ -1689,18 +1735,19 @@ static void test_msock_in_use(void)
 }
 
 /*
- * Over TCP, the qp's connections (its stream and its message socket) run reno: both ends are
- * this host, where a pacing congestion control (BBR) throttled bulk writes (stream.c).
+ * Over TCP, a qp's connections (its stream and its message socket) run reno at both ends: they
+ * stay on this host, where a pacing congestion control (BBR) throttled bulk writes (stream.c).
+ * This process dials (the lower pid), the target accepts.
  */
 static void test_tcp_same_host_reno(void)
 {
+	const char *fast = getenv("SOFTDOCA_RDMA_TCP_FAST");
+	uint32_t want = fast != NULL && fast[0] == '0' ? 1 : 2; /* without the message socket: one */
+	struct reno_count mine = {0, 0}, theirs = {0, 0};
 	struct target t;
 	struct init in;
 	struct softhw_rnic_cqe c;
 	uint8_t out[64];
-	int tcp_conns = 0;
-	DIR *d;
-	struct dirent *e;
 
 	if (strcmp(getenv("SOFTDOCA_RDMA_TRANSPORT"), "tcp") != 0)
 		return;
@@ -1709,26 +1756,15 @@ static void test_tcp_same_host_reno(void)
 	target_cmd(&t, 'r', 64);
 	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_SEND, "reno", 4, NULL, 0, 0, 0));
 	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4);
-	CHECK((d = opendir("/proc/self/fd")) != NULL);
-	while (d != NULL && (e = readdir(d)) != NULL) {
-		int fd = atoi(e->d_name), proto = 0;
-		socklen_t len = sizeof(proto);
-		struct sockaddr_storage ss;
-		socklen_t sl = sizeof(ss);
-		char cc[16] = "";
-		socklen_t cl = sizeof(cc) - 1;
-
-		if (getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &len) != 0 || proto != IPPROTO_TCP ||
-		    getpeername(fd, (struct sockaddr *)&ss, &sl) != 0)
-			continue;
-		tcp_conns++;
-		CHECK(getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, &cl) == 0 && strcmp(cc, "reno") == 0);
-	}
-	if (d != NULL)
-		closedir(d);
-	CHECK(tcp_conns == 2); /* the stream and the message socket */
-	ops->qp_destroy(in.qp);
-	node_close(&in.n);
+	(void)each_socket(count_reno, &mine);
+	target_cmd(&t, 'C', 0);
+	CHECK(read_full(t.info, &theirs, sizeof(theirs)));
+	CHECK(mine.conns == want && mine.reno == want);
+	CHECK(theirs.conns == want && theirs.reno == want);
+	if (mine.reno != want || theirs.reno != want)
+		fprintf(stderr, "  reno on %u of %u dialed and %u of %u accepted connections, %u each expected\n",
+			mine.reno, mine.conns, theirs.reno, theirs.conns, want);
+	init_close(&in);
 	CHECK(target_end(&t));
 }
 
@@ -1748,14 +1784,15 @@ static void test_tcp_same_host_rule(void)
 		{"::ffff:192.0.2.7", "::ffff:128.0.0.1", false},
 		{"2001:db8::5", "2001:db8::6", false},
 		{"::1", "::2", false},
+		{"::ffff:192.0.2.7", "::ffff:127.0.0.1", true}, /* a loopback peer, whatever our end */
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint8_t self[16], peer[16];
 
 		CHECK(inet_pton(AF_INET6, cases[i].self, self) == 1 && inet_pton(AF_INET6, cases[i].peer, peer) == 1);
-		CHECK(rnic_tcp_same_host(self, peer) == cases[i].same);
-		if (rnic_tcp_same_host(self, peer) != cases[i].same)
+		CHECK(rnic_tcp_ends_local(self, peer) == cases[i].same);
+		if (rnic_tcp_ends_local(self, peer) != cases[i].same)
 			fprintf(stderr, "  %s -> %s: expected %s\n", cases[i].self, cases[i].peer,
 				cases[i].same ? "same host" : "another host");
 	}
