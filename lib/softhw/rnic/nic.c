@@ -16,8 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "softhw/base/sdk_log.h"
 #include "softhw/fabric/threads.h"
 #include "softhw/rnic/rnic_int.h"
+
+SDK_LOG_REGISTER(SOFTHW_RNIC_NIC);
 
 struct rnic_nic rnic_nic = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -30,6 +33,15 @@ struct rnic_nic rnic_nic = {
 static pthread_mutex_t life_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct rnic_qp *timed;      /* service thread only */
+
+/* Read at each use: only a qp's first post while it waits for its peer, and its time-out, ask. */
+uint64_t rnic_wait_peer_ms(void)
+{
+	const char *v = getenv("SOFTDOCA_RDMA_WAIT_MS");
+	unsigned long long n = v != NULL ? strtoull(v, NULL, 10) : 0;
+
+	return n > 0 && n < 3600000 ? (uint64_t)n : RNIC_WAIT_PEER_MS;
+}
 
 uint64_t rnic_now_ms(void)
 {
@@ -130,7 +142,12 @@ static void run_timers(bool woken)
 			RNIC_PATHS_EACH(timer, qp, now, woken);
 			if (qp->deadline != 0 && qp->deadline <= now) {
 				qp->deadline = 0;
-				if (qp->state == QP_DIALING || qp->state == QP_HANDSHAKE)
+				if (qp->state == QP_WAITING)
+					SDK_LOG_ERR("RDMA connection: process %d has not connected to this queue pair in %llu ms, "
+						    "and work waits on it; the work fails with CONNECTION_ABORTED. The peer must "
+						    "call doca_rdma_connect() with this side's doca_rdma_export() descriptor",
+						    (int)qp->peer.pid, (unsigned long long)rnic_wait_peer_ms());
+				if (qp->state == QP_DIALING || qp->state == QP_HANDSHAKE || qp->state == QP_WAITING)
 					rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_TIME_OUT,
 						     DOCA_ERROR_CONNECTION_ABORTED);
 			}
@@ -247,8 +264,8 @@ static void *nic_main(void *arg)
 				softhw_lock(&qp->lock);
 				if (!qp->dead && rnic_conn_of(qp)->must_end(qp))
 					rnic_qp_hangup(qp);
-				if (!qp->dead && rnic_qp_paths_timed(qp))
-					rnic_nic_timed_add(qp); /* keep its time: no receive yet, or ACKs awaited */
+				if (!qp->dead && (rnic_qp_paths_timed(qp) || qp->deadline != 0))
+					rnic_nic_timed_add(qp); /* keep its time: no receive yet, ACKs or a peer awaited */
 				softhw_unlock(&qp->lock);
 			}
 			pthread_mutex_unlock(&rnic_nic.lock);

@@ -341,8 +341,12 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	qp->wq_tail = wr;
 	if (qp->wq_next == NULL)
 		qp->wq_next = wr;
-	if (qp->state == QP_RTS)
+	if (qp->state == QP_RTS) {
 		rnic_qp_pump(qp);
+	} else if (qp->state == QP_WAITING && qp->deadline == 0) {
+		qp->deadline = rnic_now_ms() + rnic_wait_peer_ms(); /* the peer that should dial us may never */
+		rnic_nic_timed_add(qp);
+	}
 	softhw_unlock(&qp->lock);
 	return DOCA_SUCCESS;
 }

@@ -36,6 +36,13 @@
 #define RNIC_RNR_INTERVAL_MS 10
 #define RNIC_RNR_FOREVER 7 /* rnr_retry_count that retries for ever (as verbs) */
 #define RNIC_DIAL_TIMEOUT_MS 5000
+/*
+ * Work posted on a qp whose peer dials us waits for that peer at most this long (ms; as RoCEv2's
+ * peer watch, and as a real NIC's retries run out on a peer that never set up its qp); then it
+ * fails with CONNECTION_ABORTED. SOFTDOCA_RDMA_WAIT_MS changes it (tests).
+ */
+#define RNIC_WAIT_PEER_MS 10000
+uint64_t rnic_wait_peer_ms(void);
 /* An RDMA-CM request, once delivered, waits for the peer's application as long as Linux rdma_cm's
  * REQ does (16 sends, 4.8 s apart): a server may accept late. The dial time-out bounds the steps
  * before it (DOCA's connection request time-out is for the resolve steps). */

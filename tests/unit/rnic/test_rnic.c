@@ -1768,6 +1768,68 @@ static void test_tcp_same_host_reno(void)
 	CHECK(target_end(&t));
 }
 
+/*
+ * A qp whose peer should dial it, with work posted, and the peer never connects (its process
+ * stopped before doca_rdma_connect, or its dial failed): the work fails with CONNECTION_ABORTED
+ * after SOFTDOCA_RDMA_WAIT_MS, then the qp with TIME_OUT, and a line names the fix. In a child,
+ * whose environment is its own. The peer is a qp of the same process that is never connected:
+ * of two qps of one process the older dials.
+ */
+static int waiting_child(void)
+{
+	struct node n;
+	struct softhw_rnic_qp *older, *younger;
+	struct softhw_rnic_cqe c[2];
+	const void *blob;
+	size_t len;
+	uint8_t desc[512];
+	struct softhw_rnic_wr wr = {.wr_id = 0x77, .op = SOFTHW_RNIC_OP_SEND};
+	struct timespec t0, t1;
+	long ms;
+
+	setenv("SOFTDOCA_RDMA_WAIT_MS", "300", 1);
+	softhw_test_log_clear();
+	if (!node_open(&n, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 7) || ops->qp_create(n.ep, NULL, &older) != DOCA_SUCCESS ||
+	    ops->qp_create(n.ep, NULL, &younger) != DOCA_SUCCESS || ops->qp_export(older, &blob, &len) != DOCA_SUCCESS ||
+	    len > sizeof(desc))
+		return 2;
+	memcpy(desc, blob, len);
+	if (ops->qp_connect(younger, desc, len) != DOCA_SUCCESS)
+		return 3;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (ops->qp_post(younger, &wr) != DOCA_SUCCESS)
+		return 4;
+	if (!wait_cqe(&n, &c[0], 5000) || !wait_cqe(&n, &c[1], 5000))
+		return 5; /* the hang this guards against */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	if (c[0].kind != SOFTHW_RNIC_CQE_WR || c[0].wr_id != 0x77 || c[0].status != DOCA_ERROR_CONNECTION_ABORTED)
+		return 6;
+	if (c[1].kind != SOFTHW_RNIC_CQE_FAILED || c[1].status != DOCA_ERROR_TIME_OUT)
+		return 7;
+	if (ms < 250 || ms > 4000)
+		return 8;
+	if (!softhw_test_logged("has not connected to this queue pair in 300 ms"))
+		return 9;
+	ops->qp_destroy(younger);
+	ops->qp_destroy(older);
+	node_close(&n);
+	return 0;
+}
+
+static void test_peer_never_dials(void)
+{
+	pid_t pid = fork();
+	int st = -1;
+
+	if (pid == 0)
+		_exit(waiting_child());
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		fprintf(stderr, "  the waiting child ended with status 0x%x (exit codes: waiting_child)\n", st);
+}
+
 /* Which connections stay on this host: loopback peers, or the same address at both ends. */
 static void test_tcp_same_host_rule(void)
 {
@@ -2139,6 +2201,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_ring_wakes_armed);
 	TEST_RUN(test_msock_in_use);
 	TEST_RUN(test_tcp_same_host_reno);
+	TEST_RUN(test_peer_never_dials);
 	TEST_RUN(test_sender_sleeps_from_the_start);
 	TEST_RUN(test_small_writes_idle_target);
 	TEST_RUN(test_bursts);
