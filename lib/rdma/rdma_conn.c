@@ -689,7 +689,7 @@ doca_error_t doca_rdma_connection_get_addr(const struct doca_rdma_connection *rd
 
 /* ---- connection events from the NIC ---- */
 
-static const char *fail_hint(doca_error_t status)
+static const char *fail_hint(doca_error_t status, bool cm)
 {
 	switch (status) {
 	case DOCA_ERROR_NOT_CONNECTED:
@@ -697,7 +697,9 @@ static const char *fail_hint(doca_error_t status)
 		return "the peer rejected it or nobody listens there: check the address, the port and that the "
 		       "server called doca_rdma_start_listen_to_port()";
 	case DOCA_ERROR_TIME_OUT:
-		return "no answer in time: check the address, or raise doca_rdma_set_connection_request_timeout()";
+		return cm ? "no answer in time: check the address, or raise doca_rdma_set_connection_request_timeout()"
+			  : "the peer did not connect in time: it must call doca_rdma_connect() with this side's "
+			    "doca_rdma_export() descriptor while its context runs";
 	case DOCA_ERROR_CONNECTION_ABORTED:
 	case DOCA_ERROR_CONNECTION_RESET:
 		return "the peer went away: reconnect (export/connect or connect_to_addr again)";
@@ -747,7 +749,7 @@ void drdma_conn_event(struct doca_rdma *rdma, const struct softhw_rnic_cqe *cqe)
 		c->state = DRDMA_CONN_FAILED;
 		addr_release(c);
 		SDK_LOG_ERR("RDMA connection %u failed: %s; %s", c->id, doca_error_get_descr(cqe->status),
-			    fail_hint(cqe->status));
+			    fail_hint(cqe->status, c->cm));
 		if (rdma->failure_cb != NULL)
 			rdma->failure_cb(c, c->user_data, ctx_ud);
 		return;

@@ -34,13 +34,19 @@ static pthread_mutex_t life_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct rnic_qp *timed;      /* service thread only */
 
-/* Read at each use: only a qp's first post while it waits for its peer, and its time-out, ask. */
-uint64_t rnic_wait_peer_ms(void)
+/* Read at each use (a qp's first post while it waits for its peer): tests change it. */
+uint32_t rnic_wait_peer_ms(void)
 {
 	const char *v = getenv("SOFTDOCA_RDMA_WAIT_MS");
-	unsigned long long n = v != NULL ? strtoull(v, NULL, 10) : 0;
+	char *end;
+	unsigned long long n;
 
-	return n > 0 && n < 3600000 ? (uint64_t)n : RNIC_WAIT_PEER_MS;
+	if (v == NULL || *v == '\0')
+		return RNIC_WAIT_PEER_MS;
+	n = strtoull(v, &end, 10);
+	if (*end != '\0')
+		return RNIC_WAIT_PEER_MS;
+	return n > 86400000ull ? 86400000u : (uint32_t)n; /* 0: no deadline */
 }
 
 uint64_t rnic_now_ms(void)
@@ -131,6 +137,7 @@ static int next_timeout(uint64_t now)
 /* Deadlines and retries; also re-tries stalled receives after a wake-up (a receive was posted). */
 static void run_timers(bool woken)
 {
+	static struct softhw_ratelimit rl_wait;
 	uint64_t now = rnic_now_ms();
 	struct rnic_qp **pp = &timed;
 
@@ -143,10 +150,11 @@ static void run_timers(bool woken)
 			if (qp->deadline != 0 && qp->deadline <= now) {
 				qp->deadline = 0;
 				if (qp->state == QP_WAITING)
-					SDK_LOG_ERR("RDMA connection: process %d has not connected to this queue pair in %llu ms, "
-						    "and work waits on it; the work fails with CONNECTION_ABORTED. The peer must "
-						    "call doca_rdma_connect() with this side's doca_rdma_export() descriptor",
-						    (int)qp->peer.pid, (unsigned long long)rnic_wait_peer_ms());
+					SOFTHW_LOG_LIMITED(&rl_wait, SDK_LOG_ERR,
+							   "RDMA connection: process %d has not connected to this queue pair in %u ms, "
+							   "and work waits on it; the work fails with CONNECTION_ABORTED. The peer must "
+							   "call doca_rdma_connect() with this side's doca_rdma_export() descriptor",
+							   (int)qp->peer.pid, qp->wait_ms);
 				if (qp->state == QP_DIALING || qp->state == QP_HANDSHAKE || qp->state == QP_WAITING)
 					rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_TIME_OUT,
 						     DOCA_ERROR_CONNECTION_ABORTED);

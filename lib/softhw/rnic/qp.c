@@ -343,8 +343,8 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 		qp->wq_next = wr;
 	if (qp->state == QP_RTS) {
 		rnic_qp_pump(qp);
-	} else if (qp->state == QP_WAITING && qp->deadline == 0) {
-		qp->deadline = rnic_now_ms() + rnic_wait_peer_ms(); /* the peer that should dial us may never */
+	} else if (qp->state == QP_WAITING && qp->deadline == 0 && (qp->wait_ms = rnic_wait_peer_ms()) != 0) {
+		qp->deadline = rnic_now_ms() + qp->wait_ms; /* the peer that should dial us may never */
 		rnic_nic_timed_add(qp);
 	}
 	softhw_unlock(&qp->lock);
@@ -484,13 +484,15 @@ bool rnic_qp_answered(struct rnic_qp *qp, const struct rnic_peer *peer, uint16_t
 	return true;
 }
 
-struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, const struct sockaddr_storage *from)
+struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, const struct sockaddr_storage *from,
+				  doca_error_t *refusal)
 {
-	static struct softhw_ratelimit rl_unknown, rl_token;
+	static struct softhw_ratelimit rl_unknown, rl_token, rl_failed;
 	struct rnic_qp *qp;
 	char who[80];
 	bool ok;
 
+	*refusal = DOCA_ERROR_NOT_PERMITTED; /* what an unknown qp or a wrong token gets: nothing more */
 	pthread_mutex_lock(&rnic_nic.lock);
 	qp = rnic_qp_find(h->want_id);
 	if (qp == NULL) {
@@ -510,6 +512,17 @@ struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, cons
 		SOFTHW_LOG_LIMITED(&rl_token, SDK_LOG_ERR,
 				   "RDMA: %s named queue pair %llu with a wrong token (it does not hold the qp's descriptor); connection dropped",
 				   who, (unsigned long long)h->want_id);
+		return NULL;
+	}
+	if (!qp->dead && !qp->cm && (qp->state == QP_ERROR || qp->state == QP_CLOSED)) {
+		/* the holder of its descriptor came too late (it gave up waiting, or was disconnected) */
+		softhw_unlock(&qp->lock);
+		rnic_peer_name(from, h, who, sizeof(who));
+		SOFTHW_LOG_LIMITED(&rl_failed, SDK_LOG_ERR,
+				   "RDMA: %s connected to queue pair %llu after it had failed or closed (waiting too long for "
+				   "its peer?); refused: export and connect both sides again",
+				   who, (unsigned long long)h->want_id);
+		*refusal = DOCA_ERROR_CONNECTION_ABORTED;
 		return NULL;
 	}
 	/* IDLE / WAITING: nobody is connected (an accepted dialer makes it RTS at once) */

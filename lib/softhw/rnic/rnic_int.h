@@ -39,10 +39,10 @@
 /*
  * Work posted on a qp whose peer dials us waits for that peer at most this long (ms; as RoCEv2's
  * peer watch, and as a real NIC's retries run out on a peer that never set up its qp); then it
- * fails with CONNECTION_ABORTED. SOFTDOCA_RDMA_WAIT_MS changes it (tests).
+ * fails with CONNECTION_ABORTED. SOFTDOCA_RDMA_WAIT_MS changes it (0: for ever).
  */
 #define RNIC_WAIT_PEER_MS 10000
-uint64_t rnic_wait_peer_ms(void);
+uint32_t rnic_wait_peer_ms(void);
 /* An RDMA-CM request, once delivered, waits for the peer's application as long as Linux rdma_cm's
  * REQ does (16 sends, 4.8 s apart): a server may accept late. The dial time-out bounds the steps
  * before it (DOCA's connection request time-out is for the resolve steps). */
@@ -145,6 +145,7 @@ struct rnic_qp {
 	bool timed;                /* in the service thread's timed list */
 	struct rnic_peer peer;
 	uint64_t deadline;         /* connect deadline (ms, monotonic), 0: none */
+	uint32_t wait_ms;          /* QP_WAITING with work posted: how long its deadline gave the peer */
 	struct sockaddr_storage peer_addr; /* RDMA-CM: the address dialed, or the dialer's */
 	uint8_t cm_pdata[196];     /* RDMA-CM: the private data the owner accepted with (a path that carries it) */
 	uint8_t cm_pdata_len;
@@ -377,9 +378,10 @@ void rnic_qp_push_cqe(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_e
  * is established. False: a path cannot join (the connection must hang up). qp lock held. */
 bool rnic_qp_answered(struct rnic_qp *qp, const struct rnic_peer *peer, uint16_t flags);
 /* Service thread, acceptor: the qp a dialer's hello names, locked, with the peer taken in, if
- * its connection is path `conn`; NULL if it may not have it (refuse the dialer; logged where
- * it says something). */
-struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, const struct sockaddr_storage *from);
+ * its connection is path `conn`; NULL if it may not have it (refuse the dialer with *refusal;
+ * logged where it says something). */
+struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, const struct sockaddr_storage *from,
+				  doca_error_t *refusal);
 /* Service thread, RDMA-CM: a new qp of cm_ep for this request, locked, its REQUEST queued; NULL: no memory. */
 struct rnic_qp *rnic_qp_requested(struct rnic_ep *cm_ep, const struct rnic_hello *h, const struct sockaddr_storage *from);
 /* Service thread: hang up if a path broke the connection. qp lock held. */

@@ -337,9 +337,9 @@ static void send_ack(struct rnic_qp *qp, doca_error_t status)
 	rnic_send_ctl(qp, &h, &hello, sizeof(hello));
 }
 
-static void refuse(int fd)
+static void refuse(int fd, doca_error_t why)
 {
-	struct rnic_hdr h = {.type = F_HELLO_ACK, .status = DOCA_ERROR_NOT_PERMITTED, .plen = sizeof(struct rnic_hello)};
+	struct rnic_hdr h = {.type = F_HELLO_ACK, .status = why, .plen = sizeof(struct rnic_hello)};
 	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION};
 	struct iovec iov[2] = {{&h, sizeof(h)}, {&hello, sizeof(hello)}};
 	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2};
@@ -360,6 +360,7 @@ static bool paths_accept(struct rnic_qp *qp, const struct sockaddr_storage *from
 void rnic_stream_accept(int fd, const struct rnic_hello *h, struct rnic_ep *cm_ep, const struct sockaddr_storage *from)
 {
 	struct rnic_qp *qp;
+	doca_error_t why;
 
 	if ((cm_ep != NULL) != (h->cm != 0)) {
 		close(fd); /* an OOB hello on a CM listener, or the other way round */
@@ -377,9 +378,9 @@ void rnic_stream_accept(int fd, const struct rnic_hello *h, struct rnic_ep *cm_e
 		softhw_unlock(&qp->lock);
 		return;
 	}
-	qp = rnic_qp_accepting(RNIC_PATH_STREAM, h, from);
+	qp = rnic_qp_accepting(RNIC_PATH_STREAM, h, from, &why);
 	if (qp == NULL) {
-		refuse(fd);
+		refuse(fd, why);
 		return;
 	}
 	rnic_stream_of(qp)->fd = fd;

@@ -1771,7 +1771,8 @@ static void test_tcp_same_host_reno(void)
 /*
  * A qp whose peer should dial it, with work posted, and the peer never connects (its process
  * stopped before doca_rdma_connect, or its dial failed): the work fails with CONNECTION_ABORTED
- * after SOFTDOCA_RDMA_WAIT_MS, then the qp with TIME_OUT, and a line names the fix. In a child,
+ * after SOFTDOCA_RDMA_WAIT_MS, then the qp with TIME_OUT, and a line names the fix; the peer coming
+ * after that is refused with CONNECTION_ABORTED. In a child,
  * whose environment is its own. The peer is a qp of the same process that is never connected:
  * of two qps of one process the older dials.
  */
@@ -1811,23 +1812,87 @@ static int waiting_child(void)
 		return 8;
 	if (!softhw_test_logged("has not connected to this queue pair in 300 ms"))
 		return 9;
+	/* the peer comes after all: it is refused as too late, not as an impostor */
+	if (ops->qp_export(younger, &blob, &len) != DOCA_SUCCESS || len > sizeof(desc))
+		return 10;
+	memcpy(desc, blob, len);
+	if (ops->qp_connect(older, desc, len) != DOCA_SUCCESS || !wait_cqe(&n, &c[0], 5000))
+		return 11;
+	if (c[0].kind != SOFTHW_RNIC_CQE_FAILED || c[0].status != DOCA_ERROR_CONNECTION_ABORTED)
+		return 12;
+	if (!softhw_test_logged("after it had failed or closed"))
+		return 13;
 	ops->qp_destroy(younger);
 	ops->qp_destroy(older);
 	node_close(&n);
 	return 0;
 }
 
-static void test_peer_never_dials(void)
+/* The same, with the peer connecting in time: the work completes, and nothing fails later. */
+static int in_time_child(void)
+{
+	struct node n;
+	struct softhw_rnic_qp *older, *younger;
+	struct softhw_rnic_cqe c;
+	const void *blob;
+	size_t len;
+	uint8_t desc[512], in[8] = "";
+	char out[] = "now";
+	struct softhw_rnic_sge so = {out, 3}, si = {in, sizeof(in)};
+	struct softhw_rnic_wr wr = {.wr_id = 0x78, .op = SOFTHW_RNIC_OP_SEND, .sgl = &so, .num_sge = 1};
+	int sent = 0, received = 0;
+
+	setenv("SOFTDOCA_RDMA_WAIT_MS", "300", 1);
+	if (!node_open(&n, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 7) || ops->qp_create(n.ep, NULL, &older) != DOCA_SUCCESS ||
+	    ops->qp_create(n.ep, NULL, &younger) != DOCA_SUCCESS || ops->qp_export(older, &blob, &len) != DOCA_SUCCESS ||
+	    len > sizeof(desc))
+		return 2;
+	memcpy(desc, blob, len);
+	if (ops->qp_connect(younger, desc, len) != DOCA_SUCCESS || ops->ep_post_recv(n.ep, 0x99, &si, 1) != DOCA_SUCCESS ||
+	    ops->qp_post(younger, &wr) != DOCA_SUCCESS) /* its deadline starts here */
+		return 3;
+	if (ops->qp_export(younger, &blob, &len) != DOCA_SUCCESS || len > sizeof(desc))
+		return 4;
+	memcpy(desc, blob, len);
+	if (ops->qp_connect(older, desc, len) != DOCA_SUCCESS)
+		return 5;
+	while ((sent == 0 || received == 0) && wait_cqe(&n, &c, 5000)) {
+		if (c.kind != SOFTHW_RNIC_CQE_WR || c.status != DOCA_SUCCESS)
+			return 6;
+		sent += c.wr_id == 0x78;
+		received += c.wr_id == 0x99 && memcmp(in, "now", 3) == 0;
+	}
+	if (sent != 1 || received != 1)
+		return 7;
+	if (wait_cqe(&n, &c, 900)) /* three times the wait: the deadline is gone with the connection */
+		return 8;
+	ops->qp_destroy(younger);
+	ops->qp_destroy(older);
+	node_close(&n);
+	return 0;
+}
+
+static void run_child(int (*child)(void), const char *name)
 {
 	pid_t pid = fork();
 	int st = -1;
 
 	if (pid == 0)
-		_exit(waiting_child());
+		_exit(child());
 	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		fprintf(stderr, "  the waiting child ended with status 0x%x (exit codes: waiting_child)\n", st);
+		fprintf(stderr, "  %s ended with status 0x%x (its exit codes say where)\n", name, st);
+}
+
+static void test_peer_never_dials(void)
+{
+	run_child(waiting_child, "waiting_child");
+}
+
+static void test_peer_dials_in_time(void)
+{
+	run_child(in_time_child, "in_time_child");
 }
 
 /* Which connections stay on this host: loopback peers, or the same address at both ends. */
@@ -2202,6 +2267,7 @@ static void run_all(const char *transport)
 	TEST_RUN(test_msock_in_use);
 	TEST_RUN(test_tcp_same_host_reno);
 	TEST_RUN(test_peer_never_dials);
+	TEST_RUN(test_peer_dials_in_time);
 	TEST_RUN(test_sender_sleeps_from_the_start);
 	TEST_RUN(test_small_writes_idle_target);
 	TEST_RUN(test_bursts);
