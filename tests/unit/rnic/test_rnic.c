@@ -1768,35 +1768,49 @@ static void test_tcp_same_host_reno(void)
 	CHECK(target_end(&t));
 }
 
+/* Connects qp `to` with qp `of`'s descriptor (both of this process). */
+static bool connect_with(struct softhw_rnic_qp *to, struct softhw_rnic_qp *of)
+{
+	const void *blob;
+	size_t len;
+	uint8_t desc[512];
+
+	if (ops->qp_export(of, &blob, &len) != DOCA_SUCCESS || len > sizeof(desc))
+		return false;
+	memcpy(desc, blob, len);
+	return ops->qp_connect(to, desc, len) == DOCA_SUCCESS;
+}
+
+/*
+ * A node with two qps, the younger connected to the older: of two qps of one process the older
+ * dials, so the younger waits for a peer that dials only once the older is connected too.
+ */
+static bool waiting_pair(struct node *n, struct softhw_rnic_qp **older, struct softhw_rnic_qp **younger)
+{
+	return node_open(n, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 7) && ops->qp_create(n->ep, NULL, older) == DOCA_SUCCESS &&
+	       ops->qp_create(n->ep, NULL, younger) == DOCA_SUCCESS && connect_with(*younger, *older);
+}
+
 /*
  * A qp whose peer should dial it, with work posted, and the peer never connects (its process
  * stopped before doca_rdma_connect, or its dial failed): the work fails with CONNECTION_ABORTED
  * after SOFTDOCA_RDMA_WAIT_MS, then the qp with TIME_OUT, and a line names the fix; the peer coming
- * after that is refused with CONNECTION_ABORTED. In a child,
- * whose environment is its own. The peer is a qp of the same process that is never connected:
- * of two qps of one process the older dials.
+ * after that is refused with CONNECTION_ABORTED. In a child, whose environment is its own; the
+ * peer is the older qp of a waiting_pair.
  */
 static int waiting_child(void)
 {
 	struct node n;
 	struct softhw_rnic_qp *older, *younger;
 	struct softhw_rnic_cqe c[2];
-	const void *blob;
-	size_t len;
-	uint8_t desc[512];
 	struct softhw_rnic_wr wr = {.wr_id = 0x77, .op = SOFTHW_RNIC_OP_SEND};
 	struct timespec t0, t1;
 	long ms;
 
 	setenv("SOFTDOCA_RDMA_WAIT_MS", "300", 1);
 	softhw_test_log_clear();
-	if (!node_open(&n, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 7) || ops->qp_create(n.ep, NULL, &older) != DOCA_SUCCESS ||
-	    ops->qp_create(n.ep, NULL, &younger) != DOCA_SUCCESS || ops->qp_export(older, &blob, &len) != DOCA_SUCCESS ||
-	    len > sizeof(desc))
+	if (!waiting_pair(&n, &older, &younger))
 		return 2;
-	memcpy(desc, blob, len);
-	if (ops->qp_connect(younger, desc, len) != DOCA_SUCCESS)
-		return 3;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (ops->qp_post(younger, &wr) != DOCA_SUCCESS)
 		return 4;
@@ -1813,10 +1827,7 @@ static int waiting_child(void)
 	if (!softhw_test_logged("has not connected to this queue pair in 300 ms"))
 		return 9;
 	/* the peer comes after all: it is refused as too late, not as an impostor */
-	if (ops->qp_export(younger, &blob, &len) != DOCA_SUCCESS || len > sizeof(desc))
-		return 10;
-	memcpy(desc, blob, len);
-	if (ops->qp_connect(older, desc, len) != DOCA_SUCCESS || !wait_cqe(&n, &c[0], 5000))
+	if (!connect_with(older, younger) || !wait_cqe(&n, &c[0], 5000))
 		return 11;
 	if (c[0].kind != SOFTHW_RNIC_CQE_FAILED || c[0].status != DOCA_ERROR_CONNECTION_ABORTED)
 		return 12;
@@ -1834,27 +1845,18 @@ static int in_time_child(void)
 	struct node n;
 	struct softhw_rnic_qp *older, *younger;
 	struct softhw_rnic_cqe c;
-	const void *blob;
-	size_t len;
-	uint8_t desc[512], in[8] = "";
+	uint8_t in[8] = "";
 	char out[] = "now";
 	struct softhw_rnic_sge so = {out, 3}, si = {in, sizeof(in)};
 	struct softhw_rnic_wr wr = {.wr_id = 0x78, .op = SOFTHW_RNIC_OP_SEND, .sgl = &so, .num_sge = 1};
 	int sent = 0, received = 0;
 
 	setenv("SOFTDOCA_RDMA_WAIT_MS", "300", 1);
-	if (!node_open(&n, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 7) || ops->qp_create(n.ep, NULL, &older) != DOCA_SUCCESS ||
-	    ops->qp_create(n.ep, NULL, &younger) != DOCA_SUCCESS || ops->qp_export(older, &blob, &len) != DOCA_SUCCESS ||
-	    len > sizeof(desc))
+	if (!waiting_pair(&n, &older, &younger))
 		return 2;
-	memcpy(desc, blob, len);
-	if (ops->qp_connect(younger, desc, len) != DOCA_SUCCESS || ops->ep_post_recv(n.ep, 0x99, &si, 1) != DOCA_SUCCESS ||
-	    ops->qp_post(younger, &wr) != DOCA_SUCCESS) /* its deadline starts here */
-		return 3;
-	if (ops->qp_export(younger, &blob, &len) != DOCA_SUCCESS || len > sizeof(desc))
-		return 4;
-	memcpy(desc, blob, len);
-	if (ops->qp_connect(older, desc, len) != DOCA_SUCCESS)
+	if (ops->ep_post_recv(n.ep, 0x99, &si, 1) != DOCA_SUCCESS || ops->qp_post(younger, &wr) != DOCA_SUCCESS)
+		return 3; /* the younger's deadline starts here */
+	if (!connect_with(older, younger))
 		return 5;
 	while ((sent == 0 || received == 0) && wait_cqe(&n, &c, 5000)) {
 		if (c.kind != SOFTHW_RNIC_CQE_WR || c.status != DOCA_SUCCESS)
