@@ -1407,6 +1407,20 @@ static doca_error_t remote_copy(struct softhw_mem_remote *r, char *local, uint64
 	return err;
 }
 
+doca_error_t softhw_mem_copy_direct(struct softhw_mem_remote *r, uint64_t addr, void *local, uint64_t len, bool write)
+{
+	doca_error_t err;
+
+	if (!in_window(r, addr, len) || __atomic_load_n(&r->state, __ATOMIC_RELAXED) != REMOTE_LIVE)
+		return softhw_mem_direct(r, addr, len) ? remote_copy(r, local, addr, len, write) : DOCA_ERROR_NOT_SUPPORTED;
+	/* remote_copy's window branch, without its frame: a same-host RDMA write's whole path */
+	err = check_access(r, addr, len, write ? SOFTHW_MEM_WRITE : SOFTHW_MEM_READ);
+	if (err != DOCA_SUCCESS || len == 0)
+		return err;
+	err = softhw_share_view_copy(r->view, addr - r->win_addr, local, len, write);
+	return err == DOCA_SUCCESS ? err : window_failed(r, err);
+}
+
 doca_error_t softhw_mem_read(struct softhw_mem_remote *r, void *dst, uint64_t src_addr, uint64_t len)
 {
 	return remote_copy(r, dst, src_addr, len, false);

@@ -173,6 +173,13 @@ bool softhw_mem_uses_cma(const struct softhw_mem_remote *remote);
 bool softhw_mem_direct(const struct softhw_mem_remote *remote, uint64_t addr, uint64_t len);
 
 /*
+ * softhw_mem_read (write: softhw_mem_write) when the range is direct (softhw_mem_direct), in one
+ * call; NOT_SUPPORTED, with nothing checked or done, when it is not.
+ */
+doca_error_t softhw_mem_copy_direct(struct softhw_mem_remote *remote, uint64_t addr, void *local, uint64_t len,
+				    bool write);
+
+/*
  * An 8-byte atomic at addr (8-aligned) through the shared window: fetch-and-add of arg0, or
  * compare-and-swap (arg0 expected, arg1 new); *old gets the previous value. Needs
  * SOFTHW_MEM_ATOMIC. NOT_SUPPORTED when addr is outside the window (the caller then has the

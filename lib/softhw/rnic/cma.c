@@ -87,9 +87,16 @@ bool rnic_cma_try(struct rnic_qp *qp, const struct softhw_rnic_wr *wr, uint64_t 
 		return true;
 	}
 	r = remote_for(qp, &wr->rkey);
-	if (r == NULL || !softhw_mem_direct(r, addr, atomic ? sizeof(uint64_t) : bytes))
+	if (r == NULL)
 		return false;
-	if (atomic) {
+	if (!atomic && wr->num_sge == 1) {
+		/* one segment, the common case: the range's checks and the copy in one call */
+		*status = softhw_mem_copy_direct(r, addr, wr->sgl[0].addr, wr->sgl[0].len, wr->op == SOFTHW_RNIC_OP_WRITE);
+		if (*status == DOCA_ERROR_NOT_SUPPORTED)
+			return false; /* not direct: nothing was done, the target executes it */
+	} else if (!softhw_mem_direct(r, addr, atomic ? sizeof(uint64_t) : bytes)) {
+		return false;
+	} else if (atomic) {
 		uint64_t old;
 
 		*status = softhw_mem_atomic(r, addr, wr->op == SOFTHW_RNIC_OP_CMP_SWP, wr->arg0, wr->arg1, &old);

@@ -574,6 +574,16 @@ static void test_window_roundtrip(void)
 		CHECK_OK(softhw_mem_read(r, buf, x.e.addr + WIN_OFF + 3, 100000));
 		CHECK(matches_pattern(buf, WIN_OFF + 3, 100000));
 		memset(buf, 0xee, 6000);
+		{
+			/* the one-call form: the window's bytes, and NOT_SUPPORTED, nothing done, elsewhere */
+			uint8_t back[16] = {0};
+
+			CHECK_OK(softhw_mem_copy_direct(r, x.e.addr + WIN_OFF + 1, buf, 16, true));
+			CHECK_OK(softhw_mem_copy_direct(r, x.e.addr + WIN_OFF + 1, back, sizeof(back), false));
+			CHECK(memcmp(back, buf, sizeof(back)) == 0);
+			CHECK_ERR(softhw_mem_copy_direct(r, x.e.addr, buf, 8, true), DOCA_ERROR_NOT_SUPPORTED);
+			CHECK_ERR(softhw_mem_copy_direct(r, x.e.addr + WIN_OFF, buf, MEM_LEN, false), DOCA_ERROR_NOT_SUPPORTED);
+		}
 		CHECK_OK(softhw_mem_write(r, x.e.addr + WIN_OFF + 1, buf, 5000));
 		/* and one across the window's end, by the service thread */
 		CHECK_OK(softhw_mem_write(r, x.e.addr + MEM_LEN - 6000, buf, 6000));
@@ -660,6 +670,9 @@ static void test_window_revoked_and_dead(void)
 			}
 			CHECK_ERR(softhw_mem_write(r, x.e.addr + WIN_OFF, buf, sizeof(buf)), want);
 			CHECK_ERR(softhw_mem_read(r, buf, x.e.addr + WIN_OFF, sizeof(buf)), want);
+			/* the window is gone, not out of reach: the error, not NOT_SUPPORTED */
+			CHECK_ERR(softhw_mem_copy_direct(r, x.e.addr + WIN_OFF, buf, sizeof(buf), true), want);
+			CHECK_ERR(softhw_mem_copy_direct(r, x.e.addr + WIN_OFF, buf, sizeof(buf), false), want);
 			CHECK_ERR(softhw_mem_atomic(r, (x.e.addr + WIN_OFF) & ~(uint64_t)7, false, 1, 0, &old), want);
 			softhw_mem_disconnect(r);
 		}
@@ -732,6 +745,12 @@ static void test_window_read_only(void)
 		CHECK_OK(softhw_mem_read(r, buf, x.e.addr + WIN_OFF, sizeof(buf)));
 		CHECK(matches_pattern(buf, WIN_OFF, sizeof(buf)));
 		CHECK_ERR(softhw_mem_write(r, x.e.addr + WIN_OFF, buf, sizeof(buf)), DOCA_ERROR_NOT_PERMITTED);
+		CHECK_OK(softhw_mem_copy_direct(r, x.e.addr + WIN_OFF, buf, sizeof(buf), false));
+		CHECK(matches_pattern(buf, WIN_OFF, sizeof(buf)));
+		CHECK_ERR(softhw_mem_copy_direct(r, x.e.addr + WIN_OFF, buf, sizeof(buf), true), DOCA_ERROR_NOT_PERMITTED);
+		/* outside the export, where the window cannot reach: refused by the range check */
+		CHECK(!softhw_mem_direct(r, x.e.addr + MEM_LEN, 8) ||
+		      softhw_mem_copy_direct(r, x.e.addr + MEM_LEN, buf, 8, false) == DOCA_ERROR_INVALID_VALUE);
 		softhw_mem_disconnect(r);
 	}
 	CHECK(finish(&x));
