@@ -22,7 +22,8 @@
  *                            task again and again (as ucx_perftest keeps its buffers). Also
  *                            shown, without a peer: write + its completion, one at a time, with
  *                            two doca_bufs and a task allocated and freed per write.
- *   (the three latency rows: median of 3 runs per side, softdoca's pair and UCX's alternating)
+ *   (every row of the same-host and TCP tables: the median of 3 runs per side, softdoca's pair
+ *   and UCX's alternating; the rocev2 table: its latency rows)
  *   fetch-add rate           8-byte atomic fetch-add on the target, WINDOW in flight, beside
  *                            ucp_fadd's message rate (which ucx_perftest reaches its own way:
  *                            over shared memory UCX adds in the peer's mapped memory itself)
@@ -1418,52 +1419,67 @@ static void report(const char *transport, struct figures *f, bool ucx, bool tcp,
 	pl = ucx ? ucx_run(tcp, "ucp_put_lat", 8, iters) : (struct ucx){0};
 	fa = ucx && !S.lat_only ? ucx_run(tcp, "ucp_fadd", 8, iters * 10) : (struct ucx){0};
 	/*
-	 * Latency rows: the median of LAT_ROUNDS runs per side, softdoca's pair and UCX's
+	 * Every row: the median of LAT_ROUNDS runs per side, softdoca's pair and UCX's
 	 * alternating. This VM runs busy loops at two speeds for stretches of seconds, and each
 	 * side has a rare mode of its own (UCX's tag_lat 0.07 us, softdoca's pair 2.5x slower):
 	 * the median of three keeps the usual figure of each, a single run or the best of three
-	 * would compare one side's usual mode with the other's rare one.
+	 * would compare one side's usual mode with the other's rare one. On one host a bandwidth
+	 * case lasts a few milliseconds, and single runs of a one-sided row spread as much
+	 * (fetch-add 0.62x to 1.62x of ucp_fadd in six runs).
 	 */
 	{
-		double ours_s[LAT_ROUNDS], ours_w[LAT_ROUNDS], ours_c[LAT_ROUNDS], ut[LAT_ROUNDS], up[LAT_ROUNDS];
-		int n_ours = 0, n_ut = 0, n_up = 0;
+		enum { O_SEND, O_PP, O_COMP, O_W0, O_W1, O_R0, O_R1, O_FADD, O_N };
+		enum { U_TAG, U_PUT, U_PB0, U_PB1, U_GB0, U_GB1, U_FA, U_N };
+		struct ucx *us[U_N] = {&tl, &pl, &pb[0], &pb[1], &gb[0], &gb[1], &fa};
+		double ours[O_N][LAT_ROUNDS], theirs[U_N][LAT_ROUNDS];
+		int n_ours = 0, n_u[U_N] = {0};
+		struct figures g = *f;
 
-		if (f->ok) {
-			ours_s[0] = f->send_lat;
-			ours_w[0] = f->write_pp_lat;
-			ours_c[0] = f->write_comp_lat;
-			n_ours = 1;
-		}
-		if (tl.ok)
-			ut[n_ut++] = tl.typical_us;
-		if (pl.ok)
-			up[n_up++] = pl.typical_us;
-		for (int k = 1; k < LAT_ROUNDS && f->ok; k++) {
-			struct figures g;
+		for (int k = 0; k < LAT_ROUNDS; k++) {
+			if (k > 0 && f->ok && !run_pair(tcp ? "tcp" : "shm", S.lat_only, &g))
+				g.ok = false;
+			if (f->ok && g.ok) {
+				const double v[O_N] = {g.send_lat, g.write_pp_lat, g.write_comp_lat, g.write_bw[0],
+						       g.write_bw[1], g.read_bw[0], g.read_bw[1], g.fadd_rate};
 
-			if (run_pair(tcp ? "tcp" : "shm", true, &g)) {
-				ours_s[n_ours] = g.send_lat;
-				ours_w[n_ours] = g.write_pp_lat;
-				ours_c[n_ours++] = g.write_comp_lat;
+				for (int i = 0; i < O_N; i++)
+					ours[i][n_ours] = v[i];
+				n_ours++;
 			}
-			if (ucx) {
-				struct ucx t = ucx_run(tcp, "tag_lat", 8, iters), p = ucx_run(tcp, "ucp_put_lat", 8, iters);
-
-				if (t.ok)
-					ut[n_ut++] = t.typical_us;
-				if (p.ok)
-					up[n_up++] = p.typical_us;
+			if (k > 0 && ucx) {
+				tl = ucx_run(tcp, "tag_lat", 8, iters);
+				pl = ucx_run(tcp, "ucp_put_lat", 8, iters);
+				for (int i = 0; i < 2 && !S.lat_only; i++) {
+					pb[i] = ucx_run(tcp, "ucp_put_bw", sizes[i], bytes / sizes[i]);
+					gb[i] = ucx_run(tcp, "ucp_get", sizes[i], bytes / sizes[i]);
+				}
+				if (!S.lat_only)
+					fa = ucx_run(tcp, "ucp_fadd", 8, iters * 10);
 			}
+			for (int i = 0; i < U_N; i++)
+				if (us[i]->ok)
+					theirs[i][n_u[i]++] = i == U_TAG || i == U_PUT ? us[i]->typical_us
+							     : i == U_FA		 ? us[i]->rate
+										 : us[i]->bw_mbs;
 		}
 		if (n_ours > 0) {
-			f->send_lat = median(ours_s, n_ours);
-			f->write_pp_lat = median(ours_w, n_ours);
-			f->write_comp_lat = median(ours_c, n_ours);
+			double *const dst[O_N] = {&f->send_lat, &f->write_pp_lat, &f->write_comp_lat, &f->write_bw[0],
+						  &f->write_bw[1], &f->read_bw[0], &f->read_bw[1], &f->fadd_rate};
+
+			for (int i = 0; i < O_N; i++)
+				*dst[i] = median(ours[i], n_ours);
 		}
-		if (n_ut > 0)
-			tl.typical_us = median(ut, n_ut);
-		if (n_up > 0)
-			pl.typical_us = median(up, n_up);
+		for (int i = 0; i < U_N; i++) {
+			double m = n_u[i] > 0 ? median(theirs[i], n_u[i]) : 0;
+
+			us[i]->ok = n_u[i] > 0;
+			if (i == U_TAG || i == U_PUT)
+				us[i]->typical_us = m;
+			else if (i == U_FA)
+				us[i]->rate = m;
+			else
+				us[i]->bw_mbs = m;
+		}
 	}
 
 	printf("\nsoftdoca transport: %s | UCX: %s\n", transport,
@@ -1874,7 +1890,7 @@ int main(int argc, char **argv)
 		ucx = false;
 	}
 	printf("DOCA RDMA, initiator <-> target processes, connected out of band; %llu latency iterations "
-	       "(latency rows: median of %d runs per side, alternating)",
+	       "(same-host and TCP rows: median of %d runs per side, alternating; rocev2: its latency rows)",
 	       (unsigned long long)S.iters, LAT_ROUNDS);
 	if (S.lat_only)
 		printf("; the latency rows only (--lat-only).\n");
