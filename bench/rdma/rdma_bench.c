@@ -22,8 +22,9 @@
  *                            task again and again (as ucx_perftest keeps its buffers). Also
  *                            shown, without a peer: write + its completion, one at a time, with
  *                            two doca_bufs and a task allocated and freed per write.
- *   (every row of the same-host and TCP tables: the median of 3 runs per side, softdoca's pair
- *   and UCX's alternating; the rocev2 table: its latency rows)
+ *   (every row of the same-host and TCP tables compared with ucx_perftest: the median of 3
+ *   runs per side, softdoca's pair and UCX's alternating; the rocev2 table: its latency rows;
+ *   the CMA copy loops beside the same-host rows: one run)
  *   fetch-add rate           8-byte atomic fetch-add on the target, WINDOW in flight, beside
  *                            ucp_fadd's message rate (which ucx_perftest reaches its own way:
  *                            over shared memory UCX adds in the peer's mapped memory itself)
@@ -1334,7 +1335,8 @@ static void row(const char *name, const char *unit, double ours, bool ours_ok, c
 	printf("| %-38s | %-16s | %-34s | %-6s | %-13s |\n", name, a, b, r, t);
 }
 
-/* Rounds of the latency rows per side (their median is shown), alternating softdoca and UCX. */
+/* Rounds per side (their median is shown), alternating softdoca and UCX: every same-host and TCP
+ * row, the rocev2 table's latency rows. */
 #define LAT_ROUNDS 3
 
 static int cmp_double(const void *a, const void *b)
@@ -1344,11 +1346,11 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of n figures (the upper one of the middle two for even n); sorts them. */
+/* The median of n figures (the mean of the middle two for even n: neither side's best); sorts them. */
 static double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return v[n / 2];
+	return (v[(n - 1) / 2] + v[n / 2]) / 2;
 }
 
 /*
@@ -1425,7 +1427,7 @@ static void report(const char *transport, struct figures *f, bool ucx, bool tcp,
 	 * the median of three keeps the usual figure of each, a single run or the best of three
 	 * would compare one side's usual mode with the other's rare one. On one host a bandwidth
 	 * case lasts a few milliseconds, and single runs of a one-sided row spread as much
-	 * (fetch-add 0.62x to 1.62x of ucp_fadd in six runs).
+	 * (fetch-add 0.62x to 1.62x of ucp_fadd in seven runs).
 	 */
 	{
 		enum { O_SEND, O_PP, O_COMP, O_W0, O_W1, O_R0, O_R1, O_FADD, O_N };
@@ -1890,7 +1892,7 @@ int main(int argc, char **argv)
 		ucx = false;
 	}
 	printf("DOCA RDMA, initiator <-> target processes, connected out of band; %llu latency iterations "
-	       "(same-host and TCP rows: median of %d runs per side, alternating; rocev2: its latency rows)",
+	       "(rows beside UCX: median of %d runs per side, alternating; rocev2: its latency rows)",
 	       (unsigned long long)S.iters, LAT_ROUNDS);
 	if (S.lat_only)
 		printf("; the latency rows only (--lat-only).\n");

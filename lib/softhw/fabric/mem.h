@@ -174,7 +174,9 @@ bool softhw_mem_direct(const struct softhw_mem_remote *remote, uint64_t addr, ui
 
 /*
  * softhw_mem_read (write: softhw_mem_write) when the range is direct (softhw_mem_direct), in one
- * call; NOT_SUPPORTED, with nothing checked or done, when it is not.
+ * call; NOT_SUPPORTED, with nothing checked or done, when it is not. (A direct range never
+ * answers NOT_SUPPORTED otherwise: only a re-export's service path does, and a re-export is
+ * never granted cross-memory attach or a window.)
  */
 doca_error_t softhw_mem_copy_direct(struct softhw_mem_remote *remote, uint64_t addr, void *local, uint64_t len,
 				    bool write);
