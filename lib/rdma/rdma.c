@@ -65,6 +65,7 @@ static doca_error_t drdma_start(struct doca_ctx *ctx)
 		.max_msg_size = rdma->caps->rdma_max_message_size,
 		.rnr_retry_count = rdma->rnr_retry_count,
 		.cm_timeout_ms = rdma->cm_timeout_ms,
+		.mtu_log = rdma->mtu_set ? (uint8_t)(8 + rdma->mtu) : 0, /* 256 B is 2^8 */
 		.dc = rdma->transport == DOCA_RDMA_TRANSPORT_TYPE_DC,
 		.notify = drdma_notify,
 		.notify_arg = ctx->pe,
@@ -345,6 +346,7 @@ doca_error_t doca_rdma_set_mtu(struct doca_rdma *rdma, enum doca_mtu_size mtu)
 		return (unsigned)mtu == DOCA_MTU_SIZE_RAW_ETHERNET ? DOCA_ERROR_NOT_SUPPORTED : DOCA_ERROR_INVALID_VALUE;
 	}
 	rdma->mtu = mtu;
+	rdma->mtu_set = true;
 	return DOCA_SUCCESS;
 }
 

@@ -107,6 +107,7 @@ struct doca_rdma {
 	uint32_t recv_buf_list_len;
 	enum doca_rdma_transport_type transport;
 	enum doca_mtu_size mtu;
+	bool mtu_set;        /* doca_rdma_set_mtu was called: the path MTU's cap on the wire */
 	uint32_t permissions;
 	uint8_t grh_enabled;
 	uint32_t gid_index;

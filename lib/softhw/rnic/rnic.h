@@ -124,6 +124,12 @@ struct softhw_rnic_ep_attr {
 	uint64_t max_msg_size;
 	uint8_t rnr_retry_count;  /* 7 = retry for ever (as verbs) */
 	uint32_t cm_timeout_ms;   /* connect_addr: the steps before the request is out (0: RNIC_DIAL_TIMEOUT_MS) */
+	/*
+	 * The largest path MTU (log2, 8 to 12) the ep's RoCEv2 qps may use (doca_rdma_set_mtu); 0:
+	 * the interface's. Out of band the smaller of both descriptors wins; over RDMA-CM the active
+	 * side's REQ decides for both ends, as with Linux rdma_cm. Other paths send no packets.
+	 */
+	uint8_t mtu_log;
 	bool dc;                  /* transport DC: any peer may connect to an exported qp */
 	/*
 	 * The owner sleeps on ep_wait_fd itself (a verbs completion channel) and calls ep_serve

@@ -127,6 +127,7 @@ struct roce_qp {
 	struct roce_lport *lp;
 	uint32_t qpn, psn;
 	uint16_t cm_sport;         /* RDMA-CM: the UDP port both ends send from (0: out of band, or both on one address) */
+	bool cm_mtu;               /* RDMA-CM: the path MTU is the REQ's, for both ends (not capped here again) */
 	struct roce_rc_qp *rc;     /* NULL until connected, and after close */
 	uint32_t peer_ip;
 	uint64_t deadline;         /* the engine's next poll (ns, CLOCK_MONOTONIC), ROCE_RC_NO_DEADLINE; atomic */
@@ -1015,6 +1016,14 @@ static bool roce_open(struct rnic_qp *qp)
 	return true;
 }
 
+/* The path MTU (log2) a qp offers: its interface's, or less when its ep asked (doca_rdma_set_mtu). */
+static uint8_t offered_mtu_log(const struct rnic_qp *qp)
+{
+	const uint8_t iface = rq_of(qp)->lp->mtu_log, cap = qp->ep->attr.mtu_log;
+
+	return cap >= 8 && cap < iface ? cap : iface;
+}
+
 static void roce_describe_qp(const struct rnic_qp *qp, struct rnic_peer *p)
 {
 	const struct roce_qp *s = rq_of(qp);
@@ -1022,7 +1031,7 @@ static void roce_describe_qp(const struct rnic_qp *qp, struct rnic_peer *p)
 	p->roce_ip = s->lp->ip;
 	p->roce_qpn = s->qpn;
 	p->roce_psn = s->psn;
-	p->roce_mtu_log = s->lp->mtu_log;
+	p->roce_mtu_log = offered_mtu_log(qp);
 }
 
 /* The RNR NAK timer code closest above RNIC_RNR_INTERVAL_MS, what the stream's receiver waits. */
@@ -1045,7 +1054,8 @@ static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 {
 	struct roce_qp *s = rq_of(qp);
 	const struct rnic_peer *peer = &qp->peer;
-	uint8_t mtu_log = peer->roce_mtu_log < s->lp->mtu_log ? peer->roce_mtu_log : s->lp->mtu_log;
+	const uint8_t mine = s->cm_mtu ? s->lp->mtu_log : offered_mtu_log(qp);
+	uint8_t mtu_log = peer->roce_mtu_log < mine ? peer->roce_mtu_log : mine;
 	struct roce_rc_cfg cfg = {
 		.qpn = s->qpn,
 		.dest_qpn = peer->roce_qpn,
@@ -1157,6 +1167,7 @@ bool roce_path_cm_connect(struct rnic_qp *qp, uint32_t peer_ip, uint32_t peer_qp
 	qp->peer.roce_mtu_log = mtu_log;
 	qp->has_peer = true;
 	rq_of(qp)->psn = sq_psn;
+	rq_of(qp)->cm_mtu = true;
 	return qp_start(qp, established, service);
 }
 

@@ -7,6 +7,10 @@
  * both sides, a remote access refused by the target, and descriptors of the other
  * path refused both ways. ROCE_TEST_BIG sets the size of the large write and read.
  *
+ * ROCE_TEST_MTU (a doca_mtu_size, 0 to 3) sets side A's doca_rdma_set_mtu: its descriptor offers that
+ * path MTU, and every transfer above runs at it, B uncapped (a side that kept its interface's 4096
+ * would NAK the other's shorter FIRST and MIDDLE packets).
+ *
  * `test_rdma_roce a|b IBDEV` runs one side alone, talking to the other over stdin / stdout:
  * tests/integration/netns/run_netns.py (scenario roce_lossy) runs the two in two network
  * namespaces joined by a lossy veth.
@@ -19,6 +23,7 @@
 #include <unistd.h>
 
 #include "roce_test.h"
+#include "softhw/base/export_desc.h"
 
 #define MEM (4u << 20)
 /* B's memory */
@@ -61,6 +66,8 @@ SIDE_CB(ss, remote_net_sync_event_notify_set)
 SIDE_CB(sa, remote_net_sync_event_notify_add)
 
 static uint8_t rnr_retry = 7; /* the peer posts its receives when it will */
+static int a_mtu = -1;         /* ROCE_TEST_MTU: side A's doca_rdma_set_mtu */
+static int next_mtu = -1;      /* side_up's, once */
 
 static void side_up(struct side *s, struct doca_dev *dev, uint32_t perms)
 {
@@ -80,6 +87,9 @@ static void side_up(struct side *s, struct doca_dev *dev, uint32_t perms)
 	CHECK_OK(doca_rdma_task_remote_net_sync_event_get_set_conf(s->rdma, sg_ok, sg_err, 8));
 	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_set_set_conf(s->rdma, ss_ok, ss_err, 8));
 	CHECK_OK(doca_rdma_task_remote_net_sync_event_notify_add_set_conf(s->rdma, sa_ok, sa_err, 8));
+	if (next_mtu >= 0)
+		CHECK_OK(doca_rdma_set_mtu(s->rdma, (enum doca_mtu_size)next_mtu));
+	next_mtu = -1;
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(s->rdma)));
 }
 
@@ -261,6 +271,7 @@ static void run_a(int in, int out, pid_t child)
 
 	CHECK_OK(doca_buf_inventory_create(64, &inv));
 	CHECK_OK(doca_buf_inventory_start(inv));
+	next_mtu = a_mtu;
 	side_up(&a, dev, 0);
 	fill(a.mem + A_SEND, SEND_LEN, 1);
 	fill(a.mem + A_SENDI, SENDI_LEN, 2);
@@ -269,6 +280,9 @@ static void run_a(int in, int out, pid_t child)
 
 	l = get_blob(in, blob, sizeof(blob));
 	CHECK_OK(doca_rdma_export(a.rdma, &d, &len, &a.conn));
+	/* the descriptor's path MTU (payload byte 133, lib/softhw/rnic/wire.c): the one asked for */
+	CHECK(a_mtu < 0 || (len > SOFTDOCA_DESC_HEADER_LEN + 133 &&
+			    ((const uint8_t *)d)[SOFTDOCA_DESC_HEADER_LEN + 133] == 8 + a_mtu));
 	put_blob(out, d, len);
 	CHECK_OK(doca_rdma_connect(a.rdma, blob, l, a.conn));
 	l = get_blob(in, blob, sizeof(blob));
@@ -1035,11 +1049,13 @@ static void test_address_not_local(void)
 
 int main(int argc, char **argv)
 {
-	const char *b = getenv("ROCE_TEST_BIG");
+	const char *b = getenv("ROCE_TEST_BIG"), *m = getenv("ROCE_TEST_MTU");
 
 	signal(SIGPIPE, SIG_IGN);
 	if (b != NULL && atol(b) > 0 && (size_t)atol(b) <= B_WRIMM - B_WRITE)
 		big = (size_t)atol(b);
+	if (m != NULL && atoi(m) >= DOCA_MTU_SIZE_256_BYTES && atoi(m) <= DOCA_MTU_SIZE_2K_BYTES)
+		a_mtu = atoi(m);
 	if (argc == 3 && (strcmp(argv[1], "a") == 0 || strcmp(argv[1], "b") == 0)) {
 		/* one side; the peer is at the other end of stdin / stdout */
 		int out = dup(STDOUT_FILENO);

@@ -14,6 +14,7 @@
  * the same REQ again when unanswered, REP -> RTU and established, its disconnect's DREQ.
  * Both: the RC QP answers from the UDP port rxe derives from the REQ's flow label (check_rc_port).
  * test_dreq_before_ack: rxe's DREQ ahead of the ACK of our SEND: the SEND still succeeds.
+ * test_doca_client_mtu: doca_rdma_set_mtu caps the REQ's path MTU and the RC packets' size.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -486,11 +487,89 @@ static void test_dreq_before_ack(void)
 	close(sock);
 }
 
+/*
+ * doca_rdma_set_mtu on the active side: its REQ offers 1024 (the interface allows 4096), and
+ * its RC packets are cut at 1024: a 2500-byte SEND leaves as FIRST 1024, MIDDLE 1024, LAST 452.
+ */
+static void test_doca_client_mtu(void)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_0");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	static const struct {
+		uint8_t opcode;
+		size_t len;
+	} cut[3] = {{ROCE_RC_SEND_FIRST, 1024}, {ROCE_RC_SEND_MIDDLE, 1024}, {ROCE_RC_SEND_LAST, 452}};
+	struct side a;
+	uint8_t mad[ROCE_MAD_LEN], d[2048];
+	struct roce_mad_hdr hdr, hdr2;
+	struct roce_cm_req req;
+	struct roce_pkt pkt;
+	struct doca_rdma_addr *addr = NULL;
+	struct doca_buf_inventory *inv;
+	struct doca_rdma_task_send *task;
+	struct doca_buf *src;
+	enum doca_mtu_size mtu;
+	uint16_t from = 0;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	CHECK_OK(doca_buf_inventory_create(2, &inv));
+	CHECK_OK(doca_buf_inventory_start(inv));
+	side_create(&a, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_set_mtu(a.rdma, DOCA_MTU_SIZE_1K_BYTES));
+	CHECK_OK(doca_rdma_task_send_set_conf(a.rdma, send_ok, send_err, 4));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(a.rdma)));
+	CHECK_OK(doca_rdma_get_mtu(a.rdma, &mtu));
+	CHECK(mtu == DOCA_MTU_SIZE_1K_BYTES);
+	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.77.3.1", 7471, &addr));
+	CHECK_OK(doca_rdma_connect_to_addr(a.rdma, addr, (union doca_data){.ptr = &a}));
+	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr, 10) && hdr.attr_id == ROCE_CM_REQ);
+	roce_cm_req_get(mad, &req);
+	CHECK(req.path_mtu == 3); /* 1024, not the interface's 4096 */
+	wire_linux_rep(mad, hdr.tid, 0xfeed0002, req.local_comm_id, 0x000013, 0x123456);
+	send_mad_to(0x7f4d0101u, mad);
+	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 10) && hdr2.attr_id == ROCE_CM_RTU);
+	RUN_UNTIL_S(&a, a.est == 1, 10);
+	for (size_t i = 0; i < 2500; i++)
+		a.mem[i] = (uint8_t)i;
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, a.mmap, a.mem, 2500, &src));
+	CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, src, (union doca_data){0}, &task));
+	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(task)));
+	for (int i = 0; i < 3; i++) {
+		CHECK(recv_rc(&a, 0x7f4d0101u, &pkt, d, sizeof(d), &from));
+		CHECK(pkt.bth.dqpn == 0x13 && pkt.bth.opcode == cut[i].opcode && pkt.payload_len == cut[i].len);
+		CHECK(pkt.bth.psn == ((0x123456u + (uint32_t)i) & 0xffffffu));
+	}
+	/* unacknowledged: the disconnect's DREQ, answered; the SEND is flushed */
+	CHECK_OK(doca_rdma_connection_disconnect(a.conn));
+	do
+		CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 10));
+	while (test_failures == 0 && hdr2.attr_id != ROCE_CM_DREQ);
+	{
+		struct roce_cm_dreq dreq;
+		struct roce_cm_rtu drep;
+
+		roce_cm_dreq_get(mad, &dreq);
+		drep = (struct roce_cm_rtu){.local_comm_id = 0xfeed0002, .remote_comm_id = req.local_comm_id};
+		roce_cm_rtu_put(mad, ROCE_CM_DREP, hdr2.tid, &drep);
+		send_mad_to(0x7f4d0101u, mad);
+	}
+	RUN_UNTIL_S(&a, a.ok + a.err == 1, 10);
+	doca_task_free(doca_rdma_task_send_as_task(task));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	side_down(&a);
+	CHECK_OK(doca_rdma_addr_destroy(addr));
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
 int main(void)
 {
 	TEST_RUN(test_linux_client);
 	TEST_RUN(test_mra);
 	TEST_RUN(test_doca_client);
 	TEST_RUN(test_dreq_before_ack);
+	TEST_RUN(test_doca_client_mtu);
 	TEST_EXIT();
 }
