@@ -89,14 +89,13 @@ bool rnic_cma_try(struct rnic_qp *qp, const struct softhw_rnic_wr *wr, uint64_t 
 	r = remote_for(qp, &wr->rkey);
 	if (r == NULL)
 		return false;
-	if (!atomic && wr->num_sge == 1) {
-		/* one segment, the common case: the range's checks and the copy in one call */
-		*status = softhw_mem_copy_direct(r, addr, wr->sgl[0].addr, wr->sgl[0].len, wr->op == SOFTHW_RNIC_OP_WRITE);
-		if (*status == DOCA_ERROR_NOT_SUPPORTED)
-			return false; /* not direct: nothing was done, the target executes it */
-	} else if (!softhw_mem_direct(r, addr, atomic ? sizeof(uint64_t) : bytes)) {
+	/*
+	 * One segment (the common case): softhw_mem_copy_direct finds out whether it is direct.
+	 * Several, or none: the whole range must be, before any segment is copied.
+	 */
+	if ((atomic || wr->num_sge != 1) && !softhw_mem_direct(r, addr, atomic ? sizeof(uint64_t) : bytes))
 		return false;
-	} else if (atomic) {
+	if (atomic) {
 		uint64_t old;
 
 		*status = softhw_mem_atomic(r, addr, wr->op == SOFTHW_RNIC_OP_CMP_SWP, wr->arg0, wr->arg1, &old);
@@ -111,9 +110,11 @@ bool rnic_cma_try(struct rnic_qp *qp, const struct softhw_rnic_wr *wr, uint64_t 
 		for (uint32_t i = 0; i < wr->num_sge && *status == DOCA_SUCCESS; i++) {
 			const struct softhw_rnic_sge *s = &wr->sgl[i];
 
-			*status = write ? softhw_mem_write(r, addr, s->addr, s->len) : softhw_mem_read(r, s->addr, addr, s->len);
+			*status = softhw_mem_copy_direct(r, addr, s->addr, s->len, write);
 			addr += s->len;
 		}
+		if (*status == DOCA_ERROR_NOT_SUPPORTED)
+			return false; /* (only a lone segment's: not direct, nothing done) the target executes it */
 	}
 	if (*status == DOCA_ERROR_IO_FAILED)
 		*status = DOCA_ERROR_INVALID_VALUE; /* the export ended: as the target reports it */

@@ -300,12 +300,8 @@ void roce_cm_dial(struct rnic_qp *qp)
 	c->data = qp->cm_data;
 	c->local_qpn = c->data != NULL ? roce_path_qpn(c->data) : qp->cm_qpn != 0 ? qp->cm_qpn : roce_path_qpn(qp);
 	c->rq_psn = (uint32_t)softhw_token_new() & ROCE_PSN_MASK;
-	{
-		/* the REQ's path MTU: the interface's, or less if the described qp's ep asked */
-		const uint8_t cap = (c->data != NULL ? c->data : qp)->ep->attr.mtu_log;
-
-		c->mtu_log = cap >= 8 && cap < l->mtu_log ? cap : l->mtu_log;
-	}
+	/* the REQ's path MTU, as the qp it describes offers it */
+	c->mtu_log = roce_mtu_log_offered(l->mtu_log, (c->data != NULL ? c->data : qp)->ep->attr.mtu_log);
 	c->tid = (uint64_t)(softhw_token_new() & 0xffffffffu) << 32 | c->local_id;
 	memset(&req, 0, sizeof(req));
 	req.local_comm_id = c->local_id;

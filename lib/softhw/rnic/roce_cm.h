@@ -33,6 +33,12 @@ struct roce_cm_local {
 	uint8_t mtu_log;
 };
 
+/* The path MTU (log2) a qp offers: its interface's, or less where its ep asked (attr.mtu_log, 0: none). */
+static inline uint8_t roce_mtu_log_offered(uint8_t iface, uint8_t cap)
+{
+	return cap >= 8 && cap < iface ? cap : iface;
+}
+
 /* ---- the path gives the CM (roce_path.c) ---- */
 
 /* The local address and QPN of a qp of the path. */

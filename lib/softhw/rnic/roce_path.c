@@ -1016,12 +1016,9 @@ static bool roce_open(struct rnic_qp *qp)
 	return true;
 }
 
-/* The path MTU (log2) a qp offers: its interface's, or less when its ep asked (doca_rdma_set_mtu). */
 static uint8_t offered_mtu_log(const struct rnic_qp *qp)
 {
-	const uint8_t iface = rq_of(qp)->lp->mtu_log, cap = qp->ep->attr.mtu_log;
-
-	return cap >= 8 && cap < iface ? cap : iface;
+	return roce_mtu_log_offered(rq_of(qp)->lp->mtu_log, qp->ep->attr.mtu_log);
 }
 
 static void roce_describe_qp(const struct rnic_qp *qp, struct rnic_peer *p)
