@@ -112,7 +112,9 @@ static int next_timeout(uint64_t now)
 {
 	uint64_t first = UINT64_MAX;
 
+	/* under each qp's lock: an owner's post sets a deadline or a path's timer concurrently */
 	for (struct rnic_qp *qp = timed; qp != NULL; qp = qp->next_timed) {
+		softhw_lock(&qp->lock);
 		for (int i = 0; i < RNIC_PATH_COUNT; i++) {
 			uint64_t t = rnic_paths[i]->next_time(qp);
 
@@ -121,6 +123,7 @@ static int next_timeout(uint64_t now)
 		}
 		if (qp->deadline != 0 && qp->deadline < first)
 			first = qp->deadline;
+		softhw_unlock(&qp->lock);
 	}
 	for (int i = 0; i < RNIC_PATH_COUNT; i++)
 		if (rnic_paths[i]->nic_next_time != NULL) {

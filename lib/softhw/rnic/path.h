@@ -165,7 +165,7 @@ struct rnic_path_ops {
 	void (*recv_posted)(struct rnic_ep *ep);
 	/* the service thread keeps this qp's time (a stall, ACKs awaited) */
 	bool (*timed)(const struct rnic_qp *qp);
-	/* when it wants its timer next (ms, monotonic; UINT64_MAX: no time) */
+	/* qp lock held: when it wants its timer next (ms, monotonic; UINT64_MAX: no time) */
 	uint64_t (*next_time)(const struct rnic_qp *qp);
 	/* service thread: time passed, or woken (a receive may have been posted) */
 	void (*timer)(struct rnic_qp *qp, uint64_t now, bool woken);
