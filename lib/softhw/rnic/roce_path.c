@@ -128,9 +128,10 @@ struct roce_qp {
 	uint32_t qpn, psn;
 	uint16_t cm_sport;         /* RDMA-CM: the UDP port both ends send from (0: out of band, or both on one address) */
 	bool cm_mtu;               /* RDMA-CM: the path MTU is the REQ's, for both ends (not capped here again) */
+	uint16_t mtu;              /* the path MTU the engine runs at (qp_start; for the stats line) */
 	struct roce_rc_qp *rc;     /* NULL until connected, and after close */
 	uint32_t peer_ip;
-	uint64_t deadline;         /* the engine's next poll (ns, CLOCK_MONOTONIC), ROCE_RC_NO_DEADLINE; atomic */
+	uint64_t deadline;         /* the engine's next poll (ns, CLOCK_MONOTONIC), ROCE_RC_NO_DEADLINE (qp lock) */
 	bool shut;                 /* the core ended the qp: send completions are no longer ours */
 	bool up;                   /* connected, until closed */
 	int in_rc;                 /* inside an engine call: an error waits until it returned */
@@ -808,8 +809,7 @@ static bool rc_poll(struct roce_qp *s)
 			return false;
 		s->repoll = false;
 		rc_enter(s);
-		/* atomic: next_time reads it without the qp lock */
-		__atomic_store_n(&s->deadline, roce_rc_poll(s->rc, now_ns()), __ATOMIC_RELAXED);
+		s->deadline = roce_rc_poll(s->rc, now_ns());
 		rc_leave(s);
 	} while (s->repoll);
 	return s->deadline != ROCE_RC_NO_DEADLINE && s->deadline < before;
@@ -1080,6 +1080,7 @@ static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 		return false;
 	}
 	s->peer_ip = peer->roce_ip;
+	s->mtu = (uint16_t)cfg.mtu;
 	pthread_mutex_lock(&s->lp->lock);
 	/*
 	 * The peer's packets come straight here from its source port: a softdoca peer connected
@@ -1551,7 +1552,7 @@ static void port_stats(const struct roce_lport *lp)
 	roce_port_get_stats(lp->port, &st);
 	ip_text(lp->ip, ip, sizeof(ip));
 	snprintf(line, sizeof(line),
-		 "RoCEv2 port %s counters: path_mtu %u window %u tx %llu tx_calls %llu tx_gso %llu tx_ack_behind %llu "
+		 "RoCEv2 port %s counters: if_path_mtu %u window %u tx %llu tx_calls %llu tx_gso %llu tx_ack_behind %llu "
 		 "tx_err %llu rx_qp %llu "
 		 "rx_gro %llu rx_shared %llu rx_forwarded %llu learned %llu fwd_out %llu drop_malformed %llu "
 		 "drop_no_owner %llu drop_dead %llu reclaimed %llu dreq_for_dead %llu rej_for_dead %llu dead_resent %llu dead_conn_bad %llu",
@@ -1613,7 +1614,7 @@ static uint64_t roce_next_time(const struct rnic_qp *qp)
 {
 	const struct roce_qp *s = rq_of(qp);
 
-	uint64_t deadline = s != NULL ? __atomic_load_n(&s->deadline, __ATOMIC_RELAXED) : ROCE_RC_NO_DEADLINE;
+	uint64_t deadline = s != NULL ? s->deadline : ROCE_RC_NO_DEADLINE;
 
 	if (deadline == ROCE_RC_NO_DEADLINE)
 		return UINT64_MAX; /* (also once closed) */
@@ -1663,10 +1664,10 @@ static void log_stats(const struct roce_qp *s)
 	char line[512];
 
 	snprintf(line, sizeof(line),
-		 "RoCEv2 QP 0x%06x stats: tx_pkts %llu rx_pkts %llu rx_dropped %llu retransmits %llu timeouts %llu "
-		 "fast_retries %llu nak_seq_sent %llu nak_seq_rcvd %llu rnr_sent %llu rnr_rcvd %llu dup_requests %llu "
-		 "read_replays %llu atomic_replays %llu",
-		 s->qpn, (unsigned long long)st->tx_pkts, (unsigned long long)st->rx_pkts,
+		 "RoCEv2 QP 0x%06x stats: path_mtu %u tx_pkts %llu rx_pkts %llu rx_dropped %llu retransmits %llu "
+		 "timeouts %llu fast_retries %llu nak_seq_sent %llu nak_seq_rcvd %llu rnr_sent %llu rnr_rcvd %llu "
+		 "dup_requests %llu read_replays %llu atomic_replays %llu",
+		 s->qpn, (unsigned)s->mtu, (unsigned long long)st->tx_pkts, (unsigned long long)st->rx_pkts,
 		 (unsigned long long)st->rx_dropped, (unsigned long long)st->retransmits,
 		 (unsigned long long)st->timeouts, (unsigned long long)st->fast_retries,
 		 (unsigned long long)st->nak_seq_sent, (unsigned long long)st->nak_seq_rcvd,

@@ -10,13 +10,15 @@
  * ROCE_TEST_MTU (a doca_mtu_size, 0 to 3) sets side A's doca_rdma_set_mtu and runs the two
  * processes alone: A's descriptor offers that path MTU, and every transfer between them runs at
  * it, B uncapped (a side that kept its interface's 4096 would NAK the other's shorter FIRST and
- * MIDDLE packets).
+ * MIDDLE packets). B logs its qp's stats line, which must say it ran at A's cap.
  *
  * `test_rdma_roce a|b IBDEV` runs one side alone, talking to the other over stdin / stdout:
  * tests/integration/netns/run_netns.py (scenario roce_lossy) runs the two in two network
  * namespaces joined by a lossy veth.
  */
+#include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,9 +489,57 @@ static void run_a(int in, int out, pid_t child)
 	CHECK_OK(doca_dev_close(dev));
 }
 
+/* ROCE_TEST_MTU: B's stderr, where its qp's stats line says the path MTU its engine ran at */
+static char b_log[64];
+
+static int run_b_logged(int in, int out)
+{
+	int fd = open(b_log, O_WRONLY | O_APPEND);
+
+	if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+		return 1;
+	close(fd);
+	setenv("SOFTDOCA_ROCE_STATS", "1", 1);
+	return run_b(in, out);
+}
+
+/* The path MTU of B's qp's stats lines (uncapped B runs at A's cap); 0: none found */
+static unsigned b_path_mtu(void)
+{
+	FILE *f = fopen(b_log, "r");
+	char line[1024];
+	unsigned mtu = 0, m;
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		const char *p = strstr(line, " stats: path_mtu ");
+
+		if (p != NULL && sscanf(p, " stats: path_mtu %u", &m) == 1)
+			mtu = mtu == 0 || mtu == m ? m : 1; /* (1: two qps disagree) */
+		else
+			fputs(line, stderr); /* B's own lines */
+	}
+	fclose(f);
+	return mtu;
+}
+
 static void test_two_processes(void)
 {
-	run_two_processes(run_b, run_a);
+	int fd;
+
+	if (a_mtu < 0) {
+		run_two_processes(run_b, run_a);
+		return;
+	}
+	snprintf(b_log, sizeof(b_log), "/tmp/softdoca-roce-mtu.XXXXXX");
+	fd = mkstemp(b_log);
+	CHECK(fd >= 0);
+	close(fd);
+	run_two_processes(run_b_logged, run_a);
+	printf("side b's qp ran at a path MTU of %u bytes (side a capped at %u)\n", b_path_mtu(), 256u << a_mtu);
+	CHECK(b_path_mtu() == 256u << a_mtu);
+	unlink(b_log);
 }
 
 /*
