@@ -1082,12 +1082,18 @@ static unsigned drain_gro(struct roce_port *p, int fd, uint32_t fd_qpn, struct r
 			}
 			for (size_t off = 0; off < len; off += seg, segs++) {
 				size_t l = len - off < seg ? len - off : seg;
-				struct roce_port_msg *m = &msgs[*out];
+				struct roce_port_msg *m;
 
-				if (segs == ROCE_PORT_GRO_SEGS || l > sizeof(m->buf)) {
-					p->st.drop_malformed++; /* more than a softdoca or Linux sender coalesces: RC sends it again */
+				/*
+				 * Beyond ROCE_PORT_GRO_SEGS (a local sender's UDP_SEGMENT may coalesce 128), or
+				 * with no msg free: more than a softdoca or Linux sender coalesces, dropped (RC
+				 * sends it again). A receive was read only with that many msgs free.
+				 */
+				if (segs >= ROCE_PORT_GRO_SEGS || *out >= max || l > sizeof(msgs[0].buf)) {
+					p->st.drop_malformed++;
 					continue;
 				}
+				m = &msgs[*out];
 				memcpy(m->buf, (const uint8_t *)iov[i].iov_base + off, l);
 				m->from = from[i];
 				classify(p, fd_qpn, msgs, out, *out, (uint32_t)l);

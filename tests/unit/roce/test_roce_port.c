@@ -914,6 +914,107 @@ static void test_gso_gro(void)
 	gso_gro_round(true);
 }
 
+/*
+ * A hostile sender's burst past ROCE_PORT_GRO_SEGS: a local UDP_SEGMENT send may carry 128
+ * datagrams (Linux 6.10 and later), which reach a QP socket with UDP_GRO as one receive. The
+ * first ROCE_PORT_GRO_SEGS are kept in order, the rest dropped and counted, and nothing is
+ * written past the msgs offered (exactly that many here, on the heap: ASan sees any overrun).
+ * Two bursts with room for two receives: still no more than the room.
+ */
+static unsigned burst_send(int src, uint32_t qpn, unsigned n, uint32_t psn0)
+{
+	union {
+		char b[CMSG_SPACE(sizeof(uint16_t))];
+		struct cmsghdr align;
+	} c = { 0 };
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(ip) };
+	static uint8_t buf[128 * 64];
+	struct roce_pkt pkt = { 0 };
+	uint8_t pl[16] = { 0 };
+	uint16_t seg = 0;
+	size_t off = 0;
+	struct iovec iov;
+	struct msghdr h = { .msg_name = &to, .msg_namelen = sizeof(to), .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = c.b, .msg_controllen = sizeof(c.b) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&h);
+
+	for (unsigned k = 0; k < n && k < 128; k++) {
+		pkt.bth.opcode = ROCE_RC_SEND_ONLY;
+		pkt.bth.pkey = ROCE_PKEY_DEFAULT;
+		pkt.bth.dqpn = qpn;
+		pkt.bth.psn = psn0 + k;
+		off += roce_pkt_build(buf + off, 64, &pkt, pl, sizeof(pl));
+		if (k == 0)
+			seg = (uint16_t)off;
+	}
+	iov = (struct iovec){ buf, off };
+	cm->cmsg_level = SOL_UDP;
+	cm->cmsg_type = 103; /* UDP_SEGMENT (linux/udp.h) */
+	cm->cmsg_len = CMSG_LEN(sizeof(uint16_t));
+	memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
+	return sendmsg(src, &h, 0) == (ssize_t)off ? n : 0;
+}
+
+static void test_gro_burst_cap(void)
+{
+	struct sockaddr_in me;
+	socklen_t len = sizeof(me);
+	struct roce_port *p = NULL;
+	struct roce_port_stats st;
+	const char *why = "";
+	uint32_t qpn = 0;
+	int src = peer_socket();
+	unsigned burst = 128, got = 0;
+	bool order = true;
+
+	CHECK(getsockname(src, (struct sockaddr *)&me, &len) == 0);
+	CHECK(roce_port_open(run_dir, ip, 0, &p, &why) == DOCA_SUCCESS);
+	if (p == NULL)
+		goto out;
+	roce_port_use_gro(p);
+	CHECK(roce_port_qp_add(p, &qpn) == DOCA_SUCCESS);
+	CHECK(roce_port_qp_connect(p, qpn, peer_ip, ntohs(me.sin_port)) == DOCA_SUCCESS);
+	if (burst_send(src, qpn, burst, 0) == 0) {
+		burst = 64; /* a kernel before 6.10 (UDP_MAX_SEGMENTS 64): no more in one send */
+		fprintf(stderr, "  this kernel refuses 128 segments in one UDP_SEGMENT send: 64\n");
+		CHECK(burst_send(src, qpn, burst, 0) == burst);
+	}
+	for (int round = 0; round < 2 && test_failures == 0; round++) {
+		const unsigned room = (unsigned)(round + 1) * ROCE_PORT_GRO_SEGS;
+		struct roce_port_msg *msgs = calloc(room, sizeof(*msgs));
+		unsigned want = (unsigned)(round + 1) * (burst < ROCE_PORT_GRO_SEGS ? burst : ROCE_PORT_GRO_SEGS);
+
+		CHECK(msgs != NULL);
+		if (msgs == NULL)
+			break;
+		if (round == 1) /* two bursts queued, room for two receives */
+			CHECK(burst_send(src, qpn, burst, 1000) == burst && burst_send(src, qpn, burst, 2000) == burst);
+		got = 0;
+		for (uint64_t end = now_ms() + 5000; got < want && now_ms() < end;) {
+			unsigned k = roce_port_recv_qp(p, qpn, msgs, room);
+
+			CHECK(k <= room);
+			for (unsigned i = 0; i < k && i < room; i++) {
+				/* each burst's first ROCE_PORT_GRO_SEGS, in order */
+				uint32_t psn = roce_get32(msgs[i].buf + 8) & 0xffffffu;
+				uint32_t base = round == 0 ? 0 : (got + i) < ROCE_PORT_GRO_SEGS ? 1000 : 2000;
+
+				order &= msgs[i].qpn == qpn && psn == base + (got + i) % ROCE_PORT_GRO_SEGS;
+			}
+			got += k;
+		}
+		fprintf(stderr, "  round %d: %u datagrams of %u sent, in order: %s\n", round, got,
+			(unsigned)(round + 1) * burst, order ? "yes" : "no");
+		CHECK(got == want && order);
+		free(msgs);
+	}
+	roce_port_get_stats(p, &st);
+	CHECK(st.drop_malformed == 3 * (burst - (burst < ROCE_PORT_GRO_SEGS ? burst : ROCE_PORT_GRO_SEGS)));
+out:
+	roce_port_close(p);
+	close(src);
+}
+
 /* ---- a dead owner's RDMA-CM connections ---- */
 
 /* One CM MAD from the port at ip to sock (ICRC valid for IPv4 ID 0 and its ports); false: none in time. */
@@ -1334,6 +1435,7 @@ int main(void)
 	worker_stop(&wks[0]);
 	TEST_RUN(test_ip_header);
 	TEST_RUN(test_gso_gro);
+	TEST_RUN(test_gro_burst_cap);
 	TEST_RUN(test_dead_conns);
 	TEST_RUN(test_dead_trigger);
 	cleanup_dir();
