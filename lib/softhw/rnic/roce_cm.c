@@ -838,7 +838,7 @@ void roce_cm_rx(const struct roce_cm_local *l, const struct roce_port_msg *m)
 	/* every other message names our comm ID second (the remote one, from the sender) */
 	remote_id = roce_get32(pkt.payload + ROCE_MAD_HDR_LEN + 4);
 	c = cmc_by_id(l, remote_id);
-	if (c == NULL || (c->peer_ip != ntohl(m->from.sin_addr.s_addr) && hdr.attr_id != ROCE_CM_REJ)) {
+	if (c == NULL || c->peer_ip != ntohl(m->from.sin_addr.s_addr)) { /* (a REJ too: not an off-path abort) */
 		cm.st.drop_unknown++;
 		pthread_mutex_unlock(&cm.lock);
 		return;

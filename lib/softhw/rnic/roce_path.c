@@ -104,6 +104,8 @@ struct roce_lport {
 	unsigned nowed;
 	unsigned idle_polls;       /* owner polls whose own socket was empty (rx): ROCE_SWEEP_EVERY */
 	uint64_t acks_behind;      /* owed ACKs sent behind the reply they left with (tx_ack_last; atomic) */
+	uint64_t drop_icrc;        /* datagrams whose ICRC fits no IPv4 ID (atomic) */
+	uint64_t drop_source;      /* RC datagrams from another address than their QP's peer (atomic) */
 };
 
 /* A buffer of the path the engine uses for a work request (see rc_recv_take): READ and atomic
@@ -1343,8 +1345,10 @@ static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t h
 			const struct roce_port_msg *m = &lp->msgs[i];
 			struct roce_qp *s;
 
-			if (!icrc_ok(lp, m))
-				continue; /* damaged: dropped, the sender retries */
+			if (!icrc_ok(lp, m)) {
+				__atomic_fetch_add(&lp->drop_icrc, 1, __ATOMIC_RELAXED); /* damaged: dropped, the sender retries */
+				continue;
+			}
 			if (m->qpn == 1) {
 				roce_cm_rx(&lp->cm, m); /* a CM MAD */
 				continue;
@@ -1356,7 +1360,14 @@ static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t h
 				rx_done(lp, last, owner);
 			last = s;
 			softhw_lock(&s->link.qp->lock);
-			if (!s->link.qp->dead && s->rc != NULL) {
+			if (!s->link.qp->dead && s->rc != NULL && ntohl(m->from.sin_addr.s_addr) != s->peer_ip) {
+				/*
+				 * Not from the QP's peer (a forged QPN): dropped before the engine, which
+				 * would take its ACK or NAK, and before `heard`, as rxe drops an RC packet
+				 * whose source is not its QP's destination address.
+				 */
+				__atomic_fetch_add(&lp->drop_source, 1, __ATOMIC_RELAXED);
+			} else if (!s->link.qp->dead && s->rc != NULL) {
 				s->heard = now_ns();
 				rc_enter(s);
 				roce_rc_rx(s->rc, s->heard, m->buf, m->len);
@@ -1553,12 +1564,13 @@ static void port_stats(const struct roce_lport *lp)
 	ip_text(lp->ip, ip, sizeof(ip));
 	snprintf(line, sizeof(line),
 		 "RoCEv2 port %s counters: if_path_mtu %u window %u tx %llu tx_calls %llu tx_gso %llu tx_ack_behind %llu "
-		 "tx_err %llu rx_qp %llu "
+		 "tx_err %llu rx_qp %llu drop_icrc %llu drop_source %llu "
 		 "rx_gro %llu rx_shared %llu rx_forwarded %llu learned %llu fwd_out %llu drop_malformed %llu "
 		 "drop_no_owner %llu drop_dead %llu reclaimed %llu dreq_for_dead %llu rej_for_dead %llu dead_resent %llu dead_conn_bad %llu",
 		 ip, 1u << lp->mtu_log, lp->window, (unsigned long long)st.tx, (unsigned long long)st.tx_calls,
 		 (unsigned long long)st.tx_gso, (unsigned long long)__atomic_load_n(&lp->acks_behind, __ATOMIC_RELAXED),
-		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp, (unsigned long long)st.rx_gro,
+		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp, (unsigned long long)__atomic_load_n(&lp->drop_icrc, __ATOMIC_RELAXED),
+		 (unsigned long long)__atomic_load_n(&lp->drop_source, __ATOMIC_RELAXED), (unsigned long long)st.rx_gro,
 		 (unsigned long long)st.rx_shared, (unsigned long long)st.rx_forwarded,
 		 (unsigned long long)st.learned, (unsigned long long)st.fwd_out,
 		 (unsigned long long)st.drop_malformed, (unsigned long long)st.drop_no_owner,

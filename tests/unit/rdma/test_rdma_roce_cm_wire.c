@@ -15,6 +15,7 @@
  * Both: the RC QP answers from the UDP port rxe derives from the REQ's flow label (check_rc_port).
  * test_dreq_before_ack: rxe's DREQ ahead of the ACK of our SEND: the SEND still succeeds.
  * test_doca_client_mtu: doca_rdma_set_mtu caps the REQ's path MTU and the RC packets' size.
+ * test_forged_source: RC packets naming the connection's QPN from another address are dropped.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -79,11 +80,12 @@ static bool recv_mad_from(struct side *s, uint32_t src, uint8_t *mad, struct roc
  * One RC packet as rxe's QP sends it: from PEER_IP's UDP port sport (the port of the REQ's
  * flow label) to the soft NIC at dst, with its ICRC (pkt's pkey set here).
  */
-static void send_rc_from(uint16_t sport, uint32_t dst, struct roce_pkt *pkt, const void *payload, size_t len)
+static void send_rc_ip(uint32_t src, uint16_t sport, uint32_t dst, struct roce_pkt *pkt, const void *payload,
+		       size_t len)
 {
-	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(sport), .sin_addr.s_addr = htonl(PEER_IP)};
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(sport), .sin_addr.s_addr = htonl(src)};
 	struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(dst)};
-	struct roce_ip4 v4 = {.src = PEER_IP, .dst = dst, .id = 0, .frag = ROCE_IP4_DF};
+	struct roce_ip4 v4 = {.src = src, .dst = dst, .id = 0, .frag = ROCE_IP4_DF};
 	uint8_t d[512];
 	int one = 1, pmtu = IP_PMTUDISC_DO, fd = socket(AF_INET, SOCK_DGRAM, 0);
 	size_t n;
@@ -97,6 +99,11 @@ static void send_rc_from(uint16_t sport, uint32_t dst, struct roce_pkt *pkt, con
 	roce_icrc_store(d, n, roce_icrc_ip4(&v4, sport, ROCE_UDP_PORT, d, n));
 	CHECK(sendto(fd, d, n, 0, (struct sockaddr *)&to, sizeof(to)) == (ssize_t)n);
 	close(fd);
+}
+
+static void send_rc_from(uint16_t sport, uint32_t dst, struct roce_pkt *pkt, const void *payload, size_t len)
+{
+	send_rc_ip(PEER_IP, sport, dst, pkt, payload, len);
 }
 
 /*
@@ -576,6 +583,124 @@ static void test_doca_client_mtu(void)
 	close(sock);
 }
 
+SIDE_CB(fs_send, send)
+SIDE_CB(fs_recv, receive)
+
+/*
+ * RC packets that name a live connection's QPN but come from another address are dropped before
+ * the engine (as rxe drops an RC packet whose source is not its QP's peer): a forged ACK and a
+ * forged NAK "remote access error" for the DOCA client's outstanding SEND, and a forged SEND
+ * at the PSN its receive expects, all from 127.77.9.9 with valid ICRCs and the peer's own UDP
+ * port. For 300 ms nothing completes (without the check: the SEND completes or fails, or the
+ * receive takes the forged bytes). Then the real peer's ACK and SEND complete both, the bytes the
+ * peer's.
+ */
+static void test_forged_source(void)
+{
+	const uint32_t forger = 0x7f4d0909u; /* 127.77.9.9 */
+	struct doca_dev *dev = open_ibdev("mlx5_0");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	struct side a;
+	uint8_t mad[ROCE_MAD_LEN], d[2048], forged[64], real[64];
+	struct roce_mad_hdr hdr, hdr2;
+	struct roce_cm_req req;
+	struct roce_pkt pkt, p = {0};
+	struct doca_rdma_addr *addr = NULL;
+	struct doca_buf_inventory *inv;
+	struct doca_rdma_task_send *task;
+	struct doca_rdma_task_receive *rtask;
+	struct doca_buf *src, *dst;
+	uint16_t from = 0;
+	double end;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	CHECK_OK(doca_buf_inventory_create(2, &inv));
+	CHECK_OK(doca_buf_inventory_start(inv));
+	side_create(&a, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_task_send_set_conf(a.rdma, fs_send_ok, fs_send_err, 4));
+	CHECK_OK(doca_rdma_task_receive_set_conf(a.rdma, fs_recv_ok, fs_recv_err, 4));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(a.rdma)));
+	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.77.3.1", 7471, &addr));
+	CHECK_OK(doca_rdma_connect_to_addr(a.rdma, addr, (union doca_data){.ptr = &a}));
+	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr, 10) && hdr.attr_id == ROCE_CM_REQ);
+	roce_cm_req_get(mad, &req);
+	wire_linux_rep(mad, hdr.tid, 0xfeed0003, req.local_comm_id, 0x000013, 0x123456);
+	send_mad_to(0x7f4d0101u, mad);
+	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 10) && hdr2.attr_id == ROCE_CM_RTU);
+	RUN_UNTIL_S(&a, a.est == 1, 10);
+	/* a receive (its buffer at 2048), and a SEND the peer sees and leaves unacknowledged */
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(inv, a.mmap, a.mem + 2048, 64, &dst));
+	CHECK_OK(doca_rdma_task_receive_allocate_init(a.rdma, dst, (union doca_data){.u64 = 2}, &rtask));
+	CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rtask)));
+	memset(a.mem, 0x5a, 64);
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, a.mmap, a.mem, 64, &src));
+	CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, src, (union doca_data){.u64 = 1}, &task));
+	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(task)));
+	CHECK(recv_rc(&a, 0x7f4d0101u, &pkt, d, sizeof(d), &from));
+	CHECK(pkt.bth.opcode == ROCE_RC_SEND_ONLY && pkt.bth.psn == 0x123456u && pkt.payload_len == 64);
+	/* the forger: ACK, NAK, SEND, from the peer's UDP port on another address */
+	p.bth.opcode = ROCE_RC_ACK;
+	p.bth.dqpn = req.local_qpn;
+	p.bth.psn = 0x123456u;
+	p.aeth.syndrome = ROCE_AETH_ACK | 0x1f;
+	p.aeth.msn = 1;
+	send_rc_ip(forger, from, 0x7f4d0101u, &p, NULL, 0);
+	p.aeth.syndrome = ROCE_AETH_NAK | ROCE_NAK_REM_ACCESS;
+	send_rc_ip(forger, from, 0x7f4d0101u, &p, NULL, 0);
+	memset(forged, 0xee, sizeof(forged));
+	p = (struct roce_pkt){0};
+	p.bth.opcode = ROCE_RC_SEND_ONLY;
+	p.bth.dqpn = req.local_qpn;
+	p.bth.psn = req.starting_psn;
+	p.bth.ack_req = true;
+	send_rc_ip(forger, from, 0x7f4d0101u, &p, forged, sizeof(forged));
+	for (end = now_s() + 0.3; now_s() < end && a.ok + a.err == 0;)
+		if (doca_pe_progress(a.pe) == 0)
+			nap();
+	CHECK(a.ok == 0 && a.err == 0);
+	/* the real peer: the same ACK, and a SEND of its own bytes */
+	for (size_t i = 0; i < sizeof(real); i++)
+		real[i] = (uint8_t)(i * 7 + 1);
+	p = (struct roce_pkt){0};
+	p.bth.opcode = ROCE_RC_ACK;
+	p.bth.dqpn = req.local_qpn;
+	p.bth.psn = 0x123456u;
+	p.aeth.syndrome = ROCE_AETH_ACK | 0x1f;
+	p.aeth.msn = 1;
+	send_rc_from(from, 0x7f4d0101u, &p, NULL, 0);
+	p = (struct roce_pkt){0};
+	p.bth.opcode = ROCE_RC_SEND_ONLY;
+	p.bth.dqpn = req.local_qpn;
+	p.bth.psn = req.starting_psn;
+	p.bth.ack_req = true;
+	send_rc_from(from, 0x7f4d0101u, &p, real, sizeof(real));
+	RUN_UNTIL_S(&a, a.ok + a.err == 2, 10);
+	CHECK(a.ok == 2 && a.err == 0);
+	CHECK(memcmp(a.mem + 2048, real, sizeof(real)) == 0);
+	printf("forged ACK, NAK and SEND from 127.77.9.9, then the peer's: %d completed, %d failed, receive %s\n", a.ok,
+	       a.err, memcmp(a.mem + 2048, real, sizeof(real)) == 0 ? "the peer's bytes" : "NOT the peer's bytes");
+	while (recv(sock, d, sizeof(d), MSG_DONTWAIT) > 0) /* our ACK of its SEND */
+		;
+	CHECK_OK(doca_rdma_connection_disconnect(a.conn));
+	CHECK(recv_mad_from(&a, 0x7f4d0101u, mad, &hdr2, 10) && hdr2.attr_id == ROCE_CM_DREQ);
+	{
+		struct roce_cm_rtu drep = {.local_comm_id = 0xfeed0003, .remote_comm_id = req.local_comm_id};
+
+		roce_cm_rtu_put(mad, ROCE_CM_DREP, hdr2.tid, &drep);
+		send_mad_to(0x7f4d0101u, mad);
+	}
+	doca_task_free(doca_rdma_task_send_as_task(task));
+	doca_task_free(doca_rdma_task_receive_as_task(rtask));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+	side_down(&a);
+	CHECK_OK(doca_rdma_addr_destroy(addr));
+	CHECK_OK(doca_buf_inventory_destroy(inv));
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
 int main(void)
 {
 	TEST_RUN(test_linux_client);
@@ -583,5 +708,6 @@ int main(void)
 	TEST_RUN(test_doca_client);
 	TEST_RUN(test_dreq_before_ack);
 	TEST_RUN(test_doca_client_mtu);
+	TEST_RUN(test_forged_source);
 	TEST_EXIT();
 }
