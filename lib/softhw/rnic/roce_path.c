@@ -414,12 +414,13 @@ static void tx_flush(struct roce_qp *s)
 	uint16_t sport;
 	unsigned nruns = 0, niov = 0;
 	size_t off = 0;
-	bool apart;
+	bool apart, gso;
 
 	if (s->ntx == 0)
 		return;
 	apart = tx_ack_last(s);
 	sport = roce_port_qp_sport(lp->port, s->qpn);
+	gso = roce_port_gso(lp->port); /* (a run that meets the kernel's refusal first is lost once, and resent) */
 	for (unsigned j = 0; j < s->ntx;) {
 		uint16_t len = s->txlen[j];
 		size_t bytes = 0;
@@ -430,7 +431,7 @@ static void tx_flush(struct roce_qp *s)
 		       s->txlen[j + k] <= len && !(apart && k > 0 && j + k == s->ntx - 1)) {
 			uint16_t dl = s->txlen[j + k];
 
-			ip.id = (uint16_t)k;
+			ip.id = gso ? (uint16_t)k : 0; /* the ID the kernel gives it, inside the ICRC */
 			off += tx_pieces(s, j + k, s->tx + off, &ip, sport, iov, first, &niov);
 			bytes += dl;
 			k++;

@@ -517,6 +517,11 @@ static bool send_one_by_one(struct roce_port *p, int fd, const struct sockaddr_i
 	return lost;
 }
 
+bool roce_port_gso(const struct roce_port *p)
+{
+	return !__atomic_load_n(&p->no_gso, __ATOMIC_RELAXED);
+}
+
 unsigned roce_port_send_gso(struct roce_port *p, uint32_t qpn, uint32_t ip, uint16_t udp_port,
 			    const struct roce_port_run *runs, unsigned n)
 {

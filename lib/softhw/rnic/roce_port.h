@@ -182,6 +182,13 @@ struct roce_port_run {
 };
 
 /*
+ * Whether roce_port_send_gso still sends a run with UDP_SEGMENT: then the kernel numbers the
+ * run's datagrams' IPv4 IDs 0, 1, 2...; else (SOFTDOCA_ROCE_NO_GSO, or a kernel or route that
+ * refused it) each leaves alone with ID 0. The ICRC covers the ID.
+ */
+bool roce_port_gso(const struct roce_port *p);
+
+/*
  * Runs of datagrams of one QP to one peer. Each goes out with UDP_SEGMENT (one trip through the
  * stack, cut into ordinary datagrams after it: the kernel numbers their IPv4 IDs 0, 1, 2, ...
  * from the first's 0, which their ICRCs must cover), all in one sendmmsg. Where the kernel

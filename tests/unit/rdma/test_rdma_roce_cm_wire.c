@@ -107,6 +107,78 @@ static void send_rc_from(uint16_t sport, uint32_t dst, struct roce_pkt *pkt, con
 }
 
 /*
+ * As root, a raw socket on PEER_IP sees each datagram's IPv4 header, which a UDP socket hides:
+ * every RC packet recv_rc takes must carry the ICRC of the IPv4 ID and flags it was sent with.
+ * With UDP GSO over loopback the raw socket sees a run whole, one IPv4 header for all its
+ * datagrams, which the kernel numbers ID, ID + 1, ... as it cuts them for the UDP socket; without
+ * GSO each leaves alone with ID 0. Run once with SOFTDOCA_ROCE_NO_GSO (rdma_roce_cm_wire_nogso).
+ * -1 when not root: recv_rc then only solves for an ID.
+ */
+static int raw = -1;
+static unsigned raw_checked, raw_runs;
+static struct {
+	uint8_t p[65536]; /* the UDP payload of the run being taken apart */
+	size_t n, seg;    /* its length, and its datagrams' (the first one's) */
+	uint32_t src;
+	uint16_t sport, id, frag;
+} run;
+
+static void check_icrc_with(uint32_t src, uint16_t sport, uint16_t id, uint16_t frag, const uint8_t *d, size_t len)
+{
+	struct roce_ip4 v4 = {.src = src, .dst = PEER_IP, .id = id, .frag = frag};
+	uint32_t want = roce_icrc_ip4(&v4, sport, ROCE_UDP_PORT, d, len);
+
+	CHECK(d[len - 4] == (uint8_t)want && d[len - 3] == (uint8_t)(want >> 8) && d[len - 2] == (uint8_t)(want >> 16) &&
+	      d[len - 1] == (uint8_t)(want >> 24));
+	raw_checked++;
+}
+
+static void raw_check_icrc(uint32_t src, uint16_t sport, const uint8_t *d, size_t len)
+{
+	double end = now_s() + 5;
+	uint8_t pkt[65536 + 28];
+
+	/* the next datagram of a run already seen whole */
+	if (run.n > 0 && run.src == src && run.sport == sport) {
+		for (size_t o = run.seg; o + len <= run.n; o += run.seg)
+			if (memcmp(run.p + o, d, len) == 0) {
+				check_icrc_with(src, sport, (uint16_t)(run.id + o / run.seg), run.frag, d, len);
+				if (o + len == run.n)
+					run.n = 0;
+				return;
+			}
+	}
+	while (raw >= 0 && now_s() < end) {
+		struct pollfd pf = {.fd = raw, .events = POLLIN};
+		ssize_t n;
+		size_t plen;
+
+		if (poll(&pf, 1, 1000) <= 0)
+			continue;
+		n = recv(raw, pkt, sizeof(pkt), 0);
+		if (n < 28 || (pkt[0] & 0x0f) != 5 || roce_get32(pkt + 12) != src || roce_get32(pkt + 16) != PEER_IP ||
+		    roce_get16(pkt + 20) != sport || roce_get16(pkt + 22) != ROCE_UDP_PORT)
+			continue; /* another datagram (ours to the soft NIC are not PEER_IP's) */
+		plen = (size_t)n - 28;
+		if (plen < len || memcmp(pkt + 28, d, len) != 0)
+			continue; /* one recv_rc skipped (a CM message), or resent */
+		check_icrc_with(src, sport, roce_get16(pkt + 4), roce_get16(pkt + 6), d, len);
+		if (plen > len) { /* a GSO run: its first datagram */
+			memcpy(run.p, pkt + 28, plen);
+			run.n = plen;
+			run.seg = len;
+			run.src = src;
+			run.sport = sport;
+			run.id = roce_get16(pkt + 4);
+			run.frag = roce_get16(pkt + 6);
+			raw_runs++;
+		}
+		return;
+	}
+	CHECK(!"the raw socket did not see the datagram");
+}
+
+/*
  * The next RC packet (not a CM one) the soft NIC at src sends us, progressing s (10 s at most),
  * parsed into *pkt (its payload in d), with the UDP port it came from; false if none came.
  */
@@ -130,6 +202,7 @@ static bool recv_rc(struct side *s, uint32_t src, struct roce_pkt *pkt, uint8_t 
 		CHECK(roce_pkt_parse(d, (size_t)r, pkt) == ROCE_PARSE_OK);
 		if (pkt->bth.dqpn == 1)
 			continue; /* a CM message: not what this waits for */
+		raw_check_icrc(src, ntohs(from.sin_port), d, (size_t)r);
 		*from_port = ntohs(from.sin_port);
 		return true;
 	}
@@ -703,11 +776,25 @@ static void test_forged_source(void)
 
 int main(void)
 {
+	if (geteuid() == 0) {
+		struct sockaddr_in me = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(PEER_IP)};
+
+		raw = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_UDP);
+		CHECK(raw >= 0 && bind(raw, (struct sockaddr *)&me, sizeof(me)) == 0);
+	} else {
+		fprintf(stderr, "not root: the RC packets' ICRCs are not checked against their IPv4 headers\n");
+	}
 	TEST_RUN(test_linux_client);
 	TEST_RUN(test_mra);
 	TEST_RUN(test_doca_client);
 	TEST_RUN(test_dreq_before_ack);
 	TEST_RUN(test_doca_client_mtu);
 	TEST_RUN(test_forged_source);
+	if (raw >= 0) {
+		printf("%u RC packets' ICRCs checked against the IPv4 ID and flags they left with (%u UDP GSO "
+		       "runs among them)%s\n", raw_checked, raw_runs, getenv("SOFTDOCA_ROCE_NO_GSO") != NULL ? " (GSO off)" : "");
+		CHECK(raw_checked >= 5);
+		close(raw);
+	}
 	TEST_EXIT();
 }
