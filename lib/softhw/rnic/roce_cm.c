@@ -106,6 +106,20 @@ static uint64_t conv_ms(uint8_t t)
 	return 1ull << (t > 8 ? t - 8 : 0);
 }
 
+/* A peer's REQ asks its REP resend time: no more than 2^22 x 4.096 us (17 s) between resends, so
+ * one REQ cannot hold a connection for hours (31 would be 2.4 h a resend) */
+#define CM_PEER_TIMEOUT_MAX 22
+
+/* Resends of our REQ, REP or DREQ: want, or fewer with SOFTDOCA_ROCE_CM_RETRIES (tests, and hosts
+ * that would rather fail a dead peer's connection sooner than Linux's 15 x 4.3 s) */
+static uint8_t cm_retries(uint8_t want)
+{
+	const char *v = getenv("SOFTDOCA_ROCE_CM_RETRIES");
+	long n = v != NULL && *v != '\0' ? atol(v) : -1;
+
+	return n >= 0 && n < want ? (uint8_t)n : want;
+}
+
 /* ---- sending (cm.lock may be held; takes the port's lock) ---- */
 
 static void mad_send(const struct roce_cm_local *l, uint32_t ip, const uint8_t *mad)
@@ -178,7 +192,7 @@ static void cmc_dreq(struct cmc *c)
 	roce_cm_dreq_put(c->mad, c->dreq_tid, &dreq);
 	c->state = CMC_DREQ_SENT;
 	cmc_publish(c);
-	cmc_send(c, 2 * conv_ms(CM_PACKET_LIFETIME) + conv_ms(CM_RESPONSE_TIMEOUT), CM_MAX_RETRIES);
+	cmc_send(c, 2 * conv_ms(CM_PACKET_LIFETIME) + conv_ms(CM_RESPONSE_TIMEOUT), cm_retries(CM_MAX_RETRIES));
 }
 
 /*
@@ -336,7 +350,7 @@ void roce_cm_dial(struct rnic_qp *qp)
 	roce_cm_req_put(c->mad, c->tid, &req);
 	c->state = CMC_REQ_SENT;
 	cmc_publish(c); /* before it leaves: a REP may come back before we could note it */
-	cmc_send(c, 2 * conv_ms(CM_PACKET_LIFETIME) + conv_ms(CM_RESPONSE_TIMEOUT), CM_MAX_RETRIES);
+	cmc_send(c, 2 * conv_ms(CM_PACKET_LIFETIME) + conv_ms(CM_RESPONSE_TIMEOUT), cm_retries(CM_MAX_RETRIES));
 	pthread_mutex_unlock(&cm.lock);
 	/*
 	 * From here the REQ's resends decide how long the connection waits (nic_timer fails it with
@@ -594,7 +608,9 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 	roce_cm_rep_put(c->mad, c->tid, &rep);
 	c->state = CMC_REP_SENT;
 	cmc_publish(c);
-	cmc_send(c, conv_ms(c->peer_timeout), c->peer_retries); /* as Linux: the REQ's own timing */
+	/* as Linux: the REQ's own timing (capped) */
+	cmc_send(c, conv_ms(c->peer_timeout < CM_PEER_TIMEOUT_MAX ? c->peer_timeout : CM_PEER_TIMEOUT_MAX),
+		 cm_retries(c->peer_retries));
 	pthread_mutex_unlock(&cm.lock);
 	/* the engine is up before the RTU (RTR): the active side may send right after it */
 	if (cm_start(c, qp, c->data, false, false))
@@ -1049,9 +1065,11 @@ void roce_cm_timer(uint64_t now)
 			cmc_send(c, c->interval, (uint8_t)(c->retries - 1));
 		} else if (c->state == CMC_DREQ_SENT) {
 			cmc_timewait(c); /* as Linux: a DREQ that times out still ends the connection */
+		} else if (c->qp != NULL && nfailed == (int)(sizeof(failed) / sizeof(failed[0]))) {
+			/* more than a pass fails: this one stays due, and the next pass (at once) fails it */
 		} else {
 			/* REQ or REP unanswered: the connection fails */
-			if (c->qp != NULL && nfailed < 16)
+			if (c->qp != NULL)
 				failed[nfailed++] = c->qp;
 			cmc_timewait(c);
 		}

@@ -16,6 +16,7 @@
  * test_dreq_before_ack: rxe's DREQ ahead of the ACK of our SEND: the SEND still succeeds.
  * test_doca_client_mtu: doca_rdma_set_mtu caps the REQ's path MTU and the RC packets' size.
  * test_forged_source: RC packets naming the connection's QPN from another address are dropped.
+ * test_many_unanswered: twenty REQs time out at once, and all twenty connections fail.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -774,6 +775,59 @@ static void test_forged_source(void)
 	close(sock);
 }
 
+/*
+ * More REQs time out at once than the CM's timer fails in one pass (16): a DOCA client dials 20
+ * connections to a peer that never answers, with SOFTDOCA_ROCE_CM_RETRIES=0 (each REQ sent once,
+ * failing 4.6 s later). Every one of them must fail (connection failure callback), not 16 and
+ * then the rest never.
+ */
+static void test_many_unanswered(void)
+{
+	enum { N = 20 };
+	struct doca_dev *dev = open_ibdev("mlx5_0");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	struct doca_rdma_addr *addr = NULL;
+	uint32_t ids[N];
+	unsigned nreq = 0, again = 0;
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr;
+	struct side a;
+	double end;
+
+	setenv("SOFTDOCA_ROCE_CM_RETRIES", "0", 1);
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	side_create(&a, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_set_max_num_connections(a.rdma, N));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(a.rdma)));
+	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.77.3.1", 7471, &addr));
+	for (int i = 0; i < N; i++)
+		CHECK_OK(doca_rdma_connect_to_addr(a.rdma, addr, (union doca_data){.ptr = &a}));
+	/* the REQs arrive, each once, and nobody answers */
+	for (end = now_s() + 20; a.fail < N && now_s() < end;) {
+		if (recv_mad_from(&a, 0x7f4d0101u, mad, &hdr, 0.05) && hdr.attr_id == ROCE_CM_REQ) {
+			struct roce_cm_req req;
+			bool seen = false;
+
+			roce_cm_req_get(mad, &req);
+			for (unsigned k = 0; k < nreq; k++)
+				seen |= ids[k] == req.local_comm_id;
+			if (seen)
+				again++;
+			else if (nreq < N)
+				ids[nreq++] = req.local_comm_id;
+		}
+	}
+	printf("%u REQs unanswered (%u sent again): %d connections failed, %d established\n", nreq, again, a.fail, a.est);
+	CHECK(nreq == N && again == 0);
+	CHECK(a.fail == N && a.est == 0);
+	side_down(&a);
+	CHECK_OK(doca_rdma_addr_destroy(addr));
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+	unsetenv("SOFTDOCA_ROCE_CM_RETRIES");
+}
+
 int main(void)
 {
 	if (geteuid() == 0) {
@@ -790,6 +844,7 @@ int main(void)
 	TEST_RUN(test_dreq_before_ack);
 	TEST_RUN(test_doca_client_mtu);
 	TEST_RUN(test_forged_source);
+	TEST_RUN(test_many_unanswered);
 	if (raw >= 0) {
 		printf("%u RC packets' ICRCs checked against the IPv4 ID and flags they left with (%u UDP GSO "
 		       "runs among them)%s\n", raw_checked, raw_runs, getenv("SOFTDOCA_ROCE_NO_GSO") != NULL ? " (GSO off)" : "");
