@@ -466,6 +466,10 @@ int rdma_migrate_id(struct rdma_cm_id *pub, struct rdma_event_channel *channel)
 		return cm_fail(EBUSY);
 	}
 	from = (struct cm_chan *)id->pub.channel;
+	if (from == to) { /* (the loop below would lose the channel's queue) */
+		pthread_mutex_unlock(&g.lock);
+		return 0;
+	}
 	/* Its queued events move along, in order. */
 	from->tail = NULL;
 	for (struct cm_event **pp = &from->head; *pp != NULL;) {

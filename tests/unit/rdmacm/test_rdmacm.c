@@ -716,6 +716,40 @@ static void test_waiter_cancelled(void)
 	CHECK(test_fd_count() == before);
 }
 
+/*
+ * rdma_migrate_id to the channel the id is on already: its queued event and another id's queued
+ * behind it both stay, in order (the move lost the channel's queue: the other id's event, and
+ * every later one, never came).
+ */
+static void test_migrate_same_channel(uint16_t port)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	struct sockaddr_in dst = loopback(port);
+	struct rdma_cm_id *a = NULL, *b = NULL;
+	struct rdma_cm_event *ev;
+
+	CHECK(rdma_create_id(ch, &a, NULL, RDMA_PS_TCP) == 0 && rdma_create_id(ch, &b, NULL, RDMA_PS_TCP) == 0);
+	CHECK(rdma_resolve_addr(a, NULL, (struct sockaddr *)&dst, 2000) == 0);
+	ev = expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED);
+	if (ev == NULL)
+		return;
+	CHECK(rdma_ack_cm_event(ev) == 0);
+	CHECK(rdma_resolve_route(a, 2000) == 0);                           /* a's event first */
+	CHECK(rdma_resolve_addr(b, NULL, (struct sockaddr *)&dst, 2000) == 0); /* then b's */
+	CHECK(rdma_migrate_id(a, ch) == 0 && a->channel == ch);
+	ev = expect(ch, RDMA_CM_EVENT_ROUTE_RESOLVED);
+	CHECK(ev != NULL && ev->id == a);
+	if (ev != NULL)
+		CHECK(rdma_ack_cm_event(ev) == 0);
+	ev = expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED);
+	CHECK(ev != NULL && ev->id == b);
+	if (ev != NULL)
+		CHECK(rdma_ack_cm_event(ev) == 0);
+	CHECK(rdma_get_cm_event(ch, &ev) == -1 && errno == EAGAIN);
+	CHECK(rdma_destroy_id(a) == 0 && rdma_destroy_id(b) == 0);
+	rdma_destroy_event_channel(ch);
+}
+
 int main(int argc, char **argv)
 {
 	uint16_t port = argc > 1 ? (uint16_t)atoi(argv[1]) : 13790;
@@ -730,6 +764,7 @@ int main(int argc, char **argv)
 	TEST_RUN(test_waiter_cancelled);
 	TEST_RUN_PORT(test_calls_alone, (uint16_t)(port + 2));
 	TEST_RUN_PORT(test_same_process, (uint16_t)(port + 4));
+	TEST_RUN_PORT(test_migrate_same_channel, (uint16_t)(port + 5));
 	pid = spawn(argv[0], "server", port);
 	TEST_RUN_PORT(test_accepted, port);
 	TEST_RUN_PORT(test_rejected, port);
