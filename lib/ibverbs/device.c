@@ -270,7 +270,9 @@ struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)
 		return NULL;
 	}
 	_Static_assert(offsetof(struct sv_pd, tag) == SOFTDOCA_VERBS_TAG_OFFSET, "the tag follows the ibv_pd");
+	_Static_assert(offsetof(struct ibv_pd, handle) == SOFTDOCA_VERBS_PD_HANDLE_OFFSET, "the handle says ours");
 	pd->pub.context = context;
+	pd->pub.handle = SOFTDOCA_VERBS_PD_HANDLE; /* (no kernel object: nobody else reads it) */
 	pd->tag.magic = SOFTDOCA_VERBS_TAG_MAGIC;
 	pd->tag.devinfo = ((struct sv_ctx *)context)->dev->devinfo;
 	return &pd->pub;
