@@ -984,9 +984,10 @@ static bool roce_can_post(struct rnic_qp *qp, const struct rnic_wr *wr)
 
 /* ---- the connection ops ---- */
 
+/* A rocev2 card's eps; not DC, which stays softdoca's own (the stream carries it: docs/compatibility.md) */
 static bool roce_serves(const struct rnic_ep *ep)
 {
-	return ep != NULL && fn_roce(ep->attr.fn);
+	return ep != NULL && fn_roce(ep->attr.fn) && !ep->attr.dc;
 }
 
 static bool roce_open(struct rnic_qp *qp)
