@@ -683,6 +683,19 @@ uint64_t softhw_value_fetch_add(struct softhw_value *cell, uint64_t value)
 	return prev;
 }
 
+uint64_t softhw_value_compare_swap(struct softhw_value *cell, uint64_t compare, uint64_t swap)
+{
+	uint64_t prev = compare;
+	bool swapped;
+
+	softhw_share_store_begin();
+	swapped = __atomic_compare_exchange_n(cell->addr, &prev, swap, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	softhw_share_store_end();
+	if (swapped)
+		cell_changed(cell);
+	return prev;
+}
+
 void softhw_value_wait(struct softhw_value *cell, enum softhw_value_cmp cmp, uint64_t want, uint64_t mask,
 			   bool yield)
 {

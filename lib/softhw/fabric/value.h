@@ -111,6 +111,8 @@ uint64_t softhw_value_load(const struct softhw_value *value);
 uint64_t softhw_value_poll(struct softhw_value *value);
 void softhw_value_store(struct softhw_value *value, uint64_t v);
 uint64_t softhw_value_fetch_add(struct softhw_value *value, uint64_t v);
+/* Stores swap if the value is compare (an RDMA compare-and-swap on it); returns the value before. */
+uint64_t softhw_value_compare_swap(struct softhw_value *value, uint64_t compare, uint64_t swap);
 /*
  * Blocks until the condition holds: spins briefly (not when `yield`), then yields, then sleeps
  * on the futex word with timeouts growing to 1 ms for user memory (the timeout catches writes

@@ -589,8 +589,9 @@ static uint64_t rc_atomic(void *ctx, uint32_t rkey, uint64_t va, bool cmp_swap, 
 	if (rkey >> 31) {
 		struct softhw_value *v = rkey_value(rkey, va);
 
-		if (v != NULL) /* notify add; a compare-and-swap on an event is no DOCA task: it reads only */
-			old = cmp_swap ? softhw_value_load(v) : softhw_value_fetch_add(v, swap_add);
+		/* notify add; a compare-and-swap is no DOCA task, but a verbs peer's does what hardware does */
+		if (v != NULL)
+			old = cmp_swap ? softhw_value_compare_swap(v, compare, swap_add) : softhw_value_fetch_add(v, swap_add);
 		if (v != NULL)
 			softhw_value_unbind(v);
 		return old;

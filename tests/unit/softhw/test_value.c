@@ -65,6 +65,10 @@ static void test_one_value_per_address(void)
 	CHECK(softhw_value_load(a) == 5);
 	softhw_value_store(b, 7);
 	CHECK(word == 7 && softhw_value_fetch_add(a, 3) == 7 && word == 10);
+	/* a compare-and-swap (a verbs peer's RDMA atomic on an exported event): only when equal */
+	CHECK(softhw_value_compare_swap(a, 9, 99) == 10 && word == 10);
+	CHECK(softhw_value_compare_swap(b, 10, 42) == 10 && word == 42);
+	word = 10;
 	CHECK(softhw_value_holds(10, SOFTHW_VALUE_GT, 9, ~0ull) && !softhw_value_holds(10, SOFTHW_VALUE_EQ, 11, ~0ull));
 	CHECK(softhw_value_holds(0x1ff, SOFTHW_VALUE_EQ, 0xff, 0xff) && softhw_value_holds(1, SOFTHW_VALUE_NEQ, 2, ~0ull));
 	/* A descriptor of this process finds it by id, address and token, until it is retired. */
