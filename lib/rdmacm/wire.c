@@ -134,6 +134,7 @@ void cm_wire_request(struct cm_ep *ep, struct softhw_rnic_qp *qp)
 bool cm_wire_cqe(struct cm_id *id, const struct softhw_rnic_cqe *cqe)
 {
 	struct softhw_rnic_cm_info info;
+	struct cm_event *ev;
 
 	if (cqe->kind == SOFTHW_RNIC_CQE_ESTABLISHED) {
 		if (id->state == ST_DIALING && id->pub.qp == NULL) {
@@ -148,10 +149,23 @@ bool cm_wire_cqe(struct cm_id *id, const struct softhw_rnic_cqe *cqe)
 		}
 		return true;
 	}
-	if (cqe->kind == SOFTHW_RNIC_CQE_FAILED && id->state == ST_DIALING && cqe->status != DOCA_ERROR_TIME_OUT &&
-	    g.nic->qp_cm_info(id->qp, &info) == DOCA_SUCCESS && info.rej_reason != 0) {
+	if (cqe->kind == SOFTHW_RNIC_CQE_FAILED && (id->state == ST_DIALING || id->state == ST_REP_SENT) &&
+	    cqe->status != DOCA_ERROR_TIME_OUT && g.nic->qp_cm_info(id->qp, &info) == DOCA_SUCCESS &&
+	    info.rej_reason != 0) {
+		if (id->state == ST_REP_SENT && id->pub.qp != NULL)
+			g.ibv->qp_disconnect(id->pub.qp); /* as rdma_cm on a REJ: the QP goes to error */
 		id->state = ST_REJECTED; /* Linux reports the REJ's reason as the status */
 		event_info(id, RDMA_CM_EVENT_REJECTED, info.rej_reason, CM_REJ_PDATA);
+		return true;
+	}
+	if (cqe->kind == SOFTHW_RNIC_CQE_FAILED && id->state == ST_REP_SENT && cqe->status == DOCA_ERROR_TIME_OUT) {
+		/* our REP's resends ran out with no RTU or packet: Linux's IB_CM_REP_ERROR */
+		if (id->pub.qp != NULL)
+			g.ibv->qp_disconnect(id->pub.qp);
+		id->state = ST_REJECTED;
+		ev = cm_event_new(id, RDMA_CM_EVENT_UNREACHABLE, -ETIMEDOUT);
+		if (ev != NULL)
+			cm_event_queue(ev);
 		return true;
 	}
 	return false; /* as any connection (conn.c) */

@@ -11,7 +11,8 @@
  *     REP's starting PSN reach the QP's receive queue and memory (an RDMA WRITE by mr->rkey,
  *     the wire R_Key), and the QP sends to the REQ's QPN from the REQ's starting PSN;
  *   - the RTU lost: the first packet on the QP -> ESTABLISHED (COMM_EST); a DREQ naming the
- *     REP's QPN -> DREP and DISCONNECTED.
+ *     REP's QPN -> DREP and DISCONNECTED;
+ *   - a REP never answered -> UNREACHABLE (-ETIMEDOUT); a REP answered by REJ -> REJECTED.
  *
  *   test_rdmacm_wire PORT   (SOFTDOCA_CONFIG: a rocev2 card at 127.77.1.1)
  */
@@ -245,6 +246,104 @@ static void client_waits_for_slow_accept(uint16_t port)
 	rdma_destroy_event_channel(ch);
 }
 
+/* The captured REQ, readdressed to this test's port and addresses, as comm ID comm_id from QPN qpn. */
+static void linux_req(uint16_t port, uint32_t comm_id, uint32_t qpn, struct roce_cm_req *req, uint64_t *tid)
+{
+	uint8_t cap[400];
+	struct roce_pkt pkt;
+	struct roce_mad_hdr h;
+	struct roce_cma_hdr cma;
+
+	CHECK(roce_pkt_parse(cap, unhex(linux_rping_req, cap), &pkt) == ROCE_PARSE_OK);
+	CHECK(roce_cm_mad_check(pkt.payload, pkt.payload_len, &h) && h.attr_id == ROCE_CM_REQ);
+	roce_cm_req_get(pkt.payload, req);
+	CHECK(roce_cma_hdr_get(req->private_data, &cma));
+	req->local_comm_id = comm_id;
+	req->local_qpn = qpn;
+	req->service_id = roce_cm_service_id(ROCE_PS_TCP, port);
+	roce_gid_from_ip4(req->primary.local_gid, PEER_IP);
+	roce_gid_from_ip4(req->primary.remote_gid, SERVER_IP);
+	memset(cma.src, 0, sizeof(cma.src));
+	memset(cma.dst, 0, sizeof(cma.dst));
+	roce_put32(cma.src + 12, PEER_IP);
+	roce_put32(cma.dst + 12, SERVER_IP);
+	roce_cma_hdr_put(req->private_data, &cma);
+	*tid = h.tid + comm_id;
+}
+
+/* The next event on ch within 10 s (none: the check fails, no hang). */
+static struct rdma_cm_event *event_within(struct rdma_event_channel *ch, enum rdma_cm_event_type want)
+{
+	struct pollfd pf = {.fd = ch->fd, .events = POLLIN};
+
+	CHECK(poll(&pf, 1, 10000) == 1);
+	return event(ch, want);
+}
+
+/*
+ * The passive side after its REP, as Linux's: the client never answers (no RTU, no packet)
+ * and the REQ asked for REP resends every 64 ms (CM response timeout 14), once: the server's id
+ * gets UNREACHABLE with status -ETIMEDOUT (Linux's IB_CM_REP_ERROR); a client that answers the
+ * REP with a REJ (reason 28, consumer defined) gives REJECTED with status 28. Both were
+ * DISCONNECTED with status 0.
+ */
+static void server_rep_unanswered(uint16_t port)
+{
+	struct sockaddr_in srv = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(SERVER_IP)};
+	struct rdma_event_channel *ch = rdma_create_event_channel();
+	struct rdma_conn_param param = {.responder_resources = 1, .initiator_depth = 1};
+	struct rdma_cm_id *lid, *id;
+	struct rdma_cm_event *ev;
+	uint8_t mad[ROCE_MAD_LEN];
+
+	CHECK(ch != NULL && rdma_create_id(ch, &lid, NULL, RDMA_PS_TCP) == 0);
+	CHECK(rdma_bind_addr(lid, (struct sockaddr *)&srv) == 0 && rdma_listen(lid, 4) == 0);
+	for (int round = 0; round < 2; round++) {
+		struct roce_cm_req req;
+		struct roce_cm_rep rep;
+		struct ibv_pd *pd;
+		struct ibv_cq *cq;
+		uint64_t tid;
+		int reps = 0;
+
+		linux_req(port, 0x77770001u + (uint32_t)round, 0x21 + (uint32_t)round, &req, &tid);
+		req.local_cm_timeout = 14; /* conv: 2^6 ms between the server's REP resends */
+		req.max_cm_retries = 1;
+		roce_cm_req_put(mad, tid, &req);
+		send_mad(mad);
+		ev = event_within(ch, RDMA_CM_EVENT_CONNECT_REQUEST);
+		id = ev->id;
+		CHECK(rdma_ack_cm_event(ev) == 0);
+		rc_qp(id, &pd, &cq);
+		CHECK(rdma_accept(id, &param) == 0);
+		CHECK(recv_mad(mad) == ROCE_CM_REP);
+		roce_cm_rep_get(mad, &rep);
+		CHECK(rep.remote_comm_id == req.local_comm_id);
+		if (round == 0) {
+			ev = event_within(ch, RDMA_CM_EVENT_UNREACHABLE);
+			CHECK(ev->id == id && ev->status == -ETIMEDOUT);
+			for (struct pollfd pf = {.fd = fd, .events = POLLIN}; poll(&pf, 1, 0) == 1; reps++)
+				CHECK(recv_mad(mad) == ROCE_CM_REP); /* the resend */
+			printf("server: REP unanswered (%d resent): UNREACHABLE, status %d\n", reps, ev->status);
+		} else {
+			struct roce_cm_rej rej = {.local_comm_id = req.local_comm_id, .remote_comm_id = rep.local_comm_id,
+						  .msg_rejected = ROCE_CM_MSG_REP, .reason = 28};
+
+			roce_cm_rej_put(mad, tid, &rej);
+			send_mad(mad);
+			ev = event_within(ch, RDMA_CM_EVENT_REJECTED);
+			CHECK(ev->id == id && ev->status == 28);
+			printf("server: REP answered by REJ 28: REJECTED, status %d\n", ev->status);
+		}
+		CHECK(rdma_ack_cm_event(ev) == 0);
+		rdma_destroy_qp(id);
+		CHECK(ibv_destroy_cq(cq) == 0 && ibv_dealloc_pd(pd) == 0);
+		CHECK(rdma_destroy_id(id) == 0);
+	}
+	CHECK(rdma_destroy_id(lid) == 0);
+	rdma_destroy_event_channel(ch);
+}
+
 int main(int argc, char **argv)
 {
 	uint16_t port = argc > 1 ? (uint16_t)atoi(argv[1]) : 13898;
@@ -421,6 +520,7 @@ int main(int argc, char **argv)
 	CHECK(rdma_destroy_id(id) == 0 && rdma_destroy_id(lid) == 0);
 	rdma_destroy_event_channel(ch);
 	client_waits_for_slow_accept((uint16_t)(port + 1));
+	server_rep_unanswered((uint16_t)(port + 2));
 	close(fd);
 	printf("ok: Linux rping's REQ -> CONNECT_REQUEST, the REP names the QP, SEND / WRITE / SEND both ways, DREQ\n");
 	return 0;
