@@ -21,6 +21,9 @@ struct softhw_rnic_qp;
 #define SOFT_IBV_MAGIC 0x7662696f73667473ull
 #define SOFT_IBV_INFO_MAX 1024 /* connect info: qp descriptor + up to SOFT_IBV_PEER_MRS MRs */
 #define SOFT_IBV_PEER_MRS 20
+/* READs / atomics in flight a QP serves and issues: ibv_query_device's max_qp_rd_atom and
+ * max_qp_init_rd_atom, librdmacm's limit for rdma_connect / rdma_accept, what the RoCEv2 engine serves */
+#define SOFT_IBV_MAX_RD_ATOM 16
 
 struct soft_ibv_hooks {
 	/* The soft device behind a context (librdmacm's soft NIC endpoints use it too). */

@@ -33,7 +33,7 @@
 #define CM_REJ_PDATA 148
 #define CM_REJ_NO_LISTENER 8   /* "invalid service ID": nobody listens on the port */
 #define CM_REJ_CONSUMER 28     /* consumer defined: rdma_reject, or the peer went away */
-#define CM_DEV_MAX_RD 128      /* responder resources / initiator depth the device offers */
+#define CM_DEV_MAX_RD SOFT_IBV_MAX_RD_ATOM /* responder resources / initiator depth the device offers */
 
 enum cm_msg_type { CM_MSG_REQ = 1, CM_MSG_REP, CM_MSG_REJ, CM_MSG_RTU };
 

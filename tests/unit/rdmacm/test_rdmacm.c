@@ -750,6 +750,44 @@ static void test_migrate_same_channel(uint16_t port)
 	rdma_destroy_event_channel(ch);
 }
 
+/*
+ * rdma_connect's depths: at most the device's max_qp_rd_atom (responder resources) and
+ * max_qp_init_rd_atom (initiator depth) that ibv_query_device reports, or RDMA_MAX_*, as
+ * rdma-core's librdmacm checks; refused with EINVAL on an id whose route is resolved.
+ */
+static void test_connect_depths(uint16_t port)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	struct sockaddr_in dst = loopback(port);
+	struct ibv_device_attr da;
+	struct rdma_cm_id *c = NULL;
+	struct rdma_cm_event *ev;
+	struct rdma_conn_param over = {.responder_resources = 1, .initiator_depth = 1};
+
+	CHECK(rdma_create_id(ch, &c, NULL, RDMA_PS_TCP) == 0);
+	CHECK(rdma_resolve_addr(c, NULL, (struct sockaddr *)&dst, 2000) == 0);
+	ev = expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED);
+	if (ev == NULL)
+		return;
+	CHECK(rdma_ack_cm_event(ev) == 0);
+	CHECK(rdma_resolve_route(c, 2000) == 0);
+	ev = expect(ch, RDMA_CM_EVENT_ROUTE_RESOLVED);
+	if (ev == NULL)
+		return;
+	CHECK(rdma_ack_cm_event(ev) == 0);
+	CHECK(ibv_query_device(c->verbs, &da) == 0 && da.max_qp_rd_atom > 0 && da.max_qp_rd_atom < 255 &&
+	      da.max_qp_init_rd_atom > 0 && da.max_qp_init_rd_atom < 255);
+	over.responder_resources = (uint8_t)(da.max_qp_rd_atom + 1);
+	CHECK(rdma_connect(c, &over) == -1 && errno == EINVAL);
+	over.responder_resources = 1;
+	over.initiator_depth = (uint8_t)(da.max_qp_init_rd_atom + 1);
+	CHECK(rdma_connect(c, &over) == -1 && errno == EINVAL);
+	printf("rdma_connect: responder resources %d / initiator depth %d at most, as the device says\n",
+	       da.max_qp_rd_atom, da.max_qp_init_rd_atom);
+	CHECK(rdma_destroy_id(c) == 0);
+	rdma_destroy_event_channel(ch);
+}
+
 int main(int argc, char **argv)
 {
 	uint16_t port = argc > 1 ? (uint16_t)atoi(argv[1]) : 13790;
@@ -765,6 +803,7 @@ int main(int argc, char **argv)
 	TEST_RUN_PORT(test_calls_alone, (uint16_t)(port + 2));
 	TEST_RUN_PORT(test_same_process, (uint16_t)(port + 4));
 	TEST_RUN_PORT(test_migrate_same_channel, (uint16_t)(port + 5));
+	TEST_RUN_PORT(test_connect_depths, (uint16_t)(port + 6));
 	pid = spawn(argv[0], "server", port);
 	TEST_RUN_PORT(test_accepted, port);
 	TEST_RUN_PORT(test_rejected, port);
