@@ -68,6 +68,9 @@ static struct softhw_rnic_cm_param cm_param(const struct rdma_conn_param *p, str
 	c.qpn = data == NULL ? p->qp_num : 0;
 	c.responder_resources = p->responder_resources == RDMA_MAX_RESP_RES ? CM_DEV_MAX_RD : p->responder_resources;
 	c.initiator_depth = p->initiator_depth == RDMA_MAX_INIT_DEPTH ? CM_DEV_MAX_RD : p->initiator_depth;
+	c.counts = true; /* the REQ / REP carry the application's, as Linux's */
+	c.retry_count = p->retry_count > 7 ? 7 : p->retry_count;
+	c.rnr_retry_count = p->rnr_retry_count > 7 ? 7 : p->rnr_retry_count;
 	return c;
 }
 

@@ -70,6 +70,9 @@ static void cm_param_take(struct rnic_qp *qp, const struct softhw_rnic_cm_param 
 	qp->cm_init_depth = p->initiator_depth;
 	qp->cm_qpn = p->qpn & 0xffffff;
 	qp->cm_src_port = p->src_port;
+	qp->cm_counts = p->counts;
+	qp->cm_retry = p->retry_count > 7 ? 7 : p->retry_count;
+	qp->cm_rnr_retry = p->rnr_retry_count > 7 ? 7 : p->rnr_retry_count;
 	qp->cm_pdata_len = p->private_data == NULL ? 0 : p->private_data_len > max_pdata ? max_pdata : p->private_data_len;
 	if (qp->cm_pdata_len > 0)
 		memcpy(qp->cm_pdata, p->private_data, qp->cm_pdata_len);

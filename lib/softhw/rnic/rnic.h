@@ -165,6 +165,8 @@ struct softhw_rnic_cm_param {
 	uint8_t responder_resources, initiator_depth; /* more than the path serves is lowered to it */
 	uint32_t qpn;                 /* no data qp: the QPN to name (conn_param's qp_num); 0: the connection qp's */
 	uint16_t src_port;            /* REQ: the active side's RDMA-CM port (the id's); 0: one is made up */
+	bool counts;                  /* retry / RNR retry counts given (librdmacm's conn_param; else 7 / the ep's) */
+	uint8_t retry_count, rnr_retry_count; /* 0-7: what the peer's QP is to use, as the REQ / REP say it */
 };
 
 struct softhw_rnic_ops {

@@ -156,6 +156,9 @@ struct rnic_qp {
 	uint16_t cm_src_port;      /* ... the REQ's RDMA-CM source port (0: made up) */
 	bool cm_wait_rtu;          /* a data qp whose (passive) connection waits for its RTU (atomic) */
 	uint8_t cm_rd_atomic;      /* RDMA-CM: READs / atomics the peer serves at once (its responder resources); 0: the path's */
+	bool cm_counts;            /* RDMA-CM: the owner gave the retry / RNR retry counts our REQ / REP offer */
+	uint8_t cm_retry, cm_rnr_retry;
+	uint8_t cm_peer_rnr;       /* RDMA-CM: the RNR retry count the peer's REQ / REP asked of our QP, plus 1; 0: none */
 	bool has_cm_info;
 	struct softhw_rnic_cm_info cm_info; /* what the peer's CM message said */
 	uint8_t desc[RNIC_DESC_LEN];

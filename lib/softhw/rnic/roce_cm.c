@@ -70,6 +70,7 @@ struct cmc {
 	uint8_t peer_timeout;          /* passive: the REQ's local CM response timeout (its REP resend time) */
 	uint8_t peer_retries;          /* passive: the REQ's max CM retries */
 	uint8_t peer_rd;               /* the peer's responder resources (REQ or REP): our READs in flight */
+	uint8_t peer_rnr;              /* the RNR retry count the peer's REQ / REP asks of our QP (as Linux's cm_init_qp_rts_attr) */
 	uint8_t retries;               /* resends left */
 	uint64_t deadline;             /* ms: resend or end time-wait; 0: none */
 	uint64_t interval;             /* ms between resends */
@@ -328,10 +329,10 @@ void roce_cm_dial(struct rnic_qp *qp)
 	req.transport = ROCE_CM_TRANSPORT_RC;
 	req.starting_psn = c->rq_psn;
 	req.local_cm_timeout = CM_RESPONSE_TIMEOUT;
-	req.retry_count = 7;
+	req.retry_count = qp->cm_counts ? qp->cm_retry : 7;
 	req.pkey = ROCE_PKEY_DEFAULT;
 	req.path_mtu = (uint8_t)(c->mtu_log - 7);
-	req.rnr_retry_count = qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count;
+	req.rnr_retry_count = qp->cm_counts ? qp->cm_rnr_retry : qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count;
 	req.max_cm_retries = CM_MAX_RETRIES;
 	req.primary.local_lid = req.primary.remote_lid = 0xffff;
 	roce_gid_from_ip4(req.primary.local_gid, l->ip);
@@ -395,6 +396,8 @@ static bool cm_start(struct cmc *c, struct rnic_qp *qp, struct rnic_qp *data, bo
 
 	/* at least 1: a peer that serves no READ NAKs ours rather than our engine holding them */
 	(data != NULL ? data : qp)->cm_rd_atomic = c->peer_rd > 0 ? c->peer_rd : 1;
+	if (data != NULL) /* librdmacm's QP takes it as Linux's rdma_cm sets it; a DOCA context keeps its own */
+		data->cm_peer_rnr = (uint8_t)((c->peer_rnr > 7 ? 7 : c->peer_rnr) + 1);
 	if (data == NULL)
 		return roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label,
 					    established, service);
@@ -435,6 +438,7 @@ static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 	c->peer_qpn = rep.local_qpn;
 	c->sq_psn = rep.starting_psn;
 	c->peer_rd = rep.responder_resources;
+	c->peer_rnr = rep.rnr_retry_count;
 	memcpy(c->peer_pdata, rep.private_data, sizeof(c->peer_pdata));
 	c->state = CMC_ESTABLISHED;
 	c->deadline = 0;
@@ -541,6 +545,7 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 	c->peer_timeout = req.local_cm_timeout;
 	c->peer_retries = req.max_cm_retries;
 	c->peer_rd = req.responder_resources;
+	c->peer_rnr = req.rnr_retry_count;
 	c->state = CMC_REQ_RCVD;
 	cmc_publish(c);
 	pthread_mutex_unlock(&cm.lock);
@@ -602,7 +607,7 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 	rep.responder_resources = depth(qp, qp->cm_resp_res);
 	rep.initiator_depth = depth(qp, qp->cm_init_depth);
 	rep.target_ack_delay = CM_CA_ACK_DELAY;
-	rep.rnr_retry_count = qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count;
+	rep.rnr_retry_count = qp->cm_counts ? qp->cm_rnr_retry : qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count;
 	rep.local_ca_guid = roce_ca_guid(c->l->ip);
 	memcpy(rep.private_data, qp->cm_pdata, qp->cm_pdata_len);
 	roce_cm_rep_put(c->mad, c->tid, &rep);

@@ -1066,7 +1066,9 @@ static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 		.mtu = 1u << mtu_log,
 		.timeout = ROCE_ACK_TIMEOUT,
 		.retry_cnt = ROCE_RETRY,
-		.rnr_retry = qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count,
+		/* librdmacm's QP: what the peer's REQ (passive) or REP (active) asked, as Linux's; else our own */
+		.rnr_retry = qp->cm_peer_rnr != 0 ? qp->cm_peer_rnr - 1u
+			     : qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count,
 		.min_rnr_timer = rnr_code(),
 		/* no more READs / atomics in flight than the peer's CM message said it serves */
 		.max_rd_atomic = qp->cm_rd_atomic != 0 && qp->cm_rd_atomic < ROCE_RD_ATOMIC ? qp->cm_rd_atomic : ROCE_RD_ATOMIC,

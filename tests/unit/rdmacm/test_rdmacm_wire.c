@@ -12,7 +12,8 @@
  *     the wire R_Key), and the QP sends to the REQ's QPN from the REQ's starting PSN;
  *   - the RTU lost: the first packet on the QP -> ESTABLISHED (COMM_EST); a DREQ naming the
  *     REP's QPN -> DREP and DISCONNECTED;
- *   - a REP never answered -> UNREACHABLE (-ETIMEDOUT); a REP answered by REJ -> REJECTED.
+ *   - a REP never answered -> UNREACHABLE (-ETIMEDOUT); a REP answered by REJ -> REJECTED;
+ *   - conn_param's retry / RNR retry counts in our REQ and REP; the REQ's RNR retry count on our QP.
  *
  *   test_rdmacm_wire PORT   (SOFTDOCA_CONFIG: a rocev2 card at 127.77.1.1)
  */
@@ -186,7 +187,7 @@ static void client_waits_for_slow_accept(uint16_t port)
 	struct sockaddr_in src = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(SERVER_IP)};
 	struct sockaddr_in dst = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(PEER_IP)};
 	struct rdma_event_channel *ch = rdma_create_event_channel();
-	struct rdma_conn_param param = {.responder_resources = 1, .initiator_depth = 1, .retry_count = 7, .rnr_retry_count = 7};
+	struct rdma_conn_param param = {.responder_resources = 1, .initiator_depth = 1, .retry_count = 5, .rnr_retry_count = 3};
 	struct rdma_cm_id *id;
 	struct rdma_cm_event *ev;
 	struct roce_mad_hdr h;
@@ -212,6 +213,7 @@ static void client_waits_for_slow_accept(uint16_t port)
 	roce_mad_hdr_get(mad, &h);
 	roce_cm_req_get(mad, &req);
 	CHECK(req.local_qpn == id->qp->qp_num && req.service_id == roce_cm_service_id(ROCE_PS_TCP, port));
+	CHECK(req.retry_count == 5 && req.rnr_retry_count == 3); /* conn_param's, as Linux's REQ */
 	/* the application accepts 5.5 s later: the REQs sent meanwhile are duplicates, which Linux drops */
 	for (;;) {
 		struct pollfd pf = {.fd = fd, .events = POLLIN};
@@ -344,6 +346,76 @@ static void server_rep_unanswered(uint16_t port)
 	rdma_destroy_event_channel(ch);
 }
 
+/*
+ * The QP's RNR retry count is the one the peer's REQ asked (as Linux's rdma_cm sets it on the
+ * passive side): a REQ saying 0, and the client answers our SEND with an RNR NAK: the SEND
+ * fails at once with IBV_WC_RNR_RETRY_EXC_ERR (it used to wait for ever: our own 7).
+ */
+static void server_rnr_from_req(uint16_t port)
+{
+	struct sockaddr_in srv = {.sin_family = AF_INET, .sin_port = htons(port), .sin_addr.s_addr = htonl(SERVER_IP)};
+	struct rdma_event_channel *ch = rdma_create_event_channel();
+	struct rdma_conn_param param = {.responder_resources = 1, .initiator_depth = 1, .rnr_retry_count = 7};
+	struct rdma_cm_id *lid, *id;
+	struct rdma_cm_event *ev;
+	struct roce_cm_req req;
+	struct roce_cm_rep rep;
+	struct roce_cm_rtu rtu;
+	struct ibv_send_wr swr = {0}, *bad_s;
+	struct ibv_sge sge;
+	struct ibv_mr *mr;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_wc wc;
+	struct roce_pkt pkt, nak = {0};
+	uint8_t mad[ROCE_MAD_LEN], buf[512];
+	static uint8_t mem[16] = "rnr please";
+	uint64_t tid;
+
+	CHECK(ch != NULL && rdma_create_id(ch, &lid, NULL, RDMA_PS_TCP) == 0);
+	CHECK(rdma_bind_addr(lid, (struct sockaddr *)&srv) == 0 && rdma_listen(lid, 4) == 0);
+	linux_req(port, 0x77780001u, 0x31, &req, &tid);
+	req.rnr_retry_count = 0;
+	roce_cm_req_put(mad, tid, &req);
+	send_mad(mad);
+	ev = event_within(ch, RDMA_CM_EVENT_CONNECT_REQUEST);
+	id = ev->id;
+	CHECK(ev->param.conn.rnr_retry_count == 0 && rdma_ack_cm_event(ev) == 0);
+	rc_qp(id, &pd, &cq);
+	mr = ibv_reg_mr(pd, mem, sizeof(mem), IBV_ACCESS_LOCAL_WRITE);
+	CHECK(mr != NULL && rdma_accept(id, &param) == 0);
+	CHECK(recv_mad(mad) == ROCE_CM_REP);
+	roce_cm_rep_get(mad, &rep);
+	CHECK(rep.rnr_retry_count == 7); /* what we ask of the client's QP */
+	rtu = (struct roce_cm_rtu){.local_comm_id = req.local_comm_id, .remote_comm_id = rep.local_comm_id};
+	roce_cm_rtu_put(mad, ROCE_CM_RTU, tid, &rtu);
+	send_mad(mad);
+	ev = event_within(ch, RDMA_CM_EVENT_ESTABLISHED);
+	CHECK(ev->id == id && rdma_ack_cm_event(ev) == 0);
+	sge = (struct ibv_sge){.addr = (uintptr_t)mem, .length = 10, .lkey = mr->lkey};
+	swr.sg_list = &sge;
+	swr.num_sge = 1;
+	swr.opcode = IBV_WR_SEND;
+	swr.send_flags = IBV_SEND_SIGNALED;
+	swr.wr_id = 11;
+	CHECK(ibv_post_send(id->qp, &swr, &bad_s) == 0);
+	recv_pkt(buf, sizeof(buf), &pkt);
+	CHECK(pkt.bth.opcode == ROCE_RC_SEND_ONLY && pkt.bth.dqpn == req.local_qpn && pkt.bth.psn == req.starting_psn);
+	nak.bth.opcode = ROCE_RC_ACK;
+	nak.bth.pkey = ROCE_PKEY_DEFAULT;
+	nak.bth.dqpn = rep.local_qpn;
+	nak.bth.psn = req.starting_psn;
+	nak.aeth.syndrome = ROCE_AETH_RNR | 1; /* 0.01 ms */
+	send_pkt(buf, roce_pkt_build(buf, sizeof(buf), &nak, NULL, 0));
+	poll_one(cq, &wc);
+	CHECK(wc.wr_id == 11 && wc.status == IBV_WC_RNR_RETRY_EXC_ERR);
+	printf("server: the REQ's RNR retry count 0: our SEND, RNR NAKed once, fails (%s)\n", ibv_wc_status_str(wc.status));
+	rdma_destroy_qp(id);
+	CHECK(ibv_dereg_mr(mr) == 0 && ibv_destroy_cq(cq) == 0 && ibv_dealloc_pd(pd) == 0);
+	CHECK(rdma_destroy_id(id) == 0 && rdma_destroy_id(lid) == 0);
+	rdma_destroy_event_channel(ch);
+}
+
 int main(int argc, char **argv)
 {
 	uint16_t port = argc > 1 ? (uint16_t)atoi(argv[1]) : 13898;
@@ -432,6 +504,7 @@ int main(int argc, char **argv)
 	param.private_data_len = sizeof(rep_pdata);
 	param.responder_resources = 1;
 	param.initiator_depth = 1;
+	param.rnr_retry_count = 2;
 	CHECK(rdma_accept(id, &param) == 0);
 
 	CHECK(recv_mad(mad) == ROCE_CM_REP);
@@ -440,6 +513,7 @@ int main(int argc, char **argv)
 	CHECK(rep.local_qpn == id->qp->qp_num); /* as rdma-core: qp_num is the QPN on the wire */
 	CHECK(memcmp(rep.private_data, rep_pdata, sizeof(rep_pdata)) == 0);
 	CHECK(rep.responder_resources == 1 && rep.initiator_depth == 1); /* rdma_accept's, as Linux */
+	CHECK(rep.rnr_retry_count == 2);
 	printf("REP: QPN 0x%06x, starting PSN 0x%06x\n", rep.local_qpn, rep.starting_psn);
 
 	/*
@@ -521,6 +595,7 @@ int main(int argc, char **argv)
 	rdma_destroy_event_channel(ch);
 	client_waits_for_slow_accept((uint16_t)(port + 1));
 	server_rep_unanswered((uint16_t)(port + 2));
+	server_rnr_from_req((uint16_t)(port + 3));
 	close(fd);
 	printf("ok: Linux rping's REQ -> CONNECT_REQUEST, the REP names the QP, SEND / WRITE / SEND both ways, DREQ\n");
 	return 0;
