@@ -43,6 +43,12 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE_CM);
 #define CM_TIMEWAIT_MS 1000     /* answering duplicate DREQs after the end */
 #define CM_LINGER_MS 100        /* a DREQ's hang-up waits this long at most for the ACKs of what we sent */
 #define CM_HOP_LIMIT 64
+/*
+ * Requests a listening ep may hold unanswered (each is a qp and a socket): more are refused with REJ
+ * "no resources", so a flood of REQs, which anyone on the network can send, cannot take the process's
+ * descriptors or the address's QPNs. DOCA's and rdma_cm's own limits apply when the owner answers.
+ */
+#define ROCE_CM_PENDING_MAX 128
 
 enum cmc_state {
 	CMC_REQ_SENT,  /* active: waiting for REP / REJ */
@@ -58,6 +64,7 @@ struct cmc {
 	struct rnic_qp *qp;            /* NULL once freed */
 	struct rnic_qp *data;          /* librdmacm: the qp the messages describe (qp->cm_data); NULL: qp itself */
 	const struct roce_cm_local *l;
+	struct rnic_ep *listener;      /* passive: the listening ep the request went to */
 	enum cmc_state state;
 	bool active;
 	uint32_t local_id, remote_id;
@@ -517,6 +524,25 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 		return;
 	}
 	ep = x->ep;
+	{
+		unsigned pending = 0;
+
+		for (c = cm.conns; c != NULL; c = c->next)
+			pending += c->listener == ep && c->state == CMC_REQ_RCVD;
+		if (pending >= ROCE_CM_PENDING_MAX) {
+			static struct softhw_ratelimit rl;
+
+			SOFTHW_LOG_LIMITED(&rl, SDK_LOG_WARN,
+					   "RDMA-CM over RoCEv2: %u connection requests to port %u wait for the application's "
+					   "answer; the REQ from %u.%u.%u.%u is refused (no resources). Accept or reject "
+					   "requests sooner (progress the PE)",
+					   pending, port, peer_ip >> 24, (peer_ip >> 16) & 0xff, (peer_ip >> 8) & 0xff,
+					   peer_ip & 0xff);
+			cm.st.rej_busy++;
+			send_rej(l, peer_ip, tid, 0, req.local_comm_id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_NO_RESOURCES);
+			return;
+		}
+	}
 	memset(&h, 0, sizeof(h));
 	h.cm = 1;
 	h.self.wire = 1;
@@ -535,6 +561,7 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 		return;
 	}
 	c->peer_ip = peer_ip;
+	c->listener = ep;
 	c->remote_id = req.local_comm_id;
 	c->tid = tid;
 	c->peer_qpn = req.local_qpn;
@@ -1098,10 +1125,12 @@ void roce_cm_stop(void)
 	pthread_mutex_lock(&cm.lock);
 	if (cm.st.rx + cm.st.drop_malformed + cm.st.drop_unknown > 0) { /* one line, as the path's per-qp counters */
 		snprintf(line, sizeof(line),
-			 "RoCEv2 CM stats: rx %llu drop_malformed %llu drop_unknown %llu rej_sent %llu resent %llu mra_sent %llu",
+			 "RoCEv2 CM stats: rx %llu drop_malformed %llu drop_unknown %llu rej_sent %llu resent %llu mra_sent %llu "
+			 "rej_busy %llu",
 			 (unsigned long long)cm.st.rx, (unsigned long long)cm.st.drop_malformed,
 			 (unsigned long long)cm.st.drop_unknown, (unsigned long long)cm.st.rej_sent,
-			 (unsigned long long)cm.st.resent, (unsigned long long)cm.st.mra_sent);
+			 (unsigned long long)cm.st.resent, (unsigned long long)cm.st.mra_sent,
+			 (unsigned long long)cm.st.rej_busy);
 		SDK_LOG_DBG("%s", line);
 		if (getenv("SOFTDOCA_ROCE_STATS") != NULL)
 			fprintf(stderr, "softdoca: %s\n", line);

@@ -100,6 +100,7 @@ struct roce_cm_stats {
 	uint64_t rej_sent;      /* REJs sent (no listener, bad request, the consumer) */
 	uint64_t resent;        /* REQ / REP / DREQ sent again on a timeout */
 	uint64_t mra_sent;
+	uint64_t rej_busy;     /* REQs refused: ROCE_CM_PENDING_MAX requests of the listener unanswered already */
 };
 void roce_cm_get_stats(struct roce_cm_stats *st);
 

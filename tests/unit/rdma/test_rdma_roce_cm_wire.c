@@ -17,6 +17,7 @@
  * test_doca_client_mtu: doca_rdma_set_mtu caps the REQ's path MTU and the RC packets' size.
  * test_forged_source: RC packets naming the connection's QPN from another address are dropped.
  * test_many_unanswered: twenty REQs time out at once, and all twenty connections fail.
+ * test_req_flood: past 128 unanswered requests a listener refuses REQs (REJ "no resources").
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -828,6 +829,60 @@ static void test_many_unanswered(void)
 	unsetenv("SOFTDOCA_ROCE_CM_RETRIES");
 }
 
+/*
+ * A flood of REQs the application does not answer (it does not progress): the listening ep
+ * holds at most 128 requests (each a qp and a socket); the rest get REJ "no resources" (3) at
+ * once, and nothing else is refused. Then the context stops, refusing the 128.
+ */
+static void test_req_flood(void)
+{
+	enum { N = 140, MAX = 128 };
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr;
+	unsigned busy = 0, other = 0;
+	bool late_only = true;
+	struct side b;
+	uint16_t port;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	CHECK(setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &(int){1 << 20}, sizeof(int)) == 0);
+	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
+	port = listen_on_free_port(b.rdma);
+	for (uint32_t i = 0; i < N; i++) {
+		linux_req(mad, 0x66660000u + i, port);
+		send_mad(mad);
+		if (i % 32 == 31) { /* (the CM's socket holds what a burst brings, not a flood's all) */
+			for (double end = now_s() + 0.2; now_s() < end;)
+				nap();
+		}
+	}
+	/* the answers: REJ 3 for each REQ past the 128th, nothing for the others (no progress) */
+	while (recv_mad_from(NULL, SRV_IP, mad, &hdr, 2)) {
+		struct roce_cm_rej rej;
+
+		if (hdr.attr_id != ROCE_CM_REJ) {
+			other++;
+			continue;
+		}
+		roce_cm_rej_get(mad, &rej);
+		if (rej.reason == ROCE_CM_REJ_NO_RESOURCES)
+			busy++;
+		else
+			other++;
+		late_only &= rej.remote_comm_id >= 0x66660000u + MAX;
+	}
+	printf("%d REQs unanswered by the application: %u refused (no resources), %u other answers\n", N, busy, other);
+	CHECK(busy == N - MAX && other == 0 && late_only);
+	side_down(&b);
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
 int main(void)
 {
 	if (geteuid() == 0) {
@@ -845,6 +900,7 @@ int main(void)
 	TEST_RUN(test_doca_client_mtu);
 	TEST_RUN(test_forged_source);
 	TEST_RUN(test_many_unanswered);
+	TEST_RUN(test_req_flood);
 	if (raw >= 0) {
 		printf("%u RC packets' ICRCs checked against the IPv4 ID and flags they left with (%u UDP GSO "
 		       "runs among them)%s\n", raw_checked, raw_runs, getenv("SOFTDOCA_ROCE_NO_GSO") != NULL ? " (GSO off)" : "");
