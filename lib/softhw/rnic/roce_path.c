@@ -1000,6 +1000,11 @@ static bool roce_open(struct rnic_qp *qp)
 	if (lp != NULL) {
 		pthread_mutex_lock(&lp->lock);
 		err = roce_port_qp_add(lp->port, &s->qpn);
+		/* its source port taken (by another program or user): it sends from 4791, which works, but say so */
+		if (err == DOCA_SUCCESS && roce_port_qp_sport(lp->port, s->qpn) != roce_udp_sport(s->qpn))
+			SDK_LOG_WARN("RoCEv2 QP 0x%06x: UDP port %u on this address is taken by someone else; it sends "
+				     "from port %u instead (free the port, or peers that predict it reach us through 4791)",
+				     s->qpn, roce_udp_sport(s->qpn), roce_port_qp_sport(lp->port, s->qpn));
 		pthread_mutex_unlock(&lp->lock);
 		if (err != DOCA_SUCCESS)
 			SDK_LOG_ERR("RoCEv2: no queue pair number free on this address (%s)", doca_error_get_name(err));
@@ -1095,7 +1100,9 @@ static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 	 * send from the port of the path's flow label, the same at both ends.
 	 */
 	if (s->cm_sport != 0 && roce_port_qp_set_sport(s->lp->port, s->qpn, s->cm_sport) != DOCA_SUCCESS)
-		SDK_LOG_DBG("RoCEv2 QP 0x%06x: cannot send from UDP port %u", s->qpn, s->cm_sport);
+		SDK_LOG_WARN("RoCEv2 QP 0x%06x: cannot send from UDP port %u (the port of the connection's flow "
+			     "label; taken by someone else): it sends from port %u, which the peer's socket may not expect",
+			     s->qpn, s->cm_sport, roce_port_qp_sport(s->lp->port, s->qpn));
 	err = roce_port_qp_connect(s->lp->port, s->qpn, peer->roce_ip,
 				   s->cm_sport != 0 ? s->cm_sport : roce_udp_sport(peer->roce_qpn));
 	pthread_mutex_unlock(&s->lp->lock);
