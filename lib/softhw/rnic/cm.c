@@ -45,15 +45,21 @@ static void soft_link_local_to_loopback(struct sockaddr_storage *ss)
 	}
 }
 
+/* The connection of ep's qps names QPNs on the wire: its CM messages may describe another qp. */
+static bool cm_carries_data(const struct rnic_ep *ep)
+{
+	return rnic_paths[rnic_conn_choose(ep)]->wire_qpn != NULL;
+}
+
 /* RDMA-CM on the wire: `data` may stand for a connection qp of ep (see rnic.h). */
 static doca_error_t data_check(const struct rnic_ep *ep, struct rnic_qp *data)
 {
 	doca_error_t err = DOCA_SUCCESS;
 
-	if (rnic_conn_choose(ep) != RNIC_PATH_ROCE)
+	if (!cm_carries_data(ep))
 		return DOCA_ERROR_NOT_SUPPORTED; /* the stream's handshake carries no QPN */
 	softhw_lock(&data->lock);
-	if (data->conn != RNIC_PATH_ROCE || data->ep->attr.fn != ep->attr.fn || data->cm || data->dead)
+	if (data->conn != rnic_conn_choose(ep) || data->ep->attr.fn != ep->attr.fn || data->cm || data->dead)
 		err = DOCA_ERROR_INVALID_VALUE;
 	else if (data->state != QP_IDLE || data->has_peer)
 		err = DOCA_ERROR_BAD_STATE;
@@ -128,7 +134,7 @@ doca_error_t rnic_cm_connect_data(struct softhw_rnic_ep *e, const struct sockadd
 {
 	if (p == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
-	if (rnic_conn_choose(rnic_ep_of(e)) != RNIC_PATH_ROCE)
+	if (!cm_carries_data(rnic_ep_of(e)))
 		return DOCA_ERROR_NOT_SUPPORTED;
 	return cm_connect(e, addr, addr_len, user, p, out);
 }
@@ -169,7 +175,7 @@ doca_error_t rnic_cm_accept_data(struct softhw_rnic_qp *q, void *user, const str
 {
 	if (p == NULL)
 		return DOCA_ERROR_INVALID_VALUE;
-	if (rnic_conn_choose(rnic_qp_of(q)->ep) != RNIC_PATH_ROCE)
+	if (!cm_carries_data(rnic_qp_of(q)->ep))
 		return DOCA_ERROR_NOT_SUPPORTED;
 	return cm_accept(rnic_qp_of(q), user, p);
 }

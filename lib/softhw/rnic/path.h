@@ -81,6 +81,9 @@ struct rnic_path_ops {
 	bool symmetric;
 	/* optional: fill in what only this qp's connection knows (its own addresses and numbers) */
 	void (*describe_qp)(const struct rnic_qp *qp, struct rnic_peer *p);
+	/* optional: the qp's QPN on the wire. A connection that has one carries RDMA-CM for another
+	 * qp of the card (librdmacm's data qp: rnic_cm_connect_data); without it, only for its own */
+	uint32_t (*wire_qpn)(const struct rnic_qp *qp);
 	/* no lock: this path connects the qps of this ep (its profile, SOFTDOCA_RDMA_TRANSPORT, ...) */
 	bool (*serves)(const struct rnic_ep *ep);
 	/* no lock: a qp is made with this connection; allocate its state into qp->path[id] (false: no memory) */

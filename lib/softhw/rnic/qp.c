@@ -376,12 +376,10 @@ doca_error_t rnic_qp_create(struct softhw_rnic_ep *e, void *user, struct softhw_
 uint32_t rnic_qp_wire_num(struct softhw_rnic_qp *q)
 {
 	struct rnic_qp *qp = rnic_qp_of(q);
-	struct rnic_peer self;
 
-	if (qp == NULL || qp->conn != RNIC_PATH_ROCE)
+	if (qp == NULL || rnic_conn_of(qp)->wire_qpn == NULL)
 		return 0;
-	rnic_self_peer(qp->ep, qp, &self);
-	return self.roce_qpn;
+	return rnic_conn_of(qp)->wire_qpn(qp);
 }
 
 doca_error_t rnic_qp_export(struct softhw_rnic_qp *q, const void **blob, size_t *len)

@@ -1041,6 +1041,13 @@ static void roce_describe_qp(const struct rnic_qp *qp, struct rnic_peer *p)
 	p->roce_mtu_log = offered_mtu_log(qp);
 }
 
+static uint32_t roce_wire_qpn(const struct rnic_qp *qp)
+{
+	const struct roce_qp *s = rq_of(qp);
+
+	return s != NULL ? s->qpn : 0;
+}
+
 /* The RNR NAK timer code closest above RNIC_RNR_INTERVAL_MS, what the stream's receiver waits. */
 static uint8_t rnr_code(void)
 {
@@ -1759,6 +1766,7 @@ const struct rnic_path_ops rnic_roce_path = {
 	.wire = 1,
 	.symmetric = true,
 	.describe_qp = roce_describe_qp,
+	.wire_qpn = roce_wire_qpn,
 	.serves = roce_serves,
 	.open = roce_open,
 	.dial = roce_dial,
