@@ -59,6 +59,7 @@ struct ibv_device **ibv_get_device_list(int *num_devices)
 		(void)doca_devinfo_get_ibdev_name(list[i], d->pub.name, sizeof(d->pub.name));
 		snprintf(d->pub.dev_name, sizeof(d->pub.dev_name), "uverbs%u", k);
 		d->devinfo = list[i];
+		d->index = (int)k;
 		out[k++] = &d->pub;
 	}
 	if (num_devices != NULL)
@@ -88,6 +89,12 @@ __be64 ibv_get_device_guid(struct ibv_device *device)
 		for (const char *c = device->name; *c != '\0'; c++)
 			g = g * 131 + (unsigned char)*c;
 	return htobe64(g | 0x0200000000000000ull);
+}
+
+/* The kernel's device index there; here the device's place in the list, as its uverbs<N> name. */
+int ibv_get_device_index(struct ibv_device *device)
+{
+	return device != NULL ? ((struct sv_dev *)device)->index : -1;
 }
 
 static const struct soft_ibv_hooks *hooks(void)
@@ -175,8 +182,8 @@ int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *a)
 	a->max_cqe = 4194303;
 	a->max_mr = 1 << 20;
 	a->max_pd = 1 << 20;
-	a->max_qp_rd_atom = 16;
-	a->max_qp_init_rd_atom = 16;
+	a->max_qp_rd_atom = SOFT_IBV_MAX_RD_ATOM;
+	a->max_qp_init_rd_atom = SOFT_IBV_MAX_RD_ATOM;
 	a->max_res_rd_atom = 1 << 20;
 	a->atomic_cap = IBV_ATOMIC_HCA;
 	a->max_pkeys = 1;
@@ -254,6 +261,19 @@ int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __b
 		return EINVAL;
 	*pkey = htobe16(0xffff);
 	return 0;
+}
+
+/* The index of a P_Key in the port's table (one entry, 0xffff at 0), or -1. */
+int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pkey)
+{
+	__be16 p;
+	int i;
+
+	for (i = 0; ibv_query_pkey(context, port_num, i, &p) == 0; i++)
+		if (p == pkey)
+			return i;
+	errno = i == 0 ? EINVAL : ENOENT; /* no such port (or context), or not in its table */
+	return -1;
 }
 
 struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)

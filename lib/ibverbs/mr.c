@@ -108,6 +108,22 @@ struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length, uin
 	return ibv_reg_mr_iova2(pd, addr, length, iova, (unsigned int)access);
 }
 
+/* A dma-buf is a device driver's memory (a GPU's) behind a file descriptor: the soft NIC reaches
+ * memory by address only. */
+struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access)
+{
+	(void)pd;
+	(void)offset;
+	(void)length;
+	(void)iova;
+	(void)fd;
+	(void)access;
+	SDK_LOG_ERR("ibv_reg_dmabuf_mr: not supported by softdoca's libibverbs (no dma-buf: the soft NIC "
+		    "reaches memory by address)");
+	errno = EOPNOTSUPP;
+	return NULL;
+}
+
 int ibv_dereg_mr(struct ibv_mr *mr)
 {
 	struct sv_mr *m = (struct sv_mr *)mr;

@@ -214,6 +214,42 @@ int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask, struct i
 	return 0;
 }
 
+/*
+ * Whether a reader may poll the last byte of a message instead of its completion: not here.
+ * The soft NIC places a message's bytes with memcpy or process_vm_writev, whose store order
+ * within one copy is not defined (glibc's vector copies store the tail early, x86's fast string
+ * moves may store out of order). 0 is what a provider that cannot promise it answers.
+ */
+int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags)
+{
+	(void)qp;
+	(void)op;
+	(void)flags;
+	return 0;
+}
+
+/*
+ * ECE (Enhanced Connection Establishment): vendor options a provider negotiates through the
+ * CM. The soft NIC has none; EOPNOTSUPP, as rdma-core for a provider without ECE.
+ */
+int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	(void)qp;
+	(void)ece;
+	SDK_LOG_ERR("ibv_query_ece: the soft NIC has no ECE options");
+	errno = EOPNOTSUPP;
+	return EOPNOTSUPP;
+}
+
+int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	(void)qp;
+	(void)ece;
+	SDK_LOG_ERR("ibv_set_ece: the soft NIC has no ECE options");
+	errno = EOPNOTSUPP;
+	return EOPNOTSUPP;
+}
+
 static enum ibv_wc_status wc_status(doca_error_t e, bool recv)
 {
 	switch (e) {

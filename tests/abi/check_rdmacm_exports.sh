@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks softdoca's librdmacm.so.1 (or libibverbs.so.1, libmlx5.so.1, libefa.so.1): its soname, and
 # that it exports exactly the functions of its map, each under the version node the map puts it in
-# (RDMACM_1.0 ... 1.4, IBVERBS_1.0 ... 1.11, MLX5_1.x, EFA_1.x).
+# (RDMACM_1.0 ... 1.4, IBVERBS_1.0 ... 1.14, MLX5_1.x, EFA_1.x).
 # usage: check_rdmacm_exports.sh LIBRARY.so VERSION.map [SONAME NODE-PREFIX]
 set -euo pipefail
 lib=$1 map=$2 soname=${3:-librdmacm.so.1} node=${4:-RDMACM}
