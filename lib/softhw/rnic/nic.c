@@ -108,10 +108,26 @@ struct rnic_qp *rnic_qp_find(uint64_t id)
 
 /* ---- the loop ---- */
 
+/* When the service thread wakes next (ms); 0 while it computes that (seq_cst, with the qp locks). */
+static uint64_t sleep_until;
+
+bool rnic_nic_sleeps_past(uint64_t ms)
+{
+	uint64_t until = __atomic_load_n(&sleep_until, __ATOMIC_SEQ_CST);
+
+	return until == 0 || until > ms;
+}
+
 static int next_timeout(uint64_t now)
 {
 	uint64_t first = UINT64_MAX;
 
+	/*
+	 * An owner that sets an earlier deadline on a qp already watched kicks only if we sleep past
+	 * it: either it sees 0 (we are computing: kick), or the value below, stored after every qp
+	 * was read under its lock (a deadline set after our read is later than none we saw: kick).
+	 */
+	__atomic_store_n(&sleep_until, 0, __ATOMIC_SEQ_CST);
 	/* under each qp's lock: an owner's post sets a deadline or a path's timer concurrently */
 	for (struct rnic_qp *qp = timed; qp != NULL; qp = qp->next_timed) {
 		softhw_lock(&qp->lock);
@@ -132,6 +148,9 @@ static int next_timeout(uint64_t now)
 			if (t < first)
 				first = t;
 		}
+	__atomic_store_n(&sleep_until,
+			 first == UINT64_MAX ? UINT64_MAX : first <= now ? 1 : first > now + 60000 ? now + 60000 : first,
+			 __ATOMIC_SEQ_CST);
 	if (first == UINT64_MAX)
 		return -1;
 	return first <= now ? 0 : (int)(first - now > 60000 ? 60000 : first - now);

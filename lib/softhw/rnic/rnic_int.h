@@ -277,6 +277,11 @@ void rnic_nic_del_fd(int fd);
 void rnic_nic_timed_add(struct rnic_qp *qp);
 /* The caller is the service thread. */
 bool rnic_nic_on_thread(void);
+/*
+ * A qp already watched set a deadline (ms) under its lock: does the service thread sleep past
+ * it (it computed its sleep before, or is computing it now)? Then it must be kicked.
+ */
+bool rnic_nic_sleeps_past(uint64_t ms);
 struct rnic_qp *rnic_qp_find(uint64_t id); /* nic.lock held */
 
 /* ---- wire.c ---- */

@@ -802,6 +802,15 @@ static void rc_leave(struct roce_qp *s)
 	}
 }
 
+/*
+ * qp lock held, after rc_poll said the deadline is new: the service thread must learn it if it
+ * does not watch the qp yet, or sleeps past it (it computed its sleep before the deadline came).
+ */
+static bool kick_needed(const struct rnic_qp *qp, const struct roce_qp *s)
+{
+	return !qp->timed || rnic_nic_sleeps_past((s->deadline + 999999u) / 1000000u);
+}
+
 /* Runs the engine's timers and output; true if its deadline is new (the service thread must learn it). */
 static bool rc_poll(struct roce_qp *s)
 {
@@ -973,7 +982,7 @@ static void roce_post(struct rnic_qp *qp, struct rnic_wr *wr)
 		return;
 	}
 	/* the owner sends the first packets itself; the service thread keeps the time */
-	if (rc_poll(s) && !qp->timed)
+	if (rc_poll(s) && kick_needed(qp, s))
 		rnic_nic_kick();
 }
 
@@ -1157,7 +1166,7 @@ void roce_path_cm_flush(struct rnic_qp *qp)
 {
 	struct roce_qp *s = rq_of(qp);
 
-	if (s != NULL && s->rc != NULL && s->in_rc == 0 && rc_poll(s) && !qp->timed)
+	if (s != NULL && s->rc != NULL && s->in_rc == 0 && rc_poll(s) && kick_needed(qp, s))
 		rnic_nic_kick();
 }
 
@@ -1304,7 +1313,7 @@ static void rx_done(struct roce_lport *lp, struct roce_qp *s, struct rnic_ep *ow
 			if (i == lp->nowed)
 				lp->owed[lp->nowed++] = s;
 		} else {
-			kick = rc_poll(s) && !qp->timed;
+			kick = rc_poll(s) && kick_needed(qp, s);
 			if (owner == NULL && s->deadline != ROCE_RC_NO_DEADLINE)
 				rnic_nic_timed_add(qp);
 		}
@@ -1324,7 +1333,7 @@ static void lport_pay(struct roce_lport *lp)
 
 		softhw_lock(&qp->lock);
 		if (s->poll_owed && !qp->dead && s->rc != NULL)
-			kick = rc_poll(s) && !qp->timed;
+			kick = rc_poll(s) && kick_needed(qp, s);
 		s->poll_owed = false;
 		softhw_unlock(&qp->lock);
 		if (kick)
