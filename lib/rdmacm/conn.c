@@ -521,6 +521,10 @@ int rdma_accept(struct rdma_cm_id *pub, struct rdma_conn_param *param)
 	if (id == NULL || (param == NULL && id->pub.qp == NULL) ||
 	    (param != NULL && param->private_data_len > CM_REP_PDATA))
 		return cm_fail(EINVAL);
+	/* as rdma_connect (and rdma-core's both): no more than the device offers, or RDMA_MAX_* */
+	if (param != NULL && ((param->responder_resources != RDMA_MAX_RESP_RES && param->responder_resources > CM_DEV_MAX_RD) ||
+			      (param->initiator_depth != RDMA_MAX_INIT_DEPTH && param->initiator_depth > CM_DEV_MAX_RD)))
+		return cm_fail(EINVAL);
 	pthread_mutex_lock(&g.lock);
 	if (!cm_valid_id(id) || id->state != ST_REQ_RCVD) {
 		pthread_mutex_unlock(&g.lock);

@@ -761,7 +761,10 @@ static void rx_mra(struct cmc *c, const uint8_t *mad)
 	roce_cm_mra_get(mad, &mra);
 	if ((c->state == CMC_REQ_SENT && mra.msg_mraed == ROCE_CM_MSG_REQ) ||
 	    (c->state == CMC_REP_SENT && mra.msg_mraed == ROCE_CM_MSG_REP))
-		c->deadline = rnic_now_ms() + conv_ms(mra.service_timeout) + 2 * conv_ms(CM_PACKET_LIFETIME);
+		/* (capped as a REQ's resend time: an MRA of 31 would hold the connection 2.3 h a time) */
+		c->deadline = rnic_now_ms() +
+			      conv_ms(mra.service_timeout < CM_PEER_TIMEOUT_MAX ? mra.service_timeout : CM_PEER_TIMEOUT_MAX) +
+			      2 * conv_ms(CM_PACKET_LIFETIME);
 }
 
 static void rx_dreq(struct cmc *c, uint64_t tid, const uint8_t *mad)

@@ -317,6 +317,12 @@ static void server_rep_unanswered(uint16_t port)
 		id = ev->id;
 		CHECK(rdma_ack_cm_event(ev) == 0);
 		rc_qp(id, &pd, &cq);
+		{ /* more than the device's depths: EINVAL, as rdma-core; the request stays */
+			struct rdma_conn_param over = param;
+
+			over.responder_resources = 17;
+			CHECK(rdma_accept(id, &over) == -1 && errno == EINVAL);
+		}
 		CHECK(rdma_accept(id, &param) == 0);
 		CHECK(recv_mad(mad) == ROCE_CM_REP);
 		roce_cm_rep_get(mad, &rep);
