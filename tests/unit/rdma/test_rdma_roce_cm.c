@@ -6,9 +6,12 @@
  *
  * B (the server) rejects the first request; a request for a port nobody listens on is refused
  * at once (REJ "invalid service ID"); garbage sent to UDP 4791 is dropped; the next request is
- * accepted (with private data in the REP) and established on both sides; a send, a write and a
- * read cross; B disconnects and A hears it at once (DREQ), not after the 60 s of silence
- * SOFTDOCA_ROCE_DEAD_MS allows; a third connection is ended by A and B hears it at once.
+ * accepted (with private data in the REP) and established on both sides; a send, a write, a
+ * read, a compare-and-swap and a fetch-and-add cross (the CM's data path is its own: its ep
+ * never drains the port itself); B disconnects and A hears it at once (DREQ), not after the 60 s of silence
+ * SOFTDOCA_ROCE_DEAD_MS allows; a third connection is ended by A and B hears it at once. On a
+ * fourth, A sends 200 bytes into B's 100-byte receive: NAK "invalid request", A's send fails
+ * with INVALID_VALUE and B's receive with TOO_BIG (docs/compatibility.md).
  */
 #include <poll.h>
 #include <signal.h>
@@ -27,6 +30,8 @@
 #define A_SEND 0u
 #define A_WRITE 131072u
 #define A_READ 262144u
+#define B_ATOMIC 393216u /* B's 8 bytes: 5, swapped to 9, then 3 added */
+#define A_ATOMIC 393216u
 
 static struct doca_buf_inventory *inv;
 static bool b_accept; /* B: reject requests until told otherwise */
@@ -35,6 +40,8 @@ SIDE_CB(recv, receive)
 SIDE_CB(send, send)
 SIDE_CB(rd, read)
 SIDE_CB(wr, write)
+SIDE_CB(cs, atomic_cmp_swp)
+SIDE_CB(fa, atomic_fetch_add)
 
 static void b_req(struct doca_rdma_connection *c, union doca_data cu)
 {
@@ -52,8 +59,10 @@ static void b_req(struct doca_rdma_connection *c, union doca_data cu)
 
 static void side_up(struct side *s, struct doca_dev *dev)
 {
-	side_create(s, dev, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE,
-		    DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE, MEM);
+	side_create(s, dev, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC,
+		    DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE |
+			    DOCA_ACCESS_FLAG_RDMA_ATOMIC,
+		    MEM);
 	CHECK_OK(doca_rdma_set_connection_state_callbacks(s->rdma, b_req, c_est, c_fail, c_disc));
 	CHECK_OK(doca_rdma_set_max_num_connections(s->rdma, 8));
 	CHECK_OK(doca_rdma_set_connection_request_timeout(s->rdma, 20000));
@@ -61,6 +70,8 @@ static void side_up(struct side *s, struct doca_dev *dev)
 	CHECK_OK(doca_rdma_task_send_set_conf(s->rdma, send_ok, send_err, 4));
 	CHECK_OK(doca_rdma_task_read_set_conf(s->rdma, rd_ok, rd_err, 4));
 	CHECK_OK(doca_rdma_task_write_set_conf(s->rdma, wr_ok, wr_err, 4));
+	CHECK_OK(doca_rdma_task_atomic_cmp_swp_set_conf(s->rdma, cs_ok, cs_err, 4));
+	CHECK_OK(doca_rdma_task_atomic_fetch_add_set_conf(s->rdma, fa_ok, fa_err, 4));
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(s->rdma)));
 }
 
@@ -108,6 +119,7 @@ static int run_b(int in, int out)
 	CHECK_OK(doca_buf_inventory_create(16, &inv));
 	CHECK_OK(doca_buf_inventory_start(inv));
 	side_up(&b, dev);
+	memcpy(b.mem + B_ATOMIC, &(uint64_t){5}, 8);
 	port = listen_on_free_port(b.rdma);
 	put_blob(out, &port, sizeof(port));
 	CHECK_OK(doca_mmap_export_rdma(b.mmap, dev, &d, &l));
@@ -130,12 +142,29 @@ static int run_b(int in, int out)
 	/* 3: A wrote and read our memory; then we end the connection */
 	CHECK(wait_cmd(&b, in) == 'd');
 	CHECK(is_pattern(b.mem + B_WRITE, WLEN, 2));
+	{
+		uint64_t v;
+
+		memcpy(&v, b.mem + B_ATOMIC, 8);
+		CHECK(v == 12); /* 5, swapped to 9, then 3 added */
+	}
 	CHECK_OK(doca_rdma_connection_disconnect(b.conn));
 	CHECK(write(out, "x", 1) == 1);
 	/* 4: a third connection, ended by A: heard here at once */
 	RUN_UNTIL(&b, b.est == 2);
 	CHECK(write(out, "e", 1) == 1);
 	RUN_UNTIL_S(&b, b.disc == 1, 5);
+	CHECK(write(out, test_failures == 0 ? "y" : "n", 1) == 1);
+	/* 5: a fourth connection; a receive of 100 bytes, and A's 200-byte send into it */
+	RUN_UNTIL(&b, b.est == 3);
+	doca_task_free(doca_rdma_task_receive_as_task(r));
+	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+	dst = buf_at(b.mmap, b.mem, B_RECV, 100, 0);
+	CHECK_OK(doca_rdma_task_receive_allocate_init(b.rdma, dst, (union doca_data){0}, &r));
+	CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(r)));
+	CHECK(write(out, "r", 1) == 1);
+	RUN_UNTIL(&b, b.err == 1);
+	CHECK(b.last == DOCA_ERROR_TOO_BIG);
 	CHECK(write(out, test_failures == 0 ? "y" : "n", 1) == 1);
 	CHECK(wait_cmd(&b, in) == 'q');
 
@@ -245,6 +274,31 @@ static void run_a(int in, int out, pid_t child)
 	CHECK(is_pattern(a.mem + A_READ, WLEN, 2));
 	CHECK_OK(doca_buf_dec_refcount(remote, NULL));
 	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+	{ /* atomics on B's 5: compare-and-swap to 9 (old 5), then add 3 (old 9) */
+		struct doca_rdma_task_atomic_cmp_swp *tcs;
+		struct doca_rdma_task_atomic_fetch_add *tfa;
+		uint64_t v;
+
+		remote = buf_at(rm, rbase, B_ATOMIC, 8, 0);
+		dst = buf_at(a.mmap, a.mem, A_ATOMIC, 8, 0);
+		CHECK_OK(doca_rdma_task_atomic_cmp_swp_allocate_init(a.rdma, a.conn, remote, dst, 5, 9, (union doca_data){0},
+								    &tcs));
+		CHECK_OK(doca_task_submit(doca_rdma_task_atomic_cmp_swp_as_task(tcs)));
+		RUN_UNTIL(&a, a.ok + a.err == 4);
+		memcpy(&v, a.mem + A_ATOMIC, 8);
+		CHECK(a.ok == 4 && v == 5);
+		CHECK_OK(doca_buf_reset_data_len(dst));
+		CHECK_OK(doca_rdma_task_atomic_fetch_add_allocate_init(a.rdma, a.conn, remote, dst, 3, (union doca_data){0},
+								      &tfa));
+		CHECK_OK(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(tfa)));
+		RUN_UNTIL(&a, a.ok + a.err == 5);
+		memcpy(&v, a.mem + A_ATOMIC, 8);
+		CHECK(a.ok == 5 && v == 9);
+		doca_task_free(doca_rdma_task_atomic_cmp_swp_as_task(tcs));
+		doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(tfa));
+		CHECK_OK(doca_buf_dec_refcount(remote, NULL));
+		CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+	}
 
 	/* 3: B disconnects: its DREQ ends ours at once */
 	CHECK(write(out, "d", 1) == 1);
@@ -259,6 +313,24 @@ static void run_a(int in, int out, pid_t child)
 	CHECK(a.est == 2);
 	CHECK(wait_cmd(&a, in) == 'e');
 	CHECK_OK(doca_rdma_connection_disconnect(a.conn));
+	CHECK(wait_cmd(&a, in) == 'y');
+	/* 5: a fourth connection: a send longer than B's receive */
+	a.conn = NULL;
+	connect_to(&a, port);
+	CHECK(a.est == 3);
+	CHECK(wait_cmd(&a, in) == 'r');
+	fill(a.mem + A_SEND, 200, 3);
+	src = buf_at(a.mmap, a.mem, A_SEND, 200, 200);
+	{
+		struct doca_rdma_task_send *big;
+
+		CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, src, (union doca_data){0}, &big));
+		CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(big)));
+		RUN_UNTIL(&a, a.ok + a.err == 6);
+		CHECK(a.err == 1 && a.last == DOCA_ERROR_INVALID_VALUE);
+		doca_task_free(doca_rdma_task_send_as_task(big));
+	}
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
 	CHECK(wait_cmd(&a, in) == 'y');
 	CHECK(write(out, "q", 1) == 1);
 	if (child > 0) {
