@@ -19,6 +19,7 @@
 
 #define ROCE_RC_NO_DEADLINE UINT64_MAX
 #define ROCE_RC_MAX_UNACKED 128 /* requester window in PSNs, as rxe */
+#define ROCE_RC_MIN_CWND 16     /* the least a go-back-N halves the PSNs in flight to */
 #define ROCE_RC_ACKREQ_EVERY 64 /* AckReq on a non-final packet after this many without */
 #define ROCE_RC_MAX_MSG (1u << 31)
 #define ROCE_RC_REF_MIN 1024 /* payloads from this size go to emit_ref (smaller ones: a copy is cheaper than a piece) */

@@ -549,6 +549,10 @@ def scenario_roce(net, work, args):
         problems.append("fewer than two RC statistics lines")
     elif retrans == 0:
         problems.append("no retransmits under 5% loss: were the packets on the lossy veth?")
+    # a 1500-byte veth: path MTU 1024, as rxe's iboe_get_mtu (4096 would not cross it)
+    mtus = sorted({line.split("path_mtu ")[1].split()[0] for line in stats if "path_mtu " in line})
+    if mtus != ["1024"]:
+        problems.append("the QPs' path MTUs are %s, not 1024 (a 1500-byte veth)" % (mtus or "not reported"))
     if problems:
         for name, out in zip(("b", "a"), outs):
             print("---- side %s ----\n%s" % (name, out))
