@@ -363,7 +363,13 @@ static void send_one(struct roce_rc_qp *qp, uint64_t now)
 			data = (const uint8_t *)wr->local + (size_t)i * mtu;
 		break;
 	}
-	if (qp->since_ackreq >= ROCE_RC_ACKREQ_EVERY)
+	/*
+	 * Also the packet that fills what may be in flight: the requester waits for an ACK then,
+	 * and rxe's responder ACKs AckReq packets only (a cwnd under ROCE_RC_ACKREQ_EVERY would
+	 * otherwise wait for the ACK timeout each time)
+	 */
+	if (qp->since_ackreq >= ROCE_RC_ACKREQ_EVERY ||
+	    psn_diff(roce_psn_add(qp->cur_psn, span), qp->una) >= qp->cwnd)
 		pkt.bth.ack_req = true;
 	qp->since_ackreq = pkt.bth.ack_req ? 0 : qp->since_ackreq + 1;
 	if (roce_psn_cmp(qp->cur_psn, qp->hi_psn) < 0)
