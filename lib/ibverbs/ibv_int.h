@@ -26,6 +26,7 @@
 #include <infiniband/verbs.h>
 
 #include "common/priv/soft_verbs.h"
+#include "ibverbs/rdma_core_private.h"
 #include "ibverbs/soft_ibv.h"
 #include "softhw/rnic/rnic.h"
 
@@ -185,23 +186,5 @@ uint32_t sv_mr_table(struct ibv_pd *pd, struct sv_peer_mr *out, uint32_t max);
 struct doca_dev *sv_dev_of(struct ibv_context *ctx);
 /* The context's card speaks RoCEv2 (wire = rocev2): MRs' rkeys are the wire R_Keys. */
 bool sv_ctx_wire(struct ibv_context *ctx);
-
-/*
- * rdma-core exports these, but declares them only in headers it does not install (driver.h,
- * marshall.h): what its ABI has, declared here. The kernel's structures are the kernel's
- * <rdma/ib_user_verbs.h> (<infiniband/verbs.h> includes it) and <rdma/ib_user_sa.h>.
- */
-struct ibv_sa_path_rec;
-struct ib_user_path_rec;
-typedef struct ibv_device *(*sv_driver_init_fn)(const char *uverbs_sys_path, int abi_version);
-void ibv_register_driver(const char *name, sv_driver_init_fn init_func);
-int ibv_dontfork_range(void *base, size_t size);
-int ibv_dofork_range(void *base, size_t size);
-const char *ibv_get_sysfs_path(void);
-int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size);
-void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_attr *src);
-void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src);
-void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst, struct ib_user_path_rec *src);
-void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst, struct ibv_sa_path_rec *src);
 
 #endif /* SOFTDOCA_IBV_INT_H */

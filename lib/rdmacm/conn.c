@@ -162,6 +162,13 @@ static void conn_param_from(struct rdma_conn_param *p, const struct cm_msg *m)
 	p->qp_num = m->qp_num;
 }
 
+/* rdma_connect's and rdma_accept's depths, as rdma-core checks them: the device's at most, or RDMA_MAX_* */
+static bool depths_ok(const struct rdma_conn_param *p)
+{
+	return p == NULL || ((p->responder_resources == RDMA_MAX_RESP_RES || p->responder_resources <= CM_DEV_MAX_RD) &&
+			     (p->initiator_depth == RDMA_MAX_INIT_DEPTH || p->initiator_depth <= CM_DEV_MAX_RD));
+}
+
 static void msg_from_param(struct cm_msg *m, const struct rdma_conn_param *p, uint8_t max_pdata)
 {
 	if (p == NULL) {
@@ -461,8 +468,7 @@ int rdma_connect(struct rdma_cm_id *pub, struct rdma_conn_param *param)
 		return cm_fail(EINVAL);
 	if (param != NULL && param->private_data_len > CM_REQ_PDATA)
 		return cm_fail(EINVAL);
-	if (param != NULL && ((param->responder_resources != RDMA_MAX_RESP_RES && param->responder_resources > CM_DEV_MAX_RD) ||
-			      (param->initiator_depth != RDMA_MAX_INIT_DEPTH && param->initiator_depth > CM_DEV_MAX_RD)))
+	if (!depths_ok(param))
 		return cm_fail(EINVAL);
 	pthread_mutex_lock(&g.lock);
 	if (!cm_valid_id(id) || id->state != ST_ROUTE) {
@@ -521,9 +527,7 @@ int rdma_accept(struct rdma_cm_id *pub, struct rdma_conn_param *param)
 	if (id == NULL || (param == NULL && id->pub.qp == NULL) ||
 	    (param != NULL && param->private_data_len > CM_REP_PDATA))
 		return cm_fail(EINVAL);
-	/* as rdma_connect (and rdma-core's both): no more than the device offers, or RDMA_MAX_* */
-	if (param != NULL && ((param->responder_resources != RDMA_MAX_RESP_RES && param->responder_resources > CM_DEV_MAX_RD) ||
-			      (param->initiator_depth != RDMA_MAX_INIT_DEPTH && param->initiator_depth > CM_DEV_MAX_RD)))
+	if (!depths_ok(param))
 		return cm_fail(EINVAL);
 	pthread_mutex_lock(&g.lock);
 	if (!cm_valid_id(id) || id->state != ST_REQ_RCVD) {

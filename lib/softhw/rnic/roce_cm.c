@@ -114,9 +114,14 @@ static uint64_t conv_ms(uint8_t t)
 	return 1ull << (t > 8 ? t - 8 : 0);
 }
 
-/* A peer's REQ asks its REP resend time: no more than 2^22 x 4.096 us (17 s) between resends, so
- * one REQ cannot hold a connection for hours (31 would be 2.4 h a resend) */
+/* A peer's REQ asks its REP resend time, an MRA a wait: no more than 2^22 x 4.096 us (17 s), so
+ * one peer cannot hold a connection for hours (31 would be 2.4 h a time) */
 #define CM_PEER_TIMEOUT_MAX 22
+
+static uint64_t peer_ms(uint8_t t)
+{
+	return conv_ms(t < CM_PEER_TIMEOUT_MAX ? t : CM_PEER_TIMEOUT_MAX);
+}
 
 /* Resends of our REQ, REP or DREQ: want, or fewer with SOFTDOCA_ROCE_CM_RETRIES (tests, and hosts
  * that would rather fail a dead peer's connection sooner than Linux's 15 x 4.3 s) */
@@ -295,6 +300,14 @@ static uint8_t depth(const struct rnic_qp *qp, uint8_t asked)
 
 /* ---- active side ---- */
 
+/* The RNR retry count our REQ / REP asks of the peer's QP: librdmacm's conn_param, else the context's. */
+static uint8_t offered_rnr_retry(const struct rnic_qp *qp)
+{
+	if (qp->cm_counts)
+		return qp->cm_rnr_retry;
+	return qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count;
+}
+
 void roce_cm_dial(struct rnic_qp *qp)
 {
 	const struct roce_cm_local *l = roce_path_cm_local(qp);
@@ -339,7 +352,7 @@ void roce_cm_dial(struct rnic_qp *qp)
 	req.retry_count = qp->cm_counts ? qp->cm_retry : 7;
 	req.pkey = ROCE_PKEY_DEFAULT;
 	req.path_mtu = (uint8_t)(c->mtu_log - 7);
-	req.rnr_retry_count = qp->cm_counts ? qp->cm_rnr_retry : qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count;
+	req.rnr_retry_count = offered_rnr_retry(qp);
 	req.max_cm_retries = CM_MAX_RETRIES;
 	req.primary.local_lid = req.primary.remote_lid = 0xffff;
 	roce_gid_from_ip4(req.primary.local_gid, l->ip);
@@ -478,6 +491,16 @@ static struct cml *listener_of(const struct roce_cm_local *l, uint16_t port)
 	return NULL;
 }
 
+/* cm.lock held: the requests to listening ep its application has not answered yet */
+static unsigned pending_requests(const struct rnic_ep *ep)
+{
+	unsigned n = 0;
+
+	for (const struct cmc *c = cm.conns; c != NULL; c = c->next)
+		n += c->listener == ep && c->state == CMC_REQ_RCVD;
+	return n;
+}
+
 static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m, uint64_t tid, const uint8_t *mad)
 {
 	struct roce_cm_req req;
@@ -524,24 +547,18 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 		return;
 	}
 	ep = x->ep;
-	{
-		unsigned pending = 0;
+	if (pending_requests(ep) >= ROCE_CM_PENDING_MAX) {
+		static struct softhw_ratelimit rl;
 
-		for (c = cm.conns; c != NULL; c = c->next)
-			pending += c->listener == ep && c->state == CMC_REQ_RCVD;
-		if (pending >= ROCE_CM_PENDING_MAX) {
-			static struct softhw_ratelimit rl;
-
-			SOFTHW_LOG_LIMITED(&rl, SDK_LOG_WARN,
-					   "RDMA-CM over RoCEv2: %u connection requests to port %u wait for the application's "
-					   "answer; the REQ from %u.%u.%u.%u is refused (no resources). Accept or reject "
-					   "requests sooner (progress the PE)",
-					   pending, port, peer_ip >> 24, (peer_ip >> 16) & 0xff, (peer_ip >> 8) & 0xff,
-					   peer_ip & 0xff);
-			cm.st.rej_busy++;
-			send_rej(l, peer_ip, tid, 0, req.local_comm_id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_NO_RESOURCES);
-			return;
-		}
+		SOFTHW_LOG_LIMITED(&rl, SDK_LOG_WARN,
+				   "RDMA-CM over RoCEv2: %u connection requests to port %u wait for the application's "
+				   "answer; the REQ from %u.%u.%u.%u is refused (no resources). Accept or reject "
+				   "requests sooner (progress the PE)",
+				   ROCE_CM_PENDING_MAX, port, peer_ip >> 24, (peer_ip >> 16) & 0xff,
+				   (peer_ip >> 8) & 0xff, peer_ip & 0xff);
+		cm.st.rej_busy++;
+		send_rej(l, peer_ip, tid, 0, req.local_comm_id, ROCE_CM_MSG_REQ, ROCE_CM_REJ_NO_RESOURCES);
+		return;
 	}
 	memset(&h, 0, sizeof(h));
 	h.cm = 1;
@@ -634,15 +651,13 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 	rep.responder_resources = depth(qp, qp->cm_resp_res);
 	rep.initiator_depth = depth(qp, qp->cm_init_depth);
 	rep.target_ack_delay = CM_CA_ACK_DELAY;
-	rep.rnr_retry_count = qp->cm_counts ? qp->cm_rnr_retry : qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count;
+	rep.rnr_retry_count = offered_rnr_retry(qp);
 	rep.local_ca_guid = roce_ca_guid(c->l->ip);
 	memcpy(rep.private_data, qp->cm_pdata, qp->cm_pdata_len);
 	roce_cm_rep_put(c->mad, c->tid, &rep);
 	c->state = CMC_REP_SENT;
 	cmc_publish(c);
-	/* as Linux: the REQ's own timing (capped) */
-	cmc_send(c, conv_ms(c->peer_timeout < CM_PEER_TIMEOUT_MAX ? c->peer_timeout : CM_PEER_TIMEOUT_MAX),
-		 cm_retries(c->peer_retries));
+	cmc_send(c, peer_ms(c->peer_timeout), cm_retries(c->peer_retries)); /* as Linux: the REQ's own timing */
 	pthread_mutex_unlock(&cm.lock);
 	/* the engine is up before the RTU (RTR): the active side may send right after it */
 	if (cm_start(c, qp, c->data, false, false))
@@ -761,10 +776,7 @@ static void rx_mra(struct cmc *c, const uint8_t *mad)
 	roce_cm_mra_get(mad, &mra);
 	if ((c->state == CMC_REQ_SENT && mra.msg_mraed == ROCE_CM_MSG_REQ) ||
 	    (c->state == CMC_REP_SENT && mra.msg_mraed == ROCE_CM_MSG_REP))
-		/* (capped as a REQ's resend time: an MRA of 31 would hold the connection 2.3 h a time) */
-		c->deadline = rnic_now_ms() +
-			      conv_ms(mra.service_timeout < CM_PEER_TIMEOUT_MAX ? mra.service_timeout : CM_PEER_TIMEOUT_MAX) +
-			      2 * conv_ms(CM_PACKET_LIFETIME);
+		c->deadline = rnic_now_ms() + peer_ms(mra.service_timeout) + 2 * conv_ms(CM_PACKET_LIFETIME);
 }
 
 static void rx_dreq(struct cmc *c, uint64_t tid, const uint8_t *mad)

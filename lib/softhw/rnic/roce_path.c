@@ -1372,6 +1372,7 @@ static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t h
 		for (unsigned i = 0; i < n; i++) {
 			const struct roce_port_msg *m = &lp->msgs[i];
 			struct roce_qp *s;
+			bool live;
 
 			if (!icrc_ok(lp, m)) {
 				__atomic_fetch_add(&lp->drop_icrc, 1, __ATOMIC_RELAXED); /* damaged: dropped, the sender retries */
@@ -1388,14 +1389,15 @@ static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t h
 				rx_done(lp, last, owner);
 			last = s;
 			softhw_lock(&s->link.qp->lock);
-			if (!s->link.qp->dead && s->rc != NULL && ntohl(m->from.sin_addr.s_addr) != s->peer_ip) {
+			live = !s->link.qp->dead && s->rc != NULL; /* (else dropped: no engine) */
+			if (live && ntohl(m->from.sin_addr.s_addr) != s->peer_ip) {
 				/*
 				 * Not from the QP's peer (a forged QPN): dropped before the engine, which
 				 * would take its ACK or NAK, and before `heard`, as rxe drops an RC packet
 				 * whose source is not its QP's destination address.
 				 */
 				__atomic_fetch_add(&lp->drop_source, 1, __ATOMIC_RELAXED);
-			} else if (!s->link.qp->dead && s->rc != NULL) {
+			} else if (live) {
 				s->heard = now_ns();
 				rc_enter(s);
 				roce_rc_rx(s->rc, s->heard, m->buf, m->len);

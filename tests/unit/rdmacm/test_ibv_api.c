@@ -17,19 +17,10 @@
 #include <rdma/ib_user_sa.h>
 
 #include "doca_log.h"
+#include "ibverbs/rdma_core_private.h" /* rdma-core exports these, declares them nowhere installed */
 #include "log_test.h"
 #include "test.h"
 
-/* rdma-core exports these but installs no declaration of them (driver.h, marshall.h) */
-void ibv_register_driver(const char *name, struct ibv_device *(*init_func)(const char *sys_path, int abi_version));
-int ibv_dontfork_range(void *base, size_t size);
-int ibv_dofork_range(void *base, size_t size);
-const char *ibv_get_sysfs_path(void);
-int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size);
-void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_attr *src);
-void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src);
-void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst, struct ib_user_path_rec *src);
-void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst, struct ibv_sa_path_rec *src);
 
 /* A call that must fail with this result and errno. */
 #define CHECK_FAILS(call, result, err) \

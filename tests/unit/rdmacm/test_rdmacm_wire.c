@@ -162,6 +162,17 @@ static void poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 	CHECK(!"a completion within 5 s");
 }
 
+/* A signaled SEND of len bytes at p (in mr) on qp. */
+static void post_send(struct ibv_qp *qp, struct ibv_mr *mr, void *p, uint32_t len, uint64_t wr_id)
+{
+	struct ibv_sge sge = {.addr = (uintptr_t)p, .length = len, .lkey = mr->lkey};
+	struct ibv_send_wr wr = {.wr_id = wr_id, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				 .send_flags = IBV_SEND_SIGNALED};
+	struct ibv_send_wr *bad;
+
+	CHECK(ibv_post_send(qp, &wr, &bad) == 0);
+}
+
 /* An RC QP on id (rdma_create_qp), with its PD and CQ: 4 WRs a way, one SGE each. */
 static struct ibv_qp *rc_qp(struct rdma_cm_id *id, struct ibv_pd **pd, struct ibv_cq **cq)
 {
@@ -367,8 +378,6 @@ static void server_rnr_from_req(uint16_t port)
 	struct roce_cm_req req;
 	struct roce_cm_rep rep;
 	struct roce_cm_rtu rtu;
-	struct ibv_send_wr swr = {0}, *bad_s;
-	struct ibv_sge sge;
 	struct ibv_mr *mr;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
@@ -398,13 +407,7 @@ static void server_rnr_from_req(uint16_t port)
 	send_mad(mad);
 	ev = event_within(ch, RDMA_CM_EVENT_ESTABLISHED);
 	CHECK(ev->id == id && rdma_ack_cm_event(ev) == 0);
-	sge = (struct ibv_sge){.addr = (uintptr_t)mem, .length = 10, .lkey = mr->lkey};
-	swr.sg_list = &sge;
-	swr.num_sge = 1;
-	swr.opcode = IBV_WR_SEND;
-	swr.send_flags = IBV_SEND_SIGNALED;
-	swr.wr_id = 11;
-	CHECK(ibv_post_send(id->qp, &swr, &bad_s) == 0);
+	post_send(id->qp, mr, mem, 10, 11);
 	recv_pkt(buf, sizeof(buf), &pkt);
 	CHECK(pkt.bth.opcode == ROCE_RC_SEND_ONLY && pkt.bth.dqpn == req.local_qpn && pkt.bth.psn == req.starting_psn);
 	nak.bth.opcode = ROCE_RC_ACK;
@@ -444,7 +447,6 @@ int main(int argc, char **argv)
 	struct ibv_mr *mr;
 	struct ibv_sge sge;
 	struct ibv_recv_wr rwr = {0}, *bad_r;
-	struct ibv_send_wr swr = {0}, *bad_s;
 	struct ibv_wc wc;
 	static uint8_t mem[64];
 	int one = 1, pmtu = IP_PMTUDISC_DO;
@@ -556,13 +558,7 @@ int main(int argc, char **argv)
 
 	/* the QP sends to the REQ's QPN, from the REQ's starting PSN */
 	memcpy(mem + 48, "to linux", 8);
-	sge = (struct ibv_sge){.addr = (uintptr_t)(mem + 48), .length = 8, .lkey = mr->lkey};
-	swr.sg_list = &sge;
-	swr.num_sge = 1;
-	swr.opcode = IBV_WR_SEND;
-	swr.send_flags = IBV_SEND_SIGNALED;
-	swr.wr_id = 9;
-	CHECK(ibv_post_send(id->qp, &swr, &bad_s) == 0);
+	post_send(id->qp, mr, mem + 48, 8, 9);
 	recv_pkt(buf, sizeof(buf), &pkt);
 	CHECK(pkt.bth.opcode == ROCE_RC_SEND_ONLY && pkt.bth.dqpn == req.local_qpn && pkt.bth.psn == req.starting_psn);
 	CHECK(pkt.payload_len == 8 && memcmp(pkt.payload, "to linux", 8) == 0);
