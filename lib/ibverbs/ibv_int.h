@@ -110,6 +110,8 @@ struct sv_qp {
 	bool sq_sig_all;
 	bool flushed;                  /* disconnected: its work was flushed */
 	bool wire;                     /* connected by the IB CM (RoCEv2): R_Keys go on the wire as they are */
+	bool cm;                       /* an RDMA-CM id's (librdmacm connects it) */
+	bool by_modify;                /* connected by ibv_modify_qp to RTR (RoCEv2 cards): RTS sends */
 	int access;                    /* qp_access_flags */
 	struct ibv_qp_attr attr;       /* what modify_qp set (query_qp returns it) */
 	struct sv_slot *slots;

@@ -153,13 +153,142 @@ int ibv_destroy_qp(struct ibv_qp *qp)
 	return 0;
 }
 
+/* The IPv4 address of an IPv4-mapped GID (::ffff:a.b.c.d), host order; 0 for any other GID. */
+static uint32_t gid_ip4(const union ibv_gid *g)
+{
+	static const uint8_t prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+
+	if (memcmp(g->raw, prefix, sizeof(prefix)) != 0)
+		return 0;
+	return (uint32_t)g->raw[12] << 24 | (uint32_t)g->raw[13] << 16 | (uint32_t)g->raw[14] << 8 | g->raw[15];
+}
+
+/* The first attribute of `need` that `mask` lacks (the kernel refuses such a transition), or NULL. */
+static const char *missing_attr(int mask, int need)
+{
+	static const struct {
+		int bit;
+		const char *name;
+	} names[] = {
+		{IBV_QP_AV, "IBV_QP_AV"},
+		{IBV_QP_PATH_MTU, "IBV_QP_PATH_MTU"},
+		{IBV_QP_DEST_QPN, "IBV_QP_DEST_QPN"},
+		{IBV_QP_RQ_PSN, "IBV_QP_RQ_PSN"},
+		{IBV_QP_MAX_DEST_RD_ATOMIC, "IBV_QP_MAX_DEST_RD_ATOMIC"},
+		{IBV_QP_MIN_RNR_TIMER, "IBV_QP_MIN_RNR_TIMER"},
+		{IBV_QP_SQ_PSN, "IBV_QP_SQ_PSN"},
+		{IBV_QP_TIMEOUT, "IBV_QP_TIMEOUT"},
+		{IBV_QP_RETRY_CNT, "IBV_QP_RETRY_CNT"},
+		{IBV_QP_RNR_RETRY, "IBV_QP_RNR_RETRY"},
+		{IBV_QP_MAX_QP_RD_ATOMIC, "IBV_QP_MAX_QP_RD_ATOMIC"},
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((need & names[i].bit) && !(mask & names[i].bit))
+			return names[i].name;
+	return NULL;
+}
+
+static int nic_errno(doca_error_t err)
+{
+	return err == DOCA_SUCCESS ? 0 : err == DOCA_ERROR_NOT_SUPPORTED ? EOPNOTSUPP : EINVAL;
+}
+
+/*
+ * sv.lock held. A QP no RDMA-CM id owns connects as on hardware: INIT -> RTR names the peer (its
+ * GID, QPN and first PSN, which the application exchanged itself) and the QP receives; RTR -> RTS
+ * gives its own first PSN and counts, and it sends. Only a RoCEv2 card can name a peer so.
+ */
+static int modify_connect(struct sv_qp *q, const struct ibv_qp_attr *attr, int mask)
+{
+	const int rtr_need = IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			     IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	const int rts_need = IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			     IBV_QP_MAX_QP_RD_ATOMIC;
+	const char *lack;
+
+	if (attr->qp_state == IBV_QPS_RTR && q->pub.state != IBV_QPS_RTR) {
+		struct softhw_rnic_wire_rtr rtr = {0};
+
+		if (q->pub.state != IBV_QPS_INIT) {
+			SDK_LOG_ERR("ibv_modify_qp: QP %u goes to RTR only from INIT (it is in state %d)", q->pub.qp_num,
+				    (int)q->pub.state);
+			return EINVAL;
+		}
+		lack = missing_attr(mask, rtr_need);
+		if (lack != NULL) {
+			SDK_LOG_ERR("ibv_modify_qp: QP %u to RTR needs %s in the attribute mask", q->pub.qp_num, lack);
+			return EINVAL;
+		}
+		rtr.peer_ip = attr->ah_attr.is_global ? gid_ip4(&attr->ah_attr.grh.dgid) : 0;
+		if (rtr.peer_ip == 0) {
+			SDK_LOG_ERR("ibv_modify_qp: QP %u to RTR: RoCE names the peer by its GID: set ah_attr.is_global and ah_attr.grh.dgid to the peer's IPv4-mapped GID (GID index 0; ibv_rc_pingpong -g 0)",
+				    q->pub.qp_num);
+			return EINVAL;
+		}
+		if (attr->path_mtu < IBV_MTU_256 || attr->path_mtu > IBV_MTU_4096) {
+			SDK_LOG_ERR("ibv_modify_qp: QP %u: path_mtu %d is no IBV_MTU_* value", q->pub.qp_num,
+				    (int)attr->path_mtu);
+			return EINVAL;
+		}
+		rtr.peer_qpn = attr->dest_qp_num;
+		rtr.rq_psn = attr->rq_psn & 0xffffff;
+		rtr.flow_label = attr->ah_attr.grh.flow_label;
+		rtr.mtu_log = (uint8_t)(attr->path_mtu + 7);
+		rtr.min_rnr_timer = attr->min_rnr_timer;
+		rtr.max_dest_rd_atomic = attr->max_dest_rd_atomic;
+		int e = nic_errno(nic_of(q)->qp_wire_rtr(q->nqp, &rtr));
+
+		if (e == 0) {
+			q->by_modify = true;
+			q->wire = true; /* R_Keys go on the wire as the peer gave them */
+			q->npeer_mrs = 0;
+		}
+		return e;
+	}
+	if (attr->qp_state == IBV_QPS_RTS && q->pub.state != IBV_QPS_RTS) {
+		struct softhw_rnic_wire_rts rts = {0};
+
+		if (q->pub.state != IBV_QPS_RTR || !q->by_modify) {
+			SDK_LOG_ERR("ibv_modify_qp: QP %u goes to RTS only from RTR (it is in state %d)", q->pub.qp_num,
+				    (int)q->pub.state);
+			return EINVAL;
+		}
+		lack = missing_attr(mask, rts_need);
+		if (lack != NULL) {
+			SDK_LOG_ERR("ibv_modify_qp: QP %u to RTS needs %s in the attribute mask", q->pub.qp_num, lack);
+			return EINVAL;
+		}
+		rts.sq_psn = attr->sq_psn & 0xffffff;
+		rts.timeout = attr->timeout;
+		rts.retry_cnt = attr->retry_cnt;
+		rts.rnr_retry = attr->rnr_retry;
+		rts.max_rd_atomic = attr->max_rd_atomic;
+		return nic_errno(nic_of(q)->qp_wire_rts(q->nqp, &rts));
+	}
+	return 0;
+}
+
+static void qp_disconnect(struct ibv_qp *qp);
+
 int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 {
 	struct sv_qp *q = (struct sv_qp *)qp;
+	bool flush = false;
+	int e = 0;
 
 	if (q == NULL || attr == NULL)
 		return EINVAL;
 	pthread_mutex_lock(&sv.lock);
+	/* librdmacm connects its ids' QPs: for them the states are bookkeeping */
+	if ((mask & IBV_QP_STATE) && !q->cm && !q->flushed && (q->by_modify || !q->wire)) {
+		e = modify_connect(q, attr, mask);
+		flush = e == 0 && q->by_modify && attr->qp_state == IBV_QPS_ERR;
+	}
+	if (e != 0) {
+		pthread_mutex_unlock(&sv.lock);
+		return e;
+	}
 	if (mask & IBV_QP_ACCESS_FLAGS)
 		q->access = (int)attr->qp_access_flags;
 	if (mask & IBV_QP_PATH_MTU)
@@ -172,17 +301,23 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 		q->attr.max_rd_atomic = attr->max_rd_atomic;
 	if (mask & IBV_QP_MAX_DEST_RD_ATOMIC)
 		q->attr.max_dest_rd_atomic = attr->max_dest_rd_atomic;
-	if (mask & IBV_QP_STATE) {
-		/*
-		 * States are bookkeeping: the soft NIC qp connects when librdmacm hands it the peer's
-		 * descriptor. Reaching RTR with only a QP number (no librdmacm) cannot name a soft peer.
-		 */
-		if (attr->qp_state == IBV_QPS_RTR && q->pub.state != IBV_QPS_RTS && q->npeer_mrs == 0 &&
-		    q->pub.state != IBV_QPS_RTR)
-			SDK_LOG_DBG("ibv_modify_qp to RTR: the QP connects through librdmacm (rdma_connect / rdma_accept)");
+	if (mask & IBV_QP_RQ_PSN)
+		q->attr.rq_psn = attr->rq_psn;
+	if (mask & IBV_QP_SQ_PSN)
+		q->attr.sq_psn = attr->sq_psn;
+	if (mask & IBV_QP_MIN_RNR_TIMER)
+		q->attr.min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IBV_QP_TIMEOUT)
+		q->attr.timeout = attr->timeout;
+	if (mask & IBV_QP_RETRY_CNT)
+		q->attr.retry_cnt = attr->retry_cnt;
+	if (mask & IBV_QP_RNR_RETRY)
+		q->attr.rnr_retry = attr->rnr_retry;
+	if ((mask & IBV_QP_STATE) && !flush)
 		q->pub.state = attr->qp_state;
-	}
 	pthread_mutex_unlock(&sv.lock);
+	if (flush)
+		qp_disconnect(qp); /* as a QP moved to error: its work completes with WR_FLUSH_ERR */
 	return 0;
 }
 
@@ -199,9 +334,11 @@ int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask, struct i
 	attr->qp_access_flags = (unsigned int)q->access;
 	attr->cap = q->cap;
 	attr->port_num = 1;
-	attr->timeout = 14;
-	attr->retry_cnt = 7;
-	attr->rnr_retry = 7;
+	if (!q->by_modify) { /* librdmacm's: what it connects with */
+		attr->timeout = 14;
+		attr->retry_cnt = 7;
+		attr->rnr_retry = 7;
+	}
 	memset(init, 0, sizeof(*init));
 	init->qp_context = q->pub.qp_context;
 	init->send_cq = q->pub.send_cq;
@@ -439,6 +576,12 @@ int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr *
 	int e = 0;
 
 	pthread_mutex_lock(&sv.lock);
+	if (q->by_modify && q->pub.state != IBV_QPS_RTS && !q->flushed) { /* as rxe: no sends before RTS */
+		pthread_mutex_unlock(&sv.lock);
+		if (bad != NULL)
+			*bad = wr;
+		return EINVAL;
+	}
 	for (; wr != NULL && e == 0; wr = e == 0 ? wr->next : wr) {
 		e = post_one(q, wr);
 		if (e != 0 && bad != NULL)
@@ -564,6 +707,15 @@ static struct softhw_rnic_qp *qp_wire(struct ibv_qp *qp)
 	return q->nqp;
 }
 
+static void qp_cm(struct ibv_qp *qp)
+{
+	struct sv_qp *q = (struct sv_qp *)qp;
+
+	pthread_mutex_lock(&sv.lock);
+	q->cm = true;
+	pthread_mutex_unlock(&sv.lock);
+}
+
 static void qp_up(struct ibv_qp *qp, uint32_t dest_qpn)
 {
 	struct sv_qp *q = (struct sv_qp *)qp;
@@ -582,6 +734,7 @@ const struct soft_ibv_hooks sv_hooks = {
 	.qp_disconnect = qp_disconnect,
 	.qp_wire = qp_wire,
 	.qp_up = qp_up,
+	.qp_cm = qp_cm,
 	.qp_enable_ex = sv_qp_enable_ex,
 };
 

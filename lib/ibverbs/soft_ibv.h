@@ -41,6 +41,8 @@ struct soft_ibv_hooks {
 	 */
 	struct softhw_rnic_qp *(*qp_wire)(struct ibv_qp *qp);
 	void (*qp_up)(struct ibv_qp *qp, uint32_t dest_qpn);
+	/* rdma_create_qp: the QP is an RDMA-CM id's, which connects it (ibv_modify_qp then only records). */
+	void (*qp_cm)(struct ibv_qp *qp);
 	/* rdma_create_qp_ex with send_ops_flags: the QP gets the ibv_wr_* interface. 0 or an errno. */
 	int (*qp_enable_ex)(struct ibv_qp *qp, uint64_t send_ops_flags);
 };

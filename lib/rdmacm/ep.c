@@ -102,6 +102,7 @@ int rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_qp_init_
 		drop_cqs(id);
 		return cm_fail(e);
 	}
+	g.ibv->qp_cm(id->qp);
 	qp_init_attr->cap = a.cap;
 	qp_init_attr->send_cq = a.send_cq;
 	qp_init_attr->recv_cq = a.recv_cq;

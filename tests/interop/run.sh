@@ -7,8 +7,8 @@
 # Usage: tests/interop/run.sh [--probe PATH] [--doca PATH] [--lib DIR] [--timeout SECONDS] [SCENARIO...]
 #   SCENARIOS: boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
 #   doca-client doca-server doca-client-netem doca-server-netem doca-server-cm rdmacm-server
-#   rdmacm-client rdmacm-rping rdmacm-ucmatose rdmacm-perftest rdmacm-netem rdmacm-killed nvme-discover nvme-io
-#   nvme-restart
+#   rdmacm-client rdmacm-rping rdmacm-ucmatose rdmacm-perftest rdmacm-netem rdmacm-killed verbs-oob perftest-oob
+#   atomic-oob nvme-discover nvme-io nvme-restart
 #   (default: all); nvme-netem (fails: rxe of Linux 6.1, 6.12 and 7.3; passes with a patched rxe,
 #   SOFTDOCA_INTEROP_RXE_KO, docs/interop.md); job (SOFTDOCA_INTEROP_JOB)
 #   --probe   the roce_probe binary (default: build/tests/interop/roce_probe)
@@ -48,7 +48,8 @@ while (($#)); do
 done
 ((${#scenarios[@]})) || scenarios=(boot loopback probe reverse ucmatose rping rping-reverse probe-netem rping-netem
 	doca-client doca-server doca-client-netem doca-server-netem doca-server-cm rdmacm-server rdmacm-client rdmacm-rping
-	rdmacm-ucmatose rdmacm-perftest rdmacm-netem rdmacm-killed nvme-discover nvme-io nvme-restart)
+	rdmacm-ucmatose rdmacm-perftest rdmacm-netem rdmacm-killed verbs-oob perftest-oob atomic-oob nvme-discover nvme-io
+	nvme-restart)
 # the target of the same build as the libraries: <build>/lib/flavour/host -> <build>/tools/sta_target
 [[ -n $sta_target ]] || sta_target=${sdlib%/lib/flavour/host}/tools/sta_target/softdoca-sta-target
 
@@ -424,7 +425,7 @@ host_clients() {
 			if sd timeout 60 "$@" >"$work/host.log" 2>&1; then ok=1; break; fi
 			# a try that failed otherwise than on "nobody listens" (REJ reason 8: rping, ucmatose,
 			# perftest) is printed, whatever the retries do after it
-			! grep -qE 'REJECTED, error 8|CM event bl blka 8|event: RDMA_CM_EVENT_REJECTED, error: 8' "$work/host.log" &&
+			! grep -qE "REJECTED, error 8|CM event bl blka 8|event: RDMA_CM_EVENT_REJECTED, error: 8|Couldn't connect to" "$work/host.log" &&
 				{ echo "  host: $name round $i try $((k + 1)) failed:"; tail -40 "$work/host.log" | sed 's/^/  host:   /'; }
 			timeout 0.25 tail -f /dev/null
 		done
@@ -526,6 +527,59 @@ scenario_rdmacm-perftest() {
 	grep -E '^ +65536 ' "$work/host.log" | sed 's/^/  host ib_send_bw: /'
 	host_servers softdoca-ib_write_bw-server 1 ib_write_bw -d mlx5_0 $perftest_args
 	grep -E '^ +65536 ' "$work/host.log" | sed 's/^/  host ib_write_bw: /'
+	finish "$timeout_s"
+	guest_results
+}
+
+# Verbs programs that connect their QPs themselves, unmodified, both ways in one boot: each pair
+# tells the other its GID, QPN and PSN over its own TCP connection and moves its QP to RTR and
+# RTS with ibv_modify_qp alone (no RDMA-CM; rxe's RoCEv2 IPv4 GID is index 1, ours 0).
+# verbs-oob: ibv_rc_pingpong (200 x 4 KiB SEND each way, four packets each); perftest-oob:
+# ib_write_bw and ib_read_bw (200 x 64 KiB); atomic-oob: ib_atomic_bw (fetch-add) both ways:
+# our requester against rxe's responder, then rxe's requester against ours.
+pp_args="-s 4096 -n 200"
+scenario_verbs-oob() {
+	sd_ready verbs-oob || return
+	command -v ibv_rc_pingpong >/dev/null || { fail verbs-oob "ibv_rc_pingpong missing on the host (apt-get install ibverbs-utils)"; return; }
+	server_tries=3 server_timeout=40 guest_servers 1 ibv_rc_pingpong-server-vs-softdoca "ibv_rc_pingpong -d rxe0 -g 1 $pp_args"
+	guest_clients 1 ibv_rc_pingpong-client-vs-softdoca "ibv_rc_pingpong -d rxe0 -g 1 $pp_args $HOST_IP"
+	boot "$work/job.sh"
+	if ! wait_mark SERVER-READY 120; then fail verbs-oob "guest never started ibv_rc_pingpong"; finish 5; return; fi
+	host_clients softdoca-ibv_rc_pingpong-client 1 ibv_rc_pingpong -d mlx5_0 -g 0 $pp_args $GUEST_IP
+	grep -E 'iters in' "$work/host.log" | sed 's/^/  host ibv_rc_pingpong client: /'
+	host_servers softdoca-ibv_rc_pingpong-server 1 ibv_rc_pingpong -d mlx5_0 -g 0 $pp_args
+	grep -E 'iters in' "$work/host.log" | sed 's/^/  host ibv_rc_pingpong server: /'
+	finish "$timeout_s"
+	guest_results
+}
+
+oob_args="-F -n 200"
+scenario_perftest-oob() {
+	sd_ready perftest-oob || return
+	command -v ib_write_bw >/dev/null || { fail perftest-oob "ib_write_bw missing on the host (apt-get install perftest)"; return; }
+	server_tries=3 server_timeout=40 guest_servers 1 ib_write_bw-server-vs-softdoca "ib_write_bw -d rxe0 -x 1 $oob_args -s 65536"
+	guest_clients 1 ib_read_bw-client-vs-softdoca "ib_read_bw -d rxe0 -x 1 $oob_args -s 65536 $HOST_IP"
+	boot "$work/job.sh"
+	if ! wait_mark SERVER-READY 120; then fail perftest-oob "guest never started ib_write_bw"; finish 5; return; fi
+	host_clients softdoca-ib_write_bw-client 1 ib_write_bw -d mlx5_0 -x 0 $oob_args -s 65536 --use_old_post_send $GUEST_IP
+	grep -E '^ +65536 ' "$work/host.log" | sed 's/^/  host ib_write_bw: /'
+	host_servers softdoca-ib_read_bw-server 1 ib_read_bw -d mlx5_0 -x 0 $oob_args -s 65536 --use_old_post_send
+	grep -E '^ +65536 ' "$work/host.log" | sed 's/^/  host ib_read_bw: /'
+	finish "$timeout_s"
+	guest_results
+}
+
+scenario_atomic-oob() {
+	sd_ready atomic-oob || return
+	command -v ib_atomic_bw >/dev/null || { fail atomic-oob "ib_atomic_bw missing on the host (apt-get install perftest)"; return; }
+	server_tries=3 server_timeout=40 guest_servers 1 ib_atomic_bw-server-vs-softdoca "ib_atomic_bw -d rxe0 -x 1 $oob_args"
+	guest_clients 1 ib_atomic_bw-client-vs-softdoca "ib_atomic_bw -d rxe0 -x 1 $oob_args $HOST_IP"
+	boot "$work/job.sh"
+	if ! wait_mark SERVER-READY 120; then fail atomic-oob "guest never started ib_atomic_bw"; finish 5; return; fi
+	host_clients softdoca-ib_atomic_bw-client 1 ib_atomic_bw -d mlx5_0 -x 0 $oob_args --use_old_post_send $GUEST_IP
+	grep -E '^ +8 ' "$work/host.log" | sed 's/^/  host ib_atomic_bw: /'
+	host_servers softdoca-ib_atomic_bw-server 1 ib_atomic_bw -d mlx5_0 -x 0 $oob_args --use_old_post_send
+	grep -E '^ +8 ' "$work/host.log" | sed 's/^/  host ib_atomic_bw server: /'
 	finish "$timeout_s"
 	guest_results
 }

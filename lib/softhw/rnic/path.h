@@ -50,6 +50,8 @@ struct rnic_hello;
 struct rnic_hdr;
 struct rnic_peer;
 struct softhw_function;
+struct softhw_rnic_wire_rtr;
+struct softhw_rnic_wire_rts;
 
 /*
  * A path's registered descriptor (epoll, tag RNIC_TAG_PATH) points at this, the first member of
@@ -84,6 +86,10 @@ struct rnic_path_ops {
 	/* optional: the qp's QPN on the wire. A connection that has one carries RDMA-CM for another
 	 * qp of the card (librdmacm's data qp: rnic_cm_connect_data); without it, only for its own */
 	uint32_t (*wire_qpn)(const struct rnic_qp *qp);
+	/* optional, qp lock held: verbs' modify to RTR (a QP_IDLE qp no one connected) and then to RTS
+	 * connect it by its peer's address and QPN (softhw_rnic_ops.qp_wire_rtr / _rts) */
+	doca_error_t (*wire_rtr)(struct rnic_qp *qp, const struct softhw_rnic_wire_rtr *a);
+	doca_error_t (*wire_rts)(struct rnic_qp *qp, const struct softhw_rnic_wire_rts *a);
 	/* no lock: this path connects the qps of this ep (its profile, SOFTDOCA_RDMA_TRANSPORT, ...) */
 	bool (*serves)(const struct rnic_ep *ep);
 	/* no lock: a qp is made with this connection; allocate its state into qp->path[id] (false: no memory) */

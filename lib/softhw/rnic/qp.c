@@ -382,6 +382,44 @@ uint32_t rnic_qp_wire_num(struct softhw_rnic_qp *q)
 	return rnic_conn_of(qp)->wire_qpn(qp);
 }
 
+doca_error_t rnic_qp_wire_rtr(struct softhw_rnic_qp *q, const struct softhw_rnic_wire_rtr *a)
+{
+	struct rnic_qp *qp = rnic_qp_of(q);
+	doca_error_t err;
+
+	if (qp == NULL || a == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (rnic_conn_of(qp)->wire_rtr == NULL) {
+		SDK_LOG_ERR("Failed to connect queue pair by address and QPN: the %s path has no addresses on the wire; give the card 'wire = rocev2' in the device configuration, or connect through RDMA-CM",
+			    rnic_conn_of(qp)->name);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	softhw_lock(&qp->lock);
+	if (qp->state != QP_IDLE || qp->cm || qp->has_desc || qp->has_peer) {
+		softhw_unlock(&qp->lock);
+		SDK_LOG_ERR("Failed to connect queue pair by address and QPN: it is connected or connecting already");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	err = rnic_conn_of(qp)->wire_rtr(qp, a);
+	softhw_unlock(&qp->lock);
+	return err;
+}
+
+doca_error_t rnic_qp_wire_rts(struct softhw_rnic_qp *q, const struct softhw_rnic_wire_rts *a)
+{
+	struct rnic_qp *qp = rnic_qp_of(q);
+	doca_error_t err;
+
+	if (qp == NULL || a == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (rnic_conn_of(qp)->wire_rts == NULL)
+		return DOCA_ERROR_NOT_SUPPORTED;
+	softhw_lock(&qp->lock);
+	err = rnic_conn_of(qp)->wire_rts(qp, a);
+	softhw_unlock(&qp->lock);
+	return err;
+}
+
 doca_error_t rnic_qp_export(struct softhw_rnic_qp *q, const void **blob, size_t *len)
 {
 	struct rnic_qp *qp = rnic_qp_of(q);

@@ -169,6 +169,28 @@ struct softhw_rnic_cm_param {
 	uint8_t retry_count, rnr_retry_count; /* 0-7: what the peer's QP is to use, as the REQ / REP say it */
 };
 
+/*
+ * A qp connected by its peer's address and QPN alone, as verbs' ibv_modify_qp does (RoCEv2
+ * cards): RTR (it receives from then on) with what the peer told the application out of band,
+ * then RTS (it sends) with its own first PSN and retry counts.
+ */
+struct softhw_rnic_wire_rtr {
+	uint32_t peer_ip;             /* IPv4, host order: the peer's GID ::ffff:a.b.c.d */
+	uint32_t peer_qpn;            /* 24 bits, not 0 or 1 */
+	uint32_t rq_psn;              /* first PSN the peer sends */
+	uint32_t flow_label;          /* the address vector's; the UDP source port follows from it, as rxe's */
+	uint8_t mtu_log;              /* path MTU 2^8..2^12, at most the port's */
+	uint8_t min_rnr_timer;        /* RNR NAK timer code this side sends */
+	uint8_t max_dest_rd_atomic;   /* READs / atomics served at once (0: NAKed) */
+};
+
+struct softhw_rnic_wire_rts {
+	uint32_t sq_psn;              /* first PSN this side sends */
+	uint8_t timeout;              /* local ACK timeout code (4.096 us << timeout; 0: none) */
+	uint8_t retry_cnt, rnr_retry; /* 0-7 (7: RNR retries without end; rxe's transport retries too) */
+	uint8_t max_rd_atomic;        /* READs / atomics in flight at once (0: 1) */
+};
+
 struct softhw_rnic_ops {
 	/* ---- endpoint (doca_rdma start / stop) ---- */
 	doca_error_t (*ep_create)(const struct softhw_rnic_ep_attr *attr, struct softhw_rnic_ep **ep);
@@ -237,6 +259,14 @@ struct softhw_rnic_ops {
 	doca_error_t (*qp_cm_info)(const struct softhw_rnic_qp *qp, struct softhw_rnic_cm_info *info);
 	/* The qp's number on the wire (a RoCEv2 card's QPN), 0 on other paths. */
 	uint32_t (*qp_wire_num)(struct softhw_rnic_qp *qp);
+
+	/*
+	 * Verbs' modify to RTR / RTS on a qp no one connected (NOT_SUPPORTED on cards without an
+	 * addressable wire; BAD_STATE: the qp is connected or connecting otherwise, or RTS before RTR,
+	 * or after it posted; INVALID_VALUE: an attribute the card cannot take, logged).
+	 */
+	doca_error_t (*qp_wire_rtr)(struct softhw_rnic_qp *qp, const struct softhw_rnic_wire_rtr *a);
+	doca_error_t (*qp_wire_rts)(struct softhw_rnic_qp *qp, const struct softhw_rnic_wire_rts *a);
 
 	/* ---- data path ---- */
 	/*

@@ -437,6 +437,8 @@ doca_error_t rnic_cm_accept_data(struct softhw_rnic_qp *qp, void *user, const st
 doca_error_t rnic_cm_reject_data(struct softhw_rnic_qp *qp, const void *private_data, uint8_t len);
 doca_error_t rnic_cm_info(const struct softhw_rnic_qp *qp, struct softhw_rnic_cm_info *info);
 uint32_t rnic_qp_wire_num(struct softhw_rnic_qp *qp);
+doca_error_t rnic_qp_wire_rtr(struct softhw_rnic_qp *qp, const struct softhw_rnic_wire_rtr *a);
+doca_error_t rnic_qp_wire_rts(struct softhw_rnic_qp *qp, const struct softhw_rnic_wire_rts *a);
 
 static inline struct rnic_ep *rnic_ep_of(struct softhw_rnic_ep *ep)
 {

@@ -131,6 +131,8 @@ struct roce_qp {
 	uint16_t cm_sport;         /* RDMA-CM: the UDP port both ends send from (0: out of band, or both on one address) */
 	bool cm_mtu;               /* RDMA-CM: the path MTU is the REQ's, for both ends (not capped here again) */
 	uint16_t mtu;              /* the path MTU the engine runs at (qp_start; for the stats line) */
+	bool verbs;                /* connected by verbs' modify to RTR / RTS (wire_rtr): these are the application's */
+	uint8_t verbs_rnr_timer, verbs_dest_rd;
 	struct roce_rc_qp *rc;     /* NULL until connected, and after close */
 	uint32_t peer_ip;
 	uint64_t deadline;         /* the engine's next poll (ns, CLOCK_MONOTONIC), ROCE_RC_NO_DEADLINE (qp lock) */
@@ -1090,10 +1092,10 @@ static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 		/* librdmacm's QP: what the peer's REQ (passive) or REP (active) asked, as Linux's; else our own */
 		.rnr_retry = qp->cm_peer_rnr != 0 ? qp->cm_peer_rnr - 1u
 			     : qp->ep->attr.rnr_retry_count > 7 ? 7 : qp->ep->attr.rnr_retry_count,
-		.min_rnr_timer = rnr_code(),
+		.min_rnr_timer = s->verbs ? s->verbs_rnr_timer : rnr_code(),
 		/* no more READs / atomics in flight than the peer's CM message said it serves */
 		.max_rd_atomic = qp->cm_rd_atomic != 0 && qp->cm_rd_atomic < ROCE_RD_ATOMIC ? qp->cm_rd_atomic : ROCE_RD_ATOMIC,
-		.max_dest_rd_atomic = ROCE_RD_ATOMIC,
+		.max_dest_rd_atomic = s->verbs ? s->verbs_dest_rd : ROCE_RD_ATOMIC,
 		.sq_depth = ROCE_SQ_DEPTH,
 		.window = s->lp->window,
 		.ops = &rc_ops,
@@ -1197,6 +1199,53 @@ bool roce_path_cm_connect(struct rnic_qp *qp, uint32_t peer_ip, uint32_t peer_qp
 	rq_of(qp)->psn = sq_psn;
 	rq_of(qp)->cm_mtu = true;
 	return qp_start(qp, established, service);
+}
+
+/*
+ * Verbs' modify to RTR of a qp no one connected (qp lock held, QP_IDLE): the engine starts and
+ * takes the peer's requests; it sends none until wire_rts gives its first PSN and counts.
+ */
+static doca_error_t roce_wire_rtr(struct rnic_qp *qp, const struct softhw_rnic_wire_rtr *a)
+{
+	struct roce_qp *s = rq_of(qp);
+
+	if (s == NULL || s->rc != NULL)
+		return DOCA_ERROR_BAD_STATE;
+	if (a->peer_ip == 0 || a->peer_qpn < 2 || a->peer_qpn > 0xffffff) {
+		SDK_LOG_ERR("RoCEv2 QP 0x%06x: cannot connect to QPN 0x%x at %u.%u.%u.%u: give the peer's IPv4-mapped GID (::ffff:a.b.c.d) and its QP number",
+			    s->qpn, a->peer_qpn, a->peer_ip >> 24, (a->peer_ip >> 16) & 255, (a->peer_ip >> 8) & 255,
+			    a->peer_ip & 255);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (a->mtu_log < 8 || a->mtu_log > s->lp->mtu_log) {
+		SDK_LOG_ERR("RoCEv2 QP 0x%06x: path MTU 2^%u is above the port's active MTU %u (its interface's MTU less 96 bytes of headers): ask for at most that",
+			    s->qpn, (unsigned)a->mtu_log, 1u << s->lp->mtu_log);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	s->verbs = true;
+	s->verbs_rnr_timer = a->min_rnr_timer & 31;
+	s->verbs_dest_rd = a->max_dest_rd_atomic < ROCE_RD_ATOMIC ? a->max_dest_rd_atomic : ROCE_RD_ATOMIC;
+	return roce_path_cm_connect(qp, a->peer_ip, a->peer_qpn, 0, a->rq_psn, a->mtu_log, a->flow_label, true, false)
+		       ? DOCA_SUCCESS
+		       : DOCA_ERROR_INVALID_VALUE;
+}
+
+/* Verbs' modify to RTS after wire_rtr (qp lock held): the requester's first PSN and counts. */
+static doca_error_t roce_wire_rts(struct rnic_qp *qp, const struct softhw_rnic_wire_rts *a)
+{
+	struct roce_qp *s = rq_of(qp);
+	uint8_t rd = a->max_rd_atomic == 0 ? 1 : a->max_rd_atomic < ROCE_RD_ATOMIC ? a->max_rd_atomic : ROCE_RD_ATOMIC;
+
+	if (s == NULL || !s->verbs || s->rc == NULL)
+		return DOCA_ERROR_BAD_STATE;
+	if (a->timeout > 31 || a->retry_cnt > 7 || a->rnr_retry > 7)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (!roce_rc_set_requester(s->rc, a->sq_psn, a->timeout, a->retry_cnt, a->rnr_retry, rd)) {
+		SDK_LOG_ERR("RoCEv2 QP 0x%06x: moved to RTS after it was given work to send, or after an error", s->qpn);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	s->psn = a->sq_psn & ROCE_PSN_MASK;
+	return DOCA_SUCCESS;
 }
 
 static void roce_answer(struct rnic_qp *qp, doca_error_t status)
@@ -1778,6 +1827,8 @@ const struct rnic_path_ops rnic_roce_path = {
 	.symmetric = true,
 	.describe_qp = roce_describe_qp,
 	.wire_qpn = roce_wire_qpn,
+	.wire_rtr = roce_wire_rtr,
+	.wire_rts = roce_wire_rts,
 	.serves = roce_serves,
 	.open = roce_open,
 	.dial = roce_dial,

@@ -987,6 +987,23 @@ bool roce_rc_post(struct roce_rc_qp *qp, const struct roce_rc_wr *wr)
 	return true;
 }
 
+bool roce_rc_set_requester(struct roce_rc_qp *qp, uint32_t sq_psn, uint8_t timeout, uint8_t retry_cnt,
+			   uint8_t rnr_retry, uint32_t max_rd_atomic)
+{
+	if (qp->tail != 0 || qp->error || timeout > 31 || retry_cnt > 7 || rnr_retry > 7 || max_rd_atomic == 0)
+		return false;
+	qp->cfg.sq_psn = sq_psn & ROCE_PSN_MASK;
+	qp->cfg.timeout = timeout;
+	qp->cfg.retry_cnt = retry_cnt;
+	qp->cfg.rnr_retry = rnr_retry;
+	qp->cfg.max_rd_atomic = max_rd_atomic;
+	qp->timeout_ns = timeout == 0 ? 0 : 4096ull << timeout;
+	qp->una = qp->cur_psn = qp->next_psn = qp->hi_psn = qp->cfg.sq_psn;
+	qp->retry_left = retry_cnt;
+	qp->rnr_left = rnr_retry;
+	return true;
+}
+
 void roce_rc_set_error(struct roce_rc_qp *qp)
 {
 	/*

@@ -190,6 +190,14 @@ void roce_rc_rx(struct roce_rc_qp *qp, uint64_t now, const uint8_t *buf, size_t 
  */
 uint64_t roce_rc_poll(struct roce_rc_qp *qp, uint64_t now);
 
+/*
+ * The requester's parameters, set after creation (verbs: the QP is RTR first, receiving, and
+ * gets its first PSN, ACK timeout and retry counts when it moves to RTS). False if the QP sent
+ * or queued anything already, or a value is out of range.
+ */
+bool roce_rc_set_requester(struct roce_rc_qp *qp, uint32_t sq_psn, uint8_t timeout, uint8_t retry_cnt,
+			   uint8_t rnr_retry, uint32_t max_rd_atomic);
+
 /* Moves the QP to error (after sending an owed ACK): every pending WR completes with ROCE_RC_WC_WR_FLUSH_ERR. */
 void roce_rc_set_error(struct roce_rc_qp *qp);
 

@@ -21,7 +21,7 @@ kpkg_meta=${SOFTDOCA_INTEROP_KERNEL:-linux-image-amd64}
 host_pkgs=(qemu-system-x86 busybox-static kmod cpio xz-utils zstd iproute2
 	rdma-core ibverbs-providers ibverbs-utils rdmacm-utils perftest nvme-cli fio)
 bins=(/usr/bin/rdma_server /usr/bin/rdma_client /usr/bin/rping /usr/bin/ucmatose
-	/usr/bin/ib_send_bw /usr/bin/ib_write_bw /usr/bin/ib_read_bw /usr/bin/ibv_devinfo
+	/usr/bin/ib_send_bw /usr/bin/ib_write_bw /usr/bin/ib_read_bw /usr/bin/ib_atomic_bw /usr/bin/ibv_devinfo
 	/usr/bin/ibv_devices /usr/bin/ibv_rc_pingpong /usr/bin/rdma /usr/sbin/ip /usr/sbin/tc
 	/usr/sbin/nvme /usr/bin/fio)
 # Wanted modules; /init loads each after its dependencies (modules.dep). crc32_generic

@@ -4,7 +4,10 @@ softdoca's librdmacm, libibverbs and provider shims (LD_LIBRARY_PATH): with RDMA
 server and the client each run the test and print its row; both must exit 0 with a figure above
 zero (bandwidth, or typical latency).
 
-  run_perftest.py LIBDIR ADDR PORT TOOL [perftest options...]
+  run_perftest.py LIBDIR ADDR PORT TOOL [perftest options...] [--oob]
+
+--oob: without -R, as perftest runs by default: the two sides exchange GID, QPN, PSN and rkey
+over their own TCP connection and connect the QPs with ibv_modify_qp (a rocev2 card).
 
 Skipped (77) when the tool is not installed. The client is started again while the server is
 not listening yet (it fails at once then, with a REJ); the pair again when perftest's own race
@@ -56,7 +59,10 @@ def main():
         # perftest itself never frees its device list, context or buffers: leak checking would
         # report only those (every stack passes through it); addressing and UB checks stay on
         env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
-    common = ["-R", "-p", port, "-F"] + opts
+    cm = ["-R"]
+    if "--oob" in opts:
+        cm, opts = [], [o for o in opts if o != "--oob"]
+    common = cm + ["-p", port, "-F"] + opts
     for attempt in (1, 2, 3):
         ok, client_out, server_out = run_pair(path, common, addr, env, tool, 20)
         print("--- attempt %d: client ---\n%s--- server ---\n%s" % (attempt, client_out, server_out))
@@ -71,7 +77,7 @@ def main():
         print("FAIL")
         return 1
     unit = "MB/s" if tool.endswith("_bw") else "us typical"
-    print("ok: %s -R %s, client %.2f %s, server %.2f %s" % (tool, " ".join(opts), figure(client_out, tool), unit,
+    print("ok: %s %s, client %.2f %s, server %.2f %s" % (tool, " ".join(cm + opts), figure(client_out, tool), unit,
                                                          figure(server_out, tool), unit))
     return 0
 

@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * QPs connected as on hardware, with ibv_modify_qp alone (no librdmacm): each side learns the
+ * other's GID, QPN and first PSN (here: in one process; ibv_rc_pingpong and perftest without -R
+ * exchange them over TCP), moves INIT -> RTR -> RTS, and the QPs talk RoCEv2 between two cards
+ * with `wire = rocev2` (tests/unit/rdma/rocev2.conf: mlx5_0 on 127.77.1.1, mlx5_1 on
+ * 127.77.2.1; mlx5_2 is a card on the default path).
+ *
+ * Checked: SEND / RECV, RDMA WRITE and READ of several MTUs with the peer's rkey, both atomics;
+ * the counts the application gave (a retry count of 2 against a QPN nobody has ends in
+ * IBV_WC_RETRY_EXC_ERR; max_dest_rd_atomic 0 refuses READs); a QP moved to ERR flushes its
+ * receives; and each refusal, with its errno and a log line naming the fix: a missing attribute,
+ * no GRH or a GID that is not IPv4-mapped, QPN 1, RTR from RESET, RTS from INIT, a send before
+ * RTS, and a card on the default path (EOPNOTSUPP).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <infiniband/verbs.h>
+
+#include "doca_log.h"
+#include "log_test.h"
+#include "test.h"
+
+#define BUF_LEN 65536
+
+static FILE *sdk_log;
+
+struct side {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	uint8_t *buf;
+	union ibv_gid gid;
+	uint32_t psn;
+};
+
+static struct ibv_context *open_dev(const char *name)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *ctx = NULL;
+
+	for (int i = 0; list != NULL && list[i] != NULL; i++)
+		if (strcmp(ibv_get_device_name(list[i]), name) == 0)
+			ctx = ibv_open_device(list[i]);
+	ibv_free_device_list(list);
+	return ctx;
+}
+
+static void side_open(struct side *s, const char *dev, uint32_t psn)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = {.max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1, .max_recv_sge = 1},
+	};
+
+	memset(s, 0, sizeof(*s));
+	s->ctx = open_dev(dev);
+	CHECK(s->ctx != NULL);
+	if (s->ctx == NULL)
+		exit(EXIT_FAILURE);
+	s->pd = ibv_alloc_pd(s->ctx);
+	s->cq = ibv_create_cq(s->ctx, 64, NULL, NULL, 0);
+	CHECK(s->pd != NULL && s->cq != NULL);
+	qa.send_cq = qa.recv_cq = s->cq;
+	s->qp = ibv_create_qp(s->pd, &qa);
+	CHECK(s->qp != NULL);
+	s->buf = aligned_alloc(4096, BUF_LEN);
+	memset(s->buf, 0, BUF_LEN);
+	s->mr = ibv_reg_mr(s->pd, s->buf, BUF_LEN,
+			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+				   IBV_ACCESS_REMOTE_ATOMIC);
+	CHECK(s->mr != NULL);
+	CHECK(ibv_query_gid(s->ctx, 1, 0, &s->gid) == 0);
+	s->psn = psn;
+}
+
+static void side_close(struct side *s)
+{
+	CHECK(ibv_destroy_qp(s->qp) == 0);
+	CHECK(ibv_dereg_mr(s->mr) == 0);
+	CHECK(ibv_destroy_cq(s->cq) == 0);
+	CHECK(ibv_dealloc_pd(s->pd) == 0);
+	CHECK(ibv_close_device(s->ctx) == 0);
+	free(s->buf);
+}
+
+static int to_init(struct side *s)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC,
+	};
+
+	return ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+}
+
+/* What ibv_rc_pingpong gives for RTR; the caller may change it. */
+static void rtr_attr(struct ibv_qp_attr *a, const struct side *peer)
+{
+	memset(a, 0, sizeof(*a));
+	a->qp_state = IBV_QPS_RTR;
+	a->path_mtu = IBV_MTU_1024;
+	a->dest_qp_num = peer->qp->qp_num;
+	a->rq_psn = peer->psn;
+	a->max_dest_rd_atomic = 4;
+	a->min_rnr_timer = 12;
+	a->ah_attr.is_global = 1;
+	a->ah_attr.grh.dgid = peer->gid;
+	a->ah_attr.grh.hop_limit = 1;
+	a->ah_attr.grh.sgid_index = 0;
+	a->ah_attr.port_num = 1;
+}
+
+#define RTR_MASK \
+	(IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | \
+	 IBV_QP_MIN_RNR_TIMER)
+#define RTS_MASK \
+	(IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC)
+
+static int to_rts(struct side *s, uint8_t timeout, uint8_t retry)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_RTS,
+		.timeout = timeout,
+		.retry_cnt = retry,
+		.rnr_retry = 7,
+		.sq_psn = s->psn,
+		.max_rd_atomic = 4,
+	};
+
+	return ibv_modify_qp(s->qp, &a, RTS_MASK);
+}
+
+/* a and b: INIT, RTR to each other, RTS. */
+static void connect_pair(struct side *a, struct side *b)
+{
+	struct ibv_qp_attr ra, rb;
+
+	rtr_attr(&ra, b);
+	rtr_attr(&rb, a);
+	CHECK(to_init(a) == 0 && to_init(b) == 0);
+	CHECK(ibv_modify_qp(a->qp, &ra, RTR_MASK) == 0);
+	CHECK(ibv_modify_qp(b->qp, &rb, RTR_MASK) == 0);
+	CHECK(to_rts(a, 14, 7) == 0 && to_rts(b, 14, 7) == 0);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+/* The next completion of cq (10 s at most: a missing one fails the test, wc.status -1). */
+static struct ibv_wc wait_wc(struct ibv_cq *cq)
+{
+	struct ibv_wc wc = {.status = (enum ibv_wc_status) - 1};
+	uint64_t end = now_ms() + 10000;
+
+	while (now_ms() < end)
+		if (ibv_poll_cq(cq, 1, &wc) == 1)
+			return wc;
+	fprintf(stderr, "no completion in 10 s\n");
+	return wc;
+}
+
+static int post(struct side *s, enum ibv_wr_opcode op, uint32_t off, uint32_t len, const struct side *peer,
+		uint32_t peer_off)
+{
+	struct ibv_sge sge = {.addr = (uintptr_t)(s->buf + off), .length = len, .lkey = s->mr->lkey};
+	struct ibv_send_wr wr = {.wr_id = op, .sg_list = &sge, .num_sge = 1, .opcode = op, .send_flags = IBV_SEND_SIGNALED};
+	struct ibv_send_wr *bad = NULL;
+
+	if (op == IBV_WR_ATOMIC_FETCH_AND_ADD || op == IBV_WR_ATOMIC_CMP_AND_SWP) {
+		wr.wr.atomic.remote_addr = (uintptr_t)(peer->buf + peer_off);
+		wr.wr.atomic.rkey = peer->mr->rkey;
+	} else if (op != IBV_WR_SEND) {
+		wr.wr.rdma.remote_addr = (uintptr_t)(peer->buf + peer_off);
+		wr.wr.rdma.rkey = peer->mr->rkey;
+	}
+	return ibv_post_send(s->qp, &wr, &bad);
+}
+
+static void post_recv(struct side *s, uint32_t off, uint32_t len)
+{
+	struct ibv_sge sge = {.addr = (uintptr_t)(s->buf + off), .length = len, .lkey = s->mr->lkey};
+	struct ibv_recv_wr wr = {.wr_id = 7, .sg_list = &sge, .num_sge = 1}, *bad = NULL;
+
+	CHECK(ibv_post_recv(s->qp, &wr, &bad) == 0);
+}
+
+static void fill(uint8_t *p, uint32_t len, uint8_t seed)
+{
+	for (uint32_t i = 0; i < len; i++)
+		p[i] = (uint8_t)(seed + i * 7);
+}
+
+static void test_traffic(void)
+{
+	struct side a, b;
+	struct ibv_qp_attr qa;
+	struct ibv_qp_init_attr qi;
+	struct ibv_wc wc;
+	uint64_t v;
+
+	side_open(&a, "mlx5_0", 0x123456);
+	side_open(&b, "mlx5_1", 0xfffff0); /* wraps past 2^24 within the first messages */
+	connect_pair(&a, &b);
+	CHECK(ibv_query_qp(a.qp, &qa, IBV_QP_STATE, &qi) == 0);
+	CHECK(qa.qp_state == IBV_QPS_RTS && qa.dest_qp_num == b.qp->qp_num && qa.timeout == 14 && qa.retry_cnt == 7);
+
+	/* SEND of 3000 bytes (three packets at MTU 1024) into a posted receive */
+	post_recv(&b, 0, 4096);
+	fill(a.buf, 3000, 1);
+	CHECK(post(&a, IBV_WR_SEND, 0, 3000, &b, 0) == 0);
+	wc = wait_wc(a.cq);
+	CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_SEND);
+	wc = wait_wc(b.cq);
+	CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV && wc.byte_len == 3000 && wc.wr_id == 7);
+	CHECK(wc.qp_num == b.qp->qp_num);
+	CHECK(memcmp(a.buf, b.buf, 3000) == 0);
+
+	/* RDMA WRITE and READ of 8 KiB with the peer's rkey as it gave it */
+	fill(a.buf + 8192, 8192, 3);
+	CHECK(post(&a, IBV_WR_RDMA_WRITE, 8192, 8192, &b, 16384) == 0);
+	wc = wait_wc(a.cq);
+	CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RDMA_WRITE);
+	CHECK(memcmp(a.buf + 8192, b.buf + 16384, 8192) == 0);
+	fill(b.buf + 32768, 8192, 5);
+	CHECK(post(&a, IBV_WR_RDMA_READ, 32768, 8192, &b, 32768) == 0);
+	wc = wait_wc(a.cq);
+	CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RDMA_READ);
+	CHECK(memcmp(a.buf + 32768, b.buf + 32768, 8192) == 0);
+
+	/* the atomics: fetch-add, then compare-and-swap on the result */
+	v = 40;
+	memcpy(b.buf + 512, &v, 8);
+	{
+		struct ibv_sge sge = {.addr = (uintptr_t)(a.buf + 520), .length = 8, .lkey = a.mr->lkey};
+		struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+					 .send_flags = IBV_SEND_SIGNALED};
+		struct ibv_send_wr *bad;
+
+		wr.wr.atomic.remote_addr = (uintptr_t)(b.buf + 512);
+		wr.wr.atomic.rkey = b.mr->rkey;
+		wr.wr.atomic.compare_add = 2;
+		CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
+		wc = wait_wc(a.cq);
+		CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_FETCH_ADD);
+		memcpy(&v, a.buf + 520, 8);
+		CHECK(v == 40);
+		wr.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+		wr.wr.atomic.compare_add = 42;
+		wr.wr.atomic.swap = 99;
+		CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
+		wc = wait_wc(a.cq);
+		CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_COMP_SWAP);
+		memcpy(&v, a.buf + 520, 8);
+		CHECK(v == 42);
+		memcpy(&v, b.buf + 512, 8);
+		CHECK(v == 99);
+	}
+
+	/* the other way: b sends to a */
+	post_recv(&a, 60000, 100);
+	CHECK(post(&b, IBV_WR_SEND, 0, 100, &a, 0) == 0);
+	wc = wait_wc(b.cq);
+	CHECK(wc.status == IBV_WC_SUCCESS);
+	wc = wait_wc(a.cq);
+	CHECK(wc.status == IBV_WC_SUCCESS && wc.byte_len == 100 && memcmp(a.buf + 60000, b.buf, 100) == 0);
+
+	/* to ERR: a posted receive is flushed */
+	post_recv(&b, 0, 64);
+	qa.qp_state = IBV_QPS_ERR;
+	CHECK(ibv_modify_qp(b.qp, &qa, IBV_QP_STATE) == 0);
+	wc = wait_wc(b.cq);
+	CHECK(wc.status == IBV_WC_WR_FLUSH_ERR && wc.wr_id == 7);
+	side_close(&a);
+	side_close(&b);
+}
+
+/* The application's counts: retry_cnt 2 at a 4 ms ACK timeout against a QPN nobody has. */
+static void test_retry_count(void)
+{
+	struct side a, b;
+	struct ibv_qp_attr ra;
+	struct ibv_wc wc;
+	uint64_t t0;
+
+	side_open(&a, "mlx5_0", 1);
+	side_open(&b, "mlx5_1", 2);
+	rtr_attr(&ra, &b);
+	ra.dest_qp_num = 0xabcde; /* b's card, no such QP: its port drops the packets */
+	CHECK(to_init(&a) == 0);
+	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == 0);
+	CHECK(to_rts(&a, 10, 2) == 0);
+	t0 = now_ms();
+	CHECK(post(&a, IBV_WR_SEND, 0, 16, &b, 0) == 0);
+	wc = wait_wc(a.cq);
+	CHECK(wc.status == IBV_WC_RETRY_EXC_ERR);
+	CHECK(now_ms() - t0 < 5000); /* not the 10 s after which a silent peer is given up anyway */
+	side_close(&a);
+	side_close(&b);
+}
+
+/* max_dest_rd_atomic 0: the responder serves no READ. */
+static void test_no_read_resources(void)
+{
+	struct side a, b;
+	struct ibv_qp_attr ra, rb;
+	struct ibv_wc wc;
+
+	side_open(&a, "mlx5_0", 10);
+	side_open(&b, "mlx5_1", 20);
+	rtr_attr(&ra, &b);
+	rtr_attr(&rb, &a);
+	rb.max_dest_rd_atomic = 0;
+	CHECK(to_init(&a) == 0 && to_init(&b) == 0);
+	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == 0 && ibv_modify_qp(b.qp, &rb, RTR_MASK) == 0);
+	CHECK(to_rts(&a, 14, 7) == 0 && to_rts(&b, 14, 7) == 0);
+	CHECK(post(&a, IBV_WR_RDMA_READ, 0, 64, &b, 0) == 0);
+	wc = wait_wc(a.cq);
+	/* the NAK "invalid request", which the soft NIC's DOCA status carries as a remote refusal */
+	CHECK(wc.status == IBV_WC_REM_INV_REQ_ERR || wc.status == IBV_WC_REM_ACCESS_ERR);
+	side_close(&a);
+	side_close(&b);
+}
+
+static void test_refusals(void)
+{
+	struct side a, b, st;
+	struct ibv_qp_attr ra;
+	struct ibv_send_wr *bad;
+	struct ibv_sge sge;
+	struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND};
+
+	side_open(&a, "mlx5_0", 1);
+	side_open(&b, "mlx5_1", 2);
+	rtr_attr(&ra, &b);
+
+	/* RTR straight from RESET, RTS from INIT */
+	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == EINVAL);
+	CHECK(log_take(sdk_log, "only from INIT"));
+	CHECK(to_init(&a) == 0);
+	CHECK(to_rts(&a, 14, 7) == EINVAL);
+	CHECK(log_take(sdk_log, "only from RTR"));
+
+	/* an attribute missing, no GRH, a GID that is no IPv4-mapped one, QPN 1, no IBV_MTU_* value */
+	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK & ~IBV_QP_RQ_PSN) == EINVAL);
+	CHECK(log_take(sdk_log, "IBV_QP_RQ_PSN"));
+	ra.ah_attr.is_global = 0;
+	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == EINVAL);
+	CHECK(log_take(sdk_log, "is_global"));
+	ra.ah_attr.is_global = 1;
+	ra.ah_attr.grh.dgid.raw[0] = 0xfe; /* fe80:: ... */
+	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == EINVAL);
+	CHECK(log_take(sdk_log, "IPv4-mapped"));
+	ra.ah_attr.grh.dgid = b.gid;
+	ra.dest_qp_num = 1;
+	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == EINVAL);
+	CHECK(log_take(sdk_log, "QP number"));
+	ra.dest_qp_num = b.qp->qp_num;
+	ra.path_mtu = (enum ibv_mtu)9;
+	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == EINVAL);
+	CHECK(log_take(sdk_log, "IBV_MTU_"));
+	ra.path_mtu = IBV_MTU_1024;
+
+	/* RTR now: it receives, but sends only once RTS */
+	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == 0);
+	sge = (struct ibv_sge){.addr = (uintptr_t)a.buf, .length = 8, .lkey = a.mr->lkey};
+	CHECK(ibv_post_send(a.qp, &wr, &bad) == EINVAL && bad == &wr);
+	CHECK(to_rts(&a, 14, 7) == 0);
+
+	/* a card of the default path cannot name a peer by GID and QPN */
+	side_open(&st, "mlx5_2", 3);
+	rtr_attr(&ra, &b);
+	CHECK(to_init(&st) == 0);
+	CHECK(ibv_modify_qp(st.qp, &ra, RTR_MASK) == EOPNOTSUPP);
+	CHECK(log_take(sdk_log, "wire = rocev2"));
+	side_close(&st);
+	side_close(&a);
+	side_close(&b);
+}
+
+int main(void)
+{
+	struct doca_log_backend *sdk;
+
+	sdk_log = tmpfile();
+	if (sdk_log == NULL || doca_log_backend_create_with_file_sdk(sdk_log, &sdk) != DOCA_SUCCESS) {
+		fprintf(stderr, "no SDK log\n");
+		return EXIT_FAILURE;
+	}
+	TEST_RUN(test_traffic);
+	TEST_RUN(test_retry_count);
+	TEST_RUN(test_no_read_resources);
+	TEST_RUN(test_refusals);
+	TEST_EXIT();
+}
