@@ -73,7 +73,7 @@ static void chan_watch(struct ibv_cq *cq, struct softhw_rnic_ep *ep, int wait_fd
 
 void sv_chan_watch(struct sv_qp *q)
 {
-	const struct softhw_rnic_ops *nic = ((struct sv_ctx *)q->pub.context)->nic;
+	const struct softhw_rnic_ops *nic = sv_ctx_of(q->pub.context)->nic;
 	int fd = nic->ep_wait_fd != NULL ? nic->ep_wait_fd(q->ep) : -1;
 
 	chan_watch(q->pub.send_cq, q->ep, fd);
@@ -83,7 +83,7 @@ void sv_chan_watch(struct sv_qp *q)
 
 void sv_qp_sleep(struct sv_qp *q)
 {
-	const struct softhw_rnic_ops *nic = ((struct sv_ctx *)q->pub.context)->nic;
+	const struct softhw_rnic_ops *nic = sv_ctx_of(q->pub.context)->nic;
 
 	if ((q->pub.send_cq->channel != NULL || q->pub.recv_cq->channel != NULL) && nic->ep_owner_wait != NULL)
 		nic->ep_owner_wait(q->ep);
@@ -294,7 +294,7 @@ int sv_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	for (struct sv_qp *q = sv.qps; q != NULL; q = q->next) {
 		if (q->pub.send_cq != cq && q->pub.recv_cq != cq)
 			continue;
-		if (((struct sv_ctx *)q->pub.context)->nic->ep_arm(q->ep))
+		if (sv_ctx_of(q->pub.context)->nic->ep_arm(q->ep))
 			ready = q;
 		else if (cq->channel != NULL)
 			sv_qp_sleep(q);
@@ -310,10 +310,10 @@ static const struct softhw_rnic_ops *ep_nic(const struct softhw_rnic_ep *ep)
 {
 	for (struct sv_qp *q = sv.qps; q != NULL; q = q->next)
 		if (q->ep == ep)
-			return ((struct sv_ctx *)q->pub.context)->nic;
+			return sv_ctx_of(q->pub.context)->nic;
 	for (struct sv_srq *s = sv.srqs; s != NULL; s = s->next)
 		if (s->ep == ep)
-			return ((struct sv_ctx *)s->pub.context)->nic;
+			return sv_ctx_of(s->pub.context)->nic;
 	return NULL;
 }
 

@@ -126,37 +126,42 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 	}
 	c->nic = c->dev->rnic;
 	c->devcopy = *d;
-	c->pub.device = &c->devcopy.pub;
-	c->pub.ops = sv_ops;
-	c->pub.cmd_fd = -1;
-	c->pub.async_fd = -1;
-	c->pub.num_comp_vectors = 1;
-	pthread_mutex_init(&c->pub.mutex, NULL);
+	c->vx.context.device = &c->devcopy.pub;
+	c->vx.context.ops = sv_ops;
+	c->vx.context.cmd_fd = -1;
+	c->vx.context.async_fd = -1;
+	c->vx.context.num_comp_vectors = 1;
+	pthread_mutex_init(&c->vx.context.mutex, NULL);
+	/* extended: the inlines find the ops set here (the others stay NULL: EOPNOTSUPP or the legacy call) */
+	c->vx.context.abi_compat = __VERBS_ABI_IS_EXTENDED;
+	c->vx.sz = sizeof(c->vx);
+	c->vx.create_qp_ex = sv_create_qp_ex;
 	c->tag.magic = SOFT_IBV_MAGIC;
 	c->tag.hooks = hooks();
-	return &c->pub;
+	return &c->vx.context;
 }
 
 int ibv_close_device(struct ibv_context *context)
 {
-	struct sv_ctx *c = (struct sv_ctx *)context;
+	struct sv_ctx *c;
 
-	if (c == NULL)
+	if (context == NULL)
 		return EINVAL;
+	c = sv_ctx_of(context);
 	doca_dev_close(c->dev);
-	pthread_mutex_destroy(&c->pub.mutex);
+	pthread_mutex_destroy(&c->vx.context.mutex);
 	free(c);
 	return 0;
 }
 
 struct doca_dev *sv_dev_of(struct ibv_context *ctx)
 {
-	return ctx != NULL ? ((struct sv_ctx *)ctx)->dev : NULL;
+	return ctx != NULL ? sv_ctx_of(ctx)->dev : NULL;
 }
 
 bool sv_ctx_wire(struct ibv_context *ctx)
 {
-	const struct softhw_function *fn = ((struct sv_ctx *)ctx)->dev->devinfo->fn;
+	const struct softhw_function *fn = sv_ctx_of(ctx)->dev->devinfo->fn;
 
 	return fn != NULL && fn->card != NULL && fn->card->wire == SOFTHW_WIRE_ROCEV2 && fn->has_ipv4;
 }
@@ -186,6 +191,9 @@ int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *a)
 	a->max_qp_init_rd_atom = SOFT_IBV_MAX_RD_ATOM;
 	a->max_res_rd_atom = 1 << 20;
 	a->atomic_cap = IBV_ATOMIC_HCA;
+	a->max_srq = 4096; /* ibv_create_srq's limits (srq.c) */
+	a->max_srq_wr = SV_MAX_WR;
+	a->max_srq_sge = SV_MAX_SGE;
 	a->max_pkeys = 1;
 	a->phys_port_cnt = 1;
 	return 0;
@@ -199,7 +207,8 @@ int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat
 		return EINVAL;
 	a.state = IBV_PORT_ACTIVE;
 	a.max_mtu = IBV_MTU_4096;
-	a.active_mtu = IBV_MTU_1024; /* RoCE on a 1500-byte Ethernet MTU */
+	/* as rxe's: the interface's MTU less the headers (RoCEv2 cards; 1024 on the others) */
+	a.active_mtu = (enum ibv_mtu)(sv_ctx_of(context)->nic->port_mtu_log(sv_ctx_of(context)->dev->devinfo->fn) - 7);
 	a.gid_tbl_len = 1;
 	a.port_cap_flags = IBV_PORT_CM_SUP;
 	a.max_msg_sz = 1u << 31;
@@ -218,7 +227,7 @@ int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, unio
 	if (context == NULL || gid == NULL || port_num != 1 || index != 0)
 		return EINVAL;
 	if (sv_ctx_wire(context)) { /* RoCEv2: the function's address, IPv4-mapped, as rxe's GID 1 */
-		memcpy(gid->raw, ((struct sv_ctx *)context)->dev->devinfo->fn->gid, sizeof(gid->raw));
+		memcpy(gid->raw, sv_ctx_of(context)->dev->devinfo->fn->gid, sizeof(gid->raw));
 		return 0;
 	}
 	/* ::ffff:127.0.0.1, the IPv4-mapped GID of the loopback address the soft NIC answers on */
@@ -226,6 +235,18 @@ int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, unio
 	gid->raw[10] = gid->raw[11] = 0xff;
 	gid->raw[12] = 127;
 	gid->raw[15] = 1;
+	return 0;
+}
+
+/* rdma-core's sysfs reading of a GID's type (ibv_devinfo -v): the one GID is RoCE v2. */
+int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, unsigned int index,
+		       enum sv_gid_type_sysfs *type)
+{
+	if (context == NULL || type == NULL || port_num != 1 || index != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	*type = SV_GID_TYPE_SYSFS_ROCE_V2;
 	return 0;
 }
 
@@ -294,7 +315,7 @@ struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)
 	pd->pub.context = context;
 	pd->pub.handle = SOFTDOCA_VERBS_PD_HANDLE; /* (no kernel object: nobody else reads it) */
 	pd->tag.magic = SOFTDOCA_VERBS_TAG_MAGIC;
-	pd->tag.devinfo = ((struct sv_ctx *)context)->dev->devinfo;
+	pd->tag.devinfo = sv_ctx_of(context)->dev->devinfo;
 	return &pd->pub;
 }
 

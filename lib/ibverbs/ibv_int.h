@@ -22,6 +22,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
@@ -42,13 +43,21 @@ struct sv_dev {
 };
 
 struct sv_ctx {
-	struct ibv_context pub;
-	struct soft_ibv_tag tag;       /* right after pub: soft_ibv_hooks_of() */
+	/* an extended context, as rdma-core's providers give: its last field is the ibv_context
+	 * applications get (vx.context), and the inline ibv_create_qp_ex finds create_qp_ex there */
+	struct verbs_context vx;
+	struct soft_ibv_tag tag;       /* right after the context: soft_ibv_hooks_of() */
 	struct doca_dev *dev;
 	const struct softhw_rnic_ops *nic;
 	struct sv_dev devcopy;         /* context->device: outlives ibv_free_device_list, as in rdma-core */
 };
-_Static_assert(sizeof(struct ibv_context) % 8 == 0, "the tag follows the context");
+_Static_assert(offsetof(struct sv_ctx, tag) == offsetof(struct sv_ctx, vx.context) + sizeof(struct ibv_context),
+	       "the tag follows the context");
+
+static inline struct sv_ctx *sv_ctx_of(const struct ibv_context *ctx)
+{
+	return (struct sv_ctx *)(void *)((char *)(uintptr_t)ctx - offsetof(struct sv_ctx, vx.context));
+}
 
 struct sv_pd {
 	struct ibv_pd pub;
@@ -175,6 +184,7 @@ void sv_qp_drain(struct sv_qp *qp);
 /* qp_ex.c */
 /* The QP gets the ibv_wr_* interface for these operations (IBV_QP_EX_WITH_*); 0 or an errno. */
 int sv_qp_enable_ex(struct ibv_qp *qp, uint64_t send_ops_flags);
+struct ibv_qp *sv_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a);
 void sv_qp_free_ex(struct sv_qp *q);
 /* srq.c */
 int sv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);

@@ -81,7 +81,7 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, ui
 	m->pub.length = length;
 	m->access = (int)access;
 	if ((access & REMOTE_RIGHTS) != 0 && length > 0)
-		e = export_mr(m, ((struct sv_ctx *)pd->context)->dev);
+		e = export_mr(m, sv_ctx_of(pd->context)->dev);
 	if (e != 0) {
 		free(m);
 		errno = e;

@@ -16,7 +16,7 @@ SDK_LOG_REGISTER(IBV_QP);
 
 static const struct softhw_rnic_ops *nic_of(const struct sv_qp *q)
 {
-	return ((const struct sv_ctx *)q->pub.context)->nic;
+	return sv_ctx_of(q->pub.context)->nic;
 }
 
 struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
@@ -40,7 +40,7 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 		errno = EINVAL;
 		return NULL;
 	}
-	c = (struct sv_ctx *)pd->context;
+	c = sv_ctx_of(pd->context);
 	q = calloc(1, sizeof(*q));
 	if (q == NULL) {
 		errno = ENOMEM;
@@ -191,7 +191,41 @@ static const char *missing_attr(int mask, int need)
 
 static int nic_errno(doca_error_t err)
 {
-	return err == DOCA_SUCCESS ? 0 : err == DOCA_ERROR_NOT_SUPPORTED ? EOPNOTSUPP : EINVAL;
+	switch (err) {
+	case DOCA_SUCCESS: return 0;
+	case DOCA_ERROR_NOT_SUPPORTED: return EOPNOTSUPP;
+	case DOCA_ERROR_NO_MEMORY: return ENOMEM;
+	default: return EINVAL;
+	}
+}
+
+/* The remote rights of qp_access_flags, as the soft NIC names them. */
+static uint32_t remote_rights(int access)
+{
+	return ((access & IBV_ACCESS_REMOTE_READ) ? DOCA_ACCESS_FLAG_RDMA_READ : 0) |
+	       ((access & IBV_ACCESS_REMOTE_WRITE) ? DOCA_ACCESS_FLAG_RDMA_WRITE : 0) |
+	       ((access & IBV_ACCESS_REMOTE_ATOMIC) ? DOCA_ACCESS_FLAG_RDMA_ATOMIC : 0);
+}
+
+/* An RC QP's state transitions the kernel allows (ib_modify_qp_is_ok), SQD and SQE aside. */
+static bool transition_ok(enum ibv_qp_state cur, enum ibv_qp_state next)
+{
+	if (next == IBV_QPS_RESET || next == IBV_QPS_ERR)
+		return true;
+	switch (cur) {
+	case IBV_QPS_RESET: return next == IBV_QPS_INIT;
+	case IBV_QPS_INIT: return next == IBV_QPS_INIT || next == IBV_QPS_RTR;
+	case IBV_QPS_RTR: return next == IBV_QPS_RTS;
+	case IBV_QPS_RTS: return next == IBV_QPS_RTS;
+	default: return false;
+	}
+}
+
+static const char *state_name(enum ibv_qp_state st)
+{
+	static const char *const names[] = {"RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR"};
+
+	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "unknown";
 }
 
 /*
@@ -205,16 +239,34 @@ static int modify_connect(struct sv_qp *q, const struct ibv_qp_attr *attr, int m
 			     IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
 	const int rts_need = IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 			     IBV_QP_MAX_QP_RD_ATOMIC;
+	const int access = (mask & IBV_QP_ACCESS_FLAGS) ? (int)attr->qp_access_flags : q->access;
+	enum ibv_qp_state cur = q->flushed ? IBV_QPS_ERR : q->pub.state;
 	const char *lack;
 
-	if (attr->qp_state == IBV_QPS_RTR && q->pub.state != IBV_QPS_RTR) {
+	if (attr->qp_state == IBV_QPS_SQD || attr->qp_state == IBV_QPS_SQE) {
+		SDK_LOG_ERR("ibv_modify_qp: QP %u: the soft NIC's QPs have no %s state (no send queue drain)",
+			    q->pub.qp_num, state_name(attr->qp_state));
+		return EOPNOTSUPP;
+	}
+	if (!transition_ok(cur, attr->qp_state)) {
+		SDK_LOG_ERR("ibv_modify_qp: QP %u cannot go from %s to %s (RESET -> INIT -> RTR -> RTS)", q->pub.qp_num,
+			    state_name(cur), state_name(attr->qp_state));
+		return EINVAL;
+	}
+	if (attr->qp_state == IBV_QPS_RESET && (q->by_modify || q->flushed)) {
+		/* its QPN stays with the engine that served it: a new one would need another QPN */
+		SDK_LOG_ERR("ibv_modify_qp: QP %u was connected or flushed: the soft NIC cannot take it back to RESET; destroy it and create another",
+			    q->pub.qp_num);
+		return EOPNOTSUPP;
+	}
+	if (attr->qp_state == IBV_QPS_RTS && cur == IBV_QPS_RTS) {
+		struct softhw_rnic_wire_rts rts = {.access = remote_rights(access), .access_only = true};
+
+		return (mask & IBV_QP_ACCESS_FLAGS) ? nic_errno(nic_of(q)->qp_wire_rts(q->nqp, &rts)) : 0;
+	}
+	if (attr->qp_state == IBV_QPS_RTR) {
 		struct softhw_rnic_wire_rtr rtr = {0};
 
-		if (q->pub.state != IBV_QPS_INIT) {
-			SDK_LOG_ERR("ibv_modify_qp: QP %u goes to RTR only from INIT (it is in state %d)", q->pub.qp_num,
-				    (int)q->pub.state);
-			return EINVAL;
-		}
 		lack = missing_attr(mask, rtr_need);
 		if (lack != NULL) {
 			SDK_LOG_ERR("ibv_modify_qp: QP %u to RTR needs %s in the attribute mask", q->pub.qp_num, lack);
@@ -237,6 +289,7 @@ static int modify_connect(struct sv_qp *q, const struct ibv_qp_attr *attr, int m
 		rtr.mtu_log = (uint8_t)(attr->path_mtu + 7);
 		rtr.min_rnr_timer = attr->min_rnr_timer;
 		rtr.max_dest_rd_atomic = attr->max_dest_rd_atomic;
+		rtr.access = remote_rights(access);
 		int e = nic_errno(nic_of(q)->qp_wire_rtr(q->nqp, &rtr));
 
 		if (e == 0) {
@@ -246,14 +299,9 @@ static int modify_connect(struct sv_qp *q, const struct ibv_qp_attr *attr, int m
 		}
 		return e;
 	}
-	if (attr->qp_state == IBV_QPS_RTS && q->pub.state != IBV_QPS_RTS) {
-		struct softhw_rnic_wire_rts rts = {0};
+	if (attr->qp_state == IBV_QPS_RTS) {
+		struct softhw_rnic_wire_rts rts = {.access = remote_rights(access)};
 
-		if (q->pub.state != IBV_QPS_RTR || !q->by_modify) {
-			SDK_LOG_ERR("ibv_modify_qp: QP %u goes to RTS only from RTR (it is in state %d)", q->pub.qp_num,
-				    (int)q->pub.state);
-			return EINVAL;
-		}
 		lack = missing_attr(mask, rts_need);
 		if (lack != NULL) {
 			SDK_LOG_ERR("ibv_modify_qp: QP %u to RTS needs %s in the attribute mask", q->pub.qp_num, lack);
@@ -281,9 +329,9 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 		return EINVAL;
 	pthread_mutex_lock(&sv.lock);
 	/* librdmacm connects its ids' QPs: for them the states are bookkeeping */
-	if ((mask & IBV_QP_STATE) && !q->cm && !q->flushed && (q->by_modify || !q->wire)) {
+	if ((mask & IBV_QP_STATE) && !q->cm && (q->by_modify || !q->wire)) {
 		e = modify_connect(q, attr, mask);
-		flush = e == 0 && q->by_modify && attr->qp_state == IBV_QPS_ERR;
+		flush = e == 0 && attr->qp_state == IBV_QPS_ERR && !q->flushed;
 	}
 	if (e != 0) {
 		pthread_mutex_unlock(&sv.lock);
@@ -387,13 +435,14 @@ int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 	return EOPNOTSUPP;
 }
 
-static enum ibv_wc_status wc_status(doca_error_t e, bool recv)
+static enum ibv_wc_status wc_status(doca_error_t e, bool recv, bool wire)
 {
 	switch (e) {
 	case DOCA_SUCCESS: return IBV_WC_SUCCESS;
 	case DOCA_ERROR_SHUTDOWN: return IBV_WC_WR_FLUSH_ERR;
-	case DOCA_ERROR_NOT_PERMITTED:
-	case DOCA_ERROR_INVALID_VALUE: return IBV_WC_REM_ACCESS_ERR;
+	case DOCA_ERROR_INVALID_VALUE: /* RoCEv2: the responder's NAK "invalid request"; else an unknown rkey */
+		return wire && !recv ? IBV_WC_REM_INV_REQ_ERR : IBV_WC_REM_ACCESS_ERR;
+	case DOCA_ERROR_NOT_PERMITTED: return IBV_WC_REM_ACCESS_ERR;
 	case DOCA_ERROR_TOO_BIG: return recv ? IBV_WC_LOC_LEN_ERR : IBV_WC_REM_INV_REQ_ERR;
 	case DOCA_ERROR_AGAIN: return IBV_WC_RNR_RETRY_EXC_ERR;
 	case DOCA_ERROR_CONNECTION_ABORTED: return IBV_WC_RETRY_EXC_ERR;
@@ -420,7 +469,7 @@ void sv_qp_drain(struct sv_qp *self)
 			}
 			if (e->kind != SOFTHW_RNIC_CQE_WR)
 				continue;
-			wc.status = wc_status(e->status, e->op == SOFTHW_RNIC_OP_RECV);
+			wc.status = wc_status(e->status, e->op == SOFTHW_RNIC_OP_RECV, q->wire);
 			wc.vendor_err = e->status;
 			if (e->op == SOFTHW_RNIC_OP_RECV) {
 				wc.wr_id = e->wr_id;
@@ -576,7 +625,8 @@ int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr *
 	int e = 0;
 
 	pthread_mutex_lock(&sv.lock);
-	if (q->by_modify && q->pub.state != IBV_QPS_RTS && !q->flushed) { /* as rxe: no sends before RTS */
+	/* as rxe: a QP no RDMA-CM id connects sends only once ibv_modify_qp made it RTS */
+	if (!q->cm && !q->flushed && q->pub.state != IBV_QPS_RTS) {
 		pthread_mutex_unlock(&sv.lock);
 		if (bad != NULL)
 			*bad = wr;
@@ -599,6 +649,12 @@ int sv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr *
 	int e = 0;
 
 	pthread_mutex_lock(&sv.lock);
+	if (!q->cm && q->pub.state == IBV_QPS_RESET) { /* as rxe: receives from INIT on */
+		pthread_mutex_unlock(&sv.lock);
+		if (bad != NULL)
+			*bad = wr;
+		return EINVAL;
+	}
 	for (; wr != NULL; wr = wr->next) {
 		struct softhw_rnic_sge sgl[SV_MAX_SGE];
 

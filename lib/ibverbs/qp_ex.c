@@ -275,3 +275,41 @@ struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)
 	}
 	return &q->pubx;
 }
+
+/*
+ * ibv_create_qp_ex through the extended context (verbs.h's inline calls it for any comp_mask
+ * other than the PD alone): an RC QP of ibv_create_qp, with the ibv_wr_* interface when
+ * send_ops_flags are given. Other extensions (XRC, RSS, TSO, creation flags...) are refused.
+ */
+struct ibv_qp *sv_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a)
+{
+	const uint32_t known = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	struct ibv_qp_init_attr init;
+	struct ibv_qp *qp;
+	int err;
+
+	if (a == NULL || !(a->comp_mask & IBV_QP_INIT_ATTR_PD) || a->pd == NULL || a->pd->context != ctx) {
+		SDK_LOG_ERR("ibv_create_qp_ex: give a PD of this context (IBV_QP_INIT_ATTR_PD in comp_mask)");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (a->comp_mask & ~known) {
+		SDK_LOG_ERR("ibv_create_qp_ex: only the PD and send_ops_flags may be given in comp_mask (0x%x)", a->comp_mask);
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	init = soft_ibv_init_attr(a);
+	qp = ibv_create_qp(a->pd, &init);
+	if (qp == NULL)
+		return NULL;
+	if (a->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		err = sv_qp_enable_ex(qp, a->send_ops_flags);
+		if (err != 0) {
+			(void)ibv_destroy_qp(qp);
+			errno = err;
+			return NULL;
+		}
+	}
+	a->cap = init.cap;
+	return qp;
+}

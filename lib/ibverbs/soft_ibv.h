@@ -52,6 +52,22 @@ struct soft_ibv_tag {
 	const struct soft_ibv_hooks *hooks;
 };
 
+/* What ibv_create_qp takes of ibv_create_qp_ex's / rdma_create_qp_ex's attributes. */
+static inline struct ibv_qp_init_attr soft_ibv_init_attr(const struct ibv_qp_init_attr_ex *x)
+{
+	struct ibv_qp_init_attr a = {
+		.qp_context = x->qp_context,
+		.send_cq = x->send_cq,
+		.recv_cq = x->recv_cq,
+		.srq = x->srq,
+		.cap = x->cap,
+		.qp_type = x->qp_type,
+		.sq_sig_all = x->sq_sig_all,
+	};
+
+	return a;
+}
+
 /* The hooks of a context opened by softdoca's libibverbs, or NULL. */
 static inline const struct soft_ibv_hooks *soft_ibv_hooks_of(const struct ibv_context *ctx)
 {

@@ -74,7 +74,7 @@ struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *a)
 		errno = EINVAL;
 		return NULL;
 	}
-	c = (struct sv_ctx *)pd->context;
+	c = sv_ctx_of(pd->context);
 	s = calloc(1, sizeof(*s));
 	if (s == NULL) {
 		errno = ENOMEM;
@@ -127,7 +127,7 @@ int ibv_destroy_srq(struct ibv_srq *srq)
 			break;
 		}
 	pthread_mutex_unlock(&sv.lock);
-	((struct sv_ctx *)s->pub.context)->nic->ep_destroy(s->ep);
+	sv_ctx_of(s->pub.context)->nic->ep_destroy(s->ep);
 	pthread_cond_destroy(&s->pub.cond);
 	pthread_mutex_destroy(&s->pub.mutex);
 	free(s);
@@ -175,7 +175,7 @@ int sv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_rec
 				sgl[i].addr = (void *)(uintptr_t)wr->sg_list[i].addr;
 				sgl[i].len = wr->sg_list[i].length;
 			}
-			if (((struct sv_ctx *)s->pub.context)->nic->ep_post_recv(s->ep, wr->wr_id, sgl,
+			if (sv_ctx_of(s->pub.context)->nic->ep_post_recv(s->ep, wr->wr_id, sgl,
 										 (uint32_t)wr->num_sge) != DOCA_SUCCESS)
 				e = ENOMEM;
 		}

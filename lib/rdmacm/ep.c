@@ -111,7 +111,7 @@ int rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd, struct ibv_qp_init_
 
 int rdma_create_qp_ex(struct rdma_cm_id *id, struct ibv_qp_init_attr_ex *attr)
 {
-	struct ibv_qp_init_attr a = {0};
+	struct ibv_qp_init_attr a;
 	int r;
 
 	if (attr == NULL || (attr->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)) != 0) {
@@ -119,13 +119,7 @@ int rdma_create_qp_ex(struct rdma_cm_id *id, struct ibv_qp_init_attr_ex *attr)
 			    attr != NULL ? attr->comp_mask : 0);
 		return cm_fail(EOPNOTSUPP);
 	}
-	a.qp_context = attr->qp_context;
-	a.send_cq = attr->send_cq;
-	a.recv_cq = attr->recv_cq;
-	a.srq = attr->srq;
-	a.cap = attr->cap;
-	a.qp_type = attr->qp_type;
-	a.sq_sig_all = attr->sq_sig_all;
+	a = soft_ibv_init_attr(attr);
 	r = rdma_create_qp(id, (attr->comp_mask & IBV_QP_INIT_ATTR_PD) ? attr->pd : NULL, &a);
 	if (r != 0)
 		return r;

@@ -536,7 +536,9 @@ scenario_rdmacm-perftest() {
 # RTS with ibv_modify_qp alone (no RDMA-CM; rxe's RoCEv2 IPv4 GID is index 1, ours 0).
 # verbs-oob: ibv_rc_pingpong (200 x 4 KiB SEND each way, four packets each); perftest-oob:
 # ib_write_bw and ib_read_bw (200 x 64 KiB); atomic-oob: ib_atomic_bw (fetch-add) both ways:
-# our requester against rxe's responder, then rxe's requester against ours.
+# our requester against rxe's responder, then rxe's requester against ours. Our side posts with
+# ibv_post_send (--use_old_post_send) in one run of each scenario, with perftest's default
+# ibv_wr_* interface (a QP of ibv_create_qp_ex) in the other.
 pp_args="-s 4096 -n 200"
 scenario_verbs-oob() {
 	sd_ready verbs-oob || return
@@ -563,7 +565,7 @@ scenario_perftest-oob() {
 	if ! wait_mark SERVER-READY 120; then fail perftest-oob "guest never started ib_write_bw"; finish 5; return; fi
 	host_clients softdoca-ib_write_bw-client 1 ib_write_bw -d mlx5_0 -x 0 $oob_args -s 65536 --use_old_post_send $GUEST_IP
 	grep -E '^ +65536 ' "$work/host.log" | sed 's/^/  host ib_write_bw: /'
-	host_servers softdoca-ib_read_bw-server 1 ib_read_bw -d mlx5_0 -x 0 $oob_args -s 65536 --use_old_post_send
+	host_servers softdoca-ib_read_bw-server 1 ib_read_bw -d mlx5_0 -x 0 $oob_args -s 65536
 	grep -E '^ +65536 ' "$work/host.log" | sed 's/^/  host ib_read_bw: /'
 	finish "$timeout_s"
 	guest_results
@@ -576,7 +578,7 @@ scenario_atomic-oob() {
 	guest_clients 1 ib_atomic_bw-client-vs-softdoca "ib_atomic_bw -d rxe0 -x 1 $oob_args $HOST_IP"
 	boot "$work/job.sh"
 	if ! wait_mark SERVER-READY 120; then fail atomic-oob "guest never started ib_atomic_bw"; finish 5; return; fi
-	host_clients softdoca-ib_atomic_bw-client 1 ib_atomic_bw -d mlx5_0 -x 0 $oob_args --use_old_post_send $GUEST_IP
+	host_clients softdoca-ib_atomic_bw-client 1 ib_atomic_bw -d mlx5_0 -x 0 $oob_args $GUEST_IP
 	grep -E '^ +8 ' "$work/host.log" | sed 's/^/  host ib_atomic_bw: /'
 	host_servers softdoca-ib_atomic_bw-server 1 ib_atomic_bw -d mlx5_0 -x 0 $oob_args --use_old_post_send
 	grep -E '^ +8 ' "$work/host.log" | sed 's/^/  host ib_atomic_bw server: /'

@@ -107,6 +107,8 @@ struct rnic_path_ops {
 	bool (*up)(const struct rnic_qp *qp);
 	/* service thread: hang up now (qp->broken, or a close asked and its output gone) */
 	bool (*must_end)(const struct rnic_qp *qp);
+	/* optional, no lock: the path MTU (log2) this path's wire allows the function (0: not one of its) */
+	uint8_t (*port_mtu_log)(const struct softhw_function *fn);
 	/* nic.lock held: make this process reachable (descriptors name where; until it succeeds once) */
 	doca_error_t (*nic_listen)(const struct softhw_function *fn);
 	/* fill in where dialers reach us (a descriptor's or a hello's addresses; wire.h) */

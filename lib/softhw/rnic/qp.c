@@ -382,6 +382,17 @@ uint32_t rnic_qp_wire_num(struct softhw_rnic_qp *q)
 	return rnic_conn_of(qp)->wire_qpn(qp);
 }
 
+uint8_t rnic_port_mtu_log(const struct softhw_function *fn)
+{
+	for (int i = 0; i < RNIC_PATH_COUNT; i++) {
+		uint8_t v = rnic_paths[i]->port_mtu_log != NULL ? rnic_paths[i]->port_mtu_log(fn) : 0;
+
+		if (v != 0)
+			return v;
+	}
+	return 10; /* 1024: what a 1500-byte Ethernet link gives (the soft NIC's own paths have no MTU) */
+}
+
 doca_error_t rnic_qp_wire_rtr(struct softhw_rnic_qp *q, const struct softhw_rnic_wire_rtr *a)
 {
 	struct rnic_qp *qp = rnic_qp_of(q);

@@ -182,6 +182,7 @@ struct softhw_rnic_wire_rtr {
 	uint8_t mtu_log;              /* path MTU 2^8..2^12, at most the port's */
 	uint8_t min_rnr_timer;        /* RNR NAK timer code this side sends */
 	uint8_t max_dest_rd_atomic;   /* READs / atomics served at once (0: NAKed) */
+	uint32_t access;              /* DOCA_ACCESS_FLAG_RDMA_* the peer's requests may use (else NAK remote access) */
 };
 
 struct softhw_rnic_wire_rts {
@@ -189,6 +190,8 @@ struct softhw_rnic_wire_rts {
 	uint8_t timeout;              /* local ACK timeout code (4.096 us << timeout; 0: none) */
 	uint8_t retry_cnt, rnr_retry; /* 0-7 (7: RNR retries without end; rxe's transport retries too) */
 	uint8_t max_rd_atomic;        /* READs / atomics in flight at once (0: 1) */
+	uint32_t access;              /* as in softhw_rnic_wire_rtr (given again, or changed) */
+	bool access_only;             /* RTS -> RTS: only `access` changes */
 };
 
 struct softhw_rnic_ops {
@@ -267,6 +270,10 @@ struct softhw_rnic_ops {
 	 */
 	doca_error_t (*qp_wire_rtr)(struct softhw_rnic_qp *qp, const struct softhw_rnic_wire_rtr *a);
 	doca_error_t (*qp_wire_rts)(struct softhw_rnic_qp *qp, const struct softhw_rnic_wire_rts *a);
+
+	/* The path MTU (log2, 8..12) a qp of the function may use: on a RoCEv2 card its address's
+	 * interface MTU less the headers (as rxe's active MTU); 10 (1024) on the other paths. */
+	uint8_t (*port_mtu_log)(const struct softhw_function *fn);
 
 	/* ---- data path ---- */
 	/*

@@ -437,6 +437,7 @@ doca_error_t rnic_cm_accept_data(struct softhw_rnic_qp *qp, void *user, const st
 doca_error_t rnic_cm_reject_data(struct softhw_rnic_qp *qp, const void *private_data, uint8_t len);
 doca_error_t rnic_cm_info(const struct softhw_rnic_qp *qp, struct softhw_rnic_cm_info *info);
 uint32_t rnic_qp_wire_num(struct softhw_rnic_qp *qp);
+uint8_t rnic_port_mtu_log(const struct softhw_function *fn);
 doca_error_t rnic_qp_wire_rtr(struct softhw_rnic_qp *qp, const struct softhw_rnic_wire_rtr *a);
 doca_error_t rnic_qp_wire_rts(struct softhw_rnic_qp *qp, const struct softhw_rnic_wire_rts *a);
 

@@ -133,6 +133,7 @@ struct roce_qp {
 	uint16_t mtu;              /* the path MTU the engine runs at (qp_start; for the stats line) */
 	bool verbs;                /* connected by verbs' modify to RTR / RTS (wire_rtr): these are the application's */
 	uint8_t verbs_rnr_timer, verbs_dest_rd;
+	uint32_t verbs_access;     /* the QP's remote rights (qp_access_flags; qp lock) */
 	struct roce_rc_qp *rc;     /* NULL until connected, and after close */
 	uint32_t peer_ip;
 	uint64_t deadline;         /* the engine's next poll (ns, CLOCK_MONOTONIC), ROCE_RC_NO_DEADLINE (qp lock) */
@@ -524,6 +525,8 @@ static int rc_rkey_check(void *ctx, uint32_t rkey, uint64_t va, uint64_t len, un
 						    : DOCA_ACCESS_FLAG_RDMA_WRITE;
 	uint64_t id, token;
 
+	if (s->verbs && !(s->verbs_access & flag))
+		return ROCE_NAK_REM_ACCESS; /* the QP's qp_access_flags lack the right, as rxe checks them */
 	if (rkey >> 31) {
 		/* a sync event: get is a READ, set a WRITE, add a FETCH_ADD of its 8 bytes (the stream's rights) */
 		struct softhw_value *v = rkey_value(rkey, va);
@@ -1223,6 +1226,7 @@ static doca_error_t roce_wire_rtr(struct rnic_qp *qp, const struct softhw_rnic_w
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	s->verbs = true;
+	s->verbs_access = a->access;
 	s->verbs_rnr_timer = a->min_rnr_timer & 31;
 	s->verbs_dest_rd = a->max_dest_rd_atomic < ROCE_RD_ATOMIC ? a->max_dest_rd_atomic : ROCE_RD_ATOMIC;
 	return roce_path_cm_connect(qp, a->peer_ip, a->peer_qpn, 0, a->rq_psn, a->mtu_log, a->flow_label, true, false)
@@ -1236,8 +1240,11 @@ static doca_error_t roce_wire_rts(struct rnic_qp *qp, const struct softhw_rnic_w
 	struct roce_qp *s = rq_of(qp);
 	uint8_t rd = a->max_rd_atomic == 0 ? 1 : a->max_rd_atomic < ROCE_RD_ATOMIC ? a->max_rd_atomic : ROCE_RD_ATOMIC;
 
-	if (s == NULL || !s->verbs || s->rc == NULL)
+	if (s == NULL || !s->verbs || s->rc == NULL || qp->state != QP_RTS)
 		return DOCA_ERROR_BAD_STATE;
+	s->verbs_access = a->access;
+	if (a->access_only)
+		return DOCA_SUCCESS;
 	if (a->timeout > 31 || a->retry_cnt > 7 || a->rnr_retry > 7)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!roce_rc_set_requester(s->rc, a->sq_psn, a->timeout, a->retry_cnt, a->rnr_retry, rd)) {
@@ -1287,6 +1294,11 @@ static bool roce_must_end(const struct rnic_qp *qp)
 	const struct roce_qp *s = rq_of(qp);
 
 	return s->up && (s->shut || qp->broken);
+}
+
+static uint8_t roce_port_mtu_log(const struct softhw_function *fn)
+{
+	return fn != NULL && fn_roce(fn) ? if_mtu_log(fn_ip(fn)) : 0;
 }
 
 static doca_error_t roce_nic_listen(const struct softhw_function *fn)
@@ -1837,6 +1849,7 @@ const struct rnic_path_ops rnic_roce_path = {
 	.shut = roce_shut,
 	.up = roce_up,
 	.must_end = roce_must_end,
+	.port_mtu_log = roce_port_mtu_log,
 	.nic_listen = roce_nic_listen,
 	.describe = roce_describe,
 	.cm_listen = roce_listen,

@@ -22,6 +22,8 @@ import sys
 import threading
 import time
 
+from tool_env import tool_env
+
 # a result row: "#bytes #iterations" then figures; _bw: BW peak, BW average[MB/sec], MsgRate;
 # _lat: t_min, t_max, t_typical[usec], ...
 ROW = re.compile(r"^\s*\d+\s+\d+((?:\s+(?:-?[\d.]+|-?nan|-?inf))+)\s*$", re.M)  # (a deviation may be -nan)
@@ -50,15 +52,7 @@ def main():
     if path is None:
         print(tool + " not installed (perftest): skipped")
         return 77
-    env = dict(os.environ, LD_LIBRARY_PATH=libdir)
-    # a sanitized build's libraries in a program that is not: the runtimes must load first
-    ldd = subprocess.run(["ldd", os.path.join(libdir, "libibverbs.so.1")], capture_output=True, text=True).stdout
-    runtimes = re.findall(r"(\S*/lib(?:asan|ubsan)\.so\S*)", ldd)
-    if runtimes:
-        env["LD_PRELOAD"] = " ".join(runtimes)
-        # perftest itself never frees its device list, context or buffers: leak checking would
-        # report only those (every stack passes through it); addressing and UB checks stay on
-        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"
+    env = tool_env(libdir)
     cm = ["-R"]
     if "--oob" in opts:
         cm, opts = [], [o for o in opts if o != "--oob"]

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import time
 
+from tool_env import tool_env
+
 DONE = re.compile(r"^\d+ iters in [\d.]+ seconds = [\d.]+ usec/iter$", re.M)
 
 
@@ -26,12 +28,7 @@ def main():
     if path is None:
         print("ibv_rc_pingpong not installed (ibverbs-utils): skipped")
         return 77
-    env = dict(os.environ, LD_LIBRARY_PATH=libdir)
-    ldd = subprocess.run(["ldd", os.path.join(libdir, "libibverbs.so.1")], capture_output=True, text=True).stdout
-    runtimes = re.findall(r"(\S*/lib(?:asan|ubsan)\.so\S*)", ldd)
-    if runtimes:  # a sanitized build's libraries in a program that is not: the runtimes load first
-        env["LD_PRELOAD"] = " ".join(runtimes)
-        env["ASAN_OPTIONS"] = env.get("ASAN_OPTIONS", "") + ":detect_leaks=0"  # the tool's own exit
+    env = tool_env(libdir)
     end = time.monotonic() + 40
     common = ["-g", "0", "-p", port] + opts
     server = subprocess.Popen([path, "-d", sdev] + common, env=env, stdin=subprocess.DEVNULL,

@@ -8,10 +8,12 @@
  *
  * Checked: SEND / RECV, RDMA WRITE and READ of several MTUs with the peer's rkey, both atomics;
  * the counts the application gave (a retry count of 2 against a QPN nobody has ends in
- * IBV_WC_RETRY_EXC_ERR; max_dest_rd_atomic 0 refuses READs); a QP moved to ERR flushes its
- * receives; and each refusal, with its errno and a log line naming the fix: a missing attribute,
- * no GRH or a GID that is not IPv4-mapped, QPN 1, RTR from RESET, RTS from INIT, a send before
- * RTS, and a card on the default path (EOPNOTSUPP).
+ * IBV_WC_RETRY_EXC_ERR; max_dest_rd_atomic 0 refuses READs; qp_access_flags, also changed in
+ * RTS); a QP moved to ERR flushes its receives; and each refusal, with its errno and a log line
+ * naming the fix: a missing attribute, no GRH or a GID that is not IPv4-mapped, QPN 1, a
+ * transition the kernel refuses, a receive in RESET, a send before RTS, RESET after connecting
+ * and SQD (EOPNOTSUPP), and a card on the default path (EOPNOTSUPP). And ibv_create_qp_ex, perftest's way to a
+ * QP with the ibv_wr_* interface.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -213,9 +215,18 @@ static void test_traffic(void)
 
 	side_open(&a, "mlx5_0", 0x123456);
 	side_open(&b, "mlx5_1", 0xfffff0); /* wraps past 2^24 within the first messages */
-	connect_pair(&a, &b);
+	{
+		struct ibv_qp_attr ra, rb;
+
+		rtr_attr(&ra, &b);
+		rtr_attr(&rb, &a);
+		CHECK(to_init(&a) == 0 && to_init(&b) == 0);
+		CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == 0 && ibv_modify_qp(b.qp, &rb, RTR_MASK) == 0);
+		CHECK(to_rts(&a, 13, 6) == 0 && to_rts(&b, 14, 7) == 0);
+	}
 	CHECK(ibv_query_qp(a.qp, &qa, IBV_QP_STATE, &qi) == 0);
-	CHECK(qa.qp_state == IBV_QPS_RTS && qa.dest_qp_num == b.qp->qp_num && qa.timeout == 14 && qa.retry_cnt == 7);
+	CHECK(qa.qp_state == IBV_QPS_RTS && qa.dest_qp_num == b.qp->qp_num && qa.timeout == 13 && qa.retry_cnt == 6);
+	CHECK(qa.sq_psn == 0x123456 && qa.rq_psn == 0xfffff0);
 
 	/* SEND of 3000 bytes (three packets at MTU 1024) into a posted receive */
 	post_recv(&b, 0, 4096);
@@ -328,8 +339,45 @@ static void test_no_read_resources(void)
 	CHECK(to_rts(&a, 14, 7) == 0 && to_rts(&b, 14, 7) == 0);
 	CHECK(post(&a, IBV_WR_RDMA_READ, 0, 64, &b, 0) == 0);
 	wc = wait_wc(a.cq);
-	/* the NAK "invalid request", which the soft NIC's DOCA status carries as a remote refusal */
-	CHECK(wc.status == IBV_WC_REM_INV_REQ_ERR || wc.status == IBV_WC_REM_ACCESS_ERR);
+	/* the NAK "invalid request", as rxe's requester reports it */
+	CHECK(wc.status == IBV_WC_REM_INV_REQ_ERR);
+	side_close(&a);
+	side_close(&b);
+}
+
+/* qp_access_flags, as rxe enforces them: a right the QP lacks gets NAK "remote access" */
+static void test_qp_access(void)
+{
+	struct side a, b;
+	struct ibv_qp_attr ra, rb, up = {.qp_state = IBV_QPS_RTS};
+	struct ibv_qp_attr in = {.qp_state = IBV_QPS_INIT, .port_num = 1, .qp_access_flags = IBV_ACCESS_REMOTE_READ};
+	struct ibv_wc wc;
+
+	side_open(&a, "mlx5_0", 5);
+	side_open(&b, "mlx5_1", 6);
+	rtr_attr(&ra, &b);
+	rtr_attr(&rb, &a);
+	CHECK(to_init(&a) == 0);
+	CHECK(ibv_modify_qp(b.qp, &in, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) == 0);
+	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == 0 && ibv_modify_qp(b.qp, &rb, RTR_MASK) == 0);
+	CHECK(to_rts(&a, 14, 7) == 0 && to_rts(&b, 14, 7) == 0);
+	/* b's QP lets READs in; a WRITE only once RTS -> RTS added the right */
+	CHECK(post(&a, IBV_WR_RDMA_READ, 0, 64, &b, 0) == 0);
+	wc = wait_wc(a.cq);
+	CHECK(wc.status == IBV_WC_SUCCESS);
+	up.qp_access_flags = IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
+	CHECK(ibv_modify_qp(b.qp, &up, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS) == 0);
+	CHECK(post(&a, IBV_WR_RDMA_WRITE, 0, 64, &b, 0) == 0);
+	wc = wait_wc(a.cq);
+	CHECK(wc.status == IBV_WC_SUCCESS);
+	/* and without it again: the WRITE is refused (the requester's QP is in error after it) */
+	up.qp_access_flags = IBV_ACCESS_REMOTE_READ;
+	CHECK(ibv_modify_qp(b.qp, &up, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS) == 0);
+	CHECK(post(&a, IBV_WR_RDMA_WRITE, 0, 64, &b, 0) == 0);
+	wc = wait_wc(a.cq);
+	if (wc.status != IBV_WC_REM_ACCESS_ERR)
+		fprintf(stderr, "WRITE without the right: %s\n", ibv_wc_status_str(wc.status));
+	CHECK(wc.status == IBV_WC_REM_ACCESS_ERR);
 	side_close(&a);
 	side_close(&b);
 }
@@ -346,12 +394,18 @@ static void test_refusals(void)
 	side_open(&b, "mlx5_1", 2);
 	rtr_attr(&ra, &b);
 
-	/* RTR straight from RESET, RTS from INIT */
+	/* no receive in RESET; RTR straight from RESET, RTS from INIT */
+	{
+		struct ibv_sge rs = {.addr = (uintptr_t)a.buf, .length = 8, .lkey = a.mr->lkey};
+		struct ibv_recv_wr rw = {.sg_list = &rs, .num_sge = 1}, *rbad = NULL;
+
+		CHECK(ibv_post_recv(a.qp, &rw, &rbad) == EINVAL && rbad == &rw);
+	}
 	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == EINVAL);
-	CHECK(log_take(sdk_log, "only from INIT"));
+	CHECK(log_take(sdk_log, "cannot go from RESET to RTR"));
 	CHECK(to_init(&a) == 0);
 	CHECK(to_rts(&a, 14, 7) == EINVAL);
-	CHECK(log_take(sdk_log, "only from RTR"));
+	CHECK(log_take(sdk_log, "cannot go from INIT to RTS"));
 
 	/* an attribute missing, no GRH, a GID that is no IPv4-mapped one, QPN 1, no IBV_MTU_* value */
 	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK & ~IBV_QP_RQ_PSN) == EINVAL);
@@ -373,11 +427,26 @@ static void test_refusals(void)
 	CHECK(log_take(sdk_log, "IBV_MTU_"));
 	ra.path_mtu = IBV_MTU_1024;
 
-	/* RTR now: it receives, but sends only once RTS */
-	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == 0);
+	/* in INIT a send is refused (it would leave at RTR with no first PSN yet) */
 	sge = (struct ibv_sge){.addr = (uintptr_t)a.buf, .length = 8, .lkey = a.mr->lkey};
 	CHECK(ibv_post_send(a.qp, &wr, &bad) == EINVAL && bad == &wr);
+	/* RTR now: it receives, but sends only once RTS */
+	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == 0);
+	CHECK(ibv_post_send(a.qp, &wr, &bad) == EINVAL && bad == &wr);
 	CHECK(to_rts(&a, 14, 7) == 0);
+	/* no way back but to ERR; no RESET for a connected QP (destroy it), no SQD */
+	{
+		struct ibv_qp_attr st = {.qp_state = IBV_QPS_INIT};
+
+		CHECK(ibv_modify_qp(a.qp, &st, IBV_QP_STATE) == EINVAL);
+		CHECK(log_take(sdk_log, "cannot go from RTS to INIT"));
+		st.qp_state = IBV_QPS_RESET;
+		CHECK(ibv_modify_qp(a.qp, &st, IBV_QP_STATE) == EOPNOTSUPP);
+		CHECK(log_take(sdk_log, "destroy it"));
+		st.qp_state = IBV_QPS_SQD;
+		CHECK(ibv_modify_qp(a.qp, &st, IBV_QP_STATE) == EOPNOTSUPP);
+		CHECK(log_take(sdk_log, "SQD"));
+	}
 
 	/* a card of the default path cannot name a peer by GID and QPN */
 	side_open(&st, "mlx5_2", 3);
@@ -386,6 +455,56 @@ static void test_refusals(void)
 	CHECK(ibv_modify_qp(st.qp, &ra, RTR_MASK) == EOPNOTSUPP);
 	CHECK(log_take(sdk_log, "wire = rocev2"));
 	side_close(&st);
+	side_close(&a);
+	side_close(&b);
+}
+
+/*
+ * ibv_create_qp_ex (an inline of verbs.h, through the extended context): a QP with the ibv_wr_*
+ * interface, as perftest makes by default, connected by ibv_modify_qp; an extension the soft NIC
+ * has not is refused.
+ */
+static void test_create_qp_ex(void)
+{
+	struct side a, b;
+	struct ibv_qp_init_attr_ex xa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = {.max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1, .max_recv_sge = 1},
+		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.send_ops_flags = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_RDMA_WRITE,
+	};
+	struct ibv_qp_ex *qx;
+	struct ibv_wc wc;
+
+	side_open(&a, "mlx5_0", 100);
+	side_open(&b, "mlx5_1", 200);
+	CHECK(ibv_destroy_qp(a.qp) == 0);
+	xa.pd = a.pd;
+	xa.send_cq = xa.recv_cq = a.cq;
+	xa.comp_mask |= IBV_QP_INIT_ATTR_CREATE_FLAGS;
+	errno = 0;
+	CHECK(ibv_create_qp_ex(a.ctx, &xa) == NULL && errno == EOPNOTSUPP);
+	CHECK(log_take(sdk_log, "comp_mask"));
+	xa.comp_mask &= ~(uint32_t)IBV_QP_INIT_ATTR_CREATE_FLAGS;
+	a.qp = ibv_create_qp_ex(a.ctx, &xa);
+	CHECK(a.qp != NULL);
+	if (a.qp == NULL)
+		return;
+	qx = ibv_qp_to_qp_ex(a.qp);
+	CHECK(qx != NULL);
+	connect_pair(&a, &b);
+	post_recv(&b, 0, 256);
+	fill(a.buf, 200, 9);
+	ibv_wr_start(qx);
+	qx->wr_id = 5;
+	qx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_send(qx);
+	ibv_wr_set_sge(qx, a.mr->lkey, (uintptr_t)a.buf, 200);
+	CHECK(ibv_wr_complete(qx) == 0);
+	wc = wait_wc(a.cq);
+	CHECK(wc.status == IBV_WC_SUCCESS && wc.wr_id == 5);
+	wc = wait_wc(b.cq);
+	CHECK(wc.status == IBV_WC_SUCCESS && wc.byte_len == 200 && memcmp(a.buf, b.buf, 200) == 0);
 	side_close(&a);
 	side_close(&b);
 }
@@ -402,6 +521,8 @@ int main(void)
 	TEST_RUN(test_traffic);
 	TEST_RUN(test_retry_count);
 	TEST_RUN(test_no_read_resources);
+	TEST_RUN(test_qp_access);
 	TEST_RUN(test_refusals);
+	TEST_RUN(test_create_qp_ex);
 	TEST_EXIT();
 }

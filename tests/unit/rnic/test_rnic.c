@@ -342,7 +342,8 @@ static void count_reno(int fd, void *arg)
  * receive buffer's first 64 bytes; 'p': the same, polling without sleeping armed; 'm' off:
  * report 64 bytes of mem at off; 'd': disconnect; 's' len: post a send of len bytes of mem, answer 'k';
  * 'x' how: scribble over the qp's shared ring segment (corrupt_ring), answer 'k' (done) or 'n'
- * (no ring); 'C': report its loopback TCP connections and how many run reno (struct reno_count).
+ * (no ring); 'C' n: report its loopback TCP connections and how many run reno (struct reno_count),
+ * once there are n.
  * EOF: tear down and exit.
  */
 static void target_main(int cmd, int info, const struct target_cfg *cfg)
@@ -442,10 +443,22 @@ static void target_main(int cmd, int info, const struct target_cfg *cfg)
 			if (ops->qp_post(qp, &wr) != DOCA_SUCCESS || !write_full(info, "k", 1))
 				_exit(13);
 		} else if (c == 'C') {
-			/* its TCP connections (the accepting side's): how many, how many on reno */
+			/*
+			 * its TCP connections (the accepting side's): how many, how many on reno, once
+			 * `arg` are there (the message socket's accept may still be on its way: the dialer
+			 * counts its own as soon as connect() returned), 2 s at most
+			 */
 			struct reno_count rc = {0, 0};
 
-			(void)each_socket(count_reno, &rc);
+			if (!read_full(cmd, &arg, 8))
+				break;
+			for (int i = 0; i < 2000; i++) {
+				rc = (struct reno_count){0, 0};
+				(void)each_socket(count_reno, &rc);
+				if (rc.conns >= arg)
+					break;
+				usleep(1000);
+			}
 			if (!write_full(info, &rc, sizeof(rc)))
 				_exit(16);
 		} else if (c == 'd') {
@@ -500,7 +513,7 @@ static bool target_end(struct target *t)
 static void target_cmd(struct target *t, char c, uint64_t arg)
 {
 	CHECK(write_full(t->cmd, &c, 1));
-	if (c == 'r' || c == 'm' || c == 'x' || c == 'P' || c == 's' || c == 'Q')
+	if (c == 'r' || c == 'm' || c == 'x' || c == 'P' || c == 's' || c == 'Q' || c == 'C')
 		CHECK(write_full(t->cmd, &arg, 8));
 }
 
@@ -1757,7 +1770,7 @@ static void test_tcp_same_host_reno(void)
 	CHECK_OK(run1(&in, SOFTHW_RNIC_OP_SEND, "reno", 4, NULL, 0, 0, 0));
 	CHECK(target_cqe(&t, &c, out) && c.status == DOCA_SUCCESS && c.len == 4);
 	(void)each_socket(count_reno, &mine);
-	target_cmd(&t, 'C', 0);
+	target_cmd(&t, 'C', want);
 	CHECK(read_full(t.info, &theirs, sizeof(theirs)));
 	CHECK(mine.conns == want && mine.reno == want);
 	CHECK(theirs.conns == want && theirs.reno == want);
