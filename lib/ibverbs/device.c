@@ -191,7 +191,7 @@ int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *a)
 	a->max_qp_init_rd_atom = SOFT_IBV_MAX_RD_ATOM;
 	a->max_res_rd_atom = 1 << 20;
 	a->atomic_cap = IBV_ATOMIC_HCA;
-	a->max_srq = 4096; /* ibv_create_srq's limits (srq.c) */
+	a->max_srq = 4096; /* no limit of its own: one soft NIC endpoint each, as many as QPs */
 	a->max_srq_wr = SV_MAX_WR;
 	a->max_srq_sge = SV_MAX_SGE;
 	a->max_pkeys = 1;

@@ -259,7 +259,7 @@ static int modify_connect(struct sv_qp *q, const struct ibv_qp_attr *attr, int m
 			    q->pub.qp_num);
 		return EOPNOTSUPP;
 	}
-	if (attr->qp_state == IBV_QPS_RTS && cur == IBV_QPS_RTS) {
+	if (attr->qp_state == IBV_QPS_RTS && cur == IBV_QPS_RTS) { /* its rights may change, nothing else */
 		struct softhw_rnic_wire_rts rts = {.access = remote_rights(access), .access_only = true};
 
 		return (mask & IBV_QP_ACCESS_FLAGS) ? nic_errno(nic_of(q)->qp_wire_rts(q->nqp, &rts)) : 0;
@@ -332,6 +332,11 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	if ((mask & IBV_QP_STATE) && !q->cm && (q->by_modify || !q->wire)) {
 		e = modify_connect(q, attr, mask);
 		flush = e == 0 && attr->qp_state == IBV_QPS_ERR && !q->flushed;
+	} else if ((mask & IBV_QP_ACCESS_FLAGS) && q->by_modify && !q->flushed) {
+		/* the rights alone (no state): the responder takes them at once */
+		struct softhw_rnic_wire_rts rts = {.access = remote_rights((int)attr->qp_access_flags), .access_only = true};
+
+		e = nic_errno(nic_of(q)->qp_wire_rts(q->nqp, &rts));
 	}
 	if (e != 0) {
 		pthread_mutex_unlock(&sv.lock);
@@ -545,6 +550,8 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 		sgl[i].len = wr->sg_list[i].length;
 		total += wr->sg_list[i].length;
 	}
+	if (total > 1ull << 31) /* max_msg_sz (ibv_query_port), refused at post as rxe does */
+		return EINVAL;
 	w.sgl = sgl;
 	w.num_sge = (uint32_t)wr->num_sge;
 	switch (wr->opcode) {
@@ -619,14 +626,43 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 	return 0;
 }
 
+/*
+ * sv.lock held, the QP in error: as on hardware, work posted now completes flushed
+ * (IBV_WC_WR_FLUSH_ERR, signaled or not), behind what the soft NIC flushed before it.
+ */
+static void flush_one(struct sv_qp *q, struct ibv_cq *cq, uint64_t wr_id, enum ibv_wc_opcode op)
+{
+	struct ibv_wc wc = {
+		.wr_id = wr_id, .status = IBV_WC_WR_FLUSH_ERR, .opcode = op, .qp_num = q->pub.qp_num,
+		.src_qp = q->attr.dest_qp_num,
+	};
+
+	sv_cq_push((struct sv_cq *)cq, &wc);
+}
+
+static bool in_error(struct sv_qp *q)
+{
+	if (!q->flushed && q->pub.state != IBV_QPS_ERR)
+		return false;
+	sv_qp_drain(q); /* what the soft NIC completed or flushed comes first */
+	return true;
+}
+
 int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
 {
 	struct sv_qp *q = (struct sv_qp *)qp;
 	int e = 0;
 
 	pthread_mutex_lock(&sv.lock);
+	if (in_error(q)) {
+		for (; wr != NULL; wr = wr->next)
+			flush_one(q, q->pub.send_cq, wr->wr_id, IBV_WC_SEND);
+		pthread_mutex_unlock(&sv.lock);
+		sv_qp_notify(q);
+		return 0;
+	}
 	/* as rxe: a QP no RDMA-CM id connects sends only once ibv_modify_qp made it RTS */
-	if (!q->cm && !q->flushed && q->pub.state != IBV_QPS_RTS) {
+	if (!q->cm && q->pub.state != IBV_QPS_RTS) {
 		pthread_mutex_unlock(&sv.lock);
 		if (bad != NULL)
 			*bad = wr;
@@ -649,6 +685,13 @@ int sv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr *
 	int e = 0;
 
 	pthread_mutex_lock(&sv.lock);
+	if (q->srq == NULL && in_error(q)) {
+		for (; wr != NULL; wr = wr->next)
+			flush_one(q, q->pub.recv_cq, wr->wr_id, IBV_WC_RECV);
+		pthread_mutex_unlock(&sv.lock);
+		sv_qp_notify(q);
+		return 0;
+	}
 	if (!q->cm && q->pub.state == IBV_QPS_RESET) { /* as rxe: receives from INIT on */
 		pthread_mutex_unlock(&sv.lock);
 		if (bad != NULL)

@@ -1242,15 +1242,17 @@ static doca_error_t roce_wire_rts(struct rnic_qp *qp, const struct softhw_rnic_w
 
 	if (s == NULL || !s->verbs || s->rc == NULL || qp->state != QP_RTS)
 		return DOCA_ERROR_BAD_STATE;
-	s->verbs_access = a->access;
-	if (a->access_only)
+	if (a->access_only) {
+		s->verbs_access = a->access;
 		return DOCA_SUCCESS;
+	}
 	if (a->timeout > 31 || a->retry_cnt > 7 || a->rnr_retry > 7)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (!roce_rc_set_requester(s->rc, a->sq_psn, a->timeout, a->retry_cnt, a->rnr_retry, rd)) {
 		SDK_LOG_ERR("RoCEv2 QP 0x%06x: moved to RTS after it was given work to send, or after an error", s->qpn);
 		return DOCA_ERROR_BAD_STATE;
 	}
+	s->verbs_access = a->access; /* (only once the modify succeeds) */
 	s->psn = a->sq_psn & ROCE_PSN_MASK;
 	return DOCA_SUCCESS;
 }
@@ -1298,7 +1300,17 @@ static bool roce_must_end(const struct rnic_qp *qp)
 
 static uint8_t roce_port_mtu_log(const struct softhw_function *fn)
 {
-	return fn != NULL && fn_roce(fn) ? if_mtu_log(fn_ip(fn)) : 0;
+	uint8_t v = 0;
+
+	if (fn == NULL || !fn_roce(fn))
+		return 0;
+	/* an open port's, which wire_rtr checks against; else what it would take now */
+	pthread_mutex_lock(&ports.lock);
+	for (int i = 0; i < ports.n; i++)
+		if (ports.ports[i]->ip == fn_ip(fn))
+			v = ports.ports[i]->mtu_log;
+	pthread_mutex_unlock(&ports.lock);
+	return v != 0 ? v : if_mtu_log(fn_ip(fn));
 }
 
 static doca_error_t roce_nic_listen(const struct softhw_function *fn)

@@ -16,6 +16,7 @@
  * QP with the ibv_wr_* interface.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +295,19 @@ static void test_traffic(void)
 	CHECK(ibv_modify_qp(b.qp, &qa, IBV_QP_STATE) == 0);
 	wc = wait_wc(b.cq);
 	CHECK(wc.status == IBV_WC_WR_FLUSH_ERR && wc.wr_id == 7);
+	/* work posted in error completes flushed (unsignaled too), as on hardware */
+	{
+		struct ibv_sge sge = {.addr = (uintptr_t)b.buf, .length = 8, .lkey = b.mr->lkey};
+		struct ibv_send_wr sw = {.wr_id = 21, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND}, *sbad = NULL;
+		struct ibv_recv_wr rw = {.wr_id = 22, .sg_list = &sge, .num_sge = 1}, *rbad = NULL;
+
+		CHECK(ibv_post_send(b.qp, &sw, &sbad) == 0);
+		CHECK(ibv_post_recv(b.qp, &rw, &rbad) == 0);
+		wc = wait_wc(b.cq);
+		CHECK(wc.status == IBV_WC_WR_FLUSH_ERR && wc.wr_id == 21);
+		wc = wait_wc(b.cq);
+		CHECK(wc.status == IBV_WC_WR_FLUSH_ERR && wc.wr_id == 22);
+	}
 	side_close(&a);
 	side_close(&b);
 }
@@ -345,39 +359,57 @@ static void test_no_read_resources(void)
 	side_close(&b);
 }
 
+/* a and b connected, b's QP with only remote READ from INIT on; b stays RTR if !b_rts */
+static void connect_read_only(struct side *a, struct side *b, bool b_rts)
+{
+	struct ibv_qp_attr ra, rb;
+	struct ibv_qp_attr in = {.qp_state = IBV_QPS_INIT, .port_num = 1, .qp_access_flags = IBV_ACCESS_REMOTE_READ};
+
+	rtr_attr(&ra, b);
+	rtr_attr(&rb, a);
+	CHECK(to_init(a) == 0);
+	CHECK(ibv_modify_qp(b->qp, &in, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) == 0);
+	CHECK(ibv_modify_qp(a->qp, &ra, RTR_MASK) == 0 && ibv_modify_qp(b->qp, &rb, RTR_MASK) == 0);
+	CHECK(to_rts(a, 14, 7) == 0);
+	if (b_rts)
+		CHECK(to_rts(b, 14, 7) == 0);
+}
+
+/* One 64-byte READ or WRITE of a's from / into b's buffer: its completion status. */
+static enum ibv_wc_status rdma_op(struct side *a, enum ibv_wr_opcode op, struct side *b)
+{
+	CHECK(post(a, op, 0, 64, b, 0) == 0);
+	return wait_wc(a->cq).status;
+}
+
 /* qp_access_flags, as rxe enforces them: a right the QP lacks gets NAK "remote access" */
 static void test_qp_access(void)
 {
 	struct side a, b;
-	struct ibv_qp_attr ra, rb, up = {.qp_state = IBV_QPS_RTS};
-	struct ibv_qp_attr in = {.qp_state = IBV_QPS_INIT, .port_num = 1, .qp_access_flags = IBV_ACCESS_REMOTE_READ};
-	struct ibv_wc wc;
+	struct ibv_qp_attr up = {.qp_state = IBV_QPS_RTS};
+
+	/* the rights given at INIT hold from RTR on (a responder needs no RTS) */
+	side_open(&a, "mlx5_0", 3);
+	side_open(&b, "mlx5_1", 4);
+	connect_read_only(&a, &b, false);
+	CHECK(rdma_op(&a, IBV_WR_RDMA_READ, &b) == IBV_WC_SUCCESS);
+	CHECK(rdma_op(&a, IBV_WR_RDMA_WRITE, &b) == IBV_WC_REM_ACCESS_ERR);
+	side_close(&a);
+	side_close(&b);
 
 	side_open(&a, "mlx5_0", 5);
 	side_open(&b, "mlx5_1", 6);
-	rtr_attr(&ra, &b);
-	rtr_attr(&rb, &a);
-	CHECK(to_init(&a) == 0);
-	CHECK(ibv_modify_qp(b.qp, &in, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS) == 0);
-	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == 0 && ibv_modify_qp(b.qp, &rb, RTR_MASK) == 0);
-	CHECK(to_rts(&a, 14, 7) == 0 && to_rts(&b, 14, 7) == 0);
+	connect_read_only(&a, &b, true);
 	/* b's QP lets READs in; a WRITE only once RTS -> RTS added the right */
-	CHECK(post(&a, IBV_WR_RDMA_READ, 0, 64, &b, 0) == 0);
-	wc = wait_wc(a.cq);
-	CHECK(wc.status == IBV_WC_SUCCESS);
+	CHECK(rdma_op(&a, IBV_WR_RDMA_READ, &b) == IBV_WC_SUCCESS);
 	up.qp_access_flags = IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
 	CHECK(ibv_modify_qp(b.qp, &up, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS) == 0);
-	CHECK(post(&a, IBV_WR_RDMA_WRITE, 0, 64, &b, 0) == 0);
-	wc = wait_wc(a.cq);
-	CHECK(wc.status == IBV_WC_SUCCESS);
-	/* and without it again: the WRITE is refused (the requester's QP is in error after it) */
+	CHECK(rdma_op(&a, IBV_WR_RDMA_WRITE, &b) == IBV_WC_SUCCESS);
+	/* and without it again, by the rights alone (no state in the mask): the WRITE is refused
+	 * (the requester's QP is in error after it) */
 	up.qp_access_flags = IBV_ACCESS_REMOTE_READ;
-	CHECK(ibv_modify_qp(b.qp, &up, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS) == 0);
-	CHECK(post(&a, IBV_WR_RDMA_WRITE, 0, 64, &b, 0) == 0);
-	wc = wait_wc(a.cq);
-	if (wc.status != IBV_WC_REM_ACCESS_ERR)
-		fprintf(stderr, "WRITE without the right: %s\n", ibv_wc_status_str(wc.status));
-	CHECK(wc.status == IBV_WC_REM_ACCESS_ERR);
+	CHECK(ibv_modify_qp(b.qp, &up, IBV_QP_ACCESS_FLAGS) == 0);
+	CHECK(rdma_op(&a, IBV_WR_RDMA_WRITE, &b) == IBV_WC_REM_ACCESS_ERR);
 	side_close(&a);
 	side_close(&b);
 }

@@ -455,7 +455,7 @@ static void target_main(int cmd, int info, const struct target_cfg *cfg)
 			for (int i = 0; i < 2000; i++) {
 				rc = (struct reno_count){0, 0};
 				(void)each_socket(count_reno, &rc);
-				if (rc.conns >= arg)
+				if (rc.conns >= arg && rc.reno >= arg) /* (reno is set once it is admitted) */
 					break;
 				usleep(1000);
 			}
