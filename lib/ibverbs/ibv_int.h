@@ -118,6 +118,7 @@ struct sv_qp {
 	struct ibv_qp_cap cap;
 	bool sq_sig_all;
 	bool flushed;                  /* disconnected: its work was flushed */
+	bool failed;                   /* the soft NIC failed or disconnected it (a CQE said so): in error */
 	bool wire;                     /* connected by the IB CM (RoCEv2): R_Keys go on the wire as they are */
 	bool cm;                       /* an RDMA-CM id's (librdmacm connects it) */
 	bool by_modify;                /* connected by ibv_modify_qp to RTR (RoCEv2 cards): RTS sends */
@@ -181,6 +182,7 @@ void sv_qp_sleep(struct sv_qp *q);
 int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 int sv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
 void sv_qp_drain(struct sv_qp *qp);
+bool sv_qp_flush(struct sv_qp *q);
 /* qp_ex.c */
 /* The QP gets the ibv_wr_* interface for these operations (IBV_QP_EX_WITH_*); 0 or an errno. */
 int sv_qp_enable_ex(struct ibv_qp *qp, uint64_t send_ops_flags);

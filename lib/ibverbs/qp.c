@@ -455,6 +455,22 @@ static enum ibv_wc_status wc_status(doca_error_t e, bool recv, bool wire)
 	}
 }
 
+/*
+ * sv.lock held: the QP goes to error, as a QP moved there: its queued sends and posted receives
+ * complete with WR_FLUSH_ERR (an SRQ's receives stay for its other QPs). False if it was already.
+ */
+bool sv_qp_flush(struct sv_qp *q)
+{
+	if (q->flushed)
+		return false;
+	(void)nic_of(q)->qp_disconnect(q->nqp);
+	if (q->srq == NULL)
+		nic_of(q)->ep_flush_recv(q->ep, DOCA_ERROR_SHUTDOWN);
+	q->pub.state = IBV_QPS_ERR;
+	q->flushed = true;
+	return true;
+}
+
 /* Moves the endpoint's CQEs into the QP's CQs (under sv.lock). */
 void sv_qp_drain(struct sv_qp *self)
 {
@@ -469,7 +485,9 @@ void sv_qp_drain(struct sv_qp *self)
 			struct ibv_wc wc = {.qp_num = q->pub.qp_num, .src_qp = q->attr.dest_qp_num};
 
 			if (e->kind == SOFTHW_RNIC_CQE_FAILED || e->kind == SOFTHW_RNIC_CQE_DISCONNECTED) {
-				q->pub.state = IBV_QPS_ERR;
+				/* in error, as hardware: what it holds completes flushed (the loop takes it) */
+				q->failed = true;
+				(void)sv_qp_flush(q);
 				continue;
 			}
 			if (e->kind != SOFTHW_RNIC_CQE_WR)
@@ -525,6 +543,22 @@ static void wire_rkey(struct softhw_rnic_rkey *k, uint32_t rkey)
 	k->token = rkey & 0xff;
 }
 
+/* A send WR's opcode: the soft NIC's and its completion's. False: one the soft NIC has not. */
+static bool send_op(enum ibv_wr_opcode op, enum softhw_rnic_opcode *nic, enum ibv_wc_opcode *wc)
+{
+	switch (op) {
+	case IBV_WR_SEND: *nic = SOFTHW_RNIC_OP_SEND; *wc = IBV_WC_SEND; return true;
+	case IBV_WR_SEND_WITH_IMM: *nic = SOFTHW_RNIC_OP_SEND_IMM; *wc = IBV_WC_SEND; return true;
+	case IBV_WR_SEND_WITH_INV: *nic = SOFTHW_RNIC_OP_SEND_INV; *wc = IBV_WC_SEND; return true;
+	case IBV_WR_RDMA_WRITE: *nic = SOFTHW_RNIC_OP_WRITE; *wc = IBV_WC_RDMA_WRITE; return true;
+	case IBV_WR_RDMA_WRITE_WITH_IMM: *nic = SOFTHW_RNIC_OP_WRITE_IMM; *wc = IBV_WC_RDMA_WRITE; return true;
+	case IBV_WR_RDMA_READ: *nic = SOFTHW_RNIC_OP_READ; *wc = IBV_WC_RDMA_READ; return true;
+	case IBV_WR_ATOMIC_CMP_AND_SWP: *nic = SOFTHW_RNIC_OP_CMP_SWP; *wc = IBV_WC_COMP_SWAP; return true;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD: *nic = SOFTHW_RNIC_OP_FETCH_ADD; *wc = IBV_WC_FETCH_ADD; return true;
+	default: return false;
+	}
+}
+
 static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 {
 	struct softhw_rnic_sge sgl[SV_MAX_SGE];
@@ -554,16 +588,7 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 		return EINVAL;
 	w.sgl = sgl;
 	w.num_sge = (uint32_t)wr->num_sge;
-	switch (wr->opcode) {
-	case IBV_WR_SEND: w.op = SOFTHW_RNIC_OP_SEND; s->op = IBV_WC_SEND; break;
-	case IBV_WR_SEND_WITH_IMM: w.op = SOFTHW_RNIC_OP_SEND_IMM; s->op = IBV_WC_SEND; break;
-	case IBV_WR_SEND_WITH_INV: w.op = SOFTHW_RNIC_OP_SEND_INV; s->op = IBV_WC_SEND; break;
-	case IBV_WR_RDMA_WRITE: w.op = SOFTHW_RNIC_OP_WRITE; s->op = IBV_WC_RDMA_WRITE; break;
-	case IBV_WR_RDMA_WRITE_WITH_IMM: w.op = SOFTHW_RNIC_OP_WRITE_IMM; s->op = IBV_WC_RDMA_WRITE; break;
-	case IBV_WR_RDMA_READ: w.op = SOFTHW_RNIC_OP_READ; s->op = IBV_WC_RDMA_READ; break;
-	case IBV_WR_ATOMIC_CMP_AND_SWP: w.op = SOFTHW_RNIC_OP_CMP_SWP; s->op = IBV_WC_COMP_SWAP; break;
-	case IBV_WR_ATOMIC_FETCH_AND_ADD: w.op = SOFTHW_RNIC_OP_FETCH_ADD; s->op = IBV_WC_FETCH_ADD; break;
-	default:
+	if (!send_op(wr->opcode, &w.op, &s->op)) {
 		SDK_LOG_ERR("ibv_post_send: opcode %d is not supported", wr->opcode);
 		return EINVAL;
 	}
@@ -621,7 +646,7 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 	err = nic_of(q)->qp_post(q->nqp, &w);
 	if (err != DOCA_SUCCESS) {
 		s->used = false;
-		return err == DOCA_ERROR_NOT_CONNECTED ? EINVAL : EIO;
+		return err == DOCA_ERROR_NOT_CONNECTED ? ENOTCONN : EIO; /* (ENOTCONN: sv_post_send decides) */
 	}
 	return 0;
 }
@@ -640,12 +665,36 @@ static void flush_one(struct sv_qp *q, struct ibv_cq *cq, uint64_t wr_id, enum i
 	sv_cq_push((struct sv_cq *)cq, &wc);
 }
 
+/*
+ * sv.lock held: the QP is in error (moved there, disconnected, or failed by the soft NIC), and
+ * what was in it is flushed now if it was not yet (as hardware flushes a QP in error: receives
+ * posted before a failure too), ahead of the work being posted. A librdmacm QP moved to ERR by
+ * ibv_modify_qp alone stays connected (its states are bookkeeping): not in error here.
+ */
 static bool in_error(struct sv_qp *q)
 {
-	if (!q->flushed && q->pub.state != IBV_QPS_ERR)
+	if (!q->flushed && !q->failed)
 		return false;
+	(void)sv_qp_flush(q);
 	sv_qp_drain(q); /* what the soft NIC completed or flushed comes first */
 	return true;
+}
+
+/* sv.lock held, the QP in error: each send WR completes flushed (or the list is refused at wr). */
+static int flush_sends(struct sv_qp *q, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+{
+	for (; wr != NULL; wr = wr->next) {
+		enum softhw_rnic_opcode nop;
+		enum ibv_wc_opcode op;
+
+		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > SV_MAX_SGE || !send_op(wr->opcode, &nop, &op)) {
+			if (bad != NULL)
+				*bad = wr;
+			return EINVAL; /* refused as in any state */
+		}
+		flush_one(q, q->pub.send_cq, wr->wr_id, op);
+	}
+	return 0;
 }
 
 int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
@@ -655,11 +704,10 @@ int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr *
 
 	pthread_mutex_lock(&sv.lock);
 	if (in_error(q)) {
-		for (; wr != NULL; wr = wr->next)
-			flush_one(q, q->pub.send_cq, wr->wr_id, IBV_WC_SEND);
+		e = flush_sends(q, wr, bad);
 		pthread_mutex_unlock(&sv.lock);
 		sv_qp_notify(q);
-		return 0;
+		return e;
 	}
 	/* as rxe: a QP no RDMA-CM id connects sends only once ibv_modify_qp made it RTS */
 	if (!q->cm && q->pub.state != IBV_QPS_RTS) {
@@ -670,6 +718,17 @@ int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr *
 	}
 	for (; wr != NULL && e == 0; wr = e == 0 ? wr->next : wr) {
 		e = post_one(q, wr);
+		if (e == ENOTCONN) {
+			/* the soft NIC failed the QP and its CQE is not taken yet: in error now */
+			sv_qp_drain(q);
+			if (in_error(q)) {
+				e = flush_sends(q, wr, bad);
+				pthread_mutex_unlock(&sv.lock);
+				sv_qp_notify(q);
+				return e;
+			}
+			e = EINVAL;
+		}
 		if (e != 0 && bad != NULL)
 			*bad = wr;
 		if (e != 0)
@@ -686,11 +745,18 @@ int sv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr *
 
 	pthread_mutex_lock(&sv.lock);
 	if (q->srq == NULL && in_error(q)) {
-		for (; wr != NULL; wr = wr->next)
+		for (; wr != NULL; wr = wr->next) {
+			if (wr->num_sge < 0 || (uint32_t)wr->num_sge > SV_MAX_SGE) {
+				e = EINVAL;
+				if (bad != NULL)
+					*bad = wr;
+				break;
+			}
 			flush_one(q, q->pub.recv_cq, wr->wr_id, IBV_WC_RECV);
+		}
 		pthread_mutex_unlock(&sv.lock);
 		sv_qp_notify(q);
-		return 0;
+		return e;
 	}
 	if (!q->cm && q->pub.state == IBV_QPS_RESET) { /* as rxe: receives from INIT on */
 		pthread_mutex_unlock(&sv.lock);
@@ -782,14 +848,7 @@ static void qp_disconnect(struct ibv_qp *qp)
 	bool flushed = false;
 
 	pthread_mutex_lock(&sv.lock);
-	if (!q->flushed) {
-		/* as a QP moved to error: sends and posted receives complete with WR_FLUSH_ERR */
-		(void)nic_of(q)->qp_disconnect(q->nqp);
-		if (q->srq == NULL) /* an SRQ's receives stay for its other QPs */
-			nic_of(q)->ep_flush_recv(q->ep, DOCA_ERROR_SHUTDOWN);
-		q->pub.state = IBV_QPS_ERR;
-		q->flushed = flushed = true;
-	}
+	flushed = sv_qp_flush(q);
 	pthread_mutex_unlock(&sv.lock);
 	if (flushed)
 		sv_qp_notify(q); /* a CQ waiting in ibv_get_cq_event hears of the flush */

@@ -312,7 +312,10 @@ static void test_traffic(void)
 	side_close(&b);
 }
 
-/* The application's counts: retry_cnt 2 at a 4 ms ACK timeout against a QPN nobody has. */
+/*
+ * The application's counts: retry_cnt 2 at a 4 ms ACK timeout against a QPN nobody has. The QP
+ * is in error then: what it held and what is posted to it completes flushed.
+ */
 static void test_retry_count(void)
 {
 	struct side a, b;
@@ -327,11 +330,18 @@ static void test_retry_count(void)
 	CHECK(to_init(&a) == 0);
 	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == 0);
 	CHECK(to_rts(&a, 10, 2) == 0);
+	post_recv(&a, 0, 64);
 	t0 = now_ms();
 	CHECK(post(&a, IBV_WR_SEND, 0, 16, &b, 0) == 0);
 	wc = wait_wc(a.cq);
 	CHECK(wc.status == IBV_WC_RETRY_EXC_ERR);
 	CHECK(now_ms() - t0 < 5000); /* not the 10 s after which a silent peer is given up anyway */
+	/* the QP is in error: the receive posted before is flushed, then a WRITE posted now */
+	CHECK(post(&a, IBV_WR_RDMA_WRITE, 0, 16, &b, 0) == 0);
+	wc = wait_wc(a.cq);
+	CHECK(wc.status == IBV_WC_WR_FLUSH_ERR && wc.wr_id == 7);
+	wc = wait_wc(a.cq);
+	CHECK(wc.status == IBV_WC_WR_FLUSH_ERR && wc.wr_id == IBV_WR_RDMA_WRITE && wc.opcode == IBV_WC_RDMA_WRITE);
 	side_close(&a);
 	side_close(&b);
 }
