@@ -485,9 +485,13 @@ void sv_qp_drain(struct sv_qp *self)
 			struct ibv_wc wc = {.qp_num = q->pub.qp_num, .src_qp = q->attr.dest_qp_num};
 
 			if (e->kind == SOFTHW_RNIC_CQE_FAILED || e->kind == SOFTHW_RNIC_CQE_DISCONNECTED) {
-				/* in error, as hardware: what it holds completes flushed (the loop takes it) */
+				/*
+				 * In error. What it holds is flushed once the application acts (a post,
+				 * rdma_disconnect, ERR), not here: a consumer that polls its receive CQ
+				 * first would see those flushes before the failed WR's own error.
+				 */
+				q->pub.state = IBV_QPS_ERR;
 				q->failed = true;
-				(void)sv_qp_flush(q);
 				continue;
 			}
 			if (e->kind != SOFTHW_RNIC_CQE_WR)
