@@ -539,51 +539,42 @@ scenario_rdmacm-perftest() {
 # our requester against rxe's responder, then rxe's requester against ours. Our side posts with
 # ibv_post_send (--use_old_post_send) in one run of each scenario, with perftest's default
 # ibv_wr_* interface (a QP of ibv_create_qp_ex) in the other.
+# oob_pair SCENARIO ROW GUEST_SERVER GUEST_CLIENT HOST_CLIENT HOST_SERVER: in one boot the
+# guest's server and our client, then our server and the guest's client (each command a string,
+# its first word the tool; the guest's client is given $HOST_IP, ours $GUEST_IP); ROW: the
+# lines of our side's output to show.
+oob_pair() {
+	local scenario=$1 row=$2 gs=$3 gc=$4 hc=$5 hs=$6
+	sd_ready "$scenario" || return
+	command -v "${hc%% *}" >/dev/null ||
+		{ fail "$scenario" "${hc%% *} missing on the host (apt-get install ibverbs-utils perftest)"; return; }
+	server_tries=3 server_timeout=40 guest_servers 1 "${gs%% *}-server-vs-softdoca" "$gs"
+	guest_clients 1 "${gc%% *}-client-vs-softdoca" "$gc $HOST_IP"
+	boot "$work/job.sh"
+	if ! wait_mark SERVER-READY 120; then fail "$scenario" "guest never started ${gs%% *}"; finish 5; return; fi
+	# (unquoted: the command's words)
+	host_clients "softdoca-${hc%% *}-client" 1 $hc $GUEST_IP
+	grep -E "$row" "$work/host.log" | sed "s/^/  host ${hc%% *} client: /"
+	host_servers "softdoca-${hs%% *}-server" 1 $hs
+	grep -E "$row" "$work/host.log" | sed "s/^/  host ${hs%% *} server: /"
+	finish "$timeout_s"
+	guest_results
+}
+
 pp_args="-s 4096 -n 200"
-scenario_verbs-oob() {
-	sd_ready verbs-oob || return
-	command -v ibv_rc_pingpong >/dev/null || { fail verbs-oob "ibv_rc_pingpong missing on the host (apt-get install ibverbs-utils)"; return; }
-	server_tries=3 server_timeout=40 guest_servers 1 ibv_rc_pingpong-server-vs-softdoca "ibv_rc_pingpong -d rxe0 -g 1 $pp_args"
-	guest_clients 1 ibv_rc_pingpong-client-vs-softdoca "ibv_rc_pingpong -d rxe0 -g 1 $pp_args $HOST_IP"
-	boot "$work/job.sh"
-	if ! wait_mark SERVER-READY 120; then fail verbs-oob "guest never started ibv_rc_pingpong"; finish 5; return; fi
-	host_clients softdoca-ibv_rc_pingpong-client 1 ibv_rc_pingpong -d mlx5_0 -g 0 $pp_args $GUEST_IP
-	grep -E 'iters in' "$work/host.log" | sed 's/^/  host ibv_rc_pingpong client: /'
-	host_servers softdoca-ibv_rc_pingpong-server 1 ibv_rc_pingpong -d mlx5_0 -g 0 $pp_args
-	grep -E 'iters in' "$work/host.log" | sed 's/^/  host ibv_rc_pingpong server: /'
-	finish "$timeout_s"
-	guest_results
-}
-
 oob_args="-F -n 200"
-scenario_perftest-oob() {
-	sd_ready perftest-oob || return
-	command -v ib_write_bw >/dev/null || { fail perftest-oob "ib_write_bw missing on the host (apt-get install perftest)"; return; }
-	server_tries=3 server_timeout=40 guest_servers 1 ib_write_bw-server-vs-softdoca "ib_write_bw -d rxe0 -x 1 $oob_args -s 65536"
-	guest_clients 1 ib_read_bw-client-vs-softdoca "ib_read_bw -d rxe0 -x 1 $oob_args -s 65536 $HOST_IP"
-	boot "$work/job.sh"
-	if ! wait_mark SERVER-READY 120; then fail perftest-oob "guest never started ib_write_bw"; finish 5; return; fi
-	host_clients softdoca-ib_write_bw-client 1 ib_write_bw -d mlx5_0 -x 0 $oob_args -s 65536 --use_old_post_send $GUEST_IP
-	grep -E '^ +65536 ' "$work/host.log" | sed 's/^/  host ib_write_bw: /'
-	host_servers softdoca-ib_read_bw-server 1 ib_read_bw -d mlx5_0 -x 0 $oob_args -s 65536
-	grep -E '^ +65536 ' "$work/host.log" | sed 's/^/  host ib_read_bw: /'
-	finish "$timeout_s"
-	guest_results
+scenario_verbs-oob() {
+	oob_pair verbs-oob 'iters in' "ibv_rc_pingpong -d rxe0 -g 1 $pp_args" "ibv_rc_pingpong -d rxe0 -g 1 $pp_args" \
+		"ibv_rc_pingpong -d mlx5_0 -g 0 $pp_args" "ibv_rc_pingpong -d mlx5_0 -g 0 $pp_args"
 }
-
+scenario_perftest-oob() {
+	oob_pair perftest-oob '^ +65536 ' "ib_write_bw -d rxe0 -x 1 $oob_args -s 65536" \
+		"ib_read_bw -d rxe0 -x 1 $oob_args -s 65536" \
+		"ib_write_bw -d mlx5_0 -x 0 $oob_args -s 65536 --use_old_post_send" "ib_read_bw -d mlx5_0 -x 0 $oob_args -s 65536"
+}
 scenario_atomic-oob() {
-	sd_ready atomic-oob || return
-	command -v ib_atomic_bw >/dev/null || { fail atomic-oob "ib_atomic_bw missing on the host (apt-get install perftest)"; return; }
-	server_tries=3 server_timeout=40 guest_servers 1 ib_atomic_bw-server-vs-softdoca "ib_atomic_bw -d rxe0 -x 1 $oob_args"
-	guest_clients 1 ib_atomic_bw-client-vs-softdoca "ib_atomic_bw -d rxe0 -x 1 $oob_args $HOST_IP"
-	boot "$work/job.sh"
-	if ! wait_mark SERVER-READY 120; then fail atomic-oob "guest never started ib_atomic_bw"; finish 5; return; fi
-	host_clients softdoca-ib_atomic_bw-client 1 ib_atomic_bw -d mlx5_0 -x 0 $oob_args $GUEST_IP
-	grep -E '^ +8 ' "$work/host.log" | sed 's/^/  host ib_atomic_bw: /'
-	host_servers softdoca-ib_atomic_bw-server 1 ib_atomic_bw -d mlx5_0 -x 0 $oob_args --use_old_post_send
-	grep -E '^ +8 ' "$work/host.log" | sed 's/^/  host ib_atomic_bw server: /'
-	finish "$timeout_s"
-	guest_results
+	oob_pair atomic-oob '^ +8 ' "ib_atomic_bw -d rxe0 -x 1 $oob_args" "ib_atomic_bw -d rxe0 -x 1 $oob_args" \
+		"ib_atomic_bw -d mlx5_0 -x 0 $oob_args" "ib_atomic_bw -d mlx5_0 -x 0 $oob_args --use_old_post_send"
 }
 
 # Through loss and reordering (netem on the guest's eth0): rping to the guest's server, the

@@ -206,6 +206,27 @@ static void fill(uint8_t *p, uint32_t len, uint8_t seed)
 		p[i] = (uint8_t)(seed + i * 7);
 }
 
+/* An atomic of a's on b's 8 bytes at 512 (the old value lands at a's 520): that old value. */
+static uint64_t atomic_op(struct side *a, enum ibv_wr_opcode op, struct side *b, uint64_t compare_add, uint64_t swap)
+{
+	struct ibv_sge sge = {.addr = (uintptr_t)(a->buf + 520), .length = 8, .lkey = a->mr->lkey};
+	struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1, .opcode = op, .send_flags = IBV_SEND_SIGNALED};
+	struct ibv_send_wr *bad;
+	struct ibv_wc wc;
+	uint64_t v;
+
+	wr.wr.atomic.remote_addr = (uintptr_t)(b->buf + 512);
+	wr.wr.atomic.rkey = b->mr->rkey;
+	wr.wr.atomic.compare_add = compare_add;
+	wr.wr.atomic.swap = swap;
+	CHECK(ibv_post_send(a->qp, &wr, &bad) == 0);
+	wc = wait_wc(a->cq);
+	CHECK(wc.status == IBV_WC_SUCCESS &&
+	      wc.opcode == (op == IBV_WR_ATOMIC_FETCH_AND_ADD ? IBV_WC_FETCH_ADD : IBV_WC_COMP_SWAP));
+	memcpy(&v, a->buf + 520, 8);
+	return v;
+}
+
 static void test_traffic(void)
 {
 	struct side a, b;
@@ -255,31 +276,10 @@ static void test_traffic(void)
 	/* the atomics: fetch-add, then compare-and-swap on the result */
 	v = 40;
 	memcpy(b.buf + 512, &v, 8);
-	{
-		struct ibv_sge sge = {.addr = (uintptr_t)(a.buf + 520), .length = 8, .lkey = a.mr->lkey};
-		struct ibv_send_wr wr = {.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
-					 .send_flags = IBV_SEND_SIGNALED};
-		struct ibv_send_wr *bad;
-
-		wr.wr.atomic.remote_addr = (uintptr_t)(b.buf + 512);
-		wr.wr.atomic.rkey = b.mr->rkey;
-		wr.wr.atomic.compare_add = 2;
-		CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
-		wc = wait_wc(a.cq);
-		CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_FETCH_ADD);
-		memcpy(&v, a.buf + 520, 8);
-		CHECK(v == 40);
-		wr.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
-		wr.wr.atomic.compare_add = 42;
-		wr.wr.atomic.swap = 99;
-		CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
-		wc = wait_wc(a.cq);
-		CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_COMP_SWAP);
-		memcpy(&v, a.buf + 520, 8);
-		CHECK(v == 42);
-		memcpy(&v, b.buf + 512, 8);
-		CHECK(v == 99);
-	}
+	CHECK(atomic_op(&a, IBV_WR_ATOMIC_FETCH_AND_ADD, &b, 2, 0) == 40);
+	CHECK(atomic_op(&a, IBV_WR_ATOMIC_CMP_AND_SWP, &b, 42, 99) == 42);
+	memcpy(&v, b.buf + 512, 8);
+	CHECK(v == 99);
 
 	/* the other way: b sends to a */
 	post_recv(&a, 60000, 100);
