@@ -3,9 +3,11 @@
 # Skips apt entirely when everything is already there.
 set -euo pipefail
 
-# rdmacm-utils and perftest: rdma-core's tools and perftest, run unmodified on softdoca's librdmacm,
-# libibverbs and provider shims by the RDMA tests (skipped without them)
-packages=(meson ninja-build gcc pkg-config python3 libc6-dev iproute2 liburing-dev rdmacm-utils perftest)
+# rdmacm-utils, ibverbs-utils (ibv_rc_pingpong, ibv_devinfo) and perftest: rdma-core's tools and
+# perftest, run unmodified on softdoca's librdmacm, libibverbs and provider shims by the RDMA tests
+# (skipped without them)
+packages=(meson ninja-build gcc pkg-config python3 libc6-dev iproute2 liburing-dev rdmacm-utils ibverbs-utils
+	perftest)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
