@@ -142,10 +142,13 @@ void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 		free(ev);
 	}
 	/* As closing Linux's rdma_cm fd: a thread blocked on it stays blocked (on wait_fd) until a
-	 * signal interrupts its wait, which then fails (EBADF); it frees the channel. */
+	 * signal interrupts its wait, which then fails (EBADF); it frees the channel. The wake-up
+	 * moves such a thread from its read, which SA_RESTART would restart, to its poll. */
 	close(ch->pub.fd);
 	ch->pub.fd = -1; /* the number may be reused: a late cm_ring must not write there */
 	waited = ch->destroyed = ch->waiters > 0;
+	if (waited)
+		fd_add(ch->wait_fd);
 	pthread_mutex_unlock(&g.lock);
 	if (!waited) /* else a waiter may free ch as soon as the lock is dropped */
 		chan_free(ch);
@@ -220,23 +223,34 @@ static void wait_cancelled(void *arg)
 }
 
 /*
- * Waits for wait_fd (called and back under g.lock, ch counted in waiters): the poll's result,
- * errno in *e. A descriptor someone else closed (POLLNVAL) is an error, not a wake: EBADF.
+ * Waits for wait_fd (called and back under g.lock, ch counted in waiters): the result, errno in
+ * *e. A live channel's waiter sleeps in read(), as on Linux's rdma_cm fd, so that signals act on
+ * it as there: a handler installed with SA_RESTART restarts the wait, one without fails it
+ * (EINTR). The read takes the wake-up it wakes for; a waiter that finds more events rings again
+ * for the next. A destroyed channel's waiter polls instead (drained): poll is never restarted,
+ * so any signal brings it back, as Linux's read, restarted on the closed fd, fails.
+ * A descriptor someone else closed (POLLNVAL, EBADF) is an error, not a wake.
  */
-static int wait_poll(struct cm_chan *ch, int *e)
+static int chan_wait(struct cm_chan *ch, int *e)
 {
 	struct pollfd p = {.fd = ch->wait_fd, .events = POLLIN};
+	bool destroyed = ch->destroyed;
+	uint64_t v;
 	int r, err;
 
 	pthread_mutex_unlock(&g.lock);
 	pthread_cleanup_push(wait_cancelled, ch);
-	r = poll(&p, 1, -1);
+	if (destroyed) {
+		r = poll(&p, 1, -1);
+		if (r > 0 && (p.revents & POLLNVAL)) {
+			r = -1;
+			errno = EBADF;
+		}
+	} else {
+		r = (int)read(ch->wait_fd, &v, sizeof(v));
+	}
 	err = errno;
 	pthread_cleanup_pop(0);
-	if (r > 0 && (p.revents & POLLNVAL)) {
-		r = -1;
-		err = EBADF;
-	}
 	pthread_mutex_lock(&g.lock);
 	if (e != NULL)
 		*e = err;
@@ -244,9 +258,9 @@ static int wait_poll(struct cm_chan *ch, int *e)
 }
 
 /*
- * Back from poll (under g.lock): false when the channel was destroyed meanwhile (freed by the
- * last such waiter). A wake-up written before the destroy, read only after it, is no reason to
- * return: Linux's read on the closed fd would find no event (they went with the ids) and block
+ * Back from the wait (under g.lock): false when the channel was destroyed meanwhile (freed by
+ * the last such waiter). A wake-up written before the destroy, read only after it, is no reason
+ * to return: Linux's read on the closed fd would find no event (they went with the ids) and block
  * on, until a signal interrupts it. (A ptrace stop, as LeakSanitizer's at exit, restarts our
  * poll of wait_fd where Linux would restart the read on the closed fd and fail: we block on.)
  */
@@ -254,7 +268,7 @@ static bool chan_still_there(struct cm_chan *ch, int r)
 {
 	while (ch->destroyed && r >= 0) {
 		fd_drain(ch->wait_fd); /* nobody writes it any more: the next poll waits for a signal */
-		r = wait_poll(ch, NULL);
+		r = chan_wait(ch, NULL);
 	}
 	ch->waiters--;
 	if (!ch->destroyed)
@@ -309,36 +323,44 @@ int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event *
 		}
 		/* rdma_destroy_event_channel may run while we wait: the count keeps ch alive. */
 		ch->waiters++;
-		r = wait_poll(ch, &e);
+		r = chan_wait(ch, &e);
 		if (!chan_still_there(ch, r)) {
 			pthread_mutex_unlock(&g.lock);
 			return cm_fail(EBADF); /* Linux's read on the closed fd, once restarted */
 		}
-		if (r < 0 && e != EINTR) {
+		if (r < 0) { /* EINTR: a signal whose handler has no SA_RESTART, as on Linux */
 			pthread_mutex_unlock(&g.lock);
 			return cm_fail(e);
 		}
 	}
 }
 
-int rdma_ack_cm_event(struct rdma_cm_event *event)
+/* Acks ev (under g.lock): false when it is no event awaiting its ack. */
+bool cm_ack_locked(struct cm_event *ev)
 {
-	struct cm_event *ev = (struct cm_event *)event;
-
-	if (ev == NULL)
-		return cm_fail(EINVAL);
-	pthread_mutex_lock(&g.lock);
 	for (struct cm_chan *ch = g.chans; ch != NULL; ch = ch->next)
 		for (struct cm_event **pp = &ch->given; *pp != NULL; pp = &(*pp)->next)
 			if (*pp == ev) {
 				*pp = ev->next;
 				if (ev->counted != NULL)
 					ev->counted->unacked--;
-				pthread_mutex_unlock(&g.lock);
 				free(ev);
-				return 0;
+				return true;
 			}
+	return false;
+}
+
+int rdma_ack_cm_event(struct rdma_cm_event *event)
+{
+	bool acked;
+
+	if (event == NULL)
+		return cm_fail(EINVAL);
+	pthread_mutex_lock(&g.lock);
+	acked = cm_ack_locked((struct cm_event *)event);
 	pthread_mutex_unlock(&g.lock);
-	SDK_LOG_ERR("rdma_ack_cm_event: %p is not an event awaiting its ack (acked twice?)", (void *)ev);
+	if (acked)
+		return 0;
+	SDK_LOG_ERR("rdma_ack_cm_event: %p is not an event awaiting its ack (acked twice?)", (void *)event);
 	return cm_fail(EINVAL);
 }

@@ -646,10 +646,17 @@ int rdma_disconnect(struct rdma_cm_id *pub)
 		/* Linux reports DISCONNECTED on this side too (DREQ / DREP) */
 		event_msg(id, RDMA_CM_EVENT_DISCONNECTED, 0, NULL, 0);
 		pthread_mutex_unlock(&g.lock);
-		return 0;
-	case ST_DISCONNECTED:
+		/* as librdmacm: a synchronous id takes its DISCONNECTED onto id->event */
+		return id->sync_chan != NULL ? cm_sync_wait(id, RDMA_CM_EVENT_DISCONNECTED) : 0;
+	case ST_DISCONNECTED: {
+		/* the peer's DISCONNECTED, if a synchronous id has it still queued */
+		bool queued = false;
+
+		for (struct cm_event *ev = ((struct cm_chan *)id->pub.channel)->head; ev != NULL; ev = ev->next)
+			queued |= ev->pub.id == &id->pub;
 		pthread_mutex_unlock(&g.lock);
-		return 0;
+		return id->sync_chan != NULL && queued ? cm_sync_wait(id, RDMA_CM_EVENT_DISCONNECTED) : 0;
+	}
 	default:
 		pthread_mutex_unlock(&g.lock);
 		return cm_fail(EINVAL);

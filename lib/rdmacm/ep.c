@@ -13,28 +13,42 @@
 
 SDK_LOG_REGISTER(RDMACM_EP);
 
+/* Acks the event a synchronous call left on id->event (under g.lock). */
+void cm_sync_release(struct cm_id *id)
+{
+	if (id->pub.event != NULL)
+		(void)cm_ack_locked((struct cm_event *)id->pub.event);
+	id->pub.event = NULL;
+}
+
+/*
+ * A synchronous call waits for its id's next event and leaves it on id->event, as librdmacm
+ * does: its parameters and private data (the peer's, on a connect or accept) stay readable
+ * there until the id's next synchronous call or rdma_destroy_id acks it. An event with a status
+ * fails the call with that error (a rejection: ECONNREFUSED).
+ */
 int cm_sync_wait(struct cm_id *id, enum rdma_cm_event_type want)
 {
-	for (;;) {
-		struct rdma_cm_event *ev;
-		enum rdma_cm_event_type t;
-		int st;
+	struct rdma_cm_event *ev;
 
+	pthread_mutex_lock(&g.lock);
+	cm_sync_release(id);
+	pthread_mutex_unlock(&g.lock);
+	for (;;) {
 		if (rdma_get_cm_event(id->sync_chan, &ev) != 0)
 			return -1;
-		if (ev->id != &id->pub) {
-			(void)rdma_ack_cm_event(ev);
-			continue;
-		}
-		t = ev->event;
-		st = ev->status;
+		if (ev->id == &id->pub)
+			break;
 		(void)rdma_ack_cm_event(ev);
-		if (t == want)
-			return 0;
-		SDK_LOG_ERR("librdmacm: synchronous id: %s (status %d) instead of %s", rdma_event_str(t), st,
-			    rdma_event_str(want));
-		return cm_fail(t == RDMA_CM_EVENT_REJECTED ? ECONNREFUSED : st < 0 ? -st : EIO);
 	}
+	id->pub.event = ev;
+	if (ev->event == want && ev->status == 0)
+		return 0;
+	SDK_LOG_ERR("librdmacm: synchronous id: %s (status %d) instead of %s", rdma_event_str(ev->event),
+		    ev->status, rdma_event_str(want));
+	if (ev->event == RDMA_CM_EVENT_REJECTED)
+		return cm_fail(ECONNREFUSED);
+	return cm_fail(ev->status < 0 ? -ev->status : ev->status > 0 ? ev->status : EIO);
 }
 
 /* rdma-core's defaults: a channel and a CQ each for receive and send, sized by the caps. */
@@ -200,15 +214,23 @@ int rdma_get_request(struct rdma_cm_id *listen, struct rdma_cm_id **out)
 
 	if (l == NULL || out == NULL || l->sync_chan == NULL)
 		return cm_fail(EINVAL);
-	for (;;) {
-		if (rdma_get_cm_event(l->sync_chan, &ev) != 0)
-			return -1;
-		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
-			break;
-		(void)rdma_ack_cm_event(ev);
+	/* as librdmacm: an event that is no request (another id's on this channel, an error) fails
+	 * the call and stays on listen->event until the next call or rdma_destroy_id acks it */
+	pthread_mutex_lock(&g.lock);
+	cm_sync_release(l);
+	pthread_mutex_unlock(&g.lock);
+	if (rdma_get_cm_event(l->sync_chan, &ev) != 0)
+		return -1;
+	if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST || ev->status != 0) {
+		int e = ev->event == RDMA_CM_EVENT_REJECTED ? ECONNREFUSED :
+			ev->status < 0 ? -ev->status : ev->status > 0 ? ev->status : EINVAL;
+
+		SDK_LOG_ERR("rdma_get_request: %s (status %d) instead of a connect request; it is on listen->event",
+			    rdma_event_str(ev->event), ev->status);
+		l->pub.event = ev;
+		return cm_fail(e);
 	}
 	id = ev->id;
-	(void)rdma_ack_cm_event(ev);
 	/* as rdma-core: the new id is synchronous too, on its own channel */
 	own = rdma_create_event_channel();
 	if (own == NULL || rdma_migrate_id(id, own) != 0) {
@@ -216,11 +238,13 @@ int rdma_get_request(struct rdma_cm_id *listen, struct rdma_cm_id **out)
 
 		if (own != NULL)
 			rdma_destroy_event_channel(own);
+		(void)rdma_ack_cm_event(ev);
 		(void)rdma_reject(id, NULL, 0);
 		(void)rdma_destroy_id(id);
 		return cm_fail(e);
 	}
 	((struct cm_id *)id)->sync_chan = own;
+	id->event = ev; /* the request (its private data) until rdma_accept or rdma_destroy_id acks it */
 	if (l->ep_qp_attr != NULL) {
 		struct ibv_qp_init_attr a = *l->ep_qp_attr;
 

@@ -160,6 +160,7 @@ int rdma_destroy_id(struct rdma_cm_id *pub)
 
 	if (id == NULL)
 		return -1;
+	cm_sync_release(id); /* as librdmacm: the event a synchronous call left on id->event */
 	if (id->unacked > 0) {
 		pthread_mutex_unlock(&g.lock);
 		SDK_LOG_ERR("rdma_destroy_id: %u event(s) of this id are not acked; ack them first (librdmacm would wait for ever)",
@@ -446,12 +447,34 @@ int rdma_listen(struct rdma_cm_id *pub, int backlog)
 int rdma_migrate_id(struct rdma_cm_id *pub, struct rdma_event_channel *channel)
 {
 	struct cm_chan *to = (struct cm_chan *)channel;
+	struct rdma_event_channel *sync_chan;
 	struct cm_chan *from;
 	struct cm_id *id;
 
-	if (channel == NULL) {
-		SDK_LOG_ERR("rdma_migrate_id: synchronous ids (NULL channel) are not supported");
-		return cm_fail(ENOSYS);
+	if (channel == NULL) { /* as librdmacm: the id becomes synchronous, on a channel of its own */
+		struct rdma_event_channel *own;
+		bool sync;
+
+		id = id_lock(pub);
+		if (id == NULL)
+			return -1;
+		sync = id->sync_chan != NULL;
+		pthread_mutex_unlock(&g.lock);
+		if (sync)
+			return cm_fail(EINVAL);
+		own = rdma_create_event_channel();
+		if (own == NULL)
+			return -1;
+		if (rdma_migrate_id(pub, own) != 0) {
+			int e = errno;
+
+			rdma_destroy_event_channel(own);
+			return cm_fail(e);
+		}
+		pthread_mutex_lock(&g.lock);
+		id->sync_chan = own;
+		pthread_mutex_unlock(&g.lock);
+		return 0;
 	}
 	id = id_lock(pub);
 	if (id == NULL)
@@ -460,6 +483,8 @@ int rdma_migrate_id(struct rdma_cm_id *pub, struct rdma_event_channel *channel)
 		pthread_mutex_unlock(&g.lock);
 		return cm_fail(EINVAL);
 	}
+	if (id->sync_chan != NULL && id->sync_chan != channel)
+		cm_sync_release(id);
 	if (id->unacked > 0) {
 		pthread_mutex_unlock(&g.lock);
 		SDK_LOG_ERR("rdma_migrate_id: %u event(s) of this id are not acked; ack them first", id->unacked);
@@ -491,7 +516,12 @@ int rdma_migrate_id(struct rdma_cm_id *pub, struct rdma_event_channel *channel)
 		}
 	}
 	id->pub.channel = channel;
+	/* as librdmacm: a synchronous id moved to a channel is asynchronous from now on */
+	sync_chan = id->sync_chan;
+	id->sync_chan = NULL;
 	pthread_mutex_unlock(&g.lock);
+	if (sync_chan != NULL)
+		rdma_destroy_event_channel(sync_chan);
 	return 0;
 }
 

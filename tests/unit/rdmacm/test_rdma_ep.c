@@ -64,11 +64,26 @@ static int server(bool verbs_mode)
 	alarm(60);
 	CHECK(rdma_create_ep(&listen_id, res, NULL, &a) == 0);
 	CHECK(rdma_listen(listen_id, 0) == 0);
+	/* another id's event on the listener's channel, ahead of the request: as librdmacm,
+	 * rdma_get_request fails with EINVAL and leaves it on listen_id->event */
+	struct rdma_cm_id *other = NULL;
+	struct sockaddr_in lo = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+
+	CHECK(rdma_create_id(listen_id->channel, &other, NULL, RDMA_PS_TCP) == 0);
+	CHECK(rdma_resolve_addr(other, NULL, (struct sockaddr *)&lo, 2000) == 0);
 	/* the parent connects once this file exists: no sleep as synchronisation */
 	FILE *f = fopen(ready, "w");
 	CHECK(f != NULL);
 	fclose(f);
+	CHECK(rdma_get_request(listen_id, &id) == -1 && errno == EINVAL);
+	CHECK(listen_id->event != NULL && listen_id->event->id == other &&
+	      listen_id->event->event == RDMA_CM_EVENT_ADDR_RESOLVED);
+	/* the next call acks it and takes the request, which stays on id->event with its data */
 	CHECK(rdma_get_request(listen_id, &id) == 0);
+	CHECK(listen_id->event == NULL && id->event != NULL && id->event->event == RDMA_CM_EVENT_CONNECT_REQUEST &&
+	      id->event->listen_id == listen_id && id->event->param.conn.private_data_len >= 6 &&
+	      memcmp(id->event->param.conn.private_data, "client", 6) == 0);
+	CHECK(rdma_destroy_id(other) == 0);
 	struct ibv_qp_attr qa;
 	struct ibv_qp_init_attr qi;
 	CHECK(ibv_query_qp(id->qp, &qa, IBV_QP_CAP, &qi) == 0);
@@ -82,7 +97,11 @@ static int server(bool verbs_mode)
 					IBV_ACCESS_REMOTE_ATOMIC)) != NULL);
 	}
 	CHECK(rdma_post_recv(id, NULL, recv_msg, 16, rmr) == 0);
-	CHECK(rdma_accept(id, NULL) == 0);
+	struct rdma_conn_param cp = {.private_data = "server", .private_data_len = 6,
+				     .responder_resources = RDMA_MAX_RESP_RES, .initiator_depth = RDMA_MAX_INIT_DEPTH};
+
+	CHECK(rdma_accept(id, &cp) == 0);
+	CHECK(id->event != NULL && id->event->event == RDMA_CM_EVENT_ESTABLISHED); /* the request is acked */
 	CHECK(rdma_get_recv_comp(id, &wc) == 1 && wc.status == IBV_WC_SUCCESS && wc.byte_len == 16);
 	for (int i = 0; i < 16; i++)
 		CHECK(recv_msg[i] == (uint8_t)(0xa0 + i));
@@ -117,6 +136,7 @@ static int server(bool verbs_mode)
 		CHECK(ibv_dereg_mr(tmr) == 0);
 	}
 	CHECK(rdma_disconnect(id) == 0);
+	CHECK(id->event != NULL && id->event->event == RDMA_CM_EVENT_DISCONNECTED);
 	CHECK(rdma_dereg_mr(rmr) == 0 && rdma_dereg_mr(smr) == 0);
 	rdma_destroy_ep(id);
 	rdma_destroy_ep(listen_id);
@@ -142,7 +162,15 @@ static int client(bool verbs_mode)
 	if (verbs_mode)
 		CHECK((bmr = ibv_reg_mr(id->pd, src, sizeof(src), IBV_ACCESS_LOCAL_WRITE)) != NULL);
 	CHECK(rdma_post_recv(id, NULL, recv_msg, 16, rmr) == 0);
-	CHECK(rdma_connect(id, NULL) == 0);
+	struct rdma_conn_param cp = {.private_data = "client", .private_data_len = 6,
+				     .responder_resources = RDMA_MAX_RESP_RES, .initiator_depth = RDMA_MAX_INIT_DEPTH};
+
+	CHECK(id->event != NULL && id->event->event == RDMA_CM_EVENT_ROUTE_RESOLVED); /* rdma_create_ep's */
+	CHECK(rdma_connect(id, &cp) == 0);
+	/* as librdmacm: the ESTABLISHED event stays on id->event, with the server's private data */
+	CHECK(id->event != NULL && id->event->event == RDMA_CM_EVENT_ESTABLISHED &&
+	      id->event->param.conn.private_data_len >= 6 &&
+	      memcmp(id->event->param.conn.private_data, "server", 6) == 0);
 	for (int i = 0; i < 16; i++)
 		send_msg[i] = (uint8_t)(0xa0 + i);
 	CHECK(rdma_post_send(id, NULL, send_msg, 16, NULL, IBV_SEND_INLINE) == 0);
@@ -212,6 +240,7 @@ static int client(bool verbs_mode)
 		printf("client: 16 bytes each way ok\n");
 	}
 	CHECK(rdma_disconnect(id) == 0);
+	CHECK(id->event != NULL && id->event->event == RDMA_CM_EVENT_DISCONNECTED);
 	CHECK(rdma_dereg_mr(rmr) == 0 && rdma_dereg_mr(smr) == 0);
 	rdma_destroy_ep(id);
 	rdma_freeaddrinfo(res);

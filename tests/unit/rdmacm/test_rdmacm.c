@@ -558,23 +558,23 @@ struct waiter {
 	struct rdma_event_channel *ch;
 	_Atomic long tid;
 	int rc, err;
+	struct rdma_cm_event *ev;
 	_Atomic bool back; /* rdma_get_cm_event returned */
 };
 
 static void *wait_event(void *arg)
 {
 	struct waiter *w = arg;
-	struct rdma_cm_event *ev = NULL;
 
 	w->tid = syscall(SYS_gettid);
-	w->rc = rdma_get_cm_event(w->ch, &ev);
+	w->rc = rdma_get_cm_event(w->ch, &w->ev);
 	w->err = errno;
 	w->back = true;
 	return NULL;
 }
 
-/* True once thread tid sleeps in poll (/proc/self/task/TID/syscall names the blocking call). */
-static bool asleep_in_poll(long tid)
+/* The system call thread tid sleeps in (/proc/self/task/TID/syscall), or -1. */
+static long blocked_in(long tid)
 {
 	char path[64], line[64] = "";
 	FILE *f;
@@ -583,12 +583,24 @@ static bool asleep_in_poll(long tid)
 	snprintf(path, sizeof(path), "/proc/self/task/%ld/syscall", tid);
 	f = fopen(path, "r");
 	if (f == NULL)
-		return false;
+		return -1;
 	if (fgets(line, sizeof(line), f) == NULL)
 		line[0] = 0;
 	fclose(f);
-	if (sscanf(line, "%ld", &nr) != 1)
-		return false;
+	return sscanf(line, "%ld", &nr) == 1 ? nr : -1;
+}
+
+/* A live channel's waiter sleeps in read, as on Linux's rdma_cm fd (signals act alike). */
+static bool asleep_in_read(long tid)
+{
+	return blocked_in(tid) == SYS_read;
+}
+
+/* A destroyed channel's waiter sleeps in poll, which any signal interrupts. */
+static bool asleep_in_poll(long tid)
+{
+	long nr = blocked_in(tid);
+
 #ifdef SYS_poll
 	if (nr == SYS_poll)
 		return true;
@@ -603,35 +615,58 @@ static bool readable(int fd)
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
 }
 
+static volatile sig_atomic_t usr1_count;
+
 static void on_usr1(int sig)
 {
 	(void)sig;
+	usr1_count++;
 }
 
-/* Starts w's thread in rdma_get_cm_event and waits (bounded) until it sleeps in poll. */
-static bool waiter_asleep(struct waiter *w, pthread_t *t)
+/* Waits (bounded) until w's thread sleeps in read. */
+static bool waiter_reading(struct waiter *w)
 {
 	long stop = now_ms() + 10000;
 
-	CHECK(pthread_create(t, NULL, wait_event, w) == 0);
-	while (now_ms() < stop && !(w->tid != 0 && asleep_in_poll(w->tid)))
+	while (now_ms() < stop && !w->back && !(w->tid != 0 && asleep_in_read(w->tid)))
 		sched_yield();
-	CHECK(w->tid != 0 && asleep_in_poll(w->tid));
-	return w->tid != 0;
+	CHECK(w->tid != 0 && asleep_in_read(w->tid));
+	return w->tid != 0 && asleep_in_read(w->tid);
+}
+
+/* Starts w's thread in rdma_get_cm_event and waits (bounded) until it sleeps in read. */
+static bool waiter_asleep(struct waiter *w, pthread_t *t)
+{
+	CHECK(pthread_create(t, NULL, wait_event, w) == 0);
+	return waiter_reading(w);
+}
+
+/* Joins t within 10 s, or cancels it: false then. */
+static bool joined(pthread_t t)
+{
+	struct timespec end;
+
+	clock_gettime(CLOCK_REALTIME, &end);
+	end.tv_sec += 10;
+	if (pthread_timedjoin_np(t, NULL, &end) == 0)
+		return true;
+	pthread_cancel(t);
+	pthread_join(t, NULL);
+	return false;
 }
 
 /* Signals the waiter of a destroyed channel: it must come back (bounded), failing EBADF. */
 static void waiter_signalled(struct waiter *w, pthread_t t)
 {
-	struct timespec end;
+	long stop = now_ms() + 10000;
 
+	/* the destroy moved it from its read to its poll: the signal must find it there */
+	while (now_ms() < stop && !w->back && !asleep_in_poll(w->tid))
+		sched_yield();
+	CHECK(!w->back && asleep_in_poll(w->tid));
 	CHECK(pthread_kill(t, SIGUSR1) == 0);
-	clock_gettime(CLOCK_REALTIME, &end);
-	end.tv_sec += 10;
-	if (pthread_timedjoin_np(t, NULL, &end) != 0) {
+	if (!joined(t)) {
 		CHECK(!"the waiter did not come back from a destroyed channel on a signal");
-		pthread_cancel(t);
-		pthread_join(t, NULL);
 		return;
 	}
 	CHECK(w->rc == -1 && w->err == EBADF);
@@ -698,6 +733,68 @@ static void test_channel_destroyed_then_woken(void)
 	signal(SIGUSR1, SIG_DFL);
 }
 
+/*
+ * A signal whose handler was installed without SA_RESTART interrupts rdma_get_cm_event, which
+ * fails with EINTR, as librdmacm's read of the rdma_cm fd does: a program may stop its CM thread
+ * that way. (The wait used to be a poll, restarted after any signal: such a thread never came back.)
+ */
+static void test_wait_interrupted(void)
+{
+	struct waiter w = {.ch = rdma_create_event_channel()};
+	struct sigaction sa = {.sa_handler = on_usr1}; /* no SA_RESTART */
+	pthread_t t;
+
+	CHECK(w.ch != NULL);
+	if (w.ch == NULL)
+		return;
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	if (waiter_asleep(&w, &t)) {
+		CHECK(pthread_kill(t, SIGUSR1) == 0);
+		CHECK(joined(t));
+		CHECK(w.back && w.rc == -1 && w.err == EINTR);
+	}
+	signal(SIGUSR1, SIG_DFL);
+	rdma_destroy_event_channel(w.ch);
+}
+
+/*
+ * With SA_RESTART the same signal is handled and the wait goes on, as Linux restarts the read:
+ * the waiter is back asleep in its read, and the next event is what it returns.
+ */
+static void test_wait_restarted(uint16_t port)
+{
+	struct waiter w = {.ch = rdma_create_event_channel()};
+	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
+	struct sockaddr_in dst = loopback(port);
+	struct rdma_cm_id *id = NULL;
+	sig_atomic_t before = usr1_count;
+	long stop;
+	pthread_t t;
+
+	CHECK(w.ch != NULL);
+	if (w.ch == NULL)
+		return;
+	CHECK(rdma_create_id(w.ch, &id, NULL, RDMA_PS_TCP) == 0);
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	if (waiter_asleep(&w, &t)) {
+		CHECK(pthread_kill(t, SIGUSR1) == 0);
+		stop = now_ms() + 10000;
+		while (now_ms() < stop && usr1_count == before)
+			sched_yield();
+		CHECK(usr1_count == before + 1); /* handled: the read was interrupted, then restarted */
+		CHECK(waiter_reading(&w) && !w.back);
+		CHECK(rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst, 2000) == 0);
+		CHECK(joined(t));
+		CHECK(w.back && w.rc == 0 && w.ev != NULL && w.ev->id == id &&
+		      w.ev->event == RDMA_CM_EVENT_ADDR_RESOLVED);
+		if (w.rc == 0 && w.ev != NULL)
+			CHECK(rdma_ack_cm_event(w.ev) == 0);
+	}
+	signal(SIGUSR1, SIG_DFL);
+	CHECK(id != NULL && rdma_destroy_id(id) == 0);
+	rdma_destroy_event_channel(w.ch);
+}
+
 /* A waiter cancelled in its wait leaves nothing behind once the channel is destroyed: not the
  * channel (LeakSanitizer) nor its descriptors. */
 static void test_waiter_cancelled(void)
@@ -751,6 +848,36 @@ static void test_migrate_same_channel(uint16_t port)
 }
 
 /*
+ * rdma_migrate_id to NULL makes an id synchronous, on a channel of its own (twice: EINVAL). A
+ * synchronous id leaves each event it waited for on id->event, as librdmacm does;
+ * rdma_migrate_id to a channel acks it and makes the id asynchronous: its next event comes on
+ * that channel.
+ */
+static void test_sync_id_migrated(uint16_t port)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	struct sockaddr_in dst = loopback(port);
+	struct rdma_cm_id *id = NULL;
+	struct rdma_cm_event *ev;
+
+	CHECK(rdma_create_id(ch, &id, NULL, RDMA_PS_TCP) == 0);
+	if (id == NULL)
+		return;
+	CHECK(rdma_migrate_id(id, NULL) == 0 && id->channel != NULL && id->channel != ch);
+	CHECK(rdma_migrate_id(id, NULL) == -1 && errno == EINVAL);
+	CHECK(rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst, 2000) == 0);
+	CHECK(id->event != NULL && id->event->id == id && id->event->event == RDMA_CM_EVENT_ADDR_RESOLVED);
+	CHECK(rdma_migrate_id(id, ch) == 0 && id->channel == ch && id->event == NULL);
+	CHECK(rdma_resolve_route(id, 2000) == 0);
+	ev = expect(ch, RDMA_CM_EVENT_ROUTE_RESOLVED);
+	CHECK(ev != NULL && ev->id == id && id->event == NULL);
+	if (ev != NULL)
+		CHECK(rdma_ack_cm_event(ev) == 0);
+	CHECK(rdma_destroy_id(id) == 0);
+	rdma_destroy_event_channel(ch);
+}
+
+/*
  * rdma_connect's depths: at most the device's max_qp_rd_atom (responder resources) and
  * max_qp_init_rd_atom (initiator depth) that ibv_query_device reports, or RDMA_MAX_*, as
  * rdma-core's librdmacm checks; refused with EINVAL on an id whose route is resolved.
@@ -800,9 +927,12 @@ int main(int argc, char **argv)
 	TEST_RUN(test_channel_destroyed_under_waiter);
 	TEST_RUN(test_channel_destroyed_then_woken);
 	TEST_RUN(test_waiter_cancelled);
+	TEST_RUN(test_wait_interrupted);
+	TEST_RUN_PORT(test_wait_restarted, (uint16_t)(port + 7));
 	TEST_RUN_PORT(test_calls_alone, (uint16_t)(port + 2));
 	TEST_RUN_PORT(test_same_process, (uint16_t)(port + 4));
 	TEST_RUN_PORT(test_migrate_same_channel, (uint16_t)(port + 5));
+	TEST_RUN_PORT(test_sync_id_migrated, (uint16_t)(port + 8));
 	TEST_RUN_PORT(test_connect_depths, (uint16_t)(port + 6));
 	pid = spawn(argv[0], "server", port);
 	TEST_RUN_PORT(test_accepted, port);
