@@ -7,27 +7,35 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-./scripts/install-deps.sh || exit 1
-
 jobs=$(nproc)
-run_suite() { # name, build dir, test suites ("unit integration"), meson setup options...
+stage() { # prints the stage that ends with its time, then the one that begins
+	[ -n "${stage_name:-}" ] && echo "=== $stage_name: $((SECONDS - stage_start)) s"
+	stage_name=$1
+	stage_start=$SECONDS
+	echo "=== $1"
+}
+run_suite() { # name, build dir, test suites ("unit integration", "-name": left out), meson setup options...
 	local name=$1 dir=$2 suites=()
-	for t in $3; do suites+=(--suite "$t"); done
+	for t in $3; do
+		case $t in -*) suites+=(--no-suite "${t#-}") ;; *) suites+=(--suite "$t") ;; esac
+	done
 	shift 3
-	echo "=== $name: configure and build ($dir)"
+	stage "$name: configure and build ($dir)"
 	if [ ! -f "$dir/build.ninja" ]; then
 		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; return 1; }
 	fi
 	ninja -C "$dir" -j "$jobs" >"$dir.ninja.log" 2>&1 || { tail -50 "$dir.ninja.log"; return 1; }
-	echo "=== $name: tests"
+	stage "$name: tests"
 	meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs" "${suites[@]}"
 }
 
+stage "install dependencies"
+./scripts/install-deps.sh || exit 1
 status=0
 run_suite "normal build" build-test "unit integration" -Dbench=false || status=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:verify_asan_link_order=0 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	run_suite "ASan+UBSan build" build-san "unit integration" -Dbench=false -Db_sanitize=address,undefined -Db_lundef=false \
+	run_suite "ASan+UBSan build" build-san "unit integration -install" -Dbench=false -Db_sanitize=address,undefined -Db_lundef=false \
 	|| status=1
 
 # DOCA's doca_rdma.h includes <rdma/rdma_cma.h> when librdmacm's headers are there, as on every
@@ -51,7 +59,7 @@ fi
 # Debian's kernel with rdma_rxe, against softdoca's RoCEv2 packets, ICRC, CM and RC engine. The
 # guest is built (packages installed, kernel downloaded) first; if that cannot be done here,
 # the stage says so and is skipped.
-echo "=== kernel interop (QEMU guest with rdma_rxe)"
+stage "kernel interop (QEMU guest with rdma_rxe)"
 # from the build with librdmacm when there is one: its scenarios run rdma-core's tools on it
 idir=build-test; [ -f build-rdmacm/build.ninja ] && idir=build-rdmacm
 if [ "$(id -u)" -eq 0 ] && tests/interop/guest/build-initramfs.sh --install >"$root/interop-guest.log" 2>&1; then
@@ -66,6 +74,7 @@ if [ "$(id -u)" -eq 0 ] && [ -f build-rdmacm/build.ninja ] && tests/interop/gues
 		--logbase interopstalog || status=1
 fi
 
+stage "count"
 # Count results from meson's own logs of every run.
 logs=("$root/build-test/meson-logs/testlog.json" "$root/build-san/meson-logs/testlog.json")
 [ -f build-rdmacm/build.ninja ] && logs+=("$root/build-rdmacm/meson-logs/testlog.json")
