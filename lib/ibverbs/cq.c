@@ -110,6 +110,14 @@ struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_cont
 	struct sv_cq *cq;
 
 	(void)comp_vector;
+	cq = sv_cq_new(context, cqe, cq_context, channel);
+	return cq != NULL ? &cq->pub : NULL;
+}
+
+struct sv_cq *sv_cq_new(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel)
+{
+	struct sv_cq *cq;
+
 	if (context == NULL || cqe < 1 || cqe > 4194303) {
 		errno = EINVAL;
 		return NULL;
@@ -135,7 +143,7 @@ struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_cont
 	cq->next = sv.cqs;
 	sv.cqs = cq;
 	pthread_mutex_unlock(&sv.lock);
-	return &cq->pub;
+	return cq;
 }
 
 int ibv_resize_cq(struct ibv_cq *cq, int cqe)

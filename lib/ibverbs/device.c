@@ -136,6 +136,7 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 	c->vx.context.abi_compat = __VERBS_ABI_IS_EXTENDED;
 	c->vx.sz = sizeof(c->vx);
 	c->vx.create_qp_ex = sv_create_qp_ex;
+	c->vx.create_cq_ex = sv_create_cq_ex;
 	c->tag.magic = SOFT_IBV_MAGIC;
 	c->tag.hooks = hooks();
 	return &c->vx.context;

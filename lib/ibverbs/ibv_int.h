@@ -89,7 +89,11 @@ struct sv_chan {
 };
 
 struct sv_cq {
-	struct ibv_cq pub;
+	union {
+		struct ibv_cq pub;
+		struct ibv_cq_ex pubx;     /* ex (ibv_create_cq_ex): start_poll / read_* (cq_ex.c) */
+	};
+	struct ibv_wc cur;             /* ex: the completion start_poll / next_poll stand on */
 	struct ibv_wc *ring;
 	uint32_t cap, head, n;
 	bool armed;                    /* req_notify_cq: an event on the next completion (ev_lock) */
@@ -187,6 +191,8 @@ bool sv_qp_flush(struct sv_qp *q);
 /* The QP gets the ibv_wr_* interface for these operations (IBV_QP_EX_WITH_*); 0 or an errno. */
 int sv_qp_enable_ex(struct ibv_qp *qp, uint64_t send_ops_flags);
 struct ibv_qp *sv_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a);
+struct sv_cq *sv_cq_new(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel);
+struct ibv_cq_ex *sv_create_cq_ex(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *a);
 void sv_qp_free_ex(struct sv_qp *q);
 /* srq.c */
 int sv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);

@@ -13,7 +13,7 @@
  * naming the fix: a missing attribute, no GRH or a GID that is not IPv4-mapped, QPN 1, a
  * transition the kernel refuses, a receive in RESET, a send before RTS, RESET after connecting
  * and SQD (EOPNOTSUPP), and a card on the default path (EOPNOTSUPP). And ibv_create_qp_ex, perftest's way to a
- * QP with the ibv_wr_* interface.
+ * QP with the ibv_wr_* interface, and ibv_create_cq_ex with ibv_start_poll and ibv_wc_read_*.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -84,7 +84,7 @@ static void side_open(struct side *s, const char *dev, uint32_t psn)
 
 static void side_close(struct side *s)
 {
-	CHECK(ibv_destroy_qp(s->qp) == 0);
+	CHECK(s->qp == NULL || ibv_destroy_qp(s->qp) == 0);
 	CHECK(ibv_dereg_mr(s->mr) == 0);
 	CHECK(ibv_destroy_cq(s->cq) == 0);
 	CHECK(ibv_dealloc_pd(s->pd) == 0);
@@ -551,6 +551,99 @@ static void test_create_qp_ex(void)
 	side_close(&b);
 }
 
+/*
+ * ibv_create_cq_ex (an inline of verbs.h, through the extended context), perftest's first
+ * choice: completions read with ibv_start_poll / ibv_next_poll / ibv_wc_read_*, and through
+ * ibv_poll_cq on ibv_cq_ex_to_cq as well; a completion timestamp is refused as on rdma_rxe.
+ */
+static void test_create_cq_ex(void)
+{
+	struct ibv_cq_init_attr_ex ca = {.cqe = 32, .wc_flags = IBV_WC_STANDARD_FLAGS,
+					 .comp_mask = IBV_CQ_INIT_ATTR_MASK_FLAGS,
+					 .flags = IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN};
+	struct ibv_poll_cq_attr pa = {0};
+	struct ibv_send_wr wr, *bad;
+	struct ibv_sge sge;
+	struct ibv_cq_ex *cx;
+	struct side a, b;
+	uint64_t end;
+	int r;
+
+	side_open(&a, "mlx5_0", 300);
+	side_open(&b, "mlx5_1", 400);
+	ca.wc_flags |= IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
+	errno = 0;
+	CHECK(ibv_create_cq_ex(b.ctx, &ca) == NULL && errno == EOPNOTSUPP);
+	CHECK(log_take(sdk_log, "timestamps"));
+	ca.wc_flags &= ~(uint64_t)IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
+	cx = ibv_create_cq_ex(b.ctx, &ca);
+	CHECK(cx != NULL);
+	if (cx == NULL)
+		return;
+	/* b's QP completes into the extended CQ */
+	{
+		struct ibv_qp_init_attr qa = {
+			.qp_type = IBV_QPT_RC,
+			.cap = {.max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1, .max_recv_sge = 1},
+		};
+
+		CHECK(ibv_destroy_qp(b.qp) == 0);
+		qa.send_cq = qa.recv_cq = ibv_cq_ex_to_cq(cx);
+		b.qp = ibv_create_qp(b.pd, &qa);
+		CHECK(b.qp != NULL);
+	}
+	connect_pair(&a, &b);
+	CHECK(ibv_start_poll(cx, &pa) == ENOENT); /* nothing yet; no end_poll after ENOENT */
+	post_recv(&b, 0, 512);
+	post_recv(&b, 512, 512);
+	fill(a.buf, 300, 3);
+	sge = (struct ibv_sge){.addr = (uintptr_t)a.buf, .length = 300, .lkey = a.mr->lkey};
+	wr = (struct ibv_send_wr){.wr_id = 1, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND_WITH_IMM,
+				  .send_flags = IBV_SEND_SIGNALED, .imm_data = htobe32(0xabcd1234)};
+	CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
+	wr.wr_id = 2;
+	wr.opcode = IBV_WR_SEND;
+	sge.length = 100;
+	CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
+	CHECK(wait_wc(a.cq).status == IBV_WC_SUCCESS && wait_wc(a.cq).status == IBV_WC_SUCCESS);
+	end = now_ms() + 10000;
+	while ((r = ibv_start_poll(cx, &pa)) == ENOENT && now_ms() < end)
+		;
+	CHECK(r == 0);
+	if (r == 0) {
+		CHECK(cx->status == IBV_WC_SUCCESS && cx->wr_id == 7);
+		CHECK(ibv_wc_read_opcode(cx) == IBV_WC_RECV && ibv_wc_read_byte_len(cx) == 300);
+		CHECK((ibv_wc_read_wc_flags(cx) & IBV_WC_WITH_IMM) && be32toh(ibv_wc_read_imm_data(cx)) == 0xabcd1234);
+		CHECK(ibv_wc_read_qp_num(cx) == b.qp->qp_num && ibv_wc_read_vendor_err(cx) == 0);
+		end = now_ms() + 10000;
+		while ((r = ibv_next_poll(cx)) == ENOENT && now_ms() < end)
+			;
+		CHECK(r == 0 && cx->status == IBV_WC_SUCCESS && ibv_wc_read_byte_len(cx) == 100 &&
+		      !(ibv_wc_read_wc_flags(cx) & IBV_WC_WITH_IMM));
+		CHECK(ibv_next_poll(cx) == ENOENT);
+		ibv_end_poll(cx);
+	}
+	CHECK(memcmp(a.buf, b.buf, 300) == 0);
+	/* the same CQ through ibv_poll_cq */
+	post_recv(&b, 0, 64);
+	wr.wr_id = 3;
+	sge.length = 64;
+	CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
+	CHECK(wait_wc(a.cq).status == IBV_WC_SUCCESS);
+	{
+		struct ibv_wc wc = wait_wc(ibv_cq_ex_to_cq(cx));
+
+		CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV && wc.byte_len == 64);
+	}
+	CHECK(ibv_destroy_qp(b.qp) == 0);
+	b.qp = NULL;
+	CHECK(ibv_destroy_cq(ibv_cq_ex_to_cq(cx)) == 0);
+	CHECK(ibv_destroy_qp(a.qp) == 0);
+	a.qp = NULL;
+	side_close(&a);
+	side_close(&b);
+}
+
 int main(void)
 {
 	struct doca_log_backend *sdk;
@@ -566,5 +659,6 @@ int main(void)
 	TEST_RUN(test_qp_access);
 	TEST_RUN(test_refusals);
 	TEST_RUN(test_create_qp_ex);
+	TEST_RUN(test_create_cq_ex);
 	TEST_EXIT();
 }
