@@ -725,6 +725,18 @@ static void recv_complete(struct roce_qp *s, const struct roce_rc_cqe *c)
 	free(h);
 }
 
+/* The peer for a log line: a softdoca peer's process, or (connected by GID: verbs, Linux) its address. */
+static const char *peer_name(const struct rnic_qp *qp, char *buf, size_t len)
+{
+	uint32_t ip = rq_of(qp)->peer_ip; /* host order */
+
+	if (qp->peer.pid > 0)
+		snprintf(buf, len, "process %d", (int)qp->peer.pid);
+	else
+		snprintf(buf, len, "the peer at %u.%u.%u.%u", ip >> 24, (ip >> 16) & 0xff, (ip >> 8) & 0xff, ip & 0xff);
+	return buf;
+}
+
 static void rc_complete(void *ctx, const struct roce_rc_cqe *c)
 {
 	struct roce_qp *s = ctx;
@@ -754,9 +766,12 @@ static void rc_complete(void *ctx, const struct roce_rc_cqe *c)
 	if (bounce != NULL && status == DOCA_SUCCESS && (wr->op == SOFTHW_RNIC_OP_READ || eight_bytes(wr->op)))
 		scatter(wr, bounce, len);
 	free(bounce);
-	if (status != DOCA_SUCCESS)
-		SDK_LOG_ERR("RoCEv2 QP 0x%06x: a work request to process %d failed: %s (%s)", s->qpn, (int)qp->peer.pid,
+	if (status != DOCA_SUCCESS) {
+		char who[48];
+
+		SDK_LOG_ERR("RoCEv2 QP 0x%06x: a work request to %s failed: %s (%s)", s->qpn, peer_name(qp, who, sizeof(who)),
 			    roce_rc_status_name(c->status), doca_error_get_name(status));
+	}
 	rnic_qp_complete_head(qp, status, status == DOCA_SUCCESS ? len : 0);
 	if (s->failed_seq != 0 && qp->wq_head != NULL && qp->wq_head->seq == s->failed_seq) {
 		s->failed_seq = 0; /* its turn came */
@@ -1755,8 +1770,10 @@ static void roce_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 	if (s == NULL || s->rc == NULL || s->deadline == ROCE_RC_NO_DEADLINE || s->deadline > t)
 		return;
 	if (qp->inflight[RNIC_PATH_ROCE] > 0 && t - s->heard > dead_ns()) {
-		SDK_LOG_ERR("RoCEv2 QP 0x%06x: process %d (QP 0x%06x) has not answered for %llu ms; the connection is down",
-			    s->qpn, (int)qp->peer.pid, qp->peer.roce_qpn, (unsigned long long)(dead_ns() / 1000000u));
+		char who[48];
+
+		SDK_LOG_ERR("RoCEv2 QP 0x%06x: %s (QP 0x%06x) has not answered for %llu ms; the connection is down", s->qpn,
+			    peer_name(qp, who, sizeof(who)), qp->peer.roce_qpn, (unsigned long long)(dead_ns() / 1000000u));
 		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_DISCONNECTED, DOCA_ERROR_CONNECTION_ABORTED,
 			     DOCA_ERROR_CONNECTION_ABORTED);
 		return;

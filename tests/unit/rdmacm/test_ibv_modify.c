@@ -346,6 +346,34 @@ static void test_retry_count(void)
 	side_close(&b);
 }
 
+/*
+ * A peer that stops answering with retries left (timeout 16: 268 ms a try): the soft NIC gives
+ * it up once it has been silent for SOFTDOCA_ROCE_DEAD_MS, and its log line names the peer by
+ * its address (a QP connected by GID has no softdoca process to name; it said "process 0").
+ */
+static void test_silent_peer(void)
+{
+	struct side a, b;
+	struct ibv_qp_attr ra;
+	struct ibv_wc wc;
+
+	side_open(&a, "mlx5_0", 11);
+	side_open(&b, "mlx5_1", 12);
+	rtr_attr(&ra, &b);
+	ra.dest_qp_num = 0xabcdf; /* nobody: its packets are dropped, nothing is ever heard */
+	CHECK(to_init(&a) == 0);
+	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == 0);
+	CHECK(to_rts(&a, 16, 7) == 0);
+	setenv("SOFTDOCA_ROCE_DEAD_MS", "300", 1);
+	CHECK(post(&a, IBV_WR_RDMA_WRITE, 0, 16, &b, 0) == 0);
+	wc = wait_wc(a.cq);
+	unsetenv("SOFTDOCA_ROCE_DEAD_MS");
+	CHECK(wc.status == IBV_WC_RETRY_EXC_ERR); /* as hardware says of a peer gone silent */
+	CHECK(log_take(sdk_log, "the peer at 127.77.2.1 (QP 0x0abcdf) has not answered for 300 ms"));
+	side_close(&a);
+	side_close(&b);
+}
+
 /* max_dest_rd_atomic 0: the responder serves no READ. */
 static void test_no_read_resources(void)
 {
@@ -655,6 +683,7 @@ int main(void)
 	}
 	TEST_RUN(test_traffic);
 	TEST_RUN(test_retry_count);
+	TEST_RUN(test_silent_peer);
 	TEST_RUN(test_no_read_resources);
 	TEST_RUN(test_qp_access);
 	TEST_RUN(test_refusals);
