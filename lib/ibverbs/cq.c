@@ -137,6 +137,7 @@ struct sv_cq *sv_cq_new(struct ibv_context *context, int cqe, void *cq_context, 
 	cq->pub.cqe = cqe;
 	pthread_mutex_init(&cq->pub.mutex, NULL);
 	pthread_cond_init(&cq->pub.cond, NULL);
+	pthread_mutex_init(&cq->poll_lock, NULL);
 	pthread_mutex_lock(&sv.lock);
 	if (channel != NULL)
 		channel->refcnt++;
@@ -209,6 +210,7 @@ int ibv_destroy_cq(struct ibv_cq *cq)
 	pthread_mutex_unlock(&sv.ev_lock);
 	pthread_cond_destroy(&c->pub.cond);
 	pthread_mutex_destroy(&c->pub.mutex);
+	pthread_mutex_destroy(&c->poll_lock);
 	free(c->ring);
 	free(c);
 	return 0;

@@ -3,7 +3,10 @@
  * The extended CQ interface (ibv_create_cq_ex, ibv_start_poll / ibv_next_poll / ibv_end_poll,
  * ibv_wc_read_*): the same CQ as ibv_create_cq's, read one completion at a time. start_poll and
  * next_poll take the next completion as ibv_poll_cq does and keep it in cq->cur, which the
- * read_* calls return field by field; end_poll has nothing to release. The fields offered are
+ * read_* calls return field by field. As rdma-core's providers, the CQ's poll lock is held from a
+ * start_poll that found a completion to its end_poll (a start_poll that finds none, ENOENT,
+ * releases it: no end_poll follows), so two threads never read each other's cur; a CQ made
+ * with IBV_CREATE_CQ_ATTR_SINGLE_THREADED has no lock. The fields offered are
  * rdma_rxe's: no completion timestamps (the soft NIC has no clock to stamp them with), no
  * VLAN, flow tag or tag matching, so a CQ asking for them is refused as on rxe.
  */
@@ -39,12 +42,20 @@ static int take(struct ibv_cq_ex *cx)
 
 static int start_poll(struct ibv_cq_ex *cx, struct ibv_poll_cq_attr *attr)
 {
+	struct sv_cq *c = cq_of(cx);
+	int err;
+
 	if (attr == NULL || attr->comp_mask != 0) {
 		SDK_LOG_ERR("ibv_start_poll: comp_mask 0x%x: no poll attribute is known (pass 0)",
 			    attr == NULL ? 0u : attr->comp_mask);
 		return EINVAL;
 	}
-	return take(cx);
+	if (c->poll_lock_used)
+		pthread_mutex_lock(&c->poll_lock);
+	err = take(cx);
+	if (err != 0 && c->poll_lock_used)
+		pthread_mutex_unlock(&c->poll_lock);
+	return err;
 }
 
 static int next_poll(struct ibv_cq_ex *cx)
@@ -54,7 +65,10 @@ static int next_poll(struct ibv_cq_ex *cx)
 
 static void end_poll(struct ibv_cq_ex *cx)
 {
-	(void)cx;
+	struct sv_cq *c = cq_of(cx);
+
+	if (c->poll_lock_used)
+		pthread_mutex_unlock(&c->poll_lock);
 }
 
 static enum ibv_wc_opcode read_opcode(struct ibv_cq_ex *cx)
@@ -140,6 +154,7 @@ struct ibv_cq_ex *sv_create_cq_ex(struct ibv_context *ctx, struct ibv_cq_init_at
 	c = sv_cq_new(ctx, (int)a->cqe, a->cq_context, a->channel);
 	if (c == NULL)
 		return NULL;
+	c->poll_lock_used = !((a->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) && (a->flags & IBV_CREATE_CQ_ATTR_SINGLE_THREADED));
 	cx = &c->pubx;
 	cx->comp_mask = 0;
 	cx->start_poll = start_poll;

@@ -94,6 +94,8 @@ struct sv_cq {
 		struct ibv_cq_ex pubx;     /* ex (ibv_create_cq_ex): start_poll / read_* (cq_ex.c) */
 	};
 	struct ibv_wc cur;             /* ex: the completion start_poll / next_poll stand on */
+	pthread_mutex_t poll_lock;     /* ex: held from start_poll to end_poll (cur is the holder's) */
+	bool poll_lock_used;           /* ex, not IBV_CREATE_CQ_ATTR_SINGLE_THREADED */
 	struct ibv_wc *ring;
 	uint32_t cap, head, n;
 	bool armed;                    /* req_notify_cq: an event on the next completion (ev_lock) */

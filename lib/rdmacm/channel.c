@@ -118,8 +118,11 @@ void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 		return;
 	}
 	for (struct cm_id *id = g.ids; id != NULL; id = id->next)
-		if (id->pub.channel == channel)
-			SDK_LOG_WARN("rdma_destroy_event_channel: id %p still uses the channel; destroy ids first", (void *)id);
+		if (id->pub.channel == channel) {
+			SDK_LOG_WARN("rdma_destroy_event_channel: id %p still uses the channel; destroy ids first "
+				     "(its events are dropped from now on)", (void *)id);
+			id->pub.channel = NULL;
+		}
 	pthread_mutex_lock(&g.fd_lock);
 	for (struct cm_chan **pp = &g.chans; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == ch) {
@@ -142,12 +145,13 @@ void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 		free(ev);
 	}
 	/* As closing Linux's rdma_cm fd: a thread blocked on it stays blocked (on wait_fd) until a
-	 * signal interrupts its wait, which then fails (EBADF); it frees the channel. The wake-up
-	 * moves such a thread from its read, which SA_RESTART would restart, to its poll. */
+	 * signal interrupts its wait, which then fails; the last one frees the channel. The wake-up
+	 * moves the threads in their read (which SA_RESTART would restart) to a wait that any
+	 * signal ends, each passing it on to the next (chan_gone). */
 	close(ch->pub.fd);
 	ch->pub.fd = -1; /* the number may be reused: a late cm_ring must not write there */
 	waited = ch->destroyed = ch->waiters > 0;
-	if (waited)
+	if (ch->readers > 0)
 		fd_add(ch->wait_fd);
 	pthread_mutex_unlock(&g.lock);
 	if (!waited) /* else a waiter may free ch as soon as the lock is dropped */
@@ -172,6 +176,10 @@ void cm_event_queue(struct cm_event *ev)
 {
 	struct cm_chan *ch = (struct cm_chan *)ev->pub.id->channel;
 
+	if (ch == NULL) { /* its channel was destroyed under it (rdma_destroy_event_channel said so) */
+		free(ev);
+		return;
+	}
 	if (ev->pub.param.conn.private_data_len > 0)
 		ev->pub.param.conn.private_data = ev->pdata;
 	ev->next = NULL;
@@ -211,12 +219,20 @@ void cm_arm_all_or_pump(void)
 	}
 }
 
-/* A waiter cancelled in its poll (a cancellation point) is counted out, as it would have been. */
+struct cm_wait {
+	struct cm_chan *ch;
+	bool reading;
+};
+
+/* A waiter cancelled in its wait (a cancellation point) is counted out, as it would have been. */
 static void wait_cancelled(void *arg)
 {
-	struct cm_chan *ch = arg;
+	struct cm_wait *w = arg;
+	struct cm_chan *ch = w->ch;
 
 	pthread_mutex_lock(&g.lock);
+	if (w->reading)
+		ch->readers--;
 	if (--ch->waiters == 0 && ch->destroyed)
 		chan_free(ch);
 	pthread_mutex_unlock(&g.lock);
@@ -227,55 +243,55 @@ static void wait_cancelled(void *arg)
  * *e. A live channel's waiter sleeps in read(), as on Linux's rdma_cm fd, so that signals act on
  * it as there: a handler installed with SA_RESTART restarts the wait, one without fails it
  * (EINTR). The read takes the wake-up it wakes for; a waiter that finds more events rings again
- * for the next. A destroyed channel's waiter polls instead (drained): poll is never restarted,
- * so any signal brings it back, as Linux's read, restarted on the closed fd, fails.
- * A descriptor someone else closed (POLLNVAL, EBADF) is an error, not a wake.
+ * for the next. A destroyed channel's waiter sleeps in a poll of nothing, which only a signal
+ * ends (poll is never restarted after a handler: any signal brings it back).
  */
 static int chan_wait(struct cm_chan *ch, int *e)
 {
-	struct pollfd p = {.fd = ch->wait_fd, .events = POLLIN};
-	bool destroyed = ch->destroyed;
+	struct cm_wait w = {.ch = ch, .reading = !ch->destroyed};
 	uint64_t v;
 	int r, err;
 
+	if (w.reading)
+		ch->readers++;
 	pthread_mutex_unlock(&g.lock);
-	pthread_cleanup_push(wait_cancelled, ch);
-	if (destroyed) {
-		r = poll(&p, 1, -1);
-		if (r > 0 && (p.revents & POLLNVAL)) {
-			r = -1;
-			errno = EBADF;
-		}
-	} else {
-		r = (int)read(ch->wait_fd, &v, sizeof(v));
-	}
+	pthread_cleanup_push(wait_cancelled, &w);
+	r = w.reading ? (int)read(ch->wait_fd, &v, sizeof(v)) : poll(NULL, 0, -1);
 	err = errno;
 	pthread_cleanup_pop(0);
 	pthread_mutex_lock(&g.lock);
+	if (w.reading)
+		ch->readers--;
 	if (e != NULL)
 		*e = err;
 	return r;
 }
 
 /*
- * Back from the wait (under g.lock): false when the channel was destroyed meanwhile (freed by
- * the last such waiter). A wake-up written before the destroy, read only after it, is no reason
- * to return: Linux's read on the closed fd would find no event (they went with the ids) and block
- * on, until a signal interrupts it. (A ptrace stop, as LeakSanitizer's at exit, restarts our
- * poll of wait_fd where Linux would restart the read on the closed fd and fail: we block on.)
+ * Back from chan_wait (under g.lock): 0 while the channel lives; once it was destroyed under the
+ * waiter, the error the waiter fails with, as Linux's blocked read of the closed rdma_cm fd does.
+ * Interrupted in its read by a handler without SA_RESTART: EINTR. Woken instead (by the destroy,
+ * or a wake-up written before it and read after: no reason to return, the events went with the
+ * ids), it passes the wake-up on to a waiter still reading, then waits for a signal, after which
+ * Linux's restarted read fails: EBADF. (A ptrace stop, as LeakSanitizer's at exit, restarts the
+ * wait: we block on, where Linux's restart would fail.) The last waiter frees the channel.
  */
-static bool chan_still_there(struct cm_chan *ch, int r)
+static int chan_gone(struct cm_chan *ch, int r, int e)
 {
-	while (ch->destroyed && r >= 0) {
-		fd_drain(ch->wait_fd); /* nobody writes it any more: the next poll waits for a signal */
-		r = chan_wait(ch, NULL);
+	int err = r < 0 && e == EINTR ? EINTR : EBADF;
+
+	if (ch->destroyed && r >= 0) {
+		if (ch->readers > 0)
+			fd_add(ch->wait_fd);
+		(void)chan_wait(ch, NULL);
+		err = EBADF;
 	}
 	ch->waiters--;
 	if (!ch->destroyed)
-		return true;
+		return 0;
 	if (ch->waiters == 0)
 		chan_free(ch);
-	return false;
+	return err;
 }
 
 int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event **event)
@@ -290,7 +306,7 @@ int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event *
 		return cm_fail(EINVAL);
 	}
 	for (;;) {
-		int flags, r, e;
+		int flags, r, e, gone;
 
 		if (g.nic != NULL)
 			cm_pump();
@@ -324,9 +340,10 @@ int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event *
 		/* rdma_destroy_event_channel may run while we wait: the count keeps ch alive. */
 		ch->waiters++;
 		r = chan_wait(ch, &e);
-		if (!chan_still_there(ch, r)) {
+		gone = chan_gone(ch, r, e);
+		if (gone != 0) {
 			pthread_mutex_unlock(&g.lock);
-			return cm_fail(EBADF); /* Linux's read on the closed fd, once restarted */
+			return cm_fail(gone);
 		}
 		if (r < 0) { /* EINTR: a signal whose handler has no SA_RESTART, as on Linux */
 			pthread_mutex_unlock(&g.lock);

@@ -652,7 +652,8 @@ int rdma_disconnect(struct rdma_cm_id *pub)
 		/* the peer's DISCONNECTED, if a synchronous id has it still queued */
 		bool queued = false;
 
-		for (struct cm_event *ev = ((struct cm_chan *)id->pub.channel)->head; ev != NULL; ev = ev->next)
+		for (struct cm_event *ev = id->sync_chan != NULL ? ((struct cm_chan *)id->sync_chan)->head : NULL;
+		     ev != NULL; ev = ev->next)
 			queued |= ev->pub.id == &id->pub;
 		pthread_mutex_unlock(&g.lock);
 		return id->sync_chan != NULL && queued ? cm_sync_wait(id, RDMA_CM_EVENT_DISCONNECTED) : 0;

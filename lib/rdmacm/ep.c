@@ -13,6 +13,12 @@
 
 SDK_LOG_REGISTER(RDMACM_EP);
 
+/* 1 if the event on id->event counts against id itself (a request counts against its listener). */
+uint32_t cm_sync_held(const struct cm_id *id)
+{
+	return id->pub.event != NULL && ((const struct cm_event *)id->pub.event)->counted == id ? 1 : 0;
+}
+
 /* Acks the event a synchronous call left on id->event (under g.lock). */
 void cm_sync_release(struct cm_id *id)
 {
@@ -24,8 +30,10 @@ void cm_sync_release(struct cm_id *id)
 /*
  * A synchronous call waits for its id's next event and leaves it on id->event, as librdmacm
  * does: its parameters and private data (the peer's, on a connect or accept) stay readable
- * there until the id's next synchronous call or rdma_destroy_id acks it. An event with a status
- * fails the call with that error (a rejection: ECONNREFUSED).
+ * there until the id's next synchronous call or rdma_destroy_id acks it. As librdmacm, only the
+ * status decides: an event with one fails the call with that error (a rejection:
+ * ECONNREFUSED); any other succeeds (rdma_connect of an id with no QP: CONNECT_RESPONSE, and
+ * the program calls rdma_establish). `want` is what the log line expects.
  */
 int cm_sync_wait(struct cm_id *id, enum rdma_cm_event_type want)
 {
@@ -42,13 +50,13 @@ int cm_sync_wait(struct cm_id *id, enum rdma_cm_event_type want)
 		(void)rdma_ack_cm_event(ev);
 	}
 	id->pub.event = ev;
-	if (ev->event == want && ev->status == 0)
+	if (ev->status == 0)
 		return 0;
-	SDK_LOG_ERR("librdmacm: synchronous id: %s (status %d) instead of %s", rdma_event_str(ev->event),
+	SDK_LOG_ERR("librdmacm: synchronous id: %s (status %d) where %s was awaited", rdma_event_str(ev->event),
 		    ev->status, rdma_event_str(want));
 	if (ev->event == RDMA_CM_EVENT_REJECTED)
 		return cm_fail(ECONNREFUSED);
-	return cm_fail(ev->status < 0 ? -ev->status : ev->status > 0 ? ev->status : EIO);
+	return cm_fail(ev->status < 0 ? -ev->status : ev->status);
 }
 
 /* rdma-core's defaults: a channel and a CQ each for receive and send, sized by the caps. */

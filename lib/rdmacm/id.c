@@ -160,13 +160,13 @@ int rdma_destroy_id(struct rdma_cm_id *pub)
 
 	if (id == NULL)
 		return -1;
-	cm_sync_release(id); /* as librdmacm: the event a synchronous call left on id->event */
-	if (id->unacked > 0) {
+	if (id->unacked > cm_sync_held(id)) {
 		pthread_mutex_unlock(&g.lock);
 		SDK_LOG_ERR("rdma_destroy_id: %u event(s) of this id are not acked; ack them first (librdmacm would wait for ever)",
-			    id->unacked);
+			    id->unacked - cm_sync_held(id));
 		return cm_fail(EBUSY);
 	}
+	cm_sync_release(id); /* as librdmacm: the event a synchronous call left on id->event */
 	if (id->state == ST_LISTEN)
 		(void)g.nic->unlisten(id->ep->ep, id->nic_port);
 	for (struct cm_id *c = g.ids; c != NULL; c = c->next)
@@ -483,21 +483,22 @@ int rdma_migrate_id(struct rdma_cm_id *pub, struct rdma_event_channel *channel)
 		pthread_mutex_unlock(&g.lock);
 		return cm_fail(EINVAL);
 	}
-	if (id->sync_chan != NULL && id->sync_chan != channel)
-		cm_sync_release(id);
-	if (id->unacked > 0) {
-		pthread_mutex_unlock(&g.lock);
-		SDK_LOG_ERR("rdma_migrate_id: %u event(s) of this id are not acked; ack them first", id->unacked);
-		return cm_fail(EBUSY);
-	}
 	from = (struct cm_chan *)id->pub.channel;
 	if (from == to) { /* (the loop below would lose the channel's queue) */
 		pthread_mutex_unlock(&g.lock);
 		return 0;
 	}
-	/* Its queued events move along, in order. */
-	from->tail = NULL;
-	for (struct cm_event **pp = &from->head; *pp != NULL;) {
+	if (id->unacked > (id->sync_chan != NULL ? cm_sync_held(id) : 0)) {
+		pthread_mutex_unlock(&g.lock);
+		SDK_LOG_ERR("rdma_migrate_id: %u event(s) of this id are not acked; ack them first", id->unacked);
+		return cm_fail(EBUSY);
+	}
+	if (id->sync_chan != NULL) /* as librdmacm: the event on id->event is acked */
+		cm_sync_release(id);
+	/* Its queued events move along, in order (none if its channel was destroyed under it). */
+	if (from != NULL)
+		from->tail = NULL;
+	for (struct cm_event **pp = from != NULL ? &from->head : NULL; pp != NULL && *pp != NULL;) {
 		struct cm_event *ev = *pp;
 
 		if (ev->pub.id == &id->pub || ev->counted == id) {

@@ -116,6 +116,7 @@ struct cm_chan {
 	int wait_fd;                   /* our dup of pub.fd: waiters block on it, so it outlives
 	                                * a destroy under them and a late wake reads as one */
 	int waiters;                   /* threads blocked in rdma_get_cm_event on it */
+	int readers;                   /* those of them in their read of wait_fd */
 	bool destroyed;                /* destroyed while some waited: the last one frees it */
 };
 
@@ -182,6 +183,7 @@ int cm_wire_reject(struct cm_id *id, const void *private_data, uint8_t len);
 /* Synchronous ids: waits for the id's next event on its own channel; its status (0, or errno-style) */
 int cm_sync_wait(struct cm_id *id, enum rdma_cm_event_type want);
 void cm_sync_release(struct cm_id *id);
+uint32_t cm_sync_held(const struct cm_id *id);
 bool cm_ack_locked(struct cm_event *ev);
 
 #endif /* SOFTDOCA_RDMACM_INT_H */

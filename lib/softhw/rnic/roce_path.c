@@ -144,6 +144,7 @@ struct roce_qp {
 	bool repoll;               /* a post from inside an engine call: poll once more after it */
 	bool poll_owed;            /* its owner's drain left the engine poll (the ACK) to its next post or poll */
 	uint64_t heard;            /* ns: the last datagram from the peer, or work posted after a quiet time */
+	uint64_t dead;             /* ns of silence, work outstanding, after which the peer is gone */
 	uint64_t failed_seq;       /* a wr that could not be handed to the engine, behind others (0: none) */
 	doca_error_t failed_err;
 	struct roce_bounce *bounces;
@@ -1020,12 +1021,23 @@ static bool roce_serves(const struct rnic_ep *ep)
 	return ep != NULL && fn_roce(ep->attr.fn) && !ep->attr.dc;
 }
 
+/* Read once per qp, when it opens (an application thread): getenv may not race a setenv. */
+static uint64_t dead_ns(void)
+{
+	const char *v = getenv("SOFTDOCA_ROCE_DEAD_MS");
+	long ms = v != NULL ? atol(v) : 0;
+
+	return (uint64_t)(ms > 0 ? ms : ROCE_DEAD_MS) * 1000000u;
+}
+
 static bool roce_open(struct rnic_qp *qp)
 {
 	struct roce_qp *s = calloc(1, sizeof(*s));
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
 	struct roce_lport *lp = s != NULL ? lport_get(fn_ip(qp->ep->attr.fn), &err) : NULL;
 
+	if (s != NULL)
+		s->dead = dead_ns();
 	if (lp != NULL) {
 		pthread_mutex_lock(&lp->lock);
 		err = roce_port_qp_add(lp->port, &s->qpn);
@@ -1751,15 +1763,6 @@ static uint64_t roce_next_time(const struct rnic_qp *qp)
 	return (deadline + 999999u) / 1000000u; /* ms, rounded up: never early */
 }
 
-/* Read when the engine's timer fires (every ACK timeout at most, while work is outstanding). */
-static uint64_t dead_ns(void)
-{
-	const char *v = getenv("SOFTDOCA_ROCE_DEAD_MS");
-	long ms = v != NULL ? atol(v) : 0;
-
-	return (uint64_t)(ms > 0 ? ms : ROCE_DEAD_MS) * 1000000u;
-}
-
 static void roce_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 {
 	struct roce_qp *s = rq_of(qp);
@@ -1769,11 +1772,11 @@ static void roce_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 	(void)woken;
 	if (s == NULL || s->rc == NULL || s->deadline == ROCE_RC_NO_DEADLINE || s->deadline > t)
 		return;
-	if (qp->inflight[RNIC_PATH_ROCE] > 0 && t - s->heard > dead_ns()) {
+	if (qp->inflight[RNIC_PATH_ROCE] > 0 && t - s->heard > s->dead) {
 		char who[48];
 
 		SDK_LOG_ERR("RoCEv2 QP 0x%06x: %s (QP 0x%06x) has not answered for %llu ms; the connection is down", s->qpn,
-			    peer_name(qp, who, sizeof(who)), qp->peer.roce_qpn, (unsigned long long)(dead_ns() / 1000000u));
+			    peer_name(qp, who, sizeof(who)), qp->peer.roce_qpn, (unsigned long long)(s->dead / 1000000u));
 		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_DISCONNECTED, DOCA_ERROR_CONNECTION_ABORTED,
 			     DOCA_ERROR_CONNECTION_ABORTED);
 		return;

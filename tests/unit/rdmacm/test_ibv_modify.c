@@ -16,11 +16,15 @@
  * QP with the ibv_wr_* interface, and ibv_create_cq_ex with ibv_start_poll and ibv_wc_read_*.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 #include <infiniband/verbs.h>
 
 #include "doca_log.h"
@@ -347,9 +351,10 @@ static void test_retry_count(void)
 }
 
 /*
- * A peer that stops answering with retries left (timeout 16: 268 ms a try): the soft NIC gives
- * it up once it has been silent for SOFTDOCA_ROCE_DEAD_MS, and its log line names the peer by
- * its address (a QP connected by GID has no softdoca process to name; it said "process 0").
+ * A peer that stops answering with retries left (timeout 16: 268 ms a try, 7 retries): the soft
+ * NIC gives it up once it has been silent for SOFTDOCA_ROCE_DEAD_MS (1000 here, set by
+ * meson.build: the library reads it when a QP opens), and its log line names the peer by its
+ * address (a QP connected by GID has no softdoca process to name; it said "process 0").
  */
 static void test_silent_peer(void)
 {
@@ -364,12 +369,10 @@ static void test_silent_peer(void)
 	CHECK(to_init(&a) == 0);
 	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == 0);
 	CHECK(to_rts(&a, 16, 7) == 0);
-	setenv("SOFTDOCA_ROCE_DEAD_MS", "300", 1);
 	CHECK(post(&a, IBV_WR_RDMA_WRITE, 0, 16, &b, 0) == 0);
 	wc = wait_wc(a.cq);
-	unsetenv("SOFTDOCA_ROCE_DEAD_MS");
 	CHECK(wc.status == IBV_WC_RETRY_EXC_ERR); /* as hardware says of a peer gone silent */
-	CHECK(log_take(sdk_log, "the peer at 127.77.2.1 (QP 0x0abcdf) has not answered for 300 ms"));
+	CHECK(log_take(sdk_log, "the peer at 127.77.2.1 (QP 0x0abcdf) has not answered for 1000 ms"));
 	side_close(&a);
 	side_close(&b);
 }
@@ -579,6 +582,49 @@ static void test_create_qp_ex(void)
 	side_close(&b);
 }
 
+struct poller {
+	struct ibv_cq_ex *cx;
+	_Atomic long tid;
+	_Atomic bool back;
+	int rc;
+	uint64_t wr_id;
+	uint32_t len;
+};
+
+/* A second thread's start_poll: it waits for the CQ's poll lock while the first holds it. */
+static void *second_poll(void *arg)
+{
+	struct poller *p = arg;
+	struct ibv_poll_cq_attr pa = {0};
+
+	p->tid = syscall(SYS_gettid);
+	p->rc = ibv_start_poll(p->cx, &pa);
+	if (p->rc == 0) {
+		p->wr_id = p->cx->wr_id;
+		p->len = ibv_wc_read_byte_len(p->cx);
+		ibv_end_poll(p->cx);
+	}
+	p->back = true;
+	return NULL;
+}
+
+/* True once thread tid sleeps on a lock (/proc/self/task/TID/syscall: futex). */
+static bool asleep_on_lock(long tid)
+{
+	char path[64], line[64] = "";
+	long nr = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/syscall", tid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return false;
+	if (fgets(line, sizeof(line), f) != NULL && sscanf(line, "%ld", &nr) != 1)
+		nr = -1;
+	fclose(f);
+	return nr == SYS_futex;
+}
+
 /*
  * ibv_create_cq_ex (an inline of verbs.h, through the extended context), perftest's first
  * choice: completions read with ibv_start_poll / ibv_next_poll / ibv_wc_read_*, and through
@@ -643,6 +689,9 @@ static void test_create_cq_ex(void)
 		CHECK(ibv_wc_read_opcode(cx) == IBV_WC_RECV && ibv_wc_read_byte_len(cx) == 300);
 		CHECK((ibv_wc_read_wc_flags(cx) & IBV_WC_WITH_IMM) && be32toh(ibv_wc_read_imm_data(cx)) == 0xabcd1234);
 		CHECK(ibv_wc_read_qp_num(cx) == b.qp->qp_num && ibv_wc_read_vendor_err(cx) == 0);
+		/* RC: the source QP is the peer's (as mlx5 reports it); no SL, LID or path bits on RoCE */
+		CHECK(ibv_wc_read_src_qp(cx) == a.qp->qp_num && ibv_wc_read_sl(cx) == 0 && ibv_wc_read_slid(cx) == 0 &&
+		      ibv_wc_read_dlid_path_bits(cx) == 0);
 		end = now_ms() + 10000;
 		while ((r = ibv_next_poll(cx)) == ENOENT && now_ms() < end)
 			;
@@ -662,6 +711,51 @@ static void test_create_cq_ex(void)
 		struct ibv_wc wc = wait_wc(ibv_cq_ex_to_cq(cx));
 
 		CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV && wc.byte_len == 64);
+	}
+	/* two threads: the second's start_poll waits for the first's end_poll, so the completion the
+	 * first reads is not replaced under it */
+	post_recv(&b, 0, 512);
+	post_recv(&b, 512, 512);
+	wr.wr_id = 4;
+	sge.length = 40;
+	CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
+	wr.wr_id = 5;
+	sge.length = 50;
+	CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
+	CHECK(wait_wc(a.cq).status == IBV_WC_SUCCESS && wait_wc(a.cq).status == IBV_WC_SUCCESS);
+	end = now_ms() + 10000;
+	while ((r = ibv_start_poll(cx, &pa)) == ENOENT && now_ms() < end)
+		;
+	CHECK(r == 0);
+	if (r == 0) {
+		struct poller p = {.cx = cx};
+		pthread_t t;
+
+		CHECK(ibv_wc_read_byte_len(cx) == 40);
+		CHECK(pthread_create(&t, NULL, second_poll, &p) == 0);
+		end = now_ms() + 10000;
+		while (now_ms() < end && !p.back && !(p.tid != 0 && asleep_on_lock(p.tid)))
+			sched_yield();
+		CHECK(!p.back && p.tid != 0 && asleep_on_lock(p.tid));
+		CHECK(cx->status == IBV_WC_SUCCESS && ibv_wc_read_byte_len(cx) == 40); /* still ours */
+		ibv_end_poll(cx);
+		CHECK(pthread_join(t, NULL) == 0);
+		CHECK(p.rc == 0 && p.len == 50);
+	}
+	/* an error completion: the receive flushed when the QP goes to ERR */
+	post_recv(&b, 0, 64);
+	{
+		struct ibv_qp_attr ea = {.qp_state = IBV_QPS_ERR};
+
+		CHECK(ibv_modify_qp(b.qp, &ea, IBV_QP_STATE) == 0);
+	}
+	end = now_ms() + 10000;
+	while ((r = ibv_start_poll(cx, &pa)) == ENOENT && now_ms() < end)
+		;
+	CHECK(r == 0);
+	if (r == 0) {
+		CHECK(cx->status == IBV_WC_WR_FLUSH_ERR && cx->wr_id == 7);
+		ibv_end_poll(cx);
 	}
 	CHECK(ibv_destroy_qp(b.qp) == 0);
 	b.qp = NULL;

@@ -608,13 +608,6 @@ static bool asleep_in_poll(long tid)
 	return nr == SYS_ppoll;
 }
 
-static bool readable(int fd)
-{
-	struct pollfd p = {.fd = fd, .events = POLLIN};
-
-	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
-}
-
 static volatile sig_atomic_t usr1_count;
 
 static void on_usr1(int sig)
@@ -723,11 +716,12 @@ static void test_channel_destroyed_then_woken(void)
 	CHECK(fd >= 0);
 	rdma_destroy_event_channel(w.ch);
 	CHECK(write(fd, &one, sizeof(one)) == sizeof(one));
-	/* it wakes, takes the wake-up and must block again, not return */
+	/* it wakes and must block again, not return; no later wake-up ends that wait */
 	stop = now_ms() + 10000;
-	while (now_ms() < stop && !w.back && !(!readable(fd) && asleep_in_poll(w.tid)))
+	while (now_ms() < stop && !w.back && !asleep_in_poll(w.tid))
 		sched_yield();
-	CHECK(!w.back && !readable(fd));
+	CHECK(write(fd, &one, sizeof(one)) == sizeof(one));
+	CHECK(!w.back && asleep_in_poll(w.tid));
 	waiter_signalled(&w, t);
 	close(fd);
 	signal(SIGUSR1, SIG_DFL);
@@ -795,6 +789,35 @@ static void test_wait_restarted(uint16_t port)
 	rdma_destroy_event_channel(w.ch);
 }
 
+/*
+ * Two threads waiting on the channel when it is destroyed: both leave their read (the destroy's
+ * one wake-up is passed on), so a signal ends each wait (EBADF); with SA_RESTART a waiter left in
+ * its read would have been restarted there for ever.
+ */
+static void test_channel_destroyed_under_two(void)
+{
+	struct rdma_event_channel *ch = rdma_create_event_channel();
+	struct waiter w1 = {.ch = ch}, w2 = {.ch = ch};
+	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
+	pthread_t t1, t2;
+
+	CHECK(ch != NULL);
+	if (ch == NULL)
+		return;
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	if (waiter_asleep(&w1, &t1)) {
+		if (waiter_asleep(&w2, &t2)) {
+			rdma_destroy_event_channel(ch);
+			waiter_signalled(&w1, t1);
+			waiter_signalled(&w2, t2);
+		} else {
+			pthread_cancel(t1);
+			pthread_join(t1, NULL);
+		}
+	}
+	signal(SIGUSR1, SIG_DFL);
+}
+
 /* A waiter cancelled in its wait leaves nothing behind once the channel is destroyed: not the
  * channel (LeakSanitizer) nor its descriptors. */
 static void test_waiter_cancelled(void)
@@ -859,6 +882,7 @@ static void test_sync_id_migrated(uint16_t port)
 	struct sockaddr_in dst = loopback(port);
 	struct rdma_cm_id *id = NULL;
 	struct rdma_cm_event *ev;
+	int fds = test_fd_count();
 
 	CHECK(rdma_create_id(ch, &id, NULL, RDMA_PS_TCP) == 0);
 	if (id == NULL)
@@ -867,7 +891,9 @@ static void test_sync_id_migrated(uint16_t port)
 	CHECK(rdma_migrate_id(id, NULL) == -1 && errno == EINVAL);
 	CHECK(rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst, 2000) == 0);
 	CHECK(id->event != NULL && id->event->id == id && id->event->event == RDMA_CM_EVENT_ADDR_RESOLVED);
+	CHECK(test_fd_count() == fds + 2); /* the synchronous id's own channel: its eventfd and dup */
 	CHECK(rdma_migrate_id(id, ch) == 0 && id->channel == ch && id->event == NULL);
+	CHECK(test_fd_count() == fds); /* that channel is gone */
 	CHECK(rdma_resolve_route(id, 2000) == 0);
 	ev = expect(ch, RDMA_CM_EVENT_ROUTE_RESOLVED);
 	CHECK(ev != NULL && ev->id == id && id->event == NULL);
@@ -926,6 +952,7 @@ int main(int argc, char **argv)
 		return vanishing_server(port, atoi(argv[3]));
 	TEST_RUN(test_channel_destroyed_under_waiter);
 	TEST_RUN(test_channel_destroyed_then_woken);
+	TEST_RUN(test_channel_destroyed_under_two);
 	TEST_RUN(test_waiter_cancelled);
 	TEST_RUN(test_wait_interrupted);
 	TEST_RUN_PORT(test_wait_restarted, (uint16_t)(port + 7));
