@@ -625,6 +625,32 @@ static bool asleep_on_lock(long tid)
 	return nr == SYS_futex;
 }
 
+/* The first completion of cx, started (10 s at most): start_poll's result. */
+static int start_poll_wait(struct ibv_cq_ex *cx)
+{
+	struct ibv_poll_cq_attr pa = {0};
+	uint64_t end = now_ms() + 10000;
+	int r;
+
+	while ((r = ibv_start_poll(cx, &pa)) == ENOENT && now_ms() < end)
+		;
+	return r;
+}
+
+/* wr sent twice by a (wr_id and length first id1 / len1, then id2 / len2), both completed. */
+static void send_two(struct side *a, struct ibv_send_wr *wr, uint64_t id1, uint32_t len1, uint64_t id2, uint32_t len2)
+{
+	struct ibv_send_wr *bad;
+
+	wr->wr_id = id1;
+	wr->sg_list->length = len1;
+	CHECK(ibv_post_send(a->qp, wr, &bad) == 0);
+	wr->wr_id = id2;
+	wr->sg_list->length = len2;
+	CHECK(ibv_post_send(a->qp, wr, &bad) == 0);
+	CHECK(wait_wc(a->cq).status == IBV_WC_SUCCESS && wait_wc(a->cq).status == IBV_WC_SUCCESS);
+}
+
 /*
  * ibv_create_cq_ex (an inline of verbs.h, through the extended context), perftest's first
  * choice: completions read with ibv_start_poll / ibv_next_poll / ibv_wc_read_*, and through
@@ -675,14 +701,12 @@ static void test_create_cq_ex(void)
 	wr = (struct ibv_send_wr){.wr_id = 1, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND_WITH_IMM,
 				  .send_flags = IBV_SEND_SIGNALED, .imm_data = htobe32(0xabcd1234)};
 	CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
-	wr.wr_id = 2;
 	wr.opcode = IBV_WR_SEND;
+	wr.wr_id = 2;
 	sge.length = 100;
 	CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
 	CHECK(wait_wc(a.cq).status == IBV_WC_SUCCESS && wait_wc(a.cq).status == IBV_WC_SUCCESS);
-	end = now_ms() + 10000;
-	while ((r = ibv_start_poll(cx, &pa)) == ENOENT && now_ms() < end)
-		;
+	r = start_poll_wait(cx);
 	CHECK(r == 0);
 	if (r == 0) {
 		CHECK(cx->status == IBV_WC_SUCCESS && cx->wr_id == 7);
@@ -703,29 +727,19 @@ static void test_create_cq_ex(void)
 	CHECK(memcmp(a.buf, b.buf, 300) == 0);
 	/* the same CQ through ibv_poll_cq */
 	post_recv(&b, 0, 64);
-	wr.wr_id = 3;
-	sge.length = 64;
-	CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
-	CHECK(wait_wc(a.cq).status == IBV_WC_SUCCESS);
-	{
+	post_recv(&b, 64, 64);
+	send_two(&a, &wr, 3, 64, 3, 1);
+	for (int k = 0; k < 2; k++) {
 		struct ibv_wc wc = wait_wc(ibv_cq_ex_to_cq(cx));
 
-		CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV && wc.byte_len == 64);
+		CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV && wc.byte_len == (k == 0 ? 64u : 1u));
 	}
 	/* two threads: the second's start_poll waits for the first's end_poll, so the completion the
 	 * first reads is not replaced under it */
 	post_recv(&b, 0, 512);
 	post_recv(&b, 512, 512);
-	wr.wr_id = 4;
-	sge.length = 40;
-	CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
-	wr.wr_id = 5;
-	sge.length = 50;
-	CHECK(ibv_post_send(a.qp, &wr, &bad) == 0);
-	CHECK(wait_wc(a.cq).status == IBV_WC_SUCCESS && wait_wc(a.cq).status == IBV_WC_SUCCESS);
-	end = now_ms() + 10000;
-	while ((r = ibv_start_poll(cx, &pa)) == ENOENT && now_ms() < end)
-		;
+	send_two(&a, &wr, 4, 40, 5, 50);
+	r = start_poll_wait(cx);
 	CHECK(r == 0);
 	if (r == 0) {
 		struct poller p = {.cx = cx};
@@ -749,9 +763,7 @@ static void test_create_cq_ex(void)
 
 		CHECK(ibv_modify_qp(b.qp, &ea, IBV_QP_STATE) == 0);
 	}
-	end = now_ms() + 10000;
-	while ((r = ibv_start_poll(cx, &pa)) == ENOENT && now_ms() < end)
-		;
+	r = start_poll_wait(cx);
 	CHECK(r == 0);
 	if (r == 0) {
 		CHECK(cx->status == IBV_WC_WR_FLUSH_ERR && cx->wr_id == 7);

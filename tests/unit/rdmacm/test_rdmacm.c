@@ -634,6 +634,16 @@ static bool waiter_asleep(struct waiter *w, pthread_t *t)
 	return waiter_reading(w);
 }
 
+/* Installs on_usr1 for SIGUSR1 with sa_flags, then starts w's thread asleep in its read. */
+static bool waiter_started(struct waiter *w, pthread_t *t, int sa_flags)
+{
+	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = sa_flags};
+
+	CHECK(w->ch != NULL);
+	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
+	return w->ch != NULL && waiter_asleep(w, t);
+}
+
 /* Joins t within 10 s, or cancels it: false then. */
 static bool joined(pthread_t t)
 {
@@ -675,15 +685,10 @@ static void waiter_signalled(struct waiter *w, pthread_t t)
 static void test_channel_destroyed_under_waiter(void)
 {
 	struct waiter w = {.ch = rdma_create_event_channel()};
-	/* SA_RESTART: Linux would restart the read, on the closed fd (poll returns EINTR anyway) */
-	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
 	pthread_t t;
 
-	CHECK(w.ch != NULL);
-	if (w.ch == NULL)
-		return;
-	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
-	if (waiter_asleep(&w, &t)) {
+	/* SA_RESTART: Linux would restart the read, on the closed fd */
+	if (waiter_started(&w, &t, SA_RESTART)) {
 		rdma_destroy_event_channel(w.ch);
 		waiter_signalled(&w, t);
 	}
@@ -700,18 +705,15 @@ static void test_channel_destroyed_under_waiter(void)
 static void test_channel_destroyed_then_woken(void)
 {
 	struct waiter w = {.ch = rdma_create_event_channel()};
-	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART}; /* as above */
 	uint64_t one = 1;
 	pthread_t t;
 	long stop;
 	int fd;
 
-	CHECK(w.ch != NULL);
-	if (w.ch == NULL)
+	if (!waiter_started(&w, &t, SA_RESTART)) { /* as above */
+		signal(SIGUSR1, SIG_DFL);
 		return;
-	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
-	if (!waiter_asleep(&w, &t))
-		return;
+	}
 	fd = dup(w.ch->fd);
 	CHECK(fd >= 0);
 	rdma_destroy_event_channel(w.ch);
@@ -735,20 +737,16 @@ static void test_channel_destroyed_then_woken(void)
 static void test_wait_interrupted(void)
 {
 	struct waiter w = {.ch = rdma_create_event_channel()};
-	struct sigaction sa = {.sa_handler = on_usr1}; /* no SA_RESTART */
 	pthread_t t;
 
-	CHECK(w.ch != NULL);
-	if (w.ch == NULL)
-		return;
-	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
-	if (waiter_asleep(&w, &t)) {
+	if (waiter_started(&w, &t, 0)) { /* no SA_RESTART */
 		CHECK(pthread_kill(t, SIGUSR1) == 0);
 		CHECK(joined(t));
 		CHECK(w.back && w.rc == -1 && w.err == EINTR);
 	}
 	signal(SIGUSR1, SIG_DFL);
-	rdma_destroy_event_channel(w.ch);
+	if (w.ch != NULL)
+		rdma_destroy_event_channel(w.ch);
 }
 
 /*
@@ -758,19 +756,17 @@ static void test_wait_interrupted(void)
 static void test_wait_restarted(uint16_t port)
 {
 	struct waiter w = {.ch = rdma_create_event_channel()};
-	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
 	struct sockaddr_in dst = loopback(port);
 	struct rdma_cm_id *id = NULL;
 	sig_atomic_t before = usr1_count;
 	long stop;
 	pthread_t t;
 
-	CHECK(w.ch != NULL);
-	if (w.ch == NULL)
+	if (w.ch == NULL || rdma_create_id(w.ch, &id, NULL, RDMA_PS_TCP) != 0) {
+		CHECK(!"a channel and an id on it");
 		return;
-	CHECK(rdma_create_id(w.ch, &id, NULL, RDMA_PS_TCP) == 0);
-	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
-	if (waiter_asleep(&w, &t)) {
+	}
+	if (waiter_started(&w, &t, SA_RESTART)) {
 		CHECK(pthread_kill(t, SIGUSR1) == 0);
 		stop = now_ms() + 10000;
 		while (now_ms() < stop && usr1_count == before)
@@ -798,14 +794,9 @@ static void test_channel_destroyed_under_two(void)
 {
 	struct rdma_event_channel *ch = rdma_create_event_channel();
 	struct waiter w1 = {.ch = ch}, w2 = {.ch = ch};
-	struct sigaction sa = {.sa_handler = on_usr1, .sa_flags = SA_RESTART};
 	pthread_t t1, t2;
 
-	CHECK(ch != NULL);
-	if (ch == NULL)
-		return;
-	CHECK(sigaction(SIGUSR1, &sa, NULL) == 0);
-	if (waiter_asleep(&w1, &t1)) {
+	if (waiter_started(&w1, &t1, SA_RESTART)) {
 		if (waiter_asleep(&w2, &t2)) {
 			rdma_destroy_event_channel(ch);
 			waiter_signalled(&w1, t1);
