@@ -770,7 +770,7 @@ static uint64_t handle_of(const struct softhw_dpa *dpa, const struct softhw_valu
 	return 0;
 }
 
-/* Logs what an overrunning rank is doing and stops it at its next DPA call; dpa->lock held, dropped around the log. */
+/* Logs what an overrunning rank is doing, then stops it at its next DPA call; dpa->lock held, dropped around the log. */
 static void overrun(struct softhw_dpa *dpa, struct eu *eu, int64_t now)
 {
 	struct softhw_dpa_job *job = eu->job;
@@ -779,9 +779,6 @@ static void overrun(struct softhw_dpa *dpa, struct eu *eu, int64_t now)
 	bool first = !job->overran;
 
 	job->overran = true;
-	__atomic_add_fetch(&dpa->overruns, 1, __ATOMIC_RELEASE);
-	__atomic_store_n(&eu->stop, 1, __ATOMIC_RELEASE);
-	pthread_cond_broadcast(&dpa->waits);
 	if (eu->wait_value != NULL)
 		snprintf(waits, sizeof(waits),
 			 "it waits in doca_dpa_dev_sync_event_wait_gt() for sync event 0x%llx to exceed %llu (mask "
@@ -801,9 +798,17 @@ static void overrun(struct softhw_dpa *dpa, struct eu *eu, int64_t now)
 		    job->num_ranks == 1 && job->name == NULL ? "job" : "kernel", job->name != NULL ? job->name : "?",
 		    eu->rank, job->num_ranks, eu->id, (double)used / NS, (double)(now - eu->started_ns) / NS,
 		    (unsigned long long)dpa->caps.kernel_max_run_time_sec, waits);
-	if (first && job->overrun != NULL)
-		job->overrun(job);
 	pthread_mutex_lock(&dpa->lock);
+	/* in error, and the rank stopped, once the line is out: a program that sees the context
+	 * fail (doca_dpa_peek_at_last_error) finds the reason logged */
+	__atomic_add_fetch(&dpa->overruns, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&eu->stop, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&dpa->waits);
+	if (first && job->overrun != NULL) {
+		pthread_mutex_unlock(&dpa->lock);
+		job->overrun(job);
+		pthread_mutex_lock(&dpa->lock);
+	}
 	eu->reporting = false;
 	pthread_cond_broadcast(&dpa->idle);
 }
