@@ -183,6 +183,9 @@ int ibv_destroy_cq(struct ibv_cq *cq)
 
 	if (c == NULL)
 		return EINVAL;
+	if (pthread_mutex_trylock(&c->poll_lock) != 0) /* an ibv_start_poll without its end_poll */
+		return EBUSY;
+	pthread_mutex_unlock(&c->poll_lock);
 	pthread_mutex_lock(&sv.lock);
 	for (struct sv_qp *q = sv.qps; q != NULL; q = q->next)
 		if (q->pub.send_cq == cq || q->pub.recv_cq == cq) {

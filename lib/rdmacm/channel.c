@@ -122,6 +122,8 @@ void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 			SDK_LOG_WARN("rdma_destroy_event_channel: id %p still uses the channel; destroy ids first "
 				     "(its events are dropped from now on)", (void *)id);
 			id->pub.channel = NULL;
+			if (id->sync_chan == channel) /* the library's own, destroyed by the program */
+				id->sync_chan = NULL;
 		}
 	pthread_mutex_lock(&g.fd_lock);
 	for (struct cm_chan **pp = &g.chans; *pp != NULL; pp = &(*pp)->next)
@@ -176,7 +178,13 @@ void cm_event_queue(struct cm_event *ev)
 {
 	struct cm_chan *ch = (struct cm_chan *)ev->pub.id->channel;
 
-	if (ch == NULL) { /* its channel was destroyed under it (rdma_destroy_event_channel said so) */
+	struct cm_id *id = (struct cm_id *)ev->pub.id;
+
+	if (ch == NULL || id->dying) {
+		/* its channel was destroyed under it (rdma_destroy_event_channel said so), or the id is
+		 * being destroyed; a request nobody will see is rejected as the listener's death is */
+		if (ev->pub.event == RDMA_CM_EVENT_CONNECT_REQUEST && !id->dying)
+			id->orphan = true;
 		free(ev);
 		return;
 	}
@@ -233,6 +241,8 @@ static void wait_cancelled(void *arg)
 	pthread_mutex_lock(&g.lock);
 	if (w->reading)
 		ch->readers--;
+	if (ch->destroyed && ch->readers > 0)
+		fd_add(ch->wait_fd); /* it may have taken the destroy's wake-up: pass it on */
 	if (--ch->waiters == 0 && ch->destroyed)
 		chan_free(ch);
 	pthread_mutex_unlock(&g.lock);
@@ -246,7 +256,7 @@ static void wait_cancelled(void *arg)
  * for the next. A destroyed channel's waiter sleeps in a poll of nothing, which only a signal
  * ends (poll is never restarted after a handler: any signal brings it back).
  */
-static int chan_wait(struct cm_chan *ch, int *e)
+static int chan_wait(struct cm_chan *ch, int *e, int cancel)
 {
 	struct cm_wait w = {.ch = ch, .reading = !ch->destroyed};
 	uint64_t v;
@@ -256,8 +266,11 @@ static int chan_wait(struct cm_chan *ch, int *e)
 		ch->readers++;
 	pthread_mutex_unlock(&g.lock);
 	pthread_cleanup_push(wait_cancelled, &w);
+	/* the wait is the one cancellation point: never a write or read made under g.lock */
+	pthread_setcancelstate(cancel, NULL);
 	r = w.reading ? (int)read(ch->wait_fd, &v, sizeof(v)) : poll(NULL, 0, -1);
 	err = errno;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	pthread_cleanup_pop(0);
 	pthread_mutex_lock(&g.lock);
 	if (w.reading)
@@ -276,14 +289,14 @@ static int chan_wait(struct cm_chan *ch, int *e)
  * Linux's restarted read fails: EBADF. (A ptrace stop, as LeakSanitizer's at exit, restarts the
  * wait: we block on, where Linux's restart would fail.) The last waiter frees the channel.
  */
-static int chan_gone(struct cm_chan *ch, int r, int e)
+static int chan_gone(struct cm_chan *ch, int r, int e, int cancel)
 {
 	int err = r < 0 && e == EINTR ? EINTR : EBADF;
 
 	if (ch->destroyed && r >= 0) {
 		if (ch->readers > 0)
 			fd_add(ch->wait_fd);
-		(void)chan_wait(ch, NULL);
+		(void)chan_wait(ch, NULL, cancel);
 		err = EBADF;
 	}
 	ch->waiters--;
@@ -294,10 +307,9 @@ static int chan_gone(struct cm_chan *ch, int r, int e)
 	return err;
 }
 
-int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event **event)
+/* rdma_get_cm_event with cancellation disabled but in the wait itself (cancel: the caller's state). */
+static int get_cm_event(struct cm_chan *ch, struct rdma_cm_event **event, int cancel)
 {
-	struct cm_chan *ch = (struct cm_chan *)channel;
-
 	if (ch == NULL || event == NULL)
 		return cm_fail(EINVAL);
 	pthread_mutex_lock(&g.lock);
@@ -339,8 +351,8 @@ int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event *
 		}
 		/* rdma_destroy_event_channel may run while we wait: the count keeps ch alive. */
 		ch->waiters++;
-		r = chan_wait(ch, &e);
-		gone = chan_gone(ch, r, e);
+		r = chan_wait(ch, &e, cancel);
+		gone = chan_gone(ch, r, e, cancel);
 		if (gone != 0) {
 			pthread_mutex_unlock(&g.lock);
 			return cm_fail(gone);
@@ -365,6 +377,18 @@ bool cm_ack_locked(struct cm_event *ev)
 				return true;
 			}
 	return false;
+}
+
+int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event **event)
+{
+	int cancel, r, e;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+	r = get_cm_event((struct cm_chan *)channel, event, cancel);
+	e = errno;
+	pthread_setcancelstate(cancel, NULL);
+	errno = e;
+	return r;
 }
 
 int rdma_ack_cm_event(struct rdma_cm_event *event)

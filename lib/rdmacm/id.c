@@ -175,6 +175,9 @@ int rdma_destroy_id(struct rdma_cm_id *pub)
 			if (!c->known) /* its request never reached the application: nobody will answer */
 				c->orphan = true;
 		}
+	/* no event of its may be taken while cm_wait_sends lets go of the lock: it could not be acked */
+	id->dying = true;
+	cm_drop_queued(id);
 	if (id->qp != NULL) {
 		cm_wait_sends(id, 2000); /* a REP or RTU just posted reaches the peer */
 		g.nic->qp_destroy(id->qp);
@@ -490,7 +493,8 @@ int rdma_migrate_id(struct rdma_cm_id *pub, struct rdma_event_channel *channel)
 	}
 	if (id->unacked > (id->sync_chan != NULL ? cm_sync_held(id) : 0)) {
 		pthread_mutex_unlock(&g.lock);
-		SDK_LOG_ERR("rdma_migrate_id: %u event(s) of this id are not acked; ack them first", id->unacked);
+		SDK_LOG_ERR("rdma_migrate_id: %u event(s) of this id are not acked; ack them first",
+			    id->unacked - (id->sync_chan != NULL ? cm_sync_held(id) : 0));
 		return cm_fail(EBUSY);
 	}
 	if (id->sync_chan != NULL) /* as librdmacm: the event on id->event is acked */

@@ -96,6 +96,7 @@ struct cm_id {
 	uint32_t sends;                /* our messages on the qp not yet completed */
 	bool known;                    /* an event named it: the application may hold it */
 	bool orphan;                   /* passive, never known and dead: the library frees it */
+	bool dying;                    /* in rdma_destroy_id: its events are dropped */
 	bool rtu_sent;                 /* on the wire, no QP: CONNECT_RESPONSE given, the soft NIC sent the RTU */
 	uint8_t req_resp_res;          /* passive: what the REQ asked for */
 	uint8_t req_init_depth;

@@ -1021,7 +1021,7 @@ static bool roce_serves(const struct rnic_ep *ep)
 	return ep != NULL && fn_roce(ep->attr.fn) && !ep->attr.dc;
 }
 
-/* Read once per qp, when it opens (an application thread): getenv may not race a setenv. */
+/* Read once per qp, when it opens, not on each tick of the timer (a program's setenv may race a getenv). */
 static uint64_t dead_ns(void)
 {
 	const char *v = getenv("SOFTDOCA_ROCE_DEAD_MS");

@@ -797,13 +797,15 @@ static void test_channel_destroyed_under_two(void)
 	pthread_t t1, t2;
 
 	if (waiter_started(&w1, &t1, SA_RESTART)) {
-		if (waiter_asleep(&w2, &t2)) {
-			rdma_destroy_event_channel(ch);
-			waiter_signalled(&w1, t1);
+		bool two = waiter_asleep(&w2, &t2);
+
+		rdma_destroy_event_channel(ch);
+		waiter_signalled(&w1, t1);
+		if (two) {
 			waiter_signalled(&w2, t2);
-		} else {
-			pthread_cancel(t1);
-			pthread_join(t1, NULL);
+		} else { /* (the check failed already) */
+			pthread_cancel(t2);
+			pthread_join(t2, NULL);
 		}
 	}
 	signal(SIGUSR1, SIG_DFL);
