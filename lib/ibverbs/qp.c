@@ -228,6 +228,14 @@ static const char *state_name(enum ibv_qp_state st)
 	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "unknown";
 }
 
+/* sv.lock held: a QP connected by ibv_modify_qp takes new remote rights at once (its responder). */
+static int set_rights(struct sv_qp *q, int access)
+{
+	struct softhw_rnic_wire_rts rts = {.access = remote_rights(access), .access_only = true};
+
+	return nic_errno(nic_of(q)->qp_wire_rts(q->nqp, &rts));
+}
+
 /*
  * sv.lock held. A QP no RDMA-CM id owns connects as on hardware: INIT -> RTR names the peer (its
  * GID, QPN and first PSN, which the application exchanged itself) and the QP receives; RTR -> RTS
@@ -259,11 +267,8 @@ static int modify_connect(struct sv_qp *q, const struct ibv_qp_attr *attr, int m
 			    q->pub.qp_num);
 		return EOPNOTSUPP;
 	}
-	if (attr->qp_state == IBV_QPS_RTS && cur == IBV_QPS_RTS) { /* its rights may change, nothing else */
-		struct softhw_rnic_wire_rts rts = {.access = remote_rights(access), .access_only = true};
-
-		return (mask & IBV_QP_ACCESS_FLAGS) ? nic_errno(nic_of(q)->qp_wire_rts(q->nqp, &rts)) : 0;
-	}
+	if (attr->qp_state == IBV_QPS_RTS && cur == IBV_QPS_RTS) /* its rights may change, nothing else */
+		return (mask & IBV_QP_ACCESS_FLAGS) ? set_rights(q, access) : 0;
 	if (attr->qp_state == IBV_QPS_RTR) {
 		struct softhw_rnic_wire_rtr rtr = {0};
 
@@ -333,10 +338,7 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 		e = modify_connect(q, attr, mask);
 		flush = e == 0 && attr->qp_state == IBV_QPS_ERR && !q->flushed;
 	} else if ((mask & IBV_QP_ACCESS_FLAGS) && q->by_modify && !q->flushed) {
-		/* the rights alone (no state): the responder takes them at once */
-		struct softhw_rnic_wire_rts rts = {.access = remote_rights((int)attr->qp_access_flags), .access_only = true};
-
-		e = nic_errno(nic_of(q)->qp_wire_rts(q->nqp, &rts));
+		e = set_rights(q, (int)attr->qp_access_flags); /* the rights alone (no state) */
 	}
 	if (e != 0) {
 		pthread_mutex_unlock(&sv.lock);
@@ -707,12 +709,8 @@ int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr *
 	int e = 0;
 
 	pthread_mutex_lock(&sv.lock);
-	if (in_error(q)) {
-		e = flush_sends(q, wr, bad);
-		pthread_mutex_unlock(&sv.lock);
-		sv_qp_notify(q);
-		return e;
-	}
+	if (in_error(q))
+		goto flushed;
 	/* as rxe: a QP no RDMA-CM id connects sends only once ibv_modify_qp made it RTS */
 	if (!q->cm && q->pub.state != IBV_QPS_RTS) {
 		pthread_mutex_unlock(&sv.lock);
@@ -725,12 +723,8 @@ int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr *
 		if (e == ENOTCONN) {
 			/* the soft NIC failed the QP and its CQE is not taken yet: in error now */
 			sv_qp_drain(q);
-			if (in_error(q)) {
-				e = flush_sends(q, wr, bad);
-				pthread_mutex_unlock(&sv.lock);
-				sv_qp_notify(q);
-				return e;
-			}
+			if (in_error(q))
+				goto flushed;
 			e = EINVAL;
 		}
 		if (e != 0 && bad != NULL)
@@ -739,6 +733,11 @@ int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr *
 			break;
 	}
 	pthread_mutex_unlock(&sv.lock);
+	return e;
+flushed: /* this WR and the rest complete flushed */
+	e = flush_sends(q, wr, bad);
+	pthread_mutex_unlock(&sv.lock);
+	sv_qp_notify(q);
 	return e;
 }
 

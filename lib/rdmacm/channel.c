@@ -144,6 +144,9 @@ void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 		ch->given = ev->next;
 		if (ev->counted != NULL)
 			ev->counted->unacked--;
+		for (struct cm_id *id = g.ids; id != NULL; id = id->next)
+			if (id->pub.event == &ev->pub) /* a synchronous call's: gone with the channel */
+				id->pub.event = NULL;
 		free(ev);
 	}
 	/* As closing Linux's rdma_cm fd: a thread blocked on it stays blocked (on wait_fd) until a
@@ -177,7 +180,6 @@ struct cm_event *cm_event_new(struct cm_id *id, enum rdma_cm_event_type type, in
 void cm_event_queue(struct cm_event *ev)
 {
 	struct cm_chan *ch = (struct cm_chan *)ev->pub.id->channel;
-
 	struct cm_id *id = (struct cm_id *)ev->pub.id;
 
 	if (ch == NULL || id->dying) {

@@ -19,6 +19,14 @@ uint32_t cm_sync_held(const struct cm_id *id)
 	return id->pub.event != NULL && ((const struct cm_event *)id->pub.event)->counted == id ? 1 : 0;
 }
 
+/* The error an event with a status stands for, as librdmacm reports it; `none` without a status. */
+static int event_errno(const struct rdma_cm_event *ev, int none)
+{
+	if (ev->event == RDMA_CM_EVENT_REJECTED)
+		return ECONNREFUSED;
+	return ev->status < 0 ? -ev->status : ev->status > 0 ? ev->status : none;
+}
+
 /* Acks the event a synchronous call left on id->event (under g.lock). */
 void cm_sync_release(struct cm_id *id)
 {
@@ -54,9 +62,7 @@ int cm_sync_wait(struct cm_id *id, enum rdma_cm_event_type want)
 		return 0;
 	SDK_LOG_ERR("librdmacm: synchronous id: %s (status %d) where %s was awaited", rdma_event_str(ev->event),
 		    ev->status, rdma_event_str(want));
-	if (ev->event == RDMA_CM_EVENT_REJECTED)
-		return cm_fail(ECONNREFUSED);
-	return cm_fail(ev->status < 0 ? -ev->status : ev->status);
+	return cm_fail(event_errno(ev, EIO));
 }
 
 /* rdma-core's defaults: a channel and a CQ each for receive and send, sized by the caps. */
@@ -230,8 +236,7 @@ int rdma_get_request(struct rdma_cm_id *listen, struct rdma_cm_id **out)
 	if (rdma_get_cm_event(l->sync_chan, &ev) != 0)
 		return -1;
 	if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST || ev->status != 0) {
-		int e = ev->event == RDMA_CM_EVENT_REJECTED ? ECONNREFUSED :
-			ev->status < 0 ? -ev->status : ev->status > 0 ? ev->status : EINVAL;
+		int e = event_errno(ev, EINVAL);
 
 		SDK_LOG_ERR("rdma_get_request: %s (status %d) instead of a connect request; it is on listen->event",
 			    rdma_event_str(ev->event), ev->status);

@@ -161,9 +161,11 @@ int rdma_destroy_id(struct rdma_cm_id *pub)
 	if (id == NULL)
 		return -1;
 	if (id->unacked > cm_sync_held(id)) {
+		uint32_t n = id->unacked - cm_sync_held(id);
+
 		pthread_mutex_unlock(&g.lock);
 		SDK_LOG_ERR("rdma_destroy_id: %u event(s) of this id are not acked; ack them first (librdmacm would wait for ever)",
-			    id->unacked - cm_sync_held(id));
+			    n);
 		return cm_fail(EBUSY);
 	}
 	cm_sync_release(id); /* as librdmacm: the event a synchronous call left on id->event */
@@ -491,14 +493,14 @@ int rdma_migrate_id(struct rdma_cm_id *pub, struct rdma_event_channel *channel)
 		pthread_mutex_unlock(&g.lock);
 		return 0;
 	}
-	if (id->unacked > (id->sync_chan != NULL ? cm_sync_held(id) : 0)) {
+	if (id->unacked > cm_sync_held(id)) {
+		uint32_t n = id->unacked - cm_sync_held(id);
+
 		pthread_mutex_unlock(&g.lock);
-		SDK_LOG_ERR("rdma_migrate_id: %u event(s) of this id are not acked; ack them first",
-			    id->unacked - (id->sync_chan != NULL ? cm_sync_held(id) : 0));
+		SDK_LOG_ERR("rdma_migrate_id: %u event(s) of this id are not acked; ack them first", n);
 		return cm_fail(EBUSY);
 	}
-	if (id->sync_chan != NULL) /* as librdmacm: the event on id->event is acked */
-		cm_sync_release(id);
+	cm_sync_release(id); /* as librdmacm: the event a synchronous call left on id->event is acked */
 	/* Its queued events move along, in order (none if its channel was destroyed under it). */
 	if (from != NULL)
 		from->tail = NULL;

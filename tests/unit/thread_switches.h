@@ -108,4 +108,16 @@ static inline int threads_named(const char *prefix)
 	return n;
 }
 
+/* The system call thread tid of this process sleeps in (/proc/self/task/TID/syscall), or -1. */
+static inline long task_syscall(long tid)
+{
+	char task[24], line[64];
+	long nr;
+
+	snprintf(task, sizeof(task), "%ld", tid);
+	if (!proc_read(task, "syscall", line, sizeof(line)) || sscanf(line, "%ld", &nr) != 1)
+		return -1;
+	return nr;
+}
+
 #endif /* TEST_THREAD_SWITCHES_H */

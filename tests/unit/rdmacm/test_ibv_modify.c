@@ -30,6 +30,7 @@
 #include "doca_log.h"
 #include "log_test.h"
 #include "test.h"
+#include "thread_switches.h"
 
 #define BUF_LEN 65536
 
@@ -608,21 +609,10 @@ static void *second_poll(void *arg)
 	return NULL;
 }
 
-/* True once thread tid sleeps on a lock (/proc/self/task/TID/syscall: futex). */
+/* True once thread tid sleeps on a lock (futex). */
 static bool asleep_on_lock(long tid)
 {
-	char path[64], line[64] = "";
-	long nr = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%ld/syscall", tid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return false;
-	if (fgets(line, sizeof(line), f) != NULL && sscanf(line, "%ld", &nr) != 1)
-		nr = -1;
-	fclose(f);
-	return nr == SYS_futex;
+	return task_syscall(tid) == SYS_futex;
 }
 
 /* The first completion of cx, started (10 s at most): start_poll's result. */

@@ -27,6 +27,7 @@
 #include "doca_dev.h"
 #include "doca_rdma_bridge.h"
 #include "../test.h"
+#include "../thread_switches.h"
 
 /* The layout applications are compiled against (x86_64 LP64, rocev2.md §6.2). */
 #if defined(__x86_64__)
@@ -573,33 +574,16 @@ static void *wait_event(void *arg)
 	return NULL;
 }
 
-/* The system call thread tid sleeps in (/proc/self/task/TID/syscall), or -1. */
-static long blocked_in(long tid)
-{
-	char path[64], line[64] = "";
-	FILE *f;
-	long nr;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%ld/syscall", tid);
-	f = fopen(path, "r");
-	if (f == NULL)
-		return -1;
-	if (fgets(line, sizeof(line), f) == NULL)
-		line[0] = 0;
-	fclose(f);
-	return sscanf(line, "%ld", &nr) == 1 ? nr : -1;
-}
-
 /* A live channel's waiter sleeps in read, as on Linux's rdma_cm fd (signals act alike). */
 static bool asleep_in_read(long tid)
 {
-	return blocked_in(tid) == SYS_read;
+	return task_syscall(tid) == SYS_read;
 }
 
 /* A destroyed channel's waiter sleeps in poll, which any signal interrupts. */
 static bool asleep_in_poll(long tid)
 {
-	long nr = blocked_in(tid);
+	long nr = task_syscall(tid);
 
 #ifdef SYS_poll
 	if (nr == SYS_poll)
