@@ -480,7 +480,7 @@ static doca_error_t submit(struct doca_task *task)
 	ctx->inflight++;
 	ctx->pe->inflight++;
 	softhw_queue_post(&ctx->queue, &task->work);
-	softdoca_pe_notify(ctx->pe);
+	softdoca_pe_notify_own(ctx->pe);
 	return DOCA_SUCCESS;
 }
 

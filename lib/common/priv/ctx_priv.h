@@ -165,6 +165,16 @@ static inline void softdoca_pe_notify(struct doca_pe *pe)
 	}
 }
 
+/*
+ * The same from the PE's own thread (a submit): that thread is the one that arms the PE, so a
+ * plain load sees its own arming and the common unarmed case costs no atomic exchange.
+ */
+static inline void softdoca_pe_notify_own(struct doca_pe *pe)
+{
+	if (__atomic_load_n(&pe->armed, __ATOMIC_RELAXED))
+		softdoca_pe_notify(pe);
+}
+
 /* ---- context lifetime (called by library create/destroy) ---- */
 
 static inline void softdoca_ctx_init(struct doca_ctx *ctx, struct doca_dev *dev, const struct softdoca_ctx_ops *ops)
