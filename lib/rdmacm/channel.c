@@ -138,16 +138,20 @@ void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 		ch->head = ev->next;
 		free(ev);
 	}
-	while (ch->given != NULL) { /* given, never acked: the channel takes them along */
+	/* Given, never acked: valid until acked, as librdmacm's events (which its channel does not
+	 * own); their ids no longer count them, so destroying an id does not wait for them. */
+	if (ch->given != NULL)
+		SDK_LOG_WARN("rdma_destroy_event_channel: events it gave were not acked; they stay valid until "
+			     "rdma_ack_cm_event (ack every event before destroying its channel)");
+	while (ch->given != NULL) {
 		struct cm_event *ev = ch->given;
 
 		ch->given = ev->next;
 		if (ev->counted != NULL)
 			ev->counted->unacked--;
-		for (struct cm_id *id = g.ids; id != NULL; id = id->next)
-			if (id->pub.event == &ev->pub) /* a synchronous call's: gone with the channel */
-				id->pub.event = NULL;
-		free(ev);
+		ev->counted = NULL;
+		ev->next = g.stray;
+		g.stray = ev;
 	}
 	/* As closing Linux's rdma_cm fd: a thread blocked on it stays blocked (on wait_fd) until a
 	 * signal interrupts its wait, which then fails; the last one frees the channel. The wake-up
@@ -367,18 +371,25 @@ static int get_cm_event(struct cm_chan *ch, struct rdma_cm_event **event, int ca
 }
 
 /* Acks ev (under g.lock): false when it is no event awaiting its ack. */
+static bool ack_from(struct cm_event **list, struct cm_event *ev)
+{
+	for (struct cm_event **pp = list; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == ev) {
+			*pp = ev->next;
+			if (ev->counted != NULL)
+				ev->counted->unacked--;
+			free(ev);
+			return true;
+		}
+	return false;
+}
+
 bool cm_ack_locked(struct cm_event *ev)
 {
 	for (struct cm_chan *ch = g.chans; ch != NULL; ch = ch->next)
-		for (struct cm_event **pp = &ch->given; *pp != NULL; pp = &(*pp)->next)
-			if (*pp == ev) {
-				*pp = ev->next;
-				if (ev->counted != NULL)
-					ev->counted->unacked--;
-				free(ev);
-				return true;
-			}
-	return false;
+		if (ack_from(&ch->given, ev))
+			return true;
+	return ack_from(&g.stray, ev);
 }
 
 int rdma_get_cm_event(struct rdma_event_channel *channel, struct rdma_cm_event **event)

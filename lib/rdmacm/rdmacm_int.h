@@ -141,6 +141,7 @@ struct cm_lib {
 	struct cm_chan *chans;
 	struct cm_ep *eps;
 	struct cm_id *ids;
+	struct cm_event *stray;        /* given by a since destroyed channel, not acked: valid until acked */
 	int wake_fd;                   /* eventfd: a NIC endpoint has news (synchronous waits) */
 	struct doca_dev *dev;
 	const struct softhw_rnic_ops *nic;

@@ -881,6 +881,33 @@ static void test_sync_id_migrated(uint16_t port)
 }
 
 /*
+ * An event given and not acked when its channel is destroyed stays valid until it is acked, as
+ * librdmacm's (its events are not the channel's): the program may still read it, and its ack
+ * succeeds, once. Before, the destroy freed it: reading it was a use after free (ASan) and the
+ * ack failed with EINVAL.
+ */
+static void test_event_outlives_channel(uint16_t port)
+{
+	struct rdma_event_channel *ch = nonblocking_channel();
+	struct sockaddr_in dst = loopback(port);
+	struct rdma_cm_id *id = NULL;
+	struct rdma_cm_event *ev;
+
+	CHECK(rdma_create_id(ch, &id, NULL, RDMA_PS_TCP) == 0);
+	if (id == NULL)
+		return;
+	CHECK(rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst, 2000) == 0);
+	ev = expect(ch, RDMA_CM_EVENT_ADDR_RESOLVED);
+	if (ev == NULL)
+		return;
+	rdma_destroy_event_channel(ch); /* (logs that an id and an event were left behind) */
+	CHECK(ev->event == RDMA_CM_EVENT_ADDR_RESOLVED && ev->id == id && ev->status == 0);
+	CHECK(rdma_ack_cm_event(ev) == 0);
+	CHECK(rdma_ack_cm_event(ev) == -1 && errno == EINVAL); /* (only looked up, not read) */
+	CHECK(rdma_destroy_id(id) == 0);
+}
+
+/*
  * rdma_connect's depths: at most the device's max_qp_rd_atom (responder resources) and
  * max_qp_init_rd_atom (initiator depth) that ibv_query_device reports, or RDMA_MAX_*, as
  * rdma-core's librdmacm checks; refused with EINVAL on an id whose route is resolved.
@@ -938,6 +965,7 @@ int main(int argc, char **argv)
 	TEST_RUN_PORT(test_migrate_same_channel, (uint16_t)(port + 5));
 	TEST_RUN_PORT(test_sync_id_migrated, (uint16_t)(port + 8));
 	TEST_RUN_PORT(test_connect_depths, (uint16_t)(port + 6));
+	TEST_RUN_PORT(test_event_outlives_channel, (uint16_t)(port + 9));
 	pid = spawn(argv[0], "server", port);
 	TEST_RUN_PORT(test_accepted, port);
 	TEST_RUN_PORT(test_rejected, port);
