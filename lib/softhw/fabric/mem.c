@@ -903,6 +903,7 @@ struct softhw_mem_remote {
 	uint32_t rights;
 	uint32_t flags; /* MEM_FLAG_* of the HELLO reply */
 	bool cma;
+	bool serialised; /* softhw_mem_peer's */
 	enum remote_state state;
 	bool connected; /* handshake done: failures are logged here from then on */
 	char *bounce;
@@ -1029,7 +1030,7 @@ static void remote_share(struct softhw_mem_remote *r)
 	    nfds == 2 && rep.addr >= r->addr && !__builtin_add_overflow(rep.addr, rep.len, &end) &&
 	    end <= r->addr + r->len &&
 	    softhw_share_view_open(fds[0], rep.offset, rep.len, (r->rights & (SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC)) != 0,
-				   fds[1], rep.slot, r->id, &r->view) == DOCA_SUCCESS) {
+				   fds[1], rep.slot, r->id, r->serialised, &r->view) == DOCA_SUCCESS) {
 		r->win_addr = rep.addr;
 		r->win_len = rep.len;
 	}
@@ -1203,6 +1204,7 @@ static struct softhw_mem_remote *remote_new(const struct softhw_mem_peer *peer)
 	r->fd = -1;
 	r->pid = peer->pid;
 	r->id = peer->id;
+	r->serialised = peer->serialised;
 	return r;
 }
 

@@ -134,6 +134,9 @@ struct softhw_mem_peer {
 	 * (it must be SOFTHW_MEM_VIA_NIC); range and rights above are not looked at.
 	 */
 	bool any_range;
+	/* The caller never accesses through the remote from two threads at once (the soft NIC: its
+	 * qp lock): window accesses may then be announced instead of counted (share.h). */
+	bool serialised;
 };
 
 /*

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +25,7 @@
 SDK_LOG_REGISTER(SOFTHW_FABRIC_SHARE);
 
 #define SHARE_SLOTS 1024u
+#define SHARE_ACCESSORS 256u
 #define UNEXPORT_WAIT_MS 1000 /* for an importer that died inside an access */
 
 /* One cache line per slot: importers of different exports do not share lines. */
@@ -33,12 +36,30 @@ struct share_slot {
 	char pad[48];
 };
 
+/*
+ * An importer's view whose accesses one caller serialises (the soft NIC's, under its qp lock)
+ * announces them here with plain stores, where a counted access (`busy`) takes two atomic
+ * read-modify-writes, each the price of a small task. The exporter makes those stores visible
+ * to itself with membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) before it reads them, as liburcu
+ * does with its readers. One cache line each: importers do not share lines.
+ */
+struct share_acc {
+	uint32_t slot; /* the slot + 1 the view was claimed for (a CAS from 0), 0 free */
+	uint32_t act;  /* 1 while inside an access (a futex word) */
+	char pad[56];
+};
+
 struct share_ctl {
 	union {
 		pthread_mutex_t owner; /* robust; held by the memory service thread for life */
 		char line[64];
 	} o;
 	struct share_slot slots[SHARE_SLOTS];
+	union {
+		uint32_t fast; /* the exporter has membarrier's global expedited barrier: acc may be used */
+		char line[64];
+	} mb;
+	struct share_acc acc[SHARE_ACCESSORS];
 };
 
 /* The kernel's page size (4 KiB, 16 KiB, 64 KiB): what mremap moves. */
@@ -480,6 +501,18 @@ static void make_private(const struct vma *m)
 
 /* ---- the control segment ---- */
 
+static long membarrier(int cmd)
+{
+	return syscall(SYS_membarrier, cmd, 0, 0);
+}
+
+static uint32_t membarrier_global_ok(void)
+{
+	long cmds = membarrier(MEMBARRIER_CMD_QUERY);
+
+	return cmds > 0 && (cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED) && (cmds & MEMBARRIER_CMD_GLOBAL) ? 1 : 0;
+}
+
 static bool ctl_ensure(const char **why)
 {
 	pthread_mutexattr_t a;
@@ -500,6 +533,7 @@ static bool ctl_ensure(const char **why)
 	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
 	pthread_mutex_init(&ex.ctl->o.owner, &a);
 	pthread_mutexattr_destroy(&a);
+	ex.ctl->mb.fast = membarrier_global_ok();
 	return true;
 
 fail:
@@ -685,25 +719,45 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 #endif
 }
 
+/* Waits until *w is 0; false when UNEXPORT_WAIT_MS since `start` passed first. */
+static bool wait_zero(uint32_t *w, const struct timespec *start)
+{
+	struct timespec now, step = {.tv_nsec = 10 * 1000 * 1000};
+	uint32_t b;
+
+	while ((b = __atomic_load_n(w, __ATOMIC_SEQ_CST)) != 0) {
+		(void)softhw_futex(w, FUTEX_WAIT, b, &step);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000 > UNEXPORT_WAIT_MS)
+			return false;
+	}
+	return true;
+}
+
 void softhw_share_unexport(const struct softhw_share_grant *g)
 {
 	struct share_slot *s = &ex.ctl->slots[g->slot];
-	struct timespec start, now, step = {.tv_nsec = 10 * 1000 * 1000};
-	uint32_t b;
+	struct timespec start;
+	bool ended = true;
 
 	/* Dekker with the importers: they count themselves in, then look at `live`. */
 	__atomic_store_n(&s->live, 0, __ATOMIC_SEQ_CST);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	ex.slot_state[g->slot] = 0;
-	while ((b = __atomic_load_n(&s->busy, __ATOMIC_SEQ_CST)) != 0) {
-		(void)softhw_futex(&s->busy, FUTEX_WAIT, b, &step);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 > UNEXPORT_WAIT_MS) {
-			SDK_LOG_WARN("An importer of shared memory at %p stopped inside an access (it died, or is stopped); the export ends without it",
-				     g->base);
-			ex.slot_state[g->slot] = 2; /* retired: its count may never come back to 0 */
-			break;
-		}
+	/* ... or announce themselves with a plain store: this barrier on every CPU that runs one
+	 * (a registered process) makes its store seen below, or its later look see live = 0 */
+	if (ex.ctl->mb.fast && membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
+	    membarrier(MEMBARRIER_CMD_GLOBAL) != 0)
+		SDK_LOG_WARN("membarrier() failed (%s) although the kernel offered it: an importer's access to shared memory at %p may end after the export",
+			     strerror(errno), g->base);
+	ended = wait_zero(&s->busy, &start);
+	for (uint32_t k = 0; k < SHARE_ACCESSORS && ended; k++)
+		if (__atomic_load_n(&ex.ctl->acc[k].slot, __ATOMIC_ACQUIRE) == g->slot + 1)
+			ended = wait_zero(&ex.ctl->acc[k].act, &start);
+	if (!ended) {
+		SDK_LOG_WARN("An importer of shared memory at %p stopped inside an access (it died, or is stopped); the export ends without it",
+			     g->base);
+		ex.slot_state[g->slot] = 2; /* retired: its count may never come back to 0 */
 	}
 	g->region->grants--;
 	if (g->region->grants == 0)
@@ -781,9 +835,13 @@ static void fork_privatize(const struct fork_window *w)
 		(void)mprotect(at, len, prot);
 }
 
+/* Bumped in every fork child: a view opened before the fork is not its own (view_fast). */
+static unsigned fork_gen;
+
 /* The fork child: private copies of every window, no control segment, a fresh store lock. */
 static void fork_child(void)
 {
+	fork_gen++;
 	for (size_t i = 0; i < fork_windows_n; i++)
 		fork_privatize(&fork_windows[i]);
 	free(fork_windows);
@@ -856,10 +914,46 @@ struct softhw_share_view {
 	struct share_ctl *ctl;
 	struct share_slot *slot;
 	uint64_t id;
+	struct share_acc *acc; /* claimed (serialised accesses, membarrier on both sides), or NULL */
+	unsigned gen;          /* fork_gen at the claim: a fork child counts its accesses instead */
 };
 
+/* This process asked for the exporters' barriers (once per process: a fork child asks again). */
+static bool membarrier_registered(void)
+{
+	static pid_t registered;
+	pid_t self = getpid();
+
+	if (__atomic_load_n(&registered, __ATOMIC_RELAXED) == self)
+		return true;
+	if (membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) != 0)
+		return false;
+	__atomic_store_n(&registered, self, __ATOMIC_RELAXED);
+	return true;
+}
+
+/* An announcement word for a view whose accesses the caller serialises; NULL: count them. */
+static struct share_acc *acc_claim(struct share_ctl *ctl, uint32_t slot)
+{
+	if (!__atomic_load_n(&ctl->mb.fast, __ATOMIC_ACQUIRE) || !membarrier_registered())
+		return NULL;
+	for (uint32_t k = 0; k < SHARE_ACCESSORS; k++) {
+		uint32_t free_ = 0;
+
+		if (__atomic_load_n(&ctl->acc[k].slot, __ATOMIC_RELAXED) == 0 &&
+		    __atomic_compare_exchange_n(&ctl->acc[k].slot, &free_, slot + 1, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED)) {
+			__atomic_store_n(&ctl->acc[k].act, 0, __ATOMIC_RELAXED);
+			return &ctl->acc[k];
+		}
+	}
+	/* Every word taken (256 views of this exporter at once; those of importers that exited
+	 * without closing theirs stay taken): this view counts its accesses. */
+	return NULL;
+}
+
 doca_error_t softhw_share_view_open(int win_fd, uint64_t offset, uint64_t len, bool writable, int ctl_fd,
-				    uint32_t slot, uint64_t id, struct softhw_share_view **view)
+				    uint32_t slot, uint64_t id, bool serialised, struct softhw_share_view **view)
 {
 	struct softhw_share_view *v;
 	struct stat st;
@@ -891,34 +985,61 @@ doca_error_t softhw_share_view_open(int win_fd, uint64_t offset, uint64_t len, b
 	v->len = len;
 	v->slot = &v->ctl->slots[slot];
 	v->id = id;
+	v->gen = fork_gen;
+	v->acc = serialised ? acc_claim(v->ctl, slot) : NULL;
 	*view = v;
 	return DOCA_SUCCESS;
+}
+
+/* Announced accesses: the view's own word, claimed in this process (not a fork parent's). */
+static bool view_fast(const struct softhw_share_view *v)
+{
+	return v->acc != NULL && v->gen == fork_gen;
 }
 
 void softhw_share_view_close(struct softhw_share_view *v)
 {
 	if (v == NULL)
 		return;
+	if (view_fast(v))
+		__atomic_store_n(&v->acc->slot, 0, __ATOMIC_RELEASE);
 	munmap(v->win, v->len);
 	munmap(v->ctl, ctl_len());
 	free(v);
 }
 
-/* Counts an access in; fails it when the export ended or the exporter is gone. */
-static doca_error_t view_enter(struct softhw_share_view *v)
-{
-	__atomic_fetch_add(&v->slot->busy, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&v->slot->live, __ATOMIC_SEQ_CST) == v->id && !owner_gone(v->ctl))
-		return DOCA_SUCCESS;
-	__atomic_fetch_sub(&v->slot->busy, 1, __ATOMIC_SEQ_CST);
-	return owner_gone(v->ctl) ? DOCA_ERROR_CONNECTION_ABORTED : DOCA_ERROR_IO_FAILED;
-}
-
+/* Counts or announces an access out; wakes the exporter if it waits for it. */
 static void view_leave(struct softhw_share_view *v)
 {
-	__atomic_fetch_sub(&v->slot->busy, 1, __ATOMIC_SEQ_CST);
+	uint32_t *w = &v->slot->busy;
+
+	if (view_fast(v)) {
+		w = &v->acc->act;
+		/* (release: the access's loads and stores come before the exporter may see 0) */
+		__atomic_store_n(w, 0, __ATOMIC_RELEASE);
+	} else {
+		__atomic_fetch_sub(w, 1, __ATOMIC_SEQ_CST);
+	}
+	/* (a wake-up missed by a plain store's late look costs the exporter one 10 ms step) */
 	if (__atomic_load_n(&v->slot->live, __ATOMIC_SEQ_CST) != v->id)
-		(void)softhw_futex(&v->slot->busy, FUTEX_WAKE, INT_MAX, NULL); /* the exporter waits */
+		(void)softhw_futex(w, FUTEX_WAKE, INT_MAX, NULL); /* the exporter waits */
+}
+
+/* Counts or announces an access in; fails it when the export ended or the exporter is gone. */
+static doca_error_t view_enter(struct softhw_share_view *v)
+{
+	if (view_fast(v)) {
+		__atomic_store_n(&v->acc->act, 1, __ATOMIC_RELAXED);
+		/* The compiler keeps the store before the look; the CPU is ordered by the exporter's
+		 * membarrier(), which runs a full barrier here before it reads `act`. */
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	} else {
+		__atomic_fetch_add(&v->slot->busy, 1, __ATOMIC_SEQ_CST);
+	}
+	if (__atomic_load_n(&v->slot->live, __ATOMIC_SEQ_CST) == v->id && !owner_gone(v->ctl))
+		return DOCA_SUCCESS;
+	view_leave(v);
+	return owner_gone(v->ctl) ? DOCA_ERROR_CONNECTION_ABORTED : DOCA_ERROR_IO_FAILED;
 }
 
 doca_error_t softhw_share_view_copy(struct softhw_share_view *v, uint64_t off, void *local, uint64_t len, bool write)

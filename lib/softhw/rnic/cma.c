@@ -32,6 +32,7 @@ static struct softhw_mem_remote *__attribute__((noinline)) remote_connect(struct
 	peer.id = k->id;
 	peer.token = k->token;
 	peer.any_range = true;
+	peer.serialised = true; /* every access is under the qp lock */
 	slot->used = true;
 	slot->id = k->id;
 	slot->token = k->token;

@@ -17,8 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <errno.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -698,6 +703,141 @@ static void test_window_revoked_and_dead(void)
 	}
 }
 
+/* The importer's write whose source page faults, held in its window access until the test lets go. */
+struct held_write {
+	struct softhw_mem_remote *r;
+	uint64_t addr;
+	void *src;
+	doca_error_t err;
+};
+
+static void *held_write_run(void *arg)
+{
+	struct held_write *h = arg;
+
+	h->err = softhw_mem_write(h->r, h->addr, h->src, 4096);
+	return NULL;
+}
+
+/* The system call the exporting child's main thread is in ("202 ..." is futex on x86-64). */
+static long child_syscall(pid_t pid)
+{
+	char path[64], buf[256] = "";
+	FILE *f;
+	long nr = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	f = fopen(path, "r");
+	if (f != NULL) {
+		if (fgets(buf, sizeof(buf), f) == NULL || sscanf(buf, "%ld", &nr) != 1)
+			nr = -1;
+		fclose(f);
+	}
+	return nr;
+}
+
+/*
+ * An export ends while an importer is inside a window access: the exporter waits for the access
+ * to end, and what it wrote is in the exporter's memory afterwards (the pages go back to
+ * private memory only then). The importer's source page is missing under userfaultfd, so its
+ * copy stops inside the access until the test supplies the page. `serialised`: the access is
+ * announced with plain stores and the exporter's membarrier() (the soft NIC's views), else
+ * counted with atomics.
+ */
+static void window_unexport_waits(bool serialised)
+{
+	const long pg = sysconf(_SC_PAGESIZE);
+	struct uffdio_api api = {.api = UFFD_API};
+	struct uffdio_register reg;
+	struct uffdio_copy copy;
+	struct uffd_msg msg;
+	struct held_write h = {0};
+	struct softhw_mem_peer p;
+	struct exporter x;
+	struct pollfd pfd;
+	pthread_t t;
+	uint8_t *buf = malloc(MEM_LEN), *page = NULL, *src;
+	int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+	const char *why = "";
+	bool waited = false;
+
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api) != 0) {
+		printf("skipped: no userfaultfd here (%s); as root it is there\n", strerror(errno));
+		if (uffd >= 0)
+			close(uffd);
+		free(buf);
+		return;
+	}
+	src = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	page = malloc((size_t)pg);
+	CHECK(src != MAP_FAILED && page != NULL && buf != NULL);
+	reg = (struct uffdio_register){.range = {.start = (uintptr_t)src, .len = (uint64_t)pg},
+				       .mode = UFFDIO_REGISTER_MODE_MISSING};
+	CHECK(ioctl(uffd, UFFDIO_REGISTER, &reg) == 0);
+	importer_cma(false);
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, true));
+	p = peer_of(&x);
+	p.serialised = serialised;
+	CHECK_OK(softhw_mem_connect(&p, &h.r, &why));
+	if (h.r != NULL && page != NULL && buf != NULL && src != MAP_FAILED) {
+		CHECK(softhw_mem_direct(h.r, x.e.addr + WIN_OFF, 4096));
+		h.addr = x.e.addr + WIN_OFF;
+		h.src = src;
+		CHECK(pthread_create(&t, NULL, held_write_run, &h) == 0);
+		/* the fault: the writer is inside its access */
+		pfd = (struct pollfd){.fd = uffd, .events = POLLIN};
+		CHECK(poll(&pfd, 1, 10000) == 1 && read(uffd, &msg, sizeof(msg)) == (ssize_t)sizeof(msg) &&
+		      msg.event == UFFD_EVENT_PAGEFAULT);
+		/* end the export: the child's main thread goes to wait for the access (futex) */
+		CHECK(write_full(x.cmd, "r", 1));
+		for (int i = 0; i < 10000 && !waited; i++) {
+			waited = child_syscall(x.pid) == SYS_futex;
+			if (!waited)
+				(void)poll(NULL, 0, 1);
+		}
+		CHECK(waited);
+		/* and does not answer while the access lasts (it would give up only after 1 s) */
+		pfd = (struct pollfd){.fd = x.info, .events = POLLIN};
+		CHECK(poll(&pfd, 1, 200) == 0);
+		/* let the access finish: the page of 0x3c arrives, the copy completes */
+		memset(page, 0x3c, (size_t)pg);
+		copy = (struct uffdio_copy){.dst = (uintptr_t)src, .src = (uintptr_t)page, .len = (uint64_t)pg};
+		CHECK(ioctl(uffd, UFFDIO_COPY, &copy) == 0);
+		CHECK(pthread_join(t, NULL) == 0);
+		CHECK_OK(h.err);
+		pfd = (struct pollfd){.fd = x.info, .events = POLLIN};
+		CHECK(poll(&pfd, 1, 10000) == 1 && read_full(x.info, buf, 1) && buf[0] == 'k');
+		/* the write is in the exporter's memory, which is private again */
+		CHECK(command(&x, 'd') && read_full(x.info, buf, MEM_LEN));
+		bool written = true;
+		for (size_t i = WIN_OFF; i < WIN_OFF + 4096; i++)
+			written = written && buf[i] == 0x3c;
+		CHECK(written);
+		CHECK(matches_pattern(buf + WIN_OFF + 4096, WIN_OFF + 4096, MEM_LEN - WIN_OFF - 4096));
+		/* and the next access fails: the export ended */
+		CHECK_ERR(softhw_mem_write(h.r, x.e.addr + WIN_OFF, page, 8), DOCA_ERROR_IO_FAILED);
+	}
+	if (h.r != NULL)
+		softhw_mem_disconnect(h.r);
+	CHECK(finish(&x));
+	if (src != MAP_FAILED)
+		munmap(src, (size_t)pg);
+	close(uffd);
+	free(page);
+	free(buf);
+	importer_cma(true);
+}
+
+static void test_window_unexport_waits_counted(void)
+{
+	window_unexport_waits(false);
+}
+
+static void test_window_unexport_waits_announced(void)
+{
+	window_unexport_waits(true);
+}
+
 /* A fork() of the exporter writes its own copy: the exporter's memory, and the window, keep theirs. */
 static void test_window_fork_private(void)
 {
@@ -1149,6 +1289,8 @@ int main(void)
 	TEST_RUN(test_window_roundtrip);
 	TEST_RUN(test_window_atomics);
 	TEST_RUN(test_window_revoked_and_dead);
+	TEST_RUN(test_window_unexport_waits_counted);
+	TEST_RUN(test_window_unexport_waits_announced);
 	TEST_RUN(test_window_fork_private);
 	TEST_RUN(test_window_refused_with_threads);
 	TEST_RUN(test_window_outlives_free);
