@@ -1281,6 +1281,11 @@ bool softhw_mem_uses_cma(const struct softhw_mem_remote *r)
 	return r->cma;
 }
 
+bool softhw_mem_window_announced(const struct softhw_mem_remote *r)
+{
+	return softhw_share_view_announced(r->view);
+}
+
 /* Is [addr, addr + len) inside the shared window? */
 static bool in_window(const struct softhw_mem_remote *r, uint64_t addr, uint64_t len)
 {

@@ -169,6 +169,9 @@ doca_error_t softhw_mem_write(struct softhw_mem_remote *remote, uint64_t dst_add
 /* Does this remote move data by cross-memory attach (else through the service thread)? */
 bool softhw_mem_uses_cma(const struct softhw_mem_remote *remote);
 
+/* Does its shared window announce each access instead of counting it (share.h)? */
+bool softhw_mem_window_announced(const struct softhw_mem_remote *remote);
+
 /*
  * Can it reach [addr, addr + len) without the exporter's service thread: by cross-memory
  * attach, or with plain loads and stores through the export's shared window (share.h)?

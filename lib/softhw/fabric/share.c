@@ -104,6 +104,7 @@ static struct {
 	int ctl_fd;
 	struct share_ctl *ctl;
 	bool held;
+	bool mb_fast; /* what ctl->mb.fast advertises, kept here: importers can write the segment */
 	uint8_t slot_state[SHARE_SLOTS]; /* 0 free, 1 used, 2 retired (an importer died inside) */
 } ex = {.ctl_fd = -1};
 
@@ -533,7 +534,8 @@ static bool ctl_ensure(const char **why)
 	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
 	pthread_mutex_init(&ex.ctl->o.owner, &a);
 	pthread_mutexattr_destroy(&a);
-	ex.ctl->mb.fast = membarrier_global_ok();
+	ex.mb_fast = membarrier_global_ok() != 0;
+	ex.ctl->mb.fast = ex.mb_fast ? 1 : 0;
 	return true;
 
 fail:
@@ -589,19 +591,18 @@ static void region_unlist(struct softhw_share_region *r)
  * softdoca's own threads store into without the store lock. Nor can fork children do without
  * them (MADV_DONTFORK): glibc's fork touches some of its heap objects before any handler runs.
  */
-static void region_give_back(struct softhw_share_region *r)
+static void region_give_back(struct softhw_share_region *r, const char *unsafe)
 {
 	size_t n;
 	struct vma *v = maps_read(&n);
 	enum unsafe_kind kind = UNSAFE_THREADS;
-	const char *unsafe = NULL;
 	sigset_t all, old;
 	bool mapped;
 
 	if (v == NULL)
 		return;
 	mapped = region_mapped(v, n, r);
-	if (mapped)
+	if (mapped && unsafe == NULL)
 		unsafe = move_unsafe(v, n, (uint64_t)(uintptr_t)r->base, (uint64_t)(uintptr_t)r->base + r->len, &kind);
 	if (mapped && unsafe == NULL) {
 		sigfillset(&all);
@@ -719,13 +720,17 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 #endif
 }
 
-/* Waits until *w is 0; false when UNEXPORT_WAIT_MS since `start` passed first. */
-static bool wait_zero(uint32_t *w, const struct timespec *start)
+/*
+ * Waits until *w is 0, or *owner is no longer `want` (a word given back and claimed for another
+ * slot: its accesses are not this export's); false when UNEXPORT_WAIT_MS since `start` passed.
+ */
+static bool wait_zero(uint32_t *w, const uint32_t *owner, uint32_t want, const struct timespec *start)
 {
 	struct timespec now, step = {.tv_nsec = 10 * 1000 * 1000};
 	uint32_t b;
 
-	while ((b = __atomic_load_n(w, __ATOMIC_SEQ_CST)) != 0) {
+	while ((owner == NULL || __atomic_load_n(owner, __ATOMIC_SEQ_CST) == want) &&
+	       (b = __atomic_load_n(w, __ATOMIC_SEQ_CST)) != 0) {
 		(void)softhw_futex(w, FUTEX_WAIT, b, &step);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if ((now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000 > UNEXPORT_WAIT_MS)
@@ -737,6 +742,7 @@ static bool wait_zero(uint32_t *w, const struct timespec *start)
 void softhw_share_unexport(const struct softhw_share_grant *g)
 {
 	struct share_slot *s = &ex.ctl->slots[g->slot];
+	const char *unordered = NULL;
 	struct timespec start;
 	bool ended = true;
 
@@ -746,14 +752,17 @@ void softhw_share_unexport(const struct softhw_share_grant *g)
 	ex.slot_state[g->slot] = 0;
 	/* ... or announce themselves with a plain store: this barrier on every CPU that runs one
 	 * (a registered process) makes its store seen below, or its later look see live = 0 */
-	if (ex.ctl->mb.fast && membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
-	    membarrier(MEMBARRIER_CMD_GLOBAL) != 0)
-		SDK_LOG_WARN("membarrier() failed (%s) although the kernel offered it: an importer's access to shared memory at %p may end after the export",
+	if (ex.mb_fast && membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
+	    membarrier(MEMBARRIER_CMD_GLOBAL) != 0) {
+		/* an access may still be under way unseen: its pages stay shared, so no store is lost */
+		SDK_LOG_WARN("membarrier() failed (%s) although the kernel offered it: the shared memory at %p stays shared after its export",
 			     strerror(errno), g->base);
-	ended = wait_zero(&s->busy, &start);
+		unordered = "membarrier() failed";
+	}
+	ended = wait_zero(&s->busy, NULL, 0, &start);
 	for (uint32_t k = 0; k < SHARE_ACCESSORS && ended; k++)
 		if (__atomic_load_n(&ex.ctl->acc[k].slot, __ATOMIC_ACQUIRE) == g->slot + 1)
-			ended = wait_zero(&ex.ctl->acc[k].act, &start);
+			ended = wait_zero(&ex.ctl->acc[k].act, &ex.ctl->acc[k].slot, g->slot + 1, &start);
 	if (!ended) {
 		SDK_LOG_WARN("An importer of shared memory at %p stopped inside an access (it died, or is stopped); the export ends without it",
 			     g->base);
@@ -761,7 +770,7 @@ void softhw_share_unexport(const struct softhw_share_grant *g)
 	}
 	g->region->grants--;
 	if (g->region->grants == 0)
-		region_give_back(g->region); /* windows do not outlive their exports */
+		region_give_back(g->region, unordered); /* windows do not outlive their exports */
 }
 
 /*
@@ -835,13 +844,9 @@ static void fork_privatize(const struct fork_window *w)
 		(void)mprotect(at, len, prot);
 }
 
-/* Bumped in every fork child: a view opened before the fork is not its own (view_fast). */
-static unsigned fork_gen;
-
 /* The fork child: private copies of every window, no control segment, a fresh store lock. */
 static void fork_child(void)
 {
-	fork_gen++;
 	for (size_t i = 0; i < fork_windows_n; i++)
 		fork_privatize(&fork_windows[i]);
 	free(fork_windows);
@@ -915,8 +920,46 @@ struct softhw_share_view {
 	struct share_slot *slot;
 	uint64_t id;
 	struct share_acc *acc; /* claimed (serialised accesses, membarrier on both sides), or NULL */
-	unsigned gen;          /* fork_gen at the claim: a fork child counts its accesses instead */
+	uint64_t mark;         /* process_mark() at the claim: a fork child counts its accesses instead */
 };
+
+/*
+ * A word the kernel zeroes in every child of a fork (MADV_WIPEONFORK; _Fork() and clone()
+ * children too, which run no atfork handler): nonzero, the mark of this process, which views
+ * claim their words under. A child's mark is new, so the words of its parent's views are not
+ * its own: it counts its accesses through them and never gives them back. 0: no such page.
+ */
+static uint64_t *proc_mark;
+static uint64_t proc_mark_last;
+
+static uint64_t process_mark(void)
+{
+	uint64_t *p = __atomic_load_n(&proc_mark, __ATOMIC_ACQUIRE), cur, fresh;
+
+	if (p == NULL) {
+		void *page = mmap(NULL, page_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		uint64_t *none = NULL;
+
+		if (page == MAP_FAILED)
+			return 0;
+		if (madvise(page, page_size(), MADV_WIPEONFORK) != 0 ||
+		    !__atomic_compare_exchange_n(&proc_mark, &none, (uint64_t *)page, false, __ATOMIC_ACQ_REL,
+						 __ATOMIC_ACQUIRE)) {
+			munmap(page, page_size());
+			p = __atomic_load_n(&proc_mark, __ATOMIC_ACQUIRE);
+			if (p == NULL)
+				return 0;
+		} else {
+			p = page;
+		}
+	}
+	cur = __atomic_load_n(p, __ATOMIC_ACQUIRE);
+	if (cur != 0)
+		return cur;
+	/* (the counter is copied into a child, so its next value is one no parent view holds) */
+	fresh = __atomic_add_fetch(&proc_mark_last, 1, __ATOMIC_RELAXED);
+	return __atomic_compare_exchange_n(p, &cur, fresh, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ? fresh : cur;
+}
 
 /* This process asked for the exporters' barriers (once per process: a fork child asks again). */
 static bool membarrier_registered(void)
@@ -985,8 +1028,8 @@ doca_error_t softhw_share_view_open(int win_fd, uint64_t offset, uint64_t len, b
 	v->len = len;
 	v->slot = &v->ctl->slots[slot];
 	v->id = id;
-	v->gen = fork_gen;
-	v->acc = serialised ? acc_claim(v->ctl, slot) : NULL;
+	v->mark = serialised ? process_mark() : 0;
+	v->acc = v->mark != 0 ? acc_claim(v->ctl, slot) : NULL;
 	*view = v;
 	return DOCA_SUCCESS;
 }
@@ -994,7 +1037,12 @@ doca_error_t softhw_share_view_open(int win_fd, uint64_t offset, uint64_t len, b
 /* Announced accesses: the view's own word, claimed in this process (not a fork parent's). */
 static bool view_fast(const struct softhw_share_view *v)
 {
-	return v->acc != NULL && v->gen == fork_gen;
+	return v->acc != NULL && __atomic_load_n(proc_mark, __ATOMIC_RELAXED) == v->mark;
+}
+
+bool softhw_share_view_announced(const struct softhw_share_view *v)
+{
+	return v != NULL && view_fast(v);
 }
 
 void softhw_share_view_close(struct softhw_share_view *v)

@@ -38,7 +38,11 @@
  *    when done, with no atomic read-modify-write (two of them, about 8 ns each, were a fifth
  *    of a same-host RDMA task). The end of the export makes those stores visible with
  *    membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) after it clears the slot, then waits for the
- *    words of that slot as for the count. Where the kernel lacks it, views count.
+ *    words of that slot as for the count. Views count where the kernel lacks it, in a fork
+ *    child (whose parent's views are marked in a MADV_WIPEONFORK page), and once the
+ *    exporter's 256 words are taken (a view of an importer that exits without closing it keeps
+ *    its word for the exporter's life). If membarrier() fails at the end of an export, its
+ *    pages stay shared, so that no store is lost.
  */
 #ifndef SOFTHW_FABRIC_SHARE_H
 #define SOFTHW_FABRIC_SHARE_H
@@ -103,6 +107,9 @@ struct softhw_share_view;
 doca_error_t softhw_share_view_open(int win_fd, uint64_t offset, uint64_t len, bool writable, int ctl_fd,
 				    uint32_t slot, uint64_t id, bool serialised, struct softhw_share_view **view);
 void softhw_share_view_close(struct softhw_share_view *view);
+
+/* Does the view announce its accesses (a serialised view with a word of its own)? For tests. */
+bool softhw_share_view_announced(const struct softhw_share_view *view);
 
 /*
  * Copies between local memory and [off, off + len) of the window (the caller checked the
