@@ -507,11 +507,11 @@ static long membarrier(int cmd)
 	return syscall(SYS_membarrier, cmd, 0, 0);
 }
 
-static uint32_t membarrier_global_ok(void)
+static bool membarrier_global_ok(void)
 {
 	long cmds = membarrier(MEMBARRIER_CMD_QUERY);
 
-	return cmds > 0 && (cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED) && (cmds & MEMBARRIER_CMD_GLOBAL) ? 1 : 0;
+	return cmds > 0 && (cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED) && (cmds & MEMBARRIER_CMD_GLOBAL);
 }
 
 static bool ctl_ensure(const char **why)
@@ -534,8 +534,8 @@ static bool ctl_ensure(const char **why)
 	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
 	pthread_mutex_init(&ex.ctl->o.owner, &a);
 	pthread_mutexattr_destroy(&a);
-	ex.mb_fast = membarrier_global_ok() != 0;
-	ex.ctl->mb.fast = ex.mb_fast ? 1 : 0;
+	ex.mb_fast = membarrier_global_ok();
+	ex.ctl->mb.fast = ex.mb_fast;
 	return true;
 
 fail:
@@ -744,7 +744,7 @@ void softhw_share_unexport(const struct softhw_share_grant *g)
 	struct share_slot *s = &ex.ctl->slots[g->slot];
 	const char *unordered = NULL;
 	struct timespec start;
-	bool ended = true;
+	bool ended;
 
 	/* Dekker with the importers: they count themselves in, then look at `live`. */
 	__atomic_store_n(&s->live, 0, __ATOMIC_SEQ_CST);
