@@ -58,12 +58,12 @@ static doca_error_t data_check(const struct rnic_ep *ep, struct rnic_qp *data)
 
 	if (!cm_carries_data(ep))
 		return DOCA_ERROR_NOT_SUPPORTED; /* the stream's handshake carries no QPN */
-	softhw_lock(&data->lock);
+	softhw_bias_lock(&data->lock);
 	if (data->conn != rnic_conn_choose(ep) || data->ep->attr.fn != ep->attr.fn || data->cm || data->dead)
 		err = DOCA_ERROR_INVALID_VALUE;
 	else if (data->state != QP_IDLE || data->has_peer)
 		err = DOCA_ERROR_BAD_STATE;
-	softhw_unlock(&data->lock);
+	softhw_bias_unlock(&data->lock);
 	return err;
 }
 
@@ -102,7 +102,7 @@ static doca_error_t cm_connect(struct softhw_rnic_ep *e, const struct sockaddr *
 	qp = rnic_qp_new(ep, user);
 	if (qp == NULL)
 		return DOCA_ERROR_NO_MEMORY;
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	qp->cm = true;
 	__atomic_fetch_add(&ep->cm_qps, 1, __ATOMIC_RELEASE);
 	if (p != NULL)
@@ -113,7 +113,7 @@ static doca_error_t cm_connect(struct softhw_rnic_ep *e, const struct sockaddr *
 	soft_link_local_to_loopback(&qp->peer_addr);
 	qp->state = QP_DIALING;
 	qp->deadline = rnic_now_ms() + ep->attr.cm_timeout_ms;
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	pthread_mutex_lock(&rnic_nic.lock);
 	qp->next_ctl = rnic_nic.dials;
 	rnic_nic.dials = qp;
@@ -149,9 +149,9 @@ static doca_error_t cm_accept(struct rnic_qp *qp, void *user, const struct softh
 		if (err != DOCA_SUCCESS)
 			return err;
 	}
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	if (qp->state != QP_REQUEST) {
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	qp->user = user;
@@ -160,7 +160,7 @@ static doca_error_t cm_accept(struct rnic_qp *qp, void *user, const struct softh
 	rnic_conn_of(qp)->answer(qp, DOCA_SUCCESS);
 	if (qp->state == QP_REQUEST) /* else the path establishes it later (RoCEv2: on the RTU) */
 		rnic_qp_established(qp);
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -185,12 +185,12 @@ doca_error_t rnic_cm_info(const struct softhw_rnic_qp *q, struct softhw_rnic_cm_
 	struct rnic_qp *qp = (struct rnic_qp *)q;
 	doca_error_t err = DOCA_ERROR_NOT_FOUND;
 
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	if (qp->has_cm_info) {
 		*info = qp->cm_info;
 		err = DOCA_SUCCESS;
 	}
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	return err;
 }
 
@@ -203,9 +203,9 @@ doca_error_t rnic_cm_reject_data(struct softhw_rnic_qp *q, const void *private_d
 {
 	struct rnic_qp *qp = rnic_qp_of(q);
 
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	if (qp->state != QP_REQUEST) {
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	qp->state = QP_CLOSED;
@@ -214,7 +214,7 @@ doca_error_t rnic_cm_reject_data(struct softhw_rnic_qp *q, const void *private_d
 	if (qp->cm_pdata_len > 0)
 		memcpy(qp->cm_pdata, private_data, qp->cm_pdata_len);
 	rnic_conn_of(qp)->answer(qp, DOCA_ERROR_CONNECTION_RESET); /* the connection ends once the answer left */
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -223,11 +223,11 @@ doca_error_t rnic_cm_peer_addr(const struct softhw_rnic_qp *q, struct sockaddr_s
 	struct rnic_qp *qp = (struct rnic_qp *)q;
 	doca_error_t err = DOCA_ERROR_NOT_FOUND;
 
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	if (qp->cm) {
 		*addr = qp->peer_addr;
 		err = DOCA_SUCCESS;
 	}
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	return err;
 }

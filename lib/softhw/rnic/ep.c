@@ -74,9 +74,9 @@ void rnic_ep_destroy(struct softhw_rnic_ep *e)
 				*pp = qp->next_all;
 				break;
 			}
-		softhw_lock(&qp->lock);
+		softhw_bias_lock(&qp->lock);
 		qp->dead = true;
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		qp->next_ctl = rnic_nic.graveyard;
 		rnic_nic.graveyard = qp;
 	}

@@ -739,9 +739,9 @@ bool rnic_rx_ready(struct rnic_qp *qp)
 {
 	bool alive;
 
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	alive = rx_run(qp);
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	return alive;
 }
 

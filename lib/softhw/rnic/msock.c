@@ -203,12 +203,12 @@ static void msock_attach(int fd, const struct rnic_hello *h, const struct sockad
 		close(fd);
 		return;
 	}
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	pthread_mutex_unlock(&rnic_nic.lock);
 	if (qp->token != h->want_token) {
 		char who[80];
 
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		rnic_peer_name(from, h, who, sizeof(who));
 		SOFTHW_LOG_LIMITED(&rl, SDK_LOG_ERR,
 				   "RDMA: %s tried to attach a message socket to queue pair %llu with a wrong token; dropped",
@@ -222,7 +222,7 @@ static void msock_attach(int fd, const struct rnic_hello *h, const struct sockad
 		m_attach(qp, fd);
 	else
 		close(fd); /* the dialer's messages never leave; its main socket ends the qp */
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 }
 
 /* ---- writing ---- */
@@ -731,7 +731,7 @@ static void msock_event(struct rnic_qp *qp, uint32_t events)
 	struct msock *m = qp->path[RNIC_PATH_MSOCK];
 
 	(void)events;
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	if (!qp->dead && !m->shut) {
 		m_events(qp, true);
 		msock_pump(qp);
@@ -740,7 +740,7 @@ static void msock_event(struct rnic_qp *qp, uint32_t events)
 		m_events(qp, false);
 		rnic_qp_hangup_broken(qp);
 	}
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 }
 
 /* Owner (no lock): takes ACKs and messages of every message socket of the ep. */
@@ -758,10 +758,10 @@ static void msock_poll(struct rnic_ep *ep)
 		if (m == NULL || !__atomic_load_n(&m->on, __ATOMIC_ACQUIRE))
 			continue;
 		if (__atomic_load_n(&m->thread, __ATOMIC_RELAXED) && !armed &&
-		    softhw_trylock(&qp->lock)) {
+		    softhw_bias_trylock(&qp->lock)) {
 			m->thread = false; /* the owner polls again: the socket is ours */
 			m_events(qp, false);
-			softhw_unlock(&qp->lock);
+			softhw_bias_unlock(&qp->lock);
 		}
 		inflight = __atomic_load_n(&qp->inflight[RNIC_PATH_MSOCK], __ATOMIC_RELAXED) != 0;
 		stalled = __atomic_load_n(&m->stalled, __ATOMIC_RELAXED);
@@ -774,7 +774,7 @@ static void msock_poll(struct rnic_ep *ep)
 			n = m_recv(qp); /* no qp lock: the service thread never waits for an idle poll */
 		lock = n != 0 || stalled || out || (inflight && (++m->idle & 63) == 0);
 		if (lock) {
-			softhw_lock(&qp->lock);
+			softhw_bias_lock(&qp->lock);
 			if (m->olen > 0)
 				m_flush(qp);
 			if (n < 0)
@@ -792,7 +792,7 @@ static void msock_poll(struct rnic_ep *ep)
 			if (armed)
 				msock_flush(qp); /* we may sleep next: the ACKs cannot wait for our next poll */
 			nudge_check(qp, m);
-			softhw_unlock(&qp->lock);
+			softhw_bias_unlock(&qp->lock);
 		}
 		m_release(qp);
 	}
@@ -811,7 +811,7 @@ static bool msock_arm(struct rnic_ep *ep)
 
 		if (m == NULL || !__atomic_load_n(&m->on, __ATOMIC_ACQUIRE))
 			continue;
-		softhw_lock(&qp->lock);
+		softhw_bias_lock(&qp->lock);
 		if (m->on && qp->state == QP_RTS) {
 			m->thread = true; /* EPOLLIN: what arrives now wakes the service thread */
 			if (m->olen > 0)
@@ -823,7 +823,7 @@ static bool msock_arm(struct rnic_ep *ep)
 				kick = true; /* and our service thread keeps nudging while we sleep */
 			}
 		}
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 	}
 	softhw_unlock(&ep->qps_lock);
 	if (kick)

@@ -130,7 +130,7 @@ static int next_timeout(uint64_t now)
 	__atomic_store_n(&sleep_until, 0, __ATOMIC_SEQ_CST);
 	/* under each qp's lock: an owner's post sets a deadline or a path's timer concurrently */
 	for (struct rnic_qp *qp = timed; qp != NULL; qp = qp->next_timed) {
-		softhw_lock(&qp->lock);
+		softhw_bias_lock(&qp->lock);
 		for (int i = 0; i < RNIC_PATH_COUNT; i++) {
 			uint64_t t = rnic_paths[i]->next_time(qp);
 
@@ -139,7 +139,7 @@ static int next_timeout(uint64_t now)
 		}
 		if (qp->deadline != 0 && qp->deadline < first)
 			first = qp->deadline;
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 	}
 	for (int i = 0; i < RNIC_PATH_COUNT; i++)
 		if (rnic_paths[i]->nic_next_time != NULL) {
@@ -166,7 +166,7 @@ static void run_timers(bool woken)
 	while (*pp != NULL) {
 		struct rnic_qp *qp = *pp;
 
-		softhw_lock(&qp->lock);
+		softhw_bias_lock(&qp->lock);
 		if (!qp->dead) {
 			RNIC_PATHS_EACH(timer, qp, now, woken);
 			if (qp->deadline != 0 && qp->deadline <= now) {
@@ -188,7 +188,7 @@ static void run_timers(bool woken)
 		} else {
 			pp = &qp->next_timed;
 		}
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 	}
 	RNIC_PATHS_EACH(nic_timer, now);
 }
@@ -234,10 +234,10 @@ static void take_dials(void)
 		struct rnic_qp *qp = qps;
 
 		qps = qp->next_ctl;
-		softhw_lock(&qp->lock);
+		softhw_bias_lock(&qp->lock);
 		if (!qp->dead && qp->state == QP_DIALING)
 			rnic_conn_of(qp)->dial(qp);
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 	}
 }
 
@@ -291,12 +291,12 @@ static void *nic_main(void *arg)
 			/* qps whose owner asked for a close, or whose write failed */
 			pthread_mutex_lock(&rnic_nic.lock);
 			for (struct rnic_qp *qp = rnic_nic.qps; qp != NULL; qp = qp->next_all) {
-				softhw_lock(&qp->lock);
+				softhw_bias_lock(&qp->lock);
 				if (!qp->dead && rnic_conn_of(qp)->must_end(qp))
 					rnic_qp_hangup(qp);
 				if (!qp->dead && (rnic_qp_paths_timed(qp) || qp->deadline != 0))
 					rnic_nic_timed_add(qp); /* keep its time: no receive yet, ACKs or a peer awaited */
-				softhw_unlock(&qp->lock);
+				softhw_bias_unlock(&qp->lock);
 			}
 			pthread_mutex_unlock(&rnic_nic.lock);
 		}

@@ -23,7 +23,7 @@ struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user)
 
 	if (qp == NULL)
 		return NULL;
-	softhw_lock_init(&qp->lock);
+	softhw_bias_lock_init(&qp->lock);
 	qp->ep = ep;
 	qp->user = user;
 	qp->token = softhw_token_new(); /* a dialer must name it: across hosts, the only proof it holds our descriptor */
@@ -292,9 +292,9 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	uint64_t bytes = 0, seq;
 	bool wr_done;
 
-	softhw_lock(&qp->lock);
+	softhw_bias_lock_claim(&qp->lock); /* the posting thread (the PE's) takes it without a locked instruction */
 	if (qp->state == QP_ERROR || qp->state == QP_CLOSED || qp->state == QP_REQUEST) {
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		return DOCA_ERROR_NOT_CONNECTED;
 	}
 	for (uint32_t i = 0; i < in->num_sge; i++)
@@ -318,12 +318,12 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 
 			rnic_ep_push_owner(qp->ep, &c); /* the completion straight to the owner's lane */
 		}
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		return DOCA_SUCCESS;
 	}
 	wr = wr_from(qp, in, seq, bytes);
 	if (wr == NULL) {
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	if (wr_done) {
@@ -331,7 +331,7 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 		wr->sent = wr->cma = true;
 		qp->wq_head = qp->wq_tail = wr;
 		rnic_qp_complete_head(qp, status, 0);
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		return DOCA_SUCCESS;
 	}
 	if (qp->wq_tail != NULL)
@@ -347,7 +347,7 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 		qp->deadline = rnic_now_ms() + qp->wait_ms; /* the peer that should dial us may never */
 		rnic_nic_timed_add(qp);
 	}
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -405,14 +405,14 @@ doca_error_t rnic_qp_wire_rtr(struct softhw_rnic_qp *q, const struct softhw_rnic
 			    rnic_conn_of(qp)->name);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	if (qp->state != QP_IDLE || qp->cm || qp->has_desc || qp->has_peer) {
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		SDK_LOG_ERR("Failed to connect queue pair by address and QPN: it is connected or connecting already");
 		return DOCA_ERROR_BAD_STATE;
 	}
 	err = rnic_conn_of(qp)->wire_rtr(qp, a);
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	return err;
 }
 
@@ -425,9 +425,9 @@ doca_error_t rnic_qp_wire_rts(struct softhw_rnic_qp *q, const struct softhw_rnic
 		return DOCA_ERROR_INVALID_VALUE;
 	if (rnic_conn_of(qp)->wire_rts == NULL)
 		return DOCA_ERROR_NOT_SUPPORTED;
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	err = rnic_conn_of(qp)->wire_rts(qp, a);
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	return err;
 }
 
@@ -478,9 +478,9 @@ doca_error_t rnic_qp_connect(struct softhw_rnic_qp *q, const void *blob, size_t 
 			    rnic_wire_name(peer.wire), rnic_conn_of(qp)->name);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	if (qp->has_desc || qp->cm) {
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (qp->has_peer) {
@@ -489,13 +489,13 @@ doca_error_t rnic_qp_connect(struct softhw_rnic_qp *q, const void *blob, size_t 
 
 		if (ok)
 			qp->has_desc = true;
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		if (!ok)
 			SDK_LOG_ERR("Failed to connect RDMA queue pair: another peer is connected to it already; pass the descriptor of the peer that connected");
 		return ok ? DOCA_SUCCESS : DOCA_ERROR_INVALID_VALUE;
 	}
 	if (qp->state != QP_IDLE) {
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	qp->peer = peer;
@@ -506,7 +506,7 @@ doca_error_t rnic_qp_connect(struct softhw_rnic_qp *q, const void *blob, size_t 
 	qp->state = dial ? QP_DIALING : QP_WAITING;
 	if (dial)
 		qp->deadline = rnic_now_ms() + RNIC_DIAL_TIMEOUT_MS;
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	if (dial) {
 		pthread_mutex_lock(&rnic_nic.lock);
 		qp->next_ctl = rnic_nic.dials;
@@ -550,11 +550,11 @@ struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, cons
 				   who, (unsigned long long)h->want_id);
 		return NULL;
 	}
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	pthread_mutex_unlock(&rnic_nic.lock);
 	if (qp->token != h->want_token) {
 		/* Only a holder of the qp's descriptor knows the token: anyone else gets nothing. */
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		rnic_peer_name(from, h, who, sizeof(who));
 		SOFTHW_LOG_LIMITED(&rl_token, SDK_LOG_ERR,
 				   "RDMA: %s named queue pair %llu with a wrong token (it does not hold the qp's descriptor); connection dropped",
@@ -563,7 +563,7 @@ struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, cons
 	}
 	if (!qp->dead && !qp->cm && (qp->state == QP_ERROR || qp->state == QP_CLOSED)) {
 		/* the holder of its descriptor came too late (it gave up waiting, or was disconnected) */
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		rnic_peer_name(from, h, who, sizeof(who));
 		SOFTHW_LOG_LIMITED(&rl_failed, SDK_LOG_ERR,
 				   "RDMA: %s connected to queue pair %llu after it had failed or closed (waiting too long for "
@@ -576,7 +576,7 @@ struct rnic_qp *rnic_qp_accepting(uint8_t conn, const struct rnic_hello *h, cons
 	ok = !qp->dead && !qp->cm && qp->conn == conn && !rnic_conn_of(qp)->up(qp) &&
 	     (qp->state == QP_IDLE || (qp->state == QP_WAITING && (qp->ep->attr.dc || rnic_same_peer(&qp->peer, &h->self))));
 	if (!ok) {
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		return NULL;
 	}
 	if (qp->state == QP_IDLE || qp->ep->attr.dc) {
@@ -594,7 +594,7 @@ struct rnic_qp *rnic_qp_requested(struct rnic_ep *cm_ep, const struct rnic_hello
 
 	if (qp == NULL)
 		return NULL;
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	qp->cm = true;
 	__atomic_fetch_add(&cm_ep->cm_qps, 1, __ATOMIC_RELEASE);
 	qp->peer = h->self;
@@ -618,14 +618,14 @@ doca_error_t rnic_qp_disconnect(struct softhw_rnic_qp *q)
 {
 	struct rnic_qp *qp = rnic_qp_of(q);
 
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	if (qp->state == QP_RTS) {
 		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
 		rnic_conn_of(qp)->bye(qp); /* nothing if a frame was cut: the close says it */
 	} else if (qp->state != QP_ERROR && qp->state != QP_CLOSED) {
 		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
 	}
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	return DOCA_SUCCESS;
 }
 
@@ -660,13 +660,13 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 	if (qp->cm)
 		__atomic_fetch_sub(&ep->cm_qps, 1, __ATOMIC_RELEASE);
 	softhw_unlock(&ep->qps_lock);
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	if (qp->state == QP_RTS)
 		RNIC_PATHS_EACH(flush, qp); /* the ACKs of what we received count before the BYE or the close */
 	if (qp->state == QP_RTS)
 		rnic_conn_of(qp)->bye(qp); /* best effort: else the peer sees the connection close */
 	qp->dead = true;
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	qp->next_ctl = rnic_nic.graveyard;
 	rnic_nic.graveyard = qp;
 	rnic_nic_reap_wait();

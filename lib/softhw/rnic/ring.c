@@ -650,7 +650,7 @@ static void ring_poll(struct rnic_ep *ep)
 		__atomic_store_n(&r->polls, r->polls + 1, __ATOMIC_RELAXED);
 		if ((look = ring_changed(r)) == LOOK_SKIP)
 			continue;
-		if (!softhw_trylock(&qp->lock)) {
+		if (!softhw_bias_trylock(&qp->lock)) {
 			r->poll_skipped = 63; /* the service thread is at it: look again next time */
 			continue;
 		}
@@ -661,7 +661,7 @@ static void ring_poll(struct rnic_ep *ep)
 		if (!r->quiet && r->polls - r->polls_armed >= QUIET_POLLS && !r->halt &&
 		    !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&ep->owner_waits, __ATOMIC_ACQUIRE))
 			ring_go_quiet(qp, r);
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 	}
 }
 
@@ -675,7 +675,7 @@ static bool ring_arm(struct rnic_ep *ep)
 
 		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_SEQ_CST))
 			continue;
-		softhw_lock(&qp->lock);
+		softhw_bias_lock(&qp->lock);
 		r->polls_armed = r->polls;
 		ring_unquiet(qp, r); /* the owner goes to sleep: the service thread takes the doorbell */
 		if (r->on && qp->state == QP_RTS && !qp->broken) {
@@ -694,7 +694,7 @@ static bool ring_arm(struct rnic_ep *ep)
 				}
 			}
 		}
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 	}
 	softhw_unlock(&ep->qps_lock);
 	return waiting;
@@ -726,7 +726,7 @@ static void ring_event(struct rnic_qp *qp, uint32_t events)
 	uint64_t c;
 
 	(void)events;
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	/*
 	 * An owner sleeping on ep->wait_fd takes it (an event from before ring_owner_wait): reading
 	 * the doorbell here could leave its poll woken with nothing to find.
@@ -737,7 +737,7 @@ static void ring_event(struct rnic_qp *qp, uint32_t events)
 		}
 		ring_rang(qp, r);
 	}
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 }
 
 /* qps_lock held: the owner sleeps on ep->wait_fd (the service thread leaves the doorbells to it), or woke. */
@@ -749,9 +749,9 @@ static void ring_owner_wait(struct rnic_ep *ep, bool sleeping)
 
 		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE))
 			continue;
-		softhw_lock(&qp->lock); /* ring_event reads owner_waits under it */
+		softhw_bias_lock(&qp->lock); /* ring_event reads owner_waits under it */
 		ring_watch(qp, r);
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 	}
 }
 
@@ -765,10 +765,10 @@ static void ring_serve(struct rnic_ep *ep)
 		/* read even when the ring is off: a doorbell left readable would wake the owner for ever */
 		if (r == NULL || read(r->bell_fd, &c, sizeof(c)) < 0 || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE))
 			continue; /* EAGAIN: not this one's doorbell (or taken already) */
-		softhw_lock(&qp->lock);
+		softhw_bias_lock(&qp->lock);
 		if (!qp->dead)
 			ring_rang(qp, r);
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 	}
 }
 

@@ -25,6 +25,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include "softhw/base/bias_lock.h"
 #include "softhw/base/lock.h"
 #include "softhw/fabric/channel.h"
 #include "softhw/fabric/peer.h"
@@ -132,7 +133,7 @@ struct rnic_qp {
 	uint64_t id;
 	uint64_t token;
 
-	struct softhw_lock lock;   /* everything below */
+	struct softhw_bias_lock lock; /* everything below (leans to the posting thread: bias_lock.h) */
 	void *user;
 	enum rnic_qp_state state;
 	bool dead;                 /* qp_destroy called: the service thread frees it */

@@ -421,12 +421,12 @@ static bool cm_start(struct cmc *c, struct rnic_qp *qp, struct rnic_qp *data, bo
 	if (data == NULL)
 		return roce_path_cm_connect(qp, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label,
 					    established, service);
-	softhw_lock(&data->lock); /* order: connection qp -> data qp */
+	softhw_bias_lock(&data->lock); /* order: connection qp -> data qp */
 	__atomic_store_n(&data->cm_wait_rtu, !established, __ATOMIC_RELAXED); /* passive: its packets may say it */
 	ok = !data->dead && data->state == QP_IDLE &&
 	     roce_path_cm_connect(data, c->peer_ip, c->peer_qpn, c->sq_psn, c->rq_psn, c->mtu_log, c->flow_label, true,
 				  service);
-	softhw_unlock(&data->lock);
+	softhw_bias_unlock(&data->lock);
 	if (!ok)
 		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_INVALID_VALUE, DOCA_ERROR_CONNECTION_ABORTED);
 	else if (established)
@@ -464,13 +464,13 @@ static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 	c->deadline = 0;
 	cmc_publish(c);
 	pthread_mutex_unlock(&cm.lock);
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	ok = !qp->dead && qp->state == QP_DIALING;
 	if (ok)
 		info_set(qp, rep.private_data, ROCE_CM_REP_PDATA, rep.responder_resources, rep.initiator_depth, 0,
 			 rep.rnr_retry_count, 0, rep.local_qpn);
 	ok = ok && cm_start(c, qp, data, true, true);
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	pthread_mutex_lock(&cm.lock);
 	if (ok) {
 		send_simple(c, ROCE_CM_RTU, c->tid);
@@ -610,7 +610,7 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 	sin->sin_family = AF_INET;
 	sin->sin_port = htons(port);
 	memcpy(&sin->sin_addr.s_addr, cma.dst + 12, 4); /* the address the active side asked for */
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 }
 
 void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
@@ -680,10 +680,10 @@ static void rx_rtu(struct cmc *c)
 	if (qp == NULL)
 		return;
 	pthread_mutex_unlock(&cm.lock);
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	if (!qp->dead && qp->state == QP_HANDSHAKE)
 		rnic_qp_established(qp);
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	pthread_mutex_lock(&cm.lock);
 }
 
@@ -736,7 +736,7 @@ static void qp_end(struct cmc *c, bool failed, doca_error_t status, const struct
 	if (qp == NULL)
 		return;
 	pthread_mutex_unlock(&cm.lock);
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	if (rej != NULL)
 		info_set(qp, rej->private_data, ROCE_CM_REJ_PDATA, 0, 0, 0, 0, rej->reason, 0);
 	if (!qp->dead) {
@@ -745,7 +745,7 @@ static void qp_end(struct cmc *c, bool failed, doca_error_t status, const struct
 		else if (qp->state == QP_RTS || qp->state == QP_HANDSHAKE)
 			rnic_qp_hangup(qp); /* disconnection callback now, not after a silence */
 	}
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	pthread_mutex_lock(&cm.lock);
 }
 
@@ -819,10 +819,10 @@ static bool lingers(struct rnic_qp *qp)
 	c = cmc_of_qp(qp);
 	data = c != NULL && c->data != NULL ? c->data : qp;
 	pthread_mutex_unlock(&cm.lock);
-	softhw_lock(&data->lock);
+	softhw_bias_lock(&data->lock);
 	if (!data->dead && data->state == QP_RTS)
 		unacked = roce_path_cm_unacked(data);
-	softhw_unlock(&data->lock);
+	softhw_bias_unlock(&data->lock);
 	return unacked;
 }
 
@@ -851,10 +851,10 @@ void roce_cm_rx_done(void)
 	cm.nest = 0;
 	pthread_mutex_unlock(&cm.lock);
 	for (int i = 0; i < ne; i++) { /* COMM_EST of librdmacm's connections (service thread: not freed) */
-		softhw_lock(&e[i]->lock);
+		softhw_bias_lock(&e[i]->lock);
 		if (!e[i]->dead && e[i]->state == QP_HANDSHAKE)
 			rnic_qp_established(e[i]);
-		softhw_unlock(&e[i]->lock);
+		softhw_bias_unlock(&e[i]->lock);
 	}
 	for (int i = 0; i < n; i++) { /* service thread: not freed meanwhile */
 		struct rnic_qp *qp = q[i].qp;
@@ -871,10 +871,10 @@ void roce_cm_rx_done(void)
 			if (kept)
 				continue;
 		}
-		softhw_lock(&qp->lock);
+		softhw_bias_lock(&qp->lock);
 		if (!qp->dead && (qp->state == QP_RTS || qp->state == QP_HANDSHAKE))
 			rnic_qp_hangup(qp); /* disconnection callback now, not after a silence */
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 	}
 }
 
@@ -950,10 +950,10 @@ void roce_cm_bye(struct rnic_qp *qp)
 		data = c->data;
 	pthread_mutex_unlock(&cm.lock);
 	if (data != NULL) {
-		softhw_lock(&data->lock);
+		softhw_bias_lock(&data->lock);
 		if (!data->dead)
 			roce_path_cm_flush(data);
-		softhw_unlock(&data->lock);
+		softhw_bias_unlock(&data->lock);
 	} else {
 		roce_path_cm_flush(qp);
 	}
@@ -1126,10 +1126,10 @@ void roce_cm_timer(uint64_t now)
 	for (int i = 0; i < nfailed; i++) { /* service thread: these qps are not freed meanwhile */
 		struct rnic_qp *qp = failed[i];
 
-		softhw_lock(&qp->lock);
+		softhw_bias_lock(&qp->lock);
 		if (!qp->dead && (qp->state == QP_DIALING || qp->state == QP_HANDSHAKE))
 			rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, DOCA_ERROR_TIME_OUT, DOCA_ERROR_CONNECTION_ABORTED);
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 	}
 }
 

@@ -1406,7 +1406,7 @@ static void rx_done(struct roce_lport *lp, struct roce_qp *s, struct rnic_ep *ow
 		;
 	owe = owner != NULL && qp->ep == owner && __atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) &&
 	      (i < lp->nowed || lp->nowed < ROCE_OWED_MAX);
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	if (!qp->dead && s->rc != NULL) {
 		if (owe && roce_rc_acks_owed(s->rc)) { /* (only ACKs came: the requester goes on now) */
 			s->poll_owed = true;
@@ -1418,7 +1418,7 @@ static void rx_done(struct roce_lport *lp, struct roce_qp *s, struct rnic_ep *ow
 				rnic_nic_timed_add(qp);
 		}
 	}
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 	if (kick && owner != NULL)
 		rnic_nic_kick();
 }
@@ -1431,11 +1431,11 @@ static void lport_pay(struct roce_lport *lp)
 		struct rnic_qp *qp = s->link.qp;
 		bool kick = false;
 
-		softhw_lock(&qp->lock);
+		softhw_bias_lock(&qp->lock);
 		if (s->poll_owed && !qp->dead && s->rc != NULL)
 			kick = rc_poll(s) && kick_needed(qp, s);
 		s->poll_owed = false;
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		if (kick)
 			rnic_nic_kick();
 	}
@@ -1488,7 +1488,7 @@ static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t h
 			if (last != NULL && last != s)
 				rx_done(lp, last, owner);
 			last = s;
-			softhw_lock(&s->link.qp->lock);
+			softhw_bias_lock(&s->link.qp->lock);
 			live = !s->link.qp->dead && s->rc != NULL; /* (else dropped: no engine) */
 			if (live && ntohl(m->from.sin_addr.s_addr) != s->peer_ip) {
 				/*
@@ -1507,7 +1507,7 @@ static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t h
 				else if (__atomic_load_n(&s->link.qp->cm_wait_rtu, __ATOMIC_RELAXED))
 					roce_cm_comm_est_data(s->link.qp); /* librdmacm's QP: the same */
 			}
-			softhw_unlock(&s->link.qp->lock);
+			softhw_bias_unlock(&s->link.qp->lock);
 		}
 		if (last != NULL)
 			rx_done(lp, last, owner);

@@ -375,7 +375,7 @@ void rnic_stream_accept(int fd, const struct rnic_hello *h, struct rnic_ep *cm_e
 		}
 		rnic_stream_of(qp)->fd = fd;
 		rnic_stream_events(qp);
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		return;
 	}
 	qp = rnic_qp_accepting(RNIC_PATH_STREAM, h, from, &why);
@@ -388,7 +388,7 @@ void rnic_stream_accept(int fd, const struct rnic_hello *h, struct rnic_ep *cm_e
 	if (!paths_accept(qp, from))
 		send_ack(qp, DOCA_SUCCESS);
 	rnic_qp_established(qp);
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 }
 
 /* ---- the connection ops ---- */
@@ -473,25 +473,25 @@ static void stream_event(struct rnic_qp *qp, uint32_t events)
 	bool alive = true;
 
 	if (events & EPOLLOUT) {
-		softhw_lock(&qp->lock);
+		softhw_bias_lock(&qp->lock);
 		if (qp->state == QP_DIALING)
 			stream_dial(qp); /* the connect finished (or failed) */
 		else if (!qp->dead)
 			rnic_out_flush(qp);
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 	}
 	if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
 		alive = rnic_rx_ready(qp);
-	softhw_lock(&qp->lock);
+	softhw_bias_lock(&qp->lock);
 	if (qp->dead) {
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 		return;
 	}
 	if (alive && (qp->broken || (s->close_asked && s->out_head == NULL)) && s->fd >= 0)
 		alive = false;
 	if (!alive && s->fd >= 0)
 		rnic_qp_hangup(qp);
-	softhw_unlock(&qp->lock);
+	softhw_bias_unlock(&qp->lock);
 }
 
 /* The service thread reads the stream itself (stream_event). */
@@ -529,7 +529,7 @@ static void stream_poll(struct rnic_ep *ep)
 		if (s == NULL ||
 		    (__atomic_load_n(&qp->inflight[RNIC_PATH_STREAM], __ATOMIC_RELAXED) == 0 &&
 		     !__atomic_load_n(&s->owner_reads, __ATOMIC_RELAXED)) ||
-		    !softhw_trylock(&qp->lock))
+		    !softhw_bias_trylock(&qp->lock))
 			continue;
 		if (!qp->dead && qp->state == QP_RTS && s->fd >= 0 && !s->rx.stalled && !s->rx.failed &&
 		    (qp->inflight[RNIC_PATH_STREAM] > 0 || s->owner_reads)) {
@@ -555,7 +555,7 @@ static void stream_poll(struct rnic_ep *ep)
 				rnic_nic_timed_add(qp); /* wakes the service thread: it keeps the look's time */
 			}
 		}
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 	}
 }
 
@@ -568,10 +568,10 @@ static bool stream_arm(struct rnic_ep *ep)
 
 		if (s == NULL || !__atomic_load_n(&s->owner_reads, __ATOMIC_RELAXED))
 			continue;
-		softhw_lock(&qp->lock);
+		softhw_bias_lock(&qp->lock);
 		if (s->owner_reads)
 			owner_stops(qp);
-		softhw_unlock(&qp->lock);
+		softhw_bias_unlock(&qp->lock);
 	}
 	softhw_unlock(&ep->qps_lock);
 	return false;

@@ -241,7 +241,7 @@ static bool corrupt_ring(struct rnic_qp *q, int how)
 	struct softhw_chan *ch;
 	bool ok;
 
-	softhw_lock(&q->lock);
+	softhw_bias_lock(&q->lock);
 	ch = rnic_ring_chan(q);
 	ok = ch != NULL;
 	if (ok) {
@@ -271,7 +271,7 @@ static bool corrupt_ring(struct rnic_qp *q, int how)
 		}
 		softhw_chan_ring_bell(ch->peer_bell);
 	}
-	softhw_unlock(&q->lock);
+	softhw_bias_unlock(&q->lock);
 	return ok;
 }
 

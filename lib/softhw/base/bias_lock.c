@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The slow halves of the leaning lock (bias_lock.h): claiming, revoking, leaning back. */
+#include <errno.h>
+#include <limits.h>
+#include <linux/membarrier.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "softhw/base/bias_lock.h"
+#include "softhw/base/futex.h"
+#include "softhw/base/sdk_log.h"
+
+SDK_LOG_REGISTER(SOFTHW_BIAS_LOCK);
+
+#define REBIAS_FIRST 64u
+#define REBIAS_MAX (1u << 20)
+
+__thread char softhw_thread_mark __attribute__((tls_model("initial-exec")));
+
+static long membarrier(int cmd)
+{
+	return syscall(SYS_membarrier, cmd, 0, 0);
+}
+
+/*
+ * Registered for the private expedited barrier in this process (a fork child registers
+ * again): only then may a lock lean, since only then can it be revoked.
+ */
+static bool barrier_ready(void)
+{
+	static pid_t registered, refused;
+	pid_t self = getpid();
+	long cmds;
+
+	if (__atomic_load_n(&registered, __ATOMIC_ACQUIRE) == self)
+		return true;
+	if (__atomic_load_n(&refused, __ATOMIC_RELAXED) == self)
+		return false;
+	cmds = membarrier(MEMBARRIER_CMD_QUERY);
+	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) ||
+	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0) {
+		__atomic_store_n(&refused, self, __ATOMIC_RELAXED);
+		return false;
+	}
+	__atomic_store_n(&registered, self, __ATOMIC_RELEASE);
+	return true;
+}
+
+void softhw_bias_lock_init(struct softhw_bias_lock *l)
+{
+	memset(l, 0, sizeof(*l));
+	softhw_lock_init(&l->mutex);
+	l->rebias_after = REBIAS_FIRST;
+}
+
+void softhw_bias_owner_took(struct softhw_bias_lock *l)
+{
+	/* Revoked, and nobody else came for a while: lean back (only where it can be revoked). */
+	if (l->since < l->rebias_after) {
+		l->since++;
+		return;
+	}
+	l->since = 0;
+	if (barrier_ready())
+		__atomic_store_n(&l->biased, 1, __ATOMIC_RELAXED); /* (published by the mutex's release) */
+}
+
+void softhw_bias_owner_out(struct softhw_bias_lock *l)
+{
+	__atomic_store_n(&l->in, 0, __ATOMIC_RELEASE);
+	/* Dekker with the revoker's `waiting`, both sides fenced: one of us sees the other. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&l->waiting, __ATOMIC_RELAXED))
+		(void)softhw_futex(&l->in, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+}
+
+/* Makes the owner's `in` and our cleared bias visible to each other. */
+static void barrier(void)
+{
+	static bool told;
+
+	if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
+		return;
+	/* Only leaned after a registration in this process, which lasts: not seen so far. */
+	if (!__atomic_exchange_n(&told, true, __ATOMIC_RELAXED))
+		SDK_LOG_ERR("membarrier(PRIVATE_EXPEDITED) failed after it was registered: %s; the qp lock orders by a local fence only",
+			    strerror(errno));
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* The mutex is ours: the owner is out (and stays out, the bias being cleared) once this returns. */
+static void wait_owner_out(struct softhw_bias_lock *l)
+{
+	const struct timespec step = {0, 10 * 1000 * 1000}; /* (a lost wake-up costs one step) */
+
+	while (__atomic_load_n(&l->in, __ATOMIC_ACQUIRE)) {
+		__atomic_store_n(&l->waiting, 1, __ATOMIC_SEQ_CST);
+		if (!__atomic_load_n(&l->in, __ATOMIC_ACQUIRE))
+			break;
+		(void)softhw_futex(&l->in, FUTEX_WAIT_PRIVATE, 1, &step);
+	}
+	__atomic_store_n(&l->waiting, 0, __ATOMIC_RELAXED);
+}
+
+static void revoked(struct softhw_bias_lock *l)
+{
+	l->revocations++;
+	if (l->rebias_after < REBIAS_MAX)
+		l->rebias_after *= 2;
+}
+
+void softhw_bias_lock_other(struct softhw_bias_lock *l, bool claim)
+{
+	softhw_lock(&l->mutex);
+	if (claim && __atomic_load_n(&l->owner, __ATOMIC_RELAXED) == NULL) {
+		/* (never leaned yet: nobody can be on the bias) */
+		__atomic_store_n(&l->owner, (const void *)&softhw_thread_mark, __ATOMIC_RELAXED);
+		return;
+	}
+	l->since = 0;
+	if (!__atomic_load_n(&l->biased, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&l->biased, 0, __ATOMIC_RELAXED);
+	barrier();
+	wait_owner_out(l);
+	revoked(l);
+}
+
+bool softhw_bias_trylock_other(struct softhw_bias_lock *l)
+{
+	if (!softhw_trylock(&l->mutex))
+		return false;
+	l->since = 0;
+	if (!__atomic_load_n(&l->biased, __ATOMIC_RELAXED))
+		return true;
+	__atomic_store_n(&l->biased, 0, __ATOMIC_RELAXED);
+	barrier();
+	if (!__atomic_load_n(&l->in, __ATOMIC_ACQUIRE)) {
+		revoked(l);
+		return true;
+	}
+	/*
+	 * The owner is inside: a trylock never waits. The bias goes back, which is sound whatever
+	 * the owner does meanwhile: on the bias it was never out of it, and if it saw the bias
+	 * gone it takes the mutex, where it is alone however `biased` reads.
+	 */
+	__atomic_store_n(&l->biased, 1, __ATOMIC_RELAXED);
+	softhw_unlock(&l->mutex);
+	return false;
+}
