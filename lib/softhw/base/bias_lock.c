@@ -75,16 +75,22 @@ void softhw_bias_owner_out(struct softhw_bias_lock *l)
 		(void)softhw_futex(&l->in, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
 }
 
-/* Makes the owner's `in` and our cleared bias visible to each other. */
+/*
+ * Makes the owner's `in` and our cleared bias visible to each other. The private barrier can
+ * fail for want of memory (a cpumask); the global one, slower (an RCU grace period), cannot.
+ */
 static void barrier(void)
 {
 	static bool told;
 
-	if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
+	for (int i = 0; i < 3; i++)
+		if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
+			return;
+	if (membarrier(MEMBARRIER_CMD_GLOBAL) == 0)
 		return;
 	/* Only leaned after a registration in this process, which lasts: not seen so far. */
 	if (!__atomic_exchange_n(&told, true, __ATOMIC_RELAXED))
-		SDK_LOG_ERR("membarrier(PRIVATE_EXPEDITED) failed after it was registered: %s; the qp lock orders by a local fence only",
+		SDK_LOG_ERR("membarrier() failed after it was registered (%s): the qp lock is ordered by a local fence only; run without a seccomp filter on membarrier",
 			    strerror(errno));
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
@@ -103,13 +109,24 @@ static void wait_owner_out(struct softhw_bias_lock *l)
 	__atomic_store_n(&l->waiting, 0, __ATOMIC_RELAXED);
 }
 
-static void revoked(struct softhw_bias_lock *l)
+/* The mutex is ours: clear the bias, once, with the barrier that orders it against `in`. */
+static void unbias(struct softhw_bias_lock *l)
 {
+	l->since = 0;
+	if (!__atomic_load_n(&l->biased, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&l->biased, 0, __ATOMIC_RELAXED);
+	barrier();
 	l->revocations++;
 	if (l->rebias_after < REBIAS_MAX)
 		l->rebias_after *= 2;
 }
 
+/*
+ * With the bias cleared, the owner may still be inside from before (a trylock that found it
+ * there left it so): whoever takes the mutex looks at `in` too. The revocation's barrier made
+ * an older section's `in` visible; a newer attempt reads the bias cleared and backs out.
+ */
 void softhw_bias_lock_other(struct softhw_bias_lock *l, bool claim)
 {
 	softhw_lock(&l->mutex);
@@ -118,34 +135,17 @@ void softhw_bias_lock_other(struct softhw_bias_lock *l, bool claim)
 		__atomic_store_n(&l->owner, (const void *)&softhw_thread_mark, __ATOMIC_RELAXED);
 		return;
 	}
-	l->since = 0;
-	if (!__atomic_load_n(&l->biased, __ATOMIC_RELAXED))
-		return;
-	__atomic_store_n(&l->biased, 0, __ATOMIC_RELAXED);
-	barrier();
+	unbias(l);
 	wait_owner_out(l);
-	revoked(l);
 }
 
 bool softhw_bias_trylock_other(struct softhw_bias_lock *l)
 {
 	if (!softhw_trylock(&l->mutex))
 		return false;
-	l->since = 0;
-	if (!__atomic_load_n(&l->biased, __ATOMIC_RELAXED))
+	unbias(l);
+	if (!__atomic_load_n(&l->in, __ATOMIC_ACQUIRE))
 		return true;
-	__atomic_store_n(&l->biased, 0, __ATOMIC_RELAXED);
-	barrier();
-	if (!__atomic_load_n(&l->in, __ATOMIC_ACQUIRE)) {
-		revoked(l);
-		return true;
-	}
-	/*
-	 * The owner is inside: a trylock never waits. The bias goes back, which is sound whatever
-	 * the owner does meanwhile: on the bias it was never out of it, and if it saw the bias
-	 * gone it takes the mutex, where it is alone however `biased` reads.
-	 */
-	__atomic_store_n(&l->biased, 1, __ATOMIC_RELAXED);
-	softhw_unlock(&l->mutex);
+	softhw_unlock(&l->mutex); /* the owner is inside: no wait (the bias stays cleared) */
 	return false;
 }

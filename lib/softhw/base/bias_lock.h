@@ -10,7 +10,7 @@
  * mutex, then revokes the bias: it clears `biased` and runs membarrier(PRIVATE_EXPEDITED),
  * which puts a full barrier on every CPU running one of our threads, so the owner either
  * sees the bias gone or has its `in` seen (the asymmetric Dekker of liburcu). Then it waits,
- * on a futex, until the owner is out. A revoked owner takes the mutex too; once it has taken
+ * on a futex, until the owner is out (a trylock does not wait: it fails, the bias cleared). A revoked owner takes the mutex too; once it has taken
  * it `rebias_after` times in a row with no other thread in between, it leans the lock back to
  * itself. Each revocation doubles that count, so a thread that keeps coming costs a bounded
  * number of barriers. Without membarrier the lock never leans: a mutex, as softhw_lock.
@@ -94,6 +94,8 @@ static inline bool softhw_bias_trylock(struct softhw_bias_lock *l)
 {
 	if (!softhw_bias_lock_mine(l))
 		return softhw_bias_trylock_other(l);
+	if (__atomic_load_n(&l->in, __ATOMIC_RELAXED))
+		return false; /* (ours already, on the bias: as softhw_trylock says of a held lock) */
 	if (softhw_bias_enter(l))
 		return true;
 	if (!softhw_trylock(&l->mutex))
@@ -107,6 +109,7 @@ static inline void softhw_bias_unlock(struct softhw_bias_lock *l)
 	if (softhw_bias_lock_mine(l) && __atomic_load_n(&l->in, __ATOMIC_RELAXED)) {
 		/* (release: the section's loads and stores come before a revoker may see 0) */
 		__atomic_store_n(&l->in, 0, __ATOMIC_RELEASE);
+		__atomic_signal_fence(__ATOMIC_SEQ_CST); /* (the look stays after the store) */
 		if (!__atomic_load_n(&l->biased, __ATOMIC_RELAXED))
 			softhw_bias_owner_out(l); /* revoked meanwhile: the revoker may sleep on `in` */
 		return;

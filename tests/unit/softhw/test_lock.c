@@ -214,15 +214,25 @@ static void test_bias_trylock(void)
 	softhw_bias_lock(&blk);
 	CHECK(pthread_create(&t, NULL, bias_try, &got) == 0);
 	pthread_join(t, NULL);
-	CHECK(got == 0);           /* the owner is inside: no wait, no lock */
-	CHECK(blk.biased == 1);    /* and the bias is back */
+	CHECK(got == 0); /* the owner is inside: no wait, no lock */
+	CHECK(blk.biased == 0 && blk.revocations == 1 && blk.in == 1);
 	CHECK(__atomic_load_n(&blk.mutex.v, __ATOMIC_SEQ_CST) == 0);
-	softhw_bias_unlock(&blk);
+	CHECK(!softhw_bias_trylock(&blk)); /* ours already: no */
 	got = -1;
-	CHECK(pthread_create(&t, NULL, bias_try, &got) == 0); /* the owner out: it gets it, revoking */
+	CHECK(pthread_create(&t, NULL, bias_try, &got) == 0); /* still inside, the bias cleared: no */
+	pthread_join(t, NULL);
+	CHECK(got == 0 && blk.revocations == 1);
+	softhw_bias_unlock(&blk);
+	CHECK(blk.in == 0);
+	got = -1;
+	CHECK(pthread_create(&t, NULL, bias_try, &got) == 0); /* the owner out: it gets it */
 	pthread_join(t, NULL);
 	CHECK(got == 1 && blk.biased == 0 && blk.revocations == 1);
 	softhw_unlock(&blk.mutex); /* (taken by the thread that ended: the mutex is not owned) */
+	/* revoked: the owner's next section takes the mutex */
+	softhw_bias_lock(&blk);
+	CHECK(blk.in == 0 && __atomic_load_n(&blk.mutex.v, __ATOMIC_SEQ_CST) != 0);
+	softhw_bias_unlock(&blk);
 }
 
 #define BIAS_ROUNDS 300000
