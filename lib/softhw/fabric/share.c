@@ -41,13 +41,21 @@ struct share_slot {
  * announces them here with plain stores, where a counted access (`busy`) takes two atomic
  * read-modify-writes, each the price of a small task. The exporter makes those stores visible
  * to itself with membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) before it reads them, as liburcu
- * does with its readers. One cache line each: importers do not share lines.
+ * does with its readers. One cache line each: importers do not share lines. A word names its
+ * claimer's pid beside the slot, in one CAS, so an importer that finds every word taken can
+ * take back those of processes that are gone (they died without closing their views).
  */
 struct share_acc {
-	uint32_t slot; /* the slot + 1 the view was claimed for (a CAS from 0), 0 free */
-	uint32_t act;  /* 1 while inside an access (a futex word) */
-	char pad[56];
+	uint64_t own; /* the claimer's pid << 32 | the slot + 1 it was claimed for (a CAS from 0), 0 free */
+	uint32_t act; /* 1 while inside an access (a futex word) */
+	uint32_t unused;
+	char pad[48];
 };
+
+static uint32_t acc_slot(const struct share_acc *a)
+{
+	return (uint32_t)__atomic_load_n(&a->own, __ATOMIC_ACQUIRE); /* (the slot + 1, or 0) */
+}
 
 struct share_ctl {
 	union {
@@ -721,15 +729,15 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 }
 
 /*
- * Waits until *w is 0, or *owner is no longer `want` (a word given back and claimed for another
- * slot: its accesses are not this export's); false when UNEXPORT_WAIT_MS since `start` passed.
+ * Waits until *w is 0, or owner's slot is no longer `want` (a word given back and claimed for
+ * another slot: its accesses are not this export's); false when UNEXPORT_WAIT_MS since `start` passed.
  */
-static bool wait_zero(uint32_t *w, const uint32_t *owner, uint32_t want, const struct timespec *start)
+static bool wait_zero(uint32_t *w, const struct share_acc *owner, uint32_t want, const struct timespec *start)
 {
 	struct timespec now, step = {.tv_nsec = 10 * 1000 * 1000};
 	uint32_t b;
 
-	while ((owner == NULL || __atomic_load_n(owner, __ATOMIC_SEQ_CST) == want) &&
+	while ((owner == NULL || acc_slot(owner) == want) &&
 	       (b = __atomic_load_n(w, __ATOMIC_SEQ_CST)) != 0) {
 		(void)softhw_futex(w, FUTEX_WAIT, b, &step);
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -761,8 +769,8 @@ void softhw_share_unexport(const struct softhw_share_grant *g)
 	}
 	ended = wait_zero(&s->busy, NULL, 0, &start);
 	for (uint32_t k = 0; k < SHARE_ACCESSORS && ended; k++)
-		if (__atomic_load_n(&ex.ctl->acc[k].slot, __ATOMIC_ACQUIRE) == g->slot + 1)
-			ended = wait_zero(&ex.ctl->acc[k].act, &ex.ctl->acc[k].slot, g->slot + 1, &start);
+		if (acc_slot(&ex.ctl->acc[k]) == g->slot + 1)
+			ended = wait_zero(&ex.ctl->acc[k].act, &ex.ctl->acc[k], g->slot + 1, &start);
 	if (!ended) {
 		SDK_LOG_WARN("An importer of shared memory at %p stopped inside an access (it died, or is stopped); the export ends without it",
 			     g->base);
@@ -975,23 +983,42 @@ static bool membarrier_registered(void)
 	return true;
 }
 
+/* Is the claimer of word `own` gone (and reaped: a zombie still answers kill)? */
+static bool acc_orphan(uint64_t own, pid_t self)
+{
+	pid_t pid = (pid_t)(own >> 32);
+
+	return own != 0 && pid > 0 && pid != self && kill(pid, 0) != 0 && errno == ESRCH;
+}
+
 /* An announcement word for a view whose accesses the caller serialises; NULL: count them. */
 static struct share_acc *acc_claim(struct share_ctl *ctl, uint32_t slot)
 {
+	pid_t self = getpid();
+	uint64_t mine = (uint64_t)(uint32_t)self << 32 | (slot + 1);
+
 	if (!__atomic_load_n(&ctl->mb.fast, __ATOMIC_ACQUIRE) || !membarrier_registered())
 		return NULL;
-	for (uint32_t k = 0; k < SHARE_ACCESSORS; k++) {
-		uint32_t free_ = 0;
+	/*
+	 * A free word, else one whose claimer is gone. Its `act` may read 1 (it died inside an
+	 * access): whoever waits on it stops once the word names another slot, or at our 0.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t k = 0; k < SHARE_ACCESSORS; k++) {
+			uint64_t seen = __atomic_load_n(&ctl->acc[k].own, __ATOMIC_RELAXED);
 
-		if (__atomic_load_n(&ctl->acc[k].slot, __ATOMIC_RELAXED) == 0 &&
-		    __atomic_compare_exchange_n(&ctl->acc[k].slot, &free_, slot + 1, false, __ATOMIC_ACQ_REL,
-						__ATOMIC_RELAXED)) {
-			__atomic_store_n(&ctl->acc[k].act, 0, __ATOMIC_RELAXED);
-			return &ctl->acc[k];
+			if ((pass == 0 ? seen == 0 : acc_orphan(seen, self)) &&
+			    __atomic_compare_exchange_n(&ctl->acc[k].own, &seen, mine, false, __ATOMIC_ACQ_REL,
+							__ATOMIC_RELAXED)) {
+				__atomic_store_n(&ctl->acc[k].act, 0, __ATOMIC_RELEASE);
+				if (seen != 0)
+					(void)softhw_futex(&ctl->acc[k].act, FUTEX_WAKE, INT_MAX, NULL);
+				return &ctl->acc[k];
+			}
 		}
 	}
-	/* Every word taken (256 views of this exporter at once; those of importers that exited
-	 * without closing theirs stay taken): this view counts its accesses. */
+	/* Every word taken by live importers (256 views of this exporter at once): this view
+	 * counts its accesses. */
 	return NULL;
 }
 
@@ -1049,8 +1076,12 @@ void softhw_share_view_close(struct softhw_share_view *v)
 {
 	if (v == NULL)
 		return;
-	if (view_fast(v))
-		__atomic_store_n(&v->acc->slot, 0, __ATOMIC_RELEASE);
+	if (view_fast(v)) {
+		uint64_t mine = __atomic_load_n(&v->acc->own, __ATOMIC_RELAXED);
+
+		/* (ours unless someone took it for a dead process's: pid reuse makes that harmless) */
+		__atomic_compare_exchange_n(&v->acc->own, &mine, 0, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
+	}
 	munmap(v->win, v->len);
 	munmap(v->ctl, ctl_len());
 	free(v);

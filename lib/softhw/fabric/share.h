@@ -39,10 +39,11 @@
  *    of a same-host RDMA task). The end of the export makes those stores visible with
  *    membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) after it clears the slot, then waits for the
  *    words of that slot as for the count. Views count where the kernel lacks it, in a fork
- *    child (whose parent's views are marked in a MADV_WIPEONFORK page), and once the
- *    exporter's 256 words are taken (a view of an importer that exits without closing it keeps
- *    its word for the exporter's life). If membarrier() fails at the end of an export, its
- *    pages stay shared, so that no store is lost.
+ *    child (whose parent's views are marked in a MADV_WIPEONFORK page), and once live
+ *    importers hold all 256 of the exporter's words (a word names its claimer's pid: one whose
+ *    process is gone and reaped goes to the next importer that finds none free). If
+ *    membarrier() fails at the end of an export, its pages stay shared, so that no store is
+ *    lost.
  */
 #ifndef SOFTHW_FABRIC_SHARE_H
 #define SOFTHW_FABRIC_SHARE_H

@@ -862,6 +862,110 @@ static void test_window_unexport_waits_announced(void)
 	window_unexport_waits(true);
 }
 
+/*
+ * `n` serialised views of x's export in a child that then ends without closing them (`stay`:
+ * it lives on, holding them, until its pipe closes). Returns the child's pid (0: failed), and
+ * through *announced how many of its views got a word of their own.
+ */
+static pid_t words_child(const struct exporter *x, int n, bool stay, int *pipe_out, int *announced)
+{
+	int fds[2], up[2], got = -1;
+	pid_t kid;
+
+	if (pipe(fds) != 0 || pipe(up) != 0)
+		return 0;
+	fflush(NULL);
+	kid = fork();
+	if (kid == 0) {
+		struct softhw_mem_peer p = peer_of(x);
+		int count = 0;
+		char c;
+
+		close(fds[1]);
+		close(up[0]);
+		p.serialised = true;
+		for (int i = 0; i < n; i++) {
+			struct softhw_mem_remote *r = NULL;
+			const char *why = "";
+
+			if (softhw_mem_connect(&p, &r, &why) != DOCA_SUCCESS || r == NULL)
+				_exit(2);
+			count += softhw_mem_window_announced(r);
+		}
+		if (!write_full(up[1], &count, sizeof(count)))
+			_exit(3);
+		if (stay)
+			while (read(fds[0], &c, 1) == 1) {
+			}
+		_exit(0); /* (the views stay open: their words with them) */
+	}
+	close(fds[0]);
+	close(up[1]);
+	if (kid < 0 || !read_full(up[0], &got, sizeof(got))) {
+		close(fds[1]);
+		close(up[0]);
+		return 0;
+	}
+	close(up[0]);
+	*announced = got;
+	*pipe_out = fds[1];
+	return kid;
+}
+
+/*
+ * The exporter's 256 announcement words: those of an importer that died without closing its
+ * views are taken back by the next importer that finds none free, those of a live one are not.
+ */
+static void test_window_words_of_dead_importers(void)
+{
+	enum { WORDS = 256, DEAD = 200 };
+	long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+	struct softhw_mem_remote *mine[DEAD + 1] = {0};
+	struct softhw_mem_peer p;
+	struct exporter x;
+	int dead_pipe = -1, live_pipe = -1, dead_got = 0, live_got = 0, status;
+	pid_t dead, live;
+	const char *why = "";
+
+	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED)) {
+		printf("skipped: no membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) here: windows count their accesses\n");
+		return;
+	}
+	importer_cma(false);
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, true));
+	dead = words_child(&x, DEAD, false, &dead_pipe, &dead_got);
+	live = words_child(&x, WORDS - DEAD, true, &live_pipe, &live_got);
+	CHECK(dead > 0 && live > 0 && dead_got == DEAD && live_got == WORDS - DEAD); /* every word taken */
+	CHECK(waitpid(dead, &status, 0) == dead && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	p = peer_of(&x);
+	p.serialised = true;
+	for (int i = 0; i <= DEAD; i++) {
+		CHECK_OK(softhw_mem_connect(&p, &mine[i], &why));
+		if (mine[i] == NULL)
+			break;
+		/* the dead child's 200 come back; the 201st would be the live child's: counted instead */
+		CHECK(softhw_mem_window_announced(mine[i]) == (i < DEAD));
+	}
+	/* and they work: a word's accesses reach the exporter's memory */
+	if (mine[DEAD - 1] != NULL) {
+		uint8_t b[64], back[64] = {0};
+
+		memset(b, 0x6b, sizeof(b));
+		CHECK_OK(softhw_mem_copy_direct(mine[DEAD - 1], x.e.addr + WIN_OFF, b, sizeof(b), true));
+		CHECK_OK(softhw_mem_copy_direct(mine[0], x.e.addr + WIN_OFF, back, sizeof(back), false));
+		CHECK(memcmp(b, back, sizeof(b)) == 0);
+	}
+	for (int i = 0; i <= DEAD; i++)
+		softhw_mem_disconnect(mine[i]);
+	if (live_pipe >= 0)
+		close(live_pipe);
+	CHECK(live <= 0 || (waitpid(live, &status, 0) == live && WIFEXITED(status) && WEXITSTATUS(status) == 0));
+	if (dead_pipe >= 0)
+		close(dead_pipe);
+	CHECK(finish(&x));
+	importer_cma(true);
+}
+
 /* A fork() of the exporter writes its own copy: the exporter's memory, and the window, keep theirs. */
 static void test_window_fork_private(void)
 {
@@ -1315,6 +1419,7 @@ int main(void)
 	TEST_RUN(test_window_revoked_and_dead);
 	TEST_RUN(test_window_unexport_waits_counted);
 	TEST_RUN(test_window_unexport_waits_announced);
+	TEST_RUN(test_window_words_of_dead_importers);
 	TEST_RUN(test_window_fork_private);
 	TEST_RUN(test_window_refused_with_threads);
 	TEST_RUN(test_window_outlives_free);
