@@ -2,7 +2,9 @@
 /*
  * softdoca: dpaintrin.h — the DPA compiler's intrinsics that DOCA's device code uses, for
  * device code built by softdoca's dpacc (the EUs are host threads: cycles are nanoseconds of
- * CLOCK_MONOTONIC, fences are C11 fences).
+ * CLOCK_MONOTONIC; the time is the DPA timer, the clock doca_clock_get_crosstimestamp() reads
+ * as DOCA_CLOCK_NIC_DPA_TIMER, in microseconds, as NVIDIA's time_sync application converts it;
+ * fences are C11 fences).
  */
 #ifndef SOFTDOCA_DPAINTRIN_H
 #define SOFTDOCA_DPAINTRIN_H
@@ -18,6 +20,7 @@
 #define __DPA_RW 3
 
 uint64_t __softdoca_dpa_dev_cycles(void);
+uint64_t __softdoca_dpa_dev_time_us(void);
 
 static inline uint64_t __dpa_thread_cycles(void)
 {
@@ -26,7 +29,7 @@ static inline uint64_t __dpa_thread_cycles(void)
 
 static inline uint64_t __dpa_thread_time(void)
 {
-	return __softdoca_dpa_dev_cycles();
+	return __softdoca_dpa_dev_time_us();
 }
 
 #define __dpa_compiler_barrier() __asm__ __volatile__("" ::: "memory")

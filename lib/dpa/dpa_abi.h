@@ -70,6 +70,8 @@ struct softdoca_dpa_host_ops {
 	int (*hash_table)(uint64_t table, uint32_t op, uint32_t key, uint64_t *value);
 	/* doca_dpa_dev_trace: one record of five arguments to the context's trace file */
 	void (*trace)(const uint64_t args[5]);
+	/* dpaintrin.h's __dpa_thread_time(): the DPA timer (DOCA_CLOCK_NIC_DPA_TIMER) in microseconds */
+	uint64_t (*timer_us)(void);
 };
 
 enum softdoca_dpa_ht_op {

@@ -476,6 +476,20 @@ static uint64_t cycles(void)
 	return monotonic_ns();
 }
 
+/*
+ * The soft card's DPA timer in µs: CLOCK_MONOTONIC_RAW, the clock doca_clock reads as
+ * DOCA_CLOCK_NIC_DPA_TIMER (lib/softhw/engine/clock.c), so that a device time and a cross
+ * timestamp of that clock agree.
+ */
+static uint64_t timer_us(void)
+{
+	struct timespec ts;
+
+	stop_point();
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
 const struct softdoca_dpa_host_ops softdoca_dpa_host_ops = {
 	.abi = SOFTDOCA_DPA_ABI,
 	.size = sizeof(struct softdoca_dpa_host_ops),
@@ -490,6 +504,7 @@ const struct softdoca_dpa_host_ops softdoca_dpa_host_ops = {
 	.sync_event_update_add = sync_event_update_add,
 	.sync_event_wait_gt = sync_event_wait_gt,
 	.cycles = cycles,
+	.timer_us = timer_us,
 	.thread_reschedule = thread_reschedule,
 	.thread_finish = thread_finish,
 	.thread_notify = thread_notify,

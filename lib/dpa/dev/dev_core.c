@@ -136,6 +136,12 @@ DEV_HIDDEN uint64_t __softdoca_dpa_dev_cycles(void)
 	return softdoca_dpa_dev_host->cycles();
 }
 
+/* dpaintrin.h's __dpa_thread_time() */
+DEV_HIDDEN uint64_t __softdoca_dpa_dev_time_us(void)
+{
+	return softdoca_dpa_dev_host->timer_us();
+}
+
 /*
  * Host memory through mmap handles. The copy is done when post_memcpy returns; with async ops
  * (a non-zero handle) its completion is then delivered to their completion context.

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "doca_buf.h"
+#include "doca_clock.h"
 #include "doca_buf_inventory.h"
 #include "doca_dev.h"
 #include "doca_dpa.h"
@@ -24,7 +25,7 @@
 #include "dpa_test.h"
 #include "test_dpa_common.h"
 
-extern doca_dpa_func_t verbs_wr_rpc, verbs_qp_rpc, ht_rpc, tg_member, fill_ranks, hello_kernel, bump_event, mixed_rpc,
+extern doca_dpa_func_t verbs_wr_rpc, verbs_qp_rpc, ht_rpc, tg_member, fill_ranks, hello_kernel, bump_event, mixed_rpc, time_rpc,
 	same_name_rpc, unsupported_rpc, wait_then_set, signal_then_wait, counter_thread, notify_rpc, log_trace_rpc;
 
 static FILE *sdk_log_file;
@@ -154,6 +155,34 @@ static void test_rpc(void)
 	CHECK_OK(doca_dpa_rpc(dpa, &same_name_rpc, &ret));
 	CHECK(ret == 1111 && test_dpa_same_name() == 2222);
 	CHECK_OK(doca_dpa_mem_free(dpa, dev_val));
+	CHECK_OK(doca_dpa_destroy(dpa));
+}
+
+static uint64_t clock_us(const union doca_clock_timespec_t *t)
+{
+	return (uint64_t)t->ts.tv_sec * 1000000u + (uint64_t)t->ts.tv_nsec / 1000u;
+}
+
+/*
+ * __dpa_thread_time() is the DPA timer in microseconds: between two host reads of
+ * DOCA_CLOCK_NIC_DPA_TIMER around the call (as time_sync correlates them), and not the
+ * nanoseconds of __dpa_thread_cycles().
+ */
+static void test_device_time(void)
+{
+	struct doca_dpa *dpa = dpa_test_started(dev);
+	union doca_clock_timespec_t before, after;
+	struct doca_clock *clock = NULL;
+	uint64_t ret = 0;
+
+	CHECK_OK(doca_clock_create(dev, &clock));
+	if (clock != NULL) {
+		CHECK_OK(doca_clock_get_timestamp(clock, DOCA_CLOCK_NIC_DPA_TIMER, &before));
+		CHECK_OK(doca_dpa_rpc(dpa, &time_rpc, &ret));
+		CHECK_OK(doca_clock_get_timestamp(clock, DOCA_CLOCK_NIC_DPA_TIMER, &after));
+		CHECK(clock_us(&before) <= ret && ret <= clock_us(&after));
+		CHECK_OK(doca_clock_destroy(clock));
+	}
 	CHECK_OK(doca_dpa_destroy(dpa));
 }
 
@@ -732,6 +761,7 @@ int main(int argc, char **argv)
 	TEST_RUN(test_launch_ranks);
 	TEST_RUN(test_device_sync_events);
 	TEST_RUN(test_rpc);
+	TEST_RUN(test_device_time);
 	TEST_RUN(test_device_log);
 	TEST_RUN(test_log_and_trace_files);
 	TEST_RUN(test_uar_id);

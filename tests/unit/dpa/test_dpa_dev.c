@@ -53,6 +53,12 @@ __dpa_rpc__ uint64_t mixed_rpc(uint8_t u8, int16_t s16, _Bool flag, int32_t s32,
 	return test_dpa_checksum(u8, s16, flag, s32, u64, f, d, &big, &small) + p[0] * 1000000 + rpc_calls * 7;
 }
 
+/* The DPA timer, as NVIDIA's time_sync reads it (microseconds, correlated with DOCA_CLOCK_NIC_DPA_TIMER). */
+__dpa_rpc__ uint64_t time_rpc(void)
+{
+	return __dpa_thread_time();
+}
+
 __dpa_rpc__ uint64_t same_name_rpc(void)
 {
 	return test_dpa_same_name();
