@@ -78,6 +78,8 @@ void rnic_qp_push_cqe(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_e
 	struct softhw_rnic_cqe c = {
 		.kind = kind, .qp = (struct softhw_rnic_qp *)qp, .qp_user = qp->user, .status = status};
 
+	if (qp->hidden)
+		return; /* the connection's events are its visible half's */
 	rnic_ep_push(qp->ep, &c);
 }
 
@@ -460,6 +462,40 @@ static bool we_dial(const struct rnic_qp *qp)
 	return qp->id < qp->peer.qp_id;
 }
 
+/*
+ * A queue pair given its own descriptor: a loopback RC connection, which hardware allows
+ * (NVIDIA's dpa_all_to_all connects every rank to itself). Its responder half is a hidden queue
+ * pair of the same ep with the same user, so what arrives completes on the same connection; the
+ * two connect as any two queue pairs of one process do, through the process's own listener.
+ */
+static doca_error_t connect_self(struct rnic_qp *qp)
+{
+	struct softhw_rnic_qp *m = NULL;
+	struct rnic_qp *half;
+	doca_error_t err;
+	bool busy;
+
+	softhw_bias_lock(&qp->lock);
+	busy = qp->mirror != NULL || qp->has_desc || qp->has_peer || qp->cm || qp->state != QP_IDLE;
+	softhw_bias_unlock(&qp->lock);
+	if (busy)
+		return DOCA_ERROR_BAD_STATE;
+	err = rnic_qp_create((struct softhw_rnic_ep *)qp->ep, qp->user, &m);
+	if (err != DOCA_SUCCESS)
+		return err;
+	half = rnic_qp_of(m);
+	half->hidden = true;
+	err = rnic_qp_connect(m, qp->desc, sizeof(qp->desc));
+	if (err == DOCA_SUCCESS)
+		err = rnic_qp_connect((struct softhw_rnic_qp *)qp, half->desc, sizeof(half->desc));
+	if (err != DOCA_SUCCESS) {
+		rnic_qp_destroy(m);
+		return err;
+	}
+	qp->mirror = half;
+	return DOCA_SUCCESS;
+}
+
 doca_error_t rnic_qp_connect(struct softhw_rnic_qp *q, const void *blob, size_t len)
 {
 	struct rnic_qp *qp = rnic_qp_of(q);
@@ -478,6 +514,9 @@ doca_error_t rnic_qp_connect(struct softhw_rnic_qp *q, const void *blob, size_t 
 			    rnic_wire_name(peer.wire), rnic_conn_of(qp)->name);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
+	if (peer.qp_id == qp->id && peer.qp_token == qp->token && peer.pid == getpid() &&
+	    rnic_same_host(&rnic_nic.host, &peer.host) && !rnic_conn_of(qp)->symmetric && !qp->ep->attr.dc)
+		return connect_self(qp);
 	softhw_bias_lock(&qp->lock);
 	if (qp->has_desc || qp->cm) {
 		softhw_bias_unlock(&qp->lock);
@@ -618,6 +657,9 @@ doca_error_t rnic_qp_disconnect(struct softhw_rnic_qp *q)
 {
 	struct rnic_qp *qp = rnic_qp_of(q);
 
+	if (qp->mirror != NULL)
+		(void)rnic_qp_disconnect((struct softhw_rnic_qp *)qp->mirror);
+
 	softhw_bias_lock(&qp->lock);
 	if (qp->state == QP_RTS) {
 		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
@@ -631,12 +673,13 @@ doca_error_t rnic_qp_disconnect(struct softhw_rnic_qp *q)
 
 void rnic_qp_destroy(struct softhw_rnic_qp *q)
 {
-	struct rnic_qp *qp = rnic_qp_of(q);
+	struct rnic_qp *qp = rnic_qp_of(q), *mirror;
 	struct rnic_ep *ep;
 
 	if (qp == NULL)
 		return;
 	ep = qp->ep;
+	mirror = qp->mirror; /* (qp is the service thread's to free once it is in the graveyard) */
 	for (struct rnic_qp **pp = &ep->own_qps; *pp != NULL; pp = &(*pp)->next_own)
 		if (*pp == qp) {
 			*pp = qp->next_own;
@@ -672,6 +715,8 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 	rnic_nic_reap_wait();
 	pthread_mutex_unlock(&rnic_nic.lock);
 	rnic_ep_forget_qp(ep, qp);
+	if (mirror != NULL) /* after its visible half: whatever it says then is not heard */
+		rnic_qp_destroy((struct softhw_rnic_qp *)mirror);
 }
 
 /*

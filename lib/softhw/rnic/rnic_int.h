@@ -127,6 +127,8 @@ struct rnic_qp {
 	struct rnic_qp *next_up[RNIC_PATH_COUNT]; /* ep->up[p] (owner thread only) */
 	uint8_t up_mask;           /* atomic: the paths up on this qp (rnic_path_up) */
 	bool own;                  /* made by the owner out of band (rnic_qp_create; on own_qps) */
+	bool hidden;               /* the responder half of a qp connected to itself: says nothing (no CQE of its own) */
+	struct rnic_qp *mirror;    /* that half, of the qp connected to itself (owner thread only) */
 	struct rnic_qp *next_ctl;  /* nic.dials / nic.graveyard (nic.lock) */
 	struct rnic_qp *next_timed; /* service thread: stalled / connecting qps */
 	struct rnic_ep *ep;
