@@ -10,10 +10,11 @@
  * mutex, then revokes the bias: it clears `biased` and runs membarrier(PRIVATE_EXPEDITED),
  * which puts a full barrier on every CPU running one of our threads, so the owner either
  * sees the bias gone or has its `in` seen (the asymmetric Dekker of liburcu). Then it waits,
- * on a futex, until the owner is out (a trylock does not wait: it fails, the bias cleared). A revoked owner takes the mutex too; once it has taken
- * it `rebias_after` times in a row with no other thread in between, it leans the lock back to
- * itself. Each revocation doubles that count, so a thread that keeps coming costs a bounded
- * number of barriers. Without membarrier the lock never leans: a mutex, as softhw_lock.
+ * on a futex, until the owner is out; a trylock does not wait (it fails, the bias cleared).
+ * A revoked owner takes the mutex too; once it has taken it `rebias_after` times in a row
+ * with no other thread in between, it leans the lock back to itself. Each revocation doubles
+ * that count, so a thread that keeps coming costs a bounded number of barriers. Without
+ * membarrier the lock never leans: a mutex, as softhw_lock.
  *
  * Not recursive. The owner never changes (a second posting thread takes the mutex path).
  */
