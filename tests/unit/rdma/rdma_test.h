@@ -248,4 +248,96 @@ static inline void side_down(struct side *s)
 	free(s->mem);
 }
 
+/* Progresses s's PE until cond holds or `secs` pass. */
+#define RUN_UNTIL_S(s, cond, secs) \
+	do { \
+		double end_ = now_s() + (secs); \
+		while (!(cond) && now_s() < end_) \
+			if (doca_pe_progress((s)->pe) == 0) \
+				nap(); \
+		CHECK(cond); \
+	} while (0)
+
+static inline struct doca_buf *side_buf(struct doca_buf_inventory *inv, struct doca_mmap *m, char *addr, size_t len,
+					size_t data_len)
+{
+	struct doca_buf *b = NULL;
+
+	CHECK_OK(doca_buf_inventory_buf_get_by_args(inv, m, addr, len, addr, data_len, &b));
+	return b;
+}
+
+/*
+ * A connection of s given its own export's descriptor (a loopback RC queue pair, as hardware
+ * allows): a send to itself lands in s's receive, naming the same connection; a write and a
+ * read reach s's own memory, and a fetch-add its own word. s is started, with RDMA read, write
+ * and atomic rights on its mmap and its context, at least 4 KiB of memory, and counts its
+ * completions in ok / err; dev is its device, inv a started inventory of 4 or more bufs.
+ */
+static inline void side_loopback_check(struct side *s, struct doca_dev *dev, struct doca_buf_inventory *inv)
+{
+	struct doca_rdma_task_receive *r;
+	struct doca_rdma_task_send *snd;
+	struct doca_rdma_task_write *w;
+	struct doca_rdma_task_read *rd;
+	struct doca_rdma_task_atomic_fetch_add *fa;
+	struct doca_buf *src, *dst, *remote, *res;
+	struct doca_mmap *rm = NULL;
+	const void *d;
+	size_t l, len = 0;
+	uint64_t old = 0;
+	int base = s->ok + s->err;
+
+	CHECK_OK(doca_rdma_export(s->rdma, &d, &l, &s->conn));
+	CHECK_OK(doca_rdma_connect(s->rdma, d, l, s->conn));
+	CHECK_OK(doca_mmap_export_rdma(s->mmap, dev, &d, &l));
+	CHECK_OK(doca_mmap_create_from_export(NULL, d, l, dev, &rm));
+
+	strcpy(s->mem, "loop");
+	src = side_buf(inv, s->mmap, s->mem, 4, 4);
+	dst = side_buf(inv, s->mmap, s->mem + 1024, 64, 0);
+	CHECK_OK(doca_rdma_task_receive_allocate_init(s->rdma, dst, (union doca_data){0}, &r));
+	CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(r)));
+	CHECK_OK(doca_rdma_task_send_allocate_init(s->rdma, s->conn, src, (union doca_data){0}, &snd));
+	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(snd)));
+	RUN_UNTIL_S(s, s->ok + s->err == base + 2, 10);
+	CHECK(s->err == 0 && doca_rdma_task_receive_get_result_rdma_connection(r) == s->conn);
+	CHECK_OK(doca_buf_get_data_len(dst, &len));
+	CHECK(len == 4 && memcmp(s->mem + 1024, "loop", 4) == 0);
+
+	remote = side_buf(inv, rm, s->mem + 2048, 64, 0);
+	CHECK_OK(doca_rdma_task_write_allocate_init(s->rdma, s->conn, src, remote, (union doca_data){0}, &w));
+	CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w)));
+	RUN_UNTIL_S(s, s->ok + s->err == base + 3, 10);
+	CHECK(s->err == 0 && memcmp(s->mem + 2048, "loop", 4) == 0);
+	memset(s->mem + 1024, 0, 4);
+	CHECK_OK(doca_buf_reset_data_len(dst));
+	CHECK_OK(doca_rdma_task_read_allocate_init(s->rdma, s->conn, remote, dst, (union doca_data){0}, &rd));
+	CHECK_OK(doca_task_submit(doca_rdma_task_read_as_task(rd)));
+	RUN_UNTIL_S(s, s->ok + s->err == base + 4, 10);
+	CHECK(s->err == 0 && memcmp(s->mem + 1024, "loop", 4) == 0);
+
+	memcpy(s->mem + 3072, &(uint64_t){40}, 8);
+	CHECK_OK(doca_buf_dec_refcount(remote, NULL));
+	remote = side_buf(inv, rm, s->mem + 3072, 8, 8);
+	res = side_buf(inv, s->mmap, s->mem + 3584, 8, 0);
+	CHECK_OK(doca_rdma_task_atomic_fetch_add_allocate_init(s->rdma, s->conn, remote, res, 2, (union doca_data){0}, &fa));
+	CHECK_OK(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(fa)));
+	RUN_UNTIL_S(s, s->ok + s->err == base + 5, 10);
+	memcpy(&old, s->mem + 3584, 8);
+	CHECK(s->err == 0 && old == 40 && *(uint64_t *)(void *)(s->mem + 3072) == 42);
+
+	doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(fa));
+	doca_task_free(doca_rdma_task_read_as_task(rd));
+	doca_task_free(doca_rdma_task_write_as_task(w));
+	doca_task_free(doca_rdma_task_send_as_task(snd));
+	doca_task_free(doca_rdma_task_receive_as_task(r));
+	CHECK_OK(doca_buf_dec_refcount(res, NULL));
+	CHECK_OK(doca_buf_dec_refcount(remote, NULL));
+	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	CHECK_OK(doca_mmap_destroy(rm));
+	CHECK(s->fail == 0 && s->disc == 0);
+}
+
 #endif /* RDMA_TEST_H */

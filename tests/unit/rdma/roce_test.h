@@ -35,15 +35,7 @@ static inline struct doca_dev *open_ibdev(const char *name)
 	return dev;
 }
 
-/* Progresses s until cond or `secs` seconds (lossy runs retransmit a lot on a loaded machine). */
-#define RUN_UNTIL_S(s, cond, secs) \
-	do { \
-		double end_ = now_s() + (secs); \
-		while (!(cond) && now_s() < end_) \
-			if (doca_pe_progress((s)->pe) == 0) \
-				nap(); \
-		CHECK(cond); \
-	} while (0)
+/* (RUN_UNTIL_S: rdma_test.h) A minute: lossy runs retransmit a lot on a loaded machine. */
 #define RUN_UNTIL(s, cond) RUN_UNTIL_S(s, cond, 60)
 
 /* Length-prefixed blobs over a pipe. */

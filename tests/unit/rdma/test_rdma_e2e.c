@@ -707,72 +707,11 @@ static void test_cm_late_accept(void)
 static void test_loopback(void)
 {
 	struct side s;
-	struct doca_mmap *rm;
-	struct doca_buf *src, *dst, *remote, *res;
-	struct doca_rdma_task_receive *r;
-	struct doca_rdma_task_send *snd;
-	struct doca_rdma_task_write *w;
-	struct doca_rdma_task_read *rd;
-	struct doca_rdma_task_atomic_fetch_add *fa;
-	const void *d;
-	size_t l, len = 0;
-	uint64_t old = 0;
 
 	side_up(&s, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC,
 		DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE |
 			DOCA_ACCESS_FLAG_RDMA_ATOMIC);
-	CHECK_OK(doca_rdma_export(s.rdma, &d, &l, &s.conn));
-	CHECK_OK(doca_rdma_connect(s.rdma, d, l, s.conn));
-	rm = import(&s);
-
-	/* send to itself */
-	strcpy(s.mem, "loop");
-	src = lbuf(&s, 0, 4, 4);
-	dst = lbuf(&s, 1024, 64, 0);
-	CHECK_OK(doca_rdma_task_receive_allocate_init(s.rdma, dst, (union doca_data){0}, &r));
-	CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(r)));
-	CHECK_OK(doca_rdma_task_send_allocate_init(s.rdma, s.conn, src, (union doca_data){0}, &snd));
-	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(snd)));
-	RUN_UNTIL(&s, NULL, s.ok + s.err == 2);
-	CHECK(s.ok == 2);
-	CHECK(doca_rdma_task_receive_get_result_rdma_connection(r) == s.conn);
-	CHECK_OK(doca_buf_get_data_len(dst, &len));
-	CHECK(len == 4 && memcmp(s.mem + 1024, "loop", 4) == 0);
-
-	/* write and read its own memory through the connection */
-	remote = rbuf(rm, s.mem + 2048, 64, 0);
-	CHECK_OK(doca_rdma_task_write_allocate_init(s.rdma, s.conn, src, remote, (union doca_data){0}, &w));
-	CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w)));
-	RUN_UNTIL(&s, NULL, s.ok + s.err == 3);
-	CHECK(s.ok == 3 && memcmp(s.mem + 2048, "loop", 4) == 0);
-	CHECK_OK(doca_buf_reset_data_len(dst));
-	CHECK_OK(doca_rdma_task_read_allocate_init(s.rdma, s.conn, remote, dst, (union doca_data){0}, &rd));
-	CHECK_OK(doca_task_submit(doca_rdma_task_read_as_task(rd)));
-	RUN_UNTIL(&s, NULL, s.ok + s.err == 4);
-	CHECK(s.ok == 4 && memcmp(s.mem + 1024, "loop", 4) == 0);
-
-	/* a fetch-add on its own word */
-	memcpy(s.mem + 3072, &(uint64_t){40}, 8);
-	CHECK_OK(doca_buf_dec_refcount(remote, NULL));
-	remote = rbuf(rm, s.mem + 3072, 8, 8);
-	res = lbuf(&s, 3584, 8, 0);
-	CHECK_OK(doca_rdma_task_atomic_fetch_add_allocate_init(s.rdma, s.conn, remote, res, 2, (union doca_data){0}, &fa));
-	CHECK_OK(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(fa)));
-	RUN_UNTIL(&s, NULL, s.ok + s.err == 5);
-	memcpy(&old, s.mem + 3584, 8);
-	CHECK(s.ok == 5 && old == 40 && *(uint64_t *)(void *)(s.mem + 3072) == 42);
-
-	doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(fa));
-	doca_task_free(doca_rdma_task_read_as_task(rd));
-	doca_task_free(doca_rdma_task_write_as_task(w));
-	doca_task_free(doca_rdma_task_send_as_task(snd));
-	doca_task_free(doca_rdma_task_receive_as_task(r));
-	CHECK_OK(doca_buf_dec_refcount(res, NULL));
-	CHECK_OK(doca_buf_dec_refcount(remote, NULL));
-	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
-	CHECK_OK(doca_buf_dec_refcount(src, NULL));
-	CHECK_OK(doca_mmap_destroy(rm));
-	CHECK(s.fail == 0 && s.disc == 0);
+	side_loopback_check(&s, dev, inv);
 	side_down(&s);
 }
 

@@ -1085,68 +1085,18 @@ static void test_ack_owed_at_disconnect(void)
  */
 /*
  * A connection given its own descriptor on a rocev2 card: a loopback RC queue pair, its
- * packets to its own QPN. A send lands in the same context's receive, a write and a
- * fetch-add in its own memory.
+ * packets to its own QPN (side_loopback_check: a send to itself, a write, a read and a
+ * fetch-add on its own memory).
  */
 static void test_loopback(void)
 {
 	struct doca_dev *dev = open_ibdev(ibdev_a);
 	struct side s;
-	struct doca_mmap *rm = NULL;
-	struct doca_buf *src, *dst, *remote, *res;
-	struct doca_rdma_task_receive *r;
-	struct doca_rdma_task_send *snd;
-	struct doca_rdma_task_write *w;
-	struct doca_rdma_task_atomic_fetch_add *fa;
-	const void *d;
-	size_t l, len = 0;
-	uint64_t old = 0;
 
 	CHECK_OK(doca_buf_inventory_create(8, &inv));
 	CHECK_OK(doca_buf_inventory_start(inv));
-	side_up(&s, dev, DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC);
-	CHECK_OK(doca_rdma_export(s.rdma, &d, &l, &s.conn));
-	CHECK_OK(doca_rdma_connect(s.rdma, d, l, s.conn));
-	CHECK_OK(doca_mmap_export_rdma(s.mmap, dev, &d, &l));
-	CHECK_OK(doca_mmap_create_from_export(NULL, d, l, dev, &rm));
-
-	strcpy(s.mem, "loop");
-	src = lbuf(&s, 0, 4, 4);
-	dst = lbuf(&s, 1024, 64, 0);
-	CHECK_OK(doca_rdma_task_receive_allocate_init(s.rdma, dst, (union doca_data){0}, &r));
-	CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(r)));
-	CHECK_OK(doca_rdma_task_send_allocate_init(s.rdma, s.conn, src, (union doca_data){0}, &snd));
-	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(snd)));
-	RUN_UNTIL_S(&s, s.ok + s.err == 2, 10);
-	CHECK(s.ok == 2 && doca_rdma_task_receive_get_result_rdma_connection(r) == s.conn);
-	CHECK_OK(doca_buf_get_data_len(dst, &len));
-	CHECK(len == 4 && memcmp(s.mem + 1024, "loop", 4) == 0);
-
-	remote = rbuf(rm, s.mem, 2048, 64, 0);
-	CHECK_OK(doca_rdma_task_write_allocate_init(s.rdma, s.conn, src, remote, (union doca_data){0}, &w));
-	CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w)));
-	RUN_UNTIL_S(&s, s.ok + s.err == 3, 10);
-	CHECK(s.ok == 3 && memcmp(s.mem + 2048, "loop", 4) == 0);
-
-	memcpy(s.mem + 3072, &(uint64_t){40}, 8);
-	CHECK_OK(doca_buf_dec_refcount(remote, NULL));
-	remote = rbuf(rm, s.mem, 3072, 8, 8);
-	res = lbuf(&s, 3584, 8, 0);
-	CHECK_OK(doca_rdma_task_atomic_fetch_add_allocate_init(s.rdma, s.conn, remote, res, 2, (union doca_data){0}, &fa));
-	CHECK_OK(doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(fa)));
-	RUN_UNTIL_S(&s, s.ok + s.err == 4, 10);
-	memcpy(&old, s.mem + 3584, 8);
-	CHECK(s.ok == 4 && old == 40 && *(uint64_t *)(void *)(s.mem + 3072) == 42);
-
-	doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(fa));
-	doca_task_free(doca_rdma_task_write_as_task(w));
-	doca_task_free(doca_rdma_task_send_as_task(snd));
-	doca_task_free(doca_rdma_task_receive_as_task(r));
-	CHECK_OK(doca_buf_dec_refcount(res, NULL));
-	CHECK_OK(doca_buf_dec_refcount(remote, NULL));
-	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
-	CHECK_OK(doca_buf_dec_refcount(src, NULL));
-	CHECK_OK(doca_mmap_destroy(rm));
+	side_up(&s, dev, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC);
+	side_loopback_check(&s, dev, inv);
 	side_down(&s);
 	CHECK_OK(doca_buf_inventory_destroy(inv));
 	CHECK_OK(doca_dev_close(dev));
