@@ -2,13 +2,11 @@
 /* The slow halves of the leaning lock (bias_lock.h): claiming, revoking, leaning back. */
 #include <errno.h>
 #include <limits.h>
-#include <linux/membarrier.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "softhw/base/bias_lock.h"
 #include "softhw/base/futex.h"
+#include "softhw/base/membarrier.h"
 #include "softhw/base/sdk_log.h"
 
 SDK_LOG_REGISTER(SOFTHW_BIAS_LOCK);
@@ -17,35 +15,6 @@ SDK_LOG_REGISTER(SOFTHW_BIAS_LOCK);
 #define REBIAS_MAX (1u << 20)
 
 __thread char softhw_thread_mark __attribute__((tls_model("initial-exec")));
-
-static long membarrier(int cmd)
-{
-	return syscall(SYS_membarrier, cmd, 0, 0);
-}
-
-/*
- * Registered for the private expedited barrier in this process (a fork child registers
- * again): only then may a lock lean, since only then can it be revoked.
- */
-static bool barrier_ready(void)
-{
-	static pid_t registered, refused;
-	pid_t self = getpid();
-	long cmds;
-
-	if (__atomic_load_n(&registered, __ATOMIC_ACQUIRE) == self)
-		return true;
-	if (__atomic_load_n(&refused, __ATOMIC_RELAXED) == self)
-		return false;
-	cmds = membarrier(MEMBARRIER_CMD_QUERY);
-	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) ||
-	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0) {
-		__atomic_store_n(&refused, self, __ATOMIC_RELAXED);
-		return false;
-	}
-	__atomic_store_n(&registered, self, __ATOMIC_RELEASE);
-	return true;
-}
 
 void softhw_bias_lock_init(struct softhw_bias_lock *l)
 {
@@ -62,7 +31,7 @@ void softhw_bias_owner_took(struct softhw_bias_lock *l)
 		return;
 	}
 	l->since = 0;
-	if (barrier_ready())
+	if (softhw_membarrier_registered(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
 		__atomic_store_n(&l->biased, 1, __ATOMIC_RELAXED); /* (published by the mutex's release) */
 }
 
@@ -84,9 +53,9 @@ static void barrier(void)
 	static bool told;
 
 	for (int i = 0; i < 3; i++)
-		if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
+		if (softhw_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
 			return;
-	if (membarrier(MEMBARRIER_CMD_GLOBAL) == 0)
+	if (softhw_membarrier(MEMBARRIER_CMD_GLOBAL) == 0)
 		return;
 	/* Only leaned after a registration in this process, which lasts: not seen so far. */
 	if (!__atomic_exchange_n(&told, true, __ATOMIC_RELAXED))

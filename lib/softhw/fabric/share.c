@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/membarrier.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,12 +11,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "softhw/base/futex.h"
+#include "softhw/base/membarrier.h"
 #include "softhw/base/sdk_log.h"
 #include "softhw/fabric/share.h"
 #include "softhw/fabric/threads.h"
@@ -510,14 +509,9 @@ static void make_private(const struct vma *m)
 
 /* ---- the control segment ---- */
 
-static long membarrier(int cmd)
-{
-	return syscall(SYS_membarrier, cmd, 0, 0);
-}
-
 static bool membarrier_global_ok(void)
 {
-	long cmds = membarrier(MEMBARRIER_CMD_QUERY);
+	long cmds = softhw_membarrier(MEMBARRIER_CMD_QUERY);
 
 	return cmds > 0 && (cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED) && (cmds & MEMBARRIER_CMD_GLOBAL);
 }
@@ -760,8 +754,8 @@ void softhw_share_unexport(const struct softhw_share_grant *g)
 	ex.slot_state[g->slot] = 0;
 	/* ... or announce themselves with a plain store: this barrier on every CPU that runs one
 	 * (a registered process) makes its store seen below, or its later look see live = 0 */
-	if (ex.mb_fast && membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
-	    membarrier(MEMBARRIER_CMD_GLOBAL) != 0) {
+	if (ex.mb_fast && softhw_membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
+	    softhw_membarrier(MEMBARRIER_CMD_GLOBAL) != 0) {
 		/* an access may still be under way unseen: its pages stay shared, so no store is lost */
 		SDK_LOG_WARN("membarrier() failed (%s) although the kernel offered it: the shared memory at %p stays shared after its export",
 			     strerror(errno), g->base);
@@ -969,20 +963,6 @@ static uint64_t process_mark(void)
 	return __atomic_compare_exchange_n(p, &cur, fresh, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ? fresh : cur;
 }
 
-/* This process asked for the exporters' barriers (once per process: a fork child asks again). */
-static bool membarrier_registered(void)
-{
-	static pid_t registered;
-	pid_t self = getpid();
-
-	if (__atomic_load_n(&registered, __ATOMIC_RELAXED) == self)
-		return true;
-	if (membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) != 0)
-		return false;
-	__atomic_store_n(&registered, self, __ATOMIC_RELAXED);
-	return true;
-}
-
 /* Is the claimer of word `own` gone (and reaped: a zombie still answers kill)? */
 static bool acc_orphan(uint64_t own, pid_t self)
 {
@@ -997,7 +977,7 @@ static struct share_acc *acc_claim(struct share_ctl *ctl, uint32_t slot)
 	pid_t self = getpid();
 	uint64_t mine = (uint64_t)(uint32_t)self << 32 | (slot + 1);
 
-	if (!__atomic_load_n(&ctl->mb.fast, __ATOMIC_ACQUIRE) || !membarrier_registered())
+	if (!__atomic_load_n(&ctl->mb.fast, __ATOMIC_ACQUIRE) || !softhw_membarrier_registered(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED))
 		return NULL;
 	/*
 	 * A free word, else one whose claimer is gone. Its `act` may read 1 (it died inside an
