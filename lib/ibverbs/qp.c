@@ -78,6 +78,7 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
 	ea.notify = sv_ep_notify;
 	ea.notify_arg = q;
 	ea.owner_wakes = true; /* a channel's sleeper is woken by the peers (sv_chan_watch) */
+	ea.polls_memory = true; /* ib_write_lat spins on its buffer for the peer's WRITE */
 	q->srq = (struct sv_srq *)a->srq;
 	q->pub.srq = a->srq;
 	if (q->srq != NULL) { /* a qp on the SRQ's endpoint: its receives are the SRQ's */

@@ -96,6 +96,7 @@ struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *a)
 	ea.notify = srq_notify;
 	ea.notify_arg = s;
 	ea.owner_wakes = true; /* as a QP's (cq.c) */
+	ea.polls_memory = true; /* ib_write_lat spins on its buffer for the peer's WRITE */
 	err = c->nic->ep_create(&ea, &s->ep);
 	if (err != DOCA_SUCCESS) {
 		SDK_LOG_ERR("ibv_create_srq: the soft NIC could not create an endpoint: %s", doca_error_get_descr(err));

@@ -137,6 +137,13 @@ struct softhw_rnic_ep_attr {
 	 * service thread (one thread hop less per wake-up).
 	 */
 	bool owner_wakes;
+	/*
+	 * The owner may wait for a peer's WRITE by spinning on its own memory, away from the ep (a
+	 * verbs program: ib_write_lat polls its send CQ, then its buffer). A wire path that finds
+	 * such a WRITE waited for lets the service thread read along while the owner polls, for a
+	 * while (roce_path.c, ROCE_LOUD_MS); otherwise a polling owner has the port to itself.
+	 */
+	bool polls_memory;
 	/* Called from any thread after CQEs were queued while the ep was armed (ep_arm). */
 	void (*notify)(void *arg);
 	void *notify_arg;

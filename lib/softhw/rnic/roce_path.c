@@ -77,6 +77,14 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE);
  */
 #define ROCE_DEAD_MS 10000
 #define ROCE_QUIET_MS 2 /* an owner that stopped polling this long ago hands the port back to the service thread */
+/*
+ * A hand-back that found datagrams waiting: the owner waits for them elsewhere (ib_write_lat
+ * polls its send CQ, then spins on its buffer for the peer's WRITE). For this long the polls of
+ * an owner that may do so (a verbs program: polls_memory) leave the port to the service thread
+ * too, so what comes lands as it comes, not 2 ms later. A DOCA program waits in
+ * doca_pe_progress: its polls keep the port quiet.
+ */
+#define ROCE_LOUD_MS 1000
 #define ROCE_OWED_MAX 16 /* qps whose engine poll an owner's drain left to its next post or poll (per port) */
 /*
  * An owner with one qp on the port reads that qp's own socket on every poll, and the rest of the
@@ -99,6 +107,9 @@ struct roce_lport {
 	struct roce_port_msg *msgs; /* a receive batch (rx) */
 	bool quiet;                /* an owner polls: the service thread's epoll leaves the port (lock; atomic reads) */
 	uint64_t owner_ms;         /* the last owner poll (rnic_now_ms; atomic) */
+	uint64_t loud_until;       /* owners' polls leave the port watched until then (ms; ROCE_LOUD_MS; atomic) */
+	bool backed;               /* handed back by the timer, not taken since: its next read says if it was waited for (atomic) */
+	uint64_t waited_backs;     /* hand-backs that found datagrams waiting: ROCE_LOUD_MS began (atomic; the stats line) */
 	struct roce_cm_local cm;   /* what RDMA-CM uses of it (roce_cm.h) */
 	struct roce_qp *owed[ROCE_OWED_MAX]; /* the owner's qps with an engine poll owed (rx) */
 	unsigned nowed;
@@ -1453,7 +1464,7 @@ static bool icrc_ok(const struct roce_lport *lp, const struct roce_port_msg *m)
  * Takes what waits on the port and hands each datagram to its qp's engine (lp->rx held): the
  * service thread when woken, or an owner polling its ep (service: false), whoever comes first.
  */
-static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t hint_qpn, bool sweep)
+static unsigned lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t hint_qpn, bool sweep)
 {
 	unsigned n, got = 0;
 
@@ -1514,6 +1525,7 @@ static void lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t h
 	} while (n > ROCE_RX_BATCH - ROCE_PORT_GRO_SEGS); /* the batch was full: more may wait */
 	if (got > 0) /* DREQs end their connections after the datagrams that came with them (or ACKs a hang-up waits for) */
 		roce_cm_rx_done();
+	return got;
 }
 
 static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
@@ -1522,7 +1534,10 @@ static void roce_nic_event(struct rnic_nic_link *link, uint32_t events)
 
 	(void)events;
 	pthread_mutex_lock(&lp->rx);
-	lport_drain(lp, NULL, 0, true);
+	if (lport_drain(lp, NULL, 0, true) > 0 && __atomic_exchange_n(&lp->backed, false, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&lp->loud_until, rnic_now_ms() + ROCE_LOUD_MS, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&lp->waited_backs, 1, __ATOMIC_RELAXED);
+	}
 	pthread_mutex_unlock(&lp->rx);
 }
 
@@ -1542,8 +1557,11 @@ static void roce_poll(struct rnic_ep *ep)
 
 	if (lp == NULL)
 		return;
-	__atomic_store_n(&lp->owner_ms, rnic_now_ms(), __ATOMIC_RELAXED);
-	if (!__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) && !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE))
+	uint64_t now = rnic_now_ms();
+
+	__atomic_store_n(&lp->owner_ms, now, __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) && !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE) &&
+	    (!ep->attr.polls_memory || now >= __atomic_load_n(&lp->loud_until, __ATOMIC_RELAXED)))
 		lport_quiet(lp, true);
 	if (pthread_mutex_trylock(&lp->rx) == 0) {
 		lport_pay(lp); /* what the last drain left owed: no post came */
@@ -1566,6 +1584,8 @@ static void lport_quiet(struct roce_lport *lp, bool quiet)
 	pthread_mutex_lock(&lp->lock);
 	if (lp->quiet != quiet) {
 		__atomic_store_n(&lp->quiet, quiet, __ATOMIC_RELAXED);
+		if (quiet) /* the owner is back before anything came: that hand-back was not waited for */
+			__atomic_store_n(&lp->backed, false, __ATOMIC_RELAXED);
 		(void)epoll_ctl(rnic_nic.epfd, EPOLL_CTL_MOD, roce_port_fd(lp->port), &ev);
 		kick = quiet;
 	}
@@ -1675,6 +1695,7 @@ static void roce_nic_timer(uint64_t now)
 		if (__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) &&
 		    now >= __atomic_load_n(&lp->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS) {
 			lport_pay(lp);
+			__atomic_store_n(&lp->backed, true, __ATOMIC_RELAXED); /* what waits comes with EPOLLIN now */
 			lport_quiet(lp, false);
 		}
 		pthread_mutex_unlock(&lp->rx);
@@ -1688,7 +1709,7 @@ static void roce_nic_timer(uint64_t now)
 static void port_stats(const struct roce_lport *lp)
 {
 	struct roce_port_stats st;
-	char line[640], ip[16];
+	char line[1024], ip[16];
 
 	roce_port_get_stats(lp->port, &st);
 	ip_text(lp->ip, ip, sizeof(ip));
@@ -1696,7 +1717,8 @@ static void port_stats(const struct roce_lport *lp)
 		 "RoCEv2 port %s counters: if_path_mtu %u window %u tx %llu tx_calls %llu tx_gso %llu tx_ack_behind %llu "
 		 "tx_err %llu rx_qp %llu drop_icrc %llu drop_source %llu "
 		 "rx_gro %llu rx_shared %llu rx_forwarded %llu learned %llu fwd_out %llu drop_malformed %llu "
-		 "drop_no_owner %llu drop_dead %llu reclaimed %llu dreq_for_dead %llu rej_for_dead %llu dead_resent %llu dead_conn_bad %llu",
+		 "drop_no_owner %llu drop_dead %llu reclaimed %llu dreq_for_dead %llu rej_for_dead %llu dead_resent %llu dead_conn_bad %llu "
+		 "waited_backs %llu",
 		 ip, 1u << lp->mtu_log, lp->window, (unsigned long long)st.tx, (unsigned long long)st.tx_calls,
 		 (unsigned long long)st.tx_gso, (unsigned long long)__atomic_load_n(&lp->acks_behind, __ATOMIC_RELAXED),
 		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp, (unsigned long long)__atomic_load_n(&lp->drop_icrc, __ATOMIC_RELAXED),
@@ -1706,7 +1728,8 @@ static void port_stats(const struct roce_lport *lp)
 		 (unsigned long long)st.drop_malformed, (unsigned long long)st.drop_no_owner,
 		 (unsigned long long)st.drop_dead, (unsigned long long)st.reclaimed, (unsigned long long)st.dreq_for_dead,
 		 (unsigned long long)st.rej_for_dead, (unsigned long long)st.dead_resent,
-		 (unsigned long long)st.dead_conn_bad);
+		 (unsigned long long)st.dead_conn_bad,
+		 (unsigned long long)__atomic_load_n(&lp->waited_backs, __ATOMIC_RELAXED));
 	SDK_LOG_DBG("%s", line);
 	if (getenv("SOFTDOCA_ROCE_STATS") != NULL)
 		fprintf(stderr, "softdoca: %s\n", line);

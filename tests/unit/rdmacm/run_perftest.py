@@ -9,6 +9,11 @@ zero (bandwidth, or typical latency).
 --oob: without -R, as perftest runs by default: the two sides exchange GID, QPN, PSN and rkey
 over their own TCP connection and connect the QPs with ibv_modify_qp (a rocev2 card).
 
+--memory-polled: the tool waits for its peer's WRITE by spinning on its buffer, away from its CQ
+(ib_write_lat): the RoCEv2 ports' counters (SOFTDOCA_ROCE_STATS) must show that the soft NIC
+noticed, a hand-back of the port that found the WRITE waiting (waited_backs), after which the
+service thread reads the port while the owner polls (ROCE_LOUD_MS, lib/softhw/rnic/roce_path.c).
+
 Skipped (77) when the tool is not installed. The client is started again while the server is
 not listening yet (it fails at once then, with a REJ); the pair again when perftest's own race
 (below) rejects its client; every step is bounded, 60 s in all.
@@ -56,6 +61,10 @@ def main():
     cm = ["-R"]
     if "--oob" in opts:
         cm, opts = [], [o for o in opts if o != "--oob"]
+    memory_polled = "--memory-polled" in opts
+    if memory_polled:
+        opts = [o for o in opts if o != "--memory-polled"]
+        env["SOFTDOCA_ROCE_STATS"] = "1"
     common = cm + ["-p", port, "-F"] + opts
     for attempt in (1, 2, 3):
         ok, client_out, server_out = run_pair(path, common, addr, env, tool, 20)
@@ -70,6 +79,12 @@ def main():
     if not ok:
         print("FAIL")
         return 1
+    if memory_polled:
+        backs = sum(int(n) for n in re.findall(r"RoCEv2 port \S+ counters: .* waited_backs (\d+)", client_out + server_out))
+        print("waited_backs (both sides): %d" % backs)
+        if backs == 0:
+            print("FAIL: no hand-back of the port found the peer's WRITE waiting")
+            return 1
     unit = "MB/s" if tool.endswith("_bw") else "us typical"
     print("ok: %s %s, client %.2f %s, server %.2f %s" % (tool, " ".join(cm + opts), figure(client_out, tool), unit,
                                                          figure(server_out, tool), unit))
