@@ -107,6 +107,12 @@ struct sv_slot {
 	uint64_t wr_id;
 	enum ibv_wc_opcode op;
 	bool used, signaled;
+	/*
+	 * Held out of the soft NIC behind a local protection error (sv_qp.loc_err): it completes
+	 * once everything posted before it has, with the error (loc_err) or flushed.
+	 */
+	bool held, loc_err;
+	uint32_t order;               /* held: its place among them */
 	uint32_t len;
 	uint8_t inl[SV_MAX_INLINE];
 };
@@ -135,6 +141,8 @@ struct sv_qp {
 	/* where the search for a free slot starts: the one after the last taken. Sends complete in
 	 * post order, so it is usually free, and a deep send queue is not walked per post. */
 	uint32_t slot_next;
+	bool loc_err;                  /* a WR's SGE failed its lkey check: what is posted from it on is held */
+	uint32_t held_next;            /* the next held slot's order */
 	struct sv_peer_mr peer_mrs[SOFT_IBV_PEER_MRS];
 	uint32_t npeer_mrs;
 	bool ex;                       /* made with send_ops_flags: ibv_qp_to_qp_ex gives pubx */

@@ -474,6 +474,8 @@ bool sv_qp_flush(struct sv_qp *q)
 	return true;
 }
 
+static bool release_held(struct sv_qp *q);
+
 /* Moves the endpoint's CQEs into the QP's CQs (under sv.lock). */
 void sv_qp_drain(struct sv_qp *self)
 {
@@ -529,6 +531,8 @@ void sv_qp_drain(struct sv_qp *self)
 				wc.byte_len = 8;
 			sv_cq_push((struct sv_cq *)q->pub.send_cq, &wc);
 		}
+	if (self->loc_err) /* what a local protection error held back comes up once the rest is done */
+		(void)release_held(self);
 }
 
 static const struct sv_peer_mr *peer_mr(const struct sv_qp *q, uint32_t rkey)
@@ -566,6 +570,96 @@ static bool send_op(enum ibv_wr_opcode op, enum softhw_rnic_opcode *nic, enum ib
 	}
 }
 
+/*
+ * sv.lock held: whether sge lies inside a memory region of pd registered under its lkey (and,
+ * when the soft NIC writes it, with IBV_ACCESS_LOCAL_WRITE), as a NIC checks each SGE it reads or
+ * writes. An empty SGE touches nothing.
+ */
+static bool sge_ok(const struct ibv_pd *pd, const struct ibv_sge *sge, bool written)
+{
+	const struct sv_mr *m;
+	uint64_t start;
+
+	if (sge->length == 0)
+		return true;
+	m = sv_mr_find(sge->lkey);
+	if (m == NULL || m->pub.pd != pd || (written && !(m->access & IBV_ACCESS_LOCAL_WRITE)))
+		return false;
+	start = (uint64_t)(uintptr_t)m->pub.addr;
+	return sge->addr >= start && sge->length <= m->pub.length && sge->addr - start <= m->pub.length - sge->length;
+}
+
+/* The first SGE of wr that fails its lkey check (logged), or -1. written: the soft NIC writes them. */
+static int bad_sge(const struct sv_qp *q, const struct ibv_send_wr *wr, bool written)
+{
+	for (int i = 0; i < wr->num_sge; i++) {
+		const struct ibv_sge *g = &wr->sg_list[i];
+		const struct sv_mr *m = sv_mr_find(g->lkey);
+
+		if (sge_ok(q->pub.pd, g, written))
+			continue;
+		SDK_LOG_ERR("ibv_post_send: QP %u, WR 0x%llx: SGE %d (%u bytes at 0x%llx, lkey 0x%x) is %s; the WR "
+			    "completes with IBV_WC_LOC_PROT_ERR and the QP goes to error, as on hardware. Give the lkey of "
+			    "an ibv_reg_mr() region of the QP's PD that holds the whole SGE%s",
+			    q->pub.qp_num, (unsigned long long)wr->wr_id, i, g->length, (unsigned long long)g->addr, g->lkey,
+			    m == NULL		    ? "under no registered memory region's lkey"
+			    : m->pub.pd != q->pub.pd ? "in a memory region of another protection domain"
+			    : written && !(m->access & IBV_ACCESS_LOCAL_WRITE)
+				    ? "in a memory region without IBV_ACCESS_LOCAL_WRITE, and this WR writes it"
+				    : "not inside its memory region",
+			    written ? " (registered with IBV_ACCESS_LOCAL_WRITE: a READ or an atomic writes it)" : "");
+		return i;
+	}
+	return -1;
+}
+
+/* sv.lock held: the slot keeps wr out of the soft NIC (sv_qp.loc_err), to complete in its turn. */
+static void hold(struct sv_qp *q, struct sv_slot *s, uint32_t idx, const struct ibv_send_wr *wr, enum ibv_wc_opcode op,
+		 bool loc_err)
+{
+	s->wr_id = wr->wr_id;
+	s->op = op;
+	s->used = s->held = true;
+	s->loc_err = loc_err;
+	s->order = q->held_next++;
+	q->slot_next = idx + 1 < q->nslots ? idx + 1 : 0;
+	q->loc_err = true;
+}
+
+/*
+ * sv.lock held, a WR held: once nothing the soft NIC took is left in flight, the held WRs
+ * complete in post order, the one that failed its lkey check with IBV_WC_LOC_PROT_ERR (flushed
+ * if the QP went to error before it came up), those after it flushed, and the QP goes to error.
+ * True if they did (the caller tells the CQ's sleepers).
+ */
+static bool release_held(struct sv_qp *q)
+{
+	bool before = q->flushed || q->failed;
+
+	for (uint32_t i = 0; i < q->nslots; i++)
+		if (q->slots[i].used && !q->slots[i].held)
+			return false;
+	for (;;) {
+		struct sv_slot *first = NULL;
+
+		for (uint32_t i = 0; i < q->nslots; i++)
+			if (q->slots[i].held && (first == NULL || q->slots[i].order - first->order >= 1u << 31))
+				first = &q->slots[i];
+		if (first == NULL)
+			break;
+		struct ibv_wc wc = {
+			.wr_id = first->wr_id, .opcode = first->op, .qp_num = q->pub.qp_num, .src_qp = q->attr.dest_qp_num,
+			.status = first->loc_err && !before ? IBV_WC_LOC_PROT_ERR : IBV_WC_WR_FLUSH_ERR,
+		};
+
+		sv_cq_push((struct sv_cq *)q->pub.send_cq, &wc);
+		first->used = first->held = first->loc_err = false;
+	}
+	q->loc_err = false;
+	(void)sv_qp_flush(q); /* in error: its receives flush behind the error */
+	return true;
+}
+
 static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 {
 	struct softhw_rnic_sge sgl[SV_MAX_SGE];
@@ -574,6 +668,7 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 	uint64_t total = 0;
 	uint32_t idx = 0;
 	doca_error_t err;
+	bool inl;
 
 	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > SV_MAX_SGE)
 		return EINVAL;
@@ -599,13 +694,19 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 		SDK_LOG_ERR("ibv_post_send: opcode %d is not supported", wr->opcode);
 		return EINVAL;
 	}
-	if ((wr->send_flags & IBV_SEND_INLINE) && (wr->opcode == IBV_WR_SEND || wr->opcode == IBV_WR_SEND_WITH_IMM ||
-						   wr->opcode == IBV_WR_SEND_WITH_INV ||
-						   wr->opcode == IBV_WR_RDMA_WRITE ||
-						   wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)) {
+	inl = (wr->send_flags & IBV_SEND_INLINE) &&
+	      (wr->opcode == IBV_WR_SEND || wr->opcode == IBV_WR_SEND_WITH_IMM || wr->opcode == IBV_WR_SEND_WITH_INV ||
+	       wr->opcode == IBV_WR_RDMA_WRITE || wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM);
+	if (inl && (total > q->cap.max_inline_data || total > SV_MAX_INLINE))
+		return EINVAL;
+	/* behind a WR that failed its lkey check nothing reaches the soft NIC; inline data has no lkey */
+	if (q->loc_err || (!inl && bad_sge(q, wr, w.op == SOFTHW_RNIC_OP_READ || w.op == SOFTHW_RNIC_OP_CMP_SWP ||
+						      w.op == SOFTHW_RNIC_OP_FETCH_ADD) >= 0)) {
+		hold(q, s, idx, wr, s->op, !q->loc_err);
+		return 0;
+	}
+	if (inl) {
 		/* the caller may reuse its buffer at once: the data moves into the slot */
-		if (total > q->cap.max_inline_data || total > SV_MAX_INLINE)
-			return EINVAL;
 		for (int i = 0, off = 0; i < wr->num_sge; off += (int)wr->sg_list[i].length, i++)
 			memcpy(s->inl + off, (const void *)(uintptr_t)wr->sg_list[i].addr, wr->sg_list[i].length);
 		sgl[0].addr = s->inl;
@@ -707,6 +808,7 @@ static int flush_sends(struct sv_qp *q, struct ibv_send_wr *wr, struct ibv_send_
 int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
 {
 	struct sv_qp *q = (struct sv_qp *)qp;
+	bool held;
 	int e = 0;
 
 	pthread_mutex_lock(&sv.lock);
@@ -733,7 +835,10 @@ int sv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr *
 		if (e != 0)
 			break;
 	}
+	held = q->loc_err && release_held(q); /* (nothing in flight: its error comes now) */
 	pthread_mutex_unlock(&sv.lock);
+	if (held)
+		sv_qp_notify(q);
 	return e;
 flushed: /* this WR and the rest complete flushed */
 	e = flush_sends(q, wr, bad);

@@ -13,7 +13,8 @@
  * naming the fix: a missing attribute, no GRH or a GID that is not IPv4-mapped, QPN 1, a
  * transition the kernel refuses, a receive in RESET, a send before RTS, RESET after connecting
  * and SQD (EOPNOTSUPP), and a card on the default path (EOPNOTSUPP). And ibv_create_qp_ex, perftest's way to a
- * QP with the ibv_wr_* interface, and ibv_create_cq_ex with ibv_start_poll and ibv_wc_read_*.
+ * QP with the ibv_wr_* interface, and ibv_create_cq_ex with ibv_start_poll and ibv_wc_read_*. And SGEs
+ * checked against their lkeys (IBV_WC_LOC_PROT_ERR).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -772,6 +773,110 @@ static void test_create_cq_ex(void)
 	side_close(&b);
 }
 
+/* A send WR of a's with one SGE as given (lkey included), signaled or not. */
+static int post_sge(struct side *a, uint64_t wr_id, enum ibv_wr_opcode op, struct ibv_sge sge, const struct side *b,
+		    uint32_t b_off, unsigned flags)
+{
+	struct ibv_send_wr wr = {.wr_id = wr_id, .sg_list = &sge, .num_sge = 1, .opcode = op, .send_flags = flags};
+	struct ibv_send_wr *bad = NULL;
+
+	wr.wr.rdma.remote_addr = (uintptr_t)(b->buf + b_off);
+	wr.wr.rdma.rkey = b->mr->rkey;
+	return ibv_post_send(a->qp, &wr, &bad);
+}
+
+/*
+ * Each SGE is checked against its lkey as a NIC checks it: one that names no memory region, lies
+ * beyond its region, is in another PD's region, or (for a READ or an atomic, which write it) is
+ * in a region without IBV_ACCESS_LOCAL_WRITE completes with IBV_WC_LOC_PROT_ERR, in its turn
+ * after the work before it, touches nothing, and puts the QP in error: what was posted after it
+ * completes flushed. The post itself succeeds, as on hardware. Inline data has no lkey.
+ */
+static void test_local_protection(void)
+{
+	enum { GOOD_SEND = 1, BAD_WRITE, AFTER, LATER, BAD_READ };
+	struct side a, b;
+	struct ibv_sge good, bad;
+	struct ibv_wc wc;
+	struct ibv_mr *ro;
+	struct ibv_pd *other_pd;
+
+	for (int round = 0; round < 4; round++) {
+		side_open(&a, "mlx5_0", 0x1000 + (uint32_t)round);
+		side_open(&b, "mlx5_1", 0x2000 + (uint32_t)round);
+		connect_pair(&a, &b);
+		other_pd = ibv_alloc_pd(a.ctx);
+		ro = ibv_reg_mr(round == 3 ? other_pd : a.pd, a.buf + 4096, 4096, 0); /* (local read only) */
+		CHECK(other_pd != NULL && ro != NULL);
+		good = (struct ibv_sge){.addr = (uintptr_t)a.buf, .length = 64, .lkey = a.mr->lkey};
+		switch (round) {
+		case 0: /* an lkey no region has */
+			bad = (struct ibv_sge){.addr = (uintptr_t)a.buf, .length = 64, .lkey = a.mr->lkey + 1000};
+			break;
+		case 1: /* past the end of its region */
+			bad = (struct ibv_sge){.addr = (uintptr_t)(a.buf + BUF_LEN - 32), .length = 64, .lkey = a.mr->lkey};
+			break;
+		case 2: /* a READ into a region without local write */
+			bad = (struct ibv_sge){.addr = (uintptr_t)(a.buf + 4096), .length = 64, .lkey = ro->lkey};
+			break;
+		default: /* a region of another PD */
+			bad = (struct ibv_sge){.addr = (uintptr_t)(a.buf + 4096), .length = 64, .lkey = ro->lkey};
+			break;
+		}
+		memset(b.buf + 1024, 0x5a, 64);
+		fill(a.buf, 64, 9);
+		post_recv(&b, 0, 64);
+		CHECK(post_sge(&a, GOOD_SEND, IBV_WR_SEND, good, &b, 0, IBV_SEND_SIGNALED) == 0);
+		CHECK(post_sge(&a, round == 2 ? BAD_READ : BAD_WRITE, round == 2 ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE,
+			       bad, &b, 1024, 0) == 0); /* (unsignaled: an error completes all the same) */
+		CHECK(post_sge(&a, AFTER, IBV_WR_SEND, good, &b, 0, 0) == 0);
+		wc = wait_wc(a.cq);
+		CHECK(wc.status == IBV_WC_SUCCESS && wc.wr_id == GOOD_SEND);
+		wc = wait_wc(a.cq);
+		CHECK(wc.status == IBV_WC_LOC_PROT_ERR && wc.wr_id == (round == 2 ? BAD_READ : BAD_WRITE));
+		CHECK(wc.opcode == (round == 2 ? IBV_WC_RDMA_READ : IBV_WC_RDMA_WRITE) && wc.qp_num == a.qp->qp_num);
+		wc = wait_wc(a.cq);
+		CHECK(wc.status == IBV_WC_WR_FLUSH_ERR && wc.wr_id == AFTER);
+		/* the QP is in error: later work completes flushed */
+		CHECK(post_sge(&a, LATER, IBV_WR_SEND, good, &b, 0, IBV_SEND_SIGNALED) == 0);
+		wc = wait_wc(a.cq);
+		CHECK(wc.status == IBV_WC_WR_FLUSH_ERR && wc.wr_id == LATER);
+		/* b got the good SEND, and nothing of the bad WRITE */
+		wc = wait_wc(b.cq);
+		CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV && memcmp(b.buf, a.buf, 64) == 0);
+		for (int i = 0; i < 64; i++)
+			CHECK(b.buf[1024 + i] == 0x5a);
+		/* one line: what is wrong with the SGE, and the error */
+		CHECK(strstr(log_read(sdk_log), round == 0   ? "under no registered memory region's lkey"
+						: round == 1 ? "not inside its memory region"
+						: round == 2 ? "without IBV_ACCESS_LOCAL_WRITE"
+							     : "of another protection domain") != NULL);
+		CHECK(log_take(sdk_log, "IBV_WC_LOC_PROT_ERR"));
+		CHECK(ibv_dereg_mr(ro) == 0);
+		CHECK(ibv_dealloc_pd(other_pd) == 0);
+		side_close(&a);
+		side_close(&b);
+	}
+
+	/* the first WR alone, nothing in flight: its error comes at once; inline data has no lkey */
+	side_open(&a, "mlx5_0", 0x3000);
+	side_open(&b, "mlx5_1", 0x4000);
+	connect_pair(&a, &b);
+	bad = (struct ibv_sge){.addr = (uintptr_t)a.buf, .length = 16, .lkey = 0xdead};
+	post_recv(&b, 0, 64);
+	CHECK(post_sge(&a, GOOD_SEND, IBV_WR_SEND, bad, &b, 0, IBV_SEND_SIGNALED | IBV_SEND_INLINE) == 0);
+	wc = wait_wc(a.cq);
+	CHECK(wc.status == IBV_WC_SUCCESS && wc.wr_id == GOOD_SEND);
+	wc = wait_wc(b.cq);
+	CHECK(wc.status == IBV_WC_SUCCESS && wc.byte_len == 16);
+	CHECK(post_sge(&a, BAD_WRITE, IBV_WR_RDMA_WRITE, bad, &b, 1024, IBV_SEND_SIGNALED) == 0);
+	wc = wait_wc(a.cq);
+	CHECK(wc.status == IBV_WC_LOC_PROT_ERR && wc.wr_id == BAD_WRITE);
+	CHECK(log_take(sdk_log, "under no registered memory region's lkey"));
+	side_close(&a);
+	side_close(&b);
+}
+
 int main(void)
 {
 	struct doca_log_backend *sdk;
@@ -789,5 +894,6 @@ int main(void)
 	TEST_RUN(test_refusals);
 	TEST_RUN(test_create_qp_ex);
 	TEST_RUN(test_create_cq_ex);
+	TEST_RUN(test_local_protection);
 	TEST_EXIT();
 }
