@@ -142,6 +142,7 @@ struct sv_qp {
 	 * post order, so it is usually free, and a deep send queue is not walked per post. */
 	uint32_t slot_next;
 	bool loc_err;                  /* a WR's SGE failed its lkey check: what is posted from it on is held */
+	bool resetting;                /* moved to RESET: what the soft NIC still reports of it is dropped */
 	uint32_t held_next;            /* the next held slot's order */
 	struct sv_peer_mr peer_mrs[SOFT_IBV_PEER_MRS];
 	uint32_t npeer_mrs;

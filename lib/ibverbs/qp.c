@@ -238,6 +238,36 @@ static int set_rights(struct sv_qp *q, int access)
 }
 
 /*
+ * sv.lock held: a QP connected by ibv_modify_qp (or flushed) back to RESET, as on hardware: its
+ * connection ends without a word to the peer, what it held (sends, receives) goes without a
+ * completion, and it keeps its QPN for the next INIT -> RTR -> RTS. Completions already in its
+ * CQs stay there.
+ */
+static int reset(struct sv_qp *q)
+{
+	doca_error_t err;
+
+	sv_qp_drain(q); /* what completed before is the application's to poll */
+	err = nic_of(q)->qp_wire_reset(q->nqp);
+	if (err != DOCA_SUCCESS) {
+		SDK_LOG_ERR("ibv_modify_qp: QP %u cannot go back to RESET on this card (%s); destroy it and create another",
+			    q->pub.qp_num, doca_error_get_descr(err));
+		return nic_errno(err);
+	}
+	if (q->srq == NULL) /* (an SRQ's receives are its other QPs' too) */
+		nic_of(q)->ep_flush_recv(q->ep, DOCA_ERROR_SHUTDOWN);
+	q->resetting = true;
+	sv_qp_drain(q);
+	q->resetting = false;
+	for (uint32_t i = 0; i < q->nslots; i++)
+		q->slots[i].used = q->slots[i].held = q->slots[i].loc_err = false;
+	q->slot_next = 0;
+	q->loc_err = q->by_modify = q->wire = q->flushed = q->failed = false;
+	q->npeer_mrs = 0;
+	return 0;
+}
+
+/*
  * sv.lock held. A QP no RDMA-CM id owns connects as on hardware: INIT -> RTR names the peer (its
  * GID, QPN and first PSN, which the application exchanged itself) and the QP receives; RTR -> RTS
  * gives its own first PSN and counts, and it sends. Only a RoCEv2 card can name a peer so.
@@ -262,12 +292,8 @@ static int modify_connect(struct sv_qp *q, const struct ibv_qp_attr *attr, int m
 			    state_name(cur), state_name(attr->qp_state));
 		return EINVAL;
 	}
-	if (attr->qp_state == IBV_QPS_RESET && (q->by_modify || q->flushed)) {
-		/* its QPN stays with the engine that served it: a new one would need another QPN */
-		SDK_LOG_ERR("ibv_modify_qp: QP %u was connected or flushed: the soft NIC cannot take it back to RESET; destroy it and create another",
-			    q->pub.qp_num);
-		return EOPNOTSUPP;
-	}
+	if (attr->qp_state == IBV_QPS_RESET && (q->by_modify || q->flushed))
+		return reset(q);
 	if (attr->qp_state == IBV_QPS_RTS && cur == IBV_QPS_RTS) /* its rights may change, nothing else */
 		return (mask & IBV_QP_ACCESS_FLAGS) ? set_rights(q, access) : 0;
 	if (attr->qp_state == IBV_QPS_RTR) {
@@ -488,6 +514,9 @@ void sv_qp_drain(struct sv_qp *self)
 			/* on an SRQ's endpoint the CQE may be another QP's */
 			struct sv_qp *q = e->qp_user != NULL ? e->qp_user : self;
 			struct ibv_wc wc = {.qp_num = q->pub.qp_num, .src_qp = q->attr.dest_qp_num};
+
+			if (q->resetting) /* (its slots are cleared by the reset) */
+				continue;
 
 			if (e->kind == SOFTHW_RNIC_CQE_FAILED || e->kind == SOFTHW_RNIC_CQE_DISCONNECTED) {
 				/*

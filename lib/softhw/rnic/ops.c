@@ -28,6 +28,7 @@ const struct softhw_rnic_ops softhw_rnic_ops = {
 	.qp_wire_num = rnic_qp_wire_num,
 	.qp_wire_rtr = rnic_qp_wire_rtr,
 	.qp_wire_rts = rnic_qp_wire_rts,
+	.qp_wire_reset = rnic_qp_wire_reset,
 	.port_mtu_log = rnic_port_mtu_log,
 	.qp_post = rnic_qp_post,
 	.qp_disconnect = rnic_qp_disconnect,

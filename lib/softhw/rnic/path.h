@@ -90,6 +90,8 @@ struct rnic_path_ops {
 	 * connect it by its peer's address and QPN (softhw_rnic_ops.qp_wire_rtr / _rts) */
 	doca_error_t (*wire_rtr)(struct rnic_qp *qp, const struct softhw_rnic_wire_rtr *a);
 	doca_error_t (*wire_rts)(struct rnic_qp *qp, const struct softhw_rnic_wire_rts *a);
+	/* with wire_rtr, qp lock held, after its close: back to how open made it, its QPN kept (RESET) */
+	void (*wire_reset)(struct rnic_qp *qp);
 	/* no lock: this path connects the qps of this ep (its profile, SOFTDOCA_RDMA_TRANSPORT, ...) */
 	bool (*serves)(const struct rnic_ep *ep);
 	/* no lock: a qp is made with this connection; allocate its state into qp->path[id] (false: no memory) */

@@ -433,6 +433,33 @@ doca_error_t rnic_qp_wire_rts(struct softhw_rnic_qp *q, const struct softhw_rnic
 	return err;
 }
 
+doca_error_t rnic_qp_wire_reset(struct softhw_rnic_qp *q)
+{
+	struct rnic_qp *qp = rnic_qp_of(q);
+
+	if (qp == NULL)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (rnic_conn_of(qp)->wire_reset == NULL)
+		return DOCA_ERROR_NOT_SUPPORTED;
+	softhw_bias_lock(&qp->lock);
+	if (qp->cm || qp->has_desc || qp->dead) {
+		softhw_bias_unlock(&qp->lock);
+		SDK_LOG_ERR("Failed to reset queue pair: it was connected through RDMA-CM or a descriptor, not by address and QPN");
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (qp->state != QP_IDLE && qp->state != QP_ERROR && qp->state != QP_CLOSED)
+		qp_shut(qp, QP_CLOSED, DOCA_ERROR_SHUTDOWN);
+	RNIC_PATHS_EACH(close, qp); /* the engine goes, without a word to the peer (as a RESET on hardware) */
+	rnic_conn_of(qp)->wire_reset(qp);
+	qp->state = QP_IDLE;
+	qp->has_peer = qp->local = qp->broken = false;
+	qp->deadline = 0;
+	memset(&qp->peer, 0, sizeof(qp->peer));
+	qp->direct = 0;
+	softhw_bias_unlock(&qp->lock);
+	return DOCA_SUCCESS;
+}
+
 doca_error_t rnic_qp_export(struct softhw_rnic_qp *q, const void **blob, size_t *len)
 {
 	struct rnic_qp *qp = rnic_qp_of(q);

@@ -277,6 +277,13 @@ struct softhw_rnic_ops {
 	 */
 	doca_error_t (*qp_wire_rtr)(struct softhw_rnic_qp *qp, const struct softhw_rnic_wire_rtr *a);
 	doca_error_t (*qp_wire_rts)(struct softhw_rnic_qp *qp, const struct softhw_rnic_wire_rts *a);
+	/*
+	 * Verbs' modify to RESET of such a qp, connected or in error: its work completes flushed (the
+	 * caller discards those CQEs: a reset QP reports nothing), its connection ends without a word
+	 * to the peer, and it is as made, with its QPN, ready for qp_wire_rtr again (NOT_SUPPORTED on
+	 * cards without an addressable wire; BAD_STATE: an RDMA-CM qp, or one connected otherwise).
+	 */
+	doca_error_t (*qp_wire_reset)(struct softhw_rnic_qp *qp);
 
 	/* The path MTU (log2, 8..12) a qp of the function may use: on a RoCEv2 card its address's
 	 * interface MTU less the headers (as rxe's active MTU); 10 (1024) on the other paths. */

@@ -443,6 +443,7 @@ uint32_t rnic_qp_wire_num(struct softhw_rnic_qp *qp);
 uint8_t rnic_port_mtu_log(const struct softhw_function *fn);
 doca_error_t rnic_qp_wire_rtr(struct softhw_rnic_qp *qp, const struct softhw_rnic_wire_rtr *a);
 doca_error_t rnic_qp_wire_rts(struct softhw_rnic_qp *qp, const struct softhw_rnic_wire_rts *a);
+doca_error_t rnic_qp_wire_reset(struct softhw_rnic_qp *qp);
 
 static inline struct rnic_ep *rnic_ep_of(struct softhw_rnic_ep *ep)
 {

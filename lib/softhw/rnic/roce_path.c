@@ -1295,6 +1295,25 @@ static doca_error_t roce_wire_rts(struct rnic_qp *qp, const struct softhw_rnic_w
 	return DOCA_SUCCESS;
 }
 
+/* Verbs' modify to RESET (qp lock held, closed: no engine): as roce_open left it, the QPN kept. */
+static void roce_wire_reset(struct rnic_qp *qp)
+{
+	struct roce_qp *s = rq_of(qp);
+
+	if (s == NULL)
+		return;
+	while (s->bounces != NULL)
+		free(bounce_take(s, s->bounces->seq));
+	s->verbs = s->shut = s->cm_mtu = s->error_pending = s->repoll = s->poll_owed = false;
+	s->cm_sport = 0;
+	s->verbs_access = 0;
+	s->peer_ip = 0;
+	s->failed_seq = 0;
+	s->heard = 0;
+	s->psn = (uint32_t)softhw_token_new() & 0xffffff;
+	__atomic_store_n(&s->deadline, ROCE_RC_NO_DEADLINE, __ATOMIC_RELAXED);
+}
+
 static void roce_answer(struct rnic_qp *qp, doca_error_t status)
 {
 	roce_cm_answer(qp, status); /* REP or REJ */
@@ -1896,6 +1915,7 @@ const struct rnic_path_ops rnic_roce_path = {
 	.wire_qpn = roce_wire_qpn,
 	.wire_rtr = roce_wire_rtr,
 	.wire_rts = roce_wire_rts,
+	.wire_reset = roce_wire_reset,
 	.serves = roce_serves,
 	.open = roce_open,
 	.dial = roce_dial,

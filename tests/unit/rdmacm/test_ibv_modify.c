@@ -11,8 +11,8 @@
  * IBV_WC_RETRY_EXC_ERR; max_dest_rd_atomic 0 refuses READs; qp_access_flags, also changed in
  * RTS); a QP moved to ERR flushes its receives; and each refusal, with its errno and a log line
  * naming the fix: a missing attribute, no GRH or a GID that is not IPv4-mapped, QPN 1, a
- * transition the kernel refuses, a receive in RESET, a send before RTS, RESET after connecting
- * and SQD (EOPNOTSUPP), and a card on the default path (EOPNOTSUPP). And ibv_create_qp_ex, perftest's way to a
+ * transition the kernel refuses, a receive in RESET, a send before RTS and SQD (EOPNOTSUPP); RESET
+ * after connecting, or after ERR, and connecting again (to the same peer or another), and a card on the default path (EOPNOTSUPP). And ibv_create_qp_ex, perftest's way to a
  * QP with the ibv_wr_* interface, and ibv_create_cq_ex with ibv_start_poll and ibv_wc_read_*. And SGEs
  * checked against their lkeys (IBV_WC_LOC_PROT_ERR).
  */
@@ -509,15 +509,12 @@ static void test_refusals(void)
 	CHECK(ibv_modify_qp(a.qp, &ra, RTR_MASK) == 0);
 	CHECK(ibv_post_send(a.qp, &wr, &bad) == EINVAL && bad == &wr);
 	CHECK(to_rts(&a, 14, 7) == 0);
-	/* no way back but to ERR; no RESET for a connected QP (destroy it), no SQD */
+	/* no way back but to ERR or RESET (test_reset), no SQD */
 	{
 		struct ibv_qp_attr st = {.qp_state = IBV_QPS_INIT};
 
 		CHECK(ibv_modify_qp(a.qp, &st, IBV_QP_STATE) == EINVAL);
 		CHECK(log_take(sdk_log, "cannot go from RTS to INIT"));
-		st.qp_state = IBV_QPS_RESET;
-		CHECK(ibv_modify_qp(a.qp, &st, IBV_QP_STATE) == EOPNOTSUPP);
-		CHECK(log_take(sdk_log, "destroy it"));
 		st.qp_state = IBV_QPS_SQD;
 		CHECK(ibv_modify_qp(a.qp, &st, IBV_QP_STATE) == EOPNOTSUPP);
 		CHECK(log_take(sdk_log, "SQD"));
@@ -773,6 +770,85 @@ static void test_create_cq_ex(void)
 	side_close(&b);
 }
 
+/* a SENDs 100 bytes (seed) to b's posted receive: both complete, the bytes arrive. */
+static void send_check(struct side *a, struct side *b, uint8_t seed)
+{
+	struct ibv_wc wc;
+
+	post_recv(b, 0, 4096);
+	fill(a->buf + 8192, 100, seed);
+	CHECK(post(a, IBV_WR_SEND, 8192, 100, b, 0) == 0);
+	wc = wait_wc(a->cq);
+	CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_SEND);
+	wc = wait_wc(b->cq);
+	CHECK(wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV && wc.byte_len == 100);
+	CHECK(wc.qp_num == b->qp->qp_num && wc.src_qp == a->qp->qp_num);
+	CHECK(memcmp(a->buf + 8192, b->buf, 100) == 0);
+}
+
+static int to_reset(struct side *s)
+{
+	struct ibv_qp_attr a = {.qp_state = IBV_QPS_RESET};
+
+	return ibv_modify_qp(s->qp, &a, IBV_QP_STATE);
+}
+
+/*
+ * A connected QP back to RESET, as on hardware: a receive it held goes without a completion, it
+ * keeps its QPN, and INIT -> RTR -> RTS connects it again, to the same peer (new PSNs) or another
+ * one; from ERR too.
+ */
+static void test_reset(void)
+{
+	struct side a, b, c;
+	struct ibv_qp_attr q;
+	struct ibv_qp_init_attr qi;
+	struct ibv_wc wc;
+	uint32_t qpn_a, qpn_b;
+
+	side_open(&a, "mlx5_0", 0x10);
+	side_open(&b, "mlx5_1", 0x20);
+	side_open(&c, "mlx5_1", 0x30);
+	qpn_a = a.qp->qp_num;
+	qpn_b = b.qp->qp_num;
+	connect_pair(&a, &b);
+	send_check(&a, &b, 1);
+
+	/* receives posted and never used: RESET both, and they go without a completion */
+	post_recv(&a, 0, 64);
+	post_recv(&b, 0, 64);
+	CHECK(to_reset(&a) == 0 && to_reset(&b) == 0);
+	CHECK(ibv_query_qp(a.qp, &q, IBV_QP_STATE, &qi) == 0 && q.qp_state == IBV_QPS_RESET);
+	CHECK(a.qp->qp_num == qpn_a && b.qp->qp_num == qpn_b);
+	CHECK(ibv_poll_cq(a.cq, 1, &wc) == 0 && ibv_poll_cq(b.cq, 1, &wc) == 0);
+
+	/* the same pair again, with new first PSNs */
+	a.psn = 0xabcdef;
+	b.psn = 0x00ff00;
+	connect_pair(&a, &b);
+	send_check(&a, &b, 2);
+	send_check(&b, &a, 3);
+
+	/* from ERR: b's posted receive flushes then; RESET, and a connects to c instead */
+	post_recv(&b, 0, 64);
+	q.qp_state = IBV_QPS_ERR;
+	CHECK(ibv_modify_qp(b.qp, &q, IBV_QP_STATE) == 0);
+	wc = wait_wc(b.cq);
+	CHECK(wc.status == IBV_WC_WR_FLUSH_ERR);
+	CHECK(to_reset(&b) == 0 && to_reset(&a) == 0);
+	connect_pair(&a, &c);
+	send_check(&a, &c, 4);
+	send_check(&c, &a, 5);
+	/* and b, reset from ERR, serves again */
+	CHECK(to_reset(&c) == 0 && to_reset(&a) == 0);
+	connect_pair(&b, &a);
+	send_check(&b, &a, 6);
+	CHECK(a.qp->qp_num == qpn_a && b.qp->qp_num == qpn_b);
+	side_close(&a);
+	side_close(&b);
+	side_close(&c);
+}
+
 /* A send WR of a's with one SGE as given (lkey included), signaled or not. */
 static int post_sge(struct side *a, uint64_t wr_id, enum ibv_wr_opcode op, struct ibv_sge sge, const struct side *b,
 		    uint32_t b_off, unsigned flags)
@@ -895,5 +971,6 @@ int main(void)
 	TEST_RUN(test_create_qp_ex);
 	TEST_RUN(test_create_cq_ex);
 	TEST_RUN(test_local_protection);
+	TEST_RUN(test_reset);
 	TEST_EXIT();
 }
