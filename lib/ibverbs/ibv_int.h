@@ -119,6 +119,16 @@ struct sv_slot {
 
 struct sv_srq;
 
+/*
+ * Receives whose SGEs failed their lkey check: posted to the soft NIC with no room, so that a
+ * message with bytes fails them (too long) without a byte written, and reported as a NIC reports
+ * them, IBV_WC_LOC_PROT_ERR (sv_bad_recv_take). wr_ids, in post order.
+ */
+struct sv_bad_recvs {
+	uint64_t *ids;
+	uint32_t n, cap;
+};
+
 struct sv_qp {
 	union {
 		struct ibv_qp pub;
@@ -143,6 +153,7 @@ struct sv_qp {
 	uint32_t slot_next;
 	bool loc_err;                  /* a WR's SGE failed its lkey check: what is posted from it on is held */
 	bool resetting;                /* moved to RESET: what the soft NIC still reports of it is dropped */
+	struct sv_bad_recvs bad_recvs; /* its own receives' (an SRQ's are the SRQ's) */
 	uint32_t held_next;            /* the next held slot's order */
 	struct sv_peer_mr peer_mrs[SOFT_IBV_PEER_MRS];
 	uint32_t npeer_mrs;
@@ -161,6 +172,7 @@ struct sv_srq {
 	struct ibv_srq pub;
 	struct softhw_rnic_ep *ep;
 	struct ibv_srq_attr attr;
+	struct sv_bad_recvs bad_recvs;
 	uint32_t nqps;
 	struct sv_cq *cqs[SV_SRQ_CQS]; /* CQs of its QPs (ev_lock) */
 	uint32_t ncqs;
@@ -212,6 +224,10 @@ int sv_srq_add_cq(struct sv_srq *s, struct sv_cq *cq);
 void sv_srq_forget_cq(struct sv_cq *cq);
 /* mr.c */
 struct sv_mr *sv_mr_find(uint32_t key);
+/* sv.lock held: the receive's SGEs, checked against their lkeys (logged if not: false). */
+bool sv_recv_sges_ok(const struct ibv_pd *pd, const struct ibv_recv_wr *wr, uint32_t qp_num);
+void sv_bad_recv_add(struct sv_bad_recvs *b, uint64_t wr_id);
+bool sv_bad_recv_take(struct sv_bad_recvs *b, uint64_t wr_id);
 uint32_t sv_mr_table(struct ibv_pd *pd, struct sv_peer_mr *out, uint32_t max);
 /* device.c */
 struct doca_dev *sv_dev_of(struct ibv_context *ctx);

@@ -149,6 +149,7 @@ int ibv_destroy_qp(struct ibv_qp *qp)
 	pthread_cond_destroy(&q->pub.cond);
 	pthread_mutex_destroy(&q->pub.mutex);
 	sv_qp_free_ex(q);
+	free(q->bad_recvs.ids);
 	free(q->slots);
 	free(q);
 	return 0;
@@ -262,6 +263,7 @@ static int reset(struct sv_qp *q)
 	for (uint32_t i = 0; i < q->nslots; i++)
 		q->slots[i].used = q->slots[i].held = q->slots[i].loc_err = false;
 	q->slot_next = 0;
+	q->bad_recvs.n = 0;
 	q->loc_err = q->by_modify = q->wire = q->flushed = q->failed = false;
 	q->npeer_mrs = 0;
 	return 0;
@@ -533,6 +535,11 @@ void sv_qp_drain(struct sv_qp *self)
 			wc.status = wc_status(e->status, e->op == SOFTHW_RNIC_OP_RECV, q->wire);
 			wc.vendor_err = e->status;
 			if (e->op == SOFTHW_RNIC_OP_RECV) {
+				struct sv_bad_recvs *br = q->srq != NULL ? &q->srq->bad_recvs : &q->bad_recvs;
+
+				/* one that failed its lkey check: a message with bytes found no room in it */
+				if (br->n > 0 && sv_bad_recv_take(br, e->wr_id) && wc.status == IBV_WC_LOC_LEN_ERR)
+					wc.status = IBV_WC_LOC_PROT_ERR;
 				wc.wr_id = e->wr_id;
 				wc.byte_len = (uint32_t)e->len;
 				wc.opcode = e->recv_op == SOFTHW_RNIC_OP_WRITE_IMM ? IBV_WC_RECV_RDMA_WITH_IMM : IBV_WC_RECV;
@@ -616,6 +623,49 @@ static bool sge_ok(const struct ibv_pd *pd, const struct ibv_sge *sge, bool writ
 		return false;
 	start = (uint64_t)(uintptr_t)m->pub.addr;
 	return sge->addr >= start && sge->length <= m->pub.length && sge->addr - start <= m->pub.length - sge->length;
+}
+
+bool sv_recv_sges_ok(const struct ibv_pd *pd, const struct ibv_recv_wr *wr, uint32_t qp_num)
+{
+	for (int i = 0; i < wr->num_sge; i++) {
+		const struct ibv_sge *g = &wr->sg_list[i];
+
+		if (sge_ok(pd, g, true))
+			continue;
+		SDK_LOG_ERR("ibv_post_recv: QP %u, receive 0x%llx: SGE %d (%u bytes at 0x%llx, lkey 0x%x) is not inside "
+			    "a memory region of the PD registered under that lkey with IBV_ACCESS_LOCAL_WRITE; a message "
+			    "with bytes for it completes it with IBV_WC_LOC_PROT_ERR, writes nothing, and puts the QP in "
+			    "error, as on hardware",
+			    qp_num, (unsigned long long)wr->wr_id, i, g->length, (unsigned long long)g->addr, g->lkey);
+		return false;
+	}
+	return true;
+}
+
+void sv_bad_recv_add(struct sv_bad_recvs *b, uint64_t wr_id)
+{
+	if (b->n == b->cap) {
+		uint32_t cap = b->cap ? b->cap * 2 : 8;
+		uint64_t *ids = realloc(b->ids, cap * sizeof(*ids));
+
+		if (ids == NULL)
+			return; /* then it reports IBV_WC_LOC_LEN_ERR: still an error, still nothing written */
+		b->ids = ids;
+		b->cap = cap;
+	}
+	b->ids[b->n++] = wr_id;
+}
+
+/* Whether wr_id names a receive sv_bad_recv_add kept (the oldest such is forgotten). */
+bool sv_bad_recv_take(struct sv_bad_recvs *b, uint64_t wr_id)
+{
+	for (uint32_t i = 0; i < b->n; i++)
+		if (b->ids[i] == wr_id) {
+			memmove(&b->ids[i], &b->ids[i + 1], (b->n - i - 1) * sizeof(b->ids[0]));
+			b->n--;
+			return true;
+		}
+	return false;
 }
 
 /* The first SGE of wr that fails its lkey check (logged), or -1. written: the soft NIC writes them. */
@@ -908,12 +958,16 @@ int sv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr *
 		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > SV_MAX_SGE) {
 			e = EINVAL;
 		} else {
+			bool ok = sv_recv_sges_ok(q->pub.pd, wr, q->pub.qp_num);
+
 			for (int i = 0; i < wr->num_sge; i++) {
 				sgl[i].addr = (void *)(uintptr_t)wr->sg_list[i].addr;
 				sgl[i].len = wr->sg_list[i].length;
 			}
-			if (nic_of(q)->ep_post_recv(q->ep, wr->wr_id, sgl, (uint32_t)wr->num_sge) != DOCA_SUCCESS)
+			if (nic_of(q)->ep_post_recv(q->ep, wr->wr_id, sgl, ok ? (uint32_t)wr->num_sge : 0) != DOCA_SUCCESS)
 				e = ENOMEM;
+			else if (!ok)
+				sv_bad_recv_add(&q->bad_recvs, wr->wr_id);
 		}
 		if (e != 0) {
 			if (bad != NULL)

@@ -131,6 +131,7 @@ int ibv_destroy_srq(struct ibv_srq *srq)
 	sv_ctx_of(s->pub.context)->nic->ep_destroy(s->ep);
 	pthread_cond_destroy(&s->pub.cond);
 	pthread_mutex_destroy(&s->pub.mutex);
+	free(s->bad_recvs.ids);
 	free(s);
 	return 0;
 }
@@ -172,13 +173,17 @@ int sv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_rec
 		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > SV_MAX_SGE) {
 			e = EINVAL;
 		} else {
+			bool ok = sv_recv_sges_ok(s->pub.pd, wr, 0);
+
 			for (int i = 0; i < wr->num_sge; i++) {
 				sgl[i].addr = (void *)(uintptr_t)wr->sg_list[i].addr;
 				sgl[i].len = wr->sg_list[i].length;
 			}
 			if (sv_ctx_of(s->pub.context)->nic->ep_post_recv(s->ep, wr->wr_id, sgl,
-										 (uint32_t)wr->num_sge) != DOCA_SUCCESS)
+										 ok ? (uint32_t)wr->num_sge : 0) != DOCA_SUCCESS)
 				e = ENOMEM;
+			else if (!ok)
+				sv_bad_recv_add(&s->bad_recvs, wr->wr_id);
 		}
 		if (e != 0 && bad != NULL)
 			*bad = wr;

@@ -934,6 +934,42 @@ static void test_local_protection(void)
 		side_close(&b);
 	}
 
+	/*
+	 * A receive under a wrong lkey: posted (as on hardware), and the message that lands in it
+	 * completes it with IBV_WC_LOC_PROT_ERR with nothing written; the sender's WR fails (the
+	 * responder's NAK), both QPs in error. A zero-length message writes nothing: it is taken.
+	 */
+	side_open(&a, "mlx5_0", 0x5000);
+	side_open(&b, "mlx5_1", 0x6000);
+	connect_pair(&a, &b);
+	{
+		struct ibv_sge rs = {.addr = (uintptr_t)(b.buf + 2048), .length = 256, .lkey = b.mr->lkey ^ 0x4000};
+		struct ibv_recv_wr rw = {.wr_id = 41, .sg_list = &rs, .num_sge = 1}, *rbad = NULL;
+
+		good = (struct ibv_sge){.addr = (uintptr_t)a.buf, .length = 0, .lkey = a.mr->lkey};
+		CHECK(ibv_post_recv(b.qp, &rw, &rbad) == 0);
+		CHECK(log_take(sdk_log, "IBV_WC_LOC_PROT_ERR"));
+		CHECK(post_sge(&a, GOOD_SEND, IBV_WR_SEND, good, &b, 0, IBV_SEND_SIGNALED) == 0);
+		wc = wait_wc(b.cq);
+		CHECK(wc.status == IBV_WC_SUCCESS && wc.wr_id == 41 && wc.byte_len == 0);
+		wc = wait_wc(a.cq);
+		CHECK(wc.status == IBV_WC_SUCCESS && wc.wr_id == GOOD_SEND);
+		rw.wr_id = 42;
+		CHECK(ibv_post_recv(b.qp, &rw, &rbad) == 0);
+		memset(b.buf + 2048, 0x33, 256);
+		good.length = 64;
+		CHECK(post_sge(&a, AFTER, IBV_WR_SEND, good, &b, 0, IBV_SEND_SIGNALED) == 0);
+		wc = wait_wc(b.cq);
+		CHECK(wc.status == IBV_WC_LOC_PROT_ERR && wc.wr_id == 42 && wc.opcode == IBV_WC_RECV);
+		wc = wait_wc(a.cq);
+		CHECK(wc.status != IBV_WC_SUCCESS && wc.wr_id == AFTER);
+		for (int i = 0; i < 256; i++)
+			CHECK(b.buf[2048 + i] == 0x33);
+		CHECK(log_take(sdk_log, "receive 0x2a"));
+	}
+	side_close(&a);
+	side_close(&b);
+
 	/* the first WR alone, nothing in flight: its error comes at once; inline data has no lkey */
 	side_open(&a, "mlx5_0", 0x3000);
 	side_open(&b, "mlx5_1", 0x4000);
