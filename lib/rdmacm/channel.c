@@ -153,15 +153,27 @@ void rdma_destroy_event_channel(struct rdma_event_channel *channel)
 		ev->next = g.stray;
 		g.stray = ev;
 	}
-	/* As closing Linux's rdma_cm fd: a thread blocked on it stays blocked (on wait_fd) until a
-	 * signal interrupts its wait, which then fails; the last one frees the channel. The wake-up
-	 * moves the threads in their read (which SA_RESTART would restart) to a wait that any
-	 * signal ends, each passing it on to the next (chan_gone). */
+	/*
+	 * As closing Linux's rdma_cm fd: a thread blocked on it stays blocked until a signal
+	 * interrupts its wait; the last one frees the channel. Its read (of wait_fd's eventfd, which
+	 * it holds) goes on; wait_fd's number becomes a descriptor that cannot be read, so the
+	 * kernel itself answers as Linux: a handler without SA_RESTART ends the read with EINTR, one
+	 * with SA_RESTART restarts it on that number, which fails with EBADF (so does a ptrace stop's
+	 * restart). Without such a descriptor, the wake-up moves the readers to a wait that any
+	 * signal ends with EBADF, each passing it on to the next (chan_gone).
+	 */
 	close(ch->pub.fd);
 	ch->pub.fd = -1; /* the number may be reused: a late cm_ring must not write there */
 	waited = ch->destroyed = ch->waiters > 0;
-	if (ch->readers > 0)
-		fd_add(ch->wait_fd);
+	if (ch->readers > 0) {
+		int unreadable = open("/", O_PATH | O_CLOEXEC);
+
+		ch->unreadable = unreadable >= 0 && dup3(unreadable, ch->wait_fd, O_CLOEXEC) == ch->wait_fd;
+		if (unreadable >= 0)
+			close(unreadable);
+		if (!ch->unreadable)
+			fd_add(ch->wait_fd);
+	}
 	pthread_mutex_unlock(&g.lock);
 	if (!waited) /* else a waiter may free ch as soon as the lock is dropped */
 		chan_free(ch);
@@ -247,7 +259,7 @@ static void wait_cancelled(void *arg)
 	pthread_mutex_lock(&g.lock);
 	if (w->reading)
 		ch->readers--;
-	if (ch->destroyed && ch->readers > 0)
+	if (ch->destroyed && ch->readers > 0 && !ch->unreadable)
 		fd_add(ch->wait_fd); /* it may have taken the destroy's wake-up: pass it on */
 	if (--ch->waiters == 0 && ch->destroyed)
 		chan_free(ch);
@@ -300,7 +312,7 @@ static int chan_gone(struct cm_chan *ch, int r, int e, int cancel)
 	int err = r < 0 && e == EINTR ? EINTR : EBADF;
 
 	if (ch->destroyed && r >= 0) {
-		if (ch->readers > 0)
+		if (ch->readers > 0 && !ch->unreadable)
 			fd_add(ch->wait_fd);
 		(void)chan_wait(ch, NULL, cancel);
 		err = EBADF;

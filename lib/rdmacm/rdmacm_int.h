@@ -119,6 +119,7 @@ struct cm_chan {
 	int waiters;                   /* threads blocked in rdma_get_cm_event on it */
 	int readers;                   /* those of them in their read of wait_fd */
 	bool destroyed;                /* destroyed while some waited: the last one frees it */
+	bool unreadable;               /* then wait_fd's number was made a descriptor no read takes */
 };
 
 /* One soft NIC endpoint and its posted receives. */

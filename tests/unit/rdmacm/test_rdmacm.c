@@ -580,7 +580,8 @@ static bool asleep_in_read(long tid)
 	return task_syscall(tid) == SYS_read;
 }
 
-/* A destroyed channel's waiter sleeps in poll, which any signal interrupts. */
+/* A destroyed channel's waiter woken late (test_channel_destroyed_then_woken) sleeps in poll,
+ * which any signal interrupts. */
 static bool asleep_in_poll(long tid)
 {
 	long nr = task_syscall(tid);
@@ -642,39 +643,53 @@ static bool joined(pthread_t t)
 	return false;
 }
 
-/* Signals the waiter of a destroyed channel: it must come back (bounded), failing EBADF. */
-static void waiter_signalled(struct waiter *w, pthread_t t)
+/*
+ * Signals the waiter of a destroyed channel, asleep where `asleep` says (its read goes on after
+ * the destroy, as Linux's read of the closed fd): it must come back (bounded), failing with err.
+ */
+static void waiter_signalled(struct waiter *w, pthread_t t, bool (*asleep)(long), int err)
 {
 	long stop = now_ms() + 10000;
 
-	/* the destroy moved it from its read to its poll: the signal must find it there */
-	while (now_ms() < stop && !w->back && !asleep_in_poll(w->tid))
+	while (now_ms() < stop && !w->back && !asleep(w->tid))
 		sched_yield();
-	CHECK(!w->back && asleep_in_poll(w->tid));
+	CHECK(!w->back && asleep(w->tid));
 	CHECK(pthread_kill(t, SIGUSR1) == 0);
 	if (!joined(t)) {
 		CHECK(!"the waiter did not come back from a destroyed channel on a signal");
 		return;
 	}
-	CHECK(w->rc == -1 && w->err == EBADF);
+	CHECK(w->rc == -1 && w->err == err);
 }
 
 /*
  * rping's pattern: main destroys the channel while its cm thread still blocks in
  * rdma_get_cm_event on it, then exits. If a signal (SA_RESTART) then interrupts the wait, the
  * waiter must fail as Linux's read on the closed fd does once restarted (EBADF), without
- * touching the freed channel. (Without SA_RESTART Linux's read returns EINTR; ours, which
- * cannot tell the two apart, EBADF.)
+ * touching the freed channel. (Without SA_RESTART: EINTR, test_channel_destroyed_interrupted.)
  */
 static void test_channel_destroyed_under_waiter(void)
 {
 	struct waiter w = {.ch = rdma_create_event_channel()};
 	pthread_t t;
 
-	/* SA_RESTART: Linux would restart the read, on the closed fd */
+	/* SA_RESTART: Linux restarts the read, on the closed fd: EBADF */
 	if (waiter_started(&w, &t, SA_RESTART)) {
 		rdma_destroy_event_channel(w.ch);
-		waiter_signalled(&w, t);
+		waiter_signalled(&w, t, asleep_in_read, EBADF);
+	}
+	signal(SIGUSR1, SIG_DFL);
+}
+
+/* The same without SA_RESTART: Linux's read of the closed fd is interrupted, EINTR. */
+static void test_channel_destroyed_interrupted(void)
+{
+	struct waiter w = {.ch = rdma_create_event_channel()};
+	pthread_t t;
+
+	if (waiter_started(&w, &t, 0)) {
+		rdma_destroy_event_channel(w.ch);
+		waiter_signalled(&w, t, asleep_in_read, EINTR);
 	}
 	signal(SIGUSR1, SIG_DFL);
 }
@@ -708,7 +723,7 @@ static void test_channel_destroyed_then_woken(void)
 		sched_yield();
 	CHECK(write(fd, &one, sizeof(one)) == sizeof(one));
 	CHECK(!w.back && asleep_in_poll(w.tid));
-	waiter_signalled(&w, t);
+	waiter_signalled(&w, t, asleep_in_poll, EBADF);
 	close(fd);
 	signal(SIGUSR1, SIG_DFL);
 }
@@ -770,9 +785,8 @@ static void test_wait_restarted(uint16_t port)
 }
 
 /*
- * Two threads waiting on the channel when it is destroyed: both leave their read (the destroy's
- * one wake-up is passed on), so a signal ends each wait (EBADF); with SA_RESTART a waiter left in
- * its read would have been restarted there for ever.
+ * Two threads waiting on the channel when it is destroyed: both stay in their read, and a signal
+ * ends each wait (SA_RESTART: the restarted read fails, EBADF), the last one freeing the channel.
  */
 static void test_channel_destroyed_under_two(void)
 {
@@ -784,9 +798,9 @@ static void test_channel_destroyed_under_two(void)
 		bool two = waiter_asleep(&w2, &t2);
 
 		rdma_destroy_event_channel(ch);
-		waiter_signalled(&w1, t1);
+		waiter_signalled(&w1, t1, asleep_in_read, EBADF);
 		if (two) {
-			waiter_signalled(&w2, t2);
+			waiter_signalled(&w2, t2, asleep_in_read, EBADF);
 		} else { /* (the check failed already) */
 			pthread_cancel(t2);
 			pthread_join(t2, NULL);
@@ -955,6 +969,7 @@ int main(int argc, char **argv)
 	if (argc > 3 && strcmp(argv[2], "vanish") == 0)
 		return vanishing_server(port, atoi(argv[3]));
 	TEST_RUN(test_channel_destroyed_under_waiter);
+	TEST_RUN(test_channel_destroyed_interrupted);
 	TEST_RUN(test_channel_destroyed_then_woken);
 	TEST_RUN(test_channel_destroyed_under_two);
 	TEST_RUN(test_waiter_cancelled);
