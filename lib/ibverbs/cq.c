@@ -241,6 +241,19 @@ void sv_cq_push(struct sv_cq *cq, const struct ibv_wc *wc)
 	cq->n++;
 }
 
+void sv_cq_clean(struct sv_cq *cq, uint32_t qp_num)
+{
+	uint32_t kept = 0;
+
+	for (uint32_t i = 0; i < cq->n; i++) {
+		const struct ibv_wc *w = &cq->ring[(cq->head + i) % cq->cap];
+
+		if (w->qp_num != qp_num)
+			cq->ring[(cq->head + kept++) % cq->cap] = *w;
+	}
+	cq->n = kept;
+}
+
 int sv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 {
 	struct sv_cq *c = (struct sv_cq *)cq;

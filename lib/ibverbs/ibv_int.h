@@ -122,11 +122,14 @@ struct sv_srq;
 /*
  * Receives whose SGEs failed their lkey check: posted to the soft NIC with no room, so that a
  * message with bytes fails them (too long) without a byte written, and reported as a NIC reports
- * them, IBV_WC_LOC_PROT_ERR (sv_bad_recv_take). wr_ids, in post order.
+ * them, IBV_WC_LOC_PROT_ERR (sv_bad_recv_take). A QP's own receives complete in the order they
+ * were posted, so for it these are post numbers (exact whatever the wr_ids); an SRQ's complete in
+ * the order messages end, so for it they are wr_ids, taken by a completion in error only.
  */
 struct sv_bad_recvs {
 	uint64_t *ids;
 	uint32_t n, cap;
+	uint64_t posted, done;         /* a QP's receives posted, and completed (its post numbers) */
 };
 
 struct sv_qp {
@@ -199,6 +202,8 @@ extern const struct ibv_context_ops sv_ops;
 int sv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
 int sv_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 void sv_cq_push(struct sv_cq *cq, const struct ibv_wc *wc);
+/* sv.lock held: the completions of QP qp_num leave cq (a modify to RESET, as rdma-core's mlx5). */
+void sv_cq_clean(struct sv_cq *cq, uint32_t qp_num);
 void sv_ep_notify(void *arg);
 void sv_cq_event(struct sv_cq *cq);
 /* ibv_create_qp: the channels of the QP's CQs watch its endpoint's doorbells (sv.lock held). */

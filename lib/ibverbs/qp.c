@@ -241,14 +241,14 @@ static int set_rights(struct sv_qp *q, int access)
 /*
  * sv.lock held: a QP connected by ibv_modify_qp (or flushed) back to RESET, as on hardware: its
  * connection ends without a word to the peer, what it held (sends, receives) goes without a
- * completion, and it keeps its QPN for the next INIT -> RTR -> RTS. Completions already in its
- * CQs stay there.
+ * completion, its completions leave its CQs (as rdma-core's mlx5 cleans them), and it keeps its
+ * QPN for the next INIT -> RTR -> RTS.
  */
 static int reset(struct sv_qp *q)
 {
 	doca_error_t err;
 
-	sv_qp_drain(q); /* what completed before is the application's to poll */
+	sv_qp_drain(q); /* other QPs' completions on its endpoint (an SRQ's) reach their CQs */
 	err = nic_of(q)->qp_wire_reset(q->nqp);
 	if (err != DOCA_SUCCESS) {
 		SDK_LOG_ERR("ibv_modify_qp: QP %u cannot go back to RESET on this card (%s); destroy it and create another",
@@ -264,6 +264,10 @@ static int reset(struct sv_qp *q)
 		q->slots[i].used = q->slots[i].held = q->slots[i].loc_err = false;
 	q->slot_next = 0;
 	q->bad_recvs.n = 0;
+	q->bad_recvs.posted = q->bad_recvs.done = 0;
+	/* as rdma-core's mlx5 (mlx5_cq_clean): what the QP completed before leaves its CQs too */
+	sv_cq_clean((struct sv_cq *)q->pub.send_cq, q->pub.qp_num);
+	sv_cq_clean((struct sv_cq *)q->pub.recv_cq, q->pub.qp_num);
 	q->loc_err = q->by_modify = q->wire = q->flushed = q->failed = false;
 	q->npeer_mrs = 0;
 	return 0;
@@ -517,8 +521,12 @@ void sv_qp_drain(struct sv_qp *self)
 			struct sv_qp *q = e->qp_user != NULL ? e->qp_user : self;
 			struct ibv_wc wc = {.qp_num = q->pub.qp_num, .src_qp = q->attr.dest_qp_num};
 
-			if (q->resetting) /* (its slots are cleared by the reset) */
+			if (q->resetting) { /* (its slots and receive counts are cleared by the reset) */
+				if (e->kind == SOFTHW_RNIC_CQE_WR && e->op == SOFTHW_RNIC_OP_RECV && q->srq != NULL &&
+				    q->srq->bad_recvs.n > 0 && e->status != DOCA_SUCCESS)
+					(void)sv_bad_recv_take(&q->srq->bad_recvs, e->wr_id);
 				continue;
+			}
 
 			if (e->kind == SOFTHW_RNIC_CQE_FAILED || e->kind == SOFTHW_RNIC_CQE_DISCONNECTED) {
 				/*
@@ -535,11 +543,18 @@ void sv_qp_drain(struct sv_qp *self)
 			wc.status = wc_status(e->status, e->op == SOFTHW_RNIC_OP_RECV, q->wire);
 			wc.vendor_err = e->status;
 			if (e->op == SOFTHW_RNIC_OP_RECV) {
-				struct sv_bad_recvs *br = q->srq != NULL ? &q->srq->bad_recvs : &q->bad_recvs;
-
 				/* one that failed its lkey check: a message with bytes found no room in it */
-				if (br->n > 0 && sv_bad_recv_take(br, e->wr_id) && wc.status == IBV_WC_LOC_LEN_ERR)
+				if (q->srq == NULL) {
+					struct sv_bad_recvs *br = &q->bad_recvs;
+					uint64_t seq = br->done++;
+
+					if (br->n > 0 && br->ids[0] == seq && sv_bad_recv_take(br, seq) &&
+					    wc.status == IBV_WC_LOC_LEN_ERR)
+						wc.status = IBV_WC_LOC_PROT_ERR;
+				} else if (q->srq->bad_recvs.n > 0 && wc.status == IBV_WC_LOC_LEN_ERR &&
+					   sv_bad_recv_take(&q->srq->bad_recvs, e->wr_id)) {
 					wc.status = IBV_WC_LOC_PROT_ERR;
+				}
 				wc.wr_id = e->wr_id;
 				wc.byte_len = (uint32_t)e->len;
 				wc.opcode = e->recv_op == SOFTHW_RNIC_OP_WRITE_IMM ? IBV_WC_RECV_RDMA_WITH_IMM : IBV_WC_RECV;
@@ -967,7 +982,9 @@ int sv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr *
 			if (nic_of(q)->ep_post_recv(q->ep, wr->wr_id, sgl, ok ? (uint32_t)wr->num_sge : 0) != DOCA_SUCCESS)
 				e = ENOMEM;
 			else if (!ok)
-				sv_bad_recv_add(&q->bad_recvs, wr->wr_id);
+				sv_bad_recv_add(&q->bad_recvs, q->bad_recvs.posted++);
+			else
+				q->bad_recvs.posted++;
 		}
 		if (e != 0) {
 			if (bad != NULL)

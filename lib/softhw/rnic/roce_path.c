@@ -1312,6 +1312,11 @@ static void roce_wire_reset(struct rnic_qp *qp)
 	s->heard = 0;
 	s->psn = (uint32_t)softhw_token_new() & 0xffffff;
 	__atomic_store_n(&s->deadline, ROCE_RC_NO_DEADLINE, __ATOMIC_RELAXED);
+	/* the source port of its QPN again (an RDMA-CM-like flow label may have changed it): what an
+	 * out-of-band peer on the same address expects */
+	pthread_mutex_lock(&s->lp->lock);
+	(void)roce_port_qp_set_sport(s->lp->port, s->qpn, roce_udp_sport(s->qpn));
+	pthread_mutex_unlock(&s->lp->lock);
 }
 
 static void roce_answer(struct rnic_qp *qp, doca_error_t status)
@@ -1653,6 +1658,7 @@ static bool roce_arm(struct rnic_ep *ep)
 		return false;
 	/* under rx: no drain owes a poll (rx_done: only while quiet) once the port is watched again */
 	pthread_mutex_lock(&lp->rx);
+	__atomic_store_n(&lp->backed, false, __ATOMIC_RELAXED); /* what comes now finds it asleep, not away */
 	lport_pay(lp); /* before the owner sleeps */
 	if (__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED))
 		lport_quiet(lp, false); /* level-triggered: what waits already wakes the service thread */

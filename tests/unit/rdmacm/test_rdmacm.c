@@ -670,6 +670,7 @@ static void waiter_signalled(struct waiter *w, pthread_t t, bool (*asleep)(long)
  */
 static void test_channel_destroyed_under_waiter(void)
 {
+	int fds = test_fd_count();
 	struct waiter w = {.ch = rdma_create_event_channel()};
 	pthread_t t;
 
@@ -679,6 +680,7 @@ static void test_channel_destroyed_under_waiter(void)
 		waiter_signalled(&w, t, asleep_in_read, EBADF);
 	}
 	signal(SIGUSR1, SIG_DFL);
+	CHECK(test_fd_count() == fds); /* the unreadable descriptor went with the channel */
 }
 
 /* The same without SA_RESTART: Linux's read of the closed fd is interrupted, EINTR. */
