@@ -71,6 +71,7 @@ struct sv_mr {
 	uint64_t id, token;
 	int access;
 	struct sv_mr *next;
+	struct sv_mr *next_key;        /* sv.mr_keys[lkey % SV_MR_BUCKETS] */
 };
 
 /* One entry of a peer's MR table (connect info). */
@@ -188,6 +189,10 @@ struct sv_lib {
 	struct sv_qp *qps;
 	struct sv_cq *cqs;
 	struct sv_mr *mrs;
+	/* the MRs by lkey: every SGE of every post is looked up (an NVMe-oF target registers one per
+	 * command slot: hundreds) */
+#define SV_MR_BUCKETS 256
+	struct sv_mr *mr_keys[SV_MR_BUCKETS];
 	struct sv_srq *srqs;
 	uint32_t next_key;
 	struct doca_devinfo **devinfos; /* the soft devices (ibv_get_device_list) */

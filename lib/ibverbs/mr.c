@@ -94,6 +94,8 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, ui
 		m->pub.rkey = softhw_mem_rkey32(m->id, m->token);
 	m->next = sv.mrs;
 	sv.mrs = m;
+	m->next_key = sv.mr_keys[m->pub.lkey % SV_MR_BUCKETS];
+	sv.mr_keys[m->pub.lkey % SV_MR_BUCKETS] = m;
 	pthread_mutex_unlock(&sv.lock);
 	return &m->pub;
 }
@@ -136,6 +138,11 @@ int ibv_dereg_mr(struct ibv_mr *mr)
 			*pp = m->next;
 			break;
 		}
+	for (struct sv_mr **pp = &sv.mr_keys[m->pub.lkey % SV_MR_BUCKETS]; *pp != NULL; pp = &(*pp)->next_key)
+		if (*pp == m) {
+			*pp = m->next_key;
+			break;
+		}
 	pthread_mutex_unlock(&sv.lock);
 	if (m->mmap != NULL) {
 		(void)doca_mmap_stop(m->mmap);
@@ -147,7 +154,7 @@ int ibv_dereg_mr(struct ibv_mr *mr)
 
 struct sv_mr *sv_mr_find(uint32_t key)
 {
-	for (struct sv_mr *m = sv.mrs; m != NULL; m = m->next)
+	for (struct sv_mr *m = sv.mr_keys[key % SV_MR_BUCKETS]; m != NULL; m = m->next_key)
 		if (m->pub.lkey == key)
 			return m;
 	return NULL;

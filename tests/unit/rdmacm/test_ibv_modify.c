@@ -894,6 +894,7 @@ static void test_local_protection(void)
 	struct ibv_wc wc;
 	struct ibv_mr *ro;
 	struct ibv_pd *other_pd;
+	uint32_t gone_lkey = 0xdead;
 
 	for (int round = 0; round < 4; round++) {
 		side_open(&a, "mlx5_0", 0x1000 + (uint32_t)round);
@@ -1000,6 +1001,34 @@ static void test_local_protection(void)
 	side_open(&a, "mlx5_0", 0x3000);
 	side_open(&b, "mlx5_1", 0x4000);
 	connect_pair(&a, &b);
+	/* among many regions (more than the lkey table's buckets), half of them deregistered: a
+	 * live one's lkey is found (this SEND), a gone one's is not (the WRITE below) */
+	{
+		enum { NMR = 600 };
+		struct ibv_mr **many = calloc(NMR, sizeof(*many));
+
+		CHECK(many != NULL);
+		for (int i = 0; many != NULL && i < NMR; i++) {
+			many[i] = ibv_reg_mr(a.pd, a.buf + (i % 64) * 64, 64, IBV_ACCESS_LOCAL_WRITE);
+			CHECK(many[i] != NULL);
+		}
+		if (many != NULL) {
+			struct ibv_sge live = {.addr = (uintptr_t)(a.buf + (598 % 64) * 64), .length = 16, .lkey = many[598]->lkey};
+
+			gone_lkey = many[599]->lkey;
+			for (int i = 1; i < NMR; i += 2)
+				CHECK(ibv_dereg_mr(many[i]) == 0);
+			post_recv(&b, 0, 64);
+			CHECK(post_sge(&a, GOOD_SEND, IBV_WR_SEND, live, &b, 0, IBV_SEND_SIGNALED) == 0);
+			wc = wait_wc(a.cq);
+			CHECK(wc.status == IBV_WC_SUCCESS && wc.wr_id == GOOD_SEND);
+			wc = wait_wc(b.cq);
+			CHECK(wc.status == IBV_WC_SUCCESS && wc.byte_len == 16);
+			for (int i = 0; i < NMR; i += 2)
+				CHECK(ibv_dereg_mr(many[i]) == 0);
+		}
+		free(many);
+	}
 	bad = (struct ibv_sge){.addr = (uintptr_t)a.buf, .length = 16, .lkey = 0xdead};
 	post_recv(&b, 0, 64);
 	CHECK(post_sge(&a, GOOD_SEND, IBV_WR_SEND, bad, &b, 0, IBV_SEND_SIGNALED | IBV_SEND_INLINE) == 0);
@@ -1007,6 +1036,7 @@ static void test_local_protection(void)
 	CHECK(wc.status == IBV_WC_SUCCESS && wc.wr_id == GOOD_SEND);
 	wc = wait_wc(b.cq);
 	CHECK(wc.status == IBV_WC_SUCCESS && wc.byte_len == 16);
+	bad.lkey = gone_lkey; /* a region deregistered above */
 	CHECK(post_sge(&a, BAD_WRITE, IBV_WR_RDMA_WRITE, bad, &b, 1024, IBV_SEND_SIGNALED) == 0);
 	wc = wait_wc(a.cq);
 	CHECK(wc.status == IBV_WC_LOC_PROT_ERR && wc.wr_id == BAD_WRITE);
