@@ -688,10 +688,11 @@ static int bad_sge(const struct sv_qp *q, const struct ibv_send_wr *wr, bool wri
 {
 	for (int i = 0; i < wr->num_sge; i++) {
 		const struct ibv_sge *g = &wr->sg_list[i];
-		const struct sv_mr *m = sv_mr_find(g->lkey);
+		const struct sv_mr *m;
 
 		if (sge_ok(q->pub.pd, g, written))
 			continue;
+		m = sv_mr_find(g->lkey); /* (again, only to say why) */
 		SDK_LOG_ERR("ibv_post_send: QP %u, WR 0x%llx: SGE %d (%u bytes at 0x%llx, lkey 0x%x) is %s; the WR "
 			    "completes with IBV_WC_LOC_PROT_ERR and the QP goes to error, as on hardware. Give the lkey of "
 			    "an ibv_reg_mr() region of the QP's PD that holds the whole SGE%s",

@@ -704,6 +704,13 @@ static void *bounce_take(struct roce_qp *s, uint64_t seq)
 	return NULL;
 }
 
+/* Every bounce buffer of the qp (its work is gone: free or reset). */
+static void bounces_drop(struct roce_qp *s)
+{
+	while (s->bounces != NULL)
+		free(bounce_take(s, s->bounces->seq));
+}
+
 /* Copies a bounce buffer out to a work request's pieces (READ, atomics). */
 static void scatter(const struct rnic_wr *wr, const uint8_t *buf, uint64_t len)
 {
@@ -1302,8 +1309,7 @@ static void roce_wire_reset(struct rnic_qp *qp)
 
 	if (s == NULL)
 		return;
-	while (s->bounces != NULL)
-		free(bounce_take(s, s->bounces->seq));
+	bounces_drop(s);
 	s->verbs = s->shut = s->cm_mtu = s->error_pending = s->repoll = s->poll_owed = false;
 	s->cm_sport = 0;
 	s->verbs_access = 0;
@@ -1892,8 +1898,7 @@ static void roce_free(struct rnic_qp *qp)
 		return;
 	roce_close(qp);
 	roce_cm_qp_gone(qp); /* also a qp a connection described (librdmacm's) */
-	while (s->bounces != NULL)
-		free(bounce_take(s, s->bounces->seq));
+	bounces_drop(s);
 	pthread_mutex_lock(&s->lp->rx); /* an owner draining the port may hold s */
 	for (unsigned i = 0; i < s->lp->nowed; i++)
 		if (s->lp->owed[i] == s)
