@@ -8,7 +8,12 @@ cd "$(dirname "$0")/.."
 [ -f build-demo/build.ninja ] || meson setup build-demo -Dtests=false -Dbench=false >/dev/null
 ninja -C build-demo >/dev/null
 
-export SOFTDOCA_RUN_DIR=${SOFTDOCA_RUN_DIR:-$(mktemp -d /tmp/softdoca-demo.XXXXXX)}
+if [ -z "${SOFTDOCA_RUN_DIR:-}" ]; then
+	# a run directory of its own, gone when the demo ends (a given one is the caller's)
+	SOFTDOCA_RUN_DIR=$(mktemp -d /tmp/softdoca-demo.XXXXXX)
+	trap 'rm -rf "$SOFTDOCA_RUN_DIR"' EXIT
+fi
+export SOFTDOCA_RUN_DIR
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 
 step "The soft card as the host sees it (doca_caps --list-devs)"
