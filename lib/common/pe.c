@@ -542,8 +542,10 @@ void doca_task_free(struct doca_task *task)
 
 doca_error_t doca_task_get_status(const struct doca_task *task)
 {
-	if (task == NULL)
+	if (task == NULL) {
+		SDK_LOG_ERR("doca_task_get_status: task is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
+	}
 	return task->status;
 }
 

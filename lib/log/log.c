@@ -76,6 +76,9 @@ struct backend_set {
 
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The log library's own lines (a misuse of its calls), as every library's: never under log_lock. */
+SDK_LOG_REGISTER(LOG)
+
 /* Source id N lives in slot N - 1, so an unregistered (zero) log_source is never valid. */
 static _Atomic unsigned char source_kind[MAX_SOURCES];
 static unsigned int source_hint; /* under log_lock: where the next free-slot search starts */
@@ -203,8 +206,11 @@ doca_error_t doca_log_register_source(const char *source_name, int *source)
 	unsigned char kind;
 	unsigned int i, slot;
 
-	if (source_name == NULL || source == NULL)
+	if (source_name == NULL || source == NULL) {
+		SDK_LOG_ERR("Failed to register a log source: %s is NULL; DOCA_LOG_REGISTER(name) passes both",
+			    source_name == NULL ? "source_name" : "source");
 		return DOCA_ERROR_INVALID_VALUE;
+	}
 	kind = strncmp(source_name, SOFTDOCA_SDK_SOURCE_PREFIX, strlen(SOFTDOCA_SDK_SOURCE_PREFIX)) == 0 ?
 		       SOURCE_SDK :
 		       SOURCE_APP;
@@ -237,6 +243,9 @@ doca_error_t doca_log_unregister_source(int source)
 		ret = DOCA_SUCCESS;
 	}
 	pthread_mutex_unlock(&log_lock);
+	if (ret != DOCA_SUCCESS)
+		SDK_LOG_ERR("Failed to unregister log source %d: no such source is registered (unregistered twice?)",
+			    source);
 	return ret;
 }
 
@@ -250,6 +259,13 @@ enum limit_op {
 	SET_SDK,
 };
 
+static void log_bad_level(const char *call, uint32_t level)
+{
+	SDK_LOG_ERR("%s: %u is not a DOCA log level; pass one of enum doca_log_level (DOCA_LOG_LEVEL_DISABLE %d, "
+		    "CRIT %d ... TRACE %d, in steps of 10)",
+		    call, level, DOCA_LOG_LEVEL_DISABLE, DOCA_LOG_LEVEL_CRIT, DOCA_LOG_LEVEL_TRACE);
+}
+
 /* op is SET_LOWER, SET_UPPER or SET_SDK; strict backend locks still clamp the new level. */
 static doca_error_t global_update(enum limit_op op, uint32_t level)
 {
@@ -257,8 +273,13 @@ static doca_error_t global_update(enum limit_op op, uint32_t level)
 	const struct backend_set *set = op == SET_SDK ? &sdk_set : &app_set;
 	unsigned int i;
 
-	if (!level_valid(level))
+	if (!level_valid(level)) {
+		log_bad_level(op == SET_LOWER	? "doca_log_level_set_global_lower_limit"
+			      : op == SET_UPPER ? "doca_log_level_set_global_upper_limit"
+						: "doca_log_level_set_global_sdk_limit",
+			      level);
 		return DOCA_ERROR_INVALID_VALUE;
+	}
 	pthread_mutex_lock(&log_lock);
 	atomic_store(global, level);
 	for (i = 0; i < set->n; i++) {
@@ -308,21 +329,36 @@ uint32_t doca_log_level_get_global_sdk_limit(void)
 
 /* Per-backend limits */
 
+static const char *const limit_call[] = {
+	[SET_LOWER] = "doca_log_backend_set_level_lower_limit",
+	[SET_UPPER] = "doca_log_backend_set_level_upper_limit",
+	[LOCK_LOWER] = "doca_log_backend_set_level_lower_limit_strict",
+	[LOCK_UPPER] = "doca_log_backend_set_level_upper_limit_strict",
+	[SET_SDK] = "doca_log_backend_set_sdk_level",
+};
+
 static doca_error_t backend_update(struct doca_log_backend *backend, enum limit_op op, uint32_t level)
 {
 	doca_error_t ret = DOCA_SUCCESS;
+	const char *why = NULL;
 
-	if ((op == SET_LOWER || op == SET_UPPER || op == SET_SDK) && !level_valid(level))
+	if ((op == SET_LOWER || op == SET_UPPER || op == SET_SDK) && !level_valid(level)) {
+		log_bad_level(limit_call[op], level);
 		return DOCA_ERROR_INVALID_VALUE;
+	}
 
 	pthread_mutex_lock(&log_lock);
 	if (!backend_known(backend)) {
 		ret = DOCA_ERROR_INVALID_VALUE;
+		why = backend == NULL ? "the backend is NULL" : "no such backend (not one doca_log_backend_create_* gave)";
 		goto out;
 	}
 	/* Application limits on an SDK backend, or the SDK level on an application one. */
 	if (backend->sdk != (op == SET_SDK)) {
 		ret = DOCA_ERROR_NOT_PERMITTED;
+		why = backend->sdk ? "an SDK backend has one level only: set it with doca_log_backend_set_sdk_level"
+				   : "an application backend has no SDK level: set its window with "
+				     "doca_log_backend_set_level_lower_limit / _upper_limit";
 		goto out;
 	}
 	switch (op) {
@@ -353,6 +389,10 @@ static doca_error_t backend_update(struct doca_log_backend *backend, enum limit_
 	update_max_levels();
 out:
 	pthread_mutex_unlock(&log_lock);
+	if (why != NULL)
+		SDK_LOG_ERR("%s: %s", limit_call[op], why);
+	else if (ret == DOCA_ERROR_NOT_PERMITTED)
+		SDK_LOG_ERR("%s: level %u is outside the window the backend's strict limit locked", limit_call[op], level);
 	return ret;
 }
 
@@ -431,8 +471,10 @@ static doca_error_t create_file(FILE *fptr, bool sdk, struct doca_log_backend **
 {
 	struct doca_log_backend *be;
 
-	if (fptr == NULL || backend == NULL)
+	if (fptr == NULL || backend == NULL) {
+		SDK_LOG_ERR("Failed to create a file log backend: %s is NULL", fptr == NULL ? "the FILE" : "backend");
 		return DOCA_ERROR_INVALID_VALUE;
+	}
 	be = backend_new(BACKEND_FILE, sdk);
 	if (be != NULL)
 		be->file = fptr;
@@ -443,8 +485,13 @@ static doca_error_t create_fd(int fd, bool sdk, struct doca_log_backend **backen
 {
 	struct doca_log_backend *be;
 
-	if (fd < 0 || backend == NULL || fcntl(fd, F_GETFD) == -1)
+	if (fd < 0 || backend == NULL || fcntl(fd, F_GETFD) == -1) {
+		if (backend == NULL)
+			SDK_LOG_ERR("Failed to create an fd log backend: backend is NULL");
+		else
+			SDK_LOG_ERR("Failed to create an fd log backend: %d is not an open file descriptor", fd);
 		return DOCA_ERROR_INVALID_VALUE;
+	}
 	be = backend_new(BACKEND_FD, sdk);
 	if (be != NULL)
 		be->fd = fd;
@@ -456,8 +503,14 @@ static doca_error_t create_buf(char *buf, size_t capacity, log_flush_callback ha
 {
 	struct doca_log_backend *be;
 
-	if (buf == NULL || capacity == 0 || handler == NULL || backend == NULL)
+	if (buf == NULL || capacity == 0 || handler == NULL || backend == NULL) {
+		SDK_LOG_ERR("Failed to create a buffer log backend: %s",
+			    buf == NULL		? "the buffer is NULL"
+			    : capacity == 0	? "the capacity is 0"
+			    : handler == NULL ? "the flush callback is NULL"
+					      : "backend is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
+	}
 	be = backend_new(BACKEND_BUF, sdk);
 	if (be != NULL) {
 		be->buf = buf;
@@ -471,8 +524,10 @@ static doca_error_t create_syslog(const char *name, bool sdk, struct doca_log_ba
 {
 	struct doca_log_backend *be;
 
-	if (name == NULL || backend == NULL)
+	if (name == NULL || backend == NULL) {
+		SDK_LOG_ERR("Failed to create a syslog log backend: %s is NULL", name == NULL ? "the name" : "backend");
 		return DOCA_ERROR_INVALID_VALUE;
+	}
 	be = backend_new(BACKEND_SYSLOG, sdk);
 	if (be == NULL)
 		return DOCA_ERROR_NO_MEMORY;
