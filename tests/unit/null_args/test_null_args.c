@@ -7,6 +7,9 @@
  *   - a function that returns doca_error_t does not return DOCA_SUCCESS (a NULL object or a
  *     NULL out-pointer is never a valid call), unless null_ok names it with the reason;
  *   - an error comes with at least one log line on stderr (what was wrong, what to pass).
+ * Then each function whose first argument is an object the test can make (a device, an RDMA
+ * context, an mmap, a buf, ...), called with a fresh one and the other arguments zero: no
+ * crash, no hang, and an error with a line (success may be right: a setter given 0).
  * The call table is generated from the version maps and softdoca's headers (gen_calls.py).
  */
 #include <errno.h>
@@ -20,13 +23,29 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "doca_argp.h"
+#include "doca_buf.h"
+#include "doca_buf_inventory.h"
+#include "doca_buf_pool.h"
+#include "doca_ctx.h"
+#include "doca_dev.h"
+#include "doca_dma.h"
+#include "doca_dpa.h"
+#include "doca_graph.h"
 #include "doca_log.h"
+#include "doca_mmap.h"
+#include "doca_pe.h"
+#include "doca_rdma.h"
+#include "doca_sta.h"
+#include "doca_sync_event.h"
 #include "test.h"
 
 struct null_call {
 	const char *name;
 	int (*call)(void); /* the doca_error_t it returned, or -1 (a function of another type) */
 	bool returns_error;
+	const char *obj_type;     /* the struct its first argument points to, or NULL */
+	int (*obj_call)(void *o); /* the call with o first and the rest zero */
 };
 
 #include "null_calls.h"
@@ -98,7 +117,196 @@ static void drain(int fd, struct outcome *o, time_t deadline)
 	}
 }
 
-static struct outcome run_one(const struct null_call *c)
+/* ---- the objects of the second sweep, made in the child that uses one ---- */
+
+static struct doca_devinfo *make_devinfo_(void)
+{
+	struct doca_devinfo **list;
+	uint32_t n = 0;
+
+	return doca_devinfo_create_list(&list, &n) == DOCA_SUCCESS && n > 0 ? list[0] : NULL;
+}
+
+static struct doca_dev *make_dev_(void)
+{
+	struct doca_devinfo *info = make_devinfo_();
+	struct doca_dev *dev = NULL;
+
+	return info != NULL && doca_dev_open(info, &dev) == DOCA_SUCCESS ? dev : NULL;
+}
+
+static struct doca_mmap *make_mmap_(bool started)
+{
+	static char mem[4096];
+	struct doca_dev *dev = make_dev_();
+	struct doca_mmap *m = NULL;
+
+	if (dev == NULL || doca_mmap_create(&m) != DOCA_SUCCESS)
+		return NULL;
+	if (started && (doca_mmap_set_memrange(m, mem, sizeof(mem)) != DOCA_SUCCESS ||
+			doca_mmap_add_dev(m, dev) != DOCA_SUCCESS || doca_mmap_start(m) != DOCA_SUCCESS))
+		return NULL;
+	return m;
+}
+
+static void *make_devinfo(void) { return make_devinfo_(); }
+static void *make_dev(void) { return make_dev_(); }
+static void *make_mmap(void) { return make_mmap_(false); }
+
+static void *make_rdma(void)
+{
+	struct doca_dev *dev = make_dev_();
+	struct doca_rdma *r = NULL;
+
+	return dev != NULL && doca_rdma_create(dev, &r) == DOCA_SUCCESS ? r : NULL;
+}
+
+static void *make_dma(void)
+{
+	struct doca_dev *dev = make_dev_();
+	struct doca_dma *d = NULL;
+
+	return dev != NULL && doca_dma_create(dev, &d) == DOCA_SUCCESS ? d : NULL;
+}
+
+static void *make_ctx(void)
+{
+	struct doca_rdma *r = make_rdma();
+
+	return r != NULL ? doca_rdma_as_ctx(r) : NULL;
+}
+
+static void *make_dpa(void)
+{
+	struct doca_dev *dev = make_dev_();
+	struct doca_dpa *d = NULL;
+
+	return dev != NULL && doca_dpa_create(dev, &d) == DOCA_SUCCESS ? d : NULL;
+}
+
+static void *make_sta(void)
+{
+	struct doca_dev *dev = make_dev_();
+	struct doca_sta *st = NULL;
+
+	return dev != NULL && doca_sta_create(dev, &st) == DOCA_SUCCESS ? st : NULL;
+}
+
+static void *make_sync_event(void)
+{
+	struct doca_sync_event *e = NULL;
+
+	return doca_sync_event_create(&e) == DOCA_SUCCESS ? e : NULL;
+}
+
+static void *make_pe(void)
+{
+	struct doca_pe *pe = NULL;
+
+	return doca_pe_create(&pe) == DOCA_SUCCESS ? pe : NULL;
+}
+
+static void *make_graph(void)
+{
+	struct doca_pe *pe = make_pe();
+	struct doca_graph *g = NULL;
+
+	return pe != NULL && doca_graph_create(pe, &g) == DOCA_SUCCESS ? g : NULL;
+}
+
+static void *make_buf_inventory(void)
+{
+	struct doca_buf_inventory *inv = NULL;
+
+	return doca_buf_inventory_create(4, &inv) == DOCA_SUCCESS ? inv : NULL;
+}
+
+static void *make_buf(void)
+{
+	struct doca_mmap *m = make_mmap_(true);
+	struct doca_buf_inventory *inv = make_buf_inventory();
+	struct doca_buf *b = NULL;
+	void *addr = NULL;
+	size_t len = 0;
+
+	if (m == NULL || inv == NULL || doca_buf_inventory_start(inv) != DOCA_SUCCESS ||
+	    doca_mmap_get_memrange(m, &addr, &len) != DOCA_SUCCESS)
+		return NULL;
+	return doca_buf_inventory_buf_get_by_addr(inv, m, addr, 64, &b) == DOCA_SUCCESS ? b : NULL;
+}
+
+static void *make_buf_pool(void)
+{
+	struct doca_mmap *m = make_mmap_(true);
+	struct doca_buf_pool *p = NULL;
+
+	return m != NULL && doca_buf_pool_create(4, 64, m, &p) == DOCA_SUCCESS ? p : NULL;
+}
+
+static void *make_argp_param(void)
+{
+	struct doca_argp_param *p = NULL;
+
+	return doca_argp_init("test_null_args", NULL) == DOCA_SUCCESS && doca_argp_param_create(&p) == DOCA_SUCCESS
+		       ? p
+		       : NULL;
+}
+
+static void *make_argp_cmd(void)
+{
+	struct doca_argp_cmd *c = NULL;
+
+	return doca_argp_init("test_null_args", NULL) == DOCA_SUCCESS && doca_argp_cmd_create(&c) == DOCA_SUCCESS ? c
+														   : NULL;
+}
+
+/* A capability query's DOCA_ERROR_NOT_SUPPORTED is its answer, not a refusal: no line is owed. */
+static bool answers(const struct null_call *c, int status)
+{
+	return status == DOCA_ERROR_NOT_SUPPORTED && (strstr(c->name, "_cap_") != NULL);
+}
+
+static void *make_log_backend(void)
+{
+	struct doca_log_backend *b = NULL;
+
+	return doca_log_backend_create_with_fd(STDERR_FILENO, &b) == DOCA_SUCCESS ? b : NULL;
+}
+
+static const struct factory {
+	const char *type;
+	void *(*make)(void);
+} factories[] = {
+	{"doca_devinfo", make_devinfo},
+	{"doca_dev", make_dev},
+	{"doca_mmap", make_mmap},
+	{"doca_rdma", make_rdma},
+	{"doca_dma", make_dma},
+	{"doca_ctx", make_ctx},
+	{"doca_dpa", make_dpa},
+	{"doca_sta", make_sta},
+	{"doca_sync_event", make_sync_event},
+	{"doca_pe", make_pe},
+	{"doca_graph", make_graph},
+	{"doca_buf_inventory", make_buf_inventory},
+	{"doca_buf", make_buf},
+	{"doca_buf_pool", make_buf_pool},
+	{"doca_argp_param", make_argp_param},
+	{"doca_argp_cmd", make_argp_cmd},
+	{"doca_log_backend", make_log_backend},
+};
+
+static const struct factory *factory_of(const char *type)
+{
+	for (size_t i = 0; type != NULL && i < sizeof(factories) / sizeof(factories[0]); i++)
+		if (strcmp(factories[i].type, type) == 0)
+			return &factories[i];
+	return NULL;
+}
+
+#define NO_OBJECT 250 /* the child's exit status when its factory failed */
+
+static struct outcome run_one(const struct null_call *c, const struct factory *f)
 {
 	struct outcome o = {0};
 	int err[2];
@@ -121,7 +329,17 @@ static struct outcome run_one(const struct null_call *c)
 		dup2(err[1], STDERR_FILENO);
 		close(err[1]);
 		alarm(CALL_TIMEOUT_S);
-		r = c->call();
+		if (f != NULL) {
+			void *o = f->make();
+
+			if (o == NULL)
+				_exit(NO_OBJECT);
+			/* only the call's own lines count */
+			fprintf(stderr, "--- the call\n");
+			r = c->obj_call(o);
+		} else {
+			r = c->call();
+		}
 		_exit(c->returns_error ? r : 0);
 	}
 	close(err[1]);
@@ -147,7 +365,7 @@ static void test_every_call(void)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct null_call *c = &null_calls[i];
-		struct outcome o = run_one(c);
+		struct outcome o = run_one(c, NULL);
 
 		CHECK(o.signal == 0);
 		if (o.signal != 0) {
@@ -186,6 +404,55 @@ static void test_every_call(void)
 	}
 }
 
+static void test_every_object_call(void)
+{
+	const size_t n = sizeof(null_calls) / sizeof(null_calls[0]);
+	unsigned calls = 0, crashed = 0, silent = 0, ok = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct null_call *c = &null_calls[i];
+		const struct factory *f = factory_of(c->obj_type);
+		struct outcome o;
+
+		if (f == NULL)
+			continue;
+		calls++;
+		o = run_one(c, f);
+		CHECK(o.signal == 0);
+		if (o.signal != 0) {
+			crashed++;
+			fprintf(stderr, "%s(a %s, 0, ...): %s%s\n", c->name, c->obj_type,
+				o.signal == SIGALRM ? "no return within the timeout" : strsignal(o.signal),
+				o.lines > 0 ? "; its last line:" : "");
+			if (o.lines > 0)
+				fprintf(stderr, "    %s\n", o.last);
+			continue;
+		}
+		CHECK(o.status != NO_OBJECT);
+		if (o.status == NO_OBJECT) {
+			fprintf(stderr, "%s: could not make a %s for it\n", c->name, c->obj_type);
+			continue;
+		}
+		if (getenv("NULL_ARGS_SHOW") != NULL)
+			fprintf(stderr, "%s(a %s): %s | %s\n", c->name, c->obj_type,
+				c->returns_error ? doca_error_get_name((doca_error_t)o.status) : "-", o.last);
+		if (!c->returns_error)
+			continue;
+		if (o.status == DOCA_SUCCESS)
+			ok++;
+		/* the marker line is one; an error needs one of its own */
+		CHECK(o.status == DOCA_SUCCESS || o.lines > 1 || answers(c, o.status));
+		if (o.status != DOCA_SUCCESS && o.lines <= 1 && !answers(c, o.status)) {
+			silent++;
+			fprintf(stderr, "%s(a %s, 0, ...): %s without a log line\n", c->name, c->obj_type,
+				doca_error_get_name((doca_error_t)o.status));
+		}
+	}
+	fprintf(stderr, "%u calls on a live object: %u crashed or hung, %u succeeded, %u failed silently\n", calls,
+		crashed, ok, silent);
+	CHECK(calls > 300);
+}
+
 int main(void)
 {
 	struct doca_log_backend *sdk_log;
@@ -194,5 +461,6 @@ int main(void)
 	 * its pipe */
 	CHECK_OK(doca_log_backend_create_with_fd_sdk(STDERR_FILENO, &sdk_log));
 	TEST_RUN(test_every_call);
+	TEST_RUN(test_every_object_call);
 	TEST_EXIT();
 }
