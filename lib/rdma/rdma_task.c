@@ -362,7 +362,8 @@ static doca_error_t __attribute__((noinline)) check_task_all(struct drdma_task *
 	case DRDMA_TASK_READ:
 		err = check_remote(t, t->src, "source");
 		if (err == DOCA_SUCCESS && t->dst == NULL) {
-			SDK_LOG_ERR("RDMA read task has no destination buffer");
+			SDK_LOG_ERR("RDMA read task has no destination buffer; set one with "
+				    "doca_rdma_task_read_set_dst_buf()");
 			err = DOCA_ERROR_INVALID_VALUE;
 		}
 		if (err == DOCA_SUCCESS)
@@ -380,7 +381,8 @@ static doca_error_t __attribute__((noinline)) check_task_all(struct drdma_task *
 	case DRDMA_TASK_WRITE:
 	case DRDMA_TASK_WRITE_IMM:
 		if (t->src == NULL) {
-			SDK_LOG_ERR("RDMA %s task has no source buffer", task);
+			SDK_LOG_ERR("RDMA %s task has no source buffer; set one with doca_rdma_task_%s_set_src_buf()",
+				    task, type == DRDMA_TASK_WRITE ? "write" : "write_imm");
 			return DOCA_ERROR_INVALID_VALUE;
 		}
 		err = check_local(t, t->src, "source", false, slen, sset, scap, &bytes);

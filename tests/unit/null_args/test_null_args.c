@@ -273,6 +273,85 @@ static void *make_log_backend(void)
 	return doca_log_backend_create_with_fd(STDERR_FILENO, &b) == DOCA_SUCCESS ? b : NULL;
 }
 
+/*
+ * An RDMA context started with every task type configured, its PE, and a connection from
+ * doca_rdma_export (exported, not connected): the tasks below are allocated on it with NULL
+ * buffers, the state a program is in when it forgot to set them.
+ */
+#define RDMA_CB(x) \
+	static void cb_##x(struct doca_rdma_task_##x *t, union doca_data a, union doca_data b) \
+	{ \
+		(void)t; \
+		(void)a; \
+		(void)b; \
+	}
+RDMA_CB(receive)
+RDMA_CB(send)
+RDMA_CB(send_imm)
+RDMA_CB(read)
+RDMA_CB(write)
+RDMA_CB(write_imm)
+RDMA_CB(atomic_cmp_swp)
+RDMA_CB(atomic_fetch_add)
+
+static struct doca_rdma_connection *rdma_started(struct doca_rdma **out)
+{
+	struct doca_rdma *r = make_rdma();
+	struct doca_rdma_connection *conn = NULL;
+	struct doca_pe *pe = make_pe();
+	const void *desc;
+	size_t len;
+
+	if (r == NULL || pe == NULL || doca_rdma_task_receive_set_conf(r, cb_receive, cb_receive, 4) != DOCA_SUCCESS ||
+	    doca_rdma_task_send_set_conf(r, cb_send, cb_send, 4) != DOCA_SUCCESS ||
+	    doca_rdma_task_send_imm_set_conf(r, cb_send_imm, cb_send_imm, 4) != DOCA_SUCCESS ||
+	    doca_rdma_task_read_set_conf(r, cb_read, cb_read, 4) != DOCA_SUCCESS ||
+	    doca_rdma_task_write_set_conf(r, cb_write, cb_write, 4) != DOCA_SUCCESS ||
+	    doca_rdma_task_write_imm_set_conf(r, cb_write_imm, cb_write_imm, 4) != DOCA_SUCCESS ||
+	    doca_rdma_task_atomic_cmp_swp_set_conf(r, cb_atomic_cmp_swp, cb_atomic_cmp_swp, 4) != DOCA_SUCCESS ||
+	    doca_rdma_task_atomic_fetch_add_set_conf(r, cb_atomic_fetch_add, cb_atomic_fetch_add, 4) != DOCA_SUCCESS ||
+	    doca_pe_connect_ctx(pe, doca_rdma_as_ctx(r)) != DOCA_SUCCESS || doca_ctx_start(doca_rdma_as_ctx(r)) != DOCA_SUCCESS ||
+	    doca_rdma_export(r, &desc, &len, &conn) != DOCA_SUCCESS)
+		return NULL;
+	*out = r;
+	return conn;
+}
+
+static void *make_rdma_connection(void)
+{
+	struct doca_rdma *r;
+
+	return rdma_started(&r);
+}
+
+#define RDMA_TASK(x, ...) \
+	static void *make_rdma_task_##x(void) \
+	{ \
+		struct doca_rdma_task_##x *t = NULL; \
+		struct doca_rdma *r = NULL; \
+		struct doca_rdma_connection *c = rdma_started(&r); \
+		(void)c; \
+		return r != NULL && doca_rdma_task_##x##_allocate_init(__VA_ARGS__, (union doca_data){0}, &t) == DOCA_SUCCESS \
+			       ? t \
+			       : NULL; \
+	}
+RDMA_TASK(receive, r, NULL)
+RDMA_TASK(send, r, c, NULL)
+RDMA_TASK(send_imm, r, c, NULL, 0)
+RDMA_TASK(read, r, c, NULL, NULL)
+RDMA_TASK(write, r, c, NULL, NULL)
+RDMA_TASK(write_imm, r, c, NULL, NULL, 0)
+RDMA_TASK(atomic_cmp_swp, r, c, NULL, NULL, 0, 0)
+RDMA_TASK(atomic_fetch_add, r, c, NULL, NULL, 0)
+
+/* doca_task_*: a write task without buffers (its submit must refuse it) */
+static void *make_task(void)
+{
+	struct doca_rdma_task_write *t = make_rdma_task_write();
+
+	return t != NULL ? doca_rdma_task_write_as_task(t) : NULL;
+}
+
 static const struct factory {
 	const char *type;
 	void *(*make)(void);
@@ -294,6 +373,16 @@ static const struct factory {
 	{"doca_argp_param", make_argp_param},
 	{"doca_argp_cmd", make_argp_cmd},
 	{"doca_log_backend", make_log_backend},
+	{"doca_rdma_connection", make_rdma_connection},
+	{"doca_rdma_task_receive", make_rdma_task_receive},
+	{"doca_rdma_task_send", make_rdma_task_send},
+	{"doca_rdma_task_send_imm", make_rdma_task_send_imm},
+	{"doca_rdma_task_read", make_rdma_task_read},
+	{"doca_rdma_task_write", make_rdma_task_write},
+	{"doca_rdma_task_write_imm", make_rdma_task_write_imm},
+	{"doca_rdma_task_atomic_cmp_swp", make_rdma_task_atomic_cmp_swp},
+	{"doca_rdma_task_atomic_fetch_add", make_rdma_task_atomic_fetch_add},
+	{"doca_task", make_task},
 };
 
 static const struct factory *factory_of(const char *type)
