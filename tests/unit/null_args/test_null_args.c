@@ -46,6 +46,7 @@ struct null_call {
 	bool returns_error;
 	const char *obj_type;     /* the struct its first argument points to, or NULL */
 	int (*obj_call)(void *o); /* the call with o first and the rest zero */
+	int (*obj_max_call)(void *o); /* o first, every number after it all ones, pointers NULL */
 };
 
 #include "null_calls.h"
@@ -395,7 +396,7 @@ static const struct factory *factory_of(const char *type)
 
 #define NO_OBJECT 250 /* the child's exit status when its factory failed */
 
-static struct outcome run_one(const struct null_call *c, const struct factory *f)
+static struct outcome run_one(const struct null_call *c, const struct factory *f, bool most)
 {
 	struct outcome o = {0};
 	int err[2];
@@ -425,7 +426,7 @@ static struct outcome run_one(const struct null_call *c, const struct factory *f
 				_exit(NO_OBJECT);
 			/* only the call's own lines count */
 			fprintf(stderr, "--- the call\n");
-			r = c->obj_call(o);
+			r = most ? c->obj_max_call(o) : c->obj_call(o);
 		} else {
 			r = c->call();
 		}
@@ -454,7 +455,7 @@ static void test_every_call(void)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct null_call *c = &null_calls[i];
-		struct outcome o = run_one(c, NULL);
+		struct outcome o = run_one(c, NULL, false);
 
 		CHECK(o.signal == 0);
 		if (o.signal != 0) {
@@ -493,9 +494,10 @@ static void test_every_call(void)
 	}
 }
 
-static void test_every_object_call(void)
+static void object_calls(bool most)
 {
 	const size_t n = sizeof(null_calls) / sizeof(null_calls[0]);
+	const char *rest = most ? "all ones" : "0";
 	unsigned calls = 0, crashed = 0, silent = 0, ok = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -506,11 +508,11 @@ static void test_every_object_call(void)
 		if (f == NULL)
 			continue;
 		calls++;
-		o = run_one(c, f);
+		o = run_one(c, f, most);
 		CHECK(o.signal == 0);
 		if (o.signal != 0) {
 			crashed++;
-			fprintf(stderr, "%s(a %s, 0, ...): %s%s\n", c->name, c->obj_type,
+			fprintf(stderr, "%s(a %s, %s, ...): %s%s\n", c->name, c->obj_type, rest,
 				o.signal == SIGALRM ? "no return within the timeout" : strsignal(o.signal),
 				o.lines > 0 ? "; its last line:" : "");
 			if (o.lines > 0)
@@ -533,13 +535,24 @@ static void test_every_object_call(void)
 		CHECK(o.status == DOCA_SUCCESS || o.lines > 1 || answers(c, o.status));
 		if (o.status != DOCA_SUCCESS && o.lines <= 1 && !answers(c, o.status)) {
 			silent++;
-			fprintf(stderr, "%s(a %s, 0, ...): %s without a log line\n", c->name, c->obj_type,
+			fprintf(stderr, "%s(a %s, %s, ...): %s without a log line\n", c->name, c->obj_type, rest,
 				doca_error_get_name((doca_error_t)o.status));
 		}
 	}
-	fprintf(stderr, "%u calls on a live object: %u crashed or hung, %u succeeded, %u failed silently\n", calls,
-		crashed, ok, silent);
+	fprintf(stderr, "%u calls on a live object, the rest %s: %u crashed or hung, %u succeeded, %u failed silently\n",
+		calls, rest, crashed, ok, silent);
 	CHECK(calls > 300);
+}
+
+static void test_every_object_call(void)
+{
+	object_calls(false);
+}
+
+/* Sizes, counts, levels and enums at their largest: a refusal with a line, or a value kept. */
+static void test_every_object_call_most(void)
+{
+	object_calls(true);
 }
 
 int main(void)
@@ -551,5 +564,6 @@ int main(void)
 	CHECK_OK(doca_log_backend_create_with_fd_sdk(STDERR_FILENO, &sdk_log));
 	TEST_RUN(test_every_call);
 	TEST_RUN(test_every_object_call);
+	TEST_RUN(test_every_object_call_most);
 	TEST_EXIT();
 }
