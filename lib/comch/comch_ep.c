@@ -117,13 +117,35 @@ void comch_ep_free(struct comch_ep *ep)
 	free(ep);
 }
 
+/*
+ * One doca_pe_progress of the endpoint: steps until one runs a callback of the program (an
+ * event, a state change) or finds nothing to do, or a task waits in the context's queue. A step
+ * that only moved things inside softdoca (read a link, retired a connection whose peer left,
+ * answered its BYE) says so, but ends no progress call: a program that progresses once a second
+ * (DOCA's sync event samples wait for the disconnection that way) would otherwise see its peer's
+ * BYE three seconds late, and the peer give up waiting for the answer.
+ */
+#define COMCH_STEPS_PER_PROGRESS 8
+
 bool comch_ep_progress(struct doca_ctx *ctx, bool (*step)(struct doca_ctx *ctx))
 {
 	struct comch_ep *ep = comch_ep_of(ctx);
-	bool did;
+	bool did = false;
 
 	ep->in_progress++;
-	did = step(ctx);
+	for (int i = 0; i < COMCH_STEPS_PER_PROGRESS; i++) {
+		uint32_t callbacks = ep->callbacks;
+		enum doca_ctx_states state = ctx->state;
+
+		if (!step(ctx))
+			break;
+		did = true;
+		/* (queued tasks go first, as they would have in the next call: a send that the step
+		 * failed completes with its own status before a stop flushes the rest) */
+		if (ep->destroyed || ep->callbacks != callbacks || ctx->state != state ||
+		    ctx->queue.depth > ctx->queue.parked)
+			break;
+	}
 	if (--ep->in_progress == 0 && ep->destroyed) {
 		free(ep);
 		return true; /* something happened, and the caller must not look at the context again */
@@ -403,6 +425,7 @@ bool comch_conn_deliver(struct comch_ep *ep, comch_handshake_fn handshake)
 				ep->cursor = next;
 				c->counters[DOCA_COMCH_COUNTER_RECV_MESSAGES]++;
 				c->counters[DOCA_COMCH_COUNTER_RECV_BYTES] += m.len;
+				ep->callbacks++;
 				ep->recv_cb(&ep->recv_event, m.data, m.len, c);
 				/*
 				 * The callback may disconnect or stop. A client whose server is gone (its

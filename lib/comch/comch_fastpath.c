@@ -172,8 +172,10 @@ bool comch_fp_report_gone(struct doca_comch_connection *conn)
 		}
 		if (rc->report_expired) {
 			rc->report_expired = false;
-			if (ep->expired_consumer_cb != NULL)
+			if (ep->expired_consumer_cb != NULL) {
+				ep->callbacks++;
 				ep->expired_consumer_cb(&ep->consumer_event, conn, rc->id);
+			}
 			return true; /* the callback may have stopped or destroyed things: look no further */
 		}
 	}
@@ -187,14 +189,18 @@ bool comch_fp_report_conn(struct doca_comch_connection *conn)
 	for (struct comch_remote_consumer *rc = conn->remote_consumers; rc != NULL; rc = rc->next) {
 		if (rc->report_new) {
 			rc->report_new = false;
-			if (ep->new_consumer_cb != NULL)
+			if (ep->new_consumer_cb != NULL) {
+				ep->callbacks++;
 				ep->new_consumer_cb(&ep->consumer_event, conn, rc->id);
+			}
 			return true;
 		}
 		if (rc->report_expired) {
 			rc->report_expired = false;
-			if (ep->expired_consumer_cb != NULL)
+			if (ep->expired_consumer_cb != NULL) {
+				ep->callbacks++;
 				ep->expired_consumer_cb(&ep->consumer_event, conn, rc->id);
+			}
 			return true;
 		}
 	}

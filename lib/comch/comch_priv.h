@@ -174,6 +174,7 @@ struct comch_ep {
 	bool warned_no_recv_cb;
 	uint32_t fp_orphans; /* connections gone but still used by producers / consumers */
 	int in_progress;     /* inside its progress step: user callbacks may run, and destroy it */
+	uint32_t callbacks;  /* event callbacks run (comch_ep_progress: a step that ran none goes on) */
 	bool destroyed;      /* destroyed from one of them: freed when the progress step returns */
 	struct doca_comch_event_msg_recv recv_event;
 	struct doca_comch_event_connection_status_changed status_event;

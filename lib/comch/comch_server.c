@@ -218,8 +218,10 @@ static bool server_report(struct doca_comch_server *srv)
 
 		if (c->report_connect) {
 			c->report_connect = false;
-			if (srv->connect_cb != NULL)
+			if (srv->connect_cb != NULL) {
+				ep->callbacks++;
 				srv->connect_cb(&ep->status_event, c, 1);
+			}
 			return true;
 		}
 		if (c->state != COMCH_CONN_DEAD) {
@@ -247,8 +249,10 @@ static bool server_report(struct doca_comch_server *srv)
 		}
 		if (report) {
 			srv->num_conns--;
-			if (srv->disconnect_cb != NULL)
+			if (srv->disconnect_cb != NULL) {
+				ep->callbacks++;
 				srv->disconnect_cb(&ep->status_event, c, 1);
+			}
 		}
 		if (!fp_owned) {
 			comch_fp_conn_release(c);

@@ -5,6 +5,7 @@
  * environment); pair scenarios run a DPU-side server child and a host-side client child at
  * once. Children are bounded by alarm(): a hang fails, it never blocks the suite.
  */
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -2150,6 +2151,100 @@ static void child_fpbad_client(void)
 	doca_dev_close(dev);
 }
 
+/*
+ * A server that progresses rarely (NVIDIA's sync event samples: once a second until the client
+ * is gone). Once the client's BYE is in its link, one doca_pe_progress must report the
+ * disconnection: reading the link and retiring the connection are softdoca's own steps, and
+ * before they ended the call it took three calls, three seconds, and the client gave up
+ * waiting for the answer to its BYE.
+ */
+static void slowdisc_disconnect(struct doca_comch_event_connection_status_changed *ev, struct doca_comch_connection *c,
+				uint8_t ok)
+{
+	(void)ev;
+	(void)c;
+	CHECK(ok == 1);
+	pair.disconnects++;
+}
+
+static void slowdisc_connect(struct doca_comch_event_connection_status_changed *ev, struct doca_comch_connection *c,
+			     uint8_t ok)
+{
+	(void)ev;
+	(void)c;
+	CHECK(ok == 1);
+	pair.connects++;
+}
+
+static void child_slowdisc_server(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	int stopped_fd = atoi(getenv("TEST_STOPPED_RFD"));
+	doca_notification_handle_t h;
+	struct pollfd p;
+	struct doca_ctx *ctx;
+	char c = 0;
+	int calls = 0;
+
+	close(atoi(getenv("TEST_STOPPED_WFD")));
+	CHECK_OK(doca_comch_server_create(dev, rep, "unit_slowdisc", &pair.srv));
+	ctx = doca_comch_server_as_ctx(pair.srv);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
+	CHECK_OK(doca_comch_server_event_connection_status_changed_register(pair.srv, slowdisc_connect,
+									  slowdisc_disconnect));
+	CHECK_OK(doca_ctx_start(ctx));
+	while (pair.connects == 0)
+		doca_pe_progress(pair.pe);
+	/* the client has stopped: its BYE is in our link */
+	CHECK(read(stopped_fd, &c, 1) == 1 && c == 's');
+	/* the PE's handle is readable once the link is (the waker saw it) */
+	CHECK_OK(doca_pe_get_notification_handle(pair.pe, &h));
+	CHECK_OK(doca_pe_request_notification(pair.pe));
+	p = (struct pollfd){.fd = h, .events = POLLIN};
+	CHECK(poll(&p, 1, 10000) == 1);
+	CHECK_OK(doca_pe_clear_notification(pair.pe, h));
+	/* as DOCA's sample: one progress per look */
+	while (pair.disconnects == 0 && calls < 8) {
+		doca_pe_progress(pair.pe);
+		calls++;
+	}
+	fprintf(stderr, "slowdisc: the disconnection came in progress call %d\n", calls);
+	CHECK(pair.disconnects == 1 && calls == 1);
+	CHECK_OK(doca_ctx_stop(ctx));
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_comch_server_destroy(pair.srv));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_rep_close(rep);
+	doca_dev_close(dev);
+}
+
+static void child_slowdisc_client(void)
+{
+	struct doca_dev *dev = open_pci("b1:00.0");
+	int stopped_fd = atoi(getenv("TEST_STOPPED_WFD"));
+	struct doca_ctx *ctx;
+
+	close(atoi(getenv("TEST_STOPPED_RFD")));
+	CHECK_OK(doca_comch_client_create(dev, "unit_slowdisc", &pair.cl));
+	ctx = doca_comch_client_as_ctx(pair.cl);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_client_event_msg_recv_register(pair.cl, recv_ignore));
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_RUNNING);
+	CHECK_ERR(doca_ctx_stop(ctx), DOCA_ERROR_IN_PROGRESS); /* the BYE is sent */
+	CHECK(write(stopped_fd, "s", 1) == 1);
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	/* the server answered the BYE: no 2 s wait, no "closing anyway" */
+	CHECK(!logged("did not acknowledge"));
+	CHECK_OK(doca_comch_client_destroy(pair.cl));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_close(dev);
+}
+
 /* ---- the parent: runs every scenario in its own process(es) ---- */
 
 struct scenario {
@@ -2175,6 +2270,7 @@ static const struct scenario scenarios[] = {
 	{"fpexp_server", child_fpexp_server},	{"fpexp_client", child_fpexp_client},
 	{"fpkill_server", child_fpkill_server},	{"fpkill_client", child_fpkill_client},
 	{"fporder_server", child_fporder_server}, {"fporder_client", child_fporder_client},
+	{"slowdisc_server", child_slowdisc_server}, {"slowdisc_client", child_slowdisc_client},
 };
 
 static pid_t spawn(const char *name, const char *role, const char *config)
@@ -2361,6 +2457,24 @@ int main(int argc, char **argv)
 		close(p[1]);
 		wait_ok(server, "cbstop_server");
 		wait_ok(client, name);
+	}
+	{
+		int p[2];
+		char buf[16];
+		pid_t server, client;
+
+		if (pipe(p) != 0)
+			return 1;
+		snprintf(buf, sizeof(buf), "%d", p[0]);
+		setenv("TEST_STOPPED_RFD", buf, 1);
+		snprintf(buf, sizeof(buf), "%d", p[1]);
+		setenv("TEST_STOPPED_WFD", buf, 1);
+		server = spawn("slowdisc_server", "dpu", "builtin");
+		client = spawn("slowdisc_client", "host", "builtin");
+		close(p[0]);
+		close(p[1]);
+		wait_ok(server, "slowdisc_server");
+		wait_ok(client, "slowdisc_client");
 	}
 	{
 		pid_t server = spawn("cbd_disc_server", "dpu", "builtin");
