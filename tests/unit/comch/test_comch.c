@@ -2302,6 +2302,33 @@ static void wait_ok(pid_t pid, const char *name)
 	}
 }
 
+/*
+ * A server and a client child that share a pipe, its ends named in <env>_RFD / <env>_WFD; the
+ * parent closes its own ends, so that a child sees EOF once the other is gone.
+ */
+static bool piped_pair(const char *env, const char *server_name, const char *client_name)
+{
+	char key[64], buf[16];
+	pid_t server, client;
+	int p[2];
+
+	if (pipe(p) != 0)
+		return false;
+	snprintf(buf, sizeof(buf), "%d", p[0]);
+	snprintf(key, sizeof(key), "%s_RFD", env);
+	setenv(key, buf, 1);
+	snprintf(buf, sizeof(buf), "%d", p[1]);
+	snprintf(key, sizeof(key), "%s_WFD", env);
+	setenv(key, buf, 1);
+	server = spawn(server_name, "dpu", "builtin");
+	client = spawn(client_name, "host", "builtin");
+	close(p[0]);
+	close(p[1]);
+	wait_ok(server, server_name);
+	wait_ok(client, client_name);
+	return true;
+}
+
 static const char *write_config(const char *name, const char *text)
 {
 	static char path[3][128];
@@ -2393,25 +2420,9 @@ int main(int argc, char **argv)
 		wait_ok(server, "fp_server");
 		wait_ok(client, "fp_client");
 	}
-	{
-		/* consumer events before the messages sent after them: the client paces the server */
-		int p[2];
-		char buf[16];
-		pid_t server, client;
-
-		if (pipe(p) != 0)
-			return 1;
-		snprintf(buf, sizeof(buf), "%d", p[0]);
-		setenv("TEST_ORDER_RFD", buf, 1);
-		snprintf(buf, sizeof(buf), "%d", p[1]);
-		setenv("TEST_ORDER_WFD", buf, 1);
-		server = spawn("fporder_server", "dpu", "builtin");
-		client = spawn("fporder_client", "host", "builtin");
-		close(p[0]);
-		close(p[1]);
-		wait_ok(server, "fporder_server");
-		wait_ok(client, "fporder_client");
-	}
+	/* consumer events before the messages sent after them: the client paces the server */
+	if (!piped_pair("TEST_ORDER", "fporder_server", "fporder_client"))
+		return 1;
 	/* the client asks (through a pipe) for the server to be killed, then checks its tasks */
 	if (!killed_pair("stall_server", "stall_client"))
 		return 1;
@@ -2419,63 +2430,16 @@ int main(int argc, char **argv)
 	for (int round = 0; round < 4; round++)
 		if (!killed_pair("fpkill_server", "fpkill_client"))
 			return 1;
-	{
-		/* the client reads the server's last message after the server process is gone */
-		int p[2];
-		char buf[16];
-		pid_t server, client;
-
-		if (pipe(p) != 0)
-			return 1;
-		snprintf(buf, sizeof(buf), "%d", p[0]);
-		setenv("TEST_DEATH_RFD", buf, 1);
-		snprintf(buf, sizeof(buf), "%d", p[1]);
-		setenv("TEST_DEATH_WFD", buf, 1);
-		server = spawn("cbstop_server", "dpu", "builtin");
-		client = spawn("cbstop_client", "host", "builtin");
-		close(p[0]);
-		close(p[1]);
-		wait_ok(server, "cbstop_server");
-		wait_ok(client, "cbstop_client");
-	}
+	/* the client reads the server's last message after the server process is gone */
+	if (!piped_pair("TEST_DEATH", "cbstop_server", "cbstop_client"))
+		return 1;
 	/* stopped, then destroyed with their PE, from inside their own callbacks */
-	for (int i = 0; i < 2; i++) {
-		const char *name = i == 0 ? "cbd_recv_client" : "cbd_send_client";
-		int p[2];
-		char buf[16];
-		pid_t server, client;
-
-		if (pipe(p) != 0)
-			return 1;
-		snprintf(buf, sizeof(buf), "%d", p[0]);
-		setenv("TEST_DEATH_RFD", buf, 1);
-		snprintf(buf, sizeof(buf), "%d", p[1]);
-		setenv("TEST_DEATH_WFD", buf, 1);
-		server = spawn("cbstop_server", "dpu", "builtin");
-		client = spawn(name, "host", "builtin");
-		close(p[0]);
-		close(p[1]);
-		wait_ok(server, "cbstop_server");
-		wait_ok(client, name);
-	}
-	{
-		int p[2];
-		char buf[16];
-		pid_t server, client;
-
-		if (pipe(p) != 0)
-			return 1;
-		snprintf(buf, sizeof(buf), "%d", p[0]);
-		setenv("TEST_STOPPED_RFD", buf, 1);
-		snprintf(buf, sizeof(buf), "%d", p[1]);
-		setenv("TEST_STOPPED_WFD", buf, 1);
-		server = spawn("slowdisc_server", "dpu", "builtin");
-		client = spawn("slowdisc_client", "host", "builtin");
-		close(p[0]);
-		close(p[1]);
-		wait_ok(server, "slowdisc_server");
-		wait_ok(client, "slowdisc_client");
-	}
+	if (!piped_pair("TEST_DEATH", "cbstop_server", "cbd_recv_client") ||
+	    !piped_pair("TEST_DEATH", "cbstop_server", "cbd_send_client"))
+		return 1;
+	/* a server that progresses once a second sees the client's BYE in its first call */
+	if (!piped_pair("TEST_STOPPED", "slowdisc_server", "slowdisc_client"))
+		return 1;
 	{
 		pid_t server = spawn("cbd_disc_server", "dpu", "builtin");
 		pid_t client = spawn("cbd_disc_client", "host", "builtin");

@@ -448,6 +448,20 @@ static struct outcome run_one(const struct null_call *c, const struct factory *f
 	return o;
 }
 
+/* Checks that the call's child ended by itself; says how it did not. */
+static bool crashed_call(const struct null_call *c, const struct outcome *o, const char *args)
+{
+	CHECK(o->signal == 0);
+	if (o->signal == 0)
+		return false;
+	fprintf(stderr, "%s(%s, ...): %s%s\n", c->name, args,
+		o->signal == SIGALRM ? "no return within the timeout" : strsignal(o->signal),
+		o->lines > 0 ? "; its last line:" : "");
+	if (o->lines > 0)
+		fprintf(stderr, "    %s\n", o->last);
+	return true;
+}
+
 static void test_every_call(void)
 {
 	const size_t n = sizeof(null_calls) / sizeof(null_calls[0]);
@@ -457,14 +471,8 @@ static void test_every_call(void)
 		const struct null_call *c = &null_calls[i];
 		struct outcome o = run_one(c, NULL, false);
 
-		CHECK(o.signal == 0);
-		if (o.signal != 0) {
+		if (crashed_call(c, &o, "0")) {
 			crashed++;
-			fprintf(stderr, "%s(0, ...): %s%s\n", c->name,
-				o.signal == SIGALRM ? "no return within the timeout" : strsignal(o.signal),
-				o.lines > 0 ? "; its last line:" : "");
-			if (o.lines > 0)
-				fprintf(stderr, "    %s\n", o.last);
 			continue;
 		}
 		if (getenv("NULL_ARGS_SHOW") != NULL)
@@ -509,14 +517,8 @@ static void object_calls(bool most)
 			continue;
 		calls++;
 		o = run_one(c, f, most);
-		CHECK(o.signal == 0);
-		if (o.signal != 0) {
+		if (crashed_call(c, &o, most ? "a live object, all ones" : "a live object, 0")) {
 			crashed++;
-			fprintf(stderr, "%s(a %s, %s, ...): %s%s\n", c->name, c->obj_type, rest,
-				o.signal == SIGALRM ? "no return within the timeout" : strsignal(o.signal),
-				o.lines > 0 ? "; its last line:" : "");
-			if (o.lines > 0)
-				fprintf(stderr, "    %s\n", o.last);
 			continue;
 		}
 		CHECK(o.status != NO_OBJECT);
