@@ -8,10 +8,21 @@ cd "$(dirname "$0")/.."
 [ -f build-demo/build.ninja ] || meson setup build-demo -Dtests=false -Dbench=false >/dev/null
 ninja -C build-demo >/dev/null
 
+# At exit, also a failed one: the samples still running, a pair's files, and the run directory
+# if the demo made it (a given one is the caller's).
+own_run_dir=
+pair_dir=
+cleanup() {
+	local jobs
+	jobs=$(jobs -p)
+	[ -z "$jobs" ] || kill $jobs 2>/dev/null || true
+	[ -z "$pair_dir" ] || rm -rf "$pair_dir"
+	[ -z "$own_run_dir" ] || rm -rf "$own_run_dir"
+}
+trap cleanup EXIT
 if [ -z "${SOFTDOCA_RUN_DIR:-}" ]; then
-	# a run directory of its own, gone when the demo ends (a given one is the caller's)
-	SOFTDOCA_RUN_DIR=$(mktemp -d /tmp/softdoca-demo.XXXXXX)
-	trap 'rm -rf "$SOFTDOCA_RUN_DIR"' EXIT
+	own_run_dir=$(mktemp -d /tmp/softdoca-demo.XXXXXX)
+	SOFTDOCA_RUN_DIR=$own_run_dir
 fi
 export SOFTDOCA_RUN_DIR
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }

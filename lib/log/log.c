@@ -77,7 +77,7 @@ struct backend_set {
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The log library's own lines (a misuse of its calls), as every library's: never under log_lock. */
-SDK_LOG_REGISTER(LOG)
+SDK_LOG_REGISTER(LOG);
 
 /* Source id N lives in slot N - 1, so an unregistered (zero) log_source is never valid. */
 static _Atomic unsigned char source_kind[MAX_SOURCES];
@@ -223,6 +223,8 @@ doca_error_t doca_log_register_source(const char *source_name, int *source)
 	}
 	if (i == MAX_SOURCES) {
 		pthread_mutex_unlock(&log_lock);
+		SDK_LOG_ERR("Failed to register log source '%s': all %u sources are registered", source_name,
+			    MAX_SOURCES);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	atomic_store_explicit(&source_kind[slot], kind, memory_order_release);
@@ -457,11 +459,17 @@ static doca_error_t backend_create(struct doca_log_backend *be, struct doca_log_
 {
 	doca_error_t ret;
 
-	if (be == NULL)
+	if (be == NULL) {
+		SDK_LOG_ERR("Failed to create a log backend: out of memory");
 		return DOCA_ERROR_NO_MEMORY;
+	}
 	pthread_mutex_lock(&log_lock);
 	ret = backend_add_locked(be);
 	pthread_mutex_unlock(&log_lock);
+	if (ret != DOCA_SUCCESS)
+		SDK_LOG_ERR("Failed to create a log backend: a process has at most %u of each class (SDK, "
+			    "application)",
+			    MAX_BACKENDS);
 	if (ret == DOCA_SUCCESS)
 		*backend = be;
 	return ret;

@@ -382,7 +382,7 @@ static doca_error_t __attribute__((noinline)) check_task_all(struct drdma_task *
 	case DRDMA_TASK_WRITE_IMM:
 		if (t->src == NULL) {
 			SDK_LOG_ERR("RDMA %s task has no source buffer; set one with doca_rdma_task_%s_set_src_buf()",
-				    task, type == DRDMA_TASK_WRITE ? "write" : "write_imm");
+				    task, task);
 			return DOCA_ERROR_INVALID_VALUE;
 		}
 		err = check_local(t, t->src, "source", false, slen, sset, scap, &bytes);

@@ -2,7 +2,10 @@
 """Writes the call table of test_null_args.c: every exported DOCA function of the given version
 maps that takes arguments, called with each of them zero (NULL pointers, 0 scalars, zeroed
 unions and structs passed by value); and, for those whose first argument is a DOCA object, the
-same call with an object the test makes first. The prototypes come from softdoca's own headers.
+same call with an object the test makes first, once with the rest zero and once with every
+number all ones. A variadic call gets its fixed arguments only; a printf-like one (its last
+fixed argument is a format) is left out. The prototypes come from softdoca's own headers, and
+the counts let the test check that every exported function is accounted for.
 
     gen_calls.py OUT.h INCLUDE_DIR MAP...
 """
@@ -65,14 +68,15 @@ def zero_of(param):
     return "0"
 
 
-SCALARS = re.compile(r"^(?:const\s+)?(u?int(?:8|16|32|64)_t|size_t|int|unsigned(?: int)?|long|unsigned long|"
-                     r"doca_be(?:16|32|64)_t|enum\s+\w+|float|double)\s+\w+$")
+NUMBER = r"u?int(?:8|16|32|64)_t|size_t|int|unsigned(?: int)?|long|unsigned long|enum\s+\w+|float|double"
+scalar_names = []  # typedefs of a number in the headers (doca_be32_t, doca_dpa_dev_uintptr_t, ...)
 
 
 def max_of(param):
-    """All ones for a plain number or an enum; as zero_of for anything else (a pointer, whatever
-    its typedef, stays NULL: a garbage pointer is not an input a library can check)."""
-    m = SCALARS.match(param)
+    """All ones for a number or an enum, typedef'd or not; as zero_of for anything else (a
+    pointer, whatever its typedef, stays NULL: a garbage pointer is not an input a library can
+    check)."""
+    m = re.match(r"^(?:const\s+)?(%s)\s+\w+$" % "|".join([NUMBER] + scalar_names), param)
     if m:
         return "(%s)-1" % m.group(1)
     return zero_of(param)
@@ -89,21 +93,29 @@ def main():
             continue  # DPA device code: not callable from a host thread
         text = re.sub(r"/\*.*?\*/|//[^\n]*", " ", open(h).read(), flags=re.S)
         text = linux_lines(text)
+        for t in re.finditer(r"\btypedef\s+(?:%s)\s+(\w+)\s*;" % NUMBER, text):
+            scalar_names.append(t.group(1))
         for stmt in re.sub(r"\s+", " ", text).split(";"):
             stmt = re.sub(r"\s*__attribute__\s*\(\(.*\)\)\s*$", "", stmt)
-            m = re.match(r"^.*?(?:DOCA_STABLE|DOCA_EXPERIMENTAL|DOCA_DEPRECATED|\})?\s*([\w\s\*]+?)\b(doca_\w+)\((.*)\)\s*$",
-                         stmt.strip())
+            m = re.match(r"^.*?(?:DOCA_STABLE|DOCA_EXPERIMENTAL|DOCA_DEPRECATED|\})?\s*([\w\s\*]+?)\b"
+                         r"(doca_\w+)\((.*)\)\s*$", stmt.strip())
             if m and m.group(2) not in protos and "typedef" not in m.group(1):
                 protos[m.group(2)] = (os.path.basename(h), m.group(1).strip(), m.group(3).strip())
-    headers, rows, missing = set(), [], []
+    headers, rows, missing, no_args, printf_like = set(), [], [], [], []
     for name in sorted(set(wanted)):
         if name not in protos:
             missing.append(name)
             continue
         header, ret, params = protos[name]
         plist = [p for p in split_params(params) if p != "void"]
-        if not plist or "..." in plist:
-            continue  # nothing to make bad; or a printf-like call, whose format is the caller's
+        if "..." in plist:
+            plist.remove("...")
+            if plist and re.search(r"\b(format|fmt)$", plist[-1]):
+                printf_like.append(name)  # its format is the caller's: NULL is no input to check
+                continue
+        if not plist:
+            no_args.append(name)  # nothing to make bad
+            continue
         headers.add(header)
         args = ", ".join(zero_of(p) for p in plist)
         err = ret == "doca_error_t"
@@ -136,6 +148,8 @@ def main():
                     '"%s"' % obj if obj else "NULL", "obj_call_%d" % i if obj else "NULL",
                     "obj_max_call_%d" % i if obj else "NULL"))
         f.write("};\n")
+        f.write("static const unsigned null_calls_exported = %d, null_calls_no_args = %d, "
+                "null_calls_printf_like = %d;\n" % (len(set(wanted)), len(no_args), len(printf_like)))
         f.write("static const char *const null_calls_unprototyped[] = {\n")
         for name in missing:
             f.write('\t"%s",\n' % name)

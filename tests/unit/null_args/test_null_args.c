@@ -8,8 +8,9 @@
  *     NULL out-pointer is never a valid call), unless null_ok names it with the reason;
  *   - an error comes with at least one log line on stderr (what was wrong, what to pass).
  * Then each function whose first argument is an object the test can make (a device, an RDMA
- * context, an mmap, a buf, ...), called with a fresh one and the other arguments zero: no
- * crash, no hang, and an error with a line (success may be right: a setter given 0).
+ * context, an mmap, a buf, ...), called with a fresh one and the other arguments zero, and
+ * again with every number after it all ones: no crash, no hang, and an error with a line
+ * (success may be right: a setter given 0).
  * The call table is generated from the version maps and softdoca's headers (gen_calls.py).
  */
 #include <errno.h>
@@ -77,28 +78,67 @@ static bool listed(const char *const *list, const char *name)
 	return false;
 }
 
+/* A capability query's DOCA_ERROR_NOT_SUPPORTED is its answer, not a refusal: no line is owed. */
+static bool answers(const struct null_call *c, int status)
+{
+	return status == DOCA_ERROR_NOT_SUPPORTED && strstr(c->name, "_cap_") != NULL;
+}
+
+/*
+ * A child writes MARK_CALL just before the call and MARK_RETURNED with the result after it, then
+ * exits 0: an exit that is not 0 (a sanitizer's report, exit() from a library) or a missing
+ * MARK_RETURNED is no return at all, whatever the status says.
+ */
+#define MARK_CALL "--- the call"
+#define MARK_RETURNED "--- returned "
+
 struct outcome {
-	bool ended;   /* exited by itself */
-	int signal;   /* the signal that killed it, 0 if none */
-	int status;   /* exit status: the doca_error_t, or 0 */
-	size_t lines; /* lines it wrote to stderr */
+	bool returned; /* the call returned, and its child exited 0 */
+	int signal;    /* the signal that killed it, 0 if none */
+	int exit;      /* its exit status otherwise */
+	int status;    /* what the call returned: the doca_error_t, or -1 */
+	size_t lines;  /* SDK lines the call logged (not the factory's) */
 	char last[256];
 };
 
-/* Reads the child's stderr until it closes or the deadline passes; counts lines, keeps the last. */
-static void drain(int fd, struct outcome *o, time_t deadline)
+static void take_line(struct outcome *o, const char *line, bool *in_call)
+{
+	if (strcmp(line, MARK_CALL) == 0) {
+		*in_call = true;
+	} else if (strncmp(line, MARK_RETURNED, strlen(MARK_RETURNED)) == 0) {
+		o->returned = true;
+		o->status = atoi(line + strlen(MARK_RETURNED));
+		*in_call = false;
+	} else {
+		/* an SDK line of the call, or the last words of whatever ended the child */
+		if (*in_call && strstr(line, "][DOCA][") != NULL)
+			o->lines++;
+		snprintf(o->last, sizeof(o->last), "%s", line);
+	}
+}
+
+/* Reads the child's stderr until it closes or the deadline passes. */
+static void drain(int fd, struct outcome *o, const struct timespec *deadline)
 {
 	char buf[4096], line[256];
+	bool in_call = false;
 	size_t used = 0;
 
 	for (;;) {
 		struct pollfd p = {.fd = fd, .events = POLLIN};
-		time_t now = time(NULL);
+		struct timespec now;
+		long left_ms;
 		ssize_t n;
+		int r;
 
-		if (now >= deadline)
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left_ms = (deadline->tv_sec - now.tv_sec) * 1000 + (deadline->tv_nsec - now.tv_nsec) / 1000000;
+		if (left_ms <= 0)
 			return;
-		if (poll(&p, 1, (int)(deadline - now) * 1000) <= 0)
+		r = poll(&p, 1, (int)left_ms);
+		if (r < 0 && errno != EINTR)
+			return;
+		if (r <= 0)
 			continue;
 		n = read(fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
@@ -108,8 +148,7 @@ static void drain(int fd, struct outcome *o, time_t deadline)
 		for (ssize_t i = 0; i < n; i++) {
 			if (buf[i] == '\n') {
 				line[used] = '\0';
-				o->lines++;
-				snprintf(o->last, sizeof(o->last), "%s", line);
+				take_line(o, line, &in_call);
 				used = 0;
 			} else if (used + 1 < sizeof(line)) {
 				line[used++] = buf[i];
@@ -248,23 +287,18 @@ static void *make_argp_param(void)
 {
 	struct doca_argp_param *p = NULL;
 
-	return doca_argp_init("test_null_args", NULL) == DOCA_SUCCESS && doca_argp_param_create(&p) == DOCA_SUCCESS
-		       ? p
-		       : NULL;
+	if (doca_argp_init("test_null_args", NULL) != DOCA_SUCCESS)
+		return NULL;
+	return doca_argp_param_create(&p) == DOCA_SUCCESS ? p : NULL;
 }
 
 static void *make_argp_cmd(void)
 {
 	struct doca_argp_cmd *c = NULL;
 
-	return doca_argp_init("test_null_args", NULL) == DOCA_SUCCESS && doca_argp_cmd_create(&c) == DOCA_SUCCESS ? c
-														   : NULL;
-}
-
-/* A capability query's DOCA_ERROR_NOT_SUPPORTED is its answer, not a refusal: no line is owed. */
-static bool answers(const struct null_call *c, int status)
-{
-	return status == DOCA_ERROR_NOT_SUPPORTED && (strstr(c->name, "_cap_") != NULL);
+	if (doca_argp_init("test_null_args", NULL) != DOCA_SUCCESS)
+		return NULL;
+	return doca_argp_cmd_create(&c) == DOCA_SUCCESS ? c : NULL;
 }
 
 static void *make_log_backend(void)
@@ -311,7 +345,8 @@ static struct doca_rdma_connection *rdma_started(struct doca_rdma **out)
 	    doca_rdma_task_write_imm_set_conf(r, cb_write_imm, cb_write_imm, 4) != DOCA_SUCCESS ||
 	    doca_rdma_task_atomic_cmp_swp_set_conf(r, cb_atomic_cmp_swp, cb_atomic_cmp_swp, 4) != DOCA_SUCCESS ||
 	    doca_rdma_task_atomic_fetch_add_set_conf(r, cb_atomic_fetch_add, cb_atomic_fetch_add, 4) != DOCA_SUCCESS ||
-	    doca_pe_connect_ctx(pe, doca_rdma_as_ctx(r)) != DOCA_SUCCESS || doca_ctx_start(doca_rdma_as_ctx(r)) != DOCA_SUCCESS ||
+	    doca_pe_connect_ctx(pe, doca_rdma_as_ctx(r)) != DOCA_SUCCESS ||
+	    doca_ctx_start(doca_rdma_as_ctx(r)) != DOCA_SUCCESS ||
 	    doca_rdma_export(r, &desc, &len, &conn) != DOCA_SUCCESS)
 		return NULL;
 	*out = r;
@@ -398,7 +433,8 @@ static const struct factory *factory_of(const char *type)
 
 static struct outcome run_one(const struct null_call *c, const struct factory *f, bool most)
 {
-	struct outcome o = {0};
+	struct outcome o = {.status = -1};
+	struct timespec deadline;
 	int err[2];
 	pid_t pid;
 	int st = 0;
@@ -413,51 +449,55 @@ static struct outcome run_one(const struct null_call *c, const struct factory *f
 		exit(EXIT_FAILURE);
 	}
 	if (pid == 0) {
+		void *obj = NULL;
 		int r;
 
+		setpgid(0, 0); /* (what it may fork goes with it) */
 		close(err[0]);
 		dup2(err[1], STDERR_FILENO);
 		close(err[1]);
 		alarm(CALL_TIMEOUT_S);
-		if (f != NULL) {
-			void *o = f->make();
-
-			if (o == NULL)
-				_exit(NO_OBJECT);
-			/* only the call's own lines count */
-			fprintf(stderr, "--- the call\n");
-			r = most ? c->obj_max_call(o) : c->obj_call(o);
-		} else {
-			r = c->call();
-		}
-		_exit(c->returns_error ? r : 0);
+		if (f != NULL && (obj = f->make()) == NULL)
+			_exit(NO_OBJECT);
+		fprintf(stderr, "\n" MARK_CALL "\n"); /* only the call's own lines count */
+		r = f == NULL ? c->call() : most ? c->obj_max_call(obj) : c->obj_call(obj);
+		fprintf(stderr, "\n" MARK_RETURNED "%d\n", r);
+		_exit(0);
 	}
 	close(err[1]);
-	drain(err[0], &o, time(NULL) + CALL_TIMEOUT_S + 2);
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += CALL_TIMEOUT_S + 2;
+	drain(err[0], &o, &deadline);
 	close(err[0]);
 	if (waitpid(pid, &st, WNOHANG) == 0) {
-		kill(pid, SIGKILL); /* (a child that kept stderr open past the deadline) */
+		kill(-pid, SIGKILL); /* (a child that kept stderr open past the deadline) */
 		waitpid(pid, &st, 0);
 	}
 	if (WIFSIGNALED(st)) {
 		o.signal = WTERMSIG(st);
+		o.returned = false;
 	} else {
-		o.ended = true;
-		o.status = WEXITSTATUS(st);
+		o.exit = WEXITSTATUS(st);
+		o.returned = o.returned && o.exit == 0;
 	}
 	return o;
 }
 
-/* Checks that the call's child ended by itself; says how it did not. */
+/* Checks that the call returned; says how it did not. */
 static bool crashed_call(const struct null_call *c, const struct outcome *o, const char *args)
 {
-	CHECK(o->signal == 0);
-	if (o->signal == 0)
+	char how[64];
+
+	CHECK(o->returned);
+	if (o->returned)
 		return false;
-	fprintf(stderr, "%s(%s, ...): %s%s\n", c->name, args,
-		o->signal == SIGALRM ? "no return within the timeout" : strsignal(o->signal),
-		o->lines > 0 ? "; its last line:" : "");
-	if (o->lines > 0)
+	if (o->signal != 0)
+		snprintf(how, sizeof(how), "%s",
+			 o->signal == SIGALRM ? "no return within the timeout" : strsignal(o->signal));
+	else
+		snprintf(how, sizeof(how), "its process exited with status %d", o->exit);
+	fprintf(stderr, "%s(%s, ...): %s%s\n", c->name, args, how, o->last[0] != '\0' ? "; its last line:" : "");
+	if (o->last[0] != '\0')
 		fprintf(stderr, "    %s\n", o->last);
 	return true;
 }
@@ -493,6 +533,17 @@ static void test_every_call(void)
 	}
 	fprintf(stderr, "%zu calls: %u crashed or hung, %u succeeded, %u failed silently\n", n, crashed, succeeded,
 		silent);
+	/* every exported function is called, takes nothing, is printf-like, or is Windows-only */
+	{
+		size_t unprototyped = 0;
+
+		while (null_calls_unprototyped[unprototyped] != NULL)
+			unprototyped++;
+		fprintf(stderr, "%u exported: %zu called, %u without arguments, %u printf-like, %zu without a Linux "
+			"prototype\n",
+			null_calls_exported, n, null_calls_no_args, null_calls_printf_like, unprototyped);
+		CHECK(n + null_calls_no_args + null_calls_printf_like + unprototyped == null_calls_exported);
+	}
 	CHECK(n > 500);
 	/* an exported function without a Linux prototype is a header that lost one */
 	for (size_t i = 0; null_calls_unprototyped[i] != NULL; i++) {
@@ -517,13 +568,13 @@ static void object_calls(bool most)
 			continue;
 		calls++;
 		o = run_one(c, f, most);
-		if (crashed_call(c, &o, most ? "a live object, all ones" : "a live object, 0")) {
-			crashed++;
+		CHECK(o.signal != 0 || o.exit != NO_OBJECT);
+		if (o.signal == 0 && o.exit == NO_OBJECT) {
+			fprintf(stderr, "%s: could not make a %s for it\n", c->name, c->obj_type);
 			continue;
 		}
-		CHECK(o.status != NO_OBJECT);
-		if (o.status == NO_OBJECT) {
-			fprintf(stderr, "%s: could not make a %s for it\n", c->name, c->obj_type);
+		if (crashed_call(c, &o, most ? "a live object, all ones" : "a live object, 0")) {
+			crashed++;
 			continue;
 		}
 		if (getenv("NULL_ARGS_SHOW") != NULL)
@@ -533,15 +584,15 @@ static void object_calls(bool most)
 			continue;
 		if (o.status == DOCA_SUCCESS)
 			ok++;
-		/* the marker line is one; an error needs one of its own */
-		CHECK(o.status == DOCA_SUCCESS || o.lines > 1 || answers(c, o.status));
-		if (o.status != DOCA_SUCCESS && o.lines <= 1 && !answers(c, o.status)) {
+		CHECK(o.status == DOCA_SUCCESS || o.lines > 0 || answers(c, o.status));
+		if (o.status != DOCA_SUCCESS && o.lines == 0 && !answers(c, o.status)) {
 			silent++;
 			fprintf(stderr, "%s(a %s, %s, ...): %s without a log line\n", c->name, c->obj_type, rest,
 				doca_error_get_name((doca_error_t)o.status));
 		}
 	}
-	fprintf(stderr, "%u calls on a live object, the rest %s: %u crashed or hung, %u succeeded, %u failed silently\n",
+	fprintf(stderr, "%u calls on a live object, the rest %s: %u crashed or hung, %u succeeded, %u failed "
+		"silently\n",
 		calls, rest, crashed, ok, silent);
 	CHECK(calls > 300);
 }
