@@ -121,25 +121,28 @@ void comch_ep_free(struct comch_ep *ep)
  * One doca_pe_progress of the endpoint: steps until one runs a callback of the program (an
  * event, a state change) or finds nothing to do, or a task waits in the context's queue. A step
  * that only moved things inside softdoca (read a link, retired a connection whose peer left,
- * answered its BYE) says so, but ends no progress call: a program that progresses once a second
- * (DOCA's sync event samples wait for the disconnection that way) would otherwise see its peer's
- * BYE three seconds late, and the peer give up waiting for the answer.
+ * closed the endpoint of a stopping context) ends no progress call and is no progress for the
+ * program: a program that progresses once a second (DOCA's sync event samples wait for the
+ * disconnection that way) would otherwise see its peer's BYE three seconds late, and a stopping
+ * client reach IDLE a second after its last step. True when the program saw something (or
+ * the context is gone, or eight steps were not enough: the caller comes back).
  */
 #define COMCH_STEPS_PER_PROGRESS 8
 
 bool comch_ep_progress(struct doca_ctx *ctx, bool (*step)(struct doca_ctx *ctx))
 {
 	struct comch_ep *ep = comch_ep_of(ctx);
-	bool did = false;
+	bool seen = true;
 
 	ep->in_progress++;
 	for (int i = 0; i < COMCH_STEPS_PER_PROGRESS; i++) {
 		uint32_t callbacks = ep->callbacks;
 		enum doca_ctx_states state = ctx->state;
 
-		if (!step(ctx))
+		if (!step(ctx)) {
+			seen = false;
 			break;
-		did = true;
+		}
 		/* (queued tasks go first, as they would have in the next call: a send that the step
 		 * failed completes with its own status before a stop flushes the rest) */
 		if (ep->destroyed || ep->callbacks != callbacks || ctx->state != state ||
@@ -150,7 +153,7 @@ bool comch_ep_progress(struct doca_ctx *ctx, bool (*step)(struct doca_ctx *ctx))
 		free(ep);
 		return true; /* something happened, and the caller must not look at the context again */
 	}
-	return did;
+	return seen;
 }
 
 /* Called by the waker thread when a link or the timer of a sleeping endpoint is readable. */
@@ -305,10 +308,28 @@ void comch_conn_bye(struct doca_comch_connection *conn)
 	comch_ep_timer(conn->ep, true);
 }
 
-/* The peer left (BYE), died (EOF) or misbehaved: what it sent before is still delivered. */
+/* Closes the link (the socket; the message channel stays): the peer reads EOF. */
+static void link_close(struct doca_comch_connection *conn)
+{
+	if (conn->sock < 0)
+		return;
+	comch_ep_unwatch(conn->ep, conn->sock);
+	conn->ep->hw->close(conn->sock);
+	conn->sock = -1;
+	if (conn->admitted && conn->ep->port != NULL)
+		conn->ep->hw->release(conn->ep->port, &conn->peer);
+	conn->admitted = false;
+}
+
+/*
+ * The peer left (BYE), died (EOF) or misbehaved: what it sent before is still delivered (the
+ * channel stays mapped until then). The link closes at once: that EOF is the answer a leaving
+ * peer waits for, which must not wait for the messages still to deliver, or for this side to
+ * progress again.
+ */
 void comch_conn_peer_gone(struct doca_comch_connection *conn, doca_error_t why)
 {
-	comch_ep_unwatch(conn->ep, conn->sock);
+	link_close(conn);
 	if (conn->state == COMCH_CONN_UP)
 		conn->reset_status = why;
 	if (conn->state != COMCH_CONN_DEAD)
@@ -318,14 +339,7 @@ void comch_conn_peer_gone(struct doca_comch_connection *conn, doca_error_t why)
 /* Releases the link and the channel; the connection is DEAD and reported next. */
 void comch_conn_teardown(struct doca_comch_connection *conn)
 {
-	if (conn->sock >= 0) {
-		comch_ep_unwatch(conn->ep, conn->sock);
-		conn->ep->hw->close(conn->sock);
-		conn->sock = -1;
-		if (conn->admitted && conn->ep->port != NULL)
-			conn->ep->hw->release(conn->ep->port, &conn->peer);
-		conn->admitted = false;
-	}
+	link_close(conn);
 	comch_fp_conn_gone(conn);
 	conn->ep->hw->chan_close(&conn->ch);
 	conn->state = COMCH_CONN_DEAD;

@@ -2187,7 +2187,10 @@ static void child_slowdisc_server(void)
 	char c = 0;
 	int calls = 0;
 
+	int answered_fd = atoi(getenv("TEST_ANSWERED_WFD"));
+
 	close(atoi(getenv("TEST_STOPPED_WFD")));
+	close(atoi(getenv("TEST_ANSWERED_RFD")));
 	CHECK_OK(doca_comch_server_create(dev, rep, "unit_slowdisc", &pair.srv));
 	ctx = doca_comch_server_as_ctx(pair.srv);
 	CHECK_OK(doca_pe_create(&pair.pe));
@@ -2213,6 +2216,7 @@ static void child_slowdisc_server(void)
 	}
 	fprintf(stderr, "slowdisc: the disconnection came in progress call %d\n", calls);
 	CHECK(pair.disconnects == 1 && calls == 1);
+	CHECK(write(answered_fd, "a", 1) == 1); /* the client's link is closed: that EOF is the answer */
 	CHECK_OK(doca_ctx_stop(ctx));
 	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
 	CHECK_OK(doca_comch_server_destroy(pair.srv));
@@ -2224,10 +2228,14 @@ static void child_slowdisc_server(void)
 static void child_slowdisc_client(void)
 {
 	struct doca_dev *dev = open_pci("b1:00.0");
-	int stopped_fd = atoi(getenv("TEST_STOPPED_WFD"));
+	int stopped_fd = atoi(getenv("TEST_STOPPED_WFD")), answered_fd = atoi(getenv("TEST_ANSWERED_RFD"));
+	doca_notification_handle_t h;
 	struct doca_ctx *ctx;
+	struct pollfd p;
+	char c = 0;
 
 	close(atoi(getenv("TEST_STOPPED_RFD")));
+	close(atoi(getenv("TEST_ANSWERED_WFD")));
 	CHECK_OK(doca_comch_client_create(dev, "unit_slowdisc", &pair.cl));
 	ctx = doca_comch_client_as_ctx(pair.cl);
 	CHECK_OK(doca_pe_create(&pair.pe));
@@ -2237,6 +2245,16 @@ static void child_slowdisc_client(void)
 	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_RUNNING);
 	CHECK_ERR(doca_ctx_stop(ctx), DOCA_ERROR_IN_PROGRESS); /* the BYE is sent */
 	CHECK(write(stopped_fd, "s", 1) == 1);
+	/* the server answered (closed the link); the PE's handle is readable once we can see it */
+	CHECK(read(answered_fd, &c, 1) == 1 && c == 'a');
+	CHECK_OK(doca_pe_get_notification_handle(pair.pe, &h));
+	CHECK_OK(doca_pe_request_notification(pair.pe));
+	p = (struct pollfd){.fd = h, .events = POLLIN};
+	CHECK(poll(&p, 1, 10000) == 1);
+	CHECK_OK(doca_pe_clear_notification(pair.pe, h));
+	/* one call reads the EOF, retires the connection, closes the endpoint and reaches IDLE */
+	doca_pe_progress(pair.pe);
+	CHECK(state_of(ctx) == DOCA_CTX_STATE_IDLE);
 	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
 	/* the server answered the BYE: no 2 s wait, no "closing anyway" */
 	CHECK(!logged("did not acknowledge"));
@@ -2302,15 +2320,10 @@ static void wait_ok(pid_t pid, const char *name)
 	}
 }
 
-/*
- * A server and a client child that share a pipe, its ends named in <env>_RFD / <env>_WFD; the
- * parent closes its own ends, so that a child sees EOF once the other is gone.
- */
-static bool piped_pair(const char *env, const char *server_name, const char *client_name)
+/* A pipe whose ends are named in <env>_RFD / <env>_WFD for the children spawned next. */
+static bool env_pipe(const char *env, int p[2])
 {
 	char key[64], buf[16];
-	pid_t server, client;
-	int p[2];
 
 	if (pipe(p) != 0)
 		return false;
@@ -2320,10 +2333,28 @@ static bool piped_pair(const char *env, const char *server_name, const char *cli
 	snprintf(buf, sizeof(buf), "%d", p[1]);
 	snprintf(key, sizeof(key), "%s_WFD", env);
 	setenv(key, buf, 1);
+	return true;
+}
+
+/*
+ * A server and a client child that share a pipe (and a second one if env2 is given); the parent
+ * closes its own ends, so that a child sees EOF once the other is gone.
+ */
+static bool piped_pair(const char *env, const char *env2, const char *server_name, const char *client_name)
+{
+	int p[2], q[2] = {-1, -1};
+	pid_t server, client;
+
+	if (!env_pipe(env, p) || (env2 != NULL && !env_pipe(env2, q)))
+		return false;
 	server = spawn(server_name, "dpu", "builtin");
 	client = spawn(client_name, "host", "builtin");
 	close(p[0]);
 	close(p[1]);
+	if (env2 != NULL) {
+		close(q[0]);
+		close(q[1]);
+	}
 	wait_ok(server, server_name);
 	wait_ok(client, client_name);
 	return true;
@@ -2421,7 +2452,7 @@ int main(int argc, char **argv)
 		wait_ok(client, "fp_client");
 	}
 	/* consumer events before the messages sent after them: the client paces the server */
-	if (!piped_pair("TEST_ORDER", "fporder_server", "fporder_client"))
+	if (!piped_pair("TEST_ORDER", NULL, "fporder_server", "fporder_client"))
 		return 1;
 	/* the client asks (through a pipe) for the server to be killed, then checks its tasks */
 	if (!killed_pair("stall_server", "stall_client"))
@@ -2431,14 +2462,14 @@ int main(int argc, char **argv)
 		if (!killed_pair("fpkill_server", "fpkill_client"))
 			return 1;
 	/* the client reads the server's last message after the server process is gone */
-	if (!piped_pair("TEST_DEATH", "cbstop_server", "cbstop_client"))
+	if (!piped_pair("TEST_DEATH", NULL, "cbstop_server", "cbstop_client"))
 		return 1;
 	/* stopped, then destroyed with their PE, from inside their own callbacks */
-	if (!piped_pair("TEST_DEATH", "cbstop_server", "cbd_recv_client") ||
-	    !piped_pair("TEST_DEATH", "cbstop_server", "cbd_send_client"))
+	if (!piped_pair("TEST_DEATH", NULL, "cbstop_server", "cbd_recv_client") ||
+	    !piped_pair("TEST_DEATH", NULL, "cbstop_server", "cbd_send_client"))
 		return 1;
 	/* a server that progresses once a second sees the client's BYE in its first call */
-	if (!piped_pair("TEST_STOPPED", "slowdisc_server", "slowdisc_client"))
+	if (!piped_pair("TEST_STOPPED", "TEST_ANSWERED", "slowdisc_server", "slowdisc_client"))
 		return 1;
 	{
 		pid_t server = spawn("cbd_disc_server", "dpu", "builtin");
