@@ -261,6 +261,20 @@ enum limit_op {
 	SET_SDK,
 };
 
+/* The public calls behind each limit_op, for the lines that refuse them. */
+static const char *const global_call[] = {
+	[SET_LOWER] = "doca_log_level_set_global_lower_limit",
+	[SET_UPPER] = "doca_log_level_set_global_upper_limit",
+	[SET_SDK] = "doca_log_level_set_global_sdk_limit",
+};
+static const char *const limit_call[] = {
+	[SET_LOWER] = "doca_log_backend_set_level_lower_limit",
+	[SET_UPPER] = "doca_log_backend_set_level_upper_limit",
+	[LOCK_LOWER] = "doca_log_backend_set_level_lower_limit_strict",
+	[LOCK_UPPER] = "doca_log_backend_set_level_upper_limit_strict",
+	[SET_SDK] = "doca_log_backend_set_sdk_level",
+};
+
 static void log_bad_level(const char *call, uint32_t level)
 {
 	SDK_LOG_ERR("%s: %u is not a DOCA log level; pass one of enum doca_log_level (DOCA_LOG_LEVEL_DISABLE %d, "
@@ -276,10 +290,7 @@ static doca_error_t global_update(enum limit_op op, uint32_t level)
 	unsigned int i;
 
 	if (!level_valid(level)) {
-		log_bad_level(op == SET_LOWER	? "doca_log_level_set_global_lower_limit"
-			      : op == SET_UPPER ? "doca_log_level_set_global_upper_limit"
-						: "doca_log_level_set_global_sdk_limit",
-			      level);
+		log_bad_level(global_call[op], level);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	pthread_mutex_lock(&log_lock);
@@ -330,14 +341,6 @@ uint32_t doca_log_level_get_global_sdk_limit(void)
 }
 
 /* Per-backend limits */
-
-static const char *const limit_call[] = {
-	[SET_LOWER] = "doca_log_backend_set_level_lower_limit",
-	[SET_UPPER] = "doca_log_backend_set_level_upper_limit",
-	[LOCK_LOWER] = "doca_log_backend_set_level_lower_limit_strict",
-	[LOCK_UPPER] = "doca_log_backend_set_level_upper_limit_strict",
-	[SET_SDK] = "doca_log_backend_set_sdk_level",
-};
 
 static doca_error_t backend_update(struct doca_log_backend *backend, enum limit_op op, uint32_t level)
 {
@@ -466,12 +469,12 @@ static doca_error_t backend_create(struct doca_log_backend *be, struct doca_log_
 	pthread_mutex_lock(&log_lock);
 	ret = backend_add_locked(be);
 	pthread_mutex_unlock(&log_lock);
-	if (ret != DOCA_SUCCESS)
+	if (ret == DOCA_SUCCESS)
+		*backend = be;
+	else
 		SDK_LOG_ERR("Failed to create a log backend: a process has at most %u of each class (SDK, "
 			    "application)",
 			    MAX_BACKENDS);
-	if (ret == DOCA_SUCCESS)
-		*backend = be;
 	return ret;
 }
 
@@ -537,12 +540,9 @@ static doca_error_t create_syslog(const char *name, bool sdk, struct doca_log_ba
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	be = backend_new(BACKEND_SYSLOG, sdk);
-	if (be == NULL)
-		return DOCA_ERROR_NO_MEMORY;
-	be->ident = strdup(name);
-	if (be->ident == NULL) {
+	if (be != NULL && (be->ident = strdup(name)) == NULL) {
 		free(be);
-		return DOCA_ERROR_NO_MEMORY;
+		be = NULL; /* (backend_create says it) */
 	}
 	return backend_create(be, backend);
 }
