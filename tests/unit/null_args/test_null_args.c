@@ -26,8 +26,11 @@
 
 #include "doca_argp.h"
 #include "doca_buf.h"
+#include "doca_buf_array.h"
 #include "doca_buf_inventory.h"
 #include "doca_buf_pool.h"
+#include "doca_clock.h"
+#include "doca_comch.h"
 #include "doca_ctx.h"
 #include "doca_dev.h"
 #include "doca_dma.h"
@@ -35,11 +38,15 @@
 #include "doca_graph.h"
 #include "doca_log.h"
 #include "doca_mmap.h"
+#include "doca_mmap_advise.h"
 #include "doca_pe.h"
 #include "doca_rdma.h"
 #include "doca_sta.h"
+#include "doca_sta_io.h"
 #include "doca_sync_event.h"
 #include "test.h"
+
+extern struct doca_dpa_app *test_dpa_app; /* tests/unit/dpa/test_dpa_dev.c, built by dpacc */
 
 struct null_call {
 	const char *name;
@@ -388,9 +395,227 @@ static void *make_task(void)
 	return t != NULL ? doca_rdma_task_write_as_task(t) : NULL;
 }
 
+/* ---- objects made from a context or a device: Comch, DPA, STA, and the smaller ones ---- */
+
+static bool role_dpu(void)
+{
+	const char *r = getenv("SOFTDOCA_ROLE");
+
+	return r != NULL && strcmp(r, "dpu") == 0;
+}
+
+static struct doca_dev_rep *make_dev_rep_(struct doca_dev *dev)
+{
+	struct doca_devinfo_rep **list;
+	struct doca_dev_rep *rep = NULL;
+	uint32_t n = 0;
+
+	if (dev == NULL || doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &list, &n) != DOCA_SUCCESS ||
+	    n == 0)
+		return NULL;
+	return doca_dev_rep_open(list[0], &rep) == DOCA_SUCCESS ? rep : NULL;
+}
+
+static void *make_devinfo_rep(void)
+{
+	struct doca_devinfo_rep **list;
+	uint32_t n = 0;
+
+	return doca_devinfo_rep_create_list(make_dev_(), DOCA_DEVINFO_REP_FILTER_NET, &list, &n) == DOCA_SUCCESS &&
+			       n > 0
+		       ? list[0]
+		       : NULL;
+}
+
+static void *make_dev_rep(void) { return make_dev_rep_(make_dev_()); }
+
+/* A Comch server (the DPU side) and client (the host side), configured, not started */
+static void *make_comch_server(void)
+{
+	struct doca_dev *dev = make_dev_();
+	struct doca_comch_server *s = NULL;
+
+	return doca_comch_server_create(dev, make_dev_rep_(dev), "null_args", &s) == DOCA_SUCCESS ? s : NULL;
+}
+
+static void *make_comch_client(void)
+{
+	struct doca_comch_client *c = NULL;
+
+	return doca_comch_client_create(make_dev_(), "null_args", &c) == DOCA_SUCCESS ? c : NULL;
+}
+
+/* A DPA context started with the unit tests' device program (tests/unit/dpa) */
+static struct doca_dpa *dpa_started(void)
+{
+	struct doca_dpa *d = make_dpa();
+
+	return d != NULL && doca_dpa_set_app(d, test_dpa_app) == DOCA_SUCCESS && doca_dpa_start(d) == DOCA_SUCCESS
+		       ? d
+		       : NULL;
+}
+
+static void *make_dpa_thread(void)
+{
+	struct doca_dpa *d = dpa_started();
+	struct doca_dpa_thread *t = NULL;
+
+	return d != NULL && doca_dpa_thread_create(d, &t) == DOCA_SUCCESS ? t : NULL;
+}
+
+static void *make_dpa_tg(void)
+{
+	struct doca_dpa *d = dpa_started();
+	struct doca_dpa_tg *tg = NULL;
+
+	return d != NULL && doca_dpa_thread_group_create(d, 2, &tg) == DOCA_SUCCESS ? tg : NULL;
+}
+
+static void *make_dpa_completion(void)
+{
+	struct doca_dpa *d = dpa_started();
+	struct doca_dpa_completion *c = NULL;
+
+	return d != NULL && doca_dpa_completion_create(d, 16, &c) == DOCA_SUCCESS ? c : NULL;
+}
+
+static void *make_dpa_async_ops(void)
+{
+	struct doca_dpa *d = dpa_started();
+	struct doca_dpa_async_ops *a = NULL;
+
+	return d != NULL && doca_dpa_async_ops_create(d, 16, 0, &a) == DOCA_SUCCESS ? a : NULL;
+}
+
+static void *make_dpa_notification_completion(void)
+{
+	struct doca_dpa *d = dpa_started();
+	struct doca_dpa_thread *t = NULL;
+	struct doca_dpa_notification_completion *nc = NULL;
+
+	return d != NULL && doca_dpa_thread_create(d, &t) == DOCA_SUCCESS &&
+			       doca_dpa_notification_completion_create(d, t, &nc) == DOCA_SUCCESS
+		       ? nc
+		       : NULL;
+}
+
+static void *make_dpa_eu_affinity(void)
+{
+	struct doca_dpa *d = dpa_started();
+	struct doca_dpa_eu_affinity *a = NULL;
+
+	return d != NULL && doca_dpa_eu_affinity_create(d, &a) == DOCA_SUCCESS ? a : NULL;
+}
+
+static void *make_dpa_hash_table(void)
+{
+	struct doca_dpa *d = dpa_started();
+	struct doca_dpa_hash_table *h = NULL;
+
+	return d != NULL && doca_dpa_hash_table_create(d, 16, &h) == DOCA_SUCCESS ? h : NULL;
+}
+
+static void *make_sta_io(void)
+{
+	struct doca_sta *st = make_sta();
+	struct doca_sta_io *io = NULL;
+
+	return st != NULL && doca_sta_io_create(st, &io) == DOCA_SUCCESS ? io : NULL;
+}
+
+static void *make_buf_arr(void)
+{
+	struct doca_buf_arr *a = NULL;
+
+	return doca_buf_arr_create(4, &a) == DOCA_SUCCESS ? a : NULL;
+}
+
+static doca_error_t user_node(void *cookie)
+{
+	(void)cookie;
+	return DOCA_SUCCESS;
+}
+
+static void graph_cb(struct doca_graph_instance *gi, union doca_data u, union doca_data g)
+{
+	(void)gi;
+	(void)u;
+	(void)g;
+}
+
+static void memcpy_cb(struct doca_dma_task_memcpy *t, union doca_data u, union doca_data c)
+{
+	(void)t;
+	(void)u;
+	(void)c;
+}
+
+/* An instance of a started graph: a DMA context's node, then a user node */
+static void *make_graph_instance(void)
+{
+	struct doca_pe *pe = make_pe();
+	struct doca_dma *dma = make_dma();
+	struct doca_graph *g = NULL;
+	struct doca_graph_node *n = NULL, *u = NULL;
+	struct doca_graph_instance *gi = NULL;
+
+	return pe != NULL && dma != NULL && doca_dma_task_memcpy_set_conf(dma, memcpy_cb, memcpy_cb, 2) == DOCA_SUCCESS &&
+			       doca_pe_connect_ctx(pe, doca_dma_as_ctx(dma)) == DOCA_SUCCESS &&
+			       doca_graph_create(pe, &g) == DOCA_SUCCESS &&
+			       doca_graph_node_create_from_ctx(g, doca_dma_as_ctx(dma), &n) == DOCA_SUCCESS &&
+			       doca_graph_node_create_from_user(g, user_node, &u) == DOCA_SUCCESS &&
+			       doca_graph_add_dependency(g, n, u) == DOCA_SUCCESS &&
+			       doca_graph_set_conf(g, graph_cb, graph_cb, 2) == DOCA_SUCCESS &&
+			       doca_ctx_start(doca_dma_as_ctx(dma)) == DOCA_SUCCESS && doca_graph_start(g) == DOCA_SUCCESS &&
+			       doca_graph_instance_create(g, &gi) == DOCA_SUCCESS
+		       ? gi
+		       : NULL;
+}
+
+static void *make_rdma_addr(void)
+{
+	struct doca_rdma_addr *a = NULL;
+
+	return doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.0.0.1", 7471, &a) == DOCA_SUCCESS ? a : NULL;
+}
+
+static void *make_mmap_advise(void)
+{
+	struct doca_mmap_advise *a = NULL;
+
+	return doca_mmap_advise_create(make_dev_(), &a) == DOCA_SUCCESS ? a : NULL;
+}
+
+static void *make_clock(void)
+{
+	struct doca_clock *c = NULL;
+
+	return doca_clock_create(make_dev_(), &c) == DOCA_SUCCESS ? c : NULL;
+}
+
+static void *make_sync_event_remote_net(void)
+{
+	struct doca_dev *dev = make_dev_();
+	struct doca_sync_event *e = make_sync_event();
+	struct doca_sync_event_remote_net *rn = NULL;
+	const uint8_t *data;
+	size_t sz;
+
+	return e != NULL && doca_sync_event_add_publisher_location_remote_net(e) == DOCA_SUCCESS &&
+			       doca_sync_event_add_subscriber_location_cpu(e, dev) == DOCA_SUCCESS &&
+			       doca_sync_event_start(e) == DOCA_SUCCESS &&
+			       doca_sync_event_export_to_remote_net(e, &data, &sz) == DOCA_SUCCESS &&
+			       doca_sync_event_remote_net_create_from_export(dev, data, sz, &rn) == DOCA_SUCCESS
+		       ? rn
+		       : NULL;
+}
+
+enum role { ROLE_ANY, ROLE_HOST, ROLE_DPU }; /* the side of the card whose process can make the object */
+
 static const struct factory {
 	const char *type;
 	void *(*make)(void);
+	enum role role;
 } factories[] = {
 	{"doca_devinfo", make_devinfo},
 	{"doca_dev", make_dev},
@@ -419,13 +644,34 @@ static const struct factory {
 	{"doca_rdma_task_atomic_cmp_swp", make_rdma_task_atomic_cmp_swp},
 	{"doca_rdma_task_atomic_fetch_add", make_rdma_task_atomic_fetch_add},
 	{"doca_task", make_task},
+	{"doca_devinfo_rep", make_devinfo_rep, ROLE_DPU},
+	{"doca_dev_rep", make_dev_rep, ROLE_DPU},
+	{"doca_comch_server", make_comch_server, ROLE_DPU},
+	{"doca_comch_client", make_comch_client, ROLE_HOST},
+	{"doca_dpa_thread", make_dpa_thread},
+	{"doca_dpa_tg", make_dpa_tg},
+	{"doca_dpa_completion", make_dpa_completion},
+	{"doca_dpa_async_ops", make_dpa_async_ops},
+	{"doca_dpa_notification_completion", make_dpa_notification_completion},
+	{"doca_dpa_eu_affinity", make_dpa_eu_affinity},
+	{"doca_dpa_hash_table", make_dpa_hash_table},
+	{"doca_sta_io", make_sta_io},
+	{"doca_buf_arr", make_buf_arr},
+	{"doca_graph_instance", make_graph_instance},
+	{"doca_rdma_addr", make_rdma_addr},
+	{"doca_mmap_advise", make_mmap_advise},
+	{"doca_clock", make_clock},
+	{"doca_sync_event_remote_net", make_sync_event_remote_net},
 };
 
+/* The type's factory on this side of the card; NULL: none (the call is left to the first sweep). */
 static const struct factory *factory_of(const char *type)
 {
+	const enum role here = role_dpu() ? ROLE_DPU : ROLE_HOST;
+
 	for (size_t i = 0; type != NULL && i < sizeof(factories) / sizeof(factories[0]); i++)
 		if (strcmp(factories[i].type, type) == 0)
-			return &factories[i];
+			return factories[i].role == ROLE_ANY || factories[i].role == here ? &factories[i] : NULL;
 	return NULL;
 }
 
