@@ -42,7 +42,11 @@
 #include "doca_pe.h"
 #include "doca_rdma.h"
 #include "doca_sta.h"
+#include "doca_sta_be.h"
 #include "doca_sta_io.h"
+#include "doca_sta_mem.h"
+#include "doca_sta_subsystem.h"
+#include "doca_sta_task.h"
 #include "doca_sync_event.h"
 #include "test.h"
 
@@ -523,6 +527,66 @@ static void *make_sta_io(void)
 	return st != NULL && doca_sta_io_create(st, &io) == DOCA_SUCCESS ? io : NULL;
 }
 
+static void *sta_zmalloc(size_t size, size_t align, uint64_t *phys)
+{
+	void *p = aligned_alloc(align, (size + align - 1) / align * align);
+
+	if (p != NULL)
+		*phys = (uint64_t)(uintptr_t)p; /* identity "physical" address */
+	return p;
+}
+
+static uint64_t sta_vtophys(const void *buf, uint32_t size)
+{
+	(void)size;
+	return (uint64_t)(uintptr_t)buf;
+}
+
+static void sta_task_cb(struct doca_sta_producer_task_send *task, union doca_data ud)
+{
+	(void)task;
+	(void)ud;
+}
+
+/* An STA context configured as the reference describes and running (its PE progressed until then) */
+static struct doca_sta *sta_running(void)
+{
+	struct doca_dev *dev = make_dev_();
+	struct doca_pe *pe = make_pe();
+	struct doca_sta *st = NULL;
+	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
+
+	if (dev == NULL || pe == NULL || doca_sta_create(dev, &st) != DOCA_SUCCESS ||
+	    doca_pe_connect_ctx(pe, doca_sta_as_ctx(st)) != DOCA_SUCCESS || doca_sta_add_dev(st, dev) != DOCA_SUCCESS ||
+	    doca_sta_mem_allocator_register(st, sta_zmalloc, free, sta_vtophys) != DOCA_SUCCESS ||
+	    doca_sta_subsystem_task_rm_ns_set_conf(st, sta_task_cb, sta_task_cb) != DOCA_SUCCESS ||
+	    doca_sta_be_task_destroy_queue_set_conf(st, sta_task_cb, sta_task_cb) != DOCA_SUCCESS ||
+	    doca_ctx_start(doca_sta_as_ctx(st)) != DOCA_ERROR_IN_PROGRESS)
+		return NULL;
+	for (int i = 0; i < 10000 && state != DOCA_CTX_STATE_RUNNING; i++)
+		if (doca_pe_progress(pe) == 0 && doca_ctx_get_state(doca_sta_as_ctx(st), &state) != DOCA_SUCCESS)
+			return NULL;
+	return doca_ctx_get_state(doca_sta_as_ctx(st), &state) == DOCA_SUCCESS && state == DOCA_CTX_STATE_RUNNING ? st
+															 : NULL;
+}
+
+static void *make_sta_subs_handle(void)
+{
+	struct doca_sta *st = sta_running();
+	struct doca_sta_subs_handle *h = NULL;
+
+	return st != NULL && doca_sta_subsystem_create(st, "nqn.2026-12.io.softdoca:null-args", &h) == DOCA_SUCCESS ? h
+															 : NULL;
+}
+
+static void *make_sta_be_handle(void)
+{
+	struct doca_sta *st = sta_running();
+	struct doca_sta_be_handle *h = NULL;
+
+	return st != NULL && doca_sta_be_create(st, &h) == DOCA_SUCCESS ? h : NULL;
+}
+
 static void *make_buf_arr(void)
 {
 	struct doca_buf_arr *a = NULL;
@@ -656,6 +720,8 @@ static const struct factory {
 	{"doca_dpa_eu_affinity", make_dpa_eu_affinity},
 	{"doca_dpa_hash_table", make_dpa_hash_table},
 	{"doca_sta_io", make_sta_io},
+	{"doca_sta_subs_handle", make_sta_subs_handle},
+	{"doca_sta_be_handle", make_sta_be_handle},
 	{"doca_buf_arr", make_buf_arr},
 	{"doca_graph_instance", make_graph_instance},
 	{"doca_rdma_addr", make_rdma_addr},
