@@ -10,7 +10,9 @@
  * Then each function whose first argument is an object the test can make (a device, an RDMA
  * context, an mmap, a buf, ...), called with a fresh one and the other arguments zero, and
  * again with every number after it all ones: no crash, no hang, and an error with a line
- * (success may be right: a setter given 0).
+ * (success may be right: a setter given 0). An object that needs a peer (a Comch connection
+ * and its producers and consumers) gets one: this program again, in the other role, alive
+ * while the call's process is.
  * The call table is generated from the version maps and softdoca's headers (gen_calls.py).
  */
 #include <errno.h>
@@ -31,6 +33,8 @@
 #include "doca_buf_pool.h"
 #include "doca_clock.h"
 #include "doca_comch.h"
+#include "doca_comch_consumer.h"
+#include "doca_comch_producer.h"
 #include "doca_ctx.h"
 #include "doca_dev.h"
 #include "doca_dma.h"
@@ -186,7 +190,8 @@ static struct doca_dev *make_dev_(void)
 	return info != NULL && doca_dev_open(info, &dev) == DOCA_SUCCESS ? dev : NULL;
 }
 
-static struct doca_mmap *make_mmap_(bool started)
+/* An mmap over a page, started (with `access`) or not */
+static struct doca_mmap *make_mmap_(bool started, uint32_t access)
 {
 	static char mem[4096];
 	struct doca_dev *dev = make_dev_();
@@ -195,6 +200,7 @@ static struct doca_mmap *make_mmap_(bool started)
 	if (dev == NULL || doca_mmap_create(&m) != DOCA_SUCCESS)
 		return NULL;
 	if (started && (doca_mmap_set_memrange(m, mem, sizeof(mem)) != DOCA_SUCCESS ||
+			doca_mmap_set_permissions(m, access) != DOCA_SUCCESS ||
 			doca_mmap_add_dev(m, dev) != DOCA_SUCCESS || doca_mmap_start(m) != DOCA_SUCCESS))
 		return NULL;
 	return m;
@@ -202,7 +208,7 @@ static struct doca_mmap *make_mmap_(bool started)
 
 static void *make_devinfo(void) { return make_devinfo_(); }
 static void *make_dev(void) { return make_dev_(); }
-static void *make_mmap(void) { return make_mmap_(false); }
+static void *make_mmap(void) { return make_mmap_(false, 0); }
 
 static void *make_rdma(void)
 {
@@ -274,7 +280,7 @@ static void *make_buf_inventory(void)
 
 static void *make_buf(void)
 {
-	struct doca_mmap *m = make_mmap_(true);
+	struct doca_mmap *m = make_mmap_(true, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	struct doca_buf_inventory *inv = make_buf_inventory();
 	struct doca_buf *b = NULL;
 	void *addr = NULL;
@@ -288,7 +294,7 @@ static void *make_buf(void)
 
 static void *make_buf_pool(void)
 {
-	struct doca_mmap *m = make_mmap_(true);
+	struct doca_mmap *m = make_mmap_(true, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	struct doca_buf_pool *p = NULL;
 
 	return m != NULL && doca_buf_pool_create(4, 64, m, &p) == DOCA_SUCCESS ? p : NULL;
@@ -447,6 +453,215 @@ static void *make_comch_client(void)
 	struct doca_comch_client *c = NULL;
 
 	return doca_comch_client_create(make_dev_(), "null_args", &c) == DOCA_SUCCESS ? c : NULL;
+}
+
+/*
+ * A connected Comch connection: this process is one end (the client on the host side, the
+ * server on the DPU side) and a peer process, this program again with the other role, is the
+ * other. The peer leaves when its stdin closes: when the call's process ends, however it ends.
+ */
+static struct doca_comch_connection *peer_conn; /* the server's, from its connect callback */
+
+static void comch_recv(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t len,
+		       struct doca_comch_connection *c)
+{
+	(void)ev, (void)buf, (void)len, (void)c;
+}
+
+static void comch_status(struct doca_comch_event_connection_status_changed *ev, struct doca_comch_connection *c,
+			 uint8_t ok)
+{
+	(void)ev;
+	if (ok)
+		peer_conn = c;
+}
+
+static void comch_gone(struct doca_comch_event_connection_status_changed *ev, struct doca_comch_connection *c,
+		       uint8_t ok)
+{
+	(void)ev, (void)c, (void)ok;
+}
+
+static void comch_consumer_event(struct doca_comch_event_consumer *ev, struct doca_comch_connection *c, uint32_t id)
+{
+	(void)ev, (void)c, (void)id;
+}
+
+static void comch_send_cb(struct doca_comch_task_send *t, union doca_data a, union doca_data b)
+{
+	(void)t, (void)a, (void)b;
+}
+
+/* This end's context, configured and started (the client's start completes in progress) */
+static struct doca_ctx *comch_end(bool server, const char *name, struct doca_pe *pe, struct doca_comch_client **cl)
+{
+	struct doca_dev *dev = make_dev_();
+	struct doca_comch_server *srv = NULL;
+	struct doca_ctx *ctx;
+	doca_error_t err;
+
+	if (dev == NULL)
+		return NULL;
+	if (server) {
+		if (doca_comch_server_create(dev, make_dev_rep_(dev), name, &srv) != DOCA_SUCCESS ||
+		    doca_comch_server_task_send_set_conf(srv, comch_send_cb, comch_send_cb, 4) != DOCA_SUCCESS ||
+		    doca_comch_server_event_msg_recv_register(srv, comch_recv) != DOCA_SUCCESS ||
+		    doca_comch_server_event_connection_status_changed_register(srv, comch_status, comch_gone) !=
+			    DOCA_SUCCESS ||
+		    doca_comch_server_event_consumer_register(srv, comch_consumer_event, comch_consumer_event) !=
+			    DOCA_SUCCESS)
+			return NULL;
+		ctx = doca_comch_server_as_ctx(srv);
+	} else {
+		if (doca_comch_client_create(dev, name, cl) != DOCA_SUCCESS ||
+		    doca_comch_client_task_send_set_conf(*cl, comch_send_cb, comch_send_cb, 4) != DOCA_SUCCESS ||
+		    doca_comch_client_event_msg_recv_register(*cl, comch_recv) != DOCA_SUCCESS ||
+		    doca_comch_client_event_consumer_register(*cl, comch_consumer_event, comch_consumer_event) !=
+			    DOCA_SUCCESS)
+			return NULL;
+		ctx = doca_comch_client_as_ctx(*cl);
+	}
+	if (doca_pe_connect_ctx(pe, ctx) != DOCA_SUCCESS)
+		return NULL;
+	err = doca_ctx_start(ctx);
+	return err == DOCA_SUCCESS || err == DOCA_ERROR_IN_PROGRESS ? ctx : NULL;
+}
+
+/* Progresses pe until done() or the deadline, asleep on its notification handle in between. */
+static bool progress_until(struct doca_pe *pe, bool (*done)(void *), void *arg)
+{
+	struct timespec t0, t;
+	doca_notification_handle_t h;
+
+	if (doca_pe_get_notification_handle(pe, &h) != DOCA_SUCCESS)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd p = {.fd = h, .events = POLLIN};
+
+		while (doca_pe_progress(pe))
+			;
+		if (done(arg))
+			return true;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > CALL_TIMEOUT_S / 2 || doca_pe_request_notification(pe) != DOCA_SUCCESS)
+			return false;
+		poll(&p, 1, 100);
+		doca_pe_clear_notification(pe, h);
+	}
+}
+
+static bool ctx_running(void *ctx)
+{
+	enum doca_ctx_states st = DOCA_CTX_STATE_IDLE;
+
+	return doca_ctx_get_state(ctx, &st) == DOCA_SUCCESS && st == DOCA_CTX_STATE_RUNNING;
+}
+
+static bool have_peer_conn(void *unused)
+{
+	(void)unused;
+	return peer_conn != NULL;
+}
+
+/* The peer: `argv[0] comch-peer server|client NAME`, until its stdin closes. */
+static int comch_peer(bool server, const char *name)
+{
+	struct doca_comch_client *cl = NULL;
+	struct doca_pe *pe = make_pe();
+	struct doca_ctx *ctx = pe != NULL ? comch_end(server, name, pe, &cl) : NULL;
+	doca_notification_handle_t h;
+
+	if (ctx == NULL || doca_pe_get_notification_handle(pe, &h) != DOCA_SUCCESS)
+		return 1;
+	printf("ready\n");
+	fflush(stdout);
+	for (;;) {
+		struct pollfd p[2] = {{.fd = h, .events = POLLIN}, {.fd = STDIN_FILENO, .events = POLLIN}};
+		char c;
+
+		while (doca_pe_progress(pe))
+			;
+		if (doca_pe_request_notification(pe) != DOCA_SUCCESS)
+			return 1;
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			return 1;
+		if ((p[1].revents & (POLLIN | POLLHUP)) && read(STDIN_FILENO, &c, 1) <= 0)
+			return 0;
+		doca_pe_clear_notification(pe, h);
+	}
+}
+
+/* Starts the peer process (the other role) for the Comch end `name`; waits for its "ready". */
+static bool spawn_comch_peer(bool peer_server, const char *name)
+{
+	int in[2], out[2];
+	char line[16] = "";
+	pid_t pid;
+
+	if (pipe(in) != 0 || pipe(out) != 0)
+		return false;
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		char *const args[] = {"test_null_args", "comch-peer", peer_server ? "server" : "client", (char *)name,
+				      NULL};
+
+		dup2(in[0], STDIN_FILENO);
+		dup2(out[1], STDOUT_FILENO);
+		close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+		setenv("SOFTDOCA_ROLE", peer_server ? "dpu" : "host", 1);
+		execv("/proc/self/exe", args);
+		_exit(127);
+	}
+	close(in[0]); /* in[1] stays open (and is inherited by nothing else): the peer's life line */
+	close(out[1]);
+	if (read(out[0], line, sizeof(line) - 1) <= 0 || strncmp(line, "ready", 5) != 0)
+		return false;
+	close(out[0]);
+	return true;
+}
+
+static void *make_comch_connection(void)
+{
+	const bool server = role_dpu();
+	struct doca_comch_client *cl = NULL;
+	struct doca_comch_connection *conn = NULL;
+	struct doca_pe *pe = make_pe();
+	struct doca_ctx *ctx;
+	char name[64];
+
+	snprintf(name, sizeof(name), "null_args_%d", (int)getpid());
+	if (pe == NULL)
+		return NULL;
+	if (server) { /* ours first, then the client that dials it */
+		if ((ctx = comch_end(true, name, pe, NULL)) == NULL || !spawn_comch_peer(false, name) ||
+		    !progress_until(pe, have_peer_conn, NULL))
+			return NULL;
+		return peer_conn;
+	}
+	if (!spawn_comch_peer(true, name) || (ctx = comch_end(false, name, pe, &cl)) == NULL ||
+	    !progress_until(pe, ctx_running, ctx) || doca_comch_client_get_connection(cl, &conn) != DOCA_SUCCESS)
+		return NULL;
+	return conn;
+}
+
+static void *make_comch_producer(void)
+{
+	struct doca_comch_connection *c = make_comch_connection();
+	struct doca_comch_producer *p = NULL;
+
+	return c != NULL && doca_comch_producer_create(c, &p) == DOCA_SUCCESS ? p : NULL;
+}
+
+static void *make_comch_consumer(void)
+{
+	struct doca_comch_connection *c = make_comch_connection();
+	struct doca_mmap *m = make_mmap_(true, DOCA_ACCESS_FLAG_PCI_READ_WRITE); /* producers write it */
+	struct doca_comch_consumer *cons = NULL;
+
+	return c != NULL && m != NULL && doca_comch_consumer_create(c, m, &cons) == DOCA_SUCCESS ? cons : NULL;
 }
 
 /* A DPA context started with the unit tests' device program (tests/unit/dpa) */
@@ -712,6 +927,9 @@ static const struct factory {
 	{"doca_dev_rep", make_dev_rep, ROLE_DPU},
 	{"doca_comch_server", make_comch_server, ROLE_DPU},
 	{"doca_comch_client", make_comch_client, ROLE_HOST},
+	{"doca_comch_connection", make_comch_connection},
+	{"doca_comch_producer", make_comch_producer},
+	{"doca_comch_consumer", make_comch_consumer},
 	{"doca_dpa_thread", make_dpa_thread},
 	{"doca_dpa_tg", make_dpa_tg},
 	{"doca_dpa_completion", make_dpa_completion},
@@ -920,9 +1138,12 @@ static void test_every_object_call_most(void)
 	object_calls(true);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct doca_log_backend *sdk_log;
+
+	if (argc == 4 && strcmp(argv[1], "comch-peer") == 0) /* the other end of a Comch connection */
+		return comch_peer(strcmp(argv[2], "server") == 0, argv[3]);
 
 	/* softdoca's own lines reach SDK backends only: one on stderr, which each child points at
 	 * its pipe */
