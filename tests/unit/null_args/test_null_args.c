@@ -674,37 +674,20 @@ static struct doca_dpa *dpa_started(void)
 		       : NULL;
 }
 
-static void *make_dpa_thread(void)
-{
-	struct doca_dpa *d = dpa_started();
-	struct doca_dpa_thread *t = NULL;
-
-	return d != NULL && doca_dpa_thread_create(d, &t) == DOCA_SUCCESS ? t : NULL;
-}
-
-static void *make_dpa_tg(void)
-{
-	struct doca_dpa *d = dpa_started();
-	struct doca_dpa_tg *tg = NULL;
-
-	return d != NULL && doca_dpa_thread_group_create(d, 2, &tg) == DOCA_SUCCESS ? tg : NULL;
-}
-
-static void *make_dpa_completion(void)
-{
-	struct doca_dpa *d = dpa_started();
-	struct doca_dpa_completion *c = NULL;
-
-	return d != NULL && doca_dpa_completion_create(d, 16, &c) == DOCA_SUCCESS ? c : NULL;
-}
-
-static void *make_dpa_async_ops(void)
-{
-	struct doca_dpa *d = dpa_started();
-	struct doca_dpa_async_ops *a = NULL;
-
-	return d != NULL && doca_dpa_async_ops_create(d, 16, 0, &a) == DOCA_SUCCESS ? a : NULL;
-}
+/* An object made on a started DPA context by `create` (d: the context, o: the object) */
+#define ON_DPA(type, create) \
+	static void *make_##type(void) \
+	{ \
+		struct doca_dpa *d = dpa_started(); \
+		struct doca_##type *o = NULL; \
+		return d != NULL && (create) == DOCA_SUCCESS ? o : NULL; \
+	}
+ON_DPA(dpa_thread, doca_dpa_thread_create(d, &o))
+ON_DPA(dpa_tg, doca_dpa_thread_group_create(d, 2, &o))
+ON_DPA(dpa_completion, doca_dpa_completion_create(d, 16, &o))
+ON_DPA(dpa_async_ops, doca_dpa_async_ops_create(d, 16, 0, &o))
+ON_DPA(dpa_eu_affinity, doca_dpa_eu_affinity_create(d, &o))
+ON_DPA(dpa_hash_table, doca_dpa_hash_table_create(d, 16, &o))
 
 static void *make_dpa_notification_completion(void)
 {
@@ -716,22 +699,6 @@ static void *make_dpa_notification_completion(void)
 			       doca_dpa_notification_completion_create(d, t, &nc) == DOCA_SUCCESS
 		       ? nc
 		       : NULL;
-}
-
-static void *make_dpa_eu_affinity(void)
-{
-	struct doca_dpa *d = dpa_started();
-	struct doca_dpa_eu_affinity *a = NULL;
-
-	return d != NULL && doca_dpa_eu_affinity_create(d, &a) == DOCA_SUCCESS ? a : NULL;
-}
-
-static void *make_dpa_hash_table(void)
-{
-	struct doca_dpa *d = dpa_started();
-	struct doca_dpa_hash_table *h = NULL;
-
-	return d != NULL && doca_dpa_hash_table_create(d, 16, &h) == DOCA_SUCCESS ? h : NULL;
 }
 
 static void *make_sta_io(void)
