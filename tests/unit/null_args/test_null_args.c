@@ -587,7 +587,7 @@ static int comch_peer(bool server, const char *name)
 		if (poll(p, 2, -1) < 0 && errno != EINTR)
 			return 1;
 		if ((p[1].revents & (POLLIN | POLLHUP)) && read(STDIN_FILENO, &c, 1) <= 0)
-			return 0;
+			_exit(0); /* as the call's process ends: its objects stay */
 		doca_pe_clear_notification(pe, h);
 	}
 }
