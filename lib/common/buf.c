@@ -92,7 +92,7 @@ doca_error_t doca_buf_dec_refcount(struct doca_buf *buf, uint16_t *refcount)
 doca_error_t doca_buf_get_refcount(const struct doca_buf *buf, uint16_t *refcount)
 {
 	if (buf == NULL || refcount == NULL) {
-		SDK_LOG_ERR("Failed to get buf refcount: NULL argument");
+		SDK_LOG_ERR("Failed to get buf refcount: %s is NULL", buf == NULL ? "buf" : "refcount");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*refcount = buf->refcount;
@@ -102,7 +102,7 @@ doca_error_t doca_buf_get_refcount(const struct doca_buf *buf, uint16_t *refcoun
 doca_error_t doca_buf_get_len(const struct doca_buf *buf, size_t *len)
 {
 	if (buf == NULL || len == NULL) {
-		SDK_LOG_ERR("Failed to get buf length: NULL argument");
+		SDK_LOG_ERR("Failed to get buf length: %s is NULL", buf == NULL ? "buf" : "len");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*len = buf->len;
@@ -112,7 +112,7 @@ doca_error_t doca_buf_get_len(const struct doca_buf *buf, size_t *len)
 doca_error_t doca_buf_get_head(const struct doca_buf *buf, void **head)
 {
 	if (buf == NULL || head == NULL) {
-		SDK_LOG_ERR("Failed to get buf head: NULL argument");
+		SDK_LOG_ERR("Failed to get buf head: %s is NULL", buf == NULL ? "buf" : "head");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*head = buf->head;
@@ -122,7 +122,7 @@ doca_error_t doca_buf_get_head(const struct doca_buf *buf, void **head)
 doca_error_t doca_buf_get_data_len(const struct doca_buf *buf, size_t *data_len)
 {
 	if (buf == NULL || data_len == NULL) {
-		SDK_LOG_ERR("Failed to get buf data length: NULL argument");
+		SDK_LOG_ERR("Failed to get buf data length: %s is NULL", buf == NULL ? "buf" : "data_len");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*data_len = buf->data_len;
@@ -132,7 +132,7 @@ doca_error_t doca_buf_get_data_len(const struct doca_buf *buf, size_t *data_len)
 doca_error_t doca_buf_get_data(const struct doca_buf *buf, void **data)
 {
 	if (buf == NULL || data == NULL) {
-		SDK_LOG_ERR("Failed to get buf data: NULL argument");
+		SDK_LOG_ERR("Failed to get buf data: %s is NULL", buf == NULL ? "buf" : "data");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*data = buf->data;
@@ -184,7 +184,7 @@ doca_error_t doca_buf_reset_data_len(struct doca_buf *buf)
 doca_error_t doca_buf_get_next_in_list(struct doca_buf *buf, struct doca_buf **next_buf)
 {
 	if (buf == NULL || next_buf == NULL) {
-		SDK_LOG_ERR("Failed to get next buf in list: NULL argument");
+		SDK_LOG_ERR("Failed to get next buf in list: %s is NULL", buf == NULL ? "buf" : "next_buf");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*next_buf = buf->next;
@@ -194,7 +194,7 @@ doca_error_t doca_buf_get_next_in_list(struct doca_buf *buf, struct doca_buf **n
 doca_error_t doca_buf_get_last_in_list(struct doca_buf *buf, struct doca_buf **last_buf)
 {
 	if (buf == NULL || last_buf == NULL) {
-		SDK_LOG_ERR("Failed to get last buf in list: NULL argument");
+		SDK_LOG_ERR("Failed to get last buf in list: %s is NULL", buf == NULL ? "buf" : "last_buf");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*last_buf = list_tail(buf);
@@ -204,7 +204,7 @@ doca_error_t doca_buf_get_last_in_list(struct doca_buf *buf, struct doca_buf **l
 doca_error_t doca_buf_is_last_in_list(const struct doca_buf *buf, uint8_t *is_last)
 {
 	if (buf == NULL || is_last == NULL) {
-		SDK_LOG_ERR("Failed to check if buf is last in list: NULL argument");
+		SDK_LOG_ERR("Failed to check if buf is last in list: %s is NULL", buf == NULL ? "buf" : "is_last");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*is_last = buf->next == NULL;
@@ -214,7 +214,7 @@ doca_error_t doca_buf_is_last_in_list(const struct doca_buf *buf, uint8_t *is_la
 doca_error_t doca_buf_is_first_in_list(const struct doca_buf *buf, uint8_t *is_first)
 {
 	if (buf == NULL || is_first == NULL) {
-		SDK_LOG_ERR("Failed to check if buf is first in list: NULL argument");
+		SDK_LOG_ERR("Failed to check if buf is first in list: %s is NULL", buf == NULL ? "buf" : "is_first");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*is_first = buf->list_head == buf;
@@ -224,7 +224,7 @@ doca_error_t doca_buf_is_first_in_list(const struct doca_buf *buf, uint8_t *is_f
 doca_error_t doca_buf_is_in_list(const struct doca_buf *buf, uint8_t *is_in_list)
 {
 	if (buf == NULL || is_in_list == NULL) {
-		SDK_LOG_ERR("Failed to check if buf is in a list: NULL argument");
+		SDK_LOG_ERR("Failed to check if buf is in a list: %s is NULL", buf == NULL ? "buf" : "is_in_list");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*is_in_list = buf->list_head->list_len > 1;
@@ -234,7 +234,7 @@ doca_error_t doca_buf_is_in_list(const struct doca_buf *buf, uint8_t *is_in_list
 doca_error_t doca_buf_get_list_len(const struct doca_buf *buf, uint32_t *num_elements)
 {
 	if (buf == NULL || num_elements == NULL) {
-		SDK_LOG_ERR("Failed to get buf list length: NULL argument");
+		SDK_LOG_ERR("Failed to get buf list length: %s is NULL", buf == NULL ? "buf" : "num_elements");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (buf->list_head != buf) {
@@ -298,7 +298,8 @@ doca_error_t doca_buf_chain_list_tail(struct doca_buf *list1_head, struct doca_b
 	doca_error_t err;
 
 	if (list1_head == NULL || list1_tail == NULL || list2 == NULL) {
-		SDK_LOG_ERR("Failed to chain buf lists: NULL argument");
+		SDK_LOG_ERR("Failed to chain buf lists: %s is NULL",
+			    list1_head == NULL ? "list1_head" : list1_tail == NULL ? "list1_tail" : "list2");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (list1_head->list_head != list1_head) {

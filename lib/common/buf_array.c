@@ -61,7 +61,8 @@ doca_error_t doca_buf_arr_create(size_t num_elem, struct doca_buf_arr **buf_arr)
 doca_error_t doca_buf_arr_set_target_gpu(struct doca_buf_arr *buf_arr, struct doca_gpu *gpu_handler)
 {
 	if (buf_arr == NULL || gpu_handler == NULL) {
-		SDK_LOG_ERR("Failed to set buf array target GPU: %s is NULL", buf_arr == NULL ? "buf_arr" : "gpu_handler");
+		SDK_LOG_ERR("Failed to set buf array target GPU: %s is NULL",
+			    buf_arr == NULL ? "buf_arr" : "gpu_handler");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	SDK_LOG_ERR("Failed to set buf array target GPU: softdoca has no GPU support (see docs/compatibility.md)");
@@ -71,7 +72,8 @@ doca_error_t doca_buf_arr_set_target_gpu(struct doca_buf_arr *buf_arr, struct do
 doca_error_t doca_buf_arr_set_target_dpa(struct doca_buf_arr *buf_arr, struct doca_dpa *dpa_handler)
 {
 	if (buf_arr == NULL || dpa_handler == NULL) {
-		SDK_LOG_ERR("Failed to set buf array target DPA: %s is NULL", buf_arr == NULL ? "buf_arr" : "dpa_handler");
+		SDK_LOG_ERR("Failed to set buf array target DPA: %s is NULL",
+			    buf_arr == NULL ? "buf_arr" : "dpa_handler");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (buf_arr->started) {
@@ -212,7 +214,8 @@ doca_error_t doca_buf_arr_destroy(struct doca_buf_arr *buf_arr)
 doca_error_t doca_buf_arr_get_gpu_handle(const struct doca_buf_arr *buf_arr, struct doca_gpu_buf_arr **gpu_buf_arr)
 {
 	if (buf_arr == NULL || gpu_buf_arr == NULL) {
-		SDK_LOG_ERR("Failed to get buf array GPU handle: NULL argument");
+		SDK_LOG_ERR("Failed to get buf array GPU handle: %s is NULL",
+			    buf_arr == NULL ? "buf_arr" : "gpu_buf_arr");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	SDK_LOG_ERR("Failed to get buf array GPU handle: softdoca has no GPU support (see docs/compatibility.md)");
@@ -222,7 +225,8 @@ doca_error_t doca_buf_arr_get_gpu_handle(const struct doca_buf_arr *buf_arr, str
 doca_error_t doca_buf_arr_get_dpa_handle(const struct doca_buf_arr *buf_arr, doca_dpa_dev_buf_arr_t *dpa_buf_arr)
 {
 	if (buf_arr == NULL || dpa_buf_arr == NULL) {
-		SDK_LOG_ERR("Failed to get buf array DPA handle: NULL argument");
+		SDK_LOG_ERR("Failed to get buf array DPA handle: %s is NULL",
+			    buf_arr == NULL ? "buf_arr" : "dpa_buf_arr");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (!buf_arr->started || buf_arr->dpa == NULL) {

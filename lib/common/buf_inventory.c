@@ -69,7 +69,8 @@ doca_error_t doca_buf_inventory_create(size_t num_elements, struct doca_buf_inve
 	struct doca_buf_inventory *inv;
 
 	if (inventory == NULL || num_elements == 0 || num_elements > UINT32_MAX) {
-		SDK_LOG_ERR("Failed to create buf inventory: %s", inventory == NULL ? "inventory output pointer is NULL" :
+		SDK_LOG_ERR("Failed to create buf inventory: %s",
+			    inventory == NULL ? "inventory output pointer is NULL" :
 			    "num_elements must be between 1 and UINT32_MAX");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
@@ -303,7 +304,8 @@ doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_inventory *invento
 doca_error_t doca_buf_inventory_get_num_elements(const struct doca_buf_inventory *inventory, uint32_t *num_of_elements)
 {
 	if (inventory == NULL || num_of_elements == NULL) {
-		SDK_LOG_ERR("Failed to get inventory number of elements: NULL argument");
+		SDK_LOG_ERR("Failed to get inventory number of elements: %s is NULL",
+			    inventory == NULL ? "inventory" : "num_of_elements");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*num_of_elements = inventory->num_elements;
@@ -314,7 +316,8 @@ doca_error_t doca_buf_inventory_get_num_free_elements(const struct doca_buf_inve
 						      uint32_t *num_of_free_elements)
 {
 	if (inventory == NULL || num_of_free_elements == NULL) {
-		SDK_LOG_ERR("Failed to get inventory number of free elements: NULL argument");
+		SDK_LOG_ERR("Failed to get inventory number of free elements: %s is NULL",
+			    inventory == NULL ? "inventory" : "num_of_free_elements");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*num_of_free_elements = inventory->num_free;
@@ -324,7 +327,8 @@ doca_error_t doca_buf_inventory_get_num_free_elements(const struct doca_buf_inve
 doca_error_t doca_buf_inventory_get_user_data(const struct doca_buf_inventory *inventory, union doca_data *user_data)
 {
 	if (inventory == NULL || user_data == NULL) {
-		SDK_LOG_ERR("Failed to get inventory user data: NULL argument");
+		SDK_LOG_ERR("Failed to get inventory user data: %s is NULL",
+			    inventory == NULL ? "inventory" : "user_data");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*user_data = inventory->user_data;

@@ -168,7 +168,8 @@ doca_error_t doca_buf_pool_buf_alloc(struct doca_buf_pool *buf_pool, struct doca
 	struct doca_buf *b;
 
 	if (buf_pool == NULL || buf == NULL) {
-		SDK_LOG_ERR("Failed to allocate buf from pool: %s is NULL", buf_pool == NULL ? "buf_pool" : "buf output pointer");
+		SDK_LOG_ERR("Failed to allocate buf from pool: %s is NULL",
+			    buf_pool == NULL ? "buf_pool" : "buf output pointer");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (!buf_pool->started) {
@@ -221,7 +222,8 @@ doca_error_t doca_buf_pool_set_element_alignment(struct doca_buf_pool *buf_pool,
 doca_error_t doca_buf_pool_get_num_elements(const struct doca_buf_pool *buf_pool, uint32_t *num_of_elements)
 {
 	if (buf_pool == NULL || num_of_elements == NULL) {
-		SDK_LOG_ERR("Failed to get buf pool number of elements: NULL argument");
+		SDK_LOG_ERR("Failed to get buf pool number of elements: %s is NULL",
+			    buf_pool == NULL ? "buf_pool" : "num_of_elements");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*num_of_elements = buf_pool->num_elements;
@@ -231,7 +233,8 @@ doca_error_t doca_buf_pool_get_num_elements(const struct doca_buf_pool *buf_pool
 doca_error_t doca_buf_pool_get_num_free_elements(const struct doca_buf_pool *buf_pool, uint32_t *num_of_free_elements)
 {
 	if (buf_pool == NULL || num_of_free_elements == NULL) {
-		SDK_LOG_ERR("Failed to get buf pool number of free elements: NULL argument");
+		SDK_LOG_ERR("Failed to get buf pool number of free elements: %s is NULL",
+			    buf_pool == NULL ? "buf_pool" : "num_of_free_elements");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	/* Before start every element is free: num_free is only maintained while started. */
@@ -242,7 +245,8 @@ doca_error_t doca_buf_pool_get_num_free_elements(const struct doca_buf_pool *buf
 doca_error_t doca_buf_pool_get_user_data(const struct doca_buf_pool *buf_pool, union doca_data *user_data)
 {
 	if (buf_pool == NULL || user_data == NULL) {
-		SDK_LOG_ERR("Failed to get buf pool user data: NULL argument");
+		SDK_LOG_ERR("Failed to get buf pool user data: %s is NULL",
+			    buf_pool == NULL ? "buf_pool" : "user_data");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*user_data = buf_pool->user_data;
@@ -252,7 +256,8 @@ doca_error_t doca_buf_pool_get_user_data(const struct doca_buf_pool *buf_pool, u
 doca_error_t doca_buf_pool_get_element_alignment(const struct doca_buf_pool *buf_pool, size_t *element_alignment)
 {
 	if (buf_pool == NULL || element_alignment == NULL) {
-		SDK_LOG_ERR("Failed to get buf pool element alignment: NULL argument");
+		SDK_LOG_ERR("Failed to get buf pool element alignment: %s is NULL",
+			    buf_pool == NULL ? "buf_pool" : "element_alignment");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*element_alignment = buf_pool->alignment;

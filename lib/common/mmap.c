@@ -415,7 +415,9 @@ static doca_error_t mmap_export(struct doca_mmap *mmap, const struct doca_dev *d
 	doca_error_t err;
 
 	if (mmap == NULL || dev == NULL || export_desc == NULL || export_desc_len == NULL) {
-		SDK_LOG_ERR("Failed to export mmap: %s got a NULL argument", name);
+		SDK_LOG_ERR("Failed to export mmap: %s got a NULL %s", name,
+			    mmap == NULL ? "mmap" : dev == NULL ? "dev" : export_desc == NULL ? "export_desc"
+											    : "export_desc_len");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	/*
@@ -812,7 +814,8 @@ doca_error_t doca_mmap_set_dpa_memrange(struct doca_mmap *mmap, struct doca_dpa 
 doca_error_t doca_mmap_get_memrange(const struct doca_mmap *mmap, void **addr, size_t *len)
 {
 	if (mmap == NULL || addr == NULL || len == NULL) {
-		SDK_LOG_ERR("Failed to get mmap memory range: NULL argument");
+		SDK_LOG_ERR("Failed to get mmap memory range: %s is NULL",
+			    mmap == NULL ? "mmap" : addr == NULL ? "addr" : "len");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (!mmap->range_set) {
@@ -843,7 +846,7 @@ doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap, doca_mmap_memrange_fr
 doca_error_t doca_mmap_get_user_data(const struct doca_mmap *mmap, union doca_data *user_data)
 {
 	if (mmap == NULL || user_data == NULL) {
-		SDK_LOG_ERR("Failed to get mmap user data: NULL argument");
+		SDK_LOG_ERR("Failed to get mmap user data: %s is NULL", mmap == NULL ? "mmap" : "user_data");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*user_data = mmap->user_data;
@@ -853,7 +856,8 @@ doca_error_t doca_mmap_get_user_data(const struct doca_mmap *mmap, union doca_da
 doca_error_t doca_mmap_get_max_num_devices(const struct doca_mmap *mmap, uint32_t *max_num_devices)
 {
 	if (mmap == NULL || max_num_devices == NULL) {
-		SDK_LOG_ERR("Failed to get mmap max number of devices: NULL argument");
+		SDK_LOG_ERR("Failed to get mmap max number of devices: %s is NULL",
+			    mmap == NULL ? "mmap" : "max_num_devices");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*max_num_devices = mmap->max_devs;
@@ -863,7 +867,7 @@ doca_error_t doca_mmap_get_max_num_devices(const struct doca_mmap *mmap, uint32_
 doca_error_t doca_mmap_get_num_bufs(const struct doca_mmap *mmap, uint32_t *num_bufs)
 {
 	if (mmap == NULL || num_bufs == NULL) {
-		SDK_LOG_ERR("Failed to get mmap number of bufs: NULL argument");
+		SDK_LOG_ERR("Failed to get mmap number of bufs: %s is NULL", mmap == NULL ? "mmap" : "num_bufs");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*num_bufs = mmap->thread_safe ? __atomic_load_n(&mmap->num_bufs, __ATOMIC_RELAXED) : mmap->num_bufs;
@@ -873,7 +877,7 @@ doca_error_t doca_mmap_get_num_bufs(const struct doca_mmap *mmap, uint32_t *num_
 doca_error_t doca_mmap_get_exported(const struct doca_mmap *mmap, uint8_t *exported)
 {
 	if (mmap == NULL || exported == NULL) {
-		SDK_LOG_ERR("Failed to get mmap exported state: NULL argument");
+		SDK_LOG_ERR("Failed to get mmap exported state: %s is NULL", mmap == NULL ? "mmap" : "exported");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*exported = mmap->exported;
@@ -883,7 +887,7 @@ doca_error_t doca_mmap_get_exported(const struct doca_mmap *mmap, uint8_t *expor
 doca_error_t doca_mmap_get_from_export(const struct doca_mmap *mmap, uint8_t *from_export)
 {
 	if (mmap == NULL || from_export == NULL) {
-		SDK_LOG_ERR("Failed to get mmap from-export state: NULL argument");
+		SDK_LOG_ERR("Failed to get mmap from-export state: %s is NULL", mmap == NULL ? "mmap" : "from_export");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*from_export = mmap->from_export;
@@ -896,7 +900,8 @@ doca_error_t doca_mmap_set_max_num_devices(struct doca_mmap *mmap, uint32_t max_
 	doca_error_t err;
 
 	if (mmap == NULL || max_num_devices == 0) {
-		SDK_LOG_ERR("Failed to set mmap max number of devices: %s", mmap == NULL ? "mmap is NULL" : "0 devices");
+		SDK_LOG_ERR("Failed to set mmap max number of devices: %s",
+			    mmap == NULL ? "mmap is NULL" : "0 devices");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	err = check_configurable(mmap, "set mmap max number of devices", DOCA_ERROR_NOT_PERMITTED);
@@ -961,7 +966,8 @@ doca_error_t doca_mmap_set_user_data(struct doca_mmap *mmap, union doca_data use
 doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *devinfo, uint8_t *mmap_export)
 {
 	if (devinfo == NULL || mmap_export == NULL) {
-		SDK_LOG_ERR("Failed to query mmap PCI export capability: NULL argument");
+		SDK_LOG_ERR("Failed to query mmap PCI export capability: %s is NULL",
+			    devinfo == NULL ? "devinfo" : "mmap_export");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*mmap_export = softdoca_devinfo_caps(devinfo)->mmap_export_pci;
@@ -971,7 +977,8 @@ doca_error_t doca_mmap_cap_is_export_pci_supported(const struct doca_devinfo *de
 doca_error_t doca_mmap_cap_is_create_from_export_pci_supported(const struct doca_devinfo *devinfo, uint8_t *from_export)
 {
 	if (devinfo == NULL || from_export == NULL) {
-		SDK_LOG_ERR("Failed to query mmap PCI import capability: NULL argument");
+		SDK_LOG_ERR("Failed to query mmap PCI import capability: %s is NULL",
+			    devinfo == NULL ? "devinfo" : "from_export");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*from_export = softdoca_devinfo_caps(devinfo)->mmap_create_from_export_pci;

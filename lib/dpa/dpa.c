@@ -180,7 +180,7 @@ doca_error_t doca_dpa_set_app(struct doca_dpa *dpa, struct doca_dpa_app *app)
 doca_error_t doca_dpa_get_app(struct doca_dpa *dpa, struct doca_dpa_app **app)
 {
 	if (dpa == NULL || app == NULL) {
-		SDK_LOG_ERR("Failed to get DPA application: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA application: %s is NULL", dpa == NULL ? "dpa" : "app");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (dpa->app == NULL) {
@@ -197,7 +197,8 @@ doca_error_t doca_dpa_app_get_name(struct doca_dpa_app *app, char *app_name, uin
 	size_t len;
 
 	if (app == NULL || app_name == NULL || app_name_len == NULL) {
-		SDK_LOG_ERR("Failed to get DPA application name: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA application name: %s is NULL",
+			    app == NULL ? "app" : app_name == NULL ? "app_name" : "app_name_len");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (a->magic != SOFTDOCA_DPA_APP_MAGIC) {
@@ -346,7 +347,7 @@ doca_error_t doca_dpa_set_log_level(struct doca_dpa *dpa, doca_dpa_dev_log_level
 doca_error_t doca_dpa_get_log_level(struct doca_dpa *dpa, doca_dpa_dev_log_level_t *log_level)
 {
 	if (dpa == NULL || log_level == NULL) {
-		SDK_LOG_ERR("Failed to get DPA log level: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA log level: %s is NULL", dpa == NULL ? "dpa" : "log_level");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*log_level = dpa->log_level;
@@ -359,7 +360,7 @@ static doca_error_t caps_of(const struct doca_dpa *dpa, const void *out, const c
 			    struct softhw_dpa_caps *caps)
 {
 	if (dpa == NULL || out == NULL) {
-		SDK_LOG_ERR("Failed to get DPA %s: NULL argument", what);
+		SDK_LOG_ERR("Failed to get DPA %s: %s is NULL", what, dpa == NULL ? "dpa" : "the output pointer");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	dpa->base.dev->dpa->caps(function_of(dpa->base.dev), caps);
@@ -419,7 +420,7 @@ doca_error_t doca_dpa_get_total_num_eus_available(struct doca_dpa *dpa, unsigned
 doca_error_t doca_dpa_get_dpa_handle(struct doca_dpa *dpa, doca_dpa_dev_t *handle)
 {
 	if (dpa == NULL || handle == NULL) {
-		SDK_LOG_ERR("Failed to get DPA handle: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA handle: %s is NULL", dpa == NULL ? "dpa" : "handle");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (!dpa->started) {
@@ -441,7 +442,7 @@ doca_error_t doca_dpa_get_uar_id(const struct doca_dpa *dpa, uint32_t *uar_id)
 	uint32_t id, none = 0;
 
 	if (dpa == NULL || uar_id == NULL) {
-		SDK_LOG_ERR("Failed to get DPA UAR id: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA UAR id: %s is NULL", dpa == NULL ? "dpa" : "uar_id");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (!dpa->started) {

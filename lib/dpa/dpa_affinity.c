@@ -83,7 +83,7 @@ doca_error_t doca_dpa_eu_affinity_clear(struct doca_dpa_eu_affinity *affinity)
 doca_error_t doca_dpa_eu_affinity_get(struct doca_dpa_eu_affinity *affinity, unsigned int *eu_id)
 {
 	if (affinity == NULL || eu_id == NULL) {
-		SDK_LOG_ERR("Failed to get DPA EU affinity: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA EU affinity: %s is NULL", affinity == NULL ? "affinity" : "eu_id");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (!affinity->is_set) {

@@ -90,7 +90,8 @@ doca_error_t doca_dpa_async_ops_create(struct doca_dpa *dpa, unsigned int queue_
 doca_error_t doca_dpa_async_ops_get_queue_size(struct doca_dpa_async_ops *async_ops, unsigned int *queue_size)
 {
 	if (async_ops == NULL || queue_size == NULL) {
-		SDK_LOG_ERR("Failed to get DPA async ops queue size: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA async ops queue size: %s is NULL",
+			    async_ops == NULL ? "async_ops" : "queue_size");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*queue_size = async_ops->queue_size;
@@ -100,7 +101,8 @@ doca_error_t doca_dpa_async_ops_get_queue_size(struct doca_dpa_async_ops *async_
 doca_error_t doca_dpa_async_ops_get_user_data(struct doca_dpa_async_ops *async_ops, uint64_t *user_data)
 {
 	if (async_ops == NULL || user_data == NULL) {
-		SDK_LOG_ERR("Failed to get DPA async ops user data: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA async ops user data: %s is NULL",
+			    async_ops == NULL ? "async_ops" : "user_data");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*user_data = async_ops->user_data;
@@ -215,7 +217,8 @@ doca_error_t doca_dpa_async_ops_destroy(struct doca_dpa_async_ops *async_ops)
 doca_error_t doca_dpa_async_ops_get_dpa_handle(struct doca_dpa_async_ops *async_ops, doca_dpa_dev_async_ops_t *handle)
 {
 	if (async_ops == NULL || handle == NULL) {
-		SDK_LOG_ERR("Failed to get DPA handle of async ops: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA handle of async ops: %s is NULL",
+			    async_ops == NULL ? "async_ops" : "handle");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (!async_ops->started) {

@@ -163,7 +163,8 @@ doca_error_t doca_dpa_completion_destroy(struct doca_dpa_completion *dpa_comp)
 doca_error_t doca_dpa_completion_get_queue_size(struct doca_dpa_completion *dpa_comp, unsigned int *queue_size)
 {
 	if (dpa_comp == NULL || queue_size == NULL) {
-		SDK_LOG_ERR("Failed to get DPA completion queue size: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA completion queue size: %s is NULL",
+			    dpa_comp == NULL ? "dpa_comp" : "queue_size");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*queue_size = dpa_comp->queue_size;
@@ -194,7 +195,8 @@ doca_error_t doca_dpa_completion_set_thread(struct doca_dpa_completion *dpa_comp
 doca_error_t doca_dpa_completion_get_thread(struct doca_dpa_completion *dpa_comp, struct doca_dpa_thread **dpa_thread)
 {
 	if (dpa_comp == NULL || dpa_thread == NULL) {
-		SDK_LOG_ERR("Failed to get DPA thread of completion context: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA thread of completion context: %s is NULL",
+			    dpa_comp == NULL ? "dpa_comp" : "dpa_thread");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*dpa_thread = dpa_comp->thread;
@@ -277,7 +279,8 @@ doca_error_t doca_dpa_completion_get_dpa_handle(struct doca_dpa_completion *dpa_
 						doca_dpa_dev_completion_t *handle)
 {
 	if (dpa_comp == NULL || handle == NULL) {
-		SDK_LOG_ERR("Failed to get DPA handle of completion context: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA handle of completion context: %s is NULL",
+			    dpa_comp == NULL ? "dpa_comp" : "handle");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (!dpa_comp->base.started) {

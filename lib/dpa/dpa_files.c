@@ -64,7 +64,8 @@ static doca_error_t get_path(struct doca_dpa *dpa, char *buf, uint32_t *len, boo
 	size_t need;
 
 	if (dpa == NULL || buf == NULL || len == NULL) {
-		SDK_LOG_ERR("Failed to get DPA %s file: NULL argument", what);
+		SDK_LOG_ERR("Failed to get DPA %s file: %s is NULL",
+			    what, dpa == NULL ? "dpa" : buf == NULL ? "file_path" : "file_path_len");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	f = file_of(dpa->parent != NULL ? dpa->parent : dpa, trace);

@@ -40,7 +40,8 @@ doca_error_t doca_dpa_hash_table_create(struct doca_dpa *dpa, unsigned int num_e
 	uint32_t size = 1;
 
 	if (dpa == NULL || ht == NULL || num_entries == 0 || num_entries > (1U << 24)) {
-		SDK_LOG_ERR("Failed to create DPA hash table: %s", dpa == NULL ? "dpa is NULL" : ht == NULL ? "ht is NULL" :
+		SDK_LOG_ERR("Failed to create DPA hash table: %s",
+			    dpa == NULL ? "dpa is NULL" : ht == NULL ? "ht is NULL" :
 			    "num_entries must be in [1, 2^24]");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
@@ -92,7 +93,7 @@ doca_error_t doca_dpa_hash_table_destroy(struct doca_dpa_hash_table *ht)
 doca_error_t doca_dpa_hash_table_get_dpa_handle(struct doca_dpa_hash_table *ht, doca_dpa_dev_hash_table_t *ht_handle)
 {
 	if (ht == NULL || ht_handle == NULL) {
-		SDK_LOG_ERR("Failed to get DPA handle of hash table: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA handle of hash table: %s is NULL", ht == NULL ? "ht" : "ht_handle");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*ht_handle = ht->handle;

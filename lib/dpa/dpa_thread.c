@@ -268,7 +268,8 @@ doca_error_t doca_dpa_thread_set_func_arg(struct doca_dpa_thread *dpa_thread, do
 doca_error_t doca_dpa_thread_get_func_arg(struct doca_dpa_thread *dpa_thread, doca_dpa_func_t **func, uint64_t *arg)
 {
 	if (dpa_thread == NULL || func == NULL || arg == NULL) {
-		SDK_LOG_ERR("Failed to get DPA thread function: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA thread function: %s is NULL",
+			    dpa_thread == NULL ? "dpa_thread" : func == NULL ? "func" : "arg");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*func = dpa_thread->func;
@@ -288,7 +289,8 @@ doca_error_t doca_dpa_thread_set_local_storage(struct doca_dpa_thread *dpa_threa
 doca_error_t doca_dpa_thread_get_local_storage(struct doca_dpa_thread *dpa_thread, doca_dpa_dev_uintptr_t *dev_ptr)
 {
 	if (dpa_thread == NULL || dev_ptr == NULL) {
-		SDK_LOG_ERR("Failed to get DPA thread local storage: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA thread local storage: %s is NULL",
+			    dpa_thread == NULL ? "dpa_thread" : "dev_ptr");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*dev_ptr = dpa_thread->local_storage;
@@ -330,7 +332,8 @@ doca_error_t doca_dpa_thread_set_affinity(struct doca_dpa_thread *dpa_thread, co
 doca_error_t doca_dpa_thread_get_affinity(struct doca_dpa_thread *dpa_thread, const struct doca_dpa_eu_affinity **affinity)
 {
 	if (dpa_thread == NULL || affinity == NULL) {
-		SDK_LOG_ERR("Failed to get DPA thread affinity: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA thread affinity: %s is NULL",
+			    dpa_thread == NULL ? "dpa_thread" : "affinity");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*affinity = dpa_thread->affinity;
@@ -483,7 +486,8 @@ doca_error_t doca_dpa_thread_destroy(struct doca_dpa_thread *dpa_thread)
 doca_error_t doca_dpa_thread_get_id(struct doca_dpa_thread *dpa_thread, uint32_t *dpa_thread_id)
 {
 	if (dpa_thread == NULL || dpa_thread_id == NULL) {
-		SDK_LOG_ERR("Failed to get DPA thread id: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA thread id: %s is NULL",
+			    dpa_thread == NULL ? "dpa_thread" : "dpa_thread_id");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (dpa_thread->state == THREAD_CREATED) {
@@ -502,7 +506,8 @@ doca_error_t doca_dpa_notification_completion_create(struct doca_dpa *dpa, struc
 	struct doca_dpa_notification_completion *nc;
 
 	if (dpa == NULL || dpa_thread == NULL || notify_comp == NULL) {
-		SDK_LOG_ERR("Failed to create DPA notification completion: NULL argument");
+		SDK_LOG_ERR("Failed to create DPA notification completion: %s is NULL",
+			    dpa == NULL ? "dpa" : dpa_thread == NULL ? "dpa_thread" : "notify_comp");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (dpa_thread->dpa != dpa) {
@@ -525,7 +530,8 @@ doca_error_t doca_dpa_notification_completion_get_thread(struct doca_dpa_notific
 							 struct doca_dpa_thread **dpa_thread)
 {
 	if (notify_comp == NULL || dpa_thread == NULL) {
-		SDK_LOG_ERR("Failed to get thread of DPA notification completion: NULL argument");
+		SDK_LOG_ERR("Failed to get thread of DPA notification completion: %s is NULL",
+			    notify_comp == NULL ? "notify_comp" : "dpa_thread");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*dpa_thread = notify_comp->thread;
@@ -594,7 +600,8 @@ doca_error_t doca_dpa_notification_completion_get_dpa_handle(struct doca_dpa_not
 							     doca_dpa_dev_notification_completion_t *handle)
 {
 	if (notify_comp == NULL || handle == NULL) {
-		SDK_LOG_ERR("Failed to get DPA handle of notification completion: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA handle of notification completion: %s is NULL",
+			    notify_comp == NULL ? "notify_comp" : "handle");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (!notify_comp->started) {

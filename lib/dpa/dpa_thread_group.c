@@ -77,7 +77,7 @@ doca_error_t doca_dpa_thread_group_destroy(struct doca_dpa_tg *tg)
 doca_error_t doca_dpa_thread_group_get_num_threads(struct doca_dpa_tg *tg, unsigned int *num_threads)
 {
 	if (tg == NULL || num_threads == NULL) {
-		SDK_LOG_ERR("Failed to get DPA thread group size: NULL argument");
+		SDK_LOG_ERR("Failed to get DPA thread group size: %s is NULL", tg == NULL ? "tg" : "num_threads");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	*num_threads = tg->num_threads;
