@@ -132,8 +132,11 @@ doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
 	struct doca_dev *d;
 
 	if (!devinfo_ok(devinfo) || dev == NULL) {
-		SDK_LOG_ERR("doca_dev_open: %s", dev == NULL ? "dev must point to a variable that receives the device" :
-			    "devinfo is not an entry of a doca_devinfo_create_list list");
+		if (dev == NULL)
+			SDK_LOG_ERR("doca_dev_open: dev must point to a variable that receives the device");
+		else
+			SDK_LOG_ERR("doca_dev_open: devinfo is %s; pass an entry of a doca_devinfo_create_list list",
+				    devinfo == NULL ? "NULL" : "not a live devinfo");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	pthread_mutex_lock(&store.lock);
@@ -383,8 +386,9 @@ struct doca_devinfo_rep *doca_dev_rep_as_devinfo(struct doca_dev_rep *dev_rep)
 #define CHECK_DEVINFO(devinfo, out) \
 	do { \
 		if (!devinfo_ok(devinfo)) { \
-			SDK_LOG_ERR("%s: devinfo is not an entry of a doca_devinfo_create_list list (or " \
-				    "doca_dev_as_devinfo of an open device)", __func__); \
+			SDK_LOG_ERR("%s: devinfo is %s; pass an entry of a doca_devinfo_create_list list (or " \
+				    "doca_dev_as_devinfo of an open device)", \
+				    __func__, (devinfo) == NULL ? "NULL" : "not a live devinfo"); \
 			return DOCA_ERROR_INVALID_VALUE; \
 		} \
 		if ((out) == NULL) { \

@@ -118,6 +118,8 @@ struct outcome {
 
 static void take_line(struct outcome *o, const char *line, bool *in_call)
 {
+	if (line[0] == '\0')
+		return; /* (the markers' own line breaks: `last` keeps the last words) */
 	if (strcmp(line, MARK_CALL) == 0) {
 		*in_call = true;
 	} else if (strncmp(line, MARK_RETURNED, strlen(MARK_RETURNED)) == 0) {

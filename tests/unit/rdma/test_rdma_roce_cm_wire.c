@@ -272,7 +272,7 @@ static void test_linux_client(void)
 	CHECK(b.req == 1 && b.est == 0); /* established on the RTU, not before */
 	CHECK_OK(doca_rdma_connection_get_addr(b.conn, &addr));
 	CHECK_OK(doca_rdma_addr_get_params(addr, &type, &text, &pport));
-	CHECK(type == DOCA_RDMA_ADDR_TYPE_IPv4 && strcmp(text, "127.77.3.1") == 0 && pport == 0xa1b2);
+	CHECK(type == DOCA_RDMA_ADDR_TYPE_IPv4 && text != NULL && strcmp(text, "127.77.3.1") == 0 && pport == 0xa1b2);
 
 	/* RTU -> established */
 	rtu = (struct roce_cm_rtu){.local_comm_id = 0x8badf00d, .remote_comm_id = rep.local_comm_id};
