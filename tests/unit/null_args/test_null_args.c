@@ -416,28 +416,27 @@ static bool role_dpu(void)
 	return r != NULL && strcmp(r, "dpu") == 0;
 }
 
-static struct doca_dev_rep *make_dev_rep_(struct doca_dev *dev)
-{
-	struct doca_devinfo_rep **list;
-	struct doca_dev_rep *rep = NULL;
-	uint32_t n = 0;
-
-	if (dev == NULL || doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &list, &n) != DOCA_SUCCESS ||
-	    n == 0)
-		return NULL;
-	return doca_dev_rep_open(list[0], &rep) == DOCA_SUCCESS ? rep : NULL;
-}
-
-static void *make_devinfo_rep(void)
+/* The first network representor of dev, or NULL */
+static struct doca_devinfo_rep *first_rep(struct doca_dev *dev)
 {
 	struct doca_devinfo_rep **list;
 	uint32_t n = 0;
 
-	return doca_devinfo_rep_create_list(make_dev_(), DOCA_DEVINFO_REP_FILTER_NET, &list, &n) == DOCA_SUCCESS &&
+	return dev != NULL && doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_NET, &list, &n) == DOCA_SUCCESS &&
 			       n > 0
 		       ? list[0]
 		       : NULL;
 }
+
+static struct doca_dev_rep *make_dev_rep_(struct doca_dev *dev)
+{
+	struct doca_devinfo_rep *info = first_rep(dev);
+	struct doca_dev_rep *rep = NULL;
+
+	return info != NULL && doca_dev_rep_open(info, &rep) == DOCA_SUCCESS ? rep : NULL;
+}
+
+static void *make_devinfo_rep(void) { return first_rep(make_dev_()); }
 
 static void *make_dev_rep(void) { return make_dev_rep_(make_dev_()); }
 
@@ -738,7 +737,6 @@ static struct doca_sta *sta_running(void)
 	struct doca_dev *dev = make_dev_();
 	struct doca_pe *pe = make_pe();
 	struct doca_sta *st = NULL;
-	enum doca_ctx_states state = DOCA_CTX_STATE_IDLE;
 
 	if (dev == NULL || pe == NULL || doca_sta_create(dev, &st) != DOCA_SUCCESS ||
 	    doca_pe_connect_ctx(pe, doca_sta_as_ctx(st)) != DOCA_SUCCESS || doca_sta_add_dev(st, dev) != DOCA_SUCCESS ||
@@ -747,11 +745,7 @@ static struct doca_sta *sta_running(void)
 	    doca_sta_be_task_destroy_queue_set_conf(st, sta_task_cb, sta_task_cb) != DOCA_SUCCESS ||
 	    doca_ctx_start(doca_sta_as_ctx(st)) != DOCA_ERROR_IN_PROGRESS)
 		return NULL;
-	for (int i = 0; i < 10000 && state != DOCA_CTX_STATE_RUNNING; i++)
-		if (doca_pe_progress(pe) == 0 && doca_ctx_get_state(doca_sta_as_ctx(st), &state) != DOCA_SUCCESS)
-			return NULL;
-	return doca_ctx_get_state(doca_sta_as_ctx(st), &state) == DOCA_SUCCESS && state == DOCA_CTX_STATE_RUNNING ? st
-															 : NULL;
+	return progress_until(pe, ctx_running, doca_sta_as_ctx(st)) ? st : NULL;
 }
 
 static void *make_sta_subs_handle(void)
