@@ -313,8 +313,27 @@ static inline void softhw_queue_init(struct softhw_queue *q)
 void softhw_queue_post(struct softhw_queue *q, struct softhw_work *work);
 /* True when some work of the queue could execute now (a wait whose condition holds, a copy). */
 bool softhw_queue_has_ready(const struct softhw_queue *q);
-/* Executes the first ready work of the queue and returns it completed; NULL if none is ready. */
-struct softhw_work *softhw_queue_execute(struct softhw_queue *q);
+struct softhw_work *softhw_queue_execute_walk(struct softhw_queue *q);
+/*
+ * Executes the first ready work of the queue and returns it completed; NULL if none is ready.
+ * Inline for what a poller meets on nearly every call: only parked work (or none), or a head
+ * that is done already (a task done at submission).
+ */
+static inline struct softhw_work *softhw_queue_execute(struct softhw_queue *q)
+{
+	struct softhw_work *w = q->head;
+
+	if (q->parked == q->depth)
+		return NULL;
+	if (w->op != SOFTHW_OP_DONE && w->op != SOFTHW_OP_FAIL)
+		return softhw_queue_execute_walk(q);
+	q->head = w->next;
+	if (q->tail == w)
+		q->tail = NULL;
+	w->next = NULL;
+	q->depth--;
+	return w;
+}
 /* Removes the first work without executing it, completing it with `status`. */
 struct softhw_work *softhw_queue_flush(struct softhw_queue *q, doca_error_t status);
 /* Parked work (queued) whose device completion came: the next execute completes it with `status`. */

@@ -134,7 +134,7 @@ bool softhw_queue_has_ready(const struct softhw_queue *q)
 	return false;
 }
 
-struct softhw_work *softhw_queue_execute(struct softhw_queue *q)
+struct softhw_work *softhw_queue_execute_walk(struct softhw_queue *q)
 {
 	struct softhw_work *prev = NULL;
 

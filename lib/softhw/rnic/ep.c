@@ -210,24 +210,34 @@ static void owner_awake(struct rnic_ep *ep)
 	softhw_unlock(&ep->qps_lock);
 }
 
-int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max)
+/*
+ * The paths ep_poll calls: those with a poll and a qp up, taken again only when up_gen moved
+ * (rnic_path_up counts before it moves the generation, so a new mask sees the new counts), so
+ * an idle poll costs one load, not one per path.
+ */
+_Static_assert(RNIC_PATH_COUNT <= 8, "poll_mask holds a bit per path");
+
+static unsigned poll_mask(struct rnic_ep *ep)
 {
-	struct rnic_ep *ep = rnic_ep_of(e);
+	uint32_t gen = __atomic_load_n(&ep->up_gen, __ATOMIC_SEQ_CST);
+
+	if (gen != ep->poll_seen) { /* (0 at first: no path came up yet, the mask 0 is right) */
+		unsigned m = 0;
+
+		for (int p = 0; p < RNIC_PATH_COUNT; p++)
+			if (rnic_paths[p]->poll != NULL && __atomic_load_n(&ep->path_qps[p], __ATOMIC_SEQ_CST) != 0)
+				m |= 1u << p;
+		ep->poll_seen = gen;
+		ep->poll_mask = (uint8_t)m;
+	}
+	return ep->poll_mask;
+}
+
+/* The CQEs waiting: the owner's own lane first (its completions are the oldest), then the locked CQ. */
+static int __attribute__((noinline)) take_cqes(struct rnic_ep *ep, struct softhw_rnic_cqe *cqes, int max)
+{
 	int n = 0;
 
-	/* awake again once the wake-up came (the poll right after arming is still the sleeper's) */
-	if (__atomic_load_n(&ep->owner_waits, __ATOMIC_ACQUIRE) && !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE))
-		owner_awake(ep);
-	/*
-	 * Paths the owner polls (same-host rings, TCP message sockets): messages and ACKs are taken
-	 * here, by the owner, with no thread hop; their completions go to the owner's lane when they can.
-	 */
-	owner_polling = ep;
-	for (int p = 0; p < RNIC_PATH_COUNT; p++) /* the ep's own count first: idle paths cost one load */
-		if (__atomic_load_n(&ep->path_qps[p], __ATOMIC_ACQUIRE) != 0 && rnic_paths[p]->poll != NULL)
-			rnic_paths[p]->poll(ep);
-	owner_polling = NULL;
-	/* the owner's own completions are the oldest (rnic_ep_push_owner) */
 	while (n < max && ep->own_count > 0) {
 		cqes[n] = ep->own[ep->own_head];
 		ep->own_head = (ep->own_head + 1) % RNIC_OWN_CQ;
@@ -248,6 +258,26 @@ int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max
 	__atomic_store_n(&ep->cq_avail, ep->cq_count, __ATOMIC_RELEASE);
 	softhw_unlock(&ep->lock);
 	return n;
+}
+
+int rnic_ep_poll(struct softhw_rnic_ep *e, struct softhw_rnic_cqe *cqes, int max)
+{
+	struct rnic_ep *ep = rnic_ep_of(e);
+
+	/* awake again once the wake-up came (the poll right after arming is still the sleeper's) */
+	if (__atomic_load_n(&ep->owner_waits, __ATOMIC_ACQUIRE) && !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE))
+		owner_awake(ep);
+	/*
+	 * Paths the owner polls (same-host rings, TCP message sockets): messages and ACKs are taken
+	 * here, by the owner, with no thread hop; their completions go to the owner's lane when they can.
+	 */
+	owner_polling = ep;
+	for (unsigned m = poll_mask(ep); m != 0; m &= m - 1)
+		rnic_paths[__builtin_ctz(m)]->poll(ep);
+	owner_polling = NULL;
+	if (ep->own_count == 0 && __atomic_load_n(&ep->cq_avail, __ATOMIC_ACQUIRE) == 0)
+		return 0; /* an idle poll: no frame for the copies below */
+	return take_cqes(ep, cqes, max);
 }
 
 bool rnic_ep_arm(struct softhw_rnic_ep *e)

@@ -206,6 +206,8 @@ struct rnic_ep {
 	struct rnic_qp *up[RNIC_PATH_COUNT];
 	uint32_t up_gen;           /* atomic */
 	uint32_t up_seen;          /* owner: the up_gen up[] was built at */
+	uint32_t poll_seen;        /* owner: the up_gen poll_mask was taken at */
+	uint8_t poll_mask;         /* owner: the paths with a poll and qps up (path_qps[] at poll_seen) */
 
 	struct softhw_lock lock;   /* CQ and receive queue */
 	struct softhw_rnic_cqe *cq;
