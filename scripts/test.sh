@@ -39,9 +39,10 @@ stage "install dependencies"
 ./scripts/install-deps.sh || exit 1
 status=0
 run_suite "normal build" build-test "unit integration" -Dbench=false || status=1
+# (the sanitized builds without link-time optimisation, which only lengthens their build)
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:verify_asan_link_order=0 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	run_suite "ASan+UBSan build" build-san "unit integration -install" -Dbench=false -Db_sanitize=address,undefined -Db_lundef=false \
+	run_suite "ASan+UBSan build" build-san "unit integration -install" -Dbench=false -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false \
 	|| status=1
 
 # DOCA's doca_rdma.h includes <rdma/rdma_cma.h> when librdmacm's headers are there, as on every
@@ -57,7 +58,7 @@ if ./scripts/rdmacm-headers.sh "$root/build-rdmacm.hdr"; then
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:verify_asan_link_order=0 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build_only=rdma \
 		run_suite "ASan+UBSan build with rdma-core's headers" build-rdmacm-san rdma -Dbench=false \
-		-Drdmacm=enabled -Db_sanitize=address,undefined -Db_lundef=false \
+		-Drdmacm=enabled -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false \
 		"-Dc_args=-I$root/build-rdmacm.hdr/usr/include" || status=1
 else
 	echo "=== rdma-core's headers could not be fetched (apt-get download librdmacm-dev): that build is skipped"
