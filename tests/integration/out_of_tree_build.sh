@@ -152,6 +152,10 @@ done
 export PKG_CONFIG_PATH=$hpcdir
 for a in doca_dpa_dev doca_dpa_dev_comm doca_dpa_dev_verbs; do
 	[ -f "$hlibdir/lib$a.a" ] || fail "lib$a.a is not in $hlibdir"
+	# machine code, not one compiler's LTO bytecode (the project builds with -flto): any -hostcc links it
+	if readelf -S -W "$hlibdir/lib$a.a" | grep -q '\.gnu\.lto_'; then
+		fail "lib$a.a holds LTO bytecode: a device link with another compiler than this GCC would fail"
+	fi
 done
 dpa="$work/dpa"
 mkdir -p "$dpa"
