@@ -1068,7 +1068,7 @@ void softhw_share_view_close(struct softhw_share_view *v)
 }
 
 /* Counts or announces an access out; wakes the exporter if it waits for it. */
-static void view_leave(struct softhw_share_view *v)
+static inline __attribute__((always_inline)) void view_leave(struct softhw_share_view *v)
 {
 	uint32_t *w = &v->slot->busy;
 
@@ -1085,7 +1085,7 @@ static void view_leave(struct softhw_share_view *v)
 }
 
 /* Counts or announces an access in; fails it when the export ended or the exporter is gone. */
-static doca_error_t view_enter(struct softhw_share_view *v)
+static inline __attribute__((always_inline)) doca_error_t view_enter(struct softhw_share_view *v)
 {
 	if (view_fast(v)) {
 		__atomic_store_n(&v->acc->act, 1, __ATOMIC_RELAXED);
