@@ -313,6 +313,7 @@ static inline void softhw_queue_init(struct softhw_queue *q)
 void softhw_queue_post(struct softhw_queue *q, struct softhw_work *work);
 /* True when some work of the queue could execute now (a wait whose condition holds, a copy). */
 bool softhw_queue_has_ready(const struct softhw_queue *q);
+/* softhw_queue_execute's out-of-line part: finds the first ready work and executes it. */
 struct softhw_work *softhw_queue_execute_walk(struct softhw_queue *q);
 /*
  * Executes the first ready work of the queue and returns it completed; NULL if none is ready.
