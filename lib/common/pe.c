@@ -170,7 +170,7 @@ static bool ctx_has_work(const struct doca_ctx *ctx)
 	if (ctx->state != DOCA_CTX_STATE_STOPPING)
 		return false;
 	/* A stopping context flushes its queue whether or not the work is ready. */
-	return ctx->queue.head != NULL || (ctx->inflight == 0 && ctx->allocated == 0 && !ctx->lib_busy);
+	return !softhw_queue_empty(&ctx->queue) || (ctx->inflight == 0 && ctx->allocated == 0 && !ctx->lib_busy);
 }
 
 /* Arms every context for library events; true when work or events are already waiting. */

@@ -274,6 +274,8 @@ typedef doca_error_t (*softhw_run_fn)(struct softhw_work *work);
 /* A work request. Embedded in the task that asked for it; the engine never allocates. */
 struct softhw_work {
 	struct softhw_work *next;
+	struct softhw_work *prev; /* parked only: its completion takes it out from anywhere in the list */
+	uint64_t seq;             /* submission order, across the queue's two lists */
 	enum softhw_op op;
 	doca_error_t status;      /* set by the engine when the work completes */
 	uint64_t result_len;      /* bytes moved by a COPY */
@@ -294,18 +296,31 @@ struct softhw_work {
 	};
 };
 
-/* A FIFO of work owned by one context; used by one thread (the PE's) at a time. */
+/*
+ * The work of one context, in submission order; used by one thread (the PE's) at a time. Work
+ * handed to a device (SOFTHW_OP_PARKED: an RDMA context's posted receives, its sends in flight)
+ * waits in a list of its own, so that neither a poller nor a completion walks past it: a server
+ * with hundreds of receives posted completes a send as cheaply as one with none. When its
+ * completion comes it joins the other list at its place in submission order, so what executes
+ * first is still the first ready work that was submitted.
+ */
 struct softhw_queue {
-	struct softhw_work *head;
+	struct softhw_work *head; /* work that is not parked, oldest first */
 	struct softhw_work *tail;
-	uint32_t depth;
-	uint32_t parked;   /* of them SOFTHW_OP_PARKED: a queue of only those has nothing to execute */
+	struct softhw_work *parked_head; /* parked work, oldest first (doubly linked) */
+	struct softhw_work *parked_tail;
+	uint64_t seq;   /* the next work's submission number */
+	uint32_t depth; /* all the work of both lists */
+	uint32_t parked;
 };
 
 static inline void softhw_queue_init(struct softhw_queue *q)
 {
 	q->head = NULL;
 	q->tail = NULL;
+	q->parked_head = NULL;
+	q->parked_tail = NULL;
+	q->seq = 0;
 	q->depth = 0;
 	q->parked = 0;
 }
@@ -318,13 +333,13 @@ struct softhw_work *softhw_queue_execute_walk(struct softhw_queue *q);
 /*
  * Executes the first ready work of the queue and returns it completed; NULL if none is ready.
  * Inline for what a poller meets on nearly every call: only parked work (or none), or a head
- * that is done already (a task done at submission).
+ * that is done already (a task done at submission, or whose completion came).
  */
 static inline struct softhw_work *softhw_queue_execute(struct softhw_queue *q)
 {
 	struct softhw_work *w = q->head;
 
-	if (q->parked == q->depth)
+	if (w == NULL)
 		return NULL;
 	if (w->op != SOFTHW_OP_DONE && w->op != SOFTHW_OP_FAIL)
 		return softhw_queue_execute_walk(q);
@@ -335,18 +350,59 @@ static inline struct softhw_work *softhw_queue_execute(struct softhw_queue *q)
 	q->depth--;
 	return w;
 }
-/* Removes the first work without executing it, completing it with `status`. */
+/* Removes the oldest work without executing it, completing it with `status`. */
 struct softhw_work *softhw_queue_flush(struct softhw_queue *q, doca_error_t status);
-/* Parked work (queued) whose device completion came: the next execute completes it with `status`. */
+/*
+ * Puts w among newer ready work, at its submission place (inline: libraries other than
+ * libdoca_common report completions, and the engine exports nothing to them).
+ */
+static inline void softhw_queue_insert_ready(struct softhw_queue *q, struct softhw_work *w)
+{
+	struct softhw_work *prev = NULL, *at = q->head;
+
+	while (at != NULL && at->seq < w->seq) {
+		prev = at;
+		at = at->next;
+	}
+	w->next = at;
+	if (prev != NULL)
+		prev->next = w;
+	else
+		q->head = w;
+	if (at == NULL)
+		q->tail = w;
+}
+/*
+ * Parked work of q whose device completion came: the next execute that reaches it completes it
+ * with `status`. It leaves the parked list where it is, in O(1).
+ */
 static inline void softhw_queue_done(struct softhw_queue *q, struct softhw_work *work, doca_error_t status)
 {
+	if (work->prev != NULL)
+		work->prev->next = work->next;
+	else
+		q->parked_head = work->next;
+	if (work->next != NULL)
+		work->next->prev = work->prev;
+	else
+		q->parked_tail = work->prev;
+	q->parked--;
 	work->op = SOFTHW_OP_DONE;
 	work->status = status;
-	q->parked--;
+	work->next = NULL;
+	work->prev = NULL;
+	if (q->tail == NULL) {
+		q->head = q->tail = work;
+	} else if (q->tail->seq < work->seq) { /* newer than all the ready work: the usual case */
+		q->tail->next = work;
+		q->tail = work;
+	} else {
+		softhw_queue_insert_ready(q, work);
+	}
 }
 static inline bool softhw_queue_empty(const struct softhw_queue *q)
 {
-	return q->head == NULL;
+	return q->depth == 0;
 }
 
 /* ---------------------------------------------------------------------------------------

@@ -15,17 +15,28 @@
 
 void softhw_queue_post(struct softhw_queue *q, struct softhw_work *work)
 {
+	work->seq = q->seq++;
 	work->next = NULL;
+	q->depth++;
+	if (work->op == SOFTHW_OP_PARKED) {
+		work->prev = q->parked_tail;
+		if (q->parked_tail != NULL)
+			q->parked_tail->next = work;
+		else
+			q->parked_head = work;
+		q->parked_tail = work;
+		q->parked++;
+		return;
+	}
+	work->prev = NULL;
 	if (q->tail != NULL)
 		q->tail->next = work;
 	else
 		q->head = work;
 	q->tail = work;
-	q->depth++;
-	if (work->op == SOFTHW_OP_PARKED)
-		q->parked++;
 }
 
+/* Takes work out of the list of ready work (prev: the one before it, or NULL). */
 static void queue_unlink(struct softhw_queue *q, struct softhw_work *prev, struct softhw_work *work)
 {
 	if (prev != NULL)
@@ -36,8 +47,6 @@ static void queue_unlink(struct softhw_queue *q, struct softhw_work *prev, struc
 		q->tail = prev;
 	work->next = NULL;
 	q->depth--;
-	if (work->op == SOFTHW_OP_PARKED)
-		q->parked--;
 }
 
 #define REMOTE_TO_REMOTE_CHUNK 16384
@@ -113,21 +122,18 @@ static doca_error_t execute_copy(struct softhw_work *work)
 	return DOCA_SUCCESS;
 }
 
+/* (of the list of ready work: parked work waits in a list of its own) */
 static bool work_ready(struct softhw_work *work)
 {
-	if (work->op == SOFTHW_OP_PARKED)
-		return false;
 	return work->op != SOFTHW_OP_CALL || work->call.ready == NULL || work->call.ready(work);
 }
 
 /*
  * A context with only parked work (an RDMA context's posted receives and sends, waiting for the
- * NIC) is what an idle spinning poller sees on every call: answered without walking the queue.
+ * NIC) is what an idle spinning poller sees on every call: answered without looking at it.
  */
 bool softhw_queue_has_ready(const struct softhw_queue *q)
 {
-	if (q->parked == q->depth)
-		return false;
 	for (struct softhw_work *w = q->head; w != NULL; w = w->next)
 		if (work_ready(w))
 			return true;
@@ -138,8 +144,6 @@ struct softhw_work *softhw_queue_execute_walk(struct softhw_queue *q)
 {
 	struct softhw_work *prev = NULL;
 
-	if (q->parked == q->depth)
-		return NULL;
 	for (struct softhw_work *w = q->head; w != NULL; prev = w, w = w->next) {
 		if (!work_ready(w))
 			continue;
@@ -173,14 +177,25 @@ struct softhw_work *softhw_queue_execute_walk(struct softhw_queue *q)
 
 struct softhw_work *softhw_queue_flush(struct softhw_queue *q, doca_error_t status)
 {
-	struct softhw_work *w = q->head;
+	struct softhw_work *w = q->head, *p = q->parked_head;
 
+	if (p != NULL && (w == NULL || p->seq < w->seq)) { /* the oldest is parked */
+		q->parked_head = p->next;
+		if (p->next != NULL)
+			p->next->prev = NULL;
+		else
+			q->parked_tail = NULL;
+		p->next = NULL;
+		q->parked--;
+		q->depth--;
+		p->status = status;
+		p->op = SOFTHW_OP_FAIL; /* no longer parked: its late completion must not count it out again */
+		return p;
+	}
 	if (w == NULL)
 		return NULL;
 	queue_unlink(q, NULL, w);
 	if (w->op != SOFTHW_OP_DONE) /* work already done keeps its own outcome */
 		w->status = status;
-	if (w->op == SOFTHW_OP_PARKED)
-		w->op = SOFTHW_OP_FAIL; /* no longer parked: its late completion must not count it out again */
 	return w;
 }

@@ -2,7 +2,8 @@
 /*
  * softhw engine (lib/softhw/engine): a context's work queue executes in order what is ready,
  * copies gather and scatter, library-defined work waits for its condition, and a flush keeps
- * the outcome of work that was already done; work parked at a device costs no walk. Links softhw alone.
+ * the outcome of work that was already done; work parked at a device costs no walk, and its
+ * completion takes its place in submission order. Links softhw alone.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -154,6 +155,82 @@ static void test_parked(void)
 	CHECK(softhw_queue_empty(&q) && q.depth == 0 && q.parked == 0);
 }
 
+/*
+ * Parked work waits apart, yet the order is still submission order: a parked work whose
+ * completion came executes before ready work submitted after it and after ready work submitted
+ * before it; a flush takes the oldest whichever list it is in. A receive server's shape: many
+ * parked receives, sends done in between.
+ */
+static void test_parked_order(void)
+{
+	struct softhw_work r[6], d[3];
+	struct softhw_queue q;
+
+	softhw_queue_init(&q);
+	for (int i = 0; i < 6; i++)
+		r[i] = (struct softhw_work){.op = SOFTHW_OP_PARKED};
+	for (int i = 0; i < 3; i++)
+		d[i] = (struct softhw_work){.op = SOFTHW_OP_DONE, .status = DOCA_SUCCESS};
+	/* submitted: r0 d0 r1 r2 d1 r3 r4 d2 r5 */
+	softhw_queue_post(&q, &r[0]);
+	softhw_queue_post(&q, &d[0]);
+	softhw_queue_post(&q, &r[1]);
+	softhw_queue_post(&q, &r[2]);
+	softhw_queue_post(&q, &d[1]);
+	softhw_queue_post(&q, &r[3]);
+	softhw_queue_post(&q, &r[4]);
+	softhw_queue_post(&q, &d[2]);
+	softhw_queue_post(&q, &r[5]);
+	CHECK(q.depth == 9 && q.parked == 6);
+	/* completions out of order: r4, then r1 (older), then r5 (the newest); r0 later */
+	softhw_queue_done(&q, &r[4], DOCA_SUCCESS);
+	softhw_queue_done(&q, &r[1], DOCA_ERROR_IO_FAILED);
+	softhw_queue_done(&q, &r[5], DOCA_SUCCESS);
+	CHECK(q.parked == 3 && q.depth == 9);
+	CHECK(softhw_queue_execute(&q) == &d[0]);
+	CHECK(softhw_queue_execute(&q) == &r[1] && r[1].status == DOCA_ERROR_IO_FAILED);
+	CHECK(softhw_queue_execute(&q) == &d[1]);
+	softhw_queue_done(&q, &r[0], DOCA_SUCCESS); /* older than everything left: first again */
+	CHECK(softhw_queue_execute(&q) == &r[0]);
+	CHECK(softhw_queue_execute(&q) == &r[4]);
+	CHECK(softhw_queue_execute(&q) == &d[2]);
+	CHECK(softhw_queue_execute(&q) == &r[5]);
+	CHECK(softhw_queue_execute(&q) == NULL && !softhw_queue_has_ready(&q));
+	CHECK(q.depth == 2 && q.parked == 2 && !softhw_queue_empty(&q));
+	/* r2 and r3 left, both parked; a done one submitted after them, then the flush of a stop */
+	struct softhw_work late = {.op = SOFTHW_OP_DONE, .status = DOCA_SUCCESS};
+
+	softhw_queue_post(&q, &late);
+	softhw_queue_done(&q, &r[3], DOCA_SUCCESS);
+	CHECK(softhw_queue_flush(&q, DOCA_ERROR_SHUTDOWN) == &r[2] && r[2].status == DOCA_ERROR_SHUTDOWN &&
+	      r[2].op == SOFTHW_OP_FAIL);
+	CHECK(softhw_queue_flush(&q, DOCA_ERROR_SHUTDOWN) == &r[3] && r[3].status == DOCA_SUCCESS);
+	CHECK(softhw_queue_flush(&q, DOCA_ERROR_SHUTDOWN) == &late && late.status == DOCA_SUCCESS);
+	CHECK(softhw_queue_flush(&q, DOCA_ERROR_SHUTDOWN) == NULL && softhw_queue_empty(&q) && q.parked == 0);
+}
+
+/* A thousand receives posted: a completion in the middle leaves the list whole around it. */
+static void test_parked_many(void)
+{
+	static struct softhw_work r[1000];
+	struct softhw_queue q;
+	unsigned n = 0;
+
+	softhw_queue_init(&q);
+	for (int i = 0; i < 1000; i++) {
+		r[i] = (struct softhw_work){.op = SOFTHW_OP_PARKED};
+		softhw_queue_post(&q, &r[i]);
+	}
+	for (int i = 999; i >= 0; i -= 2) /* every odd one, newest first */
+		softhw_queue_done(&q, &r[i], DOCA_SUCCESS);
+	for (struct softhw_work *w; (w = softhw_queue_execute(&q)) != NULL; n++)
+		CHECK(w == &r[2 * n + 1]);
+	CHECK(n == 500 && q.parked == 500 && q.depth == 500);
+	for (n = 0; softhw_queue_flush(&q, DOCA_ERROR_SHUTDOWN) == &r[2 * n]; n++)
+		;
+	CHECK(n == 500 && softhw_queue_empty(&q) && q.parked == 0);
+}
+
 int main(void)
 {
 	TEST_RUN(test_copy_in_order);
@@ -161,5 +238,7 @@ int main(void)
 	TEST_RUN(test_call_waits);
 	TEST_RUN(test_flush);
 	TEST_RUN(test_parked);
+	TEST_RUN(test_parked_order);
+	TEST_RUN(test_parked_many);
 	TEST_EXIT();
 }
