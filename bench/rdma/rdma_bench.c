@@ -57,7 +57,9 @@
  *   rdma_bench --cost [-n iterations] [-t shm|tcp] [--conns N]: one task at a time, the target
  *       asleep, on the first of N connections of the context (default 1; the rest exported only), ns per
  *       task and per idle progress; under valgrind --tool=callgrind --trace-children=yes
- *       --toggle-collect=cost_write (cost_fadd, cost_idle) its instructions
+ *       --toggle-collect=cost_write (cost_fadd, cost_idle) its instructions. Also a send/receive
+ *       round trip between two RDMA contexts of the initiator, one thread driving both, with 4 and
+ *       with 128 receives posted per side (--toggle-collect=cost_sendrecv_4, cost_sendrecv_128)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -927,6 +929,204 @@ static double __attribute__((noinline)) cost_idle(uint64_t n)
 	return (double)(now_ns() - t0) / (double)n;
 }
 
+/*
+ * --cost, send/receive: a round trip between two RDMA contexts of this process (a and b, on the
+ * bench's device), one thread driving both: a sends, b answers from its receive's callback, and
+ * each progresses until its part is done. Each receive is posted again from its callback, so a
+ * side always has `recvs` posted: what a completion costs with many receives waiting beside it.
+ */
+struct lb_side {
+	struct doca_pe *pe;
+	struct doca_rdma *rdma;
+	struct doca_mmap *mmap;
+	struct doca_buf_inventory *inv;
+	uint8_t *mem;
+	struct doca_rdma_connection *conn;
+	struct doca_rdma_task_send *send;
+	enum doca_ctx_states state;
+	uint64_t recvd, sent;
+	bool echo, stopping;
+};
+
+static void lb_state(const union doca_data ud, struct doca_ctx *ctx, enum doca_ctx_states prev,
+		     enum doca_ctx_states next)
+{
+	(void)ctx;
+	(void)prev;
+	((struct lb_side *)ud.ptr)->state = next;
+}
+
+static void lb_send_done(struct doca_rdma_task_send *t, union doca_data u, union doca_data c)
+{
+	(void)t;
+	(void)u;
+	((struct lb_side *)c.ptr)->sent++;
+}
+
+static void lb_send_fail(struct doca_rdma_task_send *t, union doca_data u, union doca_data c)
+{
+	(void)u;
+	(void)c;
+	task_failed(doca_rdma_task_send_as_task(t), "loopback send task");
+}
+
+static void lb_recv_done(struct doca_rdma_task_receive *t, union doca_data u, union doca_data c)
+{
+	struct lb_side *s = c.ptr;
+
+	(void)u;
+	s->recvd++;
+	if (s->echo)
+		TRY(doca_task_submit(doca_rdma_task_send_as_task(s->send)));
+	doca_buf_reset_data_len(doca_rdma_task_receive_get_dst_buf(t));
+	TRY(doca_task_submit(doca_rdma_task_receive_as_task(t)));
+}
+
+static void lb_recv_fail(struct doca_rdma_task_receive *t, union doca_data u, union doca_data c)
+{
+	(void)u;
+	if (!((struct lb_side *)c.ptr)->stopping)
+		task_failed(doca_rdma_task_receive_as_task(t), "loopback receive task");
+	doca_buf_dec_refcount(doca_rdma_task_receive_get_dst_buf(t), NULL); /* flushed by the stop */
+	doca_task_free(doca_rdma_task_receive_as_task(t));
+}
+
+static void lb_open(struct lb_side *s, unsigned recvs)
+{
+	const size_t len = 64 * ((size_t)recvs + 1);
+	struct doca_ctx *ctx;
+	doca_error_t err;
+
+	memset(s, 0, sizeof(*s));
+	s->mem = aligned_alloc(64, len);
+	if (s->mem == NULL)
+		die("memory", DOCA_ERROR_NO_MEMORY);
+	memset(s->mem, 0, len);
+	TRY(doca_pe_create(&s->pe));
+	TRY(doca_mmap_create(&s->mmap));
+	TRY(doca_mmap_add_dev(s->mmap, S.dev));
+	TRY(doca_mmap_set_memrange(s->mmap, s->mem, len));
+	TRY(doca_mmap_set_permissions(s->mmap, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE));
+	TRY(doca_mmap_start(s->mmap));
+	TRY(doca_buf_inventory_create(recvs + 2, &s->inv));
+	TRY(doca_buf_inventory_start(s->inv));
+	TRY(doca_rdma_create(S.dev, &s->rdma));
+	ctx = doca_rdma_as_ctx(s->rdma);
+	err = doca_rdma_set_recv_queue_size(s->rdma, recvs);
+	if (err != DOCA_SUCCESS)
+		fprintf(stderr, "rdma_bench: doca_rdma_set_recv_queue_size(%u): %s (kept the default)\n", recvs,
+			doca_error_get_name(err));
+	TRY(doca_rdma_task_send_set_conf(s->rdma, lb_send_done, lb_send_fail, 1));
+	TRY(doca_rdma_task_receive_set_conf(s->rdma, lb_recv_done, lb_recv_fail, recvs));
+	TRY(doca_pe_connect_ctx(s->pe, ctx));
+	TRY(doca_ctx_set_user_data(ctx, (union doca_data){.ptr = s}));
+	TRY(doca_ctx_set_state_changed_cb(ctx, lb_state));
+	err = doca_ctx_start(ctx);
+	if (err != DOCA_SUCCESS && err != DOCA_ERROR_IN_PROGRESS)
+		die("doca_ctx_start (loopback pair)", err);
+	while (s->state != DOCA_CTX_STATE_RUNNING)
+		doca_pe_progress(s->pe);
+}
+
+/* Both exported and connected; receives posted, one send task each (8 bytes from offset 0). */
+static void lb_connect(struct lb_side *a, struct lb_side *b, unsigned recvs)
+{
+	struct lb_side *side[2] = {a, b};
+	const void *desc;
+	size_t len[2];
+	void *d[2];
+
+	for (int i = 0; i < 2; i++) {
+		TRY(doca_rdma_export(side[i]->rdma, &desc, &len[i], &side[i]->conn));
+		d[i] = malloc(len[i]);
+		if (d[i] == NULL)
+			die("memory", DOCA_ERROR_NO_MEMORY);
+		memcpy(d[i], desc, len[i]);
+	}
+	for (int i = 0; i < 2; i++) {
+		struct lb_side *s = side[i];
+		struct doca_buf *src;
+
+		TRY(doca_rdma_connect(s->rdma, d[!i], len[!i], s->conn));
+		free(d[!i]);
+		for (unsigned k = 0; k < recvs; k++) {
+			struct doca_rdma_task_receive *t;
+			struct doca_buf *dst;
+
+			TRY(doca_buf_inventory_buf_get_by_addr(s->inv, s->mmap, s->mem + 64 * (k + 1), 64, &dst));
+			TRY(doca_rdma_task_receive_allocate_init(s->rdma, dst, (union doca_data){.u64 = 0}, &t));
+			TRY(doca_task_submit(doca_rdma_task_receive_as_task(t)));
+		}
+		TRY(doca_buf_inventory_buf_get_by_data(s->inv, s->mmap, s->mem, 8, &src));
+		TRY(doca_rdma_task_send_allocate_init(s->rdma, s->conn, src, (union doca_data){.u64 = 0}, &s->send));
+	}
+	b->echo = true;
+}
+
+static void lb_close(struct lb_side *s)
+{
+	doca_error_t err;
+
+	doca_buf_dec_refcount((struct doca_buf *)doca_rdma_task_send_get_src_buf(s->send), NULL);
+	doca_task_free(doca_rdma_task_send_as_task(s->send));
+	s->stopping = true;
+	err = doca_ctx_stop(doca_rdma_as_ctx(s->rdma));
+	if (err != DOCA_SUCCESS && err != DOCA_ERROR_IN_PROGRESS)
+		die("doca_ctx_stop (loopback pair)", err);
+	while (s->state != DOCA_CTX_STATE_IDLE)
+		doca_pe_progress(s->pe);
+	TRY(doca_rdma_destroy(s->rdma));
+	TRY(doca_buf_inventory_stop(s->inv));
+	TRY(doca_buf_inventory_destroy(s->inv));
+	TRY(doca_mmap_destroy(s->mmap));
+	TRY(doca_pe_destroy(s->pe));
+	free(s->mem);
+}
+
+/* n round trips; every task of a round is complete when it returns. */
+static inline void lb_rounds(struct lb_side *a, struct lb_side *b, uint64_t n)
+{
+	a->recvd = a->sent = b->recvd = b->sent = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		TRY(doca_task_submit(doca_rdma_task_send_as_task(a->send)));
+		while (b->recvd <= i) /* b's answer leaves from this receive's callback */
+			doca_pe_progress(b->pe);
+		while (a->recvd <= i || a->sent <= i)
+			doca_pe_progress(a->pe);
+		while (b->sent <= i)
+			doca_pe_progress(b->pe);
+	}
+}
+
+/* (one function per case: callgrind's --toggle-collect counts exactly the measured rounds) */
+static void __attribute__((noinline)) cost_sendrecv_4(struct lb_side *a, struct lb_side *b, uint64_t n)
+{
+	lb_rounds(a, b, n);
+}
+
+static void __attribute__((noinline)) cost_sendrecv_128(struct lb_side *a, struct lb_side *b, uint64_t n)
+{
+	lb_rounds(a, b, n);
+}
+
+/* ns per round trip, `recvs` (4 or 128) receives posted per side */
+static double sendrecv_cost(unsigned recvs, uint64_t n)
+{
+	struct lb_side a, b;
+	uint64_t t0;
+
+	lb_open(&a, recvs);
+	lb_open(&b, recvs);
+	lb_connect(&a, &b, recvs);
+	lb_rounds(&a, &b, n / 10 + 1);
+	t0 = now_ns();
+	(recvs == 4 ? cost_sendrecv_4 : cost_sendrecv_128)(&a, &b, n);
+	t0 = now_ns() - t0;
+	lb_close(&a);
+	lb_close(&b);
+	return (double)t0 / (double)n;
+}
+
 static int run_initiator(int res)
 {
 	FILE *out = fdopen(res, "w");
@@ -941,6 +1141,8 @@ static int run_initiator(int res)
 		fprintf(out, "write_cost %.2f\n", cost_write(S.iters));
 		fprintf(out, "fadd_cost %.2f\n", cost_fadd(S.iters));
 		fprintf(out, "idle_cost %.2f\n", cost_idle(S.iters));
+		fprintf(out, "sendrecv_cost_4 %.2f\n", sendrecv_cost(4, S.iters));
+		fprintf(out, "sendrecv_cost_128 %.2f\n", sendrecv_cost(128, S.iters));
 		goto done;
 	}
 	fprintf(out, "send_lat %.4f\n", pingpong_send(S.iters));
@@ -990,6 +1192,7 @@ struct figures {
 	bool ok;
 	double send_lat, write_pp_lat, write_comp_lat, read_bw[2], write_bw[2], fadd_rate;
 	double write_cost, fadd_cost, idle_cost; /* --cost */
+	double sendrecv_cost[2];                 /* --cost: 4 and 128 receives posted */
 };
 
 static const char *self_exe;
@@ -1211,6 +1414,10 @@ static bool run_pair(const char *transport, bool lat_only, struct figures *f)
 			f->fadd_cost = v;
 		else if (strcmp(key, "idle_cost") == 0)
 			f->idle_cost = v;
+		else if (strcmp(key, "sendrecv_cost_4") == 0)
+			f->sendrecv_cost[0] = v;
+		else if (strcmp(key, "sendrecv_cost_128") == 0)
+			f->sendrecv_cost[1] = v;
 	}
 	if (in != NULL)
 		fclose(in);
@@ -1938,6 +2145,9 @@ int main(int argc, char **argv)
 		       "first of %u connection(s): 8 B write %.1f ns, fetch-add %.1f ns per submit + completion; an idle "
 		       "doca_pe_progress %.1f ns\n",
 		       (unsigned long long)S.iters, S.conns, f.write_cost, f.fadd_cost, f.idle_cost);
+		printf("send/receive round trip between two contexts of one process, one thread driving both: %.1f ns "
+		       "with 4 receives posted per side, %.1f ns with 128\n",
+		       f.sendrecv_cost[0], f.sendrecv_cost[1]);
 		return 0;
 	}
 	if (ucx && !have_ucx()) {
