@@ -347,6 +347,9 @@ RDMA_CB(write)
 RDMA_CB(write_imm)
 RDMA_CB(atomic_cmp_swp)
 RDMA_CB(atomic_fetch_add)
+RDMA_CB(remote_net_sync_event_get)
+RDMA_CB(remote_net_sync_event_notify_set)
+RDMA_CB(remote_net_sync_event_notify_add)
 
 static struct doca_rdma_connection *rdma_started(struct doca_rdma **out)
 {
@@ -364,6 +367,12 @@ static struct doca_rdma_connection *rdma_started(struct doca_rdma **out)
 	    doca_rdma_task_write_imm_set_conf(r, cb_write_imm, cb_write_imm, 4) != DOCA_SUCCESS ||
 	    doca_rdma_task_atomic_cmp_swp_set_conf(r, cb_atomic_cmp_swp, cb_atomic_cmp_swp, 4) != DOCA_SUCCESS ||
 	    doca_rdma_task_atomic_fetch_add_set_conf(r, cb_atomic_fetch_add, cb_atomic_fetch_add, 4) != DOCA_SUCCESS ||
+	    doca_rdma_task_remote_net_sync_event_get_set_conf(r, cb_remote_net_sync_event_get,
+							      cb_remote_net_sync_event_get, 4) != DOCA_SUCCESS ||
+	    doca_rdma_task_remote_net_sync_event_notify_set_set_conf(r, cb_remote_net_sync_event_notify_set,
+								     cb_remote_net_sync_event_notify_set, 4) != DOCA_SUCCESS ||
+	    doca_rdma_task_remote_net_sync_event_notify_add_set_conf(r, cb_remote_net_sync_event_notify_add,
+								     cb_remote_net_sync_event_notify_add, 4) != DOCA_SUCCESS ||
 	    doca_pe_connect_ctx(pe, doca_rdma_as_ctx(r)) != DOCA_SUCCESS ||
 	    doca_ctx_start(doca_rdma_as_ctx(r)) != DOCA_SUCCESS ||
 	    doca_rdma_export(r, &desc, &len, &conn) != DOCA_SUCCESS)
@@ -462,6 +471,10 @@ static void *make_comch_client(void)
  * other. The peer leaves when its stdin closes: when the call's process ends, however it ends.
  */
 static struct doca_comch_connection *peer_conn; /* the server's, from its connect callback */
+static struct doca_comch_server *here_server;   /* this end's context (comch_end) */
+static struct doca_comch_client *here_client;
+static struct doca_pe *here_pe;                 /* its PE: the fast path's contexts join it */
+static struct doca_mmap *here_consumer_mmap;    /* make_comch_consumer's */
 
 static void comch_recv(struct doca_comch_event_msg_recv *ev, uint8_t *buf, uint32_t len,
 		       struct doca_comch_connection *c)
@@ -483,9 +496,17 @@ static void comch_gone(struct doca_comch_event_connection_status_changed *ev, st
 	(void)ev, (void)c, (void)ok;
 }
 
+static uint32_t remote_consumer_id; /* the peer's consumer, once it announced it */
+
 static void comch_consumer_event(struct doca_comch_event_consumer *ev, struct doca_comch_connection *c, uint32_t id)
 {
 	(void)ev, (void)c, (void)id;
+}
+
+static void comch_consumer_new(struct doca_comch_event_consumer *ev, struct doca_comch_connection *c, uint32_t id)
+{
+	(void)ev, (void)c;
+	remote_consumer_id = id;
 }
 
 static void comch_send_cb(struct doca_comch_task_send *t, union doca_data a, union doca_data b)
@@ -509,18 +530,20 @@ static struct doca_ctx *comch_end(bool server, const char *name, struct doca_pe 
 		    doca_comch_server_event_msg_recv_register(srv, comch_recv) != DOCA_SUCCESS ||
 		    doca_comch_server_event_connection_status_changed_register(srv, comch_status, comch_gone) !=
 			    DOCA_SUCCESS ||
-		    doca_comch_server_event_consumer_register(srv, comch_consumer_event, comch_consumer_event) !=
+		    doca_comch_server_event_consumer_register(srv, comch_consumer_new, comch_consumer_event) !=
 			    DOCA_SUCCESS)
 			return NULL;
 		ctx = doca_comch_server_as_ctx(srv);
+		here_server = srv;
 	} else {
 		if (doca_comch_client_create(dev, name, cl) != DOCA_SUCCESS ||
 		    doca_comch_client_task_send_set_conf(*cl, comch_send_cb, comch_send_cb, 4) != DOCA_SUCCESS ||
 		    doca_comch_client_event_msg_recv_register(*cl, comch_recv) != DOCA_SUCCESS ||
-		    doca_comch_client_event_consumer_register(*cl, comch_consumer_event, comch_consumer_event) !=
+		    doca_comch_client_event_consumer_register(*cl, comch_consumer_new, comch_consumer_event) !=
 			    DOCA_SUCCESS)
 			return NULL;
 		ctx = doca_comch_client_as_ctx(*cl);
+		here_client = *cl;
 	}
 	if (doca_pe_connect_ctx(pe, ctx) != DOCA_SUCCESS)
 		return NULL;
@@ -565,8 +588,44 @@ static bool have_peer_conn(void *unused)
 	return peer_conn != NULL;
 }
 
-/* The peer: `argv[0] comch-peer server|client NAME`, until its stdin closes. */
-static int comch_peer(bool server, const char *name)
+static bool have_remote_consumer(void *unused)
+{
+	(void)unused;
+	return remote_consumer_id != 0;
+}
+
+static void peer_recv_cb(struct doca_comch_consumer_task_post_recv *t, union doca_data a, union doca_data b)
+{
+	(void)t, (void)a, (void)b;
+}
+
+/* The peer's consumer on its connection once there is one (for a producer's send task) */
+static bool peer_consumer(struct doca_comch_client *cl, struct doca_pe *pe)
+{
+	struct doca_comch_connection *c = peer_conn;
+	struct doca_mmap *m;
+	struct doca_comch_consumer *cons = NULL;
+	doca_error_t err;
+
+	if (c == NULL && (cl == NULL || !ctx_running(doca_comch_client_as_ctx(cl)) ||
+			  doca_comch_client_get_connection(cl, &c) != DOCA_SUCCESS))
+		return false;
+	m = make_mmap_(true, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	if (m == NULL || doca_comch_consumer_create(c, m, &cons) != DOCA_SUCCESS ||
+	    doca_comch_consumer_task_post_recv_set_conf(cons, peer_recv_cb, peer_recv_cb, 4) != DOCA_SUCCESS ||
+	    doca_pe_connect_ctx(pe, doca_comch_consumer_as_ctx(cons)) != DOCA_SUCCESS)
+		_exit(1);
+	err = doca_ctx_start(doca_comch_consumer_as_ctx(cons));
+	if (err != DOCA_SUCCESS && err != DOCA_ERROR_IN_PROGRESS)
+		_exit(1);
+	return true;
+}
+
+/*
+ * The peer: `argv[0] comch-peer server|client NAME [consumer]`, until its stdin closes; with
+ * `consumer`, it makes a consumer on the connection once connected.
+ */
+static int comch_peer(bool server, const char *name, bool consumer)
 {
 	struct doca_comch_client *cl = NULL;
 	struct doca_pe *pe = make_pe();
@@ -583,9 +642,11 @@ static int comch_peer(bool server, const char *name)
 
 		while (doca_pe_progress(pe))
 			;
+		if (consumer && peer_consumer(cl, pe))
+			consumer = false;
 		if (doca_pe_request_notification(pe) != DOCA_SUCCESS)
 			return 1;
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
+		if (poll(p, 2, consumer ? 10 : -1) < 0 && errno != EINTR)
 			return 1;
 		if ((p[1].revents & (POLLIN | POLLHUP)) && read(STDIN_FILENO, &c, 1) <= 0)
 			_exit(0); /* as the call's process ends: its objects stay */
@@ -594,7 +655,7 @@ static int comch_peer(bool server, const char *name)
 }
 
 /* Starts the peer process (the other role) for the Comch end `name`; waits for its "ready". */
-static bool spawn_comch_peer(bool peer_server, const char *name)
+static bool spawn_comch_peer(bool peer_server, const char *name, bool consumer)
 {
 	int in[2], out[2];
 	char line[16] = "";
@@ -607,7 +668,7 @@ static bool spawn_comch_peer(bool peer_server, const char *name)
 		return false;
 	if (pid == 0) {
 		char *const args[] = {"test_null_args", "comch-peer", peer_server ? "server" : "client", (char *)name,
-				      NULL};
+				      consumer ? "consumer" : NULL, NULL};
 
 		dup2(in[0], STDIN_FILENO);
 		dup2(out[1], STDOUT_FILENO);
@@ -624,7 +685,14 @@ static bool spawn_comch_peer(bool peer_server, const char *name)
 	return true;
 }
 
+static struct doca_comch_connection *comch_connection(bool peer_consumer);
+
 static void *make_comch_connection(void)
+{
+	return comch_connection(false);
+}
+
+static struct doca_comch_connection *comch_connection(bool peer_consumer)
 {
 	const bool server = role_dpu();
 	struct doca_comch_client *cl = NULL;
@@ -636,13 +704,14 @@ static void *make_comch_connection(void)
 	snprintf(name, sizeof(name), "null_args_%d", (int)getpid());
 	if (pe == NULL)
 		return NULL;
+	here_pe = pe;
 	if (server) { /* ours first, then the client that dials it */
-		if ((ctx = comch_end(true, name, pe, NULL)) == NULL || !spawn_comch_peer(false, name) ||
+		if ((ctx = comch_end(true, name, pe, NULL)) == NULL || !spawn_comch_peer(false, name, peer_consumer) ||
 		    !progress_until(pe, have_peer_conn, NULL))
 			return NULL;
 		return peer_conn;
 	}
-	if (!spawn_comch_peer(true, name) || (ctx = comch_end(false, name, pe, &cl)) == NULL ||
+	if (!spawn_comch_peer(true, name, peer_consumer) || (ctx = comch_end(false, name, pe, &cl)) == NULL ||
 	    !progress_until(pe, ctx_running, ctx) || doca_comch_client_get_connection(cl, &conn) != DOCA_SUCCESS)
 		return NULL;
 	return conn;
@@ -662,7 +731,86 @@ static void *make_comch_consumer(void)
 	struct doca_mmap *m = make_mmap_(true, DOCA_ACCESS_FLAG_PCI_READ_WRITE); /* producers write it */
 	struct doca_comch_consumer *cons = NULL;
 
+	here_consumer_mmap = m;
 	return c != NULL && m != NULL && doca_comch_consumer_create(c, m, &cons) == DOCA_SUCCESS ? cons : NULL;
+}
+
+/* A send task on the connection, from this end's client (host side) or server (DPU side) */
+static void *make_comch_task_send(void)
+{
+	struct doca_comch_connection *c = make_comch_connection();
+	struct doca_comch_task_send *t = NULL;
+	doca_error_t err;
+
+	if (c == NULL)
+		return NULL;
+	err = here_server != NULL ? doca_comch_server_task_send_alloc_init(here_server, c, "x", 1, &t)
+				  : doca_comch_client_task_send_alloc_init(here_client, c, "x", 1, &t);
+	return err == DOCA_SUCCESS ? t : NULL;
+}
+
+static void producer_send_cb(struct doca_comch_producer_task_send *t, union doca_data a, union doca_data b)
+{
+	(void)t, (void)a, (void)b;
+}
+
+static void consumer_recv_cb(struct doca_comch_consumer_task_post_recv *t, union doca_data a, union doca_data b)
+{
+	(void)t, (void)a, (void)b;
+}
+
+/*
+ * A producer's send task and a consumer's receive task (a buffer of its mmap), their contexts
+ * running on the connection's PE: they start once the peer has registered them.
+ */
+static void *make_comch_producer_task_send(void)
+{
+	struct doca_comch_connection *c = comch_connection(true); /* the peer makes a consumer to send to */
+	struct doca_comch_producer *p = NULL;
+	struct doca_comch_producer_task_send *t = NULL;
+	struct doca_pe *pe = here_pe;
+	struct doca_buf *b = make_buf();
+	doca_error_t err;
+
+	if (c == NULL || doca_comch_producer_create(c, &p) != DOCA_SUCCESS)
+		return NULL;
+
+	if (p == NULL || pe == NULL || b == NULL ||
+	    doca_comch_producer_task_send_set_conf(p, producer_send_cb, producer_send_cb, 4) != DOCA_SUCCESS ||
+	    doca_pe_connect_ctx(pe, doca_comch_producer_as_ctx(p)) != DOCA_SUCCESS)
+		return NULL;
+	err = doca_ctx_start(doca_comch_producer_as_ctx(p));
+	if ((err != DOCA_SUCCESS && err != DOCA_ERROR_IN_PROGRESS) ||
+	    !progress_until(pe, ctx_running, doca_comch_producer_as_ctx(p)))
+		return NULL;
+	if (!progress_until(pe, have_remote_consumer, NULL))
+		return NULL;
+	return doca_comch_producer_task_send_alloc_init(p, b, NULL, 0, remote_consumer_id, &t) == DOCA_SUCCESS ? t
+													  : NULL;
+}
+
+static void *make_comch_consumer_task_post_recv(void)
+{
+	struct doca_comch_consumer *cons = make_comch_consumer();
+	struct doca_comch_consumer_task_post_recv *t = NULL;
+	struct doca_buf_inventory *inv = make_buf_inventory();
+	struct doca_pe *pe = here_pe;
+	struct doca_buf *b = NULL;
+	void *addr = NULL;
+	size_t len = 0;
+	doca_error_t err;
+
+	if (cons == NULL || pe == NULL || inv == NULL || doca_buf_inventory_start(inv) != DOCA_SUCCESS ||
+	    doca_mmap_get_memrange(here_consumer_mmap, &addr, &len) != DOCA_SUCCESS ||
+	    doca_buf_inventory_buf_get_by_addr(inv, here_consumer_mmap, addr, 64, &b) != DOCA_SUCCESS ||
+	    doca_comch_consumer_task_post_recv_set_conf(cons, consumer_recv_cb, consumer_recv_cb, 4) != DOCA_SUCCESS ||
+	    doca_pe_connect_ctx(pe, doca_comch_consumer_as_ctx(cons)) != DOCA_SUCCESS)
+		return NULL;
+	err = doca_ctx_start(doca_comch_consumer_as_ctx(cons));
+	if ((err != DOCA_SUCCESS && err != DOCA_ERROR_IN_PROGRESS) ||
+	    !progress_until(pe, ctx_running, doca_comch_consumer_as_ctx(cons)))
+		return NULL;
+	return doca_comch_consumer_task_post_recv_alloc_init(cons, b, &t) == DOCA_SUCCESS ? t : NULL;
 }
 
 /* A DPA context started with the unit tests' device program (tests/unit/dpa) */
@@ -765,6 +913,20 @@ static void *make_sta_be_handle(void)
 	return st != NULL && doca_sta_be_create(st, &h) == DOCA_SUCCESS ? h : NULL;
 }
 
+/* One of a running STA context's execution units */
+static void *make_sta_eu_handle(void)
+{
+	static struct doca_sta_eu_handle *eus[256];
+	struct doca_sta *st = sta_running();
+	uint32_t max = 0, n = 0;
+
+	return st != NULL && doca_sta_get_max_num_eus_available(st, &max) == DOCA_SUCCESS && max > 0 &&
+			       max <= sizeof(eus) / sizeof(eus[0]) &&
+			       doca_sta_get_eu_handle(st, eus, &n) == DOCA_SUCCESS && n > 0
+		       ? eus[0]
+		       : NULL;
+}
+
 static void *make_buf_arr(void)
 {
 	struct doca_buf_arr *a = NULL;
@@ -852,6 +1014,121 @@ static void *make_sync_event_remote_net(void)
 		       : NULL;
 }
 
+/* The tasks of the other contexts, allocated on a started one with valid arguments */
+static void dma_cb(struct doca_dma_task_memcpy *t, union doca_data a, union doca_data b)
+{
+	(void)t, (void)a, (void)b;
+}
+
+static void *make_dma_task_memcpy(void)
+{
+	struct doca_dma *d = make_dma();
+	struct doca_pe *pe = make_pe();
+	struct doca_buf *src = make_buf(), *dst = make_buf();
+	struct doca_dma_task_memcpy *t = NULL;
+
+	return d != NULL && pe != NULL && src != NULL && dst != NULL &&
+			       doca_dma_task_memcpy_set_conf(d, dma_cb, dma_cb, 4) == DOCA_SUCCESS &&
+			       doca_pe_connect_ctx(pe, doca_dma_as_ctx(d)) == DOCA_SUCCESS &&
+			       doca_ctx_start(doca_dma_as_ctx(d)) == DOCA_SUCCESS &&
+			       doca_dma_task_memcpy_alloc_init(d, src, dst, (union doca_data){0}, &t) == DOCA_SUCCESS
+		       ? t
+		       : NULL;
+}
+
+#define SE_CB(x) \
+	static void se_cb_##x(struct doca_sync_event_task_##x *t, union doca_data a, union doca_data b) \
+	{ \
+		(void)t, (void)a, (void)b; \
+	}
+SE_CB(get)
+SE_CB(notify_set)
+SE_CB(notify_add)
+SE_CB(wait_eq)
+SE_CB(wait_neq)
+
+/* A sync event running as a context (CPU publisher and subscriber), every task type configured */
+static struct doca_sync_event *sync_event_started(void)
+{
+	struct doca_dev *dev = make_dev_();
+	struct doca_sync_event *e = make_sync_event();
+	struct doca_pe *pe = make_pe();
+
+	return dev != NULL && e != NULL && pe != NULL &&
+			       doca_sync_event_add_publisher_location_cpu(e, dev) == DOCA_SUCCESS &&
+			       doca_sync_event_add_subscriber_location_cpu(e, dev) == DOCA_SUCCESS &&
+			       doca_pe_connect_ctx(pe, doca_sync_event_as_ctx(e)) == DOCA_SUCCESS &&
+			       doca_sync_event_task_get_set_conf(e, se_cb_get, se_cb_get, 4) == DOCA_SUCCESS &&
+			       doca_sync_event_task_notify_set_set_conf(e, se_cb_notify_set, se_cb_notify_set, 4) ==
+				       DOCA_SUCCESS &&
+			       doca_sync_event_task_notify_add_set_conf(e, se_cb_notify_add, se_cb_notify_add, 4) ==
+				       DOCA_SUCCESS &&
+			       doca_sync_event_task_wait_eq_set_conf(e, se_cb_wait_eq, se_cb_wait_eq, 4) == DOCA_SUCCESS &&
+			       doca_sync_event_task_wait_neq_set_conf(e, se_cb_wait_neq, se_cb_wait_neq, 4) == DOCA_SUCCESS &&
+			       doca_ctx_start(doca_sync_event_as_ctx(e)) == DOCA_SUCCESS
+		       ? e
+		       : NULL;
+}
+
+static uint64_t se_word; /* where get and notify_add tasks put the value */
+
+#define SE_TASK(x, ...) \
+	static void *make_sync_event_task_##x(void) \
+	{ \
+		struct doca_sync_event *e = sync_event_started(); \
+		struct doca_sync_event_task_##x *t = NULL; \
+		return e != NULL && doca_sync_event_task_##x##_alloc_init(e, __VA_ARGS__, (union doca_data){0}, &t) == \
+					    DOCA_SUCCESS \
+			       ? t \
+			       : NULL; \
+	}
+SE_TASK(get, &se_word)
+SE_TASK(notify_set, 1)
+SE_TASK(notify_add, 1, &se_word)
+SE_TASK(wait_eq, 1, ~0ULL)
+SE_TASK(wait_neq, 1, ~0ULL)
+
+static void advise_cb(struct doca_mmap_advise_task_invalidate_cache *t, union doca_data a, union doca_data b)
+{
+	(void)t, (void)a, (void)b;
+}
+
+static void *make_mmap_advise_task_invalidate_cache(void)
+{
+	struct doca_mmap_advise *a = make_mmap_advise();
+	struct doca_pe *pe = make_pe();
+	struct doca_buf *b = make_buf();
+	struct doca_mmap_advise_task_invalidate_cache *t = NULL;
+
+	return a != NULL && pe != NULL && b != NULL &&
+			       doca_mmap_advise_task_invalidate_cache_set_conf(a, advise_cb, advise_cb, 4) == DOCA_SUCCESS &&
+			       doca_pe_connect_ctx(pe, doca_mmap_advise_as_ctx(a)) == DOCA_SUCCESS &&
+			       doca_ctx_start(doca_mmap_advise_as_ctx(a)) == DOCA_SUCCESS &&
+			       doca_mmap_advise_task_invalidate_cache_alloc_init(a, b, (union doca_data){0}, &t) ==
+				       DOCA_SUCCESS
+		       ? t
+		       : NULL;
+}
+
+/* The remote sync event tasks of RDMA, on an exported connection, for an imported remote event */
+#define RDMA_SE_TASK(x, ...) \
+	static void *make_rdma_task_remote_net_sync_event_##x(void) \
+	{ \
+		struct doca_rdma *r = NULL; \
+		struct doca_rdma_connection *c = rdma_started(&r); \
+		struct doca_sync_event_remote_net *ev = make_sync_event_remote_net(); \
+		struct doca_rdma_task_remote_net_sync_event_##x *t = NULL; \
+		return c != NULL && ev != NULL && \
+				       doca_rdma_task_remote_net_sync_event_##x##_allocate_init(r, c, ev, __VA_ARGS__, \
+												(union doca_data){0}, &t) == \
+					       DOCA_SUCCESS \
+			       ? t \
+			       : NULL; \
+	}
+RDMA_SE_TASK(get, make_buf())
+RDMA_SE_TASK(notify_set, make_buf())
+RDMA_SE_TASK(notify_add, make_buf(), 1)
+
 enum role { ROLE_ANY, ROLE_HOST, ROLE_DPU }; /* the side of the card whose process can make the object */
 
 static const struct factory {
@@ -903,12 +1180,26 @@ static const struct factory {
 	{"doca_sta_io", make_sta_io},
 	{"doca_sta_subs_handle", make_sta_subs_handle},
 	{"doca_sta_be_handle", make_sta_be_handle},
+	{"doca_sta_eu_handle", make_sta_eu_handle},
 	{"doca_buf_arr", make_buf_arr},
 	{"doca_graph_instance", make_graph_instance},
 	{"doca_rdma_addr", make_rdma_addr},
 	{"doca_mmap_advise", make_mmap_advise},
 	{"doca_clock", make_clock},
 	{"doca_sync_event_remote_net", make_sync_event_remote_net},
+	{"doca_dma_task_memcpy", make_dma_task_memcpy},
+	{"doca_sync_event_task_get", make_sync_event_task_get},
+	{"doca_sync_event_task_notify_set", make_sync_event_task_notify_set},
+	{"doca_sync_event_task_notify_add", make_sync_event_task_notify_add},
+	{"doca_sync_event_task_wait_eq", make_sync_event_task_wait_eq},
+	{"doca_sync_event_task_wait_neq", make_sync_event_task_wait_neq},
+	{"doca_mmap_advise_task_invalidate_cache", make_mmap_advise_task_invalidate_cache},
+	{"doca_rdma_task_remote_net_sync_event_get", make_rdma_task_remote_net_sync_event_get},
+	{"doca_rdma_task_remote_net_sync_event_notify_set", make_rdma_task_remote_net_sync_event_notify_set},
+	{"doca_rdma_task_remote_net_sync_event_notify_add", make_rdma_task_remote_net_sync_event_notify_add},
+	{"doca_comch_task_send", make_comch_task_send},
+	{"doca_comch_producer_task_send", make_comch_producer_task_send},
+	{"doca_comch_consumer_task_post_recv", make_comch_consumer_task_post_recv},
 };
 
 /* The type's factory on this side of the card; NULL: none (the call is left to the first sweep). */
@@ -1105,8 +1396,8 @@ int main(int argc, char **argv)
 {
 	struct doca_log_backend *sdk_log;
 
-	if (argc == 4 && strcmp(argv[1], "comch-peer") == 0) /* the other end of a Comch connection */
-		return comch_peer(strcmp(argv[2], "server") == 0, argv[3]);
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "comch-peer") == 0) /* the other end of a Comch connection */
+		return comch_peer(strcmp(argv[2], "server") == 0, argv[3], argc == 5 && strcmp(argv[4], "consumer") == 0);
 
 	/* softdoca's own lines reach SDK backends only: one on stderr, which each child points at
 	 * its pipe */
