@@ -880,9 +880,11 @@ static void sta_task_cb(struct doca_sta_producer_task_send *task, union doca_dat
 }
 
 /* An STA context configured as the reference describes and running (its PE progressed until then) */
+static struct doca_dev *sta_dev; /* sta_running's device */
+
 static struct doca_sta *sta_running(void)
 {
-	struct doca_dev *dev = make_dev_();
+	struct doca_dev *dev = sta_dev = make_dev_();
 	struct doca_pe *pe = make_pe();
 	struct doca_sta *st = NULL;
 
@@ -911,6 +913,46 @@ static void *make_sta_be_handle(void)
 	struct doca_sta_be_handle *h = NULL;
 
 	return st != NULL && doca_sta_be_create(st, &h) == DOCA_SUCCESS ? h : NULL;
+}
+
+/* A back end's NVMe queue pair (its rings and doorbells in this process's memory), and the task
+ * that destroys it */
+static struct doca_mmap *sta_mmap(void *buf, size_t len)
+{
+	struct doca_mmap *m = NULL;
+
+	return doca_mmap_create(&m) == DOCA_SUCCESS && doca_mmap_set_memrange(m, buf, len) == DOCA_SUCCESS &&
+			       doca_mmap_add_dev(m, sta_dev) == DOCA_SUCCESS && doca_mmap_start(m) == DOCA_SUCCESS
+		       ? m
+		       : NULL;
+}
+
+static void *make_sta_be_q_handle(void)
+{
+	static uint8_t sq[4096], cq[4096], db[4096];
+	struct doca_sta *st = sta_running();
+	struct doca_sta_be_handle *be = NULL;
+	struct doca_sta_be_q_handle *q = NULL;
+	struct doca_mmap *sq_m, *cq_m, *db_m;
+
+	if (st == NULL || doca_sta_be_create(st, &be) != DOCA_SUCCESS)
+		return NULL;
+	sq_m = sta_mmap(sq, sizeof(sq));
+	cq_m = sta_mmap(cq, sizeof(cq));
+	db_m = sta_mmap(db, sizeof(db));
+	return sq_m != NULL && cq_m != NULL && db_m != NULL &&
+			       doca_sta_be_add_queue(be, sq_m, db_m, 8, cq_m, db_m, 12, &q) == DOCA_SUCCESS
+		       ? q
+		       : NULL;
+}
+
+static void *make_sta_producer_task_send(void)
+{
+	struct doca_sta_be_q_handle *q = make_sta_be_q_handle();
+	struct doca_sta_producer_task_send *t = NULL;
+
+	return q != NULL && doca_sta_be_destroy_queue_task_alloc_init(q, (union doca_data){0}, &t) == DOCA_SUCCESS ? t
+															: NULL;
 }
 
 /* One of a running STA context's execution units */
@@ -1181,6 +1223,8 @@ static const struct factory {
 	{"doca_sta_subs_handle", make_sta_subs_handle},
 	{"doca_sta_be_handle", make_sta_be_handle},
 	{"doca_sta_eu_handle", make_sta_eu_handle},
+	{"doca_sta_be_q_handle", make_sta_be_q_handle},
+	{"doca_sta_producer_task_send", make_sta_producer_task_send},
 	{"doca_buf_arr", make_buf_arr},
 	{"doca_graph_instance", make_graph_instance},
 	{"doca_rdma_addr", make_rdma_addr},
