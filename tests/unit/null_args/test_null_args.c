@@ -759,6 +759,17 @@ static void consumer_recv_cb(struct doca_comch_consumer_task_post_recv *t, union
 	(void)t, (void)a, (void)b;
 }
 
+/* ctx connected to pe and started, once it is running (a fast-path context waits for its peer) */
+static bool running_on(struct doca_pe *pe, struct doca_ctx *ctx)
+{
+	doca_error_t err;
+
+	if (doca_pe_connect_ctx(pe, ctx) != DOCA_SUCCESS)
+		return false;
+	err = doca_ctx_start(ctx);
+	return (err == DOCA_SUCCESS || err == DOCA_ERROR_IN_PROGRESS) && progress_until(pe, ctx_running, ctx);
+}
+
 /*
  * A producer's send task and a consumer's receive task (a buffer of its mmap), their contexts
  * running on the connection's PE: they start once the peer has registered them.
@@ -770,20 +781,10 @@ static void *make_comch_producer_task_send(void)
 	struct doca_comch_producer_task_send *t = NULL;
 	struct doca_pe *pe = here_pe;
 	struct doca_buf *b = make_buf();
-	doca_error_t err;
 
-	if (c == NULL || doca_comch_producer_create(c, &p) != DOCA_SUCCESS)
-		return NULL;
-
-	if (p == NULL || pe == NULL || b == NULL ||
+	if (c == NULL || pe == NULL || b == NULL || doca_comch_producer_create(c, &p) != DOCA_SUCCESS ||
 	    doca_comch_producer_task_send_set_conf(p, producer_send_cb, producer_send_cb, 4) != DOCA_SUCCESS ||
-	    doca_pe_connect_ctx(pe, doca_comch_producer_as_ctx(p)) != DOCA_SUCCESS)
-		return NULL;
-	err = doca_ctx_start(doca_comch_producer_as_ctx(p));
-	if ((err != DOCA_SUCCESS && err != DOCA_ERROR_IN_PROGRESS) ||
-	    !progress_until(pe, ctx_running, doca_comch_producer_as_ctx(p)))
-		return NULL;
-	if (!progress_until(pe, have_remote_consumer, NULL))
+	    !running_on(pe, doca_comch_producer_as_ctx(p)) || !progress_until(pe, have_remote_consumer, NULL))
 		return NULL;
 	return doca_comch_producer_task_send_alloc_init(p, b, NULL, 0, remote_consumer_id, &t) == DOCA_SUCCESS ? t
 													  : NULL;
@@ -798,17 +799,12 @@ static void *make_comch_consumer_task_post_recv(void)
 	struct doca_buf *b = NULL;
 	void *addr = NULL;
 	size_t len = 0;
-	doca_error_t err;
 
 	if (cons == NULL || pe == NULL || inv == NULL || doca_buf_inventory_start(inv) != DOCA_SUCCESS ||
 	    doca_mmap_get_memrange(here_consumer_mmap, &addr, &len) != DOCA_SUCCESS ||
 	    doca_buf_inventory_buf_get_by_addr(inv, here_consumer_mmap, addr, 64, &b) != DOCA_SUCCESS ||
 	    doca_comch_consumer_task_post_recv_set_conf(cons, consumer_recv_cb, consumer_recv_cb, 4) != DOCA_SUCCESS ||
-	    doca_pe_connect_ctx(pe, doca_comch_consumer_as_ctx(cons)) != DOCA_SUCCESS)
-		return NULL;
-	err = doca_ctx_start(doca_comch_consumer_as_ctx(cons));
-	if ((err != DOCA_SUCCESS && err != DOCA_ERROR_IN_PROGRESS) ||
-	    !progress_until(pe, ctx_running, doca_comch_consumer_as_ctx(cons)))
+	    !running_on(pe, doca_comch_consumer_as_ctx(cons)))
 		return NULL;
 	return doca_comch_consumer_task_post_recv_alloc_init(cons, b, &t) == DOCA_SUCCESS ? t : NULL;
 }
