@@ -68,7 +68,6 @@ struct ring {
 	/* owner only (ep_poll): the peer's ring words at its last locked look, and looks skipped */
 	uint64_t poll_rx_next, poll_tx_head; /* owner: the record it looks for next, the peer's head seen */
 	uint32_t poll_skipped;
-	bool acks_later;           /* owner: a message came, its poll left the ACKs to the next (ring_pump_owner) */
 	uint64_t nudged;           /* tx: ms of the last nudge */
 	/*
 	 * Quiet: the owner keeps polling, so the service thread does not watch our doorbell (a
@@ -419,7 +418,6 @@ static void ring_corrupt(struct rnic_qp *qp, struct ring *r)
 /* Consumed records are our ACKs: complete the ring work requests they finish, in order. */
 static void ring_acks(struct rnic_qp *qp, struct ring *r)
 {
-	r->acks_later = false;
 	for (;;) {
 		uint64_t head, n;
 
@@ -583,32 +581,6 @@ static void ring_pump(struct rnic_qp *qp)
 		ring_rx(qp, r);
 }
 
-/*
- * The owner's look (qp lock held): messages first. When one came, the ACKs wait for the owner's
- * next poll, so the receive's callback runs in this doca_pe_progress with no send completion
- * handled before it: a reply is posted that much sooner. Never twice in a row, so a peer that
- * keeps sending cannot hold our completions back.
- */
-static void ring_pump_owner(struct rnic_qp *qp)
-{
-	struct ring *r = qp->path[RNIC_PATH_RING];
-
-	if (r == NULL || !r->on || qp->state != QP_RTS || qp->broken)
-		return;
-	if (!r->halt && !r->acks_later) {
-		uint64_t pos = r->ch.rx.pos;
-
-		ring_rx(qp, r);
-		if (r->ch.rx.pos != pos) {
-			r->acks_later = true;
-			return;
-		}
-	}
-	ring_acks(qp, r);
-	if (!r->halt)
-		ring_rx(qp, r);
-}
-
 enum ring_look { LOOK_SKIP = 0, LOOK_CHANGED, LOOK_PERIODIC };
 
 /*
@@ -627,7 +599,7 @@ static enum ring_look ring_changed(struct ring *r)
 	uint64_t seq = __atomic_load_n(&next->seq, __ATOMIC_ACQUIRE);
 	uint64_t tx_head = __atomic_load_n(&r->ch.tx.ctl->head, __ATOMIC_ACQUIRE);
 
-	if ((int64_t)(seq - (r->poll_rx_next + 1)) < 0 && tx_head == r->poll_tx_head && !r->acks_later)
+	if ((int64_t)(seq - (r->poll_rx_next + 1)) < 0 && tx_head == r->poll_tx_head)
 		return (++r->poll_skipped & 63) != 0 ? LOOK_SKIP : LOOK_PERIODIC;
 	r->poll_tx_head = tx_head;
 	return LOOK_CHANGED;
@@ -684,7 +656,7 @@ static void ring_poll(struct rnic_ep *ep)
 		}
 		if (look == LOOK_PERIODIC)
 			r->idle += 63; /* the polls skipped count towards the nudge (ring_acks) */
-		ring_pump_owner(qp);
+		ring_pump(qp);
 		r->poll_rx_next = r->ch.rx.pos; /* (qp lock held: consumed up to here) */
 		if (!r->quiet && r->polls - r->polls_armed >= QUIET_POLLS && !r->halt &&
 		    !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&ep->owner_waits, __ATOMIC_ACQUIRE))
