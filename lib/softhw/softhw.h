@@ -352,6 +352,31 @@ static inline struct softhw_work *softhw_queue_execute(struct softhw_queue *q)
 }
 /* Removes the oldest work without executing it, completing it with `status`. */
 struct softhw_work *softhw_queue_flush(struct softhw_queue *q, doca_error_t status);
+/* Appends w to the ready list (it is newer than all the work there). */
+static inline void softhw_queue_append_ready(struct softhw_queue *q, struct softhw_work *w)
+{
+	w->next = NULL;
+	if (q->tail != NULL)
+		q->tail->next = w;
+	else
+		q->head = w;
+	q->tail = w;
+}
+/* Takes w out of the parked list, wherever it is. */
+static inline void softhw_queue_unpark(struct softhw_queue *q, struct softhw_work *w)
+{
+	if (w->prev != NULL)
+		w->prev->next = w->next;
+	else
+		q->parked_head = w->next;
+	if (w->next != NULL)
+		w->next->prev = w->prev;
+	else
+		q->parked_tail = w->prev;
+	w->next = NULL;
+	w->prev = NULL;
+	q->parked--;
+}
 /*
  * Puts w among newer ready work, at its submission place (inline: libraries other than
  * libdoca_common report completions, and the engine exports nothing to them).
@@ -378,27 +403,13 @@ static inline void softhw_queue_insert_ready(struct softhw_queue *q, struct soft
  */
 static inline void softhw_queue_done(struct softhw_queue *q, struct softhw_work *work, doca_error_t status)
 {
-	if (work->prev != NULL)
-		work->prev->next = work->next;
-	else
-		q->parked_head = work->next;
-	if (work->next != NULL)
-		work->next->prev = work->prev;
-	else
-		q->parked_tail = work->prev;
-	q->parked--;
+	softhw_queue_unpark(q, work);
 	work->op = SOFTHW_OP_DONE;
 	work->status = status;
-	work->next = NULL;
-	work->prev = NULL;
-	if (q->tail == NULL) {
-		q->head = q->tail = work;
-	} else if (q->tail->seq < work->seq) { /* newer than all the ready work: the usual case */
-		q->tail->next = work;
-		q->tail = work;
-	} else {
+	if (q->tail == NULL || q->tail->seq < work->seq) /* newer than all the ready work: the usual case */
+		softhw_queue_append_ready(q, work);
+	else
 		softhw_queue_insert_ready(q, work);
-	}
 }
 static inline bool softhw_queue_empty(const struct softhw_queue *q)
 {

@@ -16,24 +16,20 @@
 void softhw_queue_post(struct softhw_queue *q, struct softhw_work *work)
 {
 	work->seq = q->seq++;
-	work->next = NULL;
+	work->prev = NULL;
 	q->depth++;
-	if (work->op == SOFTHW_OP_PARKED) {
-		work->prev = q->parked_tail;
-		if (q->parked_tail != NULL)
-			q->parked_tail->next = work;
-		else
-			q->parked_head = work;
-		q->parked_tail = work;
-		q->parked++;
+	if (work->op != SOFTHW_OP_PARKED) {
+		softhw_queue_append_ready(q, work);
 		return;
 	}
-	work->prev = NULL;
-	if (q->tail != NULL)
-		q->tail->next = work;
+	work->next = NULL;
+	work->prev = q->parked_tail;
+	if (q->parked_tail != NULL)
+		q->parked_tail->next = work;
 	else
-		q->head = work;
-	q->tail = work;
+		q->parked_head = work;
+	q->parked_tail = work;
+	q->parked++;
 }
 
 /* Takes work out of the list of ready work (prev: the one before it, or NULL). */
@@ -180,13 +176,7 @@ struct softhw_work *softhw_queue_flush(struct softhw_queue *q, doca_error_t stat
 	struct softhw_work *w = q->head, *p = q->parked_head;
 
 	if (p != NULL && (w == NULL || p->seq < w->seq)) { /* the oldest is parked */
-		q->parked_head = p->next;
-		if (p->next != NULL)
-			p->next->prev = NULL;
-		else
-			q->parked_tail = NULL;
-		p->next = NULL;
-		q->parked--;
+		softhw_queue_unpark(q, p);
 		q->depth--;
 		p->status = status;
 		p->op = SOFTHW_OP_FAIL; /* no longer parked: its late completion must not count it out again */

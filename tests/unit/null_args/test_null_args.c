@@ -193,19 +193,27 @@ static struct doca_dev *make_dev_(void)
 }
 
 /* An mmap over a page, started (with `access`) or not */
+/* An mmap over len bytes at buf for dev, started with `access` */
+static struct doca_mmap *mmap_over(struct doca_dev *dev, void *buf, size_t len, uint32_t access)
+{
+	struct doca_mmap *m = NULL;
+
+	return dev != NULL && doca_mmap_create(&m) == DOCA_SUCCESS &&
+			       doca_mmap_set_memrange(m, buf, len) == DOCA_SUCCESS &&
+			       doca_mmap_set_permissions(m, access) == DOCA_SUCCESS &&
+			       doca_mmap_add_dev(m, dev) == DOCA_SUCCESS && doca_mmap_start(m) == DOCA_SUCCESS
+		       ? m
+		       : NULL;
+}
+
 static struct doca_mmap *make_mmap_(bool started, uint32_t access)
 {
 	static char mem[4096];
-	struct doca_dev *dev = make_dev_();
 	struct doca_mmap *m = NULL;
 
-	if (dev == NULL || doca_mmap_create(&m) != DOCA_SUCCESS)
-		return NULL;
-	if (started && (doca_mmap_set_memrange(m, mem, sizeof(mem)) != DOCA_SUCCESS ||
-			doca_mmap_set_permissions(m, access) != DOCA_SUCCESS ||
-			doca_mmap_add_dev(m, dev) != DOCA_SUCCESS || doca_mmap_start(m) != DOCA_SUCCESS))
-		return NULL;
-	return m;
+	if (started)
+		return mmap_over(make_dev_(), mem, sizeof(mem), access);
+	return make_dev_() != NULL && doca_mmap_create(&m) == DOCA_SUCCESS ? m : NULL;
 }
 
 static void *make_devinfo(void) { return make_devinfo_(); }
@@ -280,9 +288,9 @@ static void *make_buf_inventory(void)
 	return doca_buf_inventory_create(4, &inv) == DOCA_SUCCESS ? inv : NULL;
 }
 
-static void *make_buf(void)
+/* A buf over the first 64 bytes of m, from an inventory of its own */
+static struct doca_buf *buf_of(struct doca_mmap *m)
 {
-	struct doca_mmap *m = make_mmap_(true, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	struct doca_buf_inventory *inv = make_buf_inventory();
 	struct doca_buf *b = NULL;
 	void *addr = NULL;
@@ -293,6 +301,8 @@ static void *make_buf(void)
 		return NULL;
 	return doca_buf_inventory_buf_get_by_addr(inv, m, addr, 64, &b) == DOCA_SUCCESS ? b : NULL;
 }
+
+static void *make_buf(void) { return buf_of(make_mmap_(true, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE)); }
 
 static void *make_buf_pool(void)
 {
@@ -594,7 +604,7 @@ static bool have_remote_consumer(void *unused)
 	return remote_consumer_id != 0;
 }
 
-static void peer_recv_cb(struct doca_comch_consumer_task_post_recv *t, union doca_data a, union doca_data b)
+static void post_recv_cb(struct doca_comch_consumer_task_post_recv *t, union doca_data a, union doca_data b)
 {
 	(void)t, (void)a, (void)b;
 }
@@ -612,7 +622,7 @@ static bool peer_consumer(struct doca_comch_client *cl, struct doca_pe *pe)
 		return false;
 	m = make_mmap_(true, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
 	if (m == NULL || doca_comch_consumer_create(c, m, &cons) != DOCA_SUCCESS ||
-	    doca_comch_consumer_task_post_recv_set_conf(cons, peer_recv_cb, peer_recv_cb, 4) != DOCA_SUCCESS ||
+	    doca_comch_consumer_task_post_recv_set_conf(cons, post_recv_cb, post_recv_cb, 4) != DOCA_SUCCESS ||
 	    doca_pe_connect_ctx(pe, doca_comch_consumer_as_ctx(cons)) != DOCA_SUCCESS)
 		_exit(1);
 	err = doca_ctx_start(doca_comch_consumer_as_ctx(cons));
@@ -685,13 +695,7 @@ static bool spawn_comch_peer(bool peer_server, const char *name, bool consumer)
 	return true;
 }
 
-static struct doca_comch_connection *comch_connection(bool peer_consumer);
-
-static void *make_comch_connection(void)
-{
-	return comch_connection(false);
-}
-
+/* A connected connection; with peer_consumer, the peer makes a consumer on it too */
 static struct doca_comch_connection *comch_connection(bool peer_consumer)
 {
 	const bool server = role_dpu();
@@ -716,6 +720,8 @@ static struct doca_comch_connection *comch_connection(bool peer_consumer)
 		return NULL;
 	return conn;
 }
+
+static void *make_comch_connection(void) { return comch_connection(false); }
 
 static void *make_comch_producer(void)
 {
@@ -750,11 +756,6 @@ static void *make_comch_task_send(void)
 }
 
 static void producer_send_cb(struct doca_comch_producer_task_send *t, union doca_data a, union doca_data b)
-{
-	(void)t, (void)a, (void)b;
-}
-
-static void consumer_recv_cb(struct doca_comch_consumer_task_post_recv *t, union doca_data a, union doca_data b)
 {
 	(void)t, (void)a, (void)b;
 }
@@ -794,16 +795,11 @@ static void *make_comch_consumer_task_post_recv(void)
 {
 	struct doca_comch_consumer *cons = make_comch_consumer();
 	struct doca_comch_consumer_task_post_recv *t = NULL;
-	struct doca_buf_inventory *inv = make_buf_inventory();
 	struct doca_pe *pe = here_pe;
-	struct doca_buf *b = NULL;
-	void *addr = NULL;
-	size_t len = 0;
+	struct doca_buf *b = buf_of(here_consumer_mmap);
 
-	if (cons == NULL || pe == NULL || inv == NULL || doca_buf_inventory_start(inv) != DOCA_SUCCESS ||
-	    doca_mmap_get_memrange(here_consumer_mmap, &addr, &len) != DOCA_SUCCESS ||
-	    doca_buf_inventory_buf_get_by_addr(inv, here_consumer_mmap, addr, 64, &b) != DOCA_SUCCESS ||
-	    doca_comch_consumer_task_post_recv_set_conf(cons, consumer_recv_cb, consumer_recv_cb, 4) != DOCA_SUCCESS ||
+	if (cons == NULL || pe == NULL || b == NULL ||
+	    doca_comch_consumer_task_post_recv_set_conf(cons, post_recv_cb, post_recv_cb, 4) != DOCA_SUCCESS ||
 	    !running_on(pe, doca_comch_consumer_as_ctx(cons)))
 		return NULL;
 	return doca_comch_consumer_task_post_recv_alloc_init(cons, b, &t) == DOCA_SUCCESS ? t : NULL;
@@ -913,16 +909,6 @@ static void *make_sta_be_handle(void)
 
 /* A back end's NVMe queue pair (its rings and doorbells in this process's memory), and the task
  * that destroys it */
-static struct doca_mmap *sta_mmap(void *buf, size_t len)
-{
-	struct doca_mmap *m = NULL;
-
-	return doca_mmap_create(&m) == DOCA_SUCCESS && doca_mmap_set_memrange(m, buf, len) == DOCA_SUCCESS &&
-			       doca_mmap_add_dev(m, sta_dev) == DOCA_SUCCESS && doca_mmap_start(m) == DOCA_SUCCESS
-		       ? m
-		       : NULL;
-}
-
 static void *make_sta_be_q_handle(void)
 {
 	static uint8_t sq[4096], cq[4096], db[4096];
@@ -933,9 +919,9 @@ static void *make_sta_be_q_handle(void)
 
 	if (st == NULL || doca_sta_be_create(st, &be) != DOCA_SUCCESS)
 		return NULL;
-	sq_m = sta_mmap(sq, sizeof(sq));
-	cq_m = sta_mmap(cq, sizeof(cq));
-	db_m = sta_mmap(db, sizeof(db));
+	sq_m = mmap_over(sta_dev, sq, sizeof(sq), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	cq_m = mmap_over(sta_dev, cq, sizeof(cq), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	db_m = mmap_over(sta_dev, db, sizeof(db), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	return sq_m != NULL && cq_m != NULL && db_m != NULL &&
 			       doca_sta_be_add_queue(be, sq_m, db_m, 8, cq_m, db_m, 12, &q) == DOCA_SUCCESS
 		       ? q
@@ -1067,8 +1053,7 @@ static void *make_dma_task_memcpy(void)
 
 	return d != NULL && pe != NULL && src != NULL && dst != NULL &&
 			       doca_dma_task_memcpy_set_conf(d, dma_cb, dma_cb, 4) == DOCA_SUCCESS &&
-			       doca_pe_connect_ctx(pe, doca_dma_as_ctx(d)) == DOCA_SUCCESS &&
-			       doca_ctx_start(doca_dma_as_ctx(d)) == DOCA_SUCCESS &&
+			       running_on(pe, doca_dma_as_ctx(d)) &&
 			       doca_dma_task_memcpy_alloc_init(d, src, dst, (union doca_data){0}, &t) == DOCA_SUCCESS
 		       ? t
 		       : NULL;
@@ -1095,7 +1080,6 @@ static struct doca_sync_event *sync_event_started(void)
 	return dev != NULL && e != NULL && pe != NULL &&
 			       doca_sync_event_add_publisher_location_cpu(e, dev) == DOCA_SUCCESS &&
 			       doca_sync_event_add_subscriber_location_cpu(e, dev) == DOCA_SUCCESS &&
-			       doca_pe_connect_ctx(pe, doca_sync_event_as_ctx(e)) == DOCA_SUCCESS &&
 			       doca_sync_event_task_get_set_conf(e, se_cb_get, se_cb_get, 4) == DOCA_SUCCESS &&
 			       doca_sync_event_task_notify_set_set_conf(e, se_cb_notify_set, se_cb_notify_set, 4) ==
 				       DOCA_SUCCESS &&
@@ -1103,7 +1087,7 @@ static struct doca_sync_event *sync_event_started(void)
 				       DOCA_SUCCESS &&
 			       doca_sync_event_task_wait_eq_set_conf(e, se_cb_wait_eq, se_cb_wait_eq, 4) == DOCA_SUCCESS &&
 			       doca_sync_event_task_wait_neq_set_conf(e, se_cb_wait_neq, se_cb_wait_neq, 4) == DOCA_SUCCESS &&
-			       doca_ctx_start(doca_sync_event_as_ctx(e)) == DOCA_SUCCESS
+			       running_on(pe, doca_sync_event_as_ctx(e))
 		       ? e
 		       : NULL;
 }
@@ -1140,8 +1124,7 @@ static void *make_mmap_advise_task_invalidate_cache(void)
 
 	return a != NULL && pe != NULL && b != NULL &&
 			       doca_mmap_advise_task_invalidate_cache_set_conf(a, advise_cb, advise_cb, 4) == DOCA_SUCCESS &&
-			       doca_pe_connect_ctx(pe, doca_mmap_advise_as_ctx(a)) == DOCA_SUCCESS &&
-			       doca_ctx_start(doca_mmap_advise_as_ctx(a)) == DOCA_SUCCESS &&
+			       running_on(pe, doca_mmap_advise_as_ctx(a)) &&
 			       doca_mmap_advise_task_invalidate_cache_alloc_init(a, b, (union doca_data){0}, &t) ==
 				       DOCA_SUCCESS
 		       ? t
