@@ -219,6 +219,7 @@ doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	softdoca_ctx_init(&d->ctx, dev, &dma_ops);
+	d->ctx.queue.faults = dev->devinfo->fn->card->faults; /* faults.dma_error, if the card has it */
 	d->dev = dev;
 	d->caps = softdoca_dev_caps(dev);
 	*dma = d;

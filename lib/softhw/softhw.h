@@ -193,6 +193,35 @@ struct softhw_access {
 	gid_t gid;                          /* allow_group: a peer with it as primary or supplementary group */
 };
 
+/* ---------------------------------------------------------------------------------------
+ * Faults (lib/softhw/faults): what a card's configuration asks it to get wrong on purpose
+ * (`faults.*` keys, docs/device-model.md "Faults"), so that programs can test their error paths
+ * ------------------------------------------------------------------------------------ */
+
+enum softhw_fault {
+	SOFTHW_FAULT_DMA_ERROR,  /* a DMA copy fails with IO_FAILED, nothing copied (the engine's COPY) */
+	SOFTHW_FAULT_RDMA_ERROR, /* an RDMA work request fails as when the transport gives up on it */
+	SOFTHW_FAULT_DROP,       /* a RoCEv2 datagram is lost on its way in */
+	SOFTHW_FAULT_COUNT,
+};
+
+/* A card's faults, as configured for the side this process plays, and what they did so far. */
+struct softhw_faults {
+	uint32_t every[SOFTHW_FAULT_COUNT]; /* the error kinds: every Nth occurrence fails; 0: none */
+	uint32_t drop_ppm;                  /* DROP: the share lost, in parts per million */
+	uint64_t rng;                       /* DROP's generator state, from faults.seed (atomic) */
+	uint64_t seen[SOFTHW_FAULT_COUNT];  /* occurrences so far (atomic) */
+	uint64_t hits[SOFTHW_FAULT_COUNT];  /* faults injected (atomic) */
+};
+
+/*
+ * Whether this occurrence of `kind` fails: counts it, and the fault when it does. Callers test
+ * the card's pointer first (NULL: no faults), so a card without faults pays one load.
+ */
+bool softhw_fault_hit(struct softhw_faults *f, enum softhw_fault kind);
+/* The configuration key of a kind ("faults.rdma_error"), for log lines. */
+const char *softhw_fault_key(enum softhw_fault kind);
+
 /* How the card's soft NIC talks to peers (`wire =` in the configuration). */
 enum softhw_wire {
 	SOFTHW_WIRE_STREAM = 0, /* default: our own unix / TCP stream (docs/fabric.md) */
@@ -208,6 +237,7 @@ struct softhw_card {
 	bool has_dpu;                   /* BlueField: a DPU side exists (ConnectX: host side only) */
 	const struct softhw_access *access; /* the model's [access]; NULL: the same user only */
 	enum softhw_wire wire;          /* the soft NIC's path for RDMA connections */
+	struct softhw_faults *faults;   /* what it gets wrong on purpose on this side; NULL: nothing */
 };
 
 /*
@@ -312,6 +342,7 @@ struct softhw_queue {
 	uint64_t seq;   /* the next work's submission number */
 	uint32_t depth; /* all the work of both lists */
 	uint32_t parked;
+	struct softhw_faults *faults; /* the card's, for the copies it executes; NULL: none */
 };
 
 static inline void softhw_queue_init(struct softhw_queue *q)
@@ -323,6 +354,7 @@ static inline void softhw_queue_init(struct softhw_queue *q)
 	q->seq = 0;
 	q->depth = 0;
 	q->parked = 0;
+	q->faults = NULL;
 }
 
 void softhw_queue_post(struct softhw_queue *q, struct softhw_work *work);

@@ -10,8 +10,11 @@
  */
 #include <string.h>
 
+#include "softhw/base/sdk_log.h"
 #include "softhw/fabric/mem.h"
 #include "softhw/softhw.h"
+
+SDK_LOG_REGISTER(SOFTHW_ENGINE);
 
 void softhw_queue_post(struct softhw_queue *q, struct softhw_work *work)
 {
@@ -118,6 +121,16 @@ static doca_error_t execute_copy(struct softhw_work *work)
 	return DOCA_SUCCESS;
 }
 
+/* A copy the card's faults fail (faults.dma_error): nothing moves, as when the engine errs. */
+static doca_error_t copy_faulted(const struct softhw_queue *q, struct softhw_work *work)
+{
+	work->result_len = 0;
+	SDK_LOG_WARN("DMA copy %llu fails on purpose with IO_FAILED (%s = %u in the device configuration)",
+		     (unsigned long long)__atomic_load_n(&q->faults->seen[SOFTHW_FAULT_DMA_ERROR], __ATOMIC_RELAXED),
+		     softhw_fault_key(SOFTHW_FAULT_DMA_ERROR), q->faults->every[SOFTHW_FAULT_DMA_ERROR]);
+	return DOCA_ERROR_IO_FAILED;
+}
+
 /* (of the list of ready work: parked work waits in a list of its own) */
 static bool work_ready(struct softhw_work *work)
 {
@@ -146,7 +159,10 @@ struct softhw_work *softhw_queue_execute_walk(struct softhw_queue *q)
 		queue_unlink(q, prev, w);
 		switch (w->op) {
 		case SOFTHW_OP_COPY:
-			w->status = execute_copy(w);
+			if (q->faults != NULL && softhw_fault_hit(q->faults, SOFTHW_FAULT_DMA_ERROR))
+				w->status = copy_faulted(q, w);
+			else
+				w->status = execute_copy(w);
 			break;
 		case SOFTHW_OP_FAIL:
 		case SOFTHW_OP_DONE:

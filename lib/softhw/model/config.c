@@ -63,7 +63,16 @@ static const char *const side_prefix[MODEL_SIDE_COUNT] = {"host", "dpu"};
 
 #define KNOWN_KEYS \
 	"profile, wire, host.<f> and dpu.<f> with <f> one of pci, ibdev, iface, mac, ipv4, ipv6, gid, " \
-	"type, sf_index"
+	"type, sf_index, and faults.<k> with <k> one of " FAULT_KEYS
+#define FAULT_KEYS "dma_error, rdma_error, drop, side, seed"
+
+static const char *const fault_keys[MODEL_FAULT_KEY_COUNT] = {
+	[MODEL_FAULT_DMA_ERROR] = "dma_error",
+	[MODEL_FAULT_RDMA_ERROR] = "rdma_error",
+	[MODEL_FAULT_DROP] = "drop",
+	[MODEL_FAULT_SIDE] = "side",
+	[MODEL_FAULT_SEED] = "seed",
+};
 
 struct parser {
 	const char *path;
@@ -391,6 +400,105 @@ static bool parse_wire(struct parser *p, const char *value)
 	return true;
 }
 
+/* "faults.dma_error = N", "faults.rdma_error = N": every Nth fails (1 to 1000000000). */
+static bool parse_fault_every(struct parser *p, const char *key, const char *value, uint32_t *out)
+{
+	char *end;
+	unsigned long long n;
+
+	errno = 0;
+	n = isdigit((unsigned char)value[0]) ? strtoull(value, &end, 10) : 0;
+	if (n == 0 || errno != 0 || *end != '\0' || n > 1000000000ull) {
+		model_report(p->path, p->line, "%s: '%s' is not a count; give N from 1 to 1000000000 (every Nth fails)",
+			     key, value);
+		return false;
+	}
+	*out = (uint32_t)n;
+	return true;
+}
+
+/* "faults.drop = 2%" or "= 0.02": the share of datagrams lost, 0 to 100%, to a part per million. */
+static bool parse_fault_share(struct parser *p, const char *key, const char *value, uint32_t *ppm)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = isdigit((unsigned char)value[0]) || value[0] == '.' ? strtod(value, &end) : -1.0;
+	if (v >= 0.0 && errno == 0 && *end == '%' && end[1] == '\0') {
+		v /= 100.0;
+		end++;
+	}
+	if (!(v >= 0.0 && v <= 1.0) || errno != 0 || *end != '\0') {
+		model_report(p->path, p->line, "%s: '%s' is not a share; give a percentage (2%%) or a fraction (0.02) "
+			     "from 0 to 100%%", key, value);
+		return false;
+	}
+	*ppm = (uint32_t)(v * 1000000.0 + 0.5);
+	return true;
+}
+
+/* A faults.<k> key of the card. */
+static bool parse_fault_key(struct parser *p, const char *key, const char *value)
+{
+	struct model_fault_spec *f = &p->card->faults;
+	const char *k = key + strlen("faults.");
+	int i;
+
+	for (i = 0; i < MODEL_FAULT_KEY_COUNT; i++)
+		if (strcmp(k, fault_keys[i]) == 0)
+			break;
+	if (i == MODEL_FAULT_KEY_COUNT) {
+		model_report(p->path, p->line, "unknown key '%s'; the faults keys are faults.<k> with <k> one of %s", key,
+			     FAULT_KEYS);
+		return false;
+	}
+	if (f->line[i] != 0) {
+		model_report(p->path, p->line, "'%s' is set twice in card '%s' (first at line %u); keep one", key,
+			     p->card->name, f->line[i]);
+		return false;
+	}
+	switch ((enum model_fault_key)i) {
+	case MODEL_FAULT_DMA_ERROR:
+		if (!parse_fault_every(p, key, value, &f->every[SOFTHW_FAULT_DMA_ERROR]))
+			return false;
+		break;
+	case MODEL_FAULT_RDMA_ERROR:
+		if (!parse_fault_every(p, key, value, &f->every[SOFTHW_FAULT_RDMA_ERROR]))
+			return false;
+		break;
+	case MODEL_FAULT_DROP:
+		if (!parse_fault_share(p, key, value, &f->drop_ppm))
+			return false;
+		break;
+	case MODEL_FAULT_SIDE:
+		if (strcasecmp(value, "host") != 0 && strcasecmp(value, "dpu") != 0 && strcasecmp(value, "both") != 0) {
+			model_report(p->path, p->line, "%s: unknown side '%s'; use host, dpu or both (the default)", key,
+				     value);
+			return false;
+		}
+		f->side_set[MODEL_SIDE_HOST] = strcasecmp(value, "dpu") != 0;
+		f->side_set[MODEL_SIDE_DPU] = strcasecmp(value, "host") != 0;
+		break;
+	case MODEL_FAULT_SEED: {
+		char *end;
+
+		errno = 0;
+		f->seed = isdigit((unsigned char)value[0]) ? strtoull(value, &end, 0) : 0;
+		if (!isdigit((unsigned char)value[0]) || errno != 0 || *end != '\0') {
+			model_report(p->path, p->line, "%s: '%s' is not a number; give the generator's seed (0 to 2^64-1)",
+				     key, value);
+			return false;
+		}
+		break;
+	}
+	default:
+		return false;
+	}
+	f->line[i] = p->line;
+	return true;
+}
+
 static bool parse_key_value(struct parser *p, char *s)
 {
 	char *eq = strchr(s, '=');
@@ -411,6 +519,8 @@ static bool parse_key_value(struct parser *p, char *s)
 	}
 	if (strcmp(key, "wire") == 0)
 		return parse_wire(p, value);
+	if (strncmp(key, "faults.", strlen("faults.")) == 0)
+		return parse_fault_key(p, key, value);
 	if (strcmp(key, "profile") != 0)
 		return parse_side_key(p, key, value);
 	if (p->card->has_profile) {
@@ -436,6 +546,19 @@ static bool check_card(const char *path, const struct model_card_spec *card)
 		return false;
 	}
 	prof = model_profile(card->profile);
+	if (card->faults.drop_ppm != 0 && card->wire != SOFTHW_WIRE_ROCEV2) {
+		/* the stream paths are unix and TCP streams: nothing on them is lost to retry */
+		model_report(path, card->faults.line[MODEL_FAULT_DROP],
+			     "faults.drop: card '%s' carries RDMA on reliable streams (wire = stream), which lose nothing; "
+			     "set wire = rocev2 to lose datagrams, or use faults.rdma_error", card->name);
+		return false;
+	}
+	if (card->faults.line[MODEL_FAULT_SIDE] != 0 && card->faults.side_set[MODEL_SIDE_DPU] &&
+	    !card->faults.side_set[MODEL_SIDE_HOST] && !prof->has_dpu) {
+		model_report(path, card->faults.line[MODEL_FAULT_SIDE],
+			     "faults.side: card '%s' is a %s, which has no DPU side; use host or both", card->name, prof->name);
+		return false;
+	}
 	for (int s = 0; s < MODEL_SIDE_COUNT && card->wire == SOFTHW_WIRE_ROCEV2; s++)
 		for (uint32_t k = 0; k < card->side[s].count[MODEL_FIELD_IPV4]; k++)
 			if (card->side[s].no_ipv4[k]) {

@@ -253,6 +253,27 @@ static void copy_str(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+/*
+ * The card's faults for the side this process plays (NULL: none there): every side unless
+ * faults.side names one. The drop generator starts from the seed (1 when not given).
+ */
+static struct softhw_faults *card_faults(const struct model_fault_spec *spec, enum softhw_role role,
+					 struct softhw_faults *out)
+{
+	const int side = role == SOFTHW_ROLE_DPU ? MODEL_SIDE_DPU : MODEL_SIDE_HOST;
+	bool any = spec->drop_ppm != 0;
+
+	for (int k = 0; k < SOFTHW_FAULT_COUNT; k++)
+		any = any || spec->every[k] != 0;
+	if (!any || (spec->line[MODEL_FAULT_SIDE] != 0 && !spec->side_set[side]))
+		return NULL;
+	memset(out, 0, sizeof(*out));
+	memcpy(out->every, spec->every, sizeof(out->every));
+	out->drop_ppm = spec->drop_ppm;
+	out->rng = spec->line[MODEL_FAULT_SEED] != 0 ? spec->seed : 1;
+	return out;
+}
+
 doca_error_t model_build(const struct model_config *cfg, const char *file, enum softhw_role role,
 			 const char *run_dir, struct softhw_model *m)
 {
@@ -276,6 +297,7 @@ doca_error_t model_build(const struct model_config *cfg, const char *file, enum 
 		card->profile_name = softhw_profile_name(card->profile);
 		card->index = c;
 		card->has_dpu = model_profile(card->profile)->has_dpu;
+		card->faults = card_faults(&cfg->cards[c].faults, role, &m->faults[c]);
 		make_instance(card, m->run_dir);
 	}
 	for (uint32_t c = 0; c < cfg->num_cards; c++)
@@ -375,6 +397,28 @@ static void resolve_run_dir(char buf[PATH_MAX])
 		buf[--len] = '\0';
 }
 
+/* Faults are on purpose, but nobody should meet them unawares: one warning per card. */
+static void log_faults(const struct softhw_model *m, const struct softhw_card *card)
+{
+	const struct softhw_faults *f = card->faults;
+	char what[160] = "";
+	size_t n = 0;
+
+	for (int k = 0; k < SOFTHW_FAULT_COUNT && n < sizeof(what); k++) {
+		if (k == SOFTHW_FAULT_DROP && f->drop_ppm != 0)
+			n += (size_t)snprintf(what + n, sizeof(what) - n, "%s%s %.4g%%", n ? ", " : "",
+					      softhw_fault_key(k), f->drop_ppm / 10000.0);
+		else if (k != SOFTHW_FAULT_DROP && f->every[k] != 0)
+			n += (size_t)snprintf(what + n, sizeof(what) - n, "%s%s every %u", n ? ", " : "",
+					      softhw_fault_key(k), f->every[k]);
+	}
+	/* on stderr too, as the model's own messages: a program may have no SDK log backend */
+	fprintf(stderr, "softdoca: %s: card '%s' injects faults on purpose on this (%s) side: %s\n", m->source,
+		card->name, m->role == SOFTHW_ROLE_DPU ? "DPU" : "host", what);
+	SDK_LOG_WARN("%s: card '%s' injects faults on purpose on this (%s) side: %s", m->source, card->name,
+		     m->role == SOFTHW_ROLE_DPU ? "DPU" : "host", what);
+}
+
 static void model_load(void)
 {
 	struct model_config *cfg = calloc(1, sizeof(*cfg));
@@ -408,6 +452,9 @@ out:
 		SDK_LOG_DBG("device model from %s: %u card(s), %u function(s) on the %s side, run directory %s",
 			    m->source, m->num_cards, m->num_functions, role == SOFTHW_ROLE_DPU ? "DPU" : "host",
 			    m->run_dir);
+		for (uint32_t c = 0; c < m->num_cards; c++)
+			if (m->cards[c].faults != NULL)
+				log_faults(m, &m->cards[c]);
 	}
 	the_model = m;
 	the_error = err;

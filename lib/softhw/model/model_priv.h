@@ -66,6 +66,24 @@ struct model_side_spec {
 	uint32_t sf_index[MODEL_MAX_SIDE_FUNCS];
 };
 
+/* The faults.* keys of one card (docs/device-model.md "Faults"). */
+enum model_fault_key {
+	MODEL_FAULT_DMA_ERROR,
+	MODEL_FAULT_RDMA_ERROR,
+	MODEL_FAULT_DROP,
+	MODEL_FAULT_SIDE,
+	MODEL_FAULT_SEED,
+	MODEL_FAULT_KEY_COUNT,
+};
+
+struct model_fault_spec {
+	unsigned line[MODEL_FAULT_KEY_COUNT]; /* where each key was set; 0: not */
+	uint32_t every[SOFTHW_FAULT_COUNT];   /* dma_error, rdma_error: every Nth fails */
+	uint32_t drop_ppm;
+	uint64_t seed;
+	bool side_set[MODEL_SIDE_COUNT];      /* faults.side (both when not given) */
+};
+
 /* One card as the configuration (or the built-in default) describes it. */
 struct model_card_spec {
 	char name[MODEL_CARD_NAME_MAX + 1];
@@ -75,6 +93,7 @@ struct model_card_spec {
 	unsigned wire_line;     /* where `wire` was set; 0: not (the stream) */
 	enum softhw_wire wire;
 	struct model_side_spec side[MODEL_SIDE_COUNT];
+	struct model_fault_spec faults;
 };
 
 struct model_config {
@@ -106,6 +125,7 @@ struct softhw_model {
 	struct softhw_function functions[MODEL_MAX_FUNCS];
 	struct softhw_rep reps[MODEL_MAX_FUNCS];
 	struct softhw_access access;   /* every card's `access` points here */
+	struct softhw_faults faults[MODEL_MAX_CARDS]; /* the cards' `faults` point here (those that have any) */
 };
 
 /*

@@ -18,6 +18,7 @@ doca_error_t rnic_ep_create(const struct softhw_rnic_ep_attr *attr, struct softh
 	if (ep == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	ep->attr = *attr;
+	ep->faults = attr->fn != NULL ? attr->fn->card->faults : NULL;
 	if (ep->attr.cm_timeout_ms == 0)
 		ep->attr.cm_timeout_ms = RNIC_DIAL_TIMEOUT_MS;
 	softhw_lock_init(&ep->lock);

@@ -117,6 +117,7 @@ static void complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len,
 static void qp_shut(struct rnic_qp *qp, enum rnic_qp_state state, doca_error_t flush)
 {
 	qp->state = state;
+	qp->flush = flush;
 	qp->deadline = 0;
 	while (qp->wq_head != NULL)
 		complete_head(qp, flush, 0, false);
@@ -134,10 +135,30 @@ void rnic_qp_fail(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error
 	rnic_qp_push_cqe(qp, kind, status);
 }
 
+/*
+ * A work request the card's faults fail (faults.rdma_error): it completes with the error of a
+ * transport that gave up on it (retries exhausted), whatever its path did, and the qp fails as
+ * it would then. As there, the peer may have executed it: what is lost may be its ACK.
+ */
+static doca_error_t doom(const struct rnic_qp *qp)
+{
+	const struct softhw_faults *f = qp->ep->faults;
+
+	SDK_LOG_WARN("RDMA work request %llu fails on purpose with CONNECTION_ABORTED, as when the transport gives "
+		     "up on it (%s = %u in the device configuration)",
+		     (unsigned long long)__atomic_load_n(&f->seen[SOFTHW_FAULT_RDMA_ERROR], __ATOMIC_RELAXED),
+		     softhw_fault_key(SOFTHW_FAULT_RDMA_ERROR), f->every[SOFTHW_FAULT_RDMA_ERROR]);
+	return DOCA_ERROR_CONNECTION_ABORTED;
+}
+
 void rnic_qp_complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len)
 {
 	if (qp->wq_head == NULL)
 		return;
+	if (qp->wq_head->doomed && status == DOCA_SUCCESS) {
+		status = doom(qp);
+		len = 0;
+	}
 	complete_head(qp, status, len, false);
 	if (status != DOCA_SUCCESS) /* as verbs: the qp moves to error */
 		rnic_qp_fail(qp, SOFTHW_RNIC_CQE_FAILED, status, DOCA_ERROR_SHUTDOWN);
@@ -292,9 +313,21 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	doca_error_t status;
 	struct rnic_wr *wr;
 	uint64_t bytes = 0, seq;
-	bool wr_done;
+	bool wr_done, doomed;
 
 	softhw_bias_lock_claim(&qp->lock); /* the posting thread (the PE's) takes it without a locked instruction */
+	if (qp->state == QP_ERROR && !qp->hidden) {
+		/*
+		 * Failed, and the owner may not have polled that yet: as on hardware, the work completes
+		 * flushed, behind the failure's own completions (a ready failure would overtake them).
+		 */
+		struct softhw_rnic_cqe c = {.kind = SOFTHW_RNIC_CQE_WR, .qp = q, .qp_user = qp->user, .wr_id = in->wr_id,
+					    .op = in->op, .status = qp->flush};
+
+		rnic_ep_push(qp->ep, &c);
+		softhw_bias_unlock(&qp->lock);
+		return DOCA_SUCCESS;
+	}
 	if (qp->state == QP_ERROR || qp->state == QP_CLOSED || qp->state == QP_REQUEST) {
 		softhw_bias_unlock(&qp->lock);
 		return DOCA_ERROR_NOT_CONNECTED;
@@ -302,7 +335,10 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	for (uint32_t i = 0; i < in->num_sge; i++)
 		bytes += in->sgl[i].len;
 	seq = qp->next_seq++;
+	doomed = qp->ep->faults != NULL && softhw_fault_hit(qp->ep->faults, SOFTHW_FAULT_RDMA_ERROR);
 	wr_done = rnic_cma_try(qp, in, bytes, &status);
+	if (wr_done && status == DOCA_SUCCESS && doomed)
+		status = doom(qp); /* done, but reported as the transport's failure: the branch below */
 	if (wr_done && status == DOCA_SUCCESS) {
 		/* done already (nothing was queued before it), and no work request to queue and free */
 		if (in->done_at_post != NULL && rnic_ep_owner_lane_empty(qp->ep)) {
@@ -328,6 +364,7 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 		softhw_bias_unlock(&qp->lock);
 		return DOCA_ERROR_NO_MEMORY;
 	}
+	wr->doomed = doomed && !wr_done;
 	if (wr_done) {
 		/* the direct path failed: that fails the qp, behind this request's completion */
 		wr->sent = wr->cma = true;

@@ -83,6 +83,7 @@ struct rnic_wr {
 	uint8_t path;             /* enum rnic_path_id: where it went */
 	uint8_t parts;            /* records it took on a path that cuts it (ring.c's WRITEs) */
 	bool cma;                 /* executed locally by cross-memory attach */
+	bool doomed;              /* fails on purpose at its completion (faults.rdma_error) */
 	struct rnic_out out;
 };
 
@@ -138,6 +139,7 @@ struct rnic_qp {
 	struct softhw_bias_lock lock; /* everything below (leans to the posting thread: bias_lock.h) */
 	void *user;
 	enum rnic_qp_state state;
+	doca_error_t flush;        /* QP_ERROR: what work posted now completes with (qp_shut's flush) */
 	bool dead;                 /* qp_destroy called: the service thread frees it */
 	bool cm;                   /* made by RDMA-CM */
 	bool dialer;
@@ -185,6 +187,7 @@ struct rnic_qp {
 struct rnic_ep {
 	struct rnic_ep *next;      /* nic.eps */
 	struct softhw_rnic_ep_attr attr;
+	struct softhw_faults *faults; /* the card's (faults.rdma_error); NULL: none */
 	struct rnic_qp *qps;       /* changed under nic.lock and qps_lock; ep_poll walks it under qps_lock */
 	/*
 	 * The out-of-band qps (the only ones with a ring), listed by the owner's qp_create and

@@ -115,6 +115,8 @@ struct roce_lport {
 	unsigned nowed;
 	unsigned idle_polls;       /* owner polls whose own socket was empty (rx): ROCE_SWEEP_EVERY */
 	uint64_t acks_behind;      /* owed ACKs sent behind the reply they left with (tx_ack_last; atomic) */
+	struct softhw_faults *faults; /* the card's of the address (faults.drop); NULL: none */
+	uint64_t drop_fault;       /* datagrams lost on purpose (faults.drop; atomic) */
 	uint64_t drop_icrc;        /* datagrams whose ICRC fits no IPv4 ID (atomic) */
 	uint64_t drop_source;      /* RC datagrams from another address than their QP's peer (atomic) */
 };
@@ -264,6 +266,18 @@ static uint32_t roce_window(size_t rcvbuf, uint32_t mtu)
 	return w < ROCE_RC_MAX_UNACKED ? ROCE_RC_MAX_UNACKED : w > ROCE_WINDOW_MAX ? ROCE_WINDOW_MAX : (uint32_t)w;
 }
 
+/* The faults of the card whose function has address ip (host order) on this side; NULL: none. */
+static struct softhw_faults *faults_of(const struct softhw_model *model, uint32_t ip)
+{
+	for (uint32_t i = 0; i < softhw_model_num_functions(model); i++) {
+		const struct softhw_function *fn = softhw_model_function(model, i);
+
+		if (fn->has_ipv4 && fn_ip(fn) == ip)
+			return fn->card->faults;
+	}
+	return NULL;
+}
+
 /* The port of ip, opened (and watched by the service thread) on first use; NULL: logged why, *failed. */
 static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 {
@@ -312,6 +326,7 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 	pthread_mutex_init(&lp->lock, NULL);
 	pthread_mutex_init(&lp->rx, NULL);
 	lp->ip = ip;
+	lp->faults = faults_of(model, ip);
 	lp->mtu_log = if_mtu_log(ip);
 	roce_port_use_gro(lp->port); /* lport_drain offers ROCE_RX_BATCH msgs */
 	lp->window = roce_window(roce_port_rcvbuf(lp->port), 1u << lp->mtu_log);
@@ -1519,6 +1534,10 @@ static unsigned lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32
 				__atomic_fetch_add(&lp->drop_icrc, 1, __ATOMIC_RELAXED); /* damaged: dropped, the sender retries */
 				continue;
 			}
+			if (lp->faults != NULL && softhw_fault_hit(lp->faults, SOFTHW_FAULT_DROP)) {
+				__atomic_fetch_add(&lp->drop_fault, 1, __ATOMIC_RELAXED); /* lost on the link, on purpose */
+				continue;
+			}
 			if (m->qpn == 1) {
 				roce_cm_rx(&lp->cm, m); /* a CM MAD */
 				continue;
@@ -1746,13 +1765,15 @@ static void port_stats(const struct roce_lport *lp)
 	ip_text(lp->ip, ip, sizeof(ip));
 	snprintf(line, sizeof(line),
 		 "RoCEv2 port %s counters: if_path_mtu %u window %u tx %llu tx_calls %llu tx_gso %llu tx_ack_behind %llu "
-		 "tx_err %llu rx_qp %llu drop_icrc %llu drop_source %llu "
+		 "tx_err %llu rx_qp %llu drop_fault %llu drop_icrc %llu drop_source %llu "
 		 "rx_gro %llu rx_shared %llu rx_forwarded %llu learned %llu fwd_out %llu drop_malformed %llu "
 		 "drop_no_owner %llu drop_dead %llu reclaimed %llu dreq_for_dead %llu rej_for_dead %llu dead_resent %llu dead_conn_bad %llu "
 		 "waited_backs %llu",
 		 ip, 1u << lp->mtu_log, lp->window, (unsigned long long)st.tx, (unsigned long long)st.tx_calls,
 		 (unsigned long long)st.tx_gso, (unsigned long long)__atomic_load_n(&lp->acks_behind, __ATOMIC_RELAXED),
-		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp, (unsigned long long)__atomic_load_n(&lp->drop_icrc, __ATOMIC_RELAXED),
+		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp,
+		 (unsigned long long)__atomic_load_n(&lp->drop_fault, __ATOMIC_RELAXED),
+		 (unsigned long long)__atomic_load_n(&lp->drop_icrc, __ATOMIC_RELAXED),
 		 (unsigned long long)__atomic_load_n(&lp->drop_source, __ATOMIC_RELAXED), (unsigned long long)st.rx_gro,
 		 (unsigned long long)st.rx_shared, (unsigned long long)st.rx_forwarded,
 		 (unsigned long long)st.learned, (unsigned long long)st.fwd_out,

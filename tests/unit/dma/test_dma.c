@@ -502,8 +502,55 @@ static void test_ordered_completions(void)
 	free(mem);
 }
 
-int main(void)
+/*
+ * faults.dma_error = 3 (injected.conf): every third copy of the card fails as the engine's own
+ * failures do, IO_FAILED with nothing copied, and the context stops; the count goes on after a
+ * restart, so copies 3 and 6 fail and the others land.
+ */
+static void test_injected(void)
 {
+	struct env e;
+	struct doca_buf *src, *dst;
+	struct doca_dma_task_memcpy *t;
+
+	env_up(&e, 1);
+	memset(e.mem, 'i', 64);
+	src = buf(&e, e.mmap, e.mem, 64, 64);
+	dst = buf(&e, e.mmap, e.mem + 4096, 64, 0);
+	CHECK_OK(doca_dma_task_memcpy_alloc_init(e.dma, src, dst, (union doca_data){0}, &t));
+	for (int i = 1; i <= 6; i++) {
+		memset(e.mem + 4096, 0, 64);
+		CHECK_OK(doca_buf_reset_data_len(dst));
+		done = failed = 0;
+		CHECK_OK(doca_task_submit(doca_dma_task_memcpy_as_task(t)));
+		while (done + failed == 0)
+			(void)doca_pe_progress(e.pe);
+		if (i % 3 != 0) {
+			CHECK(done == 1 && last_status == DOCA_SUCCESS && memcmp(e.mem + 4096, e.mem, 64) == 0);
+			continue;
+		}
+		CHECK(failed == 1);
+		CHECK_ERR(last_status, DOCA_ERROR_IO_FAILED);
+		CHECK(e.mem[4096] == 0); /* nothing copied */
+		CHECK(last_state == DOCA_CTX_STATE_STOPPING);
+		doca_task_free(doca_dma_task_memcpy_as_task(t)); /* IDLE once every task is freed */
+		drain(&e);
+		CHECK(last_state == DOCA_CTX_STATE_IDLE);
+		CHECK_OK(doca_ctx_start(doca_dma_as_ctx(e.dma)));
+		CHECK_OK(doca_dma_task_memcpy_alloc_init(e.dma, src, dst, (union doca_data){0}, &t));
+	}
+	doca_task_free(doca_dma_task_memcpy_as_task(t));
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
+	env_down(&e);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "injected") == 0) {
+		TEST_RUN(test_injected);
+		TEST_EXIT();
+	}
 	TEST_RUN(test_caps_and_create);
 	TEST_RUN(test_simple_copy);
 	TEST_RUN(test_lists);

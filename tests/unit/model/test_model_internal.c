@@ -376,6 +376,94 @@ static void test_access(void)
 	CHECK(model.access.num_uids == 0 && !model.access.has_group);
 }
 
+/* faults.*: what a card gets wrong on purpose; every mistake named, the side chosen, the counts kept. */
+static void test_faults(void)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{"[card a]\nprofile = bf3\nfaults.dma_errors = 3\n",
+		 "devices.conf:3: unknown key 'faults.dma_errors'; the faults keys are faults.<k> with <k> one of dma_error, "
+		 "rdma_error, drop, side, seed"},
+		{"[card a]\nprofile = bf3\nfaults.dma_error = 0\n", "devices.conf:3: faults.dma_error: '0' is not a count"},
+		{"[card a]\nprofile = bf3\nfaults.rdma_error = -2\n", "devices.conf:3: faults.rdma_error: '-2' is not a count"},
+		{"[card a]\nprofile = bf3\nfaults.rdma_error = 5x\n", "devices.conf:3: faults.rdma_error: '5x' is not a count"},
+		{"[card a]\nprofile = bf3\nfaults.rdma_error = 2000000000\n",
+		 "devices.conf:3: faults.rdma_error: '2000000000' is not a count; give N from 1 to 1000000000"},
+		{"[card a]\nprofile = bf3\nwire = rocev2\nfaults.drop = 120%\n",
+		 "devices.conf:4: faults.drop: '120%' is not a share; give a percentage (2%) or a fraction (0.02)"},
+		{"[card a]\nprofile = bf3\nwire = rocev2\nfaults.drop = 1.5\n", "devices.conf:4: faults.drop: '1.5' is not a share"},
+		{"[card a]\nprofile = bf3\nwire = rocev2\nfaults.drop = nan\n", "devices.conf:4: faults.drop: 'nan' is not a share"},
+		{"[card a]\nprofile = bf3\nwire = rocev2\nfaults.drop = 2%%\n", "devices.conf:4: faults.drop: '2%%' is not a share"},
+		{"[card a]\nprofile = bf3\nfaults.drop = 2%\n",
+		 "devices.conf:3: faults.drop: card 'a' carries RDMA on reliable streams (wire = stream), which lose nothing; "
+		 "set wire = rocev2"},
+		{"[card a]\nprofile = bf3\nfaults.side = arm\n",
+		 "devices.conf:3: faults.side: unknown side 'arm'; use host, dpu or both (the default)"},
+		{"[card a]\nprofile = cx7\nfaults.rdma_error = 2\nfaults.side = dpu\n",
+		 "devices.conf:4: faults.side: card 'a' is a ConnectX-7, which has no DPU side; use host or both"},
+		{"[card a]\nprofile = bf3\nfaults.seed = x\n", "devices.conf:3: faults.seed: 'x' is not a number"},
+		{"[card a]\nprofile = bf3\nfaults.rdma_error = 2\nfaults.rdma_error = 3\n",
+		 "devices.conf:4: 'faults.rdma_error' is set twice in card 'a' (first at line 3)"},
+	};
+	struct softhw_faults *f;
+	unsigned hits = 0, first = 0;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_ERR(load_text(bad[i].text, SOFTHW_ROLE_HOST), DOCA_ERROR_BAD_CONFIG);
+		CHECK(strstr(out, bad[i].msg) != NULL);
+		if (strstr(out, bad[i].msg) == NULL)
+			fprintf(stderr, "  case %zu: expected '%s', got: %s", i, bad[i].msg, out);
+	}
+	/* none: no pointer, and softhw_fault_hit says no */
+	CHECK_OK(load_text("[card a]\nprofile = bf3\n", SOFTHW_ROLE_HOST));
+	CHECK(model.cards[0].faults == NULL && !softhw_fault_hit(NULL, SOFTHW_FAULT_RDMA_ERROR));
+
+	/* every 3rd DMA copy, every 4th RDMA work request; the other card has none */
+	CHECK_OK(load_text("[card a]\nprofile = bf3\nfaults.dma_error = 3\nfaults.rdma_error = 4\n"
+			   "[card b]\nprofile = bf3\n", SOFTHW_ROLE_DPU));
+	CHECK(out[0] == '\0');
+	f = model.cards[0].faults;
+	CHECK(f != NULL && model.cards[1].faults == NULL);
+	for (unsigned i = 1; i <= 12; i++) {
+		CHECK(softhw_fault_hit(f, SOFTHW_FAULT_DMA_ERROR) == (i % 3 == 0));
+		CHECK(softhw_fault_hit(f, SOFTHW_FAULT_RDMA_ERROR) == (i % 4 == 0));
+		CHECK(!softhw_fault_hit(f, SOFTHW_FAULT_DROP)); /* not configured */
+	}
+	CHECK(f->seen[SOFTHW_FAULT_DMA_ERROR] == 12 && f->hits[SOFTHW_FAULT_DMA_ERROR] == 4);
+	CHECK(f->hits[SOFTHW_FAULT_RDMA_ERROR] == 3 && f->hits[SOFTHW_FAULT_DROP] == 0);
+	CHECK(strcmp(softhw_fault_key(SOFTHW_FAULT_DROP), "faults.drop") == 0);
+
+	/* faults.side: the other side has none */
+	CHECK_OK(load_text("[card a]\nprofile = bf3\nfaults.rdma_error = 4\nfaults.side = DPU\n", SOFTHW_ROLE_HOST));
+	CHECK(model.cards[0].faults == NULL);
+	CHECK_OK(load_text("[card a]\nprofile = bf3\nfaults.rdma_error = 4\nfaults.side = dpu\n", SOFTHW_ROLE_DPU));
+	CHECK(model.cards[0].faults != NULL && model.cards[0].faults->every[SOFTHW_FAULT_RDMA_ERROR] == 4);
+
+	/* drop: 20% of 100000 lands near 20000; the same seed gives the same losses, another seed others */
+	CHECK_OK(load_text("[card a]\nprofile = bf3\nwire = rocev2\nfaults.drop = 20%\nfaults.seed = 0x2a\n",
+			   SOFTHW_ROLE_HOST));
+	f = model.cards[0].faults;
+	CHECK(f != NULL && f->drop_ppm == 200000);
+	for (unsigned i = 0; i < 100000; i++)
+		if (softhw_fault_hit(f, SOFTHW_FAULT_DROP)) {
+			hits++;
+			first = first == 0 ? i + 1 : first;
+		}
+	CHECK(hits > 19000 && hits < 21000 && f->hits[SOFTHW_FAULT_DROP] == hits);
+	CHECK_OK(load_text("[card a]\nprofile = bf3\nwire = rocev2\nfaults.drop = 0.2\nfaults.seed = 42\n",
+			   SOFTHW_ROLE_HOST));
+	f = model.cards[0].faults;
+	CHECK(f->drop_ppm == 200000);
+	for (unsigned i = 0; i < first; i++)
+		CHECK(softhw_fault_hit(f, SOFTHW_FAULT_DROP) == (i + 1 == first));
+	CHECK_OK(load_text("[card a]\nprofile = bf3\nwire = rocev2\nfaults.drop = 100%\n", SOFTHW_ROLE_HOST));
+	CHECK(softhw_fault_hit(model.cards[0].faults, SOFTHW_FAULT_DROP));
+	/* a drop of 0 is no fault at all */
+	CHECK_OK(load_text("[card a]\nprofile = bf3\nwire = rocev2\nfaults.drop = 0%\n", SOFTHW_ROLE_HOST));
+	CHECK(model.cards[0].faults == NULL);
+}
+
 static void test_profiles(void)
 {
 	enum softhw_profile p;
@@ -502,6 +590,7 @@ int main(void)
 	TEST_RUN(test_file_limits);
 	TEST_RUN(test_valid_config);
 	TEST_RUN(test_access);
+	TEST_RUN(test_faults);
 	TEST_RUN(test_profiles);
 	TEST_RUN(test_instances);
 	TEST_RUN(test_run_dir_create);

@@ -1237,6 +1237,86 @@ static void test_passive_target_cm(void)
 	test_passive_target(true);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/*
+ * 9. faults.rdma_error = 4 (injected.conf, both processes): the card fails every fourth work
+ * request on purpose, as when the transport gives up on it. Three writes land; the fourth
+ * fails with CONNECTION_ABORTED, the connection with it, and the work behind it fails too.
+ * Only with that configuration (meson's rdma_injected*), never in the full run.
+ */
+
+static void injected_child(int rfd, int wfd, void *argp)
+{
+	struct cm_arg *a = argp;
+	struct side b;
+	char buf[8];
+
+	side_up(&b, ALL_RDMA, LRW | ALL_RDMA, 4096);
+	xconnect(&b, rfd, wfd, a->cm, true, a->port);
+	send_mmap(&b, wfd);
+	expect_msg(rfd, "C", &b);
+	CHECK(strcmp(b.mem, "write 1") == 0 && strcmp(b.mem + 64, "write 2") == 0 && strcmp(b.mem + 128, "write 3") == 0);
+	put_str(wfd, test_failures == 0 ? "ok" : "bad");
+	CHECK(get_msg(rfd, buf, sizeof(buf) - 1, &b) >= 0);
+	side_down(&b);
+}
+
+static void test_injected(bool cm)
+{
+	struct cm_arg arg = {.cm = cm, .port = free_port()};
+	struct doca_rdma_task_write *w[7];
+	struct doca_buf *src[7], *dst[7];
+	struct doca_mmap *rm;
+	uint64_t base = 0;
+	struct duo d;
+	struct side a;
+
+	duo_start(&d, injected_child, &arg);
+	side_up(&a, LRW, LRW, 4096);
+	xconnect(&a, d.c2p[0], d.p2c[1], cm, false, arg.port);
+	rm = recv_mmap(d.c2p[0], &a, &base);
+	for (int i = 0; i < 7; i++) {
+		snprintf(a.mem + 64 * i, 64, "write %d", i + 1);
+		src[i] = lbuf(&a, 64 * (size_t)i, 64, 8);
+		dst[i] = rbuf(rm, base + 64 * (uint64_t)i, 64, 0);
+		CHECK_OK(doca_rdma_task_write_allocate_init(a.rdma, a.conn, src[i], dst[i], (union doca_data){0}, &w[i]));
+	}
+	for (int i = 0; i < 3; i++) { /* one at a time: each lands */
+		CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w[i])));
+		RUN_FOR(&a, 5, a.ok + a.err == i + 1);
+	}
+	CHECK(a.ok == 3 && a.err == 0);
+	for (int i = 3; i < 7; i++) /* the fourth fails, and what follows it */
+		(void)doca_task_submit(doca_rdma_task_write_as_task(w[i]));
+	RUN_FOR(&a, 5, a.ok + a.err == 7);
+	CHECK(a.ok == 3 && a.err == 4);
+	CHECK(a.errs[0] == DOCA_ERROR_CONNECTION_ABORTED);
+	/* in order behind it, flushed as the qp's queued work is (also when it failed at post) */
+	CHECK(a.errs[1] == DOCA_ERROR_SHUTDOWN && a.errs[2] == DOCA_ERROR_SHUTDOWN && a.errs[3] == DOCA_ERROR_SHUTDOWN);
+	RUN_FOR(&a, 5, a.fail + a.disc >= 1); /* the connection failed with it */
+	fprintf(stderr, "  injected (%s): 3 writes landed, the 4th %s, then %s; connection failed %d, disconnected %d\n",
+		cm ? "cm" : "oob", doca_error_get_name(a.errs[0]), doca_error_get_name(a.errs[1]), a.fail, a.disc);
+	put_str(d.p2c[1], "C");
+	expect_msg(d.c2p[0], "ok", &a);
+	put_str(d.p2c[1], "Q");
+	duo_end(&d, false);
+	for (int i = 0; i < 7; i++) {
+		doca_task_free(doca_rdma_task_write_as_task(w[i]));
+		CHECK_OK(doca_buf_dec_refcount(src[i], NULL));
+		CHECK_OK(doca_buf_dec_refcount(dst[i], NULL));
+	}
+	drop_mmap(rm);
+	side_down(&a);
+}
+static void test_injected_oob(void)
+{
+	test_injected(false);
+}
+static void test_injected_cm(void)
+{
+	test_injected(true);
+}
+
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
@@ -1267,6 +1347,12 @@ int main(int argc, char **argv)
 	RUN(test_permissions_cm);
 	RUN(test_passive_target_oob);
 	RUN(test_passive_target_cm);
+	if (only != NULL && strstr(only, "injected") != NULL) { /* with injected.conf only */
+		if (strstr("test_injected_oob", only) != NULL)
+			TEST_RUN(test_injected_oob);
+		if (strstr("test_injected_cm", only) != NULL)
+			TEST_RUN(test_injected_cm);
+	}
 	CHECK_OK(doca_buf_inventory_destroy(inv));
 	CHECK_OK(doca_dev_close(dev));
 	TEST_EXIT();

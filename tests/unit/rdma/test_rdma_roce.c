@@ -524,6 +524,25 @@ static unsigned b_path_mtu(void)
 	return mtu;
 }
 
+/* The sum of counter `name` over B's stats lines (qps' and its port's). */
+static unsigned long long b_counter(const char *name)
+{
+	FILE *f = fopen(b_log, "r");
+	char line[2048], key[64];
+	unsigned long long sum = 0, v;
+
+	snprintf(key, sizeof(key), " %s ", name);
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		const char *p = strstr(line, key);
+
+		if (p != NULL && sscanf(p + strlen(key), "%llu", &v) == 1)
+			sum += v;
+	}
+	if (f != NULL)
+		fclose(f);
+	return sum;
+}
+
 static void test_two_processes(void)
 {
 	int fd;
@@ -539,6 +558,15 @@ static void test_two_processes(void)
 	run_two_processes(run_b_logged, run_a);
 	printf("side b's qp ran at a path MTU of %u bytes (side a capped at %u)\n", b_path_mtu(), 256u << a_mtu);
 	CHECK(b_path_mtu() == 256u << a_mtu);
+	if (getenv("ROCE_TEST_DROPS") != NULL) { /* rocev2_drop.conf: faults.drop on both cards */
+		unsigned long long lost = b_counter("drop_fault"), naks = b_counter("nak_seq_sent"),
+				   dups = b_counter("dup_requests"), resent = b_counter("retransmits");
+
+		/* what B lost, A sent again: B saw the gaps (NAKs) and the requests again (duplicates) */
+		printf("side b lost %llu datagrams on purpose (faults.drop); its qps sent %llu sequence NAKs, saw %llu "
+		       "duplicate requests and retransmitted %llu packets of their own\n", lost, naks, dups, resent);
+		CHECK(lost > 0 && naks + dups + resent > 0);
+	}
 	unlink(b_log);
 }
 
