@@ -460,11 +460,9 @@ static bool parse_fault_key(struct parser *p, const char *key, const char *value
 	}
 	switch ((enum model_fault_key)i) {
 	case MODEL_FAULT_DMA_ERROR:
-		if (!parse_fault_every(p, key, value, &f->every[SOFTHW_FAULT_DMA_ERROR]))
-			return false;
-		break;
 	case MODEL_FAULT_RDMA_ERROR:
-		if (!parse_fault_every(p, key, value, &f->every[SOFTHW_FAULT_RDMA_ERROR]))
+		if (!parse_fault_every(p, key, value,
+				       &f->every[i == MODEL_FAULT_DMA_ERROR ? SOFTHW_FAULT_DMA_ERROR : SOFTHW_FAULT_RDMA_ERROR]))
 			return false;
 		break;
 	case MODEL_FAULT_DROP:

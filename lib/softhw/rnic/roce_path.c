@@ -266,21 +266,13 @@ static uint32_t roce_window(size_t rcvbuf, uint32_t mtu)
 	return w < ROCE_RC_MAX_UNACKED ? ROCE_RC_MAX_UNACKED : w > ROCE_WINDOW_MAX ? ROCE_WINDOW_MAX : (uint32_t)w;
 }
 
-/* The faults of the card whose function has address ip (host order) on this side; NULL: none. */
-static struct softhw_faults *faults_of(const struct softhw_model *model, uint32_t ip)
+/*
+ * The port of fn's address, opened (and watched by the service thread) on first use; NULL:
+ * logged why, *failed. Addresses are unique in the model: the port is that function's card's.
+ */
+static struct roce_lport *lport_get(const struct softhw_function *fn, doca_error_t *failed)
 {
-	for (uint32_t i = 0; i < softhw_model_num_functions(model); i++) {
-		const struct softhw_function *fn = softhw_model_function(model, i);
-
-		if (fn->has_ipv4 && fn_ip(fn) == ip)
-			return fn->card->faults;
-	}
-	return NULL;
-}
-
-/* The port of ip, opened (and watched by the service thread) on first use; NULL: logged why, *failed. */
-static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
-{
+	const uint32_t ip = fn_ip(fn);
 	struct roce_lport *lp = NULL;
 	const struct softhw_model *model;
 	const char *why = "";
@@ -326,7 +318,7 @@ static struct roce_lport *lport_get(uint32_t ip, doca_error_t *failed)
 	pthread_mutex_init(&lp->lock, NULL);
 	pthread_mutex_init(&lp->rx, NULL);
 	lp->ip = ip;
-	lp->faults = faults_of(model, ip);
+	lp->faults = fn->card->faults;
 	lp->mtu_log = if_mtu_log(ip);
 	roce_port_use_gro(lp->port); /* lport_drain offers ROCE_RX_BATCH msgs */
 	lp->window = roce_window(roce_port_rcvbuf(lp->port), 1u << lp->mtu_log);
@@ -1067,7 +1059,7 @@ static bool roce_open(struct rnic_qp *qp)
 {
 	struct roce_qp *s = calloc(1, sizeof(*s));
 	doca_error_t err = DOCA_ERROR_NO_MEMORY;
-	struct roce_lport *lp = s != NULL ? lport_get(fn_ip(qp->ep->attr.fn), &err) : NULL;
+	struct roce_lport *lp = s != NULL ? lport_get(qp->ep->attr.fn, &err) : NULL;
 
 	if (s != NULL)
 		s->dead = dead_ns();
@@ -1401,7 +1393,7 @@ static doca_error_t roce_nic_listen(const struct softhw_function *fn)
 	/* the port opens here for the first ep, so that a port held by another user fails early (logged) */
 	doca_error_t err = DOCA_SUCCESS;
 
-	if (fn_roce(fn) && lport_get(fn_ip(fn), &err) == NULL)
+	if (fn_roce(fn) && lport_get(fn, &err) == NULL)
 		return err;
 	return DOCA_SUCCESS;
 }
@@ -1414,7 +1406,7 @@ static void roce_describe(struct rnic_peer *p)
 static doca_error_t roce_listen(struct rnic_ep *ep, uint16_t port)
 {
 	doca_error_t err = DOCA_SUCCESS;
-	struct roce_lport *lp = lport_get(fn_ip(ep->attr.fn), &err);
+	struct roce_lport *lp = lport_get(ep->attr.fn, &err);
 
 	return lp != NULL ? roce_cm_listen(&lp->cm, ep, port) : err;
 }
