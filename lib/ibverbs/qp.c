@@ -841,6 +841,7 @@ static int post_one(struct sv_qp *q, const struct ibv_send_wr *wr)
 		w.arg1 = wr->wr.atomic.swap;
 	}
 	w.wr_id = idx;
+	w.refuse_in_error = true; /* in error: sv_post_send flushes its receives, then this */
 	s->wr_id = wr->wr_id;
 	s->signaled = q->sq_sig_all || (wr->send_flags & IBV_SEND_SIGNALED);
 	s->len = (uint32_t)total;

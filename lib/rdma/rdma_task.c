@@ -531,6 +531,7 @@ doca_error_t drdma_task_prepare(struct doca_task *task)
 	wr.imm = 0;
 	wr.arg0 = wr.arg1 = 0;
 	wr.done_at_post = NULL;
+	wr.refuse_in_error = false; /* a failed connection completes it flushed, behind the failure */
 	if (type == DRDMA_TASK_RECEIVE) {
 		err = nic->ep_post_recv(rdma->ep, wr.wr_id, sgl, t->dst != NULL ? sgl_of(t->dst, true, sgl) : 0);
 		if (err != DOCA_SUCCESS)

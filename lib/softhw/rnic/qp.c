@@ -316,7 +316,7 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	bool wr_done, doomed;
 
 	softhw_bias_lock_claim(&qp->lock); /* the posting thread (the PE's) takes it without a locked instruction */
-	if (qp->state == QP_ERROR && !qp->hidden) {
+	if (qp->state == QP_ERROR && !qp->hidden && !in->refuse_in_error) {
 		/*
 		 * Failed, and the owner may not have polled that yet: as on hardware, the work completes
 		 * flushed, behind the failure's own completions (a ready failure would overtake them).

@@ -81,6 +81,11 @@ enum softhw_rnic_opcode {
 struct softhw_rnic_wr {
 	uint64_t wr_id;
 	enum softhw_rnic_opcode op;
+	/*
+	 * A qp in error refuses the request (NOT_CONNECTED) instead of completing it flushed behind
+	 * the failure: the poster flushes it itself (verbs, which orders its receive flushes first).
+	 */
+	bool refuse_in_error;
 	const struct softhw_rnic_sge *sgl; /* send/write: source; read/atomics/get: destination */
 	uint32_t num_sge;
 	struct softhw_rnic_rkey rkey;      /* read/write/write_imm/atomics/SE ops */
@@ -291,8 +296,9 @@ struct softhw_rnic_ops {
 
 	/* ---- data path ---- */
 	/*
-	 * Queues a work request. NOT_CONNECTED once the qp failed or was disconnected (the caller
-	 * logs which call to make); everything else is reported by the wr's CQE: the target's
+	 * Queues a work request. On a qp that failed, the wr completes flushed (SHUTDOWN) behind the
+	 * failure's CQEs, or is refused with NOT_CONNECTED if wr->refuse_in_error; NOT_CONNECTED on
+	 * one disconnected or not connected yet (the caller logs which call to make). Everything else is reported by the wr's CQE: the target's
 	 * refusal (NOT_PERMITTED: the rkey's export or the target ep lacks the right;
 	 * INVALID_VALUE: outside the export / unknown rkey), the peer's death (CONNECTION_ABORTED),
 	 * a receive too small (TOO_BIG, and the receiver's receive fails too), no receive posted
