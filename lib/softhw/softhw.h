@@ -202,6 +202,7 @@ enum softhw_fault {
 	SOFTHW_FAULT_DMA_ERROR,  /* a DMA copy fails with IO_FAILED, nothing copied (the engine's COPY) */
 	SOFTHW_FAULT_RDMA_ERROR, /* an RDMA work request fails as when the transport gives up on it */
 	SOFTHW_FAULT_DROP,       /* a RoCEv2 datagram is lost on its way in */
+	SOFTHW_FAULT_DISCONNECT, /* an RDMA connection is cut before a work request leaves */
 	SOFTHW_FAULT_COUNT,
 };
 

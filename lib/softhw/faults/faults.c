@@ -47,6 +47,8 @@ const char *softhw_fault_key(enum softhw_fault kind)
 		return "faults.rdma_error";
 	case SOFTHW_FAULT_DROP:
 		return "faults.drop";
+	case SOFTHW_FAULT_DISCONNECT:
+		return "faults.disconnect";
 	default:
 		return "faults.?";
 	}

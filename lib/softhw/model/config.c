@@ -64,14 +64,22 @@ static const char *const side_prefix[MODEL_SIDE_COUNT] = {"host", "dpu"};
 #define KNOWN_KEYS \
 	"profile, wire, host.<f> and dpu.<f> with <f> one of pci, ibdev, iface, mac, ipv4, ipv6, gid, " \
 	"type, sf_index, and faults.<k> with <k> one of " FAULT_KEYS
-#define FAULT_KEYS "dma_error, rdma_error, drop, side, seed"
+#define FAULT_KEYS "dma_error, rdma_error, disconnect, drop, side, seed"
 
 static const char *const fault_keys[MODEL_FAULT_KEY_COUNT] = {
 	[MODEL_FAULT_DMA_ERROR] = "dma_error",
 	[MODEL_FAULT_RDMA_ERROR] = "rdma_error",
+	[MODEL_FAULT_DISCONNECT] = "disconnect",
 	[MODEL_FAULT_DROP] = "drop",
 	[MODEL_FAULT_SIDE] = "side",
 	[MODEL_FAULT_SEED] = "seed",
+};
+
+/* The kind each every-Nth key counts. */
+static const enum softhw_fault every_kind[MODEL_FAULT_KEY_COUNT] = {
+	[MODEL_FAULT_DMA_ERROR] = SOFTHW_FAULT_DMA_ERROR,
+	[MODEL_FAULT_RDMA_ERROR] = SOFTHW_FAULT_RDMA_ERROR,
+	[MODEL_FAULT_DISCONNECT] = SOFTHW_FAULT_DISCONNECT,
 };
 
 struct parser {
@@ -400,7 +408,7 @@ static bool parse_wire(struct parser *p, const char *value)
 	return true;
 }
 
-/* "faults.dma_error = N", "faults.rdma_error = N": every Nth fails (1 to 1000000000). */
+/* "faults.dma_error = N", "faults.rdma_error = N", "faults.disconnect = N": every Nth (1 to 10^9). */
 static bool parse_fault_every(struct parser *p, const char *key, const char *value, uint32_t *out)
 {
 	char *end;
@@ -409,7 +417,7 @@ static bool parse_fault_every(struct parser *p, const char *key, const char *val
 	errno = 0;
 	n = isdigit((unsigned char)value[0]) ? strtoull(value, &end, 10) : 0;
 	if (n == 0 || errno != 0 || *end != '\0' || n > 1000000000ull) {
-		model_report(p->path, p->line, "%s: '%s' is not a count; give N from 1 to 1000000000 (every Nth fails)",
+		model_report(p->path, p->line, "%s: '%s' is not a count; give N from 1 to 1000000000 (every Nth occurrence)",
 			     key, value);
 		return false;
 	}
@@ -461,8 +469,8 @@ static bool parse_fault_key(struct parser *p, const char *key, const char *value
 	switch ((enum model_fault_key)i) {
 	case MODEL_FAULT_DMA_ERROR:
 	case MODEL_FAULT_RDMA_ERROR:
-		if (!parse_fault_every(p, key, value,
-				       &f->every[i == MODEL_FAULT_DMA_ERROR ? SOFTHW_FAULT_DMA_ERROR : SOFTHW_FAULT_RDMA_ERROR]))
+	case MODEL_FAULT_DISCONNECT:
+		if (!parse_fault_every(p, key, value, &f->every[every_kind[i]]))
 			return false;
 		break;
 	case MODEL_FAULT_DROP:

@@ -70,6 +70,7 @@ struct model_side_spec {
 enum model_fault_key {
 	MODEL_FAULT_DMA_ERROR,
 	MODEL_FAULT_RDMA_ERROR,
+	MODEL_FAULT_DISCONNECT,
 	MODEL_FAULT_DROP,
 	MODEL_FAULT_SIDE,
 	MODEL_FAULT_SEED,
@@ -78,7 +79,7 @@ enum model_fault_key {
 
 struct model_fault_spec {
 	unsigned line[MODEL_FAULT_KEY_COUNT]; /* where each key was set; 0: not */
-	uint32_t every[SOFTHW_FAULT_COUNT];   /* dma_error, rdma_error: every Nth fails */
+	uint32_t every[SOFTHW_FAULT_COUNT];   /* dma_error, rdma_error, disconnect: every Nth */
 	uint32_t drop_ppm;
 	uint64_t seed;
 	bool side_set[MODEL_SIDE_COUNT];      /* faults.side (both when not given) */

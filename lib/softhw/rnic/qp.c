@@ -151,6 +151,20 @@ static doca_error_t doom(const struct rnic_qp *qp)
 	return DOCA_ERROR_CONNECTION_ABORTED;
 }
 
+/*
+ * The card's faults cut the connection before this work request leaves (faults.disconnect): the
+ * service thread hangs up, as when a path breaks, so both ends see what they see when the other
+ * process ends; what is queued, this request first, completes flushed with CONNECTION_ABORTED.
+ */
+static void cut(struct rnic_qp *qp)
+{
+	SDK_LOG_WARN("RDMA connection cut on purpose before a work request leaves (%s = %u in the device "
+		     "configuration: every Nth); its work completes flushed with CONNECTION_ABORTED",
+		     softhw_fault_key(SOFTHW_FAULT_DISCONNECT), qp->ep->faults->every[SOFTHW_FAULT_DISCONNECT]);
+	qp->broken = true;
+	rnic_nic_kick();
+}
+
 void rnic_qp_complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len)
 {
 	if (qp->wq_head == NULL)
@@ -217,11 +231,15 @@ static bool other_inflight(const struct rnic_qp *qp, int p)
  */
 void rnic_qp_pump(struct rnic_qp *qp)
 {
-	while (qp->state == QP_RTS && qp->wq_next != NULL) {
+	while (qp->state == QP_RTS && !qp->broken && qp->wq_next != NULL) { /* (broken: the hang-up comes) */
 		struct rnic_wr *wr = qp->wq_next;
 		int p = path_for(qp, wr);
 		const struct rnic_path_ops *ops = rnic_paths[p];
 
+		if (wr->cut) {
+			cut(qp);
+			break;
+		}
 		if (other_inflight(qp, p)) {
 			/*
 			 * Waits for the other path's answers, which its owner may never poll for: the
@@ -313,13 +331,15 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	doca_error_t status;
 	struct rnic_wr *wr;
 	uint64_t bytes = 0, seq;
-	bool wr_done, doomed;
+	bool wr_done, doomed = false, cutting = false;
 
 	softhw_bias_lock_claim(&qp->lock); /* the posting thread (the PE's) takes it without a locked instruction */
-	if (qp->state == QP_ERROR && !qp->hidden && !in->refuse_in_error) {
+	if ((qp->state == QP_ERROR || qp->state == QP_CLOSED) && qp->flush != DOCA_SUCCESS && !qp->hidden &&
+	    !in->refuse_in_error) {
 		/*
-		 * Failed, and the owner may not have polled that yet: as on hardware, the work completes
-		 * flushed, behind the failure's own completions (a ready failure would overtake them).
+		 * Failed or hung up, and the owner may not have polled that yet: as on hardware, the
+		 * work completes flushed, behind the end's own completions (a ready failure would
+		 * overtake them).
 		 */
 		struct softhw_rnic_cqe c = {.kind = SOFTHW_RNIC_CQE_WR, .qp = q, .qp_user = qp->user, .wr_id = in->wr_id,
 					    .op = in->op, .status = qp->flush};
@@ -335,8 +355,16 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	for (uint32_t i = 0; i < in->num_sge; i++)
 		bytes += in->sgl[i].len;
 	seq = qp->next_seq++;
-	doomed = qp->ep->faults != NULL && softhw_fault_hit(qp->ep->faults, SOFTHW_FAULT_RDMA_ERROR);
-	wr_done = rnic_cma_try(qp, in, bytes, &status);
+	if (qp->ep->faults != NULL) {
+		doomed = softhw_fault_hit(qp->ep->faults, SOFTHW_FAULT_RDMA_ERROR);
+		cutting = softhw_fault_hit(qp->ep->faults, SOFTHW_FAULT_DISCONNECT);
+		if (cutting && qp->state == QP_RTS) { /* now; else when the pump reaches it */
+			if (!qp->broken)
+				cut(qp);
+			cutting = false;
+		}
+	}
+	wr_done = !qp->broken && rnic_cma_try(qp, in, bytes, &status);
 	if (wr_done && status == DOCA_SUCCESS && doomed)
 		status = doom(qp); /* done, but reported as the transport's failure: the branch below */
 	if (wr_done && status == DOCA_SUCCESS) {
@@ -365,6 +393,7 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	wr->doomed = doomed && !wr_done;
+	wr->cut = cutting;
 	if (wr_done) {
 		/* the direct path failed: that fails the qp, behind this request's completion */
 		wr->sent = wr->cma = true;

@@ -82,8 +82,8 @@ struct softhw_rnic_wr {
 	uint64_t wr_id;
 	enum softhw_rnic_opcode op;
 	/*
-	 * A qp in error refuses the request (NOT_CONNECTED) instead of completing it flushed behind
-	 * the failure: the poster flushes it itself (verbs, which orders its receive flushes first).
+	 * A qp that failed or ended refuses the request (NOT_CONNECTED) instead of completing it
+	 * flushed behind the end: the poster flushes it itself (verbs: its receive flushes go first).
 	 */
 	bool refuse_in_error;
 	const struct softhw_rnic_sge *sgl; /* send/write: source; read/atomics/get: destination */
@@ -296,9 +296,10 @@ struct softhw_rnic_ops {
 
 	/* ---- data path ---- */
 	/*
-	 * Queues a work request. On a qp that failed, the wr completes flushed (SHUTDOWN) behind the
-	 * failure's CQEs, or is refused with NOT_CONNECTED if wr->refuse_in_error; NOT_CONNECTED on
-	 * one disconnected or not connected yet (the caller logs which call to make). Everything else is reported by the wr's CQE: the target's
+	 * Queues a work request. On a qp that failed or ended, the wr completes flushed (SHUTDOWN, or
+	 * CONNECTION_ABORTED after a hang-up) behind the end's CQEs, or is refused with NOT_CONNECTED
+	 * if wr->refuse_in_error; NOT_CONNECTED on one not connected yet (the caller logs which call
+	 * to make). Everything else is reported by the wr's CQE: the target's
 	 * refusal (NOT_PERMITTED: the rkey's export or the target ep lacks the right;
 	 * INVALID_VALUE: outside the export / unknown rkey), the peer's death (CONNECTION_ABORTED),
 	 * a receive too small (TOO_BIG, and the receiver's receive fails too), no receive posted

@@ -84,6 +84,7 @@ struct rnic_wr {
 	uint8_t parts;            /* records it took on a path that cuts it (ring.c's WRITEs) */
 	bool cma;                 /* executed locally by cross-memory attach */
 	bool doomed;              /* fails on purpose at its completion (faults.rdma_error) */
+	bool cut;                 /* its connection is cut before it leaves (faults.disconnect; queued while connecting) */
 	struct rnic_out out;
 };
 
@@ -103,8 +104,8 @@ enum rnic_qp_state {
 	QP_HANDSHAKE, /* hello sent, waiting for the acceptor's answer */
 	QP_REQUEST,   /* CM server: request queued, waiting for accept / reject */
 	QP_RTS,       /* connected */
-	QP_ERROR,     /* failed: posts fail with NOT_CONNECTED */
-	QP_CLOSED,    /* disconnected (by either side) */
+	QP_ERROR,     /* failed: posts complete flushed (qp->flush), or fail with NOT_CONNECTED (refuse_in_error) */
+	QP_CLOSED,    /* disconnected (by either side): posts as in QP_ERROR once it was connected */
 };
 
 struct rnic_ep;
@@ -139,7 +140,7 @@ struct rnic_qp {
 	struct softhw_bias_lock lock; /* everything below (leans to the posting thread: bias_lock.h) */
 	void *user;
 	enum rnic_qp_state state;
-	doca_error_t flush;        /* QP_ERROR: what work posted now completes with (qp_shut's flush) */
+	doca_error_t flush;        /* QP_ERROR, QP_CLOSED: what work posted now completes with (qp_shut's flush) */
 	bool dead;                 /* qp_destroy called: the service thread frees it */
 	bool cm;                   /* made by RDMA-CM */
 	bool dialer;

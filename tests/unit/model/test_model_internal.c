@@ -384,9 +384,10 @@ static void test_faults(void)
 	} bad[] = {
 		{"[card a]\nprofile = bf3\nfaults.dma_errors = 3\n",
 		 "devices.conf:3: unknown key 'faults.dma_errors'; the faults keys are faults.<k> with <k> one of dma_error, "
-		 "rdma_error, drop, side, seed"},
+		 "rdma_error, disconnect, drop, side, seed"},
 		{"[card a]\nprofile = bf3\nfaults.dma_error = 0\n", "devices.conf:3: faults.dma_error: '0' is not a count"},
 		{"[card a]\nprofile = bf3\nfaults.rdma_error = -2\n", "devices.conf:3: faults.rdma_error: '-2' is not a count"},
+		{"[card a]\nprofile = bf3\nfaults.disconnect = 0\n", "devices.conf:3: faults.disconnect: '0' is not a count"},
 		{"[card a]\nprofile = bf3\nfaults.rdma_error = 5x\n", "devices.conf:3: faults.rdma_error: '5x' is not a count"},
 		{"[card a]\nprofile = bf3\nfaults.rdma_error = 2000000000\n",
 		 "devices.conf:3: faults.rdma_error: '2000000000' is not a count; give N from 1 to 1000000000"},
@@ -419,8 +420,8 @@ static void test_faults(void)
 	CHECK_OK(load_text("[card a]\nprofile = bf3\n", SOFTHW_ROLE_HOST));
 	CHECK(model.cards[0].faults == NULL && !softhw_fault_hit(NULL, SOFTHW_FAULT_RDMA_ERROR));
 
-	/* every 3rd DMA copy, every 4th RDMA work request; the other card has none */
-	CHECK_OK(load_text("[card a]\nprofile = bf3\nfaults.dma_error = 3\nfaults.rdma_error = 4\n"
+	/* every 3rd DMA copy, every 4th RDMA work request, a cut every 5th; the other card has none */
+	CHECK_OK(load_text("[card a]\nprofile = bf3\nfaults.dma_error = 3\nfaults.rdma_error = 4\nfaults.disconnect = 5\n"
 			   "[card b]\nprofile = bf3\n", SOFTHW_ROLE_DPU));
 	CHECK(out[0] == '\0');
 	f = model.cards[0].faults;
@@ -428,11 +429,14 @@ static void test_faults(void)
 	for (unsigned i = 1; i <= 12; i++) {
 		CHECK(softhw_fault_hit(f, SOFTHW_FAULT_DMA_ERROR) == (i % 3 == 0));
 		CHECK(softhw_fault_hit(f, SOFTHW_FAULT_RDMA_ERROR) == (i % 4 == 0));
+		CHECK(softhw_fault_hit(f, SOFTHW_FAULT_DISCONNECT) == (i % 5 == 0));
 		CHECK(!softhw_fault_hit(f, SOFTHW_FAULT_DROP)); /* not configured */
 	}
 	CHECK(f->seen[SOFTHW_FAULT_DMA_ERROR] == 12 && f->hits[SOFTHW_FAULT_DMA_ERROR] == 4);
 	CHECK(f->hits[SOFTHW_FAULT_RDMA_ERROR] == 3 && f->hits[SOFTHW_FAULT_DROP] == 0);
+	CHECK(f->hits[SOFTHW_FAULT_DISCONNECT] == 2);
 	CHECK(strcmp(softhw_fault_key(SOFTHW_FAULT_DROP), "faults.drop") == 0);
+	CHECK(strcmp(softhw_fault_key(SOFTHW_FAULT_DISCONNECT), "faults.disconnect") == 0);
 
 	/* faults.side: the other side has none */
 	CHECK_OK(load_text("[card a]\nprofile = bf3\nfaults.rdma_error = 4\nfaults.side = DPU\n", SOFTHW_ROLE_HOST));

@@ -167,7 +167,10 @@ static void xconnect(struct side *s, int rfd, int wfd, bool cm, bool server, uin
 
 		CHECK(get_msg(rfd, msg, sizeof(msg) - 1, s) > 1 && msg[0] == 'L');
 		port = (uint16_t)atoi(msg + 1);
-		CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.0.0.1", port, &addr));
+		/* a RoCEv2 card's listener is on the card's address (RDMA_TEST_ADDR), a stream card's anywhere */
+		CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4,
+					       getenv("RDMA_TEST_ADDR") != NULL ? getenv("RDMA_TEST_ADDR") : "127.0.0.1",
+					       port, &addr));
 		CHECK_OK(doca_rdma_connect_to_addr(s->rdma, addr, (union doca_data){.u64 = 7}));
 		RUN_FOR(s, 10, s->est == 1);
 		CHECK_OK(doca_rdma_addr_destroy(addr)); /* in use until established */
@@ -1317,6 +1320,106 @@ static void test_injected_cm(void)
 	test_injected(true);
 }
 
+/*
+ * 10. faults.disconnect = 4 (cut.conf, both processes; the passive peer posts no work): the
+ * card cuts the connection before the fourth work request leaves. Three writes land; the fourth
+ * and those behind it complete CONNECTION_ABORTED, in order, none of them reaches the peer, and
+ * both ends see the connection end as when the other process ends: the stream's peer at once (its
+ * disconnect callback); a RoCEv2 peer (cut_roce.conf, RDMA_TEST_ADDR) when its own send goes
+ * unanswered, as on a wire (the send fails and the connection ends).
+ */
+
+static void cut_child(int rfd, int wfd, void *argp)
+{
+	struct cm_arg *a = argp;
+	struct side b;
+	char buf[8], zero[64] = {0};
+
+	side_up(&b, ALL_RDMA, LRW | ALL_RDMA, 4096);
+	xconnect(&b, rfd, wfd, a->cm, true, a->port);
+	send_mmap(&b, wfd);
+	expect_msg(rfd, "C", &b);
+	if (getenv("RDMA_TEST_ADDR") != NULL) { /* RoCEv2: nothing told us; our next request finds out */
+		struct doca_rdma_task_send *s;
+		struct doca_buf *src = lbuf(&b, 1024, 16, 16);
+
+		CHECK_OK(doca_rdma_task_send_allocate_init(b.rdma, b.conn, src, (union doca_data){0}, &s));
+		CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(s)));
+		RUN_FOR(&b, 15, b.err == 1 && b.disc + b.fail == 1);
+		/* a silent peer is given up (SOFTDOCA_ROCE_DEAD_MS) as one that went away */
+		CHECK(b.ok == 0 && b.errs[0] == DOCA_ERROR_CONNECTION_ABORTED);
+		fprintf(stderr, "  cut (RoCEv2): the peer's send failed with %s after %.1f s (failed %d, disconnected %d)\n",
+			doca_error_get_name(b.errs[0]), run_elapsed, b.fail, b.disc);
+		doca_task_free(doca_rdma_task_send_as_task(s));
+		CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	} else {
+		RUN_FOR(&b, 5, b.disc + b.fail == 1);
+		CHECK(b.disc == 1); /* the peer went away, as far as this end can tell */
+	}
+	CHECK(strcmp(b.mem, "write 1") == 0 && strcmp(b.mem + 64, "write 2") == 0 && strcmp(b.mem + 128, "write 3") == 0);
+	for (int i = 3; i < 7; i++)
+		CHECK(memcmp(b.mem + 64 * i, zero, 64) == 0); /* nothing after the cut */
+	put_str(wfd, test_failures == 0 ? "ok" : "bad");
+	CHECK(get_msg(rfd, buf, sizeof(buf) - 1, &b) >= 0);
+	side_down(&b);
+}
+
+static void test_cut(bool cm)
+{
+	struct cm_arg arg = {.cm = cm, .port = free_port()};
+	struct doca_rdma_task_write *w[7];
+	struct doca_buf *src[7], *dst[7];
+	struct doca_mmap *rm;
+	uint64_t base = 0;
+	struct duo d;
+	struct side a;
+
+	duo_start(&d, cut_child, &arg);
+	side_up(&a, LRW, LRW, 4096);
+	xconnect(&a, d.c2p[0], d.p2c[1], cm, false, arg.port);
+	rm = recv_mmap(d.c2p[0], &a, &base);
+	for (int i = 0; i < 7; i++) {
+		snprintf(a.mem + 64 * i, 64, "write %d", i + 1);
+		src[i] = lbuf(&a, 64 * (size_t)i, 64, 8);
+		dst[i] = rbuf(rm, base + 64 * (uint64_t)i, 64, 0);
+		CHECK_OK(doca_rdma_task_write_allocate_init(a.rdma, a.conn, src[i], dst[i], (union doca_data){0}, &w[i]));
+	}
+	for (int i = 0; i < 3; i++) {
+		CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w[i])));
+		RUN_FOR(&a, 5, a.ok + a.err == i + 1);
+	}
+	CHECK(a.ok == 3 && a.err == 0);
+	for (int i = 3; i < 7; i++) /* the cut comes before the fourth */
+		(void)doca_task_submit(doca_rdma_task_write_as_task(w[i]));
+	RUN_FOR(&a, 5, a.ok + a.err == 7);
+	CHECK(a.ok == 3 && a.err == 4);
+	for (int i = 0; i < 4; i++)
+		CHECK(a.errs[i] == DOCA_ERROR_CONNECTION_ABORTED);
+	RUN_FOR(&a, 5, a.fail + a.disc >= 1);
+	CHECK(a.disc == 1 && a.fail == 0);
+	fprintf(stderr, "  cut (%s): 3 writes landed, the 4th to 7th %s; disconnected %d\n", cm ? "cm" : "oob",
+		doca_error_get_name(a.errs[0]), a.disc);
+	put_str(d.p2c[1], "C");
+	expect_msg(d.c2p[0], "ok", &a);
+	put_str(d.p2c[1], "Q");
+	duo_end(&d, false);
+	for (int i = 0; i < 7; i++) {
+		doca_task_free(doca_rdma_task_write_as_task(w[i]));
+		CHECK_OK(doca_buf_dec_refcount(src[i], NULL));
+		CHECK_OK(doca_buf_dec_refcount(dst[i], NULL));
+	}
+	drop_mmap(rm);
+	side_down(&a);
+}
+static void test_cut_oob(void)
+{
+	test_cut(false);
+}
+static void test_cut_cm(void)
+{
+	test_cut(true);
+}
+
 int main(int argc, char **argv)
 {
 	const char *only = argc > 1 ? argv[1] : NULL;
@@ -1352,6 +1455,12 @@ int main(int argc, char **argv)
 			TEST_RUN(test_injected_oob);
 		if (strstr("test_injected_cm", only) != NULL)
 			TEST_RUN(test_injected_cm);
+	}
+	if (only != NULL && strstr(only, "cut") != NULL) { /* with cut.conf only */
+		if (strstr("test_cut_oob", only) != NULL)
+			TEST_RUN(test_cut_oob);
+		if (strstr("test_cut_cm", only) != NULL)
+			TEST_RUN(test_cut_cm);
 	}
 	CHECK_OK(doca_buf_inventory_destroy(inv));
 	CHECK_OK(doca_dev_close(dev));
