@@ -1264,52 +1264,71 @@ static void injected_child(int rfd, int wfd, void *argp)
 	side_down(&b);
 }
 
-static void test_injected(bool cm)
-{
-	struct cm_arg arg = {.cm = cm, .port = free_port()};
+/* The faults' seven writes ("write 1" ... into the peer's 64-byte slots): the first three one at a
+ * time (each lands), the rest at once; the card's fault comes with the fourth. */
+struct seven {
 	struct doca_rdma_task_write *w[7];
 	struct doca_buf *src[7], *dst[7];
 	struct doca_mmap *rm;
+};
+
+static void seven_writes(struct seven *v, struct side *a, struct duo *d)
+{
 	uint64_t base = 0;
+
+	v->rm = recv_mmap(d->c2p[0], a, &base);
+	for (int i = 0; i < 7; i++) {
+		snprintf(a->mem + 64 * i, 64, "write %d", i + 1);
+		v->src[i] = lbuf(a, 64 * (size_t)i, 64, 8);
+		v->dst[i] = rbuf(v->rm, base + 64 * (uint64_t)i, 64, 0);
+		CHECK_OK(doca_rdma_task_write_allocate_init(a->rdma, a->conn, v->src[i], v->dst[i], (union doca_data){0},
+							    &v->w[i]));
+	}
+	for (int i = 0; i < 3; i++) {
+		CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(v->w[i])));
+		RUN_FOR(a, 5, a->ok + a->err == i + 1);
+	}
+	CHECK(a->ok == 3 && a->err == 0);
+	for (int i = 3; i < 7; i++)
+		(void)doca_task_submit(doca_rdma_task_write_as_task(v->w[i]));
+	RUN_FOR(a, 5, a->ok + a->err == 7);
+	CHECK(a->ok == 3 && a->err == 4);
+}
+
+/* Tells the child to check its memory, waits for its word, and frees the writes. */
+static void seven_end(struct seven *v, struct side *a, struct duo *d)
+{
+	put_str(d->p2c[1], "C");
+	expect_msg(d->c2p[0], "ok", a);
+	put_str(d->p2c[1], "Q");
+	duo_end(d, false);
+	for (int i = 0; i < 7; i++) {
+		doca_task_free(doca_rdma_task_write_as_task(v->w[i]));
+		CHECK_OK(doca_buf_dec_refcount(v->src[i], NULL));
+		CHECK_OK(doca_buf_dec_refcount(v->dst[i], NULL));
+	}
+	drop_mmap(v->rm);
+	side_down(a);
+}
+
+static void test_injected(bool cm)
+{
+	struct cm_arg arg = {.cm = cm, .port = free_port()};
+	struct seven v;
 	struct duo d;
 	struct side a;
 
 	duo_start(&d, injected_child, &arg);
 	side_up(&a, LRW, LRW, 4096);
 	xconnect(&a, d.c2p[0], d.p2c[1], cm, false, arg.port);
-	rm = recv_mmap(d.c2p[0], &a, &base);
-	for (int i = 0; i < 7; i++) {
-		snprintf(a.mem + 64 * i, 64, "write %d", i + 1);
-		src[i] = lbuf(&a, 64 * (size_t)i, 64, 8);
-		dst[i] = rbuf(rm, base + 64 * (uint64_t)i, 64, 0);
-		CHECK_OK(doca_rdma_task_write_allocate_init(a.rdma, a.conn, src[i], dst[i], (union doca_data){0}, &w[i]));
-	}
-	for (int i = 0; i < 3; i++) { /* one at a time: each lands */
-		CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w[i])));
-		RUN_FOR(&a, 5, a.ok + a.err == i + 1);
-	}
-	CHECK(a.ok == 3 && a.err == 0);
-	for (int i = 3; i < 7; i++) /* the fourth fails, and what follows it */
-		(void)doca_task_submit(doca_rdma_task_write_as_task(w[i]));
-	RUN_FOR(&a, 5, a.ok + a.err == 7);
-	CHECK(a.ok == 3 && a.err == 4);
+	seven_writes(&v, &a, &d); /* the fourth fails, and what follows it */
 	CHECK(a.errs[0] == DOCA_ERROR_CONNECTION_ABORTED);
 	/* in order behind it, flushed as the qp's queued work is (also when it failed at post) */
 	CHECK(a.errs[1] == DOCA_ERROR_SHUTDOWN && a.errs[2] == DOCA_ERROR_SHUTDOWN && a.errs[3] == DOCA_ERROR_SHUTDOWN);
 	RUN_FOR(&a, 5, a.fail + a.disc >= 1); /* the connection failed with it */
 	fprintf(stderr, "  injected (%s): 3 writes landed, the 4th %s, then %s; connection failed %d, disconnected %d\n",
 		cm ? "cm" : "oob", doca_error_get_name(a.errs[0]), doca_error_get_name(a.errs[1]), a.fail, a.disc);
-	put_str(d.p2c[1], "C");
-	expect_msg(d.c2p[0], "ok", &a);
-	put_str(d.p2c[1], "Q");
-	duo_end(&d, false);
-	for (int i = 0; i < 7; i++) {
-		doca_task_free(doca_rdma_task_write_as_task(w[i]));
-		CHECK_OK(doca_buf_dec_refcount(src[i], NULL));
-		CHECK_OK(doca_buf_dec_refcount(dst[i], NULL));
-	}
-	drop_mmap(rm);
-	side_down(&a);
+	seven_end(&v, &a, &d);
 }
 static void test_injected_oob(void)
 {
@@ -1367,49 +1386,21 @@ static void cut_child(int rfd, int wfd, void *argp)
 static void test_cut(bool cm)
 {
 	struct cm_arg arg = {.cm = cm, .port = free_port()};
-	struct doca_rdma_task_write *w[7];
-	struct doca_buf *src[7], *dst[7];
-	struct doca_mmap *rm;
-	uint64_t base = 0;
+	struct seven v;
 	struct duo d;
 	struct side a;
 
 	duo_start(&d, cut_child, &arg);
 	side_up(&a, LRW, LRW, 4096);
 	xconnect(&a, d.c2p[0], d.p2c[1], cm, false, arg.port);
-	rm = recv_mmap(d.c2p[0], &a, &base);
-	for (int i = 0; i < 7; i++) {
-		snprintf(a.mem + 64 * i, 64, "write %d", i + 1);
-		src[i] = lbuf(&a, 64 * (size_t)i, 64, 8);
-		dst[i] = rbuf(rm, base + 64 * (uint64_t)i, 64, 0);
-		CHECK_OK(doca_rdma_task_write_allocate_init(a.rdma, a.conn, src[i], dst[i], (union doca_data){0}, &w[i]));
-	}
-	for (int i = 0; i < 3; i++) {
-		CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w[i])));
-		RUN_FOR(&a, 5, a.ok + a.err == i + 1);
-	}
-	CHECK(a.ok == 3 && a.err == 0);
-	for (int i = 3; i < 7; i++) /* the cut comes before the fourth */
-		(void)doca_task_submit(doca_rdma_task_write_as_task(w[i]));
-	RUN_FOR(&a, 5, a.ok + a.err == 7);
-	CHECK(a.ok == 3 && a.err == 4);
+	seven_writes(&v, &a, &d); /* the cut comes before the fourth */
 	for (int i = 0; i < 4; i++)
 		CHECK(a.errs[i] == DOCA_ERROR_CONNECTION_ABORTED);
 	RUN_FOR(&a, 5, a.fail + a.disc >= 1);
 	CHECK(a.disc == 1 && a.fail == 0);
 	fprintf(stderr, "  cut (%s): 3 writes landed, the 4th to 7th %s; disconnected %d\n", cm ? "cm" : "oob",
 		doca_error_get_name(a.errs[0]), a.disc);
-	put_str(d.p2c[1], "C");
-	expect_msg(d.c2p[0], "ok", &a);
-	put_str(d.p2c[1], "Q");
-	duo_end(&d, false);
-	for (int i = 0; i < 7; i++) {
-		doca_task_free(doca_rdma_task_write_as_task(w[i]));
-		CHECK_OK(doca_buf_dec_refcount(src[i], NULL));
-		CHECK_OK(doca_buf_dec_refcount(dst[i], NULL));
-	}
-	drop_mmap(rm);
-	side_down(&a);
+	seven_end(&v, &a, &d);
 }
 static void test_cut_oob(void)
 {
