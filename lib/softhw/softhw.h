@@ -210,7 +210,10 @@ enum softhw_fault {
 struct softhw_faults {
 	uint32_t every[SOFTHW_FAULT_COUNT]; /* the error kinds: every Nth occurrence fails; 0: none */
 	uint32_t drop_ppm;                  /* DROP: the share lost, in parts per million */
+	uint32_t delay_ms, jitter_ms;       /* RoCEv2 datagrams coming in are held delay + [0, jitter] ms */
 	uint64_t rng;                       /* DROP's generator state, from faults.seed (atomic) */
+	uint64_t rng_delay;                 /* the jitter's, from the seed too (atomic) */
+	uint64_t delayed;                   /* datagrams held (atomic) */
 	uint64_t seen[SOFTHW_FAULT_COUNT];  /* occurrences so far (atomic) */
 	uint64_t hits[SOFTHW_FAULT_COUNT];  /* faults injected (atomic) */
 };
@@ -222,6 +225,11 @@ struct softhw_faults {
 bool softhw_fault_hit(struct softhw_faults *f, enum softhw_fault kind);
 /* The configuration key of a kind ("faults.rdma_error"), for log lines. */
 const char *softhw_fault_key(enum softhw_fault kind);
+/*
+ * How long to hold the next datagram coming in (faults.delay, faults.jitter): delay plus a
+ * share of the jitter drawn from the seed, in ms; 0 when the card delays nothing.
+ */
+uint32_t softhw_fault_delay_ms(struct softhw_faults *f);
 
 /* How the card's soft NIC talks to peers (`wire =` in the configuration). */
 enum softhw_wire {

@@ -38,6 +38,19 @@ bool softhw_fault_hit(struct softhw_faults *f, enum softhw_fault kind)
 	return hit;
 }
 
+uint32_t softhw_fault_delay_ms(struct softhw_faults *f)
+{
+	uint32_t ms;
+
+	if (f == NULL || (f->delay_ms == 0 && f->jitter_ms == 0))
+		return 0;
+	ms = f->delay_ms;
+	if (f->jitter_ms != 0)
+		ms += (uint32_t)(mix(__atomic_add_fetch(&f->rng_delay, GOLDEN, __ATOMIC_RELAXED)) % (f->jitter_ms + 1ull));
+	__atomic_fetch_add(&f->delayed, 1, __ATOMIC_RELAXED);
+	return ms;
+}
+
 const char *softhw_fault_key(enum softhw_fault kind)
 {
 	switch (kind) {

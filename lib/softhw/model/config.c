@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,13 +65,15 @@ static const char *const side_prefix[MODEL_SIDE_COUNT] = {"host", "dpu"};
 #define KNOWN_KEYS \
 	"profile, wire, host.<f> and dpu.<f> with <f> one of pci, ibdev, iface, mac, ipv4, ipv6, gid, " \
 	"type, sf_index, and faults.<k> with <k> one of " FAULT_KEYS
-#define FAULT_KEYS "dma_error, rdma_error, disconnect, drop, side, seed"
+#define FAULT_KEYS "dma_error, rdma_error, disconnect, drop, delay, jitter, side, seed"
 
 static const char *const fault_keys[MODEL_FAULT_KEY_COUNT] = {
 	[MODEL_FAULT_DMA_ERROR] = "dma_error",
 	[MODEL_FAULT_RDMA_ERROR] = "rdma_error",
 	[MODEL_FAULT_DISCONNECT] = "disconnect",
 	[MODEL_FAULT_DROP] = "drop",
+	[MODEL_FAULT_DELAY] = "delay",
+	[MODEL_FAULT_JITTER] = "jitter",
 	[MODEL_FAULT_SIDE] = "side",
 	[MODEL_FAULT_SEED] = "seed",
 };
@@ -446,6 +449,25 @@ static bool parse_fault_share(struct parser *p, const char *key, const char *val
 	return true;
 }
 
+/* "faults.delay = 5ms" (or "5"): a time in milliseconds, 0 to 60000. */
+static bool parse_fault_ms(struct parser *p, const char *key, const char *value, uint32_t *ms)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = isdigit((unsigned char)value[0]) ? strtoull(value, &end, 10) : ULLONG_MAX;
+	if (v != ULLONG_MAX && errno == 0 && strcmp(end, "ms") == 0)
+		end += 2;
+	if (v > 60000 || errno != 0 || *end != '\0') {
+		model_report(p->path, p->line, "%s: '%s' is not a time; give milliseconds from 0 to 60000 (5ms or 5)", key,
+			     value);
+		return false;
+	}
+	*ms = (uint32_t)v;
+	return true;
+}
+
 /* A faults.<k> key of the card. */
 static bool parse_fault_key(struct parser *p, const char *key, const char *value)
 {
@@ -475,6 +497,11 @@ static bool parse_fault_key(struct parser *p, const char *key, const char *value
 		break;
 	case MODEL_FAULT_DROP:
 		if (!parse_fault_share(p, key, value, &f->drop_ppm))
+			return false;
+		break;
+	case MODEL_FAULT_DELAY:
+	case MODEL_FAULT_JITTER:
+		if (!parse_fault_ms(p, key, value, i == MODEL_FAULT_DELAY ? &f->delay_ms : &f->jitter_ms))
 			return false;
 		break;
 	case MODEL_FAULT_SIDE:
@@ -557,6 +584,14 @@ static bool check_card(const char *path, const struct model_card_spec *card)
 		model_report(path, card->faults.line[MODEL_FAULT_DROP],
 			     "faults.drop: card '%s' carries RDMA on reliable streams (wire = stream), which lose nothing; "
 			     "set wire = rocev2 to lose datagrams, or use faults.rdma_error", card->name);
+		return false;
+	}
+	if ((card->faults.delay_ms != 0 || card->faults.jitter_ms != 0) && card->wire != SOFTHW_WIRE_ROCEV2) {
+		int k = card->faults.delay_ms != 0 ? MODEL_FAULT_DELAY : MODEL_FAULT_JITTER;
+
+		model_report(path, card->faults.line[k],
+			     "faults.%s: card '%s' carries RDMA on streams (wire = stream), which have no datagrams to "
+			     "hold; set wire = rocev2", k == MODEL_FAULT_DELAY ? "delay" : "jitter", card->name);
 		return false;
 	}
 	if (card->faults.line[MODEL_FAULT_SIDE] != 0 && card->faults.side_set[MODEL_SIDE_DPU] &&

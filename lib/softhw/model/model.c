@@ -261,7 +261,7 @@ static struct softhw_faults *card_faults(const struct model_fault_spec *spec, en
 					 struct softhw_faults *out)
 {
 	const int side = role == SOFTHW_ROLE_DPU ? MODEL_SIDE_DPU : MODEL_SIDE_HOST;
-	bool any = spec->drop_ppm != 0;
+	bool any = spec->drop_ppm != 0 || spec->delay_ms != 0 || spec->jitter_ms != 0;
 
 	for (int k = 0; k < SOFTHW_FAULT_COUNT; k++)
 		any = any || spec->every[k] != 0;
@@ -270,7 +270,10 @@ static struct softhw_faults *card_faults(const struct model_fault_spec *spec, en
 	memset(out, 0, sizeof(*out));
 	memcpy(out->every, spec->every, sizeof(out->every));
 	out->drop_ppm = spec->drop_ppm;
+	out->delay_ms = spec->delay_ms;
+	out->jitter_ms = spec->jitter_ms;
 	out->rng = spec->line[MODEL_FAULT_SEED] != 0 ? spec->seed : 1;
+	out->rng_delay = ~out->rng; /* its own sequence: a jitter does not move the drops */
 	return out;
 }
 
@@ -404,6 +407,8 @@ static void log_faults(const struct softhw_model *m, const struct softhw_card *c
 	char what[160] = "";
 	size_t n = 0;
 
+	if (f->delay_ms != 0 || f->jitter_ms != 0)
+		n += (size_t)snprintf(what, sizeof(what), "faults.delay %u ms + up to %u ms", f->delay_ms, f->jitter_ms);
 	for (int k = 0; k < SOFTHW_FAULT_COUNT && n < sizeof(what); k++) {
 		if (k == SOFTHW_FAULT_DROP && f->drop_ppm != 0)
 			n += (size_t)snprintf(what + n, sizeof(what) - n, "%s%s %.4g%%", n ? ", " : "",

@@ -72,6 +72,8 @@ enum model_fault_key {
 	MODEL_FAULT_RDMA_ERROR,
 	MODEL_FAULT_DISCONNECT,
 	MODEL_FAULT_DROP,
+	MODEL_FAULT_DELAY,
+	MODEL_FAULT_JITTER,
 	MODEL_FAULT_SIDE,
 	MODEL_FAULT_SEED,
 	MODEL_FAULT_KEY_COUNT,
@@ -81,6 +83,7 @@ struct model_fault_spec {
 	unsigned line[MODEL_FAULT_KEY_COUNT]; /* where each key was set; 0: not */
 	uint32_t every[SOFTHW_FAULT_COUNT];   /* dma_error, rdma_error, disconnect: every Nth */
 	uint32_t drop_ppm;
+	uint32_t delay_ms, jitter_ms;
 	uint64_t seed;
 	bool side_set[MODEL_SIDE_COUNT];      /* faults.side (both when not given) */
 };

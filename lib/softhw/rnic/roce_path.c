@@ -115,11 +115,27 @@ struct roce_lport {
 	unsigned nowed;
 	unsigned idle_polls;       /* owner polls whose own socket was empty (rx): ROCE_SWEEP_EVERY */
 	uint64_t acks_behind;      /* owed ACKs sent behind the reply they left with (tx_ack_last; atomic) */
-	struct softhw_faults *faults; /* the card's of the address (faults.drop); NULL: none */
+	struct softhw_faults *faults; /* the card's of the address (faults.drop, .delay); NULL: none */
 	uint64_t drop_fault;       /* datagrams lost on purpose (faults.drop; atomic) */
+	struct roce_held *held;    /* datagrams held on purpose, by due time (faults.delay; rx) */
+	unsigned nheld;
+	uint64_t held_due;         /* the first one's due time (ms; UINT64_MAX: none; atomic) */
+	uint64_t held_fault;       /* datagrams held (atomic) */
 	uint64_t drop_icrc;        /* datagrams whose ICRC fits no IPv4 ID (atomic) */
 	uint64_t drop_source;      /* RC datagrams from another address than their QP's peer (atomic) */
 };
+
+/*
+ * A datagram held on its way in (faults.delay, faults.jitter) until it is due, as on a slow
+ * link; a jitter larger than the gap between two datagrams reorders them.
+ */
+struct roce_held {
+	struct roce_held *next;
+	uint64_t due;              /* rnic_now_ms */
+	struct roce_port_msg m;    /* allocated to the datagram's length */
+};
+
+#define ROCE_HELD_MAX 4096 /* held at once; more are lost (drop_fault), as a link's queue overflows */
 
 /* A buffer of the path the engine uses for a work request (see rc_recv_take): READ and atomic
  * results, a sync event's value to set, a source of several pieces. */
@@ -319,6 +335,7 @@ static struct roce_lport *lport_get(const struct softhw_function *fn, doca_error
 	pthread_mutex_init(&lp->rx, NULL);
 	lp->ip = ip;
 	lp->faults = fn->card->faults;
+	lp->held_due = UINT64_MAX;
 	lp->mtu_log = if_mtu_log(ip);
 	roce_port_use_gro(lp->port); /* lport_drain offers ROCE_RX_BATCH msgs */
 	lp->window = roce_window(roce_port_rcvbuf(lp->port), 1u << lp->mtu_log);
@@ -1497,13 +1514,97 @@ static bool icrc_ok(const struct roce_lport *lp, const struct roce_port_msg *m)
 	return roce_icrc_solve_ip4_id(&ip, ntohs(m->from.sin_port), ROCE_UDP_PORT, m->buf, m->len, &id);
 }
 
+/* Hands a datagram whose ICRC was checked to RDMA-CM or its qp's engine (lp->rx held). */
+static void lport_take(struct roce_lport *lp, const struct roce_port_msg *m, struct roce_qp **last,
+		       struct rnic_ep *owner)
+{
+	struct roce_qp *s;
+	bool live;
+
+	if (m->qpn == 1) {
+		roce_cm_rx(&lp->cm, m); /* a CM MAD */
+		return;
+	}
+	s = qp_by_qpn(lp, m->qpn);
+	if (s == NULL)
+		return;
+	if (*last != NULL && *last != s)
+		rx_done(lp, *last, owner);
+	*last = s;
+	softhw_bias_lock(&s->link.qp->lock);
+	live = !s->link.qp->dead && s->rc != NULL; /* (else dropped: no engine) */
+	if (live && ntohl(m->from.sin_addr.s_addr) != s->peer_ip) {
+		/*
+		 * Not from the QP's peer (a forged QPN): dropped before the engine, which would take
+		 * its ACK or NAK, and before `heard`, as rxe drops an RC packet whose source is not its
+		 * QP's destination address.
+		 */
+		__atomic_fetch_add(&lp->drop_source, 1, __ATOMIC_RELAXED);
+	} else if (live) {
+		s->heard = now_ns();
+		rc_enter(s);
+		roce_rc_rx(s->rc, s->heard, m->buf, m->len);
+		rc_leave(s);
+		if (s->link.qp->state == QP_HANDSHAKE && s->link.qp->cm)
+			roce_cm_comm_est(s->link.qp); /* its RTU was lost */
+		else if (__atomic_load_n(&s->link.qp->cm_wait_rtu, __ATOMIC_RELAXED))
+			roce_cm_comm_est_data(s->link.qp); /* librdmacm's QP: the same */
+	}
+	softhw_bias_unlock(&s->link.qp->lock);
+}
+
+/* Holds a datagram for ms (lp->rx held), in due order; the timer or the next drain hands it on. */
+static void lport_hold(struct roce_lport *lp, const struct roce_port_msg *m, uint32_t ms)
+{
+	struct roce_held *h, **pp;
+
+	if (lp->nheld >= ROCE_HELD_MAX ||
+	    (h = malloc(offsetof(struct roce_held, m.buf) + m->len)) == NULL) {
+		__atomic_fetch_add(&lp->drop_fault, 1, __ATOMIC_RELAXED); /* the slow link's queue is full */
+		return;
+	}
+	memcpy(&h->m, m, offsetof(struct roce_port_msg, buf) + m->len);
+	h->due = rnic_now_ms() + ms;
+	for (pp = &lp->held; *pp != NULL && (*pp)->due <= h->due; pp = &(*pp)->next)
+		;
+	h->next = *pp;
+	*pp = h;
+	lp->nheld++;
+	__atomic_fetch_add(&lp->held_fault, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&lp->held_due, lp->held->due, __ATOMIC_RELAXED);
+	rnic_nic_kick(); /* the service thread's next sleep ends when it is due (roce_nic_next_time) */
+}
+
+/* Hands on the held datagrams due by now (lp->rx held); how many. */
+static unsigned lport_release(struct roce_lport *lp, struct rnic_ep *owner, uint64_t now)
+{
+	struct roce_qp *last = NULL;
+	unsigned n = 0;
+
+	if (__atomic_load_n(&lp->held_due, __ATOMIC_RELAXED) > now)
+		return 0;
+	while (lp->held != NULL && lp->held->due <= now) {
+		struct roce_held *h = lp->held;
+
+		lp->held = h->next;
+		lp->nheld--;
+		lport_take(lp, &h->m, &last, owner);
+		free(h);
+		n++;
+	}
+	if (last != NULL)
+		rx_done(lp, last, owner);
+	__atomic_store_n(&lp->held_due, lp->held != NULL ? lp->held->due : UINT64_MAX, __ATOMIC_RELAXED);
+	return n;
+}
+
 /*
  * Takes what waits on the port and hands each datagram to its qp's engine (lp->rx held): the
  * service thread when woken, or an owner polling its ep (service: false), whoever comes first.
  */
 static unsigned lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t hint_qpn, bool sweep)
 {
-	unsigned n, got = 0;
+	unsigned n, got = lport_release(lp, owner, rnic_now_ms());
 
 	do {
 		struct roce_qp *last = NULL;
@@ -1519,8 +1620,7 @@ static unsigned lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32
 		pthread_mutex_unlock(&lp->lock);
 		for (unsigned i = 0; i < n; i++) {
 			const struct roce_port_msg *m = &lp->msgs[i];
-			struct roce_qp *s;
-			bool live;
+			uint32_t ms;
 
 			if (!icrc_ok(lp, m)) {
 				__atomic_fetch_add(&lp->drop_icrc, 1, __ATOMIC_RELAXED); /* damaged: dropped, the sender retries */
@@ -1530,36 +1630,11 @@ static unsigned lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32
 				__atomic_fetch_add(&lp->drop_fault, 1, __ATOMIC_RELAXED); /* lost on the link, on purpose */
 				continue;
 			}
-			if (m->qpn == 1) {
-				roce_cm_rx(&lp->cm, m); /* a CM MAD */
+			if (lp->faults != NULL && (ms = softhw_fault_delay_ms(lp->faults)) != 0) {
+				lport_hold(lp, m, ms); /* on a slow link, on purpose */
 				continue;
 			}
-			s = qp_by_qpn(lp, m->qpn);
-			if (s == NULL)
-				continue;
-			if (last != NULL && last != s)
-				rx_done(lp, last, owner);
-			last = s;
-			softhw_bias_lock(&s->link.qp->lock);
-			live = !s->link.qp->dead && s->rc != NULL; /* (else dropped: no engine) */
-			if (live && ntohl(m->from.sin_addr.s_addr) != s->peer_ip) {
-				/*
-				 * Not from the QP's peer (a forged QPN): dropped before the engine, which
-				 * would take its ACK or NAK, and before `heard`, as rxe drops an RC packet
-				 * whose source is not its QP's destination address.
-				 */
-				__atomic_fetch_add(&lp->drop_source, 1, __ATOMIC_RELAXED);
-			} else if (live) {
-				s->heard = now_ns();
-				rc_enter(s);
-				roce_rc_rx(s->rc, s->heard, m->buf, m->len);
-				rc_leave(s);
-				if (s->link.qp->state == QP_HANDSHAKE && s->link.qp->cm)
-					roce_cm_comm_est(s->link.qp); /* its RTU was lost */
-				else if (__atomic_load_n(&s->link.qp->cm_wait_rtu, __ATOMIC_RELAXED))
-					roce_cm_comm_est_data(s->link.qp); /* librdmacm's QP: the same */
-			}
-			softhw_bias_unlock(&s->link.qp->lock);
+			lport_take(lp, m, &last, owner);
 		}
 		if (last != NULL)
 			rx_done(lp, last, owner);
@@ -1693,6 +1768,8 @@ static uint64_t roce_nic_next_time(uint64_t now)
 		uint64_t t = roce_port_next_time(ports.ports[i]->port); /* DREQs resent for dead processes */
 
 		first = t < first ? t : first;
+		t = __atomic_load_n(&ports.ports[i]->held_due, __ATOMIC_RELAXED); /* faults.delay */
+		first = t < first ? t : first;
 		if (__atomic_load_n(&ports.ports[i]->quiet, __ATOMIC_RELAXED)) {
 			t = __atomic_load_n(&ports.ports[i]->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS;
 			first = t < first ? t : first;
@@ -1705,8 +1782,8 @@ static uint64_t roce_nic_next_time(uint64_t now)
 
 static void roce_nic_timer(uint64_t now)
 {
-	struct roce_lport *back[ROCE_MAX_PORTS];
-	int n = 0;
+	struct roce_lport *back[ROCE_MAX_PORTS], *due[ROCE_MAX_PORTS];
+	int n = 0, ndue = 0;
 
 	roce_cm_timer(now);
 	pthread_mutex_lock(&ports.lock);
@@ -1714,12 +1791,23 @@ static void roce_nic_timer(uint64_t now)
 		struct roce_lport *lp = ports.ports[i];
 
 		roce_port_timer(lp->port, now);
+		if (__atomic_load_n(&lp->held_due, __ATOMIC_RELAXED) <= now)
+			due[ndue++] = lp;
 
 		if (__atomic_load_n(&lp->quiet, __ATOMIC_RELAXED) &&
 		    now >= __atomic_load_n(&lp->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS)
 			back[n++] = lp;
 	}
 	pthread_mutex_unlock(&ports.lock);
+	/* datagrams held on purpose, now due (an owner draining meanwhile hands them on itself) */
+	for (int i = 0; i < ndue; i++)
+		if (pthread_mutex_trylock(&due[i]->rx) == 0) {
+			unsigned got = lport_release(due[i], NULL, now);
+
+			pthread_mutex_unlock(&due[i]->rx);
+			if (got > 0)
+				roce_cm_rx_done();
+		}
 	/* an owner that stopped polling: its owed polls are the service thread's (ports stay) */
 	for (int i = 0; i < n; i++) {
 		struct roce_lport *lp = back[i];
@@ -1757,7 +1845,7 @@ static void port_stats(const struct roce_lport *lp)
 	ip_text(lp->ip, ip, sizeof(ip));
 	snprintf(line, sizeof(line),
 		 "RoCEv2 port %s counters: if_path_mtu %u window %u tx %llu tx_calls %llu tx_gso %llu tx_ack_behind %llu "
-		 "tx_err %llu rx_qp %llu drop_fault %llu drop_icrc %llu drop_source %llu "
+		 "tx_err %llu rx_qp %llu drop_fault %llu held_fault %llu drop_icrc %llu drop_source %llu "
 		 "rx_gro %llu rx_shared %llu rx_forwarded %llu learned %llu fwd_out %llu drop_malformed %llu "
 		 "drop_no_owner %llu drop_dead %llu reclaimed %llu dreq_for_dead %llu rej_for_dead %llu dead_resent %llu dead_conn_bad %llu "
 		 "waited_backs %llu",
@@ -1765,6 +1853,7 @@ static void port_stats(const struct roce_lport *lp)
 		 (unsigned long long)st.tx_gso, (unsigned long long)__atomic_load_n(&lp->acks_behind, __ATOMIC_RELAXED),
 		 (unsigned long long)st.tx_err, (unsigned long long)st.rx_qp,
 		 (unsigned long long)__atomic_load_n(&lp->drop_fault, __ATOMIC_RELAXED),
+		 (unsigned long long)__atomic_load_n(&lp->held_fault, __ATOMIC_RELAXED),
 		 (unsigned long long)__atomic_load_n(&lp->drop_icrc, __ATOMIC_RELAXED),
 		 (unsigned long long)__atomic_load_n(&lp->drop_source, __ATOMIC_RELAXED), (unsigned long long)st.rx_gro,
 		 (unsigned long long)st.rx_shared, (unsigned long long)st.rx_forwarded,
@@ -1790,6 +1879,12 @@ static void roce_nic_stop(void)
 		roce_port_close(lp->port);
 		pthread_mutex_destroy(&lp->lock);
 		pthread_mutex_destroy(&lp->rx);
+		while (lp->held != NULL) { /* held on purpose: lost with the process, as in flight */
+			struct roce_held *h = lp->held;
+
+			lp->held = h->next;
+			free(h);
+		}
 		free(lp->msgs);
 		free(lp);
 	}

@@ -384,10 +384,16 @@ static void test_faults(void)
 	} bad[] = {
 		{"[card a]\nprofile = bf3\nfaults.dma_errors = 3\n",
 		 "devices.conf:3: unknown key 'faults.dma_errors'; the faults keys are faults.<k> with <k> one of dma_error, "
-		 "rdma_error, disconnect, drop, side, seed"},
+		 "rdma_error, disconnect, drop, delay, jitter, side, seed"},
 		{"[card a]\nprofile = bf3\nfaults.dma_error = 0\n", "devices.conf:3: faults.dma_error: '0' is not a count"},
 		{"[card a]\nprofile = bf3\nfaults.rdma_error = -2\n", "devices.conf:3: faults.rdma_error: '-2' is not a count"},
 		{"[card a]\nprofile = bf3\nfaults.disconnect = 0\n", "devices.conf:3: faults.disconnect: '0' is not a count"},
+		{"[card a]\nprofile = bf3\nwire = rocev2\nhost.ipv4 = 127.0.0.9\nfaults.delay = 5s\n",
+		 "devices.conf:5: faults.delay: '5s' is not a time; give milliseconds from 0 to 60000"},
+		{"[card a]\nprofile = bf3\nwire = rocev2\nhost.ipv4 = 127.0.0.9\nfaults.jitter = 60001\n",
+		 "devices.conf:5: faults.jitter: '60001' is not a time"},
+		{"[card a]\nprofile = bf3\nfaults.delay = 2ms\n",
+		 "devices.conf:3: faults.delay: card 'a' carries RDMA on streams (wire = stream), which have no datagrams"},
 		{"[card a]\nprofile = bf3\nfaults.rdma_error = 5x\n", "devices.conf:3: faults.rdma_error: '5x' is not a count"},
 		{"[card a]\nprofile = bf3\nfaults.rdma_error = 2000000000\n",
 		 "devices.conf:3: faults.rdma_error: '2000000000' is not a count; give N from 1 to 1000000000"},
@@ -463,6 +469,34 @@ static void test_faults(void)
 		CHECK(softhw_fault_hit(f, SOFTHW_FAULT_DROP) == (i + 1 == first));
 	CHECK_OK(load_text("[card a]\nprofile = bf3\nwire = rocev2\nfaults.drop = 100%\n", SOFTHW_ROLE_HOST));
 	CHECK(softhw_fault_hit(model.cards[0].faults, SOFTHW_FAULT_DROP));
+	/* delay 2 ms and a jitter of 3: every hold within 2..5 ms, both ends met; the seed repeats them */
+	{
+		uint32_t seen_lo = 0, seen_hi = 0, firsts[8];
+
+		CHECK_OK(load_text("[card a]\nprofile = bf3\nwire = rocev2\nfaults.delay = 2ms\nfaults.jitter = 3\n",
+				   SOFTHW_ROLE_HOST));
+		f = model.cards[0].faults;
+		CHECK(f != NULL && f->delay_ms == 2 && f->jitter_ms == 3 && f->every[SOFTHW_FAULT_RDMA_ERROR] == 0);
+		for (unsigned i = 0; i < 10000; i++) {
+			uint32_t ms = softhw_fault_delay_ms(f);
+
+			CHECK(ms >= 2 && ms <= 5);
+			seen_lo += ms == 2;
+			seen_hi += ms == 5;
+			if (i < 8)
+				firsts[i] = ms;
+		}
+		CHECK(seen_lo > 1500 && seen_hi > 1500 && f->delayed == 10000);
+		CHECK(!softhw_fault_hit(f, SOFTHW_FAULT_DROP)); /* a delay loses nothing */
+		CHECK_OK(load_text("[card a]\nprofile = bf3\nwire = rocev2\nfaults.delay = 2\nfaults.jitter = 3ms\n",
+				   SOFTHW_ROLE_HOST));
+		for (unsigned i = 0; i < 8; i++)
+			CHECK(softhw_fault_delay_ms(model.cards[0].faults) == firsts[i]);
+		CHECK_OK(load_text("[card a]\nprofile = bf3\nwire = rocev2\nfaults.delay = 7\n", SOFTHW_ROLE_HOST));
+		CHECK(softhw_fault_delay_ms(model.cards[0].faults) == 7);
+		CHECK_OK(load_text("[card a]\nprofile = bf3\nwire = rocev2\nfaults.delay = 0ms\n", SOFTHW_ROLE_HOST));
+		CHECK(model.cards[0].faults == NULL && softhw_fault_delay_ms(NULL) == 0);
+	}
 	/* a drop of 0 is no fault at all */
 	CHECK_OK(load_text("[card a]\nprofile = bf3\nwire = rocev2\nfaults.drop = 0%\n", SOFTHW_ROLE_HOST));
 	CHECK(model.cards[0].faults == NULL);
