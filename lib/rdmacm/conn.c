@@ -94,7 +94,8 @@ int cm_send(struct cm_id *id, const struct cm_msg *msg)
 {
 	struct cm_send *s = malloc(sizeof(*s));
 	struct softhw_rnic_sge sge;
-	struct softhw_rnic_wr wr = {.op = SOFTHW_RNIC_OP_SEND, .sgl = &sge, .num_sge = 1};
+	/* a connection that ended refuses it at once: the caller reports that (ENOTCONN) */
+	struct softhw_rnic_wr wr = {.op = SOFTHW_RNIC_OP_SEND, .sgl = &sge, .num_sge = 1, .refuse_in_error = true};
 	doca_error_t err;
 
 	if (s == NULL)
