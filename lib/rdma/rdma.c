@@ -56,6 +56,7 @@ static doca_error_t drdma_start(struct doca_ctx *ctx)
 	}
 	drdma_conns_free(rdma); /* connections of a previous run; must be made again (export/connect) */
 	rdma->had_conns = false;
+	rdma->event_held = false;
 	attr = (struct softhw_rnic_ep_attr){
 		.fn = rdma->dev->devinfo->fn,
 		.access = rdma->permissions,
@@ -129,6 +130,7 @@ static doca_error_t drdma_stop(struct doca_ctx *ctx)
 	 * STOPPING); deferring only the transition is all a program can observe of a NIC's flush.
 	 */
 	drain_wr_cqes(rdma);
+	rdma->event_held = false; /* no connection callback after doca_ctx_stop */
 	rdma->stopping = true;
 	nic->ep_flush_recv(rdma->ep, SOFTDOCA_FLUSH_STATUS);
 	drain_wr_cqes(rdma);
@@ -150,7 +152,11 @@ static bool stop_pending(const struct doca_rdma *rdma)
 /*
  * One poll of the NIC per progress (each poll reads its sockets): work completions mark their
  * tasks done (the core then completes them); a connection event, always the batch's last, runs
- * one user callback, which may stop or destroy the context.
+ * one user callback, which may stop or destroy the context. An event behind completions is held
+ * until their callbacks ran (the core completes ready tasks before it calls us again): a task
+ * that failed with its connection reaches its error callback first, as the CQE that reports it
+ * comes first on hardware (NVIDIA's samples clean up in the task's callback, and end their loop
+ * in the connection's).
  */
 static bool drdma_progress(struct doca_ctx *ctx)
 {
@@ -165,7 +171,18 @@ static bool drdma_progress(struct doca_ctx *ctx)
 	}
 	if (rdma->ep == NULL || rdma->dpa != NULL)
 		return false; /* a DPA datapath completes on the DPA (rdma_dpa.c) */
+	if (rdma->event_held) {
+		struct softhw_rnic_cqe e = rdma->held_event;
+
+		rdma->event_held = false;
+		drdma_conn_event(rdma, &e);
+		return true;
+	}
 	n = drdma_nic(rdma)->ep_poll(rdma->ep, cqes, (int)(sizeof(cqes) / sizeof(cqes[0])));
+	if (n > 1 && cqes[n - 1].kind != SOFTHW_RNIC_CQE_WR) {
+		rdma->held_event = cqes[--n]; /* (the batch's last) */
+		rdma->event_held = true;
+	}
 	if (n > 0 && cqes[n - 1].kind == SOFTHW_RNIC_CQE_WR)
 		ctx->pe->only_marked = true; /* no connection event: no callback runs below */
 	for (int i = 0; i < n; i++) {
@@ -182,7 +199,7 @@ static bool drdma_arm(struct doca_ctx *ctx)
 	struct doca_rdma *rdma = drdma_of(ctx);
 
 	/* A pending stop is work: a PE sleeping on its notification handle must wake for its IDLE. */
-	if (stop_pending(rdma))
+	if (stop_pending(rdma) || rdma->event_held)
 		return true;
 	return rdma->ep != NULL && rdma->dpa == NULL && drdma_nic(rdma)->ep_arm(rdma->ep);
 }

@@ -124,6 +124,12 @@ struct doca_rdma {
 	struct doca_rdma_connection *conns;  /* every connection of this start (freed at next start / destroy) */
 	struct drdma_conn_set conn_set;      /* the same connections, by pointer value: drdma_conn_belongs */
 	bool had_conns;                      /* a connection was made since the start: a stop from a callback is asynchronous */
+	/*
+	 * A connection event polled behind work completions: its callback waits until theirs ran
+	 * (drdma_progress), as a program hears of a failed request before of the failed connection.
+	 */
+	bool event_held;
+	struct softhw_rnic_cqe held_event;
 	uint32_t num_conns;                  /* counted against max_num_connections */
 	uint32_t next_conn_id;
 	uint16_t ports[DRDMA_MAX_LISTEN_PORTS];

@@ -107,6 +107,7 @@ struct side {
 	struct doca_task *last_task; /* the task of the last completion */
 	doca_error_t errs[SIDE_MAX_ERRS]; /* status of every error completion, in order */
 	int disc_at_err;		  /* disconnection callbacks seen when the first error completed */
+	int fail_at_err;		  /* failure callbacks seen then */
 	int est, fail, disc, req;
 	uint64_t order[SIDE_MAX_ERRS]; /* user data (u64) of each successful completion, in order */
 	int n_order;
@@ -126,8 +127,10 @@ static inline void side_task_err(struct side *s, struct doca_task *task)
 {
 	s->last = doca_task_get_status(task);
 	s->last_task = task;
-	if (s->err == 0)
+	if (s->err == 0) {
 		s->disc_at_err = s->disc;
+		s->fail_at_err = s->fail;
+	}
 	if (s->err < SIDE_MAX_ERRS)
 		s->errs[s->err] = s->last;
 	s->err++;
