@@ -6,6 +6,7 @@
                    [--scenario ok|garbage_conn|garbage_mmap] [--text TEXT] [--nc N] [--clients N]
                    [--cm-server first|second] [--port P] [--cm-addr ADDR] [--cm-addr-type TYPE]
                    [--device IBDEV] [--second-device IBDEV]
+                   [--second-config CONF --second-fails TEXT]
 
 "first" is the side DOCA starts first (receiver / responder), "second" the other one
 (sender / requester). Both use IB device mlx5_0 of the built-in soft card (--device; the second
@@ -27,6 +28,12 @@ lines, every descriptor file deleted at the end, no crash, no hang (deadlines ev
 sleeps), no sanitizer report. Scenarios garbage_conn / garbage_mmap give the second side a
 connection / resource descriptor of random bytes: it must fail cleanly (exit 1, "Sample finished
 with errors"), and the first side must still end when told to.
+
+--second-config gives the second side its own device configuration (a card with faults.*, the
+built-in card's name): its work fails on purpose, and it must fail cleanly, printing TEXT
+(--second-fails) and "Sample finished with errors", with a teardown in which nothing failed to
+stop or be destroyed (the task's error callback releases what the teardown destroys). The first
+side ends as its code says.
 """
 import argparse
 import os
@@ -209,6 +216,8 @@ def main():
     parser.add_argument("--port", type=int, default=13579)
     parser.add_argument("--device", default="mlx5_0")
     parser.add_argument("--second-device", default=None, help="the second side's device (default: --device)")
+    parser.add_argument("--second-config", default=None, help="the second side's SOFTDOCA_CONFIG (faults)")
+    parser.add_argument("--second-fails", default=None, help="a line the failing second side prints")
     args = parser.parse_args()
     pair = PAIRS[args.pair]
     text = args.text if args.text is not None else DEFAULT_TEXT
@@ -220,6 +229,9 @@ def main():
     run_dir = env.get("SOFTDOCA_RUN_DIR")
     if run_dir:
         os.makedirs(run_dir, exist_ok=True)
+    env_of = {"first": env, "second": dict(env)}
+    if args.second_config:
+        env_of["second"]["SOFTDOCA_CONFIG"] = args.second_config
     problems = []
     procs = []
 
@@ -306,7 +318,7 @@ def main():
             client_side = "second" if server_side == "first" else "first"
             binaries = {"first": args.first, "second": args.second}
             server_cmd = command(server_side, binaries[server_side]) + ["-cm", "-lp", str(args.port)]
-            server = Proc(server_side + " (server)", server_cmd, env)
+            server = Proc(server_side + " (server)", server_cmd, env_of[server_side])
             procs = [server]
             clients = []
             if not server.wait_line("[Server] started connection successfully"):
@@ -317,7 +329,7 @@ def main():
                         "-cm", "-lp", str(args.port), "-sa", args.cm_addr]
                     if args.cm_addr_type:
                         cmd += ["-sat", args.cm_addr_type]
-                    clients.append(Proc("%s (client %d)" % (client_side, i), cmd, env))
+                    clients.append(Proc("%s (client %d)" % (client_side, i), cmd, env_of[client_side]))
                 procs += clients
             by_side = {server_side: [server], client_side: clients}
             for p in by_side["second"]:
@@ -340,6 +352,16 @@ def main():
             second_lines += cm_lines
             if not clients:
                 by_side[client_side] = []
+            if args.second_fails:
+                expect_second, expect_first = "failure", "any"
+                second_lines, first_lines = [], []
+                for p in by_side["second"]:
+                    both = p.stdout() + "".join(p.err)  # (DOCA's error lines go to stderr)
+                    if args.second_fails not in both:
+                        problems.append("%s did not print %r" % (p.name, args.second_fails))
+                    for bad in ("Failed to destroy", "Failed to stop", "still in use"):
+                        if bad in both:
+                            problems.append("%s: its teardown failed (%r)" % (p.name, bad))
 
         for p in procs:
             if p.proc.returncode is None:
