@@ -47,7 +47,8 @@ uint32_t softhw_fault_delay_ms(struct softhw_faults *f)
 	ms = f->delay_ms;
 	if (f->jitter_ms != 0)
 		ms += (uint32_t)(mix(__atomic_add_fetch(&f->rng_delay, GOLDEN, __ATOMIC_RELAXED)) % (f->jitter_ms + 1ull));
-	__atomic_fetch_add(&f->delayed, 1, __ATOMIC_RELAXED);
+	if (ms != 0) /* (a jitter's draw of 0 holds nothing) */
+		__atomic_fetch_add(&f->delayed, 1, __ATOMIC_RELAXED);
 	return ms;
 }
 

@@ -1571,8 +1571,10 @@ static void lport_hold(struct roce_lport *lp, const struct roce_port_msg *m, uin
 	*pp = h;
 	lp->nheld++;
 	__atomic_fetch_add(&lp->held_fault, 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&lp->held_due, lp->held->due, __ATOMIC_RELAXED);
-	rnic_nic_kick(); /* the service thread's next sleep ends when it is due (roce_nic_next_time) */
+	if (pp != &lp->held)
+		return; /* due after the first: the service thread's sleep already ends before */
+	__atomic_store_n(&lp->held_due, h->due, __ATOMIC_RELAXED);
+	rnic_nic_kick(); /* its next sleep ends when this one is due (roce_nic_next_time) */
 }
 
 /* Hands on the held datagrams due by now (lp->rx held); how many. */
