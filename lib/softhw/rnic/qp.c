@@ -152,9 +152,10 @@ static doca_error_t doom(const struct rnic_qp *qp)
 }
 
 /*
- * The card's faults cut the connection before this work request leaves (faults.disconnect): the
- * service thread hangs up, as when a path breaks, so both ends see what they see when the other
- * process ends; what is queued, this request first, completes flushed with CONNECTION_ABORTED.
+ * The card's faults cut the connection before this work request leaves (faults.disconnect), in
+ * its turn: once the work posted before it completed. The service thread hangs up, as when a
+ * path breaks, so both ends see what they see when the other process ends; what is queued, this
+ * request first, completes flushed with CONNECTION_ABORTED.
  */
 static void cut(struct rnic_qp *qp)
 {
@@ -237,8 +238,9 @@ void rnic_qp_pump(struct rnic_qp *qp)
 		const struct rnic_path_ops *ops = rnic_paths[p];
 
 		if (wr->cut) {
-			cut(qp);
-			break;
+			if (wr == qp->wq_head) /* its turn: what was posted before it completed */
+				cut(qp);
+			break; /* (else the head's completion pumps again) */
 		}
 		if (other_inflight(qp, p)) {
 			/*
@@ -358,7 +360,8 @@ doca_error_t rnic_qp_post(struct softhw_rnic_qp *q, const struct softhw_rnic_wr 
 	if (qp->ep->faults != NULL) {
 		doomed = softhw_fault_hit(qp->ep->faults, SOFTHW_FAULT_RDMA_ERROR);
 		cutting = softhw_fault_hit(qp->ep->faults, SOFTHW_FAULT_DISCONNECT);
-		if (cutting && qp->state == QP_RTS) { /* now; else when the pump reaches it */
+		/* now, when nothing older is outstanding; else when the older work completed (pump) */
+		if (cutting && qp->state == QP_RTS && qp->wq_head == NULL) {
 			if (!qp->broken)
 				cut(qp);
 			cutting = false;

@@ -1264,34 +1264,57 @@ static void injected_child(int rfd, int wfd, void *argp)
 	side_down(&b);
 }
 
-/* The faults' seven writes ("write 1" ... into the peer's 64-byte slots): the first three one at a
- * time (each lands), the rest at once; the card's fault comes with the fourth. */
+/* The faults' seven writes ("write 1" ... into the peer's memory): the card's fault comes with
+ * the fourth (seven_writes says how they go). */
 struct seven {
 	struct doca_rdma_task_write *w[7];
 	struct doca_buf *src[7], *dst[7];
 	struct doca_mmap *rm;
 };
 
-static void seven_writes(struct seven *v, struct side *a, struct duo *d)
+/* Write i's place on both sides: the first three `first` bytes each, then 64-byte slots. */
+static size_t seven_off(int i, size_t first)
+{
+	return i < 3 ? first * (size_t)i : 3 * first + 64 * (size_t)(i - 3);
+}
+
+/* Write i's bytes: "write <i+1>" and, in a larger one, a pattern of its own behind it. */
+static void seven_fill(char *p, int i, size_t len)
+{
+	if (len > 64)
+		memset(p, 'a' + i, len);
+	snprintf(p, 64, "write %d", i + 1);
+}
+
+/*
+ * first: the size of the first three writes. 64: each completes before the next goes, so three
+ * have left when the fourth is posted. Larger: all seven go back to back, so the fourth is
+ * posted while the first three are still leaving (a RoCEv2 card's send window holds less).
+ */
+static void seven_writes(struct seven *v, struct side *a, struct duo *d, size_t first)
 {
 	uint64_t base = 0;
 
 	v->rm = recv_mmap(d->c2p[0], a, &base);
 	for (int i = 0; i < 7; i++) {
-		snprintf(a->mem + 64 * i, 64, "write %d", i + 1);
-		v->src[i] = lbuf(a, 64 * (size_t)i, 64, 8);
-		v->dst[i] = rbuf(v->rm, base + 64 * (uint64_t)i, 64, 0);
+		size_t off = seven_off(i, first), len = i < 3 ? first : 64;
+
+		seven_fill(a->mem + off, i, len);
+		v->src[i] = lbuf(a, off, len, len > 64 ? len : 8);
+		v->dst[i] = rbuf(v->rm, base + off, len, 0);
 		CHECK_OK(doca_rdma_task_write_allocate_init(a->rdma, a->conn, v->src[i], v->dst[i], (union doca_data){0},
 							    &v->w[i]));
 	}
 	for (int i = 0; i < 3; i++) {
 		CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(v->w[i])));
-		RUN_FOR(a, 5, a->ok + a->err == i + 1);
+		if (first == 64)
+			RUN_FOR(a, 5, a->ok + a->err == i + 1);
 	}
-	CHECK(a->ok == 3 && a->err == 0);
+	if (first == 64)
+		CHECK(a->ok == 3 && a->err == 0);
 	for (int i = 3; i < 7; i++)
 		(void)doca_task_submit(doca_rdma_task_write_as_task(v->w[i]));
-	RUN_FOR(a, 5, a->ok + a->err == 7);
+	RUN_FOR(a, 10, a->ok + a->err == 7);
 	CHECK(a->ok == 3 && a->err == 4);
 }
 
@@ -1321,7 +1344,7 @@ static void test_injected(bool cm)
 	duo_start(&d, injected_child, &arg);
 	side_up(&a, LRW, LRW, 4096);
 	xconnect(&a, d.c2p[0], d.p2c[1], cm, false, arg.port);
-	seven_writes(&v, &a, &d); /* the fourth fails, and what follows it */
+	seven_writes(&v, &a, &d, 64); /* the fourth fails, and what follows it */
 	CHECK(a.errs[0] == DOCA_ERROR_CONNECTION_ABORTED);
 	/* in order behind it, flushed as the qp's queued work is (also when it failed at post) */
 	CHECK(a.errs[1] == DOCA_ERROR_SHUTDOWN && a.errs[2] == DOCA_ERROR_SHUTDOWN && a.errs[3] == DOCA_ERROR_SHUTDOWN);
@@ -1350,13 +1373,16 @@ static void test_injected_cm(void)
  * unanswered, as on a wire (the send fails and the connection ends).
  */
 
+#define CUT_BIG (1u << 20) /* the first three writes of test_cut_queued */
+
 static void cut_child(int rfd, int wfd, void *argp)
 {
 	struct cm_arg *a = argp;
+	const size_t first = a->variant == 1 ? CUT_BIG : 64;
 	struct side b;
-	char buf[8], zero[64] = {0};
+	char buf[8], zero[64] = {0}, *want = malloc(first);
 
-	side_up(&b, ALL_RDMA, LRW | ALL_RDMA, 4096);
+	side_up(&b, ALL_RDMA, LRW | ALL_RDMA, 3 * first + 4096);
 	xconnect(&b, rfd, wfd, a->cm, true, a->port);
 	send_mmap(&b, wfd);
 	expect_msg(rfd, "C", &b);
@@ -1377,40 +1403,55 @@ static void cut_child(int rfd, int wfd, void *argp)
 		RUN_FOR(&b, 5, b.disc + b.fail == 1);
 		CHECK(b.disc == 1); /* the peer went away, as far as this end can tell */
 	}
-	CHECK(strcmp(b.mem, "write 1") == 0 && strcmp(b.mem + 64, "write 2") == 0 && strcmp(b.mem + 128, "write 3") == 0);
+	for (int i = 0; i < 3; i++) { /* whole, the big ones too (each left before the cut) */
+		memset(want, 0, first);
+		seven_fill(want, i, first);
+		CHECK(want != NULL && memcmp(b.mem + seven_off(i, first), want, first == 64 ? 8 : first) == 0);
+	}
 	for (int i = 3; i < 7; i++)
-		CHECK(memcmp(b.mem + 64 * i, zero, 64) == 0); /* nothing after the cut */
+		CHECK(memcmp(b.mem + seven_off(i, first), zero, 64) == 0); /* nothing after the cut */
+	free(want);
 	put_str(wfd, test_failures == 0 ? "ok" : "bad");
 	CHECK(get_msg(rfd, buf, sizeof(buf) - 1, &b) >= 0);
 	side_down(&b);
 }
 
-static void test_cut(bool cm)
+static void test_cut(bool cm, bool queued)
 {
-	struct cm_arg arg = {.cm = cm, .port = free_port()};
+	struct cm_arg arg = {.cm = cm, .port = free_port(), .variant = queued ? 1 : 0};
+	const size_t first = queued ? CUT_BIG : 64;
 	struct seven v;
 	struct duo d;
 	struct side a;
 
 	duo_start(&d, cut_child, &arg);
-	side_up(&a, LRW, LRW, 4096);
+	side_up(&a, LRW, LRW, 3 * first + 4096);
 	xconnect(&a, d.c2p[0], d.p2c[1], cm, false, arg.port);
-	seven_writes(&v, &a, &d); /* the cut comes before the fourth */
+	seven_writes(&v, &a, &d, first); /* the cut comes before the fourth */
 	for (int i = 0; i < 4; i++)
 		CHECK(a.errs[i] == DOCA_ERROR_CONNECTION_ABORTED);
 	RUN_FOR(&a, 5, a.fail + a.disc >= 1);
 	CHECK(a.disc == 1 && a.fail == 0 && a.disc_at_err == 0); /* the callbacks of the work first */
-	fprintf(stderr, "  cut (%s): 3 writes landed, the 4th to 7th %s; disconnected %d\n", cm ? "cm" : "oob",
-		doca_error_get_name(a.errs[0]), a.disc);
+	fprintf(stderr, "  cut (%s%s): 3 writes landed, the 4th to 7th %s; disconnected %d\n", cm ? "cm" : "oob",
+		queued ? ", the fourth posted while the first three were leaving" : "", doca_error_get_name(a.errs[0]),
+		a.disc);
 	seven_end(&v, &a, &d);
 }
 static void test_cut_oob(void)
 {
-	test_cut(false);
+	test_cut(false, false);
 }
 static void test_cut_cm(void)
 {
-	test_cut(true);
+	test_cut(true, false);
+}
+/*
+ * The fourth write is posted while three of 1 MiB are still leaving (on a RoCEv2 card, whose
+ * send window holds less): the cut waits for its turn, so the three before it land whole.
+ */
+static void test_cut_queued(void)
+{
+	test_cut(false, true);
 }
 
 int main(int argc, char **argv)
@@ -1454,6 +1495,8 @@ int main(int argc, char **argv)
 			TEST_RUN(test_cut_oob);
 		if (strstr("test_cut_cm", only) != NULL)
 			TEST_RUN(test_cut_cm);
+		if (strstr("test_cut_queued", only) != NULL)
+			TEST_RUN(test_cut_queued);
 	}
 	CHECK_OK(doca_buf_inventory_destroy(inv));
 	CHECK_OK(doca_dev_close(dev));
