@@ -118,8 +118,10 @@ struct roce_lport {
 	struct softhw_faults *faults; /* the card's of the address (faults.drop, .delay); NULL: none */
 	uint64_t drop_fault;       /* datagrams lost on purpose (faults.drop; atomic) */
 	struct roce_held *held;    /* datagrams held on purpose, by due time (faults.delay; rx) */
+	struct roce_held *held_tail; /* the last due of them (rx): most come due after every other */
 	unsigned nheld;
 	uint64_t held_due;         /* the first one's due time (ms; UINT64_MAX: none; atomic) */
+	uint64_t held_busy;        /* when the timer last found rx taken with some due (ms; atomic) */
 	uint64_t held_fault;       /* datagrams held (atomic) */
 	uint64_t drop_icrc;        /* datagrams whose ICRC fits no IPv4 ID (atomic) */
 	uint64_t drop_source;      /* RC datagrams from another address than their QP's peer (atomic) */
@@ -130,7 +132,7 @@ struct roce_lport {
  * link; a jitter larger than the gap between two datagrams reorders them.
  */
 struct roce_held {
-	struct roce_held *next;
+	struct roce_held *next, *prev;
 	uint64_t due;              /* rnic_now_ms */
 	struct roce_port_msg m;    /* allocated to the datagram's length */
 };
@@ -1556,7 +1558,7 @@ static void lport_take(struct roce_lport *lp, const struct roce_port_msg *m, str
 /* Holds a datagram for ms (lp->rx held), in due order; the timer or the next drain hands it on. */
 static void lport_hold(struct roce_lport *lp, const struct roce_port_msg *m, uint32_t ms)
 {
-	struct roce_held *h, **pp;
+	struct roce_held *h, *at;
 
 	if (lp->nheld >= ROCE_HELD_MAX ||
 	    (h = malloc(offsetof(struct roce_held, m.buf) + m->len)) == NULL) {
@@ -1565,13 +1567,26 @@ static void lport_hold(struct roce_lport *lp, const struct roce_port_msg *m, uin
 	}
 	memcpy(&h->m, m, offsetof(struct roce_port_msg, buf) + m->len);
 	h->due = rnic_now_ms() + ms;
-	for (pp = &lp->held; *pp != NULL && (*pp)->due <= h->due; pp = &(*pp)->next)
+	/*
+	 * From the tail back, behind every one due no later (a tie keeps arrival order): a
+	 * datagram comes due after nearly all held ones, so this walks at most the few a jitter
+	 * put later, not the whole queue, however full.
+	 */
+	for (at = lp->held_tail; at != NULL && at->due > h->due; at = at->prev)
 		;
-	h->next = *pp;
-	*pp = h;
+	h->prev = at;
+	h->next = at != NULL ? at->next : lp->held;
+	if (h->next != NULL)
+		h->next->prev = h;
+	else
+		lp->held_tail = h;
+	if (at != NULL)
+		at->next = h;
+	else
+		lp->held = h;
 	lp->nheld++;
 	__atomic_fetch_add(&lp->held_fault, 1, __ATOMIC_RELAXED);
-	if (pp != &lp->held)
+	if (at != NULL)
 		return; /* due after the first: the service thread's sleep already ends before */
 	__atomic_store_n(&lp->held_due, h->due, __ATOMIC_RELAXED);
 	rnic_nic_kick(); /* its next sleep ends when this one is due (roce_nic_next_time) */
@@ -1589,6 +1604,10 @@ static unsigned lport_release(struct roce_lport *lp, struct rnic_ep *owner, uint
 		struct roce_held *h = lp->held;
 
 		lp->held = h->next;
+		if (lp->held != NULL)
+			lp->held->prev = NULL;
+		else
+			lp->held_tail = NULL;
 		lp->nheld--;
 		lport_take(lp, &h->m, &last, owner);
 		free(h);
@@ -1764,13 +1783,14 @@ static uint64_t roce_nic_next_time(uint64_t now)
 {
 	uint64_t first = UINT64_MAX;
 
-	(void)now;
 	pthread_mutex_lock(&ports.lock);
 	for (int i = 0; i < ports.n; i++) {
 		uint64_t t = roce_port_next_time(ports.ports[i]->port); /* DREQs resent for dead processes */
 
 		first = t < first ? t : first;
 		t = __atomic_load_n(&ports.ports[i]->held_due, __ATOMIC_RELAXED); /* faults.delay */
+		if (t <= now && __atomic_load_n(&ports.ports[i]->held_busy, __ATOMIC_RELAXED) >= now)
+			t = now + 1; /* an owner is draining (its drain hands them on): look again, no spin */
 		first = t < first ? t : first;
 		if (__atomic_load_n(&ports.ports[i]->quiet, __ATOMIC_RELAXED)) {
 			t = __atomic_load_n(&ports.ports[i]->owner_ms, __ATOMIC_RELAXED) + ROCE_QUIET_MS;
@@ -1809,6 +1829,8 @@ static void roce_nic_timer(uint64_t now)
 			pthread_mutex_unlock(&due[i]->rx);
 			if (got > 0)
 				roce_cm_rx_done();
+		} else {
+			__atomic_store_n(&due[i]->held_busy, now, __ATOMIC_RELAXED); /* roce_nic_next_time */
 		}
 	/* an owner that stopped polling: its owed polls are the service thread's (ports stay) */
 	for (int i = 0; i < n; i++) {
@@ -1887,6 +1909,7 @@ static void roce_nic_stop(void)
 			lp->held = h->next;
 			free(h);
 		}
+		lp->held_tail = NULL;
 		free(lp->msgs);
 		free(lp);
 	}
