@@ -25,7 +25,7 @@ SDK_LOG_REGISTER(SOFTHW_FABRIC_SHARE);
 
 #define SHARE_SLOTS 1024u
 #define SHARE_ACCESSORS 256u
-#define UNEXPORT_WAIT_MS 1000 /* for an importer that died inside an access */
+#define UNEXPORT_WAIT_MS 1000 /* for an importer that died or stopped inside an access (a chunk of a copy) */
 
 /* One cache line per slot: importers of different exports do not share lines. */
 struct share_slot {
@@ -435,9 +435,9 @@ static struct softhw_share_region *move_to_memfd(char *lo, uint64_t len, const c
 	/* sealed at this size: an importer's mapping can never lose pages under it */
 	r->fd = memfd_create("softdoca-export", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	/*
-	 * 0400 once sized: nobody can open it again for writing through /proc (memfds start as
-	 * 0777), not another user, nor an importer of a read-only export turning the read-only
-	 * descriptor it was given into a writable one. This fd stays writable.
+	 * 0400 once sized: no other user can open it for writing through /proc (memfds start as
+	 * 0777). A process of our user owns it and could fchmod it back: the read-only fd of a
+	 * read-only export binds softdoca's importer, not such a process. This fd stays writable.
 	 */
 	if (r->fd < 0 || ftruncate(r->fd, (off_t)len) != 0 || fchmod(r->fd, 0400) != 0 ||
 	    fcntl(r->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0 || fstat(r->fd, &st) != 0) {
@@ -1106,15 +1106,23 @@ static inline __attribute__((always_inline)) doca_error_t view_enter(struct soft
 
 doca_error_t softhw_share_view_copy(struct softhw_share_view *v, uint64_t off, void *local, uint64_t len, bool write)
 {
-	doca_error_t err = view_enter(v);
+	char *at = local;
 
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (write)
-		memcpy(v->win + off, local, len);
-	else
-		memcpy(local, v->win + off, len);
-	view_leave(v);
+	do {
+		const uint64_t n = len < SOFTHW_SHARE_COPY_CHUNK ? len : SOFTHW_SHARE_COPY_CHUNK;
+		doca_error_t err = view_enter(v);
+
+		if (err != DOCA_SUCCESS)
+			return err;
+		if (write)
+			memcpy(v->win + off, at, n);
+		else
+			memcpy(at, v->win + off, n);
+		view_leave(v);
+		off += n;
+		at += n;
+		len -= n;
+	} while (len > 0);
 	return DOCA_SUCCESS;
 }
 

@@ -10,7 +10,10 @@
  * the window (partial first and last pages) stay on cross-memory attach. An importer holds
  * the whole memfd, so a window holds exactly the pages of its exports' range: an export of
  * fewer pages inside a window gets none. Importers of a read-only export get a read-only fd,
- * and the memfd's mode (0400) keeps them from opening it again for writing through /proc.
+ * and the memfd's mode (0400) keeps other users from opening it for writing through /proc (a
+ * process of the same user owns it, and could fchmod it: the read-only fd keeps softdoca's own
+ * importer to the export's rights, not a hostile process of that user). Windows go to the
+ * exporter's own user only (mem.c).
  *
  * The move copies the pages and swaps the copy in with one mremap(); a store by another
  * thread in between would be lost. So it is done only when no thread but the caller and
@@ -115,7 +118,13 @@ bool softhw_share_view_announced(const struct softhw_share_view *view);
 /*
  * Copies between local memory and [off, off + len) of the window (the caller checked the
  * range and the right). IO_FAILED: the export ended; CONNECTION_ABORTED: the exporter exited.
+ * One access is at most SOFTHW_SHARE_COPY_CHUNK bytes, and each looks at the export again: the
+ * end of an export waits out the access in progress (for a bounded time), which a chunk keeps
+ * short however long the copy (an RDMA segment may be 2 GiB, seconds into untouched pages). An
+ * export that ends during a copy stops it at the next chunk: what landed before stays.
  */
+#define SOFTHW_SHARE_COPY_CHUNK (256u << 10)
+
 doca_error_t softhw_share_view_copy(struct softhw_share_view *view, uint64_t off, void *local, uint64_t len,
 				    bool write);
 

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "softhw/fabric/mem.h"
+#include "softhw/fabric/share.h" /* SOFTHW_SHARE_COPY_CHUNK */
 #include "softhw/softhw.h"
 #include "test.h"
 
@@ -709,6 +710,7 @@ struct held_write {
 	struct softhw_mem_remote *r;
 	uint64_t addr;
 	void *src;
+	size_t len;
 	doca_error_t err;
 };
 
@@ -716,7 +718,7 @@ static void *held_write_run(void *arg)
 {
 	struct held_write *h = arg;
 
-	h->err = softhw_mem_write(h->r, h->addr, h->src, 4096);
+	h->err = softhw_mem_write(h->r, h->addr, h->src, h->len);
 	return NULL;
 }
 
@@ -743,11 +745,17 @@ static long child_syscall(pid_t pid)
  * private memory only then). The importer's source page is missing under userfaultfd, so its
  * copy stops inside the access until the test supplies the page. `serialised`: the access is
  * announced with plain stores and the exporter's membarrier() (the soft NIC's views), else
- * counted with atomics.
+ * counted with atomics. `two_chunks`: the write is two chunks long (SOFTHW_SHARE_COPY_CHUNK) and
+ * stops on the last page of the first: the exporter waits for that chunk only, and the copy
+ * then fails at the second (IO_FAILED), which lands nowhere, where one access of the whole
+ * copy would have kept the export waiting to its end.
  */
-static void window_unexport_waits(bool serialised)
+static void window_unexport_waits(bool serialised, bool two_chunks)
 {
 	const long pg = sysconf(_SC_PAGESIZE);
+	const size_t len = two_chunks ? 2 * SOFTHW_SHARE_COPY_CHUNK : (size_t)pg;
+	const size_t hold = two_chunks ? SOFTHW_SHARE_COPY_CHUNK - (size_t)pg : 0; /* the missing page */
+	const size_t landed = two_chunks ? SOFTHW_SHARE_COPY_CHUNK : (size_t)pg;
 	struct uffdio_api api = {.api = UFFD_API};
 	struct uffdio_register reg;
 	struct uffdio_copy copy;
@@ -780,10 +788,14 @@ static void window_unexport_waits(bool serialised)
 		free(buf);
 		return;
 	}
-	src = mmap(NULL, (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	src = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	page = malloc((size_t)pg);
 	CHECK(src != MAP_FAILED && page != NULL && buf != NULL);
-	reg = (struct uffdio_register){.range = {.start = (uintptr_t)src, .len = (uint64_t)pg},
+	if (src != MAP_FAILED) { /* every source page there but the one held */
+		memset(src, 0x3c, hold);
+		memset(src + hold + pg, 0x3c, len - hold - (size_t)pg);
+	}
+	reg = (struct uffdio_register){.range = {.start = (uintptr_t)src + hold, .len = (uint64_t)pg},
 				       .mode = UFFDIO_REGISTER_MODE_MISSING};
 	CHECK(ioctl(uffd, UFFDIO_REGISTER, &reg) == 0);
 	importer_cma(false);
@@ -792,10 +804,11 @@ static void window_unexport_waits(bool serialised)
 	p.serialised = serialised;
 	CHECK_OK(softhw_mem_connect(&p, &h.r, &why));
 	if (h.r != NULL && page != NULL && buf != NULL && src != MAP_FAILED) {
-		CHECK(softhw_mem_direct(h.r, x.e.addr + WIN_OFF, 4096));
+		CHECK(softhw_mem_direct(h.r, x.e.addr + WIN_OFF, len));
 		CHECK(softhw_mem_window_announced(h.r) == serialised);
 		h.addr = x.e.addr + WIN_OFF;
 		h.src = src;
+		h.len = len;
 		CHECK(pthread_create(&t, NULL, held_write_run, &h) == 0);
 		/* the fault: the writer is inside its access */
 		pfd = (struct pollfd){.fd = uffd, .events = POLLIN};
@@ -820,23 +833,23 @@ static void window_unexport_waits(bool serialised)
 		CHECK(poll(&pfd, 1, 200) == 0);
 		/* let the access finish: the page of 0x3c arrives, the copy completes */
 		memset(page, 0x3c, (size_t)pg);
-		copy = (struct uffdio_copy){.dst = (uintptr_t)src, .src = (uintptr_t)page, .len = (uint64_t)pg};
+		copy = (struct uffdio_copy){.dst = (uintptr_t)src + hold, .src = (uintptr_t)page, .len = (uint64_t)pg};
 		if (ioctl(uffd, UFFDIO_COPY, &copy) != 0) {
 			CHECK(!"UFFDIO_COPY");
 			close(uffd); /* (the fault is then resolved with a zero page: the writer returns) */
 			uffd = -1;
 		}
 		CHECK(pthread_join(t, NULL) == 0);
-		CHECK_OK(h.err);
+		CHECK_ERR(h.err, two_chunks ? DOCA_ERROR_IO_FAILED : DOCA_SUCCESS); /* (the export ended at the second) */
 		pfd = (struct pollfd){.fd = x.info, .events = POLLIN};
 		CHECK(poll(&pfd, 1, 10000) == 1 && read_full(x.info, buf, 1) && buf[0] == 'k');
 		/* the write is in the exporter's memory, which is private again */
 		CHECK(command(&x, 'd') && read_full(x.info, buf, MEM_LEN));
 		bool written = true;
-		for (size_t i = WIN_OFF; i < WIN_OFF + 4096; i++)
+		for (size_t i = WIN_OFF; i < WIN_OFF + landed; i++)
 			written = written && buf[i] == 0x3c;
 		CHECK(written);
-		CHECK(matches_pattern(buf + WIN_OFF + 4096, WIN_OFF + 4096, MEM_LEN - WIN_OFF - 4096));
+		CHECK(matches_pattern(buf + WIN_OFF + landed, WIN_OFF + landed, MEM_LEN - WIN_OFF - landed));
 		/* and the next access fails: the export ended */
 		CHECK_ERR(softhw_mem_write(h.r, x.e.addr + WIN_OFF, page, 8), DOCA_ERROR_IO_FAILED);
 	}
@@ -844,7 +857,7 @@ static void window_unexport_waits(bool serialised)
 		softhw_mem_disconnect(h.r);
 	CHECK(finish(&x));
 	if (src != MAP_FAILED)
-		munmap(src, (size_t)pg);
+		munmap(src, len);
 	if (uffd >= 0)
 		close(uffd);
 	free(page);
@@ -854,12 +867,22 @@ static void window_unexport_waits(bool serialised)
 
 static void test_window_unexport_waits_counted(void)
 {
-	window_unexport_waits(false);
+	window_unexport_waits(false, false);
 }
 
 static void test_window_unexport_waits_announced(void)
 {
-	window_unexport_waits(true);
+	window_unexport_waits(true, false);
+}
+
+static void test_window_unexport_ends_long_copy_counted(void)
+{
+	window_unexport_waits(false, true);
+}
+
+static void test_window_unexport_ends_long_copy_announced(void)
+{
+	window_unexport_waits(true, true);
 }
 
 /*
@@ -1419,6 +1442,8 @@ int main(void)
 	TEST_RUN(test_window_revoked_and_dead);
 	TEST_RUN(test_window_unexport_waits_counted);
 	TEST_RUN(test_window_unexport_waits_announced);
+	TEST_RUN(test_window_unexport_ends_long_copy_counted);
+	TEST_RUN(test_window_unexport_ends_long_copy_announced);
 	TEST_RUN(test_window_words_of_dead_importers);
 	TEST_RUN(test_window_fork_private);
 	TEST_RUN(test_window_refused_with_threads);
