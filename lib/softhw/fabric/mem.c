@@ -322,6 +322,18 @@ static bool came_through(int fd, const char *instance)
 	       memcmp(&got, &want, want_len) == 0;
 }
 
+
+/*
+ * Does the importer get the export's shared window? Only a process of our own user: the
+ * window's descriptor and the control segment's stay with whoever holds them, beyond the
+ * export's end (a NIC gives its pages back), and the control segment is writable (its
+ * announcement words, the robust mutex's list link). A user let in by [access] (allow_uids,
+ * allow_group) goes through the memory service's copies instead, which end with the export.
+ */
+static bool share_for(const struct mem_conn *c, const struct mem_export *e)
+{
+	return e->shared && c->peer.family == AF_UNIX && c->peer.uid == geteuid();
+}
 static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct mem_msg *rep)
 {
 	static struct softhw_ratelimit rl;
@@ -345,7 +357,7 @@ static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct me
 		rep->len = e->len;
 		rep->rights = e->rights;
 		/* a re-export's memory is not in this process: no cross-memory attach into it */
-		rep->flags = (svc.cma && e->via == NULL ? MEM_FLAG_CMA : 0) | (e->shared ? MEM_FLAG_SHARED : 0);
+		rep->flags = (svc.cma && e->via == NULL ? MEM_FLAG_CMA : 0) | (share_for(c, e) ? MEM_FLAG_SHARED : 0);
 		rep->status = DOCA_SUCCESS;
 	}
 	pthread_mutex_unlock(&svc.lock);
@@ -364,7 +376,7 @@ static void serve_share(struct mem_conn *c, struct mem_msg *rep, int fds[2])
 	e = c->id != 0 ? export_find(c->id) : NULL;
 	if (e == NULL) {
 		rep->op = MEM_REVOKED;
-	} else if (!e->shared) {
+	} else if (!share_for(c, e)) {
 		rep->status = DOCA_ERROR_NOT_SUPPORTED;
 	} else {
 		char path[40];

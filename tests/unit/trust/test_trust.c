@@ -16,6 +16,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 
 #include "doca_dev.h"
 #include "common/priv/dev_priv.h"
@@ -50,13 +51,16 @@ struct exp_info {
 /* Exports a buffer, reports it; 'f' fills its descriptor table, 'F' empties it again. */
 static void exporter_main(int in, int out)
 {
-	static uint8_t mem[EXP_LEN];
+	/* a whole page of anonymous memory: the export can get a shared window */
+	uint8_t *mem = mmap(NULL, EXP_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	static int fds[256];
 	struct exp_info e = {.pid = getpid()};
 	const char *why = "";
 	int nfds = 0;
 	char c;
 
+	if (mem == MAP_FAILED)
+		_exit(6);
 	for (size_t i = 0; i < EXP_LEN; i++)
 		mem[i] = pattern(i);
 	CHECK_OK(softhw_mem_export_add(instance, mem, EXP_LEN, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, &e.id, &e.token, &why));
@@ -76,11 +80,16 @@ static void exporter_main(int in, int out)
 	}
 }
 
-/* Imports what it is told (connect, read the first bytes) and reports the error, as often as told. */
+/*
+ * Imports what it is told (connect, read the first bytes) and reports the error, and whether
+ * it reaches the memory directly, as often as told. Without cross-memory attach (off here), a
+ * direct reach is the export's shared window.
+ */
 static void importer_main(int in, int out)
 {
 	struct exp_info e;
 
+	setenv("SOFTDOCA_FABRIC_CMA", "0", 1);
 	while (get(in, &e, sizeof(e))) {
 		struct softhw_mem_peer peer = {.instance = instance, .pid = e.pid, .id = e.id, .token = e.token,
 					       .addr = e.addr, .len = EXP_LEN,
@@ -89,8 +98,10 @@ static void importer_main(int in, int out)
 		const char *why = "";
 		uint8_t buf[64];
 		doca_error_t err = softhw_mem_connect(&peer, &r, &why);
+		bool direct = false;
 
 		if (err == DOCA_SUCCESS) {
+			direct = softhw_mem_direct(r, e.addr, EXP_LEN);
 			err = softhw_mem_read(r, buf, e.addr, sizeof(buf));
 			for (size_t i = 0; err == DOCA_SUCCESS && i < sizeof(buf); i++)
 				if (buf[i] != pattern(i))
@@ -99,18 +110,25 @@ static void importer_main(int in, int out)
 		} else {
 			fprintf(stderr, "  import refused: %s\n", why);
 		}
-		if (!put(out, &err, sizeof(err)))
+		if (!put(out, &err, sizeof(err)) || !put(out, &direct, sizeof(direct)))
 			_exit(4);
 	}
 }
 
-static doca_error_t import_once(struct kid *imp, const struct exp_info *e)
+static doca_error_t import_direct(struct kid *imp, const struct exp_info *e, bool *direct)
 {
 	doca_error_t err = DOCA_ERROR_TIME_OUT;
 
-	if (!put(imp->to, e, sizeof(*e)) || !get(imp->from, &err, sizeof(err)))
+	if (!put(imp->to, e, sizeof(*e)) || !get(imp->from, &err, sizeof(err)) || !get(imp->from, direct, sizeof(*direct)))
 		return DOCA_ERROR_TIME_OUT;
 	return err;
+}
+
+static doca_error_t import_once(struct kid *imp, const struct exp_info *e)
+{
+	bool direct;
+
+	return import_direct(imp, e, &direct);
 }
 
 static bool exporter_start(struct kid *k, const char *name, const char *config, struct exp_info *e)
@@ -156,7 +174,11 @@ static void test_mem_other_uid_refused(void)
 	kid_end(&exp);
 }
 
-/* allow_uids and allow_group let the other user in: it reads the exported bytes. */
+/*
+ * allow_uids and allow_group let the other user in: it reads the exported bytes, through the
+ * exporter's memory service, never the export's shared window, which a process of our own user
+ * gets (its descriptors would outlive the export in the other user's hands).
+ */
 static void test_mem_allowed(void)
 {
 	const char *trusts_root = write_config("trusts-root.conf", "allow_uids = 0");
@@ -164,15 +186,22 @@ static void test_mem_allowed(void)
 
 	for (int i = 0; i < 2; i++) {
 		const char *conf = write_config(i == 0 ? "allow-uid.conf" : "allow-group.conf", keys[i]);
-		struct kid exp, imp;
+		struct kid exp, imp, own;
 		struct exp_info e;
+		bool direct = true, own_direct = false;
 
 		CHECK(exporter_start(&exp, "mem-exporter-allowing", conf, &e));
 		CHECK(kid_start(&imp, "mem-allowed", trusts_root, true, importer_main));
-		doca_error_t err = import_once(&imp, &e);
+		doca_error_t err = import_direct(&imp, &e, &direct);
 		kid_end(&imp);
-		if (!uid_skipped)
+		if (!uid_skipped) {
 			CHECK_ERR(err, DOCA_SUCCESS);
+			CHECK(!direct);
+		}
+		CHECK(kid_start(&own, "mem-own-user", NULL, false, importer_main));
+		CHECK_ERR(import_direct(&own, &e, &own_direct), DOCA_SUCCESS);
+		CHECK(own_direct); /* the window is there, for our own user */
+		kid_end(&own);
 		CHECK(log_count(&exp, "refused") == 0);
 		kid_end(&exp);
 	}
