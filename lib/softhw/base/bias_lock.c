@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <time.h>
 
 #include "softhw/base/bias_lock.h"
 #include "softhw/base/futex.h"
@@ -15,6 +16,9 @@ SDK_LOG_REGISTER(SOFTHW_BIAS_LOCK);
 #define REBIAS_MAX (1u << 20)
 
 __thread char softhw_thread_mark __attribute__((tls_model("initial-exec")));
+
+/* A revocation found membarrier() failing: no lock of this process leans again (barrier()). */
+static bool lean_off;
 
 void softhw_bias_lock_init(struct softhw_bias_lock *l)
 {
@@ -31,7 +35,8 @@ void softhw_bias_owner_took(struct softhw_bias_lock *l)
 		return;
 	}
 	l->since = 0;
-	if (softhw_membarrier_registered(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
+	if (!__atomic_load_n(&lean_off, __ATOMIC_RELAXED) &&
+	    softhw_membarrier_registered(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
 		__atomic_store_n(&l->biased, 1, __ATOMIC_RELAXED); /* (published by the mutex's release) */
 }
 
@@ -46,21 +51,25 @@ void softhw_bias_owner_out(struct softhw_bias_lock *l)
 
 /*
  * Makes the owner's `in` and our cleared bias visible to each other. The private barrier can
- * fail for want of memory (a cpumask); the global one, slower (an RCU grace period), cannot.
+ * fail for want of memory (a cpumask); the global one, slower (an RCU grace period), cannot,
+ * short of a seccomp filter installed after the registration. Then the owner's store may still
+ * sit in its CPU's store buffer: we give it a millisecond to drain (far more than any CPU
+ * keeps one; not a guarantee the memory model gives, which is why nothing leans again).
  */
 static void barrier(void)
 {
-	static bool told;
+	const struct timespec drain = {0, 1000 * 1000};
 
 	for (int i = 0; i < 3; i++)
 		if (softhw_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
 			return;
 	if (softhw_membarrier(MEMBARRIER_CMD_GLOBAL) == 0)
 		return;
-	/* Only leaned after a registration in this process, which lasts: not seen so far. */
-	if (!__atomic_exchange_n(&told, true, __ATOMIC_RELAXED))
-		SDK_LOG_ERR("membarrier() failed after it was registered (%s): the qp lock is ordered by a local fence only; run without a seccomp filter on membarrier",
+	if (!__atomic_exchange_n(&lean_off, true, __ATOMIC_RELAXED))
+		SDK_LOG_ERR("membarrier() failed after it was registered (%s): the qp locks of this process stop leaning to their posting threads (plain mutexes from now on); run without a seccomp filter on membarrier",
 			    strerror(errno));
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	(void)nanosleep(&drain, NULL);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 

@@ -7,10 +7,17 @@
  * waits (asleep) for the owner's section; a trylock never waits and leaves the bias; no
  * increment lost with the owner and two others at it; the lock leans back. Links softhw alone.
  */
+#include <errno.h> /* EPERM */
+#include <linux/filter.h>
 #include <linux/membarrier.h>
+#include <linux/seccomp.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <stdbool.h>
 #include <time.h>
 #include <unistd.h>
@@ -197,6 +204,61 @@ static void test_bias_revoker_waits(void)
 	CHECK(__atomic_load_n(&blk.mutex.v, __ATOMIC_SEQ_CST) == 0);
 }
 
+/* From now on membarrier() fails with EPERM in this thread and those it starts (seccomp). */
+static bool deny_membarrier(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_membarrier, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {.len = sizeof(f) / sizeof(f[0]), .filter = f};
+
+	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
+}
+
+/*
+ * membarrier() fails after the registration (a seccomp filter installed later): the revocation
+ * goes on (the owner is out), and no lock leans again, where the barrier that makes leaning
+ * safe is gone. In a child, as the filter lasts for the process.
+ */
+static void test_bias_barrier_fails(void)
+{
+	int status = -1;
+	pid_t pid;
+
+	if (!membarrier_here())
+		return;
+	pid = fork();
+	if (pid == 0) {
+		pthread_t t;
+
+		claim_and_lean();
+		if (!blk.biased)
+			_exit(2);
+		if (!deny_membarrier())
+			_exit(77);
+		bcounter = 0;
+		CHECK(pthread_create(&t, NULL, bias_other, NULL) == 0); /* revokes, the barrier failing */
+		pthread_join(t, NULL);
+		if (bcounter != 1 || blk.revocations != 1 || blk.biased)
+			_exit(3);
+		for (int i = 0; i < 10000; i++) { /* (it would lean back after 128) */
+			softhw_bias_lock(&blk);
+			bcounter++;
+			softhw_bias_unlock(&blk);
+		}
+		_exit(blk.biased ? 4 : test_failures == 0 ? 0 : 5);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+		printf("skipped: the child could not install a seccomp filter\n");
+		return;
+	}
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 static void *bias_try(void *arg)
 {
 	*(int *)arg = softhw_bias_trylock(&blk) ? 1 : 0;
@@ -290,5 +352,6 @@ int main(void)
 	TEST_RUN(test_bias_revoker_waits);
 	TEST_RUN(test_bias_trylock);
 	TEST_RUN(test_bias_exclusion);
+	TEST_RUN(test_bias_barrier_fails);
 	TEST_EXIT();
 }
