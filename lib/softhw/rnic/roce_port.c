@@ -887,6 +887,10 @@ static int fwd_conn(struct roce_port *p, int owner)
 	socklen_t clen = sizeof(cred);
 	int fd, sndbuf = RCVBUF;
 
+	if (owner <= 0 || owner >= ROCE_REG_OWNERS) { /* (the registry's lookups give none such) */
+		errno = EINVAL;
+		return -1;
+	}
 	if (p->fwd[owner] >= 0)
 		return p->fwd[owner];
 	if (!roce_reg_owner_path(p->reg, owner, un.sun_path, sizeof(un.sun_path))) {

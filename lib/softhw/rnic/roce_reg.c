@@ -404,11 +404,17 @@ void roce_reg_qpn_free(struct roce_reg *r, uint32_t qpn)
 	unlock(r);
 }
 
+/* An owner id read from the file (another process of ours may have written anything): 0 if out of range. */
+static int owner_in_range(uint64_t id)
+{
+	return id < ROCE_REG_OWNERS ? (int)id : 0;
+}
+
 int roce_reg_qpn_owner(const struct roce_reg *r, uint32_t qpn)
 {
 	uint64_t w = load64(&r->f->slots[qpn & 0xffff]);
 
-	return (uint32_t)w == qpn ? (int)(w >> 32) : 0;
+	return (uint32_t)w == qpn ? owner_in_range(w >> 32) : 0;
 }
 
 /* Under the lock: the entry holding sid (-1: none), and the first free one in *free_i. */
@@ -465,7 +471,7 @@ int roce_reg_listener_owner(const struct roce_reg *r, uint64_t sid)
 		uint64_t w = load64(&r->f->listeners[i].word);
 
 		if (w != 0 && (w & SID_MASK) == (sid & SID_MASK) && (sid & ~SID_MASK) == 0)
-			return (int)(w >> 48);
+			return owner_in_range(w >> 48);
 	}
 	return 0;
 }
@@ -621,6 +627,16 @@ unsigned roce_reg_conn_orphans(struct roce_reg *r, struct roce_reg_conn *out, un
 	}
 	unlock(r);
 	return n;
+}
+
+size_t roce_reg_slots_offset(void)
+{
+	return offsetof(struct reg_file, slots);
+}
+
+size_t roce_reg_listeners_offset(void)
+{
+	return offsetof(struct reg_file, listeners);
 }
 
 size_t roce_reg_conns_offset(void)

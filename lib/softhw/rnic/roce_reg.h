@@ -120,6 +120,8 @@ bool roce_reg_conn_orphans_pending(const struct roce_reg *r);
 unsigned roce_reg_conn_orphans(struct roce_reg *r, struct roce_reg_conn *out, unsigned max, unsigned *bad);
 
 /* Where the connection table starts in the file, and one entry's size (tests forge entries). */
+size_t roce_reg_slots_offset(void);     /* uint64_t owner << 32 | qpn, ROCE_REG_SLOTS of them */
+size_t roce_reg_listeners_offset(void); /* uint64_t owner << 48 | service ID */
 size_t roce_reg_conns_offset(void);
 size_t roce_reg_conn_size(void);
 

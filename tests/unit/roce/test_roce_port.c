@@ -190,6 +190,42 @@ static void test_registry(void)
 	CHECK(roce_reg_listener_owner(look, roce_cm_service_id(ROCE_PS_TCP, 7471)) == 0);
 	CHECK(roce_reg_comm_id_owner(roce_reg_comm_id(r, 0x3fffff)) == roce_reg_self(r));
 	CHECK(roce_reg_comm_id(r, 0) != 0);
+	/*
+	 * Entries another process of ours wrote with owner ids past the table (the file is shared):
+	 * no owner, rather than an index past the port's forwarding connections.
+	 */
+	{
+		char path[600];
+		int fd;
+		uint8_t *map;
+		const uint32_t qpn = 0x12abcd;
+		const uint64_t sid = roce_cm_service_id(ROCE_PS_TCP, 7473);
+
+		snprintf(path, sizeof(path), "%s/roce/127.0.0.99.reg", run_dir);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		map = fd < 0 ? MAP_FAILED
+			     : mmap(NULL, roce_reg_conns_offset(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		CHECK(map != MAP_FAILED);
+		if (map != MAP_FAILED) {
+			uint64_t *slot = (uint64_t *)(void *)(map + roce_reg_slots_offset()) + (qpn & 0xffff);
+			uint64_t *lw = (uint64_t *)(void *)(map + roce_reg_listeners_offset()) + ROCE_REG_LISTENERS - 1;
+			const uint64_t old_slot = *slot, old_lw = *lw;
+
+			*slot = 5000ull << 32 | qpn;
+			CHECK(roce_reg_qpn_owner(look, qpn) == 0);
+			*slot = 0x7fffffffull << 32 | qpn;
+			CHECK(roce_reg_qpn_owner(look, qpn) == 0);
+			*slot = (uint64_t)ROCE_REG_OWNERS << 32 | qpn;
+			CHECK(roce_reg_qpn_owner(look, qpn) == 0);
+			*slot = old_slot;
+			*lw = 0xffffull << 48 | sid;
+			CHECK(roce_reg_listener_owner(look, sid) == 0);
+			*lw = old_lw;
+			munmap(map, roce_reg_conns_offset());
+		}
+		if (fd >= 0)
+			close(fd);
+	}
 	/* Closing gives everything back. */
 	roce_reg_close(r);
 	CHECK(roce_reg_qpn_owner(look, q[1]) == 0);
