@@ -36,7 +36,7 @@ static bool client_try_connect(struct doca_comch_client *cl)
 {
 	struct comch_ep *ep = &cl->ep;
 	struct comch_wire_hello h = {0};
-	int bell = ep->ctx.pe->event_fd;
+	int bell = ep->ctx.pe->bell_fd; /* (the ringing end of our PE's notification: base/bell.h) */
 	doca_error_t err;
 	int s;
 

@@ -106,7 +106,7 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 
 	switch (m->hdr.type) {
 	case COMCH_WIRE_CONSUMER_NEW: {
-		int bell = conn->ep->ctx.pe->event_fd;
+		int bell = conn->ep->ctx.pe->bell_fd;
 
 		if (nfds != 2 || rc_find(conn, c->consumer_id) != NULL || c->imm_data_len > COMCH_FP_MAX_IMM ||
 		    c->geom.max_msg < sizeof(struct comch_fp_rec)) {
@@ -370,7 +370,7 @@ static doca_error_t consumer_start(struct doca_ctx *ctx)
 		return err;
 	}
 	fds[0] = memfd;
-	fds[1] = ctx->pe->event_fd; /* producers ring our PE when we sleep */
+	fds[1] = ctx->pe->bell_fd; /* producers ring our PE when we sleep */
 	__atomic_store_n(&cons->acked, 0, __ATOMIC_RELAXED);
 	send_consumer_msg(conn, COMCH_WIRE_CONSUMER_NEW, cons->id, cons->imm_data_len, &geom, fds, 2);
 	conn->ep->hw->close(memfd);

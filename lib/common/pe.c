@@ -11,7 +11,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "doca_pe.h"
@@ -116,6 +115,7 @@ unsigned int softdoca_pe_stall_report(struct softdoca_pe_stall *note, const char
 doca_error_t doca_pe_create(struct doca_pe **pe)
 {
 	struct doca_pe *p;
+	int sv[2];
 
 	if (pe == NULL) {
 		SDK_LOG_ERR("Failed to create PE: pe output pointer is NULL");
@@ -126,12 +126,13 @@ doca_error_t doca_pe_create(struct doca_pe **pe)
 		SDK_LOG_ERR("Failed to create PE: out of memory");
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	p->event_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (p->event_fd < 0) {
-		SDK_LOG_ERR("Failed to create PE: eventfd: %s", strerror(errno));
+	if (softhw_bell_pair(sv) != 0) {
+		SDK_LOG_ERR("Failed to create PE: its notification handle (a socket pair): %s", strerror(errno));
 		free(p);
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
+	p->event_fd = sv[0];
+	p->bell_fd = sv[1];
 	p->event_mode = DOCA_PE_EVENT_MODE_PROGRESS_ALL;
 	all_add(p);
 	*pe = p;
@@ -157,6 +158,7 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
 		return DOCA_SUCCESS;
 	}
 	close(pe->event_fd);
+	close(pe->bell_fd);
 	free(pe);
 	return DOCA_SUCCESS;
 }
@@ -325,6 +327,7 @@ uint8_t doca_pe_progress(struct doca_pe *pe)
 	pe->in_progress = 0;
 	if (pe->destroyed) {
 		close(pe->event_fd);
+		close(pe->bell_fd);
 		free(pe);
 	}
 	return made ? 1 : 0;
@@ -376,7 +379,6 @@ doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 
 doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_handle_t handle)
 {
-	uint64_t count;
 
 	if (pe == NULL) {
 		SDK_LOG_ERR("Failed to clear notification: pe is NULL");
@@ -385,8 +387,9 @@ doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_ha
 	/* As on DOCA for Linux the handle is not used: samples pass 0 or the PE's own fd. */
 	(void)handle;
 	__atomic_store_n(&pe->armed, 0, __ATOMIC_RELEASE);
-	if (read(pe->event_fd, &count, sizeof(count)) < 0 && errno != EAGAIN) {
-		SDK_LOG_ERR("Failed to clear notification: read: %s", strerror(errno));
+	/* Every ring that came (bounded: a peer ringing on and on only keeps the handle readable). */
+	if (softhw_bell_drain(pe->event_fd, 4096) < 0) {
+		SDK_LOG_ERR("Failed to clear notification: recv: %s", strerror(errno));
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
 	return DOCA_SUCCESS;

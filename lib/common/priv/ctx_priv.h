@@ -22,6 +22,7 @@
 
 #include "doca_ctx.h"
 #include "doca_pe.h"
+#include "../../softhw/base/bell.h"
 #include "../../softhw/softhw.h"
 
 #define SOFTDOCA_MAX_TASK_TYPES 12 /* RDMA has eleven task types */
@@ -123,7 +124,13 @@ struct doca_ctx {
 struct doca_pe {
 	struct doca_ctx *ctxs;
 	struct doca_ctx *cursor;           /* round-robin position */
-	int event_fd;                      /* the notification handle (eventfd) */
+	/*
+	 * The notification, a doorbell (softhw/base/bell.h): event_fd, its receiving end, is the
+	 * handle the user waits on, and only this process holds it; bell_fd rings it, and Comch
+	 * peers get copies of it, to wake us directly, without any way to block us.
+	 */
+	int event_fd;
+	int bell_fd;
 	int armed;                         /* request_notification called, not yet cleared */
 	size_t inflight;
 	enum doca_pe_event_mode event_mode;
@@ -157,11 +164,7 @@ unsigned int softdoca_pe_stall_report(struct softdoca_pe_stall *note, const char
 static inline void softdoca_pe_notify(struct doca_pe *pe)
 {
 	if (pe != NULL && __atomic_exchange_n(&pe->armed, 0, __ATOMIC_ACQ_REL)) {
-		uint64_t one = 1;
-
-		if (write(pe->event_fd, &one, sizeof(one)) < 0) {
-			/* eventfd counter saturation is impossible here; nothing to recover */
-		}
+		softhw_bell_ring(pe->bell_fd);
 	}
 }
 

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "doca_error.h"
+#include "softhw/base/bell.h"
 
 #define SOFTHW_CHAN_MAGIC 0x31616863736f73ULL /* "sochca1" */
 #define SOFTHW_CHAN_VERSION 2 /* 2: a record's sequence in its own header */
@@ -121,18 +122,22 @@ doca_error_t softhw_chan_attach(int memfd, const struct softhw_chan_geom *geom, 
 void softhw_chan_close(struct softhw_chan *ch);
 
 /*
- * Takes the peer's doorbell (an fd received from it). Made non-blocking: a peer that passed
- * something other than its eventfd must not be able to block our sends.
+ * Takes the peer's doorbell (an fd received from it: the ringing end of its bell, base/bell.h).
+ * Anything but a socket is closed and never rung (false): a peer that passed something else, an
+ * eventfd whose flags it keeps, must not be able to block our rings; it only loses its wake-ups.
  */
-static inline void softhw_chan_set_bell(struct softhw_chan *ch, int fd)
+static inline bool softhw_chan_set_bell(struct softhw_chan *ch, int fd)
 {
-	int flags = fcntl(fd, F_GETFL);
-
-	if (flags >= 0)
-		(void)fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 	if (ch->peer_bell >= 0)
 		close(ch->peer_bell);
+	ch->peer_bell = -1;
+	if (!softhw_bell_usable(fd)) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
 	ch->peer_bell = fd;
+	return true;
 }
 
 static inline bool softhw_chan_mapped(const struct softhw_chan *ch)
@@ -142,11 +147,7 @@ static inline bool softhw_chan_mapped(const struct softhw_chan *ch)
 
 static inline void softhw_chan_ring_bell(int bell)
 {
-	uint64_t one = 1;
-
-	if (bell >= 0 && write(bell, &one, sizeof(one)) < 0) {
-		/* the peer is gone or its counter is saturated: it will notice otherwise */
-	}
+	softhw_bell_ring(bell); /* (never blocks: a full queue is rung already, a gone peer notices otherwise) */
 }
 
 /* Where a direction's ring of slots starts in the segment (after the header, on a line). */

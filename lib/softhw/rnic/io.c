@@ -530,7 +530,7 @@ static ssize_t recv_hs(struct rnic_qp *qp, void *buf, size_t len)
 {
 	struct rnic_stream *s = rnic_stream_of(qp);
 	union {
-		char buf[CMSG_SPACE(4 * sizeof(int))];
+		char buf[CMSG_SPACE(RNIC_RING_HS_FDS * sizeof(int))];
 		struct cmsghdr align;
 	} c;
 	struct iovec iov = {buf, len};
@@ -549,7 +549,7 @@ static ssize_t recv_hs(struct rnic_qp *qp, void *buf, size_t len)
 			int fd;
 
 			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(fd));
-			if (s->hs_nfds < 3)
+			if (s->hs_nfds < RNIC_RING_HS_FDS)
 				s->hs_fds[s->hs_nfds++] = fd;
 			else
 				close(fd);

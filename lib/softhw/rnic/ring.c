@@ -5,8 +5,9 @@
  * own address; the first carries the whole length, checked before any part is placed).
  *
  * A qp whose peer is on this host (unix transport) gets a shared-memory channel
- * (lib/softhw/fabric/channel.h): the acceptor creates the memfd and two eventfd doorbells and
- * passes them with its hello ack (SCM_RIGHTS). Each message is one record on the sender's tx
+ * (lib/softhw/fabric/channel.h): the acceptor creates the memfd and two doorbells (socket
+ * pairs, base/bell.h: each side alone holds the end it reads) and passes the dialer its
+ * doorbell's two ends and the ringing end of its own with its hello ack (SCM_RIGHTS). Each message is one record on the sender's tx
  * ring; the receiver's ep_poll (the thread calling doca_pe_progress) consumes it into the
  * oldest posted receive and queues the RECV CQE. Consuming the record is the ACK: the
  * sender's ep_poll sees the ring's head move and completes its work request. A refusal (NAK:
@@ -30,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -57,7 +57,8 @@ struct ring {
 	 * NAK comes back as an F_RESP on the stream.
 	 */
 	struct softhw_chan ch;
-	int bell_fd;               /* our doorbell (eventfd): the peer rings it, the service thread watches it */
+	int bell_fd;               /* our doorbell's receiving end: the peer rings it, the service thread watches it */
+	int self_bell;             /* its ringing end, for us (the peer has its own copy) */
 	bool on;                   /* atomic for ep_poll's look: the ring is usable */
 	bool halt;                 /* rx: a message was refused (NAK): nothing more is consumed */
 	bool stalled;              /* rx: the oldest message waits for a receive */
@@ -155,7 +156,7 @@ static void ring_on(struct rnic_qp *qp, struct ring *r)
 	__atomic_store_n(&r->on, true, __ATOMIC_SEQ_CST);
 	rnic_path_up(qp, RNIC_PATH_RING, true);
 	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST) && softhw_chan_arm_rx(&r->ch))
-		softhw_chan_ring_bell(r->bell_fd);
+		softhw_bell_ring(r->self_bell);
 }
 
 static void ring_off(struct rnic_qp *qp)
@@ -180,6 +181,7 @@ static void ring_free(struct rnic_qp *qp)
 	ring_off(qp);
 	rnic_nic_del_fd(r->bell_fd);
 	close(r->bell_fd);
+	close(r->self_bell);
 	softhw_chan_close(&r->ch);
 	qp->path[RNIC_PATH_RING] = NULL;
 	free(r);
@@ -191,6 +193,7 @@ static void ring_atfork(struct rnic_qp *qp)
 
 	if (r != NULL) {
 		close(r->bell_fd);
+		close(r->self_bell);
 		if (r->ch.peer_bell >= 0)
 			close(r->ch.peer_bell);
 	}
@@ -227,12 +230,14 @@ static bool ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
 	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION, .cm = qp->cm};
 	struct iovec iov[2] = {{&h, sizeof(h)}, {&hello, sizeof(hello)}};
 	union {
-		char buf[CMSG_SPACE(3 * sizeof(int))];
+		char buf[CMSG_SPACE(RNIC_RING_HS_FDS * sizeof(int))];
 		struct cmsghdr align;
 	} c;
 	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2, .msg_control = c.buf, .msg_controllen = sizeof(c.buf)};
 	struct cmsghdr *cm;
-	int fds[3] = {-1, -1, -1}; /* memfd, the dialer's bell, ours */
+	/* sent: the memfd, the dialer's doorbell (its receiving end, its ringing end), the ringing end of ours */
+	int fds[RNIC_RING_HS_FDS] = {-1, -1, -1, -1};
+	int theirs[2] = {-1, -1}, mine[2] = {-1, -1};
 	struct ring *r;
 	ssize_t n;
 
@@ -246,10 +251,11 @@ static bool ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
 		free(r);
 		return false;
 	}
-	fds[1] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	fds[2] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (fds[1] < 0 || fds[2] < 0)
+	if (softhw_bell_pair(theirs) != 0 || softhw_bell_pair(mine) != 0)
 		goto fail;
+	fds[1] = theirs[0];
+	fds[2] = theirs[1];
+	fds[3] = mine[1];
 	rnic_self_peer(qp->ep, qp, &hello.self);
 	memset(c.buf, 0, sizeof(c.buf));
 	cm = CMSG_FIRSTHDR(&m);
@@ -268,18 +274,25 @@ static bool ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
 		goto fail_sent;
 	}
 	close(fds[0]);
+	close(theirs[0]); /* the dialer's alone */
 	r->ch = ch;
 	r->ch.peer_bell = -1;
-	softhw_chan_set_bell(&r->ch, fds[1]);
-	r->bell_fd = fds[2];
+	(void)softhw_chan_set_bell(&r->ch, theirs[1]); /* (ours: a socket) */
+	r->bell_fd = mine[0];
+	r->self_bell = mine[1];
 	ring_on(qp, r);
 	return true;
 fail:
 	n = 0;
 fail_sent:
-	for (int i = 0; i < 3; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
+	if (fds[0] >= 0)
+		close(fds[0]);
+	for (int i = 0; i < 2; i++) {
+		if (theirs[i] >= 0)
+			close(theirs[i]);
+		if (mine[i] >= 0)
+			close(mine[i]);
+	}
 	softhw_chan_close(&ch);
 	free(r);
 	return n > 0;
@@ -295,8 +308,12 @@ static bool ring_join(struct rnic_qp *qp, uint16_t ack_flags)
 
 	if (!(ack_flags & RNIC_HF_RING))
 		return true; /* no ring on this qp */
-	if (s == NULL || s->hs_nfds != 3 || ring_of(qp) != NULL || !ring_geom(&g))
+	if (s == NULL || s->hs_nfds != RNIC_RING_HS_FDS || ring_of(qp) != NULL || !ring_geom(&g))
 		return false;
+	/* the doorbells: sockets, or we could block on them (base/bell.h); else hang up */
+	for (int i = 1; i < RNIC_RING_HS_FDS; i++)
+		if (!softhw_bell_usable(s->hs_fds[i]))
+			return false;
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)
 		return false;
@@ -307,15 +324,9 @@ static bool ring_join(struct rnic_qp *qp, uint16_t ack_flags)
 	close(s->hs_fds[0]);
 	r->ch = ch;
 	r->ch.peer_bell = -1;
-	softhw_chan_set_bell(&r->ch, s->hs_fds[2]);
+	(void)softhw_chan_set_bell(&r->ch, s->hs_fds[3]);
 	r->bell_fd = s->hs_fds[1];
-	{
-		/* our doorbell came from the peer: make sure reading it never blocks */
-		int fl = fcntl(r->bell_fd, F_GETFL);
-
-		if (fl >= 0)
-			(void)fcntl(r->bell_fd, F_SETFL, fl | O_NONBLOCK);
-	}
+	r->self_bell = s->hs_fds[2];
 	s->hs_nfds = 0;
 	ring_on(qp, r);
 	return true;
@@ -723,7 +734,6 @@ static void ring_rang(struct rnic_qp *qp, struct ring *r)
 static void ring_event(struct rnic_qp *qp, uint32_t events)
 {
 	struct ring *r = ring_of(qp);
-	uint64_t c;
 
 	(void)events;
 	softhw_bias_lock(&qp->lock);
@@ -732,9 +742,7 @@ static void ring_event(struct rnic_qp *qp, uint32_t events)
 	 * the doorbell here could leave its poll woken with nothing to find.
 	 */
 	if (!qp->dead && !__atomic_load_n(&qp->ep->owner_waits, __ATOMIC_ACQUIRE)) {
-		if (read(r->bell_fd, &c, sizeof(c)) < 0) {
-			/* EAGAIN: consumed already */
-		}
+		(void)softhw_bell_drain(r->bell_fd, 64); /* (none: taken already) */
 		ring_rang(qp, r);
 	}
 	softhw_bias_unlock(&qp->lock);
@@ -760,10 +768,9 @@ static void ring_serve(struct rnic_ep *ep)
 {
 	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
 		struct ring *r = ring_of(qp);
-		uint64_t c;
 
 		/* read even when the ring is off: a doorbell left readable would wake the owner for ever */
-		if (r == NULL || read(r->bell_fd, &c, sizeof(c)) < 0 || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE))
+		if (r == NULL || softhw_bell_drain(r->bell_fd, 64) <= 0 || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE))
 			continue; /* EAGAIN: not this one's doorbell (or taken already) */
 		softhw_bias_lock(&qp->lock);
 		if (!qp->dead)

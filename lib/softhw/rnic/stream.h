@@ -79,7 +79,7 @@ struct rnic_stream {
 	uint64_t owner_polls;       /* the owner's reads of it */
 	uint64_t owner_seen;        /* owner_polls at the service thread's last look */
 	uint64_t owner_check;       /* ms, monotonic: the next look */
-	int hs_fds[3];              /* dialer: descriptors that came with the hello ack (a path's join takes them) */
+	int hs_fds[RNIC_RING_HS_FDS]; /* dialer: descriptors that came with the hello ack (a path's join takes them) */
 	int hs_nfds;
 	struct rnic_out *out_head;  /* frames not fully written */
 	struct rnic_out *out_tail;

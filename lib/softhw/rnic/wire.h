@@ -102,6 +102,9 @@ struct rnic_hello {
  * with 4 KiB of in-capsule data, or a 4 KiB write, behind the 40-byte rnic_ring_hdr */
 #define RNIC_RING_REC 4208
 #define RNIC_RING_SLOTS 64
+/* Descriptors the acceptor's hello ack carries for the ring: the memfd, the dialer's doorbell
+ * (its receiving and its ringing end), the ringing end of the acceptor's (base/bell.h). */
+#define RNIC_RING_HS_FDS 4
 #define RNIC_RING_TAG_MSG 0x4d534731u /* "1GSM": the channel record's tag */
 #define RNIC_RING_F_WHOLE 1u /* a WRITE's first part: imm is the whole WRITE's length from addr */
 struct rnic_ring_hdr {

@@ -4,7 +4,10 @@
  * work the engine runs with a preset status (no device, no I/O).
  */
 #include <stdbool.h>
+#include <fcntl.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "doca_ctx.h"
 #include "doca_pe.h"
@@ -515,6 +518,43 @@ static void test_notification(void)
 }
 
 /*
+ * What a Comch peer gets of our PE is the ringing end of its notification (pe->bell_fd), whose
+ * file flags it shares: it makes that end blocking and fills the queue. Our wake-ups and our
+ * clear still return at once, and the handle, which the peer never holds, drains and goes quiet.
+ * (An alarm ends the test if a call blocks. With the eventfd handed out before, a peer that
+ * cleared O_NONBLOCK and filled or drained the counter blocked both: a review reproduced it.)
+ */
+static void test_notification_peer_cannot_block(void)
+{
+	struct doca_pe *pe;
+	doca_notification_handle_t fd;
+	int peer, flags, filled = 0;
+	const char one = 1;
+
+	CHECK_OK(doca_pe_create(&pe));
+	CHECK_OK(doca_pe_get_notification_handle(pe, &fd));
+	peer = dup(pe->bell_fd); /* as SCM_RIGHTS would give it */
+	CHECK(peer >= 0 && peer != fd);
+	flags = fcntl(peer, F_GETFL);
+	CHECK(flags >= 0 && fcntl(peer, F_SETFL, flags & ~O_NONBLOCK) == 0);
+	while (filled < 100000 && send(peer, &one, 1, MSG_DONTWAIT) == 1)
+		filled++;
+	CHECK(filled > 0 && filled < 100000);
+	alarm(10);
+	for (int i = 0; i < 100; i++) {
+		CHECK_OK(doca_pe_request_notification(pe));
+		softdoca_pe_notify(pe); /* the queue is full: returns, the handle is readable anyway */
+	}
+	CHECK(fd_ready(fd) == 1);
+	for (int i = 0; i * 4096 <= filled; i++)
+		CHECK_OK(doca_pe_clear_notification(pe, fd)); /* 4096 a call, never blocking */
+	CHECK(fd_ready(fd) == 0);
+	alarm(0);
+	close(peer);
+	CHECK_OK(doca_pe_destroy(pe));
+}
+
+/*
  * A context stopped (outside progress, PE not armed) with a task whose work is not ready:
  * the flush is work, so arming the PE afterwards must signal at once. Else a pe_event-style
  * loop (request, epoll_wait, clear, progress) sleeps forever on a context that never idles.
@@ -631,6 +671,7 @@ int main(void)
 	TEST_RUN(test_stop_on_error);
 	TEST_RUN(test_try_submit);
 	TEST_RUN(test_notification);
+	TEST_RUN(test_notification_peer_cannot_block);
 	TEST_RUN(test_round_robin);
 	TEST_RUN(test_notification_after_stop_with_waiting_task);
 	TEST_RUN(test_pe_destroyed_in_callback);

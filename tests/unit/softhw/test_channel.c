@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -37,13 +38,12 @@ static bool pair(uint32_t max_msg, uint32_t a2b, uint32_t b2a, struct softhw_cha
 	return ok;
 }
 
-static uint64_t bell_count(int efd)
+/* The rings a doorbell's receiving end took since the last look. */
+static uint64_t bell_count(int fd)
 {
-	uint64_t v = 0;
+	int n = softhw_bell_drain(fd, 1 << 20);
 
-	if (read(efd, &v, sizeof(v)) != sizeof(v))
-		return 0;
-	return v;
+	return n > 0 ? (uint64_t)n : 0;
 }
 
 static void test_geometry(void)
@@ -96,13 +96,16 @@ static void test_doorbells(void)
 {
 	struct softhw_chan a, b;
 	struct softhw_chan_msg m;
-	int bell_a = eventfd(0, EFD_NONBLOCK), bell_b = eventfd(0, EFD_NONBLOCK);
+	int ba[2] = {-1, -1}, bb[2] = {-1, -1}, bell_a, bell_b;
 
+	CHECK(softhw_bell_pair(ba) == 0 && softhw_bell_pair(bb) == 0);
+	bell_a = ba[0];
+	bell_b = bb[0];
 	CHECK(pair(16, 1, 1, &a, &b));
 	if (!softhw_chan_mapped(&a))
 		return;
-	softhw_chan_set_bell(&a, dup(bell_b)); /* A rings B */
-	softhw_chan_set_bell(&b, dup(bell_a));
+	CHECK(softhw_chan_set_bell(&a, bb[1])); /* A rings B */
+	CHECK(softhw_chan_set_bell(&b, ba[1]));
 	softhw_chan_send(&a, 0, 0, "x", 1);
 	CHECK(bell_count(bell_b) == 0); /* B polls: no system call for it */
 	CHECK(softhw_chan_arm_rx(&b));  /* something waits already: do not sleep */
@@ -124,6 +127,46 @@ static void test_doorbells(void)
 	softhw_chan_close(&b);
 	close(bell_a);
 	close(bell_b);
+}
+
+/*
+ * The peer's hold on our doorbells cannot block us: the end it rings shares its file flags
+ * with us, so it clears O_NONBLOCK and fills the queue, and our rings still return at once;
+ * it never holds the end we drain. A doorbell that is not a socket (an eventfd, whose flags
+ * and counter the peer would keep) is refused and never rung. (An alarm ends the test if a
+ * call blocks.)
+ */
+static void test_doorbells_hostile_peer(void)
+{
+	struct softhw_chan a, b;
+	int bell[2] = {-1, -1}, efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC), flags, filled = 0;
+	const char one = 1;
+
+	CHECK(softhw_bell_pair(bell) == 0 && efd >= 0);
+	CHECK(pair(16, 1, 1, &a, &b));
+	if (!softhw_chan_mapped(&a) || bell[0] < 0)
+		return;
+	CHECK(!softhw_chan_set_bell(&a, efd)); /* closed, not kept */
+	CHECK(a.peer_bell < 0);
+	CHECK(softhw_chan_set_bell(&a, dup(bell[1])));
+	/* the peer: blocking from now on, and the queue full */
+	flags = fcntl(bell[1], F_GETFL);
+	CHECK(flags >= 0 && fcntl(bell[1], F_SETFL, flags & ~O_NONBLOCK) == 0);
+	while (filled < 100000 && send(bell[1], &one, 1, MSG_DONTWAIT) == 1)
+		filled++;
+	CHECK(filled > 0 && filled < 100000);
+	alarm(10);
+	for (int i = 0; i < 1000; i++)
+		softhw_chan_ring_bell(a.peer_bell); /* returns: the queue is full, it is rung already */
+	softhw_chan_send(&a, 0, 0, "x", 1);    /* (rings if B sleeps) */
+	CHECK(softhw_chan_arm_rx(&b));
+	CHECK(bell_count(bell[0]) >= (uint64_t)filled); /* and draining ends when it is empty */
+	CHECK(bell_count(bell[0]) == 0);
+	alarm(0);
+	softhw_chan_close(&a);
+	softhw_chan_close(&b);
+	close(bell[0]);
+	close(bell[1]);
 }
 
 /* A peer that scribbles over the segment breaks only the channel: the receiver sees -1. */
@@ -229,6 +272,7 @@ int main(void)
 	TEST_RUN(test_geometry);
 	TEST_RUN(test_order_and_credits);
 	TEST_RUN(test_doorbells);
+	TEST_RUN(test_doorbells_hostile_peer);
 	TEST_RUN(test_corrupt_peer);
 	TEST_RUN(test_attach_refused);
 	TEST_RUN(test_across_fork);

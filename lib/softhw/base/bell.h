@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Doorbells: a datagram socket pair. The receiving end is watched (epoll) and drained by its
+ * owner alone; the ringing end goes to whoever may wake it, other processes included.
+ *
+ * Not an eventfd: a descriptor passed to another process shares its open file description,
+ * flags included, so a peer holding our eventfd could clear O_NONBLOCK on it and saturate its
+ * counter, and our next read or write would block for good. A socket's send and recv take
+ * MSG_DONTWAIT per call, whatever the flags, and the peer never holds the end we read: ringing
+ * and draining never block. A full receive queue (a peer ringing on and on) only keeps the
+ * receiving end readable, which is what a ring means.
+ */
+#ifndef SOFTHW_BASE_BELL_H
+#define SOFTHW_BASE_BELL_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+/* fds[0]: the receiving end (watch and drain it), fds[1]: the ringing end. 0, or -1 with errno. */
+static inline int softhw_bell_pair(int fds[2])
+{
+	return socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, fds);
+}
+
+/* Rings (never blocks; a ring that finds the queue full is not needed: it is readable). */
+static inline void softhw_bell_ring(int fd)
+{
+	const char one = 1;
+
+	if (fd >= 0 && send(fd, &one, 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+		/* EAGAIN (full), EPIPE/ECONNREFUSED (the other end closed): nothing to do */
+	}
+}
+
+/* Takes the rings that came (at most `max`): how many, or -1 on an error other than "none left". */
+static inline int softhw_bell_drain(int fd, int max)
+{
+	char buf[64];
+	int n = 0;
+
+	while (n < max) {
+		if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
+			n++;
+		else if (errno != EINTR)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? n : -1;
+	}
+	return n;
+}
+
+/* Is fd (received from a peer) a socket, that softhw_bell_ring can ring without blocking? */
+static inline bool softhw_bell_usable(int fd)
+{
+	struct stat st;
+
+	return fd >= 0 && fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+#endif /* SOFTHW_BASE_BELL_H */
