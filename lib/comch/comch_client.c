@@ -94,7 +94,8 @@ static void client_handshake(struct doca_comch_connection *conn, const union com
 		return;
 	}
 	/* WELCOME: map the segment the server made for us, if it is what we asked for. */
-	if (nfds != 2 || g->max_msg > ep->max_msg_size || g->limit[SOFTHW_CHAN_A_TO_B] != ep->recv_queue_size) {
+	if (nfds != 2 || g->max_msg > ep->max_msg_size || g->limit[SOFTHW_CHAN_A_TO_B] != ep->recv_queue_size ||
+	    g->limit[SOFTHW_CHAN_B_TO_A] > ep->caps->comch_max_recv_queue_size) {
 		comch_conn_close_fds(conn, fds, nfds);
 		SDK_LOG_ERR("Comch client: server '%s' answered with an unexpected channel; not connecting", ep->name);
 		comch_conn_peer_gone(conn, DOCA_ERROR_CONNECTION_ABORTED);

@@ -99,6 +99,30 @@ static void send_consumer_msg(struct doca_comch_connection *conn, enum comch_wir
 		__atomic_fetch_add(&conn->fp_ctrl_sent, 1, __ATOMIC_RELEASE); /* after: it is on the link */
 }
 
+/*
+ * Remote consumers a connection keeps at most, expired ones included (their rings stay mapped
+ * until the connection ends): what a peer announces beyond it is refused, so that it cannot
+ * make us map and hold descriptors without bound.
+ */
+#define COMCH_FP_REMOTE_MAX(ep) (4u * (ep)->caps->comch_max_consumers)
+
+static unsigned rc_count(const struct doca_comch_connection *conn)
+{
+	unsigned n = 0;
+
+	for (const struct comch_remote_consumer *rc = conn->remote_consumers; rc != NULL; rc = rc->next)
+		n++;
+	return n;
+}
+
+/* A consumer's ring geometry within what our device lets a consumer ask for (consumer_start). */
+static bool geom_within_caps(const struct comch_ep *ep, const struct softhw_chan_geom *g)
+{
+	return g->max_msg >= sizeof(struct comch_fp_rec) &&
+	       g->max_msg - sizeof(struct comch_fp_rec) <= ep->caps->comch_fp_max_buf_size &&
+	       g->limit[SOFTHW_CHAN_A_TO_B] <= COMCH_FP_MAX_SLOTS && g->limit[SOFTHW_CHAN_B_TO_A] <= COMCH_FP_MAX_SLOTS;
+}
+
 bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_wire_msg *m, const int *fds, int nfds)
 {
 	const struct comch_wire_consumer *c = &m->consumer;
@@ -109,10 +133,18 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 		int bell = conn->ep->ctx.pe->bell_fd;
 
 		if (nfds != 2 || rc_find(conn, c->consumer_id) != NULL || c->imm_data_len > COMCH_FP_MAX_IMM ||
-		    c->geom.max_msg < sizeof(struct comch_fp_rec)) {
+		    !geom_within_caps(conn->ep, &c->geom)) {
 			comch_conn_close_fds(conn, fds, nfds);
-			SDK_LOG_ERR("Comch %s '%s': malformed consumer announcement from the peer; ignored",
+			SDK_LOG_ERR("Comch %s '%s': malformed consumer announcement from the peer (a known id, or a "
+				    "ring larger than a consumer may ask for); ignored",
 				    conn->ep->kind, conn->ep->name);
+			return true;
+		}
+		if (rc_count(conn) >= COMCH_FP_REMOTE_MAX(conn->ep)) {
+			comch_conn_close_fds(conn, fds, nfds);
+			SDK_LOG_ERR("Comch %s '%s': the peer announced more than %u consumers on one connection (expired "
+				    "ones count until the connection ends); consumer %u ignored",
+				    conn->ep->kind, conn->ep->name, COMCH_FP_REMOTE_MAX(conn->ep), c->consumer_id);
 			return true;
 		}
 		rc = calloc(1, sizeof(*rc));

@@ -33,6 +33,7 @@
 #include "doca_log.h"
 #include "doca_mmap.h"
 #include "doca_pe.h"
+#include "comch/comch_priv.h" /* the wire, to speak it as a hostile peer would */
 #include "softhw/fabric/channel.h"
 #include "log_test.h"
 #include "test.h"
@@ -2041,6 +2042,123 @@ static void child_trunc_server(void)
 	doca_dev_close(dev);
 }
 
+/* ---- a peer announces consumers without bound, or with rings larger than any consumer's ---- */
+
+/* Sends one wire message with descriptors on the raw socket s. */
+static bool raw_send(int s, const void *m, size_t len, const int *fds, int nfds)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int) * 2)];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = {.iov_base = (void *)m, .iov_len = len};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+	struct cmsghdr *cm;
+
+	if (nfds > 0) {
+		memset(&ctl, 0, sizeof(ctl));
+		msg.msg_control = ctl.buf;
+		msg.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfds);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)nfds);
+		memcpy(CMSG_DATA(cm), fds, sizeof(int) * (size_t)nfds);
+	}
+	return sendmsg(s, &msg, MSG_NOSIGNAL) == (ssize_t)len;
+}
+
+static void wire_hdr(struct comch_wire_hdr *h, enum comch_wire_type type)
+{
+	*h = (struct comch_wire_hdr){.magic = COMCH_WIRE_MAGIC, .version = COMCH_WIRE_VERSION, .type = (uint16_t)type};
+}
+
+/* Announces consumer id with a ring of that geometry (a real, sealed segment) and a doorbell. */
+static bool announce(int s, uint32_t id, uint32_t max_msg, uint32_t slots, int bell)
+{
+	struct comch_wire_consumer c = {.consumer_id = id};
+	struct softhw_chan ch;
+	int memfd = -1, fds[2];
+	bool ok;
+
+	wire_hdr(&c.hdr, COMCH_WIRE_CONSUMER_NEW);
+	if (softhw_chan_geom_make(max_msg, 1, slots, &c.geom) != DOCA_SUCCESS ||
+	    softhw_chan_create(&c.geom, &ch, &memfd) != DOCA_SUCCESS)
+		return false;
+	fds[0] = memfd;
+	fds[1] = bell;
+	ok = raw_send(s, &c, sizeof(c), fds, 2);
+	close(memfd);
+	softhw_chan_close(&ch);
+	return ok;
+}
+
+static void child_fpnew_server(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	struct comch_wire_hello hello = {.max_msg_size = 4080, .recv_queue_size = 16, .pid = getpid()};
+	union comch_wire_msg ans;
+	struct sockaddr_un addr;
+	socklen_t alen = 0;
+	struct doca_ctx *ctx;
+	uint32_t fp_max = 0, consumers = 0, id = 1;
+	int s, bell[2] = {-1, -1}, before;
+	char name[64];
+	bool sent = true;
+
+	snprintf(name, sizeof(name), "unit_fpnew_%ld", (long)getpid());
+	CHECK_OK(doca_comch_server_create(dev, rep, name, &pair.srv));
+	ctx = doca_comch_server_as_ctx(pair.srv);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
+	CHECK_OK(doca_comch_producer_cap_get_max_buf_size(doca_dev_as_devinfo(dev), &fp_max));
+	CHECK_OK(doca_comch_consumer_cap_get_max_consumers(doca_dev_as_devinfo(dev), &consumers));
+	CHECK_OK(doca_ctx_start(ctx));
+	CHECK(find_listener(name, &addr, &alen));
+	CHECK(softhw_bell_pair(bell) == 0);
+	before = test_fd_count();
+
+	/* the hostile client: a proper HELLO, then the announcements */
+	s = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	CHECK(connect(s, (struct sockaddr *)&addr, alen) == 0);
+	wire_hdr(&hello.hdr, COMCH_WIRE_HELLO);
+	CHECK(raw_send(s, &hello, sizeof(hello), &bell[1], 1));
+	for (int i = 0; i < 1000 && recv(s, &ans, sizeof(ans), MSG_DONTWAIT) < 0; i++)
+		progress_for_ms(pair.pe, 10); /* (the WELCOME's descriptors are closed with the message) */
+	CHECK(ans.hdr.type == COMCH_WIRE_WELCOME);
+	/* a ring whose records are larger than a consumer of this device may ask for */
+	CHECK(announce(s, id++, (uint32_t)sizeof(struct comch_fp_rec) + fp_max + 4096, 64, bell[1]));
+	for (int i = 0; i < 1000 && !sdk_log_has("larger than a consumer may ask for"); i++)
+		progress_for_ms(pair.pe, 10);
+	CHECK(logged("larger than a consumer may ask for"));
+	/* more consumers than a connection keeps: each one after the cap is refused */
+	for (uint32_t i = 0; i < 4 * consumers + 3 && sent; i++) {
+		sent = announce(s, id++, (uint32_t)sizeof(struct comch_fp_rec) + 64, 1, bell[1]);
+		if ((i & 31) == 31)
+			progress_for_ms(pair.pe, 1);
+	}
+	CHECK(sent);
+	for (int i = 0; i < 1000 && !sdk_log_has("announced more than"); i++)
+		progress_for_ms(pair.pe, 10);
+	CHECK(logged("announced more than"));
+	/* what it kept: a doorbell per consumer it took, no more (the rings are mapped, their fds closed) */
+	CHECK(test_fd_count() - before <= (int)(4 * consumers) + 8);
+	close(s);
+	for (int i = 0; i < 1000 && test_fd_count() > before; i++)
+		progress_for_ms(pair.pe, 10);
+	CHECK(test_fd_count() <= before); /* all given back with the connection */
+	close(bell[0]);
+	close(bell[1]);
+	CHECK_OK(doca_ctx_stop(ctx));
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_comch_server_destroy(pair.srv));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_rep_close(rep);
+	doca_dev_close(dev);
+}
+
 /* ---- the producer side scribbles over a consumer's ring: posted receives fail, all of them ---- */
 
 /* The ring of our consumer in our own mappings (the one with a single A->B credit), or NULL. */
@@ -2280,6 +2398,7 @@ static const struct scenario scenarios[] = {
 	{"stall_client", child_stall_client},	{"many_server", child_many_server},
 	{"many_client", child_many_client},	{"cbstop_server", child_cbstop_server},
 	{"cbstop_client", child_cbstop_client},	{"trunc_server", child_trunc_server},
+	{"fpnew_server", child_fpnew_server},
 	{"fpbad_server", child_fpbad_server},	{"fpbad_client", child_fpbad_client},
 	{"cbd_recv_client", child_cbd_recv_client}, {"cbd_send_client", child_cbd_send_client},
 	{"cbd_disc_server", child_cbd_disc_server}, {"cbd_disc_client", child_cbd_disc_client},
@@ -2495,6 +2614,7 @@ int main(int argc, char **argv)
 		wait_ok(client, "fpexp_client");
 	}
 	wait_ok(spawn("trunc_server", "dpu", "builtin"), "trunc_server");
+	wait_ok(spawn("fpnew_server", "dpu", "builtin"), "fpnew_server");
 	{
 		pid_t server = spawn("fpbad_server", "dpu", "builtin");
 		pid_t client = spawn("fpbad_client", "host", "builtin");
