@@ -533,9 +533,25 @@ bool comch_ep_poll(struct comch_ep *ep, void (*on_listen)(struct comch_ep *ep), 
 			did |= comch_conn_read((struct doca_comch_connection *)(uintptr_t)tag, handshake);
 		}
 	}
-	/* Deadlines: a peer that never answers our BYE is given up on. */
+	/* Deadlines: a peer that never answers our BYE is given up on, a client that never says HELLO too. */
 	now = comch_now_ns();
 	for (struct doca_comch_connection *c = ep->conns; c != NULL; c = c->next) {
+		if (c->state == COMCH_CONN_HANDSHAKE && c->admitted && c->deadline_ns != 0) {
+			if (now < c->deadline_ns) {
+				closing = true;
+				continue;
+			}
+			ep->hello_timeouts++;
+			if (ep->hello_timeouts == 1 || (ep->hello_timeouts & (ep->hello_timeouts - 1)) == 0)
+				SDK_LOG_WARN("Comch %s '%s': a client (pid %d) did not say HELLO within %llu ms of connecting; "
+					     "closed (%llu such so far)",
+					     ep->kind, ep->name, (int)c->peer.pid,
+					     (unsigned long long)(ep->hello_timeout_ns / 1000000ull),
+					     (unsigned long long)ep->hello_timeouts);
+			comch_conn_peer_gone(c, DOCA_ERROR_TIME_OUT);
+			did = true;
+			continue;
+		}
 		if (c->state != COMCH_CONN_CLOSING)
 			continue;
 		if (now < c->deadline_ns) {

@@ -81,6 +81,12 @@ union comch_wire_msg {
 
 /* How long an orderly disconnection waits for the peer's answer before it gives up. */
 #define COMCH_BYE_TIMEOUT_NS (2ull * 1000000000ull)
+/*
+ * A client the server accepted has this long to say HELLO (softdoca's does at once): connections
+ * that never speak would otherwise hold the server's pending places for good and keep every other
+ * client out. SOFTDOCA_COMCH_HELLO_MS overrides it (tests).
+ */
+#define COMCH_HELLO_TIMEOUT_NS (5ull * 1000000000ull)
 /* How often a client with no server tries to connect again. */
 #define COMCH_RETRY_NS (10ull * 1000000ull)
 /* Links and timers are looked at no more than this often while polling. */
@@ -110,7 +116,7 @@ struct doca_comch_connection {
 	uint32_t tx_waiting;                   /* submitted sends waiting for a credit ... */
 	struct doca_comch_task_send *wait_head;/* ... oldest first: only the oldest may go next */
 	struct doca_comch_task_send *wait_tail;
-	uint64_t deadline_ns;                  /* CLOSING: give up waiting for the peer */
+	uint64_t deadline_ns;                  /* CLOSING: give up waiting for the peer; HANDSHAKE (server): its HELLO */
 	doca_error_t reset_status;             /* why a send on a dead connection fails */
 	bool report_connect;                   /* server: connection callback still to deliver */
 	bool report_disconnect;                /* server: disconnection callback still to deliver */
@@ -167,6 +173,8 @@ struct comch_ep {
 	/* running state */
 	struct softhw_comch_port *port; /* links + listener + timer; wakes a sleeping PE */
 	bool keep_timer;     /* the client retries connecting: the tick must go on */
+	uint64_t hello_timeout_ns; /* server: COMCH_HELLO_TIMEOUT_NS, or the environment's */
+	uint64_t hello_timeouts;   /* server: clients closed for want of a HELLO (the log's count) */
 	int service_due;     /* set by the waker thread: look at the port on the next progress */
 	uint64_t next_service_ns;
 	struct doca_comch_connection *conns;

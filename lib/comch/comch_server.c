@@ -4,6 +4,7 @@
  * (host function, name) pair, accepts clients up to the device's limit, creates one shared
  * channel per client and reports connections and disconnections through its callbacks.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "comch_priv.h"
@@ -136,6 +137,8 @@ static void server_accept(struct comch_ep *ep)
 		comch_conn_init(conn, ep, s);
 		conn->admitted = true;
 		conn->peer = peer;
+		conn->deadline_ns = comch_now_ns() + ep->hello_timeout_ns;
+		comch_ep_timer(ep, true); /* (comch_ep_poll gives up on it then) */
 		conn->next = ep->conns;
 		ep->conns = conn;
 		comch_ep_watch(ep, s, (uint64_t)(uintptr_t)conn);
@@ -161,6 +164,12 @@ static doca_error_t server_start(struct doca_ctx *ctx)
 	err = comch_ep_open(ep);
 	if (err != DOCA_SUCCESS)
 		return err;
+	{
+		const char *ms = getenv("SOFTDOCA_COMCH_HELLO_MS");
+		unsigned long v = ms != NULL ? strtoul(ms, NULL, 10) : 0;
+
+		ep->hello_timeout_ns = v > 0 && v <= 600000 ? v * 1000000ull : COMCH_HELLO_TIMEOUT_NS;
+	}
 	srv->admission = (struct softhw_comch_admission){
 		.max_pending_per_peer = SERVER_PENDING_PER_PEER,
 		.max_links = ep->caps->comch_max_clients + SERVER_PENDING_MAX,

@@ -2159,6 +2159,83 @@ static void child_fpnew_server(void)
 	doca_dev_close(dev);
 }
 
+/*
+ * ---- clients that connect and never say HELLO: closed after the server's HELLO timeout
+ * (SOFTDOCA_COMCH_HELLO_MS, 300 ms here), so that they do not keep every other client out ----
+ */
+
+/* A raw connection's HELLO and the server's answer type (0: none within about 10 s). */
+static uint16_t raw_hello(struct doca_pe *pe, const struct sockaddr_un *addr, socklen_t alen, int bell, int *sock)
+{
+	struct comch_wire_hello hello = {.max_msg_size = 4080, .recv_queue_size = 16, .pid = getpid()};
+	union comch_wire_msg ans = {0};
+	int s = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+
+	*sock = s;
+	if (s < 0 || connect(s, (const struct sockaddr *)addr, alen) != 0)
+		return 0;
+	wire_hdr(&hello.hdr, COMCH_WIRE_HELLO);
+	if (!raw_send(s, &hello, sizeof(hello), &bell, 1))
+		return 0;
+	for (int i = 0; i < 1000 && recv(s, &ans, sizeof(ans), MSG_DONTWAIT) < 0; i++)
+		progress_for_ms(pe, 10);
+	return ans.hdr.type;
+}
+
+static void child_silent_server(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	enum { SILENT = 32 }; /* the places one client process may hold in the handshake */
+	struct sockaddr_un addr;
+	socklen_t alen = 0;
+	struct doca_ctx *ctx;
+	int silent[SILENT], bell[2] = {-1, -1}, s = -1, ended = 0;
+	char name[64], c;
+
+	setenv("SOFTDOCA_COMCH_HELLO_MS", "300", 1);
+	snprintf(name, sizeof(name), "unit_silent_%ld", (long)getpid());
+	CHECK_OK(doca_comch_server_create(dev, rep, name, &pair.srv));
+	ctx = doca_comch_server_as_ctx(pair.srv);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
+	CHECK_OK(doca_ctx_start(ctx));
+	CHECK(find_listener(name, &addr, &alen));
+	CHECK(softhw_bell_pair(bell) == 0);
+	for (int i = 0; i < SILENT; i++) {
+		silent[i] = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+		CHECK(connect(silent[i], (struct sockaddr *)&addr, alen) == 0);
+	}
+	progress_for_ms(pair.pe, 50);
+	/* all its places taken: a client that does speak is refused meanwhile */
+	CHECK(raw_hello(pair.pe, &addr, alen, bell[1], &s) == COMCH_WIRE_REJECT);
+	close(s);
+	/* the silent ones are closed once their time is up (EOF) ... */
+	for (int i = 0; i < 1000 && ended < SILENT; i++) {
+		progress_for_ms(pair.pe, 10);
+		ended = 0;
+		for (int k = 0; k < SILENT; k++)
+			ended += recv(silent[k], &c, 1, MSG_DONTWAIT) == 0;
+	}
+	CHECK(ended == SILENT);
+	CHECK(logged("did not say HELLO within 300 ms"));
+	/* ... and a client that speaks gets in */
+	CHECK(raw_hello(pair.pe, &addr, alen, bell[1], &s) == COMCH_WIRE_WELCOME);
+	close(s);
+	for (int i = 0; i < SILENT; i++)
+		close(silent[i]);
+	close(bell[0]);
+	close(bell[1]);
+	progress_for_ms(pair.pe, 50);
+	CHECK_OK(doca_ctx_stop(ctx));
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_comch_server_destroy(pair.srv));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_rep_close(rep);
+	doca_dev_close(dev);
+}
+
 /* ---- the producer side scribbles over a consumer's ring: posted receives fail, all of them ---- */
 
 /* The ring of our consumer in our own mappings (the one with a single A->B credit), or NULL. */
@@ -2398,7 +2475,7 @@ static const struct scenario scenarios[] = {
 	{"stall_client", child_stall_client},	{"many_server", child_many_server},
 	{"many_client", child_many_client},	{"cbstop_server", child_cbstop_server},
 	{"cbstop_client", child_cbstop_client},	{"trunc_server", child_trunc_server},
-	{"fpnew_server", child_fpnew_server},
+	{"fpnew_server", child_fpnew_server},	{"silent_server", child_silent_server},
 	{"fpbad_server", child_fpbad_server},	{"fpbad_client", child_fpbad_client},
 	{"cbd_recv_client", child_cbd_recv_client}, {"cbd_send_client", child_cbd_send_client},
 	{"cbd_disc_server", child_cbd_disc_server}, {"cbd_disc_client", child_cbd_disc_client},
@@ -2615,6 +2692,7 @@ int main(int argc, char **argv)
 	}
 	wait_ok(spawn("trunc_server", "dpu", "builtin"), "trunc_server");
 	wait_ok(spawn("fpnew_server", "dpu", "builtin"), "fpnew_server");
+	wait_ok(spawn("silent_server", "dpu", "builtin"), "silent_server");
 	{
 		pid_t server = spawn("fpbad_server", "dpu", "builtin");
 		pid_t client = spawn("fpbad_client", "host", "builtin");
