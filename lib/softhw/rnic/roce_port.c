@@ -79,6 +79,8 @@ struct roce_port {
 	int fwd[ROCE_REG_OWNERS]; /* our connections to other owners, -1 */
 	int conns[MAX_CONNS];     /* accepted forwarding connections */
 	unsigned nconns;
+	unsigned lfd_back_ms;     /* accept failing for want of descriptors: the listener's pause, doubling */
+	uint64_t lfd_back_until;  /* the listener is out of the epoll set until then (ms; 0: in it; atomic) */
 	bool no_gso;        /* a UDP_SEGMENT send failed: datagrams go one by one (atomic) */
 	uint8_t *gro;       /* GRO_BUFS x GRO_BUF bytes: coalesced receives, cut into msgs (NULL: no UDP_GRO) */
 	struct rp_qp *qps[QP_BUCKETS];
@@ -780,8 +782,10 @@ static void dead_answer(struct roce_port *p, const uint8_t *buf, size_t len, con
 
 uint64_t roce_port_next_time(struct roce_port *p)
 {
-	uint64_t first = UINT64_MAX;
+	uint64_t first = __atomic_load_n(&p->lfd_back_until, __ATOMIC_ACQUIRE);
 
+	if (first == 0)
+		first = UINT64_MAX;
 	if (__atomic_load_n(&p->ndead, __ATOMIC_RELAXED) == 0)
 		return first;
 	pthread_mutex_lock(&p->dead_mu);
@@ -793,6 +797,12 @@ uint64_t roce_port_next_time(struct roce_port *p)
 
 void roce_port_timer(struct roce_port *p, uint64_t now)
 {
+	uint64_t back = __atomic_load_n(&p->lfd_back_until, __ATOMIC_ACQUIRE);
+
+	/* the listener's pause is over: back in the epoll set (a connection waiting fires at once) */
+	if (back != 0 && now >= back &&
+	    __atomic_compare_exchange_n(&p->lfd_back_until, &back, 0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		(void)ep_add(p, p->lfd, TAG(TAG_LISTEN, 0));
 	if (__atomic_load_n(&p->ndead, __ATOMIC_RELAXED) == 0)
 		return;
 	pthread_mutex_lock(&p->dead_mu);
@@ -1209,6 +1219,18 @@ static void conn_close(struct roce_port *p, int fd)
 	ep_del_close(p, fd);
 }
 
+/*
+ * Out of descriptors: the listener, which stays readable while a connection waits, leaves the
+ * epoll set for 100 ms, doubling up to 1 s while accept keeps failing (roce_port_timer puts it
+ * back), as the other listeners do (docs/fabric.md), instead of waking the service thread in a loop.
+ */
+static void listener_pause(struct roce_port *p)
+{
+	p->lfd_back_ms = p->lfd_back_ms == 0 ? 100 : p->lfd_back_ms >= 500 ? 1000 : 2 * p->lfd_back_ms;
+	if (epoll_ctl(p->ep, EPOLL_CTL_DEL, p->lfd, NULL) == 0)
+		__atomic_store_n(&p->lfd_back_until, mono_ms() + p->lfd_back_ms, __ATOMIC_RELEASE);
+}
+
 static void accept_all(struct roce_port *p)
 {
 	for (int n = 0; n < 64; n++) {
@@ -1216,8 +1238,12 @@ static void accept_all(struct roce_port *p)
 		socklen_t clen = sizeof(cred);
 		int fd = accept4(p->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-		if (fd < 0)
-			return; /* EAGAIN; out of descriptors: the next call tries again */
+		if (fd < 0) {
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+				listener_pause(p);
+			return; /* (EAGAIN: none waits) */
+		}
+		p->lfd_back_ms = 0;
 		/* Same user only, as the UDP port group itself; closed before anything is read. */
 		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) != 0 || cred.uid != geteuid() ||
 		    p->nconns == MAX_CONNS || ep_add(p, fd, TAG(TAG_CONN, fd)) != 0) {

@@ -147,7 +147,8 @@ void roce_port_conn_forget(struct roce_port *p, uint32_t local_id);
 
 /*
  * The DREQs this port sent for dead owners are resent on a short timer (twice, unless the
- * peer's DREP comes) by the NIC's service thread: the next deadline (ms, CLOCK_MONOTONIC;
+ * peer's DREP comes) by the NIC's service thread, and a forwarding listener paused for want of
+ * descriptors goes back into the epoll set: the next deadline (ms, CLOCK_MONOTONIC;
  * UINT64_MAX: none), and what is due at now.
  */
 uint64_t roce_port_next_time(struct roce_port *p);

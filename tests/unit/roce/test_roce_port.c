@@ -30,6 +30,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1051,6 +1053,73 @@ out:
 	close(src);
 }
 
+/* ---- out of descriptors: the forwarding listener pauses instead of waking us in a loop ---- */
+
+static int epoll_ready(int ep)
+{
+	struct epoll_event ev[4];
+
+	return epoll_wait(ep, ev, 4, 0);
+}
+
+/*
+ * Another process of ours connects to the port's forwarding listener while we have no descriptor
+ * left: accept fails (EMFILE), and the listener, readable as long as the connection waits, leaves
+ * the port's epoll set for 100 ms (roce_port_next_time says when); the timer then puts it back
+ * and, descriptors free again, the connection is taken.
+ */
+static void test_listener_emfile(void)
+{
+	const uint32_t ip = 0x7f00006e;
+	struct roce_port *p = NULL;
+	struct roce_port_msg *msgs = calloc(8, sizeof(*msgs));
+	struct sockaddr_un un = {.sun_family = AF_UNIX};
+	struct rlimit old, low;
+	const char *why = "";
+	int c = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0), spare[512], nspare = 0;
+	uint64_t t0, next;
+
+	CHECK(msgs != NULL && c >= 0 && getrlimit(RLIMIT_NOFILE, &old) == 0);
+	CHECK(roce_port_open(run_dir, ip, 0, &p, &why) == DOCA_SUCCESS);
+	if (p == NULL || msgs == NULL || c < 0)
+		goto out;
+	CHECK(roce_reg_owner_path(roce_port_reg(p), roce_reg_self(roce_port_reg(p)), un.sun_path, sizeof(un.sun_path)));
+	CHECK(epoll_ready(roce_port_fd(p)) == 0);
+	/* no descriptor left below a lowered limit */
+	low = old;
+	low.rlim_cur = (rlim_t)test_fd_count() + 64 < old.rlim_cur ? (rlim_t)test_fd_count() + 64 : old.rlim_cur;
+	CHECK(setrlimit(RLIMIT_NOFILE, &low) == 0);
+	while (nspare < 512 && (spare[nspare] = dup(0)) >= 0)
+		nspare++;
+	CHECK(nspare < 512 && errno == EMFILE);
+	CHECK(connect(c, (struct sockaddr *)&un, sizeof(un)) == 0); /* (a connect takes no descriptor of ours) */
+	CHECK(epoll_ready(roce_port_fd(p)) == 1);
+	t0 = now_ms();
+	(void)roce_port_recv(p, msgs, 8); /* accept: EMFILE */
+	CHECK(epoll_ready(roce_port_fd(p)) == 0); /* paused, though the connection waits */
+	(void)roce_port_recv(p, msgs, 8);
+	next = roce_port_next_time(p);
+	CHECK(next != UINT64_MAX && next >= t0 + 50 && next <= now_ms() + 150);
+	roce_port_timer(p, next - 1);
+	CHECK(epoll_ready(roce_port_fd(p)) == 0); /* not yet */
+	while (nspare > 0)
+		close(spare[--nspare]);
+	CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
+	roce_port_timer(p, next);
+	CHECK(roce_port_next_time(p) == UINT64_MAX);
+	CHECK(epoll_ready(roce_port_fd(p)) == 1); /* back, and the connection still waits */
+	(void)roce_port_recv(p, msgs, 8);           /* taken now */
+	CHECK(epoll_ready(roce_port_fd(p)) == 0);
+out:
+	while (nspare > 0)
+		close(spare[--nspare]);
+	(void)setrlimit(RLIMIT_NOFILE, &old);
+	if (c >= 0)
+		close(c);
+	roce_port_close(p);
+	free(msgs);
+}
+
 /* ---- a dead owner's RDMA-CM connections ---- */
 
 /* One CM MAD from the port at ip to sock (ICRC valid for IPv4 ID 0 and its ports); false: none in time. */
@@ -1472,6 +1541,7 @@ int main(void)
 	TEST_RUN(test_ip_header);
 	TEST_RUN(test_gso_gro);
 	TEST_RUN(test_gro_burst_cap);
+	TEST_RUN(test_listener_emfile);
 	TEST_RUN(test_dead_conns);
 	TEST_RUN(test_dead_trigger);
 	cleanup_dir();
