@@ -1980,6 +1980,37 @@ static bool find_listener(const char *name, struct sockaddr_un *addr, socklen_t 
 	return found;
 }
 
+/*
+ * A server in this process under a name of its own (find_listener must not find another run's),
+ * started, for raw clients: its listening address in *addr.
+ */
+static struct doca_ctx *raw_server_up(const char *prefix, struct doca_dev *dev, struct doca_dev_rep *rep,
+				      struct sockaddr_un *addr, socklen_t *alen)
+{
+	struct doca_ctx *ctx;
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s_%ld", prefix, (long)getpid());
+	CHECK_OK(doca_comch_server_create(dev, rep, name, &pair.srv));
+	ctx = doca_comch_server_as_ctx(pair.srv);
+	CHECK_OK(doca_pe_create(&pair.pe));
+	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
+	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
+	CHECK_OK(doca_ctx_start(ctx));
+	CHECK(find_listener(name, addr, alen));
+	return ctx;
+}
+
+static void raw_server_down(struct doca_ctx *ctx, struct doca_dev *dev, struct doca_dev_rep *rep)
+{
+	CHECK_OK(doca_ctx_stop(ctx));
+	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_comch_server_destroy(pair.srv));
+	CHECK_OK(doca_pe_destroy(pair.pe));
+	doca_dev_rep_close(rep);
+	doca_dev_close(dev);
+}
+
 static void child_trunc_server(void)
 {
 	struct doca_dev *dev = open_pci("03:00.0");
@@ -1997,17 +2028,7 @@ static void child_trunc_server(void)
 	struct doca_ctx *ctx;
 	int fds[3], s, before;
 
-	char name[64];
-
-	/* a name of this process alone: find_listener must not find another run's server */
-	snprintf(name, sizeof(name), "unit_trunc_%ld", (long)getpid());
-	CHECK_OK(doca_comch_server_create(dev, rep, name, &pair.srv));
-	ctx = doca_comch_server_as_ctx(pair.srv);
-	CHECK_OK(doca_pe_create(&pair.pe));
-	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
-	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
-	CHECK_OK(doca_ctx_start(ctx));
-	CHECK(find_listener(name, &addr, &alen));
+	ctx = raw_server_up("unit_trunc", dev, rep, &addr, &alen);
 	before = test_fd_count();
 
 	/* a hostile "client": 4 KiB (no control message is that long) and three descriptors */
@@ -2034,12 +2055,7 @@ static void child_trunc_server(void)
 	/* the server hung up on it and kept none of its descriptors */
 	CHECK(test_fd_count() == before);
 	CHECK(logged("malformed control message"));
-	CHECK_OK(doca_ctx_stop(ctx));
-	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
-	CHECK_OK(doca_comch_server_destroy(pair.srv));
-	CHECK_OK(doca_pe_destroy(pair.pe));
-	doca_dev_rep_close(rep);
-	doca_dev_close(dev);
+	raw_server_down(ctx, dev, rep);
 }
 
 /* ---- a peer announces consumers without bound, or with rings larger than any consumer's ---- */
@@ -2104,19 +2120,11 @@ static void child_fpnew_server(void)
 	struct doca_ctx *ctx;
 	uint32_t fp_max = 0, consumers = 0, id = 1;
 	int s, bell[2] = {-1, -1}, before;
-	char name[64];
 	bool sent = true;
 
-	snprintf(name, sizeof(name), "unit_fpnew_%ld", (long)getpid());
-	CHECK_OK(doca_comch_server_create(dev, rep, name, &pair.srv));
-	ctx = doca_comch_server_as_ctx(pair.srv);
-	CHECK_OK(doca_pe_create(&pair.pe));
-	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
-	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
 	CHECK_OK(doca_comch_producer_cap_get_max_buf_size(doca_dev_as_devinfo(dev), &fp_max));
 	CHECK_OK(doca_comch_consumer_cap_get_max_consumers(doca_dev_as_devinfo(dev), &consumers));
-	CHECK_OK(doca_ctx_start(ctx));
-	CHECK(find_listener(name, &addr, &alen));
+	ctx = raw_server_up("unit_fpnew", dev, rep, &addr, &alen);
 	CHECK(softhw_bell_pair(bell) == 0);
 	before = test_fd_count();
 
@@ -2151,12 +2159,7 @@ static void child_fpnew_server(void)
 	CHECK(test_fd_count() <= before); /* all given back with the connection */
 	close(bell[0]);
 	close(bell[1]);
-	CHECK_OK(doca_ctx_stop(ctx));
-	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
-	CHECK_OK(doca_comch_server_destroy(pair.srv));
-	CHECK_OK(doca_pe_destroy(pair.pe));
-	doca_dev_rep_close(rep);
-	doca_dev_close(dev);
+	raw_server_down(ctx, dev, rep);
 }
 
 /*
@@ -2191,17 +2194,10 @@ static void child_silent_server(void)
 	socklen_t alen = 0;
 	struct doca_ctx *ctx;
 	int silent[SILENT], bell[2] = {-1, -1}, s = -1, ended = 0;
-	char name[64], c;
+	char c;
 
 	setenv("SOFTDOCA_COMCH_HELLO_MS", "300", 1);
-	snprintf(name, sizeof(name), "unit_silent_%ld", (long)getpid());
-	CHECK_OK(doca_comch_server_create(dev, rep, name, &pair.srv));
-	ctx = doca_comch_server_as_ctx(pair.srv);
-	CHECK_OK(doca_pe_create(&pair.pe));
-	CHECK_OK(doca_pe_connect_ctx(pair.pe, ctx));
-	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
-	CHECK_OK(doca_ctx_start(ctx));
-	CHECK(find_listener(name, &addr, &alen));
+	ctx = raw_server_up("unit_silent", dev, rep, &addr, &alen);
 	CHECK(softhw_bell_pair(bell) == 0);
 	for (int i = 0; i < SILENT; i++) {
 		silent[i] = socket(AF_UNIX, SOCK_SEQPACKET, 0);
@@ -2228,12 +2224,7 @@ static void child_silent_server(void)
 	close(bell[0]);
 	close(bell[1]);
 	progress_for_ms(pair.pe, 50);
-	CHECK_OK(doca_ctx_stop(ctx));
-	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
-	CHECK_OK(doca_comch_server_destroy(pair.srv));
-	CHECK_OK(doca_pe_destroy(pair.pe));
-	doca_dev_rep_close(rep);
-	doca_dev_close(dev);
+	raw_server_down(ctx, dev, rep);
 }
 
 /* ---- the producer side scribbles over a consumer's ring: posted receives fail, all of them ---- */
