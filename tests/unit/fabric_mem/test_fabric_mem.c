@@ -32,6 +32,7 @@
 #include "softhw/fabric/share.h" /* SOFTHW_SHARE_COPY_CHUNK */
 #include "softhw/softhw.h"
 #include "test.h"
+#include "deny_membarrier.h"
 
 /* Linked from the library archive without a flavour. */
 const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
@@ -156,6 +157,9 @@ static void exporter_main(int cmd, int info, uint32_t rights, bool cma_off)
 				    DOCA_SUCCESS ||
 			    !write_full(info, "k", 1))
 				exit(15);
+		} else if (c == 'm') { /* membarrier() fails from now on (as under a later seccomp filter) */
+			if (!test_deny_membarrier() || !write_full(info, "k", 1))
+				exit(16);
 		} else if (c == 'd') { /* dump the memory */
 			if (!write_full(info, mem, MEM_LEN))
 				exit(7);
@@ -886,6 +890,47 @@ static void test_window_unexport_ends_long_copy_announced(void)
 }
 
 /*
+ * The exporter's membarrier() fails when the export ends (a seccomp filter installed after the
+ * window was made): the end still completes, warns, and keeps the pages shared; what the importer
+ * wrote through its announced view is there, and its next access fails (the export ended).
+ */
+static void test_window_unexport_membarrier_fails(void)
+{
+	long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+	struct softhw_mem_remote *r = NULL;
+	struct softhw_mem_peer p;
+	struct exporter x;
+	uint8_t *buf = malloc(MEM_LEN), word[8] = {0x5e, 0x5e, 0x5e, 0x5e, 0x5e, 0x5e, 0x5e, 0x5e};
+	const char *why = "";
+	char ack = 0;
+
+	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED) || buf == NULL) {
+		printf("skipped: no membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) here: windows count their accesses\n");
+		free(buf);
+		return;
+	}
+	importer_cma(false);
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, true));
+	p = peer_of(&x);
+	p.serialised = true;
+	CHECK_OK(softhw_mem_connect(&p, &r, &why));
+	if (r != NULL) {
+		CHECK(softhw_mem_window_announced(r));
+		CHECK_OK(softhw_mem_write(r, x.e.addr + WIN_OFF, word, sizeof(word)));
+		CHECK(write_full(x.cmd, "m", 1) && read_full(x.info, &ack, 1) && ack == 'k');
+		CHECK(command(&x, 'r')); /* the end of the export, membarrier() failing */
+		CHECK_ERR(softhw_mem_write(r, x.e.addr + WIN_OFF, word, sizeof(word)), DOCA_ERROR_IO_FAILED);
+		CHECK(command(&x, 'd') && read_full(x.info, buf, MEM_LEN));
+		CHECK(memcmp(buf + WIN_OFF, word, sizeof(word)) == 0);
+		CHECK(matches_pattern(buf + WIN_OFF + sizeof(word), WIN_OFF + sizeof(word), 4096));
+		softhw_mem_disconnect(r);
+	}
+	CHECK(finish(&x));
+	importer_cma(true);
+	free(buf);
+}
+
+/*
  * `n` serialised views of x's export in a child that then ends without closing them (`stay`:
  * it lives on, holding them, until its pipe closes). Returns the child's pid (0: failed), and
  * through *announced how many of its views got a word of their own.
@@ -1444,6 +1489,7 @@ int main(void)
 	TEST_RUN(test_window_unexport_waits_announced);
 	TEST_RUN(test_window_unexport_ends_long_copy_counted);
 	TEST_RUN(test_window_unexport_ends_long_copy_announced);
+	TEST_RUN(test_window_unexport_membarrier_fails);
 	TEST_RUN(test_window_words_of_dead_importers);
 	TEST_RUN(test_window_fork_private);
 	TEST_RUN(test_window_refused_with_threads);

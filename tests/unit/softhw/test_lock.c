@@ -7,15 +7,10 @@
  * waits (asleep) for the owner's section; a trylock never waits and leaves the bias; no
  * increment lost with the owner and two others at it; the lock leans back. Links softhw alone.
  */
-#include <errno.h> /* EPERM */
-#include <linux/filter.h>
 #include <linux/membarrier.h>
-#include <linux/seccomp.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stddef.h>
 #include <stdio.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <stdbool.h>
@@ -28,6 +23,7 @@
 #include "support.h"
 #include "test.h"
 #include "thread_switches.h"
+#include "deny_membarrier.h"
 
 const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
 
@@ -204,20 +200,6 @@ static void test_bias_revoker_waits(void)
 	CHECK(__atomic_load_n(&blk.mutex.v, __ATOMIC_SEQ_CST) == 0);
 }
 
-/* From now on membarrier() fails with EPERM in this thread and those it starts (seccomp). */
-static bool deny_membarrier(void)
-{
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_membarrier, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = {.len = sizeof(f) / sizeof(f[0]), .filter = f};
-
-	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
-}
-
 /*
  * membarrier() fails after the registration (a seccomp filter installed later): the revocation
  * goes on (the owner is out), and no lock leans again, where the barrier that makes leaning
@@ -237,7 +219,7 @@ static void test_bias_barrier_fails(void)
 		claim_and_lean();
 		if (!blk.biased)
 			_exit(2);
-		if (!deny_membarrier())
+		if (!test_deny_membarrier())
 			_exit(77);
 		bcounter = 0;
 		CHECK(pthread_create(&t, NULL, bias_other, NULL) == 0); /* revokes, the barrier failing */
