@@ -36,7 +36,7 @@ static bool client_try_connect(struct doca_comch_client *cl)
 {
 	struct comch_ep *ep = &cl->ep;
 	struct comch_wire_hello h = {0};
-	int bell = ep->ctx.pe->bell_fd; /* (the ringing end of our PE's notification: base/bell.h) */
+	int bell = ep->ctx.pe->share_fd; /* (a ringing end of our PE's notification for peers: base/bell.h) */
 	doca_error_t err;
 	int s;
 
@@ -109,7 +109,7 @@ static void client_handshake(struct doca_comch_connection *conn, const union com
 		comch_conn_peer_gone(conn, DOCA_ERROR_CONNECTION_ABORTED);
 		return;
 	}
-	softhw_chan_set_bell(&conn->ch, fds[1]);
+	comch_conn_take_bell(conn, &conn->ch, fds[1]);
 	conn->max_msg = g->max_msg;
 	conn->id = m->welcome.conn_id;
 	conn->state = COMCH_CONN_UP;

@@ -266,6 +266,14 @@ void comch_conn_init(struct doca_comch_connection *conn, struct comch_ep *ep, in
 	conn->reset_status = DOCA_ERROR_CONNECTION_RESET;
 }
 
+void comch_conn_take_bell(struct doca_comch_connection *conn, struct softhw_chan *ch, int fd)
+{
+	if (!softhw_chan_set_bell(ch, fd))
+		SDK_LOG_WARN("Comch %s '%s': the peer's doorbell is not a socket (an older softdoca?); it is never "
+			     "rung, so a peer asleep on its notification handle is not woken by us",
+			     conn->ep->kind, conn->ep->name);
+}
+
 void comch_conn_close_fds(struct doca_comch_connection *conn, const int *fds, int nfds)
 {
 	for (int i = 0; i < nfds; i++)

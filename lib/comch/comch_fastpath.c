@@ -130,7 +130,7 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 
 	switch (m->hdr.type) {
 	case COMCH_WIRE_CONSUMER_NEW: {
-		int bell = conn->ep->ctx.pe->bell_fd;
+		int bell = conn->ep->ctx.pe->share_fd;
 
 		if (nfds != 2 || rc_find(conn, c->consumer_id) != NULL || c->imm_data_len > COMCH_FP_MAX_IMM ||
 		    !geom_within_caps(conn->ep, &c->geom)) {
@@ -156,7 +156,7 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 			return true;
 		}
 		conn->ep->hw->close(fds[0]);
-		softhw_chan_set_bell(&rc->ch, fds[1]); /* the consumer's PE */
+		comch_conn_take_bell(conn, &rc->ch, fds[1]); /* the consumer's PE */
 		rc->id = c->consumer_id;
 		rc->imm_data_len = c->imm_data_len;
 		rc->max_msg = c->geom.max_msg - (uint32_t)sizeof(struct comch_fp_rec);
@@ -171,7 +171,7 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 		for (struct doca_comch_consumer *lc = conn->local_consumers; lc != NULL; lc = lc->next) {
 			if (lc->id != c->consumer_id || !softhw_chan_mapped(&lc->ch) || nfds != 1)
 				continue;
-			softhw_chan_set_bell(&lc->ch, fds[0]);
+			comch_conn_take_bell(conn, &lc->ch, fds[0]);
 			nfds = 0;
 			__atomic_store_n(&lc->acked, 1, __ATOMIC_RELEASE);
 			softdoca_pe_notify(lc->ctx.pe);
@@ -402,7 +402,7 @@ static doca_error_t consumer_start(struct doca_ctx *ctx)
 		return err;
 	}
 	fds[0] = memfd;
-	fds[1] = ctx->pe->bell_fd; /* producers ring our PE when we sleep */
+	fds[1] = ctx->pe->share_fd; /* producers ring our PE when we sleep */
 	__atomic_store_n(&cons->acked, 0, __ATOMIC_RELAXED);
 	send_consumer_msg(conn, COMCH_WIRE_CONSUMER_NEW, cons->id, cons->imm_data_len, &geom, fds, 2);
 	conn->ep->hw->close(memfd);

@@ -24,7 +24,7 @@
 /* ---- wire protocol (socket messages; both sides are softdoca of the same version) ---- */
 
 #define COMCH_WIRE_MAGIC 0x48434d43u /* "CMCH" */
-#define COMCH_WIRE_VERSION 1
+#define COMCH_WIRE_VERSION 2 /* 2: doorbells are sockets (base/bell.h); an eventfd is refused */
 #define COMCH_REASON_LEN 160
 
 enum comch_wire_type {
@@ -345,6 +345,8 @@ void comch_conn_teardown(struct doca_comch_connection *conn);
 bool comch_conn_deliver(struct comch_ep *ep, comch_handshake_fn handshake);
 bool comch_conn_handle_ctrl(struct doca_comch_connection *conn, const union comch_wire_msg *m, size_t len,
 			    const int *fds, int nfds);
+/* Takes the peer's doorbell for ch (softhw_chan_set_bell), saying so when it is refused. */
+void comch_conn_take_bell(struct doca_comch_connection *conn, struct softhw_chan *ch, int fd);
 void comch_conn_close_fds(struct doca_comch_connection *conn, const int *fds, int nfds);
 bool comch_conn_has_rx(struct doca_comch_connection *conn);
 void comch_wire_init(struct comch_wire_hdr *hdr, enum comch_wire_type type);

@@ -77,11 +77,11 @@ static void server_handshake(struct doca_comch_connection *conn, const union com
 		reject(conn, err, "the server could not create the shared channel");
 		return;
 	}
-	softhw_chan_set_bell(&conn->ch, fds[0]);
+	comch_conn_take_bell(conn, &conn->ch, fds[0]);
 	comch_wire_init(&w.hdr, COMCH_WIRE_WELCOME);
 	conn->id = w.conn_id = srv->next_conn_id++;
 	send_fds[0] = memfd;
-	send_fds[1] = ep->ctx.pe->bell_fd; /* the client rings our PE when we sleep */
+	send_fds[1] = ep->ctx.pe->share_fd; /* the client rings our PE when we sleep */
 	err = comch_conn_send_ctrl(conn, &w, sizeof(w), send_fds, 2);
 	ep->hw->close(memfd);
 	if (err != DOCA_SUCCESS) {

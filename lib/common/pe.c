@@ -115,7 +115,6 @@ unsigned int softdoca_pe_stall_report(struct softdoca_pe_stall *note, const char
 doca_error_t doca_pe_create(struct doca_pe **pe)
 {
 	struct doca_pe *p;
-	int sv[2];
 
 	if (pe == NULL) {
 		SDK_LOG_ERR("Failed to create PE: pe output pointer is NULL");
@@ -126,13 +125,11 @@ doca_error_t doca_pe_create(struct doca_pe **pe)
 		SDK_LOG_ERR("Failed to create PE: out of memory");
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	if (softhw_bell_pair(sv) != 0) {
-		SDK_LOG_ERR("Failed to create PE: its notification handle (a socket pair): %s", strerror(errno));
+	if (softhw_bell_open(&p->event_fd, &p->bell_fd, &p->share_fd) != 0) {
+		SDK_LOG_ERR("Failed to create PE: its notification handle (datagram sockets): %s", strerror(errno));
 		free(p);
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
-	p->event_fd = sv[0];
-	p->bell_fd = sv[1];
 	p->event_mode = DOCA_PE_EVENT_MODE_PROGRESS_ALL;
 	all_add(p);
 	*pe = p;
@@ -159,6 +156,7 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
 	}
 	close(pe->event_fd);
 	close(pe->bell_fd);
+	close(pe->share_fd);
 	free(pe);
 	return DOCA_SUCCESS;
 }
@@ -328,6 +326,7 @@ uint8_t doca_pe_progress(struct doca_pe *pe)
 	if (pe->destroyed) {
 		close(pe->event_fd);
 		close(pe->bell_fd);
+		close(pe->share_fd);
 		free(pe);
 	}
 	return made ? 1 : 0;

@@ -126,11 +126,13 @@ struct doca_pe {
 	struct doca_ctx *cursor;           /* round-robin position */
 	/*
 	 * The notification, a doorbell (softhw/base/bell.h): event_fd, its receiving end, is the
-	 * handle the user waits on, and only this process holds it; bell_fd rings it, and Comch
-	 * peers get copies of it, to wake us directly, without any way to block us.
+	 * handle the user waits on, and only this process holds it; bell_fd rings it from here;
+	 * share_fd rings it too, and Comch peers get copies of it, to wake us directly. A peer can
+	 * neither block us through it nor silence our own rings.
 	 */
 	int event_fd;
 	int bell_fd;
+	int share_fd;
 	int armed;                         /* request_notification called, not yet cleared */
 	size_t inflight;
 	enum doca_pe_event_mode event_mode;

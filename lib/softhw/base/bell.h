@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Doorbells: a datagram socket pair. The receiving end is watched (epoll) and drained by its
- * owner alone; the ringing end goes to whoever may wake it, other processes included.
+ * Doorbells: datagram sockets. The receiving end is watched (epoll) and drained by its owner
+ * alone; a ringing end goes to whoever may wake it, other processes included.
  *
  * Not an eventfd: a descriptor passed to another process shares its open file description,
  * flags included, so a peer holding our eventfd could clear O_NONBLOCK on it and saturate its
@@ -9,6 +9,10 @@
  * MSG_DONTWAIT per call, whatever the flags, and the peer never holds the end we read: ringing
  * and draining never block. A full receive queue (a peer ringing on and on) only keeps the
  * receiving end readable, which is what a ring means.
+ *
+ * A socket passed to a peer is the peer's to connect elsewhere or shut down, so the ringing end
+ * a peer gets is never the one its owner rings with (softhw_bell_open): the peer can silence
+ * only its own rings.
  */
 #ifndef SOFTHW_BASE_BELL_H
 #define SOFTHW_BASE_BELL_H
@@ -17,11 +21,46 @@
 #include <stdbool.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 /* fds[0]: the receiving end (watch and drain it), fds[1]: the ringing end. 0, or -1 with errno. */
 static inline int softhw_bell_pair(int fds[2])
 {
 	return socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, fds);
+}
+
+/*
+ * A doorbell whose receiving end takes rings from two senders: `local`, for the owner alone,
+ * and `shared`, for peers. The receiving end has an abstract address of the kernel's choosing
+ * (autobind), which both senders are connected to. (Any process of the network namespace that
+ * finds that address could ring it too: a wake-up with nothing to find, never a block.)
+ * 0, or -1 with errno (nothing left open).
+ */
+static inline int softhw_bell_open(int *recv_fd, int *local_fd, int *shared_fd)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	socklen_t len = sizeof(a);
+	int fds[3] = {-1, -1, -1}, err;
+
+	for (int i = 0; i < 3; i++)
+		if ((fds[i] = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) < 0)
+			goto fail;
+	if (bind(fds[0], (struct sockaddr *)&a, sizeof(sa_family_t)) != 0 ||
+	    getsockname(fds[0], (struct sockaddr *)&a, &len) != 0 || connect(fds[1], (struct sockaddr *)&a, len) != 0 ||
+	    connect(fds[2], (struct sockaddr *)&a, len) != 0)
+		goto fail;
+	*recv_fd = fds[0];
+	*local_fd = fds[1];
+	*shared_fd = fds[2];
+	return 0;
+fail:
+	err = errno;
+	for (int i = 0; i < 3; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	errno = err;
+	return -1;
 }
 
 /* Rings (never blocks; a ring that finds the queue full is not needed: it is readable). */
@@ -34,15 +73,22 @@ static inline void softhw_bell_ring(int fd)
 	}
 }
 
-/* Takes the rings that came (at most `max`): how many, or -1 on an error other than "none left". */
+/*
+ * Takes the rings that came (at most `max`): how many, or -1 on an error other than "none
+ * left", or when the receiving end was shut down (a ring is never empty: recv's 0 means that).
+ */
 static inline int softhw_bell_drain(int fd, int max)
 {
 	char buf[64];
 	int n = 0;
 
 	while (n < max) {
-		if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
+		ssize_t k = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (k > 0)
 			n++;
+		else if (k == 0)
+			return -1;
 		else if (errno != EINTR)
 			return errno == EAGAIN || errno == EWOULDBLOCK ? n : -1;
 	}

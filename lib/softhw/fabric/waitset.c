@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Wait sets (waitset.h): epoll, level-triggered, so a member stays ready until it is read. */
 #include <errno.h>
+#include <stddef.h>
 #include <sys/epoll.h>
 
 #include "softhw/fabric/waitset.h"
@@ -17,6 +18,11 @@ int softhw_waitset_add(int set, int fd, void *tag)
 	if (epoll_ctl(set, EPOLL_CTL_ADD, fd, &ev) == 0 || errno == EEXIST)
 		return 0;
 	return -1;
+}
+
+int softhw_waitset_del(int set, int fd)
+{
+	return epoll_ctl(set, EPOLL_CTL_DEL, fd, NULL) == 0 || errno == ENOENT ? 0 : -1;
 }
 
 int softhw_waitset_wait(int set, void **tags, int max, int timeout_ms)

@@ -11,6 +11,8 @@
 int softhw_waitset_create(void);
 /* Adds fd, readable -> ready with tag; already there is fine. 0, or -1 with errno. */
 int softhw_waitset_add(int set, int fd, void *tag);
+/* Takes fd out (not there is fine). 0, or -1 with errno. */
+int softhw_waitset_del(int set, int fd);
 /*
  * Up to max tags of readable members; sleeps up to timeout_ms (-1: for ever, 0: a look).
  * The count, 0 on time-out or EINTR, -1 with errno.

@@ -235,9 +235,13 @@ static bool ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
 	} c;
 	struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2, .msg_control = c.buf, .msg_controllen = sizeof(c.buf)};
 	struct cmsghdr *cm;
-	/* sent: the memfd, the dialer's doorbell (its receiving end, its ringing end), the ringing end of ours */
+	/*
+	 * sent: the memfd, the dialer's doorbell (its receiving end, its own ringing end), the
+	 * ringing end of ours for peers; kept: ours (receiving, our own ringing end), the dialer's
+	 * ringing end for peers (base/bell.h: nobody rings with an end another process holds)
+	 */
 	int fds[RNIC_RING_HS_FDS] = {-1, -1, -1, -1};
-	int theirs[2] = {-1, -1}, mine[2] = {-1, -1};
+	int theirs[3] = {-1, -1, -1}, mine[3] = {-1, -1, -1};
 	struct ring *r;
 	ssize_t n;
 
@@ -251,11 +255,11 @@ static bool ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
 		free(r);
 		return false;
 	}
-	if (softhw_bell_pair(theirs) != 0 || softhw_bell_pair(mine) != 0)
+	if (softhw_bell_open(&theirs[0], &theirs[1], &theirs[2]) != 0 || softhw_bell_open(&mine[0], &mine[1], &mine[2]) != 0)
 		goto fail;
 	fds[1] = theirs[0];
 	fds[2] = theirs[1];
-	fds[3] = mine[1];
+	fds[3] = mine[2];
 	rnic_self_peer(qp->ep, qp, &hello.self);
 	memset(c.buf, 0, sizeof(c.buf));
 	cm = CMSG_FIRSTHDR(&m);
@@ -275,9 +279,11 @@ static bool ring_accept(struct rnic_qp *qp, const struct sockaddr_storage *from)
 	}
 	close(fds[0]);
 	close(theirs[0]); /* the dialer's alone */
+	close(theirs[1]);
+	close(mine[2]);
 	r->ch = ch;
 	r->ch.peer_bell = -1;
-	(void)softhw_chan_set_bell(&r->ch, theirs[1]); /* (ours: a socket) */
+	(void)softhw_chan_set_bell(&r->ch, theirs[2]); /* (ours: a socket) */
 	r->bell_fd = mine[0];
 	r->self_bell = mine[1];
 	ring_on(qp, r);
@@ -287,7 +293,7 @@ fail:
 fail_sent:
 	if (fds[0] >= 0)
 		close(fds[0]);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		if (theirs[i] >= 0)
 			close(theirs[i]);
 		if (mine[i] >= 0)
@@ -735,15 +741,24 @@ static void ring_event(struct rnic_qp *qp, uint32_t events)
 {
 	struct ring *r = ring_of(qp);
 
-	(void)events;
 	softhw_bias_lock(&qp->lock);
+	if (events & (EPOLLHUP | EPOLLERR)) {
+		/* our doorbell was shut down (the peer made it: it may hold it): ready for ever, never rung */
+		rnic_nic_del_fd(r->bell_fd);
+		if (!qp->dead)
+			ring_corrupt(qp, r);
+		softhw_bias_unlock(&qp->lock);
+		return;
+	}
 	/*
 	 * An owner sleeping on ep->wait_fd takes it (an event from before ring_owner_wait): reading
 	 * the doorbell here could leave its poll woken with nothing to find.
 	 */
 	if (!qp->dead && !__atomic_load_n(&qp->ep->owner_waits, __ATOMIC_ACQUIRE)) {
-		(void)softhw_bell_drain(r->bell_fd, 64); /* (none: taken already) */
-		ring_rang(qp, r);
+		if (softhw_bell_drain(r->bell_fd, 64) < 0)
+			ring_corrupt(qp, r); /* (shut down: as above) */
+		else
+			ring_rang(qp, r);
 	}
 	softhw_bias_unlock(&qp->lock);
 }
@@ -769,9 +784,19 @@ static void ring_serve(struct rnic_ep *ep)
 	for (struct rnic_qp *qp = ep->own_qps; qp != NULL; qp = qp->next_own) {
 		struct ring *r = ring_of(qp);
 
+		int got;
+
 		/* read even when the ring is off: a doorbell left readable would wake the owner for ever */
-		if (r == NULL || softhw_bell_drain(r->bell_fd, 64) <= 0 || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE))
+		if (r == NULL || (got = softhw_bell_drain(r->bell_fd, 64)) == 0 || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE))
 			continue; /* EAGAIN: not this one's doorbell (or taken already) */
+		if (got < 0) { /* shut down by the peer: hang up, and out of the owner's wait set */
+			(void)softhw_waitset_del(ep->wait_fd, r->bell_fd);
+			softhw_bias_lock(&qp->lock);
+			if (!qp->dead)
+				ring_corrupt(qp, r);
+			softhw_bias_unlock(&qp->lock);
+			continue;
+		}
 		softhw_bias_lock(&qp->lock);
 		if (!qp->dead)
 			ring_rang(qp, r);

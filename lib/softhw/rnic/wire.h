@@ -20,7 +20,7 @@
 #include "softhw/softhw.h"
 
 #define RNIC_HELLO_MAGIC 0x4f4c4548u /* "HELO" */
-#define RNIC_VERSION 1
+#define RNIC_VERSION 2 /* 2: the ring's doorbells are sockets (four descriptors with the hello ack) */
 #define RNIC_DESC_MAGIC 0x50515253u /* "SRQP" */
 #define RNIC_DESC_VERSION 1
 #define RNIC_DESC_PAYLOAD_LEN 144

@@ -518,11 +518,13 @@ static void test_notification(void)
 }
 
 /*
- * What a Comch peer gets of our PE is the ringing end of its notification (pe->bell_fd), whose
- * file flags it shares: it makes that end blocking and fills the queue. Our wake-ups and our
- * clear still return at once, and the handle, which the peer never holds, drains and goes quiet.
- * (An alarm ends the test if a call blocks. With the eventfd handed out before, a peer that
- * cleared O_NONBLOCK and filled or drained the counter blocked both: a review reproduced it.)
+ * What a Comch peer gets of our PE is a ringing end of its notification (pe->share_fd), whose
+ * file flags and socket it shares: it makes that end blocking and fills the queue. Our wake-ups
+ * and our clear still return at once, and the handle, which the peer never holds, drains and
+ * goes quiet. Then it disconnects and shuts down its end: our own rings (pe->bell_fd, which no
+ * peer holds) still wake the handle. (An alarm ends the test if a call blocks. With the eventfd
+ * handed out before, a peer that cleared O_NONBLOCK and filled or drained the counter blocked
+ * both; with one socket for both, its disconnect silenced our own rings: reviews reproduced both.)
  */
 static void test_notification_peer_cannot_block(void)
 {
@@ -533,7 +535,7 @@ static void test_notification_peer_cannot_block(void)
 
 	CHECK_OK(doca_pe_create(&pe));
 	CHECK_OK(doca_pe_get_notification_handle(pe, &fd));
-	peer = dup(pe->bell_fd); /* as SCM_RIGHTS would give it */
+	peer = dup(pe->share_fd); /* as SCM_RIGHTS would give it */
 	CHECK(peer >= 0 && peer != fd);
 	flags = fcntl(peer, F_GETFL);
 	CHECK(flags >= 0 && fcntl(peer, F_SETFL, flags & ~O_NONBLOCK) == 0);
@@ -548,6 +550,17 @@ static void test_notification_peer_cannot_block(void)
 	CHECK(fd_ready(fd) == 1);
 	for (int i = 0; i * 4096 <= filled; i++)
 		CHECK_OK(doca_pe_clear_notification(pe, fd)); /* 4096 a call, never blocking */
+	CHECK(fd_ready(fd) == 0);
+	/* the peer cuts its end loose: our own rings are not its to silence */
+	{
+		struct sockaddr unspec = {.sa_family = AF_UNSPEC};
+
+		CHECK(connect(peer, &unspec, sizeof(unspec)) == 0 && shutdown(peer, SHUT_RDWR) == 0);
+	}
+	CHECK_OK(doca_pe_request_notification(pe));
+	softdoca_pe_notify(pe);
+	CHECK(fd_ready(fd) == 1);
+	CHECK_OK(doca_pe_clear_notification(pe, fd));
 	CHECK(fd_ready(fd) == 0);
 	alarm(0);
 	close(peer);
