@@ -544,7 +544,7 @@ bool comch_ep_poll(struct comch_ep *ep, void (*on_listen)(struct comch_ep *ep), 
 	/* Deadlines: a peer that never answers our BYE is given up on, a client that never says HELLO too. */
 	now = comch_now_ns();
 	for (struct doca_comch_connection *c = ep->conns; c != NULL; c = c->next) {
-		if (c->state == COMCH_CONN_HANDSHAKE && c->admitted && c->deadline_ns != 0) {
+		if (c->state == COMCH_CONN_HANDSHAKE && c->admitted) /* (admitted: accepted by a server, with its deadline) */ {
 			if (now < c->deadline_ns) {
 				closing = true;
 				continue;

@@ -378,7 +378,6 @@ doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 
 doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_handle_t handle)
 {
-
 	if (pe == NULL) {
 		SDK_LOG_ERR("Failed to clear notification: pe is NULL");
 		return DOCA_ERROR_INVALID_VALUE;

@@ -21,14 +21,6 @@
 #include <stdbool.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
-
-/* fds[0]: the receiving end (watch and drain it), fds[1]: the ringing end. 0, or -1 with errno. */
-static inline int softhw_bell_pair(int fds[2])
-{
-	return socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, fds);
-}
 
 /*
  * A doorbell whose receiving end takes rings from two senders: `local`, for the owner alone,
@@ -37,31 +29,7 @@ static inline int softhw_bell_pair(int fds[2])
  * finds that address could ring it too: a wake-up with nothing to find, never a block.)
  * 0, or -1 with errno (nothing left open).
  */
-static inline int softhw_bell_open(int *recv_fd, int *local_fd, int *shared_fd)
-{
-	struct sockaddr_un a = {.sun_family = AF_UNIX};
-	socklen_t len = sizeof(a);
-	int fds[3] = {-1, -1, -1}, err;
-
-	for (int i = 0; i < 3; i++)
-		if ((fds[i] = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) < 0)
-			goto fail;
-	if (bind(fds[0], (struct sockaddr *)&a, sizeof(sa_family_t)) != 0 ||
-	    getsockname(fds[0], (struct sockaddr *)&a, &len) != 0 || connect(fds[1], (struct sockaddr *)&a, len) != 0 ||
-	    connect(fds[2], (struct sockaddr *)&a, len) != 0)
-		goto fail;
-	*recv_fd = fds[0];
-	*local_fd = fds[1];
-	*shared_fd = fds[2];
-	return 0;
-fail:
-	err = errno;
-	for (int i = 0; i < 3; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-	errno = err;
-	return -1;
-}
+int softhw_bell_open(int *recv_fd, int *local_fd, int *shared_fd);
 
 /* Rings (never blocks; a ring that finds the queue full is not needed: it is readable). */
 static inline void softhw_bell_ring(int fd)

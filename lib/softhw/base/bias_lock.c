@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
-#include <time.h>
 
 #include "softhw/base/bias_lock.h"
 #include "softhw/base/futex.h"
@@ -58,8 +57,6 @@ void softhw_bias_owner_out(struct softhw_bias_lock *l)
  */
 static void barrier(void)
 {
-	const struct timespec drain = {0, 1000 * 1000};
-
 	for (int i = 0; i < 3; i++)
 		if (softhw_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
 			return;
@@ -68,9 +65,7 @@ static void barrier(void)
 	if (!__atomic_exchange_n(&lean_off, true, __ATOMIC_RELAXED))
 		SDK_LOG_ERR("membarrier() failed after it was registered (%s): the qp locks of this process stop leaning to their posting threads (plain mutexes from now on); run without a seccomp filter on membarrier",
 			    strerror(errno));
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	(void)nanosleep(&drain, NULL);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	softhw_membarrier_settle();
 }
 
 /* The mutex is ours: the owner is out (and stays out, the bias being cleared) once this returns. */

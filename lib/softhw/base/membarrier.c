@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Registrations for membarrier's expedited barriers (membarrier.h). */
+#include <time.h>
+
 #include "softhw/base/membarrier.h"
 
 /* Per registration command: the pid that registered, or that was refused. */
@@ -22,4 +24,13 @@ bool softhw_membarrier_registered(int reg)
 	}
 	__atomic_store_n(&regs[i].done, self, __ATOMIC_RELEASE);
 	return true;
+}
+
+void softhw_membarrier_settle(void)
+{
+	const struct timespec drain = {0, 1000 * 1000};
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	(void)nanosleep(&drain, NULL);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

@@ -23,4 +23,11 @@ static inline long softhw_membarrier(int cmd)
  */
 bool softhw_membarrier_registered(int reg);
 
+/*
+ * A barrier failed (a seccomp filter installed after the registration): gives a store still in
+ * another CPU's store buffer a millisecond to show (far more than a store buffer holds one,
+ * though no memory model promises it), between full fences of ours.
+ */
+void softhw_membarrier_settle(void);
+
 #endif

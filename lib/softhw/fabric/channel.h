@@ -145,11 +145,6 @@ static inline bool softhw_chan_mapped(const struct softhw_chan *ch)
 	return ch->base != NULL;
 }
 
-static inline void softhw_chan_ring_bell(int bell)
-{
-	softhw_bell_ring(bell); /* (never blocks: a full queue is rung already, a gone peer notices otherwise) */
-}
-
 /* Where a direction's ring of slots starts in the segment (after the header, on a line). */
 static inline uint64_t softhw_chan_ring_offset(const struct softhw_chan_geom *g, int dir)
 {
@@ -208,7 +203,7 @@ static inline void softhw_chan_publish(struct softhw_chan *ch, uint32_t tag, uin
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&r->ctl->rx_armed, __ATOMIC_RELAXED) &&
 	    __atomic_exchange_n(&r->ctl->rx_armed, 0, __ATOMIC_ACQ_REL))
-		softhw_chan_ring_bell(ch->peer_bell);
+		softhw_bell_ring(ch->peer_bell);
 }
 
 /* Copies and publishes one record; the caller checked can_send() and len <= max_msg. */
@@ -271,7 +266,7 @@ static inline void softhw_chan_consume(struct softhw_chan *ch)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&r->ctl->tx_armed, __ATOMIC_RELAXED) &&
 	    __atomic_exchange_n(&r->ctl->tx_armed, 0, __ATOMIC_ACQ_REL))
-		softhw_chan_ring_bell(ch->peer_bell);
+		softhw_bell_ring(ch->peer_bell);
 }
 
 /* The receiver is about to sleep: true if records (or a control hint) are already waiting. */

@@ -322,7 +322,6 @@ static bool came_through(int fd, const char *instance)
 	       memcmp(&got, &want, want_len) == 0;
 }
 
-
 /*
  * Does the importer get the export's shared window? Only a process of our own user: the
  * window's descriptor and the control segment's stay with whoever holds them, beyond the
@@ -334,6 +333,7 @@ static bool share_for(const struct mem_conn *c, const struct mem_export *e)
 {
 	return e->shared && c->peer.family == AF_UNIX && c->peer.uid == geteuid();
 }
+
 static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct mem_msg *rep)
 {
 	static struct softhw_ratelimit rl;

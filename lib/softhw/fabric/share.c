@@ -759,16 +759,12 @@ void softhw_share_unexport(const struct softhw_share_grant *g)
 		/*
 		 * An access may still be under way unseen: its pages stay shared, so no store is
 		 * lost, and an importer's announcement still in its CPU's store buffer gets a
-		 * millisecond to show before we read the words (far more than a store buffer
-		 * holds one, though no memory model promises it; base/bias_lock.c does the same).
+		 * millisecond to show before we read the words (softhw_membarrier_settle).
 		 */
-		const struct timespec drain = {0, 1000 * 1000};
-
 		SDK_LOG_WARN("membarrier() failed (%s) although the kernel offered it: the shared memory at %p stays shared after its export",
 			     strerror(errno), g->base);
 		unordered = "membarrier() failed";
-		(void)nanosleep(&drain, NULL);
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		softhw_membarrier_settle();
 	}
 	ended = wait_zero(&s->busy, NULL, 0, &start);
 	for (uint32_t k = 0; k < SHARE_ACCESSORS && ended; k++)

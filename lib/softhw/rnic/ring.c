@@ -106,7 +106,7 @@ static void ring_nudge(struct ring *r)
 	if (__atomic_load_n(&r->ch.tx.ctl->rx_polls, __ATOMIC_SEQ_CST))
 		return;
 	r->bells++;
-	softhw_chan_ring_bell(r->ch.peer_bell);
+	softhw_bell_ring(r->ch.peer_bell);
 }
 
 #define RING_DATA_MAX (RNIC_RING_REC - sizeof(struct rnic_ring_hdr))

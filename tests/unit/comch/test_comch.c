@@ -2125,7 +2125,7 @@ static void child_fpnew_server(void)
 	CHECK_OK(doca_comch_producer_cap_get_max_buf_size(doca_dev_as_devinfo(dev), &fp_max));
 	CHECK_OK(doca_comch_consumer_cap_get_max_consumers(doca_dev_as_devinfo(dev), &consumers));
 	ctx = raw_server_up("unit_fpnew", dev, rep, &addr, &alen);
-	CHECK(softhw_bell_pair(bell) == 0);
+	CHECK(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, bell) == 0);
 	before = test_fd_count();
 
 	/* the hostile client: a proper HELLO, then the announcements */
@@ -2198,7 +2198,7 @@ static void child_silent_server(void)
 
 	setenv("SOFTDOCA_COMCH_HELLO_MS", "300", 1);
 	ctx = raw_server_up("unit_silent", dev, rep, &addr, &alen);
-	CHECK(softhw_bell_pair(bell) == 0);
+	CHECK(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, bell) == 0);
 	for (int i = 0; i < SILENT; i++) {
 		silent[i] = socket(AF_UNIX, SOCK_SEQPACKET, 0);
 		CHECK(connect(silent[i], (struct sockaddr *)&addr, alen) == 0);

@@ -269,7 +269,7 @@ static bool corrupt_ring(struct rnic_qp *q, int how)
 			break;
 		}
 		}
-		softhw_chan_ring_bell(ch->peer_bell);
+		softhw_bell_ring(ch->peer_bell);
 	}
 	softhw_bias_unlock(&q->lock);
 	return ok;
