@@ -1984,8 +1984,8 @@ static bool find_listener(const char *name, struct sockaddr_un *addr, socklen_t 
  * A server in this process under a name of its own (find_listener must not find another run's),
  * started, for raw clients: its listening address in *addr.
  */
-static struct doca_ctx *raw_server_up(const char *prefix, struct doca_dev *dev, struct doca_dev_rep *rep,
-				      struct sockaddr_un *addr, socklen_t *alen)
+static void raw_server_up(const char *prefix, struct doca_dev *dev, struct doca_dev_rep *rep,
+			  struct sockaddr_un *addr, socklen_t *alen)
 {
 	struct doca_ctx *ctx;
 	char name[64];
@@ -1998,15 +1998,17 @@ static struct doca_ctx *raw_server_up(const char *prefix, struct doca_dev *dev, 
 	CHECK_OK(doca_comch_server_event_msg_recv_register(pair.srv, recv_ignore));
 	CHECK_OK(doca_ctx_start(ctx));
 	CHECK(find_listener(name, addr, alen));
-	return ctx;
 }
 
-static void raw_server_down(struct doca_ctx *ctx, struct doca_dev *dev, struct doca_dev_rep *rep)
+/* Stops and destroys a server of this process, its PE, and the device and representor it used. */
+static void server_down(struct doca_comch_server *srv, struct doca_pe *pe, struct doca_dev *dev, struct doca_dev_rep *rep)
 {
+	struct doca_ctx *ctx = doca_comch_server_as_ctx(srv);
+
 	CHECK_OK(doca_ctx_stop(ctx));
-	progress_until_state(pair.pe, ctx, DOCA_CTX_STATE_IDLE);
-	CHECK_OK(doca_comch_server_destroy(pair.srv));
-	CHECK_OK(doca_pe_destroy(pair.pe));
+	progress_until_state(pe, ctx, DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_comch_server_destroy(srv));
+	CHECK_OK(doca_pe_destroy(pe));
 	doca_dev_rep_close(rep);
 	doca_dev_close(dev);
 }
@@ -2025,10 +2027,9 @@ static void child_trunc_server(void)
 	struct cmsghdr *cm;
 	struct sockaddr_un addr;
 	socklen_t alen = 0;
-	struct doca_ctx *ctx;
 	int fds[3], s, before;
 
-	ctx = raw_server_up("unit_trunc", dev, rep, &addr, &alen);
+	raw_server_up("unit_trunc", dev, rep, &addr, &alen);
 	before = test_fd_count();
 
 	/* a hostile "client": 4 KiB (no control message is that long) and three descriptors */
@@ -2055,7 +2056,7 @@ static void child_trunc_server(void)
 	/* the server hung up on it and kept none of its descriptors */
 	CHECK(test_fd_count() == before);
 	CHECK(logged("malformed control message"));
-	raw_server_down(ctx, dev, rep);
+	server_down(pair.srv, pair.pe, dev, rep);
 }
 
 /* ---- a peer announces consumers without bound, or with rings larger than any consumer's ---- */
@@ -2117,14 +2118,13 @@ static void child_fpnew_server(void)
 	union comch_wire_msg ans;
 	struct sockaddr_un addr;
 	socklen_t alen = 0;
-	struct doca_ctx *ctx;
 	uint32_t fp_max = 0, consumers = 0, id = 1;
 	int s, bell[2] = {-1, -1}, before;
 	bool sent = true;
 
 	CHECK_OK(doca_comch_producer_cap_get_max_buf_size(doca_dev_as_devinfo(dev), &fp_max));
 	CHECK_OK(doca_comch_consumer_cap_get_max_consumers(doca_dev_as_devinfo(dev), &consumers));
-	ctx = raw_server_up("unit_fpnew", dev, rep, &addr, &alen);
+	raw_server_up("unit_fpnew", dev, rep, &addr, &alen);
 	CHECK(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, bell) == 0);
 	before = test_fd_count();
 
@@ -2159,7 +2159,7 @@ static void child_fpnew_server(void)
 	CHECK(test_fd_count() <= before); /* all given back with the connection */
 	close(bell[0]);
 	close(bell[1]);
-	raw_server_down(ctx, dev, rep);
+	server_down(pair.srv, pair.pe, dev, rep);
 }
 
 /*
@@ -2192,12 +2192,11 @@ static void child_silent_server(void)
 	enum { SILENT = 32 }; /* the places one client process may hold in the handshake */
 	struct sockaddr_un addr;
 	socklen_t alen = 0;
-	struct doca_ctx *ctx;
 	int silent[SILENT], bell[2] = {-1, -1}, s = -1, ended = 0;
 	char c;
 
 	setenv("SOFTDOCA_COMCH_HELLO_MS", "300", 1);
-	ctx = raw_server_up("unit_silent", dev, rep, &addr, &alen);
+	raw_server_up("unit_silent", dev, rep, &addr, &alen);
 	CHECK(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, bell) == 0);
 	for (int i = 0; i < SILENT; i++) {
 		silent[i] = socket(AF_UNIX, SOCK_SEQPACKET, 0);
@@ -2224,7 +2223,7 @@ static void child_silent_server(void)
 	close(bell[0]);
 	close(bell[1]);
 	progress_for_ms(pair.pe, 50);
-	raw_server_down(ctx, dev, rep);
+	server_down(pair.srv, pair.pe, dev, rep);
 }
 
 /* ---- the producer side scribbles over a consumer's ring: posted receives fail, all of them ---- */
@@ -2307,12 +2306,7 @@ static void child_fpbad_server(void)
 	CHECK_OK(doca_comch_server_disconnect(fp.srv, fp.conn));
 	while (!fp.disconnected)
 		doca_pe_progress(fp.pe);
-	CHECK_OK(doca_ctx_stop(ctx));
-	progress_until_state(fp.pe, ctx, DOCA_CTX_STATE_IDLE);
-	CHECK_OK(doca_comch_server_destroy(fp.srv));
-	CHECK_OK(doca_pe_destroy(fp.pe));
-	doca_dev_rep_close(rep);
-	doca_dev_close(dev);
+	server_down(fp.srv, fp.pe, dev, rep);
 }
 
 static void child_fpbad_client(void)
