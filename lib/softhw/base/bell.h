@@ -24,9 +24,11 @@
 
 /*
  * A doorbell whose receiving end takes rings from two senders: `local`, for the owner alone,
- * and `shared`, for peers. The receiving end has an abstract address of the kernel's choosing
- * (autobind), which both senders are connected to. (Any process of the network namespace that
- * finds that address could ring it too: a wake-up with nothing to find, never a block.)
+ * and `shared`, for peers. The receiving end is bound to a name in a fresh 0700 directory
+ * under $TMPDIR (else /tmp), which goes as soon as both senders are connected: no other socket
+ * can ever ring it. Where no such directory can be made, it takes an abstract name of the
+ * kernel's choosing instead (a process of the network namespace that finds it in
+ * /proc/net/unix could ring it: a wake-up with nothing to find, never a block).
  * 0, or -1 with errno (nothing left open).
  */
 int softhw_bell_open(int *recv_fd, int *local_fd, int *shared_fd);

@@ -5,13 +5,17 @@
  * a fork. Credits, doorbells, control hints, a corrupting peer and segments that must not be
  * mapped. Links softhw alone.
  */
+#include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <fcntl.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -169,6 +173,51 @@ static void test_doorbells_hostile_peer(void)
 	close(bell[1]);
 }
 
+/*
+ * Nobody but the two ringing ends softhw_bell_open made can reach its receiving end: its name
+ * (in a 0700 directory) is gone once they are connected, so a third socket's sendto finds
+ * nothing, and nothing lists it. Without a usable temporary directory it falls back to an
+ * abstract name, and rings still arrive.
+ */
+static void test_bell_unreachable(void)
+{
+	struct sockaddr_un a;
+	socklen_t len = sizeof(a);
+	int rfd = -1, lfd = -1, sfd = -1, other = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	const char one = 1;
+	char *saved = getenv("TMPDIR") != NULL ? strdup(getenv("TMPDIR")) : NULL;
+
+	CHECK(other >= 0);
+	CHECK(softhw_bell_open(&rfd, &lfd, &sfd) == 0);
+	CHECK(getsockname(rfd, (struct sockaddr *)&a, &len) == 0);
+	CHECK(len > sizeof(sa_family_t) && a.sun_path[0] == '/'); /* a path name, not an abstract one */
+	CHECK(access(a.sun_path, F_OK) != 0 && errno == ENOENT);
+	CHECK(sendto(other, &one, 1, MSG_DONTWAIT, (struct sockaddr *)&a, len) < 0 && errno == ENOENT);
+	softhw_bell_ring(lfd);
+	softhw_bell_ring(sfd);
+	CHECK(bell_count(rfd) == 2);
+	close(rfd);
+	close(lfd);
+	close(sfd);
+
+	CHECK(setenv("TMPDIR", "/nonexistent-softdoca-dir", 1) == 0);
+	CHECK(softhw_bell_open(&rfd, &lfd, &sfd) == 0);
+	len = sizeof(a);
+	CHECK(getsockname(rfd, (struct sockaddr *)&a, &len) == 0 && len > sizeof(sa_family_t) && a.sun_path[0] == '\0');
+	softhw_bell_ring(lfd);
+	softhw_bell_ring(sfd);
+	CHECK(bell_count(rfd) == 2);
+	close(rfd);
+	close(lfd);
+	close(sfd);
+	if (saved != NULL)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+	close(other);
+}
+
 /* A peer that scribbles over the segment breaks only the channel: the receiver sees -1. */
 static void test_corrupt_peer(void)
 {
@@ -273,6 +322,7 @@ int main(void)
 	TEST_RUN(test_order_and_credits);
 	TEST_RUN(test_doorbells);
 	TEST_RUN(test_doorbells_hostile_peer);
+	TEST_RUN(test_bell_unreachable);
 	TEST_RUN(test_corrupt_peer);
 	TEST_RUN(test_attach_refused);
 	TEST_RUN(test_across_fork);
