@@ -179,6 +179,7 @@ doca_error_t comch_ep_open(struct comch_ep *ep)
 	}
 	ep->service_due = 0;
 	ep->next_service_ns = 0;
+	ep->tick_ns = 0; /* a new port's timer is off */
 	ep->cursor = NULL;
 	return DOCA_SUCCESS;
 }
@@ -203,11 +204,36 @@ void comch_ep_unwatch(struct comch_ep *ep, int fd)
 		ep->hw->port_unwatch(ep->port, fd);
 }
 
-/* A periodic tick while something waits on time (a retry, a deadline); off otherwise. */
+static void tick_set(struct comch_ep *ep, uint64_t period_ns)
+{
+	ep->tick_ns = period_ns;
+	if (ep->port != NULL)
+		ep->hw->port_timer(ep->port, period_ns);
+}
+
+/* The client's retry tick, every COMCH_RETRY_NS while it has no server; off once it has one. */
 void comch_ep_timer(struct comch_ep *ep, bool on)
 {
-	if (ep->port != NULL)
-		ep->hw->port_timer(ep->port, on ? COMCH_RETRY_NS : 0);
+	tick_set(ep, on ? COMCH_RETRY_NS : 0);
+}
+
+/* Until then from now, at least a millisecond (a tick due already comes at once). */
+static uint64_t tick_until(uint64_t deadline_ns, uint64_t now)
+{
+	return deadline_ns > now + 1000000ull ? deadline_ns - now : 1000000ull;
+}
+
+/*
+ * A connection's deadline (a HELLO due, a BYE's answer): the tick comes by then, so a sleeping
+ * PE gets to comch_ep_poll, which gives up on it. The tick is periodic: as set, it comes
+ * within its period from any moment, so one no longer than the time left is enough.
+ */
+void comch_ep_timer_by(struct comch_ep *ep, uint64_t deadline_ns)
+{
+	uint64_t until = tick_until(deadline_ns, comch_now_ns());
+
+	if (ep->tick_ns == 0 || ep->tick_ns > until)
+		tick_set(ep, until);
 }
 
 /* True when links and timers should be looked at now (and books the next look). */
@@ -313,7 +339,7 @@ void comch_conn_bye(struct doca_comch_connection *conn)
 	}
 	conn->state = COMCH_CONN_CLOSING;
 	conn->deadline_ns = comch_now_ns() + COMCH_BYE_TIMEOUT_NS;
-	comch_ep_timer(conn->ep, true);
+	comch_ep_timer_by(conn->ep, conn->deadline_ns);
 }
 
 /* Closes the link (the socket; the message channel stays): the peer reads EOF. */
@@ -523,8 +549,8 @@ bool comch_conn_read(struct doca_comch_connection *conn, comch_handshake_fn hand
 bool comch_ep_poll(struct comch_ep *ep, void (*on_listen)(struct comch_ep *ep), comch_handshake_fn handshake)
 {
 	uint64_t tags[32];
-	bool did = false, closing = false;
-	uint64_t now;
+	bool did = false;
+	uint64_t now, next = UINT64_MAX; /* the earliest deadline still ahead */
 	int n;
 
 	if (ep->port == NULL)
@@ -546,7 +572,7 @@ bool comch_ep_poll(struct comch_ep *ep, void (*on_listen)(struct comch_ep *ep), 
 	for (struct doca_comch_connection *c = ep->conns; c != NULL; c = c->next) {
 		if (c->state == COMCH_CONN_HANDSHAKE && c->admitted) /* (admitted: accepted by a server, with its deadline) */ {
 			if (now < c->deadline_ns) {
-				closing = true;
+				next = c->deadline_ns < next ? c->deadline_ns : next;
 				continue;
 			}
 			ep->hello_timeouts++;
@@ -563,7 +589,7 @@ bool comch_ep_poll(struct comch_ep *ep, void (*on_listen)(struct comch_ep *ep), 
 		if (c->state != COMCH_CONN_CLOSING)
 			continue;
 		if (now < c->deadline_ns) {
-			closing = true;
+			next = c->deadline_ns < next ? c->deadline_ns : next;
 			continue;
 		}
 		SDK_LOG_WARN("Comch %s '%s': the peer did not acknowledge the disconnection within %llu s; closing "
@@ -572,8 +598,14 @@ bool comch_ep_poll(struct comch_ep *ep, void (*on_listen)(struct comch_ep *ep), 
 		comch_conn_peer_gone(c, DOCA_ERROR_NOT_CONNECTED);
 		did = true;
 	}
-	if (!closing && !ep->keep_timer)
-		comch_ep_timer(ep, false);
+	/* The tick, from now on: the retry's while a client retries, else by the next deadline (a
+	 * server with clients yet to say HELLO wakes at their deadlines, not every retry tick). */
+	if (ep->keep_timer)
+		next = next == UINT64_MAX || tick_until(next, now) > COMCH_RETRY_NS ? now + COMCH_RETRY_NS : next;
+	if (next == UINT64_MAX)
+		tick_set(ep, 0);
+	else if (ep->tick_ns == 0 || ep->tick_ns > tick_until(next, now) || ep->tick_ns < tick_until(next, now) / 2)
+		tick_set(ep, tick_until(next, now)); /* (not on every poll: a tick a little early is fine) */
 	return did;
 }
 

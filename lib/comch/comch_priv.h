@@ -173,6 +173,7 @@ struct comch_ep {
 	/* running state */
 	struct softhw_comch_port *port; /* links + listener + timer; wakes a sleeping PE */
 	bool keep_timer;     /* the client retries connecting: the tick must go on */
+	uint64_t tick_ns;    /* the port's tick as set (0: off): it comes within this from now */
 	uint64_t hello_timeout_ns; /* server: COMCH_HELLO_TIMEOUT_NS, or the environment's */
 	uint64_t hello_timeouts;   /* server: clients closed for want of a HELLO (the log's count) */
 	int service_due;     /* set by the waker thread: look at the port on the next progress */
@@ -323,6 +324,7 @@ void comch_ep_close(struct comch_ep *ep);
 void comch_ep_watch(struct comch_ep *ep, int fd, uint64_t tag);
 void comch_ep_unwatch(struct comch_ep *ep, int fd);
 void comch_ep_timer(struct comch_ep *ep, bool on);
+void comch_ep_timer_by(struct comch_ep *ep, uint64_t deadline_ns);
 bool comch_ep_arm(struct comch_ep *ep);
 bool comch_ep_service_needed(struct comch_ep *ep);
 typedef void (*comch_handshake_fn)(struct doca_comch_connection *conn, const union comch_wire_msg *m, size_t len,

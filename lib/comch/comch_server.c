@@ -138,7 +138,7 @@ static void server_accept(struct comch_ep *ep)
 		conn->admitted = true;
 		conn->peer = peer;
 		conn->deadline_ns = comch_now_ns() + ep->hello_timeout_ns;
-		comch_ep_timer(ep, true); /* (comch_ep_poll gives up on it then) */
+		comch_ep_timer_by(ep, conn->deadline_ns); /* (comch_ep_poll gives up on it then) */
 		conn->next = ep->conns;
 		ep->conns = conn;
 		comch_ep_watch(ep, s, (uint64_t)(uintptr_t)conn);

@@ -2226,6 +2226,48 @@ static void child_silent_server(void)
 	server_down(pair.srv, pair.pe, dev, rep);
 }
 
+/*
+ * A server asleep on its PE's handle while a client has yet to say HELLO wakes for the
+ * connection and at its deadline, not on every retry tick (that was 100 wake-ups a second):
+ * the silent client is closed (EOF) after a handful of wake-ups.
+ */
+static void child_asleep_hello_server(void)
+{
+	struct doca_dev *dev = open_pci("03:00.0");
+	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
+	struct sockaddr_un addr;
+	socklen_t alen = 0;
+	doca_notification_handle_t h;
+	int silent, wakes = 0, closed = 0;
+	char c;
+
+	setenv("SOFTDOCA_COMCH_HELLO_MS", "800", 1);
+	raw_server_up("unit_asleep", dev, rep, &addr, &alen);
+	CHECK_OK(doca_pe_get_notification_handle(pair.pe, &h));
+	silent = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	CHECK(connect(silent, (struct sockaddr *)&addr, alen) == 0);
+	while (!closed && wakes < 400) {
+		struct pollfd p = {.fd = h, .events = POLLIN};
+
+		while (doca_pe_progress(pair.pe))
+			;
+		closed = recv(silent, &c, 1, MSG_DONTWAIT) == 0;
+		if (closed)
+			break;
+		CHECK_OK(doca_pe_request_notification(pair.pe));
+		if (poll(&p, 1, 5000) != 1)
+			break; /* nothing woke us: the deadline was missed */
+		CHECK_OK(doca_pe_clear_notification(pair.pe, h));
+		wakes++;
+	}
+	fprintf(stderr, "asleep_hello: the silent client closed after %d wake-ups\n", wakes);
+	CHECK(closed);
+	CHECK(wakes <= 6); /* the connection, the deadline, and a little slack */
+	CHECK(logged("did not say HELLO within 800 ms"));
+	close(silent);
+	server_down(pair.srv, pair.pe, dev, rep);
+}
+
 /* ---- the producer side scribbles over a consumer's ring: posted receives fail, all of them ---- */
 
 /* The ring of our consumer in our own mappings (the one with a single A->B credit), or NULL. */
@@ -2461,6 +2503,7 @@ static const struct scenario scenarios[] = {
 	{"many_client", child_many_client},	{"cbstop_server", child_cbstop_server},
 	{"cbstop_client", child_cbstop_client},	{"trunc_server", child_trunc_server},
 	{"fpnew_server", child_fpnew_server},	{"silent_server", child_silent_server},
+	{"asleep_hello_server", child_asleep_hello_server},
 	{"fpbad_server", child_fpbad_server},	{"fpbad_client", child_fpbad_client},
 	{"cbd_recv_client", child_cbd_recv_client}, {"cbd_send_client", child_cbd_send_client},
 	{"cbd_disc_server", child_cbd_disc_server}, {"cbd_disc_client", child_cbd_disc_client},
@@ -2678,6 +2721,7 @@ int main(int argc, char **argv)
 	wait_ok(spawn("trunc_server", "dpu", "builtin"), "trunc_server");
 	wait_ok(spawn("fpnew_server", "dpu", "builtin"), "fpnew_server");
 	wait_ok(spawn("silent_server", "dpu", "builtin"), "silent_server");
+	wait_ok(spawn("asleep_hello_server", "dpu", "builtin"), "asleep_hello_server");
 	{
 		pid_t server = spawn("fpbad_server", "dpu", "builtin");
 		pid_t client = spawn("fpbad_client", "host", "builtin");
