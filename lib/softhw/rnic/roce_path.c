@@ -1626,6 +1626,7 @@ static unsigned lport_release(struct roce_lport *lp, struct rnic_ep *owner, uint
 static unsigned lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32_t hint_qpn, bool sweep)
 {
 	unsigned n, got = lport_release(lp, owner, rnic_now_ms());
+	bool paused = false; /* the forwarding listener: its return is a time the service thread keeps */
 
 	do {
 		struct roce_qp *last = NULL;
@@ -1633,8 +1634,10 @@ static unsigned lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32
 		pthread_mutex_lock(&lp->lock);
 		/* an owner tries its qp's own socket first: a datagram there costs one system call */
 		n = hint_qpn != 0 ? roce_port_recv_qp(lp->port, hint_qpn, lp->msgs, ROCE_RX_BATCH) : 0;
-		if (n == 0 && (sweep || lp->idle_polls++ % ROCE_SWEEP_EVERY == 0))
+		if (n == 0 && (sweep || lp->idle_polls++ % ROCE_SWEEP_EVERY == 0)) {
 			n = roce_port_recv(lp->port, lp->msgs, ROCE_RX_BATCH);
+			paused |= roce_port_take_pause(lp->port);
+		}
 		hint_qpn = 0;
 		sweep = true;
 		got += n;
@@ -1662,6 +1665,8 @@ static unsigned lport_drain(struct roce_lport *lp, struct rnic_ep *owner, uint32
 	} while (n > ROCE_RX_BATCH - ROCE_PORT_GRO_SEGS); /* the batch was full: more may wait */
 	if (got > 0) /* DREQs end their connections after the datagrams that came with them (or ACKs a hang-up waits for) */
 		roce_cm_rx_done();
+	if (paused && owner != NULL)
+		rnic_nic_kick(); /* the service thread times its sleep again */
 	return got;
 }
 

@@ -81,6 +81,7 @@ struct roce_port {
 	unsigned nconns;
 	unsigned lfd_back_ms;     /* accept failing for want of descriptors: the listener's pause, doubling */
 	uint64_t lfd_back_until;  /* the listener is out of the epoll set until then (ms; 0: in it; atomic) */
+	int lfd_paused_new;       /* a pause the service thread may not know of yet (roce_port_take_pause; atomic) */
 	bool no_gso;        /* a UDP_SEGMENT send failed: datagrams go one by one (atomic) */
 	uint8_t *gro;       /* GRO_BUFS x GRO_BUF bytes: coalesced receives, cut into msgs (NULL: no UDP_GRO) */
 	struct rp_qp *qps[QP_BUCKETS];
@@ -1227,8 +1228,16 @@ static void conn_close(struct roce_port *p, int fd)
 static void listener_pause(struct roce_port *p)
 {
 	p->lfd_back_ms = p->lfd_back_ms == 0 ? 100 : p->lfd_back_ms >= 500 ? 1000 : 2 * p->lfd_back_ms;
-	if (epoll_ctl(p->ep, EPOLL_CTL_DEL, p->lfd, NULL) == 0)
+	if (epoll_ctl(p->ep, EPOLL_CTL_DEL, p->lfd, NULL) == 0) {
 		__atomic_store_n(&p->lfd_back_until, mono_ms() + p->lfd_back_ms, __ATOMIC_RELEASE);
+		__atomic_store_n(&p->lfd_paused_new, 1, __ATOMIC_RELEASE);
+	}
+}
+
+bool roce_port_take_pause(struct roce_port *p)
+{
+	return __atomic_load_n(&p->lfd_paused_new, __ATOMIC_RELAXED) &&
+	       __atomic_exchange_n(&p->lfd_paused_new, 0, __ATOMIC_ACQ_REL);
 }
 
 static void accept_all(struct roce_port *p)

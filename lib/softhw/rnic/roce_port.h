@@ -153,6 +153,12 @@ void roce_port_conn_forget(struct roce_port *p, uint32_t local_id);
  */
 uint64_t roce_port_next_time(struct roce_port *p);
 void roce_port_timer(struct roce_port *p, uint64_t now);
+/*
+ * True once after roce_port_recv paused the forwarding listener: a thread other than the
+ * service thread that drained must wake it, or its sleep, timed before the pause, would bring
+ * the listener back late.
+ */
+bool roce_port_take_pause(struct roce_port *p);
 
 /* A CM local communication ID whose replies come back to this process. */
 uint32_t roce_port_comm_id(const struct roce_port *p, uint32_t seq);

@@ -1095,9 +1095,13 @@ static void test_listener_emfile(void)
 	CHECK(connect(c, (struct sockaddr *)&un, sizeof(un)) == 0); /* (a connect takes no descriptor of ours) */
 	CHECK(epoll_ready(roce_port_fd(p)) == 1);
 	t0 = now_ms();
+	CHECK(!roce_port_take_pause(p));
 	(void)roce_port_recv(p, msgs, 8); /* accept: EMFILE */
 	CHECK(epoll_ready(roce_port_fd(p)) == 0); /* paused, though the connection waits */
+	CHECK(roce_port_take_pause(p));  /* once: the drainer tells the service thread */
+	CHECK(!roce_port_take_pause(p));
 	(void)roce_port_recv(p, msgs, 8);
+	CHECK(!roce_port_take_pause(p)); /* nothing new: it stays paused */
 	next = roce_port_next_time(p);
 	CHECK(next != UINT64_MAX && next >= t0 + 50 && next <= now_ms() + 150);
 	roce_port_timer(p, next - 1);
