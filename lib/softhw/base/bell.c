@@ -26,7 +26,8 @@ static bool bind_private(int fd, struct sockaddr_un *a, socklen_t *len, char *di
 		return false;
 	memset(a, 0, sizeof(*a));
 	a->sun_family = AF_UNIX;
-	snprintf(a->sun_path, sizeof(a->sun_path), "%s/b", dir);
+	memcpy(a->sun_path, dir, (size_t)n); /* (n + 3 fits: checked above) */
+	memcpy(a->sun_path + n, "/b", 3);
 	*len = (socklen_t)sizeof(*a);
 	if (bind(fd, (struct sockaddr *)a, *len) == 0)
 		return true;
