@@ -2,6 +2,7 @@
 /* The slow halves of the leaning lock (bias_lock.h): claiming, revoking, leaning back. */
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "softhw/base/bias_lock.h"
@@ -37,6 +38,14 @@ void softhw_bias_owner_took(struct softhw_bias_lock *l)
 	if (!__atomic_load_n(&lean_off, __ATOMIC_RELAXED) &&
 	    softhw_membarrier_registered(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
 		__atomic_store_n(&l->biased, 1, __ATOMIC_RELAXED); /* (published by the mutex's release) */
+}
+
+/* A bug of ours, not of the application: said plainly, where the sanitizers' builds run. */
+void softhw_bias_nested(const struct softhw_bias_lock *l)
+{
+	SDK_LOG_ERR("internal error: a qp lock (%p) taken again by the thread inside it; the lock is not recursive",
+		    (const void *)l);
+	abort();
 }
 
 void softhw_bias_owner_out(struct softhw_bias_lock *l)

@@ -17,6 +17,8 @@
  * membarrier the lock never leans: a mutex, as softhw_lock.
  *
  * Not recursive. The owner never changes (a second posting thread takes the mutex path).
+ * A nested take on the bias would succeed silently (and the inner unlock leave the outer
+ * section unguarded); sanitizer builds (SOFTHW_LOCK_CHECKS) abort on it instead.
  */
 #ifndef SOFTHW_BASE_BIAS_LOCK_H
 #define SOFTHW_BASE_BIAS_LOCK_H
@@ -46,6 +48,7 @@ void softhw_bias_lock_other(struct softhw_bias_lock *l, bool claim);
 bool softhw_bias_trylock_other(struct softhw_bias_lock *l);
 void softhw_bias_owner_took(struct softhw_bias_lock *l);
 void softhw_bias_owner_out(struct softhw_bias_lock *l);
+void softhw_bias_nested(const struct softhw_bias_lock *l) __attribute__((noreturn));
 
 static inline bool softhw_bias_lock_mine(const struct softhw_bias_lock *l)
 {
@@ -67,6 +70,10 @@ static inline bool softhw_bias_enter(struct softhw_bias_lock *l)
 
 static inline void softhw_bias_lock_owner(struct softhw_bias_lock *l)
 {
+#ifdef SOFTHW_LOCK_CHECKS
+	if (__atomic_load_n(&l->in, __ATOMIC_RELAXED))
+		softhw_bias_nested(l);
+#endif
 	if (!softhw_bias_enter(l)) {
 		softhw_lock(&l->mutex);
 		softhw_bias_owner_took(l);

@@ -10,6 +10,7 @@
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -151,6 +152,33 @@ static void test_bias_owner_alone(void)
 	CHECK(blk.in == 1 && __atomic_load_n(&blk.mutex.v, __ATOMIC_SEQ_CST) == 0);
 	softhw_bias_unlock(&blk);
 	CHECK(blk.in == 0 && blk.revocations == 0);
+}
+
+/*
+ * A nested take by the owner, on the bias, would pass silently; the sanitizer builds (which
+ * define SOFTHW_LOCK_CHECKS) abort with a line instead. Elsewhere the check is compiled out.
+ */
+static void test_bias_nested(void)
+{
+#ifdef SOFTHW_LOCK_CHECKS
+	pid_t pid;
+	int status = 0;
+
+	claim_and_lean();
+	if (!membarrier_here())
+		return; /* never on the bias: a nested take is the mutex's self-deadlock */
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		softhw_bias_lock(&blk);
+		softhw_bias_lock(&blk); /* aborts */
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+#else
+	printf("(built without SOFTHW_LOCK_CHECKS: the nested take is not checked here)\n");
+#endif
 }
 
 static void *bias_other(void *arg)
@@ -331,6 +359,7 @@ int main(void)
 	TEST_RUN(test_exclusion);
 	TEST_RUN(test_waiter_sleeps);
 	TEST_RUN(test_bias_owner_alone);
+	TEST_RUN(test_bias_nested);
 	TEST_RUN(test_bias_revoker_waits);
 	TEST_RUN(test_bias_trylock);
 	TEST_RUN(test_bias_exclusion);
