@@ -22,43 +22,10 @@
 #include "softhw/fabric/mem.h"
 #include "softhw/fabric/peer.h"
 #include "softhw/fabric/share.h"
+#include "softhw/fabric/mem_wire.h"
 #include "softhw/fabric/threads.h"
 
 SDK_LOG_REGISTER(SOFTHW_FABRIC_MEM);
-
-/* ---- wire protocol between an importer and the exporter's service thread ---- */
-
-#define MEM_MAGIC 0x4d454d53u /* "SMEM" */
-#define MEM_VERSION 2
-
-enum mem_op {
-	MEM_HELLO = 1, /* importer: id + token; reply: status, range, rights, flags */
-	MEM_ATTACH,    /* importer: bounce buffer fd; reply: status */
-	MEM_READ,      /* importer: addr + len; exporter copies them into the bounce buffer */
-	MEM_WRITE,     /* importer: addr + len; exporter copies the bounce buffer there */
-	MEM_REVOKED,   /* exporter: the export ended (sent instead of a reply, or unsolicited) */
-	MEM_SHARE,     /* importer: id; reply: the shared window (addr, len, offset, slot) and
-			* two fds, the window's memfd and the control segment (share.h) */
-	MEM_REFUSED,   /* exporter: the connection is not admitted (status why), then it closes */
-};
-
-#define MEM_FLAG_CMA 0x1u    /* HELLO reply: the exporter lets importers use cross-memory attach */
-#define MEM_FLAG_SHARED 0x2u /* HELLO reply: the export has a shared window (MEM_SHARE) */
-
-struct mem_msg {
-	uint32_t magic;
-	uint16_t version;
-	uint16_t op;
-	int32_t status; /* replies: a doca_error_t */
-	uint32_t rights;
-	uint32_t flags;
-	uint32_t slot;   /* MEM_SHARE reply: liveness slot */
-	uint64_t id;
-	uint64_t token;
-	uint64_t addr;
-	uint64_t len;
-	uint64_t offset; /* MEM_SHARE reply: the window's offset in its memfd */
-};
 
 static struct mem_msg msg_make(enum mem_op op)
 {
@@ -399,14 +366,26 @@ static void serve_share(struct mem_conn *c, struct mem_msg *rep, int fds[2])
 	pthread_mutex_unlock(&svc.lock);
 }
 
+/* A memfd that neither side can shrink or grow (a peer's, mapped here: no SIGBUS to fear). */
+static bool size_sealed(int fd)
+{
+	int seals = fcntl(fd, F_GET_SEALS);
+
+	return seals >= 0 && (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) == (F_SEAL_SHRINK | F_SEAL_GROW);
+}
+
 static void serve_attach(struct mem_conn *c, int fd, struct mem_msg *rep)
 {
 	struct stat st;
 	void *p;
 
 	rep->status = DOCA_ERROR_INVALID_VALUE;
-	/* only after a HELLO proved the token: an unproven connection maps nothing here */
-	if (fd < 0 || c->id == 0 || c->bounce != NULL || fstat(fd, &st) != 0 || st.st_size <= 0 ||
+	/*
+	 * Only after a HELLO proved the token: an unproven connection maps nothing here. And only
+	 * a memfd whose size is sealed: the importer keeps its descriptor, and a file it could
+	 * shrink would kill us with SIGBUS at our next copy into the mapping.
+	 */
+	if (fd < 0 || c->id == 0 || c->bounce != NULL || !size_sealed(fd) || fstat(fd, &st) != 0 || st.st_size <= 0 ||
 	    (uint64_t)st.st_size > SOFTHW_MEM_BOUNCE_LEN)
 		return;
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -1083,10 +1062,12 @@ static doca_error_t remote_attach(struct softhw_mem_remote *r)
 
 	if (r->bounce != NULL)
 		return DOCA_SUCCESS;
-	fd = memfd_create("softdoca-mem-bounce", MFD_CLOEXEC);
+	/* sealed at its size: the exporter, which gets the descriptor, cannot shrink it under us (SIGBUS) */
+	fd = memfd_create("softdoca-mem-bounce", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0)
 		return DOCA_ERROR_OPERATING_SYSTEM;
-	if (ftruncate(fd, SOFTHW_MEM_BOUNCE_LEN) != 0) {
+	if (ftruncate(fd, SOFTHW_MEM_BOUNCE_LEN) != 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
 		close(fd);
 		return DOCA_ERROR_NO_MEMORY;
 	}

@@ -28,7 +28,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "softhw/fabric/fabric.h"
 #include "softhw/fabric/mem.h"
+#include "softhw/fabric/mem_wire.h"
 #include "softhw/fabric/share.h" /* SOFTHW_SHARE_COPY_CHUNK */
 #include "softhw/softhw.h"
 #include "test.h"
@@ -343,6 +345,94 @@ static void test_service_path_importer_off(void)
 static void test_service_path_exporter_off(void)
 {
 	read_write_roundtrip(true, true, false);
+}
+
+/* ---- a raw importer, speaking mem_wire.h as a hostile peer would ---- */
+
+static int raw_connect(const struct exporter *x)
+{
+	struct softhw_card card;
+	char name[24];
+	int fd = -1;
+
+	memset(&card, 0, sizeof(card));
+	snprintf(card.instance, sizeof(card.instance), "%s", instance);
+	snprintf(name, sizeof(name), "%d", (int)x->pid);
+	return softhw_fabric_connect(&card, "mem", name, &fd) == DOCA_SUCCESS ? fd : -1;
+}
+
+/* One request (with a descriptor, or -1) and its reply; false when none came in 5 s. */
+static bool raw_call(int fd, enum mem_op op, const struct exporter *x, int pass, struct mem_msg *rep)
+{
+	struct mem_msg req = {.magic = MEM_MAGIC, .version = MEM_VERSION, .op = (uint16_t)op};
+	struct pollfd p = {.fd = fd, .events = POLLIN};
+
+	req.id = x->e.id;
+	req.token = x->e.token;
+	req.addr = x->e.addr;
+	req.len = 64;
+	return softhw_fabric_send(fd, &req, sizeof(req), pass >= 0 ? &pass : NULL, pass >= 0 ? 1 : 0) ==
+		       (ssize_t)sizeof(req) &&
+	       poll(&p, 1, 5000) == 1 && softhw_fabric_recv(fd, rep, sizeof(*rep), NULL, NULL) == (ssize_t)sizeof(*rep);
+}
+
+static int bounce_memfd(bool sealed)
+{
+	int fd = memfd_create("test-bounce", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+	if (fd >= 0 && (ftruncate(fd, SOFTHW_MEM_BOUNCE_LEN) != 0 ||
+			(sealed && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/*
+ * The service path's bounce buffer is the importer's memfd, mapped by the exporter: one whose
+ * size is not sealed is refused, or the importer could shrink it and kill the exporter with
+ * SIGBUS at its next copy (the exporter copies with memcpy where process_vm_* is refused). A
+ * sealed one is taken, and a write through it lands. The importer seals its own as well
+ * (test_service_path_*: the exporter takes nothing else), so an exporter of another user
+ * cannot shrink it under the importer either.
+ */
+static void test_bounce_must_be_sealed(void)
+{
+	struct exporter x;
+	struct mem_msg rep;
+	int fd, unsealed = bounce_memfd(false), sealed = bounce_memfd(true);
+	uint8_t *b = MAP_FAILED;
+
+	CHECK(unsealed >= 0 && sealed >= 0);
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE | SOFTHW_MEM_VIA_DMA, true));
+	fd = raw_connect(&x);
+	CHECK(fd >= 0);
+	if (fd < 0 || unsealed < 0 || sealed < 0)
+		goto out;
+	CHECK(raw_call(fd, MEM_HELLO, &x, -1, &rep) && rep.status == DOCA_SUCCESS && !(rep.flags & MEM_FLAG_CMA));
+	CHECK(raw_call(fd, MEM_ATTACH, &x, unsealed, &rep) && rep.status == DOCA_ERROR_INVALID_VALUE);
+	CHECK(ftruncate(unsealed, 0) == 0); /* what a hostile importer would do next */
+	CHECK(raw_call(fd, MEM_WRITE, &x, -1, &rep) && rep.status == DOCA_ERROR_INVALID_VALUE); /* nothing mapped */
+	CHECK(raw_call(fd, MEM_ATTACH, &x, sealed, &rep) && rep.status == DOCA_SUCCESS);
+	b = mmap(NULL, SOFTHW_MEM_BOUNCE_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, sealed, 0);
+	CHECK(b != MAP_FAILED && ftruncate(sealed, 0) != 0); /* sealed: not for us either */
+	if (b != MAP_FAILED) {
+		uint8_t *dump = malloc(MEM_LEN);
+
+		memset(b, 0x5a, 64);
+		CHECK(raw_call(fd, MEM_WRITE, &x, -1, &rep) && rep.status == DOCA_SUCCESS);
+		CHECK(dump != NULL && command(&x, 'd') && read_full(x.info, dump, MEM_LEN));
+		CHECK(dump != NULL && dump[0] == 0x5a && dump[63] == 0x5a && dump[64] == pattern(64));
+		free(dump);
+		munmap(b, SOFTHW_MEM_BOUNCE_LEN);
+	}
+	close(fd);
+out:
+	if (unsealed >= 0)
+		close(unsealed);
+	if (sealed >= 0)
+		close(sealed);
+	CHECK(finish(&x)); /* alive, and exits cleanly */
 }
 
 /* Outside the export: INVALID_VALUE; without the right: NOT_PERMITTED; on both paths. */
@@ -1476,6 +1566,7 @@ int main(void)
 	TEST_RUN(test_cma_path);
 	TEST_RUN(test_service_path_importer_off);
 	TEST_RUN(test_service_path_exporter_off);
+	TEST_RUN(test_bounce_must_be_sealed);
 	TEST_RUN(test_range_and_rights);
 	TEST_RUN(test_forged_and_stale);
 	TEST_RUN(test_claims_checked);
