@@ -2,6 +2,7 @@
 /* Cross-process memory access between the processes of a soft card (see mem.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -86,11 +87,13 @@ struct mem_conn {
 	int fd;
 	struct softhw_peer peer; /* who, for the guard's counts */
 	uint64_t id;   /* export it said HELLO to; 0 before */
+	uint64_t hello_by_ms; /* before its HELLO: closed if none came by then (monotonic ms) */
 	char *bounce;  /* importer's bounce buffer, mapped here */
 	size_t bounce_len;
 };
 
 #define MAX_LISTENERS 16
+#define MEM_HELLO_TIMEOUT_MS 5000
 
 /*
  * Process-wide state. `lock` guards everything, and is held while the service thread copies
@@ -201,6 +204,27 @@ static void service_refuse(void *arg, int fd, doca_error_t why, const char *reas
 }
 
 /* A connection the guard admitted joins the table. Lock held. */
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/*
+ * How long a connection may wait before its HELLO: an importer says it at once, so one that
+ * does not is a peer holding a place (the guard counts it against the caps until then).
+ * SOFTDOCA_MEM_HELLO_MS changes it (tests).
+ */
+static uint64_t hello_ms(void)
+{
+	const char *v = getenv("SOFTDOCA_MEM_HELLO_MS");
+	long ms = v != NULL ? strtol(v, NULL, 10) : 0;
+
+	return ms > 0 && ms <= 600000 ? (uint64_t)ms : MEM_HELLO_TIMEOUT_MS;
+}
+
 static void service_admit(void *arg, int fd, const struct softhw_peer *peer)
 {
 	(void)arg;
@@ -216,7 +240,7 @@ static void service_admit(void *arg, int fd, const struct softhw_peer *peer)
 		svc.conns = c;
 		svc.cap_conns = cap;
 	}
-	svc.conns[svc.num_conns++] = (struct mem_conn){.fd = fd, .peer = *peer};
+	svc.conns[svc.num_conns++] = (struct mem_conn){.fd = fd, .peer = *peer, .hello_by_ms = mono_ms() + hello_ms()};
 }
 
 /* Accepts the pending connections of a listener that the guard admits (a batch at a time). */
@@ -501,6 +525,45 @@ static void service_request(struct mem_conn *c)
 			close(out_fds[i]);
 }
 
+/* Lock held: the poll's timeout until the next HELLO deadline (-1: none); *expired: one passed. */
+static int hello_wait(bool *expired)
+{
+	uint64_t now = mono_ms(), first = UINT64_MAX;
+
+	*expired = false;
+	for (unsigned i = 0; i < svc.num_conns; i++) {
+		const struct mem_conn *c = &svc.conns[i];
+
+		if (c->fd < 0 || c->id != 0)
+			continue;
+		if (c->hello_by_ms <= now)
+			*expired = true;
+		else if (c->hello_by_ms < first)
+			first = c->hello_by_ms;
+	}
+	if (*expired)
+		return 0;
+	return first == UINT64_MAX ? -1 : first - now > INT_MAX ? INT_MAX : (int)(first - now);
+}
+
+/* Lock held: closes the connections whose HELLO did not come in time (compacted later). */
+static void close_silent(void)
+{
+	static struct softhw_ratelimit rl;
+	uint64_t now = mono_ms();
+
+	for (unsigned i = 0; i < svc.num_conns; i++) {
+		struct mem_conn *c = &svc.conns[i];
+
+		if (c->fd < 0 || c->id != 0 || c->hello_by_ms > now)
+			continue;
+		SOFTHW_LOG_LIMITED(&rl, SDK_LOG_WARN,
+				   "Memory service: process %d connected and did not say HELLO within %llu ms; closed",
+				   (int)c->peer.pid, (unsigned long long)hello_ms());
+		conn_close(c);
+	}
+}
+
 static void *service_main(void *arg)
 {
 	(void)arg;
@@ -508,7 +571,8 @@ static void *service_main(void *arg)
 		struct pollfd *pfds;
 		unsigned nl, nc;
 		size_t n;
-		int paused;
+		int paused, wait;
+		bool expired;
 
 		pthread_mutex_lock(&svc.lock);
 		nl = svc.num_listeners;
@@ -532,6 +596,9 @@ static void *service_main(void *arg)
 			nl = nl < n - 1 ? nl : (unsigned)(n - 1);
 			nc = (unsigned)(n - 1 - nl);
 		}
+		wait = hello_wait(&expired);
+		if (expired)
+			close_silent();
 		pfds = svc.pfds;
 		pfds[0] = (struct pollfd){.fd = svc.wake_fd, .events = POLLIN};
 		/* Out of descriptors: the listeners stay readable, so they are left out for a while. */
@@ -542,7 +609,9 @@ static void *service_main(void *arg)
 			pfds[1 + nl + i] = (struct pollfd){.fd = svc.conns[i].fd, .events = POLLIN};
 		pthread_mutex_unlock(&svc.lock);
 
-		if (poll(pfds, n, paused > 0 ? paused : -1) < 0) {
+		if (paused > 0 && (wait < 0 || paused < wait))
+			wait = paused;
+		if (poll(pfds, n, wait) < 0) {
 			/* EINTR: go again. Anything else (EINVAL past RLIMIT_NOFILE, ENOMEM) would come
 			 * back at once: back off instead of spinning, and retry with the set as it is then. */
 			if (errno != EINTR)

@@ -191,6 +191,7 @@ doca_error_t softhw_peer_check_listener(int fd, const struct softhw_access *acce
 struct softhw_guard_peer {
 	int family;
 	pid_t pid;
+	uid_t uid; /* AF_UNIX */
 	uint8_t addr[16];
 	uint32_t count;
 };
@@ -289,6 +290,23 @@ static void guard_refuse(struct softhw_guard *g, int fd, doca_error_t why, const
 	close(fd);
 }
 
+/*
+ * Would one more unsettled connection give the processes of peer's user half of what the
+ * service takes? (Caps per process alone let a user with many processes fill the service
+ * and keep every other user out.)
+ */
+static bool user_over(const struct softhw_guard *g, const struct softhw_peer *peer)
+{
+	uint32_t held = 0, cap = g->max_total / 2 > g->max_per_peer ? g->max_total / 2 : g->max_per_peer;
+
+	if (peer->family != AF_UNIX)
+		return false;
+	for (uint32_t i = 0; i < g->num_peers; i++)
+		if (g->peers[i].family == AF_UNIX && g->peers[i].uid == peer->uid)
+			held += g->peers[i].count;
+	return held >= cap;
+}
+
 doca_error_t softhw_guard_accept(struct softhw_guard *g, int lfd, int *out, struct softhw_peer *peer)
 {
 	struct sockaddr_storage from;
@@ -332,11 +350,15 @@ doca_error_t softhw_guard_accept(struct softhw_guard *g, int lfd, int *out, stru
 		return DOCA_ERROR_NOT_PERMITTED;
 	}
 	e = guard_find(g, peer);
-	if (g->total >= g->max_total || (e != NULL && e->count >= g->max_per_peer)) {
+	if (g->total >= g->max_total || (e != NULL && e->count >= g->max_per_peer) || user_over(g, peer)) {
 		peer_name(peer, name, sizeof(name));
 		if (g->total >= g->max_total)
 			SOFTHW_LOG_LIMITED(&g->rl, SDK_LOG_ERR, "%s refused a connection of %s: it holds %u connections, its maximum",
 					   g->what, name, g->total);
+		else if (e == NULL || e->count < g->max_per_peer)
+			SOFTHW_LOG_LIMITED(&g->rl, SDK_LOG_ERR,
+					   "%s refused a connection of %s: the processes of uid %u hold half of the connections it takes that have not said hello, the most one user may",
+					   g->what, name, (unsigned)peer->uid);
 		else
 			SOFTHW_LOG_LIMITED(&g->rl, SDK_LOG_ERR,
 					   "%s refused a connection of %s: that peer holds %u connections that have not said hello, the most one peer may",
@@ -357,7 +379,7 @@ doca_error_t softhw_guard_accept(struct softhw_guard *g, int lfd, int *out, stru
 			g->cap_peers = cap;
 		}
 		e = &g->peers[g->num_peers++];
-		*e = (struct softhw_guard_peer){.family = peer->family, .pid = peer->pid};
+		*e = (struct softhw_guard_peer){.family = peer->family, .pid = peer->pid, .uid = peer->uid};
 		memcpy(e->addr, peer->addr, sizeof(e->addr));
 	}
 	e->count++;

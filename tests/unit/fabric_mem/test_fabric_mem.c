@@ -435,6 +435,54 @@ out:
 	CHECK(finish(&x)); /* alive, and exits cleanly */
 }
 
+/*
+ * Connections that never say HELLO hold the places the guard gives one process (32): a
+ * process that knows no descriptor could keep an exporter's importers out for good. They are
+ * closed once their time is up (SOFTDOCA_MEM_HELLO_MS, 300 ms here), and a real importer gets in.
+ */
+static void test_silent_importers_closed(void)
+{
+	enum { SILENT = 32 };
+	struct exporter x;
+	struct mem_msg rep;
+	int silent[SILENT], extra, fd, closed = 0;
+
+	setenv("SOFTDOCA_MEM_HELLO_MS", "300", 1); /* (the exporter child inherits it) */
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE | SOFTHW_MEM_VIA_DMA, false));
+	unsetenv("SOFTDOCA_MEM_HELLO_MS");
+	for (int i = 0; i < SILENT; i++) {
+		silent[i] = raw_connect(&x);
+		CHECK(silent[i] >= 0);
+	}
+	/* all of this process's places taken: refused (FULL, told, closed) */
+	extra = raw_connect(&x);
+	if (extra >= 0) {
+		struct pollfd p = {.fd = extra, .events = POLLIN};
+
+		CHECK(poll(&p, 1, 5000) == 1 &&
+		      softhw_fabric_recv(extra, &rep, sizeof(rep), NULL, NULL) == (ssize_t)sizeof(rep) &&
+		      rep.op == MEM_REFUSED && rep.status == DOCA_ERROR_FULL);
+		close(extra);
+	}
+	/* each silent one is closed by the exporter (EOF), within a bounded time */
+	for (int i = 0; i < SILENT; i++) {
+		struct pollfd p = {.fd = silent[i], .events = POLLIN};
+		char b;
+
+		if (silent[i] >= 0 && poll(&p, 1, 5000) == 1 && recv(silent[i], &b, 1, MSG_DONTWAIT) == 0)
+			closed++;
+	}
+	CHECK(closed == SILENT);
+	fd = raw_connect(&x);
+	CHECK(fd >= 0 && raw_call(fd, MEM_HELLO, &x, -1, &rep) && rep.status == DOCA_SUCCESS);
+	if (fd >= 0)
+		close(fd);
+	for (int i = 0; i < SILENT; i++)
+		if (silent[i] >= 0)
+			close(silent[i]);
+	CHECK(finish(&x));
+}
+
 /* Outside the export: INVALID_VALUE; without the right: NOT_PERMITTED; on both paths. */
 static void test_range_and_rights(void)
 {
@@ -1567,6 +1615,7 @@ int main(void)
 	TEST_RUN(test_service_path_importer_off);
 	TEST_RUN(test_service_path_exporter_off);
 	TEST_RUN(test_bounce_must_be_sealed);
+	TEST_RUN(test_silent_importers_closed);
 	TEST_RUN(test_range_and_rights);
 	TEST_RUN(test_forged_and_stale);
 	TEST_RUN(test_claims_checked);

@@ -207,6 +207,62 @@ static void test_mem_allowed(void)
 	}
 }
 
+/*
+ * Caps per process alone let a user with many processes fill a service: here the allowed
+ * other user's processes each hold all the unproven connections one process may, more of them
+ * than the service takes in all. One user's unproven connections stop at half of what the
+ * service takes, so our own importer still gets in.
+ */
+static void test_mem_user_flood(void)
+{
+	enum { MAX_KIDS = 40 };
+	const char *conf = write_config("allow-uid-flood.conf", "allow_uids = 65534");
+	struct rlimit rl;
+	unsigned total = 1024;
+	const int per = pending_cap(32, 1024);
+	struct kid exp, imp, flood[MAX_KIDS];
+	struct sockaddr_un addr;
+	struct exp_info e;
+	socklen_t len;
+	int kids = 0, held = 0, want;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 < total)
+		total = (unsigned)(rl.rlim_cur / 2);
+	want = (int)total / per + 1; /* enough processes to fill the service, capped per process */
+	if (want > MAX_KIDS) {
+		printf("(skipped: %u connections would need %d processes)\n", total, want);
+		return;
+	}
+	setenv("SOFTDOCA_MEM_HELLO_MS", "60000", 1); /* the flood stays for the test's length */
+	CHECK(exporter_start(&exp, "mem-exporter-user-flood", conf, &e));
+	unsetenv("SOFTDOCA_MEM_HELLO_MS");
+	mem_addr(e.pid, &addr, &len);
+	for (; kids < want; kids++) {
+		int got;
+
+		CHECK(kid_start(&flood[kids], "mem-user-flooder", NULL, true, flooder_main));
+		got = flood_start(&flood[kids], (struct sockaddr *)&addr, len, SOCK_SEQPACKET, per);
+		if (got < 0) { /* the child could not switch uid: skipped */
+			kid_end(&flood[kids]);
+			break;
+		}
+		CHECK(got == per);
+	}
+	if (kids == want) {
+		CHECK(kid_start(&imp, "mem-own-importer", NULL, false, importer_main));
+		CHECK_ERR(import_once(&imp, &e), DOCA_SUCCESS);
+		kid_end(&imp);
+		for (int i = 0; i < kids; i++)
+			held += per - flood_refused(&flood[i]);
+		CHECK(held <= (int)total / 2); /* the rest were refused */
+		CHECK(log_count(&exp, "the processes of uid 65534 hold half") >= 1);
+	}
+	/* the newest first: each holds copies of the older ones' pipes, which keep them waiting */
+	for (int i = (kids < want ? kids : want) - 1; i >= 0; i--)
+		kid_end(&flood[i]);
+	kid_end(&exp);
+}
+
 /* Binds a name (kind/<its pid>) as another user and listens: an impostor. */
 static void impostor_main(int in, int out)
 {
@@ -647,6 +703,7 @@ int main(int argc, char **argv)
 	if (uid) {
 		TEST_RUN(test_mem_other_uid_refused);
 		TEST_RUN(test_mem_allowed);
+		TEST_RUN(test_mem_user_flood);
 		TEST_RUN(test_mem_impostor);
 		TEST_RUN(test_rnic_refused);
 		TEST_RUN(test_rnic_allowed);
