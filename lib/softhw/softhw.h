@@ -260,8 +260,20 @@ uint32_t softhw_model_num_functions(const struct softhw_model *model);
 const struct softhw_function *softhw_model_function(const struct softhw_model *model, uint32_t i);
 const char *softhw_model_run_dir(const struct softhw_model *model);
 const char *softhw_profile_name(enum softhw_profile profile);
-/* Creates the run directory (mkdir -p, mode 0700) on first use; OPERATING_SYSTEM if it can't. */
+/*
+ * Creates the run directory (mkdir -p, mode 0700) on first use; OPERATING_SYSTEM if it can't,
+ * or if it is not this user's alone (softhw_private_dir_open), logged with the way out.
+ */
 doca_error_t softhw_model_run_dir_create(const struct softhw_model *model);
+/*
+ * Opens directory `path` (relative to `at`, or AT_FDCWD) with O_PATH, for the *at() calls, if
+ * only this user controls what is in it: a directory, not a symlink, owned by the effective uid
+ * and writable by neither its group nor others. -1 otherwise, with errno ENOENT when there is
+ * none, EPERM when it breaks that rule, open's errno else. The run directory and its folders
+ * pass it before a file in them is trusted (a default /tmp/softdoca-<uid> can be made by
+ * another user first).
+ */
+int softhw_private_dir_open(int at, const char *path);
 /* Where the model came from: a configuration file path, or "built-in default". */
 const char *softhw_model_source(const struct softhw_model *model);
 /*

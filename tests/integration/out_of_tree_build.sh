@@ -77,7 +77,7 @@ exe="$work/sample-build/doca_dma_local_copy"
 
 echo "== run it"
 export SOFTDOCA_RUN_DIR="$work/run"
-mkdir -p "$SOFTDOCA_RUN_DIR"
+mkdir -p -m 700 "$SOFTDOCA_RUN_DIR"
 status=0
 timeout 30 "$exe" -t "built out of tree" </dev/null >"$work/run.out" 2>"$work/run.err" || status=$?
 cat "$work/run.out" "$work/run.err"

@@ -46,7 +46,7 @@ def main():
 
     run_dir = os.environ.get("SOFTDOCA_RUN_DIR")
     if run_dir:
-        os.makedirs(run_dir, exist_ok=True)
+        os.makedirs(run_dir, mode=0o700, exist_ok=True)
 
     shown = " ".join(a if len(a) < 80 else a[:20] + "...(%d chars)" % len(a) for a in command)
     print("$ " + shown, flush=True)

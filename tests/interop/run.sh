@@ -368,7 +368,7 @@ sd_ready() {
 		grep -q "$t.so.1 => $sdlib/" <<<"$deps" ||
 			{ fail "$1" "ldd: rping does not load $sdlib/$t.so.1"; return 1; }
 	done
-	mkdir -p "$work/run"
+	mkdir -p -m 700 "$work/run"
 	printf '[card interop]\nprofile = cx7\nwire = rocev2\nhost.ipv4 = %s\n' $HOST_IP >"$work/softdoca.conf"
 }
 sd() { SOFTDOCA_CONFIG=$work/softdoca.conf SOFTDOCA_RUN_DIR=$work/run LD_LIBRARY_PATH=$sdlib "$@"; }
@@ -657,7 +657,7 @@ G
 # `wire = rocev2` card with the tap's address, so the soft NIC's RoCEv2 path is what the guest
 # talks to. Its own configuration and run directory in $work.
 run_doca() {
-	mkdir -p "$work/run"
+	mkdir -p -m 700 "$work/run"
 	cat >"$work/softdoca.conf" <<C
 [card interop]
 profile = cx7
@@ -782,7 +782,7 @@ STA_MB=64
 sta_ready() {
 	[[ -x $sta_target ]] ||
 		{ fail "$1" "no softdoca-sta-target at $sta_target (meson setup -Drdmacm=enabled; docs/interop.md)"; return 1; }
-	mkdir -p "$work/sta-run"
+	mkdir -p -m 700 "$work/sta-run"
 	printf '[card sta]\nprofile = bf3\nwire = rocev2\nhost.ipv4 = %s\n' $HOST_IP >"$work/sta.conf"
 	head -c $((STA_MB << 20)) /dev/urandom >"$sta_disk"
 	sta_pid=

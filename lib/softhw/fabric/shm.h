@@ -6,7 +6,15 @@
  * processes. Names are the creator's business (make them unique, e.g. with its pid); a
  * segment lives until its creator unlinks it, and mappings stay valid after that.
  *
- * Nothing here logs: errors come back as DOCA errors with *why for the caller's line.
+ * The run directory is trusted only if it is this user's alone: it and the <kind> folder must
+ * be real directories (no symlinks) owned by the effective uid and writable by no one else
+ * (softhw_private_dir_open), and a segment must be a regular file of this user's, opened
+ * without following a symlink. Otherwise another user could hand us a segment (a default
+ * /tmp/softdoca-<uid> can be made by anyone first), read and write it, or shorten it under
+ * our mapping (SIGBUS): NOT_PERMITTED.
+ *
+ * Nothing here logs: errors come back as DOCA errors with *why for the caller's line (a *why
+ * naming a path holds until this thread's next call here).
  */
 #ifndef SOFTHW_FABRIC_SHM_H
 #define SOFTHW_FABRIC_SHM_H
@@ -18,11 +26,15 @@
 /*
  * Creates segment kind/name of `len` bytes, zero-filled, and maps it. A file of that name
  * left by a process that died is replaced. OPERATING_SYSTEM when the run directory or the
- * file cannot be made, NO_MEMORY when it cannot be mapped.
+ * file cannot be made, NOT_PERMITTED when the kind folder is not this user's alone,
+ * NO_MEMORY when it cannot be mapped.
  */
 doca_error_t softhw_shm_create(const char *kind, const char *name, size_t len, void **addr, const char **why);
 
-/* Maps an existing segment; NOT_FOUND if there is none of that name or it is shorter than `len`. */
+/*
+ * Maps an existing segment; NOT_FOUND if there is none of that name or it is shorter than `len`,
+ * NOT_PERMITTED if it, its folder or the run directory is not this user's alone.
+ */
 doca_error_t softhw_shm_open(const char *kind, const char *name, size_t len, void **addr, const char **why);
 
 void softhw_shm_unmap(void *addr, size_t len);

@@ -82,7 +82,8 @@ const char *softhw_value_why_not(uint64_t id, uint64_t addr, uint64_t token);
 /*
  * Binds to the shared value that process `pid` exported as `id` at `addr` with `token`.
  * NOT_FOUND when that process is gone or retired the value; INVALID_VALUE when its live value
- * has another token or address (a forged descriptor); *why says which.
+ * has another token or address (a forged descriptor); NOT_PERMITTED when the run directory or
+ * the value's file is not this user's alone (softhw_shm_open); *why says which.
  */
 doca_error_t softhw_value_open_shared(int32_t pid, uint64_t id, uint64_t addr, uint64_t token,
 				      struct softhw_value **value, const char **why);

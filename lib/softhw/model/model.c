@@ -5,6 +5,7 @@
  * side's functions; the DPU side also sees representors of the host side's functions.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -508,7 +509,7 @@ const char *softhw_model_source(const struct softhw_model *model)
 doca_error_t softhw_model_run_dir_create(const struct softhw_model *model)
 {
 	char path[PATH_MAX];
-	struct stat st;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s", model->run_dir);
 	/* mkdir -p, each call (set-up paths only): only the last component is ours (0700). */
@@ -528,10 +529,33 @@ doca_error_t softhw_model_run_dir_create(const struct softhw_model *model)
 			     path, strerror(errno));
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
-	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
-		model_report(NULL, 0, "run directory %s is not a directory owned by this user; set SOFTDOCA_RUN_DIR to "
-			     "one that is", path);
+	fd = softhw_private_dir_open(AT_FDCWD, path);
+	if (fd < 0) {
+		model_report(NULL, 0, "run directory %s is not a directory of this user's alone (it is a symlink, "
+			     "another user's, or writable by group or others); set SOFTDOCA_RUN_DIR to a directory "
+			     "of your own, mode 0700", path);
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
+	close(fd);
 	return DOCA_SUCCESS;
+}
+
+int softhw_private_dir_open(int at, const char *path)
+{
+	struct stat st;
+	int fd = openat(at, path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0) {
+		if (errno == ELOOP || errno == ENOTDIR)
+			errno = EPERM; /* a symlink, or no directory */
+		return -1;
+	}
+	/* fstat of what was opened, not of the name again: nobody can swap it in between. */
+	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+		close(fd);
+		errno = EPERM;
+		return -1;
+	}
+	return fd;
 }

@@ -87,7 +87,7 @@ def main():
     specs = [json.loads(a) for a in sys.argv[1:]]
     run_dir = os.environ.get("SOFTDOCA_RUN_DIR")
     if run_dir:
-        os.makedirs(run_dir, exist_ok=True)
+        os.makedirs(run_dir, mode=0o700, exist_ok=True)
     deadline = time.monotonic() + TIMEOUT_SEC
     sel = selectors.DefaultSelector()
     procs = []

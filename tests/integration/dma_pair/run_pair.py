@@ -100,7 +100,7 @@ def main():
     env.pop("LD_LIBRARY_PATH", None)
     run_dir = env.get("SOFTDOCA_RUN_DIR")
     if run_dir:
-        os.makedirs(run_dir, exist_ok=True)
+        os.makedirs(run_dir, mode=0o700, exist_ok=True)
     problems = []
 
     with tempfile.TemporaryDirectory(prefix="softdoca-dma-pair-") as tmp:
@@ -134,7 +134,7 @@ def main():
             dpu_env = dict(env)
             if args.scenario == "foreign":
                 dpu_env["SOFTDOCA_RUN_DIR"] = (run_dir or tmp) + "-other-instance"
-                os.makedirs(dpu_env["SOFTDOCA_RUN_DIR"], exist_ok=True)
+                os.makedirs(dpu_env["SOFTDOCA_RUN_DIR"], mode=0o700, exist_ok=True)
             dpu_cmd = [args.dpu, "-p", "03:00.0", "-d", desc, "-b", buf] + args.dpu_arg
             print("$ " + " ".join(dpu_cmd), flush=True)
             try:

@@ -244,7 +244,7 @@ def side_env(work, net, i, wire="stream", profile="connectx-7"):
     env["SOFTDOCA_RUN_DIR"] = os.path.join(work, "run%d" % i)
     env.pop("SOFTDOCA_RDMA_TRANSPORT", None)  # the namespaces alone must make it TCP
     env.pop("LD_LIBRARY_PATH", None)  # meson lists both flavours; each sample's rpath finds its own
-    os.makedirs(env["SOFTDOCA_RUN_DIR"], exist_ok=True)
+    os.makedirs(env["SOFTDOCA_RUN_DIR"], mode=0o700, exist_ok=True)
     return env
 
 

@@ -228,7 +228,7 @@ def main():
     env.pop("LD_LIBRARY_PATH", None)
     run_dir = env.get("SOFTDOCA_RUN_DIR")
     if run_dir:
-        os.makedirs(run_dir, exist_ok=True)
+        os.makedirs(run_dir, mode=0o700, exist_ok=True)
     env_of = {"first": env, "second": dict(env)}
     if args.second_config:
         env_of["second"]["SOFTDOCA_CONFIG"] = args.second_config

@@ -99,7 +99,7 @@ def main():
     env.pop("LD_LIBRARY_PATH", None)
     run_dir = env.get("SOFTDOCA_RUN_DIR")
     if run_dir:
-        os.makedirs(run_dir, exist_ok=True)
+        os.makedirs(run_dir, mode=0o700, exist_ok=True)
     problems = []
 
     value_dir = os.path.join(run_dir, "sync_event") if run_dir else None

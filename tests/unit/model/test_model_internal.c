@@ -573,6 +573,18 @@ static void test_run_dir_create(void)
 	snprintf(dir, sizeof(dir), "%s/notadir/below", scratch_dir);
 	CHECK_OK(model_build(&cfg, NULL, SOFTHW_ROLE_HOST, dir, &model));
 	CHECK_ERR(captured(make_run_dir, &model), DOCA_ERROR_OPERATING_SYSTEM);
+	/* one others can write, or a symlink (its target can change under us), is not ours alone */
+	snprintf(dir, sizeof(dir), "%s/run/nested/dir", scratch_dir);
+	CHECK_OK(model_build(&cfg, NULL, SOFTHW_ROLE_HOST, dir, &model));
+	CHECK(chmod(dir, 0777) == 0);
+	CHECK_ERR(captured(make_run_dir, &model), DOCA_ERROR_OPERATING_SYSTEM);
+	CHECK(strstr(out, "set SOFTDOCA_RUN_DIR") != NULL);
+	CHECK(chmod(dir, 0700) == 0);
+	CHECK_OK(captured(make_run_dir, &model));
+	snprintf(dir, sizeof(dir), "%s/run/link", scratch_dir);
+	CHECK(symlink("nested/dir", dir) == 0);
+	CHECK_OK(model_build(&cfg, NULL, SOFTHW_ROLE_HOST, dir, &model));
+	CHECK_ERR(captured(make_run_dir, &model), DOCA_ERROR_OPERATING_SYSTEM);
 }
 
 /* The process model: environment variables, checked in children (it loads once). */

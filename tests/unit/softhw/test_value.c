@@ -5,12 +5,18 @@
  * a shared value reached by another process, whose updates wake an armed watcher through a
  * service thread. Links softhw alone.
  */
+#include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -181,11 +187,114 @@ static void test_shared_across_processes(void)
 	close(c.efd);
 }
 
+/* This binary's own run directory (set before the model loads): the tests below change it. */
+static char scratch[64], run_dir[128], kind_dir[160];
+
+/* Opens this process's own shared value as another process would (an import is a cell of its own). */
+static doca_error_t import_own(struct softhw_value *v, const char **why)
+{
+	struct softhw_value *mine = NULL;
+	doca_error_t err;
+
+	*why = "";
+	err = softhw_value_open_shared((int32_t)getpid(), softhw_value_id(v), (uint64_t)(uintptr_t)softhw_value_addr(v),
+				       softhw_value_token(v), &mine, why);
+	if (err == DOCA_SUCCESS)
+		softhw_value_unbind(mine);
+	return err;
+}
+
+/* A refusal names the way out. */
+static void check_refused(struct softhw_value *v)
+{
+	const char *why = "";
+
+	CHECK_ERR(import_own(v, &why), DOCA_ERROR_NOT_PERMITTED);
+	CHECK(strstr(why, "SOFTDOCA_RUN_DIR") != NULL);
+}
+
+/*
+ * The run directory can be another user's making (/tmp/softdoca-<uid> by default): a value is
+ * imported only from a file of this user's, in folders only this user can write, reached
+ * through no symlink; the same folders are checked when a value is created.
+ */
+static void test_shared_needs_own_run_dir(void)
+{
+	struct softhw_value *v = NULL, *w = NULL;
+	char file[256], moved[sizeof(file) + 8], real[256];
+	const char *why = "";
+
+	CHECK_OK(softhw_value_create_shared(7, &v, &why));
+	if (v == NULL) {
+		fprintf(stderr, "create_shared: %s\n", why);
+		return;
+	}
+	snprintf(file, sizeof(file), "%s/%" PRId32 "-%" PRIu64, kind_dir, (int32_t)getpid(), softhw_value_id(v));
+	CHECK_OK(import_own(v, &why));
+
+	/* folders others can write */
+	CHECK(chmod(run_dir, 0777) == 0);
+	check_refused(v);
+	CHECK(chmod(run_dir, 0770) == 0);
+	check_refused(v);
+	CHECK(chmod(run_dir, 0700) == 0);
+	CHECK(chmod(kind_dir, 0757) == 0);
+	check_refused(v);
+	CHECK_ERR(softhw_value_create_shared(1, &w, &why), DOCA_ERROR_NOT_PERMITTED);
+	CHECK(chmod(kind_dir, 0700) == 0);
+	CHECK_OK(import_own(v, &why));
+
+	/* a symlinked run directory, folder or file */
+	snprintf(real, sizeof(real), "%s/real-run", scratch);
+	CHECK(rename(run_dir, real) == 0 && symlink("real-run", run_dir) == 0);
+	check_refused(v);
+	CHECK(unlink(run_dir) == 0 && rename(real, run_dir) == 0);
+	snprintf(real, sizeof(real), "%s/real-kind", run_dir);
+	CHECK(rename(kind_dir, real) == 0 && symlink("real-kind", kind_dir) == 0);
+	check_refused(v);
+	CHECK_ERR(softhw_value_create_shared(1, &w, &why), DOCA_ERROR_NOT_PERMITTED);
+	CHECK(unlink(kind_dir) == 0 && rename(real, kind_dir) == 0);
+	snprintf(moved, sizeof(moved), "%s.real", file);
+	CHECK(rename(file, moved) == 0 && symlink(moved, file) == 0);
+	check_refused(v);
+	CHECK(unlink(file) == 0 && rename(moved, file) == 0);
+	CHECK_OK(import_own(v, &why));
+
+	/* another user's folder or file (only root can make one here) */
+	if (geteuid() == 0) {
+		CHECK(chown(run_dir, 65534, 65534) == 0);
+		check_refused(v);
+		CHECK(chown(run_dir, 0, 0) == 0);
+		CHECK(chown(kind_dir, 65534, 65534) == 0);
+		check_refused(v);
+		CHECK_ERR(softhw_value_create_shared(1, &w, &why), DOCA_ERROR_NOT_PERMITTED);
+		CHECK(chown(kind_dir, 0, 0) == 0);
+		CHECK(chown(file, 65534, 65534) == 0);
+		check_refused(v);
+		CHECK(chown(file, 0, 0) == 0);
+		CHECK_OK(import_own(v, &why));
+	}
+	softhw_value_retire(v);
+	softhw_value_unbind(v);
+}
+
 int main(void)
 {
 	alarm(60);
+	snprintf(scratch, sizeof(scratch), "/tmp/softhw-test-value-XXXXXX");
+	if (mkdtemp(scratch) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(run_dir, sizeof(run_dir), "%s/run", scratch);
+	snprintf(kind_dir, sizeof(kind_dir), "%s/sync_event", run_dir);
+	setenv("SOFTDOCA_RUN_DIR", run_dir, 1);
 	TEST_RUN(test_one_value_per_address);
 	TEST_RUN(test_wait_and_watch);
 	TEST_RUN(test_shared_across_processes);
+	TEST_RUN(test_shared_needs_own_run_dir);
+	(void)rmdir(kind_dir);
+	(void)rmdir(run_dir);
+	(void)rmdir(scratch);
 	TEST_EXIT();
 }
