@@ -377,6 +377,13 @@ static void to_app(struct sta_slot *s)
 	}
 	if (s->len > io->sta->caps->sta_max_io_size)
 		s->len = io->sta->caps->sta_max_io_size;
+	/*
+	 * A keyed SGL: the application's write-send answer sends all s->len bytes to the host,
+	 * whatever it filled. The buffer is reused (and recycled heap when first made): what the
+	 * application leaves is zeros, never an earlier command's or another host's data.
+	 */
+	if (s->keyed)
+		memset(s->data, 0, s->len);
 	if (n == NULL) {
 		fail(s, STA_SC_INTERNAL);
 		return;

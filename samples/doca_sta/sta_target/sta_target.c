@@ -449,6 +449,7 @@ static void identify(struct conn *c, const uint8_t *cmd, uint8_t *d, uint32_t le
 	uint32_t nsid = get32(cmd + 4);
 	uint8_t buf[4096] = {0};
 
+	memset(d, 0, len); /* the host's whole buffer goes back: past the 4096 bytes too */
 	switch (cns) {
 	case 0x01:
 		identify_ctrl(c, buf);

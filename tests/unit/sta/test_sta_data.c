@@ -159,6 +159,45 @@ static void admin_checks(struct nvmf_queue *a)
 	CHECK(nblocks == 8388608 / BS && id[130] == 9);
 }
 
+/*
+ * An Identify whose keyed SGL is longer than the 4096 bytes the target fills (128 KiB, MDTS):
+ * the rest is zeros. Every receive buffer of the admin queue (twice its depth, FIFO) first
+ * held 8 KiB of in-capsule data of a pattern (a vendor command the target refuses), which the
+ * slot's data buffer kept: none of it may go back to the host.
+ */
+static void identify_no_leak(struct nvmf_queue *a)
+{
+	static uint8_t id[131072];
+	uint8_t sqe[64] = {0};
+	struct nvmf_cqe c;
+	size_t stale = 0;
+
+	for (int i = 0; i < 2 * a->depth; i++) {
+		int cid = nvmf_alloc_cid(a);
+		uint8_t *s;
+
+		REQUIRE(cid >= 0);
+		s = nvmf_capsule(a, (uint16_t)cid);
+		memset(s, 0, 64);
+		s[0] = 0xc1; /* vendor specific: Invalid Opcode */
+		nvmf_sgl_icd(s, 8192);
+		memset(s + 64, 0xa5, 8192);
+		REQUIRE(nvmf_send(a, (uint16_t)cid, 8192) == 0 && nvmf_wait(a, &c, TMO) == 1);
+		CHECK(status_is(&c, 0, 0x01));
+	}
+	sqe[0] = 0x06;
+	sqe[40] = 0x01;
+	for (int i = 0; i < 4; i++) {
+		memset(id, 0xee, sizeof(id));
+		REQUIRE(nvmf_cmd(a, sqe, sizeof(id), NULL, id, &c, TMO) == 0);
+		CHECK(status_is(&c, 0, 0) && memcmp(id + 24, "softdoca STA target", 19) == 0);
+		for (size_t k = 4096; k < sizeof(id); k++)
+			stale += id[k] != 0;
+	}
+	CHECK(stale == 0);
+	fprintf(stderr, "ok Identify with a 128 KiB keyed SGL: zeros past its 4096 bytes (%zu stale bytes)\n", stale);
+}
+
 /* Offloaded I/O on one queue: keyed write/read, in-capsule write, flush, many in flight. */
 static void io_checks(struct nvmf_queue *q)
 {
@@ -571,6 +610,7 @@ int main(int argc, char **argv)
 	REQUIRE(nvmf_connect(&admin, addr, port, 0, 32, 31, 0xffff, NQN, HOST, NULL) == 0);
 	fprintf(stderr, "ok admin queue, controller %u\n", admin.cntlid);
 	admin_checks(&admin);
+	identify_no_leak(&admin);
 	REQUIRE(io_queue(&io, 1, 64, admin.cntlid) == 0);
 	io_checks(&io);
 	bad_input(&io);
