@@ -138,6 +138,18 @@ int sta_dp_rdma_read(struct sta_slot *s)
 	return 0;
 }
 
+void sta_dp_app_response(struct sta_slot *s, const uint8_t *cqe)
+{
+	struct doca_sta_qp_handle *qp = s->qp;
+	const uint8_t *c = s->capsule;
+
+	/* status word: P bit 0, SC 8:1, SCT 11:9 */
+	if (c[0] == STA_OPC_FABRICS && c[4] == 0x01 && !qp->connected && ((sta_le16(cqe + 14) >> 1) & 0x7ff) == 0) {
+		qp->qid = sta_le16(c + 42);
+		qp->connected = true;
+	}
+}
+
 /* The slot's command is over: its receive goes back (or the QP goes, once it is idle). */
 void sta_dp_slot_done(struct sta_slot *s)
 {
@@ -424,9 +436,23 @@ static void capsule(struct sta_slot *s)
 		fail(s, STA_SC_INTERNAL);
 		return;
 	}
-	if (opc == STA_OPC_FABRICS && c[4] == 0x01) /* Connect: the queue's id */
-		qp->qid = sta_le16(c + 42);
-	if (qp->qid == 0 || qp->subs == NULL ||
+	/*
+	 * Connect: the application's to accept; the queue id counts only once it answered with
+	 * success (sta_dp_app_response). A host it refused gets nothing offloaded, and a Connect on
+	 * a connected queue changes nothing: Command Sequence Error.
+	 */
+	if (opc == STA_OPC_FABRICS && c[4] == 0x01) {
+		if (qp->connected) {
+			SDK_LOG_ERR("STA QP %u: command %u: Fabrics Connect on a queue already connected (queue %u); "
+				    "Command Sequence Error",
+				    qp->id, sta_le16(c + 2), qp->qid);
+			fail(s, STA_SC_CMD_SEQ_ERROR);
+			return;
+		}
+		to_app(s);
+		return;
+	}
+	if (!qp->connected || qp->qid == 0 || qp->subs == NULL ||
 	    (opc != STA_OPC_READ && opc != STA_OPC_WRITE && opc != STA_OPC_FLUSH)) {
 		to_app(s);
 		return;

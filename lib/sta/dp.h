@@ -40,6 +40,7 @@ enum {
 	STA_SC_INTERNAL = 0x06,
 	STA_SC_ABORTED_SQ_DELETION = 0x08,
 	STA_SC_INVALID_NS = 0x0b,
+	STA_SC_CMD_SEQ_ERROR = 0x0c,
 	STA_SC_SGL_LENGTH_INVALID = 0x0f,
 	STA_SC_SGL_TYPE_INVALID = 0x11,
 };
@@ -88,12 +89,13 @@ struct doca_sta_qp_handle {
 	const struct doca_sta_subs_handle *subs;
 	union doca_data user_data;
 	uint32_t id;
-	uint16_t qid;            /* from the Fabrics Connect capsule: 0 admin */
+	uint16_t qid;            /* from the Fabrics Connect the application answered with success: 0 admin */
 	uint16_t sq_size;        /* entries (doca_sta_io_qp_connect_set_sq_size + 1) */
 	uint16_t sqhd;           /* SQ head reported in responses */
 	uint32_t depth;          /* crqsize of the accept */
 	uint32_t nslots;         /* capsule buffers (receives) and command slots: twice the depth */
 	bool accepted, established, dead, destroyed;
+	bool connected;          /* the application answered a Fabrics Connect with success: qid is set */
 	uint32_t busy;           /* slots not in SLOT_RECV */
 	struct sta_slot *slots;
 	uint8_t *capsules;
@@ -225,6 +227,8 @@ void sta_dp_post_recv(struct doca_sta_qp_handle *qp, struct sta_slot *s);
 int sta_dp_send_rsp(struct sta_slot *s, const uint8_t *cqe, bool write_data);
 int sta_dp_rdma_read(struct sta_slot *s);
 void sta_dp_slot_done(struct sta_slot *s);
+/* The application's response (cqe) to the slot's command goes: a successful Connect connects the QP. */
+void sta_dp_app_response(struct sta_slot *s, const uint8_t *cqe);
 uint8_t *sta_dp_slot_data(struct sta_slot *s);
 
 #endif /* SOFTDOCA_STA_DP_H */

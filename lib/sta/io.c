@@ -165,6 +165,7 @@ static doca_error_t io_prepare(struct doca_task *task)
 		bool write = t->kind == STA_IO_TASK_WRITE_SEND && s->keyed && s->len > 0;
 
 		s->task = t;
+		sta_dp_app_response(s, t->cqe);
 		if (sta_dp_send_rsp(s, t->cqe, write) != 0) {
 			s->task = NULL;
 			t->status = DOCA_ERROR_CONNECTION_ABORTED;

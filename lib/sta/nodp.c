@@ -67,6 +67,12 @@ void sta_dp_slot_done(struct sta_slot *s)
 	(void)s;
 }
 
+void sta_dp_app_response(struct sta_slot *s, const uint8_t *cqe)
+{
+	(void)s;
+	(void)cqe;
+}
+
 doca_error_t doca_sta_io_qp_alloc(struct doca_sta_io *sta_io, const struct doca_dev *dev, struct doca_sta_qp_handle **qp_handle)
 {
 	(void)sta_io, (void)dev, (void)qp_handle;

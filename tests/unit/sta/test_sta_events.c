@@ -104,6 +104,48 @@ static void host(int in, int out)
 			struct nvmf_cqe c;
 
 			fprintf(fout, "C %d\n", nvmf_connect(&q, "127.0.0.1", port, 1, 64, 63, 1, NQN, HOST, &c));
+		} else if (line[0] == 'R') {
+			/* a second queue whose Connect (queue 2) the target refuses; then a read and a
+			 * write of 4 KiB on it anyway: the Connect's SC, the read's, the write's */
+			struct nvmf_queue r;
+			struct nvmf_cqe c;
+			unsigned int csc = 0, rsc = 0xff, wsc = 0xff;
+			int rc = nvmf_connect(&r, "127.0.0.1", port, 2, 8, 7, 1, NQN, HOST, &c);
+
+			if (rc > 0)
+				csc = NVMF_SC(&c);
+			for (int opc = 2; rc > 0 && opc >= 1; opc--) {
+				uint8_t sqe[64];
+
+				nvmf_rw(sqe, (uint8_t)opc, 1, 0, 8);
+				if (nvmf_cmd(&r, sqe, 4096, NULL, NULL, &c, TMO) == 0)
+					*(opc == 2 ? &rsc : &wsc) = NVMF_SC(&c);
+			}
+			nvmf_disconnect(&r);
+			fprintf(fout, "R %d 0x%02x 0x%02x 0x%02x\n", rc, csc, rsc, wsc);
+		} else if (line[0] == 'X') {
+			/* a second Connect (as an admin queue, queue 0) on the connected I/O queue; then a
+			 * read of 4 KiB: the Connect's SC, the read's */
+			struct nvmf_cqe c;
+			unsigned int csc = 0xff, rsc = 0xff;
+			int cid = nvmf_alloc_cid(&q);
+			uint8_t *s = nvmf_capsule(&q, (uint16_t)cid), sqe[64];
+
+			memset(s, 0, 64 + 1024);
+			s[0] = 0x7f;
+			s[4] = 0x01;
+			s[44] = 31;
+			s[64 + 16] = 0xff;
+			s[64 + 17] = 0xff;
+			snprintf((char *)s + 64 + 256, 256, "%s", NQN);
+			snprintf((char *)s + 64 + 512, 256, "%s", HOST);
+			nvmf_sgl_icd(s, 1024);
+			if (nvmf_send(&q, (uint16_t)cid, 1024) == 0 && nvmf_wait(&q, &c, TMO) == 1)
+				csc = NVMF_SC(&c);
+			nvmf_rw(sqe, 2, 1, 0, 8);
+			if (nvmf_cmd(&q, sqe, 4096, NULL, NULL, &c, TMO) == 0)
+				rsc = NVMF_SC(&c);
+			fprintf(fout, "X 0x%02x 0x%02x\n", csc, rsc);
 		} else if (sscanf(line, "S %u %u %u %u %u", &n, &nsid, &lba, &opc, &inv) == 5) {
 			/* n commands of 4 KiB (opcode 1 write, 2 read), not waited for */
 			for (unsigned int i = 0; i < n; i++) {
@@ -246,7 +288,10 @@ static void eu_err(const struct doca_sta_event_eu_err *ev, union doca_data ud)
 	t.eu_errors++;
 }
 
-/* Only Fabrics Connect comes here in this test: accepted (any host), the QP joins the subsystem. */
+/*
+ * Only Fabrics Connect comes here in this test: accepted (any host), the QP joins the subsystem;
+ * but a Connect of queue 2 is refused (Invalid Host).
+ */
 static void non_offload(struct doca_sta_qp_handle *qp, union doca_data ud, const uint8_t *cmd, uint8_t *payload,
 			uint32_t len, bool valid, union doca_data nud)
 {
@@ -258,7 +303,9 @@ static void non_offload(struct doca_sta_qp_handle *qp, union doca_data ud, const
 	(void)payload;
 	(void)len;
 	(void)valid;
-	if (cmd[0] == 0x7f && cmd[4] == 0x01) {
+	if (cmd[0] == 0x7f && cmd[4] == 0x01 && cmd[42] == 2) {
+		sc = 0x184; /* queue 2: Invalid Host (SCT 1, SC 0x84) */
+	} else if (cmd[0] == 0x7f && cmd[4] == 0x01) {
 		sc = 0;
 		TRY(doca_sta_io_qp_add_subsystem(t.io, t.subs, qp));
 		TRY(doca_sta_io_qp_connect_set_sq_size(t.io, qp, (uint16_t)(cmd[44] | cmd[45] << 8)));
@@ -268,6 +315,7 @@ static void non_offload(struct doca_sta_qp_handle *qp, union doca_data ud, const
 	cqe[12] = cmd[2];
 	cqe[13] = cmd[3];
 	cqe[14] = (uint8_t)(sc << 1);
+	cqe[15] = (uint8_t)(sc >> 7);
 	TRY(doca_sta_io_task_non_offload_rdma_send_alloc_init(t.io, (union doca_data){0}, qp, cqe, nud, &task));
 	TRY(doca_task_submit(doca_sta_producer_send_task_as_task(task)));
 }
@@ -289,7 +337,9 @@ static void cm_events(void)
 			uint8_t accept[32] = {0};
 
 			accept[2] = 64; /* CRQSIZE */
-			TRY(doca_sta_io_qp_connect(t.io, t.dev, ev->id, accept, sizeof(accept), NULL, &t.qp));
+			/* the subsystem at once (as an application may): only a Connect the application
+			 * accepted lets the host's I/O be offloaded */
+			TRY(doca_sta_io_qp_connect(t.io, t.dev, ev->id, accept, sizeof(accept), t.subs, &t.qp));
 		} else if (ev->event == RDMA_CM_EVENT_ESTABLISHED && t.qp != NULL) {
 			TRY(doca_sta_io_qp_connect_established(t.io, t.qp));
 		}
@@ -629,6 +679,24 @@ int main(int argc, char **argv)
 	ask("S 1 1 0 2 0\n");
 	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && ok == 1 && invs == 0);
 	fprintf(stderr, "ok SEND with invalidate\n");
+
+	/*
+	 * The QPs join the subsystem at accept. A host whose Connect was refused gets no I/O
+	 * offloaded: its read and write go to the callback (Invalid Opcode here). A second Connect
+	 * on a connected I/O queue, as an admin queue: Command Sequence Error, and the queue's I/O
+	 * is still offloaded.
+	 */
+	{
+		unsigned int csc, rsc, wsc;
+		int rc;
+
+		CHECK(sscanf(ask("R\n"), "R %d 0x%x 0x%x 0x%x", &rc, &csc, &rsc, &wsc) == 4 && rc > 0 && csc == 0x84 &&
+		      rsc == 0x01 && wsc == 0x01);
+		CHECK(sscanf(ask("X\n"), "X 0x%x 0x%x", &csc, &rsc) == 2 && csc == 0x0c && rsc == 0);
+		ask("S 1 1 0 2 0\n");
+		CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && ok == 1);
+		fprintf(stderr, "ok a refused Connect offloads nothing; a second Connect changes nothing\n");
+	}
 
 	/* who completes the disk's commands (see the top): 200 I/Os at queue depth 1 */
 	{
