@@ -142,8 +142,25 @@ doca_error_t doca_sta_io_qp_accept(struct doca_sta_io *sta_io, struct doca_sta_q
 	caps = sta_io->sta->caps;
 	dp = sta_io->dp;
 	pthread_mutex_lock(&dp->lock);
+	/* the advertised limits: the IO context's EUs serve doca_sta_get_max_num_connected_qp_per_eu()
+	 * QPs, the STA context doca_sta_get_max_qps() */
+	if (dp->num_qps >= caps->sta_max_qps_per_eu) {
+		pthread_mutex_unlock(&dp->lock);
+		SDK_LOG_ERR("%s: the IO context has its %u QPs, the limit per EU (doca_sta_get_max_num_connected_qp_per_eu()); "
+			    "reject the connection or use another IO context",
+			    __func__, caps->sta_max_qps_per_eu);
+		return DOCA_ERROR_FULL;
+	}
+	if (__atomic_add_fetch(&sta_io->sta->num_qps, 1, __ATOMIC_RELAXED) > caps->sta_max_qps) {
+		__atomic_sub_fetch(&sta_io->sta->num_qps, 1, __ATOMIC_RELAXED);
+		pthread_mutex_unlock(&dp->lock);
+		SDK_LOG_ERR("%s: the STA context has its %u QPs, the limit (doca_sta_get_max_qps()); reject the connection",
+			    __func__, caps->sta_max_qps);
+		return DOCA_ERROR_FULL;
+	}
 	err = verbs_of(dp, cm_id->verbs, __func__);
 	if (err != DOCA_SUCCESS) {
+		__atomic_sub_fetch(&sta_io->sta->num_qps, 1, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&dp->lock);
 		return err;
 	}
@@ -178,6 +195,7 @@ doca_error_t doca_sta_io_qp_accept(struct doca_sta_io *sta_io, struct doca_sta_q
 		SDK_LOG_ERR("%s: cannot make the QP (depth %u, capsules of %u bytes): errno %d", __func__, qp->depth,
 			    qp->capsule_size, errno);
 		qp_release(qp);
+		__atomic_sub_fetch(&sta_io->sta->num_qps, 1, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&dp->lock);
 		return DOCA_ERROR_DRIVER;
 	}
@@ -197,6 +215,7 @@ doca_error_t doca_sta_io_qp_accept(struct doca_sta_io *sta_io, struct doca_sta_q
 		rdma_destroy_qp(cm_id);
 		qp->cm_id = NULL;
 		qp_release(qp);
+		__atomic_sub_fetch(&sta_io->sta->num_qps, 1, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&dp->lock);
 		return DOCA_ERROR_CONNECTION_ABORTED;
 	}
@@ -296,6 +315,7 @@ void sta_qp_free(struct doca_sta_qp_handle *qp)
 		if (*pp == qp) {
 			*pp = qp->next;
 			dp->num_qps--;
+			__atomic_sub_fetch(&qp->io->sta->num_qps, 1, __ATOMIC_RELAXED);
 			break;
 		}
 	}

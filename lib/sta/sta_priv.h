@@ -178,6 +178,7 @@ struct doca_sta {
 	pthread_mutex_t leaf_lock;
 	struct sta_cqe_note *notes, *notes_tail;
 	uint32_t next_qp_id;
+	uint32_t num_qps;        /* accepted QPs of every IO context (atomic): at most caps->sta_max_qps */
 };
 
 struct doca_sta_io {

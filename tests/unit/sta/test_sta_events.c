@@ -104,6 +104,22 @@ static void host(int in, int out)
 			struct nvmf_cqe c;
 
 			fprintf(fout, "C %d\n", nvmf_connect(&q, "127.0.0.1", port, 1, 64, 63, 1, NQN, HOST, &c));
+		} else if (sscanf(line, "L %u", &n) == 1) {
+			/* n more I/O queues of depth 2 at once: how many connected, how many the target
+			 * rejected at RDMA-CM; then they all go */
+			struct nvmf_queue *m = calloc(n, sizeof(*m));
+			unsigned int connected = 0, rejected = 0;
+
+			for (unsigned int i = 0; m != NULL && i < n; i++) {
+				int rc = nvmf_connect(&m[i], "127.0.0.1", port, 1, 2, 1, 1, NQN, HOST, NULL);
+
+				connected += rc == 0;
+				rejected += rc != 0 && m[i].rejected != 0;
+			}
+			for (unsigned int i = 0; m != NULL && i < n; i++)
+				nvmf_disconnect(&m[i]);
+			free(m);
+			fprintf(fout, "L %u %u\n", connected, rejected);
 		} else if (line[0] == 'R') {
 			/* a second queue whose Connect (queue 2) the target refuses; then a read and a
 			 * write of 4 KiB on it anyway: the Connect's SC, the read's, the write's */
@@ -226,6 +242,7 @@ static struct {
 	const struct doca_sta_be_handle *timeout_be;
 	const struct doca_sta_be_q_handle *timeout_beq;
 	int eu_errors;
+	int qps_refused; /* connections doca_sta_io_qp_connect refused with DOCA_ERROR_FULL */
 	bool quiet; /* ask() does not print the exchange */
 	bool eu_fatal;
 	enum dpa_sta_eu_type eu_type;
@@ -334,12 +351,25 @@ static void cm_events(void)
 
 	while (rdma_get_cm_event(t.ch, &ev) == 0) {
 		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
+			const uint8_t *pd = ev->param.conn.private_data;
 			uint8_t accept[32] = {0};
+			doca_error_t e;
 
-			accept[2] = 64; /* CRQSIZE */
+			accept[2] = 64; /* CRQSIZE: the host's HRQSIZE, up to 64 */
+			if (ev->param.conn.private_data_len >= 8 && (pd[4] | pd[5] << 8) != 0 && (pd[4] | pd[5] << 8) < 64)
+				accept[2] = pd[4];
 			/* the subsystem at once (as an application may): only a Connect the application
 			 * accepted lets the host's I/O be offloaded */
-			TRY(doca_sta_io_qp_connect(t.io, t.dev, ev->id, accept, sizeof(accept), t.subs, &t.qp));
+			e = doca_sta_io_qp_connect(t.io, t.dev, ev->id, accept, sizeof(accept), t.subs, &t.qp);
+			if (e == DOCA_ERROR_FULL) { /* the QP limit: the host is told no */
+				uint8_t rej[4] = {0, 0, 6, 0};
+
+				t.qps_refused++;
+				t.qp = NULL;
+				rdma_reject(ev->id, rej, sizeof(rej));
+			} else {
+				TRY(e);
+			}
 		} else if (ev->event == RDMA_CM_EVENT_ESTABLISHED && t.qp != NULL) {
 			TRY(doca_sta_io_qp_connect_established(t.io, t.qp));
 		}
@@ -832,6 +862,28 @@ int main(int argc, char **argv)
 	CHECK(run_until(eu_errored, TMO));
 	CHECK(!t.eu_fatal && t.eu_type == DOCA_STA_EU_BEQ);
 	fprintf(stderr, "ok EU error event\n");
+
+	/*
+	 * The QP limit per EU (doca_sta_get_max_num_connected_qp_per_eu, 64): with the host's one
+	 * queue connected, 63 more connect and the 64th is refused with DOCA_ERROR_FULL (the log
+	 * names the limit); the host sees the reject.
+	 */
+	{
+		FILE *log = tmpfile();
+		struct doca_log_backend *lb;
+		uint32_t max = 0;
+		unsigned int connected = 0, rejected = 0;
+
+		REQUIRE(log != NULL);
+		TRY(doca_log_backend_create_with_fd_sdk(fileno(log), &lb));
+		TRY(doca_log_backend_set_sdk_level(lb, DOCA_LOG_LEVEL_ERROR));
+		TRY(doca_sta_get_max_num_connected_qp_per_eu(t.sta, &max));
+		CHECK(max == 64);
+		CHECK(sscanf(ask("L 64\n"), "L %u %u", &connected, &rejected) == 2 && connected == 63 && rejected == 1);
+		CHECK(t.qps_refused == 1);
+		CHECK(file_has(fileno(log), "the IO context has its 64 QPs", "doca_sta_get_max_num_connected_qp_per_eu()"));
+		fprintf(stderr, "ok the QP limit per EU: %u connected, %u refused\n", connected, rejected);
+	}
 
 	REQUIRE(write(t.to_host, "Q\n", 2) == 2);
 	REQUIRE(waitpid(child, &st, 0) == child);
