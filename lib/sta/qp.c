@@ -274,7 +274,13 @@ doca_error_t doca_sta_io_qp_connect_set_sq_size(struct doca_sta_io *sta_io, stru
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	/* Fabrics Connect's SQSIZE is 0's based: the queue holds sq_size + 1 entries */
+	/* Fabrics Connect's SQSIZE is 0's based: the queue holds sq_size + 1 entries, at least 2 */
+	if (sq_size == 0) {
+		SDK_LOG_ERR("%s: SQ size 0 (0's based): a queue holds at least 2 entries (NVMe-oF Connect); reject the "
+			    "Connect command (Invalid Parameters, SQSIZE)",
+			    __func__);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
 	if ((uint32_t)sq_size + 1 > sta_io->sta->caps->sta_max_io_queue_size || (uint32_t)sq_size + 1 > qp_handle->depth) {
 		SDK_LOG_ERR("%s: SQ size %u (0's based) is above the queue depth of %u (doca_sta_get_max_io_queue_size() "
 			    "%u, this QP's receive queue %u); reject the Connect command",

@@ -329,9 +329,13 @@ static void fabrics_connect(struct conn *c, const uint8_t *cmd, uint8_t *payload
 	doca_error_t err = doca_sta_io_qp_connect_set_sq_size(c->io, c->qp, sqsize);
 
 	if (err != DOCA_SUCCESS) {
-		fprintf(stderr, "softdoca-sta-target: Connect with SQSIZE %u (0's based) refused: the limit is %u entries "
-			"(doca_sta_get_max_io_queue_size)\n",
-			sqsize, t.max_qsize);
+		if (sqsize == 0)
+			fprintf(stderr, "softdoca-sta-target: Connect with SQSIZE 0 (0's based) refused: a queue holds at "
+				"least 2 entries\n");
+		else
+			fprintf(stderr, "softdoca-sta-target: Connect with SQSIZE %u (0's based) refused: the limit is %u "
+				"entries (doca_sta_get_max_io_queue_size)\n",
+				sqsize, t.max_qsize);
 		respond(c, cmd, nud, 1, 0x82, (uint64_t)44 << 16, false); /* IATTR command, IPO sqsize */
 		return;
 	}

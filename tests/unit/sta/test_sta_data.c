@@ -344,10 +344,14 @@ static void connect_refusals(uint16_t cntlid)
 	rc = nvmf_connect(&q, addr, port, 2, 32, 200, cntlid, NQN, HOST, &c);
 	CHECK(rc > 0 && status_is(&c, 1, 0x82) && (c.dw0 >> 16) == 44);
 	nvmf_disconnect(&q);
+	/* SQSIZE 0 (one entry): Invalid Parameter on SQSIZE too, the spec's minimum being 1 */
+	rc = nvmf_connect(&q, addr, port, 2, 32, 0, cntlid, NQN, HOST, &c);
+	CHECK(rc > 0 && status_is(&c, 1, 0x82) && (c.dw0 >> 16) == 44);
+	nvmf_disconnect(&q);
 	rc = nvmf_connect(&q, addr, port, 0, 32, 31, 0xffff, "nqn.2026-12.io.softdoca:none", HOST, &c);
 	CHECK(rc > 0 && status_is(&c, 1, 0x82));
 	nvmf_disconnect(&q);
-	fprintf(stderr, "ok connect refusals: host NQN, SQSIZE, subsystem NQN\n");
+	fprintf(stderr, "ok connect refusals: host NQN, SQSIZE above the limit and 0, subsystem NQN\n");
 }
 
 /* The discovery controller's log page names the subsystem. */
@@ -651,6 +655,7 @@ int main(int argc, char **argv)
 		fclose(lf);
 		log[n] = 0;
 		CHECK(strstr(log, "SQSIZE 200 (0's based) refused: the limit is 128 entries") != NULL);
+		CHECK(strstr(log, "SQSIZE 0 (0's based) refused: a queue holds at least 2 entries") != NULL);
 		CHECK(strstr(log, "is not allowed") != NULL);
 		CHECK(strstr(log, "longer than the maximum I/O size of 131072 bytes (MDTS)") != NULL);
 		CHECK(strstr(log, "an RDMA READ failed") != NULL);
