@@ -148,18 +148,20 @@ static int transport_connect(struct nvmf_queue *q, const char *addr, const char 
 	return 0;
 }
 
-int nvmf_connect(struct nvmf_queue *q, const char *addr, const char *port, uint16_t qid, uint16_t depth,
-		 uint16_t sqsize, uint16_t cntlid, const char *subnqn, const char *hostnqn, struct nvmf_cqe *cqe)
+int nvmf_transport(struct nvmf_queue *q, const char *addr, const char *port, uint16_t qid, uint16_t depth)
 {
-	struct nvmf_cqe c;
-	int cid;
-	uint8_t *s, *d;
-
 	memset(q, 0, sizeof(*q));
 	if (depth < 2 || depth > 1024 || transport_connect(q, addr, port, qid, depth) != 0)
 		return -1;
-	cid = nvmf_alloc_cid(q);
-	s = nvmf_capsule(q, (uint16_t)cid);
+	return 0;
+}
+
+uint32_t nvmf_connect_capsule(struct nvmf_queue *q, uint16_t cid, uint16_t sqsize, uint16_t cntlid,
+			      const char *subnqn, const char *hostnqn)
+{
+	uint16_t qid = q->qid;
+	uint8_t *s = nvmf_capsule(q, cid), *d;
+
 	memset(s, 0, NVMF_SQE);
 	s[0] = 0x7f; /* Fabrics */
 	s[4] = 0x01; /* Connect */
@@ -178,12 +180,26 @@ int nvmf_connect(struct nvmf_queue *q, const char *addr, const char *port, uint1
 	/* as Linux does: the admin queue's Connect data by keyed SGL (the target reads it), an I/O
 	 * queue's in the capsule */
 	if (qid == 0) {
-		memcpy(nvmf_data(q, (uint16_t)cid), d, 1024);
-		nvmf_sgl_keyed(q, s, (uint16_t)cid, 1024);
-	} else {
-		nvmf_sgl_icd(s, 1024);
+		memcpy(nvmf_data(q, cid), d, 1024);
+		nvmf_sgl_keyed(q, s, cid, 1024);
+		return 0;
 	}
-	if (nvmf_send(q, (uint16_t)cid, qid == 0 ? 0 : 1024) != 0 || nvmf_wait(q, &c, 10000) != 1)
+	nvmf_sgl_icd(s, 1024);
+	return 1024;
+}
+
+int nvmf_connect(struct nvmf_queue *q, const char *addr, const char *port, uint16_t qid, uint16_t depth,
+		 uint16_t sqsize, uint16_t cntlid, const char *subnqn, const char *hostnqn, struct nvmf_cqe *cqe)
+{
+	struct nvmf_cqe c;
+	uint32_t icd;
+	int cid;
+
+	if (nvmf_transport(q, addr, port, qid, depth) != 0)
+		return -1;
+	cid = nvmf_alloc_cid(q);
+	icd = nvmf_connect_capsule(q, (uint16_t)cid, sqsize, cntlid, subnqn, hostnqn);
+	if (nvmf_send(q, (uint16_t)cid, icd) != 0 || nvmf_wait(q, &c, 10000) != 1)
 		return -1;
 	if (cqe != NULL)
 		*cqe = c;

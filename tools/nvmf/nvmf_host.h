@@ -63,6 +63,14 @@ uint32_t nvmf_rkey(const struct nvmf_queue *q);
 int nvmf_connect(struct nvmf_queue *q, const char *addr, const char *port, uint16_t qid, uint16_t depth,
 		 uint16_t sqsize, uint16_t cntlid, const char *subnqn, const char *hostnqn, struct nvmf_cqe *cqe);
 void nvmf_disconnect(struct nvmf_queue *q);
+/* The RDMA-CM connection alone (as nvmf_connect, no Fabrics Connect): 0 or -1. */
+int nvmf_transport(struct nvmf_queue *q, const char *addr, const char *port, uint16_t qid, uint16_t depth);
+/*
+ * The Fabrics Connect capsule of the queue in slot cid (sent by the caller): its data keyed on
+ * the admin queue, in the capsule on I/O queues. Returns the in-capsule data length for nvmf_send.
+ */
+uint32_t nvmf_connect_capsule(struct nvmf_queue *q, uint16_t cid, uint16_t sqsize, uint16_t cntlid,
+			      const char *subnqn, const char *hostnqn);
 
 /* A free CID (its slot buffers are the caller's until the response); -1 when all are busy. */
 int nvmf_alloc_cid(struct nvmf_queue *q);

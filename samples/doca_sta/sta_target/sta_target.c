@@ -282,6 +282,14 @@ static void fabrics_connect(struct conn *c, const uint8_t *cmd, uint8_t *payload
 	bool discovery;
 	struct ctrl *ctrl = NULL;
 
+	if (c->gone) /* the host left while its Connect data was read: no controller for it */
+		return;
+	if (c->ctrl != NULL) { /* one Connect per queue: another would make (and leak) a controller */
+		fprintf(stderr, "softdoca-sta-target: Connect on queue %u, connected already; Command Sequence Error\n",
+			c->qid);
+		respond(c, cmd, nud, 0, 0x0c, 0, false);
+		return;
+	}
 	if (len < 1024) {
 		fprintf(stderr, "softdoca-sta-target: Connect without its 1024 bytes of data; refused\n");
 		respond(c, cmd, nud, 1, 0x82, 0, false); /* Invalid Parameter */

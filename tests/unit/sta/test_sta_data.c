@@ -354,6 +354,44 @@ static void connect_refusals(uint16_t cntlid)
 	fprintf(stderr, "ok connect refusals: host NQN, SQSIZE above the limit and 0, subsystem NQN\n");
 }
 
+/*
+ * Two Connects sent at once on a new admin queue: one makes the controller, the other gets
+ * Command Sequence Error (the target is still reading the first one's data when the second
+ * comes, so the second reaches the application too). Many times over, more than the target's
+ * 64 controllers: none is leaked (an admin queue made afterwards still gets one).
+ */
+static void connect_twice(void)
+{
+	struct nvmf_queue q;
+	struct nvmf_cqe c;
+	int bad = 0;
+
+	for (int round = 0; round < 140; round++) {
+		int ok = 0, seq = 0;
+
+		REQUIRE(nvmf_transport(&q, addr, port, 0, 8) == 0);
+		for (int i = 0; i < 2; i++) {
+			int cid = nvmf_alloc_cid(&q);
+
+			REQUIRE(cid >= 0);
+			nvmf_connect_capsule(&q, (uint16_t)cid, 7, 0xffff, NQN, HOST);
+			REQUIRE(nvmf_send(&q, (uint16_t)cid, 0) == 0);
+		}
+		for (int i = 0; i < 2; i++) {
+			REQUIRE(nvmf_wait(&q, &c, TMO) == 1);
+			ok += (c.status >> 1) == 0;
+			seq += NVMF_SCT(&c) == 0 && NVMF_SC(&c) == 0x0c;
+		}
+		bad += ok != 1 || seq != 1;
+		nvmf_disconnect(&q);
+	}
+	CHECK(bad == 0);
+	REQUIRE(nvmf_connect(&q, addr, port, 0, 8, 7, 0xffff, NQN, HOST, &c) == 0);
+	nvmf_disconnect(&q);
+	fprintf(stderr, "ok two Connects on one admin queue: one controller, Command Sequence Error (%d bad rounds)\n",
+		bad);
+}
+
 /* The discovery controller's log page names the subsystem. */
 static void discovery(void)
 {
@@ -620,6 +658,7 @@ int main(int argc, char **argv)
 	bad_input(&io);
 	connect_refusals(admin.cntlid);
 	discovery();
+	connect_twice();
 	disconnect_mid_io(admin.cntlid);
 	{
 		struct nvmf_cqe c;
