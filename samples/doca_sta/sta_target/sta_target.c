@@ -73,6 +73,7 @@ struct ctrl {
 	uint16_t cntlid;
 	uint32_t cc, csts;
 	uint32_t kato;
+	uint64_t gen;             /* which controller of this slot (cntlids are reused) */
 	char hostnqn[257];
 };
 
@@ -85,6 +86,7 @@ struct conn {
 	struct rdma_cm_id *id;
 	uint16_t qid;
 	struct ctrl *ctrl;
+	uint64_t ctrl_gen;        /* ctrl's gen when the Connect took it */
 	bool established, gone;
 };
 
@@ -117,6 +119,7 @@ static struct {
 	struct doca_sta_io *io[MAX_IO];
 	uint32_t next_io;
 	struct ctrl ctrls[MAX_CTRL];
+	uint64_t ctrl_gen;           /* under lock */
 	uint32_t max_qsize;
 	uint32_t max_io;
 	int tasks_out;               /* atomic */
@@ -126,11 +129,15 @@ static struct {
 	int pipes[MAX_IO][2];        /* messages from the RDMA-CM thread to each IO thread */
 } t;
 
-/* What the RDMA-CM (main) thread asks an IO thread to do. */
-enum { MSG_CONNECT, MSG_ESTABLISHED, MSG_GONE, MSG_STOP };
+/*
+ * What the RDMA-CM (main) thread asks an IO thread to do; MSG_CTRL_GONE (from the IO thread of
+ * a controller's admin queue): disconnect that controller's I/O queues (gen: the controller's).
+ */
+enum { MSG_CONNECT, MSG_ESTABLISHED, MSG_GONE, MSG_STOP, MSG_CTRL_GONE };
 struct msg {
 	int kind;
 	struct conn *c;
+	uint64_t gen;
 };
 
 static void conn_link(struct conn *c)
@@ -266,7 +273,8 @@ static struct ctrl *new_ctrl(bool discovery, const char *hostnqn)
 {
 	for (int i = 0; i < MAX_CTRL; i++) {
 		if (!t.ctrls[i].used) {
-			t.ctrls[i] = (struct ctrl){.used = true, .discovery = discovery, .cntlid = (uint16_t)(i + 1)};
+			t.ctrls[i] = (struct ctrl){.used = true, .discovery = discovery, .cntlid = (uint16_t)(i + 1),
+						   .gen = ++t.ctrl_gen};
 			snprintf(t.ctrls[i].hostnqn, sizeof(t.ctrls[i].hostnqn), "%s", hostnqn);
 			return &t.ctrls[i];
 		}
@@ -363,6 +371,7 @@ static void fabrics_connect(struct conn *c, const uint8_t *cmd, uint8_t *payload
 		return;
 	}
 	c->ctrl = ctrl;
+	c->ctrl_gen = ctrl->gen;
 	if (qid == 0)
 		ctrl->kato = get32(cmd + 48);
 	if (!discovery)
@@ -609,7 +618,7 @@ static void non_offload(struct doca_sta_qp_handle *qp, union doca_data ud, const
 
 static void send_msg(uint32_t worker, int kind, struct conn *c)
 {
-	struct msg m = {.kind = kind, .c = c};
+	struct msg m = {.kind = kind, .c = c, .gen = 0};
 
 	/* smaller than PIPE_BUF: written whole */
 	if (write(t.pipes[worker][1], &m, sizeof(m)) != (ssize_t)sizeof(m))
@@ -656,6 +665,7 @@ static void make_qp(struct conn *c)
 static void conn_gone(struct conn *c)
 {
 	struct doca_sta_producer_task_send *task;
+	bool admin;
 
 	if (c->gone)
 		return;
@@ -664,9 +674,41 @@ static void conn_gone(struct conn *c)
 	    doca_task_submit(doca_sta_producer_send_task_as_task(task)) == DOCA_SUCCESS)
 		__atomic_add_fetch(&t.tasks_out, 1, __ATOMIC_RELAXED);
 	pthread_mutex_lock(&t.lock);
-	if (c->ctrl != NULL && c->qid == 0)
+	admin = c->ctrl != NULL && c->qid == 0;
+	if (admin)
 		c->ctrl->used = false; /* the admin queue went: so did the controller */
+	c->ctrl = NULL;
 	pthread_mutex_unlock(&t.lock);
+	/* and its I/O queues go (each on its IO thread), before its cntlid names another host's
+	 * controller */
+	if (admin) {
+		struct msg m = {.kind = MSG_CTRL_GONE, .gen = c->ctrl_gen};
+
+		for (uint32_t w = 0; w < t.io_threads; w++)
+			if (write(t.pipes[w][1], &m, sizeof(m)) != (ssize_t)sizeof(m))
+				fprintf(stderr, "softdoca-sta-target: cannot reach IO thread %u: %s\n", w, strerror(errno));
+	}
+}
+
+/* IO thread w: the I/O queues (of this thread) of a controller whose admin queue went are disconnected. */
+static void ctrl_gone(uint32_t w, uint64_t gen)
+{
+	for (;;) {
+		struct conn *v = NULL;
+
+		pthread_mutex_lock(&t.lock);
+		for (struct conn *c = t.conns; c != NULL && v == NULL; c = c->next)
+			if (c->worker == w && !c->gone && c->ctrl != NULL && c->ctrl_gen == gen)
+				v = c;
+		if (v != NULL)
+			v->ctrl = NULL; /* its commands for the callback: Command Sequence Error from now */
+		pthread_mutex_unlock(&t.lock);
+		if (v == NULL)
+			return;
+		fprintf(stderr, "softdoca-sta-target: I/O queue %u disconnected: its controller's admin queue is gone\n",
+			v->qid);
+		conn_gone(v); /* (only this thread frees v) */
+	}
 }
 
 /* One RDMA-CM event; false when none is waiting (the channel is non-blocking). */
@@ -750,6 +792,7 @@ static void *io_thread(void *arg)
 				}
 				break;
 			case MSG_GONE: end_conn(pe, m.c); break;
+			case MSG_CTRL_GONE: ctrl_gone(w, m.gen); break;
 			default: stop = true;
 			}
 		}

@@ -392,6 +392,31 @@ static void connect_twice(void)
 		bad);
 }
 
+/* A controller's admin queue goes: its I/O queue is disconnected by the target (within 10 s). */
+static void admin_gone(void)
+{
+	struct nvmf_queue a, q;
+	struct nvmf_cqe c;
+	static uint8_t r[4096];
+	long left = 10000;
+	int rc = 0;
+
+	REQUIRE(nvmf_connect(&a, addr, port, 0, 8, 7, 0xffff, NQN, HOST, NULL) == 0);
+	REQUIRE(io_queue(&q, 6, 8, a.cntlid) == 0);
+	REQUIRE(rw(&q, 0x02, 1, 0, 8, NULL, r, &c) == 0);
+	CHECK(status_is(&c, 0, 0));
+	nvmf_disconnect(&a);
+	while (left > 0 && (rc = rw(&q, 0x02, 1, 0, 8, NULL, r, &c)) == 0 && (c.status >> 1) == 0) {
+		struct timespec w = {.tv_nsec = 20 * 1000000};
+
+		nanosleep(&w, NULL); /* the target disconnects the queue by itself: look again */
+		left -= 20;
+	}
+	CHECK(rc != 0 || (c.status >> 1) != 0);
+	nvmf_disconnect(&q);
+	fprintf(stderr, "ok admin queue gone: its I/O queue %s\n", rc != 0 ? "disconnected" : "refused");
+}
+
 /* The discovery controller's log page names the subsystem. */
 static void discovery(void)
 {
@@ -659,6 +684,7 @@ int main(int argc, char **argv)
 	connect_refusals(admin.cntlid);
 	discovery();
 	connect_twice();
+	admin_gone();
 	disconnect_mid_io(admin.cntlid);
 	{
 		struct nvmf_cqe c;
