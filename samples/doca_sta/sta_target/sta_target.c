@@ -73,6 +73,7 @@ struct ctrl {
 	uint16_t cntlid;
 	uint32_t cc, csts;
 	uint32_t kato;
+	uint32_t aers;            /* Asynchronous Event Requests held (no events are raised): AERL + 1 at most */
 	uint64_t gen;             /* which controller of this slot (cntlids are reused) */
 	char hostnqn[257];
 };
@@ -607,7 +608,12 @@ static void non_offload(struct doca_sta_qp_handle *qp, union doca_data ud, const
 	case 0x09: features(c, cmd, nud, true); break;
 	case 0x0a: features(c, cmd, nud, false); break;
 	case 0x18: respond(c, cmd, nud, 0, 0, 0, false); break; /* Keep Alive */
-	case 0x0c: break; /* Async Event Request: held; no events are raised */
+	case 0x0c: /* Async Event Request: held, no events are raised; AERL (3) + 1 of them at most */
+		if (c->ctrl->aers >= 4)
+			respond(c, cmd, nud, 1, 0x05, 0, false); /* Asynchronous Event Request Limit Exceeded */
+		else
+			c->ctrl->aers++;
+		break;
 	default:
 		fprintf(stderr, "softdoca-sta-target: admin opcode 0x%02x is not supported; Invalid Opcode\n", opc);
 		respond(c, cmd, nud, 0, 0x01, 0, false);

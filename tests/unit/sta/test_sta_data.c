@@ -417,6 +417,29 @@ static void admin_gone(void)
 	fprintf(stderr, "ok admin queue gone: its I/O queue %s\n", rc != 0 ? "disconnected" : "refused");
 }
 
+/* Asynchronous Event Requests: AERL + 1 (4) are held, the fifth gets AER Limit Exceeded. */
+static void aer_limit(void)
+{
+	struct nvmf_queue a;
+	struct nvmf_cqe c;
+	int got;
+
+	REQUIRE(nvmf_connect(&a, addr, port, 0, 8, 7, 0xffff, NQN, HOST, NULL) == 0);
+	for (int i = 0; i < 5; i++) {
+		int cid = nvmf_alloc_cid(&a);
+		uint8_t *s = nvmf_capsule(&a, (uint16_t)cid);
+
+		memset(s, 0, 64);
+		s[0] = 0x0c;
+		REQUIRE(nvmf_send(&a, (uint16_t)cid, 0) == 0);
+	}
+	got = nvmf_wait(&a, &c, 3000);
+	CHECK(got == 1 && status_is(&c, 1, 0x05));
+	CHECK(nvmf_wait(&a, &c, 300) == 0); /* the four others are held */
+	nvmf_disconnect(&a);
+	fprintf(stderr, "ok AER limit: four held, the fifth refused\n");
+}
+
 /* The discovery controller's log page names the subsystem. */
 static void discovery(void)
 {
@@ -685,6 +708,7 @@ int main(int argc, char **argv)
 	discovery();
 	connect_twice();
 	admin_gone();
+	aer_limit();
 	disconnect_mid_io(admin.cntlid);
 	{
 		struct nvmf_cqe c;
