@@ -73,7 +73,8 @@ struct mem_export {
 	/* A re-export: the memory is another process's, reached through this import of ours;
 	 * addr is in that process. Only softhw_mem_export_copy() touches it. */
 	struct softhw_mem_remote *via;
-	bool shared; /* has a window (share) */
+	bool shared;  /* has a window (share) */
+	bool guarded; /* has a liveness slot alone (share, no window): cross-memory attach is announced */
 	struct softhw_share_grant share;
 };
 
@@ -320,9 +321,14 @@ static bool came_through(int fd, const char *instance)
  * announcement words, the robust mutex's list link). A user let in by [access] (allow_uids,
  * allow_group) goes through the memory service's copies instead, which end with the export.
  */
+static bool own_user(const struct mem_conn *c)
+{
+	return c->peer.family == AF_UNIX && c->peer.uid == geteuid();
+}
+
 static bool share_for(const struct mem_conn *c, const struct mem_export *e)
 {
-	return e->shared && c->peer.family == AF_UNIX && c->peer.uid == geteuid();
+	return e->shared && own_user(c);
 }
 
 static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct mem_msg *rep)
@@ -347,8 +353,13 @@ static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct me
 		rep->addr = (uint64_t)(uintptr_t)e->addr;
 		rep->len = e->len;
 		rep->rights = e->rights;
-		/* a re-export's memory is not in this process: no cross-memory attach into it */
-		rep->flags = (svc.cma && e->via == NULL ? MEM_FLAG_CMA : 0) | (share_for(c, e) ? MEM_FLAG_SHARED : 0);
+		/*
+		 * Cross-memory attach only for our own user (the kernel refuses it to others, but
+		 * root's), into memory of this process (not a re-export's), and only with the export's
+		 * liveness slot, which the importer holds around each access (MEM_SHARE).
+		 */
+		rep->flags = (svc.cma && e->via == NULL && own_user(c) && (e->shared || e->guarded) ? MEM_FLAG_CMA : 0) |
+			     (share_for(c, e) ? MEM_FLAG_SHARED : 0);
 		rep->status = DOCA_SUCCESS;
 	}
 	pthread_mutex_unlock(&svc.lock);
@@ -367,21 +378,23 @@ static void serve_share(struct mem_conn *c, struct mem_msg *rep, int fds[2])
 	e = c->id != 0 ? export_find(c->id) : NULL;
 	if (e == NULL) {
 		rep->op = MEM_REVOKED;
-	} else if (!share_for(c, e)) {
+	} else if (!share_for(c, e) && !(e->guarded && own_user(c))) {
 		rep->status = DOCA_ERROR_NOT_SUPPORTED;
 	} else {
 		char path[40];
 
+		/* the window's memfd (none for a slot alone: len 0), then the control segment's */
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", e->share.fd);
-		fds[0] = (e->rights & (SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC)) ? fcntl(e->share.fd, F_DUPFD_CLOEXEC, 0)
-									       : open(path, O_RDONLY | O_CLOEXEC);
+		fds[0] = !e->shared ? -1 :
+			 (e->rights & (SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC)) ? fcntl(e->share.fd, F_DUPFD_CLOEXEC, 0) :
+										   open(path, O_RDONLY | O_CLOEXEC);
 		fds[1] = fcntl(softhw_share_ctl_fd(), F_DUPFD_CLOEXEC, 0);
-		if (fds[0] < 0 || fds[1] < 0) {
+		if ((e->shared && fds[0] < 0) || fds[1] < 0) {
 			rep->status = DOCA_ERROR_OPERATING_SYSTEM;
 		} else {
 			softhw_share_hold_owner(); /* before any importer can look at it */
-			rep->addr = (uint64_t)(uintptr_t)e->share.base;
-			rep->len = e->share.len;
+			rep->addr = e->shared ? (uint64_t)(uintptr_t)e->share.base : (uint64_t)(uintptr_t)e->addr;
+			rep->len = e->shared ? e->share.len : 0;
 			rep->offset = e->share.offset;
 			rep->slot = e->share.slot;
 			rep->status = DOCA_SUCCESS;
@@ -513,8 +526,11 @@ static void service_request(struct mem_conn *c)
 	}
 	if (fd >= 0)
 		close(fd); /* mapped (or refused): the descriptor itself is not needed */
-	if (softhw_fabric_send(c->fd, &rep, sizeof(rep), rep.status == DOCA_SUCCESS && out_fds[0] >= 0 ? out_fds : NULL,
-			       rep.status == DOCA_SUCCESS && out_fds[0] >= 0 ? 2 : 0) < 0 ||
+	/* MEM_SHARE: the window's memfd and the control segment's, or the latter alone */
+	const int *send_fds = rep.status != DOCA_SUCCESS ? NULL : out_fds[0] >= 0 ? out_fds : out_fds[1] >= 0 ? &out_fds[1] : NULL;
+	const int send_n = send_fds == NULL ? 0 : send_fds == out_fds ? 2 : 1;
+
+	if (softhw_fabric_send(c->fd, &rep, sizeof(rep), send_fds, send_n) < 0 ||
 	    (req.op == MEM_HELLO && rep.status != DOCA_SUCCESS)) { /* no second guess on the same connection */
 		pthread_mutex_lock(&svc.lock);
 		conn_close(c);
@@ -774,6 +790,15 @@ static doca_error_t export_add(const char *instance, struct softhw_mem_remote *v
 		no_window = "a re-export of another process's memory";
 	else
 		e->shared = softhw_share_export(addr, len, e->id, unshared_export_overlaps, &e->share, &no_window);
+	if (!e->shared && via == NULL) {
+		const char *no_guard = "";
+
+		/* Cross-memory attach needs the slot: the end of the export waits out each access. */
+		e->guarded = softhw_share_guard(addr, e->id, &e->share, &no_guard);
+		if (!e->guarded)
+			SDK_LOG_DBG("Memory %p has no liveness slot (%s): importers reach it through the memory service's copies only",
+				    addr, no_guard);
+	}
 	if (!e->shared && via == NULL)
 		SDK_LOG_DBG("Memory %p (%lu bytes) is exported without a shared window (%s): importers on this host reach it by cross-memory attach",
 			    addr, (unsigned long)len, no_window);
@@ -816,8 +841,8 @@ void softhw_mem_export_remove(uint64_t id)
 			break;
 		}
 	}
-	if (gone != NULL && gone->shared)
-		softhw_share_unexport(&gone->share); /* no importer store lands after this */
+	if (gone != NULL && (gone->shared || gone->guarded))
+		softhw_share_unexport(&gone->share); /* no importer store lands after this, window or CMA */
 	if (gone == NULL || !svc.started) {
 		pthread_mutex_unlock(&svc.lock);
 		free(gone);
@@ -1086,11 +1111,15 @@ static void remote_share(struct softhw_mem_remote *r)
 	uint64_t end;
 
 	req.id = r->id;
-	if (remote_call_fds(r, &req, -1, &rep, fds, &nfds) == DOCA_SUCCESS && rep.status == DOCA_SUCCESS &&
-	    nfds == 2 && rep.addr >= r->addr && !__builtin_add_overflow(rep.addr, rep.len, &end) &&
-	    end <= r->addr + r->len &&
-	    softhw_share_view_open(fds[0], rep.offset, rep.len, (r->rights & (SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC)) != 0,
-				   fds[1], rep.slot, r->id, r->serialised, &r->view) == DOCA_SUCCESS) {
+	if (remote_call_fds(r, &req, -1, &rep, fds, &nfds) != DOCA_SUCCESS || rep.status != DOCA_SUCCESS) {
+		/* no window, no slot: no cross-memory attach (remote_copy) */
+	} else if (nfds == 1 && rep.len == 0) { /* the export's liveness slot alone */
+		(void)softhw_share_view_open(-1, 0, 0, false, fds[0], rep.slot, r->id, r->serialised, &r->view);
+	} else if (nfds == 2 && rep.addr >= r->addr && !__builtin_add_overflow(rep.addr, rep.len, &end) &&
+		   end <= r->addr + r->len &&
+		   softhw_share_view_open(fds[0], rep.offset, rep.len,
+					  (r->rights & (SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC)) != 0, fds[1], rep.slot, r->id,
+					  r->serialised, &r->view) == DOCA_SUCCESS) {
 		r->win_addr = rep.addr;
 		r->win_len = rep.len;
 	}
@@ -1284,9 +1313,10 @@ doca_error_t softhw_mem_connect(const struct softhw_mem_peer *peer, struct softh
 	err = remote_hello(peer, r, &answered, why);
 	if (err != DOCA_SUCCESS)
 		goto fail;
-	r->cma = (r->flags & MEM_FLAG_CMA) && !cma_disabled() && cma_probe(r->pid, r->addr);
-	if (r->flags & MEM_FLAG_SHARED)
-		remote_share(r);
+	if (r->flags & (MEM_FLAG_SHARED | MEM_FLAG_CMA))
+		remote_share(r); /* the window, or the slot that frames cross-memory accesses */
+	/* no slot to announce accesses in: the export's end could not wait for them */
+	r->cma = (r->flags & MEM_FLAG_CMA) && r->view != NULL && !cma_disabled() && cma_probe(r->pid, r->addr);
 	if (r->state != REMOTE_LIVE) {
 		*why = "the exporter's memory service stopped answering during the handshake";
 		err = DOCA_ERROR_TIME_OUT;
@@ -1454,10 +1484,27 @@ static doca_error_t remote_copy(struct softhw_mem_remote *r, char *local, uint64
 	pthread_mutex_unlock(&r->lock);
 	if (err != DOCA_SUCCESS)
 		return err;
-	/* The copy itself needs no lock: the kernel moves the bytes. */
-	e = cma_copy(r->pid, local, addr, len, write);
-	if (e == 0)
-		return DOCA_SUCCESS;
+	/*
+	 * The copy itself needs no lock: the kernel moves the bytes. A chunk at a time, each inside
+	 * the export's liveness slot: its end waits for the chunk under way and stops the rest, so
+	 * that nothing lands once the exporter's doca_mmap_stop() / destroy has returned.
+	 */
+	for (;;) {
+		const uint64_t n = len < SOFTHW_SHARE_COPY_CHUNK ? len : SOFTHW_SHARE_COPY_CHUNK;
+
+		err = softhw_share_view_hold(r->view);
+		if (err != DOCA_SUCCESS)
+			return window_failed(r, err);
+		e = cma_copy(r->pid, local, addr, n, write);
+		softhw_share_view_release(r->view);
+		if (e != 0)
+			break; /* (local, addr, len: from the failed chunk on) */
+		local += n;
+		addr += n;
+		len -= n;
+		if (len == 0)
+			return DOCA_SUCCESS;
+	}
 	pthread_mutex_lock(&r->lock);
 	if (e == ESRCH) {
 		err = remote_fail(r, REMOTE_DEAD);

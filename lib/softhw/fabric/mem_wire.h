@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define MEM_MAGIC 0x4d454d53u /* "SMEM" */
-#define MEM_VERSION 2
+#define MEM_VERSION 3 /* 3: MEM_SHARE may answer with the liveness slot alone (one descriptor) */
 
 enum mem_op {
 	MEM_HELLO = 1, /* importer: id + token; reply: status, range, rights, flags */

@@ -722,6 +722,32 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 #endif
 }
 
+bool softhw_share_guard(void *addr, uint64_t id, struct softhw_share_grant *g, const char **why)
+{
+	uint32_t slot;
+
+#ifndef __GLIBC__
+	*why = "needs glibc's robust mutexes";
+	return false;
+#else
+	for (slot = 0; slot < SHARE_SLOTS && ex.slot_state[slot] != 0; slot++) {
+	}
+	if (slot == SHARE_SLOTS) {
+		*why = "every liveness slot is taken";
+		return false;
+	}
+	if (!ctl_ensure(why))
+		return false;
+	memset(g, 0, sizeof(*g));
+	g->base = addr; /* (for log lines) */
+	g->fd = -1;
+	g->slot = slot;
+	ex.slot_state[slot] = 1;
+	__atomic_store_n(&ex.ctl->slots[slot].live, id, __ATOMIC_RELEASE);
+	return true;
+#endif
+}
+
 /*
  * Waits until *w is 0, or owner's slot is no longer `want` (a word given back and claimed for
  * another slot: its accesses are not this export's); false when UNEXPORT_WAIT_MS since `start` passed.
@@ -771,10 +797,12 @@ void softhw_share_unexport(const struct softhw_share_grant *g)
 		if (acc_slot(&ex.ctl->acc[k]) == g->slot + 1)
 			ended = wait_zero(&ex.ctl->acc[k].act, &ex.ctl->acc[k], g->slot + 1, &start);
 	if (!ended) {
-		SDK_LOG_WARN("An importer of shared memory at %p stopped inside an access (it died, or is stopped); the export ends without it",
+		SDK_LOG_WARN("An importer of exported memory at %p stopped inside an access (it died, or is stopped); the export ends without it",
 			     g->base);
 		ex.slot_state[g->slot] = 2; /* retired: its count may never come back to 0 */
 	}
+	if (g->region == NULL)
+		return; /* a liveness slot alone (softhw_share_guard) */
 	g->region->grants--;
 	if (g->region->grants == 0)
 		region_give_back(g->region, unordered); /* windows do not outlive their exports */
@@ -1013,24 +1041,26 @@ doca_error_t softhw_share_view_open(int win_fd, uint64_t offset, uint64_t len, b
 	struct softhw_share_view *v;
 	struct stat st;
 
-	int seals = fcntl(win_fd, F_GET_SEALS), ctl_seals = fcntl(ctl_fd, F_GET_SEALS);
+	const bool guard_only = win_fd < 0 && len == 0; /* a liveness slot alone (softhw_share_guard) */
+	int seals = guard_only ? F_SEAL_SHRINK | F_SEAL_GROW : fcntl(win_fd, F_GET_SEALS);
+	int ctl_seals = fcntl(ctl_fd, F_GET_SEALS);
 	const int need = F_SEAL_SHRINK | F_SEAL_GROW;
 
 	/* sealed sizes: the exporter cannot take pages away under our mappings (SIGBUS) */
 	if (seals < 0 || ctl_seals < 0 || (seals & need) != need || (ctl_seals & need) != need)
 		return DOCA_ERROR_INVALID_VALUE;
-	if (slot >= SHARE_SLOTS || len == 0 || len % page_size() != 0 || offset % page_size() != 0 ||
-	    fstat(win_fd, &st) != 0 ||
-	    offset > (uint64_t)st.st_size || len > (uint64_t)st.st_size - offset || fstat(ctl_fd, &st) != 0 ||
-	    (uint64_t)st.st_size < ctl_len())
+	if (slot >= SHARE_SLOTS || (!guard_only && (len == 0 || len % page_size() != 0 || offset % page_size() != 0 ||
+						    fstat(win_fd, &st) != 0 || offset > (uint64_t)st.st_size ||
+						    len > (uint64_t)st.st_size - offset)) ||
+	    fstat(ctl_fd, &st) != 0 || (uint64_t)st.st_size < ctl_len())
 		return DOCA_ERROR_INVALID_VALUE;
 	v = calloc(1, sizeof(*v));
 	if (v == NULL)
 		return DOCA_ERROR_NO_MEMORY;
-	v->win = mmap(NULL, len, PROT_READ | (writable ? PROT_WRITE : 0), MAP_SHARED, win_fd, (off_t)offset);
+	v->win = guard_only ? NULL : mmap(NULL, len, PROT_READ | (writable ? PROT_WRITE : 0), MAP_SHARED, win_fd, (off_t)offset);
 	v->ctl = mmap(NULL, ctl_len(), PROT_READ | PROT_WRITE, MAP_SHARED, ctl_fd, 0);
 	if (v->win == MAP_FAILED || v->ctl == MAP_FAILED) {
-		if (v->win != MAP_FAILED)
+		if (v->win != MAP_FAILED && v->win != NULL)
 			munmap(v->win, len);
 		if (v->ctl != MAP_FAILED)
 			munmap(v->ctl, ctl_len());
@@ -1067,7 +1097,8 @@ void softhw_share_view_close(struct softhw_share_view *v)
 		/* (ours unless someone took it for a dead process's: pid reuse makes that harmless) */
 		__atomic_compare_exchange_n(&v->acc->own, &mine, 0, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 	}
-	munmap(v->win, v->len);
+	if (v->win != NULL)
+		munmap(v->win, v->len);
 	munmap(v->ctl, ctl_len());
 	free(v);
 }
@@ -1107,6 +1138,16 @@ static inline __attribute__((always_inline)) doca_error_t view_enter(struct soft
 		return DOCA_SUCCESS;
 	view_leave(v);
 	return owner_gone(v->ctl) ? DOCA_ERROR_CONNECTION_ABORTED : DOCA_ERROR_IO_FAILED;
+}
+
+doca_error_t softhw_share_view_hold(struct softhw_share_view *v)
+{
+	return view_enter(v);
+}
+
+void softhw_share_view_release(struct softhw_share_view *v)
+{
+	view_leave(v);
 }
 
 doca_error_t softhw_share_view_copy(struct softhw_share_view *v, uint64_t off, void *local, uint64_t len, bool write)

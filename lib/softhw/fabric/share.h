@@ -78,7 +78,16 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 			 struct softhw_share_grant *g, const char **why);
 
 /*
- * Ends the window's liveness slot and waits for importer accesses in progress (bounded). The
+ * A liveness slot alone, for an export without a window (`addr` names it in log lines):
+ * importers that reach it by cross-memory attach hold it around each access
+ * (softhw_share_view_hold), and softhw_share_unexport waits them out as for a window, so that
+ * no process_vm_writev lands once doca_mmap_stop() / destroy has returned. false (*why) when
+ * every slot is taken: importers then get no cross-memory attach (mem.c).
+ */
+bool softhw_share_guard(void *addr, uint64_t id, struct softhw_share_grant *g, const char **why);
+
+/*
+ * Ends the window's (or the guard's) liveness slot and waits for importer accesses in progress (bounded). The
  * last export of a region gives its pages back private memory (when no other application
  * thread runs; otherwise they stay shared until a later export or their unmapping).
  */
@@ -104,7 +113,8 @@ void softhw_share_store_end(void);
 struct softhw_share_view;
 
 /*
- * Maps an exporter's window (win_fd at offset, len bytes) and control segment. `serialised`:
+ * Maps an exporter's window (win_fd at offset, len bytes; -1 and 0 for a guard's slot alone)
+ * and control segment. `serialised`:
  * the caller never accesses the view from two threads at once, so each access may be announced
  * with plain stores instead of counted with atomics (where the kernel has membarrier()).
  */
@@ -127,6 +137,14 @@ bool softhw_share_view_announced(const struct softhw_share_view *view);
 
 doca_error_t softhw_share_view_copy(struct softhw_share_view *view, uint64_t off, void *local, uint64_t len,
 				    bool write);
+
+/*
+ * Around one access to the view's export by another path (cross-memory attach), of at most
+ * SOFTHW_SHARE_COPY_CHUNK bytes: the end of the export waits for the release. hold fails as
+ * softhw_share_view_copy does (IO_FAILED, CONNECTION_ABORTED), and then needs no release.
+ */
+doca_error_t softhw_share_view_hold(struct softhw_share_view *view);
+void softhw_share_view_release(struct softhw_share_view *view);
 
 /* 8-byte atomic at `off` (8-aligned): fetch-and-add (cmp_swap false) or compare-and-swap. */
 doca_error_t softhw_share_view_atomic(struct softhw_share_view *view, uint64_t off, bool cmp_swap, uint64_t arg0,

@@ -162,6 +162,18 @@ static void exporter_main(int cmd, int info, uint32_t rights, bool cma_off)
 		} else if (c == 'm') { /* membarrier() fails from now on (as under a later seccomp filter) */
 			if (!test_deny_membarrier() || !write_full(info, "k", 1))
 				exit(16);
+		} else if (c == 'R') { /* end the export, then clear the memory (as the application reusing it) */
+			softhw_mem_export_remove(e.id);
+			memset(mem, 0, MEM_LEN);
+			if (!write_full(info, "k", 1))
+				exit(17);
+		} else if (c == 'c') { /* how many bytes are not 0 */
+			uint64_t n = 0;
+
+			for (size_t i = 0; i < MEM_LEN; i++)
+				n += mem[i] != 0;
+			if (!write_full(info, &n, sizeof(n)))
+				exit(18);
 		} else if (c == 'd') { /* dump the memory */
 			if (!write_full(info, mem, MEM_LEN))
 				exit(7);
@@ -481,6 +493,77 @@ static void test_silent_importers_closed(void)
 		if (silent[i] >= 0)
 			close(silent[i]);
 	CHECK(finish(&x));
+}
+
+/* An importer writing the whole export by cross-memory attach, again and again, until it fails. */
+struct cma_writer {
+	struct softhw_mem_remote *r;
+	uint64_t addr;
+	uint8_t *buf;
+	int started[2]; /* a byte after the first write */
+	unsigned writes;
+	doca_error_t last;
+};
+
+static void *cma_writer_run(void *arg)
+{
+	struct cma_writer *w = arg;
+
+	while ((w->last = softhw_mem_write(w->r, w->addr, w->buf, MEM_LEN)) == DOCA_SUCCESS)
+		if (w->writes++ == 0 && write(w->started[1], "s", 1) != 1)
+			break;
+	if (w->writes == 0 && write(w->started[1], "s", 1) != 1) {
+		/* (the reader sees the pipe close below) */
+	}
+	close(w->started[1]);
+	return NULL;
+}
+
+/*
+ * An export without a window, reached by cross-memory attach: once the exporter's
+ * softhw_mem_export_remove() returned (doca_mmap_stop / destroy), no byte of an importer's
+ * write lands in the memory, which the application may free and reuse. Each chunk of a copy
+ * runs inside the export's liveness slot, and the end of the export waits for the chunk under
+ * way. (Before, one process_vm_writev of the whole length went on after the end.) Rounds, as
+ * the end must meet a write under way.
+ */
+static void test_cma_ends_with_export(void)
+{
+	for (int round = 0; round < 5; round++) {
+		struct cma_writer w = {.last = DOCA_SUCCESS};
+		struct exporter x;
+		pthread_t t;
+		uint64_t changed = ~0ull;
+		char c;
+
+		setenv("SOFTDOCA_FABRIC_SHARE", "0", 1); /* the exporter child's: no window */
+		CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE | SOFTHW_MEM_VIA_DMA, false));
+		unsetenv("SOFTDOCA_FABRIC_SHARE");
+		w.r = connect_ok(&x);
+		w.addr = x.e.addr;
+		w.buf = malloc(MEM_LEN);
+		CHECK(w.r != NULL && w.buf != NULL && pipe(w.started) == 0);
+		if (w.r == NULL || w.buf == NULL) {
+			finish(&x);
+			return;
+		}
+		CHECK(softhw_mem_uses_cma(w.r)); /* (and no window: SOFTDOCA_FABRIC_SHARE=0) */
+		memset(w.buf, 0xaa, MEM_LEN);
+		CHECK(pthread_create(&t, NULL, cma_writer_run, &w) == 0);
+		CHECK(read(w.started[0], &c, 1) == 1); /* writing, and going on */
+		CHECK(write_full(x.cmd, "R", 1) && read_full(x.info, &c, 1) && c == 'k');
+		pthread_join(t, NULL); /* its next write failed: the export ended */
+		CHECK(w.writes >= 1 && w.last == DOCA_ERROR_IO_FAILED);
+		CHECK(write_full(x.cmd, "c", 1) && read_full(x.info, &changed, sizeof(changed)));
+		if (changed != 0)
+			fprintf(stderr, "round %d: %llu bytes written after the export ended\n", round,
+				(unsigned long long)changed);
+		CHECK(changed == 0);
+		close(w.started[0]);
+		softhw_mem_disconnect(w.r);
+		free(w.buf);
+		CHECK(finish(&x));
+	}
 }
 
 /* Outside the export: INVALID_VALUE; without the right: NOT_PERMITTED; on both paths. */
@@ -890,9 +973,12 @@ static long child_syscall(pid_t pid)
  * counted with atomics. `two_chunks`: the write is two chunks long (SOFTHW_SHARE_COPY_CHUNK) and
  * stops on the last page of the first: the exporter waits for that chunk only, and the copy
  * then fails at the second (IO_FAILED), which lands nowhere, where one access of the whole
- * copy would have kept the export waiting to its end.
+ * copy would have kept the export waiting to its end. `cma`: the export has no window
+ * (SOFTDOCA_FABRIC_SHARE=0 in the exporter) and the write goes by cross-memory attach, each
+ * chunk inside the export's liveness slot all the same (the fault is then the kernel's, in
+ * process_vm_writev: a userfaultfd that handles kernel faults, which needs privilege).
  */
-static void window_unexport_waits(bool serialised, bool two_chunks)
+static void window_unexport_waits(bool serialised, bool two_chunks, bool cma)
 {
 	const long pg = sysconf(_SC_PAGESIZE);
 	const size_t len = two_chunks ? 2 * SOFTHW_SHARE_COPY_CHUNK : (size_t)pg;
@@ -909,12 +995,12 @@ static void window_unexport_waits(bool serialised, bool two_chunks)
 	pthread_t t;
 	uint8_t *buf = malloc(MEM_LEN), *page = NULL, *src;
 	/* (faults in user mode only: what an unprivileged process may ask for) */
-	int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
+	int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | (cma ? 0 : UFFD_USER_MODE_ONLY));
 	long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
 	const char *why = "";
 	bool waited = false, seen = true;
 
-	if (uffd < 0)
+	if (uffd < 0 && !cma)
 		uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC); /* (before Linux 5.11) */
 	if (serialised && (cmds < 0 || !(cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED))) {
 		printf("skipped: no membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) here: windows count their accesses\n");
@@ -940,13 +1026,17 @@ static void window_unexport_waits(bool serialised, bool two_chunks)
 	reg = (struct uffdio_register){.range = {.start = (uintptr_t)src + hold, .len = (uint64_t)pg},
 				       .mode = UFFDIO_REGISTER_MODE_MISSING};
 	CHECK(ioctl(uffd, UFFDIO_REGISTER, &reg) == 0);
-	importer_cma(false);
-	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, true));
+	importer_cma(cma);
+	if (cma)
+		setenv("SOFTDOCA_FABRIC_SHARE", "0", 1); /* (the exporter child's) */
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE, !cma));
+	unsetenv("SOFTDOCA_FABRIC_SHARE");
 	p = peer_of(&x);
 	p.serialised = serialised;
 	CHECK_OK(softhw_mem_connect(&p, &h.r, &why));
 	if (h.r != NULL && page != NULL && buf != NULL && src != MAP_FAILED) {
 		CHECK(softhw_mem_direct(h.r, x.e.addr + WIN_OFF, len));
+		CHECK(softhw_mem_uses_cma(h.r) == cma);
 		CHECK(softhw_mem_window_announced(h.r) == serialised);
 		h.addr = x.e.addr + WIN_OFF;
 		h.src = src;
@@ -1009,22 +1099,33 @@ static void window_unexport_waits(bool serialised, bool two_chunks)
 
 static void test_window_unexport_waits_counted(void)
 {
-	window_unexport_waits(false, false);
+	window_unexport_waits(false, false, false);
 }
 
 static void test_window_unexport_waits_announced(void)
 {
-	window_unexport_waits(true, false);
+	window_unexport_waits(true, false, false);
 }
 
 static void test_window_unexport_ends_long_copy_counted(void)
 {
-	window_unexport_waits(false, true);
+	window_unexport_waits(false, true, false);
 }
 
 static void test_window_unexport_ends_long_copy_announced(void)
 {
-	window_unexport_waits(true, true);
+	window_unexport_waits(true, true, false);
+}
+
+/* The same, by cross-memory attach into an export without a window (its liveness slot alone). */
+static void test_cma_unexport_ends_long_copy_counted(void)
+{
+	window_unexport_waits(false, true, true);
+}
+
+static void test_cma_unexport_ends_long_copy_announced(void)
+{
+	window_unexport_waits(true, true, true);
 }
 
 /*
@@ -1616,6 +1717,7 @@ int main(void)
 	TEST_RUN(test_service_path_exporter_off);
 	TEST_RUN(test_bounce_must_be_sealed);
 	TEST_RUN(test_silent_importers_closed);
+	TEST_RUN(test_cma_ends_with_export);
 	TEST_RUN(test_range_and_rights);
 	TEST_RUN(test_forged_and_stale);
 	TEST_RUN(test_claims_checked);
@@ -1630,6 +1732,8 @@ int main(void)
 	TEST_RUN(test_window_unexport_ends_long_copy_counted);
 	TEST_RUN(test_window_unexport_ends_long_copy_announced);
 	TEST_RUN(test_window_unexport_membarrier_fails);
+	TEST_RUN(test_cma_unexport_ends_long_copy_counted);
+	TEST_RUN(test_cma_unexport_ends_long_copy_announced);
 	TEST_RUN(test_window_words_of_dead_importers);
 	TEST_RUN(test_window_fork_private);
 	TEST_RUN(test_window_refused_with_threads);
