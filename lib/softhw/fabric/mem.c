@@ -468,6 +468,13 @@ static void serve_copy(struct mem_conn *c, const struct mem_msg *req, struct mem
 		rep->op = MEM_REVOKED;
 	} else if (e->via != NULL) {
 		rep->status = DOCA_ERROR_NOT_SUPPORTED; /* only the soft NIC serves a re-export */
+	} else if ((e->rights & (SOFTHW_MEM_VIA_NIC | SOFTHW_MEM_VIA_DMA)) == SOFTHW_MEM_VIA_NIC) {
+		/*
+		 * An RDMA export is reached through a connected qp, whose target checks the rights its
+		 * doca_rdma grants (rnic/target.c), as a NIC does: an rkey alone is no way in. The soft
+		 * NIC never asks for these copies (its direct path is the window or CMA, else the qp).
+		 */
+		rep->status = DOCA_ERROR_NOT_PERMITTED;
 	} else if (c->bounce == NULL || req->len == 0 || req->len > c->bounce_len) {
 		rep->status = DOCA_ERROR_INVALID_VALUE;
 	} else if (req->addr < (uint64_t)(uintptr_t)e->addr || req->len > e->len ||

@@ -566,6 +566,35 @@ static void test_cma_ends_with_export(void)
 	}
 }
 
+/*
+ * An RDMA export (no VIA_DMA) is not copied by the memory service: a process that holds its
+ * rkey but no connected qp would otherwise read and write it whatever the target's doca_rdma
+ * grants. (The soft NIC's direct path is the window or cross-memory attach, else the qp.)
+ */
+static void test_rdma_export_not_served(void)
+{
+	struct exporter x;
+	struct softhw_mem_remote *r;
+	struct softhw_mem_peer p;
+	uint8_t b[64] = {0};
+	const char *why = "";
+
+	importer_cma(false);
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE | SOFTHW_MEM_VIA_NIC, true));
+	p = peer_of(&x);
+	p.any_range = true; /* as the soft NIC names an rkey */
+	r = NULL;
+	CHECK_OK(softhw_mem_connect(&p, &r, &why));
+	if (r != NULL) {
+		CHECK(!softhw_mem_direct(r, x.e.addr, 8));
+		CHECK_ERR(softhw_mem_write(r, x.e.addr, b, sizeof(b)), DOCA_ERROR_NOT_PERMITTED);
+		CHECK_ERR(softhw_mem_read(r, b, x.e.addr, sizeof(b)), DOCA_ERROR_NOT_PERMITTED);
+		softhw_mem_disconnect(r);
+	}
+	CHECK(finish(&x));
+	importer_cma(true);
+}
+
 /* Outside the export: INVALID_VALUE; without the right: NOT_PERMITTED; on both paths. */
 static void test_range_and_rights(void)
 {
@@ -1718,6 +1747,7 @@ int main(void)
 	TEST_RUN(test_bounce_must_be_sealed);
 	TEST_RUN(test_silent_importers_closed);
 	TEST_RUN(test_cma_ends_with_export);
+	TEST_RUN(test_rdma_export_not_served);
 	TEST_RUN(test_range_and_rights);
 	TEST_RUN(test_forged_and_stale);
 	TEST_RUN(test_claims_checked);
