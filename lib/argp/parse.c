@@ -519,38 +519,63 @@ static doca_error_t apply_object(struct run *r, const struct softdoca_argp_json 
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t read_file(const char *path, char **text, size_t *len, int *err_no)
+static const char *file_kind(mode_t mode)
 {
-	struct stat st;
-	size_t got = 0;
-	char *buf;
-	int fd;
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return "a device";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+/*
+ * The whole -j file, NUL-terminated, into *text (to free). Only a regular file of at most
+ * JSON_FILE_MAX bytes: a FIFO, a pipe, a device or a /proc file (whose size reads as 0) is
+ * refused at once instead of blocking in open() or parsing as empty. Reports why.
+ */
+static doca_error_t read_file(const struct run *r, const char *path, char **text, size_t *len)
+{
+	/* O_NONBLOCK: opening a FIFO that nobody writes to returns at once (and is refused) */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	size_t size, got = 0;
+	char *buf;
+	int e;
+
 	if (fd < 0)
 		goto fail;
 	if (fstat(fd, &st) != 0)
 		goto fail_fd;
-	if (S_ISDIR(st.st_mode)) {
-		errno = EISDIR;
-		goto fail_fd;
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return input_error(r, DOCA_ERROR_IO_FAILED,
+				   "cannot read JSON file \"%s\" (-j/--json): it is %s; give a regular file", path,
+				   file_kind(st.st_mode));
 	}
 	if (st.st_size > (off_t)JSON_FILE_MAX) {
-		errno = EFBIG;
-		goto fail_fd;
+		close(fd);
+		return input_error(r, DOCA_ERROR_IO_FAILED,
+				   "cannot read JSON file \"%s\" (-j/--json): it is %lld bytes, more than the limit of %u bytes",
+				   path, (long long)st.st_size, JSON_FILE_MAX);
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (buf == NULL)
-		goto fail_fd;
-	/* The size may change under us; read what is there, bounded by the buffer. */
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+	size = (size_t)st.st_size;
+	buf = malloc(size + 2);
+	if (buf == NULL) {
+		close(fd);
+		return out_of_memory();
+	}
+	/* One byte more than its size: a file that grows meanwhile is noticed. */
+	while (got < size + 1) {
+		ssize_t n = read(fd, buf + got, size + 1 - got);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			int e = errno;
-
+			e = errno;
 			free(buf);
 			errno = e;
 			goto fail_fd;
@@ -560,17 +585,22 @@ static doca_error_t read_file(const char *path, char **text, size_t *len, int *e
 		got += (size_t)n;
 	}
 	close(fd);
+	if (got > size) {
+		free(buf);
+		return input_error(r, DOCA_ERROR_IO_FAILED,
+				   "cannot read JSON file \"%s\" (-j/--json): it changed while it was read", path);
+	}
 	buf[got] = '\0';
 	*text = buf;
 	*len = got;
 	return DOCA_SUCCESS;
 fail_fd:
-	*err_no = errno;
+	e = errno;
 	close(fd);
-	return DOCA_ERROR_IO_FAILED;
+	errno = e;
 fail:
-	*err_no = errno;
-	return DOCA_ERROR_IO_FAILED;
+	return input_error(r, DOCA_ERROR_IO_FAILED, "cannot read JSON file \"%s\" (-j/--json): %s", path,
+			   strerror(errno));
 }
 
 static doca_error_t load_json(struct run *r, const char *path)
@@ -579,11 +609,11 @@ static doca_error_t load_json(struct run *r, const char *path)
 	struct argp_json_error jerr;
 	char *text = NULL;
 	size_t len = 0;
-	int err_no = 0;
+	doca_error_t err;
 
-	if (read_file(path, &text, &len, &err_no) != DOCA_SUCCESS)
-		return input_error(r, DOCA_ERROR_IO_FAILED, "cannot read JSON file \"%s\" (-j/--json): %s", path,
-				   strerror(err_no));
+	err = read_file(r, path, &text, &len);
+	if (err != DOCA_SUCCESS)
+		return err;
 	root = argp_json_parse(text, len, &jerr);
 	free(text);
 	if (root == NULL && jerr.line == 0)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* argp -j/--json: flat and DOCA-sectioned files, arrays for multi-value flags, commands, and
  * every unreadable or malformed file. */
+#include <sys/stat.h>
+
 #include "argp_test.h"
 
 struct cfg {
@@ -219,6 +221,36 @@ static void test_bad_files(void)
 			  "unknown flag \"bogus\"");
 }
 
+/* A FIFO (or a pipe, a /proc file) is refused at once: no open() blocking for a writer, no
+ * "empty input" from a size of 0. The alarm bounds a blocking open. */
+static void test_fifo_refused(void)
+{
+	char dir[] = "/tmp/argp_fifo_XXXXXX";
+	char path[64], expect[160];
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/fifo.json", dir);
+	CHECK(mkfifo(path, 0600) == 0);
+	setup();
+	alarm(10);
+	CHECK_ERR(START("prog", "-j", path), DOCA_ERROR_IO_FAILED);
+	alarm(0);
+	snprintf(expect, sizeof(expect), "cannot read JSON file \"%s\" (-j/--json): it is a FIFO; give a regular file",
+		 path);
+	CHECK(strstr(logged, expect) != NULL);
+	CHECK(strstr(logged, "empty input") == NULL);
+	CHECK(cfg.order[0] == '\0');
+	CHECK_OK(doca_argp_destroy());
+	unlink(path);
+	rmdir(dir);
+
+	/* A directory says so too. */
+	setup();
+	CHECK_ERR(START("prog", "-j", "/tmp"), DOCA_ERROR_IO_FAILED);
+	CHECK(strstr(logged, "\"/tmp\" (-j/--json): it is a directory; give a regular file") != NULL);
+	CHECK_OK(doca_argp_destroy());
+}
+
 static void test_json_and_cli_repeat(void)
 {
 	char *path = write_temp(0, "{\"device\": \"x\"}");
@@ -269,6 +301,7 @@ int main(void)
 	TEST_RUN(test_sectioned_file);
 	TEST_RUN(test_file_commands);
 	TEST_RUN(test_bad_files);
+	TEST_RUN(test_fifo_refused);
 	TEST_RUN(test_json_and_cli_repeat);
 	TEST_RUN(test_dpdk_section);
 	TEST_EXIT();
