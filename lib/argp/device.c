@@ -11,6 +11,8 @@
  * representor's interface name (pf0hpf, pf0vf1, ...) or PCI address, where one [a-b,c] group
  * stands for several. Devices that are opened stay the program's to close.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@
 
 #define NAME_LEN 256
 #define MAX_EXPANDED 64 /* representors one value may name */
+#define REP_INDEX_MAX 65535 /* largest index in a [a-b,c] group */
 
 /* Splits at the first ',' outside a [...] group; returns the rest or NULL. */
 static char *cut_field(char *s)
@@ -109,13 +112,32 @@ static doca_error_t open_device(const char *flag, const char *id, struct doca_de
 	return err;
 }
 
-/* "pf0vf[0-2,5]" -> pf0vf0 pf0vf1 pf0vf2 pf0vf5; a name without a group is itself. */
-static int expand_reps(const char *spec, char out[][NAME_LEN], int max)
+/* Reads one index of a [a-b,c] group: decimal digits, at most REP_INDEX_MAX. */
+static bool rep_index(const char *p, char **end, long *out, char *why, size_t why_len)
+{
+	errno = 0;
+	*out = strtol(p, end, 10);
+	if (*end == p || *p < '0' || *p > '9') {
+		snprintf(why, why_len, "expected an index at \"%.32s\"", p);
+		return false;
+	}
+	if (errno == ERANGE || *out > REP_INDEX_MAX) {
+		snprintf(why, why_len, "index %.*s is out of range (at most %d)", (int)(*end - p) < 32 ? (int)(*end - p) : 32,
+			 p, REP_INDEX_MAX);
+		return false;
+	}
+	return true;
+}
+
+/* "pf0vf[0-2,5]" -> pf0vf0 pf0vf1 pf0vf2 pf0vf5; a name without a group is itself. On a bad
+ * spec returns -1 with the reason in why. */
+static int expand_reps(const char *spec, char out[][NAME_LEN], int max, char *why, size_t why_len)
 {
 	const char *open = strchr(spec, '['), *close = open ? strchr(open, ']') : NULL;
 	const char *p;
 	int n = 0;
 
+	snprintf(why, why_len, "malformed");
 	if (open == NULL) {
 		if (strlen(spec) >= NAME_LEN || strchr(spec, ']') != NULL)
 			return -1;
@@ -126,23 +148,32 @@ static int expand_reps(const char *spec, char out[][NAME_LEN], int max)
 		return -1;
 	for (p = open + 1; p < close;) {
 		char *end;
-		long lo = strtol(p, &end, 10), hi = lo, v;
+		long lo, hi, v;
 
-		if (end == p || lo < 0)
+		if (!rep_index(p, &end, &lo, why, why_len))
 			return -1;
+		hi = lo;
 		if (*end == '-') {
 			p = end + 1;
-			hi = strtol(p, &end, 10);
-			if (end == p || hi < lo)
+			if (!rep_index(p, &end, &hi, why, why_len))
 				return -1;
+			if (hi < lo) {
+				snprintf(why, why_len, "range %ld-%ld ends before it starts", lo, hi);
+				return -1;
+			}
 		}
 		if (*end != ',' && end != close)
 			return -1;
+		/* lo and hi are at most REP_INDEX_MAX: v cannot overflow */
 		for (v = lo; v <= hi; v++) {
-			if (n == max)
+			if (n == max) {
+				snprintf(why, why_len, "it names more than %d representors", max);
 				return -1;
-			if (snprintf(out[n++], NAME_LEN, "%.*s%ld%s", (int)(open - spec), spec, v, close + 1) >= NAME_LEN)
+			}
+			if (snprintf(out[n++], NAME_LEN, "%.*s%ld%s", (int)(open - spec), spec, v, close + 1) >= NAME_LEN) {
+				snprintf(why, why_len, "a name is longer than %d characters", NAME_LEN - 1);
 				return -1;
+			}
 		}
 		p = end + (end != close);
 	}
@@ -184,14 +215,15 @@ static doca_error_t call_reps(struct doca_argp_param *p, const char *flag, struc
 {
 	static char names[MAX_EXPANDED][NAME_LEN];
 	struct doca_argp_device_rep_ctx ctx = {.dev_ctx = {.dev = dev, .devargs = devargs}};
-	int n = expand_reps(spec, names, MAX_EXPANDED), i;
+	char why[96];
+	int n = expand_reps(spec, names, MAX_EXPANDED, why, sizeof(why)), i;
 	doca_error_t err;
 
 	if (n < 0) {
 		argp_msg(DOCA_LOG_LEVEL_ERROR,
-			 "flag %s: failed to parse device representor identifier \"%s\" (a name, or one [a-b,c] "
-			 "group of at most %d)",
-			 flag, spec, MAX_EXPANDED);
+			 "flag %s: failed to parse device representor identifier \"%s\": %s (a name, or one [a-b,c] "
+			 "group of at most %d indexes from 0 to %d)",
+			 flag, spec, why, MAX_EXPANDED, REP_INDEX_MAX);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	for (i = 0; i < n; i++) {

@@ -239,7 +239,17 @@ static void test_bad_representors(void)
 		{"03:00.0,pf0vf[0-1]", "failed to find device representor identifier \"pf0vf0\""},
 		{"03:00.0,pf0vf[1-0]", "failed to parse device representor identifier \"pf0vf[1-0]\""},
 		{"03:00.0,pf0vf[0-1", "failed to parse device representor identifier"},
-		{"03:00.0,pf0vf[0-99999]", "failed to parse device representor identifier"},
+		{"03:00.0,pf0vf[0-99999]", "\"pf0vf[0-99999]\": index 99999 is out of range (at most 65535)"},
+		{"03:00.0,pf0vf[0-99]", "\"pf0vf[0-99]\": it names more than 64 representors"},
+		/* Indexes past LONG_MAX were clamped by strtol, and stepping past LONG_MAX overflowed. */
+		{"03:00.0,pf0vf[9223372036854775807]",
+		 "\"pf0vf[9223372036854775807]\": index 9223372036854775807 is out of range (at most 65535)"},
+		{"03:00.0,pf0vf[99999999999999999999]",
+		 "\"pf0vf[99999999999999999999]\": index 99999999999999999999 is out of range"},
+		{"03:00.0,pf0vf[1-9223372036854775807]", "index 9223372036854775807 is out of range"},
+		{"03:00.0,pf0vf[65535-65535]", "failed to find device representor identifier \"pf0vf65535\""},
+		{"03:00.0,pf0vf[-1]", "\"pf0vf[-1]\": expected an index at \"-1]\""},
+		{"03:00.0,pf0vf[ 1]", "expected an index at \" 1]\""},
 		{"77:00.0,pf0hpf", "failed to find device identifier \"77:00.0\""},
 	};
 
