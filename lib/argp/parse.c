@@ -361,9 +361,15 @@ static doca_error_t take_json_one(const struct run *r, struct doca_argp_param *p
 	};
 	char name[256];
 	doca_error_t err;
+	double dv = 0;
 	int iv = 0;
 
 	argp_flag_name(p, name, sizeof(name));
+	/* As on the command line: 1e999 (infinity) or 1e-999 (underflow) is refused. */
+	if (p->type == DOCA_ARGP_TYPE_DOUBLE && v->type == SOFTDOCA_ARGP_JSON_NUMBER && !parse_double(v->string, &dv))
+		return input_error(r, DOCA_ERROR_INVALID_VALUE,
+				   "%s:%d: flag %s expects a number, got %s (out of the range of a double)", where, v->line,
+				   name, v->string);
 	if (v->type != want[p->type] ||
 	    (p->type == DOCA_ARGP_TYPE_INT && (strpbrk(v->string, ".eE") || !parse_int(v->string, &iv))))
 		return input_error(r, DOCA_ERROR_INVALID_VALUE, "%s:%d: flag %s expects %s, got %s%s%s%s", where,
@@ -386,7 +392,7 @@ static doca_error_t take_json_one(const struct run *r, struct doca_argp_param *p
 	case DOCA_ARGP_TYPE_DEVICE_REP:
 		return record_string(p, v->string);
 	case DOCA_ARGP_TYPE_DOUBLE:
-		return record_double(p, v->number);
+		return record_double(p, dv);
 	default:
 		return record_json(p, v);
 	}

@@ -198,6 +198,39 @@ static void test_double(void)
 	CHECK_OK(doca_argp_destroy());
 }
 
+/* A JSON number out of the range of a double is refused as the command line refuses it. */
+static void test_double_json_range(void)
+{
+	static const char *const bad[] = {"1e999", "-1e999", "1e-999"};
+	char text[64], expect[128], *path;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "{\"factor\": %s}", bad[i]);
+		path = write_temp(0, text);
+		setup();
+		CHECK_ERR(START("prog", "-j", path), DOCA_ERROR_INVALID_VALUE);
+		snprintf(expect, sizeof(expect), ":1: flag -x/--factor expects a number, got %s (out of the range", bad[i]);
+		if (strstr(logged, expect) == NULL)
+			fprintf(stderr, "%s: expected \"%s\" in:\n%s\n", text, expect, logged);
+		CHECK(strstr(logged, expect) != NULL);
+		CHECK(seen.number == 0);
+		CHECK_OK(doca_argp_destroy());
+		unlink(path);
+
+		setup();
+		CHECK_ERR(START("prog", "-x", (char *)bad[i]), DOCA_ERROR_INVALID_VALUE);
+		CHECK(strstr(logged, "expects a number") != NULL);
+		CHECK_OK(doca_argp_destroy());
+	}
+
+	path = write_temp(0, "{\"factor\": -1.5e308}");
+	setup();
+	CHECK_OK(START("prog", "-j", path));
+	CHECK(seen.number == -1.5e308);
+	CHECK_OK(doca_argp_destroy());
+	unlink(path);
+}
+
 static void test_host_has_no_representors(void)
 {
 	setup();
@@ -285,6 +318,7 @@ int main(void)
 		TEST_RUN(test_dev_open_callback);
 		TEST_RUN(test_device_in_json);
 		TEST_RUN(test_double);
+		TEST_RUN(test_double_json_range);
 		TEST_RUN(test_host_has_no_representors);
 	}
 	TEST_EXIT();
