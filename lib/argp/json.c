@@ -17,6 +17,7 @@ struct parser {
 	const char *end;
 	int line;
 	int depth;
+	size_t values;
 	struct argp_json_error *err;
 	int failed;
 };
@@ -410,6 +411,10 @@ static int parse_value(struct parser *ps, struct softdoca_argp_json *v)
 	v->line = ps->line;
 	if (ps->p >= ps->end) {
 		fail(ps, "unexpected end of input, expected a value");
+		return -1;
+	}
+	if (++ps->values > ARGP_JSON_MAX_VALUES) {
+		fail(ps, "more than %d values", ARGP_JSON_MAX_VALUES);
 		return -1;
 	}
 	switch (*ps->p) {

@@ -11,6 +11,8 @@
 #include "doca_argp.h"
 
 #define ARGP_JSON_MAX_DEPTH 64
+/* Values one text may hold (about 100 bytes of memory each): bounds what a -j file costs. */
+#define ARGP_JSON_MAX_VALUES 65536
 
 struct argp_json_error {
 	int line;	  /* 1-based line where parsing stopped */

@@ -21,7 +21,7 @@
 
 SDK_LOG_REGISTER(ARGP_PARSE);
 
-#define JSON_FILE_MAX (64u << 20)
+#define JSON_FILE_MAX (1u << 20) /* a -j file, as the device configuration */
 
 struct run {
 	const struct doca_argp_cmd *scope; /* innermost selected command (or the root) */

@@ -251,6 +251,30 @@ static void test_fifo_refused(void)
 	CHECK_OK(doca_argp_destroy());
 }
 
+/* A file over 1 MiB (the device configuration's limit too) is refused before it is read: a
+ * 64 MiB "[0,0,...]" cost gigabytes. */
+static void test_file_size_limit(void)
+{
+	char path[] = "/tmp/argp_big_XXXXXX", expect[160];
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	CHECK(ftruncate(fd, (1 << 20) + 1) == 0);
+	close(fd);
+	setup();
+	CHECK_ERR(START("prog", "-j", path), DOCA_ERROR_IO_FAILED);
+	snprintf(expect, sizeof(expect),
+		 "cannot read JSON file \"%s\" (-j/--json): it is 1048577 bytes, more than the limit of 1048576 bytes",
+		 path);
+	CHECK(strstr(logged, expect) != NULL);
+	if (strstr(logged, expect) == NULL)
+		fprintf(stderr, "  wanted \"%s\" in:\n%s", expect, logged);
+	CHECK_OK(doca_argp_destroy());
+	unlink(path);
+}
+
 static void test_json_and_cli_repeat(void)
 {
 	char *path = write_temp(0, "{\"device\": \"x\"}");
@@ -302,6 +326,7 @@ int main(void)
 	TEST_RUN(test_file_commands);
 	TEST_RUN(test_bad_files);
 	TEST_RUN(test_fifo_refused);
+	TEST_RUN(test_file_size_limit);
 	TEST_RUN(test_json_and_cli_repeat);
 	TEST_RUN(test_dpdk_section);
 	TEST_EXIT();

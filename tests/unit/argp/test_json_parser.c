@@ -2,6 +2,7 @@
 /* argp's JSON parser on its own (compiled into this test): grammar, escapes, numbers, line
  * numbers in errors, nesting bound. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "argp/json.h"
@@ -117,6 +118,35 @@ static void test_depth(void)
 	expect_error(deep, 1, "nesting deeper than");
 }
 
+static void test_value_count(void)
+{
+	/* "[0,0,...]": the array and ARGP_JSON_MAX_VALUES - 1 zeros parse; one more is refused. */
+	size_t n = ARGP_JSON_MAX_VALUES, len = 2 * n + 2, i;
+	char *text = malloc(len + 1);
+	struct argp_json_error err;
+	struct softdoca_argp_json *v;
+
+	CHECK(text != NULL);
+	if (text == NULL)
+		return;
+	text[0] = '[';
+	for (i = 0; i < n - 1; i++) {
+		text[1 + 2 * i] = '0';
+		text[2 + 2 * i] = ',';
+	}
+	text[2 * (n - 1)] = ']';
+	v = argp_json_parse(text, 2 * (n - 1) + 1, &err);
+	CHECK(v != NULL && v->count == n - 1);
+	argp_json_free(v);
+
+	text[2 * (n - 1)] = ',';
+	text[2 * n - 1] = '0';
+	text[2 * n] = ']';
+	v = argp_json_parse(text, 2 * n + 1, &err);
+	CHECK(v == NULL && err.line == 1 && strstr(err.msg, "more than 65536 values") != NULL);
+	free(text);
+}
+
 static void test_embedded_nul(void)
 {
 	/* The length is honoured: a NUL inside the text is an error, not an early end. */
@@ -135,6 +165,7 @@ int main(void)
 	TEST_RUN(test_values);
 	TEST_RUN(test_errors);
 	TEST_RUN(test_depth);
+	TEST_RUN(test_value_count);
 	TEST_RUN(test_embedded_nul);
 	TEST_EXIT();
 }
