@@ -110,8 +110,9 @@ doca_error_t argp_run(int argc, char **argv);
  * callback with a struct doca_argp_device_ctx, or once per representor with a struct
  * doca_argp_device_rep_ctx. value is the event's own copy: it is cut in place, and the devargs
  * handed to the program point into it (valid until doca_argp_destroy). Messages go through
- * argp_msg; a value that names nothing is DOCA_ERROR_INVALID_VALUE. *by_program tells whether the
- * error (if any) is the callback's.
+ * argp_msg: every error before the callback ran has logged one line saying why, so the caller
+ * adds only the usage; a value that names nothing is DOCA_ERROR_INVALID_VALUE. *by_program
+ * tells whether the error (if any) is the callback's.
  */
 doca_error_t argp_call_device(struct doca_argp_param *p, char *value, bool *by_program);
 

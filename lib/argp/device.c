@@ -100,8 +100,11 @@ static doca_error_t open_device(const char *flag, const char *id, struct doca_de
 		if (err != DOCA_SUCCESS)
 			argp_msg(DOCA_LOG_LEVEL_ERROR, "flag %s: the program's device open callback refused \"%s\": %s",
 				 flag, id, doca_error_get_descr(err));
-		else if (*dev == NULL)
+		else if (*dev == NULL) {
+			argp_msg(DOCA_LOG_LEVEL_ERROR, "flag %s: the program's device open callback gave no device for \"%s\"",
+				 flag, id);
 			err = DOCA_ERROR_INVALID_VALUE;
+		}
 	} else {
 		err = doca_dev_open(list[i], dev);
 		if (err != DOCA_SUCCESS)

@@ -843,9 +843,12 @@ static doca_error_t call_program(const struct run *r)
 		case DOCA_ARGP_TYPE_DEVICE:
 		case DOCA_ARGP_TYPE_DEVICE_REP:
 			err = argp_call_device(ev->param, ev->str_value, &by_program);
-			if (err != DOCA_SUCCESS && !by_program)
-				return input_error(r, err, "flag %s: invalid device \"%s\"",
-						   argp_flag_name(ev->param, name, sizeof(name)), ev->str_value);
+			if (err != DOCA_SUCCESS && !by_program) {
+				/* Its line already said what was wrong: a second one could quote only the
+				 * device part of a DEVICE_REP value (the value is cut at its commas). */
+				argp_print_usage(r->scope, false);
+				return err;
+			}
 			break;
 		default:
 			err = ev->param->callback((void *)ev->json_value, argp.config);

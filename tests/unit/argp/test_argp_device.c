@@ -131,6 +131,15 @@ static void test_device_by_pci_and_name(void)
 	CHECK_OK(doca_argp_destroy());
 }
 
+static doca_error_t null_open(struct doca_devinfo *devinfo, void *usr_ctx, struct doca_dev **dev)
+{
+	(void)devinfo;
+	(void)usr_ctx;
+	seen.opens++;
+	*dev = NULL;
+	return DOCA_SUCCESS;
+}
+
 static void test_unknown_device(void)
 {
 	setup();
@@ -162,6 +171,16 @@ static void test_dev_open_callback(void)
 	CHECK_ERR(START("prog", "-a", "b1:00.0"), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK(seen.opens == 1 && seen.calls == 0);
 	CHECK(strstr(logged, "device open callback refused \"b1:00.0\"") != NULL);
+	CHECK_OK(doca_argp_destroy());
+
+	/* A callback that succeeds without a device is reported too (it was the only failure
+	 * without a line of its own). */
+	setup();
+	CHECK_OK(doca_argp_register_dev_open_callback(null_open, NULL));
+	CHECK_ERR(START("prog", "-a", "b1:00.0,k=v"), DOCA_ERROR_INVALID_VALUE);
+	CHECK(seen.opens == 1 && seen.calls == 0);
+	CHECK(strstr(logged, "flag -a/--device: the program's device open callback gave no device for \"b1:00.0\"") != NULL);
+	CHECK(strstr(logged, "invalid device") == NULL && strstr(logged, "Usage: prog") != NULL);
 	CHECK_OK(doca_argp_destroy());
 }
 
@@ -293,6 +312,10 @@ static void test_bad_representors(void)
 		if (strstr(logged, cases[i].msg) == NULL)
 			fprintf(stderr, "value %s: expected \"%s\" in:\n%s\n", cases[i].value, cases[i].msg, logged);
 		CHECK(strstr(logged, cases[i].msg) != NULL);
+		/* One line says what was wrong, then the usage: no second line quoting the device
+		 * part alone ("invalid device "03:00.0"") as if the device were the problem. */
+		CHECK(strstr(logged, "invalid device") == NULL);
+		CHECK(strstr(logged, "Usage: prog") != NULL);
 		CHECK_OK(doca_argp_destroy());
 	}
 }
