@@ -173,6 +173,17 @@ static void test_doorbells_hostile_peer(void)
 	close(bell[1]);
 }
 
+/* Both ringing ends of a doorbell reach its receiving end; then all three are closed. */
+static void rings_arrive_and_close(int rfd, int lfd, int sfd)
+{
+	softhw_bell_ring(lfd);
+	softhw_bell_ring(sfd);
+	CHECK(bell_count(rfd) == 2);
+	close(rfd);
+	close(lfd);
+	close(sfd);
+}
+
 /*
  * Nobody but the two ringing ends softhw_bell_open made can reach its receiving end: its name
  * (in a 0700 directory) is gone once they are connected, so a third socket's sendto finds
@@ -193,23 +204,13 @@ static void test_bell_unreachable(void)
 	CHECK(len > sizeof(sa_family_t) && a.sun_path[0] == '/'); /* a path name, not an abstract one */
 	CHECK(access(a.sun_path, F_OK) != 0 && errno == ENOENT);
 	CHECK(sendto(other, &one, 1, MSG_DONTWAIT, (struct sockaddr *)&a, len) < 0 && errno == ENOENT);
-	softhw_bell_ring(lfd);
-	softhw_bell_ring(sfd);
-	CHECK(bell_count(rfd) == 2);
-	close(rfd);
-	close(lfd);
-	close(sfd);
+	rings_arrive_and_close(rfd, lfd, sfd);
 
 	CHECK(setenv("TMPDIR", "/nonexistent-softdoca-dir", 1) == 0);
 	CHECK(softhw_bell_open(&rfd, &lfd, &sfd) == 0);
 	len = sizeof(a);
 	CHECK(getsockname(rfd, (struct sockaddr *)&a, &len) == 0 && len > sizeof(sa_family_t) && a.sun_path[0] == '\0');
-	softhw_bell_ring(lfd);
-	softhw_bell_ring(sfd);
-	CHECK(bell_count(rfd) == 2);
-	close(rfd);
-	close(lfd);
-	close(sfd);
+	rings_arrive_and_close(rfd, lfd, sfd);
 	if (saved != NULL)
 		setenv("TMPDIR", saved, 1);
 	else
