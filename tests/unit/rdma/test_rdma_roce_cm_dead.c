@@ -99,8 +99,8 @@ static void connect_to(struct side *s, const char *ip, uint16_t port)
  */
 static void send_to_the_dead(struct side *s)
 {
-	struct doca_rdma_task_send *t;
-	struct doca_buf *src;
+	struct doca_rdma_task_send *t = NULL;
+	struct doca_buf *src = NULL;
 	double t0 = now_s();
 
 	CHECK_OK(doca_buf_inventory_create(4, &inv));
@@ -108,6 +108,12 @@ static void send_to_the_dead(struct side *s)
 	memcpy(s->mem, "anyone there?", 13);
 	CHECK_OK(doca_buf_inventory_buf_get_by_data(inv, s->mmap, s->mem, 13, &src));
 	CHECK_OK(doca_rdma_task_send_allocate_init(s->rdma, s->conn, src, (union doca_data){0}, &t));
+	if (t == NULL) { /* (failed above: the connection is not there) */
+		if (src != NULL)
+			(void)doca_buf_dec_refcount(src, NULL);
+		(void)doca_buf_inventory_destroy(inv);
+		return;
+	}
 	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(t)));
 	RUN_UNTIL_S(s, s->disc == 1 && s->ok + s->err == 1, 10);
 	CHECK(now_s() - t0 < 5);
