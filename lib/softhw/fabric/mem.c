@@ -1500,6 +1500,10 @@ static doca_error_t remote_copy(struct softhw_mem_remote *r, char *local, uint64
 		const uint64_t n = len < SOFTHW_SHARE_COPY_CHUNK ? len : SOFTHW_SHARE_COPY_CHUNK;
 
 		err = softhw_share_view_hold(r->view);
+		if (err == DOCA_ERROR_NOT_SUPPORTED) {
+			e = EPERM; /* a fork child of the importer: no slot word of its own, the service's copies */
+			break;
+		}
 		if (err != DOCA_SUCCESS)
 			return window_failed(r, err);
 		e = cma_copy(r->pid, local, addr, n, write);
@@ -1515,6 +1519,10 @@ static doca_error_t remote_copy(struct softhw_mem_remote *r, char *local, uint64
 	pthread_mutex_lock(&r->lock);
 	if (e == ESRCH) {
 		err = remote_fail(r, REMOTE_DEAD);
+	} else if ((e == EPERM || e == ENOSYS) && (r->rights & (SOFTHW_MEM_VIA_NIC | SOFTHW_MEM_VIA_DMA)) == SOFTHW_MEM_VIA_NIC) {
+		/* An RDMA export, which the service does not copy: the soft NIC's qp carries it (cma.c). */
+		r->cma = false;
+		err = DOCA_ERROR_NOT_SUPPORTED;
 	} else if (e == EPERM || e == ENOSYS) {
 		/* Permission withdrawn since the probe: carry on through the service thread. */
 		err = remote_attach(r);

@@ -644,6 +644,30 @@ static void regions_prune(const struct vma *v, size_t n)
 	}
 }
 
+/*
+ * A free liveness slot, or SHARE_SLOTS. A retired one (its end gave up on an importer inside an
+ * access) is free again once nothing is inside it any more: its count back at 0 and no word of
+ * it active. (Otherwise each importer that died inside an access would cost a slot for good.)
+ */
+static uint32_t slot_find(void)
+{
+	for (uint32_t slot = 0; slot < SHARE_SLOTS; slot++) {
+		bool quiet = true;
+
+		if (ex.slot_state[slot] == 0)
+			return slot;
+		if (ex.slot_state[slot] != 2 || __atomic_load_n(&ex.ctl->slots[slot].busy, __ATOMIC_ACQUIRE) != 0)
+			continue;
+		for (uint32_t k = 0; k < SHARE_ACCESSORS && quiet; k++)
+			quiet = acc_slot(&ex.ctl->acc[k]) != slot + 1 || __atomic_load_n(&ex.ctl->acc[k].act, __ATOMIC_ACQUIRE) == 0;
+		if (quiet) {
+			ex.slot_state[slot] = 0;
+			return slot;
+		}
+	}
+	return SHARE_SLOTS;
+}
+
 bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)(uint64_t lo, uint64_t hi),
 			 struct softhw_share_grant *g, const char **why)
 {
@@ -669,8 +693,7 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 		*why = "SOFTDOCA_FABRIC_SHARE=0";
 		return false;
 	}
-	for (slot = 0; slot < SHARE_SLOTS && ex.slot_state[slot] != 0; slot++) {
-	}
+	slot = slot_find();
 	if (slot == SHARE_SLOTS) {
 		*why = "every liveness slot is taken";
 		return false;
@@ -730,8 +753,7 @@ bool softhw_share_guard(void *addr, uint64_t id, struct softhw_share_grant *g, c
 	*why = "needs glibc's robust mutexes";
 	return false;
 #else
-	for (slot = 0; slot < SHARE_SLOTS && ex.slot_state[slot] != 0; slot++) {
-	}
+	slot = slot_find();
 	if (slot == SHARE_SLOTS) {
 		*why = "every liveness slot is taken";
 		return false;
@@ -752,17 +774,27 @@ bool softhw_share_guard(void *addr, uint64_t id, struct softhw_share_grant *g, c
  * Waits until *w is 0, or owner's slot is no longer `want` (a word given back and claimed for
  * another slot: its accesses are not this export's); false when UNEXPORT_WAIT_MS since `start` passed.
  */
-static bool wait_zero(uint32_t *w, const struct share_acc *owner, uint32_t want, const struct timespec *start)
+static bool claimer_alive(uint64_t own);
+
+static bool wait_zero(uint32_t *w, const struct share_acc *owner, uint32_t want, const struct timespec *start,
+		      bool patient)
 {
 	struct timespec now, step = {.tv_nsec = 10 * 1000 * 1000};
+	bool told = false;
 	uint32_t b;
 
 	while ((owner == NULL || acc_slot(owner) == want) &&
 	       (b = __atomic_load_n(w, __ATOMIC_SEQ_CST)) != 0) {
 		(void)softhw_futex(w, FUTEX_WAIT, b, &step);
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000 > UNEXPORT_WAIT_MS)
+		if ((now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000 <= UNEXPORT_WAIT_MS)
+			continue;
+		if (!patient || owner == NULL || !claimer_alive(__atomic_load_n(&owner->own, __ATOMIC_ACQUIRE)))
 			return false;
+		if (!told)
+			SDK_LOG_WARN("Ending an export waits for importer process %d, inside a cross-memory access for over %d ms (stopped?): its write would land in memory the application may reuse",
+				     (int)(__atomic_load_n(&owner->own, __ATOMIC_RELAXED) >> 32), UNEXPORT_WAIT_MS);
+		told = true;
 	}
 	return true;
 }
@@ -792,10 +824,10 @@ void softhw_share_unexport(const struct softhw_share_grant *g)
 		unordered = "membarrier() failed";
 		softhw_membarrier_settle();
 	}
-	ended = wait_zero(&s->busy, NULL, 0, &start);
+	ended = wait_zero(&s->busy, NULL, 0, &start, false);
 	for (uint32_t k = 0; k < SHARE_ACCESSORS && ended; k++)
 		if (acc_slot(&ex.ctl->acc[k]) == g->slot + 1)
-			ended = wait_zero(&ex.ctl->acc[k].act, &ex.ctl->acc[k], g->slot + 1, &start);
+			ended = wait_zero(&ex.ctl->acc[k].act, &ex.ctl->acc[k], g->slot + 1, &start, g->region == NULL);
 	if (!ended) {
 		SDK_LOG_WARN("An importer of exported memory at %p stopped inside an access (it died, or is stopped); the export ends without it",
 			     g->base);
@@ -956,6 +988,7 @@ struct softhw_share_view {
 	uint64_t id;
 	struct share_acc *acc; /* claimed (serialised accesses, membarrier on both sides), or NULL */
 	uint64_t mark;         /* process_mark() at the claim: a fork child counts its accesses instead */
+	bool counted;          /* a guard's view: acc->act counts its accesses (atomics) */
 };
 
 /*
@@ -996,6 +1029,31 @@ static uint64_t process_mark(void)
 	return __atomic_compare_exchange_n(p, &cur, fresh, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ? fresh : cur;
 }
 
+/*
+ * Does the claimer of word `own` still run (a zombie does not: it can access nothing)? A
+ * guard's end waits for it as long as it does: a cross-memory write has nothing to absorb it
+ * (a window's late store lands in its memfd, no longer the application's memory).
+ */
+static bool claimer_alive(uint64_t own)
+{
+	pid_t pid = (pid_t)(own >> 32);
+	char path[40], buf[128];
+	const char *paren;
+	FILE *f;
+	bool zombie = false;
+
+	if (pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (f != NULL) {
+		if (fgets(buf, sizeof(buf), f) != NULL && (paren = strrchr(buf, ')')) != NULL)
+			zombie = paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+		fclose(f);
+	}
+	return !zombie;
+}
+
 /* Is the claimer of word `own` gone (and reaped: a zombie still answers kill)? */
 static bool acc_orphan(uint64_t own, pid_t self)
 {
@@ -1004,13 +1062,19 @@ static bool acc_orphan(uint64_t own, pid_t self)
 	return own != 0 && pid > 0 && pid != self && kill(pid, 0) != 0 && errno == ESRCH;
 }
 
-/* An announcement word for a view whose accesses the caller serialises; NULL: count them. */
-static struct share_acc *acc_claim(struct share_ctl *ctl, uint32_t slot)
+/*
+ * A word of this process's for a view: its accesses announced with plain stores (`counted`
+ * false: the caller serialises them, and membarrier orders them for the exporter), or counted
+ * with atomics in the word (`counted`: a guard's view, which the exporter waits for as long as
+ * its claimer lives). NULL: none (every word taken, or no membarrier for announcing).
+ */
+static struct share_acc *acc_claim(struct share_ctl *ctl, uint32_t slot, bool counted)
 {
 	pid_t self = getpid();
 	uint64_t mine = (uint64_t)(uint32_t)self << 32 | (slot + 1);
 
-	if (!__atomic_load_n(&ctl->mb.fast, __ATOMIC_ACQUIRE) || !softhw_membarrier_registered(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED))
+	if (!counted && (!__atomic_load_n(&ctl->mb.fast, __ATOMIC_ACQUIRE) ||
+			 !softhw_membarrier_registered(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED)))
 		return NULL;
 	/*
 	 * A free word, else one whose claimer is gone. Its `act` may read 1 (it died inside an
@@ -1070,16 +1134,28 @@ doca_error_t softhw_share_view_open(int win_fd, uint64_t offset, uint64_t len, b
 	v->len = len;
 	v->slot = &v->ctl->slots[slot];
 	v->id = id;
-	v->mark = serialised ? process_mark() : 0;
-	v->acc = v->mark != 0 ? acc_claim(v->ctl, slot) : NULL;
+	v->counted = guard_only;
+	v->mark = serialised || guard_only ? process_mark() : 0;
+	v->acc = v->mark != 0 ? acc_claim(v->ctl, slot, guard_only) : NULL;
+	if (guard_only && v->acc == NULL) {
+		/* a guard's accesses must name their process (the exporter waits while it lives) */
+		munmap(v->ctl, ctl_len());
+		free(v);
+		return DOCA_ERROR_FULL;
+	}
 	*view = v;
 	return DOCA_SUCCESS;
 }
 
 /* Announced accesses: the view's own word, claimed in this process (not a fork parent's). */
-static bool view_fast(const struct softhw_share_view *v)
+static bool view_own_word(const struct softhw_share_view *v)
 {
 	return v->acc != NULL && __atomic_load_n(proc_mark, __ATOMIC_RELAXED) == v->mark;
+}
+
+static bool view_fast(const struct softhw_share_view *v)
+{
+	return !v->counted && view_own_word(v);
 }
 
 bool softhw_share_view_announced(const struct softhw_share_view *v)
@@ -1091,7 +1167,7 @@ void softhw_share_view_close(struct softhw_share_view *v)
 {
 	if (v == NULL)
 		return;
-	if (view_fast(v)) {
+	if (view_own_word(v)) {
 		uint64_t mine = __atomic_load_n(&v->acc->own, __ATOMIC_RELAXED);
 
 		/* (ours unless someone took it for a dead process's: pid reuse makes that harmless) */
@@ -1142,12 +1218,26 @@ static inline __attribute__((always_inline)) doca_error_t view_enter(struct soft
 
 doca_error_t softhw_share_view_hold(struct softhw_share_view *v)
 {
-	return view_enter(v);
+	if (!v->counted)
+		return view_enter(v); /* (a window's view: its slot covers the partial pages too) */
+	if (!view_own_word(v))
+		return DOCA_ERROR_NOT_SUPPORTED; /* a fork child: the word is its parent's */
+	__atomic_fetch_add(&v->acc->act, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&v->slot->live, __ATOMIC_SEQ_CST) == v->id && !owner_gone(v->ctl))
+		return DOCA_SUCCESS;
+	softhw_share_view_release(v);
+	return owner_gone(v->ctl) ? DOCA_ERROR_CONNECTION_ABORTED : DOCA_ERROR_IO_FAILED;
 }
 
 void softhw_share_view_release(struct softhw_share_view *v)
 {
-	view_leave(v);
+	if (!v->counted) {
+		view_leave(v);
+		return;
+	}
+	__atomic_fetch_sub(&v->acc->act, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&v->slot->live, __ATOMIC_SEQ_CST) != v->id)
+		(void)softhw_futex(&v->acc->act, FUTEX_WAKE, INT_MAX, NULL); /* the exporter waits */
 }
 
 doca_error_t softhw_share_view_copy(struct softhw_share_view *v, uint64_t off, void *local, uint64_t len, bool write)

@@ -1006,8 +1006,12 @@ static long child_syscall(pid_t pid)
  * (SOFTDOCA_FABRIC_SHARE=0 in the exporter) and the write goes by cross-memory attach, each
  * chunk inside the export's liveness slot all the same (the fault is then the kernel's, in
  * process_vm_writev: a userfaultfd that handles kernel faults, which needs privilege).
+ * `long_hold` (with cma): the access lasts past the 1 s after which the end of a window's
+ * export gives a silent importer up; a guard's end waits on while the importer lives, since its
+ * write has nothing to absorb it: the exporter ends the export, then clears its memory ('R'),
+ * and not a byte of the write may be found there afterwards.
  */
-static void window_unexport_waits(bool serialised, bool two_chunks, bool cma)
+static void window_unexport_waits(bool serialised, bool two_chunks, bool cma, bool long_hold)
 {
 	const long pg = sysconf(_SC_PAGESIZE);
 	const size_t len = two_chunks ? 2 * SOFTHW_SHARE_COPY_CHUNK : (size_t)pg;
@@ -1066,7 +1070,7 @@ static void window_unexport_waits(bool serialised, bool two_chunks, bool cma)
 	if (h.r != NULL && page != NULL && buf != NULL && src != MAP_FAILED) {
 		CHECK(softhw_mem_direct(h.r, x.e.addr + WIN_OFF, len));
 		CHECK(softhw_mem_uses_cma(h.r) == cma);
-		CHECK(softhw_mem_window_announced(h.r) == serialised);
+		CHECK(softhw_mem_window_announced(h.r) == (serialised && !cma)); /* (a guard's view counts in its word) */
 		h.addr = x.e.addr + WIN_OFF;
 		h.src = src;
 		h.len = len;
@@ -1076,7 +1080,7 @@ static void window_unexport_waits(bool serialised, bool two_chunks, bool cma)
 		CHECK(poll(&pfd, 1, 10000) == 1 && read(uffd, &msg, sizeof(msg)) == (ssize_t)sizeof(msg) &&
 		      msg.event == UFFD_EVENT_PAGEFAULT);
 		/* end the export: the child's main thread goes to wait for the access (futex) */
-		CHECK(write_full(x.cmd, "r", 1));
+		CHECK(write_full(x.cmd, long_hold ? "R" : "r", 1));
 		for (int i = 0; i < 10000 && !waited && seen; i++) {
 			long nr = child_syscall(x.pid);
 
@@ -1091,7 +1095,7 @@ static void window_unexport_waits(bool serialised, bool two_chunks, bool cma)
 			printf("/proc/%d/syscall unreadable here: the child's wait is not seen\n", (int)x.pid);
 		/* and does not answer while the access lasts (it would give up only after 1 s) */
 		pfd = (struct pollfd){.fd = x.info, .events = POLLIN};
-		CHECK(poll(&pfd, 1, 200) == 0);
+		CHECK(poll(&pfd, 1, long_hold ? 1500 : 200) == 0);
 		/* let the access finish: the page of 0x3c arrives, the copy completes */
 		memset(page, 0x3c, (size_t)pg);
 		copy = (struct uffdio_copy){.dst = (uintptr_t)src + hold, .src = (uintptr_t)page, .len = (uint64_t)pg};
@@ -1104,6 +1108,12 @@ static void window_unexport_waits(bool serialised, bool two_chunks, bool cma)
 		CHECK_ERR(h.err, two_chunks ? DOCA_ERROR_IO_FAILED : DOCA_SUCCESS); /* (the export ended at the second) */
 		pfd = (struct pollfd){.fd = x.info, .events = POLLIN};
 		CHECK(poll(&pfd, 1, 10000) == 1 && read_full(x.info, buf, 1) && buf[0] == 'k');
+		if (long_hold) { /* the write came before the end, the clearing after: nothing left */
+			uint64_t changed = ~0ull;
+
+			CHECK(write_full(x.cmd, "c", 1) && read_full(x.info, &changed, sizeof(changed)) && changed == 0);
+			goto done;
+		}
 		/* the write is in the exporter's memory, which is private again */
 		CHECK(command(&x, 'd') && read_full(x.info, buf, MEM_LEN));
 		bool written = true;
@@ -1111,6 +1121,7 @@ static void window_unexport_waits(bool serialised, bool two_chunks, bool cma)
 			written = written && buf[i] == 0x3c;
 		CHECK(written);
 		CHECK(matches_pattern(buf + WIN_OFF + landed, WIN_OFF + landed, MEM_LEN - WIN_OFF - landed));
+done:
 		/* and the next access fails: the export ended */
 		CHECK_ERR(softhw_mem_write(h.r, x.e.addr + WIN_OFF, page, 8), DOCA_ERROR_IO_FAILED);
 	}
@@ -1128,33 +1139,38 @@ static void window_unexport_waits(bool serialised, bool two_chunks, bool cma)
 
 static void test_window_unexport_waits_counted(void)
 {
-	window_unexport_waits(false, false, false);
+	window_unexport_waits(false, false, false, false);
 }
 
 static void test_window_unexport_waits_announced(void)
 {
-	window_unexport_waits(true, false, false);
+	window_unexport_waits(true, false, false, false);
 }
 
 static void test_window_unexport_ends_long_copy_counted(void)
 {
-	window_unexport_waits(false, true, false);
+	window_unexport_waits(false, true, false, false);
 }
 
 static void test_window_unexport_ends_long_copy_announced(void)
 {
-	window_unexport_waits(true, true, false);
+	window_unexport_waits(true, true, false, false);
 }
 
 /* The same, by cross-memory attach into an export without a window (its liveness slot alone). */
 static void test_cma_unexport_ends_long_copy_counted(void)
 {
-	window_unexport_waits(false, true, true);
+	window_unexport_waits(false, true, true, false);
 }
 
 static void test_cma_unexport_ends_long_copy_announced(void)
 {
-	window_unexport_waits(true, true, true);
+	window_unexport_waits(true, true, true, false);
+}
+
+static void test_cma_unexport_waits_past_limit(void)
+{
+	window_unexport_waits(false, false, true, true);
 }
 
 /*
@@ -1764,6 +1780,7 @@ int main(void)
 	TEST_RUN(test_window_unexport_membarrier_fails);
 	TEST_RUN(test_cma_unexport_ends_long_copy_counted);
 	TEST_RUN(test_cma_unexport_ends_long_copy_announced);
+	TEST_RUN(test_cma_unexport_waits_past_limit);
 	TEST_RUN(test_window_words_of_dead_importers);
 	TEST_RUN(test_window_fork_private);
 	TEST_RUN(test_window_refused_with_threads);
