@@ -67,6 +67,7 @@ struct cmc {
 	struct rnic_ep *listener;      /* passive: the listening ep the request went to */
 	enum cmc_state state;
 	bool active;
+	bool remote_known;             /* remote_id is the peer's (passive: from the REQ; active: from the REP) */
 	uint32_t local_id, remote_id;
 	uint64_t tid, dreq_tid;
 	uint32_t peer_ip;
@@ -455,6 +456,7 @@ static void rx_rep(struct cmc *c, uint64_t tid, const uint8_t *mad)
 		return;
 	}
 	c->remote_id = rep.local_comm_id;
+	c->remote_known = true;
 	c->peer_qpn = rep.local_qpn;
 	c->sq_psn = rep.starting_psn;
 	c->peer_rd = rep.responder_resources;
@@ -580,6 +582,7 @@ static void rx_req(const struct roce_cm_local *l, const struct roce_port_msg *m,
 	c->peer_ip = peer_ip;
 	c->listener = ep;
 	c->remote_id = req.local_comm_id;
+	c->remote_known = true;
 	c->tid = tid;
 	c->peer_qpn = req.local_qpn;
 	c->sq_psn = req.starting_psn;
@@ -755,7 +758,13 @@ static void rx_rej(struct cmc *c, const uint8_t *mad)
 	char text[16];
 
 	roce_cm_rej_get(mad, &rej);
-	if (c->state != CMC_REQ_SENT && c->state != CMC_REP_SENT && c->state != CMC_REQ_RCVD) {
+	/*
+	 * As Linux: a REJ of our REQ only while we wait for the REP, of our REP only while we wait
+	 * for the RTU (a REJ "other" as before): a REJ of the REQ cannot end a connection that is past it.
+	 */
+	if ((rej.msg_rejected == ROCE_CM_MSG_REQ && c->state != CMC_REQ_SENT) ||
+	    (rej.msg_rejected == ROCE_CM_MSG_REP && c->state != CMC_REP_SENT) ||
+	    (c->state != CMC_REQ_SENT && c->state != CMC_REP_SENT && c->state != CMC_REQ_RCVD)) {
 		cm.st.drop_unknown++;
 		return;
 	}
@@ -898,10 +907,17 @@ void roce_cm_rx(const struct roce_cm_local *l, const struct roce_port_msg *m)
 		pthread_mutex_unlock(&cm.lock);
 		return;
 	}
-	/* every other message names our comm ID second (the remote one, from the sender) */
+	/*
+	 * Every other message names our comm ID second (the remote one, from the sender) and the
+	 * sender's first. Both must be the connection's, as Linux's cm_acquire_id(local, remote):
+	 * the address alone is anyone's on it (another port, another process), and a REJ or DREQ
+	 * from there would end the connection. The peer's ID is not known before its REP (active)
+	 * or REQ (passive): a REP, an MRA or a REJ of our REQ names it first.
+	 */
 	remote_id = roce_get32(pkt.payload + ROCE_MAD_HDR_LEN + 4);
 	c = cmc_by_id(l, remote_id);
-	if (c == NULL || c->peer_ip != ntohl(m->from.sin_addr.s_addr)) { /* (a REJ too: not an off-path abort) */
+	if (c == NULL || c->peer_ip != ntohl(m->from.sin_addr.s_addr) ||
+	    (c->remote_known && roce_get32(pkt.payload + ROCE_MAD_HDR_LEN) != c->remote_id)) {
 		cm.st.drop_unknown++;
 		pthread_mutex_unlock(&cm.lock);
 		return;

@@ -16,6 +16,7 @@
  * test_dreq_before_ack: rxe's DREQ ahead of the ACK of our SEND: the SEND still succeeds.
  * test_doca_client_mtu: doca_rdma_set_mtu caps the REQ's path MTU and the RC packets' size.
  * test_forged_source: RC packets naming the connection's QPN from another address are dropped.
+ * test_forged_ids: CM replies from the peer's address that name another sender's comm ID are dropped.
  * test_many_unanswered: twenty REQs time out at once, and all twenty connections fail.
  * test_req_flood: past 128 unanswered requests a listener refuses REQs (REJ "no resources").
  */
@@ -783,6 +784,85 @@ static void test_forged_source(void)
 	close(sock);
 }
 
+
+/* Progresses s for secs; the next CM MAD from src in *hdr if one came (false: none). */
+static bool quiet_for(struct side *s, uint32_t src, struct roce_mad_hdr *hdr, double secs)
+{
+	uint8_t mad[ROCE_MAD_LEN];
+
+	return !recv_mad_from(s, src, mad, hdr, secs);
+}
+
+/*
+ * A reply that names our comm ID and comes from the peer's address is not the peer's unless it
+ * also names the peer's comm ID (anyone on that address can send it: another port, another
+ * process). A REJ of the REP with another sender's ID does not fail the server's connection, a
+ * DREQ with one does not end it (no DREP); a REJ of the REQ, with the right IDs, is dropped once
+ * the REP is out. The connection is established by the real RTU and ended by the real DREQ.
+ */
+static void test_forged_ids(void)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	const uint32_t comm_id = 0xf0f00001u, forged = 0x0badbad0u;
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr, hdr2;
+	struct roce_cm_rep rep;
+	struct roce_cm_rej rej;
+	struct roce_cm_rtu rtu;
+	struct roce_cm_dreq dreq;
+	struct side b;
+	uint16_t port;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
+	port = listen_on_free_port(b.rdma);
+	linux_req(mad, comm_id, port);
+	send_mad(mad);
+	CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_REP);
+	roce_cm_rep_get(mad, &rep);
+
+	/* REP out: a REJ of it from another comm ID, a REJ of the REQ from the peer's */
+	rej = (struct roce_cm_rej){.local_comm_id = forged, .remote_comm_id = rep.local_comm_id,
+				   .msg_rejected = ROCE_CM_MSG_REP, .reason = ROCE_CM_REJ_CONSUMER};
+	roce_cm_rej_put(mad, hdr.tid, &rej);
+	send_mad(mad);
+	CHECK(quiet_for(&b, SRV_IP, &hdr2, 0.5));
+	CHECK(b.fail == 0 && b.est == 0);
+	rej.local_comm_id = comm_id;
+	rej.msg_rejected = ROCE_CM_MSG_REQ;
+	roce_cm_rej_put(mad, hdr.tid, &rej);
+	send_mad(mad);
+	CHECK(quiet_for(&b, SRV_IP, &hdr2, 0.5));
+	CHECK(b.fail == 0 && b.est == 0);
+	/* the real RTU: established */
+	rtu = (struct roce_cm_rtu){.local_comm_id = comm_id, .remote_comm_id = rep.local_comm_id};
+	roce_cm_rtu_put(mad, ROCE_CM_RTU, hdr.tid, &rtu);
+	send_mad(mad);
+	RUN_UNTIL_S(&b, b.est == 1, 10);
+	CHECK(b.fail == 0);
+
+	/* a DREQ from another comm ID: no DREP, still connected */
+	dreq = (struct roce_cm_dreq){.local_comm_id = forged, .remote_comm_id = rep.local_comm_id,
+				     .remote_qpn = rep.local_qpn};
+	roce_cm_dreq_put(mad, 0x0000000d00000000ull | forged, &dreq);
+	send_mad(mad);
+	CHECK(quiet_for(&b, SRV_IP, &hdr2, 0.5));
+	CHECK(b.disc == 0);
+	/* the peer's own: DREP, disconnected */
+	dreq.local_comm_id = comm_id;
+	roce_cm_dreq_put(mad, 0x0000000d00000000ull | comm_id, &dreq);
+	send_mad(mad);
+	CHECK(recv_mad(&b, mad, &hdr2) && hdr2.attr_id == ROCE_CM_DREP && hdr2.tid == (0x0000000d00000000ull | comm_id));
+	RUN_UNTIL_S(&b, b.disc == 1, 10);
+	side_down(&b);
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
 /*
  * More REQs time out at once than the CM's timer fails in one pass (16): a DOCA client dials 40
  * connections to a peer that never answers, with SOFTDOCA_ROCE_CM_RETRIES=0 (each REQ sent once,
@@ -906,6 +986,7 @@ int main(void)
 	TEST_RUN(test_dreq_before_ack);
 	TEST_RUN(test_doca_client_mtu);
 	TEST_RUN(test_forged_source);
+	TEST_RUN(test_forged_ids);
 	TEST_RUN(test_many_unanswered);
 	TEST_RUN(test_req_flood);
 	if (raw >= 0) {
