@@ -5,7 +5,7 @@
  * Active (doca_rdma_connect_to_addr): REQ (service ID of the RDMA-CM port, IP addressing header
  * in the private data), sent again every 4.6 s (2 x lifetime 16 + response timeout 20, as
  * Linux) up to 15 times or until the connection's own deadline; REP -> the qp starts, RTU;
- * REJ -> the connection fails; MRA -> wait the service timeout it names.
+ * REJ -> the connection fails; MRA -> wait the service timeout it names (once per message).
  * Passive (doca_rdma_start_listen_to_port): REQ -> a new qp and the connection request; the
  * owner's accept -> REP (its private data), RTU -> established; reject -> REJ 28 (consumer).
  * A REQ nobody on the address listens to -> REJ 8 (invalid service ID). Duplicate REQs are
@@ -68,6 +68,7 @@ struct cmc {
 	enum cmc_state state;
 	bool active;
 	bool remote_known;             /* remote_id is the peer's (passive: from the REQ; active: from the REP) */
+	bool mra_seen;                 /* the message we wait on (REQ, REP) was MRAed once: later MRAs are dropped */
 	uint32_t local_id, remote_id;
 	uint64_t tid, dreq_tid;
 	uint32_t peer_ip;
@@ -205,6 +206,7 @@ static void cmc_dreq(struct cmc *c)
 	c->dreq_tid = (uint64_t)(softhw_token_new() & 0xffffffffu) << 32 | c->local_id;
 	roce_cm_dreq_put(c->mad, c->dreq_tid, &dreq);
 	c->state = CMC_DREQ_SENT;
+	c->mra_seen = false;
 	cmc_publish(c);
 	cmc_send(c, 2 * conv_ms(CM_PACKET_LIFETIME) + conv_ms(CM_RESPONSE_TIMEOUT), cm_retries(CM_MAX_RETRIES));
 }
@@ -659,6 +661,7 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 	memcpy(rep.private_data, qp->cm_pdata, qp->cm_pdata_len);
 	roce_cm_rep_put(c->mad, c->tid, &rep);
 	c->state = CMC_REP_SENT;
+	c->mra_seen = false; /* the REP's own MRA may come */
 	cmc_publish(c);
 	cmc_send(c, peer_ms(c->peer_timeout), cm_retries(c->peer_retries)); /* as Linux: the REQ's own timing */
 	pthread_mutex_unlock(&cm.lock);
@@ -783,9 +786,21 @@ static void rx_mra(struct cmc *c, const uint8_t *mad)
 	struct roce_cm_mra mra;
 
 	roce_cm_mra_get(mad, &mra);
-	if ((c->state == CMC_REQ_SENT && mra.msg_mraed == ROCE_CM_MSG_REQ) ||
-	    (c->state == CMC_REP_SENT && mra.msg_mraed == ROCE_CM_MSG_REP))
-		c->deadline = rnic_now_ms() + peer_ms(mra.service_timeout) + 2 * conv_ms(CM_PACKET_LIFETIME);
+	if ((c->state != CMC_REQ_SENT || mra.msg_mraed != ROCE_CM_MSG_REQ) &&
+	    (c->state != CMC_REP_SENT || mra.msg_mraed != ROCE_CM_MSG_REP))
+		return;
+	/*
+	 * One MRA per message, as Linux's MRA_REQ_RCVD / MRA_REP_RCVD: an MRA every few hundred ms
+	 * (the peer's, or anyone's on its address before we know its comm ID) would otherwise put
+	 * the resend off for ever, and the connection attempt never ends. Later ones are dropped;
+	 * the resends (and their count) go on from the wait this one asked.
+	 */
+	if (c->mra_seen) {
+		cm.st.drop_unknown++;
+		return;
+	}
+	c->mra_seen = true;
+	c->deadline = rnic_now_ms() + peer_ms(mra.service_timeout) + 2 * conv_ms(CM_PACKET_LIFETIME);
 }
 
 static void rx_dreq(struct cmc *c, uint64_t tid, const uint8_t *mad)

@@ -17,6 +17,7 @@
  * test_doca_client_mtu: doca_rdma_set_mtu caps the REQ's path MTU and the RC packets' size.
  * test_forged_source: RC packets naming the connection's QPN from another address are dropped.
  * test_forged_ids: CM replies from the peer's address that name another sender's comm ID are dropped.
+ * test_mra_once: an MRA every 300 ms puts a DOCA client's REQ resend off once, not for ever.
  * test_many_unanswered: twenty REQs time out at once, and all twenty connections fail.
  * test_req_flood: past 128 unanswered requests a listener refuses REQs (REJ "no resources").
  */
@@ -863,6 +864,66 @@ static void test_forged_ids(void)
 	close(sock);
 }
 
+
+/*
+ * MRAs every 300 ms put a DOCA client's REQ resend off once only (as Linux's MRA_REQ_RCVD): with
+ * no resend left (SOFTDOCA_ROCE_CM_RETRIES=0) the connection fails with the first MRA's wait
+ * (2 x 268 ms + its service timeout, 1 ms for code 0), not never. Before, that: a REJ of a REP
+ * while our REQ waits (we sent no REP) fails nothing.
+ */
+static void test_mra_once(void)
+{
+	struct doca_dev *dev = open_ibdev("mlx5_0");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	const uint32_t cli = 0x7f4d0101u; /* 127.77.1.1 */
+	struct side a;
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr, hdr2;
+	struct roce_cm_req req;
+	struct roce_cm_rej rej;
+	struct roce_cm_mra mra;
+	struct doca_rdma_addr *addr = NULL;
+	unsigned sent = 0;
+	double t0;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	side_create(&a, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(a.rdma)));
+	setenv("SOFTDOCA_ROCE_CM_RETRIES", "0", 1);
+	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.77.3.1", 7471, &addr));
+	CHECK_OK(doca_rdma_connect_to_addr(a.rdma, addr, (union doca_data){.ptr = &a}));
+	CHECK(recv_mad_from(&a, cli, mad, &hdr, 10) && hdr.attr_id == ROCE_CM_REQ);
+	unsetenv("SOFTDOCA_ROCE_CM_RETRIES");
+	roce_cm_req_get(mad, &req);
+
+	rej = (struct roce_cm_rej){.local_comm_id = 0xfeed0002, .remote_comm_id = req.local_comm_id,
+				   .msg_rejected = ROCE_CM_MSG_REP, .reason = ROCE_CM_REJ_CONSUMER};
+	roce_cm_rej_put(mad, hdr.tid, &rej);
+	send_mad_to(cli, mad);
+	CHECK(quiet_for(&a, cli, &hdr2, 0.2));
+	CHECK(a.fail == 0);
+
+	mra = (struct roce_cm_mra){.local_comm_id = 0xfeed0002, .remote_comm_id = req.local_comm_id,
+				   .msg_mraed = ROCE_CM_MSG_REQ, .service_timeout = 0};
+	roce_cm_mra_put(mad, hdr.tid, &mra);
+	t0 = now_s();
+	while (a.fail == 0 && now_s() < t0 + 6) {
+		send_mad_to(cli, mad);
+		sent++;
+		for (double next = now_s() + 0.3; a.fail == 0 && now_s() < next;)
+			if (doca_pe_progress(a.pe) == 0)
+				nap();
+	}
+	printf("an MRA every 300 ms: the connection %s after %.2f s (%u MRAs)\n", a.fail != 0 ? "failed" : "still waits",
+	       now_s() - t0, sent);
+	CHECK(a.fail == 1 && a.est == 0 && now_s() - t0 < 3);
+	side_down(&a);
+	CHECK_OK(doca_rdma_addr_destroy(addr));
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
 /*
  * More REQs time out at once than the CM's timer fails in one pass (16): a DOCA client dials 40
  * connections to a peer that never answers, with SOFTDOCA_ROCE_CM_RETRIES=0 (each REQ sent once,
@@ -987,6 +1048,7 @@ int main(void)
 	TEST_RUN(test_doca_client_mtu);
 	TEST_RUN(test_forged_source);
 	TEST_RUN(test_forged_ids);
+	TEST_RUN(test_mra_once);
 	TEST_RUN(test_many_unanswered);
 	TEST_RUN(test_req_flood);
 	if (raw >= 0) {
