@@ -98,7 +98,6 @@ static struct {
 	pthread_mutex_t lock;
 	struct cmc *conns;
 	struct cml *listeners;
-	uint32_t seq;
 	uint32_t psn;                  /* QP1's BTH PSN */
 	struct cm_ending {
 		struct rnic_qp *qp;
@@ -277,19 +276,41 @@ static struct cmc *cmc_by_id(const struct roce_cm_local *l, uint32_t local_id)
 	return NULL;
 }
 
+/* Tries at a comm ID no connection of ours holds: 22 random bits make a second one rare. */
+#define CM_ID_TRIES 16
+
+/*
+ * A new record with its comm ID: the owner bits name this process (the port routes replies by
+ * them), the 22 others are random for each connection. A peer's replies carry the ID back, so
+ * it must not be guessable: counted up from the last one, an off-path sender could predict the
+ * next and complete a handshake it forged (a REQ claiming another address, then its RTU), or
+ * end another's connection. Random also means a later process in the same registry slot does
+ * not reuse the IDs of the one before (peers may still hold them in time-wait).
+ */
 static struct cmc *cmc_new(const struct roce_cm_local *l, struct rnic_qp *qp)
 {
 	struct cmc *c = calloc(1, sizeof(*c));
+	int tries = 0;
 
 	if (c == NULL)
 		return NULL;
 	c->l = l;
 	c->qp = qp;
-	if (cm.seq == 0) /* random start: a later process in the same registry slot uses other IDs */
-		cm.seq = (uint32_t)softhw_token_new() & 0x3fffff;
-	pthread_mutex_lock(l->lock);
-	c->local_id = roce_port_comm_id(l->port, ++cm.seq);
-	pthread_mutex_unlock(l->lock);
+	for (;;) {
+		bool used = false;
+
+		pthread_mutex_lock(l->lock);
+		c->local_id = roce_port_comm_id(l->port, (uint32_t)softhw_token_new());
+		pthread_mutex_unlock(l->lock);
+		for (const struct cmc *o = cm.conns; o != NULL && !used; o = o->next)
+			used = o->local_id == c->local_id;
+		if (!used)
+			break;
+		if (++tries == CM_ID_TRIES) { /* (4 million IDs: the process would run out of memory first) */
+			free(c);
+			return NULL;
+		}
+	}
 	c->next = cm.conns;
 	cm.conns = c;
 	return c;

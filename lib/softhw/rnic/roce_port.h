@@ -160,7 +160,7 @@ void roce_port_timer(struct roce_port *p, uint64_t now);
  */
 bool roce_port_take_pause(struct roce_port *p);
 
-/* A CM local communication ID whose replies come back to this process. */
+/* A CM local communication ID whose replies come back to this process: its owner bits, seq's low 22 (roce_cm.c: random). */
 uint32_t roce_port_comm_id(const struct roce_port *p, uint32_t seq);
 
 /* The UDP source port the QP's datagrams leave from (the ICRC covers it). */

@@ -18,6 +18,7 @@
  * test_forged_source: RC packets naming the connection's QPN from another address are dropped.
  * test_forged_ids: CM replies from the peer's address that name another sender's comm ID are dropped.
  * test_mra_once: an MRA every 300 ms puts a DOCA client's REQ resend off once, not for ever.
+ * test_random_ids: our comm IDs keep the owner bits and are random in the others.
  * test_many_unanswered: twenty REQs time out at once, and all twenty connections fail.
  * test_req_flood: past 128 unanswered requests a listener refuses REQs (REJ "no resources").
  */
@@ -924,6 +925,56 @@ static void test_mra_once(void)
 	close(sock);
 }
 
+
+/*
+ * Our comm IDs are not guessable: eight REQs get eight REPs whose comm IDs keep the process's
+ * owner bits (the port routes replies by them) and differ in their 22 random ones, none close
+ * to the one before (they were counted up by one).
+ */
+static void test_random_ids(void)
+{
+	enum { N = 8 };
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr;
+	struct roce_cm_rep rep;
+	uint32_t id[N];
+	unsigned close_ids = 0;
+	struct side b;
+	uint16_t port;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
+	CHECK_OK(doca_rdma_set_max_num_connections(b.rdma, N));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
+	port = listen_on_free_port(b.rdma);
+	for (int i = 0; i < N; i++) {
+		linux_req(mad, 0x1d000000u + (uint32_t)i, port);
+		send_mad(mad);
+		CHECK(recv_mad(&b, mad, &hdr) && hdr.attr_id == ROCE_CM_REP);
+		roce_cm_rep_get(mad, &rep);
+		CHECK(rep.remote_comm_id == 0x1d000000u + (uint32_t)i);
+		id[i] = rep.local_comm_id;
+	}
+	for (int i = 1; i < N; i++) {
+		uint32_t d = (id[i] - id[i - 1]) & 0x3fffff;
+
+		CHECK(id[i] >> 22 == id[0] >> 22 && id[0] >> 22 != 0);
+		for (int j = 0; j < i; j++)
+			CHECK(id[i] != id[j]);
+		close_ids += d < 16 || d > 0x3fffff - 16;
+	}
+	printf("comm IDs of %d REPs: %08x %08x %08x ... (%u of them within 16 of the one before)\n", N, id[0], id[1],
+	       id[2], close_ids);
+	CHECK(close_ids < 2);
+	side_down(&b);
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
 /*
  * More REQs time out at once than the CM's timer fails in one pass (16): a DOCA client dials 40
  * connections to a peer that never answers, with SOFTDOCA_ROCE_CM_RETRIES=0 (each REQ sent once,
@@ -1049,6 +1100,7 @@ int main(void)
 	TEST_RUN(test_forged_source);
 	TEST_RUN(test_forged_ids);
 	TEST_RUN(test_mra_once);
+	TEST_RUN(test_random_ids);
 	TEST_RUN(test_many_unanswered);
 	TEST_RUN(test_req_flood);
 	if (raw >= 0) {
