@@ -119,6 +119,14 @@ static uint64_t conv_ms(uint8_t t)
  * one peer cannot hold a connection for hours (31 would be 2.4 h a time) */
 #define CM_PEER_TIMEOUT_MAX 22
 
+/*
+ * A peer's REQ also asks how often our REP is sent again (max CM retries, up to 15): at most 5,
+ * so one REQ, whose source address anyone can write, has us send at most 6 REPs to that address
+ * (16 before). Five resends at Linux's 4 s still cover 24 s of lost REPs (a lost RTU needs none:
+ * the client's first packet establishes the connection).
+ */
+#define CM_PEER_RETRIES_MAX 5
+
 static uint64_t peer_ms(uint8_t t)
 {
 	return conv_ms(t < CM_PEER_TIMEOUT_MAX ? t : CM_PEER_TIMEOUT_MAX);
@@ -684,7 +692,9 @@ void roce_cm_answer(struct rnic_qp *qp, doca_error_t status)
 	c->state = CMC_REP_SENT;
 	c->mra_seen = false; /* the REP's own MRA may come */
 	cmc_publish(c);
-	cmc_send(c, peer_ms(c->peer_timeout), cm_retries(c->peer_retries)); /* as Linux: the REQ's own timing */
+	/* as Linux: the REQ's own timing, with fewer resends if it asks more than CM_PEER_RETRIES_MAX */
+	cmc_send(c, peer_ms(c->peer_timeout),
+		 cm_retries(c->peer_retries < CM_PEER_RETRIES_MAX ? c->peer_retries : CM_PEER_RETRIES_MAX));
 	pthread_mutex_unlock(&cm.lock);
 	/* the engine is up before the RTU (RTR): the active side may send right after it */
 	if (cm_start(c, qp, c->data, false, false))

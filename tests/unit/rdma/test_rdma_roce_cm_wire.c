@@ -19,6 +19,7 @@
  * test_forged_ids: CM replies from the peer's address that name another sender's comm ID are dropped.
  * test_mra_once: an MRA every 300 ms puts a DOCA client's REQ resend off once, not for ever.
  * test_random_ids: our comm IDs keep the owner bits and are random in the others.
+ * test_rep_retries: a REQ asking 15 CM retries gets our REP 6 times, not 16.
  * test_many_unanswered: twenty REQs time out at once, and all twenty connections fail.
  * test_req_flood: past 128 unanswered requests a listener refuses REQs (REJ "no resources").
  */
@@ -975,6 +976,49 @@ static void test_random_ids(void)
 	close(sock);
 }
 
+
+/*
+ * A REQ asking 15 CM retries and a 1 ms REP resend time (code 0, as one with a forged source may)
+ * gets our REP 6 times in all (5 resends), not 16; then the connection fails.
+ */
+static void test_rep_retries(void)
+{
+	const uint32_t comm_id = 0x2e900001u;
+	struct doca_dev *dev = open_ibdev("mlx5_1");
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+	uint8_t mad[ROCE_MAD_LEN];
+	struct roce_mad_hdr hdr;
+	struct roce_cm_req req;
+	unsigned reps = 0, other = 0;
+	struct side b;
+	uint16_t port;
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
+	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
+	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
+	port = listen_on_free_port(b.rdma);
+	linux_req(mad, comm_id, port);
+	roce_cm_req_get(mad, &req);
+	CHECK(req.max_cm_retries == 15);
+	req.local_cm_timeout = 0;
+	roce_cm_req_put(mad, 0x0000000a00000000ull | comm_id, &req);
+	send_mad(mad);
+	while (recv_mad_from(&b, SRV_IP, mad, &hdr, 1.5)) {
+		if (hdr.attr_id == ROCE_CM_REP)
+			reps++;
+		else
+			other++;
+	}
+	printf("a REQ asking 15 CM retries: %u REPs, %u other MADs\n", reps, other);
+	CHECK(reps == 6 && other == 0);
+	RUN_UNTIL_S(&b, b.fail == 1, 10);
+	side_down(&b);
+	CHECK_OK(doca_dev_close(dev));
+	close(sock);
+}
+
 /*
  * More REQs time out at once than the CM's timer fails in one pass (16): a DOCA client dials 40
  * connections to a peer that never answers, with SOFTDOCA_ROCE_CM_RETRIES=0 (each REQ sent once,
@@ -1101,6 +1145,7 @@ int main(void)
 	TEST_RUN(test_forged_ids);
 	TEST_RUN(test_mra_once);
 	TEST_RUN(test_random_ids);
+	TEST_RUN(test_rep_retries);
 	TEST_RUN(test_many_unanswered);
 	TEST_RUN(test_req_flood);
 	if (raw >= 0) {
