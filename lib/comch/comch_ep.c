@@ -602,10 +602,14 @@ bool comch_ep_poll(struct comch_ep *ep, void (*on_listen)(struct comch_ep *ep), 
 	 * server with clients yet to say HELLO wakes at their deadlines, not every retry tick). */
 	if (ep->keep_timer)
 		next = next == UINT64_MAX || tick_until(next, now) > COMCH_RETRY_NS ? now + COMCH_RETRY_NS : next;
-	if (next == UINT64_MAX)
+	if (next == UINT64_MAX) {
 		tick_set(ep, 0);
-	else if (ep->tick_ns == 0 || ep->tick_ns > tick_until(next, now) || ep->tick_ns < tick_until(next, now) / 2)
-		tick_set(ep, tick_until(next, now)); /* (not on every poll: a tick a little early is fine) */
+	} else {
+		const uint64_t until = tick_until(next, now);
+
+		if (ep->tick_ns == 0 || ep->tick_ns > until || ep->tick_ns < until / 2)
+			tick_set(ep, until); /* (not on every poll: a tick a little early is fine) */
+	}
 	return did;
 }
 

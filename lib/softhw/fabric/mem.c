@@ -204,7 +204,6 @@ static void service_refuse(void *arg, int fd, doca_error_t why, const char *reas
 	(void)softhw_fabric_send(fd, &m, sizeof(m), NULL, 0);
 }
 
-/* A connection the guard admitted joins the table. Lock held. */
 static uint64_t mono_ms(void)
 {
 	struct timespec ts;
@@ -226,6 +225,7 @@ static uint64_t hello_ms(void)
 	return ms > 0 && ms <= 600000 ? (uint64_t)ms : MEM_HELLO_TIMEOUT_MS;
 }
 
+/* A connection the guard admitted joins the table. Lock held. */
 static void service_admit(void *arg, int fd, const struct softhw_peer *peer)
 {
 	(void)arg;
@@ -381,15 +381,16 @@ static void serve_share(struct mem_conn *c, struct mem_msg *rep, int fds[2])
 	} else if (!share_for(c, e) && !(e->guarded && own_user(c))) {
 		rep->status = DOCA_ERROR_NOT_SUPPORTED;
 	} else {
+		/* the window's memfd, then the control segment's; for a slot alone (len 0) the latter only */
+		int *ctl = e->shared ? &fds[1] : &fds[0];
 		char path[40];
 
-		/* the window's memfd (none for a slot alone: len 0), then the control segment's */
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", e->share.fd);
-		fds[0] = !e->shared ? -1 :
-			 (e->rights & (SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC)) ? fcntl(e->share.fd, F_DUPFD_CLOEXEC, 0) :
-										   open(path, O_RDONLY | O_CLOEXEC);
-		fds[1] = fcntl(softhw_share_ctl_fd(), F_DUPFD_CLOEXEC, 0);
-		if ((e->shared && fds[0] < 0) || fds[1] < 0) {
+		if (e->shared)
+			fds[0] = (e->rights & (SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC)) ? fcntl(e->share.fd, F_DUPFD_CLOEXEC, 0)
+										       : open(path, O_RDONLY | O_CLOEXEC);
+		*ctl = fcntl(softhw_share_ctl_fd(), F_DUPFD_CLOEXEC, 0);
+		if (fds[0] < 0 || *ctl < 0) {
 			rep->status = DOCA_ERROR_OPERATING_SYSTEM;
 		} else {
 			softhw_share_hold_owner(); /* before any importer can look at it */
@@ -534,10 +535,9 @@ static void service_request(struct mem_conn *c)
 	if (fd >= 0)
 		close(fd); /* mapped (or refused): the descriptor itself is not needed */
 	/* MEM_SHARE: the window's memfd and the control segment's, or the latter alone */
-	const int *send_fds = rep.status != DOCA_SUCCESS ? NULL : out_fds[0] >= 0 ? out_fds : out_fds[1] >= 0 ? &out_fds[1] : NULL;
-	const int send_n = send_fds == NULL ? 0 : send_fds == out_fds ? 2 : 1;
+	const int send_n = rep.status != DOCA_SUCCESS ? 0 : (out_fds[0] >= 0) + (out_fds[1] >= 0);
 
-	if (softhw_fabric_send(c->fd, &rep, sizeof(rep), send_fds, send_n) < 0 ||
+	if (softhw_fabric_send(c->fd, &rep, sizeof(rep), send_n > 0 ? out_fds : NULL, send_n) < 0 ||
 	    (req.op == MEM_HELLO && rep.status != DOCA_SUCCESS)) { /* no second guess on the same connection */
 		pthread_mutex_lock(&svc.lock);
 		conn_close(c);

@@ -668,6 +668,14 @@ static uint32_t slot_find(void)
 	return SHARE_SLOTS;
 }
 
+/* Slot `slot` is export `id`'s from now on (its count is 0: every access counted in was counted out). */
+static void slot_open(struct softhw_share_grant *g, uint32_t slot, uint64_t id)
+{
+	g->slot = slot;
+	ex.slot_state[slot] = 1;
+	__atomic_store_n(&ex.ctl->slots[slot].live, id, __ATOMIC_RELEASE);
+}
+
 bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)(uint64_t lo, uint64_t hi),
 			 struct softhw_share_grant *g, const char **why)
 {
@@ -738,9 +746,7 @@ bool softhw_share_export(void *addr, uint64_t len, uint64_t id, bool (*conflict)
 	g->len = hi - lo;
 	g->fd = r->fd;
 	g->offset = lo - (uint64_t)(uintptr_t)r->base;
-	g->slot = slot;
-	ex.slot_state[slot] = 1; /* (its busy count is 0: every access counted in was counted out) */
-	__atomic_store_n(&ex.ctl->slots[slot].live, id, __ATOMIC_RELEASE);
+	slot_open(g, slot, id);
 	return true;
 #endif
 }
@@ -763,19 +769,41 @@ bool softhw_share_guard(void *addr, uint64_t id, struct softhw_share_grant *g, c
 	memset(g, 0, sizeof(*g));
 	g->base = addr; /* (for log lines) */
 	g->fd = -1;
-	g->slot = slot;
-	ex.slot_state[slot] = 1;
-	__atomic_store_n(&ex.ctl->slots[slot].live, id, __ATOMIC_RELEASE);
+	slot_open(g, slot, id);
 	return true;
 #endif
 }
 
 /*
- * Waits until *w is 0, or owner's slot is no longer `want` (a word given back and claimed for
- * another slot: its accesses are not this export's); false when UNEXPORT_WAIT_MS since `start` passed.
+ * Does the claimer of word `own` still run (a zombie does not: it can access nothing)? A
+ * guard's end waits for it as long as it does: a cross-memory write has nothing to absorb it
+ * (a window's late store lands in its memfd, no longer the application's memory).
  */
-static bool claimer_alive(uint64_t own);
+static bool claimer_alive(uint64_t own)
+{
+	pid_t pid = (pid_t)(own >> 32);
+	char path[40], buf[128];
+	const char *paren;
+	FILE *f;
+	bool zombie = false;
 
+	if (pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (f != NULL) {
+		if (fgets(buf, sizeof(buf), f) != NULL && (paren = strrchr(buf, ')')) != NULL)
+			zombie = paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+		fclose(f);
+	}
+	return !zombie;
+}
+
+/*
+ * Waits until *w is 0, or owner's slot is no longer `want` (a word given back and claimed for
+ * another slot: its accesses are not this export's); false when UNEXPORT_WAIT_MS since `start`
+ * passed, unless `patient` and the word's claimer still runs.
+ */
 static bool wait_zero(uint32_t *w, const struct share_acc *owner, uint32_t want, const struct timespec *start,
 		      bool patient)
 {
@@ -989,6 +1017,7 @@ struct softhw_share_view {
 	struct share_acc *acc; /* claimed (serialised accesses, membarrier on both sides), or NULL */
 	uint64_t mark;         /* process_mark() at the claim: a fork child counts its accesses instead */
 	bool counted;          /* a guard's view: acc->act counts its accesses (atomics) */
+	uint32_t *count;       /* where accesses not announced are counted: slot->busy, or a guard's acc->act */
 };
 
 /*
@@ -1027,31 +1056,6 @@ static uint64_t process_mark(void)
 	/* (the counter is copied into a child, so its next value is one no parent view holds) */
 	fresh = __atomic_add_fetch(&proc_mark_last, 1, __ATOMIC_RELAXED);
 	return __atomic_compare_exchange_n(p, &cur, fresh, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ? fresh : cur;
-}
-
-/*
- * Does the claimer of word `own` still run (a zombie does not: it can access nothing)? A
- * guard's end waits for it as long as it does: a cross-memory write has nothing to absorb it
- * (a window's late store lands in its memfd, no longer the application's memory).
- */
-static bool claimer_alive(uint64_t own)
-{
-	pid_t pid = (pid_t)(own >> 32);
-	char path[40], buf[128];
-	const char *paren;
-	FILE *f;
-	bool zombie = false;
-
-	if (pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH))
-		return false;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (f != NULL) {
-		if (fgets(buf, sizeof(buf), f) != NULL && (paren = strrchr(buf, ')')) != NULL)
-			zombie = paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
-		fclose(f);
-	}
-	return !zombie;
 }
 
 /* Is the claimer of word `own` gone (and reaped: a zombie still answers kill)? */
@@ -1143,6 +1147,7 @@ doca_error_t softhw_share_view_open(int win_fd, uint64_t offset, uint64_t len, b
 		free(v);
 		return DOCA_ERROR_FULL;
 	}
+	v->count = guard_only ? &v->acc->act : &v->slot->busy;
 	*view = v;
 	return DOCA_SUCCESS;
 }
@@ -1185,7 +1190,7 @@ void softhw_share_view_close(struct softhw_share_view *v)
  */
 static inline __attribute__((always_inline)) void view_leave(struct softhw_share_view *v)
 {
-	uint32_t *w = &v->slot->busy;
+	uint32_t *w = v->count;
 
 	if (view_fast(v)) {
 		w = &v->acc->act;
@@ -1208,7 +1213,7 @@ static inline __attribute__((always_inline)) doca_error_t view_enter(struct soft
 		 * membarrier(), which runs a full barrier here before it reads `act`. */
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	} else {
-		__atomic_fetch_add(&v->slot->busy, 1, __ATOMIC_SEQ_CST);
+		__atomic_fetch_add(v->count, 1, __ATOMIC_SEQ_CST);
 	}
 	if (__atomic_load_n(&v->slot->live, __ATOMIC_SEQ_CST) == v->id && !owner_gone(v->ctl))
 		return DOCA_SUCCESS;
@@ -1216,28 +1221,17 @@ static inline __attribute__((always_inline)) doca_error_t view_enter(struct soft
 	return owner_gone(v->ctl) ? DOCA_ERROR_CONNECTION_ABORTED : DOCA_ERROR_IO_FAILED;
 }
 
+/* (a window's view: its slot covers the partial pages too; a guard's counts in its own word) */
 doca_error_t softhw_share_view_hold(struct softhw_share_view *v)
 {
-	if (!v->counted)
-		return view_enter(v); /* (a window's view: its slot covers the partial pages too) */
-	if (!view_own_word(v))
+	if (v->counted && !view_own_word(v))
 		return DOCA_ERROR_NOT_SUPPORTED; /* a fork child: the word is its parent's */
-	__atomic_fetch_add(&v->acc->act, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&v->slot->live, __ATOMIC_SEQ_CST) == v->id && !owner_gone(v->ctl))
-		return DOCA_SUCCESS;
-	softhw_share_view_release(v);
-	return owner_gone(v->ctl) ? DOCA_ERROR_CONNECTION_ABORTED : DOCA_ERROR_IO_FAILED;
+	return view_enter(v);
 }
 
 void softhw_share_view_release(struct softhw_share_view *v)
 {
-	if (!v->counted) {
-		view_leave(v);
-		return;
-	}
-	__atomic_fetch_sub(&v->acc->act, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&v->slot->live, __ATOMIC_SEQ_CST) != v->id)
-		(void)softhw_futex(&v->acc->act, FUTEX_WAKE, INT_MAX, NULL); /* the exporter waits */
+	view_leave(v);
 }
 
 doca_error_t softhw_share_view_copy(struct softhw_share_view *v, uint64_t off, void *local, uint64_t len, bool write)
