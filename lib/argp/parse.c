@@ -18,6 +18,7 @@
 #include "argp_priv.h"
 #include "doca_version.h"
 #include "softhw/base/sdk_log.h"
+#include "softhw/base/small_file.h"
 
 SDK_LOG_REGISTER(ARGP_PARSE);
 
@@ -525,88 +526,34 @@ static doca_error_t apply_object(struct run *r, const struct softdoca_argp_json 
 	return DOCA_SUCCESS;
 }
 
-static const char *file_kind(mode_t mode)
-{
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISCHR(mode) || S_ISBLK(mode))
-		return "a device";
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	return "not a regular file";
-}
-
-/*
- * The whole -j file, NUL-terminated, into *text (to free). Only a regular file of at most
- * JSON_FILE_MAX bytes: a FIFO, a pipe, a device or a /proc file (whose size reads as 0) is
- * refused at once instead of blocking in open() or parsing as empty. Reports why.
- */
+/* The whole -j file, NUL-terminated, into *text (to free): softhw_small_file_read's rule, at
+ * most JSON_FILE_MAX bytes. Reports why. */
 static doca_error_t read_file(const struct run *r, const char *path, char **text, size_t *len)
 {
-	/* O_NONBLOCK: opening a FIFO that nobody writes to returns at once (and is refused) */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	size_t size, got = 0;
-	char *buf;
-	int e;
+	struct softhw_small_file f = {0};
 
-	if (fd < 0)
-		goto fail;
-	if (fstat(fd, &st) != 0)
-		goto fail_fd;
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
+	switch (softhw_small_file_read(path, JSON_FILE_MAX, &f)) {
+	case SOFTHW_SMALL_FILE_OK:
+		*text = f.text;
+		*len = f.len;
+		return DOCA_SUCCESS;
+	case SOFTHW_SMALL_FILE_NOT_REGULAR:
 		return input_error(r, DOCA_ERROR_IO_FAILED,
 				   "cannot read JSON file \"%s\" (-j/--json): it is %s; give a regular file", path,
-				   file_kind(st.st_mode));
-	}
-	if (st.st_size > (off_t)JSON_FILE_MAX) {
-		close(fd);
+				   softhw_file_kind(f.mode));
+	case SOFTHW_SMALL_FILE_TOO_BIG:
 		return input_error(r, DOCA_ERROR_IO_FAILED,
 				   "cannot read JSON file \"%s\" (-j/--json): it is %lld bytes, more than the limit of %u bytes",
-				   path, (long long)st.st_size, JSON_FILE_MAX);
-	}
-	size = (size_t)st.st_size;
-	buf = malloc(size + 2);
-	if (buf == NULL) {
-		close(fd);
+				   path, f.size, JSON_FILE_MAX);
+	case SOFTHW_SMALL_FILE_NO_MEMORY:
 		return out_of_memory();
-	}
-	/* One byte more than its size: a file that grows meanwhile is noticed. */
-	while (got < size + 1) {
-		ssize_t n = read(fd, buf + got, size + 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			e = errno;
-			free(buf);
-			errno = e;
-			goto fail_fd;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	if (got > size) {
-		free(buf);
+	case SOFTHW_SMALL_FILE_CHANGED:
 		return input_error(r, DOCA_ERROR_IO_FAILED,
 				   "cannot read JSON file \"%s\" (-j/--json): it changed while it was read", path);
+	default: /* OPEN, READ: errno */
+		return input_error(r, DOCA_ERROR_IO_FAILED, "cannot read JSON file \"%s\" (-j/--json): %s", path,
+				   strerror(errno));
 	}
-	buf[got] = '\0';
-	*text = buf;
-	*len = got;
-	return DOCA_SUCCESS;
-fail_fd:
-	e = errno;
-	close(fd);
-	errno = e;
-fail:
-	return input_error(r, DOCA_ERROR_IO_FAILED, "cannot read JSON file \"%s\" (-j/--json): %s", path,
-			   strerror(errno));
 }
 
 static doca_error_t load_json(struct run *r, const char *path)

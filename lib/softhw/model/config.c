@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "softhw/base/sdk_log.h"
+#include "softhw/base/small_file.h"
 #include "model_priv.h"
 
 SDK_LOG_REGISTER(SOFTHW_MODEL_CONFIG);
@@ -637,86 +638,44 @@ static bool check_card(const char *path, const struct model_card_spec *card)
 	return true;
 }
 
-static const char *file_kind(mode_t mode)
-{
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISCHR(mode) || S_ISBLK(mode))
-		return "a device";
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	return "not a regular file";
-}
-
 /*
- * The whole file, NUL-terminated, into *text (to free). Only a regular file of at most
- * CONFIG_MAX_BYTES, without NUL bytes: a FIFO, a device such as /dev/zero or a huge file is
- * refused at once instead of being read forever. Reports why and returns BAD_CONFIG.
+ * The whole file, NUL-terminated, into *text (to free): softhw_small_file_read's rule (a regular
+ * file, at most CONFIG_MAX_BYTES), and no NUL byte. Reports why and returns BAD_CONFIG.
  */
 static doca_error_t config_read(const char *path, char **text)
 {
-	/* O_NONBLOCK: opening a FIFO that nobody writes to returns at once (and is refused) */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct softhw_small_file f = {0};
 	const char *nul;
-	struct stat st;
-	size_t size, got = 0;
 	char *buf;
+	size_t got;
 
-	if (fd < 0) {
+	switch (softhw_small_file_read(path, CONFIG_MAX_BYTES, &f)) {
+	case SOFTHW_SMALL_FILE_OK:
+		break;
+	case SOFTHW_SMALL_FILE_OPEN:
 		model_report(path, 0, "cannot read the device configuration (%s); fix SOFTDOCA_CONFIG or the file",
 			     strerror(errno));
 		return DOCA_ERROR_BAD_CONFIG;
-	}
-	if (fstat(fd, &st) != 0) {
-		model_report(path, 0, "cannot read the device configuration (%s); fix SOFTDOCA_CONFIG or the file",
-			     strerror(errno));
-		close(fd);
-		return DOCA_ERROR_BAD_CONFIG;
-	}
-	if (!S_ISREG(st.st_mode)) {
+	case SOFTHW_SMALL_FILE_NOT_REGULAR:
 		model_report(path, 0, "the device configuration is %s; SOFTDOCA_CONFIG must name a regular file (of at most %u bytes)",
-			     file_kind(st.st_mode), CONFIG_MAX_BYTES);
-		close(fd);
+			     softhw_file_kind(f.mode), CONFIG_MAX_BYTES);
 		return DOCA_ERROR_BAD_CONFIG;
-	}
-	if (st.st_size > (off_t)CONFIG_MAX_BYTES) {
+	case SOFTHW_SMALL_FILE_TOO_BIG:
 		model_report(path, 0, "the device configuration is %lld bytes, more than the limit of %u bytes; fix SOFTDOCA_CONFIG or the file",
-			     (long long)st.st_size, CONFIG_MAX_BYTES);
-		close(fd);
+			     f.size, CONFIG_MAX_BYTES);
 		return DOCA_ERROR_BAD_CONFIG;
-	}
-	size = (size_t)st.st_size;
-	buf = malloc(size + 2);
-	if (buf == NULL) {
+	case SOFTHW_SMALL_FILE_NO_MEMORY:
 		model_report(path, 0, "out of memory for the device configuration");
-		close(fd);
 		return DOCA_ERROR_NO_MEMORY;
-	}
-	/* one byte more than its size: a file that grows meanwhile is noticed */
-	while (got < size + 1) {
-		ssize_t n = read(fd, buf + got, size + 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			model_report(path, 0, "read error (%s)", strerror(errno));
-			close(fd);
-			free(buf);
-			return DOCA_ERROR_BAD_CONFIG;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	if (got > size) {
+	case SOFTHW_SMALL_FILE_READ:
+		model_report(path, 0, "read error (%s)", strerror(errno));
+		return DOCA_ERROR_BAD_CONFIG;
+	case SOFTHW_SMALL_FILE_CHANGED:
 		model_report(path, 0, "the device configuration changed while it was read; load it again once it is written");
-		free(buf);
 		return DOCA_ERROR_BAD_CONFIG;
 	}
-	buf[got] = '\0';
+	buf = f.text;
+	got = f.len;
 	nul = memchr(buf, '\0', got);
 	if (nul != NULL) {
 		unsigned line = 1;
