@@ -655,8 +655,10 @@ int main(int argc, char **argv)
 	};
 	struct doca_log_backend *sdk;
 
-	if (argc == 3 && strcmp(argv[1], "exporter") == 0)
+	if (argc == 3 && strcmp(argv[1], "exporter") == 0) {
+		TEST_ROLE();
 		return exporter_main(argv[2]);
+	}
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s <scenario> [cma|service]\n", argv[0]);
 		return 2;

@@ -2633,6 +2633,7 @@ int main(int argc, char **argv)
 	ssize_t n;
 
 	if (argc == 3 && strcmp(argv[1], "child") == 0) {
+		TEST_ROLE();
 		for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
 			if (strcmp(scenarios[i].name, argv[2]) == 0) {
 				child_init();

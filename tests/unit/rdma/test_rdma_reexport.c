@@ -354,10 +354,14 @@ static void test_reexport(void)
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
-	if (argc > 1 && strcmp(argv[1], "exporter") == 0)
+	if (argc > 1 && strcmp(argv[1], "exporter") == 0) {
+		TEST_ROLE();
 		return exporter_main();
-	if (argc > 1 && strcmp(argv[1], "target") == 0)
+	}
+	if (argc > 1 && strcmp(argv[1], "target") == 0) {
+		TEST_ROLE();
 		return target_main();
+	}
 	TEST_RUN(test_reexport);
 	TEST_EXIT();
 }

@@ -1172,6 +1172,7 @@ int main(int argc, char **argv)
 		with_stream_card = false;
 		if (argv[1][0] == 'b') {
 			ibdev_b = argv[2];
+			TEST_ROLE();
 			return run_b(STDIN_FILENO, out);
 		}
 		ibdev_a = argv[2];

@@ -977,8 +977,10 @@ int main(int argc, char **argv)
 	struct doca_log_backend *sdk_log = NULL;
 	ssize_t n;
 
-	if (argc == 4 && strcmp(argv[1], "--child") == 0)
+	if (argc == 4 && strcmp(argv[1], "--child") == 0) {
+		TEST_ROLE();
 		return child_main(atoi(argv[2]), atoi(argv[3]));
+	}
 	signal(SIGPIPE, SIG_IGN);
 	n = readlink("/proc/self/exe", self_path, sizeof(self_path) - 1);
 	if (n <= 0)
