@@ -282,6 +282,18 @@ static doca_error_t record_json(struct doca_argp_param *p, const struct softdoca
 	return DOCA_SUCCESS;
 }
 
+/* A boolean flag's value: none (a bare flag) is on, so are "true" and "1"; "false" and "0" are off. */
+static doca_error_t bool_text(const struct run *r, const struct doca_argp_param *p, const char *text, bool *on)
+{
+	char name[256];
+
+	*on = text == NULL || strcasecmp(text, "true") == 0 || strcmp(text, "1") == 0;
+	if (*on || strcasecmp(text, "false") == 0 || strcmp(text, "0") == 0)
+		return DOCA_SUCCESS;
+	return input_error(r, DOCA_ERROR_INVALID_VALUE, "flag %s takes no value (or =true/=false), got \"%s\"",
+			   argp_flag_name(p, name, sizeof(name)), text);
+}
+
 /* A value given on the command line (text is NULL for a bare boolean flag). */
 static doca_error_t take_text(const struct run *r, struct doca_argp_param *p, const char *text)
 {
@@ -293,12 +305,12 @@ static doca_error_t take_text(const struct run *r, struct doca_argp_param *p, co
 	int v;
 
 	argp_flag_name(p, name, sizeof(name));
-	if (p->type == DOCA_ARGP_TYPE_BOOLEAN && text != NULL) {
-		if (strcasecmp(text, "false") == 0 || strcmp(text, "0") == 0)
-			return DOCA_SUCCESS; /* explicitly off: as if absent */
-		if (strcasecmp(text, "true") != 0 && strcmp(text, "1") != 0)
-			return input_error(r, DOCA_ERROR_INVALID_VALUE,
-					   "flag %s takes no value (or =true/=false), got \"%s\"", name, text);
+	if (p->type == DOCA_ARGP_TYPE_BOOLEAN) {
+		bool on;
+
+		err = bool_text(r, p, text, &on);
+		if (err != DOCA_SUCCESS || !on)
+			return err; /* explicitly off: as if absent */
 	}
 	err = count_occurrence(r, p, NULL);
 	if (err != DOCA_SUCCESS)
@@ -650,6 +662,15 @@ static doca_error_t parse_tokens(struct run *r, char **argv, int first, int last
 		}
 		if (tok[1] == '-' && strchr(tok, '=') != NULL)
 			value = strchr(tok, '=') + 1;
+		if (p == argp.p_help || p == argp.p_version) {
+			bool on;
+
+			err = bool_text(r, p, value, &on);
+			if (err != DOCA_SUCCESS)
+				return err;
+			if (!on)
+				continue;
+		}
 		if (p == argp.p_help)
 			exit_after_usage(r->scope);
 		if (p == argp.p_version) {

@@ -199,6 +199,19 @@ static void test_long_forms(void)
 	CHECK_ERR(START("prog", "--async=maybe"), DOCA_ERROR_INVALID_VALUE);
 	CHECK(strstr(logged, "--async") != NULL);
 	CHECK_OK(doca_argp_destroy());
+	/* --help and --version too: off is as if absent, anything else refused before they act. */
+	setup("prog");
+	CHECK_OK(START("prog", "--help=false", "--version=0", "--async"));
+	CHECK(cfg.flag_hits == 1);
+	CHECK_OK(doca_argp_destroy());
+	setup("prog");
+	CHECK_ERR(START("prog", "--help=garbage"), DOCA_ERROR_INVALID_VALUE);
+	CHECK(strstr(logged, "--help") != NULL && strstr(logged, "garbage") != NULL);
+	CHECK_OK(doca_argp_destroy());
+	setup("prog");
+	CHECK_ERR(START("prog", "--version=yes"), DOCA_ERROR_INVALID_VALUE);
+	CHECK(strstr(logged, "--version") != NULL);
+	CHECK_OK(doca_argp_destroy());
 
 	/* Values may start with '-' when they are not a flag. */
 	setup("prog");
