@@ -583,9 +583,10 @@ static void completion(struct doca_sta_io *io, const struct ibv_wc *wc)
 
 			s->task = NULL;
 			task_finish(io, t, DOCA_SUCCESS);
-		} else {
+		} else if (s->state == SLOT_RDMA_READ) { /* the offload's pull of write data */
 			submit_nvme(s);
 		}
+		/* else the application's READ whose task ended at the disconnect: nothing to do */
 		break;
 	default: /* the response went */
 		if (s->task != NULL)

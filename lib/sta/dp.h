@@ -222,6 +222,8 @@ void sta_dp_kick(struct sta_io_dp *dp);
 /* qp.c, dp lock held: frees a QP whose last slot is done; takes a QP away from the host */
 void sta_qp_free(struct doca_sta_qp_handle *qp);
 void sta_qp_destroy_locked(struct doca_sta_qp_handle *qp);
+/* qp.c, dp lock held: the application's tasks in flight on the QP end now (CONNECTION_ABORTED) */
+void sta_qp_abort_tasks(struct doca_sta_qp_handle *qp);
 /* dp.c: under the dp lock */
 void sta_dp_post_recv(struct doca_sta_qp_handle *qp, struct sta_slot *s);
 int sta_dp_send_rsp(struct sta_slot *s, const uint8_t *cqe, bool write_data);

@@ -143,6 +143,15 @@ static doca_error_t io_prepare(struct doca_task *task)
 			rdma_disconnect(t->qp->cm_id);
 #endif
 		t->qp->dead = true;
+		/*
+		 * The QP's tasks still in flight end now, before this one: they were submitted
+		 * earlier, so their callbacks come first, and once the disconnect task's callback
+		 * ran no task submitted before it on this QP has a callback to come (the
+		 * application may destroy the QP and free what its tasks' user data points at).
+		 * Left to their verbs completions, an RDMA READ answered or flushed late ended
+		 * after the disconnect and after doca_sta_io_qp_destroy.
+		 */
+		sta_qp_abort_tasks(t->qp);
 		t->done = 1;
 	} else if (s->state != SLOT_APP || s->task != NULL) {
 		SDK_LOG_ERR("doca_task_submit (STA non-offload task): the command already has its response or a task in "

@@ -67,6 +67,11 @@ void sta_dp_slot_done(struct sta_slot *s)
 	(void)s;
 }
 
+void sta_qp_abort_tasks(struct doca_sta_qp_handle *qp)
+{
+	(void)qp;
+}
+
 void sta_dp_app_response(struct sta_slot *s, const uint8_t *cqe)
 {
 	(void)s;

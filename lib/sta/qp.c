@@ -329,6 +329,25 @@ void sta_qp_free(struct doca_sta_qp_handle *qp)
 	free(qp);
 }
 
+/*
+ * The application's tasks in flight on the QP (RDMA READ, write-send, send) end at once with
+ * CONNECTION_ABORTED: their verbs work may still complete, but no completion finishes them any
+ * more (a slot's task is what completion() finishes). Submitted before whatever ends them (the
+ * disconnect task, doca_sta_io_qp_destroy), they are ahead of it in the context's queue.
+ */
+void sta_qp_abort_tasks(struct doca_sta_qp_handle *qp)
+{
+	for (uint32_t i = 0; qp->slots != NULL && i < qp->nslots; i++) {
+		struct sta_slot *s = &qp->slots[i];
+
+		if (s->task != NULL) {
+			s->task->status = DOCA_ERROR_CONNECTION_ABORTED;
+			__atomic_store_n(&s->task->done, 1, __ATOMIC_RELEASE);
+			s->task = NULL;
+		}
+	}
+}
+
 /* The host's side goes: the QP and the id, the capsules not on the disk. */
 void sta_qp_destroy_locked(struct doca_sta_qp_handle *qp)
 {
@@ -359,14 +378,10 @@ void sta_qp_destroy_locked(struct doca_sta_qp_handle *qp)
 	for (struct sta_nonoff *n = dp->nonoff_head; n != NULL; n = n->next)
 		dp->nonoff_tail = n;
 	qp->busy = 0;
+	sta_qp_abort_tasks(qp);
 	for (uint32_t i = 0; i < qp->nslots; i++) {
 		struct sta_slot *s = &qp->slots[i];
 
-		if (s->task != NULL) {
-			s->task->status = DOCA_ERROR_CONNECTION_ABORTED;
-			__atomic_store_n(&s->task->done, 1, __ATOMIC_RELEASE);
-			s->task = NULL;
-		}
 		if (s->state == SLOT_NVME && s->beq == NULL) { /* waiting for room on a back-end SQ */
 			for (uint32_t b = 0; b < dp->num_beqs; b++) {
 				struct sta_beq *q = dp->beqs[b];

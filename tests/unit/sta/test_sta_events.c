@@ -31,6 +31,14 @@
  *    and reads at queue depth 32 until the EU job has used a second of CPU in one slice: the
  *    watchdog stops it, the application gets the fatal EU error event, and the IO context's
  *    QPs are not served any more (a command gets no response); the contexts still stop.
+ * argv: port disconnect. "disconnect" runs only this case:
+ *  - The disconnect task comes after the QP's tasks: a capsule with a keyed SGL goes to the
+ *    non-offload callback, the host is stopped (SIGSTOP: it answers no RDMA READ), the
+ *    application's RDMA READ task is submitted, then the disconnect task. As an application
+ *    does, the disconnect's callback destroys the QP and frees the connection the READ task's
+ *    user data points at: the READ's callback (CONNECTION_ABORTED) must have come before it,
+ *    never after (it used to come after, from the READ's late flush or from the destroy: a use
+ *    after free in such an application; ASan sees it, the order check without it).
  * Every wait is bounded; alarm() bounds the whole.
  */
 #include <errno.h>
@@ -246,7 +254,20 @@ static struct {
 	bool quiet; /* ask() does not print the exchange */
 	bool eu_fatal;
 	enum dpa_sta_eu_type eu_type;
+	/* the disconnect case: a capsule held for the application, the callbacks' order */
+	bool hold;
+	struct doca_sta_qp_handle *held_qp;
+	union doca_data held_nud;
+	int seq, read_seq, disc_seq;
+	doca_error_t read_status;
 } t;
+
+/* What an application's READ task points at (its connection): freed when the QP goes. */
+struct test_conn {
+	uint32_t magic;
+	struct doca_sta_qp_handle *qp;
+};
+#define CONN_MAGIC 0x5eadc0de
 
 static void *zmalloc_cb(size_t size, size_t align, uint64_t *phys)
 {
@@ -269,6 +290,33 @@ static void task_free(struct doca_sta_producer_task_send *task, union doca_data 
 {
 	(void)ud;
 	doca_task_free(doca_sta_producer_send_task_as_task(task));
+}
+
+/* The application's RDMA READ: its user data, when set, is the connection (test_conn). */
+static void read_cb(struct doca_sta_producer_task_send *task, union doca_data ud)
+{
+	struct test_conn *c = ud.ptr;
+
+	if (c != NULL) {
+		CHECK(c->magic == CONN_MAGIC); /* (after the free: ASan's heap-use-after-free) */
+		t.read_status = doca_task_get_status(doca_sta_producer_send_task_as_task(task));
+		t.read_seq = ++t.seq;
+	}
+	doca_task_free(doca_sta_producer_send_task_as_task(task));
+}
+
+/* The disconnect: when its user data is a connection, the QP is destroyed and the connection freed. */
+static void disc_cb(struct doca_sta_producer_task_send *task, union doca_data ud)
+{
+	struct test_conn *c = ud.ptr;
+
+	doca_task_free(doca_sta_producer_send_task_as_task(task));
+	if (c == NULL)
+		return;
+	t.disc_seq = ++t.seq;
+	TRY(doca_sta_io_qp_destroy(t.io, c->qp));
+	c->magic = 0;
+	free(c);
 }
 
 static void rm_cb(struct doca_sta_producer_task_send *task, union doca_data ud)
@@ -320,6 +368,11 @@ static void non_offload(struct doca_sta_qp_handle *qp, union doca_data ud, const
 	(void)payload;
 	(void)len;
 	(void)valid;
+	if (t.hold && cmd[0] != 0x7f) { /* the disconnect case: the test answers it (or not) */
+		t.held_qp = qp;
+		t.held_nud = nud;
+		return;
+	}
 	if (cmd[0] == 0x7f && cmd[4] == 0x01 && cmd[42] == 2) {
 		sc = 0x184; /* queue 2: Invalid Host (SCT 1, SC 0x84) */
 	} else if (cmd[0] == 0x7f && cmd[4] == 0x01) {
@@ -568,9 +621,9 @@ static void setup(void)
 	TRY(doca_sta_io_create(t.sta, &t.io));
 	TRY(doca_pe_connect_ctx(t.pe, doca_sta_io_as_ctx(t.io)));
 	TRY(doca_sta_io_non_offload_register_cb(t.io, non_offload, (union doca_data){0}));
-	TRY(doca_sta_io_task_disconnect_set_conf(t.io, task_free, task_free));
+	TRY(doca_sta_io_task_disconnect_set_conf(t.io, disc_cb, disc_cb));
 	TRY(doca_sta_io_task_non_offload_set_rdma_write_send_conf(t.io, task_free, task_free));
-	TRY(doca_sta_io_task_non_offload_set_rdma_read_conf(t.io, task_free, task_free));
+	TRY(doca_sta_io_task_non_offload_set_rdma_read_conf(t.io, read_cb, read_cb));
 	e = doca_ctx_start(doca_sta_io_as_ctx(t.io));
 	REQUIRE(e == DOCA_ERROR_IN_PROGRESS || e == DOCA_SUCCESS);
 	REQUIRE(run_until(running, TMO));
@@ -660,6 +713,54 @@ static int fatal_eu_error(pid_t child)
 	TEST_EXIT();
 }
 
+static bool held(void)
+{
+	return t.held_qp != NULL;
+}
+static bool both_done(void)
+{
+	return t.read_seq != 0 && t.disc_seq != 0;
+}
+
+/* The disconnect task comes after the QP's tasks in flight (see the top). */
+static int disconnect_with_read(pid_t child)
+{
+	struct doca_sta_producer_task_send *rd, *dc;
+	struct test_conn *c = malloc(sizeof(*c));
+	int st;
+
+	REQUIRE(c != NULL);
+	setup();
+	REQUIRE(strcmp(ask("C\n"), "C 0") == 0);
+	/* Write Uncorrectable (0x04) with a keyed SGL of 4 KiB: the non-offload callback's */
+	t.hold = true;
+	ask("S 1 1 0 4 0\n");
+	REQUIRE(run_until(held, TMO));
+	/* the host answers no RDMA READ from now on */
+	REQUIRE(kill(child, SIGSTOP) == 0);
+	REQUIRE(waitpid(child, &st, WUNTRACED) == child && WIFSTOPPED(st));
+	*c = (struct test_conn){.magic = CONN_MAGIC, .qp = t.held_qp};
+	TRY(doca_sta_io_task_non_offload_rdma_read_alloc_init(t.io, (union doca_data){.ptr = c}, t.held_qp, t.held_nud,
+							      &rd));
+	TRY(doca_task_submit(doca_sta_producer_send_task_as_task(rd)));
+	TRY(doca_sta_io_task_disconnect_alloc_init(t.io, (union doca_data){.ptr = c}, t.held_qp, &dc));
+	TRY(doca_task_submit(doca_sta_producer_send_task_as_task(dc)));
+	CHECK(run_until(both_done, TMO));
+	fprintf(stderr, "  READ callback #%d (%s), disconnect callback #%d\n", t.read_seq,
+		doca_error_get_name(t.read_status), t.disc_seq);
+	CHECK(t.read_seq != 0 && t.read_seq < t.disc_seq);
+	CHECK(t.read_status == DOCA_ERROR_CONNECTION_ABORTED);
+	fprintf(stderr, "ok the disconnect task's callback comes after its QP's READ task's\n");
+	REQUIRE(kill(child, SIGCONT) == 0);
+	REQUIRE(write(t.to_host, "Q\n", 2) == 2);
+	REQUIRE(waitpid(child, &st, 0) == child);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	TRY(doca_sta_subsystem_rm_ns(t.subs, t.ns1));
+	teardown();
+	fprintf(stderr, "%s\n", test_failures == 0 ? "PASS" : "FAIL");
+	TEST_EXIT();
+}
+
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -698,6 +799,8 @@ int main(int argc, char **argv)
 	setenv("SOFTDOCA_STA_NONOFF_WARN_MS", "300", 1);
 	if (argc > 2 && strcmp(argv[2], "fatal") == 0)
 		return fatal_eu_error(child);
+	if (argc > 2 && strcmp(argv[2], "disconnect") == 0)
+		return disconnect_with_read(child);
 	setup();
 	REQUIRE(strcmp(ask("C\n"), "C 0") == 0);
 
