@@ -1419,8 +1419,10 @@ int main(int argc, char **argv)
 {
 	struct doca_log_backend *sdk_log;
 
-	if ((argc == 4 || argc == 5) && strcmp(argv[1], "comch-peer") == 0) /* the other end of a Comch connection */
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "comch-peer") == 0) { /* the other end of a Comch connection */
+		TEST_ROLE();
 		return comch_peer(strcmp(argv[2], "server") == 0, argv[3], argc == 5 && strcmp(argv[4], "consumer") == 0);
+	}
 
 	/* softdoca's own lines reach SDK backends only: one on stderr, which each child points at
 	 * its pipe */

@@ -966,10 +966,14 @@ int main(int argc, char **argv)
 	uint16_t port = argc > 1 ? (uint16_t)atoi(argv[1]) : 13790;
 	pid_t pid;
 
-	if (argc > 3 && strcmp(argv[2], "server") == 0)
+	if (argc > 3 && strcmp(argv[2], "server") == 0) {
+		TEST_ROLE();
 		return server(port, atoi(argv[3]));
-	if (argc > 3 && strcmp(argv[2], "vanish") == 0)
+	}
+	if (argc > 3 && strcmp(argv[2], "vanish") == 0) {
+		TEST_ROLE();
 		return vanishing_server(port, atoi(argv[3]));
+	}
 	TEST_RUN(test_channel_destroyed_under_waiter);
 	TEST_RUN(test_channel_destroyed_interrupted);
 	TEST_RUN(test_channel_destroyed_then_woken);
