@@ -124,6 +124,7 @@ void rnic_out_flush(struct rnic_qp *qp)
 		if (s->out_head == NULL)
 			s->out_tail = NULL;
 		o->next = NULL;
+		s->answers -= o->answers;
 		out_free(o);
 	}
 	rnic_stream_events(qp);
@@ -154,6 +155,7 @@ void rnic_out_push(struct rnic_qp *qp, struct rnic_out *o)
 	o->idx = 0;
 	o->started = false;
 	o->pinned = false;
+	o->answers = 0;
 	if (s->out_tail != NULL)
 		s->out_tail->next = o;
 	else
@@ -184,8 +186,11 @@ static bool send_now(struct rnic_qp *qp, struct iovec *iov, int cnt, size_t tota
 	return false;
 }
 
-/* Writes bytes at once if nothing waits; the rest waits in a heap copy (the source may change meanwhile). */
-static void send_bytes(struct rnic_qp *qp, struct iovec *iov, int cnt)
+/*
+ * Writes bytes at once if nothing waits; the rest waits in a heap copy (the source may change
+ * meanwhile), counted as `answers` answers to the peer's requests until it left.
+ */
+static void send_bytes(struct rnic_qp *qp, struct iovec *iov, int cnt, uint32_t answers)
 {
 	struct rnic_stream *s = rnic_stream_of(qp);
 	size_t total = 0, sent = 0;
@@ -213,6 +218,8 @@ static void send_bytes(struct rnic_qp *qp, struct iovec *iov, int cnt)
 	}
 	o->heap = true;
 	o->started = sent > 0;
+	o->answers = answers;
+	s->answers += answers;
 	o->owned = copy;
 	o->iov = o->iov_inline;
 	o->iov[0] = (struct iovec){copy, total - sent};
@@ -224,12 +231,14 @@ void rnic_cork_flush(struct rnic_qp *qp)
 {
 	struct rnic_stream *s = rnic_stream_of(qp);
 	struct iovec iov = {s->cork, s->cork_len};
+	uint32_t answers = s->cork_answers;
 
 	if (s->cork_len == 0)
 		return;
 	s->cork_len = 0;
+	s->cork_answers = 0;
 	if (s->fd >= 0 && !qp->broken)
-		send_bytes(qp, &iov, 1);
+		send_bytes(qp, &iov, 1, answers);
 }
 
 void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *payload, size_t plen)
@@ -242,10 +251,11 @@ void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *pay
 	if (s->corking && plen == 0 && s->out_head == NULL && s->cork_len + sizeof(*h) <= sizeof(s->cork)) {
 		memcpy(s->cork + s->cork_len, h, sizeof(*h));
 		s->cork_len += (uint32_t)sizeof(*h);
+		s->cork_answers += h->type == F_RESP;
 		return;
 	}
 	rnic_cork_flush(qp);
-	send_bytes(qp, iov, plen > 0 ? 2 : 1);
+	send_bytes(qp, iov, plen > 0 ? 2 : 1, h->type == F_RESP);
 }
 
 void rnic_send_mem(struct rnic_qp *qp, const struct rnic_hdr *h, uint64_t id, uint64_t token, uint64_t addr,
@@ -274,6 +284,8 @@ void rnic_send_mem(struct rnic_qp *qp, const struct rnic_hdr *h, uint64_t id, ui
 	iov_advance(o->iov, &o->idx, o->iovcnt, sent);
 	o->heap = true;
 	o->started = sent > 0;
+	o->answers = 1;
+	s->answers++;
 	o->pinned = true;
 	o->pin_id = id;
 	o->pin_token = token;
@@ -292,6 +304,8 @@ bool rnic_out_drop_all(struct rnic_stream *s)
 	}
 	s->out_tail = NULL;
 	s->cork_len = 0;
+	s->cork_answers = 0;
+	s->answers = 0;
 	return cut;
 }
 
@@ -398,6 +412,11 @@ static bool rx_header(struct rnic_qp *qp)
 	case F_REQ:
 		if (qp->state != QP_RTS && qp->state != QP_ERROR)
 			return false;
+		if (s->answers + s->cork_answers >= RNIC_ANSWERS_MAX) {
+			/* it does not read what we answer: queuing more would grow our memory without bound */
+			rnic_qp_log_unread(qp, "stream");
+			return false;
+		}
 		rnic_target_begin(qp);
 		return true;
 	case F_RESP:

@@ -844,6 +844,16 @@ void rnic_qp_log_broken_peer(const struct rnic_qp *qp, const char *path)
 		    (int)qp->peer.pid, path);
 }
 
+void rnic_qp_log_unread(const struct rnic_qp *qp, const char *path)
+{
+	static struct softhw_ratelimit rl;
+
+	SOFTHW_LOG_LIMITED(&rl, SDK_LOG_ERR,
+			   "RDMA connection to process %d dropped: the peer keeps sending requests on the %s but does not "
+			   "read their answers (%u wait); only this connection ends: check the peer process",
+			   (int)qp->peer.pid, path, RNIC_ANSWERS_MAX);
+}
+
 void rnic_rnr_unstall(struct rnic_qp *qp, bool *stalled)
 {
 	if (*stalled) {

@@ -49,6 +49,14 @@ uint32_t rnic_wait_peer_ms(void);
  * before it (DOCA's connection request time-out is for the resolve steps). */
 #define RNIC_CM_ANSWER_MS 80000
 #define RNIC_INLINE_SGE 4
+/*
+ * Answers to a peer's requests that may wait for it to read them (stream: frames in the
+ * out-queue; message socket: ACKs in its buffer). A peer never has more requests outstanding
+ * than its send queue holds (doca_rdma: at most 32768, verbs: 4096), and each waits for its
+ * answer: more unread answers than this are a peer that sends and does not read, which would
+ * otherwise grow our memory without bound. The connection ends (rnic_qp_log_unread).
+ */
+#define RNIC_ANSWERS_MAX 65536u
 
 /* ---- objects ---- */
 
@@ -63,6 +71,7 @@ struct rnic_out {
 	bool heap;                /* the item (and `owned`) are freed once written */
 	bool started;             /* some bytes left: it must be finished or the stream closed */
 	bool pinned;              /* iov[1..] is exported memory (pin_id, pin_token): pinned for every write */
+	uint32_t answers;         /* answers (F_RESP) to the peer's requests it holds: counted until it left */
 	uint64_t pin_id, pin_token;
 	void *owned;              /* payload copy owned by a heap item */
 };
@@ -388,6 +397,8 @@ doca_error_t rnic_write_place(uint64_t id, uint64_t token, uint64_t addr, const 
 doca_error_t rnic_recv_fill(const struct rnic_recv *r, const uint8_t *data, uint64_t len);
 /* One SDK line: the peer broke a fast path's rules (`path`), so this connection ends. */
 void rnic_qp_log_broken_peer(const struct rnic_qp *qp, const char *path);
+/* One SDK line (rate-limited): the peer does not read the answers to its requests on `path`. */
+void rnic_qp_log_unread(const struct rnic_qp *qp, const char *path);
 struct rnic_qp *rnic_qp_new(struct rnic_ep *ep, void *user);
 void rnic_qp_free(struct rnic_qp *qp);
 void rnic_qp_push_cqe(struct rnic_qp *qp, enum softhw_rnic_cqe_kind kind, doca_error_t status);

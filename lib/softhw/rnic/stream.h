@@ -90,6 +90,8 @@ struct rnic_stream {
 	 */
 	bool corking;
 	uint32_t cork_len;
+	uint32_t cork_answers;      /* answers among the gathered frames */
+	uint32_t answers;           /* answers in the out-queue (rnic_out.answers): at most RNIC_ANSWERS_MAX */
 	uint8_t cork[RNIC_CORK];
 	struct rnic_rx rx;          /* qp lock held: the service thread (rnic_rx_ready) */
 };

@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The soft NIC's TCP stream (lib/softhw/rnic: listen.c, stream.c, io.c, target.c, msock.c)
+ * against a hostile peer that holds the qp's token: it is the connected remote side, and
+ * speaks the wire (wire.h) itself, as an attacker would. The target is a real process with a
+ * qp waiting for a dialer and an RDMA export; the test is the dialer.
+ */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "doca_dev.h"
+#include "common/priv/dev_priv.h"
+#include "softhw/fabric/fabric.h"
+#include "softhw/fabric/mem.h"
+#include "softhw/rnic/rnic.h"
+#include "softhw/rnic/rnic_int.h" /* the wire, to speak it as an attacker would */
+#include "softhw/softhw.h"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function" /* the helpers this test does not need */
+#include "trust.h"
+#pragma GCC diagnostic pop
+
+/* Linked from the library archive without a flavour. */
+const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
+
+#define MEM_LEN 4096
+#define ALL_RDMA (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
+
+static const struct softhw_rnic_ops *ops = &softhw_rnic_ops;
+
+/* What the target tells the test: its qp's descriptor and its export (the rkey). */
+struct tinfo {
+	uint8_t desc[RNIC_DESC_LEN];
+	uint64_t id, token, addr;
+};
+
+struct node {
+	struct doca_devinfo **list;
+	struct doca_dev *dev;
+	struct softhw_rnic_ep *ep;
+};
+
+static bool node_open(struct node *n)
+{
+	struct softhw_rnic_ep_attr attr = {0};
+	uint32_t nb = 0;
+
+	memset(n, 0, sizeof(*n));
+	if (doca_devinfo_create_list(&n->list, &nb) != DOCA_SUCCESS || nb == 0 ||
+	    doca_dev_open(n->list[0], &n->dev) != DOCA_SUCCESS)
+		return false;
+	attr.fn = n->dev->devinfo->fn;
+	attr.access = ALL_RDMA | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE;
+	attr.max_qps = 4;
+	attr.max_recv_sge = 1;
+	attr.max_send_sge = 1;
+	attr.max_msg_size = 1u << 20;
+	attr.cm_timeout_ms = 2000;
+	return ops->ep_create(&attr, &n->ep) == DOCA_SUCCESS;
+}
+
+static long rss_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmRSS: %ld kB", &kb) == 1)
+			break;
+	if (f != NULL)
+		fclose(f);
+	return kb;
+}
+
+/*
+ * The target: a qp waiting for its dialer, a page exported for RDMA. Commands: 'r' its resident
+ * memory (kB), 'c' the CQEs its owner polls now (kind, status of the last; count), 'm' the
+ * page's first 64 bytes.
+ */
+static void target_main(int in, int out)
+{
+	uint8_t *mem = mmap(NULL, MEM_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct softhw_rnic_qp *qp;
+	struct tinfo ti = {0};
+	const char *why = "";
+	const void *blob;
+	struct node n;
+	size_t len;
+	char c;
+
+	if (mem == MAP_FAILED || !node_open(&n) || ops->qp_create(n.ep, NULL, &qp) != DOCA_SUCCESS ||
+	    ops->qp_export(qp, &blob, &len) != DOCA_SUCCESS || len != RNIC_DESC_LEN)
+		_exit(4);
+	memcpy(ti.desc, blob, len);
+	if (softhw_mem_export_add(n.dev->devinfo->fn->card->instance, mem, MEM_LEN,
+				  SOFTHW_MEM_READ | SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC | SOFTHW_MEM_VIA_NIC, &ti.id,
+				  &ti.token, &why) != DOCA_SUCCESS)
+		_exit(6);
+	ti.addr = (uint64_t)(uintptr_t)mem;
+	if (!put(out, &ti, sizeof(ti)))
+		_exit(5);
+	while (read(in, &c, 1) == 1) {
+		if (c == 'r') {
+			long kb = rss_kb();
+
+			if (!put(out, &kb, sizeof(kb)))
+				_exit(7);
+		} else if (c == 'c') {
+			struct softhw_rnic_cqe cqe = {0}, last = {0};
+			int count = 0;
+
+			while (ops->ep_poll(n.ep, &cqe, 1) == 1) {
+				last = cqe;
+				count++;
+			}
+			if (!put(out, &count, sizeof(count)) || !put(out, &last, sizeof(last)))
+				_exit(7);
+		} else if (c == 'm') {
+			if (!put(out, mem, 64))
+				_exit(7);
+		}
+	}
+	ops->qp_destroy(qp);
+	softhw_mem_export_remove(ti.id);
+	ops->ep_destroy(n.ep);
+	doca_dev_close(n.dev);
+	doca_devinfo_destroy_list(n.list);
+}
+
+static bool target_start(struct kid *k, const char *name, struct tinfo *ti, struct rnic_peer *p)
+{
+	const char *why = "";
+
+	return kid_start(k, name, NULL, false, target_main) && get(k->from, ti, sizeof(*ti)) &&
+	       rnic_desc_decode(ti->desc, RNIC_DESC_LEN, p, &why) == DOCA_SUCCESS;
+}
+
+static long target_rss(struct kid *k)
+{
+	long kb = -1;
+
+	if (!put(k->to, "r", 1) || !get(k->from, &kb, sizeof(kb)))
+		return -1;
+	return kb;
+}
+
+static int target_cqes(struct kid *k, struct softhw_rnic_cqe *last)
+{
+	int count = -1;
+
+	if (!put(k->to, "c", 1) || !get(k->from, &count, sizeof(count)) || !get(k->from, last, sizeof(*last)))
+		return -1;
+	return count;
+}
+
+/* The target's qp ended, told as the end of a connection (CONNECTION_ABORTED), within WAIT_MS. */
+static bool disconnected(struct kid *k)
+{
+	for (int i = 0; i < WAIT_MS / 10; i++) {
+		struct softhw_rnic_cqe last = {0};
+		int n = target_cqes(k, &last);
+
+		if (n < 0)
+			return false;
+		if (n > 0)
+			return last.kind == SOFTHW_RNIC_CQE_DISCONNECTED && last.status == DOCA_ERROR_CONNECTION_ABORTED;
+		usleep(10000);
+	}
+	return false;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/*
+ * Dials the target's TCP listener and says hello for its qp with the right token (flags:
+ * RNIC_HF_MSOCK for the message socket). Returns the connected socket (its hello ack read,
+ * unless msock) or -1.
+ */
+static int raw_dial(const struct rnic_peer *p, uint16_t flags)
+{
+	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(p->tcp_port)};
+	struct rnic_hdr h = {.type = F_HELLO, .flags = flags, .plen = sizeof(struct rnic_hello)};
+	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION, .want_id = p->qp_id,
+				   .want_token = p->qp_token};
+	struct {
+		struct rnic_hdr h;
+		struct rnic_hello hello;
+	} ack;
+	int one = 1, s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	memcpy(&sin.sin_addr, p->tcp_ip, 4);
+	hello.self.pid = 1;  /* another host: nothing in it is this one's */
+	hello.self.qp_id = 7;
+	hello.self.qp_token = 0x1234;
+	hello.self.rnr_retry = 0;
+	if (s < 0 || connect(s, (struct sockaddr *)&sin, sizeof(sin)) != 0 || !put(s, &h, sizeof(h)) ||
+	    !put(s, &hello, sizeof(hello))) {
+		if (s >= 0)
+			close(s);
+		return -1;
+	}
+	(void)setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	if (flags & RNIC_HF_MSOCK)
+		return s;
+	if (!read_full_ms(s, &ack, sizeof(ack), WAIT_MS) || ack.h.type != F_HELLO_ACK || ack.h.status != DOCA_SUCCESS) {
+		close(s);
+		return -1;
+	}
+	return s;
+}
+
+/* A request frame for the target. */
+static struct rnic_hdr req(uint8_t op, uint64_t seq, uint64_t id, uint64_t token, uint64_t addr, uint64_t len)
+{
+	return (struct rnic_hdr){.type = F_REQ, .op = op, .seq = seq, .id = id, .token = token, .addr = addr, .len = len};
+}
+
+/* Reads the next frame header (skipping nothing): false on timeout or close. */
+static bool read_hdr(int s, struct rnic_hdr *h)
+{
+	return read_full_ms(s, h, sizeof(*h), WAIT_MS);
+}
+
+/* Whether the socket is closed by the other side within ms (what was pending is read and dropped). */
+static bool closed_within(int s, int ms)
+{
+	uint64_t end = now_ms() + (uint64_t)ms;
+	char buf[65536];
+
+	for (;;) {
+		uint64_t now = now_ms();
+		struct pollfd p = {.fd = s, .events = POLLIN};
+		ssize_t n;
+
+		if (now >= end || poll(&p, 1, (int)(end - now)) != 1)
+			return false;
+		n = recv(s, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+			return true;
+	}
+}
+
+/*
+ * Sends requests (never reading an answer) for up to ms or `bytes` bytes, whatever the socket
+ * takes without blocking; returns the bytes that went (-1: the connection closed).
+ */
+static long flood_requests(int s, const struct rnic_hdr *proto, int ms, long bytes, bool *closed)
+{
+	enum { BATCH = 512 };
+	static struct rnic_hdr batch[BATCH];
+	uint64_t end = now_ms() + (uint64_t)ms, seq = 1;
+	long sent = 0;
+
+	*closed = false;
+	while (now_ms() < end && sent < bytes) {
+		struct pollfd p = {.fd = s, .events = POLLOUT};
+		ssize_t n;
+
+		for (int i = 0; i < BATCH; i++) {
+			batch[i] = *proto;
+			batch[i].seq = seq + (uint64_t)i;
+		}
+		if (poll(&p, 1, 50) != 1)
+			continue;
+		n = send(s, batch, sizeof(batch), MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n <= 0) {
+			*closed = true;
+			break;
+		}
+		/* a whole number of frames went, or the rest of the last one follows */
+		if (n % (ssize_t)sizeof(struct rnic_hdr) != 0 &&
+		    !put(s, (char *)batch + n, sizeof(struct rnic_hdr) - (size_t)n % sizeof(struct rnic_hdr))) {
+			*closed = true;
+			break;
+		}
+		n += (ssize_t)((sizeof(struct rnic_hdr) - (size_t)n % sizeof(struct rnic_hdr)) % sizeof(struct rnic_hdr));
+		seq += (uint64_t)n / sizeof(struct rnic_hdr);
+		sent += n;
+	}
+	return sent;
+}
+
+/* ---- the tests ---- */
+
+/*
+ * A peer that sends requests and never reads their answers: the target must not queue answers
+ * without bound (its memory), it ends the connection, logged. Atomics on an rkey that does
+ * not exist: the peer needs no export for it, each answer is a NAK.
+ */
+static void test_unread_answers(void)
+{
+	struct rnic_hdr proto;
+	struct kid target;
+	struct tinfo ti;
+	struct rnic_peer p;
+	long before, after, sent;
+	bool closed = false;
+	int s;
+
+	CHECK(target_start(&target, "wire-unread", &ti, &p));
+	s = raw_dial(&p, 0);
+	CHECK(s >= 0);
+	before = target_rss(&target);
+	proto = req(SOFTHW_RNIC_OP_FETCH_ADD, 0, 999, 1, 0, 8);
+	sent = flood_requests(s, &proto, 8000, 256l << 20, &closed);
+	after = target_rss(&target);
+	fprintf(stderr, "  sent %ld bytes of requests, closed %d; target rss %ld -> %ld kB\n", sent, closed, before,
+		after);
+	CHECK(after - before < 64 * 1024); /* the queued answers, bounded */
+	CHECK(closed || closed_within(s, WAIT_MS));
+	CHECK(disconnected(&target));
+	close(s);
+	kid_end(&target);
+	CHECK(log_count(&target, "but does not read their answers") == 1);
+	if (test_failures)
+		log_show(&target);
+}
+
+/* Sends a frame a byte at a time (the target must reassemble it). */
+static bool put_bytewise(int s, const void *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!put(s, (const char *)buf + i, 1))
+			return false;
+	return true;
+}
+
+/* One request, its answer's header (payload, if any, into `data`, at most dlen). */
+static bool ask(int s, const struct rnic_hdr *h, const void *payload, bool bytewise, struct rnic_hdr *ans, void *data,
+		size_t dlen)
+{
+	bool ok = bytewise ? put_bytewise(s, h, sizeof(*h)) && (h->plen == 0 || put_bytewise(s, payload, h->plen))
+			   : put(s, h, sizeof(*h)) && (h->plen == 0 || put(s, payload, h->plen));
+
+	if (!ok || !read_hdr(s, ans))
+		return false;
+	return ans->plen == 0 || (ans->plen <= dlen && read_full_ms(s, data, ans->plen, WAIT_MS));
+}
+
+/*
+ * Requests that break the rules are refused one by one (a NAK with the error), write nothing
+ * outside the rkey's range, and leave the connection up; a frame split at every byte is
+ * taken whole.
+ */
+static void test_bad_requests(void)
+{
+	struct rnic_hdr h, ans;
+	struct kid target;
+	struct tinfo ti;
+	struct rnic_peer p;
+	uint8_t data[256], page[64];
+	int s;
+
+	CHECK(target_start(&target, "wire-bad", &ti, &p));
+	s = raw_dial(&p, 0);
+	CHECK(s >= 0);
+	memset(data, 0xab, sizeof(data));
+	/* a READ far beyond the export */
+	h = req(SOFTHW_RNIC_OP_READ, 1, ti.id, ti.token, ti.addr, 1ull << 40);
+	CHECK(ask(s, &h, NULL, false, &ans, data, sizeof(data)) && ans.type == F_RESP && ans.seq == 1 &&
+	      ans.status == DOCA_ERROR_INVALID_VALUE && ans.plen == 0);
+	/* a READ whose end wraps around */
+	h = req(SOFTHW_RNIC_OP_READ, 2, ti.id, ti.token, ti.addr + 8, UINT64_MAX - 4);
+	CHECK(ask(s, &h, NULL, false, &ans, data, sizeof(data)) && ans.status == DOCA_ERROR_INVALID_VALUE && ans.plen == 0);
+	/* an atomic off its 8-byte alignment */
+	h = req(SOFTHW_RNIC_OP_FETCH_ADD, 3, ti.id, ti.token, ti.addr + 4, 8);
+	CHECK(ask(s, &h, NULL, false, &ans, data, sizeof(data)) && ans.status == DOCA_ERROR_INVALID_VALUE);
+	/* a WRITE across the export's end, and one with another token */
+	h = req(SOFTHW_RNIC_OP_WRITE, 4, ti.id, ti.token, ti.addr + MEM_LEN - 8, 16);
+	h.plen = 16;
+	CHECK(ask(s, &h, data, false, &ans, data, sizeof(data)) && ans.seq == 4 && ans.status == DOCA_ERROR_INVALID_VALUE);
+	h = req(SOFTHW_RNIC_OP_WRITE, 5, ti.id, ti.token ^ 1, ti.addr, 16);
+	h.plen = 16;
+	CHECK(ask(s, &h, data, false, &ans, data, sizeof(data)) && ans.seq == 5 && ans.status == DOCA_ERROR_INVALID_VALUE);
+	/* an opcode nobody knows */
+	h = req(200, 6, ti.id, ti.token, ti.addr, 8);
+	CHECK(ask(s, &h, NULL, false, &ans, data, sizeof(data)) && ans.seq == 6 && ans.status == DOCA_ERROR_NOT_SUPPORTED);
+	/* a SEND with no receive posted and no retries asked: NAK */
+	h = req(SOFTHW_RNIC_OP_SEND, 7, 0, 0, 0, 16);
+	h.plen = 16;
+	CHECK(ask(s, &h, data, false, &ans, data, sizeof(data)) && ans.seq == 7 && ans.status == DOCA_ERROR_AGAIN);
+	/* nothing of it landed */
+	CHECK(put(target.to, "m", 1) && get(target.from, page, sizeof(page)));
+	CHECK(page[0] == 0 && page[63] == 0);
+	/* a good WRITE, split at every byte, and a READ of it */
+	h = req(SOFTHW_RNIC_OP_WRITE, 8, ti.id, ti.token, ti.addr, 64);
+	h.plen = 64;
+	CHECK(ask(s, &h, data, true, &ans, data, sizeof(data)) && ans.seq == 8 && ans.status == DOCA_SUCCESS);
+	h = req(SOFTHW_RNIC_OP_READ, 9, ti.id, ti.token, ti.addr, 64);
+	memset(page, 0, sizeof(page));
+	CHECK(ask(s, &h, NULL, true, &ans, page, sizeof(page)) && ans.status == DOCA_SUCCESS && ans.plen == 64 &&
+	      page[0] == 0xab && page[63] == 0xab);
+	/* an answer nobody asked for: the connection ends */
+	h = (struct rnic_hdr){.type = F_RESP, .seq = 77};
+	CHECK(put(s, &h, sizeof(h)) && closed_within(s, WAIT_MS));
+	close(s);
+	kid_end(&target);
+	if (test_failures)
+		log_show(&target);
+}
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	alarm(240);
+	setenv("SOFTDOCA_RDMA_TRANSPORT", "t", 1);
+	scratch_make("wire");
+	TEST_RUN(test_bad_requests);
+	TEST_RUN(test_unread_answers);
+	scratch_remove();
+	TEST_EXIT();
+}
