@@ -479,6 +479,17 @@ static bool m_request(struct rnic_qp *qp, const struct rnic_hdr *h)
 	return true;
 }
 
+/*
+ * Our buffer holds more than our own messages in flight and RNIC_ANSWERS_MAX ACKs: the peer
+ * sends and does not read its ACKs (it would grow without bound).
+ */
+static bool m_unread(const struct rnic_qp *qp, const struct msock *m)
+{
+	uint64_t own = (uint64_t)qp->inflight[RNIC_PATH_MSOCK] * (HDR + RNIC_MSOCK_DATA);
+
+	return m->olen > own + (uint64_t)RNIC_ANSWERS_MAX * HDR;
+}
+
 /* Works through the whole frames in the buffer. */
 static void m_frames(struct rnic_qp *qp)
 {
@@ -509,6 +520,13 @@ static void m_frames(struct rnic_qp *qp)
 		} else if (h.type == F_REQ &&
 			   (h.op == SOFTHW_RNIC_OP_SEND || h.op == SOFTHW_RNIC_OP_SEND_IMM || h.op == SOFTHW_RNIC_OP_SEND_INV ||
 			    h.op == SOFTHW_RNIC_OP_WRITE_IMM || h.op == SOFTHW_RNIC_OP_WRITE)) {
+			if (m_unread(qp, m)) {
+				rnic_qp_log_unread(qp, "message socket");
+				m->halt = true; /* read no more: the qp hangs up */
+				qp->broken = true;
+				rnic_nic_kick();
+				return;
+			}
 			if (!m_request(qp, &h))
 				return;
 		} else {

@@ -413,6 +413,43 @@ static void test_bad_requests(void)
 		log_show(&target);
 }
 
+/*
+ * The same on the message socket: small WRITEs (each ACKed there) from a peer that never reads
+ * the ACKs. The target's service thread reads the message socket after a nudge.
+ */
+static void test_unread_acks_msock(void)
+{
+	struct rnic_hdr proto, nudge = {.type = F_NUDGE};
+	struct kid target;
+	struct tinfo ti;
+	struct rnic_peer p;
+	long before, after, sent;
+	bool closed = false;
+	int s, m;
+
+	CHECK(target_start(&target, "wire-unread-msock", &ti, &p));
+	s = raw_dial(&p, 0);
+	CHECK(s >= 0);
+	m = raw_dial(&p, RNIC_HF_MSOCK);
+	CHECK(m >= 0);
+	CHECK(put(s, &nudge, sizeof(nudge)));
+	before = target_rss(&target);
+	proto = req(SOFTHW_RNIC_OP_WRITE, 0, ti.id, ti.token, ti.addr, 0);
+	sent = flood_requests(m, &proto, 8000, 256l << 20, &closed);
+	after = target_rss(&target);
+	fprintf(stderr, "  sent %ld bytes of requests, closed %d; target rss %ld -> %ld kB\n", sent, closed, before,
+		after);
+	CHECK(after - before < 64 * 1024);
+	CHECK(closed || closed_within(m, WAIT_MS));
+	CHECK(disconnected(&target));
+	close(m);
+	close(s);
+	kid_end(&target);
+	CHECK(log_count(&target, "on the message socket but does not read their answers") == 1);
+	if (test_failures)
+		log_show(&target);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -421,6 +458,7 @@ int main(void)
 	scratch_make("wire");
 	TEST_RUN(test_bad_requests);
 	TEST_RUN(test_unread_answers);
+	TEST_RUN(test_unread_acks_msock);
 	scratch_remove();
 	TEST_EXIT();
 }
