@@ -26,7 +26,6 @@
  * the path off (the dialer decides).
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -63,6 +62,8 @@ struct msock {
 	bool eof;                  /* the peer closed it: the main socket tells how the qp ends */
 	bool full;                 /* tx: the socket took less than offered: EPOLLOUT drains */
 	bool shut;                 /* hung up (shutdown): closed with the qp */
+	bool connecting;           /* dialer: the connect is under way (EPOLLOUT says when), not `on` yet */
+	uint64_t connect_by;       /* ... given up then (ms) */
 	int reading;               /* atomic flag: its holder reads the socket and owns buf / got */
 	uint32_t events;           /* registered epoll events (0: disabled) */
 	uint32_t idle;             /* tx: polls without an ACK */
@@ -106,8 +107,8 @@ static void m_events(struct rnic_qp *qp, bool fired)
 
 	if (fired)
 		m->events = 0; /* EPOLLONESHOT: disabled by the event */
-	if (m->shut)
-		return;
+	if (m->shut || m->connecting)
+		return; /* (connecting: EPOLLOUT only, armed by msock_dialed) */
 	if (m->thread && !m->eof)
 		want |= EPOLLIN | EPOLLRDHUP;
 	if (m->olen > 0 && m->full)
@@ -120,74 +121,114 @@ static void m_events(struct rnic_qp *qp, bool fired)
 	m->events = want;
 }
 
-static void m_attach(struct rnic_qp *qp, int fd)
+/* The qp's message socket on fd (connecting: not usable until its connect completes); false: no memory. */
+static bool m_new(struct rnic_qp *qp, int fd, bool connecting)
 {
 	struct msock *m = calloc(1, sizeof(*m));
 
 	if (m == NULL || (m->buf = malloc(MSOCK_BUF)) == NULL) {
 		free(m);
 		close(fd);
-		return;
+		return false;
 	}
 	m->link = (struct rnic_path_link){.qp = qp, .id = RNIC_PATH_MSOCK};
 	m->fd = fd;
 	m->gap = NUDGE_MS;
-	rnic_nic_add_fd(fd, &m->link, RNIC_TAG_PATH, EPOLLONESHOT); /* nothing until asked */
-	m->thread = __atomic_load_n(&qp->ep->armed, __ATOMIC_ACQUIRE);
+	m->connecting = connecting;
+	/* nothing until asked; a connect under way: EPOLLOUT once, when it completes */
+	rnic_nic_add_fd(fd, &m->link, RNIC_TAG_PATH, EPOLLONESHOT | (connecting ? EPOLLOUT : 0));
 	__atomic_store_n((struct msock **)&qp->path[RNIC_PATH_MSOCK], m, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* The message socket is connected: it carries messages from now on. */
+static void m_on(struct rnic_qp *qp)
+{
+	struct msock *m = ms_of(qp);
+
+	m->connecting = false;
+	m->events = 0;
+	m->thread = __atomic_load_n(&qp->ep->armed, __ATOMIC_ACQUIRE);
 	m_events(qp, false);
 	__atomic_store_n(&m->on, true, __ATOMIC_RELEASE);
 	rnic_path_up(qp, RNIC_PATH_MSOCK, true);
 }
 
-/* Dialer, once established over TCP: opens the message socket (failure: none, no harm). */
-static void msock_dialed(struct rnic_qp *qp)
+static void m_attach(struct rnic_qp *qp, int fd)
 {
-	struct sockaddr_storage addr;
-	const struct sockaddr_storage *ss = &addr;
-	socklen_t len = 0;
-	bool is_unix;
+	if (m_new(qp, fd, false))
+		m_on(qp);
+}
+
+/* Dialer: the hello that names the qp (false: the socket did not take it; the peer drops a cut one). */
+static bool m_hello(struct rnic_qp *qp, int fd)
+{
 	struct rnic_hdr h = {.type = F_HELLO, .flags = RNIC_HF_MSOCK, .plen = sizeof(struct rnic_hello)};
 	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION};
 	struct iovec iov[2] = {{&h, sizeof(h)}, {&hello, sizeof(hello)}};
 	struct msghdr msg = {.msg_iov = iov, .msg_iovlen = 2};
-	struct pollfd pfd;
-	int fd, err = 0;
-	socklen_t elen = sizeof(err);
 	ssize_t n;
 
-	if (!msock_enabled() || ms_of(qp) != NULL || qp->cm || qp->ep->attr.dc || qp->peer.dc ||
-	    rnic_stream_of(qp) == NULL) /* it rides on a stream connection */
-		return;
-	/* the stream's address: TCP only (on a unix stream the ring, if any, carries messages) */
-	if (!rnic_stream_dial_addr(qp, &addr, &len, &is_unix) || is_unix ||
-	    (ss->ss_family != AF_INET && ss->ss_family != AF_INET6))
-		return;
-	fd = socket(ss->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return;
-	rnic_tcp_tune(fd, ss);
-	/* the peer just answered from this address: the connect is one round trip */
-	if (connect(fd, (const struct sockaddr *)ss, len) != 0) {
-		if (errno != EINPROGRESS)
-			goto fail;
-		pfd = (struct pollfd){.fd = fd, .events = POLLOUT};
-		if (poll(&pfd, 1, CONNECT_MS) != 1 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) != 0 || err != 0)
-			goto fail;
-	}
-	rnic_tcp_connected(fd);
 	hello.want_id = qp->peer.qp_id;
 	hello.want_token = qp->peer.qp_token;
 	rnic_self_peer(qp->ep, qp, &hello.self);
 	do {
 		n = sendmsg(fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
 	} while (n < 0 && errno == EINTR);
-	if (n != (ssize_t)(sizeof(h) + sizeof(hello)))
-		goto fail; /* an empty socket takes 240 bytes: the peer sees a cut hello and drops it */
-	m_attach(qp, fd);
-	return;
-fail:
-	close(fd);
+	return n == (ssize_t)(sizeof(h) + sizeof(hello)); /* an empty socket takes 240 bytes */
+}
+
+/* Dialer: the connect failed or took too long: the qp goes on without a message socket (no harm). */
+static void m_give_up(struct rnic_qp *qp)
+{
+	struct msock *m = ms_of(qp);
+
+	m->connecting = false;
+	rnic_nic_del_fd(m->fd);
+	(void)shutdown(m->fd, SHUT_RDWR);
+	m->shut = true; /* closed and freed with the qp */
+}
+
+/*
+ * Dialer, once established over TCP: opens the message socket (failure: none, no harm). It
+ * goes where the main socket is connected, not where the peer's hello says (which could name
+ * any host); the connect completes on EPOLLOUT (msock_event), or is given up after
+ * CONNECT_MS: a peer that never answers it must not hold the service thread, which serves every
+ * qp of the process.
+ */
+static void msock_dialed(struct rnic_qp *qp)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int fd;
+
+	if (!msock_enabled() || ms_of(qp) != NULL || qp->cm || qp->ep->attr.dc || qp->peer.dc ||
+	    rnic_stream_of(qp) == NULL || rnic_stream_of(qp)->fd < 0) /* it rides on a stream connection */
+		return;
+	/* TCP only (on a unix stream the ring, if any, carries messages) */
+	memset(&ss, 0, sizeof(ss));
+	if (getpeername(rnic_stream_of(qp)->fd, (struct sockaddr *)&ss, &len) != 0 ||
+	    (ss.ss_family != AF_INET && ss.ss_family != AF_INET6))
+		return;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	rnic_tcp_tune(fd, &ss);
+	if (connect(fd, (const struct sockaddr *)&ss, len) == 0) {
+		rnic_tcp_connected(fd);
+		if (m_hello(qp, fd))
+			m_attach(qp, fd);
+		else
+			close(fd);
+		return;
+	}
+	if (errno != EINPROGRESS || !m_new(qp, fd, true)) {
+		if (errno != EINPROGRESS)
+			close(fd);
+		return;
+	}
+	ms_of(qp)->connect_by = rnic_now_ms() + CONNECT_MS;
+	rnic_nic_timed_add(qp);
 }
 
 /* Service thread: an accepted connection says it is a qp's message socket (no lock held). */
@@ -712,6 +753,7 @@ static void msock_close(struct rnic_qp *qp)
 	if (m == NULL)
 		return;
 	msock_off(qp);
+	m->connecting = false;
 	if (!m->shut) {
 		/* the owner may be in recv on it (reading): the descriptor closes with the qp */
 		rnic_nic_del_fd(m->fd);
@@ -750,7 +792,19 @@ static void msock_event(struct rnic_qp *qp, uint32_t events)
 
 	(void)events;
 	softhw_bias_lock(&qp->lock);
-	if (!qp->dead && !m->shut) {
+	if (!qp->dead && !m->shut && m->connecting) {
+		int err = 0;
+		socklen_t elen = sizeof(err);
+
+		/* the connect completed, one way or the other */
+		if (qp->state == QP_RTS && getsockopt(m->fd, SOL_SOCKET, SO_ERROR, &err, &elen) == 0 && err == 0 &&
+		    m_hello(qp, m->fd)) {
+			rnic_tcp_connected(m->fd);
+			m_on(qp);
+		} else {
+			m_give_up(qp);
+		}
+	} else if (!qp->dead && !m->shut) {
 		m_events(qp, true);
 		msock_pump(qp);
 		if (m->stalled)
@@ -859,7 +913,7 @@ static bool msock_timed(const struct rnic_qp *qp)
 {
 	const struct msock *m = qp->path[RNIC_PATH_MSOCK];
 
-	return m != NULL && (m->stalled || msock_waiting(qp, m));
+	return m != NULL && (m->stalled || m->connecting || msock_waiting(qp, m));
 }
 
 static uint64_t msock_next_time(const struct rnic_qp *qp)
@@ -869,6 +923,8 @@ static uint64_t msock_next_time(const struct rnic_qp *qp)
 
 	if (m == NULL)
 		return first;
+	if (m->connecting)
+		first = m->connect_by;
 	if (msock_waiting(qp, m))
 		first = next_nudge(m);
 	if (m->stalled && m->deadline != 0 && m->deadline < first)
@@ -882,6 +938,8 @@ static void msock_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 
 	if (m == NULL)
 		return;
+	if (m->connecting && (m->connect_by <= now || qp->state != QP_RTS))
+		m_give_up(qp);
 	if (m->stalled && (woken || (m->deadline != 0 && m->deadline <= now)))
 		msock_pump(qp);
 	if (!msock_waiting(qp, m))

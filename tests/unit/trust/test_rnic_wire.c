@@ -81,7 +81,7 @@ static long rss_kb(void)
 /*
  * The target: a qp waiting for its dialer, a page exported for RDMA. Commands: 'r' its resident
  * memory (kB), 'c' the CQEs its owner polls now (kind, status of the last; count), 'm' the
- * page's first 64 bytes.
+ * page's first 64 bytes, 'd' + a descriptor: a second qp dials it.
  */
 static void target_main(int in, int out)
 {
@@ -123,6 +123,14 @@ static void target_main(int in, int out)
 				_exit(7);
 		} else if (c == 'm') {
 			if (!put(out, mem, 64))
+				_exit(7);
+		} else if (c == 'd') {
+			/* dial the qp of the descriptor that follows, from a qp of its own */
+			uint8_t desc[RNIC_DESC_LEN];
+			struct softhw_rnic_qp *dq;
+
+			if (!get(in, desc, sizeof(desc)) || ops->qp_create(n.ep, NULL, &dq) != DOCA_SUCCESS ||
+			    ops->qp_connect(dq, desc, sizeof(desc)) != DOCA_SUCCESS || !put(out, "k", 1))
 				_exit(7);
 		}
 	}
@@ -450,6 +458,119 @@ static void test_unread_acks_msock(void)
 		log_show(&target);
 }
 
+/* A listener on 127.0.0.1 (backlog: `backlog`); its port. */
+static int listen_lo(int backlog, uint16_t *port)
+{
+	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof(sin);
+	int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (l < 0 || bind(l, (struct sockaddr *)&sin, sizeof(sin)) != 0 || listen(l, backlog) != 0 ||
+	    getsockname(l, (struct sockaddr *)&sin, &len) != 0)
+		return -1;
+	*port = ntohs(sin.sin_port);
+	return l;
+}
+
+/* How long (ms) the target's listener takes to answer a hello for a qp it does not have. */
+static long hello_answer_ms(const struct rnic_peer *p)
+{
+	struct rnic_peer nobody = *p;
+	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(p->tcp_port)};
+	struct rnic_hdr h = {.type = F_HELLO, .plen = sizeof(struct rnic_hello)};
+	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION};
+	uint64_t t0 = now_ms();
+	char buf[sizeof(h) + sizeof(hello)];
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool answered;
+
+	nobody.qp_id = p->qp_id + 1000;
+	hello.want_id = nobody.qp_id;
+	memcpy(&sin.sin_addr, p->tcp_ip, 4);
+	if (s < 0 || connect(s, (struct sockaddr *)&sin, sizeof(sin)) != 0 || !put(s, &h, sizeof(h)) ||
+	    !put(s, &hello, sizeof(hello))) {
+		if (s >= 0)
+			close(s);
+		return -1;
+	}
+	answered = read_full_ms(s, buf, sizeof(buf), WAIT_MS);
+	close(s);
+	return answered ? (long)(now_ms() - t0) : -1;
+}
+
+/*
+ * The peer we dial never answers the message socket's connect (its listener's backlog is full:
+ * the SYN is dropped) and its hello names another address for it, where nobody answers either:
+ * the service thread must not wait for that connect, other connections of the process are
+ * served meanwhile, and the qp works on without the message socket.
+ */
+static void test_msock_dial_stuck(void)
+{
+	struct rnic_peer p, fake = {0};
+	struct rnic_hdr h;
+	struct rnic_hello hello;
+	struct kid target;
+	struct tinfo ti;
+	uint8_t desc[RNIC_DESC_LEN];
+	uint16_t port, dead_port;
+	int l = listen_lo(0, &port), dead = listen_lo(0, &dead_port), fill = -1, fill2 = -1, s = -1;
+	struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(dead_port),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	struct rnic_hdr w, ans;
+	uint8_t data[16] = {1, 2, 3};
+	struct {
+		struct rnic_hdr h;
+		struct rnic_hello hello;
+	} ack = {.h = {.type = F_HELLO_ACK, .status = DOCA_SUCCESS, .plen = sizeof(struct rnic_hello)},
+		 .hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION}};
+	long ms;
+
+	CHECK(l >= 0 && dead >= 0);
+	/* the one connection its backlog takes: the next SYN is dropped */
+	fill = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	CHECK(fill >= 0 && connect(fill, (struct sockaddr *)&sin, sizeof(sin)) == 0);
+	CHECK(target_start(&target, "wire-msock-stuck", &ti, &p));
+	/* our "qp": on another host (no boot id), DC so that the target dials us */
+	fake.family = AF_INET;
+	fake.tcp_ip[0] = 127;
+	fake.tcp_ip[3] = 1;
+	fake.tcp_port = port;
+	fake.pid = 1;
+	fake.qp_id = 7;
+	fake.qp_token = 0x5eed;
+	fake.dc = true;
+	rnic_desc_encode(&fake, desc);
+	CHECK(put(target.to, "d", 1) && put(target.to, desc, sizeof(desc)) && get(target.from, desc, 1));
+	s = accept(l, NULL, NULL);
+	CHECK(s >= 0 && read_full_ms(s, &h, sizeof(h), WAIT_MS) && read_full_ms(s, &hello, sizeof(hello), WAIT_MS));
+	CHECK(h.type == F_HELLO && hello.want_token == fake.qp_token);
+	/* the one connection our own listener's backlog takes now: the target's next SYN is dropped */
+	sin.sin_port = htons(port);
+	fill2 = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	CHECK(fill2 >= 0 && connect(fill2, (struct sockaddr *)&sin, sizeof(sin)) == 0);
+	/* we accept; our message socket is "there", where nobody answers */
+	ack.hello.self = fake;
+	ack.hello.self.dc = false;
+	ack.hello.self.tcp_port = dead_port;
+	CHECK(put(s, &ack, sizeof(ack)));
+	ms = hello_answer_ms(&p);
+	fprintf(stderr, "  the target answered another hello in %ld ms\n", ms);
+	CHECK(ms >= 0 && ms < 1000);
+	/* the qp is up, on its main socket: a WRITE of ours to the target's export is answered */
+	w = req(SOFTHW_RNIC_OP_WRITE, 1, ti.id, ti.token, ti.addr, sizeof(data));
+	w.plen = sizeof(data);
+	CHECK(put(s, &w, sizeof(w)) && put(s, data, sizeof(data)) && read_hdr(s, &ans) && ans.type == F_RESP &&
+	      ans.seq == 1 && ans.status == DOCA_SUCCESS);
+	close(s);
+	close(fill2);
+	close(fill);
+	close(dead);
+	close(l);
+	kid_end(&target);
+	if (test_failures)
+		log_show(&target);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -459,6 +580,7 @@ int main(void)
 	TEST_RUN(test_bad_requests);
 	TEST_RUN(test_unread_answers);
 	TEST_RUN(test_unread_acks_msock);
+	TEST_RUN(test_msock_dial_stuck);
 	scratch_remove();
 	TEST_EXIT();
 }
