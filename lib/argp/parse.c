@@ -551,12 +551,21 @@ static doca_error_t read_file(const struct run *r, const char *path, char **text
 		return DOCA_SUCCESS;
 	case SOFTHW_SMALL_FILE_NOT_REGULAR:
 		return input_error(r, DOCA_ERROR_IO_FAILED,
-				   "cannot read JSON file \"%s\" (-j/--json): it is %s; give a regular file", path,
+				   "cannot read JSON file \"%s\" (-j/--json): it is %s; give a regular file or a pipe", path,
 				   softhw_file_kind(f.mode));
 	case SOFTHW_SMALL_FILE_TOO_BIG:
+		if (S_ISFIFO(f.mode))
+			return input_error(r, DOCA_ERROR_IO_FAILED,
+					   "cannot read JSON file \"%s\" (-j/--json): the pipe sent more than the limit of %u bytes",
+					   path, JSON_FILE_MAX);
 		return input_error(r, DOCA_ERROR_IO_FAILED,
 				   "cannot read JSON file \"%s\" (-j/--json): it is %lld bytes, more than the limit of %u bytes",
 				   path, f.size, JSON_FILE_MAX);
+	case SOFTHW_SMALL_FILE_TIMEOUT:
+		return input_error(r, DOCA_ERROR_IO_FAILED,
+				   "cannot read JSON file \"%s\" (-j/--json): it is a pipe, and nothing more came from it "
+				   "for %d ms; its writer must write the JSON and close it",
+				   path, softhw_small_file_pipe_ms());
 	case SOFTHW_SMALL_FILE_NO_MEMORY:
 		return out_of_memory();
 	case SOFTHW_SMALL_FILE_CHANGED:

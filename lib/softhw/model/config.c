@@ -657,12 +657,16 @@ static doca_error_t config_read(const char *path, char **text)
 			     strerror(errno));
 		return DOCA_ERROR_BAD_CONFIG;
 	case SOFTHW_SMALL_FILE_NOT_REGULAR:
-		model_report(path, 0, "the device configuration is %s; SOFTDOCA_CONFIG must name a regular file (of at most %u bytes)",
+		model_report(path, 0, "the device configuration is %s; SOFTDOCA_CONFIG must name a regular file or a pipe (of at most %u bytes)",
 			     softhw_file_kind(f.mode), CONFIG_MAX_BYTES);
 		return DOCA_ERROR_BAD_CONFIG;
 	case SOFTHW_SMALL_FILE_TOO_BIG:
-		model_report(path, 0, "the device configuration is %lld bytes, more than the limit of %u bytes; fix SOFTDOCA_CONFIG or the file",
-			     f.size, CONFIG_MAX_BYTES);
+		model_report(path, 0, "the device configuration is %lld bytes%s, more than the limit of %u bytes; fix SOFTDOCA_CONFIG or the file",
+			     f.size, S_ISFIFO(f.mode) ? " or more (a pipe)" : "", CONFIG_MAX_BYTES);
+		return DOCA_ERROR_BAD_CONFIG;
+	case SOFTHW_SMALL_FILE_TIMEOUT:
+		model_report(path, 0, "the device configuration is a pipe, and nothing more came from it for %d ms; its writer must write the configuration and close it",
+			     softhw_small_file_pipe_ms());
 		return DOCA_ERROR_BAD_CONFIG;
 	case SOFTHW_SMALL_FILE_NO_MEMORY:
 		model_report(path, 0, "out of memory for the device configuration");

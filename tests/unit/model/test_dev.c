@@ -600,9 +600,27 @@ static void test_malformed(void)
 	/* what is no configuration file is refused at once, the limit named */
 	expect_fail("dev_zero", (const char *const[]){"SOFTDOCA_CONFIG=/dev/zero", "SOFTDOCA_ROLE=host", NULL},
 		    DOCA_ERROR_BAD_CONFIG, "/dev/zero: the device configuration is a device; SOFTDOCA_CONFIG must name a regular file");
+	/* a FIFO (or SOFTDOCA_CONFIG=<(...)) is read to its end; one nobody writes to is given up on */
 	snprintf(env, sizeof(env), "SOFTDOCA_CONFIG=%s/fifo.conf", scratch_dir);
-	CHECK(mkfifo(env + strlen("SOFTDOCA_CONFIG="), 0600) == 0); /* nobody ever writes to it */
-	expect_fail("fifo", e, DOCA_ERROR_BAD_CONFIG, "fifo.conf: the device configuration is a FIFO");
+	CHECK(mkfifo(env + strlen("SOFTDOCA_CONFIG="), 0600) == 0);
+	expect_fail("fifo", (const char *const[]){env, "SOFTDOCA_ROLE=host", "SOFTDOCA_PIPE_WAIT_MS=200", NULL},
+		    DOCA_ERROR_BAD_CONFIG, "fifo.conf: the device configuration is a pipe, and nothing more came from it for 200 ms");
+	{
+		static const char text[] = "[card a]\nprofile = cx7\ndpu.pci = 03:00.0\n";
+		pid_t w = fork();
+		int st = -1;
+
+		if (w == 0) {
+			int fd;
+
+			alarm(10); /* no reader: a failure, not a hang */
+			fd = open(env + strlen("SOFTDOCA_CONFIG="), O_WRONLY);
+			_exit(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : 1);
+		}
+		expect_fail("fifo_written", e, DOCA_ERROR_BAD_CONFIG,
+			    "fifo.conf:3: dpu.pci: card 'a' is a ConnectX-7, which has no DPU side");
+		CHECK(w > 0 && waitpid(w, &st, 0) == w && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
 
 	/* a malformed file is refused whatever the role */
 	snprintf(env, sizeof(env), "SOFTDOCA_CONFIG=%s", write_file("devices.conf", "[card a]\nprofile = cx7\ndpu.pci = 03:00.0\n"));
