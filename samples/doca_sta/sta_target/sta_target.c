@@ -89,6 +89,7 @@ struct conn {
 	struct ctrl *ctrl;
 	uint64_t ctrl_gen;        /* ctrl's gen when the Connect took it */
 	bool established, gone;
+	uint32_t reads;           /* rdma-read tasks out whose user data names this connection */
 };
 
 /* A command waiting for its data from the host (rdma-read task). */
@@ -321,6 +322,7 @@ static void fabrics_connect(struct conn *c, const uint8_t *cmd, uint8_t *payload
 			return;
 		}
 		__atomic_add_fetch(&t.tasks_out, 1, __ATOMIC_RELAXED);
+		c->reads++;
 		return;
 	}
 	memcpy(subnqn, payload + 256, 256);
@@ -386,6 +388,7 @@ static void read_done(struct doca_sta_producer_task_send *task, union doca_data 
 	struct pending *p = ud.ptr;
 
 	__atomic_sub_fetch(&t.tasks_out, 1, __ATOMIC_RELAXED);
+	p->c->reads--;
 	doca_task_free(doca_sta_producer_send_task_as_task(task));
 	fabrics_connect(p->c, p->cmd, p->payload, p->len, true, p->nud);
 	free(p);
@@ -394,6 +397,7 @@ static void read_done(struct doca_sta_producer_task_send *task, union doca_data 
 static void read_error(struct doca_sta_producer_task_send *task, union doca_data ud)
 {
 	__atomic_sub_fetch(&t.tasks_out, 1, __ATOMIC_RELAXED);
+	((struct pending *)ud.ptr)->c->reads--;
 	fprintf(stderr, "softdoca-sta-target: reading a command's data from the host failed: %s\n",
 		doca_error_get_descr(doca_task_get_status(doca_sta_producer_send_task_as_task(task))));
 	doca_task_free(doca_sta_producer_send_task_as_task(task));
@@ -762,6 +766,18 @@ static void end_conn(struct doca_pe *pe, struct conn *c)
 			if (!doca_pe_progress(pe))
 				break;
 		doca_sta_io_qp_destroy(c->io, c->qp);
+	}
+	/*
+	 * The disconnect task's callback comes after those of the READs before it; without one (no
+	 * task to be had) the destroy ends them, and their callbacks, which name c, come at the next
+	 * progress. Wait for them: freed earlier, c would be read by them.
+	 */
+	for (int i = 0; c->reads > 0 && i < 1000; i++)
+		doca_pe_progress(pe);
+	if (c->reads > 0) {
+		fprintf(stderr, "softdoca-sta-target: %u reads of a gone connection never ended; it stays allocated\n",
+			c->reads);
+		return;
 	}
 	conn_free(c);
 }
