@@ -167,7 +167,7 @@ struct roce_qp {
 	uint32_t verbs_access;     /* the QP's remote rights (qp_access_flags; qp lock) */
 	struct roce_rc_qp *rc;     /* NULL until connected, and after close */
 	uint32_t peer_ip;
-	uint64_t deadline;         /* the engine's next poll (ns, CLOCK_MONOTONIC), ROCE_RC_NO_DEADLINE (qp lock) */
+	uint64_t deadline;         /* the engine's next poll (ns, CLOCK_MONOTONIC), 0: at once, ROCE_RC_NO_DEADLINE (qp lock) */
 	bool shut;                 /* the core ended the qp: send completions are no longer ours */
 	bool up;                   /* connected, until closed */
 	int in_rc;                 /* inside an engine call: an error waits until it returned */
@@ -883,12 +883,20 @@ static bool rc_poll(struct roce_qp *s)
 
 	s->poll_owed = false;
 	do {
+		uint64_t t = now_ns();
+
 		if (s->rc == NULL)
 			return false;
 		s->repoll = false;
 		rc_enter(s);
-		s->deadline = roce_rc_poll(s->rc, now_ns());
+		s->deadline = roce_rc_poll(s->rc, t);
 		rc_leave(s);
+		/*
+		 * READ responses wait for the service thread's next turn, after the other qps had
+		 * theirs: due at once, not at the next millisecond (roce_next_time rounds up).
+		 */
+		if (s->deadline <= t)
+			s->deadline = 0;
 	} while (s->repoll);
 	return s->deadline != ROCE_RC_NO_DEADLINE && s->deadline < before;
 }
