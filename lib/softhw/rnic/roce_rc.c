@@ -9,7 +9,9 @@
  * Completer: ACKs are cumulative; a READ or atomic completes only on its own response, and an
  * acknowledgement that passes one whose response is missing starts a go-back-N from it.
  * Responder: executes in PSN order only; the past is answered from a small ring of READ and
- * atomic results (responder resources), never executed twice.
+ * atomic results (responder resources), never executed twice. A READ's responses go out at most
+ * ROCE_RC_BURST a turn (roce_rc_poll); the requests behind it wait, held, until they are all
+ * out, as rxe's wait in its queue.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,17 @@ struct resource {
 	uint64_t va;
 	uint32_t rkey, len;
 	uint64_t orig;
+	/* READ: responses still to send, packets k..n-1 of the run from s_psn (its execution's,
+	 * or a duplicate's replay of a tail) */
+	bool sending;
+	uint32_t s_psn, s_len, s_k, s_n;
+	uint64_t s_va;
+};
+
+/* A request that came in order behind a READ whose responses are not all out (a copy). */
+struct held {
+	size_t len;
+	uint8_t buf[];
 };
 
 struct roce_rc_qp {
@@ -68,6 +81,12 @@ struct roce_rc_qp {
 	uint32_t w_rkey, w_left, w_len;
 	struct resource *res;
 	uint32_t res_next;
+	uint32_t nsending;        /* resources with responses to send */
+	uint32_t burst_left;      /* READ response packets this turn may still send */
+	struct held **hold;       /* ROCE_RC_HOLD_MAX, allocated when first needed */
+	uint32_t hold_head, nhold;
+	uint32_t hold_psn;        /* while nhold > 0: the PSN after the last held request */
+	bool nak_owed;            /* a request behind them was dropped: sequence NAK once they ran */
 	uint32_t ack_owed;
 	bool ack_now;
 	uint64_t ack_since;
@@ -171,11 +190,24 @@ static void pop_head(struct roce_rc_qp *qp, enum roce_rc_status status)
 	complete(qp, &cqe);
 }
 
+/* The requests held behind READ responses are forgotten: the requester sends them again. */
+static void drop_held(struct roce_rc_qp *qp)
+{
+	while (qp->nhold > 0) {
+		free(qp->hold[qp->hold_head++ % ROCE_RC_HOLD_MAX]);
+		qp->nhold--;
+	}
+}
+
 static void qp_error(struct roce_rc_qp *qp, int head_status)
 {
 	if (qp->error)
 		return;
 	qp->error = true;
+	drop_held(qp);
+	for (uint32_t i = 0; i < qp->cfg.max_dest_rd_atomic; i++)
+		qp->res[i].sending = false;
+	qp->nsending = 0;
 	if (head_status >= 0 && qp->head != qp->tail)
 		pop_head(qp, (enum roce_rc_status)head_status);
 	while (qp->head != qp->tail)
@@ -579,23 +611,41 @@ static void resp_fail(struct roce_rc_qp *qp, uint32_t psn, int nak, enum roce_rc
 	qp_error(qp, -1);
 }
 
-static void read_responses(struct roce_rc_qp *qp, uint32_t psn, uint32_t rkey, uint64_t va,
-	uint32_t len)
+/* Starts (or restarts) r's responses: the run of len bytes from va, its first at psn. */
+static void read_start(struct roce_rc_qp *qp, struct resource *r, uint32_t psn, uint64_t va, uint32_t len)
 {
-	uint32_t mtu = qp->cfg.mtu, n = npkts(len, mtu);
+	r->s_psn = psn;
+	r->s_va = va;
+	r->s_len = len;
+	r->s_k = 0;
+	r->s_n = npkts(len, qp->cfg.mtu);
+	if (!r->sending)
+		qp->nsending++;
+	r->sending = true;
+}
 
-	for (uint32_t k = 0; k < n; k++) {
+/* Sends r's next responses, as many as the turn has left. */
+static void read_responses(struct roce_rc_qp *qp, struct resource *r)
+{
+	uint32_t mtu = qp->cfg.mtu, n = r->s_n, k0 = r->s_k;
+
+	for (; r->s_k < n && qp->burst_left > 0; r->s_k++, qp->burst_left--) {
 		struct roce_pkt pkt = { 0 };
-		uint32_t plen = len - k * mtu < mtu ? len - k * mtu : mtu;
+		uint32_t k = r->s_k, plen = r->s_len - k * mtu < mtu ? r->s_len - k * mtu : mtu;
 
 		pkt.bth.opcode = n == 1 ? ROCE_RC_READ_RESP_ONLY : k == 0 ? ROCE_RC_READ_RESP_FIRST :
 			k + 1 == n ? ROCE_RC_READ_RESP_LAST : ROCE_RC_READ_RESP_MIDDLE;
-		pkt.bth.psn = roce_psn_add(psn, k);
+		pkt.bth.psn = roce_psn_add(r->s_psn, k);
 		pkt.aeth.syndrome = ROCE_AETH_ACK | ROCE_AETH_VALUE;
 		pkt.aeth.msn = qp->msn & ROCE_PSN_MASK;
-		emit_mem(qp, &pkt, NULL, plen, rkey, va + (uint64_t)k * mtu);
+		emit_mem(qp, &pkt, NULL, plen, r->rkey, r->s_va + (uint64_t)k * mtu);
 	}
-	owe_nothing(qp);
+	if (r->s_k != k0)
+		owe_nothing(qp); /* a response acknowledges every request before it */
+	if (r->s_k == n) {
+		r->sending = false;
+		qp->nsending--;
+	}
 }
 
 static struct resource *new_resource(struct roce_rc_qp *qp)
@@ -639,8 +689,13 @@ static void rx_duplicate(struct roce_rc_qp *qp, const struct roce_pkt *pkt)
 		if (pkt->reth.len != 0 && qp->cfg.ops->rkey_check(qp->cfg.ctx, r->rkey,
 			pkt->reth.va, pkt->reth.len, ROCE_RC_ACC_READ) != 0)
 			return;
+		/* Its responses still going out reach that PSN anyway: nothing to add. Else they go
+		 * (again) from there, in the turns to come, the others' before or after by PSN. */
+		if (r->sending && roce_psn_cmp(psn, roce_psn_add(r->s_psn, r->s_k)) >= 0 &&
+			psn_diff(psn, r->s_psn) < r->s_n)
+			return;
 		qp->st.read_replays++;
-		read_responses(qp, psn, r->rkey, pkt->reth.va, pkt->reth.len);
+		read_start(qp, r, psn, pkt->reth.va, pkt->reth.len);
 		return;
 	}
 	/* No resource: dropped, the requester's timer will ask again (rxe does the same). */
@@ -769,7 +824,7 @@ static bool exec_write(struct roce_rc_qp *qp, const struct roce_pkt *pkt)
 	return true;
 }
 
-/* READ request or atomic in sequence (responses go out at once). */
+/* READ request or atomic in sequence (READ responses: from now on, a burst a turn). */
 static void exec_rd_atomic(struct roce_rc_qp *qp, const struct roce_pkt *pkt)
 {
 	uint32_t psn = pkt->bth.psn;
@@ -801,7 +856,8 @@ static void exec_rd_atomic(struct roce_rc_qp *qp, const struct roce_pkt *pkt)
 		r->len = q->len;
 		qp->epsn = roce_psn_add(psn, r->npsn);
 		qp->msn++;
-		read_responses(qp, psn, q->rkey, q->va, q->len);
+		owe_nothing(qp); /* its responses acknowledge what came before */
+		read_start(qp, r, psn, q->va, q->len);
 		return;
 	}
 	if (pkt->atomic.va & 7) {
@@ -832,35 +888,29 @@ static bool is_send_op(uint8_t op)
 		op == ROCE_RC_SEND_ONLY_INV;
 }
 
-static void rx_request(struct roce_rc_qp *qp, const struct roce_pkt *pkt, uint64_t now)
+/* Sequence NAK for epsn, once until it comes (the ACK of what came in order first). */
+static void seq_nak(struct roce_rc_qp *qp)
+{
+	qp->nak_sent = true;
+	qp->st.nak_seq_sent++;
+	/*
+	 * What came in order since the last ACK is acknowledged first. The NAK acknowledges it
+	 * too, implicitly, but Linux rxe's completer, once in a retry, ignores NAKs until an ACK
+	 * completes something: without this one it would wait for its retransmit timer
+	 * (docs/interop.md, nvme-netem).
+	 */
+	if (qp->ack_owed != 0 || qp->ack_now)
+		ack_in_order(qp);
+	send_aeth(qp, ROCE_RC_ACK, ROCE_AETH_NAK | ROCE_NAK_PSN_SEQ, qp->epsn, 0);
+}
+
+/* The request at epsn, executed. */
+static void exec_request(struct roce_rc_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
 	uint32_t psn = pkt->bth.psn;
 	uint8_t op = pkt->bth.opcode;
-	int c = roce_psn_cmp(psn, qp->epsn);
 	bool ok;
 
-	if (c < 0) {
-		rx_duplicate(qp, pkt);
-		return;
-	}
-	if (c > 0) {
-		/* A gap: say so once, then drop until the expected PSN comes again. */
-		qp->st.rx_dropped++;
-		if (!qp->nak_sent) {
-			qp->nak_sent = true;
-			qp->st.nak_seq_sent++;
-			/*
-			 * What came in order since the last ACK is acknowledged first. The NAK
-			 * acknowledges it too, implicitly, but Linux rxe's completer, once in a
-			 * retry, ignores NAKs until an ACK completes something: without this one it
-			 * would wait for its retransmit timer (docs/interop.md, nvme-netem).
-			 */
-			if (qp->ack_owed != 0 || qp->ack_now)
-				ack_in_order(qp);
-			send_aeth(qp, ROCE_RC_ACK, ROCE_AETH_NAK | ROCE_NAK_PSN_SEQ, qp->epsn, 0);
-		}
-		return;
-	}
 	qp->nak_sent = false;
 	if (!roce_payload_ok(op, pkt->payload_len, qp->cfg.mtu)) {
 		resp_fail(qp, psn, ROCE_NAK_INVALID, ROCE_RC_WC_REM_INV_REQ_ERR);
@@ -885,6 +935,117 @@ static void rx_request(struct roce_rc_qp *qp, const struct roce_pkt *pkt, uint64
 		qp->ack_since = now;
 	if (pkt->bth.ack_req)
 		qp->ack_now = true;
+}
+
+/*
+ * A request that comes while READ responses are still to go out: executed in PSN order, it
+ * waits for them, held (rxe keeps it in its queue). Held already (a resend): dropped, it runs
+ * in its turn. Out of order or no room: dropped, and the sequence NAK waits until the held ones
+ * ran (sent now, it would acknowledge them before they ran).
+ */
+static void hold_request(struct roce_rc_qp *qp, const struct roce_pkt *pkt, const uint8_t *buf,
+	size_t len)
+{
+	uint32_t psn = pkt->bth.psn, span = 1;
+	int c = roce_psn_cmp(psn, qp->nhold != 0 ? qp->hold_psn : qp->epsn);
+	struct held *h = NULL;
+
+	if (c < 0) {
+		qp->st.dup_requests++;
+		return;
+	}
+	if (c == 0 && qp->nhold < ROCE_RC_HOLD_MAX) {
+		if (qp->hold == NULL)
+			qp->hold = calloc(ROCE_RC_HOLD_MAX, sizeof(*qp->hold));
+		if (qp->hold != NULL)
+			h = malloc(sizeof(*h) + len);
+	}
+	if (h == NULL) {
+		qp->st.rx_dropped++;
+		if (!qp->nak_sent)
+			qp->nak_sent = qp->nak_owed = true;
+		return;
+	}
+	h->len = len;
+	memcpy(h->buf, buf, len);
+	qp->hold[(qp->hold_head + qp->nhold++) % ROCE_RC_HOLD_MAX] = h;
+	if (pkt->bth.opcode == ROCE_RC_READ_REQUEST && pkt->reth.len <= ROCE_RC_MAX_MSG)
+		span = npkts(pkt->reth.len, qp->cfg.mtu);
+	qp->hold_psn = roce_psn_add(psn, span);
+	qp->nak_sent = false;
+}
+
+/* The resource whose responses go out first: the oldest (the ring's order is PSN order). */
+static struct resource *first_sending(struct roce_rc_qp *qp)
+{
+	for (uint32_t i = 0; i < qp->cfg.max_dest_rd_atomic; i++) {
+		struct resource *r = &qp->res[(qp->res_next + i) % qp->cfg.max_dest_rd_atomic];
+
+		if (r->used && r->sending)
+			return r;
+	}
+	return NULL; /* cannot be while nsending > 0 */
+}
+
+/*
+ * The responder's turn: READ responses, oldest first, as many as the turn has left; once they
+ * are all out, the requests held behind them run, in order (a READ among them starts its own).
+ */
+static void respond(struct roce_rc_qp *qp, uint64_t now)
+{
+	while (!qp->error) {
+		struct roce_pkt pkt;
+		struct held *h;
+
+		if (qp->nsending > 0) {
+			struct resource *r = first_sending(qp);
+
+			if (r == NULL)
+				break;
+			read_responses(qp, r);
+			if (r->sending)
+				return; /* the turn is over */
+			continue;
+		}
+		if (qp->nhold == 0)
+			break;
+		h = qp->hold[qp->hold_head++ % ROCE_RC_HOLD_MAX];
+		qp->nhold--;
+		if (roce_pkt_parse(h->buf, h->len, &pkt) == ROCE_PARSE_OK) /* (it parsed when it came) */
+			exec_request(qp, &pkt, now);
+		free(h);
+		if (qp->nak_sent) { /* refused (RNR): the requester sends it and what follows again */
+			drop_held(qp);
+			qp->nak_owed = false;
+		}
+	}
+	if (qp->nak_owed && !qp->error) {
+		qp->nak_owed = false;
+		seq_nak(qp);
+	}
+}
+
+static void rx_request(struct roce_rc_qp *qp, const struct roce_pkt *pkt, const uint8_t *buf,
+	size_t len, uint64_t now)
+{
+	int c = roce_psn_cmp(pkt->bth.psn, qp->epsn);
+
+	if (c < 0) {
+		rx_duplicate(qp, pkt);
+		return;
+	}
+	if (qp->nsending > 0) {
+		hold_request(qp, pkt, buf, len);
+		return;
+	}
+	if (c > 0) {
+		/* A gap: say so once, then drop until the expected PSN comes again. */
+		qp->st.rx_dropped++;
+		if (!qp->nak_sent)
+			seq_nak(qp);
+		return;
+	}
+	exec_request(qp, pkt, now);
 }
 
 /* ---- entry points ---- */
@@ -917,9 +1078,11 @@ void roce_rc_rx(struct roce_rc_qp *qp, uint64_t now, const uint8_t *buf, size_t 
 		}
 		return;
 	}
-	if (request)
-		rx_request(qp, &pkt, now);
-	else if (op >= ROCE_RC_READ_RESP_FIRST && op <= ROCE_RC_ATOMIC_ACK)
+	if (request) {
+		rx_request(qp, &pkt, buf, len, now);
+		if (qp->nsending > 0)
+			respond(qp, now); /* what this turn has left */
+	} else if (op >= ROCE_RC_READ_RESP_FIRST && op <= ROCE_RC_ATOMIC_ACK)
 		rx_response(qp, &pkt, now);
 	else
 		qp->st.rx_dropped++;
@@ -931,8 +1094,17 @@ uint64_t roce_rc_poll(struct roce_rc_qp *qp, uint64_t now)
 
 	if (qp->error)
 		return next;
-	/* responder: owed ACK, one for the whole batch received since the last poll */
-	if (qp->ack_owed != 0 || qp->ack_now) {
+	/* responder: a new turn of READ responses (and the requests held behind them) */
+	qp->burst_left = ROCE_RC_BURST;
+	respond(qp, now);
+	if (qp->error)
+		return next;
+	/*
+	 * Owed ACK, one for the whole batch received since the last poll. Not while responses are
+	 * still to go: they carry it, and an ACK past a READ not answered yet makes the requester
+	 * ask again.
+	 */
+	if (qp->nsending == 0 && (qp->ack_owed != 0 || qp->ack_now)) {
 		if (qp->ack_now || qp->ack_owed >= qp->cfg.ack_every ||
 			now >= qp->ack_since + qp->cfg.ack_delay_ns) {
 			ack_in_order(qp);
@@ -959,6 +1131,8 @@ uint64_t roce_rc_poll(struct roce_rc_qp *qp, uint64_t now)
 		next = qp->rto_at;
 	if (qp->rnr_at < next)
 		next = qp->rnr_at;
+	if (qp->nsending > 0)
+		next = now; /* responses wait for the next turn */
 	return next;
 }
 
@@ -1011,19 +1185,19 @@ void roce_rc_set_error(struct roce_rc_qp *qp)
 	 * consumer sees the completion: a consumer that disconnects right after its receive must
 	 * not leave the sender waiting for an ACK that was only owed (coalesced).
 	 */
-	if (!qp->error && (qp->ack_owed != 0 || qp->ack_now))
+	if (!qp->error && qp->nsending == 0 && (qp->ack_owed != 0 || qp->ack_now))
 		ack_in_order(qp);
 	qp_error(qp, -1);
 }
 
 bool roce_rc_acks_owed(const struct roce_rc_qp *qp)
 {
-	return !qp->error && (qp->ack_owed != 0 || qp->ack_now);
+	return !qp->error && qp->nsending == 0 && (qp->ack_owed != 0 || qp->ack_now);
 }
 
 bool roce_rc_unacked(const struct roce_rc_qp *qp)
 {
-	return !qp->error && qp->una != qp->hi_psn;
+	return !qp->error && (qp->una != qp->hi_psn || qp->nsending > 0);
 }
 
 bool roce_rc_in_error(const struct roce_rc_qp *qp)
@@ -1072,6 +1246,7 @@ struct roce_rc_qp *roce_rc_create(const struct roce_rc_cfg *cfg)
 	qp->retry_left = cfg->retry_cnt;
 	qp->rnr_left = cfg->rnr_retry;
 	qp->rto_at = qp->rnr_at = ROCE_RC_NO_DEADLINE;
+	qp->burst_left = ROCE_RC_BURST;
 	return qp;
 }
 
@@ -1079,6 +1254,8 @@ void roce_rc_destroy(struct roce_rc_qp *qp)
 {
 	if (qp == NULL)
 		return;
+	drop_held(qp);
+	free(qp->hold);
 	free(qp->sq);
 	free(qp->res);
 	free(qp);

@@ -22,6 +22,8 @@
 #define ROCE_RC_MIN_CWND 16     /* the least a go-back-N halves the PSNs in flight to */
 #define ROCE_RC_ACKREQ_EVERY 64 /* AckReq on a non-final packet after this many without */
 #define ROCE_RC_MAX_MSG (1u << 31)
+#define ROCE_RC_BURST 64      /* READ response packets a turn (roce_rc_poll) at most: a long READ leaves the thread to other QPs */
+#define ROCE_RC_HOLD_MAX 256  /* requests held behind READ responses still to go (more are dropped, NAKed) */
 #define ROCE_RC_REF_MIN 1024 /* payloads from this size go to emit_ref (smaller ones: a copy is cheaper than a piece) */
 
 enum roce_rc_op {
@@ -185,8 +187,10 @@ bool roce_rc_post(struct roce_rc_qp *qp, const struct roce_rc_wr *wr);
 void roce_rc_rx(struct roce_rc_qp *qp, uint64_t now, const uint8_t *buf, size_t len);
 
 /*
- * Runs the timers, sends owed ACKs and whatever the send window allows. Returns when it next
- * wants to be polled (absolute, same clock as now) or ROCE_RC_NO_DEADLINE.
+ * Runs the timers, sends owed ACKs and whatever the send window allows, and the responder's
+ * next ROCE_RC_BURST READ responses. Returns when it next wants to be polled (absolute, same
+ * clock as now) or ROCE_RC_NO_DEADLINE; now itself when READ responses wait for the next turn
+ * (poll again soon, after the other QPs had theirs).
  */
 uint64_t roce_rc_poll(struct roce_rc_qp *qp, uint64_t now);
 
@@ -202,9 +206,10 @@ bool roce_rc_set_requester(struct roce_rc_qp *qp, uint32_t sq_psn, uint8_t timeo
 void roce_rc_set_error(struct roce_rc_qp *qp);
 
 bool roce_rc_in_error(const struct roce_rc_qp *qp);
-/* The responder owes an ACK for requests it executed (the next poll sends it). */
+/* The responder owes an ACK for requests it executed, and only that (the next poll sends it). */
 bool roce_rc_acks_owed(const struct roce_rc_qp *qp);
-/* The requester sent requests the peer has not acknowledged yet (their ACKs may still come). */
+/* The requester sent requests the peer has not acknowledged yet (their ACKs may still come), or
+ * the responder has READ responses still to send. */
 bool roce_rc_unacked(const struct roce_rc_qp *qp);
 const struct roce_rc_stats *roce_rc_get_stats(const struct roce_rc_qp *qp);
 const char *roce_rc_status_name(enum roce_rc_status status);
