@@ -1097,6 +1097,159 @@ static void test_rxe_frames(void)
 }
 
 
+/* ---- a long READ answered a burst a turn ---- */
+
+#define TURN_MAX 8192
+
+/* What the responders sent, in order: each frame's QP (dest QPN), opcode, PSN, syndrome. */
+static struct turn_rec {
+	uint32_t dqpn, psn;
+	uint8_t op, syndrome;
+} turn_recs[TURN_MAX];
+static unsigned int nturn;
+static uint8_t *turn_data; /* the READ responses to QP 0x22 put together by PSN (MTU 1024) */
+
+static void turn_emit(void *ctx, const uint8_t *buf, size_t len)
+{
+	struct roce_pkt pkt;
+
+	(void)ctx;
+	CHECK(roce_pkt_parse(buf, len, &pkt) == ROCE_PARSE_OK);
+	if (nturn < TURN_MAX)
+		turn_recs[nturn] = (struct turn_rec){ pkt.bth.dqpn, pkt.bth.psn, pkt.bth.opcode,
+			pkt.aeth.syndrome };
+	nturn++;
+	if (pkt.bth.dqpn == 0x22 && pkt.bth.opcode >= ROCE_RC_READ_RESP_FIRST &&
+	    pkt.bth.opcode <= ROCE_RC_READ_RESP_ONLY && pkt.bth.psn < 1024)
+		memcpy(turn_data + (size_t)pkt.bth.psn * 1024, pkt.payload, pkt.payload_len);
+}
+
+static const struct roce_rc_ops turn_ops = {
+	.emit = turn_emit, .rkey_check = rkey_check_cb, .mem_write = mem_write_cb,
+	.mem_read = mem_read_cb, .atomic = atomic_cb, .recv_take = recv_take_cb,
+	.complete = complete_cb,
+};
+
+static struct roce_rc_qp *turn_qp(uint32_t qpn, uint32_t dest_qpn)
+{
+	struct roce_rc_cfg cfg = {
+		.qpn = qpn, .dest_qpn = dest_qpn, .rq_psn = 0, .mtu = 1024, .timeout = 17,
+		.retry_cnt = 7, .rnr_retry = 7, .max_rd_atomic = 1, .max_dest_rd_atomic = 4,
+		.sq_depth = 4, .ops = &turn_ops, .ctx = &sides[0],
+	};
+
+	return roce_rc_create(&cfg);
+}
+
+static void turn_feed(struct roce_rc_qp *qp, uint32_t qpn, uint8_t opcode, uint32_t psn, uint64_t va,
+	uint32_t len, const void *payload)
+{
+	struct roce_pkt pkt = { 0 };
+	uint8_t buf[4200];
+	size_t n;
+
+	pkt.bth = (struct roce_bth){ .opcode = opcode, .pkey = 0xffff, .dqpn = qpn, .psn = psn,
+		.ack_req = true };
+	pkt.reth = (struct roce_reth){ .va = va, .rkey = 0x100, .len = len };
+	n = roce_pkt_build(buf, sizeof(buf), &pkt, payload, opcode == ROCE_RC_READ_REQUEST ? 0 : len);
+	CHECK(n > 0);
+	roce_rc_rx(qp, now, buf, n);
+}
+
+/* The first frame from i on sent to dqpn with this opcode (and PSN, unless ~0u), or nturn. */
+static unsigned int turn_find(unsigned int i, uint32_t dqpn, uint8_t op, uint32_t psn)
+{
+	for (; i < nturn && i < TURN_MAX; i++)
+		if (turn_recs[i].dqpn == dqpn && turn_recs[i].op == op && (psn == ~0u || turn_recs[i].psn == psn))
+			return i;
+	return nturn;
+}
+
+/*
+ * One thread serves every QP of a process (the path's service thread): a READ of 1 MiB on one
+ * QP must not keep it from the others until its 1024 responses are out. The responder sends
+ * ROCE_RC_BURST of them a turn (roce_rc_rx, then each roce_rc_poll, which asks to be polled
+ * again at once), so a READ on a second QP right behind it, its QPs polled in turn as the
+ * service thread does, is answered before the long READ's last response. The requests behind
+ * the READ on its QP wait for it (PSN order: the WRITE must not change what the READ returns);
+ * a duplicate of its tail does not start it again, one of what went out already resends from
+ * there; the data arrive whole.
+ */
+static void test_read_turns(void)
+{
+	const uint32_t len = 1u << 20;
+	uint8_t wdata[1024], *orig;
+	struct roce_rc_qp *a, *b;
+	unsigned int turns = 0, at_b, at_last, per_turn_max = 0;
+	uint64_t due;
+
+	pair_setup(1024, 0, 0, 6, 6, 14); /* only for side 0's memory */
+	orig = malloc(len);
+	turn_data = calloc(1, len);
+	CHECK(orig != NULL && turn_data != NULL);
+	if (orig == NULL || turn_data == NULL)
+		return;
+	fill(sides[0].mem, len);
+	memcpy(orig, sides[0].mem, len);
+	fill(wdata, sizeof(wdata));
+	nturn = 0;
+	a = turn_qp(0x11, 0x22);
+	b = turn_qp(0x12, 0x33);
+	CHECK(a != NULL && b != NULL);
+
+	turn_feed(a, 0x11, ROCE_RC_READ_REQUEST, 0, MEM_VA, len, NULL);
+	CHECK(nturn == ROCE_RC_BURST); /* one burst, not all 1024 */
+	/* behind it on its QP: a WRITE over the READ's last KiB, and one PSN too far (a gap) */
+	turn_feed(a, 0x11, ROCE_RC_WRITE_ONLY, 1024, MEM_VA + len - 1024, 1024, wdata);
+	turn_feed(a, 0x11, ROCE_RC_WRITE_ONLY, 1026, MEM_VA, 0, NULL);
+	CHECK(memcmp(sides[0].mem + len - 1024, orig + len - 1024, 1024) == 0); /* it waits */
+	/* its tail asked again before it went: no new start */
+	turn_feed(a, 0x11, ROCE_RC_READ_REQUEST, 512, MEM_VA + 512 * 1024, len - 512 * 1024, NULL);
+	CHECK(roce_rc_get_stats(a)->read_replays == 0 && nturn == ROCE_RC_BURST);
+	/* the other QP's READ, one packet */
+	turn_feed(b, 0x12, ROCE_RC_READ_REQUEST, 0, MEM_VA, 100, NULL);
+	at_b = turn_find(0, 0x33, ROCE_RC_READ_RESP_ONLY, 0);
+	CHECK(at_b < nturn);
+
+	for (;;) {
+		unsigned int before = nturn;
+
+		due = roce_rc_poll(a, now);
+		per_turn_max = nturn - before > per_turn_max ? nturn - before : per_turn_max;
+		roce_rc_poll(b, now);
+		if (++turns == 3) /* what went out already asked again (lost): sent again from there */
+			turn_feed(a, 0x11, ROCE_RC_READ_REQUEST, 10, MEM_VA + 10 * 1024, len - 10 * 1024, NULL);
+		if (due != now || turns > 100)
+			break;
+		now += 1000;
+	}
+	CHECK(turns > 1024 / ROCE_RC_BURST && turns <= 100);
+	CHECK(per_turn_max <= ROCE_RC_BURST);
+	CHECK(roce_rc_get_stats(a)->read_replays == 1);
+	/* the other QP's answer left before the long READ's last response */
+	at_last = turn_find(0, 0x22, ROCE_RC_READ_RESP_LAST, 1023);
+	CHECK(at_last < nturn && at_b < at_last);
+	/* every byte as it was before the WRITE behind the READ ran */
+	CHECK(memcmp(turn_data, orig, len) == 0);
+	/* then the WRITE ran, its ACK after the last response, and the NAK for the gap (1025) */
+	CHECK(memcmp(sides[0].mem + len - 1024, wdata, 1024) == 0);
+	{
+		unsigned int ack = turn_find(at_last, 0x22, ROCE_RC_ACK, 1024);
+		unsigned int nak = turn_find(at_last, 0x22, ROCE_RC_ACK, 1025);
+
+		CHECK(ack < nturn && turn_recs[ack].syndrome == 0x1f);
+		CHECK(nak < nturn && turn_recs[nak].syndrome == 0x60 && ack < nak);
+	}
+	CHECK(roce_rc_poll(a, now) == ROCE_RC_NO_DEADLINE && !roce_rc_in_error(a));
+	fprintf(stderr, " READ of 1 MiB: %u turns, %u packets a turn at most; the other QP answered after %u "
+		"frames, the READ's last after %u\n", turns, per_turn_max, at_b, at_last);
+	roce_rc_destroy(a);
+	roce_rc_destroy(b);
+	free(orig);
+	free(turn_data);
+}
+
+
 /*
  * A gap right after requests whose ACK is still owed: the ACK of the last one in order goes
  * first, then the sequence NAK (rxe in a retry acts on a NAK only after an ACK that completes
@@ -1509,6 +1662,7 @@ int main(void)
 	TEST_RUN(test_replay);
 	TEST_RUN(test_fence);
 	TEST_RUN(test_rxe_frames);
+	TEST_RUN(test_read_turns);
 	TEST_RUN(test_ack_before_nak);
 	TEST_RUN(test_rxe_answers);
 	TEST_RUN(test_garbage);
