@@ -10,7 +10,7 @@
  * acknowledgement that passes one whose response is missing starts a go-back-N from it.
  * Responder: executes in PSN order only; the past is answered from a small ring of READ and
  * atomic results (responder resources), never executed twice. A READ's responses go out at most
- * ROCE_RC_BURST a turn (roce_rc_poll); the requests behind it wait, held, until they are all
+ * read_burst a turn (roce_rc_poll); the requests behind it wait, held, until they are all
  * out, as rxe's wait in its queue.
  */
 #include <stdlib.h>
@@ -1095,7 +1095,7 @@ uint64_t roce_rc_poll(struct roce_rc_qp *qp, uint64_t now)
 	if (qp->error)
 		return next;
 	/* responder: a new turn of READ responses (and the requests held behind them) */
-	qp->burst_left = ROCE_RC_BURST;
+	qp->burst_left = qp->cfg.read_burst;
 	respond(qp, now);
 	if (qp->error)
 		return next;
@@ -1246,7 +1246,9 @@ struct roce_rc_qp *roce_rc_create(const struct roce_rc_cfg *cfg)
 	qp->retry_left = cfg->retry_cnt;
 	qp->rnr_left = cfg->rnr_retry;
 	qp->rto_at = qp->rnr_at = ROCE_RC_NO_DEADLINE;
-	qp->burst_left = ROCE_RC_BURST;
+	if (qp->cfg.read_burst == 0)
+		qp->cfg.read_burst = ROCE_RC_BURST;
+	qp->burst_left = qp->cfg.read_burst;
 	return qp;
 }
 

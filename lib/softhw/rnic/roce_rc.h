@@ -22,7 +22,7 @@
 #define ROCE_RC_MIN_CWND 16     /* the least a go-back-N halves the PSNs in flight to */
 #define ROCE_RC_ACKREQ_EVERY 64 /* AckReq on a non-final packet after this many without */
 #define ROCE_RC_MAX_MSG (1u << 31)
-#define ROCE_RC_BURST 64      /* READ response packets a turn (roce_rc_poll) at most: a long READ leaves the thread to other QPs */
+#define ROCE_RC_BURST 256     /* READ response packets a turn (roce_rc_poll) at most: a long READ leaves the thread to other QPs */
 #define ROCE_RC_HOLD_MAX 256  /* requests held behind READ responses still to go (more are dropped, NAKed) */
 #define ROCE_RC_REF_MIN 1024 /* payloads from this size go to emit_ref (smaller ones: a copy is cheaper than a piece) */
 
@@ -150,6 +150,7 @@ struct roce_rc_cfg {
 	uint32_t window;         /* requester: PSNs sent and not acknowledged at most (0: ROCE_RC_MAX_UNACKED) */
 	uint32_t ack_every;      /* responder: ACK after this many unacknowledged packets (0: 16) */
 	uint64_t ack_delay_ns;   /* responder: or when the oldest is this old (0: 100 us) */
+	uint32_t read_burst;     /* responder: READ response packets a turn at most (0: ROCE_RC_BURST) */
 	uint16_t pkey;           /* 0: default 0xffff */
 	const struct roce_rc_ops *ops;
 	void *ctx;

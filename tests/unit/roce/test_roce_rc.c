@@ -1100,6 +1100,7 @@ static void test_rxe_frames(void)
 /* ---- a long READ answered a burst a turn ---- */
 
 #define TURN_MAX 8192
+#define TURN_BURST 64 /* the responders' read_burst: 16 turns for the 1024 responses */
 
 /* What the responders sent, in order: each frame's QP (dest QPN), opcode, PSN, syndrome. */
 static struct turn_rec {
@@ -1135,7 +1136,7 @@ static struct roce_rc_qp *turn_qp(uint32_t qpn, uint32_t dest_qpn)
 	struct roce_rc_cfg cfg = {
 		.qpn = qpn, .dest_qpn = dest_qpn, .rq_psn = 0, .mtu = 1024, .timeout = 17,
 		.retry_cnt = 7, .rnr_retry = 7, .max_rd_atomic = 1, .max_dest_rd_atomic = 4,
-		.sq_depth = 4, .ops = &turn_ops, .ctx = &sides[0],
+		.sq_depth = 4, .read_burst = TURN_BURST, .ops = &turn_ops, .ctx = &sides[0],
 	};
 
 	return roce_rc_create(&cfg);
@@ -1168,7 +1169,7 @@ static unsigned int turn_find(unsigned int i, uint32_t dqpn, uint8_t op, uint32_
 /*
  * One thread serves every QP of a process (the path's service thread): a READ of 1 MiB on one
  * QP must not keep it from the others until its 1024 responses are out. The responder sends
- * ROCE_RC_BURST of them a turn (roce_rc_rx, then each roce_rc_poll, which asks to be polled
+ * read_burst (TURN_BURST) of them a turn (roce_rc_rx, then each roce_rc_poll, which asks to be polled
  * again at once), so a READ on a second QP right behind it, its QPs polled in turn as the
  * service thread does, is answered before the long READ's last response. The requests behind
  * the READ on its QP wait for it (PSN order: the WRITE must not change what the READ returns);
@@ -1198,14 +1199,14 @@ static void test_read_turns(void)
 	CHECK(a != NULL && b != NULL);
 
 	turn_feed(a, 0x11, ROCE_RC_READ_REQUEST, 0, MEM_VA, len, NULL);
-	CHECK(nturn == ROCE_RC_BURST); /* one burst, not all 1024 */
+	CHECK(nturn == TURN_BURST); /* one burst, not all 1024 */
 	/* behind it on its QP: a WRITE over the READ's last KiB, and one PSN too far (a gap) */
 	turn_feed(a, 0x11, ROCE_RC_WRITE_ONLY, 1024, MEM_VA + len - 1024, 1024, wdata);
 	turn_feed(a, 0x11, ROCE_RC_WRITE_ONLY, 1026, MEM_VA, 0, NULL);
 	CHECK(memcmp(sides[0].mem + len - 1024, orig + len - 1024, 1024) == 0); /* it waits */
 	/* its tail asked again before it went: no new start */
 	turn_feed(a, 0x11, ROCE_RC_READ_REQUEST, 512, MEM_VA + 512 * 1024, len - 512 * 1024, NULL);
-	CHECK(roce_rc_get_stats(a)->read_replays == 0 && nturn == ROCE_RC_BURST);
+	CHECK(roce_rc_get_stats(a)->read_replays == 0 && nturn == TURN_BURST);
 	/* the other QP's READ, one packet */
 	turn_feed(b, 0x12, ROCE_RC_READ_REQUEST, 0, MEM_VA, 100, NULL);
 	at_b = turn_find(0, 0x33, ROCE_RC_READ_RESP_ONLY, 0);
@@ -1223,8 +1224,8 @@ static void test_read_turns(void)
 			break;
 		now += 1000;
 	}
-	CHECK(turns > 1024 / ROCE_RC_BURST && turns <= 100);
-	CHECK(per_turn_max <= ROCE_RC_BURST);
+	CHECK(turns > 1024 / TURN_BURST && turns <= 100);
+	CHECK(per_turn_max <= TURN_BURST);
 	CHECK(roce_rc_get_stats(a)->read_replays == 1);
 	/* the other QP's answer left before the long READ's last response */
 	at_last = turn_find(0, 0x22, ROCE_RC_READ_RESP_LAST, 1023);
