@@ -640,8 +640,12 @@ static void read_responses(struct roce_rc_qp *qp, struct resource *r)
 		pkt.aeth.msn = qp->msn & ROCE_PSN_MASK;
 		emit_mem(qp, &pkt, NULL, plen, r->rkey, r->s_va + (uint64_t)k * mtu);
 	}
-	if (r->s_k != k0)
-		owe_nothing(qp); /* a response acknowledges every request before it */
+	/*
+	 * The newest READ's last response acknowledges every request before it. Not a replay of an
+	 * older one: requests after it (a duplicate WRITE behind it owes its ACK) are not.
+	 */
+	if (r->s_k != k0 && roce_psn_add(r->s_psn, r->s_k) == qp->epsn)
+		owe_nothing(qp);
 	if (r->s_k == n) {
 		r->sending = false;
 		qp->nsending--;

@@ -1250,6 +1250,49 @@ static void test_read_turns(void)
 	free(turn_data);
 }
 
+/*
+ * Go-back-N after a READ X and a WRITE W behind it: X asked again from PSN 10 (a replay longer
+ * than a turn), then W again. W's duplicate owes its ACK; the replay's responses (PSNs below W)
+ * do not acknowledge it, so the ACK goes once the replay is out, instead of the requester
+ * waiting for its ACK timeout.
+ */
+static void test_read_replay_keeps_ack(void)
+{
+	const uint32_t len = 200 * 1024; /* 200 responses at MTU 1024 */
+	uint8_t wdata[64];
+	struct roce_rc_qp *a;
+	unsigned int mark;
+
+	pair_setup(1024, 0, 0, 6, 6, 14);
+	fill(sides[0].mem, len + sizeof(wdata));
+	fill(wdata, sizeof(wdata));
+	turn_data = calloc(1, 1u << 20);
+	CHECK(turn_data != NULL);
+	if (turn_data == NULL)
+		return;
+	nturn = 0;
+	a = turn_qp(0x11, 0x22);
+	CHECK(a != NULL);
+	turn_feed(a, 0x11, ROCE_RC_READ_REQUEST, 0, MEM_VA, len, NULL);
+	turn_feed(a, 0x11, ROCE_RC_WRITE_ONLY, 200, MEM_VA + len, sizeof(wdata), wdata);
+	for (int i = 0; i < 10 && roce_rc_poll(a, now) == now; i++)
+		now += 1000;
+	now += 1000000; /* past the ACK delay */
+	roce_rc_poll(a, now);
+	CHECK(turn_find(0, 0x22, ROCE_RC_ACK, 200) < nturn); /* W acknowledged */
+	/* the requester goes back: X from PSN 10, then W */
+	turn_feed(a, 0x11, ROCE_RC_READ_REQUEST, 10, MEM_VA + 10 * 1024, len - 10 * 1024, NULL);
+	mark = nturn;
+	turn_feed(a, 0x11, ROCE_RC_WRITE_ONLY, 200, MEM_VA + len, sizeof(wdata), wdata);
+	for (int i = 0; i < 10 && roce_rc_poll(a, now) == now; i++)
+		now += 1000;
+	CHECK(roce_rc_get_stats(a)->read_replays == 1);
+	CHECK(turn_find(mark, 0x22, ROCE_RC_READ_RESP_LAST, 199) < nturn); /* the replay went out whole */
+	CHECK(turn_find(turn_find(mark, 0x22, ROCE_RC_READ_RESP_LAST, 199), 0x22, ROCE_RC_ACK, 200) < nturn);
+	roce_rc_destroy(a);
+	free(turn_data);
+}
+
 
 /*
  * A gap right after requests whose ACK is still owed: the ACK of the last one in order goes
@@ -1664,6 +1707,7 @@ int main(void)
 	TEST_RUN(test_fence);
 	TEST_RUN(test_rxe_frames);
 	TEST_RUN(test_read_turns);
+	TEST_RUN(test_read_replay_keeps_ack);
 	TEST_RUN(test_ack_before_nak);
 	TEST_RUN(test_rxe_answers);
 	TEST_RUN(test_garbage);
