@@ -693,7 +693,7 @@ int main(int argc, char **argv)
 	}
 	if (uid && geteuid() != 0) {
 		printf("SKIP: the second-uid tests need root (children switch to uid %d); run as root\n", OTHER_ID);
-		return EXIT_NO_UID;
+		TEST_SKIP(); /* (EXIT_NO_UID) */
 	}
 	/* Our own instance name: parallel test runs never meet. */
 	snprintf(instance, sizeof(instance), "trust-test@%d", (int)getpid());
@@ -717,7 +717,7 @@ int main(int argc, char **argv)
 	scratch_remove();
 	if (uid_skipped && test_failures == 0) {
 		printf("SKIP: a child could not switch to uid %d (no CAP_SETUID here)\n", OTHER_ID);
-		return EXIT_NO_UID;
+		TEST_SKIP(); /* (EXIT_NO_UID) */
 	}
 	TEST_EXIT();
 }
