@@ -222,11 +222,12 @@ static void msock_dialed(struct rnic_qp *qp)
 			close(fd);
 		return;
 	}
-	if (errno != EINPROGRESS || !m_new(qp, fd, true)) {
-		if (errno != EINPROGRESS)
-			close(fd);
+	if (errno != EINPROGRESS) {
+		close(fd);
 		return;
 	}
+	if (!m_new(qp, fd, true))
+		return; /* (it closed fd) */
 	ms_of(qp)->connect_by = rnic_now_ms() + CONNECT_MS;
 	rnic_nic_timed_add(qp);
 }

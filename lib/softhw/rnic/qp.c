@@ -251,6 +251,8 @@ void rnic_qp_pump(struct rnic_qp *qp)
 				rnic_nic_timed_add(qp);
 			break;
 		}
+		if (qp->inflight[p] >= RNIC_INFLIGHT_MAX)
+			break; /* answers first (a completion pumps again): the peer's unread ones stay bounded */
 		if (ops->can_post != NULL && !ops->can_post(qp, wr)) {
 			if (qp->inflight[p] == 0) {
 				/* no room with nothing in flight: the peer broke the path; hang up */

@@ -50,13 +50,19 @@ uint32_t rnic_wait_peer_ms(void);
 #define RNIC_CM_ANSWER_MS 80000
 #define RNIC_INLINE_SGE 4
 /*
- * Answers to a peer's requests that may wait for it to read them (stream: frames in the
- * out-queue; message socket: ACKs in its buffer). A peer never has more requests outstanding
- * than its send queue holds (doca_rdma: at most 32768, verbs: 4096), and each waits for its
- * answer: more unread answers than this are a peer that sends and does not read, which would
- * otherwise grow our memory without bound. The connection ends (rnic_qp_log_unread).
+ * Work requests a qp has on one path at once (rnic_qp_pump): the rest wait in its queue for
+ * answers. A DOCA program may have more tasks submitted than that (a pool per task type, DPA
+ * posts), so the bound is the NIC's, not the program's.
  */
-#define RNIC_ANSWERS_MAX 65536u
+#define RNIC_INFLIGHT_MAX 32768u
+/*
+ * Answers to a peer's requests that may wait for it to read them (stream: frames in the
+ * out-queue; message socket: ACKs in its buffer). A softdoca peer never has more than
+ * RNIC_INFLIGHT_MAX requests outstanding on a path, and each waits for its answer: more
+ * unread answers than this are a peer that sends and does not read, which would otherwise grow
+ * our memory without bound. The connection ends (rnic_qp_log_unread).
+ */
+#define RNIC_ANSWERS_MAX (2 * RNIC_INFLIGHT_MAX)
 
 /* ---- objects ---- */
 
