@@ -67,6 +67,28 @@ static void out_broken(struct rnic_qp *qp)
 	rnic_nic_kick(); /* the service thread hangs up (it may be us: it checks after this event) */
 }
 
+/* A chunk of a fetched answer at a time: what one answer the peer does not read may hold. */
+#define FETCH_CHUNK (256u * 1024)
+
+/* A fetched answer's next chunk into its buffer, to send (else: the import failed, or no memory). */
+static doca_error_t fetch_next(struct rnic_out *o)
+{
+	size_t n = o->f_left < FETCH_CHUNK ? (size_t)o->f_left : FETCH_CHUNK;
+	doca_error_t err;
+
+	if (o->owned == NULL && (o->owned = malloc(n)) == NULL) /* (the first chunk is the largest) */
+		return DOCA_ERROR_NO_MEMORY;
+	err = softhw_mem_export_copy(o->pin_id, o->pin_token, o->f_addr, o->owned, n, false);
+	if (err != DOCA_SUCCESS)
+		return err;
+	o->f_addr += n;
+	o->f_left -= n;
+	o->iov[1] = (struct iovec){o->owned, n};
+	o->iovcnt = 2;
+	o->idx = o->iov[0].iov_len == 0 ? 1 : 0;
+	return DOCA_SUCCESS;
+}
+
 /* Writes a frame's next bytes; a READ's answer from exported memory is pinned meanwhile. */
 static ssize_t out_send(struct rnic_out *o, int fd, bool *gone)
 {
@@ -74,6 +96,10 @@ static ssize_t out_send(struct rnic_out *o, int fd, bool *gone)
 	ssize_t n;
 	int e;
 
+	if (o->fetched && o->idx == o->iovcnt && fetch_next(o) != DOCA_SUCCESS) {
+		*gone = true; /* the re-export's import failed under a frame that started: hang up */
+		return -1;
+	}
 	if (!o->pinned)
 		return send_iov(fd, o->iov + o->idx, o->iovcnt - o->idx);
 	if (softhw_mem_export_pin(o->pin_id, o->pin_token, (uint64_t)(uintptr_t)mem->iov_base, mem->iov_len,
@@ -118,8 +144,8 @@ void rnic_out_flush(struct rnic_qp *qp)
 		if (n > 0)
 			o->started = true;
 		iov_advance(o->iov, &o->idx, o->iovcnt, (size_t)n);
-		if (o->idx < o->iovcnt)
-			continue;
+		if (o->idx < o->iovcnt || (o->fetched && o->f_left > 0))
+			continue; /* (a fetched answer: its next chunk) */
 		s->out_head = o->next;
 		if (s->out_head == NULL)
 			s->out_tail = NULL;
@@ -290,6 +316,45 @@ void rnic_send_mem(struct rnic_qp *qp, const struct rnic_hdr *h, uint64_t id, ui
 	o->pin_id = id;
 	o->pin_token = token;
 	out_append(qp, o);
+}
+
+doca_error_t rnic_send_fetched(struct rnic_qp *qp, const struct rnic_hdr *h, uint64_t id, uint64_t token, uint64_t addr,
+			       uint64_t len)
+{
+	struct rnic_stream *s = rnic_stream_of(qp);
+	struct rnic_out *o;
+	doca_error_t err;
+	bool first;
+
+	if (s->fd < 0 || qp->broken)
+		return DOCA_SUCCESS; /* nothing is answered any more */
+	rnic_cork_flush(qp);
+	o = calloc(1, sizeof(*o));
+	if (o == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	o->hdr = *h;
+	o->iov = o->iov_inline;
+	o->iov[0] = (struct iovec){&o->hdr, sizeof(o->hdr)};
+	o->iovcnt = 1;
+	o->heap = true;
+	o->fetched = true;
+	o->pin_id = id;
+	o->pin_token = token;
+	o->f_addr = addr;
+	o->f_left = len;
+	first = s->out_head == NULL;
+	/* nothing waits: its first chunk now, so that an import that fails is answered, not cut */
+	if (first && (err = fetch_next(o)) != DOCA_SUCCESS) {
+		free(o->owned);
+		free(o);
+		return err;
+	}
+	o->answers = 1;
+	s->answers++;
+	out_append(qp, o);
+	if (first)
+		rnic_out_flush(qp);
+	return DOCA_SUCCESS;
 }
 
 bool rnic_out_drop_all(struct rnic_stream *s)

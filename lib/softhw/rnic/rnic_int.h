@@ -78,6 +78,9 @@ struct rnic_out {
 	bool started;             /* some bytes left: it must be finished or the stream closed */
 	bool pinned;              /* iov[1..] is exported memory (pin_id, pin_token): pinned for every write */
 	uint32_t answers;         /* answers (F_RESP) to the peer's requests it holds: counted until it left */
+	bool fetched;             /* a READ's answer from a re-export: read through its import a chunk at a
+				     time (into `owned`) as the socket takes it, from pin_id / pin_token */
+	uint64_t f_addr, f_left;  /* fetched: where the next chunk starts, what is left to read */
 	uint64_t pin_id, pin_token;
 	void *owned;              /* payload copy owned by a heap item */
 };

@@ -119,6 +119,14 @@ void rnic_send_ctl(struct rnic_qp *qp, const struct rnic_hdr *h, const void *pay
  */
 void rnic_send_mem(struct rnic_qp *qp, const struct rnic_hdr *h, uint64_t id, uint64_t token, uint64_t addr,
 		   uint64_t len);
+/*
+ * Sends a READ's answer from a re-export (id, token): its payload is read through the import a
+ * chunk at a time as the socket takes it, so an answer the peer does not read costs no copy of
+ * its whole length. An error reading the first chunk is returned (nothing sent: answer it); a
+ * later one cuts the frame (the connection hangs up). qp lock held.
+ */
+doca_error_t rnic_send_fetched(struct rnic_qp *qp, const struct rnic_hdr *h, uint64_t id, uint64_t token, uint64_t addr,
+			       uint64_t len);
 /* Sends the frames gathered while corking. qp lock held. */
 void rnic_cork_flush(struct rnic_qp *qp);
 /* Service thread: the socket is readable (false: the connection is gone). */

@@ -222,21 +222,15 @@ static doca_error_t do_sync_event(const struct rnic_hdr *h, uint64_t *old)
 	return DOCA_SUCCESS;
 }
 
-/* A READ of a re-export: its bytes come through the import into a buffer, then go out. */
+/*
+ * A READ of a re-export: its bytes come through the import a chunk at a time as the socket
+ * takes them (rnic_send_fetched). A whole copy up front made each unread answer cost its length:
+ * 80 bytes of request for up to the export's size.
+ */
 static doca_error_t read_reexport(struct rnic_qp *qp, const struct rnic_hdr *h, struct rnic_hdr *resp)
 {
-	void *buf = malloc(h->len);
-	doca_error_t err;
-
-	if (buf == NULL)
-		return DOCA_ERROR_NO_MEMORY;
-	err = softhw_mem_export_copy(h->id, h->token, h->addr, buf, h->len, false);
-	if (err == DOCA_SUCCESS) {
-		resp->plen = h->len;
-		rnic_send_ctl(qp, resp, buf, h->len); /* what the socket cannot take now is copied */
-	}
-	free(buf);
-	return err;
+	resp->plen = h->len;
+	return rnic_send_fetched(qp, resp, h->id, h->token, h->addr, h->len);
 }
 
 void rnic_target_end(struct rnic_qp *qp)

@@ -27,10 +27,10 @@
 
 #include "rdma_test.h"
 
-#define MEM (64u << 10)
+#define MEM (1u << 20)
 #define WLEN 4096u
 #define ROFF 8192u
-#define RLEN 4096u
+#define RLEN (640u * 1024 + 123) /* three chunks of a re-export's READ answer on the stream (io.c) */
 
 static struct doca_buf_inventory *inv;
 
