@@ -269,15 +269,25 @@ static inline void softhw_chan_consume(struct softhw_chan *ch)
 		softhw_bell_ring(ch->peer_bell);
 }
 
-/* The receiver is about to sleep: true if records (or a control hint) are already waiting. */
-static inline bool softhw_chan_arm_rx(struct softhw_chan *ch)
+/*
+ * The receiver is about to sleep: true if records are already waiting. Control hints are not
+ * looked at: for a user that takes none (softhw_chan_ctrl_hinted), a hint the peer wrote would
+ * stay unseen and keep its sleeper awake for ever.
+ */
+static inline bool softhw_chan_arm_rx_records(struct softhw_chan *ch)
 {
 	struct softhw_ring *r = &ch->rx;
 
 	__atomic_store_n(&r->ctl->rx_armed, 1, __ATOMIC_SEQ_CST);
 	/* (a sequence from neither lap also wakes it: its peek then finds the corruption) */
-	return __atomic_load_n(&softhw_ring_slot(r, r->pos)->seq, __ATOMIC_SEQ_CST) != softhw_ring_seq_before(r, r->pos) ||
-	       __atomic_load_n(&r->ctl->ctrl_seq, __ATOMIC_RELAXED) != ch->ctrl_seen;
+	return __atomic_load_n(&softhw_ring_slot(r, r->pos)->seq, __ATOMIC_SEQ_CST) != softhw_ring_seq_before(r, r->pos);
+}
+
+/* The receiver is about to sleep: true if records (or a control hint) are already waiting. */
+static inline bool softhw_chan_arm_rx(struct softhw_chan *ch)
+{
+	return softhw_chan_arm_rx_records(ch) ||
+	       __atomic_load_n(&ch->rx.ctl->ctrl_seq, __ATOMIC_RELAXED) != ch->ctrl_seen;
 }
 
 /* ---- out-of-band control hints (the control message itself travels over the socket) ---- */

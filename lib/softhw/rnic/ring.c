@@ -155,7 +155,7 @@ static void ring_on(struct rnic_qp *qp, struct ring *r)
 	__atomic_store_n((struct ring **)&qp->path[RNIC_PATH_RING], r, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->on, true, __ATOMIC_SEQ_CST);
 	rnic_path_up(qp, RNIC_PATH_RING, true);
-	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST) && softhw_chan_arm_rx(&r->ch))
+	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST) && softhw_chan_arm_rx_records(&r->ch))
 		softhw_bell_ring(r->self_bell);
 }
 
@@ -696,8 +696,11 @@ static bool ring_arm(struct rnic_ep *ep)
 		r->polls_armed = r->polls;
 		ring_unquiet(qp, r); /* the owner goes to sleep: the service thread takes the doorbell */
 		if (r->on && qp->state == QP_RTS && !qp->broken) {
-			/* a message the owner cannot take yet (no receive) is the service thread's */
-			if (!r->halt && softhw_chan_arm_rx(&r->ch) && !r->stalled)
+			/*
+			 * a message the owner cannot take yet (no receive) is the service thread's; the
+			 * ring takes no control hints: a peer's would keep the owner awake for ever
+			 */
+			if (!r->halt && softhw_chan_arm_rx_records(&r->ch) && !r->stalled)
 				waiting = true;
 			/* (halted by our NAK: what we sent may still be taken, ring_pump) */
 			if (qp->inflight[RNIC_PATH_RING] > 0) {

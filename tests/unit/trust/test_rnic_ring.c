@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The soft NIC's same-host ring (lib/softhw/rnic/ring.c) and its handshake against a hostile
+ * peer of another uid that the target's [access] section lets in: it holds the qp's
+ * descriptor, speaks the wire itself, and scribbles on the shared segment and the doorbells as
+ * an attacker would. The target is a real process (this uid); the attacker runs as uid 65534.
+ * Root only (else skipped).
+ */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/un.h>
+
+#include "doca_dev.h"
+#include "common/priv/dev_priv.h"
+#include "softhw/fabric/channel.h"
+#include "softhw/fabric/fabric.h"
+#include "softhw/fabric/mem.h"
+#include "softhw/rnic/rnic.h"
+#include "softhw/rnic/rnic_int.h" /* the wire, to speak it as an attacker would */
+#include "softhw/softhw.h"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function" /* the helpers this test does not need */
+#include "trust.h"
+#pragma GCC diagnostic pop
+
+/* Linked from the library archive without a flavour. */
+const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
+
+#define MEM_LEN (64 * 1024)
+#define ALL_RDMA (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
+
+static const struct softhw_rnic_ops *ops = &softhw_rnic_ops;
+
+/* What the target tells the test: its qps' descriptors and its export (the rkey). */
+struct tinfo {
+	uint8_t desc[2][RNIC_DESC_LEN];
+	uint64_t id, token, addr;
+};
+
+/* What the parent tells the attacker. */
+struct ainfo {
+	struct rnic_peer p; /* the target's qp (its host, instance, id and token) */
+	uint64_t id, token, addr;
+};
+
+struct node {
+	struct doca_devinfo **list;
+	struct doca_dev *dev;
+	struct softhw_rnic_ep *ep;
+};
+
+static bool node_open(struct node *n)
+{
+	struct softhw_rnic_ep_attr attr = {0};
+	uint32_t nb = 0;
+
+	memset(n, 0, sizeof(*n));
+	if (doca_devinfo_create_list(&n->list, &nb) != DOCA_SUCCESS || nb == 0 ||
+	    doca_dev_open(n->list[0], &n->dev) != DOCA_SUCCESS)
+		return false;
+	attr.fn = n->dev->devinfo->fn;
+	attr.access = ALL_RDMA | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE;
+	attr.max_qps = 8;
+	attr.max_recv_sge = 1;
+	attr.max_send_sge = 1;
+	attr.max_msg_size = 1u << 20;
+	attr.cm_timeout_ms = 2000;
+	attr.owner_wakes = true; /* a verbs completion channel's: the doorbells are in its wait set too */
+	return ops->ep_create(&attr, &n->ep) == DOCA_SUCCESS;
+}
+
+/*
+ * The target: two qps waiting for their dialers, 64 KiB exported for RDMA. Commands: 'a' polls
+ * what waits, then arms: the arm's answer (1: "work waits, do not sleep"); 'd' + a descriptor:
+ * a third qp dials it ('k'); 'x' destroys that qp ('k'); 'w' is the ep's wait descriptor readable
+ * now (1) or not (0)?
+ */
+static void target_main(int in, int out)
+{
+	uint8_t *mem = mmap(NULL, MEM_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct softhw_rnic_qp *qp[2], *dq = NULL;
+	struct tinfo ti = {0};
+	const char *why = "";
+	const void *blob;
+	struct node n;
+	size_t len;
+	char c;
+
+	if (mem == MAP_FAILED || !node_open(&n))
+		_exit(4);
+	for (int i = 0; i < 2; i++)
+		if (ops->qp_create(n.ep, NULL, &qp[i]) != DOCA_SUCCESS || ops->qp_export(qp[i], &blob, &len) != DOCA_SUCCESS ||
+		    len != RNIC_DESC_LEN)
+			_exit(4);
+		else
+			memcpy(ti.desc[i], blob, len);
+	if (softhw_mem_export_add(n.dev->devinfo->fn->card->instance, mem, MEM_LEN,
+				  SOFTHW_MEM_READ | SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC | SOFTHW_MEM_VIA_NIC, &ti.id,
+				  &ti.token, &why) != DOCA_SUCCESS)
+		_exit(6);
+	ti.addr = (uint64_t)(uintptr_t)mem;
+	if (!put(out, &ti, sizeof(ti)))
+		_exit(5);
+	while (read(in, &c, 1) == 1) {
+		if (c == 'a') {
+			struct softhw_rnic_cqe cqe;
+			uint8_t waiting;
+
+			while (ops->ep_poll(n.ep, &cqe, 1) == 1) {
+			}
+			waiting = ops->ep_arm(n.ep) ? 1 : 0;
+			if (!put(out, &waiting, 1))
+				_exit(7);
+		} else if (c == 'd') {
+			uint8_t desc[RNIC_DESC_LEN];
+
+			if (!get(in, desc, sizeof(desc)) || ops->qp_create(n.ep, NULL, &dq) != DOCA_SUCCESS ||
+			    ops->qp_connect(dq, desc, sizeof(desc)) != DOCA_SUCCESS || !put(out, "k", 1))
+				_exit(7);
+		} else if (c == 'x') {
+			if (dq != NULL)
+				ops->qp_destroy(dq);
+			dq = NULL;
+			if (!put(out, "k", 1))
+				_exit(7);
+		} else if (c == 'w') {
+			struct pollfd pfd = {.fd = ops->ep_wait_fd(n.ep), .events = POLLIN};
+			uint8_t ready = poll(&pfd, 1, 0) == 1 ? 1 : 0;
+
+			if (!put(out, &ready, 1))
+				_exit(7);
+		}
+	}
+	if (dq != NULL)
+		ops->qp_destroy(dq);
+	ops->qp_destroy(qp[0]);
+	ops->qp_destroy(qp[1]);
+	softhw_mem_export_remove(ti.id);
+	ops->ep_destroy(n.ep);
+	doca_dev_close(n.dev);
+	doca_devinfo_destroy_list(n.list);
+}
+
+static bool target_start(struct kid *k, const char *name, const char *config, struct tinfo *ti, struct rnic_peer p[2])
+{
+	const char *why = "";
+
+	if (!kid_start(k, name, config, false, target_main) || !get(k->from, ti, sizeof(*ti)))
+		return false;
+	for (int i = 0; i < 2; i++)
+		if (rnic_desc_decode(ti->desc[i], RNIC_DESC_LEN, &p[i], &why) != DOCA_SUCCESS)
+			return false;
+	return true;
+}
+
+static uint8_t target_arm(struct kid *k)
+{
+	uint8_t waiting = 0xff;
+
+	if (!put(k->to, "a", 1) || !get(k->from, &waiting, 1))
+		return 0xff;
+	return waiting;
+}
+
+static void rnic_unix_addr(const char *instance, pid_t pid, struct sockaddr_un *addr, socklen_t *len)
+{
+	struct softhw_card card = {0};
+	char name[24];
+
+	snprintf(card.instance, sizeof(card.instance), "%s", instance);
+	snprintf(name, sizeof(name), "%d", (int)pid);
+	CHECK_OK(softhw_fabric_addr(&card, "rnic", name, addr, len));
+}
+
+/* fd becomes readable within ms. */
+static bool readable(int fd, int ms)
+{
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+
+	return poll(&pfd, 1, ms) == 1;
+}
+
+static bool ring_geom(struct softhw_chan_geom *g)
+{
+	return softhw_chan_geom_make(RNIC_RING_REC, RNIC_RING_SLOTS, RNIC_RING_SLOTS, g) == DOCA_SUCCESS;
+}
+
+/* Who the attacker says it is: the target's host, its own pid. */
+static struct rnic_peer attacker_self(const struct rnic_peer *target)
+{
+	struct rnic_peer self = *target;
+
+	self.pid = getpid();
+	self.qp_id = 7;
+	self.qp_token = 0x1234;
+	self.rnr_retry = 0;
+	self.dc = false;
+	return self;
+}
+
+/*
+ * The attacker dials the target's qp over unix with its token and maps the ring the hello ack
+ * brings (side B). Returns the connected socket, or -1.
+ */
+static int evil_dial(const struct ainfo *a, struct softhw_chan *ch, int bells[3])
+{
+	struct rnic_hdr h = {.type = F_HELLO, .plen = sizeof(struct rnic_hello)};
+	struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION, .want_id = a->p.qp_id,
+				   .want_token = a->p.qp_token, .self = attacker_self(&a->p)};
+	struct {
+		struct rnic_hdr h;
+		struct rnic_hello hello;
+	} ack;
+	union {
+		char buf[CMSG_SPACE(RNIC_RING_HS_FDS * sizeof(int))];
+		struct cmsghdr align;
+	} c;
+	struct iovec iov = {&ack, sizeof(ack)};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.buf, .msg_controllen = sizeof(c.buf)};
+	struct softhw_chan_geom g;
+	struct sockaddr_un addr;
+	struct cmsghdr *cm;
+	int fds[RNIC_RING_HS_FDS];
+	socklen_t len;
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	rnic_unix_addr(a->p.instance, a->p.pid, &addr, &len);
+	if (s < 0 || connect(s, (struct sockaddr *)&addr, len) != 0 || !put(s, &h, sizeof(h)) ||
+	    !put(s, &hello, sizeof(hello)))
+		return -1;
+	/* the whole ack comes in one sendmsg, with the descriptors */
+	if (!readable(s, WAIT_MS) || recvmsg(s, &m, MSG_WAITALL) != (ssize_t)sizeof(ack) ||
+	    ack.h.type != F_HELLO_ACK || ack.h.status != DOCA_SUCCESS || !(ack.h.flags & RNIC_HF_RING) ||
+	    (cm = CMSG_FIRSTHDR(&m)) == NULL || cm->cmsg_len != CMSG_LEN(sizeof(fds)))
+		return -1;
+	memcpy(fds, CMSG_DATA(cm), sizeof(fds));
+	if (!ring_geom(&g) || softhw_chan_attach(fds[0], &g, ch) != DOCA_SUCCESS)
+		return -1;
+	close(fds[0]);
+	for (int i = 0; i < 3; i++)
+		bells[i] = fds[i + 1];
+	(void)softhw_chan_set_bell(ch, dup(fds[3]));
+	return s;
+}
+
+/* ---- a control hint the ring never takes ---- */
+
+/*
+ * The attacker bumps the ring's control-hint counter (a word of the shared segment the ring does
+ * not use) and reports; it keeps the connection until the parent is done.
+ */
+static void hinter_main(int in, int out)
+{
+	struct softhw_chan ch;
+	struct ainfo a;
+	int bells[3], s;
+	char c;
+
+	if (!get(in, &a, sizeof(a)))
+		_exit(4);
+	s = evil_dial(&a, &ch, bells);
+	CHECK(s >= 0);
+	if (!put(out, "r", 1) || !get(in, &c, 1))
+		_exit(5);
+	if (s >= 0)
+		softhw_chan_hint_ctrl(&ch);
+	if (!put(out, "h", 1))
+		_exit(5);
+	while (read(in, &c, 1) == 1) {
+	}
+}
+
+/* An owner going to sleep is not told "work waits" for ever because of a peer's stray word. */
+static void test_ring_ctrl_hint(void)
+{
+	const char *conf = write_config("ring-allow.conf", "allow_uids = 65534");
+	struct rnic_peer p[2];
+	struct kid target, evil;
+	struct tinfo ti;
+	struct ainfo a;
+	char c;
+
+	CHECK(target_start(&target, "ring-target-hint", conf, &ti, p));
+	CHECK(kid_start(&evil, "ring-hinter", NULL, true, hinter_main));
+	a = (struct ainfo){.p = p[0], .id = ti.id, .token = ti.token, .addr = ti.addr};
+	CHECK(put(evil.to, &a, sizeof(a)));
+	if (get(evil.from, &c, 1)) {
+		CHECK(target_arm(&target) == 0); /* nothing waits: the owner may sleep */
+		CHECK(put(evil.to, "h", 1) && get(evil.from, &c, 1));
+		/* the owner polls, finds nothing, arms again: it must be let sleep */
+		for (int i = 0; i < 3; i++)
+			CHECK(target_arm(&target) == 0);
+	}
+	kid_end(&evil);
+	kid_end(&target);
+	if (test_failures)
+		log_show(&target);
+}
+
+int main(void)
+{
+	if (geteuid() != 0) {
+		printf("SKIP: the second-uid tests need root (children switch to uid %d); run as root\n", OTHER_ID);
+		TEST_SKIP();
+	}
+	signal(SIGPIPE, SIG_IGN);
+	alarm(240);
+	scratch_make("ring");
+	TEST_RUN(test_ring_ctrl_hint);
+	scratch_remove();
+	if (uid_skipped && test_failures == 0) {
+		printf("SKIP: a child could not switch to uid %d (no CAP_SETUID here)\n", OTHER_ID);
+		TEST_SKIP();
+	}
+	TEST_EXIT();
+}
