@@ -18,6 +18,7 @@
 #define SOFTHW_BASE_BELL_H
 
 #include <errno.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -45,7 +46,9 @@ static inline void softhw_bell_ring(int fd)
 
 /*
  * Takes the rings that came (at most `max`): how many, or -1 on an error other than "none
- * left", or when the receiving end was shut down (a ring is never empty: recv's 0 means that).
+ * left", or when the receiving end was shut down. A ring is never empty, so recv's 0 means
+ * that; but a datagram socket shut down for reading answers EAGAIN while poll calls it readable
+ * for ever (a peer holding the end did it): a drain that found nothing looks for that.
  */
 static inline int softhw_bell_drain(int fd, int max)
 {
@@ -55,22 +58,36 @@ static inline int softhw_bell_drain(int fd, int max)
 	while (n < max) {
 		ssize_t k = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
 
-		if (k > 0)
+		if (k > 0) {
 			n++;
-		else if (k == 0)
+		} else if (k == 0) {
 			return -1;
-		else if (errno != EINTR)
-			return errno == EAGAIN || errno == EWOULDBLOCK ? n : -1;
+		} else if (errno != EINTR) {
+			struct pollfd p = {.fd = fd, .events = POLLRDHUP};
+
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				return -1;
+			if (n == 0 && poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)))
+				return -1;
+			return n;
+		}
 	}
 	return n;
 }
 
-/* Is fd (received from a peer) a socket, that softhw_bell_ring can ring without blocking? */
+/*
+ * Is fd (received from a peer) a datagram socket, that softhw_bell_ring rings without blocking
+ * and softhw_bell_drain empties one ring per call? Not a listener (readable for ever, nothing to
+ * receive) nor a stream (a peer's one write would cost us a recv per 64 bytes).
+ */
 static inline bool softhw_bell_usable(int fd)
 {
 	struct stat st;
+	int type = 0;
+	socklen_t len = sizeof(type);
 
-	return fd >= 0 && fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+	return fd >= 0 && fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) &&
+	       getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_DGRAM;
 }
 
 #endif /* SOFTHW_BASE_BELL_H */

@@ -739,6 +739,20 @@ static void ring_rang(struct rnic_qp *qp, struct ring *r)
 	rnic_qp_hangup_broken(qp);
 }
 
+/*
+ * qp lock held: our doorbell was shut down (the peer made it: on the dialer's side it holds the
+ * receiving end too), so it is readable for ever and never rung. Out of every wait, or the
+ * service thread or the owner would spin on it until the qp is freed; the qp hangs up.
+ */
+static void ring_bell_gone(struct rnic_qp *qp, struct ring *r)
+{
+	rnic_nic_del_fd(r->bell_fd);
+	if (qp->ep->wait_fd >= 0)
+		(void)softhw_waitset_del(qp->ep->wait_fd, r->bell_fd);
+	if (!qp->dead)
+		ring_corrupt(qp, r);
+}
+
 /* The peer rang our doorbell: it published (we were armed), consumed (we wait), or nudges. */
 static void ring_event(struct rnic_qp *qp, uint32_t events)
 {
@@ -746,10 +760,7 @@ static void ring_event(struct rnic_qp *qp, uint32_t events)
 
 	softhw_bias_lock(&qp->lock);
 	if (events & (EPOLLHUP | EPOLLERR)) {
-		/* our doorbell was shut down (the peer made it: it may hold it): ready for ever, never rung */
-		rnic_nic_del_fd(r->bell_fd);
-		if (!qp->dead)
-			ring_corrupt(qp, r);
+		ring_bell_gone(qp, r);
 		softhw_bias_unlock(&qp->lock);
 		return;
 	}
@@ -759,7 +770,7 @@ static void ring_event(struct rnic_qp *qp, uint32_t events)
 	 */
 	if (!qp->dead && !__atomic_load_n(&qp->ep->owner_waits, __ATOMIC_ACQUIRE)) {
 		if (softhw_bell_drain(r->bell_fd, 64) < 0)
-			ring_corrupt(qp, r); /* (shut down: as above) */
+			ring_bell_gone(qp, r); /* (shut down: as above) */
 		else
 			ring_rang(qp, r);
 	}
@@ -790,16 +801,16 @@ static void ring_serve(struct rnic_ep *ep)
 		int got;
 
 		/* read even when the ring is off: a doorbell left readable would wake the owner for ever */
-		if (r == NULL || (got = softhw_bell_drain(r->bell_fd, 64)) == 0 || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE))
+		if (r == NULL || (got = softhw_bell_drain(r->bell_fd, 64)) == 0)
 			continue; /* EAGAIN: not this one's doorbell (or taken already) */
-		if (got < 0) { /* shut down by the peer: hang up, and out of the owner's wait set */
-			(void)softhw_waitset_del(ep->wait_fd, r->bell_fd);
+		if (got < 0) { /* shut down by the peer (the ring off or not): out of every wait, hang up */
 			softhw_bias_lock(&qp->lock);
-			if (!qp->dead)
-				ring_corrupt(qp, r);
+			ring_bell_gone(qp, r);
 			softhw_bias_unlock(&qp->lock);
 			continue;
 		}
+		if (!__atomic_load_n(&r->on, __ATOMIC_ACQUIRE))
+			continue;
 		softhw_bias_lock(&qp->lock);
 		if (!qp->dead)
 			ring_rang(qp, r);

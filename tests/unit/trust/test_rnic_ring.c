@@ -297,6 +297,154 @@ static void test_ring_ctrl_hint(void)
 		log_show(&target);
 }
 
+/* ---- doorbells the attacker hands over ---- */
+
+enum bell_trick { BELL_SHUT_RD, BELL_LISTENER, BELL_KEPT };
+
+/*
+ * The attacker listens at its own RDMA point; the target's qp dials it (the parent tells the
+ * target). Its hello ack brings a real ring and doorbells, but the target's receiving end is a
+ * socket the attacker keeps a copy of, and then spoils (`trick`). Command 'r': it rings that
+ * receiving end (through its own ringing end) and says 'r'.
+ */
+static void bellman_main(int in, int out)
+{
+	struct {
+		struct rnic_peer p;
+		int trick;
+	} req;
+	struct sockaddr_un addr;
+	struct softhw_chan_geom g;
+	struct softhw_chan ch;
+	socklen_t len;
+	pid_t me = getpid();
+	int l, s = -1, memfd = -1, theirs[3] = {-1, -1, -1}, mine[3] = {-1, -1, -1};
+	char c;
+
+	if (!get(in, &req, sizeof(req)))
+		_exit(4);
+	rnic_unix_addr(req.p.instance, me, &addr, &len);
+	l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (l < 0 || bind(l, (struct sockaddr *)&addr, len) != 0 || listen(l, 4) != 0 || !put(out, &me, sizeof(me)))
+		_exit(5);
+	if (readable(l, WAIT_MS))
+		s = accept4(l, NULL, NULL, SOCK_CLOEXEC);
+	CHECK(s >= 0);
+	if (s >= 0) {
+		struct {
+			struct rnic_hdr h;
+			struct rnic_hello hello;
+		} hi;
+		struct rnic_hdr h = {.type = F_HELLO_ACK, .status = DOCA_SUCCESS, .flags = RNIC_HF_RING,
+				     .plen = sizeof(struct rnic_hello)};
+		struct rnic_hello hello = {.magic = RNIC_HELLO_MAGIC, .version = RNIC_VERSION, .self = attacker_self(&req.p)};
+		struct iovec iov[2] = {{&h, sizeof(h)}, {&hello, sizeof(hello)}};
+		union {
+			char buf[CMSG_SPACE(RNIC_RING_HS_FDS * sizeof(int))];
+			struct cmsghdr align;
+		} cb;
+		struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2, .msg_control = cb.buf, .msg_controllen = sizeof(cb.buf)};
+		struct cmsghdr *cm;
+		int fds[RNIC_RING_HS_FDS];
+
+		CHECK(get(s, &hi, sizeof(hi)) && hi.h.type == F_HELLO);
+		CHECK(ring_geom(&g) && softhw_chan_create(&g, &ch, &memfd) == DOCA_SUCCESS);
+		CHECK(softhw_bell_open(&theirs[0], &theirs[1], &theirs[2]) == 0);
+		CHECK(softhw_bell_open(&mine[0], &mine[1], &mine[2]) == 0);
+		fds[0] = memfd;
+		fds[1] = theirs[0];
+		fds[2] = theirs[1];
+		fds[3] = mine[2];
+		if (req.trick == BELL_LISTENER) {
+			/* a listening socket with a connection queued: readable, and no recv ever works */
+			struct sockaddr_un la = {.sun_family = AF_UNIX};
+			socklen_t ll = sizeof(sa_family_t);
+			int ls = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), cs = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+			CHECK(ls >= 0 && cs >= 0 && bind(ls, (struct sockaddr *)&la, ll) == 0 && listen(ls, 4) == 0);
+			ll = sizeof(la);
+			CHECK(getsockname(ls, (struct sockaddr *)&la, &ll) == 0 && connect(cs, (struct sockaddr *)&la, ll) == 0);
+			fds[1] = ls;
+		}
+		memset(cb.buf, 0, sizeof(cb.buf));
+		cm = CMSG_FIRSTHDR(&m);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(fds));
+		memcpy(CMSG_DATA(cm), fds, sizeof(fds));
+		CHECK(sendmsg(s, &m, MSG_NOSIGNAL) == (ssize_t)(sizeof(h) + sizeof(hello)));
+		if (req.trick == BELL_SHUT_RD)
+			CHECK(shutdown(theirs[0], SHUT_RD) == 0); /* readable for ever, every recv 0 */
+	}
+	if (!put(out, "s", 1))
+		_exit(6);
+	while (read(in, &c, 1) == 1) {
+		if (c == 'r') {
+			softhw_bell_ring(theirs[2]);
+			if (!put(out, "r", 1))
+				_exit(7);
+		}
+	}
+}
+
+/*
+ * A receiving end that stays readable and gives nothing (shut down for reading, a listener):
+ * the target's qp hangs up; its service thread does not spin on it until the qp is destroyed.
+ */
+static void test_ring_bad_bell(int trick)
+{
+	const char *conf = write_config("ring-allow-bell.conf", "allow_uids = 65534");
+	struct {
+		struct rnic_peer p;
+		int trick;
+	} req = {.trick = trick};
+	struct rnic_peer p[2], fake;
+	struct kid target, evil;
+	uint8_t desc[RNIC_DESC_LEN];
+	struct tinfo ti;
+	pid_t pid = -1;
+	long t0, used;
+	char c;
+
+	CHECK(target_start(&target, "ring-target-bell", conf, &ti, p));
+	CHECK(kid_start(&evil, "ring-bellman", NULL, true, bellman_main));
+	req.p = p[0];
+	CHECK(put(evil.to, &req, sizeof(req)));
+	if (get(evil.from, &pid, sizeof(pid))) {
+		/* the attacker's "descriptor": this host, its pid; DC, so that the target dials */
+		fake = p[0];
+		fake.pid = pid;
+		fake.qp_id = 1;
+		fake.qp_token = 1;
+		fake.dc = true;
+		rnic_desc_encode(&fake, desc);
+		CHECK(put(target.to, "d", 1) && put(target.to, desc, sizeof(desc)) && get(target.from, &c, 1));
+		CHECK(get(evil.from, &c, 1));
+		(void)target_arm(&target); /* the owner goes to sleep: the service thread watches the doorbell */
+		t0 = proc_cpu_ticks(target.pid);
+		(void)poll(NULL, 0, 1500); /* the measurement window, not a synchronisation */
+		used = proc_cpu_ticks(target.pid) - t0;
+		fprintf(stderr, "  target with a spoiled doorbell (%d): %ld ticks of CPU in 1.5 s\n", trick, used);
+		CHECK(used <= sysconf(_SC_CLK_TCK) / 10); /* spinning would take the whole 1.5 s */
+		if (trick == BELL_SHUT_RD) /* (a listener is refused at the handshake: no doorbell then) */
+			CHECK(log_count(&target, "shared-memory ring") == 1); /* the qp hung up on it, said once */
+	}
+	kid_end(&evil);
+	kid_end(&target);
+	if (test_failures)
+		log_show(&target);
+}
+
+static void test_ring_bell_shut(void)
+{
+	test_ring_bad_bell(BELL_SHUT_RD);
+}
+
+static void test_ring_bell_listener(void)
+{
+	test_ring_bad_bell(BELL_LISTENER);
+}
+
 int main(void)
 {
 	if (geteuid() != 0) {
@@ -307,6 +455,8 @@ int main(void)
 	alarm(240);
 	scratch_make("ring");
 	TEST_RUN(test_ring_ctrl_hint);
+	TEST_RUN(test_ring_bell_shut);
+	TEST_RUN(test_ring_bell_listener);
 	scratch_remove();
 	if (uid_skipped && test_failures == 0) {
 		printf("SKIP: a child could not switch to uid %d (no CAP_SETUID here)\n", OTHER_ID);
