@@ -179,7 +179,14 @@ static void ring_free(struct rnic_qp *qp)
 	if (r == NULL)
 		return;
 	ring_off(qp);
+	/*
+	 * Out of both epoll sets before the close: a dialer's receiving end came from the peer, which
+	 * keeps it open, and an epoll entry lives as long as its open file, not our descriptor (the
+	 * peer would go on waking the owner for a qp that is gone).
+	 */
 	rnic_nic_del_fd(r->bell_fd);
+	if (qp->ep->wait_fd >= 0)
+		(void)softhw_waitset_del(qp->ep->wait_fd, r->bell_fd);
 	close(r->bell_fd);
 	close(r->self_bell);
 	softhw_chan_close(&r->ch);

@@ -445,6 +445,52 @@ static void test_ring_bell_listener(void)
 	test_ring_bad_bell(BELL_LISTENER);
 }
 
+/*
+ * The target's qp that dialed the attacker is destroyed; the attacker still holds the receiving
+ * end of that qp's doorbell (it made it) and rings it: the owner's wait descriptor must not wake
+ * for a qp that is gone (it would wake, find nothing, and wake again for ever).
+ */
+static void test_ring_bell_kept(void)
+{
+	const char *conf = write_config("ring-allow-kept.conf", "allow_uids = 65534");
+	struct {
+		struct rnic_peer p;
+		int trick;
+	} req = {.trick = BELL_KEPT};
+	struct rnic_peer p[2], fake;
+	struct kid target, evil;
+	uint8_t desc[RNIC_DESC_LEN], ready = 0xff;
+	struct tinfo ti;
+	pid_t pid = -1;
+	char c;
+
+	CHECK(target_start(&target, "ring-target-kept", conf, &ti, p));
+	CHECK(kid_start(&evil, "ring-bellkeeper", NULL, true, bellman_main));
+	req.p = p[0];
+	CHECK(put(evil.to, &req, sizeof(req)));
+	if (get(evil.from, &pid, sizeof(pid))) {
+		fake = p[0];
+		fake.pid = pid;
+		fake.qp_id = 1;
+		fake.qp_token = 1;
+		fake.dc = true;
+		rnic_desc_encode(&fake, desc);
+		CHECK(put(target.to, "d", 1) && put(target.to, desc, sizeof(desc)) && get(target.from, &c, 1));
+		CHECK(get(evil.from, &c, 1));
+		CHECK(put(target.to, "x", 1) && get(target.from, &c, 1));
+		CHECK(put(target.to, "w", 1) && get(target.from, &ready, 1) && ready == 0); /* nothing rang yet */
+		CHECK(put(evil.to, "r", 1) && get(evil.from, &c, 1)); /* (a datagram is there when send returns) */
+		CHECK(put(target.to, "w", 1) && get(target.from, &ready, 1));
+		fprintf(stderr, "  the owner's wait descriptor after the qp went, rung by the attacker: %s\n",
+			ready ? "readable" : "quiet");
+		CHECK(ready == 0);
+	}
+	kid_end(&evil);
+	kid_end(&target);
+	if (test_failures)
+		log_show(&target);
+}
+
 int main(void)
 {
 	if (geteuid() != 0) {
@@ -457,6 +503,7 @@ int main(void)
 	TEST_RUN(test_ring_ctrl_hint);
 	TEST_RUN(test_ring_bell_shut);
 	TEST_RUN(test_ring_bell_listener);
+	TEST_RUN(test_ring_bell_kept);
 	scratch_remove();
 	if (uid_skipped && test_failures == 0) {
 		printf("SKIP: a child could not switch to uid %d (no CAP_SETUID here)\n", OTHER_ID);
