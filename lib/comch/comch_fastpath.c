@@ -451,7 +451,8 @@ static bool consumer_arm(struct doca_ctx *ctx)
 		return __atomic_load_n(&cons->acked, __ATOMIC_ACQUIRE) || !conn_up(cons->conn);
 	if (!softhw_chan_mapped(&cons->ch) || cons->wait_head == NULL)
 		return false;
-	return softhw_chan_arm_rx(&cons->ch);
+	/* records only: a consumer takes no control hints, so a producer's would keep it awake for ever */
+	return softhw_chan_arm_rx_records(&cons->ch);
 }
 
 static const struct softdoca_ctx_ops consumer_ops = {

@@ -2293,7 +2293,12 @@ static struct softhw_chan_shm *find_consumer_ring(void)
 	return found;
 }
 
-static void child_fpbad_server(void)
+/*
+ * The producer's side scribbles over the ring it shares with our consumer (two receives posted):
+ * a record's sequence from no lap fails both receives; or (hint) its control-hint counter,
+ * which a consumer never takes, must not keep our PE from sleeping.
+ */
+static void fp_scribbled_server(const char *name, bool hint)
 {
 	struct doca_dev *dev = open_pci("03:00.0");
 	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
@@ -2301,7 +2306,7 @@ static void child_fpbad_server(void)
 	struct doca_ctx *ctx, *cctx;
 	struct timespec t0, t;
 
-	CHECK_OK(doca_comch_server_create(dev, rep, "unit_fpbad", &fp.srv));
+	CHECK_OK(doca_comch_server_create(dev, rep, name, &fp.srv));
 	ctx = doca_comch_server_as_ctx(fp.srv);
 	CHECK_OK(doca_pe_create(&fp.pe));
 	CHECK_OK(doca_pe_connect_ctx(fp.pe, ctx));
@@ -2324,9 +2329,25 @@ static void child_fpbad_server(void)
 	fp_post(1);
 	progress_for_ms(fp.pe, 20);
 	CHECK(fp.failed == 0);
-	/* the first record's sequence from no lap of the ring, as a broken peer would write it */
 	shm = find_consumer_ring();
 	CHECK(shm != NULL);
+	if (shm != NULL && hint) {
+		struct pollfd p;
+		int h = -1;
+
+		CHECK_OK(doca_pe_get_notification_handle(fp.pe, &h));
+		p = (struct pollfd){.fd = h, .events = POLLIN};
+		CHECK_OK(doca_pe_request_notification(fp.pe));
+		CHECK(poll(&p, 1, 100) == 0); /* nothing waits: it sleeps */
+		CHECK_OK(doca_pe_clear_notification(fp.pe, h));
+		__atomic_fetch_add(&shm->ctl[SOFTHW_CHAN_B_TO_A].ctrl_seq, 1, __ATOMIC_RELEASE);
+		CHECK_OK(doca_pe_request_notification(fp.pe));
+		CHECK(poll(&p, 1, 200) == 0); /* still nothing: a hint is no record */
+		CHECK_OK(doca_pe_clear_notification(fp.pe, h));
+		CHECK(fp.failed == 0 && fp.received == 0);
+		shm = NULL; /* the receives are flushed by the stop */
+	}
+	/* the first record's sequence from no lap of the ring, as a broken peer would write it */
 	if (shm != NULL) {
 		struct softhw_chan_rec *rec = (struct softhw_chan_rec *)(void *)((uint8_t *)shm +
 			softhw_chan_ring_offset(&shm->geom, SOFTHW_CHAN_B_TO_A));
@@ -2337,11 +2358,15 @@ static void child_fpbad_server(void)
 	do {
 		doca_pe_progress(fp.pe);
 		clock_gettime(CLOCK_MONOTONIC, &t);
-	} while (fp.failed < 2 && t.tv_sec - t0.tv_sec < 2);
-	CHECK(fp.failed == 2); /* both receives fail; none waits forever */
-	CHECK(fp.received == 0);
-	CHECK(logged("corrupted the shared ring"));
-	CHECK_OK(doca_ctx_stop(cctx));
+	} while (!hint && fp.failed < 2 && t.tv_sec - t0.tv_sec < 2);
+	if (!hint) {
+		CHECK(fp.failed == 2); /* both receives fail; none waits forever */
+		CHECK(fp.received == 0);
+		CHECK(logged("corrupted the shared ring"));
+		CHECK_OK(doca_ctx_stop(cctx));
+	} else {
+		CHECK_ERR(doca_ctx_stop(cctx), DOCA_ERROR_IN_PROGRESS); /* its two receives are flushed */
+	}
 	progress_until_state(fp.pe, cctx, DOCA_CTX_STATE_IDLE);
 	CHECK_OK(doca_comch_consumer_destroy(fp.cons));
 	fp_mem_free();
@@ -2351,12 +2376,22 @@ static void child_fpbad_server(void)
 	server_down(fp.srv, fp.pe, dev, rep);
 }
 
-static void child_fpbad_client(void)
+static void child_fpbad_server(void)
+{
+	fp_scribbled_server("unit_fpbad", false);
+}
+
+static void child_fphint_server(void)
+{
+	fp_scribbled_server("unit_fphint", true);
+}
+
+static void fp_scribbled_client(const char *name)
 {
 	struct doca_dev *dev = open_pci("b1:00.0");
 	struct doca_ctx *ctx;
 
-	CHECK_OK(doca_comch_client_create(dev, "unit_fpbad", &fp.cl));
+	CHECK_OK(doca_comch_client_create(dev, name, &fp.cl));
 	ctx = doca_comch_client_as_ctx(fp.cl);
 	CHECK_OK(doca_pe_create(&fp.pe));
 	CHECK_OK(doca_pe_connect_ctx(fp.pe, ctx));
@@ -2371,6 +2406,16 @@ static void child_fpbad_client(void)
 	CHECK_OK(doca_comch_client_destroy(fp.cl));
 	CHECK_OK(doca_pe_destroy(fp.pe));
 	doca_dev_close(dev);
+}
+
+static void child_fpbad_client(void)
+{
+	fp_scribbled_client("unit_fpbad");
+}
+
+static void child_fphint_client(void)
+{
+	fp_scribbled_client("unit_fphint");
 }
 
 /*
@@ -2505,6 +2550,7 @@ static const struct scenario scenarios[] = {
 	{"fpnew_server", child_fpnew_server},	{"silent_server", child_silent_server},
 	{"asleep_hello_server", child_asleep_hello_server},
 	{"fpbad_server", child_fpbad_server},	{"fpbad_client", child_fpbad_client},
+	{"fphint_server", child_fphint_server},	{"fphint_client", child_fphint_client},
 	{"cbd_recv_client", child_cbd_recv_client}, {"cbd_send_client", child_cbd_send_client},
 	{"cbd_disc_server", child_cbd_disc_server}, {"cbd_disc_client", child_cbd_disc_client},
 	{"cbd_recv_server", child_cbd_recv_server}, {"cbd_recv_peer", child_cbd_recv_peer},
@@ -2729,6 +2775,13 @@ int main(int argc, char **argv)
 
 		wait_ok(server, "fpbad_server");
 		wait_ok(client, "fpbad_client");
+	}
+	{
+		pid_t server = spawn("fphint_server", "dpu", "builtin");
+		pid_t client = spawn("fphint_client", "host", "builtin");
+
+		wait_ok(server, "fphint_server");
+		wait_ok(client, "fphint_client");
 	}
 	{
 		/* 257 clients hold about 1300 descriptors: raise the soft limit if the hard one allows */
