@@ -22,12 +22,12 @@
 #pragma GCC diagnostic ignored "-Wunused-function" /* the helpers this test does not need */
 #include "trust.h"
 #pragma GCC diagnostic pop
+#include "rnic_node.h"
 
 /* Linked from the library archive without a flavour. */
 const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
 
 #define MEM_LEN (64 * 1024)
-#define ALL_RDMA (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 
 static const struct softhw_rnic_ops *ops = &softhw_rnic_ops;
 
@@ -43,32 +43,6 @@ struct ainfo {
 	uint64_t id, token, addr;
 };
 
-struct node {
-	struct doca_devinfo **list;
-	struct doca_dev *dev;
-	struct softhw_rnic_ep *ep;
-};
-
-static bool node_open(struct node *n)
-{
-	struct softhw_rnic_ep_attr attr = {0};
-	uint32_t nb = 0;
-
-	memset(n, 0, sizeof(*n));
-	if (doca_devinfo_create_list(&n->list, &nb) != DOCA_SUCCESS || nb == 0 ||
-	    doca_dev_open(n->list[0], &n->dev) != DOCA_SUCCESS)
-		return false;
-	attr.fn = n->dev->devinfo->fn;
-	attr.access = ALL_RDMA | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE;
-	attr.max_qps = 8;
-	attr.max_recv_sge = 1;
-	attr.max_send_sge = 1;
-	attr.max_msg_size = 1u << 20;
-	attr.cm_timeout_ms = 2000;
-	attr.owner_wakes = true; /* a verbs completion channel's: the doorbells are in its wait set too */
-	return ops->ep_create(&attr, &n->ep) == DOCA_SUCCESS;
-}
-
 /*
  * The target: two qps waiting for their dialers, 64 KiB exported for RDMA. Commands: 'a' polls
  * what waits, then arms: the arm's answer (1: "work waits, do not sleep"); 'd' + a descriptor:
@@ -80,13 +54,12 @@ static void target_main(int in, int out)
 	uint8_t *mem = mmap(NULL, MEM_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct softhw_rnic_qp *qp[2], *dq = NULL;
 	struct tinfo ti = {0};
-	const char *why = "";
 	const void *blob;
 	struct node n;
 	size_t len;
 	char c;
 
-	if (mem == MAP_FAILED || !node_open(&n))
+	if (mem == MAP_FAILED || !node_open(&n, 8, true))
 		_exit(4);
 	for (int i = 0; i < 2; i++)
 		if (ops->qp_create(n.ep, NULL, &qp[i]) != DOCA_SUCCESS || ops->qp_export(qp[i], &blob, &len) != DOCA_SUCCESS ||
@@ -94,9 +67,7 @@ static void target_main(int in, int out)
 			_exit(4);
 		else
 			memcpy(ti.desc[i], blob, len);
-	if (softhw_mem_export_add(n.dev->devinfo->fn->card->instance, mem, MEM_LEN,
-				  SOFTHW_MEM_READ | SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC | SOFTHW_MEM_VIA_NIC, &ti.id,
-				  &ti.token, &why) != DOCA_SUCCESS)
+	if (!node_export(&n, mem, MEM_LEN, &ti.id, &ti.token))
 		_exit(6);
 	ti.addr = (uint64_t)(uintptr_t)mem;
 	if (!put(out, &ti, sizeof(ti)))
@@ -301,6 +272,12 @@ static void test_ring_ctrl_hint(void)
 
 enum bell_trick { BELL_SHUT_RD, BELL_LISTENER, BELL_KEPT };
 
+/* What the bellman (the attacker the target dials) is told: the target's qp, and its trick. */
+struct bell_req {
+	struct rnic_peer p;
+	int trick;
+};
+
 /*
  * The attacker listens at its own RDMA point; the target's qp dials it (the parent tells the
  * target). Its hello ack brings a real ring and doorbells, but the target's receiving end is a
@@ -309,10 +286,7 @@ enum bell_trick { BELL_SHUT_RD, BELL_LISTENER, BELL_KEPT };
  */
 static void bellman_main(int in, int out)
 {
-	struct {
-		struct rnic_peer p;
-		int trick;
-	} req;
+	struct bell_req req;
 	struct sockaddr_un addr;
 	struct softhw_chan_geom g;
 	struct softhw_chan ch;
@@ -388,38 +362,47 @@ static void bellman_main(int in, int out)
 }
 
 /*
+ * Starts the bellman (trick) and has the target dial it: the attacker's "descriptor" names this
+ * host and the bellman's pid, DC, so that the target dials. False: the bellman did not start.
+ */
+static bool target_dials_bellman(struct kid *target, struct kid *evil, const char *name, int trick,
+				 const struct rnic_peer *tp)
+{
+	struct bell_req req = {.p = *tp, .trick = trick};
+	struct rnic_peer fake;
+	uint8_t desc[RNIC_DESC_LEN];
+	pid_t pid = -1;
+	char c;
+
+	CHECK(kid_start(evil, name, NULL, true, bellman_main));
+	CHECK(put(evil->to, &req, sizeof(req)));
+	if (!get(evil->from, &pid, sizeof(pid)))
+		return false;
+	fake = *tp;
+	fake.pid = pid;
+	fake.qp_id = 1;
+	fake.qp_token = 1;
+	fake.dc = true;
+	rnic_desc_encode(&fake, desc);
+	CHECK(put(target->to, "d", 1) && put(target->to, desc, sizeof(desc)) && get(target->from, &c, 1));
+	CHECK(get(evil->from, &c, 1));
+	return true;
+}
+
+/*
  * A receiving end that stays readable and gives nothing (shut down for reading, a listener):
  * the target's qp hangs up; its service thread does not spin on it until the qp is destroyed.
  */
 static void test_ring_bad_bell(int trick)
 {
 	const char *conf = write_config("ring-allow-bell.conf", "allow_uids = 65534");
-	struct {
-		struct rnic_peer p;
-		int trick;
-	} req = {.trick = trick};
-	struct rnic_peer p[2], fake;
+	struct rnic_peer p[2];
 	struct kid target, evil;
-	uint8_t desc[RNIC_DESC_LEN];
 	struct tinfo ti;
-	pid_t pid = -1;
 	long t0, used;
-	char c;
 
 	CHECK(target_start(&target, "ring-target-bell", conf, &ti, p));
-	CHECK(kid_start(&evil, "ring-bellman", NULL, true, bellman_main));
-	req.p = p[0];
-	CHECK(put(evil.to, &req, sizeof(req)));
-	if (get(evil.from, &pid, sizeof(pid))) {
-		/* the attacker's "descriptor": this host, its pid; DC, so that the target dials */
-		fake = p[0];
-		fake.pid = pid;
-		fake.qp_id = 1;
-		fake.qp_token = 1;
-		fake.dc = true;
-		rnic_desc_encode(&fake, desc);
-		CHECK(put(target.to, "d", 1) && put(target.to, desc, sizeof(desc)) && get(target.from, &c, 1));
-		CHECK(get(evil.from, &c, 1));
+	if (target_dials_bellman(&target, &evil, "ring-bellman", trick, &p[0])) {
 		(void)target_arm(&target); /* the owner goes to sleep: the service thread watches the doorbell */
 		t0 = proc_cpu_ticks(target.pid);
 		(void)poll(NULL, 0, 1500); /* the measurement window, not a synchronisation */
@@ -453,30 +436,14 @@ static void test_ring_bell_listener(void)
 static void test_ring_bell_kept(void)
 {
 	const char *conf = write_config("ring-allow-kept.conf", "allow_uids = 65534");
-	struct {
-		struct rnic_peer p;
-		int trick;
-	} req = {.trick = BELL_KEPT};
-	struct rnic_peer p[2], fake;
+	struct rnic_peer p[2];
 	struct kid target, evil;
-	uint8_t desc[RNIC_DESC_LEN], ready = 0xff;
+	uint8_t ready = 0xff;
 	struct tinfo ti;
-	pid_t pid = -1;
 	char c;
 
 	CHECK(target_start(&target, "ring-target-kept", conf, &ti, p));
-	CHECK(kid_start(&evil, "ring-bellkeeper", NULL, true, bellman_main));
-	req.p = p[0];
-	CHECK(put(evil.to, &req, sizeof(req)));
-	if (get(evil.from, &pid, sizeof(pid))) {
-		fake = p[0];
-		fake.pid = pid;
-		fake.qp_id = 1;
-		fake.qp_token = 1;
-		fake.dc = true;
-		rnic_desc_encode(&fake, desc);
-		CHECK(put(target.to, "d", 1) && put(target.to, desc, sizeof(desc)) && get(target.from, &c, 1));
-		CHECK(get(evil.from, &c, 1));
+	if (target_dials_bellman(&target, &evil, "ring-bellkeeper", BELL_KEPT, &p[0])) {
 		CHECK(put(target.to, "x", 1) && get(target.from, &c, 1));
 		CHECK(put(target.to, "w", 1) && get(target.from, &ready, 1) && ready == 0); /* nothing rang yet */
 		CHECK(put(evil.to, "r", 1) && get(evil.from, &c, 1)); /* (a datagram is there when send returns) */

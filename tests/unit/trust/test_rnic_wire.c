@@ -24,12 +24,12 @@
 #pragma GCC diagnostic ignored "-Wunused-function" /* the helpers this test does not need */
 #include "trust.h"
 #pragma GCC diagnostic pop
+#include "rnic_node.h"
 
 /* Linked from the library archive without a flavour. */
 const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
 
 #define MEM_LEN 4096
-#define ALL_RDMA (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 
 static const struct softhw_rnic_ops *ops = &softhw_rnic_ops;
 
@@ -38,31 +38,6 @@ struct tinfo {
 	uint8_t desc[RNIC_DESC_LEN];
 	uint64_t id, token, addr;
 };
-
-struct node {
-	struct doca_devinfo **list;
-	struct doca_dev *dev;
-	struct softhw_rnic_ep *ep;
-};
-
-static bool node_open(struct node *n)
-{
-	struct softhw_rnic_ep_attr attr = {0};
-	uint32_t nb = 0;
-
-	memset(n, 0, sizeof(*n));
-	if (doca_devinfo_create_list(&n->list, &nb) != DOCA_SUCCESS || nb == 0 ||
-	    doca_dev_open(n->list[0], &n->dev) != DOCA_SUCCESS)
-		return false;
-	attr.fn = n->dev->devinfo->fn;
-	attr.access = ALL_RDMA | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE;
-	attr.max_qps = 4;
-	attr.max_recv_sge = 1;
-	attr.max_send_sge = 1;
-	attr.max_msg_size = 1u << 20;
-	attr.cm_timeout_ms = 2000;
-	return ops->ep_create(&attr, &n->ep) == DOCA_SUCCESS;
-}
 
 static long rss_kb(void)
 {
@@ -88,19 +63,16 @@ static void target_main(int in, int out)
 	uint8_t *mem = mmap(NULL, MEM_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct softhw_rnic_qp *qp;
 	struct tinfo ti = {0};
-	const char *why = "";
 	const void *blob;
 	struct node n;
 	size_t len;
 	char c;
 
-	if (mem == MAP_FAILED || !node_open(&n) || ops->qp_create(n.ep, NULL, &qp) != DOCA_SUCCESS ||
+	if (mem == MAP_FAILED || !node_open(&n, 4, false) || ops->qp_create(n.ep, NULL, &qp) != DOCA_SUCCESS ||
 	    ops->qp_export(qp, &blob, &len) != DOCA_SUCCESS || len != RNIC_DESC_LEN)
 		_exit(4);
 	memcpy(ti.desc, blob, len);
-	if (softhw_mem_export_add(n.dev->devinfo->fn->card->instance, mem, MEM_LEN,
-				  SOFTHW_MEM_READ | SOFTHW_MEM_WRITE | SOFTHW_MEM_ATOMIC | SOFTHW_MEM_VIA_NIC, &ti.id,
-				  &ti.token, &why) != DOCA_SUCCESS)
+	if (!node_export(&n, mem, MEM_LEN, &ti.id, &ti.token))
 		_exit(6);
 	ti.addr = (uint64_t)(uintptr_t)mem;
 	if (!put(out, &ti, sizeof(ti)))
