@@ -49,6 +49,15 @@ static void req_cb(struct doca_rdma_connection *c, union doca_data cu)
 		CHECK_OK(doca_rdma_connection_accept(c, (void *)srv_pdata, sizeof(srv_pdata)));
 }
 
+/* The raw peer's socket (`sock`): UDP 4791 on PEER_IP, where its datagrams come from and go to. */
+static void peer_open(void)
+{
+	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
+
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+}
+
 /* One MAD to the soft NIC's QP1 at dst, as a UD SEND_ONLY datagram with its ICRC. */
 static void send_mad_to(uint32_t dst, const uint8_t *mad);
 
@@ -240,7 +249,6 @@ static void linux_req(uint8_t *mad, uint32_t comm_id, uint16_t port)
 static void test_linux_client(void)
 {
 	struct doca_dev *dev = open_ibdev("mlx5_1");
-	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
 	struct side b;
 	uint8_t mad[ROCE_MAD_LEN];
 	struct roce_mad_hdr hdr;
@@ -253,8 +261,7 @@ static void test_linux_client(void)
 	const char *text = NULL;
 	uint16_t port, pport = 0;
 
-	sock = socket(AF_INET, SOCK_DGRAM, 0);
-	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	peer_open();
 	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
 	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
@@ -363,7 +370,6 @@ static void test_linux_client(void)
 static void test_mra(void)
 {
 	struct doca_dev *dev = open_ibdev("mlx5_1");
-	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
 	struct side b;
 	uint8_t mad[ROCE_MAD_LEN];
 	struct roce_mad_hdr hdr;
@@ -371,8 +377,7 @@ static void test_mra(void)
 	struct roce_cm_rep rep;
 	uint16_t port;
 
-	sock = socket(AF_INET, SOCK_DGRAM, 0);
-	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	peer_open();
 	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
 	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
@@ -409,7 +414,6 @@ static void test_mra(void)
 static void test_doca_client(void)
 {
 	struct doca_dev *dev = open_ibdev("mlx5_0");
-	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
 	struct side a;
 	uint8_t mad[ROCE_MAD_LEN];
 	struct roce_mad_hdr hdr, hdr2;
@@ -421,8 +425,7 @@ static void test_doca_client(void)
 	uint32_t ip = 0;
 	double t0;
 
-	sock = socket(AF_INET, SOCK_DGRAM, 0);
-	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	peer_open();
 	side_create(&a, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
 	/* the request time-out bounds the resolve steps (rdma.md), not the wait for the REP: that
 	 * is the REQ's resends', as Linux rdma_cm's (the REP below comes after 4.8 s) */
@@ -503,11 +506,9 @@ static void linux_connect(struct side *b, uint16_t port, uint32_t comm_id, struc
 static void test_dreq_before_ack(void)
 {
 	struct doca_dev *dev = open_ibdev("mlx5_1");
-	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
 	struct doca_buf_inventory *inv;
 
-	sock = socket(AF_INET, SOCK_DGRAM, 0);
-	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	peer_open();
 	CHECK_OK(doca_buf_inventory_create(4, &inv));
 	CHECK_OK(doca_buf_inventory_start(inv));
 	for (int acked = 1; acked >= 0; acked--) {
@@ -580,7 +581,6 @@ static void test_dreq_before_ack(void)
 static void test_doca_client_mtu(void)
 {
 	struct doca_dev *dev = open_ibdev("mlx5_0");
-	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
 	static const struct {
 		uint8_t opcode;
 		size_t len;
@@ -597,8 +597,7 @@ static void test_doca_client_mtu(void)
 	enum doca_mtu_size mtu;
 	uint16_t from = 0;
 
-	sock = socket(AF_INET, SOCK_DGRAM, 0);
-	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	peer_open();
 	CHECK_OK(doca_buf_inventory_create(2, &inv));
 	CHECK_OK(doca_buf_inventory_start(inv));
 	side_create(&a, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
@@ -678,7 +677,6 @@ static void test_forged_source(void)
 {
 	const uint32_t forger = 0x7f4d0909u; /* 127.77.9.9 */
 	struct doca_dev *dev = open_ibdev("mlx5_0");
-	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
 	struct side a;
 	uint8_t mad[ROCE_MAD_LEN], d[2048], forged[64], real[64];
 	struct roce_mad_hdr hdr, hdr2;
@@ -692,8 +690,7 @@ static void test_forged_source(void)
 	uint16_t from = 0;
 	double end;
 
-	sock = socket(AF_INET, SOCK_DGRAM, 0);
-	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	peer_open();
 	CHECK_OK(doca_buf_inventory_create(2, &inv));
 	CHECK_OK(doca_buf_inventory_start(inv));
 	side_create(&a, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
@@ -806,7 +803,6 @@ static bool quiet_for(struct side *s, uint32_t src, struct roce_mad_hdr *hdr, do
 static void test_forged_ids(void)
 {
 	struct doca_dev *dev = open_ibdev("mlx5_1");
-	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
 	const uint32_t comm_id = 0xf0f00001u, forged = 0x0badbad0u;
 	uint8_t mad[ROCE_MAD_LEN];
 	struct roce_mad_hdr hdr, hdr2;
@@ -817,8 +813,7 @@ static void test_forged_ids(void)
 	struct side b;
 	uint16_t port;
 
-	sock = socket(AF_INET, SOCK_DGRAM, 0);
-	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	peer_open();
 	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
 	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
@@ -876,7 +871,6 @@ static void test_forged_ids(void)
 static void test_mra_once(void)
 {
 	struct doca_dev *dev = open_ibdev("mlx5_0");
-	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
 	const uint32_t cli = 0x7f4d0101u; /* 127.77.1.1 */
 	struct side a;
 	uint8_t mad[ROCE_MAD_LEN];
@@ -888,8 +882,7 @@ static void test_mra_once(void)
 	unsigned sent = 0;
 	double t0;
 
-	sock = socket(AF_INET, SOCK_DGRAM, 0);
-	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	peer_open();
 	side_create(&a, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(a.rdma)));
 	setenv("SOFTDOCA_ROCE_CM_RETRIES", "0", 1);
@@ -936,7 +929,6 @@ static void test_random_ids(void)
 {
 	enum { N = 8 };
 	struct doca_dev *dev = open_ibdev("mlx5_1");
-	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
 	uint8_t mad[ROCE_MAD_LEN];
 	struct roce_mad_hdr hdr;
 	struct roce_cm_rep rep;
@@ -945,8 +937,7 @@ static void test_random_ids(void)
 	struct side b;
 	uint16_t port;
 
-	sock = socket(AF_INET, SOCK_DGRAM, 0);
-	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	peer_open();
 	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
 	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
 	CHECK_OK(doca_rdma_set_max_num_connections(b.rdma, N));
@@ -985,7 +976,6 @@ static void test_rep_retries(void)
 {
 	const uint32_t comm_id = 0x2e900001u;
 	struct doca_dev *dev = open_ibdev("mlx5_1");
-	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
 	uint8_t mad[ROCE_MAD_LEN];
 	struct roce_mad_hdr hdr;
 	struct roce_cm_req req;
@@ -993,8 +983,7 @@ static void test_rep_retries(void)
 	struct side b;
 	uint16_t port;
 
-	sock = socket(AF_INET, SOCK_DGRAM, 0);
-	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	peer_open();
 	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
 	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(b.rdma)));
@@ -1029,7 +1018,6 @@ static void test_many_unanswered(void)
 {
 	enum { N = 40 };
 	struct doca_dev *dev = open_ibdev("mlx5_0");
-	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
 	struct doca_rdma_addr *addr = NULL;
 	uint32_t ids[N];
 	unsigned nreq = 0, again = 0;
@@ -1039,8 +1027,7 @@ static void test_many_unanswered(void)
 	double end;
 
 	setenv("SOFTDOCA_ROCE_CM_RETRIES", "0", 1);
-	sock = socket(AF_INET, SOCK_DGRAM, 0);
-	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	peer_open();
 	side_create(&a, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
 	CHECK_OK(doca_rdma_set_max_num_connections(a.rdma, N));
 	CHECK_OK(doca_ctx_start(doca_rdma_as_ctx(a.rdma)));
@@ -1081,7 +1068,6 @@ static void test_req_flood(void)
 {
 	enum { N = 140, MAX = 128 };
 	struct doca_dev *dev = open_ibdev("mlx5_1");
-	struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons(ROCE_UDP_PORT), .sin_addr.s_addr = htonl(PEER_IP)};
 	uint8_t mad[ROCE_MAD_LEN];
 	struct roce_mad_hdr hdr;
 	unsigned busy = 0, other = 0;
@@ -1089,8 +1075,7 @@ static void test_req_flood(void)
 	struct side b;
 	uint16_t port;
 
-	sock = socket(AF_INET, SOCK_DGRAM, 0);
-	CHECK(sock >= 0 && bind(sock, (struct sockaddr *)&me, sizeof(me)) == 0);
+	peer_open();
 	CHECK(setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &(int){1 << 20}, sizeof(int)) == 0);
 	side_create(&b, dev, DOCA_ACCESS_FLAG_RDMA_READ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, 4096);
 	CHECK_OK(doca_rdma_set_connection_state_callbacks(b.rdma, req_cb, c_est, c_fail, c_disc));
