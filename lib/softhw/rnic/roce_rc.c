@@ -1108,7 +1108,7 @@ uint64_t roce_rc_poll(struct roce_rc_qp *qp, uint64_t now)
 	 * still to go: they carry it, and an ACK past a READ not answered yet makes the requester
 	 * ask again.
 	 */
-	if (qp->nsending == 0 && (qp->ack_owed != 0 || qp->ack_now)) {
+	if (roce_rc_acks_owed(qp)) {
 		if (qp->ack_now || qp->ack_owed >= qp->cfg.ack_every ||
 			now >= qp->ack_since + qp->cfg.ack_delay_ns) {
 			ack_in_order(qp);
@@ -1189,7 +1189,7 @@ void roce_rc_set_error(struct roce_rc_qp *qp)
 	 * consumer sees the completion: a consumer that disconnects right after its receive must
 	 * not leave the sender waiting for an ACK that was only owed (coalesced).
 	 */
-	if (!qp->error && qp->nsending == 0 && (qp->ack_owed != 0 || qp->ack_now))
+	if (roce_rc_acks_owed(qp))
 		ack_in_order(qp);
 	qp_error(qp, -1);
 }
