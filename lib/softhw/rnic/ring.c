@@ -506,9 +506,19 @@ static void nak(struct rnic_qp *qp, struct ring *r, uint64_t seq, uint8_t op, do
 	rnic_send_ctl(qp, &resp, NULL, 0);
 }
 
-static void ring_rx(struct rnic_qp *qp, struct ring *r)
+/*
+ * Records one ring_rx call takes at most: one lap, every record the peer could have published
+ * before the call began. A peer that refills the ring as fast as we consume it (its records cost
+ * it a store, each WRITE costs us a copy; it may be another uid that [access] lets in) would
+ * otherwise hold the thread serving every qp of the process (the service thread, or the owner
+ * in ep_poll) in this loop for as long as it likes.
+ */
+#define RING_RX_BUDGET RNIC_RING_SLOTS
+
+/* Takes the peer's records in order; true: the budget ran out with a record still waiting. */
+static bool ring_rx(struct rnic_qp *qp, struct ring *r)
 {
-	while (r->on && qp->state == QP_RTS && !r->halt) {
+	for (uint32_t taken = 0; r->on && qp->state == QP_RTS && !r->halt;) {
 		struct softhw_chan_msg m;
 		struct rnic_ring_hdr h;
 		struct rnic_recv *rv;
@@ -518,11 +528,13 @@ static void ring_rx(struct rnic_qp *qp, struct ring *r)
 		int got = softhw_chan_peek(&r->ch, &m);
 
 		if (got == 0)
-			return;
+			return false;
 		if (got < 0 || m.tag != RNIC_RING_TAG_MSG || m.len < sizeof(h)) {
 			ring_corrupt(qp, r);
-			return;
+			return false;
 		}
+		if (taken == RING_RX_BUDGET)
+			return true; /* (a record is there: a lap that ended here needs no second look) */
 		memcpy(&h, m.data, sizeof(h));
 		data = m.data + sizeof(h);
 		len = m.len - sizeof(h);
@@ -550,26 +562,27 @@ static void ring_rx(struct rnic_qp *qp, struct ring *r)
 			break;
 		default:
 			ring_corrupt(qp, r);
-			return;
+			return false;
 		}
 		if (err != DOCA_SUCCESS) {
 			nak(qp, r, m.aux, h.op, err);
-			return;
+			return false;
 		}
 		if (h.op == SOFTHW_RNIC_OP_WRITE) { /* one-sided: placed, no receive, no completion here */
 			err = rnic_write_place(h.id, h.token, h.addr, data, len);
 			if (err != DOCA_SUCCESS) {
 				nak(qp, r, m.aux, h.op, err);
-				return;
+				return false;
 			}
 			softhw_chan_consume(&r->ch); /* the ACK */
+			taken++;
 			continue;
 		}
 		rv = rnic_ep_take_recv(qp->ep);
 		if (rv == NULL) {
 			if (rnic_rnr_exhausted(qp, &r->stalled, &r->deadline))
 				nak(qp, r, m.aux, h.op, DOCA_ERROR_AGAIN);
-			return; /* the record waits: a later poll, a posted receive or the timer retries */
+			return false; /* the record waits: a later poll, a posted receive or the timer retries */
 		}
 		rnic_rnr_unstall(qp, &r->stalled);
 		if (h.op == SOFTHW_RNIC_OP_WRITE_IMM)
@@ -580,29 +593,47 @@ static void ring_rx(struct rnic_qp *qp, struct ring *r)
 			/* the receive fails too, as on the socket path */
 			rnic_ep_recv_done(qp->ep, qp, rv, err, (enum softhw_rnic_opcode)h.op, 0, 0);
 			nak(qp, r, m.aux, h.op, err);
-			return;
+			return false;
 		}
 		/* the CQE first: once the sender sees its ACK, the receive's completion is there to poll */
 		rnic_ep_recv_done(qp->ep, qp, rv, DOCA_SUCCESS, (enum softhw_rnic_opcode)h.op, len, h.imm);
 		softhw_chan_consume(&r->ch); /* the ACK */
+		taken++;
 	}
+	return false;
 }
 
-/* Takes ACKs and incoming messages (qp lock held). */
-static void ring_pump(struct rnic_qp *qp)
+/*
+ * ring_rx stopped at its budget with records left: our own ring of our doorbell has whoever
+ * sleeps on it (the service thread's epoll, an owner on ep->wait_fd) serve the qp again, after
+ * what else is ready there. The polling owner needs none (ring_poll).
+ */
+static void ring_again(struct ring *r)
+{
+	softhw_bell_ring(r->self_bell);
+}
+
+/* Takes ACKs and incoming messages (qp lock held); true: records wait beyond ring_rx's budget. */
+static bool ring_take(struct rnic_qp *qp)
 {
 	struct ring *r = qp->path[RNIC_PATH_RING];
 
 	if (r == NULL || !r->on || qp->state != QP_RTS || qp->broken)
-		return;
+		return false;
 	/*
 	 * A ring halted by our NAK is read no more (reading it again would only spin), but the
 	 * peer may still take what we sent (its NAK handling pumps first, io.c resp_begin): those
 	 * ACKs complete our work requests with success, as the peer's receives did.
 	 */
 	ring_acks(qp, r);
-	if (!r->halt)
-		ring_rx(qp, r);
+	return !r->halt && ring_rx(qp, r);
+}
+
+/* ring_take for every caller but the polling owner: what the budget left comes on the doorbell. */
+static void ring_pump(struct rnic_qp *qp)
+{
+	if (ring_take(qp))
+		ring_again(qp->path[RNIC_PATH_RING]);
 }
 
 enum ring_look { LOOK_SKIP = 0, LOOK_CHANGED, LOOK_PERIODIC };
@@ -680,7 +711,8 @@ static void ring_poll(struct rnic_ep *ep)
 		}
 		if (look == LOOK_PERIODIC)
 			r->idle += 63; /* the polls skipped count towards the nudge (ring_acks) */
-		ring_pump(qp);
+		/* records left beyond the budget: the next poll finds them (ring_changed), ep_arm too */
+		(void)ring_take(qp);
 		r->poll_rx_next = r->ch.rx.pos; /* (qp lock held: consumed up to here) */
 		if (!r->quiet && r->polls - r->polls_armed >= QUIET_POLLS && !r->halt &&
 		    !__atomic_load_n(&ep->armed, __ATOMIC_ACQUIRE) && !__atomic_load_n(&ep->owner_waits, __ATOMIC_ACQUIRE))
@@ -863,8 +895,8 @@ static void ring_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 
 	if (r == NULL)
 		return;
-	if (r->stalled && (woken || (r->deadline != 0 && r->deadline <= now)))
-		ring_rx(qp, r);
+	if (r->stalled && (woken || (r->deadline != 0 && r->deadline <= now)) && ring_rx(qp, r))
+		ring_again(r);
 	if (!ring_behind(qp, r)) {
 		r->behind_check = 0;
 		r->behind_gap = 0;
