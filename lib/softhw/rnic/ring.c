@@ -515,6 +515,16 @@ static void nak(struct rnic_qp *qp, struct ring *r, uint64_t seq, uint8_t op, do
  */
 #define RING_RX_BUDGET RNIC_RING_SLOTS
 
+void (*rnic_ring_rx_hook)(struct rnic_qp *qp, uint32_t taken);
+
+/* The record is ours: its slot goes back to the peer (the ACK). */
+static void ring_took(struct rnic_qp *qp, struct ring *r, uint32_t taken)
+{
+	softhw_chan_consume(&r->ch);
+	if (rnic_ring_rx_hook != NULL)
+		rnic_ring_rx_hook(qp, taken);
+}
+
 /* Takes the peer's records in order; true: the budget ran out with a record still waiting. */
 static bool ring_rx(struct rnic_qp *qp, struct ring *r)
 {
@@ -574,8 +584,7 @@ static bool ring_rx(struct rnic_qp *qp, struct ring *r)
 				nak(qp, r, m.aux, h.op, err);
 				return false;
 			}
-			softhw_chan_consume(&r->ch); /* the ACK */
-			taken++;
+			ring_took(qp, r, ++taken);
 			continue;
 		}
 		rv = rnic_ep_take_recv(qp->ep);
@@ -597,8 +606,7 @@ static bool ring_rx(struct rnic_qp *qp, struct ring *r)
 		}
 		/* the CQE first: once the sender sees its ACK, the receive's completion is there to poll */
 		rnic_ep_recv_done(qp->ep, qp, rv, DOCA_SUCCESS, (enum softhw_rnic_opcode)h.op, len, h.imm);
-		softhw_chan_consume(&r->ch); /* the ACK */
-		taken++;
+		ring_took(qp, r, ++taken);
 	}
 	return false;
 }

@@ -444,6 +444,8 @@ struct softhw_chan *rnic_ring_chan(struct rnic_qp *qp);
 bool rnic_ring_quiet(const struct rnic_qp *qp);
 /* Times this side rang the peer's doorbell itself (posts while asleep, nudges; tests) */
 uint64_t rnic_ring_bells(const struct rnic_qp *qp);
+/* Tests: called with each record ring_rx took and how many that call took so far (qp lock held). */
+extern void (*rnic_ring_rx_hook)(struct rnic_qp *qp, uint32_t taken);
 
 /* ---- cma.c (qp lock held) ---- */
 

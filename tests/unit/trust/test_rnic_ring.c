@@ -2,11 +2,14 @@
 /*
  * The soft NIC's same-host ring (lib/softhw/rnic/ring.c) and its handshake against a hostile
  * peer of another uid that the target's [access] section lets in: it holds the qp's
- * descriptor, speaks the wire itself, and scribbles on the shared segment and the doorbells as
- * an attacker would. The target is a real process (this uid); the attacker runs as uid 65534.
- * Root only (else skipped).
+ * descriptor, speaks the wire itself, scribbles on the shared segment and the doorbells, and
+ * keeps a ring full, as an attacker would. The target is a real process (this uid); the
+ * attacker runs as uid 65534. Root only (else skipped).
  */
 #include <fcntl.h>
+#include <sched.h>
+#include <time.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/un.h>
 
@@ -43,11 +46,147 @@ struct ainfo {
 	uint64_t id, token, addr;
 };
 
+/* ---- a flood on one qp's ring, a message on the other's (test_ring_flood) ---- */
+
+#define FLOOD_RECS 1024u                    /* the flood: 16 laps of the ring */
+#define FLOOD_LEN (MEM_LEN / FLOOD_RECS)    /* bytes each WRITE record places: all of them cover the export */
+#define FLOOD_NEIGHBOUR "neighbor"          /* the other qp's message (8 bytes) */
+
+/* Who takes the records while the flood lasts. */
+enum flood_mode {
+	FLOOD_SERVICE, /* the owner sleeps armed (here in poll()): the service thread, on the doorbells */
+	FLOOD_POLL,    /* the owner keeps polling (ep_poll), never armed */
+	FLOOD_WAITSET, /* the owner sleeps on its wait descriptor and serves what rang (ep_serve) */
+};
+
+struct flood_req {
+	uint32_t total;
+	uint32_t mode;
+};
+
+/* What the target saw of the flood. */
+struct flood_res {
+	uint32_t taken;        /* flood records taken */
+	uint32_t most;         /* the most one ring_rx call took */
+	uint32_t before_other; /* flood records taken before the other qp's message (UINT32_MAX: never) */
+	uint32_t other_ok;     /* that message's receive completed with its bytes */
+};
+
+/* Word k of flood record i: each record's bytes are its own. */
+static uint32_t flood_word(uint32_t i, uint32_t k)
+{
+	return 0xf1000000u | i << 8 | k;
+}
+
+/* The target's side: kept by flood_hook, in whichever thread runs ring_rx (under the qp's lock). */
+static struct {
+	struct rnic_qp *flooded, *other;
+	uint32_t total, taken, most, before_other;
+	int done_fd;  /* written once every flood record and the other message are taken */
+	bool done;
+} fl;
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/*
+ * rnic_ring_rx_hook: counts what each ring_rx call takes, and holds a call on the flooded qp
+ * until the flooder has refilled the slot that call reads next. So the ring is never found
+ * empty while the flood lasts, whatever the scheduler does: a call ends only where ring.c
+ * ends it, and without a budget one call would take the whole flood.
+ */
+static void flood_hook(struct rnic_qp *qp, uint32_t taken)
+{
+	if (qp == fl.other && __atomic_load_n(&fl.before_other, __ATOMIC_ACQUIRE) == UINT32_MAX)
+		__atomic_store_n(&fl.before_other, __atomic_load_n(&fl.taken, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+	if (qp == fl.flooded) {
+		struct softhw_chan *ch = rnic_ring_chan(qp);
+		uint32_t all = __atomic_add_fetch(&fl.taken, 1, __ATOMIC_ACQ_REL);
+		uint64_t until = mono_ms() + WAIT_MS;
+		struct softhw_chan_msg m;
+
+		if (taken > fl.most)
+			fl.most = taken;
+		while (all < fl.total && ch != NULL && softhw_chan_peek(ch, &m) == 0 && mono_ms() < until)
+			sched_yield();
+	}
+	if (__atomic_load_n(&fl.taken, __ATOMIC_ACQUIRE) == fl.total &&
+	    __atomic_load_n(&fl.before_other, __ATOMIC_ACQUIRE) != UINT32_MAX &&
+	    !__atomic_exchange_n(&fl.done, true, __ATOMIC_ACQ_REL)) {
+		uint64_t one = 1;
+
+		if (write(fl.done_fd, &one, sizeof(one)) < 0) {
+		}
+	}
+}
+
+/* A CQE: is it the other qp's message, received whole? */
+static bool flood_neighbour(const struct softhw_rnic_cqe *c, const char *buf)
+{
+	return c->kind == SOFTHW_RNIC_CQE_WR && c->op == SOFTHW_RNIC_OP_RECV && c->status == DOCA_SUCCESS &&
+	       c->len == 8 && memcmp(buf, FLOOD_NEIGHBOUR, 8) == 0;
+}
+
+/*
+ * The target's part of the flood: a receive for the other qp's message, the hook on, 'k' to
+ * the parent, then it serves as `mode` says until the flood and the message are taken (or
+ * WAIT_MS), and reports (struct flood_res).
+ */
+static bool flood_serve(const struct node *n, struct softhw_rnic_qp *const qp[2], const struct flood_req *fr, int out)
+{
+	static char rbuf[64];
+	struct softhw_rnic_sge sg = {rbuf, sizeof(rbuf)};
+	struct pollfd done = {.events = POLLIN};
+	struct softhw_rnic_cqe c;
+	struct flood_res res;
+	uint64_t until;
+	bool other = false;
+
+	memset(&fl, 0, sizeof(fl));
+	fl.flooded = rnic_qp_of(qp[0]);
+	fl.other = rnic_qp_of(qp[1]);
+	fl.total = fr->total;
+	fl.before_other = UINT32_MAX;
+	fl.done_fd = done.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (fl.done_fd < 0 || ops->ep_post_recv(n->ep, 1, &sg, 1) != DOCA_SUCCESS)
+		return false;
+	rnic_ring_rx_hook = flood_hook;
+	if (fr->mode == FLOOD_SERVICE && ops->ep_arm(n->ep))
+		return false; /* (nothing waits yet) */
+	if (!put(out, "k", 1))
+		return false;
+	until = mono_ms() + WAIT_MS;
+	if (fr->mode == FLOOD_SERVICE)
+		(void)poll(&done, 1, WAIT_MS);
+	while (!__atomic_load_n(&fl.done, __ATOMIC_ACQUIRE) && mono_ms() < until) {
+		if (ops->ep_poll(n->ep, &c, 1) == 1) {
+			other |= flood_neighbour(&c, rbuf);
+		} else if (fr->mode == FLOOD_WAITSET && !ops->ep_arm(n->ep)) {
+			struct pollfd w[2] = {{.fd = ops->ep_wait_fd(n->ep), .events = POLLIN}, done};
+
+			ops->ep_owner_wait(n->ep);
+			if (poll(w, 2, WAIT_MS) > 0 && (w[0].revents & POLLIN))
+				ops->ep_serve(n->ep);
+		}
+	}
+	rnic_ring_rx_hook = NULL;
+	for (int i = 0; i < 100 && !other && ops->ep_poll(n->ep, &c, 1) == 1; i++) /* (queued before the hook ran) */
+		other = flood_neighbour(&c, rbuf);
+	res = (struct flood_res){.taken = fl.taken, .most = fl.most, .before_other = fl.before_other, .other_ok = other};
+	close(fl.done_fd);
+	return put(out, &res, sizeof(res));
+}
+
 /*
  * The target: two qps waiting for their dialers, 64 KiB exported for RDMA. Commands: 'a' polls
  * what waits, then arms: the arm's answer (1: "work waits, do not sleep"); 'd' + a descriptor:
  * a third qp dials it ('k'); 'x' destroys that qp ('k'); 'w' is the ep's wait descriptor readable
- * now (1) or not (0)?
+ * now (1) or not (0)? 'f' + struct flood_req: flood_serve; 'm': the exported 64 KiB.
  */
 static void target_main(int in, int out)
 {
@@ -99,6 +238,14 @@ static void target_main(int in, int out)
 			uint8_t ready = poll(&pfd, 1, 0) == 1 ? 1 : 0;
 
 			if (!put(out, &ready, 1))
+				_exit(7);
+		} else if (c == 'f') {
+			struct flood_req fr;
+
+			if (!get(in, &fr, sizeof(fr)) || !flood_serve(&n, qp, &fr, out))
+				_exit(7);
+		} else if (c == 'm') {
+			if (!put(out, mem, MEM_LEN))
 				_exit(7);
 		}
 	}
@@ -458,6 +605,143 @@ static void test_ring_bell_kept(void)
 		log_show(&target);
 }
 
+/* ---- one qp's ring kept full ---- */
+
+/* What the flooder is told: the target's two qps, the export, how many records. */
+struct flood_plan {
+	struct ainfo a[2];
+	uint32_t total;
+};
+
+/* Publishes one WRITE record of the flood: FLOOD_LEN bytes of record i, at its own place in the export. */
+static void flood_write(struct softhw_chan *ch, const struct ainfo *a, uint32_t i)
+{
+	struct rnic_ring_hdr h = {.op = SOFTHW_RNIC_OP_WRITE, .id = a->id, .token = a->token,
+				  .addr = a->addr + (uint64_t)i * FLOOD_LEN};
+	uint8_t *slot = softhw_chan_slot(ch);
+	uint32_t w[FLOOD_LEN / 4];
+
+	for (uint32_t k = 0; k < FLOOD_LEN / 4; k++)
+		w[k] = flood_word(i, k);
+	memcpy(slot, &h, sizeof(h));
+	memcpy(slot + sizeof(h), w, sizeof(w));
+	softhw_chan_publish(ch, RNIC_RING_TAG_MSG, i, (uint32_t)(sizeof(h) + sizeof(w)));
+}
+
+/*
+ * The attacker dials both of the target's qps. On 'g' it keeps the first one's ring full of
+ * WRITE records, each published as soon as a slot is free; once the target has taken half a
+ * lap, it puts one SEND on the second qp's ring. It reports how many records it published.
+ */
+static void ring_flooder_main(int in, int out)
+{
+	struct softhw_chan ch[2];
+	struct flood_plan fp;
+	int bells[2][3], s[2];
+	uint32_t i = 0;
+	uint64_t until;
+	char c;
+
+	if (!get(in, &fp, sizeof(fp)))
+		_exit(4);
+	for (int q = 0; q < 2; q++) {
+		s[q] = evil_dial(&fp.a[q], &ch[q], bells[q]);
+		CHECK(s[q] >= 0);
+	}
+	if (s[0] < 0 || s[1] < 0 || !put(out, "r", 1) || !get(in, &c, 1))
+		_exit(5);
+	until = mono_ms() + WAIT_MS;
+	while (i < fp.total && mono_ms() < until) {
+		if (!softhw_chan_can_send(&ch[0])) {
+			sched_yield();
+			continue;
+		}
+		flood_write(&ch[0], &fp.a[0], i);
+		if (++i == RNIC_RING_SLOTS + RNIC_RING_SLOTS / 2) { /* the target has taken half a lap or more */
+			struct rnic_ring_hdr h = {.op = SOFTHW_RNIC_OP_SEND};
+			uint8_t *slot = softhw_chan_slot(&ch[1]);
+
+			memcpy(slot, &h, sizeof(h));
+			memcpy(slot + sizeof(h), FLOOD_NEIGHBOUR, 8);
+			softhw_chan_publish(&ch[1], RNIC_RING_TAG_MSG, 1, sizeof(h) + 8);
+		}
+	}
+	if (!put(out, &i, sizeof(i)))
+		_exit(6);
+	while (read(in, &c, 1) == 1) {
+	}
+}
+
+/*
+ * A peer of another uid keeps one qp's ring full of WRITE records (each a copy for us, almost
+ * nothing for it) while another qp's message waits: the thread serving the rings (`mode`) takes
+ * at most one lap per ring_rx call, serves the other qp between two of them, and still takes
+ * every record of the flood, every byte in its place. Before, one call took all 1024 records of
+ * the flood (flood_hook keeps the ring from running dry mid-call) and the other qp waited for
+ * the end of it; on the service thread, a budget without a ring of our own doorbell would leave
+ * the rest untaken (the flooder rings only once).
+ */
+static void test_ring_flood(enum flood_mode mode)
+{
+	static const char *const names[] = {"service thread", "polling owner", "owner on its wait set"};
+	static uint32_t mem[MEM_LEN / 4];
+	const char *conf = write_config("ring-allow-flood.conf", "allow_uids = 65534");
+	struct flood_req fr = {.total = FLOOD_RECS, .mode = mode};
+	struct flood_res res = {0};
+	struct rnic_peer p[2];
+	struct kid target, evil;
+	struct flood_plan fp;
+	struct tinfo ti;
+	uint32_t published = 0, wrong = 0;
+	char c;
+
+	CHECK(target_start(&target, "ring-target-flood", conf, &ti, p));
+	CHECK(kid_start(&evil, "ring-flooder", NULL, true, ring_flooder_main));
+	for (int q = 0; q < 2; q++)
+		fp.a[q] = (struct ainfo){.p = p[q], .id = ti.id, .token = ti.token, .addr = ti.addr};
+	fp.total = FLOOD_RECS;
+	CHECK(put(evil.to, &fp, sizeof(fp)));
+	if (get(evil.from, &c, 1)) {
+		CHECK(put(target.to, "f", 1) && put(target.to, &fr, sizeof(fr)) && get(target.from, &c, 1));
+		CHECK(put(evil.to, "g", 1));
+		CHECK(get(evil.from, &published, sizeof(published)) && published == FLOOD_RECS);
+		CHECK(get(target.from, &res, sizeof(res)));
+		fprintf(stderr, "  %s: %u of %u records taken, at most %u per call; the other qp's message after %u\n",
+			names[mode], res.taken, FLOOD_RECS, res.most, res.before_other);
+		CHECK(res.taken == FLOOD_RECS);
+		CHECK(res.most <= RNIC_RING_SLOTS);
+		CHECK(res.other_ok);
+		/* published once half a lap was taken, served a few laps later at most: not at the end */
+		CHECK(res.before_other <= FLOOD_RECS / 2);
+		CHECK(put(target.to, "m", 1) && get(target.from, mem, sizeof(mem)));
+		for (uint32_t i = 0; i < FLOOD_RECS; i++)
+			for (uint32_t k = 0; k < FLOOD_LEN / 4; k++)
+				wrong += mem[i * (FLOOD_LEN / 4) + k] != flood_word(i, k);
+		if (wrong != 0)
+			fprintf(stderr, "  %u words of the flood not in place\n", wrong);
+		CHECK(wrong == 0);
+	}
+	kid_end(&evil);
+	kid_end(&target);
+	if (test_failures)
+		log_show(&target);
+}
+
+static void test_ring_flood_service(void)
+{
+	test_ring_flood(FLOOD_SERVICE);
+}
+
+static void test_ring_flood_poll(void)
+{
+	test_ring_flood(FLOOD_POLL);
+}
+
+static void test_ring_flood_waitset(void)
+{
+	test_ring_flood(FLOOD_WAITSET);
+}
+
 int main(void)
 {
 	if (geteuid() != 0) {
@@ -471,6 +755,9 @@ int main(void)
 	TEST_RUN(test_ring_bell_shut);
 	TEST_RUN(test_ring_bell_listener);
 	TEST_RUN(test_ring_bell_kept);
+	TEST_RUN(test_ring_flood_service);
+	TEST_RUN(test_ring_flood_poll);
+	TEST_RUN(test_ring_flood_waitset);
 	scratch_remove();
 	if (uid_skipped && test_failures == 0) {
 		printf("SKIP: a child could not switch to uid %d (no CAP_SETUID here)\n", OTHER_ID);
