@@ -25,7 +25,8 @@
  * so the peer's ring wakes the owner itself, which takes the messages (ring_serve).
  *
  * Everything read from the segment is untrusted: a bad record or head breaks the qp (hang-up),
- * never this process.
+ * never this process, and a peer that keeps the ring full gets one lap per turn of the thread
+ * serving every qp (RING_RX_BUDGET).
  */
 #include <errno.h>
 #include <stdlib.h>
