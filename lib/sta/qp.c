@@ -326,7 +326,9 @@ void sta_qp_free(struct doca_sta_qp_handle *qp)
 		}
 	}
 	qp_release(qp);
-	free(qp);
+	/* a CQE-notify callback naming it runs now (the STA context's thread): it frees it on return */
+	if (!sta_notes_keep_qp(qp->io->sta, qp))
+		free(qp);
 }
 
 /*
@@ -377,6 +379,13 @@ void sta_qp_destroy_locked(struct doca_sta_qp_handle *qp)
 	dp->nonoff_tail = NULL;
 	for (struct sta_nonoff *n = dp->nonoff_head; n != NULL; n = n->next)
 		dp->nonoff_tail = n;
+	/* and its CQE-notify events not yet delivered by the STA context: they name a freed handle */
+	uint32_t notes = sta_notes_drop_qp(qp->io->sta, qp);
+
+	if (notes != 0)
+		SDK_LOG_INFO("STA QP %u destroyed with %u CQE-notify events not yet delivered (doca_pe_progress of the "
+			     "STA context): they are dropped",
+			     qp->id, notes);
 	qp->busy = 0;
 	sta_qp_abort_tasks(qp);
 	for (uint32_t i = 0; i < qp->nslots; i++) {

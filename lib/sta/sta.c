@@ -306,10 +306,64 @@ void sta_eu_error(struct doca_sta *sta, const struct doca_sta_eu_handle *eu, boo
 	note_post(sta, n);
 }
 
-/* One CQE-notify event to the application, from doca_pe_progress of the STA context. */
+/* Takes out the queued events that `drop` picks (leaf_lock held); returns how many. */
+static uint32_t notes_drop(struct doca_sta *sta, bool (*drop)(const struct sta_cqe_note *n, const void *obj),
+			   const void *obj)
+{
+	uint32_t dropped = 0;
+
+	sta->notes_tail = NULL;
+	for (struct sta_cqe_note **pp = &sta->notes; *pp != NULL;) {
+		struct sta_cqe_note *n = *pp;
+
+		if (drop(n, obj)) {
+			*pp = n->next;
+			free(n);
+			dropped++;
+		} else {
+			sta->notes_tail = n;
+			pp = &n->next;
+		}
+	}
+	return dropped;
+}
+
+static bool names_qp(const struct sta_cqe_note *n, const void *qp)
+{
+	return n->kind == STA_NOTE_CQE && n->ev.qp == qp;
+}
+
+uint32_t sta_notes_drop_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp)
+{
+	uint32_t dropped;
+
+	pthread_mutex_lock(&sta->leaf_lock);
+	dropped = notes_drop(sta, names_qp, qp);
+	pthread_mutex_unlock(&sta->leaf_lock);
+	return dropped;
+}
+
+bool sta_notes_keep_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp)
+{
+	bool keep;
+
+	pthread_mutex_lock(&sta->leaf_lock);
+	keep = sta->delivering_qp == qp;
+	if (keep)
+		sta->free_delivered = true;
+	pthread_mutex_unlock(&sta->leaf_lock);
+	return keep;
+}
+
+/*
+ * One event to the application, from doca_pe_progress of the STA context. A CQE-notify event's
+ * QP may be destroyed by its IO thread while the callback runs: its memory stays until the
+ * callback returned (sta_notes_keep_qp), then goes here.
+ */
 static bool deliver_note(struct doca_sta *sta)
 {
 	struct sta_cqe_note *n;
+	void *gone = NULL;
 
 	pthread_mutex_lock(&sta->leaf_lock);
 	n = sta->notes;
@@ -317,6 +371,8 @@ static bool deliver_note(struct doca_sta *sta)
 		sta->notes = n->next;
 		if (sta->notes == NULL)
 			sta->notes_tail = NULL;
+		if (n->kind == STA_NOTE_CQE)
+			sta->delivering_qp = n->ev.qp;
 	}
 	pthread_mutex_unlock(&sta->leaf_lock);
 	if (n == NULL)
@@ -327,6 +383,13 @@ static bool deliver_note(struct doca_sta *sta)
 		sta->eu_err_cb(&n->eu, sta->eu_err_ud);
 	else
 		sta->cqe_notify_cb(&n->ev, sta->cqe_notify_ud);
+	pthread_mutex_lock(&sta->leaf_lock);
+	if (sta->free_delivered)
+		gone = (void *)sta->delivering_qp;
+	sta->delivering_qp = NULL;
+	sta->free_delivered = false;
+	pthread_mutex_unlock(&sta->leaf_lock);
+	free(gone);
 	free(n);
 	return true;
 }

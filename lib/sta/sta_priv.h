@@ -177,6 +177,10 @@ struct doca_sta {
 	 * owners and the CQE-notify events waiting for the PE */
 	pthread_mutex_t leaf_lock;
 	struct sta_cqe_note *notes, *notes_tail;
+	/* the QP the CQE-notify callback running now names; a destroy meanwhile leaves its memory
+	 * to the delivery, which frees it once the callback returned (free_delivered) */
+	const struct doca_sta_qp_handle *delivering_qp;
+	bool free_delivered;
 	uint32_t next_qp_id;
 	uint32_t num_qps;        /* accepted QPs of every IO context (atomic): at most caps->sta_max_qps */
 };
@@ -230,6 +234,13 @@ struct sta_cqe_note {
 void sta_cqe_notify(struct doca_sta *sta, const struct doca_sta_event_cqe_notify *ev);
 void sta_be_timeout(struct doca_sta *sta, const struct doca_sta_be_q_handle *beq);
 void sta_eu_error(struct doca_sta *sta, const struct doca_sta_eu_handle *eu, bool fatal);
+/*
+ * The CQE-notify events of a destroyed QP (leaf_lock taken inside): those not yet delivered are
+ * dropped (returns how many). sta_notes_keep_qp: true when the CQE-notify callback running now
+ * names the QP, which that delivery then frees once the callback returned.
+ */
+uint32_t sta_notes_drop_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp);
+bool sta_notes_keep_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp);
 
 /* subsystem.c (any thread): namespace nsid of subs with one more command on it, or NULL; the
  * command is done with it. */

@@ -39,12 +39,21 @@
  *    user data points at: the READ's callback (CONNECTION_ABORTED) must have come before it,
  *    never after (it used to come after, from the READ's late flush or from the destroy: a use
  *    after free in such an application; ASan sees it, the order check without it).
+ * argv: port lifetime [case]. "lifetime" runs only these (or the one case named), with the STA
+ * context on a PE of its own (as an application runs it on its main thread, the IO context on an
+ * IO thread) and a CQE-notify callback that reads the QP's user data, as an application does:
+ *  - notify_destroyed: a refused capsule's CQE-notify event waits for the STA context's PE while
+ *    the QP is destroyed: it is dropped, never delivered with the freed handle (ASan saw the
+ *    callback's read of it; the count check without it).
+ *  - notify_delivering: the callback runs on another thread while the QP's thread destroys it: the
+ *    handle stays valid until the callback returns (ASan: heap-use-after-free without it).
  * Every wait is bounded; alarm() bounds the whole.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +269,15 @@ static struct {
 	union doca_data held_nud;
 	int seq, read_seq, disc_seq;
 	doca_error_t read_status;
+	/* the lifetime cases: the STA context on a PE of its own, not progressed while sta_paused */
+	struct doca_pe *sta_pe;
+	bool sta_paused;
+	int cqe_events; /* (atomic: notify_delivering's callback runs on another thread) */
+	const struct doca_sta_qp_handle *cqe_qp;
+	const struct doca_sta_subs_handle *cqe_subs;
+	union doca_data cqe_qp_ud;
+	bool cqe_gated; /* the callback tells gate_in it runs and waits for gate_out */
+	int gate_in[2], gate_out[2];
 } t;
 
 /* What an application's READ task points at (its connection): freed when the QP goes. */
@@ -353,6 +371,27 @@ static void eu_err(const struct doca_sta_event_eu_err *ev, union doca_data ud)
 	t.eu_errors++;
 }
 
+/* The CQE-notify event: the QP's user data read as an application does (see the top). */
+static void cqe_notify(const struct doca_sta_event_cqe_notify *ev, union doca_data ud)
+{
+	const struct doca_sta_qp_handle *qp = NULL;
+	char c = 1;
+
+	(void)ud;
+	CHECK(doca_sta_event_cqe_notify_get_qp_handle(ev, &qp) == DOCA_SUCCESS);
+	CHECK(doca_sta_event_cqe_notify_get_subsystem_handle(ev, &t.cqe_subs) == DOCA_SUCCESS);
+	t.cqe_qp = qp;
+	if (t.cqe_gated) { /* the QP's thread destroys it now */
+		struct pollfd p = {.fd = t.gate_out[0], .events = POLLIN};
+
+		REQUIRE(write(t.gate_in[1], &c, 1) == 1);
+		REQUIRE(poll(&p, 1, TMO) == 1 && read(t.gate_out[0], &c, 1) == 1);
+	}
+	if (qp != NULL)
+		CHECK(doca_sta_io_qp_get_user_data(qp, &t.cqe_qp_ud) == DOCA_SUCCESS);
+	__atomic_add_fetch(&t.cqe_events, 1, __ATOMIC_RELEASE);
+}
+
 /*
  * Only Fabrics Connect comes here in this test: accepted (any host), the QP joins the subsystem;
  * but a Connect of queue 2 is refused (Invalid Host).
@@ -440,6 +479,8 @@ static bool run_until(bool (*cond)(void), long timeout_ms)
 		ssize_t r;
 
 		while (doca_pe_progress(t.pe))
+			;
+		while (t.sta_pe != NULL && !t.sta_paused && doca_pe_progress(t.sta_pe))
 			;
 		cm_events();
 		if (poll(&p[1], 1, 0) == 1 && t.reply_len < sizeof(t.reply) - 1 &&
@@ -585,7 +626,12 @@ static void setup(void)
 	REQUIRE(t.dev != NULL);
 	TRY(doca_pe_create(&t.pe));
 	TRY(doca_sta_create(t.dev, &t.sta));
-	TRY(doca_pe_connect_ctx(t.pe, doca_sta_as_ctx(t.sta)));
+	if (t.sta_pe != NULL) { /* the lifetime cases: a PE of its own, and the CQE-notify event */
+		TRY(doca_pe_connect_ctx(t.sta_pe, doca_sta_as_ctx(t.sta)));
+		TRY(doca_sta_event_cqe_notify_register_cb(t.sta, cqe_notify, (union doca_data){0}));
+	} else {
+		TRY(doca_pe_connect_ctx(t.pe, doca_sta_as_ctx(t.sta)));
+	}
 	TRY(doca_sta_mem_allocator_register(t.sta, zmalloc_cb, free, vtophys_cb));
 	TRY(doca_sta_event_be_timeout_register_cb(t.sta, be_timeout, (union doca_data){0}));
 	TRY(doca_sta_event_eu_err_register_cb(t.sta, eu_err, (union doca_data){0}));
@@ -656,6 +702,8 @@ static void teardown(void)
 	REQUIRE(run_until(sta_idle, TMO));
 	TRY(doca_sta_destroy(t.sta));
 	TRY(doca_pe_destroy(t.pe));
+	if (t.sta_pe != NULL)
+		TRY(doca_pe_destroy(t.sta_pe));
 	for (int i = 0; i < 6; i++)
 		TRY(doca_mmap_destroy(t.mm[i]));
 	for (int i = 0; i < 3; i++)
@@ -761,6 +809,133 @@ static int disconnect_with_read(pid_t child)
 	TEST_EXIT();
 }
 
+/* ---- the lifetime cases (see the top) ---- */
+
+static bool cqe_seen(void)
+{
+	return __atomic_load_n(&t.cqe_events, __ATOMIC_ACQUIRE) > 0;
+}
+
+/* One refused read (namespace 9: Invalid Namespace, and a CQE-notify event on the STA context). */
+static void refused_read(void)
+{
+	unsigned int got, ok, sc, invs;
+
+	ask("S 1 9 0 2 0\n");
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 1 && sc == 0x0b);
+}
+
+/* The host's queue again, its last QP destroyed by the case. */
+static void reconnect(void)
+{
+	ask("D\n");
+	REQUIRE(strcmp(ask("C\n"), "C 0") == 0);
+}
+
+/* The STA context's PE, on a thread of its own, until the CQE-notify callback ran (bounded). */
+static void *sta_pe_thread(void *arg)
+{
+	long end = now_ms() + TMO;
+
+	(void)arg;
+	while (!cqe_seen() && now_ms() < end) {
+		while (doca_pe_progress(t.sta_pe))
+			;
+		(void)poll(NULL, 0, 2); /* the EU's event reaches the PE by its own wake-up */
+	}
+	return NULL;
+}
+
+static void notify_destroyed(FILE *log)
+{
+	(void)log;
+	TRY(doca_sta_io_qp_set_user_data(t.io, t.qp, (union doca_data){.u64 = 0x5157}));
+	t.cqe_events = 0;
+	refused_read();
+	CHECK(run_until(cqe_seen, TMO));
+	CHECK(t.cqe_qp == t.qp && t.cqe_subs == t.subs && t.cqe_qp_ud.u64 == 0x5157);
+	/* again, the STA context's PE not progressed: the event waits for it (it goes before the
+	 * response), and the QP is destroyed meanwhile */
+	t.cqe_events = 0;
+	t.sta_paused = true;
+	refused_read();
+	TRY(doca_sta_io_qp_destroy(t.io, t.qp));
+	t.qp = NULL;
+	t.sta_paused = false;
+	while (doca_pe_progress(t.sta_pe))
+		;
+	CHECK(t.cqe_events == 0);
+	fprintf(stderr, "ok a destroyed QP's CQE-notify event waiting for the PE is dropped (%d delivered)\n",
+		t.cqe_events);
+	reconnect();
+}
+
+static void notify_delivering(FILE *log)
+{
+	pthread_t th;
+	char c = 1;
+	struct pollfd p;
+
+	(void)log;
+	TRY(doca_sta_io_qp_set_user_data(t.io, t.qp, (union doca_data){.u64 = 0x5158}));
+	REQUIRE(pipe(t.gate_in) == 0 && pipe(t.gate_out) == 0);
+	t.cqe_events = 0;
+	t.cqe_gated = true;
+	t.sta_paused = true; /* the thread's from now on */
+	REQUIRE(pthread_create(&th, NULL, sta_pe_thread, NULL) == 0);
+	refused_read();
+	/* the callback runs there and waits: the QP's thread (this one) destroys the QP */
+	p = (struct pollfd){.fd = t.gate_in[0], .events = POLLIN};
+	REQUIRE(poll(&p, 1, TMO) == 1 && read(t.gate_in[0], &c, 1) == 1);
+	TRY(doca_sta_io_qp_destroy(t.io, t.qp));
+	t.qp = NULL;
+	REQUIRE(write(t.gate_out[1], &c, 1) == 1);
+	REQUIRE(pthread_join(th, NULL) == 0);
+	CHECK(t.cqe_events == 1 && t.cqe_qp_ud.u64 == 0x5158);
+	fprintf(stderr, "ok a QP destroyed while its CQE-notify callback runs stays valid until it returns\n");
+	t.cqe_gated = false;
+	t.sta_paused = false;
+	for (int i = 0; i < 2; i++) {
+		close(t.gate_in[i]);
+		close(t.gate_out[i]);
+	}
+	reconnect();
+}
+
+static int lifetime(pid_t child, const char *which)
+{
+	static const struct {
+		const char *name;
+		void (*run)(FILE *log);
+	} cases[] = {
+		{"notify_destroyed", notify_destroyed},
+		{"notify_delivering", notify_delivering},
+	};
+	FILE *log = tmpfile();
+	struct doca_log_backend *lb;
+	int st;
+
+	TRY(doca_pe_create(&t.sta_pe));
+	setup();
+	REQUIRE(log != NULL);
+	TRY(doca_log_backend_create_with_fd_sdk(fileno(log), &lb));
+	TRY(doca_log_backend_set_sdk_level(lb, DOCA_LOG_LEVEL_ERROR));
+	REQUIRE(strcmp(ask("C\n"), "C 0") == 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (which != NULL && strcmp(which, cases[i].name) != 0)
+			continue;
+		fprintf(stderr, "case %s\n", cases[i].name);
+		cases[i].run(log);
+	}
+	REQUIRE(write(t.to_host, "Q\n", 2) == 2);
+	REQUIRE(waitpid(child, &st, 0) == child);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	TRY(doca_sta_subsystem_rm_ns(t.subs, t.ns1));
+	teardown();
+	fprintf(stderr, "%s\n", test_failures == 0 ? "PASS" : "FAIL");
+	TEST_EXIT();
+}
+
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -801,6 +976,8 @@ int main(int argc, char **argv)
 		return fatal_eu_error(child);
 	if (argc > 2 && strcmp(argv[2], "disconnect") == 0)
 		return disconnect_with_read(child);
+	if (argc > 2 && strcmp(argv[2], "lifetime") == 0)
+		return lifetime(child, argc > 3 ? argv[3] : NULL);
 	setup();
 	REQUIRE(strcmp(ask("C\n"), "C 0") == 0);
 
