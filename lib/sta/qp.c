@@ -200,7 +200,11 @@ doca_error_t doca_sta_io_qp_accept(struct doca_sta_io *sta_io, struct doca_sta_q
 		return DOCA_ERROR_DRIVER;
 	}
 	qp->cm_id = cm_id;
-	qp->subs = subs_handle;
+	/* counted by the subsystem, which is not destroyed under its QPs */
+	if (!sta_qp_set_subs(sta_io->sta, &qp->subs, subs_handle))
+		SDK_LOG_ERR("%s: the subsystem was destroyed meanwhile: the QP has none (give it one with "
+			    "doca_sta_io_qp_add_subsystem())",
+			    __func__);
 	for (uint32_t i = 0; i < qp->nslots; i++) {
 		qp->slots[i].qp = qp;
 		qp->slots[i].index = i;
@@ -325,6 +329,7 @@ void sta_qp_free(struct doca_sta_qp_handle *qp)
 			break;
 		}
 	}
+	sta_qp_set_subs(qp->io->sta, &qp->subs, NULL);
 	qp_release(qp);
 	/* a CQE-notify callback naming it runs now (the STA context's thread): it frees it on return */
 	if (!sta_notes_keep_qp(qp->io->sta, qp))
@@ -431,6 +436,7 @@ doca_error_t doca_sta_io_qp_destroy(struct doca_sta_io *sta_io, struct doca_sta_
 	if (err != DOCA_SUCCESS)
 		return err;
 	if (!qp_handle->accepted) { /* allocated, never accepted */
+		sta_qp_set_subs(sta_io->sta, &qp_handle->subs, NULL);
 		free(qp_handle);
 		return DOCA_SUCCESS;
 	}
@@ -444,6 +450,7 @@ doca_error_t doca_sta_io_qp_add_subsystem(struct doca_sta_io *sta_io, const stru
 					  struct doca_sta_qp_handle *qp_handle)
 {
 	doca_error_t err;
+	bool known;
 
 	if (subs_handle == NULL) {
 		SDK_LOG_ERR("%s: subs_handle is NULL", __func__);
@@ -452,13 +459,13 @@ doca_error_t doca_sta_io_qp_add_subsystem(struct doca_sta_io *sta_io, const stru
 	err = qp_call(sta_io, qp_handle, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (!sta_owns_subs(sta_io->sta, subs_handle)) {
-		SDK_LOG_ERR("%s: the subsystem is not one of this STA context", __func__);
+	pthread_mutex_lock(&sta_io->dp->lock);
+	known = sta_qp_set_subs(sta_io->sta, &qp_handle->subs, subs_handle);
+	pthread_mutex_unlock(&sta_io->dp->lock);
+	if (!known) {
+		SDK_LOG_ERR("%s: the subsystem is not one of this STA context (or was destroyed)", __func__);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	pthread_mutex_lock(&sta_io->dp->lock);
-	qp_handle->subs = subs_handle;
-	pthread_mutex_unlock(&sta_io->dp->lock);
 	return DOCA_SUCCESS;
 }
 

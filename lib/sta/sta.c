@@ -55,10 +55,14 @@ bool sta_has_dev(const struct doca_sta *sta, const struct doca_dev *dev)
 
 bool sta_owns_subs(const struct doca_sta *sta, const struct doca_sta_subs_handle *subs)
 {
-	for (const struct doca_sta_subs_handle *s = sta->subsystems; s != NULL; s = s->next)
-		if (s == subs)
-			return true;
-	return false;
+	pthread_mutex_t *lock = (pthread_mutex_t *)&sta->leaf_lock; /* IO threads ask too */
+	bool owns = false;
+
+	pthread_mutex_lock(lock);
+	for (const struct doca_sta_subs_handle *s = sta->subsystems; s != NULL && !owns; s = s->next)
+		owns = s == subs;
+	pthread_mutex_unlock(lock);
+	return owns;
 }
 
 bool sta_owns_be(const struct doca_sta *sta, const struct doca_sta_be_handle *be)
@@ -341,6 +345,15 @@ uint32_t sta_notes_drop_qp(struct doca_sta *sta, const struct doca_sta_qp_handle
 	dropped = notes_drop(sta, names_qp, qp);
 	pthread_mutex_unlock(&sta->leaf_lock);
 	return dropped;
+}
+
+void sta_notes_forget_subs(struct doca_sta *sta, const struct doca_sta_subs_handle *subs)
+{
+	pthread_mutex_lock(&sta->leaf_lock);
+	for (struct sta_cqe_note *n = sta->notes; n != NULL; n = n->next)
+		if (n->kind == STA_NOTE_CQE && n->ev.subs == subs)
+			n->ev.subs = NULL; /* the QP is still there; its subsystem is not */
+	pthread_mutex_unlock(&sta->leaf_lock);
 }
 
 bool sta_notes_keep_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp)

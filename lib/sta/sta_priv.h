@@ -95,6 +95,7 @@ struct doca_sta_subs_handle {
 	uint32_t num_devs;
 	struct doca_sta_ns_handle *ns;
 	uint32_t num_ns;
+	uint32_t num_qps; /* QPs whose subsystem it is (under the STA's leaf_lock): it is not destroyed under them */
 };
 
 struct doca_sta_be_q_handle {
@@ -235,11 +236,13 @@ void sta_cqe_notify(struct doca_sta *sta, const struct doca_sta_event_cqe_notify
 void sta_be_timeout(struct doca_sta *sta, const struct doca_sta_be_q_handle *beq);
 void sta_eu_error(struct doca_sta *sta, const struct doca_sta_eu_handle *eu, bool fatal);
 /*
- * The CQE-notify events of a destroyed QP (leaf_lock taken inside): those not yet delivered are
- * dropped (returns how many). sta_notes_keep_qp: true when the CQE-notify callback running now
- * names the QP, which that delivery then frees once the callback returned.
+ * The events of an object that goes (leaf_lock taken inside): a destroyed QP's CQE-notify events
+ * are dropped (returns how many); those naming a destroyed subsystem name none.
+ * sta_notes_keep_qp: true when the CQE-notify callback running now names the QP, which that
+ * delivery then frees once the callback returned.
  */
 uint32_t sta_notes_drop_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp);
+void sta_notes_forget_subs(struct doca_sta *sta, const struct doca_sta_subs_handle *subs);
 bool sta_notes_keep_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp);
 
 /* subsystem.c (any thread): namespace nsid of subs with one more command on it, or NULL; the
@@ -251,6 +254,11 @@ void sta_ns_put(struct doca_sta_ns_handle *ns);
 bool sta_ns_unlink(struct doca_sta *sta, struct doca_sta_subs_handle *subs, struct doca_sta_ns_handle *ns,
 		   const char *what);
 bool sta_ns_idle(struct doca_sta *sta, struct doca_sta_ns_handle *ns);
+
+/* A QP's subsystem becomes subs (NULL: none); each subsystem counts its QPs. False (nothing
+ * changed) when subs is not one of the STA context's: never created, or destroyed. */
+bool sta_qp_set_subs(struct doca_sta *sta, const struct doca_sta_subs_handle **qp_subs,
+		     const struct doca_sta_subs_handle *subs);
 
 /* True when the context is RUNNING; otherwise logs "<what>: ..." naming the fix. */
 bool sta_running(const struct doca_sta *sta, const char *what);

@@ -2,7 +2,7 @@
 /*
  * NVMe-oF subsystems of an STA context and their namespaces (front-end NSID -> back-end
  * NSID on a back-end disk). Made while the STA context is RUNNING; a subsystem is destroyed
- * only once it has no namespace.
+ * only once it has no namespace and no QP.
  */
 #include <string.h>
 
@@ -50,8 +50,10 @@ doca_error_t doca_sta_subsystem_create(struct doca_sta *sta, const char *nqn, st
 	}
 	s->sta = sta;
 	memcpy(s->nqn, nqn, len + 1);
+	pthread_mutex_lock(&sta->leaf_lock); /* IO threads look subsystems up (sta_qp_set_subs) */
 	s->next = sta->subsystems;
 	sta->subsystems = s;
+	pthread_mutex_unlock(&sta->leaf_lock);
 	sta->num_subsys++;
 	*subs_handle = s;
 	return DOCA_SUCCESS;
@@ -89,6 +91,7 @@ doca_error_t doca_sta_subsystem_destroy(struct doca_sta_subs_handle *subs_handle
 {
 	struct doca_sta *sta;
 	struct doca_sta_subs_handle **pp;
+	uint32_t qps;
 
 	if (subs_handle == NULL) {
 		SDK_LOG_ERR("Failed to destroy STA subsystem: subs_handle is NULL");
@@ -101,13 +104,47 @@ doca_error_t doca_sta_subsystem_destroy(struct doca_sta_subs_handle *subs_handle
 		return DOCA_ERROR_IN_USE;
 	}
 	sta = subs_handle->sta;
-	for (pp = &sta->subsystems; *pp != NULL && *pp != subs_handle; pp = &(*pp)->next)
-		;
-	if (*pp != NULL)
-		*pp = subs_handle->next;
+	/* the EUs read a QP's subsystem for every command: not freed under them */
+	pthread_mutex_lock(&sta->leaf_lock);
+	qps = subs_handle->num_qps;
+	if (qps == 0) {
+		for (pp = &sta->subsystems; *pp != NULL && *pp != subs_handle; pp = &(*pp)->next)
+			;
+		if (*pp != NULL)
+			*pp = subs_handle->next;
+	}
+	pthread_mutex_unlock(&sta->leaf_lock);
+	if (qps != 0) {
+		SDK_LOG_ERR("Failed to destroy STA subsystem %s: %u QPs still serve it; disconnect and destroy them "
+			    "first (doca_sta_io_qp_destroy(); a destroyed QP with commands on the disk goes when they "
+			    "complete), or give them another subsystem (doca_sta_io_qp_add_subsystem())",
+			    subs_handle->nqn, qps);
+		return DOCA_ERROR_IN_USE;
+	}
+	sta_notes_forget_subs(sta, subs_handle);
 	sta->num_subsys--;
 	free(subs_handle);
 	return DOCA_SUCCESS;
+}
+
+bool sta_qp_set_subs(struct doca_sta *sta, const struct doca_sta_subs_handle **qp_subs,
+		     const struct doca_sta_subs_handle *subs)
+{
+	bool known = subs == NULL;
+
+	pthread_mutex_lock(&sta->leaf_lock);
+	for (struct doca_sta_subs_handle *s = sta->subsystems; s != NULL && !known; s = s->next) {
+		if (s == subs) {
+			s->num_qps++;
+			known = true;
+		}
+	}
+	if (known && *qp_subs != NULL)
+		((struct doca_sta_subs_handle *)*qp_subs)->num_qps--;
+	if (known)
+		*qp_subs = subs;
+	pthread_mutex_unlock(&sta->leaf_lock);
+	return known;
 }
 
 doca_error_t doca_sta_subsystem_add_ns(struct doca_sta_subs_handle *subs_handle, uint32_t fe_ns_id, uint32_t ns_block_size,

@@ -47,6 +47,9 @@
  *    callback's read of it; the count check without it).
  *  - notify_delivering: the callback runs on another thread while the QP's thread destroys it: the
  *    handle stays valid until the callback returns (ASan: heap-use-after-free without it).
+ *  - subs_in_use: a subsystem that QPs still serve is not destroyed (DOCA_ERROR_IN_USE and a log
+ *    line; the EU went on reading it after its free); destroyed once its QP moved, the event
+ *    waiting for the PE names no subsystem.
  * Every wait is bounded; alarm() bounds the whole.
  */
 #include <errno.h>
@@ -902,6 +905,31 @@ static void notify_delivering(FILE *log)
 	reconnect();
 }
 
+static void subs_in_use(FILE *log)
+{
+	struct doca_sta_subs_handle *empty;
+	unsigned int got, ok, sc, invs;
+
+	TRY(doca_sta_subsystem_create(t.sta, NQN "-empty", &empty));
+	TRY(doca_sta_io_qp_add_subsystem(t.io, empty, t.qp));
+	CHECK(doca_sta_subsystem_destroy(empty) == DOCA_ERROR_IN_USE);
+	CHECK(file_has(fileno(log), "1 QPs still serve it", "doca_sta_io_qp_destroy()"));
+	/* the EU still reads the subsystem: namespace 1 is not in it (Invalid Namespace), and the
+	 * event waits for the STA context's PE while the subsystem goes */
+	t.cqe_events = 0;
+	t.sta_paused = true;
+	ask("S 1 1 0 2 0\n");
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 1 && sc == 0x0b);
+	TRY(doca_sta_io_qp_add_subsystem(t.io, t.subs, t.qp));
+	TRY(doca_sta_subsystem_destroy(empty));
+	t.sta_paused = false;
+	CHECK(run_until(cqe_seen, TMO));
+	CHECK(t.cqe_qp == t.qp && t.cqe_subs == NULL);
+	ask("S 1 1 0 2 0\n");
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 1 && ok == 1);
+	fprintf(stderr, "ok a subsystem its QPs serve is not destroyed; the event of a destroyed one names none\n");
+}
+
 static int lifetime(pid_t child, const char *which)
 {
 	static const struct {
@@ -910,6 +938,7 @@ static int lifetime(pid_t child, const char *which)
 	} cases[] = {
 		{"notify_destroyed", notify_destroyed},
 		{"notify_delivering", notify_delivering},
+		{"subs_in_use", subs_in_use},
 	};
 	FILE *log = tmpfile();
 	struct doca_log_backend *lb;
