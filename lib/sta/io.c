@@ -119,6 +119,15 @@ static doca_error_t task_run(struct softhw_work *work)
 	return ((struct doca_sta_producer_task_send *)work)->status;
 }
 
+/* The task's QP is still one of the IO context's (by address and id: a freed one is not read). */
+static bool qp_alive(const struct sta_io_dp *dp, const struct doca_sta_producer_task_send *t)
+{
+	for (const struct doca_sta_qp_handle *qp = dp->qps; qp != NULL; qp = qp->next)
+		if (qp == t->qp)
+			return qp->id == t->qp_id;
+	return false;
+}
+
 /* Posts the task's verbs work; the EU finishes it (t->done) when its completion comes. */
 static doca_error_t io_prepare(struct doca_task *task)
 {
@@ -133,7 +142,10 @@ static doca_error_t io_prepare(struct doca_task *task)
 	task->work.call.ready = task_ready;
 	task->work.call.run = task_run;
 	pthread_mutex_lock(&io->dp->lock);
-	if (t->qp->destroyed) {
+	if (!qp_alive(io->dp, t) || t->qp->destroyed) {
+		SDK_LOG_ERR("doca_task_submit (STA %s task): its QP was destroyed (doca_sta_io_qp_destroy) after the "
+			    "task was allocated, or never accepted; free the task with doca_task_free()",
+			    t->kind == STA_IO_TASK_DISCONNECT ? "disconnect" : "non-offload");
 		err = DOCA_ERROR_BAD_STATE;
 	} else if (t->kind == STA_IO_TASK_DISCONNECT) {
 		/* the host's QP sees the disconnect; capsules still on the disk are cleaned up at
@@ -391,6 +403,7 @@ static doca_error_t io_task_alloc(struct doca_sta_io *io, uint32_t type, int kin
 	t->ns = NULL;
 	t->beq = NULL;
 	t->qp = qp;
+	t->qp_id = qp->id;
 	t->slot = kind == STA_IO_TASK_DISCONNECT ? NULL : slot;
 	t->kind = kind;
 	t->done = 0;

@@ -128,8 +128,10 @@ struct doca_sta_producer_task_send {
 	struct doca_sta_subs_handle *subs;
 	struct doca_sta_ns_handle *ns;
 	struct doca_sta_be_q_handle *beq;
-	/* IO context tasks (dp.h): the QP, the capsule slot, the response */
+	/* IO context tasks (dp.h): the QP (and its id: a QP destroyed since is not dereferenced), the
+	 * capsule slot, the response */
 	struct doca_sta_qp_handle *qp;
+	uint32_t qp_id;
 	struct sta_slot *slot;
 	uint8_t cqe[16];
 	int kind;               /* STA_IO_TASK_*, or STA_IO_TASK_SEND_ONLY */

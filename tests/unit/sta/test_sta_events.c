@@ -50,6 +50,8 @@
  *  - subs_in_use: a subsystem that QPs still serve is not destroyed (DOCA_ERROR_IN_USE and a log
  *    line; the EU went on reading it after its free); destroyed once its QP moved, the event
  *    waiting for the PE names no subsystem.
+ *  - task_after_destroy: tasks allocated on a QP destroyed before their submission are refused
+ *    (DOCA_ERROR_BAD_STATE and a log line); the submission read the freed QP.
  * Every wait is bounded; alarm() bounds the whole.
  */
 #include <errno.h>
@@ -930,6 +932,30 @@ static void subs_in_use(FILE *log)
 	fprintf(stderr, "ok a subsystem its QPs serve is not destroyed; the event of a destroyed one names none\n");
 }
 
+static void task_after_destroy(FILE *log)
+{
+	struct doca_sta_producer_task_send *rsp, *dc;
+	doca_sta_nvme_completion_t cqe = {0};
+
+	t.hold = true;
+	ask("S 1 1 0 4 0\n"); /* Write Uncorrectable: the callback's, held */
+	REQUIRE(run_until(held, TMO));
+	TRY(doca_sta_io_task_non_offload_rdma_send_alloc_init(t.io, (union doca_data){0}, t.held_qp, cqe, t.held_nud,
+							      &rsp));
+	TRY(doca_sta_io_task_disconnect_alloc_init(t.io, (union doca_data){0}, t.held_qp, &dc));
+	TRY(doca_sta_io_qp_destroy(t.io, t.held_qp));
+	t.qp = NULL;
+	CHECK(doca_task_submit(doca_sta_producer_send_task_as_task(rsp)) == DOCA_ERROR_BAD_STATE);
+	CHECK(doca_task_submit(doca_sta_producer_send_task_as_task(dc)) == DOCA_ERROR_BAD_STATE);
+	CHECK(file_has(fileno(log), "its QP was destroyed", "doca_task_free()"));
+	doca_task_free(doca_sta_producer_send_task_as_task(rsp));
+	doca_task_free(doca_sta_producer_send_task_as_task(dc));
+	t.hold = false;
+	t.held_qp = NULL;
+	fprintf(stderr, "ok tasks of a QP destroyed before their submission are refused\n");
+	reconnect();
+}
+
 static int lifetime(pid_t child, const char *which)
 {
 	static const struct {
@@ -939,6 +965,7 @@ static int lifetime(pid_t child, const char *which)
 		{"notify_destroyed", notify_destroyed},
 		{"notify_delivering", notify_delivering},
 		{"subs_in_use", subs_in_use},
+		{"task_after_destroy", task_after_destroy},
 	};
 	FILE *log = tmpfile();
 	struct doca_log_backend *lb;
