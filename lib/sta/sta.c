@@ -149,6 +149,10 @@ static doca_error_t sta_run_task(struct softhw_work *work)
 				}
 				*pp = t->beq->next;
 				be->num_queues--;
+				/* its time-out events not yet delivered would name the freed queue */
+				if (sta_notes_drop_beq(sta, t->beq) != 0)
+					SDK_LOG_INFO("destroy-queue task: the back-end queue's time-out events not yet "
+						     "delivered are dropped");
 				free(t->beq);
 				return DOCA_SUCCESS;
 			}
@@ -337,12 +341,27 @@ static bool names_qp(const struct sta_cqe_note *n, const void *qp)
 	return n->kind == STA_NOTE_CQE && n->ev.qp == qp;
 }
 
+static bool names_beq(const struct sta_cqe_note *n, const void *beq)
+{
+	return n->kind == STA_NOTE_BE_TIMEOUT && n->be.beq == beq;
+}
+
 uint32_t sta_notes_drop_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp)
 {
 	uint32_t dropped;
 
 	pthread_mutex_lock(&sta->leaf_lock);
 	dropped = notes_drop(sta, names_qp, qp);
+	pthread_mutex_unlock(&sta->leaf_lock);
+	return dropped;
+}
+
+uint32_t sta_notes_drop_beq(struct doca_sta *sta, const struct doca_sta_be_q_handle *beq)
+{
+	uint32_t dropped;
+
+	pthread_mutex_lock(&sta->leaf_lock);
+	dropped = notes_drop(sta, names_beq, beq);
 	pthread_mutex_unlock(&sta->leaf_lock);
 	return dropped;
 }

@@ -52,6 +52,9 @@
  *    waiting for the PE names no subsystem.
  *  - task_after_destroy: tasks allocated on a QP destroyed before their submission are refused
  *    (DOCA_ERROR_BAD_STATE and a log line); the submission read the freed QP.
+ *  - beq_timeout: a back-end time-out event waits for the STA context's PE while its IO context
+ *    stops and the destroy-queue task frees the queue: the event is dropped, never delivered with
+ *    the freed handle (the task ran first and the event came after it).
  * Every wait is bounded; alarm() bounds the whole.
  */
 #include <errno.h>
@@ -277,6 +280,7 @@ static struct {
 	/* the lifetime cases: the STA context on a PE of its own, not progressed while sta_paused */
 	struct doca_pe *sta_pe;
 	bool sta_paused;
+	int beq_want; /* destroy-queue tasks submitted */
 	int cqe_events; /* (atomic: notify_delivering's callback runs on another thread) */
 	const struct doca_sta_qp_handle *cqe_qp;
 	const struct doca_sta_subs_handle *cqe_subs;
@@ -360,8 +364,14 @@ static void beq_cb(struct doca_sta_producer_task_send *task, union doca_data ud)
 static void be_timeout(const struct doca_sta_event_be_timeout *ev, union doca_data ud)
 {
 	(void)ud;
+	const struct doca_sta_eu_ctr_entry *e;
+	uint16_t n;
+
 	doca_sta_event_be_timeout_get_be_handle(ev, &t.timeout_be);
 	doca_sta_event_be_timeout_get_be_queue_handle(ev, &t.timeout_beq);
+	/* what an application does with the handles (a freed queue's: ASan's heap-use-after-free) */
+	CHECK(doca_sta_get_be_queue_stats((struct doca_sta_be_handle *)t.timeout_be,
+					  (struct doca_sta_be_q_handle *)t.timeout_beq, &e, &n) == DOCA_SUCCESS);
 	t.be_timeouts++;
 }
 
@@ -573,7 +583,7 @@ static bool eu_errored(void)
 }
 static bool beqs_gone(void)
 {
-	return t.beq_destroyed == 2;
+	return t.beq_destroyed == t.beq_want;
 }
 static bool io_idle(void)
 {
@@ -689,16 +699,24 @@ static void teardown(void)
 {
 	struct doca_sta_producer_task_send *task;
 
-	/* the host is gone; its QP goes with the IO context */
-	doca_ctx_stop(doca_sta_io_as_ctx(t.io));
-	REQUIRE(run_until(io_idle, TMO));
-	TRY(doca_sta_io_destroy(t.io));
-	t.io = NULL;
+	/* the host is gone; its QP goes with the IO context (if a case did not stop it already) */
+	if (t.io != NULL) {
+		doca_ctx_stop(doca_sta_io_as_ctx(t.io));
+		REQUIRE(run_until(io_idle, TMO));
+		TRY(doca_sta_io_destroy(t.io));
+		t.io = NULL;
+	}
 	TRY(doca_sta_subsystem_rm_ns(t.subs, t.ns2));
-	TRY(doca_sta_be_destroy_queue_task_alloc_init(t.beq, (union doca_data){0}, &task));
-	TRY(doca_task_submit(doca_sta_producer_send_task_as_task(task)));
-	TRY(doca_sta_be_destroy_queue_task_alloc_init(t.bad_beq, (union doca_data){0}, &task));
-	TRY(doca_task_submit(doca_sta_producer_send_task_as_task(task)));
+	t.beq_want = t.beq_destroyed;
+	for (int i = 0; i < 2; i++) {
+		struct doca_sta_be_q_handle *q = i == 0 ? t.beq : t.bad_beq;
+
+		if (q == NULL) /* (destroyed by a case) */
+			continue;
+		TRY(doca_sta_be_destroy_queue_task_alloc_init(q, (union doca_data){0}, &task));
+		TRY(doca_task_submit(doca_sta_producer_send_task_as_task(task)));
+		t.beq_want++;
+	}
 	REQUIRE(run_until(beqs_gone, TMO));
 	TRY(doca_sta_be_destroy(t.be));
 	TRY(doca_sta_be_destroy(t.bad_be));
@@ -819,6 +837,23 @@ static int disconnect_with_read(pid_t child)
 static bool cqe_seen(void)
 {
 	return __atomic_load_n(&t.cqe_events, __ATOMIC_ACQUIRE) > 0;
+}
+static bool beq_gone(void)
+{
+	return t.beq_destroyed == 1;
+}
+static uint64_t beq_timeouts_ctr(void)
+{
+	const struct doca_sta_eu_ctr_entry *e;
+	uint16_t n;
+
+	TRY(doca_sta_get_be_queue_stats(t.be, t.beq, &e, &n));
+	return __atomic_load_n(e[2].val, __ATOMIC_RELAXED); /* "timeouts" */
+}
+static uint64_t want_timeouts;
+static bool beq_timed_out(void)
+{
+	return beq_timeouts_ctr() >= want_timeouts;
 }
 
 /* One refused read (namespace 9: Invalid Namespace, and a CQE-notify event on the STA context). */
@@ -956,6 +991,42 @@ static void task_after_destroy(FILE *log)
 	reconnect();
 }
 
+static void beq_timeout(FILE *log)
+{
+	struct doca_sta_producer_task_send *task;
+	unsigned int got, ok, sc, invs;
+
+	(void)log;
+	/* a write held on the disk past the time-out (1 s), the STA context's PE not progressed */
+	want_timeouts = beq_timeouts_ctr() + 1;
+	t.be_timeouts = 0;
+	t.sta_paused = true;
+	TRY(softdoca_nvme_hold_completions(t.disk, 1));
+	ask("S 1 1 0 1 0\n");
+	REQUIRE(run_until(beq_timed_out, TMO));
+	TRY(softdoca_nvme_hold_completions(t.disk, 0));
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 1 && ok == 1);
+	/* the IO context stops (its queue is free), the destroy-queue task runs before the event */
+	ask("D\n");
+	TRY(doca_sta_io_qp_destroy(t.io, t.qp));
+	t.qp = NULL;
+	doca_ctx_stop(doca_sta_io_as_ctx(t.io));
+	REQUIRE(run_until(io_idle, TMO));
+	TRY(doca_sta_io_destroy(t.io));
+	t.io = NULL;
+	t.beq_destroyed = 0;
+	TRY(doca_sta_be_destroy_queue_task_alloc_init(t.beq, (union doca_data){0}, &task));
+	TRY(doca_task_submit(doca_sta_producer_send_task_as_task(task)));
+	t.sta_paused = false;
+	REQUIRE(run_until(beq_gone, TMO));
+	t.beq = NULL;
+	while (doca_pe_progress(t.sta_pe))
+		;
+	CHECK(t.be_timeouts == 0);
+	fprintf(stderr, "ok a destroyed back-end queue's time-out event waiting for the PE is dropped (%d delivered)\n",
+		t.be_timeouts);
+}
+
 static int lifetime(pid_t child, const char *which)
 {
 	static const struct {
@@ -966,6 +1037,7 @@ static int lifetime(pid_t child, const char *which)
 		{"notify_delivering", notify_delivering},
 		{"subs_in_use", subs_in_use},
 		{"task_after_destroy", task_after_destroy},
+		{"beq_timeout", beq_timeout}, /* (last: its IO context is gone after it) */
 	};
 	FILE *log = tmpfile();
 	struct doca_log_backend *lb;
