@@ -370,6 +370,7 @@ static void to_app(struct sta_slot *s)
 	uint8_t type = c[39] >> 4, sub = c[39] & 0xf;
 
 	s->state = SLOT_APP;
+	s->seq++; /* a task made for an earlier command of this slot no longer answers */
 	s->len = 0;
 	s->keyed = false;
 	if (type == 4 && (sub == 0 || sub == 0xf)) {

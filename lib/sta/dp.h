@@ -78,6 +78,7 @@ struct sta_slot {
 	bool inv;                /* keyed SGL subtype Invalidate Key: the response is a SEND with invalidate */
 	struct sta_slot *wait_next; /* waiting for room on a back-end SQ */
 	struct doca_sta_producer_task_send *task; /* a non-offload task in flight on this slot */
+	uint32_t seq;            /* commands handed to the application on this slot: its user data names one */
 #ifdef SOFTDOCA_STA_DATA_PATH
 	struct ibv_mr *data_mr;
 #endif

@@ -46,6 +46,27 @@ static doca_error_t io_stop(struct doca_ctx *ctx)
 	return DOCA_SUCCESS;
 }
 
+/*
+ * The non-offload user data names one command: its slot and the command's number there, so that
+ * a value kept after its command was answered names no later command in the same slot.
+ */
+static union doca_data nud_of(const struct sta_slot *s)
+{
+	return (union doca_data){.u64 = (uint64_t)s->seq << 32 | s->index};
+}
+
+/* The command of the QP that nud names, still waiting for its response; NULL if none. */
+static struct sta_slot *slot_of(const struct doca_sta_qp_handle *qp, union doca_data nud)
+{
+	uint32_t index = (uint32_t)nud.u64;
+	struct sta_slot *s;
+
+	if (qp->slots == NULL || index >= qp->nslots)
+		return NULL;
+	s = &qp->slots[index];
+	return s->state == SLOT_APP && s->seq == (uint32_t)(nud.u64 >> 32) ? s : NULL;
+}
+
 /* One non-offload capsule to the application, from doca_pe_progress. */
 static bool deliver_nonoff(struct doca_sta_io *io)
 {
@@ -76,8 +97,7 @@ static bool deliver_nonoff(struct doca_sta_io *io)
 	s = n->slot;
 	free(n);
 	/* the slot stays SLOT_APP until the application's response: only its thread touches it */
-	io->non_offload_cb(s->qp, io->non_offload_ud, s->capsule, s->data, s->len, !s->keyed,
-			   (union doca_data){.ptr = s});
+	io->non_offload_cb(s->qp, io->non_offload_ud, s->capsule, s->data, s->len, !s->keyed, nud_of(s));
 	return true;
 }
 
@@ -165,9 +185,10 @@ static doca_error_t io_prepare(struct doca_task *task)
 		 */
 		sta_qp_abort_tasks(t->qp);
 		t->done = 1;
-	} else if (s->state != SLOT_APP || s->task != NULL) {
+	} else if (s->state != SLOT_APP || s->task != NULL || s->seq != t->seq) {
 		SDK_LOG_ERR("doca_task_submit (STA non-offload task): the command already has its response or a task in "
-			    "flight");
+			    "flight (a later command may have its capsule buffer now); free the task with "
+			    "doca_task_free()");
 		err = DOCA_ERROR_BAD_STATE;
 	} else if (t->qp->dead) {
 		t->status = DOCA_ERROR_CONNECTION_ABORTED;
@@ -369,7 +390,7 @@ static doca_error_t io_task_alloc(struct doca_sta_io *io, uint32_t type, int kin
 				  struct doca_sta_producer_task_send **task, const char *conf_call, const char *call)
 {
 	struct doca_sta_producer_task_send *t;
-	struct sta_slot *slot = nud.ptr;
+	struct sta_slot *slot = NULL;
 
 	if (io == NULL || qp == NULL || task == NULL) {
 		SDK_LOG_ERR("%s: %s is NULL", call, io == NULL ? "sta_io" : qp == NULL ? "qp_handle" : "task output pointer");
@@ -387,8 +408,7 @@ static doca_error_t io_task_alloc(struct doca_sta_io *io, uint32_t type, int kin
 		SDK_LOG_ERR("%s: the QP belongs to another IO context", call);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (kind != STA_IO_TASK_DISCONNECT &&
-	    (slot == NULL || slot < qp->slots || slot >= qp->slots + qp->nslots || slot->state != SLOT_APP)) {
+	if (kind != STA_IO_TASK_DISCONNECT && (slot = slot_of(qp, nud)) == NULL) {
 		SDK_LOG_ERR("%s: non_offload_user_data is not the one the non-offload callback gave for a command of "
 			    "this QP still waiting for its response",
 			    call);
@@ -404,7 +424,8 @@ static doca_error_t io_task_alloc(struct doca_sta_io *io, uint32_t type, int kin
 	t->beq = NULL;
 	t->qp = qp;
 	t->qp_id = qp->id;
-	t->slot = kind == STA_IO_TASK_DISCONNECT ? NULL : slot;
+	t->slot = slot;
+	t->seq = slot != NULL ? slot->seq : 0;
 	t->kind = kind;
 	t->done = 0;
 	t->status = DOCA_SUCCESS;
@@ -457,12 +478,11 @@ doca_error_t doca_sta_io_task_non_offload_rdma_read_alloc_init(struct doca_sta_i
 							       union doca_data non_offload_user_data,
 							       struct doca_sta_producer_task_send **task)
 {
-	struct sta_slot *slot = non_offload_user_data.ptr;
 	doca_error_t err = io_task_alloc(sta_io, STA_IO_TASK_READ, STA_IO_TASK_READ, user_data, qp_handle,
 					 non_offload_user_data, NULL, task, "doca_sta_io_task_non_offload_set_rdma_read_conf",
 					 __func__);
 
-	if (err == DOCA_SUCCESS && !slot->keyed) {
+	if (err == DOCA_SUCCESS && !(*task)->slot->keyed) {
 		SDK_LOG_ERR("%s: the command has no keyed SGL: its data (if any) came in the capsule, payload_valid was "
 			    "true",
 			    __func__);

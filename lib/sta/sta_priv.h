@@ -133,6 +133,7 @@ struct doca_sta_producer_task_send {
 	struct doca_sta_qp_handle *qp;
 	uint32_t qp_id;
 	struct sta_slot *slot;
+	uint32_t seq;           /* the slot's command it answers (dp.h) */
 	uint8_t cqe[16];
 	int kind;               /* STA_IO_TASK_*, or STA_IO_TASK_SEND_ONLY */
 	uint32_t done;          /* atomic: the EU finished it (status below) */

@@ -52,6 +52,10 @@
  *    waiting for the PE names no subsystem.
  *  - task_after_destroy: tasks allocated on a QP destroyed before their submission are refused
  *    (DOCA_ERROR_BAD_STATE and a log line); the submission read the freed QP.
+ *  - stale_command: a response task allocated for a command that another task answered is
+ *    submitted after each of the next 300 commands for the callback (its capsule buffer comes
+ *    round again within them): refused every time (DOCA_ERROR_BAD_STATE); it used to answer the
+ *    later command that had the same buffer, with the old command's completion.
  *  - beq_timeout: a back-end time-out event waits for the STA context's PE while its IO context
  *    stops and the destroy-queue task frees the queue: the event is dropped, never delivered with
  *    the freed handle (the task ran first and the event came after it).
@@ -275,6 +279,7 @@ static struct {
 	bool hold;
 	struct doca_sta_qp_handle *held_qp;
 	union doca_data held_nud;
+	uint16_t held_cid;
 	int seq, read_seq, disc_seq;
 	doca_error_t read_status;
 	/* the lifetime cases: the STA context on a PE of its own, not progressed while sta_paused */
@@ -425,6 +430,7 @@ static void non_offload(struct doca_sta_qp_handle *qp, union doca_data ud, const
 	if (t.hold && cmd[0] != 0x7f) { /* the disconnect case: the test answers it (or not) */
 		t.held_qp = qp;
 		t.held_nud = nud;
+		t.held_cid = (uint16_t)(cmd[2] | cmd[3] << 8);
 		return;
 	}
 	if (cmd[0] == 0x7f && cmd[4] == 0x01 && cmd[42] == 2) {
@@ -991,6 +997,57 @@ static void task_after_destroy(FILE *log)
 	reconnect();
 }
 
+/* A response task for the held command: Invalid Opcode. */
+static struct doca_sta_producer_task_send *held_response(void)
+{
+	struct doca_sta_producer_task_send *task;
+	doca_sta_nvme_completion_t cqe = {0};
+
+	cqe[12] = (uint8_t)t.held_cid;
+	cqe[13] = (uint8_t)(t.held_cid >> 8);
+	cqe[14] = 0x01 << 1;
+	TRY(doca_sta_io_task_non_offload_rdma_send_alloc_init(t.io, (union doca_data){0}, t.held_qp, cqe, t.held_nud,
+							      &task));
+	return task;
+}
+
+static void stale_command(FILE *log)
+{
+	struct doca_sta_producer_task_send *stale;
+	unsigned int got, ok, sc, invs;
+	int refused = 0, tries = 0;
+
+	t.hold = true;
+	t.held_qp = NULL;
+	ask("S 1 1 0 4 0\n"); /* Write Uncorrectable: the callback's, held */
+	REQUIRE(run_until(held, TMO));
+	stale = held_response(); /* one task too many for this command */
+	TRY(doca_task_submit(doca_sta_producer_send_task_as_task(held_response())));
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 1 && sc == 0x01);
+	t.quiet = true;
+	for (int i = 0; i < 300; i++) {
+		t.held_qp = NULL;
+		ask("S 1 1 0 4 0\n");
+		REQUIRE(run_until(held, TMO));
+		tries++;
+		if (doca_task_submit(doca_sta_producer_send_task_as_task(stale)) != DOCA_ERROR_BAD_STATE)
+			break; /* it answered this command */
+		refused++;
+		TRY(doca_task_submit(doca_sta_producer_send_task_as_task(held_response())));
+		if (sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) != 4 || got != 1)
+			break;
+	}
+	t.quiet = false;
+	CHECK(refused == 300);
+	CHECK(file_has(fileno(log), "already has its response", "doca_task_free()"));
+	fprintf(stderr, "ok a task of a command answered already is refused (%d of %d times)\n", refused, tries);
+	if (refused == 300)
+		doca_task_free(doca_sta_producer_send_task_as_task(stale));
+	t.hold = false;
+	t.held_qp = NULL;
+	reconnect();
+}
+
 static void beq_timeout(FILE *log)
 {
 	struct doca_sta_producer_task_send *task;
@@ -1037,6 +1094,7 @@ static int lifetime(pid_t child, const char *which)
 		{"notify_delivering", notify_delivering},
 		{"subs_in_use", subs_in_use},
 		{"task_after_destroy", task_after_destroy},
+		{"stale_command", stale_command},
 		{"beq_timeout", beq_timeout}, /* (last: its IO context is gone after it) */
 	};
 	FILE *log = tmpfile();
