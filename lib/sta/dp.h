@@ -90,6 +90,7 @@ struct doca_sta_qp_handle {
 	const struct doca_sta_subs_handle *subs;
 	union doca_data user_data;
 	uint32_t id;
+	uint16_t group;          /* its IO context's index: asked after the IO context may be gone */
 	uint16_t qid;            /* from the Fabrics Connect the application answered with success: 0 admin */
 	uint16_t sq_size;        /* entries (doca_sta_io_qp_connect_set_sq_size + 1) */
 	uint16_t sqhd;           /* SQ head reported in responses */

@@ -46,6 +46,7 @@ doca_error_t doca_sta_io_qp_alloc(struct doca_sta_io *sta_io, const struct doca_
 	if (qp == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	qp->io = sta_io;
+	qp->group = (uint16_t)sta_io->index;
 	qp->id = __atomic_add_fetch(&sta_io->sta->next_qp_id, 1, __ATOMIC_RELAXED);
 	*qp_handle = qp;
 	return DOCA_SUCCESS;
@@ -521,7 +522,7 @@ doca_error_t doca_sta_io_qp_get_group_id(struct doca_sta_qp_handle *qp_handle, u
 	doca_error_t err = qp_get(qp_handle, group_id, __func__);
 
 	if (err == DOCA_SUCCESS)
-		*group_id = (uint16_t)qp_handle->io->index;
+		*group_id = qp_handle->group;
 	return err;
 }
 

@@ -47,6 +47,8 @@
  *    callback's read of it; the count check without it).
  *  - notify_delivering: the callback runs on another thread while the QP's thread destroys it: the
  *    handle stays valid until the callback returns (ASan: heap-use-after-free without it).
+ *  - notify_io_destroyed: the same, and the QP's IO context is stopped and destroyed too before
+ *    the callback asks the QP's group id (it read it from the freed IO context).
  *  - subs_in_use: a subsystem that QPs still serve is not destroyed (DOCA_ERROR_IN_USE and a log
  *    line; the EU went on reading it after its free); destroyed once its QP moved, the event
  *    waiting for the PE names no subsystem.
@@ -290,6 +292,7 @@ static struct {
 	const struct doca_sta_qp_handle *cqe_qp;
 	const struct doca_sta_subs_handle *cqe_subs;
 	union doca_data cqe_qp_ud;
+	uint16_t cqe_group; /* the QP's group id, asked in the callback */
 	bool cqe_gated; /* the callback tells gate_in it runs and waits for gate_out */
 	int gate_in[2], gate_out[2];
 } t;
@@ -407,8 +410,10 @@ static void cqe_notify(const struct doca_sta_event_cqe_notify *ev, union doca_da
 		REQUIRE(write(t.gate_in[1], &c, 1) == 1);
 		REQUIRE(poll(&p, 1, TMO) == 1 && read(t.gate_out[0], &c, 1) == 1);
 	}
-	if (qp != NULL)
+	if (qp != NULL) {
 		CHECK(doca_sta_io_qp_get_user_data(qp, &t.cqe_qp_ud) == DOCA_SUCCESS);
+		CHECK(doca_sta_io_qp_get_group_id((struct doca_sta_qp_handle *)qp, &t.cqe_group) == DOCA_SUCCESS);
+	}
 	__atomic_add_fetch(&t.cqe_events, 1, __ATOMIC_RELEASE);
 }
 
@@ -627,6 +632,22 @@ static struct doca_mmap *mmap_of(void *addr, size_t len)
 	return m;
 }
 
+/* The IO context, running. */
+static void io_setup(void)
+{
+	doca_error_t e;
+
+	TRY(doca_sta_io_create(t.sta, &t.io));
+	TRY(doca_pe_connect_ctx(t.pe, doca_sta_io_as_ctx(t.io)));
+	TRY(doca_sta_io_non_offload_register_cb(t.io, non_offload, (union doca_data){0}));
+	TRY(doca_sta_io_task_disconnect_set_conf(t.io, disc_cb, disc_cb));
+	TRY(doca_sta_io_task_non_offload_set_rdma_write_send_conf(t.io, task_free, task_free));
+	TRY(doca_sta_io_task_non_offload_set_rdma_read_conf(t.io, read_cb, read_cb));
+	e = doca_ctx_start(doca_sta_io_as_ctx(t.io));
+	REQUIRE(e == DOCA_ERROR_IN_PROGRESS || e == DOCA_SUCCESS);
+	REQUIRE(run_until(running, TMO));
+}
+
 static void setup(void)
 {
 	struct softdoca_nvme_disk_attr a = {.path = NULL, .size = 8u << 20, .block_size = 512};
@@ -685,15 +706,7 @@ static void setup(void)
 	TRY(doca_sta_subsystem_add_ns(t.subs, 1, 512, 1, t.be, &t.ns1));
 	TRY(doca_sta_subsystem_add_ns(t.subs, 2, 512, 1, t.bad_be, &t.ns2));
 
-	TRY(doca_sta_io_create(t.sta, &t.io));
-	TRY(doca_pe_connect_ctx(t.pe, doca_sta_io_as_ctx(t.io)));
-	TRY(doca_sta_io_non_offload_register_cb(t.io, non_offload, (union doca_data){0}));
-	TRY(doca_sta_io_task_disconnect_set_conf(t.io, disc_cb, disc_cb));
-	TRY(doca_sta_io_task_non_offload_set_rdma_write_send_conf(t.io, task_free, task_free));
-	TRY(doca_sta_io_task_non_offload_set_rdma_read_conf(t.io, read_cb, read_cb));
-	e = doca_ctx_start(doca_sta_io_as_ctx(t.io));
-	REQUIRE(e == DOCA_ERROR_IN_PROGRESS || e == DOCA_SUCCESS);
-	REQUIRE(run_until(running, TMO));
+	io_setup();
 
 	REQUIRE(rdma_create_id(t.ch, &t.listen_id, NULL, RDMA_PS_TCP) == 0);
 	REQUIRE(getaddrinfo("127.0.0.1", port, &hints, &res) == 0);
@@ -916,14 +929,17 @@ static void notify_destroyed(FILE *log)
 	reconnect();
 }
 
-static void notify_delivering(FILE *log)
+/* The callback runs on another thread while the QP is destroyed (and its IO context, io_too). */
+static void delivering(bool io_too)
 {
 	pthread_t th;
 	char c = 1;
 	struct pollfd p;
+	uint16_t group;
 
-	(void)log;
 	TRY(doca_sta_io_qp_set_user_data(t.io, t.qp, (union doca_data){.u64 = 0x5158}));
+	TRY(doca_sta_io_qp_get_group_id(t.qp, &group));
+	t.cqe_group = 0xffff;
 	REQUIRE(pipe(t.gate_in) == 0 && pipe(t.gate_out) == 0);
 	t.cqe_events = 0;
 	t.cqe_gated = true;
@@ -935,17 +951,38 @@ static void notify_delivering(FILE *log)
 	REQUIRE(poll(&p, 1, TMO) == 1 && read(t.gate_in[0], &c, 1) == 1);
 	TRY(doca_sta_io_qp_destroy(t.io, t.qp));
 	t.qp = NULL;
+	if (io_too) {
+		doca_ctx_stop(doca_sta_io_as_ctx(t.io));
+		REQUIRE(run_until(io_idle, TMO));
+		TRY(doca_sta_io_destroy(t.io));
+		t.io = NULL;
+	}
 	REQUIRE(write(t.gate_out[1], &c, 1) == 1);
 	REQUIRE(pthread_join(th, NULL) == 0);
-	CHECK(t.cqe_events == 1 && t.cqe_qp_ud.u64 == 0x5158);
-	fprintf(stderr, "ok a QP destroyed while its CQE-notify callback runs stays valid until it returns\n");
+	CHECK(t.cqe_events == 1 && t.cqe_qp_ud.u64 == 0x5158 && t.cqe_group == group);
+	fprintf(stderr, "ok a QP destroyed while its CQE-notify callback runs stays valid until it returns%s\n",
+		io_too ? " (its IO context destroyed too)" : "");
 	t.cqe_gated = false;
 	t.sta_paused = false;
 	for (int i = 0; i < 2; i++) {
 		close(t.gate_in[i]);
 		close(t.gate_out[i]);
 	}
+	if (io_too)
+		io_setup();
 	reconnect();
+}
+
+static void notify_delivering(FILE *log)
+{
+	(void)log;
+	delivering(false);
+}
+
+static void notify_io_destroyed(FILE *log)
+{
+	(void)log;
+	delivering(true);
 }
 
 static void subs_in_use(FILE *log)
@@ -1092,6 +1129,7 @@ static int lifetime(pid_t child, const char *which)
 	} cases[] = {
 		{"notify_destroyed", notify_destroyed},
 		{"notify_delivering", notify_delivering},
+		{"notify_io_destroyed", notify_io_destroyed},
 		{"subs_in_use", subs_in_use},
 		{"task_after_destroy", task_after_destroy},
 		{"stale_command", stale_command},
