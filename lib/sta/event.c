@@ -35,8 +35,25 @@ EVENT_GET(doca_sta_event_cqe_notify_get_cqe_notify_type, doca_sta_event_cqe_noti
 	  event->type)
 EVENT_GET(doca_sta_event_cqe_notify_get_subsystem_handle, doca_sta_event_cqe_notify, const struct doca_sta_subs_handle **,
 	  event->subs)
-EVENT_GET(doca_sta_event_cqe_notify_get_qp_handle, doca_sta_event_cqe_notify, const struct doca_sta_qp_handle **, event->qp)
 EVENT_GET(doca_sta_event_cqe_notify_get_param_err_location, doca_sta_event_cqe_notify, uint16_t *, event->pel)
+
+/* The QP may have been destroyed before the event came: the event names none then. */
+doca_error_t doca_sta_event_cqe_notify_get_qp_handle(const struct doca_sta_event_cqe_notify *event,
+						     const struct doca_sta_qp_handle **qp_handle)
+{
+	if (event == NULL || qp_handle == NULL) {
+		SDK_LOG_ERR("%s: %s is NULL", __func__, event == NULL ? "event" : "output");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	*qp_handle = event->qp;
+	if (event->qp == NULL) {
+		SDK_LOG_INFO("%s: the QP was destroyed (doca_sta_io_qp_destroy) before the event was delivered: it "
+			     "names none",
+			     __func__);
+		return DOCA_ERROR_NOT_FOUND;
+	}
+	return DOCA_SUCCESS;
+}
 
 /* Meaningful for non-fatal errors only (DOCA STA guide). */
 doca_error_t doca_sta_event_eu_err_get_eu_handle(const struct doca_sta_event_eu_err *event,

@@ -385,12 +385,12 @@ void sta_qp_destroy_locked(struct doca_sta_qp_handle *qp)
 	dp->nonoff_tail = NULL;
 	for (struct sta_nonoff *n = dp->nonoff_head; n != NULL; n = n->next)
 		dp->nonoff_tail = n;
-	/* and its CQE-notify events not yet delivered by the STA context: they name a freed handle */
-	uint32_t notes = sta_notes_drop_qp(qp->io->sta, qp);
+	/* and its CQE-notify events not yet delivered by the STA context: they name no QP any more */
+	uint32_t notes = sta_notes_forget_qp(qp->io->sta, qp);
 
 	if (notes != 0)
 		SDK_LOG_INFO("STA QP %u destroyed with %u CQE-notify events not yet delivered (doca_pe_progress of the "
-			     "STA context): they are dropped",
+			     "STA context): they come naming no QP",
 			     qp->id, notes);
 	qp->busy = 0;
 	sta_qp_abort_tasks(qp);

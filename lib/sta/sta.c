@@ -336,24 +336,24 @@ static uint32_t notes_drop(struct doca_sta *sta, bool (*drop)(const struct sta_c
 	return dropped;
 }
 
-static bool names_qp(const struct sta_cqe_note *n, const void *qp)
-{
-	return n->kind == STA_NOTE_CQE && n->ev.qp == qp;
-}
-
 static bool names_beq(const struct sta_cqe_note *n, const void *beq)
 {
 	return n->kind == STA_NOTE_BE_TIMEOUT && n->be.beq == beq;
 }
 
-uint32_t sta_notes_drop_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp)
+uint32_t sta_notes_forget_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp)
 {
-	uint32_t dropped;
+	uint32_t forgot = 0;
 
 	pthread_mutex_lock(&sta->leaf_lock);
-	dropped = notes_drop(sta, names_qp, qp);
+	for (struct sta_cqe_note *n = sta->notes; n != NULL; n = n->next) {
+		if (n->kind == STA_NOTE_CQE && n->ev.qp == qp) {
+			n->ev.qp = NULL; /* what the event says is still true; the handle is gone */
+			forgot++;
+		}
+	}
 	pthread_mutex_unlock(&sta->leaf_lock);
-	return dropped;
+	return forgot;
 }
 
 uint32_t sta_notes_drop_beq(struct doca_sta *sta, const struct doca_sta_be_q_handle *beq)

@@ -239,12 +239,12 @@ void sta_cqe_notify(struct doca_sta *sta, const struct doca_sta_event_cqe_notify
 void sta_be_timeout(struct doca_sta *sta, const struct doca_sta_be_q_handle *beq);
 void sta_eu_error(struct doca_sta *sta, const struct doca_sta_eu_handle *eu, bool fatal);
 /*
- * The events of an object that goes (leaf_lock taken inside): a destroyed QP's CQE-notify events
- * and a destroyed back-end queue's time-out events are dropped (returns how many); those naming a
- * destroyed subsystem name none. sta_notes_keep_qp: true when the CQE-notify callback running now
- * names the QP, which that delivery then frees once the callback returned.
+ * The events of an object that goes (leaf_lock taken inside): the CQE-notify events naming a
+ * destroyed QP or subsystem name none any more, a destroyed back-end queue's time-out events are
+ * dropped (both return how many). sta_notes_keep_qp: true when the CQE-notify callback running
+ * now names the QP, which that delivery then frees once the callback returned.
  */
-uint32_t sta_notes_drop_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp);
+uint32_t sta_notes_forget_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp);
 uint32_t sta_notes_drop_beq(struct doca_sta *sta, const struct doca_sta_be_q_handle *beq);
 void sta_notes_forget_subs(struct doca_sta *sta, const struct doca_sta_subs_handle *subs);
 bool sta_notes_keep_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp);

@@ -43,8 +43,8 @@
  * context on a PE of its own (as an application runs it on its main thread, the IO context on an
  * IO thread) and a CQE-notify callback that reads the QP's user data, as an application does:
  *  - notify_destroyed: a refused capsule's CQE-notify event waits for the STA context's PE while
- *    the QP is destroyed: it is dropped, never delivered with the freed handle (ASan saw the
- *    callback's read of it; the count check without it).
+ *    the QP is destroyed: it comes naming no QP (its getter: DOCA_ERROR_NOT_FOUND), never with
+ *    the freed handle (ASan saw the callback's read of it; the handle check without it).
  *  - notify_delivering: the callback runs on another thread while the QP's thread destroys it: the
  *    handle stays valid until the callback returns (ASan: heap-use-after-free without it).
  *  - notify_io_destroyed: the same, and the QP's IO context is stopped and destroyed too before
@@ -290,6 +290,8 @@ static struct {
 	int beq_want; /* destroy-queue tasks submitted */
 	int cqe_events; /* (atomic: notify_delivering's callback runs on another thread) */
 	const struct doca_sta_qp_handle *cqe_qp;
+	doca_error_t cqe_qp_err; /* what its getter returned */
+	uint16_t cqe_nsid;
 	const struct doca_sta_subs_handle *cqe_subs;
 	union doca_data cqe_qp_ud;
 	uint16_t cqe_group; /* the QP's group id, asked in the callback */
@@ -399,10 +401,14 @@ static void cqe_notify(const struct doca_sta_event_cqe_notify *ev, union doca_da
 {
 	const struct doca_sta_qp_handle *qp = NULL;
 	char c = 1;
+	uint8_t opc;
+	uint16_t cid;
+	uint64_t lba;
 
 	(void)ud;
-	CHECK(doca_sta_event_cqe_notify_get_qp_handle(ev, &qp) == DOCA_SUCCESS);
+	t.cqe_qp_err = doca_sta_event_cqe_notify_get_qp_handle(ev, &qp);
 	CHECK(doca_sta_event_cqe_notify_get_subsystem_handle(ev, &t.cqe_subs) == DOCA_SUCCESS);
+	CHECK(doca_sta_event_cqe_notify_get_capsule_params(ev, &opc, &cid, &t.cqe_nsid, &lba) == DOCA_SUCCESS);
 	t.cqe_qp = qp;
 	if (t.cqe_gated) { /* the QP's thread destroys it now */
 		struct pollfd p = {.fd = t.gate_out[0], .events = POLLIN};
@@ -912,7 +918,7 @@ static void notify_destroyed(FILE *log)
 	t.cqe_events = 0;
 	refused_read();
 	CHECK(run_until(cqe_seen, TMO));
-	CHECK(t.cqe_qp == t.qp && t.cqe_subs == t.subs && t.cqe_qp_ud.u64 == 0x5157);
+	CHECK(t.cqe_qp == t.qp && t.cqe_qp_err == DOCA_SUCCESS && t.cqe_subs == t.subs && t.cqe_qp_ud.u64 == 0x5157);
 	/* again, the STA context's PE not progressed: the event waits for it (it goes before the
 	 * response), and the QP is destroyed meanwhile */
 	t.cqe_events = 0;
@@ -923,8 +929,9 @@ static void notify_destroyed(FILE *log)
 	t.sta_paused = false;
 	while (doca_pe_progress(t.sta_pe))
 		;
-	CHECK(t.cqe_events == 0);
-	fprintf(stderr, "ok a destroyed QP's CQE-notify event waiting for the PE is dropped (%d delivered)\n",
+	CHECK(t.cqe_events == 1 && t.cqe_qp == NULL && t.cqe_qp_err == DOCA_ERROR_NOT_FOUND);
+	CHECK(t.cqe_subs == t.subs && t.cqe_nsid == 9); /* the rest of it as it was */
+	fprintf(stderr, "ok a destroyed QP's CQE-notify event waiting for the PE comes naming no QP (%d delivered)\n",
 		t.cqe_events);
 	reconnect();
 }
