@@ -15,7 +15,9 @@
  *       16     8  address of the 64-bit value in the exporter
  *       24    64  card name, NUL-terminated ("-" when unknown)
  *       88    64  card instance, NUL-terminated ("-" when unknown)
- *      152     8  token of the shared value (0: the value is in the exporter's own memory)
+ *      152     8  token: remote PCI, the shared value's (0: the value is in the exporter's own
+ *                 memory); remote net, the value's net token (random, never 0), which the soft
+ *                 NIC's target checks as it checks an export's
  *
  * Kind 1 is a remote-PCI export (the peer must be on the same card), kind 2 a remote-net
  * export (any peer; RDMA reaches it). Within one process the id, address and token find the
@@ -172,7 +174,8 @@ static void desc_fill(struct se_desc *d, const struct doca_sync_event *ev, enum 
 	d->sub = (uint8_t)ev->sub;
 	d->id = softhw_value_id(ev->cell);
 	d->addr = (uint64_t)(uintptr_t)softhw_value_addr(ev->cell);
-	d->token = softhw_value_token(ev->cell);
+	/* a remote-net peer proves with a token of the value's own (the PCIe one is 0 or the segment's) */
+	d->token = kind == SE_DESC_REMOTE_NET ? softhw_value_net_token(ev->cell) : softhw_value_token(ev->cell);
 	strcpy(d->card, SE_NAME_UNKNOWN);
 	strcpy(d->instance, SE_NAME_UNKNOWN);
 	if (dev != NULL) {
@@ -351,7 +354,7 @@ static doca_error_t import_value(const struct se_desc *d, struct softhw_value **
 	if (d->pid == (int32_t)getpid()) {
 		*cell = softhw_value_find(d->id, d->addr, d->token);
 		if (*cell == NULL) {
-			SDK_LOG_ERR("Failed to %s: %s", what, softhw_value_why_not(d->id, d->addr, d->token));
+			SDK_LOG_ERR("Failed to %s: %s", what, softhw_value_why_not(d->id, d->addr, d->token, false));
 			return DOCA_ERROR_INVALID_VALUE;
 		}
 		return DOCA_SUCCESS;
@@ -454,9 +457,9 @@ doca_error_t doca_sync_event_remote_net_create_from_export(struct doca_dev *dev,
 		return err;
 	/* A remote net export crosses cards and hosts: no card check. Same process: keep the value alive. */
 	if (d.pid == (int32_t)getpid()) {
-		cell = softhw_value_find(d.id, d.addr, d.token);
+		cell = softhw_value_find_net(d.id, d.addr, d.token);
 		if (cell == NULL) {
-			SDK_LOG_ERR("Failed to %s: %s", what, softhw_value_why_not(d.id, d.addr, d.token));
+			SDK_LOG_ERR("Failed to %s: %s", what, softhw_value_why_not(d.id, d.addr, d.token, true));
 			return DOCA_ERROR_INVALID_VALUE;
 		}
 		if (!softhw_value_net_exported(cell)) {

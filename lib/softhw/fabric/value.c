@@ -31,6 +31,7 @@
 
 #include "softhw/base/futex.h"
 #include "softhw/base/sdk_log.h"
+#include "softhw/fabric/peer.h"
 #include "softhw/fabric/share.h"
 #include "softhw/fabric/shm.h"
 #include "softhw/fabric/threads.h"
@@ -76,6 +77,7 @@ struct softhw_value {
 	uint32_t refs;                      /* registry_lock */
 	bool retired;                       /* its exporting event is destroyed (registry_lock) */
 	bool net_exported;                  /* exported for remote net: the soft NIC may reach it (atomic) */
+	uint64_t net_token;                 /* what remote-net descriptors carry; 0: none yet (registry_lock) */
 	uint32_t seq;                       /* futex word of a local cell */
 	uint32_t sleepers;                  /* stand-alone waiters of a local cell (atomic) */
 	uint32_t *seqp;                     /* &seq, or &shm->seq */
@@ -209,6 +211,23 @@ struct softhw_value *softhw_value_find(uint64_t id, uint64_t addr, uint64_t toke
 	return c;
 }
 
+struct softhw_value *softhw_value_find_net(uint64_t id, uint64_t addr, uint64_t token)
+{
+	struct softhw_value *c;
+
+	if (token == 0)
+		return NULL;
+	pthread_mutex_lock(&registry_lock);
+	for (c = registry; c != NULL; c = c->next) {
+		if (c->id == id && (uint64_t)(uintptr_t)c->addr == addr && c->net_token == token && !c->retired) {
+			c->refs++;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&registry_lock);
+	return c;
+}
+
 struct softhw_value *softhw_value_find_rkey32(uint32_t rkey, uint64_t addr)
 {
 	uint64_t id = (rkey >> 8) & 0x7fffff;
@@ -218,8 +237,8 @@ struct softhw_value *softhw_value_find_rkey32(uint32_t rkey, uint64_t addr)
 		return NULL;
 	pthread_mutex_lock(&registry_lock);
 	for (c = registry; c != NULL; c = c->next) {
-		if (c->id == id && (uint64_t)(uintptr_t)c->addr == addr && (softhw_value_token(c) & 0xff) == (rkey & 0xff) &&
-		    !c->retired) {
+		if (c->id == id && (uint64_t)(uintptr_t)c->addr == addr && c->net_token != 0 &&
+		    (c->net_token & 0xff) == (rkey & 0xff) && !c->retired) {
 			c->refs++;
 			break;
 		}
@@ -228,7 +247,7 @@ struct softhw_value *softhw_value_find_rkey32(uint32_t rkey, uint64_t addr)
 	return c;
 }
 
-const char *softhw_value_why_not(uint64_t id, uint64_t addr, uint64_t token)
+const char *softhw_value_why_not(uint64_t id, uint64_t addr, uint64_t token, bool net)
 {
 	const char *why = "no event of this process has that value id: the exporting event was destroyed (or the id is forged); export a live event again";
 
@@ -238,7 +257,9 @@ const char *softhw_value_why_not(uint64_t id, uint64_t addr, uint64_t token)
 			continue;
 		if ((uint64_t)(uintptr_t)c->addr != addr)
 			why = "forged descriptor: its value address differs from the address of the value the event exported";
-		else if (softhw_value_token(c) != token)
+		else if (net && c->net_token == 0)
+			why = "forged descriptor: the event was exported to the remote PCI peer, not to remote net; export it with doca_sync_event_export_to_remote_net()";
+		else if ((net ? c->net_token : softhw_value_token(c)) != token)
 			why = "forged descriptor: its token differs from the token of the value the event exported";
 		break;
 	}
@@ -302,6 +323,18 @@ void softhw_value_export_net(struct softhw_value *cell)
 bool softhw_value_net_exported(const struct softhw_value *cell)
 {
 	return __atomic_load_n(&cell->net_exported, __ATOMIC_ACQUIRE);
+}
+
+uint64_t softhw_value_net_token(struct softhw_value *cell)
+{
+	uint64_t token;
+
+	pthread_mutex_lock(&registry_lock);
+	if (cell->net_token == 0)
+		cell->net_token = softhw_token_new(); /* never 0 */
+	token = cell->net_token;
+	pthread_mutex_unlock(&registry_lock);
+	return token;
 }
 
 uint64_t softhw_value_token(const struct softhw_value *cell)

@@ -68,17 +68,26 @@ struct softhw_value *softhw_value_find(uint64_t id, uint64_t addr, uint64_t toke
 void softhw_value_export_net(struct softhw_value *value);
 bool softhw_value_net_exported(const struct softhw_value *value);
 /*
+ * The token a remote-net descriptor carries: random, made at the first call, the value's
+ * own (a shared value's PCIe token is another). Whoever holds a connected qp names the value
+ * by id, address and this token, as an RDMA export by its rkey: ids count up and addresses
+ * are a neighbour's, so without it one descriptor would reach every event of the process.
+ */
+uint64_t softhw_value_net_token(struct softhw_value *value);
+/* Binds like softhw_value_find, to a value whose net token is `token` (never 0). */
+struct softhw_value *softhw_value_find_net(uint64_t id, uint64_t addr, uint64_t token);
+/*
  * The soft NIC's RoCEv2 path names a net-exported value by a 32-bit R_Key (the top bit set, 23
- * bits of id, the token's low 8 bits; see softhw_mem_rkey32) and its address. 0: the id does
- * not fit. find_rkey32 binds like softhw_value_find (NULL: none).
+ * bits of id, the net token's low 8 bits; see softhw_mem_rkey32) and its address. 0: the id
+ * does not fit. find_rkey32 binds like softhw_value_find_net (NULL: none).
  */
 static inline uint32_t softhw_value_rkey32(uint64_t id, uint64_t token)
 {
 	return id == 0 || id >= (1u << 23) ? 0 : 0x80000000u | (uint32_t)(id << 8) | (uint32_t)(token & 0xff);
 }
 struct softhw_value *softhw_value_find_rkey32(uint32_t rkey, uint64_t addr);
-/* Why softhw_value_find() found nothing: which of the descriptor's claims is wrong. */
-const char *softhw_value_why_not(uint64_t id, uint64_t addr, uint64_t token);
+/* Why softhw_value_find() (net: _find_net()) found nothing: which of the descriptor's claims is wrong. */
+const char *softhw_value_why_not(uint64_t id, uint64_t addr, uint64_t token, bool net);
 /*
  * Binds to the shared value that process `pid` exported as `id` at `addr` with `token`.
  * NOT_FOUND when that process is gone or retired the value; INVALID_VALUE when its live value

@@ -204,7 +204,7 @@ static doca_error_t do_atomic(const struct rnic_hdr *h, uint64_t *old)
 
 static doca_error_t do_sync_event(const struct rnic_hdr *h, uint64_t *old)
 {
-	struct softhw_value *cell = softhw_value_find(h->id, h->addr, h->token);
+	struct softhw_value *cell = softhw_value_find_net(h->id, h->addr, h->token);
 
 	if (cell == NULL)
 		return DOCA_ERROR_INVALID_VALUE;

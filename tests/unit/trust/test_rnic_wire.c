@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "doca_dev.h"
+#include "doca_sync_event.h"
 #include "common/priv/dev_priv.h"
 #include "softhw/fabric/fabric.h"
 #include "softhw/fabric/mem.h"
@@ -30,6 +31,8 @@
 const enum softhw_role softhw_flavour_role = SOFTHW_ROLE_HOST;
 
 #define MEM_LEN 4096
+/* A sync event's descriptor: a 12-byte frame header, 160 bytes (id at 8, address at 16, token at 152), a CRC */
+#define SE_DESC_LEN (12 + 160 + 4)
 
 static const struct softhw_rnic_ops *ops = &softhw_rnic_ops;
 
@@ -56,11 +59,13 @@ static long rss_kb(void)
 /*
  * The target: a qp waiting for its dialer, a page exported for RDMA. Commands: 'r' its resident
  * memory (kB), 'c' the CQEs its owner polls now (kind, status of the last; count), 'm' the
- * page's first 64 bytes, 'd' + a descriptor: a second qp dials it.
+ * page's first 64 bytes, 'd' + a descriptor: a second qp dials it, 'e' two sync events
+ * exported to remote net (their descriptors), 'v' their values.
  */
 static void target_main(int in, int out)
 {
 	uint8_t *mem = mmap(NULL, MEM_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct doca_sync_event *ev[2] = {NULL, NULL};
 	struct softhw_rnic_qp *qp;
 	struct tinfo ti = {0};
 	const void *blob;
@@ -104,8 +109,34 @@ static void target_main(int in, int out)
 			if (!get(in, desc, sizeof(desc)) || ops->qp_create(n.ep, NULL, &dq) != DOCA_SUCCESS ||
 			    ops->qp_connect(dq, desc, sizeof(desc)) != DOCA_SUCCESS || !put(out, "k", 1))
 				_exit(7);
+		} else if (c == 'e') {
+			for (int i = 0; i < 2; i++) {
+				const uint8_t *d;
+				size_t dlen;
+
+				if (doca_sync_event_create(&ev[i]) != DOCA_SUCCESS ||
+				    doca_sync_event_add_publisher_location_remote_net(ev[i]) != DOCA_SUCCESS ||
+				    doca_sync_event_add_subscriber_location_cpu(ev[i], n.dev) != DOCA_SUCCESS ||
+				    doca_sync_event_start(ev[i]) != DOCA_SUCCESS ||
+				    doca_sync_event_export_to_remote_net(ev[i], &d, &dlen) != DOCA_SUCCESS ||
+				    dlen != SE_DESC_LEN || !put(out, d, dlen))
+					_exit(7);
+			}
+		} else if (c == 'v') {
+			uint64_t v[2] = {0, 0};
+
+			for (int i = 0; i < 2; i++)
+				if (ev[i] == NULL || doca_sync_event_get(ev[i], &v[i]) != DOCA_SUCCESS)
+					_exit(7);
+			if (!put(out, v, sizeof(v)))
+				_exit(7);
 		}
 	}
+	for (int i = 0; i < 2; i++)
+		if (ev[i] != NULL) {
+			(void)doca_sync_event_stop(ev[i]);
+			(void)doca_sync_event_destroy(ev[i]);
+		}
 	ops->qp_destroy(qp);
 	softhw_mem_export_remove(ti.id);
 	ops->ep_destroy(n.ep);
@@ -274,6 +305,25 @@ static long flood_requests(int s, const struct rnic_hdr *proto, int ms, long byt
 	return sent;
 }
 
+/* A sync event's remote-net descriptor (lib/common/sync_event_export.c), read as a peer would. */
+struct se_key {
+	uint64_t id, addr, token;
+};
+
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static struct se_key se_key(const uint8_t *desc)
+{
+	return (struct se_key){.id = le64(desc + 12 + 8), .addr = le64(desc + 12 + 16), .token = le64(desc + 12 + 152)};
+}
+
 /* ---- the tests ---- */
 
 /*
@@ -430,6 +480,50 @@ static void test_unread_acks_msock(void)
 		log_show(&target);
 }
 
+/*
+ * A peer handed one sync event's remote-net descriptor (a) reaches that event only. The id of
+ * another event of the process (b) is the next number, its address a neighbour of a's in the
+ * heap: all an attacker needs besides the token. The token must be b's own, as an export's.
+ */
+static void test_sync_event_token(void)
+{
+	uint8_t desc[2][SE_DESC_LEN];
+	struct rnic_hdr h, ans;
+	struct se_key a, b;
+	struct kid target;
+	struct tinfo ti;
+	struct rnic_peer p;
+	uint64_t v[2];
+	int s;
+
+	CHECK(target_start(&target, "wire-se-token", &ti, &p));
+	CHECK(put(target.to, "e", 1) && get(target.from, desc, sizeof(desc)));
+	a = se_key(desc[0]);
+	b = se_key(desc[1]);
+	s = raw_dial(&p, 0);
+	CHECK(s >= 0);
+	/* b with a's token, and with none: refused, b untouched */
+	h = req(SOFTHW_RNIC_OP_SE_SET, 1, b.id, a.token, b.addr, 8);
+	h.arg0 = 0x666;
+	CHECK(ask(s, &h, NULL, false, &ans, NULL, 0) && ans.seq == 1 && ans.status == DOCA_ERROR_INVALID_VALUE);
+	h = req(SOFTHW_RNIC_OP_SE_ADD, 2, b.id, 0, b.addr, 8);
+	h.arg0 = 1;
+	CHECK(ask(s, &h, NULL, false, &ans, NULL, 0) && ans.seq == 2 && ans.status == DOCA_ERROR_INVALID_VALUE);
+	h = req(SOFTHW_RNIC_OP_SE_GET, 3, b.id, a.token ^ 1, b.addr, 8);
+	CHECK(ask(s, &h, NULL, false, &ans, NULL, 0) && ans.seq == 3 && ans.status == DOCA_ERROR_INVALID_VALUE);
+	/* a with its own descriptor: served */
+	h = req(SOFTHW_RNIC_OP_SE_SET, 4, a.id, a.token, a.addr, 8);
+	h.arg0 = 42;
+	CHECK(ask(s, &h, NULL, false, &ans, NULL, 0) && ans.seq == 4 && ans.status == DOCA_SUCCESS);
+	CHECK(put(target.to, "v", 1) && get(target.from, v, sizeof(v)));
+	fprintf(stderr, "  event a = %llu, event b = %llu\n", (unsigned long long)v[0], (unsigned long long)v[1]);
+	CHECK(v[0] == 42 && v[1] == 0);
+	close(s);
+	kid_end(&target);
+	if (test_failures)
+		log_show(&target);
+}
+
 /* A listener on 127.0.0.1 (backlog: `backlog`); its port. */
 static int listen_lo(int backlog, uint16_t *port)
 {
@@ -550,6 +644,7 @@ int main(void)
 	setenv("SOFTDOCA_RDMA_TRANSPORT", "t", 1);
 	scratch_make("wire");
 	TEST_RUN(test_bad_requests);
+	TEST_RUN(test_sync_event_token);
 	TEST_RUN(test_unread_answers);
 	TEST_RUN(test_unread_acks_msock);
 	TEST_RUN(test_msock_dial_stuck);
