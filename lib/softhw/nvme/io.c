@@ -201,10 +201,14 @@ int nvme_prp_map(struct nvme_cmd *cmd, uint64_t len)
 		uint64_t e = list[idx];
 
 		if (idx == per_page - 1 && len > NVME_PAGE) {
-			if (e == 0 || (e & 7) != 0)
+			/*
+			 * A list entry, so page aligned (only PRP2 has an offset): the next page holds a
+			 * whole list. One at a page's last qword would be a chain alone, maybe to itself.
+			 */
+			if (e == 0 || (e & (NVME_PAGE - 1)) != 0)
 				goto bad_list;
 			list = (const uint64_t *)(uintptr_t)e;
-			per_page = (unsigned)((NVME_PAGE - (e & (NVME_PAGE - 1))) / 8);
+			per_page = NVME_PAGE / 8;
 			idx = 0;
 			continue;
 		}
@@ -221,7 +225,7 @@ bad_entry:
 	SDK_LOG_ERR("NVMe cid %u: PRP entry 0x%llx is null or not page aligned", cmd->sqe.cid, (unsigned long long)prp2);
 	return NVME_STATUS(SCT_G, SOFTDOCA_NVME_SC_INVALID_PRP_OFFSET);
 bad_list:
-	SDK_LOG_ERR("NVMe cid %u: PRP list chain pointer is null or misaligned", cmd->sqe.cid);
+	SDK_LOG_ERR("NVMe cid %u: PRP list chain pointer is null or not page aligned", cmd->sqe.cid);
 	return NVME_STATUS(SCT_G, SOFTDOCA_NVME_SC_INVALID_PRP_OFFSET);
 }
 

@@ -797,6 +797,16 @@ static void test_bad_inputs(void)
 	c = rw(SOFTDOCA_NVME_IO_READ, 0, 16, buf, NULL);
 	CHECK(run(&qp, &c) == ST(G, SOFTDOCA_NVME_SC_DATA_TRANSFER_ERROR));
 	CHECK(log_take(sdk_log, "PRP2, which is null"));
+	{
+		/* 12 KiB through a list of one entry, which chains to itself: refused, not followed for ever */
+		uint64_t *list = page_alloc(PAGE), *last = &list[PAGE / 8 - 1];
+
+		*last = (uintptr_t)last;
+		c = rw(SOFTDOCA_NVME_IO_READ, 0, 24, buf, last);
+		CHECK(run(&qp, &c) == ST(G, SOFTDOCA_NVME_SC_INVALID_PRP_OFFSET));
+		CHECK(log_take(sdk_log, "chain pointer"));
+		free(list);
+	}
 	c = rw(SOFTDOCA_NVME_IO_READ, 0, 1025, buf, buf + PAGE); /* 512.5 KiB > MDTS */
 	CHECK(run(&qp, &c) == ST(G, SOFTDOCA_NVME_SC_INVALID_FIELD));
 	CHECK(log_take(sdk_log, "transfer limit"));
