@@ -536,9 +536,17 @@ static void service_request(struct mem_conn *c)
 		close(fd); /* mapped (or refused): the descriptor itself is not needed */
 	/* MEM_SHARE: the window's memfd and the control segment's, or the latter alone */
 	const int send_n = rep.status != DOCA_SUCCESS ? 0 : (out_fds[0] >= 0) + (out_fds[1] >= 0);
+	const ssize_t sent = softhw_fabric_send(c->fd, &rep, sizeof(rep), send_n > 0 ? out_fds : NULL, send_n);
 
-	if (softhw_fabric_send(c->fd, &rep, sizeof(rep), send_n > 0 ? out_fds : NULL, send_n) < 0 ||
-	    (req.op == MEM_HELLO && rep.status != DOCA_SUCCESS)) { /* no second guess on the same connection */
+	if (sent == -EAGAIN) {
+		static struct softhw_ratelimit rl;
+
+		/* a softdoca importer waits for each reply: this one is not, or is stopped; we do not wait */
+		SOFTHW_LOG_LIMITED(&rl, SDK_LOG_WARN,
+				   "Memory service: process %d leaves its replies unread; connection closed",
+				   (int)c->peer.pid);
+	}
+	if (sent < 0 || (req.op == MEM_HELLO && rep.status != DOCA_SUCCESS)) { /* no second guess on the same connection */
 		pthread_mutex_lock(&svc.lock);
 		conn_close(c);
 		pthread_mutex_unlock(&svc.lock);

@@ -33,6 +33,7 @@
 #include "softhw/fabric/mem_wire.h"
 #include "softhw/fabric/share.h" /* SOFTHW_SHARE_COPY_CHUNK */
 #include "softhw/softhw.h"
+#include "support.h"
 #include "test.h"
 #include "deny_membarrier.h"
 
@@ -174,6 +175,10 @@ static void exporter_main(int cmd, int info, uint32_t rights, bool cma_off)
 				n += mem[i] != 0;
 			if (!write_full(info, &n, sizeof(n)))
 				exit(18);
+		} else if (c == 'u') { /* did the service log an importer that leaves its replies unread? */
+			c = softhw_test_logged("leaves its replies unread") ? 'y' : 'n';
+			if (!write_full(info, &c, 1))
+				exit(19);
 		} else if (c == 'd') { /* dump the memory */
 			if (!write_full(info, mem, MEM_LEN))
 				exit(7);
@@ -492,6 +497,47 @@ static void test_silent_importers_closed(void)
 	for (int i = 0; i < SILENT; i++)
 		if (silent[i] >= 0)
 			close(silent[i]);
+	CHECK(finish(&x));
+}
+
+/*
+ * An importer that proved the token sends requests and never reads the replies: the service
+ * thread must not wait for it (it serves every importer of the process). Its connection ends,
+ * logged, once it leaves a queue of replies unread, and the next importer is served.
+ */
+static void test_unread_replies(void)
+{
+	struct mem_msg req = {.magic = MEM_MAGIC, .version = MEM_VERSION, .op = MEM_READ}, rep;
+	struct exporter x;
+	bool closed = false;
+	char logged = 0;
+	int fd, fd2;
+
+	CHECK(spawn(&x, SOFTHW_MEM_READ | SOFTHW_MEM_WRITE | SOFTHW_MEM_VIA_DMA, true));
+	fd = raw_connect(&x);
+	CHECK(fd >= 0 && raw_call(fd, MEM_HELLO, &x, -1, &rep) && rep.status == DOCA_SUCCESS);
+	req.id = x.e.id;
+	req.addr = x.e.addr;
+	req.len = 64; /* no bounce buffer: each is answered INVALID_VALUE */
+	for (int i = 0; fd >= 0 && i < 100000 && !closed; i++) {
+		struct pollfd p = {.fd = fd, .events = POLLOUT};
+		ssize_t n;
+
+		if (poll(&p, 1, 5000) != 1 || (p.revents & (POLLHUP | POLLERR))) {
+			closed = (p.revents & (POLLHUP | POLLERR)) != 0;
+			break;
+		}
+		n = softhw_fabric_send(fd, &req, sizeof(req), NULL, 0);
+		closed = n < 0 && n != -EAGAIN && n != -EINTR;
+	}
+	CHECK(closed);
+	CHECK(command(&x, 'u') && read_full(x.info, &logged, 1) && logged == 'y');
+	fd2 = raw_connect(&x);
+	CHECK(fd2 >= 0 && raw_call(fd2, MEM_HELLO, &x, -1, &rep) && rep.status == DOCA_SUCCESS);
+	if (fd2 >= 0)
+		close(fd2);
+	if (fd >= 0)
+		close(fd);
 	CHECK(finish(&x));
 }
 
@@ -1762,6 +1808,7 @@ int main(void)
 	TEST_RUN(test_service_path_exporter_off);
 	TEST_RUN(test_bounce_must_be_sealed);
 	TEST_RUN(test_silent_importers_closed);
+	TEST_RUN(test_unread_replies);
 	TEST_RUN(test_cma_ends_with_export);
 	TEST_RUN(test_rdma_export_not_served);
 	TEST_RUN(test_range_and_rights);
