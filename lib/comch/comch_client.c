@@ -36,9 +36,8 @@ static bool client_try_connect(struct doca_comch_client *cl)
 {
 	struct comch_ep *ep = &cl->ep;
 	struct comch_wire_hello h = {0};
-	int bell = ep->ctx.pe->share_fd; /* (a ringing end of our PE's notification for peers: base/bell.h) */
 	doca_error_t err;
-	int s;
+	int s, bell;
 
 	cl->next_retry_ns = comch_coarse_ns() + COMCH_RETRY_NS;
 	err = ep->hw->connect(ep->card, ep->rendezvous, &s);
@@ -61,7 +60,11 @@ static bool client_try_connect(struct doca_comch_client *cl)
 	h.max_msg_size = ep->max_msg_size;
 	h.recv_queue_size = ep->recv_queue_size;
 	h.pid = (int32_t)getpid();
-	if (comch_conn_send_ctrl(&cl->conn, &h, sizeof(h), &bell, 1) != DOCA_SUCCESS) {
+	/* a ringing end of our PE's notification for this server alone (base/bell.h) */
+	bell = ep->hw->bell_ringer(&ep->ctx.pe->bell_name, ep->ctx.pe->share_fd);
+	err = bell >= 0 ? comch_conn_send_ctrl(&cl->conn, &h, sizeof(h), &bell, 1) : DOCA_ERROR_OPERATING_SYSTEM;
+	ep->hw->close(bell);
+	if (err != DOCA_SUCCESS) {
 		ep->hw->close(s);
 		cl->conn.sock = -1;
 		return false;

@@ -130,7 +130,8 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 
 	switch (m->hdr.type) {
 	case COMCH_WIRE_CONSUMER_NEW: {
-		int bell = conn->ep->ctx.pe->share_fd;
+		struct doca_pe *pe = conn->ep->ctx.pe;
+		int bell;
 
 		if (nfds != 2 || rc_find(conn, c->consumer_id) != NULL || c->imm_data_len > COMCH_FP_MAX_IMM ||
 		    !geom_within_caps(conn->ep, &c->geom)) {
@@ -164,7 +165,9 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 		rc->next = conn->remote_consumers;
 		__atomic_store_n(&conn->remote_consumers, rc, __ATOMIC_RELEASE);
 		/* Our PE is the one to ring when the consumer frees slots of producers waiting on it. */
-		send_consumer_msg(conn, COMCH_WIRE_CONSUMER_ACK, rc->id, 0, NULL, &bell, 1);
+		bell = conn->ep->hw->bell_ringer(&pe->bell_name, pe->share_fd);
+		send_consumer_msg(conn, COMCH_WIRE_CONSUMER_ACK, rc->id, 0, NULL, &bell, bell >= 0 ? 1 : 0);
+		conn->ep->hw->close(bell);
 		return true;
 	}
 	case COMCH_WIRE_CONSUMER_ACK:
@@ -402,10 +405,17 @@ static doca_error_t consumer_start(struct doca_ctx *ctx)
 		return err;
 	}
 	fds[0] = memfd;
-	fds[1] = ctx->pe->share_fd; /* producers ring our PE when we sleep */
+	fds[1] = conn->ep->hw->bell_ringer(&ctx->pe->bell_name, ctx->pe->share_fd); /* producers ring our PE when we sleep */
+	if (fds[1] < 0) {
+		conn->ep->hw->close(memfd);
+		conn->ep->hw->chan_close(&cons->ch);
+		SDK_LOG_ERR("Failed to start Comch consumer: no doorbell for its producers (out of descriptors?)");
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
 	__atomic_store_n(&cons->acked, 0, __ATOMIC_RELAXED);
 	send_consumer_msg(conn, COMCH_WIRE_CONSUMER_NEW, cons->id, cons->imm_data_len, &geom, fds, 2);
 	conn->ep->hw->close(memfd);
+	conn->ep->hw->close(fds[1]);
 	return DOCA_ERROR_IN_PROGRESS; /* RUNNING once the peer registered us */
 }
 

@@ -81,9 +81,10 @@ static void server_handshake(struct doca_comch_connection *conn, const union com
 	comch_wire_init(&w.hdr, COMCH_WIRE_WELCOME);
 	conn->id = w.conn_id = srv->next_conn_id++;
 	send_fds[0] = memfd;
-	send_fds[1] = ep->ctx.pe->share_fd; /* the client rings our PE when we sleep */
-	err = comch_conn_send_ctrl(conn, &w, sizeof(w), send_fds, 2);
+	send_fds[1] = ep->hw->bell_ringer(&ep->ctx.pe->bell_name, ep->ctx.pe->share_fd); /* the client rings our PE when we sleep */
+	err = send_fds[1] >= 0 ? comch_conn_send_ctrl(conn, &w, sizeof(w), send_fds, 2) : DOCA_ERROR_OPERATING_SYSTEM;
 	ep->hw->close(memfd);
+	ep->hw->close(send_fds[1]);
 	if (err != DOCA_SUCCESS) {
 		comch_conn_peer_gone(conn, DOCA_ERROR_CONNECTION_RESET);
 		return;

@@ -112,6 +112,16 @@ unsigned int softdoca_pe_stall_report(struct softdoca_pe_stall *note, const char
 	return logged;
 }
 
+/* The notification's sockets, and its name (peers get no new ringing end after this). */
+static void bell_close(struct doca_pe *pe)
+{
+	close(pe->event_fd);
+	close(pe->bell_fd);
+	if (pe->share_fd >= 0)
+		close(pe->share_fd);
+	softhw_bell_unname(&pe->bell_name);
+}
+
 doca_error_t doca_pe_create(struct doca_pe **pe)
 {
 	struct doca_pe *p;
@@ -125,8 +135,16 @@ doca_error_t doca_pe_create(struct doca_pe **pe)
 		SDK_LOG_ERR("Failed to create PE: out of memory");
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	if (softhw_bell_open(&p->event_fd, &p->bell_fd, &p->share_fd) != 0) {
+	p->share_fd = -1;
+	if (softhw_bell_open_named(&p->event_fd, &p->bell_fd, &p->bell_name) != 0) {
 		SDK_LOG_ERR("Failed to create PE: its notification handle (datagram sockets): %s", strerror(errno));
+		free(p);
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	p->share_fd = softhw_bell_ringer(&p->bell_name);
+	if (p->share_fd < 0) {
+		SDK_LOG_ERR("Failed to create PE: its notification handle (datagram sockets): %s", strerror(errno));
+		bell_close(p);
 		free(p);
 		return DOCA_ERROR_OPERATING_SYSTEM;
 	}
@@ -154,9 +172,7 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
 		pe->destroyed = true;
 		return DOCA_SUCCESS;
 	}
-	close(pe->event_fd);
-	close(pe->bell_fd);
-	close(pe->share_fd);
+	bell_close(pe);
 	free(pe);
 	return DOCA_SUCCESS;
 }
@@ -324,9 +340,7 @@ uint8_t doca_pe_progress(struct doca_pe *pe)
 	} while (c != start);
 	pe->in_progress = 0;
 	if (pe->destroyed) {
-		close(pe->event_fd);
-		close(pe->bell_fd);
-		close(pe->share_fd);
+		bell_close(pe);
 		free(pe);
 	}
 	return made ? 1 : 0;

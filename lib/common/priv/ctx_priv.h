@@ -126,13 +126,15 @@ struct doca_pe {
 	struct doca_ctx *cursor;           /* round-robin position */
 	/*
 	 * The notification, a doorbell (softhw/base/bell.h): event_fd, its receiving end, is the
-	 * handle the user waits on, and only this process holds it; bell_fd rings it from here;
-	 * share_fd rings it too, and Comch peers get copies of it, to wake us directly. A peer can
-	 * neither block us through it nor silence our own rings.
+	 * handle the user waits on, and only this process holds it; bell_fd rings it from here.
+	 * Each Comch peer gets a ringing end of its own (bell_name, the comch op bell_ringer), to
+	 * wake us directly: a peer can neither block us through it nor silence our own rings or
+	 * another peer's. share_fd is the end peers get when no new one can be made.
 	 */
 	int event_fd;
 	int bell_fd;
 	int share_fd;
+	struct softhw_bell_name bell_name;
 	int armed;                         /* request_notification called, not yet cleared */
 	size_t inflight;
 	enum doca_pe_event_mode event_mode;

@@ -11,8 +11,8 @@
  * receiving end readable, which is what a ring means.
  *
  * A socket passed to a peer is the peer's to connect elsewhere or shut down, so the ringing end
- * a peer gets is never the one its owner rings with (softhw_bell_open): the peer can silence
- * only its own rings.
+ * a peer gets is never the one its owner rings with (softhw_bell_open), nor one another peer
+ * got (softhw_bell_ringer): a peer can silence only its own rings.
  */
 #ifndef SOFTHW_BASE_BELL_H
 #define SOFTHW_BASE_BELL_H
@@ -22,6 +22,8 @@
 #include <stdbool.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
 
 /*
  * A doorbell whose receiving end takes rings from two senders: `local`, for the owner alone,
@@ -33,6 +35,26 @@
  * 0, or -1 with errno (nothing left open).
  */
 int softhw_bell_open(int *recv_fd, int *local_fd, int *shared_fd);
+
+/* Where a named doorbell's receiving end is bound, kept to connect more ringing ends to it. */
+struct softhw_bell_name {
+	struct sockaddr_un addr;
+	socklen_t len;
+	char dir[sizeof(((struct sockaddr_un *)0)->sun_path)]; /* its 0700 directory; "" when abstract */
+	pid_t owner; /* the process that removes it (not a fork child) */
+};
+
+/*
+ * A doorbell for many peers: as softhw_bell_open, but the receiving end keeps its name (in its
+ * 0700 directory: no other user can connect to it) until softhw_bell_unname, and each peer
+ * gets an end of its own from softhw_bell_ringer. Names left by processes that are gone are
+ * removed first. 0, or -1 with errno (nothing left open).
+ */
+int softhw_bell_open_named(int *recv_fd, int *local_fd, struct softhw_bell_name *name);
+/* A new ringing end for one peer (to pass, then close): -1 with errno when none can be made. */
+int softhw_bell_ringer(const struct softhw_bell_name *name);
+/* Removes the name (its owner only; a no-op on an abstract or removed one). */
+void softhw_bell_unname(struct softhw_bell_name *name);
 
 /* Rings (never blocks; a ring that finds the queue full is not needed: it is readable). */
 static inline void softhw_bell_ring(int fd)

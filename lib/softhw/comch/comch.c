@@ -9,6 +9,7 @@
  * sent a control message: the messages themselves never come here.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +262,19 @@ static void fd_close(int fd)
 		close(fd);
 }
 
+static int bell_ringer(const struct softhw_bell_name *name, int shared)
+{
+	static struct softhw_ratelimit rl;
+	int fd = softhw_bell_ringer(name);
+
+	if (fd >= 0)
+		return fd;
+	SOFTHW_LOG_LIMITED(&rl, SDK_LOG_WARN,
+			   "Comch: cannot make a doorbell end of its own for a peer (%s); it gets the one its PE's other peers share, which it could silence for them",
+			   strerror(errno));
+	return fcntl(shared, F_DUPFD_CLOEXEC, 0);
+}
+
 const struct softhw_comch_ops softhw_comch_ops = {
 	.port_open = port_open,
 	.port_close = port_close,
@@ -278,6 +292,7 @@ const struct softhw_comch_ops softhw_comch_ops = {
 	.send = softhw_fabric_send,
 	.recv = softhw_fabric_recv,
 	.close = fd_close,
+	.bell_ringer = bell_ringer,
 	.chan_geom = softhw_chan_geom_make,
 	.chan_create = softhw_chan_create,
 	.chan_attach = softhw_chan_attach,

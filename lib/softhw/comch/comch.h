@@ -107,6 +107,12 @@ struct softhw_comch_ops {
 	ssize_t (*recv)(int link, void *buf, size_t len, int *fds, int *nfds);
 	/* Closes a link or a descriptor received from, or handed to, the peer. */
 	void (*close)(int fd);
+	/*
+	 * A ringing end of a PE's doorbell (base/bell.h) for one peer alone, to hand it and then
+	 * close: a peer can shut its end down or connect it elsewhere, which must silence no other
+	 * peer's rings. When none can be made, a copy of `shared` (logged); -1 when not even that.
+	 */
+	int (*bell_ringer)(const struct softhw_bell_name *name, int shared);
 
 	/* ---- channels (fabric/channel.h) ---- */
 	doca_error_t (*chan_geom)(uint32_t max_msg, uint32_t limit_a2b, uint32_t limit_b2a,

@@ -219,6 +219,84 @@ static void test_bell_unreachable(void)
 	close(other);
 }
 
+/*
+ * A named doorbell (a PE's): each peer gets a ringing end of its own, so one that shuts its
+ * end down, or connects it elsewhere, silences nobody else. Its name stays in a 0700
+ * directory until removed; then no new end can be made, and the directory is gone.
+ */
+static void test_bell_ringers(void)
+{
+	struct softhw_bell_name name;
+	int rfd = -1, lfd = -1, a, b, c;
+
+	CHECK(softhw_bell_open_named(&rfd, &lfd, &name) == 0);
+	CHECK(name.dir[0] == '/' && access(name.addr.sun_path, F_OK) == 0);
+	a = softhw_bell_ringer(&name);
+	b = softhw_bell_ringer(&name);
+	c = softhw_bell_ringer(&name);
+	CHECK(a >= 0 && b >= 0 && c >= 0);
+	CHECK(shutdown(a, SHUT_WR) == 0); /* a hostile peer's end */
+	CHECK(connect(c, &(struct sockaddr){.sa_family = AF_UNSPEC}, sizeof(struct sockaddr)) == 0); /* another's: dissolved */
+	softhw_bell_ring(a);
+	softhw_bell_ring(c);
+	CHECK(bell_count(rfd) == 0);
+	softhw_bell_ring(b);
+	softhw_bell_ring(lfd);
+	CHECK(bell_count(rfd) == 2);
+	softhw_bell_unname(&name);
+	CHECK(softhw_bell_ringer(&name) < 0);
+	softhw_bell_ring(b); /* (ends already made ring on) */
+	CHECK(bell_count(rfd) == 1);
+	close(a);
+	close(b);
+	close(c);
+	close(lfd);
+	close(rfd);
+}
+
+/* A child keeps a name (a PE's doorbell) and, with unname, removes it before it exits. */
+static pid_t keep_name(int out, bool unname)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct softhw_bell_name n;
+		int r, l;
+
+		if (softhw_bell_open_named(&r, &l, &n) != 0 || write(out, n.dir, sizeof(n.dir)) != (ssize_t)sizeof(n.dir))
+			_exit(1);
+		if (unname)
+			softhw_bell_unname(&n);
+		_exit(0); /* (a process that never destroys its PE) */
+	}
+	return pid;
+}
+
+/*
+ * The name a process kept stays behind when it ends without removing it (an exit without
+ * doca_pe_destroy, a crash); the next process that keeps a name removes it, as nothing
+ * receives there any more.
+ */
+static void test_bell_names_swept(void)
+{
+	char left[sizeof(((struct sockaddr_un *)0)->sun_path)] = "", other[sizeof(left)];
+	int p[2], status;
+	pid_t pid;
+
+	CHECK(pipe(p) == 0);
+	pid = keep_name(p[1], false);
+	CHECK(pid > 0 && read(p[0], left, sizeof(left)) == (ssize_t)sizeof(left));
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(left[0] == '/' && access(left, F_OK) == 0);
+	pid = keep_name(p[1], true);
+	CHECK(pid > 0 && read(p[0], other, sizeof(other)) == (ssize_t)sizeof(other));
+	CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(access(left, F_OK) != 0 && errno == ENOENT);
+	CHECK(access(other, F_OK) != 0 && errno == ENOENT);
+	close(p[0]);
+	close(p[1]);
+}
+
 /* A peer that scribbles over the segment breaks only the channel: the receiver sees -1. */
 static void test_corrupt_peer(void)
 {
@@ -324,6 +402,8 @@ int main(void)
 	TEST_RUN(test_doorbells);
 	TEST_RUN(test_doorbells_hostile_peer);
 	TEST_RUN(test_bell_unreachable);
+	TEST_RUN(test_bell_ringers);
+	TEST_RUN(test_bell_names_swept);
 	TEST_RUN(test_corrupt_peer);
 	TEST_RUN(test_attach_refused);
 	TEST_RUN(test_across_fork);

@@ -59,6 +59,9 @@ static bool progress_until(struct doca_pe *pe, struct doca_ctx *ctx, enum doca_c
 /* ---- the server (DPU side) ---- */
 
 static int connects, messages;
+/* The server sleeps on its handle alone (no timeout) and says 's' once this many clients are in: 0 for polls of 50 ms */
+static int sleep_report;
+static int report_out = -1; /* then each message is told as 'm' here */
 
 static void srv_connect(struct doca_comch_event_connection_status_changed *ev, struct doca_comch_connection *c,
 			uint8_t ok)
@@ -83,6 +86,8 @@ static void srv_recv(struct doca_comch_event_msg_recv *ev, uint8_t *b, uint32_t 
 	(void)c;
 	if (l == 5 && memcmp(b, "hello", 5) == 0)
 		messages++;
+	if (report_out >= 0 && !put(report_out, "m", 1))
+		_exit(7);
 }
 
 /*
@@ -102,6 +107,7 @@ static void server_main(int in, int out)
 	char inst[SOFTHW_MAX_STR];
 	doca_error_t err;
 	int nfds = 0;
+	bool told = false;
 
 	setenv("SOFTDOCA_ROLE", "dpu", 1);
 	dev = open_pci("03:00.0");
@@ -118,6 +124,8 @@ static void server_main(int in, int out)
 	snprintf(inst, sizeof(inst), "%s", dev->devinfo->fn->card->instance);
 	if (!put(out, inst, sizeof(inst)) || doca_pe_get_notification_handle(pe, &h) != DOCA_SUCCESS)
 		_exit(5);
+	if (sleep_report > 0)
+		report_out = out;
 	for (;;) {
 		struct pollfd p[2] = {{.fd = (int)h, .events = POLLIN}, {.fd = in, .events = POLLIN}};
 		char c;
@@ -125,7 +133,12 @@ static void server_main(int in, int out)
 		while (doca_pe_progress(pe))
 			;
 		if (doca_pe_request_notification(pe) == DOCA_SUCCESS) {
-			(void)poll(p, 2, 50);
+			if (sleep_report > 0 && !told && connects == sleep_report) {
+				told = true; /* armed: only a ring (or a command) wakes it now */
+				if (!put(out, "s", 1))
+					_exit(6);
+			}
+			(void)poll(p, 2, sleep_report > 0 ? -1 : 50);
 			(void)doca_pe_clear_notification(pe, h);
 		} else {
 			(void)poll(&p[1], 1, 0);
@@ -243,6 +256,115 @@ static void client_main(int in, int out)
 	doca_dev_close(dev);
 }
 
+/* A client started on pe: RUNNING once admitted (IDLE when refused), within WAIT_MS. */
+static enum doca_ctx_states client_up(struct doca_dev *dev, struct doca_pe *pe, struct doca_comch_client **cl)
+{
+	struct doca_ctx *ctx;
+
+	CHECK_OK(doca_comch_client_create(dev, server_name, cl));
+	ctx = doca_comch_client_as_ctx(*cl);
+	CHECK_OK(doca_pe_connect_ctx(pe, ctx));
+	CHECK_OK(doca_comch_client_task_send_set_conf(*cl, send_done, send_done, 4));
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	for (uint64_t end = now_ms() + WAIT_MS; now_ms() < end;) {
+		enum doca_ctx_states s = state_of(ctx);
+
+		if (s == DOCA_CTX_STATE_RUNNING || s == DOCA_CTX_STATE_IDLE)
+			break;
+		doca_pe_progress(pe);
+	}
+	return state_of(ctx);
+}
+
+static void client_down(struct doca_pe *pe, struct doca_comch_client *cl)
+{
+	struct doca_ctx *ctx = doca_comch_client_as_ctx(cl);
+
+	(void)doca_ctx_stop(ctx);
+	CHECK(progress_until(pe, ctx, DOCA_CTX_STATE_IDLE));
+	CHECK_OK(doca_comch_client_destroy(cl));
+}
+
+/*
+ * A client let in (another user, allowed), hostile once in: the server's doorbell came with
+ * its WELCOME, a datagram socket connected to the server's PE. It shuts down every such socket
+ * it holds (those not connected to its own PE's handle) and tells how many, then stays.
+ */
+static void silencer_main(int in, int out)
+{
+	struct sockaddr_un own, peer;
+	socklen_t len = sizeof(own);
+	doca_notification_handle_t h;
+	struct doca_comch_client *cl;
+	struct doca_dev *dev;
+	struct doca_pe *pe;
+	int silenced = 0;
+	char c;
+
+	setenv("SOFTDOCA_ROLE", "host", 1);
+	dev = open_pci("b1:00.0");
+	if (dev == NULL || doca_pe_create(&pe) != DOCA_SUCCESS || doca_pe_get_notification_handle(pe, &h) != DOCA_SUCCESS ||
+	    getsockname((int)h, (struct sockaddr *)&own, &len) != 0)
+		_exit(4);
+	if (client_up(dev, pe, &cl) == DOCA_CTX_STATE_RUNNING) {
+		for (int fd = 0; fd < 1024; fd++) {
+			socklen_t plen = sizeof(peer), tlen = sizeof(int);
+			int type = 0;
+
+			if (fd == (int)h || getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tlen) != 0 || type != SOCK_DGRAM ||
+			    getpeername(fd, (struct sockaddr *)&peer, &plen) != 0 ||
+			    (plen == len && memcmp(&peer, &own, len) == 0))
+				continue;
+			silenced += shutdown(fd, SHUT_WR) == 0;
+		}
+	}
+	if (!put(out, &silenced, sizeof(silenced)))
+		_exit(5);
+	while (read(in, &c, 1) == 1) {
+	}
+	client_down(pe, cl);
+	CHECK_OK(doca_pe_destroy(pe));
+	doca_dev_close(dev);
+}
+
+/* A client that connects, says how far it got, and sends "hello" when told; stops at EOF. */
+static void talker_main(int in, int out)
+{
+	struct doca_comch_connection *conn;
+	struct doca_comch_task_send *t;
+	struct doca_comch_client *cl;
+	struct doca_dev *dev;
+	struct doca_pe *pe;
+	int reached;
+	char c;
+
+	setenv("SOFTDOCA_ROLE", "host", 1);
+	dev = open_pci("b1:00.0");
+	if (dev == NULL || doca_pe_create(&pe) != DOCA_SUCCESS)
+		_exit(4);
+	reached = (int)client_up(dev, pe, &cl);
+	if (!put(out, &reached, sizeof(reached)))
+		_exit(5);
+	if (reached == DOCA_CTX_STATE_RUNNING && read(in, &c, 1) == 1) {
+		CHECK_OK(doca_comch_client_get_connection(cl, &conn));
+		CHECK_OK(doca_comch_client_task_send_alloc_init(cl, conn, "hello", 5, &t));
+		CHECK_OK(doca_task_submit(doca_comch_task_send_as_task(t)));
+		/* progressed until told to stop: the send completes, nothing else is asked of it */
+		for (;;) {
+			struct pollfd p = {.fd = in, .events = POLLIN};
+
+			doca_pe_progress(pe);
+			if (poll(&p, 1, 1) == 1)
+				break;
+		}
+	}
+	while (read(in, &c, 1) == 1) {
+	}
+	client_down(pe, cl);
+	CHECK_OK(doca_pe_destroy(pe));
+	doca_dev_close(dev);
+}
+
 static int client_try(struct kid *k)
 {
 	int reached = -1;
@@ -298,6 +420,41 @@ static void test_other_uid_allowed(void)
 		server_counts(&srv, &conns, &msgs);
 		CHECK(conns == 1 && msgs == 1);
 	}
+	kid_end(&srv);
+}
+
+/*
+ * A client let in can silence the doorbell it was given, and no other: another client's
+ * message still wakes the server asleep on its notification handle. (The server's PE once
+ * gave every peer a copy of one socket, and one shutdown silenced them all: the server slept
+ * on with their messages on its rings.)
+ */
+static void test_bell_not_shared(void)
+{
+	const char *trusts_root = write_config("trusts-root.conf", "allow_uids = 0");
+	const char *allows = write_config("comch-allow.conf", "allow_uids = 65534");
+	char inst[SOFTHW_MAX_STR], c = 0;
+	struct kid srv, bad, good;
+	int silenced = -1, reached = -1;
+
+	sleep_report = 2;
+	CHECK(server_start(&srv, "comch-server-bell", allows, inst));
+	sleep_report = 0;
+	CHECK(kid_start(&bad, "comch-silencer", trusts_root, true, silencer_main));
+	if (!get(bad.from, &silenced, sizeof(silenced))) {
+		kid_end(&bad); /* it could not switch uid: skipped */
+		kid_end(&srv);
+		return;
+	}
+	CHECK(silenced >= 1);
+	CHECK(kid_start(&good, "comch-talker", NULL, false, talker_main));
+	CHECK(get(good.from, &reached, sizeof(reached)) && reached == DOCA_CTX_STATE_RUNNING);
+	CHECK(get(srv.from, &c, 1) && c == 's'); /* both in, the server asleep */
+	CHECK(put(good.to, "s", 1));
+	c = 0;
+	CHECK(get(srv.from, &c, 1) && c == 'm'); /* woken by the message, within WAIT_MS */
+	kid_end(&good);
+	kid_end(&bad);
 	kid_end(&srv);
 }
 
@@ -424,6 +581,7 @@ int main(int argc, char **argv)
 		TEST_RUN(test_other_uid_refused);
 		TEST_RUN(test_other_uid_allowed);
 		TEST_RUN(test_impostor);
+		TEST_RUN(test_bell_not_shared);
 	} else {
 		TEST_RUN(test_flood);
 		TEST_RUN(test_emfile);
