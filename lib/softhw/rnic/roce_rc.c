@@ -43,6 +43,7 @@ struct resource {
 
 /* A request that came in order behind a READ whose responses are not all out (a copy). */
 struct held {
+	struct held *next;
 	size_t len;
 	uint8_t buf[];
 };
@@ -83,8 +84,10 @@ struct roce_rc_qp {
 	uint32_t res_next;
 	uint32_t nsending;        /* resources with responses to send */
 	uint32_t burst_left;      /* READ response packets this turn may still send */
-	struct held **hold;       /* ROCE_RC_HOLD_MAX, allocated when first needed */
-	uint32_t hold_head, nhold;
+	struct held *hold_first, *hold_last; /* in PSN order */
+	uint32_t nhold;
+	size_t held;              /* bytes they take (records included), at most cfg.hold_bytes */
+	size_t pooled;            /* of which taken from cfg.hold_pool */
 	uint32_t hold_psn;        /* while nhold > 0: the PSN after the last held request */
 	bool nak_owed;            /* a request behind them was dropped: sequence NAK once they ran */
 	uint32_t ack_owed;
@@ -190,13 +193,60 @@ static void pop_head(struct roce_rc_qp *qp, enum roce_rc_status status)
 	complete(qp, &cqe);
 }
 
+/* Takes cost more bytes to hold: the QP's own up to ROCE_RC_HOLD_OWN, then the pool's. */
+static bool hold_charge(struct roce_rc_qp *qp, size_t cost)
+{
+	size_t over = qp->held + cost > ROCE_RC_HOLD_OWN ? qp->held + cost - ROCE_RC_HOLD_OWN : 0;
+	struct roce_rc_hold_pool *pool = qp->cfg.hold_pool;
+
+	if (qp->held + cost > qp->cfg.hold_bytes)
+		return false;
+	if (pool != NULL && over > qp->pooled) {
+		size_t need = over - qp->pooled;
+
+		if (__atomic_add_fetch(&pool->used, need, __ATOMIC_RELAXED) > pool->max) {
+			__atomic_sub_fetch(&pool->used, need, __ATOMIC_RELAXED);
+			return false;
+		}
+		qp->pooled += need;
+	}
+	qp->held += cost;
+	if (qp->held > qp->st.hold_peak)
+		qp->st.hold_peak = qp->held;
+	return true;
+}
+
+/* Gives back cost bytes held: what the pool lent beyond the QP's own goes back to it. */
+static void hold_release(struct roce_rc_qp *qp, size_t cost)
+{
+	size_t over;
+
+	qp->held -= cost;
+	over = qp->held > ROCE_RC_HOLD_OWN ? qp->held - ROCE_RC_HOLD_OWN : 0;
+	if (qp->pooled > over) {
+		__atomic_sub_fetch(&qp->cfg.hold_pool->used, qp->pooled - over, __ATOMIC_RELAXED);
+		qp->pooled = over;
+	}
+}
+
+/* The oldest held request, taken off the list (its bytes given back): the caller frees it. */
+static struct held *hold_pop(struct roce_rc_qp *qp)
+{
+	struct held *h = qp->hold_first;
+
+	qp->hold_first = h->next;
+	if (qp->hold_first == NULL)
+		qp->hold_last = NULL;
+	qp->nhold--;
+	hold_release(qp, sizeof(*h) + h->len);
+	return h;
+}
+
 /* The requests held behind READ responses are forgotten: the requester sends them again. */
 static void drop_held(struct roce_rc_qp *qp)
 {
-	while (qp->nhold > 0) {
-		free(qp->hold[qp->hold_head++ % ROCE_RC_HOLD_MAX]);
-		qp->nhold--;
-	}
+	while (qp->nhold > 0)
+		free(hold_pop(qp));
 }
 
 static void qp_error(struct roce_rc_qp *qp, int head_status)
@@ -952,27 +1002,34 @@ static void hold_request(struct roce_rc_qp *qp, const struct roce_pkt *pkt, cons
 {
 	uint32_t psn = pkt->bth.psn, span = 1;
 	int c = roce_psn_cmp(psn, qp->nhold != 0 ? qp->hold_psn : qp->epsn);
+	size_t cost = sizeof(struct held) + len;
 	struct held *h = NULL;
 
 	if (c < 0) {
 		qp->st.dup_requests++;
 		return;
 	}
-	if (c == 0 && qp->nhold < ROCE_RC_HOLD_MAX) {
-		if (qp->hold == NULL)
-			qp->hold = calloc(ROCE_RC_HOLD_MAX, sizeof(*qp->hold));
-		if (qp->hold != NULL)
-			h = malloc(sizeof(*h) + len);
+	if (c == 0 && hold_charge(qp, cost)) {
+		h = malloc(cost);
+		if (h == NULL)
+			hold_release(qp, cost);
 	}
 	if (h == NULL) {
 		qp->st.rx_dropped++;
+		qp->st.hold_dropped += c == 0;
 		if (!qp->nak_sent)
 			qp->nak_sent = qp->nak_owed = true;
 		return;
 	}
+	h->next = NULL;
 	h->len = len;
 	memcpy(h->buf, buf, len);
-	qp->hold[(qp->hold_head + qp->nhold++) % ROCE_RC_HOLD_MAX] = h;
+	if (qp->hold_last != NULL)
+		qp->hold_last->next = h;
+	else
+		qp->hold_first = h;
+	qp->hold_last = h;
+	qp->nhold++;
 	if (pkt->bth.opcode == ROCE_RC_READ_REQUEST && pkt->reth.len <= ROCE_RC_MAX_MSG)
 		span = npkts(pkt->reth.len, qp->cfg.mtu);
 	qp->hold_psn = roce_psn_add(psn, span);
@@ -1013,8 +1070,7 @@ static void respond(struct roce_rc_qp *qp, uint64_t now)
 		}
 		if (qp->nhold == 0)
 			break;
-		h = qp->hold[qp->hold_head++ % ROCE_RC_HOLD_MAX];
-		qp->nhold--;
+		h = hold_pop(qp);
 		if (roce_pkt_parse(h->buf, h->len, &pkt) == ROCE_PARSE_OK) /* (it parsed when it came) */
 			exec_request(qp, &pkt, now);
 		free(h);
@@ -1253,6 +1309,8 @@ struct roce_rc_qp *roce_rc_create(const struct roce_rc_cfg *cfg)
 	if (qp->cfg.read_burst == 0)
 		qp->cfg.read_burst = ROCE_RC_BURST;
 	qp->burst_left = qp->cfg.read_burst;
+	if (qp->cfg.hold_bytes == 0)
+		qp->cfg.hold_bytes = ROCE_RC_HOLD_BYTES;
 	return qp;
 }
 
@@ -1261,7 +1319,6 @@ void roce_rc_destroy(struct roce_rc_qp *qp)
 	if (qp == NULL)
 		return;
 	drop_held(qp);
-	free(qp->hold);
 	free(qp->sq);
 	free(qp->res);
 	free(qp);

@@ -23,7 +23,11 @@
 #define ROCE_RC_ACKREQ_EVERY 64 /* AckReq on a non-final packet after this many without */
 #define ROCE_RC_MAX_MSG (1u << 31)
 #define ROCE_RC_BURST 256     /* READ response packets a turn (roce_rc_poll) at most: a long READ leaves the thread to other QPs */
-#define ROCE_RC_HOLD_MAX 256  /* requests held behind READ responses still to go (more are dropped, NAKed) */
+/* Requests held behind READ responses still to go, bytes (datagram and record) per QP at most:
+ * a window of 1024 full packets at MTU 4096, softdoca's widest requester window (more: dropped,
+ * NAKed). The first ROCE_RC_HOLD_OWN of them are the QP's own, the rest comes from its pool. */
+#define ROCE_RC_HOLD_BYTES (1024u * (4096 + 128))
+#define ROCE_RC_HOLD_OWN (256u * (4096 + 128))
 #define ROCE_RC_REF_MIN 1024 /* payloads from this size go to emit_ref (smaller ones: a copy is cheaper than a piece) */
 
 enum roce_rc_op {
@@ -135,6 +139,15 @@ struct roce_rc_ops {
 	void (*complete)(void *ctx, const struct roce_rc_cqe *cqe);
 };
 
+/*
+ * Bytes the responders of several QPs (a port's) hold beyond ROCE_RC_HOLD_OWN each, together:
+ * a peer that floods many QPs behind long READs cannot make them hold more than this. used is
+ * updated atomically; the caller sets max and keeps the pool until its QPs are destroyed.
+ */
+struct roce_rc_hold_pool {
+	size_t used, max;
+};
+
 struct roce_rc_cfg {
 	uint32_t qpn, dest_qpn;  /* 24 bits */
 	uint32_t sq_psn;         /* first PSN this side sends */
@@ -151,6 +164,8 @@ struct roce_rc_cfg {
 	uint32_t ack_every;      /* responder: ACK after this many unacknowledged packets (0: 16) */
 	uint64_t ack_delay_ns;   /* responder: or when the oldest is this old (0: 100 us) */
 	uint32_t read_burst;     /* responder: READ response packets a turn at most (0: ROCE_RC_BURST) */
+	uint32_t hold_bytes;     /* responder: bytes held behind READ responses at most (0: ROCE_RC_HOLD_BYTES) */
+	struct roce_rc_hold_pool *hold_pool; /* optional: what it holds beyond ROCE_RC_HOLD_OWN comes from here */
 	uint16_t pkey;           /* 0: default 0xffff */
 	const struct roce_rc_ops *ops;
 	void *ctx;
@@ -168,6 +183,8 @@ struct roce_rc_stats {
 	uint64_t dup_requests;    /* requests with a PSN already executed */
 	uint64_t read_replays, atomic_replays;
 	uint64_t dup_responses;   /* responses for PSNs already received, ignored */
+	uint64_t hold_dropped;    /* requests in order behind READ responses dropped: no room to hold them */
+	uint64_t hold_peak;       /* the most bytes held behind READ responses at once */
 };
 
 struct roce_rc_qp;
