@@ -659,6 +659,11 @@ static bool a_rnr_3(void)
 	return roce_rc_get_stats(sides[0].qp)->rnr_rcvd >= 3;
 }
 
+static bool a_has_4(void)
+{
+	return sides[0].nscq >= 4;
+}
+
 static void test_rnr(void)
 {
 	struct roce_rc_wr w = { .wr_id = 1, .op = ROCE_RC_OP_SEND, .len = 3000 };
@@ -1251,6 +1256,156 @@ static void test_read_turns(void)
 }
 
 /*
+ * A requester that pipelines within its own window: two READs of 256 packets each, then two
+ * WRITEs of 256 packets, all posted at once. The first READ's responses take the responder's
+ * turn; the second READ's wait for the next one, and the WRITEs behind it are held meanwhile:
+ * as many packets as the requester's window has left (up to window - 1). Returns B's stats.
+ */
+static const struct roce_rc_stats *read_pipeline(uint32_t mtu, uint32_t window, uint64_t seed)
+{
+	const uint32_t len = 256 * mtu;
+	struct roce_rc_wr wr = { 0 };
+
+	setup_window = window;
+	pair_setup(mtu, 0x40, 0x50, 7, 7, seed);
+	setup_window = 0;
+	fill(sides[0].local, MEM_SZ);
+	fill(sides[1].mem, MEM_SZ);
+	for (uint32_t i = 0; i < 4; i++) {
+		wr.wr_id = i;
+		wr.op = i < 2 ? ROCE_RC_OP_READ : ROCE_RC_OP_WRITE;
+		wr.local = sides[0].local + (size_t)i * len;
+		wr.len = len;
+		wr.remote_va = MEM_VA + (uint64_t)i * len;
+		wr.rkey = 0x101;
+		CHECK(roce_rc_post(sides[0].qp, &wr));
+	}
+	CHECK(run(a_has_4, 10000000000ull));
+	CHECK(memcmp(sides[0].local, sides[1].mem, 4 * (size_t)len) == 0);
+	for (unsigned int i = 0; i < 4 && i < sides[0].nscq; i++)
+		CHECK(sides[0].scq[i].wr_id == i && sides[0].scq[i].status == ROCE_RC_WC_SUCCESS);
+	return roce_rc_get_stats(sides[1].qp);
+}
+
+/*
+ * softdoca's requester window is up to 1024 PSNs (roce_path.c, ROCE_WINDOW_MAX; 1024 at MTU 1024
+ * with a 4 MiB receive buffer): with READs pipelined ahead of WRITEs, up to 1023 packets may
+ * wait behind READ responses. Holding them costs no retransmission and no NAK.
+ */
+static void test_read_pipeline(void)
+{
+	static const uint32_t windows[] = { 128, 256, 455, 1024 };
+
+	for (unsigned int m = 2; m < 5; m += 2)
+		for (unsigned int w = 0; w < 4; w++) {
+			const struct roce_rc_stats *b = read_pipeline(mtus[m], windows[w], 0x9e11u + w);
+			const struct roce_rc_stats *a = roce_rc_get_stats(sides[0].qp);
+
+			fprintf(stderr, " mtu %u window %u: B held %llu bytes at most, dropped %llu, NAK-seq %llu; "
+				"A retransmitted %llu, %llu timeouts, %.2f ms simulated\n", mtus[m], windows[w],
+				(unsigned long long)b->hold_peak, (unsigned long long)b->rx_dropped,
+				(unsigned long long)b->nak_seq_sent, (unsigned long long)a->retransmits,
+				(unsigned long long)a->timeouts, (double)(now - 1000000) / 1e6);
+			CHECK(b->rx_dropped == 0 && b->nak_seq_sent == 0 && b->hold_dropped == 0);
+			CHECK(a->retransmits == 0 && a->timeouts == 0);
+			/* the widest window has the WRITEs wait: 512 packets, more than the 256 of old */
+			CHECK(windows[w] != 1024 || b->hold_peak > 512 * (size_t)mtus[m]);
+		}
+}
+
+/*
+ * A peer that floods a QP behind a long READ: 200 000 zero-length WRITEs in PSN order (48 bytes
+ * each held, the cheapest to send). The responder holds ROCE_RC_HOLD_BYTES of them at most,
+ * drops the rest, runs the held ones once the READ's responses are out and NAKs the first it
+ * dropped, once. With a pool (a port's) of 1 MiB shared by two QPs, the first takes it all
+ * beyond its own ROCE_RC_HOLD_OWN, the second holds only its own, and the pool is whole again
+ * once their held requests ran.
+ */
+static struct roce_rc_qp *flood_qp(uint32_t qpn, struct roce_rc_hold_pool *pool)
+{
+	struct roce_rc_cfg cfg = {
+		.qpn = qpn, .dest_qpn = 0x44, .mtu = 1024, .timeout = 17, .retry_cnt = 7, .rnr_retry = 7,
+		.max_rd_atomic = 1, .max_dest_rd_atomic = 4, .sq_depth = 4, .read_burst = TURN_BURST,
+		.hold_pool = pool, .ops = &turn_ops, .ctx = &sides[0],
+	};
+
+	return roce_rc_create(&cfg);
+}
+
+/* A READ of 1 MiB at PSN 0, then n zero-length WRITEs behind it; then its turns, to the end. */
+static const struct roce_rc_stats *flood(struct roce_rc_qp *qp, uint32_t qpn, uint32_t n)
+{
+	turn_feed(qp, qpn, ROCE_RC_READ_REQUEST, 0, MEM_VA, 1u << 20, NULL);
+	for (uint32_t i = 0; i < n; i++)
+		turn_feed(qp, qpn, ROCE_RC_WRITE_ONLY, 1024 + i, MEM_VA, 0, NULL);
+	return roce_rc_get_stats(qp);
+}
+
+static void drain(struct roce_rc_qp *qp)
+{
+	for (int turns = 0; turns < 100 && roce_rc_poll(qp, now) == now; turns++)
+		now += 1000;
+}
+
+static void test_hold_flood(void)
+{
+	const uint32_t n = 200000;
+	struct roce_rc_hold_pool pool = { .max = 1u << 20 };
+	const struct roce_rc_stats *st;
+	struct roce_rc_qp *a, *b, *c;
+	uint64_t held, peak_a;
+
+	pair_setup(1024, 0, 0, 6, 6, 15); /* only for side 0's memory */
+	nturn = 0;
+	a = flood_qp(0x11, NULL);
+	CHECK(a != NULL);
+	if (a == NULL)
+		return;
+	st = flood(a, 0x11, n);
+	held = n - st->rx_dropped;
+	fprintf(stderr, " %u WRITEs behind a READ: %llu held (%llu bytes at most), %llu dropped\n", n,
+		(unsigned long long)held, (unsigned long long)st->hold_peak,
+		(unsigned long long)st->rx_dropped);
+	CHECK(st->hold_peak <= ROCE_RC_HOLD_BYTES && st->hold_peak > ROCE_RC_HOLD_BYTES - 64);
+	CHECK(st->hold_dropped == 1 && st->rx_dropped > n / 2 && st->nak_seq_sent == 0);
+	drain(a);
+	/* the held ones ran (one ACK for them), then the NAK for the first dropped, once */
+	CHECK(st->nak_seq_sent == 1 && !roce_rc_in_error(a));
+	CHECK(turn_find(0, 0x44, ROCE_RC_ACK, 1024 + (uint32_t)held) < nturn || nturn > TURN_MAX);
+	CHECK(roce_rc_poll(a, now) == ROCE_RC_NO_DEADLINE);
+	roce_rc_destroy(a);
+
+	/* two QPs of a port, its pool 1 MiB */
+	a = flood_qp(0x11, &pool);
+	b = flood_qp(0x12, &pool);
+	CHECK(a != NULL && b != NULL);
+	if (a == NULL || b == NULL)
+		return;
+	peak_a = flood(a, 0x11, n)->hold_peak;
+	CHECK(peak_a <= ROCE_RC_HOLD_OWN + pool.max && peak_a > ROCE_RC_HOLD_OWN + pool.max - 64);
+	CHECK(pool.used <= pool.max && pool.used > pool.max - 64);
+	st = flood(b, 0x12, n);
+	CHECK(st->hold_peak <= ROCE_RC_HOLD_OWN && st->hold_peak > ROCE_RC_HOLD_OWN - 64);
+	fprintf(stderr, " two QPs, a pool of %zu bytes: the first held %llu bytes, the second %llu\n",
+		pool.max, (unsigned long long)peak_a, (unsigned long long)st->hold_peak);
+	drain(a);
+	drain(b);
+	CHECK(pool.used == 0);
+	CHECK(!roce_rc_in_error(a) && !roce_rc_in_error(b));
+	roce_rc_destroy(a);
+	roce_rc_destroy(b);
+	/* a QP destroyed with requests held gives their bytes back too */
+	c = flood_qp(0x13, &pool);
+	CHECK(c != NULL);
+	if (c == NULL)
+		return;
+	flood(c, 0x13, 30000);
+	CHECK(pool.used > 0);
+	roce_rc_destroy(c);
+	CHECK(pool.used == 0);
+}
+
+/*
  * Go-back-N after a READ X and a WRITE W behind it: X asked again from PSN 10 (a replay longer
  * than a turn), then W again. W's duplicate owes its ACK; the replay's responses (PSNs below W)
  * do not acknowledge it, so the ACK goes once the replay is out, instead of the requester
@@ -1707,6 +1862,8 @@ int main(void)
 	TEST_RUN(test_fence);
 	TEST_RUN(test_rxe_frames);
 	TEST_RUN(test_read_turns);
+	TEST_RUN(test_read_pipeline);
+	TEST_RUN(test_hold_flood);
 	TEST_RUN(test_read_replay_keeps_ack);
 	TEST_RUN(test_ack_before_nak);
 	TEST_RUN(test_rxe_answers);
