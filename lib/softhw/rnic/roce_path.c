@@ -65,6 +65,7 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_ROCE);
 #define ROCE_RD_ATOMIC 16
 #define ROCE_WINDOW_MAX 1024   /* requester window in PSNs at most (the engine's default, as rxe: 128) */
 #define ROCE_SQ_DEPTH 1024
+#define ROCE_HOLD_POOL (64u << 20) /* what a port's qps hold behind READ responses beyond their own, together */
 #define ROCE_RX_BATCH 128      /* datagrams per drain: room for two coalesced receives (ROCE_PORT_GRO_SEGS) */
 #define ROCE_TX_BATCH 64       /* datagrams gathered for one sendmmsg */
 #define ROCE_TX_BYTES (128 << 10) /* their bytes, back to back (runs of one size go out as one UDP GSO send) */
@@ -102,6 +103,7 @@ struct roce_lport {
 	uint32_t ip;               /* host order */
 	uint8_t mtu_log;           /* the path MTU its interface allows (log2) */
 	uint32_t window;           /* the requester window its qps use (PSNs) */
+	struct roce_rc_hold_pool hold_pool; /* its qps' responders share it (ROCE_HOLD_POOL) */
 	struct roce_port *port;
 	struct roce_qp *qps;       /* this address's qps (ports.lock) */
 	struct roce_port_msg *msgs; /* a receive batch (rx) */
@@ -341,6 +343,7 @@ static struct roce_lport *lport_get(const struct softhw_function *fn, doca_error
 	lp->mtu_log = if_mtu_log(ip);
 	roce_port_use_gro(lp->port); /* lport_drain offers ROCE_RX_BATCH msgs */
 	lp->window = roce_window(roce_port_rcvbuf(lp->port), 1u << lp->mtu_log);
+	lp->hold_pool.max = ROCE_HOLD_POOL;
 	lp->link.id = RNIC_PATH_ROCE;
 	lp->link.kind = (uint8_t)ports.n;
 	lp->cm = (struct roce_cm_local){.port = lp->port, .lock = &lp->lock, .ip = ip, .mtu_log = lp->mtu_log};
@@ -1180,6 +1183,7 @@ static bool qp_start(struct rnic_qp *qp, bool established, bool service)
 		.max_dest_rd_atomic = s->verbs ? s->verbs_dest_rd : ROCE_RD_ATOMIC,
 		.sq_depth = ROCE_SQ_DEPTH,
 		.window = s->lp->window,
+		.hold_pool = &s->lp->hold_pool,
 		.ops = &rc_ops,
 		.ctx = s,
 	};
@@ -1996,19 +2000,20 @@ static void roce_off(struct rnic_qp *qp)
 static void log_stats(const struct roce_qp *s)
 {
 	const struct roce_rc_stats *st = roce_rc_get_stats(s->rc);
-	char line[512];
+	char line[768];
 
 	snprintf(line, sizeof(line),
 		 "RoCEv2 QP 0x%06x stats: path_mtu %u tx_pkts %llu rx_pkts %llu rx_dropped %llu retransmits %llu "
 		 "timeouts %llu fast_retries %llu nak_seq_sent %llu nak_seq_rcvd %llu rnr_sent %llu rnr_rcvd %llu "
-		 "dup_requests %llu read_replays %llu atomic_replays %llu",
+		 "dup_requests %llu read_replays %llu atomic_replays %llu hold_dropped %llu hold_peak %llu",
 		 s->qpn, (unsigned)s->mtu, (unsigned long long)st->tx_pkts, (unsigned long long)st->rx_pkts,
 		 (unsigned long long)st->rx_dropped, (unsigned long long)st->retransmits,
 		 (unsigned long long)st->timeouts, (unsigned long long)st->fast_retries,
 		 (unsigned long long)st->nak_seq_sent, (unsigned long long)st->nak_seq_rcvd,
 		 (unsigned long long)st->rnr_sent, (unsigned long long)st->rnr_rcvd,
 		 (unsigned long long)st->dup_requests, (unsigned long long)st->read_replays,
-		 (unsigned long long)st->atomic_replays);
+		 (unsigned long long)st->atomic_replays, (unsigned long long)st->hold_dropped,
+		 (unsigned long long)st->hold_peak);
 	SDK_LOG_DBG("%s", line);
 	if (getenv("SOFTDOCA_ROCE_STATS") != NULL)
 		fprintf(stderr, "softdoca: %s\n", line);
