@@ -1016,7 +1016,8 @@ static void hold_request(struct roce_rc_qp *qp, const struct roce_pkt *pkt, cons
 	}
 	if (h == NULL) {
 		qp->st.rx_dropped++;
-		qp->st.hold_dropped += c == 0;
+		if (c == 0)
+			qp->st.hold_dropped++;
 		if (!qp->nak_sent)
 			qp->nak_sent = qp->nak_owed = true;
 		return;
@@ -1050,7 +1051,9 @@ static struct resource *first_sending(struct roce_rc_qp *qp)
 
 /*
  * The responder's turn: READ responses, oldest first, as many as the turn has left; once they
- * are all out, the requests held behind them run, in order (a READ among them starts its own).
+ * are all out, the requests held behind them run, in order (a READ among them starts its own),
+ * each one packet of the turn too: thousands of small ones held must not keep the thread from
+ * the other QPs either.
  */
 static void respond(struct roce_rc_qp *qp, uint64_t now)
 {
@@ -1070,6 +1073,9 @@ static void respond(struct roce_rc_qp *qp, uint64_t now)
 		}
 		if (qp->nhold == 0)
 			break;
+		if (qp->burst_left == 0)
+			return; /* the turn is over */
+		qp->burst_left--;
 		h = hold_pop(qp);
 		if (roce_pkt_parse(h->buf, h->len, &pkt) == ROCE_PARSE_OK) /* (it parsed when it came) */
 			exec_request(qp, &pkt, now);
@@ -1094,7 +1100,7 @@ static void rx_request(struct roce_rc_qp *qp, const struct roce_pkt *pkt, const 
 		rx_duplicate(qp, pkt);
 		return;
 	}
-	if (qp->nsending > 0) {
+	if (qp->nsending > 0 || qp->nhold > 0) {
 		hold_request(qp, pkt, buf, len);
 		return;
 	}
@@ -1140,7 +1146,7 @@ void roce_rc_rx(struct roce_rc_qp *qp, uint64_t now, const uint8_t *buf, size_t 
 	}
 	if (request) {
 		rx_request(qp, &pkt, buf, len, now);
-		if (qp->nsending > 0)
+		if (qp->nsending > 0 || qp->nhold > 0)
 			respond(qp, now); /* what this turn has left */
 	} else if (op >= ROCE_RC_READ_RESP_FIRST && op <= ROCE_RC_ATOMIC_ACK)
 		rx_response(qp, &pkt, now);
@@ -1191,8 +1197,8 @@ uint64_t roce_rc_poll(struct roce_rc_qp *qp, uint64_t now)
 		next = qp->rto_at;
 	if (qp->rnr_at < next)
 		next = qp->rnr_at;
-	if (qp->nsending > 0)
-		next = now; /* responses wait for the next turn */
+	if (qp->nsending > 0 || qp->nhold > 0)
+		next = now; /* responses or held requests wait for the next turn */
 	return next;
 }
 
@@ -1252,12 +1258,12 @@ void roce_rc_set_error(struct roce_rc_qp *qp)
 
 bool roce_rc_acks_owed(const struct roce_rc_qp *qp)
 {
-	return !qp->error && qp->nsending == 0 && (qp->ack_owed != 0 || qp->ack_now);
+	return !qp->error && qp->nsending == 0 && qp->nhold == 0 && (qp->ack_owed != 0 || qp->ack_now);
 }
 
 bool roce_rc_unacked(const struct roce_rc_qp *qp)
 {
-	return !qp->error && (qp->una != qp->hi_psn || qp->nsending > 0);
+	return !qp->error && (qp->una != qp->hi_psn || qp->nsending > 0 || qp->nhold > 0);
 }
 
 bool roce_rc_in_error(const struct roce_rc_qp *qp)

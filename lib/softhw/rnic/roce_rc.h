@@ -206,9 +206,10 @@ void roce_rc_rx(struct roce_rc_qp *qp, uint64_t now, const uint8_t *buf, size_t 
 
 /*
  * Runs the timers, sends owed ACKs and whatever the send window allows, and the responder's
- * next ROCE_RC_BURST READ responses. Returns when it next wants to be polled (absolute, same
- * clock as now) or ROCE_RC_NO_DEADLINE; now itself when READ responses wait for the next turn
- * (poll again soon, after the other QPs had theirs).
+ * next ROCE_RC_BURST READ responses (or requests held behind them). Returns when it next wants
+ * to be polled (absolute, same clock as now) or ROCE_RC_NO_DEADLINE; now itself when READ
+ * responses or held requests wait for the next turn (poll again soon, after the other QPs had
+ * theirs).
  */
 uint64_t roce_rc_poll(struct roce_rc_qp *qp, uint64_t now);
 
@@ -227,7 +228,7 @@ bool roce_rc_in_error(const struct roce_rc_qp *qp);
 /* The responder owes an ACK for requests it executed, and only that (the next poll sends it). */
 bool roce_rc_acks_owed(const struct roce_rc_qp *qp);
 /* The requester sent requests the peer has not acknowledged yet (their ACKs may still come), or
- * the responder has READ responses still to send. */
+ * the responder has READ responses still to send or requests held behind them to run. */
 bool roce_rc_unacked(const struct roce_rc_qp *qp);
 const struct roce_rc_stats *roce_rc_get_stats(const struct roce_rc_qp *qp);
 const char *roce_rc_status_name(enum roce_rc_status status);

@@ -1316,8 +1316,8 @@ static void test_read_pipeline(void)
 /*
  * A peer that floods a QP behind a long READ: 200 000 zero-length WRITEs in PSN order (48 bytes
  * each held, the cheapest to send). The responder holds ROCE_RC_HOLD_BYTES of them at most,
- * drops the rest, runs the held ones once the READ's responses are out and NAKs the first it
- * dropped, once. With a pool (a port's) of 1 MiB shared by two QPs, the first takes it all
+ * drops the rest, runs the held ones once the READ's responses are out, a turn's worth at a
+ * time, and NAKs the first it dropped, once. With a pool (a port's) of 1 MiB shared by two QPs, the first takes it all
  * beyond its own ROCE_RC_HOLD_OWN, the second holds only its own, and the pool is whole again
  * once their held requests ran.
  */
@@ -1341,10 +1341,14 @@ static const struct roce_rc_stats *flood(struct roce_rc_qp *qp, uint32_t qpn, ui
 	return roce_rc_get_stats(qp);
 }
 
-static void drain(struct roce_rc_qp *qp)
+/* Polls qp until nothing waits for a turn; returns how many turns that took. */
+static unsigned int drain(struct roce_rc_qp *qp)
 {
-	for (int turns = 0; turns < 100 && roce_rc_poll(qp, now) == now; turns++)
+	unsigned int turns = 1;
+
+	for (; turns < 100000 && roce_rc_poll(qp, now) == now; turns++)
 		now += 1000;
+	return turns;
 }
 
 static void test_hold_flood(void)
@@ -1354,6 +1358,7 @@ static void test_hold_flood(void)
 	const struct roce_rc_stats *st;
 	struct roce_rc_qp *a, *b, *c;
 	uint64_t held, peak_a;
+	unsigned int turns;
 
 	pair_setup(1024, 0, 0, 6, 6, 15); /* only for side 0's memory */
 	nturn = 0;
@@ -1368,8 +1373,10 @@ static void test_hold_flood(void)
 		(unsigned long long)st->rx_dropped);
 	CHECK(st->hold_peak <= ROCE_RC_HOLD_BYTES && st->hold_peak > ROCE_RC_HOLD_BYTES - 64);
 	CHECK(st->hold_dropped == 1 && st->rx_dropped > n / 2 && st->nak_seq_sent == 0);
-	drain(a);
-	/* the held ones ran (one ACK for them), then the NAK for the first dropped, once */
+	turns = drain(a);
+	/* the held ones ran, read_burst of them a turn at most, as the READ's responses before
+	 * them, one ACK for them, then the NAK for the first dropped, once */
+	CHECK(turns + 1 >= (1024 + held) / TURN_BURST); /* (the first turn was roce_rc_rx's) */
 	CHECK(st->nak_seq_sent == 1 && !roce_rc_in_error(a));
 	CHECK(turn_find(0, 0x44, ROCE_RC_ACK, 1024 + (uint32_t)held) < nturn || nturn > TURN_MAX);
 	CHECK(roce_rc_poll(a, now) == ROCE_RC_NO_DEADLINE);
