@@ -84,6 +84,7 @@ struct roce_rc_qp {
 	uint32_t res_next;
 	uint32_t nsending;        /* resources with responses to send */
 	uint32_t burst_left;      /* READ response packets this turn may still send */
+	uint32_t hold_left;       /* held requests this turn may still run (read_burst a turn too) */
 	struct held *hold_first, *hold_last; /* in PSN order */
 	uint32_t nhold;
 	size_t held;              /* bytes they take (records included), at most cfg.hold_bytes */
@@ -1052,8 +1053,9 @@ static struct resource *first_sending(struct roce_rc_qp *qp)
 /*
  * The responder's turn: READ responses, oldest first, as many as the turn has left; once they
  * are all out, the requests held behind them run, in order (a READ among them starts its own),
- * each one packet of the turn too: thousands of small ones held must not keep the thread from
- * the other QPs either.
+ * as many as the turn has left of its own count for them: thousands of small ones held must
+ * not keep the thread from the other QPs either. (Counted apart from the responses, so a READ
+ * held behind a READ starts as soon as the one before is out, as before.)
  */
 static void respond(struct roce_rc_qp *qp, uint64_t now)
 {
@@ -1073,9 +1075,9 @@ static void respond(struct roce_rc_qp *qp, uint64_t now)
 		}
 		if (qp->nhold == 0)
 			break;
-		if (qp->burst_left == 0)
+		if (qp->hold_left == 0)
 			return; /* the turn is over */
-		qp->burst_left--;
+		qp->hold_left--;
 		h = hold_pop(qp);
 		if (roce_pkt_parse(h->buf, h->len, &pkt) == ROCE_PARSE_OK) /* (it parsed when it came) */
 			exec_request(qp, &pkt, now);
@@ -1161,7 +1163,7 @@ uint64_t roce_rc_poll(struct roce_rc_qp *qp, uint64_t now)
 	if (qp->error)
 		return next;
 	/* responder: a new turn of READ responses (and the requests held behind them) */
-	qp->burst_left = qp->cfg.read_burst;
+	qp->burst_left = qp->hold_left = qp->cfg.read_burst;
 	respond(qp, now);
 	if (qp->error)
 		return next;
@@ -1314,7 +1316,7 @@ struct roce_rc_qp *roce_rc_create(const struct roce_rc_cfg *cfg)
 	qp->rto_at = qp->rnr_at = ROCE_RC_NO_DEADLINE;
 	if (qp->cfg.read_burst == 0)
 		qp->cfg.read_burst = ROCE_RC_BURST;
-	qp->burst_left = qp->cfg.read_burst;
+	qp->burst_left = qp->hold_left = qp->cfg.read_burst;
 	if (qp->cfg.hold_bytes == 0)
 		qp->cfg.hold_bytes = ROCE_RC_HOLD_BYTES;
 	return qp;

