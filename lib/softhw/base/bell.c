@@ -63,14 +63,35 @@ static bool bound_live(const char *path)
 }
 
 /*
+ * Is entry e of d a name kept by a process of ours that is gone, with nothing receiving there?
+ * Another user's entries, and symlinks, cost one fstatat and are never followed: anyone can
+ * fill /tmp with such names, and each one judged costs a kill and a connect.
+ */
+static bool dead_name(DIR *d, const struct dirent *e, pid_t self, uid_t me, char *path, size_t room)
+{
+	struct stat st;
+	int pid;
+	char c;
+
+	if (sscanf(e->d_name, ".softdoca-bell-%d-%c", &pid, &c) != 2 || pid <= 0 || pid == self ||
+	    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != me)
+		return false;
+	if (kill(pid, 0) == 0 || errno != ESRCH)
+		return false;
+	/* (the pid may be of another pid namespace sharing this /tmp) */
+	return (size_t)snprintf(path, room, "%s/%s/b", tmp_dir(), e->d_name) < room && !bound_live(path);
+}
+
+/*
  * A name kept for a PE's life stays behind when its process ends without destroying the PE
- * (an exit, a crash): the first kept name of each process removes those of our user whose
- * receiving end is gone (the pid in the name no longer runs, and nothing receives there).
+ * (an exit, a crash): the first doorbell of each process removes those of our user whose
+ * receiving end is gone (dead_name).
  */
 static void sweep_dead(void)
 {
 	static pid_t swept;
 	const pid_t self = getpid();
+	const uid_t me = geteuid();
 	char path[PATH_MAX];
 	DIR *d;
 	struct dirent *e;
@@ -79,19 +100,15 @@ static void sweep_dead(void)
 		return;
 	while ((e = readdir(d)) != NULL) {
 		struct stat st;
-		int pid, dfd;
-		char c;
+		int dfd;
 
-		if (sscanf(e->d_name, ".softdoca-bell-%d-%c", &pid, &c) != 2 || pid <= 0 || pid == self ||
-		    kill(pid, 0) == 0 || errno != ESRCH ||
-		    (size_t)snprintf(path, sizeof(path), "%s/%s/b", tmp_dir(), e->d_name) >= sizeof(path) ||
-		    bound_live(path)) /* (the pid may be of another pid namespace sharing this /tmp) */
+		if (!dead_name(d, e, self, me, path, sizeof(path)))
 			continue;
 		dfd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (dfd < 0)
 			continue;
 		/* ours alone: in a sticky /tmp nobody else can swap the entry before its removal */
-		if (fstat(dfd, &st) == 0 && st.st_uid == geteuid()) {
+		if (fstat(dfd, &st) == 0 && st.st_uid == me) {
 			(void)unlinkat(dfd, "b", 0);
 			(void)unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
 		}

@@ -15,6 +15,8 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -297,6 +299,87 @@ static void test_bell_names_swept(void)
 	close(p[1]);
 }
 
+/* Connects to a path holding connect_watch are counted (test_bell_sweep_foreign). */
+static const char *connect_watch;
+static int connect_watched;
+
+int connect(int fd, const struct sockaddr *a, socklen_t len)
+{
+	const size_t off = offsetof(struct sockaddr_un, sun_path);
+
+	if (connect_watch != NULL && a->sa_family == AF_UNIX && len > off &&
+	    memmem(((const struct sockaddr_un *)a)->sun_path, len - off, connect_watch, strlen(connect_watch)) != NULL)
+		connect_watched++;
+	return (int)syscall(SYS_connect, fd, a, len);
+}
+
+/* A pid that ran and is gone (reaped). */
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(0);
+	CHECK(pid > 0 && waitpid(pid, NULL, 0) == pid);
+	return pid;
+}
+
+/*
+ * Names in $TMPDIR shaped like a dead process's kept doorbell but another user's (anyone can
+ * make them in /tmp): a directory, and a symlink to a directory of ours. The sweep leaves them,
+ * without a connect through them (each would cost the sweep a kill and a connect, and a
+ * symlink would have it resolve a path the other user chose); a dead name of ours goes.
+ */
+static void test_bell_sweep_foreign(void)
+{
+	char tmp[] = "/tmp/softdoca-sweep-XXXXXX", dir[sizeof(tmp) + 64], link[sizeof(dir)], ours[sizeof(dir)],
+	     target[sizeof(dir)];
+	const pid_t gone = dead_pid();
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	int s, status;
+	pid_t pid;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "  (not root: no other user to make the names)\n");
+		return;
+	}
+	CHECK(mkdtemp(tmp) != NULL && chmod(tmp, 01777) == 0);
+	snprintf(dir, sizeof(dir), "%s/.softdoca-bell-%d-foreign1", tmp, (int)gone);
+	snprintf(link, sizeof(link), "%s/.softdoca-bell-%d-foreign2", tmp, (int)gone);
+	snprintf(target, sizeof(target), "%s/target", tmp);
+	snprintf(ours, sizeof(ours), "%s/.softdoca-bell-%d-ours", tmp, (int)gone);
+	CHECK(mkdir(dir, 0755) == 0 && chown(dir, 65534, 65534) == 0);
+	CHECK(mkdir(target, 0700) == 0 && symlink(target, link) == 0 && lchown(link, 65534, 65534) == 0);
+	/* ours: a receiving end bound there, then closed (nothing receives) */
+	CHECK(mkdir(ours, 0700) == 0);
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s/b", ours);
+	s = socket(AF_UNIX, SOCK_DGRAM, 0);
+	CHECK(s >= 0 && bind(s, (struct sockaddr *)&a, sizeof(a)) == 0);
+	close(s);
+	pid = fork();
+	if (pid == 0) { /* a fresh process: its first doorbell sweeps */
+		struct softhw_bell_name n;
+		int r, l;
+
+		setenv("TMPDIR", tmp, 1);
+		connect_watch = "foreign";
+		if (softhw_bell_open_named(&r, &l, &n) != 0)
+			_exit(2);
+		softhw_bell_unname(&n);
+		_exit(connect_watched == 0 ? 0 : 1);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+	CHECK(WEXITSTATUS(status) == 0);
+	CHECK(access(dir, F_OK) == 0 && access(target, F_OK) == 0);
+	CHECK(access(ours, F_OK) != 0 && errno == ENOENT);
+	(void)unlink(a.sun_path);
+	(void)rmdir(ours);
+	(void)rmdir(dir);
+	(void)unlink(link);
+	(void)rmdir(target);
+	CHECK(rmdir(tmp) == 0);
+}
+
 /* A peer that scribbles over the segment breaks only the channel: the receiver sees -1. */
 static void test_corrupt_peer(void)
 {
@@ -404,6 +487,7 @@ int main(void)
 	TEST_RUN(test_bell_unreachable);
 	TEST_RUN(test_bell_ringers);
 	TEST_RUN(test_bell_names_swept);
+	TEST_RUN(test_bell_sweep_foreign);
 	TEST_RUN(test_corrupt_peer);
 	TEST_RUN(test_attach_refused);
 	TEST_RUN(test_across_fork);
