@@ -166,7 +166,8 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 		__atomic_store_n(&conn->remote_consumers, rc, __ATOMIC_RELEASE);
 		/* Our PE is the one to ring when the consumer frees slots of producers waiting on it. */
 		bell = conn->ep->hw->bell_ringer(&pe->bell_name, pe->share_fd);
-		send_consumer_msg(conn, COMCH_WIRE_CONSUMER_ACK, rc->id, 0, NULL, &bell, bell >= 0 ? 1 : 0);
+		/* an ACK without a doorbell is ignored: the consumer would never run (the shared end: logged) */
+		send_consumer_msg(conn, COMCH_WIRE_CONSUMER_ACK, rc->id, 0, NULL, bell >= 0 ? &bell : &pe->share_fd, 1);
 		conn->ep->hw->close(bell);
 		return true;
 	}

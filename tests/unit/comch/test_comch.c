@@ -867,6 +867,17 @@ static void fp_send_err(struct doca_comch_producer_task_send *t, union doca_data
 	doca_task_free(doca_comch_producer_task_send_as_task(t));
 }
 
+/* FP_NO_RINGER: the client makes its hello's doorbell end, then no more (out of descriptors) */
+static struct softhw_comch_ops no_ringer_ops;
+static int (*real_ringer)(const struct softhw_bell_name *name, int shared);
+
+static int ringer_once(const struct softhw_bell_name *name, int shared)
+{
+	static int made;
+
+	return made++ == 0 ? real_ringer(name, shared) : -1;
+}
+
 static void child_fp_client(void)
 {
 	struct doca_dev *dev = open_pci("b1:00.0");
@@ -877,6 +888,12 @@ static void child_fp_client(void)
 	uint32_t sent = 0, id = 0;
 
 	CHECK_OK(doca_comch_client_create(dev, "unit_fp", &fp.cl));
+	if (getenv("FP_NO_RINGER") != NULL) {
+		no_ringer_ops = *fp.cl->ep.hw;
+		real_ringer = no_ringer_ops.bell_ringer;
+		no_ringer_ops.bell_ringer = ringer_once;
+		fp.cl->ep.hw = &no_ringer_ops;
+	}
 	ctx = doca_comch_client_as_ctx(fp.cl);
 	CHECK_OK(doca_pe_create(&fp.pe));
 	CHECK_OK(doca_pe_create(&fp.fp_pe));
@@ -2721,6 +2738,18 @@ int main(int argc, char **argv)
 
 		wait_ok(server, "fp_server");
 		wait_ok(client, "fp_client");
+	}
+	{
+		/* the client can make no doorbell end of its own for the consumer's ACK: the consumer
+		 * still runs (it gets the client PE's shared one) */
+		pid_t server, client;
+
+		setenv("FP_NO_RINGER", "1", 1);
+		server = spawn("fp_server", "dpu", "builtin");
+		client = spawn("fp_client", "host", "builtin");
+		unsetenv("FP_NO_RINGER");
+		wait_ok(server, "fp_server (the client out of doorbell ends)");
+		wait_ok(client, "fp_client (out of doorbell ends)");
 	}
 	/* consumer events before the messages sent after them: the client paces the server */
 	if (!piped_pair("TEST_ORDER", NULL, "fporder_server", "fporder_client"))
