@@ -425,7 +425,8 @@ static doca_error_t io_task_alloc(struct doca_sta_io *io, uint32_t type, int kin
 	t->qp = qp;
 	t->qp_id = qp->id;
 	t->slot = slot;
-	t->seq = slot != NULL ? slot->seq : 0;
+	/* the nud's number, not the slot's again: a later command may be taking the slot meanwhile */
+	t->seq = (uint32_t)(nud.u64 >> 32);
 	t->kind = kind;
 	t->done = 0;
 	t->status = DOCA_SUCCESS;
