@@ -46,9 +46,11 @@ struct softhw_bell_name {
 
 /*
  * A doorbell for many peers: as softhw_bell_open, but the receiving end keeps its name (in its
- * 0700 directory: no other user can connect to it) until softhw_bell_unname, and each peer
- * gets an end of its own from softhw_bell_ringer. Names left by processes that are gone are
- * removed first. 0, or -1 with errno (nothing left open).
+ * 0700 directory: no other user can connect to it; without a usable temporary directory, an
+ * abstract name, which any process of the network namespace can ring) until
+ * softhw_bell_unname, and each peer gets an end of its own from softhw_bell_ringer. Names left
+ * by processes that are gone are removed first (by the first doorbell of each process, named
+ * or not). 0, or -1 with errno (nothing left open).
  */
 int softhw_bell_open_named(int *recv_fd, int *local_fd, struct softhw_bell_name *name);
 /* A new ringing end for one peer (to pass, then close): -1 with errno when none can be made. */
