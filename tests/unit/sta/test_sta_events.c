@@ -901,12 +901,21 @@ static void reconnect(void)
 static void *sta_pe_thread(void *arg)
 {
 	long end = now_ms() + TMO;
+	doca_notification_handle_t h;
 
 	(void)arg;
+	if (doca_pe_get_notification_handle(t.sta_pe, &h) != DOCA_SUCCESS)
+		return NULL;
 	while (!cqe_seen() && now_ms() < end) {
+		struct pollfd p = {.fd = (int)h, .events = POLLIN};
+
 		while (doca_pe_progress(t.sta_pe))
 			;
-		(void)poll(NULL, 0, 2); /* the EU's event reaches the PE by its own wake-up */
+		/* asleep until the EU's event rings the PE (an error: work waits, progress again) */
+		if (!cqe_seen() && doca_pe_request_notification(t.sta_pe) == DOCA_SUCCESS) {
+			(void)poll(&p, 1, (int)(end - now_ms()));
+			(void)doca_pe_clear_notification(t.sta_pe, h);
+		}
 	}
 	return NULL;
 }
