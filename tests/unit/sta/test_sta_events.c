@@ -763,12 +763,28 @@ static void teardown(void)
 	rdma_destroy_event_channel(t.ch);
 }
 
+/*
+ * The end of a run: the host child told to quit and reaped, namespace 1 removed (rm_ns1: the
+ * run left it there), the rest torn down.
+ */
+static void finish(pid_t child, bool rm_ns1)
+{
+	int st;
+
+	REQUIRE(write(t.to_host, "Q\n", 2) == 2);
+	REQUIRE(waitpid(child, &st, 0) == child);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	if (rm_ns1)
+		TRY(doca_sta_subsystem_rm_ns(t.subs, t.ns1));
+	teardown(); /* the IO context and the STA context still stop */
+	fprintf(stderr, "%s\n", test_failures == 0 ? "PASS" : "FAIL");
+}
+
 /* The DPA's watchdog stops the EU job of a busy IO context: the fatal EU error (see the top). */
 static int fatal_eu_error(pid_t child)
 {
 	unsigned int got, ok, sc, invs, rounds = 0;
 	long end;
-	int st;
 
 	FILE *log = tmpfile();
 	struct doca_log_backend *lb;
@@ -800,12 +816,7 @@ static int fatal_eu_error(pid_t child)
 	ask("S 1 1 0 2 0\n");
 	CHECK(sscanf(ask("A 1 1000\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 0);
 	fprintf(stderr, "ok fatal EU error event; the IO context's QPs are not served\n");
-	REQUIRE(write(t.to_host, "Q\n", 2) == 2);
-	REQUIRE(waitpid(child, &st, 0) == child);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	TRY(doca_sta_subsystem_rm_ns(t.subs, t.ns1)); /* (the other cases removed it on the way) */
-	teardown(); /* the IO context and the STA context still stop */
-	fprintf(stderr, "%s\n", test_failures == 0 ? "PASS" : "FAIL");
+	finish(child, true);
 	TEST_EXIT();
 }
 
@@ -848,12 +859,7 @@ static int disconnect_with_read(pid_t child)
 	CHECK(t.read_status == DOCA_ERROR_CONNECTION_ABORTED);
 	fprintf(stderr, "ok the disconnect task's callback comes after its QP's READ task's\n");
 	REQUIRE(kill(child, SIGCONT) == 0);
-	REQUIRE(write(t.to_host, "Q\n", 2) == 2);
-	REQUIRE(waitpid(child, &st, 0) == child);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	TRY(doca_sta_subsystem_rm_ns(t.subs, t.ns1));
-	teardown();
-	fprintf(stderr, "%s\n", test_failures == 0 ? "PASS" : "FAIL");
+	finish(child, true);
 	TEST_EXIT();
 }
 
@@ -1153,7 +1159,6 @@ static int lifetime(pid_t child, const char *which)
 	};
 	FILE *log = tmpfile();
 	struct doca_log_backend *lb;
-	int st;
 
 	TRY(doca_pe_create(&t.sta_pe));
 	setup();
@@ -1167,12 +1172,7 @@ static int lifetime(pid_t child, const char *which)
 		fprintf(stderr, "case %s\n", cases[i].name);
 		cases[i].run(log);
 	}
-	REQUIRE(write(t.to_host, "Q\n", 2) == 2);
-	REQUIRE(waitpid(child, &st, 0) == child);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	TRY(doca_sta_subsystem_rm_ns(t.subs, t.ns1));
-	teardown();
-	fprintf(stderr, "%s\n", test_failures == 0 ? "PASS" : "FAIL");
+	finish(child, true);
 	TEST_EXIT();
 }
 
@@ -1184,7 +1184,7 @@ static void on_alarm(int sig)
 
 int main(int argc, char **argv)
 {
-	int down[2], up[2], st;
+	int down[2], up[2];
 	unsigned int got, ok, sc, invs;
 	struct doca_sta_producer_task_send *task;
 	pid_t child;
@@ -1405,10 +1405,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ok the QP limit per EU: %u connected, %u refused\n", connected, rejected);
 	}
 
-	REQUIRE(write(t.to_host, "Q\n", 2) == 2);
-	REQUIRE(waitpid(child, &st, 0) == child);
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-	teardown();
-	fprintf(stderr, "%s\n", test_failures == 0 ? "PASS" : "FAIL");
+	finish(child, false);
 	TEST_EXIT();
 }

@@ -204,6 +204,26 @@ static void send_done(struct doca_comch_task_send *t, union doca_data u, union d
 	doca_task_free(doca_comch_task_send_as_task(t));
 }
 
+/* A client started on pe: RUNNING once admitted (IDLE when refused), within WAIT_MS. */
+static enum doca_ctx_states client_up(struct doca_dev *dev, struct doca_pe *pe, struct doca_comch_client **cl)
+{
+	struct doca_ctx *ctx;
+
+	CHECK_OK(doca_comch_client_create(dev, server_name, cl));
+	ctx = doca_comch_client_as_ctx(*cl);
+	CHECK_OK(doca_pe_connect_ctx(pe, ctx));
+	CHECK_OK(doca_comch_client_task_send_set_conf(*cl, send_done, send_done, 4));
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	for (uint64_t end = now_ms() + WAIT_MS; now_ms() < end;) {
+		enum doca_ctx_states s = state_of(ctx);
+
+		if (s == DOCA_CTX_STATE_RUNNING || s == DOCA_CTX_STATE_IDLE)
+			break;
+		doca_pe_progress(pe);
+	}
+	return state_of(ctx);
+}
+
 /*
  * Per byte read from the parent: starts a client of server_name, reports the state it reached
  * (RUNNING, or IDLE when refused); when running it sends "hello" and disconnects.
@@ -225,20 +245,9 @@ static void client_main(int in, int out)
 		struct doca_ctx *ctx;
 		int reached = -1;
 
-		CHECK_OK(doca_comch_client_create(dev, server_name, &cl));
-		ctx = doca_comch_client_as_ctx(cl);
-		CHECK_OK(doca_pe_connect_ctx(pe, ctx));
-		CHECK_OK(doca_comch_client_task_send_set_conf(cl, send_done, send_done, 4));
-		CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
 		/* RUNNING once admitted; a refusal stops the context by itself */
-		for (uint64_t end = now_ms() + WAIT_MS; now_ms() < end;) {
-			enum doca_ctx_states s = state_of(ctx);
-
-			if (s == DOCA_CTX_STATE_RUNNING || s == DOCA_CTX_STATE_IDLE)
-				break;
-			doca_pe_progress(pe);
-		}
-		reached = (int)state_of(ctx);
+		reached = (int)client_up(dev, pe, &cl);
+		ctx = doca_comch_client_as_ctx(cl);
 		if (reached == DOCA_CTX_STATE_RUNNING) {
 			CHECK_OK(doca_comch_client_get_connection(cl, &conn));
 			CHECK_OK(doca_comch_client_task_send_alloc_init(cl, conn, "hello", 5, &t));
@@ -254,26 +263,6 @@ static void client_main(int in, int out)
 	}
 	CHECK_OK(doca_pe_destroy(pe));
 	doca_dev_close(dev);
-}
-
-/* A client started on pe: RUNNING once admitted (IDLE when refused), within WAIT_MS. */
-static enum doca_ctx_states client_up(struct doca_dev *dev, struct doca_pe *pe, struct doca_comch_client **cl)
-{
-	struct doca_ctx *ctx;
-
-	CHECK_OK(doca_comch_client_create(dev, server_name, cl));
-	ctx = doca_comch_client_as_ctx(*cl);
-	CHECK_OK(doca_pe_connect_ctx(pe, ctx));
-	CHECK_OK(doca_comch_client_task_send_set_conf(*cl, send_done, send_done, 4));
-	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
-	for (uint64_t end = now_ms() + WAIT_MS; now_ms() < end;) {
-		enum doca_ctx_states s = state_of(ctx);
-
-		if (s == DOCA_CTX_STATE_RUNNING || s == DOCA_CTX_STATE_IDLE)
-			break;
-		doca_pe_progress(pe);
-	}
-	return state_of(ctx);
 }
 
 static void client_down(struct doca_pe *pe, struct doca_comch_client *cl)
