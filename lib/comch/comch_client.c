@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * doca_comch_client: the host side of Comch. doca_ctx_start returns IN_PROGRESS; the client
- * connects to the server of its name behind its own host function (retrying every
- * COMCH_RETRY_NS while there is none) and becomes RUNNING inside doca_pe_progress once the
+ * connects to the server of its name behind its own host function (retrying while there is
+ * none, from every COMCH_RETRY_NS to every COMCH_RETRY_MAX_NS) and becomes RUNNING inside
+ * doca_pe_progress once the
  * server admitted it. If the server leaves, the client context stops by itself.
  */
 #include <string.h>
@@ -28,7 +29,7 @@ static void client_reset(struct doca_comch_client *cl)
 	comch_conn_init(&cl->conn, ep, -1);
 	ep->conns = &cl->conn;
 	ep->cursor = NULL;
-	cl->next_retry_ns = comch_coarse_ns() + COMCH_RETRY_NS;
+	cl->next_retry_ns = comch_coarse_ns() + (ep->retry_ns != 0 ? ep->retry_ns : COMCH_RETRY_NS);
 }
 
 /* One connection attempt: connect and say HELLO; the server answers from its progress. */
@@ -39,7 +40,7 @@ static bool client_try_connect(struct doca_comch_client *cl)
 	doca_error_t err;
 	int s, bell;
 
-	cl->next_retry_ns = comch_coarse_ns() + COMCH_RETRY_NS;
+	cl->next_retry_ns = comch_coarse_ns() + (ep->retry_ns != 0 ? ep->retry_ns : COMCH_RETRY_NS);
 	err = ep->hw->connect(ep->card, ep->rendezvous, &s);
 	if (err == DOCA_ERROR_NOT_PERMITTED) { /* another user's process holds the name (logged): STARTING ends */
 		cl->start_failure = err;
@@ -48,11 +49,15 @@ static bool client_try_connect(struct doca_comch_client *cl)
 	}
 	if (err != DOCA_SUCCESS) {
 		if (!cl->announced_wait) {
-			SDK_LOG_DBG("Comch client: no server '%s' yet behind host function %s; retrying every %llu ms",
-				    ep->name, ep->dev->devinfo->fn->pci_addr,
-				    (unsigned long long)(COMCH_RETRY_NS / 1000000ull));
+			SDK_LOG_DBG("Comch client: no server '%s' yet behind host function %s; retrying from every %llu ms "
+				    "to every %llu ms",
+				    ep->name, ep->dev->devinfo->fn->pci_addr, (unsigned long long)(COMCH_RETRY_NS / 1000000ull),
+				    (unsigned long long)(COMCH_RETRY_MAX_NS / 1000000ull));
 			cl->announced_wait = true;
 		}
+		/* missed again: wait twice as long next time, up to the cap */
+		if (ep->retry_ns != 0 && ep->retry_ns < COMCH_RETRY_MAX_NS)
+			ep->retry_ns = ep->retry_ns * 2 < COMCH_RETRY_MAX_NS ? ep->retry_ns * 2 : COMCH_RETRY_MAX_NS;
 		return false;
 	}
 	cl->conn.sock = s;

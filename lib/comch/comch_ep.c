@@ -211,10 +211,11 @@ static void tick_set(struct comch_ep *ep, uint64_t period_ns)
 		ep->hw->port_timer(ep->port, period_ns);
 }
 
-/* The client's retry tick, every COMCH_RETRY_NS while it has no server; off once it has one. */
+/* The client's retry tick, from COMCH_RETRY_NS while it has no server; off once it has one. */
 void comch_ep_timer(struct comch_ep *ep, bool on)
 {
-	tick_set(ep, on ? COMCH_RETRY_NS : 0);
+	ep->retry_ns = on ? COMCH_RETRY_NS : 0;
+	tick_set(ep, ep->retry_ns);
 }
 
 /* Until then from now, at least a millisecond (a tick due already comes at once). */
@@ -600,8 +601,8 @@ bool comch_ep_poll(struct comch_ep *ep, void (*on_listen)(struct comch_ep *ep), 
 	}
 	/* The tick, from now on: the retry's while a client retries, else by the next deadline (a
 	 * server with clients yet to say HELLO wakes at their deadlines, not every retry tick). */
-	if (ep->keep_timer)
-		next = next == UINT64_MAX || tick_until(next, now) > COMCH_RETRY_NS ? now + COMCH_RETRY_NS : next;
+	if (ep->keep_timer && ep->retry_ns != 0)
+		next = next == UINT64_MAX || tick_until(next, now) > ep->retry_ns ? now + ep->retry_ns : next;
 	if (next == UINT64_MAX) {
 		tick_set(ep, 0);
 	} else {

@@ -87,8 +87,14 @@ union comch_wire_msg {
  * client out. SOFTDOCA_COMCH_HELLO_MS overrides it (tests).
  */
 #define COMCH_HELLO_TIMEOUT_NS (5ull * 1000000000ull)
-/* How often a client with no server tries to connect again. */
+/*
+ * How often a client with no server tries to connect again: after COMCH_RETRY_NS first, twice as
+ * long after each miss up to COMCH_RETRY_MAX_NS. A client started long before its server then
+ * wakes its process a few times a second, not a hundred; one started beside it still finds it
+ * within milliseconds.
+ */
 #define COMCH_RETRY_NS (10ull * 1000000ull)
+#define COMCH_RETRY_MAX_NS (160ull * 1000000ull)
 /* Links and timers are looked at no more than this often while polling. */
 #define COMCH_SERVICE_NS (1000000ull)
 /* Message bytes a send task carries inline; longer ones go to a buffer of the task. */
@@ -173,6 +179,7 @@ struct comch_ep {
 	/* running state */
 	struct softhw_comch_port *port; /* links + listener + timer; wakes a sleeping PE */
 	bool keep_timer;     /* the client retries connecting: the tick must go on */
+	uint64_t retry_ns;   /* while it does: its retry period now (COMCH_RETRY_NS, doubling) */
 	uint64_t tick_ns;    /* the port's tick as set (0: off): it comes within this from now */
 	uint64_t hello_timeout_ns; /* server: COMCH_HELLO_TIMEOUT_NS, or the environment's */
 	uint64_t hello_timeouts;   /* server: clients closed for want of a HELLO (the log's count) */

@@ -85,6 +85,40 @@ static void progress_for_ms(struct doca_pe *pe, long ms)
 	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
 }
 
+/* Connection attempts a client makes: its ops with connect counted */
+static struct softhw_comch_ops counting_ops;
+static doca_error_t (*real_connect)(const struct softhw_card *card, const char *name, int *link);
+static int connects;
+
+static doca_error_t counting_connect(const struct softhw_card *card, const char *name, int *link)
+{
+	connects++;
+	return real_connect(card, name, link);
+}
+
+/* A PE asleep on its notification handle for ms, woken as often as its contexts ask. */
+static void sleep_on_pe(struct doca_pe *pe, long ms)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	struct timespec t0, t;
+	int fd, ep = epoll_create1(0);
+	long left = ms;
+
+	CHECK_OK(doca_pe_get_notification_handle(pe, &fd));
+	epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (left > 0) {
+		while (doca_pe_progress(pe))
+			;
+		CHECK_OK(doca_pe_request_notification(pe));
+		(void)epoll_wait(ep, &ev, 1, (int)left);
+		CHECK_OK(doca_pe_clear_notification(pe, fd));
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = ms - ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+	}
+	close(ep);
+}
+
 static void send_ok(struct doca_comch_task_send *t, union doca_data a, union doca_data b)
 {
 	(void)a;
@@ -332,6 +366,22 @@ static void child_client_api(void)
 	CHECK_OK(doca_ctx_stop(ctx));
 	/* it can start again, and stop again */
 	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	CHECK_OK(doca_ctx_stop(ctx));
+	/*
+	 * A client started long before its server backs off: 10 ms after its first attempt, twice as
+	 * long after each miss, up to 160 ms, so over 1.2 s of waiting about a dozen attempts (at a
+	 * fixed 10 ms it was 120, each a wake-up of its process). It keeps trying all the same.
+	 */
+	counting_ops = *cl->ep.hw;
+	real_connect = counting_ops.connect;
+	counting_ops.connect = counting_connect;
+	cl->ep.hw = &counting_ops;
+	connects = 0;
+	CHECK_ERR(doca_ctx_start(ctx), DOCA_ERROR_IN_PROGRESS);
+	sleep_on_pe(pe, 1200);
+	fprintf(stderr, "  a client without a server: %d connection attempts in 1.2 s\n", connects);
+	CHECK(connects >= 4 && connects <= 20);
+	CHECK(state_of(ctx) == DOCA_CTX_STATE_STARTING);
 	CHECK_OK(doca_ctx_stop(ctx));
 	CHECK_OK(doca_comch_client_destroy(cl));
 	CHECK_OK(doca_pe_destroy(pe));
