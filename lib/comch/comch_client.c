@@ -18,6 +18,12 @@ static struct doca_comch_client *cl_of(struct doca_ctx *ctx)
 	return (struct doca_comch_client *)ctx;
 }
 
+/* The next attempt after the retry period as it stands (it grows with each miss). */
+static void retry_later(struct doca_comch_client *cl)
+{
+	cl->next_retry_ns = comch_coarse_ns() + (cl->ep.retry_ns != 0 ? cl->ep.retry_ns : COMCH_RETRY_NS);
+}
+
 /* Back to "not connected"; the next attempt comes after the retry period. */
 static void client_reset(struct doca_comch_client *cl)
 {
@@ -29,7 +35,7 @@ static void client_reset(struct doca_comch_client *cl)
 	comch_conn_init(&cl->conn, ep, -1);
 	ep->conns = &cl->conn;
 	ep->cursor = NULL;
-	cl->next_retry_ns = comch_coarse_ns() + (ep->retry_ns != 0 ? ep->retry_ns : COMCH_RETRY_NS);
+	retry_later(cl);
 }
 
 /* One connection attempt: connect and say HELLO; the server answers from its progress. */
@@ -40,7 +46,7 @@ static bool client_try_connect(struct doca_comch_client *cl)
 	doca_error_t err;
 	int s, bell;
 
-	cl->next_retry_ns = comch_coarse_ns() + (ep->retry_ns != 0 ? ep->retry_ns : COMCH_RETRY_NS);
+	retry_later(cl);
 	err = ep->hw->connect(ep->card, ep->rendezvous, &s);
 	if (err == DOCA_ERROR_NOT_PERMITTED) { /* another user's process holds the name (logged): STARTING ends */
 		cl->start_failure = err;

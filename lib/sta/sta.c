@@ -314,33 +314,6 @@ void sta_eu_error(struct doca_sta *sta, const struct doca_sta_eu_handle *eu, boo
 	note_post(sta, n);
 }
 
-/* Takes out the queued events that `drop` picks (leaf_lock held); returns how many. */
-static uint32_t notes_drop(struct doca_sta *sta, bool (*drop)(const struct sta_cqe_note *n, const void *obj),
-			   const void *obj)
-{
-	uint32_t dropped = 0;
-
-	sta->notes_tail = NULL;
-	for (struct sta_cqe_note **pp = &sta->notes; *pp != NULL;) {
-		struct sta_cqe_note *n = *pp;
-
-		if (drop(n, obj)) {
-			*pp = n->next;
-			free(n);
-			dropped++;
-		} else {
-			sta->notes_tail = n;
-			pp = &n->next;
-		}
-	}
-	return dropped;
-}
-
-static bool names_beq(const struct sta_cqe_note *n, const void *beq)
-{
-	return n->kind == STA_NOTE_BE_TIMEOUT && n->be.beq == beq;
-}
-
 uint32_t sta_notes_forget_qp(struct doca_sta *sta, const struct doca_sta_qp_handle *qp)
 {
 	uint32_t forgot = 0;
@@ -358,10 +331,22 @@ uint32_t sta_notes_forget_qp(struct doca_sta *sta, const struct doca_sta_qp_hand
 
 uint32_t sta_notes_drop_beq(struct doca_sta *sta, const struct doca_sta_be_q_handle *beq)
 {
-	uint32_t dropped;
+	uint32_t dropped = 0;
 
 	pthread_mutex_lock(&sta->leaf_lock);
-	dropped = notes_drop(sta, names_beq, beq);
+	sta->notes_tail = NULL;
+	for (struct sta_cqe_note **pp = &sta->notes; *pp != NULL;) {
+		struct sta_cqe_note *n = *pp;
+
+		if (n->kind == STA_NOTE_BE_TIMEOUT && n->be.beq == beq) {
+			*pp = n->next;
+			free(n);
+			dropped++;
+		} else {
+			sta->notes_tail = n;
+			pp = &n->next;
+		}
+	}
 	pthread_mutex_unlock(&sta->leaf_lock);
 	return dropped;
 }

@@ -195,56 +195,41 @@ struct softhw_value *softhw_value_bind(uint64_t *addr)
 	return c;
 }
 
-struct softhw_value *softhw_value_find(uint64_t id, uint64_t addr, uint64_t token)
+/*
+ * The live value exported as id at addr whose token matches, with a reference taken: the PCIe
+ * token (0 for a value in our own memory), or (net) the net token, of which `mask` is compared
+ * (an R_Key carries its low byte). A value with no net token is no remote-net peer's.
+ */
+static struct softhw_value *bind(uint64_t id, uint64_t addr, bool net, uint64_t token, uint64_t mask)
 {
 	struct softhw_value *c;
 
 	pthread_mutex_lock(&registry_lock);
 	for (c = registry; c != NULL; c = c->next) {
-		if (c->id == id && (uint64_t)(uintptr_t)c->addr == addr && softhw_value_token(c) == token &&
-		    !c->retired) {
+		bool token_ok = net ? c->net_token != 0 && (c->net_token & mask) == token : softhw_value_token(c) == token;
+
+		if (c->id == id && (uint64_t)(uintptr_t)c->addr == addr && token_ok && !c->retired) {
 			c->refs++;
 			break;
 		}
 	}
 	pthread_mutex_unlock(&registry_lock);
 	return c;
+}
+
+struct softhw_value *softhw_value_find(uint64_t id, uint64_t addr, uint64_t token)
+{
+	return bind(id, addr, false, token, UINT64_MAX);
 }
 
 struct softhw_value *softhw_value_find_net(uint64_t id, uint64_t addr, uint64_t token)
 {
-	struct softhw_value *c;
-
-	if (token == 0)
-		return NULL;
-	pthread_mutex_lock(&registry_lock);
-	for (c = registry; c != NULL; c = c->next) {
-		if (c->id == id && (uint64_t)(uintptr_t)c->addr == addr && c->net_token == token && !c->retired) {
-			c->refs++;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&registry_lock);
-	return c;
+	return bind(id, addr, true, token, UINT64_MAX);
 }
 
 struct softhw_value *softhw_value_find_rkey32(uint32_t rkey, uint64_t addr)
 {
-	uint64_t id = (rkey >> 8) & 0x7fffff;
-	struct softhw_value *c;
-
-	if (!(rkey >> 31))
-		return NULL;
-	pthread_mutex_lock(&registry_lock);
-	for (c = registry; c != NULL; c = c->next) {
-		if (c->id == id && (uint64_t)(uintptr_t)c->addr == addr && c->net_token != 0 &&
-		    (c->net_token & 0xff) == (rkey & 0xff) && !c->retired) {
-			c->refs++;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&registry_lock);
-	return c;
+	return rkey >> 31 ? bind((rkey >> 8) & 0x7fffff, addr, true, rkey & 0xff, 0xff) : NULL;
 }
 
 const char *softhw_value_why_not(uint64_t id, uint64_t addr, uint64_t token, bool net)

@@ -86,10 +86,9 @@ struct roce_rc_qp {
 	uint32_t burst_left;      /* READ response packets this turn may still send */
 	uint32_t hold_left;       /* held requests this turn may still run (read_burst a turn too) */
 	struct held *hold_first, *hold_last; /* in PSN order */
-	uint32_t nhold;
 	size_t held;              /* bytes they take (records included), at most cfg.hold_bytes */
 	size_t pooled;            /* of which taken from cfg.hold_pool */
-	uint32_t hold_psn;        /* while nhold > 0: the PSN after the last held request */
+	uint32_t hold_psn;        /* while some are held: the PSN after the last held request */
 	bool nak_owed;            /* a request behind them was dropped: sequence NAK once they ran */
 	uint32_t ack_owed;
 	bool ack_now;
@@ -230,6 +229,12 @@ static void hold_release(struct roce_rc_qp *qp, size_t cost)
 	}
 }
 
+/* The responder has READ responses to send, or requests held behind them to run. */
+static bool responding(const struct roce_rc_qp *qp)
+{
+	return qp->nsending > 0 || qp->hold_first != NULL;
+}
+
 /* The oldest held request, taken off the list (its bytes given back): the caller frees it. */
 static struct held *hold_pop(struct roce_rc_qp *qp)
 {
@@ -238,7 +243,6 @@ static struct held *hold_pop(struct roce_rc_qp *qp)
 	qp->hold_first = h->next;
 	if (qp->hold_first == NULL)
 		qp->hold_last = NULL;
-	qp->nhold--;
 	hold_release(qp, sizeof(*h) + h->len);
 	return h;
 }
@@ -246,7 +250,7 @@ static struct held *hold_pop(struct roce_rc_qp *qp)
 /* The requests held behind READ responses are forgotten: the requester sends them again. */
 static void drop_held(struct roce_rc_qp *qp)
 {
-	while (qp->nhold > 0)
+	while (qp->hold_first != NULL)
 		free(hold_pop(qp));
 }
 
@@ -1002,7 +1006,7 @@ static void hold_request(struct roce_rc_qp *qp, const struct roce_pkt *pkt, cons
 	size_t len)
 {
 	uint32_t psn = pkt->bth.psn, span = 1;
-	int c = roce_psn_cmp(psn, qp->nhold != 0 ? qp->hold_psn : qp->epsn);
+	int c = roce_psn_cmp(psn, qp->hold_first != NULL ? qp->hold_psn : qp->epsn);
 	size_t cost = sizeof(struct held) + len;
 	struct held *h = NULL;
 
@@ -1031,7 +1035,6 @@ static void hold_request(struct roce_rc_qp *qp, const struct roce_pkt *pkt, cons
 	else
 		qp->hold_first = h;
 	qp->hold_last = h;
-	qp->nhold++;
 	if (pkt->bth.opcode == ROCE_RC_READ_REQUEST && pkt->reth.len <= ROCE_RC_MAX_MSG)
 		span = npkts(pkt->reth.len, qp->cfg.mtu);
 	qp->hold_psn = roce_psn_add(psn, span);
@@ -1073,7 +1076,7 @@ static void respond(struct roce_rc_qp *qp, uint64_t now)
 				return; /* the turn is over */
 			continue;
 		}
-		if (qp->nhold == 0)
+		if (qp->hold_first == NULL)
 			break;
 		if (qp->hold_left == 0)
 			return; /* the turn is over */
@@ -1102,7 +1105,7 @@ static void rx_request(struct roce_rc_qp *qp, const struct roce_pkt *pkt, const 
 		rx_duplicate(qp, pkt);
 		return;
 	}
-	if (qp->nsending > 0 || qp->nhold > 0) {
+	if (responding(qp)) {
 		hold_request(qp, pkt, buf, len);
 		return;
 	}
@@ -1148,7 +1151,7 @@ void roce_rc_rx(struct roce_rc_qp *qp, uint64_t now, const uint8_t *buf, size_t 
 	}
 	if (request) {
 		rx_request(qp, &pkt, buf, len, now);
-		if (qp->nsending > 0 || qp->nhold > 0)
+		if (responding(qp))
 			respond(qp, now); /* what this turn has left */
 	} else if (op >= ROCE_RC_READ_RESP_FIRST && op <= ROCE_RC_ATOMIC_ACK)
 		rx_response(qp, &pkt, now);
@@ -1199,7 +1202,7 @@ uint64_t roce_rc_poll(struct roce_rc_qp *qp, uint64_t now)
 		next = qp->rto_at;
 	if (qp->rnr_at < next)
 		next = qp->rnr_at;
-	if (qp->nsending > 0 || qp->nhold > 0)
+	if (responding(qp))
 		next = now; /* responses or held requests wait for the next turn */
 	return next;
 }
@@ -1260,12 +1263,12 @@ void roce_rc_set_error(struct roce_rc_qp *qp)
 
 bool roce_rc_acks_owed(const struct roce_rc_qp *qp)
 {
-	return !qp->error && qp->nsending == 0 && qp->nhold == 0 && (qp->ack_owed != 0 || qp->ack_now);
+	return !qp->error && !responding(qp) && (qp->ack_owed != 0 || qp->ack_now);
 }
 
 bool roce_rc_unacked(const struct roce_rc_qp *qp)
 {
-	return !qp->error && (qp->una != qp->hi_psn || qp->nsending > 0 || qp->nhold > 0);
+	return !qp->error && (qp->una != qp->hi_psn || responding(qp));
 }
 
 bool roce_rc_in_error(const struct roce_rc_qp *qp)
