@@ -474,12 +474,17 @@ static uint32_t cq_forget(struct softhw_rnic_cqe *q, uint32_t head, uint32_t cou
 	return kept;
 }
 
-void rnic_ep_forget_qp(struct rnic_ep *ep, const struct rnic_qp *qp)
+void rnic_ep_forget_shared(struct rnic_ep *ep, const struct rnic_qp *qp)
 {
-	/* the owner's lane (the owner calls this), then the locked CQ */
-	ep->own_count = cq_forget(ep->own, ep->own_head, ep->own_count, RNIC_OWN_CQ, qp);
 	softhw_lock(&ep->lock);
 	ep->cq_count = cq_forget(ep->cq, ep->cq_head, ep->cq_count, ep->cq_cap, qp);
 	__atomic_store_n(&ep->cq_avail, ep->cq_count, __ATOMIC_RELEASE);
 	softhw_unlock(&ep->lock);
+}
+
+void rnic_ep_forget_qp(struct rnic_ep *ep, const struct rnic_qp *qp)
+{
+	/* the owner's lane (the owner calls this), then the locked CQ */
+	ep->own_count = cq_forget(ep->own, ep->own_head, ep->own_count, RNIC_OWN_CQ, qp);
+	rnic_ep_forget_shared(ep, qp);
 }

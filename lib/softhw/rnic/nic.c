@@ -213,6 +213,7 @@ static void reap(void)
 				*pp = qp->next_timed;
 				break;
 			}
+		rnic_ep_forget_shared(qp->ep, qp); /* what we pushed since its destroyer's forget */
 		rnic_qp_free(qp);
 	}
 	RNIC_PATHS_EACH(nic_reap);

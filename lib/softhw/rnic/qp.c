@@ -769,6 +769,8 @@ doca_error_t rnic_qp_disconnect(struct softhw_rnic_qp *q)
 	return DOCA_SUCCESS;
 }
 
+void (*rnic_qp_destroy_hook)(struct rnic_ep *ep, const struct rnic_qp *freed);
+
 void rnic_qp_destroy(struct softhw_rnic_qp *q)
 {
 	struct rnic_qp *qp = rnic_qp_of(q), *mirror;
@@ -808,11 +810,18 @@ void rnic_qp_destroy(struct softhw_rnic_qp *q)
 		rnic_conn_of(qp)->bye(qp); /* best effort: else the peer sees the connection close */
 	qp->dead = true;
 	softhw_bias_unlock(&qp->lock);
+	/*
+	 * Its CQEs go now, while its address is its own: once freed (by the service thread, which
+	 * drops what it pushed meanwhile), the next qp may have it, and a walk after the free would
+	 * drop that qp's CQEs (a new connection's request) too.
+	 */
+	rnic_ep_forget_qp(ep, qp);
 	qp->next_ctl = rnic_nic.graveyard;
 	rnic_nic.graveyard = qp;
 	rnic_nic_reap_wait();
 	pthread_mutex_unlock(&rnic_nic.lock);
-	rnic_ep_forget_qp(ep, qp);
+	if (rnic_qp_destroy_hook != NULL) /* tests: qp is freed; a new one may have its address */
+		rnic_qp_destroy_hook(ep, qp);
 	if (mirror != NULL) /* after its visible half: whatever it says then is not heard */
 		rnic_qp_destroy((struct softhw_rnic_qp *)mirror);
 }

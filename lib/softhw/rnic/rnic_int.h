@@ -366,7 +366,10 @@ bool rnic_ep_owner_lane_empty(const struct rnic_ep *ep);
 struct rnic_recv *rnic_ep_take_recv(struct rnic_ep *ep);
 void rnic_ep_recv_done(struct rnic_ep *ep, struct rnic_qp *qp, struct rnic_recv *r, doca_error_t status,
 		       enum softhw_rnic_opcode recv_op, uint64_t len, uint32_t imm);
+/* Drops the CQEs of a destroyed qp (not its receives'), before it is freed: the owner's lane and
+ * the locked CQ (its destroyer), or the locked CQ only (the service thread, which frees it). */
 void rnic_ep_forget_qp(struct rnic_ep *ep, const struct rnic_qp *qp);
+void rnic_ep_forget_shared(struct rnic_ep *ep, const struct rnic_qp *qp);
 
 /* ---- qp.c ---- */
 
@@ -376,6 +379,8 @@ doca_error_t rnic_qp_connect(struct softhw_rnic_qp *qp, const void *blob, size_t
 doca_error_t rnic_qp_post(struct softhw_rnic_qp *qp, const struct softhw_rnic_wr *wr);
 doca_error_t rnic_qp_disconnect(struct softhw_rnic_qp *qp);
 void rnic_qp_destroy(struct softhw_rnic_qp *qp);
+/* Tests: called by rnic_qp_destroy once the service thread freed `freed` (NULL outside tests). */
+extern void (*rnic_qp_destroy_hook)(struct rnic_ep *ep, const struct rnic_qp *freed);
 
 void rnic_qp_complete_head(struct rnic_qp *qp, doca_error_t status, uint64_t len);
 /* The qp failed: queued work completes with `flush`, then `kind` (FAILED / DISCONNECTED) with `status`. */

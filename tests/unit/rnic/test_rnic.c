@@ -1005,6 +1005,82 @@ static void test_cm(void)
 	node_close(&n);
 }
 
+/*
+ * A destroyed qp's CQEs go with it, and only its own: the service thread frees it, and the next
+ * connection request it takes may get the same address before the destroy returns. The hook
+ * runs in that window and has a request pushed there; the request must still be polled.
+ */
+static struct {
+	struct node *srv, *cli;
+	struct sockaddr_in sin;
+	struct softhw_rnic_qp *dial;
+	const void *freed;
+	bool pushed;
+} reuse;
+
+static void reuse_hook(struct rnic_ep *ep, const struct rnic_qp *freed)
+{
+	struct pollfd p = {.fd = reuse.srv->efd, .events = POLLIN};
+	uint64_t v;
+
+	if (ep != rnic_ep_of(reuse.srv->ep))
+		return;
+	rnic_qp_destroy_hook = NULL;
+	reuse.freed = freed;
+	(void)!read(reuse.srv->efd, &v, sizeof(v)); /* (non-blocking) */
+	if (ops->ep_arm(reuse.srv->ep))
+		return; /* something else waits: the test fails below */
+	if (ops->connect_addr(reuse.cli->ep, (struct sockaddr *)&reuse.sin, sizeof(reuse.sin), NULL, &reuse.dial) !=
+	    DOCA_SUCCESS)
+		return;
+	reuse.pushed = poll(&p, 1, WAIT_MS) == 1; /* the service thread pushed the new request */
+}
+
+static void test_cm_destroy_keeps_new_request(void)
+{
+	struct node srv, cli;
+	struct softhw_rnic_qp *dial = NULL, *req = NULL;
+	struct softhw_rnic_cqe c;
+	uint16_t port = free_port();
+	int reused = 0, rounds = 50, r;
+
+	CHECK(node_open(&srv, ALL_RDMA, 7));
+	CHECK(node_open(&cli, 0, 7));
+	CHECK_OK(ops->listen(srv.ep, port));
+	reuse.sin = (struct sockaddr_in){.sin_family = AF_INET, .sin_port = htons(port),
+					 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	CHECK_OK(ops->connect_addr(cli.ep, (struct sockaddr *)&reuse.sin, sizeof(reuse.sin), NULL, &dial));
+	if (expect(&srv, SOFTHW_RNIC_CQE_REQUEST, DOCA_SUCCESS, &c))
+		req = c.qp;
+	CHECK(req != NULL);
+	/* (malloc hands the service thread a freed qp's memory again within a few rounds) */
+	for (r = 0; r < rounds && req != NULL; r++) {
+		reuse.srv = &srv;
+		reuse.cli = &cli;
+		reuse.dial = NULL;
+		reuse.pushed = false;
+		rnic_qp_destroy_hook = reuse_hook;
+		ops->qp_destroy(req); /* never answered */
+		rnic_qp_destroy_hook = NULL;
+		req = NULL;
+		CHECK(reuse.dial != NULL && reuse.pushed);
+		if (reuse.dial != NULL && expect(&srv, SOFTHW_RNIC_CQE_REQUEST, DOCA_SUCCESS, &c))
+			req = c.qp;
+		CHECK(req != NULL);
+		reused += req != NULL && (const void *)req == reuse.freed;
+		ops->qp_destroy(dial);
+		dial = reuse.dial;
+	}
+	fprintf(stderr, "  %d of %d requests came while the qp destroyed before them was freed; %d had its address\n", r,
+		rounds, reused);
+	if (req != NULL)
+		ops->qp_destroy(req);
+	if (dial != NULL)
+		ops->qp_destroy(dial);
+	node_close(&cli);
+	node_close(&srv);
+}
+
 /* ---- two-sided messages on the same-host ring (unix transport) ---- */
 
 /* Waits for `n` work completions of this side and checks their opcodes, in order. */
@@ -2370,5 +2446,6 @@ int main(void)
 	run_all("unix");
 	run_all("tcp");
 	TEST_RUN(test_cm);
+	TEST_RUN(test_cm_destroy_keeps_new_request);
 	TEST_EXIT();
 }
