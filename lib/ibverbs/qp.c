@@ -142,8 +142,17 @@ int ibv_destroy_qp(struct ibv_qp *qp)
 		}
 	if (q->srq != NULL)
 		q->srq->nqps--;
-	pthread_mutex_unlock(&sv.lock);
+	/*
+	 * Under sv.lock: on an SRQ's shared endpoint another thread's ibv_poll_cq drains CQEs that
+	 * name q, so q goes from the soft NIC before that drain can find it freed. What the NIC
+	 * completed for it reaches its CQs first (not a sibling's, as a receive whose QP is gone
+	 * would), then leaves them, as rdma-core's mlx5 cleans a destroyed QP's CQEs.
+	 */
+	sv_qp_drain(q);
 	nic_of(q)->qp_destroy(q->nqp);
+	sv_cq_clean((struct sv_cq *)q->pub.send_cq, q->pub.qp_num);
+	sv_cq_clean((struct sv_cq *)q->pub.recv_cq, q->pub.qp_num);
+	pthread_mutex_unlock(&sv.lock);
 	if (q->srq == NULL)
 		nic_of(q)->ep_destroy(q->ep);
 	pthread_cond_destroy(&q->pub.cond);

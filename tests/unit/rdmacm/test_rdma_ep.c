@@ -28,6 +28,14 @@
 static const char *port;
 static char ready[64], done[64]; /* the server creates it once it listens */
 
+/* The other process made the file (bounded by alarm()). */
+static bool wait_file(const char *path)
+{
+	while (access(path, F_OK) != 0)
+		usleep(1000);
+	return true;
+}
+
 static struct rdma_addrinfo *addr(bool passive)
 {
 	struct rdma_addrinfo hints = {.ai_port_space = RDMA_PS_TCP, .ai_flags = passive ? RAI_PASSIVE : 0}, *res;
@@ -124,9 +132,8 @@ static int server(bool verbs_mode)
 		CHECK(rdma_post_send(id, NULL, send_msg, 16, NULL, IBV_SEND_INLINE) == 0);
 	}
 	CHECK(rdma_get_send_comp(id, &wc) == 1 && wc.status == IBV_WC_SUCCESS);
-	if (verbs_mode) { /* the client is done with its WRITE and READ: bounded by alarm */
-		while (access(done, F_OK) != 0)
-			usleep(1000);
+	if (verbs_mode) { /* the client is done with its WRITE and READ */
+		CHECK(wait_file(done));
 		uint64_t last;
 
 		for (int i = 0; i < 4088; i++)
@@ -255,19 +262,21 @@ static int srq_server(void)
 	struct ibv_context **devs = rdma_get_devices(NULL);
 	struct ibv_srq_init_attr sa = {.attr = {.max_wr = 8, .max_sge = 1}};
 	struct rdma_cm_id *listen_id, *ids[2];
-	static uint8_t bufs[2][16];
+	static uint8_t bufs[4][16];
 	struct ibv_srq_attr qa;
 	struct ibv_pd *pd;
 	struct ibv_srq *srq;
 	struct ibv_mr *mr;
-	bool seen[2] = {false, false};
+	bool seen[4] = {false, false, false, false};
+	struct ibv_wc wc;
+	FILE *f;
 
 	alarm(60);
 	CHECK(devs != NULL && devs[0] != NULL && (pd = ibv_alloc_pd(devs[0])) != NULL);
 	CHECK((srq = ibv_create_srq(pd, &sa)) != NULL);
 	CHECK(ibv_query_srq(srq, &qa) == 0 && qa.max_wr == 8);
 	CHECK((mr = ibv_reg_mr(pd, bufs, sizeof(bufs), IBV_ACCESS_LOCAL_WRITE)) != NULL);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 4; k++) {
 		struct ibv_sge sge = {(uint64_t)(uintptr_t)bufs[k], 16, mr->lkey};
 		struct ibv_recv_wr wr = {.wr_id = (uint64_t)k, .sg_list = &sge, .num_sge = 1}, *bad;
 
@@ -276,7 +285,7 @@ static int srq_server(void)
 	a.srq = srq;
 	CHECK(rdma_create_ep(&listen_id, res, pd, &a) == 0);
 	CHECK(rdma_listen(listen_id, 0) == 0);
-	FILE *f = fopen(ready, "w");
+	f = fopen(ready, "w");
 	CHECK(f != NULL);
 	fclose(f);
 	for (int k = 0; k < 2; k++) {
@@ -286,13 +295,31 @@ static int srq_server(void)
 	}
 	CHECK(ibv_destroy_srq(srq) == EBUSY); /* QPs use it */
 	for (int k = 0; k < 2; k++) {
-		struct ibv_wc wc;
-
 		CHECK(rdma_get_recv_comp(ids[k], &wc) == 1 && wc.status == IBV_WC_SUCCESS && wc.byte_len == 16);
-		CHECK(wc.qp_num == ids[k]->qp->qp_num && wc.wr_id < 2 && !seen[wc.wr_id]);
+		CHECK(wc.qp_num == ids[k]->qp->qp_num && wc.wr_id < 4 && !seen[wc.wr_id]);
 		seen[wc.wr_id] = true;
 		CHECK(bufs[wc.wr_id][0] == (uint8_t)k); /* the client numbers its connections */
 	}
+	/*
+	 * A QP destroyed with a receive completed but not polled: the completion goes with it (as
+	 * mlx5 cleans its CQEs), and never shows on the other QP's CQ as that QP's.
+	 */
+	{
+		struct ibv_cq *cq;
+		void *ctx;
+
+		/* asleep on the CQ: the receive completes on the SRQ's endpoint, not yet in a CQ */
+		CHECK(ibv_req_notify_cq(ids[0]->recv_cq, 0) == 0);
+		CHECK(ibv_get_cq_event(ids[0]->recv_cq_channel, &cq, &ctx) == 0 && cq == ids[0]->recv_cq);
+		ibv_ack_cq_events(cq, 1);
+	}
+	rdma_destroy_qp(ids[0]);
+	f = fopen(done, "w"); /* the client sends on the other connection now */
+	CHECK(f != NULL);
+	fclose(f);
+	CHECK(rdma_get_recv_comp(ids[1], &wc) == 1 && wc.status == IBV_WC_SUCCESS && wc.qp_num == ids[1]->qp->qp_num);
+	CHECK(wc.wr_id < 4 && !seen[wc.wr_id] && bufs[wc.wr_id][0] == 0x11);
+	CHECK(ibv_poll_cq(ids[1]->recv_cq, 1, &wc) == 0);
 	for (int k = 0; k < 2; k++) {
 		CHECK(rdma_disconnect(ids[k]) == 0);
 		rdma_destroy_ep(ids[k]);
@@ -322,6 +349,16 @@ static int srq_client(void)
 		struct ibv_wc wc;
 
 		memset(msg[k], k, 16);
+		CHECK(rdma_post_send(ids[k], NULL, msg[k], 16, NULL, IBV_SEND_INLINE) == 0);
+		CHECK(rdma_get_send_comp(ids[k], &wc) == 1 && wc.status == IBV_WC_SUCCESS);
+	}
+	/* the server destroys connection 0's QP before it polls, then waits for connection 1's */
+	for (int k = 0; k < 2; k++) {
+		struct ibv_wc wc;
+
+		if (k == 1)
+			CHECK(wait_file(done));
+		memset(msg[k], 0x10 + k, 16);
 		CHECK(rdma_post_send(ids[k], NULL, msg[k], 16, NULL, IBV_SEND_INLINE) == 0);
 		CHECK(rdma_get_send_comp(ids[k], &wc) == 1 && wc.status == IBV_WC_SUCCESS);
 	}
@@ -359,8 +396,7 @@ int main(int argc, char **argv)
 			return 1;
 	} else {
 		alarm(60);
-		while (access(ready, F_OK) != 0) /* bounded by alarm: the server is up once it listens */
-			usleep(1000);
+		CHECK(wait_file(ready)); /* the server is up once it listens */
 		if ((srq_mode ? srq_client() : client(verbs_mode)) != 0)
 			return 1;
 		if (swap)
