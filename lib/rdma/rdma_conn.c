@@ -143,6 +143,10 @@ static void conn_unlink_free(struct doca_rdma *rdma, struct doca_rdma_connection
 			break;
 		}
 	}
+	/* an event held behind completions (drdma_progress) names it by address: it goes with it, or
+	 * a connection made next with the same memory would hear it */
+	if (rdma->event_held && rdma->held_event.qp_user == conn)
+		rdma->event_held = false;
 	addr_release(conn);
 	free(conn->peer);
 	free(conn);
