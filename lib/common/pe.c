@@ -282,6 +282,8 @@ static bool progress_ctx(struct doca_ctx *ctx)
 	if (ctx->state == DOCA_CTX_STATE_STOPPING) {
 		work = softhw_queue_flush(&ctx->queue, SOFTDOCA_FLUSH_STATUS);
 		if (work != NULL) {
+			if (ctx->ops->flushed != NULL && work->op != SOFTHW_OP_DONE) /* (done work keeps its outcome) */
+				ctx->ops->flushed((struct doca_task *)work);
 			complete_task(ctx, (struct doca_task *)work, work->status);
 			return true;
 		}

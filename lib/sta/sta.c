@@ -177,6 +177,23 @@ static doca_error_t sta_prepare(struct doca_task *task)
 	return DOCA_SUCCESS;
 }
 
+/*
+ * A stop flushed the task before it ran. A remove-namespace task had taken its namespace out
+ * of the subsystem at submit: nothing else frees it now, so it goes here, or with its last
+ * command still in flight (as doca_sta_subsystem_rm_ns does).
+ */
+static void sta_flushed(struct doca_task *task)
+{
+	struct doca_sta_producer_task_send *t = (struct doca_sta_producer_task_send *)task;
+
+	if (t->ns == NULL || t->done == 0)
+		return;
+	t->done = 0;
+	sta_ns_free_when_idle(t->ns);
+	SDK_LOG_INFO("remove-namespace task flushed by the stop: the namespace had left its subsystem at submit, "
+		     "and is freed");
+}
+
 /* ---- context states ---- */
 
 static void free_eus(struct doca_sta *sta)
@@ -458,6 +475,7 @@ static const struct softdoca_ctx_ops sta_ops = {
 	.progress = sta_progress,
 	.arm = sta_arm,
 	.prepare = sta_prepare,
+	.flushed = sta_flushed,
 };
 
 /* ---- creation ---- */

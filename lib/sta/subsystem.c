@@ -261,6 +261,20 @@ void sta_ns_put(struct doca_sta_ns_handle *ns)
 		softdoca_pe_notify(sta->ctx.pe);
 }
 
+uint32_t sta_ns_free_when_idle(struct doca_sta_ns_handle *ns)
+{
+	struct doca_sta *sta = ns->sta;
+	uint32_t inflight;
+
+	pthread_mutex_lock(&sta->leaf_lock);
+	inflight = ns->inflight;
+	ns->free_when_idle = inflight != 0;
+	pthread_mutex_unlock(&sta->leaf_lock);
+	if (inflight == 0)
+		free(ns);
+	return inflight;
+}
+
 bool sta_ns_unlink(struct doca_sta *sta, struct doca_sta_subs_handle *subs, struct doca_sta_ns_handle *ns, const char *what)
 {
 	struct doca_sta_ns_handle **pp;
@@ -304,13 +318,8 @@ doca_error_t doca_sta_subsystem_rm_ns(struct doca_sta_subs_handle *subs_handle, 
 	if (!sta_ns_unlink(sta, subs_handle, ns_handle, "Failed to remove STA namespace"))
 		return DOCA_ERROR_NOT_FOUND;
 	/* new commands already get Invalid Namespace; the last one in flight frees it */
-	pthread_mutex_lock(&sta->leaf_lock);
-	inflight = ns_handle->inflight;
-	ns_handle->free_when_idle = inflight != 0;
-	pthread_mutex_unlock(&sta->leaf_lock);
-	if (inflight == 0)
-		free(ns_handle);
-	else
+	inflight = sta_ns_free_when_idle(ns_handle);
+	if (inflight != 0)
 		SDK_LOG_INFO("STA namespace removed from subsystem %s with %u commands in flight: it goes when they "
 			     "complete (the remove-namespace task completes only then)",
 			     subs_handle->nqn, inflight);

@@ -97,6 +97,8 @@ struct softdoca_ctx_ops {
 	doca_error_t (*prepare)(struct doca_task *task);
 	/* Runs after the engine completed the work, before the user callback. */
 	void (*complete)(struct doca_task *task);
+	/* A stop flushes the task before it ran: undoes what prepare did, before the error callback. Optional. */
+	void (*flushed)(struct doca_task *task);
 	/* "DMA shall stop in case of error": a failed task stops the context. */
 	bool stop_on_error;
 	/* The library can run its datapath on a DPA (doca_ctx_set_datapath_on_dpa). */

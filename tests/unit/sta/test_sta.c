@@ -696,6 +696,39 @@ static void test_subsystem_with_namespaces(void)
 	CHECK_OK(doca_pe_destroy(pe));
 }
 
+/*
+ * A remove-namespace task that the stop flushes before it ran: its namespace left the
+ * subsystem at submit and is freed with the flush (LeakSanitizer finds it otherwise).
+ */
+static void test_rm_ns_flushed(void)
+{
+	struct doca_pe *pe = NULL;
+	struct doca_sta *sta;
+	struct doca_sta_subs_handle *subs = NULL;
+	struct doca_sta_be_handle *be = NULL;
+	struct doca_sta_ns_handle *ns = NULL;
+	struct doca_sta_producer_task_send *t = NULL;
+	doca_error_t err;
+
+	CHECK_OK(doca_pe_create(&pe));
+	sta = running_sta(pe, 1);
+	CHECK_OK(doca_sta_subsystem_create(sta, "nqn.2026-12.io.softdoca:flush", &subs));
+	CHECK_OK(doca_sta_be_create(sta, &be));
+	CHECK_OK(doca_sta_subsystem_add_ns(subs, 7, 4096, 3, be, &ns));
+	task_done = task_failed = 0;
+	CHECK_OK(doca_sta_subsystem_task_rm_ns_alloc_init(subs, ns, (union doca_data){.u64 = 77}, &t));
+	CHECK_OK(doca_task_submit(doca_sta_producer_send_task_as_task(t)));
+	err = doca_ctx_stop(doca_sta_as_ctx(sta)); /* before any progress ran the task */
+	CHECK(err == DOCA_SUCCESS || err == DOCA_ERROR_IN_PROGRESS);
+	CHECK(progress_until(pe, doca_sta_as_ctx(sta), DOCA_CTX_STATE_IDLE));
+	CHECK(task_done == 0 && task_failed == 1 && task_status == DOCA_ERROR_SHUTDOWN);
+	CHECK(log_has("remove-namespace task flushed by the stop"));
+	CHECK_OK(doca_sta_subsystem_destroy(subs)); /* no namespace left in it */
+	CHECK_OK(doca_sta_be_destroy(be));
+	CHECK_OK(doca_sta_destroy(sta));
+	CHECK_OK(doca_pe_destroy(pe));
+}
+
 /* SPDK's pattern: one IO context per IO thread, each made, started and stopped on its thread. */
 #define IO_THREADS 4
 static struct doca_sta *shared_sta;
@@ -834,6 +867,7 @@ int main(int argc, char **argv)
 	TEST_RUN(test_qp_arguments);
 	TEST_RUN(test_limits_enforced);
 	TEST_RUN(test_subsystem_with_namespaces);
+	TEST_RUN(test_rm_ns_flushed);
 	TEST_RUN(test_io_threads);
 	doca_dev_close(dev);
 	TEST_EXIT();
