@@ -44,15 +44,20 @@ doca_error_t doca_sta_be_create(struct doca_sta *sta, struct doca_sta_be_handle 
 doca_error_t doca_sta_be_destroy(struct doca_sta_be_handle *be_handle)
 {
 	struct doca_sta_be_handle **pp;
+	uint32_t num_ns;
 
 	if (be_handle == NULL) {
 		SDK_LOG_ERR("Failed to destroy STA back-end: be_handle is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	if (be_handle->num_queues != 0 || be_handle->num_ns != 0) {
+	pthread_mutex_lock(&be_handle->sta->leaf_lock);
+	num_ns = be_handle->num_ns; /* a removed namespace counts until its last command in flight is done */
+	pthread_mutex_unlock(&be_handle->sta->leaf_lock);
+	if (be_handle->num_queues != 0 || num_ns != 0) {
 		SDK_LOG_ERR("Failed to destroy STA back-end: it still has %u queues and %u namespaces; destroy the "
-			    "queues (destroy-queue task) and remove the namespaces first",
-			    be_handle->num_queues, be_handle->num_ns);
+			    "queues (destroy-queue task) and remove the namespaces first (a removed namespace "
+			    "counts until the commands in flight on it completed)",
+			    be_handle->num_queues, num_ns);
 		return DOCA_ERROR_IN_USE;
 	}
 	for (pp = &be_handle->sta->backends; *pp != NULL && *pp != be_handle; pp = &(*pp)->next)

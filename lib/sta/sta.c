@@ -136,7 +136,7 @@ static doca_error_t sta_run_task(struct softhw_work *work)
 	if (t->ns != NULL) {
 		if (t->done == 0) /* not unlinked at submit (logged) */
 			return DOCA_ERROR_NOT_FOUND;
-		free(t->ns);
+		sta_ns_free(t->ns);
 		return DOCA_SUCCESS;
 	}
 	for (struct doca_sta_be_handle *be = sta->backends; be != NULL; be = be->next) {

@@ -210,9 +210,9 @@ doca_error_t doca_sta_subsystem_add_ns(struct doca_sta_subs_handle *subs_handle,
 	pthread_mutex_lock(&sta->leaf_lock); /* the EUs look namespaces up (sta_ns_get) */
 	ns->next = subs_handle->ns;
 	subs_handle->ns = ns;
+	be_handle->num_ns++;
 	pthread_mutex_unlock(&sta->leaf_lock);
 	subs_handle->num_ns++;
-	be_handle->num_ns++;
 	*ns_handle = ns;
 	return DOCA_SUCCESS;
 }
@@ -252,6 +252,7 @@ void sta_ns_put(struct doca_sta_ns_handle *ns)
 	pthread_mutex_lock(&sta->leaf_lock);
 	last = --ns->inflight == 0 && ns->removed;
 	if (last && ns->free_when_idle) {
+		ns->be->num_ns--;
 		pthread_mutex_unlock(&sta->leaf_lock);
 		free(ns);
 		return;
@@ -269,10 +270,20 @@ uint32_t sta_ns_free_when_idle(struct doca_sta_ns_handle *ns)
 	pthread_mutex_lock(&sta->leaf_lock);
 	inflight = ns->inflight;
 	ns->free_when_idle = inflight != 0;
+	if (inflight == 0)
+		ns->be->num_ns--;
 	pthread_mutex_unlock(&sta->leaf_lock);
 	if (inflight == 0)
 		free(ns);
 	return inflight;
+}
+
+void sta_ns_free(struct doca_sta_ns_handle *ns)
+{
+	pthread_mutex_lock(&ns->sta->leaf_lock);
+	ns->be->num_ns--;
+	pthread_mutex_unlock(&ns->sta->leaf_lock);
+	free(ns);
 }
 
 bool sta_ns_unlink(struct doca_sta *sta, struct doca_sta_subs_handle *subs, struct doca_sta_ns_handle *ns, const char *what)
@@ -290,8 +301,7 @@ bool sta_ns_unlink(struct doca_sta *sta, struct doca_sta_subs_handle *subs, stru
 	*pp = ns->next;
 	ns->removed = true;
 	pthread_mutex_unlock(&sta->leaf_lock);
-	subs->num_ns--;
-	ns->be->num_ns--;
+	subs->num_ns--; /* (its back-end counts it until it is freed: its commands in flight reach it) */
 	return true;
 }
 

@@ -73,6 +73,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -236,10 +237,13 @@ static void host(int in, int out)
 /* ---- the target: this process ---- */
 
 /* Whether the file (a log backend's) holds every one of the strings, read from its start. */
+/* Both strings in the log's last 64 KiB (the lines a case just made). */
 static bool file_has(int fd, const char *a, const char *b)
 {
 	static char buf[65536];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	struct stat st;
+	off_t from = fstat(fd, &st) == 0 && st.st_size >= (off_t)sizeof(buf) ? st.st_size - (off_t)sizeof(buf) + 1 : 0;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, from);
 
 	if (n <= 0)
 		return false;
@@ -1143,6 +1147,38 @@ static void beq_timeout(FILE *log)
 		t.be_timeouts);
 }
 
+/*
+ * A removed namespace with a command in flight still holds its back-end: the command goes on to
+ * the back-end's queue. doca_sta_be_destroy counts it (it used to count it out at the removal).
+ */
+static struct doca_sta_ns_handle *ns3;
+
+static bool ns3_reading(void)
+{
+	const struct doca_sta_eu_ctr_entry *e;
+	uint16_t n;
+
+	return doca_sta_get_ns_stats(t.subs, ns3, &e, &n) == DOCA_SUCCESS && n > 0 &&
+	       __atomic_load_n(e[0].val, __ATOMIC_RELAXED) >= 1; /* "reads" */
+}
+
+static void be_keeps_removed_ns(FILE *log)
+{
+	unsigned int got, ok, sc, invs;
+
+	TRY(doca_sta_subsystem_add_ns(t.subs, 3, 512, 1, t.be, &ns3));
+	TRY(softdoca_nvme_hold_completions(t.disk, 1));
+	ask("S 1 3 0 2 0\n");
+	REQUIRE(run_until(ns3_reading, TMO)); /* on the disk, which holds its completion */
+	TRY(doca_sta_subsystem_rm_ns(t.subs, ns3)); /* at once: it goes with the read */
+	CHECK(doca_sta_be_destroy(t.be) == DOCA_ERROR_IN_USE);
+	/* namespaces 1 and 3 (removed, its read in flight) */
+	CHECK(file_has(fileno(log), "1 queues and 2 namespaces", "counts until the commands in flight"));
+	TRY(softdoca_nvme_hold_completions(t.disk, 0));
+	CHECK(sscanf(ask("A 1\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 1 && ok == 1);
+	fprintf(stderr, "ok a removed namespace holds its back-end until its last command is done\n");
+}
+
 static int lifetime(pid_t child, const char *which)
 {
 	static const struct {
@@ -1155,6 +1191,7 @@ static int lifetime(pid_t child, const char *which)
 		{"subs_in_use", subs_in_use},
 		{"task_after_destroy", task_after_destroy},
 		{"stale_command", stale_command},
+		{"be_keeps_removed_ns", be_keeps_removed_ns},
 		{"beq_timeout", beq_timeout}, /* (last: its IO context is gone after it) */
 	};
 	FILE *log = tmpfile();
