@@ -446,6 +446,13 @@ static bool sta_progress(struct doca_ctx *ctx)
 			sta->told_waiting_io = true;
 			return false;
 		}
+		/* an event an EU posted before its IO context went IDLE, after the look above, names
+		 * an EU: delivered before the EUs go (none comes once every IO context is IDLE) */
+		pthread_mutex_lock(&sta->leaf_lock);
+		bool late = sta->notes != NULL;
+		pthread_mutex_unlock(&sta->leaf_lock);
+		if (late)
+			return true;
 		free_eus(sta);
 		if (sta->dpa != NULL)
 			sta->dev->dpa->close(sta->dpa);
