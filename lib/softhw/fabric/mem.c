@@ -331,9 +331,33 @@ static bool share_for(const struct mem_conn *c, const struct mem_export *e)
 	return e->shared && own_user(c);
 }
 
+/* One user: the same uid on this host, the same address from another host. */
+static bool same_user(const struct softhw_peer *a, const struct softhw_peer *b)
+{
+	if (a->family != b->family)
+		return false;
+	return a->family == AF_UNIX ? a->uid == b->uid : memcmp(a->addr, b->addr, sizeof(a->addr)) == 0;
+}
+
+/*
+ * Lock held. Another user's proven connections: at most half of what the service keeps, so
+ * one allowed user (or host) with a descriptor cannot take every slot from our own importers.
+ */
+static bool user_full(const struct mem_conn *c)
+{
+	uint32_t held = 0;
+
+	if (own_user(c))
+		return false;
+	for (unsigned i = 0; i < svc.num_conns; i++)
+		if (svc.conns[i].fd >= 0 && svc.conns[i].id != 0 && same_user(&svc.conns[i].peer, &c->peer))
+			held++;
+	return held >= svc.guard.max_total / 2;
+}
+
 static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct mem_msg *rep)
 {
-	static struct softhw_ratelimit rl;
+	static struct softhw_ratelimit rl, rl_full;
 	struct mem_export *e;
 
 	pthread_mutex_lock(&svc.lock);
@@ -347,6 +371,16 @@ static void serve_hello(struct mem_conn *c, const struct mem_msg *req, struct me
 		rep->status = DOCA_ERROR_INVALID_VALUE;
 	} else if ((e->rights & SOFTHW_MEM_VIA_DMA) && !came_through(c->fd, e->instance)) {
 		rep->status = DOCA_ERROR_NOT_PERMITTED;
+	} else if (user_full(c)) {
+		if (c->peer.family == AF_UNIX)
+			SOFTHW_LOG_LIMITED(&rl_full, SDK_LOG_ERR,
+					   "Memory service: the processes of uid %u hold %u imports, half of what this process serves; process %d refused (the rest stay for uid %u's own)",
+					   (unsigned)c->peer.uid, svc.guard.max_total / 2, (int)c->peer.pid, (unsigned)geteuid());
+		else
+			SOFTHW_LOG_LIMITED(&rl_full, SDK_LOG_ERR,
+					   "Memory service: a host holds %u imports, half of what this process serves; refused (the rest stay for this host's own importers)",
+					   svc.guard.max_total / 2);
+		rep->status = DOCA_ERROR_FULL;
 	} else {
 		softhw_guard_settle(&svc.guard, &c->peer);
 		c->id = e->id;
@@ -1280,6 +1314,11 @@ static doca_error_t remote_hello(const struct softhw_mem_peer *peer, struct soft
 		*answered = true;
 		*why = "its card instance is not the one the export was made through";
 		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (rep.status == DOCA_ERROR_FULL) {
+		*answered = true;
+		*why = "the exporter's memory service holds as many imports of this user as it serves another user (half of its connections); release imported mmaps, or try again later";
+		return DOCA_ERROR_FULL;
 	}
 	if (rep.status != DOCA_SUCCESS) {
 		*why = rep.status == DOCA_ERROR_NOT_FOUND ?

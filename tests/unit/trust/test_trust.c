@@ -263,6 +263,77 @@ static void test_mem_user_flood(void)
 	kid_end(&exp);
 }
 
+/* Imports the export as often as told, holding every import until the parent is done; reports
+ * how many got in and how many the service refused as full. */
+static void hoarder_main(int in, int out)
+{
+	static struct softhw_mem_remote *held[1024];
+	struct {
+		struct exp_info e;
+		int n;
+	} req;
+	int got = 0, full = 0;
+	char c;
+
+	setenv("SOFTDOCA_FABRIC_CMA", "0", 1);
+	if (!get(in, &req, sizeof(req)) || req.n > 1024)
+		_exit(4);
+	for (int i = 0; i < req.n; i++) {
+		struct softhw_mem_peer peer = {.instance = instance, .pid = req.e.pid, .id = req.e.id, .token = req.e.token,
+					       .addr = req.e.addr, .len = EXP_LEN, .rights = SOFTHW_MEM_READ};
+		const char *why = "";
+		doca_error_t err = softhw_mem_connect(&peer, &held[got], &why);
+
+		if (err == DOCA_SUCCESS)
+			got++;
+		else if (err == DOCA_ERROR_FULL)
+			full++;
+		else
+			break;
+	}
+	if (!put(out, &got, sizeof(got)) || !put(out, &full, sizeof(full)))
+		_exit(5);
+	while (read(in, &c, 1) == 1)
+		;
+	for (int i = 0; i < got; i++)
+		softhw_mem_disconnect(held[i]);
+}
+
+/*
+ * Proven connections have no cap per process: an allowed other user with a valid descriptor
+ * imports again and again. Another user holds at most half of what the service takes, so our
+ * own importer still gets in.
+ */
+static void test_mem_user_hoard(void)
+{
+	const char *conf = write_config("allow-uid-hoard.conf", "allow_uids = 65534");
+	const char *trusts_root = write_config("trusts-root.conf", "allow_uids = 0");
+	unsigned total = 1024;
+	struct {
+		struct exp_info e;
+		int n;
+	} req;
+	struct kid exp, hoard, own;
+	struct rlimit rl;
+	int got = -1, full = -1;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 2 < total)
+		total = (unsigned)(rl.rlim_cur / 2);
+	CHECK(exporter_start(&exp, "mem-exporter-hoard", conf, &req.e));
+	CHECK(kid_start(&hoard, "mem-hoarder", trusts_root, true, hoarder_main));
+	req.n = (int)total / 2 + 8;
+	if (put(hoard.to, &req, sizeof(req)) && get(hoard.from, &got, sizeof(got)) && get(hoard.from, &full, sizeof(full))) {
+		printf("  another user: %d imports held, %d refused as full (the service takes %u)\n", got, full, total);
+		CHECK(got == (int)total / 2 && full == 8);
+		CHECK(log_count(&exp, "the processes of uid 65534 hold") >= 1);
+		CHECK(kid_start(&own, "mem-own-importer", NULL, false, importer_main));
+		CHECK_ERR(import_once(&own, &req.e), DOCA_SUCCESS);
+		kid_end(&own);
+	}
+	kid_end(&hoard); /* (no second uid here: it said nothing, and the test is skipped) */
+	kid_end(&exp);
+}
+
 /* Binds a name (kind/<its pid>) as another user and listens: an impostor. */
 static void impostor_main(int in, int out)
 {
@@ -704,6 +775,7 @@ int main(int argc, char **argv)
 		TEST_RUN(test_mem_other_uid_refused);
 		TEST_RUN(test_mem_allowed);
 		TEST_RUN(test_mem_user_flood);
+		TEST_RUN(test_mem_user_hoard);
 		TEST_RUN(test_mem_impostor);
 		TEST_RUN(test_rnic_refused);
 		TEST_RUN(test_rnic_allowed);
