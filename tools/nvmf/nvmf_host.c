@@ -63,12 +63,19 @@ static struct rdma_cm_event *cm_wait(struct nvmf_queue *q, enum rdma_cm_event_ty
 		/* the channel is non-blocking: a wake-up without an event is EAGAIN, not a hang */
 		if (rdma_get_cm_event(q->ch, &ev) == 0)
 			break;
-		if (errno != EAGAIN || left <= 0 || poll(&p, 1, (int)left) < 0)
+		if (errno != EAGAIN || left <= 0 || poll(&p, 1, (int)left) < 0) {
+			/* a test that fails here says which step of the connection never came */
+			fprintf(stderr, "nvmf_host: no %s in %d ms (%s)\n", rdma_event_str(want), timeout_ms,
+				errno == EAGAIN ? "timed out" : strerror(errno));
 			return NULL;
+		}
 	}
 	if (ev->event != want) {
 		if (ev->event == RDMA_CM_EVENT_REJECTED)
 			q->rejected = ev->status != 0 ? ev->status : -1;
+		else
+			fprintf(stderr, "nvmf_host: %s instead of %s (status %d)\n", rdma_event_str(ev->event),
+				rdma_event_str(want), ev->status);
 		rdma_ack_cm_event(ev);
 		return NULL;
 	}
