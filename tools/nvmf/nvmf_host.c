@@ -92,8 +92,7 @@ static int post_recv(struct nvmf_queue *q, uint16_t i)
 
 static void put_le16(uint8_t *p, uint16_t v)
 {
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
+	nvmf_put_le(p, v, 2);
 }
 
 static int transport_connect(struct nvmf_queue *q, const char *addr, const char *port, uint16_t qid, uint16_t depth)

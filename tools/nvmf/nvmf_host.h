@@ -23,6 +23,22 @@ struct nvmf_cqe {
 	uint32_t dw0, dw1;
 	uint16_t sqhd, sqid, cid, status; /* status: P bit 0, SC 8:1, SCT 11:9, DNR 15 */
 };
+/* Little-endian fields of a capsule (what NVMe puts on the wire). */
+static inline void nvmf_put_le(uint8_t *p, uint64_t v, unsigned bytes)
+{
+	for (unsigned i = 0; i < bytes; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint64_t nvmf_get_le(const uint8_t *p, unsigned bytes)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < bytes; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
 #define NVMF_SC(c) (((c)->status >> 1) & 0xff)
 #define NVMF_SCT(c) (((c)->status >> 9) & 0x7)
 

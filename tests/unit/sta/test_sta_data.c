@@ -22,24 +22,8 @@
 #include <unistd.h>
 
 #include "nvmf_host.h"
+#include "target_proc.h"
 #include "proc_maps.h"
-
-static int failures;
-#define CHECK(c)                                                                                                       \
-	do {                                                                                                           \
-		if (!(c)) {                                                                                            \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                          \
-			failures++;                                                                                    \
-		}                                                                                                      \
-	} while (0)
-#define REQUIRE(c)                                                                                                     \
-	do {                                                                                                           \
-		if (!(c)) {                                                                                            \
-			fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #c);                        \
-			stop_target();                                                                                 \
-			exit(1);                                                                                       \
-		}                                                                                                      \
-	} while (0)
 
 #define NQN "nqn.2026-12.io.softdoca:sta-test"
 #define HOST "nqn.2014-08.io.softdoca:host1"
@@ -49,57 +33,21 @@ static int failures;
 static const char *port;
 /* the target's address: STA_TEST_ADDR (a rocev2 card's, sta_roce), else the loopback */
 static const char *addr = "127.0.0.1";
-static pid_t target = -1;
 static int target_out = -1; /* the target's stdout */
-static char disk[256], errlog[256];
+static char disk[256];
 static uint64_t nblocks;
-
-static void stop_target(void)
-{
-	int st;
-
-	if (target > 0) {
-		kill(target, SIGTERM);
-		waitpid(target, &st, 0);
-		target = -1;
-	}
-}
 
 /* Starts the target and waits for its "listening" line. */
 static const char *target_bs = "512";
 
 static void start_target(const char *bin)
 {
-	int out[2];
-	char line[512] = {0};
-	size_t n = 0;
+	char *argv[] = {(char *)bin, "--addr", (char *)addr, "--port", (char *)port, "--nqn", NQN, "--backing-file",
+			disk, "--size", "8388608", "--block-size", (char *)target_bs, "--io-threads", "2", "--allow-host",
+			HOST, NULL};
+	char line[512];
 
-	REQUIRE(pipe(out) == 0);
-	target = fork();
-	REQUIRE(target >= 0);
-	if (target == 0) {
-		int e = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		prctl(PR_SET_PDEATHSIG, SIGTERM); /* a test killed by its time-out takes the target along */
-		dup2(out[1], 1);
-		dup2(e, 2);
-		close(out[0]);
-		execl(bin, bin, "--addr", addr, "--port", port, "--nqn", NQN, "--backing-file", disk, "--size",
-		      "8388608", "--block-size", target_bs, "--io-threads", "2", "--allow-host", HOST, (char *)NULL);
-		_exit(127);
-	}
-	close(out[1]);
-	target_out = out[0];
-	while (n < sizeof(line) - 1 && strchr(line, '\n') == NULL) {
-		struct pollfd p = {.fd = out[0], .events = POLLIN};
-		ssize_t r;
-
-		REQUIRE(poll(&p, 1, 60000) == 1);
-		r = read(out[0], line + n, sizeof(line) - 1 - n);
-		REQUIRE(r > 0);
-		n += (size_t)r;
-	}
-	REQUIRE(strstr(line, "listening on") != NULL);
+	target_out = target_start(argv, line, sizeof(line));
 	fprintf(stderr, "target: %s", line);
 }
 
@@ -681,7 +629,7 @@ int main(int argc, char **argv)
 {
 	struct nvmf_queue admin, io;
 	uint8_t w[8192], f[8192];
-	int st, fd;
+	int fd;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: test_sta_data TARGET PORT [INITIATOR]\n");
@@ -722,10 +670,7 @@ int main(int argc, char **argv)
 	wrong_rkey(admin.cntlid);
 
 	/* the target stops cleanly and the file holds what was written */
-	kill(target, SIGTERM);
-	REQUIRE(waitpid(target, &st, 0) == target);
-	target = -1;
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(target_stops_cleanly());
 	/* the admin and I/O queues were still connected: the target stopped with them */
 	nvmf_disconnect(&io);
 	nvmf_disconnect(&admin);

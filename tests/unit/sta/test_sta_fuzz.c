@@ -25,24 +25,7 @@
 #include <unistd.h>
 
 #include "nvmf_host.h"
-
-static int failures;
-#define CHECK(c)                                                                                                       \
-	do {                                                                                                           \
-		if (!(c)) {                                                                                            \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);                          \
-			failures++;                                                                                    \
-		}                                                                                                      \
-	} while (0)
-#define REQUIRE(c)                                                                                                     \
-	do {                                                                                                           \
-		if (!(c)) {                                                                                            \
-			fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #c);                        \
-			stop_target();                                                                                 \
-			dump_log();                                                                                    \
-			exit(1);                                                                                       \
-		}                                                                                                      \
-	} while (0)
+#include "target_proc.h"
 
 #define NQN "nqn.2026-12.io.softdoca:sta-fuzz"
 #define HOST "nqn.2014-08.io.softdoca:fuzz-host"
@@ -57,8 +40,7 @@ static int failures;
 
 static const char *port;
 static const char *addr = "127.0.0.1";
-static pid_t target = -1;
-static char disk[256], errlog[256];
+static char disk[256];
 static uint64_t rng_state;
 
 static uint64_t rnd(void)
@@ -76,35 +58,6 @@ static uint32_t below(uint32_t n)
 	return n == 0 ? 0 : (uint32_t)(rnd() % n);
 }
 
-static void stop_target(void)
-{
-	int st;
-
-	if (target > 0) {
-		kill(target, SIGTERM);
-		waitpid(target, &st, 0);
-		target = -1;
-	}
-}
-
-static void dump_log(void)
-{
-	static char log[1 << 16];
-	FILE *f = fopen(errlog, "r");
-	size_t n;
-
-	if (f == NULL)
-		return;
-	fseek(f, 0, SEEK_END);
-	long sz = ftell(f);
-
-	fseek(f, sz > (long)sizeof(log) - 1 ? sz - (long)sizeof(log) + 1 : 0, SEEK_SET);
-	n = fread(log, 1, sizeof(log) - 1, f);
-	fclose(f);
-	log[n] = 0;
-	fprintf(stderr, "---- target log (tail) ----\n%s\n", log);
-}
-
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -115,63 +68,27 @@ static void on_alarm(int sig)
 
 static void start_target(const char *bin)
 {
-	int out[2];
-	char line[512] = {0};
-	size_t n = 0;
+	/* no --allow-host: the good host and the fuzzer are two hosts of one target */
+	char *argv[] = {(char *)bin, "--addr", (char *)addr, "--port", (char *)port, "--nqn", NQN, "--backing-file", disk,
+			"--size", "8388608", "--block-size", "512", "--io-threads", "2", NULL};
+	char line[512];
 
-	REQUIRE(pipe(out) == 0);
-	target = fork();
-	REQUIRE(target >= 0);
-	if (target == 0) {
-		int e = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		dup2(out[1], 1);
-		dup2(e, 2);
-		close(out[0]);
-		/* no --allow-host: the good host and the fuzzer are two hosts of one target */
-		execl(bin, bin, "--addr", addr, "--port", port, "--nqn", NQN, "--backing-file", disk, "--size", "8388608",
-		      "--block-size", "512", "--io-threads", "2", (char *)NULL);
-		_exit(127);
-	}
-	close(out[1]);
-	while (n < sizeof(line) - 1 && strchr(line, '\n') == NULL) {
-		struct pollfd p = {.fd = out[0], .events = POLLIN};
-		ssize_t r;
-
-		REQUIRE(poll(&p, 1, 60000) == 1);
-		r = read(out[0], line + n, sizeof(line) - 1 - n);
-		REQUIRE(r > 0);
-		n += (size_t)r;
-	}
-	REQUIRE(strstr(line, "listening on") != NULL);
-	close(out[0]);
+	close(target_start(argv, line, sizeof(line)));
 }
 
 static void put16(uint8_t *p, uint16_t v)
 {
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
+	nvmf_put_le(p, v, 2);
 }
 
 static void put32(uint8_t *p, uint32_t v)
 {
-	put16(p, (uint16_t)v);
-	put16(p + 2, (uint16_t)(v >> 16));
+	nvmf_put_le(p, v, 4);
 }
 
 static void put64(uint8_t *p, uint64_t v)
 {
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
+	nvmf_put_le(p, v, 8);
 }
 
 static void fill(uint8_t *b, size_t len, uint32_t seed)
@@ -225,7 +142,7 @@ static void connect_fuzz_queues(bool admin_too)
 /* A fuzzed command may write anywhere but the good host's blocks. */
 static void keep_off_good(uint8_t *s)
 {
-	uint64_t slba = get64(s + 40);
+	uint64_t slba = nvmf_get_le(s + 40, 8);
 	uint64_t nb = (uint64_t)(s[48] | s[49] << 8) + 1;
 
 	if (slba < GOOD_LBA + GOOD_NB && slba + nb > GOOD_LBA)
@@ -445,7 +362,6 @@ int main(int argc, char **argv)
 	const char *seed_env = getenv("FUZZ_SEED");
 	unsigned long total = 20000, rounds = 0;
 	struct nvmf_cqe c;
-	int st;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: test_sta_fuzz TARGET PORT [CAPSULES]\n");
@@ -510,10 +426,7 @@ int main(int argc, char **argv)
 	}
 
 	/* a clean stop with the queues still connected: status 0 (no sanitizer report, no leak) */
-	kill(target, SIGTERM);
-	REQUIRE(waitpid(target, &st, 0) == target);
-	target = -1;
-	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(target_stops_cleanly());
 	nvmf_disconnect(&io);
 	nvmf_disconnect(&admin);
 	nvmf_disconnect(&good_io);
@@ -534,7 +447,7 @@ int main(int argc, char **argv)
 		CHECK(reports == 0);
 	}
 	if (failures != 0)
-		dump_log();
+		target_log_tail();
 	unlink(disk);
 	unlink(errlog);
 	fprintf(stderr, "%s\n", failures == 0 ? "PASS" : "FAIL");
