@@ -61,13 +61,18 @@ uint8_t *sta_dp_slot_data(struct sta_slot *s)
 	uint32_t max = io->sta->caps->sta_max_io_size;
 
 	if (s->data == NULL) {
-		s->data = aligned_alloc(4096, max);
-		s->prp_list = aligned_alloc(4096, 4096);
-		if (s->data == NULL || s->prp_list == NULL)
+		uint8_t *data = aligned_alloc(4096, max);
+		uint8_t *prp = data != NULL ? aligned_alloc(4096, 4096) : NULL;
+		struct ibv_mr *mr = prp != NULL ? ibv_reg_mr(io->dp->pd, data, max, IBV_ACCESS_LOCAL_WRITE) : NULL;
+
+		if (mr == NULL) { /* all three or none: a later command on the slot must not find half */
+			free(prp);
+			free(data);
 			return NULL;
-		s->data_mr = ibv_reg_mr(io->dp->pd, s->data, max, IBV_ACCESS_LOCAL_WRITE);
-		if (s->data_mr == NULL)
-			return NULL;
+		}
+		s->data = data;
+		s->prp_list = prp;
+		s->data_mr = mr;
 	}
 	return s->data;
 }
