@@ -287,14 +287,31 @@ static doca_error_t sta_stop(struct doca_ctx *ctx)
 
 static void note_post(struct doca_sta *sta, struct sta_cqe_note *n)
 {
+	bool drop = false, first = false;
+
 	n->next = NULL;
 	pthread_mutex_lock(&sta->leaf_lock);
-	if (sta->notes_tail != NULL)
-		sta->notes_tail->next = n;
-	else
-		sta->notes = n;
-	sta->notes_tail = n;
+	if (n->kind == STA_NOTE_CQE && sta->num_cqe_notes >= STA_CQE_NOTES_MAX) {
+		drop = true;
+		first = !sta->overflowing;
+		sta->overflowing = true;
+	} else {
+		sta->num_cqe_notes += n->kind == STA_NOTE_CQE;
+		if (sta->notes_tail != NULL)
+			sta->notes_tail->next = n;
+		else
+			sta->notes = n;
+		sta->notes_tail = n;
+	}
 	pthread_mutex_unlock(&sta->leaf_lock);
+	if (drop) {
+		if (first)
+			SDK_LOG_WARN("STA: %u CQE-notify events wait for the STA context's PE; the next ones are dropped "
+				     "until it takes some (progress the PE of the STA context: doca_pe_progress())",
+				     STA_CQE_NOTES_MAX);
+		free(n);
+		return;
+	}
 	softdoca_pe_notify(sta->ctx.pe);
 }
 
@@ -405,8 +422,11 @@ static bool deliver_note(struct doca_sta *sta)
 		sta->notes = n->next;
 		if (sta->notes == NULL)
 			sta->notes_tail = NULL;
-		if (n->kind == STA_NOTE_CQE)
+		if (n->kind == STA_NOTE_CQE) {
 			sta->delivering_qp = n->ev.qp;
+			if (--sta->num_cqe_notes < STA_CQE_NOTES_MAX / 2)
+				sta->overflowing = false; /* (the next overflow is logged again) */
+		}
 	}
 	pthread_mutex_unlock(&sta->leaf_lock);
 	if (n == NULL)

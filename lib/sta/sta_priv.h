@@ -140,6 +140,8 @@ struct doca_sta_producer_task_send {
 	doca_error_t status;
 };
 
+#define STA_CQE_NOTES_MAX 4096
+
 struct doca_sta {
 	struct doca_ctx ctx; /* first: doca_sta_as_ctx and the ops receive it */
 	struct doca_dev *dev;
@@ -181,6 +183,11 @@ struct doca_sta {
 	 * owners and the CQE-notify events waiting for the PE */
 	pthread_mutex_t leaf_lock;
 	struct sta_cqe_note *notes, *notes_tail;
+	/* CQE-notify events in notes: at most STA_CQE_NOTES_MAX (a host's refused commands each
+	 * make one, faster than a slow PE may take them); those past it are dropped, logged once
+	 * per overflow (overflowing) */
+	uint32_t num_cqe_notes;
+	bool overflowing;
 	/* the QP the CQE-notify callback running now names; a destroy meanwhile leaves its memory
 	 * to the delivery, which frees it once the callback returned (free_delivered) */
 	const struct doca_sta_qp_handle *delivering_qp;

@@ -1179,6 +1179,36 @@ static void be_keeps_removed_ns(FILE *log)
 	fprintf(stderr, "ok a removed namespace holds its back-end until its last command is done\n");
 }
 
+/*
+ * A host's refused commands each make a CQE-notify event, faster than a PE that is not
+ * progressed takes them: 4096 wait at most, the rest are dropped (memory stays bounded).
+ */
+static bool cqe_notes_all(void)
+{
+	return __atomic_load_n(&t.cqe_events, __ATOMIC_ACQUIRE) >= 4096;
+}
+
+static void cqe_notes_capped(FILE *log)
+{
+	unsigned int got, ok, sc, invs, refused = 0;
+
+	(void)log;
+	t.cqe_events = 0;
+	t.sta_paused = true;
+	for (int i = 0; i < 65; i++) { /* 4160 reads of namespace 9 */
+		ask("S 64 9 0 2 0\n");
+		CHECK(sscanf(ask("A 64\n"), "A %u %u 0x%x %u", &got, &ok, &sc, &invs) == 4 && got == 64 && sc == 0x0b);
+		refused += got - ok;
+	}
+	t.sta_paused = false;
+	CHECK(run_until(cqe_notes_all, TMO));
+	while (doca_pe_progress(t.sta_pe)) /* (until none waits) */
+		;
+	CHECK(refused == 4160 && t.cqe_events == 4096);
+	fprintf(stderr, "ok %u refused commands while the PE slept: %d CQE-notify events kept, the rest dropped\n", refused,
+		t.cqe_events);
+}
+
 static int lifetime(pid_t child, const char *which)
 {
 	static const struct {
@@ -1192,6 +1222,7 @@ static int lifetime(pid_t child, const char *which)
 		{"task_after_destroy", task_after_destroy},
 		{"stale_command", stale_command},
 		{"be_keeps_removed_ns", be_keeps_removed_ns},
+		{"cqe_notes_capped", cqe_notes_capped},
 		{"beq_timeout", beq_timeout}, /* (last: its IO context is gone after it) */
 	};
 	FILE *log = tmpfile();
