@@ -129,6 +129,7 @@ static struct {
 	pthread_mutex_t lock;        /* connections and controllers: every IO thread's */
 	pthread_t threads[MAX_IO];
 	int pipes[MAX_IO][2];        /* messages from the RDMA-CM thread to each IO thread */
+	int refused[2];              /* connections an IO thread refused, back to the RDMA-CM thread */
 } t;
 
 /*
@@ -587,6 +588,10 @@ static void non_offload(struct doca_sta_qp_handle *qp, union doca_data ud, const
 			fabrics_connect(c, cmd, payload, len, valid, nud);
 		else if (c->ctrl == NULL)
 			respond(c, cmd, nud, 0, 0x0c, 0, false); /* Command Sequence Error: no Connect yet */
+		else if (c->qid != 0)
+			/* Property Get / Set on the admin queue only (as Linux nvmet): an I/O queue's
+			 * controller may be gone, its slot another host's, before this thread hears */
+			respond(c, cmd, nud, 0, 0x01, 0, false);
 		else if (fctype == 0x04 || fctype == 0x00)
 			property(c, cmd, nud, fctype == 0x00);
 		else
@@ -663,10 +668,23 @@ static void make_qp(struct conn *c)
 	err = doca_sta_io_qp_connect(c->io, t.dev, c->id, accept, sizeof(accept), NULL, &c->qp);
 	if (err != DOCA_SUCCESS) {
 		uint8_t rej[4] = {0, 0, 6, 0}; /* NO_RESOURCES */
+		bool ours;
 
 		fprintf(stderr, "softdoca-sta-target: connect request refused: %s\n", doca_error_get_descr(err));
 		rdma_reject(c->id, rej, sizeof(rej));
 		c->qp = NULL;
+		/*
+		 * No event comes for a rejected id: its id and c go back to the RDMA-CM thread, which
+		 * destroys the id between two events. Unless that thread took it already (an event of a
+		 * host that left meanwhile): then its MSG_GONE ends it here (end_conn).
+		 */
+		pthread_mutex_lock(&t.lock);
+		ours = c->id->context == c;
+		if (ours)
+			c->id->context = NULL;
+		pthread_mutex_unlock(&t.lock);
+		if (ours && write(t.refused[1], &c, sizeof(c)) != (ssize_t)sizeof(c))
+			fprintf(stderr, "softdoca-sta-target: cannot hand a refused connection back: %s\n", strerror(errno));
 		return;
 	}
 	doca_sta_io_qp_set_user_data(c->io, c->qp, (union doca_data){.ptr = c});
@@ -729,7 +747,9 @@ static bool cm_event(struct rdma_event_channel *ch)
 
 	if (rdma_get_cm_event(ch, &ev) != 0)
 		return false;
+	pthread_mutex_lock(&t.lock); /* (an IO thread hands refused ids back: make_qp) */
 	c = ev->id->context;
+	pthread_mutex_unlock(&t.lock);
 	switch (ev->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
 		connect_request(ev);
@@ -746,7 +766,10 @@ static bool cm_event(struct rdma_event_channel *ch)
 	case RDMA_CM_EVENT_UNREACHABLE:
 	case RDMA_CM_EVENT_CONNECT_ERROR:
 		/* the connection is its IO thread's to end; this thread forgets it */
+		pthread_mutex_lock(&t.lock);
+		c = ev->id->context;
 		ev->id->context = NULL;
+		pthread_mutex_unlock(&t.lock);
 		rdma_ack_cm_event(ev);
 		if (c != NULL)
 			send_msg(c->worker, MSG_GONE, c);
@@ -779,6 +802,8 @@ static void end_conn(struct doca_pe *pe, struct conn *c)
 			c->reads);
 		return;
 	}
+	if (c->qp == NULL) /* refused: the id is still ours (a QP's goes with it) */
+		rdma_destroy_id(c->id);
 	conn_free(c);
 }
 
@@ -989,7 +1014,7 @@ static void setup(void)
 static void print_qps(void)
 {
 	struct doca_sta_eu_handle *eus[256];
-	uint32_t n = 0, qps = 0;
+	uint32_t n = 0, qps = 0, held = 0;
 
 	if (doca_sta_get_eu_handle(t.sta, eus, &n) != DOCA_SUCCESS)
 		return;
@@ -1003,6 +1028,11 @@ static void print_qps(void)
 			qps += k;
 	}
 	fprintf(stderr, "softdoca-sta-target: %u QPs connected at stop\n", qps);
+	pthread_mutex_lock(&t.lock);
+	for (const struct conn *c = t.conns; c != NULL; c = c->next)
+		held += c->qp == NULL;
+	pthread_mutex_unlock(&t.lock);
+	fprintf(stderr, "softdoca-sta-target: %u refused connections held at stop\n", held);
 }
 
 /* The EU counters, summed over the EUs (after the IO contexts stopped: nothing in flight). */
@@ -1154,6 +1184,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (pipe(t.refused) != 0 || fcntl(t.refused[0], F_SETFL, O_NONBLOCK) != 0) {
+		fprintf(stderr, "softdoca-sta-target: cannot make a pipe: %s\n", strerror(errno));
+		return 1;
+	}
 	ch = rdma_create_event_channel();
 	if (ch == NULL || fcntl(ch->fd, F_SETFL, fcntl(ch->fd, F_GETFL) | O_NONBLOCK) != 0 ||
 	    rdma_create_id(ch, &listen_id, NULL, RDMA_PS_TCP) != 0 ||
@@ -1167,11 +1201,13 @@ int main(int argc, char **argv)
 	       (unsigned long long)t.info.num_blocks, t.block_size, t.io_threads);
 	fflush(stdout);
 	while (!stopping) {
-		struct pollfd p[3];
+		struct pollfd p[4];
 		nfds_t n = 0;
+		struct conn *refused;
 
 		p[n++] = (struct pollfd){.fd = sig_pipe[0], .events = POLLIN};
 		p[n++] = (struct pollfd){.fd = ch->fd, .events = POLLIN};
+		p[n++] = (struct pollfd){.fd = t.refused[0], .events = POLLIN};
 		{ /* the STA context's PE: CQE-notify events */
 			doca_notification_handle_t h;
 
@@ -1189,6 +1225,11 @@ int main(int argc, char **argv)
 		if (p[1].revents & POLLIN)
 			while (cm_event(ch))
 				;
+		/* refused connections: no event of theirs is un-acked here, between two */
+		while (read(t.refused[0], &refused, sizeof(refused)) == (ssize_t)sizeof(refused)) {
+			rdma_destroy_id(refused->id);
+			conn_free(refused);
+		}
 		if (p[0].revents & POLLIN) {
 			char b[16];
 

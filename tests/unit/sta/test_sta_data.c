@@ -340,6 +340,32 @@ static void connect_twice(void)
 		bad);
 }
 
+/*
+ * More queues than the target's IO contexts take (63 QPs each): the next connections are
+ * rejected, and the target frees them (refused connections held at stop: 0). Twice.
+ */
+static void qp_limit(void)
+{
+	static struct nvmf_queue qs[160];
+	int ok = 0, refused = 0;
+
+	for (int round = 0; round < 2; round++) {
+		int n = 0;
+
+		while (n < 160 && nvmf_transport(&qs[n], addr, port, 0, 2) == 0)
+			n++;
+		CHECK(n >= 100 && n < 160); /* (the admin and I/O queues of the test hold two) */
+		ok += n;
+		if (n < 160) {
+			refused++;
+			nvmf_disconnect(&qs[n]); /* the rejected one's id and channel */
+		}
+		while (n > 0)
+			nvmf_disconnect(&qs[--n]);
+	}
+	fprintf(stderr, "ok QP limit: %d queues connected in two rounds, %d refused\n", ok, refused);
+}
+
 /* A controller's admin queue goes: its I/O queue is disconnected by the target (within 10 s). */
 static void admin_gone(void)
 {
@@ -652,9 +678,17 @@ int main(int argc, char **argv)
 	REQUIRE(io_queue(&io, 1, 64, admin.cntlid) == 0);
 	io_checks(&io);
 	bad_input(&io);
+	{ /* Property Get on an I/O queue: Invalid Opcode (the admin queue's only) */
+		uint8_t sqe[64] = {0x7f, [4] = 0x04, [40] = 1};
+		struct nvmf_cqe c;
+
+		REQUIRE(nvmf_cmd(&io, sqe, 0, NULL, NULL, &c, TMO) == 0);
+		CHECK(status_is(&c, 0, 0x01));
+	}
 	connect_refusals(admin.cntlid);
 	discovery();
 	connect_twice();
+	qp_limit();
 	admin_gone();
 	aer_limit();
 	disconnect_mid_io(admin.cntlid);
@@ -702,6 +736,8 @@ int main(int argc, char **argv)
 			if (sscanf(q, "softdoca-sta-target: %u QPs connected at stop", &qps) == 1)
 				break;
 		CHECK(q != NULL && qps >= 2 && qps <= 4);
+		/* the connections refused at the QP limit were freed (the RDMA-CM thread destroys their ids) */
+		CHECK(strstr(log, "softdoca-sta-target: 0 refused connections held at stop") != NULL);
 		/* the CQE-notify events of the STA context: a capsule refused, a disk command failed */
 		CHECK(strstr(log, "CQE notify: capsule refused, opcode 0x01 cid 0 nsid 2 lba 3000: SCT 0 SC 0x0b, "
 				  "error location 4") != NULL);
