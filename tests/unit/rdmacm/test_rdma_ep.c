@@ -27,6 +27,7 @@
 
 static const char *port;
 static char ready[64], done[64]; /* the server creates it once it listens */
+static char sent[64];             /* srq: the client's message on connection 0 was taken */
 
 /* The other process made the file (bounded by alarm()). */
 static bool wait_file(const char *path)
@@ -304,15 +305,8 @@ static int srq_server(void)
 	 * A QP destroyed with a receive completed but not polled: the completion goes with it (as
 	 * mlx5 cleans its CQEs), and never shows on the other QP's CQ as that QP's.
 	 */
-	{
-		struct ibv_cq *cq;
-		void *ctx;
-
-		/* asleep on the CQ: the receive completes on the SRQ's endpoint, not yet in a CQ */
-		CHECK(ibv_req_notify_cq(ids[0]->recv_cq, 0) == 0);
-		CHECK(ibv_get_cq_event(ids[0]->recv_cq_channel, &cq, &ctx) == 0 && cq == ids[0]->recv_cq);
-		ibv_ack_cq_events(cq, 1);
-	}
+	/* not polling, not armed: the soft NIC's thread completes the receive on the SRQ's endpoint */
+	CHECK(wait_file(sent));
 	rdma_destroy_qp(ids[0]);
 	f = fopen(done, "w"); /* the client sends on the other connection now */
 	CHECK(f != NULL);
@@ -361,6 +355,12 @@ static int srq_client(void)
 		memset(msg[k], 0x10 + k, 16);
 		CHECK(rdma_post_send(ids[k], NULL, msg[k], 16, NULL, IBV_SEND_INLINE) == 0);
 		CHECK(rdma_get_send_comp(ids[k], &wc) == 1 && wc.status == IBV_WC_SUCCESS);
+		if (k == 0) {
+			FILE *s = fopen(sent, "w");
+
+			CHECK(s != NULL);
+			fclose(s);
+		}
 	}
 	for (int k = 0; k < 2; k++) {
 		CHECK(rdma_disconnect(ids[k]) == 0);
@@ -381,7 +381,9 @@ int main(int argc, char **argv)
 	port = argc > 1 ? argv[1] : "13820";
 	snprintf(ready, sizeof(ready), "rdma_ep_ready.%s", port);
 	snprintf(done, sizeof(done), "rdma_ep_done.%s", port);
+	snprintf(sent, sizeof(sent), "rdma_ep_sent.%s", port);
 	unlink(done);
+	unlink(sent);
 	unlink(ready);
 	/* "swap": the server is the parent (smaller pid), so the soft NIC dials the QPs' connection
 	 * from the server's side, opposite to the RDMA-CM connection */
@@ -405,5 +407,6 @@ int main(int argc, char **argv)
 	CHECK(waitpid(pid, &status, 0) == pid);
 	unlink(ready);
 	unlink(done);
+	unlink(sent);
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
