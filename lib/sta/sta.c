@@ -136,7 +136,7 @@ static doca_error_t sta_run_task(struct softhw_work *work)
 	if (t->ns != NULL) {
 		if (t->done == 0) /* not unlinked at submit (logged) */
 			return DOCA_ERROR_NOT_FOUND;
-		sta_ns_free(t->ns);
+		(void)sta_ns_free_when_idle(t->ns); /* (idle: the task ran once ns_drained) */
 		return DOCA_SUCCESS;
 	}
 	for (struct doca_sta_be_handle *be = sta->backends; be != NULL; be = be->next) {
@@ -188,8 +188,7 @@ static void sta_flushed(struct doca_task *task)
 
 	if (t->ns == NULL || t->done == 0)
 		return;
-	t->done = 0;
-	sta_ns_free_when_idle(t->ns);
+	(void)sta_ns_free_when_idle(t->ns);
 	SDK_LOG_INFO("remove-namespace task flushed by the stop: the namespace had left its subsystem at submit, "
 		     "and is freed");
 }

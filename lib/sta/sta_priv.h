@@ -267,8 +267,6 @@ bool sta_ns_unlink(struct doca_sta *sta, struct doca_sta_subs_handle *subs, stru
 bool sta_ns_idle(struct doca_sta *sta, struct doca_sta_ns_handle *ns);
 /* An unlinked namespace is freed now if no command is on it, else by its last (returns how many are). */
 uint32_t sta_ns_free_when_idle(struct doca_sta_ns_handle *ns);
-/* Frees an unlinked namespace with no command on it (its back-end stops counting it). */
-void sta_ns_free(struct doca_sta_ns_handle *ns);
 
 /* A QP's subsystem becomes subs (NULL: none); each subsystem counts its QPs. False (nothing
  * changed) when subs is not one of the STA context's: never created, or destroyed. */

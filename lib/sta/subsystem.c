@@ -278,14 +278,6 @@ uint32_t sta_ns_free_when_idle(struct doca_sta_ns_handle *ns)
 	return inflight;
 }
 
-void sta_ns_free(struct doca_sta_ns_handle *ns)
-{
-	pthread_mutex_lock(&ns->sta->leaf_lock);
-	ns->be->num_ns--;
-	pthread_mutex_unlock(&ns->sta->leaf_lock);
-	free(ns);
-}
-
 bool sta_ns_unlink(struct doca_sta *sta, struct doca_sta_subs_handle *subs, struct doca_sta_ns_handle *ns, const char *what)
 {
 	struct doca_sta_ns_handle **pp;
