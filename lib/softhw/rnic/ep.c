@@ -206,6 +206,7 @@ static void owner_awake(struct rnic_ep *ep)
 	softhw_lock(&ep->qps_lock);
 	if (ep->owner_waits) {
 		__atomic_store_n(&ep->owner_waits, false, __ATOMIC_RELEASE);
+		__atomic_fetch_add(&ep->owner_woke, 1, __ATOMIC_RELAXED);
 		RNIC_PATHS_EACH(owner_wait, ep, false);
 	}
 	softhw_unlock(&ep->qps_lock);

@@ -49,6 +49,8 @@ SDK_LOG_REGISTER(SOFTHW_RNIC_RING);
 #define QUIET_POLLS 4096
 /* ... until it arms, or stops polling this long (the service thread's check) */
 #define QUIET_MS 2
+/* An owner asleep on ep->wait_fd has this long to take a doorbell before the service thread does */
+#define OWNER_MS 2
 /* A qp's ring (qp->path[RNIC_PATH_RING]): from the handshake until the qp is freed. */
 struct ring {
 	struct rnic_path_link link; /* first: the doorbell's epoll tag points here */
@@ -85,6 +87,18 @@ struct ring {
 	uint64_t behind_check;     /* ms of the service thread's next look while work waits behind ours (0: none) */
 	uint64_t behind_gap;       /* ms between those looks (doubles up to NUDGE_MAX_MS while nothing moves) */
 	uint64_t bells;            /* tx: times we rang the peer's doorbell ourselves (a post, an arm, a nudge) */
+	/*
+	 * The owner sleeps on ep->wait_fd (owner_waits), so our doorbell is its to take. The service
+	 * thread still watches it, once (EPOLLONESHOT): when it rang, the owner has OWNER_MS to wake
+	 * or poll (owner_presence moves). An owner that armed its CQ but waits on something else
+	 * does not; the ring is then `away` and its doorbell the service thread's, as when nobody
+	 * sleeps, until the owner sleeps or wakes again (ring_owner_wait): the peer's SEND completes
+	 * without the application, as a hardware NIC takes it. qp lock.
+	 */
+	bool away;
+	uint64_t owner_check;      /* ms of the service thread's look at the owner (0: none due) */
+	uint64_t owner_seen;       /* owner_presence() when the doorbell rang */
+	uint32_t watch_events;     /* what the service thread's epoll watches on the doorbell now */
 };
 
 /* The qp's ring, or NULL (lock-free readers: it is set once, before `on`, and freed with the qp). */
@@ -152,6 +166,7 @@ static void ring_on(struct rnic_qp *qp, struct ring *r)
 	if (qp->ep->wait_fd >= 0 && softhw_waitset_add(qp->ep->wait_fd, r->bell_fd, r) != 0)
 		SDK_LOG_ERR("soft NIC ring: the owner's wait set refused the doorbell (%s): a sleeping owner is "
 			    "woken through the service thread", strerror(errno));
+	r->watch_events = EPOLLIN; /* (an owner asleep already: its first doorbell sets the watch, ring_event) */
 	rnic_nic_add_fd(r->bell_fd, &r->link, RNIC_TAG_PATH, EPOLLIN);
 	__atomic_store_n((struct ring **)&qp->path[RNIC_PATH_RING], r, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->on, true, __ATOMIC_SEQ_CST);
@@ -669,14 +684,34 @@ static enum ring_look ring_changed(struct ring *r)
 	return LOOK_CHANGED;
 }
 
-/* qp lock held: the service thread's watch of our doorbell, off while the owner sleeps on its own
- * descriptor (ring_owner_wait) or polls (quiet). */
+/* qp lock held: the owner sleeps on ep->wait_fd, and takes our doorbell itself (ring_serve). */
+static bool owner_sleeps(const struct rnic_qp *qp, const struct ring *r)
+{
+	return __atomic_load_n(&qp->ep->owner_waits, __ATOMIC_ACQUIRE) && !r->away;
+}
+
+/* The owner's wake-ups and polls so far: moved since the doorbell rang, the owner is there. */
+static uint64_t owner_presence(const struct rnic_qp *qp, const struct ring *r)
+{
+	return __atomic_load_n(&qp->ep->owner_woke, __ATOMIC_RELAXED) + __atomic_load_n(&r->polls, __ATOMIC_RELAXED);
+}
+
+/*
+ * qp lock held: the service thread's watch of our doorbell. Off while the owner polls (quiet);
+ * while it sleeps on its own descriptor, one ring (then off until the look at the owner,
+ * ring_timer); else every ring.
+ */
 static void ring_watch(struct rnic_qp *qp, struct ring *r)
 {
-	bool off = __atomic_load_n(&r->quiet, __ATOMIC_RELAXED) || __atomic_load_n(&qp->ep->owner_waits, __ATOMIC_ACQUIRE);
-	struct epoll_event ev = {.events = off ? 0 : EPOLLIN,
-				 .data.u64 = (uint64_t)(uintptr_t)&r->link | RNIC_TAG_PATH};
+	uint32_t events = EPOLLIN;
+	struct epoll_event ev;
 
+	if (__atomic_load_n(&r->quiet, __ATOMIC_RELAXED))
+		events = 0;
+	else if (owner_sleeps(qp, r))
+		events = r->owner_check != 0 ? 0 : EPOLLIN | EPOLLONESHOT;
+	r->watch_events = events;
+	ev = (struct epoll_event){.events = events, .data.u64 = (uint64_t)(uintptr_t)&r->link | RNIC_TAG_PATH};
 	(void)epoll_ctl(rnic_nic.epfd, EPOLL_CTL_MOD, r->bell_fd, &ev);
 }
 
@@ -812,15 +847,27 @@ static void ring_event(struct rnic_qp *qp, uint32_t events)
 		softhw_bias_unlock(&qp->lock);
 		return;
 	}
-	/*
-	 * An owner sleeping on ep->wait_fd takes it (an event from before ring_owner_wait): reading
-	 * the doorbell here could leave its poll woken with nothing to find.
-	 */
-	if (!qp->dead && !__atomic_load_n(&qp->ep->owner_waits, __ATOMIC_ACQUIRE)) {
-		if (softhw_bell_drain(r->bell_fd, 64) < 0)
-			ring_bell_gone(qp, r); /* (shut down: as above) */
-		else
-			ring_rang(qp, r);
+	if (qp->dead) {
+		softhw_bias_unlock(&qp->lock);
+		return;
+	}
+	if (owner_sleeps(qp, r)) {
+		/*
+		 * The owner sleeping on ep->wait_fd takes it: reading the doorbell here could leave
+		 * its poll woken with nothing to find. Unless it does not come (ring_timer).
+		 */
+		if (r->owner_check == 0) {
+			r->owner_seen = owner_presence(qp, r);
+			r->owner_check = rnic_now_ms() + OWNER_MS;
+			rnic_nic_timed_add(qp);
+		}
+		ring_watch(qp, r); /* off until then */
+	} else if (softhw_bell_drain(r->bell_fd, 64) < 0) {
+		ring_bell_gone(qp, r); /* (shut down: as above) */
+	} else {
+		ring_rang(qp, r);
+		if (r->watch_events != EPOLLIN && !qp->dead)
+			ring_watch(qp, r); /* (a one-time watch from a sleep that ended meanwhile) */
 	}
 	softhw_bias_unlock(&qp->lock);
 }
@@ -835,6 +882,7 @@ static void ring_owner_wait(struct rnic_ep *ep, bool sleeping)
 		if (r == NULL || !__atomic_load_n(&r->on, __ATOMIC_ACQUIRE))
 			continue;
 		softhw_bias_lock(&qp->lock); /* ring_event reads owner_waits under it */
+		r->away = false; /* (asleep now, or awake) */
 		ring_watch(qp, r);
 		softhw_bias_unlock(&qp->lock);
 	}
@@ -879,7 +927,8 @@ static bool ring_timed(const struct rnic_qp *qp)
 {
 	const struct ring *r = qp->path[RNIC_PATH_RING];
 
-	return r != NULL && (r->stalled || __atomic_load_n(&r->quiet, __ATOMIC_RELAXED) || ring_behind(qp, r));
+	return r != NULL &&
+	       (r->stalled || __atomic_load_n(&r->quiet, __ATOMIC_RELAXED) || ring_behind(qp, r) || r->owner_check != 0);
 }
 
 static uint64_t ring_next_time(const struct rnic_qp *qp)
@@ -895,6 +944,8 @@ static uint64_t ring_next_time(const struct rnic_qp *qp)
 		t = __atomic_load_n(&r->quiet_check, __ATOMIC_RELAXED);
 	if (ring_behind(qp, r) && r->behind_check < t)
 		t = r->behind_check; /* 0 at first: at once */
+	if (r->owner_check != 0 && r->owner_check < t)
+		t = r->owner_check;
 	return t;
 }
 
@@ -931,6 +982,20 @@ static void ring_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 			r->quiet_seen = polls;
 			__atomic_store_n(&r->quiet_check, now + QUIET_MS, __ATOMIC_RELAXED);
 		}
+	}
+	if (r->owner_check != 0 && r->owner_check <= now) {
+		r->owner_check = 0;
+		if (owner_sleeps(qp, r) && owner_presence(qp, r) == r->owner_seen) {
+			/* armed, but it waits elsewhere: the doorbell is ours until it sleeps or wakes again */
+			r->away = true;
+			if (softhw_bell_drain(r->bell_fd, 64) < 0) {
+				ring_bell_gone(qp, r);
+				return;
+			}
+			ring_rang(qp, r);
+		}
+		if (!qp->dead)
+			ring_watch(qp, r);
 	}
 }
 

@@ -257,6 +257,7 @@ struct rnic_ep {
 	 */
 	int wait_fd;
 	bool owner_waits;
+	uint64_t owner_woke;       /* atomic: the owner's wake-ups from that sleep (the paths' look at it) */
 };
 
 /* ---- nic.c: the service thread and process-wide state ---- */

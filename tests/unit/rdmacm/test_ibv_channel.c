@@ -12,16 +12,22 @@
  *     stay below one write and at one read (its doorbell) per call.
  *  2. The server posts a receive and waits on something else, its CQ not armed: the client's
  *     SEND still completes (the server's soft NIC takes it without the application).
+ *  3. The same with the server's CQ armed: it waits neither in ibv_get_cq_event nor on the
+ *     channel's descriptor, so the doorbell that would wake it there rings for nobody; the
+ *     client's SEND still completes within 10 s, and the server then finds its event.
  * argv: port. Every wait is bounded (poll time-outs, alarm()).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
@@ -31,7 +37,8 @@
 #define ROUNDS 3000
 
 static const char *port;
-static char ready[64], phase2[64], sent[64];
+static pid_t server_pid; /* (the client ends it when it fails) */
+static char ready[64], phase2[64], sent[64], phase3[64], sent3[64];
 
 static struct rdma_addrinfo *addr(bool passive)
 {
@@ -134,6 +141,28 @@ static void send_u32(struct rdma_cm_id *id, uint32_t *msg, uint32_t v)
 	CHECK(rdma_get_send_comp(id, &wc) == 1 && wc.status == IBV_WC_SUCCESS);
 }
 
+/* A SEND whose completion must come within 10 s, looked for without sleeping on the channel. */
+static void send_u32_bounded(struct rdma_cm_id *id, uint32_t *msg, uint32_t v)
+{
+	struct timespec t0, t;
+	struct ibv_wc wc;
+	int n;
+
+	*msg = v;
+	CHECK(rdma_post_send(id, NULL, msg, sizeof(*msg), NULL, IBV_SEND_INLINE) == 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((n = ibv_poll_cq(id->send_cq, 1, &wc)) == 0) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec > 10) {
+			fprintf(stderr, "client: the SEND to a server whose armed CQ nobody waits on did not complete in 10 s\n");
+			kill(server_pid, SIGKILL);
+			exit(1);
+		}
+		sched_yield();
+	}
+	CHECK(n == 1 && wc.status == IBV_WC_SUCCESS);
+}
+
 static int server(void)
 {
 	struct rdma_addrinfo *res = addr(true);
@@ -191,6 +220,20 @@ static int server(void)
 	if (n != 1 || wc.status != IBV_WC_SUCCESS || in != 0x5eed)
 		fprintf(stderr, "phase 2: %d completions, status %d, message %#x\n", n, n == 1 ? (int)wc.status : -1, in);
 	CHECK(n == 1 && wc.status == IBV_WC_SUCCESS && in == 0x5eed);
+	/* 3: a receive is posted, the CQ armed, and the application looks elsewhere */
+	struct ibv_cq *ev_cq;
+	void *ev_ctx;
+
+	CHECK(rdma_post_recv(id, NULL, &in, sizeof(in), mr) == 0);
+	CHECK(ibv_req_notify_cq(id->recv_cq, 0) == 0);
+	touch(phase3);
+	wait_file(sent3);
+	n = ibv_poll_cq(id->recv_cq, 1, &wc);
+	if (n != 1 || wc.status != IBV_WC_SUCCESS || in != 0x5eef)
+		fprintf(stderr, "phase 3: %d completions, status %d, message %#x\n", n, n == 1 ? (int)wc.status : -1, in);
+	CHECK(n == 1 && wc.status == IBV_WC_SUCCESS && in == 0x5eef);
+	CHECK(ibv_get_cq_event(id->recv_cq_channel, &ev_cq, &ev_ctx) == 0 && ev_cq == id->recv_cq); /* (armed) */
+	ibv_ack_cq_events(ev_cq, 1);
 	CHECK(rdma_disconnect(id) == 0);
 	CHECK(rdma_dereg_mr(mr) == 0);
 	rdma_destroy_ep(id);
@@ -220,6 +263,9 @@ static int client(void)
 	wait_file(phase2);
 	send_u32(id, &out, 0x5eed); /* completes only once the server's NIC took it */
 	touch(sent);
+	wait_file(phase3);
+	send_u32_bounded(id, &out, 0x5eef);
+	touch(sent3);
 	CHECK(rdma_dereg_mr(mr) == 0);
 	rdma_disconnect(id);
 	rdma_destroy_ep(id);
@@ -236,13 +282,18 @@ int main(int argc, char **argv)
 	snprintf(ready, sizeof(ready), "ibv_channel_ready.%s", port);
 	snprintf(phase2, sizeof(phase2), "ibv_channel_phase2.%s", port);
 	snprintf(sent, sizeof(sent), "ibv_channel_sent.%s", port);
+	snprintf(phase3, sizeof(phase3), "ibv_channel_phase3.%s", port);
+	snprintf(sent3, sizeof(sent3), "ibv_channel_sent3.%s", port);
 	unlink(ready);
 	unlink(phase2);
 	unlink(sent);
+	unlink(phase3);
+	unlink(sent3);
 	pid = fork();
 	CHECK(pid >= 0);
 	if (pid == 0)
 		return server();
+	server_pid = pid;
 	alarm(120);
 	wait_file(ready); /* the server listens */
 	if (client() != 0)
@@ -251,5 +302,7 @@ int main(int argc, char **argv)
 	unlink(ready);
 	unlink(phase2);
 	unlink(sent);
+	unlink(phase3);
+	unlink(sent3);
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
