@@ -162,13 +162,20 @@ static bool ring_geom(struct softhw_chan_geom *g)
 static void ring_on(struct rnic_qp *qp, struct ring *r)
 {
 	r->link = (struct rnic_path_link){.qp = qp, .id = RNIC_PATH_RING};
+	/*
+	 * Seen by ring_serve before the owner's wait set holds the doorbell: the peer may have rung
+	 * it already (it got it with our hello ack), and an owner asleep on the set that it wakes
+	 * must read it. Before, ring_serve found no ring and left it unread: every wake-up until the
+	 * store was an empty CQ event (a sleeper spun through hundreds on a loaded machine). It
+	 * drains it while the ring is not on yet; what the peer published is rung again below.
+	 */
+	__atomic_store_n((struct ring **)&qp->path[RNIC_PATH_RING], r, __ATOMIC_RELEASE);
 	/* before the service thread's watch: a sleeping owner must hear it */
 	if (qp->ep->wait_fd >= 0 && softhw_waitset_add(qp->ep->wait_fd, r->bell_fd, r) != 0)
 		SDK_LOG_ERR("soft NIC ring: the owner's wait set refused the doorbell (%s): a sleeping owner is "
 			    "woken through the service thread", strerror(errno));
 	r->watch_events = EPOLLIN; /* (an owner asleep already: its first doorbell sets the watch, ring_event) */
 	rnic_nic_add_fd(r->bell_fd, &r->link, RNIC_TAG_PATH, EPOLLIN);
-	__atomic_store_n((struct ring **)&qp->path[RNIC_PATH_RING], r, __ATOMIC_RELEASE);
 	__atomic_store_n(&r->on, true, __ATOMIC_SEQ_CST);
 	rnic_path_up(qp, RNIC_PATH_RING, true);
 	if (__atomic_load_n(&qp->ep->armed, __ATOMIC_SEQ_CST) && softhw_chan_arm_rx_records(&r->ch))
