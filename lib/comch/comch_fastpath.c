@@ -54,6 +54,7 @@ static void rc_expire(struct doca_comch_connection *conn, struct comch_remote_co
 	if (rc->gone)
 		return;
 	rc->final_head = softhw_chan_mapped(&rc->ch) ? __atomic_load_n(&rc->ch.tx.ctl->head, __ATOMIC_ACQUIRE) : 0;
+	rc->final_posted = softhw_chan_mapped(&rc->ch) ? softhw_chan_posted(&rc->ch) : 0;
 	__atomic_store_n(&rc->gone, true, __ATOMIC_RELEASE);
 	rc->report_expired = true;
 }
@@ -366,6 +367,9 @@ static doca_error_t post_recv_prepare(struct doca_task *task)
 	task->work.op = SOFTHW_OP_CALL;
 	task->work.call.ready = post_recv_ready;
 	task->work.call.run = post_recv_run;
+	/* A buffer waits for the next message: the producer's send that fills it is placed (done). */
+	if (softhw_chan_mapped(&cons->ch))
+		softhw_chan_post(&cons->ch, 1);
 	return DOCA_SUCCESS;
 }
 
@@ -736,7 +740,13 @@ static uint32_t buf_list_len_bytes(const struct doca_buf *b)
 	return len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
 }
 
-/* Done once the consumer took the message (or it never can). */
+/*
+ * Done once the message is placed: a receive the consumer posted waits for it (the k-th message
+ * fills the k-th receive), or the consumer took it (or it never can). On a BlueField the NIC
+ * writes it into that buffer whether or not the consumer's application progresses; here the
+ * consumer's next progress copies it from the ring, which only it reads, and completes its
+ * receive. The message left the producer's buffers at submission, so they are free either way.
+ */
 static bool producer_send_ready(struct softhw_work *work)
 {
 	struct doca_comch_producer_task_send *t = (struct doca_comch_producer_task_send *)(void *)work;
@@ -747,7 +757,8 @@ static bool producer_send_ready(struct softhw_work *work)
 		return false;
 	if (rc_gone(t->rc))
 		return true;
-	return __atomic_load_n(&t->rc->ch.tx.ctl->head, __ATOMIC_ACQUIRE) > t->rec_idx;
+	return softhw_chan_posted(&t->rc->ch) > t->rec_idx ||
+	       __atomic_load_n(&t->rc->ch.tx.ctl->head, __ATOMIC_ACQUIRE) > t->rec_idx;
 }
 
 static doca_error_t producer_send_run(struct softhw_work *work)
@@ -759,8 +770,8 @@ static doca_error_t producer_send_run(struct softhw_work *work)
 		prod->unconsumed--;
 	if (t->fail != DOCA_SUCCESS)
 		return t->fail;
-	if (rc_gone(t->rc) && t->rc->final_head <= t->rec_idx)
-		return DOCA_ERROR_NOT_CONNECTED; /* the consumer left without taking it */
+	if (rc_gone(t->rc) && t->rc->final_head <= t->rec_idx && t->rc->final_posted <= t->rec_idx)
+		return DOCA_ERROR_NOT_CONNECTED; /* the consumer left with no receive for it */
 	return DOCA_SUCCESS;
 }
 

@@ -255,6 +255,7 @@ struct comch_remote_consumer {
 	 */
 	bool gone;
 	uint64_t final_head;
+	uint64_t final_posted;   /* the receives it had posted then */
 	bool report_new;
 	bool report_expired;
 };

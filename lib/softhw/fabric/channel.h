@@ -55,6 +55,7 @@ struct softhw_chan_geom {
 struct softhw_chan_ctl {
 	_Alignas(SOFTHW_CHAN_LINE) uint32_t ctrl_seq; /* sender: bumped after an out-of-band control message */
 	_Alignas(SOFTHW_CHAN_LINE) uint64_t head; /* receiver: records consumed */
+	uint64_t posted; /* receiver: buffers posted for records, if it says (Comch's consumer) */
 	_Alignas(SOFTHW_CHAN_LINE) uint32_t rx_armed; /* receiver sleeps: ring its bell after publishing */
 	uint32_t tx_armed;                        /* sender waits for room: ring its bell after consuming */
 	uint32_t rx_polls;                        /* receiver's owner keeps polling: nobody watches its bell
@@ -267,6 +268,28 @@ static inline void softhw_chan_consume(struct softhw_chan *ch)
 	if (__atomic_load_n(&r->ctl->tx_armed, __ATOMIC_RELAXED) &&
 	    __atomic_exchange_n(&r->ctl->tx_armed, 0, __ATOMIC_ACQ_REL))
 		softhw_bell_ring(ch->peer_bell);
+}
+
+/*
+ * The receiver posted n more buffers for the records to come (a user's word: the sender may take
+ * a record as placed once a buffer waits for it, softhw_chan_posted). Wakes a sender that waits.
+ */
+static inline void softhw_chan_post(struct softhw_chan *ch, uint32_t n)
+{
+	struct softhw_ring *r = &ch->rx;
+
+	__atomic_store_n(&r->ctl->posted, __atomic_load_n(&r->ctl->posted, __ATOMIC_RELAXED) + n, __ATOMIC_RELEASE);
+	/* Pairs with softhw_chan_arm_tx() of the sender, as a consume does. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&r->ctl->tx_armed, __ATOMIC_RELAXED) &&
+	    __atomic_exchange_n(&r->ctl->tx_armed, 0, __ATOMIC_ACQ_REL))
+		softhw_bell_ring(ch->peer_bell);
+}
+
+/* Sender: the buffers the receiver says it posted (untrusted: a count to compare, no more). */
+static inline uint64_t softhw_chan_posted(const struct softhw_chan *ch)
+{
+	return __atomic_load_n(&ch->tx.ctl->posted, __ATOMIC_ACQUIRE);
 }
 
 /*

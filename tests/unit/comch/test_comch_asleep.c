@@ -41,7 +41,13 @@
 #include "test.h"
 #include "dev_test.h"
 
-#define NAME "asleep_comch"
+/* The server's name: the first process's pid in it, so that two runs side by side do not meet */
+static const char *srv_name(void)
+{
+	const char *n = getenv("ASLEEP_COMCH_NAME");
+
+	return n != NULL ? n : "asleep_comch";
+}
 #define BUF 4096
 #define NBUF 4
 
@@ -307,7 +313,7 @@ static void server(void)
 	struct doca_dev_rep *rep = open_rep(dev, "b1:00.0");
 	struct doca_ctx *ctx, *cctx;
 
-	CHECK_OK(doca_comch_server_create(dev, rep, NAME, &g.srv));
+	CHECK_OK(doca_comch_server_create(dev, rep, srv_name(), &g.srv));
 	ctx = doca_comch_server_as_ctx(g.srv);
 	CHECK_OK(doca_pe_create(&g.pe));
 	CHECK_OK(doca_pe_connect_ctx(g.pe, ctx));
@@ -483,7 +489,7 @@ static int client(void)
 	struct doca_comch_task_send *t;
 	int passed = 0;
 
-	CHECK_OK(doca_comch_client_create(dev, NAME, &g.cl));
+	CHECK_OK(doca_comch_client_create(dev, srv_name(), &g.cl));
 	ctx = doca_comch_client_as_ctx(g.cl);
 	CHECK_OK(doca_pe_create(&g.pe));
 	CHECK_OK(doca_pe_connect_ctx(g.pe, ctx));
@@ -577,7 +583,7 @@ static pid_t spawn(const char *self, const char *role, int rfd, int wfd, int arg
 
 int main(int argc, char **argv)
 {
-	char self[4096];
+	char self[4096], name[64];
 	int a2b[2], b2a[2], st_b = 0, st_a = 0;
 	ssize_t n;
 	pid_t b, a;
@@ -611,6 +617,8 @@ int main(int argc, char **argv)
 	if (n <= 0)
 		return 1;
 	self[n] = 0;
+	snprintf(name, sizeof(name), "asleep_comch_%d", (int)getpid());
+	setenv("ASLEEP_COMCH_NAME", name, 1);
 	CHECK(pipe(a2b) == 0 && pipe(b2a) == 0);
 	b = spawn(self, "server", a2b[0], b2a[1], argc, argv);
 	a = spawn(self, "client", b2a[0], a2b[1], argc, argv);
