@@ -39,6 +39,7 @@
 #include "doca_mmap.h"
 #include "doca_pe.h"
 #include "test.h"
+#include "asleep.h"
 #include "dev_test.h"
 
 /* The server's name: the first process's pid in it, so that two runs side by side do not meet */
@@ -82,27 +83,16 @@ static struct {
 	bool done_msg, disconnected;
 } g;
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static void put(char c)
 {
-	CHECK(write(out_fd, &c, 1) == 1);
+	CHECK(asleep_put(&c, 1, out_fd));
 }
 
 static char get(int secs)
 {
-	struct pollfd pf = {.fd = in_fd, .events = POLLIN};
 	char c = 0;
 
-	if (poll(&pf, 1, secs * 1000) != 1 || read(in_fd, &c, 1) != 1)
-		return 0;
-	return c;
+	return asleep_get(&c, 1, in_fd, secs) ? c : 0;
 }
 
 static void mem_up(struct doca_dev *dev, uint32_t perms)
@@ -126,9 +116,9 @@ static void mem_down(void)
 
 static void progress_until(bool (*cond)(void), double secs)
 {
-	double end = now_s() + secs;
+	double end = asleep_now_s() + secs;
 
-	while (!cond() && now_s() < end)
+	while (!cond() && asleep_now_s() < end)
 		(void)doca_pe_progress(g.pe);
 }
 
@@ -447,7 +437,7 @@ static bool a_scenario(const struct scenario *sc, bool *passed)
 	}
 	if (get(30) != 'R')
 		return false;
-	t0 = now_s();
+	t0 = asleep_now_s();
 	if (sc->op == OP_FP_SEND) {
 		fp_send(0, 's', 64);
 	} else {
@@ -463,8 +453,8 @@ static bool a_scenario(const struct scenario *sc, bool *passed)
 	if (!done)
 		fprintf(stderr, "%s:%s: %d of %d sends completed in %.0f s while B was blocked elsewhere\n",
 			state_names[sc->st], op_names[sc->op], g.done + g.failed - base, want_done - base, bound_s);
-	else if (now_s() - t0 > 1.0)
-		fprintf(stderr, "%s:%s: completed, but took %.2f s\n", state_names[sc->st], op_names[sc->op], now_s() - t0);
+	else if (asleep_now_s() - t0 > 1.0)
+		fprintf(stderr, "%s:%s: completed, but took %.2f s\n", state_names[sc->st], op_names[sc->op], asleep_now_s() - t0);
 	put('D');
 	if (!done) {
 		progress_until(a_all_done, 10);
@@ -534,19 +524,11 @@ static int client(void)
 static void parse(int argc, char **argv, int from)
 {
 	for (int i = from; i < argc; i++) {
-		char name[64], *st, *op;
-		int s = -1, o = -1;
+		int s, o;
+		bool on_handle;
 
-		snprintf(name, sizeof(name), "%s", argv[i]);
-		st = strtok(name, ":");
-		op = strtok(NULL, ":");
-		for (int k = 0; st != NULL && k < ST_COUNT; k++)
-			if (strcmp(st, state_names[k]) == 0)
-				s = k;
-		for (int k = 0; op != NULL && k < OP_COUNT; k++)
-			if (strcmp(op, op_names[k]) == 0)
-				o = k;
-		if (s < 0 || o < 0 || n_scen == (int)(sizeof(scen) / sizeof(scen[0]))) {
+		if (!asleep_scenario(argv[i], state_names, ST_COUNT, op_names, OP_COUNT, &s, &o, &on_handle) ||
+		    n_scen == (int)(sizeof(scen) / sizeof(scen[0]))) {
 			fprintf(stderr, "unknown scenario %s\n", argv[i]);
 			exit(2);
 		}

@@ -35,6 +35,7 @@
 #include <sys/epoll.h>
 #include <sys/wait.h>
 
+#include "asleep.h"
 #include "rdma_test.h"
 #include "roce_test.h"
 
@@ -108,26 +109,7 @@ static struct doca_buf *buf_at(struct doca_mmap *m, char *base, size_t off, size
 
 static void put_all(const void *p, size_t n, int fd)
 {
-	CHECK(write(fd, p, n) == (ssize_t)n);
-}
-
-/* n bytes from fd, within `secs` (false: not there, EOF or time-out). */
-static bool get_all(void *p, size_t n, int fd, int secs)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		struct pollfd pf = {.fd = fd, .events = POLLIN};
-		ssize_t r;
-
-		if (poll(&pf, 1, secs * 1000) != 1)
-			return false;
-		r = read(fd, (char *)p + got, n - got);
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
+	CHECK(asleep_put(p, n, fd));
 }
 
 static void put_bytes(const void *p, uint32_t n, int fd)
@@ -140,7 +122,7 @@ static uint32_t get_bytes(void *p, uint32_t cap, int fd)
 {
 	uint32_t n = 0;
 
-	if (!get_all(&n, sizeof(n), fd, 10) || n > cap || !get_all(p, n, fd, 10)) {
+	if (!asleep_get(&n, sizeof(n), fd, 10) || n > cap || !asleep_get(p, n, fd, 10)) {
 		fprintf(stderr, "A: B's setup did not come\n");
 		exit(1);
 	}
@@ -253,7 +235,7 @@ static void b_scenario(const struct scenario *sc)
 	}
 	put_all("R", 1, b2a[1]);
 	if (sc->st == ST_RNR) {
-		CHECK(get_all(&c, 1, a2b[0], 30) && c == 'S'); /* A's operation went out */
+		CHECK(asleep_get(&c, 1, a2b[0], 30) && c == 'S'); /* A's operation went out */
 		if (sc->op == OP_SEND || sc->op == OP_SEND2 || sc->op == OP_SEND_BIG || sc->op == OP_SEND_WRITE)
 			r0 = b_recv(B_RECV0, 8192);
 		if (sc->op == OP_SEND2)
@@ -497,7 +479,7 @@ static bool a_scenario(const struct scenario *sc, char *name)
 	if (sc->st == ST_WOKE || sc->st == ST_WOKE_POLLED) {
 		struct a_tasks w = {0};
 
-		if (!get_all(&c, 1, b2a[0], 30) || c != 'W')
+		if (!asleep_get(&c, 1, b2a[0], 30) || c != 'W')
 			return false;
 		base = a.ok + a.err;
 		a_send(&w, A_WAKE, 8);
@@ -508,7 +490,7 @@ static bool a_scenario(const struct scenario *sc, char *name)
 		doca_task_free(w.t[0]);
 		CHECK_OK(doca_buf_dec_refcount(w.bufs[0], NULL));
 	}
-	if (!get_all(&c, 1, b2a[0], 30) || c != 'R')
+	if (!asleep_get(&c, 1, b2a[0], 30) || c != 'R')
 		return false;
 	base = a.ok + a.err;
 	t0 = now_s();
@@ -517,7 +499,7 @@ static bool a_scenario(const struct scenario *sc, char *name)
 		/* B posts its receive after the message went out, then blocks */
 		(void)doca_pe_progress(a.pe);
 		put_all("S", 1, a2b[1]);
-		if (!get_all(&c, 1, b2a[0], 30) || c != 'P')
+		if (!asleep_get(&c, 1, b2a[0], 30) || c != 'P')
 			return false;
 	}
 	done = a_wait(base + at.nt, BOUND_S, sc->sleep);
@@ -550,7 +532,7 @@ static bool a_scenario(const struct scenario *sc, char *name)
 		doca_task_free(at.t[i]);
 	for (int i = 0; i < at.nb; i++)
 		CHECK_OK(doca_buf_dec_refcount(at.bufs[i], NULL));
-	if (!get_all(&c, 1, b2a[0], 30))
+	if (!asleep_get(&c, 1, b2a[0], 30))
 		return false;
 	if (c != 'K')
 		fprintf(stderr, "%s: B's checks failed\n", name);
@@ -561,7 +543,6 @@ static bool a_scenario(const struct scenario *sc, char *name)
 static void parse(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
-		char name[64], *st, *op, *sl;
 
 		if (strcmp(argv[i], "all") == 0 || strcmp(argv[i], "all_sleep") == 0) {
 			for (int s = 0; s < ST_COUNT; s++)
@@ -573,23 +554,15 @@ static void parse(int argc, char **argv)
 				}
 			continue;
 		}
-		snprintf(name, sizeof(name), "%s", argv[i]);
-		st = strtok(name, ":");
-		op = strtok(NULL, ":");
-		sl = strtok(NULL, ":");
-		int s = -1, o = -1;
+		int s, o;
+		bool on_handle;
 
-		for (int k = 0; st != NULL && k < ST_COUNT; k++)
-			if (strcmp(st, state_names[k]) == 0)
-				s = k;
-		for (int k = 0; op != NULL && k < OP_COUNT; k++)
-			if (strcmp(op, op_names[k]) == 0)
-				o = k;
-		if (s < 0 || o < 0 || n_scen == (int)(sizeof(scen) / sizeof(scen[0]))) {
+		if (!asleep_scenario(argv[i], state_names, ST_COUNT, op_names, OP_COUNT, &s, &o, &on_handle) ||
+		    n_scen == (int)(sizeof(scen) / sizeof(scen[0]))) {
 			fprintf(stderr, "unknown scenario %s\n", argv[i]);
 			exit(2);
 		}
-		scen[n_scen++] = (struct scenario){(enum state)s, (enum op)o, sl != NULL && strcmp(sl, "sleep") == 0};
+		scen[n_scen++] = (struct scenario){(enum state)s, (enum op)o, on_handle};
 	}
 }
 
@@ -622,7 +595,7 @@ int main(int argc, char **argv)
 		struct doca_rdma_addr *ra;
 		uint16_t port = 0;
 
-		CHECK(get_all(&port, sizeof(port), b2a[0], 10));
+		CHECK(asleep_get(&port, sizeof(port), b2a[0], 10));
 		CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv4, "127.0.0.1", port, &ra));
 		CHECK_OK(doca_rdma_connect_to_addr(a.rdma, ra, (union doca_data){0}));
 		RUN_UNTIL_S(&a, a.est == 1, 10);
@@ -632,7 +605,7 @@ int main(int argc, char **argv)
 	}
 	n = get_bytes(blob, sizeof(blob), b2a[0]);
 	CHECK_OK(doca_mmap_create_from_export(NULL, blob, n, dev, &a_rm));
-	CHECK(get_all(&b_base, sizeof(b_base), b2a[0], 10));
+	CHECK(asleep_get(&b_base, sizeof(b_base), b2a[0], 10));
 	n = get_bytes(blob, sizeof(blob), b2a[0]);
 	CHECK_OK(doca_sync_event_remote_net_create_from_export(dev, (const uint8_t *)blob, n, &a_rev));
 	a_sleep_fd = epoll_create1(0);

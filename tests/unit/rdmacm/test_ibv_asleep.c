@@ -50,6 +50,7 @@
 #include <rdma/rdma_cma.h>
 #include <rdma/rdma_verbs.h>
 
+#include "asleep.h"
 #include "check_exit.h"
 
 #define MEM (64 * 1024)
@@ -93,35 +94,9 @@ static int n_scen;
 static const char *port;
 static int a2b[2], b2a[2];
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static void put(const void *p, size_t n, int fd)
 {
-	CHECK(write(fd, p, n) == (ssize_t)n);
-}
-
-static bool get(void *p, size_t n, int fd, int secs)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		struct pollfd pf = {.fd = fd, .events = POLLIN};
-		ssize_t r;
-
-		if (poll(&pf, 1, secs * 1000) != 1)
-			return false;
-		r = read(fd, (char *)p + got, n - got);
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
+	CHECK(asleep_put(p, n, fd));
 }
 
 static struct rdma_addrinfo *addr(bool passive)
@@ -195,10 +170,10 @@ static void b_take_events(struct bconn *c, struct ibv_comp_channel *ch)
 /* Receive completions: `want` of them within 5 s of polling. */
 static int b_poll_recv(struct bconn *c, struct ibv_wc *wc, int want)
 {
-	double end = now_s() + 5;
+	double end = asleep_now_s() + 5;
 	int got = 0;
 
-	while (got < want && now_s() < end) {
+	while (got < want && asleep_now_s() < end) {
 		int n = ibv_poll_cq(c->rcq, want - got, wc + got);
 
 		CHECK(n >= 0);
@@ -294,7 +269,7 @@ static bool b_scenario(struct rdma_cm_id *listen_id, const struct scenario *sc)
 		CHECK(ibv_req_notify_cq(c.rcq, 0) == 0);
 		put("W", 1, b2a[1]);
 		int empty = 0;
-		double until = now_s() + 10, first_empty = 0;
+		double until = asleep_now_s() + 10, first_empty = 0;
 
 		for (;;) {
 			if (poll(&pf, 1, 10000) != 1)
@@ -318,13 +293,13 @@ static bool b_scenario(struct rdma_cm_id *listen_id, const struct scenario *sc)
 			 * wake-up until then is an empty event.
 			 */
 			if (empty++ == 0)
-				first_empty = now_s();
-			CHECK(now_s() < until);
+				first_empty = asleep_now_s();
+			CHECK(asleep_now_s() < until);
 			CHECK(ibv_req_notify_cq(c.rcq, 0) == 0);
 		}
 		if (empty > 0)
 			fprintf(stderr, "B: note: %d CQ events with an empty CQ in %.2f ms before the first completion (%s)\n",
-				empty, (now_s() - first_empty) * 1e3, state_names[sc->st]);
+				empty, (asleep_now_s() - first_empty) * 1e3, state_names[sc->st]);
 		/* ASLEEP_MAX_EMPTY: more of them fails (a sleeper that spins) */
 		if (getenv("ASLEEP_MAX_EMPTY") != NULL && empty > atoi(getenv("ASLEEP_MAX_EMPTY"))) {
 			fprintf(stderr, "B: %d empty CQ events in a row: the sleeper spun\n", empty);
@@ -343,7 +318,7 @@ static bool b_scenario(struct rdma_cm_id *listen_id, const struct scenario *sc)
 	}
 	put("R", 1, b2a[1]);
 	if (is_rnr(sc->st)) {
-		CHECK(get(&x, 1, a2b[0], 30) && x == 'S'); /* A's message went out */
+		CHECK(asleep_get(&x, 1, a2b[0], 30) && x == 'S'); /* A's message went out */
 		if (is_send(sc->op)) {
 			b_post_recv(&c, B_RECV0, 8192, 0);
 			nrecv++;
@@ -415,7 +390,7 @@ static bool b_scenario(struct rdma_cm_id *listen_id, const struct scenario *sc)
 	}
 	put(ok ? "K" : "F", 1, b2a[1]);
 	/* A disconnects first; the disconnection reaches our id's channel */
-	CHECK(get(&x, 1, a2b[0], 30) && x == 'E');
+	CHECK(asleep_get(&x, 1, a2b[0], 30) && x == 'E');
 	(void)rdma_disconnect(c.id);
 	ibv_dereg_mr(c.mr);
 	rdma_destroy_qp(c.id);
@@ -478,10 +453,10 @@ static void a_post(enum ibv_wr_opcode opc, size_t off, size_t len, const struct 
 /* Send completions up to `want` within `secs`: polled, or asleep on the send CQ's channel. */
 static bool a_wait(int want, double secs, bool sleep)
 {
-	double end = now_s() + secs;
+	double end = asleep_now_s() + secs;
 	struct ibv_wc wc[4];
 
-	while (a_done < want && now_s() < end) {
+	while (a_done < want && asleep_now_s() < end) {
 		int n = ibv_poll_cq(aid->send_cq, 4, wc);
 
 		CHECK(n >= 0);
@@ -541,10 +516,10 @@ static int a_scenario(const struct scenario *sc, char *name)
 	fl = fcntl(aid->send_cq_channel->fd, F_GETFL);
 	CHECK(fcntl(aid->send_cq_channel->fd, F_SETFL, fl | O_NONBLOCK) == 0);
 	a_done = 0;
-	if (!get(&r, sizeof(r), b2a[0], 30))
+	if (!asleep_get(&r, sizeof(r), b2a[0], 30))
 		return -1;
 	if (is_woke(sc->st)) {
-		if (!get(&x, 1, b2a[0], 30) || x != 'W')
+		if (!asleep_get(&x, 1, b2a[0], 30) || x != 'W')
 			return -1;
 		a_post(IBV_WR_SEND, A_WAKE, 8, NULL, 0);
 		want++;
@@ -553,9 +528,9 @@ static int a_scenario(const struct scenario *sc, char *name)
 			return -1;
 		}
 	}
-	if (!get(&x, 1, b2a[0], 30) || x != 'R')
+	if (!asleep_get(&x, 1, b2a[0], 30) || x != 'R')
 		return -1;
-	t0 = now_s();
+	t0 = asleep_now_s();
 	switch (sc->op) {
 	case OP_SEND:
 		a_post(IBV_WR_SEND, A_SRC, 64, NULL, 0);
@@ -603,15 +578,15 @@ static int a_scenario(const struct scenario *sc, char *name)
 
 		CHECK(ibv_poll_cq(aid->send_cq, 1, &wc) == 0); /* (not taken: B has no receive) */
 		put("S", 1, a2b[1]);
-		if (!get(&x, 1, b2a[0], 30) || x != 'P')
+		if (!asleep_get(&x, 1, b2a[0], 30) || x != 'P')
 			return -1;
 	}
 	done = a_wait(want, BOUND_S, sc->sleep);
 	if (!done)
 		fprintf(stderr, "%s: %d of %d completions in %.0f s while B was blocked elsewhere\n", name, a_done,
 			want, BOUND_S);
-	else if (now_s() - t0 > 1.0)
-		fprintf(stderr, "%s: completed, but took %.2f s\n", name, now_s() - t0);
+	else if (asleep_now_s() - t0 > 1.0)
+		fprintf(stderr, "%s: completed, but took %.2f s\n", name, asleep_now_s() - t0);
 	put("D", 1, a2b[1]);
 	if (!done && !a_wait(want, BOUND_S, false)) {
 		fprintf(stderr, "%s: still not complete 10 s after B woke\n", name);
@@ -626,7 +601,7 @@ static int a_scenario(const struct scenario *sc, char *name)
 		memcpy(&old, amem + A_RES, 8);
 		done = done && old == 1000;
 	}
-	if (!get(&x, 1, b2a[0], 30))
+	if (!asleep_get(&x, 1, b2a[0], 30))
 		return -1;
 	if (x != 'K')
 		fprintf(stderr, "%s: B's checks failed\n", name);
@@ -636,7 +611,7 @@ static int a_scenario(const struct scenario *sc, char *name)
 	CHECK(ibv_dereg_mr(amr) == 0);
 	rdma_destroy_ep(aid);
 	rdma_freeaddrinfo(res);
-	if (!get(&x, 1, b2a[0], 30) || x != 'Z')
+	if (!asleep_get(&x, 1, b2a[0], 30) || x != 'Z')
 		return -1;
 	fprintf(stderr, "%s %s\n", done ? "ok" : "FAIL", name);
 	return done ? 1 : 0;
@@ -645,8 +620,8 @@ static int a_scenario(const struct scenario *sc, char *name)
 static void parse(int argc, char **argv)
 {
 	for (int i = 2; i < argc; i++) {
-		char name[64], *st, *op, *sl;
-		int s = -1, o = -1;
+		int s, o;
+		bool on_handle;
 
 		if (strcmp(argv[i], "all") == 0 || strcmp(argv[i], "all_sleep") == 0) {
 			for (int k = 0; k < ST_COUNT; k++)
@@ -658,21 +633,12 @@ static void parse(int argc, char **argv)
 				}
 			continue;
 		}
-		snprintf(name, sizeof(name), "%s", argv[i]);
-		st = strtok(name, ":");
-		op = strtok(NULL, ":");
-		sl = strtok(NULL, ":");
-		for (int k = 0; st != NULL && k < ST_COUNT; k++)
-			if (strcmp(st, state_names[k]) == 0)
-				s = k;
-		for (int k = 0; op != NULL && k < OP_COUNT; k++)
-			if (strcmp(op, op_names[k]) == 0)
-				o = k;
-		if (s < 0 || o < 0 || n_scen == (int)(sizeof(scen) / sizeof(scen[0]))) {
+		if (!asleep_scenario(argv[i], state_names, ST_COUNT, op_names, OP_COUNT, &s, &o, &on_handle) ||
+		    n_scen == (int)(sizeof(scen) / sizeof(scen[0]))) {
 			fprintf(stderr, "unknown scenario %s\n", argv[i]);
 			exit(2);
 		}
-		scen[n_scen++] = (struct scenario){(enum state)s, (enum op)o, sl != NULL && strcmp(sl, "sleep") == 0};
+		scen[n_scen++] = (struct scenario){(enum state)s, (enum op)o, on_handle};
 	}
 }
 
@@ -697,7 +663,7 @@ int main(int argc, char **argv)
 	if (pid == 0)
 		_exit(server());
 	alarm(600);
-	CHECK(get(&x, 1, b2a[0], 30) && x == 'L'); /* the server listens */
+	CHECK(asleep_get(&x, 1, b2a[0], 30) && x == 'L'); /* the server listens */
 	amem = aligned_alloc(4096, MEM);
 	CHECK(amem != NULL);
 	for (i = 0; i < n_scen; i++) {
