@@ -884,7 +884,11 @@ static doca_error_t producer_stop(struct doca_ctx *ctx)
 
 /*
  * A producer sleeps only when nothing it wrote waits for its consumer, or when it shares the
- * PE of its connection's context: that PE is the one a consumer rings after taking messages.
+ * PE of its connection's context: that PE is the one a consumer rings after taking messages or
+ * posting receives (tx_armed). Sends waiting for a slot are pending once there is room; a
+ * written send waiting for its receive is not work (the core looks at its readiness after this
+ * arm: softhw_chan_posted, the head), or a consumer with no receive posted would keep the
+ * producer's PE waking for nothing.
  */
 static bool producer_arm(struct doca_ctx *ctx)
 {
@@ -896,8 +900,10 @@ static bool producer_arm(struct doca_ctx *ctx)
 	if (ctx->pe != prod->conn->ep->ctx.pe)
 		return true;
 	for (struct comch_remote_consumer *rc = prod->conn->remote_consumers; rc != NULL; rc = rc->next)
-		if (!rc_gone(rc) && softhw_chan_arm_tx(&rc->ch))
+		if (!rc_gone(rc) && softhw_chan_arm_tx(&rc->ch) && prod->wait_head != NULL)
 			pending = true;
+	/* pairs with the consumer's fence after its head or posted store: its ring, or our look */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return pending;
 }
 

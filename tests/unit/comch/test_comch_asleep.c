@@ -13,6 +13,9 @@
  *   quiet   progressed 20000 times, then stopped
  *   armed   doca_pe_request_notification, then blocked elsewhere
  *   woke    armed, woken on its handle by A's first message, handle cleared, no progress
+ *   late    (fp_send only) no receive posted when A sends: A sleeps on its PE's handle and
+ *           must not be woken over and over meanwhile (its send waits, it is not work); then
+ *           B posts the receive, without progressing, and A's send completes
  * A's operations:
  *   fp_send    a producer send task to B's consumer (64 bytes)
  *   ctrl_send  a client send task on the connection (64 bytes; B gets it as a message event)
@@ -52,9 +55,9 @@ static const char *srv_name(void)
 #define BUF 4096
 #define NBUF 4
 
-enum state { ST_NEVER, ST_QUIET, ST_ARMED, ST_WOKE, ST_COUNT };
+enum state { ST_NEVER, ST_QUIET, ST_ARMED, ST_WOKE, ST_LATE, ST_COUNT };
 enum op { OP_FP_SEND, OP_CTRL_SEND, OP_COUNT };
-static const char *const state_names[ST_COUNT] = {"never", "quiet", "armed", "woke"};
+static const char *const state_names[ST_COUNT] = {"never", "quiet", "armed", "woke", "late"};
 static const char *const op_names[OP_COUNT] = {"fp_send", "ctrl_send"};
 
 struct scenario {
@@ -246,7 +249,8 @@ static void b_scenario(const struct scenario *sc)
 		want_recv++;
 	}
 	if (sc->op == OP_FP_SEND) {
-		post(0);
+		if (sc->st != ST_LATE)
+			post(0);
 		want_recv++;
 	} else {
 		want_msgs++;
@@ -281,6 +285,10 @@ static void b_scenario(const struct scenario *sc)
 	put('R');
 	/* asleep elsewhere: a blocking read of the pipe (bounded by the alarm) */
 	CHECK(read(in_fd, &(char){0}, 1) == 1);
+	if (sc->st == ST_LATE) { /* A sent: the receive now, and asleep elsewhere again */
+		post(0);
+		CHECK(read(in_fd, &(char){0}, 1) == 1);
+	}
 	progress_until(b_has_all, 5);
 	ok = b_has_all() && g.failed == 0;
 	if (!ok)
@@ -412,6 +420,30 @@ static bool a_idle(void)
 
 static int want_done;
 
+/* Asleep on the PE's handle between progress calls until cond or `secs` passed: the wake-ups. */
+static int sleep_until(bool (*cond)(void), double secs)
+{
+	double end = asleep_now_s() + secs;
+	doca_notification_handle_t h;
+	int wakes = 0;
+
+	CHECK_OK(doca_pe_get_notification_handle(g.pe, &h));
+	for (;;) {
+		struct pollfd pf = {.fd = (int)h, .events = POLLIN};
+		double left;
+
+		while (doca_pe_progress(g.pe))
+			;
+		left = end - asleep_now_s();
+		if (cond() || left <= 0)
+			return wakes;
+		CHECK_OK(doca_pe_request_notification(g.pe));
+		if (poll(&pf, 1, (int)(left * 1000) + 1) == 1)
+			wakes++;
+		CHECK_OK(doca_pe_clear_notification(g.pe, h));
+	}
+}
+
 static bool a_all_done(void)
 {
 	return g.done + g.failed >= want_done;
@@ -448,6 +480,19 @@ static bool a_scenario(const struct scenario *sc, bool *passed)
 		CHECK_OK(doca_task_submit(doca_comch_task_send_as_task(ct)));
 	}
 	want_done++;
+	if (sc->st == ST_LATE) {
+		/* no receive yet: the send waits, and A sleeps meanwhile (a spin would wake it thousands of times) */
+		int wakes = sleep_until(a_all_done, 0.3);
+
+		if (a_all_done() || wakes > 20) {
+			fprintf(stderr, "late:%s: with no receive posted the send %s, and A was woken %d times in 0.3 s\n",
+				op_names[sc->op], a_all_done() ? "completed" : "waited", wakes);
+			*passed = false;
+		}
+		put('P'); /* B posts its receive and blocks again */
+		t0 = asleep_now_s();
+		(void)sleep_until(a_all_done, bound_s);
+	}
 	progress_until(a_all_done, bound_s);
 	done = a_all_done() && g.failed == 0;
 	if (!done)
@@ -468,7 +513,7 @@ static bool a_scenario(const struct scenario *sc, bool *passed)
 		return false;
 	if (c != 'K')
 		fprintf(stderr, "%s:%s: B's checks failed\n", state_names[sc->st], op_names[sc->op]);
-	*passed = done && c == 'K';
+	*passed = *passed && done && c == 'K';
 	return true;
 }
 
@@ -498,7 +543,7 @@ static int client(void)
 	CHECK_OK(doca_ctx_start(pctx));
 	mem_up(dev, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	for (int i = 0; i < n_scen; i++) {
-		bool ok = false;
+		bool ok = true; /* (a_scenario clears it) */
 
 		if (!a_scenario(&scen[i], &ok)) {
 			fprintf(stderr, "FAIL %s:%s: the pair is out of step; the rest is not run\n", state_names[scen[i].st],
