@@ -21,8 +21,9 @@
  * with messages not consumed also rings the receiver's doorbell: the receiver's service
  * thread then consumes them even if its owner never progresses. An owner that sleeps on its own
  * descriptor (owner_wakes: a verbs completion channel) has the doorbells in ep->wait_fd too:
- * while it sleeps there the service thread's watch of them is off (EPOLL_CTL_MOD to no events),
- * so the peer's ring wakes the owner itself, which takes the messages (ring_serve).
+ * while it sleeps there the service thread watches each doorbell once only and gives the owner
+ * OWNER_MS to take it (struct ring: `away`), so the peer's ring wakes the owner itself, which
+ * takes the messages (ring_serve), and an owner that armed but waits elsewhere stalls nobody.
  *
  * Everything read from the segment is untrusted: a bad record or head breaks the qp (hang-up),
  * never this process, and a peer that keeps the ring full gets one lap per turn of the thread
@@ -992,9 +993,14 @@ static void ring_timer(struct rnic_qp *qp, uint64_t now, bool woken)
 	}
 	if (r->owner_check != 0 && r->owner_check <= now) {
 		r->owner_check = 0;
-		if (owner_sleeps(qp, r) && owner_presence(qp, r) == r->owner_seen) {
-			/* armed, but it waits elsewhere: the doorbell is ours until it sleeps or wakes again */
-			r->away = true;
+		if (owner_sleeps(qp, r)) {
+			/*
+			 * Still armed. Gone elsewhere (no wake-up or poll since the ring): the doorbell is
+			 * ours until it sleeps or wakes again. There, but polling while armed: its polls
+			 * never read the doorbell, which would fire again at once; we take it this time.
+			 */
+			if (owner_presence(qp, r) == r->owner_seen)
+				r->away = true;
 			if (softhw_bell_drain(r->bell_fd, 64) < 0) {
 				ring_bell_gone(qp, r);
 				return;
