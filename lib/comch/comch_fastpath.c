@@ -427,8 +427,20 @@ static doca_error_t consumer_start(struct doca_ctx *ctx)
 static doca_error_t consumer_stop(struct doca_ctx *ctx)
 {
 	struct doca_comch_consumer *cons = cons_of(ctx);
+	struct softhw_chan_msg m;
 
-	/* Posted receives are flushed by the context; none is "next" any more. */
+	/*
+	 * A message a posted receive waits for is placed: its producer's send completed. It is
+	 * delivered into that receive before the ring goes, in order (done work keeps its outcome
+	 * through the context's flush), as the buffer holds it on a BlueField.
+	 */
+	while (cons->wait_head != NULL && softhw_chan_mapped(&cons->ch) && softhw_chan_peek(&cons->ch, &m) == 1) {
+		struct softhw_work *w = &cons->wait_head->base.work;
+
+		w->status = post_recv_run(w);
+		w->op = SOFTHW_OP_DONE;
+	}
+	/* The other posted receives are flushed by the context; none is "next" any more. */
 	cons->wait_head = NULL;
 	cons->wait_tail = NULL;
 	if (conn_up(cons->conn))
@@ -900,8 +912,11 @@ static bool producer_arm(struct doca_ctx *ctx)
 	if (ctx->pe != prod->conn->ep->ctx.pe)
 		return true;
 	for (struct comch_remote_consumer *rc = prod->conn->remote_consumers; rc != NULL; rc = rc->next)
-		if (!rc_gone(rc) && softhw_chan_arm_tx(&rc->ch) && prod->wait_head != NULL)
-			pending = true;
+		if (!rc_gone(rc))
+			(void)softhw_chan_arm_tx(&rc->ch);
+	/* the oldest waiting send goes first, to its own consumer (producer_progress): its room counts */
+	if (prod->wait_head != NULL && (rc_gone(prod->wait_head->rc) || softhw_chan_can_send(&prod->wait_head->rc->ch)))
+		pending = true;
 	/* pairs with the consumer's fence after its head or posted store: its ring, or our look */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	return pending;

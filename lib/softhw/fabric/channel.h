@@ -101,6 +101,7 @@ struct softhw_ring {
 	uint32_t max_msg;
 	uint64_t pos;  /* tx: next record to publish; rx: next record to consume */
 	uint64_t seen; /* tx: last head read (rx: unused) */
+	uint64_t posted; /* rx: buffers posted (softhw_chan_post), our own count: the peer can write the shared one */
 };
 
 struct softhw_chan {
@@ -278,7 +279,8 @@ static inline void softhw_chan_post(struct softhw_chan *ch, uint32_t n)
 {
 	struct softhw_ring *r = &ch->rx;
 
-	__atomic_store_n(&r->ctl->posted, __atomic_load_n(&r->ctl->posted, __ATOMIC_RELAXED) + n, __ATOMIC_RELEASE);
+	r->posted += n;
+	__atomic_store_n(&r->ctl->posted, r->posted, __ATOMIC_RELEASE);
 	/* Pairs with softhw_chan_arm_tx() of the sender, as a consume does. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&r->ctl->tx_armed, __ATOMIC_RELAXED) &&

@@ -16,6 +16,11 @@
  *   late    (fp_send only) no receive posted when A sends: A sleeps on its PE's handle and
  *           must not be woken over and over meanwhile (its send waits, it is not work); then
  *           B posts the receive, without progressing, and A's send completes
+ *   stop    (fp_send only, last) after A's send completed, B stops its consumer before any
+ *           progress: the placed message is delivered into the receive, not flushed
+ *   two     (fp_send only) B has a second consumer, with room; no receive on the first. A sends
+ *           one more than the first's ring holds and sleeps: the send waiting for the first's
+ *           slot must not wake it over and over for the second's room. Then B posts, A completes
  * A's operations:
  *   fp_send    a producer send task to B's consumer (64 bytes)
  *   ctrl_send  a client send task on the connection (64 bytes; B gets it as a message event)
@@ -54,10 +59,11 @@ static const char *srv_name(void)
 }
 #define BUF 4096
 #define NBUF 4
+#define TWO_SENDS (NBUF + 1) /* "two": one more than the first consumer's ring holds */
 
-enum state { ST_NEVER, ST_QUIET, ST_ARMED, ST_WOKE, ST_LATE, ST_COUNT };
+enum state { ST_NEVER, ST_QUIET, ST_ARMED, ST_WOKE, ST_LATE, ST_STOP, ST_TWO, ST_COUNT };
 enum op { OP_FP_SEND, OP_CTRL_SEND, OP_COUNT };
-static const char *const state_names[ST_COUNT] = {"never", "quiet", "armed", "woke", "late"};
+static const char *const state_names[ST_COUNT] = {"never", "quiet", "armed", "woke", "late", "stop", "two"};
 static const char *const op_names[OP_COUNT] = {"fp_send", "ctrl_send"};
 
 struct scenario {
@@ -80,7 +86,8 @@ static struct {
 	struct doca_buf_inventory *inv;
 	struct doca_mmap *mmap;
 	char *mem;
-	uint32_t remote_id;
+	uint32_t remote_id, remote_id2;
+	struct doca_comch_consumer *cons2; /* "two" */
 	int received, msgs, done, failed;
 	char last_msg[64];
 	bool done_msg, disconnected;
@@ -221,6 +228,16 @@ static bool b_cons_idle(void)
 	return state_of(doca_comch_consumer_as_ctx(g.cons)) == DOCA_CTX_STATE_IDLE;
 }
 
+static bool b_cons2_running(void)
+{
+	return state_of(doca_comch_consumer_as_ctx(g.cons2)) == DOCA_CTX_STATE_RUNNING;
+}
+
+static bool b_cons2_idle(void)
+{
+	return state_of(doca_comch_consumer_as_ctx(g.cons2)) == DOCA_CTX_STATE_IDLE;
+}
+
 static bool b_done(void)
 {
 	return g.done_msg;
@@ -248,7 +265,14 @@ static void b_scenario(const struct scenario *sc)
 		post(1);
 		want_recv++;
 	}
-	if (sc->op == OP_FP_SEND) {
+	if (sc->st == ST_TWO) { /* a second consumer, started, and nothing posted on the first */
+		CHECK_OK(doca_comch_consumer_create(g.conn, g.mmap, &g.cons2));
+		CHECK_OK(doca_pe_connect_ctx(g.pe, doca_comch_consumer_as_ctx(g.cons2)));
+		CHECK_OK(doca_comch_consumer_task_post_recv_set_conf(g.cons2, recv_ok, recv_err, NBUF));
+		/* (RUNNING once A's progress registered it: A waits for it, B's next progress sees it) */
+		CHECK_ERR(doca_ctx_start(doca_comch_consumer_as_ctx(g.cons2)), DOCA_ERROR_IN_PROGRESS);
+		want_recv += TWO_SENDS;
+	} else if (sc->op == OP_FP_SEND) {
 		if (sc->st != ST_LATE)
 			post(0);
 		want_recv++;
@@ -289,6 +313,22 @@ static void b_scenario(const struct scenario *sc)
 		post(0);
 		CHECK(read(in_fd, &(char){0}, 1) == 1);
 	}
+	if (sc->st == ST_TWO) { /* A slept: the first consumer's receives now, one per message */
+		for (int i = 0; i < NBUF; i++)
+			post(i);
+		want_recv -= 1; /* (the last one, once a buffer is free) */
+		progress_until(b_has_all, 5);
+		want_recv += 1;
+		post(0);
+		CHECK(read(in_fd, &(char){0}, 1) == 1);
+	}
+	if (sc->st == ST_STOP) { /* before any progress: the placed message must not be flushed */
+		doca_error_t e = doca_ctx_stop(doca_comch_consumer_as_ctx(g.cons));
+
+		CHECK(e == DOCA_SUCCESS || e == DOCA_ERROR_IN_PROGRESS); /* (a receive in flight: stopping) */
+		progress_until(b_cons_idle, 5);
+		CHECK(b_cons_idle());
+	}
 	progress_until(b_has_all, 5);
 	ok = b_has_all() && g.failed == 0;
 	if (!ok)
@@ -302,6 +342,14 @@ static void b_scenario(const struct scenario *sc)
 			ok = ok && g.last_msg[i] == 'c';
 	if (sc->st == ST_WOKE)
 		ok = ok && g.mem[BUF] == 'w';
+	if (sc->st == ST_TWO) {
+		progress_until(b_cons2_running, 5);
+		CHECK(b_cons2_running());
+		CHECK_OK(doca_ctx_stop(doca_comch_consumer_as_ctx(g.cons2)));
+		progress_until(b_cons2_idle, 5);
+		CHECK_OK(doca_comch_consumer_destroy(g.cons2));
+		g.cons2 = NULL;
+	}
 	put(ok ? 'K' : 'F');
 }
 
@@ -335,7 +383,8 @@ static void server(void)
 			break;
 		b_scenario(&scen[i]);
 	}
-	CHECK_OK(doca_ctx_stop(cctx));
+	if (!b_cons_idle()) /* ("stop" stopped it) */
+		CHECK_OK(doca_ctx_stop(cctx));
 	progress_until(b_cons_idle, 10);
 	CHECK_OK(doca_comch_consumer_destroy(g.cons));
 	mem_down();
@@ -356,7 +405,15 @@ static void new_consumer(struct doca_comch_event_consumer *ev, struct doca_comch
 {
 	(void)ev;
 	(void)c;
-	g.remote_id = id;
+	if (g.remote_id == 0)
+		g.remote_id = id;
+	else
+		g.remote_id2 = id; /* ("two": consumer 1 is still the target) */
+}
+
+static bool a_has_two(void)
+{
+	return g.remote_id2 != 0;
 }
 
 static void expired_consumer(struct doca_comch_event_consumer *ev, struct doca_comch_connection *c, uint32_t id)
@@ -480,6 +537,24 @@ static bool a_scenario(const struct scenario *sc, bool *passed)
 		CHECK_OK(doca_task_submit(doca_comch_task_send_as_task(ct)));
 	}
 	want_done++;
+	if (sc->st == ST_TWO) {
+		/* fp_send above was the first; the ring holds NBUF: the last waits for a slot */
+		int wakes;
+
+		progress_until(a_has_two, 5);
+		for (int i = 1; i < TWO_SENDS; i++)
+			fp_send((size_t)i * 64, 's', 64);
+		want_done += TWO_SENDS - 1;
+		wakes = sleep_until(a_all_done, 0.3);
+		if (!a_has_two() || a_all_done() || wakes > 20) {
+			fprintf(stderr, "two:%s: consumer 2 %s; with no receive posted the sends %s, and A was woken %d times in 0.3 s\n",
+				op_names[sc->op], a_has_two() ? "announced" : "unknown", a_all_done() ? "completed" : "waited",
+				wakes);
+			*passed = false;
+		}
+		put('P'); /* B posts its receives */
+		(void)sleep_until(a_all_done, bound_s);
+	}
 	if (sc->st == ST_LATE) {
 		/* no receive yet: the send waits, and A sleeps meanwhile (a spin would wake it thousands of times) */
 		int wakes = sleep_until(a_all_done, 0.3);
