@@ -28,7 +28,11 @@ static doca_error_t unsupported(const char *call, const char *what)
 	return DOCA_ERROR_NOT_SUPPORTED;
 }
 
-/* The connection's thread adds consumers at the head; producers of other PEs look them up. */
+/*
+ * The connection's thread adds consumers at the head; producers of other PEs look them up. The
+ * newest with the id: a consumer stopped and started again is announced again with its id, and
+ * its expired record stays behind it (a producer may still read its ring).
+ */
 static struct comch_remote_consumer *rc_find(struct doca_comch_connection *conn, uint32_t id)
 {
 	for (struct comch_remote_consumer *rc = __atomic_load_n(&conn->remote_consumers, __ATOMIC_ACQUIRE); rc != NULL;
@@ -134,11 +138,12 @@ bool comch_fp_handle_ctrl(struct doca_comch_connection *conn, const union comch_
 		struct doca_pe *pe = conn->ep->ctx.pe;
 		int bell;
 
-		if (nfds != 2 || rc_find(conn, c->consumer_id) != NULL || c->imm_data_len > COMCH_FP_MAX_IMM ||
+		if (nfds != 2 || ((rc = rc_find(conn, c->consumer_id)) != NULL && !rc_gone(rc)) ||
+		    c->imm_data_len > COMCH_FP_MAX_IMM ||
 		    !geom_within_caps(conn->ep, &c->geom)) {
 			comch_conn_close_fds(conn, fds, nfds);
-			SDK_LOG_ERR("Comch %s '%s': malformed consumer announcement from the peer (a known id, or a "
-				    "ring larger than a consumer may ask for); ignored",
+			SDK_LOG_ERR("Comch %s '%s': malformed consumer announcement from the peer (the id of a "
+				    "consumer that has not expired, or a ring larger than a consumer may ask for); ignored",
 				    conn->ep->kind, conn->ep->name);
 			return true;
 		}

@@ -17,7 +17,8 @@
  *           must not be woken over and over meanwhile (its send waits, it is not work); then
  *           B posts the receive, without progressing, and A's send completes
  *   stop    (fp_send only, last) after A's send completed, B stops its consumer before any
- *           progress: the placed message is delivered into the receive, not flushed
+ *           progress: the placed message is delivered into the receive, not flushed; then B
+ *           starts it again, and it runs (announced again with its id, which expired)
  *   two     (fp_send only) B has a second consumer, with room; no receive on the first. A sends
  *           one more than the first's ring holds and sleeps: the send waiting for the first's
  *           slot must not wake it over and over for the second's room. Then B posts, A completes
@@ -90,7 +91,7 @@ static struct {
 	struct doca_comch_consumer *cons2; /* "two" */
 	int received, msgs, done, failed;
 	char last_msg[64];
-	bool done_msg, disconnected;
+	bool done_msg, disconnected, restarted;
 } g;
 
 static void put(char c)
@@ -329,6 +330,11 @@ static void b_scenario(const struct scenario *sc)
 		progress_until(b_cons_idle, 5);
 		CHECK(b_cons_idle());
 	}
+	if (sc->st == ST_STOP) { /* and again: RUNNING once A's progress registered it (server's end) */
+		progress_until(b_has_all, 5);
+		CHECK_ERR(doca_ctx_start(doca_comch_consumer_as_ctx(g.cons)), DOCA_ERROR_IN_PROGRESS);
+		g.restarted = true;
+	}
 	progress_until(b_has_all, 5);
 	ok = b_has_all() && g.failed == 0;
 	if (!ok)
@@ -383,7 +389,13 @@ static void server(void)
 			break;
 		b_scenario(&scen[i]);
 	}
-	if (!b_cons_idle()) /* ("stop" stopped it) */
+	if (g.restarted) { /* A progresses while it waits for the end */
+		progress_until(b_cons_running, 10);
+		if (!b_cons_running())
+			fprintf(stderr, "B: the consumer started again after its stop did not run in 10 s\n");
+		CHECK(b_cons_running());
+	}
+	if (!b_cons_idle())
 		CHECK_OK(doca_ctx_stop(cctx));
 	progress_until(b_cons_idle, 10);
 	CHECK_OK(doca_comch_consumer_destroy(g.cons));
